@@ -1,0 +1,49 @@
+/* log: leveled diagnostics to stderr. */
+#define _POSIX_C_SOURCE 200809L
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const level_names[] = { "error", "warning", "info", "debug",
+					   "spew" };
+
+static int current_level(void)
+{
+	const char *s = getenv("HILRUN_LOG");
+
+	if (s == NULL || s[0] < '0' || s[0] > '4') {
+		return HIL_LOG_INFO;
+	}
+	return s[0] - '0';
+}
+
+void hil_log_set_level(int level)
+{
+	char v[2];
+
+	if (level < HIL_LOG_ERR) {
+		level = HIL_LOG_ERR;
+	}
+	if (level > HIL_LOG_SPEW) {
+		level = HIL_LOG_SPEW;
+	}
+	v[0] = (char)('0' + level);
+	v[1] = '\0';
+	setenv("HILRUN_LOG", v, 1);
+}
+
+void hil_log(int level, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > current_level()) {
+		return;
+	}
+	fprintf(stderr, "hilrun: %s: %s: ", prefix, level_names[level]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

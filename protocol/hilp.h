@@ -1,0 +1,270 @@
+/* hilp: the hilrun wire protocol (framing, commands, payload layouts), shared by host and target. */
+#ifndef HILP_H
+#define HILP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Framing is ChipWhisperer SimpleSerial v2.1:
+ *   host -> target  [cmd, scmd, dlen, data[dlen], crc]
+ *   target -> host  [cmd, dlen, data[dlen], crc]
+ * crc is CRC-8 (poly 0x4D, init 0, MSB first, no final xor) over every byte
+ * before it. Each packet is COBS-encoded and terminated by one 0x00 byte.
+ * After every command the target sends an error packet ['e', 1, status].
+ * See docs/protocol.md for the full specification.
+ *
+ * This file and hilp.c are C99, use no heap and no stdio, and are compiled
+ * unchanged into the host and the target.
+ */
+
+#define HILP_PROTOCOL_VERSION 1u
+
+#define HILP_MAX_DATA 249u			 /* dlen < 250 */
+#define HILP_REQ_HDR 3u				 /* cmd, scmd, dlen */
+#define HILP_REP_HDR 2u				 /* cmd, dlen */
+#define HILP_MAX_RAW (HILP_REQ_HDR + HILP_MAX_DATA + 1u) /* 253 */
+/* COBS adds at most one byte per 254 plus one; the frame adds the 0x00. */
+#define HILP_COBS_MAX(n) ((n) + (n) / 254u + 1u)
+#define HILP_MAX_FRAME (HILP_COBS_MAX(HILP_MAX_RAW) + 1u)
+
+/* Command bytes. 'v' and 'w' are SimpleSerial's own. */
+#define HILP_CMD_VERSION 'v'	/* reply data: [HILP_SS_VERSION] */
+#define HILP_CMD_LIST 'w'	/* reply data: the command bytes */
+#define HILP_CMD_INFO 'i'	/* see struct hilp_info */
+#define HILP_CMD_ALG 'a'	/* scmd = index; see struct hilp_alg_info */
+#define HILP_CMD_LOAD 'l'	/* scmd = buffer; data: seq, off16, bytes */
+#define HILP_CMD_EXEC 'x'	/* scmd = operation; see struct hilp_exec_req */
+#define HILP_CMD_FETCH 'f'	/* scmd = buffer; data: seq, off16, count8 */
+#define HILP_CMD_BENCH 'b'	/* scmd = operation; see struct hilp_bench_req */
+#define HILP_CMD_CALIBRATE 'c'	/* reply: overhead of an empty timed call */
+#define HILP_CMD_RESET 'R'	/* reply, then the target resets */
+
+#define HILP_REPLY 'r'		/* target -> host: data reply */
+#define HILP_ERROR 'e'		/* target -> host: status after every command */
+
+#define HILP_SS_VERSION 2u	/* what 'v' answers: SimpleSerial v2 */
+
+/* Wire status codes (uint8_t on the wire, never host enums). */
+#define HILP_ST_OK 0x00u
+#define HILP_ST_BAD_CMD 0x01u
+#define HILP_ST_BAD_CRC 0x02u
+#define HILP_ST_TIMEOUT 0x03u
+#define HILP_ST_BAD_LEN 0x04u
+#define HILP_ST_UNEXPECTED_ZERO 0x05u
+#define HILP_ST_BAD_ARG 0x10u	   /* a field is out of range */
+#define HILP_ST_TOO_LONG 0x11u	   /* larger than the stub's buffers */
+#define HILP_ST_NO_ALG 0x12u	   /* no algorithm at that index */
+#define HILP_ST_UNSUPPORTED 0x13u  /* operation not offered by the algorithm */
+#define HILP_ST_CRYPTO_FAIL 0x14u  /* the implementation returned non-zero */
+#define HILP_ST_DIGEST 0x15u	   /* output changed between runs */
+#define HILP_ST_FAULT 0x16u	   /* the target took a fault */
+#define HILP_ST_CLOCK 0x17u	   /* a clock did not become ready */
+
+/* Buffers addressed by LOAD and FETCH. */
+#define HILP_BUF_KEY 0u
+#define HILP_BUF_NONCE 1u
+#define HILP_BUF_AD 2u
+#define HILP_BUF_MSG 3u		/* plaintext in, or ciphertext||tag in for decrypt */
+#define HILP_BUF_OUT 4u		/* output of the last EXEC */
+#define HILP_BUF_SAMPLES 5u	/* counter samples of the last BENCH, u32 LE each */
+
+/* Operations. */
+#define HILP_OP_ENCRYPT 0u
+#define HILP_OP_DECRYPT 1u
+#define HILP_OP_HASH 2u
+
+/* Algorithm kinds. */
+#define HILP_KIND_AEAD 1u
+#define HILP_KIND_HASH 2u
+
+/* Counter units. */
+#define HILP_UNIT_CYCLES 1u		/* DWT->CYCCNT on a real core */
+#define HILP_UNIT_INSTRUCTIONS_EMU 2u	/* QEMU icount instruction counter */
+#define HILP_UNIT_NS_HOST 3u		/* clock_gettime on the native stub */
+
+/* Info flags. */
+#define HILP_INFO_EMULATED 0x01u
+#define HILP_INFO_CYCLE_COUNTER 0x02u
+
+#define HILP_BUILD_ID_MAX 20u
+#define HILP_UID_LEN 12u
+#define HILP_NAME_MAX 24u
+
+/* One decoded packet. For replies scmd is 0. */
+struct hilp_packet {
+	uint8_t cmd;
+	uint8_t scmd;
+	uint8_t dlen;
+	uint8_t data[HILP_MAX_DATA];
+};
+
+/* Receive state: collects bytes up to a 0x00 delimiter. */
+struct hilp_rx {
+	uint8_t buf[HILP_MAX_FRAME];
+	size_t len;
+	uint8_t overflow; /* frame was longer than buf: discard until 0x00 */
+};
+
+/* Decoded INFO reply (after the sequence byte). */
+struct hilp_info {
+	uint8_t protocol;
+	uint8_t flags;		 /* HILP_INFO_* */
+	uint8_t counter_unit;	 /* HILP_UNIT_* */
+	uint8_t build_id_len;
+	uint32_t clock_hz;	 /* core clock */
+	uint32_t counter_hz;	 /* counter rate: 0 when it counts instructions */
+	uint32_t flash_acr;	 /* FLASH_ACR as read back, 0 when not a real chip */
+	uint32_t overhead;	 /* calibrated cost of an empty timed call */
+	uint16_t max_msg;	 /* largest message the buffers take */
+	uint16_t max_ad;	 /* largest associated data */
+	uint16_t max_runs;	 /* most samples one BENCH keeps */
+	uint8_t build_id[HILP_BUILD_ID_MAX];
+	uint8_t uid[HILP_UID_LEN];
+	char board[HILP_NAME_MAX];
+};
+
+/* Decoded ALG reply. */
+struct hilp_alg_info {
+	uint8_t count;	 /* algorithms in the image */
+	uint8_t index;
+	uint8_t kind;	 /* HILP_KIND_* */
+	uint8_t keybytes;
+	uint8_t npubbytes;
+	uint8_t abytes;	 /* tag bytes (AEAD) or digest bytes (hash) */
+	char name[HILP_NAME_MAX];
+	char impl[HILP_NAME_MAX];
+};
+
+/* EXEC request: runs one operation on the loaded buffers. */
+struct hilp_exec_req {
+	uint8_t alg;
+	uint16_t msg_len; /* plaintext, or ciphertext||tag for decrypt, or message */
+	uint16_t ad_len;
+};
+
+struct hilp_exec_rep {
+	uint8_t status;	  /* HILP_ST_*; CRYPTO_FAIL when decryption rejects */
+	uint16_t out_len; /* bytes in HILP_BUF_OUT */
+	uint32_t count;	  /* counter ticks of the call, overhead not subtracted */
+};
+
+/*
+ * BENCH request. Inputs are generated on the target from seed with
+ * hilp_bench_inputs() in this order: key, nonce, ad, msg. For decrypt the
+ * target first encrypts msg (untimed) and then times decryption of the result.
+ */
+struct hilp_bench_req {
+	uint8_t alg;
+	uint16_t msg_len;
+	uint16_t ad_len;
+	uint16_t runs;	 /* timed runs, samples kept */
+	uint16_t warmup; /* runs discarded before the timed ones */
+	uint32_t seed;
+};
+
+struct hilp_bench_rep {
+	uint8_t status;
+	uint16_t runs;
+	uint32_t digest;      /* hilp_digest over the outputs of all timed runs */
+	uint32_t stack_bytes; /* peak stack of one call, by painting */
+	uint32_t overhead;    /* calibrated overhead, not subtracted from samples */
+};
+
+/* Byte helpers (little-endian). */
+void hilp_put_u16(uint8_t *p, uint16_t v);
+void hilp_put_u32(uint8_t *p, uint32_t v);
+uint16_t hilp_get_u16(const uint8_t *p);
+uint32_t hilp_get_u32(const uint8_t *p);
+
+/** CRC-8, poly 0x4D, init 0, MSB first, no reflection, no final xor. */
+uint8_t hilp_crc8(const uint8_t *p, size_t n);
+
+/**
+ * COBS-encode n bytes. out must hold HILP_COBS_MAX(n) bytes.
+ * @return encoded length (no 0x00 delimiter is appended).
+ */
+size_t hilp_cobs_encode(const uint8_t *in, size_t n, uint8_t *out);
+
+/**
+ * COBS-decode n bytes (without the delimiter) into out (cap bytes).
+ * @return decoded length, or -1 on a zero byte, a code past the end, or
+ *         output longer than cap.
+ */
+int hilp_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t cap);
+
+/**
+ * Encode a host->target request into a complete frame (with the 0x00).
+ * @param frame HILP_MAX_FRAME bytes.
+ * @return frame length, or 0 when dlen > HILP_MAX_DATA.
+ */
+size_t hilp_encode_request(uint8_t cmd, uint8_t scmd, const uint8_t *data,
+			   size_t dlen, uint8_t *frame);
+
+/** Encode a target->host reply into a complete frame. @return length or 0. */
+size_t hilp_encode_reply(uint8_t cmd, const uint8_t *data, size_t dlen,
+			 uint8_t *frame);
+
+/**
+ * Decode one frame (bytes before the 0x00, COBS-encoded) as a request.
+ * @return HILP_ST_OK, HILP_ST_BAD_LEN (too short, too long, dlen disagrees)
+ *         or HILP_ST_BAD_CRC.
+ */
+uint8_t hilp_decode_request(const uint8_t *frame, size_t n,
+			    struct hilp_packet *out);
+
+/** As hilp_decode_request, for target->host replies (no scmd). */
+uint8_t hilp_decode_reply(const uint8_t *frame, size_t n,
+			  struct hilp_packet *out);
+
+void hilp_rx_init(struct hilp_rx *rx);
+
+/**
+ * Push one received byte.
+ * @return 1 when byte was the 0x00 delimiter and rx->buf[0..rx->len) holds a
+ *         complete frame (the caller decodes it, then calls hilp_rx_init);
+ *         -1 when a frame overflowed the buffer and was dropped (rx is reset);
+ *         0 otherwise.
+ */
+int hilp_rx_push(struct hilp_rx *rx, uint8_t byte);
+
+/* Payload codecs. Each encode returns the payload length (seq included). */
+size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data);
+int hilp_info_decode(const uint8_t *data, size_t dlen, struct hilp_info *out);
+size_t hilp_alg_info_encode(uint8_t seq, const struct hilp_alg_info *in,
+			    uint8_t *data);
+int hilp_alg_info_decode(const uint8_t *data, size_t dlen,
+			 struct hilp_alg_info *out);
+size_t hilp_exec_req_encode(uint8_t seq, const struct hilp_exec_req *in,
+			    uint8_t *data);
+int hilp_exec_req_decode(const uint8_t *data, size_t dlen,
+			 struct hilp_exec_req *out);
+size_t hilp_exec_rep_encode(uint8_t seq, const struct hilp_exec_rep *in,
+			    uint8_t *data);
+int hilp_exec_rep_decode(const uint8_t *data, size_t dlen,
+			 struct hilp_exec_rep *out);
+size_t hilp_bench_req_encode(uint8_t seq, const struct hilp_bench_req *in,
+			     uint8_t *data);
+int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
+			  struct hilp_bench_req *out);
+size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
+			     uint8_t *data);
+int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
+			  struct hilp_bench_rep *out);
+
+/*
+ * Bench input generator: xorshift32 (13, 17, 5), state = seed, or
+ * 0x9E3779B9 when seed is 0. Each 32-bit output gives four bytes, least
+ * significant first; a buffer's tail takes the low bytes of one output.
+ */
+uint32_t hilp_prng_init(uint32_t seed);
+void hilp_prng_fill(uint32_t *state, uint8_t *buf, size_t len);
+
+/*
+ * Output digest: FNV-1a, 32 bits (offset basis 0x811C9DC5, prime 0x01000193).
+ * It proves that the outputs were produced; it is not a security function.
+ */
+#define HILP_DIGEST_INIT 0x811C9DC5u
+uint32_t hilp_digest_update(uint32_t digest, const uint8_t *p, size_t n);
+
+#endif /* HILP_H */
