@@ -1,0 +1,512 @@
+/* hilp: frame codec and payload layouts of the hilrun protocol (host and target). */
+#include "hilp.h"
+
+void hilp_put_u16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+void hilp_put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+uint16_t hilp_get_u16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
+
+uint32_t hilp_get_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* Bitwise rather than table-driven: 256 bytes of flash matter more on the
+ * stub than the few cycles per byte, and frames are short. */
+uint8_t hilp_crc8(const uint8_t *p, size_t n)
+{
+	uint8_t crc = 0;
+	size_t i;
+	int bit;
+
+	for (i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (bit = 0; bit < 8; bit++) {
+			if (crc & 0x80u) {
+				crc = (uint8_t)((crc << 1) ^ 0x4Du);
+			} else {
+				crc = (uint8_t)(crc << 1);
+			}
+		}
+	}
+	return crc;
+}
+
+size_t hilp_cobs_encode(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t code_at = 0; /* where the current block's code byte goes */
+	size_t o = 1;
+	uint8_t code = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (in[i] == 0) {
+			out[code_at] = code;
+			code_at = o++;
+			code = 1;
+			continue;
+		}
+		out[o++] = in[i];
+		code++;
+		/* A full block of 254 non-zero bytes ends without an implied zero;
+		 * only open a new block if more input follows. */
+		if (code == 0xFFu && i + 1 < n) {
+			out[code_at] = code;
+			code_at = o++;
+			code = 1;
+		}
+	}
+	out[code_at] = code;
+	return o;
+}
+
+int hilp_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
+{
+	size_t i = 0;
+	size_t o = 0;
+
+	while (i < n) {
+		uint8_t code = in[i++];
+		uint8_t k;
+
+		if (code == 0) {
+			return -1;
+		}
+		for (k = 1; k < code; k++) {
+			if (i >= n || in[i] == 0 || o >= cap) {
+				return -1;
+			}
+			out[o++] = in[i++];
+		}
+		/* The zero implied by a block shorter than 254 bytes, except at
+		 * the very end of the frame. */
+		if (code != 0xFFu && i < n) {
+			if (o >= cap) {
+				return -1;
+			}
+			out[o++] = 0;
+		}
+	}
+	return (int)o;
+}
+
+static size_t frame_raw(uint8_t *raw, size_t hdr, const uint8_t *data,
+			size_t dlen, uint8_t *frame)
+{
+	size_t i;
+	size_t n;
+
+	for (i = 0; i < dlen; i++) {
+		raw[hdr + i] = data[i];
+	}
+	raw[hdr + dlen] = hilp_crc8(raw, hdr + dlen);
+	n = hilp_cobs_encode(raw, hdr + dlen + 1, frame);
+	frame[n] = 0;
+	return n + 1;
+}
+
+size_t hilp_encode_request(uint8_t cmd, uint8_t scmd, const uint8_t *data,
+			   size_t dlen, uint8_t *frame)
+{
+	uint8_t raw[HILP_MAX_RAW];
+
+	if (dlen > HILP_MAX_DATA) {
+		return 0;
+	}
+	raw[0] = cmd;
+	raw[1] = scmd;
+	raw[2] = (uint8_t)dlen;
+	return frame_raw(raw, HILP_REQ_HDR, data, dlen, frame);
+}
+
+size_t hilp_encode_reply(uint8_t cmd, const uint8_t *data, size_t dlen,
+			 uint8_t *frame)
+{
+	uint8_t raw[HILP_MAX_RAW];
+
+	if (dlen > HILP_MAX_DATA) {
+		return 0;
+	}
+	raw[0] = cmd;
+	raw[1] = (uint8_t)dlen;
+	return frame_raw(raw, HILP_REP_HDR, data, dlen, frame);
+}
+
+static uint8_t decode_packet(const uint8_t *frame, size_t n, size_t hdr,
+			     struct hilp_packet *out)
+{
+	uint8_t raw[HILP_MAX_RAW];
+	int len;
+	size_t dlen;
+	size_t i;
+
+	if (n > HILP_COBS_MAX(HILP_MAX_RAW)) {
+		return HILP_ST_BAD_LEN;
+	}
+	len = hilp_cobs_decode(frame, n, raw, sizeof(raw));
+	if (len < 0) {
+		/* COBS damage is as good as a bad checksum: the bytes changed. */
+		return HILP_ST_BAD_CRC;
+	}
+	if ((size_t)len < hdr + 1) {
+		return HILP_ST_BAD_LEN;
+	}
+	dlen = raw[hdr - 1];
+	if (dlen > HILP_MAX_DATA || (size_t)len != hdr + dlen + 1) {
+		return HILP_ST_BAD_LEN;
+	}
+	if (hilp_crc8(raw, (size_t)len - 1) != raw[len - 1]) {
+		return HILP_ST_BAD_CRC;
+	}
+	out->cmd = raw[0];
+	out->scmd = hdr == HILP_REQ_HDR ? raw[1] : 0;
+	out->dlen = (uint8_t)dlen;
+	for (i = 0; i < dlen; i++) {
+		out->data[i] = raw[hdr + i];
+	}
+	return HILP_ST_OK;
+}
+
+uint8_t hilp_decode_request(const uint8_t *frame, size_t n,
+			    struct hilp_packet *out)
+{
+	return decode_packet(frame, n, HILP_REQ_HDR, out);
+}
+
+uint8_t hilp_decode_reply(const uint8_t *frame, size_t n,
+			  struct hilp_packet *out)
+{
+	return decode_packet(frame, n, HILP_REP_HDR, out);
+}
+
+void hilp_rx_init(struct hilp_rx *rx)
+{
+	rx->len = 0;
+	rx->overflow = 0;
+}
+
+int hilp_rx_push(struct hilp_rx *rx, uint8_t byte)
+{
+	if (byte == 0) {
+		if (rx->overflow) {
+			hilp_rx_init(rx);
+			return -1;
+		}
+		return 1;
+	}
+	if (rx->overflow) {
+		return 0;
+	}
+	if (rx->len >= sizeof(rx->buf)) {
+		/* Too long to be ours: drop everything up to the next 0x00,
+		 * which is where the sender's next frame starts. */
+		rx->overflow = 1;
+		return 0;
+	}
+	rx->buf[rx->len++] = byte;
+	return 0;
+}
+
+/* Copy a NUL-terminated string of at most max-1 characters, returning the
+ * bytes written including the NUL. */
+static size_t put_str(uint8_t *p, const char *s, size_t max)
+{
+	size_t i = 0;
+
+	while (s[i] != '\0' && i + 1 < max) {
+		p[i] = (uint8_t)s[i];
+		i++;
+	}
+	p[i] = 0;
+	return i + 1;
+}
+
+/* Read a NUL-terminated string from p[0..avail); -1 when unterminated. */
+static int get_str(const uint8_t *p, size_t avail, char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < avail && i < max; i++) {
+		s[i] = (char)p[i];
+		if (p[i] == 0) {
+			return (int)i + 1;
+		}
+	}
+	return -1;
+}
+
+/* INFO: seq, protocol, flags, unit, clock32, counter32, acr32, overhead32,
+ * max_msg16, max_ad16, max_runs16, idlen, id[idlen], uid[12], board\0 */
+#define INFO_FIXED 30u
+
+size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data)
+{
+	size_t o = 0;
+	size_t i;
+	uint8_t idlen = in->build_id_len;
+
+	if (idlen > HILP_BUILD_ID_MAX) {
+		idlen = HILP_BUILD_ID_MAX;
+	}
+	data[o++] = seq;
+	data[o++] = in->protocol;
+	data[o++] = in->flags;
+	data[o++] = in->counter_unit;
+	hilp_put_u32(data + o, in->clock_hz);
+	o += 4;
+	hilp_put_u32(data + o, in->counter_hz);
+	o += 4;
+	hilp_put_u32(data + o, in->flash_acr);
+	o += 4;
+	hilp_put_u32(data + o, in->overhead);
+	o += 4;
+	hilp_put_u16(data + o, in->max_msg);
+	o += 2;
+	hilp_put_u16(data + o, in->max_ad);
+	o += 2;
+	hilp_put_u16(data + o, in->max_runs);
+	o += 2;
+	data[o++] = idlen;
+	for (i = 0; i < idlen; i++) {
+		data[o++] = in->build_id[i];
+	}
+	for (i = 0; i < HILP_UID_LEN; i++) {
+		data[o++] = in->uid[i];
+	}
+	o += put_str(data + o, in->board, HILP_NAME_MAX);
+	return o;
+}
+
+int hilp_info_decode(const uint8_t *data, size_t dlen, struct hilp_info *out)
+{
+	size_t o = 1;
+	size_t i;
+	int n;
+
+	if (dlen < INFO_FIXED) {
+		return -1;
+	}
+	out->protocol = data[o++];
+	out->flags = data[o++];
+	out->counter_unit = data[o++];
+	out->clock_hz = hilp_get_u32(data + o);
+	o += 4;
+	out->counter_hz = hilp_get_u32(data + o);
+	o += 4;
+	out->flash_acr = hilp_get_u32(data + o);
+	o += 4;
+	out->overhead = hilp_get_u32(data + o);
+	o += 4;
+	out->max_msg = hilp_get_u16(data + o);
+	o += 2;
+	out->max_ad = hilp_get_u16(data + o);
+	o += 2;
+	out->max_runs = hilp_get_u16(data + o);
+	o += 2;
+	out->build_id_len = data[o++];
+	if (out->build_id_len > HILP_BUILD_ID_MAX ||
+	    dlen < o + out->build_id_len + HILP_UID_LEN) {
+		return -1;
+	}
+	for (i = 0; i < out->build_id_len; i++) {
+		out->build_id[i] = data[o++];
+	}
+	for (i = 0; i < HILP_UID_LEN; i++) {
+		out->uid[i] = data[o++];
+	}
+	n = get_str(data + o, dlen - o, out->board, sizeof(out->board));
+	return n < 0 ? -1 : 0;
+}
+
+/* ALG: seq, count, index, kind, keybytes, npubbytes, abytes, name\0, impl\0 */
+size_t hilp_alg_info_encode(uint8_t seq, const struct hilp_alg_info *in,
+			    uint8_t *data)
+{
+	size_t o = 0;
+
+	data[o++] = seq;
+	data[o++] = in->count;
+	data[o++] = in->index;
+	data[o++] = in->kind;
+	data[o++] = in->keybytes;
+	data[o++] = in->npubbytes;
+	data[o++] = in->abytes;
+	o += put_str(data + o, in->name, HILP_NAME_MAX);
+	o += put_str(data + o, in->impl, HILP_NAME_MAX);
+	return o;
+}
+
+int hilp_alg_info_decode(const uint8_t *data, size_t dlen,
+			 struct hilp_alg_info *out)
+{
+	size_t o = 1;
+	int n;
+
+	if (dlen < 9) {
+		return -1;
+	}
+	out->count = data[o++];
+	out->index = data[o++];
+	out->kind = data[o++];
+	out->keybytes = data[o++];
+	out->npubbytes = data[o++];
+	out->abytes = data[o++];
+	n = get_str(data + o, dlen - o, out->name, sizeof(out->name));
+	if (n < 0) {
+		return -1;
+	}
+	o += (size_t)n;
+	n = get_str(data + o, dlen - o, out->impl, sizeof(out->impl));
+	return n < 0 ? -1 : 0;
+}
+
+/* EXEC request: seq, alg, msg_len16, ad_len16 */
+size_t hilp_exec_req_encode(uint8_t seq, const struct hilp_exec_req *in,
+			    uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = in->alg;
+	hilp_put_u16(data + 2, in->msg_len);
+	hilp_put_u16(data + 4, in->ad_len);
+	return 6;
+}
+
+int hilp_exec_req_decode(const uint8_t *data, size_t dlen,
+			 struct hilp_exec_req *out)
+{
+	if (dlen != 6) {
+		return -1;
+	}
+	out->alg = data[1];
+	out->msg_len = hilp_get_u16(data + 2);
+	out->ad_len = hilp_get_u16(data + 4);
+	return 0;
+}
+
+/* EXEC reply: seq, status, out_len16, count32 */
+size_t hilp_exec_rep_encode(uint8_t seq, const struct hilp_exec_rep *in,
+			    uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = in->status;
+	hilp_put_u16(data + 2, in->out_len);
+	hilp_put_u32(data + 4, in->count);
+	return 8;
+}
+
+int hilp_exec_rep_decode(const uint8_t *data, size_t dlen,
+			 struct hilp_exec_rep *out)
+{
+	if (dlen != 8) {
+		return -1;
+	}
+	out->status = data[1];
+	out->out_len = hilp_get_u16(data + 2);
+	out->count = hilp_get_u32(data + 4);
+	return 0;
+}
+
+/* BENCH request: seq, alg, msg_len16, ad_len16, runs16, warmup16, seed32 */
+size_t hilp_bench_req_encode(uint8_t seq, const struct hilp_bench_req *in,
+			     uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = in->alg;
+	hilp_put_u16(data + 2, in->msg_len);
+	hilp_put_u16(data + 4, in->ad_len);
+	hilp_put_u16(data + 6, in->runs);
+	hilp_put_u16(data + 8, in->warmup);
+	hilp_put_u32(data + 10, in->seed);
+	return 14;
+}
+
+int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
+			  struct hilp_bench_req *out)
+{
+	if (dlen != 14) {
+		return -1;
+	}
+	out->alg = data[1];
+	out->msg_len = hilp_get_u16(data + 2);
+	out->ad_len = hilp_get_u16(data + 4);
+	out->runs = hilp_get_u16(data + 6);
+	out->warmup = hilp_get_u16(data + 8);
+	out->seed = hilp_get_u32(data + 10);
+	return 0;
+}
+
+/* BENCH reply: seq, status, runs16, digest32, stack32, overhead32 */
+size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
+			     uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = in->status;
+	hilp_put_u16(data + 2, in->runs);
+	hilp_put_u32(data + 4, in->digest);
+	hilp_put_u32(data + 8, in->stack_bytes);
+	hilp_put_u32(data + 12, in->overhead);
+	return 16;
+}
+
+int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
+			  struct hilp_bench_rep *out)
+{
+	if (dlen != 16) {
+		return -1;
+	}
+	out->status = data[1];
+	out->runs = hilp_get_u16(data + 2);
+	out->digest = hilp_get_u32(data + 4);
+	out->stack_bytes = hilp_get_u32(data + 8);
+	out->overhead = hilp_get_u32(data + 12);
+	return 0;
+}
+
+uint32_t hilp_prng_init(uint32_t seed)
+{
+	return seed != 0 ? seed : 0x9E3779B9u;
+}
+
+void hilp_prng_fill(uint32_t *state, uint8_t *buf, size_t len)
+{
+	uint32_t x = *state;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t k;
+
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		for (k = 0; k < 4 && i < len; k++) {
+			buf[i++] = (uint8_t)(x >> (8 * k));
+		}
+	}
+	*state = x;
+}
+
+uint32_t hilp_digest_update(uint32_t digest, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		digest ^= p[i];
+		digest *= 0x01000193u;
+	}
+	return digest;
+}

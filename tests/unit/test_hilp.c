@@ -1,0 +1,419 @@
+/* Unit tests of the protocol codec: CRC-8, COBS, frames, receive state, payloads, PRNG, digest. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hilp.h"
+
+static void test_crc8_matches_simpleserial_check_values(void **state)
+{
+	const uint8_t v[] = { 0x76, 0x00, 0x00 };
+	const uint8_t w[] = { 0x77, 0x00, 0x00 };
+
+	(void)state;
+	assert_int_equal(hilp_crc8(v, sizeof(v)), 0x79);
+	assert_int_equal(hilp_crc8(w, sizeof(w)), 0x7F);
+	assert_int_equal(hilp_crc8(v, 0), 0x00);
+}
+
+static void test_crc8_detects_every_single_bit_flip(void **state)
+{
+	uint8_t p[16];
+	uint8_t good;
+	size_t i;
+	int bit;
+
+	(void)state;
+	for (i = 0; i < sizeof(p); i++) {
+		p[i] = (uint8_t)(i * 37 + 1);
+	}
+	good = hilp_crc8(p, sizeof(p));
+	for (i = 0; i < sizeof(p); i++) {
+		for (bit = 0; bit < 8; bit++) {
+			p[i] ^= (uint8_t)(1u << bit);
+			assert_int_not_equal(hilp_crc8(p, sizeof(p)), good);
+			p[i] ^= (uint8_t)(1u << bit);
+		}
+	}
+}
+
+/* Fill with a pattern that has zeros at known places and runs longer than
+ * 254 non-zero bytes when zeros is 0. */
+static void fill(uint8_t *p, size_t n, int zeros)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p[i] = (uint8_t)(1 + i % 255);
+		if (zeros && i % 7 == 3) {
+			p[i] = 0;
+		}
+	}
+}
+
+static void cobs_round_trip(size_t n, int zeros)
+{
+	uint8_t in[300];
+	uint8_t enc[HILP_COBS_MAX(300)];
+	uint8_t dec[300];
+	size_t e;
+	size_t i;
+	int d;
+
+	fill(in, n, zeros);
+	e = hilp_cobs_encode(in, n, enc);
+	assert_true(e <= HILP_COBS_MAX(n));
+	assert_true(e >= n + 1);
+	for (i = 0; i < e; i++) {
+		assert_int_not_equal(enc[i], 0);
+	}
+	d = hilp_cobs_decode(enc, e, dec, sizeof(dec));
+	assert_int_equal(d, (int)n);
+	assert_memory_equal(in, dec, n);
+}
+
+static void test_cobs_round_trips_at_boundary_lengths(void **state)
+{
+	const size_t lens[] = { 0, 1, 253, 254, 255, 256 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		cobs_round_trip(lens[i], 0);
+		cobs_round_trip(lens[i], 1);
+	}
+}
+
+static void test_cobs_known_encodings(void **state)
+{
+	uint8_t in[256] = { 0 };
+	uint8_t enc[HILP_COBS_MAX(256)];
+	const uint8_t zero = 0;
+	const uint8_t two_zeros[] = { 0, 0 };
+	const uint8_t mixed[] = { 0x11, 0x22, 0x00, 0x33 };
+	const uint8_t mixed_enc[] = { 0x03, 0x11, 0x22, 0x02, 0x33 };
+	size_t e;
+
+	(void)state;
+	e = hilp_cobs_encode(in, 0, enc);
+	assert_int_equal(e, 1);
+	assert_int_equal(enc[0], 0x01);
+
+	e = hilp_cobs_encode(&zero, 1, enc);
+	assert_int_equal(e, 2);
+	assert_int_equal(enc[0], 0x01);
+	assert_int_equal(enc[1], 0x01);
+
+	e = hilp_cobs_encode(two_zeros, 2, enc);
+	assert_int_equal(e, 3);
+	assert_int_equal(enc[2], 0x01);
+
+	e = hilp_cobs_encode(mixed, sizeof(mixed), enc);
+	assert_int_equal(e, sizeof(mixed_enc));
+	assert_memory_equal(enc, mixed_enc, e);
+
+	/* 254 non-zero bytes: one full block, no extra code byte. */
+	fill(in, 254, 0);
+	e = hilp_cobs_encode(in, 254, enc);
+	assert_int_equal(e, 255);
+	assert_int_equal(enc[0], 0xFF);
+
+	/* 255: a full block, then a block of one. */
+	fill(in, 255, 0);
+	e = hilp_cobs_encode(in, 255, enc);
+	assert_int_equal(e, 257);
+	assert_int_equal(enc[0], 0xFF);
+	assert_int_equal(enc[255], 0x02);
+}
+
+static void test_cobs_decode_rejects_damage(void **state)
+{
+	const uint8_t zero_inside[] = { 0x03, 0x11, 0x00 };
+	const uint8_t past_end[] = { 0x05, 0x11, 0x22 };
+	const uint8_t ok[] = { 0x03, 0x11, 0x22 };
+	uint8_t out[8];
+
+	(void)state;
+	assert_int_equal(hilp_cobs_decode(zero_inside, 3, out, sizeof(out)), -1);
+	assert_int_equal(hilp_cobs_decode(past_end, 3, out, sizeof(out)), -1);
+	assert_int_equal(hilp_cobs_decode(ok, 3, out, 1), -1); /* too small */
+	assert_int_equal(hilp_cobs_decode(ok, 3, out, 2), 2);
+}
+
+static void test_request_round_trips_through_a_frame(void **state)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t frame[HILP_MAX_FRAME];
+	struct hilp_packet p;
+	size_t n;
+	size_t dlen;
+
+	(void)state;
+	for (dlen = 0; dlen <= HILP_MAX_DATA; dlen += 83) {
+		fill(data, dlen, 1);
+		n = hilp_encode_request('b', 7, data, dlen, frame);
+		assert_true(n > 0 && n <= HILP_MAX_FRAME);
+		assert_int_equal(frame[n - 1], 0);
+		assert_int_equal(hilp_decode_request(frame, n - 1, &p),
+				 HILP_ST_OK);
+		assert_int_equal(p.cmd, 'b');
+		assert_int_equal(p.scmd, 7);
+		assert_int_equal(p.dlen, dlen);
+		assert_memory_equal(p.data, data, dlen);
+	}
+	fill(data, HILP_MAX_DATA, 0);
+	n = hilp_encode_request('b', 0, data, HILP_MAX_DATA, frame);
+	assert_true(n > 0 && n <= HILP_MAX_FRAME);
+}
+
+static void test_reply_round_trips_through_a_frame(void **state)
+{
+	const uint8_t data[] = { 1, 0, 2, 0, 0 };
+	uint8_t frame[HILP_MAX_FRAME];
+	struct hilp_packet p;
+	size_t n;
+
+	(void)state;
+	n = hilp_encode_reply(HILP_REPLY, data, sizeof(data), frame);
+	assert_int_equal(hilp_decode_reply(frame, n - 1, &p), HILP_ST_OK);
+	assert_int_equal(p.cmd, HILP_REPLY);
+	assert_int_equal(p.dlen, sizeof(data));
+	assert_memory_equal(p.data, data, sizeof(data));
+}
+
+static void test_simpleserial_error_packet_bytes(void **state)
+{
+	/* ['e', 1, 0] with its CRC, COBS-encoded, as a SimpleSerial v2.1
+	 * client expects after every command. */
+	const uint8_t status = 0;
+	uint8_t raw[4] = { 'e', 1, 0, 0 };
+	uint8_t frame[HILP_MAX_FRAME];
+	struct hilp_packet p;
+	size_t n;
+
+	(void)state;
+	raw[3] = hilp_crc8(raw, 3);
+	n = hilp_encode_reply(HILP_ERROR, &status, 1, frame);
+	assert_int_equal(n, 6);
+	assert_int_equal(frame[0], 3);		/* 'e', 1 then a zero */
+	assert_int_equal(frame[1], 'e');
+	assert_int_equal(frame[2], 1);
+	assert_int_equal(frame[3], 2);		/* the zero, then the crc */
+	assert_int_equal(frame[4], raw[3]);
+	assert_int_equal(frame[5], 0);
+	assert_int_equal(hilp_decode_reply(frame, n - 1, &p), HILP_ST_OK);
+}
+
+static void test_decode_rejects_corrupted_frames(void **state)
+{
+	const uint8_t data[] = { 9, 8, 7, 6 };
+	uint8_t frame[HILP_MAX_FRAME];
+	uint8_t bad[HILP_MAX_FRAME];
+	struct hilp_packet p;
+	size_t n;
+	size_t i;
+	int bit;
+
+	(void)state;
+	n = hilp_encode_request('x', 1, data, sizeof(data), frame);
+	/* Every single-bit flip anywhere in the frame body is caught. */
+	for (i = 0; i < n - 1; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(bad, frame, n);
+			bad[i] ^= (uint8_t)(1u << bit);
+			assert_int_not_equal(hilp_decode_request(bad, n - 1, &p),
+					     HILP_ST_OK);
+		}
+	}
+}
+
+static void test_decode_rejects_truncated_and_oversized_frames(void **state)
+{
+	const uint8_t data[] = { 1, 2, 3 };
+	uint8_t frame[HILP_MAX_FRAME];
+	uint8_t raw[HILP_MAX_RAW + 8];
+	uint8_t big[HILP_COBS_MAX(HILP_MAX_RAW + 8)];
+	struct hilp_packet p;
+	size_t n;
+	size_t k;
+
+	(void)state;
+	n = hilp_encode_request('x', 1, data, sizeof(data), frame);
+	for (k = 0; k < n - 1; k++) {
+		assert_int_not_equal(hilp_decode_request(frame, k, &p),
+				     HILP_ST_OK);
+	}
+	/* dlen of 250 is not allowed even with a correct CRC. */
+	memset(raw, 0x55, sizeof(raw));
+	raw[0] = 'x';
+	raw[1] = 0;
+	raw[2] = 250;
+	raw[3 + 250] = hilp_crc8(raw, 3 + 250);
+	n = hilp_cobs_encode(raw, 3 + 250 + 1, big);
+	assert_int_equal(hilp_decode_request(big, n, &p), HILP_ST_BAD_LEN);
+	/* dlen that disagrees with the frame length. */
+	raw[2] = 2;
+	raw[3 + 3] = hilp_crc8(raw, 3 + 3);
+	n = hilp_cobs_encode(raw, 3 + 3 + 1, big);
+	assert_int_equal(hilp_decode_request(big, n, &p), HILP_ST_BAD_LEN);
+	/* The encoder refuses dlen > 249. */
+	assert_int_equal(hilp_encode_request('x', 0, raw, 250, frame), 0);
+	assert_int_equal(hilp_encode_reply('r', raw, 250, frame), 0);
+}
+
+static void test_rx_splits_frames_and_drops_oversized_ones(void **state)
+{
+	struct hilp_rx rx;
+	size_t i;
+	int r = 0;
+
+	(void)state;
+	hilp_rx_init(&rx);
+	assert_int_equal(hilp_rx_push(&rx, 0x02), 0);
+	assert_int_equal(hilp_rx_push(&rx, 0x41), 0);
+	assert_int_equal(hilp_rx_push(&rx, 0x00), 1);
+	assert_int_equal(rx.len, 2);
+	hilp_rx_init(&rx);
+	for (i = 0; i < HILP_MAX_FRAME + 10; i++) {
+		r = hilp_rx_push(&rx, 0x11);
+		assert_int_equal(r, 0);
+	}
+	assert_int_equal(hilp_rx_push(&rx, 0x00), -1);
+	/* Resynchronised: the next frame is received whole. */
+	assert_int_equal(hilp_rx_push(&rx, 0x01), 0);
+	assert_int_equal(hilp_rx_push(&rx, 0x00), 1);
+	assert_int_equal(rx.len, 1);
+}
+
+static void test_info_payload_round_trips(void **state)
+{
+	struct hilp_info a;
+	struct hilp_info b;
+	uint8_t data[HILP_MAX_DATA];
+	size_t n;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0xAA, sizeof(b));
+	a.protocol = HILP_PROTOCOL_VERSION;
+	a.flags = HILP_INFO_EMULATED;
+	a.counter_unit = HILP_UNIT_INSTRUCTIONS_EMU;
+	a.clock_hz = 84000000u;
+	a.counter_hz = 0;
+	a.flash_acr = 0x702;
+	a.overhead = 7;
+	a.max_msg = 2048;
+	a.max_ad = 1024;
+	a.max_runs = 1000;
+	a.build_id_len = 20;
+	memset(a.build_id, 0xC3, sizeof(a.build_id));
+	memset(a.uid, 0x5A, sizeof(a.uid));
+	strcpy(a.board, "qemu-netduino");
+	n = hilp_info_encode(42, &a, data);
+	assert_true(n <= HILP_MAX_DATA);
+	assert_int_equal(data[0], 42);
+	assert_int_equal(hilp_info_decode(data, n, &b), 0);
+	assert_int_equal(b.clock_hz, a.clock_hz);
+	assert_int_equal(b.flash_acr, a.flash_acr);
+	assert_int_equal(b.max_msg, 2048);
+	assert_int_equal(b.max_runs, 1000);
+	assert_memory_equal(b.build_id, a.build_id, 20);
+	assert_memory_equal(b.uid, a.uid, 12);
+	assert_string_equal(b.board, "qemu-netduino");
+	/* Truncated anywhere: rejected, never read past the end. */
+	for (; n > 0; n--) {
+		assert_int_equal(hilp_info_decode(data, n - 1, &b), -1);
+	}
+}
+
+static void test_bench_and_exec_payloads_round_trip(void **state)
+{
+	struct hilp_bench_req q = { 3, 1024, 16, 1000, 10, 0xDEADBEEF };
+	struct hilp_bench_req q2;
+	struct hilp_bench_rep r = { 0, 1000, 0x12345678, 412, 9 };
+	struct hilp_bench_rep r2;
+	struct hilp_exec_req e = { 1, 300, 7 };
+	struct hilp_exec_req e2;
+	struct hilp_alg_info a = { 2, 1, HILP_KIND_AEAD, 16, 16, 16,
+				   "ascon-aead128", "ref" };
+	struct hilp_alg_info a2;
+	uint8_t data[HILP_MAX_DATA];
+	size_t n;
+
+	(void)state;
+	n = hilp_bench_req_encode(5, &q, data);
+	assert_int_equal(hilp_bench_req_decode(data, n, &q2), 0);
+	assert_int_equal(q2.seed, 0xDEADBEEF);
+	assert_int_equal(q2.msg_len, 1024);
+	assert_int_equal(hilp_bench_req_decode(data, n - 1, &q2), -1);
+	n = hilp_bench_rep_encode(5, &r, data);
+	assert_int_equal(hilp_bench_rep_decode(data, n, &r2), 0);
+	assert_int_equal(r2.digest, 0x12345678);
+	assert_int_equal(r2.stack_bytes, 412);
+	n = hilp_exec_req_encode(5, &e, data);
+	assert_int_equal(hilp_exec_req_decode(data, n, &e2), 0);
+	assert_int_equal(e2.msg_len, 300);
+	n = hilp_alg_info_encode(5, &a, data);
+	assert_int_equal(hilp_alg_info_decode(data, n, &a2), 0);
+	assert_string_equal(a2.name, "ascon-aead128");
+	assert_string_equal(a2.impl, "ref");
+	assert_int_equal(hilp_alg_info_decode(data, n - 1, &a2), -1);
+}
+
+static void test_prng_is_the_specified_xorshift32(void **state)
+{
+	uint32_t s = hilp_prng_init(1);
+	uint8_t b[8];
+
+	(void)state;
+	/* xorshift32(1) = 270369, then 67634689 (Marsaglia 13/17/5). */
+	hilp_prng_fill(&s, b, 8);
+	assert_int_equal(hilp_get_u32(b), 270369u);
+	assert_int_equal(hilp_get_u32(b + 4), 67634689u);
+	assert_int_equal(hilp_prng_init(0), 0x9E3779B9u);
+	/* A tail takes the low bytes of the next output. */
+	s = hilp_prng_init(1);
+	hilp_prng_fill(&s, b, 3);
+	assert_int_equal(b[0], 270369u & 0xFF);
+	assert_int_equal(b[2], (270369u >> 16) & 0xFF);
+}
+
+static void test_digest_is_fnv1a_32(void **state)
+{
+	(void)state;
+	assert_int_equal(hilp_digest_update(HILP_DIGEST_INIT, NULL, 0),
+			 0x811C9DC5u);
+	assert_int_equal(hilp_digest_update(HILP_DIGEST_INIT,
+					    (const uint8_t *)"a", 1),
+			 0xE40C292Cu);
+	assert_int_equal(hilp_digest_update(HILP_DIGEST_INIT,
+					    (const uint8_t *)"foobar", 6),
+			 0xBF9CF968u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc8_matches_simpleserial_check_values),
+		cmocka_unit_test(test_crc8_detects_every_single_bit_flip),
+		cmocka_unit_test(test_cobs_round_trips_at_boundary_lengths),
+		cmocka_unit_test(test_cobs_known_encodings),
+		cmocka_unit_test(test_cobs_decode_rejects_damage),
+		cmocka_unit_test(test_request_round_trips_through_a_frame),
+		cmocka_unit_test(test_reply_round_trips_through_a_frame),
+		cmocka_unit_test(test_simpleserial_error_packet_bytes),
+		cmocka_unit_test(test_decode_rejects_corrupted_frames),
+		cmocka_unit_test(test_decode_rejects_truncated_and_oversized_frames),
+		cmocka_unit_test(test_rx_splits_frames_and_drops_oversized_ones),
+		cmocka_unit_test(test_info_payload_round_trips),
+		cmocka_unit_test(test_bench_and_exec_payloads_round_trip),
+		cmocka_unit_test(test_prng_is_the_specified_xorshift32),
+		cmocka_unit_test(test_digest_is_fnv1a_32),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
