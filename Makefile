@@ -1,0 +1,213 @@
+# hilrun: build the host tool, the target stub per board and configuration, and the tests.
+#
+#   make run      install what is missing, build, run the emulated benchmark
+#   make test     build everything and run the whole test suite (SAN=1: sanitizers)
+#   make bench    figures about the harness itself (stub size, ...)
+#   make deps     install the Debian packages (as root)
+#   make firmware BOARD=qemu-netduino OPT="-O2" ALGS="ascon-aead128/ref" FW_DIR=build/fw/x
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+
+BUILD ?= build
+CONFIG ?= configs/qemu.json
+
+# ---------------------------------------------------------------- host
+HOST_CC ?= cc
+PKGS := libcjson libserialport libftdi1 libelf
+HOST_WARN := -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2
+HOST_CFLAGS := $(HOST_WARN) -O2 -g -Ihost -Iprotocol -Itarget -MMD -MP
+HOST_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmd -lm
+ifeq ($(SAN),1)
+HOST_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+HOST_LDFLAGS += -fsanitize=address,undefined
+BUILD := build/san
+endif
+HOST_CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+HB := $(BUILD)/host
+
+# Host modules, one responsibility each (see design.md section 2).
+HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
+	host/link/link.c host/link/serial.c host/link/socket.c \
+	host/proc.c host/board/qemu.c host/elfinfo.c \
+	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
+	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
+	host/util.c protocol/hilp.c
+HOST_MAIN_SRCS := host/main.c
+
+# Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
+ALL_IMPLS := $(patsubst target/crypto/%/,%,$(sort $(dir $(wildcard target/crypto/*/*/api.h))))
+impl_sym = $(subst -,_,$(subst /,_,$(1)))
+impl_srcs = $(wildcard target/crypto/$(1)/*.c)
+impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
+	-Dcrypto_aead_decrypt=$(call impl_sym,$(1))_aead_decrypt \
+	-Dcrypto_hash=$(call impl_sym,$(1))_hash \
+	-DHIL_ALG_SYM=$(call impl_sym,$(1)) \
+	-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
+	-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \
+	-Itarget/crypto/$(1)
+
+# Host builds of every implementation: expected outputs and `crypt --on host`.
+define host_impl_rules
+$(HB)/crypto/$(1)/%.o: target/crypto/$(1)/%.c
+	@mkdir -p $$(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+$(HB)/crypto/$(1)/glue.o: target/glue.c
+	@mkdir -p $$(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+HOST_CRYPTO_OBJS += $(patsubst target/crypto/$(1)/%.c,$(HB)/crypto/$(1)/%.o,$(call impl_srcs,$(1))) $(HB)/crypto/$(1)/glue.o
+endef
+$(foreach i,$(ALL_IMPLS),$(eval $(call host_impl_rules,$(i))))
+
+$(HB)/gen/algs.h: $(wildcard target/crypto/*/*/api.h) Makefile
+	@mkdir -p $(@D)
+	@rm -f $@.tmp
+	@for i in $(ALL_IMPLS); do echo "HIL_ALG($$(echo $$i | tr /- __))" >> $@.tmp; done
+	@touch $@.tmp && mv $@.tmp $@
+
+$(HB)/registry.o: target/registry.c $(HB)/gen/algs.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(HB)/gen -c $< -o $@
+
+$(HB)/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+HOST_LIB_OBJS := $(patsubst %.c,$(HB)/%.o,$(HOST_LIB_SRCS)) $(HB)/registry.o \
+	$(HOST_CRYPTO_OBJS)
+
+$(HB)/libhil.a: $(HOST_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/hilrun: $(HB)/host/main.o $(HB)/libhil.a
+	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+# ---------------------------------------------------------------- firmware
+# Built by hilrun for each configuration (own FW_DIR per configuration).
+BOARD ?= qemu-netduino
+OPT ?= -O2
+ALGS ?= ascon-aead128/ref
+FW_DIR ?= $(BUILD)/fw/manual-$(BOARD)
+CROSS ?= arm-none-eabi-
+FW_CC := $(CROSS)gcc
+
+ifneq ($(filter firmware fw-%,$(MAKECMDGOALS)),)
+include target/boards/$(BOARD)/board.mk
+endif
+
+FW_CFLAGS := -std=c99 -Wall -Wextra -Werror $(OPT) -g \
+	-ffunction-sections -fdata-sections -ffreestanding \
+	$(BOARD_CFLAGS) -Iprotocol -Itarget -Itarget/boards/common -MMD -MP
+FW_LDFLAGS := $(BOARD_CFLAGS) -nostartfiles --specs=nano.specs \
+	-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(FW_DIR)/stub.map \
+	-T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS)
+FW_CORE_SRCS := target/main.c target/bench.c protocol/hilp.c $(BOARD_SRCS)
+
+define fw_impl_rules
+$(FW_DIR)/crypto/$(1)/%.o: target/crypto/$(1)/%.c $(FW_DIR)/flags
+	@mkdir -p $$(@D)
+	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+$(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
+	@mkdir -p $$(@D)
+	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+FW_CRYPTO_OBJS += $(patsubst target/crypto/$(1)/%.c,$(FW_DIR)/crypto/$(1)/%.o,$(call impl_srcs,$(1))) $(FW_DIR)/crypto/$(1)/glue.o
+endef
+FW_ALGS := $(filter-out none,$(ALGS))
+$(foreach i,$(FW_ALGS),$(if $(wildcard target/crypto/$(i)/api.h),,$(error no implementation folder target/crypto/$(i))))
+$(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(i))))
+
+# The flags file changes whenever the build inputs change, so that nothing
+# built with other flags is ever reused.
+$(FW_DIR)/flags: FORCE
+	@mkdir -p $(@D)
+	@echo "BOARD=$(BOARD) OPT=$(OPT) ALGS=$(FW_ALGS) CFLAGS=$(FW_CFLAGS)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(FW_DIR)/gen/algs.h: $(FW_DIR)/flags
+	@mkdir -p $(@D)
+	@rm -f $@.tmp
+	@for i in $(FW_ALGS); do echo "HIL_ALG($$(echo $$i | tr /- __))" >> $@.tmp; done
+	@touch $@.tmp && mv $@.tmp $@
+
+$(FW_DIR)/registry.o: target/registry.c $(FW_DIR)/gen/algs.h
+	$(FW_CC) $(FW_CFLAGS) -I$(FW_DIR)/gen -c $< -o $@
+
+$(FW_DIR)/core/%.o: %.c $(FW_DIR)/flags
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+
+FW_OBJS := $(patsubst %.c,$(FW_DIR)/core/%.o,$(FW_CORE_SRCS)) \
+	$(FW_DIR)/registry.o $(FW_CRYPTO_OBJS)
+
+$(FW_DIR)/stub.elf: $(FW_OBJS) $(BOARD_LDSCRIPT)
+	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS)
+	$(CROSS)size $@
+
+.PHONY: firmware
+firmware: $(FW_DIR)/stub.elf
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- tests
+TB := $(BUILD)/tests
+UNIT_TESTS := hilp ascon_aead128_kat kat_parser config stats link socket_link \
+	proc qemu_flasher elfinfo session refcrypto
+test_common := $(HB)/libhil.a
+TEST_EXTRA_ascon_aead128_kat := tests/common/kat.c
+TEST_EXTRA_kat_parser := tests/common/kat.c
+TEST_EXTRA_refcrypto := tests/common/kat.c
+
+$(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/common -Itarget/crypto/ascon-aead128/ref \
+		$(HOST_LDFLAGS) -o $@ $< $(TEST_EXTRA_$*) $(HB)/libhil.a \
+		$(HOST_LDLIBS) -lcmocka
+
+UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
+
+# ---------------------------------------------------------------- phony
+.PHONY: all deps deps-check run test unit e2e bench clean format format-check
+
+all: deps-check $(BUILD)/hilrun
+
+deps:
+	@scripts/deps.sh
+
+deps-check:
+	@scripts/deps.sh --check 2>/dev/null || scripts/deps.sh
+
+run: deps-check $(BUILD)/hilrun
+	./$(BUILD)/hilrun --config $(CONFIG)
+
+unit: deps-check $(UNIT_BINS)
+	@fail=0; for t in $(UNIT_BINS); do \
+		echo "== $$t"; HIL_SRC_DIR=$(CURDIR) $$t || fail=1; done; \
+	test $$fail = 0
+
+e2e: deps-check $(BUILD)/hilrun
+	@tests/e2e/run.sh $(BUILD)
+
+test: deps-check format-check
+	@$(MAKE) --no-print-directory unit e2e
+	@echo "make test: all suites passed"
+
+bench: deps-check $(BUILD)/hilrun
+	@tests/bench/stub_size.sh $(BUILD)
+
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_SRCS)
+
+format-check:
+	@if command -v clang-format >/dev/null; then \
+		clang-format --dry-run --Werror $(FORMAT_SRCS) || \
+		{ echo "format-check: run 'make format'" >&2; exit 1; }; \
+	else echo "format-check: clang-format not installed, skipped"; fi
+
+clean:
+	rm -rf build
+
+FORCE:

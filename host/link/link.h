@@ -1,0 +1,152 @@
+/* link: the byte transport to a target (serial port, unix socket, fd), chosen by name. */
+#ifndef HIL_LINK_H
+#define HIL_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Timeouts: every call that waits takes timeout_ms; 0 means "do not wait",
+ * never "wait forever" (libserialport's convention is the opposite: the
+ * serial backend translates).
+ */
+
+/* How long hil_link_open("socket", ...) keeps retrying the connect. */
+#define HIL_LINK_SOCKET_CONNECT_MS 5000u
+
+struct hil_link;
+
+/*
+ * A backend. Backends keep their state behind hil_link_priv(); link.c owns the
+ * struct hil_link itself and the copy of `where`.
+ */
+struct hil_link_ops {
+	const char *name;	/* "serial", "socket", "fd", "flaky" */
+	/* Open `where`; set the private state with hil_link_set_priv(). */
+	int (*open)(struct hil_link *l, const char *where, unsigned baud);
+	/* Release the private state; called once, also after a failed open. */
+	void (*close)(struct hil_link *l);
+	/* Write all n bytes or fail (HIL_ERR_TIMEOUT if not all went out). */
+	int (*write)(struct hil_link *l, const uint8_t *p, size_t n,
+		     unsigned timeout_ms);
+	/* Bytes read (>0), 0 on timeout with nothing read, or a negative code. */
+	int (*read)(struct hil_link *l, uint8_t *p, size_t cap,
+		    unsigned timeout_ms);
+	/* Discard input already received; HIL_OK or a negative code. */
+	int (*drain)(struct hil_link *l);
+};
+
+/**
+ * Open a link.
+ * @param out receives the link; the caller closes it with hil_link_close().
+ * @param type "serial" (where = port name, e.g. "/dev/ttyACM0") or "socket"
+ *        (where = unix socket path; the connect is retried for
+ *        HIL_LINK_SOCKET_CONNECT_MS while the path is missing or refuses).
+ * @param where port or path; copied.
+ * @param baud serial speed (8N1, no flow control); ignored by "socket".
+ * @return HIL_OK; HIL_ERR_ARG (unknown type, bad where); HIL_ERR_IO (the
+ *         port or socket could not be opened); HIL_ERR_TIMEOUT (no server
+ *         appeared at the socket path in time); HIL_ERR_NOMEM.
+ */
+int hil_link_open(struct hil_link **out, const char *type, const char *where,
+		  unsigned baud);
+
+/**
+ * Connect to a unix socket, retrying for connect_timeout_ms while the path
+ * does not exist yet or nobody listens on it (a server still starting).
+ * @param out receives the link; the caller closes it with hil_link_close().
+ * @param path socket path, shorter than sun_path (107 bytes); copied.
+ * @return as hil_link_open(); HIL_ERR_TIMEOUT names the path in the log.
+ */
+int hil_link_socket_open(struct hil_link **out, const char *path,
+			 unsigned connect_timeout_ms);
+
+/**
+ * Make a link from an open, connected file descriptor (a socketpair() end,
+ * a pipe, a pty master): used by tests and by the native board.
+ * The link takes ownership of fd (closes it) and sets it non-blocking and
+ * close-on-exec. Writes use send(MSG_NOSIGNAL) on sockets, so a closed peer
+ * is an error, not a SIGPIPE; on a pipe the caller must ignore SIGPIPE.
+ * @param out receives the link; the caller closes it with hil_link_close().
+ * @param name what to call it in messages (hil_link_where); copied.
+ * @return HIL_OK, HIL_ERR_ARG, HIL_ERR_IO, HIL_ERR_NOMEM. On error fd is
+ *         still closed.
+ */
+int hil_link_from_fd(struct hil_link **out, int fd, const char *name);
+
+/** Close the link and free it. NULL is allowed. */
+void hil_link_close(struct hil_link *l);
+
+/**
+ * Write all n bytes within timeout_ms.
+ * @return HIL_OK, HIL_ERR_TIMEOUT (not everything written in time),
+ *         HIL_ERR_IO (peer closed, device error), HIL_ERR_ARG.
+ */
+int hil_link_write(struct hil_link *l, const uint8_t *p, size_t n,
+		   unsigned timeout_ms);
+
+/**
+ * Read what is available, waiting up to timeout_ms for the first byte.
+ * @return bytes read (1..cap, at most INT_MAX), 0 on timeout with nothing
+ *         read, HIL_ERR_IO (peer closed, device error), HIL_ERR_ARG.
+ */
+int hil_link_read(struct hil_link *l, uint8_t *p, size_t cap,
+		  unsigned timeout_ms);
+
+/** Discard pending input. @return HIL_OK or a negative code. */
+int hil_link_drain(struct hil_link *l);
+
+/** The port or socket path, for messages; borrowed, valid until close. */
+const char *hil_link_where(const struct hil_link *l);
+
+/** The backend's name ("serial", "socket", "fd", "flaky"). */
+const char *hil_link_type(const struct hil_link *l);
+
+/* Fault injection for tests (nanopb's flaky stream, at the byte level). */
+struct hil_link_faults {
+	uint32_t seed;		/* same seed and traffic: same faults */
+	unsigned corrupt_permille_rx;	/* received bytes XORed with 1..255 */
+	unsigned drop_permille_rx;	/* received bytes discarded */
+	unsigned corrupt_permille_tx;
+	unsigned drop_permille_tx;
+	long silent_after_tx_bytes;	/* -1 off: after this many bytes were
+					 * passed to write, reads return nothing
+					 * (input is discarded): a hung target */
+};
+
+/**
+ * Wrap an open link with fault injection. A fault depends only on the seed,
+ * the direction and the byte's index in that direction, never on how the
+ * traffic was split into calls. Drops are decided before corruption.
+ * @param out receives the wrapper; closing it closes inner.
+ * @param inner the link to wrap; ownership passes to the wrapper (also on
+ *        error: inner is closed if the wrapper cannot be made).
+ * @param f the faults; copied. Permille values above 1000 act as 1000.
+ * @return HIL_OK, HIL_ERR_ARG, HIL_ERR_NOMEM.
+ */
+int hil_link_wrap_flaky(struct hil_link **out, struct hil_link *inner,
+			const struct hil_link_faults *f);
+
+/* ---- for backends only (serial.c, socket.c) ---- */
+
+/** The private state set by the backend's open. */
+void *hil_link_priv(const struct hil_link *l);
+void hil_link_set_priv(struct hil_link *l, void *priv);
+
+/**
+ * Allocate a link bound to ops without opening it (for constructors such as
+ * hil_link_from_fd); hil_link_close() calls ops->close then frees it.
+ */
+int hil_link_alloc(struct hil_link **out, const struct hil_link_ops *ops,
+		   const char *where);
+
+/** Milliseconds left until deadline_ms on CLOCK_MONOTONIC (0 if past). */
+unsigned hil_link_ms_left(uint64_t deadline_ms);
+
+/** Now on CLOCK_MONOTONIC, in milliseconds. */
+uint64_t hil_link_now_ms(void);
+
+extern const struct hil_link_ops hil_link_serial_ops;
+extern const struct hil_link_ops hil_link_socket_ops;
+
+#endif /* HIL_LINK_H */

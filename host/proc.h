@@ -1,0 +1,86 @@
+/* proc: child processes (QEMU, OpenOCD, the compiler) started from an argv, never a shell, and never outliving their handle. */
+#ifndef HIL_PROC_H
+#define HIL_PROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Every child runs in its own process group (so a kill reaches what it
+ * spawned too, and the terminal's Ctrl-C reaches only hilrun, which then
+ * cleans up), with stdin from /dev/null, default signal dispositions and an
+ * empty signal mask, none of hilrun's descriptors, and, on Linux, SIGKILL
+ * as its parent-death signal: if hilrun dies abruptly, its children die.
+ * Note: Linux sends the parent-death signal when the *thread* that spawned
+ * the child exits, so spawn from a thread that lives as long as the child.
+ *
+ * Exit status convention used below: 0..255 for a normal exit, 128 + N when
+ * the child was killed by signal N (as a shell reports it).
+ */
+
+struct hil_proc;
+
+/**
+ * Start argv[0] (searched in PATH when it has no '/') with argv.
+ * An exec failure is reported here, naming the program and the OS reason,
+ * not later as an exit status of 127.
+ * @param out receives the handle; free it with hil_proc_free(), which also
+ *        kills the child if it is still running.
+ * @param argv NULL-terminated; copied as needed, not kept.
+ * @param log_path stdout and stderr are appended to this file (created
+ *        0644), or NULL to inherit hilrun's.
+ * @return HIL_OK; HIL_ERR_ARG (empty argv); HIL_ERR_IO (the log file cannot
+ *         be opened, fork failed); HIL_ERR_NA (program not found or not
+ *         executable); HIL_ERR_PROCESS (another exec failure).
+ */
+int hil_proc_spawn(struct hil_proc **out, char *const argv[],
+		   const char *log_path);
+
+/**
+ * Wait for the child to exit.
+ * @param timeout_ms how long to wait; the child keeps running on timeout.
+ * @param exit_status receives the status (see the convention above); may be
+ *        NULL.
+ * @return HIL_OK (exited, status stored), HIL_ERR_TIMEOUT (still running),
+ *         HIL_ERR_ARG. Waiting again after an exit returns the same status.
+ */
+int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status);
+
+/** @return 1 if the child is still running, 0 if it has exited (reaped). */
+int hil_proc_alive(struct hil_proc *p);
+
+/**
+ * Stop the child: SIGTERM to its process group, up to about one second for
+ * it to exit, then SIGKILL to the group. The child is always reaped.
+ * Does nothing if it already exited.
+ */
+void hil_proc_kill(struct hil_proc *p);
+
+/** Kill the child if it is still running, reap it, and free the handle. NULL is allowed. */
+void hil_proc_free(struct hil_proc *p);
+
+/** The child's pid (also its process group id); still valid after it exited. */
+pid_t hil_proc_pid(const struct hil_proc *p);
+
+/** argv[0], for messages; borrowed, valid until hil_proc_free(). */
+const char *hil_proc_name(const struct hil_proc *p);
+
+/**
+ * Spawn, wait up to timeout_ms, kill on timeout.
+ * @param exit_status receives the status if the child exited; may be NULL.
+ * @return HIL_OK if it ran to the end (whatever its status: the caller
+ *         judges it), HIL_ERR_TIMEOUT (killed, logged), or a spawn error.
+ */
+int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
+		 int *exit_status);
+
+/**
+ * Run argv and capture its stdout and stderr (interleaved) into buf, as a
+ * NUL-terminated string; output beyond len - 1 bytes is read and dropped so
+ * the child never blocks. Used for `--version` lines and `git rev-parse`.
+ * @return as hil_proc_run().
+ */
+int hil_proc_capture(char *const argv[], char *buf, size_t len,
+		     unsigned timeout_ms, int *exit_status);
+
+#endif /* HIL_PROC_H */

@@ -1,0 +1,232 @@
+/* target: typed commands of the stub over a session, with wire statuses turned into clear errors. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX "target"
+#include "target.h"
+
+#include <string.h>
+
+#include "err.h"
+#include "log.h"
+
+/* Payload room in one frame after the sequence byte and our own header. */
+#define LOAD_CHUNK (HILP_MAX_DATA - 3u)
+#define FETCH_CHUNK (HILP_MAX_DATA - 3u)
+
+static int check_status(uint8_t cmd, uint8_t status)
+{
+	if (status == HILP_ST_OK) {
+		return HIL_OK;
+	}
+	hil_err("%s: the target answered 0x%02x: %s", hil_session_cmd_name(cmd),
+		status, hil_session_status_text(status));
+	return HIL_ERR_TARGET;
+}
+
+int hil_target_algs(struct hil_session *s, struct hilp_alg_info *algs,
+		    size_t cap, size_t *n)
+{
+	uint8_t reply[HILP_MAX_DATA];
+	uint8_t data[HILP_MAX_DATA];
+	size_t len = 0;
+	size_t count = 1;
+	size_t i;
+	uint8_t st;
+	int ret;
+
+	*n = 0;
+	for (i = 0; i < count && i < cap; i++) {
+		ret = hil_session_call(s, HILP_CMD_ALG, (uint8_t)i, NULL, 0,
+				       reply, sizeof(reply), &len, &st, 0);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (i == 0 && st == HILP_ST_NO_ALG) {
+			return HIL_OK; /* an image without algorithms */
+		}
+		ret = check_status(HILP_CMD_ALG, st);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		data[0] = 0;
+		memcpy(data + 1, reply, len);
+		if (hilp_alg_info_decode(data, len + 1, &algs[i]) != 0) {
+			hil_err("ALG %zu: malformed reply", i);
+			return HIL_ERR_PROTO;
+		}
+		count = algs[i].count;
+		*n = i + 1;
+	}
+	return HIL_OK;
+}
+
+int hil_target_load(struct hil_session *s, uint8_t buf, const uint8_t *p,
+		    size_t n)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t ack[8];
+	size_t off;
+	uint8_t st;
+	int ret;
+
+	if (n > 0xFFFFu) {
+		return HIL_ERR_ARG;
+	}
+	for (off = 0; off < n; off += LOAD_CHUNK) {
+		size_t k = n - off < LOAD_CHUNK ? n - off : LOAD_CHUNK;
+
+		hilp_put_u16(data, (uint16_t)off);
+		memcpy(data + 2, p + off, k);
+		ret = hil_session_call(s, HILP_CMD_LOAD, buf, data, k + 2, ack,
+				       sizeof(ack), NULL, &st, 0);
+		if (ret == HIL_OK) {
+			ret = check_status(HILP_CMD_LOAD, st);
+		}
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+int hil_target_fetch(struct hil_session *s, uint8_t buf, uint8_t *p, size_t n)
+{
+	uint8_t reply[HILP_MAX_DATA];
+	uint8_t data[3];
+	size_t off;
+	size_t len = 0;
+	uint8_t st;
+	int ret;
+
+	for (off = 0; off < n; off += FETCH_CHUNK) {
+		size_t k = n - off < FETCH_CHUNK ? n - off : FETCH_CHUNK;
+
+		if (off > 0xFFFFu) {
+			return HIL_ERR_ARG;
+		}
+		hilp_put_u16(data, (uint16_t)off);
+		data[2] = (uint8_t)k;
+		ret = hil_session_call(s, HILP_CMD_FETCH, buf, data, 3, reply,
+				       sizeof(reply), &len, &st, 0);
+		if (ret == HIL_OK) {
+			ret = check_status(HILP_CMD_FETCH, st);
+		}
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (len != k + 1) {
+			hil_err("FETCH: asked for %zu bytes at %zu, got %zu", k,
+				off, len > 0 ? len - 1 : 0);
+			return HIL_ERR_PROTO;
+		}
+		memcpy(p + off, reply + 1, k);
+	}
+	return HIL_OK;
+}
+
+int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
+		    const uint8_t *key, size_t keylen, const uint8_t *npub,
+		    size_t npublen, const uint8_t *ad, size_t adlen,
+		    const uint8_t *msg, size_t msglen, uint8_t *out, size_t cap,
+		    size_t *out_len, int *rejected)
+{
+	struct hilp_exec_req req;
+	struct hilp_exec_rep rep;
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t reply[HILP_MAX_DATA];
+	size_t len = 0;
+	size_t n;
+	uint8_t st;
+	int ret;
+
+	*out_len = 0;
+	*rejected = 0;
+	if (msglen > 0xFFFFu || adlen > 0xFFFFu) {
+		hil_err("EXEC: message or associated data longer than 65535 bytes");
+		return HIL_ERR_ARG;
+	}
+	ret = hil_target_load(s, HILP_BUF_KEY, key, keylen);
+	if (ret == HIL_OK) {
+		ret = hil_target_load(s, HILP_BUF_NONCE, npub, npublen);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_target_load(s, HILP_BUF_AD, ad, adlen);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_target_load(s, HILP_BUF_MSG, msg, msglen);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	req.alg = alg;
+	req.msg_len = (uint16_t)msglen;
+	req.ad_len = (uint16_t)adlen;
+	n = hilp_exec_req_encode(0, &req, data);
+	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
+			       sizeof(reply), &len, &st, 0);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (st == HILP_ST_CRYPTO_FAIL) {
+		*rejected = 1;
+		return HIL_OK;
+	}
+	ret = check_status(HILP_CMD_EXEC, st);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	data[0] = 0;
+	memcpy(data + 1, reply, len);
+	if (hilp_exec_rep_decode(data, len + 1, &rep) != 0) {
+		hil_err("EXEC: malformed reply");
+		return HIL_ERR_PROTO;
+	}
+	if (rep.out_len > cap) {
+		hil_err("EXEC: output of %u bytes exceeds %zu", rep.out_len, cap);
+		return HIL_ERR_PROTO;
+	}
+	*out_len = rep.out_len;
+	return hil_target_fetch(s, HILP_BUF_OUT, out, rep.out_len);
+}
+
+int hil_target_bench(struct hil_session *s, uint8_t op,
+		     const struct hilp_bench_req *req,
+		     struct hilp_bench_rep *rep, uint32_t *samples,
+		     unsigned timeout_ms)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t reply[HILP_MAX_DATA];
+	uint8_t *raw;
+	size_t len = 0;
+	size_t n;
+	size_t i;
+	uint8_t st;
+	int ret;
+
+	n = hilp_bench_req_encode(0, req, data);
+	ret = hil_session_call(s, HILP_CMD_BENCH, op, data + 1, n - 1, reply,
+			       sizeof(reply), &len, &st, timeout_ms);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = check_status(HILP_CMD_BENCH, st);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	data[0] = 0;
+	memcpy(data + 1, reply, len);
+	if (hilp_bench_rep_decode(data, len + 1, rep) != 0 ||
+	    rep->runs != req->runs) {
+		hil_err("BENCH: malformed reply");
+		return HIL_ERR_PROTO;
+	}
+	/* Samples are little-endian u32 in the target's buffer. */
+	raw = (uint8_t *)samples;
+	ret = hil_target_fetch(s, HILP_BUF_SAMPLES, raw, (size_t)req->runs * 4);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	for (i = req->runs; i-- > 0;) {
+		samples[i] = hilp_get_u32(raw + 4 * i);
+	}
+	return HIL_OK;
+}

@@ -1,0 +1,47 @@
+/* target: typed commands of the stub (info, algorithms, load, exec, bench, samples) over a session. */
+#ifndef HIL_TARGET_H
+#define HIL_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hilp.h"
+#include "session.h"
+
+#define HIL_TARGET_MAX_ALGS 64
+
+/** Read the algorithm table. @param n receives the count (<= cap). */
+int hil_target_algs(struct hil_session *s, struct hilp_alg_info *algs,
+		    size_t cap, size_t *n);
+
+/** Write n bytes into a target buffer (HILP_BUF_*), chunked by frame. */
+int hil_target_load(struct hil_session *s, uint8_t buf, const uint8_t *p,
+		    size_t n);
+
+/** Read n bytes from a target buffer, chunked by frame. */
+int hil_target_fetch(struct hil_session *s, uint8_t buf, uint8_t *p, size_t n);
+
+/**
+ * Run one operation once on the target with the given inputs.
+ * @param out receives the output (cap bytes); @param out_len its length.
+ * @param rejected set to 1 when the implementation returned an error
+ *        (e.g. a decryption whose tag does not verify); out is then empty.
+ * @return HIL_OK, HIL_ERR_TARGET (with a message naming the status), or a
+ *         transport error.
+ */
+int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
+		    const uint8_t *key, size_t keylen, const uint8_t *npub,
+		    size_t npublen, const uint8_t *ad, size_t adlen,
+		    const uint8_t *msg, size_t msglen, uint8_t *out, size_t cap,
+		    size_t *out_len, int *rejected);
+
+/**
+ * Run a BENCH and fetch its samples.
+ * @param samples receives req->runs counter values (not overhead-subtracted).
+ */
+int hil_target_bench(struct hil_session *s, uint8_t op,
+		     const struct hilp_bench_req *req,
+		     struct hilp_bench_rep *rep, uint32_t *samples,
+		     unsigned timeout_ms);
+
+#endif /* HIL_TARGET_H */

@@ -1,0 +1,197 @@
+/* util: small helpers shared by host modules: hex, files, directories, time. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX "util"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9') {
+		return c - '0';
+	}
+	if (c >= 'a' && c <= 'f') {
+		return c - 'a' + 10;
+	}
+	if (c >= 'A' && c <= 'F') {
+		return c - 'A' + 10;
+	}
+	return -1;
+}
+
+long hil_hex_decode(const char *hex, uint8_t *out, size_t cap)
+{
+	size_t n = strlen(hex);
+	size_t i;
+
+	if (n % 2 != 0 || n / 2 > cap) {
+		return -1;
+	}
+	for (i = 0; i < n / 2; i++) {
+		int hi = hex_value(hex[2 * i]);
+		int lo = hex_value(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			return -1;
+		}
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (long)(n / 2);
+}
+
+void hil_hex_encode(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 0xF];
+	}
+	out[2 * n] = '\0';
+}
+
+int hil_mkdirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	size_t i;
+
+	if (n == 0 || n >= sizeof(buf)) {
+		hil_err("cannot create directory: path too long");
+		return HIL_ERR_ARG;
+	}
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0') {
+			continue;
+		}
+		buf[i] = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+			hil_err("cannot create directory %s: %s", buf,
+				strerror(errno));
+			return HIL_ERR_IO;
+		}
+		buf[i] = path[i];
+	}
+	return HIL_OK;
+}
+
+int hil_write_atomic(const char *path, const void *data, size_t len)
+{
+	char tmp[4096];
+	const char *p = data;
+	int fd;
+	int n;
+
+	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		return HIL_ERR_ARG;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		hil_err("cannot write %s: %s", tmp, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR) {
+			continue;
+		}
+		if (w < 0) {
+			hil_err("cannot write %s: %s", tmp, strerror(errno));
+			goto fail;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd) != 0) {
+		hil_err("cannot sync %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	if (rename(tmp, path) != 0) {
+		hil_err("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		unlink(tmp);
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+fail:
+	close(fd);
+	unlink(tmp);
+	return HIL_ERR_IO;
+}
+
+int hil_read_file(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0;
+	size_t n = 0;
+
+	if (f == NULL) {
+		hil_err("cannot read %s: %s", path, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	for (;;) {
+		size_t r;
+
+		if (cap - n < 4096) {
+			char *nb = realloc(buf, cap + 65536);
+
+			if (nb == NULL) {
+				free(buf);
+				fclose(f);
+				return HIL_ERR_NOMEM;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0) {
+			break;
+		}
+	}
+	if (ferror(f)) {
+		hil_err("cannot read %s: %s", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return HIL_ERR_IO;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*out = buf;
+	if (len != NULL) {
+		*len = n;
+	}
+	return HIL_OK;
+}
+
+long long hil_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void hil_utc_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# deps.sh: check for, and as root install, the Debian packages hilrun needs.
+# Usage: scripts/deps.sh --check   (exit 0 when everything is present)
+#        scripts/deps.sh           (install what is missing; root only)
+set -eu
+
+PACKAGES="make gcc pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi
+binutils-arm-none-eabi qemu-system-arm openocd libserialport-dev libcjson-dev
+libftdi1-dev libelf-dev libmd-dev libcmocka-dev"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	[ "${1:-}" = "--check" ] || echo "deps: all packages are installed"
+	exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+	echo "deps: missing:$missing" >&2
+	exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages:$missing" >&2
+	echo "deps: run as root:  apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps: installing:$missing"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing

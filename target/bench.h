@@ -1,0 +1,55 @@
+/* bench: timed runs, calibrated overhead, stack painting and output digest on the target. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdint.h>
+
+#include "hilp.h"
+#include "registry.h"
+
+/* Buffer sizes: requests beyond them are answered with HILP_ST_TOO_LONG. */
+#define BENCH_MAX_MSG 2048u
+#define BENCH_MAX_AD 2048u
+#define BENCH_MAX_TAG 64u	/* tag or digest bytes */
+#define BENCH_MAX_KEY 32u
+#define BENCH_MAX_NPUB 32u
+#ifndef BENCH_MAX_RUNS
+#define BENCH_MAX_RUNS 2048u
+#endif
+
+/* Stack bytes value meaning "not measured on this board". */
+#define BENCH_STACK_UNKNOWN 0xFFFFFFFFu
+
+struct bench_bufs {
+	uint8_t key[BENCH_MAX_KEY];
+	uint8_t npub[BENCH_MAX_NPUB];
+	uint8_t ad[BENCH_MAX_AD];
+	uint8_t msg[BENCH_MAX_MSG + BENCH_MAX_TAG];
+	uint8_t out[BENCH_MAX_MSG + BENCH_MAX_TAG];
+	uint32_t samples[BENCH_MAX_RUNS];
+};
+
+/**
+ * Cost of the timed sequence around an empty function: the minimum over a
+ * few runs, with interrupts off. Subtracted by the host, never by the stub.
+ */
+uint32_t bench_calibrate(void);
+
+/**
+ * Run one operation once on the loaded buffers (EXEC): msg -> out.
+ * @return HILP_ST_OK, HILP_ST_CRYPTO_FAIL (rejected), or a request error.
+ */
+uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
+		   const struct hilp_exec_req *req, struct bench_bufs *b,
+		   struct hilp_exec_rep *rep);
+
+/**
+ * BENCH: generate inputs from the seed, discard warm-up runs, time runs
+ * calls into b->samples, fold every output into the digest outside the
+ * timed region, and measure the peak stack of one more call.
+ */
+uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
+		  const struct hilp_bench_req *req, struct bench_bufs *b,
+		  struct hilp_bench_rep *rep);
+
+#endif /* BENCH_H */

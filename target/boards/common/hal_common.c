@@ -1,0 +1,115 @@
+/* hal_common: the hal.h functions that are identical on every STM32F4 board (core, linker symbols, UID). */
+#include <stdint.h>
+
+#include "../../hal.h"
+#include "regs.h"
+
+/* stm32f401re.ld */
+extern uint8_t __stack_bottom[], __stack_top[];
+extern const uint8_t __build_id_start[], __build_id_end[];
+
+#define NT_GNU_BUILD_ID 3u
+#define NOTE_HDR 12u		/* namesz, descsz, type */
+#define RESET_TX_WAIT 200000u	/* > 10 bit times at 9600 Bd and 168 MHz */
+
+void hal_irq_off(void)
+{
+	__asm volatile("cpsid i" ::: "memory");
+}
+
+void hal_irq_on(void)
+{
+	__asm volatile("cpsie i" ::: "memory");
+}
+
+uintptr_t hal_stack_bottom(void)
+{
+	return (uintptr_t)__stack_bottom;
+}
+
+uintptr_t hal_stack_top(void)
+{
+	return (uintptr_t)__stack_top;
+}
+
+uintptr_t hal_stack_pointer(void)
+{
+	uintptr_t sp;
+
+	__asm volatile("mov %0, sp" : "=r"(sp));
+	return sp;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/*
+ * ELF note (the section holds exactly one when linked with --build-id):
+ * namesz = 4, descsz, type = NT_GNU_BUILD_ID, "GNU\0", desc[descsz].
+ * Anything else (no note, another note, an id longer than the protocol
+ * carries) returns 0 rather than a truncated id that could never match.
+ */
+const uint8_t *hal_build_id(uint8_t *len)
+{
+	const uint8_t *n = __build_id_start;
+	uint32_t size = (uint32_t)(__build_id_end - __build_id_start);
+	uint32_t namesz, descsz;
+
+	*len = 0;
+	if (size < NOTE_HDR + 4u) {
+		return 0;
+	}
+	namesz = rd32(n);
+	descsz = rd32(n + 4);
+	if (namesz != 4u || rd32(n + 8) != NT_GNU_BUILD_ID || n[12] != 'G' ||
+	    n[13] != 'N' || n[14] != 'U' || n[15] != '\0') {
+		return 0;
+	}
+	if (descsz == 0u || descsz > 20u || descsz > size - (NOTE_HDR + 4u)) {
+		return 0;
+	}
+	*len = (uint8_t)descsz;
+	return n + NOTE_HDR + 4u;
+}
+
+/*
+ * Both boards talk on USART2: let the last byte of the reply leave the
+ * shift register (TC, RM0368 §19.3.2) before the reset cuts it off. Then
+ * SYSRESETREQ (ARMv7-M ARM B3.2.6), keeping PRIGROUP as the manual asks.
+ */
+void hal_reset(void)
+{
+	uint32_t n;
+
+	for (n = 0; n < RESET_TX_WAIT; n++) {
+		if (USART_SR(USART2) & USART_SR_TC) {
+			break;
+		}
+	}
+	__asm volatile("dsb" ::: "memory");
+	SCB_AIRCR = SCB_AIRCR_VECTKEY | (SCB_AIRCR & SCB_AIRCR_PRIGROUP_MASK) |
+		    SCB_AIRCR_SYSRESETREQ;
+	__asm volatile("dsb" ::: "memory");
+	for (;;) {
+	}
+}
+
+#ifndef HAL_BOARD_UID	/* defined by a board.mk whose hal.c has its own hal_uid() */
+/* RM0368 §24.1: three words, U_ID[31:0] first; sent least significant byte first. */
+void hal_uid(uint8_t uid[12])
+{
+	unsigned i;
+	uint32_t w;
+
+	for (i = 0; i < 3u; i++) {
+		w = MMIO32(UID_BASE + 4u * i);
+		uid[4 * i + 0] = (uint8_t)w;
+		uid[4 * i + 1] = (uint8_t)(w >> 8);
+		uid[4 * i + 2] = (uint8_t)(w >> 16);
+		uid[4 * i + 3] = (uint8_t)(w >> 24);
+	}
+}
+#endif /* HAL_BOARD_UID */

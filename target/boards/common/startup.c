@@ -1,0 +1,125 @@
+/* startup: Cortex-M4 vector table, reset handler and fault reporting shared by the STM32 boards. */
+#include <stdint.h>
+
+#include "regs.h"
+
+/* Linker script symbols (stm32f401re.ld). */
+extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, __stack_top;
+/* __stack_bottom is used by the fault trampoline (asm). */
+extern void (*__init_array_start[])(void);
+extern void (*__init_array_end[])(void);
+
+int main(void);
+void Reset_Handler(void);
+void hal_fault_handler(void);
+void hal_fault_dispatch(const uint32_t *frame);
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
+
+/* Every exception except reset ends up in the fault path; see hal_fault_dispatch(). */
+void NMI_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
+void HardFault_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
+void MemManage_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
+void BusFault_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
+void UsageFault_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
+void Default_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
+
+/* The stub enables no interrupt: an IRQ that fires anyway is reported like a fault. */
+#define D Default_Handler
+#define D5 D, D, D, D, D
+#define D20 D5, D5, D5, D5
+#define IRQS 85	/* F401: positions 0..84 (RM0368 §10.2, Table 38); the F405 has 82 */
+
+/* Initial SP, then handlers (ARMv7-M ARM B1.5.3); the core reads it at address 0 = flash. */
+__attribute__((section(".isr_vector"), used))
+static void (*const vector_table[16 + IRQS])(void) = {
+	(void (*)(void))&__stack_top,
+	Reset_Handler,
+	NMI_Handler,
+	HardFault_Handler,
+	MemManage_Handler,
+	BusFault_Handler,
+	UsageFault_Handler,
+	0, 0, 0, 0,		/* reserved */
+	D,			/* SVCall */
+	D,			/* DebugMonitor */
+	0,			/* reserved */
+	D,			/* PendSV */
+	D,			/* SysTick */
+	D20, D20, D20, D20, D5,	/* IRQ 0..84 */
+};
+
+void Reset_Handler(void)
+{
+	uint32_t *src = &_sidata;
+	uint32_t *dst;
+	unsigned i;
+
+#if defined(__ARM_FP)
+	/* Built for the FPU: grant CP10/CP11 before any code may touch s-registers. */
+	SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
+	__asm volatile("dsb\n\tisb" ::: "memory");
+#endif
+	for (dst = &_sdata; dst < &_edata;) {
+		*dst++ = *src++;
+	}
+	for (dst = &_sbss; dst < &_ebss;) {
+		*dst++ = 0;
+	}
+	/* The table is in flash at 0x08000000; VTOR = 0 only works through the boot alias. */
+	SCB_VTOR = (uint32_t)(uintptr_t)vector_table;
+	for (i = 0; i < (unsigned)(__init_array_end - __init_array_start); i++) {
+		__init_array_start[i]();
+	}
+	(void)main();
+	for (;;) {
+	}
+}
+
+/*
+ * Trampoline: bit 2 of EXC_RETURN (in LR) says which stack holds the
+ * exception frame (0 = MSP, 1 = PSP); pass that frame to C. Naked so that
+ * no prologue moves SP before we read it. If the stack pointer is below
+ * __stack_bottom the stack overflowed: the frame could not be stacked
+ * (CFSR.STKERR) and any push would fault again and lock the core up, so
+ * restart MSP at the top of the (now dead) stack and pass no frame.
+ */
+__attribute__((naked)) void hal_fault_handler(void)
+{
+	__asm volatile("tst lr, #4\n\t"
+		       "ite eq\n\t"
+		       "mrseq r0, msp\n\t"
+		       "mrsne r0, psp\n\t"
+		       "movw r1, #:lower16:__stack_bottom\n\t"
+		       "movt r1, #:upper16:__stack_bottom\n\t"
+		       "cmp r0, r1\n\t"
+		       "bhs 1f\n\t"
+		       "movw r0, #:lower16:__stack_top\n\t"
+		       "movt r0, #:upper16:__stack_top\n\t"
+		       "msr msp, r0\n\t"
+		       "movs r0, #0\n"
+		       "1:\tb hal_fault_dispatch\n\t");
+}
+
+/* frame: r0, r1, r2, r3, r12, lr, pc, xpsr (ARMv7-M ARM B1.5.6); 0 after an overflow. */
+void hal_fault_dispatch(const uint32_t *frame)
+{
+	static volatile uint8_t reporting;
+
+	if (!reporting) {	/* a fault inside the report must not recurse */
+		reporting = 1;
+		hal_fault_report(frame ? frame[6] : 0u, SCB_CFSR, SCB_HFSR,
+				 SCB_BFAR);
+	}
+	for (;;) {	/* the host sees the report (or silence) and resets us */
+	}
+}
+
+/* Weak default; target/main.c provides the one that sends a status frame. */
+__attribute__((weak)) void hal_fault_report(uint32_t pc, uint32_t cfsr,
+					    uint32_t hfsr, uint32_t bfar)
+{
+	(void)pc;
+	(void)cfsr;
+	(void)hfsr;
+	(void)bfar;
+}
