@@ -156,7 +156,7 @@ TB := $(BUILD)/tests
 UNIT_TESTS := hilp ascon_aead128_kat kat_parser config stats link socket_link \
 	proc qemu_flasher elfinfo session refcrypto
 test_common := $(HB)/libhil.a
-TEST_EXTRA_ascon_aead128_kat := tests/common/kat.c
+TEST_EXTRA_ascon_aead128_kat := tests/common/kat.c target/crypto/ascon-aead128/ref/encrypt.c
 TEST_EXTRA_kat_parser := tests/common/kat.c
 TEST_EXTRA_refcrypto := tests/common/kat.c
 

@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define KAT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define KAT_PRINTF(a, b)
+#endif
+
+static int fail(struct kat_file *f, int code, const char *fmt, ...)
+	KAT_PRINTF(3, 4);
+
 /* Record the first error with its location; later calls return it again. */
 static int fail(struct kat_file *f, int code, const char *fmt, ...)
 {

@@ -1,0 +1,40 @@
+/* build: firmware built per configuration in its own directory, with the toolchain recorded. */
+#ifndef HIL_BUILD_H
+#define HIL_BUILD_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+#define HIL_PATH 4096
+
+struct hil_firmware {
+	char dir[HIL_PATH];		/* build/fw/<config>-<hash> */
+	char elf[HIL_PATH];		/* dir/stub.elf */
+	char all_flags[2048];		/* every compiler flag, from dir/flags */
+	char compiler[256];		/* `arm-none-eabi-gcc --version`, first line */
+	char algs[1024];		/* "ascon-aead128/ref ..." as built */
+};
+
+/**
+ * Locate the source tree (the directory holding Makefile and target/main.c):
+ * $HILRUN_ROOT if set, else upwards from the running executable.
+ * @return HIL_OK or HIL_ERR_NA.
+ */
+int hil_build_find_root(char *root, size_t len);
+
+/**
+ * Build the stub for cfg with `make firmware` into its own directory, named
+ * from the configuration and a hash of everything that changes the image
+ * (board, clock, flags, algorithms), so builds never mix.
+ * @param log_path compiler output is appended here.
+ * @param algs_override NULL, or a space-separated "alg/impl" list to build
+ *        instead of cfg's algorithms ("none" for an empty image).
+ * @return HIL_OK, HIL_ERR_BUILD (with the log's last lines reported),
+ *         HIL_ERR_NA (make or the cross compiler missing).
+ */
+int hil_build_firmware(const struct hil_config *cfg, const char *root,
+		       const char *log_path, const char *algs_override,
+		       struct hil_firmware *fw);
+
+#endif /* HIL_BUILD_H */

@@ -1,0 +1,1601 @@
+/* config: loads a run configuration from JSON, resolves "extends", validates it and copies it out. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX "config"
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+#include "err.h"
+#include "log.h"
+
+/* A configuration is a few hundred bytes; anything this large is not one. */
+#define MAX_FILE_BYTES (1024 * 1024)
+/* The file itself plus HIL_CFG_MAX_EXTENDS_DEPTH bases. */
+#define MAX_CHAIN (HIL_CFG_MAX_EXTENDS_DEPTH + 1)
+/* Room for a key or value quoted in a message. */
+#define SHOW 72
+/* Room for a JSON path built from schema keys and indexes. */
+#define PATH 64
+
+/* Which file of the chain an item of the merged tree was written in. */
+struct origin {
+	const cJSON *item;
+	size_t file;
+};
+
+/*
+ * State of one load. Items that merging replaces are parked in graveyard
+ * rather than freed, so no address in origins is ever reused while we may
+ * still look it up.
+ */
+struct loader {
+	char *err;
+	size_t errlen;
+	char *files[MAX_CHAIN];	/* display names; files[0] NULL for inline text */
+	dev_t dev[MAX_CHAIN];
+	ino_t ino[MAX_CHAIN];
+	int has_id[MAX_CHAIN];
+	size_t n_files;
+	struct origin *origins;
+	size_t n_origins;
+	size_t cap_origins;
+	cJSON *graveyard;
+};
+
+struct choice {
+	const char *what;		/* "board" */
+	const char *const *names;	/* NULL-terminated */
+	const char *expected;		/* "qemu-netduino, nucleo-f401re or native" */
+};
+
+static const char *const board_names[] = { "qemu-netduino", "nucleo-f401re",
+					   "native", NULL };
+static const char *const link_names[] = { "socket", "serial", NULL };
+static const char *const flasher_names[] = { "qemu", "openocd", "native",
+					     NULL };
+static const char *const op_names[] = { "encrypt", "decrypt", "hash", NULL };
+static const uint32_t op_bits[] = { HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
+				    HIL_OPS_HASH };
+
+static const struct choice board_choice = {
+	"board", board_names, "qemu-netduino, nucleo-f401re or native"
+};
+static const struct choice link_choice = { "link", link_names,
+					   "socket or serial" };
+static const struct choice flasher_choice = { "flasher", flasher_names,
+					      "qemu, openocd or native" };
+static const struct choice op_choice = { "operation", op_names,
+					 "encrypt, decrypt or hash" };
+
+/* The flasher each board is programmed with, index for index. */
+static const char *const board_flasher[] = { "qemu", "openocd", "native" };
+
+static const char *const root_keys[] = { "extends", "name", "board",
+					 "link", "flasher", "build",
+					 "algorithms", "bench", "results_dir",
+					 NULL };
+static const char *const board_keys[] = { "name", "clock_hz", NULL };
+static const char *const link_keys[] = { "type", "port", "baud",
+					 "timeout_ms", "retries", NULL };
+static const char *const flasher_keys[] = { "type", "program",
+					    "openocd_config", "probe_serial",
+					    "timeout_ms", NULL };
+static const char *const build_keys[] = { "cflags", NULL };
+static const char *const alg_keys[] = { "name", "impl", NULL };
+static const char *const bench_keys[] = { "operations", "lengths",
+					  "ad_lengths", "runs", "warmup",
+					  "seed", NULL };
+
+/* ---- messages ---------------------------------------------------------- */
+
+/*
+ * Copy s into buf for a message: quotes, backslashes and control characters
+ * escaped, cut with "..." when it does not fit, so any input prints safely.
+ */
+static const char *show(char *buf, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+	unsigned char c;
+
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		if (o + 4 + 4 > size) {	/* worst escape, then "..." and NUL */
+			memcpy(buf + o, "...", 4);
+			return buf;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[c >> 4];
+			buf[o++] = hex[c & 0xf];
+		} else {
+			if (c == '"' || c == '\\') {
+				buf[o++] = '\\';
+			}
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void vwrite_err(struct loader *ld, const char *file, const char *fmt,
+		       va_list ap)
+{
+	int n = 0;
+
+	if (ld->err == NULL || ld->errlen == 0) {
+		return;
+	}
+	ld->err[0] = '\0';
+	if (file != NULL) {
+		n = snprintf(ld->err, ld->errlen, "%s: ", file);
+		if (n < 0 || (size_t)n >= ld->errlen) {
+			return;
+		}
+	}
+	vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
+}
+
+/* Append to the message already written (for lists of files). */
+static void append_err(struct loader *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void append_err(struct loader *ld, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (ld->err == NULL || ld->errlen == 0) {
+		return;
+	}
+	n = strlen(ld->err);
+	if (n + 1 >= ld->errlen) {
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(ld->err + n, ld->errlen - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Report an error about a file of the chain (or none); returns code. */
+static int fail_file(struct loader *ld, int code, const char *file,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail_file(struct loader *ld, int code, const char *file,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwrite_err(ld, file, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static const char *origin_of(const struct loader *ld, const cJSON *at)
+{
+	size_t i;
+
+	if (at != NULL) {
+		for (i = 0; i < ld->n_origins; i++) {
+			if (ld->origins[i].item == at) {
+				return ld->files[ld->origins[i].file];
+			}
+		}
+	}
+	return ld->files[0];
+}
+
+/*
+ * Report an invalid value, prefixed with the file the value was written in
+ * (which, with extends, need not be the file that was loaded).
+ */
+static int fail(struct loader *ld, const cJSON *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct loader *ld, const cJSON *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwrite_err(ld, origin_of(ld, at), fmt, ap);
+	va_end(ap);
+	return HIL_ERR_CONFIG;
+}
+
+/* ---- reading and parsing ---------------------------------------------- */
+
+static void errno_text(int e, char *buf, size_t size)
+{
+	/* XSI strerror_r: the thread-safe one under _POSIX_C_SOURCE. */
+	if (strerror_r(e, buf, size) != 0) {
+		snprintf(buf, size, "error %d", e);
+	}
+}
+
+/*
+ * Read file `level` of the chain (ld->files[level]) into a NUL-terminated
+ * malloc'd buffer, refusing a file that is already in the chain (a cycle).
+ */
+static int read_file(struct loader *ld, size_t level, char **out,
+		     size_t *outlen)
+{
+	const char *path = ld->files[level];
+	const char *via = level > 0 ? ld->files[level - 1] : NULL;
+	char ebuf[128];
+	struct stat st;
+	FILE *f;
+	char *buf = NULL;
+	char *nbuf;
+	size_t len = 0, cap = 0, got;
+	size_t i;
+	int e, ret;
+
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		e = errno;
+		errno_text(e, ebuf, sizeof(ebuf));
+		if (via != NULL) {
+			return fail_file(ld, HIL_ERR_IO, via,
+					 "extends: cannot open %s: %s", path,
+					 ebuf);
+		}
+		return fail_file(ld, HIL_ERR_IO, path, "cannot open: %s",
+				 ebuf);
+	}
+	if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+		errno_text(e, ebuf, sizeof(ebuf));
+		ret = fail_file(ld, HIL_ERR_IO, path, "cannot read: %s", ebuf);
+		goto out_close;
+	}
+	ld->dev[level] = st.st_dev;
+	ld->ino[level] = st.st_ino;
+	ld->has_id[level] = 1;
+	for (i = 0; i < level; i++) {
+		if (ld->has_id[i] && ld->dev[i] == st.st_dev &&
+		    ld->ino[i] == st.st_ino) {
+			ret = fail_file(ld, HIL_ERR_CONFIG, via,
+					"extends: cycle: %s", ld->files[i]);
+			for (i = i + 1; i <= level; i++) {
+				append_err(ld, " -> %s", ld->files[i]);
+			}
+			goto out_close;
+		}
+	}
+
+	/* Read to EOF rather than trusting st_size: pipes and /dev/fd work. */
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap == 0 ? 8192 : cap * 2;
+			nbuf = realloc(buf, cap + 1);
+			if (nbuf == NULL) {
+				ret = fail_file(ld, HIL_ERR_NOMEM, path,
+						"out of memory");
+				goto out_free;
+			}
+			buf = nbuf;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (len > MAX_FILE_BYTES) {
+			ret = fail_file(ld, HIL_ERR_CONFIG, path,
+					"larger than %d bytes: not a configuration",
+					MAX_FILE_BYTES);
+			goto out_free;
+		}
+		if (got == 0) {
+			break;
+		}
+	}
+	if (ferror(f)) {
+		e = errno;
+		errno_text(e, ebuf, sizeof(ebuf));
+		ret = fail_file(ld, HIL_ERR_IO, path, "cannot read: %s", ebuf);
+		goto out_free;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	*out = buf;
+	*outlen = len;
+	return HIL_OK;
+
+out_free:
+	free(buf);
+out_close:
+	fclose(f);
+	return ret;
+}
+
+static void where(const char *text, size_t off, size_t *line, size_t *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static int record_origin(struct loader *ld, const cJSON *item, size_t file)
+{
+	struct origin *n;
+	size_t cap;
+
+	if (ld->n_origins == ld->cap_origins) {
+		cap = ld->cap_origins == 0 ? 64 : ld->cap_origins * 2;
+		n = realloc(ld->origins, cap * sizeof(*n));
+		if (n == NULL) {
+			return HIL_ERR_NOMEM;
+		}
+		ld->origins = n;
+		ld->cap_origins = cap;
+	}
+	ld->origins[ld->n_origins].item = item;
+	ld->origins[ld->n_origins].file = file;
+	ld->n_origins++;
+	return HIL_OK;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a;
+	const cJSON *y = *(const cJSON *const *)b;
+
+	return strcmp(x->string, y->string);
+}
+
+/*
+ * cJSON keeps both copies of a repeated key and a lookup finds the first, so
+ * the second would be silently ignored: refuse it. Sorting keeps a crafted
+ * object with thousands of keys cheap.
+ */
+static int check_duplicates(struct loader *ld, const cJSON *obj, size_t file)
+{
+	const cJSON **keys;
+	const cJSON *c;
+	char kb[SHOW];
+	size_t n = 0, i;
+	int ret = HIL_OK;
+
+	for (c = obj->child; c != NULL; c = c->next) {
+		n++;
+	}
+	if (n < 2) {
+		return HIL_OK;
+	}
+	keys = malloc(n * sizeof(*keys));
+	if (keys == NULL) {
+		return fail_file(ld, HIL_ERR_NOMEM, ld->files[file],
+				 "out of memory");
+	}
+	n = 0;
+	for (c = obj->child; c != NULL; c = c->next) {
+		keys[n++] = c;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (i = 1; i < n; i++) {
+		if (strcmp(keys[i - 1]->string, keys[i]->string) == 0) {
+			ret = fail_file(ld, HIL_ERR_CONFIG, ld->files[file],
+					"key \"%s\" appears twice in one object",
+					show(kb, sizeof(kb), keys[i]->string));
+			break;
+		}
+	}
+	free(keys);
+	return ret;
+}
+
+/* Record the file of every item and refuse repeated keys. */
+static int scan(struct loader *ld, const cJSON *item, size_t file)
+{
+	const cJSON *c;
+	int ret;
+
+	ret = record_origin(ld, item, file);
+	if (ret != HIL_OK) {
+		return fail_file(ld, ret, ld->files[file], "out of memory");
+	}
+	if (cJSON_IsObject(item)) {
+		ret = check_duplicates(ld, item, file);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	/* Depth is bounded by cJSON's CJSON_NESTING_LIMIT. */
+	for (c = item->child; c != NULL; c = c->next) {
+		ret = scan(ld, c, file);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+/* Parse the text of file `level`; the result is a JSON object. */
+static int parse_text(struct loader *ld, size_t level, const char *text,
+		      size_t len, cJSON **out)
+{
+	const char *file = ld->files[level];
+	const char *end = NULL;
+	const char *nul;
+	char excerpt[24], sb[SHOW];
+	size_t off, line, col, i;
+	cJSON *root;
+	int ret;
+
+	nul = memchr(text, '\0', len);
+	if (nul != NULL) {
+		where(text, (size_t)(nul - text), &line, &col);
+		return fail_file(ld, HIL_ERR_CONFIG, file,
+				 "line %zu, column %zu: NUL byte in the text",
+				 line, col);
+	}
+	/*
+	 * The parse-end pointer is the thread-safe form of cJSON_GetErrorPtr():
+	 * on failure it points where the parser stopped.
+	 */
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 1);
+	if (root == NULL) {
+		off = 0;
+		if (end != NULL && end >= text && end <= text + len) {
+			off = (size_t)(end - text);
+		}
+		where(text, off, &line, &col);
+		for (i = 0; i + 1 < sizeof(excerpt) && off + i < len &&
+			    text[off + i] != '\n' && text[off + i] != '\r';
+		     i++) {
+			excerpt[i] = text[off + i];
+		}
+		excerpt[i] = '\0';
+		if (strspn(excerpt, " \t") == i) {
+			return fail_file(ld, HIL_ERR_CONFIG, file,
+					 "line %zu, column %zu: invalid JSON (unexpected end of input)",
+					 line, col);
+		}
+		return fail_file(ld, HIL_ERR_CONFIG, file,
+				 "line %zu, column %zu: invalid JSON near \"%s\"",
+				 line, col, show(sb, sizeof(sb), excerpt));
+	}
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return fail_file(ld, HIL_ERR_CONFIG, file,
+				 "expected a JSON object ({ ... }) at the top level");
+	}
+	ret = scan(ld, root, level);
+	if (ret != HIL_OK) {
+		cJSON_Delete(root);
+		return ret;
+	}
+	*out = root;
+	return HIL_OK;
+}
+
+/* ---- extends ----------------------------------------------------------- */
+
+/* Case-sensitive member lookup (cJSON_GetObjectItem ignores case). */
+static cJSON *member(const cJSON *obj, const char *key)
+{
+	cJSON *c;
+
+	if (!cJSON_IsObject(obj)) {
+		return NULL;
+	}
+	for (c = obj->child; c != NULL; c = c->next) {
+		if (c->string != NULL && strcmp(c->string, key) == 0) {
+			return c;
+		}
+	}
+	return NULL;
+}
+
+static void bury(struct loader *ld, cJSON *parent, cJSON *item)
+{
+	cJSON_DetachItemViaPointer(parent, item);
+	cJSON_AddItemToArray(ld->graveyard, item);
+}
+
+/* Directory part of path ("" for none, "/" for the root). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+	char *d;
+
+	n = slash == NULL ? 0 : (slash == path ? 1 : (size_t)(slash - path));
+	d = malloc(n + 1);
+	if (d != NULL) {
+		memcpy(d, path, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t dn = strlen(dir), nn = strlen(name);
+	int sep = dn > 0 && dir[dn - 1] != '/';
+	char *p;
+
+	if (name[0] == '/' || dn == 0) {
+		dn = 0;
+		sep = 0;
+	}
+	p = malloc(dn + (size_t)sep + nn + 1);
+	if (p != NULL) {
+		memcpy(p, dir, dn);
+		if (sep) {
+			p[dn] = '/';
+		}
+		memcpy(p + dn + (size_t)sep, name, nn + 1);
+	}
+	return p;
+}
+
+/*
+ * Move the keys of over into base: objects present in both are merged key by
+ * key, anything else (scalars, arrays, type changes) replaces the base value.
+ */
+static void merge(struct loader *ld, cJSON *base, cJSON *over)
+{
+	cJSON *c = over->child;
+	cJSON *next, *b;
+
+	while (c != NULL) {
+		next = c->next;
+		b = member(base, c->string);
+		if (cJSON_IsObject(b) && cJSON_IsObject(c)) {
+			merge(ld, b, c);
+		} else {
+			cJSON_DetachItemViaPointer(over, c);
+			if (b != NULL) {
+				bury(ld, base, b);
+			}
+			cJSON_AddItemToArray(base, c);
+		}
+		c = next;
+	}
+}
+
+/*
+ * Resolve the "extends" of root (file `level`, whose directory is dir) and
+ * return the merged tree in *out. Takes ownership of root.
+ */
+static int resolve(struct loader *ld, size_t level, cJSON *root,
+		   const char *dir, cJSON **out)
+{
+	cJSON *ext = member(root, "extends");
+	cJSON *base = NULL;
+	cJSON *name;
+	char *text = NULL;
+	char *base_dir = NULL;
+	size_t len;
+	int ret;
+
+	if (ext == NULL) {
+		*out = root;
+		return HIL_OK;
+	}
+	if (!cJSON_IsString(ext) || ext->valuestring[0] == '\0') {
+		ret = fail(ld, ext, "extends: expected a file name");
+		goto out_root;
+	}
+	if (level + 1 >= MAX_CHAIN) {
+		ret = fail(ld, ext, "extends: more than %d levels of extends",
+			   HIL_CFG_MAX_EXTENDS_DEPTH);
+		goto out_root;
+	}
+	ld->files[level + 1] = join(dir, ext->valuestring);
+	if (ld->files[level + 1] == NULL) {
+		ret = fail(ld, ext, "out of memory");
+		goto out_root;
+	}
+	ld->n_files = level + 2;
+	hil_dbg("%s extends %s", ld->files[level] ? ld->files[level] : "text",
+		ld->files[level + 1]);
+
+	ret = read_file(ld, level + 1, &text, &len);
+	if (ret != HIL_OK) {
+		goto out_root;
+	}
+	ret = parse_text(ld, level + 1, text, len, &base);
+	free(text);
+	if (ret != HIL_OK) {
+		goto out_root;
+	}
+	base_dir = dir_of(ld->files[level + 1]);
+	if (base_dir == NULL) {
+		ret = fail(ld, ext, "out of memory");
+		cJSON_Delete(base);
+		goto out_root;
+	}
+	ret = resolve(ld, level + 1, base, base_dir, &base);
+	free(base_dir);
+	if (ret != HIL_OK) {
+		goto out_root;
+	}
+
+	/* A file names itself: a base's "name" would give every config that
+	 * extends it the same name, hence the same results directory. */
+	name = member(base, "name");
+	if (name != NULL) {
+		bury(ld, base, name);
+	}
+	bury(ld, root, ext);
+	merge(ld, base, root);
+	cJSON_AddItemToArray(ld->graveyard, root);
+	*out = base;
+	return HIL_OK;
+
+out_root:
+	cJSON_Delete(root);
+	return ret;
+}
+
+/* ---- validation helpers ------------------------------------------------ */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t row[33];
+	size_t la = strlen(a), lb = strlen(b);
+	size_t i, j, diag, up, best;
+
+	if (la > 32 || lb > 32) {
+		return (size_t)-1;
+	}
+	for (j = 0; j <= lb; j++) {
+		row[j] = j;
+	}
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best) {
+				best = up + 1;
+			}
+			if (row[j - 1] + 1 < best) {
+				best = row[j - 1] + 1;
+			}
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* Refuse keys the schema does not have, suggesting a near miss. */
+static int check_keys(struct loader *ld, const cJSON *obj, const char *path,
+		      const char *const *allowed)
+{
+	const cJSON *c;
+	const char *near;
+	char kb[SHOW];
+	size_t i, d, best;
+
+	for (c = obj->child; c != NULL; c = c->next) {
+		near = NULL;
+		best = 3;
+		for (i = 0; allowed[i] != NULL; i++) {
+			if (strcmp(c->string, allowed[i]) == 0) {
+				break;
+			}
+			d = edit_distance(c->string, allowed[i]);
+			if (d < best && 3 * d <= strlen(allowed[i])) {
+				best = d;
+				near = allowed[i];
+			}
+		}
+		if (allowed[i] != NULL) {
+			continue;
+		}
+		show(kb, sizeof(kb), c->string);
+		if (near != NULL) {
+			return fail(ld, c,
+				    "%s%s%s: unknown key (did you mean \"%s\"?)",
+				    path, path[0] ? "." : "", kb, near);
+		}
+		return fail(ld, c, "%s%s%s: unknown key", path,
+			    path[0] ? "." : "", kb);
+	}
+	return HIL_OK;
+}
+
+/* Member key of a section that must be an object; *out NULL if absent. */
+static int section(struct loader *ld, const cJSON *root, const char *key,
+		   const char *const *allowed, const cJSON **out)
+{
+	const cJSON *s = member(root, key);
+
+	*out = NULL;
+	if (s == NULL) {
+		return HIL_OK;
+	}
+	if (!cJSON_IsObject(s)) {
+		return fail(ld, s, "%s: expected an object", key);
+	}
+	*out = s;
+	return check_keys(ld, s, key, allowed);
+}
+
+static int get_u32(struct loader *ld, const cJSON *it, const char *path,
+		   uint32_t min, uint32_t max, uint32_t *out)
+{
+	double d;
+
+	if (!cJSON_IsNumber(it)) {
+		goto bad;
+	}
+	d = it->valuedouble;
+	/* Written this way round so NaN and infinities fail too. */
+	if (!(d >= (double)min && d <= (double)max)) {
+		goto bad;
+	}
+	if (d != (double)(uint32_t)d) {
+		goto bad;
+	}
+	*out = (uint32_t)d;
+	return HIL_OK;
+bad:
+	return fail(ld, it, "%s: expected an integer from %lu to %lu", path,
+		    (unsigned long)min, (unsigned long)max);
+}
+
+/* A string that fits buf, with no control characters. */
+static int get_str(struct loader *ld, const cJSON *it, const char *path,
+		   char *buf, size_t size, int may_be_empty)
+{
+	const char *s;
+	size_t n, i;
+
+	if (!cJSON_IsString(it)) {
+		return fail(ld, it, "%s: expected a string", path);
+	}
+	s = it->valuestring;
+	n = strlen(s);
+	if (n >= size) {
+		return fail(ld, it, "%s: too long (%zu bytes, at most %zu)",
+			    path, n, size - 1);
+	}
+	if (n == 0 && !may_be_empty) {
+		return fail(ld, it, "%s: must not be empty", path);
+	}
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			return fail(ld, it, "%s: contains a control character",
+				    path);
+		}
+	}
+	memcpy(buf, s, n + 1);
+	return HIL_OK;
+}
+
+static int find_choice(const struct choice *ch, const char *s)
+{
+	int i;
+
+	for (i = 0; ch->names[i] != NULL; i++) {
+		if (strcmp(ch->names[i], s) == 0) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* One of a fixed set of names; *index receives its position. */
+static int get_choice(struct loader *ld, const cJSON *it, const char *path,
+		      const struct choice *ch, char *buf, size_t size,
+		      int *index)
+{
+	char sb[SHOW];
+	int i;
+
+	if (!cJSON_IsString(it)) {
+		return fail(ld, it, "%s: expected one of %s", path,
+			    ch->expected);
+	}
+	i = find_choice(ch, it->valuestring);
+	if (i < 0) {
+		return fail(ld, it, "%s: \"%s\" is not a%s %s (expected %s)",
+			    path, show(sb, sizeof(sb), it->valuestring),
+			    ch->what[0] == 'o' ? "n" : "", ch->what,
+			    ch->expected);
+	}
+	if (buf != NULL) {
+		snprintf(buf, size, "%s", ch->names[i]);
+	}
+	if (index != NULL) {
+		*index = i;
+	}
+	return HIL_OK;
+}
+
+static int get_array(struct loader *ld, const cJSON *it, const char *path,
+		     size_t min, size_t max, size_t *n)
+{
+	int count;
+
+	if (!cJSON_IsArray(it)) {
+		return fail(ld, it, "%s: expected an array", path);
+	}
+	count = cJSON_GetArraySize(it);
+	if (count < 0 || (size_t)count < min || (size_t)count > max) {
+		return fail(ld, it, "%s: expected %zu to %zu entries, got %d",
+			    path, min, max, count);
+	}
+	*n = (size_t)count;
+	return HIL_OK;
+}
+
+/* Names that end up in directory names and make variables. */
+static int is_name(const char *s)
+{
+	const char *p;
+
+	if (s[0] == '\0' || s[0] == '.' || s[0] == '-') {
+		return 0;
+	}
+	for (p = s; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("._+-", *p) != NULL)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int get_name(struct loader *ld, const cJSON *it, const char *path,
+		    char *buf, size_t size)
+{
+	char sb[SHOW];
+	int ret;
+
+	ret = get_str(ld, it, path, buf, size, 0);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (!is_name(buf)) {
+		return fail(ld, it,
+			    "%s: \"%s\" is not a name (letters, digits and . _ + -, not starting with . or -)",
+			    path, show(sb, sizeof(sb), buf));
+	}
+	return HIL_OK;
+}
+
+/* An integer list without repeats, e.g. bench.lengths. */
+static int get_u32_list(struct loader *ld, const cJSON *it, const char *path,
+			size_t max_n, uint32_t max_v, uint32_t *vals,
+			size_t *n_out)
+{
+	const cJSON *c;
+	char p[PATH];
+	size_t n, i, j;
+	int ret;
+
+	ret = get_array(ld, it, path, 1, max_n, &n);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	i = 0;
+	cJSON_ArrayForEach(c, it)
+	{
+		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		ret = get_u32(ld, c, p, 0, max_v, &vals[i]);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		for (j = 0; j < i; j++) {
+			if (vals[j] == vals[i]) {
+				return fail(ld, c,
+					    "%s: %lu is repeated (also at [%zu])",
+					    p, (unsigned long)vals[i], j);
+			}
+		}
+		i++;
+	}
+	*n_out = n;
+	return HIL_OK;
+}
+
+/* ---- the schema -------------------------------------------------------- */
+
+static int v_board(struct loader *ld, const cJSON *root,
+		   struct hil_config *cfg)
+{
+	const cJSON *s, *it;
+	uint32_t hz;
+	int ret;
+
+	ret = section(ld, root, "board", board_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = member(s, "name");
+	if (it != NULL) {
+		ret = get_choice(ld, it, "board.name", &board_choice,
+				 cfg->board.name, sizeof(cfg->board.name),
+				 NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "clock_hz");
+	if (it != NULL) {
+		if (get_u32(ld, it, "board.clock_hz", 1, UINT32_MAX, &hz) !=
+			    HIL_OK ||
+		    (hz != 84000000 && hz != 24000000 && hz != 16000000)) {
+			return fail(ld, it,
+				    "board.clock_hz: expected 84000000, 24000000 or 16000000");
+		}
+		cfg->board.clock_hz = hz;
+	}
+	return HIL_OK;
+}
+
+static int v_link(struct loader *ld, const cJSON *root, struct hil_config *cfg)
+{
+	const cJSON *s, *it;
+	int ret;
+
+	ret = section(ld, root, "link", link_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = member(s, "type");
+	if (it != NULL) {
+		ret = get_choice(ld, it, "link.type", &link_choice,
+				 cfg->link.type, sizeof(cfg->link.type), NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "port");
+	if (it != NULL) {
+		ret = get_str(ld, it, "link.port", cfg->link.port,
+			      sizeof(cfg->link.port), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "baud");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "link.baud", 1200, 4000000,
+			      &cfg->link.baud);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "timeout_ms");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "link.timeout_ms", 1, 600000,
+			      &cfg->link.timeout_ms);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "retries");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "link.retries", 0, 100,
+			      &cfg->link.retries);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+/*
+ * The probe serial is spliced into an OpenOCD Tcl command ("adapter serial
+ * SN"), so anything Tcl would interpret is refused.
+ */
+static int check_probe_serial(struct loader *ld, const cJSON *it,
+			      const char *s)
+{
+	const char *bad = strpbrk(s, " []{}$;\"\\");
+
+	if (bad != NULL) {
+		return fail(ld, it,
+			    "flasher.probe_serial: contains \"%c\", which a probe serial cannot contain",
+			    *bad);
+	}
+	return HIL_OK;
+}
+
+static int v_flasher(struct loader *ld, const cJSON *root,
+		     struct hil_config *cfg)
+{
+	const cJSON *s, *it, *c;
+	char p[PATH];
+	size_t n, i;
+	int ret;
+
+	ret = section(ld, root, "flasher", flasher_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = member(s, "type");
+	if (it != NULL) {
+		ret = get_choice(ld, it, "flasher.type", &flasher_choice,
+				 cfg->flasher.type, sizeof(cfg->flasher.type),
+				 NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "program");
+	if (it != NULL) {
+		ret = get_str(ld, it, "flasher.program", cfg->flasher.program,
+			      sizeof(cfg->flasher.program), 0);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "openocd_config");
+	if (it != NULL) {
+		ret = get_array(ld, it, "flasher.openocd_config", 1,
+				HIL_CFG_MAX_OPENOCD_CFG, &n);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		i = 0;
+		cJSON_ArrayForEach(c, it)
+		{
+			snprintf(p, sizeof(p), "flasher.openocd_config[%zu]",
+				 i);
+			ret = get_str(ld, c, p, cfg->flasher.openocd_cfg[i],
+				      sizeof(cfg->flasher.openocd_cfg[i]), 0);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			i++;
+		}
+		cfg->flasher.n_openocd_cfg = n;
+	}
+	it = member(s, "probe_serial");
+	if (it != NULL) {
+		ret = get_str(ld, it, "flasher.probe_serial",
+			      cfg->flasher.probe_serial,
+			      sizeof(cfg->flasher.probe_serial), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		ret = check_probe_serial(ld, it, cfg->flasher.probe_serial);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "timeout_ms");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "flasher.timeout_ms", 1, 600000,
+			      &cfg->flasher.timeout_ms);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+/*
+ * Flags reach the compiler through make and a shell, so a flag must be one
+ * word and must not be able to start another command.
+ */
+static int check_flag(struct loader *ld, const cJSON *it, const char *path,
+		      const char *flag)
+{
+	char sb[SHOW];
+	const char *bad;
+
+	show(sb, sizeof(sb), flag);
+	if (flag[0] != '-' || flag[1] == '\0') {
+		return fail(ld, it,
+			    "%s: \"%s\" is not a compiler flag (expected \"-\" and a name)",
+			    path, sb);
+	}
+	if (strchr(flag, ' ') != NULL) {
+		return fail(ld, it,
+			    "%s: \"%s\" contains a space (give each flag as its own string)",
+			    path, sb);
+	}
+	bad = strpbrk(flag, ";`$|&<>'\"\\()");
+	if (bad != NULL) {
+		return fail(ld, it,
+			    "%s: \"%s\" contains \"%c\", which a compiler flag does not need",
+			    path, sb, *bad);
+	}
+	return HIL_OK;
+}
+
+static int v_build(struct loader *ld, const cJSON *root,
+		   struct hil_config *cfg)
+{
+	const cJSON *s, *it, *c;
+	char p[PATH];
+	size_t n, i;
+	int ret;
+
+	ret = section(ld, root, "build", build_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = member(s, "cflags");
+	if (it == NULL) {
+		return HIL_OK;
+	}
+	ret = get_array(ld, it, "build.cflags", 0, HIL_CFG_MAX_FLAGS, &n);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	i = 0;
+	cJSON_ArrayForEach(c, it)
+	{
+		snprintf(p, sizeof(p), "build.cflags[%zu]", i);
+		ret = get_str(ld, c, p, cfg->build.cflags[i],
+			      sizeof(cfg->build.cflags[i]), 0);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		ret = check_flag(ld, c, p, cfg->build.cflags[i]);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		i++;
+	}
+	cfg->build.n_cflags = n;
+	return HIL_OK;
+}
+
+static int v_algorithms(struct loader *ld, const cJSON *root,
+			struct hil_config *cfg)
+{
+	const cJSON *it = member(root, "algorithms");
+	const cJSON *c, *f;
+	struct hil_config_alg *a;
+	char p[PATH], q[PATH];
+	size_t n, i, j;
+	int ret;
+
+	if (it == NULL) {
+		return fail(ld, NULL,
+			    "algorithms: at least one algorithm is required");
+	}
+	ret = get_array(ld, it, "algorithms", 1, HIL_CFG_MAX_ALGS, &n);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	i = 0;
+	cJSON_ArrayForEach(c, it)
+	{
+		a = &cfg->algs[i];
+		snprintf(p, sizeof(p), "algorithms[%zu]", i);
+		snprintf(a->impl, sizeof(a->impl), "ref");
+		if (cJSON_IsString(c)) {
+			ret = get_name(ld, c, p, a->name, sizeof(a->name));
+		} else if (cJSON_IsObject(c)) {
+			ret = check_keys(ld, c, p, alg_keys);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			f = member(c, "name");
+			snprintf(q, sizeof(q), "%s.name", p);
+			if (f == NULL) {
+				return fail(ld, c, "%s: required", q);
+			}
+			ret = get_name(ld, f, q, a->name, sizeof(a->name));
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			f = member(c, "impl");
+			snprintf(q, sizeof(q), "%s.impl", p);
+			if (f != NULL) {
+				ret = get_name(ld, f, q, a->impl,
+					       sizeof(a->impl));
+			}
+		} else {
+			ret = fail(ld, c,
+				   "%s: expected an algorithm name or {\"name\": ..., \"impl\": ...}",
+				   p);
+		}
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(cfg->algs[j].name, a->name) == 0 &&
+			    strcmp(cfg->algs[j].impl, a->impl) == 0) {
+				return fail(ld, c,
+					    "%s: %s (impl %s) is repeated (also at [%zu])",
+					    p, a->name, a->impl, j);
+			}
+		}
+		i++;
+	}
+	cfg->n_algs = n;
+	return HIL_OK;
+}
+
+static int v_bench(struct loader *ld, const cJSON *root,
+		   struct hil_config *cfg)
+{
+	const cJSON *s, *it, *c;
+	char p[PATH], sb[SHOW];
+	uint32_t ops = 0;
+	size_t n, i;
+	int ret, k;
+
+	ret = section(ld, root, "bench", bench_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = member(s, "operations");
+	if (it != NULL) {
+		ret = get_array(ld, it, "bench.operations", 1, 3, &n);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		i = 0;
+		cJSON_ArrayForEach(c, it)
+		{
+			snprintf(p, sizeof(p), "bench.operations[%zu]", i);
+			ret = get_choice(ld, c, p, &op_choice, NULL, 0, &k);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			if (ops & op_bits[k]) {
+				return fail(ld, c, "%s: \"%s\" is repeated", p,
+					    show(sb, sizeof(sb),
+						 c->valuestring));
+			}
+			ops |= op_bits[k];
+			i++;
+		}
+		cfg->bench.operations = ops;
+	}
+	it = member(s, "lengths");
+	if (it != NULL) {
+		ret = get_u32_list(ld, it, "bench.lengths",
+				   HIL_CFG_MAX_LENGTHS, 2048,
+				   cfg->bench.lengths, &cfg->bench.n_lengths);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "ad_lengths");
+	if (it != NULL) {
+		ret = get_u32_list(ld, it, "bench.ad_lengths",
+				   HIL_CFG_MAX_AD_LENGTHS, 2048,
+				   cfg->bench.ad_lengths,
+				   &cfg->bench.n_ad_lengths);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "runs");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "bench.runs", 1, 65535, &cfg->bench.runs);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "warmup");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "bench.warmup", 0, 65535,
+			      &cfg->bench.warmup);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "seed");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "bench.seed", 0, UINT32_MAX,
+			      &cfg->bench.seed);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+/* "name" or, failing that, the loaded file's name without ".json". */
+static int v_name(struct loader *ld, const cJSON *root,
+		  struct hil_config *cfg)
+{
+	const cJSON *it = member(root, "name");
+	const char *base, *file = ld->files[0];
+	char sb[SHOW];
+	size_t n;
+
+	if (it != NULL) {
+		return get_name(ld, it, "name", cfg->name, sizeof(cfg->name));
+	}
+	if (file == NULL) {
+		snprintf(cfg->name, sizeof(cfg->name), "inline");
+		return HIL_OK;
+	}
+	base = strrchr(file, '/');
+	base = base == NULL ? file : base + 1;
+	n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0) {
+		n -= 5;
+	}
+	if (n < sizeof(cfg->name)) {
+		memcpy(cfg->name, base, n);
+		cfg->name[n] = '\0';
+		if (is_name(cfg->name)) {
+			return HIL_OK;
+		}
+	}
+	return fail(ld, NULL,
+		    "name: the file name \"%s\" cannot serve as the run name; set \"name\"",
+		    show(sb, sizeof(sb), base));
+}
+
+/* Defaults that depend on the board, for what the files left unset. */
+static void derive(const cJSON *root, struct hil_config *cfg)
+{
+	const cJSON *flasher = member(root, "flasher");
+	const cJSON *link = member(root, "link");
+	int b = find_choice(&board_choice, cfg->board.name);
+
+	if (member(flasher, "type") == NULL) {
+		snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "%s",
+			 board_flasher[b]);
+	}
+	if (member(flasher, "program") == NULL) {
+		if (strcmp(cfg->flasher.type, "qemu") == 0) {
+			snprintf(cfg->flasher.program,
+				 sizeof(cfg->flasher.program),
+				 "qemu-system-arm");
+		} else if (strcmp(cfg->flasher.type, "openocd") == 0) {
+			snprintf(cfg->flasher.program,
+				 sizeof(cfg->flasher.program), "openocd");
+		} else {
+			/* native: the runner spawns the stub it built. */
+			cfg->flasher.program[0] = '\0';
+		}
+	}
+	if (member(link, "type") == NULL) {
+		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
+			 strcmp(cfg->board.name, "nucleo-f401re") == 0 ?
+				 "serial" :
+				 "socket");
+	}
+}
+
+/* Combinations that cannot work, checked on the merged, derived values. */
+static int v_combination(struct loader *ld, const cJSON *root,
+			 const struct hil_config *cfg)
+{
+	const cJSON *board = member(root, "board");
+	const cJSON *flasher = member(root, "flasher");
+	const cJSON *link = member(root, "link");
+	const cJSON *at;
+	int b = find_choice(&board_choice, cfg->board.name);
+
+	if (strcmp(cfg->flasher.type, board_flasher[b]) != 0) {
+		at = member(flasher, "type");
+		if (at == NULL) {
+			at = member(board, "name");
+		}
+		return fail(ld, at,
+			    "flasher.type: \"%s\" cannot program board.name \"%s\" (it needs flasher \"%s\")",
+			    cfg->flasher.type, cfg->board.name,
+			    board_flasher[b]);
+	}
+	/*
+	 * QEMU's USART is a unix socket (libserialport cannot open a QEMU
+	 * pty) and the native stub listens on one: neither has a serial port.
+	 */
+	if (strcmp(cfg->link.type, "serial") == 0 &&
+	    strcmp(cfg->board.name, "nucleo-f401re") != 0) {
+		return fail(ld, member(link, "type"),
+			    "link.type: \"serial\" cannot reach board.name \"%s\" (it needs \"socket\")",
+			    cfg->board.name);
+	}
+	if (strcmp(cfg->link.type, "serial") == 0 && cfg->link.port[0] == '\0') {
+		at = member(link, "type");
+		return fail(ld, at != NULL ? at : link,
+			    "link.port: required when link.type is \"serial\"");
+	}
+	return HIL_OK;
+}
+
+static int validate(struct loader *ld, const cJSON *root,
+		    struct hil_config *cfg)
+{
+	const cJSON *it;
+	int ret;
+
+	ret = check_keys(ld, root, "", root_keys);
+	if (ret == HIL_OK) {
+		ret = v_name(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_board(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_link(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_flasher(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_build(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_algorithms(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_bench(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		it = member(root, "results_dir");
+		if (it != NULL) {
+			ret = get_str(ld, it, "results_dir", cfg->results_dir,
+				      sizeof(cfg->results_dir), 0);
+		}
+	}
+	if (ret == HIL_OK) {
+		derive(root, cfg);
+		ret = v_combination(ld, root, cfg);
+	}
+	return ret;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+void hil_config_defaults(struct hil_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->board.name, sizeof(cfg->board.name), "qemu-netduino");
+	cfg->board.clock_hz = 84000000;
+
+	snprintf(cfg->link.type, sizeof(cfg->link.type), "socket");
+	cfg->link.baud = 115200;
+	cfg->link.timeout_ms = 2000;
+	cfg->link.retries = 3;
+
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
+	snprintf(cfg->flasher.program, sizeof(cfg->flasher.program),
+		 "qemu-system-arm");
+	snprintf(cfg->flasher.openocd_cfg[0], sizeof(cfg->flasher.openocd_cfg[0]),
+		 "board/st_nucleo_f4.cfg");
+	cfg->flasher.n_openocd_cfg = 1;
+	cfg->flasher.timeout_ms = 60000;
+
+	snprintf(cfg->build.cflags[0], sizeof(cfg->build.cflags[0]), "-O2");
+	cfg->build.n_cflags = 1;
+
+	cfg->bench.operations = HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT;
+	cfg->bench.lengths[0] = 16;
+	cfg->bench.lengths[1] = 64;
+	cfg->bench.lengths[2] = 256;
+	cfg->bench.lengths[3] = 1024;
+	cfg->bench.n_lengths = 4;
+	cfg->bench.ad_lengths[0] = 0;
+	cfg->bench.n_ad_lengths = 1;
+	cfg->bench.runs = 1000;
+	cfg->bench.warmup = 10;
+	cfg->bench.seed = 1;
+
+	snprintf(cfg->results_dir, sizeof(cfg->results_dir), "results");
+}
+
+/*
+ * Shared by load and parse: file 0 is either read from path or given as text
+ * (path NULL). cfg is written only on success.
+ */
+static int load(const char *path, const char *text, const char *base_dir,
+		struct hil_config *cfg, char *err, size_t errlen)
+{
+	struct loader ld;
+	struct hil_config *c = NULL;
+	cJSON *root = NULL;
+	char *buf = NULL;
+	char *dir = NULL;
+	size_t len, i;
+	int ret;
+
+	memset(&ld, 0, sizeof(ld));
+	ld.err = err;
+	ld.errlen = errlen;
+	if (err != NULL && errlen > 0) {
+		err[0] = '\0';
+	}
+	if (cfg == NULL || (path == NULL && text == NULL)) {
+		return fail_file(&ld, HIL_ERR_ARG, path, "no configuration given");
+	}
+	ld.graveyard = cJSON_CreateArray();
+	c = malloc(sizeof(*c));
+	if (ld.graveyard == NULL || c == NULL) {
+		ret = fail_file(&ld, HIL_ERR_NOMEM, path, "out of memory");
+		goto out;
+	}
+	hil_config_defaults(c);
+	ld.n_files = 1;
+
+	if (path != NULL) {
+		if (strlen(path) >= sizeof(c->path)) {
+			ret = fail_file(&ld, HIL_ERR_CONFIG, NULL,
+					"config path too long (at most %zu bytes)",
+					sizeof(c->path) - 1);
+			goto out;
+		}
+		ld.files[0] = strdup(path);
+		dir = dir_of(path);
+		if (ld.files[0] == NULL || dir == NULL) {
+			ret = fail_file(&ld, HIL_ERR_NOMEM, path,
+					"out of memory");
+			goto out;
+		}
+		ret = read_file(&ld, 0, &buf, &len);
+		if (ret != HIL_OK) {
+			goto out;
+		}
+		ret = parse_text(&ld, 0, buf, len, &root);
+		snprintf(c->path, sizeof(c->path), "%s", path);
+	} else {
+		dir = strdup(base_dir != NULL ? base_dir : "");
+		if (dir == NULL) {
+			ret = fail_file(&ld, HIL_ERR_NOMEM, NULL,
+					"out of memory");
+			goto out;
+		}
+		ret = parse_text(&ld, 0, text, strlen(text), &root);
+	}
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	/* resolve() takes root and hands back the merged tree. */
+	ret = resolve(&ld, 0, root, dir, &root);
+	if (ret != HIL_OK) {
+		root = NULL;
+		goto out;
+	}
+	ret = validate(&ld, root, c);
+	if (ret == HIL_OK) {
+		memcpy(cfg, c, sizeof(*cfg));
+	}
+out:
+	cJSON_Delete(root);
+	cJSON_Delete(ld.graveyard);
+	free(ld.origins);
+	for (i = 0; i < MAX_CHAIN; i++) {
+		free(ld.files[i]);
+	}
+	free(dir);
+	free(buf);
+	free(c);
+	return ret;
+}
+
+int hil_config_load(const char *path, struct hil_config *cfg, char *err,
+		    size_t errlen)
+{
+	return load(path, NULL, NULL, cfg, err, errlen);
+}
+
+int hil_config_parse(const char *json, const char *base_dir,
+		     struct hil_config *cfg, char *err, size_t errlen)
+{
+	if (json == NULL) {
+		if (err != NULL && errlen > 0) {
+			snprintf(err, errlen, "no configuration text");
+		}
+		return HIL_ERR_ARG;
+	}
+	return load(NULL, json, base_dir, cfg, err, errlen);
+}
