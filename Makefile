@@ -34,7 +34,7 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/proc.c host/board/qemu.c host/elfinfo.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
-	host/util.c protocol/hilp.c
+	host/util.c host/run.c protocol/hilp.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).

@@ -52,7 +52,7 @@ struct loader {
 };
 
 struct choice {
-	const char *what;		/* "board" */
+	const char *what;		/* "a board" */
 	const char *const *names;	/* NULL-terminated */
 	const char *expected;		/* "qemu-netduino, nucleo-f401re or native" */
 };
@@ -67,13 +67,13 @@ static const uint32_t op_bits[] = { HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
 				    HIL_OPS_HASH };
 
 static const struct choice board_choice = {
-	"board", board_names, "qemu-netduino, nucleo-f401re or native"
+	"a board", board_names, "qemu-netduino, nucleo-f401re or native"
 };
-static const struct choice link_choice = { "link", link_names,
+static const struct choice link_choice = { "a link", link_names,
 					   "socket or serial" };
-static const struct choice flasher_choice = { "flasher", flasher_names,
+static const struct choice flasher_choice = { "a flasher", flasher_names,
 					      "qemu, openocd or native" };
-static const struct choice op_choice = { "operation", op_names,
+static const struct choice op_choice = { "an operation", op_names,
 					 "encrypt, decrypt or hash" };
 
 /* The flasher each board is programmed with, index for index. */
@@ -251,8 +251,13 @@ static int read_file(struct loader *ld, size_t level, char **out,
 		return fail_file(ld, HIL_ERR_IO, path, "cannot open: %s",
 				 ebuf);
 	}
-	if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+	e = 0;
+	if (fstat(fileno(f), &st) != 0) {
+		e = errno;
+	} else if (S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+	}
+	if (e != 0) {
 		errno_text(e, ebuf, sizeof(ebuf));
 		ret = fail_file(ld, HIL_ERR_IO, path, "cannot read: %s", ebuf);
 		goto out_close;
@@ -583,7 +588,7 @@ static int resolve(struct loader *ld, size_t level, cJSON *root,
 	cJSON *name;
 	char *text = NULL;
 	char *base_dir = NULL;
-	size_t len;
+	size_t len = 0;
 	int ret;
 
 	if (ext == NULL) {
@@ -761,7 +766,7 @@ static int get_str(struct loader *ld, const cJSON *it, const char *path,
 		   char *buf, size_t size, int may_be_empty)
 {
 	const char *s;
-	size_t n, i;
+	size_t n = 0, i;
 
 	if (!cJSON_IsString(it)) {
 		return fail(ld, it, "%s: expected a string", path);
@@ -811,10 +816,9 @@ static int get_choice(struct loader *ld, const cJSON *it, const char *path,
 	}
 	i = find_choice(ch, it->valuestring);
 	if (i < 0) {
-		return fail(ld, it, "%s: \"%s\" is not a%s %s (expected %s)",
+		return fail(ld, it, "%s: \"%s\" is not %s (expected %s)",
 			    path, show(sb, sizeof(sb), it->valuestring),
-			    ch->what[0] == 'o' ? "n" : "", ch->what,
-			    ch->expected);
+			    ch->what, ch->expected);
 	}
 	if (buf != NULL) {
 		snprintf(buf, size, "%s", ch->names[i]);
@@ -884,7 +888,7 @@ static int get_u32_list(struct loader *ld, const cJSON *it, const char *path,
 {
 	const cJSON *c;
 	char p[PATH];
-	size_t n, i, j;
+	size_t n = 0, i, j;
 	int ret;
 
 	ret = get_array(ld, it, path, 1, max_n, &n);
@@ -918,7 +922,7 @@ static int v_board(struct loader *ld, const cJSON *root,
 		   struct hil_config *cfg)
 {
 	const cJSON *s, *it;
-	uint32_t hz;
+	uint32_t hz = 0;
 	int ret;
 
 	ret = section(ld, root, "board", board_keys, &s);
@@ -1021,7 +1025,7 @@ static int v_flasher(struct loader *ld, const cJSON *root,
 {
 	const cJSON *s, *it, *c;
 	char p[PATH];
-	size_t n, i;
+	size_t n = 0, i;
 	int ret;
 
 	ret = section(ld, root, "flasher", flasher_keys, &s);
@@ -1125,7 +1129,7 @@ static int v_build(struct loader *ld, const cJSON *root,
 {
 	const cJSON *s, *it, *c;
 	char p[PATH];
-	size_t n, i;
+	size_t n = 0, i;
 	int ret;
 
 	ret = section(ld, root, "build", build_keys, &s);
@@ -1166,7 +1170,7 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 	const cJSON *c, *f;
 	struct hil_config_alg *a;
 	char p[PATH], q[PATH];
-	size_t n, i, j;
+	size_t n = 0, i, j;
 	int ret;
 
 	if (it == NULL) {
@@ -1191,7 +1195,7 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 				return ret;
 			}
 			f = member(c, "name");
-			snprintf(q, sizeof(q), "%s.name", p);
+			snprintf(q, sizeof(q), "algorithms[%zu].name", i);
 			if (f == NULL) {
 				return fail(ld, c, "%s: required", q);
 			}
@@ -1200,7 +1204,7 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 				return ret;
 			}
 			f = member(c, "impl");
-			snprintf(q, sizeof(q), "%s.impl", p);
+			snprintf(q, sizeof(q), "algorithms[%zu].impl", i);
 			if (f != NULL) {
 				ret = get_name(ld, f, q, a->impl,
 					       sizeof(a->impl));
@@ -1233,7 +1237,7 @@ static int v_bench(struct loader *ld, const cJSON *root,
 	const cJSON *s, *it, *c;
 	char p[PATH], sb[SHOW];
 	uint32_t ops = 0;
-	size_t n, i;
+	size_t n = 0, i;
 	int ret, k;
 
 	ret = section(ld, root, "bench", bench_keys, &s);
@@ -1506,7 +1510,7 @@ static int load(const char *path, const char *text, const char *base_dir,
 	cJSON *root = NULL;
 	char *buf = NULL;
 	char *dir = NULL;
-	size_t len, i;
+	size_t len = 0, i;
 	int ret;
 
 	memset(&ld, 0, sizeof(ld));

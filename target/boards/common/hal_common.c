@@ -1,7 +1,7 @@
 /* hal_common: the hal.h functions that are identical on every STM32F4 board (core, linker symbols, UID). */
 #include <stdint.h>
 
-#include "../../hal.h"
+#include "hal.h"
 #include "regs.h"
 
 /* stm32f401re.ld */

@@ -27,25 +27,32 @@ void Default_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
 #define D Default_Handler
 #define D5 D, D, D, D, D
 #define D20 D5, D5, D5, D5
-#define IRQS 85	/* F401: positions 0..84 (RM0368 §10.2, Table 38); the F405 has 82 */
+#define IRQS 85	/* F401: positions 0..84 (RM0368 §10.2); the F405 has 82 */
 
 /* Initial SP, then handlers (ARMv7-M ARM B1.5.3); the core reads it at address 0 = flash. */
+struct vector_table {
+	uint32_t *initial_sp;
+	void (*handler[15 + IRQS])(void);
+};
+
 __attribute__((section(".isr_vector"), used))
-static void (*const vector_table[16 + IRQS])(void) = {
-	(void (*)(void))&__stack_top,
-	Reset_Handler,
-	NMI_Handler,
-	HardFault_Handler,
-	MemManage_Handler,
-	BusFault_Handler,
-	UsageFault_Handler,
-	0, 0, 0, 0,		/* reserved */
-	D,			/* SVCall */
-	D,			/* DebugMonitor */
-	0,			/* reserved */
-	D,			/* PendSV */
-	D,			/* SysTick */
-	D20, D20, D20, D20, D5,	/* IRQ 0..84 */
+static const struct vector_table vector_table = {
+	&__stack_top,
+	{
+		Reset_Handler,
+		NMI_Handler,
+		HardFault_Handler,
+		MemManage_Handler,
+		BusFault_Handler,
+		UsageFault_Handler,
+		0, 0, 0, 0,		/* reserved */
+		D,			/* SVCall */
+		D,			/* DebugMonitor */
+		0,			/* reserved */
+		D,			/* PendSV */
+		D,			/* SysTick */
+		D20, D20, D20, D20, D5,	/* IRQ 0..84 */
+	},
 };
 
 void Reset_Handler(void)
@@ -59,6 +66,7 @@ void Reset_Handler(void)
 	SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
 	__asm volatile("dsb\n\tisb" ::: "memory");
 #endif
+	/* GCC may turn these two loops into memcpy/memset calls: newlib's are fine here. */
 	for (dst = &_sdata; dst < &_edata;) {
 		*dst++ = *src++;
 	}
@@ -66,7 +74,7 @@ void Reset_Handler(void)
 		*dst++ = 0;
 	}
 	/* The table is in flash at 0x08000000; VTOR = 0 only works through the boot alias. */
-	SCB_VTOR = (uint32_t)(uintptr_t)vector_table;
+	SCB_VTOR = (uint32_t)(uintptr_t)&vector_table;
 	for (i = 0; i < (unsigned)(__init_array_end - __init_array_start); i++) {
 		__init_array_start[i]();
 	}

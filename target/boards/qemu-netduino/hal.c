@@ -1,9 +1,9 @@
 /* hal for QEMU 7.2 `-M netduinoplus2` (STM32F405 model): USART2 link, TIM2 as an instruction counter. */
 #include <stdint.h>
 
-#include "../../../protocol/hilp.h"
-#include "../../hal.h"
-#include "../common/regs.h"
+#include "hilp.h"
+#include "hal.h"
+#include "regs.h"
 
 /*
  * What QEMU 7.2 models on this machine (measured):

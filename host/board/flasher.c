@@ -1,0 +1,199 @@
+/* flasher: backend selection by name and the generic calls of the flasher interface. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX "flasher"
+
+#include "flasher.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../err.h"
+#include "../log.h"
+
+struct hil_flasher {
+	const struct hil_flasher_ops *ops;
+	void *priv;
+	struct hil_flasher_params params;	/* strings below are owned */
+	char *program;
+	char *run_dir;
+};
+
+static const struct hil_flasher_ops *const backends[] = {
+	&hil_flasher_qemu_ops,
+};
+
+void *hil_flasher_priv(const struct hil_flasher *f)
+{
+	return f->priv;
+}
+
+void hil_flasher_set_priv(struct hil_flasher *f, void *priv)
+{
+	f->priv = priv;
+}
+
+const struct hil_flasher_params *hil_flasher_params(const struct hil_flasher *f)
+{
+	return &f->params;
+}
+
+int hil_flasher_set_program(struct hil_flasher *f, const char *program)
+{
+	char *copy = strdup(program);
+
+	if (copy == NULL) {
+		hil_err("%s: no memory", program);
+		return HIL_ERR_NOMEM;
+	}
+	free(f->program);
+	f->program = copy;
+	f->params.program = copy;
+	return HIL_OK;
+}
+
+const char *hil_flasher_type(const struct hil_flasher *f)
+{
+	return f != NULL ? f->ops->name : "(no flasher)";
+}
+
+static int check_run_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0) {
+		hil_err("run directory %s: %s", dir, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		hil_err("run directory %s: not a directory", dir);
+		return HIL_ERR_ARG;
+	}
+	return HIL_OK;
+}
+
+int hil_flasher_open(struct hil_flasher **out, const char *type,
+		     const struct hil_flasher_params *p)
+{
+	const struct hil_flasher_ops *ops = NULL;
+	struct hil_flasher *f;
+	size_t i;
+	int ret;
+
+	if (out == NULL) {
+		return HIL_ERR_ARG;
+	}
+	*out = NULL;
+	if (type == NULL || p == NULL || p->run_dir == NULL ||
+	    p->run_dir[0] == '\0') {
+		hil_err("flasher: no type or no run directory given");
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		if (strcmp(backends[i]->name, type) == 0) {
+			ops = backends[i];
+		}
+	}
+	if (ops == NULL) {
+		hil_err("unknown flasher type '%s' (qemu)", type);
+		return HIL_ERR_ARG;
+	}
+	ret = check_run_dir(p->run_dir);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	f = calloc(1, sizeof(*f));
+	if (f == NULL) {
+		hil_err("%s flasher: no memory", type);
+		return HIL_ERR_NOMEM;
+	}
+	f->ops = ops;
+	f->params.timeout_ms = p->timeout_ms;
+	f->run_dir = strdup(p->run_dir);
+	if (f->run_dir == NULL) {
+		hil_err("%s flasher: no memory", type);
+		ret = HIL_ERR_NOMEM;
+		goto err_free;
+	}
+	f->params.run_dir = f->run_dir;
+	if (p->program != NULL && p->program[0] != '\0') {
+		ret = hil_flasher_set_program(f, p->program);
+		if (ret != HIL_OK) {
+			goto err_free;
+		}
+	}
+	ret = ops->open(f);
+	if (ret != HIL_OK) {
+		hil_flasher_close(f);
+		return ret;
+	}
+	*out = f;
+	return HIL_OK;
+
+err_free:
+	free(f->program);
+	free(f->run_dir);
+	free(f);
+	return ret;
+}
+
+void hil_flasher_close(struct hil_flasher *f)
+{
+	if (f == NULL) {
+		return;
+	}
+	if (f->ops->close != NULL) {
+		f->ops->close(f);
+	}
+	free(f->program);
+	free(f->run_dir);
+	free(f);
+}
+
+int hil_flasher_start(struct hil_flasher *f, const char *elf_path)
+{
+	if (f == NULL || elf_path == NULL || elf_path[0] == '\0') {
+		hil_err("flasher: no image given");
+		return HIL_ERR_ARG;
+	}
+	return f->ops->start(f, elf_path);
+}
+
+void hil_flasher_stop(struct hil_flasher *f)
+{
+	if (f != NULL) {
+		f->ops->stop(f);
+	}
+}
+
+const char *hil_flasher_link_where(struct hil_flasher *f)
+{
+	if (f == NULL || f->ops->link_where == NULL) {
+		return NULL;
+	}
+	return f->ops->link_where(f);
+}
+
+int hil_flasher_check(struct hil_flasher *f)
+{
+	if (f == NULL) {
+		return HIL_ERR_ARG;
+	}
+	if (f->ops->check == NULL) {
+		return HIL_OK;	/* nothing to watch: a real board keeps running */
+	}
+	return f->ops->check(f);
+}
+
+int hil_flasher_version(struct hil_flasher *f, char *buf, size_t len)
+{
+	if (f == NULL || buf == NULL || len == 0) {
+		return HIL_ERR_ARG;
+	}
+	buf[0] = '\0';
+	if (f->ops->version == NULL) {
+		return HIL_ERR_NA;
+	}
+	return f->ops->version(f, buf, len);
+}

@@ -1,0 +1,109 @@
+/* flasher: puts a built image on a board and starts it (QEMU now; OpenOCD and native later), chosen by name. */
+#ifndef HIL_FLASHER_H
+#define HIL_FLASHER_H
+
+#include <stddef.h>
+
+struct hil_flasher;
+
+struct hil_flasher_params {
+	const char *program;	/* NULL or "": the backend's default,
+				 * e.g. "qemu-system-arm" */
+	const char *run_dir;	/* existing, writable directory for logs
+				 * (qemu.log) and sockets */
+	unsigned timeout_ms;	/* bound on start(); 0: backend default */
+};
+
+/*
+ * A backend. flasher.c owns struct hil_flasher and copies of the params;
+ * backends keep their state behind hil_flasher_priv().
+ */
+struct hil_flasher_ops {
+	const char *name;	/* "qemu" (later "openocd", "native") */
+	/* Check the params, set up state (hil_flasher_set_priv). */
+	int (*open)(struct hil_flasher *f);
+	/* Stop the target if running and free the state; also after a failed open. */
+	void (*close)(struct hil_flasher *f);
+	/* Program the image and start it; a running target is stopped first. */
+	int (*start)(struct hil_flasher *f, const char *elf_path);
+	/* Stop the target; nothing if it is not running. */
+	void (*stop)(struct hil_flasher *f);
+	/* What to pass to hil_link_open() (the socket path), or NULL when the
+	 * link is not the flasher's business (a real board's serial port). */
+	const char *(*link_where)(struct hil_flasher *f);
+	/* Is the target still running? */
+	int (*check)(struct hil_flasher *f);
+	/* First line of the tool's version, for provenance. */
+	int (*version)(struct hil_flasher *f, char *buf, size_t len);
+};
+
+/**
+ * Open a flasher.
+ * @param out receives it; the caller closes it with hil_flasher_close().
+ * @param type "qemu".
+ * @param p copied; p->run_dir is required.
+ * @return HIL_OK; HIL_ERR_ARG (unknown type, no run_dir, run_dir not a
+ *         directory); HIL_ERR_IO; HIL_ERR_NOMEM.
+ */
+int hil_flasher_open(struct hil_flasher **out, const char *type,
+		     const struct hil_flasher_params *p);
+
+/** Stop the target (no child process survives) and free. NULL is allowed. */
+void hil_flasher_close(struct hil_flasher *f);
+
+/**
+ * Program elf_path and start it. For QEMU: check the file is a readable
+ * 32-bit ARM ELF, start the emulator and wait (bounded by timeout_ms) until
+ * its UART socket exists. QEMU then waits for the link to connect before it
+ * loads the image and runs the guest, so a crash of the image shows up
+ * after hil_link_open(), as a closed link: call hil_flasher_check() then.
+ * @return HIL_OK; HIL_ERR_IO (cannot read the ELF); HIL_ERR_ARG (not an ARM
+ *         ELF); HIL_ERR_NA (program not found); HIL_ERR_PROCESS (it exited
+ *         early: the log's last lines are in the error); HIL_ERR_TIMEOUT.
+ */
+int hil_flasher_start(struct hil_flasher *f, const char *elf_path);
+
+/** Stop the target; its processes are gone when this returns. */
+void hil_flasher_stop(struct hil_flasher *f);
+
+/**
+ * Where to open the link (the socket path for QEMU); borrowed, valid until
+ * close. NULL if the flasher does not provide the link.
+ */
+const char *hil_flasher_link_where(struct hil_flasher *f);
+
+/**
+ * Is the started target still running? Call it when the link fails.
+ * @return HIL_OK running; HIL_ERR_PROCESS it exited (logged once per call
+ *         with the exit status and the last lines of its log, e.g. QEMU's
+ *         "Lockup" for a broken vector table); HIL_ERR_NA not started.
+ */
+int hil_flasher_check(struct hil_flasher *f);
+
+/**
+ * The tool's version, e.g. "QEMU emulator version 7.2.22 (Debian ...)",
+ * from `program --version` (its first line).
+ * @param buf receives a NUL-terminated string (truncated to len - 1).
+ * @return HIL_OK; HIL_ERR_NA (program not found); HIL_ERR_PROCESS (it
+ *         failed); HIL_ERR_TIMEOUT; HIL_ERR_ARG.
+ */
+int hil_flasher_version(struct hil_flasher *f, char *buf, size_t len);
+
+/** The backend's name. */
+const char *hil_flasher_type(const struct hil_flasher *f);
+
+/* ---- for backends only ---- */
+
+void *hil_flasher_priv(const struct hil_flasher *f);
+void hil_flasher_set_priv(struct hil_flasher *f, void *priv);
+
+/** The params as copied at open; program is never NULL or empty once the
+ *  backend's open has set its default (hil_flasher_set_program). */
+const struct hil_flasher_params *hil_flasher_params(const struct hil_flasher *f);
+
+/** Replace the program name (the backend's default); copied. */
+int hil_flasher_set_program(struct hil_flasher *f, const char *program);
+
+extern const struct hil_flasher_ops hil_flasher_qemu_ops;
+
+#endif /* HIL_FLASHER_H */

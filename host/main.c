@@ -1,0 +1,239 @@
+/* main: hilrun's entry: options, configuration, subcommand, exit status. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX "hilrun"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "crypt.h"
+#include "err.h"
+#include "hilp.h"
+#include "log.h"
+#include "report/report.h"
+#include "run.h"
+#include "runner.h"
+
+/* Exit statuses (docs/guide.md). */
+enum {
+	EXIT_ALL_MEASURED = 0,
+	EXIT_ROWS_FAILED = 1,
+	EXIT_CANNOT_START = 2,
+	EXIT_REGRESSION = 3, /* reserved for --baseline */
+	EXIT_INTERRUPTED = 4,
+};
+
+/* The only mutable global: set by the signal handler, read by the runner. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hilrun [options] --config FILE        run a benchmark\n"
+		"       hilrun crypt ALG[/IMPL] [--key HEX] [--nonce HEX] [--ad HEX]\n"
+		"                    [--pt HEX | --decrypt --ct HEX] [--on host|qemu]\n"
+		"                    [--config FILE]\n"
+		"       hilrun --help | --version\n"
+		"options:\n"
+		"  --config FILE    run configuration (configs/qemu.json)\n"
+		"  --results DIR    results folder (default: the config's results_dir)\n"
+		"  -v, -q           more or less diagnostics on stderr\n"
+		"exit: 0 all measured, 1 some rows failed, 2 could not start, 4 interrupted\n");
+}
+
+static int load_config(const char *path, struct hil_config *cfg)
+{
+	char err[1024];
+	int ret = hil_config_load(path, cfg, err, sizeof(err));
+
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+	}
+	return ret;
+}
+
+static int exit_status(int ret)
+{
+	switch (ret) {
+	case HIL_OK:
+		return EXIT_ALL_MEASURED;
+	case HIL_ERR_VERIFY:
+		return EXIT_ROWS_FAILED;
+	case HIL_ERR_INTERRUPTED:
+		return EXIT_INTERRUPTED;
+	default:
+		return EXIT_CANNOT_START;
+	}
+}
+
+static int cmd_run(const char *config_path, const char *results_dir)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	struct hil_runner_opts opts;
+	int ret;
+
+	if (cfg == NULL || run == NULL) {
+		free(cfg);
+		free(run);
+		return HIL_ERR_NOMEM;
+	}
+	ret = load_config(config_path, cfg);
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
+	opts.stop = &stop_requested;
+	ret = hil_runner_run(cfg, &opts, run);
+	if (run->n_rows > 0) {
+		hil_report_print_table(run, stdout);
+	}
+	if (ret != HIL_OK) {
+		hil_err("run %s: %s (report: %s/report.json)",
+			run->status ? run->status : "failed", hil_strerror(ret),
+			run->dir);
+	}
+	hil_run_free(run);
+out:
+	free(run);
+	free(cfg);
+	return ret;
+}
+
+static int cmd_crypt(int argc, char **argv)
+{
+	struct hil_crypt_args a;
+	struct hil_config *cfg = NULL;
+	const char *config_path = NULL;
+	int i;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	if (argc < 2 || argv[1][0] == '-') {
+		hil_err("crypt: name the algorithm, e.g. hilrun crypt ascon-aead128 ...");
+		return HIL_ERR_ARG;
+	}
+	a.alg = argv[1];
+	for (i = 2; i < argc; i++) {
+		const char *opt = argv[i];
+		const char **dst = NULL;
+
+		if (strcmp(opt, "--decrypt") == 0) {
+			a.op = "decrypt";
+			continue;
+		}
+		if (strcmp(opt, "--key") == 0) {
+			dst = &a.key_hex;
+		} else if (strcmp(opt, "--nonce") == 0) {
+			dst = &a.nonce_hex;
+		} else if (strcmp(opt, "--ad") == 0) {
+			dst = &a.ad_hex;
+		} else if (strcmp(opt, "--pt") == 0 || strcmp(opt, "--ct") == 0 ||
+			   strcmp(opt, "--msg") == 0) {
+			dst = &a.in_hex;
+		} else if (strcmp(opt, "--op") == 0) {
+			dst = &a.op;
+		} else if (strcmp(opt, "--on") == 0) {
+			dst = &a.on;
+		} else if (strcmp(opt, "--config") == 0) {
+			dst = &config_path;
+		} else {
+			hil_err("crypt: unknown option %s", opt);
+			return HIL_ERR_ARG;
+		}
+		if (i + 1 >= argc) {
+			hil_err("crypt: %s needs a value (\"\" for empty)", opt);
+			return HIL_ERR_ARG;
+		}
+		*dst = argv[++i];
+	}
+	if (a.on != NULL && strcmp(a.on, "host") != 0) {
+		cfg = calloc(1, sizeof(*cfg));
+		if (cfg == NULL) {
+			return HIL_ERR_NOMEM;
+		}
+		ret = load_config(config_path ? config_path : "configs/qemu.json",
+				  cfg);
+		if (ret != HIL_OK) {
+			free(cfg);
+			return ret;
+		}
+		a.cfg = cfg;
+	}
+	ret = hil_crypt(&a, stdout);
+	free(cfg);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *config_path = NULL;
+	const char *results_dir = NULL;
+	int verbosity = HIL_LOG_INFO;
+	struct sigaction sa;
+	int i;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	/* Verbosity first, wherever it stands, so every later message obeys it. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-v") == 0) {
+			verbosity++;
+		} else if (strcmp(argv[i], "-q") == 0) {
+			verbosity--;
+		}
+	}
+	hil_log_set_level(verbosity);
+
+	if (argc >= 2 && strcmp(argv[1], "crypt") == 0) {
+		return exit_status(cmd_crypt(argc - 1, argv + 1)) ==
+				       EXIT_ALL_MEASURED ?
+			       0 :
+			       EXIT_CANNOT_START;
+	}
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "-q") == 0) {
+			continue;
+		}
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("hilrun 0.1.0 (protocol %u)\n", HILP_PROTOCOL_VERSION);
+			return 0;
+		}
+		if ((strcmp(argv[i], "--config") == 0 ||
+		     strcmp(argv[i], "--results") == 0) && i + 1 < argc) {
+			if (argv[i][2] == 'c') {
+				config_path = argv[++i];
+			} else {
+				results_dir = argv[++i];
+			}
+			continue;
+		}
+		hil_err("unknown argument \"%s\" (try --help)", argv[i]);
+		return EXIT_CANNOT_START;
+	}
+	if (config_path == NULL) {
+		usage(stderr);
+		return EXIT_CANNOT_START;
+	}
+	ret = cmd_run(config_path, results_dir);
+	return exit_status(ret);
+}

@@ -1,0 +1,535 @@
+/* proc: spawn, wait for, and kill child processes without a shell; no child outlives its handle. */
+/*
+ * _GNU_SOURCE for pipe2(O_CLOEXEC) and close_range(): with threads (the
+ * daemon), a descriptor made without close-on-exec in one step can leak into
+ * a child spawned meanwhile by another thread, which would then hold a board
+ * lock, a socket or our exec-error pipe open.
+ */
+#define _GNU_SOURCE
+#define HIL_LOG_PREFIX "proc"
+
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "err.h"
+#include "log.h"
+
+/* How long hil_proc_kill() lets the child handle SIGTERM. */
+#define KILL_GRACE_MS 1000u
+
+struct hil_proc {
+	pid_t pid;
+	int reaped;
+	int status;		/* converted exit status, valid once reaped */
+	char *name;
+};
+
+/* What the child reports on its exec-error pipe before _exit(). */
+struct child_err {
+	int stage;
+	int err;
+};
+
+enum { STAGE_PGID = 1, STAGE_FDS, STAGE_EXEC };
+
+static const char *stage_text(int stage)
+{
+	switch (stage) {
+	case STAGE_PGID:
+		return "cannot create its process group";
+	case STAGE_FDS:
+		return "cannot set up its standard streams";
+	default:
+		return "cannot run";
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000u,
+			       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
+}
+
+static int convert_status(int st)
+{
+	if (WIFEXITED(st)) {
+		return WEXITSTATUS(st);
+	}
+	if (WIFSIGNALED(st)) {
+		return 128 + WTERMSIG(st);
+	}
+	return 255;
+}
+
+/* Move fd to a number >= 3 (close-on-exec) so the dup2()s in the child cannot clobber it. */
+static int high_fd(int fd)
+{
+	int h, err;
+
+	if (fd < 0 || fd >= 3) {
+		return fd;
+	}
+	h = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	err = errno;
+	close(fd);
+	errno = err;
+	return h;
+}
+
+/*
+ * In the child between fork() and exec(): async-signal-safe calls only (the
+ * daemon has threads). Failures go to the parent through errfd.
+ */
+static void child_exec(char *const argv[], int in_fd, int out_fd, int errfd,
+		       pid_t parent)
+{
+	struct child_err ce = { 0, 0 };
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	if (setpgid(0, 0) != 0) {
+		ce.stage = STAGE_PGID;
+		goto fail;
+	}
+#ifdef __linux__
+	/* Die with hilrun; if it already died, do not start at all. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent) {
+		_exit(127);
+	}
+#else
+	(void)parent;
+#endif
+	/* Ignored signals and the mask survive exec: give the child defaults. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		sigaction(sig, &sa, NULL);	/* fails harmlessly for KILL/STOP */
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	if (dup2(in_fd, 0) < 0 ||
+	    (out_fd >= 0 && (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0))) {
+		ce.stage = STAGE_FDS;
+		goto fail;
+	}
+	/* Nothing of hilrun's (board locks, sockets) passes into the child. */
+	close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
+
+	execvp(argv[0], argv);
+	ce.stage = STAGE_EXEC;
+fail:
+	ce.err = errno;
+	while (write(errfd, &ce, sizeof(ce)) < 0 && errno == EINTR) {
+	}
+	_exit(127);
+}
+
+static void reap_blocking(struct hil_proc *p)
+{
+	int st;
+
+	while (waitpid(p->pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			/* ECHILD: someone else reaped it (SIGCHLD ignored). */
+			st = 0xff00;
+			break;
+		}
+	}
+	p->status = convert_status(st);
+	p->reaped = 1;
+}
+
+/* Non-blocking reap; returns 1 if the child has exited (now reaped). */
+static int reap_now(struct hil_proc *p)
+{
+	pid_t r;
+	int st;
+
+	if (p->reaped) {
+		return 1;
+	}
+	do {
+		r = waitpid(p->pid, &st, WNOHANG);
+	} while (r < 0 && errno == EINTR);
+	if (r == 0) {
+		return 0;
+	}
+	if (r < 0) {
+		hil_warn("%s (pid %ld): cannot wait for it: %s", p->name,
+			 (long)p->pid, strerror(errno));
+		st = 0xff00;	/* ECHILD: treat as exited with 255 */
+	}
+	p->status = convert_status(st);
+	p->reaped = 1;
+	return 1;
+}
+
+static int spawn_fd(struct hil_proc **out, char *const argv[], int out_fd)
+{
+	struct hil_proc *p;
+	struct child_err ce;
+	int pipefd[2], in_fd, ret;
+	pid_t parent = getpid();
+	ssize_t n;
+
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		hil_err("%s: no memory to start it", argv[0]);
+		return HIL_ERR_NOMEM;
+	}
+	p->name = strdup(argv[0]);
+	if (p->name == NULL) {
+		hil_err("%s: no memory to start it", argv[0]);
+		ret = HIL_ERR_NOMEM;
+		goto err_free;
+	}
+	in_fd = high_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
+	if (in_fd < 0) {
+		hil_err("%s: cannot open /dev/null: %s", argv[0],
+			strerror(errno));
+		ret = HIL_ERR_IO;
+		goto err_free;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		hil_err("%s: cannot create a pipe: %s", argv[0],
+			strerror(errno));
+		ret = HIL_ERR_IO;
+		goto err_in;
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		hil_err("%s: cannot fork: %s", argv[0], strerror(errno));
+		ret = HIL_ERR_IO;
+		goto err_pipe;
+	}
+	if (p->pid == 0) {
+		close(pipefd[0]);
+		child_exec(argv, in_fd, out_fd, pipefd[1], parent);
+	}
+	close(pipefd[1]);
+	close(in_fd);
+
+	/* EOF: exec succeeded (the pipe closed on exec). Data: it failed. */
+	do {
+		n = read(pipefd[0], &ce, sizeof(ce));
+	} while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n == (ssize_t)sizeof(ce)) {
+		reap_blocking(p);
+		hil_err("%s: %s: %s", argv[0], stage_text(ce.stage),
+			strerror(ce.err));
+		ret = (ce.stage == STAGE_EXEC &&
+		       (ce.err == ENOENT || ce.err == EACCES ||
+			ce.err == ENOTDIR))
+			      ? HIL_ERR_NA
+			      : HIL_ERR_PROCESS;
+		goto err_name;
+	}
+	hil_dbg("%s: started, pid %ld", argv[0], (long)p->pid);
+	*out = p;
+	return HIL_OK;
+
+err_pipe:
+	close(pipefd[0]);
+	close(pipefd[1]);
+err_in:
+	close(in_fd);
+err_name:
+	free(p->name);
+err_free:
+	free(p);
+	return ret;
+}
+
+static int check_argv(char *const argv[])
+{
+	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0') {
+		hil_err("cannot start a process: empty command");
+		return HIL_ERR_ARG;
+	}
+	return HIL_OK;
+}
+
+int hil_proc_spawn(struct hil_proc **out, char *const argv[],
+		   const char *log_path)
+{
+	int out_fd = -1, ret;
+
+	if (out == NULL) {
+		return HIL_ERR_ARG;
+	}
+	*out = NULL;
+	ret = check_argv(argv);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (log_path != NULL) {
+		out_fd = high_fd(open(log_path,
+				      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+				      0644));
+		if (out_fd < 0) {
+			hil_err("%s: cannot open log %s: %s", argv[0],
+				log_path, strerror(errno));
+			return HIL_ERR_IO;
+		}
+	}
+	ret = spawn_fd(out, argv, out_fd);
+	if (out_fd >= 0) {
+		close(out_fd);
+	}
+	return ret;
+}
+
+int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
+{
+	uint64_t deadline;
+	unsigned nap = 1;
+
+	if (p == NULL) {
+		return HIL_ERR_ARG;
+	}
+	deadline = now_ms() + timeout_ms;
+	/* Polling keeps us free of a process-wide SIGCHLD handler. */
+	while (!reap_now(p)) {
+		uint64_t now = now_ms();
+
+		if (now >= deadline) {
+			return HIL_ERR_TIMEOUT;
+		}
+		sleep_ms(nap < deadline - now ? nap : (unsigned)(deadline - now));
+		if (nap < 32) {
+			nap *= 2;
+		}
+	}
+	if (exit_status != NULL) {
+		*exit_status = p->status;
+	}
+	return HIL_OK;
+}
+
+int hil_proc_alive(struct hil_proc *p)
+{
+	if (p == NULL) {
+		return 0;
+	}
+	return !reap_now(p);
+}
+
+/* Signal the child's group; if it left the group (setsid), the child alone. */
+static void signal_group(const struct hil_proc *p, int sig)
+{
+	if (kill(-p->pid, sig) != 0 && errno == ESRCH) {
+		kill(p->pid, sig);
+	}
+}
+
+/* Has the child exited? Leaves it a zombie, so its pid and group stay ours. */
+static int exited_unreaped(const struct hil_proc *p)
+{
+	siginfo_t si;
+	int r;
+
+	memset(&si, 0, sizeof(si));
+	do {
+		r = waitid(P_PID, (id_t)p->pid, &si,
+			   WEXITED | WNOHANG | WNOWAIT);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		return 1;	/* ECHILD: nothing left to wait for */
+	}
+	return si.si_pid == p->pid;
+}
+
+void hil_proc_kill(struct hil_proc *p)
+{
+	uint64_t deadline;
+	unsigned nap = 1;
+
+	if (p == NULL || p->reaped) {
+		return;
+	}
+	signal_group(p, SIGTERM);
+	deadline = now_ms() + KILL_GRACE_MS;
+	while (!exited_unreaped(p) && now_ms() < deadline) {
+		sleep_ms(nap);
+		if (nap < 32) {
+			nap *= 2;
+		}
+	}
+	/*
+	 * Always: the leader may be gone but not what it spawned. Until we reap
+	 * the leader its pid cannot be reused, so this cannot hit a stranger.
+	 */
+	signal_group(p, SIGKILL);
+	reap_blocking(p);
+	hil_dbg("%s (pid %ld): stopped, status %d", p->name, (long)p->pid,
+		p->status);
+}
+
+void hil_proc_free(struct hil_proc *p)
+{
+	if (p == NULL) {
+		return;
+	}
+	if (!reap_now(p)) {
+		hil_proc_kill(p);
+	}
+	free(p->name);
+	free(p);
+}
+
+pid_t hil_proc_pid(const struct hil_proc *p)
+{
+	return p != NULL ? p->pid : -1;
+}
+
+const char *hil_proc_name(const struct hil_proc *p)
+{
+	return p != NULL ? p->name : "(no process)";
+}
+
+int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
+		 int *exit_status)
+{
+	struct hil_proc *p;
+	int ret;
+
+	ret = hil_proc_spawn(&p, argv, log_path);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = hil_proc_wait(p, timeout_ms, exit_status);
+	if (ret == HIL_ERR_TIMEOUT) {
+		hil_err("%s: still running after %u ms, killed", argv[0],
+			timeout_ms);
+	}
+	hil_proc_free(p);
+	return ret;
+}
+
+/* Read from fd into buf while the child runs; stop at EOF, exit or deadline. */
+static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
+			   uint64_t deadline)
+{
+	size_t used = 0;
+	char sink[512];
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN, .revents = 0 };
+		uint64_t now = now_ms();
+		int wait = 50, r;
+		ssize_t n;
+
+		if (now >= deadline) {
+			break;
+		}
+		if (deadline - now < (uint64_t)wait) {
+			wait = (int)(deadline - now);
+		}
+		r = poll(&pfd, 1, wait);
+		if (r < 0 && errno != EINTR) {
+			break;
+		}
+		if (r == 0) {
+			/* A grandchild may hold the pipe: stop when the child is done. */
+			if (!hil_proc_alive(p)) {
+				break;
+			}
+			continue;
+		}
+		if (r < 0) {
+			continue;
+		}
+		if (used + 1 < len) {
+			n = read(fd, buf + used, len - 1 - used);
+		} else {
+			n = read(fd, sink, sizeof(sink));
+		}
+		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+			break;
+		}
+		if (n > 0 && used + 1 < len) {
+			used += (size_t)n;
+		}
+	}
+	if (len > 0) {
+		buf[used] = '\0';
+	}
+}
+
+int hil_proc_capture(char *const argv[], char *buf, size_t len,
+		     unsigned timeout_ms, int *exit_status)
+{
+	struct hil_proc *p;
+	int pipefd[2], ret;
+	uint64_t deadline = now_ms() + timeout_ms, now;
+
+	if (buf == NULL || len == 0) {
+		return HIL_ERR_ARG;
+	}
+	buf[0] = '\0';
+	ret = check_argv(argv);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		hil_err("%s: cannot create a pipe: %s", argv[0],
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	pipefd[1] = high_fd(pipefd[1]);
+	if (pipefd[1] < 0) {
+		hil_err("%s: cannot create a pipe: %s", argv[0],
+			strerror(errno));
+		close(pipefd[0]);
+		return HIL_ERR_IO;
+	}
+	ret = spawn_fd(&p, argv, pipefd[1]);
+	close(pipefd[1]);
+	if (ret != HIL_OK) {
+		close(pipefd[0]);
+		return ret;
+	}
+	fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
+	capture_output(p, pipefd[0], buf, len, deadline);
+	close(pipefd[0]);
+
+	now = now_ms();
+	ret = hil_proc_wait(p, now < deadline ? (unsigned)(deadline - now) : 0,
+			    exit_status);
+	if (ret == HIL_ERR_TIMEOUT) {
+		hil_err("%s: still running after %u ms, killed", argv[0],
+			timeout_ms);
+	}
+	hil_proc_free(p);
+	return ret;
+}

@@ -1,0 +1,26 @@
+/* report: writers of a run's results: JSON report, terminal table. */
+#ifndef HIL_REPORT_H
+#define HIL_REPORT_H
+
+#include <stdio.h>
+
+#include "run.h"
+
+#define HIL_REPORT_SCHEMA_VERSION 1
+
+/**
+ * Serialise the run as the report JSON (docs/report-format.md).
+ * @return a malloc'd NUL-terminated string (caller frees), or NULL.
+ */
+char *hil_report_json(const struct hil_run *run);
+
+/** Write run->dir/report.json atomically. @return HIL_OK or an error. */
+int hil_report_write_json(const struct hil_run *run);
+
+/** Serialise one row as a single JSON line (for the journal); caller frees. */
+char *hil_report_row_json(const struct hil_run *run, const struct hil_row *row);
+
+/** Print the results table to out. */
+void hil_report_print_table(const struct hil_run *run, FILE *out);
+
+#endif /* HIL_REPORT_H */

@@ -1,0 +1,651 @@
+/* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX "runner"
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board/flasher.h"
+#include "elfinfo.h"
+#include "err.h"
+#include "link/link.h"
+#include "log.h"
+#include "proc.h"
+#include "refcrypto/refcrypto.h"
+#include "report/report.h"
+#include "session.h"
+#include "stats.h"
+#include "target.h"
+#include "util.h"
+
+#define HANDSHAKE_MS 10000u
+#define VERIFY_MAX_MSG 80u
+
+/* Everything one run holds open; closed in reverse order by run_close. */
+struct run_ctx {
+	const struct hil_runner_opts *opts;
+	struct hil_run *run;
+	struct hil_target_conn conn;
+	int journal_fd;
+	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
+	size_t n_algs;
+};
+
+static const char *op_name(uint8_t op)
+{
+	switch (op) {
+	case HILP_OP_ENCRYPT:
+		return "encrypt";
+	case HILP_OP_DECRYPT:
+		return "decrypt";
+	default:
+		return "hash";
+	}
+}
+
+static void git_provenance(const char *root, struct hil_run *run)
+{
+	char *rev[] = { "git", "-C", (char *)root, "rev-parse", "HEAD", NULL };
+	char *st[] = { "git", "-C", (char *)root, "status", "--porcelain",
+		       "--untracked-files=no", NULL };
+	char out[4096];
+	int status = -1;
+
+	snprintf(run->tool_commit, sizeof(run->tool_commit), "unknown");
+	if (hil_proc_capture(rev, out, sizeof(out), 10000, &status) == HIL_OK &&
+	    status == 0) {
+		out[strcspn(out, "\r\n")] = '\0';
+		snprintf(run->tool_commit, sizeof(run->tool_commit), "%s", out);
+	}
+	if (hil_proc_capture(st, out, sizeof(out), 10000, &status) == HIL_OK &&
+	    status == 0) {
+		run->tool_dirty = out[0] != '\0';
+	}
+}
+
+int hil_runner_make_run_dir(const struct hil_config *cfg,
+			    const struct hil_runner_opts *opts,
+			    struct hil_run *run)
+{
+	char stamp[32];
+	size_t i;
+	int ret;
+
+	run->cfg = cfg;
+	hil_utc_iso(run->started, sizeof(run->started));
+	snprintf(stamp, sizeof(stamp), "%s", run->started);
+	/* 2026-12-02T09:32:15Z -> 20261202-093215 */
+	for (i = 0; stamp[i] != '\0'; i++) {
+		if (stamp[i] == 'T') {
+			stamp[i] = '-';
+		}
+	}
+	{
+		char compact[32];
+		size_t o = 0;
+
+		for (i = 0; stamp[i] != '\0' && o + 1 < sizeof(compact); i++) {
+			if (stamp[i] != ':' && stamp[i] != 'Z' &&
+			    !(stamp[i] == '-' && i < 10)) {
+				compact[o++] = stamp[i];
+			}
+		}
+		compact[o] = '\0';
+		snprintf(run->id, sizeof(run->id), "%s-%s-%ld", compact,
+			 run->cfg->name, (long)getpid());
+	}
+	snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir, run->id);
+	ret = hil_mkdirs(run->dir);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	hil_info("run %s: results in %s", run->id, run->dir);
+	return HIL_OK;
+}
+
+/* results/latest -> <run-id>, replaced atomically. */
+static void point_latest(const struct hil_runner_opts *opts,
+			 const struct hil_run *run)
+{
+	char tmp[HIL_PATH + 32];
+	char latest[HIL_PATH + 16];
+
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld", opts->results_dir,
+		 (long)getpid());
+	snprintf(latest, sizeof(latest), "%s/latest", opts->results_dir);
+	unlink(tmp);
+	if (symlink(run->id, tmp) != 0 || rename(tmp, latest) != 0) {
+		hil_warn("could not point %s at %s: %s", latest, run->id,
+			 strerror(errno));
+		unlink(tmp);
+	}
+}
+
+static int identify(struct hil_run *run)
+{
+	char reported[2 * HILP_BUILD_ID_MAX + 1];
+
+	hil_hex_encode(run->info.build_id, run->info.build_id_len, reported);
+	if (strcmp(reported, run->build_id) != 0) {
+		hil_err("the target runs build-id %s but hilrun built %s (%s): refusing to measure a different image",
+			reported[0] ? reported : "(none)", run->build_id,
+			run->fw.elf);
+		return HIL_ERR_MISMATCH;
+	}
+	if (run->info.protocol != HILP_PROTOCOL_VERSION) {
+		hil_err("the stub speaks protocol %u, hilrun %u",
+			run->info.protocol, HILP_PROTOCOL_VERSION);
+		return HIL_ERR_MISMATCH;
+	}
+	hil_info("target: %s, build-id %s, %s, overhead %u",
+		 run->info.board, reported,
+		 hil_unit_name(run->info.counter_unit),
+		 (unsigned)run->info.overhead);
+	return HIL_OK;
+}
+
+static int find_target_alg(const struct run_ctx *c, const char *name,
+			   const char *impl)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_algs; i++) {
+		if (strcmp(c->algs[i].name, name) == 0 &&
+		    strcmp(c->algs[i].impl, impl) == 0) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Run the algorithm on the target for a set of lengths with PRNG inputs and
+ * compare with the host build of the same sources; check that decryption
+ * round-trips and that a flipped tag byte is rejected.
+ */
+static int verify_alg(struct run_ctx *c, int index,
+		      const struct registry_alg *ref)
+{
+	static const uint32_t msg_lens[] = { 0, 1, 15, 16, 17, 33, 64, 79 };
+	static const uint32_t ad_lens[] = { 0, 1, 16, 17 };
+	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
+	uint8_t want[VERIFY_MAX_MSG + 64], got[VERIFY_MAX_MSG + 64];
+	uint8_t back[VERIFY_MAX_MSG + 64];
+	size_t i, j;
+	uint32_t rng = hilp_prng_init(0xC0FFEEu);
+	int ret;
+
+	for (i = 0; i < sizeof(msg_lens) / sizeof(msg_lens[0]); i++) {
+		for (j = 0; j < sizeof(ad_lens) / sizeof(ad_lens[0]); j++) {
+			size_t want_len = 0, got_len = 0, back_len = 0;
+			int rej_w = 0, rej_g = 0;
+			uint8_t op = ref->kind == HILP_KIND_HASH ?
+					     HILP_OP_HASH :
+					     HILP_OP_ENCRYPT;
+
+			if (ref->kind == HILP_KIND_HASH && j > 0) {
+				break;
+			}
+			hilp_prng_fill(&rng, key, sizeof(key));
+			hilp_prng_fill(&rng, npub, sizeof(npub));
+			hilp_prng_fill(&rng, ad, sizeof(ad));
+			hilp_prng_fill(&rng, msg, sizeof(msg));
+			ret = hil_ref_run(ref, op, key, npub, ad, ad_lens[j], msg,
+					  msg_lens[i], want, sizeof(want),
+					  &want_len, &rej_w);
+			if (ret == HIL_OK) {
+				ret = hil_target_exec(
+					c->conn.session, (uint8_t)index, op, key,
+					ref->keybytes, npub, ref->npubbytes, ad,
+					ad_lens[j], msg, msg_lens[i], got,
+					sizeof(got), &got_len, &rej_g);
+			}
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			if (rej_w || rej_g || want_len != got_len ||
+			    memcmp(want, got, want_len) != 0) {
+				hil_err("%s/%s: the target's %s of %u bytes (ad %u) differs from the host build",
+					ref->name, ref->impl, op_name(op),
+					(unsigned)msg_lens[i],
+					(unsigned)ad_lens[j]);
+				return HIL_ERR_VERIFY;
+			}
+			if (op == HILP_OP_HASH) {
+				continue;
+			}
+			ret = hil_target_exec(c->conn.session, (uint8_t)index,
+					      HILP_OP_DECRYPT, key, ref->keybytes,
+					      npub, ref->npubbytes, ad,
+					      ad_lens[j], got, got_len, back,
+					      sizeof(back), &back_len, &rej_g);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			if (rej_g || back_len != msg_lens[i] ||
+			    memcmp(back, msg, back_len) != 0) {
+				hil_err("%s/%s: decryption on the target does not give back the plaintext (%u bytes)",
+					ref->name, ref->impl,
+					(unsigned)msg_lens[i]);
+				return HIL_ERR_VERIFY;
+			}
+			got[got_len - 1] ^= 0x01; /* a forged tag */
+			ret = hil_target_exec(c->conn.session, (uint8_t)index,
+					      HILP_OP_DECRYPT, key, ref->keybytes,
+					      npub, ref->npubbytes, ad,
+					      ad_lens[j], got, got_len, back,
+					      sizeof(back), &back_len, &rej_g);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			if (!rej_g) {
+				hil_err("%s/%s: the target accepted a forged tag",
+					ref->name, ref->impl);
+				return HIL_ERR_VERIFY;
+			}
+		}
+	}
+	return HIL_OK;
+}
+
+static void journal_row(struct run_ctx *c, const struct hil_row *row)
+{
+	char *line;
+	size_t len;
+
+	if (c->journal_fd < 0) {
+		return;
+	}
+	line = hil_report_row_json(c->run, row);
+	if (line == NULL) {
+		return;
+	}
+	len = strlen(line);
+	line[len] = '\n'; /* replaces the NUL; written with its length */
+	if (write(c->journal_fd, line, len + 1) != (ssize_t)(len + 1) ||
+	    fsync(c->journal_fd) != 0) {
+		hil_warn("could not append to the journal: %s", strerror(errno));
+	}
+	free(line);
+}
+
+static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
+				 uint32_t ad_len)
+{
+	/* Generous: 10 ms per KiB per run plus the link timeout. A silent
+	 * target is still caught, just later for long benches. */
+	unsigned long long work = (unsigned long long)(cfg->bench.runs +
+						       cfg->bench.warmup) *
+				  (len + ad_len + 64);
+
+	return cfg->link.timeout_ms + (unsigned)(work / 100);
+}
+
+static int measure_row(struct run_ctx *c, int index,
+		       const struct registry_alg *ref, int verified, uint8_t op,
+		       uint32_t len, uint32_t ad_len)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+	struct hil_row *row;
+	uint32_t *raw = NULL;
+	uint32_t i;
+	int ret;
+
+	row = hil_run_add_row(c->run);
+	if (row == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
+	snprintf(row->implementation, sizeof(row->implementation), "%s",
+		 ref->impl);
+	row->operation = op_name(op);
+	row->mode = ref->kind == HILP_KIND_HASH ? "hash" : "AEAD";
+	row->msg_len = len;
+	row->ad_len = ad_len;
+	row->runs = cfg->bench.runs;
+	row->warmup = cfg->bench.warmup;
+	row->seed = cfg->bench.seed;
+	row->verified = verified;
+
+	req.alg = (uint8_t)index;
+	req.msg_len = (uint16_t)len;
+	req.ad_len = (uint16_t)ad_len;
+	req.runs = (uint16_t)cfg->bench.runs;
+	req.warmup = (uint16_t)cfg->bench.warmup;
+	req.seed = cfg->bench.seed;
+
+	ret = hil_ref_bench_digest(ref, op, len, ad_len, cfg->bench.runs,
+				   cfg->bench.seed, &row->digest_expected);
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error),
+			 "host build could not compute the expected digest: %s",
+			 hil_strerror(ret));
+		goto done;
+	}
+	raw = calloc(cfg->bench.runs, sizeof(*raw));
+	row->samples = calloc(cfg->bench.runs, sizeof(*row->samples));
+	if (raw == NULL || row->samples == NULL) {
+		ret = HIL_ERR_NOMEM;
+		snprintf(row->error, sizeof(row->error), "out of memory");
+		goto done;
+	}
+	ret = hil_target_bench(c->conn.session, op, &req, &rep, raw,
+			       bench_timeout_ms(cfg, len, ad_len));
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error), "BENCH failed: %s",
+			 hil_strerror(ret));
+		goto done;
+	}
+	row->digest_got = rep.digest;
+	row->overhead = rep.overhead;
+	row->stack_known = rep.stack_bytes != 0xFFFFFFFFu;
+	row->stack_bytes = rep.stack_bytes;
+	for (i = 0; i < cfg->bench.runs; i++) {
+		/* A sample below the overhead would mean the calibration is
+		 * wrong; keep it visible rather than wrap around. */
+		row->samples[i] = (double)raw[i] - (double)rep.overhead;
+	}
+	ret = hil_stats_compute(row->samples, cfg->bench.runs, &row->stats);
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error), "statistics failed");
+		goto done;
+	}
+	if (rep.digest != row->digest_expected) {
+		snprintf(row->error, sizeof(row->error),
+			 "output digest %08x differs from the host's %08x: the target did not compute what was measured",
+			 (unsigned)rep.digest, (unsigned)row->digest_expected);
+		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
+			row->operation, (unsigned)len, row->error);
+		ret = HIL_OK; /* the row failed, the run goes on */
+		goto done;
+	}
+	row->ok = 1;
+done:
+	free(raw);
+	journal_row(c, row);
+	if (row->ok) {
+		hil_info("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
+			 ref->impl, row->operation, (unsigned)len,
+			 (unsigned)ad_len, row->stats.median,
+			 hil_unit_name(c->run->info.counter_unit));
+	}
+	return ret;
+}
+
+static int measure(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	static const uint8_t ops[] = { HILP_OP_ENCRYPT, HILP_OP_DECRYPT,
+				       HILP_OP_HASH };
+	static const uint32_t op_bits[] = { HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
+					    HIL_OPS_HASH };
+	size_t a, o, l, d;
+	int ret;
+
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct hil_config_alg *ca = &cfg->algs[a];
+		const struct registry_alg *ref = hil_ref_find(ca->name, ca->impl);
+		int index = find_target_alg(c, ca->name, ca->impl);
+		int verified;
+
+		if (ref == NULL || index < 0) {
+			hil_err("%s/%s is not in the %s", ca->name, ca->impl,
+				ref == NULL ? "host build" : "target image");
+			return HIL_ERR_MISMATCH;
+		}
+		ret = verify_alg(c, index, ref);
+		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO) {
+			return ret;
+		}
+		verified = ret == HIL_OK;
+		if (!verified) {
+			hil_err("%s/%s failed verification on the target: its rows are not measured",
+				ca->name, ca->impl);
+			continue;
+		}
+		hil_info("%s/%s verified on the target against the host build",
+			 ca->name, ca->impl);
+		for (o = 0; o < sizeof(ops); o++) {
+			int kind_ok = ref->kind == HILP_KIND_HASH ?
+					      ops[o] == HILP_OP_HASH :
+					      ops[o] != HILP_OP_HASH;
+
+			if (!(cfg->bench.operations & op_bits[o]) || !kind_ok) {
+				continue;
+			}
+			for (d = 0; d < cfg->bench.n_ad_lengths; d++) {
+				for (l = 0; l < cfg->bench.n_lengths; l++) {
+					if (c->opts->stop != NULL &&
+					    *c->opts->stop) {
+						return HIL_ERR_INTERRUPTED;
+					}
+					ret = measure_row(
+						c, index, ref, verified, ops[o],
+						cfg->bench.lengths[l],
+						cfg->bench.ad_lengths[d]);
+					if (ret == HIL_ERR_TIMEOUT ||
+					    ret == HIL_ERR_IO ||
+					    ret == HIL_ERR_NOMEM) {
+						return ret;
+					}
+				}
+			}
+		}
+	}
+	return HIL_OK;
+}
+
+static int check_limits(const struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	const struct hilp_info *info = &c->run->info;
+	size_t i;
+
+	if (cfg->bench.runs > info->max_runs) {
+		hil_err("bench.runs is %u but the stub keeps at most %u samples",
+			(unsigned)cfg->bench.runs, info->max_runs);
+		return HIL_ERR_CONFIG;
+	}
+	for (i = 0; i < cfg->bench.n_lengths; i++) {
+		if (cfg->bench.lengths[i] > info->max_msg) {
+			hil_err("bench.lengths[%zu] is %u but the stub's buffers take at most %u bytes",
+				i, (unsigned)cfg->bench.lengths[i],
+				info->max_msg);
+			return HIL_ERR_CONFIG;
+		}
+	}
+	for (i = 0; i < cfg->bench.n_ad_lengths; i++) {
+		if (cfg->bench.ad_lengths[i] > info->max_ad) {
+			hil_err("bench.ad_lengths[%zu] is %u but the stub takes at most %u bytes",
+				i, (unsigned)cfg->bench.ad_lengths[i],
+				info->max_ad);
+			return HIL_ERR_CONFIG;
+		}
+	}
+	return HIL_OK;
+}
+
+static int image_info(struct hil_run *run)
+{
+	struct hil_elf_info ei;
+	int ret = hil_elf_info(run->fw.elf, &ei);
+
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (ei.build_id_len == 0) {
+		hil_err("%s has no GNU build-id: it cannot be identified on the target",
+			run->fw.elf);
+		return HIL_ERR_BUILD;
+	}
+	snprintf(run->build_id, sizeof(run->build_id), "%s", ei.build_id_hex);
+	snprintf(run->elf_sha256, sizeof(run->elf_sha256), "%s", ei.sha256_hex);
+	snprintf(run->elf_compiler, sizeof(run->elf_compiler), "%s",
+		 ei.compiler);
+	run->sizes.flash = (unsigned long)ei.flash;
+	run->sizes.ram_static = (unsigned long)ei.ram;
+	run->sizes.stack_reserved = (unsigned long)ei.stack;
+	return HIL_OK;
+}
+
+int hil_runner_bring_up(const struct hil_config *cfg,
+			const struct hil_runner_opts *opts, struct hil_run *run,
+			struct hil_target_conn *conn)
+{
+	struct hil_flasher_params fp;
+	char root[HIL_PATH];
+	char path[HIL_PATH + 32];
+	int ret;
+
+	memset(conn, 0, sizeof(*conn));
+	ret = hil_build_find_root(root, sizeof(root));
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	git_provenance(root, run);
+	snprintf(path, sizeof(path), "%s/build.log", run->dir);
+	ret = hil_build_firmware(cfg, root, path, opts->algs_override,
+				 &run->fw);
+	if (ret == HIL_OK) {
+		ret = image_info(run);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	memset(&fp, 0, sizeof(fp));
+	fp.program = cfg->flasher.program;
+	fp.run_dir = run->dir;
+	fp.timeout_ms = cfg->flasher.timeout_ms;
+	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	hil_flasher_version(conn->flasher, run->flasher_version,
+			    sizeof(run->flasher_version));
+	ret = hil_flasher_start(conn->flasher, run->fw.elf);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (strcmp(cfg->link.type, "serial") == 0) {
+		ret = hil_link_open(&conn->link, "serial", cfg->link.port,
+				    cfg->link.baud);
+	} else {
+		ret = hil_link_open(&conn->link, "socket",
+				    hil_flasher_link_where(conn->flasher), 0);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (opts->faults != NULL) {
+		ret = hil_link_wrap_flaky(&conn->link, conn->link, opts->faults);
+		if (ret != HIL_OK) {
+			conn->link = NULL; /* the wrapper closed it */
+			return ret;
+		}
+	}
+	ret = hil_session_open(&conn->session, conn->link, cfg->link.timeout_ms,
+			       cfg->link.retries);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = hil_session_handshake(conn->session, HANDSHAKE_MS, &run->info);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	return identify(run);
+}
+
+void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
+{
+	if (conn->session != NULL) {
+		const struct hil_session_stats *st =
+			hil_session_get_stats(conn->session);
+
+		run->retries = st->retries;
+		run->bad_frames = st->bad_frames;
+		run->timeouts = st->timeouts;
+		hil_session_close(conn->session);
+		conn->session = NULL;
+	}
+	hil_link_close(conn->link);
+	conn->link = NULL;
+	if (conn->flasher != NULL) {
+		hil_flasher_close(conn->flasher); /* stops QEMU */
+		conn->flasher = NULL;
+	}
+}
+
+int hil_runner_run(const struct hil_config *cfg,
+		   const struct hil_runner_opts *opts, struct hil_run *run)
+{
+	struct run_ctx c;
+	char path[HIL_PATH + 32];
+	int ret;
+	int report_ret;
+
+	memset(&c, 0, sizeof(c));
+	memset(run, 0, sizeof(*run));
+	c.opts = opts;
+	c.run = run;
+	c.journal_fd = -1;
+	run->cfg = cfg;
+	run->status = "failed";
+
+	ret = hil_runner_make_run_dir(cfg, opts, run);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
+		snprintf(run->host, sizeof(run->host), "unknown");
+	}
+	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
+	c.journal_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			    0644);
+	if (c.journal_fd < 0) {
+		hil_warn("no journal at %s: %s", path, strerror(errno));
+	}
+
+	ret = hil_runner_bring_up(cfg, opts, run, &c.conn);
+	if (ret == HIL_OK) {
+		ret = check_limits(&c);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_target_algs(c.conn.session, c.algs,
+				      HIL_TARGET_MAX_ALGS, &c.n_algs);
+	}
+	if (ret == HIL_OK) {
+		ret = measure(&c);
+	}
+	hil_runner_take_down(&c.conn, run);
+	if (c.journal_fd >= 0) {
+		close(c.journal_fd);
+	}
+
+	hil_utc_iso(run->finished, sizeof(run->finished));
+	if (ret == HIL_OK) {
+		size_t i;
+
+		run->status = "complete";
+		for (i = 0; i < run->n_rows; i++) {
+			if (!run->rows[i].ok) {
+				ret = HIL_ERR_VERIFY;
+			}
+		}
+	} else if (run->n_rows > 0) {
+		run->status = "partial";
+	}
+	/* Whatever happened, what was measured is written down. */
+	report_ret = hil_report_write_json(run);
+	if (report_ret == HIL_OK) {
+		point_latest(opts, run);
+		hil_info("report: %s/report.json", run->dir);
+	}
+	return ret != HIL_OK ? ret : report_ret;
+}

@@ -1,0 +1,60 @@
+/* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
+#ifndef HIL_RUNNER_H
+#define HIL_RUNNER_H
+
+#include <signal.h>
+
+#include "config.h"
+#include "link/link.h"
+#include "run.h"
+
+struct hil_flasher;
+struct hil_session;
+
+struct hil_runner_opts {
+	const char *results_dir;		/* where run folders go */
+	const volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM; may be NULL */
+	const struct hil_link_faults *faults;	/* fault injection (tests); NULL */
+	const char *algs_override;		/* "alg/impl ..." instead of cfg's; NULL */
+};
+
+/* A target built, started, connected and identified. */
+struct hil_target_conn {
+	struct hil_flasher *flasher;
+	struct hil_link *link;
+	struct hil_session *session;
+};
+
+/**
+ * Build the firmware for cfg, start it (QEMU) or flash it, connect, wait for
+ * the stub and check that it runs the image just built (build-id).
+ * run->dir must exist (build.log and the emulator's files go there); run's
+ * provenance fields (fw, build_id, sizes, info) are filled.
+ * @return HIL_OK with conn open (close it with hil_runner_take_down, also on
+ *         error), or the step's error.
+ */
+int hil_runner_bring_up(const struct hil_config *cfg,
+			const struct hil_runner_opts *opts, struct hil_run *run,
+			struct hil_target_conn *conn);
+
+/** Close the session and link and stop the target (QEMU never survives). */
+void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run);
+
+/**
+ * The whole walk of design.md section 1 for one configuration. Writes
+ * results/<run-id>/report.json (and journal.jsonl row by row) whatever the
+ * outcome, and points results/latest at it.
+ * @param run filled; free with hil_run_free().
+ * @return HIL_OK when every row was measured and verified; HIL_ERR_VERIFY
+ *         when some rows failed; HIL_ERR_INTERRUPTED; or the error that
+ *         stopped the run.
+ */
+int hil_runner_run(const struct hil_config *cfg,
+		   const struct hil_runner_opts *opts, struct hil_run *run);
+
+/** Create results_dir/<id> for a new run and fill run->id, dir, started. */
+int hil_runner_make_run_dir(const struct hil_config *cfg,
+			    const struct hil_runner_opts *opts,
+			    struct hil_run *run);
+
+#endif /* HIL_RUNNER_H */
