@@ -31,7 +31,7 @@ HB := $(BUILD)/host
 # Host modules, one responsibility each (see design.md section 2).
 HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/link/link.c host/link/serial.c host/link/socket.c \
-	host/proc.c host/board/qemu.c host/elfinfo.c \
+	host/proc.c host/board/flasher.c host/board/qemu.c host/elfinfo.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
 	host/util.c host/run.c protocol/hilp.c
@@ -89,6 +89,7 @@ $(BUILD)/hilrun: $(HB)/host/main.o $(HB)/libhil.a
 # Built by hilrun for each configuration (own FW_DIR per configuration).
 BOARD ?= qemu-netduino
 OPT ?= -O2
+CLOCK_HZ ?= 84000000
 ALGS ?= ascon-aead128/ref
 FW_DIR ?= $(BUILD)/fw/manual-$(BOARD)
 CROSS ?= arm-none-eabi-

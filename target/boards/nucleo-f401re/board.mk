@@ -7,7 +7,7 @@
 # HIL_BAUD: USART2 rate to the ST-LINK virtual COM port.
 # Soft float for the same reasons as qemu-netduino (integer-only crypto).
 
-HIL_CLOCK_HZ ?= 84000000
+HIL_CLOCK_HZ ?= $(CLOCK_HZ)
 HIL_BAUD ?= 115200
 
 BOARD_SRCS := target/boards/common/startup.c \
