@@ -16,7 +16,7 @@ CONFIG ?= configs/qemu.json
 HOST_CC ?= cc
 PKGS := libcjson libserialport libftdi1 libelf
 HOST_WARN := -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-	-Wmissing-prototypes -Wformat=2
+	-Wmissing-prototypes -Wformat=2 -Wno-format-truncation
 HOST_CFLAGS := $(HOST_WARN) -O2 -g -Ihost -Iprotocol -Itarget -MMD -MP
 HOST_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmd -lm
 ifeq ($(SAN),1)

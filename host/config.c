@@ -431,15 +431,15 @@ static int scan(struct loader *ld, const cJSON *item, size_t file)
 	return HIL_OK;
 }
 
-/* Parse the text of file `level`; the result is a JSON object. */
+/* Parse the NUL-terminated text of file `level`: a JSON object. */
 static int parse_text(struct loader *ld, size_t level, const char *text,
 		      size_t len, cJSON **out)
 {
 	const char *file = ld->files[level];
 	const char *end = NULL;
 	const char *nul;
-	char excerpt[24], sb[SHOW];
-	size_t off, line, col, i;
+	char excerpt[32], sb[SHOW];
+	size_t off, start, line, col, i;
 	cJSON *root;
 	int ret;
 
@@ -452,26 +452,41 @@ static int parse_text(struct loader *ld, size_t level, const char *text,
 	}
 	/*
 	 * The parse-end pointer is the thread-safe form of cJSON_GetErrorPtr():
-	 * on failure it points where the parser stopped.
+	 * on failure it points where the parser stopped. The length includes
+	 * the terminating NUL, which is how cJSON is told that nothing may
+	 * follow the object.
 	 */
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 1);
+	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
 	if (root == NULL) {
 		off = 0;
 		if (end != NULL && end >= text && end <= text + len) {
 			off = (size_t)(end - text);
 		}
 		where(text, off, &line, &col);
-		for (i = 0; i + 1 < sizeof(excerpt) && off + i < len &&
-			    text[off + i] != '\n' && text[off + i] != '\r';
-		     i++) {
-			excerpt[i] = text[off + i];
+		/* Whole value, then more: say so rather than show an excerpt. */
+		root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 0);
+		if (root != NULL) {
+			cJSON_Delete(root);
+			return fail_file(ld, HIL_ERR_CONFIG, file,
+					 "line %zu, column %zu: text after the end of the JSON value",
+					 line, col);
 		}
-		excerpt[i] = '\0';
-		if (strspn(excerpt, " \t") == i) {
+		if (text[off + strspn(text + off, " \t\r\n")] == '\0') {
 			return fail_file(ld, HIL_ERR_CONFIG, file,
 					 "line %zu, column %zu: invalid JSON (unexpected end of input)",
 					 line, col);
 		}
+		/*
+		 * cJSON stops on or just after the culprit (",," stops after
+		 * the second comma), so the excerpt starts a little before.
+		 */
+		start = off - (col - 1 < 8 ? col - 1 : 8);
+		for (i = 0; i + 1 < sizeof(excerpt) && start + i < len &&
+			    text[start + i] != '\n' && text[start + i] != '\r';
+		     i++) {
+			excerpt[i] = text[start + i];
+		}
+		excerpt[i] = '\0';
 		return fail_file(ld, HIL_ERR_CONFIG, file,
 				 "line %zu, column %zu: invalid JSON near \"%s\"",
 				 line, col, show(sb, sizeof(sb), excerpt));
@@ -653,35 +668,39 @@ out_root:
 
 /* ---- validation helpers ------------------------------------------------ */
 
+/* Edit distance counting a swap of neighbours as one edit ("rnus"). */
 static size_t edit_distance(const char *a, const char *b)
 {
-	size_t row[33];
+	unsigned char d[33][33];
 	size_t la = strlen(a), lb = strlen(b);
-	size_t i, j, diag, up, best;
+	size_t i, j, best;
 
 	if (la > 32 || lb > 32) {
 		return (size_t)-1;
 	}
+	for (i = 0; i <= la; i++) {
+		d[i][0] = (unsigned char)i;
+	}
 	for (j = 0; j <= lb; j++) {
-		row[j] = j;
+		d[0][j] = (unsigned char)j;
 	}
 	for (i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = i;
 		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best) {
-				best = up + 1;
+			best = d[i - 1][j - 1] + (size_t)(a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1u < best) {
+				best = d[i - 1][j] + 1u;
 			}
-			if (row[j - 1] + 1 < best) {
-				best = row[j - 1] + 1;
+			if (d[i][j - 1] + 1u < best) {
+				best = d[i][j - 1] + 1u;
 			}
-			row[j] = best;
-			diag = up;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1u < best) {
+				best = d[i - 2][j - 2] + 1u;
+			}
+			d[i][j] = (unsigned char)best;
 		}
 	}
-	return row[lb];
+	return d[la][lb];
 }
 
 /* Refuse keys the schema does not have, suggesting a near miss. */

@@ -12,7 +12,7 @@
 #define HIL_CFG_MAX_LENGTHS 32
 #define HIL_CFG_MAX_AD_LENGTHS 8
 #define HIL_CFG_MAX_OPENOCD_CFG 4
-#define HIL_CFG_MAX_EXTENDS_DEPTH 8
+#define HIL_CFG_MAX_EXTENDS_DEPTH 8	/* "extends" hops: a file and 8 bases */
 
 /* Operation bits for hil_config.bench.operations. */
 #define HIL_OPS_ENCRYPT 0x1u
@@ -26,15 +26,17 @@ struct hil_config_alg {
 
 struct hil_config {
 	char path[HIL_CFG_STR];		/* file it was loaded from */
-	char name[HIL_CFG_NAME];	/* "name", default: file name without .json */
+	char name[HIL_CFG_NAME];	/* "name", default: file name without .json
+					 * ("inline" for hil_config_parse); never
+					 * inherited from an extended base */
 
 	struct {
-		char name[HIL_CFG_NAME];	/* "qemu-netduino" | "nucleo-f401re" | "native" */
+		char name[HIL_CFG_NAME];	/* "qemu-netduino" (default) | "nucleo-f401re" | "native" */
 		uint32_t clock_hz;		/* 84000000 (default) | 24000000 | 16000000 */
 	} board;
 
 	struct {
-		char type[HIL_CFG_NAME];	/* "socket" | "serial" */
+		char type[HIL_CFG_NAME];	/* "socket" | "serial"; default from the board */
 		char port[HIL_CFG_STR];		/* serial device; empty for socket */
 		uint32_t baud;			/* default 115200 */
 		uint32_t timeout_ms;		/* per reply, default 2000 */
@@ -42,8 +44,8 @@ struct hil_config {
 	} link;
 
 	struct {
-		char type[HIL_CFG_NAME];	/* "qemu" | "openocd" | "native" */
-		char program[HIL_CFG_STR];	/* default "qemu-system-arm" / "openocd" */
+		char type[HIL_CFG_NAME];	/* "qemu" | "openocd" | "native"; default from the board */
+		char program[HIL_CFG_STR];	/* default "qemu-system-arm" / "openocd" / "" (native) */
 		char openocd_cfg[HIL_CFG_MAX_OPENOCD_CFG][HIL_CFG_STR];
 		size_t n_openocd_cfg;		/* default 1: "board/st_nucleo_f4.cfg" */
 		char probe_serial[HIL_CFG_NAME]; /* "adapter serial", may be empty */
@@ -77,17 +79,22 @@ struct hil_config {
  * (relative to the including file) whose keys are overridden key by key
  * (objects merged recursively, arrays and scalars replaced). Unknown keys,
  * wrong types and out-of-range values are errors whose message names the
- * JSON path, e.g. "configs/x.json: bench.lengths[2]: expected a positive
- * integer".
- * @param cfg filled on success (defaults applied first).
- * @param err receives the message on failure (errlen bytes, NUL-terminated).
- * @return HIL_OK, HIL_ERR_CONFIG (invalid), HIL_ERR_IO (unreadable) or
- *         HIL_ERR_NOMEM.
+ * JSON path, e.g. "configs/x.json: bench.lengths[2]: expected an integer
+ * from 0 to 2048". The file named is the one the offending value is written in.
+ * docs/configs.md lists every key.
+ * @param cfg filled on success (defaults applied first); untouched on failure.
+ * @param err receives the message on failure (errlen bytes, NUL-terminated);
+ *         may be NULL.
+ * @return HIL_OK, HIL_ERR_CONFIG (invalid), HIL_ERR_IO (unreadable),
+ *         HIL_ERR_NOMEM, or HIL_ERR_ARG (NULL path, text or cfg).
  */
 int hil_config_load(const char *path, struct hil_config *cfg, char *err,
 		    size_t errlen);
 
-/** As hil_config_load, from a JSON text; base_dir resolves "extends". */
+/**
+ * As hil_config_load, from a JSON text; base_dir resolves "extends" (NULL:
+ * the working directory). Messages about the text itself have no file prefix.
+ */
 int hil_config_parse(const char *json, const char *base_dir,
 		     struct hil_config *cfg, char *err, size_t errlen);
 

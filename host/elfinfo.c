@@ -191,7 +191,8 @@ static void read_build_id(const struct image *im, struct hil_elf_info *out)
 	GElf_Phdr ph;
 	size_t i, nph = 0;
 
-	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+	for (scn = elf_nextscn(im->elf, NULL); scn != NULL;
+	     scn = elf_nextscn(im->elf, scn)) {
 		Elf_Data *d;
 
 		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE) {
@@ -244,7 +245,8 @@ static void read_comment(const struct image *im, struct hil_elf_info *out)
 	size_t used = 0;
 
 	out->compiler[0] = '\0';
-	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+	for (scn = elf_nextscn(im->elf, NULL); scn != NULL;
+	     scn = elf_nextscn(im->elf, scn)) {
 		Elf_Data *d;
 		const char *p;
 		size_t off = 0;
@@ -301,7 +303,8 @@ static void read_sizes(const struct image *im, struct hil_elf_info *out)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+	for (scn = elf_nextscn(im->elf, NULL); scn != NULL;
+	     scn = elf_nextscn(im->elf, scn)) {
 		if (gelf_getshdr(scn, &sh) == NULL ||
 		    (sh.sh_flags & SHF_ALLOC) == 0) {
 			continue;
@@ -359,7 +362,8 @@ static Elf_Scn *symbol_table(const struct image *im, GElf_Shdr *sh)
 	GElf_Shdr dsh;
 
 	memset(&dsh, 0, sizeof(dsh));
-	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+	for (scn = elf_nextscn(im->elf, NULL); scn != NULL;
+	     scn = elf_nextscn(im->elf, scn)) {
 		if (gelf_getshdr(scn, sh) == NULL) {
 			continue;
 		}

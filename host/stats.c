@@ -28,7 +28,7 @@ static double sorted_median(const double *s, size_t n)
 int hil_stats_compute(const double *x, size_t n, struct hil_stats *out)
 {
 	double *s;
-	double mean = 0.0, m2 = 0.0, delta;
+	double sum = 0.0, dmean, e, m2 = 0.0, c = 0.0, var;
 	size_t i;
 
 	if (x == NULL || n == 0 || out == NULL) {
@@ -50,23 +50,34 @@ int hil_stats_compute(const double *x, size_t n, struct hil_stats *out)
 	memcpy(s, x, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
 
-	/*
-	 * Welford's update: no catastrophic cancellation when the spread is
-	 * small next to the values (cycle counts around 1e6 varying by a few),
-	 * and exact (mean = value, m2 = 0) when all samples are equal.
-	 */
-	for (i = 0; i < n; i++) {
-		delta = s[i] - mean;
-		mean += delta / (double)(i + 1);
-		m2 += delta * (s[i] - mean);
-	}
-
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
 	out->median = sorted_median(s, n);
-	out->mean = mean;
-	out->stddev = n < 2 ? 0.0 : sqrt(m2 / (double)(n - 1));
+
+	/*
+	 * Corrected two-pass mean and variance on samples shifted by the
+	 * median. The shift is exact for counts (integers below 2^53), so
+	 * cycle counts around 1e9 that differ by a few keep every digit of
+	 * their spread, and equal samples give the sample value and 0
+	 * exactly. The second sum (c) cancels the rounding left in the mean.
+	 */
+	for (i = 0; i < n; i++) {
+		sum += s[i] - out->median;
+	}
+	dmean = sum / (double)n;
+	for (i = 0; i < n; i++) {
+		e = (s[i] - out->median) - dmean;
+		m2 += e * e;
+		c += e;
+	}
+	out->mean = out->median + dmean;
+	out->stddev = 0.0;
+	if (n >= 2) {
+		var = (m2 - c * c / (double)n) / (double)(n - 1);
+		/* c * c / n <= m2 exactly; rounding must not make it NaN. */
+		out->stddev = var > 0.0 ? sqrt(var) : 0.0;
+	}
 
 	/* MAD: the median of the absolute deviations from the median. */
 	for (i = 0; i < n; i++) {

@@ -16,7 +16,8 @@ struct hil_stats {
 
 /**
  * Compute the statistics of n samples (the input is not modified).
- * @return HIL_OK, HIL_ERR_ARG when n is 0, HIL_ERR_NOMEM.
+ * @return HIL_OK, HIL_ERR_ARG when n is 0, a pointer is NULL or a sample is
+ *         not finite (NaN, infinity), HIL_ERR_NOMEM.
  */
 int hil_stats_compute(const double *x, size_t n, struct hil_stats *out);
 

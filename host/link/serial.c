@@ -4,8 +4,11 @@
 
 #include "link.h"
 
+#include <errno.h>
 #include <libserialport.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "../err.h"
 #include "../log.h"
@@ -72,6 +75,7 @@ static void serial_close(struct hil_link *l)
 static int serial_open(struct hil_link *l, const char *where, unsigned baud)
 {
 	struct serial *s;
+	struct stat st;
 	enum sp_return r;
 
 	if (baud == 0 || baud > (unsigned)0x7fffffff) {
@@ -86,6 +90,16 @@ static int serial_open(struct hil_link *l, const char *where, unsigned baud)
 	hil_link_set_priv(l, s);	/* serial_close frees it on error */
 
 	r = sp_get_port_by_name(where, &s->port);
+	if (r == SP_ERR_ARG) {
+		/* 0.1.1 says only "Device not found": tell the two cases apart. */
+		if (stat(where, &st) != 0) {
+			hil_err("%s: no such port: %s", where, strerror(errno));
+			return HIL_ERR_IO;
+		}
+		hil_err("%s: not a serial port libserialport knows (a pty is not supported: use the socket link)",
+			where);
+		return HIL_ERR_NA;
+	}
 	if (r != SP_OK) {
 		return sp_fail(where, "cannot find port", r);
 	}

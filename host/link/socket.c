@@ -114,6 +114,11 @@ static int fd_write(struct hil_link *l, const uint8_t *p, size_t n,
 		if (w < 0 && errno == EINTR) {
 			continue;
 		}
+		if (w < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+			hil_err("%s: peer closed the connection",
+				hil_link_where(l));
+			return HIL_ERR_IO;
+		}
 		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
 			hil_err("%s: write failed: %s", hil_link_where(l),
 				strerror(errno));
@@ -159,6 +164,11 @@ static int fd_read(struct hil_link *l, uint8_t *p, size_t cap,
 		}
 		if (errno == EINTR) {
 			continue;
+		}
+		if (errno == ECONNRESET) {
+			hil_err("%s: peer closed the connection",
+				hil_link_where(l));
+			return HIL_ERR_IO;
 		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK) {
 			hil_err("%s: read failed: %s", hil_link_where(l),

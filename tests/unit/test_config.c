@@ -1,0 +1,1158 @@
+/* Unit tests of the config loader: shipped files, defaults, extends, and every kind of invalid input. */
+#define _XOPEN_SOURCE 700
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "err.h"
+
+/* Every test gets a fresh temporary directory for the files it writes. */
+struct fx {
+	char dir[64];
+};
+
+#define ALG "'algorithms': ['ascon-aead128']"
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	if (fx == NULL) {
+		return -1;
+	}
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/hilrun-config-XXXXXX");
+	if (mkdtemp(fx->dir) == NULL) {
+		free(fx);
+		return -1;
+	}
+	*state = fx;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	int ret = nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+
+	free(fx);
+	return ret;
+}
+
+/* JSON in C strings is unreadable with \" everywhere: tests write ' for ". */
+static void unquote(char *out, size_t n, const char *s)
+{
+	size_t i;
+
+	assert_true(strlen(s) < n);
+	for (i = 0; s[i] != '\0'; i++) {
+		out[i] = s[i] == '\'' ? '"' : s[i];
+	}
+	out[i] = '\0';
+}
+
+/* Write dir/name with the given (single-quoted) JSON; path receives it. */
+static void put(const struct fx *fx, const char *name, const char *squoted,
+		char *path, size_t n)
+{
+	char text[8192];
+	FILE *f;
+
+	unquote(text, sizeof(text), squoted);
+	snprintf(path, n, "%s/%s", fx->dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void src_path(char *out, size_t n, const char *rel)
+{
+	const char *src = getenv("HIL_SRC_DIR");
+
+	if (src != NULL && src[0] != '\0') {
+		snprintf(out, n, "%s/%s", src, rel);
+	} else {
+		snprintf(out, n, "%s", rel);
+	}
+}
+
+/* Parse single-quoted inline text and expect exactly this message. */
+static void parse_fails(const char *squoted, const char *want)
+{
+	char json[8192], err[512];
+	struct hil_config cfg;
+	int ret;
+
+	unquote(json, sizeof(json), squoted);
+	ret = hil_config_parse(json, NULL, &cfg, err, sizeof(err));
+	if (ret != HIL_ERR_CONFIG) {
+		print_error("input: %s\n", json);
+	}
+	assert_int_equal(ret, HIL_ERR_CONFIG);
+	assert_string_equal(err, want);
+}
+
+static void parse_ok(const char *squoted, struct hil_config *cfg)
+{
+	char json[8192], err[512] = "";
+	int ret;
+
+	unquote(json, sizeof(json), squoted);
+	ret = hil_config_parse(json, NULL, cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		print_error("input: %s\nerror: %s\n", json, err);
+	}
+	assert_int_equal(ret, HIL_OK);
+}
+
+/* ---- defaults and shipped files ---------------------------------------- */
+
+static void test_defaults_are_the_documented_ones(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	memset(&cfg, 0xa5, sizeof(cfg));
+	hil_config_defaults(&cfg);
+	assert_string_equal(cfg.path, "");
+	assert_string_equal(cfg.board.name, "qemu-netduino");
+	assert_int_equal(cfg.board.clock_hz, 84000000);
+	assert_string_equal(cfg.link.type, "socket");
+	assert_string_equal(cfg.link.port, "");
+	assert_int_equal(cfg.link.baud, 115200);
+	assert_int_equal(cfg.link.timeout_ms, 2000);
+	assert_int_equal(cfg.link.retries, 3);
+	assert_string_equal(cfg.flasher.type, "qemu");
+	assert_string_equal(cfg.flasher.program, "qemu-system-arm");
+	assert_int_equal(cfg.flasher.n_openocd_cfg, 1);
+	assert_string_equal(cfg.flasher.openocd_cfg[0], "board/st_nucleo_f4.cfg");
+	assert_string_equal(cfg.flasher.probe_serial, "");
+	assert_int_equal(cfg.flasher.timeout_ms, 60000);
+	assert_int_equal(cfg.build.n_cflags, 1);
+	assert_string_equal(cfg.build.cflags[0], "-O2");
+	assert_int_equal(cfg.n_algs, 0);
+	assert_int_equal(cfg.bench.operations, HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
+	assert_int_equal(cfg.bench.n_lengths, 4);
+	assert_int_equal(cfg.bench.lengths[0], 16);
+	assert_int_equal(cfg.bench.lengths[1], 64);
+	assert_int_equal(cfg.bench.lengths[2], 256);
+	assert_int_equal(cfg.bench.lengths[3], 1024);
+	assert_int_equal(cfg.bench.n_ad_lengths, 1);
+	assert_int_equal(cfg.bench.ad_lengths[0], 0);
+	assert_int_equal(cfg.bench.runs, 1000);
+	assert_int_equal(cfg.bench.warmup, 10);
+	assert_int_equal(cfg.bench.seed, 1);
+	assert_string_equal(cfg.results_dir, "results");
+}
+
+static void assert_shared_bench(const struct hil_config *cfg)
+{
+	assert_int_equal(cfg->n_algs, 1);
+	assert_string_equal(cfg->algs[0].name, "ascon-aead128");
+	assert_string_equal(cfg->algs[0].impl, "ref");
+	assert_int_equal(cfg->build.n_cflags, 1);
+	assert_string_equal(cfg->build.cflags[0], "-O2");
+	assert_int_equal(cfg->bench.operations, HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
+	assert_int_equal(cfg->bench.n_lengths, 4);
+	assert_int_equal(cfg->bench.lengths[0], 16);
+	assert_int_equal(cfg->bench.lengths[3], 1024);
+	assert_int_equal(cfg->bench.n_ad_lengths, 1);
+	assert_int_equal(cfg->bench.ad_lengths[0], 0);
+	assert_int_equal(cfg->bench.runs, 1000);
+	assert_int_equal(cfg->bench.warmup, 10);
+	assert_int_equal(cfg->bench.seed, 1);
+	assert_string_equal(cfg->results_dir, "results");
+}
+
+static void test_shipped_qemu_config_loads(void **state)
+{
+	struct hil_config cfg;
+	char path[512], err[512] = "";
+	int ret;
+
+	(void)state;
+	src_path(path, sizeof(path), "configs/qemu.json");
+	ret = hil_config_load(path, &cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		print_error("%s\n", err);
+	}
+	assert_int_equal(ret, HIL_OK);
+	assert_string_equal(cfg.path, path);
+	assert_string_equal(cfg.name, "qemu");
+	assert_string_equal(cfg.board.name, "qemu-netduino");
+	assert_string_equal(cfg.flasher.type, "qemu");
+	assert_string_equal(cfg.flasher.program, "qemu-system-arm");
+	assert_string_equal(cfg.link.type, "socket");
+	assert_string_equal(cfg.link.port, "");
+	assert_shared_bench(&cfg);
+}
+
+static void test_shipped_o2_config_loads(void **state)
+{
+	struct hil_config cfg;
+	char path[512], err[512] = "";
+	int ret;
+
+	(void)state;
+	src_path(path, sizeof(path), "configs/o2.json");
+	ret = hil_config_load(path, &cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		print_error("%s\n", err);
+	}
+	assert_int_equal(ret, HIL_OK);
+	assert_string_equal(cfg.name, "o2");
+	assert_string_equal(cfg.board.name, "nucleo-f401re");
+	assert_int_equal(cfg.board.clock_hz, 84000000);
+	assert_string_equal(cfg.link.type, "serial");
+	assert_string_equal(cfg.link.port, "/dev/ttyACM0");
+	assert_int_equal(cfg.link.baud, 115200);
+	assert_string_equal(cfg.flasher.type, "openocd");
+	assert_string_equal(cfg.flasher.program, "openocd");
+	assert_int_equal(cfg.flasher.n_openocd_cfg, 1);
+	assert_string_equal(cfg.flasher.openocd_cfg[0], "board/st_nucleo_f4.cfg");
+	assert_shared_bench(&cfg);
+}
+
+static void test_inline_text_gets_defaults_and_name_inline(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{" ALG "}", &cfg);
+	assert_string_equal(cfg.path, "");
+	assert_string_equal(cfg.name, "inline");
+	assert_string_equal(cfg.board.name, "qemu-netduino");
+	assert_string_equal(cfg.flasher.type, "qemu");
+	assert_string_equal(cfg.link.type, "socket");
+	assert_int_equal(cfg.bench.runs, 1000);
+	assert_int_equal(cfg.n_algs, 1);
+}
+
+static void test_flasher_and_link_default_from_the_board(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		 " 'link': {'port': '/dev/ttyUSB1'}}",
+		 &cfg);
+	assert_string_equal(cfg.flasher.type, "openocd");
+	assert_string_equal(cfg.flasher.program, "openocd");
+	assert_string_equal(cfg.link.type, "serial");
+	assert_string_equal(cfg.link.port, "/dev/ttyUSB1");
+
+	parse_ok("{" ALG ", 'board': {'name': 'native'}}", &cfg);
+	assert_string_equal(cfg.flasher.type, "native");
+	assert_string_equal(cfg.flasher.program, "");
+	assert_string_equal(cfg.link.type, "socket");
+
+	parse_ok("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		 " 'flasher': {'program': '/opt/openocd/bin/openocd'},"
+		 " 'link': {'port': '/dev/ttyACM1'}}",
+		 &cfg);
+	assert_string_equal(cfg.flasher.program, "/opt/openocd/bin/openocd");
+}
+
+static void test_every_key_is_copied(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{'name': 'full',"
+		 " 'board': {'name': 'nucleo-f401re', 'clock_hz': 16000000},"
+		 " 'link': {'type': 'serial', 'port': '/dev/ttyACM3', 'baud': 921600,"
+		 "   'timeout_ms': 500, 'retries': 0},"
+		 " 'flasher': {'type': 'openocd', 'program': 'openocd-0.12',"
+		 "   'openocd_config': ['interface/stlink.cfg', 'target/stm32f4x.cfg'],"
+		 "   'probe_serial': '066DFF494849887767184336', 'timeout_ms': 1000},"
+		 " 'build': {'cflags': ['-Os', '-flto', '-Wl,--gc-sections']},"
+		 " 'algorithms': ['ascon-aead128', {'name': 'ascon-aead128', 'impl': 'armv7m'},"
+		 "   {'name': 'ascon-hash256'}],"
+		 " 'bench': {'operations': ['hash'], 'lengths': [0, 1, 2048],"
+		 "   'ad_lengths': [0, 16], 'runs': 65535, 'warmup': 0, 'seed': 4294967295},"
+		 " 'results_dir': '/var/lib/hilrun'}",
+		 &cfg);
+	assert_string_equal(cfg.name, "full");
+	assert_int_equal(cfg.board.clock_hz, 16000000);
+	assert_int_equal(cfg.link.baud, 921600);
+	assert_int_equal(cfg.link.timeout_ms, 500);
+	assert_int_equal(cfg.link.retries, 0);
+	assert_string_equal(cfg.flasher.program, "openocd-0.12");
+	assert_int_equal(cfg.flasher.n_openocd_cfg, 2);
+	assert_string_equal(cfg.flasher.openocd_cfg[1], "target/stm32f4x.cfg");
+	assert_string_equal(cfg.flasher.probe_serial, "066DFF494849887767184336");
+	assert_int_equal(cfg.flasher.timeout_ms, 1000);
+	assert_int_equal(cfg.build.n_cflags, 3);
+	assert_string_equal(cfg.build.cflags[2], "-Wl,--gc-sections");
+	assert_int_equal(cfg.n_algs, 3);
+	assert_string_equal(cfg.algs[0].impl, "ref");
+	assert_string_equal(cfg.algs[1].impl, "armv7m");
+	assert_string_equal(cfg.algs[2].name, "ascon-hash256");
+	assert_string_equal(cfg.algs[2].impl, "ref");
+	assert_int_equal(cfg.bench.operations, HIL_OPS_HASH);
+	assert_int_equal(cfg.bench.n_lengths, 3);
+	assert_int_equal(cfg.bench.lengths[0], 0);
+	assert_int_equal(cfg.bench.lengths[2], 2048);
+	assert_int_equal(cfg.bench.n_ad_lengths, 2);
+	assert_int_equal(cfg.bench.runs, 65535);
+	assert_int_equal(cfg.bench.warmup, 0);
+	assert_int_equal(cfg.bench.seed, 4294967295u);
+	assert_string_equal(cfg.results_dir, "/var/lib/hilrun");
+
+	/* An empty flag list means the compiler's own defaults. */
+	parse_ok("{" ALG ", 'build': {'cflags': []}}", &cfg);
+	assert_int_equal(cfg.build.n_cflags, 0);
+}
+
+/* ---- extends ------------------------------------------------------------ */
+
+static void test_extends_chain_merges_objects_and_replaces_arrays(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char sub[128], a[128], p[128], err[512] = "";
+	int ret;
+
+	snprintf(sub, sizeof(sub), "%s/sub", fx->dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	/* c.json is found relative to sub/b.json, not to a.json. */
+	put(fx, "sub/c.json",
+	    "{" ALG ", 'bench': {'runs': 5, 'warmup': 7, 'lengths': [1, 2, 3]},"
+	    " 'link': {'timeout_ms': 500, 'retries': 9}, 'results_dir': 'c'}",
+	    p, sizeof(p));
+	put(fx, "sub/b.json",
+	    "{'extends': 'c.json', 'bench': {'runs': 6, 'lengths': [9]},"
+	    " 'link': {'retries': 1}}",
+	    p, sizeof(p));
+	put(fx, "a.json", "{'extends': 'sub/b.json', 'bench': {'warmup': 8}}", a,
+	    sizeof(a));
+
+	ret = hil_config_load(a, &cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		print_error("%s\n", err);
+	}
+	assert_int_equal(ret, HIL_OK);
+	assert_string_equal(cfg.path, a);
+	assert_string_equal(cfg.name, "a");
+	assert_int_equal(cfg.bench.runs, 6);	/* b over c */
+	assert_int_equal(cfg.bench.warmup, 8);	/* a over c */
+	assert_int_equal(cfg.bench.n_lengths, 1); /* replaced, not appended */
+	assert_int_equal(cfg.bench.lengths[0], 9);
+	assert_int_equal(cfg.link.timeout_ms, 500); /* kept from c */
+	assert_int_equal(cfg.link.retries, 1);
+	assert_string_equal(cfg.results_dir, "c");
+	assert_int_equal(cfg.n_algs, 1);
+}
+
+static void test_extends_replaces_what_is_not_an_object_on_both_sides(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], p[128], want[1024], err[512] = "";
+
+	/* A base's bad array does not matter when the child replaces it. */
+	put(fx, "base.json", "{" ALG ", 'bench': {'lengths': [1, 1]}}", p,
+	    sizeof(p));
+	put(fx, "a.json", "{'extends': 'base.json', 'bench': {'lengths': [4]}}",
+	    a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_int_equal(cfg.bench.n_lengths, 1);
+	assert_int_equal(cfg.bench.lengths[0], 4);
+
+	/* An object replaced by a scalar is a type error in the child. */
+	put(fx, "a.json", "{'extends': 'base.json', 'bench': 3}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s: bench: expected an object", a);
+	assert_string_equal(err, want);
+
+	/* A scalar replaced by an object is just the child's object. */
+	put(fx, "base.json", "{" ALG ", 'bench': 3}", p, sizeof(p));
+	put(fx, "a.json", "{'extends': 'base.json', 'bench': {'runs': 9}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_int_equal(cfg.bench.runs, 9);
+}
+
+static void test_extends_base_name_is_not_inherited(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], p[128], err[512] = "";
+
+	put(fx, "base.json", "{'name': 'base', " ALG "}", p, sizeof(p));
+	put(fx, "child.json", "{'extends': 'base.json'}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.name, "child");
+
+	put(fx, "child.json", "{'extends': 'base.json', 'name': 'mine'}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.name, "mine");
+}
+
+static void test_inline_extends_is_relative_to_base_dir(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char p[128], json[256], err[512] = "";
+	int ret;
+
+	put(fx, "base.json", "{" ALG ", 'bench': {'runs': 42}}", p, sizeof(p));
+	unquote(json, sizeof(json), "{'extends': 'base.json', 'name': 'job7'}");
+	ret = hil_config_parse(json, fx->dir, &cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		print_error("%s\n", err);
+	}
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(cfg.bench.runs, 42);
+	assert_string_equal(cfg.name, "job7");
+}
+
+static void test_extends_cycle_is_an_error_naming_the_files(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], b[128], want[1024], err[1024];
+
+	put(fx, "a.json", "{'extends': 'b.json', " ALG "}", a, sizeof(a));
+	put(fx, "b.json", "{'extends': 'a.json'}", b, sizeof(b));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s: extends: cycle: %s -> %s -> %s", b, a,
+		 b, a);
+	assert_string_equal(err, want);
+
+	put(fx, "self.json", "{'extends': './self.json', " ALG "}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s: extends: cycle: %s -> %s/./self.json",
+		 a, a, fx->dir);
+	assert_string_equal(err, want);
+}
+
+static void test_extends_deeper_than_the_limit_is_an_error(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char name[32], text[128], top[128], p[128], want[1024], err[512] = "";
+	int i;
+
+	/* f0 -> f1 -> ... -> f8: exactly HIL_CFG_MAX_EXTENDS_DEPTH hops. */
+	for (i = 0; i < HIL_CFG_MAX_EXTENDS_DEPTH; i++) {
+		snprintf(name, sizeof(name), "f%d.json", i);
+		snprintf(text, sizeof(text), "{'extends': 'f%d.json'}", i + 1);
+		put(fx, name, text, i == 0 ? top : p, sizeof(p));
+	}
+	snprintf(name, sizeof(name), "f%d.json", i);
+	put(fx, name, "{" ALG ", 'bench': {'seed': 77}}", p, sizeof(p));
+	assert_int_equal(hil_config_load(top, &cfg, err, sizeof(err)), HIL_OK);
+	assert_int_equal(cfg.bench.seed, 77);
+
+	/* One more hop is refused, naming the file that asked for it. */
+	put(fx, name, "{'extends': 'f9.json'}", p, sizeof(p));
+	put(fx, "f9.json", "{" ALG "}", want, sizeof(want));
+	assert_int_equal(hil_config_load(top, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s: extends: more than %d levels of extends",
+		 p, HIL_CFG_MAX_EXTENDS_DEPTH);
+	assert_string_equal(err, want);
+}
+
+static void test_extends_must_name_a_file(void **state)
+{
+	(void)state;
+	parse_fails("{'extends': 3, " ALG "}", "extends: expected a file name");
+	parse_fails("{'extends': '', " ALG "}", "extends: expected a file name");
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+static void test_missing_file_is_an_io_error_with_path_and_reason(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+
+	snprintf(a, sizeof(a), "%s/nope.json", fx->dir);
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_ERR_IO);
+	snprintf(want, sizeof(want), "%s: cannot open: No such file or directory",
+		 a);
+	assert_string_equal(err, want);
+
+	put(fx, "a.json", "{'extends': 'gone.json'}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_ERR_IO);
+	snprintf(want, sizeof(want),
+		 "%s: extends: cannot open %s/gone.json: No such file or directory",
+		 a, fx->dir);
+	assert_string_equal(err, want);
+
+	assert_int_equal(hil_config_load(fx->dir, &cfg, err, sizeof(err)),
+			 HIL_ERR_IO);
+	snprintf(want, sizeof(want), "%s: cannot read: Is a directory", fx->dir);
+	assert_string_equal(err, want);
+}
+
+static void test_malformed_json_names_line_and_column(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+
+	put(fx, "bad.json",
+	    "{\n"
+	    "\t'name': 'x',\n"
+	    "\t'bench': { 'runs': 10,, 'seed': 1 }\n"
+	    "}\n",
+	    a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	/* cJSON stops just after the second comma; the excerpt starts a few
+	 * characters earlier and escapes the text's double quotes. */
+	snprintf(want, sizeof(want),
+		 "%s: line 3, column 25: invalid JSON near \"s\\\": 10,, \\\"seed\\\": 1 }\"",
+		 a);
+	assert_string_equal(err, want);
+
+	put(fx, "cut.json", "{\n\t'name': 'x',\n", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: line 3, column 1: invalid JSON (unexpected end of input)",
+		 a);
+	assert_string_equal(err, want);
+
+	put(fx, "empty.json", "", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: line 1, column 1: invalid JSON (unexpected end of input)",
+		 a);
+	assert_string_equal(err, want);
+
+	parse_fails("{" ALG "}\n// comment",
+		    "line 2, column 1: text after the end of the JSON value");
+	parse_fails("[" ALG "]",
+		    "line 1, column 14: invalid JSON near \"orithms\\\": [\\\"ascon-aead128\\\"]]\"");
+	parse_fails("['x']", "expected a JSON object ({ ... }) at the top level");
+	parse_fails("42", "expected a JSON object ({ ... }) at the top level");
+}
+
+static void test_malformed_json_in_a_base_names_the_base(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], b[128], want[1024], err[512];
+
+	put(fx, "base.json", "{\n\n  'runs' 3\n}", b, sizeof(b));
+	put(fx, "a.json", "{'extends': 'base.json'}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: line 3, column 10: invalid JSON near \" \\\"runs\\\" 3\"", b);
+	assert_string_equal(err, want);
+}
+
+static void test_nul_bytes_and_huge_files_are_refused(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+	FILE *f;
+	size_t i;
+
+	snprintf(a, sizeof(a), "%s/nul.json", fx->dir);
+	f = fopen(a, "w");
+	assert_non_null(f);
+	fwrite("{\n \0}", 1, 5, f);
+	fclose(f);
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want), "%s: line 2, column 2: NUL byte in the text",
+		 a);
+	assert_string_equal(err, want);
+
+	snprintf(a, sizeof(a), "%s/huge.json", fx->dir);
+	f = fopen(a, "w");
+	assert_non_null(f);
+	fputc('{', f);
+	for (i = 0; i < 1100000; i++) {
+		fputc(' ', f);
+	}
+	fputs("\"algorithms\": [\"ascon-aead128\"]}", f);
+	fclose(f);
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: larger than 1048576 bytes: not a configuration", a);
+	assert_string_equal(err, want);
+}
+
+/* ---- keys and types ----------------------------------------------------- */
+
+static void test_unknown_key_is_an_error_naming_its_path(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+
+	put(fx, "x.json", "{" ALG ", 'bench': {'runs': 5, 'lenghts': [16]}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: bench.lenghts: unknown key (did you mean \"lengths\"?)", a);
+	assert_string_equal(err, want);
+
+	parse_fails("{" ALG ", 'frobnicate': 1}", "frobnicate: unknown key");
+	/* Keys are case-sensitive, as in JSON. */
+	parse_fails("{" ALG ", 'Bench': {}}",
+		    "Bench: unknown key (did you mean \"bench\"?)");
+	parse_fails("{" ALG ", 'link': {'speed': 9600}}",
+		    "link.speed: unknown key");
+	parse_fails("{'algorithms': [{'name': 'ascon-aead128', 'imp': 'ref'}]}",
+		    "algorithms[0].imp: unknown key (did you mean \"impl\"?)");
+	parse_fails("{" ALG ", 'board': {'clock': 84000000}}",
+		    "board.clock: unknown key");
+	/* A key with control characters prints escaped. */
+	parse_fails("{" ALG ", 'a\\nb': 1}", "a\\x0ab: unknown key");
+	/* The "extends" key means something only at the top. */
+	parse_fails("{" ALG ", 'bench': {'extends': 'x.json'}}",
+		    "bench.extends: unknown key");
+}
+
+static void test_unknown_key_in_a_base_names_the_base_file(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], b[128], want[1024], err[512];
+
+	put(fx, "base.json", "{" ALG ", 'bench': {'rnus': 3}}", b, sizeof(b));
+	put(fx, "a.json", "{'extends': 'base.json', 'bench': {'runs': 4}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: bench.rnus: unknown key (did you mean \"runs\"?)", b);
+	assert_string_equal(err, want);
+
+	/* Each bad value names the file it is written in. */
+	put(fx, "base.json", "{" ALG ", 'bench': {'runs': 0}}", b, sizeof(b));
+	put(fx, "a.json", "{'extends': 'base.json', 'bench': {'warmup': -1}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: bench.runs: expected an integer from 1 to 65535", b);
+	assert_string_equal(err, want);
+	put(fx, "a.json",
+	    "{'extends': 'base.json', 'bench': {'runs': 1, 'warmup': -1}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: bench.warmup: expected an integer from 0 to 65535", a);
+	assert_string_equal(err, want);
+}
+
+static void test_wrong_type_in_lengths_gives_the_exact_message(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+
+	put(fx, "x.json", "{" ALG ", 'bench': {'lengths': [16, 64, '256']}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: bench.lengths[2]: expected an integer from 0 to 2048", a);
+	assert_string_equal(err, want);
+}
+
+static void test_wrong_types_are_rejected(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'bench': []}", "bench: expected an object");
+	parse_fails("{" ALG ", 'bench': {'lengths': 16}}",
+		    "bench.lengths: expected an array");
+	parse_fails("{" ALG ", 'bench': {'runs': '1000'}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'bench': {'runs': true}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'bench': {'runs': null}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'name': 7}", "name: expected a string");
+	parse_fails("{" ALG ", 'link': {'port': ['/dev/ttyACM0']}}",
+		    "link.port: expected a string");
+	parse_fails("{" ALG ", 'board': {'name': 1}}",
+		    "board.name: expected one of qemu-netduino, nucleo-f401re or native");
+	parse_fails("{" ALG ", 'build': {'cflags': [-2]}}",
+		    "build.cflags[0]: expected a string");
+	parse_fails("{'algorithms': [3]}",
+		    "algorithms[0]: expected an algorithm name or {\"name\": ..., \"impl\": ...}");
+	parse_fails("{'algorithms': 'ascon-aead128'}",
+		    "algorithms: expected an array");
+	parse_fails("{" ALG ", 'results_dir': ''}",
+		    "results_dir: must not be empty");
+}
+
+static void test_out_of_range_integers_are_rejected(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_fails("{" ALG ", 'bench': {'runs': 0}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'bench': {'runs': 65536}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'bench': {'runs': 10.5}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'bench': {'runs': 1e999}}",
+		    "bench.runs: expected an integer from 1 to 65535");
+	parse_fails("{" ALG ", 'bench': {'warmup': -1}}",
+		    "bench.warmup: expected an integer from 0 to 65535");
+	parse_fails("{" ALG ", 'bench': {'lengths': [16, 2049]}}",
+		    "bench.lengths[1]: expected an integer from 0 to 2048");
+	parse_fails("{" ALG ", 'bench': {'lengths': [-16]}}",
+		    "bench.lengths[0]: expected an integer from 0 to 2048");
+	parse_fails("{" ALG ", 'bench': {'ad_lengths': [4096]}}",
+		    "bench.ad_lengths[0]: expected an integer from 0 to 2048");
+	parse_fails("{" ALG ", 'bench': {'seed': 4294967296}}",
+		    "bench.seed: expected an integer from 0 to 4294967295");
+	parse_fails("{" ALG ", 'link': {'baud': 300}}",
+		    "link.baud: expected an integer from 1200 to 4000000");
+	parse_fails("{" ALG ", 'link': {'baud': 4000001}}",
+		    "link.baud: expected an integer from 1200 to 4000000");
+	parse_fails("{" ALG ", 'link': {'timeout_ms': 0}}",
+		    "link.timeout_ms: expected an integer from 1 to 600000");
+	parse_fails("{" ALG ", 'link': {'retries': 101}}",
+		    "link.retries: expected an integer from 0 to 100");
+	parse_fails("{" ALG ", 'flasher': {'timeout_ms': 600001}}",
+		    "flasher.timeout_ms: expected an integer from 1 to 600000");
+	parse_fails("{" ALG ", 'board': {'clock_hz': 168000000}}",
+		    "board.clock_hz: expected 84000000, 24000000 or 16000000");
+	parse_fails("{" ALG ", 'board': {'clock_hz': 'fast'}}",
+		    "board.clock_hz: expected 84000000, 24000000 or 16000000");
+
+	/* The ends of each range are accepted; 0 is a valid message length. */
+	parse_ok("{" ALG ", 'bench': {'lengths': [0, 2048], 'runs': 1,"
+		 " 'warmup': 65535, 'seed': 0},"
+		 " 'link': {'baud': 1200, 'timeout_ms': 600000}}",
+		 &cfg);
+	assert_int_equal(cfg.bench.lengths[0], 0);
+	assert_int_equal(cfg.bench.lengths[1], 2048);
+	assert_int_equal(cfg.link.timeout_ms, 600000);
+	/* A whole number may be written as one. */
+	parse_ok("{" ALG ", 'bench': {'runs': 1e3, 'warmup': 5.0}}", &cfg);
+	assert_int_equal(cfg.bench.runs, 1000);
+	assert_int_equal(cfg.bench.warmup, 5);
+}
+
+static void test_repeated_length_is_rejected(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'bench': {'lengths': [16, 64, 256, 64]}}",
+		    "bench.lengths[3]: 64 is repeated (also at [1])");
+	parse_fails("{" ALG ", 'bench': {'ad_lengths': [0, 0]}}",
+		    "bench.ad_lengths[1]: 0 is repeated (also at [0])");
+}
+
+static void test_operations_must_be_known_and_not_repeated(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_fails("{" ALG ", 'bench': {'operations': ['encrypt', 'encrpyt']}}",
+		    "bench.operations[1]: \"encrpyt\" is not an operation (expected encrypt, decrypt or hash)");
+	parse_fails("{" ALG ", 'bench': {'operations': ['hash', 'hash']}}",
+		    "bench.operations[1]: \"hash\" is repeated");
+	parse_fails("{" ALG ", 'bench': {'operations': []}}",
+		    "bench.operations: expected 1 to 3 entries, got 0");
+	parse_ok("{" ALG ", 'bench': {'operations': ['decrypt', 'hash']}}",
+		 &cfg);
+	assert_int_equal(cfg.bench.operations, HIL_OPS_DECRYPT | HIL_OPS_HASH);
+}
+
+static void test_array_sizes_are_within_the_limits(void **state)
+{
+	char json[4096], part[16];
+	size_t i;
+
+	(void)state;
+	parse_fails("{'algorithms': []}",
+		    "algorithms: expected 1 to 16 entries, got 0");
+	parse_fails("{'name': 'x'}",
+		    "algorithms: at least one algorithm is required");
+	parse_fails("{" ALG ", 'bench': {'lengths': []}}",
+		    "bench.lengths: expected 1 to 32 entries, got 0");
+	parse_fails("{" ALG ", 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
+		    "flasher.openocd_config: expected 1 to 4 entries, got 5");
+
+	snprintf(json, sizeof(json), "{" ALG ", 'bench': {'lengths': [0");
+	for (i = 1; i <= HIL_CFG_MAX_LENGTHS; i++) {
+		snprintf(part, sizeof(part), ", %zu", i);
+		strcat(json, part);
+	}
+	strcat(json, "]}}");
+	parse_fails(json, "bench.lengths: expected 1 to 32 entries, got 33");
+
+	snprintf(json, sizeof(json), "{" ALG ", 'build': {'cflags': ['-O2'");
+	for (i = 1; i <= HIL_CFG_MAX_FLAGS; i++) {
+		strcat(json, ", '-g'");
+	}
+	strcat(json, "]}}");
+	parse_fails(json, "build.cflags: expected 0 to 32 entries, got 33");
+
+	snprintf(json, sizeof(json), "{'algorithms': ['a0'");
+	for (i = 1; i <= HIL_CFG_MAX_ALGS; i++) {
+		snprintf(part, sizeof(part), ", 'a%zu'", i);
+		strcat(json, part);
+	}
+	strcat(json, "]}");
+	parse_fails(json, "algorithms: expected 1 to 16 entries, got 17");
+}
+
+static void test_algorithm_entries_are_names(void **state)
+{
+	(void)state;
+	parse_fails("{'algorithms': [{'impl': 'ref'}]}",
+		    "algorithms[0].name: required");
+	parse_fails("{'algorithms': ['../../etc']}",
+		    "algorithms[0]: \"../../etc\" is not a name (letters, digits and . _ + -, not starting with . or -)");
+	parse_fails("{'algorithms': [{'name': 'ascon-aead128', 'impl': 'a/b'}]}",
+		    "algorithms[0].impl: \"a/b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
+	parse_fails("{'algorithms': ['ascon-aead128', {'name': 'ascon-aead128'}]}",
+		    "algorithms[1]: ascon-aead128 (impl ref) is repeated (also at [0])");
+	parse_fails("{'algorithms': ['']}", "algorithms[0]: must not be empty");
+}
+
+static void test_name_defaults_to_the_file_name(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+
+	put(fx, "o3-fast.json", "{" ALG "}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.name, "o3-fast");
+
+	put(fx, "my run.json", "{" ALG "}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: name: the file name \"my run.json\" cannot serve as the run name; set \"name\"",
+		 a);
+	assert_string_equal(err, want);
+
+	put(fx, "my run.json", "{'name': 'my-run', " ALG "}", a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.name, "my-run");
+
+	parse_fails("{'name': 'a b', " ALG "}",
+		    "name: \"a b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
+}
+
+static void test_repeated_keys_are_rejected(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'bench': {'runs': 5, 'runs': 6}}",
+		    "key \"runs\" appears twice in one object");
+}
+
+/* ---- strings ------------------------------------------------------------ */
+
+static void test_overlong_string_is_rejected_not_truncated(void **state)
+{
+	char json[1024], want[256], longs[301];
+
+	(void)state;
+	memset(longs, 'a', 300);
+	longs[300] = '\0';
+	snprintf(json, sizeof(json),
+		 "{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		 " 'link': {'port': '/dev/%s'}}",
+		 longs);
+	parse_fails(json, "link.port: too long (305 bytes, at most 255)");
+
+	snprintf(want, sizeof(want), "{'name': '%.64s', " ALG "}", longs);
+	parse_fails(want, "name: too long (64 bytes, at most 63)");
+
+	snprintf(want, sizeof(want), "{" ALG ", 'build': {'cflags': ['-D%.62s']}}",
+		 longs);
+	parse_fails(want, "build.cflags[0]: too long (64 bytes, at most 63)");
+
+	/* One byte less fits. */
+	snprintf(want, sizeof(want), "{" ALG ", 'build': {'cflags': ['-D%.61s']}}",
+		 longs);
+	{
+		struct hil_config cfg;
+
+		parse_ok(want, &cfg);
+		assert_int_equal(strlen(cfg.build.cflags[0]), 63);
+	}
+	parse_fails("{" ALG ", 'link': {'port': 'a\\tb'}}",
+		    "link.port: contains a control character");
+}
+
+static void test_flags_must_be_single_compiler_flags(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'build': {'cflags': ['O2']}}",
+		    "build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)");
+	parse_fails("{" ALG ", 'build': {'cflags': ['-']}}",
+		    "build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)");
+	parse_fails("{" ALG ", 'build': {'cflags': ['-O2 -g']}}",
+		    "build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)");
+	parse_fails("{" ALG ", 'build': {'cflags': ['-O2;rm']}}",
+		    "build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need");
+	parse_fails("{" ALG ", 'build': {'cflags': ['-DX=`id`']}}",
+		    "build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need");
+	parse_fails("{" ALG ", 'build': {'cflags': ['-DX=$(id)']}}",
+		    "build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need");
+	parse_fails("{" ALG ", 'build': {'cflags': ['-g', '-O2\\nid']}}",
+		    "build.cflags[1]: contains a control character");
+}
+
+static void test_probe_serial_cannot_inject_openocd_commands(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		    " 'link': {'port': '/dev/ttyACM0'},"
+		    " 'flasher': {'probe_serial': '0671; shutdown'}}",
+		    "flasher.probe_serial: contains \";\", which a probe serial cannot contain");
+}
+
+/* ---- combinations ------------------------------------------------------- */
+
+static void test_serial_link_requires_a_port(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		    " 'link': {'type': 'serial'}}",
+		    "link.port: required when link.type is \"serial\"");
+	/* Also when serial is the board's default. */
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'}}",
+		    "link.port: required when link.type is \"serial\"");
+}
+
+static void test_board_and_flasher_must_match(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], want[1024], err[512];
+
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f410'}}",
+		    "board.name: \"nucleo-f410\" is not a board (expected qemu-netduino, nucleo-f401re or native)");
+	parse_fails("{" ALG ", 'flasher': {'type': 'jlink'}}",
+		    "flasher.type: \"jlink\" is not a flasher (expected qemu, openocd or native)");
+	parse_fails("{" ALG ", 'link': {'type': 'usb'}}",
+		    "link.type: \"usb\" is not a link (expected socket or serial)");
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		    " 'link': {'port': '/dev/ttyACM0'}, 'flasher': {'type': 'qemu'}}",
+		    "flasher.type: \"qemu\" cannot program board.name \"nucleo-f401re\" (it needs flasher \"openocd\")");
+	parse_fails("{" ALG ", 'flasher': {'type': 'openocd'}}",
+		    "flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
+	parse_fails("{" ALG ", 'board': {'name': 'native'}, 'flasher': {'type': 'qemu'}}",
+		    "flasher.type: \"qemu\" cannot program board.name \"native\" (it needs flasher \"native\")");
+	parse_fails("{" ALG ", 'flasher': {'type': 'native'}}",
+		    "flasher.type: \"native\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
+
+	/* The board in the base, the wrong flasher in the child: the child is named. */
+	put(fx, "base.json", "{" ALG ", 'board': {'name': 'qemu-netduino'}}", a,
+	    sizeof(a));
+	put(fx, "x.json", "{'extends': 'base.json', 'flasher': {'type': 'openocd'}}",
+	    a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(want, sizeof(want),
+		 "%s: flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")",
+		 a);
+	assert_string_equal(err, want);
+}
+
+static void test_native_and_qemu_boards_need_a_socket_link(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'board': {'name': 'native'},"
+		    " 'link': {'type': 'serial', 'port': '/dev/ttyACM0'}}",
+		    "link.type: \"serial\" cannot reach board.name \"native\" (it needs \"socket\")");
+	parse_fails("{" ALG ", 'link': {'type': 'serial', 'port': '/dev/pts/3'}}",
+		    "link.type: \"serial\" cannot reach board.name \"qemu-netduino\" (it needs \"socket\")");
+}
+
+/* ---- robustness ---------------------------------------------------------- */
+
+static void test_failure_leaves_cfg_untouched_and_tolerates_no_err(void **state)
+{
+	struct hil_config cfg, before;
+	char json[256];
+
+	(void)state;
+	memset(&cfg, 0x5a, sizeof(cfg));
+	memcpy(&before, &cfg, sizeof(cfg));
+	unquote(json, sizeof(json), "{" ALG ", 'bench': {'runs': 7, 'seed': -1}}");
+	assert_int_equal(hil_config_parse(json, NULL, &cfg, NULL, 0),
+			 HIL_ERR_CONFIG);
+	assert_memory_equal(&cfg, &before, sizeof(cfg));
+	assert_int_equal(hil_config_parse(NULL, NULL, &cfg, NULL, 0),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_config_parse(json, NULL, NULL, NULL, 0),
+			 HIL_ERR_ARG);
+	/* A tiny buffer receives a truncated, terminated message. */
+	{
+		char err[8];
+
+		assert_int_equal(hil_config_parse(json, NULL, &cfg, err,
+						  sizeof(err)),
+				 HIL_ERR_CONFIG);
+		assert_string_equal(err, "bench.s");
+	}
+}
+
+/* Every prefix and many single-byte edits of a full config: never a crash,
+ * always either success or a message (run this under ASan/UBSan). */
+static void test_damaged_text_never_crashes(void **state)
+{
+	static const char *const subst = "\"{}[],:-01e. \\x";
+	char full[2048], text[2048], err[256];
+	struct hil_config cfg;
+	size_t n, i, k;
+	int ret;
+
+	(void)state;
+	unquote(full, sizeof(full),
+		"{'name': 'full', 'board': {'name': 'nucleo-f401re', 'clock_hz': 16000000},"
+		" 'link': {'type': 'serial', 'port': '/dev/ttyACM3', 'baud': 921600},"
+		" 'flasher': {'type': 'openocd', 'openocd_config': ['board/st_nucleo_f4.cfg']},"
+		" 'build': {'cflags': ['-Os']},"
+		" 'algorithms': ['ascon-aead128', {'name': 'x', 'impl': 'y'}],"
+		" 'bench': {'operations': ['hash'], 'lengths': [0, 1, 2048],"
+		" 'ad_lengths': [0], 'runs': 10, 'warmup': 0, 'seed': 3},"
+		" 'results_dir': 'r'}");
+	n = strlen(full);
+	assert_int_equal(hil_config_parse(full, NULL, &cfg, err, sizeof(err)),
+			 HIL_OK);
+	for (i = 0; i < n; i++) {
+		memcpy(text, full, i);
+		text[i] = '\0';
+		err[0] = '\0';
+		assert_int_equal(hil_config_parse(text, NULL, &cfg, err,
+						  sizeof(err)),
+				 HIL_ERR_CONFIG);
+		assert_true(err[0] != '\0');
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; subst[k] != '\0'; k++) {
+			memcpy(text, full, n + 1);
+			text[i] = subst[k];
+			err[0] = '\0';
+			ret = hil_config_parse(text, NULL, &cfg, err,
+					       sizeof(err));
+			assert_true(ret == HIL_OK || ret == HIL_ERR_CONFIG);
+			assert_true(ret == HIL_OK || err[0] != '\0');
+		}
+	}
+}
+
+static void test_deep_nesting_and_wide_objects_are_refused(void **state)
+{
+	char *json;
+	char err[256];
+	struct hil_config cfg;
+	size_t i, n = 5000;
+
+	(void)state;
+	/* {"x": [[[ ... ]]]} nested far beyond cJSON's limit of 1000. */
+	json = malloc(2 * n + 64);
+	assert_non_null(json);
+	strcpy(json, "{\"x\": ");
+	i = strlen(json);
+	memset(json + i, '[', n);
+	memset(json + i + n, ']', n);
+	strcpy(json + i + 2 * n, "}");
+	assert_int_equal(hil_config_parse(json, NULL, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	free(json);
+
+	/* 20000 distinct keys: refused quickly as unknown. */
+	json = malloc(20000 * 16 + 64);
+	assert_non_null(json);
+	strcpy(json, "{\"algorithms\": [\"a\"]");
+	for (i = 0; i < 20000; i++) {
+		sprintf(json + strlen(json), ", \"k%zu\": %zu", i, i);
+	}
+	strcat(json, "}");
+	assert_int_equal(hil_config_parse(json, NULL, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_string_equal(err, "k0: unknown key");
+	free(json);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_defaults_are_the_documented_ones),
+		T(test_shipped_qemu_config_loads),
+		T(test_shipped_o2_config_loads),
+		T(test_inline_text_gets_defaults_and_name_inline),
+		T(test_flasher_and_link_default_from_the_board),
+		T(test_every_key_is_copied),
+		T(test_extends_chain_merges_objects_and_replaces_arrays),
+		T(test_extends_replaces_what_is_not_an_object_on_both_sides),
+		T(test_extends_base_name_is_not_inherited),
+		T(test_inline_extends_is_relative_to_base_dir),
+		T(test_extends_cycle_is_an_error_naming_the_files),
+		T(test_extends_deeper_than_the_limit_is_an_error),
+		T(test_extends_must_name_a_file),
+		T(test_missing_file_is_an_io_error_with_path_and_reason),
+		T(test_malformed_json_names_line_and_column),
+		T(test_malformed_json_in_a_base_names_the_base),
+		T(test_nul_bytes_and_huge_files_are_refused),
+		T(test_unknown_key_is_an_error_naming_its_path),
+		T(test_unknown_key_in_a_base_names_the_base_file),
+		T(test_wrong_type_in_lengths_gives_the_exact_message),
+		T(test_wrong_types_are_rejected),
+		T(test_out_of_range_integers_are_rejected),
+		T(test_repeated_length_is_rejected),
+		T(test_operations_must_be_known_and_not_repeated),
+		T(test_array_sizes_are_within_the_limits),
+		T(test_algorithm_entries_are_names),
+		T(test_name_defaults_to_the_file_name),
+		T(test_repeated_keys_are_rejected),
+		T(test_overlong_string_is_rejected_not_truncated),
+		T(test_flags_must_be_single_compiler_flags),
+		T(test_probe_serial_cannot_inject_openocd_commands),
+		T(test_serial_link_requires_a_port),
+		T(test_board_and_flasher_must_match),
+		T(test_native_and_qemu_boards_need_a_socket_link),
+		T(test_failure_leaves_cfg_untouched_and_tolerates_no_err),
+		T(test_damaged_text_never_crashes),
+		T(test_deep_nesting_and_wide_objects_are_refused),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

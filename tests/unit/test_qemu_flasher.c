@@ -1,0 +1,481 @@
+/* test_qemu_flasher: the QEMU flasher with the real qemu-system-arm and tiny ELFs built at test time; no emulator may survive a test. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/board/flasher.h"
+#include "../../host/err.h"
+#include "../../host/link/link.h"
+
+/* ---- helpers ---- */
+
+struct capture {
+	int saved;
+	char path[64];
+};
+
+static void capture_begin(struct capture *c)
+{
+	int fd;
+
+	fflush(stderr);
+	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
+	fd = mkstemp(c->path);
+	assert_true(fd >= 0);
+	c->saved = dup(2);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fd, 2) == 2);
+	close(fd);
+}
+
+static void capture_end(struct capture *c, char *buf, size_t len)
+{
+	FILE *f;
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	f = fopen(c->path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(c->path);
+	fprintf(stderr, "%s", buf);
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Live processes whose command line mentions `needle` (zombies have none). */
+static int count_procs(const char *needle)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	for (e = readdir(d); e != NULL; e = readdir(d)) {
+		char path[300], buf[4096];
+		size_t len, i;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (i = 0; i < len; i++) {
+			if (buf[i] == '\0') {
+				buf[i] = ' ';
+			}
+		}
+		buf[len] = '\0';
+		if (strstr(buf, "qemu") != NULL && strstr(buf, needle) != NULL) {
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static int have_cross_compiler(void)
+{
+	return system("command -v arm-none-eabi-gcc >/dev/null 2>&1") == 0;
+}
+
+static void write_file(const char *path, const void *data, size_t n, int mode)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+	assert_int_equal(chmod(path, (mode_t)mode), 0);
+}
+
+struct fixture {
+	char dir[64];
+	char run_dir[96];
+	char src[96];
+	char fw[96];		/* prints "hi\n" on USART2, then loops */
+	char crash[96];		/* nothing in flash: the CPU locks up */
+	char header_only[96];	/* an ARM ELF header and nothing else */
+	char not_elf[96];
+	char fake_qemu[96];	/* a "QEMU" that fails at once */
+	int have_fw;
+};
+
+/* The 5-line firmware: vector table, USART2 on (UE, TE, RE), "hi\n", loop. */
+static const char fw_source[] =
+	"#define R(a) (*(volatile unsigned *)(a))\n"
+	"void reset(void) { const char *s = \"hi\\n\"; R(0x4000440c) = (1u << 13) | (1u << 3) | (1u << 2);\n"
+	"  for (; *s; s++) { while (!(R(0x40004400) & (1u << 7))) {} R(0x40004404) = (unsigned char)*s; }\n"
+	"  for (;;) {} }\n"
+	"__attribute__((section(\".vectors\"), used)) void *const vec[2] = { (void *)0x20001000, (void *)reset };\n";
+
+static int setup(void **state)
+{
+	static const unsigned char arm_header[52] = {
+		0x7f, 'E', 'L', 'F', 1 /* 32-bit */, 1 /* LSB */, 1, 0,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		2, 0 /* ET_EXEC */, 40, 0 /* EM_ARM */, 1, 0, 0, 0,
+	};
+	static const char fake[] =
+		"#!/bin/sh\n"
+		"echo \"qemu-system-arm: -kernel $4: fake failure for the test\" >&2\n"
+		"exit 1\n";
+	struct fixture *f = calloc(1, sizeof(*f));
+	char cmd[1024];
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/hiltest-qemu-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->run_dir, sizeof(f->run_dir), "%s/run", f->dir);
+	assert_int_equal(mkdir(f->run_dir, 0755), 0);
+	snprintf(f->src, sizeof(f->src), "%s/fw.c", f->dir);
+	snprintf(f->fw, sizeof(f->fw), "%s/fw.elf", f->dir);
+	snprintf(f->crash, sizeof(f->crash), "%s/crash.elf", f->dir);
+	snprintf(f->header_only, sizeof(f->header_only), "%s/header.elf",
+		 f->dir);
+	snprintf(f->not_elf, sizeof(f->not_elf), "%s/not_elf.bin", f->dir);
+	snprintf(f->fake_qemu, sizeof(f->fake_qemu), "%s/fake-qemu", f->dir);
+	write_file(f->src, fw_source, strlen(fw_source), 0644);
+	write_file(f->header_only, arm_header, sizeof(arm_header), 0644);
+	write_file(f->not_elf, "notelf\n", 7, 0644);
+	write_file(f->fake_qemu, fake, strlen(fake), 0755);
+
+	f->have_fw = have_cross_compiler();
+	if (f->have_fw) {
+		snprintf(cmd, sizeof(cmd),
+			 "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
+			 "-Wl,--section-start=.vectors=0x08000000 -Wl,-Ttext=0x08000400 -o %s %s",
+			 f->fw, f->src);
+		assert_int_equal(system(cmd), 0);
+		/* the same code linked into RAM: the vector table in flash is empty */
+		snprintf(cmd, sizeof(cmd),
+			 "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
+			 "-Wl,--section-start=.vectors=0x20000000 -Wl,-Ttext=0x20000400 -o %s %s",
+			 f->crash, f->src);
+		assert_int_equal(system(cmd), 0);
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static struct hil_flasher *open_qemu(const char *run_dir, const char *program)
+{
+	struct hil_flasher_params p = { .program = program,
+					.run_dir = run_dir,
+					.timeout_ms = 5000 };
+	struct hil_flasher *fl = NULL;
+
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
+	assert_string_equal(hil_flasher_type(fl), "qemu");
+	return fl;
+}
+
+/* Connect to the started QEMU and expect the firmware's "hi\n". */
+static void expect_hello(struct hil_flasher *fl)
+{
+	struct hil_link *l;
+	uint8_t buf[8];
+	size_t got = 0;
+
+	assert_int_equal(hil_link_socket_open(&l, hil_flasher_link_where(fl),
+					      2000),
+			 HIL_OK);
+	while (got < 3) {
+		int r = hil_link_read(l, buf + got, sizeof(buf) - got, 3000);
+
+		assert_true(r > 0);
+		got += (size_t)r;
+	}
+	assert_memory_equal(buf, "hi\n", 3);
+	assert_int_equal(hil_flasher_check(fl), HIL_OK);
+	hil_link_close(l);
+}
+
+/* ---- tests ---- */
+
+static void test_flasher_rejects_unknown_type_and_missing_run_dir(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p = { .run_dir = f->run_dir };
+	struct hil_flasher *fl;
+	struct capture c;
+	char log[2048];
+
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_open(&fl, "jtag-magic", &p), HIL_ERR_ARG);
+	p.run_dir = "/nonexistent/run";
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_ERR_IO);
+	p.run_dir = f->not_elf;
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_ERR_ARG);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, "jtag-magic"));
+	assert_non_null(strstr(log, "/nonexistent/run"));
+	assert_non_null(strstr(log, "not a directory"));
+}
+
+static void test_qemu_missing_binary_is_a_clear_error(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, "hilrun-no-such-qemu");
+	struct capture c;
+	char log[2048], ver[128];
+
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->header_only), HIL_ERR_NA);
+	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)),
+			 HIL_ERR_NA);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, "hilrun-no-such-qemu"));
+	assert_non_null(strstr(log, strerror(ENOENT)));
+	assert_int_equal(hil_flasher_check(fl), HIL_ERR_NA);
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_rejects_a_non_elf_file_before_starting(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
+	struct capture c;
+	char log[2048];
+
+	/* QEMU itself would load it as a raw image and lock up */
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->not_elf), HIL_ERR_ARG);
+	assert_int_equal(hil_flasher_start(fl, "/bin/sh"), HIL_ERR_ARG);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, f->not_elf));
+	assert_non_null(strstr(log, "not an ELF"));
+	assert_non_null(strstr(log, "not a 32-bit ARM ELF"));
+	assert_int_equal(count_procs(f->dir), 0);
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_missing_elf_is_an_io_error_naming_it(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
+	struct capture c;
+	char log[2048], path[128];
+
+	snprintf(path, sizeof(path), "%s/missing.elf", f->dir);
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, path), HIL_ERR_IO);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, path));
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_early_exit_reports_its_log(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, f->fake_qemu);
+	struct capture c;
+	char log[2048];
+
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->header_only),
+			 HIL_ERR_PROCESS);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, "fake failure for the test"));
+	assert_non_null(strstr(log, "status 1"));
+	assert_non_null(strstr(log, f->header_only));
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_runs_the_image_and_its_uart_reaches_the_link(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+	char sock[128];
+	uint64_t t0;
+
+	if (!f->have_fw) {
+		skip();	/* arm-none-eabi-gcc is not installed */
+	}
+	fl = open_qemu(f->run_dir, NULL);
+	snprintf(sock, sizeof(sock), "%s/uart.sock", f->run_dir);
+	assert_string_equal(hil_flasher_link_where(fl), sock);
+	t0 = ms_now();
+	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+	print_message("qemu socket ready after %llu ms\n",
+		      (unsigned long long)(ms_now() - t0));
+	assert_int_equal(count_procs(f->dir), 1);
+	expect_hello(fl);
+	hil_flasher_stop(fl);
+	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(access(sock, F_OK), -1);	/* socket removed */
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_image_crash_is_reported_with_qemus_message(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+	struct hil_link *l;
+	struct capture c;
+	char log[4096];
+	uint8_t buf[8];
+	int r, tries;
+
+	if (!f->have_fw) {
+		skip();
+	}
+	fl = open_qemu(f->run_dir, NULL);
+	/* QEMU only loads the image once the link connects (wait=on) */
+	assert_int_equal(hil_flasher_start(fl, f->crash), HIL_OK);
+	assert_int_equal(hil_link_socket_open(&l, hil_flasher_link_where(fl),
+					      2000),
+			 HIL_OK);
+	capture_begin(&c);
+	r = hil_link_read(l, buf, sizeof(buf), 5000);
+	assert_int_equal(r, HIL_ERR_IO);	/* QEMU died: EOF */
+	hil_link_close(l);
+	/* the link may see EOF a moment before QEMU has finished exiting */
+	for (tries = 0; tries < 200; tries++) {
+		r = hil_flasher_check(fl);
+		if (r != HIL_OK) {
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = 10000000 },
+			  NULL);
+	}
+	assert_int_equal(r, HIL_ERR_PROCESS);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, "Lockup"));
+	assert_non_null(strstr(log, f->crash));
+	hil_flasher_close(fl);
+	assert_int_equal(count_procs(f->dir), 0);
+}
+
+static void test_qemu_close_without_stop_leaves_no_process(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+
+	if (!f->have_fw) {
+		skip();
+	}
+	fl = open_qemu(f->run_dir, NULL);
+	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+	assert_int_equal(count_procs(f->dir), 1);
+	hil_flasher_close(fl);	/* never connected: QEMU is still waiting */
+	assert_int_equal(count_procs(f->dir), 0);
+}
+
+static void test_qemu_restart_replaces_the_running_emulator(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+
+	if (!f->have_fw) {
+		skip();
+	}
+	fl = open_qemu(f->run_dir, NULL);
+	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+	expect_hello(fl);
+	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+	assert_int_equal(count_procs(f->dir), 1);
+	expect_hello(fl);
+	hil_flasher_close(fl);
+	assert_int_equal(count_procs(f->dir), 0);
+}
+
+static void test_qemu_long_run_dir_gets_its_socket_in_tmp(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+	char deep[256], where[128], logp[300];
+	struct stat st;
+
+	if (!f->have_fw) {
+		skip();
+	}
+	snprintf(deep, sizeof(deep), "%s/%s", f->dir,
+		 "a-run-directory-name-long-enough-that-the-socket-path-would-not-fit-in-sun-path-at-all");
+	assert_true(strlen(deep) + strlen("/uart.sock") >= 108);
+	assert_int_equal(mkdir(deep, 0755), 0);
+	snprintf(logp, sizeof(logp), "%s/qemu.log", deep);
+	fl = open_qemu(deep, NULL);
+	snprintf(where, sizeof(where), "%s", hil_flasher_link_where(fl));
+	assert_true(strncmp(where, "/tmp/hilrun-", 12) == 0);
+	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+	expect_hello(fl);
+	hil_flasher_close(fl);
+	assert_int_equal(count_procs(f->dir), 0);
+	/* the temporary socket directory is gone, qemu.log is in the run dir */
+	*strrchr(where, '/') = '\0';
+	assert_int_equal(stat(where, &st), -1);
+	assert_int_equal(stat(logp, &st), 0);
+}
+
+static void test_qemu_version_is_reported(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
+	char ver[128];
+
+	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)), HIL_OK);
+	print_message("%s\n", ver);
+	assert_true(strncmp(ver, "QEMU emulator version ", 22) == 0);
+	assert_null(strchr(ver, '\n'));
+	hil_flasher_close(fl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flasher_rejects_unknown_type_and_missing_run_dir),
+		cmocka_unit_test(test_qemu_missing_binary_is_a_clear_error),
+		cmocka_unit_test(test_qemu_rejects_a_non_elf_file_before_starting),
+		cmocka_unit_test(test_qemu_missing_elf_is_an_io_error_naming_it),
+		cmocka_unit_test(test_qemu_early_exit_reports_its_log),
+		cmocka_unit_test(test_qemu_runs_the_image_and_its_uart_reaches_the_link),
+		cmocka_unit_test(test_qemu_image_crash_is_reported_with_qemus_message),
+		cmocka_unit_test(test_qemu_close_without_stop_leaves_no_process),
+		cmocka_unit_test(test_qemu_restart_replaces_the_running_emulator),
+		cmocka_unit_test(test_qemu_long_run_dir_gets_its_socket_in_tmp),
+		cmocka_unit_test(test_qemu_version_is_reported),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
