@@ -169,6 +169,14 @@ $(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a
 
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
+# End-to-end tests: the real stub under QEMU, driven through the host library.
+E2E_TESTS := e2e_qemu
+$(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a tests/common/kat.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/common $(HOST_LDFLAGS) -o $@ $< \
+		tests/common/kat.c $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
+
 # ---------------------------------------------------------------- phony
 .PHONY: all deps deps-check run test unit e2e bench clean format format-check
 
@@ -188,8 +196,11 @@ unit: deps-check $(UNIT_BINS)
 		echo "== $$t"; HIL_SRC_DIR=$(CURDIR) $$t || fail=1; done; \
 	test $$fail = 0
 
-e2e: deps-check $(BUILD)/hilrun
-	@tests/e2e/run.sh $(BUILD)
+e2e: deps-check $(BUILD)/hilrun $(E2E_BINS)
+	@fail=0; for t in $(E2E_BINS); do \
+		echo "== $$t"; HIL_SRC_DIR=$(CURDIR) HILRUN_ROOT=$(CURDIR) \
+		HILRUN_BIN=$(CURDIR)/$(BUILD)/hilrun $$t || fail=1; done; \
+	test $$fail = 0
 
 test: deps-check format-check
 	@$(MAKE) --no-print-directory unit e2e

@@ -44,7 +44,6 @@ struct loader {
 	dev_t dev[MAX_CHAIN];
 	ino_t ino[MAX_CHAIN];
 	int has_id[MAX_CHAIN];
-	size_t n_files;
 	struct origin *origins;
 	size_t n_origins;
 	size_t cap_origins;
@@ -624,7 +623,6 @@ static int resolve(struct loader *ld, size_t level, cJSON *root,
 		ret = fail(ld, ext, "out of memory");
 		goto out_root;
 	}
-	ld->n_files = level + 2;
 	hil_dbg("%s extends %s", ld->files[level] ? ld->files[level] : "text",
 		ld->files[level + 1]);
 
@@ -1538,8 +1536,9 @@ static int load(const char *path, const char *text, const char *base_dir,
 	if (err != NULL && errlen > 0) {
 		err[0] = '\0';
 	}
-	if (cfg == NULL || (path == NULL && text == NULL)) {
-		return fail_file(&ld, HIL_ERR_ARG, path, "no configuration given");
+	if (cfg == NULL || (path == NULL && text == NULL) ||
+	    (path != NULL && path[0] == '\0')) {
+		return fail_file(&ld, HIL_ERR_ARG, NULL, "no configuration given");
 	}
 	ld.graveyard = cJSON_CreateArray();
 	c = malloc(sizeof(*c));
@@ -1548,11 +1547,10 @@ static int load(const char *path, const char *text, const char *base_dir,
 		goto out;
 	}
 	hil_config_defaults(c);
-	ld.n_files = 1;
 
 	if (path != NULL) {
 		if (strlen(path) >= sizeof(c->path)) {
-			ret = fail_file(&ld, HIL_ERR_CONFIG, NULL,
+			ret = fail_file(&ld, HIL_ERR_ARG, NULL,
 					"config path too long (at most %zu bytes)",
 					sizeof(c->path) - 1);
 			goto out;
@@ -1614,11 +1612,6 @@ int hil_config_load(const char *path, struct hil_config *cfg, char *err,
 int hil_config_parse(const char *json, const char *base_dir,
 		     struct hil_config *cfg, char *err, size_t errlen)
 {
-	if (json == NULL) {
-		if (err != NULL && errlen > 0) {
-			snprintf(err, errlen, "no configuration text");
-		}
-		return HIL_ERR_ARG;
-	}
+	/* With json NULL too, load() reports "no configuration given". */
 	return load(NULL, json, base_dir, cfg, err, errlen);
 }

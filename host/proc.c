@@ -141,8 +141,14 @@ static void child_exec(char *const argv[], int in_fd, int out_fd, int errfd,
 		ce.stage = STAGE_FDS;
 		goto fail;
 	}
-	/* Nothing of hilrun's (board locks, sockets) passes into the child. */
+#ifdef __linux__
+	/*
+	 * Nothing of hilrun's (board locks, sockets) passes into the child,
+	 * even descriptors a caller opened without O_CLOEXEC. Linux >= 5.11;
+	 * on older kernels this fails and only CLOEXEC descriptors are closed.
+	 */
 	close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
+#endif
 
 	execvp(argv[0], argv);
 	ce.stage = STAGE_EXEC;

@@ -126,7 +126,7 @@ static void point_latest(const struct hil_runner_opts *opts,
 	}
 }
 
-static int identify(struct hil_run *run)
+int hil_runner_identify(const struct hil_run *run)
 {
 	char reported[2 * HILP_BUILD_ID_MAX + 1];
 
@@ -559,7 +559,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	return identify(run);
+	return hil_runner_identify(run);
 }
 
 void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)

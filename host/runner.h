@@ -37,6 +37,13 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 			const struct hil_runner_opts *opts, struct hil_run *run,
 			struct hil_target_conn *conn);
 
+/**
+ * Check that the stub runs the image that was built: its reported GNU
+ * build-id must equal run->build_id (from the ELF) and its protocol version
+ * ours. @return HIL_OK or HIL_ERR_MISMATCH, naming both ids.
+ */
+int hil_runner_identify(const struct hil_run *run);
+
 /** Close the session and link and stop the target (QEMU never survives). */
 void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run);
 

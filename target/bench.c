@@ -65,10 +65,11 @@ static __attribute__((noinline, noclone)) uint32_t timed(bench_fn fn,
 
 uint32_t bench_calibrate(void)
 {
-	struct bench_call c = { 0 };
+	struct bench_call c; /* call_empty reads nothing */
 	uint32_t best = 0xFFFFFFFFu;
 	uint32_t i;
 
+	c.ret = 0;
 	hal_irq_off();
 	for (i = 0; i < CALIBRATION_RUNS; i++) {
 		uint32_t t = timed(call_empty, &c);

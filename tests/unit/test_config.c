@@ -1020,6 +1020,9 @@ static void test_failure_leaves_cfg_untouched_and_tolerates_no_err(void **state)
 			 HIL_ERR_ARG);
 	assert_int_equal(hil_config_parse(json, NULL, NULL, NULL, 0),
 			 HIL_ERR_ARG);
+	assert_int_equal(hil_config_load(NULL, &cfg, NULL, 0), HIL_ERR_ARG);
+	assert_int_equal(hil_config_load("", &cfg, NULL, 0), HIL_ERR_ARG);
+	assert_memory_equal(&cfg, &before, sizeof(cfg));
 	/* A tiny buffer receives a truncated, terminated message. */
 	{
 		char err[8];

@@ -23,11 +23,15 @@ void BusFault_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
 void UsageFault_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
 void Default_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
 
-/* The stub enables no interrupt: an IRQ that fires anyway is reported like a fault. */
+/*
+ * The stub enables no NVIC interrupt (every ISER bit stays at its reset value
+ * 0) and polls its UART, so no IRQ vector can ever be fetched: the table holds
+ * the 16 system exceptions only, which keeps 340 bytes of flash out of the
+ * footprint budget. A board that enables an interrupt must append the IRQ
+ * vectors (F401: 85, RM0368 section 10.2; F405: 82) and raise IRQS.
+ */
 #define D Default_Handler
-#define D5 D, D, D, D, D
-#define D20 D5, D5, D5, D5
-#define IRQS 85	/* F401: positions 0..84 (RM0368 §10.2); the F405 has 82 */
+#define IRQS 0
 
 /* Initial SP, then handlers (ARMv7-M ARM B1.5.3); the core reads it at address 0 = flash. */
 struct vector_table {
@@ -51,7 +55,6 @@ static const struct vector_table vector_table = {
 		0,			/* reserved */
 		D,			/* PendSV */
 		D,			/* SysTick */
-		D20, D20, D20, D20, D5,	/* IRQ 0..84 */
 	},
 };
 
