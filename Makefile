@@ -18,7 +18,7 @@ PKGS := libcjson libserialport libftdi1 libelf
 HOST_WARN := -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wno-format-truncation
 HOST_CFLAGS := $(HOST_WARN) -O2 -g -Ihost -Iprotocol -Itarget -MMD -MP
-HOST_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmd -lm
+HOST_LDLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmd -lm -lpthread
 ifeq ($(SAN),1)
 HOST_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
@@ -159,7 +159,7 @@ UNIT_TESTS := hilp ascon_aead128_kat kat_parser config stats link socket_link \
 test_common := $(HB)/libhil.a
 TEST_EXTRA_ascon_aead128_kat := tests/common/kat.c target/crypto/ascon-aead128/ref/encrypt.c
 TEST_EXTRA_kat_parser := tests/common/kat.c
-TEST_EXTRA_refcrypto := tests/common/kat.c
+
 
 $(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)

@@ -1,0 +1,359 @@
+/* Unit tests of the session layer against a scripted peer on a socketpair: replies, stale frames, damage, retries, silence. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "hilp.h"
+#include "link/link.h"
+#include "session.h"
+
+/* What the scripted peer does with each request it receives, in order. */
+enum peer_action {
+	PEER_REPLY,		/* ['r', seq, 0xAB] then ['e', 0] */
+	PEER_STALE_THEN_REPLY,	/* a reply with a wrong seq and an 'e' 0 first */
+	PEER_CORRUPT_REPLY,	/* the reply frame with one byte flipped */
+	PEER_REJECT_CRC,	/* only ['e', BAD_CRC]: "your frame was damaged" */
+	PEER_STATUS_ONLY,	/* only ['e', BAD_CMD] */
+	PEER_SILENT,		/* nothing */
+	PEER_FAULT,		/* the 18-byte fault report, then ['e', FAULT] */
+};
+
+struct peer {
+	int fd;
+	const enum peer_action *script;
+	size_t n;
+	size_t requests;	/* requests seen (frames that decoded) */
+	size_t lone_zeros;	/* resync bytes seen */
+};
+
+static void peer_send(int fd, uint8_t cmd, const uint8_t *d, size_t n,
+		      int corrupt)
+{
+	uint8_t frame[HILP_MAX_FRAME];
+	size_t len = hilp_encode_reply(cmd, d, n, frame);
+
+	if (corrupt) {
+		frame[1] ^= 0x40;
+		if (frame[1] == 0) {
+			frame[1] = 0x55;
+		}
+	}
+	assert_int_equal(write(fd, frame, len), (ssize_t)len);
+}
+
+static void *peer_main(void *arg)
+{
+	struct peer *p = arg;
+	struct hilp_rx rx;
+	uint8_t buf[512];
+
+	hilp_rx_init(&rx);
+	for (;;) {
+		ssize_t n = read(p->fd, buf, sizeof(buf));
+		ssize_t i;
+
+		if (n <= 0) {
+			return NULL;
+		}
+		for (i = 0; i < n; i++) {
+			struct hilp_packet pkt;
+			enum peer_action a;
+			uint8_t d[18];
+			uint8_t st;
+
+			if (hilp_rx_push(&rx, buf[i]) != 1) {
+				continue;
+			}
+			if (rx.len == 0) {
+				p->lone_zeros++;
+				continue;
+			}
+			st = hilp_decode_request(rx.buf, rx.len, &pkt);
+			hilp_rx_init(&rx);
+			if (st != HILP_ST_OK) {
+				continue;
+			}
+			a = p->requests < p->n ? p->script[p->requests] :
+						 PEER_REPLY;
+			p->requests++;
+			d[0] = pkt.data[0];
+			d[1] = 0xAB;
+			switch (a) {
+			case PEER_REPLY:
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_STALE_THEN_REPLY:
+				d[0] = (uint8_t)(pkt.data[0] - 7);
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				d[0] = pkt.data[0];
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_CORRUPT_REPLY:
+				peer_send(p->fd, HILP_REPLY, d, 2, 1);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_REJECT_CRC:
+				st = HILP_ST_BAD_CRC;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_STATUS_ONLY:
+				st = HILP_ST_BAD_CMD;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_SILENT:
+				break;
+			case PEER_FAULT:
+				memset(d, 0, sizeof(d));
+				d[1] = HILP_ST_FAULT;
+				hilp_put_u32(d + 2, 0x08000123u);
+				hilp_put_u32(d + 6, 0x8200u);
+				peer_send(p->fd, HILP_REPLY, d, 18, 0);
+				st = HILP_ST_FAULT;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			}
+		}
+	}
+}
+
+struct fixture {
+	struct peer peer;
+	pthread_t thread;
+	struct hil_link *link;
+	struct hil_session *session;
+};
+
+static void start(struct fixture *f, const enum peer_action *script, size_t n,
+		  unsigned timeout_ms, unsigned retries)
+{
+	int sv[2];
+
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	f->peer.fd = sv[1];
+	f->peer.script = script;
+	f->peer.n = n;
+	assert_int_equal(hil_link_from_fd(&f->link, sv[0], "test-peer"), HIL_OK);
+	assert_int_equal(pthread_create(&f->thread, NULL, peer_main, &f->peer),
+			 0);
+	assert_int_equal(hil_session_open(&f->session, f->link, timeout_ms,
+					  retries),
+			 HIL_OK);
+}
+
+/* Close the link and join the peer, so that its counters can be read. */
+static void stop(struct fixture *f)
+{
+	hil_link_close(f->link); /* the peer's read returns 0 */
+	pthread_join(f->thread, NULL);
+	close(f->peer.fd);
+}
+
+static void finish(struct fixture *f)
+{
+	hil_session_close(f->session);
+}
+
+static int call(struct fixture *f, uint8_t *status, uint8_t *reply,
+		size_t *len)
+{
+	const uint8_t payload[] = { 1, 2, 3 };
+
+	return hil_session_call(f->session, HILP_CMD_INFO, 0, payload,
+				sizeof(payload), reply, 8, len, status, 0);
+}
+
+static void test_call_returns_reply_after_sequence_byte(void **state)
+{
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+
+	(void)state;
+	start(&f, NULL, 0, 500, 0);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(len, 1);
+	assert_int_equal(reply[0], 0xAB);
+	stop(&f);
+	assert_true(f.peer.lone_zeros >= 1); /* resync before the request */
+	finish(&f);
+}
+
+static void test_stale_reply_with_other_sequence_is_ignored(void **state)
+{
+	const enum peer_action script[] = { PEER_STALE_THEN_REPLY };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+
+	(void)state;
+	start(&f, script, 1, 500, 0);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_OK);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	assert_int_equal(hil_session_get_stats(f.session)->retries, 0);
+	finish(&f);
+}
+
+static void test_corrupted_reply_is_retried(void **state)
+{
+	const enum peer_action script[] = { PEER_CORRUPT_REPLY };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+
+	(void)state;
+	start(&f, script, 1, 300, 2);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_OK);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 2);
+	assert_int_equal(hil_session_get_stats(f.session)->bad_frames, 1);
+	assert_int_equal(hil_session_get_stats(f.session)->retries, 1);
+	finish(&f);
+}
+
+static void test_target_crc_reject_is_retried(void **state)
+{
+	const enum peer_action script[] = { PEER_REJECT_CRC, PEER_REJECT_CRC };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+
+	(void)state;
+	start(&f, script, 2, 300, 3);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_OK);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 3);
+	assert_int_equal(hil_session_get_stats(f.session)->target_rejects, 2);
+	finish(&f);
+}
+
+static void test_target_status_without_reply_is_returned_not_retried(void **state)
+{
+	const enum peer_action script[] = { PEER_STATUS_ONLY };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0;
+
+	(void)state;
+	start(&f, script, 1, 300, 3);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_BAD_CMD);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	finish(&f);
+}
+
+static void test_silent_peer_times_out_after_bounded_retries(void **state)
+{
+	const enum peer_action script[] = { PEER_SILENT, PEER_SILENT,
+					    PEER_SILENT };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0;
+
+	(void)state;
+	start(&f, script, 3, 100, 2);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 3);
+	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 3);
+	finish(&f);
+}
+
+static void test_silent_then_answering_peer_recovers(void **state)
+{
+	const enum peer_action script[] = { PEER_SILENT };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+
+	(void)state;
+	start(&f, script, 1, 100, 1);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 1);
+	stop(&f);
+	finish(&f);
+}
+
+static void test_fault_report_is_decoded_and_returned(void **state)
+{
+	const enum peer_action script[] = { PEER_FAULT };
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0;
+	const struct hil_session_fault *fault;
+
+	(void)state;
+	start(&f, script, 1, 300, 2);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(st, HILP_ST_FAULT);
+	fault = hil_session_get_fault(f.session);
+	assert_true(fault->seen);
+	assert_int_equal(fault->pc, 0x08000123u);
+	assert_int_equal(fault->cfsr, 0x8200u);
+	stop(&f);
+	finish(&f);
+}
+
+static void test_oversized_payload_is_refused_before_sending(void **state)
+{
+	uint8_t big[HILP_MAX_DATA];
+	struct fixture f;
+	uint8_t st = 0;
+
+	(void)state;
+	memset(big, 1, sizeof(big));
+	start(&f, NULL, 0, 100, 0);
+	assert_int_equal(hil_session_call(f.session, HILP_CMD_LOAD, 0, big,
+					  sizeof(big), NULL, 0, NULL, &st, 0),
+			 HIL_ERR_ARG);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 0);
+	finish(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_call_returns_reply_after_sequence_byte),
+		cmocka_unit_test(test_stale_reply_with_other_sequence_is_ignored),
+		cmocka_unit_test(test_corrupted_reply_is_retried),
+		cmocka_unit_test(test_target_crc_reject_is_retried),
+		cmocka_unit_test(test_target_status_without_reply_is_returned_not_retried),
+		cmocka_unit_test(test_silent_peer_times_out_after_bounded_retries),
+		cmocka_unit_test(test_silent_then_answering_peer_recovers),
+		cmocka_unit_test(test_fault_report_is_decoded_and_returned),
+		cmocka_unit_test(test_oversized_payload_is_refused_before_sending),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
