@@ -1,6 +1,6 @@
 /* config: loads a run configuration from JSON, resolves "extends", validates it and copies it out. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "config"
+#define HIL_LOG_PREFIX	"config"
 
 #include "config.h"
 
@@ -20,11 +20,11 @@
 /* A configuration is a few hundred bytes; anything this large is not one. */
 #define MAX_FILE_BYTES (1024 * 1024)
 /* The file itself plus HIL_CFG_MAX_EXTENDS_DEPTH bases. */
-#define MAX_CHAIN (HIL_CFG_MAX_EXTENDS_DEPTH + 1)
+#define MAX_CHAIN      (HIL_CFG_MAX_EXTENDS_DEPTH + 1)
 /* Room for a key or value quoted in a message. */
-#define SHOW 72
+#define SHOW	       72
 /* Room for a JSON path built from schema keys and indexes. */
-#define PATH 64
+#define PATH	       64
 
 /* Which file of the chain an item of the merged tree was written in. */
 struct origin {
@@ -40,7 +40,7 @@ struct origin {
 struct loader {
 	char *err;
 	size_t errlen;
-	char *files[MAX_CHAIN];	/* display names; files[0] NULL for inline text */
+	char *files[MAX_CHAIN]; /* display names; files[0] NULL for inline text */
 	dev_t dev[MAX_CHAIN];
 	ino_t ino[MAX_CHAIN];
 	int has_id[MAX_CHAIN];
@@ -51,48 +51,58 @@ struct loader {
 };
 
 struct choice {
-	const char *what;		/* "a board" */
-	const char *const *names;	/* NULL-terminated */
-	const char *expected;		/* "qemu-netduino, nucleo-f401re or native" */
+	const char *what;	  /* "a board" */
+	const char *const *names; /* NULL-terminated */
+	const char *expected;	  /* "qemu-netduino, nucleo-f401re or native" */
 };
 
-static const char *const board_names[] = { "qemu-netduino", "nucleo-f401re",
-					   "native", NULL };
-static const char *const link_names[] = { "socket", "serial", NULL };
-static const char *const flasher_names[] = { "qemu", "openocd", "native",
-					     NULL };
-static const char *const op_names[] = { "encrypt", "decrypt", "hash", NULL };
-static const uint32_t op_bits[] = { HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
-				    HIL_OPS_HASH };
+static const char *const board_names[] = {"qemu-netduino", "nucleo-f401re",
+					  "native", NULL};
+static const char *const link_names[] = {"socket", "serial", NULL};
+static const char *const flasher_names[] = {"qemu", "openocd", "native", NULL};
+static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
+static const uint32_t op_bits[] = {HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
+				   HIL_OPS_HASH};
 
 static const struct choice board_choice = {
-	"a board", board_names, "qemu-netduino, nucleo-f401re or native"
-};
-static const struct choice link_choice = { "a link", link_names,
-					   "socket or serial" };
-static const struct choice flasher_choice = { "a flasher", flasher_names,
-					      "qemu, openocd or native" };
-static const struct choice op_choice = { "an operation", op_names,
-					 "encrypt, decrypt or hash" };
+	"a board", board_names, "qemu-netduino, nucleo-f401re or native"};
+static const struct choice link_choice = {"a link", link_names,
+					  "socket or serial"};
+static const struct choice flasher_choice = {"a flasher", flasher_names,
+					     "qemu, openocd or native"};
+static const struct choice op_choice = {"an operation", op_names,
+					"encrypt, decrypt or hash"};
 
 /* The flasher each board is programmed with, index for index. */
-static const char *const board_flasher[] = { "qemu", "openocd", "native" };
+static const char *const board_flasher[] = {"qemu", "openocd", "native"};
 
-static const char *const root_keys[] = { "extends", "name", "board",
-					 "link", "flasher", "build",
-					 "algorithms", "bench", "results_dir",
-					 NULL };
-static const char *const board_keys[] = { "name", "clock_hz", NULL };
-static const char *const link_keys[] = { "type", "port", "baud",
-					 "timeout_ms", "retries", NULL };
-static const char *const flasher_keys[] = { "type", "program",
-					    "openocd_config", "probe_serial",
-					    "timeout_ms", NULL };
-static const char *const build_keys[] = { "cflags", NULL };
-static const char *const alg_keys[] = { "name", "impl", NULL };
-static const char *const bench_keys[] = { "operations", "lengths",
-					  "ad_lengths", "runs", "warmup",
-					  "seed", NULL };
+static const char *const root_keys[] = {
+	"extends", "name",	 "board", "link",	 "flasher",
+	"build",   "algorithms", "bench", "results_dir", NULL,
+};
+static const char *const board_keys[] = {
+	"name",
+	"clock_hz",
+	NULL,
+};
+static const char *const link_keys[] = {
+	"type", "port", "baud", "timeout_ms", "retries", NULL,
+};
+static const char *const flasher_keys[] = {
+	"type", "program", "openocd_config", "probe_serial", "timeout_ms", NULL,
+};
+static const char *const build_keys[] = {
+	"cflags",
+	NULL,
+};
+static const char *const alg_keys[] = {
+	"name",
+	"impl",
+	NULL,
+};
+static const char *const bench_keys[] = {
+	"operations", "lengths", "ad_lengths", "runs", "warmup", "seed", NULL,
+};
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -108,7 +118,7 @@ static const char *show(char *buf, size_t size, const char *s)
 
 	for (; *s != '\0'; s++) {
 		c = (unsigned char)*s;
-		if (o + 4 + 4 > size) {	/* worst escape, then "..." and NUL */
+		if (o + 4 + 4 > size) { /* worst escape, then "..." and NUL */
 			memcpy(buf + o, "...", 4);
 			return buf;
 		}
@@ -168,7 +178,8 @@ static void append_err(struct loader *ld, const char *fmt, ...)
 
 /* Report an error about a file of the chain (or none); returns code. */
 static int fail_file(struct loader *ld, int code, const char *file,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 static int fail_file(struct loader *ld, int code, const char *file,
 		     const char *fmt, ...)
 {
@@ -247,8 +258,7 @@ static int read_file(struct loader *ld, size_t level, char **out,
 					 "extends: cannot open %s: %s", path,
 					 ebuf);
 		}
-		return fail_file(ld, HIL_ERR_IO, path, "cannot open: %s",
-				 ebuf);
+		return fail_file(ld, HIL_ERR_IO, path, "cannot open: %s", ebuf);
 	}
 	e = 0;
 	if (fstat(fileno(f), &st) != 0) {
@@ -291,9 +301,10 @@ static int read_file(struct loader *ld, size_t level, char **out,
 		got = fread(buf + len, 1, cap - len, f);
 		len += got;
 		if (len > MAX_FILE_BYTES) {
-			ret = fail_file(ld, HIL_ERR_CONFIG, path,
-					"larger than %d bytes: not a configuration",
-					MAX_FILE_BYTES);
+			ret = fail_file(
+				ld, HIL_ERR_CONFIG, path,
+				"larger than %d bytes: not a configuration",
+				MAX_FILE_BYTES);
 			goto out_free;
 		}
 		if (got == 0) {
@@ -394,9 +405,10 @@ static int check_duplicates(struct loader *ld, const cJSON *obj, size_t file)
 	qsort(keys, n, sizeof(*keys), cmp_key);
 	for (i = 1; i < n; i++) {
 		if (strcmp(keys[i - 1]->string, keys[i]->string) == 0) {
-			ret = fail_file(ld, HIL_ERR_CONFIG, ld->files[file],
-					"key \"%s\" appears twice in one object",
-					show(kb, sizeof(kb), keys[i]->string));
+			ret = fail_file(
+				ld, HIL_ERR_CONFIG, ld->files[file],
+				"key \"%s\" appears twice in one object",
+				show(kb, sizeof(kb), keys[i]->string));
 			break;
 		}
 	}
@@ -466,14 +478,16 @@ static int parse_text(struct loader *ld, size_t level, const char *text,
 		root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 0);
 		if (root != NULL) {
 			cJSON_Delete(root);
-			return fail_file(ld, HIL_ERR_CONFIG, file,
-					 "line %zu, column %zu: text after the end of the JSON value",
-					 line, col);
+			return fail_file(
+				ld, HIL_ERR_CONFIG, file,
+				"line %zu, column %zu: text after the end of the JSON value",
+				line, col);
 		}
 		if (text[off + strspn(text + off, " \t\r\n")] == '\0') {
-			return fail_file(ld, HIL_ERR_CONFIG, file,
-					 "line %zu, column %zu: invalid JSON (unexpected end of input)",
-					 line, col);
+			return fail_file(
+				ld, HIL_ERR_CONFIG, file,
+				"line %zu, column %zu: invalid JSON (unexpected end of input)",
+				line, col);
 		}
 		/*
 		 * cJSON stops on or just after the culprit (",," stops after
@@ -486,14 +500,16 @@ static int parse_text(struct loader *ld, size_t level, const char *text,
 			excerpt[i] = text[start + i];
 		}
 		excerpt[i] = '\0';
-		return fail_file(ld, HIL_ERR_CONFIG, file,
-				 "line %zu, column %zu: invalid JSON near \"%s\"",
-				 line, col, show(sb, sizeof(sb), excerpt));
+		return fail_file(
+			ld, HIL_ERR_CONFIG, file,
+			"line %zu, column %zu: invalid JSON near \"%s\"", line,
+			col, show(sb, sizeof(sb), excerpt));
 	}
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
-		return fail_file(ld, HIL_ERR_CONFIG, file,
-				 "expected a JSON object ({ ... }) at the top level");
+		return fail_file(
+			ld, HIL_ERR_CONFIG, file,
+			"expected a JSON object ({ ... }) at the top level");
 	}
 	ret = scan(ld, root, level);
 	if (ret != HIL_OK) {
@@ -692,7 +708,8 @@ static size_t edit_distance(const char *a, const char *b)
 				best = d[i][j - 1] + 1u;
 			}
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1u < best) {
+			    a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1u < best) {
 				best = d[i - 2][j - 2] + 1u;
 			}
 			d[i][j] = (unsigned char)best;
@@ -728,9 +745,10 @@ static int check_keys(struct loader *ld, const cJSON *obj, const char *path,
 		}
 		show(kb, sizeof(kb), c->string);
 		if (near != NULL) {
-			return fail(ld, c,
-				    "%s%s%s: unknown key (did you mean \"%s\"?)",
-				    path, path[0] ? "." : "", kb, near);
+			return fail(
+				ld, c,
+				"%s%s%s: unknown key (did you mean \"%s\"?)",
+				path, path[0] ? "." : "", kb, near);
 		}
 		return fail(ld, c, "%s%s%s: unknown key", path,
 			    path[0] ? "." : "", kb);
@@ -833,9 +851,9 @@ static int get_choice(struct loader *ld, const cJSON *it, const char *path,
 	}
 	i = find_choice(ch, it->valuestring);
 	if (i < 0) {
-		return fail(ld, it, "%s: \"%s\" is not %s (expected %s)",
-			    path, show(sb, sizeof(sb), it->valuestring),
-			    ch->what, ch->expected);
+		return fail(ld, it, "%s: \"%s\" is not %s (expected %s)", path,
+			    show(sb, sizeof(sb), it->valuestring), ch->what,
+			    ch->expected);
 	}
 	if (buf != NULL) {
 		snprintf(buf, size, "%s", ch->names[i]);
@@ -891,9 +909,10 @@ static int get_name(struct loader *ld, const cJSON *it, const char *path,
 		return ret;
 	}
 	if (!is_name(buf)) {
-		return fail(ld, it,
-			    "%s: \"%s\" is not a name (letters, digits and . _ + -, not starting with . or -)",
-			    path, show(sb, sizeof(sb), buf));
+		return fail(
+			ld, it,
+			"%s: \"%s\" is not a name (letters, digits and . _ + -, not starting with . or -)",
+			path, show(sb, sizeof(sb), buf));
 	}
 	return HIL_OK;
 }
@@ -922,9 +941,10 @@ static int get_u32_list(struct loader *ld, const cJSON *it, const char *path,
 		}
 		for (j = 0; j < i; j++) {
 			if (vals[j] == vals[i]) {
-				return fail(ld, c,
-					    "%s: %lu is repeated (also at [%zu])",
-					    p, (unsigned long)vals[i], j);
+				return fail(
+					ld, c,
+					"%s: %lu is repeated (also at [%zu])",
+					p, (unsigned long)vals[i], j);
 			}
 		}
 		i++;
@@ -935,8 +955,7 @@ static int get_u32_list(struct loader *ld, const cJSON *it, const char *path,
 
 /* ---- the schema -------------------------------------------------------- */
 
-static int v_board(struct loader *ld, const cJSON *root,
-		   struct hil_config *cfg)
+static int v_board(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 {
 	const cJSON *s, *it;
 	uint32_t hz = 0;
@@ -960,8 +979,9 @@ static int v_board(struct loader *ld, const cJSON *root,
 		if (get_u32(ld, it, "board.clock_hz", 1, UINT32_MAX, &hz) !=
 			    HIL_OK ||
 		    (hz != 84000000 && hz != 24000000 && hz != 16000000)) {
-			return fail(ld, it,
-				    "board.clock_hz: expected 84000000, 24000000 or 16000000");
+			return fail(
+				ld, it,
+				"board.clock_hz: expected 84000000, 24000000 or 16000000");
 		}
 		cfg->board.clock_hz = hz;
 	}
@@ -1024,15 +1044,15 @@ static int v_link(struct loader *ld, const cJSON *root, struct hil_config *cfg)
  * The probe serial is spliced into an OpenOCD Tcl command ("adapter serial
  * SN"), so anything Tcl would interpret is refused.
  */
-static int check_probe_serial(struct loader *ld, const cJSON *it,
-			      const char *s)
+static int check_probe_serial(struct loader *ld, const cJSON *it, const char *s)
 {
 	const char *bad = strpbrk(s, " []{}$;\"\\");
 
 	if (bad != NULL) {
-		return fail(ld, it,
-			    "flasher.probe_serial: contains \"%c\", which a probe serial cannot contain",
-			    *bad);
+		return fail(
+			ld, it,
+			"flasher.probe_serial: contains \"%c\", which a probe serial cannot contain",
+			*bad);
 	}
 	return HIL_OK;
 }
@@ -1123,26 +1143,28 @@ static int check_flag(struct loader *ld, const cJSON *it, const char *path,
 
 	show(sb, sizeof(sb), flag);
 	if (flag[0] != '-' || flag[1] == '\0') {
-		return fail(ld, it,
-			    "%s: \"%s\" is not a compiler flag (expected \"-\" and a name)",
-			    path, sb);
+		return fail(
+			ld, it,
+			"%s: \"%s\" is not a compiler flag (expected \"-\" and a name)",
+			path, sb);
 	}
 	if (strchr(flag, ' ') != NULL) {
-		return fail(ld, it,
-			    "%s: \"%s\" contains a space (give each flag as its own string)",
-			    path, sb);
+		return fail(
+			ld, it,
+			"%s: \"%s\" contains a space (give each flag as its own string)",
+			path, sb);
 	}
 	bad = strpbrk(flag, ";`$|&<>'\"\\()");
 	if (bad != NULL) {
-		return fail(ld, it,
-			    "%s: \"%s\" contains \"%c\", which a compiler flag does not need",
-			    path, sb, *bad);
+		return fail(
+			ld, it,
+			"%s: \"%s\" contains \"%c\", which a compiler flag does not need",
+			path, sb, *bad);
 	}
 	return HIL_OK;
 }
 
-static int v_build(struct loader *ld, const cJSON *root,
-		   struct hil_config *cfg)
+static int v_build(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 {
 	const cJSON *s, *it, *c;
 	char p[PATH];
@@ -1227,9 +1249,10 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 					       sizeof(a->impl));
 			}
 		} else {
-			ret = fail(ld, c,
-				   "%s: expected an algorithm name or {\"name\": ..., \"impl\": ...}",
-				   p);
+			ret = fail(
+				ld, c,
+				"%s: expected an algorithm name or {\"name\": ..., \"impl\": ...}",
+				p);
 		}
 		if (ret != HIL_OK) {
 			return ret;
@@ -1237,9 +1260,10 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 		for (j = 0; j < i; j++) {
 			if (strcmp(cfg->algs[j].name, a->name) == 0 &&
 			    strcmp(cfg->algs[j].impl, a->impl) == 0) {
-				return fail(ld, c,
-					    "%s: %s (impl %s) is repeated (also at [%zu])",
-					    p, a->name, a->impl, j);
+				return fail(
+					ld, c,
+					"%s: %s (impl %s) is repeated (also at [%zu])",
+					p, a->name, a->impl, j);
 			}
 		}
 		i++;
@@ -1248,8 +1272,7 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 	return HIL_OK;
 }
 
-static int v_bench(struct loader *ld, const cJSON *root,
-		   struct hil_config *cfg)
+static int v_bench(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 {
 	const cJSON *s, *it, *c;
 	char p[PATH], sb[SHOW];
@@ -1276,9 +1299,9 @@ static int v_bench(struct loader *ld, const cJSON *root,
 				return ret;
 			}
 			if (ops & op_bits[k]) {
-				return fail(ld, c, "%s: \"%s\" is repeated", p,
-					    show(sb, sizeof(sb),
-						 c->valuestring));
+				return fail(
+					ld, c, "%s: \"%s\" is repeated", p,
+					show(sb, sizeof(sb), c->valuestring));
 			}
 			ops |= op_bits[k];
 			i++;
@@ -1287,19 +1310,18 @@ static int v_bench(struct loader *ld, const cJSON *root,
 	}
 	it = member(s, "lengths");
 	if (it != NULL) {
-		ret = get_u32_list(ld, it, "bench.lengths",
-				   HIL_CFG_MAX_LENGTHS, 2048,
-				   cfg->bench.lengths, &cfg->bench.n_lengths);
+		ret = get_u32_list(ld, it, "bench.lengths", HIL_CFG_MAX_LENGTHS,
+				   2048, cfg->bench.lengths,
+				   &cfg->bench.n_lengths);
 		if (ret != HIL_OK) {
 			return ret;
 		}
 	}
 	it = member(s, "ad_lengths");
 	if (it != NULL) {
-		ret = get_u32_list(ld, it, "bench.ad_lengths",
-				   HIL_CFG_MAX_AD_LENGTHS, 2048,
-				   cfg->bench.ad_lengths,
-				   &cfg->bench.n_ad_lengths);
+		ret = get_u32_list(
+			ld, it, "bench.ad_lengths", HIL_CFG_MAX_AD_LENGTHS,
+			2048, cfg->bench.ad_lengths, &cfg->bench.n_ad_lengths);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -1331,8 +1353,7 @@ static int v_bench(struct loader *ld, const cJSON *root,
 }
 
 /* "name" or, failing that, the loaded file's name without ".json". */
-static int v_name(struct loader *ld, const cJSON *root,
-		  struct hil_config *cfg)
+static int v_name(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 {
 	const cJSON *it = member(root, "name");
 	const char *base, *file = ld->files[0];
@@ -1359,9 +1380,10 @@ static int v_name(struct loader *ld, const cJSON *root,
 			return HIL_OK;
 		}
 	}
-	return fail(ld, NULL,
-		    "name: the file name \"%s\" cannot serve as the run name; set \"name\"",
-		    show(sb, sizeof(sb), base));
+	return fail(
+		ld, NULL,
+		"name: the file name \"%s\" cannot serve as the run name; set \"name\"",
+		show(sb, sizeof(sb), base));
 }
 
 /* Defaults that depend on the board, for what the files left unset. */
@@ -1390,9 +1412,9 @@ static void derive(const cJSON *root, struct hil_config *cfg)
 	}
 	if (member(link, "type") == NULL) {
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
-			 strcmp(cfg->board.name, "nucleo-f401re") == 0 ?
-				 "serial" :
-				 "socket");
+			 strcmp(cfg->board.name, "nucleo-f401re") == 0
+				 ? "serial"
+				 : "socket");
 	}
 }
 
@@ -1411,10 +1433,10 @@ static int v_combination(struct loader *ld, const cJSON *root,
 		if (at == NULL) {
 			at = member(board, "name");
 		}
-		return fail(ld, at,
-			    "flasher.type: \"%s\" cannot program board.name \"%s\" (it needs flasher \"%s\")",
-			    cfg->flasher.type, cfg->board.name,
-			    board_flasher[b]);
+		return fail(
+			ld, at,
+			"flasher.type: \"%s\" cannot program board.name \"%s\" (it needs flasher \"%s\")",
+			cfg->flasher.type, cfg->board.name, board_flasher[b]);
 	}
 	/*
 	 * QEMU's USART is a unix socket (libserialport cannot open a QEMU
@@ -1422,11 +1444,13 @@ static int v_combination(struct loader *ld, const cJSON *root,
 	 */
 	if (strcmp(cfg->link.type, "serial") == 0 &&
 	    strcmp(cfg->board.name, "nucleo-f401re") != 0) {
-		return fail(ld, member(link, "type"),
-			    "link.type: \"serial\" cannot reach board.name \"%s\" (it needs \"socket\")",
-			    cfg->board.name);
+		return fail(
+			ld, member(link, "type"),
+			"link.type: \"serial\" cannot reach board.name \"%s\" (it needs \"socket\")",
+			cfg->board.name);
 	}
-	if (strcmp(cfg->link.type, "serial") == 0 && cfg->link.port[0] == '\0') {
+	if (strcmp(cfg->link.type, "serial") == 0 &&
+	    cfg->link.port[0] == '\0') {
 		at = member(link, "type");
 		return fail(ld, at != NULL ? at : link,
 			    "link.port: required when link.type is \"serial\"");
@@ -1492,8 +1516,8 @@ void hil_config_defaults(struct hil_config *cfg)
 	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
 	snprintf(cfg->flasher.program, sizeof(cfg->flasher.program),
 		 "qemu-system-arm");
-	snprintf(cfg->flasher.openocd_cfg[0], sizeof(cfg->flasher.openocd_cfg[0]),
-		 "board/st_nucleo_f4.cfg");
+	snprintf(cfg->flasher.openocd_cfg[0],
+		 sizeof(cfg->flasher.openocd_cfg[0]), "board/st_nucleo_f4.cfg");
 	cfg->flasher.n_openocd_cfg = 1;
 	cfg->flasher.timeout_ms = 60000;
 
@@ -1538,7 +1562,8 @@ static int load(const char *path, const char *text, const char *base_dir,
 	}
 	if (cfg == NULL || (path == NULL && text == NULL) ||
 	    (path != NULL && path[0] == '\0')) {
-		return fail_file(&ld, HIL_ERR_ARG, NULL, "no configuration given");
+		return fail_file(&ld, HIL_ERR_ARG, NULL,
+				 "no configuration given");
 	}
 	ld.graveyard = cJSON_CreateArray();
 	c = malloc(sizeof(*c));
@@ -1550,9 +1575,10 @@ static int load(const char *path, const char *text, const char *base_dir,
 
 	if (path != NULL) {
 		if (strlen(path) >= sizeof(c->path)) {
-			ret = fail_file(&ld, HIL_ERR_ARG, NULL,
-					"config path too long (at most %zu bytes)",
-					sizeof(c->path) - 1);
+			ret = fail_file(
+				&ld, HIL_ERR_ARG, NULL,
+				"config path too long (at most %zu bytes)",
+				sizeof(c->path) - 1);
 			goto out;
 		}
 		ld.files[0] = strdup(path);

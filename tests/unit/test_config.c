@@ -146,13 +146,15 @@ static void test_defaults_are_the_documented_ones(void **state)
 	assert_string_equal(cfg.flasher.type, "qemu");
 	assert_string_equal(cfg.flasher.program, "qemu-system-arm");
 	assert_int_equal(cfg.flasher.n_openocd_cfg, 1);
-	assert_string_equal(cfg.flasher.openocd_cfg[0], "board/st_nucleo_f4.cfg");
+	assert_string_equal(cfg.flasher.openocd_cfg[0],
+			    "board/st_nucleo_f4.cfg");
 	assert_string_equal(cfg.flasher.probe_serial, "");
 	assert_int_equal(cfg.flasher.timeout_ms, 60000);
 	assert_int_equal(cfg.build.n_cflags, 1);
 	assert_string_equal(cfg.build.cflags[0], "-O2");
 	assert_int_equal(cfg.n_algs, 0);
-	assert_int_equal(cfg.bench.operations, HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
+	assert_int_equal(cfg.bench.operations,
+			 HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
 	assert_int_equal(cfg.bench.n_lengths, 4);
 	assert_int_equal(cfg.bench.lengths[0], 16);
 	assert_int_equal(cfg.bench.lengths[1], 64);
@@ -173,7 +175,8 @@ static void assert_shared_bench(const struct hil_config *cfg)
 	assert_string_equal(cfg->algs[0].impl, "ref");
 	assert_int_equal(cfg->build.n_cflags, 1);
 	assert_string_equal(cfg->build.cflags[0], "-O2");
-	assert_int_equal(cfg->bench.operations, HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
+	assert_int_equal(cfg->bench.operations,
+			 HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
 	assert_int_equal(cfg->bench.n_lengths, 4);
 	assert_int_equal(cfg->bench.lengths[0], 16);
 	assert_int_equal(cfg->bench.lengths[3], 1024);
@@ -230,7 +233,8 @@ static void test_shipped_o2_config_loads(void **state)
 	assert_string_equal(cfg.flasher.type, "openocd");
 	assert_string_equal(cfg.flasher.program, "openocd");
 	assert_int_equal(cfg.flasher.n_openocd_cfg, 1);
-	assert_string_equal(cfg.flasher.openocd_cfg[0], "board/st_nucleo_f4.cfg");
+	assert_string_equal(cfg.flasher.openocd_cfg[0],
+			    "board/st_nucleo_f4.cfg");
 	assert_shared_bench(&cfg);
 }
 
@@ -279,20 +283,21 @@ static void test_every_key_is_copied(void **state)
 	struct hil_config cfg;
 
 	(void)state;
-	parse_ok("{'name': 'full',"
-		 " 'board': {'name': 'nucleo-f401re', 'clock_hz': 16000000},"
-		 " 'link': {'type': 'serial', 'port': '/dev/ttyACM3', 'baud': 921600,"
-		 "   'timeout_ms': 500, 'retries': 0},"
-		 " 'flasher': {'type': 'openocd', 'program': 'openocd-0.12',"
-		 "   'openocd_config': ['interface/stlink.cfg', 'target/stm32f4x.cfg'],"
-		 "   'probe_serial': '066DFF494849887767184336', 'timeout_ms': 1000},"
-		 " 'build': {'cflags': ['-Os', '-flto', '-Wl,--gc-sections']},"
-		 " 'algorithms': ['ascon-aead128', {'name': 'ascon-aead128', 'impl': 'armv7m'},"
-		 "   {'name': 'ascon-hash256'}],"
-		 " 'bench': {'operations': ['hash'], 'lengths': [0, 1, 2048],"
-		 "   'ad_lengths': [0, 16], 'runs': 65535, 'warmup': 0, 'seed': 4294967295},"
-		 " 'results_dir': '/var/lib/hilrun'}",
-		 &cfg);
+	parse_ok(
+		"{'name': 'full',"
+		" 'board': {'name': 'nucleo-f401re', 'clock_hz': 16000000},"
+		" 'link': {'type': 'serial', 'port': '/dev/ttyACM3', 'baud': 921600,"
+		"   'timeout_ms': 500, 'retries': 0},"
+		" 'flasher': {'type': 'openocd', 'program': 'openocd-0.12',"
+		"   'openocd_config': ['interface/stlink.cfg', 'target/stm32f4x.cfg'],"
+		"   'probe_serial': '066DFF494849887767184336', 'timeout_ms': 1000},"
+		" 'build': {'cflags': ['-Os', '-flto', '-Wl,--gc-sections']},"
+		" 'algorithms': ['ascon-aead128', {'name': 'ascon-aead128', 'impl': 'armv7m'},"
+		"   {'name': 'ascon-hash256'}],"
+		" 'bench': {'operations': ['hash'], 'lengths': [0, 1, 2048],"
+		"   'ad_lengths': [0, 16], 'runs': 65535, 'warmup': 0, 'seed': 4294967295},"
+		" 'results_dir': '/var/lib/hilrun'}",
+		&cfg);
 	assert_string_equal(cfg.name, "full");
 	assert_int_equal(cfg.board.clock_hz, 16000000);
 	assert_int_equal(cfg.link.baud, 921600);
@@ -301,7 +306,8 @@ static void test_every_key_is_copied(void **state)
 	assert_string_equal(cfg.flasher.program, "openocd-0.12");
 	assert_int_equal(cfg.flasher.n_openocd_cfg, 2);
 	assert_string_equal(cfg.flasher.openocd_cfg[1], "target/stm32f4x.cfg");
-	assert_string_equal(cfg.flasher.probe_serial, "066DFF494849887767184336");
+	assert_string_equal(cfg.flasher.probe_serial,
+			    "066DFF494849887767184336");
 	assert_int_equal(cfg.flasher.timeout_ms, 1000);
 	assert_int_equal(cfg.build.n_cflags, 3);
 	assert_string_equal(cfg.build.cflags[2], "-Wl,--gc-sections");
@@ -345,8 +351,8 @@ static void test_extends_chain_merges_objects_and_replaces_arrays(void **state)
 	    "{'extends': 'c.json', 'bench': {'runs': 6, 'lengths': [9]},"
 	    " 'link': {'retries': 1}}",
 	    p, sizeof(p));
-	put(fx, "a.json", "{'extends': 'sub/b.json', 'bench': {'warmup': 8}}", a,
-	    sizeof(a));
+	put(fx, "a.json", "{'extends': 'sub/b.json', 'bench': {'warmup': 8}}",
+	    a, sizeof(a));
 
 	ret = hil_config_load(a, &cfg, err, sizeof(err));
 	if (ret != HIL_OK) {
@@ -355,8 +361,8 @@ static void test_extends_chain_merges_objects_and_replaces_arrays(void **state)
 	assert_int_equal(ret, HIL_OK);
 	assert_string_equal(cfg.path, a);
 	assert_string_equal(cfg.name, "a");
-	assert_int_equal(cfg.bench.runs, 6);	/* b over c */
-	assert_int_equal(cfg.bench.warmup, 8);	/* a over c */
+	assert_int_equal(cfg.bench.runs, 6);	  /* b over c */
+	assert_int_equal(cfg.bench.warmup, 8);	  /* a over c */
 	assert_int_equal(cfg.bench.n_lengths, 1); /* replaced, not appended */
 	assert_int_equal(cfg.bench.lengths[0], 9);
 	assert_int_equal(cfg.link.timeout_ms, 500); /* kept from c */
@@ -365,7 +371,8 @@ static void test_extends_chain_merges_objects_and_replaces_arrays(void **state)
 	assert_int_equal(cfg.n_algs, 1);
 }
 
-static void test_extends_replaces_what_is_not_an_object_on_both_sides(void **state)
+static void
+test_extends_replaces_what_is_not_an_object_on_both_sides(void **state)
 {
 	struct fx *fx = *state;
 	struct hil_config cfg;
@@ -444,7 +451,8 @@ static void test_extends_cycle_is_an_error_naming_the_files(void **state)
 		 b, a);
 	assert_string_equal(err, want);
 
-	put(fx, "self.json", "{'extends': './self.json', " ALG "}", a, sizeof(a));
+	put(fx, "self.json", "{'extends': './self.json', " ALG "}", a,
+	    sizeof(a));
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	snprintf(want, sizeof(want), "%s: extends: cycle: %s -> %s/./self.json",
@@ -475,8 +483,9 @@ static void test_extends_deeper_than_the_limit_is_an_error(void **state)
 	put(fx, "f9.json", "{" ALG "}", want, sizeof(want));
 	assert_int_equal(hil_config_load(top, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
-	snprintf(want, sizeof(want), "%s: extends: more than %d levels of extends",
-		 p, HIL_CFG_MAX_EXTENDS_DEPTH);
+	snprintf(want, sizeof(want),
+		 "%s: extends: more than %d levels of extends", p,
+		 HIL_CFG_MAX_EXTENDS_DEPTH);
 	assert_string_equal(err, want);
 }
 
@@ -484,7 +493,8 @@ static void test_extends_must_name_a_file(void **state)
 {
 	(void)state;
 	parse_fails("{'extends': 3, " ALG "}", "extends: expected a file name");
-	parse_fails("{'extends': '', " ALG "}", "extends: expected a file name");
+	parse_fails("{'extends': '', " ALG "}",
+		    "extends: expected a file name");
 }
 
 /* ---- files -------------------------------------------------------------- */
@@ -496,21 +506,25 @@ static void test_missing_file_is_an_io_error_with_path_and_reason(void **state)
 	char a[128], want[1024], err[512];
 
 	snprintf(a, sizeof(a), "%s/nope.json", fx->dir);
-	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_ERR_IO);
-	snprintf(want, sizeof(want), "%s: cannot open: No such file or directory",
-		 a);
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_IO);
+	snprintf(want, sizeof(want),
+		 "%s: cannot open: No such file or directory", a);
 	assert_string_equal(err, want);
 
 	put(fx, "a.json", "{'extends': 'gone.json'}", a, sizeof(a));
-	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_ERR_IO);
-	snprintf(want, sizeof(want),
-		 "%s: extends: cannot open %s/gone.json: No such file or directory",
-		 a, fx->dir);
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_IO);
+	snprintf(
+		want, sizeof(want),
+		"%s: extends: cannot open %s/gone.json: No such file or directory",
+		a, fx->dir);
 	assert_string_equal(err, want);
 
 	assert_int_equal(hil_config_load(fx->dir, &cfg, err, sizeof(err)),
 			 HIL_ERR_IO);
-	snprintf(want, sizeof(want), "%s: cannot read: Is a directory", fx->dir);
+	snprintf(want, sizeof(want), "%s: cannot read: Is a directory",
+		 fx->dir);
 	assert_string_equal(err, want);
 }
 
@@ -530,9 +544,10 @@ static void test_malformed_json_names_line_and_column(void **state)
 			 HIL_ERR_CONFIG);
 	/* cJSON stops just after the second comma; the excerpt starts a few
 	 * characters earlier and escapes the text's double quotes. */
-	snprintf(want, sizeof(want),
-		 "%s: line 3, column 25: invalid JSON near \"s\\\": 10,, \\\"seed\\\": 1 }\"",
-		 a);
+	snprintf(
+		want, sizeof(want),
+		"%s: line 3, column 25: invalid JSON near \"s\\\": 10,, \\\"seed\\\": 1 }\"",
+		a);
 	assert_string_equal(err, want);
 
 	put(fx, "cut.json", "{\n\t'name': 'x',\n", a, sizeof(a));
@@ -553,9 +568,11 @@ static void test_malformed_json_names_line_and_column(void **state)
 
 	parse_fails("{" ALG "}\n// comment",
 		    "line 2, column 1: text after the end of the JSON value");
-	parse_fails("[" ALG "]",
-		    "line 1, column 14: invalid JSON near \"orithms\\\": [\\\"ascon-aead128\\\"]]\"");
-	parse_fails("['x']", "expected a JSON object ({ ... }) at the top level");
+	parse_fails(
+		"[" ALG "]",
+		"line 1, column 14: invalid JSON near \"orithms\\\": [\\\"ascon-aead128\\\"]]\"");
+	parse_fails("['x']",
+		    "expected a JSON object ({ ... }) at the top level");
 	parse_fails("42", "expected a JSON object ({ ... }) at the top level");
 }
 
@@ -570,7 +587,8 @@ static void test_malformed_json_in_a_base_names_the_base(void **state)
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	snprintf(want, sizeof(want),
-		 "%s: line 3, column 10: invalid JSON near \" \\\"runs\\\" 3\"", b);
+		 "%s: line 3, column 10: invalid JSON near \" \\\"runs\\\" 3\"",
+		 b);
 	assert_string_equal(err, want);
 }
 
@@ -589,8 +607,8 @@ static void test_nul_bytes_and_huge_files_are_refused(void **state)
 	fclose(f);
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
-	snprintf(want, sizeof(want), "%s: line 2, column 2: NUL byte in the text",
-		 a);
+	snprintf(want, sizeof(want),
+		 "%s: line 2, column 2: NUL byte in the text", a);
 	assert_string_equal(err, want);
 
 	snprintf(a, sizeof(a), "%s/huge.json", fx->dir);
@@ -622,7 +640,8 @@ static void test_unknown_key_is_an_error_naming_its_path(void **state)
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	snprintf(want, sizeof(want),
-		 "%s: bench.lenghts: unknown key (did you mean \"lengths\"?)", a);
+		 "%s: bench.lenghts: unknown key (did you mean \"lengths\"?)",
+		 a);
 	assert_string_equal(err, want);
 
 	parse_fails("{" ALG ", 'frobnicate': 1}", "frobnicate: unknown key");
@@ -659,8 +678,8 @@ static void test_unknown_key_in_a_base_names_the_base_file(void **state)
 
 	/* Each bad value names the file it is written in. */
 	put(fx, "base.json", "{" ALG ", 'bench': {'runs': 0}}", b, sizeof(b));
-	put(fx, "a.json", "{'extends': 'base.json', 'bench': {'warmup': -1}}", a,
-	    sizeof(a));
+	put(fx, "a.json", "{'extends': 'base.json', 'bench': {'warmup': -1}}",
+	    a, sizeof(a));
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	snprintf(want, sizeof(want),
@@ -706,12 +725,14 @@ static void test_wrong_types_are_rejected(void **state)
 	parse_fails("{" ALG ", 'name': 7}", "name: expected a string");
 	parse_fails("{" ALG ", 'link': {'port': ['/dev/ttyACM0']}}",
 		    "link.port: expected a string");
-	parse_fails("{" ALG ", 'board': {'name': 1}}",
-		    "board.name: expected one of qemu-netduino, nucleo-f401re or native");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 1}}",
+		"board.name: expected one of qemu-netduino, nucleo-f401re or native");
 	parse_fails("{" ALG ", 'build': {'cflags': [-2]}}",
 		    "build.cflags[0]: expected a string");
-	parse_fails("{'algorithms': [3]}",
-		    "algorithms[0]: expected an algorithm name or {\"name\": ..., \"impl\": ...}");
+	parse_fails(
+		"{'algorithms': [3]}",
+		"algorithms[0]: expected an algorithm name or {\"name\": ..., \"impl\": ...}");
 	parse_fails("{'algorithms': 'ascon-aead128'}",
 		    "algorithms: expected an array");
 	parse_fails("{" ALG ", 'results_dir': ''}",
@@ -784,8 +805,9 @@ static void test_operations_must_be_known_and_not_repeated(void **state)
 	struct hil_config cfg;
 
 	(void)state;
-	parse_fails("{" ALG ", 'bench': {'operations': ['encrypt', 'encrpyt']}}",
-		    "bench.operations[1]: \"encrpyt\" is not an operation (expected encrypt, decrypt or hash)");
+	parse_fails(
+		"{" ALG ", 'bench': {'operations': ['encrypt', 'encrpyt']}}",
+		"bench.operations[1]: \"encrpyt\" is not an operation (expected encrypt, decrypt or hash)");
 	parse_fails("{" ALG ", 'bench': {'operations': ['hash', 'hash']}}",
 		    "bench.operations[1]: \"hash\" is repeated");
 	parse_fails("{" ALG ", 'bench': {'operations': []}}",
@@ -807,8 +829,10 @@ static void test_array_sizes_are_within_the_limits(void **state)
 		    "algorithms: at least one algorithm is required");
 	parse_fails("{" ALG ", 'bench': {'lengths': []}}",
 		    "bench.lengths: expected 1 to 32 entries, got 0");
-	parse_fails("{" ALG ", 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
-		    "flasher.openocd_config: expected 1 to 4 entries, got 5");
+	parse_fails(
+		"{" ALG
+		", 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
+		"flasher.openocd_config: expected 1 to 4 entries, got 5");
 
 	snprintf(json, sizeof(json), "{" ALG ", 'bench': {'lengths': [0");
 	for (i = 1; i <= HIL_CFG_MAX_LENGTHS; i++) {
@@ -839,12 +863,15 @@ static void test_algorithm_entries_are_names(void **state)
 	(void)state;
 	parse_fails("{'algorithms': [{'impl': 'ref'}]}",
 		    "algorithms[0].name: required");
-	parse_fails("{'algorithms': ['../../etc']}",
-		    "algorithms[0]: \"../../etc\" is not a name (letters, digits and . _ + -, not starting with . or -)");
-	parse_fails("{'algorithms': [{'name': 'ascon-aead128', 'impl': 'a/b'}]}",
-		    "algorithms[0].impl: \"a/b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
-	parse_fails("{'algorithms': ['ascon-aead128', {'name': 'ascon-aead128'}]}",
-		    "algorithms[1]: ascon-aead128 (impl ref) is repeated (also at [0])");
+	parse_fails(
+		"{'algorithms': ['../../etc']}",
+		"algorithms[0]: \"../../etc\" is not a name (letters, digits and . _ + -, not starting with . or -)");
+	parse_fails(
+		"{'algorithms': [{'name': 'ascon-aead128', 'impl': 'a/b'}]}",
+		"algorithms[0].impl: \"a/b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
+	parse_fails(
+		"{'algorithms': ['ascon-aead128', {'name': 'ascon-aead128'}]}",
+		"algorithms[1]: ascon-aead128 (impl ref) is repeated (also at [0])");
 	parse_fails("{'algorithms': ['']}", "algorithms[0]: must not be empty");
 }
 
@@ -861,17 +888,19 @@ static void test_name_defaults_to_the_file_name(void **state)
 	put(fx, "my run.json", "{" ALG "}", a, sizeof(a));
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
-	snprintf(want, sizeof(want),
-		 "%s: name: the file name \"my run.json\" cannot serve as the run name; set \"name\"",
-		 a);
+	snprintf(
+		want, sizeof(want),
+		"%s: name: the file name \"my run.json\" cannot serve as the run name; set \"name\"",
+		a);
 	assert_string_equal(err, want);
 
 	put(fx, "my run.json", "{'name': 'my-run', " ALG "}", a, sizeof(a));
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
 	assert_string_equal(cfg.name, "my-run");
 
-	parse_fails("{'name': 'a b', " ALG "}",
-		    "name: \"a b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
+	parse_fails(
+		"{'name': 'a b', " ALG "}",
+		"name: \"a b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
 }
 
 static void test_repeated_keys_are_rejected(void **state)
@@ -899,13 +928,13 @@ static void test_overlong_string_is_rejected_not_truncated(void **state)
 	snprintf(want, sizeof(want), "{'name': '%.64s', " ALG "}", longs);
 	parse_fails(want, "name: too long (64 bytes, at most 63)");
 
-	snprintf(want, sizeof(want), "{" ALG ", 'build': {'cflags': ['-D%.62s']}}",
-		 longs);
+	snprintf(want, sizeof(want),
+		 "{" ALG ", 'build': {'cflags': ['-D%.62s']}}", longs);
 	parse_fails(want, "build.cflags[0]: too long (64 bytes, at most 63)");
 
 	/* One byte less fits. */
-	snprintf(want, sizeof(want), "{" ALG ", 'build': {'cflags': ['-D%.61s']}}",
-		 longs);
+	snprintf(want, sizeof(want),
+		 "{" ALG ", 'build': {'cflags': ['-D%.61s']}}", longs);
 	{
 		struct hil_config cfg;
 
@@ -919,18 +948,24 @@ static void test_overlong_string_is_rejected_not_truncated(void **state)
 static void test_flags_must_be_single_compiler_flags(void **state)
 {
 	(void)state;
-	parse_fails("{" ALG ", 'build': {'cflags': ['O2']}}",
-		    "build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)");
-	parse_fails("{" ALG ", 'build': {'cflags': ['-']}}",
-		    "build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)");
-	parse_fails("{" ALG ", 'build': {'cflags': ['-O2 -g']}}",
-		    "build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)");
-	parse_fails("{" ALG ", 'build': {'cflags': ['-O2;rm']}}",
-		    "build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need");
-	parse_fails("{" ALG ", 'build': {'cflags': ['-DX=`id`']}}",
-		    "build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need");
-	parse_fails("{" ALG ", 'build': {'cflags': ['-DX=$(id)']}}",
-		    "build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need");
+	parse_fails(
+		"{" ALG ", 'build': {'cflags': ['O2']}}",
+		"build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)");
+	parse_fails(
+		"{" ALG ", 'build': {'cflags': ['-']}}",
+		"build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)");
+	parse_fails(
+		"{" ALG ", 'build': {'cflags': ['-O2 -g']}}",
+		"build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)");
+	parse_fails(
+		"{" ALG ", 'build': {'cflags': ['-O2;rm']}}",
+		"build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need");
+	parse_fails(
+		"{" ALG ", 'build': {'cflags': ['-DX=`id`']}}",
+		"build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need");
+	parse_fails(
+		"{" ALG ", 'build': {'cflags': ['-DX=$(id)']}}",
+		"build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need");
 	parse_fails("{" ALG ", 'build': {'cflags': ['-g', '-O2\\nid']}}",
 		    "build.cflags[1]: contains a control character");
 }
@@ -938,10 +973,11 @@ static void test_flags_must_be_single_compiler_flags(void **state)
 static void test_probe_serial_cannot_inject_openocd_commands(void **state)
 {
 	(void)state;
-	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
-		    " 'link': {'port': '/dev/ttyACM0'},"
-		    " 'flasher': {'probe_serial': '0671; shutdown'}}",
-		    "flasher.probe_serial: contains \";\", which a probe serial cannot contain");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		" 'link': {'port': '/dev/ttyACM0'},"
+		" 'flasher': {'probe_serial': '0671; shutdown'}}",
+		"flasher.probe_serial: contains \";\", which a probe serial cannot contain");
 }
 
 /* ---- combinations ------------------------------------------------------- */
@@ -963,43 +999,55 @@ static void test_board_and_flasher_must_match(void **state)
 	struct hil_config cfg;
 	char a[128], want[1024], err[512];
 
-	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f410'}}",
-		    "board.name: \"nucleo-f410\" is not a board (expected qemu-netduino, nucleo-f401re or native)");
-	parse_fails("{" ALG ", 'flasher': {'type': 'jlink'}}",
-		    "flasher.type: \"jlink\" is not a flasher (expected qemu, openocd or native)");
-	parse_fails("{" ALG ", 'link': {'type': 'usb'}}",
-		    "link.type: \"usb\" is not a link (expected socket or serial)");
-	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
-		    " 'link': {'port': '/dev/ttyACM0'}, 'flasher': {'type': 'qemu'}}",
-		    "flasher.type: \"qemu\" cannot program board.name \"nucleo-f401re\" (it needs flasher \"openocd\")");
-	parse_fails("{" ALG ", 'flasher': {'type': 'openocd'}}",
-		    "flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
-	parse_fails("{" ALG ", 'board': {'name': 'native'}, 'flasher': {'type': 'qemu'}}",
-		    "flasher.type: \"qemu\" cannot program board.name \"native\" (it needs flasher \"native\")");
-	parse_fails("{" ALG ", 'flasher': {'type': 'native'}}",
-		    "flasher.type: \"native\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f410'}}",
+		"board.name: \"nucleo-f410\" is not a board (expected qemu-netduino, nucleo-f401re or native)");
+	parse_fails(
+		"{" ALG ", 'flasher': {'type': 'jlink'}}",
+		"flasher.type: \"jlink\" is not a flasher (expected qemu, openocd or native)");
+	parse_fails(
+		"{" ALG ", 'link': {'type': 'usb'}}",
+		"link.type: \"usb\" is not a link (expected socket or serial)");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		" 'link': {'port': '/dev/ttyACM0'}, 'flasher': {'type': 'qemu'}}",
+		"flasher.type: \"qemu\" cannot program board.name \"nucleo-f401re\" (it needs flasher \"openocd\")");
+	parse_fails(
+		"{" ALG ", 'flasher': {'type': 'openocd'}}",
+		"flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
+	parse_fails(
+		"{" ALG
+		", 'board': {'name': 'native'}, 'flasher': {'type': 'qemu'}}",
+		"flasher.type: \"qemu\" cannot program board.name \"native\" (it needs flasher \"native\")");
+	parse_fails(
+		"{" ALG ", 'flasher': {'type': 'native'}}",
+		"flasher.type: \"native\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
 
 	/* The board in the base, the wrong flasher in the child: the child is named. */
 	put(fx, "base.json", "{" ALG ", 'board': {'name': 'qemu-netduino'}}", a,
 	    sizeof(a));
-	put(fx, "x.json", "{'extends': 'base.json', 'flasher': {'type': 'openocd'}}",
-	    a, sizeof(a));
+	put(fx, "x.json",
+	    "{'extends': 'base.json', 'flasher': {'type': 'openocd'}}", a,
+	    sizeof(a));
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
-	snprintf(want, sizeof(want),
-		 "%s: flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")",
-		 a);
+	snprintf(
+		want, sizeof(want),
+		"%s: flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")",
+		a);
 	assert_string_equal(err, want);
 }
 
 static void test_native_and_qemu_boards_need_a_socket_link(void **state)
 {
 	(void)state;
-	parse_fails("{" ALG ", 'board': {'name': 'native'},"
-		    " 'link': {'type': 'serial', 'port': '/dev/ttyACM0'}}",
-		    "link.type: \"serial\" cannot reach board.name \"native\" (it needs \"socket\")");
-	parse_fails("{" ALG ", 'link': {'type': 'serial', 'port': '/dev/pts/3'}}",
-		    "link.type: \"serial\" cannot reach board.name \"qemu-netduino\" (it needs \"socket\")");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'native'},"
+		" 'link': {'type': 'serial', 'port': '/dev/ttyACM0'}}",
+		"link.type: \"serial\" cannot reach board.name \"native\" (it needs \"socket\")");
+	parse_fails(
+		"{" ALG ", 'link': {'type': 'serial', 'port': '/dev/pts/3'}}",
+		"link.type: \"serial\" cannot reach board.name \"qemu-netduino\" (it needs \"socket\")");
 }
 
 /* ---- robustness ---------------------------------------------------------- */
@@ -1012,7 +1060,8 @@ static void test_failure_leaves_cfg_untouched_and_tolerates_no_err(void **state)
 	(void)state;
 	memset(&cfg, 0x5a, sizeof(cfg));
 	memcpy(&before, &cfg, sizeof(cfg));
-	unquote(json, sizeof(json), "{" ALG ", 'bench': {'runs': 7, 'seed': -1}}");
+	unquote(json, sizeof(json),
+		"{" ALG ", 'bench': {'runs': 7, 'seed': -1}}");
 	assert_int_equal(hil_config_parse(json, NULL, &cfg, NULL, 0),
 			 HIL_ERR_CONFIG);
 	assert_memory_equal(&cfg, &before, sizeof(cfg));
@@ -1027,9 +1076,9 @@ static void test_failure_leaves_cfg_untouched_and_tolerates_no_err(void **state)
 	{
 		char err[8];
 
-		assert_int_equal(hil_config_parse(json, NULL, &cfg, err,
-						  sizeof(err)),
-				 HIL_ERR_CONFIG);
+		assert_int_equal(
+			hil_config_parse(json, NULL, &cfg, err, sizeof(err)),
+			HIL_ERR_CONFIG);
 		assert_string_equal(err, "bench.s");
 	}
 }
@@ -1061,9 +1110,9 @@ static void test_damaged_text_never_crashes(void **state)
 		memcpy(text, full, i);
 		text[i] = '\0';
 		err[0] = '\0';
-		assert_int_equal(hil_config_parse(text, NULL, &cfg, err,
-						  sizeof(err)),
-				 HIL_ERR_CONFIG);
+		assert_int_equal(
+			hil_config_parse(text, NULL, &cfg, err, sizeof(err)),
+			HIL_ERR_CONFIG);
 		assert_true(err[0] != '\0');
 	}
 	for (i = 0; i < n; i++) {

@@ -25,14 +25,14 @@ static void assert_near(double got, double want, double tol)
 
 static void test_odd_n_with_an_outlier_gives_known_values(void **state)
 {
-	const double x[] = { 4, 100, 1, 3, 2 };
+	const double x[] = {4, 100, 1, 3, 2};
 	struct hil_stats s;
 
 	(void)state;
 	assert_int_equal(hil_stats_compute(x, 5, &s), HIL_OK);
 	assert_int_equal(s.n, 5);
 	assert_near(s.median, 3, 0);
-	assert_near(s.mad, 1, 0);	/* deviations 2 97 1 0 1 -> 1 */
+	assert_near(s.mad, 1, 0); /* deviations 2 97 1 0 1 -> 1 */
 	assert_near(s.mean, 22, EPS);
 	assert_near(s.min, 1, 0);
 	assert_near(s.max, 100, 0);
@@ -42,7 +42,7 @@ static void test_odd_n_with_an_outlier_gives_known_values(void **state)
 
 static void test_even_n_takes_the_mean_of_the_middle_pair(void **state)
 {
-	const double x[] = { 7, 1, 5, 3 };
+	const double x[] = {7, 1, 5, 3};
 	struct hil_stats s;
 
 	(void)state;
@@ -59,7 +59,7 @@ static void test_even_n_takes_the_mean_of_the_middle_pair(void **state)
 
 static void test_single_sample_has_zero_spread(void **state)
 {
-	const double x[] = { 1234.5 };
+	const double x[] = {1234.5};
 	struct hil_stats s;
 
 	(void)state;
@@ -75,7 +75,7 @@ static void test_single_sample_has_zero_spread(void **state)
 
 static void test_no_samples_or_no_pointers_are_argument_errors(void **state)
 {
-	const double x[] = { 1 };
+	const double x[] = {1};
 	struct hil_stats s;
 
 	(void)state;
@@ -86,7 +86,7 @@ static void test_no_samples_or_no_pointers_are_argument_errors(void **state)
 
 static void test_non_finite_samples_are_argument_errors(void **state)
 {
-	double x[] = { 1, 2, 3 };
+	double x[] = {1, 2, 3};
 	struct hil_stats s;
 
 	(void)state;
@@ -117,7 +117,7 @@ static void test_all_equal_samples_give_exact_results(void **state)
 
 static void test_input_is_not_modified(void **state)
 {
-	double x[] = { 9, -3, 5.5, 0, 2, 2, 1e6 };
+	double x[] = {9, -3, 5.5, 0, 2, 2, 1e6};
 	double copy[sizeof(x) / sizeof(x[0])];
 	struct hil_stats s;
 
@@ -140,7 +140,7 @@ static void test_small_spread_on_a_large_offset_is_accurate(void **state)
 
 	(void)state;
 	for (i = 0; i < 1000; i++) {
-		x[i] = 1e9 + (double)(i % 2);	/* 1e9, 1e9 + 1, ... */
+		x[i] = 1e9 + (double)(i % 2); /* 1e9, 1e9 + 1, ... */
 	}
 	assert_int_equal(hil_stats_compute(x, 1000, &s), HIL_OK);
 	assert_near(s.mean, 1e9 + 0.5, 1e-6);
@@ -185,11 +185,13 @@ int main(void)
 		cmocka_unit_test(test_odd_n_with_an_outlier_gives_known_values),
 		cmocka_unit_test(test_even_n_takes_the_mean_of_the_middle_pair),
 		cmocka_unit_test(test_single_sample_has_zero_spread),
-		cmocka_unit_test(test_no_samples_or_no_pointers_are_argument_errors),
+		cmocka_unit_test(
+			test_no_samples_or_no_pointers_are_argument_errors),
 		cmocka_unit_test(test_non_finite_samples_are_argument_errors),
 		cmocka_unit_test(test_all_equal_samples_give_exact_results),
 		cmocka_unit_test(test_input_is_not_modified),
-		cmocka_unit_test(test_small_spread_on_a_large_offset_is_accurate),
+		cmocka_unit_test(
+			test_small_spread_on_a_large_offset_is_accurate),
 		cmocka_unit_test(test_large_n_matches_closed_forms),
 	};
 
