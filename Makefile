@@ -38,12 +38,15 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
-ALL_IMPLS := $(patsubst target/crypto/%/,%,$(sort $(dir $(wildcard target/crypto/*/*/api.h))))
+ALL_IMPLS ?= $(patsubst target/crypto/%/,%,$(sort $(dir $(wildcard target/crypto/*/*/api.h))))
 impl_sym = $(subst -,_,$(subst /,_,$(1)))
 impl_srcs = $(wildcard target/crypto/$(1)/*.c)
 impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
 	-Dcrypto_aead_decrypt=$(call impl_sym,$(1))_aead_decrypt \
 	-Dcrypto_hash=$(call impl_sym,$(1))_hash \
+	-Dcrypto_xof=$(call impl_sym,$(1))_xof \
+	-Dcrypto_block_keysetup=$(call impl_sym,$(1))_block_keysetup \
+	-Dcrypto_block_ecb_encrypt=$(call impl_sym,$(1))_block_ecb_encrypt \
 	-DHIL_ALG_SYM=$(call impl_sym,$(1)) \
 	-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
 	-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \

@@ -52,22 +52,29 @@ static int decode_arg(const char *what, const char *hex, uint8_t *out,
 	return HIL_OK;
 }
 
-static int parse_op(const char *op, uint8_t kind, uint8_t *out)
+static int parse_op(const char *op, const struct registry_alg *ref,
+		    uint8_t *out)
 {
+	int hashing = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF;
+
 	if (op == NULL) {
-		*out = kind == HILP_KIND_HASH ? HILP_OP_HASH : HILP_OP_ENCRYPT;
+		*out = hashing ? HILP_OP_HASH : HILP_OP_ENCRYPT;
 	} else if (strcmp(op, "encrypt") == 0) {
 		*out = HILP_OP_ENCRYPT;
 	} else if (strcmp(op, "decrypt") == 0) {
 		*out = HILP_OP_DECRYPT;
 	} else if (strcmp(op, "hash") == 0) {
 		*out = HILP_OP_HASH;
+	} else if (strcmp(op, "keysetup") == 0) {
+		*out = HILP_OP_KEYSETUP;
 	} else {
-		hil_err("unknown operation \"%s\" (encrypt, decrypt or hash)", op);
+		hil_err("unknown operation \"%s\" (encrypt, decrypt, hash or keysetup)",
+			op);
 		return HIL_ERR_ARG;
 	}
-	if ((kind == HILP_KIND_HASH) != (*out == HILP_OP_HASH)) {
-		hil_err("operation %s does not apply to this algorithm", op);
+	if (!hil_ref_has_op(ref, *out)) {
+		hil_err("%s/%s (%s) has no %s operation", ref->name, ref->impl,
+			ref->mode, op);
 		return HIL_ERR_ARG;
 	}
 	return HIL_OK;
@@ -125,8 +132,9 @@ static int on_qemu(const struct hil_crypt_args *a,
 	if (ret == HIL_OK) {
 		ret = hil_target_exec(conn.session, (uint8_t)index, op, b->key,
 				      b->keylen, b->npub, b->npublen, b->ad,
-				      b->adlen, b->in, b->inlen, b->out,
-				      sizeof(b->out), &b->outlen, rejected);
+				      b->adlen, b->in, b->inlen, a->xof_len,
+				      b->out, sizeof(b->out), &b->outlen,
+				      rejected);
 	}
 	hil_runner_take_down(&conn, run);
 	{
@@ -165,7 +173,7 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 		hil_err("unknown algorithm \"%s\" (known: %s)", a->alg, known);
 		return HIL_ERR_ARG;
 	}
-	ret = parse_op(a->op, ref->kind, &op);
+	ret = parse_op(a->op, ref, &op);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -192,13 +200,27 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 		hil_err("--ct must hold at least the %u-byte tag", ref->abytes);
 		ret = HIL_ERR_ARG;
 	}
+	if (ret == HIL_OK && ref->kind == HILP_KIND_BLOCK &&
+	    op == HILP_OP_ENCRYPT && b->inlen % ref->blockbytes != 0) {
+		hil_err("--pt: %s works on whole %u-byte blocks (%s); %zu bytes is not a multiple",
+			ref->name, ref->blockbytes, ref->mode, b->inlen);
+		ret = HIL_ERR_ARG;
+	}
+	if (ret == HIL_OK && a->xof_len != 0 && ref->kind != HILP_KIND_XOF) {
+		hil_err("--outlen applies to an XOF only");
+		ret = HIL_ERR_ARG;
+	}
+	if (ret == HIL_OK && a->xof_len > CRYPT_MAX) {
+		hil_err("--outlen: at most %u bytes", CRYPT_MAX);
+		ret = HIL_ERR_ARG;
+	}
 	if (ret != HIL_OK) {
 		goto out;
 	}
 	if (a->on == NULL || strcmp(a->on, "host") == 0) {
 		ret = hil_ref_run(ref, op, b->key, b->npub, b->ad, b->adlen, b->in,
-				  b->inlen, b->out, sizeof(b->out), &b->outlen,
-				  &rejected);
+				  b->inlen, a->xof_len, b->out, sizeof(b->out),
+				  &b->outlen, &rejected);
 	} else if (strcmp(a->on, "qemu") == 0) {
 		ret = on_qemu(a, ref, op, b, &rejected);
 	} else {
@@ -220,8 +242,12 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 		goto out;
 	}
 	hil_hex_encode(b->out, b->outlen, hex);
-	fprintf(out, "%s %s %s\n", ref->name, op == HILP_OP_DECRYPT ? "pt" :
-				   op == HILP_OP_HASH ? "digest" : "ct||tag",
+	fprintf(out, "%s %s %s\n", ref->name,
+		op == HILP_OP_DECRYPT	? "pt" :
+		op == HILP_OP_HASH	? "digest" :
+		op == HILP_OP_KEYSETUP	? "expanded-key" :
+		ref->kind == HILP_KIND_BLOCK ? "ct" :
+					  "ct||tag",
 		hex);
 out:
 	free(hex);

@@ -2,6 +2,7 @@
 #ifndef HIL_CRYPT_H
 #define HIL_CRYPT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -12,7 +13,8 @@ struct hil_crypt_args {
 	const char *nonce_hex;
 	const char *ad_hex;
 	const char *in_hex;	/* --pt (encrypt, hash) or --ct (decrypt) */
-	const char *op;		/* "encrypt" (default), "decrypt", "hash" */
+	const char *op;		/* "encrypt" (default), "decrypt", "hash", "keysetup" */
+	size_t xof_len;		/* --outlen for an XOF (0: its default) */
 	const char *on;		/* "host" (default) or "qemu" */
 	const struct hil_config *cfg; /* for --on qemu */
 };

@@ -39,7 +39,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: hilrun [options] --config FILE        run a benchmark\n"
 		"       hilrun crypt ALG[/IMPL] [--key HEX] [--nonce HEX] [--ad HEX]\n"
-		"                    [--pt HEX | --decrypt --ct HEX] [--on host|qemu]\n"
+		"                    [--pt HEX | --decrypt --ct HEX] [--outlen N]\n"
+		"                    [--op encrypt|decrypt|hash|keysetup] [--on host|qemu]\n"
 		"                    [--config FILE]\n"
 		"       hilrun --help | --version\n"
 		"options:\n"
@@ -129,6 +130,23 @@ static int cmd_crypt(int argc, char **argv)
 
 		if (strcmp(opt, "--decrypt") == 0) {
 			a.op = "decrypt";
+			continue;
+		}
+		if (strcmp(opt, "--outlen") == 0) {
+			char *end = NULL;
+			unsigned long v;
+
+			if (i + 1 >= argc) {
+				hil_err("crypt: --outlen needs a byte count");
+				return HIL_ERR_ARG;
+			}
+			v = strtoul(argv[++i], &end, 10);
+			if (end == argv[i] || *end != '\0' || v == 0) {
+				hil_err("crypt: --outlen %s: expected a positive byte count",
+					argv[i]);
+				return HIL_ERR_ARG;
+			}
+			a.xof_len = v;
 			continue;
 		}
 		if (strcmp(opt, "--key") == 0) {

@@ -17,7 +17,8 @@ struct hil_row {
 	char algorithm[HILP_NAME_MAX];
 	char implementation[HILP_NAME_MAX];
 	const char *operation;		/* "encrypt", "decrypt", "hash" */
-	const char *mode;		/* what is measured, e.g. "AEAD" */
+	const char *mode;		/* what is measured, e.g. "AEAD", "ECB" */
+	int constant_time;		/* the implementation's claim: 1, 0, -1 unstated */
 	uint32_t msg_len;
 	uint32_t ad_len;
 	uint32_t runs;

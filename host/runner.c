@@ -43,6 +43,8 @@ static const char *op_name(uint8_t op)
 		return "encrypt";
 	case HILP_OP_DECRYPT:
 		return "decrypt";
+	case HILP_OP_KEYSETUP:
+		return "keysetup";
 	default:
 		return "hash";
 	}
@@ -163,10 +165,87 @@ static int find_target_alg(const struct run_ctx *c, const char *name,
 	return -1;
 }
 
+/* One operation on the target and on the host build; 0 when they agree. */
+static int compare_once(struct run_ctx *c, int index,
+			const struct registry_alg *ref, uint8_t op,
+			const uint8_t *key, const uint8_t *npub,
+			const uint8_t *ad, size_t ad_len, const uint8_t *msg,
+			size_t msg_len, size_t xof_len, uint8_t *got,
+			size_t cap, size_t *got_len)
+{
+	uint8_t want[VERIFY_MAX_MSG + 1024];
+	size_t want_len = 0;
+	int rej_w = 0;
+	int rej_g = 0;
+	int ret;
+
+	ret = hil_ref_run(ref, op, key, npub, ad, ad_len, msg, msg_len, xof_len,
+			  want, sizeof(want), &want_len, &rej_w);
+	if (ret == HIL_OK) {
+		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+				      ref->keybytes, npub, ref->npubbytes, ad,
+				      ad_len, msg, msg_len, xof_len, got, cap,
+				      got_len, &rej_g);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (rej_w || rej_g || want_len != *got_len ||
+	    memcmp(want, got, want_len) != 0) {
+		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
+			ref->name, ref->impl, op_name(op), msg_len, ad_len);
+		return HIL_ERR_VERIFY;
+	}
+	return HIL_OK;
+}
+
+/* An AEAD's decryption on the target gives back the plaintext and rejects
+ * a forged tag. */
+static int check_decrypt(struct run_ctx *c, int index,
+			 const struct registry_alg *ref, const uint8_t *key,
+			 const uint8_t *npub, const uint8_t *ad, size_t ad_len,
+			 const uint8_t *msg, size_t msg_len, uint8_t *ct,
+			 size_t ct_len)
+{
+	uint8_t back[VERIFY_MAX_MSG + 64];
+	size_t back_len = 0;
+	int rej = 0;
+	int ret;
+
+	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+			      key, ref->keybytes, npub, ref->npubbytes, ad,
+			      ad_len, ct, ct_len, 0, back, sizeof(back),
+			      &back_len, &rej);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (rej || back_len != msg_len || memcmp(back, msg, msg_len) != 0) {
+		hil_err("%s/%s: decryption on the target does not give back the plaintext (%zu bytes)",
+			ref->name, ref->impl, msg_len);
+		return HIL_ERR_VERIFY;
+	}
+	ct[ct_len - 1] ^= 0x01; /* a forged tag */
+	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+			      key, ref->keybytes, npub, ref->npubbytes, ad,
+			      ad_len, ct, ct_len, 0, back, sizeof(back),
+			      &back_len, &rej);
+	ct[ct_len - 1] ^= 0x01;
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (!rej) {
+		hil_err("%s/%s: the target accepted a forged tag", ref->name,
+			ref->impl);
+		return HIL_ERR_VERIFY;
+	}
+	return HIL_OK;
+}
+
 /*
- * Run the algorithm on the target for a set of lengths with PRNG inputs and
- * compare with the host build of the same sources; check that decryption
- * round-trips and that a flipped tag byte is rejected.
+ * Before any timing: run the algorithm on the target for a set of lengths
+ * with PRNG inputs and compare with the host build of the same sources
+ * (which passes the official vectors in make test); check that decryption
+ * round-trips and that a forged tag is rejected.
  */
 static int verify_alg(struct run_ctx *c, int index,
 		      const struct registry_alg *ref)
@@ -174,79 +253,48 @@ static int verify_alg(struct run_ctx *c, int index,
 	static const uint32_t msg_lens[] = { 0, 1, 15, 16, 17, 33, 64, 79 };
 	static const uint32_t ad_lens[] = { 0, 1, 16, 17 };
 	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
-	uint8_t want[VERIFY_MAX_MSG + 64], got[VERIFY_MAX_MSG + 64];
-	uint8_t back[VERIFY_MAX_MSG + 64];
+	uint8_t got[VERIFY_MAX_MSG + 1024];
+	size_t got_len = 0;
 	size_t i, j;
 	uint32_t rng = hilp_prng_init(0xC0FFEEu);
+	uint8_t op = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF ?
+			     HILP_OP_HASH :
+			     HILP_OP_ENCRYPT;
+	size_t n_ad = ref->kind == HILP_KIND_AEAD ? 4 : 1;
 	int ret;
 
 	for (i = 0; i < sizeof(msg_lens) / sizeof(msg_lens[0]); i++) {
-		for (j = 0; j < sizeof(ad_lens) / sizeof(ad_lens[0]); j++) {
-			size_t want_len = 0, got_len = 0, back_len = 0;
-			int rej_w = 0, rej_g = 0;
-			uint8_t op = ref->kind == HILP_KIND_HASH ?
-					     HILP_OP_HASH :
-					     HILP_OP_ENCRYPT;
+		size_t len = msg_lens[i];
+		size_t xof_len = 0;
 
-			if (ref->kind == HILP_KIND_HASH && j > 0) {
-				break;
-			}
+		if (ref->kind == HILP_KIND_BLOCK) {
+			len = (len % 5) * ref->blockbytes; /* whole blocks */
+		}
+		if (ref->kind == HILP_KIND_XOF && i % 2 == 1) {
+			xof_len = len + 1; /* other lengths than the default */
+		}
+		for (j = 0; j < n_ad; j++) {
 			hilp_prng_fill(&rng, key, sizeof(key));
 			hilp_prng_fill(&rng, npub, sizeof(npub));
 			hilp_prng_fill(&rng, ad, sizeof(ad));
 			hilp_prng_fill(&rng, msg, sizeof(msg));
-			ret = hil_ref_run(ref, op, key, npub, ad, ad_lens[j], msg,
-					  msg_lens[i], want, sizeof(want),
-					  &want_len, &rej_w);
-			if (ret == HIL_OK) {
-				ret = hil_target_exec(
-					c->conn.session, (uint8_t)index, op, key,
-					ref->keybytes, npub, ref->npubbytes, ad,
-					ad_lens[j], msg, msg_lens[i], got,
-					sizeof(got), &got_len, &rej_g);
+			ret = compare_once(c, index, ref, op, key, npub, ad,
+					   ad_lens[j], msg, len, xof_len, got,
+					   sizeof(got), &got_len);
+			if (ret == HIL_OK && ref->kind == HILP_KIND_AEAD) {
+				ret = check_decrypt(c, index, ref, key, npub, ad,
+						    ad_lens[j], msg, len, got,
+						    got_len);
+			}
+			if (ret == HIL_OK && ref->kind == HILP_KIND_BLOCK &&
+			    i == 0) {
+				ret = compare_once(c, index, ref,
+						   HILP_OP_KEYSETUP, key, npub,
+						   ad, 0, msg, 0, 0, got,
+						   sizeof(got), &got_len);
 			}
 			if (ret != HIL_OK) {
 				return ret;
-			}
-			if (rej_w || rej_g || want_len != got_len ||
-			    memcmp(want, got, want_len) != 0) {
-				hil_err("%s/%s: the target's %s of %u bytes (ad %u) differs from the host build",
-					ref->name, ref->impl, op_name(op),
-					(unsigned)msg_lens[i],
-					(unsigned)ad_lens[j]);
-				return HIL_ERR_VERIFY;
-			}
-			if (op == HILP_OP_HASH) {
-				continue;
-			}
-			ret = hil_target_exec(c->conn.session, (uint8_t)index,
-					      HILP_OP_DECRYPT, key, ref->keybytes,
-					      npub, ref->npubbytes, ad,
-					      ad_lens[j], got, got_len, back,
-					      sizeof(back), &back_len, &rej_g);
-			if (ret != HIL_OK) {
-				return ret;
-			}
-			if (rej_g || back_len != msg_lens[i] ||
-			    memcmp(back, msg, back_len) != 0) {
-				hil_err("%s/%s: decryption on the target does not give back the plaintext (%u bytes)",
-					ref->name, ref->impl,
-					(unsigned)msg_lens[i]);
-				return HIL_ERR_VERIFY;
-			}
-			got[got_len - 1] ^= 0x01; /* a forged tag */
-			ret = hil_target_exec(c->conn.session, (uint8_t)index,
-					      HILP_OP_DECRYPT, key, ref->keybytes,
-					      npub, ref->npubbytes, ad,
-					      ad_lens[j], got, got_len, back,
-					      sizeof(back), &back_len, &rej_g);
-			if (ret != HIL_OK) {
-				return ret;
-			}
-			if (!rej_g) {
-				hil_err("%s/%s: the target accepted a forged tag",
-					ref->name, ref->impl);
-				return HIL_ERR_VERIFY;
 			}
 		}
 	}
@@ -272,6 +320,27 @@ static void journal_row(struct run_ctx *c, const struct hil_row *row)
 		hil_warn("could not append to the journal: %s", strerror(errno));
 	}
 	free(line);
+}
+
+/* A row that records why an implementation was not measured at all. */
+static struct hil_row *add_failed_row(struct run_ctx *c,
+				      const struct registry_alg *ref,
+				      const char *why)
+{
+	struct hil_row *row = hil_run_add_row(c->run);
+
+	if (row == NULL) {
+		return NULL;
+	}
+	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
+	snprintf(row->implementation, sizeof(row->implementation), "%s",
+		 ref->impl);
+	row->operation = "verify";
+	row->mode = ref->mode;
+	row->constant_time = ref->constant_time;
+	snprintf(row->error, sizeof(row->error), "%s", why);
+	journal_row(c, row);
+	return row;
 }
 
 static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
@@ -306,7 +375,8 @@ static int measure_row(struct run_ctx *c, int index,
 	snprintf(row->implementation, sizeof(row->implementation), "%s",
 		 ref->impl);
 	row->operation = op_name(op);
-	row->mode = ref->kind == HILP_KIND_HASH ? "hash" : "AEAD";
+	row->mode = ref->mode;
+	row->constant_time = ref->constant_time;
 	row->msg_len = len;
 	row->ad_len = ad_len;
 	row->runs = cfg->bench.runs;
@@ -320,8 +390,9 @@ static int measure_row(struct run_ctx *c, int index,
 	req.runs = (uint16_t)cfg->bench.runs;
 	req.warmup = (uint16_t)cfg->bench.warmup;
 	req.seed = cfg->bench.seed;
+	req.out_len = 0; /* XOF: the implementation's default length */
 
-	ret = hil_ref_bench_digest(ref, op, len, ad_len, cfg->bench.runs,
+	ret = hil_ref_bench_digest(ref, op, len, ad_len, 0, cfg->bench.runs,
 				   cfg->bench.seed, &row->digest_expected);
 	if (ret != HIL_OK) {
 		snprintf(row->error, sizeof(row->error),
@@ -379,21 +450,90 @@ done:
 	return ret;
 }
 
+/* The operations of ref's kind that the configuration asks for, in order;
+ * a block cipher's key setup comes with its encryption, as a row of its own. */
+static size_t ops_for(const struct hil_config *cfg,
+		      const struct registry_alg *ref, uint8_t ops[4])
+{
+	size_t n = 0;
+
+	if ((cfg->bench.operations & HIL_OPS_ENCRYPT) &&
+	    hil_ref_has_op(ref, HILP_OP_ENCRYPT)) {
+		ops[n++] = HILP_OP_ENCRYPT;
+	}
+	if ((cfg->bench.operations & HIL_OPS_DECRYPT) &&
+	    hil_ref_has_op(ref, HILP_OP_DECRYPT)) {
+		ops[n++] = HILP_OP_DECRYPT;
+	}
+	if ((cfg->bench.operations & HIL_OPS_HASH) &&
+	    hil_ref_has_op(ref, HILP_OP_HASH)) {
+		ops[n++] = HILP_OP_HASH;
+	}
+	if ((cfg->bench.operations & HIL_OPS_ENCRYPT) &&
+	    hil_ref_has_op(ref, HILP_OP_KEYSETUP)) {
+		ops[n++] = HILP_OP_KEYSETUP;
+	}
+	return n;
+}
+
+static int measure_alg(struct run_ctx *c, int index,
+		       const struct registry_alg *ref)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	uint8_t ops[4];
+	size_t n_ops = ops_for(cfg, ref, ops);
+	size_t o, l, d;
+	int ret;
+
+	for (o = 0; o < n_ops; o++) {
+		/* Associated data only for AEADs; key setup has no message. */
+		size_t n_ad = ref->kind == HILP_KIND_AEAD ?
+				      cfg->bench.n_ad_lengths :
+				      1;
+		size_t n_len = ops[o] == HILP_OP_KEYSETUP ? 1 :
+							    cfg->bench.n_lengths;
+
+		for (d = 0; d < n_ad; d++) {
+			for (l = 0; l < n_len; l++) {
+				uint32_t len = ops[o] == HILP_OP_KEYSETUP ?
+						       0 :
+						       cfg->bench.lengths[l];
+				uint32_t ad = ref->kind == HILP_KIND_AEAD ?
+						      cfg->bench.ad_lengths[d] :
+						      0;
+
+				if (c->opts->stop != NULL && *c->opts->stop) {
+					return HIL_ERR_INTERRUPTED;
+				}
+				if (ref->kind == HILP_KIND_BLOCK &&
+				    len % ref->blockbytes != 0) {
+					hil_warn("%s/%s: %u bytes is not a whole number of %u-byte blocks: skipped",
+						 ref->name, ref->impl,
+						 (unsigned)len, ref->blockbytes);
+					continue;
+				}
+				ret = measure_row(c, index, ref, 1, ops[o], len,
+						  ad);
+				if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+				    ret == HIL_ERR_NOMEM) {
+					return ret;
+				}
+			}
+		}
+	}
+	return HIL_OK;
+}
+
 static int measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
-	static const uint8_t ops[] = { HILP_OP_ENCRYPT, HILP_OP_DECRYPT,
-				       HILP_OP_HASH };
-	static const uint32_t op_bits[] = { HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
-					    HIL_OPS_HASH };
-	size_t a, o, l, d;
+	size_t a;
 	int ret;
 
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
 		const struct registry_alg *ref = hil_ref_find(ca->name, ca->impl);
 		int index = find_target_alg(c, ca->name, ca->impl);
-		int verified;
 
 		if (ref == NULL || index < 0) {
 			hil_err("%s/%s is not in the %s", ca->name, ca->impl,
@@ -404,39 +544,20 @@ static int measure(struct run_ctx *c)
 		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO) {
 			return ret;
 		}
-		verified = ret == HIL_OK;
-		if (!verified) {
+		if (ret != HIL_OK) {
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
+			if (add_failed_row(c, ref, "failed verification on the target") ==
+			    NULL) {
+				return HIL_ERR_NOMEM;
+			}
 			continue;
 		}
 		hil_info("%s/%s verified on the target against the host build",
 			 ca->name, ca->impl);
-		for (o = 0; o < sizeof(ops); o++) {
-			int kind_ok = ref->kind == HILP_KIND_HASH ?
-					      ops[o] == HILP_OP_HASH :
-					      ops[o] != HILP_OP_HASH;
-
-			if (!(cfg->bench.operations & op_bits[o]) || !kind_ok) {
-				continue;
-			}
-			for (d = 0; d < cfg->bench.n_ad_lengths; d++) {
-				for (l = 0; l < cfg->bench.n_lengths; l++) {
-					if (c->opts->stop != NULL &&
-					    *c->opts->stop) {
-						return HIL_ERR_INTERRUPTED;
-					}
-					ret = measure_row(
-						c, index, ref, verified, ops[o],
-						cfg->bench.lengths[l],
-						cfg->bench.ad_lengths[d]);
-					if (ret == HIL_ERR_TIMEOUT ||
-					    ret == HIL_ERR_IO ||
-					    ret == HIL_ERR_NOMEM) {
-						return ret;
-					}
-				}
-			}
+		ret = measure_alg(c, index, ref);
+		if (ret != HIL_OK) {
+			return ret;
 		}
 	}
 	return HIL_OK;

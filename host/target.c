@@ -126,8 +126,8 @@ int hil_target_fetch(struct hil_session *s, uint8_t buf, uint8_t *p, size_t n)
 int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		    const uint8_t *key, size_t keylen, const uint8_t *npub,
 		    size_t npublen, const uint8_t *ad, size_t adlen,
-		    const uint8_t *msg, size_t msglen, uint8_t *out, size_t cap,
-		    size_t *out_len, int *rejected)
+		    const uint8_t *msg, size_t msglen, size_t xof_len,
+		    uint8_t *out, size_t cap, size_t *out_len, int *rejected)
 {
 	struct hilp_exec_req req;
 	struct hilp_exec_rep rep;
@@ -140,8 +140,8 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 
 	*out_len = 0;
 	*rejected = 0;
-	if (msglen > 0xFFFFu || adlen > 0xFFFFu) {
-		hil_err("EXEC: message or associated data longer than 65535 bytes");
+	if (msglen > 0xFFFFu || adlen > 0xFFFFu || xof_len > 0xFFFFu) {
+		hil_err("EXEC: message, associated data or output longer than 65535 bytes");
 		return HIL_ERR_ARG;
 	}
 	ret = hil_target_load(s, HILP_BUF_KEY, key, keylen);
@@ -160,6 +160,7 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 	req.alg = alg;
 	req.msg_len = (uint16_t)msglen;
 	req.ad_len = (uint16_t)adlen;
+	req.out_len = (uint16_t)xof_len;
 	n = hilp_exec_req_encode(0, &req, data);
 	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
 			       sizeof(reply), &len, &st, 0);

@@ -23,6 +23,7 @@ int hil_target_fetch(struct hil_session *s, uint8_t buf, uint8_t *p, size_t n);
 
 /**
  * Run one operation once on the target with the given inputs.
+ * @param xof_len XOF output bytes (0: the default; other kinds: 0).
  * @param out receives the output (cap bytes); @param out_len its length.
  * @param rejected set to 1 when the implementation returned an error
  *        (e.g. a decryption whose tag does not verify); out is then empty.
@@ -32,8 +33,8 @@ int hil_target_fetch(struct hil_session *s, uint8_t buf, uint8_t *p, size_t n);
 int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		    const uint8_t *key, size_t keylen, const uint8_t *npub,
 		    size_t npublen, const uint8_t *ad, size_t adlen,
-		    const uint8_t *msg, size_t msglen, uint8_t *out, size_t cap,
-		    size_t *out_len, int *rejected);
+		    const uint8_t *msg, size_t msglen, size_t xof_len,
+		    uint8_t *out, size_t cap, size_t *out_len, int *rejected);
 
 /**
  * Run a BENCH and fetch its samples.

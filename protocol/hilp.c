@@ -333,7 +333,8 @@ int hilp_info_decode(const uint8_t *data, size_t dlen, struct hilp_info *out)
 	return n < 0 ? -1 : 0;
 }
 
-/* ALG: seq, count, index, kind, keybytes, npubbytes, abytes, name\0, impl\0 */
+/* ALG: seq, count, index, kind, keybytes, npubbytes, abytes, blockbytes,
+ * name\0, impl\0 */
 size_t hilp_alg_info_encode(uint8_t seq, const struct hilp_alg_info *in,
 			    uint8_t *data)
 {
@@ -346,6 +347,7 @@ size_t hilp_alg_info_encode(uint8_t seq, const struct hilp_alg_info *in,
 	data[o++] = in->keybytes;
 	data[o++] = in->npubbytes;
 	data[o++] = in->abytes;
+	data[o++] = in->blockbytes;
 	o += put_str(data + o, in->name, HILP_NAME_MAX);
 	o += put_str(data + o, in->impl, HILP_NAME_MAX);
 	return o;
@@ -357,7 +359,7 @@ int hilp_alg_info_decode(const uint8_t *data, size_t dlen,
 	size_t o = 1;
 	int n;
 
-	if (dlen < 9) {
+	if (dlen < 10) {
 		return -1;
 	}
 	out->count = data[o++];
@@ -366,6 +368,7 @@ int hilp_alg_info_decode(const uint8_t *data, size_t dlen,
 	out->keybytes = data[o++];
 	out->npubbytes = data[o++];
 	out->abytes = data[o++];
+	out->blockbytes = data[o++];
 	n = get_str(data + o, dlen - o, out->name, sizeof(out->name));
 	if (n < 0) {
 		return -1;
@@ -375,7 +378,7 @@ int hilp_alg_info_decode(const uint8_t *data, size_t dlen,
 	return n < 0 ? -1 : 0;
 }
 
-/* EXEC request: seq, alg, msg_len16, ad_len16 */
+/* EXEC request: seq, alg, msg_len16, ad_len16, out_len16 */
 size_t hilp_exec_req_encode(uint8_t seq, const struct hilp_exec_req *in,
 			    uint8_t *data)
 {
@@ -383,18 +386,20 @@ size_t hilp_exec_req_encode(uint8_t seq, const struct hilp_exec_req *in,
 	data[1] = in->alg;
 	hilp_put_u16(data + 2, in->msg_len);
 	hilp_put_u16(data + 4, in->ad_len);
-	return 6;
+	hilp_put_u16(data + 6, in->out_len);
+	return 8;
 }
 
 int hilp_exec_req_decode(const uint8_t *data, size_t dlen,
 			 struct hilp_exec_req *out)
 {
-	if (dlen != 6) {
+	if (dlen != 8) {
 		return -1;
 	}
 	out->alg = data[1];
 	out->msg_len = hilp_get_u16(data + 2);
 	out->ad_len = hilp_get_u16(data + 4);
+	out->out_len = hilp_get_u16(data + 6);
 	return 0;
 }
 
@@ -421,7 +426,8 @@ int hilp_exec_rep_decode(const uint8_t *data, size_t dlen,
 	return 0;
 }
 
-/* BENCH request: seq, alg, msg_len16, ad_len16, runs16, warmup16, seed32 */
+/* BENCH request: seq, alg, msg_len16, ad_len16, runs16, warmup16, seed32,
+ * out_len16 */
 size_t hilp_bench_req_encode(uint8_t seq, const struct hilp_bench_req *in,
 			     uint8_t *data)
 {
@@ -432,13 +438,14 @@ size_t hilp_bench_req_encode(uint8_t seq, const struct hilp_bench_req *in,
 	hilp_put_u16(data + 6, in->runs);
 	hilp_put_u16(data + 8, in->warmup);
 	hilp_put_u32(data + 10, in->seed);
-	return 14;
+	hilp_put_u16(data + 14, in->out_len);
+	return 16;
 }
 
 int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 			  struct hilp_bench_req *out)
 {
-	if (dlen != 14) {
+	if (dlen != 16) {
 		return -1;
 	}
 	out->alg = data[1];
@@ -447,6 +454,7 @@ int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 	out->runs = hilp_get_u16(data + 6);
 	out->warmup = hilp_get_u16(data + 8);
 	out->seed = hilp_get_u32(data + 10);
+	out->out_len = hilp_get_u16(data + 14);
 	return 0;
 }
 

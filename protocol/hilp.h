@@ -72,11 +72,14 @@
 /* Operations. */
 #define HILP_OP_ENCRYPT 0u
 #define HILP_OP_DECRYPT 1u
-#define HILP_OP_HASH 2u
+#define HILP_OP_HASH 2u	/* hash, or XOF with out_len bytes */
+#define HILP_OP_KEYSETUP 3u	/* block cipher key schedule on its own */
 
 /* Algorithm kinds. */
 #define HILP_KIND_AEAD 1u
 #define HILP_KIND_HASH 2u
+#define HILP_KIND_XOF 3u	/* abytes is the default output length */
+#define HILP_KIND_BLOCK 4u	/* ECB over whole blocks, key set up apart */
 
 /* Counter units. */
 #define HILP_UNIT_CYCLES 1u		/* DWT->CYCCNT on a real core */
@@ -132,6 +135,7 @@ struct hilp_alg_info {
 	uint8_t keybytes;
 	uint8_t npubbytes;
 	uint8_t abytes;	 /* tag bytes (AEAD) or digest bytes (hash) */
+	uint8_t blockbytes; /* block size (block ciphers), else 0 */
 	char name[HILP_NAME_MAX];
 	char impl[HILP_NAME_MAX];
 };
@@ -141,6 +145,7 @@ struct hilp_exec_req {
 	uint8_t alg;
 	uint16_t msg_len; /* plaintext, or ciphertext||tag for decrypt, or message */
 	uint16_t ad_len;
+	uint16_t out_len; /* XOF output bytes; 0 for the default and other kinds */
 };
 
 struct hilp_exec_rep {
@@ -161,6 +166,7 @@ struct hilp_bench_req {
 	uint16_t runs;	 /* timed runs, samples kept */
 	uint16_t warmup; /* runs discarded before the timed ones */
 	uint32_t seed;
+	uint16_t out_len; /* XOF output bytes; 0 for the default and other kinds */
 };
 
 struct hilp_bench_rep {

@@ -15,9 +15,10 @@ struct bench_call {
 	const uint8_t *ad;
 	unsigned long long adlen;
 	uint8_t *out;
-	unsigned long long outlen;
+	unsigned long long outlen; /* in: XOF length; out: bytes produced */
 	const uint8_t *key;
 	const uint8_t *npub;
+	const uint8_t *ks;	   /* expanded key (block ciphers) */
 	int ret;
 };
 
@@ -44,6 +45,23 @@ static void call_hash(struct bench_call *c)
 {
 	c->ret = c->alg->hash(c->out, c->in, c->inlen);
 	c->outlen = c->alg->abytes;
+}
+
+static void call_xof(struct bench_call *c)
+{
+	c->ret = c->alg->xof(c->out, c->outlen, c->in, c->inlen);
+}
+
+static void call_ecb(struct bench_call *c)
+{
+	c->ret = c->alg->ecb_encrypt(c->out, c->in, c->inlen, c->ks);
+	c->outlen = c->inlen;
+}
+
+static void call_keysetup(struct bench_call *c)
+{
+	c->ret = c->alg->keysetup(c->out, c->key);
+	c->outlen = c->alg->ksbytes;
 }
 
 /*
@@ -122,27 +140,51 @@ static uint32_t stack_peak(bench_fn fn, struct bench_call *c)
 
 static bench_fn op_function(const struct registry_alg *alg, uint8_t op)
 {
-	if (alg->kind == HILP_KIND_AEAD && op == HILP_OP_ENCRYPT) {
-		return call_encrypt;
+	switch (alg->kind) {
+	case HILP_KIND_AEAD:
+		if (op == HILP_OP_ENCRYPT) {
+			return call_encrypt;
+		}
+		return op == HILP_OP_DECRYPT ? call_decrypt : 0;
+	case HILP_KIND_HASH:
+		return op == HILP_OP_HASH ? call_hash : 0;
+	case HILP_KIND_XOF:
+		return op == HILP_OP_HASH ? call_xof : 0;
+	case HILP_KIND_BLOCK:
+		if (op == HILP_OP_ENCRYPT) {
+			return call_ecb;
+		}
+		return op == HILP_OP_KEYSETUP ? call_keysetup : 0;
+	default:
+		return 0;
 	}
-	if (alg->kind == HILP_KIND_AEAD && op == HILP_OP_DECRYPT) {
-		return call_decrypt;
-	}
-	if (alg->kind == HILP_KIND_HASH && op == HILP_OP_HASH) {
-		return call_hash;
-	}
-	return 0;
 }
 
-/* Check lengths against the buffers; msg_len is the input length of op. */
+/* The XOF output length asked for, 0 meaning the implementation's default. */
+static uint32_t xof_length(const struct registry_alg *alg, uint32_t out_len)
+{
+	return out_len != 0 ? out_len : alg->abytes;
+}
+
+/* Check a request against the buffers; msg_len is the input length of op. */
 static uint8_t check_lengths(const struct registry_alg *alg, uint8_t op,
-			     uint32_t msg_len, uint32_t ad_len)
+			     uint32_t msg_len, uint32_t ad_len, uint32_t out_len)
 {
 	if (alg->keybytes > BENCH_MAX_KEY || alg->npubbytes > BENCH_MAX_NPUB ||
-	    alg->abytes > BENCH_MAX_TAG) {
+	    alg->abytes > BENCH_MAX_TAG || alg->ksbytes > BENCH_MAX_KS) {
 		return HILP_ST_TOO_LONG;
 	}
 	if (ad_len > BENCH_MAX_AD) {
+		return HILP_ST_TOO_LONG;
+	}
+	if (ad_len != 0 && alg->kind != HILP_KIND_AEAD) {
+		return HILP_ST_BAD_ARG;
+	}
+	if (out_len != 0 && alg->kind != HILP_KIND_XOF) {
+		return HILP_ST_BAD_ARG;
+	}
+	if (alg->kind == HILP_KIND_XOF &&
+	    xof_length(alg, out_len) > BENCH_MAX_MSG + BENCH_MAX_TAG) {
 		return HILP_ST_TOO_LONG;
 	}
 	if (op == HILP_OP_DECRYPT) {
@@ -153,6 +195,10 @@ static uint8_t check_lengths(const struct registry_alg *alg, uint8_t op,
 	}
 	if (msg_len > BENCH_MAX_MSG) {
 		return HILP_ST_TOO_LONG;
+	}
+	if (alg->kind == HILP_KIND_BLOCK && op == HILP_OP_ENCRYPT &&
+	    msg_len % alg->blockbytes != 0) {
+		return HILP_ST_BAD_ARG;
 	}
 	return HILP_ST_OK;
 }
@@ -170,7 +216,30 @@ static void call_setup(struct bench_call *c, const struct registry_alg *alg,
 	c->outlen = 0;
 	c->key = b->key;
 	c->npub = b->npub;
+	c->ks = b->ks;
 	c->ret = 0;
+}
+
+/*
+ * Point the call at its buffers for op: msg -> out, except that decryption
+ * reads out (a ciphertext made beforehand) and writes msg, and key setup
+ * writes the expanded key. A block cipher's key is expanded here, untimed.
+ */
+static uint8_t prepare(struct bench_call *c, const struct registry_alg *alg,
+		       uint8_t op, struct bench_bufs *b, uint32_t msg_len,
+		       uint32_t ad_len, uint32_t out_len)
+{
+	call_setup(c, alg, b, b->msg, msg_len, ad_len, b->out);
+	if (op == HILP_OP_KEYSETUP) {
+		c->out = b->ks;
+	} else if (alg->kind == HILP_KIND_BLOCK) {
+		if (alg->keysetup(b->ks, b->key) != 0) {
+			return HILP_ST_CRYPTO_FAIL;
+		}
+	} else if (alg->kind == HILP_KIND_XOF) {
+		c->outlen = xof_length(alg, out_len);
+	}
+	return HILP_ST_OK;
 }
 
 uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
@@ -186,16 +255,27 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 	if (fn == 0) {
 		return HILP_ST_UNSUPPORTED;
 	}
-	st = check_lengths(alg, op, req->msg_len, req->ad_len);
+	st = check_lengths(alg, op, req->msg_len, req->ad_len, req->out_len);
+	if (st == HILP_ST_OK) {
+		st = prepare(&c, alg, op, b, req->msg_len, req->ad_len,
+			     req->out_len);
+	}
 	if (st != HILP_ST_OK) {
 		return st;
 	}
-	call_setup(&c, alg, b, b->msg, req->msg_len, req->ad_len, b->out);
 	hal_irq_off();
 	rep->count = timed(fn, &c);
 	hal_irq_on();
 	if (c.ret != 0) {
 		return HILP_ST_CRYPTO_FAIL;
+	}
+	if (op == HILP_OP_KEYSETUP) {
+		/* FETCH reads HILP_BUF_OUT: hand the expanded key over there. */
+		uint32_t i;
+
+		for (i = 0; i < c.outlen; i++) {
+			b->out[i] = b->ks[i];
+		}
 	}
 	rep->out_len = (uint16_t)c.outlen;
 	return HILP_ST_OK;
@@ -225,7 +305,8 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		return HILP_ST_TOO_LONG;
 	}
 	/* msg_len is the plaintext length for every operation here. */
-	st = check_lengths(alg, HILP_OP_ENCRYPT, req->msg_len, req->ad_len);
+	st = check_lengths(alg, op == HILP_OP_DECRYPT ? HILP_OP_ENCRYPT : op,
+			   req->msg_len, req->ad_len, req->out_len);
 	if (st != HILP_ST_OK) {
 		return st;
 	}
@@ -247,8 +328,11 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		call_setup(&c, alg, b, b->out, req->msg_len + alg->abytes,
 			   req->ad_len, b->msg);
 	} else {
-		call_setup(&c, alg, b, b->msg, req->msg_len, req->ad_len,
-			   b->out);
+		st = prepare(&c, alg, op, b, req->msg_len, req->ad_len,
+			     req->out_len);
+		if (st != HILP_ST_OK) {
+			return st;
+		}
 	}
 
 	hal_irq_off();

@@ -13,6 +13,7 @@
 #define BENCH_MAX_TAG 64u	/* tag or digest bytes */
 #define BENCH_MAX_KEY 32u
 #define BENCH_MAX_NPUB 32u
+#define BENCH_MAX_KS 512u	/* expanded key of a block cipher */
 #ifndef BENCH_MAX_RUNS
 #define BENCH_MAX_RUNS 2048u
 #endif
@@ -23,6 +24,7 @@
 struct bench_bufs {
 	uint8_t key[BENCH_MAX_KEY];
 	uint8_t npub[BENCH_MAX_NPUB];
+	uint8_t ks[BENCH_MAX_KS];
 	uint8_t ad[BENCH_MAX_AD];
 	uint8_t msg[BENCH_MAX_MSG + BENCH_MAX_TAG];
 	uint8_t out[BENCH_MAX_MSG + BENCH_MAX_TAG];

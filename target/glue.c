@@ -1,4 +1,4 @@
-/* glue: describes one NIST LWC implementation folder to the registry; compiled once per implementation. */
+/* glue: describes one implementation folder to the registry; compiled once per implementation. */
 #include "api.h"
 #include "hilp.h"
 #include "registry.h"
@@ -6,8 +6,9 @@
 /*
  * The build compiles this file with the implementation's folder on the
  * include path and with HIL_ALG_SYM, HIL_ALG_NAME, HIL_ALG_IMPL defined, and
- * renames the NIST API functions to HIL_ALG_SYM-prefixed ones with -D, so
- * that several implementations coexist in one image unchanged.
+ * renames the API functions to HIL_ALG_SYM-prefixed ones with -D, so that
+ * several implementations coexist in one image unchanged. The kind is read
+ * from api.h in the order of target/crypto/README.md.
  */
 #ifndef HIL_ALG_SYM
 #error "HIL_ALG_SYM must name the implementation"
@@ -16,7 +17,49 @@
 #define HIL_PASTE2(a, b) a##b
 #define HIL_PASTE(a, b) HIL_PASTE2(a, b)
 
-#ifdef CRYPTO_ABYTES
+#ifdef CRYPTO_CONSTANT_TIME
+#define GLUE_CONSTANT_TIME CRYPTO_CONSTANT_TIME
+#else
+#define GLUE_CONSTANT_TIME -1
+#endif
+
+#if defined(CRYPTO_XOF)
+int crypto_xof(unsigned char *out, unsigned long long outlen,
+	       const unsigned char *in, unsigned long long inlen);
+
+#ifndef CRYPTO_MODE
+#define CRYPTO_MODE "XOF"
+#endif
+const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
+	.name = HIL_ALG_NAME,
+	.impl = HIL_ALG_IMPL,
+	.kind = HILP_KIND_XOF,
+	.abytes = CRYPTO_BYTES,
+	.constant_time = GLUE_CONSTANT_TIME,
+	.mode = CRYPTO_MODE,
+	.xof = crypto_xof,
+};
+#elif defined(CRYPTO_BLOCKBYTES)
+int crypto_block_keysetup(unsigned char *ks, const unsigned char *k);
+int crypto_block_ecb_encrypt(unsigned char *c, const unsigned char *m,
+			     unsigned long long mlen, const unsigned char *ks);
+
+#ifndef CRYPTO_MODE
+#define CRYPTO_MODE "ECB"
+#endif
+const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
+	.name = HIL_ALG_NAME,
+	.impl = HIL_ALG_IMPL,
+	.kind = HILP_KIND_BLOCK,
+	.keybytes = CRYPTO_KEYBYTES,
+	.blockbytes = CRYPTO_BLOCKBYTES,
+	.ksbytes = CRYPTO_KSBYTES,
+	.constant_time = GLUE_CONSTANT_TIME,
+	.mode = CRYPTO_MODE,
+	.keysetup = crypto_block_keysetup,
+	.ecb_encrypt = crypto_block_ecb_encrypt,
+};
+#elif defined(CRYPTO_ABYTES)
 int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
 			const unsigned char *m, unsigned long long mlen,
 			const unsigned char *ad, unsigned long long adlen,
@@ -28,6 +71,9 @@ int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,
 			unsigned long long adlen, const unsigned char *npub,
 			const unsigned char *k);
 
+#ifndef CRYPTO_MODE
+#define CRYPTO_MODE "AEAD"
+#endif
 const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
 	.name = HIL_ALG_NAME,
 	.impl = HIL_ALG_IMPL,
@@ -35,25 +81,27 @@ const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
 	.keybytes = CRYPTO_KEYBYTES,
 	.npubbytes = CRYPTO_NPUBBYTES,
 	.abytes = CRYPTO_ABYTES,
+	.constant_time = GLUE_CONSTANT_TIME,
+	.mode = CRYPTO_MODE,
 	.encrypt = crypto_aead_encrypt,
 	.decrypt = crypto_aead_decrypt,
-	.hash = 0,
 };
 #elif defined(CRYPTO_BYTES)
 int crypto_hash(unsigned char *out, const unsigned char *in,
 		unsigned long long inlen);
 
+#ifndef CRYPTO_MODE
+#define CRYPTO_MODE "hash"
+#endif
 const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
 	.name = HIL_ALG_NAME,
 	.impl = HIL_ALG_IMPL,
 	.kind = HILP_KIND_HASH,
-	.keybytes = 0,
-	.npubbytes = 0,
 	.abytes = CRYPTO_BYTES,
-	.encrypt = 0,
-	.decrypt = 0,
+	.constant_time = GLUE_CONSTANT_TIME,
+	.mode = CRYPTO_MODE,
 	.hash = crypto_hash,
 };
 #else
-#error "api.h defines neither CRYPTO_ABYTES (AEAD) nor CRYPTO_BYTES (hash)"
+#error "api.h defines none of CRYPTO_XOF, CRYPTO_BLOCKBYTES, CRYPTO_ABYTES, CRYPTO_BYTES"
 #endif

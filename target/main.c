@@ -88,6 +88,7 @@ static uint8_t cmd_alg(uint8_t seq, uint8_t index)
 	ai.keybytes = alg->keybytes;
 	ai.npubbytes = alg->npubbytes;
 	ai.abytes = alg->abytes;
+	ai.blockbytes = alg->blockbytes;
 	for (i = 0; alg->name[i] != '\0' && i + 1u < HILP_NAME_MAX; i++) {
 		ai.name[i] = alg->name[i];
 	}

@@ -50,6 +50,11 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && add_str(o, "implementation", r->implementation);
 	ok = ok && add_str(o, "operation", r->operation);
 	ok = ok && add_str(o, "mode", r->mode);
+	if (r->constant_time < 0) {
+		ok = ok && cJSON_AddNullToObject(o, "constant_time") != NULL;
+	} else {
+		ok = ok && add_bool(o, "constant_time", r->constant_time);
+	}
 	ok = ok && add_num(o, "msg_len", r->msg_len);
 	ok = ok && add_num(o, "ad_len", r->ad_len);
 	ok = ok && add_str(o, "unit", hil_unit_name(run->info.counter_unit));

@@ -332,13 +332,13 @@ static void test_info_payload_round_trips(void **state)
 
 static void test_bench_and_exec_payloads_round_trip(void **state)
 {
-	struct hilp_bench_req q = { 3, 1024, 16, 1000, 10, 0xDEADBEEF };
+	struct hilp_bench_req q = { 3, 1024, 16, 1000, 10, 0xDEADBEEF, 100 };
 	struct hilp_bench_req q2;
 	struct hilp_bench_rep r = { 0, 1000, 0x12345678, 412, 9 };
 	struct hilp_bench_rep r2;
-	struct hilp_exec_req e = { 1, 300, 7 };
+	struct hilp_exec_req e = { 1, 300, 7, 33 };
 	struct hilp_exec_req e2;
-	struct hilp_alg_info a = { 2, 1, HILP_KIND_AEAD, 16, 16, 16,
+	struct hilp_alg_info a = { 2, 1, HILP_KIND_AEAD, 16, 16, 16, 0,
 				   "ascon-aead128", "ref" };
 	struct hilp_alg_info a2;
 	uint8_t data[HILP_MAX_DATA];
@@ -349,6 +349,7 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	assert_int_equal(hilp_bench_req_decode(data, n, &q2), 0);
 	assert_int_equal(q2.seed, 0xDEADBEEF);
 	assert_int_equal(q2.msg_len, 1024);
+	assert_int_equal(q2.out_len, 100);
 	assert_int_equal(hilp_bench_req_decode(data, n - 1, &q2), -1);
 	n = hilp_bench_rep_encode(5, &r, data);
 	assert_int_equal(hilp_bench_rep_decode(data, n, &r2), 0);
@@ -357,6 +358,7 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	n = hilp_exec_req_encode(5, &e, data);
 	assert_int_equal(hilp_exec_req_decode(data, n, &e2), 0);
 	assert_int_equal(e2.msg_len, 300);
+	assert_int_equal(e2.out_len, 33);
 	n = hilp_alg_info_encode(5, &a, data);
 	assert_int_equal(hilp_alg_info_decode(data, n, &a2), 0);
 	assert_string_equal(a2.name, "ascon-aead128");

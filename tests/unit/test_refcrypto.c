@@ -48,7 +48,7 @@ static void test_run_matches_first_kat_vector(void **state)
 		npub[i] = (uint8_t)(0x10 + i);
 	}
 	assert_int_equal(hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, NULL, 0,
-				     NULL, 0, out, sizeof(out), &len, &rej),
+				     NULL, 0, 0, out, sizeof(out), &len, &rej),
 			 HIL_OK);
 	assert_int_equal(rej, 0);
 	assert_int_equal(len, 16);
@@ -65,20 +65,20 @@ static void test_run_reports_rejected_decryption(void **state)
 	(void)state;
 	assert_int_equal(hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, NULL, 0,
 				     (const uint8_t *)"0123456789abcdef", 16,
-				     ct, sizeof(ct), &len, &rej),
+				     0, ct, sizeof(ct), &len, &rej),
 			 HIL_OK);
 	ct[31] ^= 1;
 	assert_int_equal(hil_ref_run(a, HILP_OP_DECRYPT, key, npub, NULL, 0, ct,
-				     len, pt, sizeof(pt), &len, &rej),
+				     len, 0, pt, sizeof(pt), &len, &rej),
 			 HIL_OK);
 	assert_int_equal(rej, 1);
 	assert_int_equal(len, 0);
 	/* A hash operation on an AEAD and a small buffer are argument errors. */
 	assert_int_equal(hil_ref_run(a, HILP_OP_HASH, key, npub, NULL, 0, ct,
-				     16, pt, sizeof(pt), &len, &rej),
+				     16, 0, pt, sizeof(pt), &len, &rej),
 			 HIL_ERR_ARG);
 	assert_int_equal(hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, NULL, 0, ct,
-				     16, pt, 8, &len, &rej),
+				     16, 0, pt, 8, &len, &rej),
 			 HIL_ERR_ARG);
 }
 
@@ -101,19 +101,19 @@ static void test_bench_digest_follows_the_protocol(void **state)
 	hilp_prng_fill(&rng, ad, sizeof(ad));
 	hilp_prng_fill(&rng, msg, sizeof(msg));
 	assert_int_equal(hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, ad,
-				     sizeof(ad), msg, sizeof(msg), ct,
+				     sizeof(ad), msg, sizeof(msg), 0, ct,
 				     sizeof(ct), &len, &rej),
 			 HIL_OK);
 	for (i = 0; i < 3; i++) {
 		want = hilp_digest_update(want, ct, len);
 	}
 	assert_int_equal(hil_ref_bench_digest(a, HILP_OP_ENCRYPT, sizeof(msg),
-					      sizeof(ad), 3, 7, &got),
+					      sizeof(ad), 0, 3, 7, &got),
 			 HIL_OK);
 	assert_int_equal(got, want);
 
 	assert_int_equal(hil_ref_run(a, HILP_OP_DECRYPT, key, npub, ad,
-				     sizeof(ad), ct, len, pt, sizeof(pt),
+				     sizeof(ad), ct, len, 0, pt, sizeof(pt),
 				     &ptlen, &rej),
 			 HIL_OK);
 	want = HILP_DIGEST_INIT;
@@ -121,12 +121,12 @@ static void test_bench_digest_follows_the_protocol(void **state)
 		want = hilp_digest_update(want, pt, ptlen);
 	}
 	assert_int_equal(hil_ref_bench_digest(a, HILP_OP_DECRYPT, sizeof(msg),
-					      sizeof(ad), 3, 7, &got),
+					      sizeof(ad), 0, 3, 7, &got),
 			 HIL_OK);
 	assert_int_equal(got, want);
 	/* Another seed gives another digest. */
 	assert_int_equal(hil_ref_bench_digest(a, HILP_OP_ENCRYPT, sizeof(msg),
-					      sizeof(ad), 3, 8, &got),
+					      sizeof(ad), 0, 3, 8, &got),
 			 HIL_OK);
 	assert_int_not_equal(got, want);
 }
