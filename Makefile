@@ -34,7 +34,7 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/proc.c host/board/flasher.c host/board/qemu.c host/elfinfo.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
-	host/util.c host/run.c protocol/hilp.c
+	host/util.c host/run.c host/mapsizes.c protocol/hilp.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
@@ -64,11 +64,12 @@ HOST_CRYPTO_OBJS += $(patsubst target/crypto/$(1)/%.c,$(HB)/crypto/$(1)/%.o,$(ca
 endef
 $(foreach i,$(ALL_IMPLS),$(eval $(call host_impl_rules,$(i))))
 
-$(HB)/gen/algs.h: $(wildcard target/crypto/*/*/api.h) Makefile
+# Rewritten only when the list changes, so that nothing is rebuilt needlessly.
+$(HB)/gen/algs.h: FORCE
 	@mkdir -p $(@D)
 	@rm -f $@.tmp
 	@for i in $(ALL_IMPLS); do echo "HIL_ALG($$(echo $$i | tr /- __))" >> $@.tmp; done
-	@touch $@.tmp && mv $@.tmp $@
+	@touch $@.tmp && (cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@)
 
 $(HB)/registry.o: target/registry.c $(HB)/gen/algs.h
 	@mkdir -p $(@D)
@@ -158,7 +159,7 @@ firmware: $(FW_DIR)/stub.elf
 # ---------------------------------------------------------------- tests
 TB := $(BUILD)/tests
 UNIT_TESTS := hilp ascon_aead128_kat kat_parser config stats link socket_link \
-	proc qemu_flasher elfinfo session refcrypto
+	proc qemu_flasher elfinfo session refcrypto mapsizes
 test_common := $(HB)/libhil.a
 TEST_EXTRA_ascon_aead128_kat := tests/common/kat.c target/crypto/ascon-aead128/ref/encrypt.c
 TEST_EXTRA_kat_parser := tests/common/kat.c
@@ -183,7 +184,8 @@ E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 # ---------------------------------------------------------------- phony
 .PHONY: all deps deps-check run test unit e2e bench clean format format-check
 
-all: deps-check $(BUILD)/hilrun
+all: deps-check
+	@$(MAKE) --no-print-directory $(BUILD)/hilrun
 
 deps:
 	@scripts/deps.sh
@@ -191,7 +193,9 @@ deps:
 deps-check:
 	@scripts/deps.sh --check 2>/dev/null || scripts/deps.sh
 
-run: deps-check $(BUILD)/hilrun
+# Recursive, so that flags from pkg-config are read after deps-check installed it.
+run: deps-check
+	@$(MAKE) --no-print-directory $(BUILD)/hilrun
 	./$(BUILD)/hilrun --config $(CONFIG)
 
 unit: deps-check $(UNIT_BINS)
@@ -209,7 +213,8 @@ test: deps-check format-check
 	@$(MAKE) --no-print-directory unit e2e
 	@echo "make test: all suites passed"
 
-bench: deps-check $(BUILD)/hilrun
+bench: deps-check
+	@$(MAKE) --no-print-directory $(BUILD)/hilrun
 	@tests/bench/stub_size.sh $(BUILD)
 
 FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

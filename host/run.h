@@ -8,6 +8,7 @@
 #include "build.h"
 #include "config.h"
 #include "hilp.h"
+#include "mapsizes.h"
 #include "stats.h"
 
 #define HIL_ROW_ERR 512
@@ -55,6 +56,8 @@ struct hil_run {
 	char elf_sha256[65];
 	char elf_compiler[256];		/* the ELF's .comment */
 	struct hil_image_sizes sizes;
+	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
+	size_t n_impl_sizes;
 	struct hilp_info info;		/* what the stub reported */
 	char flasher_version[256];
 	char tool_commit[64];

@@ -613,7 +613,14 @@ static int image_info(struct hil_run *run)
 	run->sizes.flash = (unsigned long)ei.flash;
 	run->sizes.ram_static = (unsigned long)ei.ram;
 	run->sizes.stack_reserved = (unsigned long)ei.stack;
-	return HIL_OK;
+	{
+		char map[HIL_PATH + 16];
+
+		snprintf(map, sizeof(map), "%s/stub.map", run->fw.dir);
+		return hil_map_impl_sizes(map, run->impl_sizes,
+					  HIL_MAX_IMPL_SIZES,
+					  &run->n_impl_sizes);
+	}
 }
 
 int hil_runner_bring_up(const struct hil_config *cfg,

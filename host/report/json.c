@@ -192,7 +192,28 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "flasher_version", run->flasher_version);
 	ok = ok && add_num(o, "stub_overhead", run->info.overhead);
 
-	o = ok ? cJSON_AddObjectToObject(root, "sizes") : NULL;
+	a = ok ? cJSON_AddArrayToObject(root, "sizes") : NULL;
+	ok = ok && a != NULL;
+	for (i = 0; ok && i < run->n_impl_sizes; i++) {
+		const struct hil_impl_size *z = &run->impl_sizes[i];
+		cJSON *e = cJSON_CreateObject();
+
+		ok = e != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(a, e);
+		}
+		ok = ok && add_str(e, "algorithm", z->algorithm);
+		ok = ok && add_str(e, "implementation", z->implementation);
+		ok = ok && add_num(e, "text", (double)z->text);
+		ok = ok && add_num(e, "rodata", (double)z->rodata);
+		ok = ok && add_num(e, "data", (double)z->data);
+		ok = ok && add_num(e, "bss", (double)z->bss);
+		ok = ok && add_num(e, "flash_bytes",
+				   (double)(z->text + z->rodata + z->data));
+		ok = ok && add_num(e, "ram_bytes", (double)(z->data + z->bss));
+	}
+
+	o = ok ? cJSON_AddObjectToObject(root, "image") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && add_str(o, "scope", "whole image (stub and every algorithm in it)");
 	ok = ok && add_num(o, "flash_bytes", (double)run->sizes.flash);

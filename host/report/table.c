@@ -1,6 +1,8 @@
 /* table: the results table printed at the end of a run. */
 #include "report.h"
 
+#include <string.h>
+
 static void print_caption(const struct hil_run *run, FILE *out)
 {
 	const struct hil_config *cfg = run->cfg;
@@ -16,6 +18,109 @@ static void print_caption(const struct hil_run *run, FILE *out)
 	fprintf(out, ", runs %u (+%u warm-up), image %lu B flash / %lu B RAM\n",
 		(unsigned)cfg->bench.runs, (unsigned)cfg->bench.warmup,
 		run->sizes.flash, run->sizes.ram_static);
+}
+
+static const struct hil_impl_size *impl_size(const struct hil_run *run,
+					     const struct hil_row *r)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_impl_sizes; i++) {
+		if (strcmp(run->impl_sizes[i].algorithm, r->algorithm) == 0 &&
+		    strcmp(run->impl_sizes[i].implementation,
+			   r->implementation) == 0) {
+			return &run->impl_sizes[i];
+		}
+	}
+	return NULL;
+}
+
+/* Median per byte of the row at msg_len, or -1 when there is none. */
+static double per_byte_at(const struct hil_run *run, const struct hil_row *r,
+			  uint32_t len)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *o = &run->rows[i];
+
+		if (o->ok && o->msg_len == len && o->ad_len == r->ad_len &&
+		    strcmp(o->algorithm, r->algorithm) == 0 &&
+		    strcmp(o->implementation, r->implementation) == 0 &&
+		    strcmp(o->operation, r->operation) == 0) {
+			return len ? o->stats.median / len : -1;
+		}
+	}
+	return -1;
+}
+
+/*
+ * One line per (algorithm, implementation, operation): the figures people
+ * compare. Per byte at 64 bytes and at the longest length measured.
+ */
+static void print_summary(const struct hil_run *run, FILE *out)
+{
+	uint32_t longest = 0;
+	size_t i, j;
+
+	for (i = 0; i < run->n_rows; i++) {
+		if (run->rows[i].msg_len > longest) {
+			longest = run->rows[i].msg_len;
+		}
+	}
+	fprintf(out, "\nsummary (%s per byte; flash and RAM of the implementation's own code and data)\n",
+		hil_unit_name(run->info.counter_unit));
+	fprintf(out, "%-16s %-6s %-8s %10s %10s %9s %7s %6s %s\n", "algorithm",
+		"impl", "op", "@64 B", "@longest", "flash B", "RAM B", "stack",
+		"mode");
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+		const struct hil_impl_size *z = impl_size(run, r);
+		uint32_t stack = 0;
+		double at64 = per_byte_at(run, r, 64);
+		double atl = per_byte_at(run, r, longest);
+		char c64[16] = "-", cl[16] = "-", fl[16] = "-", ram[16] = "-";
+		int first = 1;
+
+		for (j = 0; j < i; j++) {
+			const struct hil_row *o = &run->rows[j];
+
+			if (strcmp(o->algorithm, r->algorithm) == 0 &&
+			    strcmp(o->implementation, r->implementation) == 0 &&
+			    strcmp(o->operation, r->operation) == 0) {
+				first = 0;
+			}
+		}
+		if (!first) {
+			continue;
+		}
+		for (j = 0; j < run->n_rows; j++) {
+			const struct hil_row *o = &run->rows[j];
+
+			if (o->stack_known && o->stack_bytes > stack &&
+			    strcmp(o->algorithm, r->algorithm) == 0 &&
+			    strcmp(o->implementation, r->implementation) == 0 &&
+			    strcmp(o->operation, r->operation) == 0) {
+				stack = o->stack_bytes;
+			}
+		}
+		if (at64 >= 0) {
+			snprintf(c64, sizeof(c64), "%.2f", at64);
+		}
+		if (atl >= 0) {
+			snprintf(cl, sizeof(cl), "%.2f", atl);
+		}
+		if (z != NULL) {
+			snprintf(fl, sizeof(fl), "%lu",
+				 z->text + z->rodata + z->data);
+			snprintf(ram, sizeof(ram), "%lu", z->data + z->bss);
+		}
+		fprintf(out, "%-16s %-6s %-8s %10s %10s %9s %7s %6u %s%s\n",
+			r->algorithm, r->implementation, r->operation, c64, cl,
+			fl, ram, (unsigned)stack, r->mode ? r->mode : "",
+			r->constant_time == 0 ? " (not constant-time)" : "");
+	}
+	fprintf(out, "(@longest = %u bytes)\n", (unsigned)longest);
 }
 
 void hil_report_print_table(const struct hil_run *run, FILE *out)
@@ -52,4 +157,5 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 	}
 	fprintf(out, "(median and per byte in %s; overhead of the timing itself subtracted)\n",
 		hil_unit_name(run->info.counter_unit));
+	print_summary(run, out);
 }

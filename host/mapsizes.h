@@ -1,0 +1,37 @@
+/* mapsizes: flash and RAM per implementation, attributed from the GNU ld map of the linked stub. */
+#ifndef HIL_MAPSIZES_H
+#define HIL_MAPSIZES_H
+
+#include <stddef.h>
+
+#include "hilp.h"
+
+#define HIL_MAX_IMPL_SIZES 64
+
+/* Bytes of one implementation's objects that survived --gc-sections. */
+struct hil_impl_size {
+	char algorithm[HILP_NAME_MAX];
+	char implementation[HILP_NAME_MAX];
+	unsigned long text;	/* code: .text* */
+	unsigned long rodata;	/* constants: .rodata* */
+	unsigned long data;	/* initialised RAM (its image is in flash too) */
+	unsigned long bss;	/* zeroed RAM */
+};
+
+/**
+ * Read a GNU ld map file (-Wl,-Map) and sum, per implementation folder
+ * (objects under .../crypto/<algorithm>/<implementation>/, glue.o excluded:
+ * that is the harness's descriptor), the sizes of the input sections kept
+ * in the image. Discarded sections are listed before "Linker script and
+ * memory map" and are not counted.
+ * @param out up to cap entries; @param n receives how many.
+ * @return HIL_OK, HIL_ERR_IO (unreadable, named), HIL_ERR_PROTO (not a map).
+ */
+int hil_map_impl_sizes(const char *map_path, struct hil_impl_size *out,
+		       size_t cap, size_t *n);
+
+/** As hil_map_impl_sizes, from the map's text. */
+int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
+			    size_t cap, size_t *n);
+
+#endif /* HIL_MAPSIZES_H */
