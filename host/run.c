@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+
 const char *hil_unit_name(uint8_t unit)
 {
 	switch (unit) {
@@ -37,9 +39,78 @@ struct hil_row *hil_run_add_row(struct hil_run *run)
 	return row;
 }
 
+static int same_series(const struct hil_row *a, const struct hil_row *b)
+{
+	return strcmp(a->algorithm, b->algorithm) == 0 &&
+	       strcmp(a->implementation, b->implementation) == 0 &&
+	       strcmp(a->operation, b->operation) == 0 &&
+	       a->ad_len == b->ad_len;
+}
+
+int hil_run_compute_fits(struct hil_run *run)
+{
+	double *x = NULL;
+	double *y = NULL;
+	size_t i, j;
+	int ret = HIL_OK;
+
+	free(run->fits);
+	run->fits = NULL;
+	run->n_fits = 0;
+	if (run->n_rows == 0) {
+		return HIL_OK;
+	}
+	x = malloc(run->n_rows * sizeof(*x));
+	y = malloc(run->n_rows * sizeof(*y));
+	run->fits = calloc(run->n_rows, sizeof(*run->fits));
+	if (x == NULL || y == NULL || run->fits == NULL) {
+		ret = HIL_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+		struct hil_fit *f = &run->fits[run->n_fits];
+		size_t n = 0;
+		int seen = 0;
+
+		for (j = 0; j < i; j++) {
+			seen |= same_series(&run->rows[j], r);
+		}
+		if (seen || !r->ok) {
+			continue;
+		}
+		for (j = i; j < run->n_rows; j++) {
+			if (run->rows[j].ok && same_series(&run->rows[j], r)) {
+				x[n] = run->rows[j].msg_len;
+				y[n] = run->rows[j].stats.median;
+				n++;
+			}
+		}
+		if (hil_stats_fit_linear(x, y, n, &f->fixed, &f->per_byte,
+					 &f->r2) != HIL_OK) {
+			continue; /* fewer than two lengths */
+		}
+		memcpy(f->algorithm, r->algorithm, sizeof(f->algorithm));
+		memcpy(f->implementation, r->implementation,
+		       sizeof(f->implementation));
+		f->operation = r->operation;
+		f->ad_len = r->ad_len;
+		f->points = n;
+		run->n_fits++;
+	}
+out:
+	free(x);
+	free(y);
+	return ret;
+}
+
 void hil_run_free(struct hil_run *run)
 {
 	size_t i;
+
+	free(run->fits);
+	run->fits = NULL;
+	run->n_fits = 0;
 
 	for (i = 0; i < run->n_rows; i++) {
 		free(run->rows[i].samples);

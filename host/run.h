@@ -37,6 +37,18 @@ struct hil_row {
 	char error[HIL_ROW_ERR];	/* why not ok */
 };
 
+/* count = fixed + per_byte * msg_len over one row series (least squares). */
+struct hil_fit {
+	char algorithm[HILP_NAME_MAX];
+	char implementation[HILP_NAME_MAX];
+	const char *operation;
+	uint32_t ad_len;
+	double fixed;
+	double per_byte;
+	double r2;
+	size_t points;
+};
+
 /* The image's sizes, from the ELF. */
 struct hil_image_sizes {
 	unsigned long flash;		/* text + rodata + data load image */
@@ -66,6 +78,8 @@ struct hil_run {
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;
+	struct hil_fit *fits;
+	size_t n_fits;
 	unsigned retries;		/* session recoveries over the run */
 	unsigned bad_frames;
 	unsigned timeouts;
@@ -76,6 +90,13 @@ const char *hil_unit_name(uint8_t unit);
 
 /** Append a zeroed row; @return it, or NULL when out of memory. */
 struct hil_row *hil_run_add_row(struct hil_run *run);
+
+/**
+ * Fit count = fixed + per_byte * msg_len to the medians of every series of
+ * measured rows that share algorithm, implementation, operation and ad_len
+ * and have at least two message lengths. @return HIL_OK or HIL_ERR_NOMEM.
+ */
+int hil_run_compute_fits(struct hil_run *run);
 
 /** Free the rows and their samples. */
 void hil_run_free(struct hil_run *run);

@@ -757,6 +757,9 @@ int hil_runner_run(const struct hil_config *cfg,
 	}
 
 	hil_utc_iso(run->finished, sizeof(run->finished));
+	if (hil_run_compute_fits(run) != HIL_OK) {
+		hil_warn("out of memory fitting the length series: no fits[]");
+	}
 	if (ret == HIL_OK) {
 		size_t i;
 

@@ -79,13 +79,87 @@ int hil_stats_compute(const double *x, size_t n, struct hil_stats *out)
 		out->stddev = var > 0.0 ? sqrt(var) : 0.0;
 	}
 
+	/*
+	 * 95% confidence interval of the median from order statistics: the
+	 * number of samples below the median is Binomial(n, 1/2), so ranks
+	 * n/2 -+ 1.96 sqrt(n)/2 bound it (normal approximation, good from
+	 * n of about 10; below that the interval is the whole range).
+	 */
+	if (n < 10) {
+		out->ci95_low = s[0];
+		out->ci95_high = s[n - 1];
+	} else {
+		double half = 1.96 * sqrt((double)n) / 2.0;
+		double lo = floor((double)n / 2.0 - half);
+		double hi = ceil((double)n / 2.0 + half);
+
+		if (lo < 1.0) {
+			lo = 1.0;
+		}
+		if (hi > (double)n) {
+			hi = (double)n;
+		}
+		out->ci95_low = s[(size_t)lo - 1];
+		out->ci95_high = s[(size_t)hi - 1];
+	}
+
 	/* MAD: the median of the absolute deviations from the median. */
 	for (i = 0; i < n; i++) {
 		s[i] = fabs(s[i] - out->median);
 	}
 	qsort(s, n, sizeof(*s), cmp_double);
 	out->mad = sorted_median(s, n);
-
 	free(s);
+
+	out->outliers = 0;
+	for (i = 0; i < n; i++) {
+		if (hil_stats_is_outlier(out, x[i])) {
+			out->outliers++;
+		}
+	}
+	return HIL_OK;
+}
+
+int hil_stats_is_outlier(const struct hil_stats *s, double x)
+{
+	double d = fabs(x - s->median);
+
+	if (s->mad == 0.0) {
+		return d != 0.0;
+	}
+	return 0.6745 * d / s->mad > HIL_STATS_OUTLIER_Z;
+}
+
+int hil_stats_fit_linear(const double *x, const double *y, size_t n,
+			 double *a, double *b, double *r2)
+{
+	double mx = 0.0, my = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0, sse = 0.0;
+	size_t i;
+
+	if (x == NULL || y == NULL || n < 2) {
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	for (i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	if (sxx == 0.0) {
+		return HIL_ERR_ARG;
+	}
+	*b = sxy / sxx;
+	*a = my - *b * mx;
+	for (i = 0; i < n; i++) {
+		double e = y[i] - (*a + *b * x[i]);
+
+		sse += e * e;
+	}
+	*r2 = syy > 0.0 ? 1.0 - sse / syy : 1.0;
 	return HIL_OK;
 }

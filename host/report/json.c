@@ -43,6 +43,7 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	cJSON *o = cJSON_CreateObject();
 	cJSON *samples;
 	cJSON *digest;
+	cJSON *ci;
 	int ok = o != NULL;
 	uint32_t i;
 
@@ -83,6 +84,14 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 		ok = ok && add_num(o, "min", r->stats.min);
 		ok = ok && add_num(o, "max", r->stats.max);
 		ok = ok && add_num(o, "mad", r->stats.mad);
+		ci = cJSON_AddArrayToObject(o, "ci95");
+		ok = ok && ci != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->stats.ci95_low));
+			cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->stats.ci95_high));
+			ok = cJSON_GetArraySize(ci) == 2;
+		}
+		ok = ok && add_num(o, "outliers", (double)r->stats.outliers);
 		if (r->msg_len > 0) {
 			ok = ok && add_num(o, "per_byte",
 					   r->stats.median / r->msg_len);
@@ -90,8 +99,8 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 			ok = ok && cJSON_AddNullToObject(o, "per_byte") != NULL;
 		}
 	} else {
-		const char *keys[] = { "median", "mean", "stddev", "min",
-				       "max",	 "mad",	 "per_byte" };
+		const char *keys[] = { "median", "mean", "stddev", "min", "max",
+				       "mad", "ci95", "outliers", "per_byte" };
 
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			ok = ok && cJSON_AddNullToObject(o, keys[i]) != NULL;
@@ -211,6 +220,27 @@ static cJSON *report_object(const struct hil_run *run)
 		ok = ok && add_num(e, "flash_bytes",
 				   (double)(z->text + z->rodata + z->data));
 		ok = ok && add_num(e, "ram_bytes", (double)(z->data + z->bss));
+	}
+
+	a = ok ? cJSON_AddArrayToObject(root, "fits") : NULL;
+	ok = ok && a != NULL;
+	for (i = 0; ok && i < run->n_fits; i++) {
+		const struct hil_fit *f = &run->fits[i];
+		cJSON *e = cJSON_CreateObject();
+
+		ok = e != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(a, e);
+		}
+		ok = ok && add_str(e, "algorithm", f->algorithm);
+		ok = ok && add_str(e, "implementation", f->implementation);
+		ok = ok && add_str(e, "operation", f->operation);
+		ok = ok && add_num(e, "ad_len", f->ad_len);
+		ok = ok && add_str(e, "unit", hil_unit_name(run->info.counter_unit));
+		ok = ok && add_num(e, "fixed", f->fixed);
+		ok = ok && add_num(e, "per_byte", f->per_byte);
+		ok = ok && add_num(e, "r2", f->r2);
+		ok = ok && add_num(e, "points", (double)f->points);
 	}
 
 	o = ok ? cJSON_AddObjectToObject(root, "image") : NULL;

@@ -179,6 +179,67 @@ static void test_large_n_matches_closed_forms(void **state)
 	free(x);
 }
 
+static void test_ci95_of_the_median_brackets_it_by_order_statistics(void **state)
+{
+	double x[100];
+	struct hil_stats st;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		x[i] = (double)(99 - i); /* 0..99, reversed */
+	}
+	assert_int_equal(hil_stats_compute(x, 100, &st), HIL_OK);
+	/* ranks floor(50 - 9.8) = 40 and ceil(50 + 9.8) = 60: values 39 and 59 */
+	assert_true(st.ci95_low == 39.0);
+	assert_true(st.ci95_high == 59.0);
+	assert_true(st.ci95_low <= st.median && st.median <= st.ci95_high);
+	/* Few samples: the whole range. */
+	assert_int_equal(hil_stats_compute(x, 5, &st), HIL_OK);
+	assert_true(st.ci95_low == 95.0 && st.ci95_high == 99.0);
+}
+
+static void test_outliers_are_flagged_and_counted_not_dropped(void **state)
+{
+	double x[] = { 100, 101, 99, 100, 102, 98, 100, 5000, 100, 101 };
+	double same[] = { 7, 7, 7, 7, 9 };
+	struct hil_stats st;
+
+	(void)state;
+	assert_int_equal(hil_stats_compute(x, 10, &st), HIL_OK);
+	assert_int_equal(st.outliers, 1);
+	assert_true(hil_stats_is_outlier(&st, 5000));
+	assert_false(hil_stats_is_outlier(&st, 102));
+	assert_true(st.max == 5000.0); /* still in the statistics */
+	/* MAD 0, as under the emulator: anything off the median is flagged. */
+	assert_int_equal(hil_stats_compute(same, 5, &st), HIL_OK);
+	assert_int_equal(st.outliers, 1);
+}
+
+static void test_linear_fit_recovers_fixed_and_per_byte_cost(void **state)
+{
+	const double len[] = { 16, 64, 256, 1024 };
+	double y[4];
+	double a, b, r2;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		y[i] = 900.0 + 12.5 * len[i];
+	}
+	assert_int_equal(hil_stats_fit_linear(len, y, 4, &a, &b, &r2), HIL_OK);
+	assert_true(fabs(a - 900.0) < 1e-6);
+	assert_true(fabs(b - 12.5) < 1e-9);
+	assert_true(fabs(r2 - 1.0) < 1e-12);
+	y[1] += 400.0; /* not on the line: r2 below 1 */
+	assert_int_equal(hil_stats_fit_linear(len, y, 4, &a, &b, &r2), HIL_OK);
+	assert_true(r2 < 1.0 && r2 > 0.9);
+	assert_int_equal(hil_stats_fit_linear(len, y, 1, &a, &b, &r2),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_stats_fit_linear(y, len, 0, &a, &b, &r2),
+			 HIL_ERR_ARG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +254,9 @@ int main(void)
 		cmocka_unit_test(
 			test_small_spread_on_a_large_offset_is_accurate),
 		cmocka_unit_test(test_large_n_matches_closed_forms),
+		cmocka_unit_test(test_ci95_of_the_median_brackets_it_by_order_statistics),
+		cmocka_unit_test(test_outliers_are_flagged_and_counted_not_dropped),
+		cmocka_unit_test(test_linear_fit_recovers_fixed_and_per_byte_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
