@@ -128,7 +128,8 @@ $(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(i))))
 # built with other flags is ever reused.
 $(FW_DIR)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo "BOARD=$(BOARD) OPT=$(OPT) ALGS=$(FW_ALGS) CFLAGS=$(FW_CFLAGS)" > $@.tmp
+	@printf '%s\n' "BOARD=$(BOARD) OPT=$(OPT) ALGS=$(FW_ALGS)" "CFLAGS=$(FW_CFLAGS)" \
+		"LDFLAGS=$(FW_LDFLAGS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(FW_DIR)/gen/algs.h: $(FW_DIR)/flags

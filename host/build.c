@@ -108,27 +108,39 @@ static void compiler_version(const char *root, char *buf, size_t len)
 	snprintf(buf, len, "%s", out);
 }
 
-static void read_flags(const char *dir, char *buf, size_t len)
+/* The value of "KEY=..." on its own line of text, into buf. */
+static void flag_line(const char *text, const char *key, char *buf,
+		      size_t len)
+{
+	const char *p = text;
+	size_t klen = strlen(key);
+
+	buf[0] = '\0';
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, "\n");
+
+			snprintf(buf, len, "%.*s", (int)n, p + klen + 1);
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL) {
+			p++;
+		}
+	}
+}
+
+static void read_flags(const char *dir, struct hil_firmware *fw)
 {
 	char path[HIL_PATH];
 	char *text = NULL;
-	char *p;
-	char *nl;
 
-	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/flags", dir);
 	if (hil_read_file(path, &text, NULL) != HIL_OK) {
 		return;
 	}
-	p = strstr(text, "CFLAGS=");
-	if (p != NULL) {
-		p += strlen("CFLAGS=");
-		nl = strchr(p, '\n');
-		if (nl != NULL) {
-			*nl = '\0';
-		}
-		snprintf(buf, len, "%s", p);
-	}
+	flag_line(text, "CFLAGS", fw->all_flags, sizeof(fw->all_flags));
+	flag_line(text, "LDFLAGS", fw->ld_flags, sizeof(fw->ld_flags));
 	free(text);
 }
 
@@ -209,7 +221,7 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 			fw->elf);
 		return HIL_ERR_BUILD;
 	}
-	read_flags(fw->dir, fw->all_flags, sizeof(fw->all_flags));
+	read_flags(fw->dir, fw);
 	compiler_version(root, fw->compiler, sizeof(fw->compiler));
 	return HIL_OK;
 }

@@ -75,6 +75,7 @@ struct hil_run {
 	char tool_commit[64];
 	int tool_dirty;
 	char host[256];
+	char host_os[256];		/* uname: system, release, machine */
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "board/flasher.h"
@@ -732,6 +733,14 @@ int hil_runner_run(const struct hil_config *cfg,
 	}
 	if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
 		snprintf(run->host, sizeof(run->host), "unknown");
+	}
+	{
+		struct utsname u;
+
+		if (uname(&u) == 0) {
+			snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
+				 u.sysname, u.release, u.machine);
+		}
 	}
 	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
 	c.journal_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,

@@ -159,6 +159,7 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "commit", run->tool_commit);
 	ok = ok && add_bool(o, "dirty", run->tool_dirty);
 	ok = ok && add_str(o, "host", run->host);
+	ok = ok && add_str(o, "host_os", run->host_os);
 
 	o = ok ? cJSON_AddObjectToObject(root, "build") : NULL;
 	ok = ok && o != NULL;
@@ -175,6 +176,8 @@ static cJSON *report_object(const struct hil_run *run)
 		}
 	}
 	ok = ok && add_str(o, "all_flags", run->fw.all_flags);
+	ok = ok && add_str(o, "linker_flags", run->fw.ld_flags);
+	ok = ok && add_str(o, "directory", run->fw.dir);
 	ok = ok && add_str(o, "algorithms", run->fw.algs);
 	ok = ok && add_str(o, "elf", run->fw.elf);
 	ok = ok && add_str(o, "elf_sha256", run->elf_sha256);
@@ -195,6 +198,17 @@ static cJSON *report_object(const struct hil_run *run)
 			   hil_unit_name(run->info.counter_unit));
 	ok = ok && add_num(o, "counter_hz", run->info.counter_hz);
 	ok = ok && add_hex32(o, "flash_acr", run->info.flash_acr);
+	if ((run->info.flags & HILP_INFO_EMULATED) == 0) {
+		/* RM0368 3.8.1: LATENCY[3:0], PRFTEN bit 8, ICEN 9, DCEN 10. */
+		ok = ok && add_num(o, "flash_wait_states",
+				   run->info.flash_acr & 0xF);
+		ok = ok && add_bool(o, "flash_prefetch",
+				    (run->info.flash_acr >> 8) & 1);
+		ok = ok && add_bool(o, "flash_icache",
+				    (run->info.flash_acr >> 9) & 1);
+		ok = ok && add_bool(o, "flash_dcache",
+				    (run->info.flash_acr >> 10) & 1);
+	}
 	hil_hex_encode(run->info.uid, HILP_UID_LEN, uid);
 	ok = ok && add_str(o, "uid", uid);
 	ok = ok && add_str(o, "flasher", cfg->flasher.type);
