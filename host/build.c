@@ -1,6 +1,6 @@
 /* build: firmware built per configuration in its own directory, with the toolchain recorded. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "build"
+#define HIL_LOG_PREFIX	"build"
 #include "build.h"
 
 #include <limits.h>
@@ -38,7 +38,8 @@ int hil_build_find_root(char *root, size_t len)
 
 	if (env != NULL && env[0] != '\0') {
 		if (!is_root(env)) {
-			hil_err("HILRUN_ROOT=%s is not a hilrun source tree", env);
+			hil_err("HILRUN_ROOT=%s is not a hilrun source tree",
+				env);
 			return HIL_ERR_NA;
 		}
 		snprintf(root, len, "%s", env);
@@ -90,14 +91,15 @@ static void tail_log(const char *path)
 
 static void compiler_version(const char *root, char *buf, size_t len)
 {
-	char *argv[] = { "arm-none-eabi-gcc", "--version", NULL };
+	char *argv[] = {"arm-none-eabi-gcc", "--version", NULL};
 	char out[1024];
 	int status = -1;
 	char *nl;
 
 	(void)root;
 	buf[0] = '\0';
-	if (hil_proc_capture(argv, out, sizeof(out), 10000, &status) != HIL_OK ||
+	if (hil_proc_capture(argv, out, sizeof(out), 10000, &status) !=
+		    HIL_OK ||
 	    status != 0) {
 		return;
 	}
@@ -109,8 +111,7 @@ static void compiler_version(const char *root, char *buf, size_t len)
 }
 
 /* The value of "KEY=..." on its own line of text, into buf. */
-static void flag_line(const char *text, const char *key, char *buf,
-		      size_t len)
+static void flag_line(const char *text, const char *key, char *buf, size_t len)
 {
 	const char *p = text;
 	size_t klen = strlen(key);
@@ -165,7 +166,8 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		if (i > 0) {
 			strncat(opt, " ", sizeof(opt) - strlen(opt) - 1);
 		}
-		strncat(opt, cfg->build.cflags[i], sizeof(opt) - strlen(opt) - 1);
+		strncat(opt, cfg->build.cflags[i],
+			sizeof(opt) - strlen(opt) - 1);
 	}
 	if (algs_override != NULL) {
 		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
@@ -195,12 +197,12 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	snprintf(var_clock, sizeof(var_clock), "CLOCK_HZ=%u",
 		 (unsigned)cfg->board.clock_hz);
 	{
-		char *argv[] = { "make",    "--no-print-directory",
-				 "-C",	    (char *)root,
-				 "firmware", var_board,
-				 var_opt,   var_algs,
-				 var_clock, var_dir,
-				 NULL };
+		char *argv[] = {"make",	    "--no-print-directory",
+				"-C",	    (char *)root,
+				"firmware", var_board,
+				var_opt,    var_algs,
+				var_clock,  var_dir,
+				NULL};
 
 		hil_info("building %s firmware for %s (%s) in %s",
 			 cfg->board.name, cfg->name, opt, fw->dir);
@@ -211,8 +213,8 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		return ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
 	}
 	if (status != 0) {
-		hil_err("firmware build for %s failed (make exit %d)", cfg->name,
-			status);
+		hil_err("firmware build for %s failed (make exit %d)",
+			cfg->name, status);
 		tail_log(log_path);
 		return HIL_ERR_BUILD;
 	}

@@ -9,12 +9,12 @@
 #define HIL_PATH 4096
 
 struct hil_firmware {
-	char dir[HIL_PATH];		/* build/fw/<config>-<hash> */
-	char elf[HIL_PATH];		/* dir/stub.elf */
-	char all_flags[2048];		/* every compiler flag, from dir/flags */
-	char ld_flags[1024];		/* every linker flag, from dir/flags */
-	char compiler[256];		/* `arm-none-eabi-gcc --version`, first line */
-	char algs[1024];		/* "ascon-aead128/ref ..." as built */
+	char dir[HIL_PATH];   /* build/fw/<config>-<hash> */
+	char elf[HIL_PATH];   /* dir/stub.elf */
+	char all_flags[2048]; /* every compiler flag, from dir/flags */
+	char ld_flags[1024];  /* every linker flag, from dir/flags */
+	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
+	char algs[1024];      /* "ascon-aead128/ref ..." as built */
 };
 
 /**

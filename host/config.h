@@ -5,73 +5,73 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HIL_CFG_STR 256		/* paths, program names */
-#define HIL_CFG_NAME 64		/* short names */
-#define HIL_CFG_MAX_FLAGS 32
-#define HIL_CFG_MAX_ALGS 16
-#define HIL_CFG_MAX_LENGTHS 32
-#define HIL_CFG_MAX_AD_LENGTHS 8
-#define HIL_CFG_MAX_OPENOCD_CFG 4
-#define HIL_CFG_MAX_EXTENDS_DEPTH 8	/* "extends" hops: a file and 8 bases */
+#define HIL_CFG_STR		  256 /* paths, program names */
+#define HIL_CFG_NAME		  64  /* short names */
+#define HIL_CFG_MAX_FLAGS	  32
+#define HIL_CFG_MAX_ALGS	  16
+#define HIL_CFG_MAX_LENGTHS	  32
+#define HIL_CFG_MAX_AD_LENGTHS	  8
+#define HIL_CFG_MAX_OPENOCD_CFG	  4
+#define HIL_CFG_MAX_EXTENDS_DEPTH 8 /* "extends" hops: a file and 8 bases */
 
 /* Operation bits for hil_config.bench.operations. */
 #define HIL_OPS_ENCRYPT 0x1u
 #define HIL_OPS_DECRYPT 0x2u
-#define HIL_OPS_HASH 0x4u
+#define HIL_OPS_HASH	0x4u
 
 struct hil_config_alg {
-	char name[HIL_CFG_NAME];	/* e.g. "ascon-aead128" */
-	char impl[HIL_CFG_NAME];	/* e.g. "ref"; default "ref" */
+	char name[HIL_CFG_NAME]; /* e.g. "ascon-aead128" */
+	char impl[HIL_CFG_NAME]; /* e.g. "ref"; default "ref" */
 };
 
 struct hil_config {
-	char path[HIL_CFG_STR];		/* file it was loaded from */
-	char name[HIL_CFG_NAME];	/* "name", default: file name without .json
+	char path[HIL_CFG_STR];	 /* file it was loaded from */
+	char name[HIL_CFG_NAME]; /* "name", default: file name without .json
 					 * ("inline" for hil_config_parse); never
 					 * inherited from an extended base */
 
 	struct {
-		char name[HIL_CFG_NAME];	/* "qemu-netduino" (default) | "nucleo-f401re" | "native" */
-		uint32_t clock_hz;		/* 84000000 (default) | 24000000 | 16000000 */
+		char name[HIL_CFG_NAME]; /* "qemu-netduino" (default) | "nucleo-f401re" | "native" */
+		uint32_t clock_hz; /* 84000000 (default) | 24000000 | 16000000 */
 	} board;
 
 	struct {
-		char type[HIL_CFG_NAME];	/* "socket" | "serial"; default from the board */
-		char port[HIL_CFG_STR];		/* serial device; empty for socket */
-		uint32_t baud;			/* default 115200 */
-		uint32_t timeout_ms;		/* per reply, default 2000 */
-		uint32_t retries;		/* per command, default 3 */
+		char type[HIL_CFG_NAME]; /* "socket" | "serial"; default from the board */
+		char port[HIL_CFG_STR]; /* serial device; empty for socket */
+		uint32_t baud;		/* default 115200 */
+		uint32_t timeout_ms;	/* per reply, default 2000 */
+		uint32_t retries;	/* per command, default 3 */
 	} link;
 
 	struct {
-		char type[HIL_CFG_NAME];	/* "qemu" | "openocd" | "native"; default from the board */
-		char program[HIL_CFG_STR];	/* default "qemu-system-arm" / "openocd" / "" (native) */
+		char type[HIL_CFG_NAME]; /* "qemu" | "openocd" | "native"; default from the board */
+		char program[HIL_CFG_STR]; /* default "qemu-system-arm" / "openocd" / "" (native) */
 		char openocd_cfg[HIL_CFG_MAX_OPENOCD_CFG][HIL_CFG_STR];
-		size_t n_openocd_cfg;		/* default 1: "board/st_nucleo_f4.cfg" */
+		size_t n_openocd_cfg; /* default 1: "board/st_nucleo_f4.cfg" */
 		char probe_serial[HIL_CFG_NAME]; /* "adapter serial", may be empty */
-		uint32_t timeout_ms;		/* default 60000 */
+		uint32_t timeout_ms;		 /* default 60000 */
 	} flasher;
 
 	struct {
 		char cflags[HIL_CFG_MAX_FLAGS][HIL_CFG_NAME];
-		size_t n_cflags;		/* default: "-O2" */
+		size_t n_cflags; /* default: "-O2" */
 	} build;
 
 	struct hil_config_alg algs[HIL_CFG_MAX_ALGS];
-	size_t n_algs;			/* at least one */
+	size_t n_algs; /* at least one */
 
 	struct {
-		uint32_t operations;		/* HIL_OPS_*; default encrypt|decrypt */
+		uint32_t operations; /* HIL_OPS_*; default encrypt|decrypt */
 		uint32_t lengths[HIL_CFG_MAX_LENGTHS];
-		size_t n_lengths;		/* default 16, 64, 256, 1024 */
+		size_t n_lengths; /* default 16, 64, 256, 1024 */
 		uint32_t ad_lengths[HIL_CFG_MAX_AD_LENGTHS];
-		size_t n_ad_lengths;		/* default 0 */
-		uint32_t runs;			/* default 1000, 1..65535 */
-		uint32_t warmup;		/* default 10, 0..65535 */
-		uint32_t seed;			/* default 1 */
+		size_t n_ad_lengths; /* default 0 */
+		uint32_t runs;	     /* default 1000, 1..65535 */
+		uint32_t warmup;     /* default 10, 0..65535 */
+		uint32_t seed;	     /* default 1 */
 	} bench;
 
-	char results_dir[HIL_CFG_STR];	/* default "results" */
+	char results_dir[HIL_CFG_STR]; /* default "results" */
 };
 
 /**

@@ -1,6 +1,6 @@
 /* crypt: `hilrun crypt`: one operation on the host build or on the emulated target. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "crypt"
+#define HIL_LOG_PREFIX	"crypt"
 #include "crypt.h"
 
 #include <stdlib.h>
@@ -139,7 +139,7 @@ static int on_qemu(const struct hil_crypt_args *a,
 	hil_runner_take_down(&conn, run);
 	{
 		/* The emulator's files are of no use once it has stopped. */
-		char *rm[] = { "rm", "-rf", tmpl, NULL };
+		char *rm[] = {"rm", "-rf", tmpl, NULL};
 		int st;
 
 		(void)hil_proc_run(rm, NULL, 10000, &st);
@@ -218,9 +218,9 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 		goto out;
 	}
 	if (a->on == NULL || strcmp(a->on, "host") == 0) {
-		ret = hil_ref_run(ref, op, b->key, b->npub, b->ad, b->adlen, b->in,
-				  b->inlen, a->xof_len, b->out, sizeof(b->out),
-				  &b->outlen, &rejected);
+		ret = hil_ref_run(ref, op, b->key, b->npub, b->ad, b->adlen,
+				  b->in, b->inlen, a->xof_len, b->out,
+				  sizeof(b->out), &b->outlen, &rejected);
 	} else if (strcmp(a->on, "qemu") == 0) {
 		ret = on_qemu(a, ref, op, b, &rejected);
 	} else {
@@ -243,11 +243,11 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 	}
 	hil_hex_encode(b->out, b->outlen, hex);
 	fprintf(out, "%s %s %s\n", ref->name,
-		op == HILP_OP_DECRYPT	? "pt" :
-		op == HILP_OP_HASH	? "digest" :
-		op == HILP_OP_KEYSETUP	? "expanded-key" :
-		ref->kind == HILP_KIND_BLOCK ? "ct" :
-					  "ct||tag",
+		op == HILP_OP_DECRYPT	       ? "pt"
+		: op == HILP_OP_HASH	       ? "digest"
+		: op == HILP_OP_KEYSETUP       ? "expanded-key"
+		: ref->kind == HILP_KIND_BLOCK ? "ct"
+					       : "ct||tag",
 		hex);
 out:
 	free(hex);

@@ -8,14 +8,14 @@
 #include "config.h"
 
 struct hil_crypt_args {
-	const char *alg;	/* "ascon-aead128" or "ascon-aead128/ref" */
+	const char *alg; /* "ascon-aead128" or "ascon-aead128/ref" */
 	const char *key_hex;
 	const char *nonce_hex;
 	const char *ad_hex;
-	const char *in_hex;	/* --pt (encrypt, hash) or --ct (decrypt) */
-	const char *op;		/* "encrypt" (default), "decrypt", "hash", "keysetup" */
-	size_t xof_len;		/* --outlen for an XOF (0: its default) */
-	const char *on;		/* "host" (default) or "qemu" */
+	const char *in_hex; /* --pt (encrypt, hash) or --ct (decrypt) */
+	const char *op; /* "encrypt" (default), "decrypt", "hash", "keysetup" */
+	size_t xof_len; /* --outlen for an XOF (0: its default) */
+	const char *on; /* "host" (default) or "qemu" */
 	const struct hil_config *cfg; /* for --on qemu */
 };
 

@@ -1,6 +1,6 @@
 /* elfinfo: build-id, SHA-256, compiler strings and Berkeley sizes of an ELF, via libelf and libmd. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "elfinfo"
+#define HIL_LOG_PREFIX	"elfinfo"
 
 #include "elfinfo.h"
 
@@ -98,8 +98,7 @@ static int image_parse(struct image *im)
 	GElf_Ehdr eh;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		hil_err("%s: libelf is unusable: %s", im->path,
-			elf_errmsg(-1));
+		hil_err("%s: libelf is unusable: %s", im->path, elf_errmsg(-1));
 		return HIL_ERR_NA;
 	}
 	im->elf = elf_memory(im->buf, im->len);
@@ -270,7 +269,7 @@ static void read_comment(const struct image *im, struct hil_elf_info *out)
 				size_t need = strlen(sep) + n;
 
 				if (used + need >= sizeof(out->compiler)) {
-					return;	/* full: keep what fits */
+					return; /* full: keep what fits */
 				}
 				memcpy(out->compiler + used, sep, strlen(sep));
 				memcpy(out->compiler + used + strlen(sep),
@@ -465,7 +464,7 @@ int hil_elf_symbol_size_by_prefix(const char *path, const char *prefix,
 		Elf_Scn *sec;
 
 		if (i > 0 && cmp_sym(&syms[i - 1], &syms[i]) == 0) {
-			continue;	/* an alias of the previous one */
+			continue; /* an alias of the previous one */
 		}
 		sec = elf_getscn(im.elf, syms[i].shndx);
 		if (sec == NULL || gelf_getshdr(sec, &ssh) == NULL ||

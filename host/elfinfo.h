@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HIL_ELF_BUILD_ID_MAX 64		/* bytes; GNU ld makes 20 (sha1) */
-#define HIL_ELF_COMMENT_MAX 512
+#define HIL_ELF_BUILD_ID_MAX 64 /* bytes; GNU ld makes 20 (sha1) */
+#define HIL_ELF_COMMENT_MAX  512
 
 /*
  * Sizes in the Berkeley sense of size(1), over SHF_ALLOC sections: text =
@@ -20,20 +20,20 @@ struct hil_elf_sizes {
 };
 
 struct hil_elf_info {
-	uint8_t build_id[HIL_ELF_BUILD_ID_MAX];	/* NT_GNU_BUILD_ID bytes */
+	uint8_t build_id[HIL_ELF_BUILD_ID_MAX]; /* NT_GNU_BUILD_ID bytes */
 	size_t build_id_len;			/* 0: the ELF has none */
-	char build_id_hex[2 * HIL_ELF_BUILD_ID_MAX + 1];	/* lower case */
-	char sha256_hex[65];		/* of the whole file, lower case */
+	char build_id_hex[2 * HIL_ELF_BUILD_ID_MAX + 1]; /* lower case */
+	char sha256_hex[65]; /* of the whole file, lower case */
 	/* The .comment strings ("GCC: (15:12.2.rel1-1) 12.2.1 20221205"),
 	 * distinct ones joined by "; "; empty if there is no .comment. */
 	char compiler[HIL_ELF_COMMENT_MAX];
-	uint16_t machine;		/* e_machine: EM_ARM = 40 */
+	uint16_t machine; /* e_machine: EM_ARM = 40 */
 	/* As size(1) prints them, except that a section named .stack is left
 	 * out of bss and reported in `stack` (0 if there is none). */
 	struct hil_elf_sizes sizes;
-	uint64_t flash;			/* text + data (the init image of data) */
-	uint64_t ram;			/* data + bss, without the stack */
-	uint64_t stack;			/* size of the .stack section */
+	uint64_t flash; /* text + data (the init image of data) */
+	uint64_t ram;	/* data + bss, without the stack */
+	uint64_t stack; /* size of the .stack section */
 	uint64_t file_size;
 };
 

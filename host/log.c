@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const level_names[] = { "error", "warning", "info", "debug",
-					   "spew" };
+static const char *const level_names[] = {"error", "warning", "info", "debug",
+					  "spew"};
 
 static int current_level(void)
 {

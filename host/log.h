@@ -25,10 +25,10 @@ void hil_log_set_level(int level);
 #define HIL_LOG_PREFIX "hilrun"
 #endif
 
-#define hil_err(...) hil_log(HIL_LOG_ERR, HIL_LOG_PREFIX, __VA_ARGS__)
+#define hil_err(...)  hil_log(HIL_LOG_ERR, HIL_LOG_PREFIX, __VA_ARGS__)
 #define hil_warn(...) hil_log(HIL_LOG_WARN, HIL_LOG_PREFIX, __VA_ARGS__)
 #define hil_info(...) hil_log(HIL_LOG_INFO, HIL_LOG_PREFIX, __VA_ARGS__)
-#define hil_dbg(...) hil_log(HIL_LOG_DBG, HIL_LOG_PREFIX, __VA_ARGS__)
+#define hil_dbg(...)  hil_log(HIL_LOG_DBG, HIL_LOG_PREFIX, __VA_ARGS__)
 #define hil_spew(...) hil_log(HIL_LOG_SPEW, HIL_LOG_PREFIX, __VA_ARGS__)
 
 #endif /* HIL_LOG_H */

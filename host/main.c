@@ -1,6 +1,6 @@
 /* main: hilrun's entry: options, configuration, subcommand, exit status. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "hilrun"
+#define HIL_LOG_PREFIX	"hilrun"
 
 #include <signal.h>
 #include <stdio.h>
@@ -155,7 +155,8 @@ static int cmd_crypt(int argc, char **argv)
 			dst = &a.nonce_hex;
 		} else if (strcmp(opt, "--ad") == 0) {
 			dst = &a.ad_hex;
-		} else if (strcmp(opt, "--pt") == 0 || strcmp(opt, "--ct") == 0 ||
+		} else if (strcmp(opt, "--pt") == 0 ||
+			   strcmp(opt, "--ct") == 0 ||
 			   strcmp(opt, "--msg") == 0) {
 			dst = &a.in_hex;
 		} else if (strcmp(opt, "--op") == 0) {
@@ -169,7 +170,8 @@ static int cmd_crypt(int argc, char **argv)
 			return HIL_ERR_ARG;
 		}
 		if (i + 1 >= argc) {
-			hil_err("crypt: %s needs a value (\"\" for empty)", opt);
+			hil_err("crypt: %s needs a value (\"\" for empty)",
+				opt);
 			return HIL_ERR_ARG;
 		}
 		*dst = argv[++i];
@@ -179,8 +181,8 @@ static int cmd_crypt(int argc, char **argv)
 		if (cfg == NULL) {
 			return HIL_ERR_NOMEM;
 		}
-		ret = load_config(config_path ? config_path : "configs/qemu.json",
-				  cfg);
+		ret = load_config(
+			config_path ? config_path : "configs/qemu.json", cfg);
 		if (ret != HIL_OK) {
 			free(cfg);
 			return ret;
@@ -220,24 +222,27 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "crypt") == 0) {
 		return exit_status(cmd_crypt(argc - 1, argv + 1)) ==
-				       EXIT_ALL_MEASURED ?
-			       0 :
-			       EXIT_CANNOT_START;
+				       EXIT_ALL_MEASURED
+			       ? 0
+			       : EXIT_CANNOT_START;
 	}
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "-q") == 0) {
 			continue;
 		}
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
 			usage(stdout);
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("hilrun 0.1.0 (protocol %u)\n", HILP_PROTOCOL_VERSION);
+			printf("hilrun 0.1.0 (protocol %u)\n",
+			       HILP_PROTOCOL_VERSION);
 			return 0;
 		}
 		if ((strcmp(argv[i], "--config") == 0 ||
-		     strcmp(argv[i], "--results") == 0) && i + 1 < argc) {
+		     strcmp(argv[i], "--results") == 0) &&
+		    i + 1 < argc) {
 			if (argv[i][2] == 'c') {
 				config_path = argv[++i];
 			} else {

@@ -1,6 +1,6 @@
 /* mapsizes: flash and RAM per implementation, attributed from the GNU ld map of the linked stub. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "mapsizes"
+#define HIL_LOG_PREFIX	"mapsizes"
 #include "mapsizes.h"
 
 #include <stdio.h>
@@ -74,8 +74,7 @@ static int impl_of(const char *path, char *alg, char *impl)
 }
 
 static struct hil_impl_size *entry(struct hil_impl_size *out, size_t cap,
-				   size_t *n, const char *alg,
-				   const char *impl)
+				   size_t *n, const char *alg, const char *impl)
 {
 	size_t k;
 
@@ -146,8 +145,8 @@ int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
 		 * name is long. Output sections start in column 0.
 		 */
 		if (line[0] == ' ' && line[1] == '.') {
-			if (sscanf(line, " %255s 0x%lx 0x%lx %767s", name, &addr,
-				   &size, path) == 4) {
+			if (sscanf(line, " %255s 0x%lx 0x%lx %767s", name,
+				   &addr, &size, path) == 4) {
 				snprintf(section, sizeof(section), "%s", name);
 			} else if (sscanf(line, " %255s", name) == 1) {
 				snprintf(section, sizeof(section), "%s", name);

@@ -12,10 +12,10 @@
 struct hil_impl_size {
 	char algorithm[HILP_NAME_MAX];
 	char implementation[HILP_NAME_MAX];
-	unsigned long text;	/* code: .text* */
-	unsigned long rodata;	/* constants: .rodata* */
-	unsigned long data;	/* initialised RAM (its image is in flash too) */
-	unsigned long bss;	/* zeroed RAM */
+	unsigned long text;   /* code: .text* */
+	unsigned long rodata; /* constants: .rodata* */
+	unsigned long data;   /* initialised RAM (its image is in flash too) */
+	unsigned long bss;    /* zeroed RAM */
 };
 
 /**

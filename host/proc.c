@@ -34,7 +34,7 @@
 struct hil_proc {
 	pid_t pid;
 	int reaped;
-	int status;		/* converted exit status, valid once reaped */
+	int status; /* converted exit status, valid once reaped */
 	char *name;
 };
 
@@ -68,8 +68,8 @@ static uint64_t now_ms(void)
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000u,
-			       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000u,
+			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
 	}
@@ -108,7 +108,7 @@ static int high_fd(int fd)
 static void child_exec(char *const argv[], int in_fd, int out_fd, int errfd,
 		       pid_t parent)
 {
-	struct child_err ce = { 0, 0 };
+	struct child_err ce = {0, 0};
 	struct sigaction sa;
 	sigset_t none;
 	int sig;
@@ -131,7 +131,7 @@ static void child_exec(char *const argv[], int in_fd, int out_fd, int errfd,
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	for (sig = 1; sig < NSIG; sig++) {
-		sigaction(sig, &sa, NULL);	/* fails harmlessly for KILL/STOP */
+		sigaction(sig, &sa, NULL); /* fails harmlessly for KILL/STOP */
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -192,7 +192,7 @@ static int reap_now(struct hil_proc *p)
 	if (r < 0) {
 		hil_warn("%s (pid %ld): cannot wait for it: %s", p->name,
 			 (long)p->pid, strerror(errno));
-		st = 0xff00;	/* ECHILD: treat as exited with 255 */
+		st = 0xff00; /* ECHILD: treat as exited with 255 */
 	}
 	p->status = convert_status(st);
 	p->reaped = 1;
@@ -303,8 +303,8 @@ int hil_proc_spawn(struct hil_proc **out, char *const argv[],
 				      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 				      0644));
 		if (out_fd < 0) {
-			hil_err("%s: cannot open log %s: %s", argv[0],
-				log_path, strerror(errno));
+			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
+				strerror(errno));
 			return HIL_ERR_IO;
 		}
 	}
@@ -331,7 +331,8 @@ int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
 		if (now >= deadline) {
 			return HIL_ERR_TIMEOUT;
 		}
-		sleep_ms(nap < deadline - now ? nap : (unsigned)(deadline - now));
+		sleep_ms(nap < deadline - now ? nap
+					      : (unsigned)(deadline - now));
 		if (nap < 32) {
 			nap *= 2;
 		}
@@ -370,7 +371,7 @@ static int exited_unreaped(const struct hil_proc *p)
 			   WEXITED | WNOHANG | WNOWAIT);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0) {
-		return 1;	/* ECHILD: nothing left to wait for */
+		return 1; /* ECHILD: nothing left to wait for */
 	}
 	return si.si_pid == p->pid;
 }
@@ -450,7 +451,7 @@ static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
 	char sink[512];
 
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN, .revents = 0 };
+		struct pollfd pfd = {.fd = fd, .events = POLLIN, .revents = 0};
 		uint64_t now = now_ms();
 		int wait = 50, r;
 		ssize_t n;

@@ -17,24 +17,24 @@
 struct hil_row {
 	char algorithm[HILP_NAME_MAX];
 	char implementation[HILP_NAME_MAX];
-	const char *operation;		/* "encrypt", "decrypt", "hash" */
-	const char *mode;		/* what is measured, e.g. "AEAD", "ECB" */
-	int constant_time;		/* the implementation's claim: 1, 0, -1 unstated */
+	const char *operation; /* "encrypt", "decrypt", "hash" */
+	const char *mode;      /* what is measured, e.g. "AEAD", "ECB" */
+	int constant_time; /* the implementation's claim: 1, 0, -1 unstated */
 	uint32_t msg_len;
 	uint32_t ad_len;
 	uint32_t runs;
 	uint32_t warmup;
 	uint32_t seed;
-	double *samples;		/* runs values, overhead subtracted; owned */
+	double *samples; /* runs values, overhead subtracted; owned */
 	struct hil_stats stats;
-	uint32_t overhead;		/* subtracted from every sample */
+	uint32_t overhead; /* subtracted from every sample */
 	uint32_t stack_bytes;
 	int stack_known;
-	int verified;			/* known-answer and host comparison passed */
+	int verified; /* known-answer and host comparison passed */
 	uint32_t digest_expected;
 	uint32_t digest_got;
-	int ok;				/* measured, digest matched */
-	char error[HIL_ROW_ERR];	/* why not ok */
+	int ok;			 /* measured, digest matched */
+	char error[HIL_ROW_ERR]; /* why not ok */
 };
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
@@ -51,8 +51,8 @@ struct hil_fit {
 
 /* The image's sizes, from the ELF. */
 struct hil_image_sizes {
-	unsigned long flash;		/* text + rodata + data load image */
-	unsigned long ram_static;	/* data + bss, stack excluded */
+	unsigned long flash;	  /* text + rodata + data load image */
+	unsigned long ram_static; /* data + bss, stack excluded */
 	unsigned long stack_reserved;
 };
 
@@ -61,27 +61,27 @@ struct hil_run {
 	char dir[HIL_PATH];
 	char started[32];
 	char finished[32];
-	const char *status;		/* "complete", "partial", "failed" */
+	const char *status; /* "complete", "partial", "failed" */
 	const struct hil_config *cfg;
 	struct hil_firmware fw;
 	char build_id[2 * HILP_BUILD_ID_MAX + 1];
 	char elf_sha256[65];
-	char elf_compiler[256];		/* the ELF's .comment */
+	char elf_compiler[256]; /* the ELF's .comment */
 	struct hil_image_sizes sizes;
 	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
 	size_t n_impl_sizes;
-	struct hilp_info info;		/* what the stub reported */
+	struct hilp_info info; /* what the stub reported */
 	char flasher_version[256];
 	char tool_commit[64];
 	int tool_dirty;
 	char host[256];
-	char host_os[256];		/* uname: system, release, machine */
+	char host_os[256]; /* uname: system, release, machine */
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;
 	struct hil_fit *fits;
 	size_t n_fits;
-	unsigned retries;		/* session recoveries over the run */
+	unsigned retries; /* session recoveries over the run */
 	unsigned bad_frames;
 	unsigned timeouts;
 };

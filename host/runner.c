@@ -1,6 +1,6 @@
 /* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "runner"
+#define HIL_LOG_PREFIX	"runner"
 #include "runner.h"
 
 #include <errno.h>
@@ -24,7 +24,7 @@
 #include "target.h"
 #include "util.h"
 
-#define HANDSHAKE_MS 10000u
+#define HANDSHAKE_MS   10000u
 #define VERIFY_MAX_MSG 80u
 
 /* Everything one run holds open; closed in reverse order by run_close. */
@@ -53,9 +53,10 @@ static const char *op_name(uint8_t op)
 
 static void git_provenance(const char *root, struct hil_run *run)
 {
-	char *rev[] = { "git", "-C", (char *)root, "rev-parse", "HEAD", NULL };
-	char *st[] = { "git", "-C", (char *)root, "status", "--porcelain",
-		       "--untracked-files=no", NULL };
+	char *rev[] = {"git", "-C", (char *)root, "rev-parse", "HEAD", NULL};
+	char *st[] = {"git",	"-C",	       (char *)root,
+		      "status", "--porcelain", "--untracked-files=no",
+		      NULL};
 	char out[4096];
 	int status = -1;
 
@@ -102,7 +103,8 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 		snprintf(run->id, sizeof(run->id), "%s-%s-%ld", compact,
 			 run->cfg->name, (long)getpid());
 	}
-	snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir, run->id);
+	snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir,
+		 run->id);
 	ret = hil_mkdirs(run->dir);
 	if (ret != HIL_OK) {
 		return ret;
@@ -145,9 +147,8 @@ int hil_runner_identify(const struct hil_run *run)
 			run->info.protocol, HILP_PROTOCOL_VERSION);
 		return HIL_ERR_MISMATCH;
 	}
-	hil_info("target: %s, build-id %s, %s, overhead %u",
-		 run->info.board, reported,
-		 hil_unit_name(run->info.counter_unit),
+	hil_info("target: %s, build-id %s, %s, overhead %u", run->info.board,
+		 reported, hil_unit_name(run->info.counter_unit),
 		 (unsigned)run->info.overhead);
 	return HIL_OK;
 }
@@ -251,16 +252,16 @@ static int check_decrypt(struct run_ctx *c, int index,
 static int verify_alg(struct run_ctx *c, int index,
 		      const struct registry_alg *ref)
 {
-	static const uint32_t msg_lens[] = { 0, 1, 15, 16, 17, 33, 64, 79 };
-	static const uint32_t ad_lens[] = { 0, 1, 16, 17 };
+	static const uint32_t msg_lens[] = {0, 1, 15, 16, 17, 33, 64, 79};
+	static const uint32_t ad_lens[] = {0, 1, 16, 17};
 	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
 	uint8_t got[VERIFY_MAX_MSG + 1024];
 	size_t got_len = 0;
 	size_t i, j;
 	uint32_t rng = hilp_prng_init(0xC0FFEEu);
-	uint8_t op = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF ?
-			     HILP_OP_HASH :
-			     HILP_OP_ENCRYPT;
+	uint8_t op = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF
+			     ? HILP_OP_HASH
+			     : HILP_OP_ENCRYPT;
 	size_t n_ad = ref->kind == HILP_KIND_AEAD ? 4 : 1;
 	int ret;
 
@@ -283,9 +284,9 @@ static int verify_alg(struct run_ctx *c, int index,
 					   ad_lens[j], msg, len, xof_len, got,
 					   sizeof(got), &got_len);
 			if (ret == HIL_OK && ref->kind == HILP_KIND_AEAD) {
-				ret = check_decrypt(c, index, ref, key, npub, ad,
-						    ad_lens[j], msg, len, got,
-						    got_len);
+				ret = check_decrypt(c, index, ref, key, npub,
+						    ad, ad_lens[j], msg, len,
+						    got, got_len);
 			}
 			if (ret == HIL_OK && ref->kind == HILP_KIND_BLOCK &&
 			    i == 0) {
@@ -318,7 +319,8 @@ static void journal_row(struct run_ctx *c, const struct hil_row *row)
 	line[len] = '\n'; /* replaces the NUL; written with its length */
 	if (write(c->journal_fd, line, len + 1) != (ssize_t)(len + 1) ||
 	    fsync(c->journal_fd) != 0) {
-		hil_warn("could not append to the journal: %s", strerror(errno));
+		hil_warn("could not append to the journal: %s",
+			 strerror(errno));
 	}
 	free(line);
 }
@@ -349,9 +351,9 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 {
 	/* Generous: 10 ms per KiB per run plus the link timeout. A silent
 	 * target is still caught, just later for long benches. */
-	unsigned long long work = (unsigned long long)(cfg->bench.runs +
-						       cfg->bench.warmup) *
-				  (len + ad_len + 64);
+	unsigned long long work =
+		(unsigned long long)(cfg->bench.runs + cfg->bench.warmup) *
+		(len + ad_len + 64);
 
 	return cfg->link.timeout_ms + (unsigned)(work / 100);
 }
@@ -430,9 +432,10 @@ static int measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	if (rep.digest != row->digest_expected) {
-		snprintf(row->error, sizeof(row->error),
-			 "output digest %08x differs from the host's %08x: the target did not compute what was measured",
-			 (unsigned)rep.digest, (unsigned)row->digest_expected);
+		snprintf(
+			row->error, sizeof(row->error),
+			"output digest %08x differs from the host's %08x: the target did not compute what was measured",
+			(unsigned)rep.digest, (unsigned)row->digest_expected);
 		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
 			row->operation, (unsigned)len, row->error);
 		ret = HIL_OK; /* the row failed, the run goes on */
@@ -488,35 +491,36 @@ static int measure_alg(struct run_ctx *c, int index,
 
 	for (o = 0; o < n_ops; o++) {
 		/* Associated data only for AEADs; key setup has no message. */
-		size_t n_ad = ref->kind == HILP_KIND_AEAD ?
-				      cfg->bench.n_ad_lengths :
-				      1;
-		size_t n_len = ops[o] == HILP_OP_KEYSETUP ? 1 :
-							    cfg->bench.n_lengths;
+		size_t n_ad = ref->kind == HILP_KIND_AEAD
+				      ? cfg->bench.n_ad_lengths
+				      : 1;
+		size_t n_len =
+			ops[o] == HILP_OP_KEYSETUP ? 1 : cfg->bench.n_lengths;
 
 		for (d = 0; d < n_ad; d++) {
 			for (l = 0; l < n_len; l++) {
-				uint32_t len = ops[o] == HILP_OP_KEYSETUP ?
-						       0 :
-						       cfg->bench.lengths[l];
-				uint32_t ad = ref->kind == HILP_KIND_AEAD ?
-						      cfg->bench.ad_lengths[d] :
-						      0;
+				uint32_t len = ops[o] == HILP_OP_KEYSETUP
+						       ? 0
+						       : cfg->bench.lengths[l];
+				uint32_t ad = ref->kind == HILP_KIND_AEAD
+						      ? cfg->bench.ad_lengths[d]
+						      : 0;
 
 				if (c->opts->stop != NULL && *c->opts->stop) {
 					return HIL_ERR_INTERRUPTED;
 				}
 				if (ref->kind == HILP_KIND_BLOCK &&
 				    len % ref->blockbytes != 0) {
-					hil_warn("%s/%s: %u bytes is not a whole number of %u-byte blocks: skipped",
-						 ref->name, ref->impl,
-						 (unsigned)len, ref->blockbytes);
+					hil_warn(
+						"%s/%s: %u bytes is not a whole number of %u-byte blocks: skipped",
+						ref->name, ref->impl,
+						(unsigned)len, ref->blockbytes);
 					continue;
 				}
 				ret = measure_row(c, index, ref, 1, ops[o], len,
 						  ad);
-				if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
-				    ret == HIL_ERR_NOMEM) {
+				if (ret == HIL_ERR_TIMEOUT ||
+				    ret == HIL_ERR_IO || ret == HIL_ERR_NOMEM) {
 					return ret;
 				}
 			}
@@ -533,7 +537,8 @@ static int measure(struct run_ctx *c)
 
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
-		const struct registry_alg *ref = hil_ref_find(ca->name, ca->impl);
+		const struct registry_alg *ref =
+			hil_ref_find(ca->name, ca->impl);
 		int index = find_target_alg(c, ca->name, ca->impl);
 
 		if (ref == NULL || index < 0) {
@@ -548,7 +553,9 @@ static int measure(struct run_ctx *c)
 		if (ret != HIL_OK) {
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
-			if (add_failed_row(c, ref, "failed verification on the target") ==
+			if (add_failed_row(
+				    c, ref,
+				    "failed verification on the target") ==
 			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
@@ -673,7 +680,8 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 		return ret;
 	}
 	if (opts->faults != NULL) {
-		ret = hil_link_wrap_flaky(&conn->link, conn->link, opts->faults);
+		ret = hil_link_wrap_flaky(&conn->link, conn->link,
+					  opts->faults);
 		if (ret != HIL_OK) {
 			conn->link = NULL; /* the wrapper closed it */
 			return ret;
@@ -743,8 +751,8 @@ int hil_runner_run(const struct hil_config *cfg,
 		}
 	}
 	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
-	c.journal_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			    0644);
+	c.journal_fd =
+		open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (c.journal_fd < 0) {
 		hil_warn("no journal at %s: %s", path, strerror(errno));
 	}

@@ -12,10 +12,11 @@ struct hil_flasher;
 struct hil_session;
 
 struct hil_runner_opts {
-	const char *results_dir;		/* where run folders go */
-	const volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM; may be NULL */
-	const struct hil_link_faults *faults;	/* fault injection (tests); NULL */
-	const char *algs_override;		/* "alg/impl ..." instead of cfg's; NULL */
+	const char *results_dir; /* where run folders go */
+	const volatile sig_atomic_t
+		*stop; /* set by SIGINT/SIGTERM; may be NULL */
+	const struct hil_link_faults *faults; /* fault injection (tests); NULL */
+	const char *algs_override; /* "alg/impl ..." instead of cfg's; NULL */
 };
 
 /* A target built, started, connected and identified. */

@@ -1,6 +1,6 @@
 /* session: request/reply over the protocol with sequence numbers, timeouts, resync and bounded retries. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "session"
+#define HIL_LOG_PREFIX	"session"
 #include "session.h"
 
 #include <stdlib.h>
@@ -23,9 +23,9 @@ struct hil_session {
 
 /* What one attempt ended with. */
 enum attempt {
-	ATTEMPT_DONE,	   /* status received */
-	ATTEMPT_DAMAGED,   /* our request or its reply was damaged: retry */
-	ATTEMPT_TIMEOUT,   /* nothing usable before the deadline: retry */
+	ATTEMPT_DONE,	 /* status received */
+	ATTEMPT_DAMAGED, /* our request or its reply was damaged: retry */
+	ATTEMPT_TIMEOUT, /* nothing usable before the deadline: retry */
 };
 
 const char *hil_session_cmd_name(uint8_t cmd)
@@ -122,12 +122,14 @@ void hil_session_close(struct hil_session *s)
 	free(s);
 }
 
-const struct hil_session_stats *hil_session_get_stats(const struct hil_session *s)
+const struct hil_session_stats *
+hil_session_get_stats(const struct hil_session *s)
 {
 	return &s->stats;
 }
 
-const struct hil_session_fault *hil_session_get_fault(const struct hil_session *s)
+const struct hil_session_fault *
+hil_session_get_fault(const struct hil_session *s)
 {
 	return &s->fault;
 }
@@ -166,9 +168,9 @@ static int status_means_damage(uint8_t st)
 }
 
 /* Read replies until the status for seq arrives or the deadline passes. */
-static int await(struct hil_session *s, uint8_t seq, uint8_t *reply,
-		 size_t cap, size_t *reply_len, uint8_t *status,
-		 unsigned timeout_ms, enum attempt *outcome)
+static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
+		 size_t *reply_len, uint8_t *status, unsigned timeout_ms,
+		 enum attempt *outcome)
 {
 	long long deadline = now_ms() + timeout_ms;
 	int have_reply = 0;
@@ -235,7 +237,8 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply,
 				continue;
 			}
 			if (p.cmd != HILP_ERROR || p.dlen != 1) {
-				hil_dbg("ignored an unexpected packet '%c'", p.cmd);
+				hil_dbg("ignored an unexpected packet '%c'",
+					p.cmd);
 				continue;
 			}
 			/* The status packet. */
@@ -346,7 +349,7 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			break;
 		}
 		call_ret = hil_session_call(s, HILP_CMD_INFO, 0, NULL, 0, reply,
-					   sizeof(reply), &len, &status, t);
+					    sizeof(reply), &len, &status, t);
 		if (call_ret == HIL_OK) {
 			ret = HIL_OK;
 			break;
@@ -367,7 +370,8 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 	data[0] = 0;
 	memcpy(data + 1, reply, len);
 	if (hilp_info_decode(data, len + 1, info) != 0) {
-		hil_err("the target's INFO reply is malformed (%zu bytes)", len);
+		hil_err("the target's INFO reply is malformed (%zu bytes)",
+			len);
 		return HIL_ERR_PROTO;
 	}
 	if (status != HILP_ST_OK) {

@@ -14,7 +14,7 @@ struct hil_session;
 struct hil_session_stats {
 	unsigned requests;
 	unsigned retries;
-	unsigned bad_frames;	/* replies that failed COBS, length or CRC */
+	unsigned bad_frames; /* replies that failed COBS, length or CRC */
 	unsigned timeouts;
 	unsigned target_rejects; /* target said our frame was damaged */
 };
@@ -61,8 +61,10 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			  struct hilp_info *info);
 
-const struct hil_session_stats *hil_session_get_stats(const struct hil_session *s);
-const struct hil_session_fault *hil_session_get_fault(const struct hil_session *s);
+const struct hil_session_stats *
+hil_session_get_stats(const struct hil_session *s);
+const struct hil_session_fault *
+hil_session_get_fault(const struct hil_session *s);
 
 /** Name of a command byte for messages, e.g. "BENCH". */
 const char *hil_session_cmd_name(uint8_t cmd);

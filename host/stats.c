@@ -130,8 +130,8 @@ int hil_stats_is_outlier(const struct hil_stats *s, double x)
 	return 0.6745 * d / s->mad > HIL_STATS_OUTLIER_Z;
 }
 
-int hil_stats_fit_linear(const double *x, const double *y, size_t n,
-			 double *a, double *b, double *r2)
+int hil_stats_fit_linear(const double *x, const double *y, size_t n, double *a,
+			 double *b, double *r2)
 {
 	double mx = 0.0, my = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0, sse = 0.0;
 	size_t i;

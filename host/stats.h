@@ -6,12 +6,12 @@
 
 struct hil_stats {
 	size_t n;
-	double median;	/* middle value; mean of the two middle ones for even n */
+	double median; /* middle value; mean of the two middle ones for even n */
 	double mean;
-	double stddev;	/* sample standard deviation (n - 1); 0 for n < 2 */
+	double stddev; /* sample standard deviation (n - 1); 0 for n < 2 */
 	double min;
 	double max;
-	double mad;	/* median absolute deviation from the median, unscaled */
+	double mad; /* median absolute deviation from the median, unscaled */
 	double ci95_low;  /* 95% confidence interval of the median: order */
 	double ci95_high; /* statistics, distribution-free (see stats.c) */
 	size_t outliers;  /* samples flagged by hil_stats_is_outlier */
@@ -34,8 +34,8 @@ int hil_stats_is_outlier(const struct hil_stats *s, double x);
  *        constant and fitted exactly).
  * @return HIL_OK, or HIL_ERR_ARG for fewer than 2 points or all x equal.
  */
-int hil_stats_fit_linear(const double *x, const double *y, size_t n,
-			 double *a, double *b, double *r2);
+int hil_stats_fit_linear(const double *x, const double *y, size_t n, double *a,
+			 double *b, double *r2);
 
 /**
  * Compute the statistics of n samples (the input is not modified).

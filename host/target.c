@@ -1,6 +1,6 @@
 /* target: typed commands of the stub over a session, with wire statuses turned into clear errors. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "target"
+#define HIL_LOG_PREFIX	"target"
 #include "target.h"
 
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "log.h"
 
 /* Payload room in one frame after the sequence byte and our own header. */
-#define LOAD_CHUNK (HILP_MAX_DATA - 3u)
+#define LOAD_CHUNK  (HILP_MAX_DATA - 3u)
 #define FETCH_CHUNK (HILP_MAX_DATA - 3u)
 
 static int check_status(uint8_t cmd, uint8_t status)
@@ -182,7 +182,8 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		return HIL_ERR_PROTO;
 	}
 	if (rep.out_len > cap) {
-		hil_err("EXEC: output of %u bytes exceeds %zu", rep.out_len, cap);
+		hil_err("EXEC: output of %u bytes exceeds %zu", rep.out_len,
+			cap);
 		return HIL_ERR_PROTO;
 	}
 	*out_len = rep.out_len;

@@ -1,6 +1,6 @@
 /* util: small helpers shared by host modules: hex, files, directories, time. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "util"
+#define HIL_LOG_PREFIX	"util"
 #include "util.h"
 
 #include <errno.h>
@@ -122,7 +122,8 @@ int hil_write_atomic(const char *path, const void *data, size_t len)
 	}
 	close(fd);
 	if (rename(tmp, path) != 0) {
-		hil_err("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		hil_err("cannot rename %s to %s: %s", tmp, path,
+			strerror(errno));
 		unlink(tmp);
 		return HIL_ERR_IO;
 	}

@@ -20,79 +20,79 @@
 
 #define HILP_PROTOCOL_VERSION 1u
 
-#define HILP_MAX_DATA 249u			 /* dlen < 250 */
-#define HILP_REQ_HDR 3u				 /* cmd, scmd, dlen */
-#define HILP_REP_HDR 2u				 /* cmd, dlen */
-#define HILP_MAX_RAW (HILP_REQ_HDR + HILP_MAX_DATA + 1u) /* 253 */
+#define HILP_MAX_DATA	 249u /* dlen < 250 */
+#define HILP_REQ_HDR	 3u   /* cmd, scmd, dlen */
+#define HILP_REP_HDR	 2u   /* cmd, dlen */
+#define HILP_MAX_RAW	 (HILP_REQ_HDR + HILP_MAX_DATA + 1u) /* 253 */
 /* COBS adds at most one byte per 254 plus one; the frame adds the 0x00. */
 #define HILP_COBS_MAX(n) ((n) + (n) / 254u + 1u)
-#define HILP_MAX_FRAME (HILP_COBS_MAX(HILP_MAX_RAW) + 1u)
+#define HILP_MAX_FRAME	 (HILP_COBS_MAX(HILP_MAX_RAW) + 1u)
 
 /* Command bytes. 'v' and 'w' are SimpleSerial's own. */
-#define HILP_CMD_VERSION 'v'	/* reply data: [HILP_SS_VERSION] */
-#define HILP_CMD_LIST 'w'	/* reply data: the command bytes */
-#define HILP_CMD_INFO 'i'	/* see struct hilp_info */
-#define HILP_CMD_ALG 'a'	/* scmd = index; see struct hilp_alg_info */
-#define HILP_CMD_LOAD 'l'	/* scmd = buffer; data: seq, off16, bytes */
-#define HILP_CMD_EXEC 'x'	/* scmd = operation; see struct hilp_exec_req */
-#define HILP_CMD_FETCH 'f'	/* scmd = buffer; data: seq, off16, count8 */
-#define HILP_CMD_BENCH 'b'	/* scmd = operation; see struct hilp_bench_req */
-#define HILP_CMD_CALIBRATE 'c'	/* reply: overhead of an empty timed call */
-#define HILP_CMD_RESET 'R'	/* reply, then the target resets */
+#define HILP_CMD_VERSION   'v' /* reply data: [HILP_SS_VERSION] */
+#define HILP_CMD_LIST	   'w' /* reply data: the command bytes */
+#define HILP_CMD_INFO	   'i' /* see struct hilp_info */
+#define HILP_CMD_ALG	   'a' /* scmd = index; see struct hilp_alg_info */
+#define HILP_CMD_LOAD	   'l' /* scmd = buffer; data: seq, off16, bytes */
+#define HILP_CMD_EXEC	   'x' /* scmd = operation; see struct hilp_exec_req */
+#define HILP_CMD_FETCH	   'f' /* scmd = buffer; data: seq, off16, count8 */
+#define HILP_CMD_BENCH	   'b' /* scmd = operation; see struct hilp_bench_req */
+#define HILP_CMD_CALIBRATE 'c' /* reply: overhead of an empty timed call */
+#define HILP_CMD_RESET	   'R' /* reply, then the target resets */
 
-#define HILP_REPLY 'r'		/* target -> host: data reply */
-#define HILP_ERROR 'e'		/* target -> host: status after every command */
+#define HILP_REPLY 'r' /* target -> host: data reply */
+#define HILP_ERROR 'e' /* target -> host: status after every command */
 
-#define HILP_SS_VERSION 2u	/* what 'v' answers: SimpleSerial v2 */
+#define HILP_SS_VERSION 2u /* what 'v' answers: SimpleSerial v2 */
 
 /* Wire status codes (uint8_t on the wire, never host enums). */
-#define HILP_ST_OK 0x00u
-#define HILP_ST_BAD_CMD 0x01u
-#define HILP_ST_BAD_CRC 0x02u
-#define HILP_ST_TIMEOUT 0x03u
-#define HILP_ST_BAD_LEN 0x04u
+#define HILP_ST_OK		0x00u
+#define HILP_ST_BAD_CMD		0x01u
+#define HILP_ST_BAD_CRC		0x02u
+#define HILP_ST_TIMEOUT		0x03u
+#define HILP_ST_BAD_LEN		0x04u
 #define HILP_ST_UNEXPECTED_ZERO 0x05u
-#define HILP_ST_BAD_ARG 0x10u	   /* a field is out of range */
-#define HILP_ST_TOO_LONG 0x11u	   /* larger than the stub's buffers */
-#define HILP_ST_NO_ALG 0x12u	   /* no algorithm at that index */
-#define HILP_ST_UNSUPPORTED 0x13u  /* operation not offered by the algorithm */
-#define HILP_ST_CRYPTO_FAIL 0x14u  /* the implementation returned non-zero */
-#define HILP_ST_DIGEST 0x15u	   /* output changed between runs */
-#define HILP_ST_FAULT 0x16u	   /* the target took a fault */
-#define HILP_ST_CLOCK 0x17u	   /* a clock did not become ready */
+#define HILP_ST_BAD_ARG		0x10u /* a field is out of range */
+#define HILP_ST_TOO_LONG	0x11u /* larger than the stub's buffers */
+#define HILP_ST_NO_ALG		0x12u /* no algorithm at that index */
+#define HILP_ST_UNSUPPORTED	0x13u /* operation not offered by the algorithm */
+#define HILP_ST_CRYPTO_FAIL	0x14u /* the implementation returned non-zero */
+#define HILP_ST_DIGEST		0x15u /* output changed between runs */
+#define HILP_ST_FAULT		0x16u /* the target took a fault */
+#define HILP_ST_CLOCK		0x17u /* a clock did not become ready */
 
 /* Buffers addressed by LOAD and FETCH. */
-#define HILP_BUF_KEY 0u
-#define HILP_BUF_NONCE 1u
-#define HILP_BUF_AD 2u
-#define HILP_BUF_MSG 3u		/* plaintext in, or ciphertext||tag in for decrypt */
-#define HILP_BUF_OUT 4u		/* output of the last EXEC */
-#define HILP_BUF_SAMPLES 5u	/* counter samples of the last BENCH, u32 LE each */
+#define HILP_BUF_KEY	 0u
+#define HILP_BUF_NONCE	 1u
+#define HILP_BUF_AD	 2u
+#define HILP_BUF_MSG	 3u /* plaintext in, or ciphertext||tag in for decrypt */
+#define HILP_BUF_OUT	 4u /* output of the last EXEC */
+#define HILP_BUF_SAMPLES 5u /* counter samples of the last BENCH, u32 LE each */
 
 /* Operations. */
-#define HILP_OP_ENCRYPT 0u
-#define HILP_OP_DECRYPT 1u
-#define HILP_OP_HASH 2u	/* hash, or XOF with out_len bytes */
-#define HILP_OP_KEYSETUP 3u	/* block cipher key schedule on its own */
+#define HILP_OP_ENCRYPT	 0u
+#define HILP_OP_DECRYPT	 1u
+#define HILP_OP_HASH	 2u /* hash, or XOF with out_len bytes */
+#define HILP_OP_KEYSETUP 3u /* block cipher key schedule on its own */
 
 /* Algorithm kinds. */
-#define HILP_KIND_AEAD 1u
-#define HILP_KIND_HASH 2u
-#define HILP_KIND_XOF 3u	/* abytes is the default output length */
-#define HILP_KIND_BLOCK 4u	/* ECB over whole blocks, key set up apart */
+#define HILP_KIND_AEAD	1u
+#define HILP_KIND_HASH	2u
+#define HILP_KIND_XOF	3u /* abytes is the default output length */
+#define HILP_KIND_BLOCK 4u /* ECB over whole blocks, key set up apart */
 
 /* Counter units. */
-#define HILP_UNIT_CYCLES 1u		/* DWT->CYCCNT on a real core */
-#define HILP_UNIT_INSTRUCTIONS_EMU 2u	/* QEMU icount instruction counter */
-#define HILP_UNIT_NS_HOST 3u		/* clock_gettime on the native stub */
+#define HILP_UNIT_CYCLES	   1u /* DWT->CYCCNT on a real core */
+#define HILP_UNIT_INSTRUCTIONS_EMU 2u /* QEMU icount instruction counter */
+#define HILP_UNIT_NS_HOST	   3u /* clock_gettime on the native stub */
 
 /* Info flags. */
-#define HILP_INFO_EMULATED 0x01u
+#define HILP_INFO_EMULATED	0x01u
 #define HILP_INFO_CYCLE_COUNTER 0x02u
 
 #define HILP_BUILD_ID_MAX 20u
-#define HILP_UID_LEN 12u
-#define HILP_NAME_MAX 24u
+#define HILP_UID_LEN	  12u
+#define HILP_NAME_MAX	  24u
 
 /* One decoded packet. For replies scmd is 0. */
 struct hilp_packet {
@@ -112,16 +112,16 @@ struct hilp_rx {
 /* Decoded INFO reply (after the sequence byte). */
 struct hilp_info {
 	uint8_t protocol;
-	uint8_t flags;		 /* HILP_INFO_* */
-	uint8_t counter_unit;	 /* HILP_UNIT_* */
+	uint8_t flags;	      /* HILP_INFO_* */
+	uint8_t counter_unit; /* HILP_UNIT_* */
 	uint8_t build_id_len;
-	uint32_t clock_hz;	 /* core clock */
-	uint32_t counter_hz;	 /* counter rate: 0 when it counts instructions */
-	uint32_t flash_acr;	 /* FLASH_ACR as read back, 0 when not a real chip */
-	uint32_t overhead;	 /* calibrated cost of an empty timed call */
-	uint16_t max_msg;	 /* largest message the buffers take */
-	uint16_t max_ad;	 /* largest associated data */
-	uint16_t max_runs;	 /* most samples one BENCH keeps */
+	uint32_t clock_hz;   /* core clock */
+	uint32_t counter_hz; /* counter rate: 0 when it counts instructions */
+	uint32_t flash_acr; /* FLASH_ACR as read back, 0 when not a real chip */
+	uint32_t overhead;  /* calibrated cost of an empty timed call */
+	uint16_t max_msg;   /* largest message the buffers take */
+	uint16_t max_ad;    /* largest associated data */
+	uint16_t max_runs;  /* most samples one BENCH keeps */
 	uint8_t build_id[HILP_BUILD_ID_MAX];
 	uint8_t uid[HILP_UID_LEN];
 	char board[HILP_NAME_MAX];
@@ -129,12 +129,12 @@ struct hilp_info {
 
 /* Decoded ALG reply. */
 struct hilp_alg_info {
-	uint8_t count;	 /* algorithms in the image */
+	uint8_t count; /* algorithms in the image */
 	uint8_t index;
-	uint8_t kind;	 /* HILP_KIND_* */
+	uint8_t kind; /* HILP_KIND_* */
 	uint8_t keybytes;
 	uint8_t npubbytes;
-	uint8_t abytes;	 /* tag bytes (AEAD) or digest bytes (hash) */
+	uint8_t abytes;	    /* tag bytes (AEAD) or digest bytes (hash) */
 	uint8_t blockbytes; /* block size (block ciphers), else 0 */
 	char name[HILP_NAME_MAX];
 	char impl[HILP_NAME_MAX];
@@ -151,7 +151,7 @@ struct hilp_exec_req {
 struct hilp_exec_rep {
 	uint8_t status;	  /* HILP_ST_*; CRYPTO_FAIL when decryption rejects */
 	uint16_t out_len; /* bytes in HILP_BUF_OUT */
-	uint32_t count;	  /* counter ticks of the call, overhead not subtracted */
+	uint32_t count; /* counter ticks of the call, overhead not subtracted */
 };
 
 /*
@@ -172,9 +172,9 @@ struct hilp_bench_req {
 struct hilp_bench_rep {
 	uint8_t status;
 	uint16_t runs;
-	uint32_t digest;      /* hilp_digest over the outputs of all timed runs */
+	uint32_t digest; /* hilp_digest over the outputs of all timed runs */
 	uint32_t stack_bytes; /* peak stack of one call, by painting */
-	uint32_t overhead;    /* calibrated overhead, not subtracted from samples */
+	uint32_t overhead; /* calibrated overhead, not subtracted from samples */
 };
 
 /* Byte helpers (little-endian). */

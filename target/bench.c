@@ -3,7 +3,7 @@
 
 #include "hal.h"
 
-#define STACK_PAINT 0xC5C5C5C5u
+#define STACK_PAINT	 0xC5C5C5C5u
 #define CALIBRATION_RUNS 32u
 
 /* Everything one call needs, so that every operation is timed through the
@@ -18,7 +18,7 @@ struct bench_call {
 	unsigned long long outlen; /* in: XOF length; out: bytes produced */
 	const uint8_t *key;
 	const uint8_t *npub;
-	const uint8_t *ks;	   /* expanded key (block ciphers) */
+	const uint8_t *ks; /* expanded key (block ciphers) */
 	int ret;
 };
 
@@ -70,7 +70,7 @@ static void call_keysetup(struct bench_call *c)
  * times exactly the instructions that wrap every real call.
  */
 static __attribute__((noinline, noclone)) uint32_t timed(bench_fn fn,
-							  struct bench_call *c)
+							 struct bench_call *c)
 {
 	uint32_t t0;
 	uint32_t t1;
@@ -168,7 +168,8 @@ static uint32_t xof_length(const struct registry_alg *alg, uint32_t out_len)
 
 /* Check a request against the buffers; msg_len is the input length of op. */
 static uint8_t check_lengths(const struct registry_alg *alg, uint8_t op,
-			     uint32_t msg_len, uint32_t ad_len, uint32_t out_len)
+			     uint32_t msg_len, uint32_t ad_len,
+			     uint32_t out_len)
 {
 	if (alg->keybytes > BENCH_MAX_KEY || alg->npubbytes > BENCH_MAX_NPUB ||
 	    alg->abytes > BENCH_MAX_TAG || alg->ksbytes > BENCH_MAX_KS) {

@@ -8,12 +8,12 @@
 #include "registry.h"
 
 /* Buffer sizes: requests beyond them are answered with HILP_ST_TOO_LONG. */
-#define BENCH_MAX_MSG 2048u
-#define BENCH_MAX_AD 2048u
-#define BENCH_MAX_TAG 64u	/* tag or digest bytes */
-#define BENCH_MAX_KEY 32u
+#define BENCH_MAX_MSG  2048u
+#define BENCH_MAX_AD   2048u
+#define BENCH_MAX_TAG  64u /* tag or digest bytes */
+#define BENCH_MAX_KEY  32u
 #define BENCH_MAX_NPUB 32u
-#define BENCH_MAX_KS 512u	/* expanded key of a block cipher */
+#define BENCH_MAX_KS   512u /* expanded key of a block cipher */
 #ifndef BENCH_MAX_RUNS
 #define BENCH_MAX_RUNS 2048u
 #endif

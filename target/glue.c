@@ -15,7 +15,7 @@
 #endif
 
 #define HIL_PASTE2(a, b) a##b
-#define HIL_PASTE(a, b) HIL_PASTE2(a, b)
+#define HIL_PASTE(a, b)	 HIL_PASTE2(a, b)
 
 #ifdef CRYPTO_CONSTANT_TIME
 #define GLUE_CONSTANT_TIME CRYPTO_CONSTANT_TIME

@@ -18,11 +18,11 @@ uint32_t hal_counter_read(void);
 
 /** What the counter counts. */
 struct hal_counter_info {
-	uint8_t unit;		/* HILP_UNIT_* */
-	uint32_t counter_hz;	/* ticks per second, 0 when it counts instructions */
-	uint32_t clock_hz;	/* core clock */
-	uint32_t flash_acr;	/* FLASH_ACR read back (0 when there is none) */
-	uint8_t flags;		/* HILP_INFO_* */
+	uint8_t unit;	     /* HILP_UNIT_* */
+	uint32_t counter_hz; /* ticks per second, 0 when it counts instructions */
+	uint32_t clock_hz;   /* core clock */
+	uint32_t flash_acr; /* FLASH_ACR read back (0 when there is none) */
+	uint8_t flags;	    /* HILP_INFO_* */
 };
 void hal_counter_info(struct hal_counter_info *info);
 

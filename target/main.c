@@ -203,7 +203,8 @@ static uint8_t cmd_exec(const struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK && rep.status != HILP_ST_CRYPTO_FAIL) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, data, hilp_exec_rep_encode(p->data[0], &rep, data));
+	send_packet(HILP_REPLY, data,
+		    hilp_exec_rep_encode(p->data[0], &rep, data));
 	return rep.status;
 }
 
@@ -226,7 +227,8 @@ static uint8_t cmd_bench(const struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, data, hilp_bench_rep_encode(p->data[0], &rep, data));
+	send_packet(HILP_REPLY, data,
+		    hilp_bench_rep_encode(p->data[0], &rep, data));
 	return HILP_ST_OK;
 }
 
@@ -243,8 +245,8 @@ static uint8_t cmd_calibrate(uint8_t seq)
 }
 
 static const uint8_t command_list[] = {
-	HILP_CMD_VERSION, HILP_CMD_LIST,  HILP_CMD_INFO,      HILP_CMD_ALG,
-	HILP_CMD_LOAD,	  HILP_CMD_EXEC,  HILP_CMD_FETCH,     HILP_CMD_BENCH,
+	HILP_CMD_VERSION,   HILP_CMD_LIST,  HILP_CMD_INFO,  HILP_CMD_ALG,
+	HILP_CMD_LOAD,	    HILP_CMD_EXEC,  HILP_CMD_FETCH, HILP_CMD_BENCH,
 	HILP_CMD_CALIBRATE, HILP_CMD_RESET,
 };
 

@@ -12,8 +12,7 @@
 #define HIL_ALG(sym) &sym##_alg,
 static const struct registry_alg *const table[] = {
 #include "algs.h"
-	NULL
-};
+	NULL};
 #undef HIL_ALG
 
 size_t registry_count(void)

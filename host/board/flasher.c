@@ -1,6 +1,6 @@
 /* flasher: backend selection by name and the generic calls of the flasher interface. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "flasher"
+#define HIL_LOG_PREFIX	"flasher"
 
 #include "flasher.h"
 
@@ -15,7 +15,7 @@
 struct hil_flasher {
 	const struct hil_flasher_ops *ops;
 	void *priv;
-	struct hil_flasher_params params;	/* strings below are owned */
+	struct hil_flasher_params params; /* strings below are owned */
 	char *program;
 	char *run_dir;
 };
@@ -181,7 +181,7 @@ int hil_flasher_check(struct hil_flasher *f)
 		return HIL_ERR_ARG;
 	}
 	if (f->ops->check == NULL) {
-		return HIL_OK;	/* nothing to watch: a real board keeps running */
+		return HIL_OK; /* nothing to watch: a real board keeps running */
 	}
 	return f->ops->check(f);
 }

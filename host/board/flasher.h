@@ -7,11 +7,11 @@
 struct hil_flasher;
 
 struct hil_flasher_params {
-	const char *program;	/* NULL or "": the backend's default,
+	const char *program; /* NULL or "": the backend's default,
 				 * e.g. "qemu-system-arm" */
-	const char *run_dir;	/* existing, writable directory for logs
+	const char *run_dir; /* existing, writable directory for logs
 				 * (qemu.log) and sockets */
-	unsigned timeout_ms;	/* bound on start(); 0: backend default */
+	unsigned timeout_ms; /* bound on start(); 0: backend default */
 };
 
 /*
@@ -19,7 +19,7 @@ struct hil_flasher_params {
  * backends keep their state behind hil_flasher_priv().
  */
 struct hil_flasher_ops {
-	const char *name;	/* "qemu" (later "openocd", "native") */
+	const char *name; /* "qemu" (later "openocd", "native") */
 	/* Check the params, set up state (hil_flasher_set_priv). */
 	int (*open)(struct hil_flasher *f);
 	/* Stop the target if running and free the state; also after a failed open. */
@@ -99,7 +99,8 @@ void hil_flasher_set_priv(struct hil_flasher *f, void *priv);
 
 /** The params as copied at open; program is never NULL or empty once the
  *  backend's open has set its default (hil_flasher_set_program). */
-const struct hil_flasher_params *hil_flasher_params(const struct hil_flasher *f);
+const struct hil_flasher_params *
+hil_flasher_params(const struct hil_flasher *f);
 
 /** Replace the program name (the backend's default); copied. */
 int hil_flasher_set_program(struct hil_flasher *f, const char *program);

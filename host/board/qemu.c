@@ -1,6 +1,6 @@
 /* qemu: the flasher backend that "flashes" by starting QEMU's netduinoplus2 (Cortex-M4) on the new ELF, its UART on a unix socket. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "qemu"
+#define HIL_LOG_PREFIX	"qemu"
 
 #include "flasher.h"
 
@@ -36,27 +36,27 @@
  * - QEMU does not remove its socket file on exit: we do.
  */
 
-#define DEFAULT_PROGRAM "qemu-system-arm"
+#define DEFAULT_PROGRAM	   "qemu-system-arm"
 #define DEFAULT_TIMEOUT_MS 10000u
 #define VERSION_TIMEOUT_MS 5000u
-#define SOCKET_NAME "uart.sock"
-#define LOG_NAME "qemu.log"
-#define TAIL_BYTES 4096	/* how much of the log's end to search for the reason */
-#define TAIL_TEXT 512	/* how much of it goes into the error line */
+#define SOCKET_NAME	   "uart.sock"
+#define LOG_NAME	   "qemu.log"
+#define TAIL_BYTES	   4096 /* how much of the log's end to search for the reason */
+#define TAIL_TEXT	   512 /* how much of it goes into the error line */
 
 struct qemu {
 	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char *tmpdir;		/* mkdtemp() dir holding the socket, or NULL */
-	char *log_path;		/* <run_dir>/qemu.log */
-	char *elf;		/* the image started, for messages */
+	char *tmpdir;	/* mkdtemp() dir holding the socket, or NULL */
+	char *log_path; /* <run_dir>/qemu.log */
+	char *elf;	/* the image started, for messages */
 	struct hil_proc *proc;
-	off_t log_offset;	/* size of qemu.log before this start */
+	off_t log_offset; /* size of qemu.log before this start */
 };
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000u,
-			       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000u,
+			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
 	}
@@ -123,7 +123,8 @@ static void log_tail(const struct qemu *q, char *out, size_t len)
 		return;
 	}
 	buf[n] = '\0';
-	for (s = buf; *s != '\0' && nlines < sizeof(lines) / sizeof(lines[0]);) {
+	for (s = buf;
+	     *s != '\0' && nlines < sizeof(lines) / sizeof(lines[0]);) {
 		char *nl = strchr(s, '\n');
 
 		if (nl != NULL) {
@@ -233,7 +234,7 @@ static void qemu_stop(struct hil_flasher *f)
 	if (q == NULL || q->proc == NULL) {
 		return;
 	}
-	hil_proc_free(q->proc);	/* SIGTERM, then SIGKILL, reaped */
+	hil_proc_free(q->proc); /* SIGTERM, then SIGKILL, reaped */
 	q->proc = NULL;
 	remove_socket(q);
 	hil_dbg("stopped (image %s)", q->elf);
@@ -278,7 +279,7 @@ static int qemu_open(struct hil_flasher *f)
 		hil_err("qemu flasher: no memory");
 		return HIL_ERR_NOMEM;
 	}
-	hil_flasher_set_priv(f, q);	/* qemu_close frees it on error */
+	hil_flasher_set_priv(f, q); /* qemu_close frees it on error */
 	q->log_path = path_join(p->run_dir, LOG_NAME);
 	if (q->log_path == NULL) {
 		hil_err("qemu flasher: no memory");
@@ -387,23 +388,22 @@ static int qemu_start(struct hil_flasher *f, const char *elf_path)
 	q->log_offset = stat(q->log_path, &st) == 0 ? st.st_size : 0;
 	{
 		char *const argv[] = {
-			(char *)program,
-			"-M", "netduinoplus2",
-			"-kernel", q->elf,
-			"-display", "none",
-			"-monitor", "none",
-			"-serial", "null",
-			"-serial", serial,	/* USART2 */
-			"-icount", "shift=0,align=off,sleep=off",
-			"-nodefaults",
-			NULL,
+			(char *)program, "-M",
+			"netduinoplus2", "-kernel",
+			q->elf,		 "-display",
+			"none",		 "-monitor",
+			"none",		 "-serial",
+			"null",		 "-serial",
+			serial, /* USART2 */
+			"-icount",	 "shift=0,align=off,sleep=off",
+			"-nodefaults",	 NULL,
 		};
 
 		t0 = now_ms();
 		ret = hil_proc_spawn(&q->proc, argv, q->log_path);
 	}
 	if (ret != HIL_OK) {
-		goto out;	/* spawn named the program and the reason */
+		goto out; /* spawn named the program and the reason */
 	}
 	ret = wait_socket(f, t0);
 	if (ret != HIL_OK) {
@@ -438,7 +438,7 @@ static int qemu_check(struct hil_flasher *f)
 static int qemu_version(struct hil_flasher *f, char *buf, size_t len)
 {
 	const char *program = hil_flasher_params(f)->program;
-	char *const argv[] = { (char *)program, "--version", NULL };
+	char *const argv[] = {(char *)program, "--version", NULL};
 	char out[512];
 	int status = -1, ret;
 

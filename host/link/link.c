@@ -1,6 +1,6 @@
 /* link: backend selection by name, the generic calls, and the flaky fault-injection wrapper. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "link"
+#define HIL_LOG_PREFIX	"link"
 
 #include "link.h"
 
@@ -152,7 +152,7 @@ int hil_link_read(struct hil_link *l, uint8_t *p, size_t cap,
 		return HIL_ERR_ARG;
 	}
 	if (cap > INT_MAX) {
-		cap = INT_MAX;	/* the count must fit the return value */
+		cap = INT_MAX; /* the count must fit the return value */
 	}
 	return l->ops->read(l, p, cap, timeout_ms);
 }
@@ -182,8 +182,8 @@ enum { DIR_RX = 1, DIR_TX = 2 };
 struct flaky {
 	struct hil_link *inner;
 	struct hil_link_faults f;
-	uint64_t rx_index;	/* bytes received from inner so far */
-	uint64_t tx_index;	/* bytes passed to write so far */
+	uint64_t rx_index; /* bytes received from inner so far */
+	uint64_t tx_index; /* bytes passed to write so far */
 };
 
 /*
@@ -306,7 +306,7 @@ static int flaky_read(struct hil_link *l, uint8_t *p, size_t cap,
 		}
 		if (flaky_silent(s)) {
 			s->rx_index += (uint64_t)got;
-			kept = 0;	/* a hung target: swallow everything */
+			kept = 0; /* a hung target: swallow everything */
 		} else {
 			kept = apply_faults(s, DIR_RX, s->rx_index, p,
 					    (size_t)got, s->f.drop_permille_rx,

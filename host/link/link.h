@@ -21,7 +21,7 @@ struct hil_link;
  * struct hil_link itself and the copy of `where`.
  */
 struct hil_link_ops {
-	const char *name;	/* "serial", "socket", "fd", "flaky" */
+	const char *name; /* "serial", "socket", "fd", "flaky" */
 	/* Open `where`; set the private state with hil_link_set_priv(). */
 	int (*open)(struct hil_link *l, const char *where, unsigned baud);
 	/* Release the private state; called once, also after a failed open. */
@@ -104,12 +104,12 @@ const char *hil_link_type(const struct hil_link *l);
 
 /* Fault injection for tests (nanopb's flaky stream, at the byte level). */
 struct hil_link_faults {
-	uint32_t seed;		/* same seed and traffic: same faults */
-	unsigned corrupt_permille_rx;	/* received bytes XORed with 1..255 */
-	unsigned drop_permille_rx;	/* received bytes discarded */
+	uint32_t seed;		      /* same seed and traffic: same faults */
+	unsigned corrupt_permille_rx; /* received bytes XORed with 1..255 */
+	unsigned drop_permille_rx;    /* received bytes discarded */
 	unsigned corrupt_permille_tx;
 	unsigned drop_permille_tx;
-	long silent_after_tx_bytes;	/* -1 off: after this many bytes were
+	long silent_after_tx_bytes; /* -1 off: after this many bytes were
 					 * passed to write, reads return nothing
 					 * (input is discarded): a hung target */
 };

@@ -1,6 +1,6 @@
 /* serial: the link backend for real serial ports (ST-LINK virtual COM port) through libserialport. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "serial"
+#define HIL_LOG_PREFIX	"serial"
 
 #include "link.h"
 
@@ -87,7 +87,7 @@ static int serial_open(struct hil_link *l, const char *where, unsigned baud)
 		hil_err("%s: no memory for the port", where);
 		return HIL_ERR_NOMEM;
 	}
-	hil_link_set_priv(l, s);	/* serial_close frees it on error */
+	hil_link_set_priv(l, s); /* serial_close frees it on error */
 
 	r = sp_get_port_by_name(where, &s->port);
 	if (r == SP_ERR_ARG) {
@@ -172,7 +172,7 @@ static int serial_read(struct hil_link *l, uint8_t *p, size_t cap,
 	if (r < 0) {
 		return sp_fail(hil_link_where(l), "read failed", r);
 	}
-	return (int)r;	/* 0: timeout with nothing read */
+	return (int)r; /* 0: timeout with nothing read */
 }
 
 static int serial_drain(struct hil_link *l)

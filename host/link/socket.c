@@ -1,6 +1,6 @@
 /* socket: the link backend over a file descriptor: a unix socket (QEMU, native stub) or an adopted fd. */
-#define _DEFAULT_SOURCE		/* SOCK_CLOEXEC, MSG_NOSIGNAL with glibc */
-#define HIL_LOG_PREFIX "socket"
+#define _DEFAULT_SOURCE /* SOCK_CLOEXEC, MSG_NOSIGNAL with glibc */
+#define HIL_LOG_PREFIX	"socket"
 
 #include "link.h"
 
@@ -22,13 +22,13 @@
 
 struct fdlink {
 	int fd;
-	int is_socket;		/* send(MSG_NOSIGNAL) instead of write() */
+	int is_socket; /* send(MSG_NOSIGNAL) instead of write() */
 };
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000u,
-			       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000u,
+			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
 	}
@@ -54,14 +54,14 @@ static int set_flags(int fd, const char *where)
 static int wait_fd(int fd, short events, uint64_t deadline, short *revents,
 		   const char *where)
 {
-	struct pollfd pfd = { .fd = fd, .events = events, .revents = 0 };
+	struct pollfd pfd = {.fd = fd, .events = events, .revents = 0};
 	int n;
 
 	for (;;) {
 		unsigned left = hil_link_ms_left(deadline);
 
-		n = poll(&pfd, 1, left > (unsigned)INT32_MAX ? INT32_MAX
-							      : (int)left);
+		n = poll(&pfd, 1,
+			 left > (unsigned)INT32_MAX ? INT32_MAX : (int)left);
 		if (n >= 0) {
 			break;
 		}
@@ -175,10 +175,9 @@ static int fd_read(struct hil_link *l, uint8_t *p, size_t cap,
 				strerror(errno));
 			return HIL_ERR_IO;
 		}
-		ret = wait_fd(s->fd, POLLIN, deadline, &rev,
-			      hil_link_where(l));
+		ret = wait_fd(s->fd, POLLIN, deadline, &rev, hil_link_where(l));
 		if (ret <= 0) {
-			return ret;	/* 0: timeout with nothing read */
+			return ret; /* 0: timeout with nothing read */
 		}
 		/* Readable, hung up or in error: the next read() tells which. */
 	}
@@ -241,7 +240,7 @@ static int socket_connect(struct hil_link *l, const char *path,
 	}
 	s->fd = -1;
 	s->is_socket = 1;
-	hil_link_set_priv(l, s);	/* fd_close frees it on error */
+	hil_link_set_priv(l, s); /* fd_close frees it on error */
 
 	for (;;) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -299,7 +298,7 @@ const struct hil_link_ops hil_link_socket_ops = {
 
 static const struct hil_link_ops fd_ops = {
 	.name = "fd",
-	.open = NULL,		/* made by hil_link_from_fd only */
+	.open = NULL, /* made by hil_link_from_fd only */
 	.close = fd_close,
 	.write = fd_write,
 	.read = fd_read,

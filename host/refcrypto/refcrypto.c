@@ -1,6 +1,6 @@
 /* refcrypto: host builds of the bundled implementations, for expected outputs and digests. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "refcrypto"
+#define HIL_LOG_PREFIX	"refcrypto"
 #include "refcrypto.h"
 
 #include <stdio.h>
@@ -65,16 +65,17 @@ int hil_ref_has_op(const struct registry_alg *a, uint8_t op)
 	}
 }
 
-size_t hil_ref_out_len(const struct registry_alg *a, uint8_t op,
-		       size_t msglen, size_t xof_len)
+size_t hil_ref_out_len(const struct registry_alg *a, uint8_t op, size_t msglen,
+		       size_t xof_len)
 {
 	if (!hil_ref_has_op(a, op)) {
 		return 0;
 	}
 	switch (a->kind) {
 	case HILP_KIND_AEAD:
-		return op == HILP_OP_ENCRYPT ? msglen + a->abytes :
-		       msglen >= a->abytes ? msglen - a->abytes : 0;
+		return op == HILP_OP_ENCRYPT ? msglen + a->abytes
+		       : msglen >= a->abytes ? msglen - a->abytes
+					     : 0;
 	case HILP_KIND_HASH:
 		return a->abytes;
 	case HILP_KIND_XOF:
@@ -179,8 +180,9 @@ int hil_ref_bench_digest(const struct registry_alg *a, uint8_t op,
 	hilp_prng_fill(&rng, msg, msg_len);
 
 	if (op == HILP_OP_DECRYPT) {
-		ret = hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, ad, ad_len, msg,
-				  msg_len, 0, out, cap, &out_len, &rejected);
+		ret = hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, ad, ad_len,
+				  msg, msg_len, 0, out, cap, &out_len,
+				  &rejected);
 		if (ret == HIL_OK && !rejected) {
 			ret = hil_ref_run(a, op, key, npub, ad, ad_len, out,
 					  out_len, 0, pt, cap, &pt_len,

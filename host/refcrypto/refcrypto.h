@@ -34,8 +34,8 @@ int hil_ref_run(const struct registry_alg *a, uint8_t op, const uint8_t *key,
 int hil_ref_has_op(const struct registry_alg *a, uint8_t op);
 
 /** The output length of op on msglen bytes (0 when op does not apply). */
-size_t hil_ref_out_len(const struct registry_alg *a, uint8_t op,
-		       size_t msglen, size_t xof_len);
+size_t hil_ref_out_len(const struct registry_alg *a, uint8_t op, size_t msglen,
+		       size_t xof_len);
 
 /**
  * The digest a BENCH of runs timed calls must return: inputs regenerated

@@ -1,6 +1,6 @@
 /* json: the report JSON of a run, written atomically. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "report"
+#define HIL_LOG_PREFIX	"report"
 #include "report.h"
 
 #include <stdlib.h>
@@ -87,8 +87,10 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 		ci = cJSON_AddArrayToObject(o, "ci95");
 		ok = ok && ci != NULL;
 		if (ok) {
-			cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->stats.ci95_low));
-			cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->stats.ci95_high));
+			cJSON_AddItemToArray(
+				ci, cJSON_CreateNumber(r->stats.ci95_low));
+			cJSON_AddItemToArray(
+				ci, cJSON_CreateNumber(r->stats.ci95_high));
 			ok = cJSON_GetArraySize(ci) == 2;
 		}
 		ok = ok && add_num(o, "outliers", (double)r->stats.outliers);
@@ -99,8 +101,9 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 			ok = ok && cJSON_AddNullToObject(o, "per_byte") != NULL;
 		}
 	} else {
-		const char *keys[] = { "median", "mean", "stddev", "min", "max",
-				       "mad", "ci95", "outliers", "per_byte" };
+		const char *keys[] = {"median", "mean",	    "stddev",
+				      "min",	"max",	    "mad",
+				      "ci95",	"outliers", "per_byte"};
 
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			ok = ok && cJSON_AddNullToObject(o, keys[i]) != NULL;
@@ -194,14 +197,14 @@ static cJSON *report_object(const struct hil_run *run)
 	} else {
 		ok = ok && cJSON_AddNullToObject(o, "clock_hz") != NULL;
 	}
-	ok = ok && add_str(o, "counter_unit",
-			   hil_unit_name(run->info.counter_unit));
+	ok = ok &&
+	     add_str(o, "counter_unit", hil_unit_name(run->info.counter_unit));
 	ok = ok && add_num(o, "counter_hz", run->info.counter_hz);
 	ok = ok && add_hex32(o, "flash_acr", run->info.flash_acr);
 	if ((run->info.flags & HILP_INFO_EMULATED) == 0) {
 		/* RM0368 3.8.1: LATENCY[3:0], PRFTEN bit 8, ICEN 9, DCEN 10. */
-		ok = ok && add_num(o, "flash_wait_states",
-				   run->info.flash_acr & 0xF);
+		ok = ok &&
+		     add_num(o, "flash_wait_states", run->info.flash_acr & 0xF);
 		ok = ok && add_bool(o, "flash_prefetch",
 				    (run->info.flash_acr >> 8) & 1);
 		ok = ok && add_bool(o, "flash_icache",
@@ -250,7 +253,8 @@ static cJSON *report_object(const struct hil_run *run)
 		ok = ok && add_str(e, "implementation", f->implementation);
 		ok = ok && add_str(e, "operation", f->operation);
 		ok = ok && add_num(e, "ad_len", f->ad_len);
-		ok = ok && add_str(e, "unit", hil_unit_name(run->info.counter_unit));
+		ok = ok &&
+		     add_str(e, "unit", hil_unit_name(run->info.counter_unit));
 		ok = ok && add_num(e, "fixed", f->fixed);
 		ok = ok && add_num(e, "per_byte", f->per_byte);
 		ok = ok && add_num(e, "r2", f->r2);
@@ -259,9 +263,11 @@ static cJSON *report_object(const struct hil_run *run)
 
 	o = ok ? cJSON_AddObjectToObject(root, "image") : NULL;
 	ok = ok && o != NULL;
-	ok = ok && add_str(o, "scope", "whole image (stub and every algorithm in it)");
+	ok = ok && add_str(o, "scope",
+			   "whole image (stub and every algorithm in it)");
 	ok = ok && add_num(o, "flash_bytes", (double)run->sizes.flash);
-	ok = ok && add_num(o, "ram_static_bytes", (double)run->sizes.ram_static);
+	ok = ok &&
+	     add_num(o, "ram_static_bytes", (double)run->sizes.ram_static);
 	ok = ok && add_num(o, "stack_reserved_bytes",
 			   (double)run->sizes.stack_reserved);
 

@@ -68,7 +68,8 @@ static void print_summary(const struct hil_run *run, FILE *out)
 			longest = run->rows[i].msg_len;
 		}
 	}
-	fprintf(out, "\nsummary (%s per byte; flash and RAM of the implementation's own code and data)\n",
+	fprintf(out,
+		"\nsummary (%s per byte; flash and RAM of the implementation's own code and data)\n",
 		hil_unit_name(run->info.counter_unit));
 	fprintf(out, "%-16s %-6s %-8s %10s %10s %9s %7s %6s %s\n", "algorithm",
 		"impl", "op", "@64 B", "@longest", "flash B", "RAM B", "stack",
@@ -140,7 +141,8 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 				 (unsigned)r->stack_bytes);
 		}
 		if (r->stats.n == 0) {
-			fprintf(out, "%-16s %-6s %-8s %6u %5u %12s  FAILED: %s\n",
+			fprintf(out,
+				"%-16s %-6s %-8s %6u %5u %12s  FAILED: %s\n",
 				r->algorithm, r->implementation, r->operation,
 				(unsigned)r->msg_len, (unsigned)r->ad_len, "-",
 				r->error);
@@ -155,7 +157,8 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 			r->stats.stddev, r->stats.min, r->stats.max, stack,
 			r->ok ? "ok" : "FAILED");
 	}
-	fprintf(out, "(median and per byte in %s; overhead of the timing itself subtracted)\n",
+	fprintf(out,
+		"(median and per byte in %s; overhead of the timing itself subtracted)\n",
 		hil_unit_name(run->info.counter_unit));
 	print_summary(run, out);
 }

@@ -69,7 +69,7 @@ int kat_hex_decode(const char *hex, unsigned char *out, size_t cap,
 		if (hi < 0) {
 			return KAT_ERR_FORMAT;
 		}
-		lo = hex_val(hex[1]);	/* hex[1] is at worst the NUL */
+		lo = hex_val(hex[1]); /* hex[1] is at worst the NUL */
 		if (lo < 0) {
 			return KAT_ERR_FORMAT;
 		}
@@ -138,11 +138,13 @@ static int read_line(struct kat_file *f)
 		len--;
 	} else if (!feof(f->fp)) {
 		/* fgets stopped at the buffer size: the line cannot hold a legal field. */
-		return fail(f, KAT_ERR_TOOLONG,
-			    "line longer than %d characters (a field holds at most %d bytes)",
-			    KAT_LINE_MAX, KAT_FIELD_MAX);
+		return fail(
+			f, KAT_ERR_TOOLONG,
+			"line longer than %d characters (a field holds at most %d bytes)",
+			KAT_LINE_MAX, KAT_FIELD_MAX);
 	}
-	while (len > 0 && (f->buf[len - 1] == '\r' || is_blank(f->buf[len - 1]))) {
+	while (len > 0 &&
+	       (f->buf[len - 1] == '\r' || is_blank(f->buf[len - 1]))) {
 		len--;
 	}
 	f->buf[len] = '\0';
@@ -169,8 +171,7 @@ static const char *describe_bad_hex(const char *v)
 	return "an odd number of hex digits";
 }
 
-static int parse_count(struct kat_file *f, struct kat_record *r,
-		       const char *v)
+static int parse_count(struct kat_file *f, struct kat_record *r, const char *v)
 {
 	char *end;
 	unsigned long n;
@@ -188,19 +189,21 @@ static int parse_count(struct kat_file *f, struct kat_record *r,
 	return KAT_OK;
 }
 
-static int add_field(struct kat_file *f, struct kat_record *r,
-		     const char *name, const char *v)
+static int add_field(struct kat_file *f, struct kat_record *r, const char *name,
+		     const char *v)
 {
 	struct kat_field *fl;
 	size_t n;
 	int ret;
 
 	if (kat_find(r, name)) {
-		return fail(f, KAT_ERR_FORMAT, "%s given twice in record Count = %lu",
-			    name, r->count);
+		return fail(f, KAT_ERR_FORMAT,
+			    "%s given twice in record Count = %lu", name,
+			    r->count);
 	}
 	if (r->n_fields == KAT_FIELDS_MAX) {
-		return fail(f, KAT_ERR_TOOLONG, "more than %d fields in one record",
+		return fail(f, KAT_ERR_TOOLONG,
+			    "more than %d fields in one record",
 			    KAT_FIELDS_MAX);
 	}
 	fl = &r->field[r->n_fields];
@@ -210,9 +213,11 @@ static int add_field(struct kat_file *f, struct kat_record *r,
 			    KAT_FIELD_MAX);
 	}
 	if (ret != KAT_OK) {
-		return fail(f, ret, "%s: bad hex (%s)", name, describe_bad_hex(v));
+		return fail(f, ret, "%s: bad hex (%s)", name,
+			    describe_bad_hex(v));
 	}
-	n = strlen(name);	/* split_line already bounds it; checked again for the copy */
+	n = strlen(
+		name); /* split_line already bounds it; checked again for the copy */
 	if (n >= sizeof(fl->name)) {
 		return fail(f, KAT_ERR_FORMAT, "field name too long");
 	}
@@ -235,7 +240,8 @@ static int split_line(struct kat_file *f, char **name, char **value)
 		return fail(f, KAT_ERR_FORMAT, "expected \"Name = value\"");
 	}
 	if (n >= KAT_NAME_MAX) {
-		return fail(f, KAT_ERR_FORMAT, "field name longer than %d characters",
+		return fail(f, KAT_ERR_FORMAT,
+			    "field name longer than %d characters",
 			    KAT_NAME_MAX - 1);
 	}
 	p += n;
@@ -245,7 +251,7 @@ static int split_line(struct kat_file *f, char **name, char **value)
 	if (*p != '=') {
 		return fail(f, KAT_ERR_FORMAT, "expected \"Name = value\"");
 	}
-	f->buf[n] = '\0';	/* ends the name; p is already past it */
+	f->buf[n] = '\0'; /* ends the name; p is already past it */
 	p++;
 	while (is_blank(*p)) {
 		p++;
@@ -277,7 +283,7 @@ int kat_next(struct kat_file *f, struct kat_record *r)
 			return ret;
 		}
 		if (ret == 0) {
-			return in_record;	/* the last record may lack its blank line */
+			return in_record; /* the last record may lack its blank line */
 		}
 		if (f->buf[0] == '\0') {
 			if (in_record) {
@@ -294,9 +300,10 @@ int kat_next(struct kat_file *f, struct kat_record *r)
 		}
 		if (strcmp(name, "Count") == 0) {
 			if (in_record) {
-				return fail(f, KAT_ERR_FORMAT,
-					    "Count inside record Count = %lu (missing blank line?)",
-					    r->count);
+				return fail(
+					f, KAT_ERR_FORMAT,
+					"Count inside record Count = %lu (missing blank line?)",
+					r->count);
 			}
 			ret = parse_count(f, r, value);
 			if (ret < 0) {
@@ -306,7 +313,8 @@ int kat_next(struct kat_file *f, struct kat_record *r)
 			continue;
 		}
 		if (!in_record) {
-			return fail(f, KAT_ERR_FORMAT, "%s before any Count line", name);
+			return fail(f, KAT_ERR_FORMAT,
+				    "%s before any Count line", name);
 		}
 		ret = add_field(f, r, name, value);
 		if (ret < 0) {

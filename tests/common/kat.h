@@ -23,39 +23,40 @@
  * the file and line: a malformed file never passes silently.
  */
 
-#define KAT_FIELD_MAX 4096	/* bytes in one decoded field */
-#define KAT_NAME_MAX 16		/* field name, including the NUL */
-#define KAT_FIELDS_MAX 8	/* fields per record besides Count */
-#define KAT_ERR_MAX 512		/* error message, including the NUL */
+#define KAT_FIELD_MAX  4096 /* bytes in one decoded field */
+#define KAT_NAME_MAX   16   /* field name, including the NUL */
+#define KAT_FIELDS_MAX 8    /* fields per record besides Count */
+#define KAT_ERR_MAX    512  /* error message, including the NUL */
 /* Longest line: a full field with a space between every byte, plus the name. */
-#define KAT_LINE_MAX (3 * KAT_FIELD_MAX + KAT_NAME_MAX + 16)
+#define KAT_LINE_MAX   (3 * KAT_FIELD_MAX + KAT_NAME_MAX + 16)
 
 enum kat_err {
 	KAT_OK = 0,
-	KAT_ERR_IO = -1,	/* the file could not be opened or read */
-	KAT_ERR_FORMAT = -2,	/* malformed line, bad hex, misplaced field */
-	KAT_ERR_TOOLONG = -3,	/* a field or line exceeds the limits above */
+	KAT_ERR_IO = -1,      /* the file could not be opened or read */
+	KAT_ERR_FORMAT = -2,  /* malformed line, bad hex, misplaced field */
+	KAT_ERR_TOOLONG = -3, /* a field or line exceeds the limits above */
 };
 
 struct kat_field {
-	char name[KAT_NAME_MAX];		/* e.g. "PT" */
-	unsigned char data[KAT_FIELD_MAX];	/* decoded bytes */
-	size_t len;				/* 0 for an empty field */
+	char name[KAT_NAME_MAX];	   /* e.g. "PT" */
+	unsigned char data[KAT_FIELD_MAX]; /* decoded bytes */
+	size_t len;			   /* 0 for an empty field */
 };
 
 struct kat_record {
-	unsigned long count;	/* value of its Count line */
-	unsigned long line;	/* line number of its Count line */
+	unsigned long count; /* value of its Count line */
+	unsigned long line;  /* line number of its Count line */
 	size_t n_fields;
-	struct kat_field field[KAT_FIELDS_MAX];	/* in file order */
+	struct kat_field field[KAT_FIELDS_MAX]; /* in file order */
 };
 
 /* An open file. Read line and err; the rest is private. */
 struct kat_file {
-	unsigned long line;	/* last line read, 1-based; the failing one after an error */
-	char err[KAT_ERR_MAX];	/* "path:line: message" after an error, else "" */
+	unsigned long
+		line; /* last line read, 1-based; the failing one after an error */
+	char err[KAT_ERR_MAX]; /* "path:line: message" after an error, else "" */
 	FILE *fp;
-	int status;		/* first error, returned again by later kat_next calls */
+	int status; /* first error, returned again by later kat_next calls */
 	char path[256];
 	char buf[KAT_LINE_MAX + 2];
 };

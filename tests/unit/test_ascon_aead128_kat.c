@@ -14,14 +14,14 @@
 #include "kat.h"
 
 /* The official ascon-c file (SP 800-232 variant), copied unchanged into tests/kat. */
-#define KAT_FILE "asconaead128_LWC_AEAD_KAT_128_128.txt"
+#define KAT_FILE    "asconaead128_LWC_AEAD_KAT_128_128.txt"
 #define KAT_VECTORS 1089ul
 /* The file crosses PT lengths 0..32 with AD lengths 0..32: 32 * 33 have a non-empty PT (or AD). */
-#define NONEMPTY 1056ul
+#define NONEMPTY    1056ul
 
 /* Output buffers get a canary tail: a write past the output length shows up. */
 #define CANARY 0xA5
-#define TAIL 32
+#define TAIL   32
 
 struct vec {
 	unsigned long count;
@@ -193,7 +193,8 @@ static void expect_rejected(const struct vec *v, const unsigned char *c,
 	assert_int_equal(mlen, 0);
 	if (clen >= CRYPTO_ABYTES) {
 		assert_true(all_bytes(out, clen - CRYPTO_ABYTES, 0));
-		assert_true(all_bytes(out + clen - CRYPTO_ABYTES, TAIL, CANARY));
+		assert_true(
+			all_bytes(out + clen - CRYPTO_ABYTES, TAIL, CANARY));
 	} else {
 		/* Too short to hold a tag: nothing may be written at all. */
 		assert_true(all_bytes(out, TAIL, CANARY));
@@ -206,7 +207,8 @@ static unsigned long tried;
 static void check_flipped_tag(const struct vec *v)
 {
 	memcpy(in, v->ct, v->ctlen);
-	in[v->ptlen + v->count % CRYPTO_ABYTES] ^= (unsigned char)(1u << (v->count % 8));
+	in[v->ptlen + v->count % CRYPTO_ABYTES] ^=
+		(unsigned char)(1u << (v->count % 8));
 	expect_rejected(v, in, v->ctlen, v->ad);
 	tried++;
 }
@@ -234,8 +236,9 @@ static void test_ascon_aead128_rejects_flipped_ciphertext_byte(void **state)
 {
 	(void)state;
 	tried = 0;
-	assert_int_equal(for_each_vector(check_flipped_ciphertext), KAT_VECTORS);
-	assert_int_equal(tried, NONEMPTY);	/* every vector with a PT */
+	assert_int_equal(for_each_vector(check_flipped_ciphertext),
+			 KAT_VECTORS);
+	assert_int_equal(tried, NONEMPTY); /* every vector with a PT */
 }
 
 static void check_flipped_ad(const struct vec *v)
@@ -256,7 +259,7 @@ static void test_ascon_aead128_rejects_flipped_ad_byte(void **state)
 	(void)state;
 	tried = 0;
 	assert_int_equal(for_each_vector(check_flipped_ad), KAT_VECTORS);
-	assert_int_equal(tried, NONEMPTY);	/* every vector with an AD */
+	assert_int_equal(tried, NONEMPTY); /* every vector with an AD */
 }
 
 /* Every length shorter than a tag, and the real ciphertext minus its last byte. */
@@ -265,7 +268,7 @@ static void check_truncated(const struct vec *v)
 	size_t clen;
 
 	if (v->count != KAT_VECTORS) {
-		return;		/* the last vector: 32 bytes of PT and AD */
+		return; /* the last vector: 32 bytes of PT and AD */
 	}
 	for (clen = 0; clen < CRYPTO_ABYTES; clen++) {
 		expect_rejected(v, v->ct, clen, v->ad);
@@ -293,12 +296,14 @@ static void check_null_empty(const struct vec *v)
 	assert_int_equal(v->ptlen, 0);
 	assert_int_equal(v->adlen, 0);
 	assert_int_equal(crypto_aead_encrypt(out, &clen, NULL, 0, NULL, 0, NULL,
-					     v->nonce, v->key), 0);
+					     v->nonce, v->key),
+			 0);
 	assert_int_equal(clen, CRYPTO_ABYTES);
 	assert_memory_equal(out, v->ct, CRYPTO_ABYTES);
 	assert_int_equal(crypto_aead_decrypt(NULL, &mlen, NULL, v->ct,
 					     CRYPTO_ABYTES, NULL, 0, v->nonce,
-					     v->key), 0);
+					     v->key),
+			 0);
 	assert_int_equal(mlen, 0);
 	tried++;
 }
@@ -317,10 +322,12 @@ int main(void)
 		cmocka_unit_test(test_ascon_aead128_all_kat_vectors_encrypt),
 		cmocka_unit_test(test_ascon_aead128_all_kat_vectors_decrypt),
 		cmocka_unit_test(test_ascon_aead128_rejects_flipped_tag_byte),
-		cmocka_unit_test(test_ascon_aead128_rejects_flipped_ciphertext_byte),
+		cmocka_unit_test(
+			test_ascon_aead128_rejects_flipped_ciphertext_byte),
 		cmocka_unit_test(test_ascon_aead128_rejects_flipped_ad_byte),
 		cmocka_unit_test(test_ascon_aead128_rejects_truncated_input),
-		cmocka_unit_test(test_ascon_aead128_accepts_null_for_empty_inputs),
+		cmocka_unit_test(
+			test_ascon_aead128_accepts_null_for_empty_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,8 +90,8 @@ static unsigned long long nm_size(const char *elf, const char *sym)
 struct fixture {
 	char dir[64];
 	char src[96];
-	char with_id[96];	/* --build-id=0x0123... */
-	char no_id[96];		/* --build-id=none */
+	char with_id[96]; /* --build-id=0x0123... */
+	char no_id[96];	  /* --build-id=none */
 	char stripped[96];
 	char not_elf[96];
 	char missing[96];
@@ -170,9 +170,9 @@ static void test_build_id_is_read_exactly(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_elf_info info;
-	static const uint8_t id[] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd,
-				      0xef, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab,
-				      0xcd, 0xef, 0x01, 0x23, 0x45, 0x67 };
+	static const uint8_t id[] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd,
+				     0xef, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab,
+				     0xcd, 0xef, 0x01, 0x23, 0x45, 0x67};
 
 	assert_int_equal(hil_elf_info(f->with_id, &info), HIL_OK);
 	assert_string_equal(info.build_id_hex, BUILD_ID);
@@ -225,7 +225,7 @@ static void test_sizes_match_berkeley_size_with_stack_apart(void **state)
 	assert_int_equal(info.sizes.bss + info.stack, bss);
 	assert_int_equal(info.flash, text + data);
 	assert_int_equal(info.ram, data + bss - 1024);
-	assert_int_equal(info.machine, 62);	/* EM_X86_64 */
+	assert_int_equal(info.machine, 62); /* EM_X86_64 */
 }
 
 static void test_missing_file_is_an_io_error_naming_it(void **state)
@@ -253,9 +253,9 @@ static void test_non_elf_file_is_rejected_naming_it(void **state)
 
 	capture_begin(&c);
 	assert_int_equal(hil_elf_info(f->not_elf, &info), HIL_ERR_ARG);
-	assert_int_equal(hil_elf_symbol_size_by_prefix(f->not_elf, "x", &s,
-						       NULL),
-			 HIL_ERR_ARG);
+	assert_int_equal(
+		hil_elf_symbol_size_by_prefix(f->not_elf, "x", &s, NULL),
+		HIL_ERR_ARG);
 	assert_int_equal(hil_elf_info("/tmp", &info), HIL_ERR_ARG);
 	capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, f->not_elf));
@@ -263,7 +263,8 @@ static void test_non_elf_file_is_rejected_naming_it(void **state)
 	assert_non_null(strstr(log, "/tmp: not a regular file"));
 }
 
-static void test_elf_without_build_id_is_reported_with_other_fields_filled(void **state)
+static void
+test_elf_without_build_id_is_reported_with_other_fields_filled(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_elf_info info;
@@ -315,9 +316,9 @@ static void test_symbol_sizes_by_prefix_split_by_section_kind(void **state)
 	size_t count = 0;
 	unsigned long long fa, fb;
 
-	assert_int_equal(hil_elf_symbol_size_by_prefix(f->with_id, "hil_t_",
-						       &s, &count),
-			 HIL_OK);
+	assert_int_equal(
+		hil_elf_symbol_size_by_prefix(f->with_id, "hil_t_", &s, &count),
+		HIL_OK);
 	/* fn_a, fn_b, table, rw (its alias counted once), zero */
 	assert_int_equal(count, 5);
 	fa = nm_size(f->with_id, "hil_t_fn_a");
@@ -342,9 +343,9 @@ static void test_stripped_elf_has_no_symbol_table(void **state)
 
 	/* strip keeps .dynsym but our symbols were only in .symtab */
 	assert_int_equal(hil_elf_has_symbol(f->stripped, "hil_t_fn_a"), 0);
-	assert_int_equal(hil_elf_symbol_size_by_prefix(f->stripped, "hil_t_",
-						       &s, NULL),
-			 HIL_OK);
+	assert_int_equal(
+		hil_elf_symbol_size_by_prefix(f->stripped, "hil_t_", &s, NULL),
+		HIL_OK);
 	assert_int_equal(s.text + s.data + s.bss, 0);
 	/* the build-id note survives strip */
 	assert_int_equal(hil_elf_info(f->stripped, &info), HIL_OK);
@@ -359,16 +360,17 @@ static void test_arm_firmware_elf_sizes_and_machine(void **state)
 	unsigned long long text, data, bss;
 
 	if (run("command -v arm-none-eabi-gcc >/dev/null", NULL, 0) != 0) {
-		skip();	/* the cross compiler is not installed */
+		skip(); /* the cross compiler is not installed */
 	}
 	snprintf(elf, sizeof(elf), "%s/fw.elf", f->dir);
-	snprintf(cmd, sizeof(cmd),
-		 "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O1 -nostdlib -Wl,-e,main -Wl,--build-id=0x" BUILD_ID
-		 " -o %s %s 2>&1",
-		 elf, f->src);
+	snprintf(
+		cmd, sizeof(cmd),
+		"arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O1 -nostdlib -Wl,-e,main -Wl,--build-id=0x" BUILD_ID
+		" -o %s %s 2>&1",
+		elf, f->src);
 	assert_int_equal(run(cmd, NULL, 0), 0);
 	assert_int_equal(hil_elf_info(elf, &info), HIL_OK);
-	assert_int_equal(info.machine, 40);	/* EM_ARM */
+	assert_int_equal(info.machine, 40); /* EM_ARM */
 	assert_string_equal(info.build_id_hex, BUILD_ID);
 	assert_int_equal(info.stack, 1024);
 	snprintf(cmd, sizeof(cmd), "arm-none-eabi-size -B %s | tail -n 1", elf);
@@ -388,13 +390,17 @@ int main(void)
 		cmocka_unit_test(test_build_id_is_read_exactly),
 		cmocka_unit_test(test_sha256_matches_sha256sum),
 		cmocka_unit_test(test_compiler_string_comes_from_comment),
-		cmocka_unit_test(test_sizes_match_berkeley_size_with_stack_apart),
+		cmocka_unit_test(
+			test_sizes_match_berkeley_size_with_stack_apart),
 		cmocka_unit_test(test_missing_file_is_an_io_error_naming_it),
 		cmocka_unit_test(test_non_elf_file_is_rejected_naming_it),
-		cmocka_unit_test(test_elf_without_build_id_is_reported_with_other_fields_filled),
+		cmocka_unit_test(
+			test_elf_without_build_id_is_reported_with_other_fields_filled),
 		cmocka_unit_test(test_has_symbol_finds_defined_symbols_only),
-		cmocka_unit_test(test_has_symbol_does_not_count_undefined_references),
-		cmocka_unit_test(test_symbol_sizes_by_prefix_split_by_section_kind),
+		cmocka_unit_test(
+			test_has_symbol_does_not_count_undefined_references),
+		cmocka_unit_test(
+			test_symbol_sizes_by_prefix_split_by_section_kind),
 		cmocka_unit_test(test_stripped_elf_has_no_symbol_table),
 		cmocka_unit_test(test_arm_firmware_elf_sizes_and_machine),
 	};

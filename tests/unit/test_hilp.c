@@ -11,8 +11,8 @@
 
 static void test_crc8_matches_simpleserial_check_values(void **state)
 {
-	const uint8_t v[] = { 0x76, 0x00, 0x00 };
-	const uint8_t w[] = { 0x77, 0x00, 0x00 };
+	const uint8_t v[] = {0x76, 0x00, 0x00};
+	const uint8_t w[] = {0x77, 0x00, 0x00};
 
 	(void)state;
 	assert_int_equal(hilp_crc8(v, sizeof(v)), 0x79);
@@ -78,7 +78,7 @@ static void cobs_round_trip(size_t n, int zeros)
 
 static void test_cobs_round_trips_at_boundary_lengths(void **state)
 {
-	const size_t lens[] = { 0, 1, 253, 254, 255, 256 };
+	const size_t lens[] = {0, 1, 253, 254, 255, 256};
 	size_t i;
 
 	(void)state;
@@ -90,12 +90,12 @@ static void test_cobs_round_trips_at_boundary_lengths(void **state)
 
 static void test_cobs_known_encodings(void **state)
 {
-	uint8_t in[256] = { 0 };
+	uint8_t in[256] = {0};
 	uint8_t enc[HILP_COBS_MAX(256)];
 	const uint8_t zero = 0;
-	const uint8_t two_zeros[] = { 0, 0 };
-	const uint8_t mixed[] = { 0x11, 0x22, 0x00, 0x33 };
-	const uint8_t mixed_enc[] = { 0x03, 0x11, 0x22, 0x02, 0x33 };
+	const uint8_t two_zeros[] = {0, 0};
+	const uint8_t mixed[] = {0x11, 0x22, 0x00, 0x33};
+	const uint8_t mixed_enc[] = {0x03, 0x11, 0x22, 0x02, 0x33};
 	size_t e;
 
 	(void)state;
@@ -132,13 +132,14 @@ static void test_cobs_known_encodings(void **state)
 
 static void test_cobs_decode_rejects_damage(void **state)
 {
-	const uint8_t zero_inside[] = { 0x03, 0x11, 0x00 };
-	const uint8_t past_end[] = { 0x05, 0x11, 0x22 };
-	const uint8_t ok[] = { 0x03, 0x11, 0x22 };
+	const uint8_t zero_inside[] = {0x03, 0x11, 0x00};
+	const uint8_t past_end[] = {0x05, 0x11, 0x22};
+	const uint8_t ok[] = {0x03, 0x11, 0x22};
 	uint8_t out[8];
 
 	(void)state;
-	assert_int_equal(hilp_cobs_decode(zero_inside, 3, out, sizeof(out)), -1);
+	assert_int_equal(hilp_cobs_decode(zero_inside, 3, out, sizeof(out)),
+			 -1);
 	assert_int_equal(hilp_cobs_decode(past_end, 3, out, sizeof(out)), -1);
 	assert_int_equal(hilp_cobs_decode(ok, 3, out, 1), -1); /* too small */
 	assert_int_equal(hilp_cobs_decode(ok, 3, out, 2), 2);
@@ -172,7 +173,7 @@ static void test_request_round_trips_through_a_frame(void **state)
 
 static void test_reply_round_trips_through_a_frame(void **state)
 {
-	const uint8_t data[] = { 1, 0, 2, 0, 0 };
+	const uint8_t data[] = {1, 0, 2, 0, 0};
 	uint8_t frame[HILP_MAX_FRAME];
 	struct hilp_packet p;
 	size_t n;
@@ -190,7 +191,7 @@ static void test_simpleserial_error_packet_bytes(void **state)
 	/* ['e', 1, 0] with its CRC, COBS-encoded, as a SimpleSerial v2.1
 	 * client expects after every command. */
 	const uint8_t status = 0;
-	uint8_t raw[4] = { 'e', 1, 0, 0 };
+	uint8_t raw[4] = {'e', 1, 0, 0};
 	uint8_t frame[HILP_MAX_FRAME];
 	struct hilp_packet p;
 	size_t n;
@@ -199,10 +200,10 @@ static void test_simpleserial_error_packet_bytes(void **state)
 	raw[3] = hilp_crc8(raw, 3);
 	n = hilp_encode_reply(HILP_ERROR, &status, 1, frame);
 	assert_int_equal(n, 6);
-	assert_int_equal(frame[0], 3);		/* 'e', 1 then a zero */
+	assert_int_equal(frame[0], 3); /* 'e', 1 then a zero */
 	assert_int_equal(frame[1], 'e');
 	assert_int_equal(frame[2], 1);
-	assert_int_equal(frame[3], 2);		/* the zero, then the crc */
+	assert_int_equal(frame[3], 2); /* the zero, then the crc */
 	assert_int_equal(frame[4], raw[3]);
 	assert_int_equal(frame[5], 0);
 	assert_int_equal(hilp_decode_reply(frame, n - 1, &p), HILP_ST_OK);
@@ -210,7 +211,7 @@ static void test_simpleserial_error_packet_bytes(void **state)
 
 static void test_decode_rejects_corrupted_frames(void **state)
 {
-	const uint8_t data[] = { 9, 8, 7, 6 };
+	const uint8_t data[] = {9, 8, 7, 6};
 	uint8_t frame[HILP_MAX_FRAME];
 	uint8_t bad[HILP_MAX_FRAME];
 	struct hilp_packet p;
@@ -225,15 +226,16 @@ static void test_decode_rejects_corrupted_frames(void **state)
 		for (bit = 0; bit < 8; bit++) {
 			memcpy(bad, frame, n);
 			bad[i] ^= (uint8_t)(1u << bit);
-			assert_int_not_equal(hilp_decode_request(bad, n - 1, &p),
-					     HILP_ST_OK);
+			assert_int_not_equal(
+				hilp_decode_request(bad, n - 1, &p),
+				HILP_ST_OK);
 		}
 	}
 }
 
 static void test_decode_rejects_truncated_and_oversized_frames(void **state)
 {
-	const uint8_t data[] = { 1, 2, 3 };
+	const uint8_t data[] = {1, 2, 3};
 	uint8_t frame[HILP_MAX_FRAME];
 	uint8_t raw[HILP_MAX_RAW + 8];
 	uint8_t big[HILP_COBS_MAX(HILP_MAX_RAW + 8)];
@@ -332,14 +334,14 @@ static void test_info_payload_round_trips(void **state)
 
 static void test_bench_and_exec_payloads_round_trip(void **state)
 {
-	struct hilp_bench_req q = { 3, 1024, 16, 1000, 10, 0xDEADBEEF, 100 };
+	struct hilp_bench_req q = {3, 1024, 16, 1000, 10, 0xDEADBEEF, 100};
 	struct hilp_bench_req q2;
-	struct hilp_bench_rep r = { 0, 1000, 0x12345678, 412, 9 };
+	struct hilp_bench_rep r = {0, 1000, 0x12345678, 412, 9};
 	struct hilp_bench_rep r2;
-	struct hilp_exec_req e = { 1, 300, 7, 33 };
+	struct hilp_exec_req e = {1, 300, 7, 33};
 	struct hilp_exec_req e2;
-	struct hilp_alg_info a = { 2, 1, HILP_KIND_AEAD, 16, 16, 16, 0,
-				   "ascon-aead128", "ref" };
+	struct hilp_alg_info a = {2,  1, HILP_KIND_AEAD,  16,	16,
+				  16, 0, "ascon-aead128", "ref"};
 	struct hilp_alg_info a2;
 	uint8_t data[HILP_MAX_DATA];
 	size_t n;
@@ -389,9 +391,9 @@ static void test_digest_is_fnv1a_32(void **state)
 	(void)state;
 	assert_int_equal(hilp_digest_update(HILP_DIGEST_INIT, NULL, 0),
 			 0x811C9DC5u);
-	assert_int_equal(hilp_digest_update(HILP_DIGEST_INIT,
-					    (const uint8_t *)"a", 1),
-			 0xE40C292Cu);
+	assert_int_equal(
+		hilp_digest_update(HILP_DIGEST_INIT, (const uint8_t *)"a", 1),
+		0xE40C292Cu);
 	assert_int_equal(hilp_digest_update(HILP_DIGEST_INIT,
 					    (const uint8_t *)"foobar", 6),
 			 0xBF9CF968u);
@@ -409,8 +411,10 @@ int main(void)
 		cmocka_unit_test(test_reply_round_trips_through_a_frame),
 		cmocka_unit_test(test_simpleserial_error_packet_bytes),
 		cmocka_unit_test(test_decode_rejects_corrupted_frames),
-		cmocka_unit_test(test_decode_rejects_truncated_and_oversized_frames),
-		cmocka_unit_test(test_rx_splits_frames_and_drops_oversized_ones),
+		cmocka_unit_test(
+			test_decode_rejects_truncated_and_oversized_frames),
+		cmocka_unit_test(
+			test_rx_splits_frames_and_drops_oversized_ones),
 		cmocka_unit_test(test_info_payload_round_trips),
 		cmocka_unit_test(test_bench_and_exec_payloads_round_trip),
 		cmocka_unit_test(test_prng_is_the_specified_xorshift32),

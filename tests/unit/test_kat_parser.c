@@ -1,5 +1,5 @@
 /* test_kat_parser: the known-answer file reader on good, odd and malformed files. */
-#define _POSIX_C_SOURCE 200809L	/* mkstemp, unlink, close */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, unlink, close */
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -82,7 +82,7 @@ static void test_kat_parser_reads_empty_fields(void **state)
 	assert_non_null(fl);
 	assert_int_equal(fl->len, 0);
 
-	fl = kat_find(&rec, "Nonce");	/* lower-case hex */
+	fl = kat_find(&rec, "Nonce"); /* lower-case hex */
 	assert_non_null(fl);
 	assert_int_equal(fl->len, 16);
 	assert_int_equal(fl->data[0], 0x10);
@@ -98,21 +98,23 @@ static void test_kat_parser_reads_empty_fields(void **state)
 	assert_int_equal(kat_next(&kf, &rec), 0);
 }
 
-static void test_kat_parser_reads_hash_records_crlf_and_no_final_blank(void **state)
+static void
+test_kat_parser_reads_hash_records_crlf_and_no_final_blank(void **state)
 {
 	const struct kat_field *fl;
 
 	(void)state;
-	open_text("# comment\r\n"
-		  "\r\n"
-		  "Count = 1\r\n"
-		  "Msg = \r\n"
-		  "MD = 0A0B\r\n"
-		  "\r\n"
-		  "\r\n"
-		  "Count = 2\r\n"
-		  "Msg = 00\r\n"
-		  "MD = 1B1A1918 13121110");	/* words with spaces; no newline at the end */
+	open_text(
+		"# comment\r\n"
+		"\r\n"
+		"Count = 1\r\n"
+		"Msg = \r\n"
+		"MD = 0A0B\r\n"
+		"\r\n"
+		"\r\n"
+		"Count = 2\r\n"
+		"Msg = 00\r\n"
+		"MD = 1B1A1918 13121110"); /* words with spaces; no newline at the end */
 	assert_int_equal(kat_next(&kf, &rec), 1);
 	assert_int_equal(rec.count, 1);
 	assert_int_equal(rec.line, 3);
@@ -142,7 +144,7 @@ static void test_kat_parser_reports_bad_hex_with_line_number(void **state)
 		  "\n"
 		  "Count = 2\n"
 		  "Key = 00\n"
-		  "PT = 0G11\n"		/* line 6 */
+		  "PT = 0G11\n" /* line 6 */
 		  "\n");
 	assert_int_equal(kat_next(&kf, &rec), 1);
 	assert_int_equal(kat_next(&kf, &rec), KAT_ERR_FORMAT);
@@ -170,13 +172,14 @@ static void test_kat_parser_rejects_malformed_lines(void **state)
 		const char *text;
 		unsigned long line;
 	} bad[] = {
-		{ "Key = 00\n", 1 },			/* field before Count */
-		{ "Count = 1\nKey 00\n", 2 },		/* no '=' */
-		{ "Count = 1\n= 00\n", 2 },		/* no name */
-		{ "Count = x\n", 1 },			/* Count not a number */
-		{ "Count = 1\nKey = 00\nKey = 01\n", 3 },	/* duplicate */
-		{ "Count = 1\nKey = 00\nCount = 2\n", 3 },	/* missing blank line */
-		{ "Count = 1\nKey = 0 0\n", 2 },		/* blank inside a byte */
+		{"Key = 00\n", 1},			/* field before Count */
+		{"Count = 1\nKey 00\n", 2},		/* no '=' */
+		{"Count = 1\n= 00\n", 2},		/* no name */
+		{"Count = x\n", 1},			/* Count not a number */
+		{"Count = 1\nKey = 00\nKey = 01\n", 3}, /* duplicate */
+		{"Count = 1\nKey = 00\nCount = 2\n",
+		 3},			       /* missing blank line */
+		{"Count = 1\nKey = 0 0\n", 2}, /* blank inside a byte */
 	};
 	size_t i;
 
@@ -218,7 +221,8 @@ static void test_kat_parser_accepts_field_at_limit(void **state)
 	fl = kat_find(&rec, "PT");
 	assert_non_null(fl);
 	assert_int_equal(fl->len, KAT_FIELD_MAX);
-	assert_int_equal(fl->data[KAT_FIELD_MAX - 1], (KAT_FIELD_MAX - 1) & 0xff);
+	assert_int_equal(fl->data[KAT_FIELD_MAX - 1],
+			 (KAT_FIELD_MAX - 1) & 0xff);
 }
 
 static void test_kat_parser_rejects_overlong_field(void **state)
@@ -235,7 +239,8 @@ static void test_kat_parser_rejects_overlong_field(void **state)
 
 static void test_kat_parser_rejects_overlong_line(void **state)
 {
-	char *text = record_with_field(2 * KAT_FIELD_MAX);	/* past the line buffer */
+	char *text =
+		record_with_field(2 * KAT_FIELD_MAX); /* past the line buffer */
 
 	(void)state;
 	open_text(text);
@@ -265,29 +270,44 @@ static void test_kat_hex_decode_limits(void **state)
 	assert_int_equal(n, 0);
 	assert_int_equal(kat_hex_decode("", NULL, 0, &n), KAT_OK);
 	assert_int_equal(kat_hex_decode("00", NULL, 0, &n), KAT_ERR_TOOLONG);
-	assert_int_equal(kat_hex_decode("aBcD eF01", out, sizeof(out), &n), KAT_OK);
+	assert_int_equal(kat_hex_decode("aBcD eF01", out, sizeof(out), &n),
+			 KAT_OK);
 	assert_int_equal(n, 4);
 	assert_int_equal(out[0], 0xAB);
 	assert_int_equal(out[3], 0x01);
 	assert_int_equal(kat_hex_decode("0011223344", out, sizeof(out), &n),
 			 KAT_ERR_TOOLONG);
-	assert_int_equal(kat_hex_decode("0", out, sizeof(out), &n), KAT_ERR_FORMAT);
-	assert_int_equal(kat_hex_decode("0x00", out, sizeof(out), &n), KAT_ERR_FORMAT);
-	assert_int_equal(kat_hex_decode("-1", out, sizeof(out), &n), KAT_ERR_FORMAT);
+	assert_int_equal(kat_hex_decode("0", out, sizeof(out), &n),
+			 KAT_ERR_FORMAT);
+	assert_int_equal(kat_hex_decode("0x00", out, sizeof(out), &n),
+			 KAT_ERR_FORMAT);
+	assert_int_equal(kat_hex_decode("-1", out, sizeof(out), &n),
+			 KAT_ERR_FORMAT);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_kat_parser_reads_empty_fields, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_reads_hash_records_crlf_and_no_final_blank, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_reports_bad_hex_with_line_number, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_reports_odd_hex_digits, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_rejects_malformed_lines, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_accepts_field_at_limit, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_rejects_overlong_field, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_rejects_overlong_line, teardown),
-		cmocka_unit_test_teardown(test_kat_parser_reports_missing_file, teardown),
+		cmocka_unit_test_teardown(test_kat_parser_reads_empty_fields,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_kat_parser_reads_hash_records_crlf_and_no_final_blank,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_kat_parser_reports_bad_hex_with_line_number,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_kat_parser_reports_odd_hex_digits, teardown),
+		cmocka_unit_test_teardown(
+			test_kat_parser_rejects_malformed_lines, teardown),
+		cmocka_unit_test_teardown(
+			test_kat_parser_accepts_field_at_limit, teardown),
+		cmocka_unit_test_teardown(
+			test_kat_parser_rejects_overlong_field, teardown),
+		cmocka_unit_test_teardown(test_kat_parser_rejects_overlong_line,
+					  teardown),
+		cmocka_unit_test_teardown(test_kat_parser_reports_missing_file,
+					  teardown),
 		cmocka_unit_test(test_kat_hex_decode_limits),
 	};
 

@@ -1,5 +1,5 @@
 /* test_link: the fd link over a socketpair, the generic link calls, the serial backend's errors and the flaky wrapper. */
-#define _XOPEN_SOURCE 700	/* posix_openpt */
+#define _XOPEN_SOURCE 700 /* posix_openpt */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,7 +55,7 @@ static void capture_end(struct capture *c, char *buf, size_t len)
 	buf[n] = '\0';
 	fclose(f);
 	unlink(c->path);
-	fprintf(stderr, "%s", buf);	/* keep it visible in the test output */
+	fprintf(stderr, "%s", buf); /* keep it visible in the test output */
 }
 
 static uint64_t ms_now(void)
@@ -67,8 +67,8 @@ static uint64_t ms_now(void)
 }
 
 struct pair {
-	struct hil_link *a;	/* what the host holds */
-	struct hil_link *b;	/* the "target" end */
+	struct hil_link *a; /* what the host holds */
+	struct hil_link *b; /* the "target" end */
 };
 
 static void pair_open(struct pair *p)
@@ -143,7 +143,8 @@ static void test_fd_link_read_timeout_returns_zero_within_bounds(void **state)
 	pair_close(&p);
 }
 
-static void test_fd_link_read_returns_what_is_there_without_waiting_for_cap(void **state)
+static void
+test_fd_link_read_returns_what_is_there_without_waiting_for_cap(void **state)
 {
 	struct pair p;
 	uint8_t buf[64];
@@ -160,7 +161,8 @@ static void test_fd_link_read_returns_what_is_there_without_waiting_for_cap(void
 	pair_close(&p);
 }
 
-static void test_fd_link_peer_closed_is_an_io_error_naming_the_link(void **state)
+static void
+test_fd_link_peer_closed_is_an_io_error_naming_the_link(void **state)
 {
 	struct pair p;
 	struct capture c;
@@ -214,7 +216,7 @@ static void test_fd_link_drain_discards_pending_input(void **state)
 	pair_open(&p);
 	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"stale", 5, 100),
 			 HIL_OK);
-	nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = 10000000 }, NULL);
+	nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 10000000}, NULL);
 	assert_int_equal(hil_link_drain(p.a), HIL_OK);
 	assert_int_equal(hil_link_read(p.a, buf, sizeof(buf), 50), 0);
 	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"new", 3, 100),
@@ -316,8 +318,7 @@ static void test_serial_on_a_pty_says_to_use_the_socket_link(void **state)
 	snprintf(name, sizeof(name), "%s", ptsname(m));
 	capture_begin(&c);
 	/* libserialport 0.1.1 cannot open a pty (design.md section 3) */
-	assert_int_equal(hil_link_open(&l, "serial", name, 115200),
-			 HIL_ERR_NA);
+	assert_int_equal(hil_link_open(&l, "serial", name, 115200), HIL_ERR_NA);
 	capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, name));
 	assert_non_null(strstr(log, "socket link"));
@@ -355,7 +356,7 @@ static void test_flaky_without_faults_passes_bytes_unchanged(void **state)
 			 HIL_OK);
 	read_exactly(w, buf, 5);
 	assert_memory_equal(buf, "world", 5);
-	hil_link_close(w);	/* closes p.a */
+	hil_link_close(w); /* closes p.a */
 	hil_link_close(p.b);
 }
 
@@ -484,7 +485,8 @@ static size_t flaky_rx_run(uint32_t seed, size_t chunk, uint8_t *got,
 	return n;
 }
 
-static void test_flaky_same_seed_gives_same_faults_whatever_the_chunking(void **state)
+static void
+test_flaky_same_seed_gives_same_faults_whatever_the_chunking(void **state)
 {
 	uint8_t a[1000], b[1000], c[1000];
 	size_t na, nb, nc;
@@ -542,7 +544,7 @@ static void test_flaky_wrap_rejects_null_faults_and_closes_inner(void **state)
 	assert_int_equal(hil_link_wrap_flaky(&w, p.a, NULL), HIL_ERR_ARG);
 	assert_null(w);
 	/* p.a is closed: its peer sees EOF */
-	assert_int_equal(hil_link_read(p.b, (uint8_t[4]){ 0 }, 4, 500),
+	assert_int_equal(hil_link_read(p.b, (uint8_t[4]){0}, 4, 500),
 			 HIL_ERR_IO);
 	hil_link_close(p.b);
 }
@@ -551,25 +553,35 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fd_link_round_trip_both_ways),
-		cmocka_unit_test(test_fd_link_read_timeout_returns_zero_within_bounds),
-		cmocka_unit_test(test_fd_link_read_returns_what_is_there_without_waiting_for_cap),
-		cmocka_unit_test(test_fd_link_peer_closed_is_an_io_error_naming_the_link),
-		cmocka_unit_test(test_fd_link_write_times_out_when_peer_does_not_read),
+		cmocka_unit_test(
+			test_fd_link_read_timeout_returns_zero_within_bounds),
+		cmocka_unit_test(
+			test_fd_link_read_returns_what_is_there_without_waiting_for_cap),
+		cmocka_unit_test(
+			test_fd_link_peer_closed_is_an_io_error_naming_the_link),
+		cmocka_unit_test(
+			test_fd_link_write_times_out_when_peer_does_not_read),
 		cmocka_unit_test(test_fd_link_drain_discards_pending_input),
 		cmocka_unit_test(test_fd_link_is_close_on_exec),
 		cmocka_unit_test(test_link_open_rejects_unknown_type),
 		cmocka_unit_test(test_link_calls_reject_bad_arguments),
-		cmocka_unit_test(test_serial_missing_port_is_an_error_naming_the_port),
+		cmocka_unit_test(
+			test_serial_missing_port_is_an_error_naming_the_port),
 		cmocka_unit_test(test_serial_rejects_zero_baud),
-		cmocka_unit_test(test_serial_on_a_pty_says_to_use_the_socket_link),
-		cmocka_unit_test(test_flaky_without_faults_passes_bytes_unchanged),
+		cmocka_unit_test(
+			test_serial_on_a_pty_says_to_use_the_socket_link),
+		cmocka_unit_test(
+			test_flaky_without_faults_passes_bytes_unchanged),
 		cmocka_unit_test(test_flaky_drop_all_rx_delivers_nothing),
 		cmocka_unit_test(test_flaky_drop_all_tx_sends_nothing),
 		cmocka_unit_test(test_flaky_corrupt_all_rx_changes_every_byte),
 		cmocka_unit_test(test_flaky_corrupt_all_tx_changes_every_byte),
-		cmocka_unit_test(test_flaky_same_seed_gives_same_faults_whatever_the_chunking),
-		cmocka_unit_test(test_flaky_silent_after_tx_bytes_swallows_replies),
-		cmocka_unit_test(test_flaky_wrap_rejects_null_faults_and_closes_inner),
+		cmocka_unit_test(
+			test_flaky_same_seed_gives_same_faults_whatever_the_chunking),
+		cmocka_unit_test(
+			test_flaky_silent_after_tx_bytes_swallows_replies),
+		cmocka_unit_test(
+			test_flaky_wrap_rejects_null_faults_and_closes_inner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

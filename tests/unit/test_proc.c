@@ -1,5 +1,5 @@
 /* test_proc: spawning, waiting for and killing children: exit codes, exec errors, timeouts, reaping, no orphans. */
-#define _DEFAULT_SOURCE		/* prctl subreaper, mkdtemp */
+#define _DEFAULT_SOURCE /* prctl subreaper, mkdtemp */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,8 +69,8 @@ static uint64_t ms_now(void)
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000u,
-			       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000u,
+			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
 
 	nanosleep(&ts, NULL);
 }
@@ -113,9 +113,9 @@ static int wait_gone(pid_t pid, unsigned ms)
 	return 1;
 }
 
-static char *const argv_true[] = { "true", NULL };
-static char *const argv_false[] = { "false", NULL };
-static char *const argv_sleep[] = { "sleep", "30", NULL };
+static char *const argv_true[] = {"true", NULL};
+static char *const argv_false[] = {"false", NULL};
+static char *const argv_sleep[] = {"sleep", "30", NULL};
 
 /* ---- tests ---- */
 
@@ -132,7 +132,7 @@ static void test_run_true_exits_zero_and_false_exits_one(void **state)
 
 static void test_missing_program_is_a_spawn_error_not_exit_127(void **state)
 {
-	char *const argv[] = { "hilrun-no-such-program", "--flag", NULL };
+	char *const argv[] = {"hilrun-no-such-program", "--flag", NULL};
 	struct hil_proc *p = (struct hil_proc *)&p;
 	struct capture c;
 	char log[2048];
@@ -155,7 +155,7 @@ static void test_missing_program_is_a_spawn_error_not_exit_127(void **state)
 static void test_non_executable_file_is_a_spawn_error(void **state)
 {
 	char path[64];
-	char *argv[] = { path, NULL };
+	char *argv[] = {path, NULL};
 	struct hil_proc *p;
 	int fd;
 
@@ -170,7 +170,7 @@ static void test_non_executable_file_is_a_spawn_error(void **state)
 
 static void test_empty_argv_is_rejected(void **state)
 {
-	char *const argv[] = { NULL };
+	char *const argv[] = {NULL};
 	struct hil_proc *p;
 
 	(void)state;
@@ -234,8 +234,8 @@ static void test_free_kills_a_running_child_and_reaps_it(void **state)
 
 static void test_kill_escalates_to_sigkill_when_term_is_ignored(void **state)
 {
-	char *const argv[] = { "sh", "-c", "trap '' TERM; while :; do sleep 1; done",
-			       NULL };
+	char *const argv[] = {"sh", "-c",
+			      "trap '' TERM; while :; do sleep 1; done", NULL};
 	struct hil_proc *p;
 	uint64_t t0, dt;
 	pid_t pid;
@@ -244,7 +244,7 @@ static void test_kill_escalates_to_sigkill_when_term_is_ignored(void **state)
 	(void)state;
 	assert_int_equal(hil_proc_spawn(&p, argv, NULL), HIL_OK);
 	pid = hil_proc_pid(p);
-	sleep_ms(100);		/* let the shell install its trap */
+	sleep_ms(100); /* let the shell install its trap */
 	t0 = ms_now();
 	hil_proc_kill(p);
 	dt = ms_now() - t0;
@@ -260,7 +260,7 @@ static void test_kill_escalates_to_sigkill_when_term_is_ignored(void **state)
 static void test_kill_reaches_grandchildren_in_the_group(void **state)
 {
 	char dir[64], pidfile[96], script[256];
-	char *argv[] = { "sh", "-c", script, NULL };
+	char *argv[] = {"sh", "-c", script, NULL};
 	struct hil_proc *p;
 	pid_t grandchild = 0;
 	FILE *f;
@@ -294,7 +294,7 @@ static void test_kill_reaches_grandchildren_in_the_group(void **state)
 
 static void test_log_path_collects_stdout_and_stderr_appending(void **state)
 {
-	char *const argv[] = { "sh", "-c", "echo out; echo err >&2", NULL };
+	char *const argv[] = {"sh", "-c", "echo out; echo err >&2", NULL};
 	char path[64], buf[256];
 	FILE *f;
 	size_t n;
@@ -325,16 +325,16 @@ static void test_unwritable_log_path_is_an_error_naming_it(void **state)
 
 	(void)state;
 	capture_begin(&c);
-	assert_int_equal(hil_proc_spawn(&p, argv_true,
-					"/nonexistent-dir/hiltest.log"),
-			 HIL_ERR_IO);
+	assert_int_equal(
+		hil_proc_spawn(&p, argv_true, "/nonexistent-dir/hiltest.log"),
+		HIL_ERR_IO);
 	capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "/nonexistent-dir/hiltest.log"));
 }
 
 static void test_child_stdin_is_dev_null(void **state)
 {
-	char *const argv[] = { "cat", NULL };
+	char *const argv[] = {"cat", NULL};
 	int st = -1;
 
 	(void)state;
@@ -346,7 +346,7 @@ static void test_child_stdin_is_dev_null(void **state)
 static void test_child_does_not_inherit_our_descriptors(void **state)
 {
 	char script[128];
-	char *const argv[] = { "sh", "-c", script, NULL };
+	char *const argv[] = {"sh", "-c", script, NULL};
 	int fd, st = -1;
 
 	(void)state;
@@ -410,7 +410,7 @@ static void test_child_dies_when_hilrun_dies(void **state)
 
 static void test_capture_returns_output(void **state)
 {
-	char *const argv[] = { "sh", "-c", "echo hello; echo world >&2", NULL };
+	char *const argv[] = {"sh", "-c", "echo hello; echo world >&2", NULL};
 	char buf[64];
 	int st = -1;
 
@@ -424,9 +424,10 @@ static void test_capture_returns_output(void **state)
 static void test_capture_truncates_but_drains_long_output(void **state)
 {
 	/* 200 KB: more than a pipe holds, so the child blocks unless we drain */
-	char *const argv[] = { "sh", "-c",
-			       "i=0; while [ $i -lt 2000 ]; do echo 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789; i=$((i+1)); done",
-			       NULL };
+	char *const argv[] = {
+		"sh", "-c",
+		"i=0; while [ $i -lt 2000 ]; do echo 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789; i=$((i+1)); done",
+		NULL};
 	char buf[16];
 	int st = -1;
 
@@ -443,9 +444,9 @@ static void test_capture_timeout_kills(void **state)
 	uint64_t t0 = ms_now();
 
 	(void)state;
-	assert_int_equal(hil_proc_capture(argv_sleep, buf, sizeof(buf), 150,
-					  NULL),
-			 HIL_ERR_TIMEOUT);
+	assert_int_equal(
+		hil_proc_capture(argv_sleep, buf, sizeof(buf), 150, NULL),
+		HIL_ERR_TIMEOUT);
 	assert_true(ms_now() - t0 < 1500);
 }
 
@@ -453,16 +454,20 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_true_exits_zero_and_false_exits_one),
-		cmocka_unit_test(test_missing_program_is_a_spawn_error_not_exit_127),
+		cmocka_unit_test(
+			test_missing_program_is_a_spawn_error_not_exit_127),
 		cmocka_unit_test(test_non_executable_file_is_a_spawn_error),
 		cmocka_unit_test(test_empty_argv_is_rejected),
 		cmocka_unit_test(test_run_timeout_kills_sleep_within_bounds),
 		cmocka_unit_test(test_wait_timeout_leaves_child_running),
 		cmocka_unit_test(test_free_kills_a_running_child_and_reaps_it),
-		cmocka_unit_test(test_kill_escalates_to_sigkill_when_term_is_ignored),
+		cmocka_unit_test(
+			test_kill_escalates_to_sigkill_when_term_is_ignored),
 		cmocka_unit_test(test_kill_reaches_grandchildren_in_the_group),
-		cmocka_unit_test(test_log_path_collects_stdout_and_stderr_appending),
-		cmocka_unit_test(test_unwritable_log_path_is_an_error_naming_it),
+		cmocka_unit_test(
+			test_log_path_collects_stdout_and_stderr_appending),
+		cmocka_unit_test(
+			test_unwritable_log_path_is_an_error_naming_it),
 		cmocka_unit_test(test_child_stdin_is_dev_null),
 		cmocka_unit_test(test_child_does_not_inherit_our_descriptors),
 		cmocka_unit_test(test_child_runs_in_its_own_process_group),

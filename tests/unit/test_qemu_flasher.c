@@ -95,7 +95,8 @@ static int count_procs(const char *needle)
 			}
 		}
 		buf[len] = '\0';
-		if (strstr(buf, "qemu") != NULL && strstr(buf, needle) != NULL) {
+		if (strstr(buf, "qemu") != NULL &&
+		    strstr(buf, needle) != NULL) {
 			n++;
 		}
 	}
@@ -122,11 +123,11 @@ struct fixture {
 	char dir[64];
 	char run_dir[96];
 	char src[96];
-	char fw[96];		/* prints "hi\n" on USART2, then loops */
-	char crash[96];		/* nothing in flash: the CPU locks up */
-	char header_only[96];	/* an ARM ELF header and nothing else */
+	char fw[96];	      /* prints "hi\n" on USART2, then loops */
+	char crash[96];	      /* nothing in flash: the CPU locks up */
+	char header_only[96]; /* an ARM ELF header and nothing else */
 	char not_elf[96];
-	char fake_qemu[96];	/* a "QEMU" that fails at once */
+	char fake_qemu[96]; /* a "QEMU" that fails at once */
 	int have_fw;
 };
 
@@ -141,9 +142,30 @@ static const char fw_source[] =
 static int setup(void **state)
 {
 	static const unsigned char arm_header[52] = {
-		0x7f, 'E', 'L', 'F', 1 /* 32-bit */, 1 /* LSB */, 1, 0,
-		0, 0, 0, 0, 0, 0, 0, 0,
-		2, 0 /* ET_EXEC */, 40, 0 /* EM_ARM */, 1, 0, 0, 0,
+		0x7f,
+		'E',
+		'L',
+		'F',
+		1 /* 32-bit */,
+		1 /* LSB */,
+		1,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		2,
+		0 /* ET_EXEC */,
+		40,
+		0 /* EM_ARM */,
+		1,
+		0,
+		0,
+		0,
 	};
 	static const char fake[] =
 		"#!/bin/sh\n"
@@ -171,16 +193,18 @@ static int setup(void **state)
 
 	f->have_fw = have_cross_compiler();
 	if (f->have_fw) {
-		snprintf(cmd, sizeof(cmd),
-			 "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
-			 "-Wl,--section-start=.vectors=0x08000000 -Wl,-Ttext=0x08000400 -o %s %s",
-			 f->fw, f->src);
+		snprintf(
+			cmd, sizeof(cmd),
+			"arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
+			"-Wl,--section-start=.vectors=0x08000000 -Wl,-Ttext=0x08000400 -o %s %s",
+			f->fw, f->src);
 		assert_int_equal(system(cmd), 0);
 		/* the same code linked into RAM: the vector table in flash is empty */
-		snprintf(cmd, sizeof(cmd),
-			 "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
-			 "-Wl,--section-start=.vectors=0x20000000 -Wl,-Ttext=0x20000400 -o %s %s",
-			 f->crash, f->src);
+		snprintf(
+			cmd, sizeof(cmd),
+			"arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
+			"-Wl,--section-start=.vectors=0x20000000 -Wl,-Ttext=0x20000400 -o %s %s",
+			f->crash, f->src);
 		assert_int_equal(system(cmd), 0);
 	}
 	*state = f;
@@ -200,9 +224,8 @@ static int teardown(void **state)
 
 static struct hil_flasher *open_qemu(const char *run_dir, const char *program)
 {
-	struct hil_flasher_params p = { .program = program,
-					.run_dir = run_dir,
-					.timeout_ms = 5000 };
+	struct hil_flasher_params p = {
+		.program = program, .run_dir = run_dir, .timeout_ms = 5000};
 	struct hil_flasher *fl = NULL;
 
 	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
@@ -217,9 +240,9 @@ static void expect_hello(struct hil_flasher *fl)
 	uint8_t buf[8];
 	size_t got = 0;
 
-	assert_int_equal(hil_link_socket_open(&l, hil_flasher_link_where(fl),
-					      2000),
-			 HIL_OK);
+	assert_int_equal(
+		hil_link_socket_open(&l, hil_flasher_link_where(fl), 2000),
+		HIL_OK);
 	while (got < 3) {
 		int r = hil_link_read(l, buf + got, sizeof(buf) - got, 3000);
 
@@ -236,7 +259,7 @@ static void expect_hello(struct hil_flasher *fl)
 static void test_flasher_rejects_unknown_type_and_missing_run_dir(void **state)
 {
 	struct fixture *f = *state;
-	struct hil_flasher_params p = { .run_dir = f->run_dir };
+	struct hil_flasher_params p = {.run_dir = f->run_dir};
 	struct hil_flasher *fl;
 	struct capture c;
 	char log[2048];
@@ -262,8 +285,7 @@ static void test_qemu_missing_binary_is_a_clear_error(void **state)
 
 	capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->header_only), HIL_ERR_NA);
-	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)),
-			 HIL_ERR_NA);
+	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)), HIL_ERR_NA);
 	capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "hilrun-no-such-qemu"));
 	assert_non_null(strstr(log, strerror(ENOENT)));
@@ -330,7 +352,7 @@ static void test_qemu_runs_the_image_and_its_uart_reaches_the_link(void **state)
 	uint64_t t0;
 
 	if (!f->have_fw) {
-		skip();	/* arm-none-eabi-gcc is not installed */
+		skip(); /* arm-none-eabi-gcc is not installed */
 	}
 	fl = open_qemu(f->run_dir, NULL);
 	snprintf(sock, sizeof(sock), "%s/uart.sock", f->run_dir);
@@ -343,7 +365,7 @@ static void test_qemu_runs_the_image_and_its_uart_reaches_the_link(void **state)
 	expect_hello(fl);
 	hil_flasher_stop(fl);
 	assert_int_equal(count_procs(f->dir), 0);
-	assert_int_equal(access(sock, F_OK), -1);	/* socket removed */
+	assert_int_equal(access(sock, F_OK), -1); /* socket removed */
 	hil_flasher_close(fl);
 }
 
@@ -363,12 +385,12 @@ static void test_qemu_image_crash_is_reported_with_qemus_message(void **state)
 	fl = open_qemu(f->run_dir, NULL);
 	/* QEMU only loads the image once the link connects (wait=on) */
 	assert_int_equal(hil_flasher_start(fl, f->crash), HIL_OK);
-	assert_int_equal(hil_link_socket_open(&l, hil_flasher_link_where(fl),
-					      2000),
-			 HIL_OK);
+	assert_int_equal(
+		hil_link_socket_open(&l, hil_flasher_link_where(fl), 2000),
+		HIL_OK);
 	capture_begin(&c);
 	r = hil_link_read(l, buf, sizeof(buf), 5000);
-	assert_int_equal(r, HIL_ERR_IO);	/* QEMU died: EOF */
+	assert_int_equal(r, HIL_ERR_IO); /* QEMU died: EOF */
 	hil_link_close(l);
 	/* the link may see EOF a moment before QEMU has finished exiting */
 	for (tries = 0; tries < 200; tries++) {
@@ -376,7 +398,7 @@ static void test_qemu_image_crash_is_reported_with_qemus_message(void **state)
 		if (r != HIL_OK) {
 			break;
 		}
-		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = 10000000 },
+		nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 10000000},
 			  NULL);
 	}
 	assert_int_equal(r, HIL_ERR_PROCESS);
@@ -398,7 +420,7 @@ static void test_qemu_close_without_stop_leaves_no_process(void **state)
 	fl = open_qemu(f->run_dir, NULL);
 	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
 	assert_int_equal(count_procs(f->dir), 1);
-	hil_flasher_close(fl);	/* never connected: QEMU is still waiting */
+	hil_flasher_close(fl); /* never connected: QEMU is still waiting */
 	assert_int_equal(count_procs(f->dir), 0);
 }
 
@@ -430,8 +452,9 @@ static void test_qemu_long_run_dir_gets_its_socket_in_tmp(void **state)
 	if (!f->have_fw) {
 		skip();
 	}
-	snprintf(deep, sizeof(deep), "%s/%s", f->dir,
-		 "a-run-directory-name-long-enough-that-the-socket-path-would-not-fit-in-sun-path-at-all");
+	snprintf(
+		deep, sizeof(deep), "%s/%s", f->dir,
+		"a-run-directory-name-long-enough-that-the-socket-path-would-not-fit-in-sun-path-at-all");
 	assert_true(strlen(deep) + strlen("/uart.sock") >= 108);
 	assert_int_equal(mkdir(deep, 0755), 0);
 	snprintf(logp, sizeof(logp), "%s/qemu.log", deep);
@@ -464,15 +487,22 @@ static void test_qemu_version_is_reported(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_flasher_rejects_unknown_type_and_missing_run_dir),
+		cmocka_unit_test(
+			test_flasher_rejects_unknown_type_and_missing_run_dir),
 		cmocka_unit_test(test_qemu_missing_binary_is_a_clear_error),
-		cmocka_unit_test(test_qemu_rejects_a_non_elf_file_before_starting),
-		cmocka_unit_test(test_qemu_missing_elf_is_an_io_error_naming_it),
+		cmocka_unit_test(
+			test_qemu_rejects_a_non_elf_file_before_starting),
+		cmocka_unit_test(
+			test_qemu_missing_elf_is_an_io_error_naming_it),
 		cmocka_unit_test(test_qemu_early_exit_reports_its_log),
-		cmocka_unit_test(test_qemu_runs_the_image_and_its_uart_reaches_the_link),
-		cmocka_unit_test(test_qemu_image_crash_is_reported_with_qemus_message),
-		cmocka_unit_test(test_qemu_close_without_stop_leaves_no_process),
-		cmocka_unit_test(test_qemu_restart_replaces_the_running_emulator),
+		cmocka_unit_test(
+			test_qemu_runs_the_image_and_its_uart_reaches_the_link),
+		cmocka_unit_test(
+			test_qemu_image_crash_is_reported_with_qemus_message),
+		cmocka_unit_test(
+			test_qemu_close_without_stop_leaves_no_process),
+		cmocka_unit_test(
+			test_qemu_restart_replaces_the_running_emulator),
 		cmocka_unit_test(test_qemu_long_run_dir_gets_its_socket_in_tmp),
 		cmocka_unit_test(test_qemu_version_is_reported),
 	};

@@ -35,8 +35,8 @@ static void test_find_by_name_and_implementation(void **state)
 static void test_run_matches_first_kat_vector(void **state)
 {
 	const struct registry_alg *a = hil_ref_find("ascon-aead128", "ref");
-	const uint8_t want[] = { 0x4F, 0x9C, 0x27, 0x82, 0x11, 0xBE, 0xC9, 0x31,
-				 0x6B, 0xF6, 0x8F, 0x46, 0xEE, 0x8B, 0x2E, 0xC6 };
+	const uint8_t want[] = {0x4F, 0x9C, 0x27, 0x82, 0x11, 0xBE, 0xC9, 0x31,
+				0x6B, 0xF6, 0x8F, 0x46, 0xEE, 0x8B, 0x2E, 0xC6};
 	uint8_t key[16], npub[16], out[64];
 	size_t len = 0;
 	int rej = 1;
@@ -58,14 +58,14 @@ static void test_run_matches_first_kat_vector(void **state)
 static void test_run_reports_rejected_decryption(void **state)
 {
 	const struct registry_alg *a = hil_ref_find("ascon-aead128", "ref");
-	uint8_t key[16] = { 0 }, npub[16] = { 0 }, ct[32], pt[32];
+	uint8_t key[16] = {0}, npub[16] = {0}, ct[32], pt[32];
 	size_t len = 0;
 	int rej = 0;
 
 	(void)state;
 	assert_int_equal(hil_ref_run(a, HILP_OP_ENCRYPT, key, npub, NULL, 0,
-				     (const uint8_t *)"0123456789abcdef", 16,
-				     0, ct, sizeof(ct), &len, &rej),
+				     (const uint8_t *)"0123456789abcdef", 16, 0,
+				     ct, sizeof(ct), &len, &rej),
 			 HIL_OK);
 	ct[31] ^= 1;
 	assert_int_equal(hil_ref_run(a, HILP_OP_DECRYPT, key, npub, NULL, 0, ct,

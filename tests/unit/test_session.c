@@ -18,21 +18,21 @@
 
 /* What the scripted peer does with each request it receives, in order. */
 enum peer_action {
-	PEER_REPLY,		/* ['r', seq, 0xAB] then ['e', 0] */
-	PEER_STALE_THEN_REPLY,	/* a reply with a wrong seq and an 'e' 0 first */
-	PEER_CORRUPT_REPLY,	/* the reply frame with one byte flipped */
-	PEER_REJECT_CRC,	/* only ['e', BAD_CRC]: "your frame was damaged" */
-	PEER_STATUS_ONLY,	/* only ['e', BAD_CMD] */
-	PEER_SILENT,		/* nothing */
-	PEER_FAULT,		/* the 18-byte fault report, then ['e', FAULT] */
+	PEER_REPLY,	       /* ['r', seq, 0xAB] then ['e', 0] */
+	PEER_STALE_THEN_REPLY, /* a reply with a wrong seq and an 'e' 0 first */
+	PEER_CORRUPT_REPLY,    /* the reply frame with one byte flipped */
+	PEER_REJECT_CRC,  /* only ['e', BAD_CRC]: "your frame was damaged" */
+	PEER_STATUS_ONLY, /* only ['e', BAD_CMD] */
+	PEER_SILENT,	  /* nothing */
+	PEER_FAULT,	  /* the 18-byte fault report, then ['e', FAULT] */
 };
 
 struct peer {
 	int fd;
 	const enum peer_action *script;
 	size_t n;
-	size_t requests;	/* requests seen (frames that decoded) */
-	size_t lone_zeros;	/* resync bytes seen */
+	size_t requests;   /* requests seen (frames that decoded) */
+	size_t lone_zeros; /* resync bytes seen */
 };
 
 static void peer_send(int fd, uint8_t cmd, const uint8_t *d, size_t n,
@@ -82,8 +82,8 @@ static void *peer_main(void *arg)
 			if (st != HILP_ST_OK) {
 				continue;
 			}
-			a = p->requests < p->n ? p->script[p->requests] :
-						 PEER_REPLY;
+			a = p->requests < p->n ? p->script[p->requests]
+					       : PEER_REPLY;
 			p->requests++;
 			d[0] = pkt.data[0];
 			d[1] = 0xAB;
@@ -148,12 +148,13 @@ static void start(struct fixture *f, const enum peer_action *script, size_t n,
 	f->peer.fd = sv[1];
 	f->peer.script = script;
 	f->peer.n = n;
-	assert_int_equal(hil_link_from_fd(&f->link, sv[0], "test-peer"), HIL_OK);
+	assert_int_equal(hil_link_from_fd(&f->link, sv[0], "test-peer"),
+			 HIL_OK);
 	assert_int_equal(pthread_create(&f->thread, NULL, peer_main, &f->peer),
 			 0);
-	assert_int_equal(hil_session_open(&f->session, f->link, timeout_ms,
-					  retries),
-			 HIL_OK);
+	assert_int_equal(
+		hil_session_open(&f->session, f->link, timeout_ms, retries),
+		HIL_OK);
 }
 
 /* Close the link and join the peer, so that its counters can be read. */
@@ -169,10 +170,9 @@ static void finish(struct fixture *f)
 	hil_session_close(f->session);
 }
 
-static int call(struct fixture *f, uint8_t *status, uint8_t *reply,
-		size_t *len)
+static int call(struct fixture *f, uint8_t *status, uint8_t *reply, size_t *len)
 {
-	const uint8_t payload[] = { 1, 2, 3 };
+	const uint8_t payload[] = {1, 2, 3};
 
 	return hil_session_call(f->session, HILP_CMD_INFO, 0, payload,
 				sizeof(payload), reply, 8, len, status, 0);
@@ -198,7 +198,7 @@ static void test_call_returns_reply_after_sequence_byte(void **state)
 
 static void test_stale_reply_with_other_sequence_is_ignored(void **state)
 {
-	const enum peer_action script[] = { PEER_STALE_THEN_REPLY };
+	const enum peer_action script[] = {PEER_STALE_THEN_REPLY};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -216,7 +216,7 @@ static void test_stale_reply_with_other_sequence_is_ignored(void **state)
 
 static void test_corrupted_reply_is_retried(void **state)
 {
-	const enum peer_action script[] = { PEER_CORRUPT_REPLY };
+	const enum peer_action script[] = {PEER_CORRUPT_REPLY};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -235,7 +235,7 @@ static void test_corrupted_reply_is_retried(void **state)
 
 static void test_target_crc_reject_is_retried(void **state)
 {
-	const enum peer_action script[] = { PEER_REJECT_CRC, PEER_REJECT_CRC };
+	const enum peer_action script[] = {PEER_REJECT_CRC, PEER_REJECT_CRC};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -251,9 +251,10 @@ static void test_target_crc_reject_is_retried(void **state)
 	finish(&f);
 }
 
-static void test_target_status_without_reply_is_returned_not_retried(void **state)
+static void
+test_target_status_without_reply_is_returned_not_retried(void **state)
 {
-	const enum peer_action script[] = { PEER_STATUS_ONLY };
+	const enum peer_action script[] = {PEER_STATUS_ONLY};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -270,8 +271,8 @@ static void test_target_status_without_reply_is_returned_not_retried(void **stat
 
 static void test_silent_peer_times_out_after_bounded_retries(void **state)
 {
-	const enum peer_action script[] = { PEER_SILENT, PEER_SILENT,
-					    PEER_SILENT };
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT,
+					   PEER_SILENT};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -288,7 +289,7 @@ static void test_silent_peer_times_out_after_bounded_retries(void **state)
 
 static void test_silent_then_answering_peer_recovers(void **state)
 {
-	const enum peer_action script[] = { PEER_SILENT };
+	const enum peer_action script[] = {PEER_SILENT};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -305,7 +306,7 @@ static void test_silent_then_answering_peer_recovers(void **state)
 
 static void test_fault_report_is_decoded_and_returned(void **state)
 {
-	const enum peer_action script[] = { PEER_FAULT };
+	const enum peer_action script[] = {PEER_FAULT};
 	struct fixture f;
 	uint8_t reply[8];
 	size_t len = 0;
@@ -345,14 +346,18 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_call_returns_reply_after_sequence_byte),
-		cmocka_unit_test(test_stale_reply_with_other_sequence_is_ignored),
+		cmocka_unit_test(
+			test_stale_reply_with_other_sequence_is_ignored),
 		cmocka_unit_test(test_corrupted_reply_is_retried),
 		cmocka_unit_test(test_target_crc_reject_is_retried),
-		cmocka_unit_test(test_target_status_without_reply_is_returned_not_retried),
-		cmocka_unit_test(test_silent_peer_times_out_after_bounded_retries),
+		cmocka_unit_test(
+			test_target_status_without_reply_is_returned_not_retried),
+		cmocka_unit_test(
+			test_silent_peer_times_out_after_bounded_retries),
 		cmocka_unit_test(test_silent_then_answering_peer_recovers),
 		cmocka_unit_test(test_fault_report_is_decoded_and_returned),
-		cmocka_unit_test(test_oversized_payload_is_refused_before_sending),
+		cmocka_unit_test(
+			test_oversized_payload_is_refused_before_sending),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,8 +69,8 @@ static uint64_t ms_now(void)
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000u,
-			       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000u,
+			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
 
 	nanosleep(&ts, NULL);
 }
@@ -166,7 +166,7 @@ static void test_socket_retries_until_the_server_appears(void **state)
 		if (conn < 0 || write(conn, "late", 4) != 4) {
 			_exit(1);
 		}
-		(void)read(conn, buf, 1);	/* until the client closes */
+		(void)read(conn, buf, 1); /* until the client closes */
 		_exit(0);
 	}
 	t0 = ms_now();
@@ -279,13 +279,27 @@ static void test_socket_read_timeout_returns_zero(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_socket_connects_and_exchanges_bytes, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_socket_retries_until_the_server_appears, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_socket_without_server_times_out_naming_the_path, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_socket_stale_socket_file_times_out, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_socket_peer_close_is_an_io_error_naming_the_path, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_socket_rejects_a_path_longer_than_sun_path, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_socket_read_timeout_returns_zero, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_connects_and_exchanges_bytes, setup_dir,
+			teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_retries_until_the_server_appears, setup_dir,
+			teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_without_server_times_out_naming_the_path,
+			setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_stale_socket_file_times_out, setup_dir,
+			teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_peer_close_is_an_io_error_naming_the_path,
+			setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_rejects_a_path_longer_than_sun_path,
+			setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_socket_read_timeout_returns_zero, setup_dir,
+			teardown_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,7 +179,8 @@ static void test_large_n_matches_closed_forms(void **state)
 	free(x);
 }
 
-static void test_ci95_of_the_median_brackets_it_by_order_statistics(void **state)
+static void
+test_ci95_of_the_median_brackets_it_by_order_statistics(void **state)
 {
 	double x[100];
 	struct hil_stats st;
@@ -201,8 +202,8 @@ static void test_ci95_of_the_median_brackets_it_by_order_statistics(void **state
 
 static void test_outliers_are_flagged_and_counted_not_dropped(void **state)
 {
-	double x[] = { 100, 101, 99, 100, 102, 98, 100, 5000, 100, 101 };
-	double same[] = { 7, 7, 7, 7, 9 };
+	double x[] = {100, 101, 99, 100, 102, 98, 100, 5000, 100, 101};
+	double same[] = {7, 7, 7, 7, 9};
 	struct hil_stats st;
 
 	(void)state;
@@ -218,7 +219,7 @@ static void test_outliers_are_flagged_and_counted_not_dropped(void **state)
 
 static void test_linear_fit_recovers_fixed_and_per_byte_cost(void **state)
 {
-	const double len[] = { 16, 64, 256, 1024 };
+	const double len[] = {16, 64, 256, 1024};
 	double y[4];
 	double a, b, r2;
 	size_t i;
@@ -254,9 +255,12 @@ int main(void)
 		cmocka_unit_test(
 			test_small_spread_on_a_large_offset_is_accurate),
 		cmocka_unit_test(test_large_n_matches_closed_forms),
-		cmocka_unit_test(test_ci95_of_the_median_brackets_it_by_order_statistics),
-		cmocka_unit_test(test_outliers_are_flagged_and_counted_not_dropped),
-		cmocka_unit_test(test_linear_fit_recovers_fixed_and_per_byte_cost),
+		cmocka_unit_test(
+			test_ci95_of_the_median_brackets_it_by_order_statistics),
+		cmocka_unit_test(
+			test_outliers_are_flagged_and_counted_not_dropped),
+		cmocka_unit_test(
+			test_linear_fit_recovers_fixed_and_per_byte_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,8 +9,8 @@ extern uint8_t __stack_bottom[], __stack_top[];
 extern const uint8_t __build_id_start[], __build_id_end[];
 
 #define NT_GNU_BUILD_ID 3u
-#define NOTE_HDR 12u		/* namesz, descsz, type */
-#define RESET_TX_WAIT 200000u	/* > 10 bit times at 9600 Bd and 168 MHz */
+#define NOTE_HDR	12u	/* namesz, descsz, type */
+#define RESET_TX_WAIT	200000u /* > 10 bit times at 9600 Bd and 168 MHz */
 
 void hal_irq_off(void)
 {
@@ -97,7 +97,7 @@ void hal_reset(void)
 	}
 }
 
-#ifndef HAL_BOARD_UID	/* defined by a board.mk whose hal.c has its own hal_uid() */
+#ifndef HAL_BOARD_UID /* defined by a board.mk whose hal.c has its own hal_uid() */
 /* RM0368 §24.1: three words, U_ID[31:0] first; sent least significant byte first. */
 void hal_uid(uint8_t uid[12])
 {

@@ -30,7 +30,7 @@ void Default_Handler(void) __attribute__((weak, alias("hal_fault_handler")));
  * footprint budget. A board that enables an interrupt must append the IRQ
  * vectors (F401: 85, RM0368 section 10.2; F405: 82) and raise IRQS.
  */
-#define D Default_Handler
+#define D    Default_Handler
 #define IRQS 0
 
 /* Initial SP, then handlers (ARMv7-M ARM B1.5.3); the core reads it at address 0 = flash. */
@@ -39,22 +39,18 @@ struct vector_table {
 	void (*handler[15 + IRQS])(void);
 };
 
-__attribute__((section(".isr_vector"), used))
-static const struct vector_table vector_table = {
+__attribute__((section(".isr_vector"),
+	       used)) static const struct vector_table vector_table = {
 	&__stack_top,
 	{
-		Reset_Handler,
-		NMI_Handler,
-		HardFault_Handler,
-		MemManage_Handler,
-		BusFault_Handler,
-		UsageFault_Handler,
-		0, 0, 0, 0,		/* reserved */
-		D,			/* SVCall */
-		D,			/* DebugMonitor */
-		0,			/* reserved */
-		D,			/* PendSV */
-		D,			/* SysTick */
+		Reset_Handler, NMI_Handler, HardFault_Handler,
+		MemManage_Handler, BusFault_Handler, UsageFault_Handler, 0, 0,
+		0, 0, /* reserved */
+		D,    /* SVCall */
+		D,    /* DebugMonitor */
+		0,    /* reserved */
+		D,    /* PendSV */
+		D,    /* SysTick */
 	},
 };
 
@@ -78,7 +74,8 @@ void Reset_Handler(void)
 	}
 	/* The table is in flash at 0x08000000; VTOR = 0 only works through the boot alias. */
 	SCB_VTOR = (uint32_t)(uintptr_t)&vector_table;
-	for (i = 0; i < (unsigned)(__init_array_end - __init_array_start); i++) {
+	for (i = 0; i < (unsigned)(__init_array_end - __init_array_start);
+	     i++) {
 		__init_array_start[i]();
 	}
 	(void)main();
@@ -116,12 +113,12 @@ void hal_fault_dispatch(const uint32_t *frame)
 {
 	static volatile uint8_t reporting;
 
-	if (!reporting) {	/* a fault inside the report must not recurse */
+	if (!reporting) { /* a fault inside the report must not recurse */
 		reporting = 1;
 		hal_fault_report(frame ? frame[6] : 0u, SCB_CFSR, SCB_HFSR,
 				 SCB_BFAR);
 	}
-	for (;;) {	/* the host sees the report (or silence) and resets us */
+	for (;;) { /* the host sees the report (or silence) and resets us */
 	}
 }
 

@@ -22,12 +22,12 @@
 #define HIL_BAUD 115200
 #endif
 
-#define HSI_HZ 16000000u
-#define TRIGGER_PIN 8u		/* PA8 */
-#define USART_TX_PIN 2u		/* PA2 */
-#define USART_RX_PIN 3u		/* PA3 */
-#define AF7_USART2 7u
-#define CLOCK_WAIT 200000u	/* ~50 ms at 16 MHz; PLL lock is < 0.2 ms */
+#define HSI_HZ	     16000000u
+#define TRIGGER_PIN  8u /* PA8 */
+#define USART_TX_PIN 2u /* PA2 */
+#define USART_RX_PIN 3u /* PA3 */
+#define AF7_USART2   7u
+#define CLOCK_WAIT   200000u /* ~50 ms at 16 MHz; PLL lock is < 0.2 ms */
 
 /*
  * Clock profiles, all from the 16 MHz HSI (the board's HSE is the ST-LINK
@@ -44,30 +44,30 @@
  * leaves ICEN/DCEN on at 0 WS). 84 MHz is the realistic profile.
  */
 #if HIL_CLOCK_HZ == 84000000
-#define USE_PLL 1
-#define PLL_M 16u	/* 1 MHz VCO input */
-#define PLL_N 336u	/* 336 MHz VCO */
-#define PLL_P 4u	/* 84 MHz */
-#define PLL_Q 7u	/* 48 MHz */
+#define USE_PLL	 1
+#define PLL_M	 16u  /* 1 MHz VCO input */
+#define PLL_N	 336u /* 336 MHz VCO */
+#define PLL_P	 4u   /* 84 MHz */
+#define PLL_Q	 7u   /* 48 MHz */
 #define FLASH_WS 2u
 #define ACR_BITS (FLASH_ACR_PRFTEN | FLASH_ACR_ICEN | FLASH_ACR_DCEN)
-#define PPRE1 RCC_CFGR_PPRE1_DIV2
+#define PPRE1	 RCC_CFGR_PPRE1_DIV2
 #define APB1_DIV 2u
 #elif HIL_CLOCK_HZ == 24000000
-#define USE_PLL 1
-#define PLL_M 16u	/* 1 MHz VCO input */
-#define PLL_N 192u	/* 192 MHz VCO, the lowest legal */
-#define PLL_P 8u	/* 24 MHz */
-#define PLL_Q 4u	/* 48 MHz */
+#define USE_PLL	 1
+#define PLL_M	 16u  /* 1 MHz VCO input */
+#define PLL_N	 192u /* 192 MHz VCO, the lowest legal */
+#define PLL_P	 8u   /* 24 MHz */
+#define PLL_Q	 4u   /* 48 MHz */
 #define FLASH_WS 0u
 #define ACR_BITS (FLASH_ACR_ICEN | FLASH_ACR_DCEN)
-#define PPRE1 RCC_CFGR_PPRE1_DIV1
+#define PPRE1	 RCC_CFGR_PPRE1_DIV1
 #define APB1_DIV 1u
 #elif HIL_CLOCK_HZ == 16000000
-#define USE_PLL 0
+#define USE_PLL	 0
 #define FLASH_WS 0u
 #define ACR_BITS (FLASH_ACR_ICEN | FLASH_ACR_DCEN)
-#define PPRE1 RCC_CFGR_PPRE1_DIV1
+#define PPRE1	 RCC_CFGR_PPRE1_DIV1
 #define APB1_DIV 1u
 #else
 #error "HIL_CLOCK_HZ must be 84000000, 24000000 or 16000000"
@@ -147,8 +147,8 @@ static uint8_t clock_init(void)
 	}
 	/* Caches may only be reset while disabled (RM0368 §3.8.1). */
 	FLASH_ACR = FLASH_ACR_LATENCY(FLASH_WS);
-	FLASH_ACR = FLASH_ACR_LATENCY(FLASH_WS) | FLASH_ACR_ICRST |
-		    FLASH_ACR_DCRST;
+	FLASH_ACR =
+		FLASH_ACR_LATENCY(FLASH_WS) | FLASH_ACR_ICRST | FLASH_ACR_DCRST;
 	FLASH_ACR = acr;
 	if (!wait_bits(&FLASH_ACR, FLASH_ACR_LATENCY_MASK | ACR_BITS, acr)) {
 		return HILP_ST_CLOCK;
@@ -194,22 +194,25 @@ fallback:
 static void gpio_init(void)
 {
 	RCC_AHB1ENR |= RCC_AHB1ENR_GPIOAEN;
-	(void)RCC_AHB1ENR;	/* errata: let the clock reach the port first */
+	(void)RCC_AHB1ENR; /* errata: let the clock reach the port first */
 
 	GPIO_AFRL(GPIOA) = (GPIO_AFRL(GPIOA) & ~(GPIO_AFR_MASK(USART_TX_PIN) |
 						 GPIO_AFR_MASK(USART_RX_PIN))) |
 			   GPIO_AFR(USART_TX_PIN, AF7_USART2) |
 			   GPIO_AFR(USART_RX_PIN, AF7_USART2);
-	GPIO_PUPDR(GPIOA) = (GPIO_PUPDR(GPIOA) & ~GPIO_PUPDR_MASK(USART_RX_PIN)) |
-			    GPIO_PUPDR_PULLUP(USART_RX_PIN);
-	GPIO_MODER(GPIOA) = (GPIO_MODER(GPIOA) & ~(GPIO_MODER_MASK(USART_TX_PIN) |
-						   GPIO_MODER_MASK(USART_RX_PIN))) |
-			    GPIO_MODER_AF(USART_TX_PIN) | GPIO_MODER_AF(USART_RX_PIN);
+	GPIO_PUPDR(GPIOA) =
+		(GPIO_PUPDR(GPIOA) & ~GPIO_PUPDR_MASK(USART_RX_PIN)) |
+		GPIO_PUPDR_PULLUP(USART_RX_PIN);
+	GPIO_MODER(GPIOA) =
+		(GPIO_MODER(GPIOA) & ~(GPIO_MODER_MASK(USART_TX_PIN) |
+				       GPIO_MODER_MASK(USART_RX_PIN))) |
+		GPIO_MODER_AF(USART_TX_PIN) | GPIO_MODER_AF(USART_RX_PIN);
 
 	GPIO_BSRR(GPIOA) = GPIO_BSRR_RESET(TRIGGER_PIN);
 	GPIO_OTYPER(GPIOA) &= ~(1u << TRIGGER_PIN);
-	GPIO_MODER(GPIOA) = (GPIO_MODER(GPIOA) & ~GPIO_MODER_MASK(TRIGGER_PIN)) |
-			    GPIO_MODER_OUTPUT(TRIGGER_PIN);
+	GPIO_MODER(GPIOA) =
+		(GPIO_MODER(GPIOA) & ~GPIO_MODER_MASK(TRIGGER_PIN)) |
+		GPIO_MODER_OUTPUT(TRIGGER_PIN);
 }
 
 /*
@@ -225,10 +228,11 @@ static void usart_init(void)
 	(void)RCC_APB1ENR;
 
 	USART_CR1(USART2) = 0;
-	USART_CR2(USART2) = 0;	/* 1 stop bit */
-	USART_CR3(USART2) = 0;	/* no flow control */
+	USART_CR2(USART2) = 0; /* 1 stop bit */
+	USART_CR3(USART2) = 0; /* no flow control */
 	USART_BRR(USART2) = (apb1_hz + HIL_BAUD / 2u) / HIL_BAUD;
-	USART_CR1(USART2) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE; /* 8N1 */
+	USART_CR1(USART2) =
+		USART_CR1_UE | USART_CR1_TE | USART_CR1_RE; /* 8N1 */
 }
 
 /*
@@ -284,15 +288,16 @@ void hal_counter_info(struct hal_counter_info *info)
 {
 	info->unit = HILP_UNIT_CYCLES;
 	info->clock_hz = sysclk_hz;
-	info->counter_hz = sysclk_hz;	/* CYCCNT counts core clock cycles */
-	info->flash_acr = FLASH_ACR;	/* as the chip reports it, not as we meant it */
+	info->counter_hz = sysclk_hz; /* CYCCNT counts core clock cycles */
+	info->flash_acr =
+		FLASH_ACR; /* as the chip reports it, not as we meant it */
 	info->flags = have_cyccnt ? HILP_INFO_CYCLE_COUNTER : 0u;
 }
 
 void hal_trigger(int on)
 {
-	GPIO_BSRR(GPIOA) = on ? GPIO_BSRR_SET(TRIGGER_PIN) :
-				GPIO_BSRR_RESET(TRIGGER_PIN);
+	GPIO_BSRR(GPIOA) =
+		on ? GPIO_BSRR_SET(TRIGGER_PIN) : GPIO_BSRR_RESET(TRIGGER_PIN);
 }
 
 const char *hal_board_name(void)

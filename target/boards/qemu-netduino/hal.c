@@ -31,7 +31,7 @@ uint8_t hal_init(void)
 	TIM2_CR1 = 0;
 	TIM2_PSC = 0;
 	TIM2_ARR = 0xFFFFFFFFu;
-	TIM2_EGR = TIM_EGR_UG;	/* load PSC/ARR now, CNT = 0 */
+	TIM2_EGR = TIM_EGR_UG; /* load PSC/ARR now, CNT = 0 */
 	TIM2_SR = 0;
 	TIM2_CR1 = TIM_CR1_CEN;
 	return HILP_ST_OK;
