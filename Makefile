@@ -34,13 +34,18 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/proc.c host/board/flasher.c host/board/qemu.c host/elfinfo.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
-	host/util.c host/run.c host/mapsizes.c protocol/hilp.c
+	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c \
+	protocol/hilp.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
 ALL_IMPLS ?= $(patsubst target/crypto/%/,%,$(sort $(dir $(wildcard target/crypto/*/*/api.h))))
-impl_sym = $(subst -,_,$(subst /,_,$(1)))
-impl_srcs = $(wildcard target/crypto/$(1)/*.c)
+# An implementation is "alg/impl" (bundled: target/crypto/alg/impl) or
+# "alg/impl=DIR" (an external folder in the NIST LWC layout).
+impl_id = $(firstword $(subst =, ,$(1)))
+impl_dir = $(or $(word 2,$(subst =, ,$(1))),target/crypto/$(1))
+impl_sym = $(subst .,_,$(subst +,_,$(subst -,_,$(subst /,_,$(1)))))
+impl_srcs = $(wildcard $(call impl_dir,$(1))/*.c)
 impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
 	-Dcrypto_aead_decrypt=$(call impl_sym,$(1))_aead_decrypt \
 	-Dcrypto_hash=$(call impl_sym,$(1))_hash \
@@ -50,16 +55,16 @@ impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
 	-DHIL_ALG_SYM=$(call impl_sym,$(1)) \
 	-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
 	-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \
-	-Itarget/crypto/$(1)
+	-I$(2)
 
 # Host builds of every implementation: expected outputs and `crypt --on host`.
 define host_impl_rules
 $(HB)/crypto/$(1)/%.o: target/crypto/$(1)/%.c
 	@mkdir -p $$(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+	$(HOST_CC) $(HOST_CFLAGS) $(call impl_defs,$(1),target/crypto/$(1)) -c $$< -o $$@
 $(HB)/crypto/$(1)/glue.o: target/glue.c
 	@mkdir -p $$(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+	$(HOST_CC) $(HOST_CFLAGS) $(call impl_defs,$(1),target/crypto/$(1)) -c $$< -o $$@
 HOST_CRYPTO_OBJS += $(patsubst target/crypto/$(1)/%.c,$(HB)/crypto/$(1)/%.o,$(call impl_srcs,$(1))) $(HB)/crypto/$(1)/glue.o
 endef
 $(foreach i,$(ALL_IMPLS),$(eval $(call host_impl_rules,$(i))))
@@ -68,7 +73,7 @@ $(foreach i,$(ALL_IMPLS),$(eval $(call host_impl_rules,$(i))))
 $(HB)/gen/algs.h: FORCE
 	@mkdir -p $(@D)
 	@rm -f $@.tmp
-	@for i in $(ALL_IMPLS); do echo "HIL_ALG($$(echo $$i | tr /- __))" >> $@.tmp; done
+	@for i in $(foreach i,$(ALL_IMPLS),$(call impl_sym,$(i))); do echo "HIL_ALG($$i)" >> $@.tmp; done
 	@touch $@.tmp && (cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@)
 
 $(HB)/registry.o: target/registry.c $(HB)/gen/algs.h
@@ -111,18 +116,19 @@ FW_LDFLAGS := $(BOARD_CFLAGS) -nostartfiles --specs=nano.specs \
 	-T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS)
 FW_CORE_SRCS := target/main.c target/bench.c protocol/hilp.c $(BOARD_SRCS)
 
+# $(1) = alg/impl, $(2) = its folder.
 define fw_impl_rules
-$(FW_DIR)/crypto/$(1)/%.o: target/crypto/$(1)/%.c $(FW_DIR)/flags
+$(FW_DIR)/crypto/$(1)/%.o: $(2)/%.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
+	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
 $(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1)) -c $$< -o $$@
-FW_CRYPTO_OBJS += $(patsubst target/crypto/$(1)/%.c,$(FW_DIR)/crypto/$(1)/%.o,$(call impl_srcs,$(1))) $(FW_DIR)/crypto/$(1)/glue.o
+	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
+FW_CRYPTO_OBJS += $(patsubst $(2)/%.c,$(FW_DIR)/crypto/$(1)/%.o,$(wildcard $(2)/*.c)) $(FW_DIR)/crypto/$(1)/glue.o
 endef
 FW_ALGS := $(filter-out none,$(ALGS))
-$(foreach i,$(FW_ALGS),$(if $(wildcard target/crypto/$(i)/api.h),,$(error no implementation folder target/crypto/$(i))))
-$(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(i))))
+$(foreach i,$(FW_ALGS),$(if $(wildcard $(call impl_dir,$(i))/api.h),,$(error no api.h in $(call impl_dir,$(i)) for $(call impl_id,$(i)))))
+$(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call impl_dir,$(i)))))
 
 # The flags file changes whenever the build inputs change, so that nothing
 # built with other flags is ever reused.
@@ -135,7 +141,7 @@ $(FW_DIR)/flags: FORCE
 $(FW_DIR)/gen/algs.h: $(FW_DIR)/flags
 	@mkdir -p $(@D)
 	@rm -f $@.tmp
-	@for i in $(FW_ALGS); do echo "HIL_ALG($$(echo $$i | tr /- __))" >> $@.tmp; done
+	@for i in $(foreach i,$(FW_ALGS),$(call impl_sym,$(call impl_id,$(i)))); do echo "HIL_ALG($$i)" >> $@.tmp; done
 	@touch $@.tmp && mv $@.tmp $@
 
 $(FW_DIR)/registry.o: target/registry.c $(FW_DIR)/gen/algs.h
@@ -159,27 +165,53 @@ firmware: $(FW_DIR)/stub.elf
 
 # ---------------------------------------------------------------- tests
 TB := $(BUILD)/tests
-UNIT_TESTS := hilp ascon_aead128_kat kat_parser config stats link socket_link \
-	proc qemu_flasher elfinfo session refcrypto mapsizes
-test_common := $(HB)/libhil.a
-TEST_EXTRA_ascon_aead128_kat := tests/common/kat.c target/crypto/ascon-aead128/ref/encrypt.c
-TEST_EXTRA_kat_parser := tests/common/kat.c
-
+UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
+	elfinfo session refcrypto mapsizes
 
 $(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Itests/common -Itarget/crypto/ascon-aead128/ref \
-		$(HOST_LDFLAGS) -o $@ $< $(TEST_EXTRA_$*) $(HB)/libhil.a \
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(HB)/libhil.a \
 		$(HOST_LDLIBS) -lcmocka
 
+# Known-answer tests of each implementation, built from its folder as it is
+# (API names not renamed), with the official vector files in tests/kat.
+# name:folder
+KAT_TESTS := ascon_aead128_kat:ascon-aead128/ref \
+	ascon_aead128_bi32_kat:ascon-aead128/bi32 \
+	ascon128v12_kat:ascon128v12/ref \
+	ascon_hash256_kat:ascon-hash256/ref \
+	ascon_xof128_kat:ascon-xof128/ref \
+	speck64128_kat:speck64-128-ecb/ref \
+	aes128_ecb_kat:aes128-ecb/ref \
+	aes128_gcm_kat:aes128-gcm/ref \
+	chacha20poly1305_kat:chacha20-poly1305/ref
+kat_name = $(firstword $(subst :, ,$(1)))
+kat_dir = target/crypto/$(lastword $(subst :, ,$(1)))
+define kat_test_rule
+$(TB)/test_$(call kat_name,$(1)): tests/unit/test_$(call kat_name,$(1)).c $(wildcard $(call kat_dir,$(1))/*.c) $(HB)/libhil.a $(TB)/ref_renamed/ascon_aead128_ref.o
+	@mkdir -p $$(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(call kat_dir,$(1)) $(HOST_LDFLAGS) -o $$@ $$< \
+		$(wildcard $(call kat_dir,$(1))/*.c) $(TB)/ref_renamed/ascon_aead128_ref.o \
+		$(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+endef
+$(foreach t,$(KAT_TESTS),$(eval $(call kat_test_rule,$(t))))
+
+# bi32 is compared with the reference: link the reference under other names.
+$(TB)/ref_renamed/ascon_aead128_ref.o: target/crypto/ascon-aead128/ref/encrypt.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Dcrypto_aead_encrypt=ref_encrypt \
+		-Dcrypto_aead_decrypt=ref_decrypt -Itarget/crypto/ascon-aead128/ref \
+		-c $< -o $@
+
+UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
 E2E_TESTS := e2e_qemu
-$(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a tests/common/kat.c
+$(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Itests/common $(HOST_LDFLAGS) -o $@ $< \
-		tests/common/kat.c $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
+		$(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
 E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 
 # ---------------------------------------------------------------- phony

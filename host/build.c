@@ -152,10 +152,10 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	char opt[2048] = "";
 	char var_board[128];
 	char var_opt[2100];
-	char var_algs[1100];
+	char var_algs[8300];
 	char var_dir[HIL_PATH + 16];
 	char var_clock[64];
-	char key[4096];
+	char key[16384];
 	size_t i;
 	uint32_t h;
 	int status = -1;
@@ -173,10 +173,14 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
 	} else {
 		for (i = 0; i < cfg->n_algs; i++) {
-			char one[160];
+			char one[HIL_CFG_STR + 160];
 
-			snprintf(one, sizeof(one), "%s%s/%s", i ? " " : "",
-				 cfg->algs[i].name, cfg->algs[i].impl);
+			/* An external folder is named after '=' (the
+			 * config loader rejects spaces and '=' in it). */
+			snprintf(one, sizeof(one), "%s%s/%s%s%s", i ? " " : "",
+				 cfg->algs[i].name, cfg->algs[i].impl,
+				 cfg->algs[i].path[0] ? "=" : "",
+				 cfg->algs[i].path);
 			strncat(fw->algs, one,
 				sizeof(fw->algs) - strlen(fw->algs) - 1);
 		}

@@ -38,6 +38,7 @@ struct origin {
  * still look it up.
  */
 struct loader {
+	char *base_dir; /* folder of the top file, or parse()'s base_dir */
 	char *err;
 	size_t errlen;
 	char *files[MAX_CHAIN]; /* display names; files[0] NULL for inline text */
@@ -98,6 +99,8 @@ static const char *const build_keys[] = {
 static const char *const alg_keys[] = {
 	"name",
 	"impl",
+	"path",
+	"kat",
 	NULL,
 };
 static const char *const bench_keys[] = {
@@ -825,6 +828,52 @@ static int get_str(struct loader *ld, const cJSON *it, const char *path,
 	return HIL_OK;
 }
 
+/*
+ * A path that must exist (a folder when want_dir): relative ones are taken
+ * from the folder of the file that wrote them, as "extends" is.
+ */
+static int get_path(struct loader *ld, const cJSON *it, const char *path,
+		    char *buf, size_t size, int want_dir)
+{
+	const char *file = origin_of(ld, it);
+	char *dir = NULL;
+	char *full = NULL;
+	struct stat st;
+	int ret;
+
+	ret = get_str(ld, it, path, buf, size, 0);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (strpbrk(buf, " \t=") != NULL) {
+		return fail(ld, it, "%s: a path with spaces or '=' cannot be built",
+			    path);
+	}
+	dir = file != NULL ? dir_of(file) :
+			     strdup(ld->base_dir ? ld->base_dir : "");
+	full = dir != NULL ? join(dir, buf) : NULL;
+	free(dir);
+	if (full == NULL) {
+		return fail(ld, it, "%s: out of memory", path);
+	}
+	if (strlen(full) >= size) {
+		free(full);
+		return fail(ld, it, "%s: too long once resolved", path);
+	}
+	snprintf(buf, size, "%s", full);
+	free(full);
+	if (stat(buf, &st) != 0) {
+		return fail(ld, it, "%s: %s: %s", path, buf, strerror(errno));
+	}
+	if (want_dir && !S_ISDIR(st.st_mode)) {
+		return fail(ld, it, "%s: %s is not a folder", path, buf);
+	}
+	if (!want_dir && !S_ISREG(st.st_mode)) {
+		return fail(ld, it, "%s: %s is not a file", path, buf);
+	}
+	return HIL_OK;
+}
+
 static int find_choice(const struct choice *ch, const char *s)
 {
 	int i;
@@ -1248,6 +1297,24 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 				ret = get_name(ld, f, q, a->impl,
 					       sizeof(a->impl));
 			}
+			f = member(c, "path");
+			snprintf(q, sizeof(q), "algorithms[%zu].path", i);
+			if (ret == HIL_OK && f != NULL) {
+				ret = get_path(ld, f, q, a->path,
+					       sizeof(a->path), 1);
+			}
+			f = member(c, "kat");
+			snprintf(q, sizeof(q), "algorithms[%zu].kat", i);
+			if (ret == HIL_OK && f != NULL) {
+				ret = get_path(ld, f, q, a->kat, sizeof(a->kat),
+					       0);
+			}
+			if (ret == HIL_OK && a->path[0] != '\0' &&
+			    member(c, "impl") == NULL) {
+				ret = fail(ld, c,
+					   "%s: an external implementation (path) needs an \"impl\" name of its own",
+					   p);
+			}
 		} else {
 			ret = fail(
 				ld, c,
@@ -1606,6 +1673,7 @@ static int load(const char *path, const char *text, const char *base_dir,
 	if (ret != HIL_OK) {
 		goto out;
 	}
+	ld.base_dir = dir;
 	/* resolve() takes root and hands back the merged tree. */
 	ret = resolve(&ld, 0, root, dir, &root);
 	if (ret != HIL_OK) {

@@ -22,6 +22,11 @@
 struct hil_config_alg {
 	char name[HIL_CFG_NAME]; /* e.g. "ascon-aead128" */
 	char impl[HIL_CFG_NAME]; /* e.g. "ref"; default "ref" */
+	/* An external implementation folder (NIST LWC layout), resolved
+	 * against the folder of the config file that names it; "" when the
+	 * implementation is bundled. */
+	char path[HIL_CFG_STR];
+	char kat[HIL_CFG_STR]; /* its known-answer file, or "" */
 };
 
 struct hil_config {

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "board/flasher.h"
 #include "elfinfo.h"
 #include "err.h"
+#include "katrun.h"
 #include "link/link.h"
 #include "log.h"
 #include "proc.h"
@@ -100,17 +102,37 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 			}
 		}
 		compact[o] = '\0';
-		snprintf(run->id, sizeof(run->id), "%s-%s-%ld", compact,
-			 run->cfg->name, (long)getpid());
+		snprintf(stamp, sizeof(stamp), "%s", compact);
 	}
-	snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir,
-		 run->id);
-	ret = hil_mkdirs(run->dir);
+	ret = hil_mkdirs(opts->results_dir);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	hil_info("run %s: results in %s", run->id, run->dir);
-	return HIL_OK;
+	/* The folder is created exclusively: two runs in the same second (a
+	 * sweep, the daemon) get their own, never each other's journal. */
+	for (i = 1; i < 1000; i++) {
+		if (i == 1) {
+			snprintf(run->id, sizeof(run->id), "%s-%s", stamp,
+				 run->cfg->name);
+		} else {
+			snprintf(run->id, sizeof(run->id), "%s-%s-%zu", stamp,
+				 run->cfg->name, i);
+		}
+		snprintf(run->dir, sizeof(run->dir), "%s/%s",
+			 opts->results_dir, run->id);
+		if (mkdir(run->dir, 0777) == 0) {
+			hil_info("run %s: results in %s", run->id, run->dir);
+			return HIL_OK;
+		}
+		if (errno != EEXIST) {
+			hil_err("cannot create %s: %s", run->dir,
+				strerror(errno));
+			return HIL_ERR_IO;
+		}
+	}
+	hil_err("cannot find a free run folder for %s in %s", stamp,
+		opts->results_dir);
+	return HIL_ERR_IO;
 }
 
 /* results/latest -> <run-id>, replaced atomically. */
@@ -529,6 +551,44 @@ static int measure_alg(struct run_ctx *c, int index,
 	return HIL_OK;
 }
 
+/* Does the image's implementation have the parameters of the reference? */
+static int same_api(const struct hilp_alg_info *t, const struct registry_alg *r)
+{
+	return t->kind == r->kind && t->keybytes == r->keybytes &&
+	       t->npubbytes == r->npubbytes && t->abytes == r->abytes &&
+	       t->blockbytes == r->blockbytes;
+}
+
+/*
+ * The implementation under test, described with the host reference's
+ * functions (which compute the expected outputs) and its own names. A
+ * bundled implementation is its own reference; an external folder is
+ * checked against the first bundled implementation of its algorithm, and
+ * makes no constant-time claim we could vouch for.
+ */
+static int subject_of(const struct hil_config_alg *ca,
+		      struct registry_alg *subject)
+{
+	const struct registry_alg *ref =
+		ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL) :
+				       hil_ref_find(ca->name, ca->impl);
+
+	if (ref == NULL) {
+		char known[1024];
+
+		hil_ref_list(known, sizeof(known));
+		hil_err("%s/%s: no such algorithm in this hilrun (known: %s)",
+			ca->name, ca->impl, known);
+		return HIL_ERR_CONFIG;
+	}
+	*subject = *ref;
+	subject->impl = ca->impl;
+	if (ca->path[0] != '\0') {
+		subject->constant_time = -1;
+	}
+	return HIL_OK;
+}
+
 static int measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -537,33 +597,50 @@ static int measure(struct run_ctx *c)
 
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
-		const struct registry_alg *ref =
-			hil_ref_find(ca->name, ca->impl);
+		struct registry_alg subject;
 		int index = find_target_alg(c, ca->name, ca->impl);
 
-		if (ref == NULL || index < 0) {
-			hil_err("%s/%s is not in the %s", ca->name, ca->impl,
-				ref == NULL ? "host build" : "target image");
+		ret = subject_of(ca, &subject);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (index < 0) {
+			hil_err("%s/%s is not in the target image", ca->name,
+				ca->impl);
 			return HIL_ERR_MISMATCH;
 		}
-		ret = verify_alg(c, index, ref);
+		if (!same_api(&c->algs[index], &subject)) {
+			hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
+				ca->name, ca->impl, c->algs[index].kind,
+				c->algs[index].keybytes,
+				c->algs[index].npubbytes, c->algs[index].abytes,
+				c->algs[index].blockbytes, ca->name);
+			ret = HIL_ERR_VERIFY;
+		} else {
+			ret = verify_alg(c, index, &subject);
+		}
+		if (ret == HIL_OK && ca->kat[0] != '\0') {
+			ret = hil_katrun_on_target(c->conn.session,
+						   (uint8_t)index, &subject,
+						   ca->kat);
+		}
 		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO) {
 			return ret;
 		}
 		if (ret != HIL_OK) {
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
-			if (add_failed_row(
-				    c, ref,
-				    "failed verification on the target") ==
+			if (add_failed_row(c, &subject,
+					   "failed verification on the target") ==
 			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;
 		}
-		hil_info("%s/%s verified on the target against the host build",
-			 ca->name, ca->impl);
-		ret = measure_alg(c, index, ref);
+		hil_info("%s/%s verified on the target against the host build%s",
+			 ca->name, ca->impl,
+			 ca->kat[0] != '\0' ? " and its known-answer file" : "");
+		ret = measure_alg(c, index, &subject);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -663,12 +740,14 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	hil_flasher_version(conn->flasher, run->flasher_version,
-			    sizeof(run->flasher_version));
 	ret = hil_flasher_start(conn->flasher, run->fw.elf);
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	/* Asked only once the tool is known to run: a missing one is
+	 * reported once, by start. */
+	hil_flasher_version(conn->flasher, run->flasher_version,
+			    sizeof(run->flasher_version));
 	if (strcmp(cfg->link.type, "serial") == 0) {
 		ret = hil_link_open(&conn->link, "serial", cfg->link.port,
 				    cfg->link.baud);

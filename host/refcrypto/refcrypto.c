@@ -15,6 +15,12 @@ const struct registry_alg *hil_ref_find(const char *name, const char *impl)
 {
 	size_t i;
 
+	/* No implementation named: the reference one ("ref") if there is one. */
+	if ((impl == NULL || impl[0] == '\0') &&
+	    hil_ref_find(name, "ref") != NULL) {
+		return hil_ref_find(name, "ref");
+	}
+
 	for (i = 0; i < registry_count(); i++) {
 		const struct registry_alg *a = registry_get(i);
 

@@ -9,7 +9,8 @@
 
 /**
  * Find an implementation built into the host.
- * @param impl NULL or "" for the first implementation of name.
+ * @param impl NULL or "" for the reference implementation ("ref") of
+ *        name, or its first one when it has no "ref".
  * @return the entry (static, not freed) or NULL.
  */
 const struct registry_alg *hil_ref_find(const char *name, const char *impl);

@@ -54,6 +54,27 @@ static double per_byte_at(const struct hil_run *run, const struct hil_row *r,
 	return -1;
 }
 
+/* The fixed cost of a series: the fit's intercept, or a key setup's median. */
+static double fixed_cost(const struct hil_run *run, const struct hil_row *r)
+{
+	size_t i;
+
+	if (strcmp(r->operation, "keysetup") == 0) {
+		return r->ok ? r->stats.median : -1;
+	}
+	for (i = 0; i < run->n_fits; i++) {
+		const struct hil_fit *f = &run->fits[i];
+
+		if (strcmp(f->algorithm, r->algorithm) == 0 &&
+		    strcmp(f->implementation, r->implementation) == 0 &&
+		    strcmp(f->operation, r->operation) == 0 &&
+		    f->ad_len == r->ad_len) {
+			return f->fixed;
+		}
+	}
+	return -1;
+}
+
 /*
  * One line per (algorithm, implementation, operation): the figures people
  * compare. Per byte at 64 bytes and at the longest length measured.
@@ -71,16 +92,18 @@ static void print_summary(const struct hil_run *run, FILE *out)
 	fprintf(out,
 		"\nsummary (%s per byte; flash and RAM of the implementation's own code and data)\n",
 		hil_unit_name(run->info.counter_unit));
-	fprintf(out, "%-16s %-6s %-8s %10s %10s %9s %7s %6s %s\n", "algorithm",
-		"impl", "op", "@64 B", "@longest", "flash B", "RAM B", "stack",
-		"mode");
+	fprintf(out, "%-17s %-5s %-8s %9s %9s %9s %8s %6s %6s %s\n",
+		"algorithm", "impl", "op", "@64 B", "@longest", "fixed",
+		"flash B", "RAM B", "stack", "mode");
 	for (i = 0; i < run->n_rows; i++) {
 		const struct hil_row *r = &run->rows[i];
 		const struct hil_impl_size *z = impl_size(run, r);
 		uint32_t stack = 0;
 		double at64 = per_byte_at(run, r, 64);
 		double atl = per_byte_at(run, r, longest);
+		double fixed = fixed_cost(run, r);
 		char c64[16] = "-", cl[16] = "-", fl[16] = "-", ram[16] = "-";
+		char fx[24] = "-";
 		int first = 1;
 
 		for (j = 0; j < i; j++) {
@@ -111,17 +134,21 @@ static void print_summary(const struct hil_run *run, FILE *out)
 		if (atl >= 0) {
 			snprintf(cl, sizeof(cl), "%.2f", atl);
 		}
+		if (fixed >= 0) {
+			snprintf(fx, sizeof(fx), "%.0f", fixed);
+		}
 		if (z != NULL) {
 			snprintf(fl, sizeof(fl), "%lu",
 				 z->text + z->rodata + z->data);
 			snprintf(ram, sizeof(ram), "%lu", z->data + z->bss);
 		}
-		fprintf(out, "%-16s %-6s %-8s %10s %10s %9s %7s %6u %s%s\n",
+		fprintf(out, "%-17s %-5s %-8s %9s %9s %9s %8s %6s %6u %s%s\n",
 			r->algorithm, r->implementation, r->operation, c64, cl,
-			fl, ram, (unsigned)stack, r->mode ? r->mode : "",
+			fx, fl, ram, (unsigned)stack, r->mode ? r->mode : "",
 			r->constant_time == 0 ? " (not constant-time)" : "");
 	}
-	fprintf(out, "(@longest = %u bytes)\n", (unsigned)longest);
+	fprintf(out, "(@longest = %u bytes; fixed = cost at length 0 from the least-squares fit, or the key setup itself)\n",
+		(unsigned)longest);
 }
 
 void hil_report_print_table(const struct hil_run *run, FILE *out)
@@ -129,7 +156,7 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 	size_t i;
 
 	print_caption(run, out);
-	fprintf(out, "%-16s %-6s %-8s %6s %5s %12s %10s %9s %10s %10s %6s %s\n",
+	fprintf(out, "%-17s %-5s %-8s %6s %5s %12s %10s %9s %10s %10s %6s %s\n",
 		"algorithm", "impl", "op", "msg", "ad", "median", "per byte",
 		"stddev", "min", "max", "stack", "check");
 	for (i = 0; i < run->n_rows; i++) {
@@ -149,7 +176,7 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 			continue;
 		}
 		fprintf(out,
-			"%-16s %-6s %-8s %6u %5u %12.0f %10.2f %9.1f %10.0f %10.0f %6s %s\n",
+			"%-17s %-5s %-8s %6u %5u %12.0f %10.2f %9.1f %10.0f %10.0f %6s %s\n",
 			r->algorithm, r->implementation, r->operation,
 			(unsigned)r->msg_len, (unsigned)r->ad_len,
 			r->stats.median,
