@@ -14,7 +14,7 @@ struct hil_firmware {
 	char all_flags[2048]; /* every compiler flag, from dir/flags */
 	char ld_flags[1024];  /* every linker flag, from dir/flags */
 	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
-	char algs[8192];      /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
+	char algs[8192]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
 };
 
 /**

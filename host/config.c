@@ -97,11 +97,7 @@ static const char *const build_keys[] = {
 	NULL,
 };
 static const char *const alg_keys[] = {
-	"name",
-	"impl",
-	"path",
-	"kat",
-	NULL,
+	"name", "impl", "path", "kat", NULL,
 };
 static const char *const bench_keys[] = {
 	"operations", "lengths", "ad_lengths", "runs", "warmup", "seed", NULL,
@@ -846,11 +842,12 @@ static int get_path(struct loader *ld, const cJSON *it, const char *path,
 		return ret;
 	}
 	if (strpbrk(buf, " \t=") != NULL) {
-		return fail(ld, it, "%s: a path with spaces or '=' cannot be built",
+		return fail(ld, it,
+			    "%s: a path with spaces or '=' cannot be built",
 			    path);
 	}
-	dir = file != NULL ? dir_of(file) :
-			     strdup(ld->base_dir ? ld->base_dir : "");
+	dir = file != NULL ? dir_of(file)
+			   : strdup(ld->base_dir ? ld->base_dir : "");
 	full = dir != NULL ? join(dir, buf) : NULL;
 	free(dir);
 	if (full == NULL) {
@@ -1311,9 +1308,10 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 			}
 			if (ret == HIL_OK && a->path[0] != '\0' &&
 			    member(c, "impl") == NULL) {
-				ret = fail(ld, c,
-					   "%s: an external implementation (path) needs an \"impl\" name of its own",
-					   p);
+				ret = fail(
+					ld, c,
+					"%s: an external implementation (path) needs an \"impl\" name of its own",
+					p);
 			}
 		} else {
 			ret = fail(

@@ -1,6 +1,6 @@
 /* katrun: known-answer vectors of an implementation run on the target through the protocol. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "kat"
+#define HIL_LOG_PREFIX	"kat"
 #include "katrun.h"
 
 #include <stdlib.h>
@@ -42,12 +42,11 @@ static int check_one(struct hil_session *s, uint8_t index,
 	case HILP_KIND_AEAD:
 	case HILP_KIND_BLOCK:
 		ret = hil_target_exec(s, index, HILP_OP_ENCRYPT, key->data,
-				      key->len, npub->data, npub->len,
-				      ad->data, ad->len, pt->data, pt->len, 0,
-				      out, sizeof(out), &out_len, &rejected);
-		if (ret == HIL_OK &&
-		    (rejected || out_len != ct->len ||
-		     memcmp(out, ct->data, ct->len) != 0)) {
+				      key->len, npub->data, npub->len, ad->data,
+				      ad->len, pt->data, pt->len, 0, out,
+				      sizeof(out), &out_len, &rejected);
+		if (ret == HIL_OK && (rejected || out_len != ct->len ||
+				      memcmp(out, ct->data, ct->len) != 0)) {
 			ret = HIL_ERR_VERIFY;
 		}
 		if (ret == HIL_OK && subj->kind == HILP_KIND_AEAD) {
@@ -65,14 +64,12 @@ static int check_one(struct hil_session *s, uint8_t index,
 		break;
 	case HILP_KIND_HASH:
 	case HILP_KIND_XOF:
-		ret = hil_target_exec(
-			s, index, HILP_OP_HASH, NULL, 0, NULL, 0, NULL, 0,
-			msg->data, msg->len,
-			subj->kind == HILP_KIND_XOF ? md->len : 0, out,
-			sizeof(out), &out_len, &rejected);
-		if (ret == HIL_OK &&
-		    (rejected || out_len != md->len ||
-		     memcmp(out, md->data, md->len) != 0)) {
+		ret = hil_target_exec(s, index, HILP_OP_HASH, NULL, 0, NULL, 0,
+				      NULL, 0, msg->data, msg->len,
+				      subj->kind == HILP_KIND_XOF ? md->len : 0,
+				      out, sizeof(out), &out_len, &rejected);
+		if (ret == HIL_OK && (rejected || out_len != md->len ||
+				      memcmp(out, md->data, md->len) != 0)) {
 			ret = HIL_ERR_VERIFY;
 		}
 		break;

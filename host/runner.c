@@ -118,8 +118,8 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 			snprintf(run->id, sizeof(run->id), "%s-%s-%zu", stamp,
 				 run->cfg->name, i);
 		}
-		snprintf(run->dir, sizeof(run->dir), "%s/%s",
-			 opts->results_dir, run->id);
+		snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir,
+			 run->id);
 		if (mkdir(run->dir, 0777) == 0) {
 			hil_info("run %s: results in %s", run->id, run->dir);
 			return HIL_OK;
@@ -570,8 +570,8 @@ static int subject_of(const struct hil_config_alg *ca,
 		      struct registry_alg *subject)
 {
 	const struct registry_alg *ref =
-		ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL) :
-				       hil_ref_find(ca->name, ca->impl);
+		ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
+				    : hil_ref_find(ca->name, ca->impl);
 
 	if (ref == NULL) {
 		char known[1024];
@@ -630,16 +630,18 @@ static int measure(struct run_ctx *c)
 		if (ret != HIL_OK) {
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
-			if (add_failed_row(c, &subject,
-					   "failed verification on the target") ==
+			if (add_failed_row(
+				    c, &subject,
+				    "failed verification on the target") ==
 			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;
 		}
-		hil_info("%s/%s verified on the target against the host build%s",
-			 ca->name, ca->impl,
-			 ca->kat[0] != '\0' ? " and its known-answer file" : "");
+		hil_info(
+			"%s/%s verified on the target against the host build%s",
+			ca->name, ca->impl,
+			ca->kat[0] != '\0' ? " and its known-answer file" : "");
 		ret = measure_alg(c, index, &subject);
 		if (ret != HIL_OK) {
 			return ret;

@@ -147,7 +147,8 @@ static void print_summary(const struct hil_run *run, FILE *out)
 			fx, fl, ram, (unsigned)stack, r->mode ? r->mode : "",
 			r->constant_time == 0 ? " (not constant-time)" : "");
 	}
-	fprintf(out, "(@longest = %u bytes; fixed = cost at length 0 from the least-squares fit, or the key setup itself)\n",
+	fprintf(out,
+		"(@longest = %u bytes; fixed = cost at length 0 from the least-squares fit, or the key setup itself)\n",
 		(unsigned)longest);
 }
 
