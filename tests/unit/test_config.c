@@ -170,13 +170,18 @@ static void test_defaults_are_the_documented_ones(void **state)
 
 static void assert_shared_bench(const struct hil_config *cfg)
 {
-	assert_int_equal(cfg->n_algs, 1);
+	/* The suite: every bundled algorithm, the first one the default. */
+	assert_int_equal(cfg->n_algs, 9);
 	assert_string_equal(cfg->algs[0].name, "ascon-aead128");
 	assert_string_equal(cfg->algs[0].impl, "ref");
+	assert_string_equal(cfg->algs[1].name, "ascon-aead128");
+	assert_string_equal(cfg->algs[1].impl, "bi32");
+	assert_string_equal(cfg->algs[8].name, "chacha20-poly1305");
+	assert_string_equal(cfg->algs[8].path, "");
 	assert_int_equal(cfg->build.n_cflags, 1);
 	assert_string_equal(cfg->build.cflags[0], "-O2");
 	assert_int_equal(cfg->bench.operations,
-			 HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
+			 HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT | HIL_OPS_HASH);
 	assert_int_equal(cfg->bench.n_lengths, 4);
 	assert_int_equal(cfg->bench.lengths[0], 16);
 	assert_int_equal(cfg->bench.lengths[3], 1024);
@@ -435,6 +440,44 @@ static void test_inline_extends_is_relative_to_base_dir(void **state)
 	assert_int_equal(ret, HIL_OK);
 	assert_int_equal(cfg.bench.runs, 42);
 	assert_string_equal(cfg.name, "job7");
+}
+
+static void
+test_external_implementation_path_is_resolved_from_the_file(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char p[256], dir[256], kat[256], err[512] = "";
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/mine", fx->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(kat, sizeof(kat), "%s/mine/kat.txt", fx->dir);
+	fclose(fopen(kat, "w"));
+	put(fx, "ext.json",
+	    "{'algorithms': [{'name': 'ascon-aead128', 'impl': 'mine', 'path': 'mine', 'kat': 'mine/kat.txt'}]}",
+	    p, sizeof(p));
+	ret = hil_config_load(p, &cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		print_error("%s\n", err);
+	}
+	assert_int_equal(ret, HIL_OK);
+	assert_string_equal(cfg.algs[0].path, dir);
+	assert_string_equal(cfg.algs[0].kat, kat);
+}
+
+static void test_external_implementation_errors_name_the_path(void **state)
+{
+	(void)state;
+	parse_fails(
+		"{'algorithms': [{'name': 'ascon-aead128', 'impl': 'x', 'path': '/nonexistent/impl'}]}",
+		"algorithms[0].path: /nonexistent/impl: No such file or directory");
+	parse_fails(
+		"{'algorithms': [{'name': 'ascon-aead128', 'path': '/tmp'}]}",
+		"algorithms[0]: an external implementation (path) needs an \"impl\" name of its own");
+	parse_fails(
+		"{'algorithms': [{'name': 'ascon-aead128', 'impl': 'x', 'path': '/tmp', 'kat': '/tmp'}]}",
+		"algorithms[0].kat: /tmp is not a file");
 }
 
 static void test_extends_cycle_is_an_error_naming_the_files(void **state)
@@ -1176,6 +1219,8 @@ int main(void)
 		T(test_extends_replaces_what_is_not_an_object_on_both_sides),
 		T(test_extends_base_name_is_not_inherited),
 		T(test_inline_extends_is_relative_to_base_dir),
+		T(test_external_implementation_path_is_resolved_from_the_file),
+		T(test_external_implementation_errors_name_the_path),
 		T(test_extends_cycle_is_an_error_naming_the_files),
 		T(test_extends_deeper_than_the_limit_is_an_error),
 		T(test_extends_must_name_a_file),
