@@ -109,7 +109,8 @@ __attribute__((naked)) void hal_fault_handler(void)
 }
 
 /* frame: r0, r1, r2, r3, r12, lr, pc, xpsr (ARMv7-M ARM B1.5.6); 0 after an overflow. */
-void hal_fault_dispatch(const uint32_t *frame)
+/* used: only the asm above calls it, which LTO cannot see. */
+__attribute__((used)) void hal_fault_dispatch(const uint32_t *frame)
 {
 	static volatile uint8_t reporting;
 
