@@ -34,7 +34,7 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/proc.c host/board/flasher.c host/board/qemu.c host/elfinfo.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
-	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c \
+	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c host/sweep.c \
 	protocol/hilp.c
 HOST_MAIN_SRCS := host/main.c
 
@@ -210,7 +210,7 @@ UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
-E2E_TESTS := e2e_qemu
+E2E_TESTS := e2e_qemu e2e_sweep
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \

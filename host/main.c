@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "run.h"
 #include "runner.h"
+#include "sweep.h"
 
 /* Exit statuses (docs/guide.md). */
 enum {
@@ -38,6 +39,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hilrun [options] --config FILE        run a benchmark\n"
+		"       hilrun [options] --config A --config B...   a sweep of configs\n"
+		"       hilrun [options] --sweep FILE         a sweep file (configs or a flag matrix)\n"
 		"       hilrun crypt ALG[/IMPL] [--key HEX] [--nonce HEX] [--ad HEX]\n"
 		"                    [--pt HEX | --decrypt --ct HEX] [--outlen N]\n"
 		"                    [--op encrypt|decrypt|hash|keysetup] [--on host|qemu]\n"
@@ -194,9 +197,37 @@ static int cmd_crypt(int argc, char **argv)
 	return ret;
 }
 
+static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
+		     const char *results_dir)
+{
+	struct hil_sweep sw;
+	struct hil_runner_opts opts;
+	char err[1024];
+	int ret;
+
+	if (sweep_path != NULL) {
+		ret = hil_sweep_load(sweep_path, &sw, err, sizeof(err));
+	} else {
+		ret = hil_sweep_from_files(configs, n, &sw, err, sizeof(err));
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		return ret;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir =
+		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
+	opts.stop = &stop_requested;
+	ret = hil_sweep_run(&sw, &opts, stdout);
+	hil_sweep_free(&sw);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	const char *config_path = NULL;
+	char *configs[HIL_SWEEP_MAX];
+	size_t n_configs = 0;
+	const char *sweep_path = NULL;
 	const char *results_dir = NULL;
 	int verbosity = HIL_LOG_INFO;
 	struct sigaction sa;
@@ -227,36 +258,54 @@ int main(int argc, char **argv)
 			       : EXIT_CANNOT_START;
 	}
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "-q") == 0) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-v") == 0 || strcmp(a, "-q") == 0) {
 			continue;
 		}
-		if (strcmp(argv[i], "--help") == 0 ||
-		    strcmp(argv[i], "-h") == 0) {
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return 0;
 		}
-		if (strcmp(argv[i], "--version") == 0) {
+		if (strcmp(a, "--version") == 0) {
 			printf("hilrun 0.1.0 (protocol %u)\n",
 			       HILP_PROTOCOL_VERSION);
 			return 0;
 		}
-		if ((strcmp(argv[i], "--config") == 0 ||
-		     strcmp(argv[i], "--results") == 0) &&
-		    i + 1 < argc) {
-			if (argv[i][2] == 'c') {
-				config_path = argv[++i];
-			} else {
-				results_dir = argv[++i];
-			}
-			continue;
+		if ((strcmp(a, "--config") == 0 ||
+		     strcmp(a, "--results") == 0 ||
+		     strcmp(a, "--sweep") == 0) &&
+		    i + 1 >= argc) {
+			hil_err("%s needs a value", a);
+			return EXIT_CANNOT_START;
 		}
-		hil_err("unknown argument \"%s\" (try --help)", argv[i]);
+		if (strcmp(a, "--config") == 0) {
+			if (n_configs == HIL_SWEEP_MAX) {
+				hil_err("at most %d --config", HIL_SWEEP_MAX);
+				return EXIT_CANNOT_START;
+			}
+			configs[n_configs++] = argv[++i];
+		} else if (strcmp(a, "--results") == 0) {
+			results_dir = argv[++i];
+		} else if (strcmp(a, "--sweep") == 0) {
+			sweep_path = argv[++i];
+		} else {
+			hil_err("unknown argument \"%s\" (try --help)", a);
+			return EXIT_CANNOT_START;
+		}
+	}
+	if (sweep_path != NULL && n_configs > 0) {
+		hil_err("give either --sweep FILE or --config FILE..., not both");
 		return EXIT_CANNOT_START;
 	}
-	if (config_path == NULL) {
+	if (sweep_path != NULL || n_configs > 1) {
+		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir);
+		return exit_status(ret);
+	}
+	if (n_configs == 0) {
 		usage(stderr);
 		return EXIT_CANNOT_START;
 	}
-	ret = cmd_run(config_path, results_dir);
+	ret = cmd_run(configs[0], results_dir);
 	return exit_status(ret);
 }

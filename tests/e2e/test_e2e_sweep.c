@@ -1,0 +1,212 @@
+/* End-to-end test of a sweep on QEMU: one report per configuration, the comparison, and no rebuild when nothing changed. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "sweep.h"
+#include "util.h"
+
+struct fx {
+	char dir[64];
+	char sweep[128];
+};
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char base[128];
+	char text[1024];
+
+	if (fx == NULL) {
+		return -1;
+	}
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/hilrun-sweep-XXXXXX");
+	if (mkdtemp(fx->dir) == NULL) {
+		free(fx);
+		return -1;
+	}
+	/* A small base: one algorithm, two lengths, few runs. */
+	snprintf(base, sizeof(base), "%s/small.json", fx->dir);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"sweeptest\", \"board\": {\"name\": \"qemu-netduino\"},"
+		 " \"algorithms\": [\"ascon-aead128\"],"
+		 " \"bench\": {\"operations\": [\"encrypt\"], \"lengths\": [16, 64],"
+		 " \"runs\": 10, \"warmup\": 1}, \"results_dir\": \"%s/results\"}",
+		 fx->dir);
+	put(base, text);
+	snprintf(fx->sweep, sizeof(fx->sweep), "%s/sweep.json", fx->dir);
+	put(fx->sweep, "{\"name\": \"two\", \"base\": \"small.json\","
+		       " \"cflags\": [[\"-O2\"], [\"-Os\"]]}");
+	*state = fx;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	free(fx);
+	return 0;
+}
+
+/* Run the sweep; return the parsed sweep.json (caller deletes). */
+static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len)
+{
+	struct hil_sweep sw;
+	struct hil_runner_opts opts;
+	char err[512] = "";
+	char path[512];
+	char *text = NULL;
+	FILE *out = tmpfile();
+	cJSON *js;
+	size_t n;
+
+	assert_non_null(out);
+	assert_int_equal(hil_sweep_load(fx->sweep, &sw, err, sizeof(err)),
+			 HIL_OK);
+	assert_int_equal(sw.n, 2);
+	assert_string_equal(sw.cfgs[0].name, "sweeptest-O2");
+	assert_string_equal(sw.cfgs[1].name, "sweeptest-Os");
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = sw.cfgs[0].results_dir;
+	assert_int_equal(hil_sweep_run(&sw, &opts, out), HIL_OK);
+	hil_sweep_free(&sw);
+	rewind(out);
+	n = fread(md_out, 1, md_len - 1, out);
+	md_out[n] = '\0';
+	fclose(out);
+	/* The last line names the summary; sweep.json sits beside it. */
+	{
+		char *p = strstr(md_out, "sweep summary: ");
+		char *nl;
+
+		assert_non_null(p);
+		p += strlen("sweep summary: ");
+		nl = strstr(p, "/sweep.md");
+		assert_non_null(nl);
+		snprintf(path, sizeof(path), "%.*s/sweep.json", (int)(nl - p), p);
+	}
+	assert_int_equal(hil_read_file(path, &text, NULL), HIL_OK);
+	js = cJSON_Parse(text);
+	free(text);
+	assert_non_null(js);
+	return js;
+}
+
+static const char *run_field(const cJSON *js, int i, const char *key)
+{
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(js, "runs");
+	const cJSON *r = cJSON_GetArrayItem(runs, i);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
+
+	assert_true(cJSON_IsString(v));
+	return v->valuestring;
+}
+
+static void test_sweep_compares_configurations_and_rebuilds_nothing_twice(
+	void **state)
+{
+	struct fx *fx = *state;
+	static char md[65536];
+	char path[512];
+	char *log = NULL;
+	cJSON *first;
+	cJSON *second;
+
+	first = run_sweep(fx, md, sizeof(md));
+	assert_int_equal(cJSON_GetArraySize(
+				 cJSON_GetObjectItemCaseSensitive(first, "runs")),
+			 2);
+	assert_string_equal(run_field(first, 0, "status"), "complete");
+	assert_string_equal(run_field(first, 1, "status"), "complete");
+	/* Different flags, different images. */
+	assert_string_not_equal(run_field(first, 0, "build_id"),
+				run_field(first, 1, "build_id"));
+	/* The comparison: one column per configuration, both rows. */
+	assert_non_null(strstr(md, "| sweeptest-O2 | sweeptest-Os |"));
+	assert_non_null(strstr(md, "| ascon-aead128 | ref | encrypt | 16 | 0 |"));
+	assert_non_null(strstr(md, "| ascon-aead128 | ref | encrypt | 64 | 0 |"));
+	assert_non_null(strstr(md, "instructions (emulated)"));
+	/* Each configuration wrote its own report. */
+	snprintf(path, sizeof(path), "%s/report.json",
+		 run_field(first, 0, "run_dir"));
+	assert_int_equal(access(path, R_OK), 0);
+
+	/* Again: same images (same build ids), nothing compiled. */
+	second = run_sweep(fx, md, sizeof(md));
+	assert_string_equal(run_field(first, 0, "build_id"),
+			    run_field(second, 0, "build_id"));
+	assert_string_equal(run_field(first, 1, "build_id"),
+			    run_field(second, 1, "build_id"));
+	snprintf(path, sizeof(path), "%s/build.log",
+		 run_field(second, 1, "run_dir"));
+	assert_int_equal(hil_read_file(path, &log, NULL), HIL_OK);
+	assert_null(strstr(log, " -c "));
+	free(log);
+	cJSON_Delete(first);
+	cJSON_Delete(second);
+}
+
+static void test_sweep_file_errors_name_the_file_and_key(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_sweep sw;
+	char path[128];
+	char err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/bad.json", fx->dir);
+	put(path, "{\"base\": \"small.json\", \"cflags\": [[\"O2\"]]}");
+	assert_int_equal(hil_sweep_load(path, &sw, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "cflags[0][0]"));
+	put(path, "{\"configs\": [\"small.json\"], \"matrix\": 1}");
+	assert_int_equal(hil_sweep_load(path, &sw, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "matrix: unknown key"));
+	put(path, "{\"configs\": [\"missing.json\"]}");
+	assert_int_not_equal(hil_sweep_load(path, &sw, err, sizeof(err)),
+			     HIL_OK);
+	assert_non_null(strstr(err, "missing.json"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_sweep_compares_configurations_and_rebuilds_nothing_twice),
+		cmocka_unit_test(test_sweep_file_errors_name_the_file_and_key),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
