@@ -256,8 +256,8 @@ static uint32_t output_length(const struct registry_alg *alg, uint8_t op,
 	case HILP_OP_KEYSETUP:
 		return alg->ksbytes;
 	default:
-		return alg->kind == HILP_KIND_XOF ? (uint32_t)c->outlen :
-						    alg->abytes;
+		return alg->kind == HILP_KIND_XOF ? (uint32_t)c->outlen
+						  : alg->abytes;
 	}
 }
 
