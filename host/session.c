@@ -51,6 +51,8 @@ const char *hil_session_cmd_name(uint8_t cmd)
 		return "CALIBRATE";
 	case HILP_CMD_RESET:
 		return "RESET";
+	case HILP_CMD_ENERGY:
+		return "ENERGY";
 	default:
 		return "unknown command";
 	}

@@ -1,6 +1,6 @@
 /* sweep: several configurations run one after another (rebuilt, reflashed, identified, measured) and compared. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "sweep"
+#define HIL_LOG_PREFIX	"sweep"
 #include "sweep.h"
 
 #include <errno.h>
@@ -105,7 +105,8 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 	memset(sw, 0, sizeof(*sw));
 	if (n == 0 || n > HIL_SWEEP_MAX) {
 		return fail(err, errlen, HIL_ERR_ARG,
-			    "a sweep takes 1 to %d configurations", HIL_SWEEP_MAX);
+			    "a sweep takes 1 to %d configurations",
+			    HIL_SWEEP_MAX);
 	}
 	sw->cfgs = calloc(n, sizeof(*sw->cfgs));
 	if (sw->cfgs == NULL) {
@@ -121,9 +122,10 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 		sw->n++;
 		for (j = 0; j < i; j++) {
 			if (strcmp(sw->cfgs[j].name, sw->cfgs[i].name) == 0) {
-				ret = fail(err, errlen, HIL_ERR_CONFIG,
-					   "%s and %s are both named \"%s\": a sweep compares configurations by name",
-					   paths[j], paths[i], sw->cfgs[i].name);
+				ret = fail(
+					err, errlen, HIL_ERR_CONFIG,
+					"%s and %s are both named \"%s\": a sweep compares configurations by name",
+					paths[j], paths[i], sw->cfgs[i].name);
 				hil_sweep_free(sw);
 				return ret;
 			}
@@ -172,9 +174,10 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 		*c = proto;
 		if (!cJSON_IsArray(set) || cJSON_GetArraySize(set) < 1 ||
 		    cJSON_GetArraySize(set) > HIL_CFG_MAX_FLAGS) {
-			return fail(err, errlen, HIL_ERR_CONFIG,
-				    "%s: cflags[%zu]: expected a list of 1 to %d flags",
-				    path, i, HIL_CFG_MAX_FLAGS);
+			return fail(
+				err, errlen, HIL_ERR_CONFIG,
+				"%s: cflags[%zu]: expected a list of 1 to %d flags",
+				path, i, HIL_CFG_MAX_FLAGS);
 		}
 		cJSON_ArrayForEach(f, set)
 		{
@@ -182,9 +185,10 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 			    strlen(f->valuestring) >= HIL_CFG_NAME ||
 			    strpbrk(f->valuestring, " \t;`$|&<>'\"\\()") !=
 				    NULL) {
-				return fail(err, errlen, HIL_ERR_CONFIG,
-					    "%s: cflags[%zu][%zu]: expected a compiler flag such as \"-O2\"",
-					    path, i, k);
+				return fail(
+					err, errlen, HIL_ERR_CONFIG,
+					"%s: cflags[%zu][%zu]: expected a compiler flag such as \"-O2\"",
+					path, i, k);
 			}
 			snprintf(c->build.cflags[k], HIL_CFG_NAME, "%s",
 				 f->valuestring);
@@ -227,9 +231,10 @@ int hil_sweep_load(const char *path, struct hil_sweep *sw, char *err,
 		    strcmp(it->string, "configs") != 0 &&
 		    strcmp(it->string, "base") != 0 &&
 		    strcmp(it->string, "cflags") != 0) {
-			ret = fail(err, errlen, HIL_ERR_CONFIG,
-				   "%s: %s: unknown key (name, configs, or base and cflags)",
-				   path, it->string);
+			ret = fail(
+				err, errlen, HIL_ERR_CONFIG,
+				"%s: %s: unknown key (name, configs, or base and cflags)",
+				path, it->string);
 			goto out;
 		}
 	}
@@ -244,9 +249,10 @@ int hil_sweep_load(const char *path, struct hil_sweep *sw, char *err,
 		if (cJSON_GetObjectItemCaseSensitive(root, "base") != NULL ||
 		    !cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1 ||
 		    cJSON_GetArraySize(it) > HIL_SWEEP_MAX) {
-			ret = fail(err, errlen, HIL_ERR_CONFIG,
-				   "%s: configs: expected 1 to %d config paths (and no base)",
-				   path, HIL_SWEEP_MAX);
+			ret = fail(
+				err, errlen, HIL_ERR_CONFIG,
+				"%s: configs: expected 1 to %d config paths (and no base)",
+				path, HIL_SWEEP_MAX);
 			goto out;
 		}
 		cJSON_ArrayForEach(p, it)
@@ -329,7 +335,8 @@ static int seen_before(const struct hil_run *runs, size_t r, size_t i)
 			const struct hil_row *a = &runs[k].rows[j];
 			const struct hil_row *b = &runs[r].rows[i];
 
-			if (a->msg_len == b->msg_len && a->ad_len == b->ad_len &&
+			if (a->msg_len == b->msg_len &&
+			    a->ad_len == b->ad_len &&
 			    strcmp(a->algorithm, b->algorithm) == 0 &&
 			    strcmp(a->implementation, b->implementation) == 0 &&
 			    strcmp(a->operation, b->operation) == 0) {
@@ -340,8 +347,8 @@ static int seen_before(const struct hil_run *runs, size_t r, size_t i)
 	return 0;
 }
 
-static void write_tables(const struct hil_sweep *sw,
-			 const struct hil_run *runs, FILE *out)
+static void write_tables(const struct hil_sweep *sw, const struct hil_run *runs,
+			 FILE *out)
 {
 	const char *unit = "unknown";
 	size_t r, i, k;
@@ -352,7 +359,8 @@ static void write_tables(const struct hil_sweep *sw,
 			break;
 		}
 	}
-	fprintf(out, "## %s: median (%s) per row, one column per configuration\n\n",
+	fprintf(out,
+		"## %s: median (%s) per row, one column per configuration\n\n",
 		sw->name, unit);
 	fprintf(out, "| algorithm | impl | op | msg | ad |");
 	for (r = 0; r < sw->n; r++) {
@@ -375,19 +383,22 @@ static void write_tables(const struct hil_sweep *sw,
 				key->operation, (unsigned)key->msg_len,
 				(unsigned)key->ad_len);
 			for (k = 0; k < sw->n; k++) {
-				const struct hil_row *v = find_row(&runs[k], key);
+				const struct hil_row *v =
+					find_row(&runs[k], key);
 
 				if (v == NULL || !v->ok) {
 					fprintf(out, " %s |",
 						v == NULL ? "-" : "failed");
 				} else {
-					fprintf(out, " %.0f |", v->stats.median);
+					fprintf(out, " %.0f |",
+						v->stats.median);
 				}
 			}
 			fprintf(out, "\n");
 		}
 	}
-	fprintf(out, "\n## %s: flash bytes per implementation (text + rodata + data)\n\n",
+	fprintf(out,
+		"\n## %s: flash bytes per implementation (text + rodata + data)\n\n",
 		sw->name);
 	fprintf(out, "| algorithm | impl |");
 	for (r = 0; r < sw->n; r++) {
@@ -435,17 +446,18 @@ static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
 		if (ok) {
 			cJSON_AddItemToArray(a, o);
 		}
-		ok = ok && cJSON_AddStringToObject(o, "config", sw->cfgs[r].name);
+		ok = ok &&
+		     cJSON_AddStringToObject(o, "config", sw->cfgs[r].name);
 		ok = ok && cJSON_AddStringToObject(o, "run_dir", runs[r].dir);
-		ok = ok && cJSON_AddStringToObject(o, "status",
-						   runs[r].status ? runs[r].status :
-								    "failed");
-		ok = ok && cJSON_AddStringToObject(o, "build_id",
-						   runs[r].build_id);
-		ok = ok && cJSON_AddStringToObject(o, "error",
-						   rets[r] == HIL_OK ?
-							   "" :
-							   hil_strerror(rets[r]));
+		ok = ok && cJSON_AddStringToObject(
+				   o, "status",
+				   runs[r].status ? runs[r].status : "failed");
+		ok = ok &&
+		     cJSON_AddStringToObject(o, "build_id", runs[r].build_id);
+		ok = ok &&
+		     cJSON_AddStringToObject(
+			     o, "error",
+			     rets[r] == HIL_OK ? "" : hil_strerror(rets[r]));
 	}
 	if (ok) {
 		text = cJSON_Print(root);
@@ -454,8 +466,8 @@ static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
 	return text;
 }
 
-int hil_sweep_run(const struct hil_sweep *sw, const struct hil_runner_opts *opts,
-		  FILE *out)
+int hil_sweep_run(const struct hil_sweep *sw,
+		  const struct hil_runner_opts *opts, FILE *out)
 {
 	struct hil_run *runs = calloc(sw->n, sizeof(*runs));
 	int *rets = calloc(sw->n, sizeof(*rets));
@@ -478,8 +490,8 @@ int hil_sweep_run(const struct hil_sweep *sw, const struct hil_runner_opts *opts
 			rets[r] = HIL_ERR_INTERRUPTED;
 			continue;
 		}
-		hil_info("sweep %s: configuration %zu of %zu: %s", sw->name, r + 1,
-			 sw->n, sw->cfgs[r].name);
+		hil_info("sweep %s: configuration %zu of %zu: %s", sw->name,
+			 r + 1, sw->n, sw->cfgs[r].name);
 		rets[r] = hil_runner_run(&sw->cfgs[r], opts, &runs[r]);
 		if (rets[r] != HIL_OK && ret == HIL_OK) {
 			ret = rets[r];
@@ -497,7 +509,8 @@ int hil_sweep_run(const struct hil_sweep *sw, const struct hil_runner_opts *opts
 		if (mf != NULL) {
 			write_tables(sw, runs, mf);
 			fclose(mf);
-			snprintf(path, sizeof(path), "%s/sweep.md", sweep_run.dir);
+			snprintf(path, sizeof(path), "%s/sweep.md",
+				 sweep_run.dir);
 			(void)hil_write_atomic(path, md, md_len);
 			fputs(md, out);
 		}

@@ -40,7 +40,7 @@ void hil_sweep_free(struct hil_sweep *sw);
  * @return HIL_OK when every run measured everything; otherwise the first
  *         error met (HIL_ERR_VERIFY when only rows failed).
  */
-int hil_sweep_run(const struct hil_sweep *sw, const struct hil_runner_opts *opts,
-		  FILE *out);
+int hil_sweep_run(const struct hil_sweep *sw,
+		  const struct hil_runner_opts *opts, FILE *out);
 
 #endif /* HIL_SWEEP_H */

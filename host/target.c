@@ -232,3 +232,34 @@ int hil_target_bench(struct hil_session *s, uint8_t op,
 	}
 	return HIL_OK;
 }
+
+int hil_target_energy(struct hil_session *s, uint8_t op,
+		      const struct hilp_energy_req *req,
+		      struct hilp_energy_rep *rep, unsigned timeout_ms)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t reply[HILP_MAX_DATA];
+	size_t len = 0;
+	size_t n;
+	uint8_t st;
+	int ret;
+
+	n = hilp_energy_req_encode(0, req, data);
+	ret = hil_session_call(s, HILP_CMD_ENERGY, op, data + 1, n - 1, reply,
+			       sizeof(reply), &len, &st, timeout_ms);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = check_status(HILP_CMD_ENERGY, st);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	data[0] = 0;
+	memcpy(data + 1, reply, len);
+	if (hilp_energy_rep_decode(data, len + 1, rep) != 0 ||
+	    rep->count != req->count) {
+		hil_err("ENERGY: malformed reply");
+		return HIL_ERR_PROTO;
+	}
+	return HIL_OK;
+}

@@ -45,4 +45,12 @@ int hil_target_bench(struct hil_session *s, uint8_t op,
 		     struct hilp_bench_rep *rep, uint32_t *samples,
 		     unsigned timeout_ms);
 
+/**
+ * Run an ENERGY window: the operation req->count times back to back with the
+ * trigger high. @param rep receives the ticks of the whole loop.
+ */
+int hil_target_energy(struct hil_session *s, uint8_t op,
+		      const struct hilp_energy_req *req,
+		      struct hilp_energy_rep *rep, unsigned timeout_ms);
+
 #endif /* HIL_TARGET_H */

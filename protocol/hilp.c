@@ -485,6 +485,60 @@ int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
 	return 0;
 }
 
+/* ENERGY request: seq, alg, msg_len16, ad_len16, out_len16, seed32, count32 */
+size_t hilp_energy_req_encode(uint8_t seq, const struct hilp_energy_req *in,
+			      uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = in->alg;
+	hilp_put_u16(data + 2, in->msg_len);
+	hilp_put_u16(data + 4, in->ad_len);
+	hilp_put_u16(data + 6, in->out_len);
+	hilp_put_u32(data + 8, in->seed);
+	hilp_put_u32(data + 12, in->count);
+	return 16;
+}
+
+int hilp_energy_req_decode(const uint8_t *data, size_t dlen,
+			   struct hilp_energy_req *out)
+{
+	if (dlen != 16) {
+		return -1;
+	}
+	out->alg = data[1];
+	out->msg_len = hilp_get_u16(data + 2);
+	out->ad_len = hilp_get_u16(data + 4);
+	out->out_len = hilp_get_u16(data + 6);
+	out->seed = hilp_get_u32(data + 8);
+	out->count = hilp_get_u32(data + 12);
+	return 0;
+}
+
+/* ENERGY reply: seq, status, count32, ticks32, digest32 */
+size_t hilp_energy_rep_encode(uint8_t seq, const struct hilp_energy_rep *in,
+			      uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = in->status;
+	hilp_put_u32(data + 2, in->count);
+	hilp_put_u32(data + 6, in->ticks);
+	hilp_put_u32(data + 10, in->digest);
+	return 14;
+}
+
+int hilp_energy_rep_decode(const uint8_t *data, size_t dlen,
+			   struct hilp_energy_rep *out)
+{
+	if (dlen != 14) {
+		return -1;
+	}
+	out->status = data[1];
+	out->count = hilp_get_u32(data + 2);
+	out->ticks = hilp_get_u32(data + 6);
+	out->digest = hilp_get_u32(data + 10);
+	return 0;
+}
+
 uint32_t hilp_prng_init(uint32_t seed)
 {
 	return seed != 0 ? seed : 0x9E3779B9u;

@@ -39,6 +39,7 @@
 #define HILP_CMD_BENCH	   'b' /* scmd = operation; see struct hilp_bench_req */
 #define HILP_CMD_CALIBRATE 'c' /* reply: overhead of an empty timed call */
 #define HILP_CMD_RESET	   'R' /* reply, then the target resets */
+#define HILP_CMD_ENERGY	   'E' /* scmd = operation; see struct hilp_energy_req */
 
 #define HILP_REPLY 'r' /* target -> host: data reply */
 #define HILP_ERROR 'e' /* target -> host: status after every command */
@@ -177,6 +178,27 @@ struct hilp_bench_rep {
 	uint32_t overhead; /* calibrated overhead, not subtracted from samples */
 };
 
+/*
+ * ENERGY: run one operation `count` times back to back with the trigger pin
+ * high, inputs generated as for BENCH, and report the counter ticks of the
+ * whole loop; the host samples the sensor through this window.
+ */
+struct hilp_energy_req {
+	uint8_t alg;
+	uint16_t msg_len;
+	uint16_t ad_len;
+	uint16_t out_len;
+	uint32_t seed;
+	uint32_t count;
+};
+
+struct hilp_energy_rep {
+	uint8_t status;
+	uint32_t count;
+	uint32_t ticks;	 /* counter ticks of the whole loop */
+	uint32_t digest; /* of the last output */
+};
+
 /* Byte helpers (little-endian). */
 void hilp_put_u16(uint8_t *p, uint16_t v);
 void hilp_put_u32(uint8_t *p, uint32_t v);
@@ -255,6 +277,14 @@ int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 			  struct hilp_bench_req *out);
 size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
 			     uint8_t *data);
+size_t hilp_energy_req_encode(uint8_t seq, const struct hilp_energy_req *in,
+			      uint8_t *data);
+int hilp_energy_req_decode(const uint8_t *data, size_t dlen,
+			   struct hilp_energy_req *out);
+size_t hilp_energy_rep_encode(uint8_t seq, const struct hilp_energy_rep *in,
+			      uint8_t *data);
+int hilp_energy_rep_decode(const uint8_t *data, size_t dlen,
+			   struct hilp_energy_rep *out);
 int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
 			  struct hilp_bench_rep *out);
 

@@ -310,13 +310,45 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 	return HILP_ST_OK;
 }
 
+/*
+ * Inputs from the seed, in the order the protocol specifies (key, nonce, ad,
+ * msg), and the call prepared for op; msg_len is the plaintext length for
+ * every operation. Decryption gets a valid ciphertext made here, untimed.
+ */
+static uint8_t seeded_call(struct bench_call *c, const struct registry_alg *alg,
+			   uint8_t op, struct bench_bufs *b, uint32_t seed,
+			   uint32_t msg_len, uint32_t ad_len, uint32_t out_len)
+{
+	uint32_t rng = hilp_prng_init(seed);
+	uint8_t st;
+
+	st = check_lengths(alg, op == HILP_OP_DECRYPT ? HILP_OP_ENCRYPT : op,
+			   msg_len, ad_len, out_len);
+	if (st != HILP_ST_OK) {
+		return st;
+	}
+	hilp_prng_fill(&rng, b->key, alg->keybytes);
+	hilp_prng_fill(&rng, b->npub, alg->npubbytes);
+	hilp_prng_fill(&rng, b->ad, ad_len);
+	hilp_prng_fill(&rng, b->msg, msg_len);
+	if (op != HILP_OP_DECRYPT) {
+		return prepare(c, alg, op, b, msg_len, ad_len, out_len);
+	}
+	call_setup(c, alg, b, b->msg, msg_len, ad_len, b->out);
+	call_encrypt(c);
+	if (c->ret != 0) {
+		return HILP_ST_CRYPTO_FAIL;
+	}
+	call_setup(c, alg, b, b->out, msg_len + alg->abytes, ad_len, b->msg);
+	return HILP_ST_OK;
+}
+
 uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		  const struct hilp_bench_req *req, struct bench_bufs *b,
 		  struct hilp_bench_rep *rep)
 {
 	struct bench_call c;
 	bench_fn fn = op_function(alg, op);
-	uint32_t rng = hilp_prng_init(req->seed);
 	uint32_t digest = HILP_DIGEST_INIT;
 	uint32_t poison_len;
 	uint32_t i;
@@ -334,35 +366,10 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 	if (req->runs > BENCH_MAX_RUNS) {
 		return HILP_ST_TOO_LONG;
 	}
-	/* msg_len is the plaintext length for every operation here. */
-	st = check_lengths(alg, op == HILP_OP_DECRYPT ? HILP_OP_ENCRYPT : op,
-			   req->msg_len, req->ad_len, req->out_len);
+	st = seeded_call(&c, alg, op, b, req->seed, req->msg_len, req->ad_len,
+			 req->out_len);
 	if (st != HILP_ST_OK) {
 		return st;
-	}
-
-	/* Inputs, in the order the protocol specifies: key, nonce, ad, msg. */
-	hilp_prng_fill(&rng, b->key, alg->keybytes);
-	hilp_prng_fill(&rng, b->npub, alg->npubbytes);
-	hilp_prng_fill(&rng, b->ad, req->ad_len);
-	hilp_prng_fill(&rng, b->msg, req->msg_len);
-
-	if (op == HILP_OP_DECRYPT) {
-		/* A valid ciphertext to decrypt, made outside any timing. */
-		call_setup(&c, alg, b, b->msg, req->msg_len, req->ad_len,
-			   b->out);
-		call_encrypt(&c);
-		if (c.ret != 0) {
-			return HILP_ST_CRYPTO_FAIL;
-		}
-		call_setup(&c, alg, b, b->out, req->msg_len + alg->abytes,
-			   req->ad_len, b->msg);
-	} else {
-		st = prepare(&c, alg, op, b, req->msg_len, req->ad_len,
-			     req->out_len);
-		if (st != HILP_ST_OK) {
-			return st;
-		}
 	}
 
 	hal_irq_off();
@@ -394,5 +401,50 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 	}
 	rep->runs = req->runs;
 	rep->digest = digest;
+	return HILP_ST_OK;
+}
+
+uint8_t bench_energy(const struct registry_alg *alg, uint8_t op,
+		     const struct hilp_energy_req *req, struct bench_bufs *b,
+		     struct hilp_energy_rep *rep)
+{
+	struct bench_call c;
+	bench_fn fn = op_function(alg, op);
+	uint32_t t0;
+	uint32_t t1;
+	uint32_t i;
+	uint8_t st;
+
+	rep->count = 0;
+	rep->ticks = 0;
+	rep->digest = 0;
+	if (fn == 0) {
+		return HILP_ST_UNSUPPORTED;
+	}
+	if (req->count == 0) {
+		return HILP_ST_BAD_ARG;
+	}
+	st = seeded_call(&c, alg, op, b, req->seed, req->msg_len, req->ad_len,
+			 req->out_len);
+	if (st != HILP_ST_OK) {
+		return st;
+	}
+	/* One window: the trigger marks it for the sampler (or a scope). */
+	hal_irq_off();
+	hal_trigger(1);
+	t0 = hal_counter_read();
+	for (i = 0; i < req->count && c.ret == 0; i++) {
+		fn(&c);
+	}
+	t1 = hal_counter_read();
+	hal_trigger(0);
+	hal_irq_on();
+	if (c.ret != 0) {
+		return HILP_ST_CRYPTO_FAIL;
+	}
+	rep->count = req->count;
+	rep->ticks = t1 - t0;
+	rep->digest =
+		hilp_digest_update(HILP_DIGEST_INIT, c.out, (uint32_t)c.outlen);
 	return HILP_ST_OK;
 }

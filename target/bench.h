@@ -54,4 +54,13 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		  const struct hilp_bench_req *req, struct bench_bufs *b,
 		  struct hilp_bench_rep *rep);
 
+/**
+ * ENERGY: generate inputs as BENCH does, then with interrupts off and the
+ * trigger high run the operation req->count times back to back; report the
+ * ticks of the whole loop and the digest of the last output.
+ */
+uint8_t bench_energy(const struct registry_alg *alg, uint8_t op,
+		     const struct hilp_energy_req *req, struct bench_bufs *b,
+		     struct hilp_energy_rep *rep);
+
 #endif /* BENCH_H */

@@ -232,6 +232,29 @@ static uint8_t cmd_bench(const struct hilp_packet *p)
 	return HILP_ST_OK;
 }
 
+static uint8_t cmd_energy(const struct hilp_packet *p)
+{
+	struct hilp_energy_req req;
+	struct hilp_energy_rep rep;
+	const struct registry_alg *alg;
+	uint8_t data[HILP_MAX_DATA];
+
+	if (hilp_energy_req_decode(p->data, p->dlen, &req) != 0) {
+		return HILP_ST_BAD_LEN;
+	}
+	alg = registry_get(req.alg);
+	if (alg == 0) {
+		return HILP_ST_NO_ALG;
+	}
+	rep.status = bench_energy(alg, p->scmd, &req, &bufs, &rep);
+	if (rep.status != HILP_ST_OK) {
+		return rep.status;
+	}
+	send_packet(HILP_REPLY, data,
+		    hilp_energy_rep_encode(p->data[0], &rep, data));
+	return HILP_ST_OK;
+}
+
 static uint8_t cmd_calibrate(uint8_t seq)
 {
 	uint8_t data[6];
@@ -245,9 +268,9 @@ static uint8_t cmd_calibrate(uint8_t seq)
 }
 
 static const uint8_t command_list[] = {
-	HILP_CMD_VERSION,   HILP_CMD_LIST,  HILP_CMD_INFO,  HILP_CMD_ALG,
-	HILP_CMD_LOAD,	    HILP_CMD_EXEC,  HILP_CMD_FETCH, HILP_CMD_BENCH,
-	HILP_CMD_CALIBRATE, HILP_CMD_RESET,
+	HILP_CMD_VERSION,   HILP_CMD_LIST,  HILP_CMD_INFO,   HILP_CMD_ALG,
+	HILP_CMD_LOAD,	    HILP_CMD_EXEC,  HILP_CMD_FETCH,  HILP_CMD_BENCH,
+	HILP_CMD_CALIBRATE, HILP_CMD_RESET, HILP_CMD_ENERGY,
 };
 
 /* Handle one decoded request; the caller sends the status packet. */
@@ -291,6 +314,9 @@ static uint8_t dispatch(const struct hilp_packet *p)
 		break;
 	case HILP_CMD_BENCH:
 		st = cmd_bench(p);
+		break;
+	case HILP_CMD_ENERGY:
+		st = cmd_energy(p);
 		break;
 	case HILP_CMD_CALIBRATE:
 		return cmd_calibrate(p->data[0]);

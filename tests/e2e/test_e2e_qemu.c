@@ -996,6 +996,60 @@ test_stub_rejects_corrupted_truncated_and_oversized_frames(void **state)
 	assert_int_equal(call_status(t, HILP_CMD_INFO, 0, NULL, 0), HILP_ST_OK);
 }
 
+/* The energy window runs the operation back to back: its ticks are the
+ * count times one call, within the loop's own few instructions per call,
+ * and its output is the one the host expects. */
+static void test_energy_window_counts_the_whole_loop(void **state)
+{
+	struct hilp_bench_req bq = {0};
+	struct hilp_bench_rep br;
+	struct hilp_energy_req eq = {0};
+	struct hilp_energy_rep er;
+	uint32_t samples[20];
+	uint8_t key[16], npub[16], msg[64], ct[80];
+	uint32_t rng = hilp_prng_init(5);
+	uint32_t want;
+	size_t len = 0;
+	int rej = 0;
+	double per_call;
+
+	(void)state;
+	bq.alg = (uint8_t)shared->alg;
+	bq.msg_len = 64;
+	bq.runs = 20;
+	bq.warmup = 1;
+	bq.seed = 5;
+	assert_int_equal(hil_target_bench(shared->conn.session, HILP_OP_ENCRYPT,
+					  &bq, &br, samples, 0),
+			 HIL_OK);
+	eq.alg = (uint8_t)shared->alg;
+	eq.msg_len = 64;
+	eq.seed = 5;
+	eq.count = 500;
+	assert_int_equal(hil_target_energy(shared->conn.session,
+					   HILP_OP_ENCRYPT, &eq, &er, 0),
+			 HIL_OK);
+	assert_int_equal(er.count, 500);
+	per_call = (double)er.ticks / er.count;
+	/* samples include the calibrated overhead (not subtracted here). */
+	assert_true(per_call > samples[0] - br.overhead - 20.0);
+	assert_true(per_call < samples[0] + 20.0);
+	hilp_prng_fill(&rng, key, sizeof(key));
+	hilp_prng_fill(&rng, npub, sizeof(npub));
+	hilp_prng_fill(&rng, msg, sizeof(msg));
+	assert_int_equal(hil_ref_run(ref_alg(), HILP_OP_ENCRYPT, key, npub,
+				     NULL, 0, msg, sizeof(msg), 0, ct,
+				     sizeof(ct), &len, &rej),
+			 HIL_OK);
+	want = hilp_digest_update(HILP_DIGEST_INIT, ct, len);
+	assert_int_equal(er.digest, want);
+	/* A count of zero is a bad argument, not a hang. */
+	eq.count = 0;
+	assert_int_equal(hil_target_energy(shared->conn.session,
+					   HILP_OP_ENCRYPT, &eq, &er, 0),
+			 HIL_ERR_TARGET);
+}
+
 /* ------------------------------------- group 3: a target per test */
 
 /* What a test of this group holds open, released by its teardown also when
@@ -1394,6 +1448,9 @@ int main(void)
 			only_shared_qemu),
 		cmocka_unit_test_teardown(
 			test_stub_rejects_corrupted_truncated_and_oversized_frames,
+			only_shared_qemu),
+		cmocka_unit_test_teardown(
+			test_energy_window_counts_the_whole_loop,
 			only_shared_qemu),
 	};
 	const struct CMUnitTest own_target[] = {

@@ -48,12 +48,13 @@ static int setup(void **state)
 	}
 	/* A small base: one algorithm, two lengths, few runs. */
 	snprintf(base, sizeof(base), "%s/small.json", fx->dir);
-	snprintf(text, sizeof(text),
-		 "{\"name\": \"sweeptest\", \"board\": {\"name\": \"qemu-netduino\"},"
-		 " \"algorithms\": [\"ascon-aead128\"],"
-		 " \"bench\": {\"operations\": [\"encrypt\"], \"lengths\": [16, 64],"
-		 " \"runs\": 10, \"warmup\": 1}, \"results_dir\": \"%s/results\"}",
-		 fx->dir);
+	snprintf(
+		text, sizeof(text),
+		"{\"name\": \"sweeptest\", \"board\": {\"name\": \"qemu-netduino\"},"
+		" \"algorithms\": [\"ascon-aead128\"],"
+		" \"bench\": {\"operations\": [\"encrypt\"], \"lengths\": [16, 64],"
+		" \"runs\": 10, \"warmup\": 1}, \"results_dir\": \"%s/results\"}",
+		fx->dir);
 	put(base, text);
 	snprintf(fx->sweep, sizeof(fx->sweep), "%s/sweep.json", fx->dir);
 	put(fx->sweep, "{\"name\": \"two\", \"base\": \"small.json\","
@@ -115,7 +116,8 @@ static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len)
 		p += strlen("sweep summary: ");
 		nl = strstr(p, "/sweep.md");
 		assert_non_null(nl);
-		snprintf(path, sizeof(path), "%.*s/sweep.json", (int)(nl - p), p);
+		snprintf(path, sizeof(path), "%.*s/sweep.json", (int)(nl - p),
+			 p);
 	}
 	assert_int_equal(hil_read_file(path, &text, NULL), HIL_OK);
 	js = cJSON_Parse(text);
@@ -134,8 +136,8 @@ static const char *run_field(const cJSON *js, int i, const char *key)
 	return v->valuestring;
 }
 
-static void test_sweep_compares_configurations_and_rebuilds_nothing_twice(
-	void **state)
+static void
+test_sweep_compares_configurations_and_rebuilds_nothing_twice(void **state)
 {
 	struct fx *fx = *state;
 	static char md[65536];
@@ -145,8 +147,8 @@ static void test_sweep_compares_configurations_and_rebuilds_nothing_twice(
 	cJSON *second;
 
 	first = run_sweep(fx, md, sizeof(md));
-	assert_int_equal(cJSON_GetArraySize(
-				 cJSON_GetObjectItemCaseSensitive(first, "runs")),
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+				 first, "runs")),
 			 2);
 	assert_string_equal(run_field(first, 0, "status"), "complete");
 	assert_string_equal(run_field(first, 1, "status"), "complete");
@@ -155,8 +157,10 @@ static void test_sweep_compares_configurations_and_rebuilds_nothing_twice(
 				run_field(first, 1, "build_id"));
 	/* The comparison: one column per configuration, both rows. */
 	assert_non_null(strstr(md, "| sweeptest-O2 | sweeptest-Os |"));
-	assert_non_null(strstr(md, "| ascon-aead128 | ref | encrypt | 16 | 0 |"));
-	assert_non_null(strstr(md, "| ascon-aead128 | ref | encrypt | 64 | 0 |"));
+	assert_non_null(
+		strstr(md, "| ascon-aead128 | ref | encrypt | 16 | 0 |"));
+	assert_non_null(
+		strstr(md, "| ascon-aead128 | ref | encrypt | 64 | 0 |"));
 	assert_non_null(strstr(md, "instructions (emulated)"));
 	/* Each configuration wrote its own report. */
 	snprintf(path, sizeof(path), "%s/report.json",

@@ -368,6 +368,30 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	assert_int_equal(hilp_alg_info_decode(data, n - 1, &a2), -1);
 }
 
+static void test_energy_payloads_round_trip(void **state)
+{
+	struct hilp_energy_req q = {2, 64, 0, 0, 77, 123456};
+	struct hilp_energy_req q2;
+	struct hilp_energy_rep r = {0, 123456, 0xFFFFFFF0u, 0xABCDEF01u};
+	struct hilp_energy_rep r2;
+	uint8_t data[HILP_MAX_DATA];
+	size_t n;
+
+	(void)state;
+	n = hilp_energy_req_encode(9, &q, data);
+	assert_int_equal(data[0], 9);
+	assert_int_equal(hilp_energy_req_decode(data, n, &q2), 0);
+	assert_int_equal(q2.count, 123456);
+	assert_int_equal(q2.seed, 77);
+	assert_int_equal(q2.msg_len, 64);
+	assert_int_equal(hilp_energy_req_decode(data, n - 1, &q2), -1);
+	n = hilp_energy_rep_encode(9, &r, data);
+	assert_int_equal(hilp_energy_rep_decode(data, n, &r2), 0);
+	assert_int_equal(r2.ticks, 0xFFFFFFF0u);
+	assert_int_equal(r2.digest, 0xABCDEF01u);
+	assert_int_equal(hilp_energy_rep_decode(data, n + 1, &r2), -1);
+}
+
 static void test_prng_is_the_specified_xorshift32(void **state)
 {
 	uint32_t s = hilp_prng_init(1);
@@ -417,6 +441,7 @@ int main(void)
 			test_rx_splits_frames_and_drops_oversized_ones),
 		cmocka_unit_test(test_info_payload_round_trips),
 		cmocka_unit_test(test_bench_and_exec_payloads_round_trip),
+		cmocka_unit_test(test_energy_payloads_round_trip),
 		cmocka_unit_test(test_prng_is_the_specified_xorshift32),
 		cmocka_unit_test(test_digest_is_fnv1a_32),
 	};
