@@ -622,7 +622,7 @@ static int measure(struct run_ctx *c)
 		if (ret == HIL_OK && ca->kat[0] != '\0') {
 			ret = hil_katrun_on_target(c->conn.session,
 						   (uint8_t)index, &subject,
-						   ca->kat);
+						   ca->kat, 1);
 		}
 		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO) {
 			return ret;
