@@ -31,10 +31,12 @@ HB := $(BUILD)/host
 # Host modules, one responsibility each (see design.md section 2).
 HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/link/link.c host/link/serial.c host/link/socket.c \
-	host/proc.c host/board/flasher.c host/board/qemu.c host/elfinfo.c \
+	host/proc.c host/board/flasher.c host/board/qemu.c host/board/openocd.c host/elfinfo.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
 	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c host/sweep.c \
+	host/doctor.c host/report/load.c host/report/summary.c host/report/svg.c \
+	host/report/html.c host/report/compare.c host/report/junit.c \
 	protocol/hilp.c
 HOST_MAIN_SRCS := host/main.c
 
@@ -169,7 +171,8 @@ firmware: $(FW_DIR)/stub.elf
 # ---------------------------------------------------------------- tests
 TB := $(BUILD)/tests
 UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
-	elfinfo session refcrypto mapsizes
+	elfinfo session refcrypto mapsizes openocd_flasher doctor image_checks \
+	nucleo_clock_math render html_headless
 
 $(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
@@ -210,7 +213,7 @@ UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
-E2E_TESTS := e2e_qemu e2e_sweep e2e_suite
+E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \

@@ -9,9 +9,11 @@
 
 #include "config.h"
 #include "crypt.h"
+#include "doctor.h"
 #include "err.h"
 #include "hilp.h"
 #include "log.h"
+#include "report/render.h"
 #include "report/report.h"
 #include "run.h"
 #include "runner.h"
@@ -45,12 +47,18 @@ static void usage(FILE *out)
 		"                    [--pt HEX | --decrypt --ct HEX] [--outlen N]\n"
 		"                    [--op encrypt|decrypt|hash|keysetup] [--on host|qemu]\n"
 		"                    [--config FILE]\n"
+		"       hilrun doctor --config FILE       check tools, probe, port, sensor\n"
+		"       hilrun report RUN_DIR...          tables, plots, HTML from report.json\n"
+		"       hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]\n"
 		"       hilrun --help | --version\n"
 		"options:\n"
 		"  --config FILE    run configuration (configs/qemu.json)\n"
 		"  --results DIR    results folder (default: the config's results_dir)\n"
+		"  --baseline REPORT  compare with an earlier report; exit 3 if worse\n"
+		"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
 		"  -v, -q           more or less diagnostics on stderr\n"
-		"exit: 0 all measured, 1 some rows failed, 2 could not start, 4 interrupted\n");
+		"exit: 0 all measured, 1 some rows failed, 2 could not start,\n"
+		"      3 regression against the baseline, 4 interrupted\n");
 }
 
 static int load_config(const char *path, struct hil_config *cfg)
@@ -78,7 +86,12 @@ static int exit_status(int ret)
 	}
 }
 
-static int cmd_run(const char *config_path, const char *results_dir)
+struct hil_thresholds;
+static int compare_reports(const char *base_arg, const char *new_arg,
+			   const struct hil_thresholds *t, const char *junit);
+
+static int cmd_run(const char *config_path, const char *results_dir,
+		   const char *baseline, const char *junit, int *regression)
 {
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_run *run = calloc(1, sizeof(*run));
@@ -105,6 +118,22 @@ static int cmd_run(const char *config_path, const char *results_dir)
 		hil_err("run %s: %s (report: %s/report.json)",
 			run->status ? run->status : "failed", hil_strerror(ret),
 			run->dir);
+	}
+	if (run->dir[0] != '\0' && (baseline != NULL || junit != NULL)) {
+		struct hil_thresholds t;
+		int st;
+
+		hil_thresholds_default(&t);
+		if (baseline != NULL) {
+			st = compare_reports(baseline, run->dir, &t, junit);
+			*regression = st == EXIT_REGRESSION;
+			if (st == EXIT_CANNOT_START && ret == HIL_OK) {
+				ret = HIL_ERR_ARG;
+			}
+		} else {
+			st = compare_reports(run->dir, run->dir, &t, junit);
+			(void)st;
+		}
 	}
 	hil_run_free(run);
 out:
@@ -197,6 +226,139 @@ static int cmd_crypt(int argc, char **argv)
 	return ret;
 }
 
+static int cmd_doctor(int argc, char **argv)
+{
+	struct hil_config *cfg;
+	int ret;
+
+	if (argc != 3 || strcmp(argv[1], "--config") != 0) {
+		hil_err("usage: hilrun doctor --config FILE");
+		return HIL_ERR_ARG;
+	}
+	cfg = calloc(1, sizeof(*cfg));
+	if (cfg == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	ret = load_config(argv[2], cfg);
+	if (ret == HIL_OK) {
+		ret = hil_doctor(cfg, stdout);
+	}
+	free(cfg);
+	return ret;
+}
+
+/* hilrun report DIR...: tables, plots and HTML again from report.json. */
+static int cmd_report(int argc, char **argv)
+{
+	int i;
+	int ret = HIL_OK;
+
+	if (argc < 2) {
+		hil_err("usage: hilrun report RUN_DIR...");
+		return HIL_ERR_ARG;
+	}
+	for (i = 1; i < argc; i++) {
+		int r = hil_report_render_all(argv[i]);
+
+		if (r != HIL_OK) {
+			ret = r;
+		} else {
+			printf("%s: summary.md summary.csv per_byte.svg sizes.svg report.html\n",
+			       argv[i]);
+		}
+	}
+	return ret;
+}
+
+/* The report.json of a path that is a run folder or the file itself. */
+static void report_path(const char *arg, char *buf, size_t len)
+{
+	size_t n = strlen(arg);
+
+	if (n > 5 && strcmp(arg + n - 5, ".json") == 0) {
+		snprintf(buf, len, "%s", arg);
+	} else {
+		snprintf(buf, len, "%s/report.json", arg);
+	}
+}
+
+/*
+ * Compare two reports; @return 0 same or better, EXIT_REGRESSION when a row
+ * is worse than its threshold, EXIT_CANNOT_START on bad input. With junit,
+ * also write JUnit XML of the new report and the comparison.
+ */
+static int compare_reports(const char *base_arg, const char *new_arg,
+			   const struct hil_thresholds *t, const char *junit)
+{
+	char bpath[4096], npath[4096], err[1024];
+	cJSON *base = NULL;
+	cJSON *newer = NULL;
+	struct hil_cmp *cmp = NULL;
+	int worse = 0;
+	int status = EXIT_CANNOT_START;
+
+	report_path(base_arg, bpath, sizeof(bpath));
+	report_path(new_arg, npath, sizeof(npath));
+	if (hil_report_load(bpath, &base, err, sizeof(err)) != HIL_OK ||
+	    hil_report_load(npath, &newer, err, sizeof(err)) != HIL_OK) {
+		hil_err("%s", err);
+		goto out;
+	}
+	if (hil_report_compare(base, newer, t, stdout, &worse) != HIL_OK) {
+		goto out;
+	}
+	status = worse ? EXIT_REGRESSION : EXIT_ALL_MEASURED;
+	if (junit != NULL) {
+		FILE *f = fopen(junit, "w");
+
+		if (f == NULL || hil_cmp_compute(base, newer, t, &cmp) != HIL_OK ||
+		    hil_junit_write(newer, cmp, f) != HIL_OK) {
+			hil_err("cannot write JUnit XML to %s", junit);
+			status = EXIT_CANNOT_START;
+		}
+		if (f != NULL) {
+			fclose(f);
+		}
+	}
+out:
+	hil_cmp_free(cmp);
+	cJSON_Delete(base);
+	cJSON_Delete(newer);
+	return status;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct hil_thresholds t;
+	const char *files[2] = { NULL, NULL };
+	const char *junit = NULL;
+	int n = 0;
+	int i;
+
+	hil_thresholds_default(&t);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
+			if (hil_thresholds_parse(&t, argv[++i]) != HIL_OK) {
+				hil_err("--threshold %s: expected METRIC=PERCENT (instructions, cycles, estimated, ns, energy)",
+					argv[i]);
+				return EXIT_CANNOT_START;
+			}
+		} else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) {
+			junit = argv[++i];
+		} else if (argv[i][0] != '-' && n < 2) {
+			files[n++] = argv[i];
+		} else {
+			hil_err("usage: hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]");
+			return EXIT_CANNOT_START;
+		}
+	}
+	if (n != 2) {
+		hil_err("usage: hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]");
+		return EXIT_CANNOT_START;
+	}
+	return compare_reports(files[0], files[1], &t, junit);
+}
+
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 		     const char *results_dir)
 {
@@ -229,6 +391,8 @@ int main(int argc, char **argv)
 	size_t n_configs = 0;
 	const char *sweep_path = NULL;
 	const char *results_dir = NULL;
+	const char *baseline = NULL;
+	const char *junit = NULL;
 	int verbosity = HIL_LOG_INFO;
 	struct sigaction sa;
 	int i;
@@ -251,6 +415,20 @@ int main(int argc, char **argv)
 	}
 	hil_log_set_level(verbosity);
 
+	if (argc >= 2 && strcmp(argv[1], "doctor") == 0) {
+		/* Every check passed: 0; something is missing: 2. */
+		return cmd_doctor(argc - 1, argv + 1) == HIL_OK
+			       ? 0
+			       : EXIT_CANNOT_START;
+	}
+	if (argc >= 2 && strcmp(argv[1], "report") == 0) {
+		return cmd_report(argc - 1, argv + 1) == HIL_OK
+			       ? 0
+			       : EXIT_CANNOT_START;
+	}
+	if (argc >= 2 && strcmp(argv[1], "compare") == 0) {
+		return cmd_compare(argc - 1, argv + 1);
+	}
 	if (argc >= 2 && strcmp(argv[1], "crypt") == 0) {
 		return exit_status(cmd_crypt(argc - 1, argv + 1)) ==
 				       EXIT_ALL_MEASURED
@@ -289,6 +467,10 @@ int main(int argc, char **argv)
 			results_dir = argv[++i];
 		} else if (strcmp(a, "--sweep") == 0) {
 			sweep_path = argv[++i];
+		} else if (strcmp(a, "--baseline") == 0) {
+			baseline = argv[++i];
+		} else if (strcmp(a, "--junit") == 0) {
+			junit = argv[++i];
 		} else {
 			hil_err("unknown argument \"%s\" (try --help)", a);
 			return EXIT_CANNOT_START;
@@ -306,6 +488,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_CANNOT_START;
 	}
-	ret = cmd_run(configs[0], results_dir);
+	{
+		int regression = 0;
+
+		ret = cmd_run(configs[0], results_dir, baseline, junit,
+			      &regression);
+		if (ret == HIL_OK && regression) {
+			return EXIT_REGRESSION;
+		}
+	}
 	return exit_status(ret);
 }

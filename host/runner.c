@@ -20,6 +20,7 @@
 #include "log.h"
 #include "proc.h"
 #include "refcrypto/refcrypto.h"
+#include "report/render.h"
 #include "report/report.h"
 #include "session.h"
 #include "stats.h"
@@ -716,6 +717,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 {
 	struct hil_flasher_params fp;
 	char root[HIL_PATH];
+	size_t i;
 	char path[HIL_PATH + 32];
 	int ret;
 
@@ -738,6 +740,15 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	fp.program = cfg->flasher.program;
 	fp.run_dir = run->dir;
 	fp.timeout_ms = cfg->flasher.timeout_ms;
+	/* The probe is chosen by serial: never flash whichever board
+	 * OpenOCD happens to find first. */
+	for (i = 0; i < cfg->flasher.n_openocd_cfg &&
+		    i < HIL_FLASHER_MAX_CFG;
+	     i++) {
+		fp.openocd_cfg[i] = cfg->flasher.openocd_cfg[i];
+	}
+	fp.n_openocd_cfg = i;
+	fp.probe_serial = cfg->flasher.probe_serial;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
 	if (ret != HIL_OK) {
 		return ret;
@@ -873,8 +884,13 @@ int hil_runner_run(const struct hil_config *cfg,
 	/* Whatever happened, what was measured is written down. */
 	report_ret = hil_report_write_json(run);
 	if (report_ret == HIL_OK) {
+		/* Tables, plots and the HTML page, from the JSON just written. */
+		if (hil_report_render_all(run->dir) != HIL_OK) {
+			hil_warn("the report's tables and plots could not be rendered; report.json is complete");
+		}
 		point_latest(opts, run);
-		hil_info("report: %s/report.json", run->dir);
+		hil_info("report: %s/report.json (summary.md, report.html)",
+			 run->dir);
 	}
 	return ret != HIL_OK ? ret : report_ret;
 }

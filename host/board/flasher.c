@@ -5,6 +5,7 @@
 #include "flasher.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,10 +19,13 @@ struct hil_flasher {
 	struct hil_flasher_params params; /* strings below are owned */
 	char *program;
 	char *run_dir;
+	char *openocd_cfg[HIL_FLASHER_MAX_CFG];
+	char *probe_serial;
 };
 
 static const struct hil_flasher_ops *const backends[] = {
 	&hil_flasher_qemu_ops,
+	&hil_flasher_openocd_ops,
 };
 
 void *hil_flasher_priv(const struct hil_flasher *f)
@@ -73,6 +77,55 @@ static int check_run_dir(const char *dir)
 	return HIL_OK;
 }
 
+static void free_params(struct hil_flasher *f)
+{
+	size_t i;
+
+	free(f->program);
+	free(f->run_dir);
+	for (i = 0; i < HIL_FLASHER_MAX_CFG; i++) {
+		free(f->openocd_cfg[i]);
+	}
+	free(f->probe_serial);
+}
+
+/* The OpenOCD fields, copied so that the caller's strings may go. */
+static int copy_openocd_params(struct hil_flasher *f,
+			       const struct hil_flasher_params *p)
+{
+	size_t i;
+
+	if (p->n_openocd_cfg > HIL_FLASHER_MAX_CFG) {
+		hil_err("flasher: %zu OpenOCD config files, at most %d",
+			p->n_openocd_cfg, HIL_FLASHER_MAX_CFG);
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < p->n_openocd_cfg; i++) {
+		if (p->openocd_cfg[i] == NULL) {
+			hil_err("flasher: OpenOCD config file %zu is missing",
+				i);
+			return HIL_ERR_ARG;
+		}
+		f->openocd_cfg[i] = strdup(p->openocd_cfg[i]);
+		if (f->openocd_cfg[i] == NULL) {
+			hil_err("flasher: no memory");
+			return HIL_ERR_NOMEM;
+		}
+		f->params.openocd_cfg[i] = f->openocd_cfg[i];
+	}
+	f->params.n_openocd_cfg = p->n_openocd_cfg;
+	if (p->probe_serial != NULL && p->probe_serial[0] != '\0') {
+		f->probe_serial = strdup(p->probe_serial);
+		if (f->probe_serial == NULL) {
+			hil_err("flasher: no memory");
+			return HIL_ERR_NOMEM;
+		}
+		f->params.probe_serial = f->probe_serial;
+	}
+	f->params.adapter_khz = p->adapter_khz;
+	return HIL_OK;
+}
+
 int hil_flasher_open(struct hil_flasher **out, const char *type,
 		     const struct hil_flasher_params *p)
 {
@@ -96,7 +149,7 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 		}
 	}
 	if (ops == NULL) {
-		hil_err("unknown flasher type '%s' (qemu)", type);
+		hil_err("unknown flasher type '%s' (qemu, openocd)", type);
 		return HIL_ERR_ARG;
 	}
 	ret = check_run_dir(p->run_dir);
@@ -123,6 +176,10 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 			goto err_free;
 		}
 	}
+	ret = copy_openocd_params(f, p);
+	if (ret != HIL_OK) {
+		goto err_free;
+	}
 	ret = ops->open(f);
 	if (ret != HIL_OK) {
 		hil_flasher_close(f);
@@ -132,8 +189,7 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 	return HIL_OK;
 
 err_free:
-	free(f->program);
-	free(f->run_dir);
+	free_params(f);
 	free(f);
 	return ret;
 }
@@ -146,8 +202,7 @@ void hil_flasher_close(struct hil_flasher *f)
 	if (f->ops->close != NULL) {
 		f->ops->close(f);
 	}
-	free(f->program);
-	free(f->run_dir);
+	free_params(f);
 	free(f);
 }
 
@@ -196,4 +251,29 @@ int hil_flasher_version(struct hil_flasher *f, char *buf, size_t len)
 		return HIL_ERR_NA;
 	}
 	return f->ops->version(f, buf, len);
+}
+
+int hil_flasher_reset(struct hil_flasher *f)
+{
+	if (f == NULL) {
+		return HIL_ERR_ARG;
+	}
+	if (f->ops->reset == NULL) {
+		return HIL_ERR_NA;
+	}
+	return f->ops->reset(f);
+}
+
+int hil_flasher_probe(struct hil_flasher *f, char *why, size_t len)
+{
+	if (f == NULL || why == NULL || len == 0) {
+		return HIL_ERR_ARG;
+	}
+	why[0] = '\0';
+	if (f->ops->probe == NULL) {
+		snprintf(why, len, "the %s flasher has no probe to check",
+			 f->ops->name);
+		return HIL_ERR_NA;
+	}
+	return f->ops->probe(f, why, len);
 }

@@ -1,4 +1,4 @@
-/* flasher: puts a built image on a board and starts it (QEMU now; OpenOCD and native later), chosen by name. */
+/* flasher: puts a built image on a board and starts it (QEMU, OpenOCD; native later), chosen by name. */
 #ifndef HIL_FLASHER_H
 #define HIL_FLASHER_H
 
@@ -6,12 +6,20 @@
 
 struct hil_flasher;
 
+#define HIL_FLASHER_MAX_CFG 4 /* = HIL_CFG_MAX_OPENOCD_CFG */
+
 struct hil_flasher_params {
 	const char *program; /* NULL or "": the backend's default,
 				 * e.g. "qemu-system-arm" */
 	const char *run_dir; /* existing, writable directory for logs
-				 * (qemu.log) and sockets */
+				 * (qemu.log, openocd.log) and sockets */
 	unsigned timeout_ms; /* bound on start(); 0: backend default */
+	/* openocd only (the others ignore them): */
+	const char *openocd_cfg[HIL_FLASHER_MAX_CFG]; /* -f files, in order */
+	size_t n_openocd_cfg;	  /* 0: "board/st_nucleo_f4.cfg" */
+	const char *probe_serial; /* NULL or "": any probe; else
+				   * "adapter serial" selects it */
+	unsigned adapter_khz;	  /* 0: the config's own adapter speed */
 };
 
 /*
@@ -19,7 +27,7 @@ struct hil_flasher_params {
  * backends keep their state behind hil_flasher_priv().
  */
 struct hil_flasher_ops {
-	const char *name; /* "qemu" (later "openocd", "native") */
+	const char *name; /* "qemu", "openocd" (later "native") */
 	/* Check the params, set up state (hil_flasher_set_priv). */
 	int (*open)(struct hil_flasher *f);
 	/* Stop the target if running and free the state; also after a failed open. */
@@ -35,15 +43,24 @@ struct hil_flasher_ops {
 	int (*check)(struct hil_flasher *f);
 	/* First line of the tool's version, for provenance. */
 	int (*version)(struct hil_flasher *f, char *buf, size_t len);
+	/* Optional (NULL: HIL_ERR_NA). Restart the image already on the
+	 * board without reprogramming it. */
+	int (*reset)(struct hil_flasher *f);
+	/* Optional (NULL: HIL_ERR_NA). Is the programmer there and does it
+	 * reach the target? Changes nothing on the target. On failure, why
+	 * receives one line saying what is wrong (not logged). */
+	int (*probe)(struct hil_flasher *f, char *why, size_t len);
 };
 
 /**
  * Open a flasher.
  * @param out receives it; the caller closes it with hil_flasher_close().
- * @param type "qemu".
- * @param p copied; p->run_dir is required.
+ * @param type "qemu" or "openocd".
+ * @param p copied (strings too); p->run_dir is required.
  * @return HIL_OK; HIL_ERR_ARG (unknown type, no run_dir, run_dir not a
- *         directory); HIL_ERR_IO; HIL_ERR_NOMEM.
+ *         directory); HIL_ERR_CONFIG (OpenOCD: a config file name or probe
+ *         serial that cannot be passed to OpenOCD); HIL_ERR_IO;
+ *         HIL_ERR_NOMEM.
  */
 int hil_flasher_open(struct hil_flasher **out, const char *type,
 		     const struct hil_flasher_params *p);
@@ -57,9 +74,20 @@ void hil_flasher_close(struct hil_flasher *f);
  * its UART socket exists. QEMU then waits for the link to connect before it
  * loads the image and runs the guest, so a crash of the image shows up
  * after hil_link_open(), as a closed link: call hil_flasher_check() then.
+ * For OpenOCD: check the file likewise, then run `openocd -f CFG...
+ * [-c "adapter serial SN"] [-c "adapter speed KHZ"] -c "program {ELF}
+ * verify reset exit"` (bounded by timeout_ms, output appended to
+ * <run_dir>/openocd.log); the board runs the new image when this returns.
  * @return HIL_OK; HIL_ERR_IO (cannot read the ELF); HIL_ERR_ARG (not an ARM
- *         ELF); HIL_ERR_NA (program not found); HIL_ERR_PROCESS (it exited
- *         early: the log's last lines are in the error); HIL_ERR_TIMEOUT.
+ *         ELF, or a path OpenOCD cannot take); HIL_ERR_NA (program not
+ *         found; OpenOCD: no probe, or no permission to open it);
+ *         HIL_ERR_PROCESS (it exited early or failed: the log's last lines
+ *         or OpenOCD's reason are in the error); HIL_ERR_TIMEOUT;
+ *         OpenOCD also: HIL_ERR_MISMATCH (the probe reaches a chip other
+ *         than the config's), HIL_ERR_VERIFY (flash differs from the ELF
+ *         after programming), HIL_ERR_CONFIG (a config file was not
+ *         found). Each failure is logged once, naming the
+ *         image (and for OpenOCD the probe serial).
  */
 int hil_flasher_start(struct hil_flasher *f, const char *elf_path);
 
@@ -89,6 +117,22 @@ int hil_flasher_check(struct hil_flasher *f);
  */
 int hil_flasher_version(struct hil_flasher *f, char *buf, size_t len);
 
+/**
+ * Restart the image already on the board (OpenOCD: `-c "init; reset run;
+ * shutdown"`). Errors as hil_flasher_start(); HIL_ERR_NA also when the
+ * backend has no reset (QEMU: stop and start instead).
+ */
+int hil_flasher_reset(struct hil_flasher *f);
+
+/**
+ * Check, without touching the target, that the programmer is present and
+ * reaches the target (OpenOCD: `-c "init; shutdown"`, bounded).
+ * @param why receives one line naming the problem on failure; not logged.
+ * @return HIL_OK; HIL_ERR_NA (the backend has no probe, or there is none);
+ *         or as hil_flasher_start().
+ */
+int hil_flasher_probe(struct hil_flasher *f, char *why, size_t len);
+
 /** The backend's name. */
 const char *hil_flasher_type(const struct hil_flasher *f);
 
@@ -106,5 +150,6 @@ hil_flasher_params(const struct hil_flasher *f);
 int hil_flasher_set_program(struct hil_flasher *f, const char *program);
 
 extern const struct hil_flasher_ops hil_flasher_qemu_ops;
+extern const struct hil_flasher_ops hil_flasher_openocd_ops;
 
 #endif /* HIL_FLASHER_H */

@@ -163,6 +163,7 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 	for (i = 0; i < run->n_rows; i++) {
 		const struct hil_row *r = &run->rows[i];
 		char stack[16] = "-";
+		char per_byte[24];
 
 		if (r->stack_known) {
 			snprintf(stack, sizeof(stack), "%u",
@@ -176,13 +177,18 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 				r->error);
 			continue;
 		}
+		if (r->msg_len > 0) {
+			snprintf(per_byte, sizeof(per_byte), "%.2f",
+				 r->stats.median / r->msg_len);
+		} else {
+			snprintf(per_byte, sizeof(per_byte), "-");
+		}
 		fprintf(out,
-			"%-17s %-5s %-8s %6u %5u %12.0f %10.2f %9.1f %10.0f %10.0f %6s %s\n",
+			"%-17s %-5s %-8s %6u %5u %12.0f %10s %9.1f %10.0f %10.0f %6s %s\n",
 			r->algorithm, r->implementation, r->operation,
 			(unsigned)r->msg_len, (unsigned)r->ad_len,
-			r->stats.median,
-			r->msg_len ? r->stats.median / r->msg_len : 0.0,
-			r->stats.stddev, r->stats.min, r->stats.max, stack,
+			r->stats.median, per_byte, r->stats.stddev,
+			r->stats.min, r->stats.max, stack,
 			r->ok ? "ok" : "FAILED");
 	}
 	fprintf(out,

@@ -4,6 +4,7 @@
 #include "hilp.h"
 #include "hal.h"
 #include "regs.h"
+#include "clock_math.h"
 
 /*
  * Compile-time settings (-D in board.mk or from the run configuration):
@@ -22,7 +23,7 @@
 #define HIL_BAUD 115200
 #endif
 
-#define HSI_HZ	     16000000u
+#define HSI_HZ	     CLOCK_HSI_HZ
 #define TRIGGER_PIN  8u /* PA8 */
 #define USART_TX_PIN 2u /* PA2 */
 #define USART_RX_PIN 3u /* PA3 */
@@ -31,67 +32,29 @@
 
 /*
  * Clock profiles, all from the 16 MHz HSI (the board's HSE is the ST-LINK
- * MCO, which depends on solder bridges; HSI needs nothing). RM0368 §6.2.3:
- * VCO input = HSI / M must be 1..2 MHz, VCO output = input * N must be
- * 192..432 MHz, SYSCLK = VCO / P with P in {2, 4, 6, 8}, and Q must be
- * 2..15 (PLL48CK unused: no USB, so its value only has to be legal).
- * Flash wait states: RM0368 §3.4.1 Table 6 at 2.7-3.6 V: 0 WS up to
- * 30 MHz, 1 WS up to 60 MHz, 2 WS up to 84 MHz. APB1 must not exceed 42 MHz.
+ * MCO, which depends on solder bridges; HSI needs nothing). The PLL
+ * factors, flash wait states and APB1 divider come from clock_math.h
+ * (RM0368 limits there; checked against the manual by
+ * tests/unit/test_nucleo_clock_math.c): 84 MHz = HSI / 16 * 336 / 4 at
+ * 2 WS with APB1 /2 (42 MHz); 24 MHz = HSI / 16 * 192 / 8 and 16 MHz =
+ * HSI, both at 0 WS with APB1 /1.
  * VOS: PWR_CR resets to Scale 2, good for 84 MHz (RM0368 §5.4.1): untouched.
  *
  * 24 and 16 MHz run at 0 WS, where a flash access costs the same with or
  * without the ART caches: figures comparable to pqm4-style tables (pqm4 also
- * leaves ICEN/DCEN on at 0 WS). 84 MHz is the realistic profile.
+ * leaves ICEN/DCEN on at 0 WS). 84 MHz is the realistic profile, with
+ * prefetch on as well: it only pays when there are wait states.
  */
-#if HIL_CLOCK_HZ == 84000000
-#define USE_PLL	 1
-#define PLL_M	 16u  /* 1 MHz VCO input */
-#define PLL_N	 336u /* 336 MHz VCO */
-#define PLL_P	 4u   /* 84 MHz */
-#define PLL_Q	 7u   /* 48 MHz */
-#define FLASH_WS 2u
-#define ACR_BITS (FLASH_ACR_PRFTEN | FLASH_ACR_ICEN | FLASH_ACR_DCEN)
-#define PPRE1	 RCC_CFGR_PPRE1_DIV2
-#define APB1_DIV 2u
-#elif HIL_CLOCK_HZ == 24000000
-#define USE_PLL	 1
-#define PLL_M	 16u  /* 1 MHz VCO input */
-#define PLL_N	 192u /* 192 MHz VCO, the lowest legal */
-#define PLL_P	 8u   /* 24 MHz */
-#define PLL_Q	 4u   /* 48 MHz */
-#define FLASH_WS 0u
-#define ACR_BITS (FLASH_ACR_ICEN | FLASH_ACR_DCEN)
-#define PPRE1	 RCC_CFGR_PPRE1_DIV1
-#define APB1_DIV 1u
-#elif HIL_CLOCK_HZ == 16000000
-#define USE_PLL	 0
-#define FLASH_WS 0u
-#define ACR_BITS (FLASH_ACR_ICEN | FLASH_ACR_DCEN)
-#define PPRE1	 RCC_CFGR_PPRE1_DIV1
-#define APB1_DIV 1u
-#else
+#if HIL_CLOCK_HZ != 84000000 && HIL_CLOCK_HZ != 24000000 &&                    \
+	HIL_CLOCK_HZ != 16000000
 #error "HIL_CLOCK_HZ must be 84000000, 24000000 or 16000000"
-#endif
-
-#if USE_PLL
-#if 16000000 / PLL_M < 1000000 || 16000000 / PLL_M > 2000000
-#error "PLL: VCO input out of 1..2 MHz"
-#endif
-#if 16000000 / PLL_M * PLL_N < 192000000 || 16000000 / PLL_M * PLL_N > 432000000
-#error "PLL: VCO output out of 192..432 MHz"
-#endif
-#if 16000000 / PLL_M * PLL_N / PLL_P != HIL_CLOCK_HZ
-#error "PLL: parameters do not give HIL_CLOCK_HZ"
-#endif
-#if PLL_Q < 2 || PLL_Q > 15 || 16000000 / PLL_M * PLL_N / PLL_Q > 48000000
-#error "PLL: Q out of range"
-#endif
 #endif
 
 /* What the clock tree actually runs at (HSI after a fallback). */
 static uint32_t sysclk_hz = HSI_HZ;
 static uint32_t apb1_hz = HSI_HZ;
 static uint8_t have_cyccnt;
+static uint8_t uart_status = HILP_ST_OK;
 
 /* Spin until (reg & mask) == want, at most CLOCK_WAIT reads. @return 1 if it did. */
 static int wait_bits(volatile uint32_t *reg, uint32_t mask, uint32_t want)
@@ -136,8 +99,14 @@ static int switch_to_hsi(void)
  */
 static uint8_t clock_init(void)
 {
-	uint32_t acr = FLASH_ACR_LATENCY(FLASH_WS) | ACR_BITS;
+	struct clock_profile prof;
+	uint32_t acr;
 
+	if (!clock_profile_for(HSI_HZ, HIL_CLOCK_HZ, &prof)) {
+		return HILP_ST_CLOCK; /* cannot happen for the three profiles */
+	}
+	acr = FLASH_ACR_LATENCY(prof.flash_ws) | FLASH_ACR_ICEN |
+	      FLASH_ACR_DCEN | (prof.flash_ws != 0 ? FLASH_ACR_PRFTEN : 0u);
 	if (!switch_to_hsi()) {
 		return HILP_ST_CLOCK;
 	}
@@ -146,44 +115,45 @@ static uint8_t clock_init(void)
 		return HILP_ST_CLOCK;
 	}
 	/* Caches may only be reset while disabled (RM0368 §3.8.1). */
-	FLASH_ACR = FLASH_ACR_LATENCY(FLASH_WS);
-	FLASH_ACR =
-		FLASH_ACR_LATENCY(FLASH_WS) | FLASH_ACR_ICRST | FLASH_ACR_DCRST;
+	FLASH_ACR = FLASH_ACR_LATENCY(prof.flash_ws);
+	FLASH_ACR = FLASH_ACR_LATENCY(prof.flash_ws) | FLASH_ACR_ICRST |
+		    FLASH_ACR_DCRST;
 	FLASH_ACR = acr;
-	if (!wait_bits(&FLASH_ACR, FLASH_ACR_LATENCY_MASK | ACR_BITS, acr)) {
+	if (!wait_bits(&FLASH_ACR,
+		       FLASH_ACR_LATENCY_MASK | FLASH_ACR_PRFTEN |
+			       FLASH_ACR_ICEN | FLASH_ACR_DCEN,
+		       acr)) {
 		return HILP_ST_CLOCK;
 	}
-#if USE_PLL
-	RCC_PLLCFGR = (RCC_PLLCFGR & ~RCC_PLLCFGR_FIELDS) |
-		      PLL_M << RCC_PLLCFGR_PLLM_SHIFT |
-		      PLL_N << RCC_PLLCFGR_PLLN_SHIFT |
-		      (PLL_P / 2u - 1u) << RCC_PLLCFGR_PLLP_SHIFT |
-		      PLL_Q << RCC_PLLCFGR_PLLQ_SHIFT; /* PLLSRC = 0: HSI */
-	RCC_CR |= RCC_CR_PLLON;
-	if (!wait_bits(&RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY)) {
-		goto fallback;
+	if (prof.use_pll) {
+		/* PLLSRC = 0: HSI. */
+		RCC_PLLCFGR = (RCC_PLLCFGR & ~RCC_PLLCFGR_FIELDS) |
+			      clock_pllcfgr(&prof.pll);
+		RCC_CR |= RCC_CR_PLLON;
+		if (!wait_bits(&RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY)) {
+			goto fallback;
+		}
 	}
 	/* Prescalers first, so APB1 never sees more than 42 MHz. */
 	RCC_CFGR = (RCC_CFGR & ~(RCC_CFGR_HPRE_MASK | RCC_CFGR_PPRE1_MASK |
 				 RCC_CFGR_PPRE2_MASK)) |
-		   PPRE1 | RCC_CFGR_PPRE2_DIV1;
-	RCC_CFGR = (RCC_CFGR & ~RCC_CFGR_SW_MASK) | RCC_CFGR_SW_PLL;
-	if (!wait_bits(&RCC_CFGR, RCC_CFGR_SWS_MASK, RCC_CFGR_SWS_PLL)) {
-		goto fallback;
+		   clock_ppre_bits(prof.apb1_div) << CLOCK_CFGR_PPRE1_SHIFT |
+		   RCC_CFGR_PPRE2_DIV1;
+	if (prof.use_pll) {
+		RCC_CFGR = (RCC_CFGR & ~RCC_CFGR_SW_MASK) | RCC_CFGR_SW_PLL;
+		if (!wait_bits(&RCC_CFGR, RCC_CFGR_SWS_MASK,
+			       RCC_CFGR_SWS_PLL)) {
+			goto fallback;
+		}
 	}
-#else
-	RCC_CFGR = (RCC_CFGR & ~RCC_CFGR_PPRE1_MASK) | PPRE1;
-#endif
-	sysclk_hz = HIL_CLOCK_HZ;
-	apb1_hz = HIL_CLOCK_HZ / APB1_DIV;
+	sysclk_hz = prof.sysclk_hz;
+	apb1_hz = prof.apb1_hz;
 	return HILP_ST_OK;
 
-#if USE_PLL
 fallback:
 	(void)switch_to_hsi();
 	RCC_CR &= ~RCC_CR_PLLON;
 	return HILP_ST_CLOCK;
-#endif
 }
 
 /*
@@ -218,19 +188,28 @@ static void gpio_init(void)
 /*
  * RM0368 §19.3.2/§19.3.3 (enable), §19.3.4 (baud rate): with OVER8 = 0,
  * USARTDIV = f_APB1 / (16 * baud) in 12.4 fixed point, i.e. BRR =
- * f_APB1 / baud rounded to nearest (a fraction carry lands in the mantissa).
- * 115200 Bd: 42 MHz -> 365 (+0.11 %), 24 MHz -> 208 (-0.16 %),
- * 16 MHz -> 139 (+0.08 % off).
+ * f_APB1 / baud rounded to nearest (clock_math.h), from the APB1 clock we
+ * actually run at (16 MHz after a clock fallback). 115200 Bd: 42 MHz ->
+ * 365 = 0x16D (-0.11 %), 24 MHz -> 208 (+0.16 %), 16 MHz -> 139 (-0.08 %).
+ * A rate more than 2 % off is refused: the nearest divider is still set
+ * (the host may yet get through) and hal_init reports HILP_ST_BAD_ARG.
  */
 static void usart_init(void)
 {
+	uint32_t brr;
+
 	RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
 	(void)RCC_APB1ENR;
 
 	USART_CR1(USART2) = 0;
 	USART_CR2(USART2) = 0; /* 1 stop bit */
 	USART_CR3(USART2) = 0; /* no flow control */
-	USART_BRR(USART2) = (apb1_hz + HIL_BAUD / 2u) / HIL_BAUD;
+	brr = clock_usart_brr(apb1_hz, HIL_BAUD);
+	if (brr == 0) {
+		brr = clock_usart_brr_nearest(apb1_hz, HIL_BAUD);
+		uart_status = HILP_ST_BAD_ARG;
+	}
+	USART_BRR(USART2) = brr;
 	USART_CR1(USART2) =
 		USART_CR1_UE | USART_CR1_TE | USART_CR1_RE; /* 8N1 */
 }
@@ -258,6 +237,9 @@ uint8_t hal_init(void)
 	gpio_init();
 	usart_init();
 	counter_init();
+	if (st == HILP_ST_OK) {
+		st = uart_status;
+	}
 	if (st == HILP_ST_OK && !have_cyccnt) {
 		st = HILP_ST_UNSUPPORTED;
 	}

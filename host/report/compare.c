@@ -1,0 +1,424 @@
+/* compare: two reports side by side per row, with a regression verdict. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"compare"
+#include "render_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "log.h"
+
+void hil_thresholds_default(struct hil_thresholds *t)
+{
+	t->instructions = 0; /* QEMU's count does not vary between runs */
+	t->cycles = 2;	     /* DWT CYCCNT on a board: a little jitter */
+	t->estimated = 0;    /* a model applied to a deterministic count */
+	t->ns = 10;	     /* host clock: scheduler noise */
+	t->energy = 10;	     /* INA219 windows: sensor noise */
+}
+
+int hil_thresholds_parse(struct hil_thresholds *t, const char *spec)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} metrics[] = {
+		{"instructions", offsetof(struct hil_thresholds, instructions)},
+		{"cycles", offsetof(struct hil_thresholds, cycles)},
+		{"estimated", offsetof(struct hil_thresholds, estimated)},
+		{"ns", offsetof(struct hil_thresholds, ns)},
+		{"energy", offsetof(struct hil_thresholds, energy)},
+	};
+	const char *eq = strchr(spec, '=');
+	char *end = NULL;
+	double pct;
+	size_t i;
+
+	if (eq == NULL) {
+		hil_err("threshold \"%s\": expected METRIC=PERCENT, e.g. cycles=2",
+			spec);
+		return HIL_ERR_ARG;
+	}
+	pct = strtod(eq + 1, &end);
+	if (end == eq + 1 || (*end != '\0' && strcmp(end, "%") != 0) ||
+	    !isfinite(pct) || pct < 0) {
+		hil_err("threshold \"%s\": the percentage must be a number >= 0",
+			spec);
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
+		if (strlen(metrics[i].name) == (size_t)(eq - spec) &&
+		    strncmp(spec, metrics[i].name, (size_t)(eq - spec)) == 0) {
+			*(double *)((char *)t + metrics[i].off) = pct;
+			return HIL_OK;
+		}
+	}
+	hil_err("threshold \"%s\": unknown metric (instructions, cycles, estimated, ns or energy)",
+		spec);
+	return HIL_ERR_ARG;
+}
+
+/* The threshold for a counter unit, and the name it is configured by. */
+static double unit_threshold(const struct hil_thresholds *t, const char *unit,
+			     const char **metric)
+{
+	if (strncmp(unit, "instructions", 12) == 0) {
+		*metric = "instructions";
+		return t->instructions;
+	}
+	if (strncmp(unit, "cycles (estimated", 17) == 0) {
+		*metric = "estimated";
+		return t->estimated;
+	}
+	if (strcmp(unit, "cycles") == 0) {
+		*metric = "cycles";
+		return t->cycles;
+	}
+	if (strncmp(unit, "ns", 2) == 0) {
+		*metric = "ns";
+		return t->ns;
+	}
+	/* An unknown counter: the strictest hardware threshold. */
+	*metric = "cycles";
+	return t->cycles;
+}
+
+static int same_key(const cJSON *a, const cJSON *b)
+{
+	static const char *const s[] = {"algorithm", "implementation",
+					"operation"};
+	static const char *const n[] = {"msg_len", "ad_len"};
+	double x, y;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (strcmp(hil_rj_str(a, s[i]), hil_rj_str(b, s[i])) != 0) {
+			return 0;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		if (!hil_rj_num(a, n[i], &x) || !hil_rj_num(b, n[i], &y) ||
+		    x != y) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const cJSON *find_row(const cJSON *report, const cJSON *key)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (same_key(r, key)) {
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static enum hil_verdict judge(double base, double cur, double pct)
+{
+	/* Relative slack for binary fractions; counts are whole numbers. */
+	double eps = 1e-9 * fabs(base);
+
+	if (cur > base * (1 + pct / 100) + eps) {
+		return HIL_WORSE;
+	}
+	if (cur < base * (1 - pct / 100) - eps) {
+		return HIL_BETTER;
+	}
+	return HIL_SAME;
+}
+
+static struct hil_cmp_entry *entry(struct hil_cmp *c, const cJSON *row,
+				   const char *metric, const char *unit)
+{
+	struct hil_cmp_entry *e = &c->e[c->n++];
+
+	memset(e, 0, sizeof(*e));
+	e->algorithm = hil_rj_str(row, "algorithm");
+	e->implementation = hil_rj_str(row, "implementation");
+	e->operation = hil_rj_str(row, "operation");
+	hil_rj_num(row, "msg_len", &e->msg_len);
+	hil_rj_num(row, "ad_len", &e->ad_len);
+	e->metric = metric;
+	e->unit = unit;
+	e->note = "";
+	return e;
+}
+
+static const char *row_error(const cJSON *row)
+{
+	const char *s = hil_rj_str(row, "error");
+
+	return s[0] != '\0' ? s : "the row failed";
+}
+
+static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
+			 const char *unit, double pct, double energy_pct)
+{
+	struct hil_cmp_entry *e = entry(c, n, "median", unit);
+	int bok = hil_rj_row_ok(b), nok = hil_rj_row_ok(n);
+
+	e->threshold = pct;
+	e->have_base = bok && hil_rj_num(b, "median", &e->base);
+	e->have_new = nok && hil_rj_num(n, "median", &e->cur);
+	if (!nok && !bok) {
+		e->verdict = HIL_SAME;
+		e->note = "failed in both reports";
+	} else if (!nok || !e->have_new) {
+		e->verdict = HIL_WORSE;
+		e->note = row_error(n);
+	} else if (!bok || !e->have_base) {
+		e->verdict = HIL_BETTER;
+		e->note = "failed in the base report";
+	} else {
+		e->verdict = judge(e->base, e->cur, pct);
+		e->ratio = e->base != 0 ? e->cur / e->base : 0;
+	}
+	if (bok && nok) {
+		double ub, un;
+
+		if (hil_rj_row_energy(b, &ub) && hil_rj_row_energy(n, &un)) {
+			e = entry(c, n, "energy", "uJ");
+			e->threshold = energy_pct;
+			e->have_base = e->have_new = 1;
+			e->base = ub;
+			e->cur = un;
+			e->ratio = ub != 0 ? un / ub : 0;
+			e->verdict = judge(ub, un, energy_pct);
+		}
+	}
+}
+
+int hil_cmp_compute(const cJSON *base, const cJSON *newer,
+		    const struct hil_thresholds *t, struct hil_cmp **out)
+{
+	const char *ub = hil_rj_unit(base), *un = hil_rj_unit(newer);
+	const char *bid =
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(base, "run"), "id");
+	const char *nid = hil_rj_str(
+		cJSON_GetObjectItemCaseSensitive(newer, "run"), "id");
+	const char *metric;
+	struct hil_thresholds def;
+	struct hil_cmp *c;
+	const cJSON *r;
+	size_t cap;
+	double pct;
+
+	*out = NULL;
+	if (t == NULL) {
+		hil_thresholds_default(&def);
+		t = &def;
+	}
+	if (strcmp(ub, un) != 0) {
+		hil_err("cannot compare %s (%s) with %s (%s): the reports count in different units, and a figure in one says nothing about the other",
+			bid, ub, nid, un);
+		return HIL_ERR_ARG;
+	}
+	pct = unit_threshold(t, ub, &metric);
+	cap = 2 * ((size_t)cJSON_GetArraySize(hil_rj_rows(base)) +
+		   (size_t)cJSON_GetArraySize(hil_rj_rows(newer))) +
+	      1;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	c->e = calloc(cap, sizeof(*c->e));
+	if (c->e == NULL) {
+		free(c);
+		return HIL_ERR_NOMEM;
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(newer))
+	{
+		const cJSON *b = find_row(base, r);
+		struct hil_cmp_entry *e;
+
+		if (b != NULL) {
+			if (strcmp(hil_rj_str(b, "unit"),
+				   hil_rj_str(r, "unit")) != 0) {
+				hil_err("cannot compare %s/%s %s: %s has it in %s, %s in %s",
+					hil_rj_str(r, "algorithm"),
+					hil_rj_str(r, "implementation"),
+					hil_rj_str(r, "operation"), bid,
+					hil_rj_str(b, "unit"), nid,
+					hil_rj_str(r, "unit"));
+				hil_cmp_free(c);
+				return HIL_ERR_ARG;
+			}
+			compare_pair(c, b, r, ub, pct, t->energy);
+			continue;
+		}
+		e = entry(c, r, "median", ub);
+		e->verdict = HIL_ADDED;
+		e->threshold = pct;
+		e->have_new =
+			hil_rj_row_ok(r) && hil_rj_num(r, "median", &e->cur);
+		e->note = "not in the base report";
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(base))
+	{
+		struct hil_cmp_entry *e;
+
+		if (find_row(newer, r) != NULL) {
+			continue;
+		}
+		e = entry(c, r, "median", ub);
+		e->verdict = HIL_REMOVED;
+		e->threshold = pct;
+		e->have_base =
+			hil_rj_row_ok(r) && hil_rj_num(r, "median", &e->base);
+		e->note = "not in the new report";
+	}
+	for (cap = 0; cap < c->n; cap++) {
+		c->worse += c->e[cap].verdict == HIL_WORSE;
+	}
+	(void)metric;
+	*out = c;
+	return HIL_OK;
+}
+
+void hil_cmp_free(struct hil_cmp *c)
+{
+	if (c != NULL) {
+		free(c->e);
+		free(c);
+	}
+}
+
+static const char *verdict_name(enum hil_verdict v)
+{
+	switch (v) {
+	case HIL_SAME:
+		return "same";
+	case HIL_BETTER:
+		return "better";
+	case HIL_WORSE:
+		return "WORSE";
+	case HIL_ADDED:
+		return "added";
+	case HIL_REMOVED:
+		return "removed";
+	}
+	return "?";
+}
+
+static void fig(char *buf, size_t len, int have, double v)
+{
+	if (have) {
+		hil_fmt_num(buf, len, v);
+	} else {
+		snprintf(buf, len, "%s", "-");
+	}
+}
+
+/* "+5.00%" from a ratio. */
+static void change(char *buf, size_t len, const struct hil_cmp_entry *e)
+{
+	if (e->have_base && e->have_new && e->base != 0) {
+		snprintf(buf, len, "%+.2f%%", (e->ratio - 1) * 100);
+	} else {
+		snprintf(buf, len, "%s", "-");
+	}
+}
+
+int hil_report_compare(const cJSON *base, const cJSON *newer,
+		       const struct hil_thresholds *t, FILE *out, int *worse)
+{
+	const char *unit = hil_rj_unit(base);
+	const char *metric;
+	struct hil_thresholds def;
+	struct hil_cmp *c = NULL;
+	size_t i, counts[HIL_REMOVED + 1] = {0};
+	double pct;
+	int wa = 9, wi = 4, wo = 9, ret;
+
+	*worse = 0;
+	if (t == NULL) {
+		hil_thresholds_default(&def);
+		t = &def;
+	}
+	ret = hil_cmp_compute(base, newer, t, &c);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	for (i = 0; i < c->n; i++) {
+		const struct hil_cmp_entry *e = &c->e[i];
+
+		wa = (int)strlen(e->algorithm) > wa ? (int)strlen(e->algorithm)
+						    : wa;
+		wi = (int)strlen(e->implementation) > wi
+			     ? (int)strlen(e->implementation)
+			     : wi;
+		wo = (int)strlen(e->operation) > wo ? (int)strlen(e->operation)
+						    : wo;
+		counts[e->verdict]++;
+	}
+	fprintf(out, "compare: base %s, new %s\n",
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(base, "run"), "id"),
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(newer, "run"),
+			   "id"));
+	pct = unit_threshold(t, unit, &metric);
+	fprintf(out,
+		"unit: %s; worse when new > base by more than %g%% (%s), energy %g%%\n\n",
+		unit, pct, metric, t->energy);
+	fprintf(out, "%-*s %-*s %-*s %6s %5s %-6s %12s %12s %8s  %s\n", wa,
+		"algorithm", wi, "impl", wo, "operation", "msg", "ad", "metric",
+		"base", "new", "change", "verdict");
+	for (i = 0; i < c->n; i++) {
+		const struct hil_cmp_entry *e = &c->e[i];
+		char b[40], n[40], ch[24];
+
+		fig(b, sizeof(b), e->have_base, e->base);
+		fig(n, sizeof(n), e->have_new, e->cur);
+		if (!e->have_new && e->verdict == HIL_WORSE) {
+			snprintf(n, sizeof(n), "%s", "failed");
+		}
+		change(ch, sizeof(ch), e);
+		fprintf(out,
+			"%-*s %-*s %-*s %6.0f %5.0f %-6s %12s %12s %8s  %s", wa,
+			e->algorithm, wi, e->implementation, wo, e->operation,
+			e->msg_len, e->ad_len, e->metric, b, n, ch,
+			verdict_name(e->verdict));
+		if (e->note[0] != '\0' && e->verdict != HIL_ADDED &&
+		    e->verdict != HIL_REMOVED) {
+			fprintf(out, " (%s)", e->note);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out,
+		"\n%zu compared: %zu same, %zu better, %zu worse; %zu added, %zu removed\n",
+		c->n - counts[HIL_ADDED] - counts[HIL_REMOVED],
+		counts[HIL_SAME], counts[HIL_BETTER], counts[HIL_WORSE],
+		counts[HIL_ADDED], counts[HIL_REMOVED]);
+	for (i = 0; i < c->n; i++) {
+		const struct hil_cmp_entry *e = &c->e[i];
+		char b[40], n[40], ch[24];
+
+		if (e->verdict != HIL_WORSE) {
+			continue;
+		}
+		fig(b, sizeof(b), e->have_base, e->base);
+		fig(n, sizeof(n), e->have_new, e->cur);
+		change(ch, sizeof(ch), e);
+		if (e->have_new) {
+			fprintf(out,
+				"worse: %s/%s %s msg %.0f ad %.0f: %s %s -> %s %s (%s, threshold %g%%)\n",
+				e->algorithm, e->implementation, e->operation,
+				e->msg_len, e->ad_len, e->metric, b, n, e->unit,
+				ch, e->threshold);
+		} else {
+			fprintf(out,
+				"worse: %s/%s %s msg %.0f ad %.0f: failed: %s\n",
+				e->algorithm, e->implementation, e->operation,
+				e->msg_len, e->ad_len, e->note);
+		}
+	}
+	*worse = c->worse > 0;
+	hil_cmp_free(c);
+	return hil_render_status(out);
+}

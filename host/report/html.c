@@ -1,0 +1,732 @@
+/* html: report.html, one self-contained page that opens from the file system. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"report"
+#include "render_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "report/report.h"
+
+/*
+ * Nothing on the page is fetched: styles inline, SVGs inline, no script,
+ * no fonts but the reader's own. The only URL is the SVG namespace, which
+ * is a name, not a resource.
+ */
+static const char style[] =
+	"body{font-family:\"DejaVu Sans\",Arial,Helvetica,sans-serif;margin:0;background:#f3f4f6;color:#222;line-height:1.4}\n"
+	"main{max-width:1200px;margin:0 auto;padding:20px 24px}\n"
+	"h1{font-size:22px;margin:4px 0}\n"
+	"h2{font-size:17px;margin:0 0 10px}\n"
+	".caption{color:#444;font-size:13px;margin:6px 0 0}\n"
+	"section{background:#fff;border:1px solid #d9dce1;border-radius:6px;padding:14px 18px;margin:14px 0;overflow-x:auto}\n"
+	"section.warnings{border-left:5px solid #d39e00;background:#fffbea}\n"
+	"section.clean{border-left:5px solid #2e8540}\n"
+	"table{border-collapse:collapse;font-size:13px}\n"
+	"th,td{padding:3px 9px;border-bottom:1px solid #e5e7eb;text-align:left;white-space:nowrap}\n"
+	"th{background:#f7f7f9;font-weight:600}\n"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"tr.failed td{background:#fdecea}\n"
+	".bad{color:#b00020;font-weight:600}\n"
+	".ok{color:#1b7f3b}\n"
+	".muted{color:#666}\n"
+	".tag{display:inline-block;padding:0 5px;margin-left:4px;border-radius:3px;font-size:11px;background:#ffe0b2;color:#7a4100}\n"
+	".tag.fail{background:#f8d7da;color:#8a0014}\n"
+	"ul{margin:4px 0;padding-left:22px}\n"
+	"ul.notes{font-size:13px}\n"
+	"#rows table{font-size:12px}#rows td,#rows th{padding:2px 6px}\n"
+	"svg{max-width:100%;height:auto;display:block;margin:6px 0 14px}\n"
+	"dl.prov{display:grid;grid-template-columns:max-content 1fr;gap:2px 18px;font-size:13px;margin:0}\n"
+	"dt{color:#555}dd{margin:0;word-break:break-all}\n"
+	"code{font-family:\"DejaVu Sans Mono\",monospace;font-size:12px}\n"
+	"footer{color:#777;font-size:12px;margin:10px 0 30px}\n";
+
+static void esc(FILE *out, const char *s)
+{
+	hil_xml_puts(out, s);
+}
+
+static void td_text(FILE *out, const char *cls, const char *s)
+{
+	if (cls != NULL) {
+		fprintf(out, "<td class=\"%s\">", cls);
+	} else {
+		fputs("<td>", out);
+	}
+	esc(out, s);
+	fputs("</td>", out);
+}
+
+static void td_num(FILE *out, const cJSON *o, const char *key)
+{
+	char buf[40] = "-";
+	double v;
+
+	if (hil_rj_num(o, key, &v)) {
+		hil_fmt_num(buf, sizeof(buf), v);
+	}
+	td_text(out, "n", buf);
+}
+
+static int any_row_of(const cJSON *report, const char *alg, const char *impl)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (strcmp(hil_rj_str(r, "algorithm"), alg) == 0 &&
+		    strcmp(hil_rj_str(r, "implementation"), impl) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- warnings */
+
+static void warn_failed(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	int nrows = cJSON_GetArraySize(hil_rj_rows(report)), failed = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		failed += !hil_rj_row_ok(r);
+	}
+	if (failed == 0) {
+		return;
+	}
+	fprintf(out,
+		"<li><span class=\"bad\">%d of %d rows failed</span>; their figures are not to be used:<ul>\n",
+		failed, nrows);
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		double msg = 0, ad = 0;
+
+		if (hil_rj_row_ok(r)) {
+			continue;
+		}
+		hil_rj_num(r, "msg_len", &msg);
+		hil_rj_num(r, "ad_len", &ad);
+		fputs("<li>", out);
+		esc(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		esc(out, hil_rj_str(r, "implementation"));
+		fputc(' ', out);
+		esc(out, hil_rj_str(r, "operation"));
+		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
+		esc(out, hil_rj_str(r, "error")[0] != '\0'
+				 ? hil_rj_str(r, "error")
+				 : "no reason given");
+		fputs("</li>\n", out);
+	}
+	fputs("</ul></li>\n", out);
+}
+
+/* "alg/impl, alg/impl" of implementations whose rows say not constant-time. */
+static void warn_not_ct(const cJSON *report, FILE *out)
+{
+	const cJSON *r, *p;
+	int any = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		int seen = 0;
+
+		if (hil_rj_bool(r, "constant_time") != 0) {
+			continue;
+		}
+		for (p = hil_rj_rows(report)->child; p != r; p = p->next) {
+			if (hil_rj_bool(p, "constant_time") == 0 &&
+			    strcmp(hil_rj_str(p, "algorithm"),
+				   hil_rj_str(r, "algorithm")) == 0 &&
+			    strcmp(hil_rj_str(p, "implementation"),
+				   hil_rj_str(r, "implementation")) == 0) {
+				seen = 1;
+				break;
+			}
+		}
+		if (seen) {
+			continue;
+		}
+		fputs(any ? ", "
+			  : "<li><span class=\"bad\">Not constant-time</span> (the implementation's own statement; its timing may depend on secret data): ",
+		      out);
+		esc(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		esc(out, hil_rj_str(r, "implementation"));
+		any = 1;
+	}
+	if (any) {
+		fputs(".</li>\n", out);
+	}
+}
+
+/* Implementations built into the image that have no rows. */
+static void warn_unmeasured(const cJSON *report, FILE *out)
+{
+	const char *algs =
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "build"),
+			   "algorithms");
+	char *copy = strdup(algs), *tok, *save = NULL;
+	int any = 0;
+
+	if (copy == NULL) {
+		return;
+	}
+	for (tok = strtok_r(copy, " ", &save); tok != NULL;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *slash = strchr(tok, '/');
+
+		if (slash == NULL) {
+			continue;
+		}
+		*slash = '\0';
+		if (any_row_of(report, tok, slash + 1)) {
+			continue;
+		}
+		fputs(any ? ", "
+			  : "<li><span class=\"bad\">Built but not measured</span> (it failed verification on the target, or the run stopped before it): ",
+		      out);
+		esc(out, tok);
+		fputc('/', out);
+		esc(out, slash + 1);
+		any = 1;
+	}
+	if (any) {
+		fputs(".</li>\n", out);
+	}
+	free(copy);
+}
+
+static void warnings(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
+	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	const cJSON *session =
+		cJSON_GetObjectItemCaseSensitive(report, "session");
+	const char *unit = hil_rj_unit(report);
+	char *buf = NULL;
+	size_t len = 0;
+	double retries = 0, bad = 0;
+	FILE *w = open_memstream(&buf, &len);
+
+	if (w == NULL) {
+		return;
+	}
+	if (strcmp(hil_rj_str(run, "status"), "complete") != 0) {
+		fputs("<li><span class=\"bad\">The run is ", w);
+		esc(w, hil_rj_str(run, "status"));
+		fputs("</span>: it stopped before every step was done.</li>\n",
+		      w);
+	}
+	warn_failed(report, w);
+	if (strncmp(unit, "instructions", 12) == 0) {
+		fputs("<li><span class=\"bad\">Emulated figures</span>: counts are ",
+		      w);
+		esc(w, unit);
+		fputs(", counted by QEMU, not cycles of a Cortex-M4; they compare code paths, not time.</li>\n",
+		      w);
+	} else if (strcmp(unit, "cycles") != 0 ||
+		   hil_rj_bool(board, "emulated") == 1) {
+		fputs("<li><span class=\"bad\">Not cycles measured on a board</span>: figures are ",
+		      w);
+		esc(w, unit);
+		fputs(hil_rj_bool(board, "emulated") == 1
+			      ? ", from an emulated board.</li>\n"
+			      : ".</li>\n",
+		      w);
+	}
+	warn_not_ct(report, w);
+	warn_unmeasured(report, w);
+	if (hil_rj_bool(tool, "dirty") == 1) {
+		fputs("<li>Built from a source tree with uncommitted changes (commit <code>",
+		      w);
+		esc(w, hil_rj_str(tool, "commit"));
+		fputs("</code>).</li>\n", w);
+	}
+	hil_rj_num(session, "retries", &retries);
+	hil_rj_num(session, "bad_frames", &bad);
+	if (retries > 0 || bad > 0) {
+		fprintf(w,
+			"<li>The link needed %.0f retries and saw %.0f damaged frames.</li>\n",
+			retries, bad);
+	}
+	fclose(w);
+	if (len > 0) {
+		fputs("<section class=\"warnings\" id=\"warnings\"><h2>Warnings</h2><ul>\n",
+		      out);
+		fwrite(buf, 1, len, out);
+		fputs("</ul></section>\n", out);
+	} else {
+		fputs("<section class=\"clean\" id=\"warnings\"><h2>Warnings</h2><p class=\"ok\">None: every row passed, the figures are cycles measured on the board, and every implementation claims constant time.</p></section>\n",
+		      out);
+	}
+	free(buf);
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static void summary(const cJSON *report, FILE *out)
+{
+	struct hil_summary s;
+	size_t i;
+
+	if (hil_summary_build(report, &s) != HIL_OK) {
+		return;
+	}
+	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p class=\"caption\">",
+	      out);
+	esc(out, s.caption);
+	fputs("</p>\n<table>\n<tr><th>Algorithm</th><th>Impl</th><th>Op</th><th class=\"n\">",
+	      out);
+	esc(out, s.unit);
+	fprintf(out,
+		"/byte @64 B</th><th class=\"n\">@%.0f B (longest)</th><th class=\"n\">Flash (B)</th><th class=\"n\">RAM (B)</th><th class=\"n\">Stack (B)</th><th class=\"n\">Energy (µJ)</th></tr>\n",
+		s.longest);
+	for (i = 0; i < s.n; i++) {
+		const struct hil_sum_line *l = &s.l[i];
+
+		fprintf(out, "<tr%s>", l->failed ? " class=\"failed\"" : "");
+		td_text(out, NULL, l->s.algorithm);
+		fputs("<td>", out);
+		esc(out, l->s.implementation);
+		if (l->not_ct) {
+			fputs("<span class=\"tag\" title=\"not constant-time\">not CT</span>",
+			      out);
+		}
+		fputs("</td><td>", out);
+		esc(out, l->s.operation);
+		if (l->s.ad_len != 0) {
+			fprintf(out, ", AD %.0f B", l->s.ad_len);
+		}
+		if (l->failed) {
+			fputs("<span class=\"tag fail\">failed</span>", out);
+		}
+		fputs("</td>", out);
+		td_text(out, "n", l->at64);
+		td_text(out, "n", l->atl);
+		td_text(out, "n", l->flash);
+		td_text(out, "n", l->ram);
+		td_text(out, "n", l->stack);
+		if (s.energy_reason != NULL && strcmp(l->energy, "-") == 0) {
+			fputs("<td class=\"n muted\" title=\"", out);
+			esc(out, s.energy_reason);
+			fputs("\">-</td>", out);
+		} else {
+			td_text(out, "n", l->energy);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n<ul class=\"notes muted\">\n", out);
+	for (i = 0; i < s.n; i++) {
+		char call[40];
+
+		if (!s.l[i].per_call) {
+			continue;
+		}
+		hil_fmt_num(call, sizeof(call), s.l[i].call);
+		fputs("<li>Per call (no message): ", out);
+		esc(out, s.l[i].s.algorithm);
+		fputc('/', out);
+		esc(out, s.l[i].s.implementation);
+		fputc(' ', out);
+		esc(out, s.l[i].s.operation);
+		fprintf(out, ": %s ", call);
+		esc(out, s.unit);
+		fputs(".</li>\n", out);
+	}
+	if (s.energy_reason != NULL) {
+		fputs("<li>Energy: - = ", out);
+		esc(out, s.energy_reason);
+		fputs(".</li>\n", out);
+	} else {
+		fputs("<li>Energy: µJ per operation at 64 B.</li>\n", out);
+	}
+	fputs("<li>Flash and RAM: the implementation's own code and data (linker map); stack: peak of one call, by painting.</li>\n</ul>\n</section>\n",
+	      out);
+	hil_summary_free(&s);
+}
+
+/* Verification lines for implementations built in but without rows. */
+static void unmeasured_rows(const cJSON *report, FILE *out)
+{
+	const char *algs =
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "build"),
+			   "algorithms");
+	char *copy = strdup(algs), *tok, *save = NULL;
+
+	if (copy == NULL) {
+		return;
+	}
+	for (tok = strtok_r(copy, " ", &save); tok != NULL;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *slash = strchr(tok, '/');
+
+		if (slash == NULL) {
+			continue;
+		}
+		*slash = '\0';
+		if (any_row_of(report, tok, slash + 1)) {
+			continue;
+		}
+		fputs("<tr class=\"failed\"><td>", out);
+		esc(out, tok);
+		fputc('/', out);
+		esc(out, slash + 1);
+		fputs("</td><td>-</td><td class=\"bad\">no rows: failed verification, or not reached</td><td class=\"n\">0</td><td class=\"n\">-</td><td class=\"n\">-</td></tr>\n",
+		      out);
+	}
+	free(copy);
+}
+
+static void verification(const cJSON *report, FILE *out)
+{
+	struct hil_series *s = NULL;
+	const cJSON *r;
+	size_t n = 0, i, j;
+
+	if (hil_series_list(report, &s, &n) != HIL_OK) {
+		return;
+	}
+	fputs("<section id=\"verification\"><h2>Verification</h2>\n<p class=\"caption\">Each implementation is checked on the target against the host build before it is timed; every timed row's output digest is compared with the host's.</p>\n<table>\n<tr><th>Implementation</th><th>Constant-time</th><th>Verified on target</th><th class=\"n\">Rows ok</th><th class=\"n\">Rows failed</th><th class=\"n\">Digest mismatches</th></tr>\n",
+	      out);
+	for (i = 0; i < n; i++) {
+		int ok = 0, failed = 0, mism = 0, verified = -1, ct = -1;
+
+		/* One line per implementation: skip its later series. */
+		for (j = 0; j < i; j++) {
+			if (strcmp(s[j].algorithm, s[i].algorithm) == 0 &&
+			    strcmp(s[j].implementation, s[i].implementation) ==
+				    0) {
+				break;
+			}
+		}
+		if (j < i) {
+			continue;
+		}
+		cJSON_ArrayForEach(r, hil_rj_rows(report))
+		{
+			const cJSON *d;
+
+			if (strcmp(hil_rj_str(r, "algorithm"),
+				   s[i].algorithm) != 0 ||
+			    strcmp(hil_rj_str(r, "implementation"),
+				   s[i].implementation) != 0) {
+				continue;
+			}
+			d = cJSON_GetObjectItemCaseSensitive(r, "digest");
+			ok += hil_rj_row_ok(r);
+			failed += !hil_rj_row_ok(r);
+			mism += hil_rj_bool(d, "match") == 0;
+			if (hil_rj_bool(r, "verified") >= 0) {
+				verified = verified == 0
+						   ? 0
+						   : hil_rj_bool(r, "verified");
+			}
+			if (hil_rj_bool(r, "constant_time") >= 0) {
+				ct = hil_rj_bool(r, "constant_time");
+			}
+		}
+		fputs("<tr><td>", out);
+		esc(out, s[i].algorithm);
+		fputc('/', out);
+		esc(out, s[i].implementation);
+		fprintf(out, "</td><td>%s</td><td>%s</td>",
+			ct == 1	  ? "<span class=\"ok\">yes</span>"
+			: ct == 0 ? "<span class=\"bad\">no</span>"
+				  : "not stated",
+			verified == 1	? "<span class=\"ok\">yes</span>"
+			: verified == 0 ? "<span class=\"bad\">no</span>"
+					: "-");
+		fprintf(out,
+			"<td class=\"n\">%d</td><td class=\"n%s\">%d</td><td class=\"n%s\">%d</td></tr>\n",
+			ok, failed ? " bad" : "", failed, mism ? " bad" : "",
+			mism);
+	}
+	unmeasured_rows(report, out);
+	fputs("</table>\n</section>\n", out);
+	free(s);
+}
+
+static void all_rows(const cJSON *report, FILE *out)
+{
+	static const char *const stats[] = {"stddev", "min", "max", "mad"};
+	const char *unit = hil_rj_unit(report);
+	const cJSON *r;
+	size_t i;
+	int idx = 0;
+
+	fputs("<section id=\"rows\"><h2>All rows</h2>\n<p class=\"caption\">Every figure in ",
+	      out);
+	esc(out, unit);
+	fputs(", the overhead of the timing itself subtracted; CI95: confidence interval of the median.</p>\n<table>\n<tr><th>Algorithm</th><th>Impl</th><th>Op</th><th>Mode</th><th class=\"n\">Msg (B)</th><th class=\"n\">AD (B)</th><th class=\"n\">Runs</th><th class=\"n\">Median</th><th class=\"n\">Per byte</th><th class=\"n\">Stddev</th><th class=\"n\">Min</th><th class=\"n\">Max</th><th class=\"n\">MAD</th><th class=\"n\">CI95</th><th class=\"n\">Outliers</th><th class=\"n\">Stack (B)</th><th>Digest</th><th>Status</th></tr>\n",
+	      out);
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		const cJSON *ci = cJSON_GetObjectItemCaseSensitive(r, "ci95");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(r, "digest");
+		char pb[40] = "-", c[96] = "-";
+		double msg = 0, ad = 0, v;
+		int ok = hil_rj_row_ok(r);
+
+		hil_rj_num(r, "msg_len", &msg);
+		hil_rj_num(r, "ad_len", &ad);
+		fprintf(out, "<tr class=\"row%s\" id=\"row-%d\" data-key=\"",
+			ok ? "" : " failed", idx++);
+		esc(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		esc(out, hil_rj_str(r, "implementation"));
+		fputc('/', out);
+		esc(out, hil_rj_str(r, "operation"));
+		fprintf(out, "/%.0f/%.0f\">", msg, ad);
+		td_text(out, NULL, hil_rj_str(r, "algorithm"));
+		td_text(out, NULL, hil_rj_str(r, "implementation"));
+		td_text(out, NULL, hil_rj_str(r, "operation"));
+		td_text(out, NULL, hil_rj_str(r, "mode"));
+		td_num(out, r, "msg_len");
+		td_num(out, r, "ad_len");
+		td_num(out, r, "runs");
+		td_num(out, r, "median");
+		if (hil_rj_row_per_byte(r, &v)) {
+			snprintf(pb, sizeof(pb), "%.2f", v);
+		}
+		td_text(out, "n", pb);
+		for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+			td_num(out, r, stats[i]);
+		}
+		if (cJSON_GetArraySize(ci) == 2 &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(ci, 1))) {
+			char a[40], b[40];
+
+			hil_fmt_num(a, sizeof(a),
+				    cJSON_GetArrayItem(ci, 0)->valuedouble);
+			hil_fmt_num(b, sizeof(b),
+				    cJSON_GetArrayItem(ci, 1)->valuedouble);
+			snprintf(c, sizeof(c), "%s..%s", a, b);
+		}
+		td_text(out, "n", c);
+		td_num(out, r, "outliers");
+		td_num(out, r, "stack_bytes");
+		if (hil_rj_bool(d, "match") == 1) {
+			fputs("<td class=\"ok\"><code>", out);
+			esc(out, hil_rj_str(d, "measured"));
+			fputs("</code></td>", out);
+		} else if (d != NULL) {
+			fputs("<td class=\"bad\"><code>", out);
+			esc(out, hil_rj_str(d, "measured"));
+			fputs("</code> (expected <code>", out);
+			esc(out, hil_rj_str(d, "expected"));
+			fputs("</code>)</td>", out);
+		} else {
+			td_text(out, NULL, "-");
+		}
+		if (ok) {
+			fputs("<td class=\"ok\">ok</td>", out);
+		} else {
+			fputs("<td class=\"bad\">failed: ", out);
+			esc(out, hil_rj_str(r, "error"));
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n</section>\n", out);
+}
+
+static void fits(const cJSON *report, FILE *out)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(report, "fits");
+	const cJSON *f;
+
+	if (cJSON_GetArraySize(a) <= 0) {
+		return;
+	}
+	fputs("<section id=\"fits\"><h2>Cost model</h2>\n<p class=\"caption\">Least-squares fit of median = fixed + per byte × length over each series' lengths.</p>\n<table>\n<tr><th>Algorithm</th><th>Impl</th><th>Op</th><th class=\"n\">AD (B)</th><th class=\"n\">Fixed</th><th class=\"n\">Per byte</th><th class=\"n\">R²</th><th class=\"n\">Points</th><th>Unit</th></tr>\n",
+	      out);
+	cJSON_ArrayForEach(f, a)
+	{
+		char buf[40] = "-";
+		double v;
+
+		fputs("<tr>", out);
+		td_text(out, NULL, hil_rj_str(f, "algorithm"));
+		td_text(out, NULL, hil_rj_str(f, "implementation"));
+		td_text(out, NULL, hil_rj_str(f, "operation"));
+		td_num(out, f, "ad_len");
+		if (hil_rj_num(f, "fixed", &v)) {
+			snprintf(buf, sizeof(buf), "%.0f", v);
+		}
+		td_text(out, "n", buf);
+		snprintf(buf, sizeof(buf), "%s", "-");
+		if (hil_rj_num(f, "per_byte", &v)) {
+			snprintf(buf, sizeof(buf), "%.2f", v);
+		}
+		td_text(out, "n", buf);
+		snprintf(buf, sizeof(buf), "%s", "-");
+		if (hil_rj_num(f, "r2", &v)) {
+			snprintf(buf, sizeof(buf), "%.4f", v);
+		}
+		td_text(out, "n", buf);
+		td_num(out, f, "points");
+		td_text(out, NULL, hil_rj_str(f, "unit"));
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n</section>\n", out);
+}
+
+/* ---------------------------------------------------------------- provenance */
+
+static void dd(FILE *out, const char *term, const char *value)
+{
+	fputs("<dt>", out);
+	esc(out, term);
+	fputs("</dt><dd>", out);
+	esc(out, value[0] != '\0' ? value : "-");
+	fputs("</dd>\n", out);
+}
+
+static void dd_num(FILE *out, const char *term, const cJSON *o, const char *key)
+{
+	char buf[40] = "-";
+	double v;
+
+	if (hil_rj_num(o, key, &v)) {
+		hil_fmt_num(buf, sizeof(buf), v);
+	}
+	dd(out, term, buf);
+}
+
+static void provenance(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
+	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
+	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	const cJSON *session =
+		cJSON_GetObjectItemCaseSensitive(report, "session");
+	const cJSON *f;
+	char buf[512], clock[64];
+	double flash, ram, stack;
+	size_t used = 0;
+
+	fputs("<section id=\"provenance\"><h2>Provenance</h2>\n<dl class=\"prov\">\n",
+	      out);
+	dd(out, "run", hil_rj_str(run, "id"));
+	dd(out, "status", hil_rj_str(run, "status"));
+	snprintf(buf, sizeof(buf), "%s to %s", hil_rj_str(run, "started"),
+		 hil_rj_str(run, "finished"));
+	dd(out, "time (UTC)", buf);
+	snprintf(buf, sizeof(buf), "%s (%s)", hil_rj_str(run, "config"),
+		 hil_rj_str(run, "config_name"));
+	dd(out, "configuration", buf);
+	snprintf(buf, sizeof(buf), "%s %s, commit %s%s",
+		 hil_rj_str(tool, "name"), hil_rj_str(tool, "version"),
+		 hil_rj_str(tool, "commit"),
+		 hil_rj_bool(tool, "dirty") == 1 ? " (uncommitted changes)"
+						 : "");
+	dd(out, "tool", buf);
+	snprintf(buf, sizeof(buf), "%s, %s", hil_rj_str(tool, "host"),
+		 hil_rj_str(tool, "host_os"));
+	dd(out, "host", buf);
+	dd(out, "compiler", hil_rj_str(build, "compiler"));
+	dd(out, "compiler in the ELF", hil_rj_str(build, "compiler_in_elf"));
+	buf[0] = '\0';
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(build, "cflags"))
+	{
+		if (cJSON_IsString(f) && used < sizeof(buf)) {
+			int w = snprintf(buf + used, sizeof(buf) - used, "%s%s",
+					 used ? " " : "", f->valuestring);
+
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	dd(out, "configured flags", buf);
+	dd(out, "all compile flags", hil_rj_str(build, "all_flags"));
+	dd(out, "linker flags", hil_rj_str(build, "linker_flags"));
+	dd(out, "implementations built", hil_rj_str(build, "algorithms"));
+	dd(out, "image (ELF)", hil_rj_str(build, "elf"));
+	dd(out, "ELF SHA-256", hil_rj_str(build, "elf_sha256"));
+	dd(out, "build-id", hil_rj_str(build, "build_id"));
+	snprintf(buf, sizeof(buf), "%s (reported %s)%s",
+		 hil_rj_str(board, "name"), hil_rj_str(board, "reported_name"),
+		 hil_rj_bool(board, "emulated") == 1 ? ", emulated" : "");
+	dd(out, "board", buf);
+	hil_fmt_clock(report, clock, sizeof(clock));
+	dd(out, "clock", clock);
+	dd(out, "counter unit", hil_rj_unit(report));
+	dd_num(out, "counter Hz", board, "counter_hz");
+	dd_num(out, "timing overhead (stub)", board, "stub_overhead");
+	dd(out, "FLASH_ACR", hil_rj_str(board, "flash_acr"));
+	dd(out, "chip UID", hil_rj_str(board, "uid"));
+	snprintf(buf, sizeof(buf), "%s, %s", hil_rj_str(board, "flasher"),
+		 hil_rj_str(board, "flasher_version"));
+	dd(out, "flasher", buf);
+	if (hil_rj_image(report, &flash, &ram, &stack)) {
+		snprintf(buf, sizeof(buf),
+			 "%.0f B flash, %.0f B RAM, %.0f B stack reserve",
+			 flash, ram, stack);
+		dd(out, "whole image", buf);
+	}
+	if (cJSON_IsObject(session)) {
+		double a = 0, b = 0, c = 0;
+
+		hil_rj_num(session, "retries", &a);
+		hil_rj_num(session, "bad_frames", &b);
+		hil_rj_num(session, "timeouts", &c);
+		snprintf(buf, sizeof(buf),
+			 "%.0f retries, %.0f bad frames, %.0f timeouts", a, b,
+			 c);
+		dd(out, "link", buf);
+	}
+	fputs("</dl>\n</section>\n", out);
+}
+
+/* ---------------------------------------------------------------- page */
+
+int hil_html_report(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
+	int ret;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>hilrun report ",
+	      out);
+	esc(out, hil_rj_str(run, "id"));
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
+		style);
+	fputs("<header><h1>hilrun report: ", out);
+	esc(out, hil_rj_str(run, "config_name"));
+	fputs("</h1>\n<p class=\"caption\">Run <code>", out);
+	esc(out, hil_rj_str(run, "id"));
+	fputs("</code>, ", out);
+	esc(out, hil_rj_str(run, "status"));
+	fputs(", counter unit <strong>", out);
+	esc(out, hil_rj_unit(report));
+	fputs("</strong>.</p></header>\n", out);
+	warnings(report, out);
+	summary(report, out);
+	fputs("<section id=\"plots\"><h2>Plots</h2>\n", out);
+	ret = hil_svg_per_byte(report, out);
+	if (ret == HIL_OK) {
+		ret = hil_svg_sizes(report, out);
+	}
+	fputs("</section>\n", out);
+	verification(report, out);
+	all_rows(report, out);
+	fits(report, out);
+	provenance(report, out);
+	fputs("<footer>Measured by ", out);
+	esc(out, hil_rj_str(tool, "name"));
+	fputc(' ', out);
+	esc(out, hil_rj_str(tool, "version"));
+	fprintf(out,
+		"; rendered by hilrun from report.json (schema %d); the page loads nothing from the network.</footer>\n</main>\n</body>\n</html>\n",
+		HIL_REPORT_SCHEMA_VERSION);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	return hil_render_status(out);
+}

@@ -1,0 +1,184 @@
+/* junit: JUnit XML so that CI systems show verification and regressions natively. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"junit"
+#include "render_int.h"
+
+#include <string.h>
+
+#include "err.h"
+
+/* Why a row counts as a failed test, or NULL when it passed. */
+static const char *row_failure(const cJSON *row, char *buf, size_t len)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(row, "digest");
+
+	if (!hil_rj_row_ok(row)) {
+		const char *e = hil_rj_str(row, "error");
+
+		return e[0] != '\0' ? e : "the row failed (no reason given)";
+	}
+	if (hil_rj_bool(d, "match") == 0) {
+		snprintf(buf, len, "digest mismatch: expected %s, measured %s",
+			 hil_rj_str(d, "expected"), hil_rj_str(d, "measured"));
+		return buf;
+	}
+	if (hil_rj_bool(row, "verified") == 0) {
+		return "the implementation was not verified on the target";
+	}
+	return NULL;
+}
+
+static void testcase_open(FILE *out, const char *alg, const char *impl,
+			  const char *name)
+{
+	fputs("    <testcase classname=\"hilrun.", out);
+	hil_xml_puts(out, alg);
+	fputc('.', out);
+	hil_xml_puts(out, impl);
+	fputs("\" name=\"", out);
+	hil_xml_puts(out, name);
+	fputs("\" time=\"0\">\n", out);
+}
+
+static void property(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "      <property name=\"%s\" value=\"", name);
+	hil_xml_puts(out, value);
+	fputs("\"/>\n", out);
+}
+
+static void verification_suite(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
+	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	const cJSON *r;
+	const char *unit = hil_rj_unit(report);
+	char buf[512];
+	int tests = 0, failures = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		tests++;
+		failures += row_failure(r, buf, sizeof(buf)) != NULL;
+	}
+	fprintf(out,
+		"  <testsuite name=\"hilrun.rows\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
+		tests, failures);
+	fputs("    <properties>\n", out);
+	property(out, "run", hil_rj_str(run, "id"));
+	property(out, "run_status", hil_rj_str(run, "status"));
+	property(out, "board", hil_rj_str(board, "name"));
+	property(out, "counter_unit", unit);
+	property(out, "commit", hil_rj_str(tool, "commit"));
+	fputs("    </properties>\n", out);
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		const char *why = row_failure(r, buf, sizeof(buf));
+		double msg = 0, ad = 0, med;
+		char name[160], m[40];
+
+		hil_rj_num(r, "msg_len", &msg);
+		hil_rj_num(r, "ad_len", &ad);
+		snprintf(name, sizeof(name), "%s msg %.0f ad %.0f",
+			 hil_rj_str(r, "operation"), msg, ad);
+		testcase_open(out, hil_rj_str(r, "algorithm"),
+			      hil_rj_str(r, "implementation"), name);
+		if (why != NULL) {
+			fputs("      <failure type=\"verification\" message=\"",
+			      out);
+			hil_xml_puts(out, why);
+			fputs("\">", out);
+			hil_xml_puts(out, why);
+			fputs("</failure>\n", out);
+		}
+		if (hil_rj_num(r, "median", &med)) {
+			hil_fmt_num(m, sizeof(m), med);
+			fputs("      <system-out>median ", out);
+			hil_xml_puts(out, m);
+			fputc(' ', out);
+			hil_xml_puts(out, unit);
+			fputs("</system-out>\n", out);
+		}
+		fputs("    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n", out);
+}
+
+static void regression_suite(const struct hil_cmp *c, FILE *out)
+{
+	size_t i, skipped = 0;
+
+	for (i = 0; i < c->n; i++) {
+		skipped += c->e[i].verdict == HIL_ADDED ||
+			   c->e[i].verdict == HIL_REMOVED;
+	}
+	fprintf(out,
+		"  <testsuite name=\"hilrun.regression\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
+		c->n, c->worse, skipped);
+	for (i = 0; i < c->n; i++) {
+		const struct hil_cmp_entry *e = &c->e[i];
+		char name[200], b[40] = "-", n[40] = "-", msg[400];
+
+		snprintf(name, sizeof(name), "%s msg %.0f ad %.0f %s",
+			 e->operation, e->msg_len, e->ad_len, e->metric);
+		testcase_open(out, e->algorithm, e->implementation, name);
+		if (e->have_base) {
+			hil_fmt_num(b, sizeof(b), e->base);
+		}
+		if (e->have_new) {
+			hil_fmt_num(n, sizeof(n), e->cur);
+		}
+		if (e->verdict == HIL_ADDED || e->verdict == HIL_REMOVED) {
+			fputs("      <skipped message=\"", out);
+			hil_xml_puts(out, e->note);
+			fputs("\"/>\n", out);
+		} else if (e->verdict == HIL_WORSE) {
+			if (e->have_base && e->have_new) {
+				snprintf(
+					msg, sizeof(msg),
+					"%s %s -> %s %s (%+.2f%%, threshold %g%%)",
+					e->metric, b, n, e->unit,
+					(e->ratio - 1) * 100, e->threshold);
+			} else {
+				snprintf(msg, sizeof(msg), "failed: %s",
+					 e->note);
+			}
+			fputs("      <failure type=\"regression\" message=\"",
+			      out);
+			hil_xml_puts(out, msg);
+			fputs("\">", out);
+			hil_xml_puts(out, msg);
+			fputs("</failure>\n", out);
+		}
+		fputs("    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n", out);
+}
+
+int hil_junit_write(const cJSON *report, const struct hil_cmp *cmp, FILE *out)
+{
+	const cJSON *r;
+	size_t tests = 0, failures = 0;
+	char buf[512];
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		tests++;
+		failures += row_failure(r, buf, sizeof(buf)) != NULL;
+	}
+	if (cmp != NULL) {
+		tests += cmp->n;
+		failures += cmp->worse;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out,
+		"<testsuites name=\"hilrun\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
+		tests, failures);
+	verification_suite(report, out);
+	if (cmp != NULL) {
+		regression_suite(cmp, out);
+	}
+	fputs("</testsuites>\n", out);
+	return hil_render_status(out);
+}

@@ -1,0 +1,159 @@
+/* render: tables, plots, HTML, comparisons and JUnit made from report JSON. */
+#ifndef HIL_RENDER_H
+#define HIL_RENDER_H
+
+/*
+ * Every function here works from a parsed report.json (a cJSON tree, as
+ * hil_report_load() returns it), never from the in-memory run, so that old
+ * results can be rendered again and the end of a run uses the same code.
+ * Output is deterministic: the same report gives the same bytes.
+ */
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/**
+ * Read path, parse it and check it (hil_report_check).
+ * @param out receives the tree; the caller frees it with cJSON_Delete().
+ * @param err receives a message naming the file and the key on failure.
+ * @return HIL_OK, HIL_ERR_IO (cannot read), HIL_ERR_ARG (not a report of a
+ *         schema this hilrun knows, or a key missing or of the wrong type).
+ */
+int hil_report_load(const char *path, cJSON **out, char *err, size_t errlen);
+
+/**
+ * Check a parsed report: schema_version known, the keys the renderers need
+ * present with their types (rows[i].algorithm, .msg_len, .median, ...).
+ * @param name file name used in the message.
+ * @return HIL_OK or HIL_ERR_ARG with err set.
+ */
+int hil_report_check(const cJSON *report, const char *name, char *err,
+		     size_t errlen);
+
+/**
+ * Write summary.md, summary.csv, per_byte.svg, sizes.svg and report.html
+ * next to run_dir/report.json, each atomically (temporary file, rename).
+ * @return HIL_OK or the first error (logged).
+ */
+int hil_report_render_all(const char *run_dir);
+
+/**
+ * Write the comparison plot of a sweep (one report per configuration) as
+ * out_dir/sweep.svg, atomically.
+ * @param run_dirs n run folders, each holding a report.json.
+ * @return HIL_OK or the first error (logged).
+ */
+int hil_report_render_sweep(const char *const *run_dirs, size_t n,
+			    const char *out_dir);
+
+/** summary.md: the caption line and the table people know from papers. */
+int hil_summary_md(const cJSON *report, FILE *out);
+
+/** summary.csv: one line per row, every statistic, RFC 4180 quoting. */
+int hil_summary_csv(const cJSON *report, FILE *out);
+
+/** per_byte.svg: cost per byte against message length (log2 x axis). */
+int hil_svg_per_byte(const cJSON *report, FILE *out);
+
+/** sizes.svg: flash, RAM and stack bars per implementation. */
+int hil_svg_sizes(const cJSON *report, FILE *out);
+
+/**
+ * sweep.svg: one group of bars per metric, one bar per configuration.
+ * @param reports n report trees (borrowed), in the order of the sweep.
+ */
+int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out);
+
+/** report.html: one self-contained page (no network), SVGs inline. */
+int hil_html_report(const cJSON *report, FILE *out);
+
+/*
+ * Regression thresholds, in percent of the base median: a row is worse when
+ * new > base * (1 + pct / 100), better when new < base * (1 - pct / 100).
+ */
+struct hil_thresholds {
+	double instructions; /* "instructions (emulated)": deterministic, 0 */
+	double cycles;	     /* "cycles" on hardware: 2 */
+	double estimated;    /* "cycles (estimated, ...)" from a model: 0 */
+	double ns;	     /* "ns (host)": 10 */
+	double energy;	     /* rows[].energy.uj_per_op: 10 */
+};
+
+/** Fill t with the defaults above. */
+void hil_thresholds_default(struct hil_thresholds *t);
+
+/**
+ * Set one threshold from "metric=pct" (pct may end in '%'), metric one of
+ * instructions, cycles, estimated, ns, energy.
+ * @return HIL_OK or HIL_ERR_ARG (logged, naming the spec).
+ */
+int hil_thresholds_parse(struct hil_thresholds *t, const char *spec);
+
+enum hil_verdict {
+	HIL_SAME = 0,
+	HIL_BETTER,
+	HIL_WORSE,
+	HIL_ADDED,   /* only in the new report */
+	HIL_REMOVED, /* only in the base report */
+};
+
+/* One compared figure of one row key; strings borrowed from the trees. */
+struct hil_cmp_entry {
+	const char *algorithm;
+	const char *implementation;
+	const char *operation;
+	double msg_len;
+	double ad_len;
+	const char *metric; /* "median" or "energy" */
+	const char *unit;   /* the report's unit, or "uJ" */
+	int have_base;	    /* base figure present (a number) */
+	int have_new;
+	double base;
+	double cur;
+	double ratio;	  /* cur / base; 0 when base is 0 or absent */
+	double threshold; /* percent applied */
+	enum hil_verdict verdict;
+	const char *note; /* why (a failed row's error), or "" */
+};
+
+struct hil_cmp {
+	struct hil_cmp_entry *e;
+	size_t n;
+	size_t worse; /* entries with verdict HIL_WORSE */
+};
+
+/**
+ * Compare two reports row by row (key: algorithm, implementation,
+ * operation, msg_len, ad_len). A row that failed in the new report is worse;
+ * one that failed in the base only is better.
+ * @param out receives the comparison; free it with hil_cmp_free(). It
+ *        borrows strings from both trees: free it before them.
+ * @return HIL_OK, HIL_ERR_ARG (the reports count in different units: logged
+ *         with both units), HIL_ERR_NOMEM.
+ */
+int hil_cmp_compute(const cJSON *base, const cJSON *newer,
+		    const struct hil_thresholds *t, struct hil_cmp **out);
+
+void hil_cmp_free(struct hil_cmp *c);
+
+/**
+ * Print the side-by-side table (base median, new median, ratio, verdict;
+ * added and removed rows listed) and a verdict line to out.
+ * @param t thresholds, or NULL for the defaults.
+ * @param worse set to 1 when any row is worse than its threshold, else 0.
+ * @return HIL_OK, HIL_ERR_ARG (different units), HIL_ERR_NOMEM.
+ */
+int hil_report_compare(const cJSON *base, const cJSON *newer,
+		       const struct hil_thresholds *t, FILE *out, int *worse);
+
+/**
+ * JUnit XML: one testcase per row (failure when the row failed or its
+ * digest did not match), and when cmp is given a second suite with one
+ * testcase per compared figure (failure when worse).
+ * @param cmp a comparison of this report against a baseline, or NULL.
+ */
+int hil_junit_write(const cJSON *report, const struct hil_cmp *cmp, FILE *out);
+
+#endif /* HIL_RENDER_H */

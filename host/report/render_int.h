@@ -1,0 +1,130 @@
+/* render_int: helpers shared by the report renderers (not a public API). */
+#ifndef HIL_RENDER_INT_H
+#define HIL_RENDER_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "render.h"
+
+/* ---- reading the report (load.c); a missing key or wrong type is "absent" */
+
+/** The string at key, or "" when absent. */
+const char *hil_rj_str(const cJSON *o, const char *key);
+
+/** 1 and *v set when key holds a number, else 0. */
+int hil_rj_num(const cJSON *o, const char *key, double *v);
+
+/** 1 for true, 0 for false, -1 when absent or null. */
+int hil_rj_bool(const cJSON *o, const char *key);
+
+/** The rows array (never NULL after hil_report_check; NULL otherwise). */
+const cJSON *hil_rj_rows(const cJSON *report);
+
+/** board.counter_unit, e.g. "instructions (emulated)". */
+const char *hil_rj_unit(const cJSON *report);
+
+/** 1 when the row's status is "ok". */
+int hil_rj_row_ok(const cJSON *row);
+
+/** Median per byte: per_byte, or median / msg_len; 0 when there is none. */
+int hil_rj_row_per_byte(const cJSON *row, double *v);
+
+/** rows[].energy.uj_per_op when present: 1 and *uj set, else 0. */
+int hil_rj_row_energy(const cJSON *row, double *uj);
+
+/**
+ * Why the report has no energy figures, or NULL when at least one row has
+ * one. The text is static.
+ */
+const char *hil_rj_energy_reason(const cJSON *report);
+
+/** The sizes[] entry of an implementation, or NULL. */
+const cJSON *hil_rj_impl_size(const cJSON *report, const char *alg,
+			      const char *impl);
+
+/**
+ * Whole-image sizes: "image" (current writer) or the older object form of
+ * "sizes". @return 1 when found.
+ */
+int hil_rj_image(const cJSON *report, double *flash, double *ram,
+		 double *stack_reserved);
+
+/** The longest msg_len of any row (0 when there are none). */
+double hil_rj_longest(const cJSON *report);
+
+/** Largest stack_bytes over the rows of alg/impl (op NULL: any operation). */
+int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
+		 const char *op, double *v);
+
+/* ---- formatting */
+
+/** A number as short as it can be while reading back to the same double. */
+void hil_fmt_num(char *buf, size_t len, double v);
+
+/** Clock as "84 MHz", or a reason when unknown. */
+void hil_fmt_clock(const cJSON *report, char *buf, size_t len);
+
+/** Text escaped for XML and HTML (&<>"'); control characters become '?'. */
+void hil_xml_puts(FILE *out, const char *s);
+
+/* ---- series: the rows of one algorithm/implementation/operation/ad_len */
+
+struct hil_series {
+	const char *algorithm;
+	const char *implementation;
+	const char *operation;
+	double ad_len;
+};
+
+/**
+ * The series of a report in the order of their first row.
+ * @param out receives a malloc'd array (caller frees); NULL when n is 0.
+ */
+int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n);
+
+/** 1 when row belongs to s. */
+int hil_series_has(const struct hil_series *s, const cJSON *row);
+
+/** "alg/impl op" (", ad N" when ad_len is not 0) into buf. */
+void hil_series_name(const struct hil_series *s, char *buf, size_t len);
+
+/* ---- the summary table (summary.c), also shown in report.html */
+
+struct hil_sum_line {
+	struct hil_series s;
+	char at64[32];	/* per byte at 64 B, or "-" */
+	char atl[32];	/* per byte at the longest length, or "-" */
+	char flash[32]; /* bytes, or "-" */
+	char ram[32];
+	char stack[32];
+	char energy[32]; /* µJ per operation at 64 B, or "-" */
+	int failed;	 /* a row of the series failed */
+	int not_ct;	 /* the implementation says it is not constant-time */
+	int per_call;	 /* no row with a message: a cost per call only */
+	double call;	 /* that cost (median of the msg_len 0 row) */
+};
+
+struct hil_summary {
+	struct hil_sum_line *l;
+	size_t n;
+	double longest;
+	const char *unit;
+	const char *energy_reason; /* NULL when energy was measured */
+	char *caption;		   /* malloc'd */
+};
+
+/**
+ * Compute the summary lines and the caption; free with hil_summary_free().
+ * @return HIL_OK or HIL_ERR_NOMEM.
+ */
+int hil_summary_build(const cJSON *report, struct hil_summary *s);
+
+void hil_summary_free(struct hil_summary *s);
+
+/** Return HIL_OK, or HIL_ERR_IO when out has its error flag set. */
+int hil_render_status(FILE *out);
+
+#endif /* HIL_RENDER_INT_H */

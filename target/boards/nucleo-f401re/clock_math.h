@@ -1,0 +1,284 @@
+/* clock_math: the STM32F401RE clock-tree, flash-latency and USART arithmetic (RM0368) as pure functions, used by hal.c and checked by a host test. */
+#ifndef CLOCK_MATH_H
+#define CLOCK_MATH_H
+
+#include <stdint.h>
+
+#include "../common/regs.h"
+
+/*
+ * No register is read or written here: every function maps numbers to
+ * numbers, so the host test runs exactly the arithmetic the board runs.
+ * What hal.c calls uses 32-bit arithmetic only: 64-bit division would pull
+ * about 700 bytes of libgcc into the stub (hal.c runs it at boot, with the
+ * APB1 clock known only then, after a possible fallback to the HSI).
+ *
+ * Limits of the STM32F401xB/C/D/E (RM0368 Rev 5):
+ * - §6.2.3 and §6.3.2 (RCC_PLLCFGR): VCO input = f_in / PLLM must be 1..2
+ *   MHz (2 MHz is recommended to limit jitter), PLLM 2..63; VCO output =
+ *   VCO input * PLLN must be 192..432 MHz, PLLN at most 432 (its lower
+ *   field limit never binds: that VCO range needs PLLN >= 96);
+ *   SYSCLK = VCO / PLLP, PLLP in {2, 4, 6, 8} encoded as PLLP / 2 - 1;
+ *   PLL48CK = VCO / PLLQ, PLLQ 2..15, at most 48 MHz.
+ * - §6.3.3: SYSCLK at most 84 MHz, APB1 (PCLK1) at most 42 MHz; PPRE1
+ *   encodes /1 as 0xx, /2 as 100, /4 101, /8 110, /16 111.
+ * - §3.4.1 Table 6, 2.7..3.6 V: 0 wait states up to 30 MHz HCLK, 1 up to
+ *   60 MHz, 2 up to 84 MHz.
+ * - §19.3.4: with OVER8 = 0, USARTDIV = f_PCLK / (16 * baud) is stored in
+ *   BRR as 12.4 fixed point (DIV_Mantissa in bits 15:4, DIV_Fraction in
+ *   3:0), i.e. BRR = f_PCLK / baud, rounded; USARTDIV must be at least 1.
+ */
+#define CLOCK_HSI_HZ	       16000000u
+#define CLOCK_SYSCLK_MAX_HZ    84000000u
+#define CLOCK_APB1_MAX_HZ      42000000u
+#define CLOCK_VCO_IN_MIN_HZ    1000000u
+#define CLOCK_VCO_IN_MAX_HZ    2000000u
+#define CLOCK_VCO_OUT_MIN_HZ   192000000u
+#define CLOCK_VCO_OUT_MAX_HZ   432000000u
+#define CLOCK_PLL48_MAX_HZ     48000000u
+#define CLOCK_WS_STEP_HZ       30000000u /* Table 6 at 2.7..3.6 V */
+#define CLOCK_WS_INVALID       0xFFu
+#define CLOCK_BAUD_MAX_ERR_PPM 20000u /* 2 %: well inside a UART's margin */
+#define CLOCK_CFGR_PPRE1_SHIFT 10
+
+struct clock_pll {
+	uint32_t m, n, p, q;
+};
+
+/* A clock profile as the board programs it. */
+struct clock_profile {
+	uint32_t sysclk_hz; /* = HCLK: AHB prescaler is /1 */
+	int use_pll;	    /* 0: SYSCLK is the HSI itself */
+	struct clock_pll pll;
+	uint32_t flash_ws; /* FLASH_ACR LATENCY */
+	uint32_t apb1_div; /* 1, 2, 4, 8 or 16 */
+	uint32_t apb1_hz;
+};
+
+static inline uint32_t clock_vco_in_hz(uint32_t in_hz,
+				       const struct clock_pll *pll)
+{
+	return pll->m != 0 ? in_hz / pll->m : 0;
+}
+
+/* VCO output; meaningful (no overflow) once the VCO input is at most 2 MHz. */
+static inline uint32_t clock_vco_out_hz(uint32_t in_hz,
+					const struct clock_pll *pll)
+{
+	return clock_vco_in_hz(in_hz, pll) * pll->n;
+}
+
+static inline uint32_t clock_pll_sysclk_hz(uint32_t in_hz,
+					   const struct clock_pll *pll)
+{
+	return pll->p != 0 ? clock_vco_out_hz(in_hz, pll) / pll->p : 0;
+}
+
+/**
+ * Is every field legal and every frequency in range (including exact
+ * division of the input, so that SYSCLK is what it claims to be)?
+ * @return 1 if so, 0 if not.
+ */
+static inline int clock_pll_valid(uint32_t in_hz, const struct clock_pll *pll)
+{
+	uint32_t vin, vco;
+
+	if (pll->m < 2 || pll->m > 63 || pll->n < 2 || pll->n > 432 ||
+	    (pll->p != 2 && pll->p != 4 && pll->p != 6 && pll->p != 8) ||
+	    pll->q < 2 || pll->q > 15 || in_hz % pll->m != 0) {
+		return 0;
+	}
+	vin = clock_vco_in_hz(in_hz, pll);
+	if (vin < CLOCK_VCO_IN_MIN_HZ || vin > CLOCK_VCO_IN_MAX_HZ) {
+		return 0;
+	}
+	vco = clock_vco_out_hz(in_hz, pll); /* <= 864 MHz: no overflow */
+	return vco >= CLOCK_VCO_OUT_MIN_HZ && vco <= CLOCK_VCO_OUT_MAX_HZ &&
+	       vco % pll->p == 0 && vco / pll->q <= CLOCK_PLL48_MAX_HZ;
+}
+
+/**
+ * PLL settings giving exactly sysclk_hz from in_hz: VCO input 1 MHz (M =
+ * in / 1 MHz), the smallest P whose VCO is in range, the smallest Q that
+ * keeps PLL48CK at or below 48 MHz. For the HSI: 84 MHz is M=16 N=336 P=4
+ * Q=7, 24 MHz is M=16 N=192 P=8 Q=4.
+ * @return 1 and pll filled, or 0 if no legal setting exists (pll zeroed).
+ */
+static inline int clock_pll_find(uint32_t in_hz, uint32_t sysclk_hz,
+				 struct clock_pll *pll)
+{
+	uint32_t p, vco;
+
+	pll->m = pll->n = pll->p = pll->q = 0; /* defined even on failure */
+	if (sysclk_hz == 0 || sysclk_hz > CLOCK_SYSCLK_MAX_HZ ||
+	    in_hz % CLOCK_VCO_IN_MIN_HZ != 0) {
+		return 0;
+	}
+	pll->m = in_hz / CLOCK_VCO_IN_MIN_HZ;
+	for (p = 2; p <= 8; p += 2) {
+		vco = sysclk_hz * p; /* <= 672 MHz */
+		if (vco < CLOCK_VCO_OUT_MIN_HZ || vco > CLOCK_VCO_OUT_MAX_HZ ||
+		    vco % CLOCK_VCO_IN_MIN_HZ != 0) {
+			continue;
+		}
+		pll->p = p;
+		pll->n = vco / CLOCK_VCO_IN_MIN_HZ;
+		pll->q = (vco + CLOCK_PLL48_MAX_HZ - 1u) / CLOCK_PLL48_MAX_HZ;
+		if (pll->q < 2) {
+			pll->q = 2;
+		}
+		if (clock_pll_valid(in_hz, pll)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* PLLP as RCC_PLLCFGR encodes it: /2 = 0, /4 = 1, /6 = 2, /8 = 3. */
+static inline uint32_t clock_pllp_bits(uint32_t p)
+{
+	return p / 2u - 1u;
+}
+
+/* The RCC_PLLCFGR fields for pll with PLLSRC = HSI (bit 22 clear). */
+static inline uint32_t clock_pllcfgr(const struct clock_pll *pll)
+{
+	return pll->m << RCC_PLLCFGR_PLLM_SHIFT |
+	       pll->n << RCC_PLLCFGR_PLLN_SHIFT |
+	       clock_pllp_bits(pll->p) << RCC_PLLCFGR_PLLP_SHIFT |
+	       pll->q << RCC_PLLCFGR_PLLQ_SHIFT;
+}
+
+/**
+ * Flash wait states for an HCLK at 2.7..3.6 V (the NUCLEO runs at 3.3 V).
+ * @return 0..2, or CLOCK_WS_INVALID above 84 MHz or for 0.
+ */
+static inline uint32_t clock_flash_ws(uint32_t hclk_hz)
+{
+	if (hclk_hz == 0 || hclk_hz > CLOCK_SYSCLK_MAX_HZ) {
+		return CLOCK_WS_INVALID;
+	}
+	return (hclk_hz - 1u) / CLOCK_WS_STEP_HZ;
+}
+
+/* The smallest APB1 divider (1..16) that keeps PCLK1 within 42 MHz; 0 if none. */
+static inline uint32_t clock_apb1_div(uint32_t hclk_hz)
+{
+	uint32_t div;
+
+	for (div = 1; div <= 16; div *= 2) {
+		if (hclk_hz / div <= CLOCK_APB1_MAX_HZ) {
+			return div;
+		}
+	}
+	return 0;
+}
+
+/* PPRE1/PPRE2 field value (unshifted) for a divider of 1, 2, 4, 8 or 16. */
+static inline uint32_t clock_ppre_bits(uint32_t div)
+{
+	switch (div) {
+	case 2:
+		return 4u;
+	case 4:
+		return 5u;
+	case 8:
+		return 6u;
+	case 16:
+		return 7u;
+	default:
+		return 0u;
+	}
+}
+
+/**
+ * The whole profile for a SYSCLK from the HSI: the HSI itself when they
+ * are equal, else the PLL.
+ * @return 1 and prof filled, or 0 if the frequency cannot be made.
+ */
+static inline int clock_profile_for(uint32_t hsi_hz, uint32_t sysclk_hz,
+				    struct clock_profile *prof)
+{
+	prof->sysclk_hz = sysclk_hz;
+	prof->use_pll = sysclk_hz != hsi_hz;
+	prof->pll.m = prof->pll.n = prof->pll.p = prof->pll.q = 0;
+	prof->flash_ws = prof->apb1_div = prof->apb1_hz = 0;
+	if (prof->use_pll && !clock_pll_find(hsi_hz, sysclk_hz, &prof->pll)) {
+		return 0;
+	}
+	prof->flash_ws = clock_flash_ws(sysclk_hz);
+	prof->apb1_div = clock_apb1_div(sysclk_hz);
+	if (prof->flash_ws == CLOCK_WS_INVALID || prof->apb1_div == 0) {
+		return 0;
+	}
+	prof->apb1_hz = sysclk_hz / prof->apb1_div;
+	return 1;
+}
+
+/**
+ * BRR with OVER8 = 0, nearest to the wanted baud: f_PCLK / baud rounded
+ * (a fraction that rounds up to 16 carries into the mantissa by itself).
+ * @return the register value, or 0 when it does not fit (USARTDIV < 1 or
+ *         the mantissa beyond 12 bits).
+ */
+static inline uint32_t clock_usart_brr_nearest(uint32_t pclk_hz, uint32_t baud)
+{
+	uint32_t brr, rem;
+
+	if (baud == 0) {
+		return 0;
+	}
+	brr = pclk_hz / baud;
+	rem = pclk_hz % baud;
+	if (rem >= baud - rem) {
+		brr++; /* round half up */
+	}
+	return brr >= 16u && brr <= 0xFFFFu ? brr : 0;
+}
+
+/* The baud a BRR actually gives (OVER8 = 0), in Bd, rounded down. */
+static inline uint32_t clock_usart_actual_baud(uint32_t pclk_hz, uint32_t brr)
+{
+	return brr != 0 ? pclk_hz / brr : 0;
+}
+
+/* Actual minus wanted baud, in parts per million of the wanted one (for reports and tests). */
+static inline int32_t clock_baud_error_ppm(uint32_t pclk_hz, uint32_t baud,
+					   uint32_t brr)
+{
+	int64_t want = (int64_t)baud * (int64_t)brr;
+	int64_t diff = (int64_t)pclk_hz - want; /* pclk/brr - baud, times brr */
+
+	if (brr == 0 || baud == 0) {
+		return INT32_MIN;
+	}
+	return (int32_t)(diff * 1000000 / want);
+}
+
+/**
+ * BRR for baud from pclk_hz, refused when the rate is off by more than 2 %.
+ * 115200 Bd from 42 MHz: 0x16D (mantissa 22, fraction 13), -0.11 %.
+ * @return the register value, or 0 if the rate cannot be made closely enough.
+ */
+static inline uint32_t clock_usart_brr(uint32_t pclk_hz, uint32_t baud)
+{
+	uint32_t brr = clock_usart_brr_nearest(pclk_hz, baud);
+	uint32_t made, diff;
+
+	if (brr == 0) {
+		return 0;
+	}
+	/*
+	 * |pclk/brr - baud| / baud > 2 %  <=>  |pclk - baud*brr| * 50 >
+	 * baud*brr. baud*brr is within baud/2 of pclk, so nothing overflows
+	 * for any pclk below 2^31.
+	 */
+	made = baud * brr;
+	diff = pclk_hz > made ? pclk_hz - made : made - pclk_hz;
+	if (diff * (1000000u / CLOCK_BAUD_MAX_ERR_PPM) > made) {
+		return 0;
+	}
+	return brr;
+}
+
+#endif /* CLOCK_MATH_H */

@@ -1,0 +1,398 @@
+/* test_doctor: `hilrun doctor` on a machine without a board: one line per check, failures named, never hanging. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/config.h"
+#include "../../host/doctor.h"
+#include "../../host/err.h"
+
+#define PORT	     "/dev/ttyHILRUN0"
+#define SERIAL	     "066BFF495057717867164315"
+#define REAL_OPENOCD "/usr/bin/openocd"
+
+/*
+ * A stand-in `openocd` that behaves as OpenOCD 0.12 does without a probe:
+ * the banner on stderr for --version, a config check that passes, and
+ * "Error: open failed" for init; with HIL_FAKE_HANG set, init never ends.
+ */
+static const char stand_in[] =
+	"#!/bin/sh\n"
+	"for a in \"$@\"; do\n"
+	"  case \"$a\" in\n"
+	"  --version) echo 'Open On-Chip Debugger 0.12.0 (stand-in)' >&2; exit 0;;\n"
+	"  'echo ok; shutdown') echo ok; exit 0;;\n"
+	"  'init; shutdown')\n"
+	"    if [ -n \"$HIL_FAKE_HANG\" ]; then exec sleep 3737; fi\n"
+	"    echo 'Error: open failed' >&2; exit 1;;\n"
+	"  esac\n"
+	"done\n"
+	"exit 3\n";
+
+struct fixture {
+	char dir[64];
+	char *saved_path;
+};
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	const char *old = getenv("PATH");
+	char path[512];
+	FILE *fp;
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/hiltest-doctor-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(path, sizeof(path), "%s/openocd", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(stand_in, fp);
+	fclose(fp);
+	assert_int_equal(chmod(path, 0755), 0);
+	f->saved_path = strdup(old != NULL ? old : "/usr/bin:/bin");
+	assert_non_null(f->saved_path);
+	snprintf(path, sizeof(path), "%s:%s", f->dir, f->saved_path);
+	setenv("PATH", path, 1);
+	unsetenv("HIL_FAKE_HANG");
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	setenv("PATH", f->saved_path, 1);
+	unsetenv("HIL_FAKE_HANG");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f->saved_path);
+	free(f);
+	return 0;
+}
+
+static void load(struct hil_config *cfg, const char *json)
+{
+	char err[512];
+
+	assert_int_equal(hil_config_parse(json, NULL, cfg, err, sizeof(err)),
+			 HIL_OK);
+}
+
+/* Run the doctor into a string (caller frees); *ret gets its result. */
+static char *doctor(const struct hil_config *cfg, int *ret, uint64_t *ms)
+{
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t t0 = ms_now();
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	*ret = hil_doctor(cfg, out);
+	fclose(out);
+	*ms = ms_now() - t0;
+	assert_non_null(text);
+	fprintf(stderr, "%s", text);
+	return text;
+}
+
+/*
+ * The first line of the check called name that contains needle (NULL:
+ * any), copied to buf; fails the test if there is none.
+ */
+static const char *line_with(const char *text, const char *name,
+			     const char *needle, char *buf, size_t len)
+{
+	const char *s = text;
+	size_t n = strlen(name);
+
+	while (*s != '\0') {
+		const char *nl = strchr(s, '\n');
+		size_t l = nl != NULL ? (size_t)(nl - s) : strlen(s);
+
+		if (strncmp(s, name, n) == 0 && s[n] == ' ') {
+			assert_true(l < len);
+			memcpy(buf, s, l);
+			buf[l] = '\0';
+			if (needle == NULL || strstr(buf, needle) != NULL) {
+				return buf;
+			}
+		}
+		s += l + (nl != NULL);
+	}
+	fail_msg("no line for check \"%s\" with \"%s\"", name,
+		 needle != NULL ? needle : "");
+	return NULL;
+}
+
+static const char *line_of(const char *text, const char *name, char *buf,
+			   size_t len)
+{
+	return line_with(text, name, NULL, buf, len);
+}
+
+/* Where the verdict word starts in a line: the earliest of the three. */
+static const char *verdict(const char *line, int *is_fail)
+{
+	static const char *const words[] = {" ok: ", " ok",
+					    " FAIL: ", " skip: "};
+	const char *best = NULL;
+	size_t i;
+
+	*is_fail = 0;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		const char *v = strstr(line, words[i]);
+
+		if (v == NULL || (i == 1 && v[3] != '\0')) {
+			continue; /* bare " ok" only at the end of the line */
+		}
+		if (best == NULL || v < best) {
+			best = v;
+			*is_fail = i == 2;
+		}
+	}
+	return best;
+}
+
+/* Every line is "<check> ok|FAIL|skip[: detail]"; @return how many. */
+static int count_check_lines(const char *text, int *fails)
+{
+	const char *s = text;
+	int n = 0, is_fail;
+
+	*fails = 0;
+	while (*s != '\0') {
+		const char *nl = strchr(s, '\n');
+		char line[2048];
+		size_t l;
+
+		assert_non_null(nl); /* every line is terminated */
+		l = (size_t)(nl - s);
+		assert_true(l < sizeof(line));
+		memcpy(line, s, l);
+		line[l] = '\0';
+		if (verdict(line, &is_fail) == NULL) {
+			fail_msg("not a check line: \"%s\"", line);
+		}
+		*fails += is_fail;
+		n++;
+		s = nl + 1;
+	}
+	return n;
+}
+
+static const char nucleo_json[] =
+	"{\"algorithms\": [\"ascon-aead128\"],"
+	" \"board\": {\"name\": \"nucleo-f401re\"},"
+	" \"link\": {\"type\": \"serial\", \"port\": \"" PORT "\"},"
+	" \"flasher\": {\"type\": \"openocd\", \"probe_serial\": \"" SERIAL
+	"\"}}";
+
+static void test_doctor_without_board_fails_line_by_line(void **state)
+{
+	struct hil_config cfg;
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	load(&cfg, nucleo_json);
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	assert_true(ms < 20000);
+	/* cross compiler, newlib, make, flasher program, 1 openocd config,
+	 * probe, 4 serial-port checks, sensor bus */
+	assert_int_equal(count_check_lines(text, &fails), 11);
+	assert_true(fails >= 2);
+
+	line_of(text, "probe", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: "));
+	assert_non_null(strstr(buf, SERIAL));
+	assert_non_null(strstr(buf, "no probe found"));
+
+	line_of(text, "serial port exists", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: "));
+	assert_non_null(strstr(buf, PORT));
+	assert_non_null(strstr(buf, "No such file or directory"));
+	line_of(text, "serial port is a tty", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: "));
+	line_of(text, "libserialport opens port", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: "));
+
+	line_of(text, "flasher program", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " ok: Open On-Chip Debugger 0.12.0"));
+	line_with(text, "openocd config", "board/st_nucleo_f4.cfg", buf,
+		  sizeof(buf));
+	assert_non_null(strstr(buf, " ok: "));
+	line_of(text, "sensor bus", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: no sensor configured"));
+	free(text);
+}
+
+static void test_doctor_hanging_probe_is_bounded(void **state)
+{
+	struct hil_config cfg;
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	load(&cfg, nucleo_json);
+	cfg.flasher.timeout_ms = 1000; /* bounds the probe check too */
+	setenv("HIL_FAKE_HANG", "1", 1);
+	text = doctor(&cfg, &ret, &ms);
+	unsetenv("HIL_FAKE_HANG");
+	assert_int_equal(ret, HIL_ERR_NA);
+	assert_true(ms < 10000); /* the probe check gives up after 1 s */
+	assert_int_equal(count_check_lines(text, &fails), 11);
+	line_of(text, "probe", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: "));
+	assert_non_null(strstr(buf, SERIAL));
+	assert_non_null(strstr(buf, "within 1000 ms"));
+	free(text);
+}
+
+static void test_doctor_missing_openocd_skips_what_depends_on_it(void **state)
+{
+	struct hil_config cfg;
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
+		   " \"board\": {\"name\": \"nucleo-f401re\"},"
+		   " \"link\": {\"port\": \"" PORT "\"},"
+		   " \"flasher\": {\"program\": \"/nonexistent/openocd\"}}");
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	assert_int_equal(count_check_lines(text, &fails), 11);
+	line_of(text, "flasher program", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: /nonexistent/openocd not found"));
+	line_of(text, "openocd config", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: "));
+	line_of(text, "probe", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: "));
+	free(text);
+}
+
+static void test_doctor_port_that_is_not_a_device(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_config cfg;
+	char json[512], buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	snprintf(json, sizeof(json),
+		 "{\"algorithms\": [\"ascon-aead128\"],"
+		 " \"board\": {\"name\": \"nucleo-f401re\"},"
+		 " \"link\": {\"port\": \"%s/openocd\"}}",
+		 f->dir);
+	load(&cfg, json);
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	assert_int_equal(count_check_lines(text, &fails), 11);
+	line_of(text, "serial port exists", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " ok"));
+	line_of(text, "serial port is a tty", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: "));
+	assert_non_null(strstr(buf, "not a character device"));
+	free(text);
+}
+
+static void test_doctor_qemu_needs_no_probe_or_port(void **state)
+{
+	struct hil_config cfg;
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"]}");
+	text = doctor(&cfg, &ret, &ms);
+	/* cross compiler, newlib, make, flasher program, probe, serial port,
+	 * sensor bus */
+	assert_int_equal(count_check_lines(text, &fails), 7);
+	assert_int_equal(ret, fails == 0 ? HIL_OK : HIL_ERR_NA);
+	line_of(text, "probe", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: flasher qemu needs no probe"));
+	line_of(text, "serial port", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: "));
+	free(text);
+}
+
+/* With the real OpenOCD: a typo in the config is found without a probe. */
+static void test_doctor_real_openocd_finds_config_typo(void **state)
+{
+	struct hil_config cfg;
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	if (access(REAL_OPENOCD, X_OK) != 0) {
+		skip();
+	}
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
+		   " \"board\": {\"name\": \"nucleo-f401re\"},"
+		   " \"link\": {\"port\": \"" PORT "\"},"
+		   " \"flasher\": {\"program\": \"" REAL_OPENOCD "\","
+		   "  \"openocd_config\": [\"board/st_nucleo_f4.cfg\","
+		   "                       \"board/st_nucleo_f4x.cfg\"]}}");
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	assert_int_equal(count_check_lines(text, &fails), 12);
+	line_with(text, "openocd config", "board/st_nucleo_f4.cfg ", buf,
+		  sizeof(buf));
+	assert_non_null(strstr(buf, " ok: "));
+	line_with(text, "openocd config", "board/st_nucleo_f4x.cfg", buf,
+		  sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: "));
+	assert_non_null(strstr(buf, "Can't find board/st_nucleo_f4x.cfg"));
+	line_of(text, "probe", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " skip: "));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_doctor_without_board_fails_line_by_line),
+		cmocka_unit_test(test_doctor_hanging_probe_is_bounded),
+		cmocka_unit_test(
+			test_doctor_missing_openocd_skips_what_depends_on_it),
+		cmocka_unit_test(test_doctor_port_that_is_not_a_device),
+		cmocka_unit_test(test_doctor_qemu_needs_no_probe_or_port),
+		cmocka_unit_test(test_doctor_real_openocd_finds_config_typo),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

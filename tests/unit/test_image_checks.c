@@ -1,0 +1,527 @@
+/* test_image_checks: the stub as built for nucleo-f401re and qemu-netduino is a bootable STM32F401RE image (vector table, sizes, no heap, build-id). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/elfinfo.h"
+#include "../../host/err.h"
+#include "../../host/proc.h"
+
+/* STM32F401RE (RM0368 §2.3, Table 1; DS10086): 512 KiB flash, 96 KiB SRAM. */
+#define FLASH_BASE 0x08000000u
+#define FLASH_SIZE (512u * 1024u)
+#define SRAM_BASE  0x20000000u
+#define SRAM_SIZE  (96u * 1024u)
+
+#define BUILD_TIMEOUT_MS 300000u
+
+struct image {
+	const char *board;
+	char dir[80];
+	char elf[128];
+	int built;
+};
+
+struct fixture {
+	char root[4096];
+	char tmp[64];
+	struct image img[2];
+};
+
+static void tail_of(const char *path)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "tail -n 30 '%s' >&2", path);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "(cannot show %s)\n", path);
+	}
+}
+
+/* make -C root firmware BOARD=.. OPT=-O2 ALGS=ascon-aead128/ref FW_DIR=dir */
+static int build(const struct fixture *f, struct image *im)
+{
+	char board[64], fwdir[128], log[160];
+	char *const argv[] = {"make",	  "--no-print-directory",
+			      "-C",	  (char *)f->root,
+			      "firmware", board,
+			      "OPT=-O2",  "ALGS=ascon-aead128/ref",
+			      fwdir,	  NULL};
+	int status = -1, ret;
+
+	snprintf(board, sizeof(board), "BOARD=%s", im->board);
+	snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s", im->dir);
+	snprintf(log, sizeof(log), "%s/%s-build.log", f->tmp, im->board);
+	ret = hil_proc_run(argv, log, BUILD_TIMEOUT_MS, &status);
+	if (ret != HIL_OK || status != 0) {
+		fprintf(stderr,
+			"building the stub for %s failed (%s, status %d):\n",
+			im->board, hil_strerror(ret), status);
+		tail_of(log);
+		return 0;
+	}
+	return 1;
+}
+
+static int setup(void **state)
+{
+	static const char *const boards[] = {"nucleo-f401re", "qemu-netduino"};
+	struct fixture *f = calloc(1, sizeof(*f));
+	const char *src = getenv("HIL_SRC_DIR");
+	size_t i;
+
+	assert_non_null(f);
+	if (src == NULL || src[0] == '\0') {
+		src = "."; /* run from the repository root */
+	}
+	snprintf(f->root, sizeof(f->root), "%s", src);
+	{
+		char mk[4200];
+
+		snprintf(mk, sizeof(mk),
+			 "%s/target/boards/nucleo-f401re/board.mk", f->root);
+		if (access(mk, R_OK) != 0) {
+			fprintf(stderr,
+				"HIL_SRC_DIR (%s) is not the hilrun source tree\n",
+				f->root);
+			free(f);
+			return -1;
+		}
+	}
+	/* A make that runs us must not hand its jobserver to this make. */
+	unsetenv("MAKEFLAGS");
+	unsetenv("MFLAGS");
+	unsetenv("MAKELEVEL");
+	snprintf(f->tmp, sizeof(f->tmp), "/tmp/hiltest-image-XXXXXX");
+	assert_non_null(mkdtemp(f->tmp));
+	for (i = 0; i < 2; i++) {
+		struct image *im = &f->img[i];
+
+		char dir[sizeof(im->dir)];
+
+		im->board = boards[i];
+		snprintf(dir, sizeof(dir), "%s/%s", f->tmp, im->board);
+		snprintf(im->dir, sizeof(im->dir), "%s", dir);
+		snprintf(im->elf, sizeof(im->elf), "%s/stub.elf", dir);
+		im->built = build(f, im);
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->tmp);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static const struct image *built(void **state, size_t i)
+{
+	const struct fixture *f = *state;
+
+	if (!f->img[i].built) {
+		fail_msg("the stub for %s did not build (see above)",
+			 f->img[i].board);
+	}
+	return &f->img[i];
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+struct elf_view {
+	int fd;
+	Elf *e;
+};
+
+static void elf_open(struct elf_view *v, const char *path)
+{
+	GElf_Ehdr eh;
+
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	v->fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(v->fd >= 0);
+	v->e = elf_begin(v->fd, ELF_C_READ, NULL);
+	assert_non_null(v->e);
+	assert_non_null(gelf_getehdr(v->e, &eh));
+	assert_int_equal(eh.e_ident[EI_CLASS], ELFCLASS32);
+	assert_int_equal(eh.e_ident[EI_DATA], ELFDATA2LSB);
+	assert_int_equal(eh.e_machine, EM_ARM);
+}
+
+static void elf_close(struct elf_view *v)
+{
+	elf_end(v->e);
+	close(v->fd);
+}
+
+/*
+ * Each check returns NULL when the image passes, else what is wrong (in
+ * buf), so that the same checks can be shown to reject a broken image.
+ */
+
+/* The first two words of the allocated section that starts at addr. */
+static const char *vector_words(struct elf_view *v, uint32_t addr, uint32_t *sp,
+				uint32_t *reset)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	assert_int_equal(elf_getshdrstrndx(v->e, &shstrndx), 0);
+	while ((scn = elf_nextscn(v->e, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if (sh.sh_addr != addr || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type != SHT_PROGBITS || sh.sh_size < 8) {
+			continue;
+		}
+		d = elf_getdata(scn, NULL);
+		assert_non_null(d);
+		assert_true(d->d_size >= 8);
+		*sp = le32(d->d_buf);
+		*reset = le32((const unsigned char *)d->d_buf + 4);
+		return elf_strptr(v->e, shstrndx, sh.sh_name);
+	}
+	return NULL;
+}
+
+/* Is addr inside an executable allocated section? */
+static int in_code(struct elf_view *v, uint32_t addr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(v->e, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) ==
+			    (SHF_ALLOC | SHF_EXECINSTR) &&
+		    addr >= sh.sh_addr && addr < sh.sh_addr + sh.sh_size) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *vector_table_problem(const char *elf, char *buf, size_t len)
+{
+	struct elf_view v;
+	GElf_Ehdr eh;
+	uint32_t sp = 0, reset = 0, pc;
+	const char *name;
+
+	buf[0] = '\0';
+	elf_open(&v, elf);
+	name = vector_words(&v, FLASH_BASE, &sp, &reset);
+	pc = reset & ~1u;
+	assert_non_null(gelf_getehdr(v.e, &eh));
+	if (name == NULL) {
+		snprintf(buf, len, "nothing is loaded at 0x%08x",
+			 (unsigned)FLASH_BASE);
+	} else if (sp <= SRAM_BASE || sp > SRAM_BASE + SRAM_SIZE) {
+		/* Decremented before the first push: the end of SRAM is fine. */
+		snprintf(buf, len, "initial SP 0x%08x is not in SRAM",
+			 (unsigned)sp);
+	} else if (sp % 8u != 0) {
+		snprintf(buf, len, "initial SP 0x%08x is not 8-byte aligned",
+			 (unsigned)sp);
+	} else if ((reset & 1u) == 0) {
+		/* A Cortex-M only runs Thumb: bit 0 clear faults at once. */
+		snprintf(buf, len, "reset vector 0x%08x has no Thumb bit",
+			 (unsigned)reset);
+	} else if (pc < FLASH_BASE || pc >= FLASH_BASE + FLASH_SIZE ||
+		   !in_code(&v, pc)) {
+		snprintf(buf, len, "reset vector 0x%08x is not code in flash",
+			 (unsigned)reset);
+	} else if (eh.e_entry != reset) {
+		snprintf(buf, len,
+			 "reset vector 0x%08x is not the entry 0x%08x",
+			 (unsigned)reset, (unsigned)eh.e_entry);
+	} else if (strcmp(name, ".isr_vector") != 0) {
+		snprintf(buf, len, "the table at 0x%08x is %s, not .isr_vector",
+			 (unsigned)FLASH_BASE, name);
+	}
+	print_message("%s: at 0x%08x: SP 0x%08x, reset 0x%08x\n", elf,
+		      (unsigned)FLASH_BASE, (unsigned)sp, (unsigned)reset);
+	elf_close(&v);
+	return buf[0] != '\0' ? buf : NULL;
+}
+
+/* Everything OpenOCD writes (PT_LOAD with file contents) lands in flash. */
+static const char *load_problem(const char *elf, char *buf, size_t len)
+{
+	struct elf_view v;
+	size_t n, i, loads = 0;
+
+	buf[0] = '\0';
+	elf_open(&v, elf);
+	assert_int_equal(elf_getphdrnum(v.e, &n), 0);
+	for (i = 0; i < n && buf[0] == '\0'; i++) {
+		GElf_Phdr ph;
+
+		assert_non_null(gelf_getphdr(v.e, (int)i, &ph));
+		if (ph.p_type != PT_LOAD) {
+			continue;
+		}
+		if (ph.p_filesz > 0) {
+			loads++;
+			if (ph.p_paddr < FLASH_BASE ||
+			    ph.p_paddr + ph.p_filesz >
+				    FLASH_BASE + FLASH_SIZE) {
+				snprintf(
+					buf, len,
+					"segment %zu is loaded at 0x%08llx, outside flash",
+					i, (unsigned long long)ph.p_paddr);
+			}
+		}
+		/* What it occupies at run time is in flash or SRAM. */
+		if (!(ph.p_vaddr >= FLASH_BASE &&
+		      ph.p_vaddr + ph.p_memsz <= FLASH_BASE + FLASH_SIZE) &&
+		    !(ph.p_vaddr >= SRAM_BASE &&
+		      ph.p_vaddr + ph.p_memsz <= SRAM_BASE + SRAM_SIZE)) {
+			snprintf(
+				buf, len,
+				"segment %zu occupies 0x%08llx..+%llu, outside flash and SRAM",
+				i, (unsigned long long)ph.p_vaddr,
+				(unsigned long long)ph.p_memsz);
+		}
+	}
+	if (buf[0] == '\0' && loads == 0) {
+		snprintf(buf, len, "nothing to load");
+	}
+	elf_close(&v);
+	return buf[0] != '\0' ? buf : NULL;
+}
+
+static const char *size_problem(const char *elf, char *buf, size_t len)
+{
+	struct hil_elf_info info;
+	int ret;
+
+	buf[0] = '\0';
+	ret = hil_elf_info(elf, &info);
+	if (ret != HIL_OK && ret != HIL_ERR_NA) {
+		snprintf(buf, len, "unreadable: %s", hil_strerror(ret));
+		return buf;
+	}
+	print_message(
+		"%s: text %llu data %llu bss %llu stack %llu, build-id %s\n",
+		elf, (unsigned long long)info.sizes.text,
+		(unsigned long long)info.sizes.data,
+		(unsigned long long)info.sizes.bss,
+		(unsigned long long)info.stack, info.build_id_hex);
+	if (info.machine != EM_ARM) {
+		snprintf(buf, len, "machine %u is not ARM",
+			 (unsigned)info.machine);
+	} else if (info.sizes.text + info.sizes.data > FLASH_SIZE) {
+		snprintf(buf, len, "text + data = %llu bytes > 512 KiB flash",
+			 (unsigned long long)(info.sizes.text +
+					      info.sizes.data));
+	} else if (info.sizes.data + info.sizes.bss > SRAM_SIZE ||
+		   info.ram + info.stack > SRAM_SIZE) {
+		snprintf(buf, len,
+			 "data + bss + stack = %llu bytes > 96 KiB SRAM",
+			 (unsigned long long)(info.ram + info.stack));
+	} else if (info.build_id_len != 20) {
+		/* The host checks it against the running stub (--build-id=sha1). */
+		snprintf(buf, len, "GNU build-id of %zu bytes, not 20",
+			 info.build_id_len);
+	}
+	return buf[0] != '\0' ? buf : NULL;
+}
+
+static const char *heap_problem(const char *elf, char *buf, size_t len)
+{
+	static const char *const heap[] = {"malloc",	"free",	   "_sbrk",
+					   "_malloc_r", "_free_r", "_sbrk_r",
+					   "calloc",	"realloc"};
+	size_t i;
+	int r;
+
+	buf[0] = '\0';
+	/* The lookup itself works: the entry point is found. */
+	r = hil_elf_has_symbol(elf, "reset") == 1 ||
+	    hil_elf_has_symbol(elf, "Reset_Handler") == 1;
+	assert_true(r);
+	for (i = 0; i < sizeof(heap) / sizeof(heap[0]); i++) {
+		r = hil_elf_has_symbol(elf, heap[i]);
+		if (r != 0) {
+			snprintf(buf, len, "%s is %s", heap[i],
+				 r > 0 ? "linked into the image"
+				       : hil_strerror(r));
+			break;
+		}
+	}
+	return buf[0] != '\0' ? buf : NULL;
+}
+
+typedef const char *(*check_fn)(const char *elf, char *buf, size_t len);
+
+static void passes(const char *elf, check_fn check)
+{
+	char buf[256];
+	const char *problem = check(elf, buf, sizeof(buf));
+
+	if (problem != NULL) {
+		fail_msg("%s: %s", elf, problem);
+	}
+}
+
+static void test_nucleo_vector_table_boots_from_flash(void **state)
+{
+	passes(built(state, 0)->elf, vector_table_problem);
+}
+
+static void test_nucleo_loads_land_in_flash_and_sram(void **state)
+{
+	passes(built(state, 0)->elf, load_problem);
+}
+
+static void test_nucleo_fits_the_f401re_and_has_a_build_id(void **state)
+{
+	passes(built(state, 0)->elf, size_problem);
+}
+
+static void test_nucleo_stub_links_no_heap(void **state)
+{
+	passes(built(state, 0)->elf, heap_problem);
+}
+
+static void test_qemu_vector_table_boots_from_flash(void **state)
+{
+	passes(built(state, 1)->elf, vector_table_problem);
+}
+
+static void test_qemu_loads_land_in_flash_and_sram(void **state)
+{
+	passes(built(state, 1)->elf, load_problem);
+}
+
+static void test_qemu_fits_the_f401re_and_has_a_build_id(void **state)
+{
+	passes(built(state, 1)->elf, size_problem);
+}
+
+static void test_qemu_stub_links_no_heap(void **state)
+{
+	passes(built(state, 1)->elf, heap_problem);
+}
+
+/* Build a tiny image with the given vector table; malloc is linked in. */
+static void build_bad(const struct fixture *f, const char *name, const char *sp,
+		      const char *reset, char *elf, size_t len)
+{
+	static const char bad_source[] =
+		"#include <stdlib.h>\n"
+		"void reset(void);\n"
+		"void reset(void) { volatile char *p = malloc(4); if (p) { p[0] = 1; } free((void *)p); for (;;) {} }\n"
+		"__attribute__((section(\".isr_vector\"), used)) const unsigned vec[2] = { SP, RESET };\n";
+	char src[128], dsp[48], dreset[48];
+	char *const argv[] = {
+		"arm-none-eabi-gcc",
+		"-mcpu=cortex-m4",
+		"-mthumb",
+		"-Os",
+		dsp,
+		dreset,
+		"-nostartfiles",
+		"--specs=nano.specs",
+		"--specs=nosys.specs",
+		"-Wl,-e,reset",
+		"-Wl,--section-start=.isr_vector=0x08000000",
+		"-Wl,-Ttext=0x08000400",
+		"-Wl,--defsym=end=0x20001000",
+		"-Wl,--build-id=none",
+		"-o",
+		elf,
+		src,
+		NULL,
+	};
+	FILE *fp;
+	int status = -1;
+
+	snprintf(src, sizeof(src), "%s/bad.c", f->tmp);
+	snprintf(elf, len, "%s/%s.elf", f->tmp, name);
+	snprintf(dsp, sizeof(dsp), "-DSP=%s", sp);
+	snprintf(dreset, sizeof(dreset), "-DRESET=%s", reset);
+	fp = fopen(src, "w");
+	assert_non_null(fp);
+	fputs(bad_source, fp);
+	fclose(fp);
+	assert_int_equal(hil_proc_run(argv, NULL, 60000, &status), HIL_OK);
+	assert_int_equal(status, 0);
+}
+
+/*
+ * The checks reject a broken image: SP beyond the F401's 96 KiB, an ARM
+ * (even) reset vector, malloc linked in, no build-id.
+ */
+static void test_checks_reject_a_broken_image(void **state)
+{
+	const struct fixture *f = *state;
+	char elf[128], buf[256];
+	const char *problem;
+
+	/* Tables that would run on a larger part, or not at all. */
+	build_bad(f, "bad_sp", "0x20018008u", "0x08000401u", elf, sizeof(elf));
+	problem = vector_table_problem(elf, buf, sizeof(buf));
+	assert_non_null(problem);
+	assert_non_null(strstr(problem, "SP 0x20018008 is not in SRAM"));
+
+	build_bad(f, "bad_arm", "0x20018000u", "0x08000400u", elf, sizeof(elf));
+	problem = vector_table_problem(elf, buf, sizeof(buf));
+	assert_non_null(problem);
+	assert_non_null(strstr(problem, "0x08000400 has no Thumb bit"));
+
+	build_bad(f, "bad_heap", "0x20018000u", "0x08000401u", elf,
+		  sizeof(elf));
+	assert_null(vector_table_problem(elf, buf, sizeof(buf)));
+	assert_null(load_problem(elf, buf, sizeof(buf)));
+	problem = heap_problem(elf, buf, sizeof(buf));
+	assert_non_null(problem);
+	assert_non_null(strstr(problem, "linked into the image"));
+	problem = size_problem(elf, buf, sizeof(buf));
+	assert_non_null(problem);
+	assert_non_null(strstr(problem, "build-id"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nucleo_vector_table_boots_from_flash),
+		cmocka_unit_test(test_nucleo_loads_land_in_flash_and_sram),
+		cmocka_unit_test(
+			test_nucleo_fits_the_f401re_and_has_a_build_id),
+		cmocka_unit_test(test_nucleo_stub_links_no_heap),
+		cmocka_unit_test(test_qemu_vector_table_boots_from_flash),
+		cmocka_unit_test(test_qemu_loads_land_in_flash_and_sram),
+		cmocka_unit_test(test_qemu_fits_the_f401re_and_has_a_build_id),
+		cmocka_unit_test(test_qemu_stub_links_no_heap),
+		cmocka_unit_test(test_checks_reject_a_broken_image),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,841 @@
+/* test_openocd_flasher: the OpenOCD flasher against a recording stand-in `openocd` first on PATH, and the real OpenOCD's config check. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/board/flasher.h"
+#include "../../host/err.h"
+#include "../../host/proc.h"
+
+#define REAL_OPENOCD "/usr/bin/openocd"
+#define SERIAL	     "0669FF485457725187092515"
+#define SLEEP_MARK   "4242" /* the hanging stand-in sleeps this long */
+
+/*
+ * The stand-in: appends each argument on its own line to $HIL_FAKE_ARGV,
+ * prints $HIL_FAKE_STDERR on stderr (OpenOCD logs there), sleeps when
+ * $HIL_FAKE_SLEEP is set, and exits with $HIL_FAKE_EXIT.
+ */
+static const char stand_in[] =
+	"#!/bin/sh\n"
+	"if [ -n \"$HIL_FAKE_ARGV\" ]; then\n"
+	"  for a in \"$@\"; do printf '%s\\n' \"$a\"; done >> \"$HIL_FAKE_ARGV\"\n"
+	"fi\n"
+	"if [ -n \"$HIL_FAKE_STDERR\" ]; then printf '%s\\n' \"$HIL_FAKE_STDERR\" >&2; fi\n"
+	"if [ -n \"$HIL_FAKE_SLEEP\" ]; then exec sleep \"$HIL_FAKE_SLEEP\"; fi\n"
+	"exit \"${HIL_FAKE_EXIT:-0}\"\n";
+
+struct fixture {
+	char dir[64];
+	char bin[96];
+	char run_dir[96];
+	char elf[96];	  /* a 32-bit ARM ELF header: enough for the check */
+	char spaced[128]; /* the same, in a folder with a space */
+	char not_elf[96];
+	char argv_log[96]; /* what the stand-in records */
+	char ocd_log[128]; /* <run_dir>/openocd.log */
+	char *saved_path;
+};
+
+/* ---- helpers ---- */
+
+struct capture {
+	int saved;
+	char path[64];
+};
+
+static void capture_begin(struct capture *c)
+{
+	int fd;
+
+	fflush(stderr);
+	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
+	fd = mkstemp(c->path);
+	assert_true(fd >= 0);
+	c->saved = dup(2);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fd, 2) == 2);
+	close(fd);
+}
+
+static void capture_end(struct capture *c, char *buf, size_t len)
+{
+	FILE *f;
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	f = fopen(c->path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(c->path);
+	fprintf(stderr, "%s", buf);
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void write_file(const char *path, const void *data, size_t n, int mode)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+	assert_int_equal(chmod(path, (mode_t)mode), 0);
+}
+
+/* The whole file as a string (empty if it does not exist); caller frees. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (f == NULL) {
+		buf = calloc(1, 1);
+		assert_non_null(buf);
+		return buf;
+	}
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Live processes whose command line contains every given word. */
+static int count_procs(const char *a, const char *b)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	for (e = readdir(d); e != NULL; e = readdir(d)) {
+		char path[300], buf[4096];
+		size_t len, i;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (i = 0; i < len; i++) {
+			if (buf[i] == '\0') {
+				buf[i] = ' ';
+			}
+		}
+		buf[len] = '\0';
+		if (strstr(buf, a) != NULL && strstr(buf, b) != NULL) {
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static void fake(const char *exit_code, const char *err_text,
+		 const char *sleep_s)
+{
+	if (exit_code != NULL) {
+		setenv("HIL_FAKE_EXIT", exit_code, 1);
+	} else {
+		unsetenv("HIL_FAKE_EXIT");
+	}
+	if (err_text != NULL) {
+		setenv("HIL_FAKE_STDERR", err_text, 1);
+	} else {
+		unsetenv("HIL_FAKE_STDERR");
+	}
+	if (sleep_s != NULL) {
+		setenv("HIL_FAKE_SLEEP", sleep_s, 1);
+	} else {
+		unsetenv("HIL_FAKE_SLEEP");
+	}
+}
+
+/* Compare what the stand-in recorded with the expected argv (without argv[0]). */
+static void expect_argv(const struct fixture *f, const char *const *want,
+			size_t n)
+{
+	char *got = slurp(f->argv_log), *line = got, *nl;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		*nl = '\0';
+		assert_string_equal(line, want[i]);
+		line = nl + 1;
+	}
+	assert_string_equal(line, ""); /* nothing more */
+	free(got);
+	unlink(f->argv_log);
+}
+
+static struct hil_flasher *open_ocd(const struct fixture *f,
+				    const char *const *cfgs, size_t n_cfg,
+				    const char *serial, unsigned khz,
+				    unsigned timeout_ms)
+{
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	p.run_dir = f->run_dir;
+	p.timeout_ms = timeout_ms;
+	for (i = 0; i < n_cfg; i++) {
+		p.openocd_cfg[i] = cfgs[i];
+	}
+	p.n_openocd_cfg = n_cfg;
+	p.probe_serial = serial;
+	p.adapter_khz = khz;
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
+	assert_string_equal(hil_flasher_type(fl), "openocd");
+	return fl;
+}
+
+static int setup(void **state)
+{
+	static const unsigned char arm_header[52] = {
+		0x7f,
+		'E',
+		'L',
+		'F',
+		1 /* 32-bit */,
+		1 /* LSB */,
+		1,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		2,
+		0 /* ET_EXEC */,
+		40,
+		0 /* EM_ARM */,
+	};
+	struct fixture *f = calloc(1, sizeof(*f));
+	char path[512], spaced_dir[80];
+	const char *old = getenv("PATH");
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/hiltest-ocd-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->bin, sizeof(f->bin), "%s/bin", f->dir);
+	assert_int_equal(mkdir(f->bin, 0755), 0);
+	snprintf(f->run_dir, sizeof(f->run_dir), "%s/run", f->dir);
+	assert_int_equal(mkdir(f->run_dir, 0755), 0);
+	snprintf(spaced_dir, sizeof(spaced_dir), "%s/my fw", f->dir);
+	assert_int_equal(mkdir(spaced_dir, 0755), 0);
+	snprintf(f->elf, sizeof(f->elf), "%s/fw.elf", f->dir);
+	snprintf(f->spaced, sizeof(f->spaced), "%s/stub.elf", spaced_dir);
+	snprintf(f->not_elf, sizeof(f->not_elf), "%s/fw.bin", f->dir);
+	snprintf(f->argv_log, sizeof(f->argv_log), "%s/argv.txt", f->dir);
+	snprintf(f->ocd_log, sizeof(f->ocd_log), "%s/openocd.log", f->run_dir);
+	write_file(f->elf, arm_header, sizeof(arm_header), 0644);
+	write_file(f->spaced, arm_header, sizeof(arm_header), 0644);
+	write_file(f->not_elf, "\x00\x10\x00\x20", 4, 0644);
+	snprintf(path, sizeof(path), "%s/openocd", f->bin);
+	write_file(path, stand_in, strlen(stand_in), 0755);
+
+	f->saved_path = strdup(old != NULL ? old : "/usr/bin:/bin");
+	assert_non_null(f->saved_path);
+	snprintf(path, sizeof(path), "%s:%s", f->bin, f->saved_path);
+	setenv("PATH", path, 1);
+	setenv("HIL_FAKE_ARGV", f->argv_log, 1);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[160];
+
+	setenv("PATH", f->saved_path, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f->saved_path);
+	free(f);
+	return 0;
+}
+
+/* Each test starts with a silent, successful stand-in and no old output. */
+static int reset_fake(void **state)
+{
+	struct fixture *f = *state;
+
+	fake(NULL, NULL, NULL);
+	unlink(f->argv_log);
+	unlink(f->ocd_log);
+	return 0;
+}
+
+/* ---- argv ---- */
+
+static void test_start_argv_default_config_any_probe(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 5000);
+	char prog[160];
+	const char *want[4];
+
+	snprintf(prog, sizeof(prog), "program {%s} verify reset exit", f->elf);
+	want[0] = "-f";
+	want[1] = "board/st_nucleo_f4.cfg";
+	want[2] = "-c";
+	want[3] = prog;
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
+	expect_argv(f, want, 4);
+	/* A real board: the runner opens link.port, nothing is watched. */
+	assert_null(hil_flasher_link_where(fl));
+	assert_int_equal(hil_flasher_check(fl), HIL_OK);
+	hil_flasher_stop(fl);
+	hil_flasher_close(fl);
+}
+
+static void test_start_argv_serial_before_program_and_two_configs(void **state)
+{
+	struct fixture *f = *state;
+	const char *cfgs[] = {"interface/stlink.cfg", "target/stm32f4x.cfg"};
+	struct hil_flasher *fl = open_ocd(f, cfgs, 2, SERIAL, 0, 5000);
+	char prog[160];
+	const char *want[8];
+
+	snprintf(prog, sizeof(prog), "program {%s} verify reset exit", f->elf);
+	want[0] = "-f";
+	want[1] = "interface/stlink.cfg";
+	want[2] = "-f";
+	want[3] = "target/stm32f4x.cfg";
+	want[4] = "-c";
+	want[5] = "adapter serial " SERIAL; /* before program's init */
+	want[6] = "-c";
+	want[7] = prog;
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
+	expect_argv(f, want, 8);
+	hil_flasher_close(fl);
+}
+
+static void test_start_argv_adapter_speed_after_serial(void **state)
+{
+	struct fixture *f = *state;
+	const char *cfgs[] = {"board/st_nucleo_f4.cfg"};
+	struct hil_flasher *fl = open_ocd(f, cfgs, 1, SERIAL, 1800, 5000);
+	char prog[160];
+	const char *want[8];
+
+	snprintf(prog, sizeof(prog), "program {%s} verify reset exit", f->elf);
+	want[0] = "-f";
+	want[1] = "board/st_nucleo_f4.cfg";
+	want[2] = "-c";
+	want[3] = "adapter serial " SERIAL;
+	want[4] = "-c";
+	want[5] = "adapter speed 1800";
+	want[6] = "-c";
+	want[7] = prog;
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
+	expect_argv(f, want, 8);
+	hil_flasher_close(fl);
+}
+
+static void
+test_start_makes_relative_and_spaced_paths_one_absolute_word(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 5000);
+	char cwd[256], prog[256];
+	const char *want[4] = {"-f", "board/st_nucleo_f4.cfg", "-c", prog};
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(f->dir), 0);
+	snprintf(prog, sizeof(prog), "program {%s/fw.elf} verify reset exit",
+		 f->dir);
+	assert_int_equal(hil_flasher_start(fl, "fw.elf"), HIL_OK);
+	assert_int_equal(chdir(cwd), 0);
+	expect_argv(f, want, 4);
+
+	/* Braces keep "my fw/stub.elf" one Tcl word for `program`. */
+	snprintf(prog, sizeof(prog), "program {%s} verify reset exit",
+		 f->spaced);
+	assert_int_equal(hil_flasher_start(fl, f->spaced), HIL_OK);
+	expect_argv(f, want, 4);
+	hil_flasher_close(fl);
+}
+
+static void test_reset_and_probe_argv(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 5000);
+	const char *want_reset[] = {"-f", "board/st_nucleo_f4.cfg",
+				    "-c", "adapter serial " SERIAL,
+				    "-c", "init; reset run; shutdown"};
+	const char *want_probe[] = {"-f", "board/st_nucleo_f4.cfg",
+				    "-c", "adapter serial " SERIAL,
+				    "-c", "init; shutdown"};
+	char why[256];
+
+	assert_int_equal(hil_flasher_reset(fl), HIL_OK);
+	expect_argv(f, want_reset, 6);
+	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_OK);
+	expect_argv(f, want_probe, 6);
+	hil_flasher_close(fl);
+}
+
+static void test_open_refuses_what_tcl_would_reinterpret(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	struct capture c;
+	char log[4096];
+
+	memset(&p, 0, sizeof(p));
+	p.run_dir = f->run_dir;
+	capture_begin(&c);
+	p.probe_serial = "0669; shutdown";
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
+	p.probe_serial = "06[exit]";
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
+	p.probe_serial = NULL;
+	p.openocd_cfg[0] = "board/x}.cfg";
+	p.n_openocd_cfg = 1;
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
+	p.n_openocd_cfg = HIL_FLASHER_MAX_CFG + 1;
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
+	capture_end(&c, log, sizeof(log));
+	assert_null(fl);
+	assert_non_null(strstr(log, "0669; shutdown"));
+	assert_non_null(strstr(log, "board/x}.cfg"));
+}
+
+static void test_start_rejects_non_elf_without_running_openocd(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 5000);
+	struct capture c;
+	char log[2048], *rec;
+
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->not_elf), HIL_ERR_ARG);
+	assert_int_equal(hil_flasher_start(fl, "/nonexistent/fw.elf"),
+			 HIL_ERR_IO);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, f->not_elf));
+	assert_non_null(strstr(log, "/nonexistent/fw.elf"));
+	rec = slurp(f->argv_log);
+	assert_string_equal(rec, ""); /* never started */
+	free(rec);
+	hil_flasher_close(fl);
+}
+
+/* ---- timeout ---- */
+
+static void test_start_timeout_kills_a_hanging_openocd(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 300);
+	struct capture c;
+	char log[2048];
+	uint64_t t0;
+
+	fake(NULL, "Info : clock speed 2000 kHz", SLEEP_MARK);
+	capture_begin(&c);
+	t0 = ms_now();
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_TIMEOUT);
+	assert_true(ms_now() - t0 < 3000); /* 300 ms + the kill's grace */
+	capture_end(&c, log, sizeof(log));
+	assert_int_equal(count_procs("sleep", SLEEP_MARK), 0);
+	assert_non_null(strstr(log, "300 ms"));
+	assert_non_null(strstr(log, SERIAL));
+	assert_non_null(strstr(log, f->elf));
+	hil_flasher_close(fl);
+}
+
+static void test_probe_timeout_is_bounded(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 300);
+	struct capture c;
+	char log[1024], why[256];
+	uint64_t t0;
+
+	fake(NULL, NULL, SLEEP_MARK);
+	capture_begin(&c);
+	t0 = ms_now();
+	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)),
+			 HIL_ERR_TIMEOUT);
+	assert_true(ms_now() - t0 < 3000);
+	capture_end(&c, log, sizeof(log));
+	assert_int_equal(count_procs("sleep", SLEEP_MARK), 0);
+	assert_non_null(strstr(why, "300 ms"));
+	hil_flasher_close(fl);
+}
+
+/* ---- OpenOCD 0.12's errors, translated ---- */
+
+struct known_error {
+	const char *output; /* what OpenOCD prints */
+	const char *serial;
+	int code;
+	const char *says[3]; /* the message must contain these */
+};
+
+static const struct known_error known[] = {
+	{"Info : clock speed 2000 kHz\n"
+	 "Error: libusb_open() failed with LIBUSB_ERROR_ACCESS\n"
+	 "Error: open failed\n"
+	 "in procedure 'program'\n"
+	 "** OpenOCD init failed **\n"
+	 "shutdown command invoked",
+	 SERIAL,
+	 HIL_ERR_NA,
+	 {"permission denied", "udev", "plugdev"}},
+	{"Info : clock speed 2000 kHz\n"
+	 "Error: open failed\n"
+	 "in procedure 'program'\n"
+	 "** OpenOCD init failed **\n"
+	 "shutdown command invoked",
+	 SERIAL,
+	 HIL_ERR_NA,
+	 {"no probe found", "no ST-LINK with serial " SERIAL, NULL}},
+	{"Info : clock speed 2000 kHz\n"
+	 "Error: open failed\n"
+	 "in procedure 'program'\n"
+	 "** OpenOCD init failed **",
+	 NULL,
+	 HIL_ERR_NA,
+	 {"no probe found", "sees no ST-LINK", "any probe"}},
+	{"Info : STLINK V2J37M26 (API v2) VID:PID 0483:374B\n"
+	 "Info : Target voltage: 3.254962\n"
+	 "Warn : UNEXPECTED idcode: 0x2ba01477\n"
+	 "Error: expected 1 of 1: 0x1ba01477\n"
+	 "in procedure 'program'\n"
+	 "** OpenOCD init failed **\n"
+	 "shutdown command invoked",
+	 SERIAL,
+	 HIL_ERR_MISMATCH,
+	 {"wrong target", "0x2ba01477", "0x1ba01477"}},
+	{"** Programming Started **\n"
+	 "** Programming Finished **\n"
+	 "** Verify Started **\n"
+	 "Error: checksum mismatch - attempting binary compare\n"
+	 "diff 0 address 0x08000004. Was 0x01 instead of 0x91\n"
+	 "** Verify Failed **\n"
+	 "shutdown command invoked",
+	 SERIAL,
+	 HIL_ERR_VERIFY,
+	 {"verify failed", "diff 0 address 0x08000004", NULL}},
+	{"Info : STLINK V2J37M26 (API v2) VID:PID 0483:374B\n"
+	 "Error: init mode failed (unable to connect to the target)\n"
+	 "in procedure 'program'\n"
+	 "** OpenOCD init failed **",
+	 SERIAL,
+	 HIL_ERR_NA,
+	 {"cannot reach the target", "powered", NULL}},
+	{"** Programming Started **\n"
+	 "Error: stm32x device protected\n"
+	 "** Programming Failed **",
+	 SERIAL,
+	 HIL_ERR_PROCESS,
+	 {"programming failed", "device protected", "write-protected"}},
+	{"Error: something OpenOCD 0.13 might say",
+	 NULL,
+	 HIL_ERR_PROCESS,
+	 {"\"Error: something OpenOCD 0.13 might say\"", "exit status 1",
+	  NULL}},
+};
+
+static void test_start_translates_each_known_error(void **state)
+{
+	struct fixture *f = *state;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		struct hil_flasher *fl =
+			open_ocd(f, NULL, 0, known[i].serial, 0, 5000);
+		struct capture c;
+		char log[4096];
+		int ret;
+
+		fake("1", known[i].output, NULL);
+		capture_begin(&c);
+		ret = hil_flasher_start(fl, f->elf);
+		capture_end(&c, log, sizeof(log));
+		print_message("case %zu: %d\n", i, ret);
+		assert_int_equal(ret, known[i].code);
+		for (k = 0; k < 3; k++) {
+			if (known[i].says[k] != NULL) {
+				assert_non_null(strstr(log, known[i].says[k]));
+			}
+		}
+		/* Every message names the image and the probe. */
+		assert_non_null(strstr(log, f->elf));
+		assert_non_null(strstr(log, known[i].serial != NULL
+						    ? "probe " SERIAL
+						    : "any probe"));
+		assert_non_null(strstr(log, f->ocd_log));
+		hil_flasher_close(fl);
+	}
+}
+
+static void test_probe_explains_without_logging(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 5000);
+	char why[512];
+
+	fake("1", "Error: open failed", NULL);
+	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
+	assert_non_null(strstr(why, "no probe found"));
+	assert_non_null(strstr(why, SERIAL));
+	hil_flasher_close(fl);
+}
+
+/* ---- the log ---- */
+
+static void
+test_log_keeps_command_and_output_and_only_new_output_counts(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 5000);
+	struct capture c;
+	char log[4096], *text;
+
+	fake("1", "Error: open failed", NULL);
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
+	capture_end(&c, log, sizeof(log));
+
+	fake("0", "** Programming Finished **\n** Verified OK **", NULL);
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
+
+	/* The earlier "open failed" is still in the log: it must not count. */
+	fake("1", "Warn : UNEXPECTED idcode: 0x2ba01477", NULL);
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_MISMATCH);
+	capture_end(&c, log, sizeof(log));
+	assert_null(strstr(log, "no probe found"));
+
+	text = slurp(f->ocd_log);
+	assert_non_null(strstr(
+		text,
+		"$ openocd -f board/st_nucleo_f4.cfg -c 'adapter serial " SERIAL
+		"' -c 'program {"));
+	assert_non_null(strstr(text, "Error: open failed\n"));
+	assert_non_null(strstr(text, "** Verified OK **\n"));
+	assert_non_null(strstr(text, "UNEXPECTED idcode"));
+	free(text);
+	hil_flasher_close(fl);
+}
+
+/* ---- version ---- */
+
+static void test_version_is_first_line_of_stderr(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 5000);
+	const char *want[] = {"--version"};
+	char v[128];
+
+	fake("0",
+	     "\nOpen On-Chip Debugger 0.12.0\nLicensed under GNU GPL v2\n"
+	     "For bug reports, read\n\thttp://openocd.org/doc/doxygen/bugs.html",
+	     NULL);
+	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)), HIL_OK);
+	assert_string_equal(v, "Open On-Chip Debugger 0.12.0");
+	expect_argv(f, want, 1);
+
+	/* Truncated to the buffer, still terminated. */
+	assert_int_equal(hil_flasher_version(fl, v, 5), HIL_OK);
+	assert_string_equal(v, "Open");
+	unlink(f->argv_log);
+
+	fake("2", "openocd: unrecognized option", NULL);
+	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)),
+			 HIL_ERR_PROCESS);
+	hil_flasher_close(fl);
+}
+
+static void test_missing_program_is_not_available(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	struct capture c;
+	char log[2048], v[64], why[256];
+
+	memset(&p, 0, sizeof(p));
+	p.run_dir = f->run_dir;
+	p.program = "/nonexistent/openocd";
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
+	capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
+	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)), HIL_ERR_NA);
+	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
+	capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, "/nonexistent/openocd"));
+	assert_non_null(strstr(why, "/nonexistent/openocd"));
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_has_no_reset_or_probe(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	char why[128];
+
+	memset(&p, 0, sizeof(p));
+	p.run_dir = f->run_dir;
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
+	assert_int_equal(hil_flasher_reset(fl), HIL_ERR_NA);
+	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
+	assert_non_null(strstr(why, "qemu"));
+	hil_flasher_close(fl);
+}
+
+/* ---- the real OpenOCD ---- */
+
+static int have_real_openocd(void)
+{
+	return access(REAL_OPENOCD, X_OK) == 0;
+}
+
+static void test_real_openocd_accepts_the_shipped_config(void **state)
+{
+	char *const ok[] = {
+		REAL_OPENOCD,	     "-f", "board/st_nucleo_f4.cfg", "-c",
+		"echo ok; shutdown", NULL};
+	char *const typo[] = {
+		REAL_OPENOCD,	     "-f", "board/st_nucleo_f4x.cfg", "-c",
+		"echo ok; shutdown", NULL};
+	char out[4096];
+	int status = -1;
+
+	(void)state;
+	if (!have_real_openocd()) {
+		skip();
+	}
+	assert_int_equal(hil_proc_capture(ok, out, sizeof(out), 10000, &status),
+			 HIL_OK);
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(out, "\nok\n"));
+
+	assert_int_equal(
+		hil_proc_capture(typo, out, sizeof(out), 10000, &status),
+		HIL_OK);
+	assert_int_not_equal(status, 0);
+	assert_non_null(strstr(out, "Can't find board/st_nucleo_f4x.cfg"));
+}
+
+static void test_real_openocd_version_and_probe(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	char v[128], why[512];
+	int ret;
+
+	if (!have_real_openocd()) {
+		skip();
+	}
+	memset(&p, 0, sizeof(p));
+	p.run_dir = f->run_dir;
+	p.program = REAL_OPENOCD;
+	p.probe_serial = SERIAL;
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
+	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)), HIL_OK);
+	assert_non_null(strstr(v, "Open On-Chip Debugger"));
+	/* No board with this serial is attached to a build machine. */
+	ret = hil_flasher_probe(fl, why, sizeof(why));
+	assert_int_equal(ret, HIL_ERR_NA);
+	assert_non_null(strstr(why, "no probe found"));
+	assert_non_null(strstr(why, SERIAL));
+	hil_flasher_close(fl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_start_argv_default_config_any_probe,
+				       reset_fake),
+		cmocka_unit_test_setup(
+			test_start_argv_serial_before_program_and_two_configs,
+			reset_fake),
+		cmocka_unit_test_setup(
+			test_start_argv_adapter_speed_after_serial, reset_fake),
+		cmocka_unit_test_setup(
+			test_start_makes_relative_and_spaced_paths_one_absolute_word,
+			reset_fake),
+		cmocka_unit_test_setup(test_reset_and_probe_argv, reset_fake),
+		cmocka_unit_test_setup(
+			test_open_refuses_what_tcl_would_reinterpret,
+			reset_fake),
+		cmocka_unit_test_setup(
+			test_start_rejects_non_elf_without_running_openocd,
+			reset_fake),
+		cmocka_unit_test_setup(
+			test_start_timeout_kills_a_hanging_openocd, reset_fake),
+		cmocka_unit_test_setup(test_probe_timeout_is_bounded,
+				       reset_fake),
+		cmocka_unit_test_setup(test_start_translates_each_known_error,
+				       reset_fake),
+		cmocka_unit_test_setup(test_probe_explains_without_logging,
+				       reset_fake),
+		cmocka_unit_test_setup(
+			test_log_keeps_command_and_output_and_only_new_output_counts,
+			reset_fake),
+		cmocka_unit_test_setup(test_version_is_first_line_of_stderr,
+				       reset_fake),
+		cmocka_unit_test_setup(test_missing_program_is_not_available,
+				       reset_fake),
+		cmocka_unit_test_setup(test_qemu_has_no_reset_or_probe,
+				       reset_fake),
+		cmocka_unit_test_setup(
+			test_real_openocd_accepts_the_shipped_config,
+			reset_fake),
+		cmocka_unit_test_setup(test_real_openocd_version_and_probe,
+				       reset_fake),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,1487 @@
+/* test_render: tables, plots, HTML, comparison and JUnit rendered from report fixtures. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "err.h"
+#include "report/render.h"
+#include "util.h"
+
+#define EMU "instructions (emulated)"
+
+/* ---------------------------------------------------------------- helpers */
+
+static void fixture_path(const char *name, char *buf, size_t len)
+{
+	const char *root = getenv("HIL_SRC_DIR");
+
+	snprintf(buf, len, "%s/tests/fixtures/%s", root ? root : ".", name);
+}
+
+static cJSON *load_fixture(const char *name)
+{
+	char path[1024], err[1024];
+	cJSON *r = NULL;
+	int ret;
+
+	fixture_path(name, path, sizeof(path));
+	ret = hil_report_load(path, &r, err, sizeof(err));
+	if (ret != HIL_OK) {
+		fail_msg("%s", err);
+	}
+	return r;
+}
+
+typedef int (*render_fn)(const cJSON *, FILE *);
+
+/* Render into a malloc'd string (caller frees). */
+static char *render(render_fn fn, const cJSON *report)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(report, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	const char *p = hay;
+
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+static void set_num(cJSON *o, const char *key, double v)
+{
+	cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	assert_non_null(n);
+	cJSON_SetNumberValue(n, v);
+}
+
+static cJSON *row_at(cJSON *report, int i)
+{
+	return cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(report, "rows"), i);
+}
+
+/* Make a report count in unit (board and every row). */
+static void set_unit(cJSON *report, const char *unit)
+{
+	cJSON *r;
+
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(report, "board"),
+		"counter_unit", cJSON_CreateString(unit));
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "rows"))
+	{
+		cJSON_ReplaceItemInObjectCaseSensitive(
+			r, "unit", cJSON_CreateString(unit));
+	}
+}
+
+/*
+ * A small XML well-formedness scan: one root element, tags balanced and
+ * properly nested, attribute values quoted, no raw '<' in text or values,
+ * every '&' starts an entity. Enough to catch what a writer gets wrong.
+ */
+static int is_name_start(int c)
+{
+	return isalpha(c) || c == '_' || c == ':';
+}
+
+static int is_name(int c)
+{
+	return isalnum(c) || c == '_' || c == ':' || c == '-' || c == '.';
+}
+
+static const char *entity_end(const char *p)
+{
+	/* p at '&' */
+	p++;
+	if (*p == '#') {
+		p++;
+		if (*p == 'x') {
+			p++;
+			if (!isxdigit((unsigned char)*p)) {
+				return NULL;
+			}
+			while (isxdigit((unsigned char)*p)) {
+				p++;
+			}
+		} else {
+			if (!isdigit((unsigned char)*p)) {
+				return NULL;
+			}
+			while (isdigit((unsigned char)*p)) {
+				p++;
+			}
+		}
+	} else {
+		if (!is_name_start((unsigned char)*p)) {
+			return NULL;
+		}
+		while (is_name((unsigned char)*p)) {
+			p++;
+		}
+	}
+	return *p == ';' ? p + 1 : NULL;
+}
+
+static int xml_check(const char *s, char *why, size_t wlen)
+{
+	const char *stack[512];
+	size_t slen[512];
+	int depth = 0, roots = 0;
+	const char *p = s;
+
+	while (*p != '\0') {
+		if (*p == '<') {
+			const char *end;
+
+			if (strncmp(p, "<?", 2) == 0 ||
+			    strncmp(p, "<!--", 4) == 0 ||
+			    strncmp(p, "<![CDATA[", 9) == 0 ||
+			    strncmp(p, "<!", 2) == 0) {
+				const char *close =
+					p[1] == '?'		     ? "?>"
+					: strncmp(p, "<!--", 4) == 0 ? "-->"
+					: strncmp(p, "<![CDATA[", 9) == 0
+						? "]]>"
+						: ">";
+
+				end = strstr(p, close);
+				if (end == NULL) {
+					snprintf(why, wlen,
+						 "unclosed <! or <?");
+					return 0;
+				}
+				p = end + strlen(close);
+				continue;
+			}
+			if (p[1] == '/') {
+				const char *n = p + 2;
+
+				while (is_name((unsigned char)*n)) {
+					n++;
+				}
+				if (depth == 0 ||
+				    (size_t)(n - (p + 2)) != slen[depth - 1] ||
+				    strncmp(p + 2, stack[depth - 1],
+					    slen[depth - 1]) != 0) {
+					snprintf(
+						why, wlen,
+						"unbalanced end tag at offset %ld",
+						(long)(p - s));
+					return 0;
+				}
+				while (isspace((unsigned char)*n)) {
+					n++;
+				}
+				if (*n != '>') {
+					snprintf(why, wlen, "bad end tag");
+					return 0;
+				}
+				depth--;
+				p = n + 1;
+				continue;
+			}
+			/* Start tag. */
+			{
+				const char *n = p + 1, *name = p + 1;
+
+				if (!is_name_start((unsigned char)*n)) {
+					snprintf(why, wlen,
+						 "raw '<' at offset %ld",
+						 (long)(p - s));
+					return 0;
+				}
+				while (is_name((unsigned char)*n)) {
+					n++;
+				}
+				if (depth == 0 && roots++ > 0) {
+					snprintf(why, wlen,
+						 "second root element");
+					return 0;
+				}
+				if (depth == 512) {
+					snprintf(why, wlen, "too deep");
+					return 0;
+				}
+				stack[depth] = name;
+				slen[depth] = (size_t)(n - name);
+				depth++;
+				for (;;) {
+					char q;
+
+					while (isspace((unsigned char)*n)) {
+						n++;
+					}
+					if (strncmp(n, "/>", 2) == 0) {
+						depth--;
+						n += 2;
+						break;
+					}
+					if (*n == '>') {
+						n++;
+						break;
+					}
+					if (!is_name_start((unsigned char)*n)) {
+						snprintf(
+							why, wlen,
+							"bad attribute at offset %ld",
+							(long)(n - s));
+						return 0;
+					}
+					while (is_name((unsigned char)*n)) {
+						n++;
+					}
+					while (isspace((unsigned char)*n)) {
+						n++;
+					}
+					if (*n != '=') {
+						snprintf(
+							why, wlen,
+							"attribute without value at offset %ld",
+							(long)(n - s));
+						return 0;
+					}
+					n++;
+					while (isspace((unsigned char)*n)) {
+						n++;
+					}
+					q = *n;
+					if (q != '"' && q != '\'') {
+						snprintf(
+							why, wlen,
+							"unquoted attribute at offset %ld",
+							(long)(n - s));
+						return 0;
+					}
+					for (n++; *n != q; n++) {
+						if (*n == '\0' || *n == '<') {
+							snprintf(
+								why, wlen,
+								"bad attribute value at offset %ld",
+								(long)(n - s));
+							return 0;
+						}
+						if (*n == '&') {
+							const char *e =
+								entity_end(n);
+
+							if (e == NULL) {
+								snprintf(
+									why,
+									wlen,
+									"bad entity in attribute");
+								return 0;
+							}
+							n = e - 1;
+						}
+					}
+					n++;
+				}
+				p = n;
+			}
+			continue;
+		}
+		if (*p == '&') {
+			const char *e = entity_end(p);
+
+			if (e == NULL) {
+				snprintf(why, wlen, "bare '&' at offset %ld",
+					 (long)(p - s));
+				return 0;
+			}
+			p = e;
+			continue;
+		}
+		if (depth == 0 && !isspace((unsigned char)*p)) {
+			snprintf(why, wlen,
+				 "text outside the root at offset %ld",
+				 (long)(p - s));
+			return 0;
+		}
+		p++;
+	}
+	if (depth != 0 || roots != 1) {
+		snprintf(why, wlen, "%d element(s) left open, %d roots", depth,
+			 roots);
+		return 0;
+	}
+	return 1;
+}
+
+static void assert_xml(const char *s)
+{
+	char why[256] = "";
+
+	if (!xml_check(s, why, sizeof(why))) {
+		fail_msg("not well-formed XML: %s", why);
+	}
+}
+
+/* RFC 4180 parser: records of fields; returns the number of records. */
+struct csv {
+	char **f;	 /* all fields */
+	size_t *rec_nf;	 /* fields per record */
+	size_t *rec_off; /* index of a record's first field */
+	size_t nf, nr;
+	int crlf_only; /* every record ended with CRLF */
+};
+
+static void csv_push(struct csv *c, char *field)
+{
+	c->f = realloc(c->f, (c->nf + 1) * sizeof(*c->f));
+	assert_non_null(c->f);
+	c->f[c->nf++] = field;
+	c->rec_nf[c->nr]++;
+}
+
+static void csv_parse(const char *s, struct csv *c)
+{
+	size_t cap = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->crlf_only = 1;
+	while (*s != '\0') {
+		if (c->nr == cap) {
+			cap = cap ? cap * 2 : 16;
+			c->rec_nf = realloc(c->rec_nf, cap * sizeof(size_t));
+			c->rec_off = realloc(c->rec_off, cap * sizeof(size_t));
+			assert_non_null(c->rec_nf);
+			assert_non_null(c->rec_off);
+		}
+		c->rec_nf[c->nr] = 0;
+		c->rec_off[c->nr] = c->nf;
+		for (;;) {
+			char *buf = malloc(strlen(s) + 1);
+			size_t n = 0;
+
+			assert_non_null(buf);
+			if (*s == '"') {
+				for (s++;; s++) {
+					assert_true(*s !=
+						    '\0'); /* unterminated */
+					if (*s == '"' && s[1] == '"') {
+						buf[n++] = '"';
+						s++;
+					} else if (*s == '"') {
+						s++;
+						break;
+					} else {
+						buf[n++] = *s;
+					}
+				}
+			} else {
+				while (*s != ',' && *s != '\r' && *s != '\n' &&
+				       *s != '\0') {
+					assert_true(*s != '"');
+					buf[n++] = *s++;
+				}
+			}
+			buf[n] = '\0';
+			csv_push(c, buf);
+			if (*s == ',') {
+				s++;
+				continue;
+			}
+			if (strncmp(s, "\r\n", 2) == 0) {
+				s += 2;
+			} else {
+				c->crlf_only = 0;
+				if (*s != '\0') {
+					s++;
+				}
+			}
+			break;
+		}
+		c->nr++;
+	}
+}
+
+static const char *csv_get(const struct csv *c, size_t rec, size_t field)
+{
+	assert_true(rec < c->nr && field < c->rec_nf[rec]);
+	return c->f[c->rec_off[rec] + field];
+}
+
+static size_t csv_col(const struct csv *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->rec_nf[0]; i++) {
+		if (strcmp(csv_get(c, 0, i), name) == 0) {
+			return i;
+		}
+	}
+	fail_msg("no column %s", name);
+	return 0;
+}
+
+static void csv_free(struct csv *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nf; i++) {
+		free(c->f[i]);
+	}
+	free(c->f);
+	free(c->rec_nf);
+	free(c->rec_off);
+}
+
+static char *tmp_dir(void)
+{
+	char *d = strdup("/tmp/hilrun-render.XXXXXX");
+
+	assert_non_null(d);
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+/* Remove every file in dir (flat) and dir itself. */
+static void rm_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[2048];
+
+	if (d == NULL) {
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0) {
+			continue;
+		}
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Load text through a temporary file: the error message names that file. */
+static int load_text(const char *text, size_t len, char *err, size_t errlen,
+		     char *path, size_t plen)
+{
+	char *dir = tmp_dir();
+	cJSON *r = NULL;
+	int ret;
+
+	snprintf(path, plen, "%s/report.json", dir);
+	write_text(path, text, len);
+	ret = hil_report_load(path, &r, err, errlen);
+	cJSON_Delete(r);
+	rm_dir(dir);
+	free(dir);
+	return ret;
+}
+
+static char *fixture_text(const char *name, size_t *len)
+{
+	char path[1024];
+	char *text = NULL;
+
+	fixture_path(name, path, sizeof(path));
+	assert_int_equal(hil_read_file(path, &text, len), HIL_OK);
+	return text;
+}
+
+/* The scanner itself: a checker that passes everything proves nothing. */
+static void test_xml_check_rejects_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"<a><b></a></b>",
+		"<a x=1/>",
+		"<a>x & y</a>",
+		"<a>x < y</a>",
+		"<a></a><b/>",
+		"<a x=\"<\"/>",
+		"<a>",
+		"text<a/>",
+		"<a x/>",
+	};
+	static const char *const good[] = {
+		"<a/>",
+		"<?xml version=\"1.0\"?>\n<a x=\"1\" y='2'><!-- c --><b>&amp;&#39;&#x41;</b></a>\n",
+	};
+	char why[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (xml_check(bad[i], why, sizeof(why))) {
+			fail_msg("accepted %s", bad[i]);
+		}
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (!xml_check(good[i], why, sizeof(why))) {
+			fail_msg("rejected %s: %s", good[i], why);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- load */
+
+static void test_load_accepts_fixtures(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = load_fixture("report-failed.json");
+
+	(void)state;
+	assert_int_equal(
+		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "rows")),
+		7);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_load_rejects_unknown_schema_version(void **state)
+{
+	char err[1024], path[1024], *text;
+	size_t len;
+	cJSON *r;
+
+	(void)state;
+	r = load_fixture("report-min.json");
+	set_num(r, "schema_version", 2);
+	text = cJSON_Print(r);
+	assert_int_equal(load_text(text, strlen(text), err, sizeof(err), path,
+				   sizeof(path)),
+			 HIL_ERR_ARG);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "schema_version 2"));
+	free(text);
+	cJSON_Delete(r);
+	(void)len;
+}
+
+static void test_load_names_missing_row_key(void **state)
+{
+	char err[1024], path[1024], *text;
+	cJSON *r;
+
+	(void)state;
+	r = load_fixture("report-min.json");
+	cJSON_DeleteItemFromObjectCaseSensitive(row_at(r, 3), "median");
+	text = cJSON_Print(r);
+	assert_int_equal(load_text(text, strlen(text), err, sizeof(err), path,
+				   sizeof(path)),
+			 HIL_ERR_ARG);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "missing key \"rows[3].median\""));
+	free(text);
+	cJSON_Delete(r);
+}
+
+static void test_load_names_missing_board_key(void **state)
+{
+	char err[1024], path[1024], *text;
+	cJSON *r;
+
+	(void)state;
+	r = load_fixture("report-min.json");
+	cJSON_DeleteItemFromObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "board"), "counter_unit");
+	text = cJSON_Print(r);
+	assert_int_equal(load_text(text, strlen(text), err, sizeof(err), path,
+				   sizeof(path)),
+			 HIL_ERR_ARG);
+	assert_non_null(strstr(err, "\"board.counter_unit\""));
+	free(text);
+	cJSON_Delete(r);
+}
+
+static void test_load_rejects_wrong_type(void **state)
+{
+	char err[1024], path[1024], *text;
+	cJSON *r;
+
+	(void)state;
+	r = load_fixture("report-min.json");
+	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "msg_len",
+					       cJSON_CreateString("16"));
+	text = cJSON_Print(r);
+	assert_int_equal(load_text(text, strlen(text), err, sizeof(err), path,
+				   sizeof(path)),
+			 HIL_ERR_ARG);
+	assert_non_null(strstr(err, "\"rows[0].msg_len\" should be a number"));
+	free(text);
+	cJSON_Delete(r);
+}
+
+static void test_load_rejects_truncated_file(void **state)
+{
+	char err[1024], path[1024];
+	size_t len;
+	char *text = fixture_text("report-min.json", &len);
+
+	(void)state;
+	assert_int_equal(
+		load_text(text, len / 2, err, sizeof(err), path, sizeof(path)),
+		HIL_ERR_ARG);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "truncated"));
+	assert_int_equal(load_text("", 0, err, sizeof(err), path, sizeof(path)),
+			 HIL_ERR_ARG);
+	free(text);
+}
+
+static void test_load_rejects_missing_file(void **state)
+{
+	char err[1024];
+	cJSON *r = NULL;
+
+	(void)state;
+	assert_int_equal(hil_report_load("/nonexistent/report.json", &r, err,
+					 sizeof(err)),
+			 HIL_ERR_IO);
+	assert_null(r);
+	assert_non_null(strstr(err, "/nonexistent/report.json"));
+}
+
+/* Reports written before sizes[] (same schema 1) held image sizes in "sizes". */
+static void test_load_reads_older_sizes_object(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *img = cJSON_DetachItemFromObjectCaseSensitive(r, "image");
+	char *md, *svg;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(r, "sizes", img);
+	cJSON_DeleteItemFromObjectCaseSensitive(r, "fits");
+	assert_int_equal(hil_report_check(r, "old.json", (char[256]){0}, 256),
+			 HIL_OK);
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, "Whole image: 9800 B flash"));
+	assert_non_null(strstr(
+		md,
+		"| speck64-128-ecb | ref | encrypt | 22.20 | 21.86 | - | - | 48 | - |"));
+	svg = render(hil_svg_sizes, r);
+	assert_xml(svg);
+	free(md);
+	free(svg);
+	cJSON_Delete(r);
+}
+
+/* ---------------------------------------------------------------- summary */
+
+static void test_summary_md_has_header_rows_and_unit(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	char *md = render(hil_summary_md, r);
+
+	(void)state;
+	assert_non_null(strstr(
+		md,
+		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Flash (B) | RAM (B) | Stack (B) | Energy (µJ) |\n"));
+	assert_non_null(strstr(
+		md,
+		"| ascon-aead128 | ref | encrypt | 131.30 | 90.76 | 3400 | 0 | 244 | - |\n"));
+	assert_non_null(strstr(
+		md,
+		"| speck64-128-ecb | ref | encrypt | 22.20 | 21.86 | 196 | 0 | 48 | - |\n"));
+	assert_non_null(strstr(
+		md,
+		"| speck64-128-ecb | ref | keysetup | - | - | 196 | 0 | 28 | - |\n"));
+	/* The caption: runs, lengths, flags, board, clock, unit. */
+	assert_non_null(strstr(md, "Runs: 1000 per row (after 10 warm-up)"));
+	assert_non_null(strstr(md, "message lengths: 0, 16, 64, 256 B"));
+	assert_non_null(strstr(md, "flags: -O2"));
+	assert_non_null(strstr(md, "board: qemu-netduino (emulated)"));
+	assert_non_null(strstr(md, "clock: none (emulated)"));
+	assert_non_null(strstr(md, "counter unit: instructions (emulated)."));
+	assert_non_null(strstr(md, "keysetup: 420 instructions (emulated)"));
+	/* No energy: "-" and why. */
+	assert_non_null(strstr(
+		md,
+		"Energy: \"-\" = not measured: emulated board, no energy sensor"));
+	/* An emulated figure is never called a cycle. */
+	assert_null(strstr(md, "cycle"));
+	assert_null(strstr(md, "✗"));
+	assert_null(strstr(md, "†"));
+	free(md);
+	cJSON_Delete(r);
+}
+
+static void
+test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
+{
+	cJSON *r = load_fixture("report-failed.json");
+	char *md = render(hil_summary_md, r);
+
+	(void)state;
+	assert_non_null(strstr(
+		md,
+		"| Algorithm | Impl | Op | cycles/byte @64 B | @64 B (longest) |"));
+	assert_non_null(strstr(
+		md,
+		"| ascon-aead128 | ref | encrypt ✗ | failed | failed | 3400 | 0 | 244 | - |\n"));
+	assert_non_null(strstr(
+		md,
+		"| aes128-ecb | ref † | encrypt | 242.19 | 242.19 | 868 | 0 | 128 | 3.75 |\n"));
+	assert_non_null(strstr(
+		md,
+		"| aes128-ecb | ref † | keysetup | - | - | 868 | 0 | 36 | - |\n"));
+	assert_non_null(strstr(md, "† not constant-time"));
+	assert_non_null(strstr(md, "✗ failed rows"));
+	/* The error on one line, '|' free. */
+	assert_non_null(strstr(
+		md,
+		"ascon-aead128/ref encrypt, 64 B, AD 0 B: digest mismatch: expected 26933545, got \"00000000\" <no output> & the stub said: bad length, retried once\n"));
+	assert_non_null(strstr(md, "clock: 84 MHz"));
+	assert_non_null(strstr(md, "counter unit: cycles."));
+	assert_non_null(strstr(md, "Energy: µJ per operation at 64 B"));
+	free(md);
+	cJSON_Delete(r);
+}
+
+static void test_summary_md_escapes_pipes(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	char *md;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "implementation",
+					       cJSON_CreateString("a|b"));
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, "| ascon-aead128 | a\\|b | encrypt |"));
+	free(md);
+	cJSON_Delete(r);
+}
+
+static void test_summary_csv_parses_back(void **state)
+{
+	const char *names[] = {"report-min.json", "report-failed.json"};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		cJSON *r = load_fixture(names[k]);
+		cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
+		char *csv = render(hil_summary_csv, r);
+		struct csv c;
+		size_t i, n = (size_t)cJSON_GetArraySize(rows);
+
+		csv_parse(csv, &c);
+		assert_true(c.crlf_only);
+		assert_int_equal(c.nr, n + 1);
+		for (i = 0; i < c.nr; i++) {
+			assert_int_equal(c.rec_nf[i], c.rec_nf[0]);
+		}
+		assert_string_equal(csv_get(&c, 0, 0), "algorithm");
+		for (i = 0; i < n; i++) {
+			cJSON *row = cJSON_GetArrayItem(rows, (int)i);
+			const cJSON *err =
+				cJSON_GetObjectItemCaseSensitive(row, "error");
+
+			assert_string_equal(
+				csv_get(&c, i + 1, csv_col(&c, "algorithm")),
+				cJSON_GetObjectItemCaseSensitive(row,
+								 "algorithm")
+					->valuestring);
+			assert_string_equal(
+				csv_get(&c, i + 1, csv_col(&c, "error")),
+				err ? err->valuestring : "");
+			assert_string_equal(
+				csv_get(&c, i + 1, csv_col(&c, "unit")),
+				k == 0 ? EMU : "cycles");
+		}
+		/* Every statistic of the brief is a column. */
+		csv_col(&c, "ci95_low");
+		csv_col(&c, "ci95_high");
+		csv_col(&c, "outliers");
+		csv_col(&c, "overhead_subtracted");
+		csv_col(&c, "stack_bytes");
+		csv_col(&c, "verified");
+		if (k == 0) {
+			assert_string_equal(
+				csv_get(&c, 2, csv_col(&c, "per_byte")),
+				"131.296875");
+			assert_string_equal(
+				csv_get(&c, 7, csv_col(&c, "per_byte")), "");
+			assert_string_equal(
+				csv_get(&c, 7, csv_col(&c, "median")), "420");
+		} else {
+			assert_string_equal(
+				csv_get(&c, 1, csv_col(&c, "ci95_low")),
+				"5116");
+			assert_string_equal(
+				csv_get(&c, 2, csv_col(&c, "status")),
+				"failed");
+			assert_string_equal(
+				csv_get(&c, 4, csv_col(&c, "energy_uj_per_op")),
+				"3.75");
+		}
+		csv_free(&c);
+		free(csv);
+		cJSON_Delete(r);
+	}
+}
+
+/* ---------------------------------------------------------------- svg */
+
+static void test_svg_well_formed_with_unit(void **state)
+{
+	const char *names[] = {"report-min.json", "report-failed.json"};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		cJSON *r = load_fixture(names[k]);
+		char *pb = render(hil_svg_per_byte, r);
+		char *pb2 = render(hil_svg_per_byte, r);
+		char *sz = render(hil_svg_sizes, r);
+
+		assert_xml(pb);
+		assert_xml(sz);
+		assert_true(strncmp(pb,
+				    "<svg xmlns=\"http://www.w3.org/2000/svg\"",
+				    39) == 0);
+		assert_true(strncmp(sz,
+				    "<svg xmlns=\"http://www.w3.org/2000/svg\"",
+				    39) == 0);
+		assert_string_equal(pb, pb2); /* deterministic */
+		if (k == 0) {
+			assert_non_null(strstr(
+				pb,
+				"<title>Cost per byte against message length, in instructions (emulated)</title>"));
+			assert_non_null(strstr(
+				pb,
+				">instructions (emulated) per byte</text>"));
+			assert_null(strstr(pb, "cycle"));
+			/* Two lines (keysetup has no per-byte figure). */
+			assert_int_equal(count(pb, "<polyline"), 2);
+			assert_non_null(
+				strstr(sz, ">speck64-128-ecb/ref</text>"));
+		} else {
+			assert_non_null(strstr(pb, "in cycles</title>"));
+			assert_non_null(strstr(pb, "(failed rows left out)"));
+			/* Whiskers: min..max with caps, per point. */
+			assert_true(count(pb, "<line") > 10);
+			assert_non_null(strstr(
+				sz,
+				">not measured</text>")); /* chacha: no rows */
+		}
+		free(pb);
+		free(pb2);
+		free(sz);
+		cJSON_Delete(r);
+	}
+}
+
+static void test_svg_escapes_text(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	char *pb, *sz;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "algorithm",
+					       cJSON_CreateString("a<b>&\"c'"));
+	pb = render(hil_svg_per_byte, r);
+	sz = render(hil_svg_sizes, r);
+	assert_xml(pb);
+	assert_xml(sz);
+	assert_non_null(strstr(pb, "a&lt;b&gt;&amp;&quot;c&#39;/ref encrypt"));
+	free(pb);
+	free(sz);
+	cJSON_Delete(r);
+}
+
+static void test_svg_sweep_one_bar_per_configuration(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *c = load_fixture("report-failed.json");
+	const cJSON *two[2], *mixed[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(b, "run"), "config_name",
+		cJSON_CreateString("qemu-O3"));
+	set_num(row_at(b, 1), "median", 7000);
+	two[0] = a;
+	two[1] = b;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(hil_svg_sweep(two, 2, f), HIL_OK);
+	fclose(f);
+	assert_xml(buf);
+	assert_non_null(strstr(buf, ">qemu</text>"));
+	assert_non_null(strstr(buf, ">qemu-O3</text>"));
+	assert_non_null(strstr(buf, "counter unit: instructions (emulated)"));
+	assert_non_null(
+		strstr(buf, ">instructions (emulated)/byte @256 B</text>"));
+	free(buf);
+
+	mixed[0] = a;
+	mixed[1] = c;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(hil_svg_sweep(mixed, 2, f), HIL_OK);
+	fclose(f);
+	assert_xml(buf);
+	assert_non_null(strstr(buf, "different units"));
+	assert_null(strstr(buf, "/byte @"));
+	free(buf);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(c);
+}
+
+/* ---------------------------------------------------------------- html */
+
+/* Every URL in the page must be the SVG namespace, which is never fetched. */
+static void assert_no_network(const char *html)
+{
+	const char *p = html;
+
+	while ((p = strstr(p, "http")) != NULL) {
+		if (strncmp(p, "http://", 7) == 0 ||
+		    strncmp(p, "https://", 8) == 0) {
+			assert_true(strncmp(p, "http://www.w3.org/2000/svg\"",
+					    27) == 0);
+		}
+		p += 4;
+	}
+	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, "<link"));
+	assert_null(strstr(html, "@import"));
+	assert_null(strstr(html, "url("));
+	assert_null(strstr(html, "src="));
+}
+
+static void assert_html_svgs_well_formed(const char *html, size_t expect)
+{
+	const char *p = html;
+	size_t n = 0;
+
+	while ((p = strstr(p, "<svg ")) != NULL) {
+		const char *end = strstr(p, "</svg>");
+		char *frag;
+
+		assert_non_null(end);
+		end += strlen("</svg>");
+		frag = strndup(p, (size_t)(end - p));
+		assert_xml(frag);
+		free(frag);
+		p = end;
+		n++;
+	}
+	assert_int_equal(n, expect);
+}
+
+static void test_html_self_contained_with_every_row(void **state)
+{
+	const char *names[] = {"report-min.json", "report-failed.json"};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		cJSON *r = load_fixture(names[k]);
+		cJSON *row;
+		char *html = render(hil_html_report, r);
+		int i = 0;
+
+		assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+		assert_non_null(strstr(html, "<meta charset=\"utf-8\">"));
+		assert_no_network(html);
+		assert_html_svgs_well_formed(html, 2);
+		cJSON_ArrayForEach(row,
+				   cJSON_GetObjectItemCaseSensitive(r, "rows"))
+		{
+			char key[256];
+
+			snprintf(
+				key, sizeof(key),
+				"id=\"row-%d\" data-key=\"%s/%s/%s/%.0f/%.0f\"",
+				i++,
+				cJSON_GetObjectItemCaseSensitive(row,
+								 "algorithm")
+					->valuestring,
+				cJSON_GetObjectItemCaseSensitive(
+					row, "implementation")
+					->valuestring,
+				cJSON_GetObjectItemCaseSensitive(row,
+								 "operation")
+					->valuestring,
+				cJSON_GetObjectItemCaseSensitive(row, "msg_len")
+					->valuedouble,
+				cJSON_GetObjectItemCaseSensitive(row, "ad_len")
+					->valuedouble);
+			assert_non_null(strstr(html, key));
+		}
+		assert_int_equal(count(html, "<tr class=\"row"), (size_t)i);
+		/* Provenance. */
+		assert_non_null(strstr(
+			html,
+			"ec19bdc7988f46075ea8d0387dc0bf4b1741c42067b078f417b0319232f3a4df"));
+		assert_non_null(strstr(
+			html, "9941989f8b871c4be113e6c86078cfb6698afb58"));
+		assert_non_null(strstr(html, "id=\"verification\""));
+		if (k == 0) {
+			assert_non_null(strstr(html, "Emulated figures"));
+			assert_non_null(strstr(html, "qemu-netduino"));
+			assert_null(strstr(html, "Not constant-time"));
+			assert_null(strstr(html, "rows failed"));
+		} else {
+			assert_null(strstr(html, "Emulated figures"));
+			assert_non_null(strstr(html, "1 of 5 rows failed"));
+			assert_non_null(
+				strstr(html, "Not constant-time</span>"));
+			assert_non_null(strstr(html, "aes128-ecb/ref."));
+			assert_non_null(strstr(html, "Built but not measured"));
+			assert_non_null(strstr(html, "chacha20-poly1305/ref."));
+			assert_non_null(strstr(
+				html,
+				"chacha20-poly1305/ref</td><td>-</td><td class=\"bad\">no rows"));
+			assert_non_null(strstr(html, "uncommitted changes"));
+			assert_non_null(strstr(html, "2 retries"));
+			/* The error, escaped. */
+			assert_non_null(strstr(
+				html,
+				"got &quot;00000000&quot; &lt;no output&gt; &amp; the stub"));
+			assert_null(strstr(html, "<no output>"));
+		}
+		free(html);
+		cJSON_Delete(r);
+	}
+}
+
+/* ---------------------------------------------------------------- compare */
+
+static char *compare_text(const cJSON *a, const cJSON *b,
+			  const struct hil_thresholds *t, int *ret, int *worse)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	*ret = hil_report_compare(a, b, t, f, worse);
+	fclose(f);
+	return buf;
+}
+
+static void test_compare_same_report_all_same(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	int ret, worse = -1;
+	char *out = compare_text(a, b, NULL, &ret, &worse);
+
+	(void)state;
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 0);
+	assert_int_equal(count(out, "  same\n"), 7);
+	assert_null(strstr(out, "WORSE"));
+	assert_non_null(strstr(
+		out,
+		"7 compared: 7 same, 0 better, 0 worse; 0 added, 0 removed"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_emulated_one_percent_is_worse(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	int ret, worse = 0;
+	char *out;
+
+	(void)state;
+	set_num(row_at(b, 1), "median", 8403 * 1.01);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 1);
+	assert_non_null(strstr(
+		out,
+		"worse: ascon-aead128/ref encrypt msg 64 ad 0: median 8403 -> 8487.03 instructions (emulated) (+1.00%, threshold 0%)"));
+	assert_int_equal(count(out, "  WORSE"), 1);
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_cycles_two_percent_threshold(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	set_unit(a, "cycles");
+	b = cJSON_Duplicate(a, 1);
+	set_num(row_at(b, 1), "median", 8403 * 1.01);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 0);
+	assert_int_equal(count(out, "  same"), 7);
+	free(out);
+
+	set_num(row_at(b, 1), "median", 8403 * 1.03);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 1);
+	assert_non_null(strstr(out, "(+3.00%, threshold 2%)"));
+	free(out);
+
+	/* Faster by 3%: better, not worse. */
+	set_num(row_at(b, 1), "median", 8403 * 0.97);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_int_equal(count(out, "  better"), 1);
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_threshold_is_configurable(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	struct hil_thresholds t;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	hil_thresholds_default(&t);
+	assert_int_equal(hil_thresholds_parse(&t, "instructions=5%"), HIL_OK);
+	set_num(row_at(b, 1), "median", 8403 * 1.04);
+	out = compare_text(a, b, &t, &ret, &worse);
+	assert_int_equal(worse, 0);
+	free(out);
+	assert_int_equal(hil_thresholds_parse(&t, "cycles=7.5"), HIL_OK);
+	assert_true(t.cycles == 7.5);
+	assert_int_equal(hil_thresholds_parse(&t, "energy=-1"), HIL_ERR_ARG);
+	assert_int_equal(hil_thresholds_parse(&t, "speed=3"), HIL_ERR_ARG);
+	assert_int_equal(hil_thresholds_parse(&t, "cycles"), HIL_ERR_ARG);
+	assert_int_equal(hil_thresholds_parse(&t, "cycles=x"), HIL_ERR_ARG);
+	assert_true(t.energy == 10);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_refuses_different_units(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	struct hil_cmp *c = (struct hil_cmp *)1;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	set_unit(b, "cycles");
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_ERR_ARG);
+	assert_int_equal(worse, 0);
+	assert_null(strstr(out, "same"));
+	free(out);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_ERR_ARG);
+	assert_null(c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_lists_added_and_removed_rows(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(b, "rows");
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	cJSON_DeleteItemFromArray(rows, 0);
+	set_num(row_at(b, 0), "msg_len", 128); /* was 64: a new key */
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 0);
+	assert_int_equal(count(out, "  added"), 1);
+	assert_int_equal(count(out, "  removed"), 2);
+	assert_non_null(strstr(
+		out,
+		"5 compared: 5 same, 0 better, 0 worse; 1 added, 2 removed"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_failed_row_is_worse(void **state)
+{
+	cJSON *a = load_fixture("report-failed.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *r;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	/* Base: the failing row fixed; new: as in the fixture. */
+	r = row_at(a, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(r, "status",
+					       cJSON_CreateString("ok"));
+	cJSON_DeleteItemFromObjectCaseSensitive(r, "error");
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 1);
+	assert_non_null(strstr(
+		out,
+		"worse: ascon-aead128/ref encrypt msg 64 ad 0: failed: digest mismatch"));
+	free(out);
+	/* The other way round it is better. */
+	out = compare_text(b, a, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_non_null(strstr(out, "better (failed in the base report)"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_compare_energy_ten_percent(void **state)
+{
+	cJSON *a = load_fixture("report-failed.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *e = cJSON_GetObjectItemCaseSensitive(row_at(b, 3), "energy");
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	set_num(e, "uj_per_op", 3.75 * 1.05);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_non_null(strstr(out, "energy"));
+	free(out);
+	set_num(e, "uj_per_op", 3.75 * 1.15);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 1);
+	assert_non_null(strstr(
+		out,
+		"worse: aes128-ecb/ref encrypt msg 64 ad 0: energy 3.75 -> 4.3125 uJ (+15.00%, threshold 10%)"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* ---------------------------------------------------------------- junit */
+
+static char *junit_text(const cJSON *r, const struct hil_cmp *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(hil_junit_write(r, c, f), HIL_OK);
+	fclose(f);
+	return buf;
+}
+
+static void test_junit_one_testcase_per_row(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = load_fixture("report-failed.json");
+	char *x;
+
+	(void)state;
+	x = junit_text(a, NULL);
+	assert_xml(x);
+	assert_int_equal(count(x, "<testcase "), 7);
+	assert_int_equal(count(x, "<failure"), 0);
+	assert_non_null(strstr(
+		x, "<testsuites name=\"hilrun\" tests=\"7\" failures=\"0\""));
+	assert_non_null(strstr(
+		x,
+		"classname=\"hilrun.speck64-128-ecb.ref\" name=\"keysetup msg 0 ad 0\""));
+	free(x);
+
+	x = junit_text(b, NULL);
+	assert_xml(x);
+	assert_int_equal(count(x, "<testcase "), 5);
+	assert_int_equal(count(x, "<failure type=\"verification\""), 1);
+	assert_non_null(strstr(
+		x,
+		"message=\"digest mismatch: expected 26933545, got &quot;00000000&quot; &lt;no output&gt; &amp; the stub said: bad length,\nretried once\""));
+	free(x);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_junit_regression_suite_from_comparison(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	struct hil_cmp *c = NULL;
+	char *x;
+
+	(void)state;
+	set_num(row_at(b, 2), "median", 23235 * 1.05);
+	cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(b, "rows"),
+				  6);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	assert_int_equal(c->worse, 1);
+	x = junit_text(b, c);
+	assert_xml(x);
+	assert_non_null(strstr(
+		x,
+		"<testsuite name=\"hilrun.regression\" tests=\"7\" failures=\"1\" errors=\"0\" skipped=\"1\""));
+	assert_int_equal(count(x, "<failure type=\"regression\""), 1);
+	assert_non_null(strstr(
+		x,
+		"median 23235 -&gt; 24396.75 instructions (emulated) (+5.00%, threshold 0%)"));
+	assert_int_equal(count(x, "<skipped "), 1);
+	assert_int_equal(count(x, "<testcase "), 6 + 7);
+	hil_cmp_free(c);
+	free(x);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* ---------------------------------------------------------------- files */
+
+static char *read_in(const char *dir, const char *name)
+{
+	char path[2048];
+	char *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(hil_read_file(path, &text, &len), HIL_OK);
+	return text;
+}
+
+static void test_render_all_writes_every_file_deterministically(void **state)
+{
+	static const char *const files[] = {"summary.md", "summary.csv",
+					    "per_byte.svg", "sizes.svg",
+					    "report.html"};
+	char *dir = tmp_dir();
+	char path[2048], *first[5];
+	size_t len, i;
+	char *text = fixture_text("report-failed.json", &len);
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	write_text(path, text, len);
+	free(text);
+	assert_int_equal(hil_report_render_all(dir), HIL_OK);
+	for (i = 0; i < 5; i++) {
+		first[i] = read_in(dir, files[i]);
+	}
+	assert_xml(first[2]);
+	assert_xml(first[3]);
+	assert_int_equal(hil_report_render_all(dir), HIL_OK);
+	for (i = 0; i < 5; i++) {
+		char *again = read_in(dir, files[i]);
+
+		assert_string_equal(first[i], again);
+		free(again);
+		free(first[i]);
+	}
+	/* No temporary file left behind. */
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		assert_null(strstr(e->d_name, ".tmp"));
+		n += e->d_name[0] != '.';
+	}
+	closedir(d);
+	assert_int_equal(n, 6);
+	rm_dir(dir);
+	free(dir);
+}
+
+static void test_render_all_fails_on_bad_report(void **state)
+{
+	char *dir = tmp_dir();
+	char path[2048];
+	struct stat st;
+
+	(void)state;
+	assert_int_not_equal(hil_report_render_all(dir), HIL_OK); /* none */
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	write_text(path, "{\"schema_version\": 1, \"run\": {", 30);
+	assert_int_equal(hil_report_render_all(dir), HIL_ERR_ARG);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	assert_int_not_equal(stat(path, &st), 0);
+	rm_dir(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xml_check_rejects_malformed),
+		cmocka_unit_test(test_load_accepts_fixtures),
+		cmocka_unit_test(test_load_rejects_unknown_schema_version),
+		cmocka_unit_test(test_load_names_missing_row_key),
+		cmocka_unit_test(test_load_names_missing_board_key),
+		cmocka_unit_test(test_load_rejects_wrong_type),
+		cmocka_unit_test(test_load_rejects_truncated_file),
+		cmocka_unit_test(test_load_rejects_missing_file),
+		cmocka_unit_test(test_load_reads_older_sizes_object),
+		cmocka_unit_test(test_summary_md_has_header_rows_and_unit),
+		cmocka_unit_test(
+			test_summary_md_marks_failed_rows_and_not_constant_time),
+		cmocka_unit_test(test_summary_md_escapes_pipes),
+		cmocka_unit_test(test_summary_csv_parses_back),
+		cmocka_unit_test(test_svg_well_formed_with_unit),
+		cmocka_unit_test(test_svg_escapes_text),
+		cmocka_unit_test(test_svg_sweep_one_bar_per_configuration),
+		cmocka_unit_test(test_html_self_contained_with_every_row),
+		cmocka_unit_test(test_compare_same_report_all_same),
+		cmocka_unit_test(test_compare_emulated_one_percent_is_worse),
+		cmocka_unit_test(test_compare_cycles_two_percent_threshold),
+		cmocka_unit_test(test_compare_threshold_is_configurable),
+		cmocka_unit_test(test_compare_refuses_different_units),
+		cmocka_unit_test(test_compare_lists_added_and_removed_rows),
+		cmocka_unit_test(test_compare_failed_row_is_worse),
+		cmocka_unit_test(test_compare_energy_ten_percent),
+		cmocka_unit_test(test_junit_one_testcase_per_row),
+		cmocka_unit_test(test_junit_regression_suite_from_comparison),
+		cmocka_unit_test(
+			test_render_all_writes_every_file_deterministically),
+		cmocka_unit_test(test_render_all_fails_on_bad_report),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
