@@ -311,7 +311,8 @@ static int compare_reports(const char *base_arg, const char *new_arg,
 	if (junit != NULL) {
 		FILE *f = fopen(junit, "w");
 
-		if (f == NULL || hil_cmp_compute(base, newer, t, &cmp) != HIL_OK ||
+		if (f == NULL ||
+		    hil_cmp_compute(base, newer, t, &cmp) != HIL_OK ||
 		    hil_junit_write(newer, cmp, f) != HIL_OK) {
 			hil_err("cannot write JUnit XML to %s", junit);
 			status = EXIT_CANNOT_START;
@@ -330,7 +331,7 @@ out:
 static int cmd_compare(int argc, char **argv)
 {
 	struct hil_thresholds t;
-	const char *files[2] = { NULL, NULL };
+	const char *files[2] = {NULL, NULL};
 	const char *junit = NULL;
 	int n = 0;
 	int i;

@@ -742,8 +742,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	fp.timeout_ms = cfg->flasher.timeout_ms;
 	/* The probe is chosen by serial: never flash whichever board
 	 * OpenOCD happens to find first. */
-	for (i = 0; i < cfg->flasher.n_openocd_cfg &&
-		    i < HIL_FLASHER_MAX_CFG;
+	for (i = 0; i < cfg->flasher.n_openocd_cfg && i < HIL_FLASHER_MAX_CFG;
 	     i++) {
 		fp.openocd_cfg[i] = cfg->flasher.openocd_cfg[i];
 	}
@@ -886,7 +885,8 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (report_ret == HIL_OK) {
 		/* Tables, plots and the HTML page, from the JSON just written. */
 		if (hil_report_render_all(run->dir) != HIL_OK) {
-			hil_warn("the report's tables and plots could not be rendered; report.json is complete");
+			hil_warn(
+				"the report's tables and plots could not be rendered; report.json is complete");
 		}
 		point_latest(opts, run);
 		hil_info("report: %s/report.json (summary.md, report.html)",
