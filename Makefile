@@ -35,6 +35,7 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
 	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c host/sweep.c \
+	host/journal.c \
 	host/doctor.c host/report/load.c host/report/summary.c host/report/svg.c \
 	host/report/html.c host/report/compare.c host/report/junit.c \
 	protocol/hilp.c
@@ -213,7 +214,7 @@ UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
-E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes
+E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \

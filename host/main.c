@@ -55,6 +55,8 @@ static void usage(FILE *out)
 		"  --config FILE    run configuration (configs/qemu.json)\n"
 		"  --results DIR    results folder (default: the config's results_dir)\n"
 		"  --baseline REPORT  compare with an earlier report; exit 3 if worse\n"
+		"  --resume RUN_DIR continue a killed or interrupted run: rows already\n"
+		"                   measured on the same image are kept\n"
 		"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
 		"  -v, -q           more or less diagnostics on stderr\n"
 		"exit: 0 all measured, 1 some rows failed, 2 could not start,\n"
@@ -91,7 +93,8 @@ static int compare_reports(const char *base_arg, const char *new_arg,
 			   const struct hil_thresholds *t, const char *junit);
 
 static int cmd_run(const char *config_path, const char *results_dir,
-		   const char *baseline, const char *junit, int *regression)
+		   const char *resume_dir, const char *baseline,
+		   const char *junit, int *regression)
 {
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_run *run = calloc(1, sizeof(*run));
@@ -110,6 +113,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
 	opts.stop = &stop_requested;
+	opts.resume_dir = resume_dir;
 	ret = hil_runner_run(cfg, &opts, run);
 	if (run->n_rows > 0) {
 		hil_report_print_table(run, stdout);
@@ -394,6 +398,8 @@ int main(int argc, char **argv)
 	const char *results_dir = NULL;
 	const char *baseline = NULL;
 	const char *junit = NULL;
+	const char *resume_dir = NULL;
+	char resume_config[4096];
 	int verbosity = HIL_LOG_INFO;
 	struct sigaction sa;
 	int i;
@@ -470,6 +476,8 @@ int main(int argc, char **argv)
 			sweep_path = argv[++i];
 		} else if (strcmp(a, "--baseline") == 0) {
 			baseline = argv[++i];
+		} else if (strcmp(a, "--resume") == 0) {
+			resume_dir = argv[++i];
 		} else if (strcmp(a, "--junit") == 0) {
 			junit = argv[++i];
 		} else {
@@ -480,6 +488,17 @@ int main(int argc, char **argv)
 	if (sweep_path != NULL && n_configs > 0) {
 		hil_err("give either --sweep FILE or --config FILE..., not both");
 		return EXIT_CANNOT_START;
+	}
+	if (resume_dir != NULL) {
+		if (n_configs > 0 || sweep_path != NULL) {
+			hil_err("--resume takes the configuration from the run folder: give no --config");
+			return EXIT_CANNOT_START;
+		}
+		if (hil_runner_resume_config(resume_dir, resume_config,
+					     sizeof(resume_config)) != HIL_OK) {
+			return EXIT_CANNOT_START;
+		}
+		configs[n_configs++] = resume_config;
 	}
 	if (sweep_path != NULL || n_configs > 1) {
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir);
@@ -492,8 +511,8 @@ int main(int argc, char **argv)
 	{
 		int regression = 0;
 
-		ret = cmd_run(configs[0], results_dir, baseline, junit,
-			      &regression);
+		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
+			      junit, &regression);
 		if (ret == HIL_OK && regression) {
 			return EXIT_REGRESSION;
 		}

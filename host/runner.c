@@ -1,9 +1,10 @@
 /* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"runner"
+#define _XOPEN_SOURCE  700 /* realpath */
+#define HIL_LOG_PREFIX "runner"
 #include "runner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "board/flasher.h"
 #include "elfinfo.h"
 #include "err.h"
+#include "journal.h"
 #include "katrun.h"
 #include "link/link.h"
 #include "log.h"
@@ -38,6 +42,9 @@ struct run_ctx {
 	int journal_fd;
 	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
 	size_t n_algs;
+	struct hil_row *resumed; /* rows kept from the journal (--resume) */
+	size_t n_resumed;
+	size_t used_resumed;
 };
 
 static const char *op_name(uint8_t op)
@@ -105,6 +112,15 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 		compact[o] = '\0';
 		snprintf(stamp, sizeof(stamp), "%s", compact);
 	}
+	if (opts->resume_dir != NULL) {
+		const char *base = strrchr(opts->resume_dir, '/');
+
+		snprintf(run->dir, sizeof(run->dir), "%s", opts->resume_dir);
+		snprintf(run->id, sizeof(run->id), "%s",
+			 base != NULL ? base + 1 : opts->resume_dir);
+		hil_info("run %s: resuming in %s", run->id, run->dir);
+		return HIL_OK;
+	}
 	ret = hil_mkdirs(opts->results_dir);
 	if (ret != HIL_OK) {
 		return ret;
@@ -152,6 +168,58 @@ static void point_latest(const struct hil_runner_opts *opts,
 			 strerror(errno));
 		unlink(tmp);
 	}
+}
+
+/* run.json: what --resume needs to start this run again. */
+static void write_run_file(const struct hil_run *run)
+{
+	char path[HIL_PATH + 16];
+	char abs[HIL_PATH];
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (realpath(run->cfg->path, abs) == NULL) {
+		snprintf(abs, sizeof(abs), "%s", run->cfg->path);
+	}
+	if (o != NULL && cJSON_AddStringToObject(o, "config", abs) != NULL &&
+	    cJSON_AddStringToObject(o, "id", run->id) != NULL) {
+		text = cJSON_Print(o);
+	}
+	cJSON_Delete(o);
+	snprintf(path, sizeof(path), "%s/run.json", run->dir);
+	if (text == NULL ||
+	    hil_write_atomic(path, text, strlen(text)) != HIL_OK) {
+		hil_warn("no run.json in %s: this run cannot be resumed",
+			 run->dir);
+	}
+	free(text);
+}
+
+int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
+{
+	char file[HIL_PATH + 16];
+	char *text = NULL;
+	cJSON *o;
+	const cJSON *c;
+	int ret;
+
+	snprintf(file, sizeof(file), "%s/run.json", run_dir);
+	ret = hil_read_file(file, &text, NULL);
+	if (ret != HIL_OK) {
+		hil_err("%s is not a run folder that can be resumed", run_dir);
+		return ret;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	c = cJSON_GetObjectItemCaseSensitive(o, "config");
+	if (!cJSON_IsString(c)) {
+		hil_err("%s: no \"config\" path", file);
+		cJSON_Delete(o);
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(path, len, "%s", c->valuestring);
+	cJSON_Delete(o);
+	return HIL_OK;
 }
 
 int hil_runner_identify(const struct hil_run *run)
@@ -381,6 +449,41 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 	return cfg->link.timeout_ms + (unsigned)(work / 100);
 }
 
+/*
+ * A row the journal already has for this image and these settings: moved
+ * into the run (samples included) instead of measuring it again.
+ */
+static int take_resumed(struct run_ctx *c, const struct registry_alg *ref,
+			uint8_t op, uint32_t len, uint32_t ad_len)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	size_t i;
+
+	for (i = 0; i < c->n_resumed; i++) {
+		struct hil_row *r = &c->resumed[i];
+		struct hil_row *row;
+
+		if (r->samples == NULL || r->msg_len != len ||
+		    r->ad_len != ad_len || r->runs != cfg->bench.runs ||
+		    r->warmup != cfg->bench.warmup ||
+		    r->seed != cfg->bench.seed ||
+		    strcmp(r->algorithm, ref->name) != 0 ||
+		    strcmp(r->implementation, ref->impl) != 0 ||
+		    strcmp(r->operation, op_name(op)) != 0) {
+			continue;
+		}
+		row = hil_run_add_row(c->run);
+		if (row == NULL) {
+			return -1;
+		}
+		*row = *r;
+		r->samples = NULL; /* the run owns them now */
+		c->used_resumed++;
+		return 1;
+	}
+	return 0;
+}
+
 static int measure_row(struct run_ctx *c, int index,
 		       const struct registry_alg *ref, int verified, uint8_t op,
 		       uint32_t len, uint32_t ad_len)
@@ -393,6 +496,10 @@ static int measure_row(struct run_ctx *c, int index,
 	uint32_t i;
 	int ret;
 
+	ret = take_resumed(c, ref, op, len, ad_len);
+	if (ret != 0) {
+		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
+	}
 	row = hil_run_add_row(c->run);
 	if (row == NULL) {
 		return HIL_ERR_NOMEM;
@@ -848,7 +955,15 @@ int hil_runner_run(const struct hil_config *cfg,
 		hil_warn("no journal at %s: %s", path, strerror(errno));
 	}
 
+	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
+		write_run_file(run);
+	}
 	ret = hil_runner_bring_up(cfg, opts, run, &c.conn);
+	if (ret == HIL_OK && opts->resume_dir != NULL) {
+		/* Only rows of the very image now on the target are kept. */
+		ret = hil_journal_load(path, run->build_id, &c.resumed,
+				       &c.n_resumed);
+	}
 	if (ret == HIL_OK) {
 		ret = check_limits(&c);
 	}
@@ -863,6 +978,13 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (c.journal_fd >= 0) {
 		close(c.journal_fd);
 	}
+	if (opts->resume_dir != NULL) {
+		hil_info(
+			"resume: %zu row%s kept from the journal, %zu measured now",
+			c.used_resumed, c.used_resumed == 1 ? "" : "s",
+			run->n_rows - c.used_resumed);
+	}
+	hil_journal_free(c.resumed, c.n_resumed);
 
 	hil_utc_iso(run->finished, sizeof(run->finished));
 	if (hil_run_compute_fits(run) != HIL_OK) {

@@ -17,6 +17,7 @@ struct hil_runner_opts {
 		*stop; /* set by SIGINT/SIGTERM; may be NULL */
 	const struct hil_link_faults *faults; /* fault injection (tests); NULL */
 	const char *algs_override; /* "alg/impl ..." instead of cfg's; NULL */
+	const char *resume_dir; /* continue this run folder (--resume); NULL */
 };
 
 /* A target built, started, connected and identified. */
@@ -59,6 +60,12 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run);
  */
 int hil_runner_run(const struct hil_config *cfg,
 		   const struct hil_runner_opts *opts, struct hil_run *run);
+
+/**
+ * The configuration file of a run folder, as recorded in its run.json, for
+ * --resume. @return HIL_OK or HIL_ERR_IO/HIL_ERR_CONFIG naming the folder.
+ */
+int hil_runner_resume_config(const char *run_dir, char *path, size_t len);
 
 /** Create results_dir/<id> for a new run and fill run->id, dir, started. */
 int hil_runner_make_run_dir(const struct hil_config *cfg,

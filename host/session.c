@@ -363,6 +363,9 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 	}
 	s->retries = saved;
 	s->quiet = 0;
+	/* Polling a booting target is not a fault of the link: the counters
+	 * speak of the session from here on. */
+	memset(&s->stats, 0, sizeof(s->stats));
 	if (ret != HIL_OK) {
 		hil_err("the target on %s did not answer INFO within %u ms",
 			hil_link_where(s->link), total_ms);

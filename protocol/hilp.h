@@ -44,7 +44,8 @@
 #define HILP_REPLY 'r' /* target -> host: data reply */
 #define HILP_ERROR 'e' /* target -> host: status after every command */
 
-#define HILP_SS_VERSION 2u /* what 'v' answers: SimpleSerial v2 */
+/* What 'v' answers: ChipWhisperer's firmware reports SS_VER_2_1 as 3. */
+#define HILP_SS_VERSION 3u
 
 /* Wire status codes (uint8_t on the wire, never host enums). */
 #define HILP_ST_OK		0x00u

@@ -291,7 +291,15 @@ static uint8_t dispatch(const struct hilp_packet *p)
 	default:
 		break;
 	}
-	/* Every command below carries a sequence byte first. */
+	/* Every command below carries a sequence byte first; an unknown
+	 * command is reported as such, whatever its length. */
+	if (p->cmd != HILP_CMD_INFO && p->cmd != HILP_CMD_ALG &&
+	    p->cmd != HILP_CMD_LOAD && p->cmd != HILP_CMD_FETCH &&
+	    p->cmd != HILP_CMD_EXEC && p->cmd != HILP_CMD_BENCH &&
+	    p->cmd != HILP_CMD_ENERGY && p->cmd != HILP_CMD_CALIBRATE &&
+	    p->cmd != HILP_CMD_RESET) {
+		return HILP_ST_BAD_CMD;
+	}
 	if (p->dlen < 1) {
 		return HILP_ST_BAD_LEN;
 	}

@@ -50,6 +50,9 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && add_str(o, "algorithm", r->algorithm);
 	ok = ok && add_str(o, "implementation", r->implementation);
 	ok = ok && add_str(o, "operation", r->operation);
+	/* The image the row was measured on: --resume keeps only rows of
+	 * the same image. */
+	ok = ok && add_str(o, "build_id", run->build_id);
 	ok = ok && add_str(o, "mode", r->mode);
 	if (r->constant_time < 0) {
 		ok = ok && cJSON_AddNullToObject(o, "constant_time") != NULL;

@@ -505,13 +505,15 @@ int hil_report_check(const cJSON *report, const char *name, char *err,
 			name);
 		return HIL_ERR_ARG;
 	}
-	if (version != HIL_REPORT_SCHEMA_VERSION) {
+	/* Version 1 had "sizes" as one object for the whole image; version 2
+	 * has sizes[] per implementation and "image": both are read. */
+	if (version != 1 && version != HIL_REPORT_SCHEMA_VERSION) {
 		char v[32];
 
 		hil_fmt_num(v, sizeof(v), version);
 		snprintf(
 			err, errlen,
-			"%s: schema_version %s is not known to this hilrun (it reads version %d)",
+			"%s: schema_version %s is not known to this hilrun (it reads versions 1 to %d)",
 			name, v, HIL_REPORT_SCHEMA_VERSION);
 		return HIL_ERR_ARG;
 	}

@@ -6,7 +6,8 @@
 
 #include "run.h"
 
-#define HIL_REPORT_SCHEMA_VERSION 1
+/* 2: sizes[] per implementation, image, fits, ci95, outliers, build_id per row */
+#define HIL_REPORT_SCHEMA_VERSION 2
 
 /**
  * Serialise the run as the report JSON (docs/report-format.md).

@@ -577,13 +577,13 @@ static void test_load_rejects_unknown_schema_version(void **state)
 
 	(void)state;
 	r = load_fixture("report-min.json");
-	set_num(r, "schema_version", 2);
+	set_num(r, "schema_version", 99);
 	text = cJSON_Print(r);
 	assert_int_equal(load_text(text, strlen(text), err, sizeof(err), path,
 				   sizeof(path)),
 			 HIL_ERR_ARG);
 	assert_non_null(strstr(err, path));
-	assert_non_null(strstr(err, "schema_version 2"));
+	assert_non_null(strstr(err, "schema_version 99"));
 	free(text);
 	cJSON_Delete(r);
 	(void)len;

@@ -1,0 +1,196 @@
+/* journal: the rows of a run read back from its journal.jsonl, for --resume. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"journal"
+#include "journal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "err.h"
+#include "log.h"
+#include "refcrypto/refcrypto.h"
+#include "util.h"
+
+const char *hil_journal_op(const char *name)
+{
+	static const char *const ops[] = {"encrypt", "decrypt", "hash",
+					  "keysetup", "verify"};
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		if (strcmp(name, ops[i]) == 0) {
+			return ops[i];
+		}
+	}
+	return NULL;
+}
+
+static double num(const cJSON *o, const char *k, int *ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!cJSON_IsNumber(v)) {
+		*ok = 0;
+		return 0;
+	}
+	return v->valuedouble;
+}
+
+static const char *str(const cJSON *o, const char *k, int *ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!cJSON_IsString(v)) {
+		*ok = 0;
+		return "";
+	}
+	return v->valuestring;
+}
+
+/* One journal line into row; 0 when it is not a usable measured row. */
+static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
+{
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples");
+	const cJSON *digest = cJSON_GetObjectItemCaseSensitive(o, "digest");
+	const cJSON *s;
+	const struct registry_alg *ref;
+	int ok = 1;
+	size_t i = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (strcmp(str(o, "build_id", &ok), build_id) != 0 ||
+	    strcmp(str(o, "status", &ok), "ok") != 0 || !ok) {
+		return 0;
+	}
+	snprintf(r->algorithm, sizeof(r->algorithm), "%s",
+		 str(o, "algorithm", &ok));
+	snprintf(r->implementation, sizeof(r->implementation), "%s",
+		 str(o, "implementation", &ok));
+	r->operation = hil_journal_op(str(o, "operation", &ok));
+	r->msg_len = (uint32_t)num(o, "msg_len", &ok);
+	r->ad_len = (uint32_t)num(o, "ad_len", &ok);
+	r->runs = (uint32_t)num(o, "runs", &ok);
+	r->warmup = (uint32_t)num(o, "warmup", &ok);
+	r->seed = (uint32_t)num(o, "seed", &ok);
+	r->overhead = (uint32_t)num(o, "overhead_subtracted", &ok);
+	if (cJSON_IsNumber(
+		    cJSON_GetObjectItemCaseSensitive(o, "stack_bytes"))) {
+		r->stack_known = 1;
+		r->stack_bytes = (uint32_t)num(o, "stack_bytes", &ok);
+	}
+	r->verified =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
+	r->digest_expected =
+		(uint32_t)strtoul(str(digest, "expected", &ok), NULL, 16);
+	r->digest_got =
+		(uint32_t)strtoul(str(digest, "measured", &ok), NULL, 16);
+	if (!ok || r->operation == NULL || !cJSON_IsArray(samples) ||
+	    (uint32_t)cJSON_GetArraySize(samples) != r->runs || r->runs == 0) {
+		return 0;
+	}
+	/* The mode and claim come from this hilrun's registry, as when
+	 * measured; an external implementation has its reference's mode. */
+	ref = hil_ref_find(r->algorithm, r->implementation);
+	if (ref == NULL) {
+		ref = hil_ref_find(r->algorithm, NULL);
+	}
+	r->mode = ref != NULL ? ref->mode : "";
+	r->constant_time = ref != NULL ? ref->constant_time : -1;
+	r->samples = malloc(r->runs * sizeof(*r->samples));
+	if (r->samples == NULL) {
+		return -1;
+	}
+	cJSON_ArrayForEach(s, samples)
+	{
+		if (!cJSON_IsNumber(s)) {
+			free(r->samples);
+			r->samples = NULL;
+			return 0;
+		}
+		r->samples[i++] = s->valuedouble;
+	}
+	if (hil_stats_compute(r->samples, r->runs, &r->stats) != HIL_OK) {
+		free(r->samples);
+		r->samples = NULL;
+		return 0;
+	}
+	r->ok = 1;
+	return 1;
+}
+
+int hil_journal_load(const char *path, const char *build_id,
+		     struct hil_row **rows, size_t *n)
+{
+	char *text = NULL;
+	char *line;
+	char *save = NULL;
+	size_t cap = 0;
+	size_t skipped = 0;
+	int ret;
+
+	*rows = NULL;
+	*n = 0;
+	ret = hil_read_file(path, &text, NULL);
+	if (ret != HIL_OK) {
+		return HIL_OK; /* no journal: nothing to resume */
+	}
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		cJSON *o = cJSON_Parse(line);
+		struct hil_row r;
+		int got;
+
+		if (o == NULL) {
+			skipped++; /* a line cut short by a crash */
+			continue;
+		}
+		got = parse_row(o, build_id, &r);
+		cJSON_Delete(o);
+		if (got < 0) {
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
+		if (got == 0) {
+			skipped++;
+			continue;
+		}
+		if (*n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct hil_row *nr = realloc(*rows, nc * sizeof(*nr));
+
+			if (nr == NULL) {
+				free(r.samples);
+				ret = HIL_ERR_NOMEM;
+				break;
+			}
+			*rows = nr;
+			cap = nc;
+		}
+		(*rows)[(*n)++] = r;
+	}
+	free(text);
+	if (ret != HIL_OK) {
+		hil_journal_free(*rows, *n);
+		*rows = NULL;
+		*n = 0;
+		return ret;
+	}
+	hil_info(
+		"%s: %zu measured row%s to keep, %zu line%s skipped (other image, failed or damaged)",
+		path, *n, *n == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
+	return HIL_OK;
+}
+
+void hil_journal_free(struct hil_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].samples);
+	}
+	free(rows);
+}

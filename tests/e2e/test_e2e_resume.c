@@ -1,0 +1,241 @@
+/* End-to-end test of --resume: hilrun killed with SIGKILL mid-run, then resumed, gives the rows of an uninterrupted run. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "proc.h"
+#include "util.h"
+
+static char tmp[64];
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static const char *bin(void)
+{
+	const char *b = getenv("HILRUN_BIN");
+
+	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
+}
+
+/* The only run folder under dir (runs are named by time and config). */
+static void run_dir(const char *dir, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	out[0] = '\0';
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
+			snprintf(out, len, "%s/%s", dir, e->d_name);
+		}
+	}
+	closedir(d);
+	assert_true(out[0] != '\0');
+}
+
+static size_t lines_in(const char *path)
+{
+	char *text = NULL;
+	size_t n = 0;
+	size_t i;
+	size_t len = 0;
+
+	if (hil_read_file(path, &text, &len) != HIL_OK) {
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		n += text[i] == '\n';
+	}
+	free(text);
+	return n;
+}
+
+/* "alg/impl/op/len" -> median and samples, as text, for comparing. */
+static char *rows_of(const char *report)
+{
+	char *text = NULL;
+	cJSON *root;
+	const cJSON *row;
+	char *out = calloc(1, 1 << 20);
+	size_t o = 0;
+
+	assert_non_null(out);
+	assert_int_equal(hil_read_file(report, &text, NULL), HIL_OK);
+	root = cJSON_Parse(text);
+	free(text);
+	assert_non_null(root);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows"))
+	{
+		char *samples = cJSON_PrintUnformatted(
+			cJSON_GetObjectItemCaseSensitive(row, "samples"));
+
+		o += (size_t)snprintf(
+			out + o, (1 << 20) - o, "%s/%s/%s/%d: %g %s\n",
+			cJSON_GetObjectItemCaseSensitive(row, "algorithm")
+				->valuestring,
+			cJSON_GetObjectItemCaseSensitive(row, "implementation")
+				->valuestring,
+			cJSON_GetObjectItemCaseSensitive(row, "operation")
+				->valuestring,
+			cJSON_GetObjectItemCaseSensitive(row, "msg_len")
+				->valueint,
+			cJSON_GetObjectItemCaseSensitive(row, "median")
+				->valuedouble,
+			samples);
+		free(samples);
+	}
+	cJSON_Delete(root);
+	return out;
+}
+
+static void run_to_end(char *const argv[])
+{
+	int status = -1;
+
+	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
+	assert_int_equal(status, 0);
+}
+
+static void
+test_resume_after_sigkill_gives_the_rows_of_an_uninterrupted_run(void **state)
+{
+	char conf[128], killed[128], whole[128], dir[256], journal[300];
+	char report_a[300], report_b[300];
+	char *a;
+	char *b;
+	struct hil_proc *p = NULL;
+	FILE *f;
+	int i;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/resume.json", tmp);
+	snprintf(killed, sizeof(killed), "%s/killed", tmp);
+	snprintf(whole, sizeof(whole), "%s/whole", tmp);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"resume\", \"board\": {\"name\": \"qemu-netduino\"},"
+	      " \"algorithms\": [\"speck64-128-ecb\", \"ascon-aead128\"],"
+	      " \"bench\": {\"operations\": [\"encrypt\", \"decrypt\"],"
+	      " \"lengths\": [16, 64, 256, 1024], \"runs\": 300, \"warmup\": 2}}",
+	      f);
+	fclose(f);
+
+	{
+		char *const argv[] = {(char *)bin(), "-q",   "--config", conf,
+				      "--results",   killed, NULL};
+
+		assert_int_equal(hil_proc_spawn(&p, argv, NULL), HIL_OK);
+	}
+	/* Kill it once a few rows are in the journal, before the end. */
+	for (i = 0; i < 1200; i++) {
+		struct timespec ts = {0, 100000000};
+
+		if (access(killed, F_OK) == 0) {
+			DIR *d = opendir(killed);
+			struct dirent *e;
+
+			while (d != NULL && (e = readdir(d)) != NULL) {
+				if (e->d_name[0] != '.') {
+					snprintf(journal, sizeof(journal),
+						 "%s/%s/journal.jsonl", killed,
+						 e->d_name);
+				}
+			}
+			if (d != NULL) {
+				closedir(d);
+			}
+			if (lines_in(journal) >= 3) {
+				break;
+			}
+		}
+		assert_true(hil_proc_alive(p));
+		nanosleep(&ts, NULL);
+	}
+	kill(hil_proc_pid(p), SIGKILL);
+	hil_proc_free(p);
+	run_dir(killed, dir, sizeof(dir));
+	snprintf(journal, sizeof(journal), "%s/journal.jsonl", dir);
+	assert_true(lines_in(journal) >= 3);
+	assert_true(lines_in(journal) < 12); /* it really was cut short */
+
+	{
+		char *const argv[] = {(char *)bin(), "-q", "--resume", dir,
+				      NULL};
+
+		run_to_end(argv);
+	}
+	{
+		char *const argv[] = {(char *)bin(), "-q",  "--config", conf,
+				      "--results",   whole, NULL};
+
+		run_to_end(argv);
+	}
+	snprintf(report_a, sizeof(report_a), "%s/report.json", dir);
+	run_dir(whole, dir, sizeof(dir));
+	snprintf(report_b, sizeof(report_b), "%s/report.json", dir);
+	a = rows_of(report_a);
+	b = rows_of(report_b);
+	assert_int_equal(strlen(a) > 0, 1);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
+static void test_resume_of_a_folder_that_is_not_a_run_is_refused(void **state)
+{
+	char *const argv[] = {(char *)bin(), "--resume", "/nonexistent/run",
+			      NULL};
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(hil_proc_run(argv, NULL, 30000, &status), HIL_OK);
+	assert_int_equal(status, 2);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/hilrun-resume-XXXXXX");
+	return mkdtemp(tmp) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(tmp, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_resume_after_sigkill_gives_the_rows_of_an_uninterrupted_run),
+		cmocka_unit_test(
+			test_resume_of_a_folder_that_is_not_a_run_is_refused),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
