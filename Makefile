@@ -214,7 +214,7 @@ UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
-E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume
+E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \

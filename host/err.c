@@ -32,6 +32,8 @@ const char *hil_strerror(int err)
 		return "child process failed";
 	case HIL_ERR_INTERRUPTED:
 		return "interrupted";
+	case HIL_ERR_TARGET_FAULT:
+		return "the target took a fault";
 	default:
 		return "unknown error";
 	}

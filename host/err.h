@@ -18,6 +18,8 @@ enum hil_err {
 	HIL_ERR_VERIFY = -11, /* output differs from the expected one */
 	HIL_ERR_PROCESS = -12,	   /* a child process failed */
 	HIL_ERR_INTERRUPTED = -13, /* stopped by a signal */
+	HIL_ERR_TARGET_FAULT =
+		-14, /* the target took a fault (registers logged) */
 };
 
 /** A short message for a code; never NULL. */

@@ -81,7 +81,9 @@ struct hil_run {
 	size_t cap_rows;
 	struct hil_fit *fits;
 	size_t n_fits;
-	unsigned retries; /* session recoveries over the run */
+	unsigned retries;   /* session recoveries over the run */
+	unsigned resets;    /* recovery ladder: target resets */
+	unsigned reflashes; /* recovery ladder: image programmed again */
 	unsigned bad_frames;
 	unsigned timeouts;
 };

@@ -543,8 +543,22 @@ static int measure_row(struct run_ctx *c, int index,
 	ret = hil_target_bench(c->conn.session, op, &req, &rep, raw,
 			       bench_timeout_ms(cfg, len, ad_len));
 	if (ret != HIL_OK) {
-		snprintf(row->error, sizeof(row->error), "BENCH failed: %s",
-			 hil_strerror(ret));
+		const struct hil_session_fault *f =
+			hil_session_get_fault(c->conn.session);
+
+		if (f->seen) {
+			/* The registers say where; the target now waits for a
+			 * reset, which the recovery ladder gives it. */
+			snprintf(
+				row->error, sizeof(row->error),
+				"the target took a fault: PC 0x%08x CFSR 0x%08x HFSR 0x%08x BFAR 0x%08x",
+				(unsigned)f->pc, (unsigned)f->cfsr,
+				(unsigned)f->hfsr, (unsigned)f->bfar);
+			ret = HIL_ERR_TARGET_FAULT;
+		} else {
+			snprintf(row->error, sizeof(row->error),
+				 "BENCH failed: %s", hil_strerror(ret));
+		}
 		goto done;
 	}
 	row->digest_got = rep.digest;
@@ -581,6 +595,93 @@ done:
 			 (unsigned)ad_len, row->stats.median,
 			 hil_unit_name(c->run->info.counter_unit));
 	}
+	return ret;
+}
+
+/*
+ * The recovery ladder after a row that hung, crashed the target or lost the
+ * link (the session already resynchronised and retried): reset the target
+ * (OpenOCD "reset run"), or where that is not available or does not help,
+ * program and start the image again (for QEMU: a new emulator), reconnect,
+ * and check it is the same image. Each step is bounded by the flasher's and
+ * the link's timeouts and counted in the report.
+ */
+static int recover(struct run_ctx *c)
+{
+	struct hil_run *run = c->run;
+	const struct hil_config *cfg = run->cfg;
+	struct hilp_info info;
+	int step;
+	int ret = HIL_ERR_TIMEOUT;
+
+	for (step = 0; step < 2; step++) {
+		if (c->conn.session != NULL) {
+			const struct hil_session_stats *st =
+				hil_session_get_stats(c->conn.session);
+
+			run->retries += st->retries;
+			run->bad_frames += st->bad_frames;
+			run->timeouts += st->timeouts;
+			hil_session_close(c->conn.session);
+			c->conn.session = NULL;
+		}
+		hil_link_close(c->conn.link);
+		c->conn.link = NULL;
+		if (step == 0) {
+			ret = hil_flasher_reset(c->conn.flasher);
+			if (ret == HIL_ERR_NA) {
+				continue; /* no reset without reflashing */
+			}
+			run->resets++;
+			hil_warn("recovery: target reset");
+		} else {
+			run->reflashes++;
+			hil_warn("recovery: programming and starting %s again",
+				 run->fw.elf);
+			ret = hil_flasher_start(c->conn.flasher, run->fw.elf);
+		}
+		if (ret != HIL_OK) {
+			continue;
+		}
+		if (strcmp(cfg->link.type, "serial") == 0) {
+			ret = hil_link_open(&c->conn.link, "serial",
+					    cfg->link.port, cfg->link.baud);
+		} else {
+			ret = hil_link_open(
+				&c->conn.link, "socket",
+				hil_flasher_link_where(c->conn.flasher), 0);
+		}
+		if (ret == HIL_OK && c->opts->faults != NULL) {
+			ret = hil_link_wrap_flaky(&c->conn.link, c->conn.link,
+						  c->opts->faults);
+			if (ret != HIL_OK) {
+				c->conn.link = NULL;
+			}
+		}
+		if (ret == HIL_OK) {
+			ret = hil_session_open(&c->conn.session, c->conn.link,
+					       cfg->link.timeout_ms,
+					       cfg->link.retries);
+		}
+		if (ret == HIL_OK) {
+			ret = hil_session_handshake(c->conn.session,
+						    HANDSHAKE_MS, &info);
+		}
+		if (ret == HIL_OK) {
+			char id[2 * HILP_BUILD_ID_MAX + 1];
+
+			hil_hex_encode(info.build_id, info.build_id_len, id);
+			if (strcmp(id, run->build_id) != 0) {
+				hil_err("recovery: the target came back with build-id %s, not %s",
+					id, run->build_id);
+				return HIL_ERR_MISMATCH;
+			}
+			hil_info("recovery: the target answers again");
+			return HIL_OK;
+		}
+	}
+	hil_err("recovery failed: the target does not answer after a reset and a restart (%s)",
+		hil_strerror(ret));
 	return ret;
 }
 
@@ -649,9 +750,18 @@ static int measure_alg(struct run_ctx *c, int index,
 				}
 				ret = measure_row(c, index, ref, 1, ops[o], len,
 						  ad);
-				if (ret == HIL_ERR_TIMEOUT ||
-				    ret == HIL_ERR_IO || ret == HIL_ERR_NOMEM) {
+				if (ret == HIL_ERR_NOMEM) {
 					return ret;
+				}
+				if (ret == HIL_ERR_TIMEOUT ||
+				    ret == HIL_ERR_IO ||
+				    ret == HIL_ERR_TARGET_FAULT) {
+					/* That row is recorded as failed; bring
+					 * the target back for the next one. */
+					ret = recover(c);
+					if (ret != HIL_OK) {
+						return ret;
+					}
 				}
 			}
 		}
@@ -903,9 +1013,9 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
 		const struct hil_session_stats *st =
 			hil_session_get_stats(conn->session);
 
-		run->retries = st->retries;
-		run->bad_frames = st->bad_frames;
-		run->timeouts = st->timeouts;
+		run->retries += st->retries;
+		run->bad_frames += st->bad_frames;
+		run->timeouts += st->timeouts;
 		hil_session_close(conn->session);
 		conn->session = NULL;
 	}

@@ -279,6 +279,8 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_num(o, "retries", run->retries);
 	ok = ok && add_num(o, "bad_frames", run->bad_frames);
 	ok = ok && add_num(o, "timeouts", run->timeouts);
+	ok = ok && add_num(o, "resets", run->resets);
+	ok = ok && add_num(o, "reflashes", run->reflashes);
 
 	a = ok ? cJSON_AddArrayToObject(root, "rows") : NULL;
 	ok = ok && a != NULL;

@@ -171,7 +171,7 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 		}
 		if (r->stats.n == 0) {
 			fprintf(out,
-				"%-16s %-6s %-8s %6u %5u %12s  FAILED: %s\n",
+				"%-17s %-5s %-8s %6u %5u %12s  FAILED: %s\n",
 				r->algorithm, r->implementation, r->operation,
 				(unsigned)r->msg_len, (unsigned)r->ad_len, "-",
 				r->error);
