@@ -35,7 +35,9 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
 	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c host/sweep.c \
-	host/journal.c \
+	host/journal.c host/i2c/i2c.c host/i2c/ftdi_mpsse.c host/i2c/linux_dev.c \
+	host/i2c/sim.c host/sensor/ina219_model.c host/sensor/ina219.c \
+	host/energy.c \
 	host/doctor.c host/report/load.c host/report/summary.c host/report/svg.c \
 	host/report/html.c host/report/compare.c host/report/junit.c \
 	protocol/hilp.c
@@ -173,12 +175,16 @@ firmware: $(FW_DIR)/stub.elf
 TB := $(BUILD)/tests
 UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
 	elfinfo session refcrypto mapsizes openocd_flasher doctor image_checks \
-	nucleo_clock_math render html_headless
+	nucleo_clock_math render html_headless i2c_ftdi ina219 energy i2c_linux
 
-$(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a
+.SECONDEXPANSION:
+$(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a $$(TEST_EXTRA_$$*)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(HB)/libhil.a \
-		$(HOST_LDLIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(HOST_LDFLAGS) -o $@ $< \
+		$(TEST_EXTRA_$*) $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+
+# The MPSSE interpreter stands in for an FT232H on a bus with an INA219.
+TEST_EXTRA_i2c_ftdi := tests/unit/mpsse_interp.c
 
 # Known-answer tests of each implementation, built from its folder as it is
 # (API names not renamed), with the official vector files in tests/kat.

@@ -1,0 +1,449 @@
+/* test_energy: the sampler on the simulated INA219 with a scripted idle/active waveform: energy per operation against the waveform's, sample rate, failures. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/energy.h"
+#include "../../host/err.h"
+#include "../../host/i2c/i2c.h"
+#include "../../host/sensor/ina219.h"
+#include "../../host/sensor/ina219_model.h"
+
+#define CLOCK_HZ 84000000.0 /* the Nucleo's 84 MHz profile */
+#define IDLE_A	 0.010
+#define ACTIVE_A 0.025
+#define BUS_V	 3.3
+
+/* ---- helpers ---- */
+
+struct capture {
+	int saved;
+	char path[64];
+};
+
+static void capture_begin(struct capture *c)
+{
+	int fd;
+
+	fflush(stderr);
+	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
+	fd = mkstemp(c->path);
+	assert_true(fd >= 0);
+	c->saved = dup(2);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fd, 2) == 2);
+	close(fd);
+}
+
+static void capture_end(struct capture *c, char *buf, size_t len)
+{
+	FILE *fp;
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	fp = fopen(c->path, "r");
+	assert_non_null(fp);
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	unlink(c->path);
+	fprintf(stderr, "%s", buf);
+}
+
+struct rig {
+	struct hil_i2c_bus *bus;
+	struct ina219_model *m;
+	struct ina219 *dev;
+	uint64_t epoch_ns; /* monotonic time of the model's t = 0 */
+};
+
+static void rig_open(struct rig *r, const char *spec, double max_a)
+{
+	struct ina219_config cfg;
+
+	assert_int_equal(hil_i2c_open(&r->bus, spec), HIL_OK);
+	r->m = hil_i2c_sim_model(r->bus);
+	assert_non_null(r->m);
+	r->epoch_ns = ina219_model_epoch_ns(r->m);
+	ina219_config_default(&cfg);
+	cfg.max_current_a = max_a;
+	assert_int_equal(ina219_open(&r->dev, r->bus, &cfg), HIL_OK);
+}
+
+static void rig_close(struct rig *r)
+{
+	ina219_close(r->dev);
+	hil_i2c_close(r->bus);
+}
+
+/* Model time (us since its start) to the sampler's monotonic ns. */
+static uint64_t at_ns(const struct rig *r, uint64_t model_us)
+{
+	return r->epoch_ns + model_us * 1000u;
+}
+
+static void sleep_until_ns(uint64_t t_ns)
+{
+	uint64_t now = hil_energy_now_ns();
+
+	if (t_ns > now) {
+		struct timespec ts = {(time_t)((t_ns - now) / 1000000000u),
+				      (long)((t_ns - now) % 1000000000u)};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int within(double got, double want, double rel)
+{
+	return fabs(got - want) <= rel * fabs(want);
+}
+
+/* ---- arithmetic ---- */
+
+static void test_per_op_arithmetic(void **state)
+{
+	/* 40 us per operation at 84 MHz = 3360 ticks. */
+	struct hil_energy_window_in w[2] = {{82500.0, 33000.0, 3360.0},
+					    {84500.0, 33000.0, 3360.0}};
+	struct hil_energy_per_op o;
+
+	(void)state;
+	assert_int_equal(hil_energy_per_op(w, 1, CLOCK_HZ, &o), HIL_OK);
+	assert_true(within(o.uj_per_op, 3.3, 1e-12));	       /* 82.5 mW */
+	assert_true(within(o.uj_per_op_dynamic, 1.98, 1e-12)); /* 49.5 mW */
+	assert_true(o.spread_uj == 0.0);
+	assert_int_equal(o.windows, 1);
+	assert_int_equal(hil_energy_per_op(w, 2, CLOCK_HZ, &o), HIL_OK);
+	assert_true(within(o.uj_per_op, 3.34, 1e-12));
+	/* Two values 0.08 uJ apart: sample standard deviation 0.0566. */
+	assert_true(within(o.spread_uj, 0.08 / sqrt(2.0), 1e-9));
+	assert_true(within(o.spread_dynamic_uj, 0.08 / sqrt(2.0), 1e-9));
+	assert_true(within(o.active_mw, 83.5, 1e-12));
+	assert_true(within(o.idle_mw, 33.0, 1e-12));
+	w[1].ticks_per_op = 0.0;
+	assert_int_equal(hil_energy_per_op(w, 2, CLOCK_HZ, &o), HIL_ERR_ARG);
+	assert_int_equal(hil_energy_per_op(w, 0, CLOCK_HZ, &o), HIL_ERR_ARG);
+	assert_int_equal(hil_energy_per_op(w, 1, 0.0, &o), HIL_ERR_ARG);
+}
+
+/* ---- the sampler on the simulated sensor ---- */
+
+/*
+ * Idle 10 mA, active 25 mA at 3.3 V, with a 1 mA ripple so that the figure
+ * rests on many conversions, not on one constant: three active windows of
+ * 150 ms with 100 ms of idle around each. The stub would loop K operations
+ * in a window; here K is chosen so that one operation takes 40 us.
+ */
+static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
+{
+	const uint64_t win_ms[3][2] = {{100, 250}, {350, 500}, {600, 750}};
+	uint64_t win_us[3][2];
+	struct hil_energy_window_in in[3];
+	struct ina219_steps st;
+	struct hil_energy_per_op o;
+	struct hil_energy_status es;
+	struct hil_energy_stats a, b;
+	struct hil_energy *s;
+	struct rig r;
+	double want_e, want_d, t_op;
+	size_t i;
+
+	(void)state;
+	rig_open(&r, "sim:ina219@0x40", 3.2);
+	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	/* Windows in the model's time, from now on (a slow start is fine). */
+	for (i = 0; i < 3; i++) {
+		win_us[i][0] = ina219_model_now_us(r.m) + win_ms[i][0] * 1000u;
+		win_us[i][1] =
+			win_us[i][0] + (win_ms[i][1] - win_ms[i][0]) * 1000u;
+	}
+	memset(&st, 0, sizeof(st));
+	st.bus_v = BUS_V;
+	st.idle_a = IDLE_A;
+	st.active_a = ACTIVE_A;
+	st.ripple_a = 0.001;
+	st.ripple_period_us = 3700;
+	st.n = 3;
+	for (i = 0; i < 3; i++) {
+		st.win[i].start_us = win_us[i][0];
+		st.win[i].end_us = win_us[i][1];
+	}
+	ina219_model_set_steps(r.m, &st);
+	assert_true(hil_energy_now_ns() + 10000000u < at_ns(&r, win_us[0][0]));
+
+	for (i = 0; i < 3; i++) {
+		uint64_t a0 = at_ns(&r, win_us[i][0]);
+		uint64_t a1 = at_ns(&r, win_us[i][1]);
+		uint64_t ops = 3750; /* 150 ms / 3750 = 40 us each */
+
+		sleep_until_ns(a1 + 95000000u); /* through the idle after */
+		/* Idle baselines: the 90 ms before and after the window. */
+		assert_int_equal(
+			hil_energy_window(s, a0 - 90000000u, a0 - 1000000u, &b),
+			HIL_OK);
+		in[i].idle_uw = b.mean_uw / 2.0;
+		assert_int_equal(
+			hil_energy_window(s, a1 + 1000000u, a1 + 90000000u, &b),
+			HIL_OK);
+		in[i].idle_uw += b.mean_uw / 2.0;
+		assert_true(b.max_uw < 1e6 * BUS_V * (IDLE_A + 0.0011));
+		assert_int_equal(hil_energy_window(s, a0, a1, &a), HIL_OK);
+		in[i].active_uw = a.mean_uw;
+		in[i].ticks_per_op =
+			(double)(a1 - a0) / 1e9 * CLOCK_HZ / (double)ops;
+		printf("window %zu: %zu samples, active %.3f mW (sd %.3f), "
+		       "idle %.3f mW, bus %.0f mV\n",
+		       i, a.samples, a.mean_uw / 1e3, a.stddev_uw / 1e3,
+		       in[i].idle_uw / 1e3, a.mean_bus_mv);
+		assert_true(a.samples > 30);
+		assert_true(within(a.mean_bus_mv, 3300.0, 1e-9));
+		/* No idle conversion blended in: every sample is active. */
+		assert_true(a.min_uw > 1e6 * BUS_V * (ACTIVE_A - 0.0011));
+		assert_true(within(a.energy_uj, a.mean_uw * 0.150, 1e-9));
+	}
+	assert_int_equal(hil_energy_stop(s), HIL_OK);
+	assert_int_equal(hil_energy_per_op(in, 3, CLOCK_HZ, &o), HIL_OK);
+
+	t_op = 40e-6;
+	want_e = BUS_V * ACTIVE_A * t_op * 1e6;		   /* 3.30 uJ */
+	want_d = BUS_V * (ACTIVE_A - IDLE_A) * t_op * 1e6; /* 1.98 uJ */
+	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
+	printf("uj_per_op %.4f (waveform %.4f), dynamic %.4f (waveform "
+	       "%.4f), spread %.5f / %.5f uJ, %llu samples at %.0f Hz "
+	       "(sensor %.0f Hz), %llu polls\n",
+	       o.uj_per_op, want_e, o.uj_per_op_dynamic, want_d, o.spread_uj,
+	       o.spread_dynamic_uj, (unsigned long long)es.samples,
+	       es.sample_rate_hz, es.expected_rate_hz,
+	       (unsigned long long)es.polls);
+	assert_true(within(o.uj_per_op, want_e, 0.02));
+	assert_true(within(o.uj_per_op_dynamic, want_d, 0.02));
+	assert_int_equal(o.windows, 3);
+	assert_true(es.sample_rate_hz > 0.5 * es.expected_rate_hz);
+	assert_true(es.sample_rate_hz < 1.01 * es.expected_rate_hz);
+	assert_int_equal(es.err, HIL_OK);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+static void test_sensor_dying_mid_window_gives_an_error(void **state)
+{
+	struct hil_energy_status es;
+	struct hil_energy_stats st;
+	struct hil_energy *s;
+	struct capture c;
+	char log[4096];
+	struct rig r;
+	uint64_t a0, a1, t;
+	int ret;
+
+	(void)state;
+	rig_open(&r, "sim:ina219@0x40", 3.2);
+	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	t = ina219_model_now_us(r.m);
+	assert_int_equal(ina219_model_add_window(r.m, t + 200000, t + 400000),
+			 0);
+	a0 = at_ns(&r, t + 200000);
+	a1 = at_ns(&r, t + 400000);
+	sleep_until_ns(at_ns(&r, t + 300000));
+	capture_begin(&c);
+	ina219_model_set_dead_after(r.m, 0); /* mid-window */
+	ret = hil_energy_window(s, a0, a1, &st);
+	capture_end(&c, log, sizeof(log));
+	assert_int_equal(ret, HIL_ERR_IO);
+	assert_int_equal(st.samples, 0);
+	assert_true(st.mean_uw == 0.0);
+	assert_non_null(strstr(log, "stopped answering"));
+	assert_non_null(strstr(log, "0x40"));
+	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
+	assert_int_equal(es.running, 0); /* the thread ended by itself */
+	assert_int_equal(es.err, HIL_ERR_IO);
+	assert_non_null(strstr(es.why, "stopped answering"));
+	/* A window that ended before the sensor died keeps its figure. */
+	assert_int_equal(hil_energy_window(s, a0 - 190000000u, a0, &st),
+			 HIL_OK);
+	assert_true(within(st.mean_uw, 1e6 * BUS_V * IDLE_A, 0.001));
+	/* The caller gets the reason again from stop(). */
+	assert_int_equal(hil_energy_stop(s), HIL_ERR_IO);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+static void test_overflow_ends_the_sampler_with_the_reason(void **state)
+{
+	struct hil_energy_status es;
+	struct hil_energy *s;
+	struct rig r;
+	int i;
+
+	(void)state;
+	/* 0.4 A range (PGA /1), the load draws 0.5 A from 50 ms on. */
+	rig_open(&r, "sim:ina219@0x40,active_ma=500,active=50000-900000", 0.4);
+	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	for (i = 0; i < 100; i++) {
+		assert_int_equal(hil_energy_status(s, &es), HIL_OK);
+		if (!es.running) {
+			break;
+		}
+		sleep_until_ns(hil_energy_now_ns() + 5000000u);
+	}
+	assert_int_equal(es.running, 0);
+	assert_int_equal(es.err, HIL_ERR_CONFIG);
+	assert_non_null(strstr(es.why, "out of range"));
+	assert_true(es.err_t_ns >= at_ns(&r, 50000));
+	assert_int_equal(hil_energy_stop(s), HIL_ERR_CONFIG);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+static void test_windows_without_complete_conversions_are_refused(void **s_)
+{
+	struct hil_energy_stats st;
+	struct hil_energy *s;
+	struct rig r;
+	uint64_t t;
+
+	(void)s_;
+	rig_open(&r, "sim:ina219@0x40", 3.2);
+	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	t = hil_energy_now_ns();
+	sleep_until_ns(t + 30000000u);
+	/* 0.5 ms: shorter than one 1.064 ms conversion cycle. */
+	assert_int_equal(
+		hil_energy_window(s, t + 10000000u, t + 10500000u, &st),
+		HIL_ERR_NA);
+	/* Before sampling began. */
+	assert_int_equal(hil_energy_window(s, t - 50000000u, t + 5000000u, &st),
+			 HIL_ERR_NA);
+	assert_int_equal(hil_energy_window(s, t + 5000000u, t + 5000000u, &st),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_energy_stop(s), HIL_OK);
+	/* After sampling ended. */
+	assert_int_equal(hil_energy_window(s, t + 10000000u,
+					   hil_energy_now_ns() + 50000000u,
+					   &st),
+			 HIL_ERR_NA);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+static void test_ring_overwrite_is_detected(void **state)
+{
+	struct hil_energy_config cfg = {16, 0};
+	struct hil_energy_status es;
+	struct hil_energy_stats st;
+	struct hil_energy *s;
+	struct rig r;
+	uint64_t t;
+
+	(void)state;
+	rig_open(&r, "sim:ina219@0x40", 3.2);
+	assert_int_equal(hil_energy_start(&s, r.dev, &cfg), HIL_OK);
+	t = hil_energy_now_ns();
+	sleep_until_ns(t + 60000000u);
+	assert_int_equal(hil_energy_window(s, t + 2000000u, t + 50000000u, &st),
+			 HIL_ERR_NA);
+	assert_int_equal(hil_energy_stop(s), HIL_OK);
+	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
+	assert_true(es.overwritten > 0);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+static void test_sampler_needs_continuous_shunt_and_bus(void **state)
+{
+	struct hil_i2c_bus *bus;
+	struct ina219_config cfg;
+	struct hil_energy *s = NULL;
+	struct ina219 *dev;
+
+	(void)state;
+	assert_int_equal(hil_i2c_open(&bus, "sim:ina219@0x40"), HIL_OK);
+	ina219_config_default(&cfg);
+	cfg.mode = INA219_MODE_BOTH_TRIGGERED;
+	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
+	assert_int_equal(hil_energy_start(&s, dev, NULL), HIL_ERR_ARG);
+	assert_null(s);
+	ina219_close(dev);
+	hil_i2c_close(bus);
+}
+
+/*
+ * A chip whose oscillator is 6% off its nominal conversion time: the
+ * sampler re-locks and re-estimates the cycle, and the power is unchanged.
+ */
+static void run_off_nominal(long ppm)
+{
+	struct hil_energy_status es;
+	struct hil_energy_stats st;
+	struct hil_energy *s;
+	struct rig r;
+	uint64_t t;
+	double chip_hz;
+
+	rig_open(&r, "sim:ina219@0x40,idle_ma=25", 3.2);
+	ina219_model_set_rate_ppm(r.m, ppm);
+	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	t = hil_energy_now_ns();
+	sleep_until_ns(t + 400000000u);
+	assert_int_equal(
+		hil_energy_window(s, t + 1000000u, t + 390000000u, &st),
+		HIL_OK);
+	assert_true(within(st.mean_uw, 1e6 * BUS_V * ACTIVE_A, 1e-6));
+	assert_int_equal(hil_energy_stop(s), HIL_OK);
+	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
+	chip_hz = es.expected_rate_hz / (1.0 + (double)ppm * 1e-6);
+	printf("oscillator %+ld ppm: %.0f Hz achieved of the chip's %.0f Hz, "
+	       "%.2f polls per sample\n",
+	       ppm, es.sample_rate_hz, chip_hz,
+	       (double)es.polls / (double)es.samples);
+	assert_true(es.sample_rate_hz > 0.5 * chip_hz);
+	assert_true(es.sample_rate_hz < 1.01 * chip_hz);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+static void test_sampler_follows_a_slow_oscillator(void **state)
+{
+	(void)state;
+	run_off_nominal(60000);
+}
+
+static void test_sampler_follows_a_fast_oscillator(void **state)
+{
+	(void)state;
+	run_off_nominal(-60000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_per_op_arithmetic),
+		cmocka_unit_test(
+			test_energy_per_op_within_2pct_of_the_waveform),
+		cmocka_unit_test(test_sensor_dying_mid_window_gives_an_error),
+		cmocka_unit_test(
+			test_overflow_ends_the_sampler_with_the_reason),
+		cmocka_unit_test(
+			test_windows_without_complete_conversions_are_refused),
+		cmocka_unit_test(test_ring_overwrite_is_detected),
+		cmocka_unit_test(test_sampler_needs_continuous_shunt_and_bus),
+		cmocka_unit_test(test_sampler_follows_a_slow_oscillator),
+		cmocka_unit_test(test_sampler_follows_a_fast_oscillator),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
