@@ -221,10 +221,10 @@ UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
 E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery
-$(TB)/test_e2e_%: tests/e2e/test_e2e_%.c $(HB)/libhil.a
+$(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
-		$(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
+		tests/e2e/e2e_util.c $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
 E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 
 # ---------------------------------------------------------------- phony

@@ -24,6 +24,7 @@
 #include "build.h"
 #include "config.h"
 #include "elfinfo.h"
+#include "e2e_util.h"
 #include "err.h"
 #include "link/link.h"
 #include "proc.h"
@@ -42,7 +43,6 @@
 #define SLOW_KS_DIR  "tests/fixtures/slow-keysetup"
 #define AEAD	     "ascon-aead128"
 #define BLOCK	     "speck64-128-ecb"
-#define QEMU_PROGRAM "qemu-system-arm"
 #define HANDSHAKE_MS 10000u
 #define RUN_NAME     "e2e-mistakes" /* images of equal flags are shared */
 
@@ -53,173 +53,6 @@ static char tmp_root[64];
 static char src_root[HIL_PATH];
 
 /* ---------------------------------------------------------------- helpers */
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000u,
-			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-	}
-}
-
-/*
- * Live QEMU processes whose command line mentions needle. Zombies have an
- * empty cmdline and do not count.
- */
-static int count_qemu(const char *needle)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		return -1;
-	}
-	for (e = readdir(d); e != NULL; e = readdir(d)) {
-		char path[300], buf[8192];
-		size_t len, i;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
-			continue;
-		}
-		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL) {
-			continue;
-		}
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		for (i = 0; i < len; i++) {
-			if (buf[i] == '\0') {
-				buf[i] = ' ';
-			}
-		}
-		buf[len] = '\0';
-		if (strstr(buf, QEMU_PROGRAM) != NULL &&
-		    strstr(buf, needle) != NULL) {
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
-}
-
-/* Wait (bounded) until no QEMU started under needle is alive. */
-static int qemu_gone(const char *needle, unsigned ms)
-{
-	uint64_t deadline = ms_now() + ms;
-
-	for (;;) {
-		int n = count_qemu(needle);
-
-		if (n == 0) {
-			return 1;
-		}
-		if (ms_now() >= deadline) {
-			fprintf(stderr,
-				"e2e: %d QEMU process(es) of %s still alive\n",
-				n, needle);
-			return 0;
-		}
-		sleep_ms(20);
-	}
-}
-
-/* stderr redirected into a file for the length of one call. */
-struct capture {
-	int saved;
-	char path[sizeof(tmp_root) + 32];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "%s/stderr-XXXXXX", tmp_root);
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_int_equal(dup2(fd, 2), 2);
-	close(fd);
-}
-
-/* Restore stderr, return what was written (echoed so logs stay visible). */
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (strstr(hay, needle) == NULL) {
-		fail_msg("expected \"%s\" in:\n%s", needle, hay);
-	}
-}
-
-static int is_hex(const char *s, size_t n)
-{
-	size_t i;
-
-	if (s == NULL || strlen(s) != n) {
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f'))) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static void make_dir(const char *path)
-{
-	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-		fail_msg("mkdir %s: %s", path, strerror(errno));
-	}
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	if (remove(path) != 0) {
-		fprintf(stderr, "e2e: cannot remove %s: %s\n", path,
-			strerror(errno));
-	}
-	return 0;
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* ------------------------------------------------- configurations, runs */
 
@@ -275,7 +108,7 @@ static void make_config(struct hil_config *cfg, const struct cfg_params *p)
 static void results_dir(char *buf, size_t len, const char *sub)
 {
 	snprintf(buf, len, "%s/%s", tmp_root, sub);
-	make_dir(buf);
+	e2e_make_dir(buf);
 }
 
 /* One whole hilrun walk of cfg; @return its result. */
@@ -327,7 +160,7 @@ static int held_teardown(void **state)
 		free(h);
 		*state = NULL;
 	}
-	return qemu_gone(tmp_root, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
 }
 
 /* A zeroed run in slot i of h, freed by the teardown. */
@@ -510,7 +343,7 @@ static void test_lazy_implementation_fails_the_digest_check(void **state)
 	char results[HIL_PATH], want_path[HIL_PATH + 64];
 	char msg[65536];
 	static const double lens[] = {16, 64};
-	struct capture cap;
+	struct e2e_capture cap;
 	size_t i;
 	int ret;
 
@@ -523,12 +356,12 @@ static void test_lazy_implementation_fails_the_digest_check(void **state)
 	snprintf(want_path, sizeof(want_path), "%s/%s", src_root, LAZY_DIR);
 	assert_string_equal(cfg->algs[1].path, want_path);
 
-	capture_begin(&cap);
+	e2e_capture_begin(&cap, tmp_root);
 	ret = run_config(cfg, results, run);
-	capture_end(&cap, msg, sizeof(msg));
+	e2e_capture_end(&cap, msg, sizeof(msg));
 	assert_int_equal(ret, HIL_ERR_VERIFY);
-	assert_contains(msg, AEAD "/lazy encrypt 16 bytes: output digest");
-	assert_contains(msg, AEAD "/lazy encrypt 64 bytes: output digest");
+	e2e_assert_contains(msg, AEAD "/lazy encrypt 16 bytes: output digest");
+	e2e_assert_contains(msg, AEAD "/lazy encrypt 64 bytes: output digest");
 	assert_null(strstr(msg, AEAD "/ref encrypt 16 bytes"));
 	assert_null(strstr(msg, AEAD "/ref encrypt 64 bytes"));
 
@@ -554,14 +387,14 @@ static void test_lazy_implementation_fails_the_digest_check(void **state)
 		assert_string_equal(need_str(lazy_row, "status"), "failed");
 		d = need(lazy_row, "digest");
 		assert_false(need_bool(d, "match"));
-		assert_true(is_hex(need_str(d, "expected"), 8));
-		assert_true(is_hex(need_str(d, "measured"), 8));
+		assert_true(e2e_is_hex(need_str(d, "expected"), 8));
+		assert_true(e2e_is_hex(need_str(d, "measured"), 8));
 		assert_string_not_equal(need_str(d, "expected"),
 					need_str(d, "measured"));
-		assert_contains(need_str(lazy_row, "error"),
-				need_str(d, "expected"));
-		assert_contains(need_str(lazy_row, "error"),
-				need_str(d, "measured"));
+		e2e_assert_contains(need_str(lazy_row, "error"),
+				    need_str(d, "expected"));
+		e2e_assert_contains(need_str(lazy_row, "error"),
+				    need_str(d, "measured"));
 		/* The figure it would have had reported: free encryption,
 		 * whatever the length. Its samples stay in the report. */
 		assert_samples(lazy_row, p.runs);
@@ -671,7 +504,7 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	struct hil_run *run_os = held_run(h, 1);
 	struct hil_flasher_params fp;
 	struct cfg_params p;
-	struct capture cap;
+	struct e2e_capture cap;
 	const cJSON *b_o2, *b_os;
 	char results[HIL_PATH], dir[HIL_PATH + 16], log[HIL_PATH + 32];
 	char msg[16384];
@@ -690,8 +523,8 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	assert_int_equal(run_config(&st->os, results, run_os), HIL_OK);
 	b_o2 = need(load_report(h, 0, run_o2), "build");
 	b_os = need(load_report(h, 1, run_os), "build");
-	assert_true(is_hex(need_str(b_o2, "build_id"), 40));
-	assert_true(is_hex(need_str(b_os, "build_id"), 40));
+	assert_true(e2e_is_hex(need_str(b_o2, "build_id"), 40));
+	assert_true(e2e_is_hex(need_str(b_os, "build_id"), 40));
 	/* Rebuilt from other flags: another image, another identity. */
 	assert_string_not_equal(need_str(b_o2, "build_id"),
 				need_str(b_os, "build_id"));
@@ -718,7 +551,7 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 
 	/* ...but the board still runs Tuesday's -Os image. */
 	snprintf(dir, sizeof(dir), "%s/board", results);
-	make_dir(dir);
+	e2e_make_dir(dir);
 	memset(&fp, 0, sizeof(fp));
 	fp.run_dir = dir;
 	assert_int_equal(hil_flasher_open(&h->fl, "qemu", &fp), HIL_OK);
@@ -735,13 +568,13 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	st->board.fw = st->fw_o2;
 	snprintf(st->board.build_id, sizeof(st->board.build_id), "%s",
 		 st->ei_o2.build_id_hex);
-	capture_begin(&cap);
+	e2e_capture_begin(&cap, tmp_root);
 	ret = hil_runner_identify(&st->board);
-	capture_end(&cap, msg, sizeof(msg));
+	e2e_capture_end(&cap, msg, sizeof(msg));
 	assert_int_equal(ret, HIL_ERR_MISMATCH);
-	assert_contains(msg, st->ei_os.build_id_hex); /* what runs */
-	assert_contains(msg, st->ei_o2.build_id_hex); /* what was built */
-	assert_contains(msg, st->fw_o2.elf);
+	e2e_assert_contains(msg, st->ei_os.build_id_hex); /* what runs */
+	e2e_assert_contains(msg, st->ei_o2.build_id_hex); /* what was built */
+	e2e_assert_contains(msg, st->fw_o2.elf);
 
 	/* The stub is alive and well: the refusal is about identity alone. */
 	snprintf(st->board.build_id, sizeof(st->board.build_id), "%s",
@@ -983,8 +816,8 @@ static void test_one_flag_changes_cflags_and_build_id(void **state)
 		strstr(need_str(build[1], "all_flags"), "-funroll-loops"));
 	/* ...and two images that cannot be mistaken for each other. */
 	for (i = 0; i < 2; i++) {
-		assert_true(is_hex(need_str(build[i], "build_id"), 40));
-		assert_true(is_hex(need_str(build[i], "elf_sha256"), 64));
+		assert_true(e2e_is_hex(need_str(build[i], "build_id"), 40));
+		assert_true(e2e_is_hex(need_str(build[i], "elf_sha256"), 64));
 	}
 	assert_string_not_equal(need_str(build[0], "build_id"),
 				need_str(build[1], "build_id"));
@@ -1035,9 +868,9 @@ int main(void)
 
 	failed = cmocka_run_group_tests_name("e2e_mistakes", tests, NULL, NULL);
 
-	if (!qemu_gone(tmp_root, 2000)) {
+	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
 		failed++;
 	}
-	remove_tree(tmp_root);
+	e2e_remove_tree(tmp_root);
 	return failed != 0;
 }

@@ -25,6 +25,7 @@
 #include "build.h"
 #include "config.h"
 #include "elfinfo.h"
+#include "e2e_util.h"
 #include "err.h"
 #include "hilp.h"
 #include "kat.h"
@@ -40,7 +41,6 @@
 #define ALG_NAME     "ascon-aead128"
 #define ALG_IMPL     "ref"
 #define KAT_FILE     "tests/kat/asconaead128_LWC_AEAD_KAT_128_128.txt"
-#define QEMU_PROGRAM "qemu-system-arm"
 #define HANDSHAKE_MS 10000u
 
 /* The mkdtemp() root of everything this file writes; removed at the end. */
@@ -48,179 +48,11 @@ static char tmp_root[64];
 
 /* ---------------------------------------------------------------- helpers */
 
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000u,
-			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-	}
-}
-
-/*
- * Live QEMU processes whose command line mentions needle and not except
- * (NULL: no exception). Zombies have an empty cmdline and do not count.
- */
-static int count_qemu(const char *needle, const char *except)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		return -1;
-	}
-	for (e = readdir(d); e != NULL; e = readdir(d)) {
-		char path[300], buf[8192];
-		size_t len, i;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
-			continue;
-		}
-		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL) {
-			continue;
-		}
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		for (i = 0; i < len; i++) {
-			if (buf[i] == '\0') {
-				buf[i] = ' ';
-			}
-		}
-		buf[len] = '\0';
-		if (strstr(buf, QEMU_PROGRAM) != NULL &&
-		    strstr(buf, needle) != NULL &&
-		    (except == NULL || strstr(buf, except) == NULL)) {
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
-}
-
-/* Wait (bounded) until no QEMU of ours but except's is alive. */
-static int qemu_gone(const char *needle, const char *except, unsigned ms)
-{
-	uint64_t deadline = ms_now() + ms;
-
-	for (;;) {
-		int n = count_qemu(needle, except);
-
-		if (n == 0) {
-			return 1;
-		}
-		if (ms_now() >= deadline) {
-			fprintf(stderr,
-				"e2e: %d QEMU process(es) of %s still alive\n",
-				n, needle);
-			return 0;
-		}
-		sleep_ms(20);
-	}
-}
-
 /* Per-test teardown: no emulator started under tmp_root survives a test. */
 static int no_qemu_left(void **state)
 {
 	(void)state;
-	return qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
-}
-
-/* stderr redirected into a file for the length of one call. */
-struct capture {
-	int saved;
-	char path[sizeof(tmp_root) + 32];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "%s/stderr-XXXXXX", tmp_root);
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_int_equal(dup2(fd, 2), 2);
-	close(fd);
-}
-
-/* Restore stderr, return what was written (echoed so logs stay visible). */
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (strstr(hay, needle) == NULL) {
-		fail_msg("expected \"%s\" in the message:\n%s", needle, hay);
-	}
-}
-
-static int is_hex(const char *s, size_t n)
-{
-	size_t i;
-
-	if (s == NULL || strlen(s) != n) {
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f'))) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static void make_dir(const char *path)
-{
-	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-		fail_msg("mkdir %s: %s", path, strerror(errno));
-	}
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	if (remove(path) != 0) {
-		fprintf(stderr, "e2e: cannot remove %s: %s\n", path,
-			strerror(errno));
-	}
-	return 0;
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
 }
 
 /* What varies between the configurations of this file. */
@@ -300,7 +132,7 @@ static struct target *target_up(const char *sub, const struct cfg_params *p,
 	assert_non_null(t);
 	make_config(&t->cfg, p);
 	snprintf(t->run.dir, sizeof(t->run.dir), "%s/%s", tmp_root, sub);
-	make_dir(t->run.dir);
+	e2e_make_dir(t->run.dir);
 	t->run.cfg = &t->cfg;
 	t->opts.results_dir = tmp_root;
 	if (faults != NULL) {
@@ -469,8 +301,8 @@ static void test_run_writes_report_with_required_keys(void **state)
 	assert_true(strstr(s, "arm-none-eabi") != NULL ||
 		    strstr(s, "GCC") != NULL);
 	assert_true(cJSON_IsArray(need(o, "cflags")));
-	assert_true(is_hex(need_str(o, "elf_sha256"), 64));
-	assert_true(is_hex(need_str(o, "build_id"), 40));
+	assert_true(e2e_is_hex(need_str(o, "elf_sha256"), 64));
+	assert_true(e2e_is_hex(need_str(o, "build_id"), 40));
 	assert_string_equal(need_str(o, "build_id"), run.build_id);
 
 	o = need(root, "board");
@@ -597,7 +429,7 @@ static int shared_down(void **state)
 	(void)state;
 	target_down(shared);
 	shared = NULL;
-	return qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
 }
 
 /* Per-test teardown: the shared target is the only emulator alive. */
@@ -607,11 +439,11 @@ static int only_shared_qemu(void **state)
 	if (shared == NULL) {
 		return -1;
 	}
-	if (count_qemu(shared->run.dir, NULL) != 1) {
+	if (e2e_count_qemu(shared->run.dir, NULL) != 1) {
 		fprintf(stderr, "e2e: the shared QEMU is gone\n");
 		return -1;
 	}
-	return qemu_gone(tmp_root, shared->run.dir, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, shared->run.dir, 2000) ? 0 : -1;
 }
 
 static int kat_wanted(unsigned long count)
@@ -885,7 +717,7 @@ struct raw {
 static int raw_next(struct raw *r, struct hilp_packet *p, uint8_t *dec,
 		    unsigned timeout_ms)
 {
-	uint64_t deadline = ms_now() + timeout_ms;
+	uint64_t deadline = e2e_ms_now() + timeout_ms;
 
 	for (;;) {
 		while (r->pos < r->len) {
@@ -900,7 +732,7 @@ static int raw_next(struct raw *r, struct hilp_packet *p, uint8_t *dec,
 			}
 		}
 		{
-			uint64_t now = ms_now();
+			uint64_t now = e2e_ms_now();
 			int n;
 
 			if (now >= deadline) {
@@ -1185,25 +1017,25 @@ static void expect_silent_timeout(struct target *t, uint8_t cmd,
 				  const uint8_t *payload, size_t plen,
 				  unsigned timeout_ms, unsigned attempts)
 {
-	struct capture cap;
+	struct e2e_capture cap;
 	char log[8192];
 	uint8_t reply[HILP_MAX_DATA];
 	uint8_t st = 0xEE;
 	uint64_t t0, elapsed;
 	int ret;
 
-	capture_begin(&cap);
-	t0 = ms_now();
+	e2e_capture_begin(&cap, tmp_root);
+	t0 = e2e_ms_now();
 	ret = hil_session_call(t->conn.session, cmd, 0, payload, plen, reply,
 			       sizeof(reply), NULL, &st, 0);
-	elapsed = ms_now() - t0;
-	capture_end(&cap, log, sizeof(log));
+	elapsed = e2e_ms_now() - t0;
+	e2e_capture_end(&cap, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_TIMEOUT);
 	/* Never hangs; and it did wait for every attempt. */
 	assert_true(elapsed + 5 >= (uint64_t)timeout_ms * attempts);
 	assert_true(elapsed <= (uint64_t)timeout_ms * attempts + 3000u);
-	assert_contains(log, hil_link_where(t->conn.link));
-	assert_contains(log, hil_session_cmd_name(cmd));
+	e2e_assert_contains(log, hil_link_where(t->conn.link));
+	e2e_assert_contains(log, hil_session_cmd_name(cmd));
 }
 
 static void test_silent_target_times_out_with_a_clear_error(void **state)
@@ -1262,7 +1094,7 @@ static void test_build_id_mismatch_is_refused(void **state)
 	struct hil_config cfg_o2, cfg_os;
 	struct two_images *im = calloc(1, sizeof(*im));
 	struct hil_flasher_params fp;
-	struct capture cap;
+	struct e2e_capture cap;
 	char root[HIL_PATH], dir[HIL_PATH], log[HIL_PATH + 16];
 	char msg[8192];
 	int ret;
@@ -1271,7 +1103,7 @@ static void test_build_id_mismatch_is_refused(void **state)
 	h->mem = im;
 	assert_int_equal(hil_build_find_root(root, sizeof(root)), HIL_OK);
 	snprintf(dir, sizeof(dir), "%s/t8", tmp_root);
-	make_dir(dir);
+	e2e_make_dir(dir);
 	snprintf(log, sizeof(log), "%s/build.log", dir);
 
 	p.opt = "-O2";
@@ -1304,12 +1136,12 @@ static void test_build_id_mismatch_is_refused(void **state)
 	im->run.fw = im->o2;
 	snprintf(im->run.build_id, sizeof(im->run.build_id), "%s",
 		 im->ei_o2.build_id_hex);
-	capture_begin(&cap);
+	e2e_capture_begin(&cap, tmp_root);
 	ret = hil_runner_identify(&im->run);
-	capture_end(&cap, msg, sizeof(msg));
+	e2e_capture_end(&cap, msg, sizeof(msg));
 	assert_int_equal(ret, HIL_ERR_MISMATCH);
-	assert_contains(msg, im->ei_o2.build_id_hex);
-	assert_contains(msg, im->ei_os.build_id_hex);
+	e2e_assert_contains(msg, im->ei_o2.build_id_hex);
+	e2e_assert_contains(msg, im->ei_os.build_id_hex);
 
 	/* The right id is accepted: the refusal was about the id alone. */
 	snprintf(im->run.build_id, sizeof(im->run.build_id), "%s",
@@ -1326,7 +1158,7 @@ static void test_missing_qemu_binary_is_a_clear_error(void **state)
 	struct hil_run *run = calloc(1, sizeof(*run));
 	struct hil_runner_opts opts;
 	struct hil_target_conn conn;
-	struct capture cap;
+	struct e2e_capture cap;
 	char msg[16384];
 	int ret;
 
@@ -1335,19 +1167,19 @@ static void test_missing_qemu_binary_is_a_clear_error(void **state)
 	make_config(&cfg, &p);
 	assert_string_equal(cfg.flasher.program, program);
 	snprintf(run->dir, sizeof(run->dir), "%s/t9", tmp_root);
-	make_dir(run->dir);
+	e2e_make_dir(run->dir);
 	run->cfg = &cfg;
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = tmp_root;
 
-	capture_begin(&cap);
+	e2e_capture_begin(&cap, tmp_root);
 	ret = hil_runner_bring_up(&cfg, &opts, run, &conn);
 	hil_runner_take_down(&conn, run);
-	capture_end(&cap, msg, sizeof(msg));
+	e2e_capture_end(&cap, msg, sizeof(msg));
 	assert_int_not_equal(ret, HIL_OK);
 	assert_int_equal(ret, HIL_ERR_NA);
-	assert_contains(msg, program);
-	assert_int_equal(count_qemu(run->dir, NULL), 0);
+	e2e_assert_contains(msg, program);
+	assert_int_equal(e2e_count_qemu(run->dir, NULL), 0);
 	hil_run_free(run);
 }
 
@@ -1355,13 +1187,13 @@ static void test_bad_elf_is_a_clear_error(void **state)
 {
 	struct held *h = *state;
 	struct hil_flasher_params fp;
-	struct capture cap;
+	struct e2e_capture cap;
 	char dir[HIL_PATH], text[HIL_PATH + 16], msg[8192];
 	FILE *f;
 	int ret;
 
 	snprintf(dir, sizeof(dir), "%s/t10", tmp_root);
-	make_dir(dir);
+	e2e_make_dir(dir);
 	snprintf(text, sizeof(text), "%s/notes.txt", dir);
 	f = fopen(text, "w");
 	assert_non_null(f);
@@ -1371,14 +1203,14 @@ static void test_bad_elf_is_a_clear_error(void **state)
 	memset(&fp, 0, sizeof(fp));
 	fp.run_dir = dir;
 	assert_int_equal(hil_flasher_open(&h->fl, "qemu", &fp), HIL_OK);
-	capture_begin(&cap);
+	e2e_capture_begin(&cap, tmp_root);
 	ret = hil_flasher_start(h->fl, text);
-	capture_end(&cap, msg, sizeof(msg));
+	e2e_capture_end(&cap, msg, sizeof(msg));
 	assert_int_equal(ret, HIL_ERR_ARG);
-	assert_contains(msg, text);
-	assert_contains(msg, "not an ELF");
+	e2e_assert_contains(msg, text);
+	e2e_assert_contains(msg, "not an ELF");
 	assert_int_equal(hil_flasher_check(h->fl), HIL_ERR_NA);
-	assert_int_equal(count_qemu(dir, NULL), 0);
+	assert_int_equal(e2e_count_qemu(dir, NULL), 0);
 }
 
 static void test_no_qemu_survives_a_killed_hilrun(void **state)
@@ -1414,19 +1246,19 @@ static void test_no_qemu_survives_a_killed_hilrun(void **state)
 	}
 
 	/* Wait for hilrun's QEMU to appear (it builds first: bounded). */
-	deadline = ms_now() + 60000u;
-	while (count_qemu(results, NULL) == 0) {
-		if (!hil_proc_alive(h->child) || ms_now() >= deadline) {
+	deadline = e2e_ms_now() + 60000u;
+	while (e2e_count_qemu(results, NULL) == 0) {
+		if (!hil_proc_alive(h->child) || e2e_ms_now() >= deadline) {
 			fail_msg("hilrun started no QEMU (see %s)", log);
 		}
-		sleep_ms(5);
+		e2e_sleep_ms(5);
 	}
 
 	/* SIGKILL hilrun alone, not its process group: nothing cleans up. */
 	assert_int_equal(kill(hil_proc_pid(h->child), SIGKILL), 0);
 	assert_int_equal(hil_proc_wait(h->child, 5000, &status), HIL_OK);
 	assert_int_equal(status, 128 + SIGKILL);
-	assert_true(qemu_gone(results, NULL, 5000));
+	assert_true(e2e_qemu_gone(results, NULL, 5000));
 }
 
 /* ---------------------------------------------------------------- main */
@@ -1491,9 +1323,9 @@ int main(void)
 	failed += cmocka_run_group_tests_name("e2e_qemu: a target per test",
 					      own_target, NULL, NULL);
 
-	if (!qemu_gone(tmp_root, NULL, 2000)) {
+	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
 		failed++;
 	}
-	remove_tree(tmp_root);
+	e2e_remove_tree(tmp_root);
 	return failed != 0;
 }

@@ -1,0 +1,46 @@
+/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees. */
+#ifndef E2E_UTIL_H
+#define E2E_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define E2E_QEMU_PROGRAM "qemu-system-arm"
+
+uint64_t e2e_ms_now(void);
+void e2e_sleep_ms(unsigned ms);
+
+/**
+ * Live QEMU processes whose command line mentions needle and not except
+ * (NULL: no exception). Zombies have an empty cmdline and do not count.
+ * @return the count, or -1 when /proc cannot be read.
+ */
+int e2e_count_qemu(const char *needle, const char *except);
+
+/** Wait up to ms until none is left; 1 when none is, 0 (logged) if some are. */
+int e2e_qemu_gone(const char *needle, const char *except, unsigned ms);
+
+/* stderr redirected into a file under dir for the length of one call. */
+struct e2e_capture {
+	int saved;
+	char path[128];
+};
+
+void e2e_capture_begin(struct e2e_capture *c, const char *dir);
+
+/** Restore stderr; buf receives what was written (echoed to stderr too). */
+void e2e_capture_end(struct e2e_capture *c, char *buf, size_t len);
+
+/** Fail the test unless needle is in hay. */
+void e2e_assert_contains(const char *hay, const char *needle);
+
+/** Is s exactly n lower-case hex digits? */
+int e2e_is_hex(const char *s, size_t n);
+
+/** mkdir that may already exist; fails the test otherwise. */
+void e2e_make_dir(const char *path);
+
+/** rm -r, reporting what could not be removed. */
+void e2e_remove_tree(const char *path);
+
+#endif /* E2E_UTIL_H */
