@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static const char *const level_names[] = {"error", "warning", "info", "debug",
 					  "spew"};
@@ -40,6 +41,10 @@ void hil_log(int level, const char *prefix, const char *fmt, ...)
 
 	if (level > current_level()) {
 		return;
+	}
+	/* On a terminal, clear a progress line that may stand there. */
+	if (isatty(2)) {
+		fputs("\r\033[K", stderr);
 	}
 	fprintf(stderr, "hilrun: %s: %s: ", prefix, level_names[level]);
 	va_start(ap, fmt);

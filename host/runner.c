@@ -42,6 +42,8 @@ struct run_ctx {
 	int journal_fd;
 	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
 	size_t n_algs;
+	size_t planned;		 /* rows this run will have */
+	long long started_ms;	 /* for the progress line */
 	struct hil_row *resumed; /* rows kept from the journal (--resume) */
 	size_t n_resumed;
 	size_t used_resumed;
@@ -450,6 +452,43 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 }
 
 /*
+ * Where a long run is: one line rewritten in place on a terminal, nothing
+ * otherwise (the log lines say the same to a file). Goes to stderr with the
+ * diagnostics; results stay on stdout.
+ */
+static void progress(struct run_ctx *c, const struct registry_alg *ref,
+		     uint8_t op, uint32_t len)
+{
+	long long el;
+	long long eta;
+	size_t done = c->run->n_rows;
+
+	if (!isatty(2) || c->planned == 0 || getenv("HILRUN_LOG") == NULL ||
+	    getenv("HILRUN_LOG")[0] < '2') {
+		return;
+	}
+	el = (hil_now_ms() - c->started_ms) / 1000;
+	eta = done > 0 ? el * (long long)(c->planned - done) / (long long)done
+		       : -1;
+	fprintf(stderr, "\r\033[K%s: %s/%s %s %u B, row %zu of %zu, %lld s",
+		c->run->cfg->name, ref->name, ref->impl, op_name(op),
+		(unsigned)len, done + 1, c->planned, el);
+	if (eta >= 0) {
+		fprintf(stderr, ", about %lld s left", eta);
+	}
+	fflush(stderr);
+}
+
+/* Clear the progress line before ordinary output. */
+static void progress_done(const struct run_ctx *c)
+{
+	if (isatty(2) && c->planned > 0) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+/*
  * A row the journal already has for this image and these settings: moved
  * into the run (samples included) instead of measuring it again.
  */
@@ -500,6 +539,7 @@ static int measure_row(struct run_ctx *c, int index,
 	if (ret != 0) {
 		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
 	}
+	progress(c, ref, op, len);
 	row = hil_run_add_row(c->run);
 	if (row == NULL) {
 		return HIL_ERR_NOMEM;
@@ -807,12 +847,40 @@ static int subject_of(const struct hil_config_alg *ca,
 	return HIL_OK;
 }
 
+/* How many rows the configuration asks for (for the progress line). */
+static size_t plan_rows(const struct hil_config *cfg)
+{
+	size_t a, n = 0;
+
+	for (a = 0; a < cfg->n_algs; a++) {
+		struct registry_alg subject;
+		uint8_t ops[4];
+		size_t o, k;
+
+		if (subject_of(&cfg->algs[a], &subject) != HIL_OK) {
+			continue;
+		}
+		k = ops_for(cfg, &subject, ops);
+		for (o = 0; o < k; o++) {
+			n += ops[o] == HILP_OP_KEYSETUP
+				     ? 1
+				     : cfg->bench.n_lengths *
+					       (subject.kind == HILP_KIND_AEAD
+							? cfg->bench.n_ad_lengths
+							: 1);
+		}
+	}
+	return n;
+}
+
 static int measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	size_t a;
 	int ret;
 
+	c->planned = plan_rows(cfg);
+	c->started_ms = hil_now_ms();
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
 		struct registry_alg subject;
@@ -1083,6 +1151,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	}
 	if (ret == HIL_OK) {
 		ret = measure(&c);
+		progress_done(&c);
 	}
 	hil_runner_take_down(&c.conn, run);
 	if (c.journal_fd >= 0) {
