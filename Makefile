@@ -37,7 +37,7 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c host/sweep.c \
 	host/journal.c host/i2c/i2c.c host/i2c/ftdi_mpsse.c host/i2c/linux_dev.c \
 	host/i2c/sim.c host/sensor/ina219_model.c host/sensor/ina219.c \
-	host/energy.c \
+	host/energy.c host/lock.c host/boards.c host/serve.c \
 	host/doctor.c host/report/load.c host/report/summary.c host/report/svg.c \
 	host/report/html.c host/report/compare.c host/report/junit.c \
 	protocol/hilp.c
@@ -175,7 +175,8 @@ firmware: $(FW_DIR)/stub.elf
 TB := $(BUILD)/tests
 UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
 	elfinfo session refcrypto mapsizes openocd_flasher doctor image_checks \
-	nucleo_clock_math render html_headless i2c_ftdi ina219 energy i2c_linux
+	nucleo_clock_math render html_headless i2c_ftdi ina219 energy i2c_linux \
+	lock boards serve
 
 .SECONDEXPANSION:
 $(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a $$(TEST_EXTRA_$$*)

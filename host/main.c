@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "crypt.h"
+#include "boards.h"
 #include "doctor.h"
+#include "lock.h"
+#include "serve.h"
 #include "err.h"
 #include "hilp.h"
 #include "log.h"
@@ -19,7 +23,7 @@
 #include "runner.h"
 #include "sweep.h"
 
-/* Exit statuses (docs/guide.md). */
+/* Exit statuses (README.md, hilrun --help). */
 enum {
 	EXIT_ALL_MEASURED = 0,
 	EXIT_ROWS_FAILED = 1,
@@ -49,6 +53,8 @@ static void usage(FILE *out)
 		"                    [--config FILE]\n"
 		"       hilrun doctor --config FILE       check tools, probe, port, sensor\n"
 		"       hilrun report RUN_DIR...          tables, plots, HTML from report.json\n"
+		"       hilrun serve --spool DIR [--once] [--wait S]   the lab daemon\n"
+		"       hilrun boards                     the hardware map and which boards are free\n"
 		"       hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]\n"
 		"       hilrun --help | --version\n"
 		"options:\n"
@@ -58,6 +64,7 @@ static void usage(FILE *out)
 		"  --resume RUN_DIR continue a killed or interrupted run: rows already\n"
 		"                   measured on the same image are kept\n"
 		"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
+		"  --wait SECONDS   wait this long for a board another run holds\n"
 		"  -v, -q           more or less diagnostics on stderr\n"
 		"exit: 0 all measured, 1 some rows failed, 2 could not start,\n"
 		"      3 regression against the baseline, 4 interrupted\n");
@@ -92,10 +99,42 @@ struct hil_thresholds;
 static int compare_reports(const char *base_arg, const char *new_arg,
 			   const struct hil_thresholds *t, const char *junit);
 
+/*
+ * The board's lock for a run: the hardware map (configs/boards.json, when
+ * there is one) names the board, else the config's board name does. A
+ * second run on the same board waits up to wait_s, then says who holds it.
+ */
+static int lock_board(const struct hil_config *cfg, const char *config_path,
+		      unsigned wait_s, struct hil_lock *lock)
+{
+	struct hil_boards map;
+	char err[1024];
+	char *msg = NULL;
+	const char *id;
+	int have_map;
+	int ret;
+
+	memset(&map, 0, sizeof(map));
+	have_map = access("configs/boards.json", R_OK) == 0 &&
+		   hil_boards_load("configs/boards.json", &map, err,
+				   sizeof(err)) == HIL_OK;
+	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
+	ret = hil_lock_acquire(lock, NULL, id, config_path, wait_s, &msg);
+	if (ret != HIL_OK) {
+		hil_err("%s", msg != NULL ? msg : hil_strerror(ret));
+	}
+	free(msg);
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
 static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
-		   const char *junit, int *regression)
+		   const char *junit, unsigned wait_s, int *regression)
 {
+	struct hil_lock lock;
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_run *run = calloc(1, sizeof(*run));
 	struct hil_runner_opts opts;
@@ -114,7 +153,13 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
 	opts.stop = &stop_requested;
 	opts.resume_dir = resume_dir;
+	memset(&lock, 0, sizeof(lock));
+	ret = lock_board(cfg, config_path, wait_s, &lock);
+	if (ret != HIL_OK) {
+		goto out;
+	}
 	ret = hil_runner_run(cfg, &opts, run);
+	hil_lock_release(&lock);
 	if (run->n_rows > 0) {
 		hil_report_print_table(run, stdout);
 	}
@@ -364,6 +409,103 @@ static int cmd_compare(int argc, char **argv)
 	return compare_reports(files[0], files[1], &t, junit);
 }
 
+/* The daemon's run callback: hil_runner_run, then the job's baseline. */
+static int serve_run(void *ctx, const struct hil_config *cfg,
+		     const char *baseline, char *report_dir, size_t len)
+{
+	struct hil_runner_opts opts;
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char resume[4096];
+	int ret;
+
+	(void)ctx;
+	if (run == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	snprintf(resume, sizeof(resume), "%s", report_dir);
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = cfg->results_dir;
+	opts.stop = &stop_requested;
+	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
+	ret = hil_runner_run(cfg, &opts, run);
+	snprintf(report_dir, len, "%s", run->dir);
+	if (ret == HIL_OK && baseline != NULL && run->dir[0] != '\0') {
+		struct hil_thresholds t;
+
+		hil_thresholds_default(&t);
+		if (compare_reports(baseline, run->dir, &t, NULL) ==
+		    EXIT_REGRESSION) {
+			ret = HIL_SERVE_REGRESSION;
+		}
+	}
+	hil_run_free(run);
+	free(run);
+	return ret;
+}
+
+/* hilrun serve --spool DIR [--once] [--wait S]: the lab daemon. */
+static int cmd_serve(int argc, char **argv)
+{
+	struct hil_serve_opts o;
+	struct hil_boards map;
+	char err[1024];
+	int have_map = 0;
+	int i;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--spool") == 0 && i + 1 < argc) {
+			o.spool = argv[++i];
+		} else if (strcmp(argv[i], "--once") == 0) {
+			o.once = 1;
+		} else if (strcmp(argv[i], "--wait") == 0 && i + 1 < argc) {
+			o.wait_s = (unsigned)strtoul(argv[++i], NULL, 10);
+		} else {
+			hil_err("usage: hilrun serve --spool DIR [--once] [--wait SECONDS]");
+			return HIL_ERR_ARG;
+		}
+	}
+	if (o.spool == NULL) {
+		hil_err("usage: hilrun serve --spool DIR [--once] [--wait SECONDS]");
+		return HIL_ERR_ARG;
+	}
+	memset(&map, 0, sizeof(map));
+	if (access("configs/boards.json", R_OK) == 0) {
+		if (hil_boards_load("configs/boards.json", &map, err,
+				    sizeof(err)) != HIL_OK) {
+			hil_err("%s", err);
+			return HIL_ERR_CONFIG;
+		}
+		have_map = 1;
+		o.boards = &map;
+	}
+	o.run = serve_run;
+	o.stop = &stop_requested;
+	ret = hil_serve(&o);
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
+/* hilrun boards: the hardware map, and which boards are here and free. */
+static int cmd_boards(void)
+{
+	struct hil_boards map;
+	char err[1024];
+	int ret;
+
+	ret = hil_boards_load("configs/boards.json", &map, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		return ret;
+	}
+	ret = hil_boards_list(&map, stdout);
+	hil_boards_free(&map);
+	return ret;
+}
+
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 		     const char *results_dir)
 {
@@ -400,6 +542,8 @@ int main(int argc, char **argv)
 	const char *junit = NULL;
 	const char *resume_dir = NULL;
 	char resume_config[4096];
+	unsigned wait_s = 0;
+	int sub;
 	int verbosity = HIL_LOG_INFO;
 	struct sigaction sa;
 	int i;
@@ -421,23 +565,36 @@ int main(int argc, char **argv)
 		}
 	}
 	hil_log_set_level(verbosity);
+	/* A subcommand may follow -v/-q. */
+	for (sub = 1; sub < argc; sub++) {
+		if (strcmp(argv[sub], "-v") != 0 &&
+		    strcmp(argv[sub], "-q") != 0) {
+			break;
+		}
+	}
 
-	if (argc >= 2 && strcmp(argv[1], "doctor") == 0) {
+	if (sub < argc && strcmp(argv[sub], "doctor") == 0) {
 		/* Every check passed: 0; something is missing: 2. */
-		return cmd_doctor(argc - 1, argv + 1) == HIL_OK
+		return cmd_doctor(argc - sub, argv + sub) == HIL_OK
 			       ? 0
 			       : EXIT_CANNOT_START;
 	}
-	if (argc >= 2 && strcmp(argv[1], "report") == 0) {
-		return cmd_report(argc - 1, argv + 1) == HIL_OK
+	if (sub < argc && strcmp(argv[sub], "serve") == 0) {
+		return exit_status(cmd_serve(argc - sub, argv + sub));
+	}
+	if (sub < argc && strcmp(argv[sub], "boards") == 0) {
+		return cmd_boards() == HIL_OK ? 0 : EXIT_CANNOT_START;
+	}
+	if (sub < argc && strcmp(argv[sub], "report") == 0) {
+		return cmd_report(argc - sub, argv + sub) == HIL_OK
 			       ? 0
 			       : EXIT_CANNOT_START;
 	}
-	if (argc >= 2 && strcmp(argv[1], "compare") == 0) {
-		return cmd_compare(argc - 1, argv + 1);
+	if (sub < argc && strcmp(argv[sub], "compare") == 0) {
+		return cmd_compare(argc - sub, argv + sub);
 	}
-	if (argc >= 2 && strcmp(argv[1], "crypt") == 0) {
-		return exit_status(cmd_crypt(argc - 1, argv + 1)) ==
+	if (sub < argc && strcmp(argv[sub], "crypt") == 0) {
+		return exit_status(cmd_crypt(argc - sub, argv + sub)) ==
 				       EXIT_ALL_MEASURED
 			       ? 0
 			       : EXIT_CANNOT_START;
@@ -458,8 +615,10 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if ((strcmp(a, "--config") == 0 ||
-		     strcmp(a, "--results") == 0 ||
-		     strcmp(a, "--sweep") == 0) &&
+		     strcmp(a, "--results") == 0 || strcmp(a, "--sweep") == 0 ||
+		     strcmp(a, "--baseline") == 0 ||
+		     strcmp(a, "--junit") == 0 || strcmp(a, "--resume") == 0 ||
+		     strcmp(a, "--wait") == 0) &&
 		    i + 1 >= argc) {
 			hil_err("%s needs a value", a);
 			return EXIT_CANNOT_START;
@@ -478,6 +637,8 @@ int main(int argc, char **argv)
 			baseline = argv[++i];
 		} else if (strcmp(a, "--resume") == 0) {
 			resume_dir = argv[++i];
+		} else if (strcmp(a, "--wait") == 0) {
+			wait_s = (unsigned)strtoul(argv[++i], NULL, 10);
 		} else if (strcmp(a, "--junit") == 0) {
 			junit = argv[++i];
 		} else {
@@ -512,7 +673,7 @@ int main(int argc, char **argv)
 		int regression = 0;
 
 		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
-			      junit, &regression);
+			      junit, wait_s, &regression);
 		if (ret == HIL_OK && regression) {
 			return EXIT_REGRESSION;
 		}

@@ -1,0 +1,763 @@
+/* Unit tests of the spool daemon with a fake runner: filing, bad job files, resume after a crash or a stop, board locks, two daemons, the stop flag. */
+#define _XOPEN_SOURCE 700
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "err.h"
+#include "lock.h"
+#include "serve.h"
+
+#define MAX_CALLS 32
+
+/* The fake runner: what it was called with, and what it does by name. */
+struct fake {
+	const char *root; /* where run folders go */
+	const char *lock_dir;
+	const char *log; /* append each config name here (or NULL) */
+	volatile sig_atomic_t *stop; /* set by the "stopme" configs */
+	size_t n;
+	char names[MAX_CALLS][64];
+	char entry_dir[MAX_CALLS][256]; /* report_dir on entry */
+	char baseline[MAX_CALLS][256];
+	char board_held[MAX_CALLS][64]; /* a lock seen held during the run */
+};
+
+struct fx {
+	char dir[64];
+	char spool[128];
+	char locks[128];
+	volatile sig_atomic_t stop;
+	struct fake fake;
+	struct hil_serve_counts counts;
+	struct hil_serve_opts opts;
+};
+
+/*
+ * By config name: "broken" fails to build, "rows" has failed rows,
+ * "regress" regresses, "stopme" is interrupted by a stop (the daemon is
+ * asked to stop while it runs), "stopafter" completes but asks the daemon
+ * to stop; anything else measures every row.
+ */
+static int fake_run(void *ctx, const struct hil_config *cfg,
+		    const char *baseline, char *report_dir, size_t len)
+{
+	struct fake *f = ctx;
+	size_t i = f->n;
+	char path[512];
+	FILE *rep;
+
+	assert_true(i < MAX_CALLS);
+	f->n++;
+	snprintf(f->names[i], sizeof(f->names[i]), "%s", cfg->name);
+	snprintf(f->entry_dir[i], sizeof(f->entry_dir[i]), "%s", report_dir);
+	snprintf(f->baseline[i], sizeof(f->baseline[i]), "%s",
+		 baseline != NULL ? baseline : "");
+	if (hil_lock_probe(f->lock_dir, "qemu-netduino", NULL) == 1) {
+		snprintf(f->board_held[i], sizeof(f->board_held[i]),
+			 "qemu-netduino");
+	} else if (hil_lock_probe(f->lock_dir, "nucleo-1", NULL) == 1) {
+		snprintf(f->board_held[i], sizeof(f->board_held[i]),
+			 "nucleo-1");
+	}
+	if (f->log != NULL) {
+		int fd = open(f->log, O_WRONLY | O_APPEND | O_CREAT, 0644);
+		char line[80];
+		int n = snprintf(line, sizeof(line), "%s\n", cfg->name);
+		struct timespec ts = {0, 20 * 1000000L};
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, line, (size_t)n), n);
+		close(fd);
+		nanosleep(&ts, NULL); /* let the other daemon race us */
+	}
+	if (strcmp(cfg->name, "broken") == 0) {
+		report_dir[0] = '\0';
+		return HIL_ERR_BUILD;
+	}
+	if (report_dir[0] == '\0') {
+		snprintf(report_dir, len, "%s/%s-%d-%zu", f->root, cfg->name,
+			 (int)getpid(), i);
+	}
+	mkdir(report_dir, 0755);
+	snprintf(path, sizeof(path), "%s/report.json", report_dir);
+	rep = fopen(path, "w");
+	assert_non_null(rep);
+	fputs("{}\n", rep);
+	fclose(rep);
+	if (strcmp(cfg->name, "rows") == 0) {
+		return HIL_ERR_VERIFY;
+	}
+	if (strcmp(cfg->name, "regress") == 0) {
+		return HIL_SERVE_REGRESSION;
+	}
+	if (strcmp(cfg->name, "stopme") == 0) {
+		*f->stop = 1;
+		return HIL_ERR_INTERRUPTED;
+	}
+	if (strcmp(cfg->name, "stopafter") == 0) {
+		*f->stop = 1;
+	}
+	return HIL_OK;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	if (fx == NULL) {
+		return -1;
+	}
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/hilrun-serve-XXXXXX");
+	if (mkdtemp(fx->dir) == NULL) {
+		free(fx);
+		return -1;
+	}
+	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->dir);
+	snprintf(fx->locks, sizeof(fx->locks), "%s/locks", fx->dir);
+	fx->fake.root = fx->dir;
+	fx->fake.lock_dir = fx->locks;
+	fx->fake.stop = &fx->stop;
+	fx->opts.spool = fx->spool;
+	fx->opts.run = fake_run;
+	fx->opts.ctx = &fx->fake;
+	fx->opts.lock_dir = fx->locks;
+	fx->opts.poll_ms = 50;
+	fx->opts.once = 1;
+	fx->opts.stop = &fx->stop;
+	fx->opts.counts = &fx->counts;
+	*state = fx;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	int ret = nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+
+	free(fx);
+	return ret;
+}
+
+/* JSON in C strings is unreadable with \" everywhere: tests write ' for ". */
+static void write_file(const char *path, const char *squoted)
+{
+	FILE *f = fopen(path, "w");
+	const char *s;
+
+	assert_non_null(f);
+	for (s = squoted; *s != '\0'; s++) {
+		fputc(*s == '\'' ? '"' : *s, f);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A valid config file named name (its "name" too); path receives it. */
+static void config_file(const struct fx *fx, const char *name, char *path,
+			size_t n)
+{
+	char text[256];
+
+	snprintf(path, n, "%s/%s.json", fx->dir, name);
+	snprintf(text, sizeof(text),
+		 "{'name': '%s', 'algorithms': ['ascon-aead128']}", name);
+	write_file(path, text);
+}
+
+static void make_spool(const struct fx *fx)
+{
+	static const char *const subs[] = {"", "/incoming", "/running", "/done",
+					   "/failed"};
+	char path[256];
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s%s", fx->spool, subs[i]);
+		assert_true(mkdir(path, 0755) == 0 || access(path, F_OK) == 0);
+	}
+}
+
+/* Drop a job file into spool/sub (squoted JSON). */
+static void drop(const struct fx *fx, const char *sub, const char *name,
+		 const char *squoted)
+{
+	char path[256];
+
+	make_spool(fx);
+	snprintf(path, sizeof(path), "%s/%s/%s", fx->spool, sub, name);
+	write_file(path, squoted);
+}
+
+/* Drop {"config": "<dir>/<cfg>.json"}, writing that config. */
+static void drop_config_job(const struct fx *fx, const char *sub,
+			    const char *job, const char *cfg)
+{
+	char path[256], text[512];
+
+	config_file(fx, cfg, path, sizeof(path));
+	snprintf(text, sizeof(text), "{'config': '%s'}", path);
+	drop(fx, sub, job, text);
+}
+
+static int exists(const struct fx *fx, const char *sub, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", fx->spool, sub, name);
+	return access(path, F_OK) == 0;
+}
+
+/* Job files (NAME.json, not results or state) left in spool/sub. */
+static size_t count(const struct fx *fx, const char *sub)
+{
+	char path[256];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", fx->spool, sub);
+	d = opendir(path);
+	assert_non_null(d);
+	for (e = readdir(d); e != NULL; e = readdir(d)) {
+		size_t l = strlen(e->d_name);
+
+		if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 &&
+		    (l < 12 ||
+		     strcmp(e->d_name + l - 12, ".result.json") != 0)) {
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* The result file spool/sub/<base>.result.json, parsed (caller deletes). */
+static cJSON *result(const struct fx *fx, const char *sub, const char *base)
+{
+	char path[256], text[8192];
+	size_t n;
+	FILE *f;
+	cJSON *j;
+
+	snprintf(path, sizeof(path), "%s/%s/%s.result.json", fx->spool, sub,
+		 base);
+	f = fopen(path, "r");
+	if (f == NULL) {
+		fail_msg("no result file %s", path);
+	}
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	j = cJSON_Parse(text);
+	assert_non_null(j);
+	return j;
+}
+
+static const char *str(const cJSON *j, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
+static int num(const cJSON *j, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(j, key);
+
+	assert_true(cJSON_IsNumber(it));
+	return it->valueint;
+}
+
+static void test_serve_three_jobs_one_invalid(void **state)
+{
+	struct fx *fx = *state;
+	char bad[256], want[1024], report[512], text[512];
+	struct hil_config cfg;
+	cJSON *r;
+
+	drop_config_job(fx, "incoming", "1-alpha.json", "alpha");
+	snprintf(bad, sizeof(bad), "%s/bad.json", fx->dir);
+	write_file(bad,
+		   "{'algorithms': ['ascon-aead128'], 'bench': {'runs': 0}}");
+	snprintf(text, sizeof(text), "{'config': '%s'}", bad);
+	drop(fx, "incoming", "2-bad.json", text);
+	drop_config_job(fx, "incoming", "3-gamma.json", "gamma");
+
+	/* Once mode: one failed job makes it say so. */
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->counts.done, 2);
+	assert_int_equal(fx->counts.failed, 1);
+	assert_int_equal(count(fx, "incoming"), 0);
+	assert_int_equal(count(fx, "running"), 0);
+	assert_int_equal(count(fx, "done"), 2);
+	assert_int_equal(count(fx, "failed"), 1);
+	assert_true(exists(fx, "done", "1-alpha.json"));
+	assert_true(exists(fx, "done", "3-gamma.json"));
+	assert_true(exists(fx, "failed", "2-bad.json"));
+
+	/* Name order; the invalid one never reached the runner. */
+	assert_int_equal(fx->fake.n, 2);
+	assert_string_equal(fx->fake.names[0], "alpha");
+	assert_string_equal(fx->fake.names[1], "gamma");
+	/* The board was locked while each ran. */
+	assert_string_equal(fx->fake.board_held[0], "qemu-netduino");
+	assert_int_equal(hil_lock_probe(fx->locks, "qemu-netduino", NULL), 0);
+
+	r = result(fx, "done", "1-alpha");
+	assert_string_equal(str(r, "job"), "1-alpha.json");
+	assert_string_equal(str(r, "status"), "done");
+	assert_int_equal(num(r, "exit_status"), 0);
+	assert_string_equal(str(r, "summary"),
+			    "all rows measured and verified");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "error")));
+	snprintf(report, sizeof(report), "%s/alpha-%d-0/report.json", fx->dir,
+		 (int)getpid());
+	assert_string_equal(str(r, "report"), report);
+	assert_int_equal(access(str(r, "report"), F_OK), 0);
+	assert_string_equal(str(r, "board"), "qemu-netduino");
+	assert_non_null(strstr(str(r, "config"), "/alpha.json"));
+	assert_non_null(str(r, "started"));
+	assert_non_null(str(r, "finished"));
+	cJSON_Delete(r);
+	r = result(fx, "done", "3-gamma");
+	assert_int_equal(num(r, "exit_status"), 0);
+	cJSON_Delete(r);
+
+	/* The loader's own message, naming the file and key. */
+	assert_int_equal(hil_config_load(bad, &cfg, want, sizeof(want)),
+			 HIL_ERR_CONFIG);
+	r = result(fx, "failed", "2-bad");
+	assert_string_equal(str(r, "status"), "failed");
+	assert_int_equal(num(r, "exit_status"), 2);
+	assert_string_equal(str(r, "error"), want);
+	assert_non_null(strstr(str(r, "error"), "bench.runs"));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "report")));
+	cJSON_Delete(r);
+}
+
+static void test_serve_resumes_job_left_in_running_first(void **state)
+{
+	struct fx *fx = *state;
+
+	drop_config_job(fx, "incoming", "a.json", "fresh");
+	/* The daemon was killed while running z.json: no .state even. */
+	drop_config_job(fx, "running", "z.json", "leftover");
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 2);
+	assert_string_equal(fx->fake.names[0], "leftover");
+	assert_string_equal(fx->fake.entry_dir[0], "");
+	assert_string_equal(fx->fake.names[1], "fresh");
+	assert_true(exists(fx, "done", "z.json"));
+	assert_true(exists(fx, "done", "z.result.json"));
+	assert_true(exists(fx, "done", "a.json"));
+	assert_false(exists(fx, "running", "z.state"));
+	assert_int_equal(count(fx, "running"), 0);
+}
+
+static void test_serve_interrupted_job_resumes_its_run_folder(void **state)
+{
+	struct fx *fx = *state;
+	char first[256];
+
+	drop_config_job(fx, "incoming", "a.json", "stopme");
+	drop_config_job(fx, "incoming", "b.json", "later");
+
+	/* The stop comes while a.json runs: it stays in running/. */
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_INTERRUPTED);
+	assert_int_equal(fx->fake.n, 1);
+	assert_true(exists(fx, "running", "a.json"));
+	assert_true(exists(fx, "running", "a.state"));
+	assert_true(exists(fx, "incoming", "b.json"));
+	assert_int_equal(fx->counts.done + fx->counts.failed, 0);
+	snprintf(first, sizeof(first), "%s/stopme-%d-0", fx->dir,
+		 (int)getpid());
+
+	/* Restarted: the same run folder is handed back to be resumed. The
+	 * fake is interrupted again, then once more; a stop is not an
+	 * attempt, so the job is never given up for it. */
+	fx->stop = 0;
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_INTERRUPTED);
+	fx->stop = 0;
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_INTERRUPTED);
+	fx->stop = 0;
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_INTERRUPTED);
+	assert_int_equal(fx->fake.n, 4);
+	assert_string_equal(fx->fake.entry_dir[0], "");
+	assert_string_equal(fx->fake.entry_dir[1], first);
+	assert_string_equal(fx->fake.entry_dir[3], first);
+	assert_true(exists(fx, "running", "a.json"));
+}
+
+static void test_serve_gives_up_a_job_that_keeps_killing_it(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop_config_job(fx, "running", "crash.json", "crasher");
+	drop(fx, "running", "crash.state",
+	     "{'attempts': 3, 'run_dir': '/tmp/nowhere'}");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0);
+	assert_true(exists(fx, "failed", "crash.json"));
+	assert_false(exists(fx, "running", "crash.state"));
+	r = result(fx, "failed", "crash");
+	assert_int_equal(num(r, "exit_status"), 2);
+	assert_string_equal(
+		str(r, "error"),
+		"gave up after 3 attempts: the daemon stopped while running this job each time");
+	cJSON_Delete(r);
+
+	/* Two attempts so far: a third is made. */
+	drop_config_job(fx, "running", "again.json", "again");
+	drop(fx, "running", "again.state", "{'attempts': 2, 'run_dir': ''}");
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->counts.done, 1);
+	assert_int_equal(fx->counts.failed, 1); /* added up over both calls */
+	assert_int_equal(fx->fake.n, 1);
+	assert_true(exists(fx, "done", "again.json"));
+}
+
+static void test_serve_run_errors_go_to_failed_with_status(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop_config_job(fx, "incoming", "1.json", "broken");
+	drop_config_job(fx, "incoming", "2.json", "rows");
+	drop_config_job(fx, "incoming", "3.json", "regress");
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->counts.done, 0);
+	assert_int_equal(fx->counts.failed, 3);
+
+	r = result(fx, "failed", "1");
+	assert_string_equal(str(r, "status"), "failed");
+	assert_int_equal(num(r, "exit_status"), 2);
+	assert_string_equal(str(r, "summary"), "could not start");
+	assert_string_equal(str(r, "error"), "firmware build failed");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "report")));
+	cJSON_Delete(r);
+
+	r = result(fx, "failed", "2");
+	assert_int_equal(num(r, "exit_status"), 1);
+	assert_string_equal(str(r, "summary"),
+			    "some rows failed (see the report)");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "error")));
+	assert_non_null(strstr(str(r, "report"), "/rows-"));
+	cJSON_Delete(r);
+
+	r = result(fx, "failed", "3");
+	assert_int_equal(num(r, "exit_status"), 3);
+	assert_string_equal(str(r, "summary"),
+			    "regression against the baseline");
+	cJSON_Delete(r);
+}
+
+static void test_serve_inline_config_and_baseline(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop(fx, "incoming", "inl.json",
+	     "{'config': {'name': 'inl', 'algorithms': ['ascon-aead128'], "
+	     "'bench': {'runs': 5}}, 'baseline': 'results/base/report.json'}");
+	drop(fx, "incoming", "inl-bad.json",
+	     "{'config': {'algorithms': ['ascon-aead128'], 'bench': {'rnus': 5}}}");
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 1);
+	assert_string_equal(fx->fake.names[0], "inl");
+	assert_string_equal(fx->fake.baseline[0], "results/base/report.json");
+	r = result(fx, "done", "inl");
+	assert_string_equal(str(r, "config"), "inline");
+	assert_string_equal(str(r, "baseline"), "results/base/report.json");
+	cJSON_Delete(r);
+
+	r = result(fx, "failed", "inl-bad");
+	assert_string_equal(str(r, "config"), "inline");
+	assert_non_null(strstr(str(r, "error"), "inline config: "));
+	assert_non_null(strstr(str(r, "error"), "bench.rnus"));
+	cJSON_Delete(r);
+}
+
+static void test_serve_bad_job_files_never_crash(void **state)
+{
+	static const struct {
+		const char *name, *text, *error;
+	} bad[] = {
+		{"a.json", "not json at all",
+		 "job file: line 1, column 1: not valid JSON (expected {\"config\": \"PATH\"} or {\"config\": {...}})"},
+		{"b.json", "",
+		 "job file: line 1, column 1: not valid JSON (expected {\"config\": \"PATH\"} or {\"config\": {...}})"},
+		{"c.json", "['configs/qemu.json']",
+		 "job file: expected a JSON object: {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\""},
+		{"d.json", "{'config': 'x.json', 'priority': 1}",
+		 "job file: priority: unknown key (known: config, baseline)"},
+		{"e.json", "{'baseline': 'x'}",
+		 "job file: config: required (a config file path or an inline configuration object)"},
+		{"f.json", "{'config': 42}",
+		 "job file: config: expected a config file path (string) or an inline configuration (object)"},
+		{"g.json",
+		 "{'config': {'algorithms': ['ascon-aead128']}, 'baseline': 7}",
+		 "job file: baseline: expected the path of a report (a non-empty string)"},
+		{"h.json", "{'config': 'a.json', 'config': 'b.json'}",
+		 "job file: config: key given twice"},
+		{"i.json", "{'config': '/nonexistent/x.json'}",
+		 NULL /* the loader's message, checked below */},
+		{"j.json",
+		 "{'config': {'algorithms': ['ascon-aead128']}} trailing",
+		 "job file: line 1, column 47: not valid JSON (expected {\"config\": \"PATH\"} or {\"config\": {...}})"},
+	};
+	struct fx *fx = *state;
+	size_t i, n = sizeof(bad) / sizeof(bad[0]);
+	char base[16];
+	cJSON *r;
+
+	for (i = 0; i < n; i++) {
+		drop(fx, "incoming", bad[i].name, bad[i].text);
+	}
+	/* Ignored: hidden (being written) and not *.json. */
+	drop(fx, "incoming", ".k.json", "{}");
+	drop(fx, "incoming", "notes.txt", "{}");
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0);
+	assert_int_equal(fx->counts.failed, n);
+	for (i = 0; i < n; i++) {
+		snprintf(base, sizeof(base), "%.1s", bad[i].name);
+		assert_true(exists(fx, "failed", bad[i].name));
+		r = result(fx, "failed", base);
+		assert_int_equal(num(r, "exit_status"), 2);
+		if (bad[i].error != NULL) {
+			assert_string_equal(str(r, "error"), bad[i].error);
+		} else {
+			assert_non_null(
+				strstr(str(r, "error"), "/nonexistent/x.json"));
+		}
+		cJSON_Delete(r);
+	}
+	assert_true(exists(fx, "incoming", ".k.json"));
+	assert_true(exists(fx, "incoming", "notes.txt"));
+}
+
+static void test_serve_busy_board_fails_naming_holder(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_lock lock;
+	char want[128];
+	cJSON *r;
+
+	assert_int_equal(hil_lock_acquire(&lock, fx->locks, "qemu-netduino",
+					  "configs/manual.json", 0, NULL),
+			 HIL_OK);
+	drop_config_job(fx, "incoming", "a.json", "alpha");
+	fx->opts.wait_s = 1;
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	hil_lock_release(&lock);
+	assert_int_equal(fx->fake.n, 0);
+	r = result(fx, "failed", "a");
+	snprintf(
+		want, sizeof(want),
+		"board qemu-netduino is in use by pid %ld (configs/manual.json) since ",
+		(long)getpid());
+	assert_memory_equal(str(r, "error"), want, strlen(want));
+	assert_non_null(strstr(str(r, "error"), " (waited 1 s for it)"));
+	assert_string_equal(str(r, "board"), "qemu-netduino");
+	cJSON_Delete(r);
+}
+
+static void test_serve_locks_the_mapped_board(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_boards map;
+	cJSON *r;
+
+	assert_int_equal(
+		hil_boards_parse(
+			"[{\"id\": \"nucleo-1\", \"platform\": "
+			"\"nucleo-f401re\", \"serial\": \"/dev/ttyACM0\"}]",
+			&map, NULL, 0),
+		HIL_OK);
+	fx->opts.boards = &map;
+	drop(fx, "incoming", "n.json",
+	     "{'config': {'name': 'onboard', 'algorithms': ['ascon-aead128'], "
+	     "'board': {'name': 'nucleo-f401re'}, "
+	     "'link': {'type': 'serial', 'port': '/dev/ttyACM0'}}}");
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+	assert_string_equal(fx->fake.board_held[0], "nucleo-1");
+	r = result(fx, "done", "n");
+	assert_string_equal(str(r, "board"), "nucleo-1");
+	cJSON_Delete(r);
+	hil_boards_free(&map);
+}
+
+static void test_serve_two_daemons_never_take_the_same_job(void **state)
+{
+	struct fx *fx = *state;
+	char log[256], name[32], text[256], line[64];
+	int seen[12] = {0};
+	int status, i;
+	pid_t child;
+	FILE *f;
+
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "job%02d.json", i);
+		snprintf(
+			text, sizeof(text),
+			"{'config': {'name': 'j%02d', 'algorithms': ['ascon-aead128']}}",
+			i);
+		drop(fx, "incoming", name, text);
+	}
+	snprintf(log, sizeof(log), "%s/calls.log", fx->dir);
+	fx->fake.log = log;
+	fx->opts.wait_s =
+		30; /* they share the board: one waits for the other */
+
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		_exit(hil_serve(&fx->opts) == HIL_OK ? 0 : 1);
+	}
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+
+	/* Every job ran exactly once, by one daemon or the other. */
+	f = fopen(log, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		int k = atoi(line + 1);
+
+		assert_true(k >= 0 && k < 12);
+		seen[k]++;
+	}
+	fclose(f);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(seen[i], 1);
+	}
+	assert_int_equal(count(fx, "done"), 12);
+	assert_int_equal(count(fx, "incoming"), 0);
+	assert_int_equal(count(fx, "running"), 0);
+}
+
+static void test_serve_stop_flag_ends_the_loop(void **state)
+{
+	struct fx *fx = *state;
+
+	/* Daemon mode: the flag set during a job ends the loop after it. */
+	fx->opts.once = 0;
+	drop_config_job(fx, "incoming", "1.json", "stopafter");
+	drop_config_job(fx, "incoming", "2.json", "second");
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+	assert_true(exists(fx, "done", "1.json"));
+	assert_true(exists(fx, "incoming", "2.json"));
+
+	/* Already set: returns at once, nothing run. */
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+}
+
+static volatile sig_atomic_t *alarm_flag;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	*alarm_flag = 1;
+}
+
+static void test_serve_signal_stops_an_idle_daemon(void **state)
+{
+	struct fx *fx = *state;
+	struct sigaction sa, old;
+	struct timespec t0, t1;
+	long ms;
+
+	/* As main() would: the handler only sets the flag. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	alarm_flag = &fx->stop;
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	fx->opts.once = 0;
+	fx->opts.poll_ms = 60000; /* the nap itself must notice */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	alarm(1);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sigaction(SIGALRM, &old, NULL);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms >= 900 && ms < 3000);
+	/* It made its spool. */
+	assert_true(exists(fx, "", "incoming"));
+	assert_true(exists(fx, "", "failed"));
+}
+
+static void test_serve_rejects_missing_options(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_serve_opts o = fx->opts;
+
+	assert_int_equal(hil_serve(NULL), HIL_ERR_ARG);
+	o.run = NULL;
+	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
+	o = fx->opts;
+	o.spool = "";
+	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_serve_three_jobs_one_invalid),
+		T(test_serve_resumes_job_left_in_running_first),
+		T(test_serve_interrupted_job_resumes_its_run_folder),
+		T(test_serve_gives_up_a_job_that_keeps_killing_it),
+		T(test_serve_run_errors_go_to_failed_with_status),
+		T(test_serve_inline_config_and_baseline),
+		T(test_serve_bad_job_files_never_crash),
+		T(test_serve_busy_board_fails_naming_holder),
+		T(test_serve_locks_the_mapped_board),
+		T(test_serve_two_daemons_never_take_the_same_job),
+		T(test_serve_stop_flag_ends_the_loop),
+		T(test_serve_signal_stops_an_idle_daemon),
+		T(test_serve_rejects_missing_options),
+	};
+
+	/* The daemon reports each job on stderr; keep the test output short. */
+	setenv("HILRUN_LOG", "0", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+#undef T
+}
