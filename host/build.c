@@ -155,6 +155,7 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	char var_algs[8300];
 	char var_dir[HIL_PATH + 16];
 	char var_clock[64];
+	char var_baud[64];
 	char key[16384];
 	size_t i;
 	uint32_t h;
@@ -186,8 +187,9 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		}
 	}
 	/* Everything that changes the image goes into the directory name. */
-	snprintf(key, sizeof(key), "%s|%u|%s|%s", cfg->board.name,
-		 (unsigned)cfg->board.clock_hz, opt, fw->algs);
+	snprintf(key, sizeof(key), "%s|%u|%u|%s|%s", cfg->board.name,
+		 (unsigned)cfg->board.clock_hz, (unsigned)cfg->link.baud, opt,
+		 fw->algs);
 	h = hilp_digest_update(HILP_DIGEST_INIT, (const uint8_t *)key,
 			       strlen(key));
 	snprintf(fw->dir, sizeof(fw->dir), "%s/build/fw/%s-%08x", root,
@@ -200,13 +202,17 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	snprintf(var_dir, sizeof(var_dir), "FW_DIR=%s", fw->dir);
 	snprintf(var_clock, sizeof(var_clock), "CLOCK_HZ=%u",
 		 (unsigned)cfg->board.clock_hz);
+	/* The stub's UART speed is the config's (the real board divides its
+	 * APB1 clock for it; QEMU ignores it). */
+	snprintf(var_baud, sizeof(var_baud), "HIL_BAUD=%u",
+		 (unsigned)cfg->link.baud);
 	{
 		char *argv[] = {"make",	    "--no-print-directory",
 				"-C",	    (char *)root,
 				"firmware", var_board,
 				var_opt,    var_algs,
-				var_clock,  var_dir,
-				NULL};
+				var_clock,  var_baud,
+				var_dir,    NULL};
 
 		hil_info("building %s firmware for %s (%s) in %s",
 			 cfg->board.name, cfg->name, opt, fw->dir);

@@ -13,6 +13,7 @@
 
 #include "err.h"
 #include "log.h"
+#include "report/render.h"
 #include "run.h"
 #include "util.h"
 
@@ -521,6 +522,25 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		}
 		free(js);
 		free(md);
+		{
+			/* One group of bars per metric, a bar per config:
+			 * from the reports that were written. */
+			const char *dirs[HIL_SWEEP_MAX];
+			size_t n = 0;
+
+			for (r = 0; r < sw->n; r++) {
+				if (runs[r].dir[0] != '\0' &&
+				    runs[r].n_rows > 0) {
+					dirs[n++] = runs[r].dir;
+				}
+			}
+			if (n > 0 &&
+			    hil_report_render_sweep(dirs, n, sweep_run.dir) !=
+				    HIL_OK) {
+				hil_warn(
+					"no sweep plot: the reports could not be read back");
+			}
+		}
 		fprintf(out, "sweep summary: %s/sweep.md\n", sweep_run.dir);
 	}
 	for (r = 0; r < sw->n; r++) {
