@@ -201,10 +201,16 @@ KAT_TESTS := ascon_aead128_kat:ascon-aead128/ref \
 	chacha20poly1305_kat:chacha20-poly1305/ref
 kat_name = $(firstword $(subst :, ,$(1)))
 kat_dir = target/crypto/$(lastword $(subst :, ,$(1)))
+# The AEAD tests share their known-answer and forgery checks.
+AEAD_KAT_TESTS := ascon_aead128_kat ascon_aead128_bi32_kat ascon128v12_kat \
+	aes128_gcm_kat chacha20poly1305_kat
+$(foreach t,$(AEAD_KAT_TESTS),$(eval TEST_EXTRA_$(t) := tests/unit/aead_kat_suite.c))
 define kat_test_rule
-$(TB)/test_$(call kat_name,$(1)): tests/unit/test_$(call kat_name,$(1)).c $(wildcard $(call kat_dir,$(1))/*.c) $(HB)/libhil.a $(TB)/ref_renamed/ascon_aead128_ref.o
+$(TB)/test_$(call kat_name,$(1)): tests/unit/test_$(call kat_name,$(1)).c $(TEST_EXTRA_$(call kat_name,$(1))) \
+		$(patsubst %.c,%.h,$(TEST_EXTRA_$(call kat_name,$(1)))) $(wildcard $(call kat_dir,$(1))/*.c) $(HB)/libhil.a $(TB)/ref_renamed/ascon_aead128_ref.o
 	@mkdir -p $$(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(call kat_dir,$(1)) $(HOST_LDFLAGS) -o $$@ $$< \
+	$(HOST_CC) $(HOST_CFLAGS) -I$(call kat_dir,$(1)) -Itests/unit $(HOST_LDFLAGS) -o $$@ $$< \
+		$(TEST_EXTRA_$(call kat_name,$(1))) \
 		$(wildcard $(call kat_dir,$(1))/*.c) $(TB)/ref_renamed/ascon_aead128_ref.o \
 		$(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
 endef
