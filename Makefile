@@ -227,11 +227,16 @@ UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
-E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery
+E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery \
+	e2e_crypt
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
-		tests/e2e/e2e_util.c $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+		tests/e2e/e2e_util.c $(HB)/libhil.a $(HOST_LDLIBS) \
+		$(E2E_LIBS_$*) -lcmocka
+
+# hilrun crypt is compared with OpenSSL's implementations where it has them.
+E2E_LIBS_crypt := -lcrypto
 E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 
 # ---------------------------------------------------------------- phony

@@ -248,7 +248,8 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 		: op == HILP_OP_KEYSETUP       ? "expanded-key"
 		: ref->kind == HILP_KIND_BLOCK ? "ct"
 					       : "ct||tag",
-		hex);
+		/* An empty output is written as an empty input is given: "". */
+		b->outlen > 0 ? hex : "\"\"");
 out:
 	free(hex);
 	free(b);
