@@ -224,6 +224,7 @@ $(TB)/ref_renamed/ascon_aead128_ref.o: target/crypto/ascon-aead128/ref/encrypt.c
 		-c $< -o $@
 
 UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
+include tests/fuzz/fuzz.mk
 UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.

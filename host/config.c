@@ -628,6 +628,20 @@ static int resolve(struct loader *ld, size_t level, cJSON *root,
 		ret = fail(ld, ext, "extends: expected a file name");
 		goto out_root;
 	}
+	{
+		const unsigned char *c =
+			(const unsigned char *)ext->valuestring;
+
+		/* The name is echoed in messages: no control characters. */
+		for (; *c != '\0'; c++) {
+			if (*c < 0x20 || *c == 0x7f) {
+				ret = fail(
+					ld, ext,
+					"extends: contains a control character");
+				goto out_root;
+			}
+		}
+	}
 	if (level + 1 >= MAX_CHAIN) {
 		ret = fail(ld, ext, "extends: more than %d levels of extends",
 			   HIL_CFG_MAX_EXTENDS_DEPTH);

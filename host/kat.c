@@ -123,26 +123,41 @@ const struct kat_field *kat_find(const struct kat_record *r, const char *name)
  */
 static int read_line(struct kat_file *f)
 {
-	size_t len;
+	size_t len = 0;
+	int ch;
 
-	if (!fgets(f->buf, sizeof(f->buf), f->fp)) {
-		if (ferror(f->fp)) {
-			f->line++;
-			return fail(f, KAT_ERR_IO, "read error");
+	/* Byte by byte rather than fgets: a NUL byte inside a line must be
+	 * an error, not the silent end of the line. */
+	for (;;) {
+		ch = getc(f->fp);
+		if (ch == EOF) {
+			if (ferror(f->fp)) {
+				f->line++;
+				return fail(f, KAT_ERR_IO, "read error");
+			}
+			if (len == 0) {
+				return 0;
+			}
+			break;
 		}
-		return 0;
+		if (ch == '\n') {
+			break;
+		}
+		if (ch == '\0') {
+			f->line++;
+			return fail(f, KAT_ERR_FORMAT,
+				    "a NUL byte: not a text file");
+		}
+		if (len + 1 >= sizeof(f->buf)) {
+			f->line++;
+			return fail(
+				f, KAT_ERR_TOOLONG,
+				"line longer than %d characters (a field holds at most %d bytes)",
+				KAT_LINE_MAX, KAT_FIELD_MAX);
+		}
+		f->buf[len++] = (char)ch;
 	}
 	f->line++;
-	len = strlen(f->buf);
-	if (len > 0 && f->buf[len - 1] == '\n') {
-		len--;
-	} else if (!feof(f->fp)) {
-		/* fgets stopped at the buffer size: the line cannot hold a legal field. */
-		return fail(
-			f, KAT_ERR_TOOLONG,
-			"line longer than %d characters (a field holds at most %d bytes)",
-			KAT_LINE_MAX, KAT_FIELD_MAX);
-	}
 	while (len > 0 &&
 	       (f->buf[len - 1] == '\r' || is_blank(f->buf[len - 1]))) {
 		len--;

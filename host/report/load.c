@@ -471,6 +471,25 @@ static int check_keys(const cJSON *o, const struct key_spec *spec, size_t n,
 	return HIL_OK;
 }
 
+/* The first number in the tree that is not finite (1e999 parses to
+ * infinity), or NULL: plots would compute with it. */
+static const cJSON *non_finite(const cJSON *it)
+{
+	const cJSON *c;
+
+	if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
+		return it;
+	}
+	for (c = it != NULL ? it->child : NULL; c != NULL; c = c->next) {
+		const cJSON *bad = non_finite(c);
+
+		if (bad != NULL) {
+			return bad;
+		}
+	}
+	return NULL;
+}
+
 int hil_report_check(const cJSON *report, const char *name, char *err,
 		     size_t errlen)
 {
@@ -496,6 +515,17 @@ int hil_report_check(const cJSON *report, const char *name, char *err,
 			"%s: not a report (the top level is not a JSON object)",
 			name);
 		return HIL_ERR_ARG;
+	}
+	{
+		const cJSON *bad = non_finite(report);
+
+		if (bad != NULL) {
+			snprintf(
+				err, errlen,
+				"%s: key \"%s\" holds a number out of range (not finite)",
+				name, bad->string != NULL ? bad->string : "?");
+			return HIL_ERR_ARG;
+		}
 	}
 	/* The version first: keys of another version mean nothing to us. */
 	if (!hil_rj_num(report, "schema_version", &version)) {
