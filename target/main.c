@@ -101,32 +101,27 @@ static uint8_t cmd_alg(uint8_t seq, uint8_t index)
 	return HILP_ST_OK;
 }
 
-/* Where LOAD and FETCH may read and write, by buffer id. */
+/* Where LOAD and FETCH may read and write, indexed by buffer id. */
+static const struct {
+	uint8_t *p;
+	uint32_t size;
+} buffers[] = {
+	[HILP_BUF_KEY] = {bufs.key, sizeof(bufs.key)},
+	[HILP_BUF_NONCE] = {bufs.npub, sizeof(bufs.npub)},
+	[HILP_BUF_AD] = {bufs.ad, sizeof(bufs.ad)},
+	[HILP_BUF_MSG] = {bufs.msg, sizeof(bufs.msg)},
+	[HILP_BUF_OUT] = {bufs.out, sizeof(bufs.out)},
+	[HILP_BUF_SAMPLES] = {(uint8_t *)bufs.samples, sizeof(bufs.samples)},
+};
+
 static uint8_t *buffer(uint8_t id, uint32_t *size)
 {
-	switch (id) {
-	case HILP_BUF_KEY:
-		*size = sizeof(bufs.key);
-		return bufs.key;
-	case HILP_BUF_NONCE:
-		*size = sizeof(bufs.npub);
-		return bufs.npub;
-	case HILP_BUF_AD:
-		*size = sizeof(bufs.ad);
-		return bufs.ad;
-	case HILP_BUF_MSG:
-		*size = sizeof(bufs.msg);
-		return bufs.msg;
-	case HILP_BUF_OUT:
-		*size = sizeof(bufs.out);
-		return bufs.out;
-	case HILP_BUF_SAMPLES:
-		*size = sizeof(bufs.samples);
-		return (uint8_t *)bufs.samples;
-	default:
+	if (id >= sizeof(buffers) / sizeof(buffers[0])) {
 		*size = 0;
 		return 0;
 	}
+	*size = buffers[id].size;
+	return buffers[id].p;
 }
 
 static uint8_t cmd_load(const struct hilp_packet *p)
@@ -277,6 +272,7 @@ static const uint8_t command_list[] = {
 static uint8_t dispatch(const struct hilp_packet *p)
 {
 	uint8_t st;
+	uint32_t i;
 
 	switch (p->cmd) {
 	case HILP_CMD_VERSION: {
@@ -293,11 +289,12 @@ static uint8_t dispatch(const struct hilp_packet *p)
 	}
 	/* Every command below carries a sequence byte first; an unknown
 	 * command is reported as such, whatever its length. */
-	if (p->cmd != HILP_CMD_INFO && p->cmd != HILP_CMD_ALG &&
-	    p->cmd != HILP_CMD_LOAD && p->cmd != HILP_CMD_FETCH &&
-	    p->cmd != HILP_CMD_EXEC && p->cmd != HILP_CMD_BENCH &&
-	    p->cmd != HILP_CMD_ENERGY && p->cmd != HILP_CMD_CALIBRATE &&
-	    p->cmd != HILP_CMD_RESET) {
+	for (i = 0; i < sizeof(command_list); i++) {
+		if (command_list[i] == p->cmd) {
+			break;
+		}
+	}
+	if (i == sizeof(command_list)) {
 		return HILP_ST_BAD_CMD;
 	}
 	if (p->dlen < 1) {
