@@ -38,12 +38,26 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 
 /**
  * Run a BENCH and fetch its samples.
+ * @param req req->leak_seed is not read: this is an ordinary BENCH.
+ * @param rep receives the reply, peak stack and heap of one call included.
  * @param samples receives req->runs counter values (not overhead-subtracted).
  */
 int hil_target_bench(struct hil_session *s, uint8_t op,
 		     const struct hilp_bench_req *req,
 		     struct hilp_bench_rep *rep, uint32_t *samples,
 		     unsigned timeout_ms);
+
+/**
+ * Run a BENCH in leak mode (docs/protocol.md): each timed run gets the fixed
+ * inputs of req->seed or fresh random ones from the req->leak_seed stream.
+ * @param samples receives req->runs values: bit 31 (HILP_LEAK_CLASS) set for
+ *        a run of the random class, the count in the other bits.
+ * @return as hil_target_bench(); HIL_ERR_ARG when req->leak_seed is 0.
+ */
+int hil_target_bench_leak(struct hil_session *s, uint8_t op,
+			  const struct hilp_bench_req *req,
+			  struct hilp_bench_rep *rep, uint32_t *samples,
+			  unsigned timeout_ms);
 
 /**
  * Run an ENERGY window: the operation req->count times back to back with the

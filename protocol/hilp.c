@@ -1,29 +1,62 @@
 /* hilp: frame codec and payload layouts of the hilrun protocol (host and target). */
 #include "hilp.h"
 
+/*
+ * On a little-endian machine the wire order is the memory order: one
+ * (unaligned) load or store each, which the Cortex-M4 does in hardware,
+ * instead of byte shuffling and a call per field in the stub.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HILP_LE 1
+#else
+#define HILP_LE 0
+#endif
+
 void hilp_put_u16(uint8_t *p, uint16_t v)
 {
+#if HILP_LE
+	__builtin_memcpy(p, &v, 2);
+#else
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
+#endif
 }
 
 void hilp_put_u32(uint8_t *p, uint32_t v)
 {
+#if HILP_LE
+	__builtin_memcpy(p, &v, 4);
+#else
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
+#endif
 }
 
 uint16_t hilp_get_u16(const uint8_t *p)
 {
+#if HILP_LE
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, 2);
+	return v;
+#else
 	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+#endif
 }
 
 uint32_t hilp_get_u32(const uint8_t *p)
 {
+#if HILP_LE
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return v;
+#else
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
+#endif
 }
 
 /* Bitwise rather than table-driven: 256 bytes of flash matter more on the
@@ -439,13 +472,22 @@ size_t hilp_bench_req_encode(uint8_t seq, const struct hilp_bench_req *in,
 	hilp_put_u16(data + 8, in->warmup);
 	hilp_put_u32(data + 10, in->seed);
 	hilp_put_u16(data + 14, in->out_len);
-	return 16;
+	return HILP_BENCH_REQ_LEN;
+}
+
+/* Leak mode: the same, then leak_seed32 */
+size_t hilp_bench_leak_req_encode(uint8_t seq, const struct hilp_bench_req *in,
+				  uint8_t *data)
+{
+	hilp_bench_req_encode(seq, in, data);
+	hilp_put_u32(data + HILP_BENCH_REQ_LEN, in->leak_seed);
+	return HILP_BENCH_LEAK_REQ_LEN;
 }
 
 int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 			  struct hilp_bench_req *out)
 {
-	if (dlen != 16) {
+	if (dlen != HILP_BENCH_REQ_LEN && dlen != HILP_BENCH_LEAK_REQ_LEN) {
 		return -1;
 	}
 	out->alg = data[1];
@@ -455,10 +497,13 @@ int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 	out->warmup = hilp_get_u16(data + 8);
 	out->seed = hilp_get_u32(data + 10);
 	out->out_len = hilp_get_u16(data + 14);
+	out->leak_seed = dlen == HILP_BENCH_LEAK_REQ_LEN
+				 ? hilp_get_u32(data + HILP_BENCH_REQ_LEN)
+				 : 0;
 	return 0;
 }
 
-/* BENCH reply: seq, status, runs16, digest32, stack32, overhead32 */
+/* BENCH reply: seq, status, runs16, digest32, stack32, overhead32, heap32 */
 size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
 			     uint8_t *data)
 {
@@ -468,13 +513,14 @@ size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
 	hilp_put_u32(data + 4, in->digest);
 	hilp_put_u32(data + 8, in->stack_bytes);
 	hilp_put_u32(data + 12, in->overhead);
-	return 16;
+	hilp_put_u32(data + 16, in->heap_bytes);
+	return HILP_BENCH_REP_LEN;
 }
 
 int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
 			  struct hilp_bench_rep *out)
 {
-	if (dlen != 16) {
+	if (dlen != HILP_BENCH_REP_LEN) {
 		return -1;
 	}
 	out->status = data[1];
@@ -482,6 +528,7 @@ int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
 	out->digest = hilp_get_u32(data + 4);
 	out->stack_bytes = hilp_get_u32(data + 8);
 	out->overhead = hilp_get_u32(data + 12);
+	out->heap_bytes = hilp_get_u32(data + 16);
 	return 0;
 }
 

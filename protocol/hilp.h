@@ -18,7 +18,7 @@
  * unchanged into the host and the target.
  */
 
-#define HILP_PROTOCOL_VERSION 1u
+#define HILP_PROTOCOL_VERSION 2u
 
 #define HILP_MAX_DATA	 249u /* dlen < 250 */
 #define HILP_REQ_HDR	 3u   /* cmd, scmd, dlen */
@@ -158,8 +158,13 @@ struct hilp_exec_rep {
 
 /*
  * BENCH request. Inputs are generated on the target from seed with
- * hilp_bench_inputs() in this order: key, nonce, ad, msg. For decrypt the
+ * hilp_prng_fill() in this order: key, nonce, ad, msg. For decrypt the
  * target first encrypts msg (untimed) and then times decryption of the result.
+ *
+ * leak_seed != 0 makes it a timing-leak run (docs/protocol.md, "Leak mode"):
+ * each timed run gets, outside the timed region, the fixed inputs from seed
+ * or (class 1, drawn from the leak_seed stream) fresh random input bytes,
+ * and bit 31 of its sample (HILP_LEAK_CLASS) says which.
  */
 struct hilp_bench_req {
 	uint8_t alg;
@@ -169,7 +174,19 @@ struct hilp_bench_req {
 	uint16_t warmup; /* runs discarded before the timed ones */
 	uint32_t seed;
 	uint16_t out_len; /* XOF output bytes; 0 for the default and other kinds */
+	/* Sent only by hilp_bench_leak_req_encode(); decoded as 0 from an
+	 * ordinary 16-byte request, so callers of hilp_bench_req_encode()
+	 * need not set it. */
+	uint32_t leak_seed;
 };
+
+#define HILP_BENCH_REQ_LEN	16u /* ordinary BENCH request (seq included) */
+#define HILP_BENCH_LEAK_REQ_LEN 20u /* with leak_seed */
+#define HILP_BENCH_REP_LEN	20u
+
+/* Leak mode: bit 31 of a sample is its class (1 = random input). */
+#define HILP_LEAK_CLASS	     0x80000000u
+#define HILP_LEAK_COUNT_MASK 0x7FFFFFFFu
 
 struct hilp_bench_rep {
 	uint8_t status;
@@ -177,6 +194,10 @@ struct hilp_bench_rep {
 	uint32_t digest; /* hilp_digest over the outputs of all timed runs */
 	uint32_t stack_bytes; /* peak stack of one call, by painting */
 	uint32_t overhead; /* calibrated overhead, not subtracted from samples */
+	/* Peak heap of the same call: bytes the implementation's mallocs took
+	 * from _sbrk (newlib's chunk headers and rounding included); 0 when
+	 * the image has no malloc (docs/protocol.md). */
+	uint32_t heap_bytes;
 };
 
 /*
@@ -272,8 +293,13 @@ size_t hilp_exec_rep_encode(uint8_t seq, const struct hilp_exec_rep *in,
 			    uint8_t *data);
 int hilp_exec_rep_decode(const uint8_t *data, size_t dlen,
 			 struct hilp_exec_rep *out);
+/* The ordinary 16-byte BENCH request: in->leak_seed is not read. */
 size_t hilp_bench_req_encode(uint8_t seq, const struct hilp_bench_req *in,
 			     uint8_t *data);
+/* The 20-byte leak-mode BENCH request, in->leak_seed included. */
+size_t hilp_bench_leak_req_encode(uint8_t seq, const struct hilp_bench_req *in,
+				  uint8_t *data);
+/* Either request; leak_seed is 0 for a 16-byte one. */
 int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 			  struct hilp_bench_req *out);
 size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,

@@ -29,6 +29,8 @@ struct bench_bufs {
 	uint8_t msg[BENCH_MAX_MSG + BENCH_MAX_TAG];
 	uint8_t out[BENCH_MAX_MSG + BENCH_MAX_TAG];
 	uint32_t samples[BENCH_MAX_RUNS];
+	uint8_t rnd[BENCH_MAX_MSG + BENCH_MAX_TAG +
+		    4]; /* leak test: random input */
 };
 
 /**
@@ -46,13 +48,23 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 		   struct hilp_exec_rep *rep);
 
 /**
- * BENCH: generate inputs from the seed, discard warm-up runs, time runs
- * calls into b->samples, fold every output into the digest outside the
- * timed region, and measure the peak stack of one more call.
+ * BENCH: generate inputs from the seed, measure the peak stack and heap of
+ * one call, discard warm-up runs, time runs calls into b->samples, and fold
+ * every output into the digest outside the timed region. With
+ * req->leak_seed != 0, each timed run first gets the fixed or fresh random
+ * inputs of a leak test, its class in bit 31 of its sample.
  */
 uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		  const struct hilp_bench_req *req, struct bench_bufs *b,
 		  struct hilp_bench_rep *rep);
+
+/**
+ * Start a fresh heap and return the peak bytes taken from _sbrk since the
+ * last call. Defined by target/heap.c, which the build links only when an
+ * implementation pulls in malloc (and with it _sbrk); bench.c refers to it
+ * weakly and reports 0 when it is absent: the image has no heap.
+ */
+uint32_t bench_heap_reset(void);
 
 /**
  * ENERGY: generate inputs as BENCH does, then with interrupts off and the

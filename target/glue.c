@@ -1,5 +1,6 @@
 /* glue: describes one implementation folder to the registry; compiled once per implementation. */
 #include "api.h"
+#include "bench.h"
 #include "hilp.h"
 #include "registry.h"
 
@@ -17,6 +18,13 @@
 #define HIL_PASTE2(a, b) a##b
 #define HIL_PASTE(a, b)	 HIL_PASTE2(a, b)
 
+/*
+ * The stub's buffers (bench.h) hold every constant of this implementation:
+ * checked here, when the image is built, rather than by the stub at run
+ * time. A negative array size means the constant in the name is too large.
+ */
+#define GLUE_FITS(what, cond) typedef char what[(cond) ? 1 : -1]
+
 #ifdef CRYPTO_CONSTANT_TIME
 #define GLUE_CONSTANT_TIME CRYPTO_CONSTANT_TIME
 #else
@@ -26,6 +34,8 @@
 #if defined(CRYPTO_XOF)
 int crypto_xof(unsigned char *out, unsigned long long outlen,
 	       const unsigned char *in, unsigned long long inlen);
+
+GLUE_FITS(glue_BYTES_exceeds_BENCH_MAX_TAG, CRYPTO_BYTES <= BENCH_MAX_TAG);
 
 #ifndef CRYPTO_MODE
 #define CRYPTO_MODE "XOF"
@@ -43,6 +53,10 @@ const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
 int crypto_block_keysetup(unsigned char *ks, const unsigned char *k);
 int crypto_block_ecb_encrypt(unsigned char *c, const unsigned char *m,
 			     unsigned long long mlen, const unsigned char *ks);
+
+GLUE_FITS(glue_KEYBYTES_exceeds_BENCH_MAX_KEY,
+	  CRYPTO_KEYBYTES <= BENCH_MAX_KEY);
+GLUE_FITS(glue_KSBYTES_exceeds_BENCH_MAX_KS, CRYPTO_KSBYTES <= BENCH_MAX_KS);
 
 #ifndef CRYPTO_MODE
 #define CRYPTO_MODE "ECB"
@@ -71,6 +85,12 @@ int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,
 			unsigned long long adlen, const unsigned char *npub,
 			const unsigned char *k);
 
+GLUE_FITS(glue_KEYBYTES_exceeds_BENCH_MAX_KEY,
+	  CRYPTO_KEYBYTES <= BENCH_MAX_KEY);
+GLUE_FITS(glue_NPUBBYTES_exceeds_BENCH_MAX_NPUB,
+	  CRYPTO_NPUBBYTES <= BENCH_MAX_NPUB);
+GLUE_FITS(glue_ABYTES_exceeds_BENCH_MAX_TAG, CRYPTO_ABYTES <= BENCH_MAX_TAG);
+
 #ifndef CRYPTO_MODE
 #define CRYPTO_MODE "AEAD"
 #endif
@@ -89,6 +109,8 @@ const struct registry_alg HIL_PASTE(HIL_ALG_SYM, _alg) = {
 #elif defined(CRYPTO_BYTES)
 int crypto_hash(unsigned char *out, const unsigned char *in,
 		unsigned long long inlen);
+
+GLUE_FITS(glue_BYTES_exceeds_BENCH_MAX_TAG, CRYPTO_BYTES <= BENCH_MAX_TAG);
 
 #ifndef CRYPTO_MODE
 #define CRYPTO_MODE "hash"

@@ -1,4 +1,5 @@
 /* main: the stub's command loop: receive a frame, dispatch it, reply, report status. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bench.h"
@@ -37,6 +38,17 @@ static void send_failure(uint8_t seq, uint8_t status)
 	send_packet(HILP_REPLY, d, 2);
 }
 
+/* Copy a name of at most HILP_NAME_MAX - 1 characters and its NUL. */
+static __attribute__((noinline)) void copy_name(char *dst, const char *src)
+{
+	uint8_t i;
+
+	for (i = 0; src[i] != '\0' && i + 1u < HILP_NAME_MAX; i++) {
+		dst[i] = src[i];
+	}
+	dst[i] = '\0';
+}
+
 static uint8_t cmd_info(uint8_t seq)
 {
 	/* Static: zeroed once at boot, every field rewritten below; this keeps
@@ -45,7 +57,6 @@ static uint8_t cmd_info(uint8_t seq)
 	struct hal_counter_info ci;
 	uint8_t data[HILP_MAX_DATA];
 	const uint8_t *id;
-	const char *board = hal_board_name();
 	uint8_t i;
 
 	hal_counter_info(&ci);
@@ -64,9 +75,7 @@ static uint8_t cmd_info(uint8_t seq)
 		info.build_id[i] = id[i];
 	}
 	hal_uid(info.uid);
-	for (i = 0; board[i] != '\0' && i + 1u < HILP_NAME_MAX; i++) {
-		info.board[i] = board[i];
-	}
+	copy_name(info.board, hal_board_name());
 	send_packet(HILP_REPLY, data, hilp_info_encode(seq, &info, data));
 	return boot_status;
 }
@@ -76,7 +85,6 @@ static uint8_t cmd_alg(uint8_t seq, uint8_t index)
 	const struct registry_alg *alg = registry_get(index);
 	static struct hilp_alg_info ai; /* static: see cmd_info */
 	uint8_t data[HILP_MAX_DATA];
-	uint8_t i;
 
 	if (alg == 0) {
 		send_failure(seq, HILP_ST_NO_ALG);
@@ -89,29 +97,29 @@ static uint8_t cmd_alg(uint8_t seq, uint8_t index)
 	ai.npubbytes = alg->npubbytes;
 	ai.abytes = alg->abytes;
 	ai.blockbytes = alg->blockbytes;
-	for (i = 0; alg->name[i] != '\0' && i + 1u < HILP_NAME_MAX; i++) {
-		ai.name[i] = alg->name[i];
-	}
-	ai.name[i] = '\0';
-	for (i = 0; alg->impl[i] != '\0' && i + 1u < HILP_NAME_MAX; i++) {
-		ai.impl[i] = alg->impl[i];
-	}
-	ai.impl[i] = '\0';
+	copy_name(ai.name, alg->name);
+	copy_name(ai.impl, alg->impl);
 	send_packet(HILP_REPLY, data, hilp_alg_info_encode(seq, &ai, data));
 	return HILP_ST_OK;
 }
 
-/* Where LOAD and FETCH may read and write, indexed by buffer id. */
+/* Where LOAD and FETCH may read and write, indexed by buffer id: offsets
+ * into bufs, half the flash of a table of pointers and sizes. 16 bits are
+ * enough because the protocol's offsets are 16 bits too. */
+typedef char
+	main_bufs_exceed_16_bits[sizeof(struct bench_bufs) <= 0xFFFFu ? 1 : -1];
 static const struct {
-	uint8_t *p;
-	uint32_t size;
+	uint16_t off;
+	uint16_t size;
 } buffers[] = {
-	[HILP_BUF_KEY] = {bufs.key, sizeof(bufs.key)},
-	[HILP_BUF_NONCE] = {bufs.npub, sizeof(bufs.npub)},
-	[HILP_BUF_AD] = {bufs.ad, sizeof(bufs.ad)},
-	[HILP_BUF_MSG] = {bufs.msg, sizeof(bufs.msg)},
-	[HILP_BUF_OUT] = {bufs.out, sizeof(bufs.out)},
-	[HILP_BUF_SAMPLES] = {(uint8_t *)bufs.samples, sizeof(bufs.samples)},
+	[HILP_BUF_KEY] = {offsetof(struct bench_bufs, key), sizeof(bufs.key)},
+	[HILP_BUF_NONCE] = {offsetof(struct bench_bufs, npub),
+			    sizeof(bufs.npub)},
+	[HILP_BUF_AD] = {offsetof(struct bench_bufs, ad), sizeof(bufs.ad)},
+	[HILP_BUF_MSG] = {offsetof(struct bench_bufs, msg), sizeof(bufs.msg)},
+	[HILP_BUF_OUT] = {offsetof(struct bench_bufs, out), sizeof(bufs.out)},
+	[HILP_BUF_SAMPLES] = {offsetof(struct bench_bufs, samples),
+			      sizeof(bufs.samples)},
 };
 
 static uint8_t *buffer(uint8_t id, uint32_t *size)
@@ -121,7 +129,7 @@ static uint8_t *buffer(uint8_t id, uint32_t *size)
 		return 0;
 	}
 	*size = buffers[id].size;
-	return buffers[id].p;
+	return (uint8_t *)&bufs + buffers[id].off;
 }
 
 static uint8_t cmd_load(const struct hilp_packet *p)

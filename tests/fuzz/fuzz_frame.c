@@ -101,7 +101,10 @@ static void payloads(const uint8_t *data, size_t n)
 		FUZZ_CHECK(hilp_exec_rep_decode(enc, len, &xp2) == 0);
 	}
 	if (hilp_bench_req_decode(p, n, &bq) == 0) {
-		len = hilp_bench_req_encode(p[0], &bq, enc);
+		/* Two layouts: the 20-byte one adds the leak seed. */
+		len = n == HILP_BENCH_LEAK_REQ_LEN
+			      ? hilp_bench_leak_req_encode(p[0], &bq, enc)
+			      : hilp_bench_req_encode(p[0], &bq, enc);
 		FUZZ_CHECK(len == n && memcmp(enc, p, n) == 0);
 		FUZZ_CHECK(hilp_bench_req_decode(enc, len, &bq2) == 0);
 	}

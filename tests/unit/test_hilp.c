@@ -334,9 +334,10 @@ static void test_info_payload_round_trips(void **state)
 
 static void test_bench_and_exec_payloads_round_trip(void **state)
 {
-	struct hilp_bench_req q = {3, 1024, 16, 1000, 10, 0xDEADBEEF, 100};
+	struct hilp_bench_req q = {3,  1024,	   16,	1000,
+				   10, 0xDEADBEEF, 100, 0x5EED};
 	struct hilp_bench_req q2;
-	struct hilp_bench_rep r = {0, 1000, 0x12345678, 412, 9};
+	struct hilp_bench_rep r = {0, 1000, 0x12345678, 412, 9, 120};
 	struct hilp_bench_rep r2;
 	struct hilp_exec_req e = {1, 300, 7, 33};
 	struct hilp_exec_req e2;
@@ -347,16 +348,54 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	size_t n;
 
 	(void)state;
+	/* The ordinary request leaves leak_seed out, whatever it holds. */
 	n = hilp_bench_req_encode(5, &q, data);
+	assert_int_equal(n, HILP_BENCH_REQ_LEN);
+	assert_int_equal(n, 16);
 	assert_int_equal(hilp_bench_req_decode(data, n, &q2), 0);
 	assert_int_equal(q2.seed, 0xDEADBEEF);
 	assert_int_equal(q2.msg_len, 1024);
 	assert_int_equal(q2.out_len, 100);
+	assert_int_equal(q2.leak_seed, 0);
 	assert_int_equal(hilp_bench_req_decode(data, n - 1, &q2), -1);
+	assert_int_equal(hilp_bench_req_decode(data, n + 1, &q2), -1);
+	/* Leak mode: the same 16 bytes, then leak_seed (little-endian). */
+	memset(data, 0xEE, sizeof(data));
+	n = hilp_bench_leak_req_encode(5, &q, data);
+	assert_int_equal(n, HILP_BENCH_LEAK_REQ_LEN);
+	assert_int_equal(n, 20);
+	assert_int_equal(data[14], 100);
+	assert_int_equal(data[16], 0xED);
+	assert_int_equal(data[17], 0x5E);
+	assert_int_equal(data[18], 0);
+	assert_int_equal(data[19], 0);
+	memset(&q2, 0, sizeof(q2));
+	assert_int_equal(hilp_bench_req_decode(data, n, &q2), 0);
+	assert_int_equal(q2.seed, 0xDEADBEEF);
+	assert_int_equal(q2.runs, 1000);
+	assert_int_equal(q2.out_len, 100);
+	assert_int_equal(q2.leak_seed, 0x5EED);
+	for (; n > 0; n--) {
+		if (n - 1 != HILP_BENCH_REQ_LEN) {
+			assert_int_equal(
+				hilp_bench_req_decode(data, n - 1, &q2), -1);
+		}
+	}
+	/* The reply: the fields of protocol 1 at their offsets, then heap. */
 	n = hilp_bench_rep_encode(5, &r, data);
+	assert_int_equal(n, HILP_BENCH_REP_LEN);
+	assert_int_equal(n, 20);
+	assert_int_equal(data[8], 412 & 0xFF);
+	assert_int_equal(data[9], 412 >> 8);
+	assert_int_equal(data[12], 9);
+	assert_int_equal(data[16], 120);
 	assert_int_equal(hilp_bench_rep_decode(data, n, &r2), 0);
 	assert_int_equal(r2.digest, 0x12345678);
 	assert_int_equal(r2.stack_bytes, 412);
+	assert_int_equal(r2.overhead, 9);
+	assert_int_equal(r2.heap_bytes, 120);
+	assert_int_equal(hilp_bench_rep_decode(data, n - 1, &r2), -1);
+	assert_int_equal(hilp_bench_rep_decode(data, 16, &r2), -1);
 	n = hilp_exec_req_encode(5, &e, data);
 	assert_int_equal(hilp_exec_req_decode(data, n, &e2), 0);
 	assert_int_equal(e2.msg_len, 300);

@@ -9,8 +9,9 @@ extern uint8_t __stack_bottom[], __stack_top[];
 extern const uint8_t __build_id_start[], __build_id_end[];
 
 #define NT_GNU_BUILD_ID 3u
-#define NOTE_HDR	12u	/* namesz, descsz, type */
-#define RESET_TX_WAIT	200000u /* > 10 bit times at 9600 Bd and 168 MHz */
+#define NOTE_HDR	12u	    /* namesz, descsz, type */
+#define NOTE_GNU	0x00554E47u /* "GNU\0" read as a little-endian word */
+#define RESET_TX_WAIT	200000u	    /* > 10 bit times at 9600 Bd and 168 MHz */
 
 void hal_irq_off(void)
 {
@@ -40,39 +41,31 @@ uintptr_t hal_stack_pointer(void)
 	return sp;
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 /*
  * ELF note (the section holds exactly one when linked with --build-id):
  * namesz = 4, descsz, type = NT_GNU_BUILD_ID, "GNU\0", desc[descsz].
- * Anything else (no note, another note, an id longer than the protocol
- * carries) returns 0 rather than a truncated id that could never match.
+ * The linker script aligns the section to 4, so the header is read as
+ * words (little-endian: "GNU\0" is NOTE_GNU). Anything else (no note,
+ * another note, an id longer than the protocol carries) returns 0 rather
+ * than a truncated id that could never match.
  */
 const uint8_t *hal_build_id(uint8_t *len)
 {
-	const uint8_t *n = __build_id_start;
+	const uint32_t *n = (const uint32_t *)(uintptr_t)__build_id_start;
 	uint32_t size = (uint32_t)(__build_id_end - __build_id_start);
-	uint32_t namesz, descsz;
+	uint32_t descsz;
 
 	*len = 0;
-	if (size < NOTE_HDR + 4u) {
+	if (size < NOTE_HDR + 4u || n[0] != 4u || n[2] != NT_GNU_BUILD_ID ||
+	    n[3] != NOTE_GNU) {
 		return 0;
 	}
-	namesz = rd32(n);
-	descsz = rd32(n + 4);
-	if (namesz != 4u || rd32(n + 8) != NT_GNU_BUILD_ID || n[12] != 'G' ||
-	    n[13] != 'N' || n[14] != 'U' || n[15] != '\0') {
-		return 0;
-	}
+	descsz = n[1];
 	if (descsz == 0u || descsz > 20u || descsz > size - (NOTE_HDR + 4u)) {
 		return 0;
 	}
 	*len = (uint8_t)descsz;
-	return n + NOTE_HDR + 4u;
+	return __build_id_start + NOTE_HDR + 4u;
 }
 
 /*
