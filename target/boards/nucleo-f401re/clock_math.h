@@ -1,4 +1,4 @@
-/* clock_math: the STM32F401RE clock-tree, flash-latency and USART arithmetic (RM0368) as pure functions, used by hal.c and checked by a host test. */
+/* clock_math: the STM32F401RE clock-tree, flash-latency and USART arithmetic (RM0368) as compile-time macros and pure functions, used by hal.c and checked by a host test. */
 #ifndef CLOCK_MATH_H
 #define CLOCK_MATH_H
 
@@ -7,11 +7,15 @@
 #include "../common/regs.h"
 
 /*
- * No register is read or written here: every function maps numbers to
- * numbers, so the host test runs exactly the arithmetic the board runs.
- * What hal.c calls uses 32-bit arithmetic only: 64-bit division would pull
- * about 700 bytes of libgcc into the stub (hal.c runs it at boot, with the
- * APB1 clock known only then, after a possible fallback to the HSI).
+ * No register is read or written here: everything maps numbers to
+ * numbers. The arithmetic the board needs is written once, as CLOCK_*()
+ * macros that are integer constant expressions: hal.c evaluates them at
+ * compile time (static tables, #if checks) at any optimisation level, so
+ * no division or libgcc helper reaches the stub. The clock_*() functions
+ * are those same macros behind a function interface, which is what
+ * tests/unit/test_nucleo_clock_math.c runs on the host: the test checks
+ * exactly the arithmetic the board is built with. Macro arguments are
+ * evaluated more than once: pass constants or plain variables.
  *
  * Limits of the STM32F401xB/C/D/E (RM0368 Rev 5):
  * - §6.2.3 and §6.3.2 (RCC_PLLCFGR): VCO input = f_in / PLLM must be 1..2
@@ -40,6 +44,109 @@
 #define CLOCK_WS_INVALID       0xFFu
 #define CLOCK_BAUD_MAX_ERR_PPM 20000u /* 2 %: well inside a UART's margin */
 #define CLOCK_CFGR_PPRE1_SHIFT 10
+
+/* Helpers for unsigned operands. */
+#define CLOCK_ABSDIFF(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
+#define CLOCK_DIV_UP(a, b)  (((a) + (b)-1u) / (b))
+#define CLOCK_AT_LEAST_2(a) ((a) < 2u ? 2u : (a))
+
+/*
+ * PLL from in_hz with a VCO input of 1 MHz (M = in / 1 MHz): SYSCLK * P
+ * must be a VCO output in range and a whole number of MHz (N = VCO / 1
+ * MHz); P is the smallest of 2, 4, 6, 8 that gives one, 0 if none does;
+ * Q the smallest that keeps PLL48CK at or below 48 MHz (at least 2).
+ * SYSCLK above 84 MHz is refused by CLOCK_PLL_POSSIBLE before any product
+ * could overflow.
+ */
+#define CLOCK_VCO_FITS(vco)                                                    \
+	((vco) >= CLOCK_VCO_OUT_MIN_HZ && (vco) <= CLOCK_VCO_OUT_MAX_HZ &&     \
+	 (vco) % CLOCK_VCO_IN_MIN_HZ == 0u)
+#define CLOCK_PLL_P(sys)                                                       \
+	(CLOCK_VCO_FITS((sys)*2u)   ? 2u                                       \
+	 : CLOCK_VCO_FITS((sys)*4u) ? 4u                                       \
+	 : CLOCK_VCO_FITS((sys)*6u) ? 6u                                       \
+	 : CLOCK_VCO_FITS((sys)*8u) ? 8u                                       \
+				    : 0u)
+#define CLOCK_PLL_M(in)	 ((in) / CLOCK_VCO_IN_MIN_HZ)
+#define CLOCK_PLL_N(sys) ((sys)*CLOCK_PLL_P(sys) / CLOCK_VCO_IN_MIN_HZ)
+#define CLOCK_PLL_Q(sys)                                                       \
+	CLOCK_AT_LEAST_2(                                                      \
+		CLOCK_DIV_UP((sys)*CLOCK_PLL_P(sys), CLOCK_PLL48_MAX_HZ))
+/*
+ * Can the PLL make exactly sys from in? With M = in / 1 MHz the VCO input
+ * is exactly 1 MHz, so what is left to check is PLLM 2..63 and the VCO
+ * output; N (192..432), Q (at most 9) and PLL48CK then follow.
+ */
+#define CLOCK_PLL_POSSIBLE(in, sys)                                            \
+	((sys) != 0u && (sys) <= CLOCK_SYSCLK_MAX_HZ &&                        \
+	 (in) % CLOCK_VCO_IN_MIN_HZ == 0u && CLOCK_PLL_M(in) >= 2u &&          \
+	 CLOCK_PLL_M(in) <= 63u && CLOCK_PLL_P(sys) != 0u)
+
+/* PLLP as RCC_PLLCFGR encodes it: /2 = 0, /4 = 1, /6 = 2, /8 = 3. */
+#define CLOCK_PLLP_BITS(p) ((p) / 2u - 1u)
+/* The RCC_PLLCFGR fields with PLLSRC = HSI (bit 22 clear). */
+#define CLOCK_PLLCFGR_OF(m, n, p, q)                                           \
+	((m) << RCC_PLLCFGR_PLLM_SHIFT | (n) << RCC_PLLCFGR_PLLN_SHIFT |       \
+	 CLOCK_PLLP_BITS(p) << RCC_PLLCFGR_PLLP_SHIFT |                        \
+	 (q) << RCC_PLLCFGR_PLLQ_SHIFT)
+#define CLOCK_PLLCFGR_FOR(in, sys)                                             \
+	CLOCK_PLLCFGR_OF(CLOCK_PLL_M(in), CLOCK_PLL_N(sys), CLOCK_PLL_P(sys),  \
+			 CLOCK_PLL_Q(sys))
+
+/* Flash wait states at 2.7..3.6 V (Table 6); CLOCK_WS_INVALID above 84 MHz or for 0. */
+#define CLOCK_FLASH_WS(hclk)                                                   \
+	((hclk) == 0u || (hclk) > CLOCK_SYSCLK_MAX_HZ                          \
+		 ? CLOCK_WS_INVALID                                            \
+		 : ((hclk)-1u) / CLOCK_WS_STEP_HZ)
+
+/* The smallest APB1 divider (1..16) that keeps PCLK1 within 42 MHz; 0 if none. */
+#define CLOCK_APB1_DIV(hclk)                                                   \
+	((hclk) <= CLOCK_APB1_MAX_HZ	     ? 1u                              \
+	 : (hclk) / 2u <= CLOCK_APB1_MAX_HZ  ? 2u                              \
+	 : (hclk) / 4u <= CLOCK_APB1_MAX_HZ  ? 4u                              \
+	 : (hclk) / 8u <= CLOCK_APB1_MAX_HZ  ? 8u                              \
+	 : (hclk) / 16u <= CLOCK_APB1_MAX_HZ ? 16u                             \
+					     : 0u)
+
+/* PPRE1/PPRE2 field value (unshifted) for a divider of 1, 2, 4, 8 or 16. */
+#define CLOCK_PPRE_BITS(div)                                                   \
+	((div) == 2u	? 4u                                                   \
+	 : (div) == 4u	? 5u                                                   \
+	 : (div) == 8u	? 6u                                                   \
+	 : (div) == 16u ? 7u                                                   \
+			: 0u)
+
+/*
+ * BRR with OVER8 = 0 nearest to the wanted baud: f_PCLK / baud rounded
+ * half up (a fraction that rounds up to 16 carries into the mantissa by
+ * itself); 0 when it does not fit (USARTDIV < 1, i.e. BRR < 16, or the
+ * mantissa beyond 12 bits).
+ */
+#define CLOCK_BRR_ROUND(pclk, baud)                                            \
+	((pclk) / (baud) +                                                     \
+	 ((pclk) % (baud) >= (baud) - (pclk) % (baud) ? 1u : 0u))
+#define CLOCK_USART_BRR_NEAREST(pclk, baud)                                    \
+	((baud) == 0u || CLOCK_BRR_ROUND(pclk, baud) < 16u ||                  \
+			 CLOCK_BRR_ROUND(pclk, baud) > 0xFFFFu                 \
+		 ? 0u                                                          \
+		 : CLOCK_BRR_ROUND(pclk, baud))
+/*
+ * Is brr (non-zero) within 2 % of baud? |pclk/brr - baud| / baud > 2 %
+ * <=> |pclk - baud*brr| * 50 > baud*brr. baud*brr is within baud/2 of
+ * pclk, so nothing overflows 32 bits for any pclk below 2^31.
+ */
+#define CLOCK_USART_BRR_WITHIN(pclk, baud, brr)                                \
+	(CLOCK_ABSDIFF(pclk, (baud) * (brr)) *                                 \
+		 (1000000u / CLOCK_BAUD_MAX_ERR_PPM) <=                        \
+	 (baud) * (brr))
+/* BRR for baud from pclk, 0 when the rate is off by more than 2 %. */
+#define CLOCK_USART_BRR(pclk, baud)                                            \
+	(CLOCK_USART_BRR_NEAREST(pclk, baud) != 0u &&                          \
+			 CLOCK_USART_BRR_WITHIN(                               \
+				 pclk, baud,                                   \
+				 CLOCK_USART_BRR_NEAREST(pclk, baud))          \
+		 ? CLOCK_USART_BRR_NEAREST(pclk, baud)                         \
+		 : 0u)
 
 struct clock_pll {
 	uint32_t m, n, p, q;
@@ -98,8 +205,8 @@ static inline int clock_pll_valid(uint32_t in_hz, const struct clock_pll *pll)
 }
 
 /**
- * PLL settings giving exactly sysclk_hz from in_hz: VCO input 1 MHz (M =
- * in / 1 MHz), the smallest P whose VCO is in range, the smallest Q that
+ * PLL settings giving exactly sysclk_hz from in_hz (CLOCK_PLL_*): VCO
+ * input 1 MHz, the smallest P whose VCO is in range, the smallest Q that
  * keeps PLL48CK at or below 48 MHz. For the HSI: 84 MHz is M=16 N=336 P=4
  * Q=7, 24 MHz is M=16 N=192 P=8 Q=4.
  * @return 1 and pll filled, or 0 if no legal setting exists (pll zeroed).
@@ -107,46 +214,31 @@ static inline int clock_pll_valid(uint32_t in_hz, const struct clock_pll *pll)
 static inline int clock_pll_find(uint32_t in_hz, uint32_t sysclk_hz,
 				 struct clock_pll *pll)
 {
-	uint32_t p, vco;
-
 	pll->m = pll->n = pll->p = pll->q = 0; /* defined even on failure */
-	if (sysclk_hz == 0 || sysclk_hz > CLOCK_SYSCLK_MAX_HZ ||
-	    in_hz % CLOCK_VCO_IN_MIN_HZ != 0) {
+	if (!CLOCK_PLL_POSSIBLE(in_hz, sysclk_hz)) {
 		return 0;
 	}
-	pll->m = in_hz / CLOCK_VCO_IN_MIN_HZ;
-	for (p = 2; p <= 8; p += 2) {
-		vco = sysclk_hz * p; /* <= 672 MHz */
-		if (vco < CLOCK_VCO_OUT_MIN_HZ || vco > CLOCK_VCO_OUT_MAX_HZ ||
-		    vco % CLOCK_VCO_IN_MIN_HZ != 0) {
-			continue;
-		}
-		pll->p = p;
-		pll->n = vco / CLOCK_VCO_IN_MIN_HZ;
-		pll->q = (vco + CLOCK_PLL48_MAX_HZ - 1u) / CLOCK_PLL48_MAX_HZ;
-		if (pll->q < 2) {
-			pll->q = 2;
-		}
-		if (clock_pll_valid(in_hz, pll)) {
-			return 1;
-		}
+	pll->m = CLOCK_PLL_M(in_hz);
+	pll->n = CLOCK_PLL_N(sysclk_hz);
+	pll->p = CLOCK_PLL_P(sysclk_hz);
+	pll->q = CLOCK_PLL_Q(sysclk_hz);
+	if (!clock_pll_valid(in_hz, pll)) { /* cannot happen: checked twice */
+		pll->m = pll->n = pll->p = pll->q = 0;
+		return 0;
 	}
-	return 0;
+	return 1;
 }
 
 /* PLLP as RCC_PLLCFGR encodes it: /2 = 0, /4 = 1, /6 = 2, /8 = 3. */
 static inline uint32_t clock_pllp_bits(uint32_t p)
 {
-	return p / 2u - 1u;
+	return CLOCK_PLLP_BITS(p);
 }
 
 /* The RCC_PLLCFGR fields for pll with PLLSRC = HSI (bit 22 clear). */
 static inline uint32_t clock_pllcfgr(const struct clock_pll *pll)
 {
-	return pll->m << RCC_PLLCFGR_PLLM_SHIFT |
-	       pll->n << RCC_PLLCFGR_PLLN_SHIFT |
-	       clock_pllp_bits(pll->p) << RCC_PLLCFGR_PLLP_SHIFT |
-	       pll->q << RCC_PLLCFGR_PLLQ_SHIFT;
+	return CLOCK_PLLCFGR_OF(pll->m, pll->n, pll->p, pll->q);
 }
 
 /**
@@ -155,40 +247,19 @@ static inline uint32_t clock_pllcfgr(const struct clock_pll *pll)
  */
 static inline uint32_t clock_flash_ws(uint32_t hclk_hz)
 {
-	if (hclk_hz == 0 || hclk_hz > CLOCK_SYSCLK_MAX_HZ) {
-		return CLOCK_WS_INVALID;
-	}
-	return (hclk_hz - 1u) / CLOCK_WS_STEP_HZ;
+	return CLOCK_FLASH_WS(hclk_hz);
 }
 
 /* The smallest APB1 divider (1..16) that keeps PCLK1 within 42 MHz; 0 if none. */
 static inline uint32_t clock_apb1_div(uint32_t hclk_hz)
 {
-	uint32_t div;
-
-	for (div = 1; div <= 16; div *= 2) {
-		if (hclk_hz / div <= CLOCK_APB1_MAX_HZ) {
-			return div;
-		}
-	}
-	return 0;
+	return CLOCK_APB1_DIV(hclk_hz);
 }
 
 /* PPRE1/PPRE2 field value (unshifted) for a divider of 1, 2, 4, 8 or 16. */
 static inline uint32_t clock_ppre_bits(uint32_t div)
 {
-	switch (div) {
-	case 2:
-		return 4u;
-	case 4:
-		return 5u;
-	case 8:
-		return 6u;
-	case 16:
-		return 7u;
-	default:
-		return 0u;
-	}
+	return CLOCK_PPRE_BITS(div);
 }
 
 /**
@@ -223,17 +294,7 @@ static inline int clock_profile_for(uint32_t hsi_hz, uint32_t sysclk_hz,
  */
 static inline uint32_t clock_usart_brr_nearest(uint32_t pclk_hz, uint32_t baud)
 {
-	uint32_t brr, rem;
-
-	if (baud == 0) {
-		return 0;
-	}
-	brr = pclk_hz / baud;
-	rem = pclk_hz % baud;
-	if (rem >= baud - rem) {
-		brr++; /* round half up */
-	}
-	return brr >= 16u && brr <= 0xFFFFu ? brr : 0;
+	return CLOCK_USART_BRR_NEAREST(pclk_hz, baud);
 }
 
 /* The baud a BRR actually gives (OVER8 = 0), in Bd, rounded down. */
@@ -262,23 +323,7 @@ static inline int32_t clock_baud_error_ppm(uint32_t pclk_hz, uint32_t baud,
  */
 static inline uint32_t clock_usart_brr(uint32_t pclk_hz, uint32_t baud)
 {
-	uint32_t brr = clock_usart_brr_nearest(pclk_hz, baud);
-	uint32_t made, diff;
-
-	if (brr == 0) {
-		return 0;
-	}
-	/*
-	 * |pclk/brr - baud| / baud > 2 %  <=>  |pclk - baud*brr| * 50 >
-	 * baud*brr. baud*brr is within baud/2 of pclk, so nothing overflows
-	 * for any pclk below 2^31.
-	 */
-	made = baud * brr;
-	diff = pclk_hz > made ? pclk_hz - made : made - pclk_hz;
-	if (diff * (1000000u / CLOCK_BAUD_MAX_ERR_PPM) > made) {
-		return 0;
-	}
-	return brr;
+	return CLOCK_USART_BRR(pclk_hz, baud);
 }
 
 #endif /* CLOCK_MATH_H */
