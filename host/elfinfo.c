@@ -522,3 +522,81 @@ int hil_elf_has_symbol(const char *path, const char *name)
 	image_close(&im);
 	return found;
 }
+
+/* name, or a compiler's clone of it: "name.lto_priv.0", "name.constprop.0". */
+static int clone_of(const char *sn, const char *name, int *exact)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(sn, name, n) != 0) {
+		return 0;
+	}
+	*exact = sn[n] == '\0';
+	return *exact || sn[n] == '.';
+}
+
+int hil_elf_function_range(const char *path, const char *name, uint64_t *addr,
+			   uint64_t *size)
+{
+	struct image im;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym best;
+	size_t i, n, clones = 0;
+	int ret, have_exact = 0;
+
+	if (name == NULL || name[0] == '\0' || addr == NULL || size == NULL) {
+		return HIL_ERR_ARG;
+	}
+	ret = image_open(&im, path);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	scn = symbol_table(&im, &sh);
+	d = scn != NULL && sh.sh_entsize != 0 ? elf_getdata(scn, NULL) : NULL;
+	if (d == NULL) {
+		hil_err("%s: no symbol table (stripped?)", path);
+		image_close(&im);
+		return HIL_ERR_NA;
+	}
+	memset(&best, 0, sizeof(best));
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n && !have_exact; i++) {
+		GElf_Sym s;
+		const char *sn;
+		int exact = 0;
+
+		if (gelf_getsym(d, (int)i, &s) == NULL ||
+		    GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+		    s.st_shndx == SHN_UNDEF || s.st_size == 0) {
+			continue;
+		}
+		sn = elf_strptr(im.elf, sh.sh_link, s.st_name);
+		if (sn == NULL || !clone_of(sn, name, &exact)) {
+			continue;
+		}
+		if (exact) {
+			have_exact = 1;
+			best = s;
+		} else if (clones == 0) {
+			best = s;
+			clones = 1;
+		} else if (s.st_value != best.st_value) {
+			clones++; /* an alias of the same code is no ambiguity */
+		}
+	}
+	image_close(&im);
+	if (!have_exact && clones == 0) {
+		hil_err("%s: no function %s", path, name);
+		return HIL_ERR_NA;
+	}
+	if (!have_exact && clones > 1) {
+		hil_err("%s: %zu functions named %s.*; which one is meant?",
+			path, clones, name);
+		return HIL_ERR_ARG;
+	}
+	*addr = best.st_value & ~(uint64_t)1; /* the Thumb bit */
+	*size = best.st_size;
+	return HIL_OK;
+}

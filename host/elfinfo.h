@@ -71,4 +71,16 @@ int hil_elf_symbol_size_by_prefix(const char *path, const char *prefix,
  */
 int hil_elf_has_symbol(const char *path, const char *name);
 
+/**
+ * Where a function's code is: the FUNC symbol named name, or, failing that,
+ * the one compiler clone of it ("name.lto_priv.0", "name.constprop.0").
+ * @param addr receives its first byte (the Thumb bit cleared).
+ * @param size receives its size in bytes.
+ * @return HIL_OK; HIL_ERR_NA (no such function, or no symbol table);
+ *         HIL_ERR_ARG (several clones and no exact name; bad arguments);
+ *         HIL_ERR_IO. Failures are logged with the path.
+ */
+int hil_elf_function_range(const char *path, const char *name, uint64_t *addr,
+			   uint64_t *size);
+
 #endif /* HIL_ELFINFO_H */

@@ -21,6 +21,7 @@ struct hil_flasher {
 	char *run_dir;
 	char *openocd_cfg[HIL_FLASHER_MAX_CFG];
 	char *probe_serial;
+	char *qemu_plugin;
 };
 
 static const struct hil_flasher_ops *const backends[] = {
@@ -87,6 +88,7 @@ static void free_params(struct hil_flasher *f)
 		free(f->openocd_cfg[i]);
 	}
 	free(f->probe_serial);
+	free(f->qemu_plugin);
 }
 
 /* The OpenOCD fields, copied so that the caller's strings may go. */
@@ -179,6 +181,15 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 	ret = copy_openocd_params(f, p);
 	if (ret != HIL_OK) {
 		goto err_free;
+	}
+	if (p->qemu_plugin != NULL && p->qemu_plugin[0] != '\0') {
+		f->qemu_plugin = strdup(p->qemu_plugin);
+		if (f->qemu_plugin == NULL) {
+			hil_err("%s flasher: no memory", type);
+			ret = HIL_ERR_NOMEM;
+			goto err_free;
+		}
+		f->params.qemu_plugin = f->qemu_plugin;
 	}
 	ret = ops->open(f);
 	if (ret != HIL_OK) {

@@ -20,6 +20,10 @@ struct hil_flasher_params {
 	const char *probe_serial; /* NULL or "": any probe; else
 				   * "adapter serial" selects it */
 	unsigned adapter_khz;	  /* 0: the config's own adapter speed */
+	/* qemu only (the others ignore it): */
+	const char *qemu_plugin; /* NULL or "": none; else the value of one
+				  * `-plugin` option, e.g. built by
+				  * hil_cyclemodel_plugin_arg() */
 };
 
 /*
@@ -74,6 +78,8 @@ void hil_flasher_close(struct hil_flasher *f);
  * its UART socket exists. QEMU then waits for the link to connect before it
  * loads the image and runs the guest, so a crash of the image shows up
  * after hil_link_open(), as a closed link: call hil_flasher_check() then.
+ * With params.qemu_plugin set, QEMU also gets `-plugin VALUE` (and fails to
+ * start, with its reason in qemu.log, if it cannot load the plugin).
  * For OpenOCD: check the file likewise, then run `openocd -f CFG...
  * [-c "adapter serial SN"] [-c "adapter speed KHZ"] -c "program {ELF}
  * verify reset exit"` (bounded by timeout_ms, output appended to

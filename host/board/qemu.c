@@ -387,17 +387,35 @@ static int qemu_start(struct hil_flasher *f, const char *elf_path)
 	}
 	q->log_offset = stat(q->log_path, &st) == 0 ? st.st_size : 0;
 	{
-		char *const argv[] = {
-			(char *)program, "-M",
-			"netduinoplus2", "-kernel",
-			q->elf,		 "-display",
-			"none",		 "-monitor",
-			"none",		 "-serial",
-			"null",		 "-serial",
+		const char *plugin = hil_flasher_params(f)->qemu_plugin;
+		char *argv[] = {
+			(char *)program,
+			"-M",
+			"netduinoplus2",
+			"-kernel",
+			q->elf,
+			"-display",
+			"none",
+			"-monitor",
+			"none",
+			"-serial",
+			"null",
+			"-serial",
 			serial, /* USART2 */
-			"-icount",	 "shift=0,align=off,sleep=off",
-			"-nodefaults",	 NULL,
+			"-icount",
+			"shift=0,align=off,sleep=off",
+			"-nodefaults",
+			NULL, /* room for -plugin VALUE */
+			NULL,
+			NULL,
 		};
+		size_t n = sizeof(argv) / sizeof(argv[0]);
+
+		if (plugin != NULL && plugin[0] != '\0') {
+			argv[n - 3] = "-plugin";
+			argv[n - 2] = (char *)plugin;
+			hil_dbg("with -plugin %s", plugin);
+		}
 
 		t0 = now_ms();
 		ret = hil_proc_spawn(&q->proc, argv, q->log_path);

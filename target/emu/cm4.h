@@ -1,0 +1,89 @@
+/* cm4: the Cortex-M4 timing model, fed with the executed instruction stream and its memory accesses (docs/cycle-model.md). */
+#ifndef EMU_CM4_H
+#define EMU_CM4_H
+
+#include <stdint.h>
+
+#include "thumb.h"
+
+#define CM4_ICACHE_LINES 64 /* ART: 64 lines of 128 bits (RM0368 3.5.2) */
+#define CM4_DCACHE_LINES 8  /* ART: 8 lines of 128 bits */
+
+struct cm4_config {
+	unsigned ws;	/* flash wait states (FLASH_ACR.LATENCY) */
+	int art;	/* ART accelerator: prefetch and both caches on */
+	int agu_stall;	/* TRM 3.3.2: address from the previous ALU result */
+	unsigned p_imm; /* refill after a taken branch to an immediate target */
+	unsigned p_reg; /* ... to a register target (BX, BLX, MOV PC) */
+	unsigned p_load; /* ... to a loaded target (LDR PC, POP PC, TBB) */
+	uint32_t flash_lo, flash_hi; /* flash, [lo, hi) */
+	uint32_t alias_lo, alias_hi; /* its alias at 0, [lo, hi) */
+};
+
+/** Defaults: 0 WS, ART on, AGU stall on, P = 1/2/3, STM32F4 flash. */
+void cm4_config_default(struct cm4_config *c);
+
+/* Totals over a bracket. min/max differ only where a cost is unknown. */
+struct cm4_totals {
+	uint64_t cycles; /* the estimate (a divide counts its upper bound) */
+	uint64_t min;
+	uint64_t max;
+	uint64_t insns;
+	uint64_t divides;
+	uint64_t flash_stalls; /* cycles of the estimate spent waiting on flash */
+};
+
+struct cm4_line_cache {
+	uint32_t tag[CM4_ICACHE_LINES];
+	uint32_t age[CM4_ICACHE_LINES];
+	unsigned n; /* lines */
+	uint32_t clock;
+};
+
+struct cm4 {
+	struct cm4_config cfg;
+	/* The instruction executed last, whose cost is settled only when
+	 * the next one shows where execution went. */
+	const struct thumb_insn *pend;
+	int pend_counted;    /* executed inside a bracket */
+	int pend_in_it;	     /* conditional (in an IT block) */
+	int pend_mem;	     /* it accessed memory (so it was not skipped) */
+	unsigned pend_extra; /* wait states found while it executed */
+	/* The one before it, for pipelining and the AGU stall. */
+	uint8_t prev_cls;
+	uint8_t prev_rt;
+	uint16_t prev_dst;
+	int prev_executed;
+	unsigned it_left;
+	/* flash interface */
+	uint32_t cur_line; /* line in the fetch buffer, or ~0 */
+	struct cm4_line_cache icache, dcache;
+	/* the bracket */
+	int open;
+	struct cm4_totals t;
+};
+
+/** Start a model; no bracket is open. */
+void cm4_init(struct cm4 *m, const struct cm4_config *cfg);
+
+/**
+ * An instruction starts executing (QEMU calls the plugin before each one,
+ * skipped or not). Settles the cost of the one before. insn must stay
+ * valid until the next call.
+ */
+void cm4_exec(struct cm4 *m, const struct thumb_insn *insn);
+
+/** The instruction last passed to cm4_exec() accessed memory at addr. */
+void cm4_mem(struct cm4 *m, uint32_t addr, int is_store);
+
+/** Open a bracket after the instruction last executed (not counted). */
+void cm4_open(struct cm4 *m);
+
+/**
+ * Close the bracket with the instruction last executed (counted) and
+ * return its totals. Nothing if no bracket is open (returns 0).
+ * @return 1 if totals were filled.
+ */
+int cm4_close(struct cm4 *m, struct cm4_totals *out);
+
+#endif /* EMU_CM4_H */

@@ -1,0 +1,420 @@
+/* plugin: the QEMU TCG plugin that runs the Cortex-M4 timing model on the emulated stub and writes one record per timed region. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cm4.h"
+#include "qemu_api.h"
+#include "thumb.h"
+
+/*
+ * Arguments (QEMU 7.2: -plugin FILE,ws=2,art=on,out=PATH, each "k=v"
+ * reaches qemu_plugin_install as one argv string; the older
+ * "arg=k=v" spelling is accepted too):
+ *   out=PATH        record file, appended to (required)
+ *   ws=N            flash wait states, 0..15 (default 0)
+ *   art=on|off      ART prefetch and caches (default on)
+ *   agu=on|off      address-generation stall of TRM 3.3.2 (default on)
+ *   pimm=,preg=,pload=  pipeline refill P per branch kind (1, 2, 3)
+ *   counter=ADDR    the counter register whose reads bracket (TIM2_CNT)
+ *   range=LO-HI     only reads from code in [LO, HI), or from a function
+ *                   called from there, bracket (the stub's timed())
+ *
+ * Brackets: the stub reads the counter before and after the measured
+ * call. A read of `counter` by an instruction in `range` (or in a function
+ * whose caller's last call came from `range`: hal_counter_read() when it
+ * is not inlined) opens a bracket if none is open and closes it otherwise.
+ * The model counts from the instruction after the opening read to the
+ * closing read inclusive, which is what the emulated counter counts, so the
+ * record's insns equals the stub's instruction count for the same region.
+ *
+ * Records, one line each, flushed as written:
+ *   # hilrun-cyclemodel 1 ws=0 art=on agu=on p=1/2/3 ...   (at load)
+ *   B seq=1 cycles=N min=N max=N insns=N div=N flash=N      (per bracket)
+ *   # exit brackets=N insns=N                                (at exit)
+ */
+
+#define DEFAULT_COUNTER 0x40000024u /* TIM2_CNT (RM0090 18.4.10) */
+#define MAX_WS		15u
+
+struct entry {
+	struct thumb_insn d;
+	uint32_t raw; /* the opcode it was decoded from */
+	struct entry *next_alloc;
+};
+
+static struct {
+	struct cm4 model;
+	FILE *out;
+	uint32_t counter;
+	uint32_t range_lo, range_hi; /* 0, 0: any read brackets */
+	uint32_t last_call_pc;
+	uint64_t seq;
+	uint64_t insns_total;
+	/* pc -> entry, open addressing */
+	struct entry **slots;
+	size_t nslots, used;
+	struct entry *all; /* every entry ever made, freed at exit */
+} g;
+
+/*
+ * "cyclemodel: <msg><what>" on QEMU's stderr (the flasher keeps it in
+ * qemu.log) and in QEMU's own log: qemu_plugin_outs() alone is shown only
+ * with `-d plugin`.
+ */
+static void say(const char *msg, const char *what)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "cyclemodel: %s%s\n", msg, what);
+	fputs(buf, stderr);
+	qemu_plugin_outs(buf);
+}
+
+static size_t slot_of(uint32_t pc, size_t nslots)
+{
+	return (size_t)((pc >> 1) * 2654435761u) & (nslots - 1);
+}
+
+static int table_grow(void)
+{
+	size_t n = g.nslots ? g.nslots * 2 : 4096, i;
+	struct entry **s = calloc(n, sizeof(*s));
+
+	if (s == NULL) {
+		return -1;
+	}
+	for (i = 0; i < g.nslots; i++) {
+		struct entry *e = g.slots[i];
+		size_t j;
+
+		if (e == NULL) {
+			continue;
+		}
+		for (j = slot_of(e->d.pc, n); s[j] != NULL;
+		     j = (j + 1) & (n - 1)) {
+		}
+		s[j] = e;
+	}
+	free(g.slots);
+	g.slots = s;
+	g.nslots = n;
+	return 0;
+}
+
+/*
+ * The decoded instruction at pc. Decoded once per address and kept for the
+ * whole run, so that QEMU's retranslations (of a TB flushed, or of an I/O
+ * instruction alone) find the same entry; a different opcode at the same
+ * address gets a new one (the old one may still be referenced).
+ */
+static struct entry *lookup(uint32_t pc, const uint8_t *bytes, size_t n)
+{
+	uint32_t raw = 0;
+	struct entry *e;
+	size_t j, k;
+
+	for (k = 0; k < n && k < 4; k++) {
+		raw |= (uint32_t)bytes[k] << (8 * k);
+	}
+	if (2 * (g.used + 1) > g.nslots && table_grow() != 0) {
+		return NULL;
+	}
+	for (j = slot_of(pc, g.nslots); g.slots[j] != NULL;
+	     j = (j + 1) & (g.nslots - 1)) {
+		if (g.slots[j]->d.pc == pc) {
+			if (g.slots[j]->raw == raw) {
+				return g.slots[j];
+			}
+			break; /* replaced below */
+		}
+	}
+	e = calloc(1, sizeof(*e));
+	if (e == NULL) {
+		return NULL;
+	}
+	if (thumb_decode(bytes, n, pc, &e->d) == 0) {
+		e->d.pc = pc;
+		e->d.len = (uint8_t)n;
+	}
+	e->raw = raw;
+	e->next_alloc = g.all;
+	g.all = e;
+	if (g.slots[j] == NULL) {
+		g.used++;
+	}
+	g.slots[j] = e;
+	return e;
+}
+
+static int in_range(uint32_t pc)
+{
+	return pc >= g.range_lo && pc < g.range_hi;
+}
+
+static void on_exec(unsigned int vcpu, void *udata)
+{
+	struct entry *e = udata;
+
+	(void)vcpu;
+	cm4_exec(&g.model, &e->d);
+	g.insns_total++;
+	if (e->d.flags & THUMB_F_CALL) {
+		g.last_call_pc = e->d.pc;
+	}
+}
+
+static void write_record(const struct cm4_totals *t)
+{
+	g.seq++;
+	fprintf(g.out,
+		"B seq=%" PRIu64 " cycles=%" PRIu64 " min=%" PRIu64
+		" max=%" PRIu64 " insns=%" PRIu64 " div=%" PRIu64
+		" flash=%" PRIu64 "\n",
+		g.seq, t->cycles, t->min, t->max, t->insns, t->divides,
+		t->flash_stalls);
+	fflush(g.out);
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	struct entry *e = udata;
+	int store = qemu_plugin_mem_is_store(info);
+	struct cm4_totals t;
+
+	(void)vcpu;
+	if (g.model.pend != &e->d) {
+		return; /* not the instruction the model is on */
+	}
+	cm4_mem(&g.model, (uint32_t)vaddr, store);
+	if (store || (uint32_t)vaddr != g.counter) {
+		return;
+	}
+	if (g.range_hi != 0 && !in_range(e->d.pc) &&
+	    !in_range(g.last_call_pc)) {
+		return;
+	}
+	if (!g.model.open) {
+		cm4_open(&g.model);
+	} else if (cm4_close(&g.model, &t)) {
+		write_record(&t);
+	}
+}
+
+static int wants_mem(const struct thumb_insn *d)
+{
+	switch (d->cls) {
+	case THUMB_LOAD:
+	case THUMB_STORE:
+	case THUMB_LDRD:
+	case THUMB_STRD:
+	case THUMB_LDM:
+	case THUMB_STM:
+	case THUMB_LOAD_PC:
+	case THUMB_TABLE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		const uint8_t *data = qemu_plugin_insn_data(insn);
+		size_t len = qemu_plugin_insn_size(insn);
+		uint32_t pc = (uint32_t)qemu_plugin_insn_vaddr(insn);
+		struct entry *e = lookup(pc, data, len);
+
+		if (e == NULL) {
+			say("out of memory", "");
+			abort(); /* a silently wrong count is worse */
+		}
+		qemu_plugin_register_vcpu_insn_exec_cb(
+			insn, on_exec, QEMU_PLUGIN_CB_NO_REGS, e);
+		if (wants_mem(&e->d)) {
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
+							 QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, e);
+		}
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
+{
+	struct entry *e, *next;
+
+	(void)id;
+	(void)udata;
+	if (g.out != NULL) {
+		fprintf(g.out,
+			"# exit brackets=%" PRIu64 " insns=%" PRIu64 "%s\n",
+			g.seq, g.insns_total, g.model.open ? " open=1" : "");
+		fclose(g.out);
+		g.out = NULL;
+	}
+	for (e = g.all; e != NULL; e = next) {
+		next = e->next_alloc;
+		free(e);
+	}
+	g.all = NULL;
+	free(g.slots);
+	g.slots = NULL;
+}
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long x;
+
+	errno = 0;
+	x = strtoul(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0' || x > 0xffffffffUL) {
+		return -1;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_onoff(const char *s, int *v)
+{
+	if (strcmp(s, "on") == 0 || strcmp(s, "1") == 0 ||
+	    strcmp(s, "true") == 0) {
+		*v = 1;
+	} else if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0 ||
+		   strcmp(s, "false") == 0) {
+		*v = 0;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
+{
+	char buf[64], *dash;
+
+	if (strlen(s) >= sizeof(buf)) {
+		return -1;
+	}
+	strcpy(buf, s);
+	dash = strchr(buf, '-');
+	if (dash == NULL) {
+		return -1;
+	}
+	*dash = '\0';
+	if (parse_u32(buf, lo) != 0 || parse_u32(dash + 1, hi) != 0 ||
+	    *hi <= *lo) {
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_arg(const char *arg, struct cm4_config *c, const char **out)
+{
+	const char *v = strchr(arg, '=');
+	size_t klen;
+	uint32_t x;
+
+	if (strncmp(arg, "arg=", 4) == 0) {
+		return parse_arg(arg + 4, c, out); /* the pre-6.1 spelling */
+	}
+	if (v == NULL) {
+		return -1;
+	}
+	klen = (size_t)(v - arg);
+	v++;
+#define KEY(k) (klen == strlen(k) && strncmp(arg, k, klen) == 0)
+	if (KEY("out")) {
+		*out = v;
+		return *v != '\0' ? 0 : -1;
+	}
+	if (KEY("ws")) {
+		if (parse_u32(v, &x) != 0 || x > MAX_WS) {
+			return -1;
+		}
+		c->ws = x;
+		return 0;
+	}
+	if (KEY("art")) {
+		return parse_onoff(v, &c->art);
+	}
+	if (KEY("agu")) {
+		return parse_onoff(v, &c->agu_stall);
+	}
+	if (KEY("pimm") || KEY("preg") || KEY("pload")) {
+		if (parse_u32(v, &x) != 0 || x < 1 || x > 3) {
+			return -1;
+		}
+		*(KEY("pimm")	? &c->p_imm
+		  : KEY("preg") ? &c->p_reg
+				: &c->p_load) = x;
+		return 0;
+	}
+	if (KEY("counter")) {
+		return parse_u32(v, &g.counter);
+	}
+	if (KEY("range")) {
+		return parse_range(v, &g.range_lo, &g.range_hi);
+	}
+#undef KEY
+	return -1;
+}
+
+EMU_EXPORT int qemu_plugin_version = EMU_QEMU_PLUGIN_VERSION;
+
+EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+				   int argc, char **argv)
+{
+	struct cm4_config cfg;
+	const char *out = NULL;
+	int i;
+
+	memset(&g, 0, sizeof(g));
+	g.counter = DEFAULT_COUNTER;
+	cm4_config_default(&cfg);
+	if (info == NULL || info->target_name == NULL ||
+	    strcmp(info->target_name, "arm") != 0 || !info->system_emulation) {
+		say("needs qemu-system-arm (Arm system emulation)", "");
+		return -1;
+	}
+	for (i = 0; i < argc; i++) {
+		if (parse_arg(argv[i], &cfg, &out) != 0) {
+			say("bad argument (expected out=PATH ws=N art=on|off "
+			    "agu=on|off pimm=|preg=|pload=1..3 counter=ADDR "
+			    "range=LO-HI): ",
+			    argv[i]);
+			return -1;
+		}
+	}
+	if (out == NULL) {
+		say("out=PATH is required", "");
+		return -1;
+	}
+	g.out = fopen(out, "a");
+	if (g.out == NULL) {
+		say("cannot open the record file: ", strerror(errno));
+		return -1;
+	}
+	cm4_init(&g.model, &cfg);
+	fprintf(g.out,
+		"# hilrun-cyclemodel 1 ws=%u art=%s agu=%s p=%u/%u/%u "
+		"counter=0x%08" PRIx32 " range=0x%08" PRIx32 "-0x%08" PRIx32
+		" api=%d-%d\n",
+		cfg.ws, cfg.art ? "on" : "off", cfg.agu_stall ? "on" : "off",
+		cfg.p_imm, cfg.p_reg, cfg.p_load, g.counter, g.range_lo,
+		g.range_hi, info->version.min, info->version.cur);
+	fflush(g.out);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}

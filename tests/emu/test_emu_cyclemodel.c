@@ -1,0 +1,648 @@
+/* test_emu_cyclemodel: the cycle-model plugin inside the real qemu-system-arm on hand-counted images and on the stub, and the host's reader of its records. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/board/cyclemodel.h"
+#include "../../host/board/flasher.h"
+#include "../../host/build.h"
+#include "../../host/err.h"
+#include "../../host/link/link.h"
+#include "../../host/proc.h"
+#include "../../host/session.h"
+#include "../../host/target.h"
+#include "e2e_util.h"
+#include "hilp.h"
+
+#ifndef EMU_PLUGIN
+#define EMU_PLUGIN "build/emu/cyclemodel.so"
+#endif
+#ifndef EMU_IMAGES
+#define EMU_IMAGES "build/tests/emu"
+#endif
+
+#define QEMU_TIMEOUT_MS 20000u
+#define STUB_ALGS	"ascon-aead128/ref"
+
+static char tmp_root[64];
+
+/* ---- helpers ---- */
+
+static void path_in_tmp(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tmp_root, name);
+}
+
+static void image(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s.elf", EMU_IMAGES, name);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	assert_non_null(f);
+	buf = calloc(1, 1 << 16);
+	assert_non_null(buf);
+	n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Run a bare image under QEMU with the plugin (extra: more plugin
+ * arguments, e.g. ",agu=off"); the records land in out.
+ * @return QEMU's exit status.
+ */
+static int run_image(const char *name, const struct hil_cyclemodel_opts *o,
+		     const char *extra, const char *log)
+{
+	char elf[512], arg[2048];
+	int status = -1;
+
+	image(elf, sizeof(elf), name);
+	assert_int_equal(hil_cyclemodel_plugin_arg(o, arg, sizeof(arg)),
+			 HIL_OK);
+	if (extra != NULL) {
+		strncat(arg, extra, sizeof(arg) - strlen(arg) - 1);
+	}
+	{
+		char *const argv[] = {
+			"qemu-system-arm",
+			"-M",
+			"netduinoplus2",
+			"-kernel",
+			elf,
+			"-display",
+			"none",
+			"-monitor",
+			"none",
+			"-serial",
+			"null",
+			"-nodefaults",
+			"-icount",
+			"shift=0,align=off,sleep=off",
+			"-semihosting-config",
+			"enable=on,target=native",
+			"-plugin",
+			arg,
+			NULL,
+		};
+
+		assert_int_equal(
+			hil_proc_run(argv, log, QEMU_TIMEOUT_MS, &status),
+			HIL_OK);
+	}
+	return status;
+}
+
+static void opts_for(struct hil_cyclemodel_opts *o, const char *out,
+		     unsigned ws, int art)
+{
+	memset(o, 0, sizeof(*o));
+	o->plugin = EMU_PLUGIN;
+	o->out = out;
+	o->ws = ws;
+	o->art = art;
+}
+
+/* All records of a fresh file, with the reader's view of its header. */
+static size_t read_all(const char *out, struct hil_cyclemodel_rec **recs,
+		       struct hil_cyclemodel_info *info)
+{
+	struct hil_cyclemodel_reader *r;
+	size_t n = 0;
+
+	assert_int_equal(hil_cyclemodel_open(&r, out, 0), HIL_OK);
+	assert_int_equal(hil_cyclemodel_read(r, recs, &n), HIL_OK);
+	if (info != NULL) {
+		*info = *hil_cyclemodel_info(r);
+	}
+	hil_cyclemodel_close(r);
+	return n;
+}
+
+/* ---- hand-counted brackets (tests/emu/rules.S) ---- */
+
+struct expect {
+	const char *name;
+	uint64_t cycles, min, insns, divides;
+};
+
+static const struct expect rules[] = {
+	{"empty (pipelined STOP)", 1, 1, 1, 0},
+	{"alu", 10, 10, 9, 0},
+	{"mul", 10, 10, 9, 0},
+	{"ld_indep", 6, 6, 5, 0},
+	{"ld_dep", 6, 6, 4, 0},
+	{"stores", 7, 7, 5, 0},
+	{"ld_st", 9, 9, 6, 0},
+	{"dual", 9, 9, 4, 0},
+	{"multiple", 20, 20, 6, 0},
+	{"b_imm", 6, 6, 4, 0},
+	{"b_unaligned", 7, 7, 4, 0},
+	{"bcc_not", 6, 6, 5, 0},
+	{"bcc_taken", 7, 7, 5, 0},
+	{"cbz", 6, 6, 4, 0},
+	{"cbnz", 5, 5, 4, 0},
+	{"call", 9, 9, 5, 0},
+	{"pop_pc", 15, 15, 6, 0},
+	{"it_load", 7, 7, 6, 0},
+	{"it_taken", 8, 8, 6, 0},
+	{"it_skipped", 7, 7, 6, 0},
+	{"div", 27, 7, 4, 2},
+	{"agu", 6, 6, 4, 0},
+	{"tbb", 11, 11, 5, 0},
+	{"ldr_pc", 9, 9, 4, 0},
+	{"literal", 4, 4, 3, 0},
+};
+
+#define N_RULES (sizeof(rules) / sizeof(rules[0]))
+
+static void check(const struct expect *e, const struct hil_cyclemodel_rec *r,
+		  size_t i)
+{
+	if (r->seq != i + 1 || r->cycles != e->cycles || r->min != e->min ||
+	    r->max != e->cycles || r->insns != e->insns ||
+	    r->divides != e->divides) {
+		fail_msg("bracket %zu (%s): seq %llu cycles %llu [%llu, %llu] "
+			 "insns %llu div %llu; expected cycles %llu [%llu, "
+			 "%llu] insns %llu div %llu",
+			 i + 1, e->name, (unsigned long long)r->seq,
+			 (unsigned long long)r->cycles,
+			 (unsigned long long)r->min, (unsigned long long)r->max,
+			 (unsigned long long)r->insns,
+			 (unsigned long long)r->divides,
+			 (unsigned long long)e->cycles,
+			 (unsigned long long)e->min,
+			 (unsigned long long)e->cycles,
+			 (unsigned long long)e->insns,
+			 (unsigned long long)e->divides);
+	}
+}
+
+static void test_qemu_loads_the_plugin_and_every_rule_counts(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hil_cyclemodel_info info;
+	char out[256], log[256];
+	size_t n, i;
+
+	(void)state;
+	path_in_tmp(out, sizeof(out), "rules.txt");
+	path_in_tmp(log, sizeof(log), "rules.log");
+	opts_for(&o, out, 0, 1);
+	assert_int_equal(run_image("rules", &o, NULL, log), 0);
+	n = read_all(out, &recs, &info);
+	/* QEMU called install (the header), the callbacks (the records) and
+	 * the exit hook (the last line), with plugin API version 1. */
+	assert_true(info.loaded);
+	assert_int_equal(info.api_cur, 1);
+	assert_int_equal(info.ws, 0);
+	assert_true(info.exited);
+	assert_int_equal(n, N_RULES);
+	for (i = 0; i < n; i++) {
+		check(&rules[i], &recs[i], i);
+	}
+	free(recs);
+}
+
+static void test_agu_stall_can_be_turned_off(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	struct hil_cyclemodel_rec *recs = NULL;
+	char out[256], log[256];
+	size_t n, i;
+
+	(void)state;
+	path_in_tmp(out, sizeof(out), "agu.txt");
+	path_in_tmp(log, sizeof(log), "agu.log");
+	opts_for(&o, out, 0, 1);
+	assert_int_equal(run_image("rules", &o, ",agu=off", log), 0);
+	n = read_all(out, &recs, NULL);
+	assert_int_equal(n, N_RULES);
+	for (i = 0; i < n; i++) {
+		struct expect e = rules[i];
+
+		if (strcmp(e.name, "agu") == 0) {
+			e.cycles = e.min = 5;
+		}
+		check(&e, &recs[i], i);
+	}
+	free(recs);
+}
+
+static void test_two_runs_give_identical_records(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	char out1[256], out2[256], log[256];
+	char *a, *b;
+
+	(void)state;
+	path_in_tmp(out1, sizeof(out1), "det1.txt");
+	path_in_tmp(out2, sizeof(out2), "det2.txt");
+	path_in_tmp(log, sizeof(log), "det.log");
+	opts_for(&o, out1, 2, 1);
+	assert_int_equal(run_image("rules", &o, NULL, log), 0);
+	opts_for(&o, out2, 2, 1);
+	assert_int_equal(run_image("rules", &o, NULL, log), 0);
+	a = slurp(out1);
+	b = slurp(out2);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
+/* tests/emu/flash.S under the three profiles: cycles and flash stalls. */
+static void test_flash_wait_states_and_art(void **state)
+{
+	static const struct {
+		unsigned ws;
+		int art;
+		uint64_t cycles[4], flash[4];
+	} prof[] = {
+		{0, 1, {17, 49, 5, 3}, {0, 0, 0, 0}},
+		{2, 0, {21, 61, 7, 7}, {4, 12, 2, 4}},
+		{2, 1, {17, 49, 7, 5}, {0, 0, 2, 2}},
+	};
+	static const uint64_t insns[4] = {16, 46, 3, 3};
+	size_t p, i;
+
+	(void)state;
+	for (p = 0; p < sizeof(prof) / sizeof(prof[0]); p++) {
+		struct hil_cyclemodel_opts o;
+		struct hil_cyclemodel_rec *recs = NULL;
+		struct hil_cyclemodel_info info;
+		char out[256], log[256], name[32];
+		size_t n;
+
+		snprintf(name, sizeof(name), "flash%zu.txt", p);
+		path_in_tmp(out, sizeof(out), name);
+		path_in_tmp(log, sizeof(log), "flash.log");
+		opts_for(&o, out, prof[p].ws, prof[p].art);
+		assert_int_equal(run_image("flash", &o, NULL, log), 0);
+		n = read_all(out, &recs, &info);
+		assert_int_equal(info.ws, prof[p].ws);
+		assert_int_equal(info.art, prof[p].art);
+		assert_int_equal(n, 4);
+		for (i = 0; i < n; i++) {
+			if (recs[i].cycles != prof[p].cycles[i] ||
+			    recs[i].flash != prof[p].flash[i] ||
+			    recs[i].insns != insns[i]) {
+				fail_msg(
+					"ws=%u art=%d F%zu: cycles %llu flash "
+					"%llu insns %llu; expected %llu, %llu, "
+					"%llu",
+					prof[p].ws, prof[p].art, i + 1,
+					(unsigned long long)recs[i].cycles,
+					(unsigned long long)recs[i].flash,
+					(unsigned long long)recs[i].insns,
+					(unsigned long long)prof[p].cycles[i],
+					(unsigned long long)prof[p].flash[i],
+					(unsigned long long)insns[i]);
+			}
+		}
+		free(recs);
+	}
+}
+
+/* Counter reads outside the range do not bracket. */
+static void test_range_limits_which_reads_bracket(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hil_cyclemodel_info info;
+	char out[256], log[256], elf[512];
+
+	(void)state;
+	path_in_tmp(out, sizeof(out), "range.txt");
+	path_in_tmp(log, sizeof(log), "range.log");
+	image(elf, sizeof(elf), "rules");
+	opts_for(&o, out, 0, 1);
+	assert_int_equal(hil_cyclemodel_range_from_elf(elf, "leaf", &o.range_lo,
+						       &o.range_hi),
+			 HIL_OK);
+	assert_int_equal(o.range_hi - o.range_lo, 2); /* bx lr */
+	assert_int_equal(run_image("rules", &o, NULL, log), 0);
+	assert_int_equal(read_all(out, &recs, &info), 0);
+	assert_null(recs);
+	assert_true(info.loaded);
+	assert_true(info.exited);
+}
+
+static void test_qemu_refuses_a_bad_plugin_argument(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	char out[256], log[256];
+	char *text;
+
+	(void)state;
+	path_in_tmp(out, sizeof(out), "bad.txt");
+	path_in_tmp(log, sizeof(log), "bad.log");
+	opts_for(&o, out, 0, 1);
+	assert_int_not_equal(run_image("rules", &o, ",pimm=9", log), 0);
+	text = slurp(log);
+	if (strstr(text, "cyclemodel: bad argument") == NULL) {
+		fail_msg("QEMU's log does not name the argument: %s", text);
+	}
+	free(text);
+}
+
+/* ---- the host side alone ---- */
+
+static void test_plugin_arg_escapes_commas_and_checks(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	char buf[256];
+
+	(void)state;
+	opts_for(&o, "/r/a,b.txt", 2, 0);
+	o.plugin = "/p/cm.so";
+	o.range_lo = 0x0800026c;
+	o.range_hi = 0x08000280;
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
+			 HIL_OK);
+	assert_string_equal(buf, "/p/cm.so,ws=2,art=off,"
+				 "range=0x0800026c-0x08000280,"
+				 "out=/r/a,,b.txt");
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, 20), HIL_ERR_ARG);
+	o.ws = 16;
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
+			 HIL_ERR_ARG);
+	o.ws = 0;
+	o.range_hi = o.range_lo;
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
+			 HIL_ERR_ARG);
+	o.range_lo = o.range_hi = 0;
+	o.out = NULL;
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
+			 HIL_ERR_ARG);
+	hil_cyclemodel_unit(0, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, 0 WS)");
+	hil_cyclemodel_unit(2, 1, buf, sizeof(buf));
+	assert_string_equal(
+		buf, "cycles (estimated, Cortex-M4 model, 2 WS, ART on)");
+}
+
+static void append(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "a");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_reader_returns_only_new_whole_lines(void **state)
+{
+	struct hil_cyclemodel_reader *r, *late;
+	struct hil_cyclemodel_rec *recs = NULL;
+	char path[256];
+	size_t n = 9;
+
+	(void)state;
+	path_in_tmp(path, sizeof(path), "reader.txt");
+	unlink(path);
+	assert_int_equal(hil_cyclemodel_open(&r, path, 1), HIL_OK);
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_OK);
+	assert_int_equal(n, 0); /* no file yet */
+	assert_false(hil_cyclemodel_info(r)->loaded);
+	append(path, "# hilrun-cyclemodel 1 ws=2 art=on agu=on p=1/2/3 "
+		     "counter=0x40000024 range=0x0-0x0 api=0-1\n"
+		     "B seq=1 cycles=10 min=10 max=10 insns=9 div=0 flash=0\n"
+		     "B seq=2 cycles=27 min=7 max=27 insns=4 div=2 fl");
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(recs[0].cycles, 10);
+	assert_int_equal(recs[0].insns, 9);
+	assert_true(hil_cyclemodel_info(r)->loaded);
+	assert_int_equal(hil_cyclemodel_info(r)->ws, 2);
+	assert_true(hil_cyclemodel_info(r)->art);
+	free(recs);
+	/* The rest of the half-written line arrives. */
+	append(path, "ash=0\n");
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(recs[0].seq, 2);
+	assert_int_equal(recs[0].min, 7);
+	assert_int_equal(recs[0].max, 27);
+	assert_int_equal(recs[0].divides, 2);
+	free(recs);
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_OK);
+	assert_int_equal(n, 0);
+	assert_null(recs);
+	/* A reader opened now skips what is there. */
+	assert_int_equal(hil_cyclemodel_open(&late, path, 1), HIL_OK);
+	append(path, "B seq=3 cycles=5 min=5 max=5 insns=4 div=0 flash=0\n"
+		     "# exit brackets=3 insns=99\n");
+	assert_int_equal(hil_cyclemodel_read(late, &recs, &n), HIL_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(recs[0].seq, 3);
+	assert_true(hil_cyclemodel_info(late)->exited);
+	free(recs);
+	hil_cyclemodel_close(late);
+	/* A damaged line is an error, after the good ones before it. */
+	append(path, "B seq=4 cycles=5 min=6 max=5 insns=4 div=0 flash=0\n");
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_ERR_PROTO);
+	assert_int_equal(n, 1);
+	assert_int_equal(recs[0].seq, 3);
+	free(recs);
+	hil_cyclemodel_close(r);
+}
+
+/* ---- the real stub ---- */
+
+struct stub {
+	struct hil_flasher *fl;
+	struct hil_link *link;
+	struct hil_session *s;
+};
+
+static void stub_down(struct stub *st)
+{
+	hil_session_close(st->s);
+	hil_link_close(st->link);
+	hil_flasher_close(st->fl);
+	memset(st, 0, sizeof(*st));
+}
+
+static void stub_up(struct stub *st, const char *elf, const char *plugin_arg,
+		    const char *dir)
+{
+	struct hil_flasher_params fp;
+	struct hilp_info info;
+
+	memset(st, 0, sizeof(*st));
+	memset(&fp, 0, sizeof(fp));
+	fp.run_dir = dir;
+	fp.qemu_plugin = plugin_arg;
+	assert_int_equal(hil_flasher_open(&st->fl, "qemu", &fp), HIL_OK);
+	assert_int_equal(hil_flasher_start(st->fl, elf), HIL_OK);
+	assert_int_equal(hil_link_open(&st->link, "socket",
+				       hil_flasher_link_where(st->fl), 0),
+			 HIL_OK);
+	assert_int_equal(hil_session_open(&st->s, st->link, 2000, 3), HIL_OK);
+	assert_int_equal(hil_session_handshake(st->s, 10000, &info), HIL_OK);
+}
+
+/* Bench 12 timed runs of Ascon encryption; the model's records of them. */
+static void bench_with_model(const char *elf, const char *dir, const char *out,
+			     uint32_t *samples, struct hil_cyclemodel_rec *last)
+{
+	struct hil_cyclemodel_opts o;
+	struct hil_cyclemodel_reader *r;
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+	struct stub st;
+	char arg[2048];
+	size_t n = 0, i;
+
+	opts_for(&o, out, 0, 1);
+	assert_int_equal(
+		hil_cyclemodel_range_from_elf(elf, HIL_CYCLEMODEL_TIMED_FUNC,
+					      &o.range_lo, &o.range_hi),
+		HIL_OK);
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, arg, sizeof(arg)),
+			 HIL_OK);
+	stub_up(&st, elf, arg, dir);
+	/* Whatever ran before (boot calibration) is not ours. */
+	assert_int_equal(hil_cyclemodel_open(&r, out, 0), HIL_OK);
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_OK);
+	free(recs);
+	assert_true(hil_cyclemodel_info(r)->loaded);
+	memset(&req, 0, sizeof(req));
+	req.alg = 0; /* the image holds one algorithm */
+	req.msg_len = 64;
+	req.runs = 12;
+	req.warmup = 2;
+	req.seed = 7;
+	assert_int_equal(
+		hil_target_bench(st.s, HILP_OP_ENCRYPT, &req, &rep, samples, 0),
+		HIL_OK);
+	assert_int_equal(hil_cyclemodel_read(r, &recs, &n), HIL_OK);
+	/* warm-up and timed runs each made one bracket, in order. */
+	assert_true(n >= req.warmup + req.runs);
+	for (i = 0; i < req.runs; i++) {
+		last[i] = recs[n - req.runs + i];
+	}
+	free(recs);
+	hil_cyclemodel_close(r);
+	stub_down(&st);
+}
+
+static void test_stub_brackets_are_its_timed_regions(void **state)
+{
+	char root[HIL_PATH], fw[256], elf[300], log[300], dir[256];
+	char out1[256], out2[256];
+	uint32_t s1[12], s2[12];
+	struct hil_cyclemodel_rec r1[12], r2[12];
+	int status = -1;
+	size_t i;
+
+	(void)state;
+	if (getenv("HIL_SRC_DIR") != NULL) {
+		snprintf(root, sizeof(root), "%s", getenv("HIL_SRC_DIR"));
+	} else {
+		assert_int_equal(hil_build_find_root(root, sizeof(root)),
+				 HIL_OK);
+	}
+	path_in_tmp(fw, sizeof(fw), "fw");
+	path_in_tmp(dir, sizeof(dir), "stub");
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(elf, sizeof(elf), "%s/stub.elf", fw);
+	snprintf(log, sizeof(log), "%s/build.log", dir);
+	{
+		char fwdir[300];
+		char *const argv[] = {"make",
+				      "-s",
+				      "--no-print-directory",
+				      "-C",
+				      root,
+				      "firmware",
+				      "BOARD=qemu-netduino",
+				      "OPT=-O2",
+				      "ALGS=" STUB_ALGS,
+				      fwdir,
+				      NULL};
+
+		snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s", fw);
+		assert_int_equal(hil_proc_run(argv, log, 300000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 0);
+	}
+	path_in_tmp(out1, sizeof(out1), "stub1.txt");
+	path_in_tmp(out2, sizeof(out2), "stub2.txt");
+	bench_with_model(elf, dir, out1, s1, r1);
+	bench_with_model(elf, dir, out2, s2, r2);
+	for (i = 0; i < 12; i++) {
+		/* The bracket is exactly what TIM2 counted... */
+		if (r1[i].insns != s1[i]) {
+			fail_msg(
+				"run %zu: the model counted %llu instructions, "
+				"the emulated counter %u",
+				i, (unsigned long long)r1[i].insns, s1[i]);
+		}
+		/* ...Ascon has no data-dependent timing, no divide... */
+		assert_int_equal(r1[i].cycles, r1[0].cycles);
+		assert_int_equal(r1[i].min, r1[i].max);
+		assert_true(r1[i].cycles > r1[i].insns);
+		/* ...and a second emulator gives the same figures. */
+		assert_int_equal(s2[i], s1[i]);
+		assert_int_equal(r2[i].cycles, r1[i].cycles);
+	}
+	print_message("stub, %s encrypt 64 B, -O2, 0 WS: %llu instructions, "
+		      "%llu cycles (estimated)\n",
+		      STUB_ALGS, (unsigned long long)r1[0].insns,
+		      (unsigned long long)r1[0].cycles);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp_root, sizeof(tmp_root), "/tmp/hil-emu-XXXXXX");
+	return mkdtemp(tmp_root) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (getenv("HIL_KEEP_TMP") == NULL) {
+		e2e_remove_tree(tmp_root);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plugin_arg_escapes_commas_and_checks),
+		cmocka_unit_test(test_reader_returns_only_new_whole_lines),
+		cmocka_unit_test(
+			test_qemu_loads_the_plugin_and_every_rule_counts),
+		cmocka_unit_test(test_agu_stall_can_be_turned_off),
+		cmocka_unit_test(test_two_runs_give_identical_records),
+		cmocka_unit_test(test_flash_wait_states_and_art),
+		cmocka_unit_test(test_range_limits_which_reads_bracket),
+		cmocka_unit_test(test_qemu_refuses_a_bad_plugin_argument),
+		cmocka_unit_test(test_stub_brackets_are_its_timed_regions),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,309 @@
+/* test_emu_model: the Thumb-2 decoder and the Cortex-M4 timing rules on their own, without QEMU (encodings from arm-none-eabi-as). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cm4.h"
+#include "thumb.h"
+
+/* ---- decoder ---- */
+
+struct enc {
+	const char *text;
+	uint16_t hw1, hw2; /* hw2 = 0: 16-bit */
+	uint8_t cls;
+	uint8_t flags; /* flags that must be set */
+	int rt;	       /* -1: not checked */
+	int nregs;     /* -1: not checked */
+	uint16_t addr; /* 0: not checked */
+};
+
+#define NA (-1)
+
+static const struct enc encs[] = {
+	{"ldr r5, [r4, #36]", 0x6a65, 0, THUMB_LOAD, 0, 5, NA, 1u << 4},
+	{"ldr r0, [r1, r2]", 0x5888, 0, THUMB_LOAD, 0, 0, NA, 0x6},
+	{"ldr.w r3, [r0, #-4]", 0xf850, 0x3c04, THUMB_LOAD, THUMB_F_WIDE, 3, NA,
+	 0x1},
+	{"ldr.w r3, [r0], #4", 0xf850, 0x3b04, THUMB_LOAD, 0, 3, NA, 0x1},
+	{"ldr r0, [pc, #8]", 0x4802, 0, THUMB_LOAD, THUMB_F_LITERAL, 0, NA,
+	 1u << 15},
+	{"ldr.w pc, [r0]", 0xf8d0, 0xf000, THUMB_LOAD_PC, 0, NA, NA, 0x1},
+	{"ldrb.w r1, [r2, r3, lsl #1]", 0xf812, 0x1013, THUMB_LOAD, 0, 1, NA,
+	 0xc},
+	{"ldrsh r1, [r2, r3]", 0x5ed1, 0, THUMB_LOAD, 0, 1, NA, 0xc},
+	{"str r0, [r1, #4]", 0x6048, 0, THUMB_STORE, THUMB_F_IMM_OFFSET, NA, NA,
+	 0x2},
+	{"str r0, [r1, r2]", 0x5088, 0, THUMB_STORE, 0, NA, NA, 0x6},
+	{"str.w r0, [r1, r2, lsl #2]", 0xf841, 0x0022, THUMB_STORE, 0, NA, NA,
+	 0x6},
+	{"strb.w r0, [r1, #-1]!", 0xf801, 0x0d01, THUMB_STORE,
+	 THUMB_F_IMM_OFFSET, NA, NA, 0x2},
+	{"strh.w r0, [r1, #2]", 0xf8a1, 0x0002, THUMB_STORE, THUMB_F_IMM_OFFSET,
+	 NA, NA, 0x2},
+	{"ldrd r0, r1, [r2, #8]", 0xe9d2, 0x0102, THUMB_LDRD, 0, NA, NA, 0x4},
+	{"strd r0, r1, [sp, #-8]!", 0xe96d, 0x0102, THUMB_STRD, 0, NA, NA,
+	 1u << 13},
+	{"push {r4-r7, lr}", 0xb5f0, 0, THUMB_STM, 0, NA, 5, 1u << 13},
+	{"pop {r4-r7, pc}", 0xbdf0, 0, THUMB_LDM, THUMB_F_WRITES_PC, NA, 5, 0},
+	{"push.w {r4-r11, lr}", 0xe92d, 0x4ff0, THUMB_STM, 0, NA, 9, 0},
+	{"pop.w {r4-r11, pc}", 0xe8bd, 0x8ff0, THUMB_LDM, THUMB_F_WRITES_PC, NA,
+	 9, 0},
+	{"ldmia r0!, {r1-r3}", 0xc80e, 0, THUMB_LDM, 0, NA, 3, 0x1},
+	{"stmdb r0!, {r1-r4}", 0xe920, 0x001e, THUMB_STM, 0, NA, 4, 0x1},
+	{"b.n", 0xe7fe, 0, THUMB_BRANCH_IMM, 0, NA, NA, 0},
+	{"beq.n", 0xd0fe, 0, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
+	{"b.w", 0xf000, 0xb9f2, THUMB_BRANCH_IMM, 0, NA, NA, 0},
+	{"bne.w", 0xf040, 0x81f2, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
+	{"bl", 0xf000, 0xf9f2, THUMB_BRANCH_IMM, THUMB_F_CALL, NA, NA, 0},
+	{"bx lr", 0x4770, 0, THUMB_BRANCH_REG, 0, NA, NA, 0},
+	{"blx r3", 0x4798, 0, THUMB_BRANCH_REG, THUMB_F_CALL, NA, NA, 0},
+	{"mov pc, lr", 0x46f7, 0, THUMB_BRANCH_REG, 0, NA, NA, 0},
+	{"add pc, r0", 0x4487, 0, THUMB_BRANCH_REG, 0, NA, NA, 0},
+	{"cbz r0, ...", 0xb110, 0, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
+	{"tbb [pc, r1]", 0xe8df, 0xf001, THUMB_TABLE, 0, NA, NA, 0x8002},
+	{"tbh [r0, r1, lsl #1]", 0xe8d0, 0xf011, THUMB_TABLE, 0, NA, NA, 0x3},
+	{"mul.w r0, r1, r2", 0xfb01, 0xf002, THUMB_MUL, 0, NA, NA, 0},
+	{"mla r0, r1, r2, r3", 0xfb01, 0x3002, THUMB_MUL, 0, NA, NA, 0},
+	{"umull r0, r1, r2, r3", 0xfba2, 0x0103, THUMB_MUL, 0, NA, NA, 0},
+	{"smlal r0, r1, r2, r3", 0xfbc2, 0x0103, THUMB_MUL, 0, NA, NA, 0},
+	{"sdiv r0, r1, r2", 0xfb91, 0xf0f2, THUMB_DIV, 0, NA, NA, 0},
+	{"udiv r0, r1, r2", 0xfbb1, 0xf0f2, THUMB_DIV, 0, NA, NA, 0},
+	{"adds r0, r1, r2", 0x1888, 0, THUMB_ALU, 0, NA, NA, 0},
+	{"add.w r0, r1, r2, ror #3", 0xeb01, 0x00f2, THUMB_ALU, 0, NA, NA, 0},
+	{"eor.w r8, r9, #255", 0xf089, 0x08ff, THUMB_ALU, 0, NA, NA, 0},
+	{"movw r0, #4660", 0xf241, 0x2034, THUMB_ALU, 0, NA, NA, 0},
+	{"ubfx r0, r1, #2, #3", 0xf3c1, 0x0082, THUMB_ALU, 0, NA, NA, 0},
+	{"rev r0, r1", 0xba08, 0, THUMB_ALU, 0, NA, NA, 0},
+	{"clz r0, r1", 0xfab1, 0xf081, THUMB_ALU, 0, NA, NA, 0},
+	{"uadd8 r0, r1, r2", 0xfa81, 0xf042, THUMB_ALU, 0, NA, NA, 0},
+	{"muls r0, r1, r0", 0x4348, 0, THUMB_MUL, 0, NA, NA, 0},
+	{"nop", 0xbf00, 0, THUMB_ALU, 0, NA, NA, 0},
+	{"dmb sy", 0xf3bf, 0x8f5f, THUMB_BARRIER, 0, NA, NA, 0},
+	{"msr PRIMASK, r0", 0xf380, 0x8810, THUMB_SYS, 0, NA, NA, 0},
+	{"mrs r0, PRIMASK", 0xf3ef, 0x8010, THUMB_SYS, 0, NA, NA, 0},
+	{"cpsid i", 0xb672, 0, THUMB_SYS, 0, NA, NA, 0},
+	{"ldrex r0, [r1]", 0xe851, 0x0f00, THUMB_LOAD, 0, 0, NA, 0x2},
+	{"strex r2, r0, [r1]", 0xe841, 0x0200, THUMB_LOAD, 0, 2, NA, 0x2},
+	{"pld [r0]", 0xf890, 0xf000, THUMB_ALU, 0, NA, NA, 0},
+	{"add sp, #16", 0xb004, 0, THUMB_ALU, 0, NA, NA, 0},
+	{"svc 0", 0xdf00, 0, THUMB_SYS, 0, NA, NA, 0},
+};
+
+static int encode(const struct enc *e, uint8_t b[4])
+{
+	b[0] = (uint8_t)e->hw1;
+	b[1] = (uint8_t)(e->hw1 >> 8);
+	b[2] = (uint8_t)e->hw2;
+	b[3] = (uint8_t)(e->hw2 >> 8);
+	return e->hw2 != 0 || (e->hw1 >> 11) >= 0x1d ? 4 : 2;
+}
+
+static void test_decoder_sorts_encodings_into_classes(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(encs) / sizeof(encs[0]); i++) {
+		const struct enc *e = &encs[i];
+		struct thumb_insn d;
+		uint8_t b[4];
+		int len = encode(e, b);
+
+		assert_int_equal(thumb_decode(b, 4, 0x08000100u, &d), len);
+		if (d.cls != e->cls) {
+			fail_msg("%s: class %s, expected %s", e->text,
+				 thumb_class_name(d.cls),
+				 thumb_class_name(e->cls));
+		}
+		if ((d.flags & e->flags) != e->flags) {
+			fail_msg("%s: flags 0x%x lack 0x%x", e->text, d.flags,
+				 e->flags);
+		}
+		if (e->rt != NA && d.rt != e->rt) {
+			fail_msg("%s: rt %d, expected %d", e->text, d.rt,
+				 e->rt);
+		}
+		if (e->nregs != NA && d.nregs != e->nregs) {
+			fail_msg("%s: %d registers, expected %d", e->text,
+				 d.nregs, e->nregs);
+		}
+		if (e->addr != 0 && d.addr_regs != e->addr) {
+			fail_msg("%s: address registers 0x%x, expected 0x%x",
+				 e->text, d.addr_regs, e->addr);
+		}
+	}
+}
+
+static void test_decoder_counts_it_blocks(void **state)
+{
+	static const struct {
+		uint16_t hw;
+		int n;
+	} its[] = {
+		{0xbf08, 1}, {0xbf0c, 2}, {0xbf1c, 2}, {0xbf1f, 4}, {0xbf06, 3}};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(its) / sizeof(its[0]); i++) {
+		uint8_t b[2] = {(uint8_t)its[i].hw, (uint8_t)(its[i].hw >> 8)};
+		struct thumb_insn d;
+
+		assert_int_equal(thumb_decode(b, 2, 0, &d), 2);
+		assert_int_equal(d.cls, THUMB_IT);
+		assert_int_equal(d.it_count, its[i].n);
+	}
+}
+
+static void test_decoder_wants_both_halfwords_of_a_wide_one(void **state)
+{
+	uint8_t b[4] = {0x50, 0xf8, 0x04, 0x3c};
+	struct thumb_insn d;
+
+	(void)state;
+	assert_int_equal(thumb_decode(b, 2, 0, &d), 0);
+	assert_int_equal(thumb_decode(b, 1, 0, &d), 0);
+	assert_int_equal(thumb_decode(b, 4, 0, &d), 4);
+}
+
+/* ---- model, fed by hand ---- */
+
+static struct thumb_insn mk(uint32_t pc, uint16_t hw1, uint16_t hw2)
+{
+	uint8_t b[4] = {(uint8_t)hw1, (uint8_t)(hw1 >> 8), (uint8_t)hw2,
+			(uint8_t)(hw2 >> 8)};
+	struct thumb_insn d;
+
+	assert_true(thumb_decode(b, 4, pc, &d) > 0);
+	return d;
+}
+
+/* Run a straight sequence inside a bracket; mem[i] says whether
+ * instruction i accessed memory (at addr[i]). */
+static struct cm4_totals run(const struct cm4_config *cfg,
+			     const struct thumb_insn *seq, size_t n,
+			     const int *mem, const uint32_t *addr)
+{
+	struct thumb_insn start = mk(0x20000000u, 0xbf00, 0); /* a nop */
+	struct cm4_totals t;
+	struct cm4 m;
+	size_t i;
+
+	cm4_init(&m, cfg);
+	cm4_exec(&m, &start);
+	cm4_open(&m);
+	for (i = 0; i < n; i++) {
+		cm4_exec(&m, &seq[i]);
+		if (mem != NULL && mem[i]) {
+			cm4_mem(&m, addr != NULL ? addr[i] : 0x20000100u, 0);
+		}
+	}
+	assert_int_equal(cm4_close(&m, &t), 1);
+	return t;
+}
+
+static void test_skipped_conditional_load_costs_one(void **state)
+{
+	struct cm4_config cfg;
+	struct thumb_insn seq[3];
+	const int ran[3] = {0, 1, 0}, skipped[3] = {0, 0, 0};
+	struct cm4_totals t;
+
+	(void)state;
+	cm4_config_default(&cfg);
+	seq[0] = mk(0x20000000u, 0xbf08, 0); /* it eq */
+	seq[1] = mk(0x20000002u, 0x6808, 0); /* ldreq r0, [r1] */
+	seq[2] = mk(0x20000004u, 0xbf00, 0); /* nop */
+	t = run(&cfg, seq, 3, ran, NULL);
+	assert_int_equal(t.cycles, 1 + 2 + 1);
+	t = run(&cfg, seq, 3, skipped, NULL);
+	assert_int_equal(t.cycles, 1 + 1 + 1);
+	assert_int_equal(t.insns, 3);
+}
+
+static void test_divide_and_msr_give_bounds(void **state)
+{
+	struct cm4_config cfg;
+	struct thumb_insn seq[2];
+	struct cm4_totals t;
+
+	(void)state;
+	cm4_config_default(&cfg);
+	seq[0] = mk(0x20000000u, 0xfbb1, 0xf0f2); /* udiv */
+	seq[1] = mk(0x20000004u, 0xf380, 0x8810); /* msr primask, r0 */
+	t = run(&cfg, seq, 2, NULL, NULL);
+	assert_int_equal(t.min, 2 + 1);
+	assert_int_equal(t.max, 12 + 2);
+	assert_int_equal(t.cycles, t.max);
+	assert_int_equal(t.divides, 1);
+}
+
+static void test_icache_thrashes_beyond_64_lines(void **state)
+{
+	/* One B per 16-byte line over N lines, twice round. With N = 64 the
+	 * second pass hits the ART cache; with 65 (LRU) it misses again. */
+	struct cm4_config cfg;
+	struct thumb_insn seq[2 * 65];
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	cm4_config_default(&cfg);
+	cfg.ws = 5;
+	for (i = 0; i < 2 * 64; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 64) * 32u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 2 * 64, NULL, NULL);
+	assert_int_equal(t.flash_stalls, 64 * 5);
+	for (i = 0; i < 2 * 65; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 65) * 32u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 2 * 65, NULL, NULL);
+	assert_int_equal(t.flash_stalls, 2 * 65 * 5);
+	/* Without ART every one of them waits. */
+	cfg.art = 0;
+	t = run(&cfg, seq, 2 * 64, NULL, NULL);
+	assert_int_equal(t.flash_stalls, 2 * 64 * 5);
+}
+
+static void test_code_in_ram_never_waits(void **state)
+{
+	struct cm4_config cfg;
+	struct thumb_insn seq[4];
+	const int mem[4] = {1, 1, 1, 1};
+	const uint32_t addr[4] = {0x20000000u, 0x20000010u, 0x20000020u,
+				  0x20000030u};
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	cm4_config_default(&cfg);
+	cfg.ws = 7;
+	cfg.art = 0;
+	for (i = 0; i < 4; i++) {
+		seq[i] = mk(0x20001000u + 16u * (uint32_t)i, 0x6808, 0);
+	}
+	t = run(&cfg, seq, 4, mem, addr);
+	assert_int_equal(t.flash_stalls, 0);
+	assert_int_equal(t.cycles, 2 + 1 + 1 + 1); /* pipelined LDRs */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decoder_sorts_encodings_into_classes),
+		cmocka_unit_test(test_decoder_counts_it_blocks),
+		cmocka_unit_test(
+			test_decoder_wants_both_halfwords_of_a_wide_one),
+		cmocka_unit_test(test_skipped_conditional_load_costs_one),
+		cmocka_unit_test(test_divide_and_msr_give_bounds),
+		cmocka_unit_test(test_icache_thrashes_beyond_64_lines),
+		cmocka_unit_test(test_code_in_ram_never_waits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
