@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ static const char *const board_names[] = {"qemu-netduino", "nucleo-f401re",
 static const char *const link_names[] = {"socket", "serial", NULL};
 static const char *const flasher_names[] = {"qemu", "openocd", "native", NULL};
 static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
+static const char *const sensor_names[] = {"none", "ina219", NULL};
 static const uint32_t op_bits[] = {HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
 				   HIL_OPS_HASH};
 
@@ -73,17 +75,26 @@ static const struct choice flasher_choice = {"a flasher", flasher_names,
 					     "qemu, openocd or native"};
 static const struct choice op_choice = {"an operation", op_names,
 					"encrypt, decrypt or hash"};
+static const struct choice sensor_choice = {"a sensor", sensor_names,
+					    "none or ina219"};
 
 /* The flasher each board is programmed with, index for index. */
 static const char *const board_flasher[] = {"qemu", "openocd", "native"};
 
 static const char *const root_keys[] = {
-	"extends", "name",	 "board", "link",	 "flasher",
-	"build",   "algorithms", "bench", "results_dir", NULL,
+	"extends",    "name",  "board",	 "link",	"flasher",     "build",
+	"algorithms", "bench", "sensor", "cycle_model", "results_dir", NULL,
+};
+static const char *const cycle_model_keys[] = {
+	"enabled",
+	"wait_states",
+	"art",
+	NULL,
 };
 static const char *const board_keys[] = {
 	"name",
 	"clock_hz",
+	"id",
 	NULL,
 };
 static const char *const link_keys[] = {
@@ -100,7 +111,13 @@ static const char *const alg_keys[] = {
 	"name", "impl", "path", "kat", NULL,
 };
 static const char *const bench_keys[] = {
-	"operations", "lengths", "ad_lengths", "runs", "warmup", "seed", NULL,
+	"operations", "lengths",      "ad_lengths", "runs", "warmup",
+	"seed",	      "normalize_to", "leak_runs",  NULL,
+};
+static const char *const sensor_keys[] = {
+	"type",		 "bus",		"address", "shunt_ohm",
+	"max_current_a", "bus_range_v", "pga_div", "adc_bits",
+	"adc_samples",	 "conversions", "windows", NULL,
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -1045,6 +1062,14 @@ static int v_board(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 		}
 		cfg->board.clock_hz = hz;
 	}
+	it = member(s, "id");
+	if (it != NULL) {
+		ret = get_str(ld, it, "board.id", cfg->board.id,
+			      sizeof(cfg->board.id), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
 	return HIL_OK;
 }
 
@@ -1428,7 +1453,343 @@ static int v_bench(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 			return ret;
 		}
 	}
+	it = member(s, "leak_runs");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "bench.leak_runs", 0, 1000000,
+			      &cfg->bench.leak_runs);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (cfg->bench.leak_runs > 0 && cfg->bench.leak_runs < 4) {
+			return fail(
+				ld, it,
+				"bench.leak_runs: %u runs cannot give a t statistic: 0 (off) or at least 4",
+				(unsigned)cfg->bench.leak_runs);
+		}
+	}
+	it = member(s, "normalize_to");
+	if (it != NULL) {
+		ret = get_str(ld, it, "bench.normalize_to",
+			      cfg->bench.normalize_to,
+			      sizeof(cfg->bench.normalize_to), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (strchr(cfg->bench.normalize_to, ' ') != NULL ||
+		    strchr(cfg->bench.normalize_to, '/') !=
+			    strrchr(cfg->bench.normalize_to, '/')) {
+			return fail(
+				ld, it,
+				"bench.normalize_to: \"%s\" is not \"algorithm\" or \"algorithm/implementation\"",
+				show(sb, sizeof(sb), it->valuestring));
+		}
+	}
 	return HIL_OK;
+}
+
+/* A finite number above 0 and at most max (a resistance, a current). */
+static int get_positive(struct loader *ld, const cJSON *it, const char *path,
+			double max, double *out)
+{
+	double d;
+
+	if (cJSON_IsNumber(it)) {
+		d = it->valuedouble;
+		/* Written this way round so NaN and infinities fail too. */
+		if (d > 0.0 && d <= max) {
+			*out = d;
+			return HIL_OK;
+		}
+	}
+	return fail(ld, it, "%s: expected a number above 0 and at most %g",
+		    path, max);
+}
+
+/*
+ * An INA219 address: A0 and A1 each strap to GND, VS+, SDA or SCL, which
+ * gives 0x40..0x4F (SBOS448 Table 1). Written as an integer, or as a hex
+ * string because that is how datasheets and i2cdetect show it.
+ */
+static int get_ina219_address(struct loader *ld, const cJSON *it,
+			      const char *path, uint8_t *out)
+{
+	const char *s;
+	long v = -1;
+	char *end;
+
+	if (cJSON_IsNumber(it)) {
+		if (it->valuedouble >= 0x40 && it->valuedouble <= 0x4f &&
+		    it->valuedouble == floor(it->valuedouble)) {
+			v = (long)it->valuedouble;
+		}
+	} else if (cJSON_IsString(it)) {
+		s = it->valuestring;
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+		    strlen(s) >= 3 && strlen(s) <= 4 &&
+		    strspn(s + 2, "0123456789abcdefABCDEF") == strlen(s + 2)) {
+			v = strtol(s + 2, &end, 16);
+		}
+	}
+	if (v < 0x40 || v > 0x4f) {
+		return fail(
+			ld, it,
+			"%s: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
+			path);
+	}
+	*out = (uint8_t)v;
+	return HIL_OK;
+}
+
+/*
+ * The bus is opened by prefix (host/i2c/i2c.h); what follows the prefix is
+ * checked when it is opened, where the adapter can be named.
+ */
+static int check_bus(struct loader *ld, const cJSON *it, const char *bus)
+{
+	char sb[SHOW];
+
+	if ((strncmp(bus, "ftdi:", 5) == 0 && bus[5] != '\0') ||
+	    (strncmp(bus, "linux:/", 7) == 0 && bus[7] != '\0') ||
+	    (strncmp(bus, "sim:", 4) == 0 && bus[4] != '\0')) {
+		return HIL_OK;
+	}
+	return fail(
+		ld, it,
+		"sensor.bus: \"%s\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+		show(sb, sizeof(sb), bus));
+}
+
+/* Sensor settings that are valid one by one but not together. */
+static int v_sensor_combination(struct loader *ld, const cJSON *s,
+				const struct hil_config *cfg)
+{
+	const cJSON *at;
+	double vmax, fs;
+	unsigned n;
+
+	if (strcmp(cfg->sensor.type, "ina219") == 0 &&
+	    cfg->sensor.bus[0] == '\0') {
+		at = member(s, "bus");
+		if (at == NULL) {
+			at = member(s, "type");
+		}
+		return fail(
+			ld, at != NULL ? at : s,
+			"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
+	}
+	/* Averaging is a 12-bit mode only (SBOS448 Table 6). */
+	n = cfg->sensor.adc_samples;
+	if (n > 1 && cfg->sensor.adc_bits != 12) {
+		at = member(s, "adc_samples");
+		return fail(
+			ld, at != NULL ? at : s,
+			"sensor.adc_samples: averaging %u samples works on 12-bit conversions only, but sensor.adc_bits is %u",
+			n, cfg->sensor.adc_bits);
+	}
+	/*
+	 * The largest expected current must fit the shunt ADC's range,
+	 * +-40 mV x the PGA divider (SBOS448 Table 5), else every window
+	 * at that current would end in an overflow.
+	 */
+	vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
+	fs = 0.04 * (cfg->sensor.pga_div != 0 ? cfg->sensor.pga_div : 8u);
+	if (vmax > fs * (1.0 + 1e-9)) {
+		at = member(s, "max_current_a");
+		if (at == NULL) {
+			at = member(s, "shunt_ohm");
+		}
+		if (cfg->sensor.pga_div != 0) {
+			return fail(
+				ld, at != NULL ? at : s,
+				"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the +-%g mV that sensor.pga_div %u measures",
+				cfg->sensor.max_current_a,
+				cfg->sensor.shunt_ohm, vmax * 1e3, fs * 1e3,
+				cfg->sensor.pga_div);
+		}
+		return fail(
+			ld, at != NULL ? at : s,
+			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
+			vmax * 1e3);
+	}
+	return HIL_OK;
+}
+
+/* A JSON true or false. */
+static int get_flag(struct loader *ld, const cJSON *it, const char *path,
+		    int *out)
+{
+	if (!cJSON_IsBool(it)) {
+		return fail(ld, it, "%s: expected true or false", path);
+	}
+	*out = cJSON_IsTrue(it);
+	return HIL_OK;
+}
+
+/*
+ * The cycle model's flash profile: by default the one the Nucleo's clock
+ * profile would have (2 wait states and the ART above 24 MHz, none at 24
+ * and 16 MHz: RM0368 Table 6 at 3.3 V).
+ */
+static int v_cycle_model(struct loader *ld, const cJSON *root,
+			 struct hil_config *cfg)
+{
+	const cJSON *s, *it;
+	int ws_given = 0, art_given = 0;
+	uint32_t v = 0;
+	int ret;
+
+	ret = section(ld, root, "cycle_model", cycle_model_keys, &s);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	it = member(s, "enabled");
+	if (it != NULL) {
+		ret = get_flag(ld, it, "cycle_model.enabled",
+			       &cfg->cycle_model.enabled);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "wait_states");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "cycle_model.wait_states", 0, 15, &v);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		cfg->cycle_model.wait_states = v;
+		ws_given = 1;
+	}
+	it = member(s, "art");
+	if (it != NULL) {
+		ret = get_flag(ld, it, "cycle_model.art",
+			       &cfg->cycle_model.art);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		art_given = 1;
+	}
+	if (!ws_given) {
+		cfg->cycle_model.wait_states =
+			cfg->board.clock_hz > 24000000u ? 2u : 0u;
+	}
+	if (!art_given) {
+		cfg->cycle_model.art = cfg->cycle_model.wait_states > 0;
+	}
+	return HIL_OK;
+}
+
+static int v_sensor(struct loader *ld, const cJSON *root,
+		    struct hil_config *cfg)
+{
+	const cJSON *s, *it;
+	uint32_t v = 0;
+	int ret;
+
+	ret = section(ld, root, "sensor", sensor_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = member(s, "type");
+	if (it != NULL) {
+		ret = get_choice(ld, it, "sensor.type", &sensor_choice,
+				 cfg->sensor.type, sizeof(cfg->sensor.type),
+				 NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "bus");
+	if (it != NULL) {
+		ret = get_str(ld, it, "sensor.bus", cfg->sensor.bus,
+			      sizeof(cfg->sensor.bus), 1);
+		if (ret == HIL_OK && cfg->sensor.bus[0] != '\0') {
+			ret = check_bus(ld, it, cfg->sensor.bus);
+		}
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "address");
+	if (it != NULL) {
+		ret = get_ina219_address(ld, it, "sensor.address",
+					 &cfg->sensor.address);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "shunt_ohm");
+	if (it != NULL) {
+		ret = get_positive(ld, it, "sensor.shunt_ohm", 100.0,
+				   &cfg->sensor.shunt_ohm);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "max_current_a");
+	if (it != NULL) {
+		ret = get_positive(ld, it, "sensor.max_current_a", 100.0,
+				   &cfg->sensor.max_current_a);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "bus_range_v");
+	if (it != NULL) {
+		if (get_u32(ld, it, "sensor.bus_range_v", 16, 32, &v) !=
+			    HIL_OK ||
+		    (v != 16 && v != 32)) {
+			return fail(ld, it,
+				    "sensor.bus_range_v: expected 16 or 32");
+		}
+		cfg->sensor.bus_range_v = v;
+	}
+	it = member(s, "pga_div");
+	if (it != NULL) {
+		if (get_u32(ld, it, "sensor.pga_div", 0, 8, &v) != HIL_OK ||
+		    (v != 0 && v != 1 && v != 2 && v != 4 && v != 8)) {
+			return fail(
+				ld, it,
+				"sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8");
+		}
+		cfg->sensor.pga_div = v;
+	}
+	it = member(s, "adc_bits");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "sensor.adc_bits", 9, 12, &v);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		cfg->sensor.adc_bits = v;
+	}
+	it = member(s, "adc_samples");
+	if (it != NULL) {
+		if (get_u32(ld, it, "sensor.adc_samples", 1, 128, &v) !=
+			    HIL_OK ||
+		    (v & (v - 1)) != 0) {
+			return fail(
+				ld, it,
+				"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
+		}
+		cfg->sensor.adc_samples = v;
+	}
+	it = member(s, "conversions");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "sensor.conversions", 1, 10000,
+			      &cfg->sensor.conversions);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = member(s, "windows");
+	if (it != NULL) {
+		ret = get_u32(ld, it, "sensor.windows", 1, 1000,
+			      &cfg->sensor.windows);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return v_sensor_combination(ld, s, cfg);
 }
 
 /* "name" or, failing that, the loaded file's name without ".json". */
@@ -1529,10 +1890,10 @@ static int v_combination(struct loader *ld, const cJSON *root,
 			cfg->board.name);
 	}
 	if (strcmp(cfg->link.type, "serial") == 0 &&
-	    cfg->link.port[0] == '\0') {
+	    cfg->link.port[0] == '\0' && cfg->board.id[0] == '\0') {
 		at = member(link, "type");
 		return fail(ld, at != NULL ? at : link,
-			    "link.port: required when link.type is \"serial\"");
+			    "link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 	}
 	return HIL_OK;
 }
@@ -1564,6 +1925,12 @@ static int validate(struct loader *ld, const cJSON *root,
 	}
 	if (ret == HIL_OK) {
 		ret = v_bench(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_sensor(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = v_cycle_model(ld, root, cfg);
 	}
 	if (ret == HIL_OK) {
 		it = member(root, "results_dir");
@@ -1604,16 +1971,35 @@ void hil_config_defaults(struct hil_config *cfg)
 	cfg->build.n_cflags = 1;
 
 	cfg->bench.operations = HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT;
-	cfg->bench.lengths[0] = 16;
-	cfg->bench.lengths[1] = 64;
-	cfg->bench.lengths[2] = 256;
-	cfg->bench.lengths[3] = 1024;
-	cfg->bench.n_lengths = 4;
+	cfg->bench.lengths[0] = 0;
+	cfg->bench.lengths[1] = 16;
+	cfg->bench.lengths[2] = 64;
+	cfg->bench.lengths[3] = 256;
+	cfg->bench.lengths[4] = 1024;
+	cfg->bench.lengths[5] = 2048;
+	cfg->bench.n_lengths = 6;
 	cfg->bench.ad_lengths[0] = 0;
 	cfg->bench.n_ad_lengths = 1;
 	cfg->bench.runs = 1000;
 	cfg->bench.warmup = 10;
 	cfg->bench.seed = 1;
+	snprintf(cfg->bench.normalize_to, sizeof(cfg->bench.normalize_to),
+		 "aes128-ecb");
+	cfg->bench.leak_runs = 1000;
+	cfg->cycle_model.enabled = 1;
+	cfg->cycle_model.wait_states = 2;
+	cfg->cycle_model.art = 1;
+
+	snprintf(cfg->sensor.type, sizeof(cfg->sensor.type), "none");
+	cfg->sensor.address = 0x40;
+	cfg->sensor.shunt_ohm = 0.1;
+	cfg->sensor.max_current_a = 0.4;
+	cfg->sensor.bus_range_v = 16;
+	cfg->sensor.pga_div = 0;
+	cfg->sensor.adc_bits = 12;
+	cfg->sensor.adc_samples = 1;
+	cfg->sensor.conversions = 50;
+	cfg->sensor.windows = 5;
 
 	snprintf(cfg->results_dir, sizeof(cfg->results_dir), "results");
 }

@@ -38,6 +38,9 @@ struct hil_config {
 	struct {
 		char name[HIL_CFG_NAME]; /* "qemu-netduino" (default) | "nucleo-f401re" | "native" */
 		uint32_t clock_hz; /* 84000000 (default) | 24000000 | 16000000 */
+		/* The board's id in the hardware map (configs/boards.json);
+		 * "" (default): found by probe serial or port, if at all */
+		char id[HIL_CFG_NAME];
 	} board;
 
 	struct {
@@ -68,13 +71,42 @@ struct hil_config {
 	struct {
 		uint32_t operations; /* HIL_OPS_*; default encrypt|decrypt */
 		uint32_t lengths[HIL_CFG_MAX_LENGTHS];
-		size_t n_lengths; /* default 16, 64, 256, 1024 */
+		size_t n_lengths; /* default 0, 16, 64, 256, 1024, 2048 */
 		uint32_t ad_lengths[HIL_CFG_MAX_AD_LENGTHS];
 		size_t n_ad_lengths; /* default 0 */
 		uint32_t runs;	     /* default 1000, 1..65535 */
 		uint32_t warmup;     /* default 10, 0..65535 */
 		uint32_t seed;	     /* default 1 */
+		/* "alg" or "alg/impl" whose encrypt per-byte figure divides
+		 * every row's ("normalized"); default "aes128-ecb"; "" none */
+		char normalize_to[2 * HIL_CFG_NAME];
+		/* timed runs of the timing-leak test per row (fixed against
+		 * random inputs, Welch's t); default 1000; 0: no leak test */
+		uint32_t leak_runs;
 	} bench;
+
+	/* The current sensor for energy per operation (docs/configs.md). */
+	struct {
+		char type[HIL_CFG_NAME]; /* "none" (default) | "ina219" */
+		/* "ftdi:VID:PID[:SERIAL]" | "linux:/dev/i2c-N" | "sim:..." */
+		char bus[HIL_CFG_STR];
+		uint8_t address;      /* 7-bit, default 0x40 */
+		double shunt_ohm;     /* default 0.1 */
+		double max_current_a; /* default 0.4 */
+		unsigned bus_range_v; /* 16 (default) | 32 */
+		unsigned pga_div;     /* 0 (auto, default) | 1 | 2 | 4 | 8 */
+		unsigned adc_bits;    /* 9..12, default 12 */
+		unsigned adc_samples; /* 1 (default) .. 128, power of two */
+		uint32_t conversions; /* per energy window, default 50 */
+		uint32_t windows;     /* windows per row, default 5 */
+	} sensor;
+
+	/* The Cortex-M4 cycle model on the emulated board (docs/cycle-model.md). */
+	struct {
+		int enabled;	      /* default 1 with the qemu flasher */
+		unsigned wait_states; /* 0..15; default 2 at > 24 MHz, else 0 */
+		int art;	      /* default: on when wait_states > 0 */
+	} cycle_model;
 
 	char results_dir[HIL_CFG_STR]; /* default "results" */
 };

@@ -18,6 +18,7 @@
 #include "err.h"
 #include "log.h"
 #include "proc.h"
+#include "sensor/sensor.h"
 
 #define CROSS_CC	 "arm-none-eabi-gcc"
 #define TOOL_TIMEOUT_MS	 5000u	/* --version and friends */
@@ -432,6 +433,25 @@ static void check_serial(struct doctor *d, const struct hil_config *cfg)
 	check_libserialport(d, port, cfg->link.baud);
 }
 
+/*
+ * The sensor bus opens and the INA219 answers at its address. Read only:
+ * the chip keeps whatever settings it has (hil_sensor_probe).
+ */
+static void check_sensor(struct doctor *d, const struct hil_config *cfg)
+{
+	char detail[DETAIL_LEN - 64];
+
+	if (!hil_sensor_configured(cfg)) {
+		report(d, "sensor bus", V_SKIP, "no sensor configured");
+		return;
+	}
+	if (hil_sensor_probe(cfg, detail, sizeof(detail)) == HIL_OK) {
+		report(d, "sensor bus", V_OK, "%s", detail);
+	} else {
+		report(d, "sensor bus", V_FAIL, "%s", detail);
+	}
+}
+
 int hil_doctor(const struct hil_config *cfg, FILE *out)
 {
 	struct doctor d = {out, 0};
@@ -442,7 +462,6 @@ int hil_doctor(const struct hil_config *cfg, FILE *out)
 	check_toolchain(&d, cfg);
 	check_flasher(&d, cfg);
 	check_serial(&d, cfg);
-	/* Sensors (INA219 over ftdi/linux I2C) are not configurable yet. */
-	report(&d, "sensor bus", V_SKIP, "no sensor configured");
+	check_sensor(&d, cfg);
 	return d.fails > 0 ? HIL_ERR_NA : HIL_OK;
 }

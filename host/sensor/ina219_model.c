@@ -399,6 +399,54 @@ int ina219_model_add_window(struct ina219_model *m, uint64_t start_us,
 	return ret;
 }
 
+/* Drop the windows that ended before `before_us` (keeps the order). */
+static void drop_old_windows(struct ina219_steps *st, uint64_t before_us)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < st->n; k++) {
+		if (st->win[k].end_us >= before_us) {
+			st->win[n++] = st->win[k];
+		}
+	}
+	st->n = n;
+}
+
+int ina219_model_load(struct ina219_model *m, int on)
+{
+	/* Longer than any conversion (68 ms at 128 samples, both channels)
+	 * that could still be averaging over an old window. */
+	const uint64_t keep_us = 1000000u;
+	uint64_t now;
+	int ret = 0;
+
+	pthread_mutex_lock(&m->lock);
+	now = now_us(m);
+	if (m->wave != steps_wave) {
+		ret = -1;
+	} else if (on) {
+		drop_old_windows(&m->steps, now > keep_us ? now - keep_us : 0);
+		if (m->steps.n == 0 ||
+		    m->steps.win[m->steps.n - 1].end_us != UINT64_MAX) {
+			if (m->steps.n == INA219_STEPS_MAX) {
+				/* Keep the newest: shift the oldest out. */
+				memmove(&m->steps.win[0], &m->steps.win[1],
+					(INA219_STEPS_MAX - 1) *
+						sizeof(m->steps.win[0]));
+				m->steps.n--;
+			}
+			m->steps.win[m->steps.n].start_us = now;
+			m->steps.win[m->steps.n].end_us = UINT64_MAX;
+			m->steps.n++;
+		}
+	} else if (m->steps.n > 0 &&
+		   m->steps.win[m->steps.n - 1].end_us == UINT64_MAX) {
+		m->steps.win[m->steps.n - 1].end_us = now;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
 void ina219_model_set_wave(struct ina219_model *m, ina219_wave_fn fn, void *ctx)
 {
 	pthread_mutex_lock(&m->lock);

@@ -95,6 +95,16 @@ void ina219_model_set_steps(struct ina219_model *m,
 int ina219_model_add_window(struct ina219_model *m, uint64_t start_us,
 			    uint64_t end_us);
 
+/**
+ * The load follows the host: from now on the step waveform draws active_a
+ * (on) or idle_a again (off), as the board does while the stub's energy
+ * loop runs. The host calls it around the ENERGY command, where on a real
+ * board the trigger pin would mark the loop. Windows that ended long ago
+ * are dropped, so this can be called any number of times.
+ * @return 0, or -1 if the waveform is a custom one.
+ */
+int ina219_model_load(struct ina219_model *m, int on);
+
 /** Use a custom waveform; fn is called under the model's lock. */
 void ina219_model_set_wave(struct ina219_model *m, ina219_wave_fn fn,
 			   void *ctx);

@@ -155,17 +155,58 @@ static void test_defaults_are_the_documented_ones(void **state)
 	assert_int_equal(cfg.n_algs, 0);
 	assert_int_equal(cfg.bench.operations,
 			 HIL_OPS_ENCRYPT | HIL_OPS_DECRYPT);
-	assert_int_equal(cfg.bench.n_lengths, 4);
-	assert_int_equal(cfg.bench.lengths[0], 16);
-	assert_int_equal(cfg.bench.lengths[1], 64);
-	assert_int_equal(cfg.bench.lengths[2], 256);
-	assert_int_equal(cfg.bench.lengths[3], 1024);
+	assert_int_equal(cfg.bench.n_lengths, 6);
+	assert_int_equal(cfg.bench.lengths[0], 0);
+	assert_int_equal(cfg.bench.lengths[1], 16);
+	assert_int_equal(cfg.bench.lengths[2], 64);
+	assert_int_equal(cfg.bench.lengths[3], 256);
+	assert_int_equal(cfg.bench.lengths[4], 1024);
+	assert_int_equal(cfg.bench.lengths[5], 2048);
 	assert_int_equal(cfg.bench.n_ad_lengths, 1);
 	assert_int_equal(cfg.bench.ad_lengths[0], 0);
 	assert_int_equal(cfg.bench.runs, 1000);
 	assert_int_equal(cfg.bench.warmup, 10);
 	assert_int_equal(cfg.bench.seed, 1);
+	assert_string_equal(cfg.bench.normalize_to, "aes128-ecb");
+	assert_int_equal(cfg.bench.leak_runs, 1000);
+	assert_int_equal(cfg.cycle_model.enabled, 1);
+	assert_int_equal(cfg.cycle_model.wait_states, 2);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	assert_string_equal(cfg.sensor.type, "none");
+	assert_string_equal(cfg.sensor.bus, "");
+	assert_int_equal(cfg.sensor.address, 0x40);
+	assert_true(cfg.sensor.shunt_ohm == 0.1);
+	assert_true(cfg.sensor.max_current_a == 0.4);
+	assert_int_equal(cfg.sensor.bus_range_v, 16);
+	assert_int_equal(cfg.sensor.pga_div, 0);
+	assert_int_equal(cfg.sensor.adc_bits, 12);
+	assert_int_equal(cfg.sensor.adc_samples, 1);
+	assert_int_equal(cfg.sensor.conversions, 50);
+	assert_int_equal(cfg.sensor.windows, 5);
 	assert_string_equal(cfg.results_dir, "results");
+}
+
+static void test_cycle_model_follows_the_clock_profile(void **state)
+{
+	struct hil_config cfg;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"board\": {\"clock_hz\": 24000000}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(cfg.cycle_model.wait_states, 0);
+	assert_int_equal(cfg.cycle_model.art, 0);
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"cycle_model\": {\"wait_states\": 5,"
+				 " \"art\": false}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(cfg.cycle_model.wait_states, 5);
+	assert_int_equal(cfg.cycle_model.art, 0);
 }
 
 static void assert_shared_bench(const struct hil_config *cfg)
@@ -805,6 +846,21 @@ static void test_out_of_range_integers_are_rejected(void **state)
 		    "bench.ad_lengths[0]: expected an integer from 0 to 2048");
 	parse_fails("{" ALG ", 'bench': {'seed': 4294967296}}",
 		    "bench.seed: expected an integer from 0 to 4294967295");
+	parse_fails(
+		"{" ALG ", 'bench': {'normalize_to': 'a/b/c'}}",
+		"bench.normalize_to: \"a/b/c\" is not \"algorithm\" or \"algorithm/implementation\"");
+	parse_fails("{" ALG ", 'bench': {'normalize_to': 5}}",
+		    "bench.normalize_to: expected a string");
+	parse_fails(
+		"{" ALG ", 'bench': {'leak_runs': 3}}",
+		"bench.leak_runs: 3 runs cannot give a t statistic: 0 (off) or at least 4");
+	parse_fails(
+		"{" ALG ", 'cycle_model': {'wait_states': 16}}",
+		"cycle_model.wait_states: expected an integer from 0 to 15");
+	parse_fails("{" ALG ", 'cycle_model': {'art': 1}}",
+		    "cycle_model.art: expected true or false");
+	parse_fails("{" ALG ", 'cycle_model': {'cache': true}}",
+		    "cycle_model.cache: unknown key");
 	parse_fails("{" ALG ", 'link': {'baud': 300}}",
 		    "link.baud: expected an integer from 1200 to 4000000");
 	parse_fails("{" ALG ", 'link': {'baud': 4000001}}",
@@ -1030,10 +1086,10 @@ static void test_serial_link_requires_a_port(void **state)
 	(void)state;
 	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
 		    " 'link': {'type': 'serial'}}",
-		    "link.port: required when link.type is \"serial\"");
+		    "link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 	/* Also when serial is the board's default. */
 	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'}}",
-		    "link.port: required when link.type is \"serial\"");
+		    "link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 }
 
 static void test_board_and_flasher_must_match(void **state)
@@ -1205,11 +1261,247 @@ static void test_deep_nesting_and_wide_objects_are_refused(void **state)
 	free(json);
 }
 
+/* ---- sensor ------------------------------------------------------------ */
+
+static void test_sensor_keys_are_copied(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{" ALG ", 'sensor': {'type': 'ina219',"
+		 " 'bus': 'ftdi:0403:6014:FT4ABCDE,100k', 'address': '0x4F',"
+		 " 'shunt_ohm': 0.01, 'max_current_a': 3.2, 'bus_range_v': 32,"
+		 " 'pga_div': 1, 'adc_bits': 12, 'adc_samples': 128,"
+		 " 'conversions': 10000, 'windows': 1000}}",
+		 &cfg);
+	assert_string_equal(cfg.sensor.type, "ina219");
+	assert_string_equal(cfg.sensor.bus, "ftdi:0403:6014:FT4ABCDE,100k");
+	assert_int_equal(cfg.sensor.address, 0x4F);
+	assert_true(cfg.sensor.shunt_ohm == 0.01);
+	assert_true(cfg.sensor.max_current_a == 3.2);
+	assert_int_equal(cfg.sensor.bus_range_v, 32);
+	assert_int_equal(cfg.sensor.pga_div, 1);
+	assert_int_equal(cfg.sensor.adc_bits, 12);
+	assert_int_equal(cfg.sensor.adc_samples, 128);
+	assert_int_equal(cfg.sensor.conversions, 10000);
+	assert_int_equal(cfg.sensor.windows, 1000);
+
+	/* The address as an integer, in lower case hex; other buses. */
+	parse_ok("{" ALG ", 'sensor': {'type': 'ina219',"
+		 " 'bus': 'linux:/dev/i2c-1', 'address': 69, 'adc_bits': 9,"
+		 " 'pga_div': 0, 'conversions': 1, 'windows': 1}}",
+		 &cfg);
+	assert_string_equal(cfg.sensor.bus, "linux:/dev/i2c-1");
+	assert_int_equal(cfg.sensor.address, 0x45);
+	assert_int_equal(cfg.sensor.adc_bits, 9);
+	assert_int_equal(cfg.sensor.adc_samples, 1);
+	parse_ok("{" ALG ", 'sensor': {'type': 'ina219', 'address': '0x4a',"
+		 " 'bus': 'sim:ina219@0x4a,idle_ma=10'}}",
+		 &cfg);
+	assert_int_equal(cfg.sensor.address, 0x4A);
+	assert_string_equal(cfg.sensor.bus, "sim:ina219@0x4a,idle_ma=10");
+	/* 320 mV is the largest range: exactly that is fine. */
+	parse_ok("{" ALG
+		 ", 'sensor': {'shunt_ohm': 0.1, 'max_current_a': 3.2}}",
+		 &cfg);
+	parse_ok("{" ALG ", 'sensor': {'pga_div': 2, 'max_current_a': 0.8}}",
+		 &cfg);
+
+	/* "none" needs no bus, and may keep one (a base may name it). */
+	parse_ok("{" ALG ", 'sensor': {'type': 'none'}}", &cfg);
+	assert_string_equal(cfg.sensor.type, "none");
+	parse_ok("{" ALG ", 'sensor': {'type': 'none', 'bus': ''}}", &cfg);
+	parse_ok("{" ALG ", 'sensor': {'type': 'none', 'bus': 'sim:x'}}", &cfg);
+}
+
+static void test_sensor_invalid_values_name_their_path(void **state)
+{
+	(void)state;
+	parse_fails("{" ALG ", 'sensor': 'ina219'}",
+		    "sensor: expected an object");
+	parse_fails("{" ALG ", 'sensor': {'adress': 64}}",
+		    "sensor.adress: unknown key (did you mean \"address\"?)");
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina226'}}",
+		"sensor.type: \"ina226\" is not a sensor (expected none or ina219)");
+	parse_fails("{" ALG ", 'sensor': {'type': 1}}",
+		    "sensor.type: expected one of none or ina219");
+	parse_fails(
+		"{" ALG
+		", 'sensor': {'type': 'ina219', 'bus': 'usb:0403:6014'}}",
+		"sensor.bus: \"usb:0403:6014\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'ftdi:'}}",
+		"sensor.bus: \"ftdi:\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'linux:i2c-1'}}",
+		"sensor.bus: \"linux:i2c-1\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
+	parse_fails("{" ALG ", 'sensor': {'bus': 7}}",
+		    "sensor.bus: expected a string");
+	parse_fails("{" ALG ", 'sensor': {'bus': 'sim:a\\nb'}}",
+		    "sensor.bus: contains a control character");
+
+#define BAD_ADDR                                                               \
+	"sensor.address: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")"
+	parse_fails("{" ALG ", 'sensor': {'address': 63}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': 80}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': 64.5}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': '0x50'}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': '0x'}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': '64'}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': '0x40 '}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': '0x040'}}", BAD_ADDR);
+	parse_fails("{" ALG ", 'sensor': {'address': true}}", BAD_ADDR);
+#undef BAD_ADDR
+
+	parse_fails(
+		"{" ALG ", 'sensor': {'shunt_ohm': 0}}",
+		"sensor.shunt_ohm: expected a number above 0 and at most 100");
+	parse_fails(
+		"{" ALG ", 'sensor': {'shunt_ohm': -0.1}}",
+		"sensor.shunt_ohm: expected a number above 0 and at most 100");
+	parse_fails(
+		"{" ALG ", 'sensor': {'shunt_ohm': '0.1'}}",
+		"sensor.shunt_ohm: expected a number above 0 and at most 100");
+	parse_fails(
+		"{" ALG ", 'sensor': {'shunt_ohm': 1e999}}",
+		"sensor.shunt_ohm: expected a number above 0 and at most 100");
+	parse_fails(
+		"{" ALG ", 'sensor': {'max_current_a': 0}}",
+		"sensor.max_current_a: expected a number above 0 and at most 100");
+	parse_fails("{" ALG ", 'sensor': {'bus_range_v': 24}}",
+		    "sensor.bus_range_v: expected 16 or 32");
+	parse_fails("{" ALG ", 'sensor': {'bus_range_v': '16'}}",
+		    "sensor.bus_range_v: expected 16 or 32");
+	parse_fails("{" ALG ", 'sensor': {'pga_div': 3}}",
+		    "sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8");
+	parse_fails("{" ALG ", 'sensor': {'pga_div': 16}}",
+		    "sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8");
+	parse_fails("{" ALG ", 'sensor': {'adc_bits': 8}}",
+		    "sensor.adc_bits: expected an integer from 9 to 12");
+	parse_fails("{" ALG ", 'sensor': {'adc_bits': 16}}",
+		    "sensor.adc_bits: expected an integer from 9 to 12");
+	parse_fails(
+		"{" ALG ", 'sensor': {'adc_samples': 3}}",
+		"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
+	parse_fails(
+		"{" ALG ", 'sensor': {'adc_samples': 0}}",
+		"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
+	parse_fails(
+		"{" ALG ", 'sensor': {'adc_samples': 256}}",
+		"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
+	parse_fails("{" ALG ", 'sensor': {'conversions': 0}}",
+		    "sensor.conversions: expected an integer from 1 to 10000");
+	parse_fails("{" ALG ", 'sensor': {'conversions': 10001}}",
+		    "sensor.conversions: expected an integer from 1 to 10000");
+	parse_fails("{" ALG ", 'sensor': {'windows': 0}}",
+		    "sensor.windows: expected an integer from 1 to 1000");
+	parse_fails("{" ALG ", 'sensor': {'windows': 1001}}",
+		    "sensor.windows: expected an integer from 1 to 1000");
+}
+
+static void test_sensor_settings_must_fit_together(void **state)
+{
+	(void)state;
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina219'}}",
+		"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina219', 'bus': ''}}",
+		"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
+	/* Averaging is a 12-bit mode (SBOS448 Table 6). */
+	parse_fails(
+		"{" ALG ", 'sensor': {'adc_bits': 10, 'adc_samples': 4}}",
+		"sensor.adc_samples: averaging 4 samples works on 12-bit conversions only, but sensor.adc_bits is 10");
+	/* 4 A x 0.1 ohm = 400 mV > 320 mV. */
+	parse_fails(
+		"{" ALG ", 'sensor': {'max_current_a': 4}}",
+		"sensor.max_current_a: 4 A through 0.1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)");
+	/* With the PGA fixed at /1, 0.5 A x 0.1 ohm = 50 mV > 40 mV. */
+	parse_fails(
+		"{" ALG ", 'sensor': {'max_current_a': 0.5, 'pga_div': 1}}",
+		"sensor.max_current_a: 0.5 A through 0.1 ohm is 50 mV, beyond the +-40 mV that sensor.pga_div 1 measures");
+	/* A big shunt with the default current: the shunt is named. */
+	parse_fails(
+		"{" ALG ", 'sensor': {'shunt_ohm': 1}}",
+		"sensor.max_current_a: 0.4 A through 1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)");
+}
+
+static void test_sensor_errors_name_the_file_of_the_value(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], b[128], want[1024], err[512] = "";
+
+	put(fx, "base.json",
+	    "{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'ftdi:0403:6014',"
+	    " 'address': '0x41', 'shunt_ohm': 0.1, 'windows': 7}}",
+	    b, sizeof(b));
+
+	/* Objects merge: the child changes two keys, keeps the rest. */
+	put(fx, "a.json",
+	    "{'extends': 'base.json', 'sensor': {'address': 66,"
+	    " 'conversions': 20}}",
+	    a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.sensor.type, "ina219");
+	assert_string_equal(cfg.sensor.bus, "ftdi:0403:6014");
+	assert_int_equal(cfg.sensor.address, 0x42);
+	assert_int_equal(cfg.sensor.conversions, 20);
+	assert_int_equal(cfg.sensor.windows, 7);
+	assert_true(cfg.sensor.shunt_ohm == 0.1);
+
+	/* A child turns the base's sensor off (a QEMU run of a lab base). */
+	put(fx, "a.json",
+	    "{'extends': 'base.json', 'sensor': {'type': 'none'}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.sensor.type, "none");
+
+	/* A child's bad value names the child... */
+	put(fx, "a.json",
+	    "{'extends': 'base.json', 'sensor': {'address': '0x60'}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(
+		want, sizeof(want),
+		"%s: sensor.address: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
+		a);
+	assert_string_equal(err, want);
+
+	/* ...and a rule broken by the child's value names the child. */
+	put(fx, "a.json",
+	    "{'extends': 'base.json', 'sensor': {'max_current_a': 5}}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(
+		want, sizeof(want),
+		"%s: sensor.max_current_a: 5 A through 0.1 ohm is 500 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+		a);
+	assert_string_equal(err, want);
+
+	/* A base's "ina219" without a bus names where the type is written. */
+	put(fx, "base.json", "{" ALG ", 'sensor': {'type': 'ina219'}}", b,
+	    sizeof(b));
+	put(fx, "a.json", "{'extends': 'base.json', 'sensor': {'windows': 3}}",
+	    a, sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	snprintf(
+		want, sizeof(want),
+		"%s: sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
+		b);
+	assert_string_equal(err, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_defaults_are_the_documented_ones),
+		T(test_cycle_model_follows_the_clock_profile),
 		T(test_shipped_qemu_config_loads),
 		T(test_shipped_o2_config_loads),
 		T(test_inline_text_gets_defaults_and_name_inline),
@@ -1248,6 +1540,10 @@ int main(void)
 		T(test_failure_leaves_cfg_untouched_and_tolerates_no_err),
 		T(test_damaged_text_never_crashes),
 		T(test_deep_nesting_and_wide_objects_are_refused),
+		T(test_sensor_keys_are_copied),
+		T(test_sensor_invalid_values_name_their_path),
+		T(test_sensor_settings_must_fit_together),
+		T(test_sensor_errors_name_the_file_of_the_value),
 #undef T
 	};
 

@@ -382,6 +382,50 @@ static void test_doctor_real_openocd_finds_config_typo(void **state)
 	free(text);
 }
 
+/* A configured sensor is opened and asked for its configuration register. */
+static void test_doctor_checks_a_configured_sensor(void **state)
+{
+	struct hil_config cfg;
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
+		   " \"sensor\": {\"type\": \"ina219\","
+		   "  \"bus\": \"sim:ina219@0x40\"}}");
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(count_check_lines(text, &fails), 7);
+	line_of(text, "sensor bus", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " ok: INA219 at 0x40 on sim:ina219@0x40 "
+				    "answers: configuration 0x399f"));
+	free(text);
+
+	/* Nothing answers at the address: FAIL, and why. */
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
+		   " \"sensor\": {\"type\": \"ina219\", \"address\": 65,"
+		   "  \"bus\": \"sim:ina219@0x40\"}}");
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	line_of(text, "sensor bus", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: INA219 at 0x41 on sim:ina219@0x40 "
+				    "does not answer"));
+	free(text);
+
+	/* No adapter: FAIL at once, naming the adapter looked for. */
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
+		   " \"sensor\": {\"type\": \"ina219\","
+		   "  \"bus\": \"ftdi:0403:6014:HILTEST-NONE\"}}");
+	text = doctor(&cfg, &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	line_of(text, "sensor bus", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: sensor.bus "
+				    "\"ftdi:0403:6014:HILTEST-NONE\": no FTDI "
+				    "adapter 0403:6014:HILTEST-NONE"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_doctor_port_that_is_not_a_device),
 		cmocka_unit_test(test_doctor_qemu_needs_no_probe_or_port),
 		cmocka_unit_test(test_doctor_real_openocd_finds_config_typo),
+		cmocka_unit_test(test_doctor_checks_a_configured_sensor),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

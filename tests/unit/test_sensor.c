@@ -1,0 +1,665 @@
+/* test_sensor: the configured sensor opened on the simulated bus (setup, description, readings), a dead or absent sensor, bad and missing adapters, the doctor's probe and `hilrun sensor`. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../host/config.h"
+#include "../../host/err.h"
+#include "../../host/i2c/i2c.h"
+#include "../../host/sensor/ina219.h"
+#include "../../host/sensor/ina219_model.h"
+#include "../../host/sensor/sensor.h"
+#include "../../host/sensorcmd.h"
+
+/* ---- helpers ---- */
+
+struct capture {
+	int saved;
+	char path[64];
+};
+
+/* Send stderr (the log) to a file until capture_end. */
+static void capture_begin(struct capture *c)
+{
+	int fd;
+
+	fflush(stderr);
+	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
+	fd = mkstemp(c->path);
+	assert_true(fd >= 0);
+	c->saved = dup(2);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fd, 2) == 2);
+	close(fd);
+}
+
+static void capture_end(struct capture *c, char *buf, size_t len)
+{
+	FILE *fp;
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	fp = fopen(c->path, "r");
+	assert_non_null(fp);
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	unlink(c->path);
+	fprintf(stderr, "%s", buf);
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000u),
+			      (long)(ms % 1000u) * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+/* The defaults with an INA219 on bus. */
+static void ina219_cfg(struct hil_config *cfg, const char *bus)
+{
+	hil_config_defaults(cfg);
+	snprintf(cfg->sensor.type, sizeof(cfg->sensor.type), "ina219");
+	snprintf(cfg->sensor.bus, sizeof(cfg->sensor.bus), "%s", bus);
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+	if (strstr(text, needle) == NULL) {
+		fail_msg("\"%s\" does not contain \"%s\"", text, needle);
+	}
+}
+
+/* ---- opening ---- */
+
+static void test_open_sim_writes_setup_and_describes_it(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_info info;
+	struct ina219_model *m;
+	char err[512], line[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x40");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	assert_string_equal(err, "");
+	assert_non_null(hil_sensor_ina219(s));
+	assert_non_null(hil_sensor_bus(s));
+	assert_string_equal(hil_i2c_spec(hil_sensor_bus(s)), "sim:ina219@0x40");
+	m = hil_sensor_model(s);
+	assert_non_null(m);
+	assert_int_equal(hil_sensor_is_model(s), 1);
+
+	/*
+	 * 0.4 A / 2^15 = 12.2 uA, rounded up to 20 uA; cal = 0.04096 /
+	 * (20 uA x 0.1 ohm) = 20480. 0.4 A x 0.1 ohm = 40 mV: PGA /1.
+	 * Config: BRNG 0 (16 V), PG 00, BADC = SADC = 0011 (12 bit), mode
+	 * 111 (shunt and bus, continuous) = 0x019F.
+	 */
+	hil_sensor_describe(s, &info);
+	assert_string_equal(info.type, "ina219");
+	assert_string_equal(info.bus, "sim:ina219@0x40");
+	assert_string_equal(info.bus_type, "sim");
+	assert_int_equal(info.address, 0x40);
+	assert_int_equal(info.model, 1);
+	assert_string_equal(info.source, "model");
+	assert_true(info.shunt_ohm == 0.1);
+	assert_true(info.max_current_a == 0.4);
+	assert_int_equal(info.cal_reg, 20480);
+	assert_int_equal(info.config_reg, 0x019F);
+	assert_true(info.current_lsb_a > 19.999e-6 &&
+		    info.current_lsb_a < 20.001e-6);
+	assert_int_equal(info.pga_div, 1);
+	assert_int_equal(info.bus_range_v, 16);
+	assert_int_equal(info.adc_bits, 12);
+	assert_int_equal(info.adc_samples, 1);
+	assert_int_equal(info.cycle_us, 532 + 532);
+
+	/* What the chip holds is what was described. */
+	assert_int_equal(ina219_model_peek(m, INA219_REG_CONFIG), 0x019F);
+	assert_int_equal(ina219_model_peek(m, INA219_REG_CAL), 20480);
+
+	hil_sensor_summary(s, line, sizeof(line));
+	assert_contains(line, "INA219 at 0x40 on sim:ina219@0x40 (model)");
+	assert_contains(line, "cal 20480");
+	assert_contains(line, "LSB 20 uA");
+	assert_contains(line, "cycle 1064 us");
+	hil_sensor_close(s);
+}
+
+static void test_config_settings_reach_the_chip(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_info info;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x45,shunt=0.01");
+	cfg.sensor.address = 0x45;
+	cfg.sensor.shunt_ohm = 0.01;
+	cfg.sensor.max_current_a = 3.2;
+	cfg.sensor.bus_range_v = 32;
+	cfg.sensor.pga_div = 0;
+	cfg.sensor.adc_bits = 12;
+	cfg.sensor.adc_samples = 8;
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	hil_sensor_describe(s, &info);
+	assert_int_equal(info.address, 0x45);
+	/* 3.2 A x 10 mOhm = 32 mV: PGA /1 still; 100 uA LSB, cal 40960. */
+	assert_int_equal(info.pga_div, 1);
+	assert_int_equal(info.cal_reg, 40960);
+	/* BRNG 1, PG 00, 8 samples = 1011 in both ADCs, mode 111. */
+	assert_int_equal(info.config_reg, 0x2000 | 0xB << 7 | 0xB << 3 | 7);
+	assert_int_equal(info.cycle_us, 4260 * 2);
+	assert_int_equal(info.adc_samples, 8);
+	assert_int_equal(info.bus_range_v, 32);
+	hil_sensor_close(s);
+}
+
+/*
+ * 0.1 A through 0.1 ohm: the round LSB (5 uA) would need cal 81920, which
+ * the register cannot hold; the sensor takes the next round LSB that fits
+ * rather than refusing a common setup.
+ */
+static void test_small_full_scale_takes_an_lsb_that_fits(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_info info;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x40");
+	cfg.sensor.max_current_a = 0.1;
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	hil_sensor_describe(s, &info);
+	assert_int_equal(info.cal_reg, 40960);
+	assert_true(info.current_lsb_a > 9.999e-6 &&
+		    info.current_lsb_a < 10.001e-6);
+	hil_sensor_close(s);
+}
+
+static void test_readings_follow_the_load(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_reading r;
+	char err[512];
+
+	(void)state;
+	/* The model's default load: 10 mA at 3.3 V, through 0.1 ohm. */
+	ina219_cfg(&cfg, "sim:ina219@0x40");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	sleep_ms(5); /* a few 1.064 ms cycles */
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	assert_int_equal(r.cnvr, 1);
+	assert_int_equal(r.bus_mv, 3300);
+	assert_int_equal(r.shunt_uv, 1000);
+	assert_true(r.current_ua > 9999.0 && r.current_ua < 10001.0);
+	assert_true(r.power_uw > 32999.0 && r.power_uw < 33001.0);
+	assert_int_equal(r.out_of_range, 0);
+	/* Reading the power register cleared the flag. */
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	assert_int_equal(r.cnvr, 0);
+	assert_int_equal(hil_sensor_read(NULL, &r), HIL_ERR_ARG);
+	hil_sensor_close(s);
+}
+
+/* A current beyond the PGA range is a flag, and nothing is logged for it. */
+static void test_current_beyond_range_is_flagged_quietly(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_reading r;
+	struct capture c;
+	char err[512], log[4096];
+
+	(void)state;
+	/* 500 mA through 0.1 ohm = 50 mV, the range is +-40 mV. */
+	ina219_cfg(&cfg, "sim:ina219@0x40,idle_ma=500");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	sleep_ms(5);
+	capture_begin(&c);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	capture_end(&c, log, sizeof(log));
+	assert_int_equal(r.cnvr, 1);
+	assert_int_equal(r.out_of_range, 1);
+	assert_string_equal(log, "");
+	hil_sensor_close(s);
+}
+
+static void test_open_bus_takes_a_bus_the_caller_opened(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_i2c_bus *bus = NULL;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "ignored:here");
+	assert_int_equal(hil_i2c_open(&bus, "sim:ina219@0x40"), HIL_OK);
+	assert_int_equal(hil_sensor_open_bus(&cfg, bus, &s, err, sizeof(err)),
+			 HIL_OK);
+	assert_ptr_equal(hil_sensor_bus(s), bus);
+	hil_sensor_close(s); /* closes the bus too: ASan finds a leak if not */
+
+	/* On failure the bus is closed as well. */
+	bus = NULL;
+	assert_int_equal(hil_i2c_open(&bus, "sim:ina219@0x40,dead_after=0"),
+			 HIL_OK);
+	assert_int_equal(hil_sensor_open_bus(&cfg, bus, &s, err, sizeof(err)),
+			 HIL_ERR_IO);
+	assert_null(s);
+}
+
+/* ---- unhappy paths ---- */
+
+static void test_dead_sensor_is_an_error_naming_address_and_bus(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = (struct hil_sensor *)&cfg;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x40,dead_after=0");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_IO);
+	assert_null(s);
+	assert_contains(err, "INA219 at 0x40 on sim:ina219@0x40,dead_after=0 "
+			     "does not answer");
+	assert_contains(err, "A0/A1");
+}
+
+static void test_wrong_address_is_an_error_naming_it(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x41");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_IO);
+	assert_contains(err, "INA219 at 0x40 on sim:ina219@0x41 does not "
+			     "answer");
+	assert_contains(err, "give address 0x40");
+}
+
+/*
+ * Open takes 6 transactions (first contact, reset, configuration,
+ * calibration, both read back), a reading 3: with 9 the first reading
+ * works and the second finds the sensor gone.
+ */
+static void test_sensor_that_dies_after_open_fails_the_read(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_reading r;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x40,dead_after=9");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_ERR_IO);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_ERR_IO);
+	hil_sensor_close(s);
+}
+
+static void test_bad_bus_specs_are_config_errors(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	char err[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "usb:0403:6014");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_null(s);
+	assert_contains(err, "sensor.bus \"usb:0403:6014\": not a bus spec");
+	assert_contains(err, "ftdi:VID:PID[:SERIAL]");
+
+	ina219_cfg(&cfg, "sim:ina219@zz");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_contains(err, "sensor.bus \"sim:ina219@zz\"");
+
+	ina219_cfg(&cfg, "ftdi:not-hex");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_contains(err, "sensor.bus \"ftdi:not-hex\"");
+
+	ina219_cfg(&cfg, "linux:i2c-1");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+
+	ina219_cfg(&cfg, "");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_contains(err, "sensor.bus: required");
+}
+
+static void test_no_sensor_configured_is_not_available(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	char err[512];
+
+	(void)state;
+	hil_config_defaults(&cfg);
+	assert_int_equal(hil_sensor_configured(&cfg), 0);
+	assert_int_equal(hil_sensor_configured(NULL), 0);
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_NA);
+	assert_contains(err, "no sensor configured");
+	assert_int_equal(hil_sensor_open(NULL, &s, err, sizeof(err)),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_sensor_open(&cfg, NULL, NULL, 0), HIL_ERR_ARG);
+	hil_sensor_close(NULL);
+}
+
+/*
+ * No adapter of this serial is plugged in (or, in a container, there is no
+ * USB at all): the error comes at once and names what was looked for.
+ */
+static void test_missing_ftdi_adapter_fails_fast_naming_it(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	char err[512];
+	uint64_t t0;
+
+	(void)state;
+	ina219_cfg(&cfg, "ftdi:0403:6014:HILTEST-NONE");
+	t0 = ms_now();
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_NA);
+	assert_true(ms_now() - t0 < 5000);
+	assert_null(s);
+	assert_contains(err, "sensor.bus \"ftdi:0403:6014:HILTEST-NONE\"");
+	assert_contains(err, "no FTDI adapter 0403:6014:HILTEST-NONE");
+}
+
+static void test_missing_linux_adapter_fails_fast_naming_it(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	char err[512];
+	uint64_t t0;
+
+	(void)state;
+	ina219_cfg(&cfg, "linux:/dev/i2c-hiltest-none");
+	t0 = ms_now();
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_NA);
+	assert_true(ms_now() - t0 < 5000);
+	assert_contains(err, "no I2C adapter /dev/i2c-hiltest-none");
+}
+
+/* ---- the doctor's probe ---- */
+
+static void test_probe_reads_without_writing(void **state)
+{
+	struct hil_config cfg;
+	char detail[512];
+
+	(void)state;
+	ina219_cfg(&cfg, "sim:ina219@0x40");
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_OK);
+	/* Still the power-on value: nothing was written. */
+	assert_string_equal(detail,
+			    "INA219 at 0x40 on sim:ina219@0x40 answers: "
+			    "configuration 0x399f (power-on default) "
+			    "(simulated)");
+
+	ina219_cfg(&cfg, "sim:ina219@0x40,dead_after=0");
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_ERR_IO);
+	assert_contains(detail, "does not answer");
+
+	ina219_cfg(&cfg, "ftdi:0403:6014:HILTEST-NONE");
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_ERR_NA);
+	assert_contains(detail, "no FTDI adapter 0403:6014:HILTEST-NONE");
+
+	hil_config_defaults(&cfg);
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_ERR_NA);
+}
+
+/* ---- hilrun sensor ---- */
+
+struct cmd_result {
+	int ret;
+	char out[16384];
+	char log[8192];
+};
+
+/* Run `hilrun sensor` on a config file holding json. */
+static void run_cmd(const char *json, const char *seconds,
+		    const volatile sig_atomic_t *stop, struct cmd_result *res)
+{
+	char path[] = "/tmp/hiltest-sensor-XXXXXX";
+	char *argv[6];
+	char *text = NULL;
+	size_t len = 0;
+	struct capture c;
+	FILE *f, *out;
+	int fd, argc = 0;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	fclose(f);
+	argv[argc++] = "sensor";
+	argv[argc++] = "--config";
+	argv[argc++] = path;
+	if (seconds != NULL) {
+		argv[argc++] = "--seconds";
+		argv[argc++] = (char *)seconds;
+	}
+	argv[argc] = NULL;
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	capture_begin(&c);
+	res->ret = hil_sensorcmd_run(argc, argv, stop, out);
+	capture_end(&c, res->log, sizeof(res->log));
+	fclose(out);
+	snprintf(res->out, sizeof(res->out), "%s", text);
+	free(text);
+	unlink(path);
+	fprintf(stderr, "%s", res->out);
+}
+
+#define CFG_SIM(opts)                                                          \
+	"{\"algorithms\": [\"ascon-aead128\"], \"sensor\": {\"type\": "        \
+	"\"ina219\", \"bus\": \"sim:ina219@0x40" opts "\"}}"
+
+static void test_cmd_prints_readings_for_the_wiring_check(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+	uint64_t t0 = ms_now(), ms;
+	const char *p;
+	int lines = 0;
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd(CFG_SIM(""), "0.5", NULL, res);
+	ms = ms_now() - t0;
+	assert_int_equal(res->ret, HIL_OK);
+	assert_true(ms >= 450 && ms < 3000);
+	assert_contains(res->out,
+			"# INA219 at 0x40 on sim:ina219@0x40 (model)");
+	assert_contains(res->out, "# simulated: these readings come from a "
+				  "model");
+	assert_contains(res->out, "  time_s    bus_V  shunt_mV        mA"
+				  "        mW     n\n");
+	/* 10 mA at 3.3 V through 0.1 ohm, a line per ~0.2 s. */
+	for (p = strstr(res->out, "   3.300     1.000    10.000    33.000");
+	     p != NULL;
+	     p = strstr(p + 1, "   3.300     1.000    10.000    33.000")) {
+		lines++;
+	}
+	assert_true(lines >= 2 && lines <= 4);
+	assert_null(strstr(res->out, "OVERFLOW"));
+	free(res);
+}
+
+static void test_cmd_marks_overflow_and_goes_on(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd(CFG_SIM(",idle_ma=500"), "0.3", NULL, res);
+	assert_int_equal(res->ret, HIL_OK);
+	assert_contains(res->out, "OVERFLOW: beyond the shunt range, clipped");
+	free(res);
+}
+
+static void test_cmd_without_sensor_says_so(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd("{\"algorithms\": [\"ascon-aead128\"]}", "1", NULL, res);
+	assert_int_equal(res->ret, HIL_ERR_NA);
+	assert_contains(res->log, "configures no sensor (sensor.type is "
+				  "\"none\")");
+	assert_contains(res->log, "docs/wiring.md");
+	assert_string_equal(res->out, "");
+	free(res);
+}
+
+static void test_cmd_dead_sensor_fails_with_reason(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd(CFG_SIM(",dead_after=0"), "1", NULL, res);
+	assert_int_equal(res->ret, HIL_ERR_IO);
+	assert_contains(res->log, "INA219 at 0x40 on sim:ina219@0x40,"
+				  "dead_after=0 does not answer");
+
+	/* Answers at first, then stops: the readings so far stay printed. */
+	run_cmd(CFG_SIM(",dead_after=60"), "5", NULL, res);
+	assert_int_equal(res->ret, HIL_ERR_IO);
+	assert_contains(res->log, "stopped answering after");
+	assert_contains(res->out, "# INA219 at 0x40");
+	free(res);
+}
+
+static void test_cmd_missing_adapter_fails_fast(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+	uint64_t t0 = ms_now();
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd("{\"algorithms\": [\"ascon-aead128\"], \"sensor\": {\"type\": "
+		"\"ina219\", \"bus\": \"ftdi:0403:6014:HILTEST-NONE\"}}",
+		NULL, NULL, res);
+	assert_int_equal(res->ret, HIL_ERR_NA);
+	assert_true(ms_now() - t0 < 5000);
+	assert_contains(res->log, "no FTDI adapter 0403:6014:HILTEST-NONE");
+	free(res);
+}
+
+static void test_cmd_stops_when_asked(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+	volatile sig_atomic_t stop = 1;
+	uint64_t t0 = ms_now();
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd(CFG_SIM(""), NULL, &stop, res); /* no --seconds: until stop */
+	assert_int_equal(res->ret, HIL_OK);
+	assert_true(ms_now() - t0 < 2000);
+	free(res);
+}
+
+static void test_cmd_usage_errors(void **state)
+{
+	char *no_config[] = {"sensor", NULL};
+	char *bad_seconds[] = {"sensor",    "--config", "x.json",
+			       "--seconds", "-1",	NULL};
+	char *no_value[] = {"sensor", "--config", NULL};
+	char *unknown[] = {"sensor", "--config", "x.json", "--rate", "5", NULL};
+	char *missing_file[] = {"sensor", "--config", "/nonexistent/x.json",
+				NULL};
+
+	(void)state;
+	assert_int_equal(hil_sensorcmd_run(1, no_config, NULL, stdout),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_sensorcmd_run(5, bad_seconds, NULL, stdout),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_sensorcmd_run(2, no_value, NULL, stdout),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_sensorcmd_run(5, unknown, NULL, stdout),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_sensorcmd_run(3, missing_file, NULL, stdout),
+			 HIL_ERR_IO);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_sim_writes_setup_and_describes_it),
+		cmocka_unit_test(test_config_settings_reach_the_chip),
+		cmocka_unit_test(test_small_full_scale_takes_an_lsb_that_fits),
+		cmocka_unit_test(test_readings_follow_the_load),
+		cmocka_unit_test(test_current_beyond_range_is_flagged_quietly),
+		cmocka_unit_test(test_open_bus_takes_a_bus_the_caller_opened),
+		cmocka_unit_test(
+			test_dead_sensor_is_an_error_naming_address_and_bus),
+		cmocka_unit_test(test_wrong_address_is_an_error_naming_it),
+		cmocka_unit_test(
+			test_sensor_that_dies_after_open_fails_the_read),
+		cmocka_unit_test(test_bad_bus_specs_are_config_errors),
+		cmocka_unit_test(test_no_sensor_configured_is_not_available),
+		cmocka_unit_test(
+			test_missing_ftdi_adapter_fails_fast_naming_it),
+		cmocka_unit_test(
+			test_missing_linux_adapter_fails_fast_naming_it),
+		cmocka_unit_test(test_probe_reads_without_writing),
+		cmocka_unit_test(test_cmd_prints_readings_for_the_wiring_check),
+		cmocka_unit_test(test_cmd_marks_overflow_and_goes_on),
+		cmocka_unit_test(test_cmd_without_sensor_says_so),
+		cmocka_unit_test(test_cmd_dead_sensor_fails_with_reason),
+		cmocka_unit_test(test_cmd_missing_adapter_fails_fast),
+		cmocka_unit_test(test_cmd_stops_when_asked),
+		cmocka_unit_test(test_cmd_usage_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
