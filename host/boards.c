@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -465,6 +466,9 @@ const struct hil_board *hil_boards_match(const struct hil_boards *map,
 	if (map == NULL || cfg == NULL) {
 		return NULL;
 	}
+	if (cfg->board.id[0] != '\0') {
+		return hil_boards_find(map, cfg->board.id);
+	}
 	/* The probe serial is the stronger identity: ports get renumbered. */
 	if (cfg->flasher.probe_serial[0] != '\0') {
 		for (i = 0; i < map->n; i++) {
@@ -484,6 +488,75 @@ const struct hil_board *hil_boards_match(const struct hil_boards *map,
 		}
 	}
 	return NULL;
+}
+
+int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
+		     char *err, size_t len)
+{
+	const struct hil_board *b;
+	size_t i, used = 0;
+
+	if (cfg->board.id[0] == '\0') {
+		return HIL_OK;
+	}
+	b = map != NULL ? hil_boards_find(map, cfg->board.id) : NULL;
+	if (b == NULL) {
+		used = (size_t)snprintf(
+			err, len,
+			"board.id \"%s\" is not in the hardware map %s (known:",
+			cfg->board.id,
+			map != NULL && map->path[0] != '\0'
+				? map->path
+				: "configs/boards.json");
+		for (i = 0; map != NULL && i < map->n && used < len; i++) {
+			used += (size_t)snprintf(err + used, len - used, " %s",
+						 map->boards[i].id);
+		}
+		if (used < len) {
+			snprintf(err + used, len - used, ")");
+		}
+		return HIL_ERR_CONFIG;
+	}
+	if (strcmp(b->platform, cfg->board.name) != 0) {
+		snprintf(
+			err, len,
+			"board.id \"%s\" is a %s in the hardware map, but board.name is %s",
+			b->id, b->platform, cfg->board.name);
+		return HIL_ERR_CONFIG;
+	}
+	if (cfg->flasher.probe_serial[0] == '\0') {
+		snprintf(cfg->flasher.probe_serial,
+			 sizeof(cfg->flasher.probe_serial), "%s", b->probe_id);
+	}
+	if (cfg->link.port[0] == '\0' && b->serial[0] != '\0') {
+		snprintf(cfg->link.port, sizeof(cfg->link.port), "%s",
+			 b->serial);
+	}
+	if (b->baud != 0) {
+		cfg->link.baud = b->baud;
+	}
+	if (strcmp(cfg->link.type, "serial") == 0 && cfg->link.port[0] == '\0') {
+		snprintf(err, len,
+			 "board \"%s\" has no \"serial\" port in the hardware map and the config gives no link.port",
+			 b->id);
+		return HIL_ERR_CONFIG;
+	}
+	return HIL_OK;
+}
+
+int hil_boards_check_uid(const struct hil_board *b, const char *uid_hex,
+			 char *msg, size_t len)
+{
+	if (b == NULL || b->uid[0] == '\0' ||
+	    strcasecmp(b->uid, uid_hex) == 0) {
+		return HIL_OK;
+	}
+	snprintf(
+		msg, len,
+		"board \"%s\" of the hardware map has UID %s, but the board that answered%s%s reports UID %s: another board is plugged in there, or the map's \"uid\" is out of date (copy it from a report's board.uid)",
+		b->id, b->uid, b->probe_id[0] != '\0' ? " on probe " : "",
+		b->probe_id, uid_hex);
+	return HIL_ERR_MISMATCH;
 }
 
 const char *hil_boards_lock_id(const struct hil_boards *map,

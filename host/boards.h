@@ -61,10 +61,10 @@ const struct hil_board *hil_boards_find(const struct hil_boards *map,
 					const char *id);
 
 /**
- * The board a configuration runs on: the entry whose probe_id is
- * the config's flasher.probe_serial, else whose serial is its link.port
- * (for a serial link). Configs do not name a board id (yet), so this is how
- * a run finds its lock. @return the entry (borrowed) or NULL.
+ * The board a configuration runs on: the entry named by its board.id, else
+ * the entry whose probe_id is the config's flasher.probe_serial, else whose
+ * serial is its link.port (for a serial link). This is how a run finds its
+ * lock and the UID to expect. @return the entry (borrowed) or NULL.
  */
 const struct hil_board *hil_boards_match(const struct hil_boards *map,
 					 const struct hil_config *cfg);
@@ -76,6 +76,29 @@ const struct hil_board *hil_boards_match(const struct hil_boards *map,
  */
 const char *hil_boards_lock_id(const struct hil_boards *map,
 			       const struct hil_config *cfg);
+
+/**
+ * A config that names its board by id takes what the map knows of it: the
+ * probe serial and the serial port (where the config leaves them empty),
+ * the port's baud rate (where the map gives one).
+ * @param err receives why not (len bytes): an id the map does not have
+ *        (the known ids listed), or a board of another platform.
+ * @return HIL_OK (also when cfg names no id), HIL_ERR_CONFIG.
+ */
+int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
+		     char *err, size_t len);
+
+/**
+ * Is the board that answered the one the map names? Compares the MCU's
+ * unique ID the stub reported (as a report's board.uid: the bytes in the
+ * order received, lower-case hex) with the entry's "uid".
+ * @param b the matched entry; NULL, or one without a uid, always passes.
+ * @param msg receives why not (len bytes), naming the board, both UIDs and
+ *        what to do.
+ * @return HIL_OK or HIL_ERR_MISMATCH.
+ */
+int hil_boards_check_uid(const struct hil_board *b, const char *uid_hex,
+			 char *msg, size_t len);
 
 /**
  * Print one line per board: id, platform, runner, whether its serial port

@@ -51,6 +51,113 @@ static const char *str(const cJSON *o, const char *k, int *ok)
 	return v->valuestring;
 }
 
+/* The row's energy object (absent: not measured) into e. */
+static void parse_energy(const cJSON *o, struct hil_row_energy *e)
+{
+	const cJSON *en = cJSON_GetObjectItemCaseSensitive(o, "energy");
+	int ok = 1;
+
+	if (!cJSON_IsObject(en)) {
+		return;
+	}
+	if (strcmp(str(en, "status", &ok), "ok") != 0) {
+		e->state = HIL_ENERGY_FAILED;
+		snprintf(e->error, sizeof(e->error), "%s",
+			 str(en, "error", &ok));
+		return;
+	}
+	e->model = strcmp(str(en, "kind", &ok), "model") == 0;
+	e->uj_per_op = num(en, "uj_per_op", &ok);
+	e->uj_per_op_dynamic = num(en, "uj_per_op_dynamic", &ok);
+	e->spread_uj = num(en, "spread", &ok);
+	e->spread_dynamic_uj = num(en, "spread_dynamic", &ok);
+	e->idle_mw = num(en, "idle_mw", &ok);
+	e->active_mw = num(en, "active_mw", &ok);
+	e->bus_v = num(en, "bus_v", &ok);
+	e->ticks_per_op = num(en, "ticks_per_op", &ok);
+	e->op_seconds = num(en, "op_seconds", &ok);
+	e->ops_per_window = (uint32_t)num(en, "ops_per_window", &ok);
+	e->windows = (unsigned)num(en, "windows", &ok);
+	e->samples = (uint64_t)num(en, "samples", &ok);
+	e->sample_rate_hz = num(en, "sample_rate_hz", &ok);
+	if (ok) {
+		e->state = HIL_ENERGY_OK;
+	} else {
+		e->state = HIL_ENERGY_FAILED;
+		snprintf(e->error, sizeof(e->error),
+			 "the journal's energy entry is incomplete");
+	}
+}
+
+/* The row's leak test (absent: not run) back into l. */
+static void parse_leak(const cJSON *o, struct hil_row_leak *l)
+{
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "leak");
+	int ok = 1;
+
+	if (!cJSON_IsObject(k)) {
+		return;
+	}
+	if (strcmp(str(k, "status", &ok), "ok") != 0) {
+		l->state = -1;
+		snprintf(l->error, sizeof(l->error), "%s",
+			 str(k, "error", &ok));
+		return;
+	}
+	l->t = num(k, "t", &ok);
+	l->flagged =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "flagged"));
+	l->n[0] = (uint32_t)num(k, "n_fixed", &ok);
+	l->n[1] = (uint32_t)num(k, "n_random", &ok);
+	l->mean[0] = num(k, "mean_fixed", &ok);
+	l->mean[1] = num(k, "mean_random", &ok);
+	l->stddev[0] = num(k, "stddev_fixed", &ok);
+	l->stddev[1] = num(k, "stddev_random", &ok);
+	l->state = ok ? 1 : -1;
+	if (!ok) {
+		snprintf(l->error, sizeof(l->error),
+			 "the journal's leak entry is incomplete");
+	}
+}
+
+/* The row's model cycles (absent: none) back into r; samples owned. */
+static int parse_model(const cJSON *o, struct hil_row *r)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model_cycles");
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(m, "samples");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, "bounds");
+	const cJSON *v;
+	size_t i = 0;
+	int ok = 1;
+
+	if (!cJSON_IsObject(m) || !cJSON_IsArray(a) ||
+	    (uint32_t)cJSON_GetArraySize(a) != r->runs || !cJSON_IsArray(b) ||
+	    cJSON_GetArraySize(b) != 2) {
+		return 0;
+	}
+	r->model.samples = malloc(r->runs * sizeof(double));
+	if (r->model.samples == NULL) {
+		return -1;
+	}
+	cJSON_ArrayForEach(v, a)
+	{
+		ok = ok && cJSON_IsNumber(v);
+		r->model.samples[i++] = ok ? v->valuedouble : 0.0;
+	}
+	r->model.lo_median = cJSON_GetArrayItem(b, 0)->valuedouble;
+	r->model.hi_median = cJSON_GetArrayItem(b, 1)->valuedouble;
+	r->model.divides = (uint64_t)num(m, "divides", &ok);
+	r->model.overhead = num(m, "overhead_subtracted", &ok);
+	if (!ok || hil_stats_compute(r->model.samples, r->runs,
+				     &r->model.stats) != HIL_OK) {
+		free(r->model.samples);
+		r->model.samples = NULL;
+		return 0;
+	}
+	r->model.ok = 1;
+	return 1;
+}
+
 /* One journal line into row; 0 when it is not a usable measured row. */
 static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
 {
@@ -117,6 +224,14 @@ static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
 		free(r->samples);
 		r->samples = NULL;
 		return 0;
+	}
+	parse_energy(o, &r->energy);
+	parse_leak(o, &r->leak);
+	r->heap_bytes = (uint32_t)num(o, "heap_bytes", &ok);
+	if (parse_model(o, r) < 0) {
+		free(r->samples);
+		r->samples = NULL;
+		return -1;
 	}
 	r->ok = 1;
 	return 1;
@@ -191,6 +306,7 @@ void hil_journal_free(struct hil_row *rows, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(rows[i].samples);
+		free(rows[i].model.samples);
 	}
 	free(rows);
 }

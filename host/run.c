@@ -1,6 +1,7 @@
 /* run: the measured rows of a run and their units. */
 #include "run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,89 @@ out:
 	return ret;
 }
 
+/* The reference's measured encrypt row at len, or NULL. */
+static const struct hil_row *reference_row(const struct hil_run *run,
+					   const char *alg, const char *impl,
+					   uint32_t len)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+
+		if (r->ok && r->msg_len == len && r->ad_len == 0 &&
+		    r->stats.n > 0 && r->stats.median > 0.0 &&
+		    strcmp(r->operation, "encrypt") == 0 &&
+		    strcmp(r->algorithm, alg) == 0 &&
+		    strcmp(r->implementation, impl) == 0) {
+			return r;
+		}
+	}
+	return NULL;
+}
+
+void hil_run_compute_normalized(struct hil_run *run)
+{
+	char alg[2 * HIL_CFG_NAME];
+	const char *spec = run->cfg != NULL ? run->cfg->bench.normalize_to : "";
+	char *slash;
+	size_t i;
+
+	snprintf(run->normalized_to.spec, sizeof(run->normalized_to.spec), "%s",
+		 spec);
+	run->normalized_to.implementation[0] = '\0';
+	run->normalized_to.rows = 0;
+	if (spec[0] == '\0') {
+		snprintf(run->normalized_to.why, sizeof(run->normalized_to.why),
+			 "bench.normalize_to is empty: no normalised figures");
+		return;
+	}
+	snprintf(alg, sizeof(alg), "%s", spec);
+	slash = strchr(alg, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		snprintf(run->normalized_to.implementation,
+			 sizeof(run->normalized_to.implementation), "%s",
+			 slash + 1);
+	} else {
+		/* The first implementation of it measured in this run. */
+		for (i = 0; i < run->n_rows; i++) {
+			if (strcmp(run->rows[i].algorithm, alg) == 0 &&
+			    strcmp(run->rows[i].operation, "encrypt") == 0) {
+				snprintf(run->normalized_to.implementation,
+					 sizeof(run->normalized_to
+							.implementation),
+					 "%s", run->rows[i].implementation);
+				break;
+			}
+		}
+	}
+	for (i = 0; i < run->n_rows; i++) {
+		struct hil_row *r = &run->rows[i];
+		const struct hil_row *ref;
+
+		r->has_normalized = 0;
+		if (!r->ok || r->msg_len == 0 || r->stats.n == 0) {
+			continue;
+		}
+		ref = reference_row(run, alg, run->normalized_to.implementation,
+				    r->msg_len);
+		if (ref != NULL) {
+			r->has_normalized = 1;
+			r->normalized = r->stats.median / ref->stats.median;
+			run->normalized_to.rows++;
+		}
+	}
+	if (run->normalized_to.rows == 0) {
+		snprintf(
+			run->normalized_to.why, sizeof(run->normalized_to.why),
+			"%s encrypt was not measured in this run (add it to the algorithms, or set bench.normalize_to)",
+			spec);
+	} else {
+		run->normalized_to.why[0] = '\0';
+	}
+}
+
 void hil_run_free(struct hil_run *run)
 {
 	size_t i;
@@ -114,6 +198,7 @@ void hil_run_free(struct hil_run *run)
 
 	for (i = 0; i < run->n_rows; i++) {
 		free(run->rows[i].samples);
+		free(run->rows[i].model.samples);
 	}
 	free(run->rows);
 	run->rows = NULL;

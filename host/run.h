@@ -13,6 +13,55 @@
 
 #define HIL_ROW_ERR 512
 
+/* Whether a row's energy was measured. */
+enum hil_energy_state {
+	HIL_ENERGY_NONE = 0, /* not asked for (no sensor) */
+	HIL_ENERGY_OK,
+	HIL_ENERGY_FAILED, /* asked for, did not succeed: see error */
+};
+
+/* Energy per operation of one row, from the sensor's windows. */
+struct hil_row_energy {
+	enum hil_energy_state state;
+	int model;	  /* 1: a simulated sensor, never a measurement */
+	double uj_per_op; /* mean active power x time of one operation */
+	double uj_per_op_dynamic; /* the part above the idle baseline */
+	double spread_uj;	  /* standard deviation over the windows */
+	double spread_dynamic_uj;
+	double idle_mw;
+	double active_mw;
+	double bus_v;
+	double ticks_per_op; /* counter ticks of one operation in the loop */
+	double op_seconds;   /* ticks_per_op / clock */
+	uint32_t ops_per_window;
+	unsigned windows;
+	uint64_t samples; /* conversions inside the active windows */
+	double sample_rate_hz;
+	char error[256]; /* why, when HIL_ENERGY_FAILED */
+};
+
+/* A row's estimated cycles from the Cortex-M4 model (emulated board). */
+struct hil_row_model {
+	int ok;		 /* the records matched the timed runs one to one */
+	double *samples; /* runs values, model overhead subtracted; owned */
+	struct hil_stats stats;
+	double lo_median; /* medians of the lower and upper bounds: they */
+	double hi_median; /* differ only where a divide's cost is unknown */
+	uint64_t divides; /* over all timed runs */
+	double overhead;  /* model cycles of the empty timed call */
+};
+
+/* A row's timing-leak smoke test (dudect: fixed against random inputs). */
+struct hil_row_leak {
+	int state;	/* 0: not run, 1: done, -1: failed (see error) */
+	double t;	/* Welch's t, fixed class minus random class */
+	int flagged;	/* |t| above HIL_LEAK_T_THRESHOLD */
+	uint32_t n[2];	/* runs of the fixed [0] and random [1] class */
+	double mean[2]; /* mean count per class, overhead included */
+	double stddev[2];
+	char error[200];
+};
+
 /* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
 struct hil_row {
 	char algorithm[HILP_NAME_MAX];
@@ -35,6 +84,12 @@ struct hil_row {
 	uint32_t digest_got;
 	int ok;			 /* measured, digest matched */
 	char error[HIL_ROW_ERR]; /* why not ok */
+	struct hil_row_energy energy;
+	struct hil_row_model model;
+	struct hil_row_leak leak;
+	uint32_t heap_bytes; /* peak heap of one call (0: no malloc) */
+	int has_normalized;  /* a reference row at this length was measured */
+	double normalized;   /* median / the reference's encrypt median */
 };
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
@@ -54,6 +109,22 @@ struct hil_image_sizes {
 	unsigned long flash;	  /* text + rodata + data load image */
 	unsigned long ram_static; /* data + bss, stack excluded */
 	unsigned long stack_reserved;
+};
+
+/* The sensor a run used for energy, as the report states it. */
+struct hil_run_sensor {
+	char type[32]; /* "none" | "ina219" */
+	char bus[256];
+	unsigned address;
+	int model; /* 1: simulated ("sim:" bus) */
+	double shunt_ohm;
+	double max_current_a;
+	uint16_t config_reg; /* as written to the chip */
+	uint16_t cal_reg;
+	double current_lsb_a; /* effective, after the register's truncation */
+	unsigned cycle_us;    /* one shunt + bus conversion cycle */
+	char why[256];	      /* when energy is not measured: why */
+	char time_basis[160]; /* how the time of one operation is known */
 };
 
 struct hil_run {
@@ -86,6 +157,22 @@ struct hil_run {
 	unsigned reflashes; /* recovery ladder: image programmed again */
 	unsigned bad_frames;
 	unsigned timeouts;
+	struct hil_run_sensor sensor;
+	struct {
+		int enabled; /* the plugin was loaded for this run */
+		unsigned ws;
+		int art;
+		char unit[96]; /* "cycles (estimated, Cortex-M4 model, ...)" */
+		char plugin_arg[2 * HIL_PATH + 96]; /* QEMU's -plugin value */
+		char file[HIL_PATH + 16]; /* the plugin's record file */
+		char why[256];		  /* when not enabled: why */
+	} model;
+	struct {
+		char spec[2 * HIL_CFG_NAME]; /* bench.normalize_to; "" none */
+		char implementation[HILP_NAME_MAX]; /* the one used */
+		size_t rows;   /* rows that got a normalized figure */
+		char why[256]; /* when no row did */
+	} normalized_to;
 };
 
 /** Text of a counter unit as reports state it, e.g. "instructions (emulated)". */
@@ -100,6 +187,15 @@ struct hil_row *hil_run_add_row(struct hil_run *run);
  * and have at least two message lengths. @return HIL_OK or HIL_ERR_NOMEM.
  */
 int hil_run_compute_fits(struct hil_run *run);
+
+/**
+ * Divide each measured row's median by the median of the reference
+ * algorithm's encrypt row at the same message length (cfg's
+ * bench.normalize_to; its first implementation in the run unless the spec
+ * names one). Rows without such a reference, and rows of length 0, get
+ * none; run->normalized_to says which reference was used or why none was.
+ */
+void hil_run_compute_normalized(struct hil_run *run);
 
 /** Free the rows and their samples. */
 void hil_run_free(struct hil_run *run);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +16,22 @@
 
 #include <cjson/cJSON.h>
 
+#include "board/cyclemodel.h"
 #include "board/flasher.h"
+#include "boards.h"
 #include "elfinfo.h"
+#include "energyrun.h"
 #include "err.h"
 #include "journal.h"
 #include "katrun.h"
+#include "leak.h"
 #include "link/link.h"
 #include "log.h"
 #include "proc.h"
 #include "refcrypto/refcrypto.h"
 #include "report/render.h"
 #include "report/report.h"
+#include "sensor/sensor.h"
 #include "session.h"
 #include "stats.h"
 #include "target.h"
@@ -47,6 +53,10 @@ struct run_ctx {
 	struct hil_row *resumed; /* rows kept from the journal (--resume) */
 	size_t n_resumed;
 	size_t used_resumed;
+	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
+	double model_overhead;		     /* of the latest calibration */
+	struct hil_sensor *sensor;	     /* NULL: energy not measured */
+	struct hil_energyrun *energy; /* its sampler, once the target is up */
 };
 
 static const char *op_name(uint8_t op)
@@ -517,10 +527,233 @@ static int take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 		}
 		*row = *r;
 		r->samples = NULL; /* the run owns them now */
+		r->model.samples = NULL;
 		c->used_resumed++;
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * The cycle model's records since the last look: a calibration (the stub
+ * times its empty call at every start) gives the model's overhead.
+ */
+static void model_drain(struct run_ctx *c)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	size_t n = 0, i;
+	double best = -1.0;
+
+	if (c->model == NULL ||
+	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (recs[i].insns == c->run->info.overhead &&
+		    (best < 0.0 || (double)recs[i].cycles < best)) {
+			best = (double)recs[i].cycles;
+		}
+	}
+	if (best >= 0.0) {
+		c->model_overhead = best;
+	}
+	free(recs);
+}
+
+/*
+ * The model's cycles of the row's timed runs: the records whose instruction
+ * counts equal the samples one for one (warm-up runs and stack painting
+ * come before them). Anything else leaves the row without model figures
+ * rather than pair a figure with the wrong run.
+ */
+static void model_row(struct run_ctx *c, struct hil_row *row,
+		      const uint32_t *raw)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hil_stats st;
+	double *lo = NULL, *hi = NULL;
+	size_t n = 0, k, i, runs = row->runs;
+	int found = 0;
+
+	if (c->model == NULL ||
+	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
+		for (i = 0; i < runs && recs[k + i].insns == raw[i]; i++) {
+		}
+		found = i == runs;
+		if (found) {
+			break;
+		}
+	}
+	row->model.samples = found ? calloc(runs, sizeof(double)) : NULL;
+	lo = found ? calloc(runs, sizeof(double)) : NULL;
+	hi = found ? calloc(runs, sizeof(double)) : NULL;
+	if (row->model.samples == NULL || lo == NULL || hi == NULL) {
+		if (!found) {
+			hil_warn(
+				"%s/%s %s %u B: the cycle model's records do not match the timed runs: no estimated cycles for this row",
+				row->algorithm, row->implementation,
+				row->operation, (unsigned)row->msg_len);
+		}
+		free(row->model.samples);
+		row->model.samples = NULL;
+		goto out;
+	}
+	row->model.overhead = c->model_overhead;
+	for (i = 0; i < runs; i++) {
+		const struct hil_cyclemodel_rec *r = &recs[k + i];
+
+		row->model.samples[i] = (double)r->cycles - c->model_overhead;
+		lo[i] = (double)r->min - c->model_overhead;
+		hi[i] = (double)r->max - c->model_overhead;
+		row->model.divides += r->divides;
+	}
+	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
+		    HIL_OK &&
+	    hil_stats_compute(lo, runs, &st) == HIL_OK) {
+		row->model.lo_median = st.median;
+		if (hil_stats_compute(hi, runs, &st) == HIL_OK) {
+			row->model.hi_median = st.median;
+			row->model.ok = 1;
+		}
+	}
+	if (!row->model.ok) {
+		free(row->model.samples);
+		row->model.samples = NULL;
+	}
+out:
+	free(lo);
+	free(hi);
+	free(recs);
+}
+
+/*
+ * The timing-leak smoke test of the row (dudect's method): fixed against
+ * random inputs in a random order, Welch's t on the counts. Its failure
+ * fails the test, never the row; a target that stopped answering goes to
+ * the recovery ladder.
+ */
+static int measure_leak(struct run_ctx *c, uint8_t op,
+			const struct hilp_bench_req *b, struct hil_row *row)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_leak_params p;
+	struct hil_leak_result res;
+	int ret;
+
+	if (cfg->bench.leak_runs == 0 || op == HILP_OP_KEYSETUP ||
+	    (b->msg_len == 0 && op != HILP_OP_DECRYPT)) {
+		return HIL_OK;
+	}
+	memset(&p, 0, sizeof(p));
+	p.alg = b->alg;
+	p.op = op;
+	p.msg_len = b->msg_len;
+	p.ad_len = b->ad_len;
+	p.out_len = b->out_len;
+	p.runs = cfg->bench.leak_runs;
+	p.batch =
+		(uint16_t)(c->run->info.max_runs < 1000u ? c->run->info.max_runs
+							 : 1000u);
+	p.warmup = (uint16_t)cfg->bench.warmup;
+	p.seed = b->seed;
+	/* Its own stream, fixed by the row: the same run gives the same t. */
+	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
+		      ((uint32_t)b->msg_len << 8) + b->ad_len;
+	if (p.leak_seed == 0) {
+		p.leak_seed = 1;
+	}
+	ret = hil_leak_run(c->conn.session, &p, &res);
+	if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+	    ret == HIL_ERR_TARGET_FAULT) {
+		row->leak.state = -1;
+		snprintf(row->leak.error, sizeof(row->leak.error),
+			 "the target failed during the leak test: %s",
+			 hil_strerror(ret));
+		return ret;
+	}
+	if (ret != HIL_OK) {
+		row->leak.state = -1;
+		snprintf(row->leak.error, sizeof(row->leak.error),
+			 "leak test failed: %s", hil_strerror(ret));
+		return HIL_OK;
+	}
+	row->leak.state = 1;
+	row->leak.t = res.t;
+	row->leak.flagged = res.flagged;
+	row->leak.n[0] = (uint32_t)res.n[0];
+	row->leak.n[1] = (uint32_t)res.n[1];
+	row->leak.mean[0] = res.mean[0];
+	row->leak.mean[1] = res.mean[1];
+	row->leak.stddev[0] = res.stddev[0];
+	row->leak.stddev[1] = res.stddev[1];
+	if (res.flagged) {
+		hil_warn(
+			"%s/%s %s %u B: timing leak? |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
+			row->algorithm, row->implementation, row->operation,
+			(unsigned)row->msg_len, fabs(res.t),
+			HIL_LEAK_T_THRESHOLD, res.mean[0], res.mean[1],
+			hil_unit_name(c->run->info.counter_unit));
+	}
+	return HIL_OK;
+}
+
+/*
+ * The row's energy, after its cycles: the same inputs looped in windows
+ * the sensor can see. Whatever fails here fails the energy only; a target
+ * that stopped answering is passed on to the recovery ladder.
+ */
+static int measure_energy(struct run_ctx *c, const struct registry_alg *ref,
+			  uint8_t op, const struct hilp_bench_req *b,
+			  struct hil_row *row)
+{
+	struct hilp_energy_req req;
+	uint32_t digest;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.alg = b->alg;
+	req.msg_len = b->msg_len;
+	req.ad_len = b->ad_len;
+	req.out_len = b->out_len;
+	req.seed = b->seed;
+	/* The loop's inputs are those of the first timed run. */
+	ret = hil_ref_bench_digest(ref, op, b->msg_len, b->ad_len, b->out_len,
+				   1, b->seed, &digest);
+	if (ret != HIL_OK) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(row->energy.error, sizeof(row->energy.error),
+			 "host build could not compute the expected digest: %s",
+			 hil_strerror(ret));
+		return HIL_OK;
+	}
+	ret = hil_energyrun_row(c->energy, c->conn.session, op, &req, digest,
+				&row->energy);
+	if (ret != HIL_OK) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(row->energy.error, sizeof(row->energy.error),
+			 "the target failed during the energy loop: %s",
+			 hil_strerror(ret));
+		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
+			row->operation, (unsigned)b->msg_len,
+			row->energy.error);
+		return ret;
+	}
+	if (row->energy.state == HIL_ENERGY_OK) {
+		hil_info(
+			"%s/%s %s len %u: %.4g uJ per operation (%.4g above idle, %s)",
+			ref->name, ref->impl, row->operation,
+			(unsigned)b->msg_len, row->energy.uj_per_op,
+			row->energy.uj_per_op_dynamic,
+			row->energy.model ? "model" : "measured");
+	} else {
+		hil_warn("%s/%s %s len %u: energy not measured: %s", ref->name,
+			 ref->impl, row->operation, (unsigned)b->msg_len,
+			 row->energy.error);
+	}
+	return HIL_OK;
 }
 
 static int measure_row(struct run_ctx *c, int index,
@@ -580,6 +813,7 @@ static int measure_row(struct run_ctx *c, int index,
 		snprintf(row->error, sizeof(row->error), "out of memory");
 		goto done;
 	}
+	model_drain(c);
 	ret = hil_target_bench(c->conn.session, op, &req, &rep, raw,
 			       bench_timeout_ms(cfg, len, ad_len));
 	if (ret != HIL_OK) {
@@ -605,6 +839,7 @@ static int measure_row(struct run_ctx *c, int index,
 	row->overhead = rep.overhead;
 	row->stack_known = rep.stack_bytes != 0xFFFFFFFFu;
 	row->stack_bytes = rep.stack_bytes;
+	row->heap_bytes = rep.heap_bytes;
 	for (i = 0; i < cfg->bench.runs; i++) {
 		/* A sample below the overhead would mean the calibration is
 		 * wrong; keep it visible rather than wrap around. */
@@ -615,6 +850,7 @@ static int measure_row(struct run_ctx *c, int index,
 		snprintf(row->error, sizeof(row->error), "statistics failed");
 		goto done;
 	}
+	model_row(c, row, raw);
 	if (rep.digest != row->digest_expected) {
 		snprintf(
 			row->error, sizeof(row->error),
@@ -626,6 +862,10 @@ static int measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	row->ok = 1;
+	ret = measure_leak(c, op, &req, row);
+	if (ret == HIL_OK && c->energy != NULL) {
+		ret = measure_energy(c, ref, op, &req, row);
+	}
 done:
 	free(raw);
 	journal_row(c, row);
@@ -725,6 +965,58 @@ static int recover(struct run_ctx *c)
 	return ret;
 }
 
+/*
+ * Whether the row just measured failed for reasons that may not be its own:
+ * the link was lost (HIL_ERR_IO: the emulator was killed, a cable pulled),
+ * or it failed on a link that has damaged frames (CRC-8 lets about one
+ * damaged frame in 256 through, a damaged request can make the target run
+ * something else, and nine damaged attempts in a row end in a timeout).
+ * Such a row is measured again, once. A hang or a fault on a clean link is
+ * the row's own.
+ */
+static int worth_again(const struct run_ctx *c, int ret)
+{
+	const struct hil_run *run = c->run;
+
+	if (ret == HIL_ERR_IO) {
+		return 1;
+	}
+	return run->n_rows > 0 && !run->rows[run->n_rows - 1].ok &&
+	       (ret == HIL_OK || ret == HIL_ERR_TARGET ||
+		ret == HIL_ERR_PROTO || ret == HIL_ERR_TIMEOUT) &&
+	       c->conn.session != NULL && hil_session_damaged(c->conn.session);
+}
+
+/*
+ * Before measuring the last row again: bring the target back if the link
+ * was lost, and forget the failed attempt. It stays in the journal as
+ * failed, which --resume skips.
+ */
+static int prepare_again(struct run_ctx *c, int ret)
+{
+	struct hil_run *run = c->run;
+	struct hil_row *row = &run->rows[run->n_rows - 1];
+
+	if (ret == HIL_ERR_IO) {
+		hil_warn(
+			"recovery: the link was lost during a row: measuring it again");
+	} else {
+		hil_warn(
+			"%s/%s %s %u bytes failed on a link that damages frames: measuring it again",
+			row->algorithm, row->implementation, row->operation,
+			(unsigned)row->msg_len);
+	}
+	if (ret == HIL_ERR_IO || ret == HIL_ERR_TIMEOUT) {
+		ret = recover(c);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	free(row->samples);
+	run->n_rows--;
+	return HIL_OK;
+}
+
 /* The operations of ref's kind that the configuration asks for, in order;
  * a block cipher's key setup comes with its encryption, as a row of its own. */
 static size_t ops_for(const struct hil_config *cfg,
@@ -790,6 +1082,14 @@ static int measure_alg(struct run_ctx *c, int index,
 				}
 				ret = measure_row(c, index, ref, 1, ops[o], len,
 						  ad);
+				if (worth_again(c, ret)) {
+					ret = prepare_again(c, ret);
+					if (ret != HIL_OK) {
+						return ret;
+					}
+					ret = measure_row(c, index, ref, 1,
+							  ops[o], len, ad);
+				}
 				if (ret == HIL_ERR_NOMEM) {
 					return ret;
 				}
@@ -904,6 +1204,22 @@ static int measure(struct run_ctx *c)
 			ret = HIL_ERR_VERIFY;
 		} else {
 			ret = verify_alg(c, index, &subject);
+			if (ret == HIL_ERR_IO) {
+				/* The link was lost, not the check failed:
+				 * bring the target back and check again. */
+				ret = recover(c);
+				if (ret == HIL_OK) {
+					ret = verify_alg(c, index, &subject);
+				}
+			} else if (ret != HIL_OK && ret != HIL_ERR_TIMEOUT &&
+				   ret != HIL_ERR_NOMEM &&
+				   hil_session_damaged(c->conn.session)) {
+				/* As for a row (worth_again). */
+				hil_warn(
+					"%s/%s: verification failed on a link that damages frames: checking again",
+					ca->name, ca->impl);
+				ret = verify_alg(c, index, &subject);
+			}
 		}
 		if (ret == HIL_OK && ca->kat[0] != '\0') {
 			ret = hil_katrun_on_target(c->conn.session,
@@ -996,6 +1312,100 @@ static int image_info(struct hil_run *run)
 	}
 }
 
+/*
+ * On the emulated board, QEMU loads the cycle-model plugin with the flash
+ * profile of the config; its records go to cycles.txt in the run folder.
+ * Without the plugin the run goes on with instruction counts only, and the
+ * report says why.
+ */
+static void model_plugin(const struct hil_config *cfg, const char *root,
+			 struct hil_run *run)
+{
+	struct hil_cyclemodel_opts o;
+	char plugin[HIL_PATH];
+	int ret;
+
+	run->model.enabled = 0;
+	if (strcmp(cfg->flasher.type, "qemu") != 0) {
+		snprintf(
+			run->model.why, sizeof(run->model.why),
+			"not an emulated board: the counter counts real cycles");
+		return;
+	}
+	if (!cfg->cycle_model.enabled) {
+		snprintf(run->model.why, sizeof(run->model.why),
+			 "cycle_model.enabled is false");
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	ret = hil_cyclemodel_find_plugin(root, plugin, sizeof(plugin));
+	if (ret != HIL_OK) {
+		snprintf(
+			run->model.why, sizeof(run->model.why),
+			"the cycle-model plugin is not built (make cycle-plugin)");
+		hil_warn("%s: rows carry instruction counts only",
+			 run->model.why);
+		return;
+	}
+	ret = hil_cyclemodel_range_from_elf(run->fw.elf,
+					    HIL_CYCLEMODEL_TIMED_FUNC,
+					    &o.range_lo, &o.range_hi);
+	if (ret != HIL_OK) {
+		snprintf(run->model.why, sizeof(run->model.why),
+			 "the image has no %s() to bracket: %s",
+			 HIL_CYCLEMODEL_TIMED_FUNC, hil_strerror(ret));
+		hil_warn("%s", run->model.why);
+		return;
+	}
+	snprintf(run->model.file, sizeof(run->model.file), "%s/cycles.txt",
+		 run->dir);
+	o.plugin = plugin;
+	o.out = run->model.file;
+	o.ws = cfg->cycle_model.wait_states;
+	o.art = cfg->cycle_model.art;
+	ret = hil_cyclemodel_plugin_arg(&o, run->model.plugin_arg,
+					sizeof(run->model.plugin_arg));
+	if (ret != HIL_OK) {
+		snprintf(run->model.why, sizeof(run->model.why),
+			 "the plugin's argument does not fit: %s",
+			 hil_strerror(ret));
+		return;
+	}
+	run->model.enabled = 1;
+	run->model.ws = o.ws;
+	run->model.art = o.art;
+	run->model.why[0] = '\0';
+	hil_cyclemodel_unit(o.ws, o.art, run->model.unit,
+			    sizeof(run->model.unit));
+}
+
+/*
+ * After flashing: is this the board the hardware map (configs/boards.json
+ * in the working directory, as for locks) says is on this probe or port?
+ */
+static int check_board_uid(const struct hil_config *cfg,
+			   const struct hil_run *run)
+{
+	struct hil_boards map;
+	char uid[2 * HILP_UID_LEN + 1];
+	char msg[512];
+	int ret;
+
+	if (access("configs/boards.json", R_OK) != 0 ||
+	    hil_boards_load("configs/boards.json", &map, msg, sizeof(msg)) !=
+		    HIL_OK) {
+		return HIL_OK; /* no map: the lock names the board instead */
+	}
+	hil_hex_encode(run->info.uid, HILP_UID_LEN, uid);
+	ret = hil_boards_check_uid(hil_boards_match(&map, cfg), uid, msg,
+				   sizeof(msg));
+	if (ret != HIL_OK) {
+		hil_err("%s", msg);
+	}
+	hil_boards_free(&map);
+	return ret;
+}
+
 int hil_runner_bring_up(const struct hil_config *cfg,
 			const struct hil_runner_opts *opts, struct hil_run *run,
 			struct hil_target_conn *conn)
@@ -1033,6 +1443,8 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	}
 	fp.n_openocd_cfg = i;
 	fp.probe_serial = cfg->flasher.probe_serial;
+	model_plugin(cfg, root, run);
+	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
 	if (ret != HIL_OK) {
 		return ret;
@@ -1072,7 +1484,11 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	return hil_runner_identify(run);
+	ret = hil_runner_identify(run);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	return check_board_uid(cfg, run);
 }
 
 void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
@@ -1093,6 +1509,87 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
 		hil_flasher_close(conn->flasher); /* stops QEMU */
 		conn->flasher = NULL;
 	}
+}
+
+/*
+ * Open the configured sensor before anything slow happens, so that a
+ * missing adapter is an error within seconds; without one, the report says
+ * why energy is not measured.
+ */
+static int sensor_open(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_run_sensor *z = &c->run->sensor;
+	struct hil_sensor_info info;
+	char err[512];
+	int ret;
+
+	if (!hil_sensor_configured(cfg)) {
+		snprintf(z->type, sizeof(z->type), "none");
+		snprintf(
+			z->why, sizeof(z->why), "%s",
+			strcmp(cfg->flasher.type, "qemu") == 0
+				? "not measured: emulated board and no sensor configured (sensor.type is \"none\")"
+				: "not measured: no sensor configured (sensor.type is \"none\")");
+		return HIL_OK;
+	}
+	ret = hil_sensor_open(cfg, &c->sensor, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("sensor: %s", err);
+		return ret;
+	}
+	hil_sensor_describe(c->sensor, &info);
+	snprintf(z->type, sizeof(z->type), "%s", info.type);
+	snprintf(z->bus, sizeof(z->bus), "%s", info.bus);
+	z->address = info.address;
+	z->model = info.model;
+	z->shunt_ohm = info.shunt_ohm;
+	z->max_current_a = info.max_current_a;
+	z->config_reg = info.config_reg;
+	z->cal_reg = info.cal_reg;
+	z->current_lsb_a = info.current_lsb_a;
+	z->cycle_us = info.cycle_us;
+	if (hil_sensor_summary(c->sensor, err, sizeof(err)) > 0) {
+		hil_info("%s", err);
+	}
+	return HIL_OK;
+}
+
+/* Start sampling once the target is up and its clock is known. */
+static int energy_start(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_run_sensor *z = &c->run->sensor;
+	struct hil_energyrun_opts eo;
+	int ret;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.conversions = cfg->sensor.conversions;
+	eo.windows = cfg->sensor.windows;
+	eo.timeout_ms = cfg->link.timeout_ms;
+	eo.baud = strcmp(cfg->link.type, "serial") == 0 ? cfg->link.baud : 0;
+	if (c->run->info.clock_hz != 0 &&
+	    c->run->info.counter_unit == HILP_UNIT_CYCLES) {
+		eo.clock_hz = c->run->info.clock_hz;
+		snprintf(z->time_basis, sizeof(z->time_basis),
+			 "%s at the core clock the stub reports, %u Hz",
+			 hil_unit_name(c->run->info.counter_unit),
+			 (unsigned)c->run->info.clock_hz);
+	} else {
+		eo.clock_hz = cfg->board.clock_hz;
+		snprintf(
+			z->time_basis, sizeof(z->time_basis),
+			"%s taken as cycles at the configured %u Hz: a model, not a time",
+			hil_unit_name(c->run->info.counter_unit),
+			(unsigned)cfg->board.clock_hz);
+	}
+	ret = hil_energyrun_start(&c->energy, hil_sensor_ina219(c->sensor),
+				  hil_sensor_model(c->sensor), &eo);
+	if (ret != HIL_OK) {
+		hil_err("sensor: the sampler did not start: %s",
+			hil_strerror(ret));
+	}
+	return ret;
 }
 
 int hil_runner_run(const struct hil_config *cfg,
@@ -1136,7 +1633,27 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
 		write_run_file(run);
 	}
-	ret = hil_runner_bring_up(cfg, opts, run, &c.conn);
+	ret = sensor_open(&c);
+	if (ret == HIL_OK) {
+		ret = hil_runner_bring_up(cfg, opts, run, &c.conn);
+	}
+	if (ret == HIL_OK && c.sensor != NULL) {
+		ret = energy_start(&c);
+	}
+	if (ret == HIL_OK && run->model.enabled) {
+		/* From the start of the file: the boot's calibration. */
+		if (hil_cyclemodel_open(&c.model, run->model.file, 0) !=
+		    HIL_OK) {
+			hil_warn(
+				"the cycle model's records (%s) cannot be read: no estimated cycles",
+				run->model.file);
+			run->model.enabled = 0;
+			snprintf(run->model.why, sizeof(run->model.why),
+				 "its record file could not be read");
+		} else {
+			model_drain(&c);
+		}
+	}
 	if (ret == HIL_OK && opts->resume_dir != NULL) {
 		/* Only rows of the very image now on the target are kept. */
 		ret = hil_journal_load(path, run->build_id, &c.resumed,
@@ -1153,6 +1670,9 @@ int hil_runner_run(const struct hil_config *cfg,
 		ret = measure(&c);
 		progress_done(&c);
 	}
+	hil_energyrun_free(c.energy);
+	hil_sensor_close(c.sensor);
+	hil_cyclemodel_close(c.model);
 	hil_runner_take_down(&c.conn, run);
 	if (c.journal_fd >= 0) {
 		close(c.journal_fd);
@@ -1169,6 +1689,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (hil_run_compute_fits(run) != HIL_OK) {
 		hil_warn("out of memory fitting the length series: no fits[]");
 	}
+	hil_run_compute_normalized(run);
 	if (ret == HIL_OK) {
 		size_t i;
 

@@ -284,8 +284,9 @@ static void summary(const cJSON *report, FILE *out)
 	      out);
 	esc(out, s.unit);
 	fprintf(out,
-		"/byte @64 B</th><th class=\"n\">@%.0f B (longest)</th><th class=\"n\">Flash (B)</th><th class=\"n\">RAM (B)</th><th class=\"n\">Stack (B)</th><th class=\"n\">Energy (µJ)</th></tr>\n",
-		s.longest);
+		"/byte @64 B</th><th class=\"n\">@%.0f B (longest)</th><th class=\"n\">Est. cycles/byte @%.0f B (model)</th><th class=\"n\">× ref @%.0f B</th><th class=\"n\">Flash (B)</th><th class=\"n\">RAM (B)</th><th class=\"n\">Stack (B)</th><th class=\"n\">Energy (µJ%s)</th></tr>\n",
+		s.longest, s.longest, s.longest,
+		s.energy_model ? ", model" : "");
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
 
@@ -308,6 +309,8 @@ static void summary(const cJSON *report, FILE *out)
 		fputs("</td>", out);
 		td_text(out, "n", l->at64);
 		td_text(out, "n", l->atl);
+		td_text(out, "n", l->model);
+		td_text(out, "n", l->norm);
 		td_text(out, "n", l->flash);
 		td_text(out, "n", l->ram);
 		td_text(out, "n", l->stack);
@@ -338,10 +341,27 @@ static void summary(const cJSON *report, FILE *out)
 		esc(out, s.unit);
 		fputs(".</li>\n", out);
 	}
+	if (s.model_unit != NULL) {
+		fputs("<li>Est. cycles: ", out);
+		esc(out, s.model_unit);
+		fputs(", from the emulated instructions: an estimate, not a measurement.</li>\n",
+		      out);
+	}
+	if (s.norm_ref != NULL) {
+		fputs("<li>× ref: the median divided by that of ", out);
+		esc(out, s.norm_ref);
+		fputs(" encrypt at the same length, in this run.</li>\n", out);
+	} else {
+		fputs("<li>× ref: - = no reference algorithm measured in this run (bench.normalize_to).</li>\n",
+		      out);
+	}
 	if (s.energy_reason != NULL) {
 		fputs("<li>Energy: - = ", out);
 		esc(out, s.energy_reason);
 		fputs(".</li>\n", out);
+	} else if (s.energy_model) {
+		fputs("<li>Energy: µJ per operation at 64 B from a MODEL (simulated INA219, emulated time): not a measurement.</li>\n",
+		      out);
 	} else {
 		fputs("<li>Energy: µJ per operation at 64 B.</li>\n", out);
 	}

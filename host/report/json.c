@@ -3,6 +3,8 @@
 #define HIL_LOG_PREFIX	"report"
 #include "report.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,139 @@ static int add_hex32(cJSON *o, const char *k, uint32_t v)
 
 	snprintf(buf, sizeof(buf), "%08x", (unsigned)v);
 	return add_str(o, k, buf);
+}
+
+/*
+ * A row's energy: absent when nothing was asked for (the report's sensor
+ * object says why), {"status": "failed", "error"} when the sensor or the
+ * window failed, else the figures, labelled model or measured.
+ */
+static int add_energy(cJSON *row, const struct hil_row_energy *e)
+{
+	cJSON *o;
+	int ok;
+
+	if (e->state == HIL_ENERGY_NONE) {
+		return 1;
+	}
+	o = cJSON_AddObjectToObject(row, "energy");
+	ok = o != NULL;
+	if (ok && e->state == HIL_ENERGY_FAILED) {
+		ok = add_str(o, "status", "failed");
+		return ok && add_str(o, "error", e->error);
+	}
+	ok = ok && add_str(o, "status", "ok");
+	ok = ok && add_str(o, "kind", e->model ? "model" : "measured");
+	ok = ok && add_str(o, "unit", "uJ");
+	ok = ok && add_num(o, "uj_per_op", e->uj_per_op);
+	ok = ok && add_num(o, "uj_per_op_dynamic", e->uj_per_op_dynamic);
+	ok = ok && add_num(o, "spread", e->spread_uj);
+	ok = ok && add_num(o, "spread_dynamic", e->spread_dynamic_uj);
+	ok = ok && add_num(o, "idle_mw", e->idle_mw);
+	ok = ok && add_num(o, "active_mw", e->active_mw);
+	ok = ok && add_num(o, "bus_v", e->bus_v);
+	ok = ok && add_num(o, "ticks_per_op", e->ticks_per_op);
+	ok = ok && add_num(o, "op_seconds", e->op_seconds);
+	ok = ok && add_num(o, "ops_per_window", e->ops_per_window);
+	ok = ok && add_num(o, "windows", e->windows);
+	ok = ok && add_num(o, "samples", (double)e->samples);
+	ok = ok && add_num(o, "sample_rate_hz", e->sample_rate_hz);
+	return ok;
+}
+
+/*
+ * The row's estimated cycles (Cortex-M4 model on the emulated board),
+ * beside the instruction counts and never instead of them.
+ */
+static int add_model(cJSON *row, const struct hil_run *run,
+		     const struct hil_row *r)
+{
+	cJSON *o, *a, *b;
+	uint32_t i;
+	int ok;
+
+	if (!r->model.ok) {
+		return 1;
+	}
+	o = cJSON_AddObjectToObject(row, "model_cycles");
+	ok = o != NULL;
+	ok = ok && add_str(o, "unit", run->model.unit);
+	ok = ok && add_num(o, "median", r->model.stats.median);
+	ok = ok && add_num(o, "mean", r->model.stats.mean);
+	ok = ok && add_num(o, "stddev", r->model.stats.stddev);
+	ok = ok && add_num(o, "min", r->model.stats.min);
+	ok = ok && add_num(o, "max", r->model.stats.max);
+	if (r->msg_len > 0) {
+		ok = ok &&
+		     add_num(o, "per_byte", r->model.stats.median / r->msg_len);
+	} else {
+		ok = ok && cJSON_AddNullToObject(o, "per_byte") != NULL;
+	}
+	b = ok ? cJSON_AddArrayToObject(o, "bounds") : NULL;
+	ok = ok && b != NULL;
+	if (ok) {
+		cJSON_AddItemToArray(b, cJSON_CreateNumber(r->model.lo_median));
+		cJSON_AddItemToArray(b, cJSON_CreateNumber(r->model.hi_median));
+		ok = cJSON_GetArraySize(b) == 2;
+	}
+	ok = ok && add_num(o, "divides", (double)r->model.divides);
+	/* Unsure where a divide's data-dependent cost was counted at its
+	 * maximum: the bounds say how far off that can be. */
+	ok = ok && add_bool(o, "exact_rules",
+			    r->model.divides == 0 &&
+				    r->model.lo_median == r->model.hi_median);
+	ok = ok && add_num(o, "overhead_subtracted", r->model.overhead);
+	a = ok ? cJSON_AddArrayToObject(o, "samples") : NULL;
+	ok = ok && a != NULL;
+	for (i = 0; ok && i < r->model.stats.n; i++) {
+		cJSON *n = cJSON_CreateNumber(r->model.samples[i]);
+
+		ok = n != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(a, n);
+		}
+	}
+	return ok;
+}
+
+/* The timing-leak smoke test: absent when not run. */
+static int add_leak(cJSON *row, const struct hil_run *run,
+		    const struct hil_row_leak *l)
+{
+	cJSON *o;
+	int ok;
+
+	if (l->state == 0) {
+		return 1;
+	}
+	o = cJSON_AddObjectToObject(row, "leak");
+	ok = o != NULL;
+	if (ok && l->state < 0) {
+		ok = add_str(o, "status", "failed");
+		return ok && add_str(o, "error", l->error);
+	}
+	ok = ok && add_str(o, "status", "ok");
+	ok = ok &&
+	     add_str(o, "method",
+		     "dudect: fixed against random inputs in a random order, Welch's t");
+	/* t is infinite when both classes are constant and differ: JSON has
+	 * no infinity, so it is capped and the flag says the rest. */
+	ok = ok &&
+	     add_num(o, "t", isfinite(l->t) ? l->t : (l->t > 0 ? 1e9 : -1e9));
+	ok = ok && add_bool(o, "flagged", l->flagged);
+	ok = ok && add_num(o, "threshold", 4.5);
+	ok = ok && add_num(o, "n_fixed", l->n[0]);
+	ok = ok && add_num(o, "n_random", l->n[1]);
+	ok = ok && add_num(o, "mean_fixed", l->mean[0]);
+	ok = ok && add_num(o, "mean_random", l->mean[1]);
+	ok = ok && add_num(o, "stddev_fixed", l->stddev[0]);
+	ok = ok && add_num(o, "stddev_random", l->stddev[1]);
+	if (run->info.counter_unit == HILP_UNIT_INSTRUCTIONS_EMU) {
+		ok = ok &&
+		     add_str(o, "note",
+			     "emulated board: only differences in the instructions executed (data-dependent branches, early exits) are visible, not cache or timing effects");
+	}
+	return ok;
 }
 
 static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
@@ -112,6 +247,11 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 			ok = ok && cJSON_AddNullToObject(o, keys[i]) != NULL;
 		}
 	}
+	if (r->has_normalized) {
+		ok = ok && add_num(o, "normalized", r->normalized);
+	} else {
+		ok = ok && cJSON_AddNullToObject(o, "normalized") != NULL;
+	}
 	ok = ok && add_num(o, "overhead_subtracted", r->overhead);
 	if (r->stack_known) {
 		ok = ok && add_num(o, "stack_bytes", r->stack_bytes);
@@ -125,6 +265,10 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && add_hex32(digest, "measured", r->digest_got);
 	ok = ok && add_bool(digest, "match",
 			    r->ok && r->digest_expected == r->digest_got);
+	ok = ok && add_num(o, "heap_bytes", r->heap_bytes);
+	ok = ok && add_leak(o, run, &r->leak);
+	ok = ok && add_model(o, run, r);
+	ok = ok && add_energy(o, &r->energy);
 	ok = ok && add_str(o, "status", r->ok ? "ok" : "failed");
 	if (!r->ok) {
 		ok = ok && add_str(o, "error", r->error);
@@ -135,6 +279,40 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 fail:
 	cJSON_Delete(o);
 	return NULL;
+}
+
+/* The sensor: what it is, how it was set up, or why there is none. */
+static int add_sensor(cJSON *o, const struct hil_run *run)
+{
+	const struct hil_run_sensor *z = &run->sensor;
+	char hex[16];
+	int ok;
+
+	if (z->type[0] == '\0' || strcmp(z->type, "none") == 0) {
+		ok = add_str(o, "type", "none");
+		return ok &&
+		       add_str(o, "why",
+			       z->why[0] != '\0' ? z->why
+						 : "no sensor configured");
+	}
+	ok = add_str(o, "type", z->type);
+	ok = ok && add_str(o, "kind", z->model ? "model" : "measured");
+	ok = ok && add_str(o, "bus", z->bus);
+	snprintf(hex, sizeof(hex), "0x%02x", z->address);
+	ok = ok && add_str(o, "address", hex);
+	ok = ok && add_num(o, "shunt_ohm", z->shunt_ohm);
+	ok = ok && add_num(o, "max_current_a", z->max_current_a);
+	snprintf(hex, sizeof(hex), "0x%04x", z->config_reg);
+	ok = ok && add_str(o, "config_register", hex);
+	snprintf(hex, sizeof(hex), "0x%04x", z->cal_reg);
+	ok = ok && add_str(o, "calibration_register", hex);
+	ok = ok && add_num(o, "current_lsb_a", z->current_lsb_a);
+	ok = ok && add_num(o, "conversion_cycle_us", z->cycle_us);
+	ok = ok && add_str(o, "time_basis", z->time_basis);
+	if (z->why[0] != '\0') {
+		ok = ok && add_str(o, "why", z->why);
+	}
+	return ok;
 }
 
 static cJSON *report_object(const struct hil_run *run)
@@ -220,6 +398,46 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "flasher", cfg->flasher.type);
 	ok = ok && add_str(o, "flasher_version", run->flasher_version);
 	ok = ok && add_num(o, "stub_overhead", run->info.overhead);
+
+	o = ok ? cJSON_AddObjectToObject(root, "cycle_model") : NULL;
+	ok = ok && o != NULL;
+	ok = ok && add_bool(o, "enabled", run->model.enabled);
+	if (run->model.enabled) {
+		ok = ok && add_str(o, "unit", run->model.unit);
+		ok = ok && add_num(o, "wait_states", run->model.ws);
+		ok = ok && add_bool(o, "art", run->model.art);
+		ok = ok && add_str(o, "records", run->model.file);
+		ok = ok && add_str(o, "method", "docs/cycle-model.md");
+	} else {
+		ok = ok && add_str(o, "why", run->model.why);
+	}
+
+	o = ok ? cJSON_AddObjectToObject(root, "normalized_to") : NULL;
+	ok = ok && o != NULL;
+	if (ok && run->normalized_to.spec[0] != '\0') {
+		char alg[2 * HIL_CFG_NAME];
+		char *slash;
+
+		snprintf(alg, sizeof(alg), "%s", run->normalized_to.spec);
+		slash = strchr(alg, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+		}
+		ok = add_str(o, "algorithm", alg);
+		ok = ok && add_str(o, "implementation",
+				   run->normalized_to.implementation);
+		ok = ok && add_str(o, "operation", "encrypt");
+	} else if (ok) {
+		ok = cJSON_AddNullToObject(o, "algorithm") != NULL;
+	}
+	ok = ok && add_num(o, "rows", (double)run->normalized_to.rows);
+	if (run->normalized_to.why[0] != '\0') {
+		ok = ok && add_str(o, "why", run->normalized_to.why);
+	}
+
+	o = ok ? cJSON_AddObjectToObject(root, "sensor") : NULL;
+	ok = ok && o != NULL;
+	ok = ok && add_sensor(o, run);
 
 	a = ok ? cJSON_AddArrayToObject(root, "sizes") : NULL;
 	ok = ok && a != NULL;

@@ -106,6 +106,15 @@ const char *hil_rj_energy_reason(const cJSON *report)
 	if (any_object) {
 		return "energy measurement failed on every row (see each row's energy error)";
 	}
+	{
+		const cJSON *sen =
+			cJSON_GetObjectItemCaseSensitive(report, "sensor");
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(sen, "why");
+
+		if (cJSON_IsString(why) && why->valuestring[0] != '\0') {
+			return why->valuestring;
+		}
+	}
 	if (hil_rj_bool(cJSON_GetObjectItemCaseSensitive(report, "board"),
 			"emulated") == 1) {
 		return "not measured: emulated board, no energy sensor";
@@ -433,6 +442,7 @@ static const struct key_spec row_keys[] = {
 	{"max", T_NUM_NULL, 0},
 	{"mad", T_NUM_NULL, 0},
 	{"per_byte", T_NUM_NULL, 0},
+	{"normalized", T_NUM_NULL, 0},
 	{"stack_bytes", T_NUM_NULL, 0},
 	{"verified", T_BOOL, 0},
 	{"constant_time", T_BOOL_NULL, 0},

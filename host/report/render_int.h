@@ -101,6 +101,8 @@ struct hil_sum_line {
 	char ram[32];
 	char stack[32];
 	char energy[32]; /* µJ per operation at 64 B, or "-" */
+	char norm[32];	 /* normalized at the longest length, or "-" */
+	char model[32];	 /* model cycles per byte at the longest, or "-" */
 	int failed;	 /* a row of the series failed */
 	int not_ct;	 /* the implementation says it is not constant-time */
 	int per_call;	 /* no row with a message: a cost per call only */
@@ -113,7 +115,11 @@ struct hil_summary {
 	double longest;
 	const char *unit;
 	const char *energy_reason; /* NULL when energy was measured */
-	char *caption;		   /* malloc'd */
+	int energy_model;	   /* the energy figures come from a model */
+	const char *model_unit;	   /* the cycle model's unit, or NULL */
+	const char *norm_ref;	   /* "aes128-ecb/ref", or NULL: none */
+	char norm_ref_buf[160];
+	char *caption; /* malloc'd */
 };
 
 /**

@@ -201,6 +201,20 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 			 l->s.operation, &v)) {
 		snprintf(l->stack, sizeof(l->stack), "%.0f", v);
 	}
+	snprintf(l->model, sizeof(l->model), "%s", "-");
+	r = sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
+			     : NULL;
+	if (r != NULL && hil_rj_row_ok(r) &&
+	    hil_rj_num(cJSON_GetObjectItemCaseSensitive(r, "model_cycles"),
+		       "per_byte", &v)) {
+		snprintf(l->model, sizeof(l->model), "%.2f", v);
+	}
+	snprintf(l->norm, sizeof(l->norm), "%s", "-");
+	r = sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
+			     : NULL;
+	if (r != NULL && hil_rj_row_ok(r) && hil_rj_num(r, "normalized", &v)) {
+		snprintf(l->norm, sizeof(l->norm), "%.2f", v);
+	}
 	snprintf(l->energy, sizeof(l->energy), "%s", "-");
 	if (at64 != NULL && hil_rj_row_ok(at64) &&
 	    hil_rj_row_energy(at64, &v)) {
@@ -236,6 +250,27 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 	s->unit = hil_rj_unit(report);
 	s->longest = hil_rj_longest(report);
 	s->energy_reason = hil_rj_energy_reason(report);
+	{
+		const cJSON *sen =
+			cJSON_GetObjectItemCaseSensitive(report, "sensor");
+		const cJSON *nt = cJSON_GetObjectItemCaseSensitive(
+			report, "normalized_to");
+		double rows;
+
+		const cJSON *cm =
+			cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
+
+		s->energy_model = strcmp(hil_rj_str(sen, "kind"), "model") == 0;
+		if (hil_rj_bool(cm, "enabled") == 1) {
+			s->model_unit = hil_rj_str(cm, "unit");
+		}
+		if (hil_rj_num(nt, "rows", &rows) && rows > 0) {
+			snprintf(s->norm_ref_buf, sizeof(s->norm_ref_buf),
+				 "%s/%s", hil_rj_str(nt, "algorithm"),
+				 hil_rj_str(nt, "implementation"));
+			s->norm_ref = s->norm_ref_buf;
+		}
+	}
 	ret = caption(report, s);
 	if (ret != HIL_OK) {
 		return ret;
@@ -285,6 +320,50 @@ static void md_cell(FILE *out, const char *s)
 		} else {
 			fputc(*s, out);
 		}
+	}
+}
+
+/* The timing-leak test's verdict: flagged rows by name, or all clear. */
+static void md_leak_rows(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	int tested = 0, flagged = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "leak");
+		double t = 0, msg = 0;
+
+		if (strcmp(hil_rj_str(k, "status"), "ok") != 0) {
+			continue;
+		}
+		tested++;
+		if (hil_rj_bool(k, "flagged") != 1) {
+			continue;
+		}
+		if (!flagged) {
+			fputs("- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n",
+			      out);
+		}
+		flagged++;
+		hil_rj_num(k, "t", &t);
+		hil_rj_num(r, "msg_len", &msg);
+		fputs("  - ", out);
+		md_cell(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		md_cell(out, hil_rj_str(r, "implementation"));
+		fputc(' ', out);
+		md_cell(out, hil_rj_str(r, "operation"));
+		fprintf(out, ", %.0f B: t = %.1f\n", msg, t);
+	}
+	if (tested > 0 && flagged == 0) {
+		fprintf(out,
+			"- Timing-leak smoke test (dudect, fixed against random inputs): no row flagged (%d tested, |t| <= 4.5)%s.\n",
+			tested,
+			strcmp(hil_rj_unit(report),
+			       "instructions (emulated)") == 0
+				? "; on the emulated board only differences in the instructions executed are visible"
+				: "");
 	}
 }
 
@@ -338,9 +417,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	md_cell(out, s.caption);
 	fputs("\n\n", out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Flash (B) | RAM (B) | Stack (B) | Energy (µJ) |\n",
-		s.unit, s.longest);
-	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|\n", out);
+		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B) | Stack (B) | Energy (µJ%s) |\n",
+		s.unit, s.longest, s.longest, s.longest,
+		s.energy_model ? ", model" : "");
+	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
 		char ad[48] = "";
@@ -356,12 +436,12 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fputs(l->not_ct ? " †" : "", out);
 		fputs(" | ", out);
 		md_cell(out, l->s.operation);
-		fprintf(out, "%s%s | %s | %s | %s | %s | %s | %s |\n", ad,
-			l->failed ? " ✗" : "", l->at64, l->atl, l->flash,
-			l->ram, l->stack, l->energy);
+		fprintf(out, "%s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model,
+			l->norm, l->flash, l->ram, l->stack, l->energy);
 	}
 	if (s.n == 0) {
-		fputs("| (no rows) | | | | | | | | |\n", out);
+		fputs("| (no rows) | | | | | | | | | | |\n", out);
 	}
 	fputs("\n", out);
 	if (any_nct) {
@@ -369,6 +449,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		      out);
 	}
 	md_failed_rows(report, out);
+	md_leak_rows(report, out);
 	for (i = 0; i < s.n; i++) {
 		char call[32];
 
@@ -382,8 +463,27 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		md_cell(out, s.l[i].s.implementation);
 		fprintf(out, " %s: %s %s.\n", s.l[i].s.operation, call, s.unit);
 	}
+	if (s.model_unit != NULL) {
+		fprintf(out,
+			"- Est. cycles: %s, from the emulated instructions (docs/cycle-model.md); an estimate, not a measurement.\n",
+			s.model_unit);
+	} else {
+		fputs("- Est. cycles: \"-\" = not estimated in this run (a real board, or the model was off).\n",
+		      out);
+	}
+	if (s.norm_ref != NULL) {
+		fprintf(out,
+			"- × ref: the median divided by that of %s encrypt at the same length, in this run.\n",
+			s.norm_ref);
+	} else {
+		fputs("- × ref: \"-\" = no reference algorithm measured in this run (bench.normalize_to).\n",
+		      out);
+	}
 	if (s.energy_reason != NULL) {
 		fprintf(out, "- Energy: \"-\" = %s.\n", s.energy_reason);
+	} else if (s.energy_model) {
+		fputs("- Energy: µJ per operation at 64 B from a MODEL (simulated INA219, emulated time): not a measurement.\n",
+		      out);
 	} else {
 		fputs("- Energy: µJ per operation at 64 B (mean active power × time of one operation).\n",
 		      out);
@@ -476,6 +576,12 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"ci95_high",
 		"outliers",
 		"per_byte",
+		"normalized",
+		"heap_bytes",
+		"leak_t",
+		"leak_flagged",
+		"model_cycles_median",
+		"model_cycles_unit",
 		"overhead_subtracted",
 		"stack_bytes",
 		"verified",
@@ -521,6 +627,19 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 			hil_fmt_num(buf, sizeof(buf), v);
 		}
 		csv_field(out, buf, 0);
+		csv_num(out, r, "normalized");
+		csv_num(out, r, "heap_bytes");
+		csv_num(out, cJSON_GetObjectItemCaseSensitive(r, "leak"), "t");
+		csv_bool(out, cJSON_GetObjectItemCaseSensitive(r, "leak"),
+			 "flagged");
+		csv_num(out,
+			cJSON_GetObjectItemCaseSensitive(r, "model_cycles"),
+			"median");
+		csv_field(out,
+			  hil_rj_str(cJSON_GetObjectItemCaseSensitive(
+					     r, "model_cycles"),
+				     "unit"),
+			  0);
 		csv_num(out, r, "overhead_subtracted");
 		csv_num(out, r, "stack_bytes");
 		csv_bool(out, r, "verified");

@@ -329,6 +329,90 @@ static void cfg_parse(struct hil_config *cfg, const char *squoted)
 	}
 }
 
+static void test_boards_uid_check_names_both_uids(void **state)
+{
+	static const char *const text =
+		"[{'id': 'nucleo-1', 'platform': 'nucleo-f401re', "
+		"'probe_id': 'AAA', 'uid': '0123456789abcdef01234567'}, "
+		"{'id': 'nucleo-2', 'platform': 'nucleo-f401re'}]";
+	struct hil_boards map;
+	char json[1024], msg[512] = "";
+
+	(void)state;
+	unquote(json, sizeof(json), text);
+	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
+	/* The right board, whatever the case of its hex digits. */
+	assert_int_equal(hil_boards_check_uid(&map.boards[0],
+					      "0123456789ABCDEF01234567", msg,
+					      sizeof(msg)),
+			 HIL_OK);
+	/* Another board on that probe. */
+	assert_int_equal(hil_boards_check_uid(&map.boards[0],
+					      "ffffffffffffffffffffffff", msg,
+					      sizeof(msg)),
+			 HIL_ERR_MISMATCH);
+	assert_non_null(strstr(msg, "\"nucleo-1\""));
+	assert_non_null(strstr(msg, "0123456789abcdef01234567"));
+	assert_non_null(strstr(msg, "ffffffffffffffffffffffff"));
+	assert_non_null(strstr(msg, "probe AAA"));
+	/* No uid in the map, or no board matched: nothing to check. */
+	assert_int_equal(hil_boards_check_uid(&map.boards[1],
+					      "ffffffffffffffffffffffff", msg,
+					      sizeof(msg)),
+			 HIL_OK);
+	assert_int_equal(hil_boards_check_uid(NULL, "ff", msg, sizeof(msg)),
+			 HIL_OK);
+	hil_boards_free(&map);
+}
+
+static void test_boards_a_config_names_its_board_by_id(void **state)
+{
+	static const char *const text =
+		"[{'id': 'nucleo-1', 'platform': 'nucleo-f401re', "
+		"'serial': '/dev/ttyACM0', 'probe_id': 'AAA', 'baud': 921600}, "
+		"{'id': 'nucleo-2', 'platform': 'nucleo-f401re', "
+		"'serial': '/dev/ttyACM1', 'probe_id': 'BBB'}]";
+	struct hil_boards map;
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	char json[1024], err[512] = "";
+
+	(void)state;
+	assert_non_null(cfg);
+	unquote(json, sizeof(json), text);
+	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
+	cfg_parse(cfg, "{'algorithms': ['ascon-aead128'], "
+		       "'board': {'name': 'nucleo-f401re', 'id': 'nucleo-1'}}");
+	assert_int_equal(hil_boards_apply(&map, cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg->flasher.probe_serial, "AAA");
+	assert_string_equal(cfg->link.port, "/dev/ttyACM0");
+	assert_int_equal(cfg->link.baud, 921600);
+	assert_ptr_equal(hil_boards_match(&map, cfg), &map.boards[0]);
+	assert_string_equal(hil_boards_lock_id(&map, cfg), "nucleo-1");
+	/* What the config says itself stays. */
+	cfg_parse(cfg,
+		  "{'algorithms': ['ascon-aead128'], "
+		  "'board': {'name': 'nucleo-f401re', 'id': 'nucleo-2'}, "
+		  "'link': {'type': 'serial', 'port': '/dev/serial/by-id/x'}}");
+	assert_int_equal(hil_boards_apply(&map, cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg->link.port, "/dev/serial/by-id/x");
+	assert_string_equal(cfg->flasher.probe_serial, "BBB");
+	/* An id the map does not have: named, with the ones it has. */
+	cfg_parse(cfg, "{'algorithms': ['ascon-aead128'], "
+		       "'board': {'name': 'nucleo-f401re', 'id': 'nucleo-9'}}");
+	assert_int_equal(hil_boards_apply(&map, cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "\"nucleo-9\""));
+	assert_non_null(strstr(err, "nucleo-1 nucleo-2"));
+	/* A board of another platform. */
+	cfg_parse(cfg, "{'algorithms': ['ascon-aead128'], "
+		       "'board': {'name': 'qemu-netduino', 'id': 'nucleo-1'}}");
+	assert_int_equal(hil_boards_apply(&map, cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "is a nucleo-f401re"));
+	hil_boards_free(&map);
+	free(cfg);
+}
+
 static void test_boards_match_a_config_to_its_board(void **state)
 {
 	static const char *const text =
@@ -466,6 +550,8 @@ int main(void)
 		T(test_boards_rejects_text_that_is_not_json),
 		T(test_boards_load_errors_name_the_file),
 		T(test_boards_match_a_config_to_its_board),
+		T(test_boards_uid_check_names_both_uids),
+		T(test_boards_a_config_names_its_board_by_id),
 		T(test_boards_list_shows_port_and_lock),
 	};
 

@@ -1,0 +1,307 @@
+/* End-to-end test of energy per operation: the stub's real energy loop on QEMU, sampled through the simulated INA219 whose load follows the loop. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+
+#include "e2e_util.h"
+#include "err.h"
+#include "proc.h"
+#include "util.h"
+
+/* The waveform of the simulated board: idle 10 mA, 25 mA while the stub
+ * loops, 3.3 V at the shunt's load side. */
+#define BUS_V	  3.3
+#define IDLE_A	  0.010
+#define ACTIVE_A  0.025
+#define CLOCK_HZ  84000000.0 /* configs/base.json's board.clock_hz */
+#define SIM_SPEC  "sim:ina219@0x40,idle_ma=10,active_ma=25,bus_v=3.3"
+#define TOLERANCE 0.02
+
+static char tmp[64];
+
+static const char *bin(void)
+{
+	const char *b = getenv("HILRUN_BIN");
+
+	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
+}
+
+/* Write a config into tmp/name.json; sensor is the "sensor" object's body
+ * or NULL for none. */
+static void write_config(const char *name, const char *sensor, char *path,
+			 size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s.json", tmp, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"{\"name\": \"%s\", \"board\": {\"name\": \"qemu-netduino\"},"
+		" \"algorithms\": [\"ascon-aead128\", \"speck64-128-ecb\"],"
+		" \"bench\": {\"operations\": [\"encrypt\"],"
+		" \"lengths\": [16, 256], \"runs\": 50, \"warmup\": 2}%s%s%s}",
+		name, sensor != NULL ? ", \"sensor\": {" : "",
+		sensor != NULL ? sensor : "", sensor != NULL ? "}" : "");
+	fclose(f);
+}
+
+/* Run hilrun on config into tmp/name; @return its exit status. */
+static int run_hilrun(const char *config, const char *name, char *report,
+		      size_t len)
+{
+	char results[128];
+	char *const argv[] = {(char *)bin(), "--config", (char *)config,
+			      "--results",   results,	 NULL};
+	int status = -1;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(results, sizeof(results), "%s/%s", tmp, name);
+	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
+	report[0] = '\0';
+	d = opendir(results);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
+			snprintf(report, len, "%s/%s/report.json", results,
+				 e->d_name);
+		}
+	}
+	if (d != NULL) {
+		closedir(d);
+	}
+	return status;
+}
+
+static cJSON *load(const char *path)
+{
+	char *text = NULL;
+	size_t n = 0;
+	cJSON *root;
+
+	assert_int_equal(hil_read_file(path, &text, &n), HIL_OK);
+	root = cJSON_Parse(text);
+	free(text);
+	assert_non_null(root);
+	return root;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	assert_true(cJSON_IsNumber(v));
+	return v->valuedouble;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	assert_true(cJSON_IsString(v));
+	return v->valuestring;
+}
+
+static void assert_near(double got, double want, double tol, const char *what)
+{
+	double rel = fabs(got - want) / want;
+
+	if (!(rel <= tol)) {
+		fail_msg("%s: %.6g, the waveform gives %.6g (off by %.2f%%)",
+			 what, got, want, 100.0 * rel);
+	}
+}
+
+static void test_energy_per_op_agrees_with_the_waveform(void **state)
+{
+	char config[128], report[300];
+	const cJSON *rows, *row, *sensor;
+	cJSON *root;
+	int n = 0;
+
+	(void)state;
+	write_config("energy",
+		     "\"type\": \"ina219\", \"bus\": \"" SIM_SPEC "\","
+		     " \"shunt_ohm\": 0.1, \"max_current_a\": 0.4,"
+		     " \"conversions\": 40, \"windows\": 3",
+		     config, sizeof(config));
+	assert_int_equal(run_hilrun(config, "energy", report, sizeof(report)),
+			 0);
+	root = load(report);
+	sensor = cJSON_GetObjectItemCaseSensitive(root, "sensor");
+	assert_string_equal(str(sensor, "type"), "ina219");
+	/* A simulated sensor on an emulated board: said so, twice. */
+	assert_string_equal(str(sensor, "kind"), "model");
+	e2e_assert_contains(str(sensor, "time_basis"), "a model");
+	rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+	cJSON_ArrayForEach(row, rows)
+	{
+		const cJSON *e =
+			cJSON_GetObjectItemCaseSensitive(row, "energy");
+		double op_s, median, ticks;
+
+		assert_string_equal(str(row, "status"), "ok");
+		assert_non_null(e);
+		assert_string_equal(str(e, "status"), "ok");
+		assert_string_equal(str(e, "kind"), "model");
+		/* The window is the stub's real loop: one operation in it
+		 * costs what the timed runs did, plus the loop's own few
+		 * instructions. */
+		median = num(row, "median");
+		ticks = num(e, "ticks_per_op");
+		assert_true(ticks >= median);
+		assert_true(ticks <= median * 1.05 + 20.0);
+		op_s = num(e, "op_seconds");
+		assert_near(op_s, ticks / CLOCK_HZ, 1e-9, "op_seconds");
+		assert_near(num(e, "uj_per_op"), BUS_V * ACTIVE_A * op_s * 1e6,
+			    TOLERANCE, "uj_per_op");
+		assert_near(num(e, "uj_per_op_dynamic"),
+			    BUS_V * (ACTIVE_A - IDLE_A) * op_s * 1e6, TOLERANCE,
+			    "uj_per_op_dynamic");
+		assert_near(num(e, "active_mw"), BUS_V * ACTIVE_A * 1e3,
+			    TOLERANCE, "active_mw");
+		assert_near(num(e, "idle_mw"), BUS_V * IDLE_A * 1e3, TOLERANCE,
+			    "idle_mw");
+		assert_near(num(e, "bus_v"), BUS_V, TOLERANCE, "bus_v");
+		assert_int_equal((int)num(e, "windows"), 3);
+		/* Each window holds at least half the conversions asked for. */
+		assert_true(num(e, "samples") >= 3 * 20);
+		assert_true(num(e, "sample_rate_hz") > 100.0);
+		assert_true(num(e, "spread") >= 0.0);
+		n++;
+	}
+	/* Two lengths of two algorithms, and Speck's key setup. */
+	assert_int_equal(n, 5);
+	cJSON_Delete(root);
+}
+
+static void test_a_sensor_that_dies_mid_run_keeps_the_cycles(void **state)
+{
+	char config[128], report[300];
+	const cJSON *rows, *row;
+	cJSON *root;
+	int failed = 0, n = 0;
+
+	(void)state;
+	/* The sampler starts with the first row's energy and reads about
+	 * 3000 times a second (polls included); a row's energy takes about
+	 * 0.3 s: the sensor dies a row or two into the run. */
+	write_config("dead",
+		     "\"type\": \"ina219\", \"bus\": \"" SIM_SPEC
+		     ",dead_after=1500\", \"conversions\": 40, \"windows\": 3",
+		     config, sizeof(config));
+	assert_int_equal(run_hilrun(config, "dead", report, sizeof(report)), 0);
+	root = load(report);
+	assert_string_equal(
+		str(cJSON_GetObjectItemCaseSensitive(root, "run"), "status"),
+		"complete");
+	rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+	cJSON_ArrayForEach(row, rows)
+	{
+		const cJSON *e =
+			cJSON_GetObjectItemCaseSensitive(row, "energy");
+
+		/* Every cycle figure is there... */
+		assert_string_equal(str(row, "status"), "ok");
+		assert_true(num(row, "median") > 0.0);
+		assert_non_null(e);
+		/* ...and every energy figure after the death is failed, with
+		 * the reason. */
+		if (strcmp(str(e, "status"), "failed") == 0) {
+			e2e_assert_contains(str(e, "error"),
+					    "stopped answering");
+			assert_null(cJSON_GetObjectItemCaseSensitive(
+				e, "uj_per_op"));
+			failed++;
+		} else {
+			assert_int_equal(failed, 0);
+		}
+		n++;
+	}
+	assert_int_equal(n, 5);
+	/* Once dead, every later row's energy is failed (checked above). */
+	assert_true(failed >= 1);
+	cJSON_Delete(root);
+}
+
+static void test_without_a_sensor_the_report_says_why(void **state)
+{
+	char config[128], report[300];
+	const cJSON *rows, *row, *sensor;
+	cJSON *root;
+
+	(void)state;
+	write_config("none", NULL, config, sizeof(config));
+	assert_int_equal(run_hilrun(config, "none", report, sizeof(report)), 0);
+	root = load(report);
+	sensor = cJSON_GetObjectItemCaseSensitive(root, "sensor");
+	assert_string_equal(str(sensor, "type"), "none");
+	e2e_assert_contains(str(sensor, "why"), "emulated board");
+	rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+	cJSON_ArrayForEach(row, rows)
+	{
+		/* Never a made-up number. */
+		assert_null(cJSON_GetObjectItemCaseSensitive(row, "energy"));
+	}
+	cJSON_Delete(root);
+}
+
+static void test_a_missing_adapter_fails_fast_and_names_it(void **state)
+{
+	char config[128], out[4096];
+	char *const argv[] = {(char *)bin(), "--config", config,
+			      "--results",   tmp,	 NULL};
+	uint64_t t0;
+	int status = -1;
+
+	(void)state;
+	write_config(
+		"noadapter",
+		"\"type\": \"ina219\", \"bus\": \"ftdi:0403:6014:NOSUCH1\"",
+		config, sizeof(config));
+	t0 = e2e_ms_now();
+	assert_int_equal(
+		hil_proc_capture(argv, out, sizeof(out), 60000, &status),
+		HIL_OK);
+	assert_true(status != 0);
+	assert_true(e2e_ms_now() - t0 < 10000);
+	e2e_assert_contains(out, "0403:6014");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/hilrun-energy-XXXXXX");
+	return mkdtemp(tmp) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_remove_tree(tmp);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_energy_per_op_agrees_with_the_waveform),
+		cmocka_unit_test(
+			test_a_sensor_that_dies_mid_run_keeps_the_cycles),
+		cmocka_unit_test(test_without_a_sensor_the_report_says_why),
+		cmocka_unit_test(
+			test_a_missing_adapter_fails_fast_and_names_it),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
