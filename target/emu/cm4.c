@@ -37,11 +37,18 @@ static void cache_init(struct cm4_line_cache *c, unsigned n)
 static int cache_access(struct cm4_line_cache *c, uint32_t line)
 {
 	unsigned i, victim = 0;
+	unsigned h = line % CM4_CACHE_HINTS;
 
 	c->clock++;
+	i = c->hint[h];
+	if (i < c->n && c->tag[i] == line) {
+		c->age[i] = c->clock;
+		return 1;
+	}
 	for (i = 0; i < c->n; i++) {
 		if (c->tag[i] == line) {
 			c->age[i] = c->clock;
+			c->hint[h] = (uint8_t)i;
 			return 1;
 		}
 		if (c->age[i] < c->age[victim]) {
@@ -50,6 +57,7 @@ static int cache_access(struct cm4_line_cache *c, uint32_t line)
 	}
 	c->tag[victim] = line;
 	c->age[victim] = c->clock;
+	c->hint[h] = (uint8_t)victim;
 	return 0;
 }
 

@@ -33,11 +33,16 @@ struct cm4_totals {
 	uint64_t flash_stalls; /* cycles of the estimate spent waiting on flash */
 };
 
+#define CM4_CACHE_HINTS 1024 /* a lookup shortcut, not a cache property */
+
 struct cm4_line_cache {
 	uint32_t tag[CM4_ICACHE_LINES];
 	uint32_t age[CM4_ICACHE_LINES];
 	unsigned n; /* lines */
 	uint32_t clock;
+	/* Where line L was last seen (slot), indexed by L mod CM4_CACHE_HINTS:
+	 * checked first, so a hit rarely scans; the result is the same. */
+	uint8_t hint[CM4_CACHE_HINTS];
 };
 
 struct cm4 {
