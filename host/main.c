@@ -14,9 +14,11 @@
 #include "doctor.h"
 #include "lock.h"
 #include "serve.h"
+#include "sensorcmd.h"
 #include "err.h"
 #include "hilp.h"
 #include "log.h"
+#include "paths.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "run.h"
@@ -52,6 +54,7 @@ static void usage(FILE *out)
 		"                    [--op encrypt|decrypt|hash|keysetup] [--on host|qemu]\n"
 		"                    [--config FILE]\n"
 		"       hilrun doctor --config FILE       check tools, probe, port, sensor\n"
+		"       hilrun sensor --config FILE [--seconds N]   live sensor readings\n"
 		"       hilrun report RUN_DIR...          tables, plots, HTML from report.json\n"
 		"       hilrun serve --spool DIR [--once] [--wait S]   the lab daemon\n"
 		"       hilrun boards                     the hardware map and which boards are free\n"
@@ -59,7 +62,9 @@ static void usage(FILE *out)
 		"       hilrun --help | --version\n"
 		"options:\n"
 		"  --config FILE    run configuration (configs/qemu.json)\n"
-		"  --results DIR    results folder (default: the config's results_dir)\n"
+		"  --results DIR    results folder, anywhere (default: the config's\n"
+		"                   results_dir, which must be inside the working\n"
+		"                   directory); --output DIR is the same\n"
 		"  --baseline REPORT  compare with an earlier report; exit 3 if worse\n"
 		"  --resume RUN_DIR continue a killed or interrupted run: rows already\n"
 		"                   measured on the same image are kept\n"
@@ -77,6 +82,19 @@ static int load_config(const char *path, struct hil_config *cfg)
 
 	if (ret != HIL_OK) {
 		hil_err("%s", err);
+	}
+	return ret;
+}
+
+/* A config may only write inside the working directory (docs/configs.md);
+ * --results DIR on the command line is the user's own choice. */
+static int config_output_ok(const struct hil_config *cfg)
+{
+	char err[1024];
+	int ret = hil_path_check_config(cfg, err, sizeof(err));
+
+	if (ret != HIL_OK) {
+		hil_err("%s; to write elsewhere, give --results DIR", err);
 	}
 	return ret;
 }
@@ -104,6 +122,38 @@ static int compare_reports(const char *base_arg, const char *new_arg,
  * there is one) names the board, else the config's board name does. A
  * second run on the same board waits up to wait_s, then says who holds it.
  */
+/* A config that names its board by id (board.id) gets its probe and port
+ * from the hardware map. */
+static int apply_board_map(struct hil_config *cfg)
+{
+	struct hil_boards map;
+	char err[1024];
+	int have_map;
+	int ret;
+
+	if (cfg->board.id[0] == '\0') {
+		return HIL_OK;
+	}
+	memset(&map, 0, sizeof(map));
+	have_map = access("configs/boards.json", R_OK) == 0;
+	if (have_map) {
+		ret = hil_boards_load("configs/boards.json", &map, err,
+				      sizeof(err));
+		if (ret != HIL_OK) {
+			hil_err("%s", err);
+			return ret;
+		}
+	}
+	ret = hil_boards_apply(have_map ? &map : NULL, cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s: %s", cfg->path, err);
+	}
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
 static int lock_board(const struct hil_config *cfg, const char *config_path,
 		      unsigned wait_s, struct hil_lock *lock)
 {
@@ -119,7 +169,20 @@ static int lock_board(const struct hil_config *cfg, const char *config_path,
 		   hil_boards_load("configs/boards.json", &map, err,
 				   sizeof(err)) == HIL_OK;
 	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
-	ret = hil_lock_acquire(lock, NULL, id, config_path, wait_s, &msg);
+	/* A board busy for more than a second: say once who holds it (by
+	 * then it has written its name into the lock), then wait quietly. */
+	ret = hil_lock_acquire(lock, NULL, id, config_path,
+			       wait_s < 1 ? wait_s : 1, &msg);
+	if (ret == HIL_ERR_TIMEOUT && wait_s > 1) {
+		hil_info("%s: waiting up to %u s for it", msg, wait_s);
+		free(msg);
+		msg = NULL;
+		ret = hil_lock_acquire(lock, NULL, id, config_path, wait_s - 1,
+				       &msg);
+		if (ret == HIL_OK) {
+			hil_info("board %s is ours now", id);
+		}
+	}
 	if (ret != HIL_OK) {
 		hil_err("%s", msg != NULL ? msg : hil_strerror(ret));
 	}
@@ -146,6 +209,12 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		return HIL_ERR_NOMEM;
 	}
 	ret = load_config(config_path, cfg);
+	if (ret == HIL_OK && results_dir == NULL) {
+		ret = config_output_ok(cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = apply_board_map(cfg);
+	}
 	if (ret != HIL_OK) {
 		goto out;
 	}
@@ -512,6 +581,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
 	char err[1024];
+	size_t i;
 	int ret;
 
 	if (sweep_path != NULL) {
@@ -522,6 +592,13 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	if (ret != HIL_OK) {
 		hil_err("%s", err);
 		return ret;
+	}
+	for (i = 0; results_dir == NULL && i < sw.n; i++) {
+		ret = config_output_ok(&sw.cfgs[i]);
+		if (ret != HIL_OK) {
+			hil_sweep_free(&sw);
+			return ret;
+		}
 	}
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir =
@@ -579,6 +656,13 @@ int main(int argc, char **argv)
 			       ? 0
 			       : EXIT_CANNOT_START;
 	}
+	if (sub < argc && strcmp(argv[sub], "sensor") == 0) {
+		/* Readings until N seconds or Ctrl-C: 0; no sensor: 2. */
+		return hil_sensorcmd_run(argc - sub, argv + sub,
+					 &stop_requested, stdout) == HIL_OK
+			       ? 0
+			       : EXIT_CANNOT_START;
+	}
 	if (sub < argc && strcmp(argv[sub], "serve") == 0) {
 		return exit_status(cmd_serve(argc - sub, argv + sub));
 	}
@@ -615,7 +699,8 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if ((strcmp(a, "--config") == 0 ||
-		     strcmp(a, "--results") == 0 || strcmp(a, "--sweep") == 0 ||
+		     strcmp(a, "--results") == 0 ||
+		     strcmp(a, "--output") == 0 || strcmp(a, "--sweep") == 0 ||
 		     strcmp(a, "--baseline") == 0 ||
 		     strcmp(a, "--junit") == 0 || strcmp(a, "--resume") == 0 ||
 		     strcmp(a, "--wait") == 0) &&
@@ -629,7 +714,8 @@ int main(int argc, char **argv)
 				return EXIT_CANNOT_START;
 			}
 			configs[n_configs++] = argv[++i];
-		} else if (strcmp(a, "--results") == 0) {
+		} else if (strcmp(a, "--results") == 0 ||
+			   strcmp(a, "--output") == 0) {
 			results_dir = argv[++i];
 		} else if (strcmp(a, "--sweep") == 0) {
 			sweep_path = argv[++i];

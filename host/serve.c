@@ -21,6 +21,7 @@
 #include "err.h"
 #include "lock.h"
 #include "log.h"
+#include "paths.h"
 #include "util.h"
 
 #define PATH_BYTES    4096
@@ -449,6 +450,17 @@ static int parse_job(const char *text, size_t len, struct hil_config *cfg,
 		snprintf(
 			out->error, sizeof(out->error),
 			"job file: config: expected a config file path (string) or an inline configuration (object)");
+	}
+	if (ret == HIL_OK) {
+		/* Whoever can drop a job must not make the daemon write
+		 * outside its working directory. */
+		ret = hil_path_check_config(cfg, cerr, sizeof(cerr));
+		if (ret != HIL_OK) {
+			snprintf(
+				out->error, sizeof(out->error),
+				"%s; a job's results go under the daemon's working directory",
+				cerr);
+		}
 	}
 out:
 	free(inline_text);

@@ -15,7 +15,9 @@ struct hil_session {
 	unsigned timeout_ms;
 	unsigned retries;
 	uint8_t seq;
-	int quiet; /* handshake polling: timeouts are expected */
+	int quiet;	 /* handshake polling: timeouts are expected */
+	unsigned shrink; /* hil_session_chunk(): max >> shrink */
+	unsigned clean;	 /* calls answered at once since the last shrink */
 	struct hilp_rx rx;
 	struct hil_session_stats stats;
 	struct hil_session_fault fault;
@@ -124,6 +126,52 @@ void hil_session_close(struct hil_session *s)
 	free(s);
 }
 
+/* Halving 4 times takes a full frame (247 bytes) to 15: the floor. */
+#define MAX_SHRINK    4u
+/* Calls answered at the first attempt before the chunk doubles again. */
+#define CLEAN_TO_GROW 16u
+
+size_t hil_session_chunk(const struct hil_session *s, size_t max)
+{
+	size_t c = max >> s->shrink;
+
+	if (c < HIL_SESSION_MIN_CHUNK) {
+		c = HIL_SESSION_MIN_CHUNK;
+	}
+	return c < max ? c : max;
+}
+
+/* An attempt was damaged or lost: smaller frames from now on. */
+static void chunk_worse(struct hil_session *s)
+{
+	if (s->quiet) {
+		return; /* a booting target, not a noisy link */
+	}
+	s->clean = 0;
+	if (s->shrink < MAX_SHRINK) {
+		s->shrink++;
+		hil_dbg("link damage: LOAD/FETCH chunks now 1/%u of a frame",
+			1u << s->shrink);
+	}
+}
+
+/* A call was answered at its first attempt. */
+static void chunk_better(struct hil_session *s)
+{
+	if (s->shrink == 0 || ++s->clean < CLEAN_TO_GROW) {
+		return;
+	}
+	s->clean = 0;
+	s->shrink--;
+}
+
+int hil_session_damaged(const struct hil_session *s)
+{
+	/* The counters start after the handshake; a silence alone may be
+	 * a hung target, not a damaged link. */
+	return s->stats.bad_frames > 0 || s->stats.target_rejects > 0;
+}
+
 const struct hil_session_stats *
 hil_session_get_stats(const struct hil_session *s)
 {
@@ -169,13 +217,29 @@ static int status_means_damage(uint8_t st)
 	       st == HILP_ST_UNEXPECTED_ZERO || st == HILP_ST_TIMEOUT;
 }
 
-/* Read replies until the status for seq arrives or the deadline passes. */
+/*
+ * Read replies until the status for seq arrives or the deadline passes.
+ * Damage where our reply or status should be means they are lost: the
+ * attempt is over, and asking again at once is cheaper than waiting out the
+ * timeout (every command may be repeated).
+ */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		 size_t *reply_len, uint8_t *status, unsigned timeout_ms,
 		 enum attempt *outcome)
 {
 	long long deadline = now_ms() + timeout_ms;
+	uint64_t sent = now_ns();
+	int waiting = 1; /* no byte of the reply yet */
 	int have_reply = 0;
+	int damaged = 0; /* a frame that failed its checks arrived */
 	uint8_t buf[256];
 
 	for (;;) {
@@ -191,12 +255,17 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		if (n < 0) {
 			return n;
 		}
+		if (n > 0 && waiting) {
+			s->stats.wait_ns += now_ns() - sent;
+			waiting = 0;
+		}
 		for (i = 0; i < n; i++) {
 			struct hilp_packet p;
 			int r = hilp_rx_push(&s->rx, buf[i]);
 
 			if (r < 0) {
 				s->stats.bad_frames++;
+				damaged = 1;
 				continue;
 			}
 			if (r == 0 || s->rx.len == 0) {
@@ -205,8 +274,14 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 			if (hilp_decode_reply(s->rx.buf, s->rx.len, &p) !=
 			    HILP_ST_OK) {
 				s->stats.bad_frames++;
+				damaged = 1;
 				hilp_rx_init(&s->rx);
 				hil_dbg("dropped a damaged reply frame");
+				if (have_reply) {
+					/* That was our status. */
+					*outcome = ATTEMPT_DAMAGED;
+					return HIL_OK;
+				}
 				continue;
 			}
 			hilp_rx_init(&s->rx);
@@ -261,20 +336,30 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 				*outcome = ATTEMPT_DONE;
 				return HIL_OK;
 			}
+			if (damaged) {
+				/* "ok" after a damaged frame and without our
+				 * reply: the reply was the damaged frame. Ask
+				 * again now rather than wait out the timeout. */
+				*outcome = ATTEMPT_DAMAGED;
+				return HIL_OK;
+			}
 			/* "ok" without our reply: it belongs to an earlier
 			 * request that we gave up on. */
 		}
 	}
 }
 
+static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			 const uint8_t *payload, size_t plen, uint8_t *reply,
+			 size_t cap, size_t *reply_len, uint8_t *status,
+			 unsigned timeout_ms);
+
 int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		     const uint8_t *payload, size_t plen, uint8_t *reply,
 		     size_t cap, size_t *reply_len, uint8_t *status,
 		     unsigned timeout_ms)
 {
-	uint8_t data[HILP_MAX_DATA];
-	uint8_t frame[HILP_MAX_FRAME];
-	unsigned attempt;
+	uint64_t t0;
 	int ret;
 
 	if (plen + 1 > HILP_MAX_DATA) {
@@ -286,6 +371,24 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		timeout_ms = s->timeout_ms;
 	}
 	s->stats.requests++;
+	t0 = now_ns();
+	ret = call_attempts(s, cmd, scmd, payload, plen, reply, cap, reply_len,
+			    status, timeout_ms);
+	s->stats.call_ns += now_ns() - t0;
+	return ret;
+}
+
+/* The attempts of one call: send, await, retry on damage or silence. */
+static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			 const uint8_t *payload, size_t plen, uint8_t *reply,
+			 size_t cap, size_t *reply_len, uint8_t *status,
+			 unsigned timeout_ms)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t frame[HILP_MAX_FRAME + 1];
+	unsigned attempt;
+	int ret;
+
 	for (attempt = 0; attempt <= s->retries; attempt++) {
 		enum attempt outcome = ATTEMPT_TIMEOUT;
 		size_t n;
@@ -301,6 +404,13 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			memcpy(data + 1, payload, plen);
 		}
 		n = hilp_encode_request(cmd, scmd, data, plen + 1, frame);
+		/*
+		 * A second 0x00: if the frame's own was lost or damaged, this
+		 * one ends the frame and the target says it was damaged at
+		 * once, instead of waiting for more and leaving us to time
+		 * out. Otherwise it is a lone 0x00, which the stub ignores.
+		 */
+		frame[n++] = 0;
 		ret = resync(s);
 		if (ret == HIL_OK) {
 			ret = hil_link_write(s->link, frame, n, s->timeout_ms);
@@ -315,11 +425,15 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			return ret;
 		}
 		if (outcome == ATTEMPT_DONE) {
+			if (attempt == 0) {
+				chunk_better(s);
+			}
 			return HIL_OK;
 		}
 		if (outcome == ATTEMPT_TIMEOUT) {
 			s->stats.timeouts++;
 		}
+		chunk_worse(s);
 	}
 	hil_log(s->quiet ? HIL_LOG_DBG : HIL_LOG_ERR, HIL_LOG_PREFIX,
 		"no valid reply from the target on %s to %s after %u attempt%s of %u ms",

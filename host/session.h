@@ -17,6 +17,11 @@ struct hil_session_stats {
 	unsigned bad_frames; /* replies that failed COBS, length or CRC */
 	unsigned timeouts;
 	unsigned target_rejects; /* target said our frame was damaged */
+	/* Wall time inside hil_session_call(), and the part of it spent
+	 * waiting from the end of a request to the first byte of a reply
+	 * (the target computing, plus one link latency). */
+	uint64_t call_ns;
+	uint64_t wait_ns;
 };
 
 /* The last fault the target reported (HILP_ST_FAULT), if any. */
@@ -60,6 +65,33 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
  */
 int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			  struct hilp_info *info);
+
+/* The smallest chunk hil_session_chunk() suggests. */
+#define HIL_SESSION_MIN_CHUNK 16u
+
+/**
+ * How many payload bytes one LOAD or FETCH should carry now. On a clean
+ * link: max. Every damaged or lost attempt halves it (down to
+ * HIL_SESSION_MIN_CHUNK), every 16 calls answered at the first attempt
+ * double it again (up to max): on a link that damages one byte in a
+ * hundred, a full 250-byte frame arrives whole one time in twelve, a
+ * 20-byte one four times in five.
+ * @param max the largest payload the caller's command takes.
+ * @return a size from min(max, HIL_SESSION_MIN_CHUNK) to max.
+ */
+size_t hil_session_chunk(const struct hil_session *s, size_t max);
+
+/**
+ * Whether this session has seen the link damage a frame since the
+ * handshake: a reply that failed its checks, or the target saying that our
+ * request did (a silence alone is no evidence: the target may hang). The
+ * framing's CRC-8 lets about one damaged frame in 256 through, so on such a
+ * link a reply may be wrong without looking wrong: callers then check what
+ * matters end to end (hil_target_fetch reads until two reads agree; the
+ * runner measures a failed row again).
+ * @return 1 or 0; it never goes back to 0 for this session.
+ */
+int hil_session_damaged(const struct hil_session *s);
 
 const struct hil_session_stats *
 hil_session_get_stats(const struct hil_session *s);

@@ -179,11 +179,26 @@ const char *hil_link_type(const struct hil_link *l)
 
 enum { DIR_RX = 1, DIR_TX = 2 };
 
+/* What fault_rand decides, one independent draw each. */
+enum { FATE_DROP = 1, FATE_CORRUPT, FATE_XOR, FATE_DUP, FATE_DELAY };
+
+#define FLAKY_CHUNK	       256u
+#define FLAKY_DEFAULT_DELAY_MS 20u
+
 struct flaky {
 	struct hil_link *inner;
 	struct hil_link_faults f;
 	uint64_t rx_index; /* bytes received from inner so far */
 	uint64_t tx_index; /* bytes passed to write so far */
+	/*
+	 * Received bytes after the faults, not yet handed to the caller, each
+	 * with the time it may be (a duplicate doubles a chunk at most).
+	 * Ready times never decrease along the queue: a delayed byte holds
+	 * back everything behind it, as on a wire.
+	 */
+	uint8_t rx_q[2 * FLAKY_CHUNK];
+	uint64_t rx_ready[2 * FLAKY_CHUNK];
+	size_t rx_head, rx_tail;
 };
 
 /*
@@ -209,33 +224,53 @@ static uint64_t fault_rand(const struct flaky *s, int dir, uint64_t index,
 
 static int hit(uint64_t r, unsigned permille)
 {
-	return (unsigned)(r % 1000u) < permille;
+	return permille > 0 && (unsigned)(r % 1000u) < permille;
 }
 
-/*
- * Apply drop/corrupt faults in place to buf[0..n) whose first byte has the
- * given index in its direction; return the number of bytes kept.
- */
-static size_t apply_faults(const struct flaky *s, int dir, uint64_t index,
-			   uint8_t *buf, size_t n, unsigned drop,
-			   unsigned corrupt)
+/* The fate of one byte in one direction. */
+struct fate {
+	int drop;
+	uint8_t b; /* the byte, corrupted or not */
+	int dup;
+	int delay;
+};
+
+static struct fate byte_fate(const struct flaky *s, int dir, uint64_t idx,
+			     uint8_t b)
 {
-	size_t i, kept = 0;
+	const struct hil_link_faults *f = &s->f;
+	int rx = dir == DIR_RX;
+	struct fate out;
 
-	for (i = 0; i < n; i++) {
-		uint64_t idx = index + i;
-		uint8_t b = buf[i];
-
-		if (drop > 0 && hit(fault_rand(s, dir, idx, 1), drop)) {
-			continue;
-		}
-		if (corrupt > 0 && hit(fault_rand(s, dir, idx, 2), corrupt)) {
-			/* 1..255: a corrupted byte always differs */
-			b ^= (uint8_t)(1u + fault_rand(s, dir, idx, 3) % 255u);
-		}
-		buf[kept++] = b;
+	memset(&out, 0, sizeof(out));
+	out.b = b;
+	if (hit(fault_rand(s, dir, idx, FATE_DROP),
+		rx ? f->drop_permille_rx : f->drop_permille_tx)) {
+		out.drop = 1;
+		return out;
 	}
-	return kept;
+	if (hit(fault_rand(s, dir, idx, FATE_CORRUPT),
+		rx ? f->corrupt_permille_rx : f->corrupt_permille_tx)) {
+		/* 1..255: a corrupted byte always differs */
+		out.b ^= (uint8_t)(1u +
+				   fault_rand(s, dir, idx, FATE_XOR) % 255u);
+	}
+	out.dup = hit(fault_rand(s, dir, idx, FATE_DUP),
+		      rx ? f->dup_permille_rx : f->dup_permille_tx);
+	out.delay = hit(fault_rand(s, dir, idx, FATE_DELAY),
+			rx ? f->delay_permille_rx : f->delay_permille_tx);
+	return out;
+}
+
+static void sleep_ms(uint64_t ms)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ms / 1000u);
+	ts.tv_nsec = (long)(ms % 1000u) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0) {
+		/* EINTR: sleep the rest */
+	}
 }
 
 static int flaky_silent(const struct flaky *s)
@@ -255,32 +290,55 @@ static void flaky_close(struct hil_link *l)
 	hil_link_set_priv(l, NULL);
 }
 
+/* Pass n bytes to inner, unless there are none. */
+static int flush_tx(struct flaky *s, const uint8_t *p, size_t n,
+		    uint64_t deadline)
+{
+	if (n == 0) {
+		return HIL_OK;
+	}
+	return hil_link_write(s->inner, p, n, hil_link_ms_left(deadline));
+}
+
 static int flaky_write(struct hil_link *l, const uint8_t *p, size_t n,
 		       unsigned timeout_ms)
 {
 	struct flaky *s = hil_link_priv(l);
-	uint8_t buf[256];
+	uint8_t buf[2 * FLAKY_CHUNK];
 	uint64_t deadline = hil_link_now_ms() + timeout_ms;
 	size_t done = 0;
+	int ret;
 
 	while (done < n) {
-		size_t chunk = n - done, kept;
-		int ret;
+		size_t chunk = n - done, i, kept = 0;
 
-		if (chunk > sizeof(buf)) {
-			chunk = sizeof(buf);
+		if (chunk > FLAKY_CHUNK) {
+			chunk = FLAKY_CHUNK;
 		}
-		memcpy(buf, p + done, chunk);
-		kept = apply_faults(s, DIR_TX, s->tx_index, buf, chunk,
-				    s->f.drop_permille_tx,
-				    s->f.corrupt_permille_tx);
+		for (i = 0; i < chunk; i++) {
+			struct fate ft = byte_fate(s, DIR_TX, s->tx_index + i,
+						   p[done + i]);
+
+			if (ft.drop) {
+				continue;
+			}
+			if (ft.delay) {
+				/* What came before goes out on time. */
+				ret = flush_tx(s, buf, kept, deadline);
+				if (ret != HIL_OK) {
+					return ret;
+				}
+				kept = 0;
+				sleep_ms(s->f.delay_ms);
+			}
+			buf[kept++] = ft.b;
+			if (ft.dup) {
+				buf[kept++] = ft.b;
+			}
+		}
 		s->tx_index += chunk;
 		done += chunk;
-		if (kept == 0) {
-			continue;
-		}
-		ret = hil_link_write(s->inner, buf, kept,
-				     hil_link_ms_left(deadline));
+		ret = flush_tx(s, buf, kept, deadline);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -288,44 +346,90 @@ static int flaky_write(struct hil_link *l, const uint8_t *p, size_t n,
 	return HIL_OK;
 }
 
+/* Queue got bytes from inner (rx_q is empty) after their faults. */
+static void queue_rx(struct flaky *s, const uint8_t *in, size_t got)
+{
+	uint64_t t = hil_link_now_ms();
+	size_t i;
+
+	s->rx_head = 0;
+	s->rx_tail = 0;
+	for (i = 0; i < got; i++) {
+		struct fate ft = byte_fate(s, DIR_RX, s->rx_index + i, in[i]);
+		int copies = ft.dup ? 2 : 1;
+
+		if (ft.drop) {
+			continue;
+		}
+		if (ft.delay) {
+			t += s->f.delay_ms; /* and everything after it */
+		}
+		while (copies-- > 0) {
+			s->rx_q[s->rx_tail] = ft.b;
+			s->rx_ready[s->rx_tail] = t;
+			s->rx_tail++;
+		}
+	}
+	s->rx_index += got;
+}
+
 static int flaky_read(struct hil_link *l, uint8_t *p, size_t cap,
 		      unsigned timeout_ms)
 {
 	struct flaky *s = hil_link_priv(l);
 	uint64_t deadline = hil_link_now_ms() + timeout_ms;
+	uint8_t in[FLAKY_CHUNK];
 
 	/* Loop so that a chunk dropped entirely does not end the wait early. */
 	for (;;) {
-		size_t kept;
+		uint64_t now = hil_link_now_ms();
 		int got;
 
-		got = hil_link_read(s->inner, p, cap,
+		if (s->rx_head < s->rx_tail) {
+			uint64_t ready = s->rx_ready[s->rx_head];
+			size_t n = 0;
+
+			if (ready > now) {
+				/* Late: wait for it, not beyond the caller. */
+				if (deadline <= now) {
+					return 0;
+				}
+				sleep_ms((ready < deadline ? ready : deadline) -
+					 now);
+				continue;
+			}
+			while (n < cap && s->rx_head < s->rx_tail &&
+			       s->rx_ready[s->rx_head] <= now) {
+				p[n++] = s->rx_q[s->rx_head++];
+			}
+			return (int)n;
+		}
+		got = hil_link_read(s->inner, in, sizeof(in),
 				    hil_link_ms_left(deadline));
 		if (got <= 0) {
 			return got;
 		}
 		if (flaky_silent(s)) {
-			s->rx_index += (uint64_t)got;
-			kept = 0; /* a hung target: swallow everything */
+			s->rx_index += (uint64_t)got; /* a hung target */
 		} else {
-			kept = apply_faults(s, DIR_RX, s->rx_index, p,
-					    (size_t)got, s->f.drop_permille_rx,
-					    s->f.corrupt_permille_rx);
-			s->rx_index += (uint64_t)got;
+			queue_rx(s, in, (size_t)got);
 		}
-		if (kept > 0) {
-			return (int)kept;
-		}
-		if (hil_link_ms_left(deadline) == 0) {
+		if (s->rx_head == s->rx_tail &&
+		    hil_link_ms_left(deadline) == 0) {
 			return 0;
 		}
 	}
 }
 
+/* Discard what has arrived; bytes still late arrive after the drain. */
 static int flaky_drain(struct hil_link *l)
 {
 	struct flaky *s = hil_link_priv(l);
+	uint64_t now = hil_link_now_ms();
 
+	while (s->rx_head < s->rx_tail && s->rx_ready[s->rx_head] <= now) {
+		s->rx_head++;
+	}
 	return hil_link_drain(s->inner);
 }
 
@@ -371,6 +475,13 @@ int hil_link_wrap_flaky(struct hil_link **out, struct hil_link *inner,
 	s->f.drop_permille_rx = clamp_permille(f->drop_permille_rx);
 	s->f.corrupt_permille_tx = clamp_permille(f->corrupt_permille_tx);
 	s->f.drop_permille_tx = clamp_permille(f->drop_permille_tx);
+	s->f.dup_permille_rx = clamp_permille(f->dup_permille_rx);
+	s->f.dup_permille_tx = clamp_permille(f->dup_permille_tx);
+	s->f.delay_permille_rx = clamp_permille(f->delay_permille_rx);
+	s->f.delay_permille_tx = clamp_permille(f->delay_permille_tx);
+	if (s->f.delay_ms == 0) {
+		s->f.delay_ms = FLAKY_DEFAULT_DELAY_MS;
+	}
 	hil_link_set_priv(l, s);
 	*out = l;
 	return HIL_OK;

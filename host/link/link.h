@@ -112,12 +112,22 @@ struct hil_link_faults {
 	long silent_after_tx_bytes; /* -1 off: after this many bytes were
 					 * passed to write, reads return nothing
 					 * (input is discarded): a hung target */
+	unsigned dup_permille_rx;   /* received bytes delivered twice */
+	unsigned dup_permille_tx;   /* written bytes sent twice */
+	/* Received bytes held back delay_ms (and every byte after them, so
+	 * the order is kept); a drain discards only what has "arrived". */
+	unsigned delay_permille_rx;
+	/* Written bytes sent delay_ms after the bytes before them. */
+	unsigned delay_permille_tx;
+	unsigned delay_ms; /* how long a delayed byte is late; 0: 20 ms */
 };
 
 /**
  * Wrap an open link with fault injection. A fault depends only on the seed,
  * the direction and the byte's index in that direction, never on how the
- * traffic was split into calls. Drops are decided before corruption.
+ * traffic was split into calls. A byte is first dropped or kept; a kept byte
+ * may be corrupted, then duplicated (the copy equals the corrupted byte),
+ * then delayed.
  * @param out receives the wrapper; closing it closes inner.
  * @param inner the link to wrap; ownership passes to the wrapper (also on
  *        error: inner is closed if the wrapper cannot be made).

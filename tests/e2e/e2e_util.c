@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -171,4 +172,213 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 void e2e_remove_tree(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- hilrun as a process ---- */
+
+const char *e2e_hilrun_bin(void)
+{
+	const char *b = getenv("HILRUN_BIN");
+
+	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
+}
+
+void e2e_run_dir(const char *results, char *out, size_t len)
+{
+	DIR *d = opendir(results);
+	struct dirent *e;
+
+	out[0] = '\0';
+	if (d == NULL) {
+		fail_msg("no results folder %s", results);
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
+			snprintf(out, len, "%s/%s", results, e->d_name);
+		}
+	}
+	closedir(d);
+	if (out[0] == '\0') {
+		fail_msg("no run folder in %s", results);
+	}
+}
+
+size_t e2e_lines_with(const char *path, const char *needle)
+{
+	char line[1 << 16];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		n += strstr(line, needle) != NULL;
+	}
+	fclose(f);
+	return n;
+}
+
+int e2e_child_named(int parent, const char *comm, int except)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+
+	if (d == NULL) {
+		return 0;
+	}
+	while (found == 0 && (e = readdir(d)) != NULL) {
+		char path[300], buf[1024], name[64], state;
+		const char *open_paren, *close_paren;
+		int pid, ppid;
+		size_t n;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
+		open_paren = strchr(buf, '(');
+		close_paren = strrchr(buf, ')');
+		if (open_paren == NULL || close_paren == NULL ||
+		    close_paren < open_paren ||
+		    (size_t)(close_paren - open_paren - 1) >= sizeof(name) ||
+		    sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2) {
+			continue;
+		}
+		memcpy(name, open_paren + 1,
+		       (size_t)(close_paren - open_paren - 1));
+		name[close_paren - open_paren - 1] = '\0';
+		pid = atoi(e->d_name);
+		if (ppid == parent && state != 'Z' && pid != except &&
+		    strcmp(name, comm) == 0) {
+			found = pid;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static cJSON *load_report(const char *report)
+{
+	char *text = NULL;
+	long size;
+	cJSON *root;
+	FILE *f = fopen(report, "r");
+
+	if (f == NULL) {
+		fail_msg("cannot open %s", report);
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)size + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	root = cJSON_Parse(text);
+	free(text);
+	if (root == NULL) {
+		fail_msg("%s is not JSON", report);
+	}
+	return root;
+}
+
+static const cJSON *at_path(const cJSON *root, const char *report,
+			    const char *path)
+{
+	char key[128];
+	const char *p = path;
+	const cJSON *it = root;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		it = cJSON_GetObjectItemCaseSensitive(it, key);
+		if (it == NULL) {
+			fail_msg("%s: no %s", report, path);
+		}
+		p += n;
+		if (*p == '.') {
+			p++;
+		}
+	}
+	return it;
+}
+
+double e2e_report_num(const char *report, const char *path)
+{
+	cJSON *root = load_report(report);
+	const cJSON *it = at_path(root, report, path);
+	double v;
+
+	if (!cJSON_IsNumber(it)) {
+		fail_msg("%s: %s is not a number", report, path);
+	}
+	v = it->valuedouble;
+	cJSON_Delete(root);
+	return v;
+}
+
+void e2e_report_str(const char *report, const char *path, char *out, size_t len)
+{
+	cJSON *root = load_report(report);
+	const cJSON *it = at_path(root, report, path);
+
+	if (!cJSON_IsString(it)) {
+		fail_msg("%s: %s is not a string", report, path);
+	}
+	snprintf(out, len, "%s", it->valuestring);
+	cJSON_Delete(root);
+}
+
+static const char *row_str(const cJSON *row, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, key);
+
+	return cJSON_IsString(it) ? it->valuestring : "?";
+}
+
+static double row_num(const cJSON *row, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, key);
+
+	return cJSON_IsNumber(it) ? it->valuedouble : -1;
+}
+
+char *e2e_report_rows(const char *report)
+{
+	cJSON *root = load_report(report);
+	const cJSON *row;
+	size_t cap = 1 << 20, o = 0;
+	char *out = calloc(1, cap);
+
+	assert_non_null(out);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows"))
+	{
+		char *samples = cJSON_PrintUnformatted(
+			cJSON_GetObjectItemCaseSensitive(row, "samples"));
+
+		o += (size_t)snprintf(
+			out + o, cap - o, "%s/%s %s %.0f: %s median %g %s\n",
+			row_str(row, "algorithm"),
+			row_str(row, "implementation"),
+			row_str(row, "operation"), row_num(row, "msg_len"),
+			row_str(row, "status"), row_num(row, "median"),
+			samples != NULL ? samples : "null");
+		free(samples);
+		assert_true(o < cap);
+	}
+	cJSON_Delete(root);
+	return out;
 }

@@ -43,4 +43,42 @@ void e2e_make_dir(const char *path);
 /** rm -r, reporting what could not be removed. */
 void e2e_remove_tree(const char *path);
 
+/* ---- hilrun as a process ---- */
+
+/** The hilrun under test: $HILRUN_BIN, else build/hilrun. */
+const char *e2e_hilrun_bin(void);
+
+/** The one run folder under results (not "latest"); fails the test if none. */
+void e2e_run_dir(const char *results, char *out, size_t len);
+
+/**
+ * Lines of path containing needle ("" counts every line); 0 if the file
+ * cannot be read.
+ */
+size_t e2e_lines_with(const char *path, const char *needle);
+
+/**
+ * A live child of parent named comm (as in /proc/PID/stat), other than
+ * except (0: none); zombies do not count.
+ * @return its pid, or 0 when there is none.
+ */
+int e2e_child_named(int parent, const char *comm, int except);
+
+/**
+ * The rows of a report.json as text, one line each: algorithm, impl,
+ * operation, length, status, median and every sample, for comparing runs.
+ * @return a malloc'd string (caller frees); fails the test if unreadable.
+ */
+char *e2e_report_rows(const char *report);
+
+/**
+ * A number at a dotted path of a report.json ("session.reflashes");
+ * fails the test if missing.
+ */
+double e2e_report_num(const char *report, const char *path);
+
+/** A string at a dotted path of a report.json, copied into out. */
+void e2e_report_str(const char *report, const char *path, char *out,
+		    size_t len);
+
 #endif /* E2E_UTIL_H */

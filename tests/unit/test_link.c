@@ -534,6 +534,137 @@ static void test_flaky_silent_after_tx_bytes_swallows_replies(void **state)
 	hil_link_close(p.b);
 }
 
+static void test_flaky_dup_all_rx_delivers_every_byte_twice(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(3);
+	uint8_t in[10];
+
+	(void)state;
+	f.dup_permille_rx = 1000;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"hello", 5, 100),
+			 HIL_OK);
+	/* A caller's buffer smaller than the doubled chunk loses nothing. */
+	read_exactly(w, in, 3);
+	read_exactly(w, in + 3, 7);
+	assert_memory_equal(in, "hheelllloo", 10);
+	assert_int_equal(hil_link_read(w, in, sizeof(in), 50), 0);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
+static void test_flaky_dup_all_tx_sends_every_byte_twice(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(3);
+	uint8_t in[6];
+
+	(void)state;
+	f.dup_permille_tx = 1000;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	assert_int_equal(hil_link_write(w, (const uint8_t *)"abc", 3, 100),
+			 HIL_OK);
+	read_exactly(p.b, in, 6);
+	assert_memory_equal(in, "aabbcc", 6);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
+static void test_flaky_delay_rx_holds_bytes_back_in_order(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(3);
+	uint8_t in[3];
+	uint64_t t0, dt;
+
+	(void)state;
+	f.delay_permille_rx = 1000;
+	f.delay_ms = 40;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	t0 = ms_now();
+	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"xyz", 3, 100),
+			 HIL_OK);
+	/* Late, not lost: nothing within 10 ms, then the bytes in order. */
+	assert_int_equal(hil_link_read(w, in, sizeof(in), 10), 0);
+	read_exactly(w, in, 3);
+	dt = ms_now() - t0;
+	assert_memory_equal(in, "xyz", 3);
+	/* Each byte 40 ms after the one before it. */
+	assert_true(dt >= 115 && dt < 1000);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
+static void test_flaky_delay_tx_sends_bytes_late_in_order(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(3);
+	uint8_t in[3];
+	uint64_t t0, dt;
+
+	(void)state;
+	f.delay_permille_tx = 1000;
+	f.delay_ms = 30;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	t0 = ms_now();
+	assert_int_equal(hil_link_write(w, (const uint8_t *)"123", 3, 1000),
+			 HIL_OK);
+	dt = ms_now() - t0;
+	read_exactly(p.b, in, 3);
+	assert_memory_equal(in, "123", 3);
+	assert_true(dt >= 85 && dt < 1000);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
+static void test_flaky_drain_discards_arrived_bytes_not_late_ones(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(11);
+	uint8_t out[64], in[64];
+	size_t i, late = 0;
+	int r;
+
+	(void)state;
+	f.delay_permille_rx = 100;
+	f.delay_ms = 300;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	for (i = 0; i < sizeof(out); i++) {
+		out[i] = (uint8_t)i;
+	}
+	assert_int_equal(hil_link_write(p.b, out, sizeof(out), 100), HIL_OK);
+	/* Some bytes arrive, the first late one holds back the rest. */
+	r = hil_link_read(w, in, sizeof(in), 50);
+	assert_true(r > 0 && r < (int)sizeof(out));
+	assert_int_equal(hil_link_drain(w), HIL_OK);
+	/* What was still on its way arrives after the drain, in order. */
+	for (;;) {
+		int n = hil_link_read(w, in + late, sizeof(in) - late, 2000);
+
+		assert_true(n >= 0);
+		if (n == 0 || late + (size_t)n == sizeof(out) - (size_t)r) {
+			late += (size_t)n;
+			break;
+		}
+		late += (size_t)n;
+	}
+	assert_int_equal(late, sizeof(out) - (size_t)r);
+	assert_memory_equal(in, out + r, late);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
 static void test_flaky_wrap_rejects_null_faults_and_closes_inner(void **state)
 {
 	struct pair p;
@@ -580,6 +711,13 @@ int main(void)
 			test_flaky_same_seed_gives_same_faults_whatever_the_chunking),
 		cmocka_unit_test(
 			test_flaky_silent_after_tx_bytes_swallows_replies),
+		cmocka_unit_test(
+			test_flaky_dup_all_rx_delivers_every_byte_twice),
+		cmocka_unit_test(test_flaky_dup_all_tx_sends_every_byte_twice),
+		cmocka_unit_test(test_flaky_delay_rx_holds_bytes_back_in_order),
+		cmocka_unit_test(test_flaky_delay_tx_sends_bytes_late_in_order),
+		cmocka_unit_test(
+			test_flaky_drain_discards_arrived_bytes_not_late_ones),
 		cmocka_unit_test(
 			test_flaky_wrap_rejects_null_faults_and_closes_inner),
 	};

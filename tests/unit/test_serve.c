@@ -508,6 +508,34 @@ static void test_serve_inline_config_and_baseline(void **state)
 	cJSON_Delete(r);
 }
 
+static void test_serve_job_writing_outside_its_folder_is_refused(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop(fx, "incoming", "etc.json",
+	     "{'config': {'algorithms': ['ascon-aead128'], 'results_dir': '/etc'}}");
+	drop(fx, "incoming", "up.json",
+	     "{'config': {'algorithms': ['ascon-aead128'], 'results_dir': 'r/../../x'}}");
+	drop(fx, "incoming", "in.json",
+	     "{'config': {'algorithms': ['ascon-aead128'], 'results_dir': 'r/nightly'}}");
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	/* Neither bad job ran; the good one did. */
+	assert_int_equal(fx->fake.n, 1);
+	assert_int_equal(fx->counts.failed, 2);
+	r = result(fx, "failed", "etc");
+	assert_int_equal(num(r, "exit_status"), 2);
+	assert_non_null(strstr(str(r, "error"),
+			       "inline configuration: results_dir \"/etc\""));
+	assert_non_null(strstr(str(r, "error"), "working directory"));
+	cJSON_Delete(r);
+	r = result(fx, "failed", "up");
+	assert_non_null(strstr(str(r, "error"), "results_dir \"r/../../x\""));
+	cJSON_Delete(r);
+	assert_true(exists(fx, "done", "in.json"));
+}
+
 static void test_serve_bad_job_files_never_crash(void **state)
 {
 	static const struct {
@@ -747,6 +775,7 @@ int main(void)
 		T(test_serve_gives_up_a_job_that_keeps_killing_it),
 		T(test_serve_run_errors_go_to_failed_with_status),
 		T(test_serve_inline_config_and_baseline),
+		T(test_serve_job_writing_outside_its_folder_is_refused),
 		T(test_serve_bad_job_files_never_crash),
 		T(test_serve_busy_board_fails_naming_holder),
 		T(test_serve_locks_the_mapped_board),

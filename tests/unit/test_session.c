@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -21,10 +22,11 @@ enum peer_action {
 	PEER_REPLY,	       /* ['r', seq, 0xAB] then ['e', 0] */
 	PEER_STALE_THEN_REPLY, /* a reply with a wrong seq and an 'e' 0 first */
 	PEER_CORRUPT_REPLY,    /* the reply frame with one byte flipped */
-	PEER_REJECT_CRC,  /* only ['e', BAD_CRC]: "your frame was damaged" */
-	PEER_STATUS_ONLY, /* only ['e', BAD_CMD] */
-	PEER_SILENT,	  /* nothing */
-	PEER_FAULT,	  /* the 18-byte fault report, then ['e', FAULT] */
+	PEER_REJECT_CRC,     /* only ['e', BAD_CRC]: "your frame was damaged" */
+	PEER_STATUS_ONLY,    /* only ['e', BAD_CMD] */
+	PEER_SILENT,	     /* nothing */
+	PEER_FAULT,	     /* the 18-byte fault report, then ['e', FAULT] */
+	PEER_CORRUPT_STATUS, /* the reply, then the status with a byte flipped */
 };
 
 struct peer {
@@ -114,6 +116,11 @@ static void *peer_main(void *arg)
 			case PEER_STATUS_ONLY:
 				st = HILP_ST_BAD_CMD;
 				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_CORRUPT_STATUS:
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 1);
 				break;
 			case PEER_SILENT:
 				break;
@@ -233,6 +240,104 @@ static void test_corrupted_reply_is_retried(void **state)
 	finish(&f);
 }
 
+static long long ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Our reply damaged, then "ok": the reply is lost, ask again at once. */
+static void test_damaged_reply_then_ok_is_retried_without_waiting(void **state)
+{
+	const enum peer_action script[] = {PEER_CORRUPT_REPLY};
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+	long long t0, dt;
+
+	(void)state;
+	start(&f, script, 1, 3000, 2);
+	t0 = ms_now();
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	dt = ms_now() - t0;
+	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(reply[0], 0xAB);
+	assert_true(dt < 1500); /* not the 3 s timeout */
+	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 0);
+	assert_int_equal(hil_session_get_stats(f.session)->retries, 1);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 2);
+	finish(&f);
+}
+
+/* Our reply, then a damaged frame where the status belongs: ask again. */
+static void
+test_damaged_status_after_reply_is_retried_without_waiting(void **state)
+{
+	const enum peer_action script[] = {PEER_CORRUPT_STATUS};
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+	long long t0, dt;
+
+	(void)state;
+	start(&f, script, 1, 3000, 2);
+	t0 = ms_now();
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	dt = ms_now() - t0;
+	assert_int_equal(st, HILP_ST_OK);
+	assert_true(dt < 1500);
+	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 0);
+	assert_int_equal(hil_session_get_stats(f.session)->bad_frames, 1);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 2);
+	finish(&f);
+}
+
+static void test_chunk_halves_on_damage_and_grows_back_when_clean(void **state)
+{
+	const enum peer_action script[] = {
+		PEER_CORRUPT_REPLY, PEER_REPLY, PEER_CORRUPT_REPLY, PEER_REPLY,
+		PEER_CORRUPT_REPLY, PEER_REPLY, PEER_CORRUPT_REPLY, PEER_REPLY,
+		PEER_CORRUPT_REPLY, PEER_REPLY, PEER_CORRUPT_REPLY, PEER_REPLY,
+	};
+	struct fixture f;
+	uint8_t reply[8];
+	size_t len = 0;
+	uint8_t st = 0xFF;
+	int i;
+
+	(void)state;
+	start(&f, script, sizeof(script) / sizeof(script[0]), 1000, 2);
+	/* A clean link: the whole frame. */
+	assert_int_equal(hil_session_chunk(f.session, 240), 240);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(hil_session_chunk(f.session, 240), 120);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(hil_session_chunk(f.session, 240), 60);
+	/* Never below the floor, nor above what the caller takes. */
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	}
+	assert_int_equal(hil_session_chunk(f.session, 240),
+			 HIL_SESSION_MIN_CHUNK);
+	assert_int_equal(hil_session_chunk(f.session, 8), 8);
+	/* 16 calls answered at once: one step back up. */
+	for (i = 0; i < 15; i++) {
+		assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	}
+	assert_int_equal(hil_session_chunk(f.session, 240),
+			 HIL_SESSION_MIN_CHUNK);
+	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(hil_session_chunk(f.session, 240), 30);
+	stop(&f);
+	finish(&f);
+}
+
 static void test_target_crc_reject_is_retried(void **state)
 {
 	const enum peer_action script[] = {PEER_REJECT_CRC, PEER_REJECT_CRC};
@@ -349,6 +454,12 @@ int main(void)
 		cmocka_unit_test(
 			test_stale_reply_with_other_sequence_is_ignored),
 		cmocka_unit_test(test_corrupted_reply_is_retried),
+		cmocka_unit_test(
+			test_damaged_reply_then_ok_is_retried_without_waiting),
+		cmocka_unit_test(
+			test_damaged_status_after_reply_is_retried_without_waiting),
+		cmocka_unit_test(
+			test_chunk_halves_on_damage_and_grows_back_when_clean),
 		cmocka_unit_test(test_target_crc_reject_is_retried),
 		cmocka_unit_test(
 			test_target_status_without_reply_is_returned_not_retried),

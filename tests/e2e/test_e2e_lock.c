@@ -1,0 +1,233 @@
+/* End-to-end test of the board lock between hilrun processes: two runs on one board started at once take turns (the second says whom it waits for) and both complete; with --wait 0 the second fails at once, naming the holder. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+#include "err.h"
+#include "proc.h"
+
+static char tmp[64];
+
+/* A run of a few seconds on the emulated board. */
+static void write_config(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs("{\"name\": \"e2e-lock\", \"board\": {\"name\": \"qemu-netduino\"},"
+	      " \"algorithms\": [\"ascon-aead128\"],"
+	      " \"bench\": {\"operations\": [\"encrypt\"],"
+	      " \"lengths\": [16, 256], \"runs\": 200, \"warmup\": 2,"
+	      " \"leak_runs\": 0}}",
+	      f);
+	fclose(f);
+}
+
+static void read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+static struct hil_proc *start(const char *conf, const char *results,
+			      const char *wait, const char *log)
+{
+	char *const argv[] = {
+		(char *)e2e_hilrun_bin(), "--config", (char *)conf, "--results",
+		(char *)results,	  "--wait",   (char *)wait, NULL};
+	struct hil_proc *p = NULL;
+
+	assert_int_equal(hil_proc_spawn(&p, argv, log), HIL_OK);
+	return p;
+}
+
+/* The report of the one run under results, with every row ok. */
+static void check_complete(const char *results, char *report, size_t len,
+			   char **rows)
+{
+	char dir[256], status[32];
+
+	e2e_run_dir(results, dir, sizeof(dir));
+	snprintf(report, len, "%s/report.json", dir);
+	e2e_report_str(report, "run.status", status, sizeof(status));
+	assert_string_equal(status, "complete");
+	*rows = e2e_report_rows(report);
+	assert_non_null(strstr(*rows, "ascon-aead128/ref encrypt 16: ok"));
+	assert_non_null(strstr(*rows, "ascon-aead128/ref encrypt 256: ok"));
+	assert_null(strstr(*rows, ": failed"));
+}
+
+static void
+test_two_runs_on_one_board_take_turns_and_both_complete(void **state)
+{
+	char conf[128], ra[128], rb[128], la[128], lb[128];
+	char report_a[300], report_b[300], holder[64];
+	char log_a[16384], log_b[16384];
+	char fin[32], start_w[32];
+	char *rows_a, *rows_b;
+	const char *waiter_log, *waiter_report, *holder_report;
+	struct hil_proc *a, *b;
+	int holder_pid, st_a = -1, st_b = -1;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/lock.json", tmp);
+	snprintf(ra, sizeof(ra), "%s/ra", tmp);
+	snprintf(rb, sizeof(rb), "%s/rb", tmp);
+	snprintf(la, sizeof(la), "%s/a.log", tmp);
+	snprintf(lb, sizeof(lb), "%s/b.log", tmp);
+	write_config(conf);
+
+	a = start(conf, ra, "120", la);
+	b = start(conf, rb, "120", lb);
+	assert_int_equal(hil_proc_wait(a, 120000, &st_a), HIL_OK);
+	assert_int_equal(hil_proc_wait(b, 120000, &st_b), HIL_OK);
+	read_text(la, log_a, sizeof(log_a));
+	read_text(lb, log_b, sizeof(log_b));
+	if (st_a != 0 || st_b != 0) {
+		fail_msg("exit %d and %d\n--- a:\n%s\n--- b:\n%s", st_a, st_b,
+			 log_a, log_b);
+	}
+
+	/* Exactly one of them waited, and its log names the other. */
+	if (strstr(log_a, "waiting up to 120 s") != NULL) {
+		assert_null(strstr(log_b, "waiting up to"));
+		waiter_log = log_a;
+		holder_pid = (int)hil_proc_pid(b);
+		waiter_report = report_a;
+		holder_report = report_b;
+	} else {
+		if (strstr(log_b, "waiting up to 120 s") == NULL) {
+			fail_msg(
+				"neither run waited for the board\n--- a:\n%s\n--- b:\n%s",
+				log_a, log_b);
+		}
+		waiter_log = log_b;
+		holder_pid = (int)hil_proc_pid(a);
+		waiter_report = report_b;
+		holder_report = report_a;
+	}
+	snprintf(holder, sizeof(holder), "is in use by pid %d (", holder_pid);
+	e2e_assert_contains(waiter_log, holder);
+	e2e_assert_contains(waiter_log, conf);
+	e2e_assert_contains(waiter_log, "is ours now");
+
+	/* Both reports complete, with the same rows (QEMU is exact)... */
+	check_complete(ra, report_a, sizeof(report_a), &rows_a);
+	check_complete(rb, report_b, sizeof(report_b), &rows_b);
+	assert_string_equal(rows_a, rows_b);
+	/* ...and the waiter started only when the holder had finished. */
+	e2e_report_str(holder_report, "run.finished", fin, sizeof(fin));
+	e2e_report_str(waiter_report, "run.started", start_w, sizeof(start_w));
+	if (strcmp(start_w, fin) < 0) {
+		fail_msg(
+			"the waiting run started at %s, before the holder finished at %s",
+			start_w, fin);
+	}
+	free(rows_a);
+	free(rows_b);
+	hil_proc_free(a);
+	hil_proc_free(b);
+}
+
+static void test_wait_zero_fails_at_once_naming_the_holder(void **state)
+{
+	char conf[128], rh[128], rs[128], lh[128], ls[128];
+	char log[16384], holder[64];
+	struct hil_proc *h;
+	uint64_t t0, elapsed;
+	int st = -1;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/lock.json", tmp);
+	snprintf(rh, sizeof(rh), "%s/rh", tmp);
+	snprintf(rs, sizeof(rs), "%s/rs", tmp);
+	snprintf(lh, sizeof(lh), "%s/h.log", tmp);
+	snprintf(ls, sizeof(ls), "%s/s.log", tmp);
+	write_config(conf);
+
+	h = start(conf, rh, "0", lh);
+	/* The run has begun once it names its folder: it holds the board. */
+	t0 = e2e_ms_now();
+	while (e2e_lines_with(lh, "results in") == 0) {
+		assert_true(hil_proc_alive(h));
+		assert_true(e2e_ms_now() - t0 < 60000);
+		e2e_sleep_ms(10);
+	}
+	{
+		char *const argv[] = {(char *)e2e_hilrun_bin(),
+				      "--config",
+				      conf,
+				      "--results",
+				      rs,
+				      "--wait",
+				      "0",
+				      NULL};
+
+		t0 = e2e_ms_now();
+		assert_int_equal(hil_proc_run(argv, ls, 60000, &st), HIL_OK);
+		elapsed = e2e_ms_now() - t0;
+	}
+	assert_true(hil_proc_alive(h)); /* it really was busy */
+	read_text(ls, log, sizeof(log));
+	assert_int_equal(st, 2); /* could not start */
+	assert_true(elapsed < 5000);
+	snprintf(holder, sizeof(holder), "is in use by pid %d (",
+		 (int)hil_proc_pid(h));
+	e2e_assert_contains(log, holder);
+	e2e_assert_contains(log, conf);
+	assert_null(strstr(log, "waiting"));
+	assert_int_equal(access(rs, F_OK), -1); /* no run was started */
+
+	assert_int_equal(hil_proc_wait(h, 120000, &st), HIL_OK);
+	assert_int_equal(st, 0);
+	hil_proc_free(h);
+}
+
+static int setup(void **state)
+{
+	char locks[96];
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/hilrun-lock-XXXXXX");
+	if (mkdtemp(tmp) == NULL) {
+		return -1;
+	}
+	/* Its own lock folder: only these runs compete for the board. */
+	snprintf(locks, sizeof(locks), "%s/locks", tmp);
+	return setenv("HILRUN_LOCK_DIR", locks, 1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_remove_tree(tmp);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_two_runs_on_one_board_take_turns_and_both_complete),
+		cmocka_unit_test(
+			test_wait_zero_fails_at_once_naming_the_holder),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

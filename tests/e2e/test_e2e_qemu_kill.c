@@ -1,0 +1,227 @@
+/* End-to-end test of the recovery ladder against a dying emulator: qemu-system-arm killed with SIGKILL twice while hilrun runs; hilrun starts it again, completes every row, and its report counts the restarts. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include "e2e_util.h"
+#include "err.h"
+#include "proc.h"
+
+static char tmp[64];
+
+/*
+ * Two implementations, three lengths, 300 runs: a row takes long enough
+ * (tens of ms of emulated work) for a kill to land inside one. No
+ * timing-leak test per row: it only makes the run longer.
+ */
+static void write_config(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs("{\"name\": \"e2e-qemu-kill\", \"board\": {\"name\": \"qemu-netduino\"},"
+	      " \"algorithms\": [\"ascon-aead128\","
+	      " {\"name\": \"ascon-aead128\", \"impl\": \"bi32\"}],"
+	      " \"bench\": {\"operations\": [\"encrypt\"],"
+	      " \"lengths\": [64, 256, 1024], \"runs\": 300, \"warmup\": 2,"
+	      " \"leak_runs\": 0}}",
+	      f);
+	fclose(f);
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text != '\0'; text++) {
+		n += *text == '\n';
+	}
+	return n;
+}
+
+/* Wait until the journal under results has n rows measured ok. */
+static void wait_rows(struct hil_proc *p, const char *results, size_t n)
+{
+	uint64_t deadline = e2e_ms_now() + 60000;
+	char journal[300];
+	DIR *d;
+	struct dirent *e;
+
+	for (;;) {
+		/* The run folder is the only entry until the run ends. */
+		d = opendir(results);
+		while (d != NULL && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.') {
+				continue;
+			}
+			snprintf(journal, sizeof(journal),
+				 "%s/%s/journal.jsonl", results, e->d_name);
+			if (e2e_lines_with(journal, "\"status\":\"ok\"") >= n) {
+				closedir(d);
+				return;
+			}
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+		if (!hil_proc_alive(p)) {
+			fail_msg("hilrun ended before %zu rows were measured",
+				 n);
+		}
+		if (e2e_ms_now() > deadline) {
+			fail_msg("no %zu rows measured within 60 s", n);
+		}
+		e2e_sleep_ms(5);
+	}
+}
+
+/* SIGKILL hilrun's emulator (not except, an earlier one); @return its pid. */
+static int kill_qemu(struct hil_proc *p, int except)
+{
+	uint64_t deadline = e2e_ms_now() + 20000;
+	int q;
+
+	for (;;) {
+		q = e2e_child_named((int)hil_proc_pid(p), E2E_QEMU_PROGRAM,
+				    except);
+		if (q > 0) {
+			break;
+		}
+		if (e2e_ms_now() > deadline) {
+			fail_msg("hilrun (pid %d) has no %s child",
+				 (int)hil_proc_pid(p), E2E_QEMU_PROGRAM);
+		}
+		e2e_sleep_ms(5);
+	}
+	fprintf(stderr, "e2e: SIGKILL to %s pid %d\n", E2E_QEMU_PROGRAM, q);
+	assert_int_equal(kill((pid_t)q, SIGKILL), 0);
+	return q;
+}
+
+static void
+test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
+{
+	char conf[128], clean[128], killed[128], log[128];
+	char dir[256], report_clean[300], report_killed[300], status[32];
+	char *rows_clean, *rows_killed;
+	struct hil_proc *p = NULL;
+	int st = -1;
+	int q1;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/kill.json", tmp);
+	snprintf(clean, sizeof(clean), "%s/clean", tmp);
+	snprintf(killed, sizeof(killed), "%s/killed", tmp);
+	snprintf(log, sizeof(log), "%s/killed.log", tmp);
+	write_config(conf);
+
+	/* The reference: the same configuration, undisturbed. */
+	{
+		char *const argv[] = {(char *)e2e_hilrun_bin(),
+				      "-q",
+				      "--config",
+				      conf,
+				      "--results",
+				      clean,
+				      NULL};
+
+		assert_int_equal(hil_proc_run(argv, NULL, 120000, &st), HIL_OK);
+		assert_int_equal(st, 0);
+	}
+
+	{
+		char *const argv[] = {(char *)e2e_hilrun_bin(),
+				      "--config",
+				      conf,
+				      "--results",
+				      killed,
+				      NULL};
+
+		assert_int_equal(hil_proc_spawn(&p, argv, log), HIL_OK);
+	}
+	/* Once inside the first implementation's rows... */
+	wait_rows(p, killed, 1);
+	q1 = kill_qemu(p, 0);
+	/* ...and once the first implementation is done: the second is being
+	 * verified or measured. */
+	wait_rows(p, killed, 3);
+	kill_qemu(p, q1);
+	assert_int_equal(hil_proc_wait(p, 120000, &st), HIL_OK);
+	hil_proc_free(p);
+	if (st != 0) {
+		char text[16384] = "";
+		FILE *f = fopen(log, "r");
+
+		if (f != NULL) {
+			text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+			fclose(f);
+		}
+		fail_msg("hilrun exited %d after the kills:\n%s", st, text);
+	}
+	assert_int_equal(e2e_lines_with(log, "programming and starting"), 2);
+
+	e2e_run_dir(clean, dir, sizeof(dir));
+	snprintf(report_clean, sizeof(report_clean), "%s/report.json", dir);
+	e2e_run_dir(killed, dir, sizeof(dir));
+	snprintf(report_killed, sizeof(report_killed), "%s/report.json", dir);
+	e2e_report_str(report_killed, "run.status", status, sizeof(status));
+	assert_string_equal(status, "complete");
+	/* Two restarts of the emulator, counted; QEMU has no reset. */
+	assert_int_equal(
+		(int)e2e_report_num(report_killed, "session.reflashes"), 2);
+	assert_int_equal((int)e2e_report_num(report_killed, "session.resets"),
+			 0);
+	assert_int_equal((int)e2e_report_num(report_clean, "session.reflashes"),
+			 0);
+	/* Every row measured, and equal to the undisturbed run's. */
+	rows_clean = e2e_report_rows(report_clean);
+	rows_killed = e2e_report_rows(report_killed);
+	assert_null(strstr(rows_killed, ": failed"));
+	assert_int_equal(count_lines(rows_killed), 6);
+	assert_string_equal(rows_killed, rows_clean);
+	free(rows_clean);
+	free(rows_killed);
+	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+}
+
+static int setup(void **state)
+{
+	char locks[96];
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/hilrun-qemu-kill-XXXXXX");
+	if (mkdtemp(tmp) == NULL) {
+		return -1;
+	}
+	/* Its own lock folder: other runs on this host do not delay it. */
+	snprintf(locks, sizeof(locks), "%s/locks", tmp);
+	return setenv("HILRUN_LOCK_DIR", locks, 1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_remove_tree(tmp);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
