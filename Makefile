@@ -32,15 +32,21 @@ HB := $(BUILD)/host
 HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/link/link.c host/link/serial.c host/link/socket.c \
 	host/proc.c host/board/flasher.c host/board/qemu.c host/board/openocd.c host/elfinfo.c \
+	host/board/cyclemodel.c \
 	host/session.c host/target.c host/build.c host/refcrypto/refcrypto.c \
 	host/runner.c host/report/json.c host/report/table.c host/crypt.c \
 	host/util.c host/run.c host/mapsizes.c host/kat.c host/katrun.c host/sweep.c \
 	host/journal.c host/i2c/i2c.c host/i2c/ftdi_mpsse.c host/i2c/linux_dev.c \
 	host/i2c/sim.c host/sensor/ina219_model.c host/sensor/ina219.c \
-	host/energy.c host/lock.c host/boards.c host/serve.c \
+	host/energy.c host/energyrun.c host/lock.c host/boards.c host/serve.c \
 	host/doctor.c host/report/load.c host/report/summary.c host/report/svg.c \
 	host/report/html.c host/report/compare.c host/report/junit.c \
 	protocol/hilp.c
+HOST_LIB_SRCS += host/sensor/sensor.c host/sensorcmd.c
+# Timing-leak smoke test (dudect's method) over the target API.
+HOST_LIB_SRCS += host/leak.c
+# Output paths from configs stay in the working directory.
+HOST_LIB_SRCS += host/paths.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
@@ -140,7 +146,7 @@ $(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call i
 $(FW_DIR)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) OPT=$(OPT) ALGS=$(FW_ALGS)" "CFLAGS=$(FW_CFLAGS)" \
-		"LDFLAGS=$(FW_LDFLAGS)" > $@.tmp
+		"LDFLAGS=$(FW_LDFLAGS) $(FW_LDLIBS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(FW_DIR)/gen/algs.h: $(FW_DIR)/flags
@@ -162,8 +168,19 @@ $(FW_DIR)/core/%.o: %.c $(FW_DIR)/flags
 FW_OBJS := $(patsubst %.c,$(FW_DIR)/core/%.o,$(FW_CORE_SRCS)) \
 	$(FW_DIR)/registry.o $(FW_CRYPTO_OBJS)
 
-$(FW_DIR)/stub.elf: $(FW_OBJS) $(BOARD_LDSCRIPT)
-	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS)
+# target/heap.c (the stub's _sbrk) sits alone in an archive searched together
+# with libc: it is linked only when an implementation's malloc needs _sbrk.
+FW_HEAP_LIB := $(FW_DIR)/heap/libstubheap.a
+FW_LDLIBS = -Wl,--start-group $(FW_HEAP_LIB) -lc -Wl,--end-group
+$(FW_DIR)/heap/heap.o: target/heap.c $(FW_DIR)/flags
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+$(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o
+	@rm -f $@
+	$(CROSS)ar rcs $@ $<
+
+$(FW_DIR)/stub.elf: $(FW_OBJS) $(FW_HEAP_LIB) $(BOARD_LDSCRIPT)
+	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS) $(FW_LDLIBS)
 	$(CROSS)size $@
 
 .PHONY: firmware
@@ -177,6 +194,9 @@ UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
 	elfinfo session refcrypto mapsizes openocd_flasher doctor image_checks \
 	nucleo_clock_math render html_headless i2c_ftdi ina219 energy i2c_linux \
 	lock boards serve
+UNIT_TESTS += sensor
+UNIT_TESTS += leak
+UNIT_TESTS += paths target
 
 .SECONDEXPANSION:
 $(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a $$(TEST_EXTRA_$$*)
@@ -229,7 +249,10 @@ UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
 
 # End-to-end tests: the real stub under QEMU, driven through the host library.
 E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery \
-	e2e_crypt
+	e2e_crypt e2e_energy
+E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
+# Fault injection: flaky link, emulator killed, two runs on one board.
+E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
@@ -240,11 +263,14 @@ $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 E2E_LIBS_crypt := -lcrypto
 E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 
+# The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.
+include target/emu/emu.mk
+
 # ---------------------------------------------------------------- phony
 .PHONY: all deps deps-check run test unit e2e bench clean format format-check
 
 all: deps-check
-	@$(MAKE) --no-print-directory $(BUILD)/hilrun
+	@$(MAKE) --no-print-directory $(BUILD)/hilrun cycle-plugin
 
 deps:
 	@scripts/deps.sh
@@ -254,7 +280,7 @@ deps-check:
 
 # Recursive, so that flags from pkg-config are read after deps-check installed it.
 run: deps-check
-	@$(MAKE) --no-print-directory $(BUILD)/hilrun
+	@$(MAKE) --no-print-directory $(BUILD)/hilrun cycle-plugin
 	./$(BUILD)/hilrun --config $(CONFIG)
 
 unit: deps-check $(UNIT_BINS)
@@ -262,14 +288,14 @@ unit: deps-check $(UNIT_BINS)
 		echo "== $$t"; HIL_SRC_DIR=$(CURDIR) $$t || fail=1; done; \
 	test $$fail = 0
 
-e2e: deps-check $(BUILD)/hilrun $(E2E_BINS)
+e2e: deps-check $(BUILD)/hilrun $(E2E_BINS) cycle-plugin
 	@fail=0; for t in $(E2E_BINS); do \
 		echo "== $$t"; HIL_SRC_DIR=$(CURDIR) HILRUN_ROOT=$(CURDIR) \
 		HILRUN_BIN=$(CURDIR)/$(BUILD)/hilrun $$t || fail=1; done; \
 	test $$fail = 0
 
 test: deps-check format-check
-	@$(MAKE) --no-print-directory unit e2e
+	@$(MAKE) --no-print-directory unit e2e emu-test
 	@echo "make test: all suites passed"
 
 bench: deps-check

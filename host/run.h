@@ -158,6 +158,16 @@ struct hil_run {
 	unsigned bad_frames;
 	unsigned timeouts;
 	struct hil_run_sensor sensor;
+	/* Where the run's wall time went (make bench prints it). */
+	struct {
+		uint64_t build_ns; /* building the firmware (0 when current) */
+		uint64_t start_ns; /* flashing or starting QEMU, handshake,
+				      and the recovery ladder's restarts */
+		uint64_t call_ns;  /* inside requests to the target */
+		uint64_t wait_ns;  /* of which: waiting for the first byte of
+				      a reply (the target computing) */
+		uint64_t total_ns; /* the whole run */
+	} timing;
 	struct {
 		int enabled; /* the plugin was loaded for this run */
 		unsigned ws;

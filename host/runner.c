@@ -20,6 +20,7 @@
 #include "board/flasher.h"
 #include "boards.h"
 #include "elfinfo.h"
+#include "energy.h"
 #include "energyrun.h"
 #include "err.h"
 #include "journal.h"
@@ -452,13 +453,15 @@ static struct hil_row *add_failed_row(struct run_ctx *c,
 static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 				 uint32_t ad_len)
 {
-	/* Generous: 10 ms per KiB per run plus the link timeout. A silent
-	 * target is still caught, just later for long benches. */
+	/* Generous: 50 ms per KiB per run plus the link timeout (AES-GCM
+	 * takes ~0.5 M emulated instructions per KiB, which QEMU runs at
+	 * 10-30 M a second, slower with the cycle model on a busy host). A
+	 * silent target is still caught, just later for long benches. */
 	unsigned long long work =
 		(unsigned long long)(cfg->bench.runs + cfg->bench.warmup) *
 		(len + ad_len + 64);
 
-	return cfg->link.timeout_ms + (unsigned)(work / 100);
+	return cfg->link.timeout_ms + (unsigned)(work / 20);
 }
 
 /*
@@ -658,6 +661,10 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 		(uint16_t)(c->run->info.max_runs < 1000u ? c->run->info.max_runs
 							 : 1000u);
 	p.warmup = (uint16_t)cfg->bench.warmup;
+	/* As for BENCH, twice over: fresh inputs are drawn between runs. */
+	p.timeout_ms = cfg->link.timeout_ms +
+		       (unsigned)((unsigned long long)(p.batch + p.warmup) *
+				  (b->msg_len + b->ad_len + 64u) / 10u);
 	p.seed = b->seed;
 	/* Its own stream, fixed by the row: the same run gives the same t. */
 	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
@@ -886,7 +893,18 @@ done:
  * and check it is the same image. Each step is bounded by the flasher's and
  * the link's timeouts and counted in the report.
  */
+static int recover_steps(struct run_ctx *c);
+
 static int recover(struct run_ctx *c)
+{
+	uint64_t t0 = hil_energy_now_ns();
+	int ret = recover_steps(c);
+
+	c->run->timing.start_ns += hil_energy_now_ns() - t0;
+	return ret;
+}
+
+static int recover_steps(struct run_ctx *c)
 {
 	struct hil_run *run = c->run;
 	const struct hil_config *cfg = run->cfg;
@@ -902,6 +920,8 @@ static int recover(struct run_ctx *c)
 			run->retries += st->retries;
 			run->bad_frames += st->bad_frames;
 			run->timeouts += st->timeouts;
+			run->timing.call_ns += st->call_ns;
+			run->timing.wait_ns += st->wait_ns;
 			hil_session_close(c->conn.session);
 			c->conn.session = NULL;
 		}
@@ -1414,6 +1434,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	char root[HIL_PATH];
 	size_t i;
 	char path[HIL_PATH + 32];
+	uint64_t t0;
 	int ret;
 
 	memset(conn, 0, sizeof(*conn));
@@ -1423,8 +1444,11 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	}
 	git_provenance(root, run);
 	snprintf(path, sizeof(path), "%s/build.log", run->dir);
+	t0 = hil_energy_now_ns();
 	ret = hil_build_firmware(cfg, root, path, opts->algs_override,
 				 &run->fw);
+	run->timing.build_ns += hil_energy_now_ns() - t0;
+	t0 = hil_energy_now_ns();
 	if (ret == HIL_OK) {
 		ret = image_info(run);
 	}
@@ -1481,6 +1505,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 		return ret;
 	}
 	ret = hil_session_handshake(conn->session, HANDSHAKE_MS, &run->info);
+	run->timing.start_ns += hil_energy_now_ns() - t0;
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -1500,6 +1525,8 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
 		run->retries += st->retries;
 		run->bad_frames += st->bad_frames;
 		run->timeouts += st->timeouts;
+		run->timing.call_ns += st->call_ns;
+		run->timing.wait_ns += st->wait_ns;
 		hil_session_close(conn->session);
 		conn->session = NULL;
 	}
@@ -1597,6 +1624,7 @@ int hil_runner_run(const struct hil_config *cfg,
 {
 	struct run_ctx c;
 	char path[HIL_PATH + 32];
+	uint64_t t_run;
 	int ret;
 	int report_ret;
 
@@ -1607,6 +1635,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	c.journal_fd = -1;
 	run->cfg = cfg;
 	run->status = "failed";
+	t_run = hil_energy_now_ns();
 
 	ret = hil_runner_make_run_dir(cfg, opts, run);
 	if (ret != HIL_OK) {
@@ -1686,6 +1715,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	hil_journal_free(c.resumed, c.n_resumed);
 
 	hil_utc_iso(run->finished, sizeof(run->finished));
+	run->timing.total_ns = hil_energy_now_ns() - t_run;
 	if (hil_run_compute_fits(run) != HIL_OK) {
 		hil_warn("out of memory fitting the length series: no fits[]");
 	}

@@ -399,6 +399,31 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "flasher_version", run->flasher_version);
 	ok = ok && add_num(o, "stub_overhead", run->info.overhead);
 
+	/* Where the wall time went: figures about the harness, not the
+	 * algorithms (make bench prints them). */
+	o = ok ? cJSON_AddObjectToObject(root, "timing") : NULL;
+	ok = ok && o != NULL;
+	if (ok) {
+		const double ns = 1e9;
+		double other = (double)run->timing.total_ns -
+			       (double)run->timing.build_ns -
+			       (double)run->timing.start_ns -
+			       (double)run->timing.call_ns;
+
+		ok = add_num(o, "total_s", (double)run->timing.total_ns / ns);
+		ok = ok &&
+		     add_num(o, "build_s", (double)run->timing.build_ns / ns);
+		ok = ok &&
+		     add_num(o, "start_s", (double)run->timing.start_ns / ns);
+		ok = ok && add_num(o, "link_s",
+				   (double)(run->timing.call_ns -
+					    run->timing.wait_ns) /
+					   ns);
+		ok = ok &&
+		     add_num(o, "target_s", (double)run->timing.wait_ns / ns);
+		ok = ok && add_num(o, "host_s", (other > 0 ? other : 0) / ns);
+	}
+
 	o = ok ? cJSON_AddObjectToObject(root, "cycle_model") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && add_bool(o, "enabled", run->model.enabled);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # stub_size.sh: figures about the harness itself, printed, never asserted:
-# the stub's own footprint (no algorithm, -Os) per board, and the wall time
-# of one emulated run. Usage: tests/bench/stub_size.sh BUILD_DIR
+# the stub's own footprint (no algorithm, -Os) per board, USB transfers per
+# sensor sample, and where the wall time of an emulated run and of the
+# -O0..-Oz sweep goes. Usage: tests/bench/stub_size.sh BUILD_DIR
 set -eu
 build=${1:-build}
 out=$build/bench
@@ -29,8 +30,46 @@ for board in qemu-netduino nucleo-f401re; do
 done
 
 echo
-echo "== one emulated run (configs/qemu.json: 8 rows x 1000 runs), wall time"
+echo "== INA219 sampling over the ftdi backend (MPSSE interpreter, simulated bus)"
+echo "   goal: at most 1 USB write and 1 USB read per sample"
+make -s --no-print-directory "$build/tests/test_i2c_ftdi" >/dev/null
+"$build/tests/test_i2c_ftdi" 2>/dev/null | sed -n 's/^ftdi sampler: /   /p'
+
+# Where a run's wall time went, from the "timing" object of its report
+# (cJSON writes one key per line).
+split() {
+	find "$1" -name report.json | sort | while read -r r; do
+		awk -F'[:,]' '
+		/"config_name"/ { gsub(/[" \t]/, "", $2); name = $2 }
+		/"(total|build|start|link|target|host)_s"/ {
+			k = $1; gsub(/[" \t]/, "", k); v[k] = $2 + 0
+		}
+		END {
+			t = v["total_s"] > 0 ? v["total_s"] : 1e-9
+			o = v["start_s"] + v["link_s"] + v["host_s"]
+			printf "   %-22s total %7.1f s: build %5.1f  flash/start %5.1f  link %6.1f  target %7.1f  host %5.1f  (not build/target: %4.1f %%)\n", name, t, v["build_s"], v["start_s"], v["link_s"], v["target_s"], v["host_s"], 100 * o / t
+		}' "$r"
+	done
+}
+
+echo
+echo "== one emulated run (configs/qemu.json: the bundled suite), wall time split"
 start=$(date +%s.%N)
-"$build/hilrun" -q --config configs/qemu.json --results "$out/results" >/dev/null
+"$build/hilrun" -q --config configs/qemu.json --results "$out/results" >/dev/null || true
 end=$(date +%s.%N)
-echo "$start $end" | awk '{ printf "   %.2f s\n", $2 - $1 }'
+echo "$start $end" | awk '{ printf "   %.2f s in all\n", $2 - $1 }'
+split "$out/results"
+
+echo
+echo "== the -O0..-Oz sweep on the emulated board (configs/sweep-qemu.json), twice"
+echo "   goal: flash/start, link and host work under 20 % of each run; the"
+echo "   second sweep builds nothing"
+for pass in first second; do
+	rm -rf "$out/sweep-$pass"
+	start=$(date +%s.%N)
+	"$build/hilrun" -q --sweep configs/sweep-qemu.json \
+		--results "$out/sweep-$pass" >/dev/null || true
+	end=$(date +%s.%N)
+	echo "$start $end $pass" | awk '{ printf "   %s sweep: %.1f s in all\n", $3, $2 - $1 }'
+	split "$out/sweep-$pass"
+done
