@@ -535,10 +535,12 @@ int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
 	if (b->baud != 0) {
 		cfg->link.baud = b->baud;
 	}
-	if (strcmp(cfg->link.type, "serial") == 0 && cfg->link.port[0] == '\0') {
-		snprintf(err, len,
-			 "board \"%s\" has no \"serial\" port in the hardware map and the config gives no link.port",
-			 b->id);
+	if (strcmp(cfg->link.type, "serial") == 0 &&
+	    cfg->link.port[0] == '\0') {
+		snprintf(
+			err, len,
+			"board \"%s\" has no \"serial\" port in the hardware map and the config gives no link.port",
+			b->id);
 		return HIL_ERR_CONFIG;
 	}
 	return HIL_OK;

@@ -1892,8 +1892,9 @@ static int v_combination(struct loader *ld, const cJSON *root,
 	if (strcmp(cfg->link.type, "serial") == 0 &&
 	    cfg->link.port[0] == '\0' && cfg->board.id[0] == '\0') {
 		at = member(link, "type");
-		return fail(ld, at != NULL ? at : link,
-			    "link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
+		return fail(
+			ld, at != NULL ? at : link,
+			"link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 	}
 	return HIL_OK;
 }

@@ -203,6 +203,40 @@ void e2e_run_dir(const char *results, char *out, size_t len)
 	}
 }
 
+cJSON *e2e_load_json(const char *path)
+{
+	char *text = NULL;
+	long size;
+	cJSON *root;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		fail_msg("cannot open %s", path);
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)size + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	root = cJSON_Parse(text);
+	free(text);
+	if (root == NULL) {
+		fail_msg("%s is not JSON", path);
+	}
+	return root;
+}
+
+cJSON *e2e_load_report(const char *results)
+{
+	char dir[512], path[600];
+
+	e2e_run_dir(results, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	return e2e_load_json(path);
+}
+
 size_t e2e_lines_with(const char *path, const char *needle)
 {
 	char line[1 << 16];
@@ -268,31 +302,6 @@ int e2e_child_named(int parent, const char *comm, int except)
 	return found;
 }
 
-static cJSON *load_report(const char *report)
-{
-	char *text = NULL;
-	long size;
-	cJSON *root;
-	FILE *f = fopen(report, "r");
-
-	if (f == NULL) {
-		fail_msg("cannot open %s", report);
-	}
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)size + 1);
-	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
-	fclose(f);
-	root = cJSON_Parse(text);
-	free(text);
-	if (root == NULL) {
-		fail_msg("%s is not JSON", report);
-	}
-	return root;
-}
-
 static const cJSON *at_path(const cJSON *root, const char *report,
 			    const char *path)
 {
@@ -318,7 +327,7 @@ static const cJSON *at_path(const cJSON *root, const char *report,
 
 double e2e_report_num(const char *report, const char *path)
 {
-	cJSON *root = load_report(report);
+	cJSON *root = e2e_load_json(report);
 	const cJSON *it = at_path(root, report, path);
 	double v;
 
@@ -332,7 +341,7 @@ double e2e_report_num(const char *report, const char *path)
 
 void e2e_report_str(const char *report, const char *path, char *out, size_t len)
 {
-	cJSON *root = load_report(report);
+	cJSON *root = e2e_load_json(report);
 	const cJSON *it = at_path(root, report, path);
 
 	if (!cJSON_IsString(it)) {
@@ -358,7 +367,7 @@ static double row_num(const cJSON *row, const char *key)
 
 char *e2e_report_rows(const char *report)
 {
-	cJSON *root = load_report(report);
+	cJSON *root = e2e_load_json(report);
 	const cJSON *row;
 	size_t cap = 1 << 20, o = 0;
 	char *out = calloc(1, cap);

@@ -64,6 +64,15 @@ size_t e2e_lines_with(const char *path, const char *needle);
  */
 int e2e_child_named(int parent, const char *comm, int except);
 
+struct cJSON;
+
+/** A JSON file parsed (caller frees with cJSON_Delete); fails the test if
+ * it cannot be read or parsed. */
+struct cJSON *e2e_load_json(const char *path);
+
+/** The report.json of the one run folder under results, parsed. */
+struct cJSON *e2e_load_report(const char *results);
+
 /**
  * The rows of a report.json as text, one line each: algorithm, impl,
  * operation, length, status, median and every sample, for comparing runs.

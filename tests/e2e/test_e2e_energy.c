@@ -29,13 +29,6 @@
 
 static char tmp[64];
 
-static const char *bin(void)
-{
-	const char *b = getenv("HILRUN_BIN");
-
-	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
-}
-
 /* Write a config into tmp/name.json; sensor is the "sensor" object's body
  * or NULL for none. */
 static void write_config(const char *name, const char *sensor, char *path,
@@ -57,43 +50,20 @@ static void write_config(const char *name, const char *sensor, char *path,
 }
 
 /* Run hilrun on config into tmp/name; @return its exit status. */
-static int run_hilrun(const char *config, const char *name, char *report,
+static int run_hilrun(const char *config, const char *name, char *results,
 		      size_t len)
 {
-	char results[128];
-	char *const argv[] = {(char *)bin(), "--config", (char *)config,
-			      "--results",   results,	 NULL};
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "--config",
+			      (char *)config,
+			      "--results",
+			      results,
+			      NULL};
 	int status = -1;
-	DIR *d;
-	struct dirent *e;
 
-	snprintf(results, sizeof(results), "%s/%s", tmp, name);
+	snprintf(results, len, "%s/%s", tmp, name);
 	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
-	report[0] = '\0';
-	d = opendir(results);
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
-			snprintf(report, len, "%s/%s/report.json", results,
-				 e->d_name);
-		}
-	}
-	if (d != NULL) {
-		closedir(d);
-	}
 	return status;
-}
-
-static cJSON *load(const char *path)
-{
-	char *text = NULL;
-	size_t n = 0;
-	cJSON *root;
-
-	assert_int_equal(hil_read_file(path, &text, &n), HIL_OK);
-	root = cJSON_Parse(text);
-	free(text);
-	assert_non_null(root);
-	return root;
 }
 
 static double num(const cJSON *o, const char *k)
@@ -124,7 +94,7 @@ static void assert_near(double got, double want, double tol, const char *what)
 
 static void test_energy_per_op_agrees_with_the_waveform(void **state)
 {
-	char config[128], report[300];
+	char config[128], results[128];
 	const cJSON *rows, *row, *sensor;
 	cJSON *root;
 	int n = 0;
@@ -135,9 +105,9 @@ static void test_energy_per_op_agrees_with_the_waveform(void **state)
 		     " \"shunt_ohm\": 0.1, \"max_current_a\": 0.4,"
 		     " \"conversions\": 40, \"windows\": 3",
 		     config, sizeof(config));
-	assert_int_equal(run_hilrun(config, "energy", report, sizeof(report)),
+	assert_int_equal(run_hilrun(config, "energy", results, sizeof(results)),
 			 0);
-	root = load(report);
+	root = e2e_load_report(results);
 	sensor = cJSON_GetObjectItemCaseSensitive(root, "sensor");
 	assert_string_equal(str(sensor, "type"), "ina219");
 	/* A simulated sensor on an emulated board: said so, twice. */
@@ -187,7 +157,7 @@ static void test_energy_per_op_agrees_with_the_waveform(void **state)
 
 static void test_a_sensor_that_dies_mid_run_keeps_the_cycles(void **state)
 {
-	char config[128], report[300];
+	char config[128], results[128];
 	const cJSON *rows, *row;
 	cJSON *root;
 	int failed = 0, n = 0;
@@ -200,8 +170,9 @@ static void test_a_sensor_that_dies_mid_run_keeps_the_cycles(void **state)
 		     "\"type\": \"ina219\", \"bus\": \"" SIM_SPEC
 		     ",dead_after=1500\", \"conversions\": 40, \"windows\": 3",
 		     config, sizeof(config));
-	assert_int_equal(run_hilrun(config, "dead", report, sizeof(report)), 0);
-	root = load(report);
+	assert_int_equal(run_hilrun(config, "dead", results, sizeof(results)),
+			 0);
+	root = e2e_load_report(results);
 	assert_string_equal(
 		str(cJSON_GetObjectItemCaseSensitive(root, "run"), "status"),
 		"complete");
@@ -236,14 +207,15 @@ static void test_a_sensor_that_dies_mid_run_keeps_the_cycles(void **state)
 
 static void test_without_a_sensor_the_report_says_why(void **state)
 {
-	char config[128], report[300];
+	char config[128], results[128];
 	const cJSON *rows, *row, *sensor;
 	cJSON *root;
 
 	(void)state;
 	write_config("none", NULL, config, sizeof(config));
-	assert_int_equal(run_hilrun(config, "none", report, sizeof(report)), 0);
-	root = load(report);
+	assert_int_equal(run_hilrun(config, "none", results, sizeof(results)),
+			 0);
+	root = e2e_load_report(results);
 	sensor = cJSON_GetObjectItemCaseSensitive(root, "sensor");
 	assert_string_equal(str(sensor, "type"), "none");
 	e2e_assert_contains(str(sensor, "why"), "emulated board");
@@ -259,8 +231,12 @@ static void test_without_a_sensor_the_report_says_why(void **state)
 static void test_a_missing_adapter_fails_fast_and_names_it(void **state)
 {
 	char config[128], out[4096];
-	char *const argv[] = {(char *)bin(), "--config", config,
-			      "--results",   tmp,	 NULL};
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "--config",
+			      config,
+			      "--results",
+			      tmp,
+			      NULL};
 	uint64_t t0;
 	int status = -1;
 

@@ -19,26 +19,20 @@
 
 static char tmp[64];
 
-static const char *bin(void)
-{
-	const char *b = getenv("HILRUN_BIN");
-
-	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
-}
-
 /* Run a config with the given cycle_model object into tmp/name; @return
  * the parsed report. */
 static cJSON *run(const char *name, const char *model)
 {
-	char conf[128], results[128], report[300] = "";
-	char *const argv[] = {(char *)bin(), "-q",    "--config", conf,
-			      "--results",   results, NULL};
-	char *text = NULL;
-	size_t n = 0;
+	char conf[128], results[128];
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "-q",
+			      "--config",
+			      conf,
+			      "--results",
+			      results,
+			      NULL};
 	int status = -1;
-	struct dirent *e;
 	cJSON *root;
-	DIR *d;
 	FILE *f;
 
 	snprintf(conf, sizeof(conf), "%s/%s.json", tmp, name);
@@ -55,19 +49,7 @@ static cJSON *run(const char *name, const char *model)
 	fclose(f);
 	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
 	assert_int_equal(status, 0);
-	d = opendir(results);
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
-			snprintf(report, sizeof(report), "%s/%s/report.json",
-				 results, e->d_name);
-		}
-	}
-	closedir(d);
-	assert_int_equal(hil_read_file(report, &text, &n), HIL_OK);
-	root = cJSON_Parse(text);
-	free(text);
-	assert_non_null(root);
+	root = e2e_load_report(results);
 	return root;
 }
 

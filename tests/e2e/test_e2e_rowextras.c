@@ -22,13 +22,6 @@ static char tmp[64];
 static cJSON *report;
 static char *summary;
 
-static const char *bin(void)
-{
-	const char *b = getenv("HILRUN_BIN");
-
-	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
-}
-
 static const cJSON *row(const char *impl, const char *op, double len)
 {
 	const cJSON *r;
@@ -76,13 +69,15 @@ static int run_once(void **state)
 {
 	const char *root = getenv("HILRUN_ROOT");
 	char conf[128], results[128], path[400];
-	char *const argv[] = {(char *)bin(), "-q",    "--config", conf,
-			      "--results",   results, NULL};
-	char *text = NULL;
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "-q",
+			      "--config",
+			      conf,
+			      "--results",
+			      results,
+			      NULL};
 	size_t n = 0;
 	int status = -1;
-	DIR *d;
-	struct dirent *e;
 	FILE *f;
 
 	(void)state;
@@ -115,25 +110,11 @@ static int run_once(void **state)
 		fprintf(stderr, "hilrun exited %d\n", status);
 		return -1;
 	}
-	d = opendir(results);
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
-			snprintf(path, sizeof(path), "%s/%s", results,
-				 e->d_name);
-		}
-	}
-	if (d != NULL) {
-		closedir(d);
-	}
+	e2e_run_dir(results, path, sizeof(path));
+	report = e2e_load_report(results);
 	{
 		char file[500];
 
-		snprintf(file, sizeof(file), "%s/report.json", path);
-		if (hil_read_file(file, &text, &n) != HIL_OK) {
-			return -1;
-		}
-		report = cJSON_Parse(text);
-		free(text);
 		snprintf(file, sizeof(file), "%s/summary.md", path);
 		if (hil_read_file(file, &summary, &n) != HIL_OK) {
 			return -1;

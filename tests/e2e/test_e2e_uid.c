@@ -62,31 +62,15 @@ static int run(const char *results, char *out, size_t len)
 
 static void test_the_board_must_be_the_one_the_map_names(void **state)
 {
-	char out[16384], report[300] = "", uid[64];
-	char *text = NULL;
-	size_t n = 0;
+	char out[16384], results[128], uid[64];
 	cJSON *root;
-	DIR *d;
-	struct dirent *e;
 
 	(void)state;
 	/* First without a uid in the map: the run reports the board's. */
 	write_map("");
 	assert_int_equal(run("first", out, sizeof(out)), 0);
-	snprintf(report, sizeof(report), "%s/first", tmp);
-	d = opendir(report);
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] != '.' && strcmp(e->d_name, "latest") != 0) {
-			snprintf(report, sizeof(report),
-				 "%s/first/%s/report.json", tmp, e->d_name);
-		}
-	}
-	closedir(d);
-	assert_int_equal(hil_read_file(report, &text, &n), HIL_OK);
-	root = cJSON_Parse(text);
-	free(text);
-	assert_non_null(root);
+	snprintf(results, sizeof(results), "%s/first", tmp);
+	root = e2e_load_report(results);
 	snprintf(uid, sizeof(uid), "%s",
 		 cJSON_GetObjectItemCaseSensitive(
 			 cJSON_GetObjectItemCaseSensitive(root, "board"), "uid")

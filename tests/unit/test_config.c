@@ -1084,12 +1084,14 @@ static void test_probe_serial_cannot_inject_openocd_commands(void **state)
 static void test_serial_link_requires_a_port(void **state)
 {
 	(void)state;
-	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
-		    " 'link': {'type': 'serial'}}",
-		    "link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		" 'link': {'type': 'serial'}}",
+		"link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 	/* Also when serial is the board's default. */
-	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'}}",
-		    "link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'}}",
+		"link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 }
 
 static void test_board_and_flasher_must_match(void **state)
