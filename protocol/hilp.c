@@ -114,17 +114,17 @@ int hilp_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 	size_t o = 0;
 
 	while (i < n) {
-		uint8_t code = in[i++];
-		uint8_t k;
+		uint8_t code = in[i];
+		size_t end = i + code; /* where the next code byte is */
 
 		if (code == 0) {
 			return -1;
 		}
-		for (k = 1; k < code; k++) {
+		for (i++; i < end; i++) {
 			if (i >= n || in[i] == 0 || o >= cap) {
 				return -1;
 			}
-			out[o++] = in[i++];
+			out[o++] = in[i];
 		}
 		/* The zero implied by a block shorter than 254 bytes, except at
 		 * the very end of the frame. */
@@ -255,13 +255,11 @@ int hilp_rx_push(struct hilp_rx *rx, uint8_t byte)
 	return 0;
 }
 
-/* Copy a NUL-terminated string of at most max-1 characters, returning the
- * bytes written including the NUL. */
-static size_t put_str(uint8_t *p, const char *s, size_t max)
+size_t hilp_put_name(uint8_t *p, const char *s)
 {
 	size_t i = 0;
 
-	while (s[i] != '\0' && i + 1 < max) {
+	while (s[i] != '\0' && i + 1 < HILP_NAME_MAX) {
 		p[i] = (uint8_t)s[i];
 		i++;
 	}
@@ -321,7 +319,7 @@ size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data)
 	for (i = 0; i < HILP_UID_LEN; i++) {
 		data[o++] = in->uid[i];
 	}
-	o += put_str(data + o, in->board, HILP_NAME_MAX);
+	o += hilp_put_name(data + o, in->board);
 	return o;
 }
 
@@ -367,22 +365,28 @@ int hilp_info_decode(const uint8_t *data, size_t dlen, struct hilp_info *out)
 }
 
 /* ALG: seq, count, index, kind, keybytes, npubbytes, abytes, blockbytes,
- * name\0, impl\0 */
+ * name\0, impl\0. The seven bytes from count to blockbytes are uint8_t
+ * members that follow each other in struct hilp_alg_info, in wire order
+ * (a negative array size here says when they stop doing so). */
+#define ALG_FIXED 7u
+#define ALG_SPAN                                                               \
+	(offsetof(struct hilp_alg_info, blockbytes) -                          \
+	 offsetof(struct hilp_alg_info, count) + 1u)
+typedef char hilp_alg_fixed_bytes_in_wire_order[ALG_SPAN == ALG_FIXED ? 1 : -1];
+
 size_t hilp_alg_info_encode(uint8_t seq, const struct hilp_alg_info *in,
 			    uint8_t *data)
 {
-	size_t o = 0;
+	size_t o = 1u + ALG_FIXED;
 
-	data[o++] = seq;
-	data[o++] = in->count;
-	data[o++] = in->index;
-	data[o++] = in->kind;
-	data[o++] = in->keybytes;
-	data[o++] = in->npubbytes;
-	data[o++] = in->abytes;
-	data[o++] = in->blockbytes;
-	o += put_str(data + o, in->name, HILP_NAME_MAX);
-	o += put_str(data + o, in->impl, HILP_NAME_MAX);
+	data[0] = seq;
+	/* One copy, not seven: the struct holds them as the wire does. */
+	__builtin_memcpy(data + 1,
+			 (const uint8_t *)in +
+				 offsetof(struct hilp_alg_info, count),
+			 ALG_FIXED);
+	o += hilp_put_name(data + o, in->name);
+	o += hilp_put_name(data + o, in->impl);
 	return o;
 }
 
@@ -594,17 +598,15 @@ uint32_t hilp_prng_init(uint32_t seed)
 void hilp_prng_fill(uint32_t *state, uint8_t *buf, size_t len)
 {
 	uint32_t x = *state;
-	size_t i = 0;
+	size_t i;
 
-	while (i < len) {
-		size_t k;
-
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		for (k = 0; k < 4 && i < len; k++) {
-			buf[i++] = (uint8_t)(x >> (8 * k));
+	for (i = 0; i < len; i++) {
+		if (i % 4u == 0) { /* a fresh output every four bytes */
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
 		}
+		buf[i] = (uint8_t)(x >> (8u * (i % 4u)));
 	}
 	*state = x;
 }

@@ -267,6 +267,8 @@ uint8_t hilp_decode_request(const uint8_t *frame, size_t n,
 uint8_t hilp_decode_reply(const uint8_t *frame, size_t n,
 			  struct hilp_packet *out);
 
+/* Start a new frame: resets the length and the overflow flag only, so the
+ * bytes of a complete frame stay in rx->buf until the next push. */
 void hilp_rx_init(struct hilp_rx *rx);
 
 /**
@@ -277,6 +279,13 @@ void hilp_rx_init(struct hilp_rx *rx);
  *         0 otherwise.
  */
 int hilp_rx_push(struct hilp_rx *rx, uint8_t byte);
+
+/**
+ * Copy a name (board, algorithm, implementation) as payloads carry it: at
+ * most HILP_NAME_MAX - 1 characters of s, then a NUL.
+ * @return bytes written, the NUL included.
+ */
+size_t hilp_put_name(uint8_t *p, const char *s);
 
 /* Payload codecs. Each encode returns the payload length (seq included). */
 size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data);

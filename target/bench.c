@@ -166,10 +166,14 @@ static uint32_t xof_length(const struct registry_alg *alg, uint32_t out_len)
 	return out_len != 0 ? out_len : alg->abytes;
 }
 
-/* Check a request against the buffers; msg_len is the input length of op. */
-static uint8_t check_lengths(const struct registry_alg *alg, uint8_t op,
-			     uint32_t msg_len, uint32_t ad_len,
-			     uint32_t out_len)
+/*
+ * Check a request against the buffers; msg_len is the input length of op.
+ * noinline: called once, GCC would inline it into setup() and copy it into
+ * each path there (92 bytes more at -Os).
+ */
+static __attribute__((noinline)) uint8_t
+check_lengths(const struct registry_alg *alg, uint8_t op, uint32_t msg_len,
+	      uint32_t ad_len, uint32_t out_len)
 {
 	/* The algorithm's own constants fit the buffers: glue.c checks that
 	 * when the image is built. */
@@ -202,34 +206,54 @@ static uint8_t check_lengths(const struct registry_alg *alg, uint8_t op,
 	return HILP_ST_OK;
 }
 
-static __attribute__((noinline)) void
-call_setup(struct bench_call *c, const struct registry_alg *alg,
-	   struct bench_bufs *b, const uint8_t *in, uint32_t inlen,
-	   uint32_t ad_len, uint8_t *out)
+/* Point the call at its input and output; nothing produced, no result yet. */
+static void call_aim(struct bench_call *c, const uint8_t *in, uint32_t inlen,
+		     uint8_t *out)
 {
-	c->alg = alg;
 	c->in = in;
 	c->inlen = inlen;
-	c->ad = b->ad;
-	c->adlen = ad_len;
 	c->out = out;
 	c->outlen = 0;
-	c->key = b->key;
-	c->npub = b->npub;
-	c->ks = b->ks;
 	c->ret = 0;
 }
 
 /*
- * Point the call at its buffers for op: msg -> out, except that decryption
- * reads out (a ciphertext made beforehand) and writes msg, and key setup
- * writes the expanded key. A block cipher's key is expanded here, untimed.
+ * Everything before the timed calls. The lengths are checked; for BENCH
+ * and ENERGY (gen) the inputs are generated from seed in the order the
+ * protocol specifies (key, nonce, ad, msg), while EXEC runs on the buffers
+ * as loaded. The call is pointed at its buffers for op: msg -> out, key
+ * setup writing the expanded key. A block cipher's key is expanded here,
+ * untimed. A generated decryption takes msg_len as the plaintext length:
+ * the lengths are checked as for encryption, a valid ciphertext is made
+ * here, untimed, and the call then reads out and writes msg.
  */
-static uint8_t prepare(struct bench_call *c, const struct registry_alg *alg,
-		       uint8_t op, struct bench_bufs *b, uint32_t msg_len,
-		       uint32_t ad_len, uint32_t out_len)
+static uint8_t setup(struct bench_call *c, const struct registry_alg *alg,
+		     uint8_t op, struct bench_bufs *b, int gen, uint32_t seed,
+		     uint32_t msg_len, uint32_t ad_len, uint32_t out_len)
 {
-	call_setup(c, alg, b, b->msg, msg_len, ad_len, b->out);
+	const int make_ct = gen && op == HILP_OP_DECRYPT;
+	uint32_t rng;
+	uint8_t st;
+
+	st = check_lengths(alg, make_ct ? HILP_OP_ENCRYPT : op, msg_len, ad_len,
+			   out_len);
+	if (st != HILP_ST_OK) {
+		return st;
+	}
+	if (gen) {
+		rng = hilp_prng_init(seed);
+		hilp_prng_fill(&rng, b->key, alg->keybytes);
+		hilp_prng_fill(&rng, b->npub, alg->npubbytes);
+		hilp_prng_fill(&rng, b->ad, ad_len);
+		hilp_prng_fill(&rng, b->msg, msg_len);
+	}
+	c->alg = alg;
+	c->ad = b->ad;
+	c->adlen = ad_len;
+	c->key = b->key;
+	c->npub = b->npub;
+	c->ks = b->ks;
+	call_aim(c, b->msg, msg_len, b->out);
 	if (op == HILP_OP_KEYSETUP) {
 		c->out = b->ks;
 	} else if (alg->kind == HILP_KIND_BLOCK) {
@@ -239,6 +263,14 @@ static uint8_t prepare(struct bench_call *c, const struct registry_alg *alg,
 	} else if (alg->kind == HILP_KIND_XOF) {
 		c->outlen = xof_length(alg, out_len);
 	}
+	if (!make_ct) {
+		return HILP_ST_OK;
+	}
+	call_encrypt(c);
+	if (c->ret != 0) {
+		return HILP_ST_CRYPTO_FAIL;
+	}
+	call_aim(c, b->out, msg_len + alg->abytes, b->msg);
 	return HILP_ST_OK;
 }
 
@@ -283,11 +315,8 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 	if (fn == 0) {
 		return HILP_ST_UNSUPPORTED;
 	}
-	st = check_lengths(alg, op, req->msg_len, req->ad_len, req->out_len);
-	if (st == HILP_ST_OK) {
-		st = prepare(&c, alg, op, b, req->msg_len, req->ad_len,
-			     req->out_len);
-	}
+	st = setup(&c, alg, op, b, 0, 0, req->msg_len, req->ad_len,
+		   req->out_len);
 	if (st != HILP_ST_OK) {
 		return st;
 	}
@@ -306,39 +335,6 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 		}
 	}
 	rep->out_len = (uint16_t)c.outlen;
-	return HILP_ST_OK;
-}
-
-/*
- * Inputs from the seed, in the order the protocol specifies (key, nonce, ad,
- * msg), and the call prepared for op; msg_len is the plaintext length for
- * every operation. Decryption gets a valid ciphertext made here, untimed.
- */
-static uint8_t seeded_call(struct bench_call *c, const struct registry_alg *alg,
-			   uint8_t op, struct bench_bufs *b, uint32_t seed,
-			   uint32_t msg_len, uint32_t ad_len, uint32_t out_len)
-{
-	uint32_t rng = hilp_prng_init(seed);
-	uint8_t st;
-
-	st = check_lengths(alg, op == HILP_OP_DECRYPT ? HILP_OP_ENCRYPT : op,
-			   msg_len, ad_len, out_len);
-	if (st != HILP_ST_OK) {
-		return st;
-	}
-	hilp_prng_fill(&rng, b->key, alg->keybytes);
-	hilp_prng_fill(&rng, b->npub, alg->npubbytes);
-	hilp_prng_fill(&rng, b->ad, ad_len);
-	hilp_prng_fill(&rng, b->msg, msg_len);
-	if (op != HILP_OP_DECRYPT) {
-		return prepare(c, alg, op, b, msg_len, ad_len, out_len);
-	}
-	call_setup(c, alg, b, b->msg, msg_len, ad_len, b->out);
-	call_encrypt(c);
-	if (c->ret != 0) {
-		return HILP_ST_CRYPTO_FAIL;
-	}
-	call_setup(c, alg, b, b->out, msg_len + alg->abytes, ad_len, b->msg);
 	return HILP_ST_OK;
 }
 
@@ -377,8 +373,8 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 	if (req->runs > BENCH_MAX_RUNS) {
 		return HILP_ST_TOO_LONG;
 	}
-	st = seeded_call(&c, alg, op, b, req->seed, req->msg_len, req->ad_len,
-			 req->out_len);
+	st = setup(&c, alg, op, b, 1, req->seed, req->msg_len, req->ad_len,
+		   req->out_len);
 	if (st != HILP_ST_OK) {
 		return st;
 	}
@@ -455,8 +451,8 @@ uint8_t bench_energy(const struct registry_alg *alg, uint8_t op,
 	if (req->count == 0) {
 		return HILP_ST_BAD_ARG;
 	}
-	st = seeded_call(&c, alg, op, b, req->seed, req->msg_len, req->ad_len,
-			 req->out_len);
+	st = setup(&c, alg, op, b, 1, req->seed, req->msg_len, req->ad_len,
+		   req->out_len);
 	if (st != HILP_ST_OK) {
 		return st;
 	}

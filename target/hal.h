@@ -51,7 +51,7 @@ uintptr_t hal_stack_pointer(void);
 
 /**
  * The GNU build-id note of the running image.
- * @param len receives its length (at most 20).
+ * @param len receives its length (at most 20; 0 when there is none).
  * @return pointer to the id bytes, or 0 when the image has none.
  */
 const uint8_t *hal_build_id(uint8_t *len);

@@ -12,6 +12,30 @@ static struct bench_bufs bufs;
 static uint32_t overhead;
 static uint8_t boot_status;
 
+/* The commands, in the order LIST reports them; dispatch() switches on the position. */
+enum {
+	CMD_VERSION,
+	CMD_LIST,
+	CMD_INFO,
+	CMD_ALG,
+	CMD_LOAD,
+	CMD_EXEC,
+	CMD_FETCH,
+	CMD_BENCH,
+	CMD_CALIBRATE,
+	CMD_RESET,
+	CMD_ENERGY,
+	CMD_COUNT
+};
+static const uint8_t command_list[CMD_COUNT] = {
+	[CMD_VERSION] = HILP_CMD_VERSION,     [CMD_LIST] = HILP_CMD_LIST,
+	[CMD_INFO] = HILP_CMD_INFO,	      [CMD_ALG] = HILP_CMD_ALG,
+	[CMD_LOAD] = HILP_CMD_LOAD,	      [CMD_EXEC] = HILP_CMD_EXEC,
+	[CMD_FETCH] = HILP_CMD_FETCH,	      [CMD_BENCH] = HILP_CMD_BENCH,
+	[CMD_CALIBRATE] = HILP_CMD_CALIBRATE, [CMD_RESET] = HILP_CMD_RESET,
+	[CMD_ENERGY] = HILP_CMD_ENERGY,
+};
+
 static void send_packet(uint8_t cmd, const uint8_t *data, size_t dlen)
 {
 	uint8_t frame[HILP_MAX_FRAME];
@@ -38,24 +62,19 @@ static void send_failure(uint8_t seq, uint8_t status)
 	send_packet(HILP_REPLY, d, 2);
 }
 
-/* Copy a name of at most HILP_NAME_MAX - 1 characters and its NUL. */
-static __attribute__((noinline)) void copy_name(char *dst, const char *src)
+/*
+ * The handlers below read their request before they write their reply,
+ * and build the reply in the request's own data (249 bytes either way):
+ * no second buffer on the stack, whose frame is taken from what the
+ * measured implementations get. seq stays where it is, in data[0].
+ */
+static uint8_t cmd_info(struct hilp_packet *p)
 {
-	uint8_t i;
-
-	for (i = 0; src[i] != '\0' && i + 1u < HILP_NAME_MAX; i++) {
-		dst[i] = src[i];
-	}
-	dst[i] = '\0';
-}
-
-static uint8_t cmd_info(uint8_t seq)
-{
-	/* Static: zeroed once at boot, every field rewritten below; this keeps
-	 * memset (and its 160 bytes) out of the stub. */
-	static struct hilp_info info;
+	/* Not initialised: every field the encoder reads is written below,
+	 * and an initialiser would bring in memset. On the stack, not
+	 * static: addressed from SP, with no literal per field. */
+	struct hilp_info info;
 	struct hal_counter_info ci;
-	uint8_t data[HILP_MAX_DATA];
 	const uint8_t *id;
 	uint8_t i;
 
@@ -71,35 +90,35 @@ static uint8_t cmd_info(uint8_t seq)
 	info.max_ad = BENCH_MAX_AD;
 	info.max_runs = BENCH_MAX_RUNS;
 	id = hal_build_id(&info.build_id_len);
-	for (i = 0; i < info.build_id_len && id != 0; i++) {
+	for (i = 0; i < info.build_id_len; i++) { /* 0 when id is 0 */
 		info.build_id[i] = id[i];
 	}
 	hal_uid(info.uid);
-	copy_name(info.board, hal_board_name());
-	send_packet(HILP_REPLY, data, hilp_info_encode(seq, &info, data));
+	(void)hilp_put_name((uint8_t *)info.board, hal_board_name());
+	send_packet(HILP_REPLY, p->data,
+		    hilp_info_encode(p->data[0], &info, p->data));
 	return boot_status;
 }
 
-static uint8_t cmd_alg(uint8_t seq, uint8_t index)
+static uint8_t cmd_alg(struct hilp_packet *p)
 {
-	const struct registry_alg *alg = registry_get(index);
-	static struct hilp_alg_info ai; /* static: see cmd_info */
-	uint8_t data[HILP_MAX_DATA];
+	const struct registry_alg *alg = registry_get(p->scmd);
+	struct hilp_alg_info ai; /* not initialised: see cmd_info */
 
 	if (alg == 0) {
-		send_failure(seq, HILP_ST_NO_ALG);
 		return HILP_ST_NO_ALG;
 	}
 	ai.count = (uint8_t)registry_count();
-	ai.index = index;
+	ai.index = p->scmd;
 	ai.kind = alg->kind;
 	ai.keybytes = alg->keybytes;
 	ai.npubbytes = alg->npubbytes;
 	ai.abytes = alg->abytes;
 	ai.blockbytes = alg->blockbytes;
-	copy_name(ai.name, alg->name);
-	copy_name(ai.impl, alg->impl);
-	send_packet(HILP_REPLY, data, hilp_alg_info_encode(seq, &ai, data));
+	(void)hilp_put_name((uint8_t *)ai.name, alg->name);
+	(void)hilp_put_name((uint8_t *)ai.impl, alg->impl);
+	send_packet(HILP_REPLY, p->data,
+		    hilp_alg_info_encode(p->data[0], &ai, p->data));
 	return HILP_ST_OK;
 }
 
@@ -122,77 +141,51 @@ static const struct {
 			      sizeof(bufs.samples)},
 };
 
-static uint8_t *buffer(uint8_t id, uint32_t *size)
+/*
+ * LOAD ([seq, off16, bytes...] into a writable buffer, answered [seq, 0])
+ * and FETCH ([seq, off16, count8] from any buffer, answered [seq, 0,
+ * bytes...]): one window check and one copy loop for both. A LOAD's count
+ * is dlen - 3 <= 246, so the reply-size limit only ever stops a FETCH.
+ */
+static uint8_t cmd_transfer(struct hilp_packet *p)
 {
-	if (id >= sizeof(buffers) / sizeof(buffers[0])) {
-		*size = 0;
-		return 0;
-	}
-	*size = buffers[id].size;
-	return (uint8_t *)&bufs + buffers[id].off;
-}
-
-static uint8_t cmd_load(const struct hilp_packet *p)
-{
-	uint32_t size;
-	uint8_t *buf = buffer(p->scmd, &size);
+	const int load = p->cmd == HILP_CMD_LOAD;
+	const uint8_t *src;
+	uint8_t *dst;
+	uint8_t *buf;
 	uint32_t off;
 	uint32_t n;
 	uint32_t i;
 
-	if (p->dlen < 3) {
+	if (load ? p->dlen < 3 : p->dlen != 4) {
 		return HILP_ST_BAD_LEN;
 	}
 	off = hilp_get_u16(p->data + 1);
-	n = p->dlen - 3u;
-	if (buf == 0 || p->scmd >= HILP_BUF_OUT) {
+	n = load ? p->dlen - 3u : p->data[3];
+	/* The output and samples buffers are read-only. */
+	if (p->scmd >=
+	    (load ? HILP_BUF_OUT : sizeof(buffers) / sizeof(buffers[0]))) {
 		return HILP_ST_BAD_ARG;
 	}
-	if (off + n > size) {
+	if (n > HILP_MAX_DATA - 2u || off + n > buffers[p->scmd].size) {
 		return HILP_ST_TOO_LONG;
 	}
+	buf = (uint8_t *)&bufs + buffers[p->scmd].off + off;
+	src = load ? p->data + 3 : buf;
+	dst = load ? buf : p->data + 2;
 	for (i = 0; i < n; i++) {
-		buf[off + i] = p->data[3 + i];
+		dst[i] = src[i];
 	}
-	send_failure(p->data[0], HILP_ST_OK); /* [seq, 0]: acknowledged */
+	p->data[1] = HILP_ST_OK; /* after seq, as every reply */
+	send_packet(HILP_REPLY, p->data, 2u + (load ? 0u : n));
 	return HILP_ST_OK;
 }
 
-static uint8_t cmd_fetch(const struct hilp_packet *p)
-{
-	uint8_t data[HILP_MAX_DATA];
-	uint32_t size;
-	const uint8_t *buf = buffer(p->scmd, &size);
-	uint32_t off;
-	uint32_t n;
-	uint32_t i;
-
-	if (p->dlen != 4) {
-		return HILP_ST_BAD_LEN;
-	}
-	off = hilp_get_u16(p->data + 1);
-	n = p->data[3];
-	if (buf == 0) {
-		return HILP_ST_BAD_ARG;
-	}
-	if (n > HILP_MAX_DATA - 2u || off + n > size) {
-		return HILP_ST_TOO_LONG;
-	}
-	data[0] = p->data[0];
-	data[1] = HILP_ST_OK;
-	for (i = 0; i < n; i++) {
-		data[2 + i] = buf[off + i];
-	}
-	send_packet(HILP_REPLY, data, 2 + n);
-	return HILP_ST_OK;
-}
-
-static uint8_t cmd_exec(const struct hilp_packet *p)
+static uint8_t cmd_exec(struct hilp_packet *p)
 {
 	struct hilp_exec_req req;
 	struct hilp_exec_rep rep;
 	const struct registry_alg *alg;
-	uint8_t data[HILP_MAX_DATA];
 
 	if (hilp_exec_req_decode(p->data, p->dlen, &req) != 0) {
 		return HILP_ST_BAD_LEN;
@@ -206,17 +199,16 @@ static uint8_t cmd_exec(const struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK && rep.status != HILP_ST_CRYPTO_FAIL) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, data,
-		    hilp_exec_rep_encode(p->data[0], &rep, data));
+	send_packet(HILP_REPLY, p->data,
+		    hilp_exec_rep_encode(p->data[0], &rep, p->data));
 	return rep.status;
 }
 
-static uint8_t cmd_bench(const struct hilp_packet *p)
+static uint8_t cmd_bench(struct hilp_packet *p)
 {
 	struct hilp_bench_req req;
 	struct hilp_bench_rep rep;
 	const struct registry_alg *alg;
-	uint8_t data[HILP_MAX_DATA];
 
 	if (hilp_bench_req_decode(p->data, p->dlen, &req) != 0) {
 		return HILP_ST_BAD_LEN;
@@ -230,17 +222,16 @@ static uint8_t cmd_bench(const struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, data,
-		    hilp_bench_rep_encode(p->data[0], &rep, data));
+	send_packet(HILP_REPLY, p->data,
+		    hilp_bench_rep_encode(p->data[0], &rep, p->data));
 	return HILP_ST_OK;
 }
 
-static uint8_t cmd_energy(const struct hilp_packet *p)
+static uint8_t cmd_energy(struct hilp_packet *p)
 {
 	struct hilp_energy_req req;
 	struct hilp_energy_rep rep;
 	const struct registry_alg *alg;
-	uint8_t data[HILP_MAX_DATA];
 
 	if (hilp_energy_req_decode(p->data, p->dlen, &req) != 0) {
 		return HILP_ST_BAD_LEN;
@@ -253,93 +244,76 @@ static uint8_t cmd_energy(const struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, data,
-		    hilp_energy_rep_encode(p->data[0], &rep, data));
+	send_packet(HILP_REPLY, p->data,
+		    hilp_energy_rep_encode(p->data[0], &rep, p->data));
 	return HILP_ST_OK;
 }
 
-static uint8_t cmd_calibrate(uint8_t seq)
+static uint8_t cmd_calibrate(struct hilp_packet *p)
 {
-	uint8_t data[6];
-
 	overhead = bench_calibrate();
-	data[0] = seq;
-	data[1] = HILP_ST_OK;
-	hilp_put_u32(data + 2, overhead);
-	send_packet(HILP_REPLY, data, sizeof(data));
+	p->data[1] = HILP_ST_OK; /* after seq */
+	hilp_put_u32(p->data + 2, overhead);
+	send_packet(HILP_REPLY, p->data, 6);
 	return HILP_ST_OK;
 }
 
-static const uint8_t command_list[] = {
-	HILP_CMD_VERSION,   HILP_CMD_LIST,  HILP_CMD_INFO,   HILP_CMD_ALG,
-	HILP_CMD_LOAD,	    HILP_CMD_EXEC,  HILP_CMD_FETCH,  HILP_CMD_BENCH,
-	HILP_CMD_CALIBRATE, HILP_CMD_RESET, HILP_CMD_ENERGY,
-};
-
-/* Handle one decoded request; the caller sends the status packet. */
-static uint8_t dispatch(const struct hilp_packet *p)
+/* Handle one decoded request (its data then holds the reply); the caller
+ * sends the status packet. */
+static uint8_t dispatch(struct hilp_packet *p)
 {
-	uint8_t st;
+	static const uint8_t version = HILP_SS_VERSION;
 	uint32_t i;
+	uint8_t st;
 
-	switch (p->cmd) {
-	case HILP_CMD_VERSION: {
-		const uint8_t v = HILP_SS_VERSION;
-
-		send_packet(HILP_REPLY, &v, 1);
-		return HILP_ST_OK;
+	/* An unknown command is reported as such, whatever its length. */
+	for (i = 0; i < CMD_COUNT && command_list[i] != p->cmd; i++) {
 	}
-	case HILP_CMD_LIST:
-		send_packet(HILP_REPLY, command_list, sizeof(command_list));
+	switch (i) {
+	case CMD_COUNT:
+		return HILP_ST_BAD_CMD;
+	case CMD_VERSION:
+		send_packet(HILP_REPLY, &version, 1);
+		return HILP_ST_OK;
+	case CMD_LIST:
+		send_packet(HILP_REPLY, command_list, CMD_COUNT);
 		return HILP_ST_OK;
 	default:
 		break;
 	}
-	/* Every command below carries a sequence byte first; an unknown
-	 * command is reported as such, whatever its length. */
-	for (i = 0; i < sizeof(command_list); i++) {
-		if (command_list[i] == p->cmd) {
-			break;
-		}
-	}
-	if (i == sizeof(command_list)) {
-		return HILP_ST_BAD_CMD;
-	}
+	/* Every other command carries a sequence byte first. */
 	if (p->dlen < 1) {
 		return HILP_ST_BAD_LEN;
 	}
-	switch (p->cmd) {
-	case HILP_CMD_INFO:
-		return cmd_info(p->data[0]);
-	case HILP_CMD_ALG:
-		return cmd_alg(p->data[0], p->scmd);
-	case HILP_CMD_LOAD:
-		st = cmd_load(p);
+	switch (i) {
+	case CMD_INFO:
+		return cmd_info(p);
+	case CMD_ALG:
+		st = cmd_alg(p);
 		break;
-	case HILP_CMD_FETCH:
-		st = cmd_fetch(p);
+	case CMD_LOAD:
+	case CMD_FETCH:
+		st = cmd_transfer(p);
 		break;
-	case HILP_CMD_EXEC:
+	case CMD_EXEC:
 		st = cmd_exec(p);
 		if (st == HILP_ST_CRYPTO_FAIL) {
 			return st; /* the reply already went out */
 		}
 		break;
-	case HILP_CMD_BENCH:
+	case CMD_BENCH:
 		st = cmd_bench(p);
 		break;
-	case HILP_CMD_ENERGY:
+	case CMD_ENERGY:
 		st = cmd_energy(p);
 		break;
-	case HILP_CMD_CALIBRATE:
-		return cmd_calibrate(p->data[0]);
-	case HILP_CMD_RESET:
+	case CMD_CALIBRATE:
+		return cmd_calibrate(p);
+	default: /* CMD_RESET */
 		send_failure(p->data[0], HILP_ST_OK);
 		send_status(HILP_ST_OK);
 		hal_reset();
 		return HILP_ST_OK;
-	default:
-		return HILP_ST_BAD_CMD;
 	}
 	if (st != HILP_ST_OK) {
 		send_failure(p->data[0], st);
@@ -372,6 +346,7 @@ int main(void)
 	hilp_rx_init(&rx);
 	for (;;) {
 		int r = hilp_rx_push(&rx, hal_uart_getc());
+		size_t n;
 		uint8_t st;
 
 		if (r < 0) {
@@ -385,8 +360,12 @@ int main(void)
 			/* A lone 0x00 is the host resynchronising: no reply. */
 			continue;
 		}
-		st = hilp_decode_request(rx.buf, rx.len, &pkt);
+		/* hilp_rx_init() leaves rx.buf alone: reset first and decode
+		 * after, so that every outcome of the decoder shares one
+		 * reset. */
+		n = rx.len;
 		hilp_rx_init(&rx);
+		st = hilp_decode_request(rx.buf, n, &pkt);
 		if (st == HILP_ST_OK) {
 			st = dispatch(&pkt);
 		}

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "hal.h"
+#include "hilp.h"
 #include "regs.h"
 
 /* stm32f401re.ld */
@@ -95,14 +96,9 @@ void hal_reset(void)
 void hal_uid(uint8_t uid[12])
 {
 	unsigned i;
-	uint32_t w;
 
 	for (i = 0; i < 3u; i++) {
-		w = MMIO32(UID_BASE + 4u * i);
-		uid[4 * i + 0] = (uint8_t)w;
-		uid[4 * i + 1] = (uint8_t)(w >> 8);
-		uid[4 * i + 2] = (uint8_t)(w >> 16);
-		uid[4 * i + 3] = (uint8_t)(w >> 24);
+		hilp_put_u32(uid + 4u * i, MMIO32(UID_BASE + 4u * i));
 	}
 }
 #endif /* HAL_BOARD_UID */

@@ -4,7 +4,7 @@
 #include "regs.h"
 
 /* Linker script symbols (stm32f401re.ld). */
-extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, __stack_top;
+extern uint32_t _sidata, _sdata, _edata, _ebss, __stack_top;
 /* __stack_bottom is used by the fault trampoline (asm). */
 extern void (*__init_array_start[])(void);
 extern void (*__init_array_end[])(void);
@@ -57,26 +57,27 @@ __attribute__((section(".isr_vector"),
 void Reset_Handler(void)
 {
 	uint32_t *src = &_sidata;
-	uint32_t *dst;
-	unsigned i;
+	uint32_t *dst = &_sdata;
+	void (**ctor)(void);
 
 #if defined(__ARM_FP)
 	/* Built for the FPU: grant CP10/CP11 before any code may touch s-registers. */
 	SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
 	__asm volatile("dsb\n\tisb" ::: "memory");
 #endif
-	/* GCC may turn these two loops into memcpy/memset calls: newlib's are fine here. */
-	for (dst = &_sdata; dst < &_edata;) {
+	/* .bss starts where .data ends (the linker script asserts it), so
+	 * one pointer walks both. GCC may turn these loops into memcpy and
+	 * memset calls: newlib's are fine here. */
+	while (dst < &_edata) {
 		*dst++ = *src++;
 	}
-	for (dst = &_sbss; dst < &_ebss;) {
+	while (dst < &_ebss) {
 		*dst++ = 0;
 	}
 	/* The table is in flash at 0x08000000; VTOR = 0 only works through the boot alias. */
 	SCB_VTOR = (uint32_t)(uintptr_t)&vector_table;
-	for (i = 0; i < (unsigned)(__init_array_end - __init_array_start);
-	     i++) {
-		__init_array_start[i]();
+	for (ctor = __init_array_start; ctor < __init_array_end; ctor++) {
+		(*ctor)();
 	}
 	(void)main();
 	for (;;) {
