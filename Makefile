@@ -198,11 +198,15 @@ UNIT_TESTS += sensor
 UNIT_TESTS += leak
 UNIT_TESTS += paths target
 
+# Every unit test links the helpers of tests/unit/unit_util.h. They go first:
+# with -MMD the dependencies of the last source are the ones kept.
+UNIT_UTIL := tests/unit/unit_util.c
 .SECONDEXPANSION:
-$(TB)/test_%: tests/unit/test_%.c $(HB)/libhil.a $$(TEST_EXTRA_$$*)
+$(TB)/test_%: tests/unit/test_%.c $(UNIT_UTIL) $(UNIT_UTIL:.c=.h) $(HB)/libhil.a \
+		$$(TEST_EXTRA_$$*)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(HOST_LDFLAGS) -o $@ $< \
-		$(TEST_EXTRA_$*) $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(HOST_LDFLAGS) -o $@ $(UNIT_UTIL) \
+		$< $(TEST_EXTRA_$*) $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
 
 # The MPSSE interpreter stands in for an FT232H on a bus with an INA219.
 TEST_EXTRA_i2c_ftdi := tests/unit/mpsse_interp.c
@@ -221,10 +225,12 @@ KAT_TESTS := ascon_aead128_kat:ascon-aead128/ref \
 	chacha20poly1305_kat:chacha20-poly1305/ref
 kat_name = $(firstword $(subst :, ,$(1)))
 kat_dir = target/crypto/$(lastword $(subst :, ,$(1)))
-# The AEAD tests share their known-answer and forgery checks.
+# All of them read their files through kat_suite.c; the AEAD tests share
+# their known-answer and forgery checks too.
 AEAD_KAT_TESTS := ascon_aead128_kat ascon_aead128_bi32_kat ascon128v12_kat \
 	aes128_gcm_kat chacha20poly1305_kat
-$(foreach t,$(AEAD_KAT_TESTS),$(eval TEST_EXTRA_$(t) := tests/unit/aead_kat_suite.c))
+$(foreach t,$(KAT_TESTS),$(eval TEST_EXTRA_$(call kat_name,$(t)) := tests/unit/kat_suite.c))
+$(foreach t,$(AEAD_KAT_TESTS),$(eval TEST_EXTRA_$(t) += tests/unit/aead_kat_suite.c))
 define kat_test_rule
 $(TB)/test_$(call kat_name,$(1)): tests/unit/test_$(call kat_name,$(1)).c $(TEST_EXTRA_$(call kat_name,$(1))) \
 		$(patsubst %.c,%.h,$(TEST_EXTRA_$(call kat_name,$(1)))) $(wildcard $(call kat_dir,$(1))/*.c) $(HB)/libhil.a $(TB)/ref_renamed/ascon_aead128_ref.o

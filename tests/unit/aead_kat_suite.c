@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "aead_kat_suite.h"
-#include "kat.h"
+#include "kat_suite.h"
 
 /* Differing vectors reported by name; the count of all of them follows. */
 #define REPORT_MAX 10ul
@@ -26,30 +26,22 @@ struct input {
 	size_t clen, adlen;
 };
 
-/* Big (tens of KiB): file scope rather than the stack. */
-static struct kat_record rec;
+/* Field-sized buffers: file scope rather than the stack. */
 static unsigned char out[KAT_FIELD_MAX + AEAD_KAT_TAG_MAX + AEAD_KAT_TAIL];
 
-static const struct kat_field *need(const char *name)
+static void to_vec(const struct aead_kat_suite *s, const struct kat_record *r,
+		   struct vec *v)
 {
-	const struct kat_field *fl = kat_find(&rec, name);
-
-	if (!fl) {
-		fail_msg("Count = %lu: no %s field", rec.count, name);
-	}
-	return fl;
-}
-
-static void to_vec(const struct aead_kat_suite *s, struct vec *v)
-{
-	const struct kat_field *key = need("Key"), *nonce = need("Nonce");
-	const struct kat_field *pt = need("PT"), *ad = need("AD");
-	const struct kat_field *ct = need("CT");
+	const struct kat_field *key = kat_suite_need(r, "Key");
+	const struct kat_field *nonce = kat_suite_need(r, "Nonce");
+	const struct kat_field *pt = kat_suite_need(r, "PT");
+	const struct kat_field *ad = kat_suite_need(r, "AD");
+	const struct kat_field *ct = kat_suite_need(r, "CT");
 
 	assert_int_equal(key->len, s->keybytes);
 	assert_int_equal(nonce->len, s->noncebytes);
 	assert_int_equal(ct->len, pt->len + s->tagbytes);
-	v->count = rec.count;
+	v->count = r->count;
 	v->key = key->data;
 	v->nonce = nonce->data;
 	v->pt = pt->data;
@@ -71,52 +63,20 @@ typedef void check_fn(const struct aead_kat_suite *s, const struct vec *v,
 static void for_each_vector(const struct aead_kat_suite *s, check_fn *check,
 			    void *ctx)
 {
-	const char *dir = getenv("HIL_KAT_DIR");
-	char path[1024];
-	struct kat_file f;
+	struct kat_suite_iter it;
+	const struct kat_record *r;
 	struct vec v;
-	unsigned long n = 0;
-	int ret;
 
 	/* The buffers here and in the checks are sized by these limits. */
 	assert_true(s->keybytes <= AEAD_KAT_KEY_MAX);
 	assert_true(s->noncebytes <= AEAD_KAT_NONCE_MAX);
 	assert_true(s->tagbytes > 0 && s->tagbytes <= AEAD_KAT_TAG_MAX);
-	if (!dir || !*dir) {
-		dir = "tests/kat";
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, s->file);
-	if (kat_open(&f, path) != KAT_OK) {
-		fail_msg("%s (run from the repository root or set HIL_KAT_DIR)",
-			 f.err);
-	}
-	for (;;) {
-		ret = kat_next(&f, &rec);
-		if (ret < 0) {
-			kat_close(&f);
-			fail_msg("%s", f.err);
-		}
-		if (ret == 0) {
-			break;
-		}
-		to_vec(s, &v);
+	for (r = kat_suite_first(&it, s->file, 0); r != NULL;
+	     r = kat_suite_next(&it)) {
+		to_vec(s, r, &v);
 		check(s, &v, ctx);
-		n++;
 	}
-	kat_close(&f);
-	assert_int_equal(n, s->vectors);
-}
-
-int aead_kat_all_bytes(const unsigned char *p, size_t n, unsigned char b)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != b) {
-			return 0;
-		}
-	}
-	return 1;
+	assert_int_equal(it.n, s->vectors);
 }
 
 static void check_encrypt(const struct aead_kat_suite *s, const struct vec *v,
@@ -137,8 +97,8 @@ static void check_encrypt(const struct aead_kat_suite *s, const struct vec *v,
 		}
 		(*mismatches)++;
 	}
-	assert_true(aead_kat_all_bytes(out + v->ctlen, AEAD_KAT_TAIL,
-				       AEAD_KAT_CANARY));
+	assert_true(kat_suite_all_bytes(out + v->ctlen, AEAD_KAT_TAIL,
+					AEAD_KAT_CANARY));
 }
 
 void aead_kat_check_encrypt(const struct aead_kat_suite *s)
@@ -166,8 +126,8 @@ static void check_decrypt(const struct aead_kat_suite *s, const struct vec *v,
 		}
 		(*mismatches)++;
 	}
-	assert_true(aead_kat_all_bytes(out + v->ptlen, AEAD_KAT_TAIL,
-				       AEAD_KAT_CANARY));
+	assert_true(kat_suite_all_bytes(out + v->ptlen, AEAD_KAT_TAIL,
+					AEAD_KAT_CANARY));
 }
 
 void aead_kat_check_decrypt(const struct aead_kat_suite *s)
@@ -211,13 +171,15 @@ static void expect_rejected(const struct aead_kat_suite *s, const struct vec *v,
 	}
 	assert_int_equal(mlen, 0);
 	if (in->clen >= s->tagbytes) {
-		assert_true(aead_kat_all_bytes(out, in->clen - s->tagbytes, 0));
-		assert_true(aead_kat_all_bytes(out + in->clen - s->tagbytes,
-					       AEAD_KAT_TAIL, AEAD_KAT_CANARY));
+		assert_true(
+			kat_suite_all_bytes(out, in->clen - s->tagbytes, 0));
+		assert_true(kat_suite_all_bytes(out + in->clen - s->tagbytes,
+						AEAD_KAT_TAIL,
+						AEAD_KAT_CANARY));
 	} else {
 		/* Too short to hold a tag: nothing may be written at all. */
-		assert_true(aead_kat_all_bytes(out, AEAD_KAT_TAIL,
-					       AEAD_KAT_CANARY));
+		assert_true(kat_suite_all_bytes(out, AEAD_KAT_TAIL,
+						AEAD_KAT_CANARY));
 	}
 }
 
@@ -400,8 +362,8 @@ static void check_null_empty(const struct aead_kat_suite *s,
 				    v->nonce, v->key),
 			 0);
 	assert_int_equal(clen, s->tagbytes);
-	assert_true(aead_kat_all_bytes(out + s->tagbytes, AEAD_KAT_TAIL,
-				       AEAD_KAT_CANARY));
+	assert_true(kat_suite_all_bytes(out + s->tagbytes, AEAD_KAT_TAIL,
+					AEAD_KAT_CANARY));
 	if (s->first_is_empty) {
 		assert_memory_equal(out, v->ct, s->tagbytes);
 	}

@@ -144,9 +144,4 @@ void aead_kat_check_null_for_empty(const struct aead_kat_suite *s);
 void aead_kat_check_partial_blocks(const struct aead_kat_suite *s, size_t block,
 				   unsigned long pt, unsigned long ad);
 
-/**
- * @return 1 if all n bytes at p equal b (also when n is 0), else 0.
- */
-int aead_kat_all_bytes(const unsigned char *p, size_t n, unsigned char b);
-
 #endif /* AEAD_KAT_SUITE_H */

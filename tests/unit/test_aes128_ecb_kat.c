@@ -11,7 +11,7 @@
 
 #include "api.h"
 #include "crypto_block.h"
-#include "kat.h"
+#include "kat_suite.h"
 
 /* Copied unchanged from the shared vectors into tests/kat (sources: its SOURCES.txt). */
 #define KAT_FILE    "aes128_ecb.txt"
@@ -28,81 +28,34 @@ struct vec {
 	unsigned char ct[CRYPTO_BLOCKBYTES];
 };
 
-static struct kat_record rec;
 static struct vec vecs[KAT_VECTORS + 1];
 static unsigned char ks[CRYPTO_KSBYTES + TAIL];
 static unsigned char out[KAT_VECTORS * CRYPTO_BLOCKBYTES + TAIL];
 
-static const struct kat_field *need(const char *name, size_t len)
-{
-	const struct kat_field *fl = kat_find(&rec, name);
-
-	if (!fl) {
-		fail_msg("Count = %lu: no %s field", rec.count, name);
-	}
-	if (fl->len != len) {
-		fail_msg("Count = %lu: %s has %zu bytes, not %zu", rec.count,
-			 name, fl->len, len);
-	}
-	return fl;
-}
-
 /* Read every vector of the file into vecs[]; returns how many there were. */
 static unsigned long read_vectors(void)
 {
-	const char *dir = getenv("HIL_KAT_DIR");
-	char path[1024];
-	struct kat_file f;
-	unsigned long n = 0;
-	int ret;
+	struct kat_suite_iter it;
+	const struct kat_record *r;
+	struct vec *v;
 
-	if (!dir || !*dir) {
-		dir = "tests/kat";
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, KAT_FILE);
-	if (kat_open(&f, path) != KAT_OK) {
-		fail_msg("%s (run from the repository root or set HIL_KAT_DIR)",
-			 f.err);
-	}
-	for (;;) {
-		ret = kat_next(&f, &rec);
-		if (ret < 0) {
-			kat_close(&f);
-			fail_msg("%s", f.err);
-		}
-		if (ret == 0) {
-			break;
-		}
-		if (n == KAT_VECTORS + 1) {
-			kat_close(&f);
-			fail_msg("%s: more than %lu vectors", KAT_FILE,
-				 KAT_VECTORS + 1);
-		}
-		need("Nonce", 0);
-		need("AD", 0);
-		vecs[n].count = rec.count;
-		memcpy(vecs[n].key, need("Key", CRYPTO_KEYBYTES)->data,
+	for (r = kat_suite_first(&it, KAT_FILE, KAT_VECTORS + 1); r != NULL;
+	     r = kat_suite_next(&it)) {
+		v = &vecs[it.n - 1]; /* it.n counts this record */
+		kat_suite_need_len(r, "Nonce", 0);
+		kat_suite_need_len(r, "AD", 0);
+		v->count = r->count;
+		memcpy(v->key,
+		       kat_suite_need_len(r, "Key", CRYPTO_KEYBYTES)->data,
 		       CRYPTO_KEYBYTES);
-		memcpy(vecs[n].pt, need("PT", CRYPTO_BLOCKBYTES)->data,
+		memcpy(v->pt,
+		       kat_suite_need_len(r, "PT", CRYPTO_BLOCKBYTES)->data,
 		       CRYPTO_BLOCKBYTES);
-		memcpy(vecs[n].ct, need("CT", CRYPTO_BLOCKBYTES)->data,
+		memcpy(v->ct,
+		       kat_suite_need_len(r, "CT", CRYPTO_BLOCKBYTES)->data,
 		       CRYPTO_BLOCKBYTES);
-		n++;
 	}
-	kat_close(&f);
-	return n;
-}
-
-static int all_bytes(const unsigned char *p, size_t n, unsigned char b)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != b) {
-			return 0;
-		}
-	}
-	return 1;
+	return it.n;
 }
 
 /* Key setup fills exactly CRYPTO_KSBYTES; one block encrypts to the vector. */
@@ -117,7 +70,8 @@ static void test_aes128_ecb_all_kat_vectors_encrypt(void **state)
 
 		memset(ks, CANARY, sizeof(ks));
 		assert_int_equal(crypto_block_keysetup(ks, v->key), 0);
-		assert_true(all_bytes(ks + CRYPTO_KSBYTES, TAIL, CANARY));
+		assert_true(
+			kat_suite_all_bytes(ks + CRYPTO_KSBYTES, TAIL, CANARY));
 		memset(out, CANARY, sizeof(out));
 		assert_int_equal(crypto_block_ecb_encrypt(
 					 out, v->pt, CRYPTO_BLOCKBYTES, ks),
@@ -126,7 +80,8 @@ static void test_aes128_ecb_all_kat_vectors_encrypt(void **state)
 			print_error("Count = %lu differs\n", v->count);
 			mismatches++;
 		}
-		assert_true(all_bytes(out + CRYPTO_BLOCKBYTES, TAIL, CANARY));
+		assert_true(kat_suite_all_bytes(out + CRYPTO_BLOCKBYTES, TAIL,
+						CANARY));
 	}
 	assert_int_equal(mismatches, 0);
 }
@@ -153,7 +108,7 @@ static void test_aes128_ecb_multi_block_equals_block_by_block(void **state)
 		memset(out, CANARY, sizeof(out));
 		assert_int_equal(crypto_block_ecb_encrypt(out, msg, len, ks),
 				 0);
-		assert_true(all_bytes(out + len, TAIL, CANARY));
+		assert_true(kat_suite_all_bytes(out + len, TAIL, CANARY));
 		for (j = 0; j < KAT_VECTORS; j++) {
 			assert_int_equal(crypto_block_ecb_encrypt(
 						 one,
@@ -184,11 +139,11 @@ static void test_aes128_ecb_rejects_partial_block(void **state)
 		memset(out, CANARY, sizeof(out));
 		assert_int_equal(crypto_block_ecb_encrypt(out, msg, bad[i], ks),
 				 -1);
-		assert_true(all_bytes(out, sizeof(out), CANARY));
+		assert_true(kat_suite_all_bytes(out, sizeof(out), CANARY));
 	}
 	memset(out, CANARY, sizeof(out));
 	assert_int_equal(crypto_block_ecb_encrypt(out, msg, 0, ks), 0);
-	assert_true(all_bytes(out, sizeof(out), CANARY));
+	assert_true(kat_suite_all_bytes(out, sizeof(out), CANARY));
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 
 #include "api.h"
 #include "crypto_hash.h"
-#include "kat.h"
+#include "kat_suite.h"
 
 /* The official ascon-c file (SP 800-232 Ascon-Hash256), copied unchanged into tests/kat. */
 #define KAT_FILE    "asconhash256_LWC_HASH_KAT_128_256.txt"
@@ -22,83 +22,15 @@
 #define CANARY 0xA5
 #define TAIL   32
 
-struct vec {
-	unsigned long count;
-	const unsigned char *msg, *md;
-	size_t msglen;
-};
-
-/* Big (tens of KiB): file scope rather than the stack. */
-static struct kat_record rec;
+/* Field-sized buffers: file scope rather than the stack. */
 static unsigned char out[CRYPTO_BYTES + TAIL];
 static unsigned char copy[KAT_FIELD_MAX];
 
-static const struct kat_field *need(const char *name)
-{
-	const struct kat_field *fl = kat_find(&rec, name);
-
-	if (!fl) {
-		fail_msg("Count = %lu: no %s field", rec.count, name);
-	}
-	return fl;
-}
-
-static void to_vec(struct vec *v)
-{
-	const struct kat_field *msg = need("Msg"), *md = need("MD");
-
-	assert_int_equal(md->len, CRYPTO_BYTES);
-	v->count = rec.count;
-	v->msg = msg->data;
-	v->msglen = msg->len;
-	v->md = md->data;
-}
-
 /* Run check on every vector of the file; returns how many there were. */
-static unsigned long for_each_vector(void (*check)(const struct vec *v))
+static unsigned long
+for_each_vector(void (*check)(const struct kat_suite_md *v))
 {
-	const char *dir = getenv("HIL_KAT_DIR");
-	char path[1024];
-	struct kat_file f;
-	struct vec v;
-	unsigned long n = 0;
-	int ret;
-
-	if (!dir || !*dir) {
-		dir = "tests/kat";
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, KAT_FILE);
-	if (kat_open(&f, path) != KAT_OK) {
-		fail_msg("%s (run from the repository root or set HIL_KAT_DIR)",
-			 f.err);
-	}
-	for (;;) {
-		ret = kat_next(&f, &rec);
-		if (ret < 0) {
-			kat_close(&f);
-			fail_msg("%s", f.err);
-		}
-		if (ret == 0) {
-			break;
-		}
-		to_vec(&v);
-		check(&v);
-		n++;
-	}
-	kat_close(&f);
-	return n;
-}
-
-static int all_bytes(const unsigned char *p, size_t n, unsigned char b)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != b) {
-			return 0;
-		}
-	}
-	return 1;
+	return kat_suite_each_md(KAT_FILE, CRYPTO_BYTES, check);
 }
 
 static unsigned long mismatches;
@@ -107,7 +39,7 @@ static unsigned long mismatches;
  * The message is hashed from a copy, which is then compared with the
  * original: the input is read, never written.
  */
-static void check_digest(const struct vec *v)
+static void check_digest(const struct kat_suite_md *v)
 {
 	memcpy(copy, v->msg, v->msglen);
 	memset(out, CANARY, sizeof(out));
@@ -119,7 +51,7 @@ static void check_digest(const struct vec *v)
 		}
 		mismatches++;
 	}
-	assert_true(all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
 	assert_memory_equal(copy, v->msg, v->msglen);
 }
 
@@ -137,7 +69,7 @@ static void test_ascon_hash256_all_kat_vectors(void **state)
 static unsigned long tried;
 
 /* Count = 1 (empty Msg) through a NULL pointer, as callers may pass it. */
-static void check_null_empty(const struct vec *v)
+static void check_null_empty(const struct kat_suite_md *v)
 {
 	if (v->count != 1) {
 		return;
@@ -146,7 +78,7 @@ static void check_null_empty(const struct vec *v)
 	memset(out, CANARY, sizeof(out));
 	assert_int_equal(crypto_hash(out, NULL, 0), 0);
 	assert_memory_equal(out, v->md, CRYPTO_BYTES);
-	assert_true(all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
 	tried++;
 }
 
@@ -162,7 +94,7 @@ static void test_ascon_hash256_accepts_null_for_empty_message(void **state)
  * Every vector with a message, one bit flipped (a different bit and byte
  * for each): the digest must differ from the one in the file.
  */
-static void check_flipped_message(const struct vec *v)
+static void check_flipped_message(const struct kat_suite_md *v)
 {
 	if (v->msglen == 0) {
 		return;

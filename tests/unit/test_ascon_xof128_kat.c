@@ -11,7 +11,7 @@
 
 #include "api.h"
 #include "crypto_xof.h"
-#include "kat.h"
+#include "kat_suite.h"
 
 /* The official ascon-c file (SP 800-232 Ascon-XOF128, 512-bit outputs), copied unchanged into tests/kat. */
 #define KAT_FILE    "asconxof128_LWC_XOF_KAT_128_512.txt"
@@ -26,84 +26,16 @@
 #define CANARY 0xA5
 #define TAIL   32
 
-struct vec {
-	unsigned long count;
-	const unsigned char *msg, *md;
-	size_t msglen;
-};
-
-/* Big (tens of KiB): file scope rather than the stack. */
-static struct kat_record rec;
+/* Field-sized buffers: file scope rather than the stack. */
 static unsigned char out[LONG_OUT + TAIL];
 static unsigned char longer[LONG_OUT];
 static unsigned char copy[KAT_FIELD_MAX];
 
-static const struct kat_field *need(const char *name)
-{
-	const struct kat_field *fl = kat_find(&rec, name);
-
-	if (!fl) {
-		fail_msg("Count = %lu: no %s field", rec.count, name);
-	}
-	return fl;
-}
-
-static void to_vec(struct vec *v)
-{
-	const struct kat_field *msg = need("Msg"), *md = need("MD");
-
-	assert_int_equal(md->len, KAT_MDBYTES);
-	v->count = rec.count;
-	v->msg = msg->data;
-	v->msglen = msg->len;
-	v->md = md->data;
-}
-
 /* Run check on every vector of the file; returns how many there were. */
-static unsigned long for_each_vector(void (*check)(const struct vec *v))
+static unsigned long
+for_each_vector(void (*check)(const struct kat_suite_md *v))
 {
-	const char *dir = getenv("HIL_KAT_DIR");
-	char path[1024];
-	struct kat_file f;
-	struct vec v;
-	unsigned long n = 0;
-	int ret;
-
-	if (!dir || !*dir) {
-		dir = "tests/kat";
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, KAT_FILE);
-	if (kat_open(&f, path) != KAT_OK) {
-		fail_msg("%s (run from the repository root or set HIL_KAT_DIR)",
-			 f.err);
-	}
-	for (;;) {
-		ret = kat_next(&f, &rec);
-		if (ret < 0) {
-			kat_close(&f);
-			fail_msg("%s", f.err);
-		}
-		if (ret == 0) {
-			break;
-		}
-		to_vec(&v);
-		check(&v);
-		n++;
-	}
-	kat_close(&f);
-	return n;
-}
-
-static int all_bytes(const unsigned char *p, size_t n, unsigned char b)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != b) {
-			return 0;
-		}
-	}
-	return 1;
+	return kat_suite_each_md(KAT_FILE, KAT_MDBYTES, check);
 }
 
 static void test_ascon_xof128_default_length_is_the_kat_length(void **state)
@@ -119,7 +51,7 @@ static unsigned long mismatches;
  * The message is hashed from a copy, which is then compared with the
  * original: the input is read, never written.
  */
-static void check_output(const struct vec *v)
+static void check_output(const struct kat_suite_md *v)
 {
 	memcpy(copy, v->msg, v->msglen);
 	memset(out, CANARY, sizeof(out));
@@ -131,7 +63,7 @@ static void check_output(const struct vec *v)
 		}
 		mismatches++;
 	}
-	assert_true(all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
 	assert_memory_equal(copy, v->msg, v->msglen);
 }
 
@@ -153,7 +85,7 @@ static unsigned long tried;
  * is met about 16 times, with messages of every length): the output is the
  * start of the file's MD and nothing is written past it.
  */
-static void check_shorter_is_prefix(const struct vec *v)
+static void check_shorter_is_prefix(const struct kat_suite_md *v)
 {
 	size_t outlen = (size_t)(v->count % (KAT_MDBYTES + 1u));
 
@@ -164,7 +96,7 @@ static void check_shorter_is_prefix(const struct vec *v)
 			"Count = %lu: the %zu-byte output is not a prefix of MD",
 			v->count, outlen);
 	}
-	assert_true(all_bytes(out + outlen, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(out + outlen, TAIL, CANARY));
 	tried++;
 }
 
@@ -181,7 +113,7 @@ static void test_ascon_xof128_shorter_output_is_prefix_of_kat(void **state)
  * squeezed to LONG_OUT bytes, which starts with the file's MD; then every
  * length 0..LONG_OUT, each the start of the longest.
  */
-static void check_every_length_is_prefix(const struct vec *v)
+static void check_every_length_is_prefix(const struct kat_suite_md *v)
 {
 	size_t outlen;
 
@@ -199,7 +131,7 @@ static void check_every_length_is_prefix(const struct vec *v)
 				"Count = %lu: %zu-byte output is not a prefix of the %u-byte one",
 				v->count, outlen, LONG_OUT);
 		}
-		assert_true(all_bytes(out + outlen, TAIL, CANARY));
+		assert_true(kat_suite_all_bytes(out + outlen, TAIL, CANARY));
 	}
 	tried++;
 }
@@ -221,15 +153,15 @@ static void test_ascon_xof128_empty_output_writes_nothing(void **state)
 	(void)state;
 	memset(out, CANARY, sizeof(out));
 	assert_int_equal(crypto_xof(out, 0, msg, sizeof(msg)), 0);
-	assert_true(all_bytes(out, sizeof(out), CANARY));
+	assert_true(kat_suite_all_bytes(out, sizeof(out), CANARY));
 	assert_int_equal(crypto_xof(out, 0, NULL, 0), 0);
-	assert_true(all_bytes(out, sizeof(out), CANARY));
+	assert_true(kat_suite_all_bytes(out, sizeof(out), CANARY));
 	assert_int_equal(crypto_xof(NULL, 0, NULL, 0), 0);
 	assert_int_equal(crypto_xof(NULL, 0, msg, sizeof(msg)), 0);
 }
 
 /* Count = 1 (empty Msg) through a NULL pointer, as callers may pass it. */
-static void check_null_empty(const struct vec *v)
+static void check_null_empty(const struct kat_suite_md *v)
 {
 	if (v->count != 1) {
 		return;
@@ -238,7 +170,7 @@ static void check_null_empty(const struct vec *v)
 	memset(out, CANARY, sizeof(out));
 	assert_int_equal(crypto_xof(out, CRYPTO_BYTES, NULL, 0), 0);
 	assert_memory_equal(out, v->md, KAT_MDBYTES);
-	assert_true(all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(out + CRYPTO_BYTES, TAIL, CANARY));
 	tried++;
 }
 

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ftw.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -19,6 +17,7 @@
 #include "config.h"
 #include "err.h"
 #include "lock.h"
+#include "unit_util.h"
 
 struct fx {
 	char dir[64];
@@ -47,19 +46,10 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *fx = *state;
-	int ret = nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	int ret = ut_rm_tree(fx->dir);
 
 	if (fx->old_lock_dir != NULL) {
 		setenv("HILRUN_LOCK_DIR", fx->old_lock_dir, 1);
@@ -71,41 +61,11 @@ static int teardown(void **state)
 	return ret;
 }
 
-/* JSON in C strings is unreadable with \" everywhere: tests write ' for ". */
-static void unquote(char *out, size_t n, const char *s)
-{
-	size_t i;
-
-	assert_true(strlen(s) < n);
-	for (i = 0; s[i] != '\0'; i++) {
-		out[i] = s[i] == '\'' ? '"' : s[i];
-	}
-	out[i] = '\0';
-}
-
 static void put(const struct fx *fx, const char *name, const char *squoted,
 		char *path, size_t n)
 {
-	char text[4096];
-	FILE *f;
-
-	unquote(text, sizeof(text), squoted);
 	snprintf(path, n, "%s/%s", fx->dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
-}
-
-static void src_path(char *out, size_t n, const char *rel)
-{
-	const char *src = getenv("HIL_SRC_DIR");
-
-	if (src != NULL && src[0] != '\0') {
-		snprintf(out, n, "%s/%s", src, rel);
-	} else {
-		snprintf(out, n, "%s", rel);
-	}
+	ut_write_squoted(path, squoted);
 }
 
 static void test_boards_loads_shipped_map(void **state)
@@ -115,7 +75,7 @@ static void test_boards_loads_shipped_map(void **state)
 	char path[512], err[512];
 
 	(void)state;
-	src_path(path, sizeof(path), "configs/boards.json");
+	ut_src_path(path, sizeof(path), "configs/boards.json");
 	assert_int_equal(hil_boards_load(path, &map, err, sizeof(err)), HIL_OK);
 	assert_string_equal(err, "");
 	assert_string_equal(map.path, path);
@@ -149,7 +109,7 @@ static void test_boards_every_key(void **state)
 	char json[1024], err[256];
 
 	(void)state;
-	unquote(json, sizeof(json), text);
+	ut_unquote(json, sizeof(json), text);
 	assert_int_equal(hil_boards_parse(json, &map, err, sizeof(err)),
 			 HIL_OK);
 	assert_int_equal(map.n, 2);
@@ -181,7 +141,7 @@ static void parse_fails(const char *squoted, const char *want)
 	char json[2048], err[512];
 	int ret;
 
-	unquote(json, sizeof(json), squoted);
+	ut_unquote(json, sizeof(json), squoted);
 	ret = hil_boards_parse(json, &map, err, sizeof(err));
 	if (ret != HIL_ERR_CONFIG || strcmp(err, want) != 0) {
 		print_error("input: %s\nwant: %s\ngot:  %s (%d)\n", json, want,
@@ -323,7 +283,7 @@ static void cfg_parse(struct hil_config *cfg, const char *squoted)
 {
 	char json[1024], err[512];
 
-	unquote(json, sizeof(json), squoted);
+	ut_unquote(json, sizeof(json), squoted);
 	if (hil_config_parse(json, NULL, cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config: %s", err);
 	}
@@ -339,7 +299,7 @@ static void test_boards_uid_check_names_both_uids(void **state)
 	char json[1024], msg[512] = "";
 
 	(void)state;
-	unquote(json, sizeof(json), text);
+	ut_unquote(json, sizeof(json), text);
 	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
 	/* The right board, whatever the case of its hex digits. */
 	assert_int_equal(hil_boards_check_uid(&map.boards[0],
@@ -378,7 +338,7 @@ static void test_boards_a_config_names_its_board_by_id(void **state)
 
 	(void)state;
 	assert_non_null(cfg);
-	unquote(json, sizeof(json), text);
+	ut_unquote(json, sizeof(json), text);
 	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
 	cfg_parse(cfg, "{'algorithms': ['ascon-aead128'], "
 		       "'board': {'name': 'nucleo-f401re', 'id': 'nucleo-1'}}");
@@ -426,7 +386,7 @@ static void test_boards_match_a_config_to_its_board(void **state)
 
 	(void)state;
 	assert_non_null(cfg);
-	unquote(json, sizeof(json), text);
+	ut_unquote(json, sizeof(json), text);
 	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
 
 	/* By port. */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +16,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "unit_util.h"
 
 /* Every test gets a fresh temporary directory for the files it writes. */
 struct fx {
@@ -41,60 +41,21 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *fx = *state;
-	int ret = nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	int ret = ut_rm_tree(fx->dir);
 
 	free(fx);
 	return ret;
-}
-
-/* JSON in C strings is unreadable with \" everywhere: tests write ' for ". */
-static void unquote(char *out, size_t n, const char *s)
-{
-	size_t i;
-
-	assert_true(strlen(s) < n);
-	for (i = 0; s[i] != '\0'; i++) {
-		out[i] = s[i] == '\'' ? '"' : s[i];
-	}
-	out[i] = '\0';
 }
 
 /* Write dir/name with the given (single-quoted) JSON; path receives it. */
 static void put(const struct fx *fx, const char *name, const char *squoted,
 		char *path, size_t n)
 {
-	char text[8192];
-	FILE *f;
-
-	unquote(text, sizeof(text), squoted);
 	snprintf(path, n, "%s/%s", fx->dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-}
-
-static void src_path(char *out, size_t n, const char *rel)
-{
-	const char *src = getenv("HIL_SRC_DIR");
-
-	if (src != NULL && src[0] != '\0') {
-		snprintf(out, n, "%s/%s", src, rel);
-	} else {
-		snprintf(out, n, "%s", rel);
-	}
+	ut_write_squoted(path, squoted);
 }
 
 /* Parse single-quoted inline text and expect exactly this message. */
@@ -104,7 +65,7 @@ static void parse_fails(const char *squoted, const char *want)
 	struct hil_config cfg;
 	int ret;
 
-	unquote(json, sizeof(json), squoted);
+	ut_unquote(json, sizeof(json), squoted);
 	ret = hil_config_parse(json, NULL, &cfg, err, sizeof(err));
 	if (ret != HIL_ERR_CONFIG) {
 		print_error("input: %s\n", json);
@@ -118,7 +79,7 @@ static void parse_ok(const char *squoted, struct hil_config *cfg)
 	char json[8192], err[512] = "";
 	int ret;
 
-	unquote(json, sizeof(json), squoted);
+	ut_unquote(json, sizeof(json), squoted);
 	ret = hil_config_parse(json, NULL, cfg, err, sizeof(err));
 	if (ret != HIL_OK) {
 		print_error("input: %s\nerror: %s\n", json, err);
@@ -241,7 +202,7 @@ static void test_shipped_qemu_config_loads(void **state)
 	int ret;
 
 	(void)state;
-	src_path(path, sizeof(path), "configs/qemu.json");
+	ut_src_path(path, sizeof(path), "configs/qemu.json");
 	ret = hil_config_load(path, &cfg, err, sizeof(err));
 	if (ret != HIL_OK) {
 		print_error("%s\n", err);
@@ -264,7 +225,7 @@ static void test_shipped_o2_config_loads(void **state)
 	int ret;
 
 	(void)state;
-	src_path(path, sizeof(path), "configs/o2.json");
+	ut_src_path(path, sizeof(path), "configs/o2.json");
 	ret = hil_config_load(path, &cfg, err, sizeof(err));
 	if (ret != HIL_OK) {
 		print_error("%s\n", err);
@@ -473,7 +434,8 @@ static void test_inline_extends_is_relative_to_base_dir(void **state)
 	int ret;
 
 	put(fx, "base.json", "{" ALG ", 'bench': {'runs': 42}}", p, sizeof(p));
-	unquote(json, sizeof(json), "{'extends': 'base.json', 'name': 'job7'}");
+	ut_unquote(json, sizeof(json),
+		   "{'extends': 'base.json', 'name': 'job7'}");
 	ret = hil_config_parse(json, fx->dir, &cfg, err, sizeof(err));
 	if (ret != HIL_OK) {
 		print_error("%s\n", err);
@@ -1161,8 +1123,8 @@ static void test_failure_leaves_cfg_untouched_and_tolerates_no_err(void **state)
 	(void)state;
 	memset(&cfg, 0x5a, sizeof(cfg));
 	memcpy(&before, &cfg, sizeof(cfg));
-	unquote(json, sizeof(json),
-		"{" ALG ", 'bench': {'runs': 7, 'seed': -1}}");
+	ut_unquote(json, sizeof(json),
+		   "{" ALG ", 'bench': {'runs': 7, 'seed': -1}}");
 	assert_int_equal(hil_config_parse(json, NULL, &cfg, NULL, 0),
 			 HIL_ERR_CONFIG);
 	assert_memory_equal(&cfg, &before, sizeof(cfg));
@@ -1195,7 +1157,8 @@ static void test_damaged_text_never_crashes(void **state)
 	int ret;
 
 	(void)state;
-	unquote(full, sizeof(full),
+	ut_unquote(
+		full, sizeof(full),
 		"{'name': 'full', 'board': {'name': 'nucleo-f401re', 'clock_hz': 16000000},"
 		" 'link': {'type': 'serial', 'port': '/dev/ttyACM3', 'baud': 921600},"
 		" 'flasher': {'type': 'openocd', 'openocd_config': ['board/st_nucleo_f4.cfg']},"

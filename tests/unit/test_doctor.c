@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -17,6 +15,7 @@
 #include "../../host/config.h"
 #include "../../host/doctor.h"
 #include "../../host/err.h"
+#include "unit_util.h"
 
 #define PORT	     "/dev/ttyHILRUN0"
 #define SERIAL	     "066BFF495057717867164315"
@@ -45,30 +44,17 @@ struct fixture {
 	char *saved_path;
 };
 
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	const char *old = getenv("PATH");
 	char path[512];
-	FILE *fp;
 
 	assert_non_null(f);
 	snprintf(f->dir, sizeof(f->dir), "/tmp/hiltest-doctor-XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	snprintf(path, sizeof(path), "%s/openocd", f->dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(stand_in, fp);
-	fclose(fp);
-	assert_int_equal(chmod(path, 0755), 0);
+	ut_write_file(path, stand_in, strlen(stand_in), 0755);
 	f->saved_path = strdup(old != NULL ? old : "/usr/bin:/bin");
 	assert_non_null(f->saved_path);
 	snprintf(path, sizeof(path), "%s:%s", f->dir, f->saved_path);
@@ -81,12 +67,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
 	setenv("PATH", f->saved_path, 1);
 	unsetenv("HIL_FAKE_HANG");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ut_rm_tree(f->dir), 0);
 	free(f->saved_path);
 	free(f);
 	return 0;
@@ -105,16 +89,25 @@ static char *doctor(const struct hil_config *cfg, int *ret, uint64_t *ms)
 {
 	char *text = NULL;
 	size_t len = 0;
-	uint64_t t0 = ms_now();
+	uint64_t t0 = ut_ms_now();
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
 	*ret = hil_doctor(cfg, out);
 	fclose(out);
-	*ms = ms_now() - t0;
+	*ms = ut_ms_now() - t0;
 	assert_non_null(text);
 	fprintf(stderr, "%s", text);
 	return text;
+}
+
+/* The same for a config given as JSON text. */
+static char *doctor_json(const char *json, int *ret, uint64_t *ms)
+{
+	struct hil_config cfg;
+
+	load(&cfg, json);
+	return doctor(&cfg, ret, ms);
 }
 
 /*
@@ -211,15 +204,13 @@ static const char nucleo_json[] =
 
 static void test_doctor_without_board_fails_line_by_line(void **state)
 {
-	struct hil_config cfg;
 	char buf[2048];
 	uint64_t ms;
 	char *text;
 	int ret, fails;
 
 	(void)state;
-	load(&cfg, nucleo_json);
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json(nucleo_json, &ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_true(ms < 20000);
 	/* cross compiler, newlib, make, flasher program, 1 openocd config,
@@ -277,18 +268,18 @@ static void test_doctor_hanging_probe_is_bounded(void **state)
 
 static void test_doctor_missing_openocd_skips_what_depends_on_it(void **state)
 {
-	struct hil_config cfg;
 	char buf[2048];
 	uint64_t ms;
 	char *text;
 	int ret, fails;
 
 	(void)state;
-	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
-		   " \"board\": {\"name\": \"nucleo-f401re\"},"
-		   " \"link\": {\"port\": \"" PORT "\"},"
-		   " \"flasher\": {\"program\": \"/nonexistent/openocd\"}}");
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json(
+		"{\"algorithms\": [\"ascon-aead128\"],"
+		" \"board\": {\"name\": \"nucleo-f401re\"},"
+		" \"link\": {\"port\": \"" PORT "\"},"
+		" \"flasher\": {\"program\": \"/nonexistent/openocd\"}}",
+		&ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_int_equal(count_check_lines(text, &fails), 11);
 	line_of(text, "flasher program", buf, sizeof(buf));
@@ -303,7 +294,6 @@ static void test_doctor_missing_openocd_skips_what_depends_on_it(void **state)
 static void test_doctor_port_that_is_not_a_device(void **state)
 {
 	struct fixture *f = *state;
-	struct hil_config cfg;
 	char json[512], buf[2048];
 	uint64_t ms;
 	char *text;
@@ -314,8 +304,7 @@ static void test_doctor_port_that_is_not_a_device(void **state)
 		 " \"board\": {\"name\": \"nucleo-f401re\"},"
 		 " \"link\": {\"port\": \"%s/openocd\"}}",
 		 f->dir);
-	load(&cfg, json);
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json(json, &ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_int_equal(count_check_lines(text, &fails), 11);
 	line_of(text, "serial port exists", buf, sizeof(buf));
@@ -328,15 +317,13 @@ static void test_doctor_port_that_is_not_a_device(void **state)
 
 static void test_doctor_qemu_needs_no_probe_or_port(void **state)
 {
-	struct hil_config cfg;
 	char buf[2048];
 	uint64_t ms;
 	char *text;
 	int ret, fails;
 
 	(void)state;
-	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"]}");
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json("{\"algorithms\": [\"ascon-aead128\"]}", &ret, &ms);
 	/* cross compiler, newlib, make, flasher program, probe, serial port,
 	 * sensor bus */
 	assert_int_equal(count_check_lines(text, &fails), 7);
@@ -351,7 +338,6 @@ static void test_doctor_qemu_needs_no_probe_or_port(void **state)
 /* With the real OpenOCD: a typo in the config is found without a probe. */
 static void test_doctor_real_openocd_finds_config_typo(void **state)
 {
-	struct hil_config cfg;
 	char buf[2048];
 	uint64_t ms;
 	char *text;
@@ -361,13 +347,14 @@ static void test_doctor_real_openocd_finds_config_typo(void **state)
 	if (access(REAL_OPENOCD, X_OK) != 0) {
 		skip();
 	}
-	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
-		   " \"board\": {\"name\": \"nucleo-f401re\"},"
-		   " \"link\": {\"port\": \"" PORT "\"},"
-		   " \"flasher\": {\"program\": \"" REAL_OPENOCD "\","
-		   "  \"openocd_config\": [\"board/st_nucleo_f4.cfg\","
-		   "                       \"board/st_nucleo_f4x.cfg\"]}}");
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json(
+		"{\"algorithms\": [\"ascon-aead128\"],"
+		" \"board\": {\"name\": \"nucleo-f401re\"},"
+		" \"link\": {\"port\": \"" PORT "\"},"
+		" \"flasher\": {\"program\": \"" REAL_OPENOCD "\","
+		"  \"openocd_config\": [\"board/st_nucleo_f4.cfg\","
+		"                       \"board/st_nucleo_f4x.cfg\"]}}",
+		&ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_int_equal(count_check_lines(text, &fails), 12);
 	line_with(text, "openocd config", "board/st_nucleo_f4.cfg ", buf,
@@ -385,17 +372,16 @@ static void test_doctor_real_openocd_finds_config_typo(void **state)
 /* A configured sensor is opened and asked for its configuration register. */
 static void test_doctor_checks_a_configured_sensor(void **state)
 {
-	struct hil_config cfg;
 	char buf[2048];
 	uint64_t ms;
 	char *text;
 	int ret, fails;
 
 	(void)state;
-	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
-		   " \"sensor\": {\"type\": \"ina219\","
-		   "  \"bus\": \"sim:ina219@0x40\"}}");
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json("{\"algorithms\": [\"ascon-aead128\"],"
+			   " \"sensor\": {\"type\": \"ina219\","
+			   "  \"bus\": \"sim:ina219@0x40\"}}",
+			   &ret, &ms);
 	assert_int_equal(count_check_lines(text, &fails), 7);
 	line_of(text, "sensor bus", buf, sizeof(buf));
 	assert_non_null(strstr(buf, " ok: INA219 at 0x40 on sim:ina219@0x40 "
@@ -403,10 +389,11 @@ static void test_doctor_checks_a_configured_sensor(void **state)
 	free(text);
 
 	/* Nothing answers at the address: FAIL, and why. */
-	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
-		   " \"sensor\": {\"type\": \"ina219\", \"address\": 65,"
-		   "  \"bus\": \"sim:ina219@0x40\"}}");
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json(
+		"{\"algorithms\": [\"ascon-aead128\"],"
+		" \"sensor\": {\"type\": \"ina219\", \"address\": 65,"
+		"  \"bus\": \"sim:ina219@0x40\"}}",
+		&ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	line_of(text, "sensor bus", buf, sizeof(buf));
 	assert_non_null(strstr(buf, " FAIL: INA219 at 0x41 on sim:ina219@0x40 "
@@ -414,10 +401,10 @@ static void test_doctor_checks_a_configured_sensor(void **state)
 	free(text);
 
 	/* No adapter: FAIL at once, naming the adapter looked for. */
-	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
-		   " \"sensor\": {\"type\": \"ina219\","
-		   "  \"bus\": \"ftdi:0403:6014:HILTEST-NONE\"}}");
-	text = doctor(&cfg, &ret, &ms);
+	text = doctor_json("{\"algorithms\": [\"ascon-aead128\"],"
+			   " \"sensor\": {\"type\": \"ina219\","
+			   "  \"bus\": \"ftdi:0403:6014:HILTEST-NONE\"}}",
+			   &ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	line_of(text, "sensor bus", buf, sizeof(buf));
 	assert_non_null(strstr(buf, " FAIL: sensor.bus "

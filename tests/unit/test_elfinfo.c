@@ -14,46 +14,11 @@
 
 #include "../../host/err.h"
 #include "../../host/elfinfo.h"
+#include "unit_util.h"
 
 #define BUILD_ID "0123456789abcdef0123456789abcdef01234567"
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
 
 /* Run a shell command line (test fixtures only) and return its first output line. */
 static int run(const char *cmd, char *out, size_t len)
@@ -232,13 +197,13 @@ static void test_missing_file_is_an_io_error_naming_it(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_elf_info info;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_elf_info(f->missing, &info), HIL_ERR_IO);
 	assert_int_equal(hil_elf_has_symbol(f->missing, "main"), HIL_ERR_IO);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, f->missing));
 	assert_non_null(strstr(log, "No such file"));
 }
@@ -248,16 +213,16 @@ static void test_non_elf_file_is_rejected_naming_it(void **state)
 	struct fixture *f = *state;
 	struct hil_elf_info info;
 	struct hil_elf_sizes s;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_elf_info(f->not_elf, &info), HIL_ERR_ARG);
 	assert_int_equal(
 		hil_elf_symbol_size_by_prefix(f->not_elf, "x", &s, NULL),
 		HIL_ERR_ARG);
 	assert_int_equal(hil_elf_info("/tmp", &info), HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, f->not_elf));
 	assert_non_null(strstr(log, "not an ELF"));
 	assert_non_null(strstr(log, "/tmp: not a regular file"));
@@ -268,12 +233,12 @@ test_elf_without_build_id_is_reported_with_other_fields_filled(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_elf_info info;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_elf_info(f->no_id, &info), HIL_ERR_NA);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, f->no_id));
 	assert_non_null(strstr(log, "build-id"));
 	assert_int_equal(info.build_id_len, 0);

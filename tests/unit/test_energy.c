@@ -19,6 +19,7 @@
 #include "../../host/i2c/i2c.h"
 #include "../../host/sensor/ina219.h"
 #include "../../host/sensor/ina219_model.h"
+#include "unit_util.h"
 
 #define CLOCK_HZ 84000000.0 /* the Nucleo's 84 MHz profile */
 #define IDLE_A	 0.010
@@ -26,42 +27,6 @@
 #define BUS_V	 3.3
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *fp;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	fp = fopen(c->path, "r");
-	assert_non_null(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
 
 struct rig {
 	struct hil_i2c_bus *bus;
@@ -244,7 +209,7 @@ static void test_sensor_dying_mid_window_gives_an_error(void **state)
 	struct hil_energy_status es;
 	struct hil_energy_stats st;
 	struct hil_energy *s;
-	struct capture c;
+	struct ut_capture c;
 	char log[4096];
 	struct rig r;
 	uint64_t a0, a1, t;
@@ -259,10 +224,10 @@ static void test_sensor_dying_mid_window_gives_an_error(void **state)
 	a0 = at_ns(&r, t + 200000);
 	a1 = at_ns(&r, t + 400000);
 	sleep_until_ns(at_ns(&r, t + 300000));
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ina219_model_set_dead_after(r.m, 0); /* mid-window */
 	ret = hil_energy_window(s, a0, a1, &st);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_int_equal(st.samples, 0);
 	assert_true(st.mean_uw == 0.0);

@@ -6,14 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,42 +22,12 @@
 #include "err.h"
 #include "report/render.h"
 #include "util.h"
+#include "unit_util.h"
 
 #ifndef CHROMIUM
 #define CHROMIUM "/usr/bin/chromium" /* Debian's package "chromium" */
 #endif
 #define TIMEOUT_S 120 /* a cold start in a small VM takes a few seconds */
-
-/* Remove a directory tree (Chromium's profile has sub-directories). */
-static void rm_tree(const char *path)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
-
-	if (lstat(path, &st) != 0) {
-		return;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	d = opendir(path);
-	if (d != NULL) {
-		while ((e = readdir(d)) != NULL) {
-			char p[4096];
-
-			if (strcmp(e->d_name, ".") == 0 ||
-			    strcmp(e->d_name, "..") == 0) {
-				continue;
-			}
-			snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
-			rm_tree(p);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
 
 /* Write report.html of a fixture into dir. */
 static void write_html(const char *fixture, const char *dir)
@@ -192,7 +160,7 @@ static void check_page(const char *fixture)
 	if (getenv("HILRUN_KEEP_SHOT") != NULL) {
 		print_message("screenshot kept: %s/shot.png\n", dir);
 	} else {
-		rm_tree(dir);
+		ut_rm_tree(dir); /* Chromium's profile has sub-directories */
 	}
 	free(log);
 	free(png);

@@ -20,6 +20,7 @@
 #include "../../host/sensor/ina219.h"
 #include "../../host/sensor/ina219_model.h"
 #include "mpsse_interp.h"
+#include "unit_util.h"
 
 /* ---- the fake libftdi: an FT232H 0403:6014 serial FT1234 ---- */
 
@@ -172,42 +173,6 @@ static int teardown(void **state)
 
 /* ---- helpers ---- */
 
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *fp;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	fp = fopen(c->path, "r");
-	assert_non_null(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
 static struct hil_i2c_bus *open_bus(struct fake *f, const char *where)
 {
 	struct hil_i2c_bus *bus = NULL;
@@ -217,14 +182,6 @@ static struct hil_i2c_bus *open_bus(struct fake *f, const char *where)
 	assert_string_equal(f->interp.error, "");
 	mpsse_interp_clear_trace(&f->interp);
 	return bus;
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* ---- the interpreter on its own ---- */
@@ -394,14 +351,14 @@ static void test_ftdi_nack_on_wrong_address_names_it(void **state)
 {
 	struct fake *f = *state;
 	struct hil_i2c_bus *bus = open_bus(f, "0403:6014");
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	uint8_t ptr = 0x00, r[2];
 	int ret;
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_xfer(bus, 0x41, &ptr, 1, r, 2);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "0x41"));
 	assert_non_null(strstr(log, "address (write)"));
@@ -423,13 +380,13 @@ static void test_ftdi_nack_in_batch_names_the_transaction(void **state)
 	uint8_t p0 = 0x00, p1 = 0x05, r0[2], r1[2];
 	struct hil_i2c_msg m[2] = {{0x40, &p0, 1, r0, 2},
 				   {0x44, &p1, 1, r1, 2}};
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_xfer_batch(bus, m, 2);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "0x44"));
 	assert_non_null(strstr(log, "transaction 2 of 2"));
@@ -440,14 +397,14 @@ static void test_ftdi_missing_adapter_names_what_it_looked_for(void **state)
 {
 	struct fake *f = *state;
 	struct hil_i2c_bus *bus = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
 	f->present = 0;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_ftdi_open(&bus, "0403:6014:FT9999", &fake_api);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_null(bus);
 	assert_non_null(strstr(log, "0403:6014"));
@@ -459,14 +416,14 @@ static void test_ftdi_missing_adapter_by_description(void **state)
 {
 	struct fake *f = *state;
 	struct hil_i2c_bus *bus = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
 	f->present = 0;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_ftdi_open(&bus, "desc=C232HM-DDHSL-0", &fake_api);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_int_equal(f->opens, 3); /* 6014, 6010, 6011 */
 	assert_non_null(strstr(log, "C232HM-DDHSL-0"));
@@ -476,21 +433,21 @@ static void test_ftdi_missing_adapter_by_description(void **state)
 static void test_ftdi_missing_adapter_real_libftdi_within_seconds(void **s)
 {
 	struct hil_i2c_bus *bus = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
-	uint64_t t0 = ms_now();
+	uint64_t t0 = ut_ms_now();
 	int ret;
 
 	(void)s;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_open(&bus, "ftdi:0403:6014:HILTEST-NONE");
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	if (ret == HIL_OK) {
 		hil_i2c_close(bus);
 		skip(); /* impossible unless such an adapter exists */
 	}
 	assert_int_equal(ret, HIL_ERR_NA);
-	assert_true(ms_now() - t0 < 5000);
+	assert_true(ut_ms_now() - t0 < 5000);
 	assert_non_null(strstr(log, "0403:6014"));
 	assert_non_null(strstr(log, "HILTEST-NONE"));
 }
@@ -514,15 +471,15 @@ static void test_ftdi_usb_write_error_is_reported(void **state)
 {
 	struct fake *f = *state;
 	struct hil_i2c_bus *bus = open_bus(f, "0403:6014");
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	uint8_t ptr = 0, r[2];
 	int ret;
 
 	f->write_error = -666;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_xfer(bus, 0x40, &ptr, 1, r, 2);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "usb bulk write failed"));
 	f->write_error = 0;
@@ -538,10 +495,10 @@ static void test_ftdi_silent_mpsse_times_out(void **state)
 	int ret;
 
 	f->mute = 1;
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	ret = hil_i2c_xfer(bus, 0x40, &ptr, 1, r, 2);
 	assert_int_equal(ret, HIL_ERR_TIMEOUT);
-	assert_true(ms_now() - t0 < 3000);
+	assert_true(ut_ms_now() - t0 < 3000);
 	f->mute = 0;
 	/* The purge after the failure brings the exchange back in step. */
 	assert_int_equal(hil_i2c_xfer(bus, 0x40, &ptr, 1, r, 2), HIL_OK);

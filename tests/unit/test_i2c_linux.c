@@ -16,52 +16,17 @@
 
 #include "../../host/err.h"
 #include "../../host/i2c/i2c.h"
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *fp;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	fp = fopen(c->path, "r");
-	assert_non_null(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
+#include "unit_util.h"
 
 static int open_logged(const char *spec, char *log, size_t len)
 {
 	struct hil_i2c_bus *bus = NULL;
-	struct capture c;
+	struct ut_capture c;
 	int ret;
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_i2c_open(&bus, spec);
-	capture_end(&c, log, len);
+	ut_capture_end(&c, log, len);
 	if (ret == HIL_OK) {
 		hil_i2c_close(bus);
 	} else {

@@ -19,6 +19,7 @@
 #include "../../host/elfinfo.h"
 #include "../../host/err.h"
 #include "../../host/proc.h"
+#include "unit_util.h"
 
 /* STM32F401RE (RM0368 §2.3, Table 1; DS10086): 512 KiB flash, 96 KiB SRAM. */
 #define FLASH_BASE 0x08000000u
@@ -125,10 +126,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->tmp);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ut_rm_tree(f->tmp), 0);
 	free(f);
 	return 0;
 }

@@ -16,44 +16,9 @@
 #include "../../host/i2c/i2c.h"
 #include "../../host/sensor/ina219.h"
 #include "../../host/sensor/ina219_model.h"
+#include "unit_util.h"
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *fp;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	fp = fopen(c->path, "r");
-	assert_non_null(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
 
 /* A clock the test moves by hand. */
 struct manual_clock {
@@ -317,7 +282,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
@@ -330,9 +295,9 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	constant(m, 3.3, 0.5);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = ina219_read(dev, &r);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_CONFIG);
 	assert_int_equal(r.raw_bus & 1u, 1); /* OVF */
 	assert_non_null(strstr(log, "OVF"));
@@ -348,7 +313,7 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
@@ -358,9 +323,9 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 	constant(m, 3.3, 0.5);	 /* 50 mV: clipped at 40 mV */
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = ina219_read(dev, &r);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_CONFIG);
 	assert_int_equal(r.shunt_uv, 40000);
 	assert_non_null(strstr(log, "full scale"));
@@ -429,7 +394,7 @@ static void test_dead_sensor_error_names_address_and_register(void **state)
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
-	struct capture c;
+	struct ut_capture c;
 	char log[4096];
 	uint16_t v;
 	int ret;
@@ -440,15 +405,15 @@ static void test_dead_sensor_error_names_address_and_register(void **state)
 	ina219_model_set_dead_after(m, 1);
 	assert_int_equal(ina219_reg_read(dev, INA219_REG_CAL, &v), HIL_OK);
 	assert_int_equal(v, 4096);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = ina219_reg_read(dev, INA219_REG_BUS, &v);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "0x40"));
 	assert_non_null(strstr(log, "register 0x02 (bus voltage)"));
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = ina219_read(dev, &r);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "0x01 (shunt voltage)"));
 	ina219_close(dev);
@@ -460,16 +425,16 @@ static void test_open_at_wrong_address_fails_naming_it(void **state)
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
 	struct ina219_config cfg;
 	struct ina219 *dev = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
 	(void)state;
 	ina219_config_default(&cfg);
 	cfg.addr = 0x45;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = ina219_open(&dev, bus, &cfg);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_null(dev);
 	assert_non_null(strstr(log, "0x45"));

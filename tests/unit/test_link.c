@@ -18,53 +18,9 @@
 
 #include "../../host/err.h"
 #include "../../host/link/link.h"
+#include "unit_util.h"
 
 /* ---- helpers ---- */
-
-/* Capture what the code under test logs to stderr, to check it names things. */
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf); /* keep it visible in the test output */
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 struct pair {
 	struct hil_link *a; /* what the host holds */
@@ -132,14 +88,14 @@ static void test_fd_link_read_timeout_returns_zero_within_bounds(void **state)
 
 	(void)state;
 	pair_open(&p);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_read(p.a, buf, sizeof(buf), 100), 0);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_true(dt >= 95 && dt < 400);
 
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_read(p.a, buf, sizeof(buf), 0), 0);
-	assert_true(ms_now() - t0 < 50);
+	assert_true(ut_ms_now() - t0 < 50);
 	pair_close(&p);
 }
 
@@ -154,9 +110,9 @@ test_fd_link_read_returns_what_is_there_without_waiting_for_cap(void **state)
 	pair_open(&p);
 	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"abc", 3, 100),
 			 HIL_OK);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_read(p.a, buf, sizeof(buf), 2000), 3);
-	assert_true(ms_now() - t0 < 500);
+	assert_true(ut_ms_now() - t0 < 500);
 	assert_memory_equal(buf, "abc", 3);
 	pair_close(&p);
 }
@@ -165,20 +121,20 @@ static void
 test_fd_link_peer_closed_is_an_io_error_naming_the_link(void **state)
 {
 	struct pair p;
-	struct capture c;
+	struct ut_capture c;
 	uint8_t buf[8];
 	char log[2048];
 
 	(void)state;
 	pair_open(&p);
 	hil_link_close(p.b);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_link_read(p.a, buf, sizeof(buf), 1000),
 			 HIL_ERR_IO);
 	/* no SIGPIPE: a write to a closed peer is an error too */
 	assert_int_equal(hil_link_write(p.a, buf, sizeof(buf), 1000),
 			 HIL_ERR_IO);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "pair-a"));
 	assert_non_null(strstr(log, "closed"));
 	hil_link_close(p.a);
@@ -187,7 +143,7 @@ test_fd_link_peer_closed_is_an_io_error_naming_the_link(void **state)
 static void test_fd_link_write_times_out_when_peer_does_not_read(void **state)
 {
 	struct pair p;
-	struct capture c;
+	struct ut_capture c;
 	size_t n = 8u << 20;
 	uint8_t *big = calloc(1, n);
 	char log[2048];
@@ -196,11 +152,11 @@ static void test_fd_link_write_times_out_when_peer_does_not_read(void **state)
 	(void)state;
 	assert_non_null(big);
 	pair_open(&p);
-	capture_begin(&c);
-	t0 = ms_now();
+	ut_capture_begin(&c);
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_write(p.a, big, n, 100), HIL_ERR_TIMEOUT);
-	dt = ms_now() - t0;
-	capture_end(&c, log, sizeof(log));
+	dt = ut_ms_now() - t0;
+	ut_capture_end(&c, log, sizeof(log));
 	assert_true(dt >= 95 && dt < 1000);
 	assert_non_null(strstr(log, "pair-a"));
 	free(big);
@@ -243,14 +199,14 @@ static void test_fd_link_is_close_on_exec(void **state)
 static void test_link_open_rejects_unknown_type(void **state)
 {
 	struct hil_link *l = (struct hil_link *)&l;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
 	(void)state;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_link_open(&l, "carrier-pigeon", "/dev/null", 0),
 			 HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_null(l);
 	assert_non_null(strstr(log, "carrier-pigeon"));
 }
@@ -276,14 +232,14 @@ static void test_link_calls_reject_bad_arguments(void **state)
 static void test_serial_missing_port_is_an_error_naming_the_port(void **state)
 {
 	struct hil_link *l = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret;
 
 	(void)state;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_link_open(&l, "serial", "/dev/hilrun-no-such-tty", 115200);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_true(ret < 0);
 	assert_null(l);
 	assert_non_null(strstr(log, "/dev/hilrun-no-such-tty"));
@@ -292,21 +248,21 @@ static void test_serial_missing_port_is_an_error_naming_the_port(void **state)
 static void test_serial_rejects_zero_baud(void **state)
 {
 	struct hil_link *l = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
 	(void)state;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_link_open(&l, "serial", "/dev/ttyS0", 0),
 			 HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "/dev/ttyS0"));
 }
 
 static void test_serial_on_a_pty_says_to_use_the_socket_link(void **state)
 {
 	struct hil_link *l = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048], name[128];
 	int m;
 
@@ -316,10 +272,10 @@ static void test_serial_on_a_pty_says_to_use_the_socket_link(void **state)
 	assert_int_equal(grantpt(m), 0);
 	assert_int_equal(unlockpt(m), 0);
 	snprintf(name, sizeof(name), "%s", ptsname(m));
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	/* libserialport 0.1.1 cannot open a pty (design.md section 3) */
 	assert_int_equal(hil_link_open(&l, "serial", name, 115200), HIL_ERR_NA);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, name));
 	assert_non_null(strstr(log, "socket link"));
 	close(m);
@@ -374,10 +330,10 @@ static void test_flaky_drop_all_rx_delivers_nothing(void **state)
 	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
 	memset(buf, 0x55, sizeof(buf));
 	assert_int_equal(hil_link_write(p.b, buf, sizeof(buf), 100), HIL_OK);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	/* the dropped chunk must not end the wait early */
 	assert_int_equal(hil_link_read(w, buf, sizeof(buf), 100), 0);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_true(dt >= 95 && dt < 400);
 	hil_link_close(w);
 	hil_link_close(p.b);
@@ -588,13 +544,13 @@ static void test_flaky_delay_rx_holds_bytes_back_in_order(void **state)
 	f.delay_ms = 40;
 	pair_open(&p);
 	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"xyz", 3, 100),
 			 HIL_OK);
 	/* Late, not lost: nothing within 10 ms, then the bytes in order. */
 	assert_int_equal(hil_link_read(w, in, sizeof(in), 10), 0);
 	read_exactly(w, in, 3);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_memory_equal(in, "xyz", 3);
 	/* Each byte 40 ms after the one before it. */
 	assert_true(dt >= 115 && dt < 1000);
@@ -615,10 +571,10 @@ static void test_flaky_delay_tx_sends_bytes_late_in_order(void **state)
 	f.delay_ms = 30;
 	pair_open(&p);
 	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_write(w, (const uint8_t *)"123", 3, 1000),
 			 HIL_OK);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	read_exactly(p.b, in, 3);
 	assert_memory_equal(in, "123", 3);
 	assert_true(dt >= 85 && dt < 1000);

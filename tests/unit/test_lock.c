@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -23,6 +22,7 @@
 
 #include "err.h"
 #include "lock.h"
+#include "unit_util.h"
 
 struct fx {
 	char dir[64];	 /* temporary directory */
@@ -46,30 +46,13 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *fx = *state;
-	int ret = nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	int ret = ut_rm_tree(fx->dir);
 
 	free(fx);
 	return ret;
-}
-
-static long long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void test_lock_busy_board_fails_at_once_naming_holder(void **state)
@@ -78,7 +61,7 @@ static void test_lock_busy_board_fails_at_once_naming_holder(void **state)
 	struct hil_lock a, b;
 	char want[128];
 	char *msg = NULL;
-	long long t0;
+	uint64_t t0;
 	struct stat st;
 
 	assert_int_equal(hil_lock_acquire(&a, fx->locks, "nucleo-1",
@@ -91,11 +74,11 @@ static void test_lock_busy_board_fails_at_once_naming_holder(void **state)
 	assert_int_equal(stat(fx->locks, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_lock_acquire(&b, fx->locks, "nucleo-1",
 					  "configs/o3.json", 0, &msg),
 			 HIL_ERR_TIMEOUT);
-	assert_true(ms_now() - t0 < 500);
+	assert_true(ut_ms_now() - t0 < 500);
 	assert_false(b.held);
 	assert_non_null(msg);
 	snprintf(want, sizeof(want),
@@ -142,17 +125,17 @@ static void test_lock_waits_and_gets_it_when_released(void **state)
 	struct delayed_release d = {&a, 300};
 	pthread_t th;
 	char *msg = NULL;
-	long long t0, dt;
+	uint64_t t0, dt;
 
 	assert_int_equal(
 		hil_lock_acquire(&a, fx->locks, "nucleo-1", "first", 0, &msg),
 		HIL_OK);
 	assert_int_equal(pthread_create(&th, NULL, release_later, &d), 0);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(
 		hil_lock_acquire(&b, fx->locks, "nucleo-1", "second", 5, &msg),
 		HIL_OK);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_int_equal(pthread_join(th, NULL), 0);
 	assert_null(msg);
 	/* Got it once released, polling every 100 ms, not at the deadline. */
@@ -166,16 +149,16 @@ static void test_lock_wait_ends_at_the_deadline(void **state)
 	struct fx *fx = *state;
 	struct hil_lock a, b;
 	char *msg = NULL;
-	long long t0, dt;
+	uint64_t t0, dt;
 
 	assert_int_equal(hil_lock_acquire(&a, fx->locks, "nucleo-1",
 					  "configs/o2.json", 0, NULL),
 			 HIL_OK);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(
 		hil_lock_acquire(&b, fx->locks, "nucleo-1", NULL, 1, &msg),
 		HIL_ERR_TIMEOUT);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_true(dt >= 950);
 	assert_true(dt < 2500);
 	assert_non_null(strstr(msg, "(configs/o2.json)"));

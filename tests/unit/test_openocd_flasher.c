@@ -1,7 +1,6 @@
 /* test_openocd_flasher: the OpenOCD flasher against a recording stand-in `openocd` first on PATH, and the real OpenOCD's config check. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -19,6 +17,7 @@
 #include "../../host/board/flasher.h"
 #include "../../host/err.h"
 #include "../../host/proc.h"
+#include "unit_util.h"
 
 #define REAL_OPENOCD "/usr/bin/openocd"
 #define SERIAL	     "0669FF485457725187092515"
@@ -52,60 +51,6 @@ struct fixture {
 
 /* ---- helpers ---- */
 
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void write_file(const char *path, const void *data, size_t n, int mode)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, n, f), n);
-	fclose(f);
-	assert_int_equal(chmod(path, (mode_t)mode), 0);
-}
-
 /* The whole file as a string (empty if it does not exist); caller frees. */
 static char *slurp(const char *path)
 {
@@ -128,43 +73,6 @@ static char *slurp(const char *path)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
-}
-
-/* Live processes whose command line contains every given word. */
-static int count_procs(const char *a, const char *b)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	for (e = readdir(d); e != NULL; e = readdir(d)) {
-		char path[300], buf[4096];
-		size_t len, i;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
-			continue;
-		}
-		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL) {
-			continue;
-		}
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		for (i = 0; i < len; i++) {
-			if (buf[i] == '\0') {
-				buf[i] = ' ';
-			}
-		}
-		buf[len] = '\0';
-		if (strstr(buf, a) != NULL && strstr(buf, b) != NULL) {
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
 }
 
 static void fake(const char *exit_code, const char *err_text,
@@ -271,11 +179,11 @@ static int setup(void **state)
 	snprintf(f->not_elf, sizeof(f->not_elf), "%s/fw.bin", f->dir);
 	snprintf(f->argv_log, sizeof(f->argv_log), "%s/argv.txt", f->dir);
 	snprintf(f->ocd_log, sizeof(f->ocd_log), "%s/openocd.log", f->run_dir);
-	write_file(f->elf, arm_header, sizeof(arm_header), 0644);
-	write_file(f->spaced, arm_header, sizeof(arm_header), 0644);
-	write_file(f->not_elf, "\x00\x10\x00\x20", 4, 0644);
+	ut_write_file(f->elf, arm_header, sizeof(arm_header), 0644);
+	ut_write_file(f->spaced, arm_header, sizeof(arm_header), 0644);
+	ut_write_file(f->not_elf, "\x00\x10\x00\x20", 4, 0644);
 	snprintf(path, sizeof(path), "%s/openocd", f->bin);
-	write_file(path, stand_in, strlen(stand_in), 0755);
+	ut_write_file(path, stand_in, strlen(stand_in), 0755);
 
 	f->saved_path = strdup(old != NULL ? old : "/usr/bin:/bin");
 	assert_non_null(f->saved_path);
@@ -289,11 +197,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[160];
 
 	setenv("PATH", f->saved_path, 1);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ut_rm_tree(f->dir), 0);
 	free(f->saved_path);
 	free(f);
 	return 0;
@@ -425,12 +331,12 @@ static void test_open_refuses_what_tcl_would_reinterpret(void **state)
 	struct fixture *f = *state;
 	struct hil_flasher_params p;
 	struct hil_flasher *fl = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[4096];
 
 	memset(&p, 0, sizeof(p));
 	p.run_dir = f->run_dir;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	p.probe_serial = "0669; shutdown";
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
 	p.probe_serial = "06[exit]";
@@ -441,7 +347,7 @@ static void test_open_refuses_what_tcl_would_reinterpret(void **state)
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
 	p.n_openocd_cfg = HIL_FLASHER_MAX_CFG + 1;
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_null(fl);
 	assert_non_null(strstr(log, "0669; shutdown"));
 	assert_non_null(strstr(log, "board/x}.cfg"));
@@ -451,14 +357,14 @@ static void test_start_rejects_non_elf_without_running_openocd(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 5000);
-	struct capture c;
+	struct ut_capture c;
 	char log[2048], *rec;
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->not_elf), HIL_ERR_ARG);
 	assert_int_equal(hil_flasher_start(fl, "/nonexistent/fw.elf"),
 			 HIL_ERR_IO);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, f->not_elf));
 	assert_non_null(strstr(log, "/nonexistent/fw.elf"));
 	rec = slurp(f->argv_log);
@@ -473,17 +379,17 @@ static void test_start_timeout_kills_a_hanging_openocd(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 300);
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	uint64_t t0;
 
 	fake(NULL, "Info : clock speed 2000 kHz", SLEEP_MARK);
-	capture_begin(&c);
-	t0 = ms_now();
+	ut_capture_begin(&c);
+	t0 = ut_ms_now();
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_TIMEOUT);
-	assert_true(ms_now() - t0 < 3000); /* 300 ms + the kill's grace */
-	capture_end(&c, log, sizeof(log));
-	assert_int_equal(count_procs("sleep", SLEEP_MARK), 0);
+	assert_true(ut_ms_now() - t0 < 3000); /* 300 ms + the kill's grace */
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(ut_count_procs("sleep", SLEEP_MARK), 0);
 	assert_non_null(strstr(log, "300 ms"));
 	assert_non_null(strstr(log, SERIAL));
 	assert_non_null(strstr(log, f->elf));
@@ -494,18 +400,18 @@ static void test_probe_timeout_is_bounded(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 300);
-	struct capture c;
+	struct ut_capture c;
 	char log[1024], why[256];
 	uint64_t t0;
 
 	fake(NULL, NULL, SLEEP_MARK);
-	capture_begin(&c);
-	t0 = ms_now();
+	ut_capture_begin(&c);
+	t0 = ut_ms_now();
 	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)),
 			 HIL_ERR_TIMEOUT);
-	assert_true(ms_now() - t0 < 3000);
-	capture_end(&c, log, sizeof(log));
-	assert_int_equal(count_procs("sleep", SLEEP_MARK), 0);
+	assert_true(ut_ms_now() - t0 < 3000);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(ut_count_procs("sleep", SLEEP_MARK), 0);
 	assert_non_null(strstr(why, "300 ms"));
 	hil_flasher_close(fl);
 }
@@ -592,14 +498,14 @@ static void test_start_translates_each_known_error(void **state)
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 		struct hil_flasher *fl =
 			open_ocd(f, NULL, 0, known[i].serial, 0, 5000);
-		struct capture c;
+		struct ut_capture c;
 		char log[4096];
 		int ret;
 
 		fake("1", known[i].output, NULL);
-		capture_begin(&c);
+		ut_capture_begin(&c);
 		ret = hil_flasher_start(fl, f->elf);
-		capture_end(&c, log, sizeof(log));
+		ut_capture_end(&c, log, sizeof(log));
 		print_message("case %zu: %d\n", i, ret);
 		assert_int_equal(ret, known[i].code);
 		for (k = 0; k < 3; k++) {
@@ -637,22 +543,22 @@ test_log_keeps_command_and_output_and_only_new_output_counts(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 5000);
-	struct capture c;
+	struct ut_capture c;
 	char log[4096], *text;
 
 	fake("1", "Error: open failed", NULL);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 
 	fake("0", "** Programming Finished **\n** Verified OK **", NULL);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
 
 	/* The earlier "open failed" is still in the log: it must not count. */
 	fake("1", "Warn : UNEXPECTED idcode: 0x2ba01477", NULL);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_MISMATCH);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_null(strstr(log, "no probe found"));
 
 	text = slurp(f->ocd_log);
@@ -700,18 +606,18 @@ static void test_missing_program_is_not_available(void **state)
 	struct fixture *f = *state;
 	struct hil_flasher_params p;
 	struct hil_flasher *fl = NULL;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048], v[64], why[256];
 
 	memset(&p, 0, sizeof(p));
 	p.run_dir = f->run_dir;
 	p.program = "/nonexistent/openocd";
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
 	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)), HIL_ERR_NA);
 	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "/nonexistent/openocd"));
 	assert_non_null(strstr(why, "/nonexistent/openocd"));
 	hil_flasher_close(fl);

@@ -13,67 +13,15 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "../../host/err.h"
 #include "../../host/proc.h"
+#include "unit_util.h"
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000u,
-			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
 
 /*
  * Is pid gone? ESRCH, or a zombie nobody reaps yet (an orphan waiting for
@@ -102,13 +50,13 @@ static int gone(pid_t pid)
 
 static int wait_gone(pid_t pid, unsigned ms)
 {
-	uint64_t deadline = ms_now() + ms;
+	uint64_t deadline = ut_ms_now() + ms;
 
 	while (!gone(pid)) {
-		if (ms_now() >= deadline) {
+		if (ut_ms_now() >= deadline) {
 			return 0;
 		}
-		sleep_ms(5);
+		ut_sleep_ms(5);
 	}
 	return 1;
 }
@@ -134,14 +82,14 @@ static void test_missing_program_is_a_spawn_error_not_exit_127(void **state)
 {
 	char *const argv[] = {"hilrun-no-such-program", "--flag", NULL};
 	struct hil_proc *p = (struct hil_proc *)&p;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int ret, st = -1;
 
 	(void)state;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	ret = hil_proc_spawn(&p, argv, NULL);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_null(p);
 	assert_non_null(strstr(log, "hilrun-no-such-program"));
@@ -180,17 +128,17 @@ static void test_empty_argv_is_rejected(void **state)
 
 static void test_run_timeout_kills_sleep_within_bounds(void **state)
 {
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	uint64_t t0, dt;
 	int ret, st = -1;
 
 	(void)state;
-	capture_begin(&c);
-	t0 = ms_now();
+	ut_capture_begin(&c);
+	t0 = ut_ms_now();
 	ret = hil_proc_run(argv_sleep, NULL, 200, &st);
-	dt = ms_now() - t0;
-	capture_end(&c, log, sizeof(log));
+	dt = ut_ms_now() - t0;
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_TIMEOUT);
 	assert_true(dt >= 195 && dt < 1500);
 	assert_non_null(strstr(log, "sleep"));
@@ -244,10 +192,10 @@ static void test_kill_escalates_to_sigkill_when_term_is_ignored(void **state)
 	(void)state;
 	assert_int_equal(hil_proc_spawn(&p, argv, NULL), HIL_OK);
 	pid = hil_proc_pid(p);
-	sleep_ms(100); /* let the shell install its trap */
-	t0 = ms_now();
+	ut_sleep_ms(100); /* let the shell install its trap */
+	t0 = ut_ms_now();
 	hil_proc_kill(p);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_true(dt >= 900 && dt < 3000);
 	assert_int_equal(hil_proc_wait(p, 0, &st), HIL_OK);
 	assert_int_equal(st, 128 + SIGKILL);
@@ -276,7 +224,7 @@ static void test_kill_reaches_grandchildren_in_the_group(void **state)
 	for (tries = 0; tries < 200 && grandchild <= 0; tries++) {
 		long v = 0;
 
-		sleep_ms(10);
+		ut_sleep_ms(10);
 		f = fopen(pidfile, "r");
 		if (f != NULL) {
 			if (fscanf(f, "%ld", &v) == 1) {
@@ -320,15 +268,15 @@ static void test_log_path_collects_stdout_and_stderr_appending(void **state)
 static void test_unwritable_log_path_is_an_error_naming_it(void **state)
 {
 	struct hil_proc *p;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
 	(void)state;
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(
 		hil_proc_spawn(&p, argv_true, "/nonexistent-dir/hiltest.log"),
 		HIL_ERR_IO);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "/nonexistent-dir/hiltest.log"));
 }
 
@@ -441,13 +389,13 @@ static void test_capture_truncates_but_drains_long_output(void **state)
 static void test_capture_timeout_kills(void **state)
 {
 	char buf[16];
-	uint64_t t0 = ms_now();
+	uint64_t t0 = ut_ms_now();
 
 	(void)state;
 	assert_int_equal(
 		hil_proc_capture(argv_sleep, buf, sizeof(buf), 150, NULL),
 		HIL_ERR_TIMEOUT);
-	assert_true(ms_now() - t0 < 1500);
+	assert_true(ut_ms_now() - t0 < 1500);
 }
 
 int main(void)

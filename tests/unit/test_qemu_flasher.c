@@ -1,7 +1,6 @@
 /* test_qemu_flasher: the QEMU flasher with the real qemu-system-arm and tiny ELFs built at test time; no emulator may survive a test. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,104 +18,13 @@
 #include "../../host/board/flasher.h"
 #include "../../host/err.h"
 #include "../../host/link/link.h"
+#include "unit_util.h"
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-/* Live processes whose command line mentions `needle` (zombies have none). */
-static int count_procs(const char *needle)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	for (e = readdir(d); e != NULL; e = readdir(d)) {
-		char path[300], buf[4096];
-		size_t len, i;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9') {
-			continue;
-		}
-		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL) {
-			continue;
-		}
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		for (i = 0; i < len; i++) {
-			if (buf[i] == '\0') {
-				buf[i] = ' ';
-			}
-		}
-		buf[len] = '\0';
-		if (strstr(buf, "qemu") != NULL &&
-		    strstr(buf, needle) != NULL) {
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
-}
 
 static int have_cross_compiler(void)
 {
 	return system("command -v arm-none-eabi-gcc >/dev/null 2>&1") == 0;
-}
-
-static void write_file(const char *path, const void *data, size_t n, int mode)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, n, f), n);
-	fclose(f);
-	assert_int_equal(chmod(path, (mode_t)mode), 0);
 }
 
 struct fixture {
@@ -186,10 +94,10 @@ static int setup(void **state)
 		 f->dir);
 	snprintf(f->not_elf, sizeof(f->not_elf), "%s/not_elf.bin", f->dir);
 	snprintf(f->fake_qemu, sizeof(f->fake_qemu), "%s/fake-qemu", f->dir);
-	write_file(f->src, fw_source, strlen(fw_source), 0644);
-	write_file(f->header_only, arm_header, sizeof(arm_header), 0644);
-	write_file(f->not_elf, "notelf\n", 7, 0644);
-	write_file(f->fake_qemu, fake, strlen(fake), 0755);
+	ut_write_file(f->src, fw_source, strlen(fw_source), 0644);
+	ut_write_file(f->header_only, arm_header, sizeof(arm_header), 0644);
+	ut_write_file(f->not_elf, "notelf\n", 7, 0644);
+	ut_write_file(f->fake_qemu, fake, strlen(fake), 0755);
 
 	f->have_fw = have_cross_compiler();
 	if (f->have_fw) {
@@ -214,10 +122,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ut_rm_tree(f->dir), 0);
 	free(f);
 	return 0;
 }
@@ -261,16 +167,16 @@ static void test_flasher_rejects_unknown_type_and_missing_run_dir(void **state)
 	struct fixture *f = *state;
 	struct hil_flasher_params p = {.run_dir = f->run_dir};
 	struct hil_flasher *fl;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_open(&fl, "jtag-magic", &p), HIL_ERR_ARG);
 	p.run_dir = "/nonexistent/run";
 	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_ERR_IO);
 	p.run_dir = f->not_elf;
 	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "jtag-magic"));
 	assert_non_null(strstr(log, "/nonexistent/run"));
 	assert_non_null(strstr(log, "not a directory"));
@@ -280,13 +186,13 @@ static void test_qemu_missing_binary_is_a_clear_error(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_qemu(f->run_dir, "hilrun-no-such-qemu");
-	struct capture c;
+	struct ut_capture c;
 	char log[2048], ver[128];
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->header_only), HIL_ERR_NA);
 	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)), HIL_ERR_NA);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "hilrun-no-such-qemu"));
 	assert_non_null(strstr(log, strerror(ENOENT)));
 	assert_int_equal(hil_flasher_check(fl), HIL_ERR_NA);
@@ -297,18 +203,18 @@ static void test_qemu_rejects_a_non_elf_file_before_starting(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
 	/* QEMU itself would load it as a raw image and lock up */
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->not_elf), HIL_ERR_ARG);
 	assert_int_equal(hil_flasher_start(fl, "/bin/sh"), HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, f->not_elf));
 	assert_non_null(strstr(log, "not an ELF"));
 	assert_non_null(strstr(log, "not a 32-bit ARM ELF"));
-	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 	hil_flasher_close(fl);
 }
 
@@ -316,13 +222,13 @@ static void test_qemu_missing_elf_is_an_io_error_naming_it(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
-	struct capture c;
+	struct ut_capture c;
 	char log[2048], path[128];
 
 	snprintf(path, sizeof(path), "%s/missing.elf", f->dir);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, path), HIL_ERR_IO);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, path));
 	hil_flasher_close(fl);
 }
@@ -331,13 +237,13 @@ static void test_qemu_early_exit_reports_its_log(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_qemu(f->run_dir, f->fake_qemu);
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->header_only),
 			 HIL_ERR_PROCESS);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "fake failure for the test"));
 	assert_non_null(strstr(log, "status 1"));
 	assert_non_null(strstr(log, f->header_only));
@@ -357,14 +263,14 @@ static void test_qemu_runs_the_image_and_its_uart_reaches_the_link(void **state)
 	fl = open_qemu(f->run_dir, NULL);
 	snprintf(sock, sizeof(sock), "%s/uart.sock", f->run_dir);
 	assert_string_equal(hil_flasher_link_where(fl), sock);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
 	print_message("qemu socket ready after %llu ms\n",
-		      (unsigned long long)(ms_now() - t0));
-	assert_int_equal(count_procs(f->dir), 1);
+		      (unsigned long long)(ut_ms_now() - t0));
+	assert_int_equal(ut_count_procs("qemu", f->dir), 1);
 	expect_hello(fl);
 	hil_flasher_stop(fl);
-	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 	assert_int_equal(access(sock, F_OK), -1); /* socket removed */
 	hil_flasher_close(fl);
 }
@@ -374,7 +280,7 @@ static void test_qemu_image_crash_is_reported_with_qemus_message(void **state)
 	struct fixture *f = *state;
 	struct hil_flasher *fl;
 	struct hil_link *l;
-	struct capture c;
+	struct ut_capture c;
 	char log[4096];
 	uint8_t buf[8];
 	int r, tries;
@@ -388,7 +294,7 @@ static void test_qemu_image_crash_is_reported_with_qemus_message(void **state)
 	assert_int_equal(
 		hil_link_socket_open(&l, hil_flasher_link_where(fl), 2000),
 		HIL_OK);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	r = hil_link_read(l, buf, sizeof(buf), 5000);
 	assert_int_equal(r, HIL_ERR_IO); /* QEMU died: EOF */
 	hil_link_close(l);
@@ -402,11 +308,11 @@ static void test_qemu_image_crash_is_reported_with_qemus_message(void **state)
 			  NULL);
 	}
 	assert_int_equal(r, HIL_ERR_PROCESS);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "Lockup"));
 	assert_non_null(strstr(log, f->crash));
 	hil_flasher_close(fl);
-	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 }
 
 static void test_qemu_close_without_stop_leaves_no_process(void **state)
@@ -419,9 +325,9 @@ static void test_qemu_close_without_stop_leaves_no_process(void **state)
 	}
 	fl = open_qemu(f->run_dir, NULL);
 	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
-	assert_int_equal(count_procs(f->dir), 1);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 1);
 	hil_flasher_close(fl); /* never connected: QEMU is still waiting */
-	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 }
 
 static void test_qemu_restart_replaces_the_running_emulator(void **state)
@@ -436,10 +342,10 @@ static void test_qemu_restart_replaces_the_running_emulator(void **state)
 	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
 	expect_hello(fl);
 	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
-	assert_int_equal(count_procs(f->dir), 1);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 1);
 	expect_hello(fl);
 	hil_flasher_close(fl);
-	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 }
 
 static void test_qemu_long_run_dir_gets_its_socket_in_tmp(void **state)
@@ -464,7 +370,7 @@ static void test_qemu_long_run_dir_gets_its_socket_in_tmp(void **state)
 	assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
 	expect_hello(fl);
 	hil_flasher_close(fl);
-	assert_int_equal(count_procs(f->dir), 0);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 	/* the temporary socket directory is gone, qemu.log is in the run dir */
 	*strrchr(where, '/') = '\0';
 	assert_int_equal(stat(where, &st), -1);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -20,61 +19,9 @@
 #include "../../host/sensor/ina219_model.h"
 #include "../../host/sensor/sensor.h"
 #include "../../host/sensorcmd.h"
+#include "unit_util.h"
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-/* Send stderr (the log) to a file until capture_end. */
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *fp;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	fp = fopen(c->path, "r");
-	assert_non_null(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {(time_t)(ms / 1000u),
-			      (long)(ms % 1000u) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
 
 /* The defaults with an INA219 on bus. */
 static void ina219_cfg(struct hil_config *cfg, const char *bus)
@@ -213,7 +160,7 @@ static void test_readings_follow_the_load(void **state)
 	/* The model's default load: 10 mA at 3.3 V, through 0.1 ohm. */
 	ina219_cfg(&cfg, "sim:ina219@0x40");
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
-	sleep_ms(5); /* a few 1.064 ms cycles */
+	ut_sleep_ms(5); /* a few 1.064 ms cycles */
 	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
 	assert_int_equal(r.cnvr, 1);
 	assert_int_equal(r.bus_mv, 3300);
@@ -234,17 +181,17 @@ static void test_current_beyond_range_is_flagged_quietly(void **state)
 	struct hil_config cfg;
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_reading r;
-	struct capture c;
+	struct ut_capture c;
 	char err[512], log[4096];
 
 	(void)state;
 	/* 500 mA through 0.1 ohm = 50 mV, the range is +-40 mV. */
 	ina219_cfg(&cfg, "sim:ina219@0x40,idle_ma=500");
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
-	sleep_ms(5);
-	capture_begin(&c);
+	ut_sleep_ms(5);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(r.cnvr, 1);
 	assert_int_equal(r.out_of_range, 1);
 	assert_string_equal(log, "");
@@ -395,10 +342,10 @@ static void test_missing_ftdi_adapter_fails_fast_naming_it(void **state)
 
 	(void)state;
 	ina219_cfg(&cfg, "ftdi:0403:6014:HILTEST-NONE");
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
 			 HIL_ERR_NA);
-	assert_true(ms_now() - t0 < 5000);
+	assert_true(ut_ms_now() - t0 < 5000);
 	assert_null(s);
 	assert_contains(err, "sensor.bus \"ftdi:0403:6014:HILTEST-NONE\"");
 	assert_contains(err, "no FTDI adapter 0403:6014:HILTEST-NONE");
@@ -413,10 +360,10 @@ static void test_missing_linux_adapter_fails_fast_naming_it(void **state)
 
 	(void)state;
 	ina219_cfg(&cfg, "linux:/dev/i2c-hiltest-none");
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
 			 HIL_ERR_NA);
-	assert_true(ms_now() - t0 < 5000);
+	assert_true(ut_ms_now() - t0 < 5000);
 	assert_contains(err, "no I2C adapter /dev/i2c-hiltest-none");
 }
 
@@ -468,7 +415,7 @@ static void run_cmd(const char *json, const char *seconds,
 	char *argv[6];
 	char *text = NULL;
 	size_t len = 0;
-	struct capture c;
+	struct ut_capture c;
 	FILE *f, *out;
 	int fd, argc = 0;
 
@@ -488,9 +435,9 @@ static void run_cmd(const char *json, const char *seconds,
 	argv[argc] = NULL;
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	res->ret = hil_sensorcmd_run(argc, argv, stop, out);
-	capture_end(&c, res->log, sizeof(res->log));
+	ut_capture_end(&c, res->log, sizeof(res->log));
 	fclose(out);
 	snprintf(res->out, sizeof(res->out), "%s", text);
 	free(text);
@@ -505,14 +452,14 @@ static void run_cmd(const char *json, const char *seconds,
 static void test_cmd_prints_readings_for_the_wiring_check(void **state)
 {
 	struct cmd_result *res = calloc(1, sizeof(*res));
-	uint64_t t0 = ms_now(), ms;
+	uint64_t t0 = ut_ms_now(), ms;
 	const char *p;
 	int lines = 0;
 
 	(void)state;
 	assert_non_null(res);
 	run_cmd(CFG_SIM(""), "0.5", NULL, res);
-	ms = ms_now() - t0;
+	ms = ut_ms_now() - t0;
 	assert_int_equal(res->ret, HIL_OK);
 	assert_true(ms >= 450 && ms < 3000);
 	assert_contains(res->out,
@@ -581,7 +528,7 @@ static void test_cmd_dead_sensor_fails_with_reason(void **state)
 static void test_cmd_missing_adapter_fails_fast(void **state)
 {
 	struct cmd_result *res = calloc(1, sizeof(*res));
-	uint64_t t0 = ms_now();
+	uint64_t t0 = ut_ms_now();
 
 	(void)state;
 	assert_non_null(res);
@@ -589,7 +536,7 @@ static void test_cmd_missing_adapter_fails_fast(void **state)
 		"\"ina219\", \"bus\": \"ftdi:0403:6014:HILTEST-NONE\"}}",
 		NULL, NULL, res);
 	assert_int_equal(res->ret, HIL_ERR_NA);
-	assert_true(ms_now() - t0 < 5000);
+	assert_true(ut_ms_now() - t0 < 5000);
 	assert_contains(res->log, "no FTDI adapter 0403:6014:HILTEST-NONE");
 	free(res);
 }
@@ -598,13 +545,13 @@ static void test_cmd_stops_when_asked(void **state)
 {
 	struct cmd_result *res = calloc(1, sizeof(*res));
 	volatile sig_atomic_t stop = 1;
-	uint64_t t0 = ms_now();
+	uint64_t t0 = ut_ms_now();
 
 	(void)state;
 	assert_non_null(res);
 	run_cmd(CFG_SIM(""), NULL, &stop, res); /* no --seconds: until stop */
 	assert_int_equal(res->ret, HIL_OK);
-	assert_true(ms_now() - t0 < 2000);
+	assert_true(ut_ms_now() - t0 < 2000);
 	free(res);
 }
 

@@ -11,7 +11,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +24,7 @@
 #include "err.h"
 #include "lock.h"
 #include "serve.h"
+#include "unit_util.h"
 
 #define MAX_CALLS 32
 
@@ -148,35 +148,13 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *fx = *state;
-	int ret = nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	int ret = ut_rm_tree(fx->dir);
 
 	free(fx);
 	return ret;
-}
-
-/* JSON in C strings is unreadable with \" everywhere: tests write ' for ". */
-static void write_file(const char *path, const char *squoted)
-{
-	FILE *f = fopen(path, "w");
-	const char *s;
-
-	assert_non_null(f);
-	for (s = squoted; *s != '\0'; s++) {
-		fputc(*s == '\'' ? '"' : *s, f);
-	}
-	assert_int_equal(fclose(f), 0);
 }
 
 /* A valid config file named name (its "name" too); path receives it. */
@@ -188,7 +166,7 @@ static void config_file(const struct fx *fx, const char *name, char *path,
 	snprintf(path, n, "%s/%s.json", fx->dir, name);
 	snprintf(text, sizeof(text),
 		 "{'name': '%s', 'algorithms': ['ascon-aead128']}", name);
-	write_file(path, text);
+	ut_write_squoted(path, text);
 }
 
 static void make_spool(const struct fx *fx)
@@ -212,7 +190,7 @@ static void drop(const struct fx *fx, const char *sub, const char *name,
 
 	make_spool(fx);
 	snprintf(path, sizeof(path), "%s/%s/%s", fx->spool, sub, name);
-	write_file(path, squoted);
+	ut_write_squoted(path, squoted);
 }
 
 /* Drop {"config": "<dir>/<cfg>.json"}, writing that config. */
@@ -304,8 +282,8 @@ static void test_serve_three_jobs_one_invalid(void **state)
 
 	drop_config_job(fx, "incoming", "1-alpha.json", "alpha");
 	snprintf(bad, sizeof(bad), "%s/bad.json", fx->dir);
-	write_file(bad,
-		   "{'algorithms': ['ascon-aead128'], 'bench': {'runs': 0}}");
+	ut_write_squoted(
+		bad, "{'algorithms': ['ascon-aead128'], 'bench': {'runs': 0}}");
 	snprintf(text, sizeof(text), "{'config': '%s'}", bad);
 	drop(fx, "incoming", "2-bad.json", text);
 	drop_config_job(fx, "incoming", "3-gamma.json", "gamma");

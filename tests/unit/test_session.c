@@ -9,13 +9,13 @@
 #include <cmocka.h>
 #include <pthread.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "hilp.h"
 #include "link/link.h"
 #include "session.h"
+#include "unit_util.h"
 
 /* What the scripted peer does with each request it receives, in order. */
 enum peer_action {
@@ -143,6 +143,10 @@ struct fixture {
 	pthread_t thread;
 	struct hil_link *link;
 	struct hil_session *session;
+	/* What call() got back; st starts at 0xFF, a status no test expects. */
+	uint8_t st;
+	uint8_t reply[8];
+	size_t len;
 };
 
 static void start(struct fixture *f, const enum peer_action *script, size_t n,
@@ -151,6 +155,7 @@ static void start(struct fixture *f, const enum peer_action *script, size_t n,
 	int sv[2];
 
 	memset(f, 0, sizeof(*f));
+	f->st = 0xFF;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	f->peer.fd = sv[1];
 	f->peer.script = script;
@@ -177,27 +182,25 @@ static void finish(struct fixture *f)
 	hil_session_close(f->session);
 }
 
-static int call(struct fixture *f, uint8_t *status, uint8_t *reply, size_t *len)
+static int call(struct fixture *f)
 {
 	const uint8_t payload[] = {1, 2, 3};
 
 	return hil_session_call(f->session, HILP_CMD_INFO, 0, payload,
-				sizeof(payload), reply, 8, len, status, 0);
+				sizeof(payload), f->reply, sizeof(f->reply),
+				&f->len, &f->st, 0);
 }
 
 static void test_call_returns_reply_after_sequence_byte(void **state)
 {
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
 
 	(void)state;
 	start(&f, NULL, 0, 500, 0);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_OK);
-	assert_int_equal(len, 1);
-	assert_int_equal(reply[0], 0xAB);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(f.len, 1);
+	assert_int_equal(f.reply[0], 0xAB);
 	stop(&f);
 	assert_true(f.peer.lone_zeros >= 1); /* resync before the request */
 	finish(&f);
@@ -207,14 +210,11 @@ static void test_stale_reply_with_other_sequence_is_ignored(void **state)
 {
 	const enum peer_action script[] = {PEER_STALE_THEN_REPLY};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
 
 	(void)state;
 	start(&f, script, 1, 500, 0);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
 	stop(&f);
 	assert_int_equal(f.peer.requests, 1);
 	assert_int_equal(hil_session_get_stats(f.session)->retries, 0);
@@ -225,14 +225,11 @@ static void test_corrupted_reply_is_retried(void **state)
 {
 	const enum peer_action script[] = {PEER_CORRUPT_REPLY};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
 
 	(void)state;
 	start(&f, script, 1, 300, 2);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
 	stop(&f);
 	assert_int_equal(f.peer.requests, 2);
 	assert_int_equal(hil_session_get_stats(f.session)->bad_frames, 1);
@@ -240,31 +237,20 @@ static void test_corrupted_reply_is_retried(void **state)
 	finish(&f);
 }
 
-static long long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Our reply damaged, then "ok": the reply is lost, ask again at once. */
 static void test_damaged_reply_then_ok_is_retried_without_waiting(void **state)
 {
 	const enum peer_action script[] = {PEER_CORRUPT_REPLY};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
-	long long t0, dt;
+	uint64_t t0, dt;
 
 	(void)state;
 	start(&f, script, 1, 3000, 2);
-	t0 = ms_now();
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	dt = ms_now() - t0;
-	assert_int_equal(st, HILP_ST_OK);
-	assert_int_equal(reply[0], 0xAB);
+	t0 = ut_ms_now();
+	assert_int_equal(call(&f), HIL_OK);
+	dt = ut_ms_now() - t0;
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(f.reply[0], 0xAB);
 	assert_true(dt < 1500); /* not the 3 s timeout */
 	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 0);
 	assert_int_equal(hil_session_get_stats(f.session)->retries, 1);
@@ -279,17 +265,14 @@ test_damaged_status_after_reply_is_retried_without_waiting(void **state)
 {
 	const enum peer_action script[] = {PEER_CORRUPT_STATUS};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
-	long long t0, dt;
+	uint64_t t0, dt;
 
 	(void)state;
 	start(&f, script, 1, 3000, 2);
-	t0 = ms_now();
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	dt = ms_now() - t0;
-	assert_int_equal(st, HILP_ST_OK);
+	t0 = ut_ms_now();
+	assert_int_equal(call(&f), HIL_OK);
+	dt = ut_ms_now() - t0;
+	assert_int_equal(f.st, HILP_ST_OK);
 	assert_true(dt < 1500);
 	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 0);
 	assert_int_equal(hil_session_get_stats(f.session)->bad_frames, 1);
@@ -306,33 +289,30 @@ static void test_chunk_halves_on_damage_and_grows_back_when_clean(void **state)
 		PEER_CORRUPT_REPLY, PEER_REPLY, PEER_CORRUPT_REPLY, PEER_REPLY,
 	};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
 	int i;
 
 	(void)state;
 	start(&f, script, sizeof(script) / sizeof(script[0]), 1000, 2);
 	/* A clean link: the whole frame. */
 	assert_int_equal(hil_session_chunk(f.session, 240), 240);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(call(&f), HIL_OK);
 	assert_int_equal(hil_session_chunk(f.session, 240), 120);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(call(&f), HIL_OK);
 	assert_int_equal(hil_session_chunk(f.session, 240), 60);
 	/* Never below the floor, nor above what the caller takes. */
 	for (i = 0; i < 4; i++) {
-		assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+		assert_int_equal(call(&f), HIL_OK);
 	}
 	assert_int_equal(hil_session_chunk(f.session, 240),
 			 HIL_SESSION_MIN_CHUNK);
 	assert_int_equal(hil_session_chunk(f.session, 8), 8);
 	/* 16 calls answered at once: one step back up. */
 	for (i = 0; i < 15; i++) {
-		assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+		assert_int_equal(call(&f), HIL_OK);
 	}
 	assert_int_equal(hil_session_chunk(f.session, 240),
 			 HIL_SESSION_MIN_CHUNK);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
+	assert_int_equal(call(&f), HIL_OK);
 	assert_int_equal(hil_session_chunk(f.session, 240), 30);
 	stop(&f);
 	finish(&f);
@@ -342,14 +322,11 @@ static void test_target_crc_reject_is_retried(void **state)
 {
 	const enum peer_action script[] = {PEER_REJECT_CRC, PEER_REJECT_CRC};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
 
 	(void)state;
 	start(&f, script, 2, 300, 3);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
 	stop(&f);
 	assert_int_equal(f.peer.requests, 3);
 	assert_int_equal(hil_session_get_stats(f.session)->target_rejects, 2);
@@ -361,14 +338,11 @@ test_target_status_without_reply_is_returned_not_retried(void **state)
 {
 	const enum peer_action script[] = {PEER_STATUS_ONLY};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0;
 
 	(void)state;
 	start(&f, script, 1, 300, 3);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_BAD_CMD);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_BAD_CMD);
 	stop(&f);
 	assert_int_equal(f.peer.requests, 1);
 	finish(&f);
@@ -379,13 +353,10 @@ static void test_silent_peer_times_out_after_bounded_retries(void **state)
 	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT,
 					   PEER_SILENT};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0;
 
 	(void)state;
 	start(&f, script, 3, 100, 2);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_ERR_TIMEOUT);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
 	stop(&f);
 	assert_int_equal(f.peer.requests, 3);
 	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 3);
@@ -396,14 +367,11 @@ static void test_silent_then_answering_peer_recovers(void **state)
 {
 	const enum peer_action script[] = {PEER_SILENT};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0xFF;
 
 	(void)state;
 	start(&f, script, 1, 100, 1);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_OK);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
 	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 1);
 	stop(&f);
 	finish(&f);
@@ -413,15 +381,12 @@ static void test_fault_report_is_decoded_and_returned(void **state)
 {
 	const enum peer_action script[] = {PEER_FAULT};
 	struct fixture f;
-	uint8_t reply[8];
-	size_t len = 0;
-	uint8_t st = 0;
 	const struct hil_session_fault *fault;
 
 	(void)state;
 	start(&f, script, 1, 300, 2);
-	assert_int_equal(call(&f, &st, reply, &len), HIL_OK);
-	assert_int_equal(st, HILP_ST_FAULT);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_FAULT);
 	fault = hil_session_get_fault(f.session);
 	assert_true(fault->seen);
 	assert_int_equal(fault->pc, 0x08000123u);

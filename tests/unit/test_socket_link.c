@@ -13,67 +13,15 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "../../host/err.h"
 #include "../../host/link/link.h"
+#include "unit_util.h"
 
 /* ---- helpers ---- */
-
-struct capture {
-	int saved;
-	char path[64];
-};
-
-static void capture_begin(struct capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	snprintf(c->path, sizeof(c->path), "/tmp/hiltest-log-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
-	close(fd);
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	f = fopen(c->path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(c->path);
-	fprintf(stderr, "%s", buf);
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000u,
-			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
 
 struct dir {
 	char path[64];
@@ -160,7 +108,7 @@ static void test_socket_retries_until_the_server_appears(void **state)
 		/* a server that starts late, like QEMU */
 		int srv, conn;
 
-		sleep_ms(300);
+		ut_sleep_ms(300);
 		srv = listen_on(d->sock);
 		conn = accept(srv, NULL, NULL);
 		if (conn < 0 || write(conn, "late", 4) != 4) {
@@ -169,9 +117,9 @@ static void test_socket_retries_until_the_server_appears(void **state)
 		(void)read(conn, buf, 1); /* until the client closes */
 		_exit(0);
 	}
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	r = hil_link_socket_open(&l, d->sock, 3000);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_int_equal(r, HIL_OK);
 	assert_true(dt >= 250 && dt < 2000);
 	r = hil_link_read(l, buf, sizeof(buf), 1000);
@@ -186,16 +134,16 @@ static void test_socket_without_server_times_out_naming_the_path(void **state)
 {
 	struct dir *d = *state;
 	struct hil_link *l = (struct hil_link *)&l;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	uint64_t t0, dt;
 	int r;
 
-	capture_begin(&c);
-	t0 = ms_now();
+	ut_capture_begin(&c);
+	t0 = ut_ms_now();
 	r = hil_link_socket_open(&l, d->sock, 200);
-	dt = ms_now() - t0;
-	capture_end(&c, log, sizeof(log));
+	dt = ut_ms_now() - t0;
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(r, HIL_ERR_TIMEOUT);
 	assert_null(l);
 	assert_true(dt >= 195 && dt < 1000);
@@ -206,15 +154,15 @@ static void test_socket_stale_socket_file_times_out(void **state)
 {
 	struct dir *d = *state;
 	struct hil_link *l;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	int r;
 
 	/* a socket file nobody listens on: what a killed QEMU leaves */
 	close(listen_on(d->sock));
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	r = hil_link_socket_open(&l, d->sock, 150);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(r, HIL_ERR_TIMEOUT);
 	assert_non_null(strstr(log, d->sock));
 	assert_non_null(strstr(log, "refused"));
@@ -224,7 +172,7 @@ static void test_socket_peer_close_is_an_io_error_naming_the_path(void **state)
 {
 	struct dir *d = *state;
 	struct hil_link *l;
-	struct capture c;
+	struct ut_capture c;
 	char log[2048];
 	uint8_t buf[4];
 	int srv, conn;
@@ -234,9 +182,9 @@ static void test_socket_peer_close_is_an_io_error_naming_the_path(void **state)
 	conn = accept(srv, NULL, NULL);
 	assert_true(conn >= 0);
 	close(conn);
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_link_read(l, buf, sizeof(buf), 1000), HIL_ERR_IO);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, d->sock));
 	hil_link_close(l);
 	close(srv);
@@ -245,16 +193,16 @@ static void test_socket_peer_close_is_an_io_error_naming_the_path(void **state)
 static void test_socket_rejects_a_path_longer_than_sun_path(void **state)
 {
 	struct hil_link *l;
-	struct capture c;
+	struct ut_capture c;
 	char path[200], log[2048];
 
 	(void)state;
 	memset(path, 'x', sizeof(path) - 1);
 	path[0] = '/';
 	path[sizeof(path) - 1] = '\0';
-	capture_begin(&c);
+	ut_capture_begin(&c);
 	assert_int_equal(hil_link_socket_open(&l, path, 100), HIL_ERR_ARG);
-	capture_end(&c, log, sizeof(log));
+	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "longer than"));
 }
 
@@ -268,9 +216,9 @@ static void test_socket_read_timeout_returns_zero(void **state)
 
 	srv = listen_on(d->sock);
 	assert_int_equal(hil_link_socket_open(&l, d->sock, 500), HIL_OK);
-	t0 = ms_now();
+	t0 = ut_ms_now();
 	assert_int_equal(hil_link_read(l, buf, sizeof(buf), 80), 0);
-	dt = ms_now() - t0;
+	dt = ut_ms_now() - t0;
 	assert_true(dt >= 75 && dt < 400);
 	hil_link_close(l);
 	close(srv);

@@ -11,7 +11,7 @@
 
 #include "api.h"
 #include "crypto_block.h"
-#include "kat.h"
+#include "kat_suite.h"
 
 /* Copied unchanged from the shared vectors into tests/kat (sources: its SOURCES.txt). */
 #define LE_FILE	    "speck64128_le_bytes.txt"
@@ -29,33 +29,21 @@ struct vec {
 	unsigned char ct[CRYPTO_BLOCKBYTES];
 };
 
-static struct kat_record rec;
 static unsigned char ks[CRYPTO_KSBYTES + TAIL];
 static unsigned char out[KAT_VECTORS * CRYPTO_BLOCKBYTES + TAIL];
 
-static const struct kat_field *need(const char *name, size_t len)
-{
-	const struct kat_field *fl = kat_find(&rec, name);
-
-	if (!fl) {
-		fail_msg("Count = %lu: no %s field", rec.count, name);
-	}
-	if (fl->len != len) {
-		fail_msg("Count = %lu: %s has %zu bytes, not %zu", rec.count,
-			 name, fl->len, len);
-	}
-	return fl;
-}
-
 /* Byte form: Key/PT/CT as the bytes a caller passes; Nonce and AD empty. */
-static void le_to_vec(struct vec *v)
+static void le_to_vec(const struct kat_record *r, struct vec *v)
 {
-	need("Nonce", 0);
-	need("AD", 0);
-	v->count = rec.count;
-	memcpy(v->key, need("Key", CRYPTO_KEYBYTES)->data, CRYPTO_KEYBYTES);
-	memcpy(v->pt, need("PT", CRYPTO_BLOCKBYTES)->data, CRYPTO_BLOCKBYTES);
-	memcpy(v->ct, need("CT", CRYPTO_BLOCKBYTES)->data, CRYPTO_BLOCKBYTES);
+	kat_suite_need_len(r, "Nonce", 0);
+	kat_suite_need_len(r, "AD", 0);
+	v->count = r->count;
+	memcpy(v->key, kat_suite_need_len(r, "Key", CRYPTO_KEYBYTES)->data,
+	       CRYPTO_KEYBYTES);
+	memcpy(v->pt, kat_suite_need_len(r, "PT", CRYPTO_BLOCKBYTES)->data,
+	       CRYPTO_BLOCKBYTES);
+	memcpy(v->ct, kat_suite_need_len(r, "CT", CRYPTO_BLOCKBYTES)->data,
+	       CRYPTO_BLOCKBYTES);
 }
 
 /*
@@ -74,65 +62,36 @@ static void words_to_bytes(unsigned char *b, const unsigned char *w, size_t n)
 	}
 }
 
-static void words_to_vec(struct vec *v)
+static void words_to_vec(const struct kat_record *r, struct vec *v)
 {
-	v->count = rec.count;
-	words_to_bytes(v->key, need("KeyWords", CRYPTO_KEYBYTES)->data,
+	v->count = r->count;
+	words_to_bytes(v->key,
+		       kat_suite_need_len(r, "KeyWords", CRYPTO_KEYBYTES)->data,
 		       CRYPTO_KEYBYTES);
-	words_to_bytes(v->pt, need("PTWords", CRYPTO_BLOCKBYTES)->data,
-		       CRYPTO_BLOCKBYTES);
-	words_to_bytes(v->ct, need("CTWords", CRYPTO_BLOCKBYTES)->data,
-		       CRYPTO_BLOCKBYTES);
+	words_to_bytes(
+		v->pt,
+		kat_suite_need_len(r, "PTWords", CRYPTO_BLOCKBYTES)->data,
+		CRYPTO_BLOCKBYTES);
+	words_to_bytes(
+		v->ct,
+		kat_suite_need_len(r, "CTWords", CRYPTO_BLOCKBYTES)->data,
+		CRYPTO_BLOCKBYTES);
 }
 
 /* Read every vector of a file into v[]; returns how many there were. */
-static unsigned long read_vectors(const char *file, void (*conv)(struct vec *),
+static unsigned long read_vectors(const char *file,
+				  void (*conv)(const struct kat_record *r,
+					       struct vec *v),
 				  struct vec *v, unsigned long cap)
 {
-	const char *dir = getenv("HIL_KAT_DIR");
-	char path[1024];
-	struct kat_file f;
-	unsigned long n = 0;
-	int ret;
+	struct kat_suite_iter it;
+	const struct kat_record *r;
 
-	if (!dir || !*dir) {
-		dir = "tests/kat";
+	for (r = kat_suite_first(&it, file, cap); r != NULL;
+	     r = kat_suite_next(&it)) {
+		conv(r, &v[it.n - 1]); /* it.n counts this record */
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (kat_open(&f, path) != KAT_OK) {
-		fail_msg("%s (run from the repository root or set HIL_KAT_DIR)",
-			 f.err);
-	}
-	for (;;) {
-		ret = kat_next(&f, &rec);
-		if (ret < 0) {
-			kat_close(&f);
-			fail_msg("%s", f.err);
-		}
-		if (ret == 0) {
-			break;
-		}
-		if (n == cap) {
-			kat_close(&f);
-			fail_msg("%s: more than %lu vectors", file, cap);
-		}
-		conv(&v[n]);
-		n++;
-	}
-	kat_close(&f);
-	return n;
-}
-
-static int all_bytes(const unsigned char *p, size_t n, unsigned char b)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != b) {
-			return 0;
-		}
-	}
-	return 1;
+	return it.n;
 }
 
 /* Key setup fills exactly CRYPTO_KSBYTES; one block encrypts to the vector. */
@@ -140,14 +99,14 @@ static void check_vector(const char *file, const struct vec *v)
 {
 	memset(ks, CANARY, sizeof(ks));
 	assert_int_equal(crypto_block_keysetup(ks, v->key), 0);
-	assert_true(all_bytes(ks + CRYPTO_KSBYTES, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(ks + CRYPTO_KSBYTES, TAIL, CANARY));
 	memset(out, CANARY, sizeof(out));
 	assert_int_equal(
 		crypto_block_ecb_encrypt(out, v->pt, CRYPTO_BLOCKBYTES, ks), 0);
 	if (memcmp(out, v->ct, CRYPTO_BLOCKBYTES) != 0) {
 		fail_msg("%s: Count = %lu differs", file, v->count);
 	}
-	assert_true(all_bytes(out + CRYPTO_BLOCKBYTES, TAIL, CANARY));
+	assert_true(kat_suite_all_bytes(out + CRYPTO_BLOCKBYTES, TAIL, CANARY));
 }
 
 static void test_speck64128_encrypts_le_byte_vectors(void **state)
@@ -219,7 +178,7 @@ static void test_speck64128_ecb_multi_block_equals_block_by_block(void **state)
 		memset(out, CANARY, sizeof(out));
 		assert_int_equal(crypto_block_ecb_encrypt(out, msg, len, ks),
 				 0);
-		assert_true(all_bytes(out + len, TAIL, CANARY));
+		assert_true(kat_suite_all_bytes(out + len, TAIL, CANARY));
 		for (j = 0; j < KAT_VECTORS; j++) {
 			assert_int_equal(crypto_block_ecb_encrypt(
 						 one,
@@ -252,11 +211,11 @@ static void test_speck64128_ecb_rejects_partial_block(void **state)
 		memset(out, CANARY, sizeof(out));
 		assert_int_equal(crypto_block_ecb_encrypt(out, msg, bad[i], ks),
 				 -1);
-		assert_true(all_bytes(out, sizeof(out), CANARY));
+		assert_true(kat_suite_all_bytes(out, sizeof(out), CANARY));
 	}
 	memset(out, CANARY, sizeof(out));
 	assert_int_equal(crypto_block_ecb_encrypt(out, msg, 0, ks), 0);
-	assert_true(all_bytes(out, sizeof(out), CANARY));
+	assert_true(kat_suite_all_bytes(out, sizeof(out), CANARY));
 }
 
 int main(void)
