@@ -397,6 +397,10 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "uid", uid);
 	ok = ok && add_str(o, "flasher", cfg->flasher.type);
 	ok = ok && add_str(o, "flasher_version", run->flasher_version);
+	/* The probe the image went through ("" when any probe would do, or
+	 * on the emulated board), and the board's id in the hardware map. */
+	ok = ok && add_str(o, "probe_serial", cfg->flasher.probe_serial);
+	ok = ok && add_str(o, "id", cfg->board.id);
 	ok = ok && add_num(o, "stub_overhead", run->info.overhead);
 
 	/* Where the wall time went: figures about the harness, not the
