@@ -429,6 +429,55 @@ static void test_qemu_stub_links_no_heap(void **state)
 	passes(built(state, 1)->elf, heap_problem);
 }
 
+/*
+ * The stub's own footprint: the image without any algorithm, at -Os,
+ * fits the 4 KiB budget on both boards (text + the load image of data).
+ * Deterministic for a given toolchain: a size, not a timing.
+ */
+#define STUB_BUDGET_BYTES 4096u
+
+static void assert_stub_within_budget(void **state, const char *board)
+{
+	const struct fixture *f = *state;
+	char bd[64], fwdir[160], elf[200], log[200];
+	char *const argv[] = {"make",	  "--no-print-directory",
+			      "-C",	  (char *)f->root,
+			      "firmware", bd,
+			      "OPT=-Os",  "ALGS=none",
+			      fwdir,	  NULL};
+	struct hil_elf_info info;
+	int status = -1;
+
+	snprintf(bd, sizeof(bd), "BOARD=%s", board);
+	snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s/none-%s", f->tmp, board);
+	snprintf(elf, sizeof(elf), "%s/none-%s/stub.elf", f->tmp, board);
+	snprintf(log, sizeof(log), "%s/none-%s-build.log", f->tmp, board);
+	assert_int_equal(hil_proc_run(argv, log, BUILD_TIMEOUT_MS, &status),
+			 HIL_OK);
+	if (status != 0) {
+		tail_of(log);
+		fail_msg("the stub without algorithms for %s did not build",
+			 board);
+	}
+	assert_int_equal(hil_elf_info(elf, &info), HIL_OK);
+	if (info.flash > STUB_BUDGET_BYTES) {
+		fail_msg(
+			"the %s stub without algorithms takes %llu B of flash at -Os, over the %u B budget",
+			board, (unsigned long long)info.flash,
+			STUB_BUDGET_BYTES);
+	}
+}
+
+static void test_nucleo_stub_fits_its_4k_budget(void **state)
+{
+	assert_stub_within_budget(state, "nucleo-f401re");
+}
+
+static void test_qemu_stub_fits_its_4k_budget(void **state)
+{
+	assert_stub_within_budget(state, "qemu-netduino");
+}
+
 /* Build a tiny image with the given vector table; malloc is linked in. */
 static void build_bad(const struct fixture *f, const char *name, const char *sp,
 		      const char *reset, char *elf, size_t len)
@@ -520,6 +569,8 @@ int main(void)
 		cmocka_unit_test(test_qemu_fits_the_f401re_and_has_a_build_id),
 		cmocka_unit_test(test_qemu_stub_links_no_heap),
 		cmocka_unit_test(test_checks_reject_a_broken_image),
+		cmocka_unit_test(test_nucleo_stub_fits_its_4k_budget),
+		cmocka_unit_test(test_qemu_stub_fits_its_4k_budget),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
