@@ -47,6 +47,8 @@ HOST_LIB_SRCS += host/sensor/sensor.c host/sensorcmd.c
 HOST_LIB_SRCS += host/leak.c
 # Output paths from configs stay in the working directory.
 HOST_LIB_SRCS += host/paths.c
+# Exit statuses and the result file of a run (--result-json, the spool).
+HOST_LIB_SRCS += host/result.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
@@ -197,6 +199,7 @@ UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
 UNIT_TESTS += sensor
 UNIT_TESTS += leak
 UNIT_TESTS += paths target
+UNIT_TESTS += result
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.

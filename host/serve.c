@@ -22,6 +22,7 @@
 #include "lock.h"
 #include "log.h"
 #include "paths.h"
+#include "result.h"
 #include "util.h"
 
 #define PATH_BYTES    4096
@@ -30,13 +31,14 @@
 #define SLICE_MS      100	    /* stop flag checked this often */
 #define DEFAULT_POLL  1000
 
-/* Exit statuses as hilrun's (main.c, docs/lab.md), for the result file. */
+/* Exit statuses as hilrun's (result.h, docs/lab.md), for the result file. */
 enum {
-	EXIT_ALL_MEASURED = 0,
-	EXIT_ROWS_FAILED = 1,
-	EXIT_CANNOT_START = 2,
-	EXIT_REGRESSION = 3,
-	EXIT_INTERRUPTED = 4,
+	EXIT_ALL_MEASURED = HIL_EXIT_ALL_MEASURED,
+	EXIT_ROWS_FAILED = HIL_EXIT_ROWS_FAILED,
+	EXIT_CANNOT_START = HIL_EXIT_CANNOT_START,
+	EXIT_REGRESSION = HIL_EXIT_REGRESSION,
+	EXIT_INTERRUPTED = HIL_EXIT_INTERRUPTED,
+	EXIT_TRANSIENT = HIL_EXIT_TRANSIENT,
 };
 
 /* What happened to one job, for its result file. */
@@ -472,18 +474,7 @@ out:
 
 static const char *summary_of(int exit_status)
 {
-	switch (exit_status) {
-	case EXIT_ALL_MEASURED:
-		return "all rows measured and verified";
-	case EXIT_ROWS_FAILED:
-		return "some rows failed (see the report)";
-	case EXIT_REGRESSION:
-		return "regression against the baseline";
-	case EXIT_INTERRUPTED:
-		return "interrupted";
-	default:
-		return "could not start";
-	}
+	return hil_exit_summary(exit_status);
 }
 
 static int exit_status_of(int ret)
@@ -497,84 +488,33 @@ static int exit_status_of(int ret)
 		return EXIT_REGRESSION;
 	case HIL_ERR_INTERRUPTED:
 		return EXIT_INTERRUPTED;
+	case HIL_SERVE_TRANSIENT:
+		return EXIT_TRANSIENT;
 	default:
 		return EXIT_CANNOT_START;
 	}
 }
 
-static cJSON *str_or_null(const char *s)
-{
-	return s != NULL && s[0] != '\0' ? cJSON_CreateString(s)
-					 : cJSON_CreateNull();
-}
-
-static int add(cJSON *o, const char *key, cJSON *v)
-{
-	if (v == NULL) {
-		return -1;
-	}
-	cJSON_AddItemToObject(o, key, v);
-	return 0;
-}
-
 static int write_result(const struct hil_serve_opts *o, const struct job *job,
 			const char *dest, const struct outcome *out)
 {
-	char path[PATH_BYTES], report[PATH_BYTES + 16], host[256] = "";
-	char finished[32];
-	char *abs = NULL, *text = NULL;
-	cJSON *r = cJSON_CreateObject();
-	int ret = HIL_ERR_NOMEM;
+	char path[PATH_BYTES];
+	struct hil_result r;
+	int ret;
 
-	report[0] = '\0';
-	if (out->report_dir[0] != '\0') {
-		/* Absolute, so that whoever reads the result need not know
-		 * the daemon's working directory. */
-		abs = realpath(out->report_dir, NULL);
-		snprintf(report, sizeof(report), "%s/report.json",
-			 abs != NULL ? abs : out->report_dir);
-		if (access(report, F_OK) != 0) {
-			report[0] = '\0'; /* a run folder without a report */
-		}
-	}
-	if (gethostname(host, sizeof(host) - 1) != 0) {
-		host[0] = '\0';
-	}
-	hil_utc_iso(finished, sizeof(finished));
-	if (r == NULL || add(r, "job", cJSON_CreateString(job->name)) ||
-	    add(r, "status", cJSON_CreateString(dest)) ||
-	    add(r, "exit_status", cJSON_CreateNumber(out->exit_status)) ||
-	    add(r, "summary",
-		cJSON_CreateString(summary_of(out->exit_status))) ||
-	    add(r, "error", str_or_null(out->error)) ||
-	    add(r, "report", str_or_null(report)) ||
-	    add(r, "run_dir",
-		str_or_null(abs != NULL ? abs : out->report_dir)) ||
-	    add(r, "config", str_or_null(out->config)) ||
-	    add(r, "baseline", str_or_null(out->baseline)) ||
-	    add(r, "board", str_or_null(out->board)) ||
-	    add(r, "host", str_or_null(host)) ||
-	    add(r, "started", str_or_null(out->started)) ||
-	    add(r, "finished", cJSON_CreateString(finished))) {
-		hil_err("job %s: out of memory writing its result", job->name);
-		goto fail;
-	}
-	text = cJSON_Print(r);
-	if (text == NULL) {
-		hil_err("job %s: out of memory writing its result", job->name);
-		goto fail;
-	}
+	memset(&r, 0, sizeof(r));
+	r.job = job->name;
+	r.exit_status = out->exit_status;
+	r.error = out->error;
+	r.run_dir = out->report_dir;
+	r.config = out->config;
+	r.baseline = out->baseline;
+	r.board = out->board;
+	r.started = out->started;
 	ret = spool_path(path, o, dest, job->base, ".result.json");
 	if (ret == HIL_OK) {
-		size_t n = strlen(text);
-
-		text[n] = '\n'; /* written by length: NUL not needed */
-		ret = hil_write_atomic(path, text, n + 1);
+		ret = hil_result_write(path, &r);
 	}
-fail:
-	free(text);
-	free(abs);
-	cJSON_Delete(r);
 	return ret;
 }
 
@@ -711,6 +651,9 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		return STEP_STOPPED;
 	}
 	if (ret != HIL_OK) {
+		if (ret == HIL_ERR_TIMEOUT) {
+			out->exit_status = EXIT_TRANSIENT; /* board busy */
+		}
 		if (ret == HIL_ERR_TIMEOUT && o->wait_s > 0) {
 			snprintf(out->error, sizeof(out->error),
 				 "%s (waited %u s for it)",
@@ -749,6 +692,10 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	if (out->exit_status == EXIT_CANNOT_START) {
 		snprintf(out->error, sizeof(out->error), "%s",
 			 hil_strerror(ret));
+	} else if (out->exit_status == EXIT_TRANSIENT) {
+		snprintf(
+			out->error, sizeof(out->error),
+			"the board could not be flashed, reached or kept (see the log and the report)");
 	}
 out:
 	free(cfg);

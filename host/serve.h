@@ -31,6 +31,14 @@
  */
 #define HIL_SERVE_REGRESSION 3
 
+/*
+ * What a run callback returns when the run failed in a way worth trying
+ * again (result.h, HIL_EXIT_TRANSIENT): the board could not be flashed or
+ * reached, or the link died and the recovery ladder could not bring it
+ * back. Filed under failed/ with exit status 5.
+ */
+#define HIL_SERVE_TRANSIENT 5
+
 /* A run that dies with the daemon (crash, SIGKILL, reboot) is retried this
  * many times in all before the job is filed as failed. */
 #define HIL_SERVE_MAX_ATTEMPTS 3
@@ -47,7 +55,8 @@
  *        (where report.json is), or "" if none was made.
  * @param len size of report_dir.
  * @return HIL_OK (every row measured and verified), HIL_ERR_VERIFY (some
- *         rows failed), HIL_SERVE_REGRESSION, HIL_ERR_INTERRUPTED (stopped:
+ *         rows failed), HIL_SERVE_REGRESSION, HIL_SERVE_TRANSIENT,
+ *         HIL_ERR_INTERRUPTED (stopped:
  *         the job stays in running/ and is resumed at the next start), or
  *         the error that stopped the run.
  */
