@@ -82,7 +82,8 @@ struct hil_row {
 	int verified; /* known-answer and host comparison passed */
 	uint32_t digest_expected;
 	uint32_t digest_got;
-	int ok;			 /* measured, digest matched */
+	int ok;		 /* measured, digest matched */
+	int interrupted; /* not ok: stopped (SIGTERM/SIGINT) while measured */
 	char error[HIL_ROW_ERR]; /* why not ok */
 	struct hil_row_energy energy;
 	struct hil_row_model model;
@@ -155,6 +156,9 @@ struct hil_run {
 	unsigned retries;   /* session recoveries over the run */
 	unsigned resets;    /* recovery ladder: target resets */
 	unsigned reflashes; /* recovery ladder: image programmed again */
+	/* The run failed at flashing, connecting or recovering the board in
+	 * a way worth trying again (hil_err_transient): exit status 5. */
+	int transient;
 	unsigned bad_frames;
 	unsigned timeouts;
 	struct hil_run_sensor sensor;

@@ -32,6 +32,7 @@
 #include "refcrypto/refcrypto.h"
 #include "report/render.h"
 #include "report/report.h"
+#include "result.h"
 #include "sensor/sensor.h"
 #include "session.h"
 #include "stats.h"
@@ -72,6 +73,12 @@ static const char *op_name(uint8_t op)
 	default:
 		return "hash";
 	}
+}
+
+/* SIGTERM or SIGINT arrived: nothing more is started, nothing recovered. */
+static int stopping(const struct run_ctx *c)
+{
+	return c->opts->stop != NULL && *c->opts->stop;
 }
 
 static void git_provenance(const char *root, struct hil_run *run)
@@ -897,10 +904,21 @@ static int recover_steps(struct run_ctx *c);
 
 static int recover(struct run_ctx *c)
 {
-	uint64_t t0 = hil_energy_now_ns();
-	int ret = recover_steps(c);
+	uint64_t t0;
+	int ret;
 
+	/* A stop (a CI engine cancelling the job, systemctl stop) may have
+	 * killed the emulator with us: do not start it again. */
+	if (stopping(c)) {
+		hil_info("stopping: no recovery attempted");
+		return HIL_ERR_INTERRUPTED;
+	}
+	t0 = hil_energy_now_ns();
+	ret = recover_steps(c);
 	c->run->timing.start_ns += hil_energy_now_ns() - t0;
+	if (ret != HIL_OK && hil_err_transient(ret)) {
+		c->run->transient = 1; /* a dead link or board */
+	}
 	return ret;
 }
 
@@ -1063,13 +1081,40 @@ static size_t ops_for(const struct hil_config *cfg,
 	return n;
 }
 
+/*
+ * A stop arrived while a row was measured: a row that did not finish (its
+ * reply lost with the emulator, or never awaited) is marked interrupted, so
+ * that the report tells it from a row that failed, and --resume measures
+ * it again. A row that finished is kept as it is.
+ */
+static void mark_interrupted(struct run_ctx *c, size_t before)
+{
+	struct hil_row *row;
+	char was[HIL_ROW_ERR];
+
+	if (c->run->n_rows <= before) {
+		return;
+	}
+	row = &c->run->rows[c->run->n_rows - 1];
+	if (row->ok) {
+		return;
+	}
+	row->interrupted = 1;
+	snprintf(was, sizeof(was), "%s", row->error);
+	snprintf(row->error, sizeof(row->error),
+		 "interrupted (SIGTERM or SIGINT) before it was measured%s%s",
+		 was[0] != '\0' ? ": " : "", was);
+	hil_warn("%s/%s %s %u bytes: %s", row->algorithm, row->implementation,
+		 row->operation, (unsigned)row->msg_len, row->error);
+}
+
 static int measure_alg(struct run_ctx *c, int index,
 		       const struct registry_alg *ref)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	uint8_t ops[4];
 	size_t n_ops = ops_for(cfg, ref, ops);
-	size_t o, l, d;
+	size_t o, l, d, before;
 	int ret;
 
 	for (o = 0; o < n_ops; o++) {
@@ -1089,7 +1134,7 @@ static int measure_alg(struct run_ctx *c, int index,
 						      ? cfg->bench.ad_lengths[d]
 						      : 0;
 
-				if (c->opts->stop != NULL && *c->opts->stop) {
+				if (stopping(c)) {
 					return HIL_ERR_INTERRUPTED;
 				}
 				if (ref->kind == HILP_KIND_BLOCK &&
@@ -1100,8 +1145,13 @@ static int measure_alg(struct run_ctx *c, int index,
 						(unsigned)len, ref->blockbytes);
 					continue;
 				}
+				before = c->run->n_rows;
 				ret = measure_row(c, index, ref, 1, ops[o], len,
 						  ad);
+				if (stopping(c)) {
+					mark_interrupted(c, before);
+					return HIL_ERR_INTERRUPTED;
+				}
 				if (worth_again(c, ret)) {
 					ret = prepare_again(c, ret);
 					if (ret != HIL_OK) {
@@ -1206,6 +1256,9 @@ static int measure(struct run_ctx *c)
 		struct registry_alg subject;
 		int index = find_target_alg(c, ca->name, ca->impl);
 
+		if (stopping(c)) {
+			return HIL_ERR_INTERRUPTED;
+		}
 		ret = subject_of(ca, &subject);
 		if (ret != HIL_OK) {
 			return ret;
@@ -1241,10 +1294,16 @@ static int measure(struct run_ctx *c)
 				ret = verify_alg(c, index, &subject);
 			}
 		}
+		if (stopping(c)) {
+			return HIL_ERR_INTERRUPTED; /* not a failed check */
+		}
 		if (ret == HIL_OK && ca->kat[0] != '\0') {
 			ret = hil_katrun_on_target(c->conn.session,
 						   (uint8_t)index, &subject,
 						   ca->kat, 1);
+			if (stopping(c)) {
+				return HIL_ERR_INTERRUPTED;
+			}
 		}
 		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO) {
 			return ret;
@@ -1400,8 +1459,8 @@ static void model_plugin(const struct hil_config *cfg, const char *root,
 }
 
 /*
- * After flashing: is this the board the hardware map (configs/boards.json
- * in the working directory, as for locks) says is on this probe or port?
+ * After flashing: is this the board the hardware map (hil_boards_path(),
+ * as for locks) says is on this probe or port?
  */
 static int check_board_uid(const struct hil_config *cfg,
 			   const struct hil_run *run)
@@ -1411,8 +1470,8 @@ static int check_board_uid(const struct hil_config *cfg,
 	char msg[512];
 	int ret;
 
-	if (access("configs/boards.json", R_OK) != 0 ||
-	    hil_boards_load("configs/boards.json", &map, msg, sizeof(msg)) !=
+	if (access(hil_boards_path(), R_OK) != 0 ||
+	    hil_boards_load(hil_boards_path(), &map, msg, sizeof(msg)) !=
 		    HIL_OK) {
 		return HIL_OK; /* no map: the lock names the board instead */
 	}
@@ -1426,9 +1485,30 @@ static int check_board_uid(const struct hil_config *cfg,
 	return ret;
 }
 
+static int bring_up_steps(const struct hil_config *cfg,
+			  const struct hil_runner_opts *opts,
+			  struct hil_run *run, struct hil_target_conn *conn,
+			  int *at_board);
+
 int hil_runner_bring_up(const struct hil_config *cfg,
 			const struct hil_runner_opts *opts, struct hil_run *run,
 			struct hil_target_conn *conn)
+{
+	int at_board = 0;
+	int ret = bring_up_steps(cfg, opts, run, conn, &at_board);
+
+	/* A build that fails fails again; a probe that is not there, a
+	 * flash that failed or a board that did not answer may not. */
+	if (ret != HIL_OK && at_board && hil_err_transient(ret)) {
+		run->transient = 1;
+	}
+	return ret;
+}
+
+static int bring_up_steps(const struct hil_config *cfg,
+			  const struct hil_runner_opts *opts,
+			  struct hil_run *run, struct hil_target_conn *conn,
+			  int *at_board)
 {
 	struct hil_flasher_params fp;
 	char root[HIL_PATH];
@@ -1473,6 +1553,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	*at_board = 1; /* from here on the board, its probe or its link */
 	ret = hil_flasher_start(conn->flasher, run->fw.elf);
 	if (ret != HIL_OK) {
 		return ret;
@@ -1509,6 +1590,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	*at_board = 0; /* the wrong image or board is not worth a retry */
 	ret = hil_runner_identify(run);
 	if (ret != HIL_OK) {
 		return ret;
@@ -1714,6 +1796,11 @@ int hil_runner_run(const struct hil_config *cfg,
 	}
 	hil_journal_free(c.resumed, c.n_resumed);
 
+	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED && stopping(&c)) {
+		/* Whatever failed after the stop (a build or an emulator
+		 * signalled with us) failed because of it. */
+		ret = HIL_ERR_INTERRUPTED;
+	}
 	hil_utc_iso(run->finished, sizeof(run->finished));
 	run->timing.total_ns = hil_energy_now_ns() - t_run;
 	if (hil_run_compute_fits(run) != HIL_OK) {

@@ -269,7 +269,10 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && add_leak(o, run, &r->leak);
 	ok = ok && add_model(o, run, r);
 	ok = ok && add_energy(o, &r->energy);
-	ok = ok && add_str(o, "status", r->ok ? "ok" : "failed");
+	ok = ok && add_str(o, "status",
+			   r->ok	    ? "ok"
+			   : r->interrupted ? "interrupted"
+					    : "failed");
 	if (!r->ok) {
 		ok = ok && add_str(o, "error", r->error);
 	}
