@@ -546,6 +546,68 @@ int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
 	return HIL_OK;
 }
 
+int hil_boards_use(const struct hil_boards *map, const char *id,
+		   struct hil_config *cfg, char *err, size_t len)
+{
+	const struct hil_board *b;
+
+	if (!hil_lock_id_valid(id)) {
+		snprintf(
+			err, len,
+			"board \"%s\" is not a board id: 1 to %d characters from A-Z a-z 0-9 . _ -",
+			id, HIL_LOCK_ID_MAX - 1);
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(cfg->board.id, sizeof(cfg->board.id), "%s", id);
+	b = map != NULL ? hil_boards_find(map, id) : NULL;
+	if (b != NULL) {
+		/* The lab's map, not the experiment's config, knows where
+		 * this board is: never program the config's probe while
+		 * holding another board's lock. */
+		if (b->probe_id[0] == '\0' &&
+		    cfg->flasher.probe_serial[0] != '\0') {
+			snprintf(
+				err, len,
+				"board \"%s\" has no \"probe_id\" in the hardware map %s, but the config names probe %s: add the board's probe_id to the map",
+				b->id, map->path[0] != '\0' ? map->path : "",
+				cfg->flasher.probe_serial);
+			return HIL_ERR_CONFIG;
+		}
+		snprintf(cfg->flasher.probe_serial,
+			 sizeof(cfg->flasher.probe_serial), "%s", b->probe_id);
+		if (b->serial[0] != '\0') {
+			snprintf(cfg->link.port, sizeof(cfg->link.port), "%s",
+				 b->serial);
+		}
+		if (b->sensor[0] != '\0' &&
+		    strcmp(cfg->sensor.type, "ina219") == 0) {
+			snprintf(cfg->sensor.bus, sizeof(cfg->sensor.bus), "%s",
+				 b->sensor);
+		}
+	}
+	/* The unknown id, the platform, the baud and the serial port's
+	 * presence are checked as for a config's own board.id. */
+	return hil_boards_apply(map, cfg, err, len);
+}
+
+const char *hil_boards_path(void)
+{
+	const char *p = getenv("HILRUN_BOARDS");
+
+	return p != NULL && p[0] != '\0' ? p : "configs/boards.json";
+}
+
+const char *hil_boards_default_config(const char *platform)
+{
+	if (strcmp(platform, "qemu-netduino") == 0) {
+		return "configs/qemu.json";
+	}
+	if (strcmp(platform, "nucleo-f401re") == 0) {
+		return "configs/nucleo.json";
+	}
+	return NULL;
+}
+
 int hil_boards_check_uid(const struct hil_board *b, const char *uid_hex,
 			 char *msg, size_t len)
 {
@@ -699,5 +761,106 @@ int hil_boards_list(const struct hil_boards *map, FILE *out)
 	if (fflush(out) != 0 || ferror(out)) {
 		ret = HIL_ERR_IO;
 	}
+	return ret;
+}
+
+static cJSON *json_str(const char *s)
+{
+	return s[0] != '\0' ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *json_present(int connected, const char *what, int present)
+{
+	if (!connected || what[0] == '\0' || present < 0) {
+		return cJSON_CreateNull();
+	}
+	return cJSON_CreateBool(present);
+}
+
+/* One board as JSON, with what hil_boards_list checks. */
+static cJSON *board_json(const struct hil_board *b)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *lock;
+	struct stat st;
+	char *msg = NULL;
+	int held;
+	int port = -1, probe = -1;
+
+	if (o == NULL) {
+		return NULL;
+	}
+	if (b->connected && b->serial[0] != '\0') {
+		port = stat(b->serial, &st) == 0;
+	}
+	if (b->connected && b->probe_id[0] != '\0') {
+		probe = probe_present(b->probe_id);
+	}
+	cJSON_AddItemToObject(o, "id", cJSON_CreateString(b->id));
+	cJSON_AddItemToObject(o, "platform", cJSON_CreateString(b->platform));
+	cJSON_AddItemToObject(o, "product", json_str(b->product));
+	cJSON_AddItemToObject(o, "runner", json_str(b->runner));
+	cJSON_AddItemToObject(o, "serial", json_str(b->serial));
+	cJSON_AddItemToObject(o, "baud",
+			      b->baud != 0 ? cJSON_CreateNumber(b->baud)
+					   : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "probe_id", json_str(b->probe_id));
+	cJSON_AddItemToObject(o, "sensor", json_str(b->sensor));
+	cJSON_AddItemToObject(o, "uid", json_str(b->uid));
+	cJSON_AddItemToObject(o, "connected", cJSON_CreateBool(b->connected));
+	cJSON_AddItemToObject(o, "port_present",
+			      json_present(b->connected, b->serial, port));
+	cJSON_AddItemToObject(o, "probe_present",
+			      json_present(b->connected, b->probe_id, probe));
+	lock = cJSON_AddObjectToObject(o, "lock");
+	held = hil_lock_probe(NULL, b->id, &msg);
+	if (lock != NULL) {
+		cJSON_AddItemToObject(lock, "state",
+				      cJSON_CreateString(held == 0 ? "free"
+							 : held > 0
+								 ? "held"
+								 : "unknown"));
+		cJSON_AddItemToObject(lock, "holder",
+				      held > 0 && msg != NULL
+					      ? cJSON_CreateString(msg)
+					      : cJSON_CreateNull());
+	}
+	free(msg);
+	return o;
+}
+
+int hil_boards_list_json(const struct hil_boards *map, FILE *out)
+{
+	cJSON *arr;
+	char *text;
+	size_t i;
+	int ret = HIL_OK;
+
+	if (map == NULL || out == NULL) {
+		return HIL_ERR_ARG;
+	}
+	arr = cJSON_CreateArray();
+	if (arr == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	for (i = 0; i < map->n; i++) {
+		cJSON *o = board_json(&map->boards[i]);
+
+		if (o == NULL) {
+			cJSON_Delete(arr);
+			return HIL_ERR_NOMEM;
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	text = cJSON_Print(arr);
+	cJSON_Delete(arr);
+	if (text == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	if (fputs(text, out) == EOF || fputc('\n', out) == EOF ||
+	    fflush(out) != 0 || ferror(out)) {
+		ret = HIL_ERR_IO;
+	}
+	free(text);
 	return ret;
 }

@@ -89,6 +89,33 @@ int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
 		     char *err, size_t len);
 
 /**
+ * The run is to use board id (hilrun --board ID, $HILRUN_BOARD): cfg's
+ * board.id becomes id, and what the map knows of the board replaces the
+ * config's: the probe serial, the serial port and its baud rate, and, when
+ * cfg measures energy (sensor.type "ina219"), the sensor's bus. The map's
+ * platform must be cfg's board.name.
+ * @param err receives why not (len bytes): an id the map does not have
+ *        (the known ids listed), or a board of another platform.
+ * @return HIL_OK, HIL_ERR_CONFIG.
+ */
+int hil_boards_use(const struct hil_boards *map, const char *id,
+		   struct hil_config *cfg, char *err, size_t len);
+
+/**
+ * The hardware map's path: $HILRUN_BOARDS if set and not empty (a lab
+ * host's map kept outside the checkout a CI engine makes), else
+ * "configs/boards.json" in the working directory. Never NULL.
+ */
+const char *hil_boards_path(void);
+
+/**
+ * The configuration a board of this platform runs when no --config is
+ * given with --board: "configs/qemu.json", "configs/nucleo.json". NULL for
+ * a platform without one.
+ */
+const char *hil_boards_default_config(const char *platform);
+
+/**
  * Is the board that answered the one the map names? Compares the MCU's
  * unique ID the stub reported (as a report's board.uid: the bytes in the
  * order received, lower-case hex) with the entry's "uid".
@@ -109,5 +136,16 @@ int hil_boards_check_uid(const struct hil_board *b, const char *uid_hex,
  * @return HIL_OK, or HIL_ERR_IO if out could not be written.
  */
 int hil_boards_list(const struct hil_boards *map, FILE *out);
+
+/**
+ * What hil_boards_list prints, as JSON for programs (a CI engine's
+ * configuration generator): an array with one object per board holding
+ * every key of the map (absent strings as null, baud 0 as null), plus
+ * "port_present" and "probe_present" (true, false, or null when not
+ * checked or not knowable) and "lock": {"state": "free" | "held" |
+ * "unknown", "holder": the holder message or null}.
+ * @return HIL_OK, HIL_ERR_NOMEM, or HIL_ERR_IO if out could not be written.
+ */
+int hil_boards_list_json(const struct hil_boards *map, FILE *out);
 
 #endif /* HIL_BOARDS_H */

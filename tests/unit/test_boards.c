@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 
 #include "boards.h"
 #include "config.h"
@@ -498,6 +499,223 @@ static void test_boards_list_shows_port_and_lock(void **state)
 	hil_boards_free(&map);
 }
 
+static void test_boards_use_takes_the_board_from_the_map(void **state)
+{
+	static const char *const text =
+		"[{'id': 'nucleo-1', 'platform': 'nucleo-f401re', "
+		"'serial': '/dev/ttyACM0', 'probe_id': 'AAA', 'baud': 921600, "
+		"'sensor': 'ftdi:0403:6014:S1'}, "
+		"{'id': 'nucleo-2', 'platform': 'nucleo-f401re', "
+		"'serial': '/dev/ttyACM1', 'probe_id': 'BBB', "
+		"'sensor': 'linux:/dev/i2c-3'}, "
+		"{'id': 'bare', 'platform': 'nucleo-f401re', "
+		"'serial': '/dev/ttyACM2'}, "
+		"{'id': 'qemu-a', 'platform': 'qemu-netduino', 'runner': 'qemu'}]";
+	static const char *const for_nucleo_1 =
+		"{'algorithms': ['ascon-aead128'], "
+		"'board': {'name': 'nucleo-f401re'}, "
+		"'flasher': {'type': 'openocd', 'probe_serial': 'AAA'}, "
+		"'link': {'type': 'serial', 'port': '/dev/ttyACM0'}, "
+		"'sensor': {'type': 'ina219', 'bus': 'ftdi:0403:6014:S1'}}";
+	struct hil_boards map;
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	char json[1024], err[512] = "";
+
+	(void)state;
+	assert_non_null(cfg);
+	ut_unquote(json, sizeof(json), text);
+	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
+
+	/* A config written for nucleo-1 run on nucleo-2: the map wins, so
+	 * nucleo-2's probe is programmed, not the config's. */
+	cfg_parse(cfg, for_nucleo_1);
+	assert_int_equal(
+		hil_boards_use(&map, "nucleo-2", cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_string_equal(cfg->board.id, "nucleo-2");
+	assert_string_equal(cfg->flasher.probe_serial, "BBB");
+	assert_string_equal(cfg->link.port, "/dev/ttyACM1");
+	assert_string_equal(cfg->sensor.bus, "linux:/dev/i2c-3");
+	assert_string_equal(hil_boards_lock_id(&map, cfg), "nucleo-2");
+	cfg_parse(cfg, for_nucleo_1);
+	assert_int_equal(
+		hil_boards_use(&map, "nucleo-1", cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(cfg->link.baud, 921600);
+
+	/* A board without a probe_id may not inherit the config's probe. */
+	cfg_parse(cfg, for_nucleo_1);
+	assert_int_equal(hil_boards_use(&map, "bare", cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "\"bare\" has no \"probe_id\""));
+	assert_non_null(strstr(err, "AAA"));
+
+	/* A config without energy keeps sensor "none". */
+	cfg_parse(cfg, "{'algorithms': ['ascon-aead128'], "
+		       "'board': {'name': 'nucleo-f401re'}, "
+		       "'link': {'type': 'serial', 'port': '/dev/ttyS9'}}");
+	assert_int_equal(
+		hil_boards_use(&map, "nucleo-1", cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_string_equal(cfg->sensor.type, "none");
+	assert_string_equal(cfg->sensor.bus, "");
+
+	/* The emulated board by id. */
+	cfg_parse(cfg, "{'algorithms': ['ascon-aead128']}");
+	assert_int_equal(hil_boards_use(&map, "qemu-a", cfg, err, sizeof(err)),
+			 HIL_OK);
+	assert_string_equal(hil_boards_lock_id(&map, cfg), "qemu-a");
+
+	/* Another platform, an unknown id, a malformed id. */
+	cfg_parse(cfg, "{'algorithms': ['ascon-aead128']}");
+	assert_int_equal(
+		hil_boards_use(&map, "nucleo-1", cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "is a nucleo-f401re"));
+	assert_int_equal(
+		hil_boards_use(&map, "nucleo-7", cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "nucleo-1 nucleo-2 bare qemu-a"));
+	assert_int_equal(hil_boards_use(&map, "../etc", cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "is not a board id"));
+	assert_int_equal(hil_boards_use(NULL, "qemu-a", cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "not in the hardware map"));
+
+	assert_string_equal(hil_boards_default_config("qemu-netduino"),
+			    "configs/qemu.json");
+	assert_string_equal(hil_boards_default_config("nucleo-f401re"),
+			    "configs/nucleo.json");
+	assert_null(hil_boards_default_config("native"));
+	hil_boards_free(&map);
+	free(cfg);
+}
+
+static void test_boards_path_from_the_environment(void **state)
+{
+	const char *old = getenv("HILRUN_BOARDS");
+	char *keep = old != NULL ? strdup(old) : NULL;
+
+	(void)state;
+	unsetenv("HILRUN_BOARDS");
+	assert_string_equal(hil_boards_path(), "configs/boards.json");
+	setenv("HILRUN_BOARDS", "", 1);
+	assert_string_equal(hil_boards_path(), "configs/boards.json");
+	setenv("HILRUN_BOARDS", "/etc/hilrun/boards.json", 1);
+	assert_string_equal(hil_boards_path(), "/etc/hilrun/boards.json");
+	if (keep != NULL) {
+		setenv("HILRUN_BOARDS", keep, 1);
+	} else {
+		unsetenv("HILRUN_BOARDS");
+	}
+	free(keep);
+}
+
+/* The JSON listing, parsed back (caller deletes). */
+static cJSON *list_json(const struct hil_boards *map)
+{
+	FILE *f = tmpfile();
+	char buf[8192];
+	size_t n;
+	cJSON *j;
+
+	assert_non_null(f);
+	assert_int_equal(hil_boards_list_json(map, f), HIL_OK);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	j = cJSON_Parse(buf);
+	if (j == NULL) {
+		fail_msg("not JSON:\n%s", buf);
+	}
+	return j;
+}
+
+static void test_boards_list_json_has_every_key_and_the_lock(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_boards map;
+	struct hil_lock lock;
+	char port[128], json[1024], holder[64];
+	const cJSON *b;
+	cJSON *j;
+	FILE *f;
+
+	snprintf(port, sizeof(port), "%s/ttyACM0", fx->dir);
+	f = fopen(port, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(
+		json, sizeof(json),
+		"[{\"id\": \"nucleo-1\", \"platform\": \"nucleo-f401re\", "
+		"\"runner\": \"openocd\", \"serial\": \"%s\", \"baud\": 115200, "
+		"\"sensor\": \"sim:x\", \"uid\": \"0123456789abcdef01234567\"},"
+		"{\"id\": \"qemu-a\", \"platform\": \"qemu-netduino\"},"
+		"{\"id\": \"spare\", \"platform\": \"nucleo-f401re\", "
+		"\"serial\": \"%s/none\", \"connected\": false}]",
+		port, fx->dir);
+	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
+	assert_int_equal(hil_lock_acquire(&lock, NULL, "qemu-a",
+					  "configs/qemu.json", 0, NULL),
+			 HIL_OK);
+	j = list_json(&map);
+	assert_true(cJSON_IsArray(j));
+	assert_int_equal(cJSON_GetArraySize(j), 3);
+
+	b = cJSON_GetArrayItem(j, 0);
+	assert_string_equal(cJSON_GetObjectItem(b, "id")->valuestring,
+			    "nucleo-1");
+	assert_string_equal(cJSON_GetObjectItem(b, "runner")->valuestring,
+			    "openocd");
+	assert_int_equal(cJSON_GetObjectItem(b, "baud")->valueint, 115200);
+	assert_string_equal(cJSON_GetObjectItem(b, "sensor")->valuestring,
+			    "sim:x");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(b, "port_present")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, "probe_id")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, "probe_present")));
+	assert_string_equal(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(b, "lock"), "state")
+			->valuestring,
+		"free");
+
+	b = cJSON_GetArrayItem(j, 1);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, "serial")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, "baud")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(b, "connected")));
+	assert_string_equal(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(b, "lock"), "state")
+			->valuestring,
+		"held");
+	snprintf(holder, sizeof(holder), "pid %ld (configs/qemu.json)",
+		 (long)getpid());
+	assert_non_null(strstr(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(b, "lock"), "holder")
+			->valuestring,
+		holder));
+
+	/* Unplugged: its port is not looked at. */
+	b = cJSON_GetArrayItem(j, 2);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(b, "connected")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, "port_present")));
+	cJSON_Delete(j);
+	hil_lock_release(&lock);
+
+	/* Released: free again. */
+	j = list_json(&map);
+	b = cJSON_GetArrayItem(j, 1);
+	assert_string_equal(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(b, "lock"), "state")
+			->valuestring,
+		"free");
+	assert_true(cJSON_IsNull(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(b, "lock"), "holder")));
+	cJSON_Delete(j);
+	assert_int_equal(hil_boards_list_json(NULL, stdout), HIL_ERR_ARG);
+	hil_boards_free(&map);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -513,6 +731,9 @@ int main(void)
 		T(test_boards_uid_check_names_both_uids),
 		T(test_boards_a_config_names_its_board_by_id),
 		T(test_boards_list_shows_port_and_lock),
+		T(test_boards_use_takes_the_board_from_the_map),
+		T(test_boards_path_from_the_environment),
+		T(test_boards_list_json_has_every_key_and_the_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
