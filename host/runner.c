@@ -982,6 +982,9 @@ static int recover_steps(struct run_ctx *c)
 					       cfg->link.retries);
 		}
 		if (ret == HIL_OK) {
+			hil_session_set_stop(c->conn.session, c->opts->stop);
+		}
+		if (ret == HIL_OK) {
 			ret = hil_session_handshake(c->conn.session,
 						    HANDSHAKE_MS, &info);
 		}
@@ -1585,6 +1588,8 @@ static int bring_up_steps(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	/* SIGTERM ends a wait for a reply at once (docs/lab.md). */
+	hil_session_set_stop(conn->session, opts->stop);
 	ret = hil_session_handshake(conn->session, HANDSHAKE_MS, &run->info);
 	run->timing.start_ns += hil_energy_now_ns() - t0;
 	if (ret != HIL_OK) {

@@ -21,7 +21,11 @@ struct hil_session {
 	struct hilp_rx rx;
 	struct hil_session_stats stats;
 	struct hil_session_fault fault;
+	const volatile sig_atomic_t *stop; /* hil_session_set_stop(); NULL */
 };
+
+/* How often a wait for a reply looks at the stop flag. */
+#define STOP_SLICE_MS 100
 
 /* What one attempt ended with. */
 enum attempt {
@@ -119,6 +123,12 @@ int hil_session_open(struct hil_session **out, struct hil_link *link,
 	hilp_rx_init(&s->rx);
 	*out = s;
 	return HIL_OK;
+}
+
+void hil_session_set_stop(struct hil_session *s,
+			  const volatile sig_atomic_t *stop)
+{
+	s->stop = stop;
 }
 
 void hil_session_close(struct hil_session *s)
@@ -250,6 +260,16 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		if (left <= 0) {
 			*outcome = ATTEMPT_TIMEOUT;
 			return HIL_OK;
+		}
+		if (s->stop != NULL) {
+			/* A stop ends the wait, not the reply's timeout: a
+			 * hung board must not hold a cancelled job. */
+			if (*s->stop) {
+				return HIL_ERR_INTERRUPTED;
+			}
+			if (left > STOP_SLICE_MS) {
+				left = STOP_SLICE_MS;
+			}
 		}
 		n = hil_link_read(s->link, buf, sizeof(buf), (unsigned)left);
 		if (n < 0) {
@@ -418,6 +438,12 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		if (ret == HIL_OK) {
 			ret = await(s, seq, reply, cap, reply_len, status,
 				    timeout_ms, &outcome);
+		}
+		if (ret == HIL_ERR_INTERRUPTED) {
+			hil_info("%s on %s: stopped waiting for the reply",
+				 hil_session_cmd_name(cmd),
+				 hil_link_where(s->link));
+			return ret;
 		}
 		if (ret != HIL_OK) {
 			hil_err("%s on %s: %s", hil_session_cmd_name(cmd),

@@ -2,6 +2,7 @@
 #ifndef HIL_SESSION_H
 #define HIL_SESSION_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,14 @@ struct hil_session_fault {
 int hil_session_open(struct hil_session **out, struct hil_link *link,
 		     unsigned timeout_ms, unsigned retries);
 void hil_session_close(struct hil_session *s);
+
+/**
+ * A flag (set by hilrun's SIGTERM/SIGINT handler) that ends any wait for a
+ * reply within about 100 ms with HIL_ERR_INTERRUPTED, however long the
+ * request's timeout. NULL (the default) waits out the timeout.
+ */
+void hil_session_set_stop(struct hil_session *s,
+			  const volatile sig_atomic_t *stop);
 
 /**
  * One command with a sequence byte: sends [cmd, scmd, seq, payload...],

@@ -1,6 +1,7 @@
 /* Unit tests of the session layer against a scripted peer on a socketpair: replies, stale frames, damage, retries, silence. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -363,6 +364,24 @@ static void test_silent_peer_times_out_after_bounded_retries(void **state)
 	finish(&f);
 }
 
+static void test_stop_flag_ends_the_wait_without_retries(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT};
+	volatile sig_atomic_t stopping = 1;
+	struct fixture f;
+
+	(void)state;
+	/* A minute's timeout and a retry: only the flag can end this call
+	 * with INTERRUPTED; without it, it would time out after a minute. */
+	start(&f, script, 2, 60000, 1);
+	hil_session_set_stop(f.session, &stopping);
+	assert_int_equal(call(&f), HIL_ERR_INTERRUPTED);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1); /* sent once, not retried */
+	assert_int_equal(hil_session_get_stats(f.session)->timeouts, 0);
+	finish(&f);
+}
+
 static void test_silent_then_answering_peer_recovers(void **state)
 {
 	const enum peer_action script[] = {PEER_SILENT};
@@ -431,6 +450,7 @@ int main(void)
 		cmocka_unit_test(
 			test_silent_peer_times_out_after_bounded_retries),
 		cmocka_unit_test(test_silent_then_answering_peer_recovers),
+		cmocka_unit_test(test_stop_flag_ends_the_wait_without_retries),
 		cmocka_unit_test(test_fault_report_is_decoded_and_returned),
 		cmocka_unit_test(
 			test_oversized_payload_is_refused_before_sending),
