@@ -262,6 +262,8 @@ E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery \
 E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
 # Fault injection: flaky link, emulator killed, two runs on one board.
 E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
+# What a CI engine relies on: --board, exit statuses, --result-json, SIGTERM.
+E2E_TESTS += e2e_contract
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \

@@ -19,19 +19,21 @@
 #include "hilp.h"
 #include "log.h"
 #include "paths.h"
+#include "result.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "run.h"
 #include "runner.h"
 #include "sweep.h"
+#include "util.h"
 
-/* Exit statuses (README.md, hilrun --help). */
+/* Exit statuses (result.h, README.md, hilrun --help). */
 enum {
-	EXIT_ALL_MEASURED = 0,
-	EXIT_ROWS_FAILED = 1,
-	EXIT_CANNOT_START = 2,
-	EXIT_REGRESSION = 3, /* reserved for --baseline */
-	EXIT_INTERRUPTED = 4,
+	EXIT_ALL_MEASURED = HIL_EXIT_ALL_MEASURED,
+	EXIT_ROWS_FAILED = HIL_EXIT_ROWS_FAILED,
+	EXIT_CANNOT_START = HIL_EXIT_CANNOT_START,
+	EXIT_REGRESSION = HIL_EXIT_REGRESSION,
+	EXIT_INTERRUPTED = HIL_EXIT_INTERRUPTED,
 };
 
 /* The only mutable global: set by the signal handler, read by the runner. */
@@ -57,7 +59,8 @@ static void usage(FILE *out)
 		"       hilrun sensor --config FILE [--seconds N]   live sensor readings\n"
 		"       hilrun report RUN_DIR...          tables, plots, HTML from report.json\n"
 		"       hilrun serve --spool DIR [--once] [--wait S]   the lab daemon\n"
-		"       hilrun boards                     the hardware map and which boards are free\n"
+		"       hilrun [options] --board ID [--config FILE]   a run on a board of the map\n"
+		"       hilrun boards [--json]            the hardware map and which boards are free\n"
 		"       hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]\n"
 		"       hilrun --help | --version\n"
 		"options:\n"
@@ -70,9 +73,17 @@ static void usage(FILE *out)
 		"                   measured on the same image are kept\n"
 		"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
 		"  --wait SECONDS   wait this long for a board another run holds\n"
+		"  --board ID       run on this board of the hardware map (its probe,\n"
+		"                   port, baud and sensor bus; without --config, the\n"
+		"                   platform's default config); also $HILRUN_BOARD\n"
+		"  --result-json FILE  how the run ended, as the spool's result files,\n"
+		"                   written whatever the outcome (also on SIGTERM)\n"
 		"  -v, -q           more or less diagnostics on stderr\n"
+		"environment: HILRUN_BOARDS (the hardware map, default configs/boards.json),\n"
+		"  HILRUN_BOARD, HILRUN_LOCK_DIR\n"
 		"exit: 0 all measured, 1 some rows failed, 2 could not start,\n"
-		"      3 regression against the baseline, 4 interrupted\n");
+		"      3 regression against the baseline, 4 interrupted,\n"
+		"      5 transient: board busy, unreachable or lost (worth a retry)\n");
 }
 
 static int load_config(const char *path, struct hil_config *cfg)
@@ -85,6 +96,15 @@ static int load_config(const char *path, struct hil_config *cfg)
 	}
 	return ret;
 }
+
+/* How a single run ended, for --result-json (result.h). */
+struct run_end {
+	char run_dir[4096];
+	char board[HIL_LOCK_ID_MAX];
+	char error[1200];
+	char started[32];
+	int transient; /* enum hil_exit's 5 applies */
+};
 
 /* A config may only write inside the working directory (docs/configs.md);
  * --results DIR on the command line is the user's own choice. */
@@ -101,16 +121,7 @@ static int config_output_ok(const struct hil_config *cfg)
 
 static int exit_status(int ret)
 {
-	switch (ret) {
-	case HIL_OK:
-		return EXIT_ALL_MEASURED;
-	case HIL_ERR_VERIFY:
-		return EXIT_ROWS_FAILED;
-	case HIL_ERR_INTERRUPTED:
-		return EXIT_INTERRUPTED;
-	default:
-		return EXIT_CANNOT_START;
-	}
+	return hil_exit_status(ret, 0, 0);
 }
 
 struct hil_thresholds;
@@ -122,31 +133,41 @@ static int compare_reports(const char *base_arg, const char *new_arg,
  * there is one) names the board, else the config's board name does. A
  * second run on the same board waits up to wait_s, then says who holds it.
  */
-/* A config that names its board by id (board.id) gets its probe and port
- * from the hardware map. */
-static int apply_board_map(struct hil_config *cfg)
+/* A config that names its board by id (board.id), or a run given --board
+ * ID, gets the board's probe and port from the hardware map. */
+static int apply_board_map(struct hil_config *cfg, const char *board,
+			   struct run_end *end)
 {
 	struct hil_boards map;
+	const char *path = hil_boards_path();
 	char err[1024];
 	int have_map;
 	int ret;
 
-	if (cfg->board.id[0] == '\0') {
+	if (board == NULL && cfg->board.id[0] == '\0') {
 		return HIL_OK;
 	}
 	memset(&map, 0, sizeof(map));
-	have_map = access("configs/boards.json", R_OK) == 0;
+	have_map = access(path, R_OK) == 0;
 	if (have_map) {
-		ret = hil_boards_load("configs/boards.json", &map, err,
-				      sizeof(err));
+		ret = hil_boards_load(path, &map, err, sizeof(err));
 		if (ret != HIL_OK) {
 			hil_err("%s", err);
+			snprintf(end->error, sizeof(end->error), "%s", err);
 			return ret;
 		}
 	}
-	ret = hil_boards_apply(have_map ? &map : NULL, cfg, err, sizeof(err));
+	if (board != NULL) {
+		ret = hil_boards_use(have_map ? &map : NULL, board, cfg, err,
+				     sizeof(err));
+	} else {
+		ret = hil_boards_apply(have_map ? &map : NULL, cfg, err,
+				       sizeof(err));
+	}
 	if (ret != HIL_OK) {
 		hil_err("%s: %s", cfg->path, err);
+		snprintf(end->error, sizeof(end->error), "%s: %s", cfg->path,
+			 err);
 	}
 	if (have_map) {
 		hil_boards_free(&map);
@@ -155,7 +176,8 @@ static int apply_board_map(struct hil_config *cfg)
 }
 
 static int lock_board(const struct hil_config *cfg, const char *config_path,
-		      unsigned wait_s, struct hil_lock *lock)
+		      unsigned wait_s, struct hil_lock *lock,
+		      struct run_end *end)
 {
 	struct hil_boards map;
 	char err[1024];
@@ -165,10 +187,11 @@ static int lock_board(const struct hil_config *cfg, const char *config_path,
 	int ret;
 
 	memset(&map, 0, sizeof(map));
-	have_map = access("configs/boards.json", R_OK) == 0 &&
-		   hil_boards_load("configs/boards.json", &map, err,
-				   sizeof(err)) == HIL_OK;
+	have_map = access(hil_boards_path(), R_OK) == 0 &&
+		   hil_boards_load(hil_boards_path(), &map, err, sizeof(err)) ==
+			   HIL_OK;
 	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
+	snprintf(end->board, sizeof(end->board), "%s", id);
 	/* A board busy for more than a second: say once who holds it (by
 	 * then it has written its name into the lock), then wait quietly. */
 	ret = hil_lock_acquire(lock, NULL, id, config_path,
@@ -185,6 +208,10 @@ static int lock_board(const struct hil_config *cfg, const char *config_path,
 	}
 	if (ret != HIL_OK) {
 		hil_err("%s", msg != NULL ? msg : hil_strerror(ret));
+		snprintf(end->error, sizeof(end->error), "%s",
+			 msg != NULL ? msg : hil_strerror(ret));
+		/* Busy for longer than --wait: worth trying again later. */
+		end->transient = ret == HIL_ERR_TIMEOUT;
 	}
 	free(msg);
 	if (have_map) {
@@ -193,9 +220,36 @@ static int lock_board(const struct hil_config *cfg, const char *config_path,
 	return ret;
 }
 
+/* --junit without --baseline: the rows alone, no comparison. */
+static int write_junit_rows(const char *run_dir, const char *junit)
+{
+	char path[4096 + 16], err[1024];
+	cJSON *report = NULL;
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/report.json", run_dir);
+	ret = hil_report_load(path, &report, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		return ret;
+	}
+	f = fopen(junit, "w");
+	ret = f != NULL ? hil_junit_write(report, NULL, f) : HIL_ERR_IO;
+	if (f != NULL && fclose(f) != 0) {
+		ret = HIL_ERR_IO;
+	}
+	if (ret != HIL_OK) {
+		hil_err("cannot write JUnit XML to %s", junit);
+	}
+	cJSON_Delete(report);
+	return ret;
+}
+
 static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
-		   const char *junit, unsigned wait_s, int *regression)
+		   const char *junit, unsigned wait_s, const char *board,
+		   int *regression, struct run_end *end)
 {
 	struct hil_lock lock;
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
@@ -209,12 +263,22 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		return HIL_ERR_NOMEM;
 	}
 	ret = load_config(config_path, cfg);
-	if (ret == HIL_OK && results_dir == NULL) {
+	if (ret != HIL_OK) {
+		snprintf(end->error, sizeof(end->error),
+			 "%s: the configuration does not load (see the log)",
+			 config_path);
+		goto out;
+	}
+	if (results_dir == NULL) {
 		ret = config_output_ok(cfg);
+		if (ret != HIL_OK) {
+			snprintf(end->error, sizeof(end->error),
+				 "%s: results_dir leaves the working directory",
+				 config_path);
+			goto out;
+		}
 	}
-	if (ret == HIL_OK) {
-		ret = apply_board_map(cfg);
-	}
+	ret = apply_board_map(cfg, board, end);
 	if (ret != HIL_OK) {
 		goto out;
 	}
@@ -223,12 +287,21 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	opts.stop = &stop_requested;
 	opts.resume_dir = resume_dir;
 	memset(&lock, 0, sizeof(lock));
-	ret = lock_board(cfg, config_path, wait_s, &lock);
+	ret = lock_board(cfg, config_path, wait_s, &lock, end);
 	if (ret != HIL_OK) {
 		goto out;
 	}
 	ret = hil_runner_run(cfg, &opts, run);
 	hil_lock_release(&lock);
+	snprintf(end->run_dir, sizeof(end->run_dir), "%s", run->dir);
+	snprintf(end->started, sizeof(end->started), "%s", run->started);
+	end->transient = run->transient;
+	if (ret != HIL_OK && ret != HIL_ERR_VERIFY &&
+	    ret != HIL_ERR_INTERRUPTED) {
+		snprintf(end->error, sizeof(end->error), "run %s: %s",
+			 run->status ? run->status : "failed",
+			 hil_strerror(ret));
+	}
 	if (run->n_rows > 0) {
 		hil_report_print_table(run, stdout);
 	}
@@ -248,9 +321,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			if (st == EXIT_CANNOT_START && ret == HIL_OK) {
 				ret = HIL_ERR_ARG;
 			}
-		} else {
-			st = compare_reports(run->dir, run->dir, &t, junit);
-			(void)st;
+		} else if (write_junit_rows(run->dir, junit) != HIL_OK &&
+			   ret == HIL_OK) {
+			ret = HIL_ERR_IO;
 		}
 	}
 	hil_run_free(run);
@@ -498,6 +571,9 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
 	ret = hil_runner_run(cfg, &opts, run);
 	snprintf(report_dir, len, "%s", run->dir);
+	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
+		ret = HIL_SERVE_TRANSIENT;
+	}
 	if (ret == HIL_OK && baseline != NULL && run->dir[0] != '\0') {
 		struct hil_thresholds t;
 
@@ -540,8 +616,8 @@ static int cmd_serve(int argc, char **argv)
 		return HIL_ERR_ARG;
 	}
 	memset(&map, 0, sizeof(map));
-	if (access("configs/boards.json", R_OK) == 0) {
-		if (hil_boards_load("configs/boards.json", &map, err,
+	if (access(hil_boards_path(), R_OK) == 0) {
+		if (hil_boards_load(hil_boards_path(), &map, err,
 				    sizeof(err)) != HIL_OK) {
 			hil_err("%s", err);
 			return HIL_ERR_CONFIG;
@@ -558,21 +634,96 @@ static int cmd_serve(int argc, char **argv)
 	return ret;
 }
 
-/* hilrun boards: the hardware map, and which boards are here and free. */
-static int cmd_boards(void)
+/* hilrun boards [--json]: the hardware map, and which boards are here and
+ * free; --json for programs (a CI engine's configuration generator). */
+static int cmd_boards(int argc, char **argv)
 {
 	struct hil_boards map;
 	char err[1024];
+	int json = 0;
+	int i;
 	int ret;
 
-	ret = hil_boards_load("configs/boards.json", &map, err, sizeof(err));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+		} else {
+			hil_err("boards: unknown argument \"%s\" (usage: hilrun boards [--json])",
+				argv[i]);
+			return HIL_ERR_ARG;
+		}
+	}
+	ret = hil_boards_load(hil_boards_path(), &map, err, sizeof(err));
 	if (ret != HIL_OK) {
 		hil_err("%s", err);
 		return ret;
 	}
-	ret = hil_boards_list(&map, stdout);
+	ret = json ? hil_boards_list_json(&map, stdout)
+		   : hil_boards_list(&map, stdout);
 	hil_boards_free(&map);
 	return ret;
+}
+
+/* The config a run on board id uses when no --config is given: the
+ * default one of the board's platform. @return HIL_OK or a logged error. */
+static int board_default_config(const char *id, char *out, size_t len,
+				struct run_end *end)
+{
+	struct hil_boards map;
+	const struct hil_board *b;
+	const char *path = hil_boards_path();
+	const char *cfg;
+	char err[1024];
+	int ret;
+
+	ret = hil_boards_load(path, &map, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("--board %s: %s", id, err);
+		snprintf(end->error, sizeof(end->error), "%s", err);
+		return ret;
+	}
+	b = hil_boards_find(&map, id);
+	cfg = b != NULL ? hil_boards_default_config(b->platform) : NULL;
+	if (b == NULL) {
+		snprintf(end->error, sizeof(end->error),
+			 "--board %s: no such board in the hardware map %s", id,
+			 path);
+		ret = HIL_ERR_CONFIG;
+	} else if (cfg == NULL) {
+		snprintf(
+			end->error, sizeof(end->error),
+			"--board %s: a %s has no default configuration: give --config FILE",
+			id, b->platform);
+		ret = HIL_ERR_CONFIG;
+	} else {
+		snprintf(out, len, "%s", cfg);
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s", end->error);
+	}
+	hil_boards_free(&map);
+	return ret;
+}
+
+/* --result-json FILE: how the run ended, whatever the path to the end. */
+static void file_result(const char *path, int status, const char *config,
+			const char *baseline, const struct run_end *end)
+{
+	struct hil_result r;
+
+	if (path == NULL) {
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.exit_status = status;
+	r.error = end->error;
+	r.run_dir = end->run_dir;
+	r.config = config;
+	r.baseline = baseline;
+	r.board = end->board;
+	r.started = end->started;
+	/* hil_result_write logs its own error; the exit status stands. */
+	(void)hil_result_write(path, &r);
 }
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
@@ -619,7 +770,12 @@ int main(int argc, char **argv)
 	const char *junit = NULL;
 	const char *resume_dir = NULL;
 	char resume_config[4096];
+	char board_config[4096];
+	const char *board = NULL;
+	const char *result_json = NULL;
+	struct run_end end;
 	unsigned wait_s = 0;
+	int status = EXIT_CANNOT_START;
 	int sub;
 	int verbosity = HIL_LOG_INFO;
 	struct sigaction sa;
@@ -667,7 +823,9 @@ int main(int argc, char **argv)
 		return exit_status(cmd_serve(argc - sub, argv + sub));
 	}
 	if (sub < argc && strcmp(argv[sub], "boards") == 0) {
-		return cmd_boards() == HIL_OK ? 0 : EXIT_CANNOT_START;
+		return cmd_boards(argc - sub, argv + sub) == HIL_OK
+			       ? 0
+			       : EXIT_CANNOT_START;
 	}
 	if (sub < argc && strcmp(argv[sub], "report") == 0) {
 		return cmd_report(argc - sub, argv + sub) == HIL_OK
@@ -682,6 +840,13 @@ int main(int argc, char **argv)
 				       EXIT_ALL_MEASURED
 			       ? 0
 			       : EXIT_CANNOT_START;
+	}
+	/* --result-json first too: every way out of a run writes it. */
+	memset(&end, 0, sizeof(end));
+	for (i = 1; i + 1 < argc; i++) {
+		if (strcmp(argv[i], "--result-json") == 0) {
+			result_json = argv[i + 1];
+		}
 	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -703,15 +868,18 @@ int main(int argc, char **argv)
 		     strcmp(a, "--output") == 0 || strcmp(a, "--sweep") == 0 ||
 		     strcmp(a, "--baseline") == 0 ||
 		     strcmp(a, "--junit") == 0 || strcmp(a, "--resume") == 0 ||
-		     strcmp(a, "--wait") == 0) &&
+		     strcmp(a, "--wait") == 0 || strcmp(a, "--board") == 0 ||
+		     strcmp(a, "--result-json") == 0) &&
 		    i + 1 >= argc) {
-			hil_err("%s needs a value", a);
-			return EXIT_CANNOT_START;
+			snprintf(end.error, sizeof(end.error),
+				 "%s needs a value", a);
+			goto bad_args;
 		}
 		if (strcmp(a, "--config") == 0) {
 			if (n_configs == HIL_SWEEP_MAX) {
-				hil_err("at most %d --config", HIL_SWEEP_MAX);
-				return EXIT_CANNOT_START;
+				snprintf(end.error, sizeof(end.error),
+					 "at most %d --config", HIL_SWEEP_MAX);
+				goto bad_args;
 			}
 			configs[n_configs++] = argv[++i];
 		} else if (strcmp(a, "--results") == 0 ||
@@ -727,23 +895,46 @@ int main(int argc, char **argv)
 			wait_s = (unsigned)strtoul(argv[++i], NULL, 10);
 		} else if (strcmp(a, "--junit") == 0) {
 			junit = argv[++i];
+		} else if (strcmp(a, "--board") == 0) {
+			board = argv[++i];
+		} else if (strcmp(a, "--result-json") == 0) {
+			result_json = argv[++i];
 		} else {
-			hil_err("unknown argument \"%s\" (try --help)", a);
-			return EXIT_CANNOT_START;
+			snprintf(end.error, sizeof(end.error),
+				 "unknown argument \"%s\" (try --help)", a);
+			goto bad_args;
 		}
 	}
+	if (board == NULL && getenv("HILRUN_BOARD") != NULL &&
+	    getenv("HILRUN_BOARD")[0] != '\0') {
+		board = getenv("HILRUN_BOARD");
+	}
 	if (sweep_path != NULL && n_configs > 0) {
-		hil_err("give either --sweep FILE or --config FILE..., not both");
-		return EXIT_CANNOT_START;
+		snprintf(
+			end.error, sizeof(end.error),
+			"give either --sweep FILE or --config FILE..., not both");
+		goto bad_args;
+	}
+	if ((sweep_path != NULL || n_configs > 1) &&
+	    (board != NULL || result_json != NULL)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--board, $HILRUN_BOARD and --result-json are for one configuration, not a sweep: run each configuration on its own");
+		goto bad_args;
 	}
 	if (resume_dir != NULL) {
 		if (n_configs > 0 || sweep_path != NULL) {
-			hil_err("--resume takes the configuration from the run folder: give no --config");
-			return EXIT_CANNOT_START;
+			snprintf(
+				end.error, sizeof(end.error),
+				"--resume takes the configuration from the run folder: give no --config");
+			goto bad_args;
 		}
 		if (hil_runner_resume_config(resume_dir, resume_config,
 					     sizeof(resume_config)) != HIL_OK) {
-			return EXIT_CANNOT_START;
+			snprintf(end.error, sizeof(end.error),
+				 "--resume %s: no configuration to resume",
+				 resume_dir);
+			goto out;
 		}
 		configs[n_configs++] = resume_config;
 	}
@@ -751,18 +942,32 @@ int main(int argc, char **argv)
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir);
 		return exit_status(ret);
 	}
+	if (n_configs == 0 && board != NULL) {
+		if (board_default_config(board, board_config,
+					 sizeof(board_config),
+					 &end) != HIL_OK) {
+			goto out;
+		}
+		configs[n_configs++] = board_config;
+	}
 	if (n_configs == 0) {
 		usage(stderr);
-		return EXIT_CANNOT_START;
+		snprintf(end.error, sizeof(end.error),
+			 "no --config FILE or --board ID given");
+		goto out;
 	}
 	{
 		int regression = 0;
 
 		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
-			      junit, wait_s, &regression);
-		if (ret == HIL_OK && regression) {
-			return EXIT_REGRESSION;
-		}
+			      junit, wait_s, board, &regression, &end);
+		status = hil_exit_status(ret, end.transient, regression);
 	}
-	return exit_status(ret);
+	goto out;
+bad_args:
+	hil_err("%s", end.error);
+out:
+	file_result(result_json, status, n_configs > 0 ? configs[0] : NULL,
+		    baseline, &end);
+	return status;
 }
