@@ -49,6 +49,8 @@ HOST_LIB_SRCS += host/leak.c
 HOST_LIB_SRCS += host/paths.c
 # Exit statuses and the result file of a run (--result-json, the spool).
 HOST_LIB_SRCS += host/result.c
+# Algorithm names checked when a run starts, before anything is built.
+HOST_LIB_SRCS += host/algnames.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
@@ -68,7 +70,7 @@ impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
 	-DHIL_ALG_SYM=$(call impl_sym,$(1)) \
 	-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
 	-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \
-	-I$(2)
+	-I$(2) -Itarget/framework
 
 # Host builds of every implementation: expected outputs and `crypt --on host`.
 define host_impl_rules
@@ -129,19 +131,46 @@ FW_LDFLAGS := $(BOARD_CFLAGS) $(OPT) -flto -nostartfiles --specs=nano.specs \
 	-T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS)
 FW_CORE_SRCS := target/main.c target/bench.c protocol/hilp.c $(BOARD_SRCS)
 
-# $(1) = alg/impl, $(2) = its folder.
+# Code of the user's own (an external folder, "alg/impl=DIR") is compiled with
+# the config's flags but without -Werror: its warnings are not ours to police.
+# They are kept beside each object (.warn) and counted by hilrun.
+FW_FOREIGN_CFLAGS := $(filter-out -Werror,$(FW_CFLAGS))
+impl_foreign = $(if $(word 2,$(subst =, ,$(1))),1,)
+# The entry points an implementation may export (see target/glue.c); every
+# other global symbol of it is made local, so that any number of
+# implementations, from one code base or several, share one image.
+IMPL_API := aead_encrypt aead_decrypt hash xof block_keysetup block_ecb_encrypt
+impl_objs = $(patsubst $(2)/%,$(FW_DIR)/obj/$(1)/%.o,$(basename $(wildcard $(2)/*.c $(2)/*.S)))
+
+# $(1) = alg/impl, $(2) = its folder, $(3) = compiler flags.
 define fw_impl_rules
-$(FW_DIR)/crypto/$(1)/%.o: $(2)/%.c $(FW_DIR)/flags
+$(FW_DIR)/obj/$(1)/%.o: $(2)/%.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
+	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+$(FW_DIR)/obj/$(1)/%.o: $(2)/%.S $(FW_DIR)/flags
+	@mkdir -p $$(@D)
+	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+# One object per implementation: a partial link, then every global symbol
+# but the API entry points made local, checked with nm.
+$(FW_DIR)/crypto/$(1)/code.o: $(call impl_objs,$(1),$(2))
+	@mkdir -p $$(@D)
+	$(CROSS)ld -r -d -o $$@.all $$^
+	$(CROSS)objcopy $(foreach a,$(IMPL_API),--keep-global-symbol=$(call impl_sym,$(1))_$(a)) $$@.all $$@
+	@rm -f $$@.all
+	@left=$$$$($(CROSS)nm -g --defined-only $$@ | awk '{print $$$$3}' | \
+		grep -v -x $(foreach a,$(IMPL_API),-e $(call impl_sym,$(1))_$(a))); \
+	if [ -n "$$$$left" ]; then echo "$(1): symbols still exported after localisation: $$$$left" >&2; \
+		rm -f $$@; exit 1; fi
 $(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
-FW_CRYPTO_OBJS += $(patsubst $(2)/%.c,$(FW_DIR)/crypto/$(1)/%.o,$(wildcard $(2)/*.c)) $(FW_DIR)/crypto/$(1)/glue.o
+FW_CRYPTO_OBJS += $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o
 endef
 FW_ALGS := $(filter-out none,$(ALGS))
 $(foreach i,$(FW_ALGS),$(if $(wildcard $(call impl_dir,$(i))/api.h),,$(error no api.h in $(call impl_dir,$(i)) for $(call impl_id,$(i)))))
-$(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call impl_dir,$(i)))))
+$(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call impl_dir,$(i)),$(if $(call impl_foreign,$(i)),$(FW_FOREIGN_CFLAGS),$(FW_CFLAGS)))))
 
 # The flags file changes whenever the build inputs change, so that nothing
 # built with other flags is ever reused.
@@ -264,6 +293,8 @@ E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
 E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
 # What a CI engine relies on: --board, exit statuses, --result-json, SIGTERM.
 E2E_TESTS += e2e_contract
+# Users' own folders in the NIST LWC layout.
+E2E_TESTS += e2e_owncode
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
