@@ -1,12 +1,15 @@
 /* build: firmware built per configuration in its own directory, with the toolchain recorded. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"build"
+#define _XOPEN_SOURCE  700
+#define HIL_LOG_PREFIX "build"
 #include "build.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -68,14 +71,65 @@ int hil_build_find_root(char *root, size_t len)
 	return HIL_ERR_NA;
 }
 
+/* Does a build log line say what went wrong (compiler or linker)? */
+static int is_error_line(const char *line, size_t n)
+{
+	static const char *const marks[] = {
+		"error:",   "multiple definition of", "undefined reference to",
+		"region `", "symbols still exported", NULL};
+	size_t i;
+
+	for (i = 0; marks[i] != NULL; i++) {
+		size_t m = strlen(marks[i]);
+		size_t k;
+
+		for (k = 0; k + m <= n; k++) {
+			if (memcmp(line + k, marks[i], m) == 0) {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * What went wrong, from the build log: its error lines (each with the two
+ * lines after it, where the compiler shows the code), or, when none is
+ * recognised, its last lines.
+ */
 static void tail_log(const char *path)
 {
 	char *text = NULL;
+	char shown[4096] = "";
 	size_t len = 0;
 	size_t start;
+	size_t o = 0;
 	int lines = 0;
+	int after = 0;
+	const char *p;
 
 	if (hil_read_file(path, &text, &len) != HIL_OK) {
+		return;
+	}
+	for (p = text; *p != '\0' && lines < 12;) {
+		size_t n = strcspn(p, "\n");
+
+		if (is_error_line(p, n)) {
+			after = 3;
+			lines++;
+		}
+		if (after > 0 && o + n + 2 < sizeof(shown)) {
+			memcpy(shown + o, p, n);
+			o += n;
+			shown[o++] = '\n';
+			shown[o] = '\0';
+			after--;
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (o > 0) {
+		hil_err("from %s:\n%s", path, shown);
+		free(text);
 		return;
 	}
 	start = len;
@@ -145,6 +199,173 @@ static void read_flags(const char *dir, struct hil_firmware *fw)
 	free(text);
 }
 
+/*
+ * A user's folder reaches make only as a link of ours,
+ * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
+ * of a make variable, a recipe or a compiler argument: a folder name with
+ * spaces, '=', quotes or `...` builds like any other.
+ */
+static int link_source(const char *fw_dir, const struct hil_config_alg *a,
+		       char *link, size_t len)
+{
+	char target[PATH_MAX];
+	char dir[HIL_PATH];
+	int n;
+
+	if (realpath(a->path, target) == NULL) {
+		hil_err("algorithms: %s/%s: %s: %s", a->name, a->impl, a->path,
+			strerror(errno));
+		return HIL_ERR_CONFIG;
+	}
+	n = snprintf(dir, sizeof(dir), "%s/src", fw_dir);
+	if (n < 0 || (size_t)n >= sizeof(dir)) {
+		hil_err("build folder name too long: %s", fw_dir);
+		return HIL_ERR_CONFIG;
+	}
+	if (hil_mkdirs(dir) != HIL_OK) {
+		hil_err("cannot create %s: %s", dir, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	n = snprintf(link, len, "%s/%s_%s", dir, a->name, a->impl);
+	if (n < 0 || (size_t)n >= len) {
+		hil_err("build folder name too long: %s", dir);
+		return HIL_ERR_CONFIG;
+	}
+	if (unlink(link) != 0 && errno != ENOENT) {
+		hil_err("cannot replace %s: %s", link, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	if (symlink(target, link) != 0) {
+		hil_err("cannot link %s to %s: %s", link, target,
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+}
+
+/* How many compiler warnings a .warn file holds. */
+static unsigned count_warnings(const char *text)
+{
+	const char *p = text;
+	unsigned n = 0;
+
+	while ((p = strstr(p, ": warning: ")) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static int append_file(FILE *out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (hil_read_file(path, &text, &len) != HIL_OK) {
+		return 0;
+	}
+	if (len > 0) {
+		fprintf(out, "== %s\n", path);
+		fwrite(text, 1, len, out);
+	}
+	free(text);
+	return 1;
+}
+
+/*
+ * The warnings of one foreign implementation, from the .warn files its
+ * objects left in FW_DIR/obj/<alg>/<impl>/, counted and gathered into
+ * <run folder>/warnings/<alg>_<impl>.txt beside the build log.
+ */
+static void collect_warnings(const char *fw_dir, const char *log_path,
+			     const struct hil_config_alg *a,
+			     struct hil_foreign_build *fb)
+{
+	char obj[HIL_PATH];
+	char cmd_dir[HIL_PATH];
+	char *slash;
+	FILE *out;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(fb->impl, sizeof(fb->impl), "%s/%s", a->name, a->impl);
+	fb->warnings = 0;
+	fb->log[0] = '\0';
+	snprintf(obj, sizeof(obj), "%s/obj/%s/%s", fw_dir, a->name, a->impl);
+	snprintf(cmd_dir, sizeof(cmd_dir), "%s", log_path);
+	slash = strrchr(cmd_dir, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+	} else {
+		snprintf(cmd_dir, sizeof(cmd_dir), ".");
+	}
+	strncat(cmd_dir, "/warnings", sizeof(cmd_dir) - strlen(cmd_dir) - 1);
+	if (hil_mkdirs(cmd_dir) != HIL_OK) {
+		hil_warn("cannot create %s: %s", cmd_dir, strerror(errno));
+		return;
+	}
+	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
+		 a->impl);
+	out = fopen(fb->log, "w");
+	d = opendir(obj);
+	if (out == NULL || d == NULL) {
+		hil_warn("cannot gather the warnings of %s into %s", fb->impl,
+			 fb->log);
+		if (out != NULL) {
+			fclose(out);
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char path[HIL_PATH];
+		char *text = NULL;
+
+		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", obj, e->d_name);
+		if (hil_read_file(path, &text, NULL) == HIL_OK) {
+			fb->warnings += count_warnings(text);
+			free(text);
+		}
+		append_file(out, path);
+	}
+	closedir(d);
+	if (fclose(out) != 0) {
+		hil_warn("cannot write %s: %s", fb->log, strerror(errno));
+	}
+	if (fb->warnings > 0) {
+		hil_info(
+			"%s: %u compiler warning%s (its own code, not -Werror): %s",
+			fb->impl, fb->warnings, fb->warnings == 1 ? "" : "s",
+			fb->log);
+	}
+}
+
+/* After a failed build: the fix for the mistakes people make most. */
+static void hint_build_failure(const char *log_path)
+{
+	char *text = NULL;
+
+	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+		return;
+	}
+	if (strstr(text, "No such file or directory") != NULL &&
+	    strstr(text, "fatal error:") != NULL) {
+		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h and crypto_xof.h "
+			"(target/framework/); any other header must be in the implementation's folder "
+			"(only the folder itself is on the include path, not its sub-folders)");
+	} else if (strstr(text, "multiple definition of") != NULL) {
+		hil_err("hint: two objects of one implementation define the same symbol; "
+			"only .c and .S files directly in the folder are built, each once");
+	}
+	free(text);
+}
+
 int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw)
@@ -170,31 +391,54 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		strncat(opt, cfg->build.cflags[i],
 			sizeof(opt) - strlen(opt) - 1);
 	}
+	/* Everything that changes the image goes into the directory name
+	 * (a user's folder by its real path). */
+	snprintf(key, sizeof(key), "%s|%u|%u|%s", cfg->board.name,
+		 (unsigned)cfg->board.clock_hz, (unsigned)cfg->link.baud, opt);
 	if (algs_override != NULL) {
-		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
+		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
 	} else {
 		for (i = 0; i < cfg->n_algs; i++) {
-			char one[HIL_CFG_STR + 160];
+			char real[PATH_MAX] = "";
 
-			/* An external folder is named after '=' (the
-			 * config loader rejects spaces and '=' in it). */
-			snprintf(one, sizeof(one), "%s%s/%s%s%s", i ? " " : "",
-				 cfg->algs[i].name, cfg->algs[i].impl,
-				 cfg->algs[i].path[0] ? "=" : "",
-				 cfg->algs[i].path);
-			strncat(fw->algs, one,
-				sizeof(fw->algs) - strlen(fw->algs) - 1);
+			if (cfg->algs[i].path[0] != '\0' &&
+			    realpath(cfg->algs[i].path, real) == NULL) {
+				snprintf(real, sizeof(real), "%s",
+					 cfg->algs[i].path);
+			}
+			snprintf(key + strlen(key), sizeof(key) - strlen(key),
+				 "|%s/%s=%s", cfg->algs[i].name,
+				 cfg->algs[i].impl, real);
 		}
 	}
-	/* Everything that changes the image goes into the directory name. */
-	snprintf(key, sizeof(key), "%s|%u|%u|%s|%s", cfg->board.name,
-		 (unsigned)cfg->board.clock_hz, (unsigned)cfg->link.baud, opt,
-		 fw->algs);
 	h = hilp_digest_update(HILP_DIGEST_INIT, (const uint8_t *)key,
 			       strlen(key));
 	snprintf(fw->dir, sizeof(fw->dir), "%s/build/fw/%s-%08x", root,
 		 cfg->name, (unsigned)h);
 	snprintf(fw->elf, sizeof(fw->elf), "%s/stub.elf", fw->dir);
+	if (algs_override != NULL) {
+		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
+	} else {
+		for (i = 0; i < cfg->n_algs; i++) {
+			char one[HIL_PATH + 160];
+			char link[HIL_PATH] = "";
+
+			/* An external folder is named after '=', by our link
+			 * to it. */
+			if (cfg->algs[i].path[0] != '\0') {
+				ret = link_source(fw->dir, &cfg->algs[i], link,
+						  sizeof(link));
+				if (ret != HIL_OK) {
+					return ret;
+				}
+			}
+			snprintf(one, sizeof(one), "%s%s/%s%s%s", i ? " " : "",
+				 cfg->algs[i].name, cfg->algs[i].impl,
+				 link[0] ? "=" : "", link);
+			strncat(fw->algs, one,
+				sizeof(fw->algs) - strlen(fw->algs) - 1);
+		}
+	}
 
 	snprintf(var_board, sizeof(var_board), "BOARD=%s", cfg->board.name);
 	snprintf(var_opt, sizeof(var_opt), "OPT=%s", opt);
@@ -222,10 +466,21 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		hil_err("could not run make: %s", hil_strerror(ret));
 		return ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
 	}
+	if (algs_override == NULL) {
+		for (i = 0; i < cfg->n_algs; i++) {
+			if (cfg->algs[i].path[0] != '\0' &&
+			    fw->n_foreign < HIL_CFG_MAX_ALGS) {
+				collect_warnings(fw->dir, log_path,
+						 &cfg->algs[i],
+						 &fw->foreign[fw->n_foreign++]);
+			}
+		}
+	}
 	if (status != 0) {
 		hil_err("firmware build for %s failed (make exit %d)",
 			cfg->name, status);
 		tail_log(log_path);
+		hint_build_failure(log_path);
 		return HIL_ERR_BUILD;
 	}
 	if (access(fw->elf, R_OK) != 0) {

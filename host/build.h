@@ -8,6 +8,13 @@
 
 #define HIL_PATH 4096
 
+/* What the build of a user's own folder left: its compiler warnings. */
+struct hil_foreign_build {
+	char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
+	unsigned warnings;		 /* compiler warnings counted */
+	char log[HIL_PATH]; /* the run folder's warnings/<alg>_<impl>.txt */
+};
+
 struct hil_firmware {
 	char dir[HIL_PATH];   /* build/fw/<config>-<hash> */
 	char elf[HIL_PATH];   /* dir/stub.elf */
@@ -15,6 +22,8 @@ struct hil_firmware {
 	char ld_flags[1024];  /* every linker flag, from dir/flags */
 	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
 	char algs[8192]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
+	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS]; /* user folders */
+	size_t n_foreign;
 };
 
 /**

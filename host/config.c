@@ -17,6 +17,7 @@
 
 #include "err.h"
 #include "log.h"
+#include "util.h"
 
 /* A configuration is a few hundred bytes; anything this large is not one. */
 #define MAX_FILE_BYTES (1024 * 1024)
@@ -712,42 +713,6 @@ out_root:
 
 /* ---- validation helpers ------------------------------------------------ */
 
-/* Edit distance counting a swap of neighbours as one edit ("rnus"). */
-static size_t edit_distance(const char *a, const char *b)
-{
-	unsigned char d[33][33];
-	size_t la = strlen(a), lb = strlen(b);
-	size_t i, j, best;
-
-	if (la > 32 || lb > 32) {
-		return (size_t)-1;
-	}
-	for (i = 0; i <= la; i++) {
-		d[i][0] = (unsigned char)i;
-	}
-	for (j = 0; j <= lb; j++) {
-		d[0][j] = (unsigned char)j;
-	}
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			best = d[i - 1][j - 1] + (size_t)(a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1u < best) {
-				best = d[i - 1][j] + 1u;
-			}
-			if (d[i][j - 1] + 1u < best) {
-				best = d[i][j - 1] + 1u;
-			}
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1u < best) {
-				best = d[i - 2][j - 2] + 1u;
-			}
-			d[i][j] = (unsigned char)best;
-		}
-	}
-	return d[la][lb];
-}
-
 /* Refuse keys the schema does not have, suggesting a near miss. */
 static int check_keys(struct loader *ld, const cJSON *obj, const char *path,
 		      const char *const *allowed)
@@ -764,7 +729,7 @@ static int check_keys(struct loader *ld, const cJSON *obj, const char *path,
 			if (strcmp(c->string, allowed[i]) == 0) {
 				break;
 			}
-			d = edit_distance(c->string, allowed[i]);
+			d = hil_edit_distance(c->string, allowed[i]);
 			if (d < best && 3 * d <= strlen(allowed[i])) {
 				best = d;
 				near = allowed[i];
@@ -871,11 +836,6 @@ static int get_path(struct loader *ld, const cJSON *it, const char *path,
 	ret = get_str(ld, it, path, buf, size, 0);
 	if (ret != HIL_OK) {
 		return ret;
-	}
-	if (strpbrk(buf, " \t=") != NULL) {
-		return fail(ld, it,
-			    "%s: a path with spaces or '=' cannot be built",
-			    path);
 	}
 	dir = file != NULL ? dir_of(file)
 			   : strdup(ld->base_dir ? ld->base_dir : "");

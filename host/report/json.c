@@ -369,6 +369,21 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "elf", run->fw.elf);
 	ok = ok && add_str(o, "elf_sha256", run->elf_sha256);
 	ok = ok && add_str(o, "build_id", run->build_id);
+	/* The user's own folders: built without -Werror, warnings kept. */
+	a = ok ? cJSON_AddArrayToObject(o, "foreign_code") : NULL;
+	ok = ok && a != NULL;
+	for (i = 0; ok && i < run->fw.n_foreign; i++) {
+		const struct hil_foreign_build *fb = &run->fw.foreign[i];
+		cJSON *e = cJSON_CreateObject();
+
+		ok = e != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(a, e);
+		}
+		ok = ok && add_str(e, "implementation", fb->impl);
+		ok = ok && add_num(e, "warnings", fb->warnings);
+		ok = ok && add_str(e, "warnings_file", fb->log);
+	}
 
 	o = ok ? cJSON_AddObjectToObject(root, "board") : NULL;
 	ok = ok && o != NULL;
