@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "board/cyclemodel.h"
+#include "algnames.h"
 #include "board/flasher.h"
 #include "boards.h"
 #include "elfinfo.h"
@@ -1724,6 +1725,14 @@ int hil_runner_run(const struct hil_config *cfg,
 	run->status = "failed";
 	t_run = hil_energy_now_ns();
 
+	/* A misspelt name fails here, before a folder is made or anything
+	 * is built (a resumed run or an override was checked before). */
+	if (opts->algs_override == NULL && opts->resume_dir == NULL) {
+		ret = hil_algnames_check(cfg);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
 	ret = hil_runner_make_run_dir(cfg, opts, run);
 	if (ret != HIL_OK) {
 		return ret;

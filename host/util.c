@@ -196,3 +196,39 @@ void hil_utc_iso(char *buf, size_t len)
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+/* Edit distance counting a swap of neighbours as one edit ("rnus"). */
+size_t hil_edit_distance(const char *a, const char *b)
+{
+	unsigned char d[33][33];
+	size_t la = strlen(a), lb = strlen(b);
+	size_t i, j, best;
+
+	if (la > 32 || lb > 32) {
+		return (size_t)-1;
+	}
+	for (i = 0; i <= la; i++) {
+		d[i][0] = (unsigned char)i;
+	}
+	for (j = 0; j <= lb; j++) {
+		d[0][j] = (unsigned char)j;
+	}
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			best = d[i - 1][j - 1] + (size_t)(a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1u < best) {
+				best = d[i - 1][j] + 1u;
+			}
+			if (d[i][j - 1] + 1u < best) {
+				best = d[i][j - 1] + 1u;
+			}
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1u < best) {
+				best = d[i - 2][j - 2] + 1u;
+			}
+			d[i][j] = (unsigned char)best;
+		}
+	}
+	return d[la][lb];
+}

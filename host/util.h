@@ -34,4 +34,11 @@ long long hil_now_ms(void);
 /** UTC time as "2026-12-02T09:32:15Z" into buf (at least 21 bytes). */
 void hil_utc_iso(char *buf, size_t len);
 
+/**
+ * Edit distance between a and b, a swap of neighbours counting as one edit
+ * ("rnus" -> "runs"), for "did you mean" suggestions.
+ * @return the distance, or (size_t)-1 when either is longer than 32.
+ */
+size_t hil_edit_distance(const char *a, const char *b);
+
 #endif /* HIL_UTIL_H */
