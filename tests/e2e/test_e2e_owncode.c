@@ -1,0 +1,425 @@
+/* test_e2e_owncode: users' own folders in the NIST LWC layout drop in unchanged under QEMU: framework headers, their own warnings, private internal symbols, any folder name. */
+#define _XOPEN_SOURCE 700
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "build.h"
+#include "config.h"
+#include "e2e_util.h"
+#include "err.h"
+#include "run.h"
+#include "runner.h"
+
+/*
+ * tests/fixtures/lwc-multi-a and -b: multi-file folders that include the
+ * framework's crypto_aead.h (not in the folder) and define the same global
+ * internal names (ascon_core_*); a has inline Thumb-2 assembly, b one
+ * compiler warning (an unused variable).
+ */
+#define MULTI_A	 "tests/fixtures/lwc-multi-a"
+#define MULTI_B	 "tests/fixtures/lwc-multi-b"
+#define AEAD	 "ascon-aead128"
+#define RUN_NAME "e2e-owncode"
+
+/* A folder name a shell or make would run: each payload would create a
+ * file named hilrun-pwned-N in the folder make runs in (the source tree). */
+#define HOSTILE_NAME                                                           \
+	"my $(touch hilrun-pwned-1) ;touch hilrun-pwned-2 `touch "             \
+	"hilrun-pwned-3` $$(touch hilrun-pwned-4) 'q\" = x"
+
+static char tmp_root[64];
+static char src_root[HIL_PATH];
+
+/* ---------------------------------------------------------------- helpers */
+
+/* s as the inside of a JSON string. */
+static void json_escape(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s != '\0' && o + 3 < len; s++) {
+		if (*s == '"' || *s == '\\') {
+			out[o++] = '\\';
+		}
+		out[o++] = *s;
+	}
+	out[o] = '\0';
+}
+
+static void make_config(struct hil_config *cfg, const char *algs,
+			const char *results)
+{
+	char json[8192];
+	char err[1024] = "";
+	int n;
+
+	n = snprintf(json, sizeof(json),
+		     "{ \"name\": \"" RUN_NAME "\","
+		     " \"board\": { \"name\": \"qemu-netduino\" },"
+		     " \"flasher\": { \"type\": \"qemu\" },"
+		     " \"link\": { \"type\": \"socket\" },"
+		     " \"build\": { \"cflags\": [\"-O2\"] },"
+		     " \"algorithms\": [%s],"
+		     " \"bench\": { \"operations\": [\"encrypt\", \"decrypt\"],"
+		     " \"lengths\": [0, 64], \"ad_lengths\": [0], \"runs\": 3,"
+		     " \"warmup\": 1, \"seed\": 1 },"
+		     " \"results_dir\": \"%s\" }",
+		     algs, results);
+	assert_true(n > 0 && (size_t)n < sizeof(json));
+	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
+		fail_msg("config rejected: %s\n%s", err, json);
+	}
+}
+
+static int run_config(const struct hil_config *cfg, const char *results,
+		      struct hil_run *run)
+{
+	struct hil_runner_opts opts;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = results;
+	return hil_runner_run(cfg, &opts, run);
+}
+
+static void results_dir(char *buf, size_t len, const char *sub)
+{
+	snprintf(buf, len, "%s/%s", tmp_root, sub);
+	e2e_make_dir(buf);
+}
+
+/* Every row of impl measured, verified and ok; @return how many. */
+static size_t assert_rows_ok(const struct hil_run *run, const char *impl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+
+		if (strcmp(r->implementation, impl) != 0) {
+			continue;
+		}
+		if (!r->ok || !r->verified) {
+			fail_msg("%s/%s %s %u B: ok %d verified %d: %s",
+				 r->algorithm, r->implementation, r->operation,
+				 (unsigned)r->msg_len, r->ok, r->verified,
+				 r->error);
+		}
+		n++;
+	}
+	return n;
+}
+
+/* The image's symbols named name: how many, and how many of them global. */
+static void count_symbol(const char *elf, const char *name, int *all,
+			 int *global)
+{
+	char cmd[HIL_PATH + 64];
+	char line[512];
+	FILE *p;
+
+	*all = *global = 0;
+	snprintf(cmd, sizeof(cmd), "arm-none-eabi-nm '%s'", elf);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p) != NULL) {
+		char type = 0;
+		char sym[400] = "";
+
+		if (sscanf(line, "%*s %c %399s", &type, sym) != 2) {
+			continue;
+		}
+		if (strcmp(sym, name) == 0) {
+			(*all)++;
+			*global += type >= 'A' && type <= 'Z';
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+}
+
+/* Every global (exported) symbol of the image whose name starts with
+ * prefix: must be none. */
+static void assert_no_global_with(const char *elf, const char *prefix)
+{
+	char cmd[HIL_PATH + 64];
+	char line[512];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "arm-none-eabi-nm -g '%s'", elf);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p) != NULL) {
+		if (strstr(line, prefix) != NULL) {
+			fail_msg("exported from the image: %s", line);
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+}
+
+static const struct hil_foreign_build *foreign_of(const struct hil_run *run,
+						  const char *impl)
+{
+	size_t i;
+
+	for (i = 0; i < run->fw.n_foreign; i++) {
+		if (strcmp(run->fw.foreign[i].impl, impl) == 0) {
+			return &run->fw.foreign[i];
+		}
+	}
+	fail_msg("no build record of %s", impl);
+	return NULL;
+}
+
+/* cp -r of a fixture's files (flat) into dst, created. */
+static void copy_fixture(const char *fixture, const char *dst)
+{
+	static const char *const files[] = {"api.h", "core.h", "core.c",
+					    "encrypt.c"};
+	size_t i;
+
+	e2e_make_dir(dst);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char from[HIL_PATH], to[HIL_PATH * 2];
+		char buf[8192];
+		size_t n;
+		FILE *in, *out;
+
+		snprintf(from, sizeof(from), "%s/%s/%s", src_root, fixture,
+			 files[i]);
+		snprintf(to, sizeof(to), "%s/%s", dst, files[i]);
+		in = fopen(from, "r");
+		out = fopen(to, "w");
+		assert_non_null(in);
+		assert_non_null(out);
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+			assert_int_equal(fwrite(buf, 1, n, out), n);
+		}
+		fclose(in);
+		assert_int_equal(fclose(out), 0);
+	}
+}
+
+/* ------------------------------------------------------------------ tests */
+
+/* Two folders of one code base (the same internal global names) and the
+ * bundled reference share one image; every row is verified. */
+static void
+test_two_folders_with_the_same_internals_share_an_image(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	const struct hil_foreign_build *fa, *fb;
+	char results[128];
+	struct stat st;
+	int all, global;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "multi");
+	make_config(cfg,
+		    "\"" AEAD "\","
+		    " { \"name\": \"" AEAD "\", \"impl\": \"multia\","
+		    " \"path\": \"" MULTI_A "\" },"
+		    " { \"name\": \"" AEAD "\", \"impl\": \"multib\","
+		    " \"path\": \"" MULTI_B "\" }",
+		    results);
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
+	assert_string_equal(run->status, "complete");
+	/* 2 operations x 2 lengths each */
+	assert_int_equal(assert_rows_ok(run, "ref"), 4);
+	assert_int_equal(assert_rows_ok(run, "multia"), 4);
+	assert_int_equal(assert_rows_ok(run, "multib"), 4);
+
+	/* The internals are in the image twice, private to each. */
+	count_symbol(run->fw.elf, "ascon_core_encrypt", &all, &global);
+	assert_int_equal(all, 2);
+	assert_int_equal(global, 0);
+	count_symbol(run->fw.elf, "ascon_core_rev", &all, &global);
+	assert_int_equal(global, 0);
+	count_symbol(run->fw.elf, "ascon_core_name", &all, &global);
+	assert_int_equal(global, 0);
+	assert_no_global_with(run->fw.elf, "ascon_core_");
+	count_symbol(run->fw.elf, "ascon_aead128_multia_aead_encrypt", &all,
+		     &global);
+	assert_int_equal(global, 1);
+	count_symbol(run->fw.elf, "ascon_aead128_multib_aead_decrypt", &all,
+		     &global);
+	assert_int_equal(global, 1);
+
+	/* Their own warnings, not -Werror: counted and kept in the run folder. */
+	fa = foreign_of(run, AEAD "/multia");
+	fb = foreign_of(run, AEAD "/multib");
+	assert_int_equal(fa->warnings, 0);
+	assert_int_equal(fb->warnings, 1);
+	assert_int_equal(stat(fb->log, &st), 0);
+	assert_true(st.st_size > 0);
+	assert_non_null(strstr(fb->log, run->dir));
+	assert_int_equal(e2e_lines_with(fb->log, "unused variable 'rate'") > 0,
+			 1);
+
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/* A folder name full of shell and make syntax is only data: it builds,
+ * verifies, and none of its payloads runs. */
+static void test_a_hostile_folder_name_is_only_data(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char dir[HIL_PATH], esc[HIL_PATH * 2], algs[HIL_PATH * 3];
+	char results[128];
+	int k;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "hostile");
+	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, HOSTILE_NAME);
+	copy_fixture(MULTI_B, dir);
+	json_escape(dir, esc, sizeof(esc));
+	snprintf(algs, sizeof(algs),
+		 "{ \"name\": \"" AEAD "\", \"impl\": \"hostile\","
+		 " \"path\": \"%s\" }",
+		 esc);
+	make_config(cfg, algs, results);
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(assert_rows_ok(run, "hostile"), 4);
+	for (k = 1; k <= 4; k++) {
+		char marker[HIL_PATH + 32];
+
+		snprintf(marker, sizeof(marker), "%s/hilrun-pwned-%d", src_root,
+			 k);
+		if (access(marker, F_OK) == 0) {
+			unlink(marker);
+			fail_msg("payload %d of the folder name ran", k);
+		}
+		snprintf(marker, sizeof(marker), "hilrun-pwned-%d", k);
+		if (access(marker, F_OK) == 0) {
+			unlink(marker);
+			fail_msg("payload %d of the folder name ran (cwd)", k);
+		}
+	}
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/* A misspelt algorithm fails before anything is made or built, naming
+ * the JSON path and the name meant. */
+static void test_a_misspelt_algorithm_fails_before_building(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	struct e2e_capture cap;
+	char results[128];
+	char out[4096];
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "misspelt");
+	make_config(cfg, "\"ascon-aed128\"", results);
+	e2e_capture_begin(&cap, tmp_root);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
+	e2e_capture_end(&cap, out, sizeof(out));
+	e2e_assert_contains(out, "algorithms[0].name");
+	e2e_assert_contains(out, "did you mean \"ascon-aead128\"");
+	assert_string_equal(run->dir, "");
+	assert_int_equal(rmdir(results), 0); /* nothing was made in it */
+
+	memset(cfg, 0, sizeof(*cfg));
+	results_dir(results, sizeof(results), "misspelt-impl");
+	make_config(cfg, "{ \"name\": \"" AEAD "\", \"impl\": \"bi23\" }",
+		    results);
+	e2e_capture_begin(&cap, tmp_root);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
+	e2e_capture_end(&cap, out, sizeof(out));
+	e2e_assert_contains(out, "algorithms[0].impl");
+	e2e_assert_contains(out, "did you mean \"bi32\"");
+	e2e_assert_contains(out, "\"path\"");
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/* A header the folder does not have: the build fails with a hint that
+ * names the headers hilrun supplies. */
+static void test_a_missing_header_gets_a_hint(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	struct e2e_capture cap;
+	char dir[HIL_PATH], algs[HIL_PATH * 2], path[HIL_PATH + 16];
+	char results[128];
+	char out[8192];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "missing");
+	snprintf(dir, sizeof(dir), "%s/missing-header", tmp_root);
+	copy_fixture(MULTI_B, dir);
+	snprintf(path, sizeof(path), "%s/extra.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#include \"permutations.h\"\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(algs, sizeof(algs),
+		 "{ \"name\": \"" AEAD "\", \"impl\": \"missing\","
+		 " \"path\": \"%s\" }",
+		 dir);
+	make_config(cfg, algs, results);
+	e2e_capture_begin(&cap, tmp_root);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_BUILD);
+	e2e_capture_end(&cap, out, sizeof(out));
+	e2e_assert_contains(out, "permutations.h");
+	e2e_assert_contains(out, "hilrun supplies crypto_aead.h");
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_two_folders_with_the_same_internals_share_an_image),
+		cmocka_unit_test(test_a_hostile_folder_name_is_only_data),
+		cmocka_unit_test(
+			test_a_misspelt_algorithm_fails_before_building),
+		cmocka_unit_test(test_a_missing_header_gets_a_hint),
+	};
+	int failed;
+
+	signal(SIGPIPE, SIG_IGN);
+	setenv("HILRUN_LOG", "1", 0);
+	if (hil_build_find_root(src_root, sizeof(src_root)) != HIL_OK) {
+		fprintf(stderr, "e2e: no source tree: set HILRUN_ROOT\n");
+		return 1;
+	}
+	snprintf(tmp_root, sizeof(tmp_root), "/tmp/e2e-owncode-XXXXXX");
+	if (mkdtemp(tmp_root) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	failed = cmocka_run_group_tests_name("e2e_owncode", tests, NULL, NULL);
+	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
+		failed++;
+	}
+	e2e_remove_tree(tmp_root);
+	return failed != 0;
+}
