@@ -229,6 +229,7 @@ UNIT_TESTS += sensor
 UNIT_TESTS += leak
 UNIT_TESTS += paths target
 UNIT_TESTS += result
+UNIT_TESTS += usart_rx
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.

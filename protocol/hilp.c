@@ -282,7 +282,10 @@ static int get_str(const uint8_t *p, size_t avail, char *s, size_t max)
 }
 
 /* INFO: seq, protocol, flags, unit, clock32, counter32, acr32, overhead32,
- * max_msg16, max_ad16, max_runs16, idlen, id[idlen], uid[12], board\0 */
+ * max_msg16, max_ad16, max_runs16, idlen, id[idlen], uid[12], board\0,
+ * overruns32. The last field came later within protocol 2: a decoder
+ * that stops at the name still works, and a stub without it is read as
+ * "not reported" rather than refused. */
 #define INFO_FIXED 30u
 
 size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data)
@@ -320,7 +323,8 @@ size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data)
 		data[o++] = in->uid[i];
 	}
 	o += hilp_put_name(data + o, in->board);
-	return o;
+	hilp_put_u32(data + o, in->uart_overruns);
+	return o + 4;
 }
 
 int hilp_info_decode(const uint8_t *data, size_t dlen, struct hilp_info *out)
@@ -361,7 +365,21 @@ int hilp_info_decode(const uint8_t *data, size_t dlen, struct hilp_info *out)
 		out->uid[i] = data[o++];
 	}
 	n = get_str(data + o, dlen - o, out->board, sizeof(out->board));
-	return n < 0 ? -1 : 0;
+	if (n < 0) {
+		return -1;
+	}
+	o += (size_t)n;
+	out->has_uart_overruns = 0;
+	out->uart_overruns = 0;
+	if (dlen == o) { /* a stub from before the field */
+		return 0;
+	}
+	if (dlen < o + 4) {
+		return -1; /* part of a field */
+	}
+	out->has_uart_overruns = 1;
+	out->uart_overruns = hilp_get_u32(data + o);
+	return 0; /* anything after it: fields of a later stub */
 }
 
 /* ALG: seq, count, index, kind, keybytes, npubbytes, abytes, blockbytes,

@@ -127,6 +127,10 @@ struct hilp_info {
 	uint8_t build_id[HILP_BUILD_ID_MAX];
 	uint8_t uid[HILP_UID_LEN];
 	char board[HILP_NAME_MAX];
+	/* After the board name, so that a host that does not know it stops
+	 * at the name: bytes the stub's UART receiver lost since reset. */
+	uint32_t uart_overruns;
+	uint8_t has_uart_overruns; /* decode: 0 when the stub did not send it */
 };
 
 /* Decoded ALG reply. */

@@ -379,6 +379,8 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		return st;
 	}
 
+	/* The counter may have been stopped since boot (a debugger). */
+	hal_counter_arm();
 	hal_irq_off();
 	/* One call on a fresh heap first: its peak stack and heap. The heap
 	 * is fresh again after it, so no row depends on the ones before. */

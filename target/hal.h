@@ -13,8 +13,18 @@ uint8_t hal_uart_getc(void);
 /** Send one byte on the host link (blocks while the transmitter is busy). */
 void hal_uart_putc(uint8_t c);
 
+/** Bytes the link's receiver lost since reset because the one before was not read in time (overruns). */
+uint32_t hal_uart_overruns(void);
+
 /** Read the free-running measurement counter (wraps at 2^32). */
 uint32_t hal_counter_read(void);
+
+/**
+ * Make sure the counter counts: enable it again if something turned it off
+ * since hal_init (a debugger attached later may clear DEMCR.TRCENA, which
+ * stops DWT->CYCCNT without a sign). Called before every BENCH.
+ */
+void hal_counter_arm(void);
 
 /** What the counter counts. */
 struct hal_counter_info {

@@ -95,6 +95,7 @@ static uint8_t cmd_info(struct hilp_packet *p)
 	}
 	hal_uid(info.uid);
 	(void)hilp_put_name((uint8_t *)info.board, hal_board_name());
+	info.uart_overruns = hal_uart_overruns();
 	send_packet(HILP_REPLY, p->data,
 		    hilp_info_encode(p->data[0], &info, p->data));
 	return boot_status;

@@ -420,6 +420,13 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && add_str(o, "probe_serial", cfg->flasher.probe_serial);
 	ok = ok && add_str(o, "id", cfg->board.id);
 	ok = ok && add_num(o, "stub_overhead", run->info.overhead);
+	/* UART receive overruns the stub had counted when INFO was read;
+	 * null from a stub that does not report them. */
+	if (run->info.has_uart_overruns) {
+		ok = ok && add_num(o, "uart_overruns", run->info.uart_overruns);
+	} else {
+		ok = ok && cJSON_AddNullToObject(o, "uart_overruns") != NULL;
+	}
 
 	/* Where the wall time went: figures about the harness, not the
 	 * algorithms (make bench prints them). */

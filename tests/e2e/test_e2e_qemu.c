@@ -700,6 +700,11 @@ static void test_stub_rejects_requests_beyond_its_buffers(void **state)
 	assert_int_equal(again.build_id_len, info->build_id_len);
 	assert_memory_equal(again.build_id, info->build_id, info->build_id_len);
 	assert_int_equal(again.max_msg, info->max_msg);
+	/* The stub reports its UART overrun count (QEMU's USART never
+	 * overruns: it holds input back while RXNE is set). */
+	assert_int_equal(again.has_uart_overruns, 1);
+	assert_int_equal(again.uart_overruns, 0);
+	assert_int_equal(info->has_uart_overruns, 1);
 }
 
 /* Raw reply frames read straight off the link. */

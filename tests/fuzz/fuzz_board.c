@@ -88,6 +88,15 @@ void hal_uart_putc(uint8_t c)
 	hilp_rx_init(&b.out);
 }
 
+uint32_t hal_uart_overruns(void)
+{
+	return 0; /* the fuzz input arrives whole */
+}
+
+void hal_counter_arm(void)
+{
+}
+
 uint32_t hal_counter_read(void)
 {
 	b.counter += 7u; /* every read moves on: no two reads are equal */

@@ -315,10 +315,16 @@ static void test_info_payload_round_trips(void **state)
 	memset(a.build_id, 0xC3, sizeof(a.build_id));
 	memset(a.uid, 0x5A, sizeof(a.uid));
 	strcpy(a.board, "qemu-netduino");
+	a.uart_overruns = 0x01020304u;
 	n = hilp_info_encode(42, &a, data);
 	assert_true(n <= HILP_MAX_DATA);
+	/* 39 fixed bytes, the id, the name and its NUL, the overruns. */
+	assert_int_equal(n, 39 + 20 + 14 + 4);
 	assert_int_equal(data[0], 42);
 	assert_int_equal(hilp_info_decode(data, n, &b), 0);
+	assert_int_equal(b.has_uart_overruns, 1);
+	assert_int_equal(b.uart_overruns, 0x01020304u);
+	assert_memory_equal(data + n - 4, "\x04\x03\x02\x01", 4);
 	assert_int_equal(b.clock_hz, a.clock_hz);
 	assert_int_equal(b.flash_acr, a.flash_acr);
 	assert_int_equal(b.max_msg, 2048);
@@ -326,8 +332,22 @@ static void test_info_payload_round_trips(void **state)
 	assert_memory_equal(b.build_id, a.build_id, 20);
 	assert_memory_equal(b.uid, a.uid, 12);
 	assert_string_equal(b.board, "qemu-netduino");
-	/* Truncated anywhere: rejected, never read past the end. */
+	/* A reply from a stub without the field (it ends at the name):
+	 * decoded, the count marked as not reported. */
+	memset(&b, 0xAA, sizeof(b));
+	assert_int_equal(hilp_info_decode(data, n - 4, &b), 0);
+	assert_int_equal(b.has_uart_overruns, 0);
+	assert_int_equal(b.uart_overruns, 0);
+	assert_string_equal(b.board, "qemu-netduino");
+	/* Bytes after the field (a later stub's): ignored. */
+	data[n] = 0x77;
+	assert_int_equal(hilp_info_decode(data, n + 1, &b), 0);
+	assert_int_equal(b.uart_overruns, 0x01020304u);
+	/* Truncated anywhere else: rejected, never read past the end. */
 	for (; n > 0; n--) {
+		if (n - 1 == 39 + 20 + 14) {
+			continue; /* the old length, above */
+		}
 		assert_int_equal(hilp_info_decode(data, n - 1, &b), -1);
 	}
 }

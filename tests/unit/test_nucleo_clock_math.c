@@ -51,55 +51,145 @@ static void test_register_addresses_and_fields_match_rm0368(void **state)
 
 /* ---- PLL ---- */
 
-static void test_pll_84mhz_from_hsi_is_m16_n336_p4(void **state)
+static void test_pll_84mhz_from_hsi_is_m10_n210_p4(void **state)
 {
 	struct clock_pll pll;
 	uint32_t cfgr;
 
 	(void)state;
 	assert_int_equal(clock_pll_find(CLOCK_HSI_HZ, 84 * MHZ, &pll), 1);
-	assert_int_equal(pll.m, 16);
-	assert_int_equal(pll.n, 336);
+	assert_int_equal(pll.m, 10);
+	assert_int_equal(pll.n, 210);
 	assert_int_equal(pll.p, 4);
 	assert_int_equal(pll.q, 7);
 	assert_true(clock_pll_valid(CLOCK_HSI_HZ, &pll));
 
-	/* VCO input 1..2 MHz, VCO output 192..432 MHz (RM0368 §6.3.2). */
-	assert_int_equal(clock_vco_in_hz(CLOCK_HSI_HZ, &pll), 1 * MHZ);
-	assert_true(clock_vco_in_hz(CLOCK_HSI_HZ, &pll) >= 1 * MHZ &&
-		    clock_vco_in_hz(CLOCK_HSI_HZ, &pll) <= 2 * MHZ);
+	/* VCO input 1.6 MHz, VCO output 336 MHz (RM0368 §6.3.2). */
+	assert_int_equal(clock_vco_in_hz(CLOCK_HSI_HZ, &pll), 1600000u);
 	assert_int_equal(clock_vco_out_hz(CLOCK_HSI_HZ, &pll), 336 * MHZ);
-	assert_true(clock_vco_out_hz(CLOCK_HSI_HZ, &pll) >= 192 * MHZ &&
-		    clock_vco_out_hz(CLOCK_HSI_HZ, &pll) <= 432 * MHZ);
 	assert_int_equal(clock_pll_sysclk_hz(CLOCK_HSI_HZ, &pll), 84 * MHZ);
 	assert_int_equal(clock_vco_out_hz(CLOCK_HSI_HZ, &pll) / pll.q,
 			 48 * MHZ);
+	assert_int_equal(clock_ahb_div(CLOCK_HSI_HZ, 84 * MHZ), 1);
 
 	/* The register: PLLP /4 is encoded 01, PLLSRC = 0 (HSI). */
 	assert_int_equal(clock_pllp_bits(4), 1);
 	cfgr = clock_pllcfgr(&pll);
-	assert_int_equal(cfgr & 0x3Fu, 16);
-	assert_int_equal(cfgr >> 6 & 0x1FFu, 336);
+	assert_int_equal(cfgr & 0x3Fu, 10);
+	assert_int_equal(cfgr >> 6 & 0x1FFu, 210);
 	assert_int_equal(cfgr >> 16 & 3u, 1);
 	assert_int_equal(cfgr & RCC_PLLCFGR_PLLSRC_HSE, 0);
 	assert_int_equal(cfgr >> 24 & 0xFu, 7);
 	assert_int_equal(cfgr & ~RCC_PLLCFGR_FIELDS, 0);
-	assert_int_equal(cfgr, 0x07015410u);
+	assert_int_equal(cfgr, 0x0701348Au);
+	/* What hal.c programs is the same value, at compile time. */
+	assert_int_equal(CLOCK_PLLCFGR_FOR(CLOCK_HSI_HZ, 84 * MHZ), cfgr);
 }
 
-static void test_pll_24mhz_uses_the_lowest_legal_vco(void **state)
+/*
+ * 24 MHz straight from the PLL would need a VCO of 24 * 8 = 192 MHz, the
+ * very bottom of the range (the old M16 N192 P8), out of range for an HSI
+ * just below 16 MHz. The PLL makes 48 MHz instead and HPRE halves it.
+ */
+static void test_pll_24mhz_is_48mhz_halved_by_the_ahb_prescaler(void **state)
 {
 	struct clock_pll pll;
+	uint32_t cfgr;
 
 	(void)state;
-	assert_int_equal(clock_pll_find(CLOCK_HSI_HZ, 24 * MHZ, &pll), 1);
-	assert_int_equal(pll.m, 16);
-	assert_int_equal(pll.n, 192);
+	assert_int_equal(clock_pll_find(CLOCK_HSI_HZ, 24 * MHZ, &pll), 0);
+	assert_int_equal(clock_ahb_div(CLOCK_HSI_HZ, 24 * MHZ), 2);
+	assert_int_equal(CLOCK_PLL_SYSCLK(CLOCK_HSI_HZ, 24 * MHZ), 48 * MHZ);
+	assert_int_equal(clock_pll_find(CLOCK_HSI_HZ, 48 * MHZ, &pll), 1);
+	assert_int_equal(pll.m, 10);
+	assert_int_equal(pll.n, 240);
 	assert_int_equal(pll.p, 8);
-	assert_int_equal(pll.q, 4);
+	assert_int_equal(pll.q, 8);
 	assert_int_equal(clock_pllp_bits(8), 3);
-	assert_int_equal(clock_vco_out_hz(CLOCK_HSI_HZ, &pll), 192 * MHZ);
-	assert_int_equal(clock_pll_sysclk_hz(CLOCK_HSI_HZ, &pll), 24 * MHZ);
+	assert_int_equal(clock_vco_out_hz(CLOCK_HSI_HZ, &pll), 384 * MHZ);
+	assert_int_equal(clock_pll_sysclk_hz(CLOCK_HSI_HZ, &pll), 48 * MHZ);
+	cfgr = clock_pllcfgr(&pll);
+	assert_int_equal(CLOCK_PLLCFGR_FOR(CLOCK_HSI_HZ, 24 * MHZ), cfgr);
+	assert_int_equal(cfgr, 0x08033C0Au);
+	/* HPRE /2 is 1000b in RCC_CFGR bits 7:4. */
+	assert_int_equal(clock_hpre_bits(2) << CLOCK_CFGR_HPRE_SHIFT, 0x80u);
+	assert_int_equal(clock_hpre_bits(2) << CLOCK_CFGR_HPRE_SHIFT &
+				 ~RCC_CFGR_HPRE_MASK,
+			 0);
+	assert_int_equal(clock_hpre_bits(1), 0);
+	assert_int_equal(clock_hpre_bits(4), 9);
+}
+
+/*
+ * Every profile the board builds, at the nominal HSI and 1 % either side:
+ * the VCO input within 1..2 MHz, the VCO output within 192..432 MHz,
+ * computed here from the register fields in floating point, not by
+ * clock_math.h's own margin arithmetic; SYSCLK and HCLK exactly what the
+ * profile says at nominal; the 24 and 16 MHz profiles at 0 wait states.
+ */
+static void
+test_every_profile_keeps_the_pll_in_range_over_hsi_tolerance(void **state)
+{
+	static const uint32_t profiles[] = {CLOCK_PROFILES_HZ};
+	static const double hsi_err[] = {-0.01, 0.0, 0.01};
+	size_t i, k;
+
+	(void)state;
+	assert_int_equal(sizeof(profiles) / sizeof(profiles[0]), 3);
+	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
+		struct clock_profile p;
+		uint32_t hz = profiles[i];
+
+		assert_true(CLOCK_PROFILE_SUPPORTED(hz));
+		assert_int_equal(clock_profile_for(CLOCK_HSI_HZ, hz, &p), 1);
+		assert_int_equal(p.hclk_hz, hz);
+		assert_int_equal(p.sysclk_hz, hz * p.ahb_div);
+		assert_true(p.sysclk_hz <= 84 * MHZ);
+		assert_true(p.flash_ws <= 2);
+		if (hz <= 30 * MHZ) {
+			assert_int_equal(p.flash_ws, 0);
+		}
+		if (!p.use_pll) {
+			assert_int_equal(hz, CLOCK_HSI_HZ);
+			assert_int_equal(p.ahb_div, 1);
+			continue;
+		}
+		assert_true(clock_pll_valid(CLOCK_HSI_HZ, &p.pll));
+		assert_int_equal(clock_pll_sysclk_hz(CLOCK_HSI_HZ, &p.pll),
+				 p.sysclk_hz);
+		for (k = 0; k < sizeof(hsi_err) / sizeof(hsi_err[0]); k++) {
+			double hsi = CLOCK_HSI_HZ * (1.0 + hsi_err[k]);
+			double vin = hsi / p.pll.m;
+			double vco = vin * p.pll.n;
+
+			if (vin < 1e6 || vin > 2e6 || vco < 192e6 ||
+			    vco > 432e6) {
+				fail_msg(
+					"%u Hz profile at HSI %+.0f %%: VCO in %.0f Hz, out %.0f Hz",
+					(unsigned)hz, hsi_err[k] * 100, vin,
+					vco);
+			}
+		}
+	}
+	/* And nothing else is a profile. */
+	assert_false(CLOCK_PROFILE_SUPPORTED(48 * MHZ));
+	assert_false(CLOCK_PROFILE_SUPPORTED(0));
+}
+
+/* The margin check itself: exact edges fail, values just inside pass. */
+static void test_range_margin_rejects_the_edges(void **state)
+{
+	(void)state;
+	assert_false(CLOCK_IN_RANGE_TOL(192 * MHZ, 192 * MHZ, 432 * MHZ));
+	assert_false(CLOCK_IN_RANGE_TOL(432 * MHZ, 192 * MHZ, 432 * MHZ));
+	assert_true(CLOCK_IN_RANGE_TOL(194 * MHZ, 192 * MHZ, 432 * MHZ));
+	assert_true(CLOCK_IN_RANGE_TOL(427 * MHZ, 192 * MHZ, 432 * MHZ));
+	assert_false(CLOCK_IN_RANGE_TOL(428 * MHZ, 192 * MHZ, 432 * MHZ));
+	/* VCO input: 1 MHz (M = 16) and 2 MHz (M = 8) are both refused. */
+	assert_false(CLOCK_VIN_OK(CLOCK_HSI_HZ, 16u));
+	assert_false(CLOCK_VIN_OK(CLOCK_HSI_HZ, 8u));
+	assert_true(CLOCK_VIN_OK(CLOCK_HSI_HZ, 10u));
+	assert_int_equal(CLOCK_PLL_M(CLOCK_HSI_HZ), 10);
 }
 
 static void test_pll_refuses_what_the_f401_cannot_run(void **state)
@@ -132,6 +222,8 @@ static void test_pll_refuses_what_the_f401_cannot_run(void **state)
 	assert_false(clock_pll_valid(CLOCK_HSI_HZ, &pll)); /* 56 MHz PLL48 */
 	pll = (struct clock_pll){.m = 16, .n = 336, .p = 4, .q = 16};
 	assert_false(clock_pll_valid(CLOCK_HSI_HZ, &pll)); /* Q 4 bits */
+	pll = (struct clock_pll){.m = 10, .n = 180, .p = 6, .q = 6};
+	assert_false(clock_pll_valid(CLOCK_HSI_HZ, &pll)); /* PLLN < 192 */
 	pll = (struct clock_pll){.m = 1, .n = 200, .p = 4, .q = 7};
 	assert_false(clock_pll_valid(2 * MHZ, &pll)); /* PLLM >= 2 */
 }
@@ -169,7 +261,9 @@ static void test_profiles_84_24_16_mhz(void **state)
 
 	assert_int_equal(clock_profile_for(CLOCK_HSI_HZ, 24 * MHZ, &p), 1);
 	assert_true(p.use_pll);
-	assert_int_equal(p.flash_ws, 0);
+	assert_int_equal(p.ahb_div, 2);
+	assert_int_equal(p.sysclk_hz, 48 * MHZ);
+	assert_int_equal(p.flash_ws, 0); /* Table 6 goes by HCLK: 24 MHz */
 	assert_int_equal(p.apb1_div, 1);
 	assert_int_equal(p.apb1_hz, 24 * MHZ);
 
@@ -294,8 +388,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_register_addresses_and_fields_match_rm0368),
-		cmocka_unit_test(test_pll_84mhz_from_hsi_is_m16_n336_p4),
-		cmocka_unit_test(test_pll_24mhz_uses_the_lowest_legal_vco),
+		cmocka_unit_test(test_pll_84mhz_from_hsi_is_m10_n210_p4),
+		cmocka_unit_test(
+			test_pll_24mhz_is_48mhz_halved_by_the_ahb_prescaler),
+		cmocka_unit_test(
+			test_every_profile_keeps_the_pll_in_range_over_hsi_tolerance),
+		cmocka_unit_test(test_range_margin_rejects_the_edges),
 		cmocka_unit_test(test_pll_refuses_what_the_f401_cannot_run),
 		cmocka_unit_test(test_flash_wait_states_follow_table_6_at_3v3),
 		cmocka_unit_test(test_profiles_84_24_16_mhz),

@@ -1,9 +1,10 @@
-/* hal_common: the hal.h functions that are identical on every STM32F4 board (core, linker symbols, UID). */
+/* hal_common: the hal.h functions that are identical on every STM32F4 board (core, USART2, linker symbols, UID). */
 #include <stdint.h>
 
 #include "hal.h"
 #include "hilp.h"
 #include "regs.h"
+#include "usart_rx.h"
 
 /* stm32f401re.ld */
 extern uint8_t __stack_bottom[], __stack_top[];
@@ -13,6 +14,27 @@ extern const uint8_t __build_id_start[], __build_id_end[];
 #define NOTE_HDR	12u	    /* namesz, descsz, type */
 #define NOTE_GNU	0x00554E47u /* "GNU\0" read as a little-endian word */
 #define RESET_TX_WAIT	200000u	    /* > 10 bit times at 9600 Bd and 168 MHz */
+
+/* Receive overruns since reset (usart_rx.h); reported in INFO. */
+static uint32_t uart_overruns;
+
+/* Both boards talk to the host on USART2 (the ST-LINK VCP; QEMU's second -serial). */
+uint8_t hal_uart_getc(void)
+{
+	return usart_rx_getc(USART2, &uart_overruns);
+}
+
+void hal_uart_putc(uint8_t c)
+{
+	while (!(USART_SR(USART2) & USART_SR_TXE)) {
+	}
+	USART_DR(USART2) = c;
+}
+
+uint32_t hal_uart_overruns(void)
+{
+	return uart_overruns;
+}
 
 void hal_irq_off(void)
 {

@@ -12,7 +12,7 @@ extern void (*__init_array_end[])(void);
 int main(void);
 void Reset_Handler(void);
 void hal_fault_handler(void);
-void hal_fault_dispatch(const uint32_t *frame);
+void hal_fault_dispatch(uint32_t pc);
 void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
 
 /* Every exception except reset ends up in the fault path; see hal_fault_dispatch(). */
@@ -86,11 +86,20 @@ void Reset_Handler(void)
 
 /*
  * Trampoline: bit 2 of EXC_RETURN (in LR) says which stack holds the
- * exception frame (0 = MSP, 1 = PSP); pass that frame to C. Naked so that
- * no prologue moves SP before we read it. If the stack pointer is below
- * __stack_bottom the stack overflowed: the frame could not be stacked
- * (CFSR.STKERR) and any push would fault again and lock the core up, so
- * restart MSP at the top of the (now dead) stack and pass no frame.
+ * exception frame (0 = MSP, 1 = PSP). Naked, so that no prologue pushes
+ * anything before we are done with the faulting stack. In this order:
+ *
+ * 1. Take the stacked PC (frame word 6, ARMv7-M ARM B1.5.6), but only when
+ *    the whole 32-byte frame lies inside [__stack_bottom, __stack_top):
+ *    below the bottom the stack overflowed and the frame could not be
+ *    stacked (CFSR.STKERR), anywhere else SP was corrupted; reading there
+ *    could fault again. PC 0 then says "unknown".
+ * 2. Always restart MSP at the top of the stack. The report needs about
+ *    300 bytes (the frame buffer of send_packet); a fault with the stack
+ *    nearly full leaves a frame just above the bottom and too little room
+ *    below it, a fault inside the handler locks the core up, and the host
+ *    would see silence instead of the report. Nothing on the old stack is
+ *    needed after step 1: the handler never returns.
  */
 __attribute__((naked)) void hal_fault_handler(void)
 {
@@ -100,25 +109,29 @@ __attribute__((naked)) void hal_fault_handler(void)
 		       "mrsne r0, psp\n\t"
 		       "movw r1, #:lower16:__stack_bottom\n\t"
 		       "movt r1, #:upper16:__stack_bottom\n\t"
+		       "movw r2, #:lower16:__stack_top\n\t"
+		       "movt r2, #:upper16:__stack_top\n\t"
+		       "sub r3, r2, #32\n\t"
 		       "cmp r0, r1\n\t"
-		       "bhs 1f\n\t"
-		       "movw r0, #:lower16:__stack_top\n\t"
-		       "movt r0, #:upper16:__stack_top\n\t"
-		       "msr msp, r0\n\t"
-		       "movs r0, #0\n"
-		       "1:\tb hal_fault_dispatch\n\t");
+		       "blo 1f\n\t"
+		       "cmp r0, r3\n\t"
+		       "bhi 1f\n\t"
+		       "ldr r0, [r0, #24]\n\t"
+		       "b 2f\n"
+		       "1:\tmovs r0, #0\n"
+		       "2:\tmsr msp, r2\n\t"
+		       "b hal_fault_dispatch\n\t");
 }
 
-/* frame: r0, r1, r2, r3, r12, lr, pc, xpsr (ARMv7-M ARM B1.5.6); 0 after an overflow. */
+/* pc: the faulting instruction's address as stacked, 0 when unknown. */
 /* used: only the asm above calls it, which LTO cannot see. */
-__attribute__((used)) void hal_fault_dispatch(const uint32_t *frame)
+__attribute__((used)) void hal_fault_dispatch(uint32_t pc)
 {
 	static volatile uint8_t reporting;
 
 	if (!reporting) { /* a fault inside the report must not recurse */
 		reporting = 1;
-		hal_fault_report(frame ? frame[6] : 0u, SCB_CFSR, SCB_HFSR,
-				 SCB_BFAR);
+		hal_fault_report(pc, SCB_CFSR, SCB_HFSR, SCB_BFAR);
 	}
 	for (;;) { /* the host sees the report (or silence) and resets us */
 	}

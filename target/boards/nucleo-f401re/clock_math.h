@@ -20,11 +20,14 @@
  * Limits of the STM32F401xB/C/D/E (RM0368 Rev 5):
  * - §6.2.3 and §6.3.2 (RCC_PLLCFGR): VCO input = f_in / PLLM must be 1..2
  *   MHz (2 MHz is recommended to limit jitter), PLLM 2..63; VCO output =
- *   VCO input * PLLN must be 192..432 MHz, PLLN at most 432 (its lower
- *   field limit never binds: that VCO range needs PLLN >= 96);
+ *   VCO input * PLLN must be 192..432 MHz, PLLN 192..432 (the F401's
+ *   field limits, as regs.h says; with a VCO input above 1 MHz the lower
+ *   one binds before the VCO's);
  *   SYSCLK = VCO / PLLP, PLLP in {2, 4, 6, 8} encoded as PLLP / 2 - 1;
  *   PLL48CK = VCO / PLLQ, PLLQ 2..15, at most 48 MHz.
- * - §6.3.3: SYSCLK at most 84 MHz, APB1 (PCLK1) at most 42 MHz; PPRE1
+ * - §6.3.3: SYSCLK at most 84 MHz, APB1 (PCLK1) at most 42 MHz; HPRE
+ *   (AHB = HCLK = SYSCLK / HPRE, the core clock) encodes /1 as 0xxx, /2 as
+ *   1000, /4 1001; PPRE1
  *   encodes /1 as 0xx, /2 as 100, /4 101, /8 110, /16 111.
  * - §3.4.1 Table 6, 2.7..3.6 V: 0 wait states up to 30 MHz HCLK, 1 up to
  *   60 MHz, 2 up to 84 MHz.
@@ -45,42 +48,110 @@
 #define CLOCK_BAUD_MAX_ERR_PPM 20000u /* 2 %: well inside a UART's margin */
 #define CLOCK_CFGR_PPRE1_SHIFT 10
 
+/*
+ * The clock profiles the board builds (HIL_CLOCK_HZ): hal.c refuses any
+ * other, and the host test checks every one of them in this list.
+ */
+#define CLOCK_PROFILES_HZ 84000000u, 24000000u, 16000000u
+#define CLOCK_PROFILE_SUPPORTED(hz)                                            \
+	((hz) == 84000000u || (hz) == 24000000u || (hz) == 16000000u)
+
 /* Helpers for unsigned operands. */
 #define CLOCK_ABSDIFF(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
 #define CLOCK_DIV_UP(a, b)  (((a) + (b)-1u) / (b))
 #define CLOCK_AT_LEAST_2(a) ((a) < 2u ? 2u : (a))
 
 /*
- * PLL from in_hz with a VCO input of 1 MHz (M = in / 1 MHz): SYSCLK * P
- * must be a VCO output in range and a whole number of MHz (N = VCO / 1
- * MHz); P is the smallest of 2, 4, 6, 8 that gives one, 0 if none does;
- * Q the smallest that keeps PLL48CK at or below 48 MHz (at least 2).
- * SYSCLK above 84 MHz is refused by CLOCK_PLL_POSSIBLE before any product
- * could overflow.
+ * Margin for the clock source: the HSI is trimmed to 16 MHz +-1 % at 25 C
+ * (STM32F401xE datasheet, HSI accuracy; parts have been measured at
+ * 15.88..15.95 MHz). Every PLL frequency with a range (VCO input and
+ * output) must stay inside it for any source within +-1 % of nominal, not
+ * just at nominal: a VCO at exactly 192 MHz, or a VCO input at exactly 1
+ * or 2 MHz, is out of range on half the parts. Frequencies here are
+ * multiples of 100 Hz, so f / 100 * (100 +- tol) is exact.
  */
-#define CLOCK_VCO_FITS(vco)                                                    \
-	((vco) >= CLOCK_VCO_OUT_MIN_HZ && (vco) <= CLOCK_VCO_OUT_MAX_HZ &&     \
-	 (vco) % CLOCK_VCO_IN_MIN_HZ == 0u)
-#define CLOCK_PLL_P(sys)                                                       \
-	(CLOCK_VCO_FITS((sys)*2u)   ? 2u                                       \
-	 : CLOCK_VCO_FITS((sys)*4u) ? 4u                                       \
-	 : CLOCK_VCO_FITS((sys)*6u) ? 6u                                       \
-	 : CLOCK_VCO_FITS((sys)*8u) ? 8u                                       \
-				    : 0u)
-#define CLOCK_PLL_M(in)	 ((in) / CLOCK_VCO_IN_MIN_HZ)
-#define CLOCK_PLL_N(sys) ((sys)*CLOCK_PLL_P(sys) / CLOCK_VCO_IN_MIN_HZ)
-#define CLOCK_PLL_Q(sys)                                                       \
-	CLOCK_AT_LEAST_2(                                                      \
-		CLOCK_DIV_UP((sys)*CLOCK_PLL_P(sys), CLOCK_PLL48_MAX_HZ))
+#define CLOCK_SRC_TOL_PCT 1u
+#define CLOCK_IN_RANGE_TOL(f, lo, hi)                                          \
+	((f) / 100u * (100u - CLOCK_SRC_TOL_PCT) >= (lo) &&                    \
+	 (f) / 100u * (100u + CLOCK_SRC_TOL_PCT) <= (hi))
+
 /*
- * Can the PLL make exactly sys from in? With M = in / 1 MHz the VCO input
- * is exactly 1 MHz, so what is left to check is PLLM 2..63 and the VCO
- * output; N (192..432), Q (at most 9) and PLL48CK then follow.
+ * PLLM: the smallest divider (2..63, dividing in exactly) whose VCO input
+ * stays within 1..2 MHz over the tolerance: the highest input that does,
+ * since 2 MHz limits jitter best (§6.3.2). From the 16 MHz HSI that is M = 10
+ * (1.6 MHz: 1.584..1.616 MHz); M = 8 (2 MHz) would reach 2.02 MHz and
+ * M = 16 (1 MHz) 0.99 MHz. The first candidate is where the upper bound
+ * holds, and one of the next four divides 16 MHz; 0 if none fits.
  */
-#define CLOCK_PLL_POSSIBLE(in, sys)                                            \
+#define CLOCK_VIN_OK(in, m)                                                    \
+	((m) >= 2u && (m) <= 63u && (in) % (m) == 0u &&                        \
+	 CLOCK_IN_RANGE_TOL((in) / (m), CLOCK_VCO_IN_MIN_HZ,                   \
+			    CLOCK_VCO_IN_MAX_HZ))
+#define CLOCK_M0(in)                                                           \
+	CLOCK_DIV_UP((in) / 100u * (100u + CLOCK_SRC_TOL_PCT),                 \
+		     CLOCK_VCO_IN_MAX_HZ)
+#define CLOCK_PLL_M(in)                                                        \
+	(CLOCK_VIN_OK(in, CLOCK_M0(in))	       ? CLOCK_M0(in)                  \
+	 : CLOCK_VIN_OK(in, CLOCK_M0(in) + 1u) ? CLOCK_M0(in) + 1u             \
+	 : CLOCK_VIN_OK(in, CLOCK_M0(in) + 2u) ? CLOCK_M0(in) + 2u             \
+	 : CLOCK_VIN_OK(in, CLOCK_M0(in) + 3u) ? CLOCK_M0(in) + 3u             \
+					       : 0u)
+#define CLOCK_PLL_VIN(in) (CLOCK_PLL_M(in) != 0u ? (in) / CLOCK_PLL_M(in) : 0u)
+
+/*
+ * A VCO output for PLL output sys: sys * P, within 192..432 MHz over the
+ * tolerance and a whole multiple N (192..432) of the VCO input. P is the
+ * smallest of 2, 4, 6, 8 that gives one (the lowest VCO, the least
+ * power), 0 if none does; Q the smallest that keeps PLL48CK at or below
+ * 48 MHz (at least 2). sys above 84 MHz is refused by CLOCK_AHB_DIV before
+ * any product could overflow.
+ */
+#define CLOCK_VCO_FITS(in, vco)                                                \
+	(CLOCK_PLL_VIN(in) != 0u &&                                            \
+	 CLOCK_IN_RANGE_TOL(vco, CLOCK_VCO_OUT_MIN_HZ,                         \
+			    CLOCK_VCO_OUT_MAX_HZ) &&                           \
+	 (vco) % CLOCK_PLL_VIN(in) == 0u &&                                    \
+	 (vco) / CLOCK_PLL_VIN(in) >= 192u &&                                  \
+	 (vco) / CLOCK_PLL_VIN(in) <= 432u)
+#define CLOCK_PLL_P(in, sys)                                                   \
+	(CLOCK_VCO_FITS(in, (sys)*2u)	? 2u                                   \
+	 : CLOCK_VCO_FITS(in, (sys)*4u) ? 4u                                   \
+	 : CLOCK_VCO_FITS(in, (sys)*6u) ? 6u                                   \
+	 : CLOCK_VCO_FITS(in, (sys)*8u) ? 8u                                   \
+					: 0u)
+#define CLOCK_PLL_N(in, sys)                                                   \
+	(CLOCK_PLL_P(in, sys) != 0u                                            \
+		 ? (sys)*CLOCK_PLL_P(in, sys) / CLOCK_PLL_VIN(in)              \
+		 : 0u)
+#define CLOCK_PLL_Q(in, sys)                                                   \
+	CLOCK_AT_LEAST_2(                                                      \
+		CLOCK_DIV_UP((sys)*CLOCK_PLL_P(in, sys), CLOCK_PLL48_MAX_HZ))
+
+/*
+ * The AHB prescaler (HPRE) for a core clock hclk made by the PLL: /1 when
+ * the PLL can make hclk itself, else /2 or /4 of a PLL output (at most
+ * 84 MHz) it can make. 24 MHz is the case: 24 * P is at best 192 MHz, the
+ * VCO's bottom edge, so the PLL makes 48 MHz (VCO 384 MHz, P = 8: P = 6
+ * would need PLLN 180) and HPRE halves it. 0 when nothing works.
+ */
+#define CLOCK_PLL_CAN(in, sys)                                                 \
 	((sys) != 0u && (sys) <= CLOCK_SYSCLK_MAX_HZ &&                        \
-	 (in) % CLOCK_VCO_IN_MIN_HZ == 0u && CLOCK_PLL_M(in) >= 2u &&          \
-	 CLOCK_PLL_M(in) <= 63u && CLOCK_PLL_P(sys) != 0u)
+	 CLOCK_PLL_P(in, sys) != 0u)
+#define CLOCK_AHB_DIV(in, hclk)                                                \
+	(CLOCK_PLL_CAN(in, hclk)	? 1u                                   \
+	 : CLOCK_PLL_CAN(in, (hclk)*2u) ? 2u                                   \
+	 : CLOCK_PLL_CAN(in, (hclk)*4u) ? 4u                                   \
+					: 0u)
+/* The PLL output (SYSCLK) for a core clock hclk; 0 if there is none. */
+#define CLOCK_PLL_SYSCLK(in, hclk) ((hclk)*CLOCK_AHB_DIV(in, hclk))
+/* HPRE as RCC_CFGR encodes it (bits 7:4): /1 = 0xxx, /2 = 1000, /4 = 1001. */
+#define CLOCK_HPRE_BITS(div)	   ((div) == 2u ? 8u : (div) == 4u ? 9u : 0u)
+#define CLOCK_CFGR_HPRE_SHIFT	   4
+
+/* Can the PLL (and HPRE) make exactly the core clock hclk from in? */
+#define CLOCK_PLL_POSSIBLE(in, hclk)                                           \
+	((hclk) != 0u && (hclk) <= CLOCK_SYSCLK_MAX_HZ &&                      \
+	 CLOCK_AHB_DIV(in, hclk) != 0u)
 
 /* PLLP as RCC_PLLCFGR encodes it: /2 = 0, /4 = 1, /6 = 2, /8 = 3. */
 #define CLOCK_PLLP_BITS(p) ((p) / 2u - 1u)
@@ -89,9 +160,12 @@
 	((m) << RCC_PLLCFGR_PLLM_SHIFT | (n) << RCC_PLLCFGR_PLLN_SHIFT |       \
 	 CLOCK_PLLP_BITS(p) << RCC_PLLCFGR_PLLP_SHIFT |                        \
 	 (q) << RCC_PLLCFGR_PLLQ_SHIFT)
-#define CLOCK_PLLCFGR_FOR(in, sys)                                             \
-	CLOCK_PLLCFGR_OF(CLOCK_PLL_M(in), CLOCK_PLL_N(sys), CLOCK_PLL_P(sys),  \
-			 CLOCK_PLL_Q(sys))
+/* RCC_PLLCFGR for the core clock hclk (the PLL makes CLOCK_PLL_SYSCLK). */
+#define CLOCK_PLLCFGR_FOR(in, hclk)                                            \
+	CLOCK_PLLCFGR_OF(CLOCK_PLL_M(in),                                      \
+			 CLOCK_PLL_N(in, CLOCK_PLL_SYSCLK(in, hclk)),          \
+			 CLOCK_PLL_P(in, CLOCK_PLL_SYSCLK(in, hclk)),          \
+			 CLOCK_PLL_Q(in, CLOCK_PLL_SYSCLK(in, hclk)))
 
 /* Flash wait states at 2.7..3.6 V (Table 6); CLOCK_WS_INVALID above 84 MHz or for 0. */
 #define CLOCK_FLASH_WS(hclk)                                                   \
@@ -154,7 +228,9 @@ struct clock_pll {
 
 /* A clock profile as the board programs it. */
 struct clock_profile {
-	uint32_t sysclk_hz; /* = HCLK: AHB prescaler is /1 */
+	uint32_t hclk_hz;   /* the core clock: what CYCCNT counts */
+	uint32_t sysclk_hz; /* = hclk_hz * ahb_div */
+	uint32_t ahb_div;   /* HPRE: 1, 2 or 4 */
 	int use_pll;	    /* 0: SYSCLK is the HSI itself */
 	struct clock_pll pll;
 	uint32_t flash_ws; /* FLASH_ACR LATENCY */
@@ -190,7 +266,7 @@ static inline int clock_pll_valid(uint32_t in_hz, const struct clock_pll *pll)
 {
 	uint32_t vin, vco;
 
-	if (pll->m < 2 || pll->m > 63 || pll->n < 2 || pll->n > 432 ||
+	if (pll->m < 2 || pll->m > 63 || pll->n < 192 || pll->n > 432 ||
 	    (pll->p != 2 && pll->p != 4 && pll->p != 6 && pll->p != 8) ||
 	    pll->q < 2 || pll->q > 15 || in_hz % pll->m != 0) {
 		return 0;
@@ -205,23 +281,24 @@ static inline int clock_pll_valid(uint32_t in_hz, const struct clock_pll *pll)
 }
 
 /**
- * PLL settings giving exactly sysclk_hz from in_hz (CLOCK_PLL_*): VCO
- * input 1 MHz, the smallest P whose VCO is in range, the smallest Q that
- * keeps PLL48CK at or below 48 MHz. For the HSI: 84 MHz is M=16 N=336 P=4
- * Q=7, 24 MHz is M=16 N=192 P=8 Q=4.
+ * PLL settings whose output is exactly sysclk_hz from in_hz (CLOCK_PLL_*):
+ * the VCO input and output in range over the source's tolerance, the
+ * smallest P that allows it, the smallest Q that keeps PLL48CK at or
+ * below 48 MHz. For the HSI: 84 MHz is M=10 N=210 P=4 Q=7 (VCO 336 MHz),
+ * 48 MHz (the 24 MHz profile, HPRE /2) is M=10 N=240 P=8 Q=8 (VCO 384).
  * @return 1 and pll filled, or 0 if no legal setting exists (pll zeroed).
  */
 static inline int clock_pll_find(uint32_t in_hz, uint32_t sysclk_hz,
 				 struct clock_pll *pll)
 {
 	pll->m = pll->n = pll->p = pll->q = 0; /* defined even on failure */
-	if (!CLOCK_PLL_POSSIBLE(in_hz, sysclk_hz)) {
+	if (!CLOCK_PLL_CAN(in_hz, sysclk_hz)) {
 		return 0;
 	}
 	pll->m = CLOCK_PLL_M(in_hz);
-	pll->n = CLOCK_PLL_N(sysclk_hz);
-	pll->p = CLOCK_PLL_P(sysclk_hz);
-	pll->q = CLOCK_PLL_Q(sysclk_hz);
+	pll->n = CLOCK_PLL_N(in_hz, sysclk_hz);
+	pll->p = CLOCK_PLL_P(in_hz, sysclk_hz);
+	pll->q = CLOCK_PLL_Q(in_hz, sysclk_hz);
 	if (!clock_pll_valid(in_hz, pll)) { /* cannot happen: checked twice */
 		pll->m = pll->n = pll->p = pll->q = 0;
 		return 0;
@@ -262,27 +339,50 @@ static inline uint32_t clock_ppre_bits(uint32_t div)
 	return CLOCK_PPRE_BITS(div);
 }
 
+/* The AHB prescaler for a core clock hclk_hz made by the PLL (CLOCK_AHB_DIV). */
+static inline uint32_t clock_ahb_div(uint32_t in_hz, uint32_t hclk_hz)
+{
+	return CLOCK_AHB_DIV(in_hz, hclk_hz);
+}
+
+/* HPRE field value (unshifted) for a divider of 1, 2 or 4. */
+static inline uint32_t clock_hpre_bits(uint32_t div)
+{
+	return CLOCK_HPRE_BITS(div);
+}
+
 /**
- * The whole profile for a SYSCLK from the HSI: the HSI itself when they
- * are equal, else the PLL.
+ * The whole profile for a core clock (HCLK) from the HSI: the HSI itself
+ * when they are equal, else the PLL, divided by HPRE when the PLL cannot
+ * make hclk_hz itself with its VCO in range. Flash latency and APB1 follow
+ * HCLK (RM0368 Table 6, §6.3.3).
  * @return 1 and prof filled, or 0 if the frequency cannot be made.
  */
-static inline int clock_profile_for(uint32_t hsi_hz, uint32_t sysclk_hz,
+static inline int clock_profile_for(uint32_t hsi_hz, uint32_t hclk_hz,
 				    struct clock_profile *prof)
 {
-	prof->sysclk_hz = sysclk_hz;
-	prof->use_pll = sysclk_hz != hsi_hz;
+	prof->hclk_hz = hclk_hz;
+	prof->sysclk_hz = hclk_hz;
+	prof->ahb_div = 1;
+	prof->use_pll = hclk_hz != hsi_hz;
 	prof->pll.m = prof->pll.n = prof->pll.p = prof->pll.q = 0;
 	prof->flash_ws = prof->apb1_div = prof->apb1_hz = 0;
-	if (prof->use_pll && !clock_pll_find(hsi_hz, sysclk_hz, &prof->pll)) {
-		return 0;
+	if (prof->use_pll) {
+		if (!CLOCK_PLL_POSSIBLE(hsi_hz, hclk_hz)) {
+			return 0;
+		}
+		prof->ahb_div = clock_ahb_div(hsi_hz, hclk_hz);
+		prof->sysclk_hz = hclk_hz * prof->ahb_div;
+		if (!clock_pll_find(hsi_hz, prof->sysclk_hz, &prof->pll)) {
+			return 0;
+		}
 	}
-	prof->flash_ws = clock_flash_ws(sysclk_hz);
-	prof->apb1_div = clock_apb1_div(sysclk_hz);
+	prof->flash_ws = clock_flash_ws(hclk_hz);
+	prof->apb1_div = clock_apb1_div(hclk_hz);
 	if (prof->flash_ws == CLOCK_WS_INVALID || prof->apb1_div == 0) {
 		return 0;
 	}
-	prof->apb1_hz = sysclk_hz / prof->apb1_div;
+	prof->apb1_hz = hclk_hz / prof->apb1_div;
 	return 1;
 }
 

@@ -36,9 +36,12 @@
  * below is an integer constant expression from clock_math.h (RM0368 limits
  * there, the same arithmetic checked against the manual by
  * tests/unit/test_nucleo_clock_math.c), so the image holds the results,
- * not the arithmetic: 84 MHz = HSI / 16 * 336 / 4 at 2 WS with APB1 /2
- * (42 MHz); 24 MHz = HSI / 16 * 192 / 8 and 16 MHz = HSI, both at 0 WS
- * with APB1 /1.
+ * not the arithmetic: 84 MHz = HSI / 10 * 210 / 4 at 2 WS with APB1 /2
+ * (42 MHz); 24 MHz = (HSI / 10 * 240 / 8) / 2, a 48 MHz PLL output halved
+ * by the AHB prescaler, and 16 MHz = HSI, both at 0 WS with APB1 /1. The
+ * PLL's VCO input (1.6 MHz) and output (336 and 384 MHz) stay inside
+ * their 1..2 and 192..432 MHz ranges for an HSI anywhere within +-1 %
+ * (clock_math.h); SYSCLK never exceeds 48 MHz in the 24 MHz profile.
  * VOS: PWR_CR resets to Scale 2, good for 84 MHz (RM0368 §5.4.1): untouched.
  *
  * 24 and 16 MHz run at 0 WS, where a flash access costs the same with or
@@ -46,8 +49,7 @@
  * leaves ICEN/DCEN on at 0 WS). 84 MHz is the realistic profile, with
  * prefetch on as well: it only pays when there are wait states.
  */
-#if HIL_CLOCK_HZ != 84000000 && HIL_CLOCK_HZ != 24000000 &&                    \
-	HIL_CLOCK_HZ != 16000000
+#if !CLOCK_PROFILE_SUPPORTED(HIL_CLOCK_HZ)
 #error "HIL_CLOCK_HZ must be 84000000, 24000000 or 16000000"
 #endif
 #if HIL_BAUD <= 0
@@ -55,6 +57,7 @@
 #endif
 
 #define USE_PLL	 (HIL_CLOCK_HZ != HSI_HZ)
+#define AHB_DIV	 (USE_PLL ? CLOCK_AHB_DIV(HSI_HZ, HIL_CLOCK_HZ) : 1u)
 #define WS	 CLOCK_FLASH_WS(HIL_CLOCK_HZ)
 #define APB1_DIV CLOCK_APB1_DIV(HIL_CLOCK_HZ)
 #define APB1_HZ	 (HIL_CLOCK_HZ / APB1_DIV)
@@ -117,9 +120,10 @@ struct reg_step {
  * ("check that the new number of wait states is taken into account ... by
  * reading the FLASH_ACR register"; caches may only be reset while
  * disabled, §3.8.1, and ICRST/DCRST do not clear themselves), the PLL is
- * programmed (PLLSRC = 0: HSI; reserved bits kept) and started, APB1 is
- * divided before SYSCLK rises, so that it never sees more than 42 MHz, and
- * SW is switched.
+ * programmed (PLLSRC = 0: HSI; reserved bits kept) and started, the AHB
+ * and APB1 prescalers are set before SYSCLK rises, so that neither HCLK
+ * (the flash latency is for HCLK) nor APB1 ever sees more than its
+ * profile's frequency, and SW is switched.
  */
 static const struct reg_step clock_steps[] = {
 	{0, RCC_CR_HSION, AHB1(RCC_CR), 1},
@@ -135,23 +139,28 @@ static const struct reg_step clock_steps[] = {
 	{RCC_PLLCFGR_FIELDS, CLOCK_PLLCFGR_FOR(HSI_HZ, HIL_CLOCK_HZ),
 	 AHB1(RCC_PLLCFGR), NO_WAIT},
 	{0, RCC_CR_PLLON, AHB1(RCC_CR), 1},
-#if APB1_DIV != 1
-	{0, CLOCK_PPRE_BITS(APB1_DIV) << CLOCK_CFGR_PPRE1_SHIFT, AHB1(RCC_CFGR),
-	 NO_WAIT},
+#if APB1_DIV != 1 || AHB_DIV != 1
+	{0,
+	 CLOCK_PPRE_BITS(APB1_DIV) << CLOCK_CFGR_PPRE1_SHIFT |
+		 CLOCK_HPRE_BITS(AHB_DIV) << CLOCK_CFGR_HPRE_SHIFT,
+	 AHB1(RCC_CFGR), NO_WAIT},
 #endif
 	{RCC_CFGR_SW_MASK, RCC_CFGR_SW_PLL, AHB1(RCC_CFGR), 2},
 #endif
 };
 
 /*
- * RM0368 §8.3 and §8.4: GPIOA clock on (read back: errata, let the clock
- * reach the port first), PA2/PA3 to AF7 (USART2), pull-up on RX so that a
+ * RM0368 §8.3 and §8.4: GPIOA and USART2 clocks on (each read back, then
+ * a DSB in reg_apply: the STM32F401 errata sheet, "delay after an RCC
+ * peripheral clock enabling", asks for both before the first access to
+ * the peripheral), PA2/PA3 to AF7 (USART2), pull-up on RX so that a
  * floating line reads idle; PA8 push-pull output, driven low (BSRR reads
  * as 0) before the mode switch so that the trigger never glitches high at
  * boot. Only our pins' fields change.
  */
 static const struct reg_step gpio_steps[] = {
 	{0, RCC_AHB1ENR_GPIOAEN, AHB1(RCC_AHB1ENR), 0},
+	{0, RCC_APB1ENR_USART2EN, AHB1(RCC_APB1ENR), 0},
 	{GPIO_AFR_MASK(USART_TX_PIN) | GPIO_AFR_MASK(USART_RX_PIN),
 	 GPIO_AFR(USART_TX_PIN, AF7_USART2) |
 		 GPIO_AFR(USART_RX_PIN, AF7_USART2),
@@ -177,6 +186,8 @@ static int reg_apply(const struct reg_step *step, uint32_t n)
 		uint32_t mask, want, polls;
 
 		*reg = (*reg & ~step->clear) | step->set;
+		/* Every write completes before the next access (clock enables). */
+		__asm volatile("dsb" ::: "memory");
 		if (step->wait == NO_WAIT) {
 			continue;
 		}
@@ -194,9 +205,7 @@ static int reg_apply(const struct reg_step *step, uint32_t n)
 /* RM0368 §19.3.2/§19.3.3: disabled while configured, then 8N1, TX and RX on. */
 static void usart_init(uint32_t brr)
 {
-	RCC_APB1ENR |= RCC_APB1ENR_USART2EN;
-	(void)RCC_APB1ENR; /* errata, as for GPIOA */
-
+	/* Its clock came on with gpio_steps. */
 	USART_CR1(USART2) = 0;
 	USART_CR2(USART2) = 0; /* 1 stop bit */
 	USART_CR3(USART2) = 0; /* no flow control */
@@ -222,38 +231,37 @@ uint8_t hal_init(void)
 		(void)reg_apply(clock_steps, TO_HSI);
 		st = HILP_ST_CLOCK;
 	}
-	/* Its one poll, GPIOAEN read back, cannot time out. */
+	/* Its polls, the clock enables read back, cannot time out. */
 	(void)reg_apply(gpio_steps, STEPS(gpio_steps));
 	usart_init(st != HILP_ST_CLOCK ? BRR_RUN : BRR_HSI);
 
 	SYST_CSR = 0;
-	DEMCR |= DEMCR_TRCENA;
+	hal_counter_arm();
 	if (DWT_CTRL & DWT_CTRL_NOCYCCNT) {
 		return st == HILP_ST_OK ? HILP_ST_UNSUPPORTED : st;
 	}
 	DWT_CYCCNT = 0;
-	DWT_CTRL |= DWT_CTRL_CYCCNTENA;
 	return st;
 }
 
-uint8_t hal_uart_getc(void)
-{
-	/* Reading SR then DR also clears ORE/FE/NE (RM0368 §19.6.1). */
-	while (!(USART_SR(USART2) & USART_SR_RXNE)) {
-	}
-	return (uint8_t)USART_DR(USART2);
-}
-
-void hal_uart_putc(uint8_t c)
-{
-	while (!(USART_SR(USART2) & USART_SR_TXE)) {
-	}
-	USART_DR(USART2) = c;
-}
+/* hal_uart_getc/putc: hal_common.c (usart_rx.h clears and counts ORE). */
 
 uint32_t hal_counter_read(void)
 {
 	return DWT_CYCCNT;
+}
+
+/*
+ * ARMv7-M ARM C1.6.5: DEMCR.TRCENA powers the DWT; a debugger attaching
+ * (or detaching) may clear it, and DWT->CYCCNT then stops without a sign.
+ * CYCCNTENA is set again too, in case the debugger cleared DWT_CTRL.
+ */
+void hal_counter_arm(void)
+{
+	DEMCR |= DEMCR_TRCENA;
+	if (!(DWT_CTRL & DWT_CTRL_NOCYCCNT)) { /* else CYCCNTENA is reserved */
+		DWT_CTRL |= DWT_CTRL_CYCCNTENA;
+	}
 }
 
 /*
