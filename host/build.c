@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -366,6 +368,39 @@ static void hint_build_failure(const char *log_path)
 	free(text);
 }
 
+/*
+ * Two runs of one configuration on two boards of a host build the same
+ * image in the same folder: one build at a time per folder (the second
+ * then finds it current), so that no run links or loads a half-written
+ * object. @return the locked descriptor, or a negative hil_err code.
+ */
+static int lock_fw_dir(const char *root, const char *dir)
+{
+	char path[HIL_PATH + 16];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/build/fw", root);
+	if (hil_mkdirs(path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	snprintf(path, sizeof(path), "%s.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		hil_err("%s: %s", path, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno == EINTR) { /* SIGTERM/SIGINT while another builds */
+			close(fd);
+			return HIL_ERR_INTERRUPTED;
+		}
+		hil_err("%s: %s", path, strerror(errno));
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	return fd;
+}
+
 int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw)
@@ -381,6 +416,7 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	size_t i;
 	uint32_t h;
 	int status = -1;
+	int lock_fd;
 	int ret;
 
 	memset(fw, 0, sizeof(*fw));
@@ -416,6 +452,10 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	snprintf(fw->dir, sizeof(fw->dir), "%s/build/fw/%s-%08x", root,
 		 cfg->name, (unsigned)h);
 	snprintf(fw->elf, sizeof(fw->elf), "%s/stub.elf", fw->dir);
+	lock_fd = lock_fw_dir(root, fw->dir);
+	if (lock_fd < 0) {
+		return lock_fd;
+	}
 	if (algs_override != NULL) {
 		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
 	} else {
@@ -429,6 +469,7 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 				ret = link_source(fw->dir, &cfg->algs[i], link,
 						  sizeof(link));
 				if (ret != HIL_OK) {
+					close(lock_fd);
 					return ret;
 				}
 			}
@@ -463,6 +504,7 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		ret = hil_proc_run(argv, log_path, BUILD_TIMEOUT_MS, &status);
 	}
 	if (ret != HIL_OK) {
+		close(lock_fd);
 		hil_err("could not run make: %s", hil_strerror(ret));
 		return ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
 	}
@@ -476,6 +518,7 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 			}
 		}
 	}
+	close(lock_fd);
 	if (status != 0) {
 		hil_err("firmware build for %s failed (make exit %d)",
 			cfg->name, status);
