@@ -310,7 +310,7 @@ E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 include target/emu/emu.mk
 
 # ---------------------------------------------------------------- phony
-.PHONY: all deps deps-check run test unit e2e bench clean format format-check
+.PHONY: all deps deps-check run test unit e2e bench clean format format-check deps-lab test-lab
 
 all: deps-check
 	@$(MAKE) --no-print-directory $(BUILD)/hilrun cycle-plugin
@@ -320,6 +320,11 @@ deps:
 
 deps-check:
 	@scripts/deps.sh --check 2>/dev/null || scripts/deps.sh
+
+# The lab engines (Buildbot, Slurm) for contrib/ and make test-lab; not part
+# of make deps or make test.
+deps-lab:
+	@scripts/deps-lab.sh
 
 # Recursive, so that flags from pkg-config are read after deps-check installed it.
 run: deps-check
@@ -340,6 +345,12 @@ e2e: deps-check $(BUILD)/hilrun $(E2E_BINS) cycle-plugin
 test: deps-check format-check
 	@$(MAKE) --no-print-directory unit e2e emu-test
 	@echo "make test: all suites passed"
+
+# Smoke tests of contrib/buildbot and contrib/slurm on 127.0.0.1: each is
+# skipped, saying so, where its engine is not installed (make deps-lab).
+test-lab: deps-check
+	@$(MAKE) --no-print-directory $(BUILD)/hilrun
+	@tests/lab/buildbot_smoke.sh $(BUILD)
 
 bench: deps-check
 	@$(MAKE) --no-print-directory $(BUILD)/hilrun

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""gen-master-cfg.py: write a Buildbot master.cfg for a lab from the hardware maps of its hosts.
+
+One Buildbot worker per lab host, two builders per board (on demand and
+nightly) that share a MasterLock("board-<id>"), so that Buildbot never starts
+two builds on one board; each build runs `hilrun --board ID` on the board's
+host and brings report, run folder, JUnit and result file to the master.
+
+    contrib/buildbot/gen-master-cfg.py --host lab-a=/srv/hilrun/configs/boards.json \\
+        --host lab-b=maps/lab-b.json:/srv/hilrun/configs/boards.json > master/master.cfg
+
+--host NAME=MAP[:PATH_ON_HOST]: the worker NAME and its hardware map (the
+configs/boards.json format, or what `hilrun boards --json` prints), read
+here; PATH_ON_HOST is where the map is on that host (default: MAP).
+The master reads worker passwords from workers.passwd next to master.cfg
+(lines NAME:PASSWORD; "sendchange:PASSWORD" for `buildbot sendchange`).
+docs/lab.md, "Several lab hosts", says how to run it.
+"""
+
+import argparse
+import json
+import re
+import sys
+
+ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,63}$")
+NAME_RE = re.compile(r"^[A-Za-z0-9._-]{1,63}$")
+
+# What a build on a board of each platform runs when the build (or its
+# change) gives no "config" property; relative to the checkout.
+DEFAULT_CONFIGS = {
+    "qemu-netduino": "configs/qemu.json",
+    "nucleo-f401re": "configs/nucleo.json",
+}
+
+
+def fail(msg):
+    sys.stderr.write("gen-master-cfg: %s\n" % msg)
+    sys.exit(2)
+
+
+def parse_host(arg):
+    name, sep, rest = arg.partition("=")
+    if not sep or not NAME_RE.match(name) or not rest:
+        fail("--host %s: expected NAME=MAP[:PATH_ON_HOST], NAME from "
+             "A-Z a-z 0-9 . _ -" % arg)
+    local, _, remote = rest.partition(":")
+    return name, local, remote or local
+
+
+def load_map(name, path):
+    """The boards of one host's map: [(id, platform)], connected ones."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            boards = json.load(f)
+    except (OSError, ValueError) as e:
+        fail("host %s: %s: %s" % (name, path, e))
+    if not isinstance(boards, list):
+        fail("host %s: %s: expected a JSON array of boards" % (name, path))
+    out = []
+    for i, b in enumerate(boards):
+        if not isinstance(b, dict):
+            fail("%s: [%d]: expected an object" % (path, i))
+        bid, platform = b.get("id"), b.get("platform")
+        if not isinstance(bid, str) or not ID_RE.match(bid):
+            fail("%s: [%d].id: expected 1 to 63 characters from "
+                 "A-Z a-z 0-9 . _ -" % (path, i))
+        if not isinstance(platform, str) or not platform:
+            fail("%s: [%d].platform: expected a board name" % (path, i))
+        if b.get("connected", True) is False:
+            continue  # listed but unplugged: no builders
+        out.append((bid, platform))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Write a Buildbot master.cfg for hilrun lab hosts.")
+    ap.add_argument("--host", action="append", required=True,
+                    metavar="NAME=MAP[:PATH_ON_HOST]")
+    ap.add_argument("--checkout", default="/srv/hilrun",
+                    help="hilrun's built checkout on every host "
+                    "(default /srv/hilrun)")
+    ap.add_argument("--lock-dir", default="/run/hilrun-locks",
+                    help="HILRUN_LOCK_DIR on the hosts")
+    ap.add_argument("--port", type=int, default=9989,
+                    help="the master's PB port for workers and sendchange")
+    ap.add_argument("--interface", default="",
+                    help="listen only on this address (e.g. 127.0.0.1)")
+    ap.add_argument("--nightly", default="01:30", metavar="HH:MM",
+                    help="when the nightly builds start (master's time)")
+    ap.add_argument("--nightly-config", default=None,
+                    help="config of the nightly builds (default: the "
+                    "platform's, see DEFAULT_CONFIGS)")
+    ap.add_argument("--wait", type=int, default=3600,
+                    help="hilrun --wait: seconds to wait for a board held "
+                    "outside Buildbot (a person at the bench, the daemon)")
+    ap.add_argument("--title", default="hilrun lab")
+    a = ap.parse_args()
+
+    m = re.match(r"^([01]?\d|2[0-3]):([0-5]\d)$", a.nightly)
+    if not m:
+        fail("--nightly %s: expected HH:MM" % a.nightly)
+    hosts = []
+    seen = {}
+    for arg in a.host:
+        name, local, remote = parse_host(arg)
+        if name in (h[0] for h in hosts):
+            fail("--host %s: worker %s given twice" % (arg, name))
+        boards = load_map(name, local)
+        for bid, platform in boards:
+            if bid in seen:
+                fail("board id %s is on %s and on %s: ids name the "
+                     "boards' locks and must be unique in the lab"
+                     % (bid, seen[bid], name))
+            if platform not in DEFAULT_CONFIGS and a.nightly_config is None:
+                sys.stderr.write(
+                    "gen-master-cfg: warning: board %s is a %s, which has "
+                    "no default config: its builds need a config property\n"
+                    % (bid, platform))
+            seen[bid] = name
+        hosts.append((name, remote, boards))
+    if not seen:
+        fail("no connected board in any map")
+
+    lab = {
+        "title": a.title,
+        "checkout": a.checkout,
+        "lock_dir": a.lock_dir,
+        "port": a.port,
+        "interface": a.interface,
+        "nightly": [int(m.group(1)), int(m.group(2))],
+        "nightly_config": a.nightly_config,
+        "wait": a.wait,
+        "default_configs": DEFAULT_CONFIGS,
+        "hosts": [{"name": n, "map": r,
+                   "boards": [{"id": i, "platform": p} for i, p in b]}
+                  for n, r, b in hosts],
+    }
+    sys.stdout.write(TEMPLATE.replace(
+        "@LAB@", json.dumps(lab, indent=4, sort_keys=True)))
+
+
+TEMPLATE = r'''# -*- python -*-
+# master.cfg for a hilrun lab, written by contrib/buildbot/gen-master-cfg.py
+# from the hosts' hardware maps: edit the maps and run it again rather than
+# editing this file. No web UI: Debian's buildbot has none (no buildbot-www).
+import json
+import os
+
+from buildbot.plugins import changes, schedulers, steps, util, worker
+
+LAB = json.loads(r"""@LAB@""")
+
+# hilrun's exit statuses (docs/lab.md) as build results. A transient
+# failure (5: board busy, unreachable or lost) is EXCEPTION, the colour of
+# infrastructure trouble; util.RETRY would have Buildbot run it again, with
+# no limit, which a dead board would make endless.
+DECODE_RC = {0: util.SUCCESS, 1: util.WARNINGS, 2: util.FAILURE,
+             3: util.FAILURE, 4: util.CANCELLED, 5: util.EXCEPTION}
+
+
+def read_passwords():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "workers.passwd")
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                name, _, pw = line.partition(":")
+                out[name] = pw
+    return out
+
+
+PASSWORDS = read_passwords()
+c = BuildmasterConfig = {}
+c["title"] = LAB["title"]
+c["buildbotNetUsageData"] = None
+c["db"] = {"db_url": "sqlite:///state.sqlite"}
+port = "tcp:%d" % LAB["port"]
+if LAB["interface"]:
+    port += ":interface=" + LAB["interface"]
+c["protocols"] = {"pb": {"port": port}}
+c["workers"] = [worker.Worker(h["name"], PASSWORDS[h["name"]],
+                              max_builds=max(1, len(h["boards"])))
+                for h in LAB["hosts"]]
+# `buildbot sendchange --category BOARD [--property config:FILE]` asks for
+# a build on one board ("all": every board; "BOARD-nightly": that board's
+# nightly build now).
+c["change_source"] = [changes.PBChangeSource(user="sendchange",
+                                             passwd=PASSWORDS["sendchange"])]
+c["schedulers"] = []
+c["builders"] = []
+
+
+@util.renderer
+def hilrun_command(props):
+    board = props.getProperty("board")
+    cfg = props.getProperty("config") or props.getProperty("default_config")
+    if not os.path.isabs(cfg):
+        cfg = os.path.join(LAB["checkout"], cfg)
+    return [os.path.join(LAB["checkout"], "build", "hilrun"),
+            "--board", board, "--config", cfg,
+            "--results", "results", "--result-json", "result.json",
+            "--junit", "junit.xml", "--wait", str(LAB["wait"])]
+
+
+def factory(host):
+    f = util.BuildFactory()
+    dest = "hil-results/%(prop:buildername)s/%(prop:buildnumber)s"
+    f.addStep(steps.ShellCommand(
+        name="clean", command=["rm", "-rf", "results", "result.json",
+                               "junit.xml"], haltOnFailure=True))
+    f.addStep(steps.ShellCommand(
+        name="hilrun", command=hilrun_command, decodeRC=DECODE_RC,
+        env={"HILRUN_BOARDS": host["map"],
+             "HILRUN_LOCK_DIR": LAB["lock_dir"]},
+        # A stop or a cancelled build: SIGTERM to hilrun, which ends the
+        # row at once, stops QEMU/OpenOCD and writes the report and the
+        # result file; KILL only if it has not exited a minute later.
+        interruptSignal="TERM", sigtermTime=60,
+        timeout=3 * 3600, haltOnFailure=False))
+    f.addStep(steps.FileUpload(
+        name="result", workersrc="result.json",
+        masterdest=util.Interpolate(dest + "/result.json"), alwaysRun=True))
+    f.addStep(steps.FileUpload(
+        name="junit", workersrc="junit.xml",
+        masterdest=util.Interpolate(dest + "/junit.xml"), alwaysRun=True,
+        flunkOnFailure=False, warnOnFailure=True))
+    # The run folder once: not again through the "latest" link.
+    f.addStep(steps.ShellCommand(
+        name="drop latest link", command=["rm", "-f", "results/latest"],
+        alwaysRun=True, flunkOnFailure=False))
+    f.addStep(steps.DirectoryUpload(
+        name="run folder", workersrc="results",
+        masterdest=util.Interpolate(dest + "/results"), alwaysRun=True,
+        flunkOnFailure=False, warnOnFailure=True))
+    return f
+
+
+hour, minute = LAB["nightly"]
+for host in LAB["hosts"]:
+    f = factory(host)
+    for b in host["boards"]:
+        lock = util.MasterLock("board-" + b["id"])
+        default = LAB["default_configs"].get(b["platform"], "")
+        props = {"board": b["id"], "default_config": default}
+        names = {"on-demand": b["id"], "nightly": b["id"] + "-nightly"}
+        for kind, name in names.items():
+            p = dict(props)
+            if kind == "nightly" and LAB["nightly_config"]:
+                p["default_config"] = LAB["nightly_config"]
+            c["builders"].append(util.BuilderConfig(
+                name=name, workernames=[host["name"]], factory=f,
+                properties=p, locks=[lock.access("exclusive")],
+                collapseRequests=False, tags=[host["name"], b["platform"]]))
+        c["schedulers"].append(schedulers.AnyBranchScheduler(
+            name="on-demand-" + b["id"], treeStableTimer=None,
+            change_filter=util.ChangeFilter(category=[b["id"], "all"]),
+            builderNames=[names["on-demand"]]))
+        # The nightly build now: sendchange --category BOARD-nightly.
+        c["schedulers"].append(schedulers.AnyBranchScheduler(
+            name="nightly-now-" + b["id"], treeStableTimer=None,
+            change_filter=util.ChangeFilter(category=names["nightly"]),
+            builderNames=[names["nightly"]]))
+        c["schedulers"].append(schedulers.Nightly(
+            name="nightly-" + b["id"], builderNames=[names["nightly"]],
+            hour=hour, minute=minute, onlyIfChanged=False))
+'''
+
+if __name__ == "__main__":
+    main()
