@@ -51,6 +51,8 @@ HOST_LIB_SRCS += host/paths.c
 HOST_LIB_SRCS += host/result.c
 # Algorithm names checked when a run starts, before anything is built.
 HOST_LIB_SRCS += host/algnames.c
+# Host builds of users' folders of algorithms hilrun does not bundle.
+HOST_LIB_SRCS += host/ownref.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
@@ -171,6 +173,21 @@ endef
 FW_ALGS := $(filter-out none,$(ALGS))
 $(foreach i,$(FW_ALGS),$(if $(wildcard $(call impl_dir,$(i))/api.h),,$(error no api.h in $(call impl_dir,$(i)) for $(call impl_id,$(i)))))
 $(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call impl_dir,$(i)),$(if $(call impl_foreign,$(i)),$(FW_FOREIGN_CFLAGS),$(FW_CFLAGS)))))
+
+# A user's folder built for the host, with its glue, as a shared object:
+# the reference its target build is checked against (hilrun loads it).
+# HOST_IMPL is "alg/impl=DIR"; DIR is hilrun's link to the folder. Code that
+# does not build for the host (assembly) simply fails here.
+HOST_IMPL ?=
+HOST_IMPL_SO = $(FW_DIR)/host/$(call impl_sym,$(call impl_id,$(HOST_IMPL))).so
+.PHONY: host-impl
+host-impl:
+	@test -n "$(HOST_IMPL)" || { echo "host-impl: HOST_IMPL=alg/impl=DIR is required" >&2; exit 2; }
+	@test -z "$(wildcard $(call impl_dir,$(HOST_IMPL))/*.S)" || { echo "$(call impl_id,$(HOST_IMPL)): has assembly files (.S): no host build" >&2; exit 1; }
+	@mkdir -p $(dir $(HOST_IMPL_SO))
+	$(HOST_CC) -std=c99 -O1 -g -fPIC -shared -Wl,--no-undefined -Iprotocol -Itarget \
+		$(call impl_defs,$(call impl_id,$(HOST_IMPL)),$(call impl_dir,$(HOST_IMPL))) \
+		-o $(HOST_IMPL_SO) $(wildcard $(call impl_dir,$(HOST_IMPL))/*.c) target/glue.c
 
 # The flags file changes whenever the build inputs change, so that nothing
 # built with other flags is ever reused.

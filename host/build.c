@@ -201,6 +201,14 @@ static void read_flags(const char *dir, struct hil_firmware *fw)
 	free(text);
 }
 
+int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len)
+{
+	int n = snprintf(link, len, "%s/src/%s_%s", fw_dir, a->name, a->impl);
+
+	return n < 0 || (size_t)n >= len ? HIL_ERR_ARG : HIL_OK;
+}
+
 /*
  * A user's folder reaches make only as a link of ours,
  * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
@@ -228,8 +236,7 @@ static int link_source(const char *fw_dir, const struct hil_config_alg *a,
 		hil_err("cannot create %s: %s", dir, strerror(errno));
 		return HIL_ERR_IO;
 	}
-	n = snprintf(link, len, "%s/%s_%s", dir, a->name, a->impl);
-	if (n < 0 || (size_t)n >= len) {
+	if (hil_build_source_link(fw_dir, a, link, len) != HIL_OK) {
 		hil_err("build folder name too long: %s", dir);
 		return HIL_ERR_CONFIG;
 	}

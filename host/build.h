@@ -47,4 +47,12 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw);
 
+/**
+ * The link through which make sees a user's folder a (algorithms[i].path):
+ * fw_dir/src/<alg>_<impl>.
+ * @return HIL_OK, or HIL_ERR_ARG when it does not fit len.
+ */
+int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len);
+
 #endif /* HIL_BUILD_H */

@@ -109,7 +109,7 @@ static const char *const build_keys[] = {
 	NULL,
 };
 static const char *const alg_keys[] = {
-	"name", "impl", "path", "kat", NULL,
+	"name", "impl", "path", "kat", "unverified", NULL,
 };
 static const char *const bench_keys[] = {
 	"operations", "lengths",      "ad_lengths", "runs", "warmup",
@@ -918,6 +918,9 @@ static int get_array(struct loader *ld, const cJSON *it, const char *path,
 	return HIL_OK;
 }
 
+static int get_flag(struct loader *ld, const cJSON *it, const char *path,
+		    int *out);
+
 /* Names that end up in directory names and make variables. */
 static int is_name(const char *s)
 {
@@ -1304,6 +1307,18 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 			if (ret == HIL_OK && f != NULL) {
 				ret = get_path(ld, f, q, a->kat, sizeof(a->kat),
 					       0);
+			}
+			f = member(c, "unverified");
+			snprintf(q, sizeof(q), "algorithms[%zu].unverified", i);
+			if (ret == HIL_OK && f != NULL) {
+				ret = get_flag(ld, f, q, &a->unverified);
+			}
+			if (ret == HIL_OK && a->unverified &&
+			    a->path[0] == '\0') {
+				ret = fail(
+					ld, f,
+					"%s: only a folder of your own (path) can be measured unverified",
+					q);
 			}
 			if (ret == HIL_OK && a->path[0] != '\0' &&
 			    member(c, "impl") == NULL) {

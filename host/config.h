@@ -27,6 +27,10 @@ struct hil_config_alg {
 	 * implementation is bundled. */
 	char path[HIL_CFG_STR];
 	char kat[HIL_CFG_STR]; /* its known-answer file, or "" */
+	/* Measure a folder of an algorithm hilrun does not bundle even when
+	 * it can be checked neither by a host build nor by a KAT file; its
+	 * rows are marked unverified. */
+	int unverified;
 };
 
 struct hil_config {

@@ -191,6 +191,15 @@ static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
 	}
 	r->verified =
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
+	{
+		const cJSON *by =
+			cJSON_GetObjectItemCaseSensitive(o, "verified_by");
+
+		if (cJSON_IsString(by)) {
+			snprintf(r->verified_by, sizeof(r->verified_by), "%s",
+				 by->valuestring);
+		}
+	}
 	r->digest_expected =
 		(uint32_t)strtoul(str(digest, "expected", &ok), NULL, 16);
 	r->digest_got =

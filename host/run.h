@@ -80,6 +80,9 @@ struct hil_row {
 	uint32_t stack_bytes;
 	int stack_known;
 	int verified; /* known-answer and host comparison passed */
+	/* How: "host build", "host build and KAT", "KAT (no host build)",
+	 * "none (unverified)"; "" when not stated (older journals) */
+	char verified_by[32];
 	uint32_t digest_expected;
 	uint32_t digest_got;
 	int ok;		 /* measured, digest matched */

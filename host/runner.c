@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX "runner"
 #include "runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -16,8 +17,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "board/cyclemodel.h"
 #include "algnames.h"
+#include "board/cyclemodel.h"
 #include "board/flasher.h"
 #include "boards.h"
 #include "elfinfo.h"
@@ -29,6 +30,7 @@
 #include "leak.h"
 #include "link/link.h"
 #include "log.h"
+#include "ownref.h"
 #include "proc.h"
 #include "refcrypto/refcrypto.h"
 #include "report/render.h"
@@ -60,7 +62,36 @@ struct run_ctx {
 	double model_overhead;		     /* of the latest calibration */
 	struct hil_sensor *sensor;	     /* NULL: energy not measured */
 	struct hil_energyrun *energy; /* its sampler, once the target is up */
+	/* Per configured algorithm: what it is checked against. */
+	struct registry_alg subj[HIL_CFG_MAX_ALGS];
+	int subj_ret[HIL_CFG_MAX_ALGS]; /* HIL_OK, or why it cannot be */
+	enum subj_check {
+		CHECK_HOST, /* against a host build (bundled, or its own) */
+		CHECK_KAT,  /* its KAT file and a round trip only */
+		CHECK_NONE  /* a round trip only: rows unverified */
+	} check[HIL_CFG_MAX_ALGS];
+	char kat[HIL_CFG_MAX_ALGS][HIL_CFG_STR]; /* "" for none */
+	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
+	const char *alg_check; /* the rows now measured: row.verified_by */
+	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
 };
+
+/* Does ref carry host functions (bundled, or a folder built for the host)? */
+static int has_host(const struct registry_alg *ref)
+{
+	switch (ref->kind) {
+	case HILP_KIND_AEAD:
+		return ref->encrypt != NULL && ref->decrypt != NULL;
+	case HILP_KIND_HASH:
+		return ref->hash != NULL;
+	case HILP_KIND_XOF:
+		return ref->xof != NULL;
+	case HILP_KIND_BLOCK:
+		return ref->keysetup != NULL && ref->ecb_encrypt != NULL;
+	default:
+		return 0;
+	}
+}
 
 static const char *op_name(uint8_t op)
 {
@@ -415,6 +446,68 @@ static int verify_alg(struct run_ctx *c, int index,
 	return HIL_OK;
 }
 
+/*
+ * The checks that need no host build: an AEAD's decryption on the target
+ * gives back what its encryption made and rejects a forged tag; any other
+ * kind gives the same output twice for the same input.
+ */
+static int verify_roundtrip(struct run_ctx *c, int index,
+			    const struct registry_alg *ref)
+{
+	static const uint32_t msg_lens[] = {0, 1, 15, 16, 17, 64};
+	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
+	uint8_t got[VERIFY_MAX_MSG + 1024], again[VERIFY_MAX_MSG + 1024];
+	uint32_t rng = hilp_prng_init(0x5EEDu);
+	uint8_t op = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF
+			     ? HILP_OP_HASH
+			     : HILP_OP_ENCRYPT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(msg_lens) / sizeof(msg_lens[0]); i++) {
+		size_t len = msg_lens[i];
+		size_t ad_len = ref->kind == HILP_KIND_AEAD ? i * 3 : 0;
+		size_t got_len = 0, again_len = 0;
+		int rej = 0;
+
+		if (ref->kind == HILP_KIND_BLOCK) {
+			len = (len % 5) * ref->blockbytes;
+		}
+		hilp_prng_fill(&rng, key, sizeof(key));
+		hilp_prng_fill(&rng, npub, sizeof(npub));
+		hilp_prng_fill(&rng, ad, sizeof(ad));
+		hilp_prng_fill(&rng, msg, sizeof(msg));
+		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+				      ref->keybytes, npub, ref->npubbytes, ad,
+				      ad_len, msg, len, 0, got, sizeof(got),
+				      &got_len, &rej);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (ref->kind == HILP_KIND_AEAD) {
+			ret = check_decrypt(c, index, ref, key, npub, ad,
+					    ad_len, msg, len, got, got_len);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			continue;
+		}
+		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+				      ref->keybytes, npub, ref->npubbytes, ad,
+				      ad_len, msg, len, 0, again, sizeof(again),
+				      &again_len, &rej);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (got_len != again_len || memcmp(got, again, got_len) != 0) {
+			hil_err("%s/%s: the target gives two outputs for one input (%zu bytes)",
+				ref->name, ref->impl, len);
+			return HIL_ERR_VERIFY;
+		}
+	}
+	return HIL_OK;
+}
+
 static void journal_row(struct run_ctx *c, const struct hil_row *row)
 {
 	char *line;
@@ -734,6 +827,13 @@ static int measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 	req.ad_len = b->ad_len;
 	req.out_len = b->out_len;
 	req.seed = b->seed;
+	if (!has_host(ref)) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(
+			row->energy.error, sizeof(row->energy.error),
+			"no host build of this implementation to check the energy loop's output against");
+		return HIL_OK;
+	}
 	/* The loop's inputs are those of the first timed run. */
 	ret = hil_ref_bench_digest(ref, op, b->msg_len, b->ad_len, b->out_len,
 				   1, b->seed, &digest);
@@ -804,6 +904,8 @@ static int measure_row(struct run_ctx *c, int index,
 	row->warmup = cfg->bench.warmup;
 	row->seed = cfg->bench.seed;
 	row->verified = verified;
+	snprintf(row->verified_by, sizeof(row->verified_by), "%s",
+		 c->alg_check != NULL ? c->alg_check : "");
 
 	req.alg = (uint8_t)index;
 	req.msg_len = (uint16_t)len;
@@ -813,8 +915,13 @@ static int measure_row(struct run_ctx *c, int index,
 	req.seed = cfg->bench.seed;
 	req.out_len = 0; /* XOF: the implementation's default length */
 
-	ret = hil_ref_bench_digest(ref, op, len, ad_len, 0, cfg->bench.runs,
-				   cfg->bench.seed, &row->digest_expected);
+	/* Without a host build (a KAT-verified or unverified folder) the
+	 * target's own digest is all there is: it is recorded, not checked. */
+	ret = has_host(ref)
+		      ? hil_ref_bench_digest(ref, op, len, ad_len, 0,
+					     cfg->bench.runs, cfg->bench.seed,
+					     &row->digest_expected)
+		      : HIL_OK;
 	if (ret != HIL_OK) {
 		snprintf(row->error, sizeof(row->error),
 			 "host build could not compute the expected digest: %s",
@@ -866,6 +973,9 @@ static int measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	model_row(c, row, raw);
+	if (!has_host(ref)) {
+		row->digest_expected = rep.digest;
+	}
 	if (rep.digest != row->digest_expected) {
 		snprintf(
 			row->error, sizeof(row->error),
@@ -1113,7 +1223,7 @@ static void mark_interrupted(struct run_ctx *c, size_t before)
 }
 
 static int measure_alg(struct run_ctx *c, int index,
-		       const struct registry_alg *ref)
+		       const struct registry_alg *ref, int verified)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	uint8_t ops[4];
@@ -1150,8 +1260,8 @@ static int measure_alg(struct run_ctx *c, int index,
 					continue;
 				}
 				before = c->run->n_rows;
-				ret = measure_row(c, index, ref, 1, ops[o], len,
-						  ad);
+				ret = measure_row(c, index, ref, verified,
+						  ops[o], len, ad);
 				if (stopping(c)) {
 					mark_interrupted(c, before);
 					return HIL_ERR_INTERRUPTED;
@@ -1161,8 +1271,9 @@ static int measure_alg(struct run_ctx *c, int index,
 					if (ret != HIL_OK) {
 						return ret;
 					}
-					ret = measure_row(c, index, ref, 1,
-							  ops[o], len, ad);
+					ret = measure_row(c, index, ref,
+							  verified, ops[o], len,
+							  ad);
 				}
 				if (ret == HIL_ERR_NOMEM) {
 					return ret;
@@ -1192,59 +1303,217 @@ static int same_api(const struct hilp_alg_info *t, const struct registry_alg *r)
 }
 
 /*
- * The implementation under test, described with the host reference's
- * functions (which compute the expected outputs) and its own names. A
- * bundled implementation is its own reference; an external folder is
- * checked against the first bundled implementation of its algorithm, and
- * makes no constant-time claim we could vouch for.
+ * A known-answer file beside a user's folder, in the NIST LWC names
+ * (LWC_AEAD_KAT_*.txt, LWC_HASH_KAT_*.txt), into out; "" when none.
  */
-static int subject_of(const struct hil_config_alg *ca,
-		      struct registry_alg *subject)
+static void kat_beside(const char *dir, uint8_t kind, char *out, size_t len)
 {
-	const struct registry_alg *ref =
-		ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
-				    : hil_ref_find(ca->name, ca->impl);
+	const char *prefix =
+		kind == HILP_KIND_AEAD ? "LWC_AEAD_KAT_" : "LWC_HASH_KAT_";
+	char best[256] = "";
+	struct dirent *e;
+	DIR *d;
 
-	if (ref == NULL) {
-		char known[1024];
-
-		hil_ref_list(known, sizeof(known));
-		hil_err("%s/%s: no such algorithm in this hilrun (known: %s)",
-			ca->name, ca->impl, known);
-		return HIL_ERR_CONFIG;
+	out[0] = '\0';
+	d = opendir(dir);
+	if (d == NULL) {
+		return;
 	}
-	*subject = *ref;
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 &&
+		    n < sizeof(best) &&
+		    strcmp(e->d_name + n - 4, ".txt") == 0 &&
+		    (best[0] == '\0' || strcmp(e->d_name, best) < 0)) {
+			snprintf(best, sizeof(best), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (best[0] != '\0') {
+		snprintf(out, len, "%s/%s", dir, best);
+	}
+}
+
+/* The mode a row states for an algorithm hilrun does not bundle: the
+ * kind's (target/glue.c's defaults); a string of ours, as rows outlive the
+ * host build that was loaded. */
+static const char *kind_mode(uint8_t kind)
+{
+	switch (kind) {
+	case HILP_KIND_AEAD:
+		return "AEAD";
+	case HILP_KIND_HASH:
+		return "hash";
+	case HILP_KIND_XOF:
+		return "XOF";
+	default:
+		return "ECB";
+	}
+}
+
+/* An implementation of an algorithm hilrun does not bundle, described by
+ * the target's table (its api.h), with no host functions. */
+static void subject_from_target(const struct hilp_alg_info *t,
+				const struct hil_config_alg *ca,
+				struct registry_alg *subject)
+{
+	memset(subject, 0, sizeof(*subject));
+	subject->name = ca->name;
 	subject->impl = ca->impl;
-	if (ca->path[0] != '\0') {
-		subject->constant_time = -1;
+	subject->kind = t->kind;
+	subject->keybytes = t->keybytes;
+	subject->npubbytes = t->npubbytes;
+	subject->abytes = t->abytes;
+	subject->blockbytes = t->blockbytes;
+	subject->constant_time = -1;
+	subject->mode = kind_mode(t->kind);
+}
+
+/*
+ * What each configured implementation is checked against, decided once the
+ * target's table is known. A bundled algorithm: its bundled host build (an
+ * external folder of it: the first bundled implementation). An algorithm
+ * hilrun does not bundle, in the user's folder, in this order: the host
+ * build of the same sources, its KAT file (given, or found beside it) with
+ * a round trip on the target, or, when the config says "unverified", the
+ * round trip alone with every row marked unverified.
+ */
+static void prepare_subjects(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	char root[HIL_PATH];
+	char log[HIL_PATH + 16];
+	int have_root = hil_build_find_root(root, sizeof(root)) == HIL_OK;
+	size_t a;
+
+	snprintf(log, sizeof(log), "%s/build.log", c->run->dir);
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct hil_config_alg *ca = &cfg->algs[a];
+		const struct registry_alg *ref =
+			ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
+					    : hil_ref_find(ca->name, ca->impl);
+		int index = find_target_alg(c, ca->name, ca->impl);
+		struct registry_alg *subject = &c->subj[a];
+
+		c->subj_ret[a] = HIL_OK;
+		c->check[a] = CHECK_HOST;
+		snprintf(c->kat[a], sizeof(c->kat[a]), "%s", ca->kat);
+		if (ref != NULL) {
+			*subject = *ref;
+			subject->impl = ca->impl;
+			if (ca->path[0] != '\0') {
+				subject->constant_time = -1;
+			}
+			continue;
+		}
+		if (ca->path[0] == '\0' || index < 0) {
+			char known[1024];
+
+			hil_ref_list(known, sizeof(known));
+			snprintf(c->why[a], sizeof(c->why[a]),
+				 "no such algorithm in this hilrun (known: %s)",
+				 known);
+			c->subj_ret[a] = ca->path[0] == '\0' ? HIL_ERR_CONFIG
+							     : HIL_ERR_MISMATCH;
+			memset(subject, 0, sizeof(*subject));
+			subject->name = ca->name;
+			subject->impl = ca->impl;
+			continue;
+		}
+		subject_from_target(&c->algs[index], ca, subject);
+		if (c->kat[a][0] == '\0') {
+			kat_beside(ca->path, subject->kind, c->kat[a],
+				   sizeof(c->kat[a]));
+		}
+		if (have_root && subject->kind != HILP_KIND_BLOCK &&
+		    hil_ownref_build(root, c->run->fw.dir, ca, log,
+				     &c->own[a]) == HIL_OK &&
+		    c->own[a].alg.kind == subject->kind) {
+			*subject = c->own[a].alg;
+			subject->name = ca->name;
+			subject->impl = ca->impl;
+			subject->constant_time = -1;
+			subject->mode = kind_mode(subject->kind);
+			hil_info(
+				"%s/%s: an algorithm hilrun does not bundle: checked against the host build of its own sources%s",
+				ca->name, ca->impl,
+				c->kat[a][0] ? " and its known-answer file"
+					     : "");
+			continue;
+		}
+		if (c->kat[a][0] != '\0') {
+			c->check[a] = CHECK_KAT;
+			hil_info(
+				"%s/%s: an algorithm hilrun does not bundle, with no host build: checked by its known-answer file %s and a round trip on the target",
+				ca->name, ca->impl, c->kat[a]);
+			continue;
+		}
+		if (ca->unverified) {
+			c->check[a] = CHECK_NONE;
+			hil_warn(
+				"%s/%s: no host build and no known-answer file: measured UNVERIFIED, as algorithms[%zu].unverified asks (a round trip on the target only)",
+				ca->name, ca->impl, a);
+			continue;
+		}
+		snprintf(
+			c->why[a], sizeof(c->why[a]),
+			"cannot be verified: it does not build for this host (see build.log) and has no known-answer file (give algorithms[%zu].kat, or put LWC_%s_KAT_*.txt beside it); to measure it anyway, unverified, set algorithms[%zu].unverified to true",
+			a, subject->kind == HILP_KIND_AEAD ? "AEAD" : "HASH",
+			a);
+		c->subj_ret[a] = HIL_ERR_VERIFY;
 	}
-	return HIL_OK;
 }
 
 /* How many rows the configuration asks for (for the progress line). */
-static size_t plan_rows(const struct hil_config *cfg)
+static size_t plan_rows(const struct run_ctx *c)
 {
+	const struct hil_config *cfg = c->run->cfg;
 	size_t a, n = 0;
 
 	for (a = 0; a < cfg->n_algs; a++) {
-		struct registry_alg subject;
+		const struct registry_alg *subject = &c->subj[a];
 		uint8_t ops[4];
 		size_t o, k;
 
-		if (subject_of(&cfg->algs[a], &subject) != HIL_OK) {
+		if (c->subj_ret[a] != HIL_OK) {
 			continue;
 		}
-		k = ops_for(cfg, &subject, ops);
+		k = ops_for(cfg, subject, ops);
 		for (o = 0; o < k; o++) {
 			n += ops[o] == HILP_OP_KEYSETUP
 				     ? 1
 				     : cfg->bench.n_lengths *
-					       (subject.kind == HILP_KIND_AEAD
+					       (subject->kind == HILP_KIND_AEAD
 							? cfg->bench.n_ad_lengths
 							: 1);
 		}
 	}
 	return n;
+}
+
+/* The checks of one implementation before it is timed (see
+ * prepare_subjects). */
+static int verify_subject(struct run_ctx *c, size_t a, int index)
+{
+	const struct registry_alg *subject = &c->subj[a];
+
+	if (c->check[a] == CHECK_HOST) {
+		return verify_alg(c, index, subject);
+	}
+	return verify_roundtrip(c, index, subject);
+}
+
+static const char *check_name(const struct run_ctx *c, size_t a)
+{
+	switch (c->check[a]) {
+	case CHECK_HOST:
+		return c->kat[a][0] ? "host build and KAT" : "host build";
+	case CHECK_KAT:
+		return "KAT (no host build)";
+	default:
+		return "none (unverified)";
+	}
 }
 
 static int measure(struct run_ctx *c)
@@ -1253,26 +1522,35 @@ static int measure(struct run_ctx *c)
 	size_t a;
 	int ret;
 
-	c->planned = plan_rows(cfg);
+	prepare_subjects(c);
+	c->planned = plan_rows(c);
 	c->started_ms = hil_now_ms();
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
-		struct registry_alg subject;
+		struct registry_alg *subject = &c->subj[a];
 		int index = find_target_alg(c, ca->name, ca->impl);
 
 		if (stopping(c)) {
 			return HIL_ERR_INTERRUPTED;
 		}
-		ret = subject_of(ca, &subject);
-		if (ret != HIL_OK) {
-			return ret;
+		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
+			hil_err("%s/%s: %s", ca->name, ca->impl, c->why[a]);
+			return HIL_ERR_CONFIG;
 		}
 		if (index < 0) {
 			hil_err("%s/%s is not in the target image", ca->name,
 				ca->impl);
 			return HIL_ERR_MISMATCH;
 		}
-		if (!same_api(&c->algs[index], &subject)) {
+		if (c->subj_ret[a] != HIL_OK) {
+			hil_err("%s/%s %s: its rows are not measured", ca->name,
+				ca->impl, c->why[a]);
+			if (add_failed_row(c, subject, c->why[a]) == NULL) {
+				return HIL_ERR_NOMEM;
+			}
+			continue;
+		}
+		if (!same_api(&c->algs[index], subject)) {
 			hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
 				ca->name, ca->impl, c->algs[index].kind,
 				c->algs[index].keybytes,
@@ -1280,13 +1558,13 @@ static int measure(struct run_ctx *c)
 				c->algs[index].blockbytes, ca->name);
 			ret = HIL_ERR_VERIFY;
 		} else {
-			ret = verify_alg(c, index, &subject);
+			ret = verify_subject(c, a, index);
 			if (ret == HIL_ERR_IO) {
 				/* The link was lost, not the check failed:
 				 * bring the target back and check again. */
 				ret = recover(c);
 				if (ret == HIL_OK) {
-					ret = verify_alg(c, index, &subject);
+					ret = verify_subject(c, a, index);
 				}
 			} else if (ret != HIL_OK && ret != HIL_ERR_TIMEOUT &&
 				   ret != HIL_ERR_NOMEM &&
@@ -1295,16 +1573,16 @@ static int measure(struct run_ctx *c)
 				hil_warn(
 					"%s/%s: verification failed on a link that damages frames: checking again",
 					ca->name, ca->impl);
-				ret = verify_alg(c, index, &subject);
+				ret = verify_subject(c, a, index);
 			}
 		}
 		if (stopping(c)) {
 			return HIL_ERR_INTERRUPTED; /* not a failed check */
 		}
-		if (ret == HIL_OK && ca->kat[0] != '\0') {
+		if (ret == HIL_OK && c->kat[a][0] != '\0') {
 			ret = hil_katrun_on_target(c->conn.session,
-						   (uint8_t)index, &subject,
-						   ca->kat, 1);
+						   (uint8_t)index, subject,
+						   c->kat[a], 1);
 			if (stopping(c)) {
 				return HIL_ERR_INTERRUPTED;
 			}
@@ -1316,18 +1594,18 @@ static int measure(struct run_ctx *c)
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
 			if (add_failed_row(
-				    c, &subject,
+				    c, subject,
 				    "failed verification on the target") ==
 			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;
 		}
-		hil_info(
-			"%s/%s verified on the target against the host build%s",
-			ca->name, ca->impl,
-			ca->kat[0] != '\0' ? " and its known-answer file" : "");
-		ret = measure_alg(c, index, &subject);
+		hil_info("%s/%s verified on the target against: %s", ca->name,
+			 ca->impl, check_name(c, a));
+		c->alg_check = check_name(c, a);
+		ret = measure_alg(c, index, subject, c->check[a] != CHECK_NONE);
+		c->alg_check = NULL;
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -1712,6 +1990,7 @@ int hil_runner_run(const struct hil_config *cfg,
 {
 	struct run_ctx c;
 	char path[HIL_PATH + 32];
+	size_t k;
 	uint64_t t_run;
 	int ret;
 	int report_ret;
@@ -1794,6 +2073,9 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (ret == HIL_OK) {
 		ret = measure(&c);
 		progress_done(&c);
+	}
+	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
+		hil_ownref_close(&c.own[k]);
 	}
 	hil_energyrun_free(c.energy);
 	hil_sensor_close(c.sensor);

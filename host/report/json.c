@@ -259,6 +259,9 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 		ok = ok && cJSON_AddNullToObject(o, "stack_bytes") != NULL;
 	}
 	ok = ok && add_bool(o, "verified", r->verified);
+	if (r->verified_by[0] != '\0') {
+		ok = ok && add_str(o, "verified_by", r->verified_by);
+	}
 	digest = cJSON_AddObjectToObject(o, "digest");
 	ok = ok && digest != NULL;
 	ok = ok && add_hex32(digest, "expected", r->digest_expected);

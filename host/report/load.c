@@ -445,6 +445,7 @@ static const struct key_spec row_keys[] = {
 	{"normalized", T_NUM_NULL, 0},
 	{"stack_bytes", T_NUM_NULL, 0},
 	{"verified", T_BOOL, 0},
+	{"verified_by", T_STR, 0},
 	{"constant_time", T_BOOL_NULL, 0},
 	{"digest", T_OBJ, 0},
 	{"energy", T_OBJ, 0},

@@ -29,6 +29,9 @@
  */
 #define MULTI_A	 "tests/fixtures/lwc-multi-a"
 #define MULTI_B	 "tests/fixtures/lwc-multi-b"
+#define A128A	 "tests/fixtures/lwc-ascon128a"
+#define A128A_W	 "tests/fixtures/lwc-ascon128a-wrong"
+#define ASM_HASH "tests/fixtures/lwc-asm-hash"
 #define AEAD	 "ascon-aead128"
 #define RUN_NAME "e2e-owncode"
 
@@ -393,6 +396,216 @@ static void test_a_missing_header_gets_a_hint(void **state)
 	free(cfg);
 }
 
+static const struct hil_row *row_of(const struct hil_run *run, const char *impl)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_rows; i++) {
+		if (strcmp(run->rows[i].implementation, impl) == 0) {
+			return &run->rows[i];
+		}
+	}
+	fail_msg("no row of %s", impl);
+	return NULL;
+}
+
+static size_t rows_of(const struct hil_run *run, const char *impl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n_rows; i++) {
+		n += strcmp(run->rows[i].implementation, impl) == 0;
+	}
+	return n;
+}
+
+/* An algorithm hilrun does not bundle (Ascon-128a v1.2) is checked against
+ * the host build of its own sources and the KAT file found beside it, and
+ * measured; the same code with one output bit flipped agrees with its own
+ * host build but fails its KAT, and is not timed. */
+static void test_an_unbundled_algorithm_is_verified_then_measured(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	const struct hil_row *w;
+	char results[128];
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "unbundled");
+	make_config(cfg,
+		    "{ \"name\": \"ascon128a\", \"impl\": \"mine\","
+		    " \"path\": \"" A128A "\" },"
+		    " { \"name\": \"ascon128a\", \"impl\": \"flipped\","
+		    " \"path\": \"" A128A_W "\","
+		    " \"kat\": \"" A128A "/LWC_AEAD_KAT_128_128.txt\" }",
+		    results);
+	/* a failed row: the run says so */
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(assert_rows_ok(run, "mine"), 4);
+	assert_string_equal(row_of(run, "mine")->verified_by,
+			    "host build and KAT");
+	assert_int_equal(row_of(run, "mine")->constant_time, -1);
+	/* one failed row, nothing timed */
+	assert_int_equal(rows_of(run, "flipped"), 1);
+	w = row_of(run, "flipped");
+	assert_false(w->ok);
+	assert_null(w->samples);
+	assert_non_null(strstr(w->error, "failed verification"));
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/* The toy hash of tests/fixtures/lwc-asm-hash, in C (its code is Thumb-2
+ * assembly), to write a KAT file for it. */
+static uint32_t toy_mix(uint32_t h, uint32_t b)
+{
+	h ^= b;
+	h = (h >> 5) | (h << 27);
+	return h * 0x01000193u;
+}
+
+static void toy_hash(uint8_t out[8], const uint8_t *in, size_t n)
+{
+	uint32_t a = 0x811c9dc5u, b = 0x1b873593u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		a = toy_mix(a, in[i]);
+		b = toy_mix(b, (uint32_t)in[i] + 1u);
+	}
+	a = toy_mix(a, (uint32_t)n);
+	b = toy_mix(b, a);
+	for (i = 0; i < 4; i++) {
+		out[i] = (uint8_t)(a >> (8 * i));
+		out[4 + i] = (uint8_t)(b >> (8 * i));
+	}
+}
+
+/* Copy of the assembly-only fixture into dst, with a KAT file when kat. */
+static void asm_hash_copy(const char *dst, int kat)
+{
+	static const char *const files[] = {"api.h", "hash.c"};
+	char path[HIL_PATH * 2];
+	size_t i, j;
+	FILE *f;
+
+	e2e_make_dir(dst);
+	for (i = 0; i < 2; i++) {
+		char from[HIL_PATH], buf[8192];
+		FILE *in;
+		size_t n;
+
+		snprintf(from, sizeof(from), "%s/%s/%s", src_root, ASM_HASH,
+			 files[i]);
+		snprintf(path, sizeof(path), "%s/%s", dst, files[i]);
+		in = fopen(from, "r");
+		f = fopen(path, "w");
+		assert_non_null(in);
+		assert_non_null(f);
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+			assert_int_equal(fwrite(buf, 1, n, f), n);
+		}
+		fclose(in);
+		assert_int_equal(fclose(f), 0);
+	}
+	if (!kat) {
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/LWC_HASH_KAT_64.txt", dst);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (i = 0; i <= 40; i++) {
+		uint8_t msg[64], md[8];
+
+		for (j = 0; j < i; j++) {
+			msg[j] = (uint8_t)j;
+		}
+		toy_hash(md, msg, i);
+		fprintf(f, "Count = %zu\nMsg = ", i + 1);
+		for (j = 0; j < i; j++) {
+			fprintf(f, "%02X", msg[j]);
+		}
+		fprintf(f, "\nMD = ");
+		for (j = 0; j < 8; j++) {
+			fprintf(f, "%02X", md[j]);
+		}
+		fprintf(f, "\n\n");
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Code that builds for the target only (inline assembly): with no KAT file
+ * it is refused, naming the option that allows it; with that option its
+ * rows are measured and marked unverified; with a KAT file beside it, it
+ * is checked by the KAT alone. */
+static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char dir[HIL_PATH], algs[HIL_PATH * 2], results[128];
+	const struct hil_row *r;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	snprintf(dir, sizeof(dir), "%s/asm-no-kat", tmp_root);
+	asm_hash_copy(dir, 0);
+	results_dir(results, sizeof(results), "asm-refused");
+	snprintf(
+		algs, sizeof(algs),
+		"{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\" }",
+		dir);
+	make_config(cfg, algs, results);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(rows_of(run, "asm"), 1);
+	r = row_of(run, "asm");
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error, "algorithms[0].unverified"));
+	assert_non_null(strstr(r->error, "does not build for this host"));
+	hil_run_free(run);
+
+	memset(run, 0, sizeof(*run));
+	memset(cfg, 0, sizeof(*cfg));
+	results_dir(results, sizeof(results), "asm-unverified");
+	snprintf(algs, sizeof(algs),
+		 "{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\","
+		 " \"unverified\": true }",
+		 dir);
+	make_config(cfg, algs, results);
+	cfg->bench.operations = HIL_OPS_HASH;
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(rows_of(run, "asm"), 2);
+	r = row_of(run, "asm");
+	assert_true(r->ok);
+	assert_false(r->verified);
+	assert_string_equal(r->verified_by, "none (unverified)");
+	hil_run_free(run);
+
+	memset(run, 0, sizeof(*run));
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(dir, sizeof(dir), "%s/asm-kat", tmp_root);
+	asm_hash_copy(dir, 1);
+	results_dir(results, sizeof(results), "asm-kat");
+	snprintf(
+		algs, sizeof(algs),
+		"{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\" }",
+		dir);
+	make_config(cfg, algs, results);
+	cfg->bench.operations = HIL_OPS_HASH;
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(rows_of(run, "asm"), 2);
+	r = row_of(run, "asm");
+	assert_true(r->ok);
+	assert_true(r->verified);
+	assert_string_equal(r->verified_by, "KAT (no host build)");
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +615,10 @@ int main(void)
 		cmocka_unit_test(
 			test_a_misspelt_algorithm_fails_before_building),
 		cmocka_unit_test(test_a_missing_header_gets_a_hint),
+		cmocka_unit_test(
+			test_an_unbundled_algorithm_is_verified_then_measured),
+		cmocka_unit_test(
+			test_assembly_only_code_needs_a_kat_or_the_option),
 	};
 	int failed;
 
