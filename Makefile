@@ -43,6 +43,8 @@ HOST_LIB_SRCS := host/err.c host/log.c host/config.c host/stats.c \
 	host/report/html.c host/report/compare.c host/report/junit.c \
 	protocol/hilp.c
 HOST_LIB_SRCS += host/sensor/sensor.c host/sensorcmd.c
+# Real-board cycles next to the model's estimate, in a sweep's tables.
+HOST_LIB_SRCS += host/report/modelratio.c
 # Timing-leak smoke test (dudect's method) over the target API.
 HOST_LIB_SRCS += host/leak.c
 # Output paths from configs stay in the working directory.
@@ -246,7 +248,7 @@ UNIT_TESTS += sensor
 UNIT_TESTS += leak
 UNIT_TESTS += paths target
 UNIT_TESTS += result
-UNIT_TESTS += usart_rx
+UNIT_TESTS += usart_rx model_ratio
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.

@@ -13,6 +13,7 @@
 
 #include "err.h"
 #include "log.h"
+#include "report/modelratio.h"
 #include "report/render.h"
 #include "run.h"
 #include "util.h"
@@ -428,6 +429,8 @@ static void write_tables(const struct hil_sweep *sw, const struct hil_run *runs,
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
+	/* A board run and a model run of one profile: their ratio per row. */
+	(void)hil_model_ratio_write(sw->cfgs, runs, sw->n, out);
 }
 
 static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
