@@ -370,6 +370,7 @@ test: deps-check format-check
 test-lab: deps-check
 	@$(MAKE) --no-print-directory $(BUILD)/hilrun
 	@tests/lab/buildbot_smoke.sh $(BUILD)
+	@tests/lab/slurm_smoke.sh $(BUILD)
 
 bench: deps-check
 	@$(MAKE) --no-print-directory $(BUILD)/hilrun
