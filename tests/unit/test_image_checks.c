@@ -436,22 +436,30 @@ static void test_qemu_stub_links_no_heap(void **state)
  */
 #define STUB_BUDGET_BYTES 4096u
 
-static void assert_stub_within_budget(void **state, const char *board)
+/* clock: NULL for the board's default profile, else its CLOCK_HZ. */
+static void assert_stub_within_budget(void **state, const char *board,
+				      const char *clock)
 {
 	const struct fixture *f = *state;
-	char bd[64], fwdir[160], elf[200], log[200];
+	char bd[64], hz[64], fwdir[200], elf[240], log[240];
 	char *const argv[] = {"make",	  "--no-print-directory",
 			      "-C",	  (char *)f->root,
 			      "firmware", bd,
 			      "OPT=-Os",  "ALGS=none",
-			      fwdir,	  NULL};
+			      fwdir,	  clock != NULL ? hz : NULL,
+			      NULL};
+	const char *tag = clock != NULL ? clock : "default";
 	struct hil_elf_info info;
 	int status = -1;
 
 	snprintf(bd, sizeof(bd), "BOARD=%s", board);
-	snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s/none-%s", f->tmp, board);
-	snprintf(elf, sizeof(elf), "%s/none-%s/stub.elf", f->tmp, board);
-	snprintf(log, sizeof(log), "%s/none-%s-build.log", f->tmp, board);
+	snprintf(hz, sizeof(hz), "CLOCK_HZ=%s", tag);
+	snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s/none-%s-%s", f->tmp, board,
+		 tag);
+	snprintf(elf, sizeof(elf), "%s/none-%s-%s/stub.elf", f->tmp, board,
+		 tag);
+	snprintf(log, sizeof(log), "%s/none-%s-%s-build.log", f->tmp, board,
+		 tag);
 	assert_int_equal(hil_proc_run(argv, log, BUILD_TIMEOUT_MS, &status),
 			 HIL_OK);
 	if (status != 0) {
@@ -470,12 +478,19 @@ static void assert_stub_within_budget(void **state, const char *board)
 
 static void test_nucleo_stub_fits_its_4k_budget(void **state)
 {
-	assert_stub_within_budget(state, "nucleo-f401re");
+	assert_stub_within_budget(state, "nucleo-f401re", NULL);
+}
+
+/* The other clock profiles build (their #if checks pass) and fit too. */
+static void test_nucleo_24_and_16_mhz_stubs_fit_their_4k_budget(void **state)
+{
+	assert_stub_within_budget(state, "nucleo-f401re", "24000000");
+	assert_stub_within_budget(state, "nucleo-f401re", "16000000");
 }
 
 static void test_qemu_stub_fits_its_4k_budget(void **state)
 {
-	assert_stub_within_budget(state, "qemu-netduino");
+	assert_stub_within_budget(state, "qemu-netduino", NULL);
 }
 
 /* Build a tiny image with the given vector table; malloc is linked in. */
@@ -570,6 +585,8 @@ int main(void)
 		cmocka_unit_test(test_qemu_stub_links_no_heap),
 		cmocka_unit_test(test_checks_reject_a_broken_image),
 		cmocka_unit_test(test_nucleo_stub_fits_its_4k_budget),
+		cmocka_unit_test(
+			test_nucleo_24_and_16_mhz_stubs_fit_their_4k_budget),
 		cmocka_unit_test(test_qemu_stub_fits_its_4k_budget),
 	};
 
