@@ -248,7 +248,7 @@ UNIT_TESTS += sensor
 UNIT_TESTS += leak
 UNIT_TESTS += paths target
 UNIT_TESTS += result
-UNIT_TESTS += usart_rx model_ratio
+UNIT_TESTS += usart_rx model_ratio bench_counter
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.
@@ -262,6 +262,8 @@ $(TB)/test_%: tests/unit/test_%.c $(UNIT_UTIL) $(UNIT_UTIL:.c=.h) $(HB)/libhil.a
 
 # The MPSSE interpreter stands in for an FT232H on a bus with an INA219.
 TEST_EXTRA_i2c_ftdi := tests/unit/mpsse_interp.c
+# target/bench.c as the stub has it, on the test's mock HAL.
+TEST_EXTRA_bench_counter := target/bench.c
 
 # Known-answer tests of each implementation, built from its folder as it is
 # (API names not renamed), with the official vector files in tests/kat.

@@ -1,0 +1,216 @@
+/* test_bench_counter: target/bench.c, built for the host on a mock HAL whose counter stops when a debugger clears it, re-arms the counter before a BENCH's timed runs. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+#include "hal.h"
+#include "hilp.h"
+#include "registry.h"
+
+/*
+ * The mock board: a cycle counter that counts (7 per read, as if time
+ * passed) only while armed, like DWT CYCCNT with DEMCR.TRCENA set; a
+ * debugger attaching clears it (armed = 0) and the counter freezes.
+ */
+static struct {
+	int armed;
+	unsigned arms;
+	unsigned reads_unarmed; /* counter reads while stopped */
+	uint32_t counter;
+	int irq_off;
+	int trigger;
+} m;
+
+uint8_t hal_init(void)
+{
+	return HILP_ST_OK;
+}
+
+uint8_t hal_uart_getc(void)
+{
+	fail_msg("bench.c does not read the UART");
+	return 0;
+}
+
+void hal_uart_putc(uint8_t c)
+{
+	(void)c;
+	fail_msg("bench.c does not write the UART");
+}
+
+uint32_t hal_uart_overruns(void)
+{
+	return 0;
+}
+
+uint32_t hal_counter_read(void)
+{
+	if (!m.armed) {
+		m.reads_unarmed++;
+		return m.counter;
+	}
+	m.counter += 7u;
+	return m.counter;
+}
+
+void hal_counter_arm(void)
+{
+	m.armed = 1;
+	m.arms++;
+}
+
+void hal_counter_info(struct hal_counter_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->unit = HILP_UNIT_CYCLES;
+}
+
+void hal_trigger(int on)
+{
+	m.trigger = on;
+}
+
+void hal_uid(uint8_t uid[12])
+{
+	memset(uid, 0, 12);
+}
+
+const char *hal_board_name(void)
+{
+	return "mock";
+}
+
+void hal_reset(void)
+{
+	fail_msg("bench.c does not reset");
+}
+
+void hal_irq_off(void)
+{
+	m.irq_off = 1;
+}
+
+void hal_irq_on(void)
+{
+	m.irq_off = 0;
+}
+
+uintptr_t hal_stack_bottom(void)
+{
+	return 0;
+}
+
+uintptr_t hal_stack_top(void)
+{
+	return 0;
+}
+
+uintptr_t hal_stack_pointer(void)
+{
+	return 0;
+}
+
+const uint8_t *hal_build_id(uint8_t *len)
+{
+	*len = 0;
+	return NULL;
+}
+
+/* A hash that writes its digest (the work bench.c checks was done). */
+static int toy_hash(unsigned char *out, const unsigned char *in,
+		    unsigned long long inlen)
+{
+	unsigned long long i;
+
+	memset(out, 0, 8);
+	for (i = 0; i < inlen; i++) {
+		out[i % 8] ^= in[i];
+	}
+	return 0;
+}
+
+static const struct registry_alg toy = {
+	.name = "toy",
+	.impl = "ref",
+	.kind = HILP_KIND_HASH,
+	.abytes = 8,
+	.constant_time = -1,
+	.mode = "hash",
+	.hash = toy_hash,
+};
+
+static struct bench_bufs bufs;
+
+static void test_bench_rearms_a_counter_a_debugger_stopped(void **state)
+{
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+	uint32_t i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(&req, 0, sizeof(req));
+	memset(&rep, 0, sizeof(rep));
+	req.msg_len = 16;
+	req.runs = 5;
+	req.warmup = 1;
+	req.seed = 1;
+	m.armed = 0; /* cleared since boot, e.g. by a debugger */
+
+	assert_int_equal(bench_run(&toy, HILP_OP_HASH, &req, &bufs, &rep),
+			 HILP_ST_OK);
+	assert_int_equal(m.arms, 1);
+	assert_int_equal(m.reads_unarmed, 0); /* armed before any timed read */
+	assert_int_equal(rep.runs, 5);
+	for (i = 0; i < 5; i++) {
+		/* t1 - t0 = one read's 7 ticks: the counter ran. */
+		assert_int_equal(bufs.samples[i], 7u);
+	}
+	assert_false(m.irq_off);
+	assert_false(m.trigger);
+}
+
+/* Every BENCH re-arms: a second debugger attach between two is caught too. */
+static void test_every_bench_rearms(void **state)
+{
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(&req, 0, sizeof(req));
+	req.msg_len = 0;
+	req.runs = 2;
+	req.seed = 3;
+	assert_int_equal(bench_run(&toy, HILP_OP_HASH, &req, &bufs, &rep),
+			 HILP_ST_OK);
+	m.armed = 0;
+	assert_int_equal(bench_run(&toy, HILP_OP_HASH, &req, &bufs, &rep),
+			 HILP_ST_OK);
+	assert_int_equal(m.arms, 2);
+	assert_int_equal(m.reads_unarmed, 0);
+	assert_int_equal(bufs.samples[0], 7u);
+	/* A refused request changes nothing. */
+	req.runs = 0;
+	assert_int_equal(bench_run(&toy, HILP_OP_HASH, &req, &bufs, &rep),
+			 HILP_ST_BAD_ARG);
+	assert_int_equal(m.arms, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_bench_rearms_a_counter_a_debugger_stopped),
+		cmocka_unit_test(test_every_bench_rearms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
