@@ -315,7 +315,7 @@ static void collect_warnings(const char *fw_dir, const char *log_path,
 	}
 	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
 		 a->impl);
-	out = fopen(fb->log, "w");
+	out = hil_fopen_write(fb->log);
 	d = opendir(obj);
 	if (out == NULL || d == NULL) {
 		hil_warn("cannot gather the warnings of %s into %s", fb->impl,

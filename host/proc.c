@@ -27,6 +27,7 @@
 
 #include "err.h"
 #include "log.h"
+#include "util.h"
 
 /* How long hil_proc_kill() lets the child handle SIGTERM. */
 #define KILL_GRACE_MS 1000u
@@ -299,9 +300,7 @@ int hil_proc_spawn(struct hil_proc **out, char *const argv[],
 		return ret;
 	}
 	if (log_path != NULL) {
-		out_fd = high_fd(open(log_path,
-				      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-				      0644));
+		out_fd = high_fd(hil_open_append(log_path));
 		if (out_fd < 0) {
 			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
 				strerror(errno));

@@ -2028,10 +2028,14 @@ int hil_runner_run(const struct hil_config *cfg,
 		}
 	}
 	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
-	c.journal_fd =
-		open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	c.journal_fd = hil_open_append(path); /* never through a planted link */
 	if (c.journal_fd < 0) {
-		hil_warn("no journal at %s: %s", path, strerror(errno));
+		/* Without its journal a run could lose what it measures (and
+		 * a link there may point anywhere): nothing is measured. */
+		hil_err("cannot open the journal %s: %s%s", path,
+			strerror(errno),
+			errno == ELOOP ? " (a symbolic link: refused)" : "");
+		return HIL_ERR_IO;
 	}
 
 	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {

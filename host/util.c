@@ -94,14 +94,20 @@ int hil_write_atomic(const char *path, const void *data, size_t len)
 	int fd;
 	int n;
 
-	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	/* An unpredictable name, created exclusively (mkstemp: O_EXCL), so a
+	 * planted file or link of that name is never written through. */
+	n = snprintf(tmp, sizeof(tmp), "%s" HIL_TMP_MARK "XXXXXX", path);
 	if (n < 0 || (size_t)n >= sizeof(tmp)) {
 		return HIL_ERR_ARG;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = mkstemp(tmp);
 	if (fd < 0) {
 		hil_err("cannot write %s: %s", tmp, strerror(errno));
 		return HIL_ERR_IO;
+	}
+	if (fchmod(fd, 0644) != 0) {
+		hil_err("cannot set the mode of %s: %s", tmp, strerror(errno));
+		goto fail;
 	}
 	while (len > 0) {
 		ssize_t w = write(fd, p, len);
@@ -120,7 +126,12 @@ int hil_write_atomic(const char *path, const void *data, size_t len)
 		hil_err("cannot sync %s: %s", tmp, strerror(errno));
 		goto fail;
 	}
-	close(fd);
+	if (close(fd) != 0) {
+		fd = -1;
+		hil_err("cannot write %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	/* rename() replaces a link of that name; it never follows it. */
 	if (rename(tmp, path) != 0) {
 		hil_err("cannot rename %s to %s: %s", tmp, path,
 			strerror(errno));
@@ -129,55 +140,160 @@ int hil_write_atomic(const char *path, const void *data, size_t len)
 	}
 	return HIL_OK;
 fail:
-	close(fd);
+	if (fd >= 0) {
+		close(fd);
+	}
 	unlink(tmp);
 	return HIL_ERR_IO;
 }
 
-int hil_read_file(const char *path, char **out, size_t *len)
+int hil_open_regular(const char *path, size_t max_bytes, char *why,
+		     size_t why_len)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	int fd;
+	int e;
+
+	/* Non-blocking, so that a FIFO or a device never holds us; the
+	 * flag is dropped again for a regular file. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		e = errno;
+		snprintf(why, why_len, "%s", strerror(e));
+		return e == ENOENT ? HIL_ERR_NA : HIL_ERR_IO;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, why_len, "%s", strerror(errno));
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_len, "not a regular file (%s)",
+			 S_ISDIR(st.st_mode)	? "a directory"
+			 : S_ISFIFO(st.st_mode) ? "a FIFO"
+			 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+				 ? "a device"
+				 : "a socket or other special file");
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	if ((unsigned long long)st.st_size > (unsigned long long)max_bytes) {
+		snprintf(why, why_len, "larger than %zu bytes (%lld)",
+			 max_bytes, (long long)st.st_size);
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	if (fcntl(fd, F_SETFL, 0) != 0) {
+		snprintf(why, why_len, "%s", strerror(errno));
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	return fd;
+}
+
+int hil_read_fd(int fd, size_t max_bytes, char **out, size_t *len)
+{
 	char *buf = NULL;
 	size_t cap = 0;
 	size_t n = 0;
 
-	if (f == NULL) {
-		hil_err("cannot read %s: %s", path, strerror(errno));
-		return HIL_ERR_IO;
-	}
 	for (;;) {
-		size_t r;
+		ssize_t r;
 
 		if (cap - n < 4096) {
-			char *nb = realloc(buf, cap + 65536);
+			char *nb;
 
+			if (cap > max_bytes) {
+				free(buf);
+				errno = EFBIG;
+				return HIL_ERR_IO;
+			}
+			nb = realloc(buf, cap + 65536);
 			if (nb == NULL) {
 				free(buf);
-				fclose(f);
 				return HIL_ERR_NOMEM;
 			}
 			buf = nb;
 			cap += 65536;
 		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return HIL_ERR_IO;
+		}
 		if (r == 0) {
 			break;
 		}
+		n += (size_t)r;
 	}
-	if (ferror(f)) {
-		hil_err("cannot read %s: %s", path, strerror(errno));
+	if (n > max_bytes) {
 		free(buf);
-		fclose(f);
+		errno = EFBIG;
 		return HIL_ERR_IO;
 	}
-	fclose(f);
 	buf[n] = '\0';
 	*out = buf;
 	if (len != NULL) {
 		*len = n;
 	}
 	return HIL_OK;
+}
+
+int hil_read_file(const char *path, char **out, size_t *len)
+{
+	char why[160];
+	int fd = hil_open_regular(path, HIL_READ_MAX, why, sizeof(why));
+	int ret;
+
+	if (fd < 0) {
+		hil_err("cannot read %s: %s", path, why);
+		return fd == HIL_ERR_NA ? HIL_ERR_IO : fd;
+	}
+	ret = hil_read_fd(fd, HIL_READ_MAX, out, len);
+	if (ret == HIL_ERR_IO) {
+		hil_err("cannot read %s: %s", path, strerror(errno));
+	}
+	close(fd);
+	return ret;
+}
+
+int hil_open_append(const char *path)
+{
+	return open(path,
+		    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+			    O_NOCTTY,
+		    0644);
+}
+
+FILE *hil_fopen_write(const char *path)
+{
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW |
+			      O_NOCTTY,
+		      0644);
+	FILE *f;
+
+	if (fd < 0) {
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		close(fd);
+	}
+	return f;
+}
+
+int hil_is_tmp_name(const char *name)
+{
+	const char *m = strstr(name, HIL_TMP_MARK);
+
+	return m != NULL && m != name && strlen(m) == strlen(HIL_TMP_MARK) + 6;
 }
 
 long long hil_now_ms(void)

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /**
  * Decode a hex string ("" allowed, upper or lower case) into out.
@@ -18,15 +19,48 @@ void hil_hex_encode(const uint8_t *p, size_t n, char *out);
 /** mkdir -p. @return HIL_OK or HIL_ERR_IO (logged with the path). */
 int hil_mkdirs(const char *path);
 
+/* What marks a temporary file of hil_write_atomic: "NAME.tmp.XXXXXX". */
+#define HIL_TMP_MARK ".tmp."
+
+/* hil_read_file's bound: a larger file is refused. */
+#define HIL_READ_MAX (256u * 1024u * 1024u)
+
 /**
- * Write a file atomically: a temporary file in the same directory, fsync,
- * then rename over path.
+ * Write a file atomically: a temporary file of an unpredictable name in the
+ * same directory (created exclusively, never through a planted link),
+ * fsync, then rename over path; the temporary file is removed on failure.
  * @return HIL_OK or HIL_ERR_IO (logged with the path).
  */
 int hil_write_atomic(const char *path, const void *data, size_t len);
 
-/** Read a whole file into a NUL-terminated malloc'd buffer (caller frees). */
+/**
+ * Open path to read it, only if it is a regular file of at most max_bytes:
+ * a FIFO, a device or a directory is refused at once (never blocks), and
+ * why says which, never quoting the file.
+ * @return a descriptor (caller closes), or HIL_ERR_NA (no such file) or
+ *         HIL_ERR_IO, with why set.
+ */
+int hil_open_regular(const char *path, size_t max_bytes, char *why,
+		     size_t why_len);
+
+/** Read fd to its end into a NUL-terminated malloc'd buffer (caller frees);
+ * HIL_ERR_IO with errno EFBIG beyond max_bytes. */
+int hil_read_fd(int fd, size_t max_bytes, char **out, size_t *len);
+
+/** Read a whole regular file (at most HIL_READ_MAX bytes) into a
+ * NUL-terminated malloc'd buffer (caller frees); errors are logged. */
 int hil_read_file(const char *path, char **out, size_t *len);
+
+/** Open path to append (created 0644), never through a symbolic link.
+ * @return the descriptor, or -1 with errno. */
+int hil_open_append(const char *path);
+
+/** Create or truncate path to write it, never through a symbolic link.
+ * @return the stream, or NULL with errno. */
+FILE *hil_fopen_write(const char *path);
+
+/** Is name one of hil_write_atomic's temporary files ("X.tmp.XXXXXX")? */
+int hil_is_tmp_name(const char *name);
 
 /** Monotonic milliseconds. */
 long long hil_now_ms(void);

@@ -19,6 +19,7 @@
 #include "../err.h"
 #include "../log.h"
 #include "../proc.h"
+#include "../util.h"
 
 /*
  * Facts (OpenOCD 0.12.0, Debian 12; measured unless marked):
@@ -350,7 +351,14 @@ static off_t log_command(const char *path, char *const argv[])
 	FILE *fp;
 	size_t i;
 
-	fp = fopen(path, "a");
+	{
+		int fd = hil_open_append(path);
+
+		fp = fd >= 0 ? fdopen(fd, "a") : NULL;
+		if (fp == NULL && fd >= 0) {
+			close(fd);
+		}
+	}
 	if (fp != NULL) {
 		fputs("$", fp);
 		for (i = 0; argv[i] != NULL; i++) {
