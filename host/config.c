@@ -1,10 +1,11 @@
 /* config: loads a run configuration from JSON, resolves "extends", validates it and copies it out. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"config"
+#define _XOPEN_SOURCE  700
+#define HIL_LOG_PREFIX "config"
 
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -51,7 +53,61 @@ struct loader {
 	size_t n_origins;
 	size_t cap_origins;
 	cJSON *graveyard;
+	const struct hil_config_roots *roots; /* NULL: files anywhere */
 };
+
+/*
+ * Whether path (which must exist) lies inside one of the loader's roots,
+ * links resolved: an untrusted job's files may only come from there.
+ * Always true without roots.
+ */
+static int within_roots(const struct loader *ld, const char *path)
+{
+	char real[PATH_MAX];
+	size_t i;
+
+	if (ld->roots == NULL || ld->roots->n == 0) {
+		return 1;
+	}
+	if (realpath(path, real) == NULL) {
+		return 0;
+	}
+	for (i = 0; i < ld->roots->n; i++) {
+		char root[PATH_MAX];
+		size_t n;
+
+		if (realpath(ld->roots->dir[i], root) == NULL) {
+			continue;
+		}
+		n = strlen(root);
+		if (strncmp(real, root, n) == 0 &&
+		    (real[n] == '/' || real[n] == '\0' ||
+		     (n == 1 && root[0] == '/'))) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* "a, b or c": the roots, for a message. */
+static void roots_text(const struct loader *ld, char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; ld->roots != NULL && i < ld->roots->n && o < len; i++) {
+		int n = snprintf(buf + o, len - o, "%s%s",
+				 i == 0			 ? ""
+				 : i + 1 == ld->roots->n ? " or "
+							 : ", ",
+				 ld->roots->dir[i]);
+
+		if (n < 0) {
+			return;
+		}
+		o += (size_t)n;
+	}
+}
 
 struct choice {
 	const char *what;	  /* "a board" */
@@ -266,10 +322,30 @@ static int read_file(struct loader *ld, size_t level, char **out,
 	size_t i;
 	int e, ret;
 
-	f = fopen(path, "rb");
+	if (access(path, F_OK) == 0 && !within_roots(ld, path)) {
+		char roots[512];
+
+		roots_text(ld, roots, sizeof(roots));
+		if (level > 0) {
+			return fail_file(ld, HIL_ERR_CONFIG, via,
+					 "extends: %s is outside %s", path,
+					 roots);
+		}
+		return fail_file(ld, HIL_ERR_CONFIG, path, "outside %s", roots);
+	}
+	/* A regular file only (a FIFO or device would hang us), and never
+	 * a huge one; nothing of a file that is refused is quoted. */
+	{
+		/* (the size is bounded while reading, below) */
+		int fd = hil_open_regular(path, (size_t)-1, ebuf, sizeof(ebuf));
+
+		f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+		if (f == NULL && fd >= 0) {
+			close(fd);
+			snprintf(ebuf, sizeof(ebuf), "out of memory");
+		}
+	}
 	if (f == NULL) {
-		e = errno;
-		errno_text(e, ebuf, sizeof(ebuf));
 		if (via != NULL) {
 			return fail_file(ld, HIL_ERR_IO, via,
 					 "extends: cannot open %s: %s", path,
@@ -504,6 +580,17 @@ static int parse_text(struct loader *ld, size_t level, const char *text,
 			return fail_file(
 				ld, HIL_ERR_CONFIG, file,
 				"line %zu, column %zu: invalid JSON (unexpected end of input)",
+				line, col);
+		}
+		/*
+		 * A file that does not even start like a configuration ("{")
+		 * is not one: none of it is quoted (it may be a secret that a
+		 * job named to read it through the error message).
+		 */
+		if (text[strspn(text, " \t\r\n")] != '{') {
+			return fail_file(
+				ld, HIL_ERR_CONFIG, file,
+				"line %zu, column %zu: not JSON (a configuration starts with \"{\")",
 				line, col);
 		}
 		/*
@@ -852,6 +939,12 @@ static int get_path(struct loader *ld, const cJSON *it, const char *path,
 	free(full);
 	if (stat(buf, &st) != 0) {
 		return fail(ld, it, "%s: %s: %s", path, buf, strerror(errno));
+	}
+	if (!within_roots(ld, buf)) {
+		char roots[512];
+
+		roots_text(ld, roots, sizeof(roots));
+		return fail(ld, it, "%s: %s is outside %s", path, buf, roots);
 	}
 	if (want_dir && !S_ISDIR(st.st_mode)) {
 		return fail(ld, it, "%s: %s is not a folder", path, buf);
@@ -1202,8 +1295,12 @@ static int check_flag(struct loader *ld, const cJSON *it, const char *path,
 			"%s: \"%s\" contains a space (give each flag as its own string)",
 			path, sb);
 	}
-	bad = strpbrk(flag, ";`$|&<>'\"\\()");
-	if (bad != NULL) {
+	/* Only characters a flag needs: the flags end up in a make recipe,
+	 * so a shell or make would see anything else. */
+	bad = flag + strspn(flag, "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				  "-_=+,.:/");
+	if (*bad != '\0') {
 		return fail(
 			ld, it,
 			"%s: \"%s\" contains \"%c\", which a compiler flag does not need",
@@ -1985,7 +2082,8 @@ void hil_config_defaults(struct hil_config *cfg)
  * (path NULL). cfg is written only on success.
  */
 static int load(const char *path, const char *text, const char *base_dir,
-		struct hil_config *cfg, char *err, size_t errlen)
+		const struct hil_config_roots *roots, struct hil_config *cfg,
+		char *err, size_t errlen)
 {
 	struct loader ld;
 	struct hil_config *c = NULL;
@@ -1998,6 +2096,7 @@ static int load(const char *path, const char *text, const char *base_dir,
 	memset(&ld, 0, sizeof(ld));
 	ld.err = err;
 	ld.errlen = errlen;
+	ld.roots = roots;
 	if (err != NULL && errlen > 0) {
 		err[0] = '\0';
 	}
@@ -2074,12 +2173,25 @@ out:
 int hil_config_load(const char *path, struct hil_config *cfg, char *err,
 		    size_t errlen)
 {
-	return load(path, NULL, NULL, cfg, err, errlen);
+	return load(path, NULL, NULL, NULL, cfg, err, errlen);
 }
 
 int hil_config_parse(const char *json, const char *base_dir,
 		     struct hil_config *cfg, char *err, size_t errlen)
 {
 	/* With json NULL too, load() reports "no configuration given". */
-	return load(NULL, json, base_dir, cfg, err, errlen);
+	return load(NULL, json, base_dir, NULL, cfg, err, errlen);
+}
+
+int hil_config_load_in(const char *path, const struct hil_config_roots *roots,
+		       struct hil_config *cfg, char *err, size_t errlen)
+{
+	return load(path, NULL, NULL, roots, cfg, err, errlen);
+}
+
+int hil_config_parse_in(const char *json, const char *base_dir,
+			const struct hil_config_roots *roots,
+			struct hil_config *cfg, char *err, size_t errlen)
+{
+	return load(NULL, json, base_dir, roots, cfg, err, errlen);
 }

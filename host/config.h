@@ -142,4 +142,21 @@ int hil_config_parse(const char *json, const char *base_dir,
 /** Fill cfg with the defaults listed above. */
 void hil_config_defaults(struct hil_config *cfg);
 
+/* Folders an untrusted configuration's files must lie in (links resolved):
+ * the config itself, every extends, algorithm folders and KAT files. */
+#define HIL_CFG_MAX_ROOTS 8
+struct hil_config_roots {
+	const char *dir[HIL_CFG_MAX_ROOTS];
+	size_t n; /* 0: anywhere */
+};
+
+/** hil_config_load, refusing any file outside roots (a lab job's). */
+int hil_config_load_in(const char *path, const struct hil_config_roots *roots,
+		       struct hil_config *cfg, char *err, size_t errlen);
+
+/** hil_config_parse, refusing any file outside roots (a lab job's). */
+int hil_config_parse_in(const char *json, const char *base_dir,
+			const struct hil_config_roots *roots,
+			struct hil_config *cfg, char *err, size_t errlen);
+
 #endif /* HIL_CONFIG_H */

@@ -569,8 +569,8 @@ static void test_missing_file_is_an_io_error_with_path_and_reason(void **state)
 
 	assert_int_equal(hil_config_load(fx->dir, &cfg, err, sizeof(err)),
 			 HIL_ERR_IO);
-	snprintf(want, sizeof(want), "%s: cannot read: Is a directory",
-		 fx->dir);
+	snprintf(want, sizeof(want),
+		 "%s: cannot open: not a regular file (a directory)", fx->dir);
 	assert_string_equal(err, want);
 }
 
@@ -616,7 +616,7 @@ static void test_malformed_json_names_line_and_column(void **state)
 		    "line 2, column 1: text after the end of the JSON value");
 	parse_fails(
 		"[" ALG "]",
-		"line 1, column 14: invalid JSON near \"orithms\\\": [\\\"ascon-aead128\\\"]]\"");
+		"line 1, column 14: not JSON (a configuration starts with \"{\")");
 	parse_fails("['x']",
 		    "expected a JSON object ({ ... }) at the top level");
 	parse_fails("42", "expected a JSON object ({ ... }) at the top level");
@@ -671,6 +671,88 @@ static void test_nul_bytes_and_huge_files_are_refused(void **state)
 	snprintf(want, sizeof(want),
 		 "%s: larger than 1048576 bytes: not a configuration", a);
 	assert_string_equal(err, want);
+}
+
+/* A FIFO, a device or a file that is not JSON: a clear error at once,
+ * nothing of the file quoted (a job could name a secret to read it back). */
+static void
+test_special_and_secret_files_are_refused_without_quoting(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], b[128], err[512];
+
+	snprintf(a, sizeof(a), "%s/fifo.json", fx->dir);
+	assert_int_equal(mkfifo(a, 0600), 0);
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_IO);
+	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+	put(fx, "x.json", "{'extends': 'fifo.json'}", b, sizeof(b));
+	assert_int_equal(hil_config_load(b, &cfg, err, sizeof(err)),
+			 HIL_ERR_IO);
+	assert_non_null(strstr(err, "extends: cannot open"));
+	assert_non_null(strstr(err, "a FIFO"));
+	assert_int_equal(hil_config_load("/dev/zero", &cfg, err, sizeof(err)),
+			 HIL_ERR_IO);
+	assert_non_null(strstr(err, "a device"));
+
+	put(fx, "secret.txt", "TOPSECRET-hunter2 token\n", a, sizeof(a));
+	put(fx, "y.json", "{'extends': 'secret.txt'}", b, sizeof(b));
+	assert_int_equal(hil_config_load(b, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_null(strstr(err, "TOPSECRET"));
+	assert_null(strstr(err, "hunter2"));
+	assert_non_null(strstr(err, "not JSON"));
+}
+
+/* With roots (a lab job), a config, an extends or a folder outside them is
+ * refused, links resolved. */
+static void test_roots_confine_every_file_of_a_job(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	struct hil_config_roots roots;
+	char inside[160], a[256], b[256], link[256], err[512];
+
+	snprintf(inside, sizeof(inside), "%s/lab", fx->dir);
+	assert_int_equal(mkdir(inside, 0700), 0);
+	memset(&roots, 0, sizeof(roots));
+	roots.dir[0] = inside;
+	roots.n = 1;
+
+	put(fx, "outside.json", "{" ALG "}", b, sizeof(b));
+	assert_int_equal(hil_config_load_in(b, &roots, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "outside"));
+	assert_non_null(strstr(err, inside));
+	put(fx, "lab/ok.json", "{" ALG "}", a, sizeof(a));
+	assert_int_equal(hil_config_load_in(a, &roots, &cfg, err, sizeof(err)),
+			 HIL_OK);
+	put(fx, "lab/ext.json", "{'extends': '../outside.json'}", a, sizeof(a));
+	assert_int_equal(hil_config_load_in(a, &roots, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "extends:"));
+	assert_non_null(strstr(err, "is outside"));
+	/* a link inside that points outside */
+	snprintf(link, sizeof(link), "%s/lab/sneaky.json", fx->dir);
+	assert_int_equal(symlink(b, link), 0);
+	assert_int_equal(
+		hil_config_load_in(link, &roots, &cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	/* an algorithm folder outside */
+	assert_int_equal(
+		hil_config_parse_in(
+			"{\"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"x\", \"path\": \"/usr\"}]}",
+			inside, &roots, &cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "algorithms[0].path"));
+	assert_non_null(strstr(err, "is outside"));
+	/* the same without roots: allowed (the CLI's freedom) */
+	assert_int_equal(
+		hil_config_parse(
+			"{\"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"x\", \"path\": \"/usr\"}]}",
+			inside, &cfg, err, sizeof(err)),
+		HIL_OK);
 }
 
 /* ---- keys and types ----------------------------------------------------- */
@@ -1485,6 +1567,8 @@ int main(void)
 		T(test_malformed_json_names_line_and_column),
 		T(test_malformed_json_in_a_base_names_the_base),
 		T(test_nul_bytes_and_huge_files_are_refused),
+		T(test_special_and_secret_files_are_refused_without_quoting),
+		T(test_roots_confine_every_file_of_a_job),
 		T(test_unknown_key_is_an_error_naming_its_path),
 		T(test_unknown_key_in_a_base_names_the_base_file),
 		T(test_wrong_type_in_lengths_gives_the_exact_message),
