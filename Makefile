@@ -55,6 +55,8 @@ HOST_LIB_SRCS += host/result.c
 HOST_LIB_SRCS += host/algnames.c
 # Host builds of users' folders of algorithms hilrun does not bundle.
 HOST_LIB_SRCS += host/ownref.c
+# What an untrusted lab job may ask for.
+HOST_LIB_SRCS += host/jobpolicy.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).

@@ -58,7 +58,7 @@ static void usage(FILE *out)
 		"       hilrun doctor --config FILE       check tools, probe, port, sensor\n"
 		"       hilrun sensor --config FILE [--seconds N]   live sensor readings\n"
 		"       hilrun report RUN_DIR...          tables, plots, HTML from report.json\n"
-		"       hilrun serve --spool DIR [--once] [--wait S]   the lab daemon\n"
+		"       hilrun serve --spool DIR [--root DIR]... [--once] [--wait S]   the lab daemon\n"
 		"       hilrun [options] --board ID [--config FILE]   a run on a board of the map\n"
 		"       hilrun boards [--json]            the hardware map and which boards are free\n"
 		"       hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]\n"
@@ -495,6 +495,13 @@ static int compare_reports(const char *base_arg, const char *new_arg,
 		hil_err("%s", err);
 		goto out;
 	}
+	/* Nothing measured is no evidence of no regression. */
+	if (cJSON_GetArraySize(
+		    cJSON_GetObjectItemCaseSensitive(newer, "rows")) == 0) {
+		hil_err("%s has no rows: nothing to compare with %s", npath,
+			bpath);
+		goto out;
+	}
 	if (hil_report_compare(base, newer, t, stdout, &worse) != HIL_OK) {
 		goto out;
 	}
@@ -578,9 +585,16 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 		struct hil_thresholds t;
 
 		hil_thresholds_default(&t);
-		if (compare_reports(baseline, run->dir, &t, NULL) ==
-		    EXIT_REGRESSION) {
+		switch (compare_reports(baseline, run->dir, &t, NULL)) {
+		case EXIT_REGRESSION:
 			ret = HIL_SERVE_REGRESSION;
+			break;
+		case EXIT_CANNOT_START:
+			/* The gate could not run: the job did not pass it. */
+			ret = HIL_ERR_CONFIG;
+			break;
+		default:
+			break;
 		}
 	}
 	hil_run_free(run);
@@ -592,6 +606,7 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 static int cmd_serve(int argc, char **argv)
 {
 	struct hil_serve_opts o;
+	struct hil_config_roots roots;
 	struct hil_boards map;
 	char err[1024];
 	int have_map = 0;
@@ -599,20 +614,30 @@ static int cmd_serve(int argc, char **argv)
 	int ret;
 
 	memset(&o, 0, sizeof(o));
+	memset(&roots, 0, sizeof(roots));
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--spool") == 0 && i + 1 < argc) {
 			o.spool = argv[++i];
+		} else if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
+			/* Where a job's files may come from (docs/lab.md). */
+			if (roots.n == HIL_CFG_MAX_ROOTS ||
+			    access(argv[i + 1], X_OK) != 0) {
+				hil_err("--root %s: not a folder hilrun can read (at most %d roots)",
+					argv[i + 1], HIL_CFG_MAX_ROOTS);
+				return HIL_ERR_ARG;
+			}
+			roots.dir[roots.n++] = argv[++i];
 		} else if (strcmp(argv[i], "--once") == 0) {
 			o.once = 1;
 		} else if (strcmp(argv[i], "--wait") == 0 && i + 1 < argc) {
 			o.wait_s = (unsigned)strtoul(argv[++i], NULL, 10);
 		} else {
-			hil_err("usage: hilrun serve --spool DIR [--once] [--wait SECONDS]");
+			hil_err("usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]");
 			return HIL_ERR_ARG;
 		}
 	}
 	if (o.spool == NULL) {
-		hil_err("usage: hilrun serve --spool DIR [--once] [--wait SECONDS]");
+		hil_err("usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]");
 		return HIL_ERR_ARG;
 	}
 	memset(&map, 0, sizeof(map));
@@ -627,6 +652,7 @@ static int cmd_serve(int argc, char **argv)
 	}
 	o.run = serve_run;
 	o.stop = &stop_requested;
+	o.roots = roots.n > 0 ? &roots : NULL;
 	ret = hil_serve(&o);
 	if (have_map) {
 		hil_boards_free(&map);

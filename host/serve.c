@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "err.h"
+#include "jobpolicy.h"
 #include "lock.h"
 #include "log.h"
 #include "paths.h"
@@ -30,6 +31,7 @@
 #define MAX_JOB_BYTES (1024 * 1024) /* a job file is a few hundred bytes */
 #define SLICE_MS      100	    /* stop flag checked this often */
 #define DEFAULT_POLL  1000
+#define MAX_NAME      128 /* a job's base name: NAME.result.json must fit */
 
 /* Exit statuses as hilrun's (result.h, docs/lab.md), for the result file. */
 enum {
@@ -99,12 +101,24 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* A job file's name: NAME.json, not hidden, not a result file. */
-static int is_job_name(const char *name)
+/* A file of incoming/ that is meant as a job: NAME.json, not hidden, not a
+ * result file. */
+static int looks_like_job(const char *name)
 {
 	return name[0] != '.' && ends_with(name, ".json") && strlen(name) > 5 &&
-	       !ends_with(name, ".result.json") &&
-	       strlen(name) < sizeof(((struct job *)0)->name);
+	       !ends_with(name, ".result.json");
+}
+
+/* A job's name as the daemon accepts it: letters, digits and . _ + -,
+ * at most MAX_NAME bytes before ".json", so that its state and result file
+ * names fit and no log line can be split or forged by it. */
+static int is_job_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return looks_like_job(name) && n - strlen(".json") <= MAX_NAME &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == n;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -123,6 +137,51 @@ static void free_names(char **names, size_t n)
 }
 
 /* The job files of spool/sub, sorted by name (strcmp: locale-free). */
+/*
+ * A job file whose name the daemon does not accept is moved to
+ * failed/rejected-INODE.json with a result that says why, so that it is
+ * neither run nor left to be looked at on every poll. Its name is never
+ * logged as it is (it may hold line breaks or be far too long).
+ */
+static void reject_name(const struct hil_serve_opts *o, const char *name)
+{
+	char from[PATH_BYTES], to[PATH_BYTES], res[PATH_BYTES], base[64];
+	struct hil_result r;
+	struct stat st;
+
+	if (spool_path(from, o, "incoming", name, NULL) != HIL_OK ||
+	    lstat(from, &st) != 0 || !S_ISREG(st.st_mode)) {
+		return;
+	}
+	snprintf(base, sizeof(base), "rejected-%llu",
+		 (unsigned long long)st.st_ino);
+	if (spool_path(to, o, "failed", base, ".json") != HIL_OK ||
+	    spool_path(res, o, "failed", base, ".result.json") != HIL_OK) {
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.job = base;
+	r.exit_status = EXIT_CANNOT_START;
+	r.error =
+		"job file name: only letters, digits and . _ + - are allowed, at most 128 of them before .json (the file was renamed to this name)";
+	r.run_dir = "";
+	r.config = "";
+	r.baseline = "";
+	r.board = "";
+	r.started = "";
+	if (hil_result_write(res, &r) != HIL_OK || rename(from, to) != 0) {
+		hil_err("incoming/: a job file with a name that is not allowed could not be moved to %s: %s",
+			to, strerror(errno));
+		return;
+	}
+	hil_warn(
+		"incoming/: a job file with a name that is not allowed (%zu bytes) was moved to failed/%s.json",
+		strlen(name), base);
+	if (o->counts != NULL) {
+		o->counts->failed++;
+	}
+}
+
 static int list_jobs(const struct hil_serve_opts *o, const char *sub,
 		     char ***out, size_t *n_out)
 {
@@ -144,6 +203,11 @@ static int list_jobs(const struct hil_serve_opts *o, const char *sub,
 		return HIL_ERR_IO;
 	}
 	for (e = readdir(d); e != NULL; e = readdir(d)) {
+		if (strcmp(sub, "incoming") == 0 && looks_like_job(e->d_name) &&
+		    !is_job_name(e->d_name)) {
+			reject_name(o, e->d_name);
+			continue;
+		}
 		if (!is_job_name(e->d_name) ||
 		    spool_path(path, o, sub, e->d_name, NULL) != HIL_OK ||
 		    lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -221,6 +285,60 @@ struct state {
 	char run_dir[PATH_BYTES];
 };
 
+/* The roots a job's files must lie in: the caller's, else the working
+ * directory. */
+static void job_roots(const struct hil_serve_opts *o,
+		      struct hil_config_roots *roots, char *cwd, size_t len)
+{
+	if (o->roots != NULL && o->roots->n > 0) {
+		*roots = *o->roots;
+		return;
+	}
+	memset(roots, 0, sizeof(*roots));
+	if (getcwd(cwd, len) != NULL) {
+		roots->dir[0] = cwd;
+		roots->n = 1;
+	}
+}
+
+/* A run folder of ours to resume: inside the working directory or the
+ * lab's roots, links resolved, holding a journal or a report. */
+static int run_dir_ok(const struct hil_serve_opts *o, const char *dir)
+{
+	char cwd[PATH_BYTES], real[PATH_BYTES], file[PATH_BYTES + 16];
+	struct hil_config_roots roots;
+	struct stat sb;
+	size_t i;
+	int inside = 0;
+
+	job_roots(o, &roots, cwd, sizeof(cwd));
+	if (realpath(dir, real) == NULL) {
+		return 0;
+	}
+	if (getcwd(cwd, sizeof(cwd)) != NULL) {
+		roots.dir[roots.n < HIL_CFG_MAX_ROOTS ? roots.n++ : 0] = cwd;
+	}
+	for (i = 0; i < roots.n && !inside; i++) {
+		char top[PATH_BYTES];
+		size_t n;
+
+		if (realpath(roots.dir[i], top) == NULL) {
+			continue;
+		}
+		n = strlen(top);
+		inside = strncmp(real, top, n) == 0 && real[n] == '/';
+	}
+	if (!inside) {
+		return 0;
+	}
+	snprintf(file, sizeof(file), "%s/journal.jsonl", real);
+	if (lstat(file, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		return 1;
+	}
+	snprintf(file, sizeof(file), "%s/report.json", real);
+	return lstat(file, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 static void read_state(const struct hil_serve_opts *o, const struct job *job,
 		       struct state *st)
 {
@@ -232,9 +350,26 @@ static void read_state(const struct hil_serve_opts *o, const struct job *job,
 
 	memset(st, 0, sizeof(*st));
 	if (spool_path(path, o, "running", job->base, ".state") != HIL_OK ||
-	    stat(path, &sb) != 0 ||
-	    hil_read_file(path, &text, NULL) != HIL_OK) {
+	    lstat(path, &sb) != 0) {
 		return;
+	}
+	{
+		/* Ours, a regular file, never through a planted link. */
+		int fd = S_ISREG(sb.st_mode)
+				 ? open(path, O_RDONLY | O_NOFOLLOW |
+						      O_NONBLOCK | O_CLOEXEC)
+				 : -1;
+
+		if (fd < 0 || hil_read_fd(fd, 65536, &text, NULL) != HIL_OK) {
+			hil_warn(
+				"job %s: its state file is not a regular file of ours: ignored",
+				job->name);
+			if (fd >= 0) {
+				close(fd);
+			}
+			return;
+		}
+		close(fd);
 	}
 	j = cJSON_Parse(text);
 	a = cJSON_GetObjectItemCaseSensitive(j, "attempts");
@@ -242,9 +377,17 @@ static void read_state(const struct hil_serve_opts *o, const struct job *job,
 	if (cJSON_IsNumber(a) && a->valuedouble >= 0 && a->valuedouble < 1000) {
 		st->attempts = (unsigned)a->valuedouble;
 	}
-	if (cJSON_IsString(r)) {
-		snprintf(st->run_dir, sizeof(st->run_dir), "%s",
-			 r->valuestring);
+	/* A run folder to resume must be one of ours: inside the working
+	 * directory, links resolved (a planted state may name any). */
+	if (cJSON_IsString(r) && r->valuestring[0] != '\0') {
+		if (run_dir_ok(o, r->valuestring)) {
+			snprintf(st->run_dir, sizeof(st->run_dir), "%s",
+				 r->valuestring);
+		} else {
+			hil_warn(
+				"job %s: its state names a run folder outside the working directory: not resumed",
+				job->name);
+		}
 	}
 	cJSON_Delete(j);
 	free(text);
@@ -348,9 +491,11 @@ static int read_job(int fd, char **out, size_t *len, char *err, size_t errlen)
  * @return HIL_OK, or an error with out->error set to a message that says
  *         what is wrong and where.
  */
-static int parse_job(const char *text, size_t len, struct hil_config *cfg,
-		     struct outcome *out)
+static int parse_job(const struct hil_serve_opts *o, const char *text,
+		     size_t len, struct hil_config *cfg, struct outcome *out)
 {
+	struct hil_config_roots roots;
+	char cwd[PATH_BYTES];
 	char cerr[MSG_BYTES - 32];
 	const cJSON *it, *prev, *config = NULL, *baseline = NULL;
 	const char *end = NULL;
@@ -359,6 +504,7 @@ static int parse_job(const char *text, size_t len, struct hil_config *cfg,
 	cJSON *root;
 	int ret = HIL_ERR_CONFIG;
 
+	job_roots(o, &roots, cwd, sizeof(cwd));
 	if (memchr(text, '\0', len) != NULL) {
 		snprintf(out->error, sizeof(out->error),
 			 "job file: NUL byte in the text");
@@ -427,8 +573,8 @@ static int parse_job(const char *text, size_t len, struct hil_config *cfg,
 	if (cJSON_IsString(config)) {
 		snprintf(out->config, sizeof(out->config), "%s",
 			 config->valuestring);
-		ret = hil_config_load(config->valuestring, cfg, cerr,
-				      sizeof(cerr));
+		ret = hil_config_load_in(config->valuestring, &roots, cfg, cerr,
+					 sizeof(cerr));
 		if (ret != HIL_OK) {
 			/* The loader's message names the file and key. */
 			snprintf(out->error, sizeof(out->error), "%s", cerr);
@@ -442,8 +588,8 @@ static int parse_job(const char *text, size_t len, struct hil_config *cfg,
 			ret = HIL_ERR_NOMEM;
 			goto out;
 		}
-		ret = hil_config_parse(inline_text, NULL, cfg, cerr,
-				       sizeof(cerr));
+		ret = hil_config_parse_in(inline_text, NULL, &roots, cfg, cerr,
+					  sizeof(cerr));
 		if (ret != HIL_OK) {
 			snprintf(out->error, sizeof(out->error),
 				 "inline config: %s", cerr);
@@ -452,6 +598,57 @@ static int parse_job(const char *text, size_t len, struct hil_config *cfg,
 		snprintf(
 			out->error, sizeof(out->error),
 			"job file: config: expected a config file path (string) or an inline configuration (object)");
+	}
+	if (ret == HIL_OK) {
+		/* A job chooses values of the schema, not programs or files
+		 * of its own (docs/lab.md, "Trust"). */
+		ret = hil_job_check(cfg, &roots, cerr, sizeof(cerr));
+		if (ret != HIL_OK) {
+			snprintf(out->error, sizeof(out->error), "%s%s%s",
+				 cJSON_IsString(config) ? out->config : "",
+				 cJSON_IsString(config) ? ": " : "", cerr);
+		}
+	}
+	if (ret == HIL_OK && out->baseline[0] != '\0') {
+		/* A regression gate that cannot be read must not be skipped
+		 * silently: the job fails before anything runs. */
+		char why[160];
+		int fd = hil_open_regular(out->baseline, HIL_READ_MAX, why,
+					  sizeof(why));
+
+		if (fd < 0) {
+			snprintf(out->error, sizeof(out->error),
+				 "job file: baseline: cannot read %s: %s",
+				 out->baseline, why);
+			ret = HIL_ERR_CONFIG;
+		} else {
+			close(fd);
+		}
+	}
+	if (ret == HIL_OK && out->baseline[0] != '\0') {
+		struct hil_config_roots *r = &roots;
+		char real[PATH_BYTES];
+		size_t i, ok = 0;
+
+		for (i = 0; realpath(out->baseline, real) != NULL && i < r->n;
+		     i++) {
+			char top[PATH_BYTES];
+			size_t n;
+
+			if (realpath(r->dir[i], top) == NULL) {
+				continue;
+			}
+			n = strlen(top);
+			ok = ok || (strncmp(real, top, n) == 0 &&
+				    (real[n] == '/' || real[n] == '\0'));
+		}
+		if (!ok) {
+			snprintf(
+				out->error, sizeof(out->error),
+				"job file: baseline: %s is outside the lab's roots",
+				out->baseline);
+			ret = HIL_ERR_CONFIG;
+		}
 	}
 	if (ret == HIL_OK) {
 		/* Whoever can drop a job must not make the daemon write
@@ -531,7 +728,30 @@ static void file_job(const struct hil_serve_opts *o, const struct job *job,
 	char from[PATH_BYTES], to[PATH_BYTES];
 	struct stat st;
 
-	write_result(o, job, dest, out);
+	if (write_result(o, job, dest, out) != HIL_OK) {
+		/* A job whose result cannot be written has not succeeded:
+		 * say so in failed/ if that can be written at all. */
+		struct outcome *bad = malloc(sizeof(*bad));
+
+		if (bad != NULL) {
+			*bad = *out;
+			if (bad->exit_status == EXIT_ALL_MEASURED) {
+				bad->exit_status = EXIT_CANNOT_START;
+			}
+			snprintf(
+				bad->error, sizeof(bad->error),
+				"its result could not be written to %s/ (see the daemon's log)%s%s",
+				dest, out->error[0] ? ": " : "", out->error);
+			dest = "failed";
+			if (write_result(o, job, "failed", bad) != HIL_OK) {
+				hil_err("job %s: no result could be written: left in running/",
+					job->name);
+				free(bad);
+				return;
+			}
+			free(bad);
+		}
+	}
 	if (spool_path(from, o, "running", job->name, NULL) != HIL_OK ||
 	    spool_path(to, o, dest, job->name, NULL) != HIL_OK) {
 		return;
@@ -548,13 +768,17 @@ static void file_job(const struct hil_serve_opts *o, const struct job *job,
 	}
 	drop_state(o, job);
 	if (o->counts != NULL) {
-		if (out->exit_status == EXIT_ALL_MEASURED) {
+		if (strcmp(dest, "done") == 0) {
 			o->counts->done++;
 		} else {
 			o->counts->failed++;
 		}
 	}
-	if (out->exit_status == EXIT_ALL_MEASURED) {
+	if (strcmp(dest, "done") != 0 &&
+	    out->exit_status == EXIT_ALL_MEASURED) {
+		hil_err("job %s: measured, but filed in failed/: its result could not be written to done/",
+			job->name);
+	} else if (out->exit_status == EXIT_ALL_MEASURED) {
 		hil_info("job %s: done, report %s/report.json", job->name,
 			 out->report_dir);
 	} else if (out->error[0] != '\0') {
@@ -621,7 +845,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	}
 	ret = read_job(job->fd, &text, &len, out->error, sizeof(out->error));
 	if (ret == HIL_OK) {
-		ret = parse_job(text, len, cfg, out);
+		ret = parse_job(o, text, len, cfg, out);
 	}
 	free(text);
 	if (ret != HIL_OK) {
@@ -747,6 +971,27 @@ static enum step process(const struct hil_serve_opts *o, const char *name,
 
 /* ---- the loop ----------------------------------------------------------- */
 
+/* Temporary files an interrupted atomic write left ("X.tmp.XXXXXX"). */
+static void clean_tmp(const char *dir)
+{
+	char path[PATH_BYTES];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (d == NULL) {
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (hil_is_tmp_name(e->d_name) &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) <
+			    (int)sizeof(path) &&
+		    unlink(path) == 0) {
+			hil_dbg("removed the leftover %s", path);
+		}
+	}
+	closedir(d);
+}
+
 static int make_spool(const struct hil_serve_opts *o)
 {
 	static const char *const subs[] = {"incoming", "running", "done",
@@ -763,6 +1008,15 @@ static int make_spool(const struct hil_serve_opts *o)
 		if (ret != HIL_OK) {
 			return ret;
 		}
+		/* Only the daemon writes running/, done/ and failed/, whatever
+		 * the umask (with the lab's 002 they would be group-writable,
+		 * and a planted state or result would be believed). */
+		if (i > 0 && chmod(path, 0755) != 0) {
+			hil_warn(
+				"cannot make %s writable by the daemon only: %s",
+				path, strerror(errno));
+		}
+		clean_tmp(path);
 	}
 	return HIL_OK;
 }

@@ -77,10 +77,14 @@ struct hil_serve_opts {
 	 * (then the lock is the config's board.name). */
 	const struct hil_boards *boards;
 	const char *lock_dir; /* NULL: hil_lock_default_dir() */
-	unsigned wait_s;      /* how long a job waits for a busy board
+	/* A job is untrusted: every file it names (config, extends, algorithm
+	 * folders, KAT files, baseline, -I folders) must lie inside these
+	 * (docs/lab.md); NULL or none: the working directory. */
+	const struct hil_config_roots *roots;
+	unsigned wait_s;  /* how long a job waits for a busy board
 			       * before it is filed as failed (0: not at all) */
-	unsigned poll_ms;     /* how often incoming/ is looked at; 0: 1000 */
-	int once;	      /* process what is there, then return */
+	unsigned poll_ms; /* how often incoming/ is looked at; 0: 1000 */
+	int once;	  /* process what is there, then return */
 	/* Set (by the caller's SIGINT/SIGTERM handler) to stop after the
 	 * current job; may be NULL. Pass the same flag to the runner so that
 	 * the current job stops after its current row. */

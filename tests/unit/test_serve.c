@@ -48,6 +48,7 @@ struct fx {
 	volatile sig_atomic_t stop;
 	struct fake fake;
 	struct hil_serve_counts counts;
+	struct hil_config_roots roots; /* the fixture's folder */
 	struct hil_serve_opts opts;
 };
 
@@ -144,6 +145,9 @@ static int setup(void **state)
 	fx->opts.once = 1;
 	fx->opts.stop = &fx->stop;
 	fx->opts.counts = &fx->counts;
+	fx->roots.dir[0] = fx->dir;
+	fx->roots.n = 1;
+	fx->opts.roots = &fx->roots;
 	*state = fx;
 	return 0;
 }
@@ -462,21 +466,30 @@ static void test_serve_run_errors_go_to_failed_with_status(void **state)
 static void test_serve_inline_config_and_baseline(void **state)
 {
 	struct fx *fx = *state;
+	char base[256], text[512];
+	FILE *f;
 	cJSON *r;
 
-	drop(fx, "incoming", "inl.json",
-	     "{'config': {'name': 'inl', 'algorithms': ['ascon-aead128'], "
-	     "'bench': {'runs': 5}}, 'baseline': 'results/base/report.json'}");
+	snprintf(base, sizeof(base), "%s/base-report.json", fx->dir);
+	f = fopen(base, "w");
+	assert_non_null(f);
+	fputs("{}\n", f);
+	fclose(f);
+	snprintf(text, sizeof(text),
+		 "{'config': {'name': 'inl', 'algorithms': ['ascon-aead128'], "
+		 "'bench': {'runs': 5}}, 'baseline': '%s'}",
+		 base);
+	drop(fx, "incoming", "inl.json", text);
 	drop(fx, "incoming", "inl-bad.json",
 	     "{'config': {'algorithms': ['ascon-aead128'], 'bench': {'rnus': 5}}}");
 
 	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
 	assert_int_equal(fx->fake.n, 1);
 	assert_string_equal(fx->fake.names[0], "inl");
-	assert_string_equal(fx->fake.baseline[0], "results/base/report.json");
+	assert_string_equal(fx->fake.baseline[0], base);
 	r = result(fx, "done", "inl");
 	assert_string_equal(str(r, "config"), "inline");
-	assert_string_equal(str(r, "baseline"), "results/base/report.json");
+	assert_string_equal(str(r, "baseline"), base);
 	cJSON_Delete(r);
 
 	r = result(fx, "failed", "inl-bad");
@@ -484,6 +497,128 @@ static void test_serve_inline_config_and_baseline(void **state)
 	assert_non_null(strstr(str(r, "error"), "inline config: "));
 	assert_non_null(strstr(str(r, "error"), "bench.rnus"));
 	cJSON_Delete(r);
+}
+
+/* A regression gate that cannot be read, or lies outside the lab's roots,
+ * fails the job before it runs: never a silent pass. */
+static void test_serve_missing_baseline_fails_the_job(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop(fx, "incoming", "gone.json",
+	     "{'config': {'name': 'gone', 'algorithms': ['ascon-aead128']},"
+	     " 'baseline': 'results/none/report.json'}");
+	drop(fx, "incoming", "far.json",
+	     "{'config': {'name': 'far', 'algorithms': ['ascon-aead128']},"
+	     " 'baseline': '/etc/hostname'}");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0);
+	r = result(fx, "failed", "gone");
+	assert_non_null(strstr(str(r, "error"), "baseline: cannot read"));
+	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+	r = result(fx, "failed", "far");
+	assert_non_null(strstr(str(r, "error"), "outside the lab's roots"));
+	cJSON_Delete(r);
+}
+
+/* What a job may not do (docs/lab.md, "Trust"): run a program of its own
+ * through a flag or the flasher, read files outside the roots, use names
+ * that break the spool or the log. Each is filed as failed, never run. */
+static void test_serve_hostile_jobs_are_refused(void **state)
+{
+	struct fx *fx = *state;
+	static const struct {
+		const char *job;
+		const char *config;
+		const char *says;
+	} cases[] = {
+		{"bflag", "'build': {'cflags': ['-B/tmp/evil/']}",
+		 "build.cflags[0]: \"-B/tmp/evil/\": not allowed in a job"},
+		{"mflag", "'build': {'cflags': ['-MF/tmp/x']}",
+		 "not allowed in a job"},
+		{"plugin", "'build': {'cflags': ['-fplugin=/tmp/p.so']}",
+		 "-fplugin is not for a job"},
+		{"wl", "'build': {'cflags': ['-Wl,-T,/etc/passwd']}",
+		 "passes options to the linker"},
+		{"spec", "'build': {'cflags': ['-specs=/tmp/s']}",
+		 "not allowed in a job"},
+		{"incl", "'build': {'cflags': ['-I/etc']}",
+		 "-I of a folder outside the lab's roots"},
+		{"prog", "'flasher': {'type': 'qemu', 'program': '/bin/sh'}",
+		 "flasher.program: a job may not name a program"},
+		{"path",
+		 "'algorithms': [{'name': 'ascon-aead128', 'impl': 'x', 'path': '/usr'}]",
+		 "is outside"},
+		{"ext", "'extends': '/etc/hostname'", "is outside"},
+	};
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s.json", cases[i].job);
+		snprintf(text, sizeof(text), "{'config': {'name': '%s', %s%s}}",
+			 cases[i].job,
+			 strstr(cases[i].config, "'algorithms'") != NULL
+				 ? ""
+				 : "'algorithms': ['ascon-aead128'], ",
+			 cases[i].config);
+		drop(fx, "incoming", name, text);
+	}
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0); /* nothing ran */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *r = result(fx, "failed", cases[i].job);
+		const char *err = str(r, "error");
+
+		if (err == NULL || strstr(err, cases[i].says) == NULL) {
+			fail_msg("%s: error \"%s\" does not say \"%s\"",
+				 cases[i].job, err ? err : "(none)",
+				 cases[i].says);
+		}
+		cJSON_Delete(r);
+	}
+}
+
+/* A job name with a line break or of 255 bytes is moved aside under a
+ * name of the daemon's, with a result saying why; nothing runs. */
+static void test_serve_bad_job_names_are_moved_aside(void **state)
+{
+	struct fx *fx = *state;
+	char longname[200];
+
+	memset(longname, 'a', 190);
+	memcpy(longname + 190, ".json", 6);
+	drop(fx, "incoming", "two\nlines.json",
+	     "{'config': {'algorithms': ['ascon-aead128']}}");
+	drop(fx, "incoming", longname,
+	     "{'config': {'algorithms': ['ascon-aead128']}}");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0);
+	assert_int_equal(count(fx, "incoming"), 0);
+	assert_int_equal(count(fx, "failed"), 2);
+	assert_int_equal(fx->counts.failed, 2);
+}
+
+/* A planted state naming a run folder elsewhere is not believed. */
+static void test_serve_planted_state_cannot_redirect_a_run(void **state)
+{
+	struct fx *fx = *state;
+	char path[256];
+	FILE *f;
+
+	drop_config_job(fx, "running", "planted.json", "planted");
+	snprintf(path, sizeof(path), "%s/running/planted.state", fx->spool);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"attempts\": 0, \"run_dir\": \"/var/tmp\"}", f);
+	fclose(f);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+	assert_string_equal(fx->fake.entry_dir[0], ""); /* a new run */
 }
 
 static void test_serve_job_writing_outside_its_folder_is_refused(void **state)
@@ -753,6 +888,10 @@ int main(void)
 		T(test_serve_gives_up_a_job_that_keeps_killing_it),
 		T(test_serve_run_errors_go_to_failed_with_status),
 		T(test_serve_inline_config_and_baseline),
+		T(test_serve_missing_baseline_fails_the_job),
+		T(test_serve_hostile_jobs_are_refused),
+		T(test_serve_bad_job_names_are_moved_aside),
+		T(test_serve_planted_state_cannot_redirect_a_run),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
 		T(test_serve_bad_job_files_never_crash),
 		T(test_serve_busy_board_fails_naming_holder),
