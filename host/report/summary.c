@@ -308,11 +308,19 @@ void hil_summary_free(struct hil_summary *s)
 
 /* ---------------------------------------------------------------- markdown */
 
-/* A table cell: '|' would end it, a newline would end the row. */
+/* A table cell: '|' would end it, a newline would end the row, and HTML
+ * in the data (a name, an error message) is shown as text, never run by a
+ * Markdown viewer. */
 static void md_cell(FILE *out, const char *s)
 {
 	for (; *s != '\0'; s++) {
-		if (*s == '|' || *s == '\\') {
+		if (*s == '<') {
+			fputs("&lt;", out);
+		} else if (*s == '>') {
+			fputs("&gt;", out);
+		} else if (*s == '&') {
+			fputs("&amp;", out);
+		} else if (*s == '|' || *s == '\\') {
 			fputc('\\', out);
 			fputc(*s, out);
 		} else if (*s == '\n' || *s == '\r') {
@@ -502,17 +510,40 @@ int hil_summary_md(const cJSON *report, FILE *out)
 
 /* ---------------------------------------------------------------- csv */
 
-/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+/* A number as the CSV writes it ("-3", "1e-05"): left as it is. */
+static int is_number(const char *s)
+{
+	char *end = NULL;
+
+	if (*s == '\0') {
+		return 0;
+	}
+	(void)strtod(s, &end);
+	return end != NULL && *end == '\0';
+}
+
+/*
+ * RFC 4180: a field with a comma, quote or line break is quoted, quotes
+ * doubled. A text field that a spreadsheet would take for a formula
+ * (starting with = + - @, a tab or a carriage return) gets a leading
+ * apostrophe, as OWASP's CSV-injection advice has it.
+ */
 static void csv_field(FILE *out, const char *s, int first)
 {
+	int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0' &&
+		      !is_number(s);
+
 	if (!first) {
 		fputc(',', out);
 	}
-	if (strpbrk(s, ",\"\r\n") == NULL) {
+	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula) {
+		fputc('\'', out);
+	}
 	for (; *s != '\0'; s++) {
 		if (*s == '"') {
 			fputc('"', out);

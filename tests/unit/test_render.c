@@ -773,7 +773,7 @@ test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 	/* The error on one line, '|' free. */
 	assert_non_null(strstr(
 		md,
-		"ascon-aead128/ref encrypt, 64 B, AD 0 B: digest mismatch: expected 26933545, got \"00000000\" <no output> & the stub said: bad length, retried once\n"));
+		"ascon-aead128/ref encrypt, 64 B, AD 0 B: digest mismatch: expected 26933545, got \"00000000\" &lt;no output&gt; &amp; the stub said: bad length, retried once\n"));
 	assert_non_null(strstr(md, "clock: 84 MHz"));
 	assert_non_null(strstr(md, "counter unit: cycles."));
 	assert_non_null(strstr(md, "Energy: µJ per operation at 64 B"));
@@ -792,6 +792,33 @@ static void test_summary_md_escapes_pipes(void **state)
 	md = render(hil_summary_md, r);
 	assert_non_null(strstr(md, "| ascon-aead128 | a\\|b | encrypt |"));
 	free(md);
+	cJSON_Delete(r);
+}
+
+/* Data cannot attack the reader of an export: HTML in a Markdown cell is
+ * text, and a CSV cell a spreadsheet would evaluate is neutralised (a
+ * negative number stays a number). */
+static void test_exports_neutralise_html_and_formulas(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	char *md, *csv;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row_at(r, 0), "implementation",
+		cJSON_CreateString("<script>alert(1)</script>"));
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row_at(r, 1), "implementation",
+		cJSON_CreateString("=HYPERLINK(\"http://x\",\"y\")"));
+	md = render(hil_summary_md, r);
+	assert_null(strstr(md, "<script>"));
+	assert_non_null(strstr(md, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	csv = render(hil_summary_csv, r);
+	assert_null(strstr(csv, ",=HYPERLINK"));
+	assert_null(strstr(csv, ",\"=HYPERLINK"));
+	assert_non_null(strstr(csv, ",\"'=HYPERLINK(\"\"http://x\"\""));
+	free(md);
+	free(csv);
 	cJSON_Delete(r);
 }
 
@@ -1475,6 +1502,7 @@ int main(void)
 		cmocka_unit_test(
 			test_summary_md_marks_failed_rows_and_not_constant_time),
 		cmocka_unit_test(test_summary_md_escapes_pipes),
+		cmocka_unit_test(test_exports_neutralise_html_and_formulas),
 		cmocka_unit_test(test_summary_csv_parses_back),
 		cmocka_unit_test(test_svg_well_formed_with_unit),
 		cmocka_unit_test(test_svg_escapes_text),
