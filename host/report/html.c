@@ -25,7 +25,12 @@ static const char style[] =
 	"section.clean{border-left:5px solid #2e8540}\n"
 	"table{border-collapse:collapse;font-size:13px}\n"
 	"th,td{padding:3px 9px;border-bottom:1px solid #e5e7eb;text-align:left;white-space:nowrap}\n"
-	"th{background:#f7f7f9;font-weight:600}\n"
+	"th{background:#f7f7f9;font-weight:600;vertical-align:bottom}\n"
+	"th .sub{display:block;font-weight:400;font-size:11px;color:#555;white-space:normal}\n"
+	"table.head th{white-space:normal;min-width:3.5em}\n"
+	"table.head{font-size:14px}table.head td.hl{font-weight:600}\n"
+	"table.head th.hl{background:#e8f0fa}table.head .first{border-left:2px solid #d9dce1}\n"
+	"table.head td.d,table.head th.d{color:#555}\n"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"tr.failed td{background:#fdecea}\n"
 	".bad{color:#b00020;font-weight:600}\n"
@@ -40,7 +45,8 @@ static const char style[] =
 	"dl.prov{display:grid;grid-template-columns:max-content 1fr;gap:2px 18px;font-size:13px;margin:0}\n"
 	"dt{color:#555}dd{margin:0;word-break:break-all}\n"
 	"code{font-family:\"DejaVu Sans Mono\",monospace;font-size:12px}\n"
-	"footer{color:#777;font-size:12px;margin:10px 0 30px}\n";
+	"footer{color:#777;font-size:12px;margin:10px 0 30px}\n"
+	"details{margin:0 0 14px}summary{cursor:pointer;color:#1f5f99;font-size:13px}\n";
 
 static void esc(FILE *out, const char *s)
 {
@@ -269,24 +275,99 @@ static void warnings(const cJSON *report, FILE *out)
 
 /* ---------------------------------------------------------------- tables */
 
+/*
+ * The headline column's label: "Cycles/byte" and what kind of cycles, so
+ * that an estimate or an emulated count is never taken for a measurement.
+ */
+static void head_label(const struct hil_summary *s, const cJSON *report,
+		       char *name, size_t nlen, char *sub, size_t slen)
+{
+	const char *u = s->head_unit;
+	const char *paren = strchr(u, '(');
+	size_t word = paren != NULL ? (size_t)(paren - u) : strlen(u);
+
+	while (word > 0 && u[word - 1] == ' ') {
+		word--;
+	}
+	snprintf(name, nlen, "%c%.*s/byte",
+		 u[0] >= 'a' && u[0] <= 'z' ? u[0] - 32 : u[0],
+		 (int)(word > 0 ? word - 1 : 0), u + 1);
+	if (paren != NULL) {
+		const char *close = strrchr(paren, ')');
+		size_t n = close != NULL && close > paren
+				   ? (size_t)(close - paren - 1)
+				   : strlen(paren + 1);
+
+		snprintf(sub, slen, "%.*s", (int)n, paren + 1);
+	} else if (strcmp(u, "cycles") == 0 &&
+		   hil_rj_bool(
+			   cJSON_GetObjectItemCaseSensitive(report, "board"),
+			   "emulated") != 1) {
+		snprintf(sub, slen, "%s", "measured on the board (DWT)");
+	} else {
+		snprintf(sub, slen, "%s", "");
+	}
+}
+
+static void th2(FILE *out, const char *cls, const char *name, const char *sub)
+{
+	fprintf(out, "<th class=\"%s\">", cls);
+	esc(out, name);
+	if (sub != NULL && sub[0] != '\0') {
+		fputs("<span class=\"sub\">", out);
+		esc(out, sub);
+		fputs("</span>", out);
+	}
+	fputs("</th>", out);
+}
+
+/* A number cell; "-" with the reason as a tooltip when one is given. */
+static void td_cell(FILE *out, const char *cls, const char *v, const char *why)
+{
+	if (strcmp(v, "-") == 0 && why != NULL) {
+		fprintf(out, "<td class=\"%s muted\" title=\"", cls);
+		esc(out, why);
+		fputs("\">-</td>", out);
+	} else {
+		td_text(out, cls, v);
+	}
+}
+
 static void summary(const cJSON *report, FILE *out)
 {
 	struct hil_summary s;
+	char name[96], sub[160], at[64], lsub[200];
+	int emu_extra;
 	size_t i;
 
 	if (hil_summary_build(report, &s) != HIL_OK) {
 		return;
 	}
+	/* With the model on, the counter's own figures follow as detail. */
+	emu_extra = s.model_unit != NULL;
+	head_label(&s, report, name, sizeof(name), sub, sizeof(sub));
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p class=\"caption\">",
 	      out);
 	esc(out, s.caption);
-	fputs("</p>\n<table>\n<tr><th>Algorithm</th><th>Impl</th><th>Op</th><th class=\"n\">",
+	fputs("</p>\n<table class=\"head\">\n<thead><tr><th>Algorithm</th><th>Impl</th><th>Op</th>",
 	      out);
-	esc(out, s.unit);
-	fprintf(out,
-		"/byte @64 B</th><th class=\"n\">@%.0f B (longest)</th><th class=\"n\">Est. cycles/byte @%.0f B (model)</th><th class=\"n\">× ref @%.0f B</th><th class=\"n\">Flash (B)</th><th class=\"n\">RAM (B)</th><th class=\"n\">Stack (B)</th><th class=\"n\">Energy (µJ%s)</th></tr>\n",
-		s.longest, s.longest, s.longest,
-		s.energy_model ? ", model" : "");
+	snprintf(lsub, sizeof(lsub), "@64 B%s%s", sub[0] ? ", " : "", sub);
+	th2(out, "n hl", name, lsub);
+	th2(out, "n hl", "Flash", "B, own code + data");
+	th2(out, "n hl", "RAM", "B, static + stack");
+	th2(out, "n hl", "Energy",
+	    s.energy_model ? "µJ/op @64 B, model" : "µJ/op @64 B");
+	snprintf(at, sizeof(at), "@%.0f B (longest)", s.longest);
+	th2(out, "n d first", name, at);
+	th2(out, "n d", "Stack", "B, peak");
+	if (emu_extra) {
+		snprintf(lsub, sizeof(lsub), "%s, @64 B / @%.0f B", s.unit,
+			 s.longest);
+		th2(out, "n d", "Counter/byte", lsub);
+	}
+	snprintf(at, sizeof(at), "@%.0f B", s.longest);
+	th2(out, "n d", "× ref", at);
+	fputs("</tr></thead>\n<tbody>\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
 
@@ -307,23 +388,33 @@ static void summary(const cJSON *report, FILE *out)
 			fputs("<span class=\"tag fail\">failed</span>", out);
 		}
 		fputs("</td>", out);
-		td_text(out, "n", l->at64);
-		td_text(out, "n", l->atl);
-		td_text(out, "n", l->model);
-		td_text(out, "n", l->norm);
-		td_text(out, "n", l->flash);
-		td_text(out, "n", l->ram);
-		td_text(out, "n", l->stack);
-		if (s.energy_reason != NULL && strcmp(l->energy, "-") == 0) {
-			fputs("<td class=\"n muted\" title=\"", out);
-			esc(out, s.energy_reason);
-			fputs("\">-</td>", out);
+		td_cell(out, "n hl", l->head64,
+			l->per_call ? "no message: a cost per call, below"
+				    : NULL);
+		td_text(out, "n hl", l->flash);
+		if (strcmp(l->ram_total, "-") != 0) {
+			fprintf(out,
+				"<td class=\"n hl\" title=\"static %s B + stack %s B\">",
+				l->ram, l->stack);
+			esc(out, l->ram_total);
+			fputs("</td>", out);
 		} else {
-			td_text(out, "n", l->energy);
+			td_text(out, "n hl", l->ram_total);
 		}
+		td_cell(out, "n hl", l->energy, s.energy_reason);
+		td_text(out, "n d first", l->headl);
+		td_text(out, "n d", l->stack);
+		if (emu_extra) {
+			char both[72];
+
+			snprintf(both, sizeof(both), "%s / %s", l->at64,
+				 l->atl);
+			td_text(out, "n d", both);
+		}
+		td_text(out, "n d", l->norm);
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n<ul class=\"notes muted\">\n", out);
+	fputs("</tbody></table>\n<ul class=\"notes muted\">\n", out);
 	for (i = 0; i < s.n; i++) {
 		char call[40];
 
@@ -342,9 +433,9 @@ static void summary(const cJSON *report, FILE *out)
 		fputs(".</li>\n", out);
 	}
 	if (s.model_unit != NULL) {
-		fputs("<li>Est. cycles: ", out);
+		fputs("<li>Cycles/byte: ", out);
 		esc(out, s.model_unit);
-		fputs(", from the emulated instructions: an estimate, not a measurement.</li>\n",
+		fputs(", computed from the emulated instructions: an estimate, not a measurement. The emulator's own count is in the last columns but one.</li>\n",
 		      out);
 	}
 	if (s.norm_ref != NULL) {
@@ -352,7 +443,7 @@ static void summary(const cJSON *report, FILE *out)
 		esc(out, s.norm_ref);
 		fputs(" encrypt at the same length, in this run.</li>\n", out);
 	} else {
-		fputs("<li>× ref: - = no reference algorithm measured in this run (bench.normalize_to).</li>\n",
+		fputs("<li>× ref: - = no reference algorithm in this run (bench.normalize_to).</li>\n",
 		      out);
 	}
 	if (s.energy_reason != NULL) {
@@ -365,7 +456,7 @@ static void summary(const cJSON *report, FILE *out)
 	} else {
 		fputs("<li>Energy: µJ per operation at 64 B.</li>\n", out);
 	}
-	fputs("<li>Flash and RAM: the implementation's own code and data (linker map); stack: peak of one call, by painting.</li>\n</ul>\n</section>\n",
+	fputs("<li>Flash: the implementation's own code and constant data (linker map). RAM: its static data (linker map) plus the peak stack of one call of that operation (stack painting); Stack: the peak alone.</li>\n</ul>\n</section>\n",
 	      out);
 	hil_summary_free(&s);
 }
@@ -730,6 +821,14 @@ int hil_html_report(const cJSON *report, FILE *out)
 	summary(report, out);
 	fputs("<section id=\"plots\"><h2>Plots</h2>\n", out);
 	ret = hil_svg_per_byte(report, out);
+	if (ret == HIL_OK && hil_svg_per_byte_has_model(report)) {
+		/* The emulator's own count, one click away (no script). */
+		fputs("<details><summary>The same plot in ", out);
+		esc(out, hil_rj_unit(report));
+		fputs(", as the emulator counted them</summary>\n", out);
+		ret = hil_svg_per_byte_counter(report, out);
+		fputs("</details>\n", out);
+	}
 	if (ret == HIL_OK) {
 		ret = hil_svg_sizes(report, out);
 	}
@@ -738,7 +837,7 @@ int hil_html_report(const cJSON *report, FILE *out)
 	all_rows(report, out);
 	fits(report, out);
 	provenance(report, out);
-	fputs("<footer>Measured by ", out);
+	fputs("<footer>Made by ", out);
 	esc(out, hil_rj_str(tool, "name"));
 	fputc(' ', out);
 	esc(out, hil_rj_str(tool, "version"));

@@ -54,10 +54,22 @@ int hil_summary_md(const cJSON *report, FILE *out);
 /** summary.csv: one line per row, every statistic, RFC 4180 quoting. */
 int hil_summary_csv(const cJSON *report, FILE *out);
 
-/** per_byte.svg: cost per byte against message length (log2 x axis). */
+/**
+ * per_byte.svg: cost per byte against message length (log x axis; log y
+ * axis when the figures span a decade or more), a panel per operation, a
+ * colour and marker per implementation. It shows the cycle model's
+ * estimate when the report has one ("cycles (estimated, model)"), else the
+ * board's counter in its unit.
+ */
 int hil_svg_per_byte(const cJSON *report, FILE *out);
 
-/** sizes.svg: flash, RAM and stack bars per implementation. */
+/** The same plot of the board's counter, whether or not a model ran. */
+int hil_svg_per_byte_counter(const cJSON *report, FILE *out);
+
+/** 1 when hil_svg_per_byte() plots the cycle model's estimate. */
+int hil_svg_per_byte_has_model(const cJSON *report);
+
+/** sizes.svg: flash, and RAM as static data + peak stack, per implementation. */
 int hil_svg_sizes(const cJSON *report, FILE *out);
 
 /**

@@ -95,18 +95,22 @@ void hil_series_name(const struct hil_series *s, char *buf, size_t len);
 
 struct hil_sum_line {
 	struct hil_series s;
-	char at64[32];	/* per byte at 64 B, or "-" */
-	char atl[32];	/* per byte at the longest length, or "-" */
-	char flash[32]; /* bytes, or "-" */
-	char ram[32];
+	char at64[32]; /* per byte at 64 B, or "-" */
+	char atl[32];  /* per byte at the longest length, or "-" */
+	char head64[32]; /* the headline cost per byte at 64 B: model or counter */
+	char headl[32];	    /* the same at the longest length */
+	char flash[32];	    /* bytes, or "-" */
+	char ram[32];	    /* static RAM (bytes), or "-" */
+	char ram_total[32]; /* static RAM + peak stack of the operation */
 	char stack[32];
-	char energy[32]; /* µJ per operation at 64 B, or "-" */
-	char norm[32];	 /* normalized at the longest length, or "-" */
-	char model[32];	 /* model cycles per byte at the longest, or "-" */
-	int failed;	 /* a row of the series failed */
-	int not_ct;	 /* the implementation says it is not constant-time */
-	int per_call;	 /* no row with a message: a cost per call only */
-	double call;	 /* that cost (median of the msg_len 0 row) */
+	char energy[32];  /* µJ per operation at 64 B, or "-" */
+	char norm[32];	  /* normalized at the longest length, or "-" */
+	char model[32];	  /* model cycles per byte at the longest, or "-" */
+	char model64[32]; /* model cycles per byte at 64 B, or "-" */
+	int failed;	  /* a row of the series failed */
+	int not_ct;	  /* the implementation says it is not constant-time */
+	int per_call;	  /* no row with a message: a cost per call only */
+	double call;	  /* that cost (median of the msg_len 0 row) */
 };
 
 struct hil_summary {
@@ -117,7 +121,10 @@ struct hil_summary {
 	const char *energy_reason; /* NULL when energy was measured */
 	int energy_model;	   /* the energy figures come from a model */
 	const char *model_unit;	   /* the cycle model's unit, or NULL */
-	const char *norm_ref;	   /* "aes128-ecb/ref", or NULL: none */
+	/* What the headline columns count: "cycles (estimated, model)" when
+	 * the cycle model ran, else the counter unit. */
+	const char *head_unit;
+	const char *norm_ref; /* "aes128-ecb/ref", or NULL: none */
 	char norm_ref_buf[160];
 	char *caption; /* malloc'd */
 };

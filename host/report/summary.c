@@ -173,6 +173,25 @@ static void per_byte_cell(const cJSON *row, char *buf, size_t len)
 	}
 }
 
+/* Model cycles per byte of a row: the figure, "failed" (when the model
+ * ran), or "-". */
+static void model_cell(const cJSON *row, int enabled, char *buf, size_t len)
+{
+	double v;
+
+	if (row == NULL) {
+		snprintf(buf, len, "%s", "-");
+	} else if (!hil_rj_row_ok(row)) {
+		snprintf(buf, len, "%s", enabled ? "failed" : "-");
+	} else if (hil_rj_num(cJSON_GetObjectItemCaseSensitive(row,
+							       "model_cycles"),
+			      "per_byte", &v)) {
+		snprintf(buf, len, "%.2f", v);
+	} else {
+		snprintf(buf, len, "%s", "-");
+	}
+}
+
 static void line_fill(const cJSON *report, struct hil_summary *sum,
 		      struct hil_sum_line *l)
 {
@@ -201,13 +220,25 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 			 l->s.operation, &v)) {
 		snprintf(l->stack, sizeof(l->stack), "%.0f", v);
 	}
-	snprintf(l->model, sizeof(l->model), "%s", "-");
-	r = sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
-			     : NULL;
-	if (r != NULL && hil_rj_row_ok(r) &&
-	    hil_rj_num(cJSON_GetObjectItemCaseSensitive(r, "model_cycles"),
-		       "per_byte", &v)) {
-		snprintf(l->model, sizeof(l->model), "%.2f", v);
+	model_cell(sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
+				    : NULL,
+		   sum->model_unit != NULL, l->model, sizeof(l->model));
+	model_cell(at64, sum->model_unit != NULL, l->model64,
+		   sizeof(l->model64));
+	/* The headline: the model's estimate when it ran, else the counter. */
+	if (sum->model_unit != NULL) {
+		snprintf(l->head64, sizeof(l->head64), "%s", l->model64);
+		snprintf(l->headl, sizeof(l->headl), "%s", l->model);
+	} else {
+		snprintf(l->head64, sizeof(l->head64), "%s", l->at64);
+		snprintf(l->headl, sizeof(l->headl), "%s", l->atl);
+	}
+	/* RAM an operation needs: its static data and its peak stack. */
+	snprintf(l->ram_total, sizeof(l->ram_total), "%s", "-");
+	if (z != NULL && hil_rj_num(z, "ram_bytes", &v) &&
+	    hil_rj_stack(report, l->s.algorithm, l->s.implementation,
+			 l->s.operation, &len)) {
+		snprintf(l->ram_total, sizeof(l->ram_total), "%.0f", v + len);
 	}
 	snprintf(l->norm, sizeof(l->norm), "%s", "-");
 	r = sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
@@ -264,6 +295,9 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 		if (hil_rj_bool(cm, "enabled") == 1) {
 			s->model_unit = hil_rj_str(cm, "unit");
 		}
+		s->head_unit = s->model_unit != NULL
+				       ? "cycles (estimated, model)"
+				       : s->unit;
 		if (hil_rj_num(nt, "rows", &rows) && rows > 0) {
 			snprintf(s->norm_ref_buf, sizeof(s->norm_ref_buf),
 				 "%s/%s", hil_rj_str(nt, "algorithm"),
@@ -425,7 +459,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	md_cell(out, s.caption);
 	fputs("\n\n", out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B) | Stack (B) | Energy (µJ%s) |\n",
+		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
 		s.unit, s.longest, s.longest, s.longest,
 		s.energy_model ? ", model" : "");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
@@ -446,7 +480,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		md_cell(out, l->s.operation);
 		fprintf(out, "%s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model,
-			l->norm, l->flash, l->ram, l->stack, l->energy);
+			l->norm, l->flash, l->ram_total, l->stack, l->energy);
 	}
 	if (s.n == 0) {
 		fputs("| (no rows) | | | | | | | | | | |\n", out);
@@ -496,7 +530,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fputs("- Energy: µJ per operation at 64 B (mean active power × time of one operation).\n",
 		      out);
 	}
-	fputs("- Flash and RAM: the implementation's own code and data (linker map); stack: peak of one call, by painting, largest over the series.",
+	fputs("- Flash: the implementation's own code and constant data (linker map); RAM: its static data (linker map) plus the peak stack of one call of the operation (painting, largest over the series); Stack: that peak alone.",
 	      out);
 	if (hil_rj_image(report, &flash, &ram, &stack)) {
 		fprintf(out,

@@ -22,14 +22,6 @@ static const char *const palette[] = {
 };
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
-/* Past ten series the colours repeat with a dash pattern. */
-static const char *dash(size_t i)
-{
-	static const char *const d[] = {"none", "6 3", "2 2", "8 3 2 3"};
-
-	return d[(i / N_PALETTE) % (sizeof(d) / sizeof(d[0]))];
-}
-
 static void svg_begin(FILE *o, double w, double h, const char *title)
 {
 	fprintf(o,
@@ -122,6 +114,87 @@ static double text_w(const char *s, double size)
 
 /* ---------------------------------------------------------------- per byte */
 
+/*
+ * One colour per implementation, never repeated: Tableau 10, then the light
+ * halves of Tableau 20, then hues spaced by the golden angle. A marker shape
+ * per implementation as well, so that two light colours still differ.
+ */
+static void colour(size_t i, char *buf, size_t len)
+{
+	static const char *const more[] = {
+		"#a0cbe8", "#ffbe7d", "#8cd17d", "#b6992d", "#86bcb6",
+		"#ff9d9a", "#79706e", "#d37295", "#d4a6c8", "#d7b5a6",
+	};
+
+	if (i < N_PALETTE) {
+		snprintf(buf, len, "%s", palette[i]);
+	} else if (i - N_PALETTE < sizeof(more) / sizeof(more[0])) {
+		snprintf(buf, len, "%s", more[i - N_PALETTE]);
+	} else {
+		size_t k = i - N_PALETTE - sizeof(more) / sizeof(more[0]);
+
+		/* Distinct (hue, lightness) pairs: no two strings alike. */
+		snprintf(buf, len, "hsl(%zu,60%%,%zu%%)", (k * 137) % 360,
+			 35 + (k / 360) % 30);
+	}
+}
+
+#define N_MARKERS 7
+
+/* Marker shape m (of N_MARKERS) centred on (x, y), filled with col. */
+static void marker(FILE *o, size_t m, double x, double y, const char *col)
+{
+	const double r = 3.6;
+
+	switch (m % N_MARKERS) {
+	case 0:
+		fprintf(o,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
+			x, y, r, col);
+		break;
+	case 1:
+		fprintf(o,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+			x - r, y - r, 2 * r, 2 * r, col);
+		break;
+	case 2:
+		fprintf(o,
+			"<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n",
+			x, y - r - 1, x + r + 0.6, y + r, x - r - 0.6, y + r,
+			col);
+		break;
+	case 3:
+		fprintf(o,
+			"<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n",
+			x, y - r - 1, x + r + 1, y, x, y + r + 1, x - r - 1, y,
+			col);
+		break;
+	case 4:
+		fprintf(o,
+			"<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n",
+			x, y + r + 1, x + r + 0.6, y - r, x - r - 0.6, y - r,
+			col);
+		break;
+	case 5: /* plus */
+		fprintf(o,
+			"<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f\" stroke=\"%s\" stroke-width=\"2.4\" fill=\"none\"/>\n",
+			x - r - 1, y, x + r + 1, x, y - r - 1, y + r + 1, col);
+		break;
+	default: /* cross */
+		fprintf(o,
+			"<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"%s\" stroke-width=\"2.4\" fill=\"none\"/>\n",
+			x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r,
+			col);
+		break;
+	}
+}
+
+/* The figure a plot shows per row. */
+enum pb_metric {
+	PB_COUNTER, /* the board's counter, in its unit */
+	PB_MODEL,   /* rows[].model_cycles: the cycle model's estimate */
+};
+
 struct pb_point {
 	double len, med, lo, hi; /* per byte */
 };
@@ -130,8 +203,25 @@ struct pb_series {
 	struct hil_series s;
 	struct pb_point *p;
 	size_t n;
+	size_t key; /* index of its implementation (colour, marker) */
+	size_t op;  /* index of its operation (panel) */
+	int failed;
+};
+
+struct pb_key {
+	const char *algorithm, *implementation;
+	double ad_len;
 	int failed;
 	char name[256];
+};
+
+struct pb_plot {
+	struct pb_series *ps;
+	size_t n;
+	struct pb_key *keys;
+	size_t nkeys;
+	const char *ops[16]; /* panels, in order of first appearance */
+	size_t nops;
 };
 
 static int cmp_point(const void *a, const void *b)
@@ -141,116 +231,275 @@ static int cmp_point(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
-static int pb_collect(const cJSON *report, struct pb_series **out, size_t *nout)
+/* A row's per-byte figure (median, min, max) in metric m: 1 when it has one. */
+static int pb_row(const cJSON *r, enum pb_metric m, struct pb_point *p)
+{
+	const cJSON *o =
+		m == PB_MODEL
+			? cJSON_GetObjectItemCaseSensitive(r, "model_cycles")
+			: r;
+	double med, mn, mx;
+
+	if (!hil_rj_num(r, "msg_len", &p->len) || p->len <= 0 ||
+	    !hil_rj_num(o, "median", &med)) {
+		return 0;
+	}
+	if (!hil_rj_num(o, "min", &mn)) {
+		mn = med;
+	}
+	if (!hil_rj_num(o, "max", &mx)) {
+		mx = med;
+	}
+	p->med = med / p->len;
+	p->lo = mn / p->len;
+	p->hi = mx / p->len;
+	return 1;
+}
+
+static void pb_free(struct pb_plot *pl)
+{
+	size_t i;
+
+	for (i = 0; pl->ps != NULL && i < pl->n; i++) {
+		free(pl->ps[i].p);
+	}
+	free(pl->ps);
+	free(pl->keys);
+	memset(pl, 0, sizeof(*pl));
+}
+
+static int pb_collect(const cJSON *report, enum pb_metric m, struct pb_plot *pl)
 {
 	struct hil_series *series = NULL;
-	struct pb_series *ps = NULL;
 	int nrows = cJSON_GetArraySize(hil_rj_rows(report));
-	size_t n = 0, i;
+	size_t n = 0, i, k;
 	int ret;
 
-	*out = NULL;
-	*nout = 0;
+	memset(pl, 0, sizeof(*pl));
 	ret = hil_series_list(report, &series, &n);
 	if (ret != HIL_OK || n == 0) {
 		return ret;
 	}
-	ps = calloc(n, sizeof(*ps));
-	if (ps == NULL) {
+	pl->ps = calloc(n, sizeof(*pl->ps));
+	pl->keys = calloc(n, sizeof(*pl->keys));
+	if (pl->ps == NULL || pl->keys == NULL) {
 		free(series);
+		pb_free(pl);
 		return HIL_ERR_NOMEM;
 	}
+	pl->n = n;
 	for (i = 0; i < n; i++) {
+		struct pb_series *ps = &pl->ps[i];
 		const cJSON *r;
 
-		ps[i].s = series[i];
-		hil_series_name(&series[i], ps[i].name, sizeof(ps[i].name));
-		ps[i].p = calloc((size_t)nrows, sizeof(*ps[i].p));
-		if (ps[i].p == NULL) {
-			ret = HIL_ERR_NOMEM;
-			break;
+		ps->s = series[i];
+		ps->p = calloc((size_t)nrows, sizeof(*ps->p));
+		if (ps->p == NULL) {
+			free(series);
+			pb_free(pl);
+			return HIL_ERR_NOMEM;
 		}
 		cJSON_ArrayForEach(r, hil_rj_rows(report))
 		{
-			struct pb_point *p = &ps[i].p[ps[i].n];
-			double med, mn, mx;
-
 			if (!hil_series_has(&series[i], r)) {
 				continue;
 			}
 			if (!hil_rj_row_ok(r)) {
-				ps[i].failed = 1;
+				ps->failed = 1;
 				continue;
 			}
 			/* Rows without a message have no per-byte figure. */
-			if (!hil_rj_num(r, "msg_len", &p->len) || p->len <= 0 ||
-			    !hil_rj_num(r, "median", &med)) {
-				continue;
-			}
-			if (!hil_rj_num(r, "min", &mn)) {
-				mn = med;
-			}
-			if (!hil_rj_num(r, "max", &mx)) {
-				mx = med;
-			}
-			p->med = med / p->len;
-			p->lo = mn / p->len;
-			p->hi = mx / p->len;
-			ps[i].n++;
+			ps->n += pb_row(r, m, &ps->p[ps->n]);
 		}
-		qsort(ps[i].p, ps[i].n, sizeof(*ps[i].p), cmp_point);
+		qsort(ps->p, ps->n, sizeof(*ps->p), cmp_point);
+		/* A key setup has no message: its cost is in the tables. */
+		if (ps->n == 0 && !ps->failed) {
+			continue;
+		}
+		for (k = 0; k < pl->nkeys; k++) {
+			if (strcmp(pl->keys[k].algorithm, ps->s.algorithm) ==
+				    0 &&
+			    strcmp(pl->keys[k].implementation,
+				   ps->s.implementation) == 0 &&
+			    pl->keys[k].ad_len == ps->s.ad_len) {
+				break;
+			}
+		}
+		if (k == pl->nkeys) {
+			struct pb_key *key = &pl->keys[pl->nkeys++];
+
+			key->algorithm = ps->s.algorithm;
+			key->implementation = ps->s.implementation;
+			key->ad_len = ps->s.ad_len;
+			if (ps->s.ad_len != 0) {
+				snprintf(key->name, sizeof(key->name),
+					 "%s/%s, ad %.0f", ps->s.algorithm,
+					 ps->s.implementation, ps->s.ad_len);
+			} else {
+				snprintf(key->name, sizeof(key->name), "%s/%s",
+					 ps->s.algorithm, ps->s.implementation);
+			}
+		}
+		ps->key = k;
+		pl->keys[k].failed |= ps->failed;
+		for (k = 0; k < pl->nops; k++) {
+			if (strcmp(pl->ops[k], ps->s.operation) == 0) {
+				break;
+			}
+		}
+		if (k == pl->nops &&
+		    pl->nops < sizeof(pl->ops) / sizeof(pl->ops[0])) {
+			pl->ops[pl->nops++] = ps->s.operation;
+		}
+		ps->op = k;
 	}
 	free(series);
-	*out = ps;
-	*nout = n;
-	return ret;
+	return HIL_OK;
 }
 
-static void pb_free(struct pb_series *ps, size_t n)
-{
-	size_t i;
+/* The plot's y axis: linear from 0, or log10 when the figures span decades. */
+struct pb_axis {
+	int log;
+	double lo, hi; /* linear: 0..top; log: log10 of the ends */
+	double step;   /* linear tick step */
+};
 
-	for (i = 0; ps != NULL && i < n; i++) {
-		free(ps[i].p);
+static void axis_fit(struct pb_axis *a, double ymin, double ymax)
+{
+	memset(a, 0, sizeof(*a));
+	if (ymin > 0 && ymax / ymin >= 10) {
+		a->log = 1;
+		a->lo = floor(log10(ymin));
+		a->hi = ceil(log10(ymax));
+		/* Closer ends when the data sits well inside a decade. */
+		if (log10(ymin) - a->lo > log10(5)) {
+			a->lo += log10(5);
+		} else if (log10(ymin) - a->lo > log10(2)) {
+			a->lo += log10(2);
+		}
+		if (a->hi - log10(ymax) > log10(5)) {
+			a->hi -= log10(5);
+		} else if (a->hi - log10(ymax) > log10(2)) {
+			a->hi -= log10(2);
+		}
+		return;
 	}
-	free(ps);
+	a->step = nice_step(ymax > 0 ? ymax : 1);
+	a->hi = ymax > 0 ? ceil(ymax / a->step) * a->step : 5 * a->step;
+}
+
+/* 0 at the bottom of the axis, 1 at its top. */
+static double axis_pos(const struct pb_axis *a, double v)
+{
+	if (a->log) {
+		return (log10(v) - a->lo) / (a->hi - a->lo);
+	}
+	return v / a->hi;
+}
+
+/* Draw the y ticks of a onto a panel at (x, y) of height h; labels when lab. */
+static void axis_ticks(FILE *o, const struct pb_axis *a, double x, double y,
+		       double w, double h, int lab)
+{
+	char t[32];
+	int k;
+
+	if (a->log) {
+		static const double m[] = {1, 2, 5};
+		int e;
+		size_t j;
+
+		for (e = (int)floor(a->lo) - 1; e <= (int)ceil(a->hi); e++) {
+			for (j = 0; j < 3; j++) {
+				double v = m[j] * pow(10, e);
+				double p = axis_pos(a, v);
+				double ty = y + h - p * h;
+
+				if (p < -1e-9 || p > 1 + 1e-9) {
+					continue;
+				}
+				svg_line(o, x, ty, x + w, ty,
+					 j == 0 ? "#d4d4d4" : "#ececec", 1);
+				if (lab) {
+					snprintf(t, sizeof(t), "%g", v);
+					svg_text(o, x - 6, ty + 4, "end", 11,
+						 "#333333", t);
+				}
+			}
+		}
+		return;
+	}
+	for (k = 0; (double)k * a->step <= a->hi * (1 + 1e-9); k++) {
+		double v = (double)k * a->step;
+		double ty = y + h - v / a->hi * h;
+
+		svg_line(o, x, ty, x + w, ty, "#e4e4e4", 1);
+		if (lab) {
+			snprintf(t, sizeof(t), "%.6g", v);
+			svg_text(o, x - 6, ty + 4, "end", 11, "#333333", t);
+		}
+	}
 }
 
 #define PB_LEFT 84.0
-#define PB_TOP	60.0
-#define PB_W	560.0
-#define PB_H	340.0
+#define PB_TOP	64.0
+#define PB_H	300.0
+#define PB_GAP	46.0
 
-int hil_svg_per_byte(const cJSON *report, FILE *out)
+/* The y label, title and subtitle of a plot of metric m. */
+static void pb_labels(const cJSON *report, enum pb_metric m, char *title,
+		      size_t tlen, char *ylab, size_t ylen, char *sub,
+		      size_t slen)
 {
-	const char *unit = hil_rj_unit(report);
 	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
-	struct pb_series *ps = NULL;
-	size_t n = 0, i, j, drawn = 0, shown = 0, legend_n = 0;
-	double minlen = 0, maxlen = 0, ymax = 0, lo, hi, step, top;
-	double legend_x = PB_LEFT + PB_W + 28, legend_w = 200, w, h;
-	char title[256], sub[512], ylabel[160];
+	const char *unit = hil_rj_unit(report);
+	const char *what;
+
+	if (m == PB_MODEL) {
+		what = "cycles (estimated, model)";
+	} else if (strcmp(unit, "cycles") == 0 &&
+		   hil_rj_bool(board, "emulated") != 1) {
+		what = "cycles (measured on the board)";
+	} else {
+		what = unit;
+	}
+	snprintf(title, tlen, "Cost per byte against message length, in %s",
+		 what);
+	snprintf(ylab, ylen, "%s per byte", what);
+	snprintf(
+		sub, slen,
+		"%s%s; median of each row, whiskers from min to max; board %s%s; run %s",
+		m == PB_MODEL ? hil_rj_str(cJSON_GetObjectItemCaseSensitive(
+						   report, "cycle_model"),
+					   "unit")
+		: hil_rj_bool(board, "emulated") == 1
+			? "counted by the emulator"
+			: "counted by the board",
+		m == PB_MODEL ? ", computed from the emulated instructions"
+			      : "",
+		hil_rj_str(board, "name"),
+		hil_rj_bool(board, "emulated") == 1 ? " (emulated)" : "",
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "run"),
+			   "id"));
+}
+
+static int pb_plot(const cJSON *report, enum pb_metric m, FILE *out)
+{
+	struct pb_plot pl;
+	struct pb_axis ya;
+	size_t i, j, drawn = 0, cols, rows_l, op;
+	double minlen = 0, maxlen = 0, ymin = 0, ymax = 0, lo, hi;
+	double pw, w, h, legend_w = 160, legend_y;
+	char title[256], sub[512], ylabel[160], col[32];
 	int ret, k;
 
-	ret = pb_collect(report, &ps, &n);
+	ret = pb_collect(report, m, &pl);
 	if (ret != HIL_OK) {
-		pb_free(ps, n);
 		return ret;
 	}
-	for (i = 0; i < n; i++) {
-		double tw = text_w(ps[i].name, 12) + 40;
-
-		if (ps[i].failed) {
-			tw += text_w(" (failed rows left out)", 12);
-		}
-		if (ps[i].failed || ps[i].n > 0) {
-			legend_n++;
-		}
-		if (tw > legend_w) {
-			legend_w = tw;
-		}
-		for (j = 0; j < ps[i].n; j++) {
-			const struct pb_point *p = &ps[i].p[j];
+	for (i = 0; i < pl.n; i++) {
+		for (j = 0; j < pl.ps[i].n; j++) {
+			const struct pb_point *p = &pl.ps[i].p[j];
 
 			if (drawn == 0 || p->len < minlen) {
 				minlen = p->len;
@@ -258,100 +507,113 @@ int hil_svg_per_byte(const cJSON *report, FILE *out)
 			if (drawn == 0 || p->len > maxlen) {
 				maxlen = p->len;
 			}
+			if (drawn == 0 || p->lo < ymin) {
+				ymin = p->lo;
+			}
 			if (p->hi > ymax) {
 				ymax = p->hi;
 			}
 			drawn++;
 		}
 	}
-	w = legend_x + legend_w;
-	h = PB_TOP + PB_H + 64;
-	if (PB_TOP + 24 + 18.0 * (double)legend_n > h) {
-		h = PB_TOP + 24 + 18.0 * (double)legend_n;
+	for (i = 0; i < pl.nkeys; i++) {
+		double tw = text_w(pl.keys[i].name, 12) + 44;
+
+		if (pl.keys[i].failed) {
+			tw += text_w(" (failed rows left out)", 12);
+		}
+		if (tw > legend_w) {
+			legend_w = tw;
+		}
 	}
-	snprintf(title, sizeof(title),
-		 "Cost per byte against message length, in %s", unit);
-	snprintf(
-		sub, sizeof(sub),
-		"median of each row, whiskers from min to max; board %s%s; run %s",
-		hil_rj_str(board, "name"),
-		hil_rj_bool(board, "emulated") == 1 ? " (emulated)" : "",
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "run"),
-			   "id"));
+	/* Panels side by side (one per operation): encrypt never hides
+	 * decrypt. */
+	pw = pl.nops <= 1 ? 620 : pl.nops == 2 ? 430 : 330;
+	w = PB_LEFT + (double)(pl.nops ? pl.nops : 1) * (pw + PB_GAP);
+	cols = (size_t)((w - 24) / legend_w);
+	if (cols == 0) {
+		cols = 1;
+	}
+	if (w < legend_w + 24) {
+		w = legend_w + 24;
+	}
+	rows_l = (pl.nkeys + cols - 1) / cols;
+	legend_y = PB_TOP + 24 + PB_H + 52;
+	h = legend_y + 18.0 * (double)rows_l + 12;
+	pb_labels(report, m, title, sizeof(title), ylabel, sizeof(ylabel), sub,
+		  sizeof(sub));
 	svg_begin(out, w, h, title);
 	svg_title(out, 12, title, sub);
 
-	/* Axes: log2 x from one power of two to another, linear y from 0. */
 	lo = drawn ? floor(log2(minlen)) : 4;
 	hi = drawn ? ceil(log2(maxlen)) : 10;
 	if (hi <= lo) {
 		lo -= 1;
 		hi += 1;
 	}
-	step = nice_step(ymax > 0 ? ymax : 1);
-	top = ymax > 0 ? ceil(ymax / step) * step : 5 * step;
-	fprintf(out,
-		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#999999\"/>\n",
-		PB_LEFT, PB_TOP, PB_W, PB_H);
-	for (k = (int)lo; k <= (int)hi; k++) {
-		double x = PB_LEFT + ((double)k - lo) / (hi - lo) * PB_W;
-		char lab[32];
+	axis_fit(&ya, ymin, ymax);
+	if (ya.log) {
+		size_t l = strlen(ylabel);
 
-		if ((hi - lo) > 12 && (k - (int)lo) % 2 != 0) {
-			continue;
+		snprintf(ylabel + l, sizeof(ylabel) - l, "%s", ", log scale");
+	}
+	svg_text_up(out, 18, PB_TOP + 24 + PB_H / 2, "middle", 12, ylabel);
+	for (op = 0; op < (pl.nops ? pl.nops : 1); op++) {
+		double x0 = PB_LEFT + (double)op * (pw + PB_GAP);
+		double y0 = PB_TOP + 24;
+
+		svg_text(out, x0 + pw / 2, y0 - 8, "middle", 13, "#222222",
+			 pl.nops ? pl.ops[op] : "");
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#999999\"/>\n",
+			x0, y0, pw, PB_H);
+		axis_ticks(out, &ya, x0, y0, pw, PB_H, 1);
+		for (k = (int)lo; k <= (int)hi; k++) {
+			double x = x0 + ((double)k - lo) / (hi - lo) * pw;
+			char lab[32];
+
+			if ((hi - lo) > 8 && (k - (int)lo) % 2 != 0) {
+				continue;
+			}
+			svg_line(out, x, y0, x, y0 + PB_H, "#e4e4e4", 1);
+			svg_line(out, x, y0 + PB_H, x, y0 + PB_H + 4, "#666666",
+				 1);
+			hil_fmt_num(lab, sizeof(lab), pow(2, k));
+			svg_text(out, x, y0 + PB_H + 16, "middle", 11,
+				 "#333333", lab);
 		}
-		svg_line(out, x, PB_TOP, x, PB_TOP + PB_H, "#e4e4e4", 1);
-		hil_fmt_num(lab, sizeof(lab), pow(2, k));
-		svg_text(out, x, PB_TOP + PB_H + 16, "middle", 11, "#333333",
-			 lab);
-	}
-	for (k = 0; (double)k * step <= top * (1 + 1e-9); k++) {
-		double v = (double)k * step;
-		double y = PB_TOP + PB_H - v / top * PB_H;
-		char lab[32];
-
-		snprintf(lab, sizeof(lab), "%.6g", v);
-		svg_line(out, PB_LEFT, y, PB_LEFT + PB_W, y, "#e4e4e4", 1);
-		svg_text(out, PB_LEFT - 6, y + 4, "end", 11, "#333333", lab);
-	}
-	svg_text(out, PB_LEFT + PB_W / 2, PB_TOP + PB_H + 36, "middle", 12,
-		 "#222222", "message length (bytes, log2 scale)");
-	snprintf(ylabel, sizeof(ylabel), "%s per byte", unit);
-	svg_text_up(out, 18, PB_TOP + PB_H / 2, "middle", 12, ylabel);
-	if (drawn == 0) {
-		svg_text(
-			out, PB_LEFT + PB_W / 2, PB_TOP + PB_H / 2, "middle",
-			13, "#aa0000",
-			"no per-byte figures: no successful row with a message");
-	}
-
-	for (i = 0; i < n; i++) {
-		const char *col = palette[shown % N_PALETTE];
-		double ly = PB_TOP + 10 + 18.0 * (double)shown;
-		char name[320];
-
-		/* A key setup has no message: its cost is in the tables. */
-		if (ps[i].n == 0 && !ps[i].failed) {
-			continue;
+		svg_text(out, x0 + pw / 2, y0 + PB_H + 34, "middle", 12,
+			 "#222222", "message length (bytes, log scale)");
+		if (drawn == 0) {
+			svg_text(
+				out, x0 + pw / 2, y0 + PB_H / 2, "middle", 13,
+				"#aa0000",
+				"no per-byte figures: no successful row with a message");
 		}
+		for (i = 0; i < pl.n; i++) {
+			const struct pb_series *ps = &pl.ps[i];
 
-#define PX(len) (PB_LEFT + (log2(len) - lo) / (hi - lo) * PB_W)
-#define PY(v)	(PB_TOP + PB_H - (v) / top * PB_H)
-		if (ps[i].n > 0) {
-			fprintf(out, "<g stroke=\"%s\" fill=\"%s\"><title>",
-				col, col);
-			hil_xml_puts(out, ps[i].name);
+			if (ps->n == 0 || ps->op != op) {
+				continue;
+			}
+			colour(ps->key, col, sizeof(col));
+#define PX(len) (x0 + (log2(len) - lo) / (hi - lo) * pw)
+#define PY(v)	(y0 + PB_H - axis_pos(&ya, (v)) * PB_H)
+			fputs("<g class=\"series\"><title>", out);
+			hil_xml_puts(out, pl.keys[ps->key].name);
+			fputc(' ', out);
+			hil_xml_puts(out, ps->s.operation);
 			fputs("</title>\n", out);
 			fprintf(out,
-				"<polyline fill=\"none\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" points=\"",
-				dash(shown));
-			for (j = 0; j < ps[i].n; j++) {
+				"<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"",
+				col);
+			for (j = 0; j < ps->n; j++) {
 				fprintf(out, "%s%.1f,%.1f", j ? " " : "",
-					PX(ps[i].p[j].len), PY(ps[i].p[j].med));
+					PX(ps->p[j].len), PY(ps->p[j].med));
 			}
 			fputs("\"/>\n", out);
-			for (j = 0; j < ps[i].n; j++) {
-				const struct pb_point *p = &ps[i].p[j];
+			for (j = 0; j < ps->n; j++) {
+				const struct pb_point *p = &ps->p[j];
 				double x = PX(p->len);
 
 				if (p->hi > p->lo) {
@@ -362,30 +624,66 @@ int hil_svg_per_byte(const cJSON *report, FILE *out)
 					svg_line(out, x - 3, PY(p->hi), x + 3,
 						 PY(p->hi), col, 1);
 				}
-				fprintf(out,
-					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
-					x, PY(p->med));
+				marker(out, ps->key, x, PY(p->med), col);
 			}
 			fputs("</g>\n", out);
-		}
 #undef PX
 #undef PY
-		/* Legend entry: a line sample with a marker, then the name. */
+		}
+	}
+	/* The legend under the panels: one entry per implementation. */
+	for (i = 0; i < pl.nkeys; i++) {
+		double lx = 12 + legend_w * (double)(i % cols);
+		double ly = legend_y + 18.0 * (double)(i / cols);
+		char name[320];
+
+		colour(i, col, sizeof(col));
 		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\"/>\n",
-			legend_x, ly, legend_x + 24, ly, col, dash(shown));
-		fprintf(out,
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-			legend_x + 12, ly, col);
-		snprintf(name, sizeof(name), "%s%s", ps[i].name,
-			 ps[i].failed ? " (failed rows left out)" : "");
-		svg_text(out, legend_x + 30, ly + 4, "start", 12,
-			 ps[i].failed ? "#aa0000" : "#222222", name);
-		shown++;
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.8\"/>\n",
+			lx, ly, lx + 26, ly, col);
+		marker(out, i, lx + 13, ly, col);
+		snprintf(name, sizeof(name), "%s%s", pl.keys[i].name,
+			 pl.keys[i].failed ? " (failed rows left out)" : "");
+		svg_text(out, lx + 32, ly + 4, "start", 12,
+			 pl.keys[i].failed ? "#aa0000" : "#222222", name);
 	}
 	svg_end(out);
-	pb_free(ps, n);
+	pb_free(&pl);
 	return hil_render_status(out);
+}
+
+/* 1 when the cycle model ran and gave a figure for some row. */
+static int has_model(const cJSON *report)
+{
+	const cJSON *r;
+	struct pb_point p;
+
+	if (hil_rj_bool(cJSON_GetObjectItemCaseSensitive(report, "cycle_model"),
+			"enabled") != 1) {
+		return 0;
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (hil_rj_row_ok(r) && pb_row(r, PB_MODEL, &p)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int hil_svg_per_byte(const cJSON *report, FILE *out)
+{
+	return pb_plot(report, has_model(report) ? PB_MODEL : PB_COUNTER, out);
+}
+
+int hil_svg_per_byte_counter(const cJSON *report, FILE *out)
+{
+	return pb_plot(report, PB_COUNTER, out);
+}
+
+int hil_svg_per_byte_has_model(const cJSON *report)
+{
+	return has_model(report);
 }
 
 /* ---------------------------------------------------------------- sizes */
@@ -459,10 +757,8 @@ static int impls_collect(const cJSON *report, struct impl_sizes **out,
 
 int hil_svg_sizes(const cJSON *report, FILE *out)
 {
-	static const char *const panel[] = {"Flash (B)", "RAM (B)",
-					    "Stack (B)"};
 	static const char *const fill[] = {"#4e79a7", "#59a14f", "#f28e2b"};
-	const double pw = 230, gap = 36, rowh = 22, top = 84, bar_room = 170;
+	const double pw = 300, gap = 60, rowh = 22, top = 100, bar_room = 230;
 	struct impl_sizes *im = NULL;
 	double label_w = 120, w, h, flash, ram, stack;
 	char sub[400];
@@ -478,8 +774,8 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 			label_w = text_w(im[i].name, 12) + 20;
 		}
 	}
-	w = label_w + 3 * pw + 2 * gap + 12;
-	h = top + rowh * (double)(n ? n : 1) + 40;
+	w = label_w + 2 * pw + gap + 90;
+	h = top + rowh * (double)(n ? n : 1) + 46;
 	if (hil_rj_image(report, &flash, &ram, &stack)) {
 		snprintf(
 			sub, sizeof(sub),
@@ -490,9 +786,8 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 			sub, sizeof(sub), "%s",
 			"own code and data of each implementation (linker map); stack: largest peak of one call (painting)");
 	}
-	svg_begin(out, w, h, "Flash, RAM and stack per implementation (bytes)");
-	svg_title(out, 12, "Flash, RAM and stack per implementation (bytes)",
-		  sub);
+	svg_begin(out, w, h, "Flash and RAM per implementation (bytes)");
+	svg_title(out, 12, "Flash and RAM per implementation (bytes)", sub);
 	for (i = 0; i < n; i++) {
 		svg_text(out, label_w - 10, top + rowh * (double)i + 15, "end",
 			 12, "#222222", im[i].name);
@@ -501,40 +796,101 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 		svg_text(out, 12, top + 15, "start", 12, "#aa0000",
 			 "no implementations in this report");
 	}
-	for (p = 0; p < 3; p++) {
-		double x0 = label_w + (double)p * (pw + gap), max = 0;
+	/* Panel 0: flash. Panel 1: RAM = static data + peak stack, stacked. */
+	for (p = 0; p < 2; p++) {
+		double x0 = label_w + (double)p * (pw + gap), max = 0, step,
+		       top_v;
+		double base = top + rowh * (double)n;
+		int k;
 
 		for (i = 0; i < n; i++) {
-			if (im[i].have[p] && im[i].v[p] > max) {
-				max = im[i].v[p];
+			double v = p == 0 ? (im[i].have[0] ? im[i].v[0] : 0)
+					  : (im[i].have[1] ? im[i].v[1] : 0) +
+						    (im[i].have[2] ? im[i].v[2]
+								   : 0);
+
+			if (v > max) {
+				max = v;
 			}
 		}
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\" fill=\"#222222\">%s</text>\n",
-			x0, top - 12, panel[p]);
-		svg_line(out, x0, top - 4, x0, top + rowh * (double)n,
-			 "#666666", 1);
-		for (i = 0; i < n; i++) {
-			double y = top + rowh * (double)i + 4;
-			double bw = max > 0 && im[i].have[p]
-					    ? im[i].v[p] / max * bar_room
-					    : 0;
-			char val[40];
+		step = nice_step(max > 0 ? max : 1);
+		top_v = max > 0 ? ceil(max / step) * step : 5 * step;
+		svg_text(out, x0, top - 30, "start", 13, "#222222",
+			 p == 0 ? "Flash (B): code + constants"
+				: "RAM (B): static data + peak stack");
+		if (p == 1) {
+			fprintf(out,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+				x0, top - 21, fill[1]);
+			svg_text(out, x0 + 14, top - 12, "start", 11, "#333333",
+				 "static (linker map)");
+			fprintf(out,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+				x0 + 130, top - 21, fill[2]);
+			svg_text(out, x0 + 144, top - 12, "start", 11,
+				 "#333333", "peak stack (painting)");
+		}
+		/* The value axis, with ticks, under the bars. */
+		for (k = 0; (double)k * step <= top_v * (1 + 1e-9); k++) {
+			double x = x0 + (double)k * step / top_v * bar_room;
+			char lab[32];
 
-			if (!im[i].have[p]) {
+			svg_line(out, x, top - 4, x, base, "#eeeeee", 1);
+			svg_line(out, x, base, x, base + 4, "#666666", 1);
+			snprintf(lab, sizeof(lab), "%.6g", (double)k * step);
+			svg_text(out, x, base + 16, "middle", 10, "#333333",
+				 lab);
+		}
+		svg_line(out, x0, top - 4, x0, base, "#666666", 1);
+		svg_line(out, x0, base, x0 + bar_room, base, "#666666", 1);
+		svg_text(out, x0 + bar_room / 2, base + 32, "middle", 11,
+			 "#222222", "bytes");
+		for (i = 0; i < n; i++) {
+			double y = top + rowh * (double)i + 4, x = x0;
+			char val[80];
+			int part;
+
+			if (p == 0 && !im[i].have[0]) {
 				svg_text(out, x0 + 4, y + 11, "start", 11,
-					 "#888888",
-					 p == 2 ? "not measured" : "unknown");
+					 "#888888", "unknown");
 				continue;
 			}
-			fprintf(out,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" fill=\"%s\"><title>",
-				x0, y, bw, fill[p]);
-			hil_xml_puts(out, im[i].name);
-			fprintf(out, ": %.0f B</title></rect>\n", im[i].v[p]);
-			snprintf(val, sizeof(val), "%.0f", im[i].v[p]);
-			svg_text(out, x0 + bw + 4, y + 11, "start", 11,
-				 "#333333", val);
+			if (p == 1 && !im[i].have[1] && !im[i].have[2]) {
+				svg_text(out, x0 + 4, y + 11, "start", 11,
+					 "#888888", "unknown");
+				continue;
+			}
+			for (part = p == 0 ? 0 : 1; part <= (p == 0 ? 0 : 2);
+			     part++) {
+				double bw = im[i].have[part]
+						    ? im[i].v[part] / top_v *
+							      bar_room
+						    : 0;
+
+				fprintf(out,
+					"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" fill=\"%s\"><title>",
+					x, y, bw, fill[part]);
+				hil_xml_puts(out, im[i].name);
+				fprintf(out, ": %s %.0f B</title></rect>\n",
+					part == 0   ? "flash"
+					: part == 1 ? "static RAM"
+						    : "peak stack",
+					im[i].v[part]);
+				x += bw;
+			}
+			if (p == 0) {
+				snprintf(val, sizeof(val), "%.0f", im[i].v[0]);
+			} else if (!im[i].have[2]) {
+				snprintf(val, sizeof(val),
+					 "%.0f (stack not measured)",
+					 im[i].v[1]);
+			} else {
+				snprintf(val, sizeof(val), "%.0f (%.0f + %.0f)",
+					 im[i].v[1] + im[i].v[2], im[i].v[1],
+					 im[i].v[2]);
+			}
+			svg_text(out, x + 4, y + 11, "start", 11, "#333333",
+				 val);
 		}
 	}
 	svg_end(out);

@@ -707,16 +707,16 @@ static void test_summary_md_has_header_rows_and_unit(void **state)
 	(void)state;
 	assert_non_null(strstr(
 		md,
-		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Est. cycles/byte @256 B (model) | × ref @256 B | Flash (B) | RAM (B) | Stack (B) | Energy (µJ) |\n"));
+		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Est. cycles/byte @256 B (model) | × ref @256 B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ) |\n"));
 	assert_non_null(strstr(
 		md,
-		"| ascon-aead128 | ref | encrypt | 131.30 | 90.76 | - | - | 3400 | 0 | 244 | - |\n"));
+		"| ascon-aead128 | ref | encrypt | 131.30 | 90.76 | - | - | 3400 | 244 | 244 | - |\n"));
 	assert_non_null(strstr(
 		md,
-		"| speck64-128-ecb | ref | encrypt | 22.20 | 21.86 | - | - | 196 | 0 | 48 | - |\n"));
+		"| speck64-128-ecb | ref | encrypt | 22.20 | 21.86 | - | - | 196 | 48 | 48 | - |\n"));
 	assert_non_null(strstr(
 		md,
-		"| speck64-128-ecb | ref | keysetup | - | - | - | - | 196 | 0 | 28 | - |\n"));
+		"| speck64-128-ecb | ref | keysetup | - | - | - | - | 196 | 28 | 28 | - |\n"));
 	/* The caption: runs, lengths, flags, board, clock, unit. */
 	assert_non_null(strstr(md, "Runs: 1000 per row (after 10 warm-up)"));
 	assert_non_null(strstr(md, "message lengths: 0, 16, 64, 256 B"));
@@ -761,13 +761,13 @@ test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 		"| Algorithm | Impl | Op | cycles/byte @64 B | @64 B (longest) |"));
 	assert_non_null(strstr(
 		md,
-		"| ascon-aead128 | ref | encrypt ✗ | failed | failed | - | - | 3400 | 0 | 244 | - |\n"));
+		"| ascon-aead128 | ref | encrypt ✗ | failed | failed | - | - | 3400 | 244 | 244 | - |\n"));
 	assert_non_null(strstr(
 		md,
-		"| aes128-ecb | ref † | encrypt | 242.19 | 242.19 | - | - | 868 | 0 | 128 | 3.75 |\n"));
+		"| aes128-ecb | ref † | encrypt | 242.19 | 242.19 | - | - | 868 | 128 | 128 | 3.75 |\n"));
 	assert_non_null(strstr(
 		md,
-		"| aes128-ecb | ref † | keysetup | - | - | - | - | 868 | 0 | 36 | - |\n"));
+		"| aes128-ecb | ref † | keysetup | - | - | - | - | 868 | 36 | 36 | - |\n"));
 	assert_non_null(strstr(md, "† not constant-time"));
 	assert_non_null(strstr(md, "✗ failed rows"));
 	/* The error on one line, '|' free. */
@@ -920,20 +920,22 @@ static void test_svg_well_formed_with_unit(void **state)
 				"<title>Cost per byte against message length, in instructions (emulated)</title>"));
 			assert_non_null(strstr(
 				pb,
-				">instructions (emulated) per byte</text>"));
+				">instructions (emulated) per byte, log scale</text>"));
 			assert_null(strstr(pb, "cycle"));
 			/* Two lines (keysetup has no per-byte figure). */
 			assert_int_equal(count(pb, "<polyline"), 2);
 			assert_non_null(
 				strstr(sz, ">speck64-128-ecb/ref</text>"));
 		} else {
-			assert_non_null(strstr(pb, "in cycles</title>"));
+			assert_non_null(strstr(
+				pb,
+				"in cycles (measured on the board)</title>"));
 			assert_non_null(strstr(pb, "(failed rows left out)"));
 			/* Whiskers: min..max with caps, per point. */
 			assert_true(count(pb, "<line") > 10);
 			assert_non_null(strstr(
 				sz,
-				">not measured</text>")); /* chacha: no rows */
+				" (stack not measured)</text>")); /* chacha: no rows */
 		}
 		free(pb);
 		free(pb2);
@@ -956,6 +958,193 @@ static void test_svg_escapes_text(void **state)
 	assert_xml(sz);
 	assert_non_null(strstr(pb, "a&lt;b&gt;&amp;&quot;c&#39;/ref encrypt"));
 	free(pb);
+	free(sz);
+	cJSON_Delete(r);
+}
+
+/*
+ * Every series of one implementation has one colour, and no two
+ * implementations share a colour. @return the number of series drawn;
+ * *nkeys the number of implementations.
+ */
+static size_t pb_colours(const char *svg, size_t *nkeys)
+{
+	static const char open[] = "<g class=\"series\"><title>";
+	char keys[64][256], cols[64][48];
+	size_t nk = 0, ns = 0, i;
+	const char *p = svg;
+
+	while ((p = strstr(p, open)) != NULL) {
+		const char *t = p + strlen(open), *e = strstr(t, "</title>");
+		const char *sp, *c, *ce;
+		char key[256], col[48];
+
+		assert_non_null(e);
+		for (sp = e; sp > t && *sp != ' '; sp--) {
+		}
+		assert_true(sp > t); /* "alg/impl op" */
+		snprintf(key, sizeof(key), "%.*s", (int)(sp - t), t);
+		c = strstr(e, "stroke=\"");
+		assert_non_null(c);
+		c += strlen("stroke=\"");
+		ce = strchr(c, '"');
+		assert_non_null(ce);
+		snprintf(col, sizeof(col), "%.*s", (int)(ce - c), c);
+		for (i = 0; i < nk; i++) {
+			if (strcmp(keys[i], key) == 0) {
+				assert_string_equal(cols[i], col);
+				break;
+			}
+			if (strcmp(cols[i], col) == 0) {
+				fail_msg("%s and %s share colour %s", keys[i],
+					 key, col);
+			}
+		}
+		if (i == nk) {
+			assert_true(nk < 64);
+			snprintf(keys[nk], sizeof(keys[nk]), "%s", key);
+			snprintf(cols[nk], sizeof(cols[nk]), "%s", col);
+			nk++;
+		}
+		ns++;
+		p = e;
+	}
+	*nkeys = nk;
+	return ns;
+}
+
+/* An emulated report's figures are never called measured ("not measured"
+ * says there is no figure, and is allowed). */
+static void assert_not_called_measured(const char *text)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, "measured")) != NULL) {
+		if (!(p - text >= 4 && strncmp(p - 4, "not ", 4) == 0)) {
+			fail_msg("\"measured\" in: %.60s",
+				 p > text + 40 ? p - 40 : text);
+		}
+		p++;
+	}
+}
+
+static void test_svg_per_byte_plots_model_estimate_on_log_axis(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	cJSON *min = load_fixture("report-min.json");
+	char *pb = render(hil_svg_per_byte, r);
+	char *ct = render(hil_svg_per_byte_counter, r);
+	size_t nk = 0;
+
+	(void)state;
+	assert_xml(pb);
+	assert_xml(ct);
+	assert_true(hil_svg_per_byte_has_model(r));
+	assert_false(hil_svg_per_byte_has_model(min));
+	assert_non_null(strstr(
+		pb,
+		"<title>Cost per byte against message length, in cycles (estimated, model)</title>"));
+	assert_non_null(strstr(
+		pb, ">cycles (estimated, model) per byte, log scale</text>"));
+	assert_non_null(
+		strstr(pb, ">message length (bytes, log scale)</text>"));
+	/* The model's own unit is in the subtitle. */
+	assert_non_null(strstr(
+		pb, "cycles (estimated, Cortex-M4 model, 2 WS, ART on)"));
+	assert_not_called_measured(pb);
+	/* Decades on the axis: the figures span 30 to 1500 per byte. */
+	assert_non_null(strstr(pb, ">100</text>"));
+	assert_non_null(strstr(pb, ">1000</text>"));
+	/* A panel per operation: encrypt and decrypt never overlap. */
+	assert_non_null(strstr(pb, ">encrypt</text>"));
+	assert_non_null(strstr(pb, ">decrypt</text>"));
+	assert_non_null(strstr(pb, ">hash</text>"));
+	/* 16 series, two of them key setups (no per-byte figure); nine
+	 * implementations, each one colour. */
+	assert_int_equal(pb_colours(pb, &nk), 14);
+	assert_int_equal(nk, 9);
+	assert_int_equal(count(pb, "<polyline"), 14);
+	/* The emulator's own count: no cycle in it. */
+	assert_non_null(strstr(ct, "in instructions (emulated)</title>"));
+	assert_non_null(strstr(
+		ct, ">instructions (emulated) per byte, log scale</text>"));
+	assert_null(strstr(ct, "cycle"));
+	assert_not_called_measured(ct);
+	free(pb);
+	free(ct);
+	cJSON_Delete(r);
+	cJSON_Delete(min);
+}
+
+/* 31 implementations: 31 colours, none repeated; a marker per series. */
+static void test_svg_per_byte_many_series_distinct_colours(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
+	int n = cJSON_GetArraySize(rows), i, k;
+	size_t nk = 0, ns;
+	char *pb;
+
+	(void)state;
+	for (k = 0; k < 30; k++) {
+		for (i = 0; i < n; i++) {
+			cJSON *row = cJSON_GetArrayItem(rows, i);
+			cJSON *c;
+			char impl[16];
+			double med;
+
+			if (strcmp(cJSON_GetObjectItemCaseSensitive(row,
+								    "algorithm")
+					   ->valuestring,
+				   "ascon-aead128") != 0) {
+				continue;
+			}
+			c = cJSON_Duplicate(row, 1);
+			snprintf(impl, sizeof(impl), "v%02d", k);
+			cJSON_ReplaceItemInObjectCaseSensitive(
+				c, "implementation", cJSON_CreateString(impl));
+			med = cJSON_GetObjectItemCaseSensitive(c, "median")
+				      ->valuedouble;
+			set_num(c, "median", med * (1 + k / 10.0));
+			cJSON_DeleteItemFromObjectCaseSensitive(c, "per_byte");
+			cJSON_AddItemToArray(rows, c);
+		}
+	}
+	pb = render(hil_svg_per_byte, r);
+	assert_xml(pb);
+	ns = pb_colours(pb, &nk);
+	assert_int_equal(nk, 32); /* ascon-aead128/ref, speck, 30 copies */
+	assert_int_equal(ns, 32);
+	/* Every legend entry has its marker next to its line sample. */
+	assert_true(count(pb, "<circle") + count(pb, "<rect") +
+			    count(pb, "<path") >=
+		    32 * 2);
+	free(pb);
+	cJSON_Delete(r);
+}
+
+static void test_svg_sizes_ram_is_static_plus_stack(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	cJSON *z0 = cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(r, "sizes"), 0);
+	char *sz;
+
+	(void)state;
+	/* ascon-aead128/ref: no static data, 260 B peak stack (decrypt). */
+	sz = render(hil_svg_sizes, r);
+	assert_xml(sz);
+	assert_non_null(strstr(sz, ">260 (0 + 260)</text>"));
+	assert_non_null(
+		strstr(sz, ">RAM (B): static data + peak stack</text>"));
+	assert_non_null(strstr(sz, ">static (linker map)</text>"));
+	assert_non_null(strstr(sz, ">peak stack (painting)</text>"));
+	assert_true(count(sz, ">bytes</text>") == 2); /* both value axes */
+	free(sz);
+	set_num(z0, "ram_bytes", 40);
+	sz = render(hil_svg_sizes, r);
+	assert_non_null(strstr(sz, ">300 (40 + 260)</text>"));
+	assert_non_null(strstr(sz, "ascon-aead128/ref: static RAM 40 B"));
 	free(sz);
 	cJSON_Delete(r);
 }
@@ -1120,6 +1309,96 @@ static void test_html_self_contained_with_every_row(void **state)
 		free(html);
 		cJSON_Delete(r);
 	}
+}
+
+/* The thead of the summary table (malloc'd). */
+static char *summary_head(const char *html)
+{
+	const char *a = strstr(html, "<table class=\"head\">");
+	const char *b = a != NULL ? strstr(a, "</thead>") : NULL;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	return strndup(a, (size_t)(b - a));
+}
+
+/* The four numbers people come for lead the summary table, each labelled
+ * with what it is; RAM is static data + peak stack. */
+static void test_html_headline_columns_first(void **state)
+{
+	static const char *const order[] = {
+		"<th class=\"n hl\">Cycles/byte<span class=\"sub\">@64 B, estimated, model</span></th>",
+		"<th class=\"n hl\">Flash<span class=\"sub\">B, own code + data</span></th>",
+		"<th class=\"n hl\">RAM<span class=\"sub\">B, static + stack</span></th>",
+		"<th class=\"n hl\">Energy<span class=\"sub\">µJ/op @64 B</span></th>",
+		"<th class=\"n d first\">Cycles/byte<span class=\"sub\">@1024 B (longest)</span></th>",
+		"<th class=\"n d\">Counter/byte<span class=\"sub\">instructions (emulated), @64 B / @1024 B</span></th>",
+	};
+	cJSON *r = load_fixture("report-model.json");
+	cJSON *min = load_fixture("report-min.json");
+	cJSON *bad = load_fixture("report-failed.json");
+	const cJSON *row = cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(r, "rows"), 1);
+	char *html = render(hil_html_report, r), *head, cell[160];
+	const char *p;
+	size_t i;
+
+	(void)state;
+	assert_no_network(html);
+	/* Headline plot, the emulator's count behind a click, sizes. */
+	assert_html_svgs_well_formed(html, 3);
+	assert_non_null(strstr(html, "<details><summary>"));
+	head = summary_head(html);
+	for (p = head, i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *q = strstr(p, order[i]);
+
+		if (q == NULL) {
+			fail_msg("summary header: not found in order: %s",
+				 order[i]);
+		}
+		p = q;
+	}
+	assert_not_called_measured(head);
+	free(head);
+	/* Row 1 is ascon-aead128/ref encrypt at 64 B: the model's figure
+	 * leads, the emulator's count is detail. */
+	assert_int_equal(
+		cJSON_GetObjectItemCaseSensitive(row, "msg_len")->valuedouble,
+		64);
+	snprintf(cell, sizeof(cell), "<td class=\"n hl\">%.2f</td>",
+		 cJSON_GetObjectItemCaseSensitive(
+			 cJSON_GetObjectItemCaseSensitive(row, "model_cycles"),
+			 "per_byte")
+			 ->valuedouble);
+	assert_non_null(strstr(html, cell));
+	assert_non_null(strstr(
+		html,
+		"<td class=\"n hl\" title=\"static 0 B + stack 244 B\">244</td>"));
+	free(html);
+
+	/* No model: the counter leads, named as what it is. */
+	html = render(hil_html_report, min);
+	assert_html_svgs_well_formed(html, 2);
+	head = summary_head(html);
+	assert_non_null(strstr(
+		head,
+		"<th class=\"n hl\">Instructions/byte<span class=\"sub\">@64 B, emulated</span></th>"));
+	assert_null(strstr(head, "ycles"));
+	assert_not_called_measured(head);
+	free(head);
+	free(html);
+
+	/* A board's DWT count says so. */
+	html = render(hil_html_report, bad);
+	head = summary_head(html);
+	assert_non_null(strstr(
+		head,
+		"<th class=\"n hl\">Cycles/byte<span class=\"sub\">@64 B, measured on the board (DWT)</span></th>"));
+	free(head);
+	free(html);
+	cJSON_Delete(r);
+	cJSON_Delete(min);
+	cJSON_Delete(bad);
 }
 
 /* ---------------------------------------------------------------- compare */
@@ -1506,8 +1785,14 @@ int main(void)
 		cmocka_unit_test(test_summary_csv_parses_back),
 		cmocka_unit_test(test_svg_well_formed_with_unit),
 		cmocka_unit_test(test_svg_escapes_text),
+		cmocka_unit_test(
+			test_svg_per_byte_plots_model_estimate_on_log_axis),
+		cmocka_unit_test(
+			test_svg_per_byte_many_series_distinct_colours),
+		cmocka_unit_test(test_svg_sizes_ram_is_static_plus_stack),
 		cmocka_unit_test(test_svg_sweep_one_bar_per_configuration),
 		cmocka_unit_test(test_html_self_contained_with_every_row),
+		cmocka_unit_test(test_html_headline_columns_first),
 		cmocka_unit_test(test_compare_same_report_all_same),
 		cmocka_unit_test(test_compare_emulated_one_percent_is_worse),
 		cmocka_unit_test(test_compare_cycles_two_percent_threshold),
