@@ -255,7 +255,8 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		goto out;
 	}
 	out->flagged = fabs(out->t) > HIL_LEAK_T_THRESHOLD;
-	hil_info(
+	/* Only a leak is news; every other t goes into the report. */
+	hil_log(out->flagged ? HIL_LOG_WARN : HIL_LOG_DBG, HIL_LOG_PREFIX,
 		"%s/%s %s %u bytes: t = %.2f (fixed %zu runs, mean %.1f; random %zu runs, mean %.1f)%s",
 		algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
 		p->msg_len, out->t, out->n[0], out->mean[0], out->n[1],

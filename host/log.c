@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *const level_names[] = {"error", "warning", "info", "debug",
@@ -46,7 +47,13 @@ void hil_log(int level, const char *prefix, const char *fmt, ...)
 	if (isatty(2)) {
 		fputs("\r\033[K", stderr);
 	}
-	fprintf(stderr, "hilrun: %s: %s: ", prefix, level_names[level]);
+	/* main's own messages carry no second "hilrun": one prefix a line. */
+	if (prefix == NULL || prefix[0] == '\0' ||
+	    strcmp(prefix, "hilrun") == 0) {
+		fprintf(stderr, "hilrun: %s: ", level_names[level]);
+	} else {
+		fprintf(stderr, "hilrun: %s: %s: ", prefix, level_names[level]);
+	}
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -995,10 +995,10 @@ done:
 	free(raw);
 	journal_row(c, row);
 	if (row->ok) {
-		hil_info("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
-			 ref->impl, row->operation, (unsigned)len,
-			 (unsigned)ad_len, row->stats.median,
-			 hil_unit_name(c->run->info.counter_unit));
+		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
+			ref->impl, row->operation, (unsigned)len,
+			(unsigned)ad_len, row->stats.median,
+			hil_unit_name(c->run->info.counter_unit));
 	}
 	return ret;
 }
@@ -1523,6 +1523,26 @@ static int measure(struct run_ctx *c)
 	int ret;
 
 	prepare_subjects(c);
+	/* An operation list that gives an algorithm nothing to do is a
+	 * mistake in the configuration, not a run that measured it. */
+	for (a = 0; a < cfg->n_algs; a++) {
+		uint8_t ops[4];
+
+		if (c->subj_ret[a] == HIL_OK &&
+		    ops_for(cfg, &c->subj[a], ops) == 0) {
+			hil_err("%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
+				cfg->path[0]
+					? cfg->path
+					: "the configuration (command-line options)",
+				a, cfg->algs[a].name, cfg->algs[a].impl,
+				c->subj[a].kind == HILP_KIND_AEAD
+					? "encrypt, decrypt"
+				: c->subj[a].kind == HILP_KIND_BLOCK
+					? "encrypt, with its key setup"
+					: "hash");
+			return HIL_ERR_CONFIG;
+		}
+	}
 	c->planned = plan_rows(c);
 	c->started_ms = hil_now_ms();
 	for (a = 0; a < cfg->n_algs; a++) {

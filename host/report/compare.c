@@ -17,6 +17,7 @@ void hil_thresholds_default(struct hil_thresholds *t)
 	t->estimated = 0;    /* a model applied to a deterministic count */
 	t->ns = 10;	     /* host clock: scheduler noise */
 	t->energy = 10;	     /* INA219 windows: sensor noise */
+	t->fail_missing = 0;
 }
 
 int hil_thresholds_parse(struct hil_thresholds *t, const char *spec)
@@ -83,6 +84,56 @@ static double unit_threshold(const struct hil_thresholds *t, const char *unit,
 	/* An unknown counter: the strictest hardware threshold. */
 	*metric = "cycles";
 	return t->cycles;
+}
+
+const char *hil_cmp_unit(const cJSON *report)
+{
+	return hil_rj_unit(report);
+}
+
+const char *hil_cmp_unit_metric(const cJSON *report)
+{
+	const char *metric;
+	struct hil_thresholds t;
+
+	hil_thresholds_default(&t);
+	(void)unit_threshold(&t, hil_rj_unit(report), &metric);
+	return metric;
+}
+
+/* The cycle model's median of a row, when the model ran for it. */
+static int row_model(const cJSON *row, double *median)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+
+	return cJSON_IsObject(m) && hil_rj_num(m, "median", median);
+}
+
+/* Does some row of report have the figure metric names? */
+static int report_has(const cJSON *report, const char *metric)
+{
+	const cJSON *r;
+	double v;
+
+	if (strcmp(metric, hil_cmp_unit_metric(report)) == 0) {
+		return 1;
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (strcmp(metric, "estimated") == 0 && row_model(r, &v)) {
+			return 1;
+		}
+		if (strcmp(metric, "energy") == 0 && hil_rj_row_energy(r, &v)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int hil_cmp_metric_applies(const cJSON *base, const cJSON *newer,
+			   const char *metric)
+{
+	return report_has(base, metric) && report_has(newer, metric);
 }
 
 static int same_key(const cJSON *a, const cJSON *b)
@@ -159,7 +210,8 @@ static const char *row_error(const cJSON *row)
 }
 
 static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
-			 const char *unit, double pct, double energy_pct)
+			 const char *unit, double pct, double energy_pct,
+			 double est_pct)
 {
 	struct hil_cmp_entry *e = entry(c, n, "median", unit);
 	int bok = hil_rj_row_ok(b), nok = hil_rj_row_ok(n);
@@ -182,6 +234,18 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 	}
 	if (bok && nok) {
 		double ub, un;
+
+		/* The model's estimate of an emulated row: its own metric. */
+		if (strncmp(unit, "cycles (estimated", 17) != 0 &&
+		    row_model(b, &ub) && row_model(n, &un)) {
+			e = entry(c, n, "model", "cycles (estimated)");
+			e->threshold = est_pct;
+			e->have_base = e->have_new = 1;
+			e->base = ub;
+			e->cur = un;
+			e->ratio = ub != 0 ? un / ub : 0;
+			e->verdict = judge(ub, un, est_pct);
+		}
 
 		if (hil_rj_row_energy(b, &ub) && hil_rj_row_energy(n, &un)) {
 			e = entry(c, n, "energy", "uJ");
@@ -221,7 +285,8 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		return HIL_ERR_ARG;
 	}
 	pct = unit_threshold(t, ub, &metric);
-	cap = 2 * ((size_t)cJSON_GetArraySize(hil_rj_rows(base)) +
+	/* Up to three figures (counter, model, energy) per row of either. */
+	cap = 3 * ((size_t)cJSON_GetArraySize(hil_rj_rows(base)) +
 		   (size_t)cJSON_GetArraySize(hil_rj_rows(newer))) +
 	      1;
 	c = calloc(1, sizeof(*c));
@@ -250,7 +315,7 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 				hil_cmp_free(c);
 				return HIL_ERR_ARG;
 			}
-			compare_pair(c, b, r, ub, pct, t->energy);
+			compare_pair(c, b, r, ub, pct, t->energy, t->estimated);
 			continue;
 		}
 		e = entry(c, r, "median", ub);
@@ -275,7 +340,9 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		e->note = "not in the new report";
 	}
 	for (cap = 0; cap < c->n; cap++) {
-		c->worse += c->e[cap].verdict == HIL_WORSE;
+		c->worse +=
+			c->e[cap].verdict == HIL_WORSE ||
+			(t->fail_missing && c->e[cap].verdict == HIL_REMOVED);
 	}
 	(void)metric;
 	*out = c;
@@ -364,8 +431,10 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 			   "id"));
 	pct = unit_threshold(t, unit, &metric);
 	fprintf(out,
-		"unit: %s; worse when new > base by more than %g%% (%s), energy %g%%\n\n",
-		unit, pct, metric, t->energy);
+		"unit: %s; worse when new > base by more than %g%% (%s), model %g%% (estimated), energy %g%%%s\n\n",
+		unit, pct, metric, t->estimated, t->energy,
+		t->fail_missing ? "; a row missing from the new report is worse"
+				: "");
 	fprintf(out, "%-*s %-*s %-*s %6s %5s %-6s %12s %12s %8s  %s\n", wa,
 		"algorithm", wi, "impl", wo, "operation", "msg", "ad", "metric",
 		"base", "new", "change", "verdict");
@@ -399,6 +468,13 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		const struct hil_cmp_entry *e = &c->e[i];
 		char b[40], n[40], ch[24];
 
+		if (e->verdict == HIL_REMOVED && t->fail_missing) {
+			fprintf(out,
+				"worse: %s/%s %s msg %.0f ad %.0f: missing from the new report (--fail-missing)\n",
+				e->algorithm, e->implementation, e->operation,
+				e->msg_len, e->ad_len);
+			continue;
+		}
 		if (e->verdict != HIL_WORSE) {
 			continue;
 		}

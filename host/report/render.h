@@ -91,10 +91,27 @@ struct hil_thresholds {
 	double estimated;    /* "cycles (estimated, ...)" from a model: 0 */
 	double ns;	     /* "ns (host)": 10 */
 	double energy;	     /* rows[].energy.uj_per_op: 10 */
+	int fail_missing;    /* a row of the base absent from the new report
+				counts as worse (default 0: reported only) */
 };
 
 /** Fill t with the defaults above. */
 void hil_thresholds_default(struct hil_thresholds *t);
+
+/**
+ * Does a threshold on metric ("instructions", "cycles", "estimated", "ns",
+ * "energy") judge any figure of both reports? The counter's own metric
+ * follows the reports' unit; "estimated" also applies to the cycle model's
+ * figures of an emulated report, "energy" to rows with energy.
+ */
+int hil_cmp_metric_applies(const cJSON *base, const cJSON *newer,
+			   const char *metric);
+
+/** A report's counter unit, e.g. "instructions (emulated)"; never NULL. */
+const char *hil_cmp_unit(const cJSON *report);
+
+/** The threshold metric of a report's counter unit, e.g. "instructions". */
+const char *hil_cmp_unit_metric(const cJSON *report);
 
 /**
  * Set one threshold from "metric=pct" (pct may end in '%'), metric one of

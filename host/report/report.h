@@ -21,7 +21,19 @@ int hil_report_write_json(const struct hil_run *run);
 /** Serialise one row as a single JSON line (for the journal); caller frees. */
 char *hil_report_row_json(const struct hil_run *run, const struct hil_row *row);
 
-/** Print the results table to out. */
-void hil_report_print_table(const struct hil_run *run, FILE *out);
+/* What the end-of-run table shows. */
+struct hil_table_opts {
+	uint32_t at_len; /* the headline length (default 64 B) */
+	int detail;	 /* also every row: median, spread, stack (-v) */
+};
+
+/**
+ * Print the headline table (one line per algorithm, implementation and
+ * operation: per byte at o->at_len and at the longest length, the cycle
+ * model's estimate when it ran, flash, RAM = static + stack, energy when
+ * measured) to out; with o->detail, every row before it. o may be NULL.
+ */
+void hil_report_print_table(const struct hil_run *run,
+			    const struct hil_table_opts *o, FILE *out);
 
 #endif /* HIL_REPORT_H */

@@ -1,6 +1,9 @@
-/* table: the results table printed at the end of a run. */
+/* table: what a run prints on stdout: the headline table (the four numbers people came for) and, on request, every row. */
 #include "report.h"
 
+#include <stdlib.h>
+
+#include <stdio.h>
 #include <string.h>
 
 static void print_caption(const struct hil_run *run, FILE *out)
@@ -35,85 +38,174 @@ static const struct hil_impl_size *impl_size(const struct hil_run *run,
 	return NULL;
 }
 
-/* Median per byte of the row at msg_len, or -1 when there is none. */
-static double per_byte_at(const struct hil_run *run, const struct hil_row *r,
-			  uint32_t len)
+/* The row of a series at msg_len, or NULL. */
+static const struct hil_row *row_at(const struct hil_run *run,
+				    const struct hil_row *r, uint32_t len)
 {
 	size_t i;
 
 	for (i = 0; i < run->n_rows; i++) {
 		const struct hil_row *o = &run->rows[i];
 
-		if (o->ok && o->msg_len == len && o->ad_len == r->ad_len &&
+		if (o->msg_len == len && o->ad_len == r->ad_len &&
 		    strcmp(o->algorithm, r->algorithm) == 0 &&
 		    strcmp(o->implementation, r->implementation) == 0 &&
 		    strcmp(o->operation, r->operation) == 0) {
-			return len ? o->stats.median / len : -1;
+			return o;
 		}
 	}
-	return -1;
+	return NULL;
 }
 
-/* The fixed cost of a series: the fit's intercept, or a key setup's median. */
-static double fixed_cost(const struct hil_run *run, const struct hil_row *r)
+static int same_series(const struct hil_row *a, const struct hil_row *b)
 {
+	return strcmp(a->algorithm, b->algorithm) == 0 &&
+	       strcmp(a->implementation, b->implementation) == 0 &&
+	       strcmp(a->operation, b->operation) == 0;
+}
+
+/* The length the headline column shows: want if some row has it, else the
+ * measured length nearest to it. */
+static uint32_t headline_len(const struct hil_run *run, uint32_t want)
+{
+	uint32_t best = 0;
+	long bestd = -1;
 	size_t i;
 
-	if (strcmp(r->operation, "keysetup") == 0) {
-		return r->ok ? r->stats.median : -1;
-	}
-	for (i = 0; i < run->n_fits; i++) {
-		const struct hil_fit *f = &run->fits[i];
+	for (i = 0; i < run->n_rows; i++) {
+		uint32_t l = run->rows[i].msg_len;
+		long d = l > want ? (long)(l - want) : (long)(want - l);
 
-		if (strcmp(f->algorithm, r->algorithm) == 0 &&
-		    strcmp(f->implementation, r->implementation) == 0 &&
-		    strcmp(f->operation, r->operation) == 0 &&
-		    f->ad_len == r->ad_len) {
-			return f->fixed;
+		if (l == 0 || strcmp(run->rows[i].operation, "keysetup") == 0) {
+			continue;
+		}
+		if (bestd < 0 || d < bestd || (d == bestd && l < best)) {
+			best = l;
+			bestd = d;
 		}
 	}
-	return -1;
+	return best;
 }
 
-/*
- * One line per (algorithm, implementation, operation): the figures people
- * compare. Per byte at 64 bytes and at the longest length measured.
- */
-static void print_summary(const struct hil_run *run, FILE *out)
+/* A per-byte cell: the counter's and the model's figure of row o. */
+static void cell_per_byte(char *buf, size_t len, const struct hil_row *o,
+			  int model)
 {
-	uint32_t longest = 0;
-	size_t i, j;
+	double v;
+
+	if (o == NULL || !o->ok || (model && !o->model.ok)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	v = model ? o->model.stats.median : o->stats.median;
+	if (o->msg_len == 0) {
+		snprintf(buf, len, "%.0f/op", v);
+	} else {
+		snprintf(buf, len, "%.1f", v / o->msg_len);
+	}
+}
+
+#define HT_COLS 12
+#define HT_CELL 48
+
+/* One line of the headline table. */
+struct ht_line {
+	char c[HT_COLS][HT_CELL];
+};
+
+static const char *unit_short(uint8_t unit)
+{
+	switch (unit) {
+	case HILP_UNIT_CYCLES:
+		return "cycles/B";
+	case HILP_UNIT_INSTRUCTIONS_EMU:
+		return "instr/B";
+	case HILP_UNIT_NS_HOST:
+		return "ns/B";
+	default:
+		return "count/B";
+	}
+}
+
+static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
+{
+	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
+	uint32_t at = headline_len(run, want), longest = 0;
+	int have_model = 0, have_energy = 0, have_spread = 0, any_ct0 = 0;
+	int energy_model = 0;
+	size_t i, j, n = 0, failed = 0;
+	struct ht_line *lines;
+	int col_model, col_flash, col_energy, col_spread, col_mode, ncols;
+	int w[HT_COLS] = {0};
+	int two = 0;
 
 	for (i = 0; i < run->n_rows; i++) {
-		if (run->rows[i].msg_len > longest) {
-			longest = run->rows[i].msg_len;
+		const struct hil_row *r = &run->rows[i];
+
+		if (r->msg_len > longest) {
+			longest = r->msg_len;
+		}
+		have_model |= r->ok && r->model.ok;
+		have_energy |= r->energy.state == HIL_ENERGY_OK;
+		energy_model |=
+			r->energy.state == HIL_ENERGY_OK && r->energy.model;
+		have_spread |= r->ok && r->stats.stddev > 0;
+		failed += !r->ok;
+	}
+	two = longest != at;
+	lines = calloc(run->n_rows + 1, sizeof(*lines));
+	if (lines == NULL) {
+		fprintf(out, "(no memory for the headline table)\n");
+		return;
+	}
+	/* Columns: 0 alg, 1 impl, 2 op, 3 @at, 4 @longest, then the model's
+	 * two, flash, RAM, energy, spread, mode, as they carry anything. */
+	col_model = 3 + 1 + two;
+	col_flash = col_model + (have_model ? 1 + two : 0);
+	col_energy = col_flash + 2;
+	col_spread = col_energy + (have_energy ? 1 : 0);
+	col_mode = col_spread + (have_spread ? 1 : 0);
+	ncols = col_mode + 1;
+	snprintf(lines[0].c[0], HT_CELL, "algorithm");
+	snprintf(lines[0].c[1], HT_CELL, "impl");
+	snprintf(lines[0].c[2], HT_CELL, "op");
+	snprintf(lines[0].c[3], HT_CELL, "%s @%u",
+		 unit_short(run->info.counter_unit), (unsigned)at);
+	if (two) {
+		snprintf(lines[0].c[4], HT_CELL, "@%u", (unsigned)longest);
+	}
+	if (have_model) {
+		snprintf(lines[0].c[col_model], HT_CELL, "est. cycles/B @%u",
+			 (unsigned)at);
+		if (two) {
+			snprintf(lines[0].c[col_model + 1], HT_CELL, "@%u",
+				 (unsigned)longest);
 		}
 	}
-	fprintf(out,
-		"\nsummary (%s per byte; flash and RAM of the implementation's own code and data)\n",
-		hil_unit_name(run->info.counter_unit));
-	fprintf(out, "%-17s %-5s %-8s %9s %9s %9s %8s %6s %6s %s\n",
-		"algorithm", "impl", "op", "@64 B", "@longest", "fixed",
-		"flash B", "RAM B", "stack", "mode");
+	snprintf(lines[0].c[col_flash], HT_CELL, "flash KB");
+	snprintf(lines[0].c[col_flash + 1], HT_CELL, "RAM B");
+	if (have_energy) {
+		snprintf(lines[0].c[col_energy], HT_CELL, "uJ/op @%u%s",
+			 (unsigned)at, energy_model ? " (sim)" : "");
+	}
+	if (have_spread) {
+		snprintf(lines[0].c[col_spread], HT_CELL, "spread @%u",
+			 (unsigned)at);
+	}
+	snprintf(lines[0].c[col_mode], HT_CELL, "mode");
+	n = 1;
 	for (i = 0; i < run->n_rows; i++) {
 		const struct hil_row *r = &run->rows[i];
 		const struct hil_impl_size *z = impl_size(run, r);
+		const int ks = strcmp(r->operation, "keysetup") == 0;
+		const struct hil_row *ra = row_at(run, r, ks ? r->msg_len : at);
+		const struct hil_row *rl = row_at(run, r, longest);
+		struct ht_line *l = &lines[n];
 		uint32_t stack = 0;
-		double at64 = per_byte_at(run, r, 64);
-		double atl = per_byte_at(run, r, longest);
-		double fixed = fixed_cost(run, r);
-		char c64[16] = "-", cl[16] = "-", fl[16] = "-", ram[16] = "-";
-		char fx[24] = "-";
-		int first = 1;
+		int first = 1, series_ok = 0;
 
 		for (j = 0; j < i; j++) {
-			const struct hil_row *o = &run->rows[j];
-
-			if (strcmp(o->algorithm, r->algorithm) == 0 &&
-			    strcmp(o->implementation, r->implementation) == 0 &&
-			    strcmp(o->operation, r->operation) == 0) {
-				first = 0;
-			}
+			first &= !same_series(&run->rows[j], r);
 		}
 		if (!first) {
 			continue;
@@ -121,42 +213,146 @@ static void print_summary(const struct hil_run *run, FILE *out)
 		for (j = 0; j < run->n_rows; j++) {
 			const struct hil_row *o = &run->rows[j];
 
-			if (o->stack_known && o->stack_bytes > stack &&
-			    strcmp(o->algorithm, r->algorithm) == 0 &&
-			    strcmp(o->implementation, r->implementation) == 0 &&
-			    strcmp(o->operation, r->operation) == 0) {
+			if (!same_series(o, r)) {
+				continue;
+			}
+			series_ok |= o->ok;
+			if (o->stack_known && o->stack_bytes > stack) {
 				stack = o->stack_bytes;
 			}
 		}
-		if (at64 >= 0) {
-			snprintf(c64, sizeof(c64), "%.2f", at64);
+		n++;
+		snprintf(l->c[0], HT_CELL, "%s", r->algorithm);
+		snprintf(l->c[1], HT_CELL, "%s", r->implementation);
+		snprintf(l->c[2], HT_CELL, "%s", r->operation);
+		if (!series_ok) {
+			snprintf(l->c[3], HT_CELL, "FAILED");
+			for (j = 4; j < (size_t)ncols; j++) {
+				snprintf(l->c[j], HT_CELL, "-");
+			}
+			continue;
 		}
-		if (atl >= 0) {
-			snprintf(cl, sizeof(cl), "%.2f", atl);
+		cell_per_byte(l->c[3], HT_CELL, ra, 0);
+		if (two) {
+			cell_per_byte(l->c[4], HT_CELL, ks ? NULL : rl, 0);
 		}
-		if (fixed >= 0) {
-			snprintf(fx, sizeof(fx), "%.0f", fixed);
+		if (have_model) {
+			cell_per_byte(l->c[col_model], HT_CELL, ra, 1);
+			if (two) {
+				cell_per_byte(l->c[col_model + 1], HT_CELL,
+					      ks ? NULL : rl, 1);
+			}
 		}
 		if (z != NULL) {
-			snprintf(fl, sizeof(fl), "%lu",
-				 z->text + z->rodata + z->data);
-			snprintf(ram, sizeof(ram), "%lu", z->data + z->bss);
+			snprintf(l->c[col_flash], HT_CELL, "%.2f",
+				 (double)(z->text + z->rodata + z->data) /
+					 1024.0);
+			snprintf(l->c[col_flash + 1], HT_CELL, "%lu",
+				 z->data + z->bss + stack);
+		} else {
+			snprintf(l->c[col_flash], HT_CELL, "-");
+			snprintf(l->c[col_flash + 1], HT_CELL, "%u+?",
+				 (unsigned)stack);
 		}
-		fprintf(out, "%-17s %-5s %-8s %9s %9s %9s %8s %6s %6u %s%s\n",
-			r->algorithm, r->implementation, r->operation, c64, cl,
-			fx, fl, ram, (unsigned)stack, r->mode ? r->mode : "",
-			r->constant_time == 0 ? " (not constant-time)" : "");
+		if (have_energy) {
+			if (ra != NULL && ra->energy.state == HIL_ENERGY_OK) {
+				snprintf(l->c[col_energy], HT_CELL, "%.3g",
+					 ra->energy.uj_per_op);
+			} else {
+				snprintf(l->c[col_energy], HT_CELL, "-");
+			}
+		}
+		if (have_spread) {
+			if (ra != NULL && ra->ok && ra->stats.median > 0) {
+				snprintf(l->c[col_spread], HT_CELL, "%.1f%%",
+					 100.0 * ra->stats.stddev /
+						 ra->stats.median);
+			} else {
+				snprintf(l->c[col_spread], HT_CELL, "-");
+			}
+		}
+		snprintf(l->c[col_mode], HT_CELL, "%s%s",
+			 r->mode ? r->mode : "",
+			 r->constant_time == 0 ? " *" : "");
+		any_ct0 |= r->constant_time == 0;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < (size_t)ncols; j++) {
+			int len = (int)strlen(lines[i].c[j]);
+
+			w[j] = len > w[j] ? len : w[j];
+		}
+	}
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < (size_t)ncols; j++) {
+			/* Names left, figures right, the mode last. */
+			int left = j < 3 || (int)j == col_mode;
+
+			if ((int)j == ncols - 1) {
+				/* No trailing blanks after the last column. */
+				fprintf(out, "  %s", lines[i].c[j]);
+			} else {
+				fprintf(out, "%s%*s", j ? "  " : "",
+					left ? -w[j] : w[j], lines[i].c[j]);
+			}
+		}
+		fputc('\n', out);
+	}
+	free(lines);
+	fprintf(out, "%s = %s per byte%s", unit_short(run->info.counter_unit),
+		hil_unit_name(run->info.counter_unit),
+		emulated ? ", counted by QEMU, not a board's cycles" : "");
+	if (emulated && !have_spread) {
+		fprintf(out,
+			"; exact (emulated): every run gives the same count");
+	}
+	fputs(".\n", out);
+	if (have_model) {
+		fprintf(out,
+			"est. cycles/B = %s: an estimate, not a measurement.\n",
+			run->model.unit[0] ? run->model.unit
+					   : "the Cortex-M4 cycle model");
 	}
 	fprintf(out,
-		"(@longest = %u bytes; fixed = cost at length 0 from the least-squares fit, or the key setup itself)\n",
-		(unsigned)longest);
+		"flash = the implementation's own code and constants; RAM = its static data + peak stack (--detail has both).\n");
+	if (have_energy) {
+		fprintf(out, "uJ/op = energy of one operation, %s.\n",
+			energy_model
+				? "from the simulated sensor: a model, not a measurement"
+				: "measured with the sensor");
+	} else {
+		const char *why = run->sensor.why[0] ? run->sensor.why
+						     : "no sensor configured";
+
+		/* The report's reason may say "not measured" itself. */
+		if (strncmp(why, "not measured: ", 14) == 0) {
+			why += 14;
+		}
+		fprintf(out, "energy: not measured (%s).\n", why);
+	}
+	if (any_ct0) {
+		fprintf(out,
+			"* not constant-time (the implementation says so).\n");
+	}
+	if (failed > 0) {
+		fprintf(out,
+			"%zu row%s failed: hilrun --detail or report.json says why.\n",
+			failed, failed == 1 ? "" : "s");
+	}
 }
 
-void hil_report_print_table(const struct hil_run *run, FILE *out)
+void hil_report_print_table(const struct hil_run *run,
+			    const struct hil_table_opts *o, FILE *out)
 {
 	size_t i;
+	const uint32_t at = o != NULL && o->at_len > 0 ? o->at_len : 64;
 
 	print_caption(run, out);
+	if (o == NULL || !o->detail) {
+		print_headline(run, at, out);
+		return;
+	}
 	fprintf(out, "%-17s %-5s %-8s %6s %5s %12s %10s %9s %10s %10s %6s %s\n",
 		"algorithm", "impl", "op", "msg", "ad", "median", "per byte",
 		"stddev", "min", "max", "stack", "check");
@@ -170,10 +366,10 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 				 (unsigned)r->stack_bytes);
 		}
 		if (r->stats.n == 0) {
-			fprintf(out,
-				"%-17s %-5s %-8s %6u %5u %12s  FAILED: %s\n",
+			fprintf(out, "%-17s %-5s %-8s %6u %5u %12s  %s: %s\n",
 				r->algorithm, r->implementation, r->operation,
 				(unsigned)r->msg_len, (unsigned)r->ad_len, "-",
+				r->interrupted ? "INTERRUPTED" : "FAILED",
 				r->error);
 			continue;
 		}
@@ -194,5 +390,5 @@ void hil_report_print_table(const struct hil_run *run, FILE *out)
 	fprintf(out,
 		"(median and per byte in %s; overhead of the timing itself subtracted)\n",
 		hil_unit_name(run->info.counter_unit));
-	print_summary(run, out);
+	print_headline(run, at, out);
 }

@@ -41,7 +41,7 @@
  *		(all of them when the file has fewer; the first one under
  *		QEMU), encrypted and, on the host, decrypted
  *	every AEAD: --decrypt of the output gives the plaintext back; a
- *		flipped bit in the tag (or the ciphertext) exits with 2 and
+ *		flipped bit in the tag (or the ciphertext) exits with 1 and
  *		prints nothing on stdout
  *
  * Inputs come from a fixed-seed PRNG (HIL_CRYPT_SEED overrides it), so a
@@ -706,7 +706,8 @@ static void fail_req(const struct alg *a, const struct req *q, const char *why,
 	fail_call(&c, NULL, why, exp, exp_len);
 }
 
-/* A forged input: exit status 2, nothing on stdout, the reason on stderr. */
+/* A forged input: exit status 1 (authentication failed, not "could not
+ * start"), nothing on stdout, the reason on stderr. */
 static void crypt_rejected(const struct alg *a, const struct req *q)
 {
 	struct cmd c;
@@ -714,8 +715,8 @@ static void crypt_rejected(const struct alg *a, const struct req *q)
 
 	cmd_for(&c, a, q);
 	run_cmd(&c, q->qemu, &r);
-	if (r.status != 2) {
-		fail_call(&c, &r, "a forged ciphertext was not refused with 2",
+	if (r.status != 1) {
+		fail_call(&c, &r, "a forged ciphertext was not refused with 1",
 			  NULL, 0);
 	}
 	if (r.out[0] != '\0') {

@@ -1,0 +1,541 @@
+/* End-to-end test of hilrun's command line as a user meets it: --help of every command, refused values and arguments naming the option, one prefix per message, crypt's exit statuses, quick questions without JSON, the headline table, compare's thresholds, Ctrl-C. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+
+static char tmp[64];
+
+/* A safety net for a hung hilrun, never a timing assertion. */
+#define WAIT_MS 300000u
+
+struct res {
+	int status; /* exit status; 128 + N when killed by signal N */
+	char out[32768];
+	char err[32768];
+};
+
+static void read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* hilrun with argv (NULL-terminated), stdout and stderr into files. */
+static pid_t spawn(char *const argv[], const char *outp, const char *errp)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) {
+			_exit(126);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_exit(pid_t pid)
+{
+	uint64_t t0 = e2e_ms_now();
+	int st = 0;
+
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (e2e_ms_now() - t0 > WAIT_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			fail_msg("hilrun did not end");
+		}
+		e2e_sleep_ms(10);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run hilrun ARGS... (NULL-terminated) to its end. */
+static void run_cli(struct res *r, ...)
+{
+	char *argv[40];
+	char outp[128], errp[128];
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = (char *)e2e_hilrun_bin();
+	va_start(ap, r);
+	for (;;) {
+		char *a = va_arg(ap, char *);
+
+		assert_true(n < 39);
+		argv[n++] = a;
+		if (a == NULL) {
+			break;
+		}
+	}
+	va_end(ap);
+	snprintf(outp, sizeof(outp), "%s/out.txt", tmp);
+	snprintf(errp, sizeof(errp), "%s/err.txt", tmp);
+	r->status = wait_exit(spawn(argv, outp, errp));
+	read_text(outp, r->out, sizeof(r->out));
+	read_text(errp, r->err, sizeof(r->err));
+}
+
+static void show(const struct res *r)
+{
+	fprintf(stderr, "exit %d\n--- stdout\n%s--- stderr\n%s---\n",
+		r->status, r->out, r->err);
+}
+
+/* Every line of stderr starts with one "hilrun: " and no second one. */
+static void one_prefix(const struct res *r)
+{
+	const char *p = r->err;
+
+	while (*p != '\0') {
+		if (strncmp(p, "hilrun: ", 8) != 0 ||
+		    strncmp(p + 8, "hilrun:", 7) == 0) {
+			show(r);
+			fail_msg("a stderr line without its one prefix: %.80s",
+				 p);
+		}
+		p = strchr(p, '\n');
+		if (p == NULL) {
+			break;
+		}
+		p++;
+	}
+}
+
+/* hilrun ARGS must exit 2 naming needle on stderr, nothing on stdout. */
+static void refused(const char *needle, struct res *r)
+{
+	if (r->status != 2 || strstr(r->err, needle) == NULL ||
+	    r->out[0] != '\0') {
+		show(r);
+		fail_msg("expected exit 2, \"%s\" on stderr, empty stdout",
+			 needle);
+	}
+	one_prefix(r);
+}
+
+static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
+{
+	static const char *const cmds[] = {"run",     "crypt", "doctor",
+					   "sensor",  "report", "compare",
+					   "serve",   "boards"};
+	struct res *r = malloc(sizeof(*r));
+	size_t i;
+
+	(void)state;
+	assert_non_null(r);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char usage[64];
+
+		snprintf(usage, sizeof(usage), "usage: hilrun %s", cmds[i]);
+		run_cli(r, cmds[i], "--help", NULL);
+		if (r->status != 0 || r->err[0] != '\0' ||
+		    strstr(r->out, "exit") == NULL) {
+			show(r);
+			fail_msg("%s --help: expected exit 0, usage and exit statuses on stdout",
+				 cmds[i]);
+		}
+		/* run's usage is hilrun's own. */
+		if (strcmp(cmds[i], "run") != 0) {
+			assert_non_null(strstr(r->out, usage));
+		}
+		run_cli(r, cmds[i], "-h", NULL);
+		assert_int_equal(r->status, 0);
+		assert_string_equal(r->err, "");
+	}
+	run_cli(r, "--help", NULL);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "--lengths"));
+	assert_non_null(strstr(r->out, "--detail"));
+	free(r);
+}
+
+static void test_bad_values_and_arguments_are_refused_naming_them(void **state)
+{
+	struct res *r = malloc(sizeof(*r));
+
+	(void)state;
+	assert_non_null(r);
+	run_cli(r, "--config", "configs/qemu.json", "--wait", "abc", NULL);
+	refused("--wait", r);
+	run_cli(r, "--config", "configs/qemu.json", "--wait", "-1", NULL);
+	refused("--wait", r);
+	run_cli(r, "--config", "configs/qemu.json", "--wait=12x", NULL);
+	refused("--wait", r);
+	/* An option is not a file name. */
+	run_cli(r, "--config", "-q", NULL);
+	refused("--config needs a value", r);
+	run_cli(r, "--config", NULL);
+	refused("--config needs a value", r);
+	run_cli(r, "--runs", "0", NULL);
+	refused("--runs", r);
+	run_cli(r, "-O9", NULL);
+	refused("-O9", r);
+	run_cli(r, "--lengths", "16,x", NULL);
+	refused("--lengths", r);
+	run_cli(r, "--no-such-option", NULL);
+	refused("--no-such-option", r);
+	run_cli(r, "no-such-command", NULL);
+	refused("no-such-command", r);
+	run_cli(r, "boards", "extra", NULL);
+	refused("extra", r);
+	run_cli(r, "boards", "--json", "x", NULL);
+	refused("\"x\"", r);
+	run_cli(r, "boards", "--json=1", NULL);
+	refused("--json takes no value", r);
+	run_cli(r, "report", "--bogus", NULL);
+	refused("--bogus", r);
+	run_cli(r, "report", NULL);
+	refused("report", r);
+	run_cli(r, "compare", "a", "b", "c", NULL);
+	refused("third", r);
+	run_cli(r, "compare", "a", "b", "--threshold", "cycles", NULL);
+	refused("METRIC=PERCENT", r);
+	run_cli(r, "serve", "--spool", tmp, "--wait", "-5", NULL);
+	refused("--wait", r);
+	run_cli(r, "serve", "--spool", tmp, "extra", NULL);
+	refused("extra", r);
+	run_cli(r, "doctor", NULL);
+	refused("--config", r);
+	run_cli(r, "crypt", "ascon-aead128", "--key", NULL);
+	refused("--key needs a value", r);
+	run_cli(r, "crypt", "ascon-aead128", "--outlen", "-3", NULL);
+	refused("--outlen", r);
+	run_cli(r, "crypt", "ascon-aead128", "ascon-hash256", NULL);
+	refused("one algorithm", r);
+	free(r);
+}
+
+#define K16 "000102030405060708090a0b0c0d0e0f"
+
+static void test_crypt_bad_tag_exits_1_not_could_not_start(void **state)
+{
+	struct res *r = malloc(sizeof(*r));
+	char ct[128], *last;
+	size_t n;
+
+	(void)state;
+	assert_non_null(r);
+	run_cli(r, "crypt", "ascon-aead128", "--key", K16, "--nonce", K16,
+		"--ad", "", "--pt", "00112233", NULL);
+	assert_int_equal(r->status, 0);
+	last = strrchr(r->out, ' ');
+	assert_non_null(last);
+	snprintf(ct, sizeof(ct), "%s", last + 1);
+	n = strcspn(ct, "\n");
+	ct[n] = '\0';
+	/* --opt=value as well as --opt value. */
+	run_cli(r, "crypt", "ascon-aead128", "--key=" K16, "--nonce", K16,
+		"--ad=", "--decrypt", "--ct", ct, NULL);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "00112233"));
+	ct[n - 1] = ct[n - 1] == '0' ? '1' : '0';
+	run_cli(r, "crypt", "ascon-aead128", "--key", K16, "--nonce", K16,
+		"--ad", "", "--decrypt", "--ct", ct, NULL);
+	if (r->status != 1 || strstr(r->err, "authentication") == NULL ||
+	    r->out[0] != '\0') {
+		show(r);
+		fail_msg("a bad tag: expected exit 1, authentication failed");
+	}
+	one_prefix(r);
+	free(r);
+}
+
+/* The lines of the headline table: from its header to the first footer. */
+static void table_lines(const char *out, const char **hdr, size_t *n_lines)
+{
+	const char *p;
+
+	*hdr = strstr(out, "\nalgorithm ");
+	assert_non_null(*hdr);
+	(*hdr)++;
+	*n_lines = 0;
+	for (p = *hdr; *p != '\0' && strncmp(p, "instr/B =", 9) != 0;) {
+		(*n_lines)++;
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+}
+
+/* Column where word starts on the line at l, or -1. */
+static int col_of(const char *l, const char *word)
+{
+	const char *end = strchr(l, '\n');
+	const char *w = strstr(l, word);
+
+	return w != NULL && (end == NULL || w < end) ? (int)(w - l) : -1;
+}
+
+static void test_quick_run_prints_the_headline_table(void **state)
+{
+	struct res *r = malloc(sizeof(*r));
+	char res[128], name[32];
+	const char *hdr, *l;
+	size_t n, i;
+	cJSON *rep;
+	const cJSON *rows, *row;
+	int mode_col, flash_col;
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(res, sizeof(res), "%s/quick", tmp);
+	run_cli(r, "run", "--alg", "ascon-aead128,speck64-128-ecb",
+		"--lengths", "16,64", "-Os", "--runs", "5", "--warmup=1",
+		"--results", res, NULL);
+	if (r->status != 0) {
+		show(r);
+		fail_msg("the quick run failed");
+	}
+	one_prefix(r);
+	/* The report holds what the options asked for. */
+	rep = e2e_load_report(res);
+	rows = cJSON_GetObjectItemCaseSensitive(rep, "rows");
+	assert_int_equal(cJSON_GetArraySize(rows), 2 * 2 + 2 + 1);
+	cJSON_ArrayForEach(row, rows)
+	{
+		const cJSON *len = cJSON_GetObjectItemCaseSensitive(row, "msg_len");
+
+		assert_true(len->valuedouble == 16 || len->valuedouble == 64 ||
+			    len->valuedouble == 0);
+		assert_int_equal(cJSON_GetObjectItemCaseSensitive(row, "runs")
+					 ->valueint,
+				 5);
+	}
+	/* -Os replaced the config's -O2. */
+	{
+		char *text = cJSON_PrintUnformatted(
+			cJSON_GetObjectItemCaseSensitive(rep, "build"));
+
+		assert_non_null(text);
+		snprintf(name, sizeof(name), "%s", "\"-Os\"");
+		assert_non_null(strstr(text, name));
+		assert_null(strstr(text, "\"-O2\""));
+		free(text);
+	}
+	cJSON_Delete(rep);
+	/* stderr: what a user needs, not a line per row. */
+	assert_null(strstr(r->err, "t = "));
+	assert_null(strstr(r->err, "median"));
+	/* stdout: one compact table, the figures labelled. */
+	table_lines(r->out, &hdr, &n);
+	assert_int_equal(n, 1 + 4); /* header, 3 ascon/speck ops + keysetup */
+	assert_non_null(strstr(hdr, "instr/B @64"));
+	assert_non_null(strstr(hdr, "est. cycles/B @64"));
+	assert_non_null(strstr(hdr, "flash KB"));
+	assert_non_null(strstr(hdr, "RAM B"));
+	assert_null(strstr(r->out, "stddev"));
+	assert_null(strstr(r->out, "measured with"));
+	assert_non_null(strstr(r->out, "exact (emulated)"));
+	assert_non_null(strstr(r->out, "not a measurement"));
+	assert_non_null(strstr(r->out, "energy: not measured"));
+	/* Aligned whatever the names' lengths. */
+	mode_col = col_of(hdr, "mode");
+	flash_col = col_of(hdr, "flash KB") + (int)strlen("flash KB");
+	assert_true(mode_col > 0);
+	for (l = strchr(hdr, '\n') + 1, i = 1; i < n;
+	     i++, l = strchr(l, '\n') + 1) {
+		const char *m = col_of(l, "AEAD") >= 0 ? "AEAD" : "ECB";
+		const char *e = strchr(l, '\n');
+
+		assert_int_equal(col_of(l, m), mode_col);
+		/* flash ends in the header's column: right-aligned figures. */
+		assert_true(e - l > flash_col);
+		assert_true(l[flash_col - 1] >= '0' && l[flash_col - 1] <= '9');
+		assert_true(l[flash_col] == ' ');
+		/* No trailing blank. */
+		assert_true(e[-1] != ' ');
+	}
+	/* --detail: every row too. */
+	snprintf(res, sizeof(res), "%s/detail", tmp);
+	run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths", "16",
+		"--runs", "3", "--results", res, "--detail", NULL);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "median"));
+	assert_non_null(strstr(r->out, "instr/B @16"));
+	free(r);
+}
+
+static void test_an_operation_list_that_measures_nothing_is_an_error(
+	void **state)
+{
+	struct res *r = malloc(sizeof(*r));
+	char res[128];
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(res, sizeof(res), "%s/nothing", tmp);
+	run_cli(r, "run", "--alg", "ascon-aead128", "--ops", "hash",
+		"--lengths", "16", "--runs", "3", "--results", res, NULL);
+	if (r->status != 2 || strstr(r->err, "bench.operations") == NULL) {
+		show(r);
+		fail_msg("an AEAD asked only to hash: expected exit 2 naming bench.operations");
+	}
+	one_prefix(r);
+	free(r);
+}
+
+static void test_compare_refuses_a_threshold_the_reports_do_not_have(
+	void **state)
+{
+	struct res *r = malloc(sizeof(*r));
+	char base[128], newer[128], bd[4096], nd[4096];
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(base, sizeof(base), "%s/cmp-base", tmp);
+	snprintf(newer, sizeof(newer), "%s/cmp-new", tmp);
+	run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths", "16,64",
+		"--runs", "3", "--results", base, NULL);
+	assert_int_equal(r->status, 0);
+	run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths", "16",
+		"--runs", "3", "--results", newer, NULL);
+	assert_int_equal(r->status, 0);
+	e2e_run_dir(base, bd, sizeof(bd));
+	e2e_run_dir(newer, nd, sizeof(nd));
+
+	/* The README's example on an emulated report: cycles are not there. */
+	run_cli(r, "compare", bd, nd, "--threshold", "cycles=2", NULL);
+	refused("instructions", r);
+	assert_non_null(strstr(r->err, "cycles=2"));
+	/* The unit's own metric and the model's apply. */
+	run_cli(r, "compare", bd, nd, "--threshold", "instructions=0",
+		"--threshold", "estimated=0", NULL);
+	if (r->status != 0) {
+		show(r);
+		fail_msg("same image, same counts: expected exit 0");
+	}
+	/* The model's figures are compared too, and the missing row said. */
+	assert_non_null(strstr(r->out, " model "));
+	assert_non_null(strstr(r->out, "1 removed"));
+	run_cli(r, "compare", bd, nd, "--fail-missing", NULL);
+	if (r->status != 3 || strstr(r->out, "missing from the new report") ==
+				      NULL) {
+		show(r);
+		fail_msg("--fail-missing: a row gone from NEW must fail with 3");
+	}
+	free(r);
+}
+
+/* Ctrl-C inside a row: exit 4 and that row filed interrupted. */
+static void test_ctrl_c_files_the_running_row_interrupted(void **state)
+{
+	char res[128], outp[128], errp[128], dir[4096], rep[4200];
+	char *argv[] = {(char *)e2e_hilrun_bin(),
+			"run",
+			"--alg",
+			"aes128-gcm",
+			"--ops",
+			"encrypt",
+			"--lengths",
+			"2048",
+			"--runs",
+			"2000",
+			"--results",
+			res,
+			NULL};
+	uint64_t t0 = e2e_ms_now();
+	char *rows;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	snprintf(res, sizeof(res), "%s/intr", tmp);
+	snprintf(outp, sizeof(outp), "%s/intr.out", tmp);
+	snprintf(errp, sizeof(errp), "%s/intr.err", tmp);
+	pid = spawn(argv, outp, errp);
+	/* Inside the row: after the check that precedes it. */
+	while (e2e_lines_with(errp, "verified on the target") == 0) {
+		if (waitpid(pid, &st, WNOHANG) != 0 ||
+		    e2e_ms_now() - t0 > WAIT_MS) {
+			char err[8192];
+
+			read_text(errp, err, sizeof(err));
+			fail_msg("the run ended or hung before its row:\n%s",
+				 err);
+		}
+		e2e_sleep_ms(20);
+	}
+	assert_int_equal(kill(pid, SIGINT), 0);
+	assert_int_equal(wait_exit(pid), 4);
+	e2e_run_dir(res, dir, sizeof(dir));
+	snprintf(rep, sizeof(rep), "%s/report.json", dir);
+	rows = e2e_report_rows(rep);
+	e2e_assert_contains(rows, "interrupted");
+	free(rows);
+	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+}
+
+static int setup(void **state)
+{
+	char locks[128];
+	const char *root = getenv("HILRUN_ROOT");
+
+	(void)state;
+	if (root != NULL && chdir(root) != 0) {
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "/tmp/hilrun-cli-XXXXXX");
+	if (mkdtemp(tmp) == NULL) {
+		return -1;
+	}
+	/* Its own locks: another run of the emulated board elsewhere on
+	 * this machine must not make these wait. */
+	snprintf(locks, sizeof(locks), "%s/locks", tmp);
+	unsetenv("HILRUN_BOARD");
+	unsetenv("HILRUN_LOG");
+	return setenv("HILRUN_LOCK_DIR", locks, 1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_remove_tree(tmp);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_every_command_has_help_on_stdout_with_exit_0),
+		cmocka_unit_test(
+			test_bad_values_and_arguments_are_refused_naming_them),
+		cmocka_unit_test(test_crypt_bad_tag_exits_1_not_could_not_start),
+		cmocka_unit_test(test_quick_run_prints_the_headline_table),
+		cmocka_unit_test(
+			test_an_operation_list_that_measures_nothing_is_an_error),
+		cmocka_unit_test(
+			test_compare_refuses_a_threshold_the_reports_do_not_have),
+		cmocka_unit_test(test_ctrl_c_files_the_running_row_interrupted),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
