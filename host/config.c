@@ -4,7 +4,9 @@
 
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -165,7 +167,7 @@ static const char *const build_keys[] = {
 	NULL,
 };
 static const char *const alg_keys[] = {
-	"name", "impl", "path", "kat", "unverified", NULL,
+	"name", "impl", "path", "kat", "unverified", "tree", "pattern", NULL,
 };
 static const char *const bench_keys[] = {
 	"operations", "lengths",      "ad_lengths", "runs", "warmup",
@@ -1051,6 +1053,62 @@ static int get_name(struct loader *ld, const cJSON *it, const char *path,
 }
 
 /* An integer list without repeats, e.g. bench.lengths. */
+/*
+ * A grid of lengths, {"from": A, "to": B, "step": S}: A, A+S, ... up to B
+ * (B itself when it falls on the grid), as SUPERCOP and the NIST LWC
+ * measurements sweep message lengths.
+ */
+static int get_u32_range(struct loader *ld, const cJSON *it, const char *path,
+			 size_t max_n, uint32_t max_v, uint32_t *vals,
+			 size_t *n_out)
+{
+	static const char *const keys[] = {"from", "to", "step", NULL};
+	uint32_t from = 0, to = 0, step = 1, v;
+	char p[PATH];
+	size_t n = 0;
+	int ret;
+
+	ret = check_keys(ld, it, path, keys);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (member(it, "from") == NULL || member(it, "to") == NULL) {
+		return fail(
+			ld, it,
+			"%s: a range needs \"from\" and \"to\" (and optionally \"step\")",
+			path);
+	}
+	snprintf(p, sizeof(p), "%s.from", path);
+	ret = get_u32(ld, member(it, "from"), p, 0, max_v, &from);
+	if (ret == HIL_OK) {
+		snprintf(p, sizeof(p), "%s.to", path);
+		ret = get_u32(ld, member(it, "to"), p, from, max_v, &to);
+	}
+	if (ret == HIL_OK && member(it, "step") != NULL) {
+		snprintf(p, sizeof(p), "%s.step", path);
+		ret = get_u32(ld, member(it, "step"), p, 1, max_v, &step);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if ((to - from) / step + 1 > max_n) {
+		return fail(
+			ld, it,
+			"%s: from %lu to %lu in steps of %lu is %lu lengths, at most %zu",
+			path, (unsigned long)from, (unsigned long)to,
+			(unsigned long)step,
+			(unsigned long)((to - from) / step + 1), max_n);
+	}
+	for (v = from; v <= to && n < max_n; v += step) {
+		vals[n++] = v;
+		if (to - v < step) {
+			break;
+		}
+	}
+	*n_out = n;
+	return HIL_OK;
+}
+
 static int get_u32_list(struct loader *ld, const cJSON *it, const char *path,
 			size_t max_n, uint32_t max_v, uint32_t *vals,
 			size_t *n_out)
@@ -1060,6 +1118,9 @@ static int get_u32_list(struct loader *ld, const cJSON *it, const char *path,
 	size_t n = 0, i, j;
 	int ret;
 
+	if (cJSON_IsObject(it)) {
+		return get_u32_range(ld, it, path, max_n, max_v, vals, n_out);
+	}
 	ret = get_array(ld, it, path, 1, max_n, &n);
 	if (ret != HIL_OK) {
 		return ret;
@@ -1347,14 +1408,198 @@ static int v_build(struct loader *ld, const cJSON *root, struct hil_config *cfg)
 	return HIL_OK;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The sorted names of the sub-folders of dir (not hidden); caller frees
+ * each and the array. @return how many, or -1 (errno). */
+static int sub_folders(const char *dir, char ***out)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	*out = NULL;
+	if (d == NULL) {
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+			    (int)sizeof(path) ||
+		    stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			continue;
+		}
+		if (n == cap) {
+			char **nn = realloc(names, (cap + 32) * sizeof(*nn));
+
+			if (nn == NULL) {
+				break;
+			}
+			names = nn;
+			cap += 32;
+		}
+		names[n] = strdup(e->d_name);
+		if (names[n] != NULL) {
+			n++;
+		}
+	}
+	closedir(d);
+	if (n > 0) {
+		qsort(names, n, sizeof(*names), cmp_str);
+	}
+	*out = names;
+	return (int)n;
+}
+
+static void free_names(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* A folder name as an algorithm or implementation name: characters a name
+ * may not have become '_'. @return 0 when nothing usable is left. */
+static int name_of_folder(const char *folder, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", folder);
+	for (i = 0; buf[i] != '\0'; i++) {
+		if (!((buf[i] >= 'a' && buf[i] <= 'z') ||
+		      (buf[i] >= 'A' && buf[i] <= 'Z') ||
+		      (buf[i] >= '0' && buf[i] <= '9') ||
+		      strchr("._+-", buf[i]) != NULL)) {
+			buf[i] = '_';
+		}
+	}
+	return is_name(buf);
+}
+
+/*
+ * {"tree": DIR, "pattern": GLOB}: every DIR/<algorithm>/<implementation>/
+ * holding an api.h (the SUPERCOP and NIST LWC layout, e.g. a crypto_aead/
+ * folder), whose "<algorithm>/<implementation>" matches GLOB (fnmatch;
+ * default all), as algorithms[*k..] with their folder as path, in name
+ * order. Their names are the folders' (other characters become '_').
+ */
+static int expand_tree(struct loader *ld, const cJSON *c, size_t entry,
+		       struct hil_config *cfg, size_t *k)
+{
+	char q[PATH], dir[HIL_CFG_STR], pattern[HIL_CFG_STR] = "*";
+	const cJSON *f;
+	char **algs = NULL;
+	int n_algs, i, found = 0;
+	int ret;
+
+	if (member(c, "name") != NULL || member(c, "impl") != NULL ||
+	    member(c, "path") != NULL || member(c, "kat") != NULL) {
+		snprintf(q, sizeof(q), "algorithms[%zu]", entry);
+		return fail(
+			ld, c,
+			"%s: a tree takes only \"pattern\" and \"unverified\" beside it (each folder is an implementation of its own, named after its folders)",
+			q);
+	}
+	snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
+	ret = get_path(ld, member(c, "tree"), q, dir, sizeof(dir), 1);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	f = member(c, "pattern");
+	if (f != NULL) {
+		snprintf(q, sizeof(q), "algorithms[%zu].pattern", entry);
+		ret = get_str(ld, f, q, pattern, sizeof(pattern), 0);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	n_algs = sub_folders(dir, &algs);
+	for (i = 0; i < n_algs; i++) {
+		char adir[PATH_MAX];
+		char **impls = NULL;
+		int n_impls, j;
+
+		snprintf(adir, sizeof(adir), "%s/%s", dir, algs[i]);
+		n_impls = sub_folders(adir, &impls);
+		for (j = 0; j < n_impls; j++) {
+			char idir[PATH_MAX], api[PATH_MAX + 8], rel[PATH_MAX];
+			struct hil_config_alg *a;
+
+			snprintf(idir, sizeof(idir), "%s/%s", adir, impls[j]);
+			snprintf(api, sizeof(api), "%s/api.h", idir);
+			snprintf(rel, sizeof(rel), "%s/%s", algs[i], impls[j]);
+			if (access(api, R_OK) != 0 ||
+			    fnmatch(pattern, rel, 0) != 0) {
+				continue;
+			}
+			if (*k >= HIL_CFG_MAX_ALGS) {
+				free_names(impls, n_impls);
+				free_names(algs, n_algs);
+				snprintf(q, sizeof(q), "algorithms[%zu].tree",
+					 entry);
+				return fail(
+					ld, c,
+					"%s: more than %d implementations in all (narrow it with \"pattern\", or split the run)",
+					q, HIL_CFG_MAX_ALGS);
+			}
+			a = &cfg->algs[*k];
+			memset(a, 0, sizeof(*a));
+			if (!name_of_folder(algs[i], a->name,
+					    sizeof(a->name)) ||
+			    !name_of_folder(impls[j], a->impl,
+					    sizeof(a->impl)) ||
+			    strlen(idir) >= sizeof(a->path)) {
+				continue;
+			}
+			snprintf(a->path, sizeof(a->path), "%s", idir);
+			a->entry = (unsigned)entry;
+			f = member(c, "unverified");
+			if (f != NULL) {
+				snprintf(q, sizeof(q),
+					 "algorithms[%zu].unverified", entry);
+				ret = get_flag(ld, f, q, &a->unverified);
+				if (ret != HIL_OK) {
+					free_names(impls, n_impls);
+					free_names(algs, n_algs);
+					return ret;
+				}
+			}
+			(*k)++;
+			found++;
+		}
+		free_names(impls, n_impls);
+	}
+	free_names(algs, n_algs);
+	if (found == 0) {
+		snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
+		return fail(
+			ld, c,
+			"%s: no <algorithm>/<implementation>/api.h under %s%s%s",
+			q, dir,
+			f != NULL || strcmp(pattern, "*") ? " matching " : "",
+			strcmp(pattern, "*") ? pattern : "");
+	}
+	return HIL_OK;
+}
+
 static int v_algorithms(struct loader *ld, const cJSON *root,
 			struct hil_config *cfg)
 {
 	const cJSON *it = member(root, "algorithms");
 	const cJSON *c, *f;
 	struct hil_config_alg *a;
-	char p[PATH], q[PATH];
-	size_t n = 0, i, j;
+	char p[PATH] = "algorithms", q[PATH];
+	size_t n = 0, i, j, k = 0;
 	int ret;
 
 	if (it == NULL) {
@@ -1368,7 +1613,46 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 	i = 0;
 	cJSON_ArrayForEach(c, it)
 	{
-		a = &cfg->algs[i];
+		if (cJSON_IsObject(c) && member(c, "tree") != NULL) {
+			size_t before = k;
+
+			ret = check_keys(ld, c, p, alg_keys);
+			if (ret == HIL_OK) {
+				ret = expand_tree(ld, c, i, cfg, &k);
+			}
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			for (; before < k; before++) {
+				for (j = 0; j < before; j++) {
+					if (strcmp(cfg->algs[j].name,
+						   cfg->algs[before].name) ==
+						    0 &&
+					    strcmp(cfg->algs[j].impl,
+						   cfg->algs[before].impl) ==
+						    0) {
+						return fail(
+							ld, c,
+							"algorithms[%zu].tree: %s/%s is also at algorithms[%u] (implementation names must differ)",
+							i,
+							cfg->algs[before].name,
+							cfg->algs[before].impl,
+							cfg->algs[j].entry);
+					}
+				}
+			}
+			i++;
+			continue;
+		}
+		if (k >= HIL_CFG_MAX_ALGS) {
+			return fail(
+				ld, c,
+				"algorithms[%zu]: more than %d implementations in all",
+				i, HIL_CFG_MAX_ALGS);
+		}
+		a = &cfg->algs[k];
+		memset(a, 0, sizeof(*a));
+		a->entry = (unsigned)i;
 		snprintf(p, sizeof(p), "algorithms[%zu]", i);
 		snprintf(a->impl, sizeof(a->impl), "ref");
 		if (cJSON_IsString(c)) {
@@ -1433,18 +1717,20 @@ static int v_algorithms(struct loader *ld, const cJSON *root,
 		if (ret != HIL_OK) {
 			return ret;
 		}
-		for (j = 0; j < i; j++) {
+		for (j = 0; j < k; j++) {
 			if (strcmp(cfg->algs[j].name, a->name) == 0 &&
 			    strcmp(cfg->algs[j].impl, a->impl) == 0) {
 				return fail(
 					ld, c,
-					"%s: %s (impl %s) is repeated (also at [%zu])",
-					p, a->name, a->impl, j);
+					"%s: %s (impl %s) is repeated (also at [%u])",
+					p, a->name, a->impl,
+					cfg->algs[j].entry);
 			}
 		}
 		i++;
+		k++;
 	}
-	cfg->n_algs = n;
+	cfg->n_algs = k;
 	return HIL_OK;
 }
 

@@ -8,8 +8,8 @@
 #define HIL_CFG_STR		  256 /* paths, program names */
 #define HIL_CFG_NAME		  64  /* short names */
 #define HIL_CFG_MAX_FLAGS	  32
-#define HIL_CFG_MAX_ALGS	  16
-#define HIL_CFG_MAX_LENGTHS	  32
+#define HIL_CFG_MAX_ALGS	  32
+#define HIL_CFG_MAX_LENGTHS	  64
 #define HIL_CFG_MAX_AD_LENGTHS	  8
 #define HIL_CFG_MAX_OPENOCD_CFG	  4
 #define HIL_CFG_MAX_EXTENDS_DEPTH 8 /* "extends" hops: a file and 8 bases */
@@ -31,6 +31,8 @@ struct hil_config_alg {
 	 * it can be checked neither by a host build nor by a KAT file; its
 	 * rows are marked unverified. */
 	int unverified;
+	unsigned entry; /* its index in the JSON "algorithms" (a tree gives
+			 * several implementations of one entry) */
 };
 
 struct hil_config {

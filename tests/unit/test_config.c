@@ -755,6 +755,103 @@ static void test_roots_confine_every_file_of_a_job(void **state)
 		HIL_OK);
 }
 
+/* {"tree": DIR}: every DIR/<alg>/<impl>/api.h, in name order, named after
+ * their folders; "pattern" narrows it; an empty tree is an error. */
+static void test_a_tree_expands_into_its_implementations(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_config cfg;
+	char a[128], err[512];
+	static const char *const folders[] = {"t",
+					      "t/zeta",
+					      "t/zeta/ref",
+					      "t/alpha",
+					      "t/alpha/opt 2",
+					      "t/alpha/ref",
+					      "t/alpha/noapi"};
+	size_t i;
+
+	for (i = 0; i < sizeof(folders) / sizeof(folders[0]); i++) {
+		char d[256];
+
+		snprintf(d, sizeof(d), "%s/%s", fx->dir, folders[i]);
+		assert_int_equal(mkdir(d, 0755), 0);
+	}
+	put(fx, "t/zeta/ref/api.h", "", a, sizeof(a));
+	put(fx, "t/alpha/opt 2/api.h", "", a, sizeof(a));
+	put(fx, "t/alpha/ref/api.h", "", a, sizeof(a));
+	put(fx, "x.json", "{'algorithms': ['ascon-aead128', {'tree': 't'}]}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_int_equal(cfg.n_algs, 4);
+	assert_string_equal(cfg.algs[1].name, "alpha");
+	assert_string_equal(cfg.algs[1].impl, "opt_2");
+	assert_non_null(strstr(cfg.algs[1].path, "t/alpha/opt 2"));
+	assert_string_equal(cfg.algs[2].impl, "ref");
+	assert_string_equal(cfg.algs[3].name, "zeta");
+	assert_int_equal(cfg.algs[3].entry, 1);
+
+	put(fx, "y.json",
+	    "{'algorithms': [{'tree': 't', 'pattern': 'alpha/r*'}]}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)), HIL_OK);
+	assert_int_equal(cfg.n_algs, 1);
+	assert_string_equal(cfg.algs[0].name, "alpha");
+
+	put(fx, "z.json",
+	    "{'algorithms': [{'tree': 't', 'pattern': 'nothing*'}]}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(
+		err,
+		"algorithms[0].tree: no <algorithm>/<implementation>/api.h under"));
+	assert_non_null(strstr(err, "matching nothing*"));
+
+	put(fx, "w.json", "{'algorithms': [{'tree': 't', 'name': 'x'}]}", a,
+	    sizeof(a));
+	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "a tree takes only"));
+}
+
+/* The SUPERCOP / NIST LWC grid: lengths as a range, AD lengths beside. */
+static void test_lengths_as_a_grid(void **state)
+{
+	struct hil_config cfg;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(
+		hil_config_parse(
+			"{\"algorithms\": [\"ascon-aead128\"], \"bench\": {"
+			"\"lengths\": {\"from\": 0, \"to\": 2048, \"step\": 64},"
+			" \"ad_lengths\": [0, 16]}}",
+			NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(cfg.bench.n_lengths, 33);
+	assert_int_equal(cfg.bench.lengths[0], 0);
+	assert_int_equal(cfg.bench.lengths[1], 64);
+	assert_int_equal(cfg.bench.lengths[32], 2048);
+	assert_int_equal(cfg.bench.n_ad_lengths, 2);
+	assert_int_equal(
+		hil_config_parse(
+			"{\"algorithms\": [\"ascon-aead128\"], \"bench\": {"
+			"\"lengths\": {\"from\": 10, \"to\": 20, \"step\": 4}}}",
+			NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(cfg.bench.n_lengths, 3); /* 10, 14, 18 */
+	assert_int_equal(cfg.bench.lengths[2], 18);
+	parse_fails(
+		"{\"algorithms\": [\"ascon-aead128\"], \"bench\": {"
+		"\"lengths\": {\"from\": 0, \"to\": 2048, \"step\": 1}}}",
+		"bench.lengths: from 0 to 2048 in steps of 1 is 2049 lengths, at most 64");
+	parse_fails(
+		"{\"algorithms\": [\"ascon-aead128\"], \"bench\": {"
+		"\"lengths\": {\"to\": 64}}}",
+		"bench.lengths: a range needs \"from\" and \"to\" (and optionally \"step\")");
+}
+
 /* ---- keys and types ----------------------------------------------------- */
 
 static void test_unknown_key_is_an_error_naming_its_path(void **state)
@@ -967,11 +1064,11 @@ static void test_array_sizes_are_within_the_limits(void **state)
 
 	(void)state;
 	parse_fails("{'algorithms': []}",
-		    "algorithms: expected 1 to 16 entries, got 0");
+		    "algorithms: expected 1 to 32 entries, got 0");
 	parse_fails("{'name': 'x'}",
 		    "algorithms: at least one algorithm is required");
 	parse_fails("{" ALG ", 'bench': {'lengths': []}}",
-		    "bench.lengths: expected 1 to 32 entries, got 0");
+		    "bench.lengths: expected 1 to 64 entries, got 0");
 	parse_fails(
 		"{" ALG
 		", 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
@@ -983,7 +1080,7 @@ static void test_array_sizes_are_within_the_limits(void **state)
 		strcat(json, part);
 	}
 	strcat(json, "]}}");
-	parse_fails(json, "bench.lengths: expected 1 to 32 entries, got 33");
+	parse_fails(json, "bench.lengths: expected 1 to 64 entries, got 65");
 
 	snprintf(json, sizeof(json), "{" ALG ", 'build': {'cflags': ['-O2'");
 	for (i = 1; i <= HIL_CFG_MAX_FLAGS; i++) {
@@ -998,7 +1095,7 @@ static void test_array_sizes_are_within_the_limits(void **state)
 		strcat(json, part);
 	}
 	strcat(json, "]}");
-	parse_fails(json, "algorithms: expected 1 to 16 entries, got 17");
+	parse_fails(json, "algorithms: expected 1 to 32 entries, got 33");
 }
 
 static void test_algorithm_entries_are_names(void **state)
@@ -1569,6 +1666,8 @@ int main(void)
 		T(test_nul_bytes_and_huge_files_are_refused),
 		T(test_special_and_secret_files_are_refused_without_quoting),
 		T(test_roots_confine_every_file_of_a_job),
+		T(test_a_tree_expands_into_its_implementations),
+		T(test_lengths_as_a_grid),
 		T(test_unknown_key_is_an_error_naming_its_path),
 		T(test_unknown_key_in_a_base_names_the_base_file),
 		T(test_wrong_type_in_lengths_gives_the_exact_message),
