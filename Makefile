@@ -235,8 +235,12 @@ $(FW_DIR)/stub.elf: $(FW_OBJS) $(FW_HEAP_LIB) $(BOARD_LDSCRIPT)
 	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS) $(FW_LDLIBS)
 	$(CROSS)size $@
 
-.PHONY: firmware
+.PHONY: firmware fw-impl
 firmware: $(FW_DIR)/stub.elf
+
+# The implementations' objects alone, without the image (hilrun builds each
+# folder of the user's this way to find one that does not build).
+fw-impl: $(foreach i,$(FW_ALGS),$(FW_DIR)/crypto/$(call impl_id,$(i))/code.o)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -408,18 +408,143 @@ static int lock_fw_dir(const char *root, const char *dir)
 	return fd;
 }
 
+/* The make variables of one configuration's build. */
+struct make_vars {
+	char board[128];
+	char opt[2100];
+	char clock[64];
+	char baud[64];
+};
+
+/* make -C root TARGET ... ALGS=algs FW_DIR=dir, output appended to log. */
+static int run_make(const char *root, const char *log_path, const char *target,
+		    const struct make_vars *v, const char *algs,
+		    const char *dir, int *status)
+{
+	char *var_algs = malloc(strlen(algs) + 8);
+	char var_dir[HIL_PATH + 16];
+	int ret;
+
+	if (var_algs == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	sprintf(var_algs, "ALGS=%s", algs);
+	snprintf(var_dir, sizeof(var_dir), "FW_DIR=%s", dir);
+	{
+		char *argv[] = {"make",
+				"--no-print-directory",
+				"-C",
+				(char *)root,
+				(char *)target,
+				(char *)v->board,
+				(char *)v->opt,
+				var_algs,
+				(char *)v->clock,
+				(char *)v->baud,
+				var_dir,
+				NULL};
+
+		ret = hil_proc_run(argv, log_path, BUILD_TIMEOUT_MS, status);
+	}
+	free(var_algs);
+	return ret;
+}
+
+/* The first error a compiler wrote for one implementation built alone
+ * (its .warn files), into why. */
+static void first_error(const char *obj_dir, char *why, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(obj_dir);
+
+	snprintf(why, len, "its objects do not link (see build.log)");
+	if (d == NULL) {
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[HIL_PATH];
+		char *text = NULL;
+		const char *line;
+		size_t n = strlen(e->d_name);
+
+		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", obj_dir, e->d_name);
+		if (hil_read_file(path, &text, NULL) != HIL_OK) {
+			continue;
+		}
+		line = strstr(text, "error:");
+		if (line != NULL) {
+			const char *start = line;
+
+			while (start > text && start[-1] != '\n') {
+				start--;
+			}
+			snprintf(why, len, "%.*s", (int)strcspn(start, "\n"),
+				 start);
+			free(text);
+			break;
+		}
+		free(text);
+	}
+	closedir(d);
+}
+
+/*
+ * The image did not build: build each of the user's folders alone (in
+ * FW_DIR/isolate/<alg>_<impl>) to find the ones that do not, so that they
+ * are recorded with their reason and the others are measured.
+ * @return how many were excluded into fw->excluded; entries[i] of an
+ *         excluded one is emptied.
+ */
+static size_t isolate_failures(const struct hil_config *cfg, const char *root,
+			       const char *log_path, const struct make_vars *v,
+			       struct hil_firmware *fw, char **entries)
+{
+	size_t i, n = 0;
+
+	hil_warn(
+		"the image does not build: building each folder of your own alone to find which does not");
+	for (i = 0; i < cfg->n_algs; i++) {
+		const struct hil_config_alg *a = &cfg->algs[i];
+		char dir[HIL_PATH], obj[HIL_PATH + 200];
+		int status = -1;
+
+		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
+			 a->impl);
+		if (run_make(root, log_path, "fw-impl", v, entries[i], dir,
+			     &status) == HIL_OK &&
+		    status == 0) {
+			continue;
+		}
+		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,
+			 a->impl);
+		snprintf(fw->excluded[n].impl, sizeof(fw->excluded[n].impl),
+			 "%s/%s", a->name, a->impl);
+		first_error(obj, fw->excluded[n].why,
+			    sizeof(fw->excluded[n].why));
+		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
+			a->name, a->impl, fw->excluded[n].why);
+		hint_build_failure(log_path);
+		entries[i][0] = '\0';
+		n++;
+	}
+	fw->n_excluded = n;
+	return n;
+}
+
 int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw)
 {
 	char opt[2048] = "";
-	char var_board[128];
-	char var_opt[2100];
-	char var_algs[8300];
-	char var_dir[HIL_PATH + 16];
-	char var_clock[64];
-	char var_baud[64];
+	struct make_vars v;
 	char key[16384];
+	char *entries[HIL_CFG_MAX_ALGS] = {NULL};
 	size_t i;
 	uint32_t h;
 	int status = -1;
@@ -463,11 +588,11 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 	if (lock_fd < 0) {
 		return lock_fd;
 	}
+	ret = HIL_OK;
 	if (algs_override != NULL) {
 		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
 	} else {
-		for (i = 0; i < cfg->n_algs; i++) {
-			char one[HIL_PATH + 160];
+		for (i = 0; i < cfg->n_algs && ret == HIL_OK; i++) {
 			char link[HIL_PATH] = "";
 
 			/* An external folder is named after '=', by our link
@@ -475,45 +600,66 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 			if (cfg->algs[i].path[0] != '\0') {
 				ret = link_source(fw->dir, &cfg->algs[i], link,
 						  sizeof(link));
-				if (ret != HIL_OK) {
-					close(lock_fd);
-					return ret;
-				}
 			}
-			snprintf(one, sizeof(one), "%s%s/%s%s%s", i ? " " : "",
+			entries[i] = malloc(HIL_PATH + 160);
+			if (entries[i] == NULL) {
+				ret = HIL_ERR_NOMEM;
+				break;
+			}
+			snprintf(entries[i], HIL_PATH + 160, "%s/%s%s%s",
 				 cfg->algs[i].name, cfg->algs[i].impl,
 				 link[0] ? "=" : "", link);
-			strncat(fw->algs, one,
+			if (i > 0) {
+				strncat(fw->algs, " ",
+					sizeof(fw->algs) - strlen(fw->algs) -
+						1);
+			}
+			strncat(fw->algs, entries[i],
 				sizeof(fw->algs) - strlen(fw->algs) - 1);
 		}
 	}
+	if (ret != HIL_OK) {
+		goto out;
+	}
 
-	snprintf(var_board, sizeof(var_board), "BOARD=%s", cfg->board.name);
-	snprintf(var_opt, sizeof(var_opt), "OPT=%s", opt);
-	snprintf(var_algs, sizeof(var_algs), "ALGS=%s", fw->algs);
-	snprintf(var_dir, sizeof(var_dir), "FW_DIR=%s", fw->dir);
-	snprintf(var_clock, sizeof(var_clock), "CLOCK_HZ=%u",
+	snprintf(v.board, sizeof(v.board), "BOARD=%s", cfg->board.name);
+	snprintf(v.opt, sizeof(v.opt), "OPT=%s", opt);
+	snprintf(v.clock, sizeof(v.clock), "CLOCK_HZ=%u",
 		 (unsigned)cfg->board.clock_hz);
 	/* The stub's UART speed is the config's (the real board divides its
 	 * APB1 clock for it; QEMU ignores it). */
-	snprintf(var_baud, sizeof(var_baud), "HIL_BAUD=%u",
+	snprintf(v.baud, sizeof(v.baud), "HIL_BAUD=%u",
 		 (unsigned)cfg->link.baud);
-	{
-		char *argv[] = {"make",	    "--no-print-directory",
-				"-C",	    (char *)root,
-				"firmware", var_board,
-				var_opt,    var_algs,
-				var_clock,  var_baud,
-				var_dir,    NULL};
-
-		hil_info("building %s firmware for %s (%s) in %s",
-			 cfg->board.name, cfg->name, opt, fw->dir);
-		ret = hil_proc_run(argv, log_path, BUILD_TIMEOUT_MS, &status);
+	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
+		 cfg->name, opt, fw->dir);
+	ret = run_make(root, log_path, "firmware", &v, fw->algs, fw->dir,
+		       &status);
+	if (ret == HIL_OK && status != 0 && algs_override == NULL &&
+	    isolate_failures(cfg, root, log_path, &v, fw, entries) > 0) {
+		/* The image again, without the folders that do not build. */
+		fw->algs[0] = '\0';
+		for (i = 0; i < cfg->n_algs; i++) {
+			if (entries[i][0] == '\0') {
+				continue;
+			}
+			if (fw->algs[0] != '\0') {
+				strncat(fw->algs, " ",
+					sizeof(fw->algs) - strlen(fw->algs) -
+						1);
+			}
+			strncat(fw->algs, entries[i],
+				sizeof(fw->algs) - strlen(fw->algs) - 1);
+		}
+		if (fw->algs[0] == '\0') {
+			snprintf(fw->algs, sizeof(fw->algs), "none");
+		}
+		ret = run_make(root, log_path, "firmware", &v, fw->algs,
+			       fw->dir, &status);
 	}
 	if (ret != HIL_OK) {
-		close(lock_fd);
 		hil_err("could not run make: %s", hil_strerror(ret));
-		return ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
+		ret = ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
+		goto out;
 	}
 	if (algs_override == NULL) {
 		for (i = 0; i < cfg->n_algs; i++) {
@@ -525,20 +671,26 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 			}
 		}
 	}
-	close(lock_fd);
 	if (status != 0) {
 		hil_err("firmware build for %s failed (make exit %d)",
 			cfg->name, status);
 		tail_log(log_path);
 		hint_build_failure(log_path);
-		return HIL_ERR_BUILD;
+		ret = HIL_ERR_BUILD;
+		goto out;
 	}
 	if (access(fw->elf, R_OK) != 0) {
 		hil_err("firmware build reported success but %s is missing",
 			fw->elf);
-		return HIL_ERR_BUILD;
+		ret = HIL_ERR_BUILD;
+		goto out;
 	}
 	read_flags(fw->dir, fw);
 	compiler_version(root, fw->compiler, sizeof(fw->compiler));
-	return HIL_OK;
+out:
+	close(lock_fd);
+	for (i = 0; i < HIL_CFG_MAX_ALGS; i++) {
+		free(entries[i]);
+	}
+	return ret;
 }

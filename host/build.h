@@ -24,6 +24,13 @@ struct hil_firmware {
 	char algs[8192]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
 	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS]; /* user folders */
 	size_t n_foreign;
+	/* User folders left out of the image because they do not build
+	 * (each tried alone); the others were built and are measured. */
+	struct {
+		char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
+		char why[256]; /* the compiler's first error */
+	} excluded[HIL_CFG_MAX_ALGS];
+	size_t n_excluded;
 };
 
 /**

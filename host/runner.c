@@ -1379,6 +1379,22 @@ static void subject_from_target(const struct hilp_alg_info *t,
  * a round trip on the target, or, when the config says "unverified", the
  * round trip alone with every row marked unverified.
  */
+/* Why the build left ca out of the image, or NULL when it is in. */
+static const char *excluded_why(const struct run_ctx *c,
+				const struct hil_config_alg *ca)
+{
+	char id[2 * HIL_CFG_NAME + 2];
+	size_t i;
+
+	snprintf(id, sizeof(id), "%s/%s", ca->name, ca->impl);
+	for (i = 0; i < c->run->fw.n_excluded; i++) {
+		if (strcmp(c->run->fw.excluded[i].impl, id) == 0) {
+			return c->run->fw.excluded[i].why;
+		}
+	}
+	return NULL;
+}
+
 static void prepare_subjects(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -1399,6 +1415,15 @@ static void prepare_subjects(struct run_ctx *c)
 		c->subj_ret[a] = HIL_OK;
 		c->check[a] = CHECK_HOST;
 		snprintf(c->kat[a], sizeof(c->kat[a]), "%s", ca->kat);
+		if (excluded_why(c, ca) != NULL) {
+			snprintf(c->why[a], sizeof(c->why[a]),
+				 "does not build: %s", excluded_why(c, ca));
+			c->subj_ret[a] = HIL_ERR_BUILD;
+			memset(subject, 0, sizeof(*subject));
+			subject->name = ca->name;
+			subject->impl = ca->impl;
+			continue;
+		}
 		if (ref != NULL) {
 			*subject = *ref;
 			subject->impl = ca->impl;
@@ -1452,15 +1477,16 @@ static void prepare_subjects(struct run_ctx *c)
 		if (ca->unverified) {
 			c->check[a] = CHECK_NONE;
 			hil_warn(
-				"%s/%s: no host build and no known-answer file: measured UNVERIFIED, as algorithms[%zu].unverified asks (a round trip on the target only)",
-				ca->name, ca->impl, a);
+				"%s/%s: no host build and no known-answer file: measured UNVERIFIED, as algorithms[%u].unverified asks (a round trip on the target only)",
+				ca->name, ca->impl, ca->entry);
 			continue;
 		}
 		snprintf(
 			c->why[a], sizeof(c->why[a]),
-			"cannot be verified: it does not build for this host (see build.log) and has no known-answer file (give algorithms[%zu].kat, or put LWC_%s_KAT_*.txt beside it); to measure it anyway, unverified, set algorithms[%zu].unverified to true",
-			a, subject->kind == HILP_KIND_AEAD ? "AEAD" : "HASH",
-			a);
+			"cannot be verified: it does not build for this host (see build.log) and has no known-answer file (give algorithms[%u].kat, or put LWC_%s_KAT_*.txt beside it); to measure it anyway, unverified, set algorithms[%u].unverified to true",
+			ca->entry,
+			subject->kind == HILP_KIND_AEAD ? "AEAD" : "HASH",
+			ca->entry);
 		c->subj_ret[a] = HIL_ERR_VERIFY;
 	}
 }
@@ -1557,7 +1583,7 @@ static int measure(struct run_ctx *c)
 			hil_err("%s/%s: %s", ca->name, ca->impl, c->why[a]);
 			return HIL_ERR_CONFIG;
 		}
-		if (index < 0) {
+		if (index < 0 && c->subj_ret[a] != HIL_ERR_BUILD) {
 			hil_err("%s/%s is not in the target image", ca->name,
 				ca->impl);
 			return HIL_ERR_MISMATCH;
@@ -1607,8 +1633,26 @@ static int measure(struct run_ctx *c)
 				return HIL_ERR_INTERRUPTED;
 			}
 		}
-		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO) {
-			return ret;
+		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+		    ret == HIL_ERR_TARGET_FAULT) {
+			/* It hung or crashed the target while being checked:
+			 * bring the target back, record it, go on with the
+			 * others (a tree of many is measured to its end). */
+			const char *what = ret == HIL_ERR_TARGET_FAULT
+						   ? "took a fault"
+						   : "did not answer (hung)";
+
+			if (recover(c) != HIL_OK) {
+				return ret;
+			}
+			hil_err("%s/%s %s during verification on the target: its rows are not measured",
+				ca->name, ca->impl, what);
+			snprintf(c->why[a], sizeof(c->why[a]),
+				 "%s during verification on the target", what);
+			if (add_failed_row(c, subject, c->why[a]) == NULL) {
+				return HIL_ERR_NOMEM;
+			}
+			continue;
 		}
 		if (ret != HIL_OK) {
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
