@@ -369,6 +369,7 @@ static void test_a_missing_header_gets_a_hint(void **state)
 	char results[128];
 	char out[8192];
 	FILE *f;
+	int ret;
 
 	(void)state;
 	assert_non_null(cfg);
@@ -387,10 +388,15 @@ static void test_a_missing_header_gets_a_hint(void **state)
 		 dir);
 	make_config(cfg, algs, results);
 	e2e_capture_begin(&cap, tmp_root);
-	assert_int_equal(run_config(cfg, results, run), HIL_ERR_BUILD);
+	ret = run_config(cfg, results, run);
 	e2e_capture_end(&cap, out, sizeof(out));
+	/* Left out of the image with its reason: a failed row. */
+	assert_int_equal(ret, HIL_ERR_VERIFY);
 	e2e_assert_contains(out, "permutations.h");
 	e2e_assert_contains(out, "hilrun supplies crypto_aead.h");
+	assert_int_equal(run->n_rows, 1);
+	assert_non_null(strstr(run->rows[0].error, "does not build"));
+	assert_non_null(strstr(run->rows[0].error, "permutations.h"));
 	hil_run_free(run);
 	free(run);
 	free(cfg);
@@ -606,6 +612,55 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	free(cfg);
 }
 
+/* A whole tree in the SUPERCOP / NIST LWC layout, seven implementations of
+ * three algorithms (one bundled, two not): one does not build, one hangs
+ * on the target; one report holds every other row, measured. */
+static void test_a_whole_tree_is_measured_past_failures(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	const struct hil_row *r;
+	char results[128], report[HIL_PATH + 16];
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "tree");
+	make_config(cfg,
+		    "{ \"tree\": \"tests/fixtures/lwc-tree/crypto_aead\" },"
+		    " { \"tree\": \"tests/fixtures/lwc-tree/crypto_hash\" }",
+		    results);
+	cfg->bench.operations = HIL_OPS_ENCRYPT | HIL_OPS_HASH;
+	assert_int_equal(cfg->n_algs, 6);
+	assert_string_equal(cfg->algs[0].name, "ascon-aead128");
+	assert_string_equal(cfg->algs[0].impl, "multia");
+	assert_string_equal(cfg->algs[5].name, "toyhash");
+	assert_int_equal(cfg->algs[5].entry, 1);
+
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(assert_rows_ok(run, "multia"), 2);
+	assert_int_equal(assert_rows_ok(run, "multib"), 2);
+	assert_int_equal(assert_rows_ok(run, "mine"), 2);
+	assert_int_equal(assert_rows_ok(run, "asm"), 2);
+	assert_string_equal(row_of(run, "asm")->verified_by,
+			    "KAT (no host build)");
+	assert_int_equal(rows_of(run, "broken"), 1);
+	r = row_of(run, "broken");
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error, "does not build"));
+	assert_non_null(strstr(r->error, "error:"));
+	assert_int_equal(rows_of(run, "hangs"), 1);
+	r = row_of(run, "hangs");
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error, "did not answer"));
+	/* one report of them all */
+	snprintf(report, sizeof(report), "%s/report.json", run->dir);
+	assert_int_equal(access(report, R_OK), 0);
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +674,7 @@ int main(void)
 			test_an_unbundled_algorithm_is_verified_then_measured),
 		cmocka_unit_test(
 			test_assembly_only_code_needs_a_kat_or_the_option),
+		cmocka_unit_test(test_a_whole_tree_is_measured_past_failures),
 	};
 	int failed;
 
