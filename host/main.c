@@ -929,8 +929,10 @@ static int cmd_report(int argc, char **argv)
 		if (r != HIL_OK) {
 			ret = r;
 		} else {
-			printf("%s: summary.md summary.csv per_byte.svg sizes.svg report.html\n",
-			       argv[i]);
+			printf("%s: %s\n", argv[i],
+			       hil_report_dir_is_sweep(argv[i])
+				       ? "sweep.svg sweep.html"
+				       : "summary.md summary.csv per_byte.svg sizes.svg report.html");
 		}
 	}
 	return ret;

@@ -35,13 +35,20 @@ int hil_report_check(const cJSON *report, const char *name, char *err,
 /**
  * Write summary.md, summary.csv, per_byte.svg, sizes.svg and report.html
  * next to run_dir/report.json, each atomically (temporary file, rename).
+ * A sweep's folder (sweep.json, no report.json) gets sweep.svg and
+ * sweep.html instead, from the runs sweep.json names (found where it says,
+ * or beside the sweep's folder).
  * @return HIL_OK or the first error (logged).
  */
 int hil_report_render_all(const char *run_dir);
 
+/** 1 when dir is a sweep's folder (sweep.json and no report.json). */
+int hil_report_dir_is_sweep(const char *dir);
+
 /**
- * Write the comparison plot of a sweep (one report per configuration) as
- * out_dir/sweep.svg, atomically.
+ * Write the comparison plot and page of a sweep (one report per
+ * configuration) as out_dir/sweep.svg and out_dir/sweep.html, atomically;
+ * out_dir/sweep.json, when there, names the sweep and its failed runs.
  * @param run_dirs n run folders, each holding a report.json.
  * @return HIL_OK or the first error (logged).
  */
@@ -77,6 +84,15 @@ int hil_svg_sizes(const cJSON *report, FILE *out);
  * @param reports n report trees (borrowed), in the order of the sweep.
  */
 int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out);
+
+/**
+ * sweep.html: the configurations, cost per byte at 64 B with a column per
+ * configuration, the sweep plot inline, sizes, and every length.
+ * @param sweep the sweep folder's sweep.json (borrowed), or NULL: it names
+ *        the sweep and the runs that wrote no report.
+ */
+int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
+		   FILE *out);
 
 /** report.html: one self-contained page (no network), SVGs inline. */
 int hil_html_report(const cJSON *report, FILE *out);

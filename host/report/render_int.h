@@ -91,6 +91,29 @@ int hil_series_has(const struct hil_series *s, const cJSON *row);
 /** "alg/impl op" (", ad N" when ad_len is not 0) into buf. */
 void hil_series_name(const struct hil_series *s, char *buf, size_t len);
 
+/* ---- the figure a plot or table shows per row (svg.c) */
+
+/**
+ * What a report's figures are: "cycles (estimated, model)" when the cycle
+ * model ran, "cycles (measured on the board)" for a real board's DWT count,
+ * else the counter unit ("instructions (emulated)").
+ */
+const char *hil_fig_what(const cJSON *report);
+
+/** The row's cost per byte in hil_fig_what() terms: 1 and *v, else 0. */
+int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v);
+
+/** 1 when the reports' figures can share an axis (all cycles, or one unit). */
+int hil_fig_comparable(const cJSON *const *reports, size_t n);
+
+/** The series of all reports, each once; caller frees *out. */
+int hil_sweep_series(const cJSON *const *reports, size_t n,
+		     struct hil_series **out, size_t *nout);
+
+/** A configuration's name, with its run id when another has the same. */
+void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
+		     size_t len);
+
 /* ---- the summary table (summary.c), also shown in report.html */
 
 struct hil_sum_line {

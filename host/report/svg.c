@@ -898,150 +898,50 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 	return hil_render_status(out);
 }
 
+/* ---------------------------------------------------------------- figures */
+
+const char *hil_fig_what(const cJSON *report)
+{
+	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	const char *unit = hil_rj_unit(report);
+
+	if (has_model(report)) {
+		return "cycles (estimated, model)";
+	}
+	if (strcmp(unit, "cycles") == 0 &&
+	    hil_rj_bool(board, "emulated") != 1) {
+		return "cycles (measured on the board)";
+	}
+	return unit;
+}
+
+int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v)
+{
+	struct pb_point p;
+
+	if (!hil_rj_row_ok(row) ||
+	    !pb_row(row, has_model(report) ? PB_MODEL : PB_COUNTER, &p)) {
+		return 0;
+	}
+	*v = p.med;
+	return 1;
+}
+
+int hil_fig_comparable(const cJSON *const *reports, size_t n)
+{
+	size_t i;
+	int cycles = 1, same = 1;
+
+	for (i = 0; i < n; i++) {
+		const char *w = hil_fig_what(reports[i]);
+
+		cycles &= strncmp(w, "cycles", 6) == 0;
+		same &= strcmp(w, hil_fig_what(reports[0])) == 0;
+	}
+	return cycles || same;
+}
+
 /* ---------------------------------------------------------------- sweep */
-
-#define SW_MAX_METRICS 256
-
-struct sw_metric {
-	char name[200]; /* first label line: what */
-	char what[120]; /* second line: the figure and its unit */
-	double *v;	/* n values */
-	int *have;
-};
-
-static struct sw_metric *sw_add(struct sw_metric *m, size_t *nm, size_t n,
-				const char *name, const char *what)
-{
-	size_t i;
-
-	for (i = 0; i < *nm; i++) {
-		if (strcmp(m[i].name, name) == 0 &&
-		    strcmp(m[i].what, what) == 0) {
-			return &m[i];
-		}
-	}
-	if (*nm == SW_MAX_METRICS) {
-		return NULL;
-	}
-	m = &m[(*nm)];
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->what, sizeof(m->what), "%s", what);
-	m->v = calloc(n, sizeof(*m->v));
-	m->have = calloc(n, sizeof(*m->have));
-	if (m->v == NULL || m->have == NULL) {
-		free(m->v);
-		free(m->have);
-		return NULL;
-	}
-	(*nm)++;
-	return m;
-}
-
-static void sw_set(struct sw_metric *m, size_t i, double v)
-{
-	if (m != NULL) {
-		m->v[i] = v;
-		m->have[i] = 1;
-	}
-}
-
-/* The longest msg_len of series s over every report. */
-static double sw_longest(const cJSON *const *reports, size_t n,
-			 const struct hil_series *s)
-{
-	double longest = 0, len;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const cJSON *r;
-
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
-			if (hil_series_has(s, r) &&
-			    hil_rj_num(r, "msg_len", &len) && len > longest) {
-				longest = len;
-			}
-		}
-	}
-	return longest;
-}
-
-static int sw_collect(const cJSON *const *reports, size_t n,
-		      struct sw_metric *m, size_t *nm, int same_unit)
-{
-	size_t i, j;
-	int ret = HIL_OK;
-
-	for (i = 0; i < n; i++) {
-		const cJSON *e, *z;
-		double flash, ram, stack;
-
-		if (hil_rj_image(reports[i], &flash, &ram, &stack)) {
-			sw_set(sw_add(m, nm, n, "whole image", "flash (B)"), i,
-			       flash);
-			sw_set(sw_add(m, nm, n, "whole image", "RAM (B)"), i,
-			       ram);
-		}
-		e = cJSON_GetObjectItemCaseSensitive(reports[i], "sizes");
-		if (!cJSON_IsArray(e)) {
-			continue;
-		}
-		cJSON_ArrayForEach(z, e)
-		{
-			char name[200];
-			double v;
-
-			snprintf(name, sizeof(name), "%s/%s",
-				 hil_rj_str(z, "algorithm"),
-				 hil_rj_str(z, "implementation"));
-			if (hil_rj_num(z, "flash_bytes", &v)) {
-				sw_set(sw_add(m, nm, n, name, "flash (B)"), i,
-				       v);
-			}
-		}
-	}
-	if (!same_unit) {
-		return HIL_OK;
-	}
-	for (i = 0; i < n && ret == HIL_OK; i++) {
-		struct hil_series *s = NULL;
-		size_t ns = 0;
-
-		ret = hil_series_list(reports[i], &s, &ns);
-		for (j = 0; ret == HIL_OK && j < ns; j++) {
-			double L = sw_longest(reports, n, &s[j]);
-			char name[200], what[120];
-			size_t k;
-
-			if (L <= 0) {
-				continue;
-			}
-			hil_series_name(&s[j], name, sizeof(name));
-			snprintf(what, sizeof(what), "%s/byte @%.0f B",
-				 hil_rj_unit(reports[0]), L);
-			/* Each configuration's figure at that length. */
-			for (k = 0; k < n; k++) {
-				const cJSON *r;
-				double len, v;
-
-				cJSON_ArrayForEach(r, hil_rj_rows(reports[k]))
-				{
-					if (hil_series_has(&s[j], r) &&
-					    hil_rj_row_ok(r) &&
-					    hil_rj_num(r, "msg_len", &len) &&
-					    len == L &&
-					    hil_rj_row_per_byte(r, &v)) {
-						sw_set(sw_add(m, nm, n, name,
-							      what),
-						       k, v);
-					}
-				}
-			}
-		}
-		free(s);
-	}
-	return ret;
-}
 
 static const char *sw_name(const cJSON *report)
 {
@@ -1051,8 +951,7 @@ static const char *sw_name(const cJSON *report)
 	return name[0] != '\0' ? name : hil_rj_str(run, "id");
 }
 
-/* The configuration's name, with the run id when another has the same. */
-static void sw_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
+void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
 		     size_t len)
 {
 	size_t j;
@@ -1070,130 +969,439 @@ static void sw_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
 	snprintf(buf, len, "%s", sw_name(reports[i]));
 }
 
+/* The series of every report, each once, in first-seen order. */
+int hil_sweep_series(const cJSON *const *reports, size_t n,
+		     struct hil_series **out, size_t *nout)
+{
+	struct hil_series *all = NULL;
+	size_t na = 0, i, j, k;
+	int ret = HIL_OK;
+
+	*out = NULL;
+	*nout = 0;
+	for (i = 0; i < n && ret == HIL_OK; i++) {
+		struct hil_series *s = NULL, *grown;
+		size_t ns = 0;
+
+		ret = hil_series_list(reports[i], &s, &ns);
+		if (ret != HIL_OK || ns == 0) {
+			free(s);
+			continue;
+		}
+		grown = realloc(all, (na + ns) * sizeof(*all));
+		if (grown == NULL) {
+			free(s);
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
+		all = grown;
+		for (j = 0; j < ns; j++) {
+			for (k = 0; k < na; k++) {
+				if (strcmp(all[k].algorithm, s[j].algorithm) ==
+					    0 &&
+				    strcmp(all[k].implementation,
+					   s[j].implementation) == 0 &&
+				    strcmp(all[k].operation, s[j].operation) ==
+					    0 &&
+				    all[k].ad_len == s[j].ad_len) {
+					break;
+				}
+			}
+			if (k == na) {
+				all[na++] = s[j];
+			}
+		}
+		free(s);
+	}
+	if (ret != HIL_OK) {
+		free(all);
+		return ret;
+	}
+	*out = all;
+	*nout = na;
+	return HIL_OK;
+}
+
+#define SW_PW	  250.0 /* plot area of one panel */
+#define SW_PH	  150.0
+#define SW_CELL_W 330.0 /* panel with its axis labels */
+#define SW_CELL_H 230.0
+#define SW_COLS	  4
+#define SW_LEFT	  12.0
+
+/* One panel: series s of every report, per byte against length. */
+static void sw_panel(FILE *out, const cJSON *const *reports, size_t n,
+		     const struct hil_series *s, double x0, double y0,
+		     double lo, double hi, const char *ylab)
+{
+	struct pb_axis ya;
+	double ymin = 0, ymax = 0;
+	char name[256], col[32];
+	size_t i;
+	int any = 0, k;
+
+	for (i = 0; i < n; i++) {
+		const cJSON *r;
+
+		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
+		{
+			double v;
+
+			if (hil_series_has(s, r) &&
+			    hil_fig_per_byte(reports[i], r, &v)) {
+				if (!any || v < ymin) {
+					ymin = v;
+				}
+				if (v > ymax) {
+					ymax = v;
+				}
+				any = 1;
+			}
+		}
+	}
+	hil_series_name(s, name, sizeof(name));
+	svg_text(out, x0, y0 - 10, "start", 12, "#222222", name);
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#999999\"/>\n",
+		x0, y0, SW_PW, SW_PH);
+	if (!any) {
+		svg_text(out, x0 + SW_PW / 2, y0 + SW_PH / 2, "middle", 11,
+			 "#888888", "no per-byte figures");
+		return;
+	}
+	axis_fit(&ya, ymin, ymax);
+	axis_ticks(out, &ya, x0, y0, SW_PW, SW_PH, 1);
+	fprintf(out,
+		"<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"9\" fill=\"#444444\">",
+		x0 - 44, y0 + SW_PH / 2);
+	hil_xml_puts(out, ylab);
+	fputs("</text>\n", out);
+	for (k = (int)lo; k <= (int)hi; k++) {
+		double x = x0 + ((double)k - lo) / (hi - lo) * SW_PW;
+		char lab[32];
+
+		if ((hi - lo) > 6 && (k - (int)lo) % 2 != 0) {
+			continue;
+		}
+		svg_line(out, x, y0 + SW_PH, x, y0 + SW_PH + 4, "#666666", 1);
+		hil_fmt_num(lab, sizeof(lab), pow(2, k));
+		svg_text(out, x, y0 + SW_PH + 15, "middle", 10, "#333333", lab);
+	}
+	svg_text(out, x0 + SW_PW / 2, y0 + SW_PH + 30, "middle", 10, "#444444",
+		 ya.log ? "message length (B); y: log scale"
+			: "message length (B)");
+	for (i = 0; i < n; i++) {
+		struct pb_point *p;
+		const cJSON *r;
+		size_t np = 0, j;
+
+		p = calloc((size_t)cJSON_GetArraySize(hil_rj_rows(reports[i])) +
+				   1,
+			   sizeof(*p));
+		if (p == NULL) {
+			return;
+		}
+		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
+		{
+			double v;
+
+			if (hil_series_has(s, r) &&
+			    hil_fig_per_byte(reports[i], r, &v)) {
+				hil_rj_num(r, "msg_len", &p[np].len);
+				p[np].med = v;
+				np++;
+			}
+		}
+		qsort(p, np, sizeof(*p), cmp_point);
+		colour(i, col, sizeof(col));
+#define PX(len) (x0 + (log2(len) - lo) / (hi - lo) * SW_PW)
+#define PY(v)	(y0 + SW_PH - axis_pos(&ya, (v)) * SW_PH)
+		if (np > 0) {
+			char lab[200];
+
+			hil_sweep_label(reports, n, i, lab, sizeof(lab));
+			fputs("<g class=\"series\"><title>", out);
+			hil_xml_puts(out, lab);
+			fputs("</title>\n", out);
+			fprintf(out,
+				"<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"",
+				col);
+			for (j = 0; j < np; j++) {
+				fprintf(out, "%s%.1f,%.1f", j ? " " : "",
+					PX(p[j].len), PY(p[j].med));
+			}
+			fputs("\"/>\n", out);
+			for (j = 0; j < np; j++) {
+				marker(out, i, PX(p[j].len), PY(p[j].med), col);
+			}
+			fputs("</g>\n", out);
+		}
+#undef PX
+#undef PY
+		free(p);
+	}
+}
+
+/* Static RAM + the largest peak stack of an implementation in a report. */
+static int sw_ram(const cJSON *report, const char *alg, const char *impl,
+		  double *v)
+{
+	double ram, stack;
+
+	if (!hil_rj_num(hil_rj_impl_size(report, alg, impl), "ram_bytes",
+			&ram) ||
+	    !hil_rj_stack(report, alg, impl, NULL, &stack)) {
+		return 0;
+	}
+	*v = ram + stack;
+	return 1;
+}
+
+/* Horizontal grouped bars: one group per implementation, a bar per
+ * configuration, on one value axis. what: 0 flash, 1 RAM (static+stack). */
+static double sw_bars(FILE *out, const cJSON *const *reports, size_t n,
+		      int what, double x0, double y0, double label_w)
+{
+	/* A group at least as tall as its label. */
+	const double bar_h = n >= 2 ? 7 : 14, room = 300;
+	struct hil_series *s = NULL;
+	size_t ns = 0, i, j, k, ng = 0;
+	const char *seen[256][2];
+	double max = 0, step, top, y;
+	char col[32];
+
+	if (hil_sweep_series(reports, n, &s, &ns) != HIL_OK) {
+		return y0;
+	}
+	for (j = 0; j < ns && ng < 256; j++) {
+		for (k = 0; k < ng; k++) {
+			if (strcmp(seen[k][0], s[j].algorithm) == 0 &&
+			    strcmp(seen[k][1], s[j].implementation) == 0) {
+				break;
+			}
+		}
+		if (k == ng) {
+			seen[ng][0] = s[j].algorithm;
+			seen[ng][1] = s[j].implementation;
+			ng++;
+		}
+	}
+	free(s);
+#define SW_VAL(rep, g, v)                                                      \
+	(what == 0 ? hil_rj_num(hil_rj_impl_size(rep, seen[g][0], seen[g][1]), \
+				"flash_bytes", v)                              \
+		   : sw_ram(rep, seen[g][0], seen[g][1], v))
+	for (k = 0; k < ng; k++) {
+		for (i = 0; i < n; i++) {
+			double v;
+
+			if (SW_VAL(reports[i], k, &v) && v > max) {
+				max = v;
+			}
+		}
+	}
+	step = nice_step(max > 0 ? max : 1);
+	top = max > 0 ? ceil(max / step) * step : 5 * step;
+	svg_text(out, x0, y0, "start", 13, "#222222",
+		 what == 0 ? "Flash (B): code + constant data"
+			   : "RAM (B): static data + peak stack");
+	y = y0 + 14;
+	for (k = 0; k < ng; k++) {
+		char name[200];
+
+		snprintf(name, sizeof(name), "%s/%s", seen[k][0], seen[k][1]);
+		svg_text(out, x0 + label_w - 8, y + (double)n * bar_h / 2 + 4,
+			 "end", 11, "#222222", name);
+		for (i = 0; i < n; i++) {
+			double v;
+
+			colour(i, col, sizeof(col));
+			if (SW_VAL(reports[i], k, &v)) {
+				char lab[200];
+
+				hil_sweep_label(reports, n, i, lab,
+						sizeof(lab));
+				fprintf(out,
+					"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+					x0 + label_w, y, v / top * room,
+					bar_h - 1, col);
+				hil_xml_puts(out, lab);
+				fprintf(out, ": %.0f B</title></rect>\n", v);
+			}
+			y += bar_h;
+		}
+		y += 6;
+	}
+#undef SW_VAL
+	for (k = 0; (double)k * step <= top * (1 + 1e-9); k++) {
+		double x = x0 + label_w + (double)k * step / top * room;
+		char lab[32];
+
+		svg_line(out, x, y0 + 10, x, y, "#e4e4e4", 1);
+		snprintf(lab, sizeof(lab), "%.6g", (double)k * step);
+		svg_text(out, x, y + 14, "middle", 10, "#333333", lab);
+	}
+	svg_line(out, x0 + label_w, y0 + 10, x0 + label_w, y, "#666666", 1);
+	svg_text(out, x0 + label_w + room / 2, y + 30, "middle", 11, "#222222",
+		 "bytes");
+	return y + 40;
+}
+
 int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out)
 {
-	const double bar_w = 14, bar_gap = 3, bar_room = 110, strip_h = 230;
-	const double max_w = 1180;
-	struct sw_metric *m;
-	size_t nm = 0, i, j, per_strip, strips;
-	double group_w, w, h, legend_h;
-	char title[256], sub[400];
-	int same_unit = 1, ret;
+	struct hil_series *s = NULL;
+	size_t ns = 0, i, with = 0, rows_p, cols;
+	double minlen = 0, maxlen = 0, lo, hi, w, h, label_w = 150, y, legend_w;
+	char title[256], sub[600], what[200], col[32], ylab[200];
+	int comparable, ret, drawn = 0;
+	size_t impls = 0, j;
 
 	if (n == 0) {
 		return HIL_ERR_ARG;
 	}
-	for (i = 1; i < n; i++) {
-		if (strcmp(hil_rj_unit(reports[i]), hil_rj_unit(reports[0])) !=
-		    0) {
-			same_unit = 0;
-		}
-	}
-	m = calloc(SW_MAX_METRICS, sizeof(*m));
-	if (m == NULL) {
-		return HIL_ERR_NOMEM;
-	}
-	ret = sw_collect(reports, n, m, &nm, same_unit);
+	comparable = hil_fig_comparable(reports, n);
+	ret = hil_sweep_series(reports, n, &s, &ns);
 	if (ret != HIL_OK) {
-		goto out;
+		return ret;
 	}
-	/* Wide enough for the bars and for both lines of every label. */
-	group_w = (double)n * (bar_w + bar_gap) + 24;
-	for (j = 0; j < nm; j++) {
-		double tw = text_w(m[j].name, 10) + 18;
+	for (i = 0; i < ns; i++) {
+		for (j = 0; j < i; j++) {
+			if (strcmp(s[j].algorithm, s[i].algorithm) == 0 &&
+			    strcmp(s[j].implementation, s[i].implementation) ==
+				    0) {
+				break;
+			}
+		}
+		impls += j == i;
+	}
+	snprintf(ylab, sizeof(ylab), "%s per byte", hil_fig_what(reports[0]));
+	for (i = 1; i < n; i++) {
+		if (strcmp(hil_fig_what(reports[i]),
+			   hil_fig_what(reports[0])) != 0) {
+			snprintf(ylab, sizeof(ylab), "%s", "cycles per byte");
+		}
+	}
+	/* Panels only for series with a message; one x range for all. */
+	for (i = 0; i < ns; i++) {
+		size_t k;
+		int has = 0;
 
-		if (text_w(m[j].what, 10) + 18 > tw) {
-			tw = text_w(m[j].what, 10) + 18;
+		for (k = 0; k < n; k++) {
+			const cJSON *r;
+			double len;
+
+			cJSON_ArrayForEach(r, hil_rj_rows(reports[k]))
+			{
+				if (hil_series_has(&s[i], r) &&
+				    hil_rj_num(r, "msg_len", &len) && len > 0) {
+					has = 1;
+					if (!drawn || len < minlen) {
+						minlen = len;
+					}
+					if (!drawn || len > maxlen) {
+						maxlen = len;
+					}
+					drawn = 1;
+				}
+			}
 		}
-		if (tw > group_w) {
-			group_w = tw;
+		if (has) {
+			s[with++] = s[i];
+		}
+		if (text_w(s[i].implementation, 11) +
+			    text_w(s[i].algorithm, 11) + 30 >
+		    label_w) {
+			label_w = text_w(s[i].implementation, 11) +
+				  text_w(s[i].algorithm, 11) + 30;
 		}
 	}
-	per_strip = (size_t)((max_w - 40) / group_w);
-	if (per_strip == 0) {
-		per_strip = 1;
+	if (!comparable) {
+		with = 0;
 	}
-	strips = nm ? (nm + per_strip - 1) / per_strip : 1;
-	legend_h = 20 + 18.0 * (double)n;
-	w = 40 + group_w * (double)(nm < per_strip ? (nm ? nm : 1) : per_strip);
-	if (w < 520) {
-		w = 520;
+	lo = drawn ? floor(log2(minlen)) : 4;
+	hi = drawn ? ceil(log2(maxlen)) : 10;
+	if (hi <= lo) {
+		lo -= 1;
+		hi += 1;
 	}
-	h = 56 + legend_h + strip_h * (double)strips + 10;
-	snprintf(title, sizeof(title), "Sweep of %zu configurations", n);
-	if (same_unit) {
+	cols = with < SW_COLS ? (with ? with : 1) : SW_COLS;
+	rows_p = (with + cols - 1) / cols;
+	legend_w = 0;
+	for (i = 0; i < n; i++) {
+		char lab[200];
+		double tw;
+
+		hil_sweep_label(reports, n, i, lab, sizeof(lab));
+		snprintf(what, sizeof(what), "%s: %s", lab,
+			 hil_fig_what(reports[i]));
+		tw = text_w(what, 12) + 44;
+		if (tw > legend_w) {
+			legend_w = tw;
+		}
+	}
+	w = SW_LEFT + SW_CELL_W * (double)cols;
+	if (w < 2 * (label_w + 360)) {
+		w = 2 * (label_w + 360);
+	}
+	y = 56 + 18.0 * (double)n + 30;
+	h = y + SW_CELL_H * (double)rows_p + 40;
+	{
+		/* Room for the two bar panels under the plots. */
+		size_t groups = impls ? impls : 1;
+
+		h += 14 + (double)groups * ((double)n * (n >= 2 ? 7 : 14) + 6) +
+		     44;
+	}
+	snprintf(title, sizeof(title), "Sweep of %zu configuration%s", n,
+		 n == 1 ? "" : "s");
+	if (comparable) {
 		snprintf(
 			sub, sizeof(sub),
-			"one bar per configuration, each group scaled to its largest value; counter unit: %s",
-			hil_rj_unit(reports[0]));
+			"%s against message length, a panel per algorithm and operation, a line per configuration (one y axis per panel, from 0 unless marked log)",
+			ylab);
 	} else {
 		snprintf(
 			sub, sizeof(sub), "%s",
-			"one bar per configuration, each group scaled to its largest value; the configurations count in different units, so per-byte figures are left out");
+			"the configurations count in different units, so per-byte figures are left out; sizes only");
 	}
 	svg_begin(out, w, h, title);
-	svg_title(out, 12, title, sub);
+	svg_title(out, SW_LEFT, title, sub);
 	for (i = 0; i < n; i++) {
 		char lab[200];
-		double y = 56 + 14 + 18.0 * (double)i;
+		double ly = 56 + 14 + 18.0 * (double)i;
 
-		sw_label(reports, n, i, lab, sizeof(lab));
+		hil_sweep_label(reports, n, i, lab, sizeof(lab));
+		/* What each counts, when they differ (board and model). */
+		if (strcmp(ylab, "cycles per byte") == 0) {
+			snprintf(what, sizeof(what), "%s: %s", lab,
+				 hil_fig_what(reports[i]));
+		} else {
+			snprintf(what, sizeof(what), "%s", lab);
+		}
+		colour(i, col, sizeof(col));
 		fprintf(out,
-			"<rect x=\"20\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
-			y - 10, palette[i % N_PALETTE]);
-		svg_text(out, 38, y, "start", 12, "#222222", lab);
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.8\"/>\n",
+			SW_LEFT + 8, ly - 4, SW_LEFT + 34, ly - 4, col);
+		marker(out, i, SW_LEFT + 21, ly - 4, col);
+		svg_text(out, SW_LEFT + 40, ly, "start", 12, "#222222",
+			 comparable ? what : lab);
 	}
-	for (j = 0; j < nm; j++) {
-		size_t strip = j / per_strip, col = j % per_strip;
-		double gx = 20 + group_w * (double)col;
-		double base =
-			56 + legend_h + strip_h * (double)strip + 50 + bar_room;
-		double max = 0;
+	for (i = 0; i < with; i++) {
+		double x0 = SW_LEFT + 60 + SW_CELL_W * (double)(i % cols);
+		double y0 = y + 24 + SW_CELL_H * (double)(i / cols);
 
-		for (i = 0; i < n; i++) {
-			if (m[j].have[i] && m[j].v[i] > max) {
-				max = m[j].v[i];
-			}
-		}
-		svg_line(out, gx, base, gx + group_w - 16, base, "#666666", 1);
-		for (i = 0; i < n; i++) {
-			double x =
-				gx +
-				(group_w - 16 - (double)n * (bar_w + bar_gap)) /
-					2 +
-				(double)i * (bar_w + bar_gap);
-			double bh = m[j].have[i] && max > 0
-					    ? m[j].v[i] / max * bar_room
-					    : 0;
-			char val[40];
+		sw_panel(out, reports, n, &s[i], x0, y0, lo, hi, ylab);
+	}
+	y += SW_CELL_H * (double)rows_p + 30;
+	{
+		double y1 = sw_bars(out, reports, n, 0, SW_LEFT, y, label_w);
+		double y2 = sw_bars(out, reports, n, 1, SW_LEFT + label_w + 360,
+				    y, label_w);
 
-			if (!m[j].have[i]) {
-				svg_text_up(out, x + bar_w - 3, base - 3,
-					    "start", 9, "n/a");
-				continue;
-			}
-			fprintf(out,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-				x, base - bh, bar_w, bh,
-				palette[i % N_PALETTE]);
-			if (m[j].v[i] == floor(m[j].v[i])) {
-				snprintf(val, sizeof(val), "%.0f", m[j].v[i]);
-			} else {
-				snprintf(val, sizeof(val), "%.2f", m[j].v[i]);
-			}
-			svg_text_up(out, x + bar_w - 3, base - bh - 3, "start",
-				    9, val);
-		}
-		svg_text(out, gx, base + 16, "start", 10, "#222222", m[j].name);
-		svg_text(out, gx, base + 29, "start", 10, "#555555", m[j].what);
+		(void)y1;
+		(void)y2;
 	}
 	svg_end(out);
-	ret = hil_render_status(out);
-out:
-	for (j = 0; j < nm; j++) {
-		free(m[j].v);
-		free(m[j].have);
-	}
-	free(m);
-	return ret;
+	free(s);
+	return hil_render_status(out);
 }

@@ -299,6 +299,70 @@ static void test_html_model_loads_without_console_errors(void **state)
 	check_page("report-model.json");
 }
 
+/* sweep.html of six configurations of the model fixture into dir. */
+static void write_sweep_html(const char *dir)
+{
+	const char *root = getenv("HIL_SRC_DIR");
+	char path[4096], err[1024];
+	const cJSON *list[6];
+	cJSON *rep[6];
+	FILE *f;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/report-model.json",
+		 root ? root : ".");
+	for (i = 0; i < 6; i++) {
+		char name[32];
+
+		if (hil_report_load(path, &rep[i], err, sizeof(err)) !=
+		    HIL_OK) {
+			fail_msg("%s", err);
+		}
+		snprintf(name, sizeof(name), "ratio-model-O%zu", i);
+		cJSON_ReplaceItemInObjectCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(rep[i], "run"),
+			"config_name", cJSON_CreateString(name));
+		list[i] = rep[i];
+	}
+	snprintf(path, sizeof(path), "%s/sweep.html", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(hil_html_sweep(list, 6, NULL, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	for (i = 0; i < 6; i++) {
+		cJSON_Delete(rep[i]);
+	}
+}
+
+/* The sweep's page: a column per configuration, all in view. */
+static void test_html_sweep_in_view_at_1280_and_1920(void **state)
+{
+	static const int widths[] = {1280, 1920};
+	char *dir, *got, want[64];
+	size_t i;
+
+	(void)state;
+	if (access(CHROMIUM, X_OK) != 0) {
+		skip();
+	}
+	dir = strdup("/tmp/hilrun-fit.XXXXXX");
+	assert_non_null(dir);
+	assert_non_null(mkdtemp(dir));
+	write_sweep_html(dir);
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		got = probe(dir, "sweep.html", widths[i]);
+		snprintf(want, sizeof(want), "inside width=%d ", widths[i]);
+		if (strncmp(got, want, strlen(want)) != 0 ||
+		    strstr(got, " scroll=0") == NULL) {
+			fail_msg("sweep.html at %d px: columns not in view: %s",
+				 widths[i], got);
+		}
+		free(got);
+	}
+	ut_rm_tree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_html_model_loads_without_console_errors),
 		cmocka_unit_test(test_html_headline_in_view_at_1280_and_1920),
 		cmocka_unit_test(test_html_probe_sees_a_narrow_window),
+		cmocka_unit_test(test_html_sweep_in_view_at_1280_and_1920),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

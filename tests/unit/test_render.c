@@ -19,6 +19,7 @@
 #include "err.h"
 #include "report/render.h"
 #include "util.h"
+#include "unit_util.h"
 
 #define EMU "instructions (emulated)"
 
@@ -1149,47 +1150,111 @@ static void test_svg_sizes_ram_is_static_plus_stack(void **state)
 	cJSON_Delete(r);
 }
 
-static void test_svg_sweep_one_bar_per_configuration(void **state)
+/* A second configuration of report-min: named name, row 1 (ascon-aead128
+ * encrypt, 64 B) at median, the rest as they are. */
+static cJSON *min_as(const char *name, double median)
 {
-	cJSON *a = load_fixture("report-min.json");
-	cJSON *b = cJSON_Duplicate(a, 1);
-	cJSON *c = load_fixture("report-failed.json");
-	const cJSON *two[2], *mixed[2];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	cJSON *b = load_fixture("report-min.json");
 
-	(void)state;
 	cJSON_ReplaceItemInObjectCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(b, "run"), "config_name",
-		cJSON_CreateString("qemu-O3"));
-	set_num(row_at(b, 1), "median", 7000);
+		cJSON_CreateString(name));
+	set_num(row_at(b, 1), "median", median);
+	cJSON_DeleteItemFromObjectCaseSensitive(row_at(b, 1), "per_byte");
+	return b;
+}
+
+static char *render_sweep(const cJSON *const *reports, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(hil_svg_sweep(reports, n, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The number of points of the first polyline after from. */
+static size_t polyline_points(const char *from)
+{
+	const char *p = strstr(from, "points=\""), *e;
+	size_t n = 1;
+
+	assert_non_null(p);
+	p += strlen("points=\"");
+	e = strchr(p, '"');
+	assert_non_null(e);
+	for (; p < e; p++) {
+		n += *p == ' ';
+	}
+	return n;
+}
+
+/* A panel per series with a message, a line per configuration through
+ * every length, on one axis per panel; sizes on value axes. */
+static void test_svg_sweep_panels_every_length(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = min_as("qemu-O3", 7040);
+	cJSON *c = load_fixture("report-failed.json");
+	cJSON *m = load_fixture("report-model.json");
+	const cJSON *two[2], *mixed[2], *bm[2];
+	const char *p;
+	char *buf;
+
+	(void)state;
 	two[0] = a;
 	two[1] = b;
-	f = open_memstream(&buf, &len);
-	assert_int_equal(hil_svg_sweep(two, 2, f), HIL_OK);
-	fclose(f);
+	buf = render_sweep(two, 2);
 	assert_xml(buf);
 	assert_non_null(strstr(buf, ">qemu</text>"));
 	assert_non_null(strstr(buf, ">qemu-O3</text>"));
-	assert_non_null(strstr(buf, "counter unit: instructions (emulated)"));
+	assert_non_null(strstr(
+		buf,
+		">instructions (emulated) per byte against message length, a panel"));
+	assert_null(strstr(buf, "cycle"));
+	/* Two series with a message (speck's key setup has none), two
+	 * configurations: four lines, each one colour per configuration. */
+	assert_non_null(strstr(buf, ">ascon-aead128/ref encrypt</text>"));
+	assert_non_null(strstr(buf, ">speck64-128-ecb/ref encrypt</text>"));
+	assert_null(strstr(buf, ">speck64-128-ecb/ref keysetup</text>"));
+	assert_int_equal(count(buf, "<g class=\"series\">"), 4);
+	/* Every length the sweep has: 16, 64 and 256 B. */
+	p = strstr(buf, "<g class=\"series\">");
+	assert_int_equal(polyline_points(p), 3);
+	assert_non_null(strstr(buf, ">message length (B)"));
+	/* Sizes: flash and RAM (static + stack) with a value axis. */
+	assert_non_null(strstr(buf, ">Flash (B): code + constant data</text>"));
 	assert_non_null(
-		strstr(buf, ">instructions (emulated)/byte @256 B</text>"));
+		strstr(buf, ">RAM (B): static data + peak stack</text>"));
+	assert_int_equal(count(buf, ">bytes</text>"), 2);
+	assert_non_null(strstr(buf, "<title>qemu-O3: 3400 B</title>"));
 	free(buf);
 
+	/* Emulated instructions and board cycles never share an axis. */
 	mixed[0] = a;
 	mixed[1] = c;
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	assert_int_equal(hil_svg_sweep(mixed, 2, f), HIL_OK);
-	fclose(f);
+	buf = render_sweep(mixed, 2);
 	assert_xml(buf);
 	assert_non_null(strstr(buf, "different units"));
-	assert_null(strstr(buf, "/byte @"));
+	assert_int_equal(count(buf, "<g class=\"series\">"), 0);
+	free(buf);
+
+	/* Board cycles and the model's estimate do, each named. */
+	bm[0] = c;
+	bm[1] = m;
+	buf = render_sweep(bm, 2);
+	assert_xml(buf);
+	assert_non_null(strstr(buf, ": cycles (measured on the board)</text>"));
+	assert_non_null(strstr(buf, ": cycles (estimated, model)</text>"));
+	assert_true(count(buf, "<g class=\"series\">") > 2);
 	free(buf);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	cJSON_Delete(c);
+	cJSON_Delete(m);
 }
 
 /* ---------------------------------------------------------------- html */
@@ -1399,6 +1464,89 @@ static void test_html_headline_columns_first(void **state)
 	cJSON_Delete(r);
 	cJSON_Delete(min);
 	cJSON_Delete(bad);
+}
+
+static void test_html_sweep_page(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = min_as("qemu-O3", 7040);
+	cJSON *sweep = cJSON_Parse(
+		"{\"name\":\"opt\",\"runs\":[{\"config\":\"qemu\",\"status\":\"complete\"},{\"config\":\"qemu-O3\",\"status\":\"complete\"},{\"config\":\"board\",\"status\":\"failed\",\"error\":\"not available\"}]}");
+	const cJSON *two[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	two[0] = a;
+	two[1] = b;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_html_sweep(two, 2, sweep, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_true(strncmp(buf, "<!DOCTYPE html>", 15) == 0);
+	assert_no_network(buf);
+	assert_html_svgs_well_formed(buf, 1);
+	assert_non_null(strstr(buf, "<h1>hilrun sweep: opt</h1>"));
+	assert_non_null(strstr(
+		buf, "board did not complete</span> (failed: not available)"));
+	assert_non_null(strstr(buf, "Emulated figures"));
+	/* A headline column per configuration, saying what it counts. */
+	assert_int_equal(count(buf, "<th class=\"n hl\">"), 2);
+	assert_non_null(strstr(
+		buf,
+		"<th class=\"n hl\">qemu-O3<span class=\"sub\">instructions (emulated)</span></th>"));
+	/* 8403 / 64 and 7040 / 64 B; the lower in bold. */
+	assert_non_null(strstr(
+		buf,
+		"<td class=\"n\">131.30</td><td class=\"n best\">110.00</td>"));
+	/* Every length, and a link to each run's own page. */
+	assert_non_null(strstr(buf, "<td class=\"n\">256</td>"));
+	assert_non_null(strstr(
+		buf, "<a href=\"../20261202-095438-qemu-14181/report.html\">"));
+	assert_not_called_measured(buf);
+	free(buf);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(sweep);
+}
+
+/* hilrun report SWEEP_DIR: the runs found beside the sweep's folder even
+ * when sweep.json names them relative to another working directory. */
+static void test_render_all_on_a_sweep_folder(void **state)
+{
+	char *dir = tmp_dir();
+	char path[2048], *text = NULL, *fx;
+	size_t len = 0;
+	struct stat st;
+
+	(void)state;
+	fx = fixture_text("report-min.json", &len);
+	snprintf(path, sizeof(path), "%s/run-a", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/run-a/report.json", dir);
+	write_text(path, fx, len);
+	snprintf(path, sizeof(path), "%s/sw", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_false(hil_report_dir_is_sweep(path));
+	snprintf(path, sizeof(path), "%s/sw/sweep.json", dir);
+	text = "{\"name\":\"s\",\"runs\":[{\"config\":\"qemu\",\"run_dir\":\"results/run-a\",\"status\":\"complete\"}]}";
+	write_text(path, text, strlen(text));
+	snprintf(path, sizeof(path), "%s/sw", dir);
+	assert_true(hil_report_dir_is_sweep(path));
+	assert_int_equal(hil_report_render_all(path), HIL_OK);
+	snprintf(path, sizeof(path), "%s/sw/sweep.html", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/sw/sweep.svg", dir);
+	assert_int_equal(stat(path, &st), 0);
+	/* No run to be found: an error, not an empty page. */
+	snprintf(path, sizeof(path), "%s/run-a/report.json", dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sw", dir);
+	assert_int_equal(hil_report_render_all(path), HIL_ERR_ARG);
+	free(fx);
+	ut_rm_tree(dir);
+	free(dir);
 }
 
 /* ---------------------------------------------------------------- compare */
@@ -1790,9 +1938,11 @@ int main(void)
 		cmocka_unit_test(
 			test_svg_per_byte_many_series_distinct_colours),
 		cmocka_unit_test(test_svg_sizes_ram_is_static_plus_stack),
-		cmocka_unit_test(test_svg_sweep_one_bar_per_configuration),
+		cmocka_unit_test(test_svg_sweep_panels_every_length),
 		cmocka_unit_test(test_html_self_contained_with_every_row),
 		cmocka_unit_test(test_html_headline_columns_first),
+		cmocka_unit_test(test_html_sweep_page),
+		cmocka_unit_test(test_render_all_on_a_sweep_folder),
 		cmocka_unit_test(test_compare_same_report_all_same),
 		cmocka_unit_test(test_compare_emulated_one_percent_is_worse),
 		cmocka_unit_test(test_compare_cycles_two_percent_threshold),
