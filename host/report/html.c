@@ -234,8 +234,13 @@ static void warnings(const cJSON *report, FILE *out)
 		fputs("<li><span class=\"bad\">Emulated figures</span>: counts are ",
 		      w);
 		esc(w, unit);
-		fputs(", counted by QEMU, not cycles of a Cortex-M4; they compare code paths, not time.</li>\n",
+		fputs(", counted by QEMU, not cycles of a Cortex-M4; they compare code paths, not time.",
 		      w);
+		if (hil_svg_per_byte_has_model(report)) {
+			fputs(" The Cycles/byte figures are the cycle model's estimate from them, not a measurement.",
+			      w);
+		}
+		fputs("</li>\n", w);
 	} else if (strcmp(unit, "cycles") != 0 ||
 		   hil_rj_bool(board, "emulated") == 1) {
 		fputs("<li><span class=\"bad\">Not cycles measured on a board</span>: figures are ",

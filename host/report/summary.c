@@ -459,10 +459,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	md_cell(out, s.caption);
 	fputs("\n\n", out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
+		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Est. cycles/byte @64 B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
 		s.unit, s.longest, s.longest, s.longest,
 		s.energy_model ? ", model" : "");
-	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
+	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
 		char ad[48] = "";
@@ -478,12 +478,14 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fputs(l->not_ct ? " †" : "", out);
 		fputs(" | ", out);
 		md_cell(out, l->s.operation);
-		fprintf(out, "%s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model,
-			l->norm, l->flash, l->ram_total, l->stack, l->energy);
+		fprintf(out,
+			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model64,
+			l->model, l->norm, l->flash, l->ram_total, l->stack,
+			l->energy);
 	}
 	if (s.n == 0) {
-		fputs("| (no rows) | | | | | | | | | | |\n", out);
+		fputs("| (no rows) | | | | | | | | | | | |\n", out);
 	}
 	fputs("\n", out);
 	if (any_nct) {

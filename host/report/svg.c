@@ -70,15 +70,43 @@ static void svg_line(FILE *o, double x1, double y1, double x2, double y2,
 		x1, y1, x2, y2, stroke, width);
 }
 
+static double text_w(const char *s, double size);
+
+/* Title and subtitle; a subtitle wider than w is split after a "; ". */
 static void svg_title(FILE *o, double x, const char *title,
-		      const char *subtitle)
+		      const char *subtitle, double w)
 {
+	const char *cut = NULL, *p;
+
 	fprintf(o,
 		"<text x=\"%.1f\" y=\"22\" font-size=\"15\" font-weight=\"bold\" fill=\"#222222\">",
 		x);
 	hil_xml_puts(o, title);
 	fputs("</text>\n", o);
-	svg_text(o, x, 40, "start", 11, "#555555", subtitle);
+	if (text_w(subtitle, 11) + 2 * x > w) {
+		/* The last "; " that leaves the first line inside w. */
+		for (p = strstr(subtitle, "; "); p != NULL;
+		     p = strstr(p + 2, "; ")) {
+			if ((double)(p - subtitle + 1) * 11 * 0.58 + 2 * x >
+				    w &&
+			    cut != NULL) {
+				break;
+			}
+			cut = p;
+		}
+	}
+	if (cut == NULL) {
+		svg_text(o, x, 40, "start", 11, "#555555", subtitle);
+		return;
+	}
+	{
+		char first[1024];
+
+		snprintf(first, sizeof(first), "%.*s;", (int)(cut - subtitle),
+			 subtitle);
+		svg_text(o, x, 38, "start", 11, "#555555", first);
+		svg_text(o, x, 52, "start", 11, "#555555", cut + 2);
+	}
 }
 
 /* A round step near range / 5: 1, 2, 2.5 or 5 times a power of ten. */
@@ -543,7 +571,7 @@ static int pb_plot(const cJSON *report, enum pb_metric m, FILE *out)
 	pb_labels(report, m, title, sizeof(title), ylabel, sizeof(ylabel), sub,
 		  sizeof(sub));
 	svg_begin(out, w, h, title);
-	svg_title(out, 12, title, sub);
+	svg_title(out, 12, title, sub, w);
 
 	lo = drawn ? floor(log2(minlen)) : 4;
 	hi = drawn ? ceil(log2(maxlen)) : 10;
@@ -787,7 +815,7 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 			"own code and data of each implementation (linker map); stack: largest peak of one call (painting)");
 	}
 	svg_begin(out, w, h, "Flash and RAM per implementation (bytes)");
-	svg_title(out, 12, "Flash and RAM per implementation (bytes)", sub);
+	svg_title(out, 12, "Flash and RAM per implementation (bytes)", sub, w);
 	for (i = 0; i < n; i++) {
 		svg_text(out, label_w - 10, top + rowh * (double)i + 15, "end",
 			 12, "#222222", im[i].name);
@@ -816,7 +844,7 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 		step = nice_step(max > 0 ? max : 1);
 		top_v = max > 0 ? ceil(max / step) * step : 5 * step;
 		svg_text(out, x0, top - 30, "start", 13, "#222222",
-			 p == 0 ? "Flash (B): code + constants"
+			 p == 0 ? "Flash (B): code + constant data"
 				: "RAM (B): static data + peak stack");
 		if (p == 1) {
 			fprintf(out,
@@ -1365,7 +1393,7 @@ int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out)
 			"the configurations count in different units, so per-byte figures are left out; sizes only");
 	}
 	svg_begin(out, w, h, title);
-	svg_title(out, SW_LEFT, title, sub);
+	svg_title(out, SW_LEFT, title, sub, w);
 	for (i = 0; i < n; i++) {
 		char lab[200];
 		double ly = 56 + 14 + 18.0 * (double)i;

@@ -104,8 +104,8 @@ static void run_cli(struct res *r, ...)
 
 static void show(const struct res *r)
 {
-	fprintf(stderr, "exit %d\n--- stdout\n%s--- stderr\n%s---\n",
-		r->status, r->out, r->err);
+	fprintf(stderr, "exit %d\n--- stdout\n%s--- stderr\n%s---\n", r->status,
+		r->out, r->err);
 }
 
 /* Every line of stderr starts with one "hilrun: " and no second one. */
@@ -142,9 +142,9 @@ static void refused(const char *needle, struct res *r)
 
 static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
 {
-	static const char *const cmds[] = {"run",     "crypt", "doctor",
-					   "sensor",  "report", "compare",
-					   "serve",   "boards"};
+	static const char *const cmds[] = {"run",    "crypt",  "doctor",
+					   "sensor", "report", "compare",
+					   "serve",  "boards"};
 	struct res *r = malloc(sizeof(*r));
 	size_t i;
 
@@ -158,8 +158,9 @@ static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
 		if (r->status != 0 || r->err[0] != '\0' ||
 		    strstr(r->out, "exit") == NULL) {
 			show(r);
-			fail_msg("%s --help: expected exit 0, usage and exit statuses on stdout",
-				 cmds[i]);
+			fail_msg(
+				"%s --help: expected exit 0, usage and exit statuses on stdout",
+				cmds[i]);
 		}
 		/* run's usage is hilrun's own. */
 		if (strcmp(cmds[i], "run") != 0) {
@@ -306,9 +307,9 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	(void)state;
 	assert_non_null(r);
 	snprintf(res, sizeof(res), "%s/quick", tmp);
-	run_cli(r, "run", "--alg", "ascon-aead128,speck64-128-ecb",
-		"--lengths", "16,64", "-Os", "--runs", "5", "--warmup=1",
-		"--results", res, NULL);
+	run_cli(r, "run", "--alg", "ascon-aead128,speck64-128-ecb", "--lengths",
+		"16,64", "-Os", "--runs", "5", "--warmup=1", "--results", res,
+		NULL);
 	if (r->status != 0) {
 		show(r);
 		fail_msg("the quick run failed");
@@ -320,13 +321,14 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	assert_int_equal(cJSON_GetArraySize(rows), 2 * 2 + 2 + 1);
 	cJSON_ArrayForEach(row, rows)
 	{
-		const cJSON *len = cJSON_GetObjectItemCaseSensitive(row, "msg_len");
+		const cJSON *len =
+			cJSON_GetObjectItemCaseSensitive(row, "msg_len");
 
 		assert_true(len->valuedouble == 16 || len->valuedouble == 64 ||
 			    len->valuedouble == 0);
-		assert_int_equal(cJSON_GetObjectItemCaseSensitive(row, "runs")
-					 ->valueint,
-				 5);
+		assert_int_equal(
+			cJSON_GetObjectItemCaseSensitive(row, "runs")->valueint,
+			5);
 	}
 	/* -Os replaced the config's -O2. */
 	{
@@ -382,8 +384,8 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	free(r);
 }
 
-static void test_an_operation_list_that_measures_nothing_is_an_error(
-	void **state)
+static void
+test_an_operation_list_that_measures_nothing_is_an_error(void **state)
 {
 	struct res *r = malloc(sizeof(*r));
 	char res[128];
@@ -395,14 +397,15 @@ static void test_an_operation_list_that_measures_nothing_is_an_error(
 		"--lengths", "16", "--runs", "3", "--results", res, NULL);
 	if (r->status != 2 || strstr(r->err, "bench.operations") == NULL) {
 		show(r);
-		fail_msg("an AEAD asked only to hash: expected exit 2 naming bench.operations");
+		fail_msg(
+			"an AEAD asked only to hash: expected exit 2 naming bench.operations");
 	}
 	one_prefix(r);
 	free(r);
 }
 
-static void test_compare_refuses_a_threshold_the_reports_do_not_have(
-	void **state)
+static void
+test_compare_refuses_a_threshold_the_reports_do_not_have(void **state)
 {
 	struct res *r = malloc(sizeof(*r));
 	char base[128], newer[128], bd[4096], nd[4096];
@@ -435,10 +438,11 @@ static void test_compare_refuses_a_threshold_the_reports_do_not_have(
 	assert_non_null(strstr(r->out, " model "));
 	assert_non_null(strstr(r->out, "1 removed"));
 	run_cli(r, "compare", bd, nd, "--fail-missing", NULL);
-	if (r->status != 3 || strstr(r->out, "missing from the new report") ==
-				      NULL) {
+	if (r->status != 3 ||
+	    strstr(r->out, "missing from the new report") == NULL) {
 		show(r);
-		fail_msg("--fail-missing: a row gone from NEW must fail with 3");
+		fail_msg(
+			"--fail-missing: a row gone from NEW must fail with 3");
 	}
 	free(r);
 }
@@ -528,7 +532,8 @@ int main(void)
 			test_every_command_has_help_on_stdout_with_exit_0),
 		cmocka_unit_test(
 			test_bad_values_and_arguments_are_refused_naming_them),
-		cmocka_unit_test(test_crypt_bad_tag_exits_1_not_could_not_start),
+		cmocka_unit_test(
+			test_crypt_bad_tag_exits_1_not_could_not_start),
 		cmocka_unit_test(test_quick_run_prints_the_headline_table),
 		cmocka_unit_test(
 			test_an_operation_list_that_measures_nothing_is_an_error),
