@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "render_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,7 +343,7 @@ static void td_cell(FILE *out, const char *cls, const char *v, const char *why)
 static void summary(const cJSON *report, FILE *out)
 {
 	struct hil_summary s;
-	char name[96], sub[160], at[64], lsub[200];
+	char name[96], sub[160], at[64], lsub[200], esub[64];
 	int emu_extra;
 	size_t i;
 
@@ -357,18 +358,20 @@ static void summary(const cJSON *report, FILE *out)
 	esc(out, s.caption);
 	fputs("</p>\n<table class=\"head\">\n<thead><tr><th>Algorithm</th><th>Impl</th><th>Op</th>",
 	      out);
-	snprintf(lsub, sizeof(lsub), "@64 B%s%s", sub[0] ? ", " : "", sub);
+	snprintf(lsub, sizeof(lsub), "@%.0f B%s%s", s.head_len,
+		 sub[0] ? ", " : "", sub);
 	th2(out, "n hl", name, lsub);
 	th2(out, "n hl", "Flash", "B, own code + data");
 	th2(out, "n hl", "RAM", "B, static + stack");
-	th2(out, "n hl", "Energy",
-	    s.energy_model ? "µJ/op @64 B, model" : "µJ/op @64 B");
+	snprintf(esub, sizeof(esub), "µJ/op @%.0f B%s", s.head_len,
+		 s.energy_model ? ", model" : "");
+	th2(out, "n hl", "Energy", esub);
 	snprintf(at, sizeof(at), "@%.0f B (longest)", s.longest);
 	th2(out, "n d first", name, at);
 	th2(out, "n d", "Stack", "B, peak");
 	if (emu_extra) {
-		snprintf(lsub, sizeof(lsub), "%s, @64 B / @%.0f B", s.unit,
-			 s.longest);
+		snprintf(lsub, sizeof(lsub), "%s, @%.0f B / @%.0f B", s.unit,
+			 s.head_len, s.longest);
 		th2(out, "n d", "Counter/byte", lsub);
 	}
 	snprintf(at, sizeof(at), "@%.0f B", s.longest);
@@ -457,10 +460,12 @@ static void summary(const cJSON *report, FILE *out)
 		esc(out, s.energy_reason);
 		fputs(".</li>\n", out);
 	} else if (s.energy_model) {
-		fputs("<li>Energy: µJ per operation at 64 B from a MODEL (simulated INA219, emulated time): not a measurement.</li>\n",
-		      out);
+		fprintf(out,
+			"<li>Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.</li>\n",
+			s.head_len);
 	} else {
-		fputs("<li>Energy: µJ per operation at 64 B.</li>\n", out);
+		fprintf(out, "<li>Energy: µJ per operation at %.0f B.</li>\n",
+			s.head_len);
 	}
 	fputs("<li>Flash: the implementation's own code and constant data (linker map). RAM: its static data (linker map) plus the peak stack of one call of that operation (stack painting); Stack: the peak alone.</li>\n</ul>\n</section>\n",
 	      out);
@@ -1102,13 +1107,11 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 
 	/* The headline: cost per byte at 64 B, a column per configuration. */
 	if (comparable) {
-		int at64 = 0;
-
+		/* 64 B, or the length nearest to it (the shorter on a tie). */
 		for (j = 0; j < nl; j++) {
-			at64 |= lens[j] == 64;
-		}
-		if (!at64 && nl > 0) {
-			head = lens[nl - 1];
+			if (j == 0 || fabs(lens[j] - 64) < fabs(head - 64)) {
+				head = lens[j];
+			}
 		}
 		fprintf(out,
 			"<section id=\"summary\"><h2>Cost per byte at %.0f B</h2>\n<p class=\"caption\">Median per byte of the %.0f-byte row of each configuration, in the figure each counts (below its name); the lowest of a line in bold.</p>\n<table class=\"head\">\n<thead><tr><th>Algorithm</th><th>Impl</th><th>Op</th>",

@@ -140,6 +140,8 @@ struct hil_summary {
 	struct hil_sum_line *l;
 	size_t n;
 	double longest;
+	/* The headline length: 64 B, or the measured length nearest to it. */
+	double head_len;
 	const char *unit;
 	const char *energy_reason; /* NULL when energy was measured */
 	int energy_model;	   /* the energy figures come from a model */

@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "render_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,7 +198,7 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 {
 	const cJSON *z =
 		hil_rj_impl_size(report, l->s.algorithm, l->s.implementation);
-	const cJSON *at64 = series_row_at(report, &l->s, 64);
+	const cJSON *at64 = series_row_at(report, &l->s, sum->head_len);
 	const cJSON *r;
 	double v, len;
 	int with_msg = 0;
@@ -271,6 +272,26 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	}
 }
 
+/* 64 when a row has a 64-byte message, else the message length nearest to
+ * it (the shorter on a tie); 64 when no row has a message. */
+static double headline_len(const cJSON *report)
+{
+	const cJSON *r;
+	double best = 0, len;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (!hil_rj_num(r, "msg_len", &len) || len <= 0) {
+			continue;
+		}
+		if (best == 0 || fabs(len - 64) < fabs(best - 64) ||
+		    (fabs(len - 64) == fabs(best - 64) && len < best)) {
+			best = len;
+		}
+	}
+	return best > 0 ? best : 64;
+}
+
 int hil_summary_build(const cJSON *report, struct hil_summary *s)
 {
 	struct hil_series *series = NULL;
@@ -280,6 +301,7 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 	memset(s, 0, sizeof(*s));
 	s->unit = hil_rj_unit(report);
 	s->longest = hil_rj_longest(report);
+	s->head_len = headline_len(report);
 	s->energy_reason = hil_rj_energy_reason(report);
 	{
 		const cJSON *sen =
@@ -459,8 +481,8 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	md_cell(out, s.caption);
 	fputs("\n\n", out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @64 B | @%.0f B (longest) | Est. cycles/byte @64 B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
-		s.unit, s.longest, s.longest, s.longest,
+		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
+		s.unit, s.head_len, s.longest, s.head_len, s.longest, s.longest,
 		s.energy_model ? ", model" : "");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
@@ -526,11 +548,13 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	if (s.energy_reason != NULL) {
 		fprintf(out, "- Energy: \"-\" = %s.\n", s.energy_reason);
 	} else if (s.energy_model) {
-		fputs("- Energy: µJ per operation at 64 B from a MODEL (simulated INA219, emulated time): not a measurement.\n",
-		      out);
+		fprintf(out,
+			"- Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.\n",
+			s.head_len);
 	} else {
-		fputs("- Energy: µJ per operation at 64 B (mean active power × time of one operation).\n",
-		      out);
+		fprintf(out,
+			"- Energy: µJ per operation at %.0f B (mean active power × time of one operation).\n",
+			s.head_len);
 	}
 	fputs("- Flash: the implementation's own code and constant data (linker map); RAM: its static data (linker map) plus the peak stack of one call of the operation (painting, largest over the series); Stack: that peak alone.",
 	      out);

@@ -782,6 +782,41 @@ test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 	cJSON_Delete(r);
 }
 
+/* Without a 64-byte row the headline moves to the nearest length measured,
+ * and says so, instead of a column of "-". */
+static void test_summary_headline_nearest_length(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
+	char *md, *html;
+	int i;
+
+	(void)state;
+	for (i = cJSON_GetArraySize(rows) - 1; i >= 0; i--) {
+		if (cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetArrayItem(rows, i), "msg_len")
+			    ->valuedouble == 64) {
+			cJSON_DeleteItemFromArray(rows, i);
+		}
+	}
+	md = render(hil_summary_md, r);
+	html = render(hil_html_report, r);
+	/* 16 and 256 B are left: 16 is nearer to 64. */
+	assert_non_null(strstr(
+		md,
+		"| instructions (emulated)/byte @16 B | @256 B (longest) |"));
+	/* ascon-aead128/ref encrypt, 16 B: 4695 / 16. */
+	assert_non_null(
+		strstr(md, "| ascon-aead128 | ref | encrypt | 293.44 |"));
+	assert_non_null(strstr(
+		html,
+		"<th class=\"n hl\">Instructions/byte<span class=\"sub\">@16 B, emulated</span></th>"));
+	assert_non_null(strstr(html, "<td class=\"n hl\">293.44</td>"));
+	free(md);
+	free(html);
+	cJSON_Delete(r);
+}
+
 static void test_summary_md_escapes_pipes(void **state)
 {
 	cJSON *r = load_fixture("report-min.json");
@@ -1928,6 +1963,7 @@ int main(void)
 		cmocka_unit_test(test_summary_md_has_header_rows_and_unit),
 		cmocka_unit_test(
 			test_summary_md_marks_failed_rows_and_not_constant_time),
+		cmocka_unit_test(test_summary_headline_nearest_length),
 		cmocka_unit_test(test_summary_md_escapes_pipes),
 		cmocka_unit_test(test_exports_neutralise_html_and_formulas),
 		cmocka_unit_test(test_summary_csv_parses_back),
