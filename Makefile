@@ -14,7 +14,7 @@ CONFIG ?= configs/qemu.json
 
 # ---------------------------------------------------------------- host
 HOST_CC ?= cc
-PKGS := libcjson libserialport libftdi1 libelf
+PKGS := libcjson libserialport libftdi1 libelf sqlite3
 HOST_WARN := -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wno-format-truncation
 HOST_CFLAGS := $(HOST_WARN) -O2 -g -Ihost -Iprotocol -Itarget -MMD -MP
@@ -57,6 +57,8 @@ HOST_LIB_SRCS += host/algnames.c
 HOST_LIB_SRCS += host/ownref.c
 # What an untrusted lab job may ask for.
 HOST_LIB_SRCS += host/jobpolicy.c
+# Every finished run in results/history.sqlite; hilrun history.
+HOST_LIB_SRCS += host/history.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).

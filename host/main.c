@@ -18,6 +18,7 @@
 #include "sensorcmd.h"
 #include "err.h"
 #include "hilp.h"
+#include "history.h"
 #include "log.h"
 #include "paths.h"
 #include "result.h"
@@ -51,7 +52,7 @@ static const char usage_run[] =
 	"       hilrun [options] --config A --config B...  a sweep of configs\n"
 	"       hilrun [options] --sweep FILE       a sweep file (configs or a flag matrix)\n"
 	"       hilrun COMMAND [options]            see hilrun COMMAND --help\n"
-	"commands: run, crypt, doctor, sensor, report, compare, serve, boards\n"
+	"commands: run, crypt, doctor, sensor, report, compare, serve, boards,\n          history\n"
 	"options of a run:\n"
 	"  --config FILE    run configuration (default configs/qemu.json with\n"
 	"                   hilrun run or any option below that changes it)\n"
@@ -151,6 +152,22 @@ static const char usage_boards[] =
 	"The hardware map ($HILRUN_BOARDS, default configs/boards.json) and\n"
 	"which boards are connected and free; --json for programs.\n"
 	"exit: 0 listed, 2 no readable map\n";
+
+static const char usage_history[] =
+	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
+	"       hilrun history ALG[/IMPL] [--op OP] [--len N] [--ad N] [--config NAME]\n"
+	"                      [--db FILE | --results DIR]\n"
+	"Every finished run records itself in its results folder's .history.sqlite\n"
+	"(a killed run is absent, never half there). Without ALG: the runs, newest\n"
+	"first. With ALG: that row's trend over the runs, oldest first, one table\n"
+	"per configuration, implementation, operation and unit.\n"
+	"  --db FILE        the database (default results/.history.sqlite)\n"
+	"  --results DIR    the database of that results folder\n"
+	"  --config NAME    only runs of this configuration (its \"name\")\n"
+	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
+	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
+	"  --limit N        runs listed (default 20)\n"
+	"exit: 0 printed, 2 no database or no such row\n";
 
 /* ---------------------------------------------------------- options */
 
@@ -1338,6 +1355,91 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	return ret;
 }
 
+/* hilrun history: the runs, or one row's trend over them. */
+static int cmd_history(int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{"--db", 1},  {"--results", 1}, {"--config", 1}, {"--op", 1},
+		{"--len", 1}, {"--ad", 1},	{"--limit", 1},
+	};
+	struct hil_history_query q;
+	char db[4096] = "results/" HIL_HISTORY_FILE;
+	char alg[2 * HIL_CFG_NAME];
+	const char *v;
+	int i;
+
+	memset(&q, 0, sizeof(q));
+	q.msg_len = q.ad_len = -1;
+	for (i = 1; i < argc; i++) {
+		unsigned long n;
+		int k = next_opt("history", argc, argv, &i, opts,
+				 sizeof(opts) / sizeof(opts[0]), &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			return EXIT_CANNOT_START;
+		}
+		if (k == OPT_POSITIONAL) {
+			char *slash;
+
+			if (q.alg != NULL) {
+				hil_err("history: one algorithm only (got %s and %s)",
+					q.alg, v);
+				return EXIT_CANNOT_START;
+			}
+			snprintf(alg, sizeof(alg), "%s", v);
+			slash = strchr(alg, '/');
+			if (slash != NULL) {
+				*slash = '\0';
+				q.impl = slash + 1;
+			}
+			q.alg = alg;
+			continue;
+		}
+		switch (k) {
+		case 0:
+			snprintf(db, sizeof(db), "%s", v);
+			break;
+		case 1:
+			snprintf(db, sizeof(db), "%s/%s", v, HIL_HISTORY_FILE);
+			break;
+		case 2:
+			q.config = v;
+			break;
+		case 3:
+			q.op = v;
+			break;
+		case 4:
+		case 5:
+		case 6:
+			if (parse_uint(opts[k].name, v, k == 6 ? 1 : 0,
+				       k == 6 ? 100000 : 1u << 20,
+				       &n) != HIL_OK) {
+				return EXIT_CANNOT_START;
+			}
+			if (k == 4) {
+				q.msg_len = (long)n;
+			} else if (k == 5) {
+				q.ad_len = (long)n;
+			} else {
+				q.limit = (unsigned)n;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	if (q.alg == NULL &&
+	    (q.op != NULL || q.msg_len >= 0 || q.ad_len >= 0)) {
+		hil_err("history: --op, --len and --ad select a row: name its algorithm (hilrun history ALG[/IMPL] ...)");
+		return EXIT_CANNOT_START;
+	}
+	return hil_history_print(db, &q, stdout) == HIL_OK ? 0
+							   : EXIT_CANNOT_START;
+}
+
 /* A subcommand: its handler's return is the exit status (the git way). */
 struct command {
 	const char *name;
@@ -1393,6 +1495,7 @@ static const struct command commands[] = {
 	{"compare", cmd_compare, usage_compare},
 	{"serve", run_serve, usage_serve},
 	{"boards", run_boards, usage_boards},
+	{"history", cmd_history, usage_history},
 };
 
 /* The options of a run (usage_run), in the order of the switch below. */
@@ -1529,7 +1632,7 @@ int main(int argc, char **argv)
 	if (sub < argc && strcmp(argv[sub], "run") == 0) {
 		explicit_run = 1;
 	} else if (sub < argc && argv[sub][0] != '-') {
-		hil_err("unknown command \"%s\" (commands: run, crypt, doctor, sensor, report, compare, serve, boards; try hilrun --help)",
+		hil_err("unknown command \"%s\" (commands: run, crypt, doctor, sensor, report, compare, serve, boards, history; try hilrun --help)",
 			argv[sub]);
 		return EXIT_CANNOT_START;
 	}

@@ -25,6 +25,7 @@
 #include "energy.h"
 #include "energyrun.h"
 #include "err.h"
+#include "history.h"
 #include "journal.h"
 #include "katrun.h"
 #include "leak.h"
@@ -2194,6 +2195,17 @@ int hil_runner_run(const struct hil_config *cfg,
 		point_latest(opts, run);
 		hil_info("report: %s/report.json (summary.md, report.html)",
 			 run->dir);
+	}
+	/* The run history beside the run folders (hilrun history). */
+	if (run->dir[0] != '\0' && run->n_rows > 0) {
+		char db[HIL_PATH + 32];
+
+		snprintf(db, sizeof(db), "%s/%s", opts->results_dir,
+			 HIL_HISTORY_FILE);
+		if (hil_history_record(db, run) != HIL_OK) {
+			hil_warn("run %s is not in the history %s", run->id,
+				 db);
+		}
 	}
 	return ret != HIL_OK ? ret : report_ret;
 }

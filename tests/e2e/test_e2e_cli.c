@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -144,7 +145,7 @@ static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
 {
 	static const char *const cmds[] = {"run",    "crypt",  "doctor",
 					   "sensor", "report", "compare",
-					   "serve",  "boards"};
+					   "serve",  "boards", "history"};
 	struct res *r = malloc(sizeof(*r));
 	size_t i;
 
@@ -496,6 +497,104 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
 }
 
+/* Lines of text that contain needle. */
+static int count_lines(const char *text, const char *needle)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (*p != '\0') {
+		const char *e = strchr(p, '\n');
+		size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
+		char line[1024];
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		n += strstr(line, needle) != NULL;
+		p += len + (e != NULL);
+	}
+	return n;
+}
+
+static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
+{
+	struct res *r = malloc(sizeof(*r));
+	char res[128], db[160], outp[128], errp[128], check[64] = "";
+	char *argv[] = {(char *)e2e_hilrun_bin(),
+			"run",
+			"--alg",
+			"aes128-gcm",
+			"--ops",
+			"encrypt",
+			"--lengths",
+			"2048",
+			"--runs",
+			"2000",
+			"--results",
+			res,
+			NULL};
+	uint64_t t0 = e2e_ms_now();
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	pid_t pid;
+	int i, st_;
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(res, sizeof(res), "%s/hist", tmp);
+	snprintf(db, sizeof(db), "%s/.history.sqlite", res);
+	for (i = 0; i < 3; i++) {
+		run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths",
+			"16,64", "--runs", "3", "--results", res, NULL);
+		assert_int_equal(r->status, 0);
+	}
+	/* A run killed inside a row never gets into the history. */
+	snprintf(outp, sizeof(outp), "%s/kill.out", tmp);
+	snprintf(errp, sizeof(errp), "%s/kill.err", tmp);
+	pid = spawn(argv, outp, errp);
+	while (e2e_lines_with(errp, "verified on the target") == 0) {
+		if (waitpid(pid, &st_, WNOHANG) != 0 ||
+		    e2e_ms_now() - t0 > WAIT_MS) {
+			fail_msg(
+				"the run to kill ended or hung before its row");
+		}
+		e2e_sleep_ms(20);
+	}
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(wait_exit(pid), 128 + SIGKILL);
+	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+
+	run_cli(r, "history", "--results", res, NULL);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, "qemu-cli"), 3);
+	assert_int_equal(count_lines(r->out, "complete"), 3);
+	/* The trend: three runs of the row, oldest first, no change. */
+	run_cli(r, "history", "speck64-128-ecb/ref", "--op", "encrypt", "--len",
+		"64", "--db", db, NULL);
+	if (r->status != 0 || count_lines(r->out, " ok ") != 3 ||
+	    count_lines(r->out, "+0.00%") != 2) {
+		show(r);
+		fail_msg("expected a trend of three runs");
+	}
+	run_cli(r, "history", "speck64-128-ecb", "--len", "999", "--db", db,
+		NULL);
+	refused("speck64-128-ecb", r);
+	run_cli(r, "history", "--db", "/nonexistent/history.sqlite", NULL);
+	refused("no run history", r);
+	/* And the file is a sound database. */
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(
+		sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, NULL),
+		SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(check, sizeof(check), "%s",
+		 (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	assert_string_equal(check, "ok");
+	free(r);
+}
+
 static int setup(void **state)
 {
 	char locks[128];
@@ -540,6 +639,8 @@ int main(void)
 		cmocka_unit_test(
 			test_compare_refuses_a_threshold_the_reports_do_not_have),
 		cmocka_unit_test(test_ctrl_c_files_the_running_row_interrupted),
+		cmocka_unit_test(
+			test_history_prints_a_trend_and_survives_a_killed_run),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,352 @@
+/* history: the run database (SQLite, Debian's libsqlite3) and the `hilrun history` listings. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"history"
+
+#include "history.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "log.h"
+
+/* Schema 1. A row's key is that of compare (report/compare.c). */
+static const char schema[] =
+	"PRAGMA foreign_keys = ON;"
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+	"INSERT OR IGNORE INTO meta VALUES('schema', '1');"
+	"CREATE TABLE IF NOT EXISTS runs("
+	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, status TEXT,"
+	" config TEXT, board TEXT, unit TEXT, cflags TEXT, tool_commit TEXT,"
+	" dirty INTEGER, dir TEXT);"
+	"CREATE TABLE IF NOT EXISTS rows("
+	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" algorithm TEXT, implementation TEXT, operation TEXT,"
+	" msg_len INTEGER, ad_len INTEGER, status TEXT,"
+	" median REAL, model_median REAL, energy_uj REAL,"
+	" PRIMARY KEY(run_id, algorithm, implementation, operation, msg_len,"
+	" ad_len));"
+	"CREATE INDEX IF NOT EXISTS rows_key ON rows(algorithm, implementation,"
+	" operation, msg_len, ad_len);";
+
+static int db_open(const char *path, int create, sqlite3 **db)
+{
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	*db = NULL;
+	if (sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOFOLLOW, NULL) !=
+	    SQLITE_OK) {
+		hil_err("%s: cannot open the run history: %s", path,
+			*db != NULL ? sqlite3_errmsg(*db) : "out of memory");
+		sqlite3_close(*db);
+		*db = NULL;
+		return HIL_ERR_IO;
+	}
+	/* Runs on several boards of one host finish at the same time. */
+	sqlite3_busy_timeout(*db, 10000);
+	return HIL_OK;
+}
+
+static int db_exec(sqlite3 *db, const char *path, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		hil_err("%s: %s", path, msg != NULL ? msg : "SQLite error");
+		sqlite3_free(msg);
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s != NULL ? s : "", -1, SQLITE_TRANSIENT);
+}
+
+static const char *row_status(const struct hil_row *r)
+{
+	return r->ok ? "ok" : r->interrupted ? "interrupted" : "failed";
+}
+
+static int insert_rows(sqlite3 *db, const struct hil_run *run)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc;
+
+	rc = sqlite3_prepare_v2(
+		db, "INSERT OR REPLACE INTO rows VALUES(?,?,?,?,?,?,?,?,?,?)",
+		-1, &st, NULL);
+	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+
+		sqlite3_reset(st);
+		bind_text(st, 1, run->id);
+		bind_text(st, 2, r->algorithm);
+		bind_text(st, 3, r->implementation);
+		bind_text(st, 4, r->operation);
+		sqlite3_bind_int64(st, 5, r->msg_len);
+		sqlite3_bind_int64(st, 6, r->ad_len);
+		bind_text(st, 7, row_status(r));
+		if (r->ok) {
+			sqlite3_bind_double(st, 8, r->stats.median);
+		} else {
+			sqlite3_bind_null(st, 8);
+		}
+		if (r->ok && r->model.ok) {
+			sqlite3_bind_double(st, 9, r->model.stats.median);
+		} else {
+			sqlite3_bind_null(st, 9);
+		}
+		if (r->energy.state == HIL_ENERGY_OK) {
+			sqlite3_bind_double(st, 10, r->energy.uj_per_op);
+		} else {
+			sqlite3_bind_null(st, 10);
+		}
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int hil_history_record(const char *db_path, const struct hil_run *run)
+{
+	char cflags[HIL_CFG_MAX_FLAGS * HIL_CFG_NAME] = "";
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db;
+	size_t i;
+	int rc;
+
+	if (db_open(db_path, 1, &db) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	if (db_exec(db, db_path, schema) != HIL_OK ||
+	    db_exec(db, db_path, "BEGIN IMMEDIATE") != HIL_OK) {
+		sqlite3_close(db);
+		return HIL_ERR_IO;
+	}
+	for (i = 0; i < run->cfg->build.n_cflags; i++) {
+		size_t n = strlen(cflags);
+
+		snprintf(cflags + n, sizeof(cflags) - n, "%s%s", i ? " " : "",
+			 run->cfg->build.cflags[i]);
+	}
+	/* A resumed run replaces what it had: its rows go with it. */
+	rc = sqlite3_prepare_v2(db, "DELETE FROM runs WHERE id = ?", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		bind_text(st, 1, run->id);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_prepare_v2(
+			db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+			-1, &st, NULL);
+	}
+	if (rc == SQLITE_OK) {
+		bind_text(st, 1, run->id);
+		bind_text(st, 2, run->started);
+		bind_text(st, 3, run->finished);
+		bind_text(st, 4, run->status != NULL ? run->status : "failed");
+		bind_text(st, 5, run->cfg->name);
+		bind_text(st, 6,
+			  run->cfg->board.id[0] ? run->cfg->board.id
+						: run->cfg->board.name);
+		bind_text(st, 7, hil_unit_name(run->info.counter_unit));
+		bind_text(st, 8, cflags);
+		bind_text(st, 9, run->tool_commit);
+		sqlite3_bind_int(st, 10, run->tool_dirty);
+		bind_text(st, 11, run->dir);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_OK) {
+		rc = insert_rows(db, run);
+	}
+	if (rc != SQLITE_OK) {
+		hil_err("%s: recording run %s failed: %s", db_path, run->id,
+			sqlite3_errmsg(db));
+		(void)db_exec(db, db_path, "ROLLBACK");
+		sqlite3_close(db);
+		return HIL_ERR_IO;
+	}
+	rc = db_exec(db, db_path, "COMMIT");
+	sqlite3_close(db);
+	return rc;
+}
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s != NULL ? (const char *)s : "";
+}
+
+static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT r.id, r.started, r.status, r.config, r.board, r.unit,"
+		    " r.cflags, (SELECT count(*) FROM rows w WHERE w.run_id = r.id"
+		    " AND w.status = 'ok'), (SELECT count(*) FROM rows w"
+		    " WHERE w.run_id = r.id) FROM runs r"
+		    " WHERE (?1 IS NULL OR r.config = ?1)"
+		    " ORDER BY r.started DESC, r.id DESC LIMIT ?2",
+		    -1, &st, NULL) != SQLITE_OK) {
+		hil_err("reading the runs: %s", sqlite3_errmsg(db));
+		return HIL_ERR_IO;
+	}
+	if (q->config != NULL) {
+		bind_text(st, 1, q->config);
+	}
+	sqlite3_bind_int(st, 2, q->limit ? (int)q->limit : 20);
+	fprintf(out, "%-32s %-20s %-8s %-16s %-14s %9s  %s\n", "run",
+		"started (UTC)", "status", "config", "board", "rows ok",
+		"unit, flags");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char rows[32];
+
+		snprintf(rows, sizeof(rows), "%d/%d", sqlite3_column_int(st, 7),
+			 sqlite3_column_int(st, 8));
+		fprintf(out, "%-32s %-20s %-8s %-16s %-14s %9s  %s, %s\n",
+			col(st, 0), col(st, 1), col(st, 2), col(st, 3),
+			col(st, 4), rows, col(st, 5), col(st, 6));
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n == 0) {
+		fprintf(out, "(no runs recorded%s%s)\n",
+			q->config ? " of config " : "",
+			q->config ? q->config : "");
+	}
+	return HIL_OK;
+}
+
+static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL) {
+		snprintf(buf, len, "-");
+	} else {
+		snprintf(buf, len, "%.0f", sqlite3_column_double(st, i));
+	}
+}
+
+static int print_trend(sqlite3 *db, const struct hil_history_query *q,
+		       FILE *out)
+{
+	sqlite3_stmt *st = NULL;
+	char key[512] = "";
+	double first = 0, prev = 0;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT r.config, w.algorithm, w.implementation, w.operation,"
+		    " w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
+		    " w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit"
+		    " FROM rows w JOIN runs r ON r.id = w.run_id"
+		    " WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
+		    " w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
+		    " AND w.msg_len = ?4 AND w.ad_len = ?5"
+		    " AND (?6 IS NULL OR r.config = ?6)"
+		    " ORDER BY r.config, w.implementation, w.operation, r.unit,"
+		    " r.started, r.id",
+		    -1, &st, NULL) != SQLITE_OK) {
+		hil_err("reading the rows: %s", sqlite3_errmsg(db));
+		return HIL_ERR_IO;
+	}
+	bind_text(st, 1, q->alg);
+	if (q->impl != NULL) {
+		bind_text(st, 2, q->impl);
+	}
+	if (q->op != NULL) {
+		bind_text(st, 3, q->op);
+	}
+	sqlite3_bind_int64(st, 4, q->msg_len >= 0 ? q->msg_len : 64);
+	sqlite3_bind_int64(st, 5, q->ad_len >= 0 ? q->ad_len : 0);
+	if (q->config != NULL) {
+		bind_text(st, 6, q->config);
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char k[512], med[32], model[32], energy[32], change[32] = "-";
+		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
+		double v = sqlite3_column_double(st, 10);
+
+		/* One table per configuration, row and unit. */
+		snprintf(k, sizeof(k), "%s|%s|%s|%s|%s|%s|%s", col(st, 0),
+			 col(st, 1), col(st, 2), col(st, 3), col(st, 4),
+			 col(st, 5), col(st, 6));
+		if (strcmp(k, key) != 0) {
+			snprintf(key, sizeof(key), "%s", k);
+			fprintf(out,
+				"%s%s/%s %s, %s B, ad %s B, config %s, in %s:\n",
+				n ? "\n" : "", col(st, 1), col(st, 2),
+				col(st, 3), col(st, 4), col(st, 5), col(st, 0),
+				col(st, 6));
+			fprintf(out,
+				"%-32s %-20s %-11s %12s %9s %12s %10s  %s\n",
+				"run", "started (UTC)", "status", "median",
+				"change", "model est.", "uJ/op",
+				"flags, commit");
+			first = prev = 0;
+		}
+		fmt_num(med, sizeof(med), st, 10);
+		fmt_num(model, sizeof(model), st, 11);
+		if (sqlite3_column_type(st, 12) == SQLITE_NULL) {
+			snprintf(energy, sizeof(energy), "-");
+		} else {
+			snprintf(energy, sizeof(energy), "%.4g",
+				 sqlite3_column_double(st, 12));
+		}
+		if (have && prev > 0) {
+			snprintf(change, sizeof(change), "%+.2f%%",
+				 (v / prev - 1) * 100);
+		}
+		fprintf(out,
+			"%-32s %-20s %-11s %12s %9s %12s %10s  %s, %.12s\n",
+			col(st, 7), col(st, 8), col(st, 9), med, change, model,
+			energy, col(st, 13), col(st, 14));
+		if (have) {
+			if (first == 0) {
+				first = v;
+			}
+			prev = v;
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n == 0) {
+		hil_err("no recorded row of %s%s%s%s%s at %ld B (ad %ld B)%s%s: hilrun history lists the runs",
+			q->alg, q->impl ? "/" : "", q->impl ? q->impl : "",
+			q->op ? " " : "", q->op ? q->op : "",
+			q->msg_len >= 0 ? q->msg_len : 64,
+			q->ad_len >= 0 ? q->ad_len : 0,
+			q->config ? " in config " : "",
+			q->config ? q->config : "");
+		return HIL_ERR_ARG;
+	}
+	return HIL_OK;
+}
+
+int hil_history_print(const char *db_path, const struct hil_history_query *q,
+		      FILE *out)
+{
+	sqlite3 *db;
+	int ret;
+
+	if (db_open(db_path, 0, &db) != HIL_OK) {
+		hil_err("%s: no run history there yet (every finished run records itself in its results folder's %s; --db FILE names another)",
+			db_path, HIL_HISTORY_FILE);
+		return HIL_ERR_IO;
+	}
+	ret = q->alg == NULL ? print_runs(db, q, out) : print_trend(db, q, out);
+	sqlite3_close(db);
+	return ret;
+}
