@@ -482,7 +482,7 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	size_t md_len = 0;
 	FILE *mf = NULL;
 	size_t r;
-	int ret = HIL_OK;
+	int ret = HIL_OK, page = 1;
 
 	if (runs == NULL || rets == NULL) {
 		free(runs);
@@ -542,9 +542,15 @@ int hil_sweep_run(const struct hil_sweep *sw,
 				    HIL_OK) {
 				hil_warn(
 					"no sweep plot: the reports could not be read back");
+				page = 0;
 			}
+			page = page && n > 0;
 		}
 		fprintf(out, "sweep summary: %s/sweep.md\n", sweep_run.dir);
+		if (page) {
+			fprintf(out, "sweep page: %s/sweep.html\n",
+				sweep_run.dir);
+		}
 	}
 	for (r = 0; r < sw->n; r++) {
 		hil_run_free(&runs[r]);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "report/render.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -166,6 +167,29 @@ test_sweep_compares_configurations_and_rebuilds_nothing_twice(void **state)
 	snprintf(path, sizeof(path), "%s/report.json",
 		 run_field(first, 0, "run_dir"));
 	assert_int_equal(access(path, R_OK), 0);
+	/* The sweep's page, a column per configuration; rendered again
+	 * from the sweep's folder (hilrun report SWEEP_DIR). */
+	{
+		const char *p = strstr(md, "sweep page: ");
+		const char *e;
+		char dir[512], *html = NULL;
+
+		assert_non_null(p);
+		p += strlen("sweep page: ");
+		e = strstr(p, "/sweep.html\n");
+		assert_non_null(e);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(e - p), p);
+		snprintf(path, sizeof(path), "%s/sweep.html", dir);
+		assert_int_equal(hil_read_file(path, &html, NULL), HIL_OK);
+		assert_non_null(
+			strstr(html, "<th class=\"n hl\">sweeptest-Os"));
+		assert_non_null(strstr(html, "<svg "));
+		free(html);
+		assert_int_equal(unlink(path), 0);
+		assert_true(hil_report_dir_is_sweep(dir));
+		assert_int_equal(hil_report_render_all(dir), HIL_OK);
+		assert_int_equal(access(path, R_OK), 0);
+	}
 
 	/* Again: same images (same build ids), nothing compiled. */
 	second = run_sweep(fx, md, sizeof(md));
