@@ -368,6 +368,16 @@ static void hint_build_failure(const char *log_path)
 		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h and crypto_xof.h "
 			"(target/framework/); any other header must be in the implementation's folder "
 			"(only the folder itself is on the include path, not its sub-folders)");
+	} else if (strstr(text, "overflowed by") != NULL) {
+		const char *o = strstr(text, "overflowed by");
+		const char *start = o;
+
+		while (start > text && start[-1] != '\n' &&
+		       strncmp(start, "region", 6) != 0) {
+			start--;
+		}
+		hil_err("hint: the implementations chosen do not fit one image (%.*s): choose fewer (a tree's \"pattern\", or several configurations in a sweep); hilrun does not split them over several images yet",
+			(int)strcspn(start, "\n"), start);
 	} else if (strstr(text, "multiple definition of") != NULL) {
 		hil_err("hint: two objects of one implementation define the same symbol; "
 			"only .c and .S files directly in the folder are built, each once");

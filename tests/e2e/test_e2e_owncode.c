@@ -661,6 +661,71 @@ static void test_a_whole_tree_is_measured_past_failures(void **state)
 	free(cfg);
 }
 
+/* Implementations that do not fit the board's flash: the build says so
+ * and how to choose fewer, instead of a linker message alone. */
+static void test_too_much_code_for_one_image_says_so(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	struct e2e_capture cap;
+	char dir[HIL_PATH], algs[HIL_PATH * 2], path[HIL_PATH + 16];
+	char results[128];
+	char out[8192];
+	FILE *f;
+	int ret;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "huge");
+	snprintf(dir, sizeof(dir), "%s/huge-table", tmp_root);
+	copy_fixture(MULTI_B, dir);
+	snprintf(path, sizeof(path), "%s/table.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	/* 600 KB of constants, more than the STM32F401RE's 512 KB of flash,
+	 * kept by the encryption that reads them. */
+	fputs("const unsigned char ascon_core_table[600000] = {1};\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/encrypt.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#include \"api.h\"\n#include \"core.h\"\n"
+	      "#include \"crypto_aead.h\"\n"
+	      "extern const unsigned char ascon_core_table[600000];\n"
+	      "uint32_t ascon_core_rev(uint32_t x) { return x; }\n"
+	      "int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,"
+	      " const unsigned char *m, unsigned long long mlen,"
+	      " const unsigned char *ad, unsigned long long adlen,"
+	      " const unsigned char *nsec, const unsigned char *npub,"
+	      " const unsigned char *k)\n"
+	      "{ return ascon_core_encrypt(c, clen, m, mlen, ad, adlen, nsec,"
+	      " npub, k) + ascon_core_table[mlen % 600000u] - 1; }\n"
+	      "int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,"
+	      " unsigned char *nsec, const unsigned char *c,"
+	      " unsigned long long clen, const unsigned char *ad,"
+	      " unsigned long long adlen, const unsigned char *npub,"
+	      " const unsigned char *k)\n"
+	      "{ return ascon_core_decrypt(m, mlen, nsec, c, clen, ad, adlen,"
+	      " npub, k); }\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(algs, sizeof(algs),
+		 "{ \"name\": \"" AEAD "\", \"impl\": \"huge\","
+		 " \"path\": \"%s\" }",
+		 dir);
+	make_config(cfg, algs, results);
+	e2e_capture_begin(&cap, tmp_root);
+	ret = run_config(cfg, results, run);
+	e2e_capture_end(&cap, out, sizeof(out));
+	assert_int_equal(ret, HIL_ERR_BUILD);
+	e2e_assert_contains(out, "overflowed by");
+	e2e_assert_contains(out, "do not fit one image");
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +740,7 @@ int main(void)
 		cmocka_unit_test(
 			test_assembly_only_code_needs_a_kat_or_the_option),
 		cmocka_unit_test(test_a_whole_tree_is_measured_past_failures),
+		cmocka_unit_test(test_too_much_code_for_one_image_says_so),
 	};
 	int failed;
 
