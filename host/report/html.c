@@ -1059,6 +1059,14 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 			break;
 		}
 	}
+	for (i = 0; i < n; i++) {
+		if (strstr(hil_fig_what(reports[i]), "estimated") != NULL) {
+			fputs("<li><span class=\"bad\">Estimated figures</span>: where a configuration says <em>cycles (estimated, model)</em>, the cycle model computed them from the emulated instructions (docs/cycle-model.md); an estimate, not a measurement.</li>\n",
+			      out);
+			any_warn = 1;
+			break;
+		}
+	}
 	if (!any_warn) {
 		fputs("<li class=\"ok\">None.</li>\n", out);
 	}

@@ -1526,6 +1526,7 @@ static void test_html_sweep_page(void **state)
 	assert_non_null(strstr(
 		buf, "board did not complete</span> (failed: not available)"));
 	assert_non_null(strstr(buf, "Emulated figures"));
+	assert_null(strstr(buf, "Estimated figures"));
 	/* A headline column per configuration, saying what it counts. */
 	assert_int_equal(count(buf, "<th class=\"n hl\">"), 2);
 	assert_non_null(strstr(
@@ -1543,6 +1544,28 @@ static void test_html_sweep_page(void **state)
 	free(buf);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
+	/* Two configurations of the cycle model: estimated, and said so. */
+	{
+		cJSON *m1 = load_fixture("report-model.json");
+		cJSON *m2 = load_fixture("report-model.json");
+		const cJSON *mm[2];
+
+		mm[0] = m1;
+		mm[1] = m2;
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		assert_int_equal(hil_html_sweep(mm, 2, NULL, f), HIL_OK);
+		assert_int_equal(fclose(f), 0);
+		assert_non_null(strstr(buf, "Estimated figures"));
+		assert_non_null(strstr(
+			buf,
+			"<span class=\"sub\">cycles (estimated, model)</span></th>"));
+		assert_not_called_measured(buf);
+		free(buf);
+		cJSON_Delete(m1);
+		cJSON_Delete(m2);
+	}
 	cJSON_Delete(sweep);
 }
 
