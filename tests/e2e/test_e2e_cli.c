@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -595,6 +596,139 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 	free(r);
 }
 
+/*
+ * Every option the README and docs/ show after "hilrun [COMMAND]" (in code
+ * lines and inline code) is in that command's --help: the docs cannot
+ * name an option the program does not have.
+ */
+static const char *const commands[] = {"run",	 "crypt",  "doctor",
+				       "sensor", "report", "compare",
+				       "serve",	 "boards", "history"};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void check_doc_line(const char *file, int lineno, const char *line,
+			   char help[][8192], int *checked)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, "hilrun ")) != NULL) {
+		const char *q = p + 7;
+		size_t cmd = 0; /* "run": hilrun's own options */
+		int first = 1;
+
+		/* "hilrun" as the program, not a folder (/srv/hilrun). */
+		if (p != line && strchr("` \t$(", p[-1]) == NULL &&
+		    !(p - line >= 6 && strncmp(p - 6, "build/", 6) == 0)) {
+			p = q;
+			continue;
+		}
+		for (;;) {
+			char word[128];
+			size_t n = 0, k;
+
+			while (*q == ' ') {
+				q++;
+			}
+			if (*q == '\0' || strchr("#|`;", *q) != NULL) {
+				break;
+			}
+			while (q[n] != '\0' && q[n] != ' ' &&
+			       strchr("#|`;", q[n]) == NULL && n < 127) {
+				word[n] = q[n];
+				n++;
+			}
+			word[n] = '\0';
+			q += n;
+			if (first) {
+				first = 0;
+				for (k = 0; k < N_COMMANDS; k++) {
+					if (strcmp(word, commands[k]) == 0) {
+						cmd = k;
+					}
+				}
+			}
+			/* The option's name: "--threshold" of
+			 * "[--threshold", "--ad=" of "--ad=", ... */
+			{
+				const char *o = strstr(word, "--");
+				char name[64];
+				size_t m = 2;
+
+				if (o == NULL || (o != word && o[-1] != '[')) {
+					continue;
+				}
+				memcpy(name, "--", 2);
+				while (m < sizeof(name) - 1 &&
+				       ((o[m] >= 'a' && o[m] <= 'z') ||
+					(o[m] >= '0' && o[m] <= '9') ||
+					o[m] == '-')) {
+					name[m] = o[m];
+					m++;
+				}
+				name[m] = '\0';
+				if (m <= 2) {
+					continue;
+				}
+				(*checked)++;
+				if (strstr(help[cmd], name) == NULL) {
+					fail_msg(
+						"%s:%d: \"hilrun %s\" has no option %s (its --help does not list it):\n%s",
+						file, lineno, commands[cmd],
+						name, line);
+				}
+			}
+		}
+		p = q;
+	}
+}
+
+static void test_every_documented_option_exists(void **state)
+{
+	static char help[N_COMMANDS][8192];
+	struct res *r = malloc(sizeof(*r));
+	char files[32][128];
+	size_t n_files = 0, i;
+	int checked = 0;
+	DIR *d;
+	struct dirent *e;
+
+	(void)state;
+	assert_non_null(r);
+	for (i = 0; i < N_COMMANDS; i++) {
+		run_cli(r, commands[i], "--help", NULL);
+		assert_int_equal(r->status, 0);
+		snprintf(help[i], sizeof(help[i]), "%s", r->out);
+	}
+	snprintf(files[n_files++], sizeof(files[0]), "README.md");
+	d = opendir("docs");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && n_files < 32) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 3 && strcmp(e->d_name + len - 3, ".md") == 0) {
+			snprintf(files[n_files++], sizeof(files[0]), "docs/%s",
+				 e->d_name);
+		}
+	}
+	closedir(d);
+	for (i = 0; i < n_files; i++) {
+		FILE *f = fopen(files[i], "r");
+		char line[4096];
+		int lineno = 0;
+
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f) != NULL) {
+			lineno++;
+			line[strcspn(line, "\n")] = '\0';
+			check_doc_line(files[i], lineno, line, help, &checked);
+		}
+		fclose(f);
+	}
+	/* The docs do show commands: the check checked something. */
+	assert_true(checked > 20);
+	free(r);
+}
+
 static int setup(void **state)
 {
 	char locks[128];
@@ -641,7 +775,12 @@ int main(void)
 		cmocka_unit_test(test_ctrl_c_files_the_running_row_interrupted),
 		cmocka_unit_test(
 			test_history_prints_a_trend_and_survives_a_killed_run),
+		cmocka_unit_test(test_every_documented_option_exists),
 	};
 
+	/* HIL_CLI_ONLY=PATTERN runs the tests whose names match. */
+	if (getenv("HIL_CLI_ONLY") != NULL) {
+		cmocka_set_test_filter(getenv("HIL_CLI_ONLY"));
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
