@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, three short QEMU builds on two boards: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, and every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, four short QEMU builds on the three boards of two hosts: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, and every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -118,17 +118,17 @@ for w in a b; do
 	done
 done
 
-# Three jobs: two on qemu-a1 (lab-a), by its on-demand and its nightly
-# builder, which only the board's lock keeps apart, and one on qemu-b1
-# (lab-b).
-for board in qemu-a1 qemu-b1 qemu-a1-nightly; do
+# Four jobs on all three boards of the two hosts: two on qemu-a1 (lab-a),
+# by its on-demand and its nightly builder, which only the board's lock
+# keeps apart, one on qemu-a2 (lab-a, beside it) and one on qemu-b1 (lab-b).
+for board in qemu-a1 qemu-b1 qemu-a1-nightly qemu-a2-nightly; do
 	buildbot sendchange --master "127.0.0.1:$port" --auth sendchange:pw-c \
 		--who smoke --category "$board" --property "config:$tmp/smoke.json" \
 		--comments "smoke test on $board" smoke.json >>"$tmp/sendchange.log" 2>&1 ||
 		{ cat "$tmp/sendchange.log"; fail "sendchange $board"; }
 done
 
-# Until the master's database has three finished builds.
+# Until the master's database has four finished builds.
 db=$master/state.sqlite
 done_builds() {
 	python3 - "$db" <<'EOF'
@@ -137,8 +137,8 @@ con = sqlite3.connect(sys.argv[1])
 print(con.execute("select count(*) from builds where complete_at is not null").fetchone()[0])
 EOF
 }
-until [ "$(done_builds 2>/dev/null || echo 0)" -ge 3 ]; do
-	[ "$(left)" -gt 0 ] || fail "three builds did not finish within $limit s"
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 4 ]; do
+	[ "$(left)" -gt 0 ] || fail "four builds did not finish within $limit s"
 	sleep 0.5
 done
 
@@ -157,13 +157,13 @@ def check(cond, msg):
     if not cond:
         print("buildbot smoke test: " + msg)
         ok = False
-check(len(rows) == 3, "expected 3 builds, got %r" % (rows,))
+check(len(rows) == 4, "expected 4 builds, got %r" % (rows,))
 per = {}  # board: its builds
 for number, builder, results, started, complete in rows:
     check(results == 0, "build %s #%s: result %s, not SUCCESS" % (builder, number, results))
     board = builder[:-len("-nightly")] if builder.endswith("-nightly") else builder
     per.setdefault(board, []).append((started, complete, builder, number))
-check(sorted(per) == ["qemu-a1", "qemu-b1"], "boards: %s" % sorted(per))
+check(sorted(per) == ["qemu-a1", "qemu-a2", "qemu-b1"], "boards: %s" % sorted(per))
 check(len(per.get("qemu-a1", [])) == 2, "qemu-a1 builds: %r" % per.get("qemu-a1"))
 for board, builds in per.items():
     builds.sort()
@@ -210,4 +210,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: 3 builds on 2 boards of 2 workers, serialised per board, results on the master ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: 4 builds on 3 boards of 2 workers, serialised per board, results on the master ($(($(date +%s) - start)) s)"
