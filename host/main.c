@@ -132,8 +132,10 @@ static const char usage_compare[] =
 	"  --threshold METRIC=PCT  worse when new > base by more than PCT percent;\n"
 	"                   METRIC is the reports' unit: instructions (emulated),\n"
 	"                   cycles (a board's DWT), estimated (the model's cycles),\n"
-	"                   ns (native), or energy. A metric the reports do not\n"
-	"                   have is an error (exit 2), never a silent pass.\n"
+	"                   ns (native), energy; flash (per implementation) and\n"
+	"                   stack (per row) are judged only when given. A metric\n"
+	"                   the reports do not have is an error (exit 2), never\n"
+	"                   a silent pass.\n"
 	"  --junit FILE     JUnit XML of the comparison\n"
 	"  --fail-missing   a row of BASE that NEW lacks counts as worse\n"
 	"exit: 0 same or better, 3 a row is worse, 2 bad input\n";

@@ -17,6 +17,8 @@ void hil_thresholds_default(struct hil_thresholds *t)
 	t->estimated = 0;    /* a model applied to a deterministic count */
 	t->ns = 10;	     /* host clock: scheduler noise */
 	t->energy = 10;	     /* INA219 windows: sensor noise */
+	t->flash = -1;	     /* sizes change with flags by design: asked for */
+	t->stack = -1;
 	t->fail_missing = 0;
 }
 
@@ -31,6 +33,8 @@ int hil_thresholds_parse(struct hil_thresholds *t, const char *spec)
 		{"estimated", offsetof(struct hil_thresholds, estimated)},
 		{"ns", offsetof(struct hil_thresholds, ns)},
 		{"energy", offsetof(struct hil_thresholds, energy)},
+		{"flash", offsetof(struct hil_thresholds, flash)},
+		{"stack", offsetof(struct hil_thresholds, stack)},
 	};
 	const char *eq = strchr(spec, '=');
 	char *end = NULL;
@@ -56,7 +60,7 @@ int hil_thresholds_parse(struct hil_thresholds *t, const char *spec)
 			return HIL_OK;
 		}
 	}
-	hil_err("threshold \"%s\": unknown metric (instructions, cycles, estimated, ns or energy)",
+	hil_err("threshold \"%s\": unknown metric (instructions, cycles, estimated, ns, energy, flash or stack)",
 		spec);
 	return HIL_ERR_ARG;
 }
@@ -124,6 +128,15 @@ static int report_has(const cJSON *report, const char *metric)
 			return 1;
 		}
 		if (strcmp(metric, "energy") == 0 && hil_rj_row_energy(r, &v)) {
+			return 1;
+		}
+		if (strcmp(metric, "stack") == 0 &&
+		    hil_rj_num(r, "stack_bytes", &v)) {
+			return 1;
+		}
+		if (strcmp(metric, "flash") == 0 &&
+		    hil_rj_impl_size(report, hil_rj_str(r, "algorithm"),
+				     hil_rj_str(r, "implementation")) != NULL) {
 			return 1;
 		}
 	}
@@ -209,9 +222,23 @@ static const char *row_error(const cJSON *row)
 	return s[0] != '\0' ? s : "the row failed";
 }
 
+/* One more figure of a row pair: base ub, new un, judged at pct. */
+static void add_figure(struct hil_cmp *c, const cJSON *row, const char *metric,
+		       const char *unit, double ub, double un, double pct)
+{
+	struct hil_cmp_entry *e = entry(c, row, metric, unit);
+
+	e->threshold = pct;
+	e->have_base = e->have_new = 1;
+	e->base = ub;
+	e->cur = un;
+	e->ratio = ub != 0 ? un / ub : 0;
+	e->verdict = judge(ub, un, pct);
+}
+
 static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			 const char *unit, double pct, double energy_pct,
-			 double est_pct)
+			 double est_pct, double stack_pct)
 {
 	struct hil_cmp_entry *e = entry(c, n, "median", unit);
 	int bok = hil_rj_row_ok(b), nok = hil_rj_row_ok(n);
@@ -247,6 +274,10 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			e->verdict = judge(ub, un, est_pct);
 		}
 
+		if (stack_pct >= 0 && hil_rj_num(b, "stack_bytes", &ub) &&
+		    hil_rj_num(n, "stack_bytes", &un)) {
+			add_figure(c, n, "stack", "B", ub, un, stack_pct);
+		}
 		if (hil_rj_row_energy(b, &ub) && hil_rj_row_energy(n, &un)) {
 			e = entry(c, n, "energy", "uJ");
 			e->threshold = energy_pct;
@@ -285,8 +316,11 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		return HIL_ERR_ARG;
 	}
 	pct = unit_threshold(t, ub, &metric);
-	/* Up to three figures (counter, model, energy) per row of either. */
-	cap = 3 * ((size_t)cJSON_GetArraySize(hil_rj_rows(base)) +
+	/* Up to four figures (counter, model, stack, energy) per row of
+	 * either, and flash per implementation. */
+	cap = (size_t)cJSON_GetArraySize(
+		      cJSON_GetObjectItemCaseSensitive(newer, "sizes")) +
+	      4 * ((size_t)cJSON_GetArraySize(hil_rj_rows(base)) +
 		   (size_t)cJSON_GetArraySize(hil_rj_rows(newer))) +
 	      1;
 	c = calloc(1, sizeof(*c));
@@ -315,7 +349,8 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 				hil_cmp_free(c);
 				return HIL_ERR_ARG;
 			}
-			compare_pair(c, b, r, ub, pct, t->energy, t->estimated);
+			compare_pair(c, b, r, ub, pct, t->energy, t->estimated,
+				     t->stack);
 			continue;
 		}
 		e = entry(c, r, "median", ub);
@@ -338,6 +373,25 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		e->have_base =
 			hil_rj_row_ok(r) && hil_rj_num(r, "median", &e->base);
 		e->note = "not in the new report";
+	}
+	/* Flash once per implementation that both reports have. */
+	if (t->flash >= 0) {
+		const cJSON *z;
+
+		cJSON_ArrayForEach(
+			z, cJSON_GetObjectItemCaseSensitive(newer, "sizes"))
+		{
+			const cJSON *bz = hil_rj_impl_size(
+				base, hil_rj_str(z, "algorithm"),
+				hil_rj_str(z, "implementation"));
+			double fb, fn;
+
+			if (bz != NULL && hil_rj_num(bz, "flash_bytes", &fb) &&
+			    hil_rj_num(z, "flash_bytes", &fn)) {
+				add_figure(c, z, "flash", "B", fb, fn,
+					   t->flash);
+			}
+		}
 	}
 	for (cap = 0; cap < c->n; cap++) {
 		c->worse +=
@@ -431,10 +485,15 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 			   "id"));
 	pct = unit_threshold(t, unit, &metric);
 	fprintf(out,
-		"unit: %s; worse when new > base by more than %g%% (%s), model %g%% (estimated), energy %g%%%s\n\n",
+		"unit: %s; worse when new > base by more than %g%% (%s), model %g%% (estimated), energy %g%%%s\n",
 		unit, pct, metric, t->estimated, t->energy,
 		t->fail_missing ? "; a row missing from the new report is worse"
 				: "");
+	if (t->flash >= 0 || t->stack >= 0) {
+		fprintf(out, "sizes: flash %g%%, stack %g%% (-1: not judged)\n",
+			t->flash, t->stack);
+	}
+	fputc('\n', out);
 	fprintf(out, "%-*s %-*s %-*s %6s %5s %-6s %12s %12s %8s  %s\n", wa,
 		"algorithm", wi, "impl", wo, "operation", "msg", "ad", "metric",
 		"base", "new", "change", "verdict");

@@ -107,6 +107,9 @@ struct hil_thresholds {
 	double estimated;    /* "cycles (estimated, ...)" from a model: 0 */
 	double ns;	     /* "ns (host)": 10 */
 	double energy;	     /* rows[].energy.uj_per_op: 10 */
+	double flash;	     /* an implementation's flash_bytes: -1 (not
+				judged unless given) */
+	double stack;	     /* a row's stack_bytes: -1 (same) */
 	int fail_missing;    /* a row of the base absent from the new report
 				counts as worse (default 0: reported only) */
 };

@@ -142,6 +142,24 @@ static void refused(const char *needle, struct res *r)
 	one_prefix(r);
 }
 
+/* Lines of text that contain needle. */
+static int count_lines(const char *text, const char *needle)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (*p != '\0') {
+		const char *e = strchr(p, '\n');
+		size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
+		char line[1024];
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		n += strstr(line, needle) != NULL;
+		p += len + (e != NULL);
+	}
+	return n;
+}
+
 static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
 {
 	static const char *const cmds[] = {"run",    "crypt",  "doctor",
@@ -439,6 +457,39 @@ test_compare_refuses_a_threshold_the_reports_do_not_have(void **state)
 	/* The model's figures are compared too, and the missing row said. */
 	assert_non_null(strstr(r->out, " model "));
 	assert_non_null(strstr(r->out, "1 removed"));
+	/* Sizes are judged when asked: -O3 code is larger than -Os code. */
+	{
+		char os[128], o3[128], od[4096], gd[4096];
+
+		snprintf(os, sizeof(os), "%s/cmp-os", tmp);
+		snprintf(o3, sizeof(o3), "%s/cmp-o3", tmp);
+		run_cli(r, "run", "--alg", "ascon-aead128", "--ops", "encrypt",
+			"--lengths", "64", "--runs", "3", "-Os", "--results",
+			os, NULL);
+		assert_int_equal(r->status, 0);
+		run_cli(r, "run", "--alg", "ascon-aead128", "--ops", "encrypt",
+			"--lengths", "64", "--runs", "3", "-O3", "--results",
+			o3, NULL);
+		assert_int_equal(r->status, 0);
+		e2e_run_dir(os, od, sizeof(od));
+		e2e_run_dir(o3, gd, sizeof(gd));
+		/* Without a size threshold, sizes are not judged... */
+		run_cli(r, "compare", od, gd, "--threshold",
+			"instructions=1000", "--threshold", "estimated=1000",
+			NULL);
+		assert_int_equal(r->status, 0);
+		assert_null(strstr(r->out, " flash "));
+		/* ...with one, the larger image is worse. */
+		run_cli(r, "compare", od, gd, "--threshold",
+			"instructions=1000", "--threshold", "estimated=1000",
+			"--threshold", "flash=0", NULL);
+		if (r->status != 3 || count_lines(r->out, "worse: ") != 1 ||
+		    strstr(r->out, "flash") == NULL) {
+			show(r);
+			fail_msg(
+				"--threshold flash=0: -O3 over -Os must be worse in flash, and only there");
+		}
+	}
 	run_cli(r, "compare", bd, nd, "--fail-missing", NULL);
 	if (r->status != 3 ||
 	    strstr(r->out, "missing from the new report") == NULL) {
@@ -496,24 +547,6 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	e2e_assert_contains(rows, "interrupted");
 	free(rows);
 	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
-}
-
-/* Lines of text that contain needle. */
-static int count_lines(const char *text, const char *needle)
-{
-	const char *p = text;
-	int n = 0;
-
-	while (*p != '\0') {
-		const char *e = strchr(p, '\n');
-		size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
-		char line[1024];
-
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		n += strstr(line, needle) != NULL;
-		p += len + (e != NULL);
-	}
-	return n;
 }
 
 static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
