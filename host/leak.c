@@ -173,7 +173,14 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 	if (algs == NULL) {
 		return HIL_ERR_NOMEM;
 	}
-	ret = hil_target_algs(s, algs, HIL_TARGET_MAX_ALGS, &n_algs);
+	if (p->info != NULL) {
+		/* The caller's copy of the table entry: no requests. */
+		algs[p->alg < HIL_TARGET_MAX_ALGS ? p->alg : 0] = *p->info;
+		n_algs = p->alg < HIL_TARGET_MAX_ALGS ? (size_t)p->alg + 1 : 0;
+		ret = HIL_OK;
+	} else {
+		ret = hil_target_algs(s, algs, HIL_TARGET_MAX_ALGS, &n_algs);
+	}
 	if (ret != HIL_OK) {
 		goto out;
 	}
@@ -237,6 +244,17 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		}
 		out->overhead = rep.overhead;
 		out->batches++;
+		/* Both classes identical, not one sample apart (a
+		 * deterministic emulator and constant-time code): more runs
+		 * cannot change t = 0; stop here. */
+		if (cls[0].n >= 2 && cls[1].n >= 2 && cls[0].m2 == 0.0 &&
+		    cls[1].m2 == 0.0 && cls[0].shift == cls[1].shift) {
+			hil_dbg("%s/%s %s %u bytes: both classes identical after %zu runs: stopping",
+				algs[p->alg].name, algs[p->alg].impl,
+				op_name(p->op), p->msg_len,
+				cls[0].n + cls[1].n);
+			break;
+		}
 		hil_dbg("%s/%s %s %u bytes: batch %u, %u runs, leak seed 0x%08x",
 			algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
 			p->msg_len, (unsigned)out->batches, req.runs,

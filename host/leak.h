@@ -68,6 +68,9 @@ struct hil_leak_params {
 	uint32_t seed;	     /* the fixed inputs: key, nonce, ad, message */
 	uint32_t leak_seed;  /* class order and random inputs (any value) */
 	unsigned timeout_ms; /* per BENCH; 0: from the batch size */
+	/* The image's entry for alg, when the caller has read the table
+	 * already (saves its 1 + n requests per test); NULL: read it. */
+	const struct hilp_alg_info *info;
 };
 
 struct hil_leak_result {

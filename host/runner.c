@@ -754,6 +754,7 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	}
 	memset(&p, 0, sizeof(p));
 	p.alg = b->alg;
+	p.info = b->alg < c->n_algs ? &c->algs[b->alg] : NULL;
 	p.op = op;
 	p.msg_len = b->msg_len;
 	p.ad_len = b->ad_len;
