@@ -394,6 +394,17 @@ static int lock_board(const struct hil_config *cfg, const char *config_path,
 			   HIL_OK;
 	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
 	snprintf(end->board, sizeof(end->board), "%s", id);
+	if (strcmp(cfg->flasher.type, "qemu") == 0 &&
+	    (!have_map || hil_boards_match(&map, cfg) == NULL)) {
+		/* An emulator is not a board to share: every run starts a
+		 * QEMU of its own, so two users' or two CI jobs' emulated
+		 * runs go side by side. (An emulated board of the hardware
+		 * map, taken by --board or board.id, is locked like any.) */
+		if (have_map) {
+			hil_boards_free(&map);
+		}
+		return HIL_OK;
+	}
 	/* A board busy for more than a second: say once who holds it (by
 	 * then it has written its name into the lock), then wait quietly. */
 	ret = hil_lock_acquire(lock, NULL, id, config_path,
