@@ -65,6 +65,8 @@ static const char usage_run[] =
 	"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
 	"  --wait SECONDS   wait this long (0 to 86400) for a board another\n"
 	"                   run holds\n"
+	"  --jobs N         a sweep's configurations N at a time (1 to 32;\n"
+	"                   default: as many as there are cores)\n"
 	"  --board ID       run on this board of the hardware map (its probe,\n"
 	"                   port, baud and sensor bus; without --config, the\n"
 	"                   platform's default config); also $HILRUN_BOARD\n"
@@ -1335,7 +1337,7 @@ static void file_result(const char *path, int status, const char *config,
 }
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
-		     const char *results_dir)
+		     const char *results_dir, unsigned jobs)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -1363,7 +1365,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	opts.results_dir =
 		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
 	opts.stop = &stop_requested;
-	ret = hil_sweep_run(&sw, &opts, stdout);
+	ret = hil_sweep_run(&sw, &opts, jobs, stdout);
 	hil_sweep_free(&sw);
 	return ret;
 }
@@ -1521,6 +1523,7 @@ enum {
 	R_JUNIT,
 	R_RESUME,
 	R_WAIT,
+	R_JOBS,
 	R_BOARD,
 	R_RESULT_JSON,
 	R_DETAIL,
@@ -1548,6 +1551,7 @@ static const struct opt run_opts[] = {
 	[R_JUNIT] = {"--junit", 1},
 	[R_RESUME] = {"--resume", 1},
 	[R_WAIT] = {"--wait", 1},
+	[R_JOBS] = {"--jobs", 1},
 	[R_BOARD] = {"--board", 1},
 	[R_RESULT_JSON] = {"--result-json", 1},
 	[R_DETAIL] = {"--detail", 0},
@@ -1599,6 +1603,7 @@ int main(int argc, char **argv)
 	struct quick q;
 	struct run_end end;
 	unsigned wait_s = 0;
+	unsigned jobs = 0; /* a sweep's: 0 = the cores */
 	int status = EXIT_CANNOT_START;
 	int sub;
 	int explicit_run = 0;
@@ -1715,6 +1720,16 @@ int main(int argc, char **argv)
 			break;
 		case R_RESUME:
 			resume_dir = v;
+			break;
+		case R_JOBS:
+			if (parse_uint("--jobs", v, 1, HIL_SWEEP_MAX, &n) !=
+			    HIL_OK) {
+				snprintf(end.error, sizeof(end.error),
+					 "--jobs %s: not a number from 1 to %d",
+					 v, HIL_SWEEP_MAX);
+				goto out;
+			}
+			jobs = (unsigned)n;
 			break;
 		case R_WAIT:
 			if (parse_uint("--wait", v, 0, 86400, &n) != HIL_OK) {
@@ -1839,7 +1854,8 @@ int main(int argc, char **argv)
 		configs[n_configs++] = resume_config;
 	}
 	if (sweep_path != NULL || n_configs > 1) {
-		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir);
+		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
+				jobs);
 		return exit_status(ret);
 	}
 	if (n_configs == 0 && board != NULL) {

@@ -212,8 +212,10 @@ static void point_latest(const struct hil_runner_opts *opts,
 	char tmp[HIL_PATH + 32];
 	char latest[HIL_PATH + 16];
 
-	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld", opts->results_dir,
-		 (long)getpid());
+	/* Named after the run too: the runs of a parallel sweep are threads
+	 * of one process. */
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld.%s", opts->results_dir,
+		 (long)getpid(), run->id);
 	snprintf(latest, sizeof(latest), "%s/latest", opts->results_dir);
 	unlink(tmp);
 	if (symlink(run->id, tmp) != 0 || rename(tmp, latest) != 0) {

@@ -4,9 +4,11 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -470,8 +472,92 @@ static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
 	return text;
 }
 
+/* The configurations of a sweep, handed out one at a time to workers. */
+struct sweep_work {
+	const struct hil_sweep *sw;
+	const struct hil_runner_opts *opts;
+	struct hil_run *runs;
+	int *rets;
+	size_t next;
+	pthread_mutex_t mu;
+};
+
+static void *sweep_worker(void *arg)
+{
+	struct sweep_work *w = arg;
+
+	for (;;) {
+		size_t r;
+
+		pthread_mutex_lock(&w->mu);
+		r = w->next++;
+		pthread_mutex_unlock(&w->mu);
+		if (r >= w->sw->n) {
+			return NULL;
+		}
+		if (w->opts->stop != NULL && *w->opts->stop) {
+			w->rets[r] = HIL_ERR_INTERRUPTED;
+			continue;
+		}
+		hil_info("sweep %s: configuration %zu of %zu: %s", w->sw->name,
+			 r + 1, w->sw->n, w->sw->cfgs[r].name);
+		/* Each its own build folder, QEMU, link and run folder: the
+		 * runner keeps no state of its own beyond its arguments. */
+		w->rets[r] =
+			hil_runner_run(&w->sw->cfgs[r], w->opts, &w->runs[r]);
+	}
+}
+
+/*
+ * Run every configuration, up to jobs at once (each QEMU is one thread, so
+ * a sweep on the emulator scales with the cores); the runs and their
+ * results land in their own slots, so the tables below are the same
+ * whatever the order they finished in.
+ */
+static void run_all(const struct hil_sweep *sw,
+		    const struct hil_runner_opts *opts, unsigned jobs,
+		    struct hil_run *runs, int *rets)
+{
+	struct sweep_work w;
+	pthread_t th[HIL_SWEEP_MAX];
+	size_t started = 0, i;
+
+	memset(&w, 0, sizeof(w));
+	w.sw = sw;
+	w.opts = opts;
+	w.runs = runs;
+	w.rets = rets;
+	pthread_mutex_init(&w.mu, NULL);
+	if (jobs == 0) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = cores > 0 ? (unsigned)cores : 1;
+	}
+	if (jobs > sw->n) {
+		jobs = (unsigned)sw->n;
+	}
+	/* One job: here, in this thread, as before. */
+	for (i = 1; i < jobs && i < HIL_SWEEP_MAX; i++) {
+		if (pthread_create(&th[started], NULL, sweep_worker, &w) != 0) {
+			hil_warn(
+				"sweep: could not start a worker: running fewer at once");
+			break;
+		}
+		started++;
+	}
+	if (jobs > 1) {
+		hil_info("sweep %s: %zu configurations, %zu at a time",
+			 sw->name, sw->n, started + 1);
+	}
+	sweep_worker(&w);
+	for (i = 0; i < started; i++) {
+		pthread_join(th[i], NULL);
+	}
+	pthread_mutex_destroy(&w.mu);
+}
+
 int hil_sweep_run(const struct hil_sweep *sw,
-		  const struct hil_runner_opts *opts, FILE *out)
+		  const struct hil_runner_opts *opts, unsigned jobs, FILE *out)
 {
 	struct hil_run *runs = calloc(sw->n, sizeof(*runs));
 	int *rets = calloc(sw->n, sizeof(*rets));
@@ -489,14 +575,8 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		free(rets);
 		return HIL_ERR_NOMEM;
 	}
+	run_all(sw, opts, jobs, runs, rets);
 	for (r = 0; r < sw->n; r++) {
-		if (opts->stop != NULL && *opts->stop) {
-			rets[r] = HIL_ERR_INTERRUPTED;
-			continue;
-		}
-		hil_info("sweep %s: configuration %zu of %zu: %s", sw->name,
-			 r + 1, sw->n, sw->cfgs[r].name);
-		rets[r] = hil_runner_run(&sw->cfgs[r], opts, &runs[r]);
 		if (rets[r] != HIL_OK && ret == HIL_OK) {
 			ret = rets[r];
 		}

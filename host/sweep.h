@@ -34,13 +34,14 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 void hil_sweep_free(struct hil_sweep *sw);
 
 /**
- * Run every configuration (each writes its own report; a failure of one
- * does not stop the others), then print the comparison to out and write
+ * Run every configuration, up to jobs at once (0: as many as there are
+ * cores; each writes its own report; a failure of one does not stop the
+ * others), then print the comparison to out (the same whatever jobs) and write
  * it as <results>/<sweep-id>/sweep.md with sweep.json listing the runs.
  * @return HIL_OK when every run measured everything; otherwise the first
  *         error met (HIL_ERR_VERIFY when only rows failed).
  */
 int hil_sweep_run(const struct hil_sweep *sw,
-		  const struct hil_runner_opts *opts, FILE *out);
+		  const struct hil_runner_opts *opts, unsigned jobs, FILE *out);
 
 #endif /* HIL_SWEEP_H */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "e2e_util.h"
 #include "err.h"
 #include "report/render.h"
 #include "sweep.h"
@@ -83,7 +84,8 @@ static int teardown(void **state)
 }
 
 /* Run the sweep; return the parsed sweep.json (caller deletes). */
-static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len)
+static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len,
+			unsigned jobs)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -102,7 +104,7 @@ static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len)
 	assert_string_equal(sw.cfgs[1].name, "sweeptest-Os");
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = sw.cfgs[0].results_dir;
-	assert_int_equal(hil_sweep_run(&sw, &opts, out), HIL_OK);
+	assert_int_equal(hil_sweep_run(&sw, &opts, jobs, out), HIL_OK);
 	hil_sweep_free(&sw);
 	rewind(out);
 	n = fread(md_out, 1, md_len - 1, out);
@@ -147,7 +149,7 @@ test_sweep_compares_configurations_and_rebuilds_nothing_twice(void **state)
 	cJSON *first;
 	cJSON *second;
 
-	first = run_sweep(fx, md, sizeof(md));
+	first = run_sweep(fx, md, sizeof(md), 1);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
 				 first, "runs")),
 			 2);
@@ -192,7 +194,7 @@ test_sweep_compares_configurations_and_rebuilds_nothing_twice(void **state)
 	}
 
 	/* Again: same images (same build ids), nothing compiled. */
-	second = run_sweep(fx, md, sizeof(md));
+	second = run_sweep(fx, md, sizeof(md), 1);
 	assert_string_equal(run_field(first, 0, "build_id"),
 			    run_field(second, 0, "build_id"));
 	assert_string_equal(run_field(first, 1, "build_id"),
@@ -202,8 +204,42 @@ test_sweep_compares_configurations_and_rebuilds_nothing_twice(void **state)
 	assert_int_equal(hil_read_file(path, &log, NULL), HIL_OK);
 	assert_null(strstr(log, " -c "));
 	free(log);
-	cJSON_Delete(first);
 	cJSON_Delete(second);
+
+	/* Side by side (--jobs 2): the same rows, byte for byte, and the
+	 * same comparison table. */
+	{
+		static char md2[65536];
+		cJSON *par = run_sweep(fx, md2, sizeof(md2), 2);
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			char a[512], b[512];
+			char *ra, *rb;
+
+			snprintf(a, sizeof(a), "%s/report.json",
+				 run_field(first, i, "run_dir"));
+			snprintf(b, sizeof(b), "%s/report.json",
+				 run_field(par, i, "run_dir"));
+			ra = e2e_report_rows(a);
+			rb = e2e_report_rows(b);
+			assert_string_equal(ra, rb);
+			assert_string_equal(run_field(first, i, "build_id"),
+					    run_field(par, i, "build_id"));
+			free(ra);
+			free(rb);
+		}
+		{
+			const char *t1 = strstr(md, "| ascon-aead128 |");
+			const char *t2 = strstr(md2, "| ascon-aead128 |");
+
+			assert_non_null(t1);
+			assert_non_null(t2);
+			assert_memory_equal(t1, t2, strcspn(t1, "\n"));
+		}
+		cJSON_Delete(par);
+	}
+	cJSON_Delete(first);
 }
 
 static void test_sweep_file_errors_name_the_file_and_key(void **state)
