@@ -536,6 +536,15 @@ static void run_all(const struct hil_sweep *sw,
 	if (jobs > sw->n) {
 		jobs = (unsigned)sw->n;
 	}
+	/* A physical board takes one image at a time: a sweep that uses
+	 * one runs its configurations in turn. */
+	for (i = 0; i < sw->n && jobs > 1; i++) {
+		if (strcmp(sw->cfgs[i].flasher.type, "qemu") != 0) {
+			hil_info("sweep %s: %s runs on a board, not the emulator: one configuration at a time",
+				 sw->name, sw->cfgs[i].name);
+			jobs = 1;
+		}
+	}
 	/* One job: here, in this thread, as before. */
 	for (i = 1; i < jobs && i < HIL_SWEEP_MAX; i++) {
 		if (pthread_create(&th[started], NULL, sweep_worker, &w) != 0) {
