@@ -349,22 +349,28 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 				*outcome = ATTEMPT_DAMAGED;
 				return HIL_OK;
 			}
-			if (p.data[0] != HILP_ST_OK) {
-				/* A failure before the target could read
-				 * our sequence byte, e.g. an unknown command. */
+			if (p.data[0] == HILP_ST_BAD_CMD) {
+				/* The one failure the stub gives a well-received
+				 * frame before it reads the sequence byte. */
 				*status = p.data[0];
 				*outcome = ATTEMPT_DONE;
 				return HIL_OK;
 			}
 			if (damaged) {
-				/* "ok" after a damaged frame and without our
-				 * reply: the reply was the damaged frame. Ask
+				/* A status without our reply, after a damaged
+				 * frame: the reply was the damaged frame. Ask
 				 * again now rather than wait out the timeout. */
 				*outcome = ATTEMPT_DAMAGED;
 				return HIL_OK;
 			}
-			/* "ok" without our reply: it belongs to an earlier
-			 * request that we gave up on. */
+			/*
+			 * Any other status without our reply belongs to an
+			 * earlier attempt that we gave up on: the stub answers
+			 * every failure after reading seq with [seq, status]
+			 * first. Taking it as ours gave a LOAD the 0x14 of
+			 * the EXEC before it.
+			 */
+			hil_dbg("ignored a stale status 0x%02x", p.data[0]);
 		}
 	}
 }

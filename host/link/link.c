@@ -180,7 +180,7 @@ const char *hil_link_type(const struct hil_link *l)
 enum { DIR_RX = 1, DIR_TX = 2 };
 
 /* What fault_rand decides, one independent draw each. */
-enum { FATE_DROP = 1, FATE_CORRUPT, FATE_XOR, FATE_DUP, FATE_DELAY };
+enum { FATE_DROP = 1, FATE_CORRUPT, FATE_XOR, FATE_DUP, FATE_DELAY, FATE_ZERO };
 
 #define FLAKY_CHUNK	       256u
 #define FLAKY_DEFAULT_DELAY_MS 20u
@@ -192,12 +192,13 @@ struct flaky {
 	uint64_t tx_index; /* bytes passed to write so far */
 	/*
 	 * Received bytes after the faults, not yet handed to the caller, each
-	 * with the time it may be (a duplicate doubles a chunk at most).
+	 * with the time it may be (a duplicate and an inserted 0x00 triple a chunk
+	 * at most).
 	 * Ready times never decrease along the queue: a delayed byte holds
 	 * back everything behind it, as on a wire.
 	 */
-	uint8_t rx_q[2 * FLAKY_CHUNK];
-	uint64_t rx_ready[2 * FLAKY_CHUNK];
+	uint8_t rx_q[3 * FLAKY_CHUNK];
+	uint64_t rx_ready[3 * FLAKY_CHUNK];
 	size_t rx_head, rx_tail;
 };
 
@@ -229,6 +230,7 @@ static int hit(uint64_t r, unsigned permille)
 
 /* The fate of one byte in one direction. */
 struct fate {
+	int zero; /* a 0x00 goes before it */
 	int drop;
 	uint8_t b; /* the byte, corrupted or not */
 	int dup;
@@ -244,6 +246,17 @@ static struct fate byte_fate(const struct flaky *s, int dir, uint64_t idx,
 
 	memset(&out, 0, sizeof(out));
 	out.b = b;
+	out.zero = hit(fault_rand(s, dir, idx, FATE_ZERO),
+		       rx ? f->zero_permille_rx : f->zero_permille_tx);
+	if (!rx) {
+		unsigned i;
+
+		for (i = 0; i < f->n_zero_at_tx; i++) {
+			if (f->zero_at_tx[i] == idx) {
+				out.zero = 1;
+			}
+		}
+	}
 	if (hit(fault_rand(s, dir, idx, FATE_DROP),
 		rx ? f->drop_permille_rx : f->drop_permille_tx)) {
 		out.drop = 1;
@@ -304,7 +317,7 @@ static int flaky_write(struct hil_link *l, const uint8_t *p, size_t n,
 		       unsigned timeout_ms)
 {
 	struct flaky *s = hil_link_priv(l);
-	uint8_t buf[2 * FLAKY_CHUNK];
+	uint8_t buf[3 * FLAKY_CHUNK];
 	uint64_t deadline = hil_link_now_ms() + timeout_ms;
 	size_t done = 0;
 	int ret;
@@ -319,7 +332,7 @@ static int flaky_write(struct hil_link *l, const uint8_t *p, size_t n,
 			struct fate ft = byte_fate(s, DIR_TX, s->tx_index + i,
 						   p[done + i]);
 
-			if (ft.drop) {
+			if (ft.drop && !ft.zero) {
 				continue;
 			}
 			if (ft.delay) {
@@ -330,6 +343,12 @@ static int flaky_write(struct hil_link *l, const uint8_t *p, size_t n,
 				}
 				kept = 0;
 				sleep_ms(s->f.delay_ms);
+			}
+			if (ft.zero) {
+				buf[kept++] = 0;
+			}
+			if (ft.drop) {
+				continue;
 			}
 			buf[kept++] = ft.b;
 			if (ft.dup) {
@@ -358,11 +377,19 @@ static void queue_rx(struct flaky *s, const uint8_t *in, size_t got)
 		struct fate ft = byte_fate(s, DIR_RX, s->rx_index + i, in[i]);
 		int copies = ft.dup ? 2 : 1;
 
-		if (ft.drop) {
+		if (ft.drop && !ft.zero) {
 			continue;
 		}
 		if (ft.delay) {
 			t += s->f.delay_ms; /* and everything after it */
+		}
+		if (ft.zero) {
+			s->rx_q[s->rx_tail] = 0;
+			s->rx_ready[s->rx_tail] = t;
+			s->rx_tail++;
+		}
+		if (ft.drop) {
+			continue;
 		}
 		while (copies-- > 0) {
 			s->rx_q[s->rx_tail] = ft.b;
@@ -479,6 +506,11 @@ int hil_link_wrap_flaky(struct hil_link **out, struct hil_link *inner,
 	s->f.dup_permille_tx = clamp_permille(f->dup_permille_tx);
 	s->f.delay_permille_rx = clamp_permille(f->delay_permille_rx);
 	s->f.delay_permille_tx = clamp_permille(f->delay_permille_tx);
+	s->f.zero_permille_rx = clamp_permille(f->zero_permille_rx);
+	s->f.zero_permille_tx = clamp_permille(f->zero_permille_tx);
+	if (s->f.n_zero_at_tx > HIL_LINK_ZERO_AT_MAX) {
+		s->f.n_zero_at_tx = HIL_LINK_ZERO_AT_MAX;
+	}
 	if (s->f.delay_ms == 0) {
 		s->f.delay_ms = FLAKY_DEFAULT_DELAY_MS;
 	}

@@ -103,6 +103,7 @@ const char *hil_link_where(const struct hil_link *l);
 const char *hil_link_type(const struct hil_link *l);
 
 /* Fault injection for tests (nanopb's flaky stream, at the byte level). */
+#define HIL_LINK_ZERO_AT_MAX 4u
 struct hil_link_faults {
 	uint32_t seed;		      /* same seed and traffic: same faults */
 	unsigned corrupt_permille_rx; /* received bytes XORed with 1..255 */
@@ -120,14 +121,23 @@ struct hil_link_faults {
 	/* Written bytes sent delay_ms after the bytes before them. */
 	unsigned delay_permille_tx;
 	unsigned delay_ms; /* how long a delayed byte is late; 0: 20 ms */
+	/* A 0x00 inserted before a received / written byte: a frame cut in
+	 * two, as a line glitch or a receiver resetting does. */
+	unsigned zero_permille_rx;
+	unsigned zero_permille_tx;
+	/* And a 0x00 inserted before each of these written bytes' indices
+	 * (the first n_zero_at_tx), whatever the seed. */
+	unsigned n_zero_at_tx;
+	uint64_t zero_at_tx[HIL_LINK_ZERO_AT_MAX];
 };
 
 /**
  * Wrap an open link with fault injection. A fault depends only on the seed,
  * the direction and the byte's index in that direction, never on how the
- * traffic was split into calls. A byte is first dropped or kept; a kept byte
- * may be corrupted, then duplicated (the copy equals the corrupted byte),
- * then delayed.
+ * traffic was split into calls. A 0x00 may first be inserted before a byte
+ * (and goes with it when it is delayed); the byte is then dropped or kept; a
+ * kept byte may be corrupted, then duplicated (the copy equals the corrupted
+ * byte), then delayed.
  * @param out receives the wrapper; closing it closes inner.
  * @param inner the link to wrap; ownership passes to the wrapper (also on
  *        error: inner is closed if the wrapper cannot be made).

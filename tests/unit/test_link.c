@@ -531,6 +531,50 @@ static void test_flaky_dup_all_tx_sends_every_byte_twice(void **state)
 	hil_link_close(p.b);
 }
 
+static void test_flaky_zero_all_rx_puts_a_zero_before_every_byte(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(5);
+	uint8_t in[6];
+
+	(void)state;
+	f.zero_permille_rx = 1000;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	assert_int_equal(hil_link_write(p.b, (const uint8_t *)"abc", 3, 100),
+			 HIL_OK);
+	read_exactly(w, in, 6);
+	assert_memory_equal(in, "\0a\0b\0c", 6);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
+/* Fixed offsets count the bytes passed to write, across calls. */
+static void test_flaky_zero_at_tx_inserts_at_those_offsets(void **state)
+{
+	struct pair p;
+	struct hil_link *w;
+	struct hil_link_faults f = no_faults(5);
+	uint8_t in[9];
+
+	(void)state;
+	f.n_zero_at_tx = 2;
+	f.zero_at_tx[0] = 2;
+	f.zero_at_tx[1] = 5;
+	pair_open(&p);
+	assert_int_equal(hil_link_wrap_flaky(&w, p.a, &f), HIL_OK);
+	assert_int_equal(hil_link_write(w, (const uint8_t *)"abcd", 4, 100),
+			 HIL_OK);
+	assert_int_equal(hil_link_write(w, (const uint8_t *)"efg", 3, 100),
+			 HIL_OK);
+	read_exactly(p.b, in, 9);
+	assert_memory_equal(in, "ab\0cde\0fg", 9);
+	assert_int_equal(hil_link_read(p.b, in, sizeof(in), 50), 0);
+	hil_link_close(w);
+	hil_link_close(p.b);
+}
+
 static void test_flaky_delay_rx_holds_bytes_back_in_order(void **state)
 {
 	struct pair p;
@@ -670,6 +714,10 @@ int main(void)
 		cmocka_unit_test(
 			test_flaky_dup_all_rx_delivers_every_byte_twice),
 		cmocka_unit_test(test_flaky_dup_all_tx_sends_every_byte_twice),
+		cmocka_unit_test(
+			test_flaky_zero_all_rx_puts_a_zero_before_every_byte),
+		cmocka_unit_test(
+			test_flaky_zero_at_tx_inserts_at_those_offsets),
 		cmocka_unit_test(test_flaky_delay_rx_holds_bytes_back_in_order),
 		cmocka_unit_test(test_flaky_delay_tx_sends_bytes_late_in_order),
 		cmocka_unit_test(

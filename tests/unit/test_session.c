@@ -28,6 +28,9 @@ enum peer_action {
 	PEER_SILENT,	     /* nothing */
 	PEER_FAULT,	     /* the 18-byte fault report, then ['e', FAULT] */
 	PEER_CORRUPT_STATUS, /* the reply, then the status with a byte flipped */
+	/* ['e', CRYPTO_FAIL] first (the status of an EXEC we gave up on), then
+	 * the reply and ['e', 0] */
+	PEER_STALE_STATUS_THEN_REPLY,
 };
 
 struct peer {
@@ -107,6 +110,13 @@ static void *peer_main(void *arg)
 				break;
 			case PEER_CORRUPT_REPLY:
 				peer_send(p->fd, HILP_REPLY, d, 2, 1);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_STALE_STATUS_THEN_REPLY:
+				st = HILP_ST_CRYPTO_FAIL;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
 				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
@@ -219,6 +229,28 @@ static void test_stale_reply_with_other_sequence_is_ignored(void **state)
 	stop(&f);
 	assert_int_equal(f.peer.requests, 1);
 	assert_int_equal(hil_session_get_stats(f.session)->retries, 0);
+	finish(&f);
+}
+
+/*
+ * A status without our reply, other than "your frame was damaged" or an
+ * unknown command, is an earlier attempt's: the stub answers every failure
+ * after it read seq with [seq, status] first. Taking it as ours gave a LOAD
+ * the 0x14 of the EXEC before it.
+ */
+static void test_stale_status_without_reply_is_ignored(void **state)
+{
+	const enum peer_action script[] = {PEER_STALE_STATUS_THEN_REPLY};
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 1, 500, 0);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(f.len, 1);
+	assert_int_equal(f.reply[0], 0xAB);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
 	finish(&f);
 }
 
@@ -437,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_call_returns_reply_after_sequence_byte),
 		cmocka_unit_test(
 			test_stale_reply_with_other_sequence_is_ignored),
+		cmocka_unit_test(test_stale_status_without_reply_is_ignored),
 		cmocka_unit_test(test_corrupted_reply_is_retried),
 		cmocka_unit_test(
 			test_damaged_reply_then_ok_is_retried_without_waiting),
