@@ -1,4 +1,4 @@
-/* End-to-end test of a whole run on QEMU over a flaky link (bytes dropped, duplicated, flipped and delayed): every row is measured and equals a clean run of the same configuration, sample for sample. */
+/* End-to-end tests of whole runs on QEMU over a flaky link (bytes dropped, duplicated, flipped, delayed and 0x00 inserted, both ways): every row is measured and equals a clean run of the same configuration, and no pattern of damage fails a verification. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +25,8 @@ static char tmp_root[64];
  * reply timeout keeps each lost reply cheap; 8 retries make a request fail
  * only if nine attempts in a row are damaged.
  */
-static void load_config(struct hil_config *cfg, const char *results)
+static void load_config(struct hil_config *cfg, const char *results,
+			const char *algs, const char *lengths, unsigned runs)
 {
 	const char *src = getenv("HIL_SRC_DIR");
 	char json[1024];
@@ -35,30 +36,64 @@ static void load_config(struct hil_config *cfg, const char *results)
 		json, sizeof(json),
 		"{\"name\": \"e2e-flaky\", \"board\": {\"name\": \"qemu-netduino\"},"
 		" \"link\": {\"timeout_ms\": 150, \"retries\": 8},"
-		" \"algorithms\": [\"ascon-aead128\", \"speck64-128-ecb\"],"
+		" \"algorithms\": [%s],"
 		" \"bench\": {\"operations\": [\"encrypt\"],"
-		" \"lengths\": [16, 64, 256], \"runs\": 200, \"warmup\": 2,"
+		" \"lengths\": [%s], \"runs\": %u, \"warmup\": 2,"
 		" \"leak_runs\": 0},"
 		" \"results_dir\": \"%s\"}",
-		results);
+		algs, lengths, runs, results);
 	if (hil_config_parse(json, src != NULL ? src : ".", cfg, err,
 			     sizeof(err)) != HIL_OK) {
 		fail_msg("config rejected: %s", err);
 	}
 }
 
-static int run_once(const char *sub, const struct hil_link_faults *faults,
+static int run_with(const char *sub, const struct hil_link_faults *faults,
+		    const char *algs, const char *lengths, unsigned runs,
 		    struct hil_config *cfg, struct hil_run *run)
 {
 	struct hil_runner_opts opts;
 	char results[128];
 
 	snprintf(results, sizeof(results), "%s/%s", tmp_root, sub);
-	load_config(cfg, results);
+	load_config(cfg, results, algs, lengths, runs);
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = results;
 	opts.faults = faults;
 	return hil_runner_run(cfg, &opts, run);
+}
+
+static int run_once(const char *sub, const struct hil_link_faults *faults,
+		    struct hil_config *cfg, struct hil_run *run)
+{
+	return run_with(sub, faults, "\"ascon-aead128\", \"speck64-128-ecb\"",
+			"16, 64, 256", 200, cfg, run);
+}
+
+/* The damage of both tests: about 1 % of the bytes each way. */
+static struct hil_link_faults one_percent(uint32_t seed)
+{
+	struct hil_link_faults f;
+
+	memset(&f, 0, sizeof(f));
+	f.seed = seed;
+	f.drop_permille_rx = 3;
+	f.dup_permille_rx = 3;
+	f.corrupt_permille_rx = 3;
+	f.zero_permille_rx = 1;
+	f.delay_permille_rx = 5;
+	f.drop_permille_tx = 3;
+	f.dup_permille_tx = 3;
+	f.corrupt_permille_tx = 3;
+	f.zero_permille_tx = 1;
+	f.delay_permille_tx = 5;
+	f.delay_ms = 10;
+	f.silent_after_tx_bytes = -1;
+	/* Inside one of the first requests after the handshake. */
+	f.n_zero_at_tx = 2;
+	f.zero_at_tx[0] = 300;
+	f.zero_at_tx[1] = 303;
+	return f;
 }
 
 static void
@@ -66,22 +101,12 @@ test_run_over_a_flaky_link_equals_a_clean_run_sample_for_sample(void **state)
 {
 	/*
 	 * 1 % of the bytes in each direction damaged (0.3 % dropped, 0.3 %
-	 * duplicated, 0.4 % flipped), and 0.5 % more held back 10 ms. A fault
-	 * depends on the seed and the byte's index only, so a failure replays.
+	 * duplicated, 0.3 % flipped, 0.1 % with a 0x00 inserted before them),
+	 * and 0.5 % more held back 10 ms; and two 0x00 inserted next to each
+	 * other into one request early in the run. A fault depends on the
+	 * seed and the byte's index only, so a failure replays.
 	 */
-	struct hil_link_faults faults = {
-		.seed = 20261202u,
-		.drop_permille_rx = 3,
-		.dup_permille_rx = 3,
-		.corrupt_permille_rx = 4,
-		.delay_permille_rx = 5,
-		.drop_permille_tx = 3,
-		.dup_permille_tx = 3,
-		.corrupt_permille_tx = 4,
-		.delay_permille_tx = 5,
-		.delay_ms = 10,
-		.silent_after_tx_bytes = -1,
-	};
+	struct hil_link_faults faults = one_percent(20261202u);
 	struct hil_config *cfg = calloc(2, sizeof(*cfg));
 	struct hil_run *run = calloc(2, sizeof(*run));
 	struct hil_run *clean = &run[0], *flaky = &run[1];
@@ -150,6 +175,71 @@ test_run_over_a_flaky_link_equals_a_clean_run_sample_for_sample(void **state)
 	free(cfg);
 }
 
+/* How many patterns of damage the second test runs, on what: the one whose
+ * verification an inserted 0x00 once failed (0x14 of the forgery check
+ * taken as the next LOAD's status). */
+#define SEEDS 20
+#define ALGS  "\"ascon-aead128\""
+
+/*
+ * A verification is never failed by link damage: 20 patterns of 1 % damage
+ * each way, each a whole run (the implementation verified against the host
+ * build, forgeries included, and one short row): every one complete, with
+ * the clean run's median. A wrong verdict would leave its row failed.
+ */
+static void test_no_pattern_of_damage_fails_a_verification(void **state)
+{
+	struct hil_config *cfg = calloc(SEEDS + 1, sizeof(*cfg));
+	struct hil_run *run = calloc(SEEDS + 1, sizeof(*run));
+	unsigned retries = 0, bad = 0;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	assert_int_equal(
+		run_with("seeds-clean", NULL, ALGS, "16", 20, &cfg[0], &run[0]),
+		HIL_OK);
+	assert_int_equal(run[0].n_rows, 1);
+	for (k = 1; k <= SEEDS; k++) {
+		struct hil_link_faults f = one_percent(7000u + (uint32_t)k);
+		char sub[32];
+
+		snprintf(sub, sizeof(sub), "seed-%zu", k);
+		fprintf(stderr, "e2e: flaky link seed %u\n", (unsigned)f.seed);
+		assert_int_equal(
+			run_with(sub, &f, ALGS, "16", 20, &cfg[k], &run[k]),
+			HIL_OK);
+		assert_string_equal(run[k].status, "complete");
+		assert_int_equal(run[k].n_rows, run[0].n_rows);
+		for (i = 0; i < run[0].n_rows; i++) {
+			const struct hil_row *a = &run[0].rows[i];
+			const struct hil_row *b = &run[k].rows[i];
+
+			if (!b->ok) {
+				fail_msg("seed %u: %s/%s %s failed: %s",
+					 (unsigned)f.seed, b->algorithm,
+					 b->implementation, b->operation,
+					 b->error);
+			}
+			assert_string_equal(a->implementation,
+					    b->implementation);
+			assert_string_equal(a->operation, b->operation);
+			assert_true(a->stats.median == b->stats.median);
+		}
+		retries += run[k].retries;
+		bad += run[k].bad_frames;
+		hil_run_free(&run[k]);
+	}
+	fprintf(stderr, "e2e: %d seeds: %u retries, %u bad frames\n", SEEDS,
+		retries, bad);
+	assert_true(retries > 0);
+	assert_true(bad > 0);
+	hil_run_free(&run[0]);
+	free(run);
+	free(cfg);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -172,6 +262,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_run_over_a_flaky_link_equals_a_clean_run_sample_for_sample),
+		cmocka_unit_test(
+			test_no_pattern_of_damage_fails_a_verification),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
