@@ -110,7 +110,9 @@ const char *hil_flasher_link_where(struct hil_flasher *f);
  * Is the started target still running? Call it when the link fails.
  * @return HIL_OK running; HIL_ERR_PROCESS it exited (logged once per call
  *         with the exit status and the last lines of its log, e.g. QEMU's
- *         "Lockup" for a broken vector table); HIL_ERR_NA not started.
+ *         "Lockup" for a broken vector table) or it is stopped (SIGSTOP:
+ *         frozen, it answers nothing; restart it as a dead one);
+ *         HIL_ERR_NA not started.
  */
 int hil_flasher_check(struct hil_flasher *f);
 

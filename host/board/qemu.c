@@ -51,6 +51,7 @@ struct qemu {
 	char *elf;	/* the image started, for messages */
 	struct hil_proc *proc;
 	off_t log_offset; /* size of qemu.log before this start */
+	int said_stopped; /* qemu_check logged that this process is stopped */
 };
 
 static void sleep_ms(unsigned ms)
@@ -236,6 +237,7 @@ static void qemu_stop(struct hil_flasher *f)
 	}
 	hil_proc_free(q->proc); /* SIGTERM, then SIGKILL, reaped */
 	q->proc = NULL;
+	q->said_stopped = 0;
 	remove_socket(q);
 	hil_dbg("stopped (image %s)", q->elf);
 }
@@ -439,6 +441,35 @@ static const char *qemu_link_where(struct hil_flasher *f)
 	return q->sock;
 }
 
+/*
+ * Whether the process is stopped (SIGSTOP, a debugger): its state in
+ * /proc/PID/stat is 'T' or 't'. The state comes after the command name in
+ * parentheses, which may itself hold ") ": read it after the last ')'.
+ */
+static int proc_stopped(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return 0; /* no procfs: cannot tell, treat as running */
+	}
+	do {
+		n = read(fd, buf, sizeof(buf) - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0) {
+		return 0;
+	}
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+}
+
 static int qemu_check(struct hil_flasher *f)
 {
 	struct qemu *q = hil_flasher_priv(f);
@@ -447,6 +478,18 @@ static int qemu_check(struct hil_flasher *f)
 		return HIL_ERR_NA;
 	}
 	if (hil_proc_alive(q->proc)) {
+		/* A frozen emulator answers nothing, as a dead one: both are
+		 * restarted, never waited for. */
+		if (proc_stopped(hil_proc_pid(q->proc))) {
+			if (q->said_stopped) {
+				return HIL_ERR_PROCESS;
+			}
+			q->said_stopped = 1;
+			hil_err("%s (pid %ld) is stopped, not running (image %s): it answers nothing",
+				hil_flasher_params(f)->program,
+				(long)hil_proc_pid(q->proc), q->elf);
+			return HIL_ERR_PROCESS;
+		}
 		return HIL_OK;
 	}
 	report_exit(f, "while running");

@@ -1,4 +1,4 @@
-/* End-to-end test of the recovery ladder against a dying emulator: qemu-system-arm killed with SIGKILL twice while hilrun runs; hilrun starts it again, completes every row, and its report counts the restarts. */
+/* End-to-end tests of the recovery ladder against a dying or frozen emulator: qemu-system-arm killed with SIGKILL (or stopped with SIGSTOP) twice while hilrun runs; hilrun starts it again, completes every row, and its report counts the restarts. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,8 +85,9 @@ static void wait_rows(struct hil_proc *p, const char *results, size_t n)
 	}
 }
 
-/* SIGKILL hilrun's emulator (not except, an earlier one); @return its pid. */
-static int kill_qemu(struct hil_proc *p, int except)
+/* Send sig to hilrun's emulator (not except, an earlier one); @return its
+ * pid. */
+static int signal_qemu(struct hil_proc *p, int except, int sig)
 {
 	uint64_t deadline = e2e_ms_now() + 20000;
 	int q;
@@ -103,34 +104,35 @@ static int kill_qemu(struct hil_proc *p, int except)
 		}
 		e2e_sleep_ms(5);
 	}
-	fprintf(stderr, "e2e: SIGKILL to %s pid %d\n", E2E_QEMU_PROGRAM, q);
-	assert_int_equal(kill((pid_t)q, SIGKILL), 0);
+	fprintf(stderr, "e2e: signal %d to %s pid %d\n", sig, E2E_QEMU_PROGRAM,
+		q);
+	assert_int_equal(kill((pid_t)q, sig), 0);
 	return q;
 }
 
-static void
-test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
+static int kill_qemu(struct hil_proc *p, int except)
 {
-	char conf[128], clean[128], killed[128], log[128];
-	char dir[256], report_clean[300], report_killed[300], status[32];
-	char *rows_clean, *rows_killed;
-	struct hil_proc *p = NULL;
+	return signal_qemu(p, except, SIGKILL);
+}
+
+/* The undisturbed run's rows, measured once for both tests (freed by
+ * teardown). */
+static char *clean_rows;
+
+static const char *rows_of_a_clean_run(const char *conf)
+{
+	char clean[128], dir[256], report[300];
 	int st = -1;
-	int q1;
 
-	(void)state;
-	snprintf(conf, sizeof(conf), "%s/kill.json", tmp);
+	if (clean_rows != NULL) {
+		return clean_rows;
+	}
 	snprintf(clean, sizeof(clean), "%s/clean", tmp);
-	snprintf(killed, sizeof(killed), "%s/killed", tmp);
-	snprintf(log, sizeof(log), "%s/killed.log", tmp);
-	write_config(conf);
-
-	/* The reference: the same configuration, undisturbed. */
 	{
 		char *const argv[] = {(char *)e2e_hilrun_bin(),
 				      "-q",
 				      "--config",
-				      conf,
+				      (char *)conf,
 				      "--results",
 				      clean,
 				      NULL};
@@ -138,6 +140,47 @@ test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 		assert_int_equal(hil_proc_run(argv, NULL, 120000, &st), HIL_OK);
 		assert_int_equal(st, 0);
 	}
+	e2e_run_dir(clean, dir, sizeof(dir));
+	snprintf(report, sizeof(report), "%s/report.json", dir);
+	assert_int_equal((int)e2e_report_num(report, "session.reflashes"), 0);
+	clean_rows = e2e_report_rows(report);
+	return clean_rows;
+}
+
+/* hilrun's exit status st was 0, else fail showing its log. */
+static void expect_success(int st, const char *log)
+{
+	char text[16384] = "";
+	FILE *f;
+
+	if (st == 0) {
+		return;
+	}
+	f = fopen(log, "r");
+	if (f != NULL) {
+		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+		fclose(f);
+	}
+	fail_msg("hilrun exited %d:\n%s", st, text);
+}
+
+static void
+test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
+{
+	char conf[128], killed[128], log[128];
+	char dir[256], report_killed[300], status[32];
+	char *rows_killed;
+	struct hil_proc *p = NULL;
+	int st = -1;
+	int q1;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/kill.json", tmp);
+	snprintf(killed, sizeof(killed), "%s/killed", tmp);
+	snprintf(log, sizeof(log), "%s/killed.log", tmp);
+	write_config(conf);
+	/* The reference: the same configuration, undisturbed. */
+	rows_of_a_clean_run(conf);
 
 	{
 		char *const argv[] = {(char *)e2e_hilrun_bin(),
@@ -158,20 +201,9 @@ test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 	kill_qemu(p, q1);
 	assert_int_equal(hil_proc_wait(p, 120000, &st), HIL_OK);
 	hil_proc_free(p);
-	if (st != 0) {
-		char text[16384] = "";
-		FILE *f = fopen(log, "r");
-
-		if (f != NULL) {
-			text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-			fclose(f);
-		}
-		fail_msg("hilrun exited %d after the kills:\n%s", st, text);
-	}
+	expect_success(st, log);
 	assert_int_equal(e2e_lines_with(log, "programming and starting"), 2);
 
-	e2e_run_dir(clean, dir, sizeof(dir));
-	snprintf(report_clean, sizeof(report_clean), "%s/report.json", dir);
 	e2e_run_dir(killed, dir, sizeof(dir));
 	snprintf(report_killed, sizeof(report_killed), "%s/report.json", dir);
 	e2e_report_str(report_killed, "run.status", status, sizeof(status));
@@ -181,16 +213,68 @@ test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 		(int)e2e_report_num(report_killed, "session.reflashes"), 2);
 	assert_int_equal((int)e2e_report_num(report_killed, "session.resets"),
 			 0);
-	assert_int_equal((int)e2e_report_num(report_clean, "session.reflashes"),
-			 0);
 	/* Every row measured, and equal to the undisturbed run's. */
-	rows_clean = e2e_report_rows(report_clean);
 	rows_killed = e2e_report_rows(report_killed);
 	assert_null(strstr(rows_killed, ": failed"));
 	assert_int_equal(count_lines(rows_killed), 6);
-	assert_string_equal(rows_killed, rows_clean);
-	free(rows_clean);
+	assert_string_equal(rows_killed, rows_of_a_clean_run(conf));
 	free(rows_killed);
+	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+}
+
+/*
+ * A frozen emulator (SIGSTOP, never continued) answers nothing, like a dead
+ * one, but its socket stays open: hilrun sees only timeouts. It must find
+ * it stopped and restart it as it does a killed one, once inside a row and
+ * once during the second implementation, and measure again what was lost.
+ */
+static void
+test_qemu_frozen_twice_mid_run_is_restarted_and_every_row_measured(void **state)
+{
+	char conf[128], frozen[128], log[128];
+	char dir[256], report[300], status[32];
+	char *rows;
+	struct hil_proc *p = NULL;
+	int st = -1;
+	int q1;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/kill.json", tmp);
+	snprintf(frozen, sizeof(frozen), "%s/frozen", tmp);
+	snprintf(log, sizeof(log), "%s/frozen.log", tmp);
+	write_config(conf);
+	rows_of_a_clean_run(conf);
+	{
+		char *const argv[] = {(char *)e2e_hilrun_bin(),
+				      "--config",
+				      conf,
+				      "--results",
+				      frozen,
+				      NULL};
+
+		assert_int_equal(hil_proc_spawn(&p, argv, log), HIL_OK);
+	}
+	wait_rows(p, frozen, 1);
+	q1 = signal_qemu(p, 0, SIGSTOP);
+	wait_rows(p, frozen, 3);
+	signal_qemu(p, q1, SIGSTOP);
+	assert_int_equal(hil_proc_wait(p, 180000, &st), HIL_OK);
+	hil_proc_free(p);
+	expect_success(st, log);
+	assert_int_equal(e2e_lines_with(log, "is stopped, not running"), 2);
+	assert_int_equal(e2e_lines_with(log, "programming and starting"), 2);
+
+	e2e_run_dir(frozen, dir, sizeof(dir));
+	snprintf(report, sizeof(report), "%s/report.json", dir);
+	e2e_report_str(report, "run.status", status, sizeof(status));
+	assert_string_equal(status, "complete");
+	assert_int_equal((int)e2e_report_num(report, "session.reflashes"), 2);
+	rows = e2e_report_rows(report);
+	assert_null(strstr(rows, ": failed"));
+	assert_int_equal(count_lines(rows), 6);
+	assert_string_equal(rows, rows_of_a_clean_run(conf));
+	free(rows);
+	/* The frozen ones were killed, not left behind. */
 	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
 }
 
@@ -211,6 +295,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	free(clean_rows);
+	clean_rows = NULL;
 	e2e_qemu_gone(tmp, NULL, 5000);
 	e2e_remove_tree(tmp);
 	return 0;
@@ -221,6 +307,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured),
+		cmocka_unit_test(
+			test_qemu_frozen_twice_mid_run_is_restarted_and_every_row_measured),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
