@@ -1582,7 +1582,8 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
 
 /*
  * verify_once, and a failure is believed only when it is not the link's:
- * a lost link is brought back and the check done again; a failure on a
+ * after a lost link or a timeout the target is brought back (the recovery
+ * ladder) and the check done again; a failure on a
  * link that has damaged frames (a damaged request may load other bytes,
  * and CRC-8 lets one damaged frame in 256 through) is checked again, up to
  * VERIFY_AGAIN times, and the first pass wins. An implementation that is
@@ -1594,9 +1595,10 @@ static int verify_believed(struct run_ctx *c, size_t a, int index)
 	int ret = verify_once(c, a, index);
 	unsigned again;
 
-	if (board_lost(c, ret)) {
-		/* The link was lost, not the check failed: bring the target
-		 * back and check again. */
+	if (board_lost(c, ret) || ret == HIL_ERR_TIMEOUT) {
+		/* The link was lost or the target stopped answering (nine
+		 * attempts lost on a noisy link, a hung stub): not the check
+		 * failed. Bring the target back and check again, once. */
 		ret = recover(c);
 		if (ret == HIL_OK) {
 			ret = verify_once(c, a, index);
