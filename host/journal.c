@@ -1,12 +1,15 @@
 /* journal: the rows of a run read back from its journal.jsonl, for --resume. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"journal"
+#define _XOPEN_SOURCE  700
+#define HIL_LOG_PREFIX "journal"
 #include "journal.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -14,6 +17,119 @@
 #include "log.h"
 #include "refcrypto/refcrypto.h"
 #include "util.h"
+
+/*
+ * The mount point of the file system holding path: the last directory, going
+ * up from path's own, that is on the same device. Into out; "" if unknown.
+ */
+static void mount_point(const char *path, char *out, size_t len)
+{
+	char dir[4096];
+	struct stat st, up;
+	char *slash;
+
+	out[0] = '\0';
+	if (realpath(path, dir) == NULL) {
+		/* The file may not exist (a failed create): its folder. */
+		char parent[4096];
+
+		snprintf(parent, sizeof(parent), "%s", path);
+		slash = strrchr(parent, '/');
+		if (slash == NULL) {
+			snprintf(parent, sizeof(parent), ".");
+		} else if (slash == parent) {
+			parent[1] = '\0';
+		} else {
+			*slash = '\0';
+		}
+		if (realpath(parent, dir) == NULL) {
+			return;
+		}
+	}
+	if (stat(dir, &st) != 0) {
+		return;
+	}
+	for (;;) {
+		slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0) {
+			break;
+		}
+		if (slash == dir) {
+			if (stat("/", &up) != 0 || up.st_dev != st.st_dev) {
+				break;
+			}
+			dir[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+		if (stat(dir, &up) != 0 || up.st_dev != st.st_dev) {
+			*slash = '/';
+			break;
+		}
+	}
+	snprintf(out, len, "%s", dir);
+}
+
+void hil_journal_fs_error(const char *what, const char *path, int err,
+			  int resumable)
+{
+	char mnt[4096];
+	struct statvfs vfs;
+	char space[96] = "";
+	int full = err == ENOSPC || err == EDQUOT;
+
+	mount_point(path, mnt, sizeof(mnt));
+	if (mnt[0] != '\0' && statvfs(mnt, &vfs) == 0) {
+		snprintf(space, sizeof(space), " (%llu KiB free of %llu KiB)",
+			 (unsigned long long)vfs.f_bavail * vfs.f_frsize /
+				 1024u,
+			 (unsigned long long)vfs.f_blocks * vfs.f_frsize /
+				 1024u);
+		/* The caller's errno may have been overwritten on the way
+		 * (a temporary file removed): no space left says it too. */
+		full = full || vfs.f_bavail == 0;
+	}
+	hil_err("%s %s cannot be written: the file system mounted at %s%s %s: measuring stops; %s",
+		what, path, mnt[0] ? mnt : "(unknown)", space,
+		full ? "is full" : strerror(err),
+		resumable
+			? "every row measured is in the journal; free space, then run hilrun --resume on the run folder"
+			: "nothing was measured; free space, then run again");
+}
+
+int hil_journal_append(int fd, const char *path, const char *line, size_t len)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	size_t done = 0;
+	int err = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, line + done, len - done);
+
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			err = n < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (err == 0 && fsync(fd) != 0) {
+		err = errno;
+	}
+	if (err == 0) {
+		return HIL_OK;
+	}
+	/* No partial line: cut back what this call wrote (which also gives
+	 * the space back). */
+	if (end >= 0 && ftruncate(fd, end) != 0) {
+		hil_warn("%s: cannot cut back a partial line: %s", path,
+			 strerror(errno));
+	}
+	hil_journal_fs_error("the journal", path, err, 1);
+	return HIL_ERR_IO;
+}
 
 const char *hil_journal_op(const char *name)
 {

@@ -1114,7 +1114,8 @@ static int cmd_compare(int argc, char **argv)
 
 /* The daemon's run callback: hil_runner_run, then the job's baseline. */
 static int serve_run(void *ctx, const struct hil_config *cfg,
-		     const char *baseline, char *report_dir, size_t len)
+		     const char *baseline, char *report_dir, size_t len,
+		     const struct hil_serve_started *started)
 {
 	struct hil_runner_opts opts;
 	struct hil_run *run = calloc(1, sizeof(*run));
@@ -1130,6 +1131,8 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	opts.results_dir = cfg->results_dir;
 	opts.stop = &stop_requested;
 	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
+	opts.on_run_dir = started->fn;
+	opts.on_run_dir_arg = started->arg;
 	ret = hil_runner_run(cfg, &opts, run);
 	snprintf(report_dir, len, "%s", run->dir);
 	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {

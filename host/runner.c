@@ -52,6 +52,10 @@ struct run_ctx {
 	struct hil_run *run;
 	struct hil_target_conn conn;
 	int journal_fd;
+	char journal_path[HIL_PATH + 16];
+	/* HIL_ERR_IO once a journal row could not be written (a full disk):
+	 * measuring stops at once, nothing more is reported measured. */
+	int journal_ret;
 	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
 	size_t n_algs;
 	size_t planned;		 /* rows this run will have */
@@ -226,7 +230,7 @@ static void point_latest(const struct hil_runner_opts *opts,
 }
 
 /* run.json: what --resume needs to start this run again. */
-static void write_run_file(const struct hil_run *run)
+static int write_run_file(const struct hil_run *run)
 {
 	char path[HIL_PATH + 16];
 	char abs[HIL_PATH];
@@ -242,12 +246,19 @@ static void write_run_file(const struct hil_run *run)
 	}
 	cJSON_Delete(o);
 	snprintf(path, sizeof(path), "%s/run.json", run->dir);
-	if (text == NULL ||
-	    hil_write_atomic(path, text, strlen(text)) != HIL_OK) {
-		hil_warn("no run.json in %s: this run cannot be resumed",
-			 run->dir);
+	if (text == NULL) {
+		hil_err("no memory for %s", path);
+		return HIL_ERR_NOMEM;
+	}
+	errno = 0;
+	if (hil_write_atomic(path, text, strlen(text)) != HIL_OK) {
+		hil_journal_fs_error("run.json", path, errno != 0 ? errno : EIO,
+				     0);
+		free(text);
+		return HIL_ERR_IO;
 	}
 	free(text);
+	return HIL_OK;
 }
 
 int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
@@ -511,26 +522,40 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 	return HIL_OK;
 }
 
-static void journal_row(struct run_ctx *c, const struct hil_row *row)
+/*
+ * The row into the journal, synced, before anyone is told it was measured.
+ * When that fails the row is not kept as measured, and c->journal_ret
+ * stops the run (hil_journal_append named the file system).
+ */
+static int journal_row(struct run_ctx *c, struct hil_row *row)
 {
 	char *line;
 	size_t len;
+	int ret;
 
-	if (c->journal_fd < 0) {
-		return;
+	if (c->journal_ret != HIL_OK) {
+		return c->journal_ret;
 	}
 	line = hil_report_row_json(c->run, row);
 	if (line == NULL) {
-		return;
+		ret = HIL_ERR_NOMEM;
+		goto fail;
 	}
 	len = strlen(line);
 	line[len] = '\n'; /* replaces the NUL; written with its length */
-	if (write(c->journal_fd, line, len + 1) != (ssize_t)(len + 1) ||
-	    fsync(c->journal_fd) != 0) {
-		hil_warn("could not append to the journal: %s",
-			 strerror(errno));
-	}
+	ret = hil_journal_append(c->journal_fd, c->journal_path, line, len + 1);
 	free(line);
+	if (ret == HIL_OK) {
+		return HIL_OK;
+	}
+fail:
+	c->journal_ret = HIL_ERR_IO;
+	if (row->ok) {
+		row->ok = 0;
+		snprintf(row->error, sizeof(row->error),
+			 "measured, but the journal could not record it");
+	}
+	return c->journal_ret;
 }
 
 /* A row that records why an implementation was not measured at all. */
@@ -997,7 +1022,9 @@ static int measure_row(struct run_ctx *c, int index,
 	}
 done:
 	free(raw);
-	journal_row(c, row);
+	if (journal_row(c, row) != HIL_OK) {
+		return HIL_ERR_IO; /* c->journal_ret stops the run */
+	}
 	if (row->ok) {
 		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
 			ref->impl, row->operation, (unsigned)len,
@@ -1281,6 +1308,9 @@ static int measure_alg(struct run_ctx *c, int index,
 				before = c->run->n_rows;
 				ret = measure_row(c, index, ref, verified,
 						  ops[o], len, ad);
+				if (c->journal_ret != HIL_OK) {
+					return c->journal_ret;
+				}
 				if (stopping(c)) {
 					mark_interrupted(c, before);
 					return HIL_ERR_INTERRUPTED;
@@ -1293,6 +1323,9 @@ static int measure_alg(struct run_ctx *c, int index,
 					ret = measure_row(c, index, ref,
 							  verified, ops[o], len,
 							  ad);
+					if (c->journal_ret != HIL_OK) {
+						return c->journal_ret;
+					}
 				}
 				if (ret == HIL_ERR_NOMEM) {
 					return ret;
@@ -1653,6 +1686,9 @@ static int measure(struct run_ctx *c)
 		struct registry_alg *subject = &c->subj[a];
 		int index = find_target_alg(c, ca->name, ca->impl);
 
+		if (c->journal_ret != HIL_OK) {
+			return c->journal_ret; /* a failed row was not recorded */
+		}
 		if (stopping(c)) {
 			return HIL_ERR_INTERRUPTED;
 		}
@@ -1727,7 +1763,7 @@ static int measure(struct run_ctx *c)
 			return ret;
 		}
 	}
-	return HIL_OK;
+	return c->journal_ret;
 }
 
 static int check_limits(const struct run_ctx *c)
@@ -2133,6 +2169,9 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	if (opts->on_run_dir != NULL) {
+		opts->on_run_dir(opts->on_run_dir_arg, run->dir);
+	}
 	if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
 		snprintf(run->host, sizeof(run->host), "unknown");
 	}
@@ -2145,6 +2184,7 @@ int hil_runner_run(const struct hil_config *cfg,
 		}
 	}
 	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
+	snprintf(c.journal_path, sizeof(c.journal_path), "%s", path);
 	c.journal_fd = hil_open_append(path); /* never through a planted link */
 	if (c.journal_fd < 0) {
 		/* Without its journal a run could lose what it measures (and
@@ -2155,10 +2195,15 @@ int hil_runner_run(const struct hil_config *cfg,
 		return HIL_ERR_IO;
 	}
 
+	ret = HIL_OK;
 	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
-		write_run_file(run);
+		/* Without it the run cannot be resumed: on a full disk,
+		 * nothing is measured. */
+		ret = write_run_file(run);
 	}
-	ret = sensor_open(&c);
+	if (ret == HIL_OK) {
+		ret = sensor_open(&c);
+	}
 	if (ret == HIL_OK) {
 		ret = hil_runner_bring_up(cfg, opts, run, &c.conn);
 	}

@@ -18,6 +18,11 @@ struct hil_runner_opts {
 	const struct hil_link_faults *faults; /* fault injection (tests); NULL */
 	const char *algs_override; /* "alg/impl ..." instead of cfg's; NULL */
 	const char *resume_dir; /* continue this run folder (--resume); NULL */
+	/* Called with the run folder as soon as it is made (or, resuming,
+	 * found), before anything is measured: the daemon records it so that
+	 * a restart resumes its journal. NULL: not called. */
+	void (*on_run_dir)(void *arg, const char *run_dir);
+	void *on_run_dir_arg;
 };
 
 /* A target built, started, connected and identified. */

@@ -824,6 +824,26 @@ static int lock_board(const struct hil_serve_opts *o, const char *id,
 	}
 }
 
+/* What run_started needs to record a job's run folder. */
+struct started_ctx {
+	const struct hil_serve_opts *o;
+	const struct job *job;
+	struct state *st;
+};
+
+/* The run folder exists: into the state file at once, so that a daemon
+ * killed from here on resumes its journal (hil_serve_started). */
+static void run_started(void *arg, const char *run_dir)
+{
+	struct started_ctx *sc = arg;
+
+	if (strcmp(sc->st->run_dir, run_dir) == 0) {
+		return; /* resuming it: already recorded */
+	}
+	snprintf(sc->st->run_dir, sizeof(sc->st->run_dir), "%s", run_dir);
+	write_state(sc->o, sc->job, sc->st);
+}
+
 /* Run a claimed, locked job to its end; the job file stays in running/. */
 static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 			 struct outcome *out)
@@ -831,6 +851,8 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_lock lock;
 	struct state st;
+	struct started_ctx sc;
+	struct hil_serve_started started;
 	char what[HIL_CFG_STR + 300];
 	char *text = NULL, *msg = NULL;
 	size_t len = 0;
@@ -897,9 +919,14 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		 out->board, st.run_dir[0] != '\0' ? ", resuming " : "",
 		 st.run_dir);
 	snprintf(out->report_dir, sizeof(out->report_dir), "%s", st.run_dir);
+	sc.o = o;
+	sc.job = job;
+	sc.st = &st;
+	started.fn = run_started;
+	started.arg = &sc;
 	ret = o->run(o->ctx, cfg,
 		     out->baseline[0] != '\0' ? out->baseline : NULL,
-		     out->report_dir, sizeof(out->report_dir));
+		     out->report_dir, sizeof(out->report_dir), &started);
 	out->report_dir[sizeof(out->report_dir) - 1] = '\0';
 	hil_lock_release(&lock);
 	out->exit_status = exit_status_of(ret);

@@ -43,6 +43,17 @@
  * many times in all before the job is filed as failed. */
 #define HIL_SERVE_MAX_ATTEMPTS 3
 
+/*
+ * How a run callback tells the daemon the run folder as soon as it exists:
+ * fn(arg, dir) records it in the job's state file, so that a daemon killed
+ * mid-job (SIGKILL, a crash, a reboot) resumes that folder's journal at its
+ * next start instead of measuring everything again.
+ */
+struct hil_serve_started {
+	void (*fn)(void *arg, const char *run_dir);
+	void *arg;
+};
+
 /**
  * Runs one job. hilrun plugs in hil_runner_run (and the baseline
  * comparison); tests plug in a fake.
@@ -54,6 +65,8 @@
  *        resumed (hil_runner_opts.resume_dir); on return: the run folder
  *        (where report.json is), or "" if none was made.
  * @param len size of report_dir.
+ * @param started call started->fn(started->arg, dir) once the run folder
+ *        is made (hil_runner_opts.on_run_dir); never NULL.
  * @return HIL_OK (every row measured and verified), HIL_ERR_VERIFY (some
  *         rows failed), HIL_SERVE_REGRESSION, HIL_SERVE_TRANSIENT,
  *         HIL_ERR_INTERRUPTED (stopped:
@@ -62,7 +75,8 @@
  */
 typedef int (*hil_serve_run_fn)(void *ctx, const struct hil_config *cfg,
 				const char *baseline, char *report_dir,
-				size_t len);
+				size_t len,
+				const struct hil_serve_started *started);
 
 struct hil_serve_counts {
 	unsigned done;	 /* jobs filed under done/ */

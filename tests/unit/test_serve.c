@@ -34,6 +34,7 @@ struct fake {
 	const char *lock_dir;
 	const char *log; /* append each config name here (or NULL) */
 	volatile sig_atomic_t *stop; /* set by the "stopme" configs */
+	pid_t test_pid; /* "killme" kills only a daemon forked from it */
 	size_t n;
 	char names[MAX_CALLS][64];
 	char entry_dir[MAX_CALLS][256]; /* report_dir on entry */
@@ -59,7 +60,8 @@ struct fx {
  * to stop; anything else measures every row.
  */
 static int fake_run(void *ctx, const struct hil_config *cfg,
-		    const char *baseline, char *report_dir, size_t len)
+		    const char *baseline, char *report_dir, size_t len,
+		    const struct hil_serve_started *started)
 {
 	struct fake *f = ctx;
 	size_t i = f->n;
@@ -99,6 +101,19 @@ static int fake_run(void *ctx, const struct hil_config *cfg,
 			 (int)getpid(), i);
 	}
 	mkdir(report_dir, 0755);
+	assert_non_null(started);
+	if (strcmp(cfg->name, "killme") == 0 && getpid() != f->test_pid) {
+		/* The run folder exists, rows are being measured into its
+		 * journal: the daemon dies as with SIGKILL (the test runs it
+		 * in a child). */
+		started->fn(started->arg, report_dir);
+		snprintf(path, sizeof(path), "%s/journal.jsonl", report_dir);
+		rep = fopen(path, "w");
+		assert_non_null(rep);
+		fclose(rep);
+		raise(SIGKILL);
+	}
+	started->fn(started->arg, report_dir);
 	snprintf(path, sizeof(path), "%s/report.json", report_dir);
 	rep = fopen(path, "w");
 	assert_non_null(rep);
@@ -137,6 +152,7 @@ static int setup(void **state)
 	fx->fake.root = fx->dir;
 	fx->fake.lock_dir = fx->locks;
 	fx->fake.stop = &fx->stop;
+	fx->fake.test_pid = getpid();
 	fx->opts.spool = fx->spool;
 	fx->opts.run = fake_run;
 	fx->opts.ctx = &fx->fake;
@@ -362,6 +378,40 @@ static void test_serve_resumes_job_left_in_running_first(void **state)
 	assert_true(exists(fx, "done", "a.json"));
 	assert_false(exists(fx, "running", "z.state"));
 	assert_int_equal(count(fx, "running"), 0);
+}
+
+/*
+ * A daemon killed mid-job (SIGKILL: no handler runs) left the run folder in
+ * the job's state as soon as the run made it: the next daemon hands it back
+ * to be resumed, so the rows in its journal are kept.
+ */
+static void
+test_serve_job_of_a_killed_daemon_resumes_its_run_folder(void **state)
+{
+	struct fx *fx = *state;
+	char first[256];
+	pid_t pid;
+	int st = 0;
+
+	drop_config_job(fx, "incoming", "a.json", "killme");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		hil_serve(&fx->opts);
+		_exit(0); /* not reached: the fake kills us */
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGKILL);
+	assert_true(exists(fx, "running", "a.json"));
+	assert_true(exists(fx, "running", "a.state"));
+	snprintf(first, sizeof(first), "%s/killme-%d-0", fx->dir, (int)pid);
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+	assert_string_equal(fx->fake.entry_dir[0], first);
+	assert_true(exists(fx, "done", "a.json"));
+	assert_false(exists(fx, "running", "a.state"));
 }
 
 static void test_serve_interrupted_job_resumes_its_run_folder(void **state)
@@ -885,6 +935,7 @@ int main(void)
 		T(test_serve_three_jobs_one_invalid),
 		T(test_serve_resumes_job_left_in_running_first),
 		T(test_serve_interrupted_job_resumes_its_run_folder),
+		T(test_serve_job_of_a_killed_daemon_resumes_its_run_folder),
 		T(test_serve_gives_up_a_job_that_keeps_killing_it),
 		T(test_serve_run_errors_go_to_failed_with_status),
 		T(test_serve_inline_config_and_baseline),
