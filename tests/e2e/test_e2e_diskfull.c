@@ -47,13 +47,19 @@ static void write_config(const char *path)
 	fclose(f);
 }
 
-/* hilrun with args (NULL-terminated, after the program), its log in log;
+/* hilrun -v with args (up to four, NULL after the last), its log in log;
+ * -v: each row is logged ("... median ...") once it is in the journal.
  * @return its exit status. */
 static int hilrun(const char *log, const char *a1, const char *a2,
 		  const char *a3, const char *a4)
 {
-	char *const argv[] = {(char *)e2e_hilrun_bin(), (char *)a1, (char *)a2,
-			      (char *)a3, (char *)a4, NULL};
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "-v",
+			      (char *)a1,
+			      (char *)a2,
+			      (char *)a3,
+			      (char *)a4,
+			      NULL};
 	int st = -1;
 
 	assert_int_equal(hil_proc_run(argv, log, 180000, &st), HIL_OK);

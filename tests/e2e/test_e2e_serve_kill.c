@@ -85,8 +85,9 @@ static void wait_rows(struct hil_proc *p, const char *results, size_t n)
 			}
 		}
 		if (!hil_proc_alive(p)) {
-			fail_msg("the daemon ended before %zu rows were measured",
-				 n);
+			fail_msg(
+				"the daemon ended before %zu rows were measured",
+				n);
 		}
 		if (e2e_ms_now() > deadline) {
 			fail_msg("no %zu rows measured within 120 s", n);
@@ -181,8 +182,7 @@ test_daemon_killed_mid_job_resumes_its_journal_on_restart(void **state)
 				      "--once",
 				      NULL};
 
-		assert_int_equal(hil_proc_run(argv, log2, 180000, &st),
-				 HIL_OK);
+		assert_int_equal(hil_proc_run(argv, log2, 180000, &st), HIL_OK);
 	}
 	assert_int_equal(st, 0);
 	assert_true(e2e_lines_with(log2, ", resuming ") >= 1);
