@@ -22,8 +22,11 @@ static char tmp_root[64];
 /*
  * Two implementations, three lengths, 200 runs: 7 rows. No timing-leak test
  * per row: it would only multiply the same traffic (and time). A short
- * reply timeout keeps each lost reply cheap; 8 retries make a request fail
- * only if nine attempts in a row are damaged.
+ * reply timeout keeps each lost reply cheap. At 1 % damage each way about
+ * one attempt in three of a small request is lost (the request, its reply
+ * or its status damaged), so 8 retries let one call in ten thousand fail
+ * all nine, which 20 runs of some 500 calls each did meet (the emulator was
+ * restarted); 16 retries make that one in fifty million.
  */
 static void load_config(struct hil_config *cfg, const char *results,
 			const char *algs, const char *lengths, unsigned runs)
@@ -35,7 +38,7 @@ static void load_config(struct hil_config *cfg, const char *results,
 	snprintf(
 		json, sizeof(json),
 		"{\"name\": \"e2e-flaky\", \"board\": {\"name\": \"qemu-netduino\"},"
-		" \"link\": {\"timeout_ms\": 150, \"retries\": 8},"
+		" \"link\": {\"timeout_ms\": 150, \"retries\": 16},"
 		" \"algorithms\": [%s],"
 		" \"bench\": {\"operations\": [\"encrypt\"],"
 		" \"lengths\": [%s], \"runs\": %u, \"warmup\": 2,"
@@ -162,14 +165,11 @@ test_run_over_a_flaky_link_equals_a_clean_run_sample_for_sample(void **state)
 			}
 		}
 	}
-	/* The faults really happened, and the session absorbed them. Nine
-	 * attempts of one request lost in a row (a loaded host, or a request
-	 * the CRC-8 let through damaged and the stub ran as a long command)
-	 * make the runner restart the emulator: allowed once, the rows are
-	 * equal all the same. */
+	/* The faults really happened, and the session absorbed them without
+	 * restarting the target. */
 	assert_true(flaky->retries > 0);
 	assert_true(flaky->bad_frames > 0);
-	assert_true(flaky->reflashes <= 1);
+	assert_int_equal(flaky->reflashes, 0);
 	assert_int_equal(flaky->resets, 0);
 
 	hil_run_free(clean);
