@@ -297,7 +297,7 @@ define kat_test_rule
 $(TB)/test_$(call kat_name,$(1)): tests/unit/test_$(call kat_name,$(1)).c $(TEST_EXTRA_$(call kat_name,$(1))) \
 		$(patsubst %.c,%.h,$(TEST_EXTRA_$(call kat_name,$(1)))) $(wildcard $(call kat_dir,$(1))/*.c) $(HB)/libhil.a $(TB)/ref_renamed/ascon_aead128_ref.o
 	@mkdir -p $$(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(call kat_dir,$(1)) -Itests/unit $(HOST_LDFLAGS) -o $$@ $$< \
+	$(HOST_CC) $(HOST_CFLAGS) -I$(call kat_dir,$(1)) -Itarget/framework -Itests/unit $(HOST_LDFLAGS) -o $$@ $$< \
 		$(TEST_EXTRA_$(call kat_name,$(1))) \
 		$(wildcard $(call kat_dir,$(1))/*.c) $(TB)/ref_renamed/ascon_aead128_ref.o \
 		$(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
@@ -309,7 +309,7 @@ $(TB)/ref_renamed/ascon_aead128_ref.o: target/crypto/ascon-aead128/ref/encrypt.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Dcrypto_aead_encrypt=ref_encrypt \
 		-Dcrypto_aead_decrypt=ref_decrypt -Itarget/crypto/ascon-aead128/ref \
-		-c $< -o $@
+		-Itarget/framework -c $< -o $@
 
 UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
 include tests/fuzz/fuzz.mk

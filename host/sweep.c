@@ -540,8 +540,9 @@ static void run_all(const struct hil_sweep *sw,
 	 * one runs its configurations in turn. */
 	for (i = 0; i < sw->n && jobs > 1; i++) {
 		if (strcmp(sw->cfgs[i].flasher.type, "qemu") != 0) {
-			hil_info("sweep %s: %s runs on a board, not the emulator: one configuration at a time",
-				 sw->name, sw->cfgs[i].name);
+			hil_info(
+				"sweep %s: %s runs on a board, not the emulator: one configuration at a time",
+				sw->name, sw->cfgs[i].name);
 			jobs = 1;
 		}
 	}

@@ -183,21 +183,21 @@ static const struct hil_foreign_build *foreign_of(const struct hil_run *run,
 	return NULL;
 }
 
-/* cp -r of a fixture's files (flat) into dst, created. */
-static void copy_fixture(const char *fixture, const char *dst)
+/* Copy the named files of the fixture folder from (under the source tree)
+ * into dst, created. */
+static void copy_files(const char *from_dir, const char *const *files,
+		       size_t n_files, const char *dst)
 {
-	static const char *const files[] = {"api.h", "core.h", "core.c",
-					    "encrypt.c"};
 	size_t i;
 
 	e2e_make_dir(dst);
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < n_files; i++) {
 		char from[HIL_PATH], to[HIL_PATH * 2];
 		char buf[8192];
 		size_t n;
 		FILE *in, *out;
 
-		snprintf(from, sizeof(from), "%s/%s/%s", src_root, fixture,
+		snprintf(from, sizeof(from), "%s/%s/%s", src_root, from_dir,
 			 files[i]);
 		snprintf(to, sizeof(to), "%s/%s", dst, files[i]);
 		in = fopen(from, "r");
@@ -210,6 +210,15 @@ static void copy_fixture(const char *fixture, const char *dst)
 		fclose(in);
 		assert_int_equal(fclose(out), 0);
 	}
+}
+
+/* A copy of lwc-multi-a or -b's files into dst. */
+static void copy_fixture(const char *fixture, const char *dst)
+{
+	static const char *const files[] = {"api.h", "core.h", "core.c",
+					    "encrypt.c"};
+
+	copy_files(fixture, files, sizeof(files) / sizeof(files[0]), dst);
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -498,25 +507,7 @@ static void asm_hash_copy(const char *dst, int kat)
 	size_t i, j;
 	FILE *f;
 
-	e2e_make_dir(dst);
-	for (i = 0; i < 2; i++) {
-		char from[HIL_PATH], buf[8192];
-		FILE *in;
-		size_t n;
-
-		snprintf(from, sizeof(from), "%s/%s/%s", src_root, ASM_HASH,
-			 files[i]);
-		snprintf(path, sizeof(path), "%s/%s", dst, files[i]);
-		in = fopen(from, "r");
-		f = fopen(path, "w");
-		assert_non_null(in);
-		assert_non_null(f);
-		while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-			assert_int_equal(fwrite(buf, 1, n, f), n);
-		}
-		fclose(in);
-		assert_int_equal(fclose(f), 0);
-	}
+	copy_files(ASM_HASH, files, 2, dst);
 	if (!kat) {
 		return;
 	}

@@ -53,18 +53,18 @@ define fz_impl_rules
 $(2)/impl/$(1)/%.o: target/crypto/$(1)/%.c tests/fuzz/fuzz.mk
 	@mkdir -p $$(@D)
 	$$($(3)) $$($(4)) $(call fz_api,$(call fz_sym,$(1))) \
-		-Itarget/crypto/$(1) -c $$< -o $$@
+		-Itarget/crypto/$(1) -Itarget/framework -c $$< -o $$@
 $(2)/impl/$(1)/glue.o: target/glue.c tests/fuzz/fuzz.mk
 	@mkdir -p $$(@D)
 	$$($(3)) $$($(4)) $(call fz_api,$(call fz_sym,$(1))_budget) \
 		-DHIL_ALG_SYM=$(call fz_sym,$(1)) \
 		-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
 		-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \
-		-Itarget/crypto/$(1) -c $$< -o $$@
+		-Itarget/crypto/$(1) -Itarget/framework -c $$< -o $$@
 $(2)/impl/$(1)/fuzz_budget.o: tests/fuzz/fuzz_budget.c tests/fuzz/fuzz.mk
 	@mkdir -p $$(@D)
 	$$($(3)) $$($(4)) -DHIL_ALG_SYM=$(call fz_sym,$(1)) \
-		-Itarget/crypto/$(1) -c $$< -o $$@
+		-Itarget/crypto/$(1) -Itarget/framework -c $$< -o $$@
 $(5) += $(patsubst target/crypto/$(1)/%.c,$(2)/impl/$(1)/%.o,$(wildcard target/crypto/$(1)/*.c)) \
 	$(2)/impl/$(1)/glue.o $(2)/impl/$(1)/fuzz_budget.o
 endef

@@ -1,4 +1,4 @@
-/* crypto_block.h: the hilrun block-cipher API (key setup, then ECB over whole blocks). */
+/* crypto_block.h: the hilrun block-cipher API (key setup, then ECB over whole blocks), supplied by the framework to every implementation folder. */
 #ifndef CRYPTO_BLOCK_H
 #define CRYPTO_BLOCK_H
 
