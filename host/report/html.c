@@ -296,8 +296,10 @@ static void head_label(const struct hil_summary *s, const cJSON *report,
 	while (word > 0 && u[word - 1] == ' ') {
 		word--;
 	}
+	/* "Cycles/byte", "Instructions/byte"; a symbol stays as it is
+	 * ("ns/byte"). */
 	snprintf(name, nlen, "%c%.*s/byte",
-		 u[0] >= 'a' && u[0] <= 'z' ? u[0] - 32 : u[0],
+		 u[0] >= 'a' && u[0] <= 'z' && word > 2 ? u[0] - 32 : u[0],
 		 (int)(word > 0 ? word - 1 : 0), u + 1);
 	if (paren != NULL) {
 		const char *close = strrchr(paren, ')');

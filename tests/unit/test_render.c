@@ -1488,6 +1488,16 @@ static void test_html_headline_columns_first(void **state)
 	free(head);
 	free(html);
 
+	/* A host's clock: a unit symbol, not capitalised. */
+	set_unit(min, "ns (host)");
+	html = render(hil_html_report, min);
+	head = summary_head(html);
+	assert_non_null(strstr(
+		head,
+		"<th class=\"n hl\">ns/byte<span class=\"sub\">@64 B, host</span></th>"));
+	free(head);
+	free(html);
+
 	/* A board's DWT count says so. */
 	html = render(hil_html_report, bad);
 	head = summary_head(html);
