@@ -1,4 +1,5 @@
 /* history: the run database (SQLite, Debian's libsqlite3) and the `hilrun history` listings. */
+#define _DEFAULT_SOURCE /* timegm */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"history"
 
@@ -7,6 +8,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "err.h"
 #include "log.h"
@@ -177,6 +179,58 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 	rc = db_exec(db, db_path, "COMMIT");
 	sqlite3_close(db);
 	return rc;
+}
+
+/* "2026-12-03T08:22:10Z" as seconds since the epoch, or -1. */
+static long long iso_seconds(const char *s)
+{
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	if (s == NULL ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6) {
+		return -1;
+	}
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (long long)timegm(&tm);
+}
+
+long hil_history_last_seconds(const char *db_path, const char *config)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = NULL;
+	long secs = -1;
+
+	/* No database yet is the common case, not an error. */
+	if (sqlite3_open_v2(db_path, &db,
+			    SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, 2000);
+	if (sqlite3_prepare_v2(db,
+			       "SELECT started, finished FROM runs WHERE config"
+			       " = ?1 AND status = 'complete' ORDER BY started"
+			       " DESC LIMIT 1",
+			       -1, &st, NULL) == SQLITE_OK) {
+		bind_text(st, 1, config);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			long long a = iso_seconds(
+				(const char *)sqlite3_column_text(st, 0));
+			long long b = iso_seconds(
+				(const char *)sqlite3_column_text(st, 1));
+
+			if (a >= 0 && b >= a) {
+				secs = (long)(b - a);
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return secs;
 }
 
 static const char *col(sqlite3_stmt *st, int i)

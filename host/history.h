@@ -18,6 +18,12 @@
  */
 int hil_history_record(const char *db_path, const struct hil_run *run);
 
+/**
+ * How long the last complete run of config took, from the database at
+ * db_path (which may not exist). @return seconds, or -1 when unknown.
+ */
+long hil_history_last_seconds(const char *db_path, const char *config);
+
 /* What `hilrun history` shows. */
 struct hil_history_query {
 	const char *alg;    /* NULL: list the runs */

@@ -1681,6 +1681,22 @@ static int measure(struct run_ctx *c)
 	}
 	c->planned = plan_rows(c);
 	c->started_ms = hil_now_ms();
+	/* What to expect, before it starts: the last such run's time. */
+	{
+		char db[HIL_PATH + 32];
+		long secs;
+
+		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
+			 HIL_HISTORY_FILE);
+		secs = hil_history_last_seconds(db, cfg->name);
+		if (secs >= 0) {
+			hil_info(
+				"%zu rows to measure; the last complete run of %s took %ld min %02ld s",
+				c->planned, cfg->name, secs / 60, secs % 60);
+		} else {
+			hil_info("%zu rows to measure", c->planned);
+		}
+	}
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
 		struct registry_alg *subject = &c->subj[a];
@@ -1754,8 +1770,11 @@ static int measure(struct run_ctx *c)
 			}
 			continue;
 		}
-		hil_info("%s/%s verified on the target against: %s", ca->name,
-			 ca->impl, check_name(c, a));
+		/* Also the progress a log without a terminal gets. */
+		hil_info(
+			"%s/%s verified on the target against: %s (%zu of %zu rows done)",
+			ca->name, ca->impl, check_name(c, a), c->run->n_rows,
+			c->planned);
 		c->alg_check = check_name(c, a);
 		ret = measure_alg(c, index, subject, c->check[a] != CHECK_NONE);
 		c->alg_check = NULL;

@@ -580,6 +580,13 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 		run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths",
 			"16,64", "--runs", "3", "--results", res, NULL);
 		assert_int_equal(r->status, 0);
+		/* Before it starts: the rows, and the last run's time. */
+		assert_non_null(strstr(r->err, "3 rows to measure"));
+		assert_true((strstr(r->err,
+				    "the last complete run of qemu-cli took") !=
+			     NULL) == (i > 0));
+		/* A log without a terminal gets its progress too. */
+		assert_non_null(strstr(r->err, "(0 of 3 rows done)"));
 	}
 	/* A run killed inside a row never gets into the history. */
 	snprintf(outp, sizeof(outp), "%s/kill.out", tmp);
