@@ -315,7 +315,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 					   : "the Cortex-M4 cycle model");
 	}
 	fprintf(out,
-		"flash = the implementation's own code and constants; RAM = its static data + peak stack (--detail has both).\n");
+		"flash = the implementation's own code, constants and initialised data; RAM = its static data + peak stack.\n");
 	if (have_energy) {
 		fprintf(out, "uJ/op = energy of one operation, %s.\n",
 			energy_model
