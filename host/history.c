@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "log.h"
+#include "util.h"
 
 /* Schema 1. A row's key is that of compare (report/compare.c). */
 static const char schema[] =
@@ -292,13 +293,11 @@ static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
 	}
 }
 
-static int print_trend(sqlite3 *db, const struct hil_history_query *q,
-		       FILE *out)
+/* The rows of q's trend, ordered by series then time. */
+static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
+		      sqlite3_stmt **out)
 {
 	sqlite3_stmt *st = NULL;
-	char key[512] = "";
-	double first = 0, prev = 0;
-	int n = 0;
 
 	if (sqlite3_prepare_v2(
 		    db,
@@ -327,6 +326,21 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 	sqlite3_bind_int64(st, 5, q->ad_len >= 0 ? q->ad_len : 0);
 	if (q->config != NULL) {
 		bind_text(st, 6, q->config);
+	}
+	*out = st;
+	return HIL_OK;
+}
+
+static int print_trend(sqlite3 *db, const struct hil_history_query *q,
+		       FILE *out)
+{
+	sqlite3_stmt *st = NULL;
+	char key[512] = "";
+	double first = 0, prev = 0;
+	int n = 0;
+
+	if (trend_stmt(db, q, &st) != HIL_OK) {
+		return HIL_ERR_IO;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char k[512], med[32], model[32], energy[32], change[32] = "-";
@@ -387,6 +401,214 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		return HIL_ERR_ARG;
 	}
 	return HIL_OK;
+}
+
+/* Text for HTML: names are restricted, units have parentheses; still. */
+static void esc(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+#define TREND_MAX 512
+
+/* One series of the trend page: its runs in order. */
+struct trend {
+	char title[512];
+	char unit[128];
+	char run[TREND_MAX][64];
+	double v[TREND_MAX]; /* median; -1: the row failed */
+	size_t n;
+};
+
+/* An SVG line chart of t: runs left to right, the median on a linear
+ * axis from 0, every point marked, failed runs marked on the axis. */
+static void trend_svg(FILE *f, const struct trend *t)
+{
+	const double w = 760, h = 300, l = 80, r = 20, top = 20, b = 50;
+	double max = 0, x, y;
+	size_t i;
+	int k;
+
+	for (i = 0; i < t->n; i++) {
+		max = t->v[i] > max ? t->v[i] : max;
+	}
+	max = max > 0 ? max * 1.1 : 1;
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
+		w, h, w, h);
+	fprintf(f,
+		"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n"
+		"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n",
+		l, top, l, h - b, l, h - b, w - r, h - b);
+	for (k = 0; k <= 4; k++) {
+		y = h - b - (h - b - top) * k / 4.0;
+		fprintf(f,
+			"<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f</text>\n",
+			l - 6, y + 4, max * k / 4.0);
+	}
+	fprintf(f,
+		"<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">run, oldest to newest (%zu)</text>\n",
+		(l + w - r) / 2, h - 12, t->n);
+	fprintf(f,
+		"<text x=\"14\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.0f)\">median, ",
+		(top + h - b) / 2, (top + h - b) / 2);
+	esc(f, t->unit);
+	fputs("</text>\n<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"",
+	      f);
+	for (i = 0; i < t->n; i++) {
+		if (t->v[i] < 0) {
+			continue;
+		}
+		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
+				  : (w - l - r) / 2);
+		y = h - b - (h - b - top) * t->v[i] / max;
+		fprintf(f, "%.1f,%.1f ", x, y);
+	}
+	fputs("\"/>\n", f);
+	for (i = 0; i < t->n; i++) {
+		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
+				  : (w - l - r) / 2);
+		y = t->v[i] < 0 ? h - b : h - b - (h - b - top) * t->v[i] / max;
+		fprintf(f,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
+			x, y, t->v[i] < 0 ? "#d62728" : "#1f77b4");
+		esc(f, t->run[i]);
+		if (t->v[i] < 0) {
+			fputs(": failed", f);
+		} else {
+			fprintf(f, ": %.0f", t->v[i]);
+		}
+		fputs("</title></circle>\n", f);
+	}
+	fputs("</svg>\n", f);
+}
+
+static void trend_flush(FILE *f, const struct trend *t)
+{
+	size_t i;
+
+	if (t->n == 0) {
+		return;
+	}
+	fputs("<h2>", f);
+	esc(f, t->title);
+	fputs("</h2>\n", f);
+	trend_svg(f, t);
+	fputs("<table><tr><th>run</th><th>median (", f);
+	esc(f, t->unit);
+	fputs(")</th></tr>\n", f);
+	for (i = 0; i < t->n; i++) {
+		fputs("<tr><td>", f);
+		esc(f, t->run[i]);
+		if (t->v[i] < 0) {
+			fputs("</td><td>failed</td></tr>\n", f);
+		} else {
+			fprintf(f, "</td><td>%.0f</td></tr>\n", t->v[i]);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+int hil_history_html(const char *db_path, const struct hil_history_query *q,
+		     const char *path)
+{
+	struct trend *t = calloc(1, sizeof(*t));
+	sqlite3_stmt *st = NULL;
+	char key[512] = "";
+	char *buf = NULL;
+	size_t len = 0;
+	sqlite3 *db;
+	FILE *f;
+	int n = 0;
+	int ret;
+
+	if (t == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	if (db_open(db_path, 0, &db) != HIL_OK) {
+		free(t);
+		return HIL_ERR_IO;
+	}
+	f = open_memstream(&buf, &len);
+	ret = f != NULL ? trend_stmt(db, q, &st) : HIL_ERR_NOMEM;
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hilrun history: ",
+	      f);
+	esc(f, q->alg);
+	fputs("</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+	      "padding:2px 8px;text-align:right}</style></head><body>\n"
+	      "<h1>Trend over the recorded runs</h1>\n",
+	      f);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char k[512];
+
+		snprintf(k, sizeof(k), "%s|%s|%s|%s|%s|%s|%s", col(st, 0),
+			 col(st, 1), col(st, 2), col(st, 3), col(st, 4),
+			 col(st, 5), col(st, 6));
+		if (strcmp(k, key) != 0) {
+			trend_flush(f, t);
+			memset(t, 0, sizeof(*t));
+			snprintf(key, sizeof(key), "%s", k);
+			snprintf(t->title, sizeof(t->title),
+				 "%s/%s %s, %s B, ad %s B, config %s",
+				 col(st, 1), col(st, 2), col(st, 3), col(st, 4),
+				 col(st, 5), col(st, 0));
+			snprintf(t->unit, sizeof(t->unit), "%s", col(st, 6));
+		}
+		if (t->n < TREND_MAX) {
+			snprintf(t->run[t->n], sizeof(t->run[0]), "%s",
+				 col(st, 7));
+			t->v[t->n] = sqlite3_column_type(st, 10) == SQLITE_NULL
+					     ? -1
+					     : sqlite3_column_double(st, 10);
+			t->n++;
+		}
+		n++;
+	}
+	trend_flush(f, t);
+	fputs("<p>Each point is one run's median of the row (hover for the run). "
+	      "An emulated count is not a cycle count.</p>\n</body></html>\n",
+	      f);
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (f != NULL && fclose(f) != 0 && ret == HIL_OK) {
+		ret = HIL_ERR_NOMEM;
+	}
+	if (ret == HIL_OK && n == 0) {
+		hil_err("no recorded row of %s to plot: hilrun history lists the runs",
+			q->alg);
+		ret = HIL_ERR_ARG;
+	}
+	if (ret == HIL_OK) {
+		ret = hil_write_atomic(path, buf, len);
+		if (ret != HIL_OK) {
+			hil_err("cannot write %s", path);
+		}
+	}
+	free(buf);
+	free(t);
+	return ret;
 }
 
 int hil_history_print(const char *db_path, const struct hil_history_query *q,

@@ -44,4 +44,13 @@ struct hil_history_query {
 int hil_history_print(const char *db_path, const struct hil_history_query *q,
 		      FILE *out);
 
+/**
+ * Write the trend of q (q->alg set) as a self-contained HTML page with an
+ * SVG line chart per series (runs in order, the median on a labelled
+ * axis) and its figures, to path (atomically).
+ * @return HIL_OK; HIL_ERR_IO; HIL_ERR_ARG when no row matches (logged).
+ */
+int hil_history_html(const char *db_path, const struct hil_history_query *q,
+		     const char *path);
+
 #endif /* HIL_HISTORY_H */

@@ -171,6 +171,7 @@ static const char usage_history[] =
 	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
 	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
 	"  --limit N        runs listed (default 20)\n"
+	"  --html FILE      the trend as an HTML page with a plot (with ALG)\n"
 	"exit: 0 printed, 2 no database or no such row\n";
 
 /* ---------------------------------------------------------- options */
@@ -1378,11 +1379,12 @@ static int cmd_history(int argc, char **argv)
 {
 	static const struct opt opts[] = {
 		{"--db", 1},  {"--results", 1}, {"--config", 1}, {"--op", 1},
-		{"--len", 1}, {"--ad", 1},	{"--limit", 1},
+		{"--len", 1}, {"--ad", 1},	{"--limit", 1},	 {"--html", 1},
 	};
 	struct hil_history_query q;
 	char db[4096] = "results/" HIL_HISTORY_FILE;
 	char alg[2 * HIL_CFG_NAME];
+	const char *html = NULL;
 	const char *v;
 	int i;
 
@@ -1445,9 +1447,24 @@ static int cmd_history(int argc, char **argv)
 				q.limit = (unsigned)n;
 			}
 			break;
+		case 7:
+			html = v;
+			break;
 		default:
 			break;
 		}
+	}
+	if (html != NULL && q.alg == NULL) {
+		hil_err("history: --html plots a row's trend: name its algorithm (hilrun history ALG[/IMPL] --html FILE)");
+		return EXIT_CANNOT_START;
+	}
+	if (html != NULL) {
+		if (hil_history_html(db, &q, html) != HIL_OK) {
+			return EXIT_CANNOT_START;
+		}
+		printf("%s: the trend of %s%s%s\n", html, q.alg,
+		       q.impl ? "/" : "", q.impl ? q.impl : "");
+		return 0;
 	}
 	if (q.alg == NULL &&
 	    (q.op != NULL || q.msg_len >= 0 || q.ad_len >= 0)) {

@@ -616,6 +616,24 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 		show(r);
 		fail_msg("expected a trend of three runs");
 	}
+	/* The trend as a page with a plot: three points, labelled axes. */
+	{
+		char html[160], *page = malloc(65536);
+
+		assert_non_null(page);
+		snprintf(html, sizeof(html), "%s/trend.html", tmp);
+		run_cli(r, "history", "speck64-128-ecb/ref", "--op", "encrypt",
+			"--len", "64", "--db", db, "--html", html, NULL);
+		assert_int_equal(r->status, 0);
+		read_text(html, page, 65536);
+		assert_non_null(strstr(page, "<svg "));
+		assert_int_equal(count_lines(page, "<circle "), 3);
+		assert_non_null(
+			strstr(page, "median, instructions (emulated)"));
+		assert_non_null(strstr(page, "run, oldest to newest (3)"));
+		assert_non_null(strstr(page, "</html>"));
+		free(page);
+	}
 	run_cli(r, "history", "speck64-128-ecb", "--len", "999", "--db", db,
 		NULL);
 	refused("speck64-128-ecb", r);
