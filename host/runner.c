@@ -2220,6 +2220,22 @@ int hil_runner_run(const struct hil_config *cfg,
 		 * nothing is measured. */
 		ret = write_run_file(run);
 	}
+	if (opts->resume_dir != NULL) {
+		/* The cycle model's records of the run that stopped belong to
+		 * an emulator that is gone (the rows it measured keep their
+		 * estimates in the journal), and a full disk may have cut its
+		 * last line: the new emulator starts the file afresh. */
+		char model_file[HIL_PATH + 32];
+		int fd;
+
+		snprintf(model_file, sizeof(model_file), "%s/cycles.txt",
+			 run->dir);
+		fd = open(model_file,
+			  O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+		}
+	}
 	if (ret == HIL_OK) {
 		ret = sensor_open(&c);
 	}

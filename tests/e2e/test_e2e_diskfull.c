@@ -19,6 +19,7 @@
 #include "e2e_util.h"
 #include "err.h"
 #include "proc.h"
+#include "util.h"
 
 static char tmp[64];
 static char mnt[96];
@@ -189,7 +190,15 @@ static void full_disk_case(const char *conf, const char *clean_rows,
 	}
 	if (access(runfile, F_OK) == 0) {
 		st = hilrun(log2, "--resume", dir, NULL, NULL);
-		assert_int_equal(st, 0);
+		if (st != 0) {
+			char *text = NULL;
+
+			hil_read_file(log2, &text, NULL);
+			fprintf(stderr, "--resume %s exited %d:\n%s\n", dir, st,
+				text != NULL ? text : "(no log)");
+			free(text);
+			fail_msg("--resume exited %d (its log above)", st);
+		}
 		snprintf(needle, sizeof(needle), "resume: %zu row%s kept", kept,
 			 kept == 1 ? "" : "s");
 		assert_int_equal(e2e_lines_with(log2, needle), 1);
