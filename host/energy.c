@@ -28,11 +28,26 @@
 #define PROBE_EVERY	     4u /* samples between early polls that re-lock */
 #define PROBE_SETTLED	     16u /* the same once the cycle estimate is settled */
 
+/* The poller's state between two polls (only the poller touches it). */
+struct poller {
+	uint64_t p_est;	 /* estimated conversion cycle */
+	uint64_t margin; /* aim this far past the expected completion */
+	uint64_t retry;	 /* poll again this soon after a not-ready one */
+	uint64_t offset; /* how early a probe aims */
+	uint64_t next;	 /* when to poll next */
+	uint64_t prev_before, c_est, lock_t;
+	unsigned failures, since_probe;
+	int prev_ready, probing, settled;
+};
+
 struct hil_energy {
-	struct ina219 *dev; /* borrowed; only the thread touches it */
+	struct ina219 *dev; /* borrowed; only the poller touches it */
 	double shunt_ohm;
 	uint64_t period_ns; /* nominal conversion cycle */
 	unsigned max_failures;
+	uint64_t *manual_ns; /* NULL: CLOCK_MONOTONIC and a thread */
+	uint64_t read_ns;    /* on the manual clock: one sensor read */
+	struct poller pl;
 
 	pthread_mutex_t lock;  /* everything below */
 	pthread_cond_t wake;   /* to the thread: stop */
@@ -60,6 +75,12 @@ uint64_t hil_energy_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The sampler's time: the manual clock, or CLOCK_MONOTONIC. */
+static uint64_t now(const struct hil_energy *s)
+{
+	return s->manual_ns != NULL ? *s->manual_ns : hil_energy_now_ns();
 }
 
 static struct timespec abs_ts(uint64_t ns)
@@ -187,105 +208,170 @@ static uint64_t refine(uint64_t p_est, uint64_t nominal, uint64_t dt,
  * keep happening; a probe that still finds a conversion means the estimate
  * lags, and the next probe aims twice as early. So on a batching bus a sample costs about one USB write and read.
  */
-static void *sampler(void *arg)
+static void poller_init(struct hil_energy *s)
 {
-	struct hil_energy *s = arg;
+	struct poller *pl = &s->pl;
 	const uint64_t P = s->period_ns;
-	uint64_t p_est = P, margin = P / 32, retry = P / 16, offset = P / 8;
-	uint64_t next = hil_energy_now_ns(), prev_before = 0, c_est = 0;
-	uint64_t lock_t = 0;
-	unsigned failures = 0, since_probe = 0;
-	int prev_ready = 1, probing = 0, settled = 0;
 
-	if (retry < 20000) {
-		retry = 20000; /* 20 us: no point polling faster than USB */
+	memset(pl, 0, sizeof(*pl));
+	pl->p_est = P;
+	pl->margin = P / 32;
+	pl->retry = P / 16;
+	pl->offset = P / 8;
+	pl->next = now(s);
+	pl->prev_ready = 1;
+	if (pl->retry < 20000) {
+		pl->retry = 20000; /* 20 us: no point polling faster than USB */
 	}
-	for (;;) {
-		struct ina219_reading r;
-		struct hil_energy_sample x;
-		uint64_t t_before, t_after;
-		int ret;
+}
 
-		if (sleep_until(s, next)) {
-			break;
-		}
-		t_before = hil_energy_now_ns();
-		ret = ina219_sample(s->dev, &r);
-		t_after = hil_energy_now_ns();
-		if (ret != HIL_OK) {
-			failures++;
-			if (ret == HIL_ERR_CONFIG ||
-			    failures >= s->max_failures) {
-				fail(s, ret, t_after, failures);
-				break;
-			}
-			poll_done(s, t_before, 0, NULL);
-			next = t_after + P / 4;
-			prev_ready = 1; /* no bracket across a failure */
-			probing = 0;
-			continue;
-		}
-		failures = 0;
-		if (r.cnvr && prev_before != 0) {
-			/*
-			 * This conversion ended after the previous poll's
-			 * power read cleared CNVR (which began at prev_before)
-			 * and before this reading arrived.
-			 */
-			uint64_t span = P * CYCLE_SLACK_NUM / CYCLE_SLACK_DEN;
+/* One sensor read; on the manual clock it takes read_ns. */
+static int read_sensor(struct hil_energy *s, struct ina219_reading *r,
+		       uint64_t *t_before, uint64_t *t_after)
+{
+	int ret;
 
-			x.t_ns = t_after;
-			x.t_lo_ns = prev_before > span ? prev_before - span : 0;
-			x.shunt_uv = r.shunt_uv;
-			x.bus_mv = r.bus_mv;
-			x.power_uw = (double)r.bus_mv * (double)r.shunt_uv /
-				     s->shunt_ohm / 1000.0;
-			poll_done(s, t_before, 1, &x);
-		} else {
-			poll_done(s, t_before, r.cnvr, NULL);
-		}
-		if (r.cnvr) {
-			if (!prev_ready) {
-				/* Bracketed between two polls: lock. */
-				if (lock_t != 0) {
-					p_est = refine(p_est, P,
-						       t_before - lock_t,
-						       &settled);
-				}
-				lock_t = t_before;
-				c_est = t_before;
-				offset = P / 8;
-			} else if (probing) {
-				/* Early, yet ready: the estimate lags. */
-				c_est = t_before;
-				offset =
-					offset * 2 < P / 2 ? offset * 2 : P / 2;
-				since_probe = PROBE_EVERY;
-			} else {
-				c_est += p_est;
-			}
-			since_probe++;
-			probing = since_probe >=
-				  (settled ? PROBE_SETTLED : PROBE_EVERY);
-			if (probing) {
-				since_probe = 0;
-			}
-			next = c_est + p_est + margin - (probing ? offset : 0);
-		} else {
-			probing = 0;
-			next = t_after + retry;
-		}
-		prev_ready = r.cnvr;
-		prev_before = t_before;
-		if (next < t_after) {
-			next = t_after; /* late (a stall): poll at once */
-		}
+	*t_before = now(s);
+	if (s->manual_ns != NULL) {
+		*s->manual_ns += s->read_ns / 2;
 	}
+	ret = ina219_sample(s->dev, r);
+	if (s->manual_ns != NULL) {
+		*s->manual_ns += s->read_ns - s->read_ns / 2;
+	}
+	*t_after = now(s);
+	return ret;
+}
+
+/* One poll, due at s->pl.next; @return 1 when sampling has to end. */
+static int poll_once(struct hil_energy *s)
+{
+	struct poller *pl = &s->pl;
+	const uint64_t P = s->period_ns;
+	struct ina219_reading r;
+	struct hil_energy_sample x;
+	uint64_t t_before, t_after;
+	int ret;
+
+	ret = read_sensor(s, &r, &t_before, &t_after);
+	if (ret != HIL_OK) {
+		pl->failures++;
+		if (ret == HIL_ERR_CONFIG || pl->failures >= s->max_failures) {
+			fail(s, ret, t_after, pl->failures);
+			return 1;
+		}
+		poll_done(s, t_before, 0, NULL);
+		pl->next = t_after + P / 4;
+		pl->prev_ready = 1; /* no bracket across a failure */
+		pl->probing = 0;
+		return 0;
+	}
+	pl->failures = 0;
+	if (r.cnvr && pl->prev_before != 0) {
+		/*
+		 * This conversion ended after the previous poll's power read
+		 * cleared CNVR (which began at prev_before) and before this
+		 * reading arrived.
+		 */
+		uint64_t span = P * CYCLE_SLACK_NUM / CYCLE_SLACK_DEN;
+
+		x.t_ns = t_after;
+		x.t_lo_ns = pl->prev_before > span ? pl->prev_before - span : 0;
+		x.shunt_uv = r.shunt_uv;
+		x.bus_mv = r.bus_mv;
+		x.power_uw = (double)r.bus_mv * (double)r.shunt_uv /
+			     s->shunt_ohm / 1000.0;
+		poll_done(s, t_before, 1, &x);
+	} else {
+		poll_done(s, t_before, r.cnvr, NULL);
+	}
+	if (r.cnvr) {
+		if (!pl->prev_ready) {
+			/* Bracketed between two polls: lock. */
+			if (pl->lock_t != 0) {
+				pl->p_est = refine(pl->p_est, P,
+						   t_before - pl->lock_t,
+						   &pl->settled);
+			}
+			pl->lock_t = t_before;
+			pl->c_est = t_before;
+			pl->offset = P / 8;
+		} else if (pl->probing) {
+			/* Early, yet ready: the estimate lags. */
+			pl->c_est = t_before;
+			pl->offset =
+				pl->offset * 2 < P / 2 ? pl->offset * 2 : P / 2;
+			pl->since_probe = PROBE_EVERY;
+		} else {
+			pl->c_est += pl->p_est;
+		}
+		pl->since_probe++;
+		pl->probing = pl->since_probe >=
+			      (pl->settled ? PROBE_SETTLED : PROBE_EVERY);
+		if (pl->probing) {
+			pl->since_probe = 0;
+		}
+		pl->next = pl->c_est + pl->p_est + pl->margin -
+			   (pl->probing ? pl->offset : 0);
+	} else {
+		pl->probing = 0;
+		pl->next = t_after + pl->retry;
+	}
+	pl->prev_ready = r.cnvr;
+	pl->prev_before = t_before;
+	if (pl->next < t_after) {
+		pl->next = t_after; /* late (a stall): poll at once */
+	}
+	return 0;
+}
+
+static void sampling_ended(struct hil_energy *s)
+{
 	pthread_mutex_lock(&s->lock);
 	s->running = 0;
 	pthread_cond_broadcast(&s->polled);
 	pthread_mutex_unlock(&s->lock);
+}
+
+static void *sampler(void *arg)
+{
+	struct hil_energy *s = arg;
+
+	while (!sleep_until(s, s->pl.next) && !poll_once(s)) {
+	}
+	sampling_ended(s);
 	return NULL;
+}
+
+/*
+ * The manual clock: poll every read due up to until_ns (stopping early
+ * once a poll began at or after polled_ns), then let the clock reach
+ * until_ns if it stopped early for no reason other than time.
+ */
+static void manual_run(struct hil_energy *s, uint64_t until_ns,
+		       uint64_t polled_ns)
+{
+	while (s->running && !s->stop && s->pl.next <= until_ns &&
+	       s->last_poll_ns < polled_ns) {
+		if (*s->manual_ns < s->pl.next) {
+			*s->manual_ns = s->pl.next;
+		}
+		if (poll_once(s)) {
+			sampling_ended(s);
+		}
+	}
+	if (s->last_poll_ns < polled_ns && *s->manual_ns < until_ns) {
+		*s->manual_ns = until_ns;
+	}
+}
+
+int hil_energy_advance(struct hil_energy *s, uint64_t t_ns)
+{
+	if (s == NULL || s->manual_ns == NULL) {
+		return HIL_ERR_ARG;
+	}
+	manual_run(s, t_ns, UINT64_MAX);
+	return HIL_OK;
 }
 
 int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
@@ -341,8 +427,18 @@ int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
 		goto err_wake;
 	}
 	pthread_condattr_destroy(&ca);
-	s->t_start_ns = hil_energy_now_ns();
+	s->manual_ns = cfg != NULL ? cfg->manual_clock_ns : NULL;
+	s->read_ns = cfg != NULL ? cfg->manual_read_ns : 0;
+	s->t_start_ns = now(s);
 	s->running = 1;
+	poller_init(s);
+	if (s->manual_ns != NULL) {
+		hil_dbg("sampling INA219 at 0x%02x every %u us on a manual "
+			"clock",
+			ina219_addr(dev), su->cycle_us);
+		*out = s;
+		return HIL_OK;
+	}
 	if (pthread_create(&s->thread, NULL, sampler, s) != 0) {
 		hil_err("could not start the sampling thread");
 		ret = HIL_ERR_IO;
@@ -408,13 +504,22 @@ static const struct hil_energy_sample *at(const struct hil_energy *s, size_t i)
 	return &s->ring[(s->head + s->cap - s->count + i) % s->cap];
 }
 
-/* Wait until the sampler has polled past t1, or has ended; lock held. */
+/*
+ * Wait until the sampler has polled past t1, or has ended, or two cycles
+ * and WINDOW_WAIT_EXTRA_NS have passed; lock held (the manual clock polls
+ * here, without it).
+ */
 static void wait_past(struct hil_energy *s, uint64_t t1_ns)
 {
-	uint64_t deadline =
-		hil_energy_now_ns() + 2 * s->period_ns + WINDOW_WAIT_EXTRA_NS;
+	uint64_t deadline = now(s) + 2 * s->period_ns + WINDOW_WAIT_EXTRA_NS;
 	struct timespec ts = abs_ts(deadline);
 
+	if (s->manual_ns != NULL) {
+		pthread_mutex_unlock(&s->lock);
+		manual_run(s, deadline, t1_ns);
+		pthread_mutex_lock(&s->lock);
+		return;
+	}
 	while (s->running && s->err == HIL_OK && s->last_poll_ns < t1_ns &&
 	       hil_energy_now_ns() < deadline) {
 		pthread_cond_timedwait(&s->polled, &s->lock, &ts);

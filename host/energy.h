@@ -31,6 +31,16 @@ struct hil_energy_config {
 				  minute at 12-bit shunt and bus) */
 	unsigned max_failures; /* consecutive failed reads that end the
 				  sampler; 0: 3 */
+	/*
+	 * NULL: CLOCK_MONOTONIC, and a thread polls. Otherwise a clock in ns
+	 * that only the sampler moves: no thread, and time passes only in
+	 * hil_energy_advance() and in the window queries that wait, each
+	 * sensor read taking manual_read_ns. With a sensor model on the same
+	 * clock the sampling is deterministic: for tests and models, where
+	 * a busy machine must not change what is sampled.
+	 */
+	uint64_t *manual_clock_ns;
+	uint64_t manual_read_ns;
 };
 
 /* Power over a window. */
@@ -90,6 +100,14 @@ uint64_t hil_energy_now_ns(void);
  */
 int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
 		     const struct hil_energy_config *cfg);
+
+/**
+ * On a manual clock: poll every sensor read due until t_ns, then set the
+ * clock to t_ns (if sampling still runs). A read that comes due at t_ns is
+ * made; the clock may end a read's duration past t_ns.
+ * @return HIL_OK, or HIL_ERR_ARG when the sampler has no manual clock.
+ */
+int hil_energy_advance(struct hil_energy *s, uint64_t t_ns);
 
 /**
  * Stop the thread and wait for it; the samples stay for queries.

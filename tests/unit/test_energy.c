@@ -1,4 +1,4 @@
-/* test_energy: the sampler on the simulated INA219 with a scripted idle/active waveform: energy per operation against the waveform's, sample rate, failures. */
+/* test_energy: the sampler on the simulated INA219 with a scripted idle/active waveform, both on one manual clock (deterministic under any load): energy per operation against the waveform's, sample rate, failures, stalls. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -28,21 +28,44 @@
 
 /* ---- helpers ---- */
 
+/*
+ * The sampler and the sensor model share a manual clock: time passes only
+ * when the sampler polls (each read taking READ_NS, about one USB round
+ * trip of a batching FTDI bus), so what is sampled does not depend on how
+ * busy the machine is.
+ */
+#define READ_NS	 250000u
+#define START_NS 1000000000u /* the clock's reading at the model's t = 0 */
+
 struct rig {
 	struct hil_i2c_bus *bus;
 	struct ina219_model *m;
 	struct ina219 *dev;
-	uint64_t epoch_ns; /* monotonic time of the model's t = 0 */
+	uint64_t clock_ns;		  /* the manual clock */
+	uint64_t epoch_ns;		  /* its reading at the model's t = 0 */
+	struct hil_energy_config sampler; /* on that clock */
 };
+
+static uint64_t rig_model_us(void *ctx)
+{
+	const struct rig *r = ctx;
+
+	return (r->clock_ns - r->epoch_ns) / 1000u;
+}
 
 static void rig_open(struct rig *r, const char *spec, double max_a)
 {
 	struct ina219_config cfg;
 
+	memset(r, 0, sizeof(*r));
 	assert_int_equal(hil_i2c_open(&r->bus, spec), HIL_OK);
 	r->m = hil_i2c_sim_model(r->bus);
 	assert_non_null(r->m);
-	r->epoch_ns = ina219_model_epoch_ns(r->m);
+	r->clock_ns = START_NS;
+	r->epoch_ns = START_NS;
+	ina219_model_set_clock(r->m, rig_model_us, r);
+	r->sampler.manual_clock_ns = &r->clock_ns;
+	r->sampler.manual_read_ns = READ_NS;
 	ina219_config_default(&cfg);
 	cfg.max_current_a = max_a;
 	assert_int_equal(ina219_open(&r->dev, r->bus, &cfg), HIL_OK);
@@ -54,22 +77,16 @@ static void rig_close(struct rig *r)
 	hil_i2c_close(r->bus);
 }
 
-/* Model time (us since its start) to the sampler's monotonic ns. */
+/* Model time (us since its start) to the sampler's clock in ns. */
 static uint64_t at_ns(const struct rig *r, uint64_t model_us)
 {
 	return r->epoch_ns + model_us * 1000u;
 }
 
-static void sleep_until_ns(uint64_t t_ns)
+/* Let the sampler run until t_ns on the rig's clock. */
+static void run_until(struct hil_energy *s, uint64_t t_ns)
 {
-	uint64_t now = hil_energy_now_ns();
-
-	if (t_ns > now) {
-		struct timespec ts = {(time_t)((t_ns - now) / 1000000000u),
-				      (long)((t_ns - now) % 1000000000u)};
-
-		nanosleep(&ts, NULL);
-	}
+	assert_int_equal(hil_energy_advance(s, t_ns), HIL_OK);
 }
 
 static int within(double got, double want, double rel)
@@ -129,7 +146,7 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 
 	(void)state;
 	rig_open(&r, "sim:ina219@0x40", 3.2);
-	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	/* Windows in the model's time, from now on (a slow start is fine). */
 	for (i = 0; i < 3; i++) {
 		win_us[i][0] = ina219_model_now_us(r.m) + win_ms[i][0] * 1000u;
@@ -148,14 +165,14 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 		st.win[i].end_us = win_us[i][1];
 	}
 	ina219_model_set_steps(r.m, &st);
-	assert_true(hil_energy_now_ns() + 10000000u < at_ns(&r, win_us[0][0]));
+	assert_true(r.clock_ns + 10000000u < at_ns(&r, win_us[0][0]));
 
 	for (i = 0; i < 3; i++) {
 		uint64_t a0 = at_ns(&r, win_us[i][0]);
 		uint64_t a1 = at_ns(&r, win_us[i][1]);
 		uint64_t ops = 3750; /* 150 ms / 3750 = 40 us each */
 
-		sleep_until_ns(a1 + 95000000u); /* through the idle after */
+		run_until(s, a1 + 95000000u); /* through the idle after */
 		/* Idle baselines: the 90 ms before and after the window. */
 		assert_int_equal(
 			hil_energy_window(s, a0 - 90000000u, a0 - 1000000u, &b),
@@ -217,13 +234,13 @@ static void test_sensor_dying_mid_window_gives_an_error(void **state)
 
 	(void)state;
 	rig_open(&r, "sim:ina219@0x40", 3.2);
-	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	t = ina219_model_now_us(r.m);
 	assert_int_equal(ina219_model_add_window(r.m, t + 200000, t + 400000),
 			 0);
 	a0 = at_ns(&r, t + 200000);
 	a1 = at_ns(&r, t + 400000);
-	sleep_until_ns(at_ns(&r, t + 300000));
+	run_until(s, at_ns(&r, t + 300000));
 	ut_capture_begin(&c);
 	ina219_model_set_dead_after(r.m, 0); /* mid-window */
 	ret = hil_energy_window(s, a0, a1, &st);
@@ -257,13 +274,13 @@ static void test_overflow_ends_the_sampler_with_the_reason(void **state)
 	(void)state;
 	/* 0.4 A range (PGA /1), the load draws 0.5 A from 50 ms on. */
 	rig_open(&r, "sim:ina219@0x40,active_ma=500,active=50000-900000", 0.4);
-	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	for (i = 0; i < 100; i++) {
 		assert_int_equal(hil_energy_status(s, &es), HIL_OK);
 		if (!es.running) {
 			break;
 		}
-		sleep_until_ns(hil_energy_now_ns() + 5000000u);
+		run_until(s, r.clock_ns + 5000000u);
 	}
 	assert_int_equal(es.running, 0);
 	assert_int_equal(es.err, HIL_ERR_CONFIG);
@@ -283,9 +300,9 @@ static void test_windows_without_complete_conversions_are_refused(void **s_)
 
 	(void)s_;
 	rig_open(&r, "sim:ina219@0x40", 3.2);
-	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
-	t = hil_energy_now_ns();
-	sleep_until_ns(t + 30000000u);
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
+	t = r.clock_ns;
+	run_until(s, t + 30000000u);
 	/* 0.5 ms: shorter than one 1.064 ms conversion cycle. */
 	assert_int_equal(
 		hil_energy_window(s, t + 10000000u, t + 10500000u, &st),
@@ -298,8 +315,7 @@ static void test_windows_without_complete_conversions_are_refused(void **s_)
 	assert_int_equal(hil_energy_stop(s), HIL_OK);
 	/* After sampling ended. */
 	assert_int_equal(hil_energy_window(s, t + 10000000u,
-					   hil_energy_now_ns() + 50000000u,
-					   &st),
+					   r.clock_ns + 50000000u, &st),
 			 HIL_ERR_NA);
 	hil_energy_free(s);
 	rig_close(&r);
@@ -307,7 +323,6 @@ static void test_windows_without_complete_conversions_are_refused(void **s_)
 
 static void test_ring_overwrite_is_detected(void **state)
 {
-	struct hil_energy_config cfg = {16, 0};
 	struct hil_energy_status es;
 	struct hil_energy_stats st;
 	struct hil_energy *s;
@@ -316,14 +331,58 @@ static void test_ring_overwrite_is_detected(void **state)
 
 	(void)state;
 	rig_open(&r, "sim:ina219@0x40", 3.2);
-	assert_int_equal(hil_energy_start(&s, r.dev, &cfg), HIL_OK);
-	t = hil_energy_now_ns();
-	sleep_until_ns(t + 60000000u);
+	r.sampler.capacity = 16;
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
+	t = r.clock_ns;
+	run_until(s, t + 60000000u);
 	assert_int_equal(hil_energy_window(s, t + 2000000u, t + 50000000u, &st),
 			 HIL_ERR_NA);
 	assert_int_equal(hil_energy_stop(s), HIL_OK);
 	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
 	assert_true(es.overwritten > 0);
+	hil_energy_free(s);
+	rig_close(&r);
+}
+
+/*
+ * The poller stalls for 30 ms (a busy host: no read in that time): the
+ * conversions of the stall are lost, not misplaced; a window across it
+ * keeps the right mean and says it had a gap, and the next window is whole.
+ */
+static void test_a_stall_loses_conversions_not_the_figure(void **state)
+{
+	struct hil_energy_stats st;
+	struct hil_energy *s;
+	struct ut_capture c;
+	char log[4096];
+	struct rig r;
+	uint64_t t;
+	int ret;
+
+	(void)state;
+	rig_open(&r, "sim:ina219@0x40", 3.2);
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
+	t = r.clock_ns;
+	run_until(s, t + 100000000u);
+	r.clock_ns += 30000000u; /* the stall: time passes, nobody polls */
+	run_until(s, t + 250000000u);
+	ut_capture_begin(&c);
+	ret = hil_energy_window(s, t + 50000000u, t + 200000000u, &st);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(ret, HIL_OK);
+	assert_true(within(st.mean_uw, 1e6 * BUS_V * IDLE_A, 0.001));
+	/* 150 ms hold 141 conversions; the stall took 28 of them. */
+	printf("across the stall: %zu samples\n", st.samples);
+	assert_true(st.samples >= 100 && st.samples <= 120);
+	assert_non_null(strstr(log, "stalled"));
+	ut_capture_begin(&c);
+	ret = hil_energy_window(s, t + 150000000u, t + 240000000u, &st);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(ret, HIL_OK);
+	assert_true(within(st.mean_uw, 1e6 * BUS_V * IDLE_A, 0.001));
+	assert_true(st.samples >= 80); /* 90 ms: 84 conversions */
+	assert_null(strstr(log, "stalled"));
+	assert_int_equal(hil_energy_stop(s), HIL_OK);
 	hil_energy_free(s);
 	rig_close(&r);
 }
@@ -361,9 +420,9 @@ static void run_off_nominal(long ppm)
 
 	rig_open(&r, "sim:ina219@0x40,idle_ma=25", 3.2);
 	ina219_model_set_rate_ppm(r.m, ppm);
-	assert_int_equal(hil_energy_start(&s, r.dev, NULL), HIL_OK);
-	t = hil_energy_now_ns();
-	sleep_until_ns(t + 400000000u);
+	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
+	t = r.clock_ns;
+	run_until(s, t + 400000000u);
 	assert_int_equal(
 		hil_energy_window(s, t + 1000000u, t + 390000000u, &st),
 		HIL_OK);
@@ -405,6 +464,7 @@ int main(void)
 		cmocka_unit_test(
 			test_windows_without_complete_conversions_are_refused),
 		cmocka_unit_test(test_ring_overwrite_is_detected),
+		cmocka_unit_test(test_a_stall_loses_conversions_not_the_figure),
 		cmocka_unit_test(test_sampler_needs_continuous_shunt_and_bus),
 		cmocka_unit_test(test_sampler_follows_a_slow_oscillator),
 		cmocka_unit_test(test_sampler_follows_a_fast_oscillator),
