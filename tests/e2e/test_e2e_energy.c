@@ -250,7 +250,8 @@ static void test_a_missing_adapter_fails_fast_and_names_it(void **state)
 		hil_proc_capture(argv, out, sizeof(out), 60000, &status),
 		HIL_OK);
 	assert_true(status != 0);
-	assert_true(e2e_ms_now() - t0 < 10000);
+	assert_true(e2e_ms_now() - t0 <
+		    30000); /* a hang bound, not a speed check */
 	e2e_assert_contains(out, "0403:6014");
 }
 

@@ -140,7 +140,7 @@ static void test_run_timeout_kills_sleep_within_bounds(void **state)
 	dt = ut_ms_now() - t0;
 	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_TIMEOUT);
-	assert_true(dt >= 195 && dt < 1500);
+	assert_true(dt >= 195 && dt < UT_HANG_MS);
 	assert_non_null(strstr(log, "sleep"));
 }
 
@@ -182,21 +182,33 @@ static void test_free_kills_a_running_child_and_reaps_it(void **state)
 
 static void test_kill_escalates_to_sigkill_when_term_is_ignored(void **state)
 {
-	char *const argv[] = {"sh", "-c",
-			      "trap '' TERM; while :; do sleep 1; done", NULL};
+	char dir[64], ready[96], script[256];
+	char *const argv[] = {"sh", "-c", script, NULL};
 	struct hil_proc *p;
-	uint64_t t0, dt;
+	uint64_t t0, dt, until;
 	pid_t pid;
 	int st = -1;
 
 	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hiltest-proc-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(ready, sizeof(ready), "%s/trapped", dir);
+	snprintf(script, sizeof(script),
+		 "trap '' TERM; : > %s; while :; do sleep 1; done", ready);
 	assert_int_equal(hil_proc_spawn(&p, argv, NULL), HIL_OK);
 	pid = hil_proc_pid(p);
-	ut_sleep_ms(100); /* let the shell install its trap */
+	/* The shell says when its trap is in place (however slow it is). */
+	until = ut_ms_now() + UT_HANG_MS;
+	while (access(ready, F_OK) != 0 && ut_ms_now() < until) {
+		ut_sleep_ms(10);
+	}
+	assert_int_equal(access(ready, F_OK), 0);
+	unlink(ready);
+	rmdir(dir);
 	t0 = ut_ms_now();
 	hil_proc_kill(p);
 	dt = ut_ms_now() - t0;
-	assert_true(dt >= 900 && dt < 3000);
+	assert_true(dt >= 900 && dt < UT_HANG_MS);
 	assert_int_equal(hil_proc_wait(p, 0, &st), HIL_OK);
 	assert_int_equal(st, 128 + SIGKILL);
 	hil_proc_free(p);
@@ -221,7 +233,8 @@ static void test_kill_reaches_grandchildren_in_the_group(void **state)
 	snprintf(script, sizeof(script), "sleep 30 & echo $! > %s; wait",
 		 pidfile);
 	assert_int_equal(hil_proc_spawn(&p, argv, NULL), HIL_OK);
-	for (tries = 0; tries < 200 && grandchild <= 0; tries++) {
+	for (tries = 0; tries < (int)(UT_HANG_MS / 10) && grandchild <= 0;
+	     tries++) {
 		long v = 0;
 
 		ut_sleep_ms(10);
@@ -235,7 +248,7 @@ static void test_kill_reaches_grandchildren_in_the_group(void **state)
 	}
 	assert_true(grandchild > 0);
 	hil_proc_free(p);
-	assert_true(wait_gone(grandchild, 2000));
+	assert_true(wait_gone(grandchild, UT_HANG_MS));
 	unlink(pidfile);
 	rmdir(dir);
 }
@@ -349,7 +362,7 @@ static void test_child_dies_when_hilrun_dies(void **state)
 	close(fds[0]);
 	child = (pid_t)v;
 	assert_int_equal(waitpid(middle, &st, 0), middle);
-	assert_true(wait_gone(child, 2000));
+	assert_true(wait_gone(child, UT_HANG_MS));
 	assert_int_equal(waitpid(child, &st, 0), child);
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGKILL);
@@ -395,7 +408,7 @@ static void test_capture_timeout_kills(void **state)
 	assert_int_equal(
 		hil_proc_capture(argv_sleep, buf, sizeof(buf), 150, NULL),
 		HIL_ERR_TIMEOUT);
-	assert_true(ut_ms_now() - t0 < 1500);
+	assert_true(ut_ms_now() - t0 < UT_HANG_MS);
 }
 
 int main(void)

@@ -30,6 +30,14 @@ void ut_capture_begin(struct ut_capture *c);
  */
 void ut_capture_end(struct ut_capture *c, char *buf, size_t len);
 
+/*
+ * An upper bound on a wait that only a hang reaches, never a speed check:
+ * tests run on loaded machines (ASan, 2 cores, other jobs), so a bound on
+ * elapsed time may only tell "returned" from "hung". Lower bounds (a
+ * timeout waited at least its time) are safe and stay exact.
+ */
+#define UT_HANG_MS 30000u
+
 /** @return milliseconds on CLOCK_MONOTONIC. */
 uint64_t ut_ms_now(void);
 
