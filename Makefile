@@ -59,6 +59,8 @@ HOST_LIB_SRCS += host/ownref.c
 HOST_LIB_SRCS += host/jobpolicy.c
 # Every finished run in results/history.sqlite; hilrun history.
 HOST_LIB_SRCS += host/history.c
+# hilrun history import: the runs of reports from other hosts.
+HOST_LIB_SRCS += host/historyimport.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).

@@ -14,15 +14,15 @@
 #include "log.h"
 #include "util.h"
 
-/* Schema 1. A row's key is that of compare (report/compare.c). */
+/* Schema 1 (a database of before the host column gets it added). A row's
+ * key is that of compare (report/compare.c). */
 static const char schema[] =
-	"PRAGMA foreign_keys = ON;"
 	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
 	"INSERT OR IGNORE INTO meta VALUES('schema', '1');"
 	"CREATE TABLE IF NOT EXISTS runs("
 	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, status TEXT,"
 	" config TEXT, board TEXT, unit TEXT, cflags TEXT, tool_commit TEXT,"
-	" dirty INTEGER, dir TEXT);"
+	" dirty INTEGER, dir TEXT, host TEXT);"
 	"CREATE TABLE IF NOT EXISTS rows("
 	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" algorithm TEXT, implementation TEXT, operation TEXT,"
@@ -46,7 +46,8 @@ static int db_open(const char *path, int create, sqlite3 **db)
 		*db = NULL;
 		return HIL_ERR_IO;
 	}
-	/* Runs on several boards of one host finish at the same time. */
+	/* Runs on several boards of one host finish at the same time, and a
+	 * lab's master imports the runs of several hosts at once. */
 	sqlite3_busy_timeout(*db, 10000);
 	return HIL_OK;
 }
@@ -68,12 +69,43 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 	sqlite3_bind_text(st, i, s != NULL ? s : "", -1, SQLITE_TRANSIENT);
 }
 
-static const char *row_status(const struct hil_row *r)
+static const char *col(sqlite3_stmt *st, int i)
 {
-	return r->ok ? "ok" : r->interrupted ? "interrupted" : "failed";
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s != NULL ? (const char *)s : "";
 }
 
-static int insert_rows(sqlite3 *db, const struct hil_run *run)
+/* 1 when the runs table has the host column (a database of before it
+ * has not). */
+static int has_host_column(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int have = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(runs)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return 0;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(col(st, 1), "host") == 0;
+	}
+	sqlite3_finalize(st);
+	return have;
+}
+
+/* A database of before the host column: add it (inside the transaction). */
+static int add_host_column(sqlite3 *db)
+{
+	if (has_host_column(db)) {
+		return SQLITE_OK;
+	}
+	return sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT", NULL,
+			    NULL, NULL);
+}
+
+static int insert_rows(sqlite3 *db, const char *id,
+		       const struct hil_history_run *run)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
@@ -83,28 +115,28 @@ static int insert_rows(sqlite3 *db, const struct hil_run *run)
 		db, "INSERT OR REPLACE INTO rows VALUES(?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
-		const struct hil_row *r = &run->rows[i];
+		const struct hil_history_row *r = &run->rows[i];
 
 		sqlite3_reset(st);
-		bind_text(st, 1, run->id);
+		bind_text(st, 1, id);
 		bind_text(st, 2, r->algorithm);
 		bind_text(st, 3, r->implementation);
 		bind_text(st, 4, r->operation);
 		sqlite3_bind_int64(st, 5, r->msg_len);
 		sqlite3_bind_int64(st, 6, r->ad_len);
-		bind_text(st, 7, row_status(r));
-		if (r->ok) {
-			sqlite3_bind_double(st, 8, r->stats.median);
+		bind_text(st, 7, r->status);
+		if (r->has_median) {
+			sqlite3_bind_double(st, 8, r->median);
 		} else {
 			sqlite3_bind_null(st, 8);
 		}
-		if (r->ok && r->model.ok) {
-			sqlite3_bind_double(st, 9, r->model.stats.median);
+		if (r->has_model) {
+			sqlite3_bind_double(st, 9, r->model_median);
 		} else {
 			sqlite3_bind_null(st, 9);
 		}
-		if (r->energy.state == HIL_ENERGY_OK) {
-			sqlite3_bind_double(st, 10, r->energy.uj_per_op);
+		if (r->has_energy) {
+			sqlite3_bind_double(st, 10, r->energy_uj);
 		} else {
 			sqlite3_bind_null(st, 10);
 		}
@@ -114,61 +146,161 @@ static int insert_rows(sqlite3 *db, const struct hil_run *run)
 	return rc;
 }
 
-int hil_history_record(const char *db_path, const struct hil_run *run)
+static int delete_run(sqlite3 *db, const char *id)
 {
-	char cflags[HIL_CFG_MAX_FLAGS * HIL_CFG_NAME] = "";
 	sqlite3_stmt *st = NULL;
-	sqlite3 *db;
-	size_t i;
 	int rc;
 
-	if (db_open(db_path, 1, &db) != HIL_OK) {
-		return HIL_ERR_IO;
-	}
-	if (db_exec(db, db_path, schema) != HIL_OK ||
-	    db_exec(db, db_path, "BEGIN IMMEDIATE") != HIL_OK) {
-		sqlite3_close(db);
-		return HIL_ERR_IO;
-	}
-	for (i = 0; i < run->cfg->build.n_cflags; i++) {
-		size_t n = strlen(cflags);
-
-		snprintf(cflags + n, sizeof(cflags) - n, "%s%s", i ? " " : "",
-			 run->cfg->build.cflags[i]);
-	}
-	/* A resumed run replaces what it had: its rows go with it. */
 	rc = sqlite3_prepare_v2(db, "DELETE FROM runs WHERE id = ?", -1, &st,
 				NULL);
 	if (rc == SQLITE_OK) {
-		bind_text(st, 1, run->id);
+		bind_text(st, 1, id);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(st);
-	st = NULL;
+	return rc;
+}
+
+static int insert_run(sqlite3 *db, const char *id,
+		      const struct hil_history_run *run)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(
+		db,
+		"INSERT INTO runs(id, started, finished, status, config, board,"
+		" unit, cflags, tool_commit, dirty, dir, host)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+		-1, &st, NULL);
 	if (rc == SQLITE_OK) {
-		rc = sqlite3_prepare_v2(
-			db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-			-1, &st, NULL);
-	}
-	if (rc == SQLITE_OK) {
-		bind_text(st, 1, run->id);
+		bind_text(st, 1, id);
 		bind_text(st, 2, run->started);
 		bind_text(st, 3, run->finished);
 		bind_text(st, 4, run->status != NULL ? run->status : "failed");
-		bind_text(st, 5, run->cfg->name);
-		bind_text(st, 6,
-			  run->cfg->board.id[0] ? run->cfg->board.id
-						: run->cfg->board.name);
-		bind_text(st, 7, hil_unit_name(run->info.counter_unit));
-		bind_text(st, 8, cflags);
+		bind_text(st, 5, run->config);
+		bind_text(st, 6, run->board);
+		bind_text(st, 7, run->unit);
+		bind_text(st, 8, run->cflags);
 		bind_text(st, 9, run->tool_commit);
-		sqlite3_bind_int(st, 10, run->tool_dirty);
+		sqlite3_bind_int(st, 10, run->dirty);
 		bind_text(st, 11, run->dir);
+		bind_text(st, 12, run->host);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK) {
-		rc = insert_rows(db, run);
+		rc = insert_rows(db, id, run);
+	}
+	return rc;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+/*
+ * What the database holds under id, compared with run: -1 nothing, 0 another
+ * run (another start, board or host), 1 this run as it is, 2 this run with
+ * another end or status (resumed since). A record without a host (written
+ * before hosts were recorded) is any host's.
+ */
+static int stored_as(sqlite3 *db, const char *id,
+		     const struct hil_history_run *run, int *rc)
+{
+	sqlite3_stmt *st = NULL;
+	int what = -1;
+
+	*rc = sqlite3_prepare_v2(db,
+				 "SELECT started, board, host, finished, status"
+				 " FROM runs WHERE id = ?",
+				 -1, &st, NULL);
+	if (*rc != SQLITE_OK) {
+		return -1;
+	}
+	bind_text(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if (!str_eq(col(st, 0), run->started) ||
+		    !str_eq(col(st, 1), run->board) ||
+		    (col(st, 2)[0] != '\0' && !str_eq(col(st, 2), run->host))) {
+			what = 0;
+		} else if (str_eq(col(st, 3), run->finished) &&
+			   str_eq(col(st, 4), run->status)) {
+			what = 1;
+		} else {
+			what = 2;
+		}
+	}
+	sqlite3_finalize(st);
+	return what;
+}
+
+/* Where an imported run goes: under its id, or, when another run (of
+ * another host or board, started in the same second with the same
+ * configuration) holds that id, under "ID@HOST:BOARD". */
+static int import_run(sqlite3 *db, const struct hil_history_run *run, char *id,
+		      size_t id_len, int *outcome)
+{
+	int k, rc = SQLITE_OK;
+
+	for (k = 0; k < 2; k++) {
+		int what;
+
+		if (k == 0) {
+			snprintf(id, id_len, "%s", run->id);
+		} else {
+			snprintf(id, id_len, "%s@%s:%s", run->id,
+				 run->host != NULL ? run->host : "",
+				 run->board != NULL ? run->board : "");
+		}
+		what = stored_as(db, id, run, &rc);
+		if (rc != SQLITE_OK || what == 0) {
+			continue;
+		}
+		if (what == 1) {
+			*outcome = HIL_HISTORY_SAME;
+			return SQLITE_OK;
+		}
+		*outcome = what == 2 ? HIL_HISTORY_REPLACED : HIL_HISTORY_NEW;
+		if (what == 2) {
+			rc = delete_run(db, id);
+		}
+		return rc == SQLITE_OK ? insert_run(db, id, run) : rc;
+	}
+	if (rc == SQLITE_OK) {
+		hil_err("run %s of %s on %s: the history holds other runs under this id and under %s",
+			run->id, run->host, run->board, id);
+	}
+	return SQLITE_ERROR;
+}
+
+int hil_history_put(const char *db_path, const struct hil_history_run *run,
+		    int import, char *id, size_t id_len, int *outcome)
+{
+	sqlite3 *db;
+	int rc;
+
+	*outcome = HIL_HISTORY_NEW;
+	if (db_open(db_path, 1, &db) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	if (db_exec(db, db_path, "PRAGMA foreign_keys = ON") != HIL_OK ||
+	    db_exec(db, db_path, "BEGIN IMMEDIATE") != HIL_OK ||
+	    db_exec(db, db_path, schema) != HIL_OK) {
+		sqlite3_close(db);
+		return HIL_ERR_IO;
+	}
+	rc = add_host_column(db);
+	if (rc == SQLITE_OK && import) {
+		rc = import_run(db, run, id, id_len, outcome);
+	} else if (rc == SQLITE_OK) {
+		/* A resumed run replaces what it had: its rows go with it. */
+		snprintf(id, id_len, "%s", run->id);
+		rc = delete_run(db, run->id);
+		if (rc == SQLITE_OK) {
+			rc = insert_run(db, run->id, run);
+		}
 	}
 	if (rc != SQLITE_OK) {
 		hil_err("%s: recording run %s failed: %s", db_path, run->id,
@@ -180,6 +312,66 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 	rc = db_exec(db, db_path, "COMMIT");
 	sqlite3_close(db);
 	return rc;
+}
+
+int hil_history_record(const char *db_path, const struct hil_run *run)
+{
+	char cflags[HIL_CFG_MAX_FLAGS * HIL_CFG_NAME] = "";
+	struct hil_history_row *rows = NULL;
+	struct hil_history_run h;
+	char id[sizeof(run->id)];
+	size_t i;
+	int outcome, ret;
+
+	for (i = 0; i < run->cfg->build.n_cflags; i++) {
+		size_t n = strlen(cflags);
+
+		snprintf(cflags + n, sizeof(cflags) - n, "%s%s", i ? " " : "",
+			 run->cfg->build.cflags[i]);
+	}
+	if (run->n_rows > 0) {
+		rows = calloc(run->n_rows, sizeof(*rows));
+		if (rows == NULL) {
+			return HIL_ERR_NOMEM;
+		}
+	}
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+
+		rows[i].algorithm = r->algorithm;
+		rows[i].implementation = r->implementation;
+		rows[i].operation = r->operation;
+		rows[i].msg_len = (long)r->msg_len;
+		rows[i].ad_len = (long)r->ad_len;
+		rows[i].status = r->ok		  ? "ok"
+				 : r->interrupted ? "interrupted"
+						  : "failed";
+		rows[i].has_median = r->ok;
+		rows[i].median = r->stats.median;
+		rows[i].has_model = r->ok && r->model.ok;
+		rows[i].model_median = r->model.stats.median;
+		rows[i].has_energy = r->energy.state == HIL_ENERGY_OK;
+		rows[i].energy_uj = r->energy.uj_per_op;
+	}
+	memset(&h, 0, sizeof(h));
+	h.id = run->id;
+	h.started = run->started;
+	h.finished = run->finished;
+	h.status = run->status;
+	h.config = run->cfg->name;
+	h.board = run->cfg->board.id[0] ? run->cfg->board.id
+					: run->cfg->board.name;
+	h.host = run->host;
+	h.unit = hil_unit_name(run->info.counter_unit);
+	h.cflags = cflags;
+	h.tool_commit = run->tool_commit;
+	h.dirty = run->tool_dirty;
+	h.dir = run->dir;
+	h.rows = rows;
+	h.n_rows = run->n_rows;
+	ret = hil_history_put(db_path, &h, 0, id, sizeof(id), &outcome);
+	free(rows);
+	return ret;
 }
 
 /* "2026-12-03T08:22:10Z" as seconds since the epoch, or -1. */
@@ -234,13 +426,6 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 	return secs;
 }
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s != NULL ? (const char *)s : "";
-}
-
 static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 {
 	sqlite3_stmt *st = NULL;
@@ -248,12 +433,19 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 
 	if (sqlite3_prepare_v2(
 		    db,
-		    "SELECT r.id, r.started, r.status, r.config, r.board, r.unit,"
-		    " r.cflags, (SELECT count(*) FROM rows w WHERE w.run_id = r.id"
-		    " AND w.status = 'ok'), (SELECT count(*) FROM rows w"
-		    " WHERE w.run_id = r.id) FROM runs r"
-		    " WHERE (?1 IS NULL OR r.config = ?1)"
-		    " ORDER BY r.started DESC, r.id DESC LIMIT ?2",
+		    has_host_column(db)
+			    ? "SELECT r.id, r.started, r.status, r.config, r.board, r.unit,"
+			      " r.cflags, (SELECT count(*) FROM rows w WHERE w.run_id = r.id"
+			      " AND w.status = 'ok'), (SELECT count(*) FROM rows w"
+			      " WHERE w.run_id = r.id), r.host FROM runs r"
+			      " WHERE (?1 IS NULL OR r.config = ?1)"
+			      " ORDER BY r.started DESC, r.id DESC LIMIT ?2"
+			    : "SELECT r.id, r.started, r.status, r.config, r.board, r.unit,"
+			      " r.cflags, (SELECT count(*) FROM rows w WHERE w.run_id = r.id"
+			      " AND w.status = 'ok'), (SELECT count(*) FROM rows w"
+			      " WHERE w.run_id = r.id), '' FROM runs r"
+			      " WHERE (?1 IS NULL OR r.config = ?1)"
+			      " ORDER BY r.started DESC, r.id DESC LIMIT ?2",
 		    -1, &st, NULL) != SQLITE_OK) {
 		hil_err("reading the runs: %s", sqlite3_errmsg(db));
 		return HIL_ERR_IO;
@@ -262,17 +454,18 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 		bind_text(st, 1, q->config);
 	}
 	sqlite3_bind_int(st, 2, q->limit ? (int)q->limit : 20);
-	fprintf(out, "%-32s %-20s %-8s %-16s %-14s %9s  %s\n", "run",
-		"started (UTC)", "status", "config", "board", "rows ok",
+	fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s  %s\n", "run",
+		"started (UTC)", "status", "config", "host", "board", "rows ok",
 		"unit, flags");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char rows[32];
 
 		snprintf(rows, sizeof(rows), "%d/%d", sqlite3_column_int(st, 7),
 			 sqlite3_column_int(st, 8));
-		fprintf(out, "%-32s %-20s %-8s %-16s %-14s %9s  %s, %s\n",
+		fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s  %s, %s\n",
 			col(st, 0), col(st, 1), col(st, 2), col(st, 3),
-			col(st, 4), rows, col(st, 5), col(st, 6));
+			col(st, 9)[0] ? col(st, 9) : "-", col(st, 4), rows,
+			col(st, 5), col(st, 6));
 		n++;
 	}
 	sqlite3_finalize(st);

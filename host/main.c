@@ -161,6 +161,7 @@ static const char usage_history[] =
 	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
 	"       hilrun history ALG[/IMPL] [--op OP] [--len N] [--ad N] [--config NAME]\n"
 	"                      [--db FILE | --results DIR]\n"
+	"       hilrun history import [--db FILE | --results DIR] REPORT.json|RUN_DIR...\n"
 	"Every finished run records itself in its results folder's .history.sqlite\n"
 	"(a killed run is absent, never half there). Without ALG: the runs, newest\n"
 	"first. With ALG: that row's trend over the runs, oldest first, one table\n"
@@ -172,7 +173,12 @@ static const char usage_history[] =
 	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
 	"  --limit N        runs listed (default 20)\n"
 	"  --html FILE      the trend as an HTML page with a plot (with ALG)\n"
-	"exit: 0 printed, 2 no database or no such row\n";
+	"import: record runs from their report.json (a file, a run folder, or a\n"
+	"results folder of run folders), e.g. those a lab's hosts uploaded; a run\n"
+	"already recorded is left as it is; a file that is not a hilrun report,\n"
+	"or is cut short, is refused by name and the others are still recorded.\n"
+	"exit: 0 printed (import: every run recorded), 2 no database or no such\n"
+	"row (import: a file refused, or the database failed)\n";
 
 /* ---------------------------------------------------------- options */
 
@@ -1374,6 +1380,49 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	return ret;
 }
 
+/* hilrun history import: runs from their report.json into the history. */
+static int cmd_history_import(int argc, char **argv)
+{
+	static const struct opt opts[] = {{"--db", 1}, {"--results", 1}};
+	char db[4096] = "results/" HIL_HISTORY_FILE;
+	const char **paths = calloc((size_t)argc, sizeof(*paths));
+	const char *v;
+	size_t n = 0;
+	int i, ret;
+
+	if (paths == NULL) {
+		hil_err("out of memory");
+		return EXIT_CANNOT_START;
+	}
+	for (i = 1; i < argc; i++) {
+		int k = next_opt("history import", argc, argv, &i, opts,
+				 sizeof(opts) / sizeof(opts[0]), &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			free(paths);
+			return EXIT_CANNOT_START;
+		}
+		if (k == OPT_POSITIONAL) {
+			paths[n++] = v;
+		} else if (k == 0) {
+			snprintf(db, sizeof(db), "%s", v);
+		} else {
+			snprintf(db, sizeof(db), "%s/%s", v, HIL_HISTORY_FILE);
+		}
+	}
+	if (n == 0) {
+		hil_err("history import: name the reports (REPORT.json, RUN_DIR or a results folder)");
+		free(paths);
+		return EXIT_CANNOT_START;
+	}
+	ret = hil_history_import(db, paths, n, stdout);
+	free(paths);
+	return ret == HIL_OK ? 0 : EXIT_CANNOT_START;
+}
+
 /* hilrun history: the runs, or one row's trend over them. */
 static int cmd_history(int argc, char **argv)
 {
@@ -1388,6 +1437,9 @@ static int cmd_history(int argc, char **argv)
 	const char *v;
 	int i;
 
+	if (argc > 1 && strcmp(argv[1], "import") == 0) {
+		return cmd_history_import(argc - 1, argv + 1);
+	}
 	memset(&q, 0, sizeof(q));
 	q.msg_len = q.ad_len = -1;
 	for (i = 1; i < argc; i++) {

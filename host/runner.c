@@ -2191,7 +2191,12 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (opts->on_run_dir != NULL) {
 		opts->on_run_dir(opts->on_run_dir_arg, run->dir);
 	}
-	if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
+	/* $HILRUN_HOST: the lab host's name when it is not the machine's
+	 * (several simulated hosts on one machine, a container's name). */
+	if (getenv("HILRUN_HOST") != NULL && getenv("HILRUN_HOST")[0] != '\0') {
+		snprintf(run->host, sizeof(run->host), "%s",
+			 getenv("HILRUN_HOST"));
+	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
 		snprintf(run->host, sizeof(run->host), "unknown");
 	}
 	{

@@ -549,6 +549,82 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
 }
 
+/* Write len bytes of data to path. */
+static void write_bytes(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * hilrun history import, as a lab's master does with the runs its hosts
+ * uploaded: the three runs of res into another database show there; again
+ * is a no-op; a report cut short and a JSON file that is not a report are
+ * refused by name (exit 2) while the run named beside them is recorded.
+ */
+static void history_import_checks(struct res *r, const char *res)
+{
+	char mdb[160], mdb2[160], cut[160], other[160], dir[256], rep[300];
+	char *text = malloc(1 << 20);
+
+	assert_non_null(text);
+	snprintf(mdb, sizeof(mdb), "%s/master.sqlite", tmp);
+	snprintf(mdb2, sizeof(mdb2), "%s/master2.sqlite", tmp);
+	run_cli(r, "history", "import", "--db", mdb, res, NULL);
+	if (r->status != 0 || count_lines(r->out, ": recorded") != 3) {
+		show(r);
+		fail_msg("expected the three runs of %s recorded", res);
+	}
+	run_cli(r, "history", "--db", mdb, NULL);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, "qemu-cli"), 3);
+	assert_int_equal(count_lines(r->out, "complete"), 3);
+	run_cli(r, "history", "import", "--db", mdb, res, NULL);
+	if (r->status != 0 ||
+	    count_lines(r->out, "already recorded, unchanged") != 3 ||
+	    count_lines(r->out, ": recorded") != 0) {
+		show(r);
+		fail_msg("expected importing again to change nothing");
+	}
+	run_cli(r, "history", "--db", mdb, NULL);
+	assert_int_equal(count_lines(r->out, "qemu-cli"), 3);
+	/* The trend reads the imported rows as it reads recorded ones. */
+	run_cli(r, "history", "speck64-128-ecb/ref", "--op", "encrypt", "--len",
+		"64", "--db", mdb, NULL);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, " ok "), 3);
+
+	e2e_run_dir(res, dir, sizeof(dir));
+	snprintf(rep, sizeof(rep), "%s/report.json", dir);
+	read_text(rep, text, 1 << 20);
+	assert_true(strlen(text) > 400);
+	snprintf(cut, sizeof(cut), "%s/cut.json", tmp);
+	write_bytes(cut, text, strlen(text) / 2);
+	snprintf(other, sizeof(other), "%s/other.json", tmp);
+	write_bytes(other, "{\"name\": \"qemu\"}\n", 17);
+	free(text);
+	run_cli(r, "history", "import", "--db", mdb2, cut, other, dir, NULL);
+	if (r->status != 2 || strstr(r->err, cut) == NULL ||
+	    strstr(r->err, other) == NULL ||
+	    strstr(r->err, "not a hilrun report") == NULL ||
+	    strstr(r->err, "truncated") == NULL ||
+	    count_lines(r->err, "refused") != 2 ||
+	    count_lines(r->out, ": recorded") != 1) {
+		show(r);
+		fail_msg(
+			"expected the two bad files refused by name, exit 2, the run recorded");
+	}
+	one_prefix(r);
+	run_cli(r, "history", "--db", mdb2, NULL);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, "qemu-cli"), 1);
+	run_cli(r, "history", "import", "--db", mdb2, NULL);
+	refused("name the reports", r);
+}
+
 static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 {
 	struct res *r = malloc(sizeof(*r));
@@ -639,6 +715,7 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 	refused("speck64-128-ecb", r);
 	run_cli(r, "history", "--db", "/nonexistent/history.sqlite", NULL);
 	refused("no run history", r);
+	history_import_checks(r, res);
 	/* And the file is a sound database. */
 	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
 			 SQLITE_OK);
