@@ -4,7 +4,12 @@
 One Buildbot worker per lab host, two builders per board (on demand and
 nightly) that share a MasterLock("board-<id>"), so that Buildbot never starts
 two builds on one board; each build runs `hilrun --board ID` on the board's
-host and brings report, run folder, JUnit and result file to the master.
+host and brings report, run folder, JUnit and result file to the master,
+which then records the run in its own run history (`hilrun history import`
+into hil-results/.history.sqlite: `hilrun history --results hil-results`
+there lists every host's runs). One Nightly scheduler starts the nightly
+builders of every board; `buildbot sendchange --category nightly` starts
+the same list now.
 
     contrib/buildbot/gen-master-cfg.py --host lab-a=/srv/hilrun/configs/boards.json \\
         --host lab-b=maps/lab-b.json:/srv/hilrun/configs/boards.json > master/master.cfg
@@ -94,6 +99,13 @@ def main():
     ap.add_argument("--wait", type=int, default=3600,
                     help="hilrun --wait: seconds to wait for a board held "
                     "outside Buildbot (a person at the bench, the daemon)")
+    ap.add_argument("--master-hilrun", default=None, metavar="PATH",
+                    help="the hilrun the master runs to import each build's "
+                    "reports into its history (default: CHECKOUT/build/hilrun)")
+    ap.add_argument("--history", default="hil-results/.history.sqlite",
+                    metavar="FILE",
+                    help="the master's run history (relative: to the "
+                    "master's folder)")
     ap.add_argument("--title", default="hilrun lab")
     a = ap.parse_args()
 
@@ -131,6 +143,9 @@ def main():
         "nightly": [int(m.group(1)), int(m.group(2))],
         "nightly_config": a.nightly_config,
         "wait": a.wait,
+        "master_hilrun": a.master_hilrun or
+        (a.checkout.rstrip("/") + "/build/hilrun"),
+        "history": a.history,
         "default_configs": DEFAULT_CONFIGS,
         "hosts": [{"name": n, "map": r,
                    "boards": [{"id": i, "platform": p} for i, p in b]}
@@ -173,6 +188,8 @@ def read_passwords():
 
 
 PASSWORDS = read_passwords()
+MASTER_DIR = os.path.dirname(os.path.abspath(__file__))
+HISTORY = os.path.join(MASTER_DIR, LAB["history"])
 c = BuildmasterConfig = {}
 c["title"] = LAB["title"]
 c["buildbotNetUsageData"] = None
@@ -213,8 +230,11 @@ def factory(host):
                                "junit.xml"], haltOnFailure=True))
     f.addStep(steps.ShellCommand(
         name="hilrun", command=hilrun_command, decodeRC=DECODE_RC,
+        # HILRUN_HOST: the report names the lab host by its worker's
+        # name, which is how the master's history lists it.
         env={"HILRUN_BOARDS": host["map"],
-             "HILRUN_LOCK_DIR": LAB["lock_dir"]},
+             "HILRUN_LOCK_DIR": LAB["lock_dir"],
+             "HILRUN_HOST": host["name"]},
         # A stop or a cancelled build: SIGTERM to hilrun, which ends the
         # row at once, stops QEMU/OpenOCD and writes the report and the
         # result file; KILL only if it has not exited a minute later.
@@ -235,10 +255,22 @@ def factory(host):
         name="run folder", workersrc="results",
         masterdest=util.Interpolate(dest + "/results"), alwaysRun=True,
         flunkOnFailure=False, warnOnFailure=True))
+    # On the master: the uploaded run into the lab's history. An argv
+    # list, no shell: the folder is the builder's name and number, and
+    # hilrun reads what a worker uploaded as untrusted (a report it
+    # cannot read is refused by name: WARNINGS, the run stays on disk).
+    f.addStep(steps.MasterShellCommand(
+        name="history", command=[
+            LAB["master_hilrun"], "history", "import", "--db", HISTORY,
+            util.Interpolate(os.path.join(MASTER_DIR, dest, "results"))],
+        alwaysRun=True, flunkOnFailure=False, warnOnFailure=True,
+        logEnviron=False))
     return f
 
 
 hour, minute = LAB["nightly"]
+NIGHTLY_BUILDERS = [b["id"] + "-nightly" for h in LAB["hosts"]
+                    for b in h["boards"]]
 for host in LAB["hosts"]:
     f = factory(host)
     for b in host["boards"]:
@@ -263,9 +295,15 @@ for host in LAB["hosts"]:
             name="nightly-now-" + b["id"], treeStableTimer=None,
             change_filter=util.ChangeFilter(category=names["nightly"]),
             builderNames=[names["nightly"]]))
-        c["schedulers"].append(schedulers.Nightly(
-            name="nightly-" + b["id"], builderNames=[names["nightly"]],
-            hour=hour, minute=minute, onlyIfChanged=False))
+# Every board's nightly build at LAB["nightly"], and the same builders now
+# on `buildbot sendchange --category nightly` (what the smoke test does).
+c["schedulers"].append(schedulers.Nightly(
+    name="nightly", builderNames=NIGHTLY_BUILDERS, hour=hour, minute=minute,
+    onlyIfChanged=False))
+c["schedulers"].append(schedulers.AnyBranchScheduler(
+    name="nightly-now", treeStableTimer=None,
+    change_filter=util.ChangeFilter(category="nightly"),
+    builderNames=NIGHTLY_BUILDERS))
 '''
 
 if __name__ == "__main__":

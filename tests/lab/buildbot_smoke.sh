@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, four short QEMU builds on the three boards of two hosts: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, and every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists all four runs with their hosts and boards, and every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -88,7 +88,8 @@ mkdir -p "$master"
 python3 "$root/contrib/buildbot/gen-master-cfg.py" \
 	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
 	--checkout "$root" --lock-dir "$tmp/locks" --port "$port" \
-	--interface 127.0.0.1 --wait 0 >"$master/master.cfg" ||
+	--interface 127.0.0.1 --wait 0 --master-hilrun "$hilrun" \
+	>"$master/master.cfg" ||
 	fail "gen-master-cfg.py"
 # SMOKE_NO_LOCK=1: the same without the boards' locks, to see the test fail.
 if [ "${SMOKE_NO_LOCK:-0}" = 1 ]; then
@@ -103,6 +104,22 @@ grep -q 'c\["www"\]' "$master/master.cfg" && fail "master.cfg sets c[\"www\"]"
 
 buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
 buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 || { cat "$tmp/check.log"; fail "checkconfig"; }
+# The Nightly scheduler exists, names every board's nightly builder, and
+# "sendchange --category nightly" starts that same list (read from the
+# loaded config with Buildbot's own interpreter and loader).
+bbpy=$(sed -n '1s/^#! *//p' "$(command -v buildbot)")
+"${bbpy:-python3}" - "$master" <<'EOF' || fail "the nightly schedulers"
+import sys
+from buildbot.config.master import FileLoader
+from buildbot.schedulers.timed import Nightly
+s = FileLoader(sys.argv[1], "master.cfg").loadConfig().schedulers
+want = ["qemu-a1-nightly", "qemu-a2-nightly", "qemu-b1-nightly"]
+n, now = s.get("nightly"), s.get("nightly-now")
+if not isinstance(n, Nightly) or sorted(n.builderNames) != want:
+    sys.exit("buildbot smoke test: no Nightly scheduler over %s: %r" % (want, n))
+if now is None or list(now.builderNames) != list(n.builderNames):
+    sys.exit("buildbot smoke test: nightly-now does not start the Nightly's builders")
+EOF
 buildbot start "$master" >"$tmp/start.log" 2>&1 || { cat "$tmp/start.log"; fail "master start"; }
 for w in a b; do
 	buildbot-worker create-worker -q "$tmp/worker-$w" "127.0.0.1:$port" "lab-$w" "pw-$w" ||
@@ -118,10 +135,11 @@ for w in a b; do
 	done
 done
 
-# Four jobs on all three boards of the two hosts: two on qemu-a1 (lab-a),
-# by its on-demand and its nightly builder, which only the board's lock
-# keeps apart, one on qemu-a2 (lab-a, beside it) and one on qemu-b1 (lab-b).
-for board in qemu-a1 qemu-b1 qemu-a1-nightly qemu-a2-nightly; do
+# Four jobs on all three boards of the two hosts: the nightly run now (the
+# Nightly scheduler's builders: qemu-a1, qemu-a2 on lab-a, qemu-b1 on
+# lab-b), and qemu-a1's on-demand build, which only the board's lock keeps
+# apart from its nightly one.
+for board in nightly qemu-a1; do
 	buildbot sendchange --master "127.0.0.1:$port" --auth sendchange:pw-c \
 		--who smoke --category "$board" --property "config:$tmp/smoke.json" \
 		--comments "smoke test on $board" smoke.json >>"$tmp/sendchange.log" 2>&1 ||
@@ -158,6 +176,10 @@ def check(cond, msg):
         print("buildbot smoke test: " + msg)
         ok = False
 check(len(rows) == 4, "expected 4 builds, got %r" % (rows,))
+check(sorted(r[1] for r in rows) == ["qemu-a1", "qemu-a1-nightly", "qemu-a2-nightly", "qemu-b1-nightly"],
+      "builders: %r" % sorted(r[1] for r in rows))
+hist = con.execute("select s.results from steps s where s.name = 'history'").fetchall()
+check(hist == [(0,)] * 4, "the master's history steps: %r" % (hist,))
 per = {}  # board: its builds
 for number, builder, results, started, complete in rows:
     check(results == 0, "build %s #%s: result %s, not SUCCESS" % (builder, number, results))
@@ -198,6 +220,21 @@ for board, builds in per.items():
 sys.exit(0 if ok else 1)
 EOF
 
+# The master's history: every run, with its host and board.
+"$hilrun" history --results "$master/hil-results" >"$tmp/history.txt" 2>&1 ||
+	{ cat "$tmp/history.txt"; fail "hilrun history on the master"; }
+sed 's/^/buildbot smoke test: history: /' "$tmp/history.txt"
+python3 - "$tmp/history.txt" <<'EOF' || fail "the master's history"
+import sys
+runs = [l.split() for l in open(sys.argv[1]) if " bb-smoke " in l]
+got = sorted((f[4], f[5], f[2], f[6]) for f in runs)
+want = sorted([("lab-a", "qemu-a1", "complete", "2/2")] * 2 +
+              [("lab-a", "qemu-a2", "complete", "2/2"),
+               ("lab-b", "qemu-b1", "complete", "2/2")])
+if got != want:
+    sys.exit("buildbot smoke test: history has %r, expected %r" % (got, want))
+EOF
+
 # The daemons stop by pid (cleanup does it again, harmlessly), and no
 # emulator outlives them.
 stop_daemon "$tmp/worker-b"
@@ -210,4 +247,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: 4 builds on 3 boards of 2 workers, serialised per board, results on the master ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master ($(($(date +%s) - start)) s)"
