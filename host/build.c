@@ -355,6 +355,41 @@ static void collect_warnings(const char *fw_dir, const char *log_path,
 	}
 }
 
+/* The linker's "region `X' overflowed by N bytes" in text, into what. */
+static void overflow_words(const char *text, char *what, size_t len)
+{
+	const char *o = strstr(text, "overflowed by");
+	const char *start = o;
+
+	if (o == NULL) {
+		snprintf(what, len, "the image does not fit");
+		return;
+	}
+	while (start > text && start[-1] != '\n' &&
+	       strncmp(start, "region", 6) != 0) {
+		start--;
+	}
+	snprintf(what, len, "%.*s", (int)strcspn(start, "\n"), start);
+}
+
+/* Did the link fail because the image is too big? (the log's words) */
+static int log_overflowed(const char *log_path, char *what, size_t len)
+{
+	char *text = NULL;
+	int yes;
+
+	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+		return 0;
+	}
+	yes = strstr(text, "overflowed by") != NULL ||
+	      strstr(text, "will not fit in region") != NULL;
+	if (yes) {
+		overflow_words(text, what, len);
+	}
+	free(text);
+	return yes;
+}
+
 /* After a failed build: the fix for the mistakes people make most. */
 static void hint_build_failure(const char *log_path)
 {
@@ -369,15 +404,11 @@ static void hint_build_failure(const char *log_path)
 			"(target/framework/); any other header must be in the implementation's folder "
 			"(only the folder itself is on the include path, not its sub-folders)");
 	} else if (strstr(text, "overflowed by") != NULL) {
-		const char *o = strstr(text, "overflowed by");
-		const char *start = o;
+		char what[200];
 
-		while (start > text && start[-1] != '\n' &&
-		       strncmp(start, "region", 6) != 0) {
-			start--;
-		}
-		hil_err("hint: the implementations chosen do not fit one image (%.*s): choose fewer (a tree's \"pattern\", or several configurations in a sweep); hilrun does not split them over several images yet",
-			(int)strcspn(start, "\n"), start);
+		overflow_words(text, what, sizeof(what));
+		hil_err("hint: the image is too big for the board (%s): a run splits its implementations over several images by itself, but this build was of one image (or one implementation alone)",
+			what);
 	} else if (strstr(text, "multiple definition of") != NULL) {
 		hil_err("hint: two objects of one implementation define the same symbol; "
 			"only .c and .S files directly in the folder are built, each once");
@@ -551,6 +582,13 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw)
 {
+	return hil_build_firmware_ex(cfg, root, log_path, algs_override, 0, fw);
+}
+
+int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
+			  const char *log_path, const char *algs_override,
+			  unsigned flags, struct hil_firmware *fw)
+{
 	char opt[2048] = "";
 	struct make_vars v;
 	char key[16384];
@@ -644,7 +682,13 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		 cfg->name, opt, fw->dir);
 	ret = run_make(root, log_path, "firmware", &v, fw->algs, fw->dir,
 		       &status);
+	/* Too big is not a folder that does not build: nothing to isolate. */
+	if (ret == HIL_OK && status != 0 &&
+	    log_overflowed(log_path, fw->overflow, sizeof(fw->overflow))) {
+		fw->overflowed = 1;
+	}
 	if (ret == HIL_OK && status != 0 && algs_override == NULL &&
+	    !fw->overflowed &&
 	    isolate_failures(cfg, root, log_path, &v, fw, entries) > 0) {
 		/* The image again, without the folders that do not build. */
 		fw->algs[0] = '\0';
@@ -665,6 +709,11 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		}
 		ret = run_make(root, log_path, "firmware", &v, fw->algs,
 			       fw->dir, &status);
+		if (ret == HIL_OK && status != 0 &&
+		    log_overflowed(log_path, fw->overflow,
+				   sizeof(fw->overflow))) {
+			fw->overflowed = 1;
+		}
 	}
 	if (ret != HIL_OK) {
 		hil_err("could not run make: %s", hil_strerror(ret));
@@ -680,6 +729,14 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 						 &fw->foreign[fw->n_foreign++]);
 			}
 		}
+	}
+	if (status != 0 && fw->overflowed &&
+	    (flags & HIL_BUILD_QUIET_OVERFLOW)) {
+		hil_info(
+			"the image of %zu implementation%s is too big for the board (%s)",
+			cfg->n_algs, cfg->n_algs == 1 ? "" : "s", fw->overflow);
+		ret = HIL_ERR_BUILD;
+		goto out;
 	}
 	if (status != 0) {
 		hil_err("firmware build for %s failed (make exit %d)",
@@ -702,5 +759,98 @@ out:
 	for (i = 0; i < HIL_CFG_MAX_ALGS; i++) {
 		free(entries[i]);
 	}
+	return ret;
+}
+
+struct hil_config *hil_build_subset(const struct hil_config *cfg,
+				    const size_t *algs, size_t n)
+{
+	struct hil_config *sub = malloc(sizeof(*sub));
+	size_t i;
+
+	if (sub == NULL) {
+		return NULL;
+	}
+	*sub = *cfg;
+	for (i = 0; i < n && i < HIL_CFG_MAX_ALGS; i++) {
+		sub->algs[i] = cfg->algs[algs[i]];
+	}
+	sub->n_algs = i;
+	return sub;
+}
+
+/* Build algs[0..n-1] as one image; halve it while it is too big. */
+static int split_rec(const struct hil_config *cfg, const char *root,
+		     const char *log_path, const size_t *algs, size_t n,
+		     struct hil_build_split *split, struct hil_firmware *fw)
+{
+	struct hil_config *sub = hil_build_subset(cfg, algs, n);
+	int ret;
+
+	if (sub == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	ret = hil_build_firmware_ex(sub, root, log_path, NULL,
+				    HIL_BUILD_QUIET_OVERFLOW, fw);
+	free(sub);
+	if (ret == HIL_OK) {
+		size_t k = split->n_images++;
+
+		memcpy(split->image[k].algs, algs, n * sizeof(*algs));
+		split->image[k].n_algs = n;
+		return HIL_OK;
+	}
+	if (!fw->overflowed) {
+		return ret;
+	}
+	if (n == 1) {
+		size_t k = split->n_too_big++;
+
+		split->too_big[k].alg = algs[0];
+		snprintf(split->too_big[k].why, sizeof(split->too_big[k].why),
+			 "too big for the board even alone: %s", fw->overflow);
+		return HIL_OK;
+	}
+	ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
+	if (ret == HIL_OK) {
+		ret = split_rec(cfg, root, log_path, algs + n / 2, n - n / 2,
+				split, fw);
+	}
+	return ret;
+}
+
+int hil_build_split(const struct hil_config *cfg, const char *root,
+		    const char *log_path, const size_t *skip, size_t n_skip,
+		    struct hil_build_split *split)
+{
+	struct hil_firmware *fw = malloc(sizeof(*fw));
+	size_t algs[HIL_CFG_MAX_ALGS];
+	size_t i, k, n = 0;
+	int ret;
+
+	if (fw == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	memset(split, 0, sizeof(*split));
+	for (i = 0; i < cfg->n_algs && i < HIL_CFG_MAX_ALGS; i++) {
+		for (k = 0; k < n_skip && skip[k] != i; k++) {
+		}
+		if (k == n_skip) {
+			algs[n++] = i;
+		}
+	}
+	/* All of them together are known not to fit: halve at once. */
+	if (n == 1) {
+		ret = split_rec(cfg, root, log_path, algs, n, split, fw);
+	} else if (n > 1) {
+		ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
+		if (ret == HIL_OK) {
+			ret = split_rec(cfg, root, log_path, algs + n / 2,
+					n - n / 2, split, fw);
+		}
+	} else {
+		ret = HIL_OK;
+	}
+	free(fw);
 	return ret;
 }

@@ -31,6 +31,30 @@ struct hil_firmware {
 		char why[256]; /* the compiler's first error */
 	} excluded[HIL_CFG_MAX_ALGS];
 	size_t n_excluded;
+	/* The link failed because the image is too big for the board: the
+	 * linker's words ("region `FLASH' overflowed by 84724 bytes"). */
+	int overflowed;
+	char overflow[200];
+};
+
+/* hil_build_firmware_ex() flags. */
+#define HIL_BUILD_QUIET_OVERFLOW                                               \
+	1u /* an image too big is not an error to
+				       report: the caller splits it */
+
+/* The selection split over several images, each of which links. */
+struct hil_build_split {
+	struct {
+		size_t algs[HIL_CFG_MAX_ALGS]; /* indices into cfg->algs */
+		size_t n_algs;
+	} image[HIL_CFG_MAX_ALGS];
+	size_t n_images;
+	/* Implementations that do not fit even alone. */
+	struct {
+		size_t alg; /* index into cfg->algs */
+		char why[200];
+	} too_big[HIL_CFG_MAX_ALGS];
+	size_t n_too_big;
 };
 
 /**
@@ -53,6 +77,30 @@ int hil_build_find_root(char *root, size_t len);
 int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw);
+
+/** hil_build_firmware() with flags (HIL_BUILD_QUIET_OVERFLOW). */
+int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
+			  const char *log_path, const char *algs_override,
+			  unsigned flags, struct hil_firmware *fw);
+
+/**
+ * cfg with only the algorithms algs[0..n-1] (indices into cfg->algs, each
+ * keeping its JSON index for messages). @return a copy to free(), or NULL.
+ */
+struct hil_config *hil_build_subset(const struct hil_config *cfg,
+				    const size_t *algs, size_t n);
+
+/**
+ * Split cfg's algorithms (but those in skip, n_skip of them, e.g. folders
+ * that do not build) over as few images as halving finds, each of which
+ * links: a half that does not fit is halved again; one that does not fit
+ * alone goes to split->too_big. Every image is built, so that starting
+ * each later finds it up to date.
+ * @return HIL_OK, or the first error other than "too big".
+ */
+int hil_build_split(const struct hil_config *cfg, const char *root,
+		    const char *log_path, const size_t *skip, size_t n_skip,
+		    struct hil_build_split *split);
 
 /**
  * The link through which make sees a user's folder a (algorithms[i].path):

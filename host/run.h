@@ -94,6 +94,9 @@ struct hil_row {
 	uint32_t heap_bytes; /* peak heap of one call (0: no malloc) */
 	int has_normalized;  /* a reference row at this length was measured */
 	double normalized;   /* median / the reference's encrypt median */
+	/* The image it was measured on, when the run had several; "": the
+	 * run's build_id */
+	char build_id[2 * HILP_BUILD_ID_MAX + 1];
 };
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
@@ -131,6 +134,16 @@ struct hil_run_sensor {
 	char time_basis[160]; /* how the time of one operation is known */
 };
 
+/* One of the images a selection too big for one was split over. */
+struct hil_run_image {
+	char algs[1024]; /* "alg/impl ..." in it */
+	char build_id[2 * HILP_BUILD_ID_MAX + 1];
+	char elf_sha256[65];
+	struct hil_image_sizes sizes;
+};
+
+#define HIL_RUN_MAX_IMAGES HIL_CFG_MAX_ALGS
+
 struct hil_run {
 	char id[128];
 	char dir[HIL_PATH];
@@ -145,6 +158,11 @@ struct hil_run {
 	struct hil_image_sizes sizes;
 	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
 	size_t n_impl_sizes;
+	/* More than one when the selection did not fit one image: each was
+	 * built, started and measured in turn (fw, build_id and sizes above
+	 * are the last one's). */
+	struct hil_run_image images[HIL_RUN_MAX_IMAGES];
+	size_t n_images;
 	struct hilp_info info; /* what the stub reported */
 	char flasher_version[256];
 	char tool_commit[64];

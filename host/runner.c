@@ -1679,7 +1679,8 @@ static int measure(struct run_ctx *c)
 			return HIL_ERR_CONFIG;
 		}
 	}
-	c->planned = plan_rows(c);
+	/* Rows of earlier images (a split selection) count as done. */
+	c->planned = c->run->n_rows + plan_rows(c);
 	c->started_ms = hil_now_ms();
 	/* What to expect, before it starts: the last such run's time. */
 	{
@@ -1689,12 +1690,14 @@ static int measure(struct run_ctx *c)
 		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
 			 HIL_HISTORY_FILE);
 		secs = hil_history_last_seconds(db, cfg->name);
-		if (secs >= 0) {
+		if (secs >= 0 && c->run->n_images == 0) {
 			hil_info(
 				"%zu rows to measure; the last complete run of %s took %ld min %02ld s",
-				c->planned, cfg->name, secs / 60, secs % 60);
+				c->planned - c->run->n_rows, cfg->name,
+				secs / 60, secs % 60);
 		} else {
-			hil_info("%zu rows to measure", c->planned);
+			hil_info("%zu rows to measure",
+				 c->planned - c->run->n_rows);
 		}
 	}
 	for (a = 0; a < cfg->n_algs; a++) {
@@ -1942,14 +1945,15 @@ static int check_board_uid(const struct hil_config *cfg,
 static int bring_up_steps(const struct hil_config *cfg,
 			  const struct hil_runner_opts *opts,
 			  struct hil_run *run, struct hil_target_conn *conn,
-			  int *at_board);
+			  unsigned build_flags, int *at_board);
 
-int hil_runner_bring_up(const struct hil_config *cfg,
-			const struct hil_runner_opts *opts, struct hil_run *run,
-			struct hil_target_conn *conn)
+/* hil_runner_bring_up() with hil_build_firmware_ex() flags. */
+static int bring_up(const struct hil_config *cfg,
+		    const struct hil_runner_opts *opts, struct hil_run *run,
+		    struct hil_target_conn *conn, unsigned build_flags)
 {
 	int at_board = 0;
-	int ret = bring_up_steps(cfg, opts, run, conn, &at_board);
+	int ret = bring_up_steps(cfg, opts, run, conn, build_flags, &at_board);
 
 	/* A build that fails fails again; a probe that is not there, a
 	 * flash that failed or a board that did not answer may not. */
@@ -1959,10 +1963,17 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 	return ret;
 }
 
+int hil_runner_bring_up(const struct hil_config *cfg,
+			const struct hil_runner_opts *opts, struct hil_run *run,
+			struct hil_target_conn *conn)
+{
+	return bring_up(cfg, opts, run, conn, 0);
+}
+
 static int bring_up_steps(const struct hil_config *cfg,
 			  const struct hil_runner_opts *opts,
 			  struct hil_run *run, struct hil_target_conn *conn,
-			  int *at_board)
+			  unsigned build_flags, int *at_board)
 {
 	struct hil_flasher_params fp;
 	char root[HIL_PATH];
@@ -1979,8 +1990,8 @@ static int bring_up_steps(const struct hil_config *cfg,
 	git_provenance(root, run);
 	snprintf(path, sizeof(path), "%s/build.log", run->dir);
 	t0 = hil_energy_now_ns();
-	ret = hil_build_firmware(cfg, root, path, opts->algs_override,
-				 &run->fw);
+	ret = hil_build_firmware_ex(cfg, root, path, opts->algs_override,
+				    build_flags, &run->fw);
 	run->timing.build_ns += hil_energy_now_ns() - t0;
 	t0 = hil_energy_now_ns();
 	if (ret == HIL_OK) {
@@ -2157,12 +2168,236 @@ static int energy_start(struct run_ctx *c)
 	return ret;
 }
 
+/*
+ * The cycle model's record file afresh: a new emulator appends to it, and
+ * the rows measured so far keep their estimates.
+ */
+static void model_file_afresh(const struct hil_run *run)
+{
+	char model_file[HIL_PATH + 32];
+	int fd;
+
+	snprintf(model_file, sizeof(model_file), "%s/cycles.txt", run->dir);
+	fd = open(model_file, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+	}
+}
+
+/* One image on the target, up: measure the rows of its algorithms. */
+static int measure_image(struct run_ctx *c, const char *journal)
+{
+	struct hil_run *run = c->run;
+	int ret = HIL_OK;
+
+	if (c->sensor != NULL) {
+		ret = energy_start(c);
+	}
+	if (ret == HIL_OK && run->model.enabled) {
+		/* From the start of the file: the boot's calibration. */
+		if (hil_cyclemodel_open(&c->model, run->model.file, 0) !=
+		    HIL_OK) {
+			hil_warn(
+				"the cycle model's records (%s) cannot be read: no estimated cycles",
+				run->model.file);
+			run->model.enabled = 0;
+			snprintf(run->model.why, sizeof(run->model.why),
+				 "its record file could not be read");
+		} else {
+			model_drain(c);
+		}
+	}
+	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
+		/* Only rows of the very image now on the target are kept. */
+		ret = hil_journal_load(journal, run->build_id, &c->resumed,
+				       &c->n_resumed);
+	}
+	if (ret == HIL_OK) {
+		ret = check_limits(c);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_target_algs(c->conn.session, c->algs,
+				      HIL_TARGET_MAX_ALGS, &c->n_algs);
+	}
+	if (ret == HIL_OK) {
+		ret = measure(c);
+		progress_done(c);
+	}
+	return ret;
+}
+
+/* What one image left open (its target, sampler, host builds), closed. */
+static void image_done(struct run_ctx *c)
+{
+	size_t k;
+
+	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
+		hil_ownref_close(&c->own[k]);
+	}
+	hil_energyrun_free(c->energy);
+	c->energy = NULL;
+	hil_cyclemodel_close(c->model);
+	c->model = NULL;
+	hil_runner_take_down(&c->conn, c->run);
+	hil_journal_free(c->resumed, c->n_resumed);
+	c->resumed = NULL;
+	c->n_resumed = 0;
+}
+
+/* The run's results of the images so far, kept across images. */
+struct split_keep {
+	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
+	size_t n_impl_sizes;
+	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS];
+	size_t n_foreign;
+	char algs[sizeof(((struct hil_firmware *)0)->algs)];
+	struct hil_build_split split;
+};
+
+/* The image just measured, added to what the run keeps. */
+static void keep_image(struct hil_run *run, struct split_keep *k,
+		       size_t first_row)
+{
+	struct hil_run_image *im;
+	size_t i;
+
+	for (i = first_row; i < run->n_rows; i++) {
+		snprintf(run->rows[i].build_id, sizeof(run->rows[i].build_id),
+			 "%s", run->build_id);
+	}
+	if (run->n_images < HIL_RUN_MAX_IMAGES) {
+		im = &run->images[run->n_images++];
+		snprintf(im->algs, sizeof(im->algs), "%s", run->fw.algs);
+		snprintf(im->build_id, sizeof(im->build_id), "%s",
+			 run->build_id);
+		snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s",
+			 run->elf_sha256);
+		im->sizes = run->sizes;
+	}
+	for (i = 0;
+	     i < run->n_impl_sizes && k->n_impl_sizes < HIL_MAX_IMPL_SIZES;
+	     i++) {
+		k->impl_sizes[k->n_impl_sizes++] = run->impl_sizes[i];
+	}
+	for (i = 0; i < run->fw.n_foreign && k->n_foreign < HIL_CFG_MAX_ALGS;
+	     i++) {
+		k->foreign[k->n_foreign++] = run->fw.foreign[i];
+	}
+	if (run->fw.algs[0] != '\0') {
+		snprintf(k->algs + strlen(k->algs),
+			 sizeof(k->algs) - strlen(k->algs), "%s%s",
+			 k->algs[0] ? " " : "", run->fw.algs);
+	}
+}
+
+/* A row that says why an implementation of cfg was not measured. */
+static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
+		    const char *why)
+{
+	struct registry_alg subject;
+
+	memset(&subject, 0, sizeof(subject));
+	subject.name = ca->name;
+	subject.impl = ca->impl;
+	hil_err("%s/%s %s: its rows are not measured", ca->name, ca->impl, why);
+	return add_failed_row(c, &subject, why) != NULL ? HIL_OK
+							: HIL_ERR_NOMEM;
+}
+
+/*
+ * The selection does not fit one image: split it over as few as halving
+ * finds, then build, start and measure each in turn, into one run.
+ */
+static int measure_split(struct run_ctx *c, const char *journal)
+{
+	struct hil_run *run = c->run;
+	const struct hil_config *cfg = run->cfg;
+	struct split_keep *k = calloc(1, sizeof(*k));
+	size_t skip[HIL_CFG_MAX_ALGS], n_skip = 0;
+	char excluded[HIL_CFG_MAX_ALGS][256];
+	char root[HIL_PATH], log[HIL_PATH + 16];
+	size_t g, i, a;
+	int ret;
+
+	if (k == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	/* Folders that did not build stay out (and get their failed rows). */
+	for (a = 0; a < cfg->n_algs; a++) {
+		const char *why = excluded_why(c, &cfg->algs[a]);
+
+		if (why != NULL) {
+			snprintf(excluded[n_skip], sizeof(excluded[0]), "%s",
+				 why);
+			skip[n_skip++] = a;
+		}
+	}
+	hil_warn(
+		"the %zu implementations do not fit one image (%s): splitting them over several images, each built, started and measured in turn",
+		cfg->n_algs - n_skip, run->fw.overflow);
+	snprintf(log, sizeof(log), "%s/build.log", run->dir);
+	ret = hil_build_find_root(root, sizeof(root));
+	if (ret == HIL_OK) {
+		ret = hil_build_split(cfg, root, log, skip, n_skip, &k->split);
+	}
+	if (ret == HIL_OK) {
+		hil_info("split into %zu image%s%s", k->split.n_images,
+			 k->split.n_images == 1 ? "" : "s",
+			 k->split.n_too_big > 0
+				 ? ", and some implementations too big alone"
+				 : "");
+	}
+	for (g = 0; ret == HIL_OK && g < k->split.n_images; g++) {
+		struct hil_config *sub = hil_build_subset(
+			cfg, k->split.image[g].algs, k->split.image[g].n_algs);
+		size_t first_row = run->n_rows;
+
+		if (sub == NULL) {
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
+		hil_info("image %zu of %zu: %zu implementation%s", g + 1,
+			 k->split.n_images, sub->n_algs,
+			 sub->n_algs == 1 ? "" : "s");
+		if (g > 0) {
+			model_file_afresh(run);
+		}
+		run->cfg = sub;
+		ret = hil_runner_bring_up(sub, c->opts, run, &c->conn);
+		if (ret == HIL_OK) {
+			ret = measure_image(c, journal);
+		}
+		keep_image(run, k, first_row);
+		image_done(c);
+		run->cfg = cfg;
+		free(sub);
+	}
+	/* The rows of those that could not be in any image. */
+	for (i = 0; ret == HIL_OK && i < k->split.n_too_big; i++) {
+		ret = fail_alg(c, &cfg->algs[k->split.too_big[i].alg],
+			       k->split.too_big[i].why);
+	}
+	for (i = 0; ret == HIL_OK && i < n_skip; i++) {
+		char why[HIL_ROW_ERR];
+
+		snprintf(why, sizeof(why), "does not build: %s", excluded[i]);
+		ret = fail_alg(c, &cfg->algs[skip[i]], why);
+	}
+	/* The report speaks of every image's implementations. */
+	memcpy(run->impl_sizes, k->impl_sizes, sizeof(run->impl_sizes));
+	run->n_impl_sizes = k->n_impl_sizes;
+	memcpy(run->fw.foreign, k->foreign, sizeof(run->fw.foreign));
+	run->fw.n_foreign = k->n_foreign;
+	snprintf(run->fw.algs, sizeof(run->fw.algs), "%s", k->algs);
+	free(k);
+	return ret;
+}
+
 int hil_runner_run(const struct hil_config *cfg,
 		   const struct hil_runner_opts *opts, struct hil_run *run)
 {
 	struct run_ctx c;
 	char path[HIL_PATH + 32];
-	size_t k;
 	uint64_t t_run;
 	int ret;
 	int report_ret;
@@ -2230,63 +2465,27 @@ int hil_runner_run(const struct hil_config *cfg,
 		 * an emulator that is gone (the rows it measured keep their
 		 * estimates in the journal), and a full disk may have cut its
 		 * last line: the new emulator starts the file afresh. */
-		char model_file[HIL_PATH + 32];
-		int fd;
-
-		snprintf(model_file, sizeof(model_file), "%s/cycles.txt",
-			 run->dir);
-		fd = open(model_file,
-			  O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0) {
-			close(fd);
-		}
+		model_file_afresh(run);
 	}
 	if (ret == HIL_OK) {
 		ret = sensor_open(&c);
 	}
 	if (ret == HIL_OK) {
-		ret = hil_runner_bring_up(cfg, opts, run, &c.conn);
-	}
-	if (ret == HIL_OK && c.sensor != NULL) {
-		ret = energy_start(&c);
-	}
-	if (ret == HIL_OK && run->model.enabled) {
-		/* From the start of the file: the boot's calibration. */
-		if (hil_cyclemodel_open(&c.model, run->model.file, 0) !=
-		    HIL_OK) {
-			hil_warn(
-				"the cycle model's records (%s) cannot be read: no estimated cycles",
-				run->model.file);
-			run->model.enabled = 0;
-			snprintf(run->model.why, sizeof(run->model.why),
-				 "its record file could not be read");
-		} else {
-			model_drain(&c);
+		/* A selection too big for one image is split, not refused. */
+		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
+
+		ret = bring_up(cfg, opts, run, &c.conn,
+			       may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
+		if (ret == HIL_OK) {
+			ret = measure_image(&c, path);
+		} else if (ret == HIL_ERR_BUILD && may_split &&
+			   run->fw.overflowed) {
+			hil_runner_take_down(&c.conn, run);
+			ret = measure_split(&c, path);
 		}
 	}
-	if (ret == HIL_OK && opts->resume_dir != NULL) {
-		/* Only rows of the very image now on the target are kept. */
-		ret = hil_journal_load(path, run->build_id, &c.resumed,
-				       &c.n_resumed);
-	}
-	if (ret == HIL_OK) {
-		ret = check_limits(&c);
-	}
-	if (ret == HIL_OK) {
-		ret = hil_target_algs(c.conn.session, c.algs,
-				      HIL_TARGET_MAX_ALGS, &c.n_algs);
-	}
-	if (ret == HIL_OK) {
-		ret = measure(&c);
-		progress_done(&c);
-	}
-	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
-		hil_ownref_close(&c.own[k]);
-	}
-	hil_energyrun_free(c.energy);
+	image_done(&c);
 	hil_sensor_close(c.sensor);
-	hil_cyclemodel_close(c.model);
-	hil_runner_take_down(&c.conn, run);
 	if (c.journal_fd >= 0) {
 		close(c.journal_fd);
 	}
@@ -2296,7 +2495,6 @@ int hil_runner_run(const struct hil_config *cfg,
 			c.used_resumed, c.used_resumed == 1 ? "" : "s",
 			run->n_rows - c.used_resumed);
 	}
-	hil_journal_free(c.resumed, c.n_resumed);
 
 	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED && stopping(&c)) {
 		/* Whatever failed after the stop (a build or an emulator

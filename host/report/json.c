@@ -187,7 +187,9 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && add_str(o, "operation", r->operation);
 	/* The image the row was measured on: --resume keeps only rows of
 	 * the same image. */
-	ok = ok && add_str(o, "build_id", run->build_id);
+	ok = ok &&
+	     add_str(o, "build_id",
+		     r->build_id[0] != '\0' ? r->build_id : run->build_id);
 	ok = ok && add_str(o, "mode", r->mode);
 	if (r->constant_time < 0) {
 		ok = ok && cJSON_AddNullToObject(o, "constant_time") != NULL;
@@ -541,8 +543,32 @@ static cJSON *report_object(const struct hil_run *run)
 
 	o = ok ? cJSON_AddObjectToObject(root, "image") : NULL;
 	ok = ok && o != NULL;
-	ok = ok && add_str(o, "scope",
-			   "whole image (stub and every algorithm in it)");
+	ok = ok &&
+	     add_str(o, "scope",
+		     run->n_images > 1
+			     ? "the last of the images (see images)"
+			     : "whole image (stub and every algorithm in it)");
+	/* A selection too big for one image was measured over several. */
+	if (ok && run->n_images > 1) {
+		a = cJSON_AddArrayToObject(root, "images");
+		ok = a != NULL;
+		for (i = 0; ok && i < run->n_images; i++) {
+			const struct hil_run_image *im = &run->images[i];
+			cJSON *e = cJSON_CreateObject();
+
+			ok = e != NULL;
+			if (ok) {
+				cJSON_AddItemToArray(a, e);
+			}
+			ok = ok && add_str(e, "algorithms", im->algs);
+			ok = ok && add_str(e, "build_id", im->build_id);
+			ok = ok && add_str(e, "elf_sha256", im->elf_sha256);
+			ok = ok &&
+			     add_num(e, "flash_bytes", (double)im->sizes.flash);
+			ok = ok && add_num(e, "ram_static_bytes",
+					   (double)im->sizes.ram_static);
+		}
+	}
 	ok = ok && add_num(o, "flash_bytes", (double)run->sizes.flash);
 	ok = ok &&
 	     add_num(o, "ram_static_bytes", (double)run->sizes.ram_static);

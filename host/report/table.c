@@ -18,9 +18,28 @@ static void print_caption(const struct hil_run *run, FILE *out)
 	for (i = 0; i < cfg->build.n_cflags; i++) {
 		fprintf(out, " %s", cfg->build.cflags[i]);
 	}
-	fprintf(out, ", runs %u (+%u warm-up), image %lu B flash / %lu B RAM\n",
-		(unsigned)cfg->bench.runs, (unsigned)cfg->bench.warmup,
-		run->sizes.flash, run->sizes.ram_static);
+	fprintf(out, ", runs %u (+%u warm-up), ", (unsigned)cfg->bench.runs,
+		(unsigned)cfg->bench.warmup);
+	if (run->n_images > 1) {
+		unsigned long flash = 0, ram = 0;
+
+		/* The selection did not fit one image: the largest of them. */
+		for (i = 0; i < run->n_images; i++) {
+			if (run->images[i].sizes.flash > flash) {
+				flash = run->images[i].sizes.flash;
+			}
+			if (run->images[i].sizes.ram_static > ram) {
+				ram = run->images[i].sizes.ram_static;
+			}
+		}
+		fprintf(out,
+			"%zu images (too big for one), the largest %lu B "
+			"flash / %lu B RAM\n",
+			run->n_images, flash, ram);
+		return;
+	}
+	fprintf(out, "image %lu B flash / %lu B RAM\n", run->sizes.flash,
+		run->sizes.ram_static);
 }
 
 static const struct hil_impl_size *impl_size(const struct hil_run *run,

@@ -20,6 +20,7 @@
 #include "err.h"
 #include "run.h"
 #include "runner.h"
+#include "util.h"
 
 /*
  * tests/fixtures/lwc-multi-a and -b: multi-file folders that include the
@@ -654,64 +655,166 @@ static void test_a_whole_tree_is_measured_past_failures(void **state)
 
 /* Implementations that do not fit the board's flash: the build says so
  * and how to choose fewer, instead of a linker message alone. */
-static void test_too_much_code_for_one_image_says_so(void **state)
+/*
+ * A copy of MULTI_B at tmp_root/name whose encryption reads a table of
+ * bytes constants (a volatile read: the linker keeps it); its algs entry
+ * into entry.
+ */
+static void big_fixture(const char *name, unsigned bytes, char *entry,
+			size_t len)
+{
+	char dir[HIL_PATH], path[HIL_PATH + 16];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, name);
+	copy_fixture(MULTI_B, dir);
+	snprintf(path, sizeof(path), "%s/table.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "const unsigned char ascon_core_table[%u] = {1};\n", bytes);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/encrypt.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"#include \"api.h\"\n#include \"core.h\"\n"
+		"#include \"crypto_aead.h\"\n"
+		"extern const unsigned char ascon_core_table[%u];\n"
+		"uint32_t ascon_core_rev(uint32_t x) { return x; }\n"
+		"int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,"
+		" const unsigned char *m, unsigned long long mlen,"
+		" const unsigned char *ad, unsigned long long adlen,"
+		" const unsigned char *nsec, const unsigned char *npub,"
+		" const unsigned char *k)\n"
+		"{ (void)*(const volatile unsigned char *)"
+		"&ascon_core_table[mlen %% %uu];\n"
+		"  return ascon_core_encrypt(c, clen, m, mlen, ad, adlen, nsec,"
+		" npub, k); }\n"
+		"int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,"
+		" unsigned char *nsec, const unsigned char *c,"
+		" unsigned long long clen, const unsigned char *ad,"
+		" unsigned long long adlen, const unsigned char *npub,"
+		" const unsigned char *k)\n"
+		"{ return ascon_core_decrypt(m, mlen, nsec, c, clen, ad, adlen,"
+		" npub, k); }\n",
+		bytes, bytes);
+	assert_int_equal(fclose(f), 0);
+	snprintf(entry, len,
+		 "{ \"name\": \"" AEAD "\", \"impl\": \"%s\","
+		 " \"path\": \"%s\" }",
+		 name, dir);
+}
+
+/* One implementation too big for the board alone: a clear error. */
+static void test_one_implementation_too_big_says_so(void **state)
 {
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_run *run = calloc(1, sizeof(*run));
 	struct e2e_capture cap;
-	char dir[HIL_PATH], algs[HIL_PATH * 2], path[HIL_PATH + 16];
+	char algs[HIL_PATH * 2];
 	char results[128];
 	char out[8192];
-	FILE *f;
 	int ret;
 
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
 	results_dir(results, sizeof(results), "huge");
-	snprintf(dir, sizeof(dir), "%s/huge-table", tmp_root);
-	copy_fixture(MULTI_B, dir);
-	snprintf(path, sizeof(path), "%s/table.c", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	/* 600 KB of constants, more than the STM32F401RE's 512 KB of flash,
-	 * kept by the encryption that reads them. */
-	fputs("const unsigned char ascon_core_table[600000] = {1};\n", f);
-	assert_int_equal(fclose(f), 0);
-	snprintf(path, sizeof(path), "%s/encrypt.c", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("#include \"api.h\"\n#include \"core.h\"\n"
-	      "#include \"crypto_aead.h\"\n"
-	      "extern const unsigned char ascon_core_table[600000];\n"
-	      "uint32_t ascon_core_rev(uint32_t x) { return x; }\n"
-	      "int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,"
-	      " const unsigned char *m, unsigned long long mlen,"
-	      " const unsigned char *ad, unsigned long long adlen,"
-	      " const unsigned char *nsec, const unsigned char *npub,"
-	      " const unsigned char *k)\n"
-	      "{ return ascon_core_encrypt(c, clen, m, mlen, ad, adlen, nsec,"
-	      " npub, k) + ascon_core_table[mlen % 600000u] - 1; }\n"
-	      "int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,"
-	      " unsigned char *nsec, const unsigned char *c,"
-	      " unsigned long long clen, const unsigned char *ad,"
-	      " unsigned long long adlen, const unsigned char *npub,"
-	      " const unsigned char *k)\n"
-	      "{ return ascon_core_decrypt(m, mlen, nsec, c, clen, ad, adlen,"
-	      " npub, k); }\n",
-	      f);
-	assert_int_equal(fclose(f), 0);
-	snprintf(algs, sizeof(algs),
-		 "{ \"name\": \"" AEAD "\", \"impl\": \"huge\","
-		 " \"path\": \"%s\" }",
-		 dir);
+	/* 600 KB of constants, more than the STM32F401RE's 512 KB. */
+	big_fixture("huge", 600000, algs, sizeof(algs));
 	make_config(cfg, algs, results);
 	e2e_capture_begin(&cap, tmp_root);
 	ret = run_config(cfg, results, run);
 	e2e_capture_end(&cap, out, sizeof(out));
 	assert_int_equal(ret, HIL_ERR_BUILD);
 	e2e_assert_contains(out, "overflowed by");
+	e2e_assert_contains(out, "too big for the board");
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/*
+ * Three implementations of 200 KB each and one of 600 KB do not fit the
+ * 512 KB of flash together: the run splits them over images (here two),
+ * measures each in turn into one report, and gives the one too big even
+ * alone a failed row saying so.
+ */
+static void test_too_much_code_is_split_over_images(void **state)
+{
+	static const char *const big[] = {"big1", "big2", "big3"};
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	struct e2e_capture cap;
+	char entry[HIL_PATH * 2], algs[HIL_PATH * 8] = "";
+	char results[128], report[HIL_PATH + 16];
+	char out[16384];
+	char *text = NULL;
+	const struct hil_row *r;
+	size_t i, k;
+	int ret;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "split");
+	for (i = 0; i < 3; i++) {
+		big_fixture(big[i], 200000, entry, sizeof(entry));
+		snprintf(algs + strlen(algs), sizeof(algs) - strlen(algs),
+			 "%s, ", entry);
+	}
+	big_fixture("huge2", 600000, entry, sizeof(entry));
+	snprintf(algs + strlen(algs), sizeof(algs) - strlen(algs), "%s", entry);
+	make_config(cfg, algs, results);
+	e2e_capture_begin(&cap, tmp_root);
+	ret = run_config(cfg, results, run);
+	e2e_capture_end(&cap, out, sizeof(out));
+	/* A failed row (the one too big) makes the run's verdict. */
+	assert_int_equal(ret, HIL_ERR_VERIFY);
 	e2e_assert_contains(out, "do not fit one image");
+	e2e_assert_contains(out, "splitting them over several images");
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(assert_rows_ok(run, big[i]), 4);
+	}
+	assert_int_equal(rows_of(run, "huge2"), 1);
+	r = row_of(run, "huge2");
+	assert_false(r->ok);
+	e2e_assert_contains(r->error, "too big for the board even alone");
+	/* Two images, each identified; every row names the one it ran on. */
+	assert_int_equal(run->n_images, 2);
+	assert_string_not_equal(run->images[0].build_id,
+				run->images[1].build_id);
+	for (i = 0; i < run->n_rows; i++) {
+		if (!run->rows[i].ok) {
+			continue;
+		}
+		for (k = 0; k < run->n_images; k++) {
+			if (strcmp(run->rows[i].build_id,
+				   run->images[k].build_id) == 0) {
+				break;
+			}
+		}
+		assert_true(k < run->n_images);
+	}
+	assert_true(run->images[0].sizes.flash < 512u * 1024u);
+	assert_true(run->images[1].sizes.flash < 512u * 1024u);
+	/* The sizes of all three in the one report. */
+	for (i = 0; i < 3; i++) {
+		for (k = 0; k < run->n_impl_sizes; k++) {
+			if (strcmp(run->impl_sizes[k].implementation, big[i]) ==
+			    0) {
+				break;
+			}
+		}
+		assert_true(k < run->n_impl_sizes);
+		assert_true(run->impl_sizes[k].rodata >= 200000);
+	}
+	snprintf(report, sizeof(report), "%s/report.json", run->dir);
+	assert_int_equal(hil_read_file(report, &text, NULL), HIL_OK);
+	e2e_assert_contains(text, "\"images\"");
+	e2e_assert_contains(text, run->images[0].build_id);
+	e2e_assert_contains(text, run->images[1].build_id);
+	free(text);
 	hil_run_free(run);
 	free(run);
 	free(cfg);
@@ -731,7 +834,8 @@ int main(void)
 		cmocka_unit_test(
 			test_assembly_only_code_needs_a_kat_or_the_option),
 		cmocka_unit_test(test_a_whole_tree_is_measured_past_failures),
-		cmocka_unit_test(test_too_much_code_for_one_image_says_so),
+		cmocka_unit_test(test_one_implementation_too_big_says_so),
+		cmocka_unit_test(test_too_much_code_is_split_over_images),
 	};
 	int failed;
 
