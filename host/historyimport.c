@@ -92,8 +92,8 @@ static int len_ok(const cJSON *row, const char *key, long *v)
 {
 	const cJSON *n = obj(row, key);
 
-	if (!cJSON_IsNumber(n) || n->valuedouble < 0 ||
-	    n->valuedouble > 1e9 || n->valuedouble != (long)n->valuedouble) {
+	if (!cJSON_IsNumber(n) || n->valuedouble < 0 || n->valuedouble > 1e9 ||
+	    n->valuedouble != (long)n->valuedouble) {
 		return 0;
 	}
 	*v = (long)n->valuedouble;
@@ -136,17 +136,17 @@ static int load(const char *path, cJSON **out, char *err, size_t errlen)
 
 		/* A report ends with its closing brace: without it, it was
 		 * most likely cut short (a full disk, an upload cut off). */
-		while (last > 0 && (text[last - 1] == '\n' ||
-				    text[last - 1] == ' ' ||
-				    text[last - 1] == '\t' ||
-				    text[last - 1] == '\r')) {
+		while (last > 0 &&
+		       (text[last - 1] == '\n' || text[last - 1] == ' ' ||
+			text[last - 1] == '\t' || text[last - 1] == '\r')) {
 			last--;
 		}
-		snprintf(err, errlen,
-			 at >= len || last == 0 || text[last - 1] != '}'
-				 ? "%s: not valid JSON: it ends too early (truncated?) at byte %zu"
-				 : "%s: not valid JSON at byte %zu",
-			 path, at >= len ? len : at);
+		snprintf(
+			err, errlen,
+			at >= len || last == 0 || text[last - 1] != '}'
+				? "%s: not valid JSON: it ends too early (truncated?) at byte %zu"
+				: "%s: not valid JSON at byte %zu",
+			path, at >= len ? len : at);
 		free(text);
 		return HIL_ERR_ARG;
 	}
@@ -159,9 +159,10 @@ static int load(const char *path, cJSON **out, char *err, size_t errlen)
 		ret = HIL_ERR_ARG;
 	}
 	if (ret == HIL_OK && !id_ok(str(obj(root, "run"), "id"))) {
-		snprintf(err, errlen,
-			 "%s: \"run.id\" is not a run id (1 to 127 of A-Z a-z 0-9 . _ - +)",
-			 path);
+		snprintf(
+			err, errlen,
+			"%s: \"run.id\" is not a run id (1 to 127 of A-Z a-z 0-9 . _ - +)",
+			path);
 		ret = HIL_ERR_ARG;
 	}
 	if (ret != HIL_OK) {
@@ -197,9 +198,10 @@ static int fill_rows(const cJSON *report, const char *path,
 		copy_text(t->status, sizeof(t->status), str(r, "status"));
 		if (!len_ok(r, "msg_len", &h->msg_len) ||
 		    !len_ok(r, "ad_len", &h->ad_len)) {
-			snprintf(err, errlen,
-				 "%s: rows[%zu]: msg_len and ad_len should be whole numbers of bytes",
-				 path, i);
+			snprintf(
+				err, errlen,
+				"%s: rows[%zu]: msg_len and ad_len should be whole numbers of bytes",
+				path, i);
 			return HIL_ERR_ARG;
 		}
 		h->algorithm = t->algorithm;
@@ -207,12 +209,12 @@ static int fill_rows(const cJSON *report, const char *path,
 		h->operation = t->operation;
 		h->status = t->status;
 		v = obj(r, "median");
-		h->has_median = strcmp(t->status, "ok") == 0 &&
-				cJSON_IsNumber(v);
+		h->has_median =
+			strcmp(t->status, "ok") == 0 && cJSON_IsNumber(v);
 		h->median = h->has_median ? v->valuedouble : 0;
 		v = obj(m, "median");
-		h->has_model = h->has_median && cJSON_IsObject(m) &&
-			       cJSON_IsNumber(v);
+		h->has_model =
+			h->has_median && cJSON_IsObject(m) && cJSON_IsNumber(v);
 		h->model_median = h->has_model ? v->valuedouble : 0;
 		v = obj(e, "uj_per_op");
 		h->has_energy = cJSON_IsObject(e) &&
@@ -287,7 +289,8 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 {
 	static const char *const said[] = {
 		[HIL_HISTORY_NEW] = "recorded",
-		[HIL_HISTORY_REPLACED] = "recorded again (its end or status changed)",
+		[HIL_HISTORY_REPLACED] =
+			"recorded again (its end or status changed)",
 		[HIL_HISTORY_SAME] = "already recorded, unchanged",
 	};
 	struct hil_history_row *rows = NULL;
@@ -322,7 +325,8 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 	h.n_rows = (size_t)n;
 	ret = hil_history_put(db_path, &h, 1, id, sizeof(id), &outcome);
 	if (ret == HIL_OK) {
-		fprintf(out, "%s: run %s%s%s (host %s, board %s, %d rows): %s\n",
+		fprintf(out,
+			"%s: run %s%s%s (host %s, board %s, %d rows): %s\n",
 			path, h.id, strcmp(id, h.id) ? " as " : "",
 			strcmp(id, h.id) ? id : "", h.host[0] ? h.host : "-",
 			h.board, n, said[outcome]);
@@ -377,8 +381,8 @@ static int import_results_dir(const char *db_path, const char *dir, FILE *out,
 	return ret;
 }
 
-int hil_history_import(const char *db_path, const char *const *paths,
-		       size_t n, FILE *out)
+int hil_history_import(const char *db_path, const char *const *paths, size_t n,
+		       FILE *out)
 {
 	int ret = HIL_OK;
 	size_t i;
