@@ -28,7 +28,7 @@ static const char *const known_keys[] = {
 	"probe_id", "sensor",	"uid",	   "connected", NULL,
 };
 /* What hilrun can drive; twister's other runners (jlink, pyocd) are not. */
-static const char *const runners[] = {"openocd", "qemu", "native", NULL};
+static const char *const runners[] = {"openocd", "qemu", NULL};
 /* Bus backends of host/i2c (hil_i2c_open). */
 static const char *const sensor_buses[] = {"ftdi", "linux", "sim", NULL};
 
@@ -184,7 +184,7 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 		if (ret == HIL_OK && !in_list(runners, b->runner)) {
 			ret = fail(
 				c, HIL_ERR_CONFIG,
-				"[%zu].runner: \"%s\" is not a runner hilrun drives: expected openocd, qemu or native",
+				"[%zu].runner: \"%s\" is not a runner hilrun drives: expected openocd or qemu",
 				i, show(sb, sizeof(sb), b->runner));
 		}
 		return ret;

@@ -114,31 +114,31 @@ static void roots_text(const struct loader *ld, char *buf, size_t len)
 struct choice {
 	const char *what;	  /* "a board" */
 	const char *const *names; /* NULL-terminated */
-	const char *expected;	  /* "qemu-netduino, nucleo-f401re or native" */
+	const char *expected;	  /* "qemu-netduino or nucleo-f401re" */
 };
 
 static const char *const board_names[] = {"qemu-netduino", "nucleo-f401re",
-					  "native", NULL};
+					  NULL};
 static const char *const link_names[] = {"socket", "serial", NULL};
-static const char *const flasher_names[] = {"qemu", "openocd", "native", NULL};
+static const char *const flasher_names[] = {"qemu", "openocd", NULL};
 static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
 static const char *const sensor_names[] = {"none", "ina219", NULL};
 static const uint32_t op_bits[] = {HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
 				   HIL_OPS_HASH};
 
-static const struct choice board_choice = {
-	"a board", board_names, "qemu-netduino, nucleo-f401re or native"};
+static const struct choice board_choice = {"a board", board_names,
+					   "qemu-netduino or nucleo-f401re"};
 static const struct choice link_choice = {"a link", link_names,
 					  "socket or serial"};
 static const struct choice flasher_choice = {"a flasher", flasher_names,
-					     "qemu, openocd or native"};
+					     "qemu or openocd"};
 static const struct choice op_choice = {"an operation", op_names,
 					"encrypt, decrypt or hash"};
 static const struct choice sensor_choice = {"a sensor", sensor_names,
 					    "none or ina219"};
 
 /* The flasher each board is programmed with, index for index. */
-static const char *const board_flasher[] = {"qemu", "openocd", "native"};
+static const char *const board_flasher[] = {"qemu", "openocd"};
 
 static const char *const root_keys[] = {
 	"extends",    "name",  "board",	 "link",	"flasher",     "build",
@@ -2196,17 +2196,11 @@ static void derive(const cJSON *root, struct hil_config *cfg)
 			 board_flasher[b]);
 	}
 	if (member(flasher, "program") == NULL) {
-		if (strcmp(cfg->flasher.type, "qemu") == 0) {
-			snprintf(cfg->flasher.program,
-				 sizeof(cfg->flasher.program),
-				 "qemu-system-arm");
-		} else if (strcmp(cfg->flasher.type, "openocd") == 0) {
-			snprintf(cfg->flasher.program,
-				 sizeof(cfg->flasher.program), "openocd");
-		} else {
-			/* native: the runner spawns the stub it built. */
-			cfg->flasher.program[0] = '\0';
-		}
+		snprintf(cfg->flasher.program, sizeof(cfg->flasher.program),
+			 "%s",
+			 strcmp(cfg->flasher.type, "qemu") == 0
+				 ? "qemu-system-arm"
+				 : "openocd");
 	}
 	if (member(link, "type") == NULL) {
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
@@ -2238,7 +2232,7 @@ static int v_combination(struct loader *ld, const cJSON *root,
 	}
 	/*
 	 * QEMU's USART is a unix socket (libserialport cannot open a QEMU
-	 * pty) and the native stub listens on one: neither has a serial port.
+	 * pty): it has no serial port.
 	 */
 	if (strcmp(cfg->link.type, "serial") == 0 &&
 	    strcmp(cfg->board.name, "nucleo-f401re") != 0) {

@@ -114,7 +114,7 @@ static int check_version(struct doctor *d, const char *name,
 	return 0;
 }
 
-static void check_toolchain(struct doctor *d, const struct hil_config *cfg)
+static void check_toolchain(struct doctor *d)
 {
 	char *const specs[] = {CROSS_CC, "-print-file-name=nano.specs", NULL};
 	char out[1024];
@@ -122,32 +122,23 @@ static void check_toolchain(struct doctor *d, const struct hil_config *cfg)
 	struct stat st;
 	int status, ret, have_cc;
 
-	if (strcmp(cfg->board.name, "native") == 0) {
-		report(d, "cross compiler", V_SKIP,
-		       "board native is built with the host compiler");
+	have_cc = check_version(
+		d, "cross compiler", CROSS_CC,
+		" (Debian: apt install gcc-arm-none-eabi libnewlib-arm-none-eabi)");
+	if (!have_cc) {
 		report(d, "newlib nano specs", V_SKIP,
-		       "board native does not use newlib");
+		       "no cross compiler to ask");
 	} else {
-		have_cc = check_version(
-			d, "cross compiler", CROSS_CC,
-			" (Debian: apt install gcc-arm-none-eabi libnewlib-arm-none-eabi)");
-		if (!have_cc) {
-			report(d, "newlib nano specs", V_SKIP,
-			       "no cross compiler to ask");
+		/* gcc prints the bare name back when it has no such file. */
+		ret = run(specs, out, sizeof(out), TOOL_TIMEOUT_MS, &status);
+		path = first_line(out);
+		if (ret == HIL_OK && status == 0 && path[0] == '/' &&
+		    stat(path, &st) == 0) {
+			report(d, "newlib nano specs", V_OK, "%s", path);
 		} else {
-			/* gcc prints the bare name back when it has no such file. */
-			ret = run(specs, out, sizeof(out), TOOL_TIMEOUT_MS,
-				  &status);
-			path = first_line(out);
-			if (ret == HIL_OK && status == 0 && path[0] == '/' &&
-			    stat(path, &st) == 0) {
-				report(d, "newlib nano specs", V_OK, "%s",
-				       path);
-			} else {
-				report(d, "newlib nano specs", V_FAIL,
-				       "%s does not find nano.specs (the stub links with --specs=nano.specs; Debian: apt install libnewlib-arm-none-eabi)",
-				       CROSS_CC);
-			}
+			report(d, "newlib nano specs", V_FAIL,
+			       "%s does not find nano.specs (the stub links with --specs=nano.specs; Debian: apt install libnewlib-arm-none-eabi)",
+			       CROSS_CC);
 		}
 	}
 	check_version(d, "make", "make", " (Debian: apt install make)");
@@ -273,7 +264,7 @@ static void check_flasher(struct doctor *d, const struct hil_config *cfg)
 	const char *type = cfg->flasher.type;
 	int have;
 
-	if (strcmp(type, "native") == 0 || cfg->flasher.program[0] == '\0') {
+	if (cfg->flasher.program[0] == '\0') {
 		report(d, "flasher program", V_SKIP,
 		       "flasher %s runs no program", type);
 		return;
@@ -459,7 +450,7 @@ int hil_doctor(const struct hil_config *cfg, FILE *out)
 	if (cfg == NULL || out == NULL) {
 		return HIL_ERR_ARG;
 	}
-	check_toolchain(&d, cfg);
+	check_toolchain(&d);
 	check_flasher(&d, cfg);
 	check_serial(&d, cfg);
 	check_sensor(&d, cfg);

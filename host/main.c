@@ -134,7 +134,7 @@ static const char usage_compare[] =
 	"  --threshold METRIC=PCT  worse when new > base by more than PCT percent;\n"
 	"                   METRIC is the reports' unit: instructions (emulated),\n"
 	"                   cycles (a board's DWT), estimated (the model's cycles),\n"
-	"                   ns (native), energy; flash (per implementation) and\n"
+	"                   energy; flash (per implementation) and\n"
 	"                   stack (per row) are judged only when given. A metric\n"
 	"                   the reports do not have is an error (exit 2), never\n"
 	"                   a silent pass.\n"

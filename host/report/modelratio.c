@@ -5,8 +5,7 @@
 
 static int on_real_board(const struct hil_config *cfg)
 {
-	return strcmp(cfg->flasher.type, "qemu") != 0 &&
-	       strcmp(cfg->flasher.type, "native") != 0;
+	return strcmp(cfg->flasher.type, "qemu") != 0;
 }
 
 /* Does the model run estimate the flash profile the board config runs? */

@@ -52,14 +52,14 @@ static void check_accepted(const struct hil_config *c)
 
 	FUZZ_CHECK(terminated(c->path, sizeof(c->path)));
 	FUZZ_CHECK(terminated(c->name, sizeof(c->name)) && c->name[0] != 0);
-	FUZZ_CHECK(one_of(c->board.name, "qemu-netduino", "nucleo-f401re",
-			  "native"));
+	FUZZ_CHECK(
+		one_of(c->board.name, "qemu-netduino", "nucleo-f401re", NULL));
 	FUZZ_CHECK(c->board.clock_hz == 84000000 ||
 		   c->board.clock_hz == 24000000 ||
 		   c->board.clock_hz == 16000000);
 	FUZZ_CHECK(one_of(c->link.type, "socket", "serial", NULL));
 	FUZZ_CHECK(terminated(c->link.port, sizeof(c->link.port)));
-	FUZZ_CHECK(one_of(c->flasher.type, "qemu", "openocd", "native"));
+	FUZZ_CHECK(one_of(c->flasher.type, "qemu", "openocd", NULL));
 	FUZZ_CHECK(terminated(c->flasher.program, sizeof(c->flasher.program)));
 	FUZZ_CHECK(c->flasher.n_openocd_cfg >= 1 &&
 		   c->flasher.n_openocd_cfg <= HIL_CFG_MAX_OPENOCD_CFG);

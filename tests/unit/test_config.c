@@ -273,10 +273,10 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 	assert_string_equal(cfg.link.type, "serial");
 	assert_string_equal(cfg.link.port, "/dev/ttyUSB1");
 
-	parse_ok("{" ALG ", 'board': {'name': 'native'}}", &cfg);
-	assert_string_equal(cfg.flasher.type, "native");
-	assert_string_equal(cfg.flasher.program, "");
-	assert_string_equal(cfg.link.type, "socket");
+	/* There is no native board (docs/configs.md says why). */
+	parse_fails("{" ALG ", 'board': {'name': 'native'}}",
+		    "board.name: \"native\" is not a board (expected "
+		    "qemu-netduino or nucleo-f401re)");
 
 	parse_ok("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
 		 " 'flasher': {'program': '/opt/openocd/bin/openocd'},"
@@ -952,7 +952,7 @@ static void test_wrong_types_are_rejected(void **state)
 		    "link.port: expected a string");
 	parse_fails(
 		"{" ALG ", 'board': {'name': 1}}",
-		"board.name: expected one of qemu-netduino, nucleo-f401re or native");
+		"board.name: expected one of qemu-netduino or nucleo-f401re");
 	parse_fails("{" ALG ", 'build': {'cflags': [-2]}}",
 		    "build.cflags[0]: expected a string");
 	parse_fails(
@@ -1243,10 +1243,10 @@ static void test_board_and_flasher_must_match(void **state)
 
 	parse_fails(
 		"{" ALG ", 'board': {'name': 'nucleo-f410'}}",
-		"board.name: \"nucleo-f410\" is not a board (expected qemu-netduino, nucleo-f401re or native)");
+		"board.name: \"nucleo-f410\" is not a board (expected qemu-netduino or nucleo-f401re)");
 	parse_fails(
 		"{" ALG ", 'flasher': {'type': 'jlink'}}",
-		"flasher.type: \"jlink\" is not a flasher (expected qemu, openocd or native)");
+		"flasher.type: \"jlink\" is not a flasher (expected qemu or openocd)");
 	parse_fails(
 		"{" ALG ", 'link': {'type': 'usb'}}",
 		"link.type: \"usb\" is not a link (expected socket or serial)");
@@ -1257,13 +1257,6 @@ static void test_board_and_flasher_must_match(void **state)
 	parse_fails(
 		"{" ALG ", 'flasher': {'type': 'openocd'}}",
 		"flasher.type: \"openocd\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
-	parse_fails(
-		"{" ALG
-		", 'board': {'name': 'native'}, 'flasher': {'type': 'qemu'}}",
-		"flasher.type: \"qemu\" cannot program board.name \"native\" (it needs flasher \"native\")");
-	parse_fails(
-		"{" ALG ", 'flasher': {'type': 'native'}}",
-		"flasher.type: \"native\" cannot program board.name \"qemu-netduino\" (it needs flasher \"qemu\")");
 
 	/* The board in the base, the wrong flasher in the child: the child is named. */
 	put(fx, "base.json", "{" ALG ", 'board': {'name': 'qemu-netduino'}}", a,
@@ -1280,13 +1273,9 @@ static void test_board_and_flasher_must_match(void **state)
 	assert_string_equal(err, want);
 }
 
-static void test_native_and_qemu_boards_need_a_socket_link(void **state)
+static void test_the_qemu_board_needs_a_socket_link(void **state)
 {
 	(void)state;
-	parse_fails(
-		"{" ALG ", 'board': {'name': 'native'},"
-		" 'link': {'type': 'serial', 'port': '/dev/ttyACM0'}}",
-		"link.type: \"serial\" cannot reach board.name \"native\" (it needs \"socket\")");
 	parse_fails(
 		"{" ALG ", 'link': {'type': 'serial', 'port': '/dev/pts/3'}}",
 		"link.type: \"serial\" cannot reach board.name \"qemu-netduino\" (it needs \"socket\")");
@@ -1684,7 +1673,7 @@ int main(void)
 		T(test_probe_serial_cannot_inject_openocd_commands),
 		T(test_serial_link_requires_a_port),
 		T(test_board_and_flasher_must_match),
-		T(test_native_and_qemu_boards_need_a_socket_link),
+		T(test_the_qemu_board_needs_a_socket_link),
 		T(test_failure_leaves_cfg_untouched_and_tolerates_no_err),
 		T(test_damaged_text_never_crashes),
 		T(test_deep_nesting_and_wide_objects_are_refused),
