@@ -285,23 +285,6 @@ static int check_board(const struct ctx *c, size_t i, const cJSON *o,
 	return HIL_OK;
 }
 
-/* Line and column (from 1) of offset off in text. */
-static void where(const char *text, size_t off, size_t *line, size_t *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && text[i] != '\0'; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 static int parse(const struct ctx *c, const char *text, size_t len,
 		 struct hil_boards *map)
 {
@@ -322,7 +305,7 @@ static int parse(const struct ctx *c, const char *text, size_t len,
 		if (end != NULL && end >= text && end <= text + len) {
 			off = (size_t)(end - text);
 		}
-		where(text, off, &line, &col);
+		hil_text_line_col(text, off, &line, &col);
 		return fail(c, HIL_ERR_CONFIG,
 			    "line %zu, column %zu: not valid JSON", line, col);
 	}

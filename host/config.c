@@ -425,22 +425,6 @@ out_close:
 	return ret;
 }
 
-static void where(const char *text, size_t off, size_t *line, size_t *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 static int record_origin(struct loader *ld, const cJSON *item, size_t file)
 {
 	struct origin *n;
@@ -551,7 +535,7 @@ static int parse_text(struct loader *ld, size_t level, const char *text,
 
 	nul = memchr(text, '\0', len);
 	if (nul != NULL) {
-		where(text, (size_t)(nul - text), &line, &col);
+		hil_text_line_col(text, (size_t)(nul - text), &line, &col);
 		return fail_file(ld, HIL_ERR_CONFIG, file,
 				 "line %zu, column %zu: NUL byte in the text",
 				 line, col);
@@ -568,7 +552,7 @@ static int parse_text(struct loader *ld, size_t level, const char *text,
 		if (end != NULL && end >= text && end <= text + len) {
 			off = (size_t)(end - text);
 		}
-		where(text, off, &line, &col);
+		hil_text_line_col(text, off, &line, &col);
 		/* Whole value, then more: say so rather than show an excerpt. */
 		root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 0);
 		if (root != NULL) {

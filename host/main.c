@@ -29,15 +29,6 @@
 #include "sweep.h"
 #include "util.h"
 
-/* Exit statuses (result.h, README.md, hilrun --help). */
-enum {
-	EXIT_ALL_MEASURED = HIL_EXIT_ALL_MEASURED,
-	EXIT_ROWS_FAILED = HIL_EXIT_ROWS_FAILED,
-	EXIT_CANNOT_START = HIL_EXIT_CANNOT_START,
-	EXIT_REGRESSION = HIL_EXIT_REGRESSION,
-	EXIT_INTERRUPTED = HIL_EXIT_INTERRUPTED,
-};
-
 /* The only mutable global: set by the signal handler, read by the runner. */
 static volatile sig_atomic_t stop_requested;
 
@@ -789,8 +780,8 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		if (baseline != NULL) {
 			st = compare_reports(baseline, run->dir, &t, junit,
 					     NULL, 0);
-			*regression = st == EXIT_REGRESSION;
-			if (st == EXIT_CANNOT_START && ret == HIL_OK) {
+			*regression = st == HIL_EXIT_REGRESSION;
+			if (st == HIL_EXIT_CANNOT_START && ret == HIL_OK) {
 				ret = HIL_ERR_ARG;
 			}
 		} else if (write_junit_rows(run->dir, junit) != HIL_OK &&
@@ -990,8 +981,8 @@ static void report_path(const char *arg, char *buf, size_t len)
 }
 
 /*
- * Compare two reports; @return 0 same or better, EXIT_REGRESSION when a row
- * is worse than its threshold, EXIT_CANNOT_START on bad input. With junit,
+ * Compare two reports; @return 0 same or better, HIL_EXIT_REGRESSION when a row
+ * is worse than its threshold, HIL_EXIT_CANNOT_START on bad input. With junit,
  * also write JUnit XML of the new report and the comparison.
  */
 static int compare_reports(const char *base_arg, const char *new_arg,
@@ -1004,7 +995,7 @@ static int compare_reports(const char *base_arg, const char *new_arg,
 	cJSON *newer = NULL;
 	struct hil_cmp *cmp = NULL;
 	int worse = 0;
-	int status = EXIT_CANNOT_START;
+	int status = HIL_EXIT_CANNOT_START;
 
 	report_path(base_arg, bpath, sizeof(bpath));
 	report_path(new_arg, npath, sizeof(npath));
@@ -1047,7 +1038,7 @@ static int compare_reports(const char *base_arg, const char *new_arg,
 	if (hil_report_compare(base, newer, t, stdout, &worse) != HIL_OK) {
 		goto out;
 	}
-	status = worse ? EXIT_REGRESSION : EXIT_ALL_MEASURED;
+	status = worse ? HIL_EXIT_REGRESSION : HIL_EXIT_ALL_MEASURED;
 	if (junit != NULL) {
 		FILE *f = fopen(junit, "w");
 
@@ -1055,7 +1046,7 @@ static int compare_reports(const char *base_arg, const char *new_arg,
 		    hil_cmp_compute(base, newer, t, &cmp) != HIL_OK ||
 		    hil_junit_write(newer, cmp, f) != HIL_OK) {
 			hil_err("cannot write JUnit XML to %s", junit);
-			status = EXIT_CANNOT_START;
+			status = HIL_EXIT_CANNOT_START;
 		}
 		if (f != NULL) {
 			fclose(f);
@@ -1089,19 +1080,19 @@ static int cmd_compare(int argc, char **argv)
 			continue;
 		}
 		if (k == OPT_ERROR) {
-			return EXIT_CANNOT_START;
+			return HIL_EXIT_CANNOT_START;
 		}
 		if (k == OPT_POSITIONAL) {
 			if (n == 2) {
 				hil_err("compare: two reports, BASE and NEW (got a third: %s)",
 					v);
-				return EXIT_CANNOT_START;
+				return HIL_EXIT_CANNOT_START;
 			}
 			files[n++] = v;
 		} else if (k == 0) {
 			/* hil_thresholds_parse names what is wrong. */
 			if (hil_thresholds_parse(&t, v) != HIL_OK) {
-				return EXIT_CANNOT_START;
+				return HIL_EXIT_CANNOT_START;
 			}
 			if (n_given < sizeof(given) / sizeof(given[0])) {
 				given[n_given++] = v;
@@ -1114,7 +1105,7 @@ static int cmd_compare(int argc, char **argv)
 	}
 	if (n != 2) {
 		hil_err("compare: name two reports (usage: hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE])");
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
 	return compare_reports(files[0], files[1], &t, junit, given, n_given);
 }
@@ -1151,10 +1142,10 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 		hil_thresholds_default(&t);
 		switch (compare_reports(baseline, run->dir, &t, NULL, NULL,
 					0)) {
-		case EXIT_REGRESSION:
+		case HIL_EXIT_REGRESSION:
 			ret = HIL_SERVE_REGRESSION;
 			break;
-		case EXIT_CANNOT_START:
+		case HIL_EXIT_CANNOT_START:
 			/* The gate could not run: the job did not pass it. */
 			ret = HIL_ERR_CONFIG;
 			break;
@@ -1392,7 +1383,7 @@ static int cmd_history_import(int argc, char **argv)
 
 	if (paths == NULL) {
 		hil_err("out of memory");
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
 	for (i = 1; i < argc; i++) {
 		int k = next_opt("history import", argc, argv, &i, opts,
@@ -1403,7 +1394,7 @@ static int cmd_history_import(int argc, char **argv)
 		}
 		if (k == OPT_ERROR) {
 			free(paths);
-			return EXIT_CANNOT_START;
+			return HIL_EXIT_CANNOT_START;
 		}
 		if (k == OPT_POSITIONAL) {
 			paths[n++] = v;
@@ -1416,11 +1407,11 @@ static int cmd_history_import(int argc, char **argv)
 	if (n == 0) {
 		hil_err("history import: name the reports (REPORT.json, RUN_DIR or a results folder)");
 		free(paths);
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
 	ret = hil_history_import(db, paths, n, stdout);
 	free(paths);
-	return ret == HIL_OK ? 0 : EXIT_CANNOT_START;
+	return ret == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
 /* hilrun history: the runs, or one row's trend over them. */
@@ -1451,7 +1442,7 @@ static int cmd_history(int argc, char **argv)
 			continue;
 		}
 		if (k == OPT_ERROR) {
-			return EXIT_CANNOT_START;
+			return HIL_EXIT_CANNOT_START;
 		}
 		if (k == OPT_POSITIONAL) {
 			char *slash;
@@ -1459,7 +1450,7 @@ static int cmd_history(int argc, char **argv)
 			if (q.alg != NULL) {
 				hil_err("history: one algorithm only (got %s and %s)",
 					q.alg, v);
-				return EXIT_CANNOT_START;
+				return HIL_EXIT_CANNOT_START;
 			}
 			snprintf(alg, sizeof(alg), "%s", v);
 			slash = strchr(alg, '/');
@@ -1489,7 +1480,7 @@ static int cmd_history(int argc, char **argv)
 			if (parse_uint(opts[k].name, v, k == 6 ? 1 : 0,
 				       k == 6 ? 100000 : 1u << 20,
 				       &n) != HIL_OK) {
-				return EXIT_CANNOT_START;
+				return HIL_EXIT_CANNOT_START;
 			}
 			if (k == 4) {
 				q.msg_len = (long)n;
@@ -1508,11 +1499,11 @@ static int cmd_history(int argc, char **argv)
 	}
 	if (html != NULL && q.alg == NULL) {
 		hil_err("history: --html plots a row's trend: name its algorithm (hilrun history ALG[/IMPL] --html FILE)");
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
 	if (html != NULL) {
 		if (hil_history_html(db, &q, html) != HIL_OK) {
-			return EXIT_CANNOT_START;
+			return HIL_EXIT_CANNOT_START;
 		}
 		printf("%s: the trend of %s%s%s\n", html, q.alg,
 		       q.impl ? "/" : "", q.impl ? q.impl : "");
@@ -1521,10 +1512,11 @@ static int cmd_history(int argc, char **argv)
 	if (q.alg == NULL &&
 	    (q.op != NULL || q.msg_len >= 0 || q.ad_len >= 0)) {
 		hil_err("history: --op, --len and --ad select a row: name its algorithm (hilrun history ALG[/IMPL] ...)");
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
-	return hil_history_print(db, &q, stdout) == HIL_OK ? 0
-							   : EXIT_CANNOT_START;
+	return hil_history_print(db, &q, stdout) == HIL_OK
+		       ? 0
+		       : HIL_EXIT_CANNOT_START;
 }
 
 /* A subcommand: its handler's return is the exit status (the git way). */
@@ -1537,7 +1529,7 @@ struct command {
 static int run_doctor(int argc, char **argv)
 {
 	/* Every check passed: 0; something is missing: 2. */
-	return cmd_doctor(argc, argv) == HIL_OK ? 0 : EXIT_CANNOT_START;
+	return cmd_doctor(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
 static int run_sensor(int argc, char **argv)
@@ -1545,7 +1537,7 @@ static int run_sensor(int argc, char **argv)
 	/* Readings until N seconds or Ctrl-C: 0; no sensor: 2. */
 	return hil_sensorcmd_run(argc, argv, &stop_requested, stdout) == HIL_OK
 		       ? 0
-		       : EXIT_CANNOT_START;
+		       : HIL_EXIT_CANNOT_START;
 }
 
 static int run_serve(int argc, char **argv)
@@ -1555,12 +1547,12 @@ static int run_serve(int argc, char **argv)
 
 static int run_boards(int argc, char **argv)
 {
-	return cmd_boards(argc, argv) == HIL_OK ? 0 : EXIT_CANNOT_START;
+	return cmd_boards(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
 static int run_report(int argc, char **argv)
 {
-	return cmd_report(argc, argv) == HIL_OK ? 0 : EXIT_CANNOT_START;
+	return cmd_report(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
 static int run_crypt(int argc, char **argv)
@@ -1571,7 +1563,7 @@ static int run_crypt(int argc, char **argv)
 	if (ret == HIL_ERR_VERIFY) {
 		return 1;
 	}
-	return ret == HIL_OK ? 0 : EXIT_CANNOT_START;
+	return ret == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
 static const struct command commands[] = {
@@ -1676,7 +1668,7 @@ int main(int argc, char **argv)
 	struct run_end end;
 	unsigned wait_s = 0;
 	unsigned jobs = 0; /* a sweep's: 0 = the cores */
-	int status = EXIT_CANNOT_START;
+	int status = HIL_EXIT_CANNOT_START;
 	int sub;
 	int explicit_run = 0;
 	int verbosity = HIL_LOG_INFO;
@@ -1724,7 +1716,7 @@ int main(int argc, char **argv)
 	} else if (sub < argc && argv[sub][0] != '-') {
 		hil_err("unknown command \"%s\" (commands: run, crypt, doctor, sensor, report, compare, serve, boards, history; try hilrun --help)",
 			argv[sub]);
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
 	memset(&q, 0, sizeof(q));
 	q.runs = q.warmup = -1;

@@ -33,16 +33,6 @@
 #define DEFAULT_POLL  1000
 #define MAX_NAME      128 /* a job's base name: NAME.result.json must fit */
 
-/* Exit statuses as hilrun's (result.h, docs/lab.md), for the result file. */
-enum {
-	EXIT_ALL_MEASURED = HIL_EXIT_ALL_MEASURED,
-	EXIT_ROWS_FAILED = HIL_EXIT_ROWS_FAILED,
-	EXIT_CANNOT_START = HIL_EXIT_CANNOT_START,
-	EXIT_REGRESSION = HIL_EXIT_REGRESSION,
-	EXIT_INTERRUPTED = HIL_EXIT_INTERRUPTED,
-	EXIT_TRANSIENT = HIL_EXIT_TRANSIENT,
-};
-
 /* What happened to one job, for its result file. */
 struct outcome {
 	int exit_status;
@@ -161,7 +151,7 @@ static void reject_name(const struct hil_serve_opts *o, const char *name)
 	}
 	memset(&r, 0, sizeof(r));
 	r.job = base;
-	r.exit_status = EXIT_CANNOT_START;
+	r.exit_status = HIL_EXIT_CANNOT_START;
 	r.error =
 		"job file name: only letters, digits and . _ + - are allowed, at most 128 of them before .json (the file was renamed to this name)";
 	r.run_dir = "";
@@ -428,22 +418,6 @@ static void drop_state(const struct hil_serve_opts *o, const struct job *job)
 
 /* ---- the job file ------------------------------------------------------ */
 
-static void where(const char *text, size_t off, size_t *line, size_t *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && text[i] != '\0'; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 /* Read the locked job file through its descriptor (rename keeps it). */
 static int read_job(int fd, char **out, size_t *len, char *err, size_t errlen)
 {
@@ -517,7 +491,7 @@ static int parse_job(const struct hil_serve_opts *o, const char *text,
 		if (end != NULL && end >= text && end <= text + len) {
 			off = (size_t)(end - text);
 		}
-		where(text, off, &line, &col);
+		hil_text_line_col(text, off, &line, &col);
 		snprintf(
 			out->error, sizeof(out->error),
 			"job file: line %zu, column %zu: not valid JSON (expected {\"config\": \"PATH\"} or {\"config\": {...}})",
@@ -678,17 +652,17 @@ static int exit_status_of(int ret)
 {
 	switch (ret) {
 	case HIL_OK:
-		return EXIT_ALL_MEASURED;
+		return HIL_EXIT_ALL_MEASURED;
 	case HIL_ERR_VERIFY:
-		return EXIT_ROWS_FAILED;
+		return HIL_EXIT_ROWS_FAILED;
 	case HIL_SERVE_REGRESSION:
-		return EXIT_REGRESSION;
+		return HIL_EXIT_REGRESSION;
 	case HIL_ERR_INTERRUPTED:
-		return EXIT_INTERRUPTED;
+		return HIL_EXIT_INTERRUPTED;
 	case HIL_SERVE_TRANSIENT:
-		return EXIT_TRANSIENT;
+		return HIL_EXIT_TRANSIENT;
 	default:
-		return EXIT_CANNOT_START;
+		return HIL_EXIT_CANNOT_START;
 	}
 }
 
@@ -724,7 +698,7 @@ static void file_job(const struct hil_serve_opts *o, const struct job *job,
 		     const struct outcome *out)
 {
 	const char *dest =
-		out->exit_status == EXIT_ALL_MEASURED ? "done" : "failed";
+		out->exit_status == HIL_EXIT_ALL_MEASURED ? "done" : "failed";
 	char from[PATH_BYTES], to[PATH_BYTES];
 	struct stat st;
 
@@ -735,8 +709,8 @@ static void file_job(const struct hil_serve_opts *o, const struct job *job,
 
 		if (bad != NULL) {
 			*bad = *out;
-			if (bad->exit_status == EXIT_ALL_MEASURED) {
-				bad->exit_status = EXIT_CANNOT_START;
+			if (bad->exit_status == HIL_EXIT_ALL_MEASURED) {
+				bad->exit_status = HIL_EXIT_CANNOT_START;
 			}
 			snprintf(
 				bad->error, sizeof(bad->error),
@@ -775,10 +749,10 @@ static void file_job(const struct hil_serve_opts *o, const struct job *job,
 		}
 	}
 	if (strcmp(dest, "done") != 0 &&
-	    out->exit_status == EXIT_ALL_MEASURED) {
+	    out->exit_status == HIL_EXIT_ALL_MEASURED) {
 		hil_err("job %s: measured, but filed in failed/: its result could not be written to done/",
 			job->name);
-	} else if (out->exit_status == EXIT_ALL_MEASURED) {
+	} else if (out->exit_status == HIL_EXIT_ALL_MEASURED) {
 		hil_info("job %s: done, report %s/report.json", job->name,
 			 out->report_dir);
 	} else if (out->error[0] != '\0') {
@@ -860,7 +834,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 
 	memset(&lock, 0, sizeof(lock));
 	hil_utc_iso(out->started, sizeof(out->started));
-	out->exit_status = EXIT_CANNOT_START;
+	out->exit_status = HIL_EXIT_CANNOT_START;
 	if (cfg == NULL) {
 		snprintf(out->error, sizeof(out->error), "out of memory");
 		return STEP_FILED;
@@ -898,7 +872,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	}
 	if (ret != HIL_OK) {
 		if (ret == HIL_ERR_TIMEOUT) {
-			out->exit_status = EXIT_TRANSIENT; /* board busy */
+			out->exit_status = HIL_EXIT_TRANSIENT; /* board busy */
 		}
 		if (ret == HIL_ERR_TIMEOUT && o->wait_s > 0) {
 			snprintf(out->error, sizeof(out->error),
@@ -940,10 +914,10 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		free(cfg);
 		return STEP_STOPPED;
 	}
-	if (out->exit_status == EXIT_CANNOT_START) {
+	if (out->exit_status == HIL_EXIT_CANNOT_START) {
 		snprintf(out->error, sizeof(out->error), "%s",
 			 hil_strerror(ret));
-	} else if (out->exit_status == EXIT_TRANSIENT) {
+	} else if (out->exit_status == HIL_EXIT_TRANSIENT) {
 		snprintf(
 			out->error, sizeof(out->error),
 			"the board could not be flashed, reached or kept (see the log and the report)");

@@ -348,3 +348,19 @@ size_t hil_edit_distance(const char *a, const char *b)
 	}
 	return d[la][lb];
 }
+
+void hil_text_line_col(const char *text, size_t off, size_t *line, size_t *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && text[i] != '\0'; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}

@@ -75,4 +75,10 @@ void hil_utc_iso(char *buf, size_t len);
  */
 size_t hil_edit_distance(const char *a, const char *b);
 
+/**
+ * Line and column (both from 1) of byte offset off in text, for error
+ * messages about JSON and other text files; stops at a NUL.
+ */
+void hil_text_line_col(const char *text, size_t off, size_t *line, size_t *col);
+
 #endif /* HIL_UTIL_H */

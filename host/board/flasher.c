@@ -4,11 +4,14 @@
 
 #include "flasher.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../err.h"
 #include "../log.h"
@@ -287,4 +290,41 @@ int hil_flasher_probe(struct hil_flasher *f, char *why, size_t len)
 		return HIL_ERR_NA;
 	}
 	return f->ops->probe(f, why, len);
+}
+
+int hil_flasher_check_elf(const char *path, const char *raw_means)
+{
+	unsigned char h[EI_NIDENT + 4];
+	unsigned machine;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		hil_err("image %s: cannot open: %s", path, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	do {
+		n = read(fd, h, sizeof(h));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		hil_err("image %s: cannot read: %s", path, strerror(errno));
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0) {
+		hil_err("image %s: not an ELF file (%s)", path, raw_means);
+		return HIL_ERR_ARG;
+	}
+	/* e_machine follows e_ident and e_type, in the file's byte order. */
+	machine = h[EI_DATA] == ELFDATA2MSB
+			  ? (unsigned)h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
+			  : (unsigned)h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
+	if (h[EI_CLASS] != ELFCLASS32 || machine != EM_ARM) {
+		hil_err("image %s: not a 32-bit ARM ELF (class %u, machine %u)",
+			path, (unsigned)h[EI_CLASS], machine);
+		return HIL_ERR_ARG;
+	}
+	return HIL_OK;
 }

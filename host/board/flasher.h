@@ -160,4 +160,13 @@ int hil_flasher_set_program(struct hil_flasher *f, const char *program);
 extern const struct hil_flasher_ops hil_flasher_qemu_ops;
 extern const struct hil_flasher_ops hil_flasher_openocd_ops;
 
+/**
+ * Refuse an image that is not a 32-bit ARM ELF, before a backend would
+ * take it as raw bytes.
+ * @param raw_means what the backend would do with raw bytes, for the
+ *        message (e.g. "QEMU would run it as a raw image").
+ * @return HIL_OK, HIL_ERR_ARG (not an ARM ELF) or HIL_ERR_IO.
+ */
+int hil_flasher_check_elf(const char *path, const char *raw_means);
+
 #endif /* HIL_FLASHER_H */

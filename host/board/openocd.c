@@ -426,44 +426,6 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 	return ret;
 }
 
-/* Reject what OpenOCD would write to flash as a raw binary. */
-static int check_elf(const char *path)
-{
-	unsigned char h[EI_NIDENT + 4];
-	unsigned machine;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		hil_err("image %s: cannot open: %s", path, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	do {
-		n = read(fd, h, sizeof(h));
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		hil_err("image %s: cannot read: %s", path, strerror(errno));
-		close(fd);
-		return HIL_ERR_IO;
-	}
-	close(fd);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0) {
-		hil_err("image %s: not an ELF file (OpenOCD would flash it as raw bytes)",
-			path);
-		return HIL_ERR_ARG;
-	}
-	machine = h[EI_DATA] == ELFDATA2MSB
-			  ? (unsigned)h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
-			  : (unsigned)h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
-	if (h[EI_CLASS] != ELFCLASS32 || machine != EM_ARM) {
-		hil_err("image %s: not a 32-bit ARM ELF (class %u, machine %u)",
-			path, (unsigned)h[EI_CLASS], machine);
-		return HIL_ERR_ARG;
-	}
-	return HIL_OK;
-}
-
 /* path, or the working directory joined with it when it is relative. */
 static int absolute(const char *path, char *out, size_t len)
 {
@@ -564,7 +526,8 @@ static int openocd_start(struct hil_flasher *f, const char *elf_path)
 	char abs[PATH_MAX], cmd[CMD_LEN], what[PATH_MAX + 16];
 	int ret;
 
-	ret = check_elf(elf_path);
+	ret = hil_flasher_check_elf(elf_path,
+				    "OpenOCD would flash it as raw bytes");
 	if (ret != HIL_OK) {
 		return ret;
 	}

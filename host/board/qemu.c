@@ -179,45 +179,6 @@ static void report_exit(struct hil_flasher *f, const char *when)
 		hil_flasher_params(f)->program, status, when, q->elf, tail);
 }
 
-/* Reject what QEMU would load as a raw image and lock up on. */
-static int check_elf(const char *path)
-{
-	unsigned char h[EI_NIDENT + 4];
-	ssize_t n;
-	unsigned machine;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		hil_err("image %s: cannot open: %s", path, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	do {
-		n = read(fd, h, sizeof(h));
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		hil_err("image %s: cannot read: %s", path, strerror(errno));
-		close(fd);
-		return HIL_ERR_IO;
-	}
-	close(fd);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0) {
-		hil_err("image %s: not an ELF file (QEMU would run it as a raw image)",
-			path);
-		return HIL_ERR_ARG;
-	}
-	/* e_machine follows e_ident and e_type, in the file's byte order. */
-	machine = h[EI_DATA] == ELFDATA2MSB
-			  ? (unsigned)h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
-			  : (unsigned)h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
-	if (h[EI_CLASS] != ELFCLASS32 || machine != EM_ARM) {
-		hil_err("image %s: not a 32-bit ARM ELF (class %u, machine %u)",
-			path, (unsigned)h[EI_CLASS], machine);
-		return HIL_ERR_ARG;
-	}
-	return HIL_OK;
-}
-
 static int remove_socket(const struct qemu *q)
 {
 	if (unlink(q->sock) != 0 && errno != ENOENT) {
@@ -371,7 +332,8 @@ static int qemu_start(struct hil_flasher *f, const char *elf_path)
 	int ret;
 
 	qemu_stop(f);
-	ret = check_elf(elf_path);
+	ret = hil_flasher_check_elf(elf_path,
+				    "QEMU would run it as a raw image");
 	if (ret != HIL_OK) {
 		return ret;
 	}
