@@ -61,6 +61,8 @@ HOST_LIB_SRCS += host/jobpolicy.c
 HOST_LIB_SRCS += host/history.c
 # hilrun history import: the runs of reports from other hosts.
 HOST_LIB_SRCS += host/historyimport.c
+# Energy per operation from the datasheet's run current (no sensor).
+HOST_LIB_SRCS += host/energyest.c
 HOST_MAIN_SRCS := host/main.c
 
 # Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
@@ -259,6 +261,7 @@ UNIT_TESTS += leak
 UNIT_TESTS += paths target
 UNIT_TESTS += result
 UNIT_TESTS += usart_rx model_ratio bench_counter
+UNIT_TESTS += energyest
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.

@@ -7,6 +7,7 @@
 
 #include "build.h"
 #include "config.h"
+#include "energyest.h"
 #include "hilp.h"
 #include "mapsizes.h"
 #include "stats.h"
@@ -89,6 +90,9 @@ struct hil_row {
 	int interrupted; /* not ok: stopped (SIGTERM/SIGINT) while measured */
 	char error[HIL_ROW_ERR]; /* why not ok */
 	struct hil_row_energy energy;
+	/* From the datasheet's run current when no sensor measured energy
+	 * (hil_energyest_apply); not journaled, computed again each time. */
+	struct hil_energy_est est;
 	struct hil_row_model model;
 	struct hil_row_leak leak;
 	uint32_t heap_bytes; /* peak heap of one call (0: no malloc) */
@@ -202,6 +206,13 @@ struct hil_run {
 		char file[HIL_PATH + 16]; /* the plugin's record file */
 		char why[256];		  /* when not enabled: why */
 	} model;
+	/* Energy estimated from a datasheet (no sensor): how, or why not. */
+	struct {
+		int applies;	  /* rows have est (no sensor in the run) */
+		char source[256]; /* document, revision, table, row */
+		char assumptions[512];
+		char why[256]; /* when no row could be estimated */
+	} energy_est;
 	struct {
 		char spec[2 * HIL_CFG_NAME]; /* bench.normalize_to; "" none */
 		char implementation[HILP_NAME_MAX]; /* the one used */

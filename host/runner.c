@@ -2507,6 +2507,7 @@ int hil_runner_run(const struct hil_config *cfg,
 		hil_warn("out of memory fitting the length series: no fits[]");
 	}
 	hil_run_compute_normalized(run);
+	hil_energyest_apply(run);
 	if (ret == HIL_OK) {
 		size_t i;
 

@@ -236,9 +236,27 @@ static void add_figure(struct hil_cmp *c, const cJSON *row, const char *metric,
 	e->verdict = judge(ub, un, pct);
 }
 
+/*
+ * How a row's energy was obtained. Reports older than the estimate have
+ * only "measured" and "model"; anything else (none) reads as it says.
+ */
+static const char *energy_kind(const cJSON *row)
+{
+	const char *k = hil_rj_row_energy_kind(row);
+
+	return k[0] != '\0' ? k : "measured";
+}
+
+/* Counts energy pairs left out because their kinds differ. */
+struct kind_skip {
+	size_t n;
+	const char *base_kind, *new_kind; /* of the first one */
+};
+
 static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			 const char *unit, double pct, double energy_pct,
-			 double est_pct, double stack_pct)
+			 double est_pct, double stack_pct,
+			 struct kind_skip *skip)
 {
 	struct hil_cmp_entry *e = entry(c, n, "median", unit);
 	int bok = hil_rj_row_ok(b), nok = hil_rj_row_ok(n);
@@ -278,7 +296,17 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 		    hil_rj_num(n, "stack_bytes", &un)) {
 			add_figure(c, n, "stack", "B", ub, un, stack_pct);
 		}
-		if (hil_rj_row_energy(b, &ub) && hil_rj_row_energy(n, &un)) {
+		if (hil_rj_row_energy(b, &ub) && hil_rj_row_energy(n, &un) &&
+		    strcmp(energy_kind(b), energy_kind(n)) != 0) {
+			/* A datasheet estimate, a simulated sensor and a real
+			 * one are three different quantities: never judged
+			 * against each other as if equal. */
+			if (skip->n++ == 0) {
+				skip->base_kind = energy_kind(b);
+				skip->new_kind = energy_kind(n);
+			}
+		} else if (hil_rj_row_energy(b, &ub) &&
+			   hil_rj_row_energy(n, &un)) {
 			e = entry(c, n, "energy", "uJ");
 			e->threshold = energy_pct;
 			e->have_base = e->have_new = 1;
@@ -304,6 +332,7 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 	const cJSON *r;
 	size_t cap;
 	double pct;
+	struct kind_skip skip = {0, NULL, NULL};
 
 	*out = NULL;
 	if (t == NULL) {
@@ -350,7 +379,7 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 				return HIL_ERR_ARG;
 			}
 			compare_pair(c, b, r, ub, pct, t->energy, t->estimated,
-				     t->stack);
+				     t->stack, &skip);
 			continue;
 		}
 		e = entry(c, r, "median", ub);
@@ -398,6 +427,16 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 			c->e[cap].verdict == HIL_WORSE ||
 			(t->fail_missing && c->e[cap].verdict == HIL_REMOVED);
 	}
+	if (skip.n > 0) {
+		hil_warn(
+			"energy not compared on %zu row%s: %s has it as %s, %s as %s (%s); they are not the same quantity",
+			skip.n, skip.n == 1 ? "" : "s", bid, skip.base_kind,
+			nid, skip.new_kind,
+			"estimate = from the datasheet's run current, model = a simulated sensor, measured = a real sensor");
+	}
+	c->energy_kind_skipped = skip.n;
+	c->energy_kinds[0] = skip.base_kind;
+	c->energy_kinds[1] = skip.new_kind;
 	(void)metric;
 	*out = c;
 	return HIL_OK;
@@ -523,6 +562,13 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		c->n - counts[HIL_ADDED] - counts[HIL_REMOVED],
 		counts[HIL_SAME], counts[HIL_BETTER], counts[HIL_WORSE],
 		counts[HIL_ADDED], counts[HIL_REMOVED]);
+	if (c->energy_kind_skipped > 0) {
+		fprintf(out,
+			"energy: not compared on %zu row%s: %s in the base report, %s in the new one (not the same quantity)\n",
+			c->energy_kind_skipped,
+			c->energy_kind_skipped == 1 ? "" : "s",
+			c->energy_kinds[0], c->energy_kinds[1]);
+	}
 	for (i = 0; i < c->n; i++) {
 		const struct hil_cmp_entry *e = &c->e[i];
 		char b[40], n[40], ch[24];

@@ -366,7 +366,9 @@ static void summary(const cJSON *report, FILE *out)
 	th2(out, "n hl", "Flash", "B, own code + data");
 	th2(out, "n hl", "RAM", "B, static + stack");
 	snprintf(esub, sizeof(esub), "µJ/op @%.0f B%s", s.head_len,
-		 s.energy_model ? ", model" : "");
+		 s.energy_model ? ", model"
+		 : s.energy_est ? ", est."
+				: "");
 	th2(out, "n hl", "Energy", esub);
 	snprintf(at, sizeof(at), "@%.0f B (longest)", s.longest);
 	th2(out, "n d first", name, at);
@@ -458,9 +460,15 @@ static void summary(const cJSON *report, FILE *out)
 		      out);
 	}
 	if (s.energy_reason != NULL) {
-		fputs("<li>Energy: - = ", out);
+		fputs(s.energy_est ? "<li>Energy: - = no estimate: "
+				   : "<li>Energy: - = ",
+		      out);
 		esc(out, s.energy_reason);
 		fputs(".</li>\n", out);
+	} else if (s.energy_est) {
+		fprintf(out,
+			"<li>Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).</li>\n",
+			s.head_len);
 	} else if (s.energy_model) {
 		fprintf(out,
 			"<li>Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.</li>\n",

@@ -41,17 +41,53 @@ static int add_hex32(cJSON *o, const char *k, uint32_t v)
 }
 
 /*
- * A row's energy: absent when nothing was asked for (the report's sensor
- * object says why), {"status": "failed", "error"} when the sensor or the
+ * A row without a sensor: the datasheet estimate, kind "estimate" (never
+ * "measured" or "model"), with its source and assumptions, or why none.
+ */
+static int add_energy_est(cJSON *row, const struct hil_run *run,
+			  const struct hil_row *r)
+{
+	const struct hil_energy_est *e = &r->est;
+	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
+	cJSON *o = cJSON_AddObjectToObject(row, "energy");
+	int ok = o != NULL;
+
+	if (ok && !e->ok) {
+		ok = add_str(o, "status", "none");
+		ok = ok && add_str(o, "kind", "estimate");
+		return ok && add_str(o, "why", e->why);
+	}
+	ok = ok && add_str(o, "status", "ok");
+	ok = ok && add_str(o, "kind", "estimate");
+	ok = ok && add_str(o, "unit", "uJ");
+	ok = ok && add_num(o, "uj_per_op", e->uj_per_op);
+	ok = ok && add_str(o, "source", run->energy_est.source);
+	ok = ok && add_str(o, "assumptions", run->energy_est.assumptions);
+	ok = ok && add_num(o, "vdd_v", e->vdd);
+	ok = ok && add_num(o, "idd_ma", e->idd_ma);
+	ok = ok && add_num(o, "clock_hz", e->clock_hz);
+	ok = ok && add_num(o, "cycles_per_op", e->cycles);
+	ok = ok && add_str(o, "cycles_from",
+			   emulated ? "cycle model (estimated)" : "DWT");
+	ok = ok && add_num(o, "op_seconds", e->op_seconds);
+	return ok;
+}
+
+/*
+ * A row's energy: without a sensor the estimate above (or nothing, where
+ * no estimate applies), {"status": "failed", "error"} when the sensor or the
  * window failed, else the figures, labelled model or measured.
  */
-static int add_energy(cJSON *row, const struct hil_row_energy *e)
+static int add_energy(cJSON *row, const struct hil_run *run,
+		      const struct hil_row *r)
 {
+	const struct hil_row_energy *e = &r->energy;
 	cJSON *o;
 	int ok;
 
 	if (e->state == HIL_ENERGY_NONE) {
-		return 1;
+		return run->energy_est.applies ? add_energy_est(row, run, r)
+					       : 1;
 	}
 	o = cJSON_AddObjectToObject(row, "energy");
 	ok = o != NULL;
@@ -273,7 +309,7 @@ static cJSON *row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && add_num(o, "heap_bytes", r->heap_bytes);
 	ok = ok && add_leak(o, run, &r->leak);
 	ok = ok && add_model(o, run, r);
-	ok = ok && add_energy(o, &r->energy);
+	ok = ok && add_energy(o, run, r);
 	ok = ok && add_str(o, "status",
 			   r->ok	    ? "ok"
 			   : r->interrupted ? "interrupted"
@@ -497,6 +533,18 @@ static cJSON *report_object(const struct hil_run *run)
 	o = ok ? cJSON_AddObjectToObject(root, "sensor") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && add_sensor(o, run);
+	if (ok && run->energy_est.applies) {
+		o = cJSON_AddObjectToObject(root, "energy_estimate");
+		ok = o != NULL;
+		ok = ok && add_str(o, "kind", "estimate");
+		ok = ok && add_str(o, "source", run->energy_est.source);
+		ok = ok &&
+		     add_str(o, "assumptions", run->energy_est.assumptions);
+		ok = ok && add_str(o, "method", "docs/method.md");
+		if (run->energy_est.why[0] != '\0') {
+			ok = ok && add_str(o, "why", run->energy_est.why);
+		}
+	}
 
 	a = ok ? cJSON_AddArrayToObject(root, "sizes") : NULL;
 	ok = ok && a != NULL;

@@ -87,8 +87,17 @@ int hil_rj_row_energy(const cJSON *row, double *uj)
 	return cJSON_IsObject(e) && hil_rj_num(e, "uj_per_op", uj);
 }
 
+const char *hil_rj_row_energy_kind(const cJSON *row)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
+
+	return cJSON_IsObject(e) ? hil_rj_str(e, "kind") : "";
+}
+
 const char *hil_rj_energy_reason(const cJSON *report)
 {
+	const cJSON *est =
+		cJSON_GetObjectItemCaseSensitive(report, "energy_estimate");
 	const cJSON *rows = hil_rj_rows(report);
 	const cJSON *r;
 	double uj;
@@ -99,10 +108,20 @@ const char *hil_rj_energy_reason(const cJSON *report)
 		if (hil_rj_row_energy(r, &uj)) {
 			return NULL;
 		}
-		if (cJSON_IsObject(
-			    cJSON_GetObjectItemCaseSensitive(r, "energy"))) {
+		/* An estimate's "none" is no failure: it says why itself. */
+		if (strcmp(hil_rj_str(cJSON_GetObjectItemCaseSensitive(
+					      r, "energy"),
+				      "status"),
+			   "failed") == 0) {
 			any_object = 1;
 		}
+	}
+	if (cJSON_IsObject(est)) {
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(est, "why");
+
+		return cJSON_IsString(why) && why->valuestring[0] != '\0'
+			       ? why->valuestring
+			       : "no estimate for any row (see each row's energy.why)";
 	}
 	if (any_object) {
 		return "energy measurement failed on every row (see each row's energy error)";

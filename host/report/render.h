@@ -170,6 +170,10 @@ struct hil_cmp {
 	struct hil_cmp_entry *e;
 	size_t n;
 	size_t worse; /* entries with verdict HIL_WORSE */
+	/* rows whose energy was left out: estimated in one report, measured
+	 * (or simulated) in the other (warned once) */
+	size_t energy_kind_skipped;
+	const char *energy_kinds[2]; /* base's and new's, of the first one */
 };
 
 /**

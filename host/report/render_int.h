@@ -36,6 +36,12 @@ int hil_rj_row_per_byte(const cJSON *row, double *v);
 int hil_rj_row_energy(const cJSON *row, double *uj);
 
 /**
+ * rows[].energy.kind: "measured", "model" (simulated sensor), "estimate"
+ * (datasheet run current, no sensor), or "" when the row has none.
+ */
+const char *hil_rj_row_energy_kind(const cJSON *row);
+
+/**
  * Why the report has no energy figures, or NULL when at least one row has
  * one. The text is static.
  */
@@ -145,7 +151,8 @@ struct hil_summary {
 	const char *unit;
 	const char *energy_reason; /* NULL when energy was measured */
 	int energy_model;	   /* the energy figures come from a model */
-	const char *model_unit;	   /* the cycle model's unit, or NULL */
+	int energy_est;		/* estimated from the datasheet (no sensor) */
+	const char *model_unit; /* the cycle model's unit, or NULL */
 	/* What the headline columns count: "cycles (estimated, model)" when
 	 * the cycle model ran, else the counter unit. */
 	const char *head_unit;

@@ -314,6 +314,8 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 			cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
 
 		s->energy_model = strcmp(hil_rj_str(sen, "kind"), "model") == 0;
+		s->energy_est = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+			report, "energy_estimate"));
 		if (hil_rj_bool(cm, "enabled") == 1) {
 			s->model_unit = hil_rj_str(cm, "unit");
 		}
@@ -483,7 +485,9 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	fprintf(out,
 		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
 		s.unit, s.head_len, s.longest, s.head_len, s.longest, s.longest,
-		s.energy_model ? ", model" : "");
+		s.energy_model ? ", model"
+		: s.energy_est ? ", est."
+			       : "");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
@@ -546,7 +550,12 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		      out);
 	}
 	if (s.energy_reason != NULL) {
-		fprintf(out, "- Energy: \"-\" = %s.\n", s.energy_reason);
+		fprintf(out, "- Energy: \"-\" = %s%s.\n",
+			s.energy_est ? "no estimate: " : "", s.energy_reason);
+	} else if (s.energy_est) {
+		fprintf(out,
+			"- Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).\n",
+			s.head_len);
 	} else if (s.energy_model) {
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.\n",
@@ -683,6 +692,7 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"digest_expected",
 		"digest_measured",
 		"energy_uj_per_op",
+		"energy_kind",
 		"error",
 	};
 	static const char *const stats[] = {"median", "mean", "stddev",
@@ -745,6 +755,8 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 			hil_fmt_num(buf, sizeof(buf), v);
 		}
 		csv_field(out, buf, 0);
+		/* measured, model or estimate: never one read as another. */
+		csv_field(out, buf[0] ? hil_rj_row_energy_kind(r) : "", 0);
 		csv_field(out, hil_rj_str(r, "error"), 0);
 		fputs("\r\n", out);
 	}

@@ -151,7 +151,8 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
 	uint32_t at = headline_len(run, want), longest = 0;
 	int have_model = 0, have_energy = 0, have_spread = 0, any_ct0 = 0;
-	int energy_model = 0;
+	int energy_model = 0, have_est = 0;
+	const int est_applies = run->energy_est.applies;
 	size_t i, j, n = 0, failed = 0;
 	struct ht_line *lines;
 	int col_model, col_flash, col_energy, col_spread, col_mode, ncols;
@@ -168,6 +169,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 		have_energy |= r->energy.state == HIL_ENERGY_OK;
 		energy_model |=
 			r->energy.state == HIL_ENERGY_OK && r->energy.model;
+		have_est |= r->energy.state == HIL_ENERGY_NONE && r->est.ok;
 		have_spread |= r->ok && r->stats.stddev > 0;
 		failed += !r->ok;
 	}
@@ -182,7 +184,9 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 	col_model = 3 + 1 + two;
 	col_flash = col_model + (have_model ? 1 + two : 0);
 	col_energy = col_flash + 2;
-	col_spread = col_energy + (have_energy ? 1 : 0);
+	/* Energy always has its column: measured, simulated or estimated
+	 * from the datasheet, or "-" with the reason below the table. */
+	col_spread = col_energy + 1;
 	col_mode = col_spread + (have_spread ? 1 : 0);
 	ncols = col_mode + 1;
 	snprintf(lines[0].c[0], HT_CELL, "algorithm");
@@ -203,10 +207,10 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 	}
 	snprintf(lines[0].c[col_flash], HT_CELL, "flash KB");
 	snprintf(lines[0].c[col_flash + 1], HT_CELL, "RAM B");
-	if (have_energy) {
-		snprintf(lines[0].c[col_energy], HT_CELL, "uJ/op @%u%s",
-			 (unsigned)at, energy_model ? " (sim)" : "");
-	}
+	snprintf(lines[0].c[col_energy], HT_CELL, "uJ/op @%u%s", (unsigned)at,
+		 have_energy   ? (energy_model ? " (sim)" : "")
+		 : est_applies ? " (est.)"
+			       : "");
 	if (have_spread) {
 		snprintf(lines[0].c[col_spread], HT_CELL, "spread @%u",
 			 (unsigned)at);
@@ -273,13 +277,14 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 			snprintf(l->c[col_flash + 1], HT_CELL, "%u+?",
 				 (unsigned)stack);
 		}
-		if (have_energy) {
-			if (ra != NULL && ra->energy.state == HIL_ENERGY_OK) {
-				snprintf(l->c[col_energy], HT_CELL, "%.3g",
-					 ra->energy.uj_per_op);
-			} else {
-				snprintf(l->c[col_energy], HT_CELL, "-");
-			}
+		if (ra != NULL && ra->energy.state == HIL_ENERGY_OK) {
+			snprintf(l->c[col_energy], HT_CELL, "%.3g",
+				 ra->energy.uj_per_op);
+		} else if (!have_energy && ra != NULL && ra->est.ok) {
+			snprintf(l->c[col_energy], HT_CELL, "%.3g",
+				 ra->est.uj_per_op);
+		} else {
+			snprintf(l->c[col_energy], HT_CELL, "-");
 		}
 		if (have_spread) {
 			if (ra != NULL && ra->ok && ra->stats.median > 0) {
@@ -340,6 +345,12 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 			energy_model
 				? "from the simulated sensor: a model, not a measurement"
 				: "measured with the sensor");
+	} else if (have_est) {
+		fprintf(out,
+			"uJ/op (est.) = energy estimated from the datasheet's run current, not measured: see docs/method.md.\n");
+	} else if (est_applies && run->energy_est.why[0] != '\0') {
+		fprintf(out, "uJ/op (est.): no estimate (%s).\n",
+			run->energy_est.why);
 	} else {
 		const char *why = run->sensor.why[0] ? run->sensor.why
 						     : "no sensor configured";

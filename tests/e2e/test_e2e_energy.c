@@ -208,7 +208,7 @@ static void test_a_sensor_that_dies_mid_run_keeps_the_cycles(void **state)
 static void test_without_a_sensor_the_report_says_why(void **state)
 {
 	char config[128], results[128];
-	const cJSON *rows, *row, *sensor;
+	const cJSON *rows, *row, *sensor, *est;
 	cJSON *root;
 
 	(void)state;
@@ -219,11 +219,36 @@ static void test_without_a_sensor_the_report_says_why(void **state)
 	sensor = cJSON_GetObjectItemCaseSensitive(root, "sensor");
 	assert_string_equal(str(sensor, "type"), "none");
 	e2e_assert_contains(str(sensor, "why"), "emulated board");
+	/* Without a sensor: an estimate from the datasheet, labelled as one
+	 * with its source, never passed off as measured. */
+	est = cJSON_GetObjectItemCaseSensitive(root, "energy_estimate");
+	assert_non_null(est);
+	assert_string_equal(str(est, "kind"), "estimate");
+	e2e_assert_contains(str(est, "source"), "STM32F401");
+	e2e_assert_contains(str(est, "source"), "DS10086");
+	e2e_assert_contains(str(est, "method"), "docs/method.md");
 	rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
 	cJSON_ArrayForEach(row, rows)
 	{
-		/* Never a made-up number. */
-		assert_null(cJSON_GetObjectItemCaseSensitive(row, "energy"));
+		const cJSON *e =
+			cJSON_GetObjectItemCaseSensitive(row, "energy");
+
+		assert_non_null(e);
+		assert_string_equal(str(e, "kind"), "estimate");
+		if (strcmp(str(e, "status"), "ok") == 0) {
+			/* From the model's cycles at the configured clock. */
+			assert_true(num(e, "uj_per_op") > 0);
+			e2e_assert_contains(str(e, "source"), "DS10086");
+			e2e_assert_contains(str(e, "cycles_from"),
+					    "cycle model");
+			assert_true(num(e, "clock_hz") == 84000000);
+		} else {
+			/* No figure: never a made-up number, and why. */
+			assert_string_equal(str(e, "status"), "none");
+			assert_null(cJSON_GetObjectItemCaseSensitive(
+				e, "uj_per_op"));
+			assert_true(strlen(str(e, "why")) > 0);
+		}
 	}
 	cJSON_Delete(root);
 }

@@ -1833,6 +1833,39 @@ static void test_compare_energy_ten_percent(void **state)
 	cJSON_Delete(b);
 }
 
+/* An energy estimated from the datasheet is not judged against a measured
+ * one: the pair is left out, and the output says so. */
+static void test_compare_refuses_estimated_against_measured_energy(void **state)
+{
+	cJSON *a = load_fixture("report-failed.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *e = cJSON_GetObjectItemCaseSensitive(row_at(b, 3), "energy");
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	cJSON_AddStringToObject(e, "kind", "estimate");
+	/* +50%: would be worse if it were compared. */
+	set_num(e, "uj_per_op", 3.75 * 1.5);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 0);
+	assert_null(strstr(out, "energy 3.75 ->"));
+	assert_non_null(strstr(
+		out,
+		"energy: not compared on 1 row: measured in the base report, estimate in the new one (not the same quantity)"));
+	free(out);
+	/* Two estimates are the same quantity: compared as usual. */
+	e = cJSON_GetObjectItemCaseSensitive(row_at(a, 3), "energy");
+	cJSON_AddStringToObject(e, "kind", "estimate");
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 1);
+	assert_null(strstr(out, "not compared"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 /* ---------------------------------------------------------------- junit */
 
 static char *junit_text(const cJSON *r, const struct hil_cmp *c)
@@ -2020,6 +2053,8 @@ int main(void)
 		cmocka_unit_test(test_compare_lists_added_and_removed_rows),
 		cmocka_unit_test(test_compare_failed_row_is_worse),
 		cmocka_unit_test(test_compare_energy_ten_percent),
+		cmocka_unit_test(
+			test_compare_refuses_estimated_against_measured_energy),
 		cmocka_unit_test(test_junit_one_testcase_per_row),
 		cmocka_unit_test(test_junit_regression_suite_from_comparison),
 		cmocka_unit_test(
