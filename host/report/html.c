@@ -191,6 +191,8 @@ static void warn_unmeasured(const cJSON *report, FILE *out)
 			continue;
 		}
 		*slash = '\0';
+		/* A folder of the user's own: "alg/impl=its link". */
+		slash[1 + strcspn(slash + 1, "=")] = '\0';
 		if (any_row_of(report, tok, slash + 1)) {
 			continue;
 		}
@@ -501,6 +503,8 @@ static void unmeasured_rows(const cJSON *report, FILE *out)
 			continue;
 		}
 		*slash = '\0';
+		/* A folder of the user's own: "alg/impl=its link". */
+		slash[1 + strcspn(slash + 1, "=")] = '\0';
 		if (any_row_of(report, tok, slash + 1)) {
 			continue;
 		}
