@@ -355,3 +355,137 @@ int cm4_close(struct cm4 *m, struct cm4_totals *out)
 	m->open = 0;
 	return 1;
 }
+
+/*
+ * A run is applied in one step when the rules give the same for its
+ * instructions wherever it is entered from:
+ * - insn[0..n-2] do not access memory (the plugin ends a run at the first
+ *   memory access), and the cost of an instruction that does not access
+ *   memory reads nothing of the one before (the pipelining and the AGU
+ *   stall are memory rules), so their settled costs are those of a scratch
+ *   model fed the run alone;
+ * - the model is not inside an IT block when the run starts (checked at
+ *   run time), so the IT state within the run is the scratch model's;
+ * - fetch stalls: at 0 wait states there are none; otherwise the run lies
+ *   in flash (checked here), its lines after insn[0]'s are known, and only
+ *   the line cache's answer is left to run time (fetch_line()).
+ */
+int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
+		    const struct thumb_insn *const *insn, size_t n,
+		    uint32_t *line)
+{
+	struct cm4 scratch;
+	uint32_t cur;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	if (n == 0) {
+		return -1;
+	}
+	r->insn = insn;
+	r->n = n;
+	r->line = line;
+	r->fast = 1;
+	for (i = 0; i + 1 < n; i++) {
+		if (is_memory(insn[i]->cls)) {
+			r->fast = 0;
+		}
+	}
+	cur = NO_LINE;
+	for (i = 0; i < n && r->fast && m->cfg.ws != 0; i++) {
+		uint32_t first = flash_line(&m->cfg, insn[i]->pc);
+		uint32_t last =
+			flash_line(&m->cfg, insn[i]->pc + insn[i]->len - 1u);
+
+		if (first == NO_LINE || last == NO_LINE) {
+			r->fast = 0; /* RAM, or across its edge */
+			break;
+		}
+		if (i == 0) {
+			cur = last; /* cm4_exec() fetches insn[0] */
+			continue;
+		}
+		if (first != cur) {
+			line[r->nlines++] = first;
+			r->nlines_last += i + 1 == n;
+		}
+		if (last != first) {
+			line[r->nlines++] = last;
+			r->nlines_last += i + 1 == n;
+		}
+		cur = last;
+	}
+	if (!r->fast) {
+		r->nlines = r->nlines_last = 0;
+		return 0;
+	}
+	cm4_init(&scratch, &m->cfg);
+	scratch.cfg.ws = 0;
+	scratch.open = 1;
+	for (i = 0; i < n; i++) {
+		cm4_exec(&scratch, insn[i]);
+	}
+	r->t = scratch.t;
+	r->prev_cls = scratch.prev_cls;
+	r->prev_rt = scratch.prev_rt;
+	r->prev_dst = scratch.prev_dst;
+	r->prev_executed = scratch.prev_executed;
+	r->it_left = scratch.it_left;
+	r->last_in_it = scratch.pend_in_it;
+	return 0;
+}
+
+static void add_stall(struct cm4_totals *t, unsigned s)
+{
+	t->cycles += s;
+	t->min += s;
+	t->max += s;
+	t->flash_stalls += s;
+}
+
+void cm4_exec_run(struct cm4 *m, const struct cm4_run *r)
+{
+	unsigned extra = 0, mid = 0;
+	size_t i;
+
+	if (!r->fast || m->it_left != 0) {
+		for (i = 0; i < r->n; i++) {
+			cm4_exec(m, r->insn[i]);
+		}
+		return;
+	}
+	cm4_exec(m, r->insn[0]);
+	if (r->n == 1) {
+		return;
+	}
+	/* insn[0]'s own stall is settled with it, by insn[1] */
+	mid = m->pend_extra;
+	for (i = 0; i < r->nlines; i++) {
+		unsigned s = fetch_line(m, r->line[i]);
+
+		if (i + r->nlines_last < r->nlines) {
+			mid += s;
+		} else {
+			extra += s;
+		}
+	}
+	if (m->pend_counted) {
+		m->t.cycles += r->t.cycles;
+		m->t.min += r->t.min;
+		m->t.max += r->t.max;
+		m->t.insns += r->t.insns;
+		m->t.divides += r->t.divides;
+		m->t.flash_stalls += r->t.flash_stalls;
+		add_stall(&m->t, mid);
+	}
+	m->prev_cls = r->prev_cls;
+	m->prev_rt = r->prev_rt;
+	m->prev_dst = r->prev_dst;
+	m->prev_executed = r->prev_executed;
+	m->it_left = r->it_left;
+	m->pend = r->insn[r->n - 1];
+	m->pend_counted = m->open;
+	m->pend_in_it = r->last_in_it;
+	m->pend_mem = 0;
+	m->pend_extra = extra;
+}

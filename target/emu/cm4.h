@@ -2,6 +2,7 @@
 #ifndef EMU_CM4_H
 #define EMU_CM4_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "thumb.h"
@@ -77,6 +78,44 @@ void cm4_init(struct cm4 *m, const struct cm4_config *cfg);
  * valid until the next call.
  */
 void cm4_exec(struct cm4 *m, const struct thumb_insn *insn);
+
+/*
+ * A run: instructions that execute one after the other with no memory
+ * access before the last (the plugin's segment of a translation block).
+ * What their rules give without run-time state is settled once, when the
+ * run is prepared; cm4_exec_run() then applies it in one step and leaves
+ * the model exactly as cm4_exec() on each instruction in turn would.
+ */
+struct cm4_run {
+	const struct thumb_insn *const *insn; /* the run, not owned */
+	size_t n;
+	int fast; /* 0: cm4_exec_run() falls back to cm4_exec() per insn */
+	/* insn[0..n-2] settled, as if counted, at 0 wait states */
+	struct cm4_totals t;
+	/* the model's state after cm4_exec(insn[n - 1]) */
+	uint8_t prev_cls;
+	uint8_t prev_rt;
+	uint16_t prev_dst;
+	int prev_executed;
+	unsigned it_left;
+	int last_in_it;
+	/* flash lines fetched after insn[0]'s, in order (ws > 0 only); the
+	 * last nlines_last of them by insn[n - 1] */
+	uint32_t *line;
+	size_t nlines, nlines_last;
+};
+
+/**
+ * Prepare a run of n instructions (kept by the caller until the model is
+ * done with them) under the model's configuration; line must have room
+ * for 2 * n entries. @return 0, or -1 if n is 0.
+ */
+int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
+		    const struct thumb_insn *const *insn, size_t n,
+		    uint32_t *line);
+
+/** cm4_exec() on each instruction of the run, in one step. */
+void cm4_exec_run(struct cm4 *m, const struct cm4_run *r);
 
 /** The instruction last passed to cm4_exec() accessed memory at addr. */
 void cm4_mem(struct cm4 *m, uint32_t addr, int is_store);

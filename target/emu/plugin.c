@@ -23,6 +23,12 @@
  *   counter=ADDR    the counter register whose reads bracket (TIM2_CNT)
  *   range=LO-HI     only reads from code in [LO, HI), or from a function
  *                   called from there, bracket (the stub's timed())
+ *   mode=tb|insn    tb (default): one callback per segment of a
+ *                   translation block (up to a memory access or the
+ *                   block's end), its rules settled at translation
+ *                   (cm4_run_prepare); insn: one callback per instruction,
+ *                   the reference the tests compare tb against. Both give
+ *                   the same records (docs/cycle-model.md, "Speed").
  *
  * Brackets: the stub reads the counter before and after the measured
  * call. A read of `counter` by an instruction in `range` (or in a function
@@ -47,6 +53,23 @@ struct entry {
 	struct entry *next_alloc;
 };
 
+/*
+ * mode=tb: the instructions of a translation block from one that starts it
+ * or follows a memory access to the next memory access inclusive (or to the
+ * block's end). Only a memory access can leave a block early (a fault, or
+ * with -icount an I/O access that QEMU re-executes alone), so once the
+ * first of a segment starts, all of it runs, as the per-instruction
+ * callbacks would have said one by one.
+ */
+struct segment {
+	struct segment *next_alloc;
+	struct cm4_run run; /* the rules settled at translation */
+	int has_call;
+	uint32_t call_pc; /* the last call in the segment */
+	const struct thumb_insn *d[];
+	/* then the run's line buffer */
+};
+
 static struct {
 	struct cm4 model;
 	FILE *out;
@@ -55,10 +78,12 @@ static struct {
 	uint32_t last_call_pc;
 	uint64_t seq;
 	uint64_t insns_total;
+	int per_insn; /* mode=insn */
 	/* pc -> entry, open addressing */
 	struct entry **slots;
 	size_t nslots, used;
-	struct entry *all; /* every entry ever made, freed at exit */
+	struct entry *all;    /* every entry ever made, freed at exit */
+	struct segment *segs; /* likewise; a flushed TB's may still run */
 } g;
 
 /*
@@ -168,6 +193,43 @@ static void on_exec(unsigned int vcpu, void *udata)
 	}
 }
 
+static void on_segment(unsigned int vcpu, void *udata)
+{
+	const struct segment *s = udata;
+
+	(void)vcpu;
+	cm4_exec_run(&g.model, &s->run);
+	if (s->has_call) {
+		g.last_call_pc = s->call_pc; /* read by on_mem only */
+	}
+	g.insns_total += s->run.n;
+}
+
+/* A segment for up to max instructions, none in it yet. */
+static struct segment *segment_new(size_t max)
+{
+	struct segment *s = calloc(1, sizeof(*s) + max * sizeof(s->d[0]) +
+					      2 * max * sizeof(uint32_t));
+
+	if (s == NULL) {
+		say("out of memory", "");
+		abort();
+	}
+	s->next_alloc = g.segs;
+	g.segs = s;
+	return s;
+}
+
+static void segment_done(struct segment *s, size_t n,
+			 struct qemu_plugin_insn *first)
+{
+	uint32_t *line = (uint32_t *)(void *)&s->d[n];
+
+	cm4_run_prepare(&g.model, &s->run, s->d, n, line);
+	qemu_plugin_register_vcpu_insn_exec_cb(first, on_segment,
+					       QEMU_PLUGIN_CB_NO_REGS, s);
+}
+
 static void write_record(const struct cm4_totals *t)
 {
 	g.seq++;
@@ -223,28 +285,54 @@ static int wants_mem(const struct thumb_insn *d)
 	}
 }
 
+static struct entry *entry_of(struct qemu_plugin_insn *insn)
+{
+	const uint8_t *data = qemu_plugin_insn_data(insn);
+	size_t len = qemu_plugin_insn_size(insn);
+	uint32_t pc = (uint32_t)qemu_plugin_insn_vaddr(insn);
+	struct entry *e = lookup(pc, data, len);
+
+	if (e == NULL) {
+		say("out of memory", "");
+		abort(); /* a silently wrong count is worse */
+	}
+	return e;
+}
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	size_t i, n = qemu_plugin_tb_n_insns(tb), k = 0;
+	struct qemu_plugin_insn *first = NULL;
+	struct segment *s = NULL;
 
 	(void)id;
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		const uint8_t *data = qemu_plugin_insn_data(insn);
-		size_t len = qemu_plugin_insn_size(insn);
-		uint32_t pc = (uint32_t)qemu_plugin_insn_vaddr(insn);
-		struct entry *e = lookup(pc, data, len);
+		struct entry *e = entry_of(insn);
 
-		if (e == NULL) {
-			say("out of memory", "");
-			abort(); /* a silently wrong count is worse */
-		}
-		qemu_plugin_register_vcpu_insn_exec_cb(
-			insn, on_exec, QEMU_PLUGIN_CB_NO_REGS, e);
 		if (wants_mem(&e->d)) {
 			qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
 							 QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, e);
+		}
+		if (g.per_insn) {
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				insn, on_exec, QEMU_PLUGIN_CB_NO_REGS, e);
+			continue;
+		}
+		if (s == NULL) {
+			s = segment_new(n - i);
+			first = insn;
+			k = 0;
+		}
+		s->d[k++] = &e->d;
+		if (e->d.flags & THUMB_F_CALL) {
+			s->has_call = 1;
+			s->call_pc = e->d.pc;
+		}
+		if (wants_mem(&e->d) || i + 1 == n) {
+			segment_done(s, k, first);
+			s = NULL;
 		}
 	}
 }
@@ -267,6 +355,12 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 		free(e);
 	}
 	g.all = NULL;
+	while (g.segs != NULL) {
+		struct segment *s = g.segs;
+
+		g.segs = s->next_alloc;
+		free(s);
+	}
 	free(g.slots);
 	g.slots = NULL;
 }
@@ -366,6 +460,13 @@ static int parse_arg(const char *arg, struct cm4_config *c, const char **out)
 	if (KEY("range")) {
 		return parse_range(v, &g.range_lo, &g.range_hi);
 	}
+	if (KEY("mode")) {
+		if (strcmp(v, "insn") == 0 || strcmp(v, "tb") == 0) {
+			g.per_insn = strcmp(v, "insn") == 0;
+			return 0;
+		}
+		return -1;
+	}
 #undef KEY
 	return -1;
 }
@@ -391,7 +492,7 @@ EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 		if (parse_arg(argv[i], &cfg, &out) != 0) {
 			say("bad argument (expected out=PATH ws=N art=on|off "
 			    "agu=on|off pimm=|preg=|pload=1..3 counter=ADDR "
-			    "range=LO-HI): ",
+			    "range=LO-HI mode=tb|insn): ",
 			    argv[i]);
 			return -1;
 		}
@@ -409,10 +510,11 @@ EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 	fprintf(g.out,
 		"# hilrun-cyclemodel 1 ws=%u art=%s agu=%s p=%u/%u/%u "
 		"counter=0x%08" PRIx32 " range=0x%08" PRIx32 "-0x%08" PRIx32
-		" api=%d-%d\n",
+		" api=%d-%d mode=%s\n",
 		cfg.ws, cfg.art ? "on" : "off", cfg.agu_stall ? "on" : "off",
 		cfg.p_imm, cfg.p_reg, cfg.p_load, g.counter, g.range_lo,
-		g.range_hi, info->version.min, info->version.cur);
+		g.range_hi, info->version.min, info->version.cur,
+		g.per_insn ? "insn" : "tb");
 	fflush(g.out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # stub_size.sh: figures about the harness itself, printed, never asserted:
 # the stub's own footprint (no algorithm, -Os) per board, USB transfers per
-# sensor sample, and where the wall time of an emulated run and of the
-# -O0..-Oz sweep goes. Usage: tests/bench/stub_size.sh BUILD_DIR
+# sensor sample, the cycle-model plugin's speed, and where the wall time of
+# an emulated run and of the -O0..-Oz sweep goes. Usage: tests/bench/stub_size.sh BUILD_DIR
 set -eu
 build=${1:-build}
 out=$build/bench
@@ -34,6 +34,36 @@ echo "== INA219 sampling over the ftdi backend (MPSSE interpreter, simulated bus
 echo "   goal: at most 1 USB write and 1 USB read per sample"
 make -s --no-print-directory "$build/tests/test_i2c_ftdi" >/dev/null
 "$build/tests/test_i2c_ftdi" 2>/dev/null | sed -n 's/^ftdi sampler: /   /p'
+
+echo
+echo "== the cycle-model plugin's speed (tests/emu/speed.S: 200 M instructions)"
+echo "   QEMU alone, then the plugin per instruction (mode=insn, the"
+echo "   reference) and per segment of a translation block (mode=tb)"
+make -s --no-print-directory cycle-plugin "$build/tests/emu/speed.elf" >/dev/null
+for mode in none insn tb; do
+	rec=$out/speed-$mode.txt
+	rm -f "$rec"
+	plugin=
+	if [ "$mode" != none ]; then
+		plugin="-plugin $PWD/build/emu/cyclemodel.so,ws=2,art=on,mode=$mode,out=$PWD/$rec"
+	fi
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086 # $plugin is one option and its value, or none
+	qemu-system-arm -M netduinoplus2 -kernel "$build/tests/emu/speed.elf" \
+		-display none -monitor none -serial null -nodefaults \
+		-icount shift=0,align=off,sleep=off \
+		-semihosting-config enable=on,target=native $plugin || true
+	end=$(date +%s.%N)
+	insns= cycles=
+	if [ -f "$rec" ]; then
+		insns=$(sed -n 's/^# exit .* insns=\([0-9]*\).*/\1/p' "$rec")
+		cycles=$(sed -n 's/^B .* cycles=\([0-9]*\) .*/\1/p' "$rec")
+	fi
+	echo "$start $end $mode ${insns:-200000000} ${cycles:--}" | awk '{
+		t = $2 - $1; if (t <= 0) t = 1e-9
+		printf "   %-5s %6.2f s  %7.1f M instructions/s  model cycles %s\n", $3, t, $4 / t / 1e6, $5
+	}'
+done
 
 # Where a run's wall time went, from the "timing" object of its report
 # (cJSON writes one key per line).

@@ -346,6 +346,74 @@ static void test_range_limits_which_reads_bracket(void **state)
 	assert_true(info.exited);
 }
 
+/* The record lines (B and # exit) of a file, without the header. */
+static char *records_of(const char *path)
+{
+	char *text = slurp(path), *out = calloc(1, strlen(text) + 1);
+	const char *line = text;
+
+	assert_non_null(out);
+	while (*line != '\0') {
+		const char *end = strchr(line, '\n');
+		size_t len =
+			end != NULL ? (size_t)(end - line + 1) : strlen(line);
+
+		if (strncmp(line, "# hilrun-cyclemodel ", 20) != 0) {
+			strncat(out, line, len);
+		}
+		line += len;
+	}
+	free(text);
+	return out;
+}
+
+/*
+ * mode=tb (one callback per run of instructions up to a memory access) and
+ * mode=insn (one per instruction, the reference) give the same records, on
+ * every hand-counted image under every flash profile.
+ */
+static void test_tb_mode_matches_insn_mode(void **state)
+{
+	static const char *const images[] = {"rules", "flash"};
+	static const struct {
+		unsigned ws;
+		int art;
+	} prof[] = {{0, 1}, {2, 0}, {2, 1}, {5, 1}};
+	size_t i, p;
+
+	(void)state;
+	for (i = 0; i < sizeof(images) / sizeof(images[0]); i++) {
+		for (p = 0; p < sizeof(prof) / sizeof(prof[0]); p++) {
+			struct hil_cyclemodel_opts o;
+			char tb[256], insn[256], log[256];
+			char *a, *b;
+
+			path_in_tmp(tb, sizeof(tb), "mode-tb.txt");
+			path_in_tmp(insn, sizeof(insn), "mode-insn.txt");
+			path_in_tmp(log, sizeof(log), "mode.log");
+			unlink(tb);
+			unlink(insn);
+			opts_for(&o, tb, prof[p].ws, prof[p].art);
+			assert_int_equal(
+				run_image(images[i], &o, ",mode=tb", log), 0);
+			opts_for(&o, insn, prof[p].ws, prof[p].art);
+			assert_int_equal(
+				run_image(images[i], &o, ",mode=insn", log), 0);
+			a = records_of(tb);
+			b = records_of(insn);
+			if (strcmp(a, b) != 0 ||
+			    strstr(a, "B seq=1 ") == NULL) {
+				fail_msg("%s ws=%u art=%d: mode=tb gave\n%s\n"
+					 "mode=insn gave\n%s",
+					 images[i], prof[p].ws, prof[p].art, a,
+					 b);
+			}
+			free(a);
+			free(b);
+		}
+	}
+}
+
 static void test_qemu_refuses_a_bad_plugin_argument(void **state)
 {
 	struct hil_cyclemodel_opts o;
@@ -503,7 +571,8 @@ static void stub_up(struct stub *st, const char *elf, const char *plugin_arg,
 
 /* Bench 12 timed runs of Ascon encryption; the model's records of them. */
 static void bench_with_model(const char *elf, const char *dir, const char *out,
-			     uint32_t *samples, struct hil_cyclemodel_rec *last)
+			     const char *mode, uint32_t *samples,
+			     struct hil_cyclemodel_rec *last)
 {
 	struct hil_cyclemodel_opts o;
 	struct hil_cyclemodel_reader *r;
@@ -521,6 +590,7 @@ static void bench_with_model(const char *elf, const char *dir, const char *out,
 		HIL_OK);
 	assert_int_equal(hil_cyclemodel_plugin_arg(&o, arg, sizeof(arg)),
 			 HIL_OK);
+	strncat(arg, mode, sizeof(arg) - strlen(arg) - 1);
 	stub_up(&st, elf, arg, dir);
 	/* Whatever ran before (boot calibration) is not ours. */
 	assert_int_equal(hil_cyclemodel_open(&r, out, 0), HIL_OK);
@@ -589,8 +659,8 @@ static void test_stub_brackets_are_its_timed_regions(void **state)
 	}
 	path_in_tmp(out1, sizeof(out1), "stub1.txt");
 	path_in_tmp(out2, sizeof(out2), "stub2.txt");
-	bench_with_model(elf, dir, out1, s1, r1);
-	bench_with_model(elf, dir, out2, s2, r2);
+	bench_with_model(elf, dir, out1, ",mode=tb", s1, r1);
+	bench_with_model(elf, dir, out2, ",mode=insn", s2, r2);
 	for (i = 0; i < 12; i++) {
 		/* The bracket is exactly what TIM2 counted... */
 		if (r1[i].insns != s1[i]) {
@@ -603,9 +673,15 @@ static void test_stub_brackets_are_its_timed_regions(void **state)
 		assert_int_equal(r1[i].cycles, r1[0].cycles);
 		assert_int_equal(r1[i].min, r1[i].max);
 		assert_true(r1[i].cycles > r1[i].insns);
-		/* ...and a second emulator gives the same figures. */
+		/* ...and a second emulator, with the per-instruction
+		 * reference model, gives the same figures. */
 		assert_int_equal(s2[i], s1[i]);
 		assert_int_equal(r2[i].cycles, r1[i].cycles);
+		assert_int_equal(r2[i].min, r1[i].min);
+		assert_int_equal(r2[i].max, r1[i].max);
+		assert_int_equal(r2[i].insns, r1[i].insns);
+		assert_int_equal(r2[i].divides, r1[i].divides);
+		assert_int_equal(r2[i].flash, r1[i].flash);
 	}
 	print_message("stub, %s encrypt 64 B, -O2, 0 WS: %llu instructions, "
 		      "%llu cycles (estimated)\n",
@@ -640,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_two_runs_give_identical_records),
 		cmocka_unit_test(test_flash_wait_states_and_art),
 		cmocka_unit_test(test_range_limits_which_reads_bracket),
+		cmocka_unit_test(test_tb_mode_matches_insn_mode),
 		cmocka_unit_test(test_qemu_refuses_a_bad_plugin_argument),
 		cmocka_unit_test(test_stub_brackets_are_its_timed_regions),
 	};

@@ -292,6 +292,161 @@ static void test_code_in_ram_never_waits(void **state)
 	assert_int_equal(t.cycles, 2 + 1 + 1 + 1); /* pipelined LDRs */
 }
 
+/* ---- runs (the plugin's mode=tb) against instruction by instruction ---- */
+
+#define PROG_MAX 96
+
+static int ends_block(const struct thumb_insn *d)
+{
+	return d->cls == THUMB_BRANCH_IMM || d->cls == THUMB_BRANCH_REG ||
+	       d->cls == THUMB_LOAD_PC || d->cls == THUMB_TABLE ||
+	       (d->flags & THUMB_F_WRITES_PC) || d->cls == THUMB_SYS;
+}
+
+static int is_mem(const struct thumb_insn *d)
+{
+	switch (d->cls) {
+	case THUMB_LOAD:
+	case THUMB_STORE:
+	case THUMB_LDRD:
+	case THUMB_STRD:
+	case THUMB_LDM:
+	case THUMB_STM:
+	case THUMB_LOAD_PC:
+	case THUMB_TABLE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void same_model(const struct cm4 *a, const struct cm4 *b, size_t at)
+{
+	if (memcmp(&a->t, &b->t, sizeof(a->t)) != 0 || a->pend != b->pend ||
+	    a->pend_counted != b->pend_counted ||
+	    a->pend_in_it != b->pend_in_it || a->pend_mem != b->pend_mem ||
+	    a->pend_extra != b->pend_extra || a->prev_cls != b->prev_cls ||
+	    a->prev_rt != b->prev_rt || a->prev_dst != b->prev_dst ||
+	    a->prev_executed != b->prev_executed || a->it_left != b->it_left ||
+	    a->cur_line != b->cur_line || a->icache.clock != b->icache.clock ||
+	    memcmp(a->icache.tag, b->icache.tag, sizeof(a->icache.tag)) != 0 ||
+	    memcmp(a->icache.age, b->icache.age, sizeof(a->icache.age)) != 0) {
+		fail_msg("the run model left the per-instruction one after "
+			 "instruction %zu: cycles %llu/%llu min %llu/%llu "
+			 "insns %llu/%llu flash %llu/%llu",
+			 at, (unsigned long long)a->t.cycles,
+			 (unsigned long long)b->t.cycles,
+			 (unsigned long long)a->t.min,
+			 (unsigned long long)b->t.min,
+			 (unsigned long long)a->t.insns,
+			 (unsigned long long)b->t.insns,
+			 (unsigned long long)a->t.flash_stalls,
+			 (unsigned long long)b->t.flash_stalls);
+	}
+}
+
+/*
+ * Every encoding of the decoder's table, with IT blocks around a divide
+ * and loads, laid out in flash from a pc that is not word aligned (wide
+ * ones straddle lines) and run three times over, split the way the plugin
+ * splits a translation block: after a memory access, a branch, or 5
+ * instructions.
+ * The model fed runs must stay the model fed instructions, at every step.
+ */
+static void test_runs_give_what_single_instructions_give(void **state)
+{
+	static const uint16_t it[][2] = {
+		{0xbf1c, 0},
+		{0xfbb1, 0xf0f2},
+		{0x1888, 0}, /* itt ne; udiv; adds */
+		{0xbf0c, 0},
+		{0x6a65, 0},
+		{0x1888, 0}, /* ite eq; ldr; adds */
+		{0xbf06, 0},
+		{0x6a65, 0},
+		{0xfbb1, 0xf0f2},
+		{0x1888, 0}, /* itte eq; ldr; udiv; adds: a run starts in IT */
+	};
+	static const struct {
+		unsigned ws;
+		int art, agu;
+	} prof[] = {{0, 1, 1}, {2, 1, 1}, {2, 0, 1}, {5, 1, 0}, {7, 0, 0}};
+	struct thumb_insn prog[PROG_MAX];
+	const struct thumb_insn *ptr[PROG_MAX];
+	uint32_t line[2 * PROG_MAX];
+	size_t n = 0, i, p;
+	uint32_t pc = 0x08000102u;
+
+	(void)state;
+	for (i = 0; i < sizeof(it) / sizeof(it[0]); i++) {
+		prog[n] = mk(pc, it[i][0], it[i][1]);
+		pc += prog[n++].len;
+	}
+	for (i = 0; i < sizeof(encs) / sizeof(encs[0]) && n < PROG_MAX; i++) {
+		prog[n] = mk(pc, encs[i].hw1, encs[i].hw2);
+		pc += prog[n++].len;
+	}
+	for (i = 0; i < n; i++) {
+		ptr[i] = &prog[i];
+	}
+	for (p = 0; p < sizeof(prof) / sizeof(prof[0]); p++) {
+		struct cm4_config cfg;
+		struct cm4 a, b;
+		struct cm4_totals ta, tb;
+		int iter;
+
+		cm4_config_default(&cfg);
+		cfg.ws = prof[p].ws;
+		cfg.art = prof[p].art;
+		cfg.agu_stall = prof[p].agu;
+		cm4_init(&a, &cfg);
+		cm4_init(&b, &cfg);
+		for (iter = 0; iter < 3; iter++) {
+			size_t start = 0;
+
+			while (start < n) {
+				struct cm4_run r;
+				size_t end = start, k;
+
+				while (end + 1 < n && end - start < 4 &&
+				       !is_mem(ptr[end]) &&
+				       !ends_block(ptr[end])) {
+					end++;
+				}
+				assert_int_equal(
+					cm4_run_prepare(&b, &r, &ptr[start],
+							end - start + 1, line),
+					0);
+				for (k = start; k <= end; k++) {
+					cm4_exec(&a, ptr[k]);
+				}
+				cm4_exec_run(&b, &r);
+				same_model(&a, &b, end);
+				/* the load in ite eq is skipped on odd rounds */
+				if (is_mem(ptr[end]) &&
+				    (end != 4 || iter != 1)) {
+					uint32_t addr =
+						0x08000800u + 16u * (end % 11);
+
+					cm4_mem(&a, addr, end % 3 == 0);
+					cm4_mem(&b, addr, end % 3 == 0);
+				}
+				if (end == 4 && !a.open) {
+					cm4_open(&a);
+					cm4_open(&b);
+				}
+				same_model(&a, &b, end);
+				start = end + 1;
+			}
+			if (cm4_close(&a, &ta)) {
+				assert_int_equal(cm4_close(&b, &tb), 1);
+				assert_memory_equal(&ta, &tb, sizeof(ta));
+				assert_true(ta.insns > 0);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_divide_and_msr_give_bounds),
 		cmocka_unit_test(test_icache_thrashes_beyond_64_lines),
 		cmocka_unit_test(test_code_in_ram_never_waits),
+		cmocka_unit_test(test_runs_give_what_single_instructions_give),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
