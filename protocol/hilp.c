@@ -59,25 +59,27 @@ uint32_t hilp_get_u32(const uint8_t *p)
 #endif
 }
 
-/* Bitwise rather than table-driven: 256 bytes of flash matter more on the
- * stub than the few cycles per byte, and frames are short. */
-uint8_t hilp_crc8(const uint8_t *p, size_t n)
+/*
+ * A byte at a time without a table: 512 bytes of flash matter more on the
+ * stub than a few cycles per byte, and this is half the code of the
+ * bit-by-bit loop. The byte meets the register's top 8 bits, t; t x^16
+ * mod P, with P = x^16 + x^12 + x^5 + 1, is t (x^12 + x^5 + 1), except that
+ * the top 4 bits of t x^12 pass x^16 again and must be reduced once more:
+ * u = t ^ (t >> 4) folds them in (u x^12 now ends below x^16 after the
+ * mask). The unit test checks it against the specified check value.
+ */
+uint16_t hilp_crc16(const uint8_t *p, size_t n)
 {
-	uint8_t crc = 0;
+	uint32_t crc = 0xFFFFu;
 	size_t i;
-	int bit;
 
 	for (i = 0; i < n; i++) {
-		crc ^= p[i];
-		for (bit = 0; bit < 8; bit++) {
-			if (crc & 0x80u) {
-				crc = (uint8_t)((crc << 1) ^ 0x4Du);
-			} else {
-				crc = (uint8_t)(crc << 1);
-			}
-		}
+		uint32_t u = (crc >> 8) ^ p[i];
+
+		u ^= u >> 4;
+		crc = ((crc << 8) ^ (u << 12) ^ (u << 5) ^ u) & 0xFFFFu;
 	}
-	return crc;
+	return (uint16_t)crc;
 }
 
 size_t hilp_cobs_encode(const uint8_t *in, size_t n, uint8_t *out)
@@ -143,12 +145,16 @@ static size_t frame_raw(uint8_t *raw, size_t hdr, const uint8_t *data,
 {
 	size_t i;
 	size_t n;
+	uint16_t crc;
 
 	for (i = 0; i < dlen; i++) {
 		raw[hdr + i] = data[i];
 	}
-	raw[hdr + dlen] = hilp_crc8(raw, hdr + dlen);
-	n = hilp_cobs_encode(raw, hdr + dlen + 1, frame);
+	crc = hilp_crc16(raw, hdr + dlen);
+	/* Big-endian, unlike the payload's integers: so that the CRC over
+	 * the packet and its CRC comes out 0 (decode_packet). */
+	hilp_put_u16(raw + hdr + dlen, (uint16_t)(crc << 8 | crc >> 8));
+	n = hilp_cobs_encode(raw, hdr + dlen + HILP_CRC_LEN, frame);
 	frame[n] = 0;
 	return n + 1;
 }
@@ -188,7 +194,10 @@ static uint8_t decode_packet(const uint8_t *frame, size_t n, size_t hdr,
 	size_t dlen;
 	size_t i;
 
-	if (n > HILP_COBS_MAX(HILP_MAX_RAW)) {
+	/* COBS adds one byte to a packet of up to 254 bytes: a longer frame
+	 * holds a packet too long to be ours. A shorter one decodes to fewer
+	 * bytes than n, so raw always has room. */
+	if (n > HILP_MAX_RAW + 1u) {
 		return HILP_ST_BAD_LEN;
 	}
 	len = hilp_cobs_decode(frame, n, raw, sizeof(raw));
@@ -196,14 +205,16 @@ static uint8_t decode_packet(const uint8_t *frame, size_t n, size_t hdr,
 		/* COBS damage is as good as a bad checksum: the bytes changed. */
 		return HILP_ST_BAD_CRC;
 	}
-	if ((size_t)len < hdr + 1) {
+	if ((size_t)len < hdr + HILP_CRC_LEN) {
 		return HILP_ST_BAD_LEN;
 	}
 	dlen = raw[hdr - 1];
-	if (dlen > HILP_MAX_DATA || (size_t)len != hdr + dlen + 1) {
+	if (dlen > HILP_MAX_DATA || (size_t)len != hdr + dlen + HILP_CRC_LEN) {
 		return HILP_ST_BAD_LEN;
 	}
-	if (hilp_crc8(raw, (size_t)len - 1) != raw[len - 1]) {
+	/* With no final xor and the CRC appended big-endian, the CRC over the
+	 * packet and its CRC is 0 exactly when the CRC matches. */
+	if (hilp_crc16(raw, (size_t)len) != 0) {
 		return HILP_ST_BAD_CRC;
 	}
 	out->cmd = raw[0];
@@ -225,6 +236,42 @@ uint8_t hilp_decode_reply(const uint8_t *frame, size_t n,
 			  struct hilp_packet *out)
 {
 	return decode_packet(frame, n, HILP_REP_HDR, out);
+}
+
+/* SimpleSerial's CRC-8 (poly 0x4D, init 0, MSB first), protocol 2's check. */
+static uint8_t crc8_v2(const uint8_t *p, size_t n)
+{
+	uint8_t crc = 0;
+	size_t i;
+	int bit;
+
+	for (i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (bit = 0; bit < 8; bit++) {
+			if (crc & 0x80u) {
+				crc = (uint8_t)((crc << 1) ^ 0x4Du);
+			} else {
+				crc = (uint8_t)(crc << 1);
+			}
+		}
+	}
+	return crc;
+}
+
+int hilp_v2_frame(const uint8_t *frame, size_t n)
+{
+	uint8_t raw[HILP_MAX_RAW];
+	int len;
+
+	if (n > HILP_COBS_MAX(HILP_MAX_RAW)) {
+		return 0;
+	}
+	len = hilp_cobs_decode(frame, n, raw, sizeof(raw));
+	if (len < (int)HILP_REP_HDR + 1 ||
+	    (size_t)len != HILP_REP_HDR + raw[1] + 1u) {
+		return 0;
+	}
+	return crc8_v2(raw, (size_t)len - 1) == raw[len - 1];
 }
 
 void hilp_rx_init(struct hilp_rx *rx)

@@ -6,11 +6,13 @@
 #include <stdint.h>
 
 /*
- * Framing is ChipWhisperer SimpleSerial v2.1:
- *   host -> target  [cmd, scmd, dlen, data[dlen], crc]
- *   target -> host  [cmd, dlen, data[dlen], crc]
- * crc is CRC-8 (poly 0x4D, init 0, MSB first, no final xor) over every byte
- * before it. Each packet is COBS-encoded and terminated by one 0x00 byte.
+ * Framing is ChipWhisperer SimpleSerial v2.1's,
+ *   host -> target  [cmd, scmd, dlen, data[dlen], crc_hi, crc_lo]
+ *   target -> host  [cmd, dlen, data[dlen], crc_hi, crc_lo]
+ * except for the check: crc is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF,
+ * MSB first, no final xor) over every byte before it, sent big-endian.
+ * SimpleSerial's CRC-8 let one damaged frame in 256 through (protocol 2).
+ * Each packet is COBS-encoded and terminated by one 0x00 byte.
  * After every command the target sends an error packet ['e', 1, status].
  * See docs/protocol.md for the full specification.
  *
@@ -18,12 +20,15 @@
  * unchanged into the host and the target.
  */
 
-#define HILP_PROTOCOL_VERSION 2u
+/* 3: CRC-16 frames. A protocol 2 stub (CRC-8) is recognised by
+ * hilp_v2_frame() so that the host can ask for a rebuild. */
+#define HILP_PROTOCOL_VERSION 3u
 
 #define HILP_MAX_DATA	 249u /* dlen < 250 */
 #define HILP_REQ_HDR	 3u   /* cmd, scmd, dlen */
 #define HILP_REP_HDR	 2u   /* cmd, dlen */
-#define HILP_MAX_RAW	 (HILP_REQ_HDR + HILP_MAX_DATA + 1u) /* 253 */
+#define HILP_CRC_LEN	 2u   /* CRC-16, big-endian */
+#define HILP_MAX_RAW	 (HILP_REQ_HDR + HILP_MAX_DATA + HILP_CRC_LEN) /* 254 */
 /* COBS adds at most one byte per 254 plus one; the frame adds the 0x00. */
 #define HILP_COBS_MAX(n) ((n) + (n) / 254u + 1u)
 #define HILP_MAX_FRAME	 (HILP_COBS_MAX(HILP_MAX_RAW) + 1u)
@@ -231,8 +236,22 @@ void hilp_put_u32(uint8_t *p, uint32_t v);
 uint16_t hilp_get_u16(const uint8_t *p);
 uint32_t hilp_get_u32(const uint8_t *p);
 
-/** CRC-8, poly 0x4D, init 0, MSB first, no reflection, no final xor. */
-uint8_t hilp_crc8(const uint8_t *p, size_t n);
+/**
+ * CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, MSB first, no reflection,
+ * no final xor. Check value: "123456789" gives 0x29B1.
+ */
+uint16_t hilp_crc16(const uint8_t *p, size_t n);
+
+/**
+ * Whether a frame (bytes before the 0x00, COBS-encoded) that failed
+ * hilp_decode_reply() is a well-formed protocol 2 reply: SimpleSerial's
+ * CRC-8 (poly 0x4D, init 0) as its one last byte. A stub built before
+ * protocol 3 answers every request with such a frame; the host uses this to
+ * say "rebuild the firmware" instead of timing out. Host only (the stub's
+ * image drops it with the unused sections).
+ * @return 1 or 0.
+ */
+int hilp_v2_frame(const uint8_t *frame, size_t n);
 
 /**
  * COBS-encode n bytes. out must hold HILP_COBS_MAX(n) bytes.

@@ -1,4 +1,4 @@
-/* Unit tests of the protocol codec: CRC-8, COBS, frames, receive state, payloads, PRNG, digest. */
+/* Unit tests of the protocol codec: CRC-16, COBS, frames, receive state, payloads, PRNG, digest. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,21 +9,22 @@
 
 #include "hilp.h"
 
-static void test_crc8_matches_simpleserial_check_values(void **state)
+static void test_crc16_is_ccitt_false(void **state)
 {
+	const uint8_t check[] = "123456789";
 	const uint8_t v[] = {0x76, 0x00, 0x00};
-	const uint8_t w[] = {0x77, 0x00, 0x00};
 
 	(void)state;
-	assert_int_equal(hilp_crc8(v, sizeof(v)), 0x79);
-	assert_int_equal(hilp_crc8(w, sizeof(w)), 0x7F);
-	assert_int_equal(hilp_crc8(v, 0), 0x00);
+	assert_int_equal(hilp_crc16(check, 9), 0x29B1); /* the check value */
+	assert_int_equal(hilp_crc16(check, 0), 0xFFFF); /* init, no xorout */
+	assert_int_equal(hilp_crc16(v, sizeof(v)),
+			 0xA634); /* docs/protocol.md */
 }
 
-static void test_crc8_detects_every_single_bit_flip(void **state)
+static void test_crc16_detects_every_single_bit_flip(void **state)
 {
 	uint8_t p[16];
-	uint8_t good;
+	uint16_t good;
 	size_t i;
 	int bit;
 
@@ -31,11 +32,11 @@ static void test_crc8_detects_every_single_bit_flip(void **state)
 	for (i = 0; i < sizeof(p); i++) {
 		p[i] = (uint8_t)(i * 37 + 1);
 	}
-	good = hilp_crc8(p, sizeof(p));
+	good = hilp_crc16(p, sizeof(p));
 	for (i = 0; i < sizeof(p); i++) {
 		for (bit = 0; bit < 8; bit++) {
 			p[i] ^= (uint8_t)(1u << bit);
-			assert_int_not_equal(hilp_crc8(p, sizeof(p)), good);
+			assert_int_not_equal(hilp_crc16(p, sizeof(p)), good);
 			p[i] ^= (uint8_t)(1u << bit);
 		}
 	}
@@ -186,27 +187,133 @@ static void test_reply_round_trips_through_a_frame(void **state)
 	assert_memory_equal(p.data, data, sizeof(data));
 }
 
-static void test_simpleserial_error_packet_bytes(void **state)
+static void test_error_packet_bytes(void **state)
 {
-	/* ['e', 1, 0] with its CRC, COBS-encoded, as a SimpleSerial v2.1
-	 * client expects after every command. */
+	/* ['e', 1, 0] and its CRC-16 0x8F36 high byte first, COBS-encoded:
+	 * the status after every command (docs/protocol.md, worked example). */
 	const uint8_t status = 0;
-	uint8_t raw[4] = {'e', 1, 0, 0};
+	const uint8_t want[] = {0x03, 'e', 0x01, 0x03, 0x8F, 0x36, 0x00};
 	uint8_t frame[HILP_MAX_FRAME];
 	struct hilp_packet p;
 	size_t n;
 
 	(void)state;
-	raw[3] = hilp_crc8(raw, 3);
 	n = hilp_encode_reply(HILP_ERROR, &status, 1, frame);
-	assert_int_equal(n, 6);
-	assert_int_equal(frame[0], 3); /* 'e', 1 then a zero */
-	assert_int_equal(frame[1], 'e');
-	assert_int_equal(frame[2], 1);
-	assert_int_equal(frame[3], 2); /* the zero, then the crc */
-	assert_int_equal(frame[4], raw[3]);
-	assert_int_equal(frame[5], 0);
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(frame, want, sizeof(want));
 	assert_int_equal(hilp_decode_reply(frame, n - 1, &p), HILP_ST_OK);
+	assert_int_equal(p.cmd, HILP_ERROR);
+	assert_int_equal(p.dlen, 1);
+	assert_int_equal(p.data[0], 0);
+}
+
+/* A packet of hdr + dlen bytes with its CRC, as the codec sends it. */
+static size_t raw_packet(uint8_t *raw, size_t dlen)
+{
+	uint16_t crc;
+	size_t i;
+
+	raw[0] = HILP_REPLY;
+	raw[1] = (uint8_t)dlen;
+	for (i = 0; i < dlen; i++) {
+		raw[2 + i] = (uint8_t)(i * 73 + 5); /* zeros among them */
+	}
+	crc = hilp_crc16(raw, 2 + dlen);
+	raw[2 + dlen] = (uint8_t)(crc >> 8);
+	raw[3 + dlen] = (uint8_t)crc;
+	return 4 + dlen;
+}
+
+/*
+ * Every change confined to two adjacent bytes of a packet (65535 patterns
+ * at each place: every burst of up to 16 bits) is refused. CRC-16 detects
+ * them all; protocol 2's CRC-8 passed about one in 256 of those longer than
+ * 8 bits, so this test failed with it.
+ */
+static void test_decode_rejects_every_two_byte_burst(void **state)
+{
+	uint8_t raw[4 + 24];
+	uint8_t bad[4 + 24];
+	uint8_t frame[HILP_COBS_MAX(sizeof(raw))];
+	struct hilp_packet p;
+	size_t len = raw_packet(raw, 24);
+	size_t i;
+	unsigned pat;
+	size_t n;
+
+	(void)state;
+	n = hilp_cobs_encode(raw, len, frame);
+	assert_int_equal(hilp_decode_reply(frame, n, &p), HILP_ST_OK);
+	for (i = 0; i + 1 < len; i++) {
+		for (pat = 1; pat <= 0xFFFFu; pat++) {
+			memcpy(bad, raw, len);
+			bad[i] ^= (uint8_t)(pat >> 8);
+			bad[i + 1] ^= (uint8_t)pat;
+			n = hilp_cobs_encode(bad, len, frame);
+			if (hilp_decode_reply(frame, n, &p) == HILP_ST_OK) {
+				fail_msg("burst 0x%04x at byte %zu passed", pat,
+					 i);
+			}
+		}
+	}
+}
+
+/* The same for damage on the wire: two adjacent bytes of the COBS-encoded
+ * frame, where a changed code byte also moves the zeros. */
+static void test_decode_rejects_every_two_byte_burst_on_the_wire(void **state)
+{
+	uint8_t raw[4 + 24];
+	uint8_t frame[HILP_COBS_MAX(sizeof(raw))];
+	uint8_t bad[HILP_COBS_MAX(sizeof(raw))];
+	struct hilp_packet p;
+	size_t len = raw_packet(raw, 24);
+	size_t n = hilp_cobs_encode(raw, len, frame);
+	size_t i;
+	unsigned pat;
+
+	(void)state;
+	for (i = 0; i + 1 < n; i++) {
+		for (pat = 1; pat <= 0xFFFFu; pat++) {
+			memcpy(bad, frame, n);
+			bad[i] ^= (uint8_t)(pat >> 8);
+			bad[i + 1] ^= (uint8_t)pat;
+			if (hilp_decode_reply(bad, n, &p) == HILP_ST_OK) {
+				fail_msg(
+					"burst 0x%04x at frame byte %zu passed",
+					pat, i);
+			}
+		}
+	}
+}
+
+/* A protocol 2 stub's CRC-8 frames are recognised, and never taken as ours. */
+static void test_protocol_2_frames_are_recognised(void **state)
+{
+	/* ['e', 1, 0x04] with CRC-8 0x92: what an old stub answers to any
+	 * CRC-16 request (one byte longer than its dlen says). */
+	const uint8_t v2_status[] = {0x05, 'e', 0x01, 0x04, 0x92};
+	/* ['r', 1, 0x03] with CRC-8 0x4E: its VERSION reply. */
+	const uint8_t v2_reply[] = {0x05, 'r', 0x01, 0x03, 0x4E};
+	uint8_t frame[HILP_MAX_FRAME];
+	uint8_t bad[HILP_MAX_FRAME];
+	struct hilp_packet p;
+	const uint8_t st = HILP_ST_BAD_LEN;
+	size_t n;
+
+	(void)state;
+	assert_int_not_equal(hilp_decode_reply(v2_status, 5, &p), HILP_ST_OK);
+	assert_int_not_equal(hilp_decode_reply(v2_reply, 5, &p), HILP_ST_OK);
+	assert_int_equal(hilp_v2_frame(v2_status, 5), 1);
+	assert_int_equal(hilp_v2_frame(v2_reply, 5), 1);
+	/* A damaged one is not. */
+	memcpy(bad, v2_status, 5);
+	bad[3] ^= 0x01;
+	assert_int_equal(hilp_v2_frame(bad, 5), 0);
+	/* Nor is a protocol 3 frame, nor a truncated one. */
+	n = hilp_encode_reply(HILP_ERROR, &st, 1, frame);
+	assert_int_equal(hilp_v2_frame(frame, n - 1), 0);
+	assert_int_equal(hilp_v2_frame(v2_status, 2), 0);
+	assert_int_equal(hilp_v2_frame(v2_status, 0), 0);
 }
 
 static void test_decode_rejects_corrupted_frames(void **state)
@@ -240,6 +347,7 @@ static void test_decode_rejects_truncated_and_oversized_frames(void **state)
 	uint8_t raw[HILP_MAX_RAW + 8];
 	uint8_t big[HILP_COBS_MAX(HILP_MAX_RAW + 8)];
 	struct hilp_packet p;
+	uint16_t crc;
 	size_t n;
 	size_t k;
 
@@ -254,12 +362,20 @@ static void test_decode_rejects_truncated_and_oversized_frames(void **state)
 	raw[0] = 'x';
 	raw[1] = 0;
 	raw[2] = 250;
-	raw[3 + 250] = hilp_crc8(raw, 3 + 250);
-	n = hilp_cobs_encode(raw, 3 + 250 + 1, big);
+	crc = hilp_crc16(raw, 3 + 250);
+	raw[3 + 250] = (uint8_t)(crc >> 8);
+	raw[3 + 251] = (uint8_t)crc;
+	n = hilp_cobs_encode(raw, 3 + 250 + 2, big);
 	assert_int_equal(hilp_decode_request(big, n, &p), HILP_ST_BAD_LEN);
 	/* dlen that disagrees with the frame length. */
 	raw[2] = 2;
-	raw[3 + 3] = hilp_crc8(raw, 3 + 3);
+	crc = hilp_crc16(raw, 3 + 3);
+	raw[3 + 3] = (uint8_t)(crc >> 8);
+	raw[3 + 4] = (uint8_t)crc;
+	n = hilp_cobs_encode(raw, 3 + 3 + 2, big);
+	assert_int_equal(hilp_decode_request(big, n, &p), HILP_ST_BAD_LEN);
+	/* A protocol 2 packet (one CRC byte) is one byte short. */
+	raw[2] = 3;
 	n = hilp_cobs_encode(raw, 3 + 3 + 1, big);
 	assert_int_equal(hilp_decode_request(big, n, &p), HILP_ST_BAD_LEN);
 	/* The encoder refuses dlen > 249. */
@@ -485,15 +601,19 @@ static void test_digest_is_fnv1a_32(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_crc8_matches_simpleserial_check_values),
-		cmocka_unit_test(test_crc8_detects_every_single_bit_flip),
+		cmocka_unit_test(test_crc16_is_ccitt_false),
+		cmocka_unit_test(test_crc16_detects_every_single_bit_flip),
 		cmocka_unit_test(test_cobs_round_trips_at_boundary_lengths),
 		cmocka_unit_test(test_cobs_known_encodings),
 		cmocka_unit_test(test_cobs_decode_rejects_damage),
 		cmocka_unit_test(test_request_round_trips_through_a_frame),
 		cmocka_unit_test(test_reply_round_trips_through_a_frame),
-		cmocka_unit_test(test_simpleserial_error_packet_bytes),
+		cmocka_unit_test(test_error_packet_bytes),
 		cmocka_unit_test(test_decode_rejects_corrupted_frames),
+		cmocka_unit_test(test_decode_rejects_every_two_byte_burst),
+		cmocka_unit_test(
+			test_decode_rejects_every_two_byte_burst_on_the_wire),
+		cmocka_unit_test(test_protocol_2_frames_are_recognised),
 		cmocka_unit_test(
 			test_decode_rejects_truncated_and_oversized_frames),
 		cmocka_unit_test(
