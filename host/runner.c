@@ -300,7 +300,7 @@ int hil_runner_identify(const struct hil_run *run)
 		return HIL_ERR_MISMATCH;
 	}
 	if (run->info.protocol != HILP_PROTOCOL_VERSION) {
-		hil_err("the stub speaks protocol %u, hilrun %u",
+		hil_err("the stub speaks protocol %u, hilrun %u: rebuild the firmware from this tree and flash it",
 			run->info.protocol, HILP_PROTOCOL_VERSION);
 		return HIL_ERR_MISMATCH;
 	}
@@ -1151,8 +1151,8 @@ static int recover_steps(struct run_ctx *c)
 /*
  * Whether the row just measured failed for reasons that may not be its own:
  * the link was lost (HIL_ERR_IO: the emulator was killed, a cable pulled),
- * or it failed on a link that has damaged frames (CRC-8 lets about one
- * damaged frame in 256 through, a damaged request can make the target run
+ * or it failed on a link that has damaged frames (CRC-16 lets about one
+ * damaged frame in 65536 through, a damaged request can make the target run
  * something else, and nine damaged attempts in a row end in a timeout).
  * Such a row is measured again, once. A hang or a fault on a clean link is
  * the row's own.
@@ -1618,7 +1618,7 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
  * after a lost link or a timeout the target is brought back (the recovery
  * ladder) and the check done again; a failure on a
  * link that has damaged frames (a damaged request may load other bytes,
- * and CRC-8 lets one damaged frame in 256 through) is checked again, up to
+ * and CRC-16 lets one damaged frame in 65536 through) is checked again, up to
  * VERIFY_AGAIN times, and the first pass wins. An implementation that is
  * wrong fails every time; no damaged frame makes a verification fail.
  */

@@ -15,9 +15,10 @@ struct hil_session {
 	unsigned timeout_ms;
 	unsigned retries;
 	uint8_t seq;
-	int quiet;	 /* handshake polling: timeouts are expected */
-	unsigned shrink; /* hil_session_chunk(): max >> shrink */
-	unsigned clean;	 /* calls answered at once since the last shrink */
+	int quiet;	    /* handshake polling: timeouts are expected */
+	unsigned shrink;    /* hil_session_chunk(): max >> shrink */
+	unsigned clean;	    /* calls answered at once since the last shrink */
+	unsigned v2_frames; /* protocol 2 (CRC-8) frames: an old stub */
 	struct hilp_rx rx;
 	struct hil_session_stats stats;
 	struct hil_session_fault fault;
@@ -295,6 +296,9 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 			    HILP_ST_OK) {
 				s->stats.bad_frames++;
 				damaged = 1;
+				if (hilp_v2_frame(s->rx.buf, s->rx.len)) {
+					s->v2_frames++;
+				}
 				hilp_rx_init(&s->rx);
 				hil_dbg("dropped a damaged reply frame");
 				if (have_reply) {
@@ -488,6 +492,7 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 	/* One attempt at a time, quietly, until the deadline. */
 	s->retries = 0;
 	s->quiet = 1;
+	s->v2_frames = 0;
 	while (now_ms() < deadline) {
 		long long left = deadline - now_ms();
 		unsigned t = left < 200 ? (unsigned)left : 200;
@@ -506,12 +511,28 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			ret = call_ret;
 			break;
 		}
+		/*
+		 * A stub built before protocol 3 reads our CRC-16 frames as
+		 * one byte too long and answers each with a well-formed CRC-8
+		 * ['e', BAD_LEN]. Two of them (damage makes one such frame
+		 * in some 65536 at most) and no answer of ours: waiting out
+		 * the deadline would only end in "did not answer".
+		 */
+		if (s->v2_frames >= 2) {
+			ret = HIL_ERR_MISMATCH;
+			break;
+		}
 	}
 	s->retries = saved;
 	s->quiet = 0;
 	/* Polling a booting target is not a fault of the link: the counters
 	 * speak of the session from here on. */
 	memset(&s->stats, 0, sizeof(s->stats));
+	if (ret == HIL_ERR_MISMATCH) {
+		hil_err("the stub on %s speaks protocol 2 or older (CRC-8 frames), hilrun protocol %u (CRC-16): rebuild the firmware from this tree and flash it",
+			hil_link_where(s->link), HILP_PROTOCOL_VERSION);
+		return ret;
+	}
 	if (ret != HIL_OK) {
 		hil_err("the target on %s did not answer INFO within %u ms",
 			hil_link_where(s->link), total_ms);

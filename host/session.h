@@ -70,7 +70,9 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 /**
  * Wait until the target answers INFO, for at most total_ms: the stub may
  * still be booting or may have missed bytes sent before its UART was on.
- * @return HIL_OK with info filled, or HIL_ERR_TIMEOUT.
+ * @return HIL_OK with info filled, HIL_ERR_TIMEOUT, or HIL_ERR_MISMATCH when
+ *         the stub frames its packets as protocol 2 did (CRC-8): it must be
+ *         rebuilt (the message says so).
  */
 int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			  struct hilp_info *info);
@@ -94,10 +96,11 @@ size_t hil_session_chunk(const struct hil_session *s, size_t max);
  * Whether this session has seen the link damage a frame since the
  * handshake: a reply that failed its checks, or the target saying that our
  * request did (a silence alone is no evidence: the target may hang). The
- * framing's CRC-8 lets about one damaged frame in 256 through, so on such a
- * link a reply may be wrong without looking wrong: callers then check what
- * matters end to end (hil_target_fetch reads until two reads agree; the
- * runner measures a failed row again).
+ * framing's CRC-16 catches every burst of up to 16 bits but lets about one
+ * damaged frame in 65536 through when the damage is spread wider, so on
+ * such a link callers still check what matters end to end
+ * (hil_target_fetch reads until two reads agree; the runner measures a
+ * failed row again).
  * @return 1 or 0; it never goes back to 0 for this session.
  */
 int hil_session_damaged(const struct hil_session *s);

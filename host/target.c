@@ -128,7 +128,8 @@ static int fetch_chunk(struct hil_session *s, uint8_t buf, size_t off, size_t k,
 
 /*
  * One chunk, read until two reads agree once the link has damaged frames:
- * one damaged reply in 256 passes the CRC-8, and a damaged request may draw
+ * a damaged reply may still pass the CRC-16 (about one in 65536 when the
+ * damage is wider than 16 bits), and a damaged request may draw
  * a wrong answer or a refusal, so no single read is taken for a measured
  * sample or output. On a clean link the first answer stands.
  */

@@ -31,6 +31,9 @@ enum peer_action {
 	/* ['e', CRYPTO_FAIL] first (the status of an EXEC we gave up on), then
 	 * the reply and ['e', 0] */
 	PEER_STALE_STATUS_THEN_REPLY,
+	/* A protocol 2 stub: reads our frame as one byte too long and answers
+	 * ['e', BAD_LEN] with SimpleSerial's CRC-8 */
+	PEER_PROTOCOL_2,
 };
 
 struct peer {
@@ -135,6 +138,15 @@ static void *peer_main(void *arg)
 				break;
 			case PEER_SILENT:
 				break;
+			case PEER_PROTOCOL_2: {
+				/* 'e', 1, 0x04, CRC-8 0x92, COBS-encoded */
+				static const uint8_t v2[] = {0x05, 'e',	 0x01,
+							     0x04, 0x92, 0x00};
+
+				assert_int_equal(write(p->fd, v2, sizeof(v2)),
+						 (ssize_t)sizeof(v2));
+				break;
+			}
 			case PEER_FAULT:
 				memset(d, 0, sizeof(d));
 				d[1] = HILP_ST_FAULT;
@@ -428,6 +440,35 @@ static void test_silent_then_answering_peer_recovers(void **state)
 	finish(&f);
 }
 
+/* An old stub is refused with what to do, not left to time out. */
+static void test_handshake_refuses_a_protocol_2_stub_clearly(void **state)
+{
+	enum peer_action script[64];
+	struct hilp_info info;
+	struct ut_capture cap;
+	char msg[1024];
+	struct fixture f;
+	size_t i;
+	int ret;
+
+	(void)state;
+	for (i = 0; i < 64; i++) {
+		script[i] = PEER_PROTOCOL_2;
+	}
+	start(&f, script, 64, 500, 3);
+	ut_capture_begin(&cap);
+	ret = hil_session_handshake(f.session, 60000, &info);
+	ut_capture_end(&cap, msg, sizeof(msg));
+	assert_int_equal(ret, HIL_ERR_MISMATCH);
+	assert_non_null(strstr(msg, "protocol 2"));
+	assert_non_null(strstr(msg, "rebuild the firmware"));
+	assert_null(strstr(msg, "did not answer"));
+	stop(&f);
+	/* It gave up after two answers, not at the deadline. */
+	assert_int_equal(f.peer.requests, 2);
+	finish(&f);
+}
+
 static void test_fault_report_is_decoded_and_returned(void **state)
 {
 	const enum peer_action script[] = {PEER_FAULT};
@@ -485,6 +526,8 @@ int main(void)
 		cmocka_unit_test(test_silent_then_answering_peer_recovers),
 		cmocka_unit_test(test_stop_flag_ends_the_wait_without_retries),
 		cmocka_unit_test(test_fault_report_is_decoded_and_returned),
+		cmocka_unit_test(
+			test_handshake_refuses_a_protocol_2_stub_clearly),
 		cmocka_unit_test(
 			test_oversized_payload_is_refused_before_sending),
 	};

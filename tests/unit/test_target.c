@@ -24,7 +24,7 @@
  * get a reply frame with a flipped byte (the CRC catches it) before the
  * right answer is sent on the retry; the FETCH replies numbered in `lie`
  * (by count of FETCH replies sent, from 1) carry wrong data in a frame that
- * is valid: a damaged reply that got past the CRC-8.
+ * is valid: a damaged reply that got past the CRC-16.
  */
 struct stub {
 	int fd;
