@@ -194,10 +194,9 @@ static uint8_t decode_packet(const uint8_t *frame, size_t n, size_t hdr,
 	size_t dlen;
 	size_t i;
 
-	/* COBS adds one byte to a packet of up to 254 bytes: a longer frame
-	 * holds a packet too long to be ours. A shorter one decodes to fewer
-	 * bytes than n, so raw always has room. */
-	if (n > HILP_MAX_RAW + 1u) {
+	/* A longer frame holds a packet too long to be ours. A shorter one
+	 * decodes to fewer bytes than n, so raw always has room. */
+	if (n > HILP_MAX_ENC) {
 		return HILP_ST_BAD_LEN;
 	}
 	len = hilp_cobs_decode(frame, n, raw, sizeof(raw));
@@ -263,7 +262,7 @@ int hilp_v2_frame(const uint8_t *frame, size_t n)
 	uint8_t raw[HILP_MAX_RAW];
 	int len;
 
-	if (n > HILP_COBS_MAX(HILP_MAX_RAW)) {
+	if (n > HILP_MAX_ENC) {
 		return 0;
 	}
 	len = hilp_cobs_decode(frame, n, raw, sizeof(raw));

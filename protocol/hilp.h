@@ -29,8 +29,12 @@
 #define HILP_REP_HDR	 2u   /* cmd, dlen */
 #define HILP_CRC_LEN	 2u   /* CRC-16, big-endian */
 #define HILP_MAX_RAW	 (HILP_REQ_HDR + HILP_MAX_DATA + HILP_CRC_LEN) /* 254 */
-/* COBS adds at most one byte per 254 plus one; the frame adds the 0x00. */
+/* COBS adds at most one byte per 254 plus one: to a packet of at most 254
+ * bytes exactly one, so a frame is at most HILP_MAX_ENC bytes before its
+ * 0x00. HILP_MAX_FRAME, the general bound plus the 0x00, is one byte more
+ * than needed (257; a buffer of 256 made the stub's code 4 bytes longer). */
 #define HILP_COBS_MAX(n) ((n) + (n) / 254u + 1u)
+#define HILP_MAX_ENC	 (HILP_MAX_RAW + 1u) /* 255 */
 #define HILP_MAX_FRAME	 (HILP_COBS_MAX(HILP_MAX_RAW) + 1u)
 
 /* Command bytes. 'v' and 'w' are SimpleSerial's own. */
@@ -109,9 +113,9 @@ struct hilp_packet {
 	uint8_t data[HILP_MAX_DATA];
 };
 
-/* Receive state: collects bytes up to a 0x00 delimiter. */
+/* Receive state: collects bytes up to a 0x00 delimiter (not stored). */
 struct hilp_rx {
-	uint8_t buf[HILP_MAX_FRAME];
+	uint8_t buf[HILP_MAX_ENC];
 	size_t len;
 	uint8_t overflow; /* frame was longer than buf: discard until 0x00 */
 };
