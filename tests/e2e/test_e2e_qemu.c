@@ -1152,6 +1152,18 @@ static void test_build_id_mismatch_is_refused(void **state)
 	snprintf(im->run.build_id, sizeof(im->run.build_id), "%s",
 		 im->ei_os.build_id_hex);
 	assert_int_equal(hil_runner_identify(&im->run), HIL_OK);
+
+	/* The stub said protocol 3; one that says another is refused with
+	 * what to do (a protocol 2 stub's CRC-8 frames never get this far:
+	 * test_session.c, test_handshake_refuses_a_protocol_2_stub_clearly). */
+	assert_int_equal(im->run.info.protocol, HILP_PROTOCOL_VERSION);
+	im->run.info.protocol = HILP_PROTOCOL_VERSION - 1;
+	e2e_capture_begin(&cap, tmp_root);
+	ret = hil_runner_identify(&im->run);
+	e2e_capture_end(&cap, msg, sizeof(msg));
+	assert_int_equal(ret, HIL_ERR_MISMATCH);
+	e2e_assert_contains(msg, "the stub speaks protocol 2, hilrun 3");
+	e2e_assert_contains(msg, "rebuild the firmware");
 }
 
 static void test_missing_qemu_binary_is_a_clear_error(void **state)
