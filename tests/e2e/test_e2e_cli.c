@@ -574,6 +574,31 @@ static void write_bytes(const char *path, const char *data, size_t len)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A run folder of results that holds a report (the killed run's has none). */
+static void complete_run_dir(const char *results, char *out, size_t len)
+{
+	DIR *d = opendir(results);
+	struct dirent *e;
+	char rep[512];
+
+	out[0] = '\0';
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && out[0] == '\0') {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "latest") == 0) {
+			continue;
+		}
+		snprintf(rep, sizeof(rep), "%s/%s/report.json", results,
+			 e->d_name);
+		if (access(rep, F_OK) == 0) {
+			snprintf(out, len, "%s/%s", results, e->d_name);
+		}
+	}
+	closedir(d);
+	if (out[0] == '\0') {
+		fail_msg("no run folder with a report in %s", results);
+	}
+}
+
 /*
  * hilrun history import, as a lab's master does with the runs its hosts
  * uploaded: the three runs of res into another database show there; again
@@ -612,7 +637,7 @@ static void history_import_checks(struct res *r, const char *res)
 	assert_int_equal(r->status, 0);
 	assert_int_equal(count_lines(r->out, " ok "), 3);
 
-	e2e_run_dir(res, dir, sizeof(dir));
+	complete_run_dir(res, dir, sizeof(dir));
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
 	read_text(rep, text, 1 << 20);
 	assert_true(strlen(text) > 400);
