@@ -223,6 +223,7 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	memset(&req, 0, sizeof(req)); /* on the buffers as loaded */
 	req.alg = alg;
 	req.msg_len = (uint16_t)msglen;
 	req.ad_len = (uint16_t)adlen;
@@ -347,6 +348,56 @@ int hil_target_energy(struct hil_session *s, uint8_t op,
 	if (hilp_energy_rep_decode(data, len + 1, rep) != 0 ||
 	    rep->count != req->count) {
 		hil_err("ENERGY: malformed reply");
+		return HIL_ERR_PROTO;
+	}
+	return HIL_OK;
+}
+
+int hil_target_exec_gen(struct hil_session *s, uint8_t alg, uint8_t op,
+			uint32_t seed, uint8_t flags, size_t msg_len,
+			size_t ad_len, size_t xof_len,
+			struct hilp_exec_rep *rep, int *rejected)
+{
+	struct hilp_exec_req req;
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t reply[HILP_MAX_DATA];
+	size_t len = 0;
+	size_t n;
+	uint8_t st;
+	int ret;
+
+	*rejected = 0;
+	memset(rep, 0, sizeof(*rep));
+	if (msg_len > 0xFFFFu || ad_len > 0xFFFFu || xof_len > 0xFFFFu) {
+		hil_err("EXEC: message, associated data or output longer than 65535 bytes");
+		return HIL_ERR_ARG;
+	}
+	memset(&req, 0, sizeof(req));
+	req.alg = alg;
+	req.msg_len = (uint16_t)msg_len;
+	req.ad_len = (uint16_t)ad_len;
+	req.out_len = (uint16_t)xof_len;
+	req.gen = 1;
+	req.seed = seed;
+	req.flags = flags;
+	n = hilp_exec_req_encode(0, &req, data);
+	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
+			       sizeof(reply), &len, &st, 0);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (st == HILP_ST_CRYPTO_FAIL) {
+		*rejected = 1;
+		return HIL_OK;
+	}
+	ret = check_status(HILP_CMD_EXEC, st);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	data[0] = 0;
+	memcpy(data + 1, reply, len);
+	if (hilp_exec_rep_decode(data, len + 1, rep) != 0) {
+		hil_err("EXEC: malformed reply");
 		return HIL_ERR_PROTO;
 	}
 	return HIL_OK;

@@ -60,6 +60,21 @@ int hil_target_bench_leak(struct hil_session *s, uint8_t op,
 			  unsigned timeout_ms);
 
 /**
+ * A generated EXEC: one call of op on inputs the target makes from seed as
+ * for BENCH (docs/protocol.md), answered with the digest of its output;
+ * one request, nothing loaded or fetched.
+ * @param flags HILP_EXEC_FORGE: a decryption's tag is forged first.
+ * @param rejected set to 1 when the implementation returned an error (a
+ *        forged decryption's expected answer).
+ * @return HIL_OK, HIL_ERR_TARGET (a status naming a bad request), or a
+ *         transport error.
+ */
+int hil_target_exec_gen(struct hil_session *s, uint8_t alg, uint8_t op,
+			uint32_t seed, uint8_t flags, size_t msg_len,
+			size_t ad_len, size_t xof_len,
+			struct hilp_exec_rep *rep, int *rejected);
+
+/**
  * Run an ENERGY window: the operation req->count times back to back with the
  * trigger high. @param rep receives the ticks of the whole loop.
  */

@@ -488,23 +488,32 @@ size_t hilp_exec_req_encode(uint8_t seq, const struct hilp_exec_req *in,
 	hilp_put_u16(data + 2, in->msg_len);
 	hilp_put_u16(data + 4, in->ad_len);
 	hilp_put_u16(data + 6, in->out_len);
-	return 8;
+	if (!in->gen) {
+		return 8;
+	}
+	hilp_put_u32(data + 8, in->seed);
+	data[12] = in->flags;
+	return 13;
 }
 
+/* ... and for a generated one: seed32, flags8 */
 int hilp_exec_req_decode(const uint8_t *data, size_t dlen,
 			 struct hilp_exec_req *out)
 {
-	if (dlen != 8) {
+	if (dlen != 8 && dlen != 13) {
 		return -1;
 	}
 	out->alg = data[1];
 	out->msg_len = hilp_get_u16(data + 2);
 	out->ad_len = hilp_get_u16(data + 4);
 	out->out_len = hilp_get_u16(data + 6);
+	out->gen = dlen == 13;
+	out->seed = out->gen ? hilp_get_u32(data + 8) : 0;
+	out->flags = out->gen ? data[12] : 0;
 	return 0;
 }
 
-/* EXEC reply: seq, status, out_len16, count32 */
+/* EXEC reply: seq, status, out_len16, count32, digest32 */
 size_t hilp_exec_rep_encode(uint8_t seq, const struct hilp_exec_rep *in,
 			    uint8_t *data)
 {
@@ -512,18 +521,20 @@ size_t hilp_exec_rep_encode(uint8_t seq, const struct hilp_exec_rep *in,
 	data[1] = in->status;
 	hilp_put_u16(data + 2, in->out_len);
 	hilp_put_u32(data + 4, in->count);
-	return 8;
+	hilp_put_u32(data + 8, in->digest);
+	return 12;
 }
 
 int hilp_exec_rep_decode(const uint8_t *data, size_t dlen,
 			 struct hilp_exec_rep *out)
 {
-	if (dlen != 8) {
+	if (dlen != 12) {
 		return -1;
 	}
 	out->status = data[1];
 	out->out_len = hilp_get_u16(data + 2);
 	out->count = hilp_get_u32(data + 4);
+	out->digest = hilp_get_u32(data + 8);
 	return 0;
 }
 

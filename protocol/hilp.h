@@ -156,17 +156,33 @@ struct hilp_alg_info {
 };
 
 /* EXEC request: runs one operation on the loaded buffers. */
+/*
+ * EXEC runs on the buffers as loaded, or (gen, the 13-byte request) on
+ * inputs generated from seed exactly as BENCH generates them: key, nonce,
+ * ad, msg, a decryption first encrypting msg, untimed. Its reply carries
+ * the output's digest, so a generated EXEC verifies an operation in one
+ * request, the host computing the same digest. HILP_EXEC_FORGE flips the
+ * last byte of a generated decryption's ciphertext first: the call must
+ * reject it (status HILP_ST_CRYPTO_FAIL).
+ */
+#define HILP_EXEC_FORGE 0x01u
+
 struct hilp_exec_req {
 	uint8_t alg;
-	uint16_t msg_len; /* plaintext, or ciphertext||tag for decrypt, or message */
+	uint16_t msg_len; /* plaintext, or ciphertext||tag for decrypt, or message;
+			     generated: the plaintext for either */
 	uint16_t ad_len;
 	uint16_t out_len; /* XOF output bytes; 0 for the default and other kinds */
+	uint8_t gen;	  /* 1: inputs from seed (the 13-byte request) */
+	uint32_t seed;
+	uint8_t flags; /* HILP_EXEC_*, generated only */
 };
 
 struct hilp_exec_rep {
 	uint8_t status;	  /* HILP_ST_*; CRYPTO_FAIL when decryption rejects */
 	uint16_t out_len; /* bytes in HILP_BUF_OUT */
 	uint32_t count; /* counter ticks of the call, overhead not subtracted */
+	uint32_t digest; /* hilp_digest of the out_len bytes */
 };
 
 /*

@@ -312,14 +312,24 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 
 	rep->out_len = 0;
 	rep->count = 0;
+	rep->digest = 0;
 	if (fn == 0) {
 		return HILP_ST_UNSUPPORTED;
 	}
-	st = setup(&c, alg, op, b, 0, 0, req->msg_len, req->ad_len,
-		   req->out_len);
+	st = setup(&c, alg, op, b, req->gen, req->seed, req->msg_len,
+		   req->ad_len, req->out_len);
 	if (st != HILP_ST_OK) {
 		return st;
 	}
+	if (req->flags & HILP_EXEC_FORGE) {
+		if (c.in != b->out) {
+			return HILP_ST_BAD_ARG; /* a generated decryption only */
+		}
+		b->out[c.inlen - 1] ^= 1u; /* the tag's last byte */
+	}
+	/* An implementation that writes nothing leaves this, not the output
+	 * of the call before. */
+	poison(c.out, output_length(alg, op, &c), 0);
 	hal_irq_off();
 	rep->count = timed(fn, &c);
 	hal_irq_on();
@@ -335,6 +345,7 @@ uint8_t bench_exec(const struct registry_alg *alg, uint8_t op,
 		}
 	}
 	rep->out_len = (uint16_t)c.outlen;
+	rep->digest = hilp_digest_update(HILP_DIGEST_INIT, c.out, c.outlen);
 	return HILP_ST_OK;
 }
 

@@ -94,7 +94,7 @@ static void fetch(struct out *o, uint8_t buf, uint16_t off, uint8_t n)
 static void exec(struct out *o, uint8_t op, uint8_t alg, uint16_t msg,
 		 uint16_t ad, uint16_t outlen)
 {
-	struct hilp_exec_req x = {alg, msg, ad, outlen};
+	struct hilp_exec_req x = {alg, msg, ad, outlen, 0, 0, 0};
 	uint8_t d[HILP_MAX_DATA];
 
 	req(o, HILP_CMD_EXEC, op, d, hilp_exec_req_encode(seq++, &x, d));
@@ -202,7 +202,7 @@ static int frame_seeds(void)
 {
 	struct hilp_info info;
 	struct hilp_alg_info alg;
-	struct hilp_exec_rep xr = {HILP_ST_OK, 48, 12345};
+	struct hilp_exec_rep xr = {HILP_ST_OK, 48, 12345, 0};
 	struct hilp_bench_rep br = {HILP_ST_OK, 1000, 0x9129cc85u, 244, 3};
 	struct hilp_energy_rep er = {HILP_ST_OK, 100, 999999, 0xdeadbeefu};
 	uint8_t d[HILP_MAX_DATA], st = HILP_ST_OK;

@@ -475,7 +475,7 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	struct hilp_bench_req q2;
 	struct hilp_bench_rep r = {0, 1000, 0x12345678, 412, 9, 120};
 	struct hilp_bench_rep r2;
-	struct hilp_exec_req e = {1, 300, 7, 33};
+	struct hilp_exec_req e = {1, 300, 7, 33, 0, 0, 0};
 	struct hilp_exec_req e2;
 	struct hilp_alg_info a = {2,  1, HILP_KIND_AEAD,  16,	16,
 				  16, 0, "ascon-aead128", "ref"};
@@ -533,9 +533,37 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	assert_int_equal(hilp_bench_rep_decode(data, n - 1, &r2), -1);
 	assert_int_equal(hilp_bench_rep_decode(data, 16, &r2), -1);
 	n = hilp_exec_req_encode(5, &e, data);
+	assert_int_equal(n, 8); /* on the buffers as loaded */
 	assert_int_equal(hilp_exec_req_decode(data, n, &e2), 0);
 	assert_int_equal(e2.msg_len, 300);
 	assert_int_equal(e2.out_len, 33);
+	assert_int_equal(e2.gen, 0);
+	assert_int_equal(e2.flags, 0);
+	/* Generated: seed and flags follow, 13 bytes. */
+	e.gen = 1;
+	e.seed = 0xC0FFEE07u;
+	e.flags = HILP_EXEC_FORGE;
+	n = hilp_exec_req_encode(6, &e, data);
+	assert_int_equal(n, 13);
+	assert_int_equal(hilp_exec_req_decode(data, n, &e2), 0);
+	assert_int_equal(e2.gen, 1);
+	assert_int_equal(e2.seed, 0xC0FFEE07u);
+	assert_int_equal(e2.flags, HILP_EXEC_FORGE);
+	assert_int_equal(e2.ad_len, 7);
+	assert_int_equal(hilp_exec_req_decode(data, 12, &e2), -1);
+	assert_int_equal(hilp_exec_req_decode(data, 9, &e2), -1);
+	{
+		struct hilp_exec_rep x = {HILP_ST_OK, 48, 12345, 0x89ABCDEFu};
+		struct hilp_exec_rep x2;
+
+		n = hilp_exec_rep_encode(7, &x, data);
+		assert_int_equal(n, 12);
+		assert_int_equal(hilp_exec_rep_decode(data, n, &x2), 0);
+		assert_int_equal(x2.out_len, 48);
+		assert_int_equal(x2.count, 12345);
+		assert_int_equal(x2.digest, 0x89ABCDEFu);
+		assert_int_equal(hilp_exec_rep_decode(data, 8, &x2), -1);
+	}
 	n = hilp_alg_info_encode(5, &a, data);
 	assert_int_equal(hilp_alg_info_decode(data, n, &a2), 0);
 	assert_string_equal(a2.name, "ascon-aead128");

@@ -431,10 +431,13 @@ static void test_qemu_stub_links_no_heap(void **state)
 
 /*
  * The stub's own footprint: the image without any algorithm, at -Os,
- * fits the 4 KiB budget on both boards (text + the load image of data).
- * Deterministic for a given toolchain: a size, not a timing.
+ * fits the budget on both boards (text + the load image of data).
+ * Deterministic for a given toolchain: a size, not a timing. 4 KiB until
+ * protocol 3; the generated EXEC (verification in one request instead of
+ * about six) took the Nucleo stub from 4096 to 4272 B, and the budget to
+ * 4.25 KiB (docs/protocol.md).
  */
-#define STUB_BUDGET_BYTES 4096u
+#define STUB_BUDGET_BYTES 4352u
 
 /* clock: NULL for the board's default profile, else its CLOCK_HZ. */
 static void assert_stub_within_budget(void **state, const char *board,
