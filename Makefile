@@ -57,6 +57,8 @@ HOST_LIB_SRCS += host/algnames.c
 HOST_LIB_SRCS += host/ownref.c
 # What an untrusted lab job may ask for.
 HOST_LIB_SRCS += host/jobpolicy.c
+# A BENCH's reply timeout, sized by the work already seen.
+HOST_LIB_SRCS += host/benchtime.c
 # Every finished run in results/history.sqlite; hilrun history.
 HOST_LIB_SRCS += host/history.c
 # hilrun history import: the runs of reports from other hosts.
@@ -262,6 +264,7 @@ UNIT_TESTS += paths target
 UNIT_TESTS += result
 UNIT_TESTS += usart_rx model_ratio bench_counter
 UNIT_TESTS += energyest
+UNIT_TESTS += benchtime
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.

@@ -195,6 +195,11 @@ struct hil_run {
 		uint64_t call_ns;  /* inside requests to the target */
 		uint64_t wait_ns;  /* of which: waiting for the first byte of
 				      a reply (the target computing) */
+		/* BENCH waits that ran out before the reply (a late reply
+		 * or a hung target), and the time spent in them: neither
+		 * link nor target time (docs/report-format.md). */
+		unsigned bench_timeouts;
+		uint64_t bench_timeout_ns;
 		uint64_t total_ns; /* the whole run */
 	} timing;
 	struct {

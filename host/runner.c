@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "algnames.h"
+#include "benchtime.h"
 #include "board/cyclemodel.h"
 #include "board/flasher.h"
 #include "boards.h"
@@ -79,6 +80,15 @@ struct run_ctx {
 	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
 	const char *alg_check; /* the rows now measured: row.verified_by */
 	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
+	/* Per algorithm of the image and operation (HILP_OP_*): the counter
+	 * value of one call already seen, in verification or at an earlier
+	 * length, at the largest input seen (message plus associated data):
+	 * what a BENCH's timeout is sized from (work_timeout_ms). */
+	struct work_seen {
+		uint64_t count;
+		uint32_t bytes;
+		int seen;
+	} work[HIL_TARGET_MAX_ALGS][HILP_OP_KEYSETUP + 1];
 };
 
 /* Does ref carry host functions (bundled, or a folder built for the host)? */
@@ -324,6 +334,66 @@ static int find_target_alg(const struct run_ctx *c, const char *name,
 	return -1;
 }
 
+/* One call of op on index seen costing count ticks for bytes of input. */
+static void work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
+		      uint64_t count)
+{
+	struct work_seen *w;
+
+	if (index < 0 || index >= HIL_TARGET_MAX_ALGS ||
+	    op > HILP_OP_KEYSETUP || count == 0) {
+		return;
+	}
+	w = &c->work[index][op];
+	if (!w->seen || bytes > w->bytes ||
+	    (bytes == w->bytes && count > w->count)) {
+		w->count = count;
+		w->bytes = bytes;
+		w->seen = 1;
+	}
+}
+
+/*
+ * The reply timeout of a BENCH of `calls` runs and warm-ups, sized by the
+ * work (host/benchtime.h): from a call of the same operation seen before,
+ * scaled to this length, at a conservative rate for the target's counter.
+ * A decryption not seen yet costs about what its encryption did. Nothing
+ * seen, or a counter of unknown rate: fallback_ms.
+ */
+static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
+				uint32_t len, uint32_t ad_len, uint32_t calls,
+				unsigned fallback_ms)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	const struct work_seen *w;
+	struct hil_benchtime t;
+
+	if (index < 0 || index >= HIL_TARGET_MAX_ALGS ||
+	    op > HILP_OP_KEYSETUP) {
+		return fallback_ms;
+	}
+	w = &c->work[index][op];
+	if (!w->seen && op == HILP_OP_DECRYPT) {
+		w = &c->work[index][HILP_OP_ENCRYPT];
+	}
+	memset(&t, 0, sizeof(t));
+	t.rate_hz = hil_benchtime_rate(c->run->info.counter_unit,
+				       cfg->board.clock_hz != 0
+					       ? cfg->board.clock_hz
+					       : c->run->info.clock_hz);
+	if (!w->seen || t.rate_hz == 0) {
+		return fallback_ms;
+	}
+	t.bytes = len + ad_len;
+	t.count = hil_benchtime_scale(w->count, w->bytes, t.bytes);
+	t.calls = calls;
+	t.base_ms = cfg->link.timeout_ms;
+	t.baud = cfg->link.baud;
+	/* The request, the reply and its status, as whole frames at most. */
+	t.wire_bytes = 3u * (HILP_MAX_FRAME + 1u);
+	return hil_benchtime_ms(&t);
+}
+
 /* One operation on the target and on the host build; 0 when they agree. */
 static int compare_once(struct run_ctx *c, int index,
 			const struct registry_alg *ref, uint8_t op,
@@ -334,6 +404,7 @@ static int compare_once(struct run_ctx *c, int index,
 {
 	uint8_t want[VERIFY_MAX_MSG + 1024];
 	size_t want_len = 0;
+	uint32_t count = 0;
 	int rej_w = 0;
 	int rej_g = 0;
 	int ret;
@@ -341,14 +412,15 @@ static int compare_once(struct run_ctx *c, int index,
 	ret = hil_ref_run(ref, op, key, npub, ad, ad_len, msg, msg_len, xof_len,
 			  want, sizeof(want), &want_len, &rej_w);
 	if (ret == HIL_OK) {
-		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
-				      ref->keybytes, npub, ref->npubbytes, ad,
-				      ad_len, msg, msg_len, xof_len, got, cap,
-				      got_len, &rej_g);
+		ret = hil_target_exec_counted(
+			c->conn.session, (uint8_t)index, op, key, ref->keybytes,
+			npub, ref->npubbytes, ad, ad_len, msg, msg_len, xof_len,
+			got, cap, got_len, &rej_g, &count);
 	}
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	work_note(c, index, op, (uint32_t)(msg_len + ad_len), count);
 	if (rej_w || rej_g || want_len != *got_len ||
 	    memcmp(want, got, want_len) != 0) {
 		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
@@ -644,6 +716,7 @@ static struct hil_row *add_failed_row(struct run_ctx *c,
 	return row;
 }
 
+/* A BENCH's timeout before any call of its operation was seen. */
 static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 				 uint32_t ad_len)
 {
@@ -857,9 +930,12 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 							 : 1000u);
 	p.warmup = (uint16_t)cfg->bench.warmup;
 	/* As for BENCH, twice over: fresh inputs are drawn between runs. */
-	p.timeout_ms = cfg->link.timeout_ms +
-		       (unsigned)((unsigned long long)(p.batch + p.warmup) *
-				  (b->msg_len + b->ad_len + 64u) / 10u);
+	p.timeout_ms = work_timeout_ms(
+		c, b->alg, op, b->msg_len, b->ad_len,
+		(uint32_t)p.batch + p.warmup,
+		cfg->link.timeout_ms +
+			(unsigned)((unsigned long long)(p.batch + p.warmup) *
+				   (b->msg_len + b->ad_len + 64u) / 10u));
 	p.seed = b->seed;
 	/* Its own stream, fixed by the row: the same run gives the same t. */
 	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
@@ -1030,8 +1106,11 @@ static int measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	model_drain(c);
-	ret = hil_target_bench(c->conn.session, op, &req, &rep, raw,
-			       bench_timeout_ms(cfg, len, ad_len));
+	ret = hil_target_bench(
+		c->conn.session, op, &req, &rep, raw,
+		work_timeout_ms(c, index, op, len, ad_len,
+				cfg->bench.runs + cfg->bench.warmup,
+				bench_timeout_ms(cfg, len, ad_len)));
 	if (ret != HIL_OK) {
 		const struct hil_session_fault *f =
 			hil_session_get_fault(c->conn.session);
@@ -1060,6 +1139,8 @@ static int measure_row(struct run_ctx *c, int index,
 		/* A sample below the overhead would mean the calibration is
 		 * wrong; keep it visible rather than wrap around. */
 		row->samples[i] = (double)raw[i] - (double)rep.overhead;
+		/* The slowest run sizes the next length's timeout. */
+		work_note(c, index, op, len + ad_len, raw[i]);
 	}
 	ret = hil_stats_compute(row->samples, cfg->bench.runs, &row->stats);
 	if (ret != HIL_OK) {
@@ -1147,6 +1228,8 @@ static int recover_steps(struct run_ctx *c)
 			run->timeouts += st->timeouts;
 			run->timing.call_ns += st->call_ns;
 			run->timing.wait_ns += st->wait_ns;
+			run->timing.bench_timeouts += st->long_timeouts;
+			run->timing.bench_timeout_ns += st->long_timeout_ns;
 			hil_session_close(c->conn.session);
 			c->conn.session = NULL;
 		}
@@ -2141,6 +2224,8 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
 		run->timeouts += st->timeouts;
 		run->timing.call_ns += st->call_ns;
 		run->timing.wait_ns += st->wait_ns;
+		run->timing.bench_timeouts += st->long_timeouts;
+		run->timing.bench_timeout_ns += st->long_timeout_ns;
 		hil_session_close(conn->session);
 		conn->session = NULL;
 	}
@@ -2281,6 +2366,9 @@ static int measure_image(struct run_ctx *c, const char *journal)
 		ret = check_limits(c);
 	}
 	if (ret == HIL_OK) {
+		/* Once per image: the recovery ladder and the leak test reuse
+		 * it (the ladder checks the build-id, not the table). */
+		memset(c->work, 0, sizeof(c->work)); /* indices of this image */
 		ret = hil_target_algs(c->conn.session, c->algs,
 				      HIL_TARGET_MAX_ALGS, &c->n_algs);
 	}

@@ -382,12 +382,12 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			 const uint8_t *payload, size_t plen, uint8_t *reply,
 			 size_t cap, size_t *reply_len, uint8_t *status,
-			 unsigned timeout_ms);
+			 unsigned timeout_ms, int long_call);
 
-int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
-		     const uint8_t *payload, size_t plen, uint8_t *reply,
-		     size_t cap, size_t *reply_len, uint8_t *status,
-		     unsigned timeout_ms)
+static int call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+		const uint8_t *payload, size_t plen, uint8_t *reply, size_t cap,
+		size_t *reply_len, uint8_t *status, unsigned timeout_ms,
+		int long_call)
 {
 	uint64_t t0;
 	int ret;
@@ -403,8 +403,61 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 	s->stats.requests++;
 	t0 = now_ns();
 	ret = call_attempts(s, cmd, scmd, payload, plen, reply, cap, reply_len,
-			    status, timeout_ms);
+			    status, timeout_ms, long_call);
 	s->stats.call_ns += now_ns() - t0;
+	return ret;
+}
+
+int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+		     const uint8_t *payload, size_t plen, uint8_t *reply,
+		     size_t cap, size_t *reply_len, uint8_t *status,
+		     unsigned timeout_ms)
+{
+	return call(s, cmd, scmd, payload, plen, reply, cap, reply_len, status,
+		    timeout_ms, 0);
+}
+
+int hil_session_call_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			  const uint8_t *payload, size_t plen, uint8_t *reply,
+			  size_t cap, size_t *reply_len, uint8_t *status,
+			  unsigned timeout_ms)
+{
+	return call(s, cmd, scmd, payload, plen, reply, cap, reply_len, status,
+		    timeout_ms, 1);
+}
+
+/*
+ * A long command's reply did not come in time: the target may still be
+ * computing, and a second request would only queue behind the first (or,
+ * on a board, be lost to its UART) and run the measurement again. Wait
+ * once more for the same sequence number, sending nothing.
+ */
+static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
+		      uint8_t *reply, size_t cap, size_t *reply_len,
+		      uint8_t *status, unsigned timeout_ms,
+		      enum attempt *outcome)
+{
+	unsigned wait;
+	int ret = HIL_OK;
+
+	for (wait = 0; wait < 2; wait++) {
+		uint64_t t0 = now_ns();
+
+		if (wait > 0) {
+			hil_warn(
+				"%s on %s: no reply within %u ms; waiting up to %u ms more for it before declaring the target hung",
+				hil_session_cmd_name(cmd),
+				hil_link_where(s->link), timeout_ms,
+				timeout_ms);
+		}
+		ret = await(s, seq, reply, cap, reply_len, status, timeout_ms,
+			    outcome);
+		if (ret != HIL_OK || *outcome != ATTEMPT_TIMEOUT) {
+			return ret;
+		}
+		s->stats.long_timeouts++;
+		s->stats.long_timeout_ns += now_ns() - t0;
+	}
 	return ret;
 }
 
@@ -412,7 +465,7 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			 const uint8_t *payload, size_t plen, uint8_t *reply,
 			 size_t cap, size_t *reply_len, uint8_t *status,
-			 unsigned timeout_ms)
+			 unsigned timeout_ms, int long_call)
 {
 	uint8_t data[HILP_MAX_DATA];
 	uint8_t frame[HILP_MAX_FRAME + 1];
@@ -445,7 +498,10 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		if (ret == HIL_OK) {
 			ret = hil_link_write(s->link, frame, n, s->timeout_ms);
 		}
-		if (ret == HIL_OK) {
+		if (ret == HIL_OK && long_call) {
+			ret = await_long(s, cmd, seq, reply, cap, reply_len,
+					 status, timeout_ms, &outcome);
+		} else if (ret == HIL_OK) {
 			ret = await(s, seq, reply, cap, reply_len, status,
 				    timeout_ms, &outcome);
 		}
@@ -470,6 +526,13 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			s->stats.timeouts++;
 		}
 		chunk_worse(s);
+		if (outcome == ATTEMPT_TIMEOUT && long_call) {
+			/* Never sent again while it may still be running. */
+			hil_err("%s on %s: no reply within twice %u ms: the target is taken as hung",
+				hil_session_cmd_name(cmd),
+				hil_link_where(s->link), timeout_ms);
+			return HIL_ERR_TIMEOUT;
+		}
 	}
 	hil_log(s->quiet ? HIL_LOG_DBG : HIL_LOG_ERR, HIL_LOG_PREFIX,
 		"no valid reply from the target on %s to %s after %u attempt%s of %u ms",

@@ -23,6 +23,11 @@ struct hil_session_stats {
 	 * (the target computing, plus one link latency). */
 	uint64_t call_ns;
 	uint64_t wait_ns;
+	/* Waits of hil_session_call_long() (BENCH) that ran out before the
+	 * reply, and the time spent in them: the target computing longer
+	 * than its timeout, or hung; not time on the link. */
+	unsigned long_timeouts;
+	uint64_t long_timeout_ns;
 };
 
 /* The last fault the target reported (HILP_ST_FAULT), if any. */
@@ -66,6 +71,22 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		     const uint8_t *payload, size_t plen, uint8_t *reply,
 		     size_t cap, size_t *reply_len, uint8_t *status,
 		     unsigned timeout_ms);
+
+/**
+ * A command that may run long on the target (BENCH): as hil_session_call(),
+ * except that it is never sent again while the target may still be running
+ * it. The stub answers nothing while it computes (it polls its UART between
+ * commands only), so when no reply comes within timeout_ms the session
+ * waits once more, up to timeout_ms, for the late reply, sending nothing,
+ * and then gives up with HIL_ERR_TIMEOUT for the caller's recovery ladder.
+ * Only a request the target said was damaged, or a reply that arrived
+ * damaged (the target is done and idle then), is sent again.
+ * @param timeout_ms the timeout sized for the work (0: session default).
+ */
+int hil_session_call_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			  const uint8_t *payload, size_t plen, uint8_t *reply,
+			  size_t cap, size_t *reply_len, uint8_t *status,
+			  unsigned timeout_ms);
 
 /**
  * Wait until the target answers INFO, for at most total_ms: the stub may

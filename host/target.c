@@ -195,6 +195,21 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		    const uint8_t *msg, size_t msglen, size_t xof_len,
 		    uint8_t *out, size_t cap, size_t *out_len, int *rejected)
 {
+	uint32_t count;
+
+	return hil_target_exec_counted(s, alg, op, key, keylen, npub, npublen,
+				       ad, adlen, msg, msglen, xof_len, out,
+				       cap, out_len, rejected, &count);
+}
+
+int hil_target_exec_counted(struct hil_session *s, uint8_t alg, uint8_t op,
+			    const uint8_t *key, size_t keylen,
+			    const uint8_t *npub, size_t npublen,
+			    const uint8_t *ad, size_t adlen, const uint8_t *msg,
+			    size_t msglen, size_t xof_len, uint8_t *out,
+			    size_t cap, size_t *out_len, int *rejected,
+			    uint32_t *count)
+{
 	struct hilp_exec_req req;
 	struct hilp_exec_rep rep;
 	uint8_t data[HILP_MAX_DATA];
@@ -206,6 +221,7 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 
 	*out_len = 0;
 	*rejected = 0;
+	*count = 0;
 	if (msglen > 0xFFFFu || adlen > 0xFFFFu || xof_len > 0xFFFFu) {
 		hil_err("EXEC: message, associated data or output longer than 65535 bytes");
 		return HIL_ERR_ARG;
@@ -254,6 +270,7 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		return HIL_ERR_PROTO;
 	}
 	*out_len = rep.out_len;
+	*count = rep.count;
 	return hil_target_fetch(s, HILP_BUF_OUT, out, rep.out_len);
 }
 
@@ -274,8 +291,10 @@ static int bench(struct hil_session *s, uint8_t op,
 
 	n = leak ? hilp_bench_leak_req_encode(0, req, data)
 		 : hilp_bench_req_encode(0, req, data);
-	ret = hil_session_call(s, HILP_CMD_BENCH, op, data + 1, n - 1, reply,
-			       sizeof(reply), &len, &st, timeout_ms);
+	/* Never resent while it may still be running: see the header. */
+	ret = hil_session_call_long(s, HILP_CMD_BENCH, op, data + 1, n - 1,
+				    reply, sizeof(reply), &len, &st,
+				    timeout_ms);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -37,7 +37,21 @@ int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		    uint8_t *out, size_t cap, size_t *out_len, int *rejected);
 
 /**
- * Run a BENCH and fetch its samples.
+ * As hil_target_exec(), and @param count receives the counter ticks of the
+ * call as the stub measured them (overhead included; 0 when rejected).
+ */
+int hil_target_exec_counted(struct hil_session *s, uint8_t alg, uint8_t op,
+			    const uint8_t *key, size_t keylen,
+			    const uint8_t *npub, size_t npublen,
+			    const uint8_t *ad, size_t adlen, const uint8_t *msg,
+			    size_t msglen, size_t xof_len, uint8_t *out,
+			    size_t cap, size_t *out_len, int *rejected,
+			    uint32_t *count);
+
+/**
+ * Run a BENCH and fetch its samples. The BENCH is never sent twice while
+ * it may still be running (hil_session_call_long()): timeout_ms should
+ * be sized by the work (host/benchtime.h).
  * @param req req->leak_seed is not read: this is an ordinary BENCH.
  * @param rep receives the reply, peak stack and heap of one call included.
  * @param samples receives req->runs counter values (not overhead-subtracted).

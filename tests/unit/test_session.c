@@ -34,7 +34,15 @@ enum peer_action {
 	/* A protocol 2 stub: reads our frame as one byte too long and answers
 	 * ['e', BAD_LEN] with SimpleSerial's CRC-8 */
 	PEER_PROTOCOL_2,
+	/* LATE_MS of silence (a BENCH running past its timeout), then the
+	 * reply and ['e', 0] */
+	PEER_LATE,
 };
+
+/* PEER_LATE's delay: 1.5 timeouts of the late-reply tests, half a timeout
+ * from either end of the second wait. */
+#define LATE_TIMEOUT_MS 1000u
+#define LATE_MS		1500u
 
 struct peer {
 	int fd;
@@ -147,6 +155,12 @@ static void *peer_main(void *arg)
 						 (ssize_t)sizeof(v2));
 				break;
 			}
+			case PEER_LATE:
+				ut_sleep_ms(LATE_MS);
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
 			case PEER_FAULT:
 				memset(d, 0, sizeof(d));
 				d[1] = HILP_ST_FAULT;
@@ -469,6 +483,74 @@ static void test_handshake_refuses_a_protocol_2_stub_clearly(void **state)
 	finish(&f);
 }
 
+static int call_long(struct fixture *f, unsigned timeout_ms)
+{
+	const uint8_t payload[] = {1, 2, 3};
+
+	return hil_session_call_long(
+		f->session, HILP_CMD_BENCH, 0, payload, sizeof(payload),
+		f->reply, sizeof(f->reply), &f->len, &f->st, timeout_ms);
+}
+
+static void test_late_bench_reply_is_accepted_and_sent_once(void **state)
+{
+	const enum peer_action script[] = {PEER_LATE};
+	const struct hil_session_stats *st;
+	struct fixture f;
+	uint64_t t0;
+
+	(void)state;
+	/* Retries allowed: a BENCH still must not use them on a silence. */
+	start(&f, script, 1, 200, 3);
+	t0 = ut_ms_now();
+	assert_int_equal(call_long(&f, LATE_TIMEOUT_MS), HIL_OK);
+	assert_true(ut_ms_now() - t0 < UT_HANG_MS);
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(f.len, 1);
+	assert_int_equal(f.reply[0], 0xAB);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1); /* never sent again */
+	st = hil_session_get_stats(f.session);
+	assert_int_equal(st->retries, 0);
+	assert_int_equal(st->long_timeouts, 1); /* the first wait ran out */
+	assert_true(st->long_timeout_ns >= LATE_TIMEOUT_MS * 1000000ull);
+	finish(&f);
+}
+
+static void test_silent_bench_is_not_resent_and_times_out(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT};
+	const struct hil_session_stats *st;
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 2, 100, 3);
+	assert_int_equal(call_long(&f, 100), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	st = hil_session_get_stats(f.session);
+	assert_int_equal(st->retries, 0);
+	assert_int_equal(st->long_timeouts, 2); /* its wait, and once more */
+	assert_int_equal(st->timeouts, 1);
+	finish(&f);
+}
+
+static void test_damaged_bench_request_is_sent_again(void **state)
+{
+	const enum peer_action script[] = {PEER_REJECT_CRC};
+	struct fixture f;
+
+	(void)state;
+	/* The target said it did not read the request: nothing runs. */
+	start(&f, script, 1, 100, 3);
+	assert_int_equal(call_long(&f, 2000), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 2);
+	assert_int_equal(hil_session_get_stats(f.session)->long_timeouts, 0);
+	finish(&f);
+}
+
 static void test_fault_report_is_decoded_and_returned(void **state)
 {
 	const enum peer_action script[] = {PEER_FAULT};
@@ -528,6 +610,10 @@ int main(void)
 		cmocka_unit_test(test_fault_report_is_decoded_and_returned),
 		cmocka_unit_test(
 			test_handshake_refuses_a_protocol_2_stub_clearly),
+		cmocka_unit_test(
+			test_late_bench_reply_is_accepted_and_sent_once),
+		cmocka_unit_test(test_silent_bench_is_not_resent_and_times_out),
+		cmocka_unit_test(test_damaged_bench_request_is_sent_again),
 		cmocka_unit_test(
 			test_oversized_payload_is_refused_before_sending),
 	};
