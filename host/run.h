@@ -178,8 +178,9 @@ struct hil_run {
 	size_t cap_rows;
 	struct hil_fit *fits;
 	size_t n_fits;
-	unsigned retries;   /* session recoveries over the run */
-	unsigned resets;    /* recovery ladder: target resets */
+	unsigned retries;  /* session recoveries over the run */
+	unsigned requests; /* requests sent to the target (attempts: +retries) */
+	unsigned resets;   /* recovery ladder: target resets */
 	unsigned reflashes; /* recovery ladder: image programmed again */
 	/* The run failed at flashing, connecting or recovering the board in
 	 * a way worth trying again (hil_err_transient): exit status 5. */

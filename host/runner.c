@@ -1224,6 +1224,7 @@ static int recover_steps(struct run_ctx *c)
 				hil_session_get_stats(c->conn.session);
 
 			run->retries += st->retries;
+			run->requests += st->requests;
 			run->bad_frames += st->bad_frames;
 			run->timeouts += st->timeouts;
 			run->timing.call_ns += st->call_ns;
@@ -2220,6 +2221,7 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
 			hil_session_get_stats(conn->session);
 
 		run->retries += st->retries;
+		run->requests += st->requests;
 		run->bad_frames += st->bad_frames;
 		run->timeouts += st->timeouts;
 		run->timing.call_ns += st->call_ns;

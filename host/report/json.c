@@ -632,6 +632,7 @@ static cJSON *report_object(const struct hil_run *run)
 
 	o = ok ? cJSON_AddObjectToObject(root, "session") : NULL;
 	ok = ok && o != NULL;
+	ok = ok && add_num(o, "requests", run->requests);
 	ok = ok && add_num(o, "retries", run->retries);
 	ok = ok && add_num(o, "bad_frames", run->bad_frames);
 	ok = ok && add_num(o, "timeouts", run->timeouts);
