@@ -391,6 +391,10 @@ static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
 	t.baud = cfg->link.baud;
 	/* The request, the reply and its status, as whole frames at most. */
 	t.wire_bytes = 3u * (HILP_MAX_FRAME + 1u);
+	hil_dbg("BENCH alg %d op %u %u+%u B: timeout %u ms from %llu ticks a call at %u B (%u ms from bytes alone)",
+		index, op, (unsigned)len, (unsigned)ad_len,
+		(unsigned)hil_benchtime_ms(&t), (unsigned long long)w->count,
+		(unsigned)w->bytes, fallback_ms);
 	return hil_benchtime_ms(&t);
 }
 

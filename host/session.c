@@ -244,7 +244,7 @@ static uint64_t now_ns(void)
 
 static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		 size_t *reply_len, uint8_t *status, unsigned timeout_ms,
-		 enum attempt *outcome)
+		 enum attempt *outcome, int *heard)
 {
 	long long deadline = now_ms() + timeout_ms;
 	uint64_t sent = now_ns();
@@ -260,6 +260,7 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 
 		if (left <= 0) {
 			*outcome = ATTEMPT_TIMEOUT;
+			*heard = !waiting;
 			return HIL_OK;
 		}
 		if (s->stop != NULL) {
@@ -438,6 +439,7 @@ static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
 		      enum attempt *outcome)
 {
 	unsigned wait;
+	int heard = 0;
 	int ret = HIL_OK;
 
 	for (wait = 0; wait < 2; wait++) {
@@ -451,12 +453,23 @@ static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
 				timeout_ms);
 		}
 		ret = await(s, seq, reply, cap, reply_len, status, timeout_ms,
-			    outcome);
+			    outcome, &heard);
 		if (ret != HIL_OK || *outcome != ATTEMPT_TIMEOUT) {
 			return ret;
 		}
 		s->stats.long_timeouts++;
 		s->stats.long_timeout_ns += now_ns() - t0;
+		if (heard) {
+			/*
+			 * Bytes came, but no usable reply: the stub sends
+			 * nothing until it has finished (a fault report aside),
+			 * so it is done and idle, its answer lost on the link.
+			 * Asking again runs the measurement again, but never
+			 * beside the first.
+			 */
+			*outcome = ATTEMPT_DAMAGED;
+			return HIL_OK;
+		}
 	}
 	return ret;
 }
@@ -502,8 +515,10 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			ret = await_long(s, cmd, seq, reply, cap, reply_len,
 					 status, timeout_ms, &outcome);
 		} else if (ret == HIL_OK) {
+			int heard;
+
 			ret = await(s, seq, reply, cap, reply_len, status,
-				    timeout_ms, &outcome);
+				    timeout_ms, &outcome, &heard);
 		}
 		if (ret == HIL_ERR_INTERRUPTED) {
 			hil_info("%s on %s: stopped waiting for the reply",

@@ -37,6 +37,8 @@ enum peer_action {
 	/* LATE_MS of silence (a BENCH running past its timeout), then the
 	 * reply and ['e', 0] */
 	PEER_LATE,
+	/* the reply and the status, both damaged, then nothing */
+	PEER_CORRUPT_BOTH,
 };
 
 /* PEER_LATE's delay: 1.5 timeouts of the late-reply tests, half a timeout
@@ -155,6 +157,11 @@ static void *peer_main(void *arg)
 						 (ssize_t)sizeof(v2));
 				break;
 			}
+			case PEER_CORRUPT_BOTH:
+				peer_send(p->fd, HILP_REPLY, d, 2, 1);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 1);
+				break;
 			case PEER_LATE:
 				ut_sleep_ms(LATE_MS);
 				peer_send(p->fd, HILP_REPLY, d, 2, 0);
@@ -551,6 +558,23 @@ static void test_damaged_bench_request_is_sent_again(void **state)
 	finish(&f);
 }
 
+static void test_bench_answered_damaged_is_sent_again(void **state)
+{
+	const enum peer_action script[] = {PEER_CORRUPT_BOTH};
+	struct fixture f;
+
+	(void)state;
+	/* Bytes came back (the BENCH is over), none usable: not hung. */
+	start(&f, script, 1, 100, 3);
+	assert_int_equal(call_long(&f, 300), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(f.reply[0], 0xAB);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 2);
+	assert_int_equal(hil_session_get_stats(f.session)->long_timeouts, 1);
+	finish(&f);
+}
+
 static void test_fault_report_is_decoded_and_returned(void **state)
 {
 	const enum peer_action script[] = {PEER_FAULT};
@@ -614,6 +638,7 @@ int main(void)
 			test_late_bench_reply_is_accepted_and_sent_once),
 		cmocka_unit_test(test_silent_bench_is_not_resent_and_times_out),
 		cmocka_unit_test(test_damaged_bench_request_is_sent_again),
+		cmocka_unit_test(test_bench_answered_damaged_is_sent_again),
 		cmocka_unit_test(
 			test_oversized_payload_is_refused_before_sending),
 	};
