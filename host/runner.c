@@ -520,6 +520,10 @@ static int check_seeded(struct run_ctx *c, int index,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	if (!rej_g) {
+		work_note(c, index, op, (uint32_t)(msg_len + ad_len),
+			  rep.count);
+	}
 	if (rej_w || rej_g || rep.out_len != want_len ||
 	    rep.digest !=
 		    hilp_digest_update(HILP_DIGEST_INIT, want, want_len)) {
@@ -535,6 +539,10 @@ static int check_seeded(struct run_ctx *c, int index,
 	ret = hil_target_exec_gen(c->conn.session, (uint8_t)index,
 				  HILP_OP_DECRYPT, seed, 0, msg_len, ad_len, 0,
 				  &rep, &rej_g);
+	if (ret == HIL_OK && !rej_g) {
+		work_note(c, index, HILP_OP_DECRYPT,
+			  (uint32_t)(msg_len + ad_len), rep.count);
+	}
 	if (ret == HIL_OK && !rej_g && rep.out_len == msg_len &&
 	    rep.digest == hilp_digest_update(HILP_DIGEST_INIT, msg, msg_len)) {
 		ret = hil_target_exec_gen(
