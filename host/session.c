@@ -483,6 +483,8 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 	uint8_t data[HILP_MAX_DATA];
 	uint8_t frame[HILP_MAX_FRAME + 1];
 	unsigned attempt;
+	unsigned wait = timeout_ms; /* this attempt's */
+	int heard = 0;		    /* bytes came, not our reply */
 	int ret;
 
 	for (attempt = 0; attempt <= s->retries; attempt++) {
@@ -515,10 +517,11 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			ret = await_long(s, cmd, seq, reply, cap, reply_len,
 					 status, timeout_ms, &outcome);
 		} else if (ret == HIL_OK) {
-			int heard;
-
-			ret = await(s, seq, reply, cap, reply_len, status,
-				    timeout_ms, &outcome, &heard);
+			if (wait > s->stats.longest_wait_ms) {
+				s->stats.longest_wait_ms = wait;
+			}
+			ret = await(s, seq, reply, cap, reply_len, status, wait,
+				    &outcome, &heard);
 		}
 		if (ret == HIL_ERR_INTERRUPTED) {
 			hil_info("%s on %s: stopped waiting for the reply",
@@ -540,6 +543,17 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		if (outcome == ATTEMPT_TIMEOUT) {
 			s->stats.timeouts++;
 		}
+		if (outcome == ATTEMPT_TIMEOUT && heard && !long_call) {
+			/* Bytes came, but not our reply in time: an earlier
+			 * attempt's reply arriving late, a target or a
+			 * machine slower than the timeout. The next wait is
+			 * longer. Plain silence (a lost frame, or a hung
+			 * target) and damage keep the wait. */
+			wait = wait <= timeout_ms * (HIL_SESSION_BACKOFF_MAX /
+						     2)
+				       ? wait * 2
+				       : timeout_ms * HIL_SESSION_BACKOFF_MAX;
+		}
 		chunk_worse(s);
 		if (outcome == ATTEMPT_TIMEOUT && long_call) {
 			/* Never sent again while it may still be running. */
@@ -550,9 +564,10 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		}
 	}
 	hil_log(s->quiet ? HIL_LOG_DBG : HIL_LOG_ERR, HIL_LOG_PREFIX,
-		"no valid reply from the target on %s to %s after %u attempt%s of %u ms",
+		"no valid reply from the target on %s to %s after %u attempt%s of %u ms (doubled after a late reply, up to %u ms)",
 		hil_link_where(s->link), hil_session_cmd_name(cmd),
-		s->retries + 1, s->retries ? "s" : "", timeout_ms);
+		s->retries + 1, s->retries ? "s" : "", timeout_ms,
+		timeout_ms * HIL_SESSION_BACKOFF_MAX);
 	return HIL_ERR_TIMEOUT;
 }
 

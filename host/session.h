@@ -28,7 +28,14 @@ struct hil_session_stats {
 	 * than its timeout, or hung; not time on the link. */
 	unsigned long_timeouts;
 	uint64_t long_timeout_ns;
+	/* The longest wait for one reply: an attempt that heard bytes but not
+	 * its reply in time (a late reply) doubles the next attempt's wait,
+	 * up to HIL_SESSION_BACKOFF_MAX times the timeout, so a slow machine
+	 * is waited for, while a lost frame or a hung target is not. */
+	unsigned longest_wait_ms;
 };
+
+#define HIL_SESSION_BACKOFF_MAX 8u
 
 /* The last fault the target reported (HILP_ST_FAULT), if any. */
 struct hil_session_fault {

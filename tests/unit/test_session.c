@@ -39,6 +39,9 @@ enum peer_action {
 	PEER_LATE,
 	/* the reply and the status, both damaged, then nothing */
 	PEER_CORRUPT_BOTH,
+	/* only a reply with a wrong seq and its ['e', 0]: an earlier
+	 * attempt's reply arriving late, ours not in time */
+	PEER_STALE_ONLY,
 };
 
 /* PEER_LATE's delay: 1.5 timeouts of the late-reply tests, half a timeout
@@ -108,6 +111,12 @@ static void *peer_main(void *arg)
 			d[1] = 0xAB;
 			switch (a) {
 			case PEER_REPLY:
+				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				st = HILP_ST_OK;
+				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				break;
+			case PEER_STALE_ONLY:
+				d[0] = (uint8_t)(pkt.data[0] - 1);
 				peer_send(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
 				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
@@ -247,6 +256,39 @@ static void test_call_returns_reply_after_sequence_byte(void **state)
 	assert_int_equal(f.reply[0], 0xAB);
 	stop(&f);
 	assert_true(f.peer.lone_zeros >= 1); /* resync before the request */
+	finish(&f);
+}
+
+/*
+ * Late replies (an earlier attempt's) and ours not in time: the machine is
+ * slower than the timeout, so each such attempt doubles the next wait
+ * (2 s, 4 s, 8 s). Plain silence keeps it: a lost frame or a hung target
+ * costs no more than before. The waits are the session's own, not times
+ * measured here.
+ */
+static void test_late_replies_lengthen_the_wait_silence_does_not(void **state)
+{
+	const enum peer_action late[] = {PEER_STALE_ONLY, PEER_STALE_ONLY,
+					 PEER_REPLY};
+	const enum peer_action silent[] = {PEER_SILENT, PEER_SILENT,
+					   PEER_REPLY};
+	struct fixture f;
+
+	(void)state;
+	start(&f, late, 3, 2000, 3);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(hil_session_get_stats(f.session)->retries, 2);
+	assert_int_equal(hil_session_get_stats(f.session)->longest_wait_ms,
+			 8000);
+	stop(&f);
+	finish(&f);
+	start(&f, silent, 3, 2000, 3);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(hil_session_get_stats(f.session)->retries, 2);
+	assert_int_equal(hil_session_get_stats(f.session)->longest_wait_ms,
+			 2000);
+	stop(&f);
 	finish(&f);
 }
 
@@ -616,6 +658,8 @@ int main(void)
 		cmocka_unit_test(test_call_returns_reply_after_sequence_byte),
 		cmocka_unit_test(
 			test_stale_reply_with_other_sequence_is_ignored),
+		cmocka_unit_test(
+			test_late_replies_lengthen_the_wait_silence_does_not),
 		cmocka_unit_test(test_stale_status_without_reply_is_ignored),
 		cmocka_unit_test(test_corrupted_reply_is_retried),
 		cmocka_unit_test(
