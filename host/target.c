@@ -189,6 +189,46 @@ int hil_target_fetch(struct hil_session *s, uint8_t buf, uint8_t *p, size_t n)
 	return HIL_OK;
 }
 
+/*
+ * The EXEC request req (loaded or generated) and its reply into rep;
+ * *rejected set (and rep zero) when the implementation refused (0x14).
+ */
+static int exec_call(struct hil_session *s, uint8_t op,
+		     const struct hilp_exec_req *req, struct hilp_exec_rep *rep,
+		     int *rejected)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t reply[HILP_MAX_DATA];
+	size_t len = 0;
+	size_t n;
+	uint8_t st;
+	int ret;
+
+	*rejected = 0;
+	memset(rep, 0, sizeof(*rep));
+	n = hilp_exec_req_encode(0, req, data);
+	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
+			       sizeof(reply), &len, &st, 0);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (st == HILP_ST_CRYPTO_FAIL) {
+		*rejected = 1;
+		return HIL_OK;
+	}
+	ret = check_status(HILP_CMD_EXEC, st);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	data[0] = 0;
+	memcpy(data + 1, reply, len);
+	if (hilp_exec_rep_decode(data, len + 1, rep) != 0) {
+		hil_err("EXEC: malformed reply");
+		return HIL_ERR_PROTO;
+	}
+	return HIL_OK;
+}
+
 int hil_target_exec(struct hil_session *s, uint8_t alg, uint8_t op,
 		    const uint8_t *key, size_t keylen, const uint8_t *npub,
 		    size_t npublen, const uint8_t *ad, size_t adlen,
@@ -212,11 +252,6 @@ int hil_target_exec_counted(struct hil_session *s, uint8_t alg, uint8_t op,
 {
 	struct hilp_exec_req req;
 	struct hilp_exec_rep rep;
-	uint8_t data[HILP_MAX_DATA];
-	uint8_t reply[HILP_MAX_DATA];
-	size_t len = 0;
-	size_t n;
-	uint8_t st;
 	int ret;
 
 	*out_len = 0;
@@ -244,25 +279,9 @@ int hil_target_exec_counted(struct hil_session *s, uint8_t alg, uint8_t op,
 	req.msg_len = (uint16_t)msglen;
 	req.ad_len = (uint16_t)adlen;
 	req.out_len = (uint16_t)xof_len;
-	n = hilp_exec_req_encode(0, &req, data);
-	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
-			       sizeof(reply), &len, &st, 0);
-	if (ret != HIL_OK) {
+	ret = exec_call(s, op, &req, &rep, rejected);
+	if (ret != HIL_OK || *rejected) {
 		return ret;
-	}
-	if (st == HILP_ST_CRYPTO_FAIL) {
-		*rejected = 1;
-		return HIL_OK;
-	}
-	ret = check_status(HILP_CMD_EXEC, st);
-	if (ret != HIL_OK) {
-		return ret;
-	}
-	data[0] = 0;
-	memcpy(data + 1, reply, len);
-	if (hilp_exec_rep_decode(data, len + 1, &rep) != 0) {
-		hil_err("EXEC: malformed reply");
-		return HIL_ERR_PROTO;
 	}
 	if (rep.out_len > cap) {
 		hil_err("EXEC: output of %u bytes exceeds %zu", rep.out_len,
@@ -378,12 +397,6 @@ int hil_target_exec_gen(struct hil_session *s, uint8_t alg, uint8_t op,
 			struct hilp_exec_rep *rep, int *rejected)
 {
 	struct hilp_exec_req req;
-	uint8_t data[HILP_MAX_DATA];
-	uint8_t reply[HILP_MAX_DATA];
-	size_t len = 0;
-	size_t n;
-	uint8_t st;
-	int ret;
 
 	*rejected = 0;
 	memset(rep, 0, sizeof(*rep));
@@ -399,25 +412,5 @@ int hil_target_exec_gen(struct hil_session *s, uint8_t alg, uint8_t op,
 	req.gen = 1;
 	req.seed = seed;
 	req.flags = flags;
-	n = hilp_exec_req_encode(0, &req, data);
-	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
-			       sizeof(reply), &len, &st, 0);
-	if (ret != HIL_OK) {
-		return ret;
-	}
-	if (st == HILP_ST_CRYPTO_FAIL) {
-		*rejected = 1;
-		return HIL_OK;
-	}
-	ret = check_status(HILP_CMD_EXEC, st);
-	if (ret != HIL_OK) {
-		return ret;
-	}
-	data[0] = 0;
-	memcpy(data + 1, reply, len);
-	if (hilp_exec_rep_decode(data, len + 1, rep) != 0) {
-		hil_err("EXEC: malformed reply");
-		return HIL_ERR_PROTO;
-	}
-	return HIL_OK;
+	return exec_call(s, op, &req, rep, rejected);
 }

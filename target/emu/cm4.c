@@ -131,23 +131,6 @@ static unsigned fetch_stall(struct cm4 *m, const struct thumb_insn *i)
 	return stall;
 }
 
-static int is_memory(unsigned cls)
-{
-	switch (cls) {
-	case THUMB_LOAD:
-	case THUMB_STORE:
-	case THUMB_LDRD:
-	case THUMB_STRD:
-	case THUMB_LDM:
-	case THUMB_STM:
-	case THUMB_LOAD_PC:
-	case THUMB_TABLE:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static int is_branch(const struct thumb_insn *i)
 {
 	switch (i->cls) {
@@ -206,7 +189,7 @@ static void settle(struct cm4 *m, uint32_t next_pc,
 		/* A skipped instruction costs one cycle (TRM 3.3.1). Only a
 		 * memory access or a branch shows whether it ran; others
 		 * cost the same either way. */
-		if (is_memory(p->cls)) {
+		if (thumb_class_is_memory(p->cls)) {
 			executed = m->pend_mem;
 		} else if (is_branch(p)) {
 			executed = taken;
@@ -264,13 +247,13 @@ static void settle(struct cm4 *m, uint32_t next_pc,
 		}
 		/* TRM 3.3.2: an address computed by the instruction just
 		 * before stalls one cycle (no forwarding path). */
-		if (m->cfg.agu_stall && is_memory(p->cls) && m->prev_executed &&
-		    (p->addr_regs & m->prev_dst)) {
+		if (m->cfg.agu_stall && thumb_class_is_memory(p->cls) &&
+		    m->prev_executed && (p->addr_regs & m->prev_dst)) {
 			lo++;
 			hi++;
 		}
 	}
-	if (m->pend_in_it && !is_memory(p->cls) && !is_branch(p) &&
+	if (m->pend_in_it && !thumb_class_is_memory(p->cls) && !is_branch(p) &&
 	    (p->cls == THUMB_DIV || p->cls == THUMB_SYS)) {
 		lo = 1; /* may have been skipped: we cannot tell */
 	}
@@ -387,7 +370,7 @@ int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 	r->line = line;
 	r->fast = 1;
 	for (i = 0; i + 1 < n; i++) {
-		if (is_memory(insn[i]->cls)) {
+		if (thumb_class_is_memory(insn[i]->cls)) {
 			r->fast = 0;
 		}
 	}

@@ -268,23 +268,6 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	}
 }
 
-static int wants_mem(const struct thumb_insn *d)
-{
-	switch (d->cls) {
-	case THUMB_LOAD:
-	case THUMB_STORE:
-	case THUMB_LDRD:
-	case THUMB_STRD:
-	case THUMB_LDM:
-	case THUMB_STM:
-	case THUMB_LOAD_PC:
-	case THUMB_TABLE:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static struct entry *entry_of(struct qemu_plugin_insn *insn)
 {
 	const uint8_t *data = qemu_plugin_insn_data(insn);
@@ -310,7 +293,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		struct entry *e = entry_of(insn);
 
-		if (wants_mem(&e->d)) {
+		if (thumb_class_is_memory(e->d.cls)) {
 			qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
 							 QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, e);
@@ -330,7 +313,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			s->has_call = 1;
 			s->call_pc = e->d.pc;
 		}
-		if (wants_mem(&e->d) || i + 1 == n) {
+		if (thumb_class_is_memory(e->d.cls) || i + 1 == n) {
 			segment_done(s, k, first);
 			s = NULL;
 		}

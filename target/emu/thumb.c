@@ -349,3 +349,20 @@ const char *thumb_class_name(unsigned cls)
 
 	return cls < THUMB_N_CLASSES ? names[cls] : "?";
 }
+
+int thumb_class_is_memory(unsigned cls)
+{
+	switch (cls) {
+	case THUMB_LOAD:
+	case THUMB_STORE:
+	case THUMB_LDRD:
+	case THUMB_STRD:
+	case THUMB_LDM:
+	case THUMB_STM:
+	case THUMB_LOAD_PC:
+	case THUMB_TABLE:
+		return 1;
+	default:
+		return 0;
+	}
+}

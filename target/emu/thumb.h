@@ -59,4 +59,8 @@ int thumb_decode(const uint8_t *bytes, size_t n, uint32_t pc,
 /** A short name of a class, for logs and tests. */
 const char *thumb_class_name(unsigned cls);
 
+/* 1 when an instruction of class cls reads or writes memory (a load, a
+ * store, a literal load or a table branch), else 0. */
+int thumb_class_is_memory(unsigned cls);
+
 #endif /* EMU_THUMB_H */

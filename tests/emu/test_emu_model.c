@@ -303,23 +303,6 @@ static int ends_block(const struct thumb_insn *d)
 	       (d->flags & THUMB_F_WRITES_PC) || d->cls == THUMB_SYS;
 }
 
-static int is_mem(const struct thumb_insn *d)
-{
-	switch (d->cls) {
-	case THUMB_LOAD:
-	case THUMB_STORE:
-	case THUMB_LDRD:
-	case THUMB_STRD:
-	case THUMB_LDM:
-	case THUMB_STM:
-	case THUMB_LOAD_PC:
-	case THUMB_TABLE:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static void same_model(const struct cm4 *a, const struct cm4 *b, size_t at)
 {
 	if (memcmp(&a->t, &b->t, sizeof(a->t)) != 0 || a->pend != b->pend ||
@@ -409,7 +392,7 @@ static void test_runs_give_what_single_instructions_give(void **state)
 				size_t end = start, k;
 
 				while (end + 1 < n && end - start < 4 &&
-				       !is_mem(ptr[end]) &&
+				       !thumb_class_is_memory(ptr[end]->cls) &&
 				       !ends_block(ptr[end])) {
 					end++;
 				}
@@ -423,7 +406,7 @@ static void test_runs_give_what_single_instructions_give(void **state)
 				cm4_exec_run(&b, &r);
 				same_model(&a, &b, end);
 				/* the load in ite eq is skipped on odd rounds */
-				if (is_mem(ptr[end]) &&
+				if (thumb_class_is_memory(ptr[end]->cls) &&
 				    (end != 4 || iter != 1)) {
 					uint32_t addr =
 						0x08000800u + 16u * (end % 11);
