@@ -1,4 +1,4 @@
-/* End-to-end test of the board lock between hilrun processes: two runs on one board of the hardware map started at once take turns (the second says whom it waits for) and both complete; with --wait 0 the second fails at once (exit 5, worth a retry), naming the holder; two runs on the bare emulator take no lock and go side by side. */
+/* End-to-end test of the board lock between hilrun processes: two runs on one board of the hardware map, both made to wait on the test's own hold of the board, take turns (each says whom it waits for) and both complete; with --wait 0 the second fails at once (exit 5, worth a retry), naming the holder; two runs on the bare emulator take no lock and go side by side. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include "e2e_util.h"
 #include "err.h"
+#include "lock.h"
 #include "proc.h"
 
 static char tmp[64];
@@ -79,17 +80,36 @@ static void check_complete(const char *results, char *report, size_t len,
 	assert_null(strstr(*rows, ": failed"));
 }
 
+/* Until path's log has a line with needle (the run is alive meanwhile). */
+static void await_line(struct hil_proc *p, const char *path, const char *needle)
+{
+	uint64_t t0 = e2e_ms_now();
+
+	while (e2e_lines_with(path, needle) == 0) {
+		assert_true(hil_proc_alive(p));
+		assert_true(e2e_ms_now() - t0 < 120000); /* a hang bound */
+		e2e_sleep_ms(20);
+	}
+}
+
+/*
+ * The test holds the board first, so both runs must wait, whatever the
+ * machine's speed (two runs started at once could otherwise never meet, the
+ * first done before the second asks); then it lets go, and they take turns.
+ */
 static void
 test_two_runs_on_one_board_take_turns_and_both_complete(void **state)
 {
 	char conf[128], ra[128], rb[128], la[128], lb[128];
 	char report_a[300], report_b[300], holder[64];
 	char log_a[16384], log_b[16384];
-	char fin[32], start_w[32];
+	char fin[32], start_w[32], start_a[32], start_b[32];
 	char *rows_a, *rows_b;
-	const char *waiter_log, *waiter_report, *holder_report;
+	const char *first_report, *second_report;
+	struct hil_lock lock;
 	struct hil_proc *a, *b;
-	int holder_pid, st_a = -1, st_b = -1;
+	char *msg = NULL;
+	int st_a = -1, st_b = -1;
 
 	(void)state;
 	snprintf(conf, sizeof(conf), "%s/lock.json", tmp);
@@ -99,8 +119,15 @@ test_two_runs_on_one_board_take_turns_and_both_complete(void **state)
 	snprintf(lb, sizeof(lb), "%s/b.log", tmp);
 	write_config(conf);
 
+	memset(&lock, 0, sizeof(lock));
+	assert_int_equal(
+		hil_lock_acquire(&lock, NULL, "qemu-lock", "the test", 0, &msg),
+		HIL_OK);
 	a = start(conf, ra, "120", la);
+	await_line(a, la, "waiting up to 120 s");
 	b = start(conf, rb, "120", lb);
+	await_line(b, lb, "waiting up to 120 s");
+	hil_lock_release(&lock);
 	assert_int_equal(hil_proc_wait(a, 120000, &st_a), HIL_OK);
 	assert_int_equal(hil_proc_wait(b, 120000, &st_b), HIL_OK);
 	read_text(la, log_a, sizeof(log_a));
@@ -109,102 +136,79 @@ test_two_runs_on_one_board_take_turns_and_both_complete(void **state)
 		fail_msg("exit %d and %d\n--- a:\n%s\n--- b:\n%s", st_a, st_b,
 			 log_a, log_b);
 	}
-
-	/* Exactly one of them waited, and its log names the other. */
-	if (strstr(log_a, "waiting up to 120 s") != NULL) {
-		assert_null(strstr(log_b, "waiting up to"));
-		waiter_log = log_a;
-		holder_pid = (int)hil_proc_pid(b);
-		waiter_report = report_a;
-		holder_report = report_b;
-	} else {
-		if (strstr(log_b, "waiting up to 120 s") == NULL) {
-			fail_msg(
-				"neither run waited for the board\n--- a:\n%s\n--- b:\n%s",
-				log_a, log_b);
-		}
-		waiter_log = log_b;
-		holder_pid = (int)hil_proc_pid(a);
-		waiter_report = report_b;
-		holder_report = report_a;
-	}
-	snprintf(holder, sizeof(holder), "is in use by pid %d (", holder_pid);
-	e2e_assert_contains(waiter_log, holder);
-	e2e_assert_contains(waiter_log, conf);
-	e2e_assert_contains(waiter_log, "is ours now");
+	/* Each said whom it waited for, and got the board. */
+	snprintf(holder, sizeof(holder), "is in use by pid %d (",
+		 (int)getpid());
+	e2e_assert_contains(log_a, holder);
+	e2e_assert_contains(log_b, holder);
+	e2e_assert_contains(log_a, "is ours now");
+	e2e_assert_contains(log_b, "is ours now");
 
 	/* Both reports complete, with the same rows (QEMU is exact)... */
 	check_complete(ra, report_a, sizeof(report_a), &rows_a);
 	check_complete(rb, report_b, sizeof(report_b), &rows_b);
 	assert_string_equal(rows_a, rows_b);
-	/* ...and the waiter started only when the holder had finished. */
-	e2e_report_str(holder_report, "run.finished", fin, sizeof(fin));
-	e2e_report_str(waiter_report, "run.started", start_w, sizeof(start_w));
+	/* ...and the second started only when the first had finished. */
+	e2e_report_str(report_a, "run.started", start_a, sizeof(start_a));
+	e2e_report_str(report_b, "run.started", start_b, sizeof(start_b));
+	first_report = strcmp(start_a, start_b) <= 0 ? report_a : report_b;
+	second_report = first_report == report_a ? report_b : report_a;
+	e2e_report_str(first_report, "run.finished", fin, sizeof(fin));
+	e2e_report_str(second_report, "run.started", start_w, sizeof(start_w));
 	if (strcmp(start_w, fin) < 0) {
 		fail_msg(
-			"the waiting run started at %s, before the holder finished at %s",
+			"the second run started at %s, before the first finished at %s",
 			start_w, fin);
 	}
+	free(msg);
 	free(rows_a);
 	free(rows_b);
 	hil_proc_free(a);
 	hil_proc_free(b);
 }
 
+/* The board held (by the test itself, so it stays held however slow the
+ * machine is): a run with --wait 0 fails at once with exit 5, naming the
+ * holder and its configuration, and starts nothing. */
 static void test_wait_zero_fails_at_once_naming_the_holder(void **state)
 {
-	char conf[128], rh[128], rs[128], lh[128], ls[128];
+	char conf[128], rs[128], ls[128];
 	char log[16384], holder[64];
-	struct hil_proc *h;
-	uint64_t t0, elapsed;
+	struct hil_lock lock;
+	char *msg = NULL;
 	int st = -1;
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "--config",
+			      conf,
+			      "--results",
+			      rs,
+			      "--wait",
+			      "0",
+			      "--board",
+			      "qemu-lock",
+			      NULL};
 
 	(void)state;
 	snprintf(conf, sizeof(conf), "%s/lock.json", tmp);
-	snprintf(rh, sizeof(rh), "%s/rh", tmp);
 	snprintf(rs, sizeof(rs), "%s/rs", tmp);
-	snprintf(lh, sizeof(lh), "%s/h.log", tmp);
 	snprintf(ls, sizeof(ls), "%s/s.log", tmp);
 	write_config(conf);
 
-	h = start(conf, rh, "0", lh);
-	/* The run has begun once it names its folder: it holds the board. */
-	t0 = e2e_ms_now();
-	while (e2e_lines_with(lh, "results in") == 0) {
-		assert_true(hil_proc_alive(h));
-		assert_true(e2e_ms_now() - t0 < 60000);
-		e2e_sleep_ms(10);
-	}
-	{
-		char *const argv[] = {(char *)e2e_hilrun_bin(),
-				      "--config",
-				      conf,
-				      "--results",
-				      rs,
-				      "--wait",
-				      "0",
-				      "--board",
-				      "qemu-lock",
-				      NULL};
-
-		t0 = e2e_ms_now();
-		assert_int_equal(hil_proc_run(argv, ls, 60000, &st), HIL_OK);
-		elapsed = e2e_ms_now() - t0;
-	}
-	assert_true(hil_proc_alive(h)); /* it really was busy */
+	memset(&lock, 0, sizeof(lock));
+	assert_int_equal(
+		hil_lock_acquire(&lock, NULL, "qemu-lock", conf, 0, &msg),
+		HIL_OK);
+	assert_int_equal(hil_proc_run(argv, ls, 60000, &st), HIL_OK);
+	hil_lock_release(&lock);
+	free(msg);
 	read_text(ls, log, sizeof(log));
 	assert_int_equal(st, 5); /* transient: the board is busy */
-	(void)elapsed;		 /* no time limit: a loaded machine is slow */
 	snprintf(holder, sizeof(holder), "is in use by pid %d (",
-		 (int)hil_proc_pid(h));
+		 (int)getpid());
 	e2e_assert_contains(log, holder);
 	e2e_assert_contains(log, conf);
 	assert_null(strstr(log, "waiting"));
 	assert_int_equal(access(rs, F_OK), -1); /* no run was started */
-
-	assert_int_equal(hil_proc_wait(h, 120000, &st), HIL_OK);
-	assert_int_equal(st, 0);
-	hil_proc_free(h);
 }
 
 /* The bare emulator (no board of the hardware map) is not a board to
