@@ -582,7 +582,8 @@ int hilp_bench_req_decode(const uint8_t *data, size_t dlen,
 	return 0;
 }
 
-/* BENCH reply: seq, status, runs16, digest32, stack32, overhead32, heap32 */
+/* BENCH reply: seq, status, runs16, digest32, stack32, overhead32, heap32,
+ * min32, max32 */
 size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
 			     uint8_t *data)
 {
@@ -593,6 +594,8 @@ size_t hilp_bench_rep_encode(uint8_t seq, const struct hilp_bench_rep *in,
 	hilp_put_u32(data + 8, in->stack_bytes);
 	hilp_put_u32(data + 12, in->overhead);
 	hilp_put_u32(data + 16, in->heap_bytes);
+	hilp_put_u32(data + 20, in->min);
+	hilp_put_u32(data + 24, in->max);
 	return HILP_BENCH_REP_LEN;
 }
 
@@ -608,6 +611,8 @@ int hilp_bench_rep_decode(const uint8_t *data, size_t dlen,
 	out->stack_bytes = hilp_get_u32(data + 8);
 	out->overhead = hilp_get_u32(data + 12);
 	out->heap_bytes = hilp_get_u32(data + 16);
+	out->min = hilp_get_u32(data + 20);
+	out->max = hilp_get_u32(data + 24);
 	return 0;
 }
 

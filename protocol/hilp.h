@@ -211,7 +211,7 @@ struct hilp_bench_req {
 
 #define HILP_BENCH_REQ_LEN	16u /* ordinary BENCH request (seq included) */
 #define HILP_BENCH_LEAK_REQ_LEN 20u /* with leak_seed */
-#define HILP_BENCH_REP_LEN	20u
+#define HILP_BENCH_REP_LEN	28u
 
 /* Leak mode: bit 31 of a sample is its class (1 = random input). */
 #define HILP_LEAK_CLASS	     0x80000000u
@@ -227,6 +227,9 @@ struct hilp_bench_rep {
 	 * from _sbrk (newlib's chunk headers and rounding included); 0 when
 	 * the image has no malloc (docs/protocol.md). */
 	uint32_t heap_bytes;
+	/* The smallest and largest sample: equal, the host needs no FETCH of
+	 * the samples (a deterministic emulator's runs all count the same). */
+	uint32_t min, max;
 };
 
 /*

@@ -424,6 +424,12 @@ uint8_t bench_run(const struct registry_alg *alg, uint8_t op,
 		 * same inputs) leaves the poison and fails the digest. */
 		poison(c.out, poison_len, i);
 		b->samples[i] = timed(fn, &c) | cls << 31;
+		if (i == 0 || b->samples[i] < rep->min) {
+			rep->min = b->samples[i];
+		}
+		if (i == 0 || b->samples[i] > rep->max) {
+			rep->max = b->samples[i];
+		}
 		if (c.ret != 0) {
 			if (rng == 0) {
 				break;

@@ -203,7 +203,8 @@ static int frame_seeds(void)
 	struct hilp_info info;
 	struct hilp_alg_info alg;
 	struct hilp_exec_rep xr = {HILP_ST_OK, 48, 12345, 0};
-	struct hilp_bench_rep br = {HILP_ST_OK, 1000, 0x9129cc85u, 244, 3};
+	struct hilp_bench_rep br = {HILP_ST_OK, 1000, 0x9129cc85u, 244,
+				    3,		0,    0,	   0};
 	struct hilp_energy_rep er = {HILP_ST_OK, 100, 999999, 0xdeadbeefu};
 	uint8_t d[HILP_MAX_DATA], st = HILP_ST_OK;
 	struct out o;

@@ -473,7 +473,8 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	struct hilp_bench_req q = {3,  1024,	   16,	1000,
 				   10, 0xDEADBEEF, 100, 0x5EED};
 	struct hilp_bench_req q2;
-	struct hilp_bench_rep r = {0, 1000, 0x12345678, 412, 9, 120};
+	struct hilp_bench_rep r = {0, 1000, 0x12345678, 412,
+				   9, 120,  77,		0x80000091u};
 	struct hilp_bench_rep r2;
 	struct hilp_exec_req e = {1, 300, 7, 33, 0, 0, 0};
 	struct hilp_exec_req e2;
@@ -517,10 +518,13 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 				hilp_bench_req_decode(data, n - 1, &q2), -1);
 		}
 	}
-	/* The reply: the fields of protocol 1 at their offsets, then heap. */
+	/* The reply: the fields of protocol 1 at their offsets, then heap,
+	 * then the smallest and largest sample. */
 	n = hilp_bench_rep_encode(5, &r, data);
 	assert_int_equal(n, HILP_BENCH_REP_LEN);
-	assert_int_equal(n, 20);
+	assert_int_equal(n, 28);
+	assert_int_equal(data[20], 77);
+	assert_int_equal(data[27], 0x80);
 	assert_int_equal(data[8], 412 & 0xFF);
 	assert_int_equal(data[9], 412 >> 8);
 	assert_int_equal(data[12], 9);
@@ -530,6 +534,8 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	assert_int_equal(r2.stack_bytes, 412);
 	assert_int_equal(r2.overhead, 9);
 	assert_int_equal(r2.heap_bytes, 120);
+	assert_int_equal(r2.min, 77);
+	assert_int_equal(r2.max, 0x80000091u);
 	assert_int_equal(hilp_bench_rep_decode(data, n - 1, &r2), -1);
 	assert_int_equal(hilp_bench_rep_decode(data, 16, &r2), -1);
 	n = hilp_exec_req_encode(5, &e, data);
