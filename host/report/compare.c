@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "log.h"
+#include "util/err.h"
+#include "util/log.h"
 
 void hil_thresholds_default(struct hil_thresholds *t)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "report/report.h"
 
 /*

@@ -10,9 +10,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "err.h"
-#include "log.h"
-#include "util.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/util.h"
 
 #define HIL_VERSION "0.1.0"
 

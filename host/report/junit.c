@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 
 /* Why a row counts as a failed test, or NULL when it passed. */
 static const char *row_failure(const cJSON *row, char *buf, size_t len)

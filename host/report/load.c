@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "log.h"
+#include "util/err.h"
+#include "util/log.h"
 #include "report/report.h"
-#include "util.h"
+#include "util/util.h"
 
 /* ---------------------------------------------------------------- access */
 

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "run.h"
+#include "config/config.h"
+#include "run/run.h"
 
 /**
  * For every pair of runs in a sweep where one ran on a real board (its

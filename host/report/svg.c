@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 
 /*
  * No XML declaration: a standalone SVG in UTF-8 does not need one, and the

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
-#include "err.h"
-#include "lock.h"
-#include "proc.h"
+#include "util/err.h"
+#include "lab/lock.h"
+#include "util/proc.h"
 
 static char tmp[64];
 static char locks[96];

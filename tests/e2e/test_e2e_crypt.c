@@ -22,7 +22,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "kat.h"
+#include "image/kat.h"
 
 /*
  * What is compared, name by name:

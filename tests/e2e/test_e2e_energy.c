@@ -14,9 +14,9 @@
 #include <math.h>
 
 #include "e2e_util.h"
-#include "err.h"
-#include "proc.h"
-#include "util.h"
+#include "util/err.h"
+#include "util/proc.h"
+#include "util/util.h"
 
 /* The waveform of the simulated board: idle 10 mA, 25 mA while the stub
  * loops, 3.3 V at the shunt's load side. */

@@ -10,12 +10,12 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "e2e_util.h"
-#include "err.h"
-#include "link/link.h"
-#include "run.h"
-#include "runner.h"
+#include "util/err.h"
+#include "drivers/link/link.h"
+#include "run/run.h"
+#include "run/runner.h"
 
 static char tmp_root[64];
 

@@ -12,17 +12,17 @@
 
 #include <cmocka.h>
 
-#include "build.h"
-#include "config.h"
+#include "image/build.h"
+#include "config/config.h"
 #include "e2e_util.h"
-#include "elfinfo.h"
-#include "err.h"
+#include "image/elfinfo.h"
+#include "util/err.h"
 #include "hilp.h"
-#include "refcrypto/refcrypto.h"
-#include "run.h"
-#include "runner.h"
-#include "session.h"
-#include "target.h"
+#include "image/refcrypto/refcrypto.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "session/session.h"
+#include "session/stub.h"
 
 /* The fixture (tests/fixtures/heap-ascon/heap.c says what it does), named
  * relative to the source tree, the base_dir of the configuration. */

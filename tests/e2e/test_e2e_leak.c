@@ -13,17 +13,17 @@
 
 #include <cmocka.h>
 
-#include "build.h"
-#include "config.h"
+#include "image/build.h"
+#include "config/config.h"
 #include "e2e_util.h"
-#include "err.h"
+#include "util/err.h"
 #include "hilp.h"
-#include "leak.h"
-#include "refcrypto/refcrypto.h"
-#include "run.h"
-#include "runner.h"
-#include "session.h"
-#include "target.h"
+#include "run/leak.h"
+#include "image/refcrypto/refcrypto.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "session/session.h"
+#include "session/stub.h"
 
 /* The fixture (tests/fixtures/leaky-compare/leaky.c says what it does),
  * named relative to the source tree, the base_dir of the configuration. */

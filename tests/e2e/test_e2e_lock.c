@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
-#include "err.h"
-#include "lock.h"
-#include "proc.h"
+#include "util/err.h"
+#include "lab/lock.h"
+#include "util/proc.h"
 
 static char tmp[64];
 

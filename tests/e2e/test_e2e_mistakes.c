@@ -20,18 +20,18 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
-#include "board/flasher.h"
-#include "build.h"
-#include "config.h"
-#include "elfinfo.h"
+#include "drivers/flasher/flasher.h"
+#include "image/build.h"
+#include "config/config.h"
+#include "image/elfinfo.h"
 #include "e2e_util.h"
-#include "err.h"
-#include "link/link.h"
-#include "proc.h"
-#include "run.h"
-#include "runner.h"
-#include "session.h"
-#include "util.h"
+#include "util/err.h"
+#include "drivers/link/link.h"
+#include "util/proc.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "session/session.h"
+#include "util/util.h"
 
 /*
  * The fixtures (tests/fixtures/<name>/, each with a comment saying what it

@@ -14,13 +14,13 @@
 
 #include <cmocka.h>
 
-#include "build.h"
-#include "config.h"
+#include "image/build.h"
+#include "config/config.h"
 #include "e2e_util.h"
-#include "err.h"
-#include "run.h"
-#include "runner.h"
-#include "util.h"
+#include "util/err.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 /*
  * tests/fixtures/lwc-multi-a and -b: multi-file folders that include the

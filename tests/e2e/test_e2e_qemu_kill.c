@@ -14,8 +14,8 @@
 #include <sys/types.h>
 
 #include "e2e_util.h"
-#include "err.h"
-#include "proc.h"
+#include "util/err.h"
+#include "util/proc.h"
 
 static char tmp[64];
 

@@ -12,10 +12,10 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "err.h"
-#include "run.h"
-#include "runner.h"
+#include "config/config.h"
+#include "util/err.h"
+#include "run/run.h"
+#include "run/runner.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
 		    struct FTW *ftw)

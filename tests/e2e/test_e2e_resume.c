@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "proc.h"
-#include "util.h"
+#include "util/err.h"
+#include "util/proc.h"
+#include "util/util.h"
 
 static char tmp[64];
 

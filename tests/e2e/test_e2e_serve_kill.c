@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
-#include "err.h"
-#include "proc.h"
+#include "util/err.h"
+#include "util/proc.h"
 
 static char tmp[64];
 

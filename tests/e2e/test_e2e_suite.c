@@ -12,14 +12,14 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "err.h"
-#include "katrun.h"
-#include "proc.h"
-#include "refcrypto/refcrypto.h"
-#include "run.h"
-#include "runner.h"
-#include "target.h"
+#include "config/config.h"
+#include "util/err.h"
+#include "run/katrun.h"
+#include "util/proc.h"
+#include "image/refcrypto/refcrypto.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "session/stub.h"
 
 /* Every bundled implementation with its official vector file. */
 static const struct {

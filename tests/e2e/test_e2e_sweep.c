@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
-#include "err.h"
+#include "util/err.h"
 #include "report/render.h"
-#include "sweep.h"
-#include "util.h"
+#include "run/sweep.h"
+#include "util/util.h"
 
 struct fx {
 	char dir[64];

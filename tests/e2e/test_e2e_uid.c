@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
-#include "err.h"
-#include "proc.h"
-#include "util.h"
+#include "util/err.h"
+#include "util/proc.h"
+#include "util/util.h"
 
 static char tmp[64];
 static char bin[PATH_MAX];

@@ -14,14 +14,14 @@
 
 #include <cmocka.h>
 
-#include "../../host/board/cyclemodel.h"
-#include "../../host/board/flasher.h"
-#include "../../host/build.h"
-#include "../../host/err.h"
-#include "../../host/link/link.h"
-#include "../../host/proc.h"
-#include "../../host/session.h"
-#include "../../host/target.h"
+#include "emu/cyclemodel.h"
+#include "drivers/flasher/flasher.h"
+#include "image/build.h"
+#include "util/err.h"
+#include "drivers/link/link.h"
+#include "util/proc.h"
+#include "session/session.h"
+#include "session/stub.h"
 #include "e2e_util.h"
 #include "hilp.h"
 

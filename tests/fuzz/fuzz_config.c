@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "err.h"
+#include "config/config.h"
+#include "util/err.h"
 #include "fuzz.h"
 
 #define ERR_LEN 512

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "kat.h"
+#include "image/kat.h"
 
 /* Static: a record is 32 KiB, an open file 12 KiB. */
 static struct kat_file kf;

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "fuzz.h"
 #include "report/render.h"
 

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "kat.h"
+#include "image/kat.h"
 
 /*
  * Every failure here fails the running cmocka test: a file that cannot be

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../host/sensor/ina219_model.h"
+#include "drivers/sensor/ina219_model.h"
 
 enum { PH_IDLE, PH_ADDR, PH_WRITE, PH_READ, PH_IGNORE };
 

@@ -1,4 +1,4 @@
-/* test_benchtime: the arithmetic of a BENCH's reply timeout (host/benchtime.c), checked against numbers worked by hand. */
+/* test_benchtime: the arithmetic of a BENCH's reply timeout (host/run/benchtime.c), checked against numbers worked by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "benchtime.h"
+#include "run/benchtime.h"
 #include "hilp.h"
 
 static void test_qemu_row_timeout_by_hand(void **state)

@@ -14,10 +14,10 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
-#include "boards.h"
-#include "config.h"
-#include "err.h"
-#include "lock.h"
+#include "lab/boards.h"
+#include "config/config.h"
+#include "util/err.h"
+#include "lab/lock.h"
 #include "unit_util.h"
 
 struct fx {

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "err.h"
+#include "config/config.h"
+#include "util/err.h"
 #include "unit_util.h"
 
 /* Every test gets a fresh temporary directory for the files it writes. */

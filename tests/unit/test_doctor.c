@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "../../host/config.h"
-#include "../../host/doctor.h"
-#include "../../host/err.h"
+#include "config/config.h"
+#include "cli/doctor.h"
+#include "util/err.h"
 #include "unit_util.h"
 
 #define PORT	     "/dev/ttyHILRUN0"

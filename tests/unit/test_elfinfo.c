@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "../../host/err.h"
-#include "../../host/elfinfo.h"
+#include "util/err.h"
+#include "image/elfinfo.h"
 #include "unit_util.h"
 
 #define BUILD_ID "0123456789abcdef0123456789abcdef01234567"

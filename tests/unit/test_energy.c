@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "../../host/energy.h"
-#include "../../host/err.h"
-#include "../../host/i2c/i2c.h"
-#include "../../host/sensor/ina219.h"
-#include "../../host/sensor/ina219_model.h"
+#include "run/energy.h"
+#include "util/err.h"
+#include "drivers/i2c/i2c.h"
+#include "drivers/sensor/ina219.h"
+#include "drivers/sensor/ina219_model.h"
 #include "unit_util.h"
 
 #define CLOCK_HZ 84000000.0 /* the Nucleo's 84 MHz profile */

@@ -10,10 +10,10 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "energyest.h"
-#include "err.h"
+#include "run/energyest.h"
+#include "util/err.h"
 #include "hilp.h"
-#include "run.h"
+#include "run/run.h"
 
 /* Made-up figures with easy arithmetic: NOT a datasheet's. */
 static const struct hil_idd_point test_pts[] = {

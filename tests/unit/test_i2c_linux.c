@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "../../host/err.h"
-#include "../../host/i2c/i2c.h"
+#include "util/err.h"
+#include "drivers/i2c/i2c.h"
 #include "unit_util.h"
 
 static int open_logged(const char *spec, char *log, size_t len)

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "../../host/elfinfo.h"
-#include "../../host/err.h"
-#include "../../host/proc.h"
+#include "image/elfinfo.h"
+#include "util/err.h"
+#include "util/proc.h"
 #include "unit_util.h"
 
 /* STM32F401RE (RM0368 §2.3, Table 1; DS10086): 512 KiB flash, 96 KiB SRAM. */

@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "../../host/err.h"
-#include "../../host/i2c/i2c.h"
-#include "../../host/sensor/ina219.h"
-#include "../../host/sensor/ina219_model.h"
+#include "util/err.h"
+#include "drivers/i2c/i2c.h"
+#include "drivers/sensor/ina219.h"
+#include "drivers/sensor/ina219_model.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "kat.h"
+#include "image/kat.h"
 
 /* Big: file scope rather than the stack. */
 static struct kat_record rec;

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "err.h"
-#include "leak.h"
+#include "util/err.h"
+#include "run/leak.h"
 
 static void assert_near(double got, double want, double tol)
 {

@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "lock.h"
+#include "util/err.h"
+#include "lab/lock.h"
 #include "unit_util.h"
 
 struct fx {

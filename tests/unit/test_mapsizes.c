@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "mapsizes.h"
+#include "util/err.h"
+#include "image/mapsizes.h"
 
 /* The shapes GNU ld 2.40 writes: discarded sections first, then the map
  * with long names on their own line, fills, symbols and output sections. */

@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "err.h"
+#include "config/config.h"
+#include "util/err.h"
 #include "report/modelratio.h"
-#include "run.h"
-#include "sweep.h"
+#include "run/run.h"
+#include "run/sweep.h"
 #include "unit_util.h"
 
 static void parse(const char *json, struct hil_config *cfg)

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "../../host/board/flasher.h"
-#include "../../host/err.h"
-#include "../../host/proc.h"
+#include "drivers/flasher/flasher.h"
+#include "util/err.h"
+#include "util/proc.h"
 #include "unit_util.h"
 
 #define REAL_OPENOCD "/usr/bin/openocd"

@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "err.h"
-#include "paths.h"
+#include "config/config.h"
+#include "util/err.h"
+#include "config/paths.h"
 
 static void
 test_relative_paths_inside_the_working_directory_are_confined(void **state)

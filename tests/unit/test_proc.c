@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "../../host/err.h"
-#include "../../host/proc.h"
+#include "util/err.h"
+#include "util/proc.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "../../host/board/flasher.h"
-#include "../../host/err.h"
-#include "../../host/link/link.h"
+#include "drivers/flasher/flasher.h"
+#include "util/err.h"
+#include "drivers/link/link.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */

@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "hilp.h"
-#include "refcrypto/refcrypto.h"
+#include "image/refcrypto/refcrypto.h"
 
 static void test_find_by_name_and_implementation(void **state)
 {

@@ -16,9 +16,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "report/render.h"
-#include "util.h"
+#include "util/util.h"
 #include "unit_util.h"
 
 #define EMU "instructions (emulated)"

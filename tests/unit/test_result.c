@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
-#include "err.h"
-#include "result.h"
+#include "util/err.h"
+#include "run/result.h"
 #include "unit_util.h"
 
 static void test_exit_status_of_each_outcome(void **state)

@@ -12,13 +12,13 @@
 
 #include <cmocka.h>
 
-#include "../../host/config.h"
-#include "../../host/err.h"
-#include "../../host/i2c/i2c.h"
-#include "../../host/sensor/ina219.h"
-#include "../../host/sensor/ina219_model.h"
-#include "../../host/sensor/sensor.h"
-#include "../../host/sensorcmd.h"
+#include "config/config.h"
+#include "util/err.h"
+#include "drivers/i2c/i2c.h"
+#include "drivers/sensor/ina219.h"
+#include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/sensor.h"
+#include "cli/sensorcmd.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */

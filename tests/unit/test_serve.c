@@ -20,10 +20,10 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "err.h"
-#include "lock.h"
-#include "serve.h"
+#include "config/config.h"
+#include "util/err.h"
+#include "lab/lock.h"
+#include "lab/serve.h"
 #include "unit_util.h"
 
 #define MAX_CALLS 32

@@ -12,10 +12,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "hilp.h"
-#include "link/link.h"
-#include "session.h"
+#include "drivers/link/link.h"
+#include "session/session.h"
 #include "unit_util.h"
 
 /* What the scripted peer does with each request it receives, in order. */

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "../../host/err.h"
-#include "../../host/link/link.h"
+#include "util/err.h"
+#include "drivers/link/link.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "err.h"
-#include "stats.h"
+#include "util/err.h"
+#include "run/stats.h"
 
 #define EPS 1e-9
 

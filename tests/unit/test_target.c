@@ -11,11 +11,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "hilp.h"
-#include "link/link.h"
-#include "session.h"
-#include "target.h"
+#include "drivers/link/link.h"
+#include "session/session.h"
+#include "session/stub.h"
 
 #define BUF_BYTES 64
 

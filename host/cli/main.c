@@ -1,0 +1,1957 @@
+/* main: hilrun's entry: options, configuration, subcommand, exit status. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"hilrun"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "crypt.h"
+#include "lab/boards.h"
+#include "doctor.h"
+#include "lab/lock.h"
+#include "lab/serve.h"
+#include "sensorcmd.h"
+#include "util/err.h"
+#include "hilp.h"
+#include "lab/history.h"
+#include "util/log.h"
+#include "config/paths.h"
+#include "run/result.h"
+#include "report/render.h"
+#include "report/report.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "run/sweep.h"
+#include "util/util.h"
+
+/* The only mutable global: set by the signal handler, read by the runner. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static const char usage_run[] =
+	"usage: hilrun [run] [options] [--config FILE]   run a benchmark\n"
+	"       hilrun [options] --config A --config B...  a sweep of configs\n"
+	"       hilrun [options] --sweep FILE       a sweep file (configs or a flag matrix)\n"
+	"       hilrun COMMAND [options]            see hilrun COMMAND --help\n"
+	"commands: run, crypt, doctor, sensor, report, compare, serve, boards,\n          history\n"
+	"options of a run:\n"
+	"  --config FILE    run configuration (default configs/qemu.json with\n"
+	"                   hilrun run or any option below that changes it)\n"
+	"  --results DIR    results folder, anywhere (default: the config's\n"
+	"                   results_dir, which must be inside the working\n"
+	"                   directory); --output DIR is the same\n"
+	"  --baseline REPORT  compare with an earlier report; exit 3 if worse\n"
+	"  --resume RUN_DIR continue a killed or interrupted run: rows already\n"
+	"                   measured on the same image are kept\n"
+	"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
+	"  --wait SECONDS   wait this long (0 to 86400) for a board another\n"
+	"                   run holds\n"
+	"  --jobs N         a sweep's configurations N at a time (1 to 32;\n"
+	"                   default: as many as there are cores)\n"
+	"  --board ID       run on this board of the hardware map (its probe,\n"
+	"                   port, baud and sensor bus; without --config, the\n"
+	"                   platform's default config); also $HILRUN_BOARD\n"
+	"  --result-json FILE  how the run ended, as the spool's result files,\n"
+	"                   written whatever the outcome (also on SIGTERM)\n"
+	"  --detail         also print every row (median, spread, stack)\n"
+	"  --at LEN         the headline table's message length (default 64)\n"
+	"  -v, -q           more or less diagnostics on stderr (-v also\n"
+	"                   prints the detail table)\n"
+	"quick questions, over the config (one configuration only):\n"
+	"  --alg ALG[/IMPL][,...]  only these algorithms (repeatable)\n"
+	"  --impl IMPL      the implementation of every --alg without one\n"
+	"  --lengths N,...  message lengths in bytes (bench.lengths)\n"
+	"  --ad N,...       associated-data lengths (bench.ad_lengths)\n"
+	"  --ops OP,...     encrypt, decrypt, hash (bench.operations)\n"
+	"  --runs N         timed runs per row (bench.runs, 1..65535)\n"
+	"  --warmup N       warm-up runs per row (bench.warmup)\n"
+	"  -O LEVEL, -O2    optimisation level: replaces the config's -O flag\n"
+	"  --cflags FLAGS   compiler flags, space-separated (build.cflags)\n"
+	"  --help, -h, --version\n"
+	"environment: HILRUN_BOARDS (the hardware map, default configs/boards.json),\n"
+	"  HILRUN_BOARD, HILRUN_LOCK_DIR\n"
+	"exit: 0 all measured, 1 some rows failed, 2 could not start,\n"
+	"      3 regression against the baseline, 4 interrupted,\n"
+	"      5 transient: board busy, unreachable or lost (worth a retry)\n";
+
+static const char usage_crypt[] =
+	"usage: hilrun crypt ALG[/IMPL] [--key HEX] [--nonce HEX] [--ad HEX]\n"
+	"                    [--pt HEX | --decrypt --ct HEX] [--outlen N]\n"
+	"                    [--op encrypt|decrypt|hash|keysetup] [--on host|qemu]\n"
+	"                    [--config FILE]\n"
+	"One operation on the host build (default) or on the emulated target;\n"
+	"prints the output (ciphertext||tag, plaintext or digest) in hex.\n"
+	"  --key, --nonce, --ad HEX   inputs (\"\" for empty)\n"
+	"  --pt HEX, --msg HEX        plaintext or message; --ct HEX ciphertext||tag\n"
+	"  --decrypt                  the same as --op decrypt\n"
+	"  --outlen N                 output bytes of an XOF\n"
+	"  --on host|qemu             where it runs (qemu: the config's image)\n"
+	"  --config FILE              the config for --on qemu (configs/qemu.json)\n"
+	"exit: 0 done, 1 authentication failed (decryption refused the tag),\n"
+	"      2 bad arguments or the target could not be started\n";
+
+static const char usage_doctor[] =
+	"usage: hilrun doctor --config FILE\n"
+	"Checks the tools, probe, port and sensor a configuration needs, one\n"
+	"line each, with what to do about a missing one.\n"
+	"exit: 0 every check passed, 2 something is missing\n";
+
+static const char usage_sensor[] =
+	"usage: hilrun sensor --config FILE [--seconds N]\n"
+	"Live readings of the configuration's current sensor (bus voltage,\n"
+	"current, power) until N seconds have passed or Ctrl-C.\n"
+	"exit: 0 readings taken, 2 no sensor or it does not answer\n";
+
+static const char usage_report[] =
+	"usage: hilrun report RUN_DIR...\n"
+	"Writes summary.md, summary.csv, the SVG plots and report.html again\n"
+	"from each run folder's report.json.\n"
+	"exit: 0 written, 2 a folder has no readable report\n";
+
+static const char usage_compare[] =
+	"usage: hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]\n"
+	"                      [--fail-missing]\n"
+	"Compares two reports (run folders or report.json files) row by row.\n"
+	"  --threshold METRIC=PCT  worse when new > base by more than PCT percent;\n"
+	"                   METRIC is the reports' unit: instructions (emulated),\n"
+	"                   cycles (a board's DWT), estimated (the model's cycles),\n"
+	"                   energy; flash (per implementation) and\n"
+	"                   stack (per row) are judged only when given. A metric\n"
+	"                   the reports do not have is an error (exit 2), never\n"
+	"                   a silent pass.\n"
+	"  --junit FILE     JUnit XML of the comparison\n"
+	"  --fail-missing   a row of BASE that NEW lacks counts as worse\n"
+	"exit: 0 same or better, 3 a row is worse, 2 bad input\n";
+
+static const char usage_serve[] =
+	"usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]\n"
+	"The lab daemon: runs the job files dropped in DIR/incoming, one at a\n"
+	"time per board, and files them in done/ or failed/ (docs/lab.md).\n"
+	"  --root DIR       where a job's files may come from (repeatable)\n"
+	"  --once           run what is there, then exit\n"
+	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
+	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
+
+static const char usage_boards[] =
+	"usage: hilrun boards [--json]\n"
+	"The hardware map ($HILRUN_BOARDS, default configs/boards.json) and\n"
+	"which boards are connected and free; --json for programs.\n"
+	"exit: 0 listed, 2 no readable map\n";
+
+static const char usage_history[] =
+	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
+	"       hilrun history ALG[/IMPL] [--op OP] [--len N] [--ad N] [--config NAME]\n"
+	"                      [--db FILE | --results DIR]\n"
+	"       hilrun history import [--db FILE | --results DIR] REPORT.json|RUN_DIR...\n"
+	"Every finished run records itself in its results folder's .history.sqlite\n"
+	"(a killed run is absent, never half there). Without ALG: the runs, newest\n"
+	"first. With ALG: that row's trend over the runs, oldest first, one table\n"
+	"per configuration, implementation, operation and unit.\n"
+	"  --db FILE        the database (default results/.history.sqlite)\n"
+	"  --results DIR    the database of that results folder\n"
+	"  --config NAME    only runs of this configuration (its \"name\")\n"
+	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
+	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
+	"  --limit N        runs listed (default 20)\n"
+	"  --html FILE      the trend as an HTML page with a plot (with ALG)\n"
+	"import: record runs from their report.json (a file, a run folder, or a\n"
+	"results folder of run folders), e.g. those a lab's hosts uploaded; a run\n"
+	"already recorded is left as it is; a file that is not a hilrun report,\n"
+	"or is cut short, is refused by name and the others are still recorded.\n"
+	"exit: 0 printed (import: every run recorded), 2 no database or no such\n"
+	"row (import: a file refused, or the database failed)\n";
+
+/* ---------------------------------------------------------- options */
+
+/* One option of a command. */
+struct opt {
+	const char *name; /* "--config", "-O" */
+	int value;	  /* 0: a flag; 1: takes a value; 2: a value that may
+			   * itself start with '-' (compiler flags) */
+};
+
+enum {
+	OPT_POSITIONAL = -1,
+	OPT_ERROR = -2,
+	OPT_SKIP = -3, /* -v, -q: read before everything else */
+};
+
+/* Does s look like an option rather than a value? "-1" is a value (that
+ * the number check refuses with a better message), "-q" is not. */
+static int looks_like_option(const char *s)
+{
+	return s[0] == '-' && (s[1] == '-' || (s[1] >= 'a' && s[1] <= 'z') ||
+			       (s[1] >= 'A' && s[1] <= 'Z'));
+}
+
+/*
+ * The option at argv[*i] among opts (n of them): "--name value" and
+ * "--name=value" alike. @return its index with *val set (NULL for a flag),
+ * OPT_POSITIONAL with *val the argument, OPT_SKIP, or OPT_ERROR (logged,
+ * naming the option).
+ */
+static int next_opt(const char *cmd, int argc, char **argv, int *i,
+		    const struct opt *opts, size_t n, const char **val)
+{
+	const char *a = argv[*i];
+	const char *eq;
+	size_t k, len;
+
+	*val = NULL;
+	if (strcmp(a, "-v") == 0 || strcmp(a, "-q") == 0) {
+		return OPT_SKIP;
+	}
+	if (a[0] != '-' || a[1] == '\0') {
+		*val = a;
+		return OPT_POSITIONAL;
+	}
+	eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+	len = eq != NULL ? (size_t)(eq - a) : strlen(a);
+	for (k = 0; k < n; k++) {
+		if (strlen(opts[k].name) != len ||
+		    strncmp(opts[k].name, a, len) != 0) {
+			continue;
+		}
+		if (!opts[k].value) {
+			if (eq != NULL) {
+				hil_err("%s%s%s takes no value", cmd,
+					cmd[0] ? ": " : "", opts[k].name);
+				return OPT_ERROR;
+			}
+			return (int)k;
+		}
+		if (eq != NULL) {
+			*val = eq + 1;
+			return (int)k;
+		}
+		if (*i + 1 >= argc ||
+		    (opts[k].value == 1 && looks_like_option(argv[*i + 1]))) {
+			if (*i + 1 < argc) {
+				hil_err("%s%s%s needs a value, got the option %s (write %s=VALUE for a value that starts with -)",
+					cmd, cmd[0] ? ": " : "", opts[k].name,
+					argv[*i + 1], opts[k].name);
+			} else {
+				hil_err("%s%s%s needs a value", cmd,
+					cmd[0] ? ": " : "", opts[k].name);
+			}
+			return OPT_ERROR;
+		}
+		*val = argv[++*i];
+		return (int)k;
+	}
+	hil_err("%s%sunknown option %.*s (try hilrun %s%s--help)", cmd,
+		cmd[0] ? ": " : "", (int)len, a, cmd, cmd[0] ? " " : "");
+	return OPT_ERROR;
+}
+
+/* A whole number from min to max for option opt, or an error naming it. */
+static int parse_uint(const char *opt, const char *s, unsigned long min,
+		      unsigned long max, unsigned long *out)
+{
+	char *end = NULL;
+	unsigned long v;
+
+	errno = 0;
+	v = s[0] >= '0' && s[0] <= '9' ? strtoul(s, &end, 10) : 0;
+	if (end == NULL || end == s || *end != '\0' || errno != 0 || v < min ||
+	    v > max) {
+		hil_err("%s \"%s\": expected a whole number from %lu to %lu",
+			opt, s, min, max);
+		return HIL_ERR_ARG;
+	}
+	*out = v;
+	return HIL_OK;
+}
+
+/* Is --help or -h among the arguments of a command? */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int load_config(const char *path, struct hil_config *cfg)
+{
+	char err[1024];
+	int ret = hil_config_load(path, cfg, err, sizeof(err));
+
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+	}
+	return ret;
+}
+
+/* How a single run ended, for --result-json (result.h). */
+struct run_end {
+	char run_dir[4096];
+	char board[HIL_LOCK_ID_MAX];
+	char error[1200];
+	char started[32];
+	int transient; /* enum hil_exit's 5 applies */
+};
+
+/* A config may only write inside the working directory (docs/configs.md);
+ * --results DIR on the command line is the user's own choice. */
+static int config_output_ok(const struct hil_config *cfg)
+{
+	char err[1024];
+	int ret = hil_path_check_config(cfg, err, sizeof(err));
+
+	if (ret != HIL_OK) {
+		hil_err("%s; to write elsewhere, give --results DIR", err);
+	}
+	return ret;
+}
+
+static int exit_status(int ret)
+{
+	return hil_exit_status(ret, 0, 0);
+}
+
+struct hil_thresholds;
+static int compare_reports(const char *base_arg, const char *new_arg,
+			   const struct hil_thresholds *t, const char *junit,
+			   const char *const *given, size_t n_given);
+
+/*
+ * The board's lock for a run: the hardware map (configs/boards.json, when
+ * there is one) names the board, else the config's board name does. A
+ * second run on the same board waits up to wait_s, then says who holds it.
+ */
+/* A config that names its board by id (board.id), or a run given --board
+ * ID, gets the board's probe and port from the hardware map. */
+static int apply_board_map(struct hil_config *cfg, const char *board,
+			   struct run_end *end)
+{
+	struct hil_boards map;
+	const char *path = hil_boards_path();
+	char err[1024];
+	int have_map;
+	int ret;
+
+	if (board == NULL && cfg->board.id[0] == '\0') {
+		return HIL_OK;
+	}
+	memset(&map, 0, sizeof(map));
+	have_map = access(path, R_OK) == 0;
+	if (have_map) {
+		ret = hil_boards_load(path, &map, err, sizeof(err));
+		if (ret != HIL_OK) {
+			hil_err("%s", err);
+			snprintf(end->error, sizeof(end->error), "%s", err);
+			return ret;
+		}
+	}
+	if (board != NULL) {
+		ret = hil_boards_use(have_map ? &map : NULL, board, cfg, err,
+				     sizeof(err));
+	} else {
+		ret = hil_boards_apply(have_map ? &map : NULL, cfg, err,
+				       sizeof(err));
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s: %s", cfg->path, err);
+		snprintf(end->error, sizeof(end->error), "%s: %s", cfg->path,
+			 err);
+	}
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
+static int lock_board(const struct hil_config *cfg, const char *config_path,
+		      unsigned wait_s, struct hil_lock *lock,
+		      struct run_end *end)
+{
+	struct hil_boards map;
+	char err[1024];
+	char *msg = NULL;
+	const char *id;
+	int have_map;
+	int ret;
+
+	memset(&map, 0, sizeof(map));
+	have_map = access(hil_boards_path(), R_OK) == 0 &&
+		   hil_boards_load(hil_boards_path(), &map, err, sizeof(err)) ==
+			   HIL_OK;
+	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
+	snprintf(end->board, sizeof(end->board), "%s", id);
+	if (strcmp(cfg->flasher.type, "qemu") == 0 &&
+	    (!have_map || hil_boards_match(&map, cfg) == NULL)) {
+		/* An emulator is not a board to share: every run starts a
+		 * QEMU of its own, so two users' or two CI jobs' emulated
+		 * runs go side by side. (An emulated board of the hardware
+		 * map, taken by --board or board.id, is locked like any.) */
+		if (have_map) {
+			hil_boards_free(&map);
+		}
+		return HIL_OK;
+	}
+	/* A board busy for more than a second: say once who holds it (by
+	 * then it has written its name into the lock), then wait quietly. */
+	ret = hil_lock_acquire(lock, NULL, id, config_path,
+			       wait_s < 1 ? wait_s : 1, &msg);
+	if (ret == HIL_ERR_TIMEOUT && wait_s > 1) {
+		hil_info("%s: waiting up to %u s for it", msg, wait_s);
+		free(msg);
+		msg = NULL;
+		ret = hil_lock_acquire(lock, NULL, id, config_path, wait_s - 1,
+				       &msg);
+		if (ret == HIL_OK) {
+			hil_info("board %s is ours now", id);
+		}
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s", msg != NULL ? msg : hil_strerror(ret));
+		snprintf(end->error, sizeof(end->error), "%s",
+			 msg != NULL ? msg : hil_strerror(ret));
+		/* Busy for longer than --wait: worth trying again later. */
+		end->transient = ret == HIL_ERR_TIMEOUT;
+	}
+	free(msg);
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
+/* --junit without --baseline: the rows alone, no comparison. */
+static int write_junit_rows(const char *run_dir, const char *junit)
+{
+	char path[4096 + 16], err[1024];
+	cJSON *report = NULL;
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/report.json", run_dir);
+	ret = hil_report_load(path, &report, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		return ret;
+	}
+	f = fopen(junit, "w");
+	ret = f != NULL ? hil_junit_write(report, NULL, f) : HIL_ERR_IO;
+	if (f != NULL && fclose(f) != 0) {
+		ret = HIL_ERR_IO;
+	}
+	if (ret != HIL_OK) {
+		hil_err("cannot write JUnit XML to %s", junit);
+	}
+	cJSON_Delete(report);
+	return ret;
+}
+
+/* Quick questions on the command line, over a configuration. */
+struct quick {
+	const char *algs[HIL_CFG_MAX_ALGS]; /* each "A[/I][,B...]" */
+	size_t n_algs;
+	const char *impl;
+	const char *lengths;
+	const char *ad;
+	const char *ops;
+	const char *olevel; /* "2", "s", ... */
+	const char *cflags;
+	long runs;   /* -1: the config's */
+	long warmup; /* -1: the config's */
+};
+
+static int quick_any(const struct quick *q)
+{
+	return q->n_algs > 0 || q->impl != NULL || q->lengths != NULL ||
+	       q->ad != NULL || q->ops != NULL || q->olevel != NULL ||
+	       q->cflags != NULL || q->runs >= 0 || q->warmup >= 0;
+}
+
+/* "16,64" for option opt into a JSON array of numbers (or of strings). */
+static cJSON *quick_list(const char *opt, const char *list, int numbers)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char buf[1024];
+	char *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	if (arr == NULL) {
+		return NULL;
+	}
+	for (tok = strtok_r(buf, ", ", &save); tok != NULL;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		unsigned long v;
+		cJSON *item;
+
+		if (numbers) {
+			if (parse_uint(opt, tok, 0, 1u << 20, &v) != HIL_OK) {
+				cJSON_Delete(arr);
+				return NULL;
+			}
+			item = cJSON_CreateNumber((double)v);
+		} else {
+			item = cJSON_CreateString(tok);
+		}
+		cJSON_AddItemToArray(arr, item);
+	}
+	if (cJSON_GetArraySize(arr) == 0) {
+		hil_err("%s \"%s\": an empty list", opt, list);
+		cJSON_Delete(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+/* --alg and --impl as the "algorithms" array, over the base's. */
+static cJSON *quick_algs(const struct quick *q, const struct hil_config *base)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char buf[1024];
+	size_t i;
+
+	for (i = 0; arr != NULL && i < q->n_algs; i++) {
+		char *tok, *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", q->algs[i]);
+		for (tok = strtok_r(buf, ", ", &save); tok != NULL;
+		     tok = strtok_r(NULL, ", ", &save)) {
+			cJSON *o = cJSON_CreateObject();
+			char *slash = strchr(tok, '/');
+			const char *impl = q->impl;
+
+			if (slash != NULL) {
+				*slash = '\0';
+				impl = slash + 1;
+			}
+			cJSON_AddStringToObject(o, "name", tok);
+			if (impl != NULL) {
+				cJSON_AddStringToObject(o, "impl", impl);
+			}
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
+	/* --impl alone: the base's algorithms that have it. */
+	for (i = 0; arr != NULL && q->n_algs == 0 && i < base->n_algs; i++) {
+		const struct hil_config_alg *a = &base->algs[i];
+		cJSON *o;
+
+		if (strcmp(a->impl, q->impl) != 0 || a->path[0] != '\0') {
+			continue;
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", a->name);
+		cJSON_AddStringToObject(o, "impl", a->impl);
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (arr != NULL && cJSON_GetArraySize(arr) == 0) {
+		hil_err("--impl %s: no bundled algorithm of %s has it", q->impl,
+			base->path);
+		cJSON_Delete(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+/* -O LEVEL and --cflags as build.cflags, over the base's. */
+static cJSON *quick_cflags(const struct quick *q, const struct hil_config *base)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char buf[1024], flag[16];
+	int have_o = 0;
+	size_t i;
+
+	if (q->cflags != NULL) {
+		char *tok, *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", q->cflags);
+		for (tok = strtok_r(buf, " ", &save); tok != NULL;
+		     tok = strtok_r(NULL, " ", &save)) {
+			cJSON_AddItemToArray(arr, cJSON_CreateString(tok));
+		}
+	} else {
+		for (i = 0; i < base->build.n_cflags; i++) {
+			cJSON_AddItemToArray(
+				arr, cJSON_CreateString(base->build.cflags[i]));
+		}
+	}
+	if (q->olevel == NULL) {
+		return arr;
+	}
+	snprintf(flag, sizeof(flag), "-O%s", q->olevel);
+	for (i = 0; i < (size_t)cJSON_GetArraySize(arr); i++) {
+		cJSON *it = cJSON_GetArrayItem(arr, (int)i);
+
+		if (strncmp(it->valuestring, "-O", 2) == 0) {
+			cJSON_ReplaceItemInArray(arr, (int)i,
+						 cJSON_CreateString(flag));
+			have_o = 1;
+		}
+	}
+	if (!have_o) {
+		cJSON_AddItemToArray(arr, cJSON_CreateString(flag));
+	}
+	return arr;
+}
+
+/*
+ * The configuration of a run: path as it is, or, with quick options, a
+ * configuration built in memory that extends it (so every check of the
+ * loader applies to the options too). @return HIL_OK or a logged error.
+ */
+static int load_run_config(const char *path, const struct quick *q,
+			   struct hil_config *cfg)
+{
+	struct hil_config *base;
+	char err[1024], name[HIL_CFG_NAME];
+	cJSON *root, *bench, *item;
+	char *text;
+	int ret = HIL_ERR_ARG;
+
+	if (q == NULL || !quick_any(q)) {
+		return load_config(path, cfg);
+	}
+	base = calloc(1, sizeof(*base));
+	root = cJSON_CreateObject();
+	bench = cJSON_CreateObject();
+	if (base == NULL || root == NULL || bench == NULL) {
+		free(base);
+		cJSON_Delete(root);
+		cJSON_Delete(bench);
+		return HIL_ERR_NOMEM;
+	}
+	ret = load_config(path, base);
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	ret = HIL_ERR_ARG;
+	snprintf(name, sizeof(name), "%.*s-cli", HIL_CFG_NAME - 5, base->name);
+	cJSON_AddStringToObject(root, "extends", path);
+	cJSON_AddStringToObject(root, "name", name);
+	if (q->n_algs > 0 || q->impl != NULL) {
+		item = quick_algs(q, base);
+		if (item == NULL) {
+			goto out;
+		}
+		cJSON_AddItemToObject(root, "algorithms", item);
+	}
+	if (q->olevel != NULL || q->cflags != NULL) {
+		cJSON *build = cJSON_AddObjectToObject(root, "build");
+
+		cJSON_AddItemToObject(build, "cflags", quick_cflags(q, base));
+	}
+	if (q->lengths != NULL) {
+		item = quick_list("--lengths", q->lengths, 1);
+		if (item == NULL) {
+			goto out;
+		}
+		cJSON_AddItemToObject(bench, "lengths", item);
+	}
+	if (q->ad != NULL) {
+		item = quick_list("--ad", q->ad, 1);
+		if (item == NULL) {
+			goto out;
+		}
+		cJSON_AddItemToObject(bench, "ad_lengths", item);
+	}
+	if (q->ops != NULL) {
+		item = quick_list("--ops", q->ops, 0);
+		if (item == NULL) {
+			goto out;
+		}
+		cJSON_AddItemToObject(bench, "operations", item);
+	}
+	if (q->runs >= 0) {
+		cJSON_AddNumberToObject(bench, "runs", (double)q->runs);
+	}
+	if (q->warmup >= 0) {
+		cJSON_AddNumberToObject(bench, "warmup", (double)q->warmup);
+	}
+	cJSON_AddItemToObject(root, "bench", bench);
+	bench = NULL;
+	text = cJSON_PrintUnformatted(root);
+	if (text == NULL) {
+		ret = HIL_ERR_NOMEM;
+		goto out;
+	}
+	hil_dbg("the command line's configuration: %s", text);
+	ret = hil_config_parse(text, NULL, cfg, err, sizeof(err));
+	free(text);
+	if (ret != HIL_OK) {
+		/* The loader names JSON paths; say they are the options'. */
+		hil_err("the command-line options over %s: %s (see hilrun --help: --alg, --lengths, --ad, --ops, --runs, -O, --cflags)",
+			path, err);
+	}
+out:
+	cJSON_Delete(bench);
+	cJSON_Delete(root);
+	free(base);
+	return ret;
+}
+
+static int cmd_run(const char *config_path, const char *results_dir,
+		   const char *resume_dir, const char *baseline,
+		   const char *junit, unsigned wait_s, const char *board,
+		   const struct quick *q, const struct hil_table_opts *tab,
+		   int *regression, struct run_end *end)
+{
+	struct hil_lock lock;
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	struct hil_runner_opts opts;
+	int ret;
+
+	if (cfg == NULL || run == NULL) {
+		free(cfg);
+		free(run);
+		return HIL_ERR_NOMEM;
+	}
+	ret = load_run_config(config_path, q, cfg);
+	if (ret != HIL_OK) {
+		snprintf(end->error, sizeof(end->error),
+			 "%s: the configuration does not load (see the log)",
+			 config_path);
+		goto out;
+	}
+	if (results_dir == NULL) {
+		ret = config_output_ok(cfg);
+		if (ret != HIL_OK) {
+			snprintf(end->error, sizeof(end->error),
+				 "%s: results_dir leaves the working directory",
+				 config_path);
+			goto out;
+		}
+	}
+	ret = apply_board_map(cfg, board, end);
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
+	opts.stop = &stop_requested;
+	opts.resume_dir = resume_dir;
+	memset(&lock, 0, sizeof(lock));
+	ret = lock_board(cfg, config_path, wait_s, &lock, end);
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	ret = hil_runner_run(cfg, &opts, run);
+	hil_lock_release(&lock);
+	snprintf(end->run_dir, sizeof(end->run_dir), "%s", run->dir);
+	snprintf(end->started, sizeof(end->started), "%s", run->started);
+	end->transient = run->transient;
+	if (ret != HIL_OK && ret != HIL_ERR_VERIFY &&
+	    ret != HIL_ERR_INTERRUPTED) {
+		snprintf(end->error, sizeof(end->error), "run %s: %s",
+			 run->status ? run->status : "failed",
+			 hil_strerror(ret));
+	}
+	if (run->n_rows > 0) {
+		hil_report_print_table(run, tab, stdout);
+	}
+	if (ret != HIL_OK) {
+		if (run->dir[0] != '\0') {
+			hil_err("run %s: %s (report: %s/report.json)",
+				run->status ? run->status : "failed",
+				hil_strerror(ret), run->dir);
+		} else {
+			hil_err("run %s: %s",
+				run->status ? run->status : "failed",
+				hil_strerror(ret));
+		}
+	}
+	if (run->dir[0] != '\0' && (baseline != NULL || junit != NULL)) {
+		struct hil_thresholds t;
+		int st;
+
+		hil_thresholds_default(&t);
+		if (baseline != NULL) {
+			st = compare_reports(baseline, run->dir, &t, junit,
+					     NULL, 0);
+			*regression = st == HIL_EXIT_REGRESSION;
+			if (st == HIL_EXIT_CANNOT_START && ret == HIL_OK) {
+				ret = HIL_ERR_ARG;
+			}
+		} else if (write_junit_rows(run->dir, junit) != HIL_OK &&
+			   ret == HIL_OK) {
+			ret = HIL_ERR_IO;
+		}
+	}
+	hil_run_free(run);
+out:
+	free(run);
+	free(cfg);
+	return ret;
+}
+
+static int cmd_crypt(int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{"--decrypt", 0}, {"--outlen", 1}, {"--key", 1},
+		{"--nonce", 1},	  {"--ad", 1},	   {"--pt", 1},
+		{"--ct", 1},	  {"--msg", 1},	   {"--op", 1},
+		{"--on", 1},	  {"--config", 1},
+	};
+	struct hil_crypt_args a;
+	struct hil_config *cfg = NULL;
+	const char *config_path = NULL;
+	const char *v;
+	int i;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	for (i = 1; i < argc; i++) {
+		unsigned long n;
+		int k = next_opt("crypt", argc, argv, &i, opts,
+				 sizeof(opts) / sizeof(opts[0]), &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			return HIL_ERR_ARG;
+		}
+		if (k == OPT_POSITIONAL) {
+			if (a.alg != NULL) {
+				hil_err("crypt: one algorithm only (got %s and %s)",
+					a.alg, v);
+				return HIL_ERR_ARG;
+			}
+			a.alg = v;
+			continue;
+		}
+		switch (k) {
+		case 0:
+			a.op = "decrypt";
+			break;
+		case 1:
+			if (parse_uint("crypt: --outlen", v, 1, 1u << 20, &n) !=
+			    HIL_OK) {
+				return HIL_ERR_ARG;
+			}
+			a.xof_len = n;
+			break;
+		case 2:
+			a.key_hex = v;
+			break;
+		case 3:
+			a.nonce_hex = v;
+			break;
+		case 4:
+			a.ad_hex = v;
+			break;
+		case 5:
+		case 6:
+		case 7:
+			a.in_hex = v;
+			break;
+		case 8:
+			a.op = v;
+			break;
+		case 9:
+			a.on = v;
+			break;
+		default:
+			config_path = v;
+			break;
+		}
+	}
+	if (a.alg == NULL) {
+		hil_err("crypt: name the algorithm, e.g. hilrun crypt ascon-aead128 ... (hilrun crypt --help)");
+		return HIL_ERR_ARG;
+	}
+	if (a.on != NULL && strcmp(a.on, "host") != 0) {
+		cfg = calloc(1, sizeof(*cfg));
+		if (cfg == NULL) {
+			return HIL_ERR_NOMEM;
+		}
+		ret = load_config(
+			config_path ? config_path : "configs/qemu.json", cfg);
+		if (ret != HIL_OK) {
+			free(cfg);
+			return ret;
+		}
+		a.cfg = cfg;
+	}
+	ret = hil_crypt(&a, stdout);
+	free(cfg);
+	return ret;
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	static const struct opt opts[] = {{"--config", 1}};
+	struct hil_config *cfg;
+	const char *path = NULL;
+	const char *v;
+	int i;
+	int ret;
+
+	for (i = 1; i < argc; i++) {
+		int k = next_opt("doctor", argc, argv, &i, opts, 1, &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k != 0) {
+			if (k == OPT_POSITIONAL) {
+				hil_err("doctor: unexpected argument \"%s\" (usage: hilrun doctor --config FILE)",
+					v);
+			}
+			return HIL_ERR_ARG;
+		}
+		path = v;
+	}
+	if (path == NULL) {
+		hil_err("doctor: --config FILE is missing (usage: hilrun doctor --config FILE)");
+		return HIL_ERR_ARG;
+	}
+	cfg = calloc(1, sizeof(*cfg));
+	if (cfg == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	ret = load_config(path, cfg);
+	if (ret == HIL_OK) {
+		ret = hil_doctor(cfg, stdout);
+	}
+	free(cfg);
+	return ret;
+}
+
+/* hilrun report DIR...: tables, plots and HTML again from report.json. */
+static int cmd_report(int argc, char **argv)
+{
+	const char *v;
+	int i, n = 0;
+	int ret = HIL_OK;
+
+	for (i = 1; i < argc; i++) {
+		int k = next_opt("report", argc, argv, &i, NULL, 0, &v);
+
+		if (k == OPT_ERROR) {
+			return HIL_ERR_ARG;
+		}
+		n += k == OPT_POSITIONAL;
+	}
+	if (n == 0) {
+		hil_err("report: name a run folder (usage: hilrun report RUN_DIR...)");
+		return HIL_ERR_ARG;
+	}
+	for (i = 1; i < argc; i++) {
+		int r;
+
+		if (argv[i][0] == '-') {
+			continue;
+		}
+		r = hil_report_render_all(argv[i]);
+		if (r != HIL_OK) {
+			ret = r;
+		} else {
+			printf("%s: %s\n", argv[i],
+			       hil_report_dir_is_sweep(argv[i])
+				       ? "sweep.svg sweep.html"
+				       : "summary.md summary.csv per_byte.svg sizes.svg report.html");
+		}
+	}
+	return ret;
+}
+
+/* The report.json of a path that is a run folder or the file itself. */
+static void report_path(const char *arg, char *buf, size_t len)
+{
+	size_t n = strlen(arg);
+
+	if (n > 5 && strcmp(arg + n - 5, ".json") == 0) {
+		snprintf(buf, len, "%s", arg);
+	} else {
+		snprintf(buf, len, "%s/report.json", arg);
+	}
+}
+
+/*
+ * Compare two reports; @return 0 same or better, HIL_EXIT_REGRESSION when a row
+ * is worse than its threshold, HIL_EXIT_CANNOT_START on bad input. With junit,
+ * also write JUnit XML of the new report and the comparison.
+ */
+static int compare_reports(const char *base_arg, const char *new_arg,
+			   const struct hil_thresholds *t, const char *junit,
+			   const char *const *given, size_t n_given)
+{
+	size_t g;
+	char bpath[4096], npath[4096], err[1024];
+	cJSON *base = NULL;
+	cJSON *newer = NULL;
+	struct hil_cmp *cmp = NULL;
+	int worse = 0;
+	int status = HIL_EXIT_CANNOT_START;
+
+	report_path(base_arg, bpath, sizeof(bpath));
+	report_path(new_arg, npath, sizeof(npath));
+	if (hil_report_load(bpath, &base, err, sizeof(err)) != HIL_OK ||
+	    hil_report_load(npath, &newer, err, sizeof(err)) != HIL_OK) {
+		hil_err("%s", err);
+		goto out;
+	}
+	/* Nothing measured is no evidence of no regression. */
+	if (cJSON_GetArraySize(
+		    cJSON_GetObjectItemCaseSensitive(newer, "rows")) == 0) {
+		hil_err("%s has no rows: nothing to compare with %s", npath,
+			bpath);
+		goto out;
+	}
+	/* A threshold on a figure these reports do not have would gate
+	 * nothing: say so rather than pass. */
+	for (g = 0; g < n_given; g++) {
+		const char *eq = strchr(given[g], '=');
+		char metric[32];
+
+		snprintf(metric, sizeof(metric), "%.*s",
+			 (int)(eq != NULL ? eq - given[g] : 0), given[g]);
+		if (!hil_cmp_metric_applies(base, newer, metric)) {
+			hil_err("--threshold %s: no figure of these reports is %s: they count %s%s%s; give %s=PCT%s",
+				given[g], metric, hil_cmp_unit(newer),
+				hil_cmp_metric_applies(base, newer, "estimated")
+					? " and have the cycle model's estimates"
+					: "",
+				hil_cmp_metric_applies(base, newer, "energy")
+					? " and energy"
+					: "",
+				hil_cmp_unit_metric(newer),
+				hil_cmp_metric_applies(base, newer, "estimated")
+					? " (or estimated=PCT for the model's cycles)"
+					: "");
+			goto out;
+		}
+	}
+	if (hil_report_compare(base, newer, t, stdout, &worse) != HIL_OK) {
+		goto out;
+	}
+	status = worse ? HIL_EXIT_REGRESSION : HIL_EXIT_ALL_MEASURED;
+	if (junit != NULL) {
+		FILE *f = fopen(junit, "w");
+
+		if (f == NULL ||
+		    hil_cmp_compute(base, newer, t, &cmp) != HIL_OK ||
+		    hil_junit_write(newer, cmp, f) != HIL_OK) {
+			hil_err("cannot write JUnit XML to %s", junit);
+			status = HIL_EXIT_CANNOT_START;
+		}
+		if (f != NULL) {
+			fclose(f);
+		}
+	}
+out:
+	hil_cmp_free(cmp);
+	cJSON_Delete(base);
+	cJSON_Delete(newer);
+	return status;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{"--threshold", 1}, {"--junit", 1}, {"--fail-missing", 0}};
+	struct hil_thresholds t;
+	const char *files[2] = {NULL, NULL};
+	const char *given[8];
+	const char *junit = NULL;
+	const char *v;
+	size_t n_given = 0;
+	int n = 0;
+	int i;
+
+	hil_thresholds_default(&t);
+	for (i = 1; i < argc; i++) {
+		int k = next_opt("compare", argc, argv, &i, opts, 3, &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			return HIL_EXIT_CANNOT_START;
+		}
+		if (k == OPT_POSITIONAL) {
+			if (n == 2) {
+				hil_err("compare: two reports, BASE and NEW (got a third: %s)",
+					v);
+				return HIL_EXIT_CANNOT_START;
+			}
+			files[n++] = v;
+		} else if (k == 0) {
+			/* hil_thresholds_parse names what is wrong. */
+			if (hil_thresholds_parse(&t, v) != HIL_OK) {
+				return HIL_EXIT_CANNOT_START;
+			}
+			if (n_given < sizeof(given) / sizeof(given[0])) {
+				given[n_given++] = v;
+			}
+		} else if (k == 1) {
+			junit = v;
+		} else {
+			t.fail_missing = 1;
+		}
+	}
+	if (n != 2) {
+		hil_err("compare: name two reports (usage: hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE])");
+		return HIL_EXIT_CANNOT_START;
+	}
+	return compare_reports(files[0], files[1], &t, junit, given, n_given);
+}
+
+/* The daemon's run callback: hil_runner_run, then the job's baseline. */
+static int serve_run(void *ctx, const struct hil_config *cfg,
+		     const char *baseline, char *report_dir, size_t len,
+		     const struct hil_serve_started *started)
+{
+	struct hil_runner_opts opts;
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char resume[4096];
+	int ret;
+
+	(void)ctx;
+	if (run == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	snprintf(resume, sizeof(resume), "%s", report_dir);
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = cfg->results_dir;
+	opts.stop = &stop_requested;
+	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
+	opts.on_run_dir = started->fn;
+	opts.on_run_dir_arg = started->arg;
+	ret = hil_runner_run(cfg, &opts, run);
+	snprintf(report_dir, len, "%s", run->dir);
+	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
+		ret = HIL_SERVE_TRANSIENT;
+	}
+	if (ret == HIL_OK && baseline != NULL && run->dir[0] != '\0') {
+		struct hil_thresholds t;
+
+		hil_thresholds_default(&t);
+		switch (compare_reports(baseline, run->dir, &t, NULL, NULL,
+					0)) {
+		case HIL_EXIT_REGRESSION:
+			ret = HIL_SERVE_REGRESSION;
+			break;
+		case HIL_EXIT_CANNOT_START:
+			/* The gate could not run: the job did not pass it. */
+			ret = HIL_ERR_CONFIG;
+			break;
+		default:
+			break;
+		}
+	}
+	hil_run_free(run);
+	free(run);
+	return ret;
+}
+
+/* hilrun serve --spool DIR [--once] [--wait S]: the lab daemon. */
+static int cmd_serve(int argc, char **argv)
+{
+	struct hil_serve_opts o;
+	struct hil_config_roots roots;
+	struct hil_boards map;
+	char err[1024];
+	int have_map = 0;
+	int i;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	memset(&roots, 0, sizeof(roots));
+	for (i = 1; i < argc; i++) {
+		static const struct opt opts[] = {{"--spool", 1},
+						  {"--root", 1},
+						  {"--once", 0},
+						  {"--wait", 1}};
+		unsigned long w;
+		const char *v;
+		int k = next_opt("serve", argc, argv, &i, opts, 4, &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_POSITIONAL) {
+			hil_err("serve: unexpected argument \"%s\" (usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS])",
+				v);
+			return HIL_ERR_ARG;
+		}
+		if (k == OPT_ERROR) {
+			return HIL_ERR_ARG;
+		}
+		if (k == 0) {
+			o.spool = v;
+		} else if (k == 1) {
+			/* Where a job's files may come from (docs/lab.md). */
+			if (roots.n == HIL_CFG_MAX_ROOTS ||
+			    access(v, X_OK) != 0) {
+				hil_err("--root %s: not a folder hilrun can read (at most %d roots)",
+					v, HIL_CFG_MAX_ROOTS);
+				return HIL_ERR_ARG;
+			}
+			roots.dir[roots.n++] = v;
+		} else if (k == 2) {
+			o.once = 1;
+		} else {
+			if (parse_uint("serve: --wait", v, 0, 86400, &w) !=
+			    HIL_OK) {
+				return HIL_ERR_ARG;
+			}
+			o.wait_s = (unsigned)w;
+		}
+	}
+	if (o.spool == NULL) {
+		hil_err("serve: --spool DIR is missing (usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS])");
+		return HIL_ERR_ARG;
+	}
+	memset(&map, 0, sizeof(map));
+	if (access(hil_boards_path(), R_OK) == 0) {
+		if (hil_boards_load(hil_boards_path(), &map, err,
+				    sizeof(err)) != HIL_OK) {
+			hil_err("%s", err);
+			return HIL_ERR_CONFIG;
+		}
+		have_map = 1;
+		o.boards = &map;
+	}
+	o.run = serve_run;
+	o.stop = &stop_requested;
+	o.roots = roots.n > 0 ? &roots : NULL;
+	ret = hil_serve(&o);
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
+/* hilrun boards [--json]: the hardware map, and which boards are here and
+ * free; --json for programs (a CI engine's configuration generator). */
+static int cmd_boards(int argc, char **argv)
+{
+	struct hil_boards map;
+	char err[1024];
+	int json = 0;
+	int i;
+	int ret;
+
+	for (i = 1; i < argc; i++) {
+		static const struct opt opts[] = {{"--json", 0}};
+		const char *v;
+		int k = next_opt("boards", argc, argv, &i, opts, 1, &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_POSITIONAL) {
+			hil_err("boards: unexpected argument \"%s\" (usage: hilrun boards [--json])",
+				v);
+			return HIL_ERR_ARG;
+		}
+		if (k == OPT_ERROR) {
+			return HIL_ERR_ARG;
+		}
+		json = 1;
+	}
+	ret = hil_boards_load(hil_boards_path(), &map, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		return ret;
+	}
+	ret = json ? hil_boards_list_json(&map, stdout)
+		   : hil_boards_list(&map, stdout);
+	hil_boards_free(&map);
+	return ret;
+}
+
+/* The config a run on board id uses when no --config is given: the
+ * default one of the board's platform. @return HIL_OK or a logged error. */
+static int board_default_config(const char *id, char *out, size_t len,
+				struct run_end *end)
+{
+	struct hil_boards map;
+	const struct hil_board *b;
+	const char *path = hil_boards_path();
+	const char *cfg;
+	char err[1024];
+	int ret;
+
+	ret = hil_boards_load(path, &map, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("--board %s: %s", id, err);
+		snprintf(end->error, sizeof(end->error), "%s", err);
+		return ret;
+	}
+	b = hil_boards_find(&map, id);
+	cfg = b != NULL ? hil_boards_default_config(b->platform) : NULL;
+	if (b == NULL) {
+		snprintf(end->error, sizeof(end->error),
+			 "--board %s: no such board in the hardware map %s", id,
+			 path);
+		ret = HIL_ERR_CONFIG;
+	} else if (cfg == NULL) {
+		snprintf(
+			end->error, sizeof(end->error),
+			"--board %s: a %s has no default configuration: give --config FILE",
+			id, b->platform);
+		ret = HIL_ERR_CONFIG;
+	} else {
+		snprintf(out, len, "%s", cfg);
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s", end->error);
+	}
+	hil_boards_free(&map);
+	return ret;
+}
+
+/* --result-json FILE: how the run ended, whatever the path to the end. */
+static void file_result(const char *path, int status, const char *config,
+			const char *baseline, const struct run_end *end)
+{
+	struct hil_result r;
+
+	if (path == NULL) {
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.exit_status = status;
+	r.error = end->error;
+	r.run_dir = end->run_dir;
+	r.config = config;
+	r.baseline = baseline;
+	r.board = end->board;
+	r.started = end->started;
+	/* hil_result_write logs its own error; the exit status stands. */
+	(void)hil_result_write(path, &r);
+}
+
+static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
+		     const char *results_dir, unsigned jobs)
+{
+	struct hil_sweep sw;
+	struct hil_runner_opts opts;
+	char err[1024];
+	size_t i;
+	int ret;
+
+	if (sweep_path != NULL) {
+		ret = hil_sweep_load(sweep_path, &sw, err, sizeof(err));
+	} else {
+		ret = hil_sweep_from_files(configs, n, &sw, err, sizeof(err));
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		return ret;
+	}
+	for (i = 0; results_dir == NULL && i < sw.n; i++) {
+		ret = config_output_ok(&sw.cfgs[i]);
+		if (ret != HIL_OK) {
+			hil_sweep_free(&sw);
+			return ret;
+		}
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir =
+		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
+	opts.stop = &stop_requested;
+	ret = hil_sweep_run(&sw, &opts, jobs, stdout);
+	hil_sweep_free(&sw);
+	return ret;
+}
+
+/* hilrun history import: runs from their report.json into the history. */
+static int cmd_history_import(int argc, char **argv)
+{
+	static const struct opt opts[] = {{"--db", 1}, {"--results", 1}};
+	char db[4096] = "results/" HIL_HISTORY_FILE;
+	const char **paths = calloc((size_t)argc, sizeof(*paths));
+	const char *v;
+	size_t n = 0;
+	int i, ret;
+
+	if (paths == NULL) {
+		hil_err("out of memory");
+		return HIL_EXIT_CANNOT_START;
+	}
+	for (i = 1; i < argc; i++) {
+		int k = next_opt("history import", argc, argv, &i, opts,
+				 sizeof(opts) / sizeof(opts[0]), &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			free(paths);
+			return HIL_EXIT_CANNOT_START;
+		}
+		if (k == OPT_POSITIONAL) {
+			paths[n++] = v;
+		} else if (k == 0) {
+			snprintf(db, sizeof(db), "%s", v);
+		} else {
+			snprintf(db, sizeof(db), "%s/%s", v, HIL_HISTORY_FILE);
+		}
+	}
+	if (n == 0) {
+		hil_err("history import: name the reports (REPORT.json, RUN_DIR or a results folder)");
+		free(paths);
+		return HIL_EXIT_CANNOT_START;
+	}
+	ret = hil_history_import(db, paths, n, stdout);
+	free(paths);
+	return ret == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
+}
+
+/* hilrun history: the runs, or one row's trend over them. */
+static int cmd_history(int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{"--db", 1},  {"--results", 1}, {"--config", 1}, {"--op", 1},
+		{"--len", 1}, {"--ad", 1},	{"--limit", 1},	 {"--html", 1},
+	};
+	struct hil_history_query q;
+	char db[4096] = "results/" HIL_HISTORY_FILE;
+	char alg[2 * HIL_CFG_NAME];
+	const char *html = NULL;
+	const char *v;
+	int i;
+
+	if (argc > 1 && strcmp(argv[1], "import") == 0) {
+		return cmd_history_import(argc - 1, argv + 1);
+	}
+	memset(&q, 0, sizeof(q));
+	q.msg_len = q.ad_len = -1;
+	for (i = 1; i < argc; i++) {
+		unsigned long n;
+		int k = next_opt("history", argc, argv, &i, opts,
+				 sizeof(opts) / sizeof(opts[0]), &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			return HIL_EXIT_CANNOT_START;
+		}
+		if (k == OPT_POSITIONAL) {
+			char *slash;
+
+			if (q.alg != NULL) {
+				hil_err("history: one algorithm only (got %s and %s)",
+					q.alg, v);
+				return HIL_EXIT_CANNOT_START;
+			}
+			snprintf(alg, sizeof(alg), "%s", v);
+			slash = strchr(alg, '/');
+			if (slash != NULL) {
+				*slash = '\0';
+				q.impl = slash + 1;
+			}
+			q.alg = alg;
+			continue;
+		}
+		switch (k) {
+		case 0:
+			snprintf(db, sizeof(db), "%s", v);
+			break;
+		case 1:
+			snprintf(db, sizeof(db), "%s/%s", v, HIL_HISTORY_FILE);
+			break;
+		case 2:
+			q.config = v;
+			break;
+		case 3:
+			q.op = v;
+			break;
+		case 4:
+		case 5:
+		case 6:
+			if (parse_uint(opts[k].name, v, k == 6 ? 1 : 0,
+				       k == 6 ? 100000 : 1u << 20,
+				       &n) != HIL_OK) {
+				return HIL_EXIT_CANNOT_START;
+			}
+			if (k == 4) {
+				q.msg_len = (long)n;
+			} else if (k == 5) {
+				q.ad_len = (long)n;
+			} else {
+				q.limit = (unsigned)n;
+			}
+			break;
+		case 7:
+			html = v;
+			break;
+		default:
+			break;
+		}
+	}
+	if (html != NULL && q.alg == NULL) {
+		hil_err("history: --html plots a row's trend: name its algorithm (hilrun history ALG[/IMPL] --html FILE)");
+		return HIL_EXIT_CANNOT_START;
+	}
+	if (html != NULL) {
+		if (hil_history_html(db, &q, html) != HIL_OK) {
+			return HIL_EXIT_CANNOT_START;
+		}
+		printf("%s: the trend of %s%s%s\n", html, q.alg,
+		       q.impl ? "/" : "", q.impl ? q.impl : "");
+		return 0;
+	}
+	if (q.alg == NULL &&
+	    (q.op != NULL || q.msg_len >= 0 || q.ad_len >= 0)) {
+		hil_err("history: --op, --len and --ad select a row: name its algorithm (hilrun history ALG[/IMPL] ...)");
+		return HIL_EXIT_CANNOT_START;
+	}
+	return hil_history_print(db, &q, stdout) == HIL_OK
+		       ? 0
+		       : HIL_EXIT_CANNOT_START;
+}
+
+/* A subcommand: its handler's return is the exit status (the git way). */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+};
+
+static int run_doctor(int argc, char **argv)
+{
+	/* Every check passed: 0; something is missing: 2. */
+	return cmd_doctor(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
+}
+
+static int run_sensor(int argc, char **argv)
+{
+	/* Readings until N seconds or Ctrl-C: 0; no sensor: 2. */
+	return hil_sensorcmd_run(argc, argv, &stop_requested, stdout) == HIL_OK
+		       ? 0
+		       : HIL_EXIT_CANNOT_START;
+}
+
+static int run_serve(int argc, char **argv)
+{
+	return exit_status(cmd_serve(argc, argv));
+}
+
+static int run_boards(int argc, char **argv)
+{
+	return cmd_boards(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
+}
+
+static int run_report(int argc, char **argv)
+{
+	return cmd_report(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
+}
+
+static int run_crypt(int argc, char **argv)
+{
+	int ret = cmd_crypt(argc, argv);
+
+	/* A refused tag is an answer, not a failure to start (usage_crypt). */
+	if (ret == HIL_ERR_VERIFY) {
+		return 1;
+	}
+	return ret == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
+}
+
+static const struct command commands[] = {
+	{"crypt", run_crypt, usage_crypt},
+	{"doctor", run_doctor, usage_doctor},
+	{"sensor", run_sensor, usage_sensor},
+	{"report", run_report, usage_report},
+	{"compare", cmd_compare, usage_compare},
+	{"serve", run_serve, usage_serve},
+	{"boards", run_boards, usage_boards},
+	{"history", cmd_history, usage_history},
+};
+
+/* The options of a run (usage_run), in the order of the switch below. */
+enum {
+	R_CONFIG,
+	R_RESULTS,
+	R_OUTPUT,
+	R_SWEEP,
+	R_BASELINE,
+	R_JUNIT,
+	R_RESUME,
+	R_WAIT,
+	R_JOBS,
+	R_BOARD,
+	R_RESULT_JSON,
+	R_DETAIL,
+	R_AT,
+	R_ALG,
+	R_IMPL,
+	R_LENGTHS,
+	R_AD,
+	R_OPS,
+	R_RUNS,
+	R_WARMUP,
+	R_O,
+	R_CFLAGS,
+	R_HELP,
+	R_HELP_SHORT,
+	R_VERSION,
+};
+
+static const struct opt run_opts[] = {
+	[R_CONFIG] = {"--config", 1},
+	[R_RESULTS] = {"--results", 1},
+	[R_OUTPUT] = {"--output", 1},
+	[R_SWEEP] = {"--sweep", 1},
+	[R_BASELINE] = {"--baseline", 1},
+	[R_JUNIT] = {"--junit", 1},
+	[R_RESUME] = {"--resume", 1},
+	[R_WAIT] = {"--wait", 1},
+	[R_JOBS] = {"--jobs", 1},
+	[R_BOARD] = {"--board", 1},
+	[R_RESULT_JSON] = {"--result-json", 1},
+	[R_DETAIL] = {"--detail", 0},
+	[R_AT] = {"--at", 1},
+	[R_ALG] = {"--alg", 1},
+	[R_IMPL] = {"--impl", 1},
+	[R_LENGTHS] = {"--lengths", 1},
+	[R_AD] = {"--ad", 1},
+	[R_OPS] = {"--ops", 1},
+	[R_RUNS] = {"--runs", 1},
+	[R_WARMUP] = {"--warmup", 1},
+	[R_O] = {"-O", 1},
+	[R_CFLAGS] = {"--cflags", 2},
+	[R_HELP] = {"--help", 0},
+	[R_HELP_SHORT] = {"-h", 0},
+	[R_VERSION] = {"--version", 0},
+};
+
+/* "-O2": the level; "-O" alone takes the next argument. */
+static int check_olevel(const char *v)
+{
+	static const char *const ok[] = {"0", "1", "2", "3", "s", "z", "g"};
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (strcmp(v, ok[i]) == 0) {
+			return HIL_OK;
+		}
+	}
+	hil_err("-O%s: expected an optimisation level: 0, 1, 2, 3, s, z or g",
+		v);
+	return HIL_ERR_ARG;
+}
+
+int main(int argc, char **argv)
+{
+	char *configs[HIL_SWEEP_MAX];
+	size_t n_configs = 0;
+	const char *sweep_path = NULL;
+	const char *results_dir = NULL;
+	const char *baseline = NULL;
+	const char *junit = NULL;
+	const char *resume_dir = NULL;
+	char resume_config[4096];
+	char board_config[4096];
+	const char *board = NULL;
+	const char *result_json = NULL;
+	struct hil_table_opts tab;
+	struct quick q;
+	struct run_end end;
+	unsigned wait_s = 0;
+	unsigned jobs = 0; /* a sweep's: 0 = the cores */
+	int status = HIL_EXIT_CANNOT_START;
+	int sub;
+	int explicit_run = 0;
+	int verbosity = HIL_LOG_INFO;
+	struct sigaction sa;
+	size_t c;
+	int i;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	/* Verbosity first, wherever it stands, so every later message obeys it. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-v") == 0) {
+			verbosity++;
+		} else if (strcmp(argv[i], "-q") == 0) {
+			verbosity--;
+		}
+	}
+	hil_log_set_level(verbosity);
+	/* A subcommand may follow -v/-q. */
+	for (sub = 1; sub < argc; sub++) {
+		if (strcmp(argv[sub], "-v") != 0 &&
+		    strcmp(argv[sub], "-q") != 0) {
+			break;
+		}
+	}
+	for (c = 0; sub < argc && c < sizeof(commands) / sizeof(commands[0]);
+	     c++) {
+		if (strcmp(argv[sub], commands[c].name) != 0) {
+			continue;
+		}
+		if (wants_help(argc - sub, argv + sub)) {
+			fputs(commands[c].usage, stdout);
+			return 0;
+		}
+		return commands[c].run(argc - sub, argv + sub);
+	}
+	if (sub < argc && strcmp(argv[sub], "run") == 0) {
+		explicit_run = 1;
+	} else if (sub < argc && argv[sub][0] != '-') {
+		hil_err("unknown command \"%s\" (commands: run, crypt, doctor, sensor, report, compare, serve, boards, history; try hilrun --help)",
+			argv[sub]);
+		return HIL_EXIT_CANNOT_START;
+	}
+	memset(&q, 0, sizeof(q));
+	q.runs = q.warmup = -1;
+	memset(&tab, 0, sizeof(tab));
+	tab.at_len = 64;
+	tab.detail = verbosity > HIL_LOG_INFO;
+	/* --result-json first too: every way out of a run writes it. */
+	memset(&end, 0, sizeof(end));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--result-json") == 0 && i + 1 < argc) {
+			result_json = argv[i + 1];
+		} else if (strncmp(argv[i], "--result-json=", 14) == 0) {
+			result_json = argv[i] + 14;
+		}
+	}
+	for (i = sub + explicit_run; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long n;
+		const char *v;
+		int k;
+
+		/* -O2, -Os: the level glued to the option, as the compiler's. */
+		if (strncmp(a, "-O", 2) == 0 && a[2] != '\0') {
+			if (check_olevel(a + 2) != HIL_OK) {
+				snprintf(end.error, sizeof(end.error),
+					 "%s: not an optimisation level", a);
+				goto out;
+			}
+			q.olevel = a + 2;
+			continue;
+		}
+		k = next_opt("", argc, argv, &i, run_opts,
+			     sizeof(run_opts) / sizeof(run_opts[0]), &v);
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_ERROR) {
+			snprintf(end.error, sizeof(end.error),
+				 "bad command line at \"%s\" (see the log)", a);
+			goto out;
+		}
+		if (k == OPT_POSITIONAL) {
+			snprintf(end.error, sizeof(end.error),
+				 "unexpected argument \"%s\" (try --help)", v);
+			goto bad_args;
+		}
+		switch (k) {
+		case R_CONFIG:
+			if (n_configs == HIL_SWEEP_MAX) {
+				snprintf(end.error, sizeof(end.error),
+					 "at most %d --config", HIL_SWEEP_MAX);
+				goto bad_args;
+			}
+			configs[n_configs++] = (char *)v;
+			break;
+		case R_RESULTS:
+		case R_OUTPUT:
+			results_dir = v;
+			break;
+		case R_SWEEP:
+			sweep_path = v;
+			break;
+		case R_BASELINE:
+			baseline = v;
+			break;
+		case R_RESUME:
+			resume_dir = v;
+			break;
+		case R_JOBS:
+			if (parse_uint("--jobs", v, 1, HIL_SWEEP_MAX, &n) !=
+			    HIL_OK) {
+				snprintf(end.error, sizeof(end.error),
+					 "--jobs %s: not a number from 1 to %d",
+					 v, HIL_SWEEP_MAX);
+				goto out;
+			}
+			jobs = (unsigned)n;
+			break;
+		case R_WAIT:
+			if (parse_uint("--wait", v, 0, 86400, &n) != HIL_OK) {
+				snprintf(
+					end.error, sizeof(end.error),
+					"--wait %s: not a number of seconds from 0 to 86400",
+					v);
+				goto out;
+			}
+			wait_s = (unsigned)n;
+			break;
+		case R_JUNIT:
+			junit = v;
+			break;
+		case R_BOARD:
+			board = v;
+			break;
+		case R_RESULT_JSON:
+			result_json = v;
+			break;
+		case R_DETAIL:
+			tab.detail = 1;
+			break;
+		case R_AT:
+			if (parse_uint("--at", v, 1, 1u << 20, &n) != HIL_OK) {
+				snprintf(end.error, sizeof(end.error),
+					 "--at %s: not a message length", v);
+				goto out;
+			}
+			tab.at_len = (uint32_t)n;
+			break;
+		case R_ALG:
+			if (q.n_algs == HIL_CFG_MAX_ALGS) {
+				snprintf(end.error, sizeof(end.error),
+					 "at most %d --alg", HIL_CFG_MAX_ALGS);
+				goto bad_args;
+			}
+			q.algs[q.n_algs++] = v;
+			break;
+		case R_IMPL:
+			q.impl = v;
+			break;
+		case R_LENGTHS:
+			q.lengths = v;
+			break;
+		case R_AD:
+			q.ad = v;
+			break;
+		case R_OPS:
+			q.ops = v;
+			break;
+		case R_RUNS:
+		case R_WARMUP:
+			if (parse_uint(run_opts[k].name, v, k == R_RUNS ? 1 : 0,
+				       65535, &n) != HIL_OK) {
+				snprintf(end.error, sizeof(end.error),
+					 "%s %s: out of range",
+					 run_opts[k].name, v);
+				goto out;
+			}
+			*(k == R_RUNS ? &q.runs : &q.warmup) = (long)n;
+			break;
+		case R_O:
+			if (check_olevel(v) != HIL_OK) {
+				snprintf(end.error, sizeof(end.error),
+					 "-O %s: not an optimisation level", v);
+				goto out;
+			}
+			q.olevel = v;
+			break;
+		case R_CFLAGS:
+			q.cflags = v;
+			break;
+		case R_HELP:
+		case R_HELP_SHORT:
+			fputs(usage_run, stdout);
+			return 0;
+		default:
+			printf("hilrun 0.1.0 (protocol %u)\n",
+			       HILP_PROTOCOL_VERSION);
+			return 0;
+		}
+	}
+	if (board == NULL && getenv("HILRUN_BOARD") != NULL &&
+	    getenv("HILRUN_BOARD")[0] != '\0') {
+		board = getenv("HILRUN_BOARD");
+	}
+	if (sweep_path != NULL && n_configs > 0) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"give either --sweep FILE or --config FILE..., not both");
+		goto bad_args;
+	}
+	if ((sweep_path != NULL || n_configs > 1) &&
+	    (board != NULL || result_json != NULL)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--board, $HILRUN_BOARD and --result-json are for one configuration, not a sweep: run each configuration on its own");
+		goto bad_args;
+	}
+	if (quick_any(&q) &&
+	    (sweep_path != NULL || n_configs > 1 || resume_dir != NULL)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration: not a sweep or a --resume");
+		goto bad_args;
+	}
+	if (resume_dir != NULL) {
+		if (n_configs > 0 || sweep_path != NULL) {
+			snprintf(
+				end.error, sizeof(end.error),
+				"--resume takes the configuration from the run folder: give no --config");
+			goto bad_args;
+		}
+		if (hil_runner_resume_config(resume_dir, resume_config,
+					     sizeof(resume_config)) != HIL_OK) {
+			snprintf(end.error, sizeof(end.error),
+				 "--resume %s: no configuration to resume",
+				 resume_dir);
+			goto out;
+		}
+		configs[n_configs++] = resume_config;
+	}
+	if (sweep_path != NULL || n_configs > 1) {
+		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
+				jobs);
+		return exit_status(ret);
+	}
+	if (n_configs == 0 && board != NULL) {
+		if (board_default_config(board, board_config,
+					 sizeof(board_config),
+					 &end) != HIL_OK) {
+			goto out;
+		}
+		configs[n_configs++] = board_config;
+	}
+	if (n_configs == 0 && (explicit_run || quick_any(&q))) {
+		configs[n_configs++] = (char *)"configs/qemu.json";
+	}
+	if (n_configs == 0) {
+		fputs(usage_run, stderr);
+		snprintf(end.error, sizeof(end.error),
+			 "no --config FILE or --board ID given");
+		goto out;
+	}
+	{
+		int regression = 0;
+
+		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
+			      junit, wait_s, board, &q, &tab, &regression,
+			      &end);
+		status = hil_exit_status(ret, end.transient, regression);
+	}
+	goto out;
+bad_args:
+	hil_err("%s", end.error);
+out:
+	file_result(result_json, status, n_configs > 0 ? configs[0] : NULL,
+		    baseline, &end);
+	return status;
+}

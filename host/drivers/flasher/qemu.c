@@ -1,0 +1,492 @@
+/* qemu: the flasher backend that "flashes" by starting QEMU's netduinoplus2 (Cortex-M4) on the new ELF, its UART on a unix socket. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"qemu"
+
+#include "flasher.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/log.h"
+#include "util/proc.h"
+
+/*
+ * Facts (QEMU 7.2, measured):
+ * - USART2 is the second -serial. -nodefaults does not change that mapping
+ *   and keeps QEMU from adding devices we did not ask for.
+ * - With server=on,wait=on QEMU creates and listens on the socket, then
+ *   blocks until a client connects, *before* loading -kernel: the guest's
+ *   first bytes cannot be lost, but a bad image is only found after the
+ *   link connects (QEMU exits, the link sees EOF, check() says why).
+ * - A file that is not an ELF is loaded as a raw image (so is an x86 ELF):
+ *   the CPU then reads a garbage vector table and QEMU aborts with "Lockup".
+ *   Hence our own check that the file is a 32-bit ARM ELF before starting.
+ * - Only with shift=0,align=off,sleep=off do runs count instructions exactly
+ *   and reproducibly (design.md section 3).
+ * - QEMU does not remove its socket file on exit: we do.
+ */
+
+#define DEFAULT_PROGRAM	   "qemu-system-arm"
+#define DEFAULT_TIMEOUT_MS 10000u
+#define VERSION_TIMEOUT_MS 5000u
+#define SOCKET_NAME	   "uart.sock"
+#define LOG_NAME	   "qemu.log"
+#define TAIL_BYTES	   4096 /* how much of the log's end to search for the reason */
+#define TAIL_TEXT	   512 /* how much of it goes into the error line */
+
+struct qemu {
+	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char *tmpdir;	/* mkdtemp() dir holding the socket, or NULL */
+	char *log_path; /* <run_dir>/qemu.log */
+	char *elf;	/* the image started, for messages */
+	struct hil_proc *proc;
+	off_t log_offset; /* size of qemu.log before this start */
+	int said_stopped; /* qemu_check logged that this process is stopped */
+};
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000u,
+			      .tv_nsec = (long)(ms % 1000u) * 1000000L};
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + 1 + strlen(name) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL) {
+		snprintf(p, n, "%s/%s", dir, name);
+	}
+	return p;
+}
+
+static unsigned timeout_of(const struct hil_flasher *f)
+{
+	unsigned t = hil_flasher_params(f)->timeout_ms;
+
+	return t != 0 ? t : DEFAULT_TIMEOUT_MS;
+}
+
+/*
+ * The last meaningful lines QEMU wrote since this start, joined by " | ":
+ * lines QEMU reports through error_report ("qemu-system-arm: ...",
+ * "qemu: fatal: ...") are preferred over its register dump; failing those,
+ * the last three lines.
+ */
+static void log_tail(const struct qemu *q, char *out, size_t len)
+{
+	char buf[TAIL_BYTES + 1];
+	const char *lines[64];
+	size_t nlines = 0, i, used = 0, first;
+	size_t picked[8], npicked = 0;
+	struct stat st;
+	off_t from;
+	ssize_t n;
+	char *s;
+	int fd;
+
+	snprintf(out, len, "(qemu.log is empty)");
+	fd = open(q->log_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(out, len, "(cannot read %s: %s)", q->log_path,
+			 strerror(errno));
+		return;
+	}
+	from = q->log_offset;
+	if (fstat(fd, &st) == 0 && st.st_size - from > TAIL_BYTES) {
+		from = st.st_size - TAIL_BYTES;
+	}
+	n = pread(fd, buf, TAIL_BYTES, from);
+	close(fd);
+	if (n <= 0) {
+		return;
+	}
+	buf[n] = '\0';
+	for (s = buf;
+	     *s != '\0' && nlines < sizeof(lines) / sizeof(lines[0]);) {
+		char *nl = strchr(s, '\n');
+
+		if (nl != NULL) {
+			*nl = '\0';
+		}
+		if (s[0] != '\0') {
+			lines[nlines++] = s;
+		}
+		if (nl == NULL) {
+			break;
+		}
+		s = nl + 1;
+	}
+	for (i = 0; i < nlines && npicked < 8; i++) {
+		if (strncmp(lines[i], "qemu", 4) == 0 &&
+		    strstr(lines[i], ": info: ") == NULL) {
+			picked[npicked++] = i;
+		}
+	}
+	if (npicked == 0) {
+		first = nlines > 3 ? nlines - 3 : 0;
+		for (i = first; i < nlines; i++) {
+			picked[npicked++] = i;
+		}
+	}
+	if (npicked == 0) {
+		return;
+	}
+	out[0] = '\0';
+	for (i = 0; i < npicked && used + 1 < len; i++) {
+		int w = snprintf(out + used, len - used, "%s%s",
+				 i > 0 ? " | " : "", lines[picked[i]]);
+
+		if (w < 0) {
+			break;
+		}
+		used += (size_t)w;
+	}
+}
+
+/* Log how QEMU ended, with its own words, and forget the process. */
+static void report_exit(struct hil_flasher *f, const char *when)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	char tail[TAIL_TEXT];
+	int status = -1;
+
+	hil_proc_wait(q->proc, 0, &status);
+	log_tail(q, tail, sizeof(tail));
+	hil_err("%s exited with status %d %s (image %s): %s",
+		hil_flasher_params(f)->program, status, when, q->elf, tail);
+}
+
+static int remove_socket(const struct qemu *q)
+{
+	if (unlink(q->sock) != 0 && errno != ENOENT) {
+		hil_err("%s: cannot remove the old socket: %s", q->sock,
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+}
+
+static void qemu_stop(struct hil_flasher *f)
+{
+	struct qemu *q = hil_flasher_priv(f);
+
+	if (q == NULL || q->proc == NULL) {
+		return;
+	}
+	hil_proc_free(q->proc); /* SIGTERM, then SIGKILL, reaped */
+	q->proc = NULL;
+	q->said_stopped = 0;
+	remove_socket(q);
+	hil_dbg("stopped (image %s)", q->elf);
+}
+
+static void qemu_close(struct hil_flasher *f)
+{
+	struct qemu *q = hil_flasher_priv(f);
+
+	if (q == NULL) {
+		return;
+	}
+	qemu_stop(f);
+	if (q->tmpdir != NULL) {
+		remove_socket(q);
+		if (rmdir(q->tmpdir) != 0) {
+			hil_warn("%s: cannot remove: %s", q->tmpdir,
+				 strerror(errno));
+		}
+		free(q->tmpdir);
+	}
+	free(q->log_path);
+	free(q->elf);
+	free(q);
+	hil_flasher_set_priv(f, NULL);
+}
+
+static int qemu_open(struct hil_flasher *f)
+{
+	const struct hil_flasher_params *p = hil_flasher_params(f);
+	struct qemu *q;
+	int ret;
+
+	if (p->program == NULL) {
+		ret = hil_flasher_set_program(f, DEFAULT_PROGRAM);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	q = calloc(1, sizeof(*q));
+	if (q == NULL) {
+		hil_err("qemu flasher: no memory");
+		return HIL_ERR_NOMEM;
+	}
+	hil_flasher_set_priv(f, q); /* qemu_close frees it on error */
+	q->log_path = path_join(p->run_dir, LOG_NAME);
+	if (q->log_path == NULL) {
+		hil_err("qemu flasher: no memory");
+		return HIL_ERR_NOMEM;
+	}
+	/* sun_path holds 107 bytes: a deep run_dir gets its socket in /tmp. */
+	if (strlen(p->run_dir) + 1 + strlen(SOCKET_NAME) < sizeof(q->sock)) {
+		snprintf(q->sock, sizeof(q->sock), "%s/%s", p->run_dir,
+			 SOCKET_NAME);
+		return HIL_OK;
+	}
+	q->tmpdir = strdup("/tmp/hilrun-XXXXXX");
+	if (q->tmpdir == NULL) {
+		hil_err("qemu flasher: no memory");
+		return HIL_ERR_NOMEM;
+	}
+	if (mkdtemp(q->tmpdir) == NULL) {
+		hil_err("%s: cannot create a socket directory: %s", q->tmpdir,
+			strerror(errno));
+		free(q->tmpdir);
+		q->tmpdir = NULL;
+		return HIL_ERR_IO;
+	}
+	snprintf(q->sock, sizeof(q->sock), "%s/%s", q->tmpdir, SOCKET_NAME);
+	hil_dbg("run directory %s is too long for a socket path; socket is %s",
+		p->run_dir, q->sock);
+	return HIL_OK;
+}
+
+/* "unix:PATH,server=on,wait=on" with commas in PATH doubled (QemuOpts). */
+static char *serial_arg(const char *sock)
+{
+	const char *pre = "unix:", *post = ",server=on,wait=on";
+	size_t n = strlen(pre) + 2 * strlen(sock) + strlen(post) + 1, o;
+	char *a = malloc(n);
+	const char *s;
+
+	if (a == NULL) {
+		return NULL;
+	}
+	o = (size_t)snprintf(a, n, "%s", pre);
+	for (s = sock; *s != '\0'; s++) {
+		a[o++] = *s;
+		if (*s == ',') {
+			a[o++] = ',';
+		}
+	}
+	snprintf(a + o, n - o, "%s", post);
+	return a;
+}
+
+/* Wait until QEMU listens on the socket, or exits, or time runs out. */
+static int wait_socket(struct hil_flasher *f, uint64_t t0)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	uint64_t deadline = t0 + timeout_of(f);
+	struct stat st;
+
+	for (;;) {
+		if (stat(q->sock, &st) == 0 && S_ISSOCK(st.st_mode)) {
+			hil_dbg("%s listening on %s after %llu ms",
+				hil_flasher_params(f)->program, q->sock,
+				(unsigned long long)(now_ms() - t0));
+			return HIL_OK;
+		}
+		if (!hil_proc_alive(q->proc)) {
+			report_exit(f, "before creating its socket");
+			return HIL_ERR_PROCESS;
+		}
+		if (now_ms() >= deadline) {
+			hil_err("%s: no socket %s after %u ms (image %s)",
+				hil_flasher_params(f)->program, q->sock,
+				timeout_of(f), q->elf);
+			return HIL_ERR_TIMEOUT;
+		}
+		sleep_ms(2);
+	}
+}
+
+static int qemu_start(struct hil_flasher *f, const char *elf_path)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	const char *program = hil_flasher_params(f)->program;
+	char *serial = NULL;
+	struct stat st;
+	uint64_t t0;
+	int ret;
+
+	qemu_stop(f);
+	ret = hil_flasher_check_elf(elf_path,
+				    "QEMU would run it as a raw image");
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	free(q->elf);
+	q->elf = strdup(elf_path);
+	serial = serial_arg(q->sock);
+	if (q->elf == NULL || serial == NULL) {
+		hil_err("image %s: no memory to start %s", elf_path, program);
+		ret = HIL_ERR_NOMEM;
+		goto out;
+	}
+	ret = remove_socket(q);
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	q->log_offset = stat(q->log_path, &st) == 0 ? st.st_size : 0;
+	{
+		const char *plugin = hil_flasher_params(f)->qemu_plugin;
+		char *argv[] = {
+			(char *)program,
+			"-M",
+			"netduinoplus2",
+			"-kernel",
+			q->elf,
+			"-display",
+			"none",
+			"-monitor",
+			"none",
+			"-serial",
+			"null",
+			"-serial",
+			serial, /* USART2 */
+			"-icount",
+			"shift=0,align=off,sleep=off",
+			"-nodefaults",
+			NULL, /* room for -plugin VALUE */
+			NULL,
+			NULL,
+		};
+		size_t n = sizeof(argv) / sizeof(argv[0]);
+
+		if (plugin != NULL && plugin[0] != '\0') {
+			argv[n - 3] = "-plugin";
+			argv[n - 2] = (char *)plugin;
+			hil_dbg("with -plugin %s", plugin);
+		}
+
+		t0 = now_ms();
+		ret = hil_proc_spawn(&q->proc, argv, q->log_path);
+	}
+	if (ret != HIL_OK) {
+		goto out; /* spawn named the program and the reason */
+	}
+	ret = wait_socket(f, t0);
+	if (ret != HIL_OK) {
+		qemu_stop(f);
+	}
+out:
+	free(serial);
+	return ret;
+}
+
+static const char *qemu_link_where(struct hil_flasher *f)
+{
+	struct qemu *q = hil_flasher_priv(f);
+
+	return q->sock;
+}
+
+/*
+ * Whether the process is stopped (SIGSTOP, a debugger): its state in
+ * /proc/PID/stat is 'T' or 't'. The state comes after the command name in
+ * parentheses, which may itself hold ") ": read it after the last ')'.
+ */
+static int proc_stopped(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return 0; /* no procfs: cannot tell, treat as running */
+	}
+	do {
+		n = read(fd, buf, sizeof(buf) - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0) {
+		return 0;
+	}
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+}
+
+static int qemu_check(struct hil_flasher *f)
+{
+	struct qemu *q = hil_flasher_priv(f);
+
+	if (q->proc == NULL) {
+		return HIL_ERR_NA;
+	}
+	if (hil_proc_alive(q->proc)) {
+		/* A frozen emulator answers nothing, as a dead one: both are
+		 * restarted, never waited for. */
+		if (proc_stopped(hil_proc_pid(q->proc))) {
+			if (q->said_stopped) {
+				return HIL_ERR_PROCESS;
+			}
+			q->said_stopped = 1;
+			hil_err("%s (pid %ld) is stopped, not running (image %s): it answers nothing",
+				hil_flasher_params(f)->program,
+				(long)hil_proc_pid(q->proc), q->elf);
+			return HIL_ERR_PROCESS;
+		}
+		return HIL_OK;
+	}
+	report_exit(f, "while running");
+	return HIL_ERR_PROCESS;
+}
+
+static int qemu_version(struct hil_flasher *f, char *buf, size_t len)
+{
+	const char *program = hil_flasher_params(f)->program;
+	char *const argv[] = {(char *)program, "--version", NULL};
+	char out[512];
+	int status = -1, ret;
+
+	ret = hil_proc_capture(argv, out, sizeof(out), VERSION_TIMEOUT_MS,
+			       &status);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	out[strcspn(out, "\r\n")] = '\0';
+	if (status != 0 || out[0] == '\0') {
+		hil_err("%s --version: exit status %d, output \"%s\"", program,
+			status, out);
+		return HIL_ERR_PROCESS;
+	}
+	snprintf(buf, len, "%s", out);
+	return HIL_OK;
+}
+
+const struct hil_flasher_ops hil_flasher_qemu_ops = {
+	.name = "qemu",
+	.open = qemu_open,
+	.close = qemu_close,
+	.start = qemu_start,
+	.stop = qemu_stop,
+	.link_where = qemu_link_where,
+	.check = qemu_check,
+	.version = qemu_version,
+};

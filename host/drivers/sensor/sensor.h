@@ -1,0 +1,132 @@
+/* sensor: the run configuration's current sensor, opened: the I2C bus and the INA219 on it, configured and described for reports. */
+#ifndef HIL_SENSOR_H
+#define HIL_SENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+
+struct hil_sensor;
+struct hil_i2c_bus;
+struct ina219;
+struct ina219_model;
+
+/* What a report says about the sensor (docs/wiring.md, docs/configs.md). */
+struct hil_sensor_info {
+	char type[HIL_CFG_NAME]; /* "ina219" */
+	char bus[HIL_CFG_STR];	 /* the bus spec, e.g. "ftdi:0403:6014" */
+	char bus_type[16];	 /* "ftdi", "linux" or "sim" */
+	uint8_t address;	 /* 7-bit */
+	int model;		 /* 1: a simulated INA219 ("sim:" bus) */
+	const char *source;	 /* "model" or "measured" (static) */
+	double shunt_ohm;
+	double max_current_a;
+	uint16_t config_reg;  /* configuration register as written */
+	uint16_t cal_reg;     /* calibration register as written */
+	double current_lsb_a; /* effective: 0.04096 / (cal x shunt) */
+	double power_lsb_w;   /* 20 x current_lsb_a */
+	unsigned pga_div;     /* 1, 2, 4 or 8 (the one chosen if auto) */
+	double shunt_range_v; /* +- full scale: 0.04 x pga_div */
+	unsigned bus_range_v; /* 16 or 32 */
+	unsigned adc_bits;    /* 9..12 */
+	unsigned adc_samples; /* 1..128 */
+	unsigned cycle_us;    /* one shunt + bus conversion cycle */
+};
+
+/* One reading for a live display, range problems as flags (not logged). */
+struct hil_sensor_reading {
+	int32_t bus_mv;	   /* at IN-, 4 mV steps */
+	int32_t shunt_uv;  /* 10 uV steps */
+	double current_ua; /* shunt_uv / shunt_ohm */
+	double power_uw;   /* bus x current */
+	int cnvr;	   /* a conversion completed since the last read */
+	int out_of_range;  /* OVF set, or the shunt at the PGA's full scale */
+};
+
+/**
+ * Whether cfg asks for a sensor (sensor.type other than "none").
+ * @param cfg borrowed; NULL counts as no sensor.
+ */
+int hil_sensor_configured(const struct hil_config *cfg);
+
+/**
+ * Open the bus named by cfg->sensor.bus, then reset the INA219 at
+ * cfg->sensor.address and write its configuration (continuous shunt and bus
+ * conversions, cfg's ranges and ADC settings) and its calibration, read
+ * both back. A missing or unplugged adapter fails at once (a USB or device
+ * lookup, no retries) with a message naming the adapter looked for.
+ * @param cfg borrowed; only cfg->sensor is read.
+ * @param out receives the sensor; the caller closes it with
+ *        hil_sensor_close(), which also closes the bus.
+ * @param err receives a one-line message on failure (errlen bytes,
+ *        NUL-terminated); may be NULL. The backend's own detail (libftdi's
+ *        or the kernel's text) is in the log.
+ * @return HIL_OK; HIL_ERR_NA (no sensor configured, or the adapter or
+ *         device is not there); HIL_ERR_CONFIG (a bad bus spec or settings
+ *         the INA219 cannot take); HIL_ERR_IO (the adapter could not be set
+ *         up, or the INA219 does not answer or reads back wrong);
+ *         HIL_ERR_NOMEM; HIL_ERR_ARG (NULL cfg or out).
+ */
+int hil_sensor_open(const struct hil_config *cfg, struct hil_sensor **out,
+		    char *err, size_t errlen);
+
+/**
+ * As hil_sensor_open() on a bus the caller opened already (tests: an ftdi
+ * bus behind an MPSSE interpreter). cfg->sensor.bus is not used.
+ * @param bus handed over: closed by hil_sensor_close(), or here on failure.
+ */
+int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
+			struct hil_sensor **out, char *err, size_t errlen);
+
+/** Close the INA219 handle and the bus, free s. NULL is allowed. */
+void hil_sensor_close(struct hil_sensor *s);
+
+/** The configured INA219 (borrowed, valid until hil_sensor_close()). */
+struct ina219 *hil_sensor_ina219(const struct hil_sensor *s);
+
+/** The bus (borrowed, valid until hil_sensor_close()). */
+struct hil_i2c_bus *hil_sensor_bus(const struct hil_sensor *s);
+
+/**
+ * The INA219 model behind a "sim:" bus, for tests and for a run that
+ * drives the simulated load (borrowed, valid until hil_sensor_close()).
+ * @return NULL unless the bus is simulated.
+ */
+struct ina219_model *hil_sensor_model(const struct hil_sensor *s);
+
+/** Whether the readings come from a model (a "sim:" bus): 1, else 0. */
+int hil_sensor_is_model(const struct hil_sensor *s);
+
+/**
+ * Read bus voltage, shunt voltage and power (which clears the
+ * conversion-ready flag) in one batch. Unlike ina219_read(), a current
+ * beyond the range is a flag in r, not an error, and nothing is logged for
+ * it, so a live display can show it at every conversion.
+ * @return HIL_OK, HIL_ERR_ARG, or a bus error (the bus logs it).
+ */
+int hil_sensor_read(struct hil_sensor *s, struct hil_sensor_reading *r);
+
+/** Fill out with what the sensor is and how it was set up. */
+void hil_sensor_describe(const struct hil_sensor *s,
+			 struct hil_sensor_info *out);
+
+/**
+ * One line for people, e.g. "INA219 at 0x40 on ftdi:0403:6014 (measured):
+ * shunt 0.1 ohm, +-40 mV, cal 20480, LSB 20 uA, 12-bit x1, cycle 1064 us".
+ * @return the length snprintf would write (as snprintf).
+ */
+int hil_sensor_summary(const struct hil_sensor *s, char *buf, size_t len);
+
+/**
+ * Check without changing anything: open the bus, read the INA219's
+ * configuration register at cfg->sensor.address, close. Nothing is
+ * written, so a chip another process set up keeps its settings.
+ * @param detail receives a one-line result, on success ("INA219 at 0x40
+ *        on ... answers: configuration 0x399f") and on failure (what was
+ *        looked for and why it failed).
+ * @return HIL_OK, or as hil_sensor_open().
+ */
+int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len);
+
+#endif /* HIL_SENSOR_H */

@@ -1,0 +1,856 @@
+/* build: firmware built per configuration in its own directory, with the toolchain recorded. */
+#define _XOPEN_SOURCE  700
+#define HIL_LOG_PREFIX "build"
+#include "build.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "hilp.h"
+#include "util/log.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+#define BUILD_TIMEOUT_MS 600000u
+
+static int is_root(const char *dir)
+{
+	char p[HIL_PATH];
+
+	snprintf(p, sizeof(p), "%s/target/main.c", dir);
+	if (access(p, R_OK) != 0) {
+		return 0;
+	}
+	snprintf(p, sizeof(p), "%s/Makefile", dir);
+	return access(p, R_OK) == 0;
+}
+
+int hil_build_find_root(char *root, size_t len)
+{
+	const char *env = getenv("HILRUN_ROOT");
+	char exe[HIL_PATH];
+	ssize_t n;
+	int up;
+
+	if (env != NULL && env[0] != '\0') {
+		if (!is_root(env)) {
+			hil_err("HILRUN_ROOT=%s is not a hilrun source tree",
+				env);
+			return HIL_ERR_NA;
+		}
+		snprintf(root, len, "%s", env);
+		return HIL_OK;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		hil_err("cannot find the hilrun source tree: set HILRUN_ROOT");
+		return HIL_ERR_NA;
+	}
+	exe[n] = '\0';
+	for (up = 0; up < 4; up++) {
+		char *slash = strrchr(exe, '/');
+
+		if (slash == NULL || slash == exe) {
+			break;
+		}
+		*slash = '\0';
+		if (is_root(exe)) {
+			snprintf(root, len, "%s", exe);
+			return HIL_OK;
+		}
+	}
+	hil_err("cannot find the hilrun source tree above %s: set HILRUN_ROOT",
+		exe);
+	return HIL_ERR_NA;
+}
+
+/* Does a build log line say what went wrong (compiler or linker)? */
+static int is_error_line(const char *line, size_t n)
+{
+	static const char *const marks[] = {
+		"error:",   "multiple definition of", "undefined reference to",
+		"region `", "symbols still exported", NULL};
+	size_t i;
+
+	for (i = 0; marks[i] != NULL; i++) {
+		size_t m = strlen(marks[i]);
+		size_t k;
+
+		for (k = 0; k + m <= n; k++) {
+			if (memcmp(line + k, marks[i], m) == 0) {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * What went wrong, from the build log: its error lines (each with the two
+ * lines after it, where the compiler shows the code), or, when none is
+ * recognised, its last lines.
+ */
+static void tail_log(const char *path)
+{
+	char *text = NULL;
+	char shown[4096] = "";
+	size_t len = 0;
+	size_t start;
+	size_t o = 0;
+	int lines = 0;
+	int after = 0;
+	const char *p;
+
+	if (hil_read_file(path, &text, &len) != HIL_OK) {
+		return;
+	}
+	for (p = text; *p != '\0' && lines < 12;) {
+		size_t n = strcspn(p, "\n");
+
+		if (is_error_line(p, n)) {
+			after = 3;
+			lines++;
+		}
+		if (after > 0 && o + n + 2 < sizeof(shown)) {
+			memcpy(shown + o, p, n);
+			o += n;
+			shown[o++] = '\n';
+			shown[o] = '\0';
+			after--;
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (o > 0) {
+		hil_err("from %s:\n%s", path, shown);
+		free(text);
+		return;
+	}
+	start = len;
+	while (start > 0 && lines < 15) {
+		start--;
+		if (text[start] == '\n' && start + 1 < len) {
+			lines++;
+		}
+	}
+	hil_err("last lines of %s:\n%s", path, text + start);
+	free(text);
+}
+
+static void compiler_version(const char *root, char *buf, size_t len)
+{
+	char *argv[] = {"arm-none-eabi-gcc", "--version", NULL};
+	char out[1024];
+	int status = -1;
+	char *nl;
+
+	(void)root;
+	buf[0] = '\0';
+	if (hil_proc_capture(argv, out, sizeof(out), 10000, &status) !=
+		    HIL_OK ||
+	    status != 0) {
+		return;
+	}
+	nl = strchr(out, '\n');
+	if (nl != NULL) {
+		*nl = '\0';
+	}
+	snprintf(buf, len, "%s", out);
+}
+
+/* The value of "KEY=..." on its own line of text, into buf. */
+static void flag_line(const char *text, const char *key, char *buf, size_t len)
+{
+	const char *p = text;
+	size_t klen = strlen(key);
+
+	buf[0] = '\0';
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, "\n");
+
+			snprintf(buf, len, "%.*s", (int)n, p + klen + 1);
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL) {
+			p++;
+		}
+	}
+}
+
+static void read_flags(const char *dir, struct hil_firmware *fw)
+{
+	char path[HIL_PATH];
+	char *text = NULL;
+
+	snprintf(path, sizeof(path), "%s/flags", dir);
+	if (hil_read_file(path, &text, NULL) != HIL_OK) {
+		return;
+	}
+	flag_line(text, "CFLAGS", fw->all_flags, sizeof(fw->all_flags));
+	flag_line(text, "LDFLAGS", fw->ld_flags, sizeof(fw->ld_flags));
+	free(text);
+}
+
+int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len)
+{
+	int n = snprintf(link, len, "%s/src/%s_%s", fw_dir, a->name, a->impl);
+
+	return n < 0 || (size_t)n >= len ? HIL_ERR_ARG : HIL_OK;
+}
+
+/*
+ * A user's folder reaches make only as a link of ours,
+ * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
+ * of a make variable, a recipe or a compiler argument: a folder name with
+ * spaces, '=', quotes or `...` builds like any other.
+ */
+static int link_source(const char *fw_dir, const struct hil_config_alg *a,
+		       char *link, size_t len)
+{
+	char target[PATH_MAX];
+	char dir[HIL_PATH];
+	int n;
+
+	if (realpath(a->path, target) == NULL) {
+		hil_err("algorithms: %s/%s: %s: %s", a->name, a->impl, a->path,
+			strerror(errno));
+		return HIL_ERR_CONFIG;
+	}
+	n = snprintf(dir, sizeof(dir), "%s/src", fw_dir);
+	if (n < 0 || (size_t)n >= sizeof(dir)) {
+		hil_err("build folder name too long: %s", fw_dir);
+		return HIL_ERR_CONFIG;
+	}
+	if (hil_mkdirs(dir) != HIL_OK) {
+		hil_err("cannot create %s: %s", dir, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	if (hil_build_source_link(fw_dir, a, link, len) != HIL_OK) {
+		hil_err("build folder name too long: %s", dir);
+		return HIL_ERR_CONFIG;
+	}
+	if (unlink(link) != 0 && errno != ENOENT) {
+		hil_err("cannot replace %s: %s", link, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	if (symlink(target, link) != 0) {
+		hil_err("cannot link %s to %s: %s", link, target,
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+}
+
+/* How many compiler warnings a .warn file holds. */
+static unsigned count_warnings(const char *text)
+{
+	const char *p = text;
+	unsigned n = 0;
+
+	while ((p = strstr(p, ": warning: ")) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static int append_file(FILE *out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (hil_read_file(path, &text, &len) != HIL_OK) {
+		return 0;
+	}
+	if (len > 0) {
+		fprintf(out, "== %s\n", path);
+		fwrite(text, 1, len, out);
+	}
+	free(text);
+	return 1;
+}
+
+/*
+ * The warnings of one foreign implementation, from the .warn files its
+ * objects left in FW_DIR/obj/<alg>/<impl>/, counted and gathered into
+ * <run folder>/warnings/<alg>_<impl>.txt beside the build log.
+ */
+static void collect_warnings(const char *fw_dir, const char *log_path,
+			     const struct hil_config_alg *a,
+			     struct hil_foreign_build *fb)
+{
+	char obj[HIL_PATH];
+	char cmd_dir[HIL_PATH];
+	char *slash;
+	FILE *out;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(fb->impl, sizeof(fb->impl), "%s/%s", a->name, a->impl);
+	fb->warnings = 0;
+	fb->log[0] = '\0';
+	snprintf(obj, sizeof(obj), "%s/obj/%s/%s", fw_dir, a->name, a->impl);
+	snprintf(cmd_dir, sizeof(cmd_dir), "%s", log_path);
+	slash = strrchr(cmd_dir, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+	} else {
+		snprintf(cmd_dir, sizeof(cmd_dir), ".");
+	}
+	strncat(cmd_dir, "/warnings", sizeof(cmd_dir) - strlen(cmd_dir) - 1);
+	if (hil_mkdirs(cmd_dir) != HIL_OK) {
+		hil_warn("cannot create %s: %s", cmd_dir, strerror(errno));
+		return;
+	}
+	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
+		 a->impl);
+	out = hil_fopen_write(fb->log);
+	d = opendir(obj);
+	if (out == NULL || d == NULL) {
+		hil_warn("cannot gather the warnings of %s into %s", fb->impl,
+			 fb->log);
+		if (out != NULL) {
+			fclose(out);
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char path[HIL_PATH];
+		char *text = NULL;
+
+		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", obj, e->d_name);
+		if (hil_read_file(path, &text, NULL) == HIL_OK) {
+			fb->warnings += count_warnings(text);
+			free(text);
+		}
+		append_file(out, path);
+	}
+	closedir(d);
+	if (fclose(out) != 0) {
+		hil_warn("cannot write %s: %s", fb->log, strerror(errno));
+	}
+	if (fb->warnings > 0) {
+		hil_info(
+			"%s: %u compiler warning%s (its own code, not -Werror): %s",
+			fb->impl, fb->warnings, fb->warnings == 1 ? "" : "s",
+			fb->log);
+	}
+}
+
+/* The linker's "region `X' overflowed by N bytes" in text, into what. */
+static void overflow_words(const char *text, char *what, size_t len)
+{
+	const char *o = strstr(text, "overflowed by");
+	const char *start = o;
+
+	if (o == NULL) {
+		snprintf(what, len, "the image does not fit");
+		return;
+	}
+	while (start > text && start[-1] != '\n' &&
+	       strncmp(start, "region", 6) != 0) {
+		start--;
+	}
+	snprintf(what, len, "%.*s", (int)strcspn(start, "\n"), start);
+}
+
+/* Did the link fail because the image is too big? (the log's words) */
+static int log_overflowed(const char *log_path, char *what, size_t len)
+{
+	char *text = NULL;
+	int yes;
+
+	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+		return 0;
+	}
+	yes = strstr(text, "overflowed by") != NULL ||
+	      strstr(text, "will not fit in region") != NULL;
+	if (yes) {
+		overflow_words(text, what, len);
+	}
+	free(text);
+	return yes;
+}
+
+/* After a failed build: the fix for the mistakes people make most. */
+static void hint_build_failure(const char *log_path)
+{
+	char *text = NULL;
+
+	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+		return;
+	}
+	if (strstr(text, "No such file or directory") != NULL &&
+	    strstr(text, "fatal error:") != NULL) {
+		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h and crypto_xof.h "
+			"(target/framework/); any other header must be in the implementation's folder "
+			"(only the folder itself is on the include path, not its sub-folders)");
+	} else if (strstr(text, "overflowed by") != NULL) {
+		char what[200];
+
+		overflow_words(text, what, sizeof(what));
+		hil_err("hint: the image is too big for the board (%s): a run splits its implementations over several images by itself, but this build was of one image (or one implementation alone)",
+			what);
+	} else if (strstr(text, "multiple definition of") != NULL) {
+		hil_err("hint: two objects of one implementation define the same symbol; "
+			"only .c and .S files directly in the folder are built, each once");
+	}
+	free(text);
+}
+
+/*
+ * Two runs of one configuration on two boards of a host build the same
+ * image in the same folder: one build at a time per folder (the second
+ * then finds it current), so that no run links or loads a half-written
+ * object. @return the locked descriptor, or a negative hil_err code.
+ */
+static int lock_fw_dir(const char *root, const char *dir)
+{
+	char path[HIL_PATH + 16];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/build/fw", root);
+	if (hil_mkdirs(path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	snprintf(path, sizeof(path), "%s.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		hil_err("%s: %s", path, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno == EINTR) { /* SIGTERM/SIGINT while another builds */
+			close(fd);
+			return HIL_ERR_INTERRUPTED;
+		}
+		hil_err("%s: %s", path, strerror(errno));
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	return fd;
+}
+
+/* The make variables of one configuration's build. */
+struct make_vars {
+	char board[128];
+	char opt[2100];
+	char clock[64];
+	char baud[64];
+};
+
+/* make -C root TARGET ... ALGS=algs FW_DIR=dir, output appended to log. */
+static int run_make(const char *root, const char *log_path, const char *target,
+		    const struct make_vars *v, const char *algs,
+		    const char *dir, int *status)
+{
+	char *var_algs = malloc(strlen(algs) + 8);
+	char var_dir[HIL_PATH + 16];
+	int ret;
+
+	if (var_algs == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	sprintf(var_algs, "ALGS=%s", algs);
+	snprintf(var_dir, sizeof(var_dir), "FW_DIR=%s", dir);
+	{
+		char *argv[] = {"make",
+				"--no-print-directory",
+				"-C",
+				(char *)root,
+				(char *)target,
+				(char *)v->board,
+				(char *)v->opt,
+				var_algs,
+				(char *)v->clock,
+				(char *)v->baud,
+				var_dir,
+				NULL};
+
+		ret = hil_proc_run(argv, log_path, BUILD_TIMEOUT_MS, status);
+	}
+	free(var_algs);
+	return ret;
+}
+
+/* The first error a compiler wrote for one implementation built alone
+ * (its .warn files), into why. */
+static void first_error(const char *obj_dir, char *why, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(obj_dir);
+
+	snprintf(why, len, "its objects do not link (see build.log)");
+	if (d == NULL) {
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[HIL_PATH];
+		char *text = NULL;
+		const char *line;
+		size_t n = strlen(e->d_name);
+
+		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", obj_dir, e->d_name);
+		if (hil_read_file(path, &text, NULL) != HIL_OK) {
+			continue;
+		}
+		line = strstr(text, "error:");
+		if (line != NULL) {
+			const char *start = line;
+
+			while (start > text && start[-1] != '\n') {
+				start--;
+			}
+			snprintf(why, len, "%.*s", (int)strcspn(start, "\n"),
+				 start);
+			free(text);
+			break;
+		}
+		free(text);
+	}
+	closedir(d);
+}
+
+/*
+ * The image did not build: build each of the user's folders alone (in
+ * FW_DIR/isolate/<alg>_<impl>) to find the ones that do not, so that they
+ * are recorded with their reason and the others are measured.
+ * @return how many were excluded into fw->excluded; entries[i] of an
+ *         excluded one is emptied.
+ */
+static size_t isolate_failures(const struct hil_config *cfg, const char *root,
+			       const char *log_path, const struct make_vars *v,
+			       struct hil_firmware *fw, char **entries)
+{
+	size_t i, n = 0;
+
+	hil_warn(
+		"the image does not build: building each folder of your own alone to find which does not");
+	for (i = 0; i < cfg->n_algs; i++) {
+		const struct hil_config_alg *a = &cfg->algs[i];
+		char dir[HIL_PATH], obj[HIL_PATH + 200];
+		int status = -1;
+
+		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
+			 a->impl);
+		if (run_make(root, log_path, "fw-impl", v, entries[i], dir,
+			     &status) == HIL_OK &&
+		    status == 0) {
+			continue;
+		}
+		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,
+			 a->impl);
+		snprintf(fw->excluded[n].impl, sizeof(fw->excluded[n].impl),
+			 "%s/%s", a->name, a->impl);
+		first_error(obj, fw->excluded[n].why,
+			    sizeof(fw->excluded[n].why));
+		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
+			a->name, a->impl, fw->excluded[n].why);
+		hint_build_failure(log_path);
+		entries[i][0] = '\0';
+		n++;
+	}
+	fw->n_excluded = n;
+	return n;
+}
+
+int hil_build_firmware(const struct hil_config *cfg, const char *root,
+		       const char *log_path, const char *algs_override,
+		       struct hil_firmware *fw)
+{
+	return hil_build_firmware_ex(cfg, root, log_path, algs_override, 0, fw);
+}
+
+int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
+			  const char *log_path, const char *algs_override,
+			  unsigned flags, struct hil_firmware *fw)
+{
+	char opt[2048] = "";
+	struct make_vars v;
+	char key[16384];
+	char *entries[HIL_CFG_MAX_ALGS] = {NULL};
+	size_t i;
+	uint32_t h;
+	int status = -1;
+	int lock_fd;
+	int ret;
+
+	memset(fw, 0, sizeof(*fw));
+	for (i = 0; i < cfg->build.n_cflags; i++) {
+		if (i > 0) {
+			strncat(opt, " ", sizeof(opt) - strlen(opt) - 1);
+		}
+		strncat(opt, cfg->build.cflags[i],
+			sizeof(opt) - strlen(opt) - 1);
+	}
+	/* Everything that changes the image goes into the directory name
+	 * (a user's folder by its real path). */
+	snprintf(key, sizeof(key), "%s|%u|%u|%s", cfg->board.name,
+		 (unsigned)cfg->board.clock_hz, (unsigned)cfg->link.baud, opt);
+	if (algs_override != NULL) {
+		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
+	} else {
+		for (i = 0; i < cfg->n_algs; i++) {
+			char real[PATH_MAX] = "";
+
+			if (cfg->algs[i].path[0] != '\0' &&
+			    realpath(cfg->algs[i].path, real) == NULL) {
+				snprintf(real, sizeof(real), "%s",
+					 cfg->algs[i].path);
+			}
+			snprintf(key + strlen(key), sizeof(key) - strlen(key),
+				 "|%s/%s=%s", cfg->algs[i].name,
+				 cfg->algs[i].impl, real);
+		}
+	}
+	h = hilp_digest_update(HILP_DIGEST_INIT, (const uint8_t *)key,
+			       strlen(key));
+	snprintf(fw->dir, sizeof(fw->dir), "%s/build/fw/%s-%08x", root,
+		 cfg->name, (unsigned)h);
+	snprintf(fw->elf, sizeof(fw->elf), "%s/stub.elf", fw->dir);
+	lock_fd = lock_fw_dir(root, fw->dir);
+	if (lock_fd < 0) {
+		return lock_fd;
+	}
+	ret = HIL_OK;
+	if (algs_override != NULL) {
+		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
+	} else {
+		for (i = 0; i < cfg->n_algs && ret == HIL_OK; i++) {
+			char link[HIL_PATH] = "";
+
+			/* An external folder is named after '=', by our link
+			 * to it. */
+			if (cfg->algs[i].path[0] != '\0') {
+				ret = link_source(fw->dir, &cfg->algs[i], link,
+						  sizeof(link));
+			}
+			entries[i] = malloc(HIL_PATH + 160);
+			if (entries[i] == NULL) {
+				ret = HIL_ERR_NOMEM;
+				break;
+			}
+			snprintf(entries[i], HIL_PATH + 160, "%s/%s%s%s",
+				 cfg->algs[i].name, cfg->algs[i].impl,
+				 link[0] ? "=" : "", link);
+			if (i > 0) {
+				strncat(fw->algs, " ",
+					sizeof(fw->algs) - strlen(fw->algs) -
+						1);
+			}
+			strncat(fw->algs, entries[i],
+				sizeof(fw->algs) - strlen(fw->algs) - 1);
+		}
+	}
+	if (ret != HIL_OK) {
+		goto out;
+	}
+
+	snprintf(v.board, sizeof(v.board), "BOARD=%s", cfg->board.name);
+	snprintf(v.opt, sizeof(v.opt), "OPT=%s", opt);
+	snprintf(v.clock, sizeof(v.clock), "CLOCK_HZ=%u",
+		 (unsigned)cfg->board.clock_hz);
+	/* The stub's UART speed is the config's (the real board divides its
+	 * APB1 clock for it; QEMU ignores it). */
+	snprintf(v.baud, sizeof(v.baud), "HIL_BAUD=%u",
+		 (unsigned)cfg->link.baud);
+	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
+		 cfg->name, opt, fw->dir);
+	ret = run_make(root, log_path, "firmware", &v, fw->algs, fw->dir,
+		       &status);
+	/* Too big is not a folder that does not build: nothing to isolate. */
+	if (ret == HIL_OK && status != 0 &&
+	    log_overflowed(log_path, fw->overflow, sizeof(fw->overflow))) {
+		fw->overflowed = 1;
+	}
+	if (ret == HIL_OK && status != 0 && algs_override == NULL &&
+	    !fw->overflowed &&
+	    isolate_failures(cfg, root, log_path, &v, fw, entries) > 0) {
+		/* The image again, without the folders that do not build. */
+		fw->algs[0] = '\0';
+		for (i = 0; i < cfg->n_algs; i++) {
+			if (entries[i][0] == '\0') {
+				continue;
+			}
+			if (fw->algs[0] != '\0') {
+				strncat(fw->algs, " ",
+					sizeof(fw->algs) - strlen(fw->algs) -
+						1);
+			}
+			strncat(fw->algs, entries[i],
+				sizeof(fw->algs) - strlen(fw->algs) - 1);
+		}
+		if (fw->algs[0] == '\0') {
+			snprintf(fw->algs, sizeof(fw->algs), "none");
+		}
+		ret = run_make(root, log_path, "firmware", &v, fw->algs,
+			       fw->dir, &status);
+		if (ret == HIL_OK && status != 0 &&
+		    log_overflowed(log_path, fw->overflow,
+				   sizeof(fw->overflow))) {
+			fw->overflowed = 1;
+		}
+	}
+	if (ret != HIL_OK) {
+		hil_err("could not run make: %s", hil_strerror(ret));
+		ret = ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
+		goto out;
+	}
+	if (algs_override == NULL) {
+		for (i = 0; i < cfg->n_algs; i++) {
+			if (cfg->algs[i].path[0] != '\0' &&
+			    fw->n_foreign < HIL_CFG_MAX_ALGS) {
+				collect_warnings(fw->dir, log_path,
+						 &cfg->algs[i],
+						 &fw->foreign[fw->n_foreign++]);
+			}
+		}
+	}
+	if (status != 0 && fw->overflowed &&
+	    (flags & HIL_BUILD_QUIET_OVERFLOW)) {
+		hil_info(
+			"the image of %zu implementation%s is too big for the board (%s)",
+			cfg->n_algs, cfg->n_algs == 1 ? "" : "s", fw->overflow);
+		ret = HIL_ERR_BUILD;
+		goto out;
+	}
+	if (status != 0) {
+		hil_err("firmware build for %s failed (make exit %d)",
+			cfg->name, status);
+		tail_log(log_path);
+		hint_build_failure(log_path);
+		ret = HIL_ERR_BUILD;
+		goto out;
+	}
+	if (access(fw->elf, R_OK) != 0) {
+		hil_err("firmware build reported success but %s is missing",
+			fw->elf);
+		ret = HIL_ERR_BUILD;
+		goto out;
+	}
+	read_flags(fw->dir, fw);
+	compiler_version(root, fw->compiler, sizeof(fw->compiler));
+out:
+	close(lock_fd);
+	for (i = 0; i < HIL_CFG_MAX_ALGS; i++) {
+		free(entries[i]);
+	}
+	return ret;
+}
+
+struct hil_config *hil_build_subset(const struct hil_config *cfg,
+				    const size_t *algs, size_t n)
+{
+	struct hil_config *sub = malloc(sizeof(*sub));
+	size_t i;
+
+	if (sub == NULL) {
+		return NULL;
+	}
+	*sub = *cfg;
+	for (i = 0; i < n && i < HIL_CFG_MAX_ALGS; i++) {
+		sub->algs[i] = cfg->algs[algs[i]];
+	}
+	sub->n_algs = i;
+	return sub;
+}
+
+/* Build algs[0..n-1] as one image; halve it while it is too big. */
+static int split_rec(const struct hil_config *cfg, const char *root,
+		     const char *log_path, const size_t *algs, size_t n,
+		     struct hil_build_split *split, struct hil_firmware *fw)
+{
+	struct hil_config *sub = hil_build_subset(cfg, algs, n);
+	int ret;
+
+	if (sub == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	ret = hil_build_firmware_ex(sub, root, log_path, NULL,
+				    HIL_BUILD_QUIET_OVERFLOW, fw);
+	free(sub);
+	if (ret == HIL_OK) {
+		size_t k = split->n_images++;
+
+		memcpy(split->image[k].algs, algs, n * sizeof(*algs));
+		split->image[k].n_algs = n;
+		return HIL_OK;
+	}
+	if (!fw->overflowed) {
+		return ret;
+	}
+	if (n == 1) {
+		size_t k = split->n_too_big++;
+
+		split->too_big[k].alg = algs[0];
+		snprintf(split->too_big[k].why, sizeof(split->too_big[k].why),
+			 "too big for the board even alone: %s", fw->overflow);
+		return HIL_OK;
+	}
+	ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
+	if (ret == HIL_OK) {
+		ret = split_rec(cfg, root, log_path, algs + n / 2, n - n / 2,
+				split, fw);
+	}
+	return ret;
+}
+
+int hil_build_split(const struct hil_config *cfg, const char *root,
+		    const char *log_path, const size_t *skip, size_t n_skip,
+		    struct hil_build_split *split)
+{
+	struct hil_firmware *fw = malloc(sizeof(*fw));
+	size_t algs[HIL_CFG_MAX_ALGS];
+	size_t i, k, n = 0;
+	int ret;
+
+	if (fw == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	memset(split, 0, sizeof(*split));
+	for (i = 0; i < cfg->n_algs && i < HIL_CFG_MAX_ALGS; i++) {
+		for (k = 0; k < n_skip && skip[k] != i; k++) {
+		}
+		if (k == n_skip) {
+			algs[n++] = i;
+		}
+	}
+	/* All of them together are known not to fit: halve at once. */
+	if (n == 1) {
+		ret = split_rec(cfg, root, log_path, algs, n, split, fw);
+	} else if (n > 1) {
+		ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
+		if (ret == HIL_OK) {
+			ret = split_rec(cfg, root, log_path, algs + n / 2,
+					n - n / 2, split, fw);
+		}
+	} else {
+		ret = HIL_OK;
+	}
+	free(fw);
+	return ret;
+}

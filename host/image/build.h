@@ -1,0 +1,113 @@
+/* build: firmware built per configuration in its own directory, with the toolchain recorded. */
+#ifndef HIL_BUILD_H
+#define HIL_BUILD_H
+
+#include <stddef.h>
+
+#include "config/config.h"
+
+#define HIL_PATH 4096
+
+/* What the build of a user's own folder left: its compiler warnings. */
+struct hil_foreign_build {
+	char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
+	unsigned warnings;		 /* compiler warnings counted */
+	char log[HIL_PATH]; /* the run folder's warnings/<alg>_<impl>.txt */
+};
+
+struct hil_firmware {
+	char dir[HIL_PATH];   /* build/fw/<config>-<hash> */
+	char elf[HIL_PATH];   /* dir/stub.elf */
+	char all_flags[2048]; /* every compiler flag, from dir/flags */
+	char ld_flags[1024];  /* every linker flag, from dir/flags */
+	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
+	char algs[8192]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
+	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS]; /* user folders */
+	size_t n_foreign;
+	/* User folders left out of the image because they do not build
+	 * (each tried alone); the others were built and are measured. */
+	struct {
+		char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
+		char why[256]; /* the compiler's first error */
+	} excluded[HIL_CFG_MAX_ALGS];
+	size_t n_excluded;
+	/* The link failed because the image is too big for the board: the
+	 * linker's words ("region `FLASH' overflowed by 84724 bytes"). */
+	int overflowed;
+	char overflow[200];
+};
+
+/* hil_build_firmware_ex() flags. */
+#define HIL_BUILD_QUIET_OVERFLOW                                               \
+	1u /* an image too big is not an error to
+				       report: the caller splits it */
+
+/* The selection split over several images, each of which links. */
+struct hil_build_split {
+	struct {
+		size_t algs[HIL_CFG_MAX_ALGS]; /* indices into cfg->algs */
+		size_t n_algs;
+	} image[HIL_CFG_MAX_ALGS];
+	size_t n_images;
+	/* Implementations that do not fit even alone. */
+	struct {
+		size_t alg; /* index into cfg->algs */
+		char why[200];
+	} too_big[HIL_CFG_MAX_ALGS];
+	size_t n_too_big;
+};
+
+/**
+ * Locate the source tree (the directory holding Makefile and target/main.c):
+ * $HILRUN_ROOT if set, else upwards from the running executable.
+ * @return HIL_OK or HIL_ERR_NA.
+ */
+int hil_build_find_root(char *root, size_t len);
+
+/**
+ * Build the stub for cfg with `make firmware` into its own directory, named
+ * from the configuration and a hash of everything that changes the image
+ * (board, clock, flags, algorithms), so builds never mix.
+ * @param log_path compiler output is appended here.
+ * @param algs_override NULL, or a space-separated "alg/impl" list to build
+ *        instead of cfg's algorithms ("none" for an empty image).
+ * @return HIL_OK, HIL_ERR_BUILD (with the log's last lines reported),
+ *         HIL_ERR_NA (make or the cross compiler missing).
+ */
+int hil_build_firmware(const struct hil_config *cfg, const char *root,
+		       const char *log_path, const char *algs_override,
+		       struct hil_firmware *fw);
+
+/** hil_build_firmware() with flags (HIL_BUILD_QUIET_OVERFLOW). */
+int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
+			  const char *log_path, const char *algs_override,
+			  unsigned flags, struct hil_firmware *fw);
+
+/**
+ * cfg with only the algorithms algs[0..n-1] (indices into cfg->algs, each
+ * keeping its JSON index for messages). @return a copy to free(), or NULL.
+ */
+struct hil_config *hil_build_subset(const struct hil_config *cfg,
+				    const size_t *algs, size_t n);
+
+/**
+ * Split cfg's algorithms (but those in skip, n_skip of them, e.g. folders
+ * that do not build) over as few images as halving finds, each of which
+ * links: a half that does not fit is halved again; one that does not fit
+ * alone goes to split->too_big. Every image is built, so that starting
+ * each later finds it up to date.
+ * @return HIL_OK, or the first error other than "too big".
+ */
+int hil_build_split(const struct hil_config *cfg, const char *root,
+		    const char *log_path, const size_t *skip, size_t n_skip,
+		    struct hil_build_split *split);
+
+/**
+ * The link through which make sees a user's folder a (algorithms[i].path):
+ * fw_dir/src/<alg>_<impl>.
+ * @return HIL_OK, or HIL_ERR_ARG when it does not fit len.
+ */
+int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len);
+
+#endif /* HIL_BUILD_H */

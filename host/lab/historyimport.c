@@ -1,0 +1,417 @@
+/* historyimport: `hilrun history import`: runs recorded from their report.json files (a lab's master, runs of other hosts). */
+#define _DEFAULT_SOURCE /* scandir, alphasort, realpath */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"history"
+
+#include "history.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/err.h"
+#include "util/log.h"
+#include "report/render.h"
+#include "util/util.h"
+
+#define TEXT_MAX 256
+
+/* The strings of one imported row, copied out of the tree. */
+struct row_text {
+	char algorithm[TEXT_MAX], implementation[TEXT_MAX], operation[TEXT_MAX];
+	char status[32];
+};
+
+/* The strings of one imported run. */
+struct run_text {
+	char id[TEXT_MAX], started[64], finished[64], status[32];
+	char config[TEXT_MAX], board[TEXT_MAX], host[TEXT_MAX], unit[TEXT_MAX];
+	char cflags[2048], tool_commit[TEXT_MAX], dir[PATH_MAX];
+};
+
+/* Control characters (an escape sequence in a forged report) as '?'. */
+static void scrub(char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f) {
+			*s = '?';
+		}
+	}
+}
+
+/* A string of the report for a terminal and a database: bounded, scrubbed. */
+static void copy_text(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src != NULL ? src : "");
+	scrub(dst);
+}
+
+static const cJSON *obj(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+	const cJSON *v = obj(o, key);
+
+	return cJSON_IsString(v) && v->valuestring != NULL ? v->valuestring
+							   : "";
+}
+
+/* A run id as hilrun makes them (stamp-config[-n]): nothing else is
+ * accepted as the key of a record. */
+static int id_ok(const char *id)
+{
+	size_t i, n = strlen(id);
+
+	if (n == 0 || n >= 128 || id[0] == '.' || id[0] == '-') {
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		char c = id[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-' || c == '+')) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* A length of a row: a whole number of bytes a target can hold. */
+static int len_ok(const cJSON *row, const char *key, long *v)
+{
+	const cJSON *n = obj(row, key);
+
+	if (!cJSON_IsNumber(n) || n->valuedouble < 0 || n->valuedouble > 1e9 ||
+	    n->valuedouble != (long)n->valuedouble) {
+		return 0;
+	}
+	*v = (long)n->valuedouble;
+	return 1;
+}
+
+/* The tree of a report.json read from path, checked; err says why not. */
+static int load(const char *path, cJSON **out, char *err, size_t errlen)
+{
+	const char *end = NULL;
+	char why[256];
+	char *text = NULL;
+	size_t len = 0;
+	cJSON *root;
+	int fd, ret;
+
+	*out = NULL;
+	fd = hil_open_regular(path, HIL_READ_MAX, why, sizeof(why));
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot read it: %s", path, why);
+		return HIL_ERR_IO;
+	}
+	ret = hil_read_fd(fd, HIL_READ_MAX, &text, &len);
+	close(fd);
+	if (ret != HIL_OK) {
+		snprintf(err, errlen, "%s: cannot read it", path);
+		return HIL_ERR_IO;
+	}
+	if (strlen(text) != len) {
+		snprintf(err, errlen, "%s: not a report (it holds a NUL byte)",
+			 path);
+		free(text);
+		return HIL_ERR_ARG;
+	}
+	root = cJSON_ParseWithOpts(text, &end, 1);
+	if (root == NULL) {
+		size_t at =
+			end != NULL && end >= text ? (size_t)(end - text) : 0;
+		size_t last = len;
+
+		/* A report ends with its closing brace: without it, it was
+		 * most likely cut short (a full disk, an upload cut off). */
+		while (last > 0 &&
+		       (text[last - 1] == '\n' || text[last - 1] == ' ' ||
+			text[last - 1] == '\t' || text[last - 1] == '\r')) {
+			last--;
+		}
+		snprintf(
+			err, errlen,
+			at >= len || last == 0 || text[last - 1] != '}'
+				? "%s: not valid JSON: it ends too early (truncated?) at byte %zu"
+				: "%s: not valid JSON at byte %zu",
+			path, at >= len ? len : at);
+		free(text);
+		return HIL_ERR_ARG;
+	}
+	free(text);
+	ret = hil_report_check(root, path, err, errlen);
+	if (ret == HIL_OK &&
+	    strcmp(str(obj(root, "tool"), "name"), "hilrun") != 0) {
+		snprintf(err, errlen, "%s: not a hilrun report (tool.name)",
+			 path);
+		ret = HIL_ERR_ARG;
+	}
+	if (ret == HIL_OK && !id_ok(str(obj(root, "run"), "id"))) {
+		snprintf(
+			err, errlen,
+			"%s: \"run.id\" is not a run id (1 to 127 of A-Z a-z 0-9 . _ - +)",
+			path);
+		ret = HIL_ERR_ARG;
+	}
+	if (ret != HIL_OK) {
+		cJSON_Delete(root);
+		return ret;
+	}
+	*out = root;
+	return HIL_OK;
+}
+
+/* The rows of report into rows and texts (n of them); err on a bad one. */
+static int fill_rows(const cJSON *report, const char *path,
+		     struct hil_history_row *rows, struct row_text *texts,
+		     char *err, size_t errlen)
+{
+	const cJSON *r;
+	size_t i = 0;
+
+	cJSON_ArrayForEach(r, obj(report, "rows"))
+	{
+		struct hil_history_row *h = &rows[i];
+		struct row_text *t = &texts[i];
+		const cJSON *m = obj(r, "model_cycles");
+		const cJSON *e = obj(r, "energy");
+		const cJSON *v;
+
+		copy_text(t->algorithm, sizeof(t->algorithm),
+			  str(r, "algorithm"));
+		copy_text(t->implementation, sizeof(t->implementation),
+			  str(r, "implementation"));
+		copy_text(t->operation, sizeof(t->operation),
+			  str(r, "operation"));
+		copy_text(t->status, sizeof(t->status), str(r, "status"));
+		if (!len_ok(r, "msg_len", &h->msg_len) ||
+		    !len_ok(r, "ad_len", &h->ad_len)) {
+			snprintf(
+				err, errlen,
+				"%s: rows[%zu]: msg_len and ad_len should be whole numbers of bytes",
+				path, i);
+			return HIL_ERR_ARG;
+		}
+		h->algorithm = t->algorithm;
+		h->implementation = t->implementation;
+		h->operation = t->operation;
+		h->status = t->status;
+		v = obj(r, "median");
+		h->has_median =
+			strcmp(t->status, "ok") == 0 && cJSON_IsNumber(v);
+		h->median = h->has_median ? v->valuedouble : 0;
+		v = obj(m, "median");
+		h->has_model =
+			h->has_median && cJSON_IsObject(m) && cJSON_IsNumber(v);
+		h->model_median = h->has_model ? v->valuedouble : 0;
+		v = obj(e, "uj_per_op");
+		h->has_energy = cJSON_IsObject(e) &&
+				strcmp(str(e, "status"), "ok") == 0 &&
+				cJSON_IsNumber(v);
+		h->energy_uj = h->has_energy ? v->valuedouble : 0;
+		i++;
+	}
+	return HIL_OK;
+}
+
+/* The run of report (read from path) into h, with its strings in t. */
+static void fill_run(const cJSON *report, const char *path,
+		     struct hil_history_run *h, struct run_text *t)
+{
+	const cJSON *run = obj(report, "run"), *tool = obj(report, "tool");
+	const cJSON *board = obj(report, "board");
+	const cJSON *f;
+	char dir[PATH_MAX];
+	const char *slash;
+	size_t n;
+
+	copy_text(t->id, sizeof(t->id), str(run, "id"));
+	copy_text(t->started, sizeof(t->started), str(run, "started"));
+	copy_text(t->finished, sizeof(t->finished), str(run, "finished"));
+	copy_text(t->status, sizeof(t->status), str(run, "status"));
+	/* config_name since the first reports; "config" is the file. */
+	copy_text(t->config, sizeof(t->config),
+		  str(run, "config_name")[0] ? str(run, "config_name")
+					     : str(run, "config"));
+	copy_text(t->board, sizeof(t->board),
+		  str(board, "id")[0] ? str(board, "id") : str(board, "name"));
+	copy_text(t->host, sizeof(t->host), str(tool, "host"));
+	copy_text(t->unit, sizeof(t->unit), str(board, "counter_unit"));
+	copy_text(t->tool_commit, sizeof(t->tool_commit), str(tool, "commit"));
+	t->cflags[0] = '\0';
+	cJSON_ArrayForEach(f, obj(obj(report, "build"), "cflags"))
+	{
+		if (!cJSON_IsString(f)) {
+			continue;
+		}
+		n = strlen(t->cflags);
+		snprintf(t->cflags + n, sizeof(t->cflags) - n, "%s%s",
+			 n ? " " : "", f->valuestring);
+	}
+	scrub(t->cflags);
+	/* The run's folder where it is now (on the master: the upload). */
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s",
+		 slash != NULL ? (int)(slash - path) : 1,
+		 slash != NULL ? path : ".");
+	if (realpath(dir[0] ? dir : "/", t->dir) == NULL) {
+		copy_text(t->dir, sizeof(t->dir), dir);
+	}
+	memset(h, 0, sizeof(*h));
+	h->id = t->id;
+	h->started = t->started;
+	h->finished = t->finished;
+	h->status = t->status;
+	h->config = t->config;
+	h->board = t->board;
+	h->host = t->host;
+	h->unit = t->unit;
+	h->cflags = t->cflags;
+	h->tool_commit = t->tool_commit;
+	h->dirty = cJSON_IsTrue(obj(tool, "dirty"));
+	h->dir = t->dir;
+}
+
+/* One report.json into the database. HIL_ERR_ARG: refused (logged). */
+static int import_file(const char *db_path, const char *path, FILE *out)
+{
+	static const char *const said[] = {
+		[HIL_HISTORY_NEW] = "recorded",
+		[HIL_HISTORY_REPLACED] =
+			"recorded again (its end or status changed)",
+		[HIL_HISTORY_SAME] = "already recorded, unchanged",
+	};
+	struct hil_history_row *rows = NULL;
+	struct row_text *texts = NULL;
+	struct hil_history_run h;
+	struct run_text *t = NULL;
+	char err[1024], id[2 * TEXT_MAX + 8];
+	cJSON *report = NULL;
+	int n, outcome = HIL_HISTORY_NEW, ret;
+
+	ret = load(path, &report, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s: refused", err);
+		return HIL_ERR_ARG;
+	}
+	n = cJSON_GetArraySize(obj(report, "rows"));
+	t = calloc(1, sizeof(*t));
+	rows = calloc((size_t)n + 1, sizeof(*rows));
+	texts = calloc((size_t)n + 1, sizeof(*texts));
+	if (t == NULL || rows == NULL || texts == NULL) {
+		ret = HIL_ERR_NOMEM;
+		hil_err("%s: out of memory", path);
+		goto out;
+	}
+	ret = fill_rows(report, path, rows, texts, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s: refused", err);
+		goto out;
+	}
+	fill_run(report, path, &h, t);
+	h.rows = rows;
+	h.n_rows = (size_t)n;
+	ret = hil_history_put(db_path, &h, 1, id, sizeof(id), &outcome);
+	if (ret == HIL_OK) {
+		fprintf(out,
+			"%s: run %s%s%s (host %s, board %s, %d rows): %s\n",
+			path, h.id, strcmp(id, h.id) ? " as " : "",
+			strcmp(id, h.id) ? id : "", h.host[0] ? h.host : "-",
+			h.board, n, said[outcome]);
+	}
+out:
+	cJSON_Delete(report);
+	free(t);
+	free(rows);
+	free(texts);
+	return ret;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A results folder: the report of each run folder in it, by name; links
+ * ("latest") and hidden entries are not followed. */
+static int import_results_dir(const char *db_path, const char *dir, FILE *out,
+			      int *found)
+{
+	struct dirent **names = NULL;
+	int i, n, ret = HIL_OK;
+
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0) {
+		hil_err("%s: cannot list it: refused", dir);
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < n; i++) {
+		char sub[PATH_MAX], rep[PATH_MAX + 16];
+		struct stat st;
+		int r;
+
+		if (names[i]->d_name[0] != '.' &&
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", dir,
+				     names[i]->d_name) < sizeof(sub) &&
+		    lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(rep, sizeof(rep), "%s/report.json", sub);
+			if (is_file(rep)) {
+				(*found)++;
+				r = import_file(db_path, rep, out);
+				ret = ret == HIL_OK ? r : ret;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+int hil_history_import(const char *db_path, const char *const *paths, size_t n,
+		       FILE *out)
+{
+	int ret = HIL_OK;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char rep[PATH_MAX + 16];
+		struct stat st;
+		int r, found = 0;
+
+		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(rep, sizeof(rep), "%s/report.json", paths[i]);
+			if (is_file(rep)) {
+				r = import_file(db_path, rep, out);
+			} else {
+				r = import_results_dir(db_path, paths[i], out,
+						       &found);
+				if (r == HIL_OK && found == 0) {
+					hil_err("%s: no report.json in it or in its run folders: refused",
+						paths[i]);
+					r = HIL_ERR_ARG;
+				}
+			}
+		} else {
+			r = import_file(db_path, paths[i], out);
+		}
+		/* A database that fails outweighs a refused file. */
+		if (r == HIL_ERR_IO || ret == HIL_OK) {
+			ret = r == HIL_OK ? ret : r;
+		}
+	}
+	return ret;
+}

@@ -1,0 +1,730 @@
+/* energy: the sampling thread (CNVR polling timed to the conversion cycle), the window statistics and energy per operation. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"energy"
+
+#include "energy.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/err.h"
+#include "util/log.h"
+#include "drivers/sensor/ina219.h"
+
+#define DEFAULT_CAPACITY     65536u
+#define DEFAULT_MAX_FAILURES 3u
+#define WINDOW_WAIT_EXTRA_NS 100000000u /* 100 ms beyond two cycles */
+/*
+ * The datasheet's conversion times are typical (532 us at 12 bit; the
+ * electrical characteristics give 586 us as the maximum, +10%): a
+ * conversion's start is bounded using the nominal cycle plus 10%.
+ */
+#define CYCLE_SLACK_NUM	     11u
+#define CYCLE_SLACK_DEN	     10u
+#define PROBE_EVERY	     4u /* samples between early polls that re-lock */
+#define PROBE_SETTLED	     16u /* the same once the cycle estimate is settled */
+
+/* The poller's state between two polls (only the poller touches it). */
+struct poller {
+	uint64_t p_est;	 /* estimated conversion cycle */
+	uint64_t margin; /* aim this far past the expected completion */
+	uint64_t retry;	 /* poll again this soon after a not-ready one */
+	uint64_t offset; /* how early a probe aims */
+	uint64_t next;	 /* when to poll next */
+	uint64_t prev_before, c_est, lock_t;
+	unsigned failures, since_probe;
+	int prev_ready, probing, settled;
+};
+
+struct hil_energy {
+	struct ina219 *dev; /* borrowed; only the poller touches it */
+	double shunt_ohm;
+	uint64_t period_ns; /* nominal conversion cycle */
+	unsigned max_failures;
+	uint64_t *manual_ns; /* NULL: CLOCK_MONOTONIC and a thread */
+	uint64_t read_ns;    /* on the manual clock: one sensor read */
+	struct poller pl;
+
+	pthread_mutex_t lock;  /* everything below */
+	pthread_cond_t wake;   /* to the thread: stop */
+	pthread_cond_t polled; /* from the thread: a poll finished */
+	pthread_t thread;
+	int thread_live; /* created, not yet joined */
+	int stop;
+	int running;
+
+	struct hil_energy_sample *ring;
+	size_t cap, head, count;
+	uint64_t overwritten;
+	uint64_t samples, polls, not_ready;
+	uint64_t t_start_ns; /* sampling began */
+	uint64_t t_first_ns, t_last_ns;
+	uint64_t last_poll_ns; /* start of the latest finished poll */
+	int err;
+	uint64_t err_t_ns;
+	char why[200];
+};
+
+uint64_t hil_energy_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The sampler's time: the manual clock, or CLOCK_MONOTONIC. */
+static uint64_t now(const struct hil_energy *s)
+{
+	return s->manual_ns != NULL ? *s->manual_ns : hil_energy_now_ns();
+}
+
+static struct timespec abs_ts(uint64_t ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ns / 1000000000u);
+	ts.tv_nsec = (long)(ns % 1000000000u);
+	return ts;
+}
+
+/* Sleep until t_ns on CLOCK_MONOTONIC; 1 if asked to stop meanwhile. */
+static int sleep_until(struct hil_energy *s, uint64_t t_ns)
+{
+	struct timespec ts = abs_ts(t_ns);
+	int stop;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop && hil_energy_now_ns() < t_ns) {
+		pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+	}
+	stop = s->stop;
+	pthread_mutex_unlock(&s->lock);
+	return stop;
+}
+
+/* Called with the lock held. */
+static void ring_push(struct hil_energy *s, const struct hil_energy_sample *x)
+{
+	s->ring[s->head] = *x;
+	s->head = (s->head + 1) % s->cap;
+	if (s->count < s->cap) {
+		s->count++;
+	} else {
+		s->overwritten++;
+	}
+	if (s->samples == 0) {
+		s->t_first_ns = x->t_ns;
+	}
+	s->t_last_ns = x->t_ns;
+	s->samples++;
+}
+
+static void poll_done(struct hil_energy *s, uint64_t t_before, int ready,
+		      const struct hil_energy_sample *x)
+{
+	pthread_mutex_lock(&s->lock);
+	s->polls++;
+	if (x != NULL) {
+		ring_push(s, x);
+	} else if (!ready) {
+		s->not_ready++;
+	}
+	s->last_poll_ns = t_before;
+	pthread_cond_broadcast(&s->polled);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void fail(struct hil_energy *s, int ret, uint64_t t, unsigned failures)
+{
+	pthread_mutex_lock(&s->lock);
+	s->err = ret;
+	s->err_t_ns = t;
+	s->running = 0; /* the thread is on its way out */
+	if (ret == HIL_ERR_CONFIG) {
+		snprintf(s->why, sizeof(s->why),
+			 "INA219 at 0x%02x: reading out of range (overflow) "
+			 "after %llu samples",
+			 ina219_addr(s->dev), (unsigned long long)s->samples);
+	} else {
+		snprintf(s->why, sizeof(s->why),
+			 "INA219 at 0x%02x stopped answering after %llu "
+			 "samples (%u failed reads in a row): %s",
+			 ina219_addr(s->dev), (unsigned long long)s->samples,
+			 failures, hil_strerror(ret));
+	}
+	pthread_cond_broadcast(&s->polled);
+	pthread_mutex_unlock(&s->lock);
+	hil_err("%s", s->why);
+}
+
+/*
+ * Refine the cycle estimate from the time between two bracketed locks;
+ * *settled tells whether the estimate was already within 2%.
+ */
+static uint64_t refine(uint64_t p_est, uint64_t nominal, uint64_t dt,
+		       int *settled)
+{
+	/*
+	 * The number of cycles in between comes from the elapsed time, not
+	 * from the samples (a stall loses conversions); locks are at most a
+	 * few cycles apart, so a 10% error cannot miscount them.
+	 */
+	uint64_t k = (dt + p_est / 2) / p_est;
+	int64_t err;
+
+	*settled = 0;
+	if (k == 0 || k > 64) {
+		return p_est;
+	}
+	err = (int64_t)(dt / k) - (int64_t)p_est;
+	if (llabs(err) >= (long long)(p_est / 5)) {
+		return p_est; /* a stall or a miscount: ignore */
+	}
+	*settled = llabs(err) < (long long)(p_est / 50);
+	p_est = (uint64_t)((int64_t)p_est + err / 4);
+	if (p_est < nominal * 7 / 10) {
+		p_est = nominal * 7 / 10;
+	}
+	if (p_est > nominal * 14 / 10) {
+		p_est = nominal * 14 / 10;
+	}
+	return p_est;
+}
+
+/*
+ * Poll the sensor right after each conversion should complete: the next
+ * poll is aimed at the estimated completion time plus a small margin. A poll
+ * that finds no new conversion (CNVR clear) is repeated every 1/16 cycle;
+ * the first one that succeeds brackets the completion: the estimate is
+ * locked to it and the cycle refined from the time since the previous lock
+ * (the INA219's conversion times are typical values: they vary by chip and
+ * temperature). Every PROBE_EVERY samples (PROBE_SETTLED once the cycle
+ * estimate stops moving) one poll is aimed early on purpose so that locks
+ * keep happening; a probe that still finds a conversion means the estimate
+ * lags, and the next probe aims twice as early. So on a batching bus a sample costs about one USB write and read.
+ */
+static void poller_init(struct hil_energy *s)
+{
+	struct poller *pl = &s->pl;
+	const uint64_t P = s->period_ns;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->p_est = P;
+	pl->margin = P / 32;
+	pl->retry = P / 16;
+	pl->offset = P / 8;
+	pl->next = now(s);
+	pl->prev_ready = 1;
+	if (pl->retry < 20000) {
+		pl->retry = 20000; /* 20 us: no point polling faster than USB */
+	}
+}
+
+/* One sensor read; on the manual clock it takes read_ns. */
+static int read_sensor(struct hil_energy *s, struct ina219_reading *r,
+		       uint64_t *t_before, uint64_t *t_after)
+{
+	int ret;
+
+	*t_before = now(s);
+	if (s->manual_ns != NULL) {
+		*s->manual_ns += s->read_ns / 2;
+	}
+	ret = ina219_sample(s->dev, r);
+	if (s->manual_ns != NULL) {
+		*s->manual_ns += s->read_ns - s->read_ns / 2;
+	}
+	*t_after = now(s);
+	return ret;
+}
+
+/* One poll, due at s->pl.next; @return 1 when sampling has to end. */
+static int poll_once(struct hil_energy *s)
+{
+	struct poller *pl = &s->pl;
+	const uint64_t P = s->period_ns;
+	struct ina219_reading r;
+	struct hil_energy_sample x;
+	uint64_t t_before, t_after;
+	int ret;
+
+	ret = read_sensor(s, &r, &t_before, &t_after);
+	if (ret != HIL_OK) {
+		pl->failures++;
+		if (ret == HIL_ERR_CONFIG || pl->failures >= s->max_failures) {
+			fail(s, ret, t_after, pl->failures);
+			return 1;
+		}
+		poll_done(s, t_before, 0, NULL);
+		pl->next = t_after + P / 4;
+		pl->prev_ready = 1; /* no bracket across a failure */
+		pl->probing = 0;
+		return 0;
+	}
+	pl->failures = 0;
+	if (r.cnvr && pl->prev_before != 0) {
+		/*
+		 * This conversion ended after the previous poll's power read
+		 * cleared CNVR (which began at prev_before) and before this
+		 * reading arrived.
+		 */
+		uint64_t span = P * CYCLE_SLACK_NUM / CYCLE_SLACK_DEN;
+
+		x.t_ns = t_after;
+		x.t_lo_ns = pl->prev_before > span ? pl->prev_before - span : 0;
+		x.shunt_uv = r.shunt_uv;
+		x.bus_mv = r.bus_mv;
+		x.power_uw = (double)r.bus_mv * (double)r.shunt_uv /
+			     s->shunt_ohm / 1000.0;
+		poll_done(s, t_before, 1, &x);
+	} else {
+		poll_done(s, t_before, r.cnvr, NULL);
+	}
+	if (r.cnvr) {
+		if (!pl->prev_ready) {
+			/* Bracketed between two polls: lock. */
+			if (pl->lock_t != 0) {
+				pl->p_est = refine(pl->p_est, P,
+						   t_before - pl->lock_t,
+						   &pl->settled);
+			}
+			pl->lock_t = t_before;
+			pl->c_est = t_before;
+			pl->offset = P / 8;
+		} else if (pl->probing) {
+			/* Early, yet ready: the estimate lags. */
+			pl->c_est = t_before;
+			pl->offset =
+				pl->offset * 2 < P / 2 ? pl->offset * 2 : P / 2;
+			pl->since_probe = PROBE_EVERY;
+		} else {
+			pl->c_est += pl->p_est;
+		}
+		pl->since_probe++;
+		pl->probing = pl->since_probe >=
+			      (pl->settled ? PROBE_SETTLED : PROBE_EVERY);
+		if (pl->probing) {
+			pl->since_probe = 0;
+		}
+		pl->next = pl->c_est + pl->p_est + pl->margin -
+			   (pl->probing ? pl->offset : 0);
+	} else {
+		pl->probing = 0;
+		pl->next = t_after + pl->retry;
+	}
+	pl->prev_ready = r.cnvr;
+	pl->prev_before = t_before;
+	if (pl->next < t_after) {
+		pl->next = t_after; /* late (a stall): poll at once */
+	}
+	return 0;
+}
+
+static void sampling_ended(struct hil_energy *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->running = 0;
+	pthread_cond_broadcast(&s->polled);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void *sampler(void *arg)
+{
+	struct hil_energy *s = arg;
+
+	while (!sleep_until(s, s->pl.next) && !poll_once(s)) {
+	}
+	sampling_ended(s);
+	return NULL;
+}
+
+/*
+ * The manual clock: poll every read due up to until_ns (stopping early
+ * once a poll began at or after polled_ns), then let the clock reach
+ * until_ns if it stopped early for no reason other than time.
+ */
+static void manual_run(struct hil_energy *s, uint64_t until_ns,
+		       uint64_t polled_ns)
+{
+	while (s->running && !s->stop && s->pl.next <= until_ns &&
+	       s->last_poll_ns < polled_ns) {
+		if (*s->manual_ns < s->pl.next) {
+			*s->manual_ns = s->pl.next;
+		}
+		if (poll_once(s)) {
+			sampling_ended(s);
+		}
+	}
+	if (s->last_poll_ns < polled_ns && *s->manual_ns < until_ns) {
+		*s->manual_ns = until_ns;
+	}
+}
+
+int hil_energy_advance(struct hil_energy *s, uint64_t t_ns)
+{
+	if (s == NULL || s->manual_ns == NULL) {
+		return HIL_ERR_ARG;
+	}
+	manual_run(s, t_ns, UINT64_MAX);
+	return HIL_OK;
+}
+
+int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
+		     const struct hil_energy_config *cfg)
+{
+	const struct ina219_setup *su;
+	pthread_condattr_t ca;
+	struct hil_energy *s;
+	int ret = HIL_ERR_NOMEM;
+
+	if (out == NULL || dev == NULL) {
+		return HIL_ERR_ARG;
+	}
+	*out = NULL;
+	su = ina219_get_setup(dev);
+	if ((su->config & 7u) != INA219_MODE_BOTH_CONTINUOUS ||
+	    su->cycle_us == 0) {
+		hil_err("INA219 at 0x%02x: the sampler needs the continuous "
+			"shunt and bus mode (7), not mode %u",
+			ina219_addr(dev), su->config & 7u);
+		return HIL_ERR_ARG;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	s->dev = dev;
+	s->shunt_ohm = ina219_shunt_ohm(dev);
+	s->period_ns = (uint64_t)su->cycle_us * 1000u;
+	s->cap = cfg != NULL && cfg->capacity > 0 ? cfg->capacity
+						  : DEFAULT_CAPACITY;
+	s->max_failures = cfg != NULL && cfg->max_failures > 0
+				  ? cfg->max_failures
+				  : DEFAULT_MAX_FAILURES;
+	s->ring = calloc(s->cap, sizeof(*s->ring));
+	if (s->ring == NULL) {
+		goto err_free;
+	}
+	if (pthread_mutex_init(&s->lock, NULL) != 0) {
+		goto err_ring;
+	}
+	/* Monotonic condition clocks: wall-clock steps must not matter. */
+	if (pthread_condattr_init(&ca) != 0) {
+		goto err_mutex;
+	}
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (pthread_cond_init(&s->wake, &ca) != 0) {
+		pthread_condattr_destroy(&ca);
+		goto err_mutex;
+	}
+	if (pthread_cond_init(&s->polled, &ca) != 0) {
+		pthread_condattr_destroy(&ca);
+		goto err_wake;
+	}
+	pthread_condattr_destroy(&ca);
+	s->manual_ns = cfg != NULL ? cfg->manual_clock_ns : NULL;
+	s->read_ns = cfg != NULL ? cfg->manual_read_ns : 0;
+	s->t_start_ns = now(s);
+	s->running = 1;
+	poller_init(s);
+	if (s->manual_ns != NULL) {
+		hil_dbg("sampling INA219 at 0x%02x every %u us on a manual "
+			"clock",
+			ina219_addr(dev), su->cycle_us);
+		*out = s;
+		return HIL_OK;
+	}
+	if (pthread_create(&s->thread, NULL, sampler, s) != 0) {
+		hil_err("could not start the sampling thread");
+		ret = HIL_ERR_IO;
+		goto err_polled;
+	}
+	s->thread_live = 1;
+	hil_dbg("sampling INA219 at 0x%02x every %u us", ina219_addr(dev),
+		su->cycle_us);
+	*out = s;
+	return HIL_OK;
+
+err_polled:
+	pthread_cond_destroy(&s->polled);
+err_wake:
+	pthread_cond_destroy(&s->wake);
+err_mutex:
+	pthread_mutex_destroy(&s->lock);
+err_ring:
+	free(s->ring);
+err_free:
+	free(s);
+	return ret;
+}
+
+int hil_energy_stop(struct hil_energy *s)
+{
+	int err;
+
+	if (s == NULL) {
+		return HIL_ERR_ARG;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	if (s->thread_live) {
+		pthread_join(s->thread, NULL);
+		s->thread_live = 0;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->running = 0;
+	err = s->err;
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+void hil_energy_free(struct hil_energy *s)
+{
+	if (s == NULL) {
+		return;
+	}
+	(void)hil_energy_stop(s);
+	pthread_cond_destroy(&s->polled);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	free(s->ring);
+	free(s);
+}
+
+/* The i-th retained sample, oldest first; lock held. */
+static const struct hil_energy_sample *at(const struct hil_energy *s, size_t i)
+{
+	return &s->ring[(s->head + s->cap - s->count + i) % s->cap];
+}
+
+/*
+ * Wait until the sampler has polled past t1, or has ended, or two cycles
+ * and WINDOW_WAIT_EXTRA_NS have passed; lock held (the manual clock polls
+ * here, without it).
+ */
+static void wait_past(struct hil_energy *s, uint64_t t1_ns)
+{
+	uint64_t deadline = now(s) + 2 * s->period_ns + WINDOW_WAIT_EXTRA_NS;
+	struct timespec ts = abs_ts(deadline);
+
+	if (s->manual_ns != NULL) {
+		pthread_mutex_unlock(&s->lock);
+		manual_run(s, deadline, t1_ns);
+		pthread_mutex_lock(&s->lock);
+		return;
+	}
+	while (s->running && s->err == HIL_OK && s->last_poll_ns < t1_ns &&
+	       hil_energy_now_ns() < deadline) {
+		pthread_cond_timedwait(&s->polled, &s->lock, &ts);
+	}
+}
+
+/* Why a window cannot be trusted, or HIL_OK; lock held. */
+static int window_check(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns)
+{
+	if (s->err != HIL_OK && s->err_t_ns <= t1_ns) {
+		if (s->err_t_ns >= t0_ns) {
+			hil_err("energy window of %.1f ms: no figure, sampling "
+				"failed %.1f ms into it: %s",
+				(double)(t1_ns - t0_ns) / 1e6,
+				(double)(s->err_t_ns - t0_ns) / 1e6, s->why);
+		} else {
+			hil_err("energy window of %.1f ms: no figure, sampling "
+				"failed before it began: %s",
+				(double)(t1_ns - t0_ns) / 1e6, s->why);
+		}
+		return s->err;
+	}
+	if (t0_ns < s->t_start_ns) {
+		hil_err("energy window begins %.1f ms before sampling did",
+			(double)(s->t_start_ns - t0_ns) / 1e6);
+		return HIL_ERR_NA;
+	}
+	if (s->last_poll_ns < t1_ns) {
+		hil_err("energy window ends %.1f ms after the last read of the "
+			"sensor (sampling %s)",
+			(double)(t1_ns - s->last_poll_ns) / 1e6,
+			s->running ? "lags" : "ended");
+		return HIL_ERR_NA;
+	}
+	if (s->overwritten > 0 && s->count > 0 && at(s, 0)->t_lo_ns > t0_ns) {
+		hil_err("energy window begins before the oldest sample kept "
+			"(ring of %zu samples): read windows sooner or raise "
+			"the capacity",
+			s->cap);
+		return HIL_ERR_NA;
+	}
+	return HIL_OK;
+}
+
+int hil_energy_window(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
+		      struct hil_energy_stats *out)
+{
+	double sum = 0.0, sum2 = 0.0, bus = 0.0, sh = 0.0;
+	uint64_t prev_t = 0, gap = 0;
+	size_t i, n = 0;
+	int ret;
+
+	if (s == NULL || out == NULL || t1_ns <= t0_ns) {
+		return HIL_ERR_ARG;
+	}
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&s->lock);
+	wait_past(s, t1_ns);
+	ret = window_check(s, t0_ns, t1_ns);
+	if (ret != HIL_OK) {
+		pthread_mutex_unlock(&s->lock);
+		return ret;
+	}
+	out->min_uw = INFINITY;
+	out->max_uw = -INFINITY;
+	for (i = 0; i < s->count; i++) {
+		const struct hil_energy_sample *x = at(s, i);
+
+		if (x->t_lo_ns < t0_ns || x->t_ns > t1_ns) {
+			continue;
+		}
+		if (n > 0 && x->t_ns - prev_t > gap) {
+			gap = x->t_ns - prev_t;
+		}
+		prev_t = x->t_ns;
+		n++;
+		sum += x->power_uw;
+		sum2 += x->power_uw * x->power_uw;
+		bus += x->bus_mv;
+		sh += x->shunt_uv;
+		out->min_uw =
+			x->power_uw < out->min_uw ? x->power_uw : out->min_uw;
+		out->max_uw =
+			x->power_uw > out->max_uw ? x->power_uw : out->max_uw;
+	}
+	pthread_mutex_unlock(&s->lock);
+	out->duration_s = (double)(t1_ns - t0_ns) / 1e9;
+	if (n == 0) {
+		hil_err("energy window of %.2f ms holds no complete conversion "
+			"(one cycle takes %.2f ms): make it longer",
+			out->duration_s * 1e3, (double)s->period_ns / 1e6);
+		out->min_uw = out->max_uw = 0.0;
+		return HIL_ERR_NA;
+	}
+	if (gap > 4 * s->period_ns) {
+		hil_warn("energy window: %.1f ms without a sample (the sampler "
+			 "stalled); the mean uses %zu samples",
+			 (double)gap / 1e6, n);
+	}
+	out->samples = n;
+	out->mean_uw = sum / (double)n;
+	out->stddev_uw = n > 1 ? sqrt(fmax(0.0, (sum2 - sum * sum / (double)n) /
+							(double)(n - 1)))
+			       : 0.0;
+	out->mean_bus_mv = bus / (double)n;
+	out->mean_current_ua = sh / (double)n / s->shunt_ohm;
+	out->energy_uj = out->mean_uw * out->duration_s;
+	return HIL_OK;
+}
+
+int hil_energy_baseline(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
+			double *mean_uw)
+{
+	struct hil_energy_stats st;
+	int ret;
+
+	if (mean_uw == NULL) {
+		return HIL_ERR_ARG;
+	}
+	ret = hil_energy_window(s, t0_ns, t1_ns, &st);
+	*mean_uw = ret == HIL_OK ? st.mean_uw : 0.0;
+	return ret;
+}
+
+size_t hil_energy_copy(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
+		       struct hil_energy_sample *out, size_t max)
+{
+	size_t i, n = 0;
+
+	if (s == NULL || out == NULL) {
+		return 0;
+	}
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->count && n < max; i++) {
+		const struct hil_energy_sample *x = at(s, i);
+
+		if (x->t_lo_ns >= t0_ns && x->t_ns <= t1_ns) {
+			out[n++] = *x;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+int hil_energy_status(struct hil_energy *s, struct hil_energy_status *out)
+{
+	if (s == NULL || out == NULL) {
+		return HIL_ERR_ARG;
+	}
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&s->lock);
+	out->running = s->running;
+	out->samples = s->samples;
+	out->polls = s->polls;
+	out->not_ready = s->not_ready;
+	out->overwritten = s->overwritten;
+	if (s->samples > 1 && s->t_last_ns > s->t_first_ns) {
+		out->sample_rate_hz =
+			(double)(s->samples - 1) /
+			((double)(s->t_last_ns - s->t_first_ns) / 1e9);
+	}
+	out->expected_rate_hz = 1e9 / (double)s->period_ns;
+	out->err = s->err;
+	out->err_t_ns = s->err_t_ns;
+	memcpy(out->why, s->why, sizeof(out->why));
+	pthread_mutex_unlock(&s->lock);
+	return HIL_OK;
+}
+
+int hil_energy_per_op(const struct hil_energy_window_in *w, size_t n,
+		      double clock_hz, struct hil_energy_per_op *out)
+{
+	double se = 0.0, se2 = 0.0, sd = 0.0, sd2 = 0.0, sa = 0.0, si = 0.0;
+	size_t i;
+
+	if (w == NULL || out == NULL || n == 0 || !(clock_hz > 0.0)) {
+		return HIL_ERR_ARG;
+	}
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		double t_op, e, d;
+
+		if (!(w[i].ticks_per_op > 0.0)) {
+			return HIL_ERR_ARG;
+		}
+		t_op = w[i].ticks_per_op / clock_hz; /* s */
+		e = w[i].active_uw * t_op;	     /* uW x s = uJ */
+		d = (w[i].active_uw - w[i].idle_uw) * t_op;
+		se += e;
+		se2 += e * e;
+		sd += d;
+		sd2 += d * d;
+		sa += w[i].active_uw;
+		si += w[i].idle_uw;
+	}
+	out->windows = (unsigned)n;
+	out->uj_per_op = se / (double)n;
+	out->uj_per_op_dynamic = sd / (double)n;
+	if (n > 1) {
+		out->spread_uj = sqrt(fmax(0.0, (se2 - se * se / (double)n) /
+							(double)(n - 1)));
+		out->spread_dynamic_uj = sqrt(fmax(
+			0.0, (sd2 - sd * sd / (double)n) / (double)(n - 1)));
+	}
+	out->active_mw = sa / (double)n / 1000.0;
+	out->idle_mw = si / (double)n / 1000.0;
+	return HIL_OK;
+}

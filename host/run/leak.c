@@ -1,0 +1,287 @@
+/* leak: a timing-leak smoke test in dudect's manner: fixed-input against random-input runs on the target, compared with Welch's t. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"leak"
+#include "leak.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+#include "hilp.h"
+#include "util/log.h"
+#include "session/stub.h"
+
+void hil_leak_class_add(struct hil_leak_class *c, double x)
+{
+	double d;
+
+	/* Welford, on x less the first sample: no sums of squares of large
+	 * counts, no large mean to lose the small differences in. */
+	if (c->n == 0) {
+		c->shift = x;
+		c->mean = 0.0;
+		c->m2 = 0.0;
+	}
+	x -= c->shift;
+	d = x - c->mean;
+	c->n++;
+	c->mean += d / (double)c->n;
+	c->m2 += d * (x - c->mean);
+}
+
+double hil_leak_class_mean(const struct hil_leak_class *c)
+{
+	return c->n == 0 ? 0.0 : c->shift + c->mean;
+}
+
+double hil_leak_class_var(const struct hil_leak_class *c)
+{
+	return c->n < 2 ? 0.0 : c->m2 / (double)(c->n - 1);
+}
+
+int hil_leak_welch_t(const struct hil_leak_class *a,
+		     const struct hil_leak_class *b, double *t)
+{
+	double se2, diff;
+
+	if (a == NULL || b == NULL || t == NULL || a->n < 2 || b->n < 2) {
+		return HIL_ERR_ARG;
+	}
+	se2 = hil_leak_class_var(a) / (double)a->n +
+	      hil_leak_class_var(b) / (double)b->n;
+	/* The shifts are samples: integer counts, subtracted exactly. */
+	diff = (a->shift - b->shift) + (a->mean - b->mean);
+	if (se2 > 0.0) {
+		*t = diff / sqrt(se2);
+	} else if (diff == 0.0) {
+		*t = 0.0; /* two constant, equal classes: nothing to tell */
+	} else {
+		*t = diff > 0.0 ? INFINITY : -INFINITY;
+	}
+	return HIL_OK;
+}
+
+int hil_leak_welch(const double *a, size_t na, const double *b, size_t nb,
+		   double *t)
+{
+	struct hil_leak_class ca = {0, 0.0, 0.0, 0.0};
+	struct hil_leak_class cb = {0, 0.0, 0.0, 0.0};
+	size_t i;
+
+	if (a == NULL || b == NULL) {
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < na; i++) {
+		hil_leak_class_add(&ca, a[i]);
+	}
+	for (i = 0; i < nb; i++) {
+		hil_leak_class_add(&cb, b[i]);
+	}
+	return hil_leak_welch_t(&ca, &cb, t);
+}
+
+static const char *op_name(uint8_t op)
+{
+	switch (op) {
+	case HILP_OP_ENCRYPT:
+		return "encrypt";
+	case HILP_OP_DECRYPT:
+		return "decrypt";
+	case HILP_OP_HASH:
+		return "hash";
+	case HILP_OP_KEYSETUP:
+		return "keysetup";
+	default:
+		return "(unknown operation)";
+	}
+}
+
+/*
+ * Bytes the stub overwrites in a run of the random class: the operation's
+ * whole input (ciphertext and tag for decryption). 0 with a message when
+ * the test cannot be run.
+ */
+static size_t varied_length(const struct hil_leak_params *p,
+			    const struct hilp_alg_info *ai)
+{
+	if (p->op == HILP_OP_KEYSETUP || p->op > HILP_OP_KEYSETUP) {
+		hil_err("%s/%s %s: the leak test varies the message, which %s does not read",
+			ai->name, ai->impl, op_name(p->op), op_name(p->op));
+		return 0;
+	}
+	if (p->op == HILP_OP_DECRYPT) {
+		return (size_t)p->msg_len + ai->abytes;
+	}
+	if (p->msg_len == 0) {
+		hil_err("%s/%s %s: the leak test needs a message of at least one byte to vary",
+			ai->name, ai->impl, op_name(p->op));
+	}
+	return p->msg_len;
+}
+
+/*
+ * Split one batch by class after checking each class against the replay of
+ * the stub's generator: per run, inlen + 1 bytes from the leak seed, the
+ * class being the low bit of the last one (docs/protocol.md, leak mode).
+ */
+static int take_batch(const uint32_t *samples, size_t k, uint32_t leak_seed,
+		      uint8_t *scratch, size_t inlen,
+		      struct hil_leak_class cls[2])
+{
+	uint32_t rng = leak_seed;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		unsigned want, got = (samples[i] & HILP_LEAK_CLASS) != 0;
+
+		hilp_prng_fill(&rng, scratch, inlen + 1);
+		want = scratch[inlen] & 1u;
+		if (got != want) {
+			hil_err("leak seed 0x%08x, run %zu: the stub says class %u, the host's replay %u",
+				(unsigned)leak_seed, i, got, want);
+			return HIL_ERR_PROTO;
+		}
+		hil_leak_class_add(&cls[want],
+				   (double)(samples[i] & HILP_LEAK_COUNT_MASK));
+	}
+	return HIL_OK;
+}
+
+int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
+		 struct hil_leak_result *out)
+{
+	struct hilp_alg_info *algs = NULL;
+	struct hil_leak_class cls[2];
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+	uint32_t *samples = NULL;
+	uint8_t *scratch = NULL;
+	uint8_t b4[4];
+	uint32_t seeds, done, batch;
+	size_t n_algs = 0, inlen = 0;
+	unsigned timeout;
+	int ret;
+	int c;
+
+	if (out == NULL || p == NULL || s == NULL) {
+		return HIL_ERR_ARG;
+	}
+	memset(out, 0, sizeof(*out));
+	memset(cls, 0, sizeof(cls));
+	algs = calloc(HIL_TARGET_MAX_ALGS, sizeof(*algs));
+	if (algs == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	if (p->info != NULL) {
+		/* The caller's copy of the table entry: no requests. */
+		algs[p->alg < HIL_TARGET_MAX_ALGS ? p->alg : 0] = *p->info;
+		n_algs = p->alg < HIL_TARGET_MAX_ALGS ? (size_t)p->alg + 1 : 0;
+		ret = HIL_OK;
+	} else {
+		ret = hil_target_algs(s, algs, HIL_TARGET_MAX_ALGS, &n_algs);
+	}
+	if (ret != HIL_OK) {
+		goto out;
+	}
+	if (p->alg >= n_algs) {
+		hil_err("no algorithm %u in the image (it has %zu)", p->alg,
+			n_algs);
+		ret = HIL_ERR_ARG;
+		goto out;
+	}
+	inlen = varied_length(p, &algs[p->alg]);
+	if (inlen == 0) {
+		ret = HIL_ERR_ARG;
+		goto out;
+	}
+	if (p->runs < 4) {
+		hil_err("%s/%s %s: a leak test needs at least 4 runs, not %u",
+			algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
+			(unsigned)p->runs);
+		ret = HIL_ERR_ARG;
+		goto out;
+	}
+	batch = p->batch != 0 ? p->batch : HIL_LEAK_BATCH;
+	if (batch > p->runs) {
+		batch = p->runs;
+	}
+	/* As for BENCH (docs/protocol.md, host behaviour), twice over: the
+	 * random inputs are generated between the runs. */
+	timeout = p->timeout_ms != 0
+			  ? p->timeout_ms
+			  : 2000u + (unsigned)((batch + p->warmup) *
+					       (inlen + p->ad_len + 64u) / 50u);
+	samples = calloc(batch, sizeof(*samples));
+	scratch = malloc(inlen + 1);
+	if (samples == NULL || scratch == NULL) {
+		ret = HIL_ERR_NOMEM;
+		goto out;
+	}
+
+	memset(&req, 0, sizeof(req));
+	req.alg = p->alg;
+	req.msg_len = p->msg_len;
+	req.ad_len = p->ad_len;
+	req.warmup = p->warmup;
+	req.seed = p->seed;
+	req.out_len = p->out_len;
+	seeds = hilp_prng_init(p->leak_seed);
+	for (done = 0; done < p->runs; done += req.runs) {
+		req.runs = (uint16_t)(p->runs - done < batch ? p->runs - done
+							     : batch);
+		/* Each batch its own stream: one xorshift32 output, never 0. */
+		hilp_prng_fill(&seeds, b4, sizeof(b4));
+		req.leak_seed = hilp_get_u32(b4);
+		ret = hil_target_bench_leak(s, p->op, &req, &rep, samples,
+					    timeout);
+		if (ret == HIL_OK) {
+			ret = take_batch(samples, req.runs, req.leak_seed,
+					 scratch, inlen, cls);
+		}
+		if (ret != HIL_OK) {
+			goto out;
+		}
+		out->overhead = rep.overhead;
+		out->batches++;
+		/* Both classes identical, not one sample apart (a
+		 * deterministic emulator and constant-time code): more runs
+		 * cannot change t = 0; stop here. */
+		if (cls[0].n >= 2 && cls[1].n >= 2 && cls[0].m2 == 0.0 &&
+		    cls[1].m2 == 0.0 && cls[0].shift == cls[1].shift) {
+			hil_dbg("%s/%s %s %u bytes: both classes identical after %zu runs: stopping",
+				algs[p->alg].name, algs[p->alg].impl,
+				op_name(p->op), p->msg_len,
+				cls[0].n + cls[1].n);
+			break;
+		}
+		hil_dbg("%s/%s %s %u bytes: batch %u, %u runs, leak seed 0x%08x",
+			algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
+			p->msg_len, (unsigned)out->batches, req.runs,
+			(unsigned)req.leak_seed);
+	}
+	for (c = 0; c < 2; c++) {
+		out->n[c] = cls[c].n;
+		out->mean[c] = hil_leak_class_mean(&cls[c]);
+		out->stddev[c] = sqrt(hil_leak_class_var(&cls[c]));
+	}
+	ret = hil_leak_welch_t(&cls[0], &cls[1], &out->t);
+	if (ret != HIL_OK) {
+		hil_err("%s/%s %s: %zu fixed and %zu random runs: too few of a class for Welch's t",
+			algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
+			cls[0].n, cls[1].n);
+		goto out;
+	}
+	out->flagged = fabs(out->t) > HIL_LEAK_T_THRESHOLD;
+	/* Only a leak is news; every other t goes into the report. */
+	hil_log(out->flagged ? HIL_LOG_WARN : HIL_LOG_DBG, HIL_LOG_PREFIX,
+		"%s/%s %s %u bytes: t = %.2f (fixed %zu runs, mean %.1f; random %zu runs, mean %.1f)%s",
+		algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
+		p->msg_len, out->t, out->n[0], out->mean[0], out->n[1],
+		out->mean[1], out->flagged ? ": timing leak" : "");
+out:
+	free(scratch);
+	free(samples);
+	free(algs);
+	return ret;
+}

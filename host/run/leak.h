@@ -1,0 +1,106 @@
+/* leak: a timing-leak smoke test in dudect's manner: fixed-input against random-input runs on the target, compared with Welch's t. */
+#ifndef HIL_LEAK_H
+#define HIL_LEAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session.h"
+
+/* |t| above this flags a row (dudect's threshold). */
+#define HIL_LEAK_T_THRESHOLD 4.5
+
+/* Runs per BENCH when hil_leak_params.batch is 0. */
+#define HIL_LEAK_BATCH 1000u
+
+/*
+ * One class of samples, accumulated one at a time (Welford's method) on
+ * the samples less the first one, so that a spread of a few ticks on counts
+ * of millions keeps its digits.
+ */
+struct hil_leak_class {
+	size_t n;
+	double shift; /* the first sample */
+	double mean;  /* of the samples less shift */
+	double m2;    /* sum of squared deviations from the mean */
+};
+
+/** Add one sample to a class (start from a zeroed struct). */
+void hil_leak_class_add(struct hil_leak_class *c, double x);
+
+/** Mean of a class; 0 when it is empty. */
+double hil_leak_class_mean(const struct hil_leak_class *c);
+
+/** Sample variance (divisor n - 1) of a class; 0 when n < 2. */
+double hil_leak_class_var(const struct hil_leak_class *c);
+
+/**
+ * Welch's t statistic of two classes:
+ *   t = (mean_a - mean_b) / sqrt(var_a / n_a + var_b / n_b)
+ * with sample variances (divisor n - 1). When both variances are 0, as on
+ * an emulator that counts instructions exactly, t is 0 for equal means and
+ * +/-INFINITY otherwise (the classes are told apart without any doubt).
+ * @return HIL_OK, or HIL_ERR_ARG when a class has fewer than 2 samples.
+ */
+int hil_leak_welch_t(const struct hil_leak_class *a,
+		     const struct hil_leak_class *b, double *t);
+
+/**
+ * Welch's t of two sets of samples (see hil_leak_welch_t).
+ * @return HIL_OK, or HIL_ERR_ARG for a NULL set or fewer than 2 samples.
+ */
+int hil_leak_welch(const double *a, size_t na, const double *b, size_t nb,
+		   double *t);
+
+/* One leak test: an (algorithm, operation, length) of the image. */
+struct hil_leak_params {
+	uint8_t alg; /* index in the image's algorithm table */
+	uint8_t op;  /* HILP_OP_ENCRYPT, HILP_OP_DECRYPT or HILP_OP_HASH */
+	/* Plaintext length for encrypt and decrypt, message length for hash,
+	 * XOF and block encryption; at least 1 except for decrypt (the random
+	 * class varies the input, which must not be empty). */
+	uint16_t msg_len;
+	uint16_t ad_len;     /* AEAD only */
+	uint16_t out_len;    /* XOF output length, 0 for the default */
+	uint32_t runs;	     /* timed runs in all, split into batches */
+	uint16_t batch;	     /* runs per BENCH, <= INFO max_runs; 0: 1000 */
+	uint16_t warmup;     /* untimed runs before each batch */
+	uint32_t seed;	     /* the fixed inputs: key, nonce, ad, message */
+	uint32_t leak_seed;  /* class order and random inputs (any value) */
+	unsigned timeout_ms; /* per BENCH; 0: from the batch size */
+	/* The image's entry for alg, when the caller has read the table
+	 * already (saves its 1 + n requests per test); NULL: read it. */
+	const struct hilp_alg_info *info;
+};
+
+struct hil_leak_result {
+	double t;	   /* Welch's t, fixed class minus random class */
+	int flagged;	   /* |t| > HIL_LEAK_T_THRESHOLD */
+	size_t n[2];	   /* runs of the fixed [0] and random [1] class */
+	double mean[2];	   /* mean count per run, overhead included */
+	double stddev[2];  /* sample standard deviation per class */
+	uint32_t overhead; /* the stub's calibrated overhead */
+	uint32_t batches;  /* BENCH requests made */
+};
+
+/**
+ * Run a leak test through the target API: BENCH requests in leak mode
+ * (docs/protocol.md), each with its own leak seed drawn from p->leak_seed,
+ * their samples split by class and reduced to Welch's t. The class of every
+ * sample is checked against the host's own replay of the stub's generator.
+ *
+ * Decryption is measured on rejected inputs only: the fixed class is the
+ * valid ciphertext of the fixed inputs with its last tag byte flipped, the
+ * random class random bytes; so acceptance, which is public, never tells
+ * the classes apart (docs/method.md, "Timing-leak smoke test").
+ *
+ * @param out receives the result (zeroed first).
+ * @return HIL_OK; HIL_ERR_ARG for an operation the test cannot vary (key
+ *         setup, an empty message), fewer than 2 runs of a class, or an
+ *         unknown algorithm; HIL_ERR_PROTO when the samples' classes are
+ *         not the replayed ones; HIL_ERR_NOMEM; or a target error.
+ */
+int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
+		 struct hil_leak_result *out);
+
+#endif /* HIL_LEAK_H */

@@ -1,0 +1,255 @@
+/* run: what one run measured and where it came from: the model the report is written from. */
+#ifndef HIL_RUN_H
+#define HIL_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image/build.h"
+#include "config/config.h"
+#include "energyest.h"
+#include "hilp.h"
+#include "image/mapsizes.h"
+#include "stats.h"
+
+#define HIL_ROW_ERR 512
+
+/* Whether a row's energy was measured. */
+enum hil_energy_state {
+	HIL_ENERGY_NONE = 0, /* not asked for (no sensor) */
+	HIL_ENERGY_OK,
+	HIL_ENERGY_FAILED, /* asked for, did not succeed: see error */
+};
+
+/* Energy per operation of one row, from the sensor's windows. */
+struct hil_row_energy {
+	enum hil_energy_state state;
+	int model;	  /* 1: a simulated sensor, never a measurement */
+	double uj_per_op; /* mean active power x time of one operation */
+	double uj_per_op_dynamic; /* the part above the idle baseline */
+	double spread_uj;	  /* standard deviation over the windows */
+	double spread_dynamic_uj;
+	double idle_mw;
+	double active_mw;
+	double bus_v;
+	double ticks_per_op; /* counter ticks of one operation in the loop */
+	double op_seconds;   /* ticks_per_op / clock */
+	uint32_t ops_per_window;
+	unsigned windows;
+	uint64_t samples; /* conversions inside the active windows */
+	double sample_rate_hz;
+	char error[256]; /* why, when HIL_ENERGY_FAILED */
+};
+
+/* A row's estimated cycles from the Cortex-M4 model (emulated board). */
+struct hil_row_model {
+	int ok;		 /* the records matched the timed runs one to one */
+	double *samples; /* runs values, model overhead subtracted; owned */
+	struct hil_stats stats;
+	double lo_median; /* medians of the lower and upper bounds: they */
+	double hi_median; /* differ only where a divide's cost is unknown */
+	uint64_t divides; /* over all timed runs */
+	double overhead;  /* model cycles of the empty timed call */
+};
+
+/* A row's timing-leak smoke test (dudect: fixed against random inputs). */
+struct hil_row_leak {
+	int state;	/* 0: not run, 1: done, -1: failed (see error) */
+	double t;	/* Welch's t, fixed class minus random class */
+	int flagged;	/* |t| above HIL_LEAK_T_THRESHOLD */
+	uint32_t n[2];	/* runs of the fixed [0] and random [1] class */
+	double mean[2]; /* mean count per class, overhead included */
+	double stddev[2];
+	char error[200];
+};
+
+/* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
+struct hil_row {
+	char algorithm[HILP_NAME_MAX];
+	char implementation[HILP_NAME_MAX];
+	const char *operation; /* "encrypt", "decrypt", "hash" */
+	const char *mode;      /* what is measured, e.g. "AEAD", "ECB" */
+	int constant_time; /* the implementation's claim: 1, 0, -1 unstated */
+	uint32_t msg_len;
+	uint32_t ad_len;
+	uint32_t runs;
+	uint32_t warmup;
+	uint32_t seed;
+	double *samples; /* runs values, overhead subtracted; owned */
+	struct hil_stats stats;
+	uint32_t overhead; /* subtracted from every sample */
+	uint32_t stack_bytes;
+	int stack_known;
+	int verified; /* known-answer and host comparison passed */
+	/* How: "host build", "host build and KAT", "KAT (no host build)",
+	 * "none (unverified)"; "" when not stated (older journals) */
+	char verified_by[32];
+	uint32_t digest_expected;
+	uint32_t digest_got;
+	int ok;		 /* measured, digest matched */
+	int interrupted; /* not ok: stopped (SIGTERM/SIGINT) while measured */
+	char error[HIL_ROW_ERR]; /* why not ok */
+	struct hil_row_energy energy;
+	/* From the datasheet's run current when no sensor measured energy
+	 * (hil_energyest_apply); not journaled, computed again each time. */
+	struct hil_energy_est est;
+	struct hil_row_model model;
+	struct hil_row_leak leak;
+	uint32_t heap_bytes; /* peak heap of one call (0: no malloc) */
+	int has_normalized;  /* a reference row at this length was measured */
+	double normalized;   /* median / the reference's encrypt median */
+	/* The image it was measured on, when the run had several; "": the
+	 * run's build_id */
+	char build_id[2 * HILP_BUILD_ID_MAX + 1];
+};
+
+/* count = fixed + per_byte * msg_len over one row series (least squares). */
+struct hil_fit {
+	char algorithm[HILP_NAME_MAX];
+	char implementation[HILP_NAME_MAX];
+	const char *operation;
+	uint32_t ad_len;
+	double fixed;
+	double per_byte;
+	double r2;
+	size_t points;
+};
+
+/* The image's sizes, from the ELF. */
+struct hil_image_sizes {
+	unsigned long flash;	  /* text + rodata + data load image */
+	unsigned long ram_static; /* data + bss, stack excluded */
+	unsigned long stack_reserved;
+};
+
+/* The sensor a run used for energy, as the report states it. */
+struct hil_run_sensor {
+	char type[32]; /* "none" | "ina219" */
+	char bus[256];
+	unsigned address;
+	int model; /* 1: simulated ("sim:" bus) */
+	double shunt_ohm;
+	double max_current_a;
+	uint16_t config_reg; /* as written to the chip */
+	uint16_t cal_reg;
+	double current_lsb_a; /* effective, after the register's truncation */
+	unsigned cycle_us;    /* one shunt + bus conversion cycle */
+	char why[256];	      /* when energy is not measured: why */
+	char time_basis[160]; /* how the time of one operation is known */
+};
+
+/* One of the images a selection too big for one was split over. */
+struct hil_run_image {
+	char algs[1024]; /* "alg/impl ..." in it */
+	char build_id[2 * HILP_BUILD_ID_MAX + 1];
+	char elf_sha256[65];
+	struct hil_image_sizes sizes;
+};
+
+#define HIL_RUN_MAX_IMAGES HIL_CFG_MAX_ALGS
+
+struct hil_run {
+	char id[128];
+	char dir[HIL_PATH];
+	char started[32];
+	char finished[32];
+	const char *status; /* "complete", "partial", "failed" */
+	const struct hil_config *cfg;
+	struct hil_firmware fw;
+	char build_id[2 * HILP_BUILD_ID_MAX + 1];
+	char elf_sha256[65];
+	char elf_compiler[256]; /* the ELF's .comment */
+	struct hil_image_sizes sizes;
+	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
+	size_t n_impl_sizes;
+	/* More than one when the selection did not fit one image: each was
+	 * built, started and measured in turn (fw, build_id and sizes above
+	 * are the last one's). */
+	struct hil_run_image images[HIL_RUN_MAX_IMAGES];
+	size_t n_images;
+	struct hilp_info info; /* what the stub reported */
+	char flasher_version[256];
+	char tool_commit[64];
+	int tool_dirty;
+	char host[256];
+	char host_os[256]; /* uname: system, release, machine */
+	struct hil_row *rows;
+	size_t n_rows;
+	size_t cap_rows;
+	struct hil_fit *fits;
+	size_t n_fits;
+	unsigned retries;  /* session recoveries over the run */
+	unsigned requests; /* requests sent to the target (attempts: +retries) */
+	unsigned resets;   /* recovery ladder: target resets */
+	unsigned reflashes; /* recovery ladder: image programmed again */
+	/* The run failed at flashing, connecting or recovering the board in
+	 * a way worth trying again (hil_err_transient): exit status 5. */
+	int transient;
+	unsigned bad_frames;
+	unsigned timeouts;
+	struct hil_run_sensor sensor;
+	/* Where the run's wall time went (make bench prints it). */
+	struct {
+		uint64_t build_ns; /* building the firmware (0 when current) */
+		uint64_t start_ns; /* flashing or starting QEMU, handshake,
+				      and the recovery ladder's restarts */
+		uint64_t call_ns;  /* inside requests to the target */
+		uint64_t wait_ns;  /* of which: waiting for the first byte of
+				      a reply (the target computing) */
+		/* BENCH waits that ran out before the reply (a late reply
+		 * or a hung target), and the time spent in them: neither
+		 * link nor target time (docs/report-format.md). */
+		unsigned bench_timeouts;
+		uint64_t bench_timeout_ns;
+		uint64_t total_ns; /* the whole run */
+	} timing;
+	struct {
+		int enabled; /* the plugin was loaded for this run */
+		unsigned ws;
+		int art;
+		char unit[96]; /* "cycles (estimated, Cortex-M4 model, ...)" */
+		char plugin_arg[2 * HIL_PATH + 96]; /* QEMU's -plugin value */
+		char file[HIL_PATH + 16]; /* the plugin's record file */
+		char why[256];		  /* when not enabled: why */
+	} model;
+	/* Energy estimated from a datasheet (no sensor): how, or why not. */
+	struct {
+		int applies;	  /* rows have est (no sensor in the run) */
+		char source[256]; /* document, revision, table, row */
+		char assumptions[512];
+		char why[256]; /* when no row could be estimated */
+	} energy_est;
+	struct {
+		char spec[2 * HIL_CFG_NAME]; /* bench.normalize_to; "" none */
+		char implementation[HILP_NAME_MAX]; /* the one used */
+		size_t rows;   /* rows that got a normalized figure */
+		char why[256]; /* when no row did */
+	} normalized_to;
+};
+
+/** Text of a counter unit as reports state it, e.g. "instructions (emulated)". */
+const char *hil_unit_name(uint8_t unit);
+
+/** Append a zeroed row; @return it, or NULL when out of memory. */
+struct hil_row *hil_run_add_row(struct hil_run *run);
+
+/**
+ * Fit count = fixed + per_byte * msg_len to the medians of every series of
+ * measured rows that share algorithm, implementation, operation and ad_len
+ * and have at least two message lengths. @return HIL_OK or HIL_ERR_NOMEM.
+ */
+int hil_run_compute_fits(struct hil_run *run);
+
+/**
+ * Divide each measured row's median by the median of the reference
+ * algorithm's encrypt row at the same message length (cfg's
+ * bench.normalize_to; its first implementation in the run unless the spec
+ * names one). Rows without such a reference, and rows of length 0, get
+ * none; run->normalized_to says which reference was used or why none was.
+ */
+void hil_run_compute_normalized(struct hil_run *run);
+
+/** Free the rows and their samples. */
+void hil_run_free(struct hil_run *run);
+
+#endif /* HIL_RUN_H */

@@ -1,0 +1,2714 @@
+/* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
+#define _XOPEN_SOURCE  700 /* realpath */
+#define HIL_LOG_PREFIX "runner"
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "config/algnames.h"
+#include "benchtime.h"
+#include "emu/cyclemodel.h"
+#include "drivers/flasher/flasher.h"
+#include "lab/boards.h"
+#include "image/elfinfo.h"
+#include "energy.h"
+#include "energyrun.h"
+#include "util/err.h"
+#include "lab/history.h"
+#include "journal.h"
+#include "katrun.h"
+#include "leak.h"
+#include "drivers/link/link.h"
+#include "util/log.h"
+#include "image/ownref.h"
+#include "util/proc.h"
+#include "image/refcrypto/refcrypto.h"
+#include "report/render.h"
+#include "report/report.h"
+#include "result.h"
+#include "drivers/sensor/sensor.h"
+#include "session/session.h"
+#include "stats.h"
+#include "session/stub.h"
+#include "util/util.h"
+
+#define HANDSHAKE_MS   10000u
+#define VERIFY_MAX_MSG 80u
+
+/* Everything one run holds open; closed in reverse order by run_close. */
+struct run_ctx {
+	const struct hil_runner_opts *opts;
+	struct hil_run *run;
+	struct hil_target_conn conn;
+	int journal_fd;
+	char journal_path[HIL_PATH + 16];
+	/* HIL_ERR_IO once a journal row could not be written (a full disk):
+	 * measuring stops at once, nothing more is reported measured. */
+	int journal_ret;
+	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
+	size_t n_algs;
+	size_t planned;		 /* rows this run will have */
+	long long started_ms;	 /* for the progress line */
+	struct hil_row *resumed; /* rows kept from the journal (--resume) */
+	size_t n_resumed;
+	size_t used_resumed;
+	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
+	double model_overhead;		     /* of the latest calibration */
+	struct hil_sensor *sensor;	     /* NULL: energy not measured */
+	struct hil_energyrun *energy; /* its sampler, once the target is up */
+	/* Per configured algorithm: what it is checked against. */
+	struct registry_alg subj[HIL_CFG_MAX_ALGS];
+	int subj_ret[HIL_CFG_MAX_ALGS]; /* HIL_OK, or why it cannot be */
+	enum subj_check {
+		CHECK_HOST, /* against a host build (bundled, or its own) */
+		CHECK_KAT,  /* its KAT file and a round trip only */
+		CHECK_NONE  /* a round trip only: rows unverified */
+	} check[HIL_CFG_MAX_ALGS];
+	char kat[HIL_CFG_MAX_ALGS][HIL_CFG_STR]; /* "" for none */
+	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
+	const char *alg_check; /* the rows now measured: row.verified_by */
+	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
+	/* Per algorithm of the image and operation (HILP_OP_*): the counter
+	 * value of one call already seen, in verification or at an earlier
+	 * length, at the largest input seen (message plus associated data):
+	 * what a BENCH's timeout is sized from (work_timeout_ms). */
+	struct work_seen {
+		uint64_t count;
+		uint32_t bytes;
+		int seen;
+	} work[HIL_TARGET_MAX_ALGS][HILP_OP_KEYSETUP + 1];
+};
+
+/* Does ref carry host functions (bundled, or a folder built for the host)? */
+static int has_host(const struct registry_alg *ref)
+{
+	switch (ref->kind) {
+	case HILP_KIND_AEAD:
+		return ref->encrypt != NULL && ref->decrypt != NULL;
+	case HILP_KIND_HASH:
+		return ref->hash != NULL;
+	case HILP_KIND_XOF:
+		return ref->xof != NULL;
+	case HILP_KIND_BLOCK:
+		return ref->keysetup != NULL && ref->ecb_encrypt != NULL;
+	default:
+		return 0;
+	}
+}
+
+static const char *op_name(uint8_t op)
+{
+	switch (op) {
+	case HILP_OP_ENCRYPT:
+		return "encrypt";
+	case HILP_OP_DECRYPT:
+		return "decrypt";
+	case HILP_OP_KEYSETUP:
+		return "keysetup";
+	default:
+		return "hash";
+	}
+}
+
+/* SIGTERM or SIGINT arrived: nothing more is started, nothing recovered. */
+static int stopping(const struct run_ctx *c)
+{
+	return c->opts->stop != NULL && *c->opts->stop;
+}
+
+static void git_provenance(const char *root, struct hil_run *run)
+{
+	char *rev[] = {"git", "-C", (char *)root, "rev-parse", "HEAD", NULL};
+	char *st[] = {"git",	"-C",	       (char *)root,
+		      "status", "--porcelain", "--untracked-files=no",
+		      NULL};
+	char out[4096];
+	int status = -1;
+
+	snprintf(run->tool_commit, sizeof(run->tool_commit), "unknown");
+	if (hil_proc_capture(rev, out, sizeof(out), 10000, &status) == HIL_OK &&
+	    status == 0) {
+		out[strcspn(out, "\r\n")] = '\0';
+		snprintf(run->tool_commit, sizeof(run->tool_commit), "%s", out);
+	}
+	if (hil_proc_capture(st, out, sizeof(out), 10000, &status) == HIL_OK &&
+	    status == 0) {
+		run->tool_dirty = out[0] != '\0';
+	}
+}
+
+int hil_runner_make_run_dir(const struct hil_config *cfg,
+			    const struct hil_runner_opts *opts,
+			    struct hil_run *run)
+{
+	char stamp[32];
+	size_t i;
+	int ret;
+
+	run->cfg = cfg;
+	hil_utc_iso(run->started, sizeof(run->started));
+	snprintf(stamp, sizeof(stamp), "%s", run->started);
+	/* 2026-12-02T09:32:15Z -> 20261202-093215 */
+	for (i = 0; stamp[i] != '\0'; i++) {
+		if (stamp[i] == 'T') {
+			stamp[i] = '-';
+		}
+	}
+	{
+		char compact[32];
+		size_t o = 0;
+
+		for (i = 0; stamp[i] != '\0' && o + 1 < sizeof(compact); i++) {
+			if (stamp[i] != ':' && stamp[i] != 'Z' &&
+			    !(stamp[i] == '-' && i < 10)) {
+				compact[o++] = stamp[i];
+			}
+		}
+		compact[o] = '\0';
+		snprintf(stamp, sizeof(stamp), "%s", compact);
+	}
+	if (opts->resume_dir != NULL) {
+		const char *base = strrchr(opts->resume_dir, '/');
+
+		snprintf(run->dir, sizeof(run->dir), "%s", opts->resume_dir);
+		snprintf(run->id, sizeof(run->id), "%s",
+			 base != NULL ? base + 1 : opts->resume_dir);
+		hil_info("run %s: resuming in %s", run->id, run->dir);
+		return HIL_OK;
+	}
+	ret = hil_mkdirs(opts->results_dir);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	/* The folder is created exclusively: two runs in the same second (a
+	 * sweep, the daemon) get their own, never each other's journal. */
+	for (i = 1; i < 1000; i++) {
+		if (i == 1) {
+			snprintf(run->id, sizeof(run->id), "%s-%s", stamp,
+				 run->cfg->name);
+		} else {
+			snprintf(run->id, sizeof(run->id), "%s-%s-%zu", stamp,
+				 run->cfg->name, i);
+		}
+		snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir,
+			 run->id);
+		if (mkdir(run->dir, 0777) == 0) {
+			hil_info("run %s: results in %s", run->id, run->dir);
+			return HIL_OK;
+		}
+		if (errno != EEXIST) {
+			hil_err("cannot create %s: %s", run->dir,
+				strerror(errno));
+			return HIL_ERR_IO;
+		}
+	}
+	hil_err("cannot find a free run folder for %s in %s", stamp,
+		opts->results_dir);
+	return HIL_ERR_IO;
+}
+
+/* results/latest -> <run-id>, replaced atomically. */
+static void point_latest(const struct hil_runner_opts *opts,
+			 const struct hil_run *run)
+{
+	char tmp[HIL_PATH + 32];
+	char latest[HIL_PATH + 16];
+
+	/* Named after the run too: the runs of a parallel sweep are threads
+	 * of one process. */
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld.%s", opts->results_dir,
+		 (long)getpid(), run->id);
+	snprintf(latest, sizeof(latest), "%s/latest", opts->results_dir);
+	unlink(tmp);
+	if (symlink(run->id, tmp) != 0 || rename(tmp, latest) != 0) {
+		hil_warn("could not point %s at %s: %s", latest, run->id,
+			 strerror(errno));
+		unlink(tmp);
+	}
+}
+
+/* run.json: what --resume needs to start this run again. */
+static int write_run_file(const struct hil_run *run)
+{
+	char path[HIL_PATH + 16];
+	char abs[HIL_PATH];
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (realpath(run->cfg->path, abs) == NULL) {
+		snprintf(abs, sizeof(abs), "%s", run->cfg->path);
+	}
+	if (o != NULL && cJSON_AddStringToObject(o, "config", abs) != NULL &&
+	    cJSON_AddStringToObject(o, "id", run->id) != NULL) {
+		text = cJSON_Print(o);
+	}
+	cJSON_Delete(o);
+	snprintf(path, sizeof(path), "%s/run.json", run->dir);
+	if (text == NULL) {
+		hil_err("no memory for %s", path);
+		return HIL_ERR_NOMEM;
+	}
+	errno = 0;
+	if (hil_write_atomic(path, text, strlen(text)) != HIL_OK) {
+		hil_journal_fs_error("run.json", path, errno != 0 ? errno : EIO,
+				     0);
+		free(text);
+		return HIL_ERR_IO;
+	}
+	free(text);
+	return HIL_OK;
+}
+
+int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
+{
+	char file[HIL_PATH + 16];
+	char *text = NULL;
+	cJSON *o;
+	const cJSON *c;
+	int ret;
+
+	snprintf(file, sizeof(file), "%s/run.json", run_dir);
+	ret = hil_read_file(file, &text, NULL);
+	if (ret != HIL_OK) {
+		hil_err("%s is not a run folder that can be resumed", run_dir);
+		return ret;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	c = cJSON_GetObjectItemCaseSensitive(o, "config");
+	if (!cJSON_IsString(c)) {
+		hil_err("%s: no \"config\" path", file);
+		cJSON_Delete(o);
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(path, len, "%s", c->valuestring);
+	cJSON_Delete(o);
+	return HIL_OK;
+}
+
+int hil_runner_identify(const struct hil_run *run)
+{
+	char reported[2 * HILP_BUILD_ID_MAX + 1];
+
+	hil_hex_encode(run->info.build_id, run->info.build_id_len, reported);
+	if (strcmp(reported, run->build_id) != 0) {
+		hil_err("the target runs build-id %s but hilrun built %s (%s): refusing to measure a different image",
+			reported[0] ? reported : "(none)", run->build_id,
+			run->fw.elf);
+		return HIL_ERR_MISMATCH;
+	}
+	if (run->info.protocol != HILP_PROTOCOL_VERSION) {
+		hil_err("the stub speaks protocol %u, hilrun %u: rebuild the firmware from this tree and flash it",
+			run->info.protocol, HILP_PROTOCOL_VERSION);
+		return HIL_ERR_MISMATCH;
+	}
+	hil_info("target: %s, build-id %s, %s, overhead %u", run->info.board,
+		 reported, hil_unit_name(run->info.counter_unit),
+		 (unsigned)run->info.overhead);
+	return HIL_OK;
+}
+
+static int find_target_alg(const struct run_ctx *c, const char *name,
+			   const char *impl)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_algs; i++) {
+		if (strcmp(c->algs[i].name, name) == 0 &&
+		    strcmp(c->algs[i].impl, impl) == 0) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* One call of op on index seen costing count ticks for bytes of input. */
+static void work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
+		      uint64_t count)
+{
+	struct work_seen *w;
+
+	if (index < 0 || index >= HIL_TARGET_MAX_ALGS ||
+	    op > HILP_OP_KEYSETUP || count == 0) {
+		return;
+	}
+	w = &c->work[index][op];
+	if (!w->seen || bytes > w->bytes ||
+	    (bytes == w->bytes && count > w->count)) {
+		w->count = count;
+		w->bytes = bytes;
+		w->seen = 1;
+	}
+}
+
+/*
+ * The reply timeout of a BENCH of `calls` runs and warm-ups, sized by the
+ * work (host/run/benchtime.h): from a call of the same operation seen before,
+ * scaled to this length, at a conservative rate for the target's counter.
+ * A decryption not seen yet costs about what its encryption did. Nothing
+ * seen, or a counter of unknown rate: fallback_ms.
+ */
+static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
+				uint32_t len, uint32_t ad_len, uint32_t calls,
+				unsigned fallback_ms)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	const struct work_seen *w;
+	struct hil_benchtime t;
+
+	if (index < 0 || index >= HIL_TARGET_MAX_ALGS ||
+	    op > HILP_OP_KEYSETUP) {
+		return fallback_ms;
+	}
+	w = &c->work[index][op];
+	if (!w->seen && op == HILP_OP_DECRYPT) {
+		w = &c->work[index][HILP_OP_ENCRYPT];
+	}
+	memset(&t, 0, sizeof(t));
+	t.rate_hz = hil_benchtime_rate(c->run->info.counter_unit,
+				       cfg->board.clock_hz != 0
+					       ? cfg->board.clock_hz
+					       : c->run->info.clock_hz);
+	if (!w->seen || t.rate_hz == 0) {
+		return fallback_ms;
+	}
+	t.bytes = len + ad_len;
+	t.count = hil_benchtime_scale(w->count, w->bytes, t.bytes);
+	t.calls = calls;
+	t.base_ms = cfg->link.timeout_ms;
+	t.baud = cfg->link.baud;
+	/* The request, the reply and its status, as whole frames at most. */
+	t.wire_bytes = 3u * (HILP_MAX_FRAME + 1u);
+	hil_dbg("BENCH alg %d op %u %u+%u B: timeout %u ms from %llu ticks a call at %u B (%u ms from bytes alone)",
+		index, op, (unsigned)len, (unsigned)ad_len,
+		(unsigned)hil_benchtime_ms(&t), (unsigned long long)w->count,
+		(unsigned)w->bytes, fallback_ms);
+	return hil_benchtime_ms(&t);
+}
+
+/* One operation on the target and on the host build; 0 when they agree. */
+static int compare_once(struct run_ctx *c, int index,
+			const struct registry_alg *ref, uint8_t op,
+			const uint8_t *key, const uint8_t *npub,
+			const uint8_t *ad, size_t ad_len, const uint8_t *msg,
+			size_t msg_len, size_t xof_len, uint8_t *got,
+			size_t cap, size_t *got_len)
+{
+	uint8_t want[VERIFY_MAX_MSG + 1024];
+	size_t want_len = 0;
+	uint32_t count = 0;
+	int rej_w = 0;
+	int rej_g = 0;
+	int ret;
+
+	ret = hil_ref_run(ref, op, key, npub, ad, ad_len, msg, msg_len, xof_len,
+			  want, sizeof(want), &want_len, &rej_w);
+	if (ret == HIL_OK) {
+		ret = hil_target_exec_counted(
+			c->conn.session, (uint8_t)index, op, key, ref->keybytes,
+			npub, ref->npubbytes, ad, ad_len, msg, msg_len, xof_len,
+			got, cap, got_len, &rej_g, &count);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	work_note(c, index, op, (uint32_t)(msg_len + ad_len), count);
+	if (rej_w || rej_g || want_len != *got_len ||
+	    memcmp(want, got, want_len) != 0) {
+		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
+			ref->name, ref->impl, op_name(op), msg_len, ad_len);
+		return HIL_ERR_VERIFY;
+	}
+	return HIL_OK;
+}
+
+/* An AEAD's decryption on the target gives back the plaintext and rejects
+ * a forged tag. */
+static int check_decrypt(struct run_ctx *c, int index,
+			 const struct registry_alg *ref, const uint8_t *key,
+			 const uint8_t *npub, const uint8_t *ad, size_t ad_len,
+			 const uint8_t *msg, size_t msg_len, uint8_t *ct,
+			 size_t ct_len)
+{
+	uint8_t back[VERIFY_MAX_MSG + 64];
+	size_t back_len = 0;
+	int rej = 0;
+	int ret;
+
+	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+			      key, ref->keybytes, npub, ref->npubbytes, ad,
+			      ad_len, ct, ct_len, 0, back, sizeof(back),
+			      &back_len, &rej);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (rej || back_len != msg_len || memcmp(back, msg, msg_len) != 0) {
+		hil_err("%s/%s: decryption on the target does not give back the plaintext (%zu bytes)",
+			ref->name, ref->impl, msg_len);
+		return HIL_ERR_VERIFY;
+	}
+	ct[ct_len - 1] ^= 0x01; /* a forged tag */
+	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+			      key, ref->keybytes, npub, ref->npubbytes, ad,
+			      ad_len, ct, ct_len, 0, back, sizeof(back),
+			      &back_len, &rej);
+	ct[ct_len - 1] ^= 0x01;
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (!rej) {
+		hil_err("%s/%s: the target accepted a forged tag", ref->name,
+			ref->impl);
+		return HIL_ERR_VERIFY;
+	}
+	return HIL_OK;
+}
+
+/* The inputs the target makes from seed for a generated EXEC and BENCH. */
+static void seeded_inputs(const struct registry_alg *ref, uint32_t seed,
+			  uint8_t *key, uint8_t *npub, uint8_t *ad,
+			  size_t ad_len, uint8_t *msg, size_t msg_len)
+{
+	uint32_t rng = hilp_prng_init(seed);
+
+	hilp_prng_fill(&rng, key, ref->keybytes);
+	hilp_prng_fill(&rng, npub, ref->npubbytes);
+	hilp_prng_fill(&rng, ad, ad_len);
+	hilp_prng_fill(&rng, msg, msg_len);
+}
+
+/*
+ * One operation on inputs from seed, on the target by a generated EXEC (one
+ * request: the target answers the output's digest) and on the host build. When the
+ * digests differ, the exact comparison of the outputs (LOAD, EXEC, FETCH)
+ * is the verdict, so a wrong figure is reported byte for byte, never on a
+ * digest alone. An AEAD's encryption is followed by its decryption and a
+ * forged one, each one request too. @return HIL_OK when they agree.
+ */
+static int check_seeded(struct run_ctx *c, int index,
+			const struct registry_alg *ref, uint8_t op,
+			uint32_t seed, size_t ad_len, size_t msg_len,
+			size_t xof_len)
+{
+	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
+	uint8_t want[VERIFY_MAX_MSG + 1024], got[VERIFY_MAX_MSG + 1024];
+	struct hilp_exec_rep rep;
+	size_t want_len = 0, got_len = 0;
+	int rej_w = 0, rej_g = 0;
+	int ret;
+
+	seeded_inputs(ref, seed, key, npub, ad, ad_len, msg, msg_len);
+	ret = hil_ref_run(ref, op, key, npub, ad, ad_len, msg, msg_len, xof_len,
+			  want, sizeof(want), &want_len, &rej_w);
+	if (ret == HIL_OK) {
+		ret = hil_target_exec_gen(c->conn.session, (uint8_t)index, op,
+					  seed, 0, msg_len, ad_len, xof_len,
+					  &rep, &rej_g);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (!rej_g) {
+		work_note(c, index, op, (uint32_t)(msg_len + ad_len),
+			  rep.count);
+	}
+	if (rej_w || rej_g || rep.out_len != want_len ||
+	    rep.digest !=
+		    hilp_digest_update(HILP_DIGEST_INIT, want, want_len)) {
+		return compare_once(c, index, ref, op, key, npub, ad, ad_len,
+				    msg, msg_len, xof_len, got, sizeof(got),
+				    &got_len);
+	}
+	if (op != HILP_OP_ENCRYPT || ref->kind != HILP_KIND_AEAD) {
+		return HIL_OK;
+	}
+	/* The target encrypts msg, then decrypts: msg back, and a forgery
+	 * (the tag's last byte flipped) refused. */
+	ret = hil_target_exec_gen(c->conn.session, (uint8_t)index,
+				  HILP_OP_DECRYPT, seed, 0, msg_len, ad_len, 0,
+				  &rep, &rej_g);
+	if (ret == HIL_OK && !rej_g) {
+		work_note(c, index, HILP_OP_DECRYPT,
+			  (uint32_t)(msg_len + ad_len), rep.count);
+	}
+	if (ret == HIL_OK && !rej_g && rep.out_len == msg_len &&
+	    rep.digest == hilp_digest_update(HILP_DIGEST_INIT, msg, msg_len)) {
+		ret = hil_target_exec_gen(
+			c->conn.session, (uint8_t)index, HILP_OP_DECRYPT, seed,
+			HILP_EXEC_FORGE, msg_len, ad_len, 0, &rep, &rej_g);
+		if (ret == HIL_OK && rej_g) {
+			return HIL_OK;
+		}
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	/* Confirmed, and said precisely, the exact way. */
+	return check_decrypt(c, index, ref, key, npub, ad, ad_len, msg, msg_len,
+			     want, want_len);
+}
+
+/*
+ * Before any timing: run the algorithm on the target for a set of lengths
+ * with PRNG inputs and compare with the host build of the same sources
+ * (which passes the official vectors in make test); check that decryption
+ * round-trips and that a forged tag is rejected. Each point is one
+ * generated EXEC (an AEAD's three) rather than the loads, call and fetch of the exact
+ * path, which a disagreement still takes.
+ */
+static int verify_alg(struct run_ctx *c, int index,
+		      const struct registry_alg *ref)
+{
+	static const uint32_t msg_lens[] = {0, 1, 15, 16, 17, 33, 64, 79};
+	static const uint32_t ad_lens[] = {0, 1, 16, 17};
+	size_t i, j;
+	uint8_t op = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF
+			     ? HILP_OP_HASH
+			     : HILP_OP_ENCRYPT;
+	size_t n_ad = ref->kind == HILP_KIND_AEAD ? 4 : 1;
+	int ret;
+
+	for (i = 0; i < sizeof(msg_lens) / sizeof(msg_lens[0]); i++) {
+		size_t len = msg_lens[i];
+		size_t xof_len = 0;
+
+		if (ref->kind == HILP_KIND_BLOCK) {
+			len = (len % 5) * ref->blockbytes; /* whole blocks */
+		}
+		if (ref->kind == HILP_KIND_XOF && i % 2 == 1) {
+			xof_len = len + 1; /* other lengths than the default */
+		}
+		for (j = 0; j < n_ad; j++) {
+			uint32_t seed = 0xC0FFEE00u + (uint32_t)(i * 16 + j);
+
+			ret = check_seeded(c, index, ref, op, seed, ad_lens[j],
+					   len, xof_len);
+			if (ret == HIL_OK && ref->kind == HILP_KIND_BLOCK &&
+			    i == 0) {
+				ret = check_seeded(c, index, ref,
+						   HILP_OP_KEYSETUP, seed, 0, 0,
+						   0);
+			}
+			if (ret != HIL_OK) {
+				return ret;
+			}
+		}
+	}
+	return HIL_OK;
+}
+
+/*
+ * The checks that need no host build: an AEAD's decryption on the target
+ * gives back what its encryption made and rejects a forged tag; any other
+ * kind gives the same output twice for the same input.
+ */
+static int verify_roundtrip(struct run_ctx *c, int index,
+			    const struct registry_alg *ref)
+{
+	static const uint32_t msg_lens[] = {0, 1, 15, 16, 17, 64};
+	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
+	uint8_t got[VERIFY_MAX_MSG + 1024], again[VERIFY_MAX_MSG + 1024];
+	uint32_t rng = hilp_prng_init(0x5EEDu);
+	uint8_t op = ref->kind == HILP_KIND_HASH || ref->kind == HILP_KIND_XOF
+			     ? HILP_OP_HASH
+			     : HILP_OP_ENCRYPT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(msg_lens) / sizeof(msg_lens[0]); i++) {
+		size_t len = msg_lens[i];
+		size_t ad_len = ref->kind == HILP_KIND_AEAD ? i * 3 : 0;
+		size_t got_len = 0, again_len = 0;
+		int rej = 0;
+
+		if (ref->kind == HILP_KIND_BLOCK) {
+			len = (len % 5) * ref->blockbytes;
+		}
+		hilp_prng_fill(&rng, key, sizeof(key));
+		hilp_prng_fill(&rng, npub, sizeof(npub));
+		hilp_prng_fill(&rng, ad, sizeof(ad));
+		hilp_prng_fill(&rng, msg, sizeof(msg));
+		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+				      ref->keybytes, npub, ref->npubbytes, ad,
+				      ad_len, msg, len, 0, got, sizeof(got),
+				      &got_len, &rej);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (ref->kind == HILP_KIND_AEAD) {
+			ret = check_decrypt(c, index, ref, key, npub, ad,
+					    ad_len, msg, len, got, got_len);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			continue;
+		}
+		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+				      ref->keybytes, npub, ref->npubbytes, ad,
+				      ad_len, msg, len, 0, again, sizeof(again),
+				      &again_len, &rej);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (got_len != again_len || memcmp(got, again, got_len) != 0) {
+			hil_err("%s/%s: the target gives two outputs for one input (%zu bytes)",
+				ref->name, ref->impl, len);
+			return HIL_ERR_VERIFY;
+		}
+	}
+	return HIL_OK;
+}
+
+/*
+ * The row into the journal, synced, before anyone is told it was measured.
+ * When that fails the row is not kept as measured, and c->journal_ret
+ * stops the run (hil_journal_append named the file system).
+ */
+static int journal_row(struct run_ctx *c, struct hil_row *row)
+{
+	char *line;
+	size_t len;
+	int ret;
+
+	if (c->journal_ret != HIL_OK) {
+		return c->journal_ret;
+	}
+	line = hil_report_row_json(c->run, row);
+	if (line == NULL) {
+		ret = HIL_ERR_NOMEM;
+		goto fail;
+	}
+	len = strlen(line);
+	line[len] = '\n'; /* replaces the NUL; written with its length */
+	ret = hil_journal_append(c->journal_fd, c->journal_path, line, len + 1);
+	free(line);
+	if (ret == HIL_OK) {
+		return HIL_OK;
+	}
+fail:
+	c->journal_ret = HIL_ERR_IO;
+	if (row->ok) {
+		row->ok = 0;
+		snprintf(row->error, sizeof(row->error),
+			 "measured, but the journal could not record it");
+	}
+	return c->journal_ret;
+}
+
+/* A row that records why an implementation was not measured at all. */
+static struct hil_row *add_failed_row(struct run_ctx *c,
+				      const struct registry_alg *ref,
+				      const char *why)
+{
+	struct hil_row *row = hil_run_add_row(c->run);
+
+	if (row == NULL) {
+		return NULL;
+	}
+	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
+	snprintf(row->implementation, sizeof(row->implementation), "%s",
+		 ref->impl);
+	row->operation = "verify";
+	row->mode = ref->mode;
+	row->constant_time = ref->constant_time;
+	snprintf(row->error, sizeof(row->error), "%s", why);
+	journal_row(c, row);
+	return row;
+}
+
+/* A BENCH's timeout before any call of its operation was seen. */
+static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
+				 uint32_t ad_len)
+{
+	/* Generous: 50 ms per KiB per run plus the link timeout (AES-GCM
+	 * takes ~0.5 M emulated instructions per KiB, which QEMU runs at
+	 * 10-30 M a second, slower with the cycle model on a busy host). A
+	 * silent target is still caught, just later for long benches. */
+	unsigned long long work =
+		(unsigned long long)(cfg->bench.runs + cfg->bench.warmup) *
+		(len + ad_len + 64);
+
+	return cfg->link.timeout_ms + (unsigned)(work / 20);
+}
+
+/*
+ * Where a long run is: one line rewritten in place on a terminal, nothing
+ * otherwise (the log lines say the same to a file). Goes to stderr with the
+ * diagnostics; results stay on stdout.
+ */
+static void progress(struct run_ctx *c, const struct registry_alg *ref,
+		     uint8_t op, uint32_t len)
+{
+	long long el;
+	long long eta;
+	size_t done = c->run->n_rows;
+
+	if (!isatty(2) || c->planned == 0 || getenv("HILRUN_LOG") == NULL ||
+	    getenv("HILRUN_LOG")[0] < '2') {
+		return;
+	}
+	el = (hil_now_ms() - c->started_ms) / 1000;
+	eta = done > 0 ? el * (long long)(c->planned - done) / (long long)done
+		       : -1;
+	fprintf(stderr, "\r\033[K%s: %s/%s %s %u B, row %zu of %zu, %lld s",
+		c->run->cfg->name, ref->name, ref->impl, op_name(op),
+		(unsigned)len, done + 1, c->planned, el);
+	if (eta >= 0) {
+		fprintf(stderr, ", about %lld s left", eta);
+	}
+	fflush(stderr);
+}
+
+/* Clear the progress line before ordinary output. */
+static void progress_done(const struct run_ctx *c)
+{
+	if (isatty(2) && c->planned > 0) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+/*
+ * A row the journal already has for this image and these settings: moved
+ * into the run (samples included) instead of measuring it again.
+ */
+static int take_resumed(struct run_ctx *c, const struct registry_alg *ref,
+			uint8_t op, uint32_t len, uint32_t ad_len)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	size_t i;
+
+	for (i = 0; i < c->n_resumed; i++) {
+		struct hil_row *r = &c->resumed[i];
+		struct hil_row *row;
+
+		if (r->samples == NULL || r->msg_len != len ||
+		    r->ad_len != ad_len || r->runs != cfg->bench.runs ||
+		    r->warmup != cfg->bench.warmup ||
+		    r->seed != cfg->bench.seed ||
+		    strcmp(r->algorithm, ref->name) != 0 ||
+		    strcmp(r->implementation, ref->impl) != 0 ||
+		    strcmp(r->operation, op_name(op)) != 0) {
+			continue;
+		}
+		row = hil_run_add_row(c->run);
+		if (row == NULL) {
+			return -1;
+		}
+		*row = *r;
+		r->samples = NULL; /* the run owns them now */
+		r->model.samples = NULL;
+		c->used_resumed++;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The cycle model's records since the last look: a calibration (the stub
+ * times its empty call at every start) gives the model's overhead.
+ */
+static void model_drain(struct run_ctx *c)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	size_t n = 0, i;
+	double best = -1.0;
+
+	if (c->model == NULL ||
+	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (recs[i].insns == c->run->info.overhead &&
+		    (best < 0.0 || (double)recs[i].cycles < best)) {
+			best = (double)recs[i].cycles;
+		}
+	}
+	if (best >= 0.0) {
+		c->model_overhead = best;
+	}
+	free(recs);
+}
+
+/*
+ * The model's cycles of the row's timed runs: the records whose instruction
+ * counts equal the samples one for one (warm-up runs and stack painting
+ * come before them). Anything else leaves the row without model figures
+ * rather than pair a figure with the wrong run.
+ */
+static void model_row(struct run_ctx *c, struct hil_row *row,
+		      const uint32_t *raw)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hil_stats st;
+	double *lo = NULL, *hi = NULL;
+	size_t n = 0, k, i, runs = row->runs;
+	int found = 0;
+
+	if (c->model == NULL ||
+	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
+		for (i = 0; i < runs && recs[k + i].insns == raw[i]; i++) {
+		}
+		found = i == runs;
+		if (found) {
+			break;
+		}
+	}
+	row->model.samples = found ? calloc(runs, sizeof(double)) : NULL;
+	lo = found ? calloc(runs, sizeof(double)) : NULL;
+	hi = found ? calloc(runs, sizeof(double)) : NULL;
+	if (row->model.samples == NULL || lo == NULL || hi == NULL) {
+		if (!found) {
+			hil_warn(
+				"%s/%s %s %u B: the cycle model's records do not match the timed runs: no estimated cycles for this row",
+				row->algorithm, row->implementation,
+				row->operation, (unsigned)row->msg_len);
+		}
+		free(row->model.samples);
+		row->model.samples = NULL;
+		goto out;
+	}
+	row->model.overhead = c->model_overhead;
+	for (i = 0; i < runs; i++) {
+		const struct hil_cyclemodel_rec *r = &recs[k + i];
+
+		row->model.samples[i] = (double)r->cycles - c->model_overhead;
+		lo[i] = (double)r->min - c->model_overhead;
+		hi[i] = (double)r->max - c->model_overhead;
+		row->model.divides += r->divides;
+	}
+	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
+		    HIL_OK &&
+	    hil_stats_compute(lo, runs, &st) == HIL_OK) {
+		row->model.lo_median = st.median;
+		if (hil_stats_compute(hi, runs, &st) == HIL_OK) {
+			row->model.hi_median = st.median;
+			row->model.ok = 1;
+		}
+	}
+	if (!row->model.ok) {
+		free(row->model.samples);
+		row->model.samples = NULL;
+	}
+out:
+	free(lo);
+	free(hi);
+	free(recs);
+}
+
+/*
+ * The timing-leak smoke test of the row (dudect's method): fixed against
+ * random inputs in a random order, Welch's t on the counts. Its failure
+ * fails the test, never the row; a target that stopped answering goes to
+ * the recovery ladder.
+ */
+static int measure_leak(struct run_ctx *c, uint8_t op,
+			const struct hilp_bench_req *b, struct hil_row *row)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_leak_params p;
+	struct hil_leak_result res;
+	int ret;
+
+	if (cfg->bench.leak_runs == 0 || op == HILP_OP_KEYSETUP ||
+	    (b->msg_len == 0 && op != HILP_OP_DECRYPT)) {
+		return HIL_OK;
+	}
+	memset(&p, 0, sizeof(p));
+	p.alg = b->alg;
+	p.info = b->alg < c->n_algs ? &c->algs[b->alg] : NULL;
+	p.op = op;
+	p.msg_len = b->msg_len;
+	p.ad_len = b->ad_len;
+	p.out_len = b->out_len;
+	p.runs = cfg->bench.leak_runs;
+	p.batch =
+		(uint16_t)(c->run->info.max_runs < 1000u ? c->run->info.max_runs
+							 : 1000u);
+	p.warmup = (uint16_t)cfg->bench.warmup;
+	/* As for BENCH, twice over: fresh inputs are drawn between runs. */
+	p.timeout_ms = work_timeout_ms(
+		c, b->alg, op, b->msg_len, b->ad_len,
+		(uint32_t)p.batch + p.warmup,
+		cfg->link.timeout_ms +
+			(unsigned)((unsigned long long)(p.batch + p.warmup) *
+				   (b->msg_len + b->ad_len + 64u) / 10u));
+	p.seed = b->seed;
+	/* Its own stream, fixed by the row: the same run gives the same t. */
+	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
+		      ((uint32_t)b->msg_len << 8) + b->ad_len;
+	if (p.leak_seed == 0) {
+		p.leak_seed = 1;
+	}
+	ret = hil_leak_run(c->conn.session, &p, &res);
+	if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+	    ret == HIL_ERR_TARGET_FAULT) {
+		row->leak.state = -1;
+		snprintf(row->leak.error, sizeof(row->leak.error),
+			 "the target failed during the leak test: %s",
+			 hil_strerror(ret));
+		return ret;
+	}
+	if (ret != HIL_OK) {
+		row->leak.state = -1;
+		snprintf(row->leak.error, sizeof(row->leak.error),
+			 "leak test failed: %s", hil_strerror(ret));
+		return HIL_OK;
+	}
+	row->leak.state = 1;
+	row->leak.t = res.t;
+	row->leak.flagged = res.flagged;
+	row->leak.n[0] = (uint32_t)res.n[0];
+	row->leak.n[1] = (uint32_t)res.n[1];
+	row->leak.mean[0] = res.mean[0];
+	row->leak.mean[1] = res.mean[1];
+	row->leak.stddev[0] = res.stddev[0];
+	row->leak.stddev[1] = res.stddev[1];
+	if (res.flagged) {
+		hil_warn(
+			"%s/%s %s %u B: timing leak? |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
+			row->algorithm, row->implementation, row->operation,
+			(unsigned)row->msg_len, fabs(res.t),
+			HIL_LEAK_T_THRESHOLD, res.mean[0], res.mean[1],
+			hil_unit_name(c->run->info.counter_unit));
+	}
+	return HIL_OK;
+}
+
+/*
+ * The row's energy, after its cycles: the same inputs looped in windows
+ * the sensor can see. Whatever fails here fails the energy only; a target
+ * that stopped answering is passed on to the recovery ladder.
+ */
+static int measure_energy(struct run_ctx *c, const struct registry_alg *ref,
+			  uint8_t op, const struct hilp_bench_req *b,
+			  struct hil_row *row)
+{
+	struct hilp_energy_req req;
+	uint32_t digest;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.alg = b->alg;
+	req.msg_len = b->msg_len;
+	req.ad_len = b->ad_len;
+	req.out_len = b->out_len;
+	req.seed = b->seed;
+	if (!has_host(ref)) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(
+			row->energy.error, sizeof(row->energy.error),
+			"no host build of this implementation to check the energy loop's output against");
+		return HIL_OK;
+	}
+	/* The loop's inputs are those of the first timed run. */
+	ret = hil_ref_bench_digest(ref, op, b->msg_len, b->ad_len, b->out_len,
+				   1, b->seed, &digest);
+	if (ret != HIL_OK) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(row->energy.error, sizeof(row->energy.error),
+			 "host build could not compute the expected digest: %s",
+			 hil_strerror(ret));
+		return HIL_OK;
+	}
+	ret = hil_energyrun_row(c->energy, c->conn.session, op, &req, digest,
+				&row->energy);
+	if (ret != HIL_OK) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(row->energy.error, sizeof(row->energy.error),
+			 "the target failed during the energy loop: %s",
+			 hil_strerror(ret));
+		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
+			row->operation, (unsigned)b->msg_len,
+			row->energy.error);
+		return ret;
+	}
+	if (row->energy.state == HIL_ENERGY_OK) {
+		hil_info(
+			"%s/%s %s len %u: %.4g uJ per operation (%.4g above idle, %s)",
+			ref->name, ref->impl, row->operation,
+			(unsigned)b->msg_len, row->energy.uj_per_op,
+			row->energy.uj_per_op_dynamic,
+			row->energy.model ? "model" : "measured");
+	} else {
+		hil_warn("%s/%s %s len %u: energy not measured: %s", ref->name,
+			 ref->impl, row->operation, (unsigned)b->msg_len,
+			 row->energy.error);
+	}
+	return HIL_OK;
+}
+
+static int measure_row(struct run_ctx *c, int index,
+		       const struct registry_alg *ref, int verified, uint8_t op,
+		       uint32_t len, uint32_t ad_len)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+	struct hil_row *row;
+	uint32_t *raw = NULL;
+	uint32_t i;
+	int ret;
+
+	ret = take_resumed(c, ref, op, len, ad_len);
+	if (ret != 0) {
+		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
+	}
+	progress(c, ref, op, len);
+	row = hil_run_add_row(c->run);
+	if (row == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
+	snprintf(row->implementation, sizeof(row->implementation), "%s",
+		 ref->impl);
+	row->operation = op_name(op);
+	row->mode = ref->mode;
+	row->constant_time = ref->constant_time;
+	row->msg_len = len;
+	row->ad_len = ad_len;
+	row->runs = cfg->bench.runs;
+	row->warmup = cfg->bench.warmup;
+	row->seed = cfg->bench.seed;
+	row->verified = verified;
+	snprintf(row->verified_by, sizeof(row->verified_by), "%s",
+		 c->alg_check != NULL ? c->alg_check : "");
+
+	req.alg = (uint8_t)index;
+	req.msg_len = (uint16_t)len;
+	req.ad_len = (uint16_t)ad_len;
+	req.runs = (uint16_t)cfg->bench.runs;
+	req.warmup = (uint16_t)cfg->bench.warmup;
+	req.seed = cfg->bench.seed;
+	req.out_len = 0; /* XOF: the implementation's default length */
+
+	/* Without a host build (a KAT-verified or unverified folder) the
+	 * target's own digest is all there is: it is recorded, not checked. */
+	ret = has_host(ref)
+		      ? hil_ref_bench_digest(ref, op, len, ad_len, 0,
+					     cfg->bench.runs, cfg->bench.seed,
+					     &row->digest_expected)
+		      : HIL_OK;
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error),
+			 "host build could not compute the expected digest: %s",
+			 hil_strerror(ret));
+		goto done;
+	}
+	raw = calloc(cfg->bench.runs, sizeof(*raw));
+	row->samples = calloc(cfg->bench.runs, sizeof(*row->samples));
+	if (raw == NULL || row->samples == NULL) {
+		ret = HIL_ERR_NOMEM;
+		snprintf(row->error, sizeof(row->error), "out of memory");
+		goto done;
+	}
+	model_drain(c);
+	ret = hil_target_bench(
+		c->conn.session, op, &req, &rep, raw,
+		work_timeout_ms(c, index, op, len, ad_len,
+				cfg->bench.runs + cfg->bench.warmup,
+				bench_timeout_ms(cfg, len, ad_len)));
+	if (ret != HIL_OK) {
+		const struct hil_session_fault *f =
+			hil_session_get_fault(c->conn.session);
+
+		if (f->seen) {
+			/* The registers say where; the target now waits for a
+			 * reset, which the recovery ladder gives it. */
+			snprintf(
+				row->error, sizeof(row->error),
+				"the target took a fault: PC 0x%08x CFSR 0x%08x HFSR 0x%08x BFAR 0x%08x",
+				(unsigned)f->pc, (unsigned)f->cfsr,
+				(unsigned)f->hfsr, (unsigned)f->bfar);
+			ret = HIL_ERR_TARGET_FAULT;
+		} else {
+			snprintf(row->error, sizeof(row->error),
+				 "BENCH failed: %s", hil_strerror(ret));
+		}
+		goto done;
+	}
+	row->digest_got = rep.digest;
+	row->overhead = rep.overhead;
+	row->stack_known = rep.stack_bytes != 0xFFFFFFFFu;
+	row->stack_bytes = rep.stack_bytes;
+	row->heap_bytes = rep.heap_bytes;
+	for (i = 0; i < cfg->bench.runs; i++) {
+		/* A sample below the overhead would mean the calibration is
+		 * wrong; keep it visible rather than wrap around. */
+		row->samples[i] = (double)raw[i] - (double)rep.overhead;
+		/* The slowest run sizes the next length's timeout. */
+		work_note(c, index, op, len + ad_len, raw[i]);
+	}
+	ret = hil_stats_compute(row->samples, cfg->bench.runs, &row->stats);
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error), "statistics failed");
+		goto done;
+	}
+	model_row(c, row, raw);
+	if (!has_host(ref)) {
+		row->digest_expected = rep.digest;
+	}
+	if (rep.digest != row->digest_expected) {
+		snprintf(
+			row->error, sizeof(row->error),
+			"output digest %08x differs from the host's %08x: the target did not compute what was measured",
+			(unsigned)rep.digest, (unsigned)row->digest_expected);
+		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
+			row->operation, (unsigned)len, row->error);
+		ret = HIL_OK; /* the row failed, the run goes on */
+		goto done;
+	}
+	row->ok = 1;
+	ret = measure_leak(c, op, &req, row);
+	if (ret == HIL_OK && c->energy != NULL) {
+		ret = measure_energy(c, ref, op, &req, row);
+	}
+done:
+	free(raw);
+	if (journal_row(c, row) != HIL_OK) {
+		return HIL_ERR_IO; /* c->journal_ret stops the run */
+	}
+	if (row->ok) {
+		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
+			ref->impl, row->operation, (unsigned)len,
+			(unsigned)ad_len, row->stats.median,
+			hil_unit_name(c->run->info.counter_unit));
+	}
+	return ret;
+}
+
+/*
+ * The recovery ladder after a row that hung, crashed the target or lost the
+ * link (the session already resynchronised and retried): reset the target
+ * (OpenOCD "reset run"), or where that is not available or does not help,
+ * program and start the image again (for QEMU: a new emulator), reconnect,
+ * and check it is the same image. Each step is bounded by the flasher's and
+ * the link's timeouts and counted in the report.
+ */
+static int recover_steps(struct run_ctx *c);
+
+static int recover(struct run_ctx *c)
+{
+	uint64_t t0;
+	int ret;
+
+	/* A stop (a CI engine cancelling the job, systemctl stop) may have
+	 * killed the emulator with us: do not start it again. */
+	if (stopping(c)) {
+		hil_info("stopping: no recovery attempted");
+		return HIL_ERR_INTERRUPTED;
+	}
+	t0 = hil_energy_now_ns();
+	ret = recover_steps(c);
+	c->run->timing.start_ns += hil_energy_now_ns() - t0;
+	if (ret != HIL_OK && hil_err_transient(ret)) {
+		c->run->transient = 1; /* a dead link or board */
+	}
+	return ret;
+}
+
+static int recover_steps(struct run_ctx *c)
+{
+	struct hil_run *run = c->run;
+	const struct hil_config *cfg = run->cfg;
+	struct hilp_info info;
+	int step;
+	int ret = HIL_ERR_TIMEOUT;
+
+	for (step = 0; step < 2; step++) {
+		if (c->conn.session != NULL) {
+			const struct hil_session_stats *st =
+				hil_session_get_stats(c->conn.session);
+
+			run->retries += st->retries;
+			run->requests += st->requests;
+			run->bad_frames += st->bad_frames;
+			run->timeouts += st->timeouts;
+			run->timing.call_ns += st->call_ns;
+			run->timing.wait_ns += st->wait_ns;
+			run->timing.bench_timeouts += st->long_timeouts;
+			run->timing.bench_timeout_ns += st->long_timeout_ns;
+			hil_session_close(c->conn.session);
+			c->conn.session = NULL;
+		}
+		hil_link_close(c->conn.link);
+		c->conn.link = NULL;
+		if (step == 0) {
+			ret = hil_flasher_reset(c->conn.flasher);
+			if (ret == HIL_ERR_NA) {
+				continue; /* no reset without reflashing */
+			}
+			run->resets++;
+			hil_warn("recovery: target reset");
+		} else {
+			run->reflashes++;
+			hil_warn("recovery: programming and starting %s again",
+				 run->fw.elf);
+			ret = hil_flasher_start(c->conn.flasher, run->fw.elf);
+		}
+		if (ret != HIL_OK) {
+			continue;
+		}
+		if (strcmp(cfg->link.type, "serial") == 0) {
+			ret = hil_link_open(&c->conn.link, "serial",
+					    cfg->link.port, cfg->link.baud);
+		} else {
+			ret = hil_link_open(
+				&c->conn.link, "socket",
+				hil_flasher_link_where(c->conn.flasher), 0);
+		}
+		if (ret == HIL_OK && c->opts->faults != NULL) {
+			ret = hil_link_wrap_flaky(&c->conn.link, c->conn.link,
+						  c->opts->faults);
+			if (ret != HIL_OK) {
+				c->conn.link = NULL;
+			}
+		}
+		if (ret == HIL_OK) {
+			ret = hil_session_open(&c->conn.session, c->conn.link,
+					       cfg->link.timeout_ms,
+					       cfg->link.retries);
+		}
+		if (ret == HIL_OK) {
+			hil_session_set_stop(c->conn.session, c->opts->stop);
+		}
+		if (ret == HIL_OK) {
+			ret = hil_session_handshake(c->conn.session,
+						    HANDSHAKE_MS, &info);
+		}
+		if (ret == HIL_OK) {
+			char id[2 * HILP_BUILD_ID_MAX + 1];
+
+			hil_hex_encode(info.build_id, info.build_id_len, id);
+			if (strcmp(id, run->build_id) != 0) {
+				hil_err("recovery: the target came back with build-id %s, not %s",
+					id, run->build_id);
+				return HIL_ERR_MISMATCH;
+			}
+			hil_info("recovery: the target answers again");
+			return HIL_OK;
+		}
+	}
+	hil_err("recovery failed: the target does not answer after a reset and a restart (%s)",
+		hil_strerror(ret));
+	return ret;
+}
+
+/*
+ * Whether the row just measured failed for reasons that may not be its own:
+ * the link was lost (HIL_ERR_IO: the emulator was killed, a cable pulled),
+ * or it failed on a link that has damaged frames (CRC-16 lets about one
+ * damaged frame in 65536 through, a damaged request can make the target run
+ * something else, and nine damaged attempts in a row end in a timeout).
+ * Such a row is measured again, once. A hang or a fault on a clean link is
+ * the row's own.
+ */
+/*
+ * Whether a failure means the board, not the work, was lost: the link
+ * closed (HIL_ERR_IO), or no answer from an emulator that is dead or
+ * frozen (SIGSTOP): both are restarted, and what they were doing is done
+ * again.
+ */
+static int board_lost(const struct run_ctx *c, int ret)
+{
+	if (ret == HIL_ERR_IO) {
+		return 1;
+	}
+	return ret == HIL_ERR_TIMEOUT && c->conn.flasher != NULL &&
+	       hil_flasher_check(c->conn.flasher) == HIL_ERR_PROCESS;
+}
+
+static int worth_again(const struct run_ctx *c, int ret)
+{
+	const struct hil_run *run = c->run;
+
+	if (board_lost(c, ret)) {
+		return 1;
+	}
+	return run->n_rows > 0 && !run->rows[run->n_rows - 1].ok &&
+	       (ret == HIL_OK || ret == HIL_ERR_TARGET ||
+		ret == HIL_ERR_PROTO || ret == HIL_ERR_TIMEOUT) &&
+	       c->conn.session != NULL && hil_session_damaged(c->conn.session);
+}
+
+/*
+ * Before measuring the last row again: bring the target back if the link
+ * was lost, and forget the failed attempt. It stays in the journal as
+ * failed, which --resume skips.
+ */
+static int prepare_again(struct run_ctx *c, int ret)
+{
+	struct hil_run *run = c->run;
+	struct hil_row *row = &run->rows[run->n_rows - 1];
+
+	if (board_lost(c, ret)) {
+		hil_warn(
+			"recovery: the link was lost during a row: measuring it again");
+	} else {
+		hil_warn(
+			"%s/%s %s %u bytes failed on a link that damages frames: measuring it again",
+			row->algorithm, row->implementation, row->operation,
+			(unsigned)row->msg_len);
+	}
+	if (ret == HIL_ERR_IO || ret == HIL_ERR_TIMEOUT) {
+		ret = recover(c);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	free(row->samples);
+	run->n_rows--;
+	return HIL_OK;
+}
+
+/* The operations of ref's kind that the configuration asks for, in order;
+ * a block cipher's key setup comes with its encryption, as a row of its own. */
+static size_t ops_for(const struct hil_config *cfg,
+		      const struct registry_alg *ref, uint8_t ops[4])
+{
+	size_t n = 0;
+
+	if ((cfg->bench.operations & HIL_OPS_ENCRYPT) &&
+	    hil_ref_has_op(ref, HILP_OP_ENCRYPT)) {
+		ops[n++] = HILP_OP_ENCRYPT;
+	}
+	if ((cfg->bench.operations & HIL_OPS_DECRYPT) &&
+	    hil_ref_has_op(ref, HILP_OP_DECRYPT)) {
+		ops[n++] = HILP_OP_DECRYPT;
+	}
+	if ((cfg->bench.operations & HIL_OPS_HASH) &&
+	    hil_ref_has_op(ref, HILP_OP_HASH)) {
+		ops[n++] = HILP_OP_HASH;
+	}
+	if ((cfg->bench.operations & HIL_OPS_ENCRYPT) &&
+	    hil_ref_has_op(ref, HILP_OP_KEYSETUP)) {
+		ops[n++] = HILP_OP_KEYSETUP;
+	}
+	return n;
+}
+
+/*
+ * A stop arrived while a row was measured: a row that did not finish (its
+ * reply lost with the emulator, or never awaited) is marked interrupted, so
+ * that the report tells it from a row that failed, and --resume measures
+ * it again. A row that finished is kept as it is.
+ */
+static void mark_interrupted(struct run_ctx *c, size_t before)
+{
+	struct hil_row *row;
+	char was[HIL_ROW_ERR];
+
+	if (c->run->n_rows <= before) {
+		return;
+	}
+	row = &c->run->rows[c->run->n_rows - 1];
+	if (row->ok) {
+		return;
+	}
+	row->interrupted = 1;
+	snprintf(was, sizeof(was), "%s", row->error);
+	snprintf(row->error, sizeof(row->error),
+		 "interrupted (SIGTERM or SIGINT) before it was measured%s%s",
+		 was[0] != '\0' ? ": " : "", was);
+	hil_warn("%s/%s %s %u bytes: %s", row->algorithm, row->implementation,
+		 row->operation, (unsigned)row->msg_len, row->error);
+}
+
+static int measure_alg(struct run_ctx *c, int index,
+		       const struct registry_alg *ref, int verified)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	uint8_t ops[4];
+	size_t n_ops = ops_for(cfg, ref, ops);
+	size_t o, l, d, before;
+	int ret;
+
+	for (o = 0; o < n_ops; o++) {
+		/* Associated data only for AEADs; key setup has no message. */
+		size_t n_ad = ref->kind == HILP_KIND_AEAD
+				      ? cfg->bench.n_ad_lengths
+				      : 1;
+		size_t n_len =
+			ops[o] == HILP_OP_KEYSETUP ? 1 : cfg->bench.n_lengths;
+
+		for (d = 0; d < n_ad; d++) {
+			for (l = 0; l < n_len; l++) {
+				uint32_t len = ops[o] == HILP_OP_KEYSETUP
+						       ? 0
+						       : cfg->bench.lengths[l];
+				uint32_t ad = ref->kind == HILP_KIND_AEAD
+						      ? cfg->bench.ad_lengths[d]
+						      : 0;
+
+				if (stopping(c)) {
+					return HIL_ERR_INTERRUPTED;
+				}
+				if (ref->kind == HILP_KIND_BLOCK &&
+				    len % ref->blockbytes != 0) {
+					hil_warn(
+						"%s/%s: %u bytes is not a whole number of %u-byte blocks: skipped",
+						ref->name, ref->impl,
+						(unsigned)len, ref->blockbytes);
+					continue;
+				}
+				before = c->run->n_rows;
+				ret = measure_row(c, index, ref, verified,
+						  ops[o], len, ad);
+				if (c->journal_ret != HIL_OK) {
+					return c->journal_ret;
+				}
+				if (stopping(c)) {
+					mark_interrupted(c, before);
+					return HIL_ERR_INTERRUPTED;
+				}
+				if (worth_again(c, ret)) {
+					ret = prepare_again(c, ret);
+					if (ret != HIL_OK) {
+						return ret;
+					}
+					ret = measure_row(c, index, ref,
+							  verified, ops[o], len,
+							  ad);
+					if (c->journal_ret != HIL_OK) {
+						return c->journal_ret;
+					}
+				}
+				if (ret == HIL_ERR_NOMEM) {
+					return ret;
+				}
+				if (ret == HIL_ERR_TIMEOUT ||
+				    ret == HIL_ERR_IO ||
+				    ret == HIL_ERR_TARGET_FAULT) {
+					/* That row is recorded as failed; bring
+					 * the target back for the next one. */
+					ret = recover(c);
+					if (ret != HIL_OK) {
+						return ret;
+					}
+				}
+			}
+		}
+	}
+	return HIL_OK;
+}
+
+/* Does the image's implementation have the parameters of the reference? */
+static int same_api(const struct hilp_alg_info *t, const struct registry_alg *r)
+{
+	return t->kind == r->kind && t->keybytes == r->keybytes &&
+	       t->npubbytes == r->npubbytes && t->abytes == r->abytes &&
+	       t->blockbytes == r->blockbytes;
+}
+
+/*
+ * A known-answer file beside a user's folder, in the NIST LWC names
+ * (LWC_AEAD_KAT_*.txt, LWC_HASH_KAT_*.txt), into out; "" when none.
+ */
+static void kat_beside(const char *dir, uint8_t kind, char *out, size_t len)
+{
+	const char *prefix =
+		kind == HILP_KIND_AEAD ? "LWC_AEAD_KAT_" : "LWC_HASH_KAT_";
+	char best[256] = "";
+	struct dirent *e;
+	DIR *d;
+
+	out[0] = '\0';
+	d = opendir(dir);
+	if (d == NULL) {
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 &&
+		    n < sizeof(best) &&
+		    strcmp(e->d_name + n - 4, ".txt") == 0 &&
+		    (best[0] == '\0' || strcmp(e->d_name, best) < 0)) {
+			snprintf(best, sizeof(best), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (best[0] != '\0') {
+		snprintf(out, len, "%s/%s", dir, best);
+	}
+}
+
+/* The mode a row states for an algorithm hilrun does not bundle: the
+ * kind's (target/glue.c's defaults); a string of ours, as rows outlive the
+ * host build that was loaded. */
+static const char *kind_mode(uint8_t kind)
+{
+	switch (kind) {
+	case HILP_KIND_AEAD:
+		return "AEAD";
+	case HILP_KIND_HASH:
+		return "hash";
+	case HILP_KIND_XOF:
+		return "XOF";
+	default:
+		return "ECB";
+	}
+}
+
+/* An implementation of an algorithm hilrun does not bundle, described by
+ * the target's table (its api.h), with no host functions. */
+static void subject_from_target(const struct hilp_alg_info *t,
+				const struct hil_config_alg *ca,
+				struct registry_alg *subject)
+{
+	memset(subject, 0, sizeof(*subject));
+	subject->name = ca->name;
+	subject->impl = ca->impl;
+	subject->kind = t->kind;
+	subject->keybytes = t->keybytes;
+	subject->npubbytes = t->npubbytes;
+	subject->abytes = t->abytes;
+	subject->blockbytes = t->blockbytes;
+	subject->constant_time = -1;
+	subject->mode = kind_mode(t->kind);
+}
+
+/*
+ * What each configured implementation is checked against, decided once the
+ * target's table is known. A bundled algorithm: its bundled host build (an
+ * external folder of it: the first bundled implementation). An algorithm
+ * hilrun does not bundle, in the user's folder, in this order: the host
+ * build of the same sources, its KAT file (given, or found beside it) with
+ * a round trip on the target, or, when the config says "unverified", the
+ * round trip alone with every row marked unverified.
+ */
+/* Why the build left ca out of the image, or NULL when it is in. */
+static const char *excluded_why(const struct run_ctx *c,
+				const struct hil_config_alg *ca)
+{
+	char id[2 * HIL_CFG_NAME + 2];
+	size_t i;
+
+	snprintf(id, sizeof(id), "%s/%s", ca->name, ca->impl);
+	for (i = 0; i < c->run->fw.n_excluded; i++) {
+		if (strcmp(c->run->fw.excluded[i].impl, id) == 0) {
+			return c->run->fw.excluded[i].why;
+		}
+	}
+	return NULL;
+}
+
+static void prepare_subjects(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	char root[HIL_PATH];
+	char log[HIL_PATH + 16];
+	int have_root = hil_build_find_root(root, sizeof(root)) == HIL_OK;
+	size_t a;
+
+	snprintf(log, sizeof(log), "%s/build.log", c->run->dir);
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct hil_config_alg *ca = &cfg->algs[a];
+		const struct registry_alg *ref =
+			ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
+					    : hil_ref_find(ca->name, ca->impl);
+		int index = find_target_alg(c, ca->name, ca->impl);
+		struct registry_alg *subject = &c->subj[a];
+
+		c->subj_ret[a] = HIL_OK;
+		c->check[a] = CHECK_HOST;
+		snprintf(c->kat[a], sizeof(c->kat[a]), "%s", ca->kat);
+		if (excluded_why(c, ca) != NULL) {
+			snprintf(c->why[a], sizeof(c->why[a]),
+				 "does not build: %s", excluded_why(c, ca));
+			c->subj_ret[a] = HIL_ERR_BUILD;
+			memset(subject, 0, sizeof(*subject));
+			subject->name = ca->name;
+			subject->impl = ca->impl;
+			continue;
+		}
+		if (ref != NULL) {
+			*subject = *ref;
+			subject->impl = ca->impl;
+			if (ca->path[0] != '\0') {
+				subject->constant_time = -1;
+			}
+			continue;
+		}
+		if (ca->path[0] == '\0' || index < 0) {
+			char known[1024];
+
+			hil_ref_list(known, sizeof(known));
+			snprintf(c->why[a], sizeof(c->why[a]),
+				 "no such algorithm in this hilrun (known: %s)",
+				 known);
+			c->subj_ret[a] = ca->path[0] == '\0' ? HIL_ERR_CONFIG
+							     : HIL_ERR_MISMATCH;
+			memset(subject, 0, sizeof(*subject));
+			subject->name = ca->name;
+			subject->impl = ca->impl;
+			continue;
+		}
+		subject_from_target(&c->algs[index], ca, subject);
+		if (c->kat[a][0] == '\0') {
+			kat_beside(ca->path, subject->kind, c->kat[a],
+				   sizeof(c->kat[a]));
+		}
+		if (have_root && subject->kind != HILP_KIND_BLOCK &&
+		    hil_ownref_build(root, c->run->fw.dir, ca, log,
+				     &c->own[a]) == HIL_OK &&
+		    c->own[a].alg.kind == subject->kind) {
+			*subject = c->own[a].alg;
+			subject->name = ca->name;
+			subject->impl = ca->impl;
+			subject->constant_time = -1;
+			subject->mode = kind_mode(subject->kind);
+			hil_info(
+				"%s/%s: an algorithm hilrun does not bundle: checked against the host build of its own sources%s",
+				ca->name, ca->impl,
+				c->kat[a][0] ? " and its known-answer file"
+					     : "");
+			continue;
+		}
+		if (c->kat[a][0] != '\0') {
+			c->check[a] = CHECK_KAT;
+			hil_info(
+				"%s/%s: an algorithm hilrun does not bundle, with no host build: checked by its known-answer file %s and a round trip on the target",
+				ca->name, ca->impl, c->kat[a]);
+			continue;
+		}
+		if (ca->unverified) {
+			c->check[a] = CHECK_NONE;
+			hil_warn(
+				"%s/%s: no host build and no known-answer file: measured UNVERIFIED, as algorithms[%u].unverified asks (a round trip on the target only)",
+				ca->name, ca->impl, ca->entry);
+			continue;
+		}
+		snprintf(
+			c->why[a], sizeof(c->why[a]),
+			"cannot be verified: it does not build for this host (see build.log) and has no known-answer file (give algorithms[%u].kat, or put LWC_%s_KAT_*.txt beside it); to measure it anyway, unverified, set algorithms[%u].unverified to true",
+			ca->entry,
+			subject->kind == HILP_KIND_AEAD ? "AEAD" : "HASH",
+			ca->entry);
+		c->subj_ret[a] = HIL_ERR_VERIFY;
+	}
+}
+
+/* How many rows the configuration asks for (for the progress line). */
+static size_t plan_rows(const struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	size_t a, n = 0;
+
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct registry_alg *subject = &c->subj[a];
+		uint8_t ops[4];
+		size_t o, k;
+
+		if (c->subj_ret[a] != HIL_OK) {
+			continue;
+		}
+		k = ops_for(cfg, subject, ops);
+		for (o = 0; o < k; o++) {
+			n += ops[o] == HILP_OP_KEYSETUP
+				     ? 1
+				     : cfg->bench.n_lengths *
+					       (subject->kind == HILP_KIND_AEAD
+							? cfg->bench.n_ad_lengths
+							: 1);
+		}
+	}
+	return n;
+}
+
+/* The checks of one implementation before it is timed (see
+ * prepare_subjects). */
+static int verify_subject(struct run_ctx *c, size_t a, int index)
+{
+	const struct registry_alg *subject = &c->subj[a];
+
+	if (c->check[a] == CHECK_HOST) {
+		return verify_alg(c, index, subject);
+	}
+	return verify_roundtrip(c, index, subject);
+}
+
+static const char *check_name(const struct run_ctx *c, size_t a)
+{
+	switch (c->check[a]) {
+	case CHECK_HOST:
+		return c->kat[a][0] ? "host build and KAT" : "host build";
+	case CHECK_KAT:
+		return "KAT (no host build)";
+	default:
+		return "none (unverified)";
+	}
+}
+
+/* Checks of a verification that failed on a link that damages frames. */
+#define VERIFY_AGAIN 3
+
+/* The checks of one implementation on the target: its outputs against the
+ * host build (or a round trip), then its KAT file if it has one. */
+static int verify_once(struct run_ctx *c, size_t a, int index)
+{
+	int ret = verify_subject(c, a, index);
+
+	if (stopping(c)) {
+		return HIL_ERR_INTERRUPTED; /* not a failed check */
+	}
+	if (ret == HIL_OK && c->kat[a][0] != '\0') {
+		ret = hil_katrun_on_target(c->conn.session, (uint8_t)index,
+					   &c->subj[a], c->kat[a], 1);
+	}
+	return ret;
+}
+
+/*
+ * verify_once, and a failure is believed only when it is not the link's:
+ * after a lost link or a timeout the target is brought back (the recovery
+ * ladder) and the check done again; a failure on a
+ * link that has damaged frames (a damaged request may load other bytes,
+ * and CRC-16 lets one damaged frame in 65536 through) is checked again, up to
+ * VERIFY_AGAIN times, and the first pass wins. An implementation that is
+ * wrong fails every time; no damaged frame makes a verification fail.
+ */
+static int verify_believed(struct run_ctx *c, size_t a, int index)
+{
+	const struct hil_config_alg *ca = &c->run->cfg->algs[a];
+	int ret = verify_once(c, a, index);
+	unsigned again;
+
+	if (board_lost(c, ret) || ret == HIL_ERR_TIMEOUT) {
+		/* The link was lost or the target stopped answering (nine
+		 * attempts lost on a noisy link, a hung stub): not the check
+		 * failed. Bring the target back and check again, once. */
+		ret = recover(c);
+		if (ret == HIL_OK) {
+			ret = verify_once(c, a, index);
+		}
+	}
+	for (again = 1; again <= VERIFY_AGAIN; again++) {
+		if (ret == HIL_OK || ret == HIL_ERR_TIMEOUT ||
+		    ret == HIL_ERR_IO || ret == HIL_ERR_NOMEM ||
+		    ret == HIL_ERR_INTERRUPTED ||
+		    !hil_session_damaged(c->conn.session)) {
+			break;
+		}
+		hil_warn(
+			"%s/%s: verification failed on a link that damages frames: checking again (%u of %u)",
+			ca->name, ca->impl, again, VERIFY_AGAIN);
+		ret = verify_once(c, a, index);
+	}
+	return ret;
+}
+
+static int measure(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	size_t a;
+	int ret;
+
+	prepare_subjects(c);
+	/* An operation list that gives an algorithm nothing to do is a
+	 * mistake in the configuration, not a run that measured it. */
+	for (a = 0; a < cfg->n_algs; a++) {
+		uint8_t ops[4];
+
+		if (c->subj_ret[a] == HIL_OK &&
+		    ops_for(cfg, &c->subj[a], ops) == 0) {
+			hil_err("%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
+				cfg->path[0]
+					? cfg->path
+					: "the configuration (command-line options)",
+				a, cfg->algs[a].name, cfg->algs[a].impl,
+				c->subj[a].kind == HILP_KIND_AEAD
+					? "encrypt, decrypt"
+				: c->subj[a].kind == HILP_KIND_BLOCK
+					? "encrypt, with its key setup"
+					: "hash");
+			return HIL_ERR_CONFIG;
+		}
+	}
+	/* Rows of earlier images (a split selection) count as done. */
+	c->planned = c->run->n_rows + plan_rows(c);
+	c->started_ms = hil_now_ms();
+	/* What to expect, before it starts: the last such run's time. */
+	{
+		char db[HIL_PATH + 32];
+		long secs;
+
+		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
+			 HIL_HISTORY_FILE);
+		secs = hil_history_last_seconds(db, cfg->name);
+		if (secs >= 0 && c->run->n_images == 0) {
+			hil_info(
+				"%zu rows to measure; the last complete run of %s took %ld min %02ld s",
+				c->planned - c->run->n_rows, cfg->name,
+				secs / 60, secs % 60);
+		} else {
+			hil_info("%zu rows to measure",
+				 c->planned - c->run->n_rows);
+		}
+	}
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct hil_config_alg *ca = &cfg->algs[a];
+		struct registry_alg *subject = &c->subj[a];
+		int index = find_target_alg(c, ca->name, ca->impl);
+
+		if (c->journal_ret != HIL_OK) {
+			return c->journal_ret; /* a failed row was not recorded */
+		}
+		if (stopping(c)) {
+			return HIL_ERR_INTERRUPTED;
+		}
+		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
+			hil_err("%s/%s: %s", ca->name, ca->impl, c->why[a]);
+			return HIL_ERR_CONFIG;
+		}
+		if (index < 0 && c->subj_ret[a] != HIL_ERR_BUILD) {
+			hil_err("%s/%s is not in the target image", ca->name,
+				ca->impl);
+			return HIL_ERR_MISMATCH;
+		}
+		if (c->subj_ret[a] != HIL_OK) {
+			hil_err("%s/%s %s: its rows are not measured", ca->name,
+				ca->impl, c->why[a]);
+			if (add_failed_row(c, subject, c->why[a]) == NULL) {
+				return HIL_ERR_NOMEM;
+			}
+			continue;
+		}
+		if (!same_api(&c->algs[index], subject)) {
+			hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
+				ca->name, ca->impl, c->algs[index].kind,
+				c->algs[index].keybytes,
+				c->algs[index].npubbytes, c->algs[index].abytes,
+				c->algs[index].blockbytes, ca->name);
+			ret = HIL_ERR_VERIFY;
+		} else {
+			ret = verify_believed(c, a, index);
+		}
+		if (ret == HIL_ERR_INTERRUPTED || stopping(c)) {
+			return HIL_ERR_INTERRUPTED; /* not a failed check */
+		}
+		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+		    ret == HIL_ERR_TARGET_FAULT) {
+			/* It hung or crashed the target while being checked:
+			 * bring the target back, record it, go on with the
+			 * others (a tree of many is measured to its end). */
+			const char *what = ret == HIL_ERR_TARGET_FAULT
+						   ? "took a fault"
+						   : "did not answer (hung)";
+
+			if (recover(c) != HIL_OK) {
+				return ret;
+			}
+			hil_err("%s/%s %s during verification on the target: its rows are not measured",
+				ca->name, ca->impl, what);
+			snprintf(c->why[a], sizeof(c->why[a]),
+				 "%s during verification on the target", what);
+			if (add_failed_row(c, subject, c->why[a]) == NULL) {
+				return HIL_ERR_NOMEM;
+			}
+			continue;
+		}
+		if (ret != HIL_OK) {
+			hil_err("%s/%s failed verification on the target: its rows are not measured",
+				ca->name, ca->impl);
+			if (add_failed_row(
+				    c, subject,
+				    "failed verification on the target") ==
+			    NULL) {
+				return HIL_ERR_NOMEM;
+			}
+			continue;
+		}
+		/* Also the progress a log without a terminal gets. */
+		hil_info(
+			"%s/%s verified on the target against: %s (%zu of %zu rows done)",
+			ca->name, ca->impl, check_name(c, a), c->run->n_rows,
+			c->planned);
+		c->alg_check = check_name(c, a);
+		ret = measure_alg(c, index, subject, c->check[a] != CHECK_NONE);
+		c->alg_check = NULL;
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return c->journal_ret;
+}
+
+static int check_limits(const struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	const struct hilp_info *info = &c->run->info;
+	size_t i;
+
+	if (cfg->bench.runs > info->max_runs) {
+		hil_err("bench.runs is %u but the stub keeps at most %u samples",
+			(unsigned)cfg->bench.runs, info->max_runs);
+		return HIL_ERR_CONFIG;
+	}
+	for (i = 0; i < cfg->bench.n_lengths; i++) {
+		if (cfg->bench.lengths[i] > info->max_msg) {
+			hil_err("bench.lengths[%zu] is %u but the stub's buffers take at most %u bytes",
+				i, (unsigned)cfg->bench.lengths[i],
+				info->max_msg);
+			return HIL_ERR_CONFIG;
+		}
+	}
+	for (i = 0; i < cfg->bench.n_ad_lengths; i++) {
+		if (cfg->bench.ad_lengths[i] > info->max_ad) {
+			hil_err("bench.ad_lengths[%zu] is %u but the stub takes at most %u bytes",
+				i, (unsigned)cfg->bench.ad_lengths[i],
+				info->max_ad);
+			return HIL_ERR_CONFIG;
+		}
+	}
+	return HIL_OK;
+}
+
+static int image_info(struct hil_run *run)
+{
+	struct hil_elf_info ei;
+	int ret = hil_elf_info(run->fw.elf, &ei);
+
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (ei.build_id_len == 0) {
+		hil_err("%s has no GNU build-id: it cannot be identified on the target",
+			run->fw.elf);
+		return HIL_ERR_BUILD;
+	}
+	snprintf(run->build_id, sizeof(run->build_id), "%s", ei.build_id_hex);
+	snprintf(run->elf_sha256, sizeof(run->elf_sha256), "%s", ei.sha256_hex);
+	snprintf(run->elf_compiler, sizeof(run->elf_compiler), "%s",
+		 ei.compiler);
+	run->sizes.flash = (unsigned long)ei.flash;
+	run->sizes.ram_static = (unsigned long)ei.ram;
+	run->sizes.stack_reserved = (unsigned long)ei.stack;
+	{
+		char map[HIL_PATH + 16];
+
+		snprintf(map, sizeof(map), "%s/stub.map", run->fw.dir);
+		return hil_map_impl_sizes(map, run->impl_sizes,
+					  HIL_MAX_IMPL_SIZES,
+					  &run->n_impl_sizes);
+	}
+}
+
+/*
+ * On the emulated board, QEMU loads the cycle-model plugin with the flash
+ * profile of the config; its records go to cycles.txt in the run folder.
+ * Without the plugin the run goes on with instruction counts only, and the
+ * report says why.
+ */
+static void model_plugin(const struct hil_config *cfg, const char *root,
+			 struct hil_run *run)
+{
+	struct hil_cyclemodel_opts o;
+	char plugin[HIL_PATH];
+	int ret;
+
+	run->model.enabled = 0;
+	if (strcmp(cfg->flasher.type, "qemu") != 0) {
+		snprintf(
+			run->model.why, sizeof(run->model.why),
+			"not an emulated board: the counter counts real cycles");
+		return;
+	}
+	if (!cfg->cycle_model.enabled) {
+		snprintf(run->model.why, sizeof(run->model.why),
+			 "cycle_model.enabled is false");
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	ret = hil_cyclemodel_find_plugin(root, plugin, sizeof(plugin));
+	if (ret != HIL_OK) {
+		snprintf(
+			run->model.why, sizeof(run->model.why),
+			"the cycle-model plugin is not built (make cycle-plugin)");
+		hil_warn("%s: rows carry instruction counts only",
+			 run->model.why);
+		return;
+	}
+	ret = hil_cyclemodel_range_from_elf(run->fw.elf,
+					    HIL_CYCLEMODEL_TIMED_FUNC,
+					    &o.range_lo, &o.range_hi);
+	if (ret != HIL_OK) {
+		snprintf(run->model.why, sizeof(run->model.why),
+			 "the image has no %s() to bracket: %s",
+			 HIL_CYCLEMODEL_TIMED_FUNC, hil_strerror(ret));
+		hil_warn("%s", run->model.why);
+		return;
+	}
+	snprintf(run->model.file, sizeof(run->model.file), "%s/cycles.txt",
+		 run->dir);
+	o.plugin = plugin;
+	o.out = run->model.file;
+	o.ws = cfg->cycle_model.wait_states;
+	o.art = cfg->cycle_model.art;
+	ret = hil_cyclemodel_plugin_arg(&o, run->model.plugin_arg,
+					sizeof(run->model.plugin_arg));
+	if (ret != HIL_OK) {
+		snprintf(run->model.why, sizeof(run->model.why),
+			 "the plugin's argument does not fit: %s",
+			 hil_strerror(ret));
+		return;
+	}
+	run->model.enabled = 1;
+	run->model.ws = o.ws;
+	run->model.art = o.art;
+	run->model.why[0] = '\0';
+	hil_cyclemodel_unit(o.ws, o.art, run->model.unit,
+			    sizeof(run->model.unit));
+}
+
+/*
+ * After flashing: is this the board the hardware map (hil_boards_path(),
+ * as for locks) says is on this probe or port?
+ */
+static int check_board_uid(const struct hil_config *cfg,
+			   const struct hil_run *run)
+{
+	struct hil_boards map;
+	char uid[2 * HILP_UID_LEN + 1];
+	char msg[512];
+	int ret;
+
+	if (access(hil_boards_path(), R_OK) != 0 ||
+	    hil_boards_load(hil_boards_path(), &map, msg, sizeof(msg)) !=
+		    HIL_OK) {
+		return HIL_OK; /* no map: the lock names the board instead */
+	}
+	hil_hex_encode(run->info.uid, HILP_UID_LEN, uid);
+	ret = hil_boards_check_uid(hil_boards_match(&map, cfg), uid, msg,
+				   sizeof(msg));
+	if (ret != HIL_OK) {
+		hil_err("%s", msg);
+	}
+	hil_boards_free(&map);
+	return ret;
+}
+
+static int bring_up_steps(const struct hil_config *cfg,
+			  const struct hil_runner_opts *opts,
+			  struct hil_run *run, struct hil_target_conn *conn,
+			  unsigned build_flags, int *at_board);
+
+/* hil_runner_bring_up() with hil_build_firmware_ex() flags. */
+static int bring_up(const struct hil_config *cfg,
+		    const struct hil_runner_opts *opts, struct hil_run *run,
+		    struct hil_target_conn *conn, unsigned build_flags)
+{
+	int at_board = 0;
+	int ret = bring_up_steps(cfg, opts, run, conn, build_flags, &at_board);
+
+	/* A build that fails fails again; a probe that is not there, a
+	 * flash that failed or a board that did not answer may not. */
+	if (ret != HIL_OK && at_board && hil_err_transient(ret)) {
+		run->transient = 1;
+	}
+	return ret;
+}
+
+int hil_runner_bring_up(const struct hil_config *cfg,
+			const struct hil_runner_opts *opts, struct hil_run *run,
+			struct hil_target_conn *conn)
+{
+	return bring_up(cfg, opts, run, conn, 0);
+}
+
+static int bring_up_steps(const struct hil_config *cfg,
+			  const struct hil_runner_opts *opts,
+			  struct hil_run *run, struct hil_target_conn *conn,
+			  unsigned build_flags, int *at_board)
+{
+	struct hil_flasher_params fp;
+	char root[HIL_PATH];
+	size_t i;
+	char path[HIL_PATH + 32];
+	uint64_t t0;
+	int ret;
+
+	memset(conn, 0, sizeof(*conn));
+	ret = hil_build_find_root(root, sizeof(root));
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	git_provenance(root, run);
+	snprintf(path, sizeof(path), "%s/build.log", run->dir);
+	t0 = hil_energy_now_ns();
+	ret = hil_build_firmware_ex(cfg, root, path, opts->algs_override,
+				    build_flags, &run->fw);
+	run->timing.build_ns += hil_energy_now_ns() - t0;
+	t0 = hil_energy_now_ns();
+	if (ret == HIL_OK) {
+		ret = image_info(run);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	memset(&fp, 0, sizeof(fp));
+	fp.program = cfg->flasher.program;
+	fp.run_dir = run->dir;
+	fp.timeout_ms = cfg->flasher.timeout_ms;
+	/* The probe is chosen by serial: never flash whichever board
+	 * OpenOCD happens to find first. */
+	for (i = 0; i < cfg->flasher.n_openocd_cfg && i < HIL_FLASHER_MAX_CFG;
+	     i++) {
+		fp.openocd_cfg[i] = cfg->flasher.openocd_cfg[i];
+	}
+	fp.n_openocd_cfg = i;
+	fp.probe_serial = cfg->flasher.probe_serial;
+	model_plugin(cfg, root, run);
+	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
+	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	*at_board = 1; /* from here on the board, its probe or its link */
+	ret = hil_flasher_start(conn->flasher, run->fw.elf);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	/* Asked only once the tool is known to run: a missing one is
+	 * reported once, by start. */
+	hil_flasher_version(conn->flasher, run->flasher_version,
+			    sizeof(run->flasher_version));
+	if (strcmp(cfg->link.type, "serial") == 0) {
+		ret = hil_link_open(&conn->link, "serial", cfg->link.port,
+				    cfg->link.baud);
+	} else {
+		ret = hil_link_open(&conn->link, "socket",
+				    hil_flasher_link_where(conn->flasher), 0);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (opts->faults != NULL) {
+		ret = hil_link_wrap_flaky(&conn->link, conn->link,
+					  opts->faults);
+		if (ret != HIL_OK) {
+			conn->link = NULL; /* the wrapper closed it */
+			return ret;
+		}
+	}
+	ret = hil_session_open(&conn->session, conn->link, cfg->link.timeout_ms,
+			       cfg->link.retries);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	/* SIGTERM ends a wait for a reply at once (docs/lab.md). */
+	hil_session_set_stop(conn->session, opts->stop);
+	ret = hil_session_handshake(conn->session, HANDSHAKE_MS, &run->info);
+	run->timing.start_ns += hil_energy_now_ns() - t0;
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	*at_board = 0; /* the wrong image or board is not worth a retry */
+	ret = hil_runner_identify(run);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	return check_board_uid(cfg, run);
+}
+
+void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
+{
+	if (conn->session != NULL) {
+		const struct hil_session_stats *st =
+			hil_session_get_stats(conn->session);
+
+		run->retries += st->retries;
+		run->requests += st->requests;
+		run->bad_frames += st->bad_frames;
+		run->timeouts += st->timeouts;
+		run->timing.call_ns += st->call_ns;
+		run->timing.wait_ns += st->wait_ns;
+		run->timing.bench_timeouts += st->long_timeouts;
+		run->timing.bench_timeout_ns += st->long_timeout_ns;
+		hil_session_close(conn->session);
+		conn->session = NULL;
+	}
+	hil_link_close(conn->link);
+	conn->link = NULL;
+	if (conn->flasher != NULL) {
+		hil_flasher_close(conn->flasher); /* stops QEMU */
+		conn->flasher = NULL;
+	}
+}
+
+/*
+ * Open the configured sensor before anything slow happens, so that a
+ * missing adapter is an error within seconds; without one, the report says
+ * why energy is not measured.
+ */
+static int sensor_open(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_run_sensor *z = &c->run->sensor;
+	struct hil_sensor_info info;
+	char err[512];
+	int ret;
+
+	if (!hil_sensor_configured(cfg)) {
+		snprintf(z->type, sizeof(z->type), "none");
+		snprintf(
+			z->why, sizeof(z->why), "%s",
+			strcmp(cfg->flasher.type, "qemu") == 0
+				? "not measured: emulated board and no sensor configured (sensor.type is \"none\")"
+				: "not measured: no sensor configured (sensor.type is \"none\")");
+		return HIL_OK;
+	}
+	ret = hil_sensor_open(cfg, &c->sensor, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("sensor: %s", err);
+		return ret;
+	}
+	hil_sensor_describe(c->sensor, &info);
+	snprintf(z->type, sizeof(z->type), "%s", info.type);
+	snprintf(z->bus, sizeof(z->bus), "%s", info.bus);
+	z->address = info.address;
+	z->model = info.model;
+	z->shunt_ohm = info.shunt_ohm;
+	z->max_current_a = info.max_current_a;
+	z->config_reg = info.config_reg;
+	z->cal_reg = info.cal_reg;
+	z->current_lsb_a = info.current_lsb_a;
+	z->cycle_us = info.cycle_us;
+	if (hil_sensor_summary(c->sensor, err, sizeof(err)) > 0) {
+		hil_info("%s", err);
+	}
+	return HIL_OK;
+}
+
+/* Start sampling once the target is up and its clock is known. */
+static int energy_start(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_run_sensor *z = &c->run->sensor;
+	struct hil_energyrun_opts eo;
+	int ret;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.conversions = cfg->sensor.conversions;
+	eo.windows = cfg->sensor.windows;
+	eo.timeout_ms = cfg->link.timeout_ms;
+	eo.baud = strcmp(cfg->link.type, "serial") == 0 ? cfg->link.baud : 0;
+	if (c->run->info.clock_hz != 0 &&
+	    c->run->info.counter_unit == HILP_UNIT_CYCLES) {
+		eo.clock_hz = c->run->info.clock_hz;
+		snprintf(z->time_basis, sizeof(z->time_basis),
+			 "%s at the core clock the stub reports, %u Hz",
+			 hil_unit_name(c->run->info.counter_unit),
+			 (unsigned)c->run->info.clock_hz);
+	} else {
+		eo.clock_hz = cfg->board.clock_hz;
+		snprintf(
+			z->time_basis, sizeof(z->time_basis),
+			"%s taken as cycles at the configured %u Hz: a model, not a time",
+			hil_unit_name(c->run->info.counter_unit),
+			(unsigned)cfg->board.clock_hz);
+	}
+	ret = hil_energyrun_start(&c->energy, hil_sensor_ina219(c->sensor),
+				  hil_sensor_model(c->sensor), &eo);
+	if (ret != HIL_OK) {
+		hil_err("sensor: the sampler did not start: %s",
+			hil_strerror(ret));
+	}
+	return ret;
+}
+
+/*
+ * The cycle model's record file afresh: a new emulator appends to it, and
+ * the rows measured so far keep their estimates.
+ */
+static void model_file_afresh(const struct hil_run *run)
+{
+	char model_file[HIL_PATH + 32];
+	int fd;
+
+	snprintf(model_file, sizeof(model_file), "%s/cycles.txt", run->dir);
+	fd = open(model_file, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+	}
+}
+
+/* One image on the target, up: measure the rows of its algorithms. */
+static int measure_image(struct run_ctx *c, const char *journal)
+{
+	struct hil_run *run = c->run;
+	int ret = HIL_OK;
+
+	if (c->sensor != NULL) {
+		ret = energy_start(c);
+	}
+	if (ret == HIL_OK && run->model.enabled) {
+		/* From the start of the file: the boot's calibration. */
+		if (hil_cyclemodel_open(&c->model, run->model.file, 0) !=
+		    HIL_OK) {
+			hil_warn(
+				"the cycle model's records (%s) cannot be read: no estimated cycles",
+				run->model.file);
+			run->model.enabled = 0;
+			snprintf(run->model.why, sizeof(run->model.why),
+				 "its record file could not be read");
+		} else {
+			model_drain(c);
+		}
+	}
+	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
+		/* Only rows of the very image now on the target are kept. */
+		ret = hil_journal_load(journal, run->build_id, &c->resumed,
+				       &c->n_resumed);
+	}
+	if (ret == HIL_OK) {
+		ret = check_limits(c);
+	}
+	if (ret == HIL_OK) {
+		/* Once per image: the recovery ladder and the leak test reuse
+		 * it (the ladder checks the build-id, not the table). */
+		memset(c->work, 0, sizeof(c->work)); /* indices of this image */
+		ret = hil_target_algs(c->conn.session, c->algs,
+				      HIL_TARGET_MAX_ALGS, &c->n_algs);
+	}
+	if (ret == HIL_OK) {
+		ret = measure(c);
+		progress_done(c);
+	}
+	return ret;
+}
+
+/* What one image left open (its target, sampler, host builds), closed. */
+static void image_done(struct run_ctx *c)
+{
+	size_t k;
+
+	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
+		hil_ownref_close(&c->own[k]);
+	}
+	hil_energyrun_free(c->energy);
+	c->energy = NULL;
+	hil_cyclemodel_close(c->model);
+	c->model = NULL;
+	hil_runner_take_down(&c->conn, c->run);
+	hil_journal_free(c->resumed, c->n_resumed);
+	c->resumed = NULL;
+	c->n_resumed = 0;
+}
+
+/* The run's results of the images so far, kept across images. */
+struct split_keep {
+	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
+	size_t n_impl_sizes;
+	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS];
+	size_t n_foreign;
+	char algs[sizeof(((struct hil_firmware *)0)->algs)];
+	struct hil_build_split split;
+};
+
+/* The image just measured, added to what the run keeps. */
+static void keep_image(struct hil_run *run, struct split_keep *k,
+		       size_t first_row)
+{
+	struct hil_run_image *im;
+	size_t i;
+
+	for (i = first_row; i < run->n_rows; i++) {
+		snprintf(run->rows[i].build_id, sizeof(run->rows[i].build_id),
+			 "%s", run->build_id);
+	}
+	if (run->n_images < HIL_RUN_MAX_IMAGES) {
+		im = &run->images[run->n_images++];
+		snprintf(im->algs, sizeof(im->algs), "%s", run->fw.algs);
+		snprintf(im->build_id, sizeof(im->build_id), "%s",
+			 run->build_id);
+		snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s",
+			 run->elf_sha256);
+		im->sizes = run->sizes;
+	}
+	for (i = 0;
+	     i < run->n_impl_sizes && k->n_impl_sizes < HIL_MAX_IMPL_SIZES;
+	     i++) {
+		k->impl_sizes[k->n_impl_sizes++] = run->impl_sizes[i];
+	}
+	for (i = 0; i < run->fw.n_foreign && k->n_foreign < HIL_CFG_MAX_ALGS;
+	     i++) {
+		k->foreign[k->n_foreign++] = run->fw.foreign[i];
+	}
+	if (run->fw.algs[0] != '\0') {
+		snprintf(k->algs + strlen(k->algs),
+			 sizeof(k->algs) - strlen(k->algs), "%s%s",
+			 k->algs[0] ? " " : "", run->fw.algs);
+	}
+}
+
+/* A row that says why an implementation of cfg was not measured. */
+static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
+		    const char *why)
+{
+	struct registry_alg subject;
+
+	memset(&subject, 0, sizeof(subject));
+	subject.name = ca->name;
+	subject.impl = ca->impl;
+	hil_err("%s/%s %s: its rows are not measured", ca->name, ca->impl, why);
+	return add_failed_row(c, &subject, why) != NULL ? HIL_OK
+							: HIL_ERR_NOMEM;
+}
+
+/*
+ * The selection does not fit one image: split it over as few as halving
+ * finds, then build, start and measure each in turn, into one run.
+ */
+static int measure_split(struct run_ctx *c, const char *journal)
+{
+	struct hil_run *run = c->run;
+	const struct hil_config *cfg = run->cfg;
+	struct split_keep *k = calloc(1, sizeof(*k));
+	size_t skip[HIL_CFG_MAX_ALGS], n_skip = 0;
+	char excluded[HIL_CFG_MAX_ALGS][256];
+	char root[HIL_PATH], log[HIL_PATH + 16];
+	size_t g, i, a;
+	int ret;
+
+	if (k == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	/* Folders that did not build stay out (and get their failed rows). */
+	for (a = 0; a < cfg->n_algs; a++) {
+		const char *why = excluded_why(c, &cfg->algs[a]);
+
+		if (why != NULL) {
+			snprintf(excluded[n_skip], sizeof(excluded[0]), "%s",
+				 why);
+			skip[n_skip++] = a;
+		}
+	}
+	hil_warn(
+		"the %zu implementations do not fit one image (%s): splitting them over several images, each built, started and measured in turn",
+		cfg->n_algs - n_skip, run->fw.overflow);
+	snprintf(log, sizeof(log), "%s/build.log", run->dir);
+	ret = hil_build_find_root(root, sizeof(root));
+	if (ret == HIL_OK) {
+		ret = hil_build_split(cfg, root, log, skip, n_skip, &k->split);
+	}
+	if (ret == HIL_OK) {
+		hil_info("split into %zu image%s%s", k->split.n_images,
+			 k->split.n_images == 1 ? "" : "s",
+			 k->split.n_too_big > 0
+				 ? ", and some implementations too big alone"
+				 : "");
+	}
+	for (g = 0; ret == HIL_OK && g < k->split.n_images; g++) {
+		struct hil_config *sub = hil_build_subset(
+			cfg, k->split.image[g].algs, k->split.image[g].n_algs);
+		size_t first_row = run->n_rows;
+
+		if (sub == NULL) {
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
+		hil_info("image %zu of %zu: %zu implementation%s", g + 1,
+			 k->split.n_images, sub->n_algs,
+			 sub->n_algs == 1 ? "" : "s");
+		if (g > 0) {
+			model_file_afresh(run);
+		}
+		run->cfg = sub;
+		ret = hil_runner_bring_up(sub, c->opts, run, &c->conn);
+		if (ret == HIL_OK) {
+			ret = measure_image(c, journal);
+		}
+		keep_image(run, k, first_row);
+		image_done(c);
+		run->cfg = cfg;
+		free(sub);
+	}
+	/* The rows of those that could not be in any image. */
+	for (i = 0; ret == HIL_OK && i < k->split.n_too_big; i++) {
+		ret = fail_alg(c, &cfg->algs[k->split.too_big[i].alg],
+			       k->split.too_big[i].why);
+	}
+	for (i = 0; ret == HIL_OK && i < n_skip; i++) {
+		char why[HIL_ROW_ERR];
+
+		snprintf(why, sizeof(why), "does not build: %s", excluded[i]);
+		ret = fail_alg(c, &cfg->algs[skip[i]], why);
+	}
+	/* The report speaks of every image's implementations. */
+	memcpy(run->impl_sizes, k->impl_sizes, sizeof(run->impl_sizes));
+	run->n_impl_sizes = k->n_impl_sizes;
+	memcpy(run->fw.foreign, k->foreign, sizeof(run->fw.foreign));
+	run->fw.n_foreign = k->n_foreign;
+	snprintf(run->fw.algs, sizeof(run->fw.algs), "%s", k->algs);
+	free(k);
+	return ret;
+}
+
+int hil_runner_run(const struct hil_config *cfg,
+		   const struct hil_runner_opts *opts, struct hil_run *run)
+{
+	struct run_ctx c;
+	char path[HIL_PATH + 32];
+	uint64_t t_run;
+	int ret;
+	int report_ret;
+
+	memset(&c, 0, sizeof(c));
+	memset(run, 0, sizeof(*run));
+	c.opts = opts;
+	c.run = run;
+	c.journal_fd = -1;
+	run->cfg = cfg;
+	run->status = "failed";
+	t_run = hil_energy_now_ns();
+
+	/* A misspelt name fails here, before a folder is made or anything
+	 * is built (a resumed run or an override was checked before). */
+	if (opts->algs_override == NULL && opts->resume_dir == NULL) {
+		ret = hil_algnames_check(cfg);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	ret = hil_runner_make_run_dir(cfg, opts, run);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (opts->on_run_dir != NULL) {
+		opts->on_run_dir(opts->on_run_dir_arg, run->dir);
+	}
+	/* $HILRUN_HOST: the lab host's name when it is not the machine's
+	 * (several simulated hosts on one machine, a container's name). */
+	if (getenv("HILRUN_HOST") != NULL && getenv("HILRUN_HOST")[0] != '\0') {
+		snprintf(run->host, sizeof(run->host), "%s",
+			 getenv("HILRUN_HOST"));
+	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
+		snprintf(run->host, sizeof(run->host), "unknown");
+	}
+	{
+		struct utsname u;
+
+		if (uname(&u) == 0) {
+			snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
+				 u.sysname, u.release, u.machine);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
+	snprintf(c.journal_path, sizeof(c.journal_path), "%s", path);
+	c.journal_fd = hil_open_append(path); /* never through a planted link */
+	if (c.journal_fd < 0) {
+		/* Without its journal a run could lose what it measures (and
+		 * a link there may point anywhere): nothing is measured. */
+		hil_err("cannot open the journal %s: %s%s", path,
+			strerror(errno),
+			errno == ELOOP ? " (a symbolic link: refused)" : "");
+		return HIL_ERR_IO;
+	}
+
+	ret = HIL_OK;
+	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
+		/* Without it the run cannot be resumed: on a full disk,
+		 * nothing is measured. */
+		ret = write_run_file(run);
+	}
+	if (opts->resume_dir != NULL) {
+		/* The cycle model's records of the run that stopped belong to
+		 * an emulator that is gone (the rows it measured keep their
+		 * estimates in the journal), and a full disk may have cut its
+		 * last line: the new emulator starts the file afresh. */
+		model_file_afresh(run);
+	}
+	if (ret == HIL_OK) {
+		ret = sensor_open(&c);
+	}
+	if (ret == HIL_OK) {
+		/* A selection too big for one image is split, not refused. */
+		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
+
+		ret = bring_up(cfg, opts, run, &c.conn,
+			       may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
+		if (ret == HIL_OK) {
+			ret = measure_image(&c, path);
+		} else if (ret == HIL_ERR_BUILD && may_split &&
+			   run->fw.overflowed) {
+			hil_runner_take_down(&c.conn, run);
+			ret = measure_split(&c, path);
+		}
+	}
+	image_done(&c);
+	hil_sensor_close(c.sensor);
+	if (c.journal_fd >= 0) {
+		close(c.journal_fd);
+	}
+	if (opts->resume_dir != NULL) {
+		hil_info(
+			"resume: %zu row%s kept from the journal, %zu measured now",
+			c.used_resumed, c.used_resumed == 1 ? "" : "s",
+			run->n_rows - c.used_resumed);
+	}
+
+	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED && stopping(&c)) {
+		/* Whatever failed after the stop (a build or an emulator
+		 * signalled with us) failed because of it. */
+		ret = HIL_ERR_INTERRUPTED;
+	}
+	hil_utc_iso(run->finished, sizeof(run->finished));
+	run->timing.total_ns = hil_energy_now_ns() - t_run;
+	if (hil_run_compute_fits(run) != HIL_OK) {
+		hil_warn("out of memory fitting the length series: no fits[]");
+	}
+	hil_run_compute_normalized(run);
+	hil_energyest_apply(run);
+	if (ret == HIL_OK) {
+		size_t i;
+
+		run->status = "complete";
+		for (i = 0; i < run->n_rows; i++) {
+			if (!run->rows[i].ok) {
+				ret = HIL_ERR_VERIFY;
+			}
+		}
+	} else if (run->n_rows > 0) {
+		run->status = "partial";
+	}
+	/* Whatever happened, what was measured is written down. */
+	report_ret = hil_report_write_json(run);
+	if (report_ret == HIL_OK) {
+		/* Tables, plots and the HTML page, from the JSON just written. */
+		if (hil_report_render_all(run->dir) != HIL_OK) {
+			hil_warn(
+				"the report's tables and plots could not be rendered; report.json is complete");
+		}
+		point_latest(opts, run);
+		hil_info("report: %s/report.json (summary.md, report.html)",
+			 run->dir);
+	}
+	/* The run history beside the run folders (hilrun history). */
+	if (run->dir[0] != '\0' && run->n_rows > 0) {
+		char db[HIL_PATH + 32];
+
+		snprintf(db, sizeof(db), "%s/%s", opts->results_dir,
+			 HIL_HISTORY_FILE);
+		if (hil_history_record(db, run) != HIL_OK) {
+			hil_warn("run %s is not in the history %s", run->id,
+				 db);
+		}
+	}
+	return ret != HIL_OK ? ret : report_ret;
+}

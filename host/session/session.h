@@ -1,0 +1,147 @@
+/* session: request/reply over the protocol with sequence numbers, timeouts, resync and bounded retries. */
+#ifndef HIL_SESSION_H
+#define HIL_SESSION_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hilp.h"
+#include "drivers/link/link.h"
+
+struct hil_session;
+
+/* Counters of what the session had to recover from, for the report. */
+struct hil_session_stats {
+	unsigned requests;
+	unsigned retries;
+	unsigned bad_frames; /* replies that failed COBS, length or CRC */
+	unsigned timeouts;
+	unsigned target_rejects; /* target said our frame was damaged */
+	/* Wall time inside hil_session_call(), and the part of it spent
+	 * waiting from the end of a request to the first byte of a reply
+	 * (the target computing, plus one link latency). */
+	uint64_t call_ns;
+	uint64_t wait_ns;
+	/* Waits of hil_session_call_long() (BENCH) that ran out before the
+	 * reply, and the time spent in them: the target computing longer
+	 * than its timeout, or hung; not time on the link. */
+	unsigned long_timeouts;
+	uint64_t long_timeout_ns;
+	/* The longest wait for one reply: an attempt that heard bytes but not
+	 * its reply in time (a late reply) doubles the next attempt's wait,
+	 * up to HIL_SESSION_BACKOFF_MAX times the timeout, so a slow machine
+	 * is waited for, while a lost frame or a hung target is not. */
+	unsigned longest_wait_ms;
+};
+
+#define HIL_SESSION_BACKOFF_MAX 8u
+
+/* The last fault the target reported (HILP_ST_FAULT), if any. */
+struct hil_session_fault {
+	int seen;
+	uint32_t pc, cfsr, hfsr, bfar;
+};
+
+/**
+ * Start a session on an open link (borrowed: the caller closes it after
+ * hil_session_close).
+ * @param timeout_ms default reply timeout; @param retries extra attempts.
+ * @return HIL_OK or HIL_ERR_NOMEM.
+ */
+int hil_session_open(struct hil_session **out, struct hil_link *link,
+		     unsigned timeout_ms, unsigned retries);
+void hil_session_close(struct hil_session *s);
+
+/**
+ * A flag (set by hilrun's SIGTERM/SIGINT handler) that ends any wait for a
+ * reply within about 100 ms with HIL_ERR_INTERRUPTED, however long the
+ * request's timeout. NULL (the default) waits out the timeout.
+ */
+void hil_session_set_stop(struct hil_session *s,
+			  const volatile sig_atomic_t *stop);
+
+/**
+ * One command with a sequence byte: sends [cmd, scmd, seq, payload...],
+ * waits for the reply ['r', seq, ...] and the status packet ['e', status].
+ * Damaged or missing replies are retried after a resync; the target's own
+ * status is returned, not retried.
+ * @param reply receives the reply data after the sequence byte (cap bytes);
+ *        may be NULL when cap is 0.
+ * @param reply_len receives its length (may be NULL).
+ * @param status receives the target's status (HILP_ST_*).
+ * @param timeout_ms 0 for the session default.
+ * @return HIL_OK when a status was received (check *status), HIL_ERR_TIMEOUT
+ *         naming the link and command after the last retry, HIL_ERR_IO.
+ */
+int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+		     const uint8_t *payload, size_t plen, uint8_t *reply,
+		     size_t cap, size_t *reply_len, uint8_t *status,
+		     unsigned timeout_ms);
+
+/**
+ * A command that may run long on the target (BENCH): as hil_session_call(),
+ * except that it is never sent again while the target may still be running
+ * it. The stub answers nothing while it computes (it polls its UART between
+ * commands only), so when no reply comes within timeout_ms the session
+ * waits once more, up to timeout_ms, for the late reply, sending nothing,
+ * and then gives up with HIL_ERR_TIMEOUT for the caller's recovery ladder.
+ * Only a request the target said was damaged, or a reply that arrived
+ * damaged (the target is done and idle then), is sent again.
+ * @param timeout_ms the timeout sized for the work (0: session default).
+ */
+int hil_session_call_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			  const uint8_t *payload, size_t plen, uint8_t *reply,
+			  size_t cap, size_t *reply_len, uint8_t *status,
+			  unsigned timeout_ms);
+
+/**
+ * Wait until the target answers INFO, for at most total_ms: the stub may
+ * still be booting or may have missed bytes sent before its UART was on.
+ * @return HIL_OK with info filled, HIL_ERR_TIMEOUT, or HIL_ERR_MISMATCH when
+ *         the stub frames its packets as protocol 2 did (CRC-8): it must be
+ *         rebuilt (the message says so).
+ */
+int hil_session_handshake(struct hil_session *s, unsigned total_ms,
+			  struct hilp_info *info);
+
+/* The smallest chunk hil_session_chunk() suggests. */
+#define HIL_SESSION_MIN_CHUNK 16u
+
+/**
+ * How many payload bytes one LOAD or FETCH should carry now. On a clean
+ * link: max. Every damaged or lost attempt halves it (down to
+ * HIL_SESSION_MIN_CHUNK), every 16 calls answered at the first attempt
+ * double it again (up to max): on a link that damages one byte in a
+ * hundred, a full 250-byte frame arrives whole one time in twelve, a
+ * 20-byte one four times in five.
+ * @param max the largest payload the caller's command takes.
+ * @return a size from min(max, HIL_SESSION_MIN_CHUNK) to max.
+ */
+size_t hil_session_chunk(const struct hil_session *s, size_t max);
+
+/**
+ * Whether this session has seen the link damage a frame since the
+ * handshake: a reply that failed its checks, or the target saying that our
+ * request did (a silence alone is no evidence: the target may hang). The
+ * framing's CRC-16 catches every burst of up to 16 bits but lets about one
+ * damaged frame in 65536 through when the damage is spread wider, so on
+ * such a link callers still check what matters end to end
+ * (hil_target_fetch reads until two reads agree; the runner measures a
+ * failed row again).
+ * @return 1 or 0; it never goes back to 0 for this session.
+ */
+int hil_session_damaged(const struct hil_session *s);
+
+const struct hil_session_stats *
+hil_session_get_stats(const struct hil_session *s);
+const struct hil_session_fault *
+hil_session_get_fault(const struct hil_session *s);
+
+/** Name of a command byte for messages, e.g. "BENCH". */
+const char *hil_session_cmd_name(uint8_t cmd);
+
+/** Text of a wire status, e.g. "buffer too small for the request". */
+const char *hil_session_status_text(uint8_t status);
+
+#endif /* HIL_SESSION_H */

@@ -1,0 +1,21 @@
+# impl.mk: how an implementation folder (NIST LWC layout) is named, found and compiled, for the host and the firmware builds alike.
+
+# Every implementation folder target/crypto/<alg>/<impl> (NIST LWC API).
+ALL_IMPLS ?= $(patsubst target/crypto/%/,%,$(sort $(dir $(wildcard target/crypto/*/*/api.h))))
+# An implementation is "alg/impl" (bundled: target/crypto/alg/impl) or
+# "alg/impl=DIR" (an external folder in the NIST LWC layout).
+impl_id = $(firstword $(subst =, ,$(1)))
+impl_dir = $(or $(word 2,$(subst =, ,$(1))),target/crypto/$(1))
+impl_sym = $(subst .,_,$(subst +,_,$(subst -,_,$(subst /,_,$(1)))))
+impl_srcs = $(wildcard $(call impl_dir,$(1))/*.c)
+impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
+	-Dcrypto_aead_decrypt=$(call impl_sym,$(1))_aead_decrypt \
+	-Dcrypto_hash=$(call impl_sym,$(1))_hash \
+	-Dcrypto_xof=$(call impl_sym,$(1))_xof \
+	-Dcrypto_block_keysetup=$(call impl_sym,$(1))_block_keysetup \
+	-Dcrypto_block_ecb_encrypt=$(call impl_sym,$(1))_block_ecb_encrypt \
+	-DHIL_ALG_SYM=$(call impl_sym,$(1)) \
+	-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
+	-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \
+	-I$(2) -Itarget/framework
+

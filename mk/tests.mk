@@ -1,0 +1,100 @@
+# tests.mk: unit tests (cmocka), known-answer tests of every implementation and end-to-end tests on QEMU.
+TB := $(BUILD)/tests
+UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
+	elfinfo session refcrypto mapsizes openocd_flasher doctor image_checks \
+	nucleo_clock_math render html_headless i2c_ftdi ina219 energy i2c_linux \
+	lock boards serve
+UNIT_TESTS += sensor
+UNIT_TESTS += leak
+UNIT_TESTS += paths target
+UNIT_TESTS += result
+UNIT_TESTS += usart_rx model_ratio bench_counter
+UNIT_TESTS += energyest
+UNIT_TESTS += benchtime
+
+# Every unit test links the helpers of tests/unit/unit_util.h. They go first:
+# with -MMD the dependencies of the last source are the ones kept.
+UNIT_UTIL := tests/unit/unit_util.c
+.SECONDEXPANSION:
+$(TB)/test_%: tests/unit/test_%.c $(UNIT_UTIL) $(UNIT_UTIL:.c=.h) $(HB)/libhil.a \
+		$$(TEST_EXTRA_$$*)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(HOST_LDFLAGS) -o $@ $(UNIT_UTIL) \
+		$< $(TEST_EXTRA_$*) $(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+
+# The MPSSE interpreter stands in for an FT232H on a bus with an INA219.
+TEST_EXTRA_i2c_ftdi := tests/unit/mpsse_interp.c
+# target/bench.c as the stub has it, on the test's mock HAL.
+TEST_EXTRA_bench_counter := target/bench.c
+
+# Known-answer tests of each implementation, built from its folder as it is
+# (API names not renamed), with the official vector files in tests/kat.
+# name:folder
+KAT_TESTS := ascon_aead128_kat:ascon-aead128/ref \
+	ascon_aead128_bi32_kat:ascon-aead128/bi32 \
+	ascon128v12_kat:ascon128v12/ref \
+	ascon_hash256_kat:ascon-hash256/ref \
+	ascon_xof128_kat:ascon-xof128/ref \
+	speck64128_kat:speck64-128-ecb/ref \
+	aes128_ecb_kat:aes128-ecb/ref \
+	aes128_gcm_kat:aes128-gcm/ref \
+	chacha20poly1305_kat:chacha20-poly1305/ref
+kat_name = $(firstword $(subst :, ,$(1)))
+kat_dir = target/crypto/$(lastword $(subst :, ,$(1)))
+# All of them read their files through kat_suite.c; the AEAD tests share
+# their known-answer and forgery checks too.
+AEAD_KAT_TESTS := ascon_aead128_kat ascon_aead128_bi32_kat ascon128v12_kat \
+	aes128_gcm_kat chacha20poly1305_kat
+$(foreach t,$(KAT_TESTS),$(eval TEST_EXTRA_$(call kat_name,$(t)) := tests/unit/kat_suite.c))
+$(foreach t,$(AEAD_KAT_TESTS),$(eval TEST_EXTRA_$(t) += tests/unit/aead_kat_suite.c))
+define kat_test_rule
+$(TB)/test_$(call kat_name,$(1)): tests/unit/test_$(call kat_name,$(1)).c $(TEST_EXTRA_$(call kat_name,$(1))) \
+		$(patsubst %.c,%.h,$(TEST_EXTRA_$(call kat_name,$(1)))) $(wildcard $(call kat_dir,$(1))/*.c) $(HB)/libhil.a $(TB)/ref_renamed/ascon_aead128_ref.o
+	@mkdir -p $$(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(call kat_dir,$(1)) -Itarget/framework -Itests/unit $(HOST_LDFLAGS) -o $$@ $$< \
+		$(TEST_EXTRA_$(call kat_name,$(1))) \
+		$(wildcard $(call kat_dir,$(1))/*.c) $(TB)/ref_renamed/ascon_aead128_ref.o \
+		$(HB)/libhil.a $(HOST_LDLIBS) -lcmocka
+endef
+$(foreach t,$(KAT_TESTS),$(eval $(call kat_test_rule,$(t))))
+
+# bi32 is compared with the reference: link the reference under other names.
+$(TB)/ref_renamed/ascon_aead128_ref.o: target/crypto/ascon-aead128/ref/encrypt.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Dcrypto_aead_encrypt=ref_encrypt \
+		-Dcrypto_aead_decrypt=ref_decrypt -Itarget/crypto/ascon-aead128/ref \
+		-Itarget/framework -c $< -o $@
+
+UNIT_TESTS += $(foreach t,$(KAT_TESTS),$(call kat_name,$(t)))
+include tests/fuzz/fuzz.mk
+UNIT_BINS := $(addprefix $(TB)/test_,$(UNIT_TESTS))
+
+# End-to-end tests: the real stub under QEMU, driven through the host library.
+E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery \
+	e2e_crypt e2e_energy
+E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
+# Fault injection: flaky link, emulator killed, two runs on one board.
+E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
+# A full results file system (a small tmpfs; skipped where it cannot be mounted).
+E2E_TESTS += e2e_diskfull
+# The lab daemon killed mid-job resumes the job's journal.
+E2E_TESTS += e2e_serve_kill
+# What a CI engine relies on: --board, exit statuses, --result-json, SIGTERM.
+E2E_TESTS += e2e_contract
+# Users' own folders in the NIST LWC layout.
+E2E_TESTS += e2e_owncode
+# The command line as a user meets it (hilrun as a process).
+E2E_TESTS += e2e_cli
+$(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
+		tests/e2e/e2e_util.c $(HB)/libhil.a $(HOST_LDLIBS) \
+		$(E2E_LIBS_$*) -lcmocka
+
+# hilrun crypt is compared with OpenSSL's implementations where it has them.
+E2E_LIBS_crypt := -lcrypto
+E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
+
+# The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.
+include mk/emu.mk
+
