@@ -88,7 +88,8 @@ $(call fz_stub,$(FZ)/stub,FUZZ_CC,FZ_CFLAGS,FZ_STUB_OBJS)
 FZ_COMMON := tests/fuzz/fuzz_common.c
 FZ_SRCS_frame := tests/fuzz/fuzz_frame.c protocol/hilp.c
 FZ_SRCS_stub := tests/fuzz/fuzz_stub.c tests/fuzz/fuzz_board.c protocol/hilp.c
-FZ_SRCS_config := tests/fuzz/fuzz_config.c host/config/config.c host/util/err.c host/util/util.c \
+FZ_SRCS_config := tests/fuzz/fuzz_config.c host/config/config.c host/config/jsonld.c \
+	host/config/jsonld_get.c host/util/err.c host/util/util.c \
 	host/util/log.c
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c
 FZ_SRCS_report := tests/fuzz/fuzz_report.c host/report/load.c \
