@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drivers/board/board.h"
 #include "util/err.h"
 #include "hilp.h"
 #include "util/log.h"
@@ -95,7 +96,7 @@ static int on_qemu(const struct hil_crypt_args *a,
 	int index = -1;
 	int ret;
 
-	if (a->cfg == NULL || strcmp(a->cfg->flasher.type, "qemu") != 0) {
+	if (a->cfg == NULL || !hil_board_emulated(a->cfg->board.name)) {
 		hil_err("--on qemu needs a configuration for the emulated board");
 		return HIL_ERR_ARG;
 	}

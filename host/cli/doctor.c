@@ -262,6 +262,8 @@ static void check_probe(struct doctor *d, const struct hil_config *cfg)
 static void check_flasher(struct doctor *d, const struct hil_config *cfg)
 {
 	const char *type = cfg->flasher.type;
+	const struct hil_flasher_ops *ops;
+	char hint[128];
 	int have;
 
 	if (cfg->flasher.program[0] == '\0') {
@@ -269,12 +271,12 @@ static void check_flasher(struct doctor *d, const struct hil_config *cfg)
 		       "flasher %s runs no program", type);
 		return;
 	}
-	have = check_version(
-		d, "flasher program", cfg->flasher.program,
-		strcmp(type, "openocd") == 0
-			? " (Debian: apt install openocd)"
-			: " (Debian: apt install qemu-system-arm)");
-	if (strcmp(type, "openocd") != 0) {
+	ops = hil_flasher_find(type);
+	snprintf(hint, sizeof(hint), " (Debian: apt install %s)",
+		 ops != NULL && ops->package != NULL ? ops->package : type);
+	have = check_version(d, "flasher program", cfg->flasher.program, hint);
+	/* Only a flasher with a probe check drives a programmer. */
+	if (ops == NULL || ops->probe == NULL) {
 		report(d, "probe", V_SKIP, "flasher %s needs no probe", type);
 		return;
 	}

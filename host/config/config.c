@@ -24,29 +24,79 @@
 #include "util/util.h"
 
 #include "config/jsonld.h"
+#include "drivers/board/board.h"
+#include "drivers/flasher/flasher.h"
 
-static const char *const board_names[] = {"qemu-netduino", "nucleo-f401re",
-					  NULL};
 static const char *const link_names[] = {"socket", "serial", NULL};
-static const char *const flasher_names[] = {"qemu", "openocd", NULL};
 static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
 static const char *const sensor_names[] = {"none", "ina219", NULL};
 static const uint32_t op_bits[] = {HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
 				   HIL_OPS_HASH};
 
-static const struct hil_jsonld_choice board_choice = {
-	"a board", board_names, "qemu-netduino or nucleo-f401re"};
 static const struct hil_jsonld_choice link_choice = {"a link", link_names,
 						     "socket or serial"};
-static const struct hil_jsonld_choice flasher_choice = {
-	"a flasher", flasher_names, "qemu or openocd"};
 static const struct hil_jsonld_choice op_choice = {"an operation", op_names,
 						   "encrypt, decrypt or hash"};
 static const struct hil_jsonld_choice sensor_choice = {"a sensor", sensor_names,
 						       "none or ina219"};
 
-/* The flasher each board is programmed with, index for index. */
-static const char *const board_flasher[] = {"qemu", "openocd"};
+/* Room for the names of one kind of driver. */
+#define MAX_DRIVERS 32
+
+/*
+ * A choice among the drivers of one kind, from the driver tables (the
+ * loader never names a driver): names and expected are the caller's.
+ */
+struct driver_choice {
+	struct hil_jsonld_choice ch;
+	const char *names[MAX_DRIVERS + 1];
+	char expected[512];
+};
+
+static const struct hil_jsonld_choice *board_choice(struct driver_choice *d)
+{
+	const struct hil_board_driver *const *all = hil_board_all();
+	size_t i;
+
+	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
+		d->names[i] = all[i]->name;
+	}
+	d->names[i] = NULL;
+	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
+	d->ch.what = "a board";
+	d->ch.names = d->names;
+	d->ch.expected = d->expected;
+	return &d->ch;
+}
+
+static const struct hil_jsonld_choice *flasher_choice(struct driver_choice *d)
+{
+	const struct hil_flasher_ops *const *all = hil_flasher_all();
+	size_t i;
+
+	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
+		d->names[i] = all[i]->name;
+	}
+	d->names[i] = NULL;
+	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
+	d->ch.what = "a flasher";
+	d->ch.names = d->names;
+	d->ch.expected = d->expected;
+	return &d->ch;
+}
+
+/* Whether name is in a NULL-terminated list. */
+static int listed(const char *const *list, const char *name)
+{
+	size_t i;
+
+	for (i = 0; list != NULL && list[i] != NULL; i++) {
+		if (strcmp(list[i], name) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
 
 static const char *const root_keys[] = {
 	"extends",    "name",  "board",	 "link",	"flasher",     "build",
@@ -92,6 +142,11 @@ static int v_board(struct hil_jsonld *ld, const cJSON *root,
 {
 	const cJSON *s, *it;
 	uint32_t hz = 0;
+	const struct hil_board_driver *b;
+	const struct hil_clock_profile *c;
+	struct driver_choice dc;
+	char hzs[256];
+	size_t o = 0;
 	int ret;
 
 	ret = hil_jsonld_section(ld, root, "board", board_keys, &s);
@@ -100,21 +155,35 @@ static int v_board(struct hil_jsonld *ld, const cJSON *root,
 	}
 	it = hil_jsonld_member(s, "name");
 	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "board.name", &board_choice,
+		ret = hil_jsonld_choice(ld, it, "board.name", board_choice(&dc),
 					cfg->board.name,
 					sizeof(cfg->board.name), NULL);
 		if (ret != HIL_OK) {
 			return ret;
 		}
 	}
+	/* The clocks the board's own code can set (its driver's profiles). */
+	b = hil_board_find(cfg->board.name);
+	if (hil_board_clock(b, cfg->board.clock_hz) == NULL) {
+		cfg->board.clock_hz = b->clocks[0].hz;
+	}
 	it = hil_jsonld_member(s, "clock_hz");
 	if (it != NULL) {
 		if (hil_jsonld_u32(ld, it, "board.clock_hz", 1, UINT32_MAX,
 				   &hz) != HIL_OK ||
-		    (hz != 84000000 && hz != 24000000 && hz != 16000000)) {
+		    hil_board_clock(b, hz) == NULL) {
+			hzs[0] = '\0';
+			for (c = b->clocks; c->hz != 0 && o < sizeof(hzs);
+			     c++) {
+				o += (size_t)snprintf(
+					hzs + o, sizeof(hzs) - o, "%s%lu",
+					c == b->clocks	   ? ""
+					: (c + 1)->hz == 0 ? " or "
+							   : ", ",
+					(unsigned long)c->hz);
+			}
 			return hil_jsonld_fail(
-				ld, it,
-				"board.clock_hz: expected 84000000, 24000000 or 16000000");
+				ld, it, "board.clock_hz: expected %s", hzs);
 		}
 		cfg->board.clock_hz = hz;
 	}
@@ -204,6 +273,7 @@ static int check_probe_serial(struct hil_jsonld *ld, const cJSON *it,
 static int v_flasher(struct hil_jsonld *ld, const cJSON *root,
 		     struct hil_config *cfg)
 {
+	struct driver_choice dc;
 	const cJSON *s, *it, *c;
 	char p[HIL_JSONLD_PATH];
 	size_t n = 0, i;
@@ -215,8 +285,8 @@ static int v_flasher(struct hil_jsonld *ld, const cJSON *root,
 	}
 	it = hil_jsonld_member(s, "type");
 	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "flasher.type", &flasher_choice,
-					cfg->flasher.type,
+		ret = hil_jsonld_choice(ld, it, "flasher.type",
+					flasher_choice(&dc), cfg->flasher.type,
 					sizeof(cfg->flasher.type), NULL);
 		if (ret != HIL_OK) {
 			return ret;
@@ -977,8 +1047,10 @@ static int v_cycle_model(struct hil_jsonld *ld, const cJSON *root,
 		art_given = 1;
 	}
 	if (!ws_given) {
-		cfg->cycle_model.wait_states =
-			cfg->board.clock_hz > 24000000u ? 2u : 0u;
+		const struct hil_clock_profile *c = hil_board_clock(
+			hil_board_find(cfg->board.name), cfg->board.clock_hz);
+
+		cfg->cycle_model.wait_states = c != NULL ? c->wait_states : 0u;
 	}
 	if (!art_given) {
 		cfg->cycle_model.art = cfg->cycle_model.wait_states > 0;
@@ -1142,24 +1214,29 @@ static void derive(const cJSON *root, struct hil_config *cfg)
 {
 	const cJSON *flasher = hil_jsonld_member(root, "flasher");
 	const cJSON *link = hil_jsonld_member(root, "link");
-	int b = hil_jsonld_find_choice(&board_choice, cfg->board.name);
+	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
+	const struct hil_flasher_ops *f;
 
 	if (hil_jsonld_member(flasher, "type") == NULL) {
 		snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "%s",
-			 board_flasher[b]);
+			 b->flashers[0]);
 	}
+	f = hil_flasher_find(cfg->flasher.type);
 	if (hil_jsonld_member(flasher, "program") == NULL) {
 		snprintf(cfg->flasher.program, sizeof(cfg->flasher.program),
 			 "%s",
-			 strcmp(cfg->flasher.type, "qemu") == 0
-				 ? "qemu-system-arm"
-				 : "openocd");
+			 f != NULL && f->program != NULL ? f->program : "");
 	}
 	if (hil_jsonld_member(link, "type") == NULL) {
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
-			 strcmp(cfg->board.name, "nucleo-f401re") == 0
-				 ? "serial"
-				 : "socket");
+			 b->links[0]);
+	}
+	/* The programmer's own config files for this board, unless given. */
+	if (cfg->flasher.n_openocd_cfg == 0 && b->openocd_config != NULL) {
+		snprintf(cfg->flasher.openocd_cfg[0],
+			 sizeof(cfg->flasher.openocd_cfg[0]), "%s",
+			 b->openocd_config);
+		cfg->flasher.n_openocd_cfg = 1;
 	}
 }
 
@@ -1171,28 +1248,28 @@ static int v_combination(struct hil_jsonld *ld, const cJSON *root,
 	const cJSON *flasher = hil_jsonld_member(root, "flasher");
 	const cJSON *link = hil_jsonld_member(root, "link");
 	const cJSON *at;
-	int b = hil_jsonld_find_choice(&board_choice, cfg->board.name);
+	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
+	char names[256];
 
-	if (strcmp(cfg->flasher.type, board_flasher[b]) != 0) {
+	if (!listed(b->flashers, cfg->flasher.type)) {
 		at = hil_jsonld_member(flasher, "type");
 		if (at == NULL) {
 			at = hil_jsonld_member(board, "name");
 		}
+		hil_drivers_join(names, sizeof(names), b->flashers);
 		return hil_jsonld_fail(
 			ld, at,
 			"flasher.type: \"%s\" cannot program board.name \"%s\" (it needs flasher \"%s\")",
-			cfg->flasher.type, cfg->board.name, board_flasher[b]);
+			cfg->flasher.type, cfg->board.name, names);
 	}
-	/*
-	 * QEMU's USART is a unix socket (libserialport cannot open a QEMU
-	 * pty): it has no serial port.
-	 */
-	if (strcmp(cfg->link.type, "serial") == 0 &&
-	    strcmp(cfg->board.name, "nucleo-f401re") != 0) {
+	/* The links that reach the board (QEMU's USART is a unix socket:
+	 * libserialport cannot open a QEMU pty). */
+	if (!listed(b->links, cfg->link.type)) {
+		hil_drivers_join(names, sizeof(names), b->links);
 		return hil_jsonld_fail(
 			ld, hil_jsonld_member(link, "type"),
-			"link.type: \"serial\" cannot reach board.name \"%s\" (it needs \"socket\")",
-			cfg->board.name);
+			"link.type: \"%s\" cannot reach board.name \"%s\" (it needs \"%s\")",
+			cfg->link.type, cfg->board.name, names);
 	}
 	if (strcmp(cfg->link.type, "serial") == 0 &&
 	    cfg->link.port[0] == '\0' && cfg->board.id[0] == '\0') {
@@ -1257,21 +1334,23 @@ static int validate(struct hil_jsonld *ld, const cJSON *root,
 
 void hil_config_defaults(struct hil_config *cfg)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->board.name, sizeof(cfg->board.name), "qemu-netduino");
-	cfg->board.clock_hz = 84000000;
+	/* The first registered board is the default (drivers/drivers.def):
+	 * the emulated one, which every machine can run. */
+	const struct hil_board_driver *b = hil_board_all()[0];
+	const struct hil_flasher_ops *f = hil_flasher_find(b->flashers[0]);
 
-	snprintf(cfg->link.type, sizeof(cfg->link.type), "socket");
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->board.name, sizeof(cfg->board.name), "%s", b->name);
+	cfg->board.clock_hz = b->clocks[0].hz;
+
+	snprintf(cfg->link.type, sizeof(cfg->link.type), "%s", b->links[0]);
 	cfg->link.baud = 115200;
 	cfg->link.timeout_ms = 2000;
 	cfg->link.retries = 3;
 
-	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
-	snprintf(cfg->flasher.program, sizeof(cfg->flasher.program),
-		 "qemu-system-arm");
-	snprintf(cfg->flasher.openocd_cfg[0],
-		 sizeof(cfg->flasher.openocd_cfg[0]), "board/st_nucleo_f4.cfg");
-	cfg->flasher.n_openocd_cfg = 1;
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "%s", f->name);
+	snprintf(cfg->flasher.program, sizeof(cfg->flasher.program), "%s",
+		 f->program != NULL ? f->program : "");
 	cfg->flasher.timeout_ms = 60000;
 
 	snprintf(cfg->build.cflags[0], sizeof(cfg->build.cflags[0]), "-O2");

@@ -26,13 +26,12 @@
 /* A configuration is a few hundred bytes; anything this large is not one. */
 #define MAX_FILE_BYTES (1024 * 1024)
 
-	/*
+/*
  * Whether path (which must exist) lies inside one of the loader's roots,
  * links resolved: an untrusted job's files may only come from there.
  * Always true without roots.
  */
-	int
-	hil_jsonld_within_roots(const struct hil_jsonld *ld, const char *path)
+int hil_jsonld_within_roots(const struct hil_jsonld *ld, const char *path)
 {
 	char real[PATH_MAX];
 	size_t i;

@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "drivers/board/board.h"
+#include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -27,8 +29,6 @@ static const char *const known_keys[] = {
 	"id",	    "platform", "product", "runner",	"serial", "baud",
 	"probe_id", "sensor",	"uid",	   "connected", NULL,
 };
-/* What hilrun can drive; twister's other runners (jlink, pyocd) are not. */
-static const char *const runners[] = {"openocd", "qemu", NULL};
 /* Bus backends of host/i2c (hil_i2c_open). */
 static const char *const sensor_buses[] = {"ftdi", "linux", "sim", NULL};
 
@@ -181,11 +181,23 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 	}
 	if (strcmp(k, "runner") == 0) {
 		ret = get_str(c, i, it, b->runner, sizeof(b->runner));
-		if (ret == HIL_OK && !in_list(runners, b->runner)) {
+		/* The runners hilrun drives are its flasher drivers. */
+		if (ret == HIL_OK && hil_flasher_find(b->runner) == NULL) {
+			const struct hil_flasher_ops *const *all =
+				hil_flasher_all();
+			const char *names[32];
+			char expected[256];
+			size_t n;
+
+			for (n = 0; n < 31 && all[n] != NULL; n++) {
+				names[n] = all[n]->name;
+			}
+			names[n] = NULL;
+			hil_drivers_join(expected, sizeof(expected), names);
 			ret = fail(
 				c, HIL_ERR_CONFIG,
-				"[%zu].runner: \"%s\" is not a runner hilrun drives: expected openocd or qemu",
-				i, show(sb, sizeof(sb), b->runner));
+				"[%zu].runner: \"%s\" is not a runner hilrun drives: expected %s",
+				i, show(sb, sizeof(sb), b->runner), expected);
 		}
 		return ret;
 	}
@@ -582,13 +594,9 @@ const char *hil_boards_path(void)
 
 const char *hil_boards_default_config(const char *platform)
 {
-	if (strcmp(platform, "qemu-netduino") == 0) {
-		return "configs/qemu.json";
-	}
-	if (strcmp(platform, "nucleo-f401re") == 0) {
-		return "configs/nucleo.json";
-	}
-	return NULL;
+	const struct hil_board_driver *b = hil_board_find(platform);
+
+	return b != NULL ? b->default_config : NULL;
 }
 
 int hil_boards_check_uid(const struct hil_board *b, const char *uid_hex,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/flasher/flasher.h"
 #include "util/err.h"
 
 /* -f options that load code, run a program or write files of their own. */
@@ -183,13 +184,9 @@ int hil_job_flag_allowed(const char *flag, const struct hil_config_roots *roots,
 /* The host's own program for a flasher type: what a job may not change. */
 static const char *default_program(const char *type)
 {
-	if (strcmp(type, "qemu") == 0) {
-		return "qemu-system-arm";
-	}
-	if (strcmp(type, "openocd") == 0) {
-		return "openocd";
-	}
-	return "";
+	const struct hil_flasher_ops *f = hil_flasher_find(type);
+
+	return f != NULL && f->program != NULL ? f->program : "";
 }
 
 /* An OpenOCD script by a relative name in its search path ("board/x.cfg"),

@@ -1,11 +1,12 @@
 /* modelratio: a sweep's real-board cycles next to the Cortex-M4 model's estimate for the same rows, with their ratio. */
 #include "report/modelratio.h"
+#include "drivers/board/board.h"
 
 #include <string.h>
 
 static int on_real_board(const struct hil_config *cfg)
 {
-	return strcmp(cfg->flasher.type, "qemu") != 0;
+	return !hil_board_emulated(cfg->board.name);
 }
 
 /* Does the model run estimate the flash profile the board config runs? */

@@ -4,43 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/board/board.h"
 #include "util/err.h"
 #include "hilp.h"
 #include "run.h"
 
-/*
- * STM32F401xD/xE (the Nucleo's STM32F401RE; the emulated board stands in
- * for the same Cortex-M4). The row wanted is DS10086's typical I_DD in Run
- * mode, code with data processing from flash, ART accelerator on, all
- * peripherals disabled, V_DD 3.3 V, 25 C: the stub clocks only USART2,
- * GPIOA and its counter, and none of them works while an operation runs.
- * The figures are not transcribed: the datasheet's table could not be read
- * where this was written (docs/method.md, "Energy estimated from the
- * datasheet"). Until they are, every row says so instead of a number.
- */
-static const struct hil_idd_table stm32f401 = {
-	.chip = "STM32F401xD/xE",
-	.source =
-		"STM32F401xD/xE datasheet DS10086: I_DD, Run mode, code with data processing from flash, ART accelerator on, all peripherals disabled, typ, 25 C",
-	.conditions =
-		"code from flash with the ART accelerator on, all peripherals disabled (the stub clocks only USART2, GPIOA and its counter, idle while an operation runs), 25 C",
-	.vdd = 3.3,
-	.pts = NULL,
-	.n = 0,
-	.missing =
-		"the STM32F401 datasheet's run-current figures (DS10086, I_DD in Run mode) are not transcribed yet: see docs/method.md",
-};
-
 const struct hil_idd_table *hil_energyest_table(const char *board)
 {
-	if (board == NULL) {
-		return NULL;
-	}
-	if (strcmp(board, "nucleo-f401re") == 0 ||
-	    strcmp(board, "qemu-netduino") == 0) {
-		return &stm32f401;
-	}
-	return NULL;
+	const struct hil_board_driver *b = hil_board_find(board);
+
+	return b != NULL ? b->run_current : NULL;
 }
 
 int hil_energyest_idd(const struct hil_idd_table *t, uint32_t hz, double *ma,

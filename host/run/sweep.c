@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "drivers/board/board.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "report/modelratio.h"
@@ -539,7 +540,7 @@ static void run_all(const struct hil_sweep *sw,
 	/* A physical board takes one image at a time: a sweep that uses
 	 * one runs its configurations in turn. */
 	for (i = 0; i < sw->n && jobs > 1; i++) {
-		if (strcmp(sw->cfgs[i].flasher.type, "qemu") != 0) {
+		if (!hil_board_emulated(sw->cfgs[i].board.name)) {
 			hil_info(
 				"sweep %s: %s runs on a board, not the emulator: one configuration at a time",
 				sw->name, sw->cfgs[i].name);

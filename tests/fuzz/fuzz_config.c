@@ -61,8 +61,9 @@ static void check_accepted(const struct hil_config *c)
 	FUZZ_CHECK(terminated(c->link.port, sizeof(c->link.port)));
 	FUZZ_CHECK(one_of(c->flasher.type, "qemu", "openocd", NULL));
 	FUZZ_CHECK(terminated(c->flasher.program, sizeof(c->flasher.program)));
-	FUZZ_CHECK(c->flasher.n_openocd_cfg >= 1 &&
-		   c->flasher.n_openocd_cfg <= HIL_CFG_MAX_OPENOCD_CFG);
+	FUZZ_CHECK(c->flasher.n_openocd_cfg <= HIL_CFG_MAX_OPENOCD_CFG);
+	FUZZ_CHECK(strcmp(c->flasher.type, "openocd") != 0 ||
+		   c->flasher.n_openocd_cfg >= 1);
 	for (i = 0; i < HIL_CFG_MAX_OPENOCD_CFG; i++) {
 		FUZZ_CHECK(terminated(c->flasher.openocd_cfg[i],
 				      sizeof(c->flasher.openocd_cfg[i])));

@@ -218,7 +218,7 @@ static void test_boards_rejects_bad_values(void **state)
 		    "[0].platform: must not be empty");
 	parse_fails(
 		"[{'id': 'n', 'platform': 'p', 'runner': 'jlink'}]",
-		"[0].runner: \"jlink\" is not a runner hilrun drives: expected openocd or qemu");
+		"[0].runner: \"jlink\" is not a runner hilrun drives: expected qemu or openocd");
 	parse_fails(
 		"[{'id': 'n', 'platform': 'p', 'sensor': 'ina219'}]",
 		"[0].sensor: \"ina219\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");

@@ -27,11 +27,6 @@ struct hil_flasher {
 	char *qemu_plugin;
 };
 
-static const struct hil_flasher_ops *const backends[] = {
-	&hil_flasher_qemu_ops,
-	&hil_flasher_openocd_ops,
-};
-
 void *hil_flasher_priv(const struct hil_flasher *f)
 {
 	return f->priv;
@@ -148,13 +143,18 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 		hil_err("flasher: no type or no run directory given");
 		return HIL_ERR_ARG;
 	}
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
-		if (strcmp(backends[i]->name, type) == 0) {
-			ops = backends[i];
-		}
-	}
+	ops = hil_flasher_find(type);
 	if (ops == NULL) {
-		hil_err("unknown flasher type '%s' (qemu, openocd)", type);
+		char names[128];
+		const struct hil_flasher_ops *const *all = hil_flasher_all();
+
+		names[0] = '\0';
+		for (i = 0; all[i] != NULL; i++) {
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 i > 0 ? ", " : "", all[i]->name);
+		}
+		hil_err("unknown flasher type '%s' (%s)", type, names);
 		return HIL_ERR_ARG;
 	}
 	ret = check_run_dir(p->run_dir);

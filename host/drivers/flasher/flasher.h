@@ -31,7 +31,11 @@ struct hil_flasher_params {
  * backends keep their state behind hil_flasher_priv().
  */
 struct hil_flasher_ops {
-	const char *name; /* "qemu", "openocd" (later "native") */
+	const char *name; /* flasher.type in configs, e.g. "openocd" */
+	/* The program it runs unless the config names another, and the
+	 * Debian package that installs it (doctor's hint). */
+	const char *program;
+	const char *package;
 	/* Check the params, set up state (hil_flasher_set_priv). */
 	int (*open)(struct hil_flasher *f);
 	/* Stop the target if running and free the state; also after a failed open. */
@@ -157,8 +161,11 @@ hil_flasher_params(const struct hil_flasher *f);
 /** Replace the program name (the backend's default); copied. */
 int hil_flasher_set_program(struct hil_flasher *f, const char *program);
 
-extern const struct hil_flasher_ops hil_flasher_qemu_ops;
-extern const struct hil_flasher_ops hil_flasher_openocd_ops;
+/** The flasher driver named name (drivers/drivers.def), or NULL. */
+const struct hil_flasher_ops *hil_flasher_find(const char *name);
+
+/** Every flasher driver, NULL-terminated, in registration order. */
+const struct hil_flasher_ops *const *hil_flasher_all(void);
 
 /**
  * Refuse an image that is not a 32-bit ARM ELF, before a backend would

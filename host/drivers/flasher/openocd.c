@@ -626,6 +626,8 @@ static int openocd_version(struct hil_flasher *f, char *buf, size_t len)
 
 const struct hil_flasher_ops hil_flasher_openocd_ops = {
 	.name = "openocd",
+	.program = DEFAULT_PROGRAM,
+	.package = "openocd",
 	.open = openocd_open,
 	.close = openocd_close,
 	.start = openocd_start,

@@ -482,6 +482,8 @@ static int qemu_version(struct hil_flasher *f, char *buf, size_t len)
 
 const struct hil_flasher_ops hil_flasher_qemu_ops = {
 	.name = "qemu",
+	.program = DEFAULT_PROGRAM,
+	.package = "qemu-system-arm",
 	.open = qemu_open,
 	.close = qemu_close,
 	.start = qemu_start,

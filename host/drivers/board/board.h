@@ -1,0 +1,73 @@
+/* board: what a board driver knows about its board (target build, default flasher and link, clock profiles, cycle-model and energy facts), and the table the core looks boards up in. */
+#ifndef HIL_BOARD_H
+#define HIL_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hil_idd_table;
+
+/* One clock the board's target code can configure (target/boards/<name>/). */
+struct hil_clock_profile {
+	uint32_t hz;
+	/* Flash wait states and whether the flash caches/accelerator are on at
+	 * that clock, as the board code sets them: the cycle model's default
+	 * flash profile for an emulated stand-in of this board. */
+	unsigned wait_states;
+	int cache;
+	const char *source; /* reference-manual table the numbers come from */
+};
+
+struct hil_board_driver {
+	/* board.name in configs, target/boards/<name>/ for the stub's build,
+	 * "platform" in the hardware map. */
+	const char *name;
+	const char *summary; /* one line for people */
+	const char *mcu;     /* e.g. "STM32F401RE" */
+	/* 1: an emulator runs the stub (its counter counts instructions, the
+	 * cycle model can run, nothing physical is locked or shared). */
+	int emulated;
+	/* Flasher drivers that can put an image on it; the first is the
+	 * default. NULL-terminated. */
+	const char *const *flashers;
+	/* Link drivers that reach it; the first is the default. */
+	const char *const *links;
+	/* Clocks it can run at; the first is the default; hz 0 ends. */
+	const struct hil_clock_profile *clocks;
+	/* The MCU's run current from its datasheet (energy estimate without a
+	 * sensor); NULL: none known. */
+	const struct hil_idd_table *run_current;
+	/* OpenOCD's config file for the board and its probe, unless the
+	 * config names others; NULL when no OpenOCD config drives it. */
+	const char *openocd_config;
+	/* configs/<file>: the config the lab daemon uses for this platform
+	 * when a job names none; NULL: none. */
+	const char *default_config;
+};
+
+/** The board driver named name, or NULL. */
+const struct hil_board_driver *hil_board_find(const char *name);
+
+/** Every board driver, NULL-terminated, in registration order. */
+const struct hil_board_driver *const *hil_board_all(void);
+
+/**
+ * Whether the board named name is an emulator (board->emulated); an
+ * unknown name counts as a physical board.
+ */
+int hil_board_emulated(const char *name);
+
+/**
+ * The clock profile of b at hz.
+ * @return the profile, or NULL when the board has no such clock.
+ */
+const struct hil_clock_profile *
+hil_board_clock(const struct hil_board_driver *b, uint32_t hz);
+
+/**
+ * The names of every driver of a table, joined for a message: "a, b or c".
+ * @return the length snprintf would write.
+ */
+int hil_drivers_join(char *buf, size_t len, const char *const *names);
+
+#endif /* HIL_BOARD_H */

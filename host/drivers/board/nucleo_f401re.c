@@ -1,0 +1,21 @@
+/* nucleo_f401re: the board driver of ST's Nucleo-F401RE (STM32F401RE, Cortex-M4 at up to 84 MHz), programmed through its ST-LINK. */
+#include "drivers/board/board.h"
+#include "drivers/board/stm32f401.h"
+
+static const char *const flashers[] = {"openocd", NULL};
+/* USART2 on PA2/PA3 is the ST-LINK's virtual COM port. */
+static const char *const links[] = {"serial", NULL};
+
+const struct hil_board_driver hil_board_nucleo_f401re = {
+	.name = "nucleo-f401re",
+	.summary =
+		"ST Nucleo-F401RE: STM32F401RE, Cortex-M4, DWT cycle counter, USART2 on the ST-LINK VCP",
+	.mcu = "STM32F401RE",
+	.emulated = 0,
+	.flashers = flashers,
+	.links = links,
+	.clocks = hil_stm32f401_clocks,
+	.run_current = &hil_stm32f401_run_current,
+	.openocd_config = "board/st_nucleo_f4.cfg",
+	.default_config = "configs/nucleo.json",
+};

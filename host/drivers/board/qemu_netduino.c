@@ -1,0 +1,25 @@
+/* qemu_netduino: the board driver of the emulated board, QEMU 7.2's netduinoplus2 (STM32F405 model) running the same stub as the Nucleo. */
+#include "drivers/board/board.h"
+#include "drivers/board/stm32f401.h"
+
+static const char *const flashers[] = {"qemu", NULL};
+/* QEMU's USART2 is a unix socket: libserialport cannot open its pty. */
+static const char *const links[] = {"socket", NULL};
+
+/*
+ * It stands in for the Nucleo-F401RE: the same clock choices (only the
+ * cycle model's flash profile reads them; QEMU has no clock tree) and the
+ * same chip's run current for an energy estimate.
+ */
+const struct hil_board_driver hil_board_qemu_netduino = {
+	.name = "qemu-netduino",
+	.summary =
+		"QEMU 7.2 netduinoplus2 (emulated STM32F4, Cortex-M4): counts instructions; the cycle model estimates cycles",
+	.mcu = "STM32F401RE (emulated by an STM32F405 model)",
+	.emulated = 1,
+	.flashers = flashers,
+	.links = links,
+	.clocks = hil_stm32f401_clocks,
+	.run_current = &hil_stm32f401_run_current,
+	.default_config = "configs/qemu.json",
+};

@@ -1,0 +1,120 @@
+/* registry: the tables of drivers built from drivers.def, and the lookups by name the core uses instead of naming a driver. */
+#include <stdio.h>
+#include <string.h>
+
+#include "drivers/board/board.h"
+#include "drivers/flasher/flasher.h"
+
+/* Each list below takes its kind of line and ignores the others. */
+#define HIL_BOARD(n)
+#define HIL_FLASHER(n)
+
+#undef HIL_BOARD
+#define HIL_BOARD(n) extern const struct hil_board_driver hil_board_##n;
+#include "drivers.def"
+#undef HIL_BOARD
+#define HIL_BOARD(n)
+#undef HIL_FLASHER
+#define HIL_FLASHER(n)                                                         \
+	extern const struct hil_flasher_ops hil_flasher_##n##_ops;
+#include "drivers.def"
+#undef HIL_FLASHER
+#define HIL_FLASHER(n)
+
+static const struct hil_board_driver *const boards[] = {
+#undef HIL_BOARD
+#define HIL_BOARD(n) &hil_board_##n,
+#include "drivers.def"
+#undef HIL_BOARD
+#define HIL_BOARD(n)
+	NULL,
+};
+
+static const struct hil_flasher_ops *const flashers[] = {
+#undef HIL_FLASHER
+#define HIL_FLASHER(n) &hil_flasher_##n##_ops,
+#include "drivers.def"
+#undef HIL_FLASHER
+#define HIL_FLASHER(n)
+	NULL,
+};
+
+const struct hil_flasher_ops *const *hil_flasher_all(void)
+{
+	return flashers;
+}
+
+const struct hil_flasher_ops *hil_flasher_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && flashers[i] != NULL; i++) {
+		if (strcmp(flashers[i]->name, name) == 0) {
+			return flashers[i];
+		}
+	}
+	return NULL;
+}
+
+const struct hil_board_driver *const *hil_board_all(void)
+{
+	return boards;
+}
+
+const struct hil_board_driver *hil_board_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && boards[i] != NULL; i++) {
+		if (strcmp(boards[i]->name, name) == 0) {
+			return boards[i];
+		}
+	}
+	return NULL;
+}
+
+int hil_board_emulated(const char *name)
+{
+	const struct hil_board_driver *b = hil_board_find(name);
+
+	return b != NULL && b->emulated;
+}
+
+const struct hil_clock_profile *
+hil_board_clock(const struct hil_board_driver *b, uint32_t hz)
+{
+	const struct hil_clock_profile *c;
+
+	for (c = b != NULL ? b->clocks : NULL; c != NULL && c->hz != 0; c++) {
+		if (c->hz == hz) {
+			return c;
+		}
+	}
+	return NULL;
+}
+
+int hil_drivers_join(char *buf, size_t len, const char *const *names)
+{
+	size_t n = 0, i, o = 0;
+	int w;
+
+	while (names[n] != NULL) {
+		n++;
+	}
+	if (len > 0) {
+		buf[0] = '\0';
+	}
+	for (i = 0; i < n; i++) {
+		w = snprintf(buf + (o < len ? o : len), o < len ? len - o : 0,
+			     "%s%s",
+			     i == 0	  ? ""
+			     : i + 1 == n ? " or "
+					  : ", ",
+			     names[i]);
+		if (w < 0) {
+			return w;
+		}
+		o += (size_t)w;
+	}
+	return (int)o;
+}
