@@ -9,7 +9,7 @@
 
 #include "render.h"
 
-/* ---- reading the report (load.c); a missing key or wrong type is "absent" */
+/* ---- reading the report (access.c); a missing key or wrong type: "absent" */
 
 /** The string at key, or "" when absent. */
 const char *hil_rj_str(const cJSON *o, const char *key);
@@ -65,7 +65,7 @@ double hil_rj_longest(const cJSON *report);
 int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
 		 const char *op, double *v);
 
-/* ---- formatting */
+/* ---- formatting (access.c) */
 
 /** A number as short as it can be while reading back to the same double. */
 void hil_fmt_num(char *buf, size_t len, double v);
@@ -76,7 +76,7 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len);
 /** Text escaped for XML and HTML (&<>"'); control characters become '?'. */
 void hil_xml_puts(FILE *out, const char *s);
 
-/* ---- series: the rows of one algorithm/implementation/operation/ad_len */
+/* ---- series (series.c): the rows of one alg/impl/operation/ad_len */
 
 struct hil_series {
 	const char *algorithm;
