@@ -97,7 +97,70 @@ int hil_series_has(const struct hil_series *s, const cJSON *row);
 /** "alg/impl op" (", ad N" when ad_len is not 0) into buf. */
 void hil_series_name(const struct hil_series *s, char *buf, size_t len);
 
-/* ---- the figure a plot or table shows per row (svg.c) */
+/** The series of all reports, each once; caller frees *out. */
+int hil_sweep_series(const cJSON *const *reports, size_t n,
+		     struct hil_series **out, size_t *nout);
+
+/** A configuration's name, with its run id when another has the same. */
+void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
+		     size_t len);
+
+/* ---- the SVG writer (svg.c), shared by the plots */
+
+/** Open an SVG of w by h px: its title and a white background. */
+void hil_render_svg_begin(FILE *o, double w, double h, const char *title);
+
+void hil_render_svg_end(FILE *o);
+
+/** Text at (x, y): anchor "start", "middle" or "end"; size in px. */
+void hil_render_svg_text(FILE *o, double x, double y, const char *anchor,
+			 double size, const char *fill, const char *text);
+
+void hil_render_svg_line(FILE *o, double x1, double y1, double x2, double y2,
+			 const char *stroke, double width);
+
+/** Title and subtitle; a subtitle wider than w is split after a "; ". */
+void hil_render_svg_title(FILE *o, double x, const char *title,
+			  const char *subtitle, double w);
+
+/** A round step near range / 5: 1, 2, 2.5 or 5 times a power of ten. */
+double hil_render_nice_step(double range);
+
+/** Estimated width of text at size px (no font metrics in a file writer). */
+double hil_render_text_w(const char *s, double size);
+
+/** The colour of series i, never repeated, into buf. */
+void hil_render_colour(size_t i, char *buf, size_t len);
+
+/** Marker shape m (of seven, in turn) at (x, y), filled with col. */
+void hil_render_marker(FILE *o, size_t m, double x, double y, const char *col);
+
+/* The plot's y axis: linear from 0, or log10 when the figures span decades. */
+struct hil_render_axis {
+	int log;
+	double lo, hi; /* linear: 0..top; log: log10 of the ends */
+	double step;   /* linear tick step */
+};
+
+/** Fit the axis to figures from ymin to ymax. */
+void hil_render_axis_fit(struct hil_render_axis *a, double ymin, double ymax);
+
+/** 0 at the bottom of the axis, 1 at its top. */
+double hil_render_axis_pos(const struct hil_render_axis *a, double v);
+
+/** The y ticks of a on a panel at (x, y) of height h; labels when lab. */
+void hil_render_axis_ticks(FILE *o, const struct hil_render_axis *a, double x,
+			   double y, double w, double h, int lab);
+
+/* A point of a plot: a message length and its figures per byte. */
+struct hil_render_point {
+	double len, med, lo, hi; /* per byte */
+};
+
+/** qsort() comparison of points by length. */
+int hil_render_point_cmp(const void *a, const void *b);
+
+/* ---- the figure a plot or table shows per row (svg_perbyte.c) */
 
 /**
  * What a report's figures are: "cycles (estimated, model)" when the cycle
@@ -111,14 +174,6 @@ int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v);
 
 /** 1 when the reports' figures can share an axis (all cycles, or one unit). */
 int hil_fig_comparable(const cJSON *const *reports, size_t n);
-
-/** The series of all reports, each once; caller frees *out. */
-int hil_sweep_series(const cJSON *const *reports, size_t n,
-		     struct hil_series **out, size_t *nout);
-
-/** A configuration's name, with its run id when another has the same. */
-void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
-		     size_t len);
 
 /* ---- the summary table (summary.c), also shown in report.html */
 
