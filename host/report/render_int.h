@@ -224,6 +224,38 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s);
 
 void hil_summary_free(struct hil_summary *s);
 
+/* ---- the HTML pages (html*.c) */
+
+/** The style sheet of report.html and sweep.html, put inline (html.c). */
+extern const char hil_render_html_style[];
+
+/** A table cell holding s, escaped; cls: its class, or NULL (html.c). */
+void hil_render_td_text(FILE *out, const char *cls, const char *s);
+
+/** A header cell: name, and sub under it in small print when not empty. */
+void hil_render_th2(FILE *out, const char *cls, const char *name,
+		    const char *sub);
+
+/* The sections of report.html, in the order the page shows them. */
+
+/** Warnings: failed rows, not board cycles, ... (html_checks.c). */
+void hil_render_html_warnings(const cJSON *report, FILE *out);
+
+/** The headline table and its notes (html_summary.c). */
+void hil_render_html_summary(const cJSON *report, FILE *out);
+
+/** Per implementation: constant-time, verified, rows ok and failed. */
+void hil_render_html_verification(const cJSON *report, FILE *out);
+
+/** Every row with every statistic (html_detail.c). */
+void hil_render_html_rows(const cJSON *report, FILE *out);
+
+/** The least-squares cost model of each series, when the report has one. */
+void hil_render_html_fits(const cJSON *report, FILE *out);
+
+/** Where the figures come from: run, tool, build, board, link. */
+void hil_render_html_provenance(const cJSON *report, FILE *out);
+
 /** Return HIL_OK, or HIL_ERR_IO when out has its error flag set. */
 int hil_render_status(FILE *out);
 
