@@ -9,7 +9,7 @@
 
 #include "render.h"
 
-/* ---- reading the report (load.c); a missing key or wrong type is "absent" */
+/* ---- reading the report (access.c); a missing key or wrong type: "absent" */
 
 /** The string at key, or "" when absent. */
 const char *hil_rj_str(const cJSON *o, const char *key);
@@ -65,7 +65,7 @@ double hil_rj_longest(const cJSON *report);
 int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
 		 const char *op, double *v);
 
-/* ---- formatting */
+/* ---- formatting (access.c) */
 
 /** A number as short as it can be while reading back to the same double. */
 void hil_fmt_num(char *buf, size_t len, double v);
@@ -76,7 +76,7 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len);
 /** Text escaped for XML and HTML (&<>"'); control characters become '?'. */
 void hil_xml_puts(FILE *out, const char *s);
 
-/* ---- series: the rows of one algorithm/implementation/operation/ad_len */
+/* ---- series (series.c): the rows of one alg/impl/operation/ad_len */
 
 struct hil_series {
 	const char *algorithm;
@@ -97,7 +97,70 @@ int hil_series_has(const struct hil_series *s, const cJSON *row);
 /** "alg/impl op" (", ad N" when ad_len is not 0) into buf. */
 void hil_series_name(const struct hil_series *s, char *buf, size_t len);
 
-/* ---- the figure a plot or table shows per row (svg.c) */
+/** The series of all reports, each once; caller frees *out. */
+int hil_sweep_series(const cJSON *const *reports, size_t n,
+		     struct hil_series **out, size_t *nout);
+
+/** A configuration's name, with its run id when another has the same. */
+void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
+		     size_t len);
+
+/* ---- the SVG writer (svg.c), shared by the plots */
+
+/** Open an SVG of w by h px: its title and a white background. */
+void hil_render_svg_begin(FILE *o, double w, double h, const char *title);
+
+void hil_render_svg_end(FILE *o);
+
+/** Text at (x, y): anchor "start", "middle" or "end"; size in px. */
+void hil_render_svg_text(FILE *o, double x, double y, const char *anchor,
+			 double size, const char *fill, const char *text);
+
+void hil_render_svg_line(FILE *o, double x1, double y1, double x2, double y2,
+			 const char *stroke, double width);
+
+/** Title and subtitle; a subtitle wider than w is split after a "; ". */
+void hil_render_svg_title(FILE *o, double x, const char *title,
+			  const char *subtitle, double w);
+
+/** A round step near range / 5: 1, 2, 2.5 or 5 times a power of ten. */
+double hil_render_nice_step(double range);
+
+/** Estimated width of text at size px (no font metrics in a file writer). */
+double hil_render_text_w(const char *s, double size);
+
+/** The colour of series i, never repeated, into buf. */
+void hil_render_colour(size_t i, char *buf, size_t len);
+
+/** Marker shape m (of seven, in turn) at (x, y), filled with col. */
+void hil_render_marker(FILE *o, size_t m, double x, double y, const char *col);
+
+/* The plot's y axis: linear from 0, or log10 when the figures span decades. */
+struct hil_render_axis {
+	int log;
+	double lo, hi; /* linear: 0..top; log: log10 of the ends */
+	double step;   /* linear tick step */
+};
+
+/** Fit the axis to figures from ymin to ymax. */
+void hil_render_axis_fit(struct hil_render_axis *a, double ymin, double ymax);
+
+/** 0 at the bottom of the axis, 1 at its top. */
+double hil_render_axis_pos(const struct hil_render_axis *a, double v);
+
+/** The y ticks of a on a panel at (x, y) of height h; labels when lab. */
+void hil_render_axis_ticks(FILE *o, const struct hil_render_axis *a, double x,
+			   double y, double w, double h, int lab);
+
+/* A point of a plot: a message length and its figures per byte. */
+struct hil_render_point {
+	double len, med, lo, hi; /* per byte */
+};
+
+/** qsort() comparison of points by length. */
+int hil_render_point_cmp(const void *a, const void *b);
+
+/* ---- the figure a plot or table shows per row (svg_perbyte.c) */
 
 /**
  * What a report's figures are: "cycles (estimated, model)" when the cycle
@@ -111,14 +174,6 @@ int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v);
 
 /** 1 when the reports' figures can share an axis (all cycles, or one unit). */
 int hil_fig_comparable(const cJSON *const *reports, size_t n);
-
-/** The series of all reports, each once; caller frees *out. */
-int hil_sweep_series(const cJSON *const *reports, size_t n,
-		     struct hil_series **out, size_t *nout);
-
-/** A configuration's name, with its run id when another has the same. */
-void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
-		     size_t len);
 
 /* ---- the summary table (summary.c), also shown in report.html */
 
@@ -168,6 +223,38 @@ struct hil_summary {
 int hil_summary_build(const cJSON *report, struct hil_summary *s);
 
 void hil_summary_free(struct hil_summary *s);
+
+/* ---- the HTML pages (html*.c) */
+
+/** The style sheet of report.html and sweep.html, put inline (html.c). */
+extern const char hil_render_html_style[];
+
+/** A table cell holding s, escaped; cls: its class, or NULL (html.c). */
+void hil_render_td_text(FILE *out, const char *cls, const char *s);
+
+/** A header cell: name, and sub under it in small print when not empty. */
+void hil_render_th2(FILE *out, const char *cls, const char *name,
+		    const char *sub);
+
+/* The sections of report.html, in the order the page shows them. */
+
+/** Warnings: failed rows, not board cycles, ... (html_checks.c). */
+void hil_render_html_warnings(const cJSON *report, FILE *out);
+
+/** The headline table and its notes (html_summary.c). */
+void hil_render_html_summary(const cJSON *report, FILE *out);
+
+/** Per implementation: constant-time, verified, rows ok and failed. */
+void hil_render_html_verification(const cJSON *report, FILE *out);
+
+/** Every row with every statistic (html_detail.c). */
+void hil_render_html_rows(const cJSON *report, FILE *out);
+
+/** The least-squares cost model of each series, when the report has one. */
+void hil_render_html_fits(const cJSON *report, FILE *out);
+
+/** Where the figures come from: run, tool, build, board, link. */
+void hil_render_html_provenance(const cJSON *report, FILE *out);
 
 /** Return HIL_OK, or HIL_ERR_IO when out has its error flag set. */
 int hil_render_status(FILE *out);

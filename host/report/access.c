@@ -1,0 +1,291 @@
+/* access: reading a parsed report (a missing key or a wrong type is "absent") and formatting its figures, for every renderer. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"report"
+#include "render_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+
+/* ---------------------------------------------------------------- access */
+
+const char *hil_rj_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) && v->valuestring != NULL ? v->valuestring
+							   : "";
+}
+
+int hil_rj_num(const cJSON *o, const char *key, double *v)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(n)) {
+		return 0;
+	}
+	*v = n->valuedouble;
+	return 1;
+}
+
+int hil_rj_bool(const cJSON *o, const char *key)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsBool(b)) {
+		return -1;
+	}
+	return cJSON_IsTrue(b) ? 1 : 0;
+}
+
+const cJSON *hil_rj_rows(const cJSON *report)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(report, "rows");
+
+	return cJSON_IsArray(a) ? a : NULL;
+}
+
+const char *hil_rj_unit(const cJSON *report)
+{
+	const char *u =
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "board"),
+			   "counter_unit");
+
+	return u[0] != '\0' ? u : "unknown";
+}
+
+int hil_rj_row_ok(const cJSON *row)
+{
+	return strcmp(hil_rj_str(row, "status"), "ok") == 0;
+}
+
+int hil_rj_row_per_byte(const cJSON *row, double *v)
+{
+	double med, len;
+
+	if (hil_rj_num(row, "per_byte", v)) {
+		return 1;
+	}
+	if (hil_rj_num(row, "median", &med) &&
+	    hil_rj_num(row, "msg_len", &len) && len > 0) {
+		*v = med / len;
+		return 1;
+	}
+	return 0;
+}
+
+int hil_rj_row_energy(const cJSON *row, double *uj)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
+
+	return cJSON_IsObject(e) && hil_rj_num(e, "uj_per_op", uj);
+}
+
+const char *hil_rj_row_energy_kind(const cJSON *row)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
+
+	return cJSON_IsObject(e) ? hil_rj_str(e, "kind") : "";
+}
+
+const char *hil_rj_energy_reason(const cJSON *report)
+{
+	const cJSON *est =
+		cJSON_GetObjectItemCaseSensitive(report, "energy_estimate");
+	const cJSON *rows = hil_rj_rows(report);
+	const cJSON *r;
+	double uj;
+	int any_object = 0;
+
+	cJSON_ArrayForEach(r, rows)
+	{
+		if (hil_rj_row_energy(r, &uj)) {
+			return NULL;
+		}
+		/* An estimate's "none" is no failure: it says why itself. */
+		if (strcmp(hil_rj_str(cJSON_GetObjectItemCaseSensitive(
+					      r, "energy"),
+				      "status"),
+			   "failed") == 0) {
+			any_object = 1;
+		}
+	}
+	if (cJSON_IsObject(est)) {
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(est, "why");
+
+		return cJSON_IsString(why) && why->valuestring[0] != '\0'
+			       ? why->valuestring
+			       : "no estimate for any row (see each row's energy.why)";
+	}
+	if (any_object) {
+		return "energy measurement failed on every row (see each row's energy error)";
+	}
+	{
+		const cJSON *sen =
+			cJSON_GetObjectItemCaseSensitive(report, "sensor");
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(sen, "why");
+
+		if (cJSON_IsString(why) && why->valuestring[0] != '\0') {
+			return why->valuestring;
+		}
+	}
+	if (hil_rj_bool(cJSON_GetObjectItemCaseSensitive(report, "board"),
+			"emulated") == 1) {
+		return "not measured: emulated board, no energy sensor";
+	}
+	return "not measured: no energy sensor in this run";
+}
+
+const cJSON *hil_rj_impl_size(const cJSON *report, const char *alg,
+			      const char *impl)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(report, "sizes");
+	const cJSON *e;
+
+	if (!cJSON_IsArray(a)) {
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, a)
+	{
+		if (strcmp(hil_rj_str(e, "algorithm"), alg) == 0 &&
+		    strcmp(hil_rj_str(e, "implementation"), impl) == 0) {
+			return e;
+		}
+	}
+	return NULL;
+}
+
+int hil_rj_image(const cJSON *report, double *flash, double *ram,
+		 double *stack_reserved)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(report, "image");
+
+	/* Reports written before sizes[] held the image sizes in "sizes". */
+	if (!cJSON_IsObject(o)) {
+		o = cJSON_GetObjectItemCaseSensitive(report, "sizes");
+	}
+	if (!cJSON_IsObject(o) || !hil_rj_num(o, "flash_bytes", flash)) {
+		return 0;
+	}
+	if (!hil_rj_num(o, "ram_static_bytes", ram)) {
+		*ram = 0;
+	}
+	if (!hil_rj_num(o, "stack_reserved_bytes", stack_reserved)) {
+		*stack_reserved = 0;
+	}
+	return 1;
+}
+
+double hil_rj_longest(const cJSON *report)
+{
+	const cJSON *r;
+	double longest = 0, len;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (hil_rj_num(r, "msg_len", &len) && len > longest) {
+			longest = len;
+		}
+	}
+	return longest;
+}
+
+int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
+		 const char *op, double *v)
+{
+	const cJSON *r;
+	double s;
+	int found = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (strcmp(hil_rj_str(r, "algorithm"), alg) != 0 ||
+		    strcmp(hil_rj_str(r, "implementation"), impl) != 0 ||
+		    (op != NULL &&
+		     strcmp(hil_rj_str(r, "operation"), op) != 0) ||
+		    !hil_rj_num(r, "stack_bytes", &s)) {
+			continue;
+		}
+		if (!found || s > *v) {
+			*v = s;
+		}
+		found = 1;
+	}
+	return found;
+}
+
+/* ---------------------------------------------------------------- format */
+
+void hil_fmt_num(char *buf, size_t len, double v)
+{
+	if (v == 0) {
+		v = 0; /* no "-0" */
+	}
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	snprintf(buf, len, "%.15g", v);
+	if (strtod(buf, NULL) != v) {
+		snprintf(buf, len, "%.17g", v);
+	}
+}
+
+void hil_fmt_clock(const cJSON *report, char *buf, size_t len)
+{
+	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	double hz;
+
+	if (hil_rj_num(board, "clock_hz", &hz) && hz > 0) {
+		char n[32];
+
+		hil_fmt_num(n, sizeof(n), hz / 1e6);
+		snprintf(buf, len, "%s MHz", n);
+	} else if (hil_rj_bool(board, "emulated") == 1) {
+		snprintf(buf, len, "%s", "none (emulated)");
+	} else {
+		snprintf(buf, len, "%s", "not reported");
+	}
+}
+
+void hil_xml_puts(FILE *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		default:
+			/* XML 1.0 allows no other C0 controls, not even escaped. */
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+				c = '?';
+			}
+			fputc(c, out);
+		}
+	}
+}
+
+int hil_render_status(FILE *out)
+{
+	return ferror(out) ? HIL_ERR_IO : HIL_OK;
+}

@@ -1,0 +1,157 @@
+/* series: the rows of one algorithm, implementation, operation and AD length, in one report or across a sweep's reports. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"report"
+#include "render_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+
+/* ---------------------------------------------------------------- series */
+
+int hil_series_has(const struct hil_series *s, const cJSON *row)
+{
+	double ad = 0;
+
+	hil_rj_num(row, "ad_len", &ad);
+	return ad == s->ad_len &&
+	       strcmp(hil_rj_str(row, "algorithm"), s->algorithm) == 0 &&
+	       strcmp(hil_rj_str(row, "implementation"), s->implementation) ==
+		       0 &&
+	       strcmp(hil_rj_str(row, "operation"), s->operation) == 0;
+}
+
+int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n)
+{
+	const cJSON *rows = hil_rj_rows(report);
+	const cJSON *r;
+	struct hil_series *s = NULL;
+	size_t cnt = 0, i;
+	int nrows = cJSON_GetArraySize(rows);
+
+	*out = NULL;
+	*n = 0;
+	if (nrows <= 0) {
+		return HIL_OK;
+	}
+	s = calloc((size_t)nrows, sizeof(*s));
+	if (s == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	cJSON_ArrayForEach(r, rows)
+	{
+		for (i = 0; i < cnt; i++) {
+			if (hil_series_has(&s[i], r)) {
+				break;
+			}
+		}
+		if (i < cnt) {
+			continue;
+		}
+		s[cnt].algorithm = hil_rj_str(r, "algorithm");
+		s[cnt].implementation = hil_rj_str(r, "implementation");
+		s[cnt].operation = hil_rj_str(r, "operation");
+		s[cnt].ad_len = 0;
+		hil_rj_num(r, "ad_len", &s[cnt].ad_len);
+		cnt++;
+	}
+	*out = s;
+	*n = cnt;
+	return HIL_OK;
+}
+
+void hil_series_name(const struct hil_series *s, char *buf, size_t len)
+{
+	if (s->ad_len != 0) {
+		char ad[32];
+
+		hil_fmt_num(ad, sizeof(ad), s->ad_len);
+		snprintf(buf, len, "%s/%s %s, ad %s", s->algorithm,
+			 s->implementation, s->operation, ad);
+	} else {
+		snprintf(buf, len, "%s/%s %s", s->algorithm, s->implementation,
+			 s->operation);
+	}
+}
+
+/* ---------------------------------------------------------------- sweep */
+
+static const char *sw_name(const cJSON *report)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const char *name = hil_rj_str(run, "config_name");
+
+	return name[0] != '\0' ? name : hil_rj_str(run, "id");
+}
+
+void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
+		     size_t len)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		if (j != i &&
+		    strcmp(sw_name(reports[j]), sw_name(reports[i])) == 0) {
+			snprintf(buf, len, "%s, run %s", sw_name(reports[i]),
+				 hil_rj_str(cJSON_GetObjectItemCaseSensitive(
+						    reports[i], "run"),
+					    "id"));
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", sw_name(reports[i]));
+}
+
+/* The series of every report, each once, in first-seen order. */
+int hil_sweep_series(const cJSON *const *reports, size_t n,
+		     struct hil_series **out, size_t *nout)
+{
+	struct hil_series *all = NULL;
+	size_t na = 0, i, j, k;
+	int ret = HIL_OK;
+
+	*out = NULL;
+	*nout = 0;
+	for (i = 0; i < n && ret == HIL_OK; i++) {
+		struct hil_series *s = NULL, *grown;
+		size_t ns = 0;
+
+		ret = hil_series_list(reports[i], &s, &ns);
+		if (ret != HIL_OK || ns == 0) {
+			free(s);
+			continue;
+		}
+		grown = realloc(all, (na + ns) * sizeof(*all));
+		if (grown == NULL) {
+			free(s);
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
+		all = grown;
+		for (j = 0; j < ns; j++) {
+			for (k = 0; k < na; k++) {
+				if (strcmp(all[k].algorithm, s[j].algorithm) ==
+					    0 &&
+				    strcmp(all[k].implementation,
+					   s[j].implementation) == 0 &&
+				    strcmp(all[k].operation, s[j].operation) ==
+					    0 &&
+				    all[k].ad_len == s[j].ad_len) {
+					break;
+				}
+			}
+			if (k == na) {
+				all[na++] = s[j];
+			}
+		}
+		free(s);
+	}
+	if (ret != HIL_OK) {
+		free(all);
+		return ret;
+	}
+	*out = all;
+	*nout = na;
+	return HIL_OK;
+}

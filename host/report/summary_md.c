@@ -1,0 +1,221 @@
+/* summary_md: summary.md, the caption line and the table people know from papers. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"report"
+#include "render_int.h"
+
+#include <string.h>
+
+#include "util/err.h"
+
+/* ---------------------------------------------------------------- markdown */
+
+/* A table cell: '|' would end it, a newline would end the row, and HTML
+ * in the data (a name, an error message) is shown as text, never run by a
+ * Markdown viewer. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '<') {
+			fputs("&lt;", out);
+		} else if (*s == '>') {
+			fputs("&gt;", out);
+		} else if (*s == '&') {
+			fputs("&amp;", out);
+		} else if (*s == '|' || *s == '\\') {
+			fputc('\\', out);
+			fputc(*s, out);
+		} else if (*s == '\n' || *s == '\r') {
+			fputc(' ', out);
+		} else {
+			fputc(*s, out);
+		}
+	}
+}
+
+/* The timing-leak test's verdict: flagged rows by name, or all clear. */
+static void md_leak_rows(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	int tested = 0, flagged = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "leak");
+		double t = 0, msg = 0;
+
+		if (strcmp(hil_rj_str(k, "status"), "ok") != 0) {
+			continue;
+		}
+		tested++;
+		if (hil_rj_bool(k, "flagged") != 1) {
+			continue;
+		}
+		if (!flagged) {
+			fputs("- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n",
+			      out);
+		}
+		flagged++;
+		hil_rj_num(k, "t", &t);
+		hil_rj_num(r, "msg_len", &msg);
+		fputs("  - ", out);
+		md_cell(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		md_cell(out, hil_rj_str(r, "implementation"));
+		fputc(' ', out);
+		md_cell(out, hil_rj_str(r, "operation"));
+		fprintf(out, ", %.0f B: t = %.1f\n", msg, t);
+	}
+	if (tested > 0 && flagged == 0) {
+		fprintf(out,
+			"- Timing-leak smoke test (dudect, fixed against random inputs): no row flagged (%d tested, |t| <= 4.5)%s.\n",
+			tested,
+			strcmp(hil_rj_unit(report),
+			       "instructions (emulated)") == 0
+				? "; on the emulated board only differences in the instructions executed are visible"
+				: "");
+	}
+}
+
+static void md_failed_rows(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	int any = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		double msg = 0, ad = 0;
+
+		if (hil_rj_row_ok(r)) {
+			continue;
+		}
+		if (!any) {
+			fputs("- ✗ failed rows (their figures are not shown):\n",
+			      out);
+		}
+		any = 1;
+		hil_rj_num(r, "msg_len", &msg);
+		hil_rj_num(r, "ad_len", &ad);
+		fputs("  - ", out);
+		md_cell(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		md_cell(out, hil_rj_str(r, "implementation"));
+		fputc(' ', out);
+		md_cell(out, hil_rj_str(r, "operation"));
+		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
+		md_cell(out, hil_rj_str(r, "error")[0] != '\0'
+				     ? hil_rj_str(r, "error")
+				     : "(no reason given)");
+		fputc('\n', out);
+	}
+}
+
+int hil_summary_md(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	struct hil_summary s;
+	double flash, ram, stack;
+	size_t i;
+	int ret, any_nct = 0;
+
+	ret = hil_summary_build(report, &s);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	fprintf(out, "# hilrun %s\n\n", hil_rj_str(run, "id"));
+	fputs("**Table.** ", out);
+	md_cell(out, s.caption);
+	fputs("\n\n", out);
+	fprintf(out,
+		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
+		s.unit, s.head_len, s.longest, s.head_len, s.longest, s.longest,
+		s.energy_model ? ", model"
+		: s.energy_est ? ", est."
+			       : "");
+	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
+	for (i = 0; i < s.n; i++) {
+		const struct hil_sum_line *l = &s.l[i];
+		char ad[48] = "";
+
+		if (l->s.ad_len != 0) {
+			snprintf(ad, sizeof(ad), ", AD %.0f B", l->s.ad_len);
+		}
+		any_nct |= l->not_ct;
+		fputs("| ", out);
+		md_cell(out, l->s.algorithm);
+		fputs(" | ", out);
+		md_cell(out, l->s.implementation);
+		fputs(l->not_ct ? " †" : "", out);
+		fputs(" | ", out);
+		md_cell(out, l->s.operation);
+		fprintf(out,
+			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model64,
+			l->model, l->norm, l->flash, l->ram_total, l->stack,
+			l->energy);
+	}
+	if (s.n == 0) {
+		fputs("| (no rows) | | | | | | | | | | | |\n", out);
+	}
+	fputs("\n", out);
+	if (any_nct) {
+		fputs("- † not constant-time (the implementation's own statement): its timing may depend on secret data.\n",
+		      out);
+	}
+	md_failed_rows(report, out);
+	md_leak_rows(report, out);
+	for (i = 0; i < s.n; i++) {
+		char call[32];
+
+		if (!s.l[i].per_call) {
+			continue;
+		}
+		hil_fmt_num(call, sizeof(call), s.l[i].call);
+		fputs("- per call (no message): ", out);
+		md_cell(out, s.l[i].s.algorithm);
+		fputc('/', out);
+		md_cell(out, s.l[i].s.implementation);
+		fprintf(out, " %s: %s %s.\n", s.l[i].s.operation, call, s.unit);
+	}
+	if (s.model_unit != NULL) {
+		fprintf(out,
+			"- Est. cycles: %s, from the emulated instructions (docs/cycle-model.md); an estimate, not a measurement.\n",
+			s.model_unit);
+	} else {
+		fputs("- Est. cycles: \"-\" = not estimated in this run (a real board, or the model was off).\n",
+		      out);
+	}
+	if (s.norm_ref != NULL) {
+		fprintf(out,
+			"- × ref: the median divided by that of %s encrypt at the same length, in this run.\n",
+			s.norm_ref);
+	} else {
+		fputs("- × ref: \"-\" = no reference algorithm measured in this run (bench.normalize_to).\n",
+		      out);
+	}
+	if (s.energy_reason != NULL) {
+		fprintf(out, "- Energy: \"-\" = %s%s.\n",
+			s.energy_est ? "no estimate: " : "", s.energy_reason);
+	} else if (s.energy_est) {
+		fprintf(out,
+			"- Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).\n",
+			s.head_len);
+	} else if (s.energy_model) {
+		fprintf(out,
+			"- Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.\n",
+			s.head_len);
+	} else {
+		fprintf(out,
+			"- Energy: µJ per operation at %.0f B (mean active power × time of one operation).\n",
+			s.head_len);
+	}
+	fputs("- Flash: the implementation's own code and constant data (linker map); RAM: its static data (linker map) plus the peak stack of one call of the operation (painting, largest over the series); Stack: that peak alone.",
+	      out);
+	if (hil_rj_image(report, &flash, &ram, &stack)) {
+		fprintf(out,
+			" Whole image: %.0f B flash, %.0f B RAM (+%.0f B stack reserve).",
+			flash, ram, stack);
+	}
+	fputs("\n", out);
+	hil_summary_free(&s);
+	return hil_render_status(out);
+}
