@@ -11,6 +11,7 @@ UNIT_TESTS += result
 UNIT_TESTS += usart_rx model_ratio bench_counter
 UNIT_TESTS += energyest
 UNIT_TESTS += benchtime
+UNIT_TESTS += ina226
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.
