@@ -1,0 +1,38 @@
+/* nrf52840_dk: the board driver of Nordic's nRF52840-DK (nRF52840, Cortex-M4F at 64 MHz), programmed through its on-board J-Link. */
+#include "drivers/board/board.h"
+
+static const char *const flashers[] = {"openocd", NULL};
+/* UARTE0 on P0.06/P0.08, the J-Link's virtual COM port. */
+static const char *const links[] = {"serial", NULL};
+
+/*
+ * One clock: the 64 MHz HFCLK from the HFXO (the chip has no PLL to
+ * choose). The flash behind the NVMC instruction cache (ICACHECNF, on by
+ * default in this board's build) is not characterised in wait states by
+ * the Product Specification as far as this was checked: the figures below
+ * are marked unverified in target/boards/nrf52840-dk/clock_math.h and no
+ * cycle-model profile uses them yet.
+ */
+static const struct hil_clock_profile clocks[] = {
+	{.hz = 64000000,
+	 .wait_states = 0,
+	 .cache = 1,
+	 .source =
+		 "nRF52840 PS, CLOCK (HFXO 64 MHz) and NVMC ICACHECNF; flash timing unverified"},
+	{.hz = 0},
+};
+
+const struct hil_board_driver hil_board_nrf52840_dk = {
+	.name = "nrf52840-dk",
+	.summary =
+		"Nordic nRF52840-DK: nRF52840, Cortex-M4F at 64 MHz, DWT cycle counter, UARTE0 on the J-Link VCOM",
+	.mcu = "nRF52840",
+	.emulated = 0,
+	.flashers = flashers,
+	.links = links,
+	.clocks = clocks,
+	.run_current = NULL,
+	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
+	.openocd_config = "board/nordic_nrf52_dk.cfg",
+	.default_config = "configs/nrf52840-dk.json",
+};
