@@ -2,16 +2,15 @@
 #define _XOPEN_SOURCE  700
 #define HIL_LOG_PREFIX "build"
 #include "build.h"
+#include "build_int.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/err.h"
@@ -201,160 +200,6 @@ static void read_flags(const char *dir, struct hil_firmware *fw)
 	free(text);
 }
 
-int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
-			  char *link, size_t len)
-{
-	int n = snprintf(link, len, "%s/src/%s_%s", fw_dir, a->name, a->impl);
-
-	return n < 0 || (size_t)n >= len ? HIL_ERR_ARG : HIL_OK;
-}
-
-/*
- * A user's folder reaches make only as a link of ours,
- * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
- * of a make variable, a recipe or a compiler argument: a folder name with
- * spaces, '=', quotes or `...` builds like any other.
- */
-static int link_source(const char *fw_dir, const struct hil_config_alg *a,
-		       char *link, size_t len)
-{
-	char target[PATH_MAX];
-	char dir[HIL_PATH];
-	int n;
-
-	if (realpath(a->path, target) == NULL) {
-		hil_err("algorithms: %s/%s: %s: %s", a->name, a->impl, a->path,
-			strerror(errno));
-		return HIL_ERR_CONFIG;
-	}
-	n = snprintf(dir, sizeof(dir), "%s/src", fw_dir);
-	if (n < 0 || (size_t)n >= sizeof(dir)) {
-		hil_err("build folder name too long: %s", fw_dir);
-		return HIL_ERR_CONFIG;
-	}
-	if (hil_mkdirs(dir) != HIL_OK) {
-		hil_err("cannot create %s: %s", dir, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	if (hil_build_source_link(fw_dir, a, link, len) != HIL_OK) {
-		hil_err("build folder name too long: %s", dir);
-		return HIL_ERR_CONFIG;
-	}
-	if (unlink(link) != 0 && errno != ENOENT) {
-		hil_err("cannot replace %s: %s", link, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	if (symlink(target, link) != 0) {
-		hil_err("cannot link %s to %s: %s", link, target,
-			strerror(errno));
-		return HIL_ERR_IO;
-	}
-	return HIL_OK;
-}
-
-/* How many compiler warnings a .warn file holds. */
-static unsigned count_warnings(const char *text)
-{
-	const char *p = text;
-	unsigned n = 0;
-
-	while ((p = strstr(p, ": warning: ")) != NULL) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
-static int append_file(FILE *out, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0;
-
-	if (hil_read_file(path, &text, &len) != HIL_OK) {
-		return 0;
-	}
-	if (len > 0) {
-		fprintf(out, "== %s\n", path);
-		fwrite(text, 1, len, out);
-	}
-	free(text);
-	return 1;
-}
-
-/*
- * The warnings of one foreign implementation, from the .warn files its
- * objects left in FW_DIR/obj/<alg>/<impl>/, counted and gathered into
- * <run folder>/warnings/<alg>_<impl>.txt beside the build log.
- */
-static void collect_warnings(const char *fw_dir, const char *log_path,
-			     const struct hil_config_alg *a,
-			     struct hil_foreign_build *fb)
-{
-	char obj[HIL_PATH];
-	char cmd_dir[HIL_PATH];
-	char *slash;
-	FILE *out;
-	DIR *d;
-	struct dirent *e;
-
-	snprintf(fb->impl, sizeof(fb->impl), "%s/%s", a->name, a->impl);
-	fb->warnings = 0;
-	fb->log[0] = '\0';
-	snprintf(obj, sizeof(obj), "%s/obj/%s/%s", fw_dir, a->name, a->impl);
-	snprintf(cmd_dir, sizeof(cmd_dir), "%s", log_path);
-	slash = strrchr(cmd_dir, '/');
-	if (slash != NULL) {
-		*slash = '\0';
-	} else {
-		snprintf(cmd_dir, sizeof(cmd_dir), ".");
-	}
-	strncat(cmd_dir, "/warnings", sizeof(cmd_dir) - strlen(cmd_dir) - 1);
-	if (hil_mkdirs(cmd_dir) != HIL_OK) {
-		hil_warn("cannot create %s: %s", cmd_dir, strerror(errno));
-		return;
-	}
-	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
-		 a->impl);
-	out = hil_fopen_write(fb->log);
-	d = opendir(obj);
-	if (out == NULL || d == NULL) {
-		hil_warn("cannot gather the warnings of %s into %s", fb->impl,
-			 fb->log);
-		if (out != NULL) {
-			fclose(out);
-		}
-		if (d != NULL) {
-			closedir(d);
-		}
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		char path[HIL_PATH];
-		char *text = NULL;
-
-		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s", obj, e->d_name);
-		if (hil_read_file(path, &text, NULL) == HIL_OK) {
-			fb->warnings += count_warnings(text);
-			free(text);
-		}
-		append_file(out, path);
-	}
-	closedir(d);
-	if (fclose(out) != 0) {
-		hil_warn("cannot write %s: %s", fb->log, strerror(errno));
-	}
-	if (fb->warnings > 0) {
-		hil_info(
-			"%s: %u compiler warning%s (its own code, not -Werror): %s",
-			fb->impl, fb->warnings, fb->warnings == 1 ? "" : "s",
-			fb->log);
-	}
-}
-
 /* The linker's "region `X' overflowed by N bytes" in text, into what. */
 static void overflow_words(const char *text, char *what, size_t len)
 {
@@ -391,7 +236,7 @@ static int log_overflowed(const char *log_path, char *what, size_t len)
 }
 
 /* After a failed build: the fix for the mistakes people make most. */
-static void hint_build_failure(const char *log_path)
+void hil_build_hint_failure(const char *log_path)
 {
 	char *text = NULL;
 
@@ -449,18 +294,10 @@ static int lock_fw_dir(const char *root, const char *dir)
 	return fd;
 }
 
-/* The make variables of one configuration's build. */
-struct make_vars {
-	char board[128];
-	char opt[2100];
-	char clock[64];
-	char baud[64];
-};
-
 /* make -C root TARGET ... ALGS=algs FW_DIR=dir, output appended to log. */
-static int run_make(const char *root, const char *log_path, const char *target,
-		    const struct make_vars *v, const char *algs,
-		    const char *dir, int *status)
+int hil_build_run_make(const char *root, const char *log_path,
+		       const char *target, const struct make_vars *v,
+		       const char *algs, const char *dir, int *status)
 {
 	char *var_algs = malloc(strlen(algs) + 8);
 	char var_dir[HIL_PATH + 16];
@@ -489,93 +326,6 @@ static int run_make(const char *root, const char *log_path, const char *target,
 	}
 	free(var_algs);
 	return ret;
-}
-
-/* The first error a compiler wrote for one implementation built alone
- * (its .warn files), into why. */
-static void first_error(const char *obj_dir, char *why, size_t len)
-{
-	struct dirent *e;
-	DIR *d = opendir(obj_dir);
-
-	snprintf(why, len, "its objects do not link (see build.log)");
-	if (d == NULL) {
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		char path[HIL_PATH];
-		char *text = NULL;
-		const char *line;
-		size_t n = strlen(e->d_name);
-
-		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s", obj_dir, e->d_name);
-		if (hil_read_file(path, &text, NULL) != HIL_OK) {
-			continue;
-		}
-		line = strstr(text, "error:");
-		if (line != NULL) {
-			const char *start = line;
-
-			while (start > text && start[-1] != '\n') {
-				start--;
-			}
-			snprintf(why, len, "%.*s", (int)strcspn(start, "\n"),
-				 start);
-			free(text);
-			break;
-		}
-		free(text);
-	}
-	closedir(d);
-}
-
-/*
- * The image did not build: build each of the user's folders alone (in
- * FW_DIR/isolate/<alg>_<impl>) to find the ones that do not, so that they
- * are recorded with their reason and the others are measured.
- * @return how many were excluded into fw->excluded; entries[i] of an
- *         excluded one is emptied.
- */
-static size_t isolate_failures(const struct hil_config *cfg, const char *root,
-			       const char *log_path, const struct make_vars *v,
-			       struct hil_firmware *fw, char **entries)
-{
-	size_t i, n = 0;
-
-	hil_warn(
-		"the image does not build: building each folder of your own alone to find which does not");
-	for (i = 0; i < cfg->n_algs; i++) {
-		const struct hil_config_alg *a = &cfg->algs[i];
-		char dir[HIL_PATH], obj[HIL_PATH + 200];
-		int status = -1;
-
-		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
-			continue;
-		}
-		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
-			 a->impl);
-		if (run_make(root, log_path, "fw-impl", v, entries[i], dir,
-			     &status) == HIL_OK &&
-		    status == 0) {
-			continue;
-		}
-		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,
-			 a->impl);
-		snprintf(fw->excluded[n].impl, sizeof(fw->excluded[n].impl),
-			 "%s/%s", a->name, a->impl);
-		first_error(obj, fw->excluded[n].why,
-			    sizeof(fw->excluded[n].why));
-		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
-			a->name, a->impl, fw->excluded[n].why);
-		hint_build_failure(log_path);
-		entries[i][0] = '\0';
-		n++;
-	}
-	fw->n_excluded = n;
-	return n;
 }
 
 int hil_build_firmware(const struct hil_config *cfg, const char *root,
@@ -646,8 +396,9 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			/* An external folder is named after '=', by our link
 			 * to it. */
 			if (cfg->algs[i].path[0] != '\0') {
-				ret = link_source(fw->dir, &cfg->algs[i], link,
-						  sizeof(link));
+				ret = hil_build_link_source(fw->dir,
+							    &cfg->algs[i], link,
+							    sizeof(link));
 			}
 			entries[i] = malloc(HIL_PATH + 160);
 			if (entries[i] == NULL) {
@@ -680,8 +431,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		 (unsigned)cfg->link.baud);
 	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
 		 cfg->name, opt, fw->dir);
-	ret = run_make(root, log_path, "firmware", &v, fw->algs, fw->dir,
-		       &status);
+	ret = hil_build_run_make(root, log_path, "firmware", &v, fw->algs,
+				 fw->dir, &status);
 	/* Too big is not a folder that does not build: nothing to isolate. */
 	if (ret == HIL_OK && status != 0 &&
 	    log_overflowed(log_path, fw->overflow, sizeof(fw->overflow))) {
@@ -689,7 +440,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	}
 	if (ret == HIL_OK && status != 0 && algs_override == NULL &&
 	    !fw->overflowed &&
-	    isolate_failures(cfg, root, log_path, &v, fw, entries) > 0) {
+	    hil_build_isolate_failures(cfg, root, log_path, &v, fw, entries) >
+		    0) {
 		/* The image again, without the folders that do not build. */
 		fw->algs[0] = '\0';
 		for (i = 0; i < cfg->n_algs; i++) {
@@ -707,8 +459,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		if (fw->algs[0] == '\0') {
 			snprintf(fw->algs, sizeof(fw->algs), "none");
 		}
-		ret = run_make(root, log_path, "firmware", &v, fw->algs,
-			       fw->dir, &status);
+		ret = hil_build_run_make(root, log_path, "firmware", &v,
+					 fw->algs, fw->dir, &status);
 		if (ret == HIL_OK && status != 0 &&
 		    log_overflowed(log_path, fw->overflow,
 				   sizeof(fw->overflow))) {
@@ -724,9 +476,9 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		for (i = 0; i < cfg->n_algs; i++) {
 			if (cfg->algs[i].path[0] != '\0' &&
 			    fw->n_foreign < HIL_CFG_MAX_ALGS) {
-				collect_warnings(fw->dir, log_path,
-						 &cfg->algs[i],
-						 &fw->foreign[fw->n_foreign++]);
+				hil_build_collect_warnings(
+					fw->dir, log_path, &cfg->algs[i],
+					&fw->foreign[fw->n_foreign++]);
 			}
 		}
 	}
@@ -742,7 +494,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		hil_err("firmware build for %s failed (make exit %d)",
 			cfg->name, status);
 		tail_log(log_path);
-		hint_build_failure(log_path);
+		hil_build_hint_failure(log_path);
 		ret = HIL_ERR_BUILD;
 		goto out;
 	}
@@ -759,98 +511,5 @@ out:
 	for (i = 0; i < HIL_CFG_MAX_ALGS; i++) {
 		free(entries[i]);
 	}
-	return ret;
-}
-
-struct hil_config *hil_build_subset(const struct hil_config *cfg,
-				    const size_t *algs, size_t n)
-{
-	struct hil_config *sub = malloc(sizeof(*sub));
-	size_t i;
-
-	if (sub == NULL) {
-		return NULL;
-	}
-	*sub = *cfg;
-	for (i = 0; i < n && i < HIL_CFG_MAX_ALGS; i++) {
-		sub->algs[i] = cfg->algs[algs[i]];
-	}
-	sub->n_algs = i;
-	return sub;
-}
-
-/* Build algs[0..n-1] as one image; halve it while it is too big. */
-static int split_rec(const struct hil_config *cfg, const char *root,
-		     const char *log_path, const size_t *algs, size_t n,
-		     struct hil_build_split *split, struct hil_firmware *fw)
-{
-	struct hil_config *sub = hil_build_subset(cfg, algs, n);
-	int ret;
-
-	if (sub == NULL) {
-		return HIL_ERR_NOMEM;
-	}
-	ret = hil_build_firmware_ex(sub, root, log_path, NULL,
-				    HIL_BUILD_QUIET_OVERFLOW, fw);
-	free(sub);
-	if (ret == HIL_OK) {
-		size_t k = split->n_images++;
-
-		memcpy(split->image[k].algs, algs, n * sizeof(*algs));
-		split->image[k].n_algs = n;
-		return HIL_OK;
-	}
-	if (!fw->overflowed) {
-		return ret;
-	}
-	if (n == 1) {
-		size_t k = split->n_too_big++;
-
-		split->too_big[k].alg = algs[0];
-		snprintf(split->too_big[k].why, sizeof(split->too_big[k].why),
-			 "too big for the board even alone: %s", fw->overflow);
-		return HIL_OK;
-	}
-	ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
-	if (ret == HIL_OK) {
-		ret = split_rec(cfg, root, log_path, algs + n / 2, n - n / 2,
-				split, fw);
-	}
-	return ret;
-}
-
-int hil_build_split(const struct hil_config *cfg, const char *root,
-		    const char *log_path, const size_t *skip, size_t n_skip,
-		    struct hil_build_split *split)
-{
-	struct hil_firmware *fw = malloc(sizeof(*fw));
-	size_t algs[HIL_CFG_MAX_ALGS];
-	size_t i, k, n = 0;
-	int ret;
-
-	if (fw == NULL) {
-		return HIL_ERR_NOMEM;
-	}
-	memset(split, 0, sizeof(*split));
-	for (i = 0; i < cfg->n_algs && i < HIL_CFG_MAX_ALGS; i++) {
-		for (k = 0; k < n_skip && skip[k] != i; k++) {
-		}
-		if (k == n_skip) {
-			algs[n++] = i;
-		}
-	}
-	/* All of them together are known not to fit: halve at once. */
-	if (n == 1) {
-		ret = split_rec(cfg, root, log_path, algs, n, split, fw);
-	} else if (n > 1) {
-		ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
-		if (ret == HIL_OK) {
-			ret = split_rec(cfg, root, log_path, algs + n / 2,
-					n - n / 2, split, fw);
-		}
-	} else {
-		ret = HIL_OK;
-	}
-	free(fw);
 	return ret;
 }

@@ -1,0 +1,46 @@
+/* build_int: what building one image (build.c) and building the user's own folders into it (ownbuild.c) share; not a public API. */
+#ifndef HIL_BUILD_INT_H
+#define HIL_BUILD_INT_H
+
+#include <stddef.h>
+
+#include "build.h"
+
+/* The make variables of one configuration's build. */
+struct make_vars {
+	char board[128];
+	char opt[2100];
+	char clock[64];
+	char baud[64];
+};
+
+/* ---- build.c ----------------------------------------------------------- */
+
+/* make -C root TARGET ... ALGS=algs FW_DIR=dir, output appended to log. */
+int hil_build_run_make(const char *root, const char *log_path,
+		       const char *target, const struct make_vars *v,
+		       const char *algs, const char *dir, int *status);
+
+/* After a failed build: the fix for the mistakes people make most. */
+void hil_build_hint_failure(const char *log_path);
+
+/* ---- ownbuild.c -------------------------------------------------------- */
+
+/* Link the user's folder a->path as FW_DIR/src/<alg>_<impl> (into link),
+ * the only name make sees of it. */
+int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len);
+
+/* Count a->path's compiler warnings and gather them into fb->log. */
+void hil_build_collect_warnings(const char *fw_dir, const char *log_path,
+				const struct hil_config_alg *a,
+				struct hil_foreign_build *fb);
+
+/* The image did not build: find the user's folders that do not, alone.
+ * @return how many went into fw->excluded (their entries[i] emptied). */
+size_t hil_build_isolate_failures(const struct hil_config *cfg,
+				  const char *root, const char *log_path,
+				  const struct make_vars *v,
+				  struct hil_firmware *fw, char **entries);
+
+#endif /* HIL_BUILD_INT_H */

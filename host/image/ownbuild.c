@@ -1,0 +1,258 @@
+/* ownbuild: the user's own algorithm folders in an image: linked in under a name of ours, their warnings gathered, those that do not build found and left out. */
+#define _XOPEN_SOURCE  700 /* realpath, symlink */
+#define HIL_LOG_PREFIX "build"
+#include "build_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/log.h"
+#include "util/util.h"
+
+int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len)
+{
+	int n = snprintf(link, len, "%s/src/%s_%s", fw_dir, a->name, a->impl);
+
+	return n < 0 || (size_t)n >= len ? HIL_ERR_ARG : HIL_OK;
+}
+
+/*
+ * A user's folder reaches make only as a link of ours,
+ * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
+ * of a make variable, a recipe or a compiler argument: a folder name with
+ * spaces, '=', quotes or `...` builds like any other.
+ */
+int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
+			  char *link, size_t len)
+{
+	char target[PATH_MAX];
+	char dir[HIL_PATH];
+	int n;
+
+	if (realpath(a->path, target) == NULL) {
+		hil_err("algorithms: %s/%s: %s: %s", a->name, a->impl, a->path,
+			strerror(errno));
+		return HIL_ERR_CONFIG;
+	}
+	n = snprintf(dir, sizeof(dir), "%s/src", fw_dir);
+	if (n < 0 || (size_t)n >= sizeof(dir)) {
+		hil_err("build folder name too long: %s", fw_dir);
+		return HIL_ERR_CONFIG;
+	}
+	if (hil_mkdirs(dir) != HIL_OK) {
+		hil_err("cannot create %s: %s", dir, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	if (hil_build_source_link(fw_dir, a, link, len) != HIL_OK) {
+		hil_err("build folder name too long: %s", dir);
+		return HIL_ERR_CONFIG;
+	}
+	if (unlink(link) != 0 && errno != ENOENT) {
+		hil_err("cannot replace %s: %s", link, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	if (symlink(target, link) != 0) {
+		hil_err("cannot link %s to %s: %s", link, target,
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+}
+
+/* How many compiler warnings a .warn file holds. */
+static unsigned count_warnings(const char *text)
+{
+	const char *p = text;
+	unsigned n = 0;
+
+	while ((p = strstr(p, ": warning: ")) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static int append_file(FILE *out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (hil_read_file(path, &text, &len) != HIL_OK) {
+		return 0;
+	}
+	if (len > 0) {
+		fprintf(out, "== %s\n", path);
+		fwrite(text, 1, len, out);
+	}
+	free(text);
+	return 1;
+}
+
+/*
+ * The warnings of one foreign implementation, from the .warn files its
+ * objects left in FW_DIR/obj/<alg>/<impl>/, counted and gathered into
+ * <run folder>/warnings/<alg>_<impl>.txt beside the build log.
+ */
+void hil_build_collect_warnings(const char *fw_dir, const char *log_path,
+				const struct hil_config_alg *a,
+				struct hil_foreign_build *fb)
+{
+	char obj[HIL_PATH];
+	char cmd_dir[HIL_PATH];
+	char *slash;
+	FILE *out;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(fb->impl, sizeof(fb->impl), "%s/%s", a->name, a->impl);
+	fb->warnings = 0;
+	fb->log[0] = '\0';
+	snprintf(obj, sizeof(obj), "%s/obj/%s/%s", fw_dir, a->name, a->impl);
+	snprintf(cmd_dir, sizeof(cmd_dir), "%s", log_path);
+	slash = strrchr(cmd_dir, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+	} else {
+		snprintf(cmd_dir, sizeof(cmd_dir), ".");
+	}
+	strncat(cmd_dir, "/warnings", sizeof(cmd_dir) - strlen(cmd_dir) - 1);
+	if (hil_mkdirs(cmd_dir) != HIL_OK) {
+		hil_warn("cannot create %s: %s", cmd_dir, strerror(errno));
+		return;
+	}
+	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
+		 a->impl);
+	out = hil_fopen_write(fb->log);
+	d = opendir(obj);
+	if (out == NULL || d == NULL) {
+		hil_warn("cannot gather the warnings of %s into %s", fb->impl,
+			 fb->log);
+		if (out != NULL) {
+			fclose(out);
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char path[HIL_PATH];
+		char *text = NULL;
+
+		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", obj, e->d_name);
+		if (hil_read_file(path, &text, NULL) == HIL_OK) {
+			fb->warnings += count_warnings(text);
+			free(text);
+		}
+		append_file(out, path);
+	}
+	closedir(d);
+	if (fclose(out) != 0) {
+		hil_warn("cannot write %s: %s", fb->log, strerror(errno));
+	}
+	if (fb->warnings > 0) {
+		hil_info(
+			"%s: %u compiler warning%s (its own code, not -Werror): %s",
+			fb->impl, fb->warnings, fb->warnings == 1 ? "" : "s",
+			fb->log);
+	}
+}
+
+/* The first error a compiler wrote for one implementation built alone
+ * (its .warn files), into why. */
+static void first_error(const char *obj_dir, char *why, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(obj_dir);
+
+	snprintf(why, len, "its objects do not link (see build.log)");
+	if (d == NULL) {
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[HIL_PATH];
+		char *text = NULL;
+		const char *line;
+		size_t n = strlen(e->d_name);
+
+		if (n < 5 || strcmp(e->d_name + n - 5, ".warn") != 0) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", obj_dir, e->d_name);
+		if (hil_read_file(path, &text, NULL) != HIL_OK) {
+			continue;
+		}
+		line = strstr(text, "error:");
+		if (line != NULL) {
+			const char *start = line;
+
+			while (start > text && start[-1] != '\n') {
+				start--;
+			}
+			snprintf(why, len, "%.*s", (int)strcspn(start, "\n"),
+				 start);
+			free(text);
+			break;
+		}
+		free(text);
+	}
+	closedir(d);
+}
+
+/*
+ * The image did not build: build each of the user's folders alone (in
+ * FW_DIR/isolate/<alg>_<impl>) to find the ones that do not, so that they
+ * are recorded with their reason and the others are measured.
+ * @return how many were excluded into fw->excluded; entries[i] of an
+ *         excluded one is emptied.
+ */
+size_t hil_build_isolate_failures(const struct hil_config *cfg,
+				  const char *root, const char *log_path,
+				  const struct make_vars *v,
+				  struct hil_firmware *fw, char **entries)
+{
+	size_t i, n = 0;
+
+	hil_warn(
+		"the image does not build: building each folder of your own alone to find which does not");
+	for (i = 0; i < cfg->n_algs; i++) {
+		const struct hil_config_alg *a = &cfg->algs[i];
+		char dir[HIL_PATH], obj[HIL_PATH + 200];
+		int status = -1;
+
+		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
+			 a->impl);
+		if (hil_build_run_make(root, log_path, "fw-impl", v, entries[i],
+				       dir, &status) == HIL_OK &&
+		    status == 0) {
+			continue;
+		}
+		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,
+			 a->impl);
+		snprintf(fw->excluded[n].impl, sizeof(fw->excluded[n].impl),
+			 "%s/%s", a->name, a->impl);
+		first_error(obj, fw->excluded[n].why,
+			    sizeof(fw->excluded[n].why));
+		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
+			a->name, a->impl, fw->excluded[n].why);
+		hil_build_hint_failure(log_path);
+		entries[i][0] = '\0';
+		n++;
+	}
+	fw->n_excluded = n;
+	return n;
+}

@@ -1,0 +1,263 @@
+/* servejob: a lab job file: read through its locked descriptor, validated, its configuration loaded inside the lab's roots. */
+#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE	700 /* realpath */
+#define HIL_LOG_PREFIX	"serve"
+#include "serve_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/err.h"
+#include "jobpolicy.h"
+#include "config/paths.h"
+#include "util/util.h"
+
+#define MAX_JOB_BYTES (1024 * 1024) /* a job file is a few hundred bytes */
+
+/* ---- the job file ------------------------------------------------------ */
+
+/* The roots a job's files must lie in: the caller's, else the working
+ * directory. */
+void hil_serve_job_roots(const struct hil_serve_opts *o,
+			 struct hil_config_roots *roots, char *cwd, size_t len)
+{
+	if (o->roots != NULL && o->roots->n > 0) {
+		*roots = *o->roots;
+		return;
+	}
+	memset(roots, 0, sizeof(*roots));
+	if (getcwd(cwd, len) != NULL) {
+		roots->dir[0] = cwd;
+		roots->n = 1;
+	}
+}
+
+/* Read the locked job file through its descriptor (rename keeps it). */
+int hil_serve_read_job(int fd, char **out, size_t *len, char *err,
+		       size_t errlen)
+{
+	struct stat st;
+	char *buf;
+	size_t n = 0;
+
+	if (fstat(fd, &st) != 0 || st.st_size > MAX_JOB_BYTES) {
+		snprintf(err, errlen,
+			 "job file: unreadable or larger than %d bytes",
+			 MAX_JOB_BYTES);
+		return HIL_ERR_CONFIG;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (buf == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return HIL_ERR_NOMEM;
+	}
+	while (n < (size_t)st.st_size) {
+		ssize_t r =
+			pread(fd, buf + n, (size_t)st.st_size - n, (off_t)n);
+
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r < 0) {
+			snprintf(err, errlen, "job file: cannot read: %s",
+				 strerror(errno));
+			free(buf);
+			return HIL_ERR_IO;
+		}
+		if (r == 0) {
+			break;
+		}
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return HIL_OK;
+}
+
+/*
+ * Validate the job file and load its configuration into cfg.
+ * @return HIL_OK, or an error with out->error set to a message that says
+ *         what is wrong and where.
+ */
+int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
+			size_t len, struct hil_config *cfg, struct outcome *out)
+{
+	struct hil_config_roots roots;
+	char cwd[PATH_BYTES];
+	char cerr[MSG_BYTES - 32];
+	const cJSON *it, *prev, *config = NULL, *baseline = NULL;
+	const char *end = NULL;
+	char *inline_text = NULL;
+	size_t line, col;
+	cJSON *root;
+	int ret = HIL_ERR_CONFIG;
+
+	hil_serve_job_roots(o, &roots, cwd, sizeof(cwd));
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: NUL byte in the text");
+		return HIL_ERR_CONFIG;
+	}
+	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (root == NULL) {
+		size_t off = 0;
+
+		if (end != NULL && end >= text && end <= text + len) {
+			off = (size_t)(end - text);
+		}
+		hil_text_line_col(text, off, &line, &col);
+		snprintf(
+			out->error, sizeof(out->error),
+			"job file: line %zu, column %zu: not valid JSON (expected {\"config\": \"PATH\"} or {\"config\": {...}})",
+			line, col);
+		return HIL_ERR_CONFIG;
+	}
+	if (!cJSON_IsObject(root)) {
+		snprintf(
+			out->error, sizeof(out->error),
+			"job file: expected a JSON object: {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\"");
+		goto out;
+	}
+	cJSON_ArrayForEach(it, root)
+	{
+		for (prev = root->child; prev != it; prev = prev->next) {
+			if (strcmp(prev->string, it->string) == 0) {
+				snprintf(out->error, sizeof(out->error),
+					 "job file: %.64s: key given twice",
+					 it->string);
+				goto out;
+			}
+		}
+		if (strcmp(it->string, "config") == 0) {
+			config = it;
+		} else if (strcmp(it->string, "baseline") == 0) {
+			baseline = it;
+		} else {
+			snprintf(
+				out->error, sizeof(out->error),
+				"job file: %.64s: unknown key (known: config, baseline)",
+				it->string);
+			goto out;
+		}
+	}
+	if (config == NULL) {
+		snprintf(
+			out->error, sizeof(out->error),
+			"job file: config: required (a config file path or an inline configuration object)");
+		goto out;
+	}
+	if (baseline != NULL) {
+		if (!cJSON_IsString(baseline) ||
+		    baseline->valuestring[0] == '\0' ||
+		    strlen(baseline->valuestring) >= sizeof(out->baseline)) {
+			snprintf(
+				out->error, sizeof(out->error),
+				"job file: baseline: expected the path of a report (a non-empty string)");
+			goto out;
+		}
+		snprintf(out->baseline, sizeof(out->baseline), "%s",
+			 baseline->valuestring);
+	}
+	if (cJSON_IsString(config)) {
+		snprintf(out->config, sizeof(out->config), "%s",
+			 config->valuestring);
+		ret = hil_config_load_in(config->valuestring, &roots, cfg, cerr,
+					 sizeof(cerr));
+		if (ret != HIL_OK) {
+			/* The loader's message names the file and key. */
+			snprintf(out->error, sizeof(out->error), "%s", cerr);
+		}
+	} else if (cJSON_IsObject(config)) {
+		snprintf(out->config, sizeof(out->config), "inline");
+		inline_text = cJSON_PrintUnformatted(config);
+		if (inline_text == NULL) {
+			snprintf(out->error, sizeof(out->error),
+				 "out of memory");
+			ret = HIL_ERR_NOMEM;
+			goto out;
+		}
+		ret = hil_config_parse_in(inline_text, NULL, &roots, cfg, cerr,
+					  sizeof(cerr));
+		if (ret != HIL_OK) {
+			snprintf(out->error, sizeof(out->error),
+				 "inline config: %s", cerr);
+		}
+	} else {
+		snprintf(
+			out->error, sizeof(out->error),
+			"job file: config: expected a config file path (string) or an inline configuration (object)");
+	}
+	if (ret == HIL_OK) {
+		/* A job chooses values of the schema, not programs or files
+		 * of its own (docs/lab.md, "Trust"). */
+		ret = hil_job_check(cfg, &roots, cerr, sizeof(cerr));
+		if (ret != HIL_OK) {
+			snprintf(out->error, sizeof(out->error), "%s%s%s",
+				 cJSON_IsString(config) ? out->config : "",
+				 cJSON_IsString(config) ? ": " : "", cerr);
+		}
+	}
+	if (ret == HIL_OK && out->baseline[0] != '\0') {
+		/* A regression gate that cannot be read must not be skipped
+		 * silently: the job fails before anything runs. */
+		char why[160];
+		int fd = hil_open_regular(out->baseline, HIL_READ_MAX, why,
+					  sizeof(why));
+
+		if (fd < 0) {
+			snprintf(out->error, sizeof(out->error),
+				 "job file: baseline: cannot read %s: %s",
+				 out->baseline, why);
+			ret = HIL_ERR_CONFIG;
+		} else {
+			close(fd);
+		}
+	}
+	if (ret == HIL_OK && out->baseline[0] != '\0') {
+		struct hil_config_roots *r = &roots;
+		char real[PATH_BYTES];
+		size_t i, ok = 0;
+
+		for (i = 0; realpath(out->baseline, real) != NULL && i < r->n;
+		     i++) {
+			char top[PATH_BYTES];
+			size_t n;
+
+			if (realpath(r->dir[i], top) == NULL) {
+				continue;
+			}
+			n = strlen(top);
+			ok = ok || (strncmp(real, top, n) == 0 &&
+				    (real[n] == '/' || real[n] == '\0'));
+		}
+		if (!ok) {
+			snprintf(
+				out->error, sizeof(out->error),
+				"job file: baseline: %s is outside the lab's roots",
+				out->baseline);
+			ret = HIL_ERR_CONFIG;
+		}
+	}
+	if (ret == HIL_OK) {
+		/* Whoever can drop a job must not make the daemon write
+		 * outside its working directory. */
+		ret = hil_path_check_config(cfg, cerr, sizeof(cerr));
+		if (ret != HIL_OK) {
+			snprintf(
+				out->error, sizeof(out->error),
+				"%s; a job's results go under the daemon's working directory",
+				cerr);
+		}
+	}
+out:
+	free(inline_text);
+	cJSON_Delete(root);
+	return ret;
+}
