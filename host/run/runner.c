@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE  700 /* realpath */
 #define HIL_LOG_PREFIX "runner"
 #include "runner.h"
+#include "runner_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,52 +48,8 @@
 #define HANDSHAKE_MS   10000u
 #define VERIFY_MAX_MSG 80u
 
-/* Everything one run holds open; closed in reverse order by run_close. */
-struct run_ctx {
-	const struct hil_runner_opts *opts;
-	struct hil_run *run;
-	struct hil_target_conn conn;
-	int journal_fd;
-	char journal_path[HIL_PATH + 16];
-	/* HIL_ERR_IO once a journal row could not be written (a full disk):
-	 * measuring stops at once, nothing more is reported measured. */
-	int journal_ret;
-	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
-	size_t n_algs;
-	size_t planned;		 /* rows this run will have */
-	long long started_ms;	 /* for the progress line */
-	struct hil_row *resumed; /* rows kept from the journal (--resume) */
-	size_t n_resumed;
-	size_t used_resumed;
-	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
-	double model_overhead;		     /* of the latest calibration */
-	struct hil_sensor *sensor;	     /* NULL: energy not measured */
-	struct hil_energyrun *energy; /* its sampler, once the target is up */
-	/* Per configured algorithm: what it is checked against. */
-	struct registry_alg subj[HIL_CFG_MAX_ALGS];
-	int subj_ret[HIL_CFG_MAX_ALGS]; /* HIL_OK, or why it cannot be */
-	enum subj_check {
-		CHECK_HOST, /* against a host build (bundled, or its own) */
-		CHECK_KAT,  /* its KAT file and a round trip only */
-		CHECK_NONE  /* a round trip only: rows unverified */
-	} check[HIL_CFG_MAX_ALGS];
-	char kat[HIL_CFG_MAX_ALGS][HIL_CFG_STR]; /* "" for none */
-	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
-	const char *alg_check; /* the rows now measured: row.verified_by */
-	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
-	/* Per algorithm of the image and operation (HILP_OP_*): the counter
-	 * value of one call already seen, in verification or at an earlier
-	 * length, at the largest input seen (message plus associated data):
-	 * what a BENCH's timeout is sized from (work_timeout_ms). */
-	struct work_seen {
-		uint64_t count;
-		uint32_t bytes;
-		int seen;
-	} work[HIL_TARGET_MAX_ALGS][HILP_OP_KEYSETUP + 1];
-};
-
 /* Does ref carry host functions (bundled, or a folder built for the host)? */
-static int has_host(const struct registry_alg *ref)
+int hil_rn_has_host(const struct registry_alg *ref)
 {
 	switch (ref->kind) {
 	case HILP_KIND_AEAD:
@@ -108,7 +65,7 @@ static int has_host(const struct registry_alg *ref)
 	}
 }
 
-static const char *op_name(uint8_t op)
+const char *hil_rn_op_name(uint8_t op)
 {
 	switch (op) {
 	case HILP_OP_ENCRYPT:
@@ -123,12 +80,12 @@ static const char *op_name(uint8_t op)
 }
 
 /* SIGTERM or SIGINT arrived: nothing more is started, nothing recovered. */
-static int stopping(const struct run_ctx *c)
+int hil_rn_stopping(const struct run_ctx *c)
 {
 	return c->opts->stop != NULL && *c->opts->stop;
 }
 
-static void git_provenance(const char *root, struct hil_run *run)
+void hil_rn_git_provenance(const char *root, struct hil_run *run)
 {
 	char *rev[] = {"git", "-C", (char *)root, "rev-parse", "HEAD", NULL};
 	char *st[] = {"git",	"-C",	       (char *)root,
@@ -220,7 +177,7 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 }
 
 /* results/latest -> <run-id>, replaced atomically. */
-static void point_latest(const struct hil_runner_opts *opts,
+void hil_rn_point_latest(const struct hil_runner_opts *opts,
 			 const struct hil_run *run)
 {
 	char tmp[HIL_PATH + 32];
@@ -240,7 +197,7 @@ static void point_latest(const struct hil_runner_opts *opts,
 }
 
 /* run.json: what --resume needs to start this run again. */
-static int write_run_file(const struct hil_run *run)
+int hil_rn_write_run_file(const struct hil_run *run)
 {
 	char path[HIL_PATH + 16];
 	char abs[HIL_PATH];
@@ -320,7 +277,7 @@ int hil_runner_identify(const struct hil_run *run)
 	return HIL_OK;
 }
 
-static int find_target_alg(const struct run_ctx *c, const char *name,
+int hil_rn_find_target_alg(const struct run_ctx *c, const char *name,
 			   const char *impl)
 {
 	size_t i;
@@ -335,7 +292,7 @@ static int find_target_alg(const struct run_ctx *c, const char *name,
 }
 
 /* One call of op on index seen costing count ticks for bytes of input. */
-static void work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
+void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
 		      uint64_t count)
 {
 	struct work_seen *w;
@@ -424,11 +381,12 @@ static int compare_once(struct run_ctx *c, int index,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	work_note(c, index, op, (uint32_t)(msg_len + ad_len), count);
+	hil_rn_work_note(c, index, op, (uint32_t)(msg_len + ad_len), count);
 	if (rej_w || rej_g || want_len != *got_len ||
 	    memcmp(want, got, want_len) != 0) {
 		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
-			ref->name, ref->impl, op_name(op), msg_len, ad_len);
+			ref->name, ref->impl, hil_rn_op_name(op), msg_len,
+			ad_len);
 		return HIL_ERR_VERIFY;
 	}
 	return HIL_OK;
@@ -521,8 +479,8 @@ static int check_seeded(struct run_ctx *c, int index,
 		return ret;
 	}
 	if (!rej_g) {
-		work_note(c, index, op, (uint32_t)(msg_len + ad_len),
-			  rep.count);
+		hil_rn_work_note(c, index, op, (uint32_t)(msg_len + ad_len),
+				 rep.count);
 	}
 	if (rej_w || rej_g || rep.out_len != want_len ||
 	    rep.digest !=
@@ -540,8 +498,8 @@ static int check_seeded(struct run_ctx *c, int index,
 				  HILP_OP_DECRYPT, seed, 0, msg_len, ad_len, 0,
 				  &rep, &rej_g);
 	if (ret == HIL_OK && !rej_g) {
-		work_note(c, index, HILP_OP_DECRYPT,
-			  (uint32_t)(msg_len + ad_len), rep.count);
+		hil_rn_work_note(c, index, HILP_OP_DECRYPT,
+				 (uint32_t)(msg_len + ad_len), rep.count);
 	}
 	if (ret == HIL_OK && !rej_g && rep.out_len == msg_len &&
 	    rep.digest == hilp_digest_update(HILP_DIGEST_INIT, msg, msg_len)) {
@@ -676,7 +634,7 @@ static int verify_roundtrip(struct run_ctx *c, int index,
  * When that fails the row is not kept as measured, and c->journal_ret
  * stops the run (hil_journal_append named the file system).
  */
-static int journal_row(struct run_ctx *c, struct hil_row *row)
+int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
 {
 	char *line;
 	size_t len;
@@ -708,7 +666,7 @@ fail:
 }
 
 /* A row that records why an implementation was not measured at all. */
-static struct hil_row *add_failed_row(struct run_ctx *c,
+struct hil_row *hil_rn_add_failed_row(struct run_ctx *c,
 				      const struct registry_alg *ref,
 				      const char *why)
 {
@@ -724,7 +682,7 @@ static struct hil_row *add_failed_row(struct run_ctx *c,
 	row->mode = ref->mode;
 	row->constant_time = ref->constant_time;
 	snprintf(row->error, sizeof(row->error), "%s", why);
-	journal_row(c, row);
+	hil_rn_journal_row(c, row);
 	return row;
 }
 
@@ -763,7 +721,7 @@ static void progress(struct run_ctx *c, const struct registry_alg *ref,
 	eta = done > 0 ? el * (long long)(c->planned - done) / (long long)done
 		       : -1;
 	fprintf(stderr, "\r\033[K%s: %s/%s %s %u B, row %zu of %zu, %lld s",
-		c->run->cfg->name, ref->name, ref->impl, op_name(op),
+		c->run->cfg->name, ref->name, ref->impl, hil_rn_op_name(op),
 		(unsigned)len, done + 1, c->planned, el);
 	if (eta >= 0) {
 		fprintf(stderr, ", about %lld s left", eta);
@@ -772,7 +730,7 @@ static void progress(struct run_ctx *c, const struct registry_alg *ref,
 }
 
 /* Clear the progress line before ordinary output. */
-static void progress_done(const struct run_ctx *c)
+void hil_rn_progress_done(const struct run_ctx *c)
 {
 	if (isatty(2) && c->planned > 0) {
 		fprintf(stderr, "\r\033[K");
@@ -784,7 +742,7 @@ static void progress_done(const struct run_ctx *c)
  * A row the journal already has for this image and these settings: moved
  * into the run (samples included) instead of measuring it again.
  */
-static int take_resumed(struct run_ctx *c, const struct registry_alg *ref,
+int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 			uint8_t op, uint32_t len, uint32_t ad_len)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -800,7 +758,7 @@ static int take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 		    r->seed != cfg->bench.seed ||
 		    strcmp(r->algorithm, ref->name) != 0 ||
 		    strcmp(r->implementation, ref->impl) != 0 ||
-		    strcmp(r->operation, op_name(op)) != 0) {
+		    strcmp(r->operation, hil_rn_op_name(op)) != 0) {
 			continue;
 		}
 		row = hil_run_add_row(c->run);
@@ -820,7 +778,7 @@ static int take_resumed(struct run_ctx *c, const struct registry_alg *ref,
  * The cycle model's records since the last look: a calibration (the stub
  * times its empty call at every start) gives the model's overhead.
  */
-static void model_drain(struct run_ctx *c)
+void hil_rn_model_drain(struct run_ctx *c)
 {
 	struct hil_cyclemodel_rec *recs = NULL;
 	size_t n = 0, i;
@@ -995,7 +953,7 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
  * the sensor can see. Whatever fails here fails the energy only; a target
  * that stopped answering is passed on to the recovery ladder.
  */
-static int measure_energy(struct run_ctx *c, const struct registry_alg *ref,
+int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 			  uint8_t op, const struct hilp_bench_req *b,
 			  struct hil_row *row)
 {
@@ -1009,7 +967,7 @@ static int measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 	req.ad_len = b->ad_len;
 	req.out_len = b->out_len;
 	req.seed = b->seed;
-	if (!has_host(ref)) {
+	if (!hil_rn_has_host(ref)) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(
 			row->energy.error, sizeof(row->energy.error),
@@ -1053,7 +1011,7 @@ static int measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 	return HIL_OK;
 }
 
-static int measure_row(struct run_ctx *c, int index,
+int hil_rn_measure_row(struct run_ctx *c, int index,
 		       const struct registry_alg *ref, int verified, uint8_t op,
 		       uint32_t len, uint32_t ad_len)
 {
@@ -1065,7 +1023,7 @@ static int measure_row(struct run_ctx *c, int index,
 	uint32_t i;
 	int ret;
 
-	ret = take_resumed(c, ref, op, len, ad_len);
+	ret = hil_rn_take_resumed(c, ref, op, len, ad_len);
 	if (ret != 0) {
 		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
 	}
@@ -1077,7 +1035,7 @@ static int measure_row(struct run_ctx *c, int index,
 	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
 	snprintf(row->implementation, sizeof(row->implementation), "%s",
 		 ref->impl);
-	row->operation = op_name(op);
+	row->operation = hil_rn_op_name(op);
 	row->mode = ref->mode;
 	row->constant_time = ref->constant_time;
 	row->msg_len = len;
@@ -1099,7 +1057,7 @@ static int measure_row(struct run_ctx *c, int index,
 
 	/* Without a host build (a KAT-verified or unverified folder) the
 	 * target's own digest is all there is: it is recorded, not checked. */
-	ret = has_host(ref)
+	ret = hil_rn_has_host(ref)
 		      ? hil_ref_bench_digest(ref, op, len, ad_len, 0,
 					     cfg->bench.runs, cfg->bench.seed,
 					     &row->digest_expected)
@@ -1117,7 +1075,7 @@ static int measure_row(struct run_ctx *c, int index,
 		snprintf(row->error, sizeof(row->error), "out of memory");
 		goto done;
 	}
-	model_drain(c);
+	hil_rn_model_drain(c);
 	ret = hil_target_bench(
 		c->conn.session, op, &req, &rep, raw,
 		work_timeout_ms(c, index, op, len, ad_len,
@@ -1152,7 +1110,7 @@ static int measure_row(struct run_ctx *c, int index,
 		 * wrong; keep it visible rather than wrap around. */
 		row->samples[i] = (double)raw[i] - (double)rep.overhead;
 		/* The slowest run sizes the next length's timeout. */
-		work_note(c, index, op, len + ad_len, raw[i]);
+		hil_rn_work_note(c, index, op, len + ad_len, raw[i]);
 	}
 	ret = hil_stats_compute(row->samples, cfg->bench.runs, &row->stats);
 	if (ret != HIL_OK) {
@@ -1160,7 +1118,7 @@ static int measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	model_row(c, row, raw);
-	if (!has_host(ref)) {
+	if (!hil_rn_has_host(ref)) {
 		row->digest_expected = rep.digest;
 	}
 	if (rep.digest != row->digest_expected) {
@@ -1176,11 +1134,11 @@ static int measure_row(struct run_ctx *c, int index,
 	row->ok = 1;
 	ret = measure_leak(c, op, &req, row);
 	if (ret == HIL_OK && c->energy != NULL) {
-		ret = measure_energy(c, ref, op, &req, row);
+		ret = hil_rn_measure_energy(c, ref, op, &req, row);
 	}
 done:
 	free(raw);
-	if (journal_row(c, row) != HIL_OK) {
+	if (hil_rn_journal_row(c, row) != HIL_OK) {
 		return HIL_ERR_IO; /* c->journal_ret stops the run */
 	}
 	if (row->ok) {
@@ -1202,14 +1160,14 @@ done:
  */
 static int recover_steps(struct run_ctx *c);
 
-static int recover(struct run_ctx *c)
+int hil_rn_recover(struct run_ctx *c)
 {
 	uint64_t t0;
 	int ret;
 
 	/* A stop (a CI engine cancelling the job, systemctl stop) may have
 	 * killed the emulator with us: do not start it again. */
-	if (stopping(c)) {
+	if (hil_rn_stopping(c)) {
 		hil_info("stopping: no recovery attempted");
 		return HIL_ERR_INTERRUPTED;
 	}
@@ -1324,7 +1282,7 @@ static int recover_steps(struct run_ctx *c)
  * frozen (SIGSTOP): both are restarted, and what they were doing is done
  * again.
  */
-static int board_lost(const struct run_ctx *c, int ret)
+int hil_rn_board_lost(const struct run_ctx *c, int ret)
 {
 	if (ret == HIL_ERR_IO) {
 		return 1;
@@ -1333,11 +1291,11 @@ static int board_lost(const struct run_ctx *c, int ret)
 	       hil_flasher_check(c->conn.flasher) == HIL_ERR_PROCESS;
 }
 
-static int worth_again(const struct run_ctx *c, int ret)
+int hil_rn_worth_again(const struct run_ctx *c, int ret)
 {
 	const struct hil_run *run = c->run;
 
-	if (board_lost(c, ret)) {
+	if (hil_rn_board_lost(c, ret)) {
 		return 1;
 	}
 	return run->n_rows > 0 && !run->rows[run->n_rows - 1].ok &&
@@ -1351,12 +1309,12 @@ static int worth_again(const struct run_ctx *c, int ret)
  * was lost, and forget the failed attempt. It stays in the journal as
  * failed, which --resume skips.
  */
-static int prepare_again(struct run_ctx *c, int ret)
+int hil_rn_prepare_again(struct run_ctx *c, int ret)
 {
 	struct hil_run *run = c->run;
 	struct hil_row *row = &run->rows[run->n_rows - 1];
 
-	if (board_lost(c, ret)) {
+	if (hil_rn_board_lost(c, ret)) {
 		hil_warn(
 			"recovery: the link was lost during a row: measuring it again");
 	} else {
@@ -1366,7 +1324,7 @@ static int prepare_again(struct run_ctx *c, int ret)
 			(unsigned)row->msg_len);
 	}
 	if (ret == HIL_ERR_IO || ret == HIL_ERR_TIMEOUT) {
-		ret = recover(c);
+		ret = hil_rn_recover(c);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -1455,7 +1413,7 @@ static int measure_alg(struct run_ctx *c, int index,
 						      ? cfg->bench.ad_lengths[d]
 						      : 0;
 
-				if (stopping(c)) {
+				if (hil_rn_stopping(c)) {
 					return HIL_ERR_INTERRUPTED;
 				}
 				if (ref->kind == HILP_KIND_BLOCK &&
@@ -1467,23 +1425,24 @@ static int measure_alg(struct run_ctx *c, int index,
 					continue;
 				}
 				before = c->run->n_rows;
-				ret = measure_row(c, index, ref, verified,
-						  ops[o], len, ad);
+				ret = hil_rn_measure_row(c, index, ref,
+							 verified, ops[o], len,
+							 ad);
 				if (c->journal_ret != HIL_OK) {
 					return c->journal_ret;
 				}
-				if (stopping(c)) {
+				if (hil_rn_stopping(c)) {
 					mark_interrupted(c, before);
 					return HIL_ERR_INTERRUPTED;
 				}
-				if (worth_again(c, ret)) {
-					ret = prepare_again(c, ret);
+				if (hil_rn_worth_again(c, ret)) {
+					ret = hil_rn_prepare_again(c, ret);
 					if (ret != HIL_OK) {
 						return ret;
 					}
-					ret = measure_row(c, index, ref,
-							  verified, ops[o], len,
-							  ad);
+					ret = hil_rn_measure_row(
+						c, index, ref, verified, ops[o],
+						len, ad);
 					if (c->journal_ret != HIL_OK) {
 						return c->journal_ret;
 					}
@@ -1496,7 +1455,7 @@ static int measure_alg(struct run_ctx *c, int index,
 				    ret == HIL_ERR_TARGET_FAULT) {
 					/* That row is recorded as failed; bring
 					 * the target back for the next one. */
-					ret = recover(c);
+					ret = hil_rn_recover(c);
 					if (ret != HIL_OK) {
 						return ret;
 					}
@@ -1508,7 +1467,7 @@ static int measure_alg(struct run_ctx *c, int index,
 }
 
 /* Does the image's implementation have the parameters of the reference? */
-static int same_api(const struct hilp_alg_info *t, const struct registry_alg *r)
+int hil_rn_same_api(const struct hilp_alg_info *t, const struct registry_alg *r)
 {
 	return t->kind == r->kind && t->keybytes == r->keybytes &&
 	       t->npubbytes == r->npubbytes && t->abytes == r->abytes &&
@@ -1593,7 +1552,7 @@ static void subject_from_target(const struct hilp_alg_info *t,
  * round trip alone with every row marked unverified.
  */
 /* Why the build left ca out of the image, or NULL when it is in. */
-static const char *excluded_why(const struct run_ctx *c,
+const char *hil_rn_excluded_why(const struct run_ctx *c,
 				const struct hil_config_alg *ca)
 {
 	char id[2 * HIL_CFG_NAME + 2];
@@ -1608,7 +1567,7 @@ static const char *excluded_why(const struct run_ctx *c,
 	return NULL;
 }
 
-static void prepare_subjects(struct run_ctx *c)
+void hil_rn_prepare_subjects(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	char root[HIL_PATH];
@@ -1622,15 +1581,16 @@ static void prepare_subjects(struct run_ctx *c)
 		const struct registry_alg *ref =
 			ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
 					    : hil_ref_find(ca->name, ca->impl);
-		int index = find_target_alg(c, ca->name, ca->impl);
+		int index = hil_rn_find_target_alg(c, ca->name, ca->impl);
 		struct registry_alg *subject = &c->subj[a];
 
 		c->subj_ret[a] = HIL_OK;
 		c->check[a] = CHECK_HOST;
 		snprintf(c->kat[a], sizeof(c->kat[a]), "%s", ca->kat);
-		if (excluded_why(c, ca) != NULL) {
+		if (hil_rn_excluded_why(c, ca) != NULL) {
 			snprintf(c->why[a], sizeof(c->why[a]),
-				 "does not build: %s", excluded_why(c, ca));
+				 "does not build: %s",
+				 hil_rn_excluded_why(c, ca));
 			c->subj_ret[a] = HIL_ERR_BUILD;
 			memset(subject, 0, sizeof(*subject));
 			subject->name = ca->name;
@@ -1732,7 +1692,7 @@ static size_t plan_rows(const struct run_ctx *c)
 }
 
 /* The checks of one implementation before it is timed (see
- * prepare_subjects). */
+ * hil_rn_prepare_subjects). */
 static int verify_subject(struct run_ctx *c, size_t a, int index)
 {
 	const struct registry_alg *subject = &c->subj[a];
@@ -1743,7 +1703,7 @@ static int verify_subject(struct run_ctx *c, size_t a, int index)
 	return verify_roundtrip(c, index, subject);
 }
 
-static const char *check_name(const struct run_ctx *c, size_t a)
+const char *hil_rn_check_name(const struct run_ctx *c, size_t a)
 {
 	switch (c->check[a]) {
 	case CHECK_HOST:
@@ -1764,7 +1724,7 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
 {
 	int ret = verify_subject(c, a, index);
 
-	if (stopping(c)) {
+	if (hil_rn_stopping(c)) {
 		return HIL_ERR_INTERRUPTED; /* not a failed check */
 	}
 	if (ret == HIL_OK && c->kat[a][0] != '\0') {
@@ -1783,17 +1743,17 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
  * VERIFY_AGAIN times, and the first pass wins. An implementation that is
  * wrong fails every time; no damaged frame makes a verification fail.
  */
-static int verify_believed(struct run_ctx *c, size_t a, int index)
+int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
 {
 	const struct hil_config_alg *ca = &c->run->cfg->algs[a];
 	int ret = verify_once(c, a, index);
 	unsigned again;
 
-	if (board_lost(c, ret) || ret == HIL_ERR_TIMEOUT) {
+	if (hil_rn_board_lost(c, ret) || ret == HIL_ERR_TIMEOUT) {
 		/* The link was lost or the target stopped answering (nine
 		 * attempts lost on a noisy link, a hung stub): not the check
 		 * failed. Bring the target back and check again, once. */
-		ret = recover(c);
+		ret = hil_rn_recover(c);
 		if (ret == HIL_OK) {
 			ret = verify_once(c, a, index);
 		}
@@ -1813,13 +1773,13 @@ static int verify_believed(struct run_ctx *c, size_t a, int index)
 	return ret;
 }
 
-static int measure(struct run_ctx *c)
+int hil_rn_measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	size_t a;
 	int ret;
 
-	prepare_subjects(c);
+	hil_rn_prepare_subjects(c);
 	/* An operation list that gives an algorithm nothing to do is a
 	 * mistake in the configuration, not a run that measured it. */
 	for (a = 0; a < cfg->n_algs; a++) {
@@ -1864,12 +1824,12 @@ static int measure(struct run_ctx *c)
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
 		struct registry_alg *subject = &c->subj[a];
-		int index = find_target_alg(c, ca->name, ca->impl);
+		int index = hil_rn_find_target_alg(c, ca->name, ca->impl);
 
 		if (c->journal_ret != HIL_OK) {
 			return c->journal_ret; /* a failed row was not recorded */
 		}
-		if (stopping(c)) {
+		if (hil_rn_stopping(c)) {
 			return HIL_ERR_INTERRUPTED;
 		}
 		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
@@ -1884,12 +1844,13 @@ static int measure(struct run_ctx *c)
 		if (c->subj_ret[a] != HIL_OK) {
 			hil_err("%s/%s %s: its rows are not measured", ca->name,
 				ca->impl, c->why[a]);
-			if (add_failed_row(c, subject, c->why[a]) == NULL) {
+			if (hil_rn_add_failed_row(c, subject, c->why[a]) ==
+			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;
 		}
-		if (!same_api(&c->algs[index], subject)) {
+		if (!hil_rn_same_api(&c->algs[index], subject)) {
 			hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
 				ca->name, ca->impl, c->algs[index].kind,
 				c->algs[index].keybytes,
@@ -1897,9 +1858,9 @@ static int measure(struct run_ctx *c)
 				c->algs[index].blockbytes, ca->name);
 			ret = HIL_ERR_VERIFY;
 		} else {
-			ret = verify_believed(c, a, index);
+			ret = hil_rn_verify_believed(c, a, index);
 		}
-		if (ret == HIL_ERR_INTERRUPTED || stopping(c)) {
+		if (ret == HIL_ERR_INTERRUPTED || hil_rn_stopping(c)) {
 			return HIL_ERR_INTERRUPTED; /* not a failed check */
 		}
 		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
@@ -1911,14 +1872,15 @@ static int measure(struct run_ctx *c)
 						   ? "took a fault"
 						   : "did not answer (hung)";
 
-			if (recover(c) != HIL_OK) {
+			if (hil_rn_recover(c) != HIL_OK) {
 				return ret;
 			}
 			hil_err("%s/%s %s during verification on the target: its rows are not measured",
 				ca->name, ca->impl, what);
 			snprintf(c->why[a], sizeof(c->why[a]),
 				 "%s during verification on the target", what);
-			if (add_failed_row(c, subject, c->why[a]) == NULL) {
+			if (hil_rn_add_failed_row(c, subject, c->why[a]) ==
+			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;
@@ -1926,7 +1888,7 @@ static int measure(struct run_ctx *c)
 		if (ret != HIL_OK) {
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
-			if (add_failed_row(
+			if (hil_rn_add_failed_row(
 				    c, subject,
 				    "failed verification on the target") ==
 			    NULL) {
@@ -1937,9 +1899,9 @@ static int measure(struct run_ctx *c)
 		/* Also the progress a log without a terminal gets. */
 		hil_info(
 			"%s/%s verified on the target against: %s (%zu of %zu rows done)",
-			ca->name, ca->impl, check_name(c, a), c->run->n_rows,
-			c->planned);
-		c->alg_check = check_name(c, a);
+			ca->name, ca->impl, hil_rn_check_name(c, a),
+			c->run->n_rows, c->planned);
+		c->alg_check = hil_rn_check_name(c, a);
 		ret = measure_alg(c, index, subject, c->check[a] != CHECK_NONE);
 		c->alg_check = NULL;
 		if (ret != HIL_OK) {
@@ -1979,7 +1941,7 @@ static int check_limits(const struct run_ctx *c)
 	return HIL_OK;
 }
 
-static int image_info(struct hil_run *run)
+int hil_rn_image_info(struct hil_run *run)
 {
 	struct hil_elf_info ei;
 	int ret = hil_elf_info(run->fw.elf, &ei);
@@ -2015,7 +1977,7 @@ static int image_info(struct hil_run *run)
  * Without the plugin the run goes on with instruction counts only, and the
  * report says why.
  */
-static void model_plugin(const struct hil_config *cfg, const char *root,
+void hil_rn_model_plugin(const struct hil_config *cfg, const char *root,
 			 struct hil_run *run)
 {
 	struct hil_cyclemodel_opts o;
@@ -2109,7 +2071,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 			  unsigned build_flags, int *at_board);
 
 /* hil_runner_bring_up() with hil_build_firmware_ex() flags. */
-static int bring_up(const struct hil_config *cfg,
+int hil_rn_bring_up(const struct hil_config *cfg,
 		    const struct hil_runner_opts *opts, struct hil_run *run,
 		    struct hil_target_conn *conn, unsigned build_flags)
 {
@@ -2128,7 +2090,7 @@ int hil_runner_bring_up(const struct hil_config *cfg,
 			const struct hil_runner_opts *opts, struct hil_run *run,
 			struct hil_target_conn *conn)
 {
-	return bring_up(cfg, opts, run, conn, 0);
+	return hil_rn_bring_up(cfg, opts, run, conn, 0);
 }
 
 static int bring_up_steps(const struct hil_config *cfg,
@@ -2148,7 +2110,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	git_provenance(root, run);
+	hil_rn_git_provenance(root, run);
 	snprintf(path, sizeof(path), "%s/build.log", run->dir);
 	t0 = hil_energy_now_ns();
 	ret = hil_build_firmware_ex(cfg, root, path, opts->algs_override,
@@ -2156,7 +2118,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	run->timing.build_ns += hil_energy_now_ns() - t0;
 	t0 = hil_energy_now_ns();
 	if (ret == HIL_OK) {
-		ret = image_info(run);
+		ret = hil_rn_image_info(run);
 	}
 	if (ret != HIL_OK) {
 		return ret;
@@ -2173,7 +2135,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	}
 	fp.n_openocd_cfg = i;
 	fp.probe_serial = cfg->flasher.probe_serial;
-	model_plugin(cfg, root, run);
+	hil_rn_model_plugin(cfg, root, run);
 	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
 	if (ret != HIL_OK) {
@@ -2256,7 +2218,7 @@ void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
  * missing adapter is an error within seconds; without one, the report says
  * why energy is not measured.
  */
-static int sensor_open(struct run_ctx *c)
+int hil_rn_sensor_open(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	struct hil_run_sensor *z = &c->run->sensor;
@@ -2296,7 +2258,7 @@ static int sensor_open(struct run_ctx *c)
 }
 
 /* Start sampling once the target is up and its clock is known. */
-static int energy_start(struct run_ctx *c)
+int hil_rn_energy_start(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	struct hil_run_sensor *z = &c->run->sensor;
@@ -2355,7 +2317,7 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	int ret = HIL_OK;
 
 	if (c->sensor != NULL) {
-		ret = energy_start(c);
+		ret = hil_rn_energy_start(c);
 	}
 	if (ret == HIL_OK && run->model.enabled) {
 		/* From the start of the file: the boot's calibration. */
@@ -2368,7 +2330,7 @@ static int measure_image(struct run_ctx *c, const char *journal)
 			snprintf(run->model.why, sizeof(run->model.why),
 				 "its record file could not be read");
 		} else {
-			model_drain(c);
+			hil_rn_model_drain(c);
 		}
 	}
 	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
@@ -2387,8 +2349,8 @@ static int measure_image(struct run_ctx *c, const char *journal)
 				      HIL_TARGET_MAX_ALGS, &c->n_algs);
 	}
 	if (ret == HIL_OK) {
-		ret = measure(c);
-		progress_done(c);
+		ret = hil_rn_measure(c);
+		hil_rn_progress_done(c);
 	}
 	return ret;
 }
@@ -2467,8 +2429,8 @@ static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
 	subject.name = ca->name;
 	subject.impl = ca->impl;
 	hil_err("%s/%s %s: its rows are not measured", ca->name, ca->impl, why);
-	return add_failed_row(c, &subject, why) != NULL ? HIL_OK
-							: HIL_ERR_NOMEM;
+	return hil_rn_add_failed_row(c, &subject, why) != NULL ? HIL_OK
+							       : HIL_ERR_NOMEM;
 }
 
 /*
@@ -2491,7 +2453,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	}
 	/* Folders that did not build stay out (and get their failed rows). */
 	for (a = 0; a < cfg->n_algs; a++) {
-		const char *why = excluded_why(c, &cfg->algs[a]);
+		const char *why = hil_rn_excluded_why(c, &cfg->algs[a]);
 
 		if (why != NULL) {
 			snprintf(excluded[n_skip], sizeof(excluded[0]), "%s",
@@ -2625,7 +2587,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
 		/* Without it the run cannot be resumed: on a full disk,
 		 * nothing is measured. */
-		ret = write_run_file(run);
+		ret = hil_rn_write_run_file(run);
 	}
 	if (opts->resume_dir != NULL) {
 		/* The cycle model's records of the run that stopped belong to
@@ -2635,14 +2597,14 @@ int hil_runner_run(const struct hil_config *cfg,
 		model_file_afresh(run);
 	}
 	if (ret == HIL_OK) {
-		ret = sensor_open(&c);
+		ret = hil_rn_sensor_open(&c);
 	}
 	if (ret == HIL_OK) {
 		/* A selection too big for one image is split, not refused. */
 		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
 
-		ret = bring_up(cfg, opts, run, &c.conn,
-			       may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
+		ret = hil_rn_bring_up(cfg, opts, run, &c.conn,
+				      may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
 		if (ret == HIL_OK) {
 			ret = measure_image(&c, path);
 		} else if (ret == HIL_ERR_BUILD && may_split &&
@@ -2663,7 +2625,8 @@ int hil_runner_run(const struct hil_config *cfg,
 			run->n_rows - c.used_resumed);
 	}
 
-	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED && stopping(&c)) {
+	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED &&
+	    hil_rn_stopping(&c)) {
 		/* Whatever failed after the stop (a build or an emulator
 		 * signalled with us) failed because of it. */
 		ret = HIL_ERR_INTERRUPTED;
@@ -2695,7 +2658,7 @@ int hil_runner_run(const struct hil_config *cfg,
 			hil_warn(
 				"the report's tables and plots could not be rendered; report.json is complete");
 		}
-		point_latest(opts, run);
+		hil_rn_point_latest(opts, run);
 		hil_info("report: %s/report.json (summary.md, report.html)",
 			 run->dir);
 	}
