@@ -1,0 +1,156 @@
+/* runner_energy: the energy phase of a run: the sensor opened, its sampler started, each row's energy measured. */
+#define HIL_LOG_PREFIX "runner"
+#include "runner_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "energyrun.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "image/refcrypto/refcrypto.h"
+#include "drivers/sensor/sensor.h"
+
+/*
+ * The row's energy, after its cycles: the same inputs looped in windows
+ * the sensor can see. Whatever fails here fails the energy only; a target
+ * that stopped answering is passed on to the recovery ladder.
+ */
+int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
+			  uint8_t op, const struct hilp_bench_req *b,
+			  struct hil_row *row)
+{
+	struct hilp_energy_req req;
+	uint32_t digest;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.alg = b->alg;
+	req.msg_len = b->msg_len;
+	req.ad_len = b->ad_len;
+	req.out_len = b->out_len;
+	req.seed = b->seed;
+	if (!hil_rn_has_host(ref)) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(
+			row->energy.error, sizeof(row->energy.error),
+			"no host build of this implementation to check the energy loop's output against");
+		return HIL_OK;
+	}
+	/* The loop's inputs are those of the first timed run. */
+	ret = hil_ref_bench_digest(ref, op, b->msg_len, b->ad_len, b->out_len,
+				   1, b->seed, &digest);
+	if (ret != HIL_OK) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(row->energy.error, sizeof(row->energy.error),
+			 "host build could not compute the expected digest: %s",
+			 hil_strerror(ret));
+		return HIL_OK;
+	}
+	ret = hil_energyrun_row(c->energy, c->conn.session, op, &req, digest,
+				&row->energy);
+	if (ret != HIL_OK) {
+		row->energy.state = HIL_ENERGY_FAILED;
+		snprintf(row->energy.error, sizeof(row->energy.error),
+			 "the target failed during the energy loop: %s",
+			 hil_strerror(ret));
+		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
+			row->operation, (unsigned)b->msg_len,
+			row->energy.error);
+		return ret;
+	}
+	if (row->energy.state == HIL_ENERGY_OK) {
+		hil_info(
+			"%s/%s %s len %u: %.4g uJ per operation (%.4g above idle, %s)",
+			ref->name, ref->impl, row->operation,
+			(unsigned)b->msg_len, row->energy.uj_per_op,
+			row->energy.uj_per_op_dynamic,
+			row->energy.model ? "model" : "measured");
+	} else {
+		hil_warn("%s/%s %s len %u: energy not measured: %s", ref->name,
+			 ref->impl, row->operation, (unsigned)b->msg_len,
+			 row->energy.error);
+	}
+	return HIL_OK;
+}
+
+/*
+ * Open the configured sensor before anything slow happens, so that a
+ * missing adapter is an error within seconds; without one, the report says
+ * why energy is not measured.
+ */
+int hil_rn_sensor_open(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_run_sensor *z = &c->run->sensor;
+	struct hil_sensor_info info;
+	char err[512];
+	int ret;
+
+	if (!hil_sensor_configured(cfg)) {
+		snprintf(z->type, sizeof(z->type), "none");
+		snprintf(
+			z->why, sizeof(z->why), "%s",
+			strcmp(cfg->flasher.type, "qemu") == 0
+				? "not measured: emulated board and no sensor configured (sensor.type is \"none\")"
+				: "not measured: no sensor configured (sensor.type is \"none\")");
+		return HIL_OK;
+	}
+	ret = hil_sensor_open(cfg, &c->sensor, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("sensor: %s", err);
+		return ret;
+	}
+	hil_sensor_describe(c->sensor, &info);
+	snprintf(z->type, sizeof(z->type), "%s", info.type);
+	snprintf(z->bus, sizeof(z->bus), "%s", info.bus);
+	z->address = info.address;
+	z->model = info.model;
+	z->shunt_ohm = info.shunt_ohm;
+	z->max_current_a = info.max_current_a;
+	z->config_reg = info.config_reg;
+	z->cal_reg = info.cal_reg;
+	z->current_lsb_a = info.current_lsb_a;
+	z->cycle_us = info.cycle_us;
+	if (hil_sensor_summary(c->sensor, err, sizeof(err)) > 0) {
+		hil_info("%s", err);
+	}
+	return HIL_OK;
+}
+
+/* Start sampling once the target is up and its clock is known. */
+int hil_rn_energy_start(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_run_sensor *z = &c->run->sensor;
+	struct hil_energyrun_opts eo;
+	int ret;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.conversions = cfg->sensor.conversions;
+	eo.windows = cfg->sensor.windows;
+	eo.timeout_ms = cfg->link.timeout_ms;
+	eo.baud = strcmp(cfg->link.type, "serial") == 0 ? cfg->link.baud : 0;
+	if (c->run->info.clock_hz != 0 &&
+	    c->run->info.counter_unit == HILP_UNIT_CYCLES) {
+		eo.clock_hz = c->run->info.clock_hz;
+		snprintf(z->time_basis, sizeof(z->time_basis),
+			 "%s at the core clock the stub reports, %u Hz",
+			 hil_unit_name(c->run->info.counter_unit),
+			 (unsigned)c->run->info.clock_hz);
+	} else {
+		eo.clock_hz = cfg->board.clock_hz;
+		snprintf(
+			z->time_basis, sizeof(z->time_basis),
+			"%s taken as cycles at the configured %u Hz: a model, not a time",
+			hil_unit_name(c->run->info.counter_unit),
+			(unsigned)cfg->board.clock_hz);
+	}
+	ret = hil_energyrun_start(&c->energy, hil_sensor_ina219(c->sensor),
+				  hil_sensor_model(c->sensor), &eo);
+	if (ret != HIL_OK) {
+		hil_err("sensor: the sampler did not start: %s",
+			hil_strerror(ret));
+	}
+	return ret;
+}

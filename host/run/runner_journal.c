@@ -1,0 +1,261 @@
+/* runner_journal: the run folder (created, run.json for --resume, results/latest) and its journal (rows written, rows taken back on resume). */
+#define _XOPEN_SOURCE  700 /* realpath */
+#define HIL_LOG_PREFIX "runner"
+#include "runner_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/err.h"
+#include "journal.h"
+#include "util/log.h"
+#include "report/report.h"
+#include "util/util.h"
+
+int hil_runner_make_run_dir(const struct hil_config *cfg,
+			    const struct hil_runner_opts *opts,
+			    struct hil_run *run)
+{
+	char stamp[32];
+	size_t i;
+	int ret;
+
+	run->cfg = cfg;
+	hil_utc_iso(run->started, sizeof(run->started));
+	snprintf(stamp, sizeof(stamp), "%s", run->started);
+	/* 2026-12-02T09:32:15Z -> 20261202-093215 */
+	for (i = 0; stamp[i] != '\0'; i++) {
+		if (stamp[i] == 'T') {
+			stamp[i] = '-';
+		}
+	}
+	{
+		char compact[32];
+		size_t o = 0;
+
+		for (i = 0; stamp[i] != '\0' && o + 1 < sizeof(compact); i++) {
+			if (stamp[i] != ':' && stamp[i] != 'Z' &&
+			    !(stamp[i] == '-' && i < 10)) {
+				compact[o++] = stamp[i];
+			}
+		}
+		compact[o] = '\0';
+		snprintf(stamp, sizeof(stamp), "%s", compact);
+	}
+	if (opts->resume_dir != NULL) {
+		const char *base = strrchr(opts->resume_dir, '/');
+
+		snprintf(run->dir, sizeof(run->dir), "%s", opts->resume_dir);
+		snprintf(run->id, sizeof(run->id), "%s",
+			 base != NULL ? base + 1 : opts->resume_dir);
+		hil_info("run %s: resuming in %s", run->id, run->dir);
+		return HIL_OK;
+	}
+	ret = hil_mkdirs(opts->results_dir);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	/* The folder is created exclusively: two runs in the same second (a
+	 * sweep, the daemon) get their own, never each other's journal. */
+	for (i = 1; i < 1000; i++) {
+		if (i == 1) {
+			snprintf(run->id, sizeof(run->id), "%s-%s", stamp,
+				 run->cfg->name);
+		} else {
+			snprintf(run->id, sizeof(run->id), "%s-%s-%zu", stamp,
+				 run->cfg->name, i);
+		}
+		snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir,
+			 run->id);
+		if (mkdir(run->dir, 0777) == 0) {
+			hil_info("run %s: results in %s", run->id, run->dir);
+			return HIL_OK;
+		}
+		if (errno != EEXIST) {
+			hil_err("cannot create %s: %s", run->dir,
+				strerror(errno));
+			return HIL_ERR_IO;
+		}
+	}
+	hil_err("cannot find a free run folder for %s in %s", stamp,
+		opts->results_dir);
+	return HIL_ERR_IO;
+}
+
+/* results/latest -> <run-id>, replaced atomically. */
+void hil_rn_point_latest(const struct hil_runner_opts *opts,
+			 const struct hil_run *run)
+{
+	char tmp[HIL_PATH + 32];
+	char latest[HIL_PATH + 16];
+
+	/* Named after the run too: the runs of a parallel sweep are threads
+	 * of one process. */
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld.%s", opts->results_dir,
+		 (long)getpid(), run->id);
+	snprintf(latest, sizeof(latest), "%s/latest", opts->results_dir);
+	unlink(tmp);
+	if (symlink(run->id, tmp) != 0 || rename(tmp, latest) != 0) {
+		hil_warn("could not point %s at %s: %s", latest, run->id,
+			 strerror(errno));
+		unlink(tmp);
+	}
+}
+
+/* run.json: what --resume needs to start this run again. */
+int hil_rn_write_run_file(const struct hil_run *run)
+{
+	char path[HIL_PATH + 16];
+	char abs[HIL_PATH];
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (realpath(run->cfg->path, abs) == NULL) {
+		snprintf(abs, sizeof(abs), "%s", run->cfg->path);
+	}
+	if (o != NULL && cJSON_AddStringToObject(o, "config", abs) != NULL &&
+	    cJSON_AddStringToObject(o, "id", run->id) != NULL) {
+		text = cJSON_Print(o);
+	}
+	cJSON_Delete(o);
+	snprintf(path, sizeof(path), "%s/run.json", run->dir);
+	if (text == NULL) {
+		hil_err("no memory for %s", path);
+		return HIL_ERR_NOMEM;
+	}
+	errno = 0;
+	if (hil_write_atomic(path, text, strlen(text)) != HIL_OK) {
+		hil_journal_fs_error("run.json", path, errno != 0 ? errno : EIO,
+				     0);
+		free(text);
+		return HIL_ERR_IO;
+	}
+	free(text);
+	return HIL_OK;
+}
+
+int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
+{
+	char file[HIL_PATH + 16];
+	char *text = NULL;
+	cJSON *o;
+	const cJSON *c;
+	int ret;
+
+	snprintf(file, sizeof(file), "%s/run.json", run_dir);
+	ret = hil_read_file(file, &text, NULL);
+	if (ret != HIL_OK) {
+		hil_err("%s is not a run folder that can be resumed", run_dir);
+		return ret;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	c = cJSON_GetObjectItemCaseSensitive(o, "config");
+	if (!cJSON_IsString(c)) {
+		hil_err("%s: no \"config\" path", file);
+		cJSON_Delete(o);
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(path, len, "%s", c->valuestring);
+	cJSON_Delete(o);
+	return HIL_OK;
+}
+
+/*
+ * The row into the journal, synced, before anyone is told it was measured.
+ * When that fails the row is not kept as measured, and c->journal_ret
+ * stops the run (hil_journal_append named the file system).
+ */
+int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
+{
+	char *line;
+	size_t len;
+	int ret;
+
+	if (c->journal_ret != HIL_OK) {
+		return c->journal_ret;
+	}
+	line = hil_report_row_json(c->run, row);
+	if (line == NULL) {
+		ret = HIL_ERR_NOMEM;
+		goto fail;
+	}
+	len = strlen(line);
+	line[len] = '\n'; /* replaces the NUL; written with its length */
+	ret = hil_journal_append(c->journal_fd, c->journal_path, line, len + 1);
+	free(line);
+	if (ret == HIL_OK) {
+		return HIL_OK;
+	}
+fail:
+	c->journal_ret = HIL_ERR_IO;
+	if (row->ok) {
+		row->ok = 0;
+		snprintf(row->error, sizeof(row->error),
+			 "measured, but the journal could not record it");
+	}
+	return c->journal_ret;
+}
+
+/* A row that records why an implementation was not measured at all. */
+struct hil_row *hil_rn_add_failed_row(struct run_ctx *c,
+				      const struct registry_alg *ref,
+				      const char *why)
+{
+	struct hil_row *row = hil_run_add_row(c->run);
+
+	if (row == NULL) {
+		return NULL;
+	}
+	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
+	snprintf(row->implementation, sizeof(row->implementation), "%s",
+		 ref->impl);
+	row->operation = "verify";
+	row->mode = ref->mode;
+	row->constant_time = ref->constant_time;
+	snprintf(row->error, sizeof(row->error), "%s", why);
+	hil_rn_journal_row(c, row);
+	return row;
+}
+
+/*
+ * A row the journal already has for this image and these settings: moved
+ * into the run (samples included) instead of measuring it again.
+ */
+int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
+			uint8_t op, uint32_t len, uint32_t ad_len)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	size_t i;
+
+	for (i = 0; i < c->n_resumed; i++) {
+		struct hil_row *r = &c->resumed[i];
+		struct hil_row *row;
+
+		if (r->samples == NULL || r->msg_len != len ||
+		    r->ad_len != ad_len || r->runs != cfg->bench.runs ||
+		    r->warmup != cfg->bench.warmup ||
+		    r->seed != cfg->bench.seed ||
+		    strcmp(r->algorithm, ref->name) != 0 ||
+		    strcmp(r->implementation, ref->impl) != 0 ||
+		    strcmp(r->operation, hil_rn_op_name(op)) != 0) {
+			continue;
+		}
+		row = hil_run_add_row(c->run);
+		if (row == NULL) {
+			return -1;
+		}
+		*row = *r;
+		r->samples = NULL; /* the run owns them now */
+		r->model.samples = NULL;
+		c->used_resumed++;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,480 @@
+/* runner_row: measures one row (BENCH, samples, stack and heap, the timing-leak test, the cycle model's figures) and sizes its timeouts. */
+#define HIL_LOG_PREFIX "runner"
+#include "runner_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchtime.h"
+#include "emu/cyclemodel.h"
+#include "util/err.h"
+#include "leak.h"
+#include "util/log.h"
+#include "image/refcrypto/refcrypto.h"
+#include "session/session.h"
+#include "stats.h"
+#include "session/stub.h"
+#include "util/util.h"
+
+/* Does ref carry host functions (bundled, or a folder built for the host)? */
+int hil_rn_has_host(const struct registry_alg *ref)
+{
+	switch (ref->kind) {
+	case HILP_KIND_AEAD:
+		return ref->encrypt != NULL && ref->decrypt != NULL;
+	case HILP_KIND_HASH:
+		return ref->hash != NULL;
+	case HILP_KIND_XOF:
+		return ref->xof != NULL;
+	case HILP_KIND_BLOCK:
+		return ref->keysetup != NULL && ref->ecb_encrypt != NULL;
+	default:
+		return 0;
+	}
+}
+
+const char *hil_rn_op_name(uint8_t op)
+{
+	switch (op) {
+	case HILP_OP_ENCRYPT:
+		return "encrypt";
+	case HILP_OP_DECRYPT:
+		return "decrypt";
+	case HILP_OP_KEYSETUP:
+		return "keysetup";
+	default:
+		return "hash";
+	}
+}
+
+/* One call of op on index seen costing count ticks for bytes of input. */
+void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
+		      uint64_t count)
+{
+	struct work_seen *w;
+
+	if (index < 0 || index >= HIL_TARGET_MAX_ALGS ||
+	    op > HILP_OP_KEYSETUP || count == 0) {
+		return;
+	}
+	w = &c->work[index][op];
+	if (!w->seen || bytes > w->bytes ||
+	    (bytes == w->bytes && count > w->count)) {
+		w->count = count;
+		w->bytes = bytes;
+		w->seen = 1;
+	}
+}
+
+/*
+ * The reply timeout of a BENCH of `calls` runs and warm-ups, sized by the
+ * work (host/run/benchtime.h): from a call of the same operation seen before,
+ * scaled to this length, at a conservative rate for the target's counter.
+ * A decryption not seen yet costs about what its encryption did. Nothing
+ * seen, or a counter of unknown rate: fallback_ms.
+ */
+static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
+				uint32_t len, uint32_t ad_len, uint32_t calls,
+				unsigned fallback_ms)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	const struct work_seen *w;
+	struct hil_benchtime t;
+
+	if (index < 0 || index >= HIL_TARGET_MAX_ALGS ||
+	    op > HILP_OP_KEYSETUP) {
+		return fallback_ms;
+	}
+	w = &c->work[index][op];
+	if (!w->seen && op == HILP_OP_DECRYPT) {
+		w = &c->work[index][HILP_OP_ENCRYPT];
+	}
+	memset(&t, 0, sizeof(t));
+	t.rate_hz = hil_benchtime_rate(c->run->info.counter_unit,
+				       cfg->board.clock_hz != 0
+					       ? cfg->board.clock_hz
+					       : c->run->info.clock_hz);
+	if (!w->seen || t.rate_hz == 0) {
+		return fallback_ms;
+	}
+	t.bytes = len + ad_len;
+	t.count = hil_benchtime_scale(w->count, w->bytes, t.bytes);
+	t.calls = calls;
+	t.base_ms = cfg->link.timeout_ms;
+	t.baud = cfg->link.baud;
+	/* The request, the reply and its status, as whole frames at most. */
+	t.wire_bytes = 3u * (HILP_MAX_FRAME + 1u);
+	hil_dbg("BENCH alg %d op %u %u+%u B: timeout %u ms from %llu ticks a call at %u B (%u ms from bytes alone)",
+		index, op, (unsigned)len, (unsigned)ad_len,
+		(unsigned)hil_benchtime_ms(&t), (unsigned long long)w->count,
+		(unsigned)w->bytes, fallback_ms);
+	return hil_benchtime_ms(&t);
+}
+
+/* A BENCH's timeout before any call of its operation was seen. */
+static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
+				 uint32_t ad_len)
+{
+	/* Generous: 50 ms per KiB per run plus the link timeout (AES-GCM
+	 * takes ~0.5 M emulated instructions per KiB, which QEMU runs at
+	 * 10-30 M a second, slower with the cycle model on a busy host). A
+	 * silent target is still caught, just later for long benches. */
+	unsigned long long work =
+		(unsigned long long)(cfg->bench.runs + cfg->bench.warmup) *
+		(len + ad_len + 64);
+
+	return cfg->link.timeout_ms + (unsigned)(work / 20);
+}
+
+/*
+ * Where a long run is: one line rewritten in place on a terminal, nothing
+ * otherwise (the log lines say the same to a file). Goes to stderr with the
+ * diagnostics; results stay on stdout.
+ */
+static void progress(struct run_ctx *c, const struct registry_alg *ref,
+		     uint8_t op, uint32_t len)
+{
+	long long el;
+	long long eta;
+	size_t done = c->run->n_rows;
+
+	if (!isatty(2) || c->planned == 0 || getenv("HILRUN_LOG") == NULL ||
+	    getenv("HILRUN_LOG")[0] < '2') {
+		return;
+	}
+	el = (hil_now_ms() - c->started_ms) / 1000;
+	eta = done > 0 ? el * (long long)(c->planned - done) / (long long)done
+		       : -1;
+	fprintf(stderr, "\r\033[K%s: %s/%s %s %u B, row %zu of %zu, %lld s",
+		c->run->cfg->name, ref->name, ref->impl, hil_rn_op_name(op),
+		(unsigned)len, done + 1, c->planned, el);
+	if (eta >= 0) {
+		fprintf(stderr, ", about %lld s left", eta);
+	}
+	fflush(stderr);
+}
+
+/* Clear the progress line before ordinary output. */
+void hil_rn_progress_done(const struct run_ctx *c)
+{
+	if (isatty(2) && c->planned > 0) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+/*
+ * The cycle model's records since the last look: a calibration (the stub
+ * times its empty call at every start) gives the model's overhead.
+ */
+void hil_rn_model_drain(struct run_ctx *c)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	size_t n = 0, i;
+	double best = -1.0;
+
+	if (c->model == NULL ||
+	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (recs[i].insns == c->run->info.overhead &&
+		    (best < 0.0 || (double)recs[i].cycles < best)) {
+			best = (double)recs[i].cycles;
+		}
+	}
+	if (best >= 0.0) {
+		c->model_overhead = best;
+	}
+	free(recs);
+}
+
+/*
+ * The model's cycles of the row's timed runs: the records whose instruction
+ * counts equal the samples one for one (warm-up runs and stack painting
+ * come before them). Anything else leaves the row without model figures
+ * rather than pair a figure with the wrong run.
+ */
+static void model_row(struct run_ctx *c, struct hil_row *row,
+		      const uint32_t *raw)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hil_stats st;
+	double *lo = NULL, *hi = NULL;
+	size_t n = 0, k, i, runs = row->runs;
+	int found = 0;
+
+	if (c->model == NULL ||
+	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
+		for (i = 0; i < runs && recs[k + i].insns == raw[i]; i++) {
+		}
+		found = i == runs;
+		if (found) {
+			break;
+		}
+	}
+	row->model.samples = found ? calloc(runs, sizeof(double)) : NULL;
+	lo = found ? calloc(runs, sizeof(double)) : NULL;
+	hi = found ? calloc(runs, sizeof(double)) : NULL;
+	if (row->model.samples == NULL || lo == NULL || hi == NULL) {
+		if (!found) {
+			hil_warn(
+				"%s/%s %s %u B: the cycle model's records do not match the timed runs: no estimated cycles for this row",
+				row->algorithm, row->implementation,
+				row->operation, (unsigned)row->msg_len);
+		}
+		free(row->model.samples);
+		row->model.samples = NULL;
+		goto out;
+	}
+	row->model.overhead = c->model_overhead;
+	for (i = 0; i < runs; i++) {
+		const struct hil_cyclemodel_rec *r = &recs[k + i];
+
+		row->model.samples[i] = (double)r->cycles - c->model_overhead;
+		lo[i] = (double)r->min - c->model_overhead;
+		hi[i] = (double)r->max - c->model_overhead;
+		row->model.divides += r->divides;
+	}
+	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
+		    HIL_OK &&
+	    hil_stats_compute(lo, runs, &st) == HIL_OK) {
+		row->model.lo_median = st.median;
+		if (hil_stats_compute(hi, runs, &st) == HIL_OK) {
+			row->model.hi_median = st.median;
+			row->model.ok = 1;
+		}
+	}
+	if (!row->model.ok) {
+		free(row->model.samples);
+		row->model.samples = NULL;
+	}
+out:
+	free(lo);
+	free(hi);
+	free(recs);
+}
+
+/*
+ * The timing-leak smoke test of the row (dudect's method): fixed against
+ * random inputs in a random order, Welch's t on the counts. Its failure
+ * fails the test, never the row; a target that stopped answering goes to
+ * the recovery ladder.
+ */
+static int measure_leak(struct run_ctx *c, uint8_t op,
+			const struct hilp_bench_req *b, struct hil_row *row)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hil_leak_params p;
+	struct hil_leak_result res;
+	int ret;
+
+	if (cfg->bench.leak_runs == 0 || op == HILP_OP_KEYSETUP ||
+	    (b->msg_len == 0 && op != HILP_OP_DECRYPT)) {
+		return HIL_OK;
+	}
+	memset(&p, 0, sizeof(p));
+	p.alg = b->alg;
+	p.info = b->alg < c->n_algs ? &c->algs[b->alg] : NULL;
+	p.op = op;
+	p.msg_len = b->msg_len;
+	p.ad_len = b->ad_len;
+	p.out_len = b->out_len;
+	p.runs = cfg->bench.leak_runs;
+	p.batch =
+		(uint16_t)(c->run->info.max_runs < 1000u ? c->run->info.max_runs
+							 : 1000u);
+	p.warmup = (uint16_t)cfg->bench.warmup;
+	/* As for BENCH, twice over: fresh inputs are drawn between runs. */
+	p.timeout_ms = work_timeout_ms(
+		c, b->alg, op, b->msg_len, b->ad_len,
+		(uint32_t)p.batch + p.warmup,
+		cfg->link.timeout_ms +
+			(unsigned)((unsigned long long)(p.batch + p.warmup) *
+				   (b->msg_len + b->ad_len + 64u) / 10u));
+	p.seed = b->seed;
+	/* Its own stream, fixed by the row: the same run gives the same t. */
+	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
+		      ((uint32_t)b->msg_len << 8) + b->ad_len;
+	if (p.leak_seed == 0) {
+		p.leak_seed = 1;
+	}
+	ret = hil_leak_run(c->conn.session, &p, &res);
+	if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+	    ret == HIL_ERR_TARGET_FAULT) {
+		row->leak.state = -1;
+		snprintf(row->leak.error, sizeof(row->leak.error),
+			 "the target failed during the leak test: %s",
+			 hil_strerror(ret));
+		return ret;
+	}
+	if (ret != HIL_OK) {
+		row->leak.state = -1;
+		snprintf(row->leak.error, sizeof(row->leak.error),
+			 "leak test failed: %s", hil_strerror(ret));
+		return HIL_OK;
+	}
+	row->leak.state = 1;
+	row->leak.t = res.t;
+	row->leak.flagged = res.flagged;
+	row->leak.n[0] = (uint32_t)res.n[0];
+	row->leak.n[1] = (uint32_t)res.n[1];
+	row->leak.mean[0] = res.mean[0];
+	row->leak.mean[1] = res.mean[1];
+	row->leak.stddev[0] = res.stddev[0];
+	row->leak.stddev[1] = res.stddev[1];
+	if (res.flagged) {
+		hil_warn(
+			"%s/%s %s %u B: timing leak? |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
+			row->algorithm, row->implementation, row->operation,
+			(unsigned)row->msg_len, fabs(res.t),
+			HIL_LEAK_T_THRESHOLD, res.mean[0], res.mean[1],
+			hil_unit_name(c->run->info.counter_unit));
+	}
+	return HIL_OK;
+}
+
+int hil_rn_measure_row(struct run_ctx *c, int index,
+		       const struct registry_alg *ref, int verified, uint8_t op,
+		       uint32_t len, uint32_t ad_len)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	struct hilp_bench_req req;
+	struct hilp_bench_rep rep;
+	struct hil_row *row;
+	uint32_t *raw = NULL;
+	uint32_t i;
+	int ret;
+
+	ret = hil_rn_take_resumed(c, ref, op, len, ad_len);
+	if (ret != 0) {
+		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
+	}
+	progress(c, ref, op, len);
+	row = hil_run_add_row(c->run);
+	if (row == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
+	snprintf(row->implementation, sizeof(row->implementation), "%s",
+		 ref->impl);
+	row->operation = hil_rn_op_name(op);
+	row->mode = ref->mode;
+	row->constant_time = ref->constant_time;
+	row->msg_len = len;
+	row->ad_len = ad_len;
+	row->runs = cfg->bench.runs;
+	row->warmup = cfg->bench.warmup;
+	row->seed = cfg->bench.seed;
+	row->verified = verified;
+	snprintf(row->verified_by, sizeof(row->verified_by), "%s",
+		 c->alg_check != NULL ? c->alg_check : "");
+
+	req.alg = (uint8_t)index;
+	req.msg_len = (uint16_t)len;
+	req.ad_len = (uint16_t)ad_len;
+	req.runs = (uint16_t)cfg->bench.runs;
+	req.warmup = (uint16_t)cfg->bench.warmup;
+	req.seed = cfg->bench.seed;
+	req.out_len = 0; /* XOF: the implementation's default length */
+
+	/* Without a host build (a KAT-verified or unverified folder) the
+	 * target's own digest is all there is: it is recorded, not checked. */
+	ret = hil_rn_has_host(ref)
+		      ? hil_ref_bench_digest(ref, op, len, ad_len, 0,
+					     cfg->bench.runs, cfg->bench.seed,
+					     &row->digest_expected)
+		      : HIL_OK;
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error),
+			 "host build could not compute the expected digest: %s",
+			 hil_strerror(ret));
+		goto done;
+	}
+	raw = calloc(cfg->bench.runs, sizeof(*raw));
+	row->samples = calloc(cfg->bench.runs, sizeof(*row->samples));
+	if (raw == NULL || row->samples == NULL) {
+		ret = HIL_ERR_NOMEM;
+		snprintf(row->error, sizeof(row->error), "out of memory");
+		goto done;
+	}
+	hil_rn_model_drain(c);
+	ret = hil_target_bench(
+		c->conn.session, op, &req, &rep, raw,
+		work_timeout_ms(c, index, op, len, ad_len,
+				cfg->bench.runs + cfg->bench.warmup,
+				bench_timeout_ms(cfg, len, ad_len)));
+	if (ret != HIL_OK) {
+		const struct hil_session_fault *f =
+			hil_session_get_fault(c->conn.session);
+
+		if (f->seen) {
+			/* The registers say where; the target now waits for a
+			 * reset, which the recovery ladder gives it. */
+			snprintf(
+				row->error, sizeof(row->error),
+				"the target took a fault: PC 0x%08x CFSR 0x%08x HFSR 0x%08x BFAR 0x%08x",
+				(unsigned)f->pc, (unsigned)f->cfsr,
+				(unsigned)f->hfsr, (unsigned)f->bfar);
+			ret = HIL_ERR_TARGET_FAULT;
+		} else {
+			snprintf(row->error, sizeof(row->error),
+				 "BENCH failed: %s", hil_strerror(ret));
+		}
+		goto done;
+	}
+	row->digest_got = rep.digest;
+	row->overhead = rep.overhead;
+	row->stack_known = rep.stack_bytes != 0xFFFFFFFFu;
+	row->stack_bytes = rep.stack_bytes;
+	row->heap_bytes = rep.heap_bytes;
+	for (i = 0; i < cfg->bench.runs; i++) {
+		/* A sample below the overhead would mean the calibration is
+		 * wrong; keep it visible rather than wrap around. */
+		row->samples[i] = (double)raw[i] - (double)rep.overhead;
+		/* The slowest run sizes the next length's timeout. */
+		hil_rn_work_note(c, index, op, len + ad_len, raw[i]);
+	}
+	ret = hil_stats_compute(row->samples, cfg->bench.runs, &row->stats);
+	if (ret != HIL_OK) {
+		snprintf(row->error, sizeof(row->error), "statistics failed");
+		goto done;
+	}
+	model_row(c, row, raw);
+	if (!hil_rn_has_host(ref)) {
+		row->digest_expected = rep.digest;
+	}
+	if (rep.digest != row->digest_expected) {
+		snprintf(
+			row->error, sizeof(row->error),
+			"output digest %08x differs from the host's %08x: the target did not compute what was measured",
+			(unsigned)rep.digest, (unsigned)row->digest_expected);
+		hil_err("%s/%s %s %u bytes: %s", ref->name, ref->impl,
+			row->operation, (unsigned)len, row->error);
+		ret = HIL_OK; /* the row failed, the run goes on */
+		goto done;
+	}
+	row->ok = 1;
+	ret = measure_leak(c, op, &req, row);
+	if (ret == HIL_OK && c->energy != NULL) {
+		ret = hil_rn_measure_energy(c, ref, op, &req, row);
+	}
+done:
+	free(raw);
+	if (hil_rn_journal_row(c, row) != HIL_OK) {
+		return HIL_ERR_IO; /* c->journal_ret stops the run */
+	}
+	if (row->ok) {
+		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
+			ref->impl, row->operation, (unsigned)len,
+			(unsigned)ad_len, row->stats.median,
+			hil_unit_name(c->run->info.counter_unit));
+	}
+	return ret;
+}
