@@ -42,7 +42,7 @@ struct hil_config {
 					 * inherited from an extended base */
 
 	struct {
-		char name[HIL_CFG_NAME]; /* "qemu-netduino" (default) | "nucleo-f401re" | "native" */
+		char name[HIL_CFG_NAME]; /* a board driver (drivers/drivers.def); default: the first */
 		uint32_t clock_hz; /* 84000000 (default) | 24000000 | 16000000 */
 		/* The board's id in the hardware map (configs/boards.json);
 		 * "" (default): found by probe serial or port, if at all */
@@ -58,8 +58,8 @@ struct hil_config {
 	} link;
 
 	struct {
-		char type[HIL_CFG_NAME]; /* "qemu" | "openocd" | "native"; default from the board */
-		char program[HIL_CFG_STR]; /* default "qemu-system-arm" / "openocd" / "" (native) */
+		char type[HIL_CFG_NAME]; /* a flasher driver; default: the board's first */
+		char program[HIL_CFG_STR]; /* default: the flasher driver's program */
 		char openocd_cfg[HIL_CFG_MAX_OPENOCD_CFG][HIL_CFG_STR];
 		size_t n_openocd_cfg; /* default 1: "board/st_nucleo_f4.cfg" */
 		char probe_serial[HIL_CFG_NAME]; /* "adapter serial", may be empty */

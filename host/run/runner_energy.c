@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/board/board.h"
 #include "energyrun.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -91,7 +92,7 @@ int hil_rn_sensor_open(struct run_ctx *c)
 		snprintf(z->type, sizeof(z->type), "none");
 		snprintf(
 			z->why, sizeof(z->why), "%s",
-			strcmp(cfg->flasher.type, "qemu") == 0
+			hil_board_emulated(cfg->board.name)
 				? "not measured: emulated board and no sensor configured (sensor.type is \"none\")"
 				: "not measured: no sensor configured (sensor.type is \"none\")");
 		return HIL_OK;

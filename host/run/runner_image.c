@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
 #include "image/elfinfo.h"
 #include "util/err.h"
@@ -76,7 +77,7 @@ void hil_rn_model_plugin(const struct hil_config *cfg, const char *root,
 	int ret;
 
 	run->model.enabled = 0;
-	if (strcmp(cfg->flasher.type, "qemu") != 0) {
+	if (!hil_board_emulated(cfg->board.name)) {
 		snprintf(
 			run->model.why, sizeof(run->model.why),
 			"not an emulated board: the counter counts real cycles");
