@@ -14,6 +14,8 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "drivers/board/board.h"
+#include "drivers/flasher/flasher.h"
 #include "lab/boards.h"
 #include "config/config.h"
 #include "util/err.h"
@@ -216,9 +218,25 @@ static void test_boards_rejects_bad_values(void **state)
 	parse_fails("[{'id': 'n'}]", "[0].platform: required");
 	parse_fails("[{'id': 'n', 'platform': ''}]",
 		    "[0].platform: must not be empty");
-	parse_fails(
-		"[{'id': 'n', 'platform': 'p', 'runner': 'jlink'}]",
-		"[0].runner: \"jlink\" is not a runner hilrun drives: expected qemu or openocd");
+	{
+		/* The runners hilrun drives are its flasher drivers. */
+		const struct hil_flasher_ops *const *all = hil_flasher_all();
+		const char *names[64];
+		char list[256], want[512];
+		size_t n;
+
+		for (n = 0; n < 63 && all[n] != NULL; n++) {
+			names[n] = all[n]->name;
+		}
+		names[n] = NULL;
+		hil_drivers_join(list, sizeof(list), names);
+		snprintf(
+			want, sizeof(want),
+			"[0].runner: \"jlink\" is not a runner hilrun drives: expected %s",
+			list);
+		parse_fails("[{'id': 'n', 'platform': 'p', 'runner': 'jlink'}]",
+			    want);
+	}
 	parse_fails(
 		"[{'id': 'n', 'platform': 'p', 'sensor': 'ina219'}]",
 		"[0].sensor: \"ina219\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "drivers/board/board.h"
+#include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "unit_util.h"
 
@@ -59,6 +61,35 @@ static void put(const struct fx *fx, const char *name, const char *squoted,
 }
 
 /* Parse single-quoted inline text and expect exactly this message. */
+/* "a, b or c": the names the driver tables register, as messages list them. */
+static const char *board_list(char *buf, size_t len)
+{
+	const struct hil_board_driver *const *all = hil_board_all();
+	const char *names[64];
+	size_t n;
+
+	for (n = 0; n < 63 && all[n] != NULL; n++) {
+		names[n] = all[n]->name;
+	}
+	names[n] = NULL;
+	hil_drivers_join(buf, len, names);
+	return buf;
+}
+
+static const char *flasher_list(char *buf, size_t len)
+{
+	const struct hil_flasher_ops *const *all = hil_flasher_all();
+	const char *names[64];
+	size_t n;
+
+	for (n = 0; n < 63 && all[n] != NULL; n++) {
+		names[n] = all[n]->name;
+	}
+	names[n] = NULL;
+	hil_drivers_join(buf, len, names);
+	return buf;
+}
+
 static void parse_fails(const char *squoted, const char *want)
 {
 	char json[8192], err[512];
@@ -273,9 +304,14 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 	assert_string_equal(cfg.link.port, "/dev/ttyUSB1");
 
 	/* There is no native board (docs/configs.md says why). */
-	parse_fails("{" ALG ", 'board': {'name': 'native'}}",
-		    "board.name: \"native\" is not a board (expected "
-		    "qemu-netduino or nucleo-f401re)");
+	{
+		char names[256], want[512];
+
+		snprintf(want, sizeof(want),
+			 "board.name: \"native\" is not a board (expected %s)",
+			 board_list(names, sizeof(names)));
+		parse_fails("{" ALG ", 'board': {'name': 'native'}}", want);
+	}
 
 	parse_ok("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
 		 " 'flasher': {'program': '/opt/openocd/bin/openocd'},"
@@ -949,9 +985,13 @@ static void test_wrong_types_are_rejected(void **state)
 	parse_fails("{" ALG ", 'name': 7}", "name: expected a string");
 	parse_fails("{" ALG ", 'link': {'port': ['/dev/ttyACM0']}}",
 		    "link.port: expected a string");
-	parse_fails(
-		"{" ALG ", 'board': {'name': 1}}",
-		"board.name: expected one of qemu-netduino or nucleo-f401re");
+	{
+		char names[256], want[512];
+
+		snprintf(want, sizeof(want), "board.name: expected one of %s",
+			 board_list(names, sizeof(names)));
+		parse_fails("{" ALG ", 'board': {'name': 1}}", want);
+	}
 	parse_fails("{" ALG ", 'build': {'cflags': [-2]}}",
 		    "build.cflags[0]: expected a string");
 	parse_fails(
@@ -1240,12 +1280,14 @@ static void test_board_and_flasher_must_match(void **state)
 	struct hil_config cfg;
 	char a[128], want[1024], err[512];
 
-	parse_fails(
-		"{" ALG ", 'board': {'name': 'nucleo-f410'}}",
-		"board.name: \"nucleo-f410\" is not a board (expected qemu-netduino or nucleo-f401re)");
-	parse_fails(
-		"{" ALG ", 'flasher': {'type': 'jlink'}}",
-		"flasher.type: \"jlink\" is not a flasher (expected qemu or openocd)");
+	snprintf(want, sizeof(want),
+		 "board.name: \"nucleo-f410\" is not a board (expected %s)",
+		 board_list(a, sizeof(a)));
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f410'}}", want);
+	snprintf(want, sizeof(want),
+		 "flasher.type: \"jlink\" is not a flasher (expected %s)",
+		 flasher_list(a, sizeof(a)));
+	parse_fails("{" ALG ", 'flasher': {'type': 'jlink'}}", want);
 	parse_fails(
 		"{" ALG ", 'link': {'type': 'usb'}}",
 		"link.type: \"usb\" is not a link (expected socket or serial)");
