@@ -88,9 +88,13 @@ $(call fz_stub,$(FZ)/stub,FUZZ_CC,FZ_CFLAGS,FZ_STUB_OBJS)
 FZ_COMMON := tests/fuzz/fuzz_common.c
 FZ_SRCS_frame := tests/fuzz/fuzz_frame.c protocol/hilp.c
 FZ_SRCS_stub := tests/fuzz/fuzz_stub.c tests/fuzz/fuzz_board.c protocol/hilp.c
-FZ_SRCS_config := tests/fuzz/fuzz_config.c host/config/config.c host/config/jsonld.c \
-	host/config/jsonld_get.c host/util/err.c host/util/util.c \
-	host/util/log.c
+# The loader (every file of host/config but algnames.c, which would pull in
+# the target's algorithm registry) and the board and flasher tables it asks.
+FZ_SRCS_config := tests/fuzz/fuzz_config.c \
+	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
+	host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c)) \
+	$(sort $(wildcard host/drivers/flasher/*.c)) \
+	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c
 # Every file of host/report but the writers from the in-memory run (json.c,
 # table.c, modelratio.c), which would pull in run/ and config/.

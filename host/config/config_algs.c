@@ -1,0 +1,356 @@
+/* config_algs: the algorithms section of a run configuration, with the expansion of a folder tree of implementations. */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/err.h"
+
+#include "config/config_int.h"
+#include "config/jsonld.h"
+
+static const char *const alg_keys[] = {
+	"name", "impl", "path", "kat", "unverified", "tree", "pattern", NULL,
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The sorted names of the sub-folders of dir (not hidden); caller frees
+ * each and the array. @return how many, or -1 (errno). */
+static int sub_folders(const char *dir, char ***out)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	*out = NULL;
+	if (d == NULL) {
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+			    (int)sizeof(path) ||
+		    stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			continue;
+		}
+		if (n == cap) {
+			char **nn = realloc(names, (cap + 32) * sizeof(*nn));
+
+			if (nn == NULL) {
+				break;
+			}
+			names = nn;
+			cap += 32;
+		}
+		names[n] = strdup(e->d_name);
+		if (names[n] != NULL) {
+			n++;
+		}
+	}
+	closedir(d);
+	if (n > 0) {
+		qsort(names, n, sizeof(*names), cmp_str);
+	}
+	*out = names;
+	return (int)n;
+}
+
+static void free_names(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* A folder name as an algorithm or implementation name: characters a name
+ * may not have become '_'. @return 0 when nothing usable is left. */
+static int name_of_folder(const char *folder, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", folder);
+	for (i = 0; buf[i] != '\0'; i++) {
+		if (!((buf[i] >= 'a' && buf[i] <= 'z') ||
+		      (buf[i] >= 'A' && buf[i] <= 'Z') ||
+		      (buf[i] >= '0' && buf[i] <= '9') ||
+		      strchr("._+-", buf[i]) != NULL)) {
+			buf[i] = '_';
+		}
+	}
+	return hil_jsonld_is_name(buf);
+}
+
+/*
+ * {"tree": DIR, "pattern": GLOB}: every DIR/<algorithm>/<implementation>/
+ * holding an api.h (the SUPERCOP and NIST LWC layout, e.g. a crypto_aead/
+ * folder), whose "<algorithm>/<implementation>" matches GLOB (fnmatch;
+ * default all), as algorithms[*k..] with their folder as path, in name
+ * order. Their names are the folders' (other characters become '_').
+ */
+static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
+		       struct hil_config *cfg, size_t *k)
+{
+	char q[HIL_JSONLD_PATH], dir[HIL_CFG_STR], pattern[HIL_CFG_STR] = "*";
+	const cJSON *f;
+	char **algs = NULL;
+	int n_algs, i, found = 0;
+	int ret;
+
+	if (hil_jsonld_member(c, "name") != NULL ||
+	    hil_jsonld_member(c, "impl") != NULL ||
+	    hil_jsonld_member(c, "path") != NULL ||
+	    hil_jsonld_member(c, "kat") != NULL) {
+		snprintf(q, sizeof(q), "algorithms[%zu]", entry);
+		return hil_jsonld_fail(
+			ld, c,
+			"%s: a tree takes only \"pattern\" and \"unverified\" beside it (each folder is an implementation of its own, named after its folders)",
+			q);
+	}
+	snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
+	ret = hil_jsonld_path(ld, hil_jsonld_member(c, "tree"), q, dir,
+			      sizeof(dir), 1);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	f = hil_jsonld_member(c, "pattern");
+	if (f != NULL) {
+		snprintf(q, sizeof(q), "algorithms[%zu].pattern", entry);
+		ret = hil_jsonld_str(ld, f, q, pattern, sizeof(pattern), 0);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	n_algs = sub_folders(dir, &algs);
+	for (i = 0; i < n_algs; i++) {
+		char adir[PATH_MAX];
+		char **impls = NULL;
+		int n_impls, j;
+
+		snprintf(adir, sizeof(adir), "%s/%s", dir, algs[i]);
+		n_impls = sub_folders(adir, &impls);
+		for (j = 0; j < n_impls; j++) {
+			char idir[PATH_MAX], api[PATH_MAX + 8], rel[PATH_MAX];
+			struct hil_config_alg *a;
+
+			snprintf(idir, sizeof(idir), "%s/%s", adir, impls[j]);
+			snprintf(api, sizeof(api), "%s/api.h", idir);
+			snprintf(rel, sizeof(rel), "%s/%s", algs[i], impls[j]);
+			if (access(api, R_OK) != 0 ||
+			    fnmatch(pattern, rel, 0) != 0) {
+				continue;
+			}
+			if (*k >= HIL_CFG_MAX_ALGS) {
+				free_names(impls, n_impls);
+				free_names(algs, n_algs);
+				snprintf(q, sizeof(q), "algorithms[%zu].tree",
+					 entry);
+				return hil_jsonld_fail(
+					ld, c,
+					"%s: more than %d implementations in all (narrow it with \"pattern\", or split the run)",
+					q, HIL_CFG_MAX_ALGS);
+			}
+			a = &cfg->algs[*k];
+			memset(a, 0, sizeof(*a));
+			if (!name_of_folder(algs[i], a->name,
+					    sizeof(a->name)) ||
+			    !name_of_folder(impls[j], a->impl,
+					    sizeof(a->impl)) ||
+			    strlen(idir) >= sizeof(a->path)) {
+				continue;
+			}
+			snprintf(a->path, sizeof(a->path), "%s", idir);
+			a->entry = (unsigned)entry;
+			f = hil_jsonld_member(c, "unverified");
+			if (f != NULL) {
+				snprintf(q, sizeof(q),
+					 "algorithms[%zu].unverified", entry);
+				ret = hil_jsonld_flag(ld, f, q, &a->unverified);
+				if (ret != HIL_OK) {
+					free_names(impls, n_impls);
+					free_names(algs, n_algs);
+					return ret;
+				}
+			}
+			(*k)++;
+			found++;
+		}
+		free_names(impls, n_impls);
+	}
+	free_names(algs, n_algs);
+	if (found == 0) {
+		snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
+		return hil_jsonld_fail(
+			ld, c,
+			"%s: no <algorithm>/<implementation>/api.h under %s%s%s",
+			q, dir,
+			f != NULL || strcmp(pattern, "*") ? " matching " : "",
+			strcmp(pattern, "*") ? pattern : "");
+	}
+	return HIL_OK;
+}
+
+int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
+			 struct hil_config *cfg)
+{
+	const cJSON *it = hil_jsonld_member(root, "algorithms");
+	const cJSON *c, *f;
+	struct hil_config_alg *a;
+	char p[HIL_JSONLD_PATH] = "algorithms", q[HIL_JSONLD_PATH];
+	size_t n = 0, i, j, k = 0;
+	int ret;
+
+	if (it == NULL) {
+		return hil_jsonld_fail(
+			ld, NULL,
+			"algorithms: at least one algorithm is required");
+	}
+	ret = hil_jsonld_array(ld, it, "algorithms", 1, HIL_CFG_MAX_ALGS, &n);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	i = 0;
+	cJSON_ArrayForEach(c, it)
+	{
+		if (cJSON_IsObject(c) && hil_jsonld_member(c, "tree") != NULL) {
+			size_t before = k;
+
+			ret = hil_jsonld_check_keys(ld, c, p, alg_keys);
+			if (ret == HIL_OK) {
+				ret = expand_tree(ld, c, i, cfg, &k);
+			}
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			for (; before < k; before++) {
+				for (j = 0; j < before; j++) {
+					if (strcmp(cfg->algs[j].name,
+						   cfg->algs[before].name) ==
+						    0 &&
+					    strcmp(cfg->algs[j].impl,
+						   cfg->algs[before].impl) ==
+						    0) {
+						return hil_jsonld_fail(
+							ld, c,
+							"algorithms[%zu].tree: %s/%s is also at algorithms[%u] (implementation names must differ)",
+							i,
+							cfg->algs[before].name,
+							cfg->algs[before].impl,
+							cfg->algs[j].entry);
+					}
+				}
+			}
+			i++;
+			continue;
+		}
+		if (k >= HIL_CFG_MAX_ALGS) {
+			return hil_jsonld_fail(
+				ld, c,
+				"algorithms[%zu]: more than %d implementations in all",
+				i, HIL_CFG_MAX_ALGS);
+		}
+		a = &cfg->algs[k];
+		memset(a, 0, sizeof(*a));
+		a->entry = (unsigned)i;
+		snprintf(p, sizeof(p), "algorithms[%zu]", i);
+		snprintf(a->impl, sizeof(a->impl), "ref");
+		if (cJSON_IsString(c)) {
+			ret = hil_jsonld_name(ld, c, p, a->name,
+					      sizeof(a->name));
+		} else if (cJSON_IsObject(c)) {
+			ret = hil_jsonld_check_keys(ld, c, p, alg_keys);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			f = hil_jsonld_member(c, "name");
+			snprintf(q, sizeof(q), "algorithms[%zu].name", i);
+			if (f == NULL) {
+				return hil_jsonld_fail(ld, c, "%s: required",
+						       q);
+			}
+			ret = hil_jsonld_name(ld, f, q, a->name,
+					      sizeof(a->name));
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			f = hil_jsonld_member(c, "impl");
+			snprintf(q, sizeof(q), "algorithms[%zu].impl", i);
+			if (f != NULL) {
+				ret = hil_jsonld_name(ld, f, q, a->impl,
+						      sizeof(a->impl));
+			}
+			f = hil_jsonld_member(c, "path");
+			snprintf(q, sizeof(q), "algorithms[%zu].path", i);
+			if (ret == HIL_OK && f != NULL) {
+				ret = hil_jsonld_path(ld, f, q, a->path,
+						      sizeof(a->path), 1);
+			}
+			f = hil_jsonld_member(c, "kat");
+			snprintf(q, sizeof(q), "algorithms[%zu].kat", i);
+			if (ret == HIL_OK && f != NULL) {
+				ret = hil_jsonld_path(ld, f, q, a->kat,
+						      sizeof(a->kat), 0);
+			}
+			f = hil_jsonld_member(c, "unverified");
+			snprintf(q, sizeof(q), "algorithms[%zu].unverified", i);
+			if (ret == HIL_OK && f != NULL) {
+				ret = hil_jsonld_flag(ld, f, q, &a->unverified);
+			}
+			if (ret == HIL_OK && a->unverified &&
+			    a->path[0] == '\0') {
+				ret = hil_jsonld_fail(
+					ld, f,
+					"%s: only a folder of your own (path) can be measured unverified",
+					q);
+			}
+			if (ret == HIL_OK && a->path[0] != '\0' &&
+			    hil_jsonld_member(c, "impl") == NULL) {
+				ret = hil_jsonld_fail(
+					ld, c,
+					"%s: an external implementation (path) needs an \"impl\" name of its own",
+					p);
+			}
+		} else {
+			ret = hil_jsonld_fail(
+				ld, c,
+				"%s: expected an algorithm name or {\"name\": ..., \"impl\": ...}",
+				p);
+		}
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		for (j = 0; j < k; j++) {
+			if (strcmp(cfg->algs[j].name, a->name) == 0 &&
+			    strcmp(cfg->algs[j].impl, a->impl) == 0) {
+				return hil_jsonld_fail(
+					ld, c,
+					"%s: %s (impl %s) is repeated (also at [%u])",
+					p, a->name, a->impl,
+					cfg->algs[j].entry);
+			}
+		}
+		i++;
+		k++;
+	}
+	cfg->n_algs = k;
+	return HIL_OK;
+}

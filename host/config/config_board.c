@@ -1,0 +1,286 @@
+/* config_board: the board, link and flasher sections of a run configuration, with the choices among the driver tables. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/err.h"
+
+#include "config/config_int.h"
+#include "config/jsonld.h"
+#include "drivers/board/board.h"
+#include "drivers/flasher/flasher.h"
+
+static const char *const link_names[] = {"socket", "serial", NULL};
+
+static const struct hil_jsonld_choice link_choice = {"a link", link_names,
+						     "socket or serial"};
+
+/* Room for the names of one kind of driver. */
+#define MAX_DRIVERS 32
+
+/*
+ * A choice among the drivers of one kind, from the driver tables (the
+ * loader never names a driver): names and expected are the caller's.
+ */
+struct driver_choice {
+	struct hil_jsonld_choice ch;
+	const char *names[MAX_DRIVERS + 1];
+	char expected[512];
+};
+
+static const struct hil_jsonld_choice *board_choice(struct driver_choice *d)
+{
+	const struct hil_board_driver *const *all = hil_board_all();
+	size_t i;
+
+	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
+		d->names[i] = all[i]->name;
+	}
+	d->names[i] = NULL;
+	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
+	d->ch.what = "a board";
+	d->ch.names = d->names;
+	d->ch.expected = d->expected;
+	return &d->ch;
+}
+
+static const struct hil_jsonld_choice *flasher_choice(struct driver_choice *d)
+{
+	const struct hil_flasher_ops *const *all = hil_flasher_all();
+	size_t i;
+
+	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
+		d->names[i] = all[i]->name;
+	}
+	d->names[i] = NULL;
+	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
+	d->ch.what = "a flasher";
+	d->ch.names = d->names;
+	d->ch.expected = d->expected;
+	return &d->ch;
+}
+
+static const char *const board_keys[] = {
+	"name",
+	"clock_hz",
+	"id",
+	NULL,
+};
+static const char *const link_keys[] = {
+	"type", "port", "baud", "timeout_ms", "retries", NULL,
+};
+static const char *const flasher_keys[] = {
+	"type", "program", "openocd_config", "probe_serial", "timeout_ms", NULL,
+};
+
+int hil_cfg_v_board(struct hil_jsonld *ld, const cJSON *root,
+		    struct hil_config *cfg)
+{
+	const cJSON *s, *it;
+	uint32_t hz = 0;
+	const struct hil_board_driver *b;
+	const struct hil_clock_profile *c;
+	struct driver_choice dc;
+	char hzs[256];
+	size_t o = 0;
+	int ret;
+
+	ret = hil_jsonld_section(ld, root, "board", board_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = hil_jsonld_member(s, "name");
+	if (it != NULL) {
+		ret = hil_jsonld_choice(ld, it, "board.name", board_choice(&dc),
+					cfg->board.name,
+					sizeof(cfg->board.name), NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	/* The clocks the board's own code can set (its driver's profiles). */
+	b = hil_board_find(cfg->board.name);
+	if (hil_board_clock(b, cfg->board.clock_hz) == NULL) {
+		cfg->board.clock_hz = b->clocks[0].hz;
+	}
+	it = hil_jsonld_member(s, "clock_hz");
+	if (it != NULL) {
+		if (hil_jsonld_u32(ld, it, "board.clock_hz", 1, UINT32_MAX,
+				   &hz) != HIL_OK ||
+		    hil_board_clock(b, hz) == NULL) {
+			hzs[0] = '\0';
+			for (c = b->clocks; c->hz != 0 && o < sizeof(hzs);
+			     c++) {
+				o += (size_t)snprintf(
+					hzs + o, sizeof(hzs) - o, "%s%lu",
+					c == b->clocks	   ? ""
+					: (c + 1)->hz == 0 ? " or "
+							   : ", ",
+					(unsigned long)c->hz);
+			}
+			return hil_jsonld_fail(
+				ld, it, "board.clock_hz: expected %s", hzs);
+		}
+		cfg->board.clock_hz = hz;
+	}
+	it = hil_jsonld_member(s, "id");
+	if (it != NULL) {
+		ret = hil_jsonld_str(ld, it, "board.id", cfg->board.id,
+				     sizeof(cfg->board.id), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+int hil_cfg_v_link(struct hil_jsonld *ld, const cJSON *root,
+		   struct hil_config *cfg)
+{
+	const cJSON *s, *it;
+	int ret;
+
+	ret = hil_jsonld_section(ld, root, "link", link_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = hil_jsonld_member(s, "type");
+	if (it != NULL) {
+		ret = hil_jsonld_choice(ld, it, "link.type", &link_choice,
+					cfg->link.type, sizeof(cfg->link.type),
+					NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "port");
+	if (it != NULL) {
+		ret = hil_jsonld_str(ld, it, "link.port", cfg->link.port,
+				     sizeof(cfg->link.port), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "baud");
+	if (it != NULL) {
+		ret = hil_jsonld_u32(ld, it, "link.baud", 1200, 4000000,
+				     &cfg->link.baud);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "timeout_ms");
+	if (it != NULL) {
+		ret = hil_jsonld_u32(ld, it, "link.timeout_ms", 1, 600000,
+				     &cfg->link.timeout_ms);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "retries");
+	if (it != NULL) {
+		ret = hil_jsonld_u32(ld, it, "link.retries", 0, 100,
+				     &cfg->link.retries);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
+
+/*
+ * The probe serial is spliced into an OpenOCD Tcl command ("adapter serial
+ * SN"), so anything Tcl would interpret is refused.
+ */
+static int check_probe_serial(struct hil_jsonld *ld, const cJSON *it,
+			      const char *s)
+{
+	const char *bad = strpbrk(s, " []{}$;\"\\");
+
+	if (bad != NULL) {
+		return hil_jsonld_fail(
+			ld, it,
+			"flasher.probe_serial: contains \"%c\", which a probe serial cannot contain",
+			*bad);
+	}
+	return HIL_OK;
+}
+
+int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
+		      struct hil_config *cfg)
+{
+	struct driver_choice dc;
+	const cJSON *s, *it, *c;
+	char p[HIL_JSONLD_PATH];
+	size_t n = 0, i;
+	int ret;
+
+	ret = hil_jsonld_section(ld, root, "flasher", flasher_keys, &s);
+	if (ret != HIL_OK || s == NULL) {
+		return ret;
+	}
+	it = hil_jsonld_member(s, "type");
+	if (it != NULL) {
+		ret = hil_jsonld_choice(ld, it, "flasher.type",
+					flasher_choice(&dc), cfg->flasher.type,
+					sizeof(cfg->flasher.type), NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "program");
+	if (it != NULL) {
+		ret = hil_jsonld_str(ld, it, "flasher.program",
+				     cfg->flasher.program,
+				     sizeof(cfg->flasher.program), 0);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "openocd_config");
+	if (it != NULL) {
+		ret = hil_jsonld_array(ld, it, "flasher.openocd_config", 1,
+				       HIL_CFG_MAX_OPENOCD_CFG, &n);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		i = 0;
+		cJSON_ArrayForEach(c, it)
+		{
+			snprintf(p, sizeof(p), "flasher.openocd_config[%zu]",
+				 i);
+			ret = hil_jsonld_str(
+				ld, c, p, cfg->flasher.openocd_cfg[i],
+				sizeof(cfg->flasher.openocd_cfg[i]), 0);
+			if (ret != HIL_OK) {
+				return ret;
+			}
+			i++;
+		}
+		cfg->flasher.n_openocd_cfg = n;
+	}
+	it = hil_jsonld_member(s, "probe_serial");
+	if (it != NULL) {
+		ret = hil_jsonld_str(ld, it, "flasher.probe_serial",
+				     cfg->flasher.probe_serial,
+				     sizeof(cfg->flasher.probe_serial), 1);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		ret = check_probe_serial(ld, it, cfg->flasher.probe_serial);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	it = hil_jsonld_member(s, "timeout_ms");
+	if (it != NULL) {
+		ret = hil_jsonld_u32(ld, it, "flasher.timeout_ms", 1, 600000,
+				     &cfg->flasher.timeout_ms);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	return HIL_OK;
+}
