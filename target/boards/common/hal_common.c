@@ -1,4 +1,4 @@
-/* hal_common: the hal.h functions that are identical on every STM32F4 board (core, USART2, linker symbols, UID). */
+/* hal_common: the hal.h functions that are identical on every STM32F4 board (core, USART2, linker symbols, UID); the core and linker-symbol ones serve any Cortex-M4 board. */
 #include <stdint.h>
 
 #include "hal.h"
@@ -15,6 +15,7 @@ extern const uint8_t __build_id_start[], __build_id_end[];
 #define NOTE_GNU	0x00554E47u /* "GNU\0" read as a little-endian word */
 #define RESET_TX_WAIT	200000u	    /* > 10 bit times at 9600 Bd and 168 MHz */
 
+#ifndef HAL_BOARD_USART /* defined by a board.mk whose hal.c has its own USART functions and hal_reset() */
 /* Receive overruns since reset (usart_rx.h); reported in INFO. */
 static uint32_t uart_overruns;
 
@@ -35,6 +36,7 @@ uint32_t hal_uart_overruns(void)
 {
 	return uart_overruns;
 }
+#endif /* HAL_BOARD_USART */
 
 void hal_irq_off(void)
 {
@@ -91,6 +93,7 @@ const uint8_t *hal_build_id(uint8_t *len)
 	return __build_id_start + NOTE_HDR + 4u;
 }
 
+#ifndef HAL_BOARD_USART
 /*
  * Both boards talk on USART2: let the last byte of the reply leave the
  * shift register (TC, RM0368 §19.3.2) before the reset cuts it off. Then
@@ -112,6 +115,7 @@ void hal_reset(void)
 	for (;;) {
 	}
 }
+#endif /* HAL_BOARD_USART */
 
 #ifndef HAL_BOARD_UID /* defined by a board.mk whose hal.c has its own hal_uid() */
 /* RM0368 §24.1: three words, U_ID[31:0] first; sent least significant byte first. */

@@ -5,13 +5,14 @@
 #include <stdint.h>
 
 /*
- * libopencm3 style: MMIO32(addr) is the register, names are SUBSYS_REG and
+ * libopencm3 style: MMIO32(addr) is the register (regs_cm4.h, with the
+ * core registers every Cortex-M4 board shares), names are SUBSYS_REG and
  * SUBSYS_REG_BIT as printed in the reference manual. Only what the board
  * files use is defined; add registers here rather than in a board file.
  * RM0368 = STM32F401xB/C/D/E reference manual; the F405 (RM0090) places
  * every register below at the same address with the same bits.
  */
-#define MMIO32(addr) (*(volatile uint32_t *)(addr))
+#include "regs_cm4.h" /* MMIO32 and the Cortex-M4 core registers */
 
 /* Memory map (RM0368 §2.3, Table 1). */
 #define PERIPH_BASE_APB1 0x40000000u
@@ -126,29 +127,5 @@
 
 /* Device electronic signature (RM0368 §24.1): 96-bit unique id. */
 #define UID_BASE 0x1FFF7A10u
-
-/* Cortex-M4 core (ARMv7-M ARM, PM0214). */
-#define SYST_CSR MMIO32(0xE000E010u) /* SysTick control and status */
-#define SYST_RVR MMIO32(0xE000E014u)
-#define SYST_CVR MMIO32(0xE000E018u)
-
-#define SCB_VTOR		 MMIO32(0xE000ED08u)
-#define SCB_AIRCR		 MMIO32(0xE000ED0Cu)
-#define SCB_AIRCR_VECTKEY	 (0x05FAu << 16)
-#define SCB_AIRCR_PRIGROUP_MASK	 (7u << 8)
-#define SCB_AIRCR_SYSRESETREQ	 (1u << 2)
-#define SCB_CFSR		 MMIO32(0xE000ED28u) /* MMFSR | BFSR << 8 | UFSR << 16 */
-#define SCB_HFSR		 MMIO32(0xE000ED2Cu)
-#define SCB_BFAR		 MMIO32(0xE000ED38u)
-#define SCB_CPACR		 MMIO32(0xE000ED88u)
-#define SCB_CPACR_CP10_CP11_FULL (0xFu << 20)
-
-#define DEMCR	     MMIO32(0xE000EDFCu) /* CoreDebug->DEMCR */
-#define DEMCR_TRCENA (1u << 24)
-
-#define DWT_CTRL	   MMIO32(0xE0001000u)
-#define DWT_CYCCNT	   MMIO32(0xE0001004u)
-#define DWT_CTRL_CYCCNTENA (1u << 0)
-#define DWT_CTRL_NOCYCCNT  (1u << 25)
 
 #endif /* REGS_H */

@@ -1,7 +1,7 @@
 /* startup: Cortex-M4 vector table, reset handler and fault reporting shared by the STM32 boards. */
 #include <stdint.h>
 
-#include "regs.h"
+#include "regs_cm4.h" /* core registers only: the file is chip-independent */
 
 /* Linker script symbols (stm32f401re.ld). */
 extern uint32_t _sidata, _sdata, _edata, _ebss, __stack_top;
