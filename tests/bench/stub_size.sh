@@ -12,7 +12,9 @@ echo "== stub footprint (image without any algorithm, -Os)"
 echo "   budget: flash <= 4352 B, static RAM <= 1024 B excluding the"
 echo "   sample/message buffers (bufs) and the reserved stack"
 printf '%-16s %10s %12s %14s %12s\n' board "flash B" "static RAM B" "buffers B" "stack B"
-for board in qemu-netduino nucleo-f401re; do
+# Every board the target tree has (a folder with a board.mk).
+for mk in target/boards/*/board.mk; do
+	board=$(basename "$(dirname "$mk")")
 	dir=$out/fw-none-$board
 	make -s --no-print-directory firmware BOARD=$board OPT=-Os ALGS=none \
 		FW_DIR="$PWD/$dir" >/dev/null
