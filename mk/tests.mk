@@ -13,6 +13,7 @@ UNIT_TESTS += energyest
 UNIT_TESTS += benchtime
 UNIT_TESTS += ina226
 UNIT_TESTS += nrf52_clock_math
+UNIT_TESTS += l476_clock_math
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.

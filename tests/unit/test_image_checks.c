@@ -35,6 +35,7 @@ struct board_map {
 };
 
 static const char *const f401_clocks[] = {"24000000", "16000000", NULL};
+static const char *const l476_clocks[] = {"24000000", "16000000", NULL};
 
 static const struct board_map boards[] = {
 	/* STM32F401RE (RM0368 §2.3, Table 1; DS10086): 512 KiB flash, 96 KiB SRAM. */
@@ -46,6 +47,9 @@ static const struct board_map boards[] = {
 	/* nRF52840 (PS v1.x, "Memory"): 1 MiB flash at 0, 256 KiB RAM (nrf52840.ld). */
 	{"nrf52840-dk", 0x00000000u, 1024u * 1024u, 0x20000000u, 256u * 1024u,
 	 NULL},
+	/* STM32L476RG (RM0351 §2.2.2): 1 MiB flash; SRAM1's 96 KiB only. */
+	{"nucleo-l476rg", 0x08000000u, 1024u * 1024u, 0x20000000u, 96u * 1024u,
+	 l476_clocks},
 };
 
 #define N_BOARDS (sizeof(boards) / sizeof(boards[0]))

@@ -1,0 +1,45 @@
+/* nucleo_l476rg: the board driver of ST's Nucleo-L476RG (STM32L476RG, Cortex-M4F at up to 80 MHz, the lower-power STM32), programmed through its ST-LINK. */
+#include "drivers/board/board.h"
+
+static const char *const flashers[] = {"openocd", NULL};
+/* USART2 on PA2/PA3 is the ST-LINK's virtual COM port. */
+static const char *const links[] = {"serial", NULL};
+
+/*
+ * The clocks target/boards/nucleo-l476rg sets (clock_math.h), all from
+ * HSI16 in voltage range 1. Wait states from RM0351's table of flash
+ * read latency against HCLK in range 1 (0 WS to 16 MHz, 1 to 32, ..., 4 to
+ * 80); the board code turns the instruction and data caches on at every
+ * clock (FLASH_ACR ICEN/DCEN) and prefetch on above 0 WS. 80 MHz is the
+ * default: the chip cannot run the F401's 84.
+ */
+static const struct hil_clock_profile clocks[] = {
+	{.hz = 80000000,
+	 .wait_states = 4,
+	 .cache = 1,
+	 .source = "RM0351 flash read latency table, range 1"},
+	{.hz = 24000000,
+	 .wait_states = 1,
+	 .cache = 1,
+	 .source = "RM0351 flash read latency table, range 1"},
+	{.hz = 16000000,
+	 .wait_states = 0,
+	 .cache = 1,
+	 .source = "RM0351 flash read latency table, range 1"},
+	{.hz = 0},
+};
+
+const struct hil_board_driver hil_board_nucleo_l476rg = {
+	.name = "nucleo-l476rg",
+	.summary =
+		"ST Nucleo-L476RG: STM32L476RG, Cortex-M4F, DWT cycle counter, USART2 on the ST-LINK VCP",
+	.mcu = "STM32L476RG",
+	.emulated = 0,
+	.flashers = flashers,
+	.links = links,
+	.clocks = clocks,
+	/* DS10198's run-current table is not transcribed: no estimate. */
+	.run_current = NULL,
+	.openocd_config = "board/st_nucleo_l4.cfg",
+	.default_config = "configs/nucleo-l476rg.json",
+};
