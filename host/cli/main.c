@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "config/config.h"
 #include "crypt.h"
 #include "lab/boards.h"
@@ -170,108 +171,6 @@ static const char usage_history[] =
 	"or is cut short, is refused by name and the others are still recorded.\n"
 	"exit: 0 printed (import: every run recorded), 2 no database or no such\n"
 	"row (import: a file refused, or the database failed)\n";
-
-/* ---------------------------------------------------------- options */
-
-/* One option of a command. */
-struct opt {
-	const char *name; /* "--config", "-O" */
-	int value;	  /* 0: a flag; 1: takes a value; 2: a value that may
-			   * itself start with '-' (compiler flags) */
-};
-
-enum {
-	OPT_POSITIONAL = -1,
-	OPT_ERROR = -2,
-	OPT_SKIP = -3, /* -v, -q: read before everything else */
-};
-
-/* Does s look like an option rather than a value? "-1" is a value (that
- * the number check refuses with a better message), "-q" is not. */
-static int looks_like_option(const char *s)
-{
-	return s[0] == '-' && (s[1] == '-' || (s[1] >= 'a' && s[1] <= 'z') ||
-			       (s[1] >= 'A' && s[1] <= 'Z'));
-}
-
-/*
- * The option at argv[*i] among opts (n of them): "--name value" and
- * "--name=value" alike. @return its index with *val set (NULL for a flag),
- * OPT_POSITIONAL with *val the argument, OPT_SKIP, or OPT_ERROR (logged,
- * naming the option).
- */
-static int next_opt(const char *cmd, int argc, char **argv, int *i,
-		    const struct opt *opts, size_t n, const char **val)
-{
-	const char *a = argv[*i];
-	const char *eq;
-	size_t k, len;
-
-	*val = NULL;
-	if (strcmp(a, "-v") == 0 || strcmp(a, "-q") == 0) {
-		return OPT_SKIP;
-	}
-	if (a[0] != '-' || a[1] == '\0') {
-		*val = a;
-		return OPT_POSITIONAL;
-	}
-	eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-	len = eq != NULL ? (size_t)(eq - a) : strlen(a);
-	for (k = 0; k < n; k++) {
-		if (strlen(opts[k].name) != len ||
-		    strncmp(opts[k].name, a, len) != 0) {
-			continue;
-		}
-		if (!opts[k].value) {
-			if (eq != NULL) {
-				hil_err("%s%s%s takes no value", cmd,
-					cmd[0] ? ": " : "", opts[k].name);
-				return OPT_ERROR;
-			}
-			return (int)k;
-		}
-		if (eq != NULL) {
-			*val = eq + 1;
-			return (int)k;
-		}
-		if (*i + 1 >= argc ||
-		    (opts[k].value == 1 && looks_like_option(argv[*i + 1]))) {
-			if (*i + 1 < argc) {
-				hil_err("%s%s%s needs a value, got the option %s (write %s=VALUE for a value that starts with -)",
-					cmd, cmd[0] ? ": " : "", opts[k].name,
-					argv[*i + 1], opts[k].name);
-			} else {
-				hil_err("%s%s%s needs a value", cmd,
-					cmd[0] ? ": " : "", opts[k].name);
-			}
-			return OPT_ERROR;
-		}
-		*val = argv[++*i];
-		return (int)k;
-	}
-	hil_err("%s%sunknown option %.*s (try hilrun %s%s--help)", cmd,
-		cmd[0] ? ": " : "", (int)len, a, cmd, cmd[0] ? " " : "");
-	return OPT_ERROR;
-}
-
-/* A whole number from min to max for option opt, or an error naming it. */
-static int parse_uint(const char *opt, const char *s, unsigned long min,
-		      unsigned long max, unsigned long *out)
-{
-	char *end = NULL;
-	unsigned long v;
-
-	errno = 0;
-	v = s[0] >= '0' && s[0] <= '9' ? strtoul(s, &end, 10) : 0;
-	if (end == NULL || end == s || *end != '\0' || errno != 0 || v < min ||
-	    v > max) {
-		hil_err("%s \"%s\": expected a whole number from %lu to %lu",
-			opt, s, min, max);
-		return HIL_ERR_ARG;
-	}
-	*out = v;
-	return HIL_OK;
-}
 
 /* Is --help or -h among the arguments of a command? */
 static int wants_help(int argc, char **argv)
@@ -497,7 +396,8 @@ static cJSON *quick_list(const char *opt, const char *list, int numbers)
 		cJSON *item;
 
 		if (numbers) {
-			if (parse_uint(opt, tok, 0, 1u << 20, &v) != HIL_OK) {
+			if (cli_parse_uint(opt, tok, 0, 1u << 20, &v) !=
+			    HIL_OK) {
 				cJSON_Delete(arr);
 				return NULL;
 			}
@@ -814,8 +714,8 @@ static int cmd_crypt(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	for (i = 1; i < argc; i++) {
 		unsigned long n;
-		int k = next_opt("crypt", argc, argv, &i, opts,
-				 sizeof(opts) / sizeof(opts[0]), &v);
+		int k = cli_next_opt("crypt", argc, argv, &i, opts,
+				     sizeof(opts) / sizeof(opts[0]), &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -837,8 +737,8 @@ static int cmd_crypt(int argc, char **argv)
 			a.op = "decrypt";
 			break;
 		case 1:
-			if (parse_uint("crypt: --outlen", v, 1, 1u << 20, &n) !=
-			    HIL_OK) {
+			if (cli_parse_uint("crypt: --outlen", v, 1, 1u << 20,
+					   &n) != HIL_OK) {
 				return HIL_ERR_ARG;
 			}
 			a.xof_len = n;
@@ -900,7 +800,7 @@ static int cmd_doctor(int argc, char **argv)
 	int ret;
 
 	for (i = 1; i < argc; i++) {
-		int k = next_opt("doctor", argc, argv, &i, opts, 1, &v);
+		int k = cli_next_opt("doctor", argc, argv, &i, opts, 1, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -938,7 +838,7 @@ static int cmd_report(int argc, char **argv)
 	int ret = HIL_OK;
 
 	for (i = 1; i < argc; i++) {
-		int k = next_opt("report", argc, argv, &i, NULL, 0, &v);
+		int k = cli_next_opt("report", argc, argv, &i, NULL, 0, &v);
 
 		if (k == OPT_ERROR) {
 			return HIL_ERR_ARG;
@@ -1074,7 +974,7 @@ static int cmd_compare(int argc, char **argv)
 
 	hil_thresholds_default(&t);
 	for (i = 1; i < argc; i++) {
-		int k = next_opt("compare", argc, argv, &i, opts, 3, &v);
+		int k = cli_next_opt("compare", argc, argv, &i, opts, 3, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -1178,7 +1078,7 @@ static int cmd_serve(int argc, char **argv)
 						  {"--wait", 1}};
 		unsigned long w;
 		const char *v;
-		int k = next_opt("serve", argc, argv, &i, opts, 4, &v);
+		int k = cli_next_opt("serve", argc, argv, &i, opts, 4, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -1205,7 +1105,7 @@ static int cmd_serve(int argc, char **argv)
 		} else if (k == 2) {
 			o.once = 1;
 		} else {
-			if (parse_uint("serve: --wait", v, 0, 86400, &w) !=
+			if (cli_parse_uint("serve: --wait", v, 0, 86400, &w) !=
 			    HIL_OK) {
 				return HIL_ERR_ARG;
 			}
@@ -1249,7 +1149,7 @@ static int cmd_boards(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		static const struct opt opts[] = {{"--json", 0}};
 		const char *v;
-		int k = next_opt("boards", argc, argv, &i, opts, 1, &v);
+		int k = cli_next_opt("boards", argc, argv, &i, opts, 1, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -1386,8 +1286,8 @@ static int cmd_history_import(int argc, char **argv)
 		return HIL_EXIT_CANNOT_START;
 	}
 	for (i = 1; i < argc; i++) {
-		int k = next_opt("history import", argc, argv, &i, opts,
-				 sizeof(opts) / sizeof(opts[0]), &v);
+		int k = cli_next_opt("history import", argc, argv, &i, opts,
+				     sizeof(opts) / sizeof(opts[0]), &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -1435,8 +1335,8 @@ static int cmd_history(int argc, char **argv)
 	q.msg_len = q.ad_len = -1;
 	for (i = 1; i < argc; i++) {
 		unsigned long n;
-		int k = next_opt("history", argc, argv, &i, opts,
-				 sizeof(opts) / sizeof(opts[0]), &v);
+		int k = cli_next_opt("history", argc, argv, &i, opts,
+				     sizeof(opts) / sizeof(opts[0]), &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -1477,9 +1377,9 @@ static int cmd_history(int argc, char **argv)
 		case 4:
 		case 5:
 		case 6:
-			if (parse_uint(opts[k].name, v, k == 6 ? 1 : 0,
-				       k == 6 ? 100000 : 1u << 20,
-				       &n) != HIL_OK) {
+			if (cli_parse_uint(opts[k].name, v, k == 6 ? 1 : 0,
+					   k == 6 ? 100000 : 1u << 20,
+					   &n) != HIL_OK) {
 				return HIL_EXIT_CANNOT_START;
 			}
 			if (k == 4) {
@@ -1748,8 +1648,8 @@ int main(int argc, char **argv)
 			q.olevel = a + 2;
 			continue;
 		}
-		k = next_opt("", argc, argv, &i, run_opts,
-			     sizeof(run_opts) / sizeof(run_opts[0]), &v);
+		k = cli_next_opt("", argc, argv, &i, run_opts,
+				 sizeof(run_opts) / sizeof(run_opts[0]), &v);
 		if (k == OPT_SKIP) {
 			continue;
 		}
@@ -1786,7 +1686,7 @@ int main(int argc, char **argv)
 			resume_dir = v;
 			break;
 		case R_JOBS:
-			if (parse_uint("--jobs", v, 1, HIL_SWEEP_MAX, &n) !=
+			if (cli_parse_uint("--jobs", v, 1, HIL_SWEEP_MAX, &n) !=
 			    HIL_OK) {
 				snprintf(end.error, sizeof(end.error),
 					 "--jobs %s: not a number from 1 to %d",
@@ -1796,7 +1696,8 @@ int main(int argc, char **argv)
 			jobs = (unsigned)n;
 			break;
 		case R_WAIT:
-			if (parse_uint("--wait", v, 0, 86400, &n) != HIL_OK) {
+			if (cli_parse_uint("--wait", v, 0, 86400, &n) !=
+			    HIL_OK) {
 				snprintf(
 					end.error, sizeof(end.error),
 					"--wait %s: not a number of seconds from 0 to 86400",
@@ -1818,7 +1719,8 @@ int main(int argc, char **argv)
 			tab.detail = 1;
 			break;
 		case R_AT:
-			if (parse_uint("--at", v, 1, 1u << 20, &n) != HIL_OK) {
+			if (cli_parse_uint("--at", v, 1, 1u << 20, &n) !=
+			    HIL_OK) {
 				snprintf(end.error, sizeof(end.error),
 					 "--at %s: not a message length", v);
 				goto out;
@@ -1847,8 +1749,9 @@ int main(int argc, char **argv)
 			break;
 		case R_RUNS:
 		case R_WARMUP:
-			if (parse_uint(run_opts[k].name, v, k == R_RUNS ? 1 : 0,
-				       65535, &n) != HIL_OK) {
+			if (cli_parse_uint(run_opts[k].name, v,
+					   k == R_RUNS ? 1 : 0, 65535,
+					   &n) != HIL_OK) {
 				snprintf(end.error, sizeof(end.error),
 					 "%s %s: out of range",
 					 run_opts[k].name, v);
