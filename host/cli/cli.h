@@ -2,7 +2,28 @@
 #ifndef HIL_CLI_H
 #define HIL_CLI_H
 
+#include <signal.h>
 #include <stddef.h>
+
+/* What main hands every command besides its arguments. */
+struct cli_env {
+	const volatile sig_atomic_t *stop; /* set by SIGINT and SIGTERM */
+	int verbosity; /* the log level -v and -q leave (HIL_LOG_INFO: none) */
+};
+
+/* A subcommand: its handler's return is the exit status (the git way). */
+struct cli_command {
+	const char *name;    /* "crypt" */
+	const char *summary; /* what it does, in one line */
+	/* argv[0] is the command's name; -v and -q are still among the
+	 * arguments (main has read them; cli_next_opt skips them). */
+	int (*run)(int argc, char **argv, const struct cli_env *env);
+	const char *usage; /* what hilrun NAME --help prints, on stdout */
+	/* 0: main prints usage when --help or -h is anywhere among the
+	 * arguments; 1: the handler reads --help in order with its other
+	 * options (a run's --cflags value may itself be "--help"). */
+	int reads_help;
+};
 
 /* One option of a command. */
 struct opt {

@@ -605,7 +605,8 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
 		   const char *junit, unsigned wait_s, const char *board,
 		   const struct quick *q, const struct hil_table_opts *tab,
-		   int *regression, struct run_end *end)
+		   const volatile sig_atomic_t *stop, int *regression,
+		   struct run_end *end)
 {
 	struct hil_lock lock;
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
@@ -640,7 +641,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	}
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
-	opts.stop = &stop_requested;
+	opts.stop = stop;
 	opts.resume_dir = resume_dir;
 	memset(&lock, 0, sizeof(lock));
 	ret = lock_board(cfg, config_path, wait_s, &lock, end);
@@ -959,7 +960,7 @@ out:
 	return status;
 }
 
-static int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv, const struct cli_env *env)
 {
 	static const struct opt opts[] = {
 		{"--threshold", 1}, {"--junit", 1}, {"--fail-missing", 0}};
@@ -972,6 +973,7 @@ static int cmd_compare(int argc, char **argv)
 	int n = 0;
 	int i;
 
+	(void)env;
 	hil_thresholds_default(&t);
 	for (i = 1; i < argc; i++) {
 		int k = cli_next_opt("compare", argc, argv, &i, opts, 3, &v);
@@ -1020,14 +1022,13 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	char resume[4096];
 	int ret;
 
-	(void)ctx;
 	if (run == NULL) {
 		return HIL_ERR_NOMEM;
 	}
 	snprintf(resume, sizeof(resume), "%s", report_dir);
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = cfg->results_dir;
-	opts.stop = &stop_requested;
+	opts.stop = ctx; /* cmd_serve's stop flag */
 	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
 	opts.on_run_dir = started->fn;
 	opts.on_run_dir_arg = started->arg;
@@ -1059,7 +1060,7 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 }
 
 /* hilrun serve --spool DIR [--once] [--wait S]: the lab daemon. */
-static int cmd_serve(int argc, char **argv)
+static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	struct hil_serve_opts o;
 	struct hil_config_roots roots;
@@ -1127,7 +1128,8 @@ static int cmd_serve(int argc, char **argv)
 		o.boards = &map;
 	}
 	o.run = serve_run;
-	o.stop = &stop_requested;
+	o.ctx = (void *)stop; /* serve_run reads it back as const */
+	o.stop = stop;
 	o.roots = roots.n > 0 ? &roots : NULL;
 	ret = hil_serve(&o);
 	if (have_map) {
@@ -1238,7 +1240,8 @@ static void file_result(const char *path, int status, const char *config,
 }
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
-		     const char *results_dir, unsigned jobs)
+		     const char *results_dir, unsigned jobs,
+		     const volatile sig_atomic_t *stop)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -1265,7 +1268,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir =
 		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
-	opts.stop = &stop_requested;
+	opts.stop = stop;
 	ret = hil_sweep_run(&sw, &opts, jobs, stdout);
 	hil_sweep_free(&sw);
 	return ret;
@@ -1315,7 +1318,7 @@ static int cmd_history_import(int argc, char **argv)
 }
 
 /* hilrun history: the runs, or one row's trend over them. */
-static int cmd_history(int argc, char **argv)
+static int cmd_history(int argc, char **argv, const struct cli_env *env)
 {
 	static const struct opt opts[] = {
 		{"--db", 1},  {"--results", 1}, {"--config", 1}, {"--op", 1},
@@ -1328,6 +1331,7 @@ static int cmd_history(int argc, char **argv)
 	const char *v;
 	int i;
 
+	(void)env;
 	if (argc > 1 && strcmp(argv[1], "import") == 0) {
 		return cmd_history_import(argc - 1, argv + 1);
 	}
@@ -1419,46 +1423,43 @@ static int cmd_history(int argc, char **argv)
 		       : HIL_EXIT_CANNOT_START;
 }
 
-/* A subcommand: its handler's return is the exit status (the git way). */
-struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *usage;
-};
-
-static int run_doctor(int argc, char **argv)
+static int run_doctor(int argc, char **argv, const struct cli_env *env)
 {
+	(void)env;
 	/* Every check passed: 0; something is missing: 2. */
 	return cmd_doctor(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
-static int run_sensor(int argc, char **argv)
+static int run_sensor(int argc, char **argv, const struct cli_env *env)
 {
 	/* Readings until N seconds or Ctrl-C: 0; no sensor: 2. */
-	return hil_sensorcmd_run(argc, argv, &stop_requested, stdout) == HIL_OK
+	return hil_sensorcmd_run(argc, argv, env->stop, stdout) == HIL_OK
 		       ? 0
 		       : HIL_EXIT_CANNOT_START;
 }
 
-static int run_serve(int argc, char **argv)
+static int run_serve(int argc, char **argv, const struct cli_env *env)
 {
-	return exit_status(cmd_serve(argc, argv));
+	return exit_status(cmd_serve(argc, argv, env->stop));
 }
 
-static int run_boards(int argc, char **argv)
+static int run_boards(int argc, char **argv, const struct cli_env *env)
 {
+	(void)env;
 	return cmd_boards(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
-static int run_report(int argc, char **argv)
+static int run_report(int argc, char **argv, const struct cli_env *env)
 {
+	(void)env;
 	return cmd_report(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
-static int run_crypt(int argc, char **argv)
+static int run_crypt(int argc, char **argv, const struct cli_env *env)
 {
 	int ret = cmd_crypt(argc, argv);
 
+	(void)env;
 	/* A refused tag is an answer, not a failure to start (usage_crypt). */
 	if (ret == HIL_ERR_VERIFY) {
 		return 1;
@@ -1466,15 +1467,25 @@ static int run_crypt(int argc, char **argv)
 	return ret == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
-static const struct command commands[] = {
-	{"crypt", run_crypt, usage_crypt},
-	{"doctor", run_doctor, usage_doctor},
-	{"sensor", run_sensor, usage_sensor},
-	{"report", run_report, usage_report},
-	{"compare", cmd_compare, usage_compare},
-	{"serve", run_serve, usage_serve},
-	{"boards", run_boards, usage_boards},
-	{"history", cmd_history, usage_history},
+static const struct cli_command commands[] = {
+	{"crypt", "one operation on the host build or the emulated target",
+	 run_crypt, usage_crypt, 0},
+	{"doctor",
+	 "check what a configuration needs: tools, probe, port, sensor",
+	 run_doctor, usage_doctor, 0},
+	{"sensor", "live readings of the configuration's current sensor",
+	 run_sensor, usage_sensor, 0},
+	{"report", "a run folder's tables, plots and HTML again", run_report,
+	 usage_report, 0},
+	{"compare", "two reports row by row, against thresholds", cmd_compare,
+	 usage_compare, 0},
+	{"serve",
+	 "the lab daemon: the jobs of a spool, one per board at a time",
+	 run_serve, usage_serve, 0},
+	{"boards", "the hardware map, and which boards are here and free",
+	 run_boards, usage_boards, 0},
+	{"history", "the recorded runs, or one row's trend over them",
+	 cmd_history, usage_history, 0},
 };
 
 /* The options of a run (usage_run), in the order of the switch below. */
@@ -1572,6 +1583,7 @@ int main(int argc, char **argv)
 	int sub;
 	int explicit_run = 0;
 	int verbosity = HIL_LOG_INFO;
+	struct cli_env env;
 	struct sigaction sa;
 	size_t c;
 	int i;
@@ -1593,6 +1605,8 @@ int main(int argc, char **argv)
 		}
 	}
 	hil_log_set_level(verbosity);
+	env.stop = &stop_requested;
+	env.verbosity = verbosity;
 	/* A subcommand may follow -v/-q. */
 	for (sub = 1; sub < argc; sub++) {
 		if (strcmp(argv[sub], "-v") != 0 &&
@@ -1609,7 +1623,7 @@ int main(int argc, char **argv)
 			fputs(commands[c].usage, stdout);
 			return 0;
 		}
-		return commands[c].run(argc - sub, argv + sub);
+		return commands[c].run(argc - sub, argv + sub, &env);
 	}
 	if (sub < argc && strcmp(argv[sub], "run") == 0) {
 		explicit_run = 1;
@@ -1822,7 +1836,7 @@ int main(int argc, char **argv)
 	}
 	if (sweep_path != NULL || n_configs > 1) {
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
-				jobs);
+				jobs, env.stop);
 		return exit_status(ret);
 	}
 	if (n_configs == 0 && board != NULL) {
@@ -1846,8 +1860,8 @@ int main(int argc, char **argv)
 		int regression = 0;
 
 		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
-			      junit, wait_s, board, &q, &tab, &regression,
-			      &end);
+			      junit, wait_s, board, &q, &tab, env.stop,
+			      &regression, &end);
 		status = hil_exit_status(ret, end.transient, regression);
 	}
 	goto out;
