@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stddef.h>
 
+struct hil_config;
+
 /* What main hands every command besides its arguments. */
 struct cli_env {
 	const volatile sig_atomic_t *stop; /* set by SIGINT and SIGTERM */
@@ -53,5 +55,14 @@ int cli_next_opt(const char *cmd, int argc, char **argv, int *i,
  */
 int cli_parse_uint(const char *opt, const char *s, unsigned long min,
 		   unsigned long max, unsigned long *out);
+
+/**
+ * Load the configuration at path into cfg, logging what is wrong with it.
+ * @return HIL_OK or the loader's error (logged).
+ */
+int cli_load_config(const char *path, struct hil_config *cfg);
+
+/** The exit status of a command that ended with ret (enum hil_err). */
+int cli_exit_status(int ret);
 
 #endif /* HIL_CLI_H */

@@ -186,17 +186,6 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-static int load_config(const char *path, struct hil_config *cfg)
-{
-	char err[1024];
-	int ret = hil_config_load(path, cfg, err, sizeof(err));
-
-	if (ret != HIL_OK) {
-		hil_err("%s", err);
-	}
-	return ret;
-}
-
 /* How a single run ended, for --result-json (result.h). */
 struct run_end {
 	char run_dir[4096];
@@ -217,11 +206,6 @@ static int config_output_ok(const struct hil_config *cfg)
 		hil_err("%s; to write elsewhere, give --results DIR", err);
 	}
 	return ret;
-}
-
-static int exit_status(int ret)
-{
-	return hil_exit_status(ret, 0, 0);
 }
 
 struct hil_thresholds;
@@ -521,7 +505,7 @@ static int load_run_config(const char *path, const struct quick *q,
 	int ret = HIL_ERR_ARG;
 
 	if (q == NULL || !quick_any(q)) {
-		return load_config(path, cfg);
+		return cli_load_config(path, cfg);
 	}
 	base = calloc(1, sizeof(*base));
 	root = cJSON_CreateObject();
@@ -532,7 +516,7 @@ static int load_run_config(const char *path, const struct quick *q,
 		cJSON_Delete(bench);
 		return HIL_ERR_NOMEM;
 	}
-	ret = load_config(path, base);
+	ret = cli_load_config(path, base);
 	if (ret != HIL_OK) {
 		goto out;
 	}
@@ -778,7 +762,7 @@ static int cmd_crypt(int argc, char **argv)
 		if (cfg == NULL) {
 			return HIL_ERR_NOMEM;
 		}
-		ret = load_config(
+		ret = cli_load_config(
 			config_path ? config_path : "configs/qemu.json", cfg);
 		if (ret != HIL_OK) {
 			free(cfg);
@@ -823,7 +807,7 @@ static int cmd_doctor(int argc, char **argv)
 	if (cfg == NULL) {
 		return HIL_ERR_NOMEM;
 	}
-	ret = load_config(path, cfg);
+	ret = cli_load_config(path, cfg);
 	if (ret == HIL_OK) {
 		ret = hil_doctor(cfg, stdout);
 	}
@@ -1440,7 +1424,7 @@ static int run_sensor(int argc, char **argv, const struct cli_env *env)
 
 static int run_serve(int argc, char **argv, const struct cli_env *env)
 {
-	return exit_status(cmd_serve(argc, argv, env->stop));
+	return cli_exit_status(cmd_serve(argc, argv, env->stop));
 }
 
 static int run_boards(int argc, char **argv, const struct cli_env *env)
@@ -1837,7 +1821,7 @@ int main(int argc, char **argv)
 	if (sweep_path != NULL || n_configs > 1) {
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
 				jobs, env.stop);
-		return exit_status(ret);
+		return cli_exit_status(ret);
 	}
 	if (n_configs == 0 && board != NULL) {
 		if (board_default_config(board, board_config,
