@@ -27,6 +27,14 @@ struct cli_command {
 	int reads_help;
 };
 
+/* ------------------------- the commands, each in its cmd_NAME.c */
+
+/* hilrun crypt: one operation on the host build or the emulated target. */
+int cli_crypt(int argc, char **argv, const struct cli_env *env);
+extern const char cli_crypt_usage[];
+
+/* ------------------------------------------------ options: opts.c */
+
 /* One option of a command. */
 struct opt {
 	const char *name; /* "--config", "-O" */
@@ -55,6 +63,8 @@ int cli_next_opt(const char *cmd, int argc, char **argv, int *i,
  */
 int cli_parse_uint(const char *opt, const char *s, unsigned long min,
 		   unsigned long max, unsigned long *out);
+
+/* ------------------- what more than one command calls: commands.c */
 
 /**
  * Load the configuration at path into cfg, logging what is wrong with it.
