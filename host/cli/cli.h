@@ -33,6 +33,10 @@ struct cli_command {
 int cli_crypt(int argc, char **argv, const struct cli_env *env);
 extern const char cli_crypt_usage[];
 
+/* hilrun doctor: what a configuration needs, one check a line. */
+int cli_doctor(int argc, char **argv, const struct cli_env *env);
+extern const char cli_doctor_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */

@@ -85,12 +85,6 @@ static const char usage_run[] =
 	"      3 regression against the baseline, 4 interrupted,\n"
 	"      5 transient: board busy, unreachable or lost (worth a retry)\n";
 
-static const char usage_doctor[] =
-	"usage: hilrun doctor --config FILE\n"
-	"Checks the tools, probe, port and sensor a configuration needs, one\n"
-	"line each, with what to do about a missing one.\n"
-	"exit: 0 every check passed, 2 something is missing\n";
-
 static const char usage_sensor[] =
 	"usage: hilrun sensor --config FILE [--seconds N]\n"
 	"Live readings of the configuration's current sensor (bus voltage,\n"
@@ -661,46 +655,6 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	hil_run_free(run);
 out:
 	free(run);
-	free(cfg);
-	return ret;
-}
-
-static int cmd_doctor(int argc, char **argv)
-{
-	static const struct opt opts[] = {{"--config", 1}};
-	struct hil_config *cfg;
-	const char *path = NULL;
-	const char *v;
-	int i;
-	int ret;
-
-	for (i = 1; i < argc; i++) {
-		int k = cli_next_opt("doctor", argc, argv, &i, opts, 1, &v);
-
-		if (k == OPT_SKIP) {
-			continue;
-		}
-		if (k != 0) {
-			if (k == OPT_POSITIONAL) {
-				hil_err("doctor: unexpected argument \"%s\" (usage: hilrun doctor --config FILE)",
-					v);
-			}
-			return HIL_ERR_ARG;
-		}
-		path = v;
-	}
-	if (path == NULL) {
-		hil_err("doctor: --config FILE is missing (usage: hilrun doctor --config FILE)");
-		return HIL_ERR_ARG;
-	}
-	cfg = calloc(1, sizeof(*cfg));
-	if (cfg == NULL) {
-		return HIL_ERR_NOMEM;
-	}
-	ret = cli_load_config(path, cfg);
-	if (ret == HIL_OK) {
-		ret = hil_doctor(cfg, stdout);
-	}
 	free(cfg);
 	return ret;
 }
@@ -1297,13 +1251,6 @@ static int cmd_history(int argc, char **argv, const struct cli_env *env)
 		       : HIL_EXIT_CANNOT_START;
 }
 
-static int run_doctor(int argc, char **argv, const struct cli_env *env)
-{
-	(void)env;
-	/* Every check passed: 0; something is missing: 2. */
-	return cmd_doctor(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
-}
-
 static int run_sensor(int argc, char **argv, const struct cli_env *env)
 {
 	/* Readings until N seconds or Ctrl-C: 0; no sensor: 2. */
@@ -1334,7 +1281,7 @@ static const struct cli_command commands[] = {
 	 cli_crypt, cli_crypt_usage, 0},
 	{"doctor",
 	 "check what a configuration needs: tools, probe, port, sensor",
-	 run_doctor, usage_doctor, 0},
+	 cli_doctor, cli_doctor_usage, 0},
 	{"sensor", "live readings of the configuration's current sensor",
 	 run_sensor, usage_sensor, 0},
 	{"report", "a run folder's tables, plots and HTML again", run_report,
