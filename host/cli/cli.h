@@ -37,6 +37,10 @@ extern const char cli_crypt_usage[];
 int cli_doctor(int argc, char **argv, const struct cli_env *env);
 extern const char cli_doctor_usage[];
 
+/* hilrun sensor: live readings of the configuration's current sensor. */
+int cli_sensor(int argc, char **argv, const struct cli_env *env);
+extern const char cli_sensor_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */

@@ -85,12 +85,6 @@ static const char usage_run[] =
 	"      3 regression against the baseline, 4 interrupted,\n"
 	"      5 transient: board busy, unreachable or lost (worth a retry)\n";
 
-static const char usage_sensor[] =
-	"usage: hilrun sensor --config FILE [--seconds N]\n"
-	"Live readings of the configuration's current sensor (bus voltage,\n"
-	"current, power) until N seconds have passed or Ctrl-C.\n"
-	"exit: 0 readings taken, 2 no sensor or it does not answer\n";
-
 static const char usage_report[] =
 	"usage: hilrun report RUN_DIR...\n"
 	"Writes summary.md, summary.csv, the SVG plots and report.html again\n"
@@ -1251,14 +1245,6 @@ static int cmd_history(int argc, char **argv, const struct cli_env *env)
 		       : HIL_EXIT_CANNOT_START;
 }
 
-static int run_sensor(int argc, char **argv, const struct cli_env *env)
-{
-	/* Readings until N seconds or Ctrl-C: 0; no sensor: 2. */
-	return hil_sensorcmd_run(argc, argv, env->stop, stdout) == HIL_OK
-		       ? 0
-		       : HIL_EXIT_CANNOT_START;
-}
-
 static int run_serve(int argc, char **argv, const struct cli_env *env)
 {
 	return cli_exit_status(cmd_serve(argc, argv, env->stop));
@@ -1283,7 +1269,7 @@ static const struct cli_command commands[] = {
 	 "check what a configuration needs: tools, probe, port, sensor",
 	 cli_doctor, cli_doctor_usage, 0},
 	{"sensor", "live readings of the configuration's current sensor",
-	 run_sensor, usage_sensor, 0},
+	 cli_sensor, cli_sensor_usage, 0},
 	{"report", "a run folder's tables, plots and HTML again", run_report,
 	 usage_report, 0},
 	{"compare", "two reports row by row, against thresholds", cmd_compare,
