@@ -41,6 +41,10 @@ extern const char cli_doctor_usage[];
 int cli_sensor(int argc, char **argv, const struct cli_env *env);
 extern const char cli_sensor_usage[];
 
+/* hilrun report: a run folder's tables, plots and HTML again. */
+int cli_report(int argc, char **argv, const struct cli_env *env);
+extern const char cli_report_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */

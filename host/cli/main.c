@@ -85,12 +85,6 @@ static const char usage_run[] =
 	"      3 regression against the baseline, 4 interrupted,\n"
 	"      5 transient: board busy, unreachable or lost (worth a retry)\n";
 
-static const char usage_report[] =
-	"usage: hilrun report RUN_DIR...\n"
-	"Writes summary.md, summary.csv, the SVG plots and report.html again\n"
-	"from each run folder's report.json.\n"
-	"exit: 0 written, 2 a folder has no readable report\n";
-
 static const char usage_compare[] =
 	"usage: hilrun compare BASE NEW [--threshold METRIC=PCT]... [--junit FILE]\n"
 	"                      [--fail-missing]\n"
@@ -650,44 +644,6 @@ static int cmd_run(const char *config_path, const char *results_dir,
 out:
 	free(run);
 	free(cfg);
-	return ret;
-}
-
-/* hilrun report DIR...: tables, plots and HTML again from report.json. */
-static int cmd_report(int argc, char **argv)
-{
-	const char *v;
-	int i, n = 0;
-	int ret = HIL_OK;
-
-	for (i = 1; i < argc; i++) {
-		int k = cli_next_opt("report", argc, argv, &i, NULL, 0, &v);
-
-		if (k == OPT_ERROR) {
-			return HIL_ERR_ARG;
-		}
-		n += k == OPT_POSITIONAL;
-	}
-	if (n == 0) {
-		hil_err("report: name a run folder (usage: hilrun report RUN_DIR...)");
-		return HIL_ERR_ARG;
-	}
-	for (i = 1; i < argc; i++) {
-		int r;
-
-		if (argv[i][0] == '-') {
-			continue;
-		}
-		r = hil_report_render_all(argv[i]);
-		if (r != HIL_OK) {
-			ret = r;
-		} else {
-			printf("%s: %s\n", argv[i],
-			       hil_report_dir_is_sweep(argv[i])
-				       ? "sweep.svg sweep.html"
-				       : "summary.md summary.csv per_byte.svg sizes.svg report.html");
-		}
-	}
 	return ret;
 }
 
@@ -1256,12 +1212,6 @@ static int run_boards(int argc, char **argv, const struct cli_env *env)
 	return cmd_boards(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
 }
 
-static int run_report(int argc, char **argv, const struct cli_env *env)
-{
-	(void)env;
-	return cmd_report(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
-}
-
 static const struct cli_command commands[] = {
 	{"crypt", "one operation on the host build or the emulated target",
 	 cli_crypt, cli_crypt_usage, 0},
@@ -1270,8 +1220,8 @@ static const struct cli_command commands[] = {
 	 cli_doctor, cli_doctor_usage, 0},
 	{"sensor", "live readings of the configuration's current sensor",
 	 cli_sensor, cli_sensor_usage, 0},
-	{"report", "a run folder's tables, plots and HTML again", run_report,
-	 usage_report, 0},
+	{"report", "a run folder's tables, plots and HTML again", cli_report,
+	 cli_report_usage, 0},
 	{"compare", "two reports row by row, against thresholds", cmd_compare,
 	 usage_compare, 0},
 	{"serve",
