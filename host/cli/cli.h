@@ -45,6 +45,10 @@ extern const char cli_sensor_usage[];
 int cli_report(int argc, char **argv, const struct cli_env *env);
 extern const char cli_report_usage[];
 
+/* hilrun boards: the hardware map, and which boards are here and free. */
+int cli_boards(int argc, char **argv, const struct cli_env *env);
+extern const char cli_boards_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */

@@ -109,12 +109,6 @@ static const char usage_serve[] =
 	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
 	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
 
-static const char usage_boards[] =
-	"usage: hilrun boards [--json]\n"
-	"The hardware map ($HILRUN_BOARDS, default configs/boards.json) and\n"
-	"which boards are connected and free; --json for programs.\n"
-	"exit: 0 listed, 2 no readable map\n";
-
 static const char usage_history[] =
 	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
 	"       hilrun history ALG[/IMPL] [--op OP] [--len N] [--ad N] [--config NAME]\n"
@@ -916,45 +910,6 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 	return ret;
 }
 
-/* hilrun boards [--json]: the hardware map, and which boards are here and
- * free; --json for programs (a CI engine's configuration generator). */
-static int cmd_boards(int argc, char **argv)
-{
-	struct hil_boards map;
-	char err[1024];
-	int json = 0;
-	int i;
-	int ret;
-
-	for (i = 1; i < argc; i++) {
-		static const struct opt opts[] = {{"--json", 0}};
-		const char *v;
-		int k = cli_next_opt("boards", argc, argv, &i, opts, 1, &v);
-
-		if (k == OPT_SKIP) {
-			continue;
-		}
-		if (k == OPT_POSITIONAL) {
-			hil_err("boards: unexpected argument \"%s\" (usage: hilrun boards [--json])",
-				v);
-			return HIL_ERR_ARG;
-		}
-		if (k == OPT_ERROR) {
-			return HIL_ERR_ARG;
-		}
-		json = 1;
-	}
-	ret = hil_boards_load(hil_boards_path(), &map, err, sizeof(err));
-	if (ret != HIL_OK) {
-		hil_err("%s", err);
-		return ret;
-	}
-	ret = json ? hil_boards_list_json(&map, stdout)
-		   : hil_boards_list(&map, stdout);
-	hil_boards_free(&map);
-	return ret;
-}
-
 /* The config a run on board id uses when no --config is given: the
  * default one of the board's platform. @return HIL_OK or a logged error. */
 static int board_default_config(const char *id, char *out, size_t len,
@@ -1206,12 +1161,6 @@ static int run_serve(int argc, char **argv, const struct cli_env *env)
 	return cli_exit_status(cmd_serve(argc, argv, env->stop));
 }
 
-static int run_boards(int argc, char **argv, const struct cli_env *env)
-{
-	(void)env;
-	return cmd_boards(argc, argv) == HIL_OK ? 0 : HIL_EXIT_CANNOT_START;
-}
-
 static const struct cli_command commands[] = {
 	{"crypt", "one operation on the host build or the emulated target",
 	 cli_crypt, cli_crypt_usage, 0},
@@ -1228,7 +1177,7 @@ static const struct cli_command commands[] = {
 	 "the lab daemon: the jobs of a spool, one per board at a time",
 	 run_serve, usage_serve, 0},
 	{"boards", "the hardware map, and which boards are here and free",
-	 run_boards, usage_boards, 0},
+	 cli_boards, cli_boards_usage, 0},
 	{"history", "the recorded runs, or one row's trend over them",
 	 cmd_history, usage_history, 0},
 };
