@@ -49,6 +49,10 @@ extern const char cli_report_usage[];
 int cli_boards(int argc, char **argv, const struct cli_env *env);
 extern const char cli_boards_usage[];
 
+/* hilrun history: the recorded runs, or one row's trend over them. */
+int cli_history(int argc, char **argv, const struct cli_env *env);
+extern const char cli_history_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */
