@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 struct hil_config;
+struct hil_thresholds;
 
 /* What main hands every command besides its arguments. */
 struct cli_env {
@@ -53,6 +54,10 @@ extern const char cli_boards_usage[];
 int cli_history(int argc, char **argv, const struct cli_env *env);
 extern const char cli_history_usage[];
 
+/* hilrun compare: two reports row by row, against thresholds. */
+int cli_compare(int argc, char **argv, const struct cli_env *env);
+extern const char cli_compare_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */
@@ -94,5 +99,21 @@ int cli_load_config(const char *path, struct hil_config *cfg);
 
 /** The exit status of a command that ended with ret (enum hil_err). */
 int cli_exit_status(int ret);
+
+/**
+ * Compare two reports (run folders or report.json files) and print the
+ * comparison on stdout; cmd_compare.c, also the baseline gate of a run and
+ * of the daemon's jobs.
+ * @param t the thresholds; borrowed.
+ * @param junit also write JUnit XML of the new report and the comparison
+ *        there; NULL: none.
+ * @param given the --threshold METRIC=PCT arguments, n_given of them: a
+ *        metric the reports do not have is bad input; NULL when none.
+ * @return 0 same or better, HIL_EXIT_REGRESSION when a row is worse than
+ *         its threshold, HIL_EXIT_CANNOT_START on bad input (logged).
+ */
+int cli_compare_reports(const char *base_arg, const char *new_arg,
+			const struct hil_thresholds *t, const char *junit,
+			const char *const *given, size_t n_given);
 
 #endif /* HIL_CLI_H */
