@@ -58,6 +58,10 @@ extern const char cli_history_usage[];
 int cli_compare(int argc, char **argv, const struct cli_env *env);
 extern const char cli_compare_usage[];
 
+/* hilrun serve: the lab daemon. */
+int cli_serve(int argc, char **argv, const struct cli_env *env);
+extern const char cli_serve_usage[];
+
 /* ------------------------------------------------ options: opts.c */
 
 /* One option of a command. */
