@@ -30,6 +30,19 @@ struct cli_command {
 
 /* ------------------------- the commands, each in its cmd_NAME.c */
 
+/* hilrun run: a benchmark, or a sweep of configurations. */
+int cli_run(int argc, char **argv, const struct cli_env *env);
+extern const char cli_run_usage[];
+
+/**
+ * hilrun with options but no command: a run as with "hilrun run", but
+ * where neither a configuration (--config, --sweep, --resume, --board) nor
+ * a quick option is given it prints cli_run_usage on stderr (exit 2)
+ * rather than run configs/qemu.json. argv[0] is what stood before the
+ * options (the program's name, -v or -q).
+ */
+int cli_run_default(int argc, char **argv, const struct cli_env *env);
+
 /* hilrun crypt: one operation on the host build or the emulated target. */
 int cli_crypt(int argc, char **argv, const struct cli_env *env);
 extern const char cli_crypt_usage[];
