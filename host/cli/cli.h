@@ -28,11 +28,38 @@ struct cli_command {
 	int reads_help;
 };
 
+/** The command called name in the table (commands.c), or NULL. */
+const struct cli_command *cli_command_find(const char *name);
+
 /* ------------------------- the commands, each in its cmd_NAME.c */
 
-/* hilrun run: a benchmark, or a sweep of configurations. */
+/* The handlers and --help texts of the table, which says what each is. */
 int cli_run(int argc, char **argv, const struct cli_env *env);
 extern const char cli_run_usage[];
+
+int cli_crypt(int argc, char **argv, const struct cli_env *env);
+extern const char cli_crypt_usage[];
+
+int cli_doctor(int argc, char **argv, const struct cli_env *env);
+extern const char cli_doctor_usage[];
+
+int cli_sensor(int argc, char **argv, const struct cli_env *env);
+extern const char cli_sensor_usage[];
+
+int cli_report(int argc, char **argv, const struct cli_env *env);
+extern const char cli_report_usage[];
+
+int cli_compare(int argc, char **argv, const struct cli_env *env);
+extern const char cli_compare_usage[];
+
+int cli_serve(int argc, char **argv, const struct cli_env *env);
+extern const char cli_serve_usage[];
+
+int cli_boards(int argc, char **argv, const struct cli_env *env);
+extern const char cli_boards_usage[];
+
+int cli_history(int argc, char **argv, const struct cli_env *env);
+extern const char cli_history_usage[];
 
 /**
  * hilrun with options but no command: a run as with "hilrun run", but
@@ -42,38 +69,6 @@ extern const char cli_run_usage[];
  * options (the program's name, -v or -q).
  */
 int cli_run_default(int argc, char **argv, const struct cli_env *env);
-
-/* hilrun crypt: one operation on the host build or the emulated target. */
-int cli_crypt(int argc, char **argv, const struct cli_env *env);
-extern const char cli_crypt_usage[];
-
-/* hilrun doctor: what a configuration needs, one check a line. */
-int cli_doctor(int argc, char **argv, const struct cli_env *env);
-extern const char cli_doctor_usage[];
-
-/* hilrun sensor: live readings of the configuration's current sensor. */
-int cli_sensor(int argc, char **argv, const struct cli_env *env);
-extern const char cli_sensor_usage[];
-
-/* hilrun report: a run folder's tables, plots and HTML again. */
-int cli_report(int argc, char **argv, const struct cli_env *env);
-extern const char cli_report_usage[];
-
-/* hilrun boards: the hardware map, and which boards are here and free. */
-int cli_boards(int argc, char **argv, const struct cli_env *env);
-extern const char cli_boards_usage[];
-
-/* hilrun history: the recorded runs, or one row's trend over them. */
-int cli_history(int argc, char **argv, const struct cli_env *env);
-extern const char cli_history_usage[];
-
-/* hilrun compare: two reports row by row, against thresholds. */
-int cli_compare(int argc, char **argv, const struct cli_env *env);
-extern const char cli_compare_usage[];
-
-/* hilrun serve: the lab daemon. */
-int cli_serve(int argc, char **argv, const struct cli_env *env);
-extern const char cli_serve_usage[];
 
 /* ------------------------------------------------ options: opts.c */
 
@@ -106,7 +101,7 @@ int cli_next_opt(const char *cmd, int argc, char **argv, int *i,
 int cli_parse_uint(const char *opt, const char *s, unsigned long min,
 		   unsigned long max, unsigned long *out);
 
-/* ------------------- what more than one command calls: commands.c */
+/* -------- what more than one command calls: commands.c, cmd_compare.c */
 
 /**
  * Load the configuration at path into cfg, logging what is wrong with it.

@@ -1,35 +1,14 @@
-/* main: hilrun's entry: options, configuration, subcommand, exit status. */
+/* main: hilrun's entry: the signals, -v and -q, the command of the table, and its handler's return as the exit status. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"hilrun"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "cmd_run.h"
-#include "config/config.h"
-#include "crypt.h"
-#include "lab/boards.h"
-#include "doctor.h"
-#include "lab/lock.h"
-#include "lab/serve.h"
-#include "sensorcmd.h"
-#include "util/err.h"
-#include "hilp.h"
-#include "lab/history.h"
-#include "util/log.h"
-#include "config/paths.h"
 #include "run/result.h"
-#include "report/render.h"
-#include "report/report.h"
-#include "run/run.h"
-#include "run/runner.h"
-#include "run/sweep.h"
-#include "util/util.h"
+#include "util/log.h"
 
 /* The only mutable global: set by the signal handler, read by the runner. */
 static volatile sig_atomic_t stop_requested;
@@ -54,36 +33,12 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-static const struct cli_command commands[] = {
-	{"run", "run a benchmark, or a sweep of configurations", cli_run,
-	 cli_run_usage, 1},
-	{"crypt", "one operation on the host build or the emulated target",
-	 cli_crypt, cli_crypt_usage, 0},
-	{"doctor",
-	 "check what a configuration needs: tools, probe, port, sensor",
-	 cli_doctor, cli_doctor_usage, 0},
-	{"sensor", "live readings of the configuration's current sensor",
-	 cli_sensor, cli_sensor_usage, 0},
-	{"report", "a run folder's tables, plots and HTML again", cli_report,
-	 cli_report_usage, 0},
-	{"compare", "two reports row by row, against thresholds", cli_compare,
-	 cli_compare_usage, 0},
-	{"serve",
-	 "the lab daemon: the jobs of a spool, one per board at a time",
-	 cli_serve, cli_serve_usage, 0},
-	{"boards", "the hardware map, and which boards are here and free",
-	 cli_boards, cli_boards_usage, 0},
-	{"history", "the recorded runs, or one row's trend over them",
-	 cli_history, cli_history_usage, 0},
-};
-
 int main(int argc, char **argv)
 {
-	const struct cli_command *cmd = NULL;
+	const struct cli_command *cmd;
 	int verbosity = HIL_LOG_INFO;
 	struct cli_env env;
 	struct sigaction sa;
-	size_t c;
 	int sub;
 	int i;
 
@@ -117,11 +72,7 @@ int main(int argc, char **argv)
 	if (sub == argc || argv[sub][0] == '-') {
 		return cli_run_default(argc - sub + 1, argv + sub - 1, &env);
 	}
-	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
-		if (strcmp(argv[sub], commands[c].name) == 0) {
-			cmd = &commands[c];
-		}
-	}
+	cmd = cli_command_find(argv[sub]);
 	if (cmd == NULL) {
 		hil_err("unknown command \"%s\" (commands: run, crypt, doctor, sensor, report, compare, serve, boards, history; try hilrun --help)",
 			argv[sub]);
