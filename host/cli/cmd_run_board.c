@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cmd_run.h"
 #include "config/config.h"
 #include "lab/boards.h"
