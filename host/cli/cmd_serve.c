@@ -1,0 +1,160 @@
+/* cmd_serve: hilrun serve, the lab daemon's command line and its run callback (a job's run, then its baseline gate). */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"hilrun"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config/config.h"
+#include "lab/boards.h"
+#include "lab/serve.h"
+#include "report/render.h"
+#include "run/result.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "util/err.h"
+#include "util/log.h"
+
+const char cli_serve_usage[] =
+	"usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]\n"
+	"The lab daemon: runs the job files dropped in DIR/incoming, one at a\n"
+	"time per board, and files them in done/ or failed/ (docs/lab.md).\n"
+	"  --root DIR       where a job's files may come from (repeatable)\n"
+	"  --once           run what is there, then exit\n"
+	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
+	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
+
+/* The daemon's run callback: hil_runner_run, then the job's baseline. */
+static int serve_run(void *ctx, const struct hil_config *cfg,
+		     const char *baseline, char *report_dir, size_t len,
+		     const struct hil_serve_started *started)
+{
+	struct hil_runner_opts opts;
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char resume[4096];
+	int ret;
+
+	if (run == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	snprintf(resume, sizeof(resume), "%s", report_dir);
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = cfg->results_dir;
+	opts.stop = ctx; /* cmd_serve's stop flag */
+	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
+	opts.on_run_dir = started->fn;
+	opts.on_run_dir_arg = started->arg;
+	ret = hil_runner_run(cfg, &opts, run);
+	snprintf(report_dir, len, "%s", run->dir);
+	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
+		ret = HIL_SERVE_TRANSIENT;
+	}
+	if (ret == HIL_OK && baseline != NULL && run->dir[0] != '\0') {
+		struct hil_thresholds t;
+
+		hil_thresholds_default(&t);
+		switch (cli_compare_reports(baseline, run->dir, &t, NULL, NULL,
+					    0)) {
+		case HIL_EXIT_REGRESSION:
+			ret = HIL_SERVE_REGRESSION;
+			break;
+		case HIL_EXIT_CANNOT_START:
+			/* The gate could not run: the job did not pass it. */
+			ret = HIL_ERR_CONFIG;
+			break;
+		default:
+			break;
+		}
+	}
+	hil_run_free(run);
+	free(run);
+	return ret;
+}
+
+/* hilrun serve --spool DIR [--once] [--wait S]: the lab daemon. */
+static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
+{
+	struct hil_serve_opts o;
+	struct hil_config_roots roots;
+	struct hil_boards map;
+	char err[1024];
+	int have_map = 0;
+	int i;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	memset(&roots, 0, sizeof(roots));
+	for (i = 1; i < argc; i++) {
+		static const struct opt opts[] = {{"--spool", 1},
+						  {"--root", 1},
+						  {"--once", 0},
+						  {"--wait", 1}};
+		unsigned long w;
+		const char *v;
+		int k = cli_next_opt("serve", argc, argv, &i, opts, 4, &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_POSITIONAL) {
+			hil_err("serve: unexpected argument \"%s\" (usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS])",
+				v);
+			return HIL_ERR_ARG;
+		}
+		if (k == OPT_ERROR) {
+			return HIL_ERR_ARG;
+		}
+		if (k == 0) {
+			o.spool = v;
+		} else if (k == 1) {
+			/* Where a job's files may come from (docs/lab.md). */
+			if (roots.n == HIL_CFG_MAX_ROOTS ||
+			    access(v, X_OK) != 0) {
+				hil_err("--root %s: not a folder hilrun can read (at most %d roots)",
+					v, HIL_CFG_MAX_ROOTS);
+				return HIL_ERR_ARG;
+			}
+			roots.dir[roots.n++] = v;
+		} else if (k == 2) {
+			o.once = 1;
+		} else {
+			if (cli_parse_uint("serve: --wait", v, 0, 86400, &w) !=
+			    HIL_OK) {
+				return HIL_ERR_ARG;
+			}
+			o.wait_s = (unsigned)w;
+		}
+	}
+	if (o.spool == NULL) {
+		hil_err("serve: --spool DIR is missing (usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS])");
+		return HIL_ERR_ARG;
+	}
+	memset(&map, 0, sizeof(map));
+	if (access(hil_boards_path(), R_OK) == 0) {
+		if (hil_boards_load(hil_boards_path(), &map, err,
+				    sizeof(err)) != HIL_OK) {
+			hil_err("%s", err);
+			return HIL_ERR_CONFIG;
+		}
+		have_map = 1;
+		o.boards = &map;
+	}
+	o.run = serve_run;
+	o.ctx = (void *)stop; /* serve_run reads it back as const */
+	o.stop = stop;
+	o.roots = roots.n > 0 ? &roots : NULL;
+	ret = hil_serve(&o);
+	if (have_map) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
+int cli_serve(int argc, char **argv, const struct cli_env *env)
+{
+	return cli_exit_status(cmd_serve(argc, argv, env->stop));
+}
