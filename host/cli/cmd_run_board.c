@@ -9,6 +9,7 @@
 
 #include "cmd_run.h"
 #include "config/config.h"
+#include "drivers/board/board.h"
 #include "lab/boards.h"
 #include "lab/lock.h"
 #include "util/err.h"
@@ -70,7 +71,7 @@ int cli_lock_board(const struct hil_config *cfg, const char *config_path,
 			   HIL_OK;
 	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
 	snprintf(end->board, sizeof(end->board), "%s", id);
-	if (strcmp(cfg->flasher.type, "qemu") == 0 &&
+	if (hil_board_emulated(cfg->board.name) &&
 	    (!have_map || hil_boards_match(&map, cfg) == NULL)) {
 		/* An emulator is not a board to share: every run starts a
 		 * QEMU of its own, so two users' or two CI jobs' emulated
