@@ -1,19 +1,9 @@
 # tests.mk: unit tests (cmocka), known-answer tests of every implementation and end-to-end tests on QEMU.
 TB := $(BUILD)/tests
-UNIT_TESTS := hilp kat_parser config stats link socket_link proc qemu_flasher \
-	elfinfo session refcrypto mapsizes openocd_flasher doctor image_checks \
-	nucleo_clock_math render html_headless i2c_ftdi ina219 energy i2c_linux \
-	lock boards serve
-UNIT_TESTS += sensor
-UNIT_TESTS += leak
-UNIT_TESTS += paths target
-UNIT_TESTS += result
-UNIT_TESTS += usart_rx model_ratio bench_counter
-UNIT_TESTS += energyest
-UNIT_TESTS += benchtime
-UNIT_TESTS += ina226
-UNIT_TESTS += nrf52_clock_math
-UNIT_TESTS += l476_clock_math
+# Every tests/unit/test_NAME.c is a unit test; the known-answer tests and the
+# fuzz regressions have rules of their own below (and in tests/fuzz/fuzz.mk).
+UNIT_TESTS := $(filter-out %_kat fuzz_regressions,$(patsubst \
+	tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c)))
 
 # Every unit test links the helpers of tests/unit/unit_util.h. They go first:
 # with -MMD the dependencies of the last source are the ones kept.
