@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "drivers/board/board.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -362,6 +363,8 @@ static int add_sensor(cJSON *o, const struct hil_run *run)
 static cJSON *report_object(const struct hil_run *run)
 {
 	const struct hil_config *cfg = run->cfg;
+	const struct hil_board_driver *bd;
+	struct hil_flash_state fs;
 	cJSON *root = cJSON_CreateObject();
 	cJSON *o;
 	cJSON *a;
@@ -441,16 +444,25 @@ static cJSON *report_object(const struct hil_run *run)
 	     add_str(o, "counter_unit", hil_unit_name(run->info.counter_unit));
 	ok = ok && add_num(o, "counter_hz", run->info.counter_hz);
 	ok = ok && add_hex32(o, "flash_acr", run->info.flash_acr);
-	if ((run->info.flags & HILP_INFO_EMULATED) == 0) {
-		/* RM0368 3.8.1: LATENCY[3:0], PRFTEN bit 8, ICEN 9, DCEN 10. */
-		ok = ok &&
-		     add_num(o, "flash_wait_states", run->info.flash_acr & 0xF);
-		ok = ok && add_bool(o, "flash_prefetch",
-				    (run->info.flash_acr >> 8) & 1);
-		ok = ok && add_bool(o, "flash_icache",
-				    (run->info.flash_acr >> 9) & 1);
-		ok = ok && add_bool(o, "flash_dcache",
-				    (run->info.flash_acr >> 10) & 1);
+	bd = hil_board_find(cfg->board.name);
+	if ((run->info.flags & HILP_INFO_EMULATED) == 0 && bd != NULL &&
+	    bd->flash_state != NULL) {
+		/* The board driver decodes its own flash register; a
+		 * setting the board does not have is left out. */
+		bd->flash_state(run->info.flash_acr, &fs);
+		if (fs.wait_states >= 0) {
+			ok = ok &&
+			     add_num(o, "flash_wait_states", fs.wait_states);
+		}
+		if (fs.prefetch >= 0) {
+			ok = ok && add_bool(o, "flash_prefetch", fs.prefetch);
+		}
+		if (fs.icache >= 0) {
+			ok = ok && add_bool(o, "flash_icache", fs.icache);
+		}
+		if (fs.dcache >= 0) {
+			ok = ok && add_bool(o, "flash_dcache", fs.dcache);
+		}
 	}
 	hil_hex_encode(run->info.uid, HILP_UID_LEN, uid);
 	ok = ok && add_str(o, "uid", uid);

@@ -18,6 +18,15 @@ struct hil_clock_profile {
 	const char *source; /* reference-manual table the numbers come from */
 };
 
+/* What the board's flash-interface register says (INFO's flash_acr); -1:
+ * the board has no such setting. */
+struct hil_flash_state {
+	int wait_states;
+	int prefetch;
+	int icache;
+	int dcache;
+};
+
 struct hil_board_driver {
 	/* board.name in configs, target/boards/<name>/ for the stub's build,
 	 * "platform" in the hardware map. */
@@ -40,6 +49,9 @@ struct hil_board_driver {
 	/* OpenOCD's config file for the board and its probe, unless the
 	 * config names others; NULL when no OpenOCD config drives it. */
 	const char *openocd_config;
+	/* Decode the flash-interface register the stub reports; NULL:
+	 * nothing to decode (an emulator's is 0). */
+	void (*flash_state)(uint32_t reg, struct hil_flash_state *out);
 	/* configs/<file>: the config the lab daemon uses for this platform
 	 * when a job names none; NULL: none. */
 	const char *default_config;
@@ -63,6 +75,12 @@ int hil_board_emulated(const char *name);
  */
 const struct hil_clock_profile *
 hil_board_clock(const struct hil_board_driver *b, uint32_t hz);
+
+/**
+ * STM32F4/L4 FLASH_ACR: LATENCY in bits 3:0 (2:0 used on the L4), PRFTEN
+ * bit 8, ICEN bit 9, DCEN bit 10 (RM0368 3.8.1, RM0351 3.7.1).
+ */
+void hil_stm32_flash_acr(uint32_t reg, struct hil_flash_state *out);
 
 /**
  * The names of every driver of a table, joined for a message: "a, b or c".

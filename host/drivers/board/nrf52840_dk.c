@@ -13,6 +13,19 @@ static const char *const links[] = {"serial", NULL};
  * are marked unverified in target/boards/nrf52840-dk/clock_math.h and no
  * cycle-model profile uses them yet.
  */
+/*
+ * The stub reports NVMC ICACHECNF in the flash_acr field: CACHEEN is bit 0
+ * (nRF52840 PS, NVMC). The flash has no wait-state, prefetch or data-cache
+ * setting to report.
+ */
+static void flash_state(uint32_t reg, struct hil_flash_state *out)
+{
+	out->wait_states = -1;
+	out->prefetch = -1;
+	out->icache = (int)(reg & 1u);
+	out->dcache = -1;
+}
+
 static const struct hil_clock_profile clocks[] = {
 	{.hz = 64000000,
 	 .wait_states = 0,
@@ -34,5 +47,6 @@ const struct hil_board_driver hil_board_nrf52840_dk = {
 	.run_current = NULL,
 	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
 	.openocd_config = "board/nordic_nrf52_dk.cfg",
+	.flash_state = flash_state,
 	.default_config = "configs/nrf52840-dk.json",
 };

@@ -17,5 +17,6 @@ const struct hil_board_driver hil_board_nucleo_f401re = {
 	.clocks = hil_stm32f401_clocks,
 	.run_current = &hil_stm32f401_run_current,
 	.openocd_config = "board/st_nucleo_f4.cfg",
+	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/nucleo.json",
 };

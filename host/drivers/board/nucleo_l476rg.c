@@ -41,5 +41,6 @@ const struct hil_board_driver hil_board_nucleo_l476rg = {
 	/* DS10198's run-current table is not transcribed: no estimate. */
 	.run_current = NULL,
 	.openocd_config = "board/st_nucleo_l4.cfg",
+	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/nucleo-l476rg.json",
 };
