@@ -22,7 +22,7 @@
 #include "drivers/flasher/flasher.h"
 
 /* Whether name is in a NULL-terminated list. */
-static int listed(const char *const *list, const char *name)
+int hil_cfg_listed(const char *const *list, const char *name)
 {
 	size_t i;
 
@@ -97,13 +97,6 @@ static void derive(const cJSON *root, struct hil_config *cfg)
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
 			 b->links[0]);
 	}
-	/* The programmer's own config files for this board, unless given. */
-	if (cfg->flasher.n_openocd_cfg == 0 && b->openocd_config != NULL) {
-		snprintf(cfg->flasher.openocd_cfg[0],
-			 sizeof(cfg->flasher.openocd_cfg[0]), "%s",
-			 b->openocd_config);
-		cfg->flasher.n_openocd_cfg = 1;
-	}
 }
 
 /* Combinations that cannot work, checked on the merged, derived values. */
@@ -117,7 +110,7 @@ static int v_combination(struct hil_jsonld *ld, const cJSON *root,
 	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
 	char names[256];
 
-	if (!listed(b->flashers, cfg->flasher.type)) {
+	if (!hil_cfg_listed(b->flashers, cfg->flasher.type)) {
 		at = hil_jsonld_member(flasher, "type");
 		if (at == NULL) {
 			at = hil_jsonld_member(board, "name");
@@ -130,7 +123,7 @@ static int v_combination(struct hil_jsonld *ld, const cJSON *root,
 	}
 	/* The links that reach the board (QEMU's USART is a unix socket:
 	 * libserialport cannot open a QEMU pty). */
-	if (!listed(b->links, cfg->link.type)) {
+	if (!hil_cfg_listed(b->links, cfg->link.type)) {
 		hil_drivers_join(names, sizeof(names), b->links);
 		return hil_jsonld_fail(
 			ld, hil_jsonld_member(link, "type"),

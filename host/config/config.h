@@ -11,7 +11,7 @@
 #define HIL_CFG_MAX_ALGS	  32
 #define HIL_CFG_MAX_LENGTHS	  64
 #define HIL_CFG_MAX_AD_LENGTHS	  8
-#define HIL_CFG_MAX_OPENOCD_CFG	  4
+#define HIL_CFG_MAX_FLASHER_FILES 4
 #define HIL_CFG_MAX_EXTENDS_DEPTH 8 /* "extends" hops: a file and 8 bases */
 
 /* Operation bits for hil_config.bench.operations. */
@@ -60,10 +60,16 @@ struct hil_config {
 	struct {
 		char type[HIL_CFG_NAME]; /* a flasher driver; default: the board's first */
 		char program[HIL_CFG_STR]; /* default: the flasher driver's program */
-		char openocd_cfg[HIL_CFG_MAX_OPENOCD_CFG][HIL_CFG_STR];
-		size_t n_openocd_cfg; /* default 1: "board/st_nucleo_f4.cfg" */
-		char probe_serial[HIL_CFG_NAME]; /* "adapter serial", may be empty */
-		uint32_t timeout_ms;		 /* default 60000 */
+		/* The tool's own config files (OpenOCD's -f scripts: key
+		 * "openocd_config"); default: the board driver's. */
+		char files[HIL_CFG_MAX_FLASHER_FILES][HIL_CFG_STR];
+		size_t n_files;
+		/* The tool's name for the chip (pyOCD's -t: key "target");
+		 * default: the board driver's. */
+		char target[HIL_CFG_NAME];
+		char probe_serial
+			[HIL_CFG_NAME]; /* the probe's serial or unique ID, may be empty */
+		uint32_t timeout_ms; /* default 60000 */
 	} flasher;
 
 	struct {

@@ -72,7 +72,7 @@ static const char *const link_keys[] = {
 	"type", "port", "baud", "timeout_ms", "retries", NULL,
 };
 static const char *const flasher_keys[] = {
-	"type", "program", "openocd_config", "probe_serial", "timeout_ms", NULL,
+	"type", "program", "probe_serial", "timeout_ms", NULL,
 };
 
 int hil_cfg_v_board(struct hil_jsonld *ld, const cJSON *root,
@@ -208,20 +208,53 @@ static int check_probe_serial(struct hil_jsonld *ld, const cJSON *it,
 	return HIL_OK;
 }
 
+/* Room for the generic keys and a driver's own. */
+#define MAX_FLASHER_KEYS 24
+
+/*
+ * A key of another flasher's (a config that switched flasher.type and kept
+ * the old one's settings) gets a message that says so.
+ */
+static int foreign_key(struct hil_jsonld *ld, const cJSON *s,
+		       const struct hil_flasher_ops *f)
+{
+	const struct hil_flasher_ops *const *all = hil_flasher_all();
+	const cJSON *it;
+	size_t i, k;
+
+	cJSON_ArrayForEach(it, s)
+	{
+		for (i = 0; all[i] != NULL; i++) {
+			for (k = 0; all[i] != f && all[i]->keys != NULL &&
+				    all[i]->keys[k] != NULL;
+			     k++) {
+				if (strcmp(all[i]->keys[k], it->string) == 0 &&
+				    !hil_cfg_listed(f->keys, it->string)) {
+					return hil_jsonld_fail(
+						ld, it,
+						"flasher.%s: a setting of the %s flasher, but flasher.type is \"%s\"",
+						it->string, all[i]->name,
+						f->name);
+				}
+			}
+		}
+	}
+	return HIL_OK;
+}
+
 int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
 		      struct hil_config *cfg)
 {
+	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
+	const struct hil_flasher_ops *f;
+	const char *keys[MAX_FLASHER_KEYS + 1];
 	struct driver_choice dc;
-	const cJSON *s, *it, *c;
-	char p[HIL_JSONLD_PATH];
+	const cJSON *s, *it;
 	size_t n = 0, i;
 	int ret;
 
-	ret = hil_jsonld_section(ld, root, "flasher", flasher_keys, &s);
-	if (ret != HIL_OK || s == NULL) {
-		return ret;
-	}
-	it = hil_jsonld_member(s, "type");
+	/* The flasher first: its own keys are the rest of the section's. */
+	it = hil_jsonld_member(hil_jsonld_member(root, "flasher"), "type");
 	if (it != NULL) {
 		ret = hil_jsonld_choice(ld, it, "flasher.type",
 					flasher_choice(&dc), cfg->flasher.type,
@@ -229,6 +262,30 @@ int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
 		if (ret != HIL_OK) {
 			return ret;
 		}
+	} else {
+		snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "%s",
+			 b->flashers[0]);
+	}
+	f = hil_flasher_find(cfg->flasher.type);
+	for (i = 0; flasher_keys[i] != NULL; i++) {
+		keys[n++] = flasher_keys[i];
+	}
+	for (i = 0;
+	     f->keys != NULL && f->keys[i] != NULL && n < MAX_FLASHER_KEYS;
+	     i++) {
+		keys[n++] = f->keys[i];
+	}
+	keys[n] = NULL;
+	s = hil_jsonld_member(root, "flasher");
+	if (cJSON_IsObject(s)) {
+		ret = foreign_key(ld, s, f);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	ret = hil_jsonld_section(ld, root, "flasher", keys, &s);
+	if (ret != HIL_OK) {
+		return ret;
 	}
 	it = hil_jsonld_member(s, "program");
 	if (it != NULL) {
@@ -238,28 +295,6 @@ int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
 		if (ret != HIL_OK) {
 			return ret;
 		}
-	}
-	it = hil_jsonld_member(s, "openocd_config");
-	if (it != NULL) {
-		ret = hil_jsonld_array(ld, it, "flasher.openocd_config", 1,
-				       HIL_CFG_MAX_OPENOCD_CFG, &n);
-		if (ret != HIL_OK) {
-			return ret;
-		}
-		i = 0;
-		cJSON_ArrayForEach(c, it)
-		{
-			snprintf(p, sizeof(p), "flasher.openocd_config[%zu]",
-				 i);
-			ret = hil_jsonld_str(
-				ld, c, p, cfg->flasher.openocd_cfg[i],
-				sizeof(cfg->flasher.openocd_cfg[i]), 0);
-			if (ret != HIL_OK) {
-				return ret;
-			}
-			i++;
-		}
-		cfg->flasher.n_openocd_cfg = n;
 	}
 	it = hil_jsonld_member(s, "probe_serial");
 	if (it != NULL) {
@@ -282,5 +317,9 @@ int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
 			return ret;
 		}
 	}
-	return HIL_OK;
+	/* Its own keys, and what the board tells it. */
+	if (f->parse != NULL) {
+		ret = f->parse(ld, s, hil_board_flasher_arg(b, f->name), cfg);
+	}
+	return ret;
 }

@@ -32,4 +32,7 @@ int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,
 int hil_cfg_v_cycle_model(struct hil_jsonld *ld, const cJSON *root,
 			  struct hil_config *cfg);
 
+/* Whether name is in a NULL-terminated list (NULL: an empty one). */
+int hil_cfg_listed(const char *const *list, const char *name);
+
 #endif /* HIL_CONFIG_INT_H */

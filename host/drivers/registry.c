@@ -73,6 +73,20 @@ const struct hil_board_driver *hil_board_find(const char *name)
 	return NULL;
 }
 
+const char *hil_board_flasher_arg(const struct hil_board_driver *b,
+				  const char *flasher)
+{
+	const struct hil_board_flasher_arg *a;
+
+	for (a = b != NULL ? b->flasher_args : NULL; a != NULL && a->flasher;
+	     a++) {
+		if (strcmp(a->flasher, flasher) == 0) {
+			return a->arg;
+		}
+	}
+	return NULL;
+}
+
 int hil_board_emulated(const char *name)
 {
 	const struct hil_board_driver *b = hil_board_find(name);

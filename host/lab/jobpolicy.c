@@ -232,8 +232,8 @@ int hil_job_check(const struct hil_config *cfg,
 				: "flasher");
 		return HIL_ERR_CONFIG;
 	}
-	for (i = 0; i < cfg->flasher.n_openocd_cfg; i++) {
-		const char *s = cfg->flasher.openocd_cfg[i];
+	for (i = 0; i < cfg->flasher.n_files; i++) {
+		const char *s = cfg->flasher.files[i];
 
 		if (!plain_script(s) && !inside_roots(s, roots)) {
 			snprintf(

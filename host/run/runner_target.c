@@ -287,7 +287,6 @@ static int bring_up_steps(const struct hil_config *cfg,
 {
 	struct hil_flasher_params fp;
 	char root[HIL_PATH];
-	size_t i;
 	char path[HIL_PATH + 32];
 	uint64_t t0;
 	int ret;
@@ -310,18 +309,9 @@ static int bring_up_steps(const struct hil_config *cfg,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	memset(&fp, 0, sizeof(fp));
-	fp.program = cfg->flasher.program;
-	fp.run_dir = run->dir;
-	fp.timeout_ms = cfg->flasher.timeout_ms;
 	/* The probe is chosen by serial: never flash whichever board
-	 * OpenOCD happens to find first. */
-	for (i = 0; i < cfg->flasher.n_openocd_cfg && i < HIL_FLASHER_MAX_CFG;
-	     i++) {
-		fp.openocd_cfg[i] = cfg->flasher.openocd_cfg[i];
-	}
-	fp.n_openocd_cfg = i;
-	fp.probe_serial = cfg->flasher.probe_serial;
+	 * the tool happens to find first. */
+	hil_flasher_params_from_config(cfg, run->dir, &fp);
 	hil_rn_model_plugin(cfg, root, run);
 	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);

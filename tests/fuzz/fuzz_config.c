@@ -61,12 +61,12 @@ static void check_accepted(const struct hil_config *c)
 	FUZZ_CHECK(terminated(c->link.port, sizeof(c->link.port)));
 	FUZZ_CHECK(one_of(c->flasher.type, "qemu", "openocd", NULL));
 	FUZZ_CHECK(terminated(c->flasher.program, sizeof(c->flasher.program)));
-	FUZZ_CHECK(c->flasher.n_openocd_cfg <= HIL_CFG_MAX_OPENOCD_CFG);
+	FUZZ_CHECK(c->flasher.n_files <= HIL_CFG_MAX_FLASHER_FILES);
 	FUZZ_CHECK(strcmp(c->flasher.type, "openocd") != 0 ||
-		   c->flasher.n_openocd_cfg >= 1);
-	for (i = 0; i < HIL_CFG_MAX_OPENOCD_CFG; i++) {
-		FUZZ_CHECK(terminated(c->flasher.openocd_cfg[i],
-				      sizeof(c->flasher.openocd_cfg[i])));
+		   c->flasher.n_files >= 1);
+	for (i = 0; i < HIL_CFG_MAX_FLASHER_FILES; i++) {
+		FUZZ_CHECK(terminated(c->flasher.files[i],
+				      sizeof(c->flasher.files[i])));
 	}
 	FUZZ_CHECK(c->build.n_cflags <= HIL_CFG_MAX_FLAGS);
 	for (i = 0; i < c->build.n_cflags && i < HIL_CFG_MAX_FLAGS; i++) {

@@ -138,7 +138,7 @@ static void test_defaults_are_the_documented_ones(void **state)
 	assert_string_equal(cfg.flasher.type, "qemu");
 	assert_string_equal(cfg.flasher.program, "qemu-system-arm");
 	/* The OpenOCD config is the board's: an emulated board has none. */
-	assert_int_equal(cfg.flasher.n_openocd_cfg, 0);
+	assert_int_equal(cfg.flasher.n_files, 0);
 	assert_string_equal(cfg.flasher.probe_serial, "");
 	assert_int_equal(cfg.flasher.timeout_ms, 60000);
 	assert_int_equal(cfg.build.n_cflags, 1);
@@ -269,9 +269,8 @@ static void test_shipped_o2_config_loads(void **state)
 	assert_int_equal(cfg.link.baud, 115200);
 	assert_string_equal(cfg.flasher.type, "openocd");
 	assert_string_equal(cfg.flasher.program, "openocd");
-	assert_int_equal(cfg.flasher.n_openocd_cfg, 1);
-	assert_string_equal(cfg.flasher.openocd_cfg[0],
-			    "board/st_nucleo_f4.cfg");
+	assert_int_equal(cfg.flasher.n_files, 1);
+	assert_string_equal(cfg.flasher.files[0], "board/st_nucleo_f4.cfg");
 	assert_shared_bench(&cfg);
 }
 
@@ -318,6 +317,27 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 		 " 'link': {'port': '/dev/ttyACM1'}}",
 		 &cfg);
 	assert_string_equal(cfg.flasher.program, "/opt/openocd/bin/openocd");
+	/* The OpenOCD config comes from the board driver unless given. */
+	assert_int_equal(cfg.flasher.n_files, 1);
+	assert_string_equal(cfg.flasher.files[0], "board/st_nucleo_f4.cfg");
+	parse_ok("{" ALG ", 'board': {'name': 'nucleo-l476rg'},"
+		 " 'link': {'port': '/dev/ttyACM1'}}",
+		 &cfg);
+	assert_string_equal(cfg.flasher.type, "openocd");
+	assert_string_equal(cfg.flasher.files[0], "board/st_nucleo_l4.cfg");
+	assert_int_equal(cfg.board.clock_hz, 80000000);
+	assert_int_equal(cfg.cycle_model.wait_states, 4);
+	parse_ok("{" ALG
+		 ", 'board': {'name': 'nucleo-l476rg', 'clock_hz': 16000000},"
+		 " 'link': {'port': '/dev/ttyACM1'}}",
+		 &cfg);
+	assert_int_equal(cfg.cycle_model.wait_states, 0);
+	parse_ok("{" ALG ", 'board': {'name': 'nucleo-l476rg'},"
+		 " 'flasher': {'openocd_config': ['interface/stlink.cfg',"
+		 " 'target/stm32l4x.cfg']}, 'link': {'port': '/dev/ttyACM1'}}",
+		 &cfg);
+	assert_int_equal(cfg.flasher.n_files, 2);
+	assert_string_equal(cfg.flasher.files[1], "target/stm32l4x.cfg");
 }
 
 static void test_every_key_is_copied(void **state)
@@ -346,8 +366,8 @@ static void test_every_key_is_copied(void **state)
 	assert_int_equal(cfg.link.timeout_ms, 500);
 	assert_int_equal(cfg.link.retries, 0);
 	assert_string_equal(cfg.flasher.program, "openocd-0.12");
-	assert_int_equal(cfg.flasher.n_openocd_cfg, 2);
-	assert_string_equal(cfg.flasher.openocd_cfg[1], "target/stm32f4x.cfg");
+	assert_int_equal(cfg.flasher.n_files, 2);
+	assert_string_equal(cfg.flasher.files[1], "target/stm32f4x.cfg");
 	assert_string_equal(cfg.flasher.probe_serial,
 			    "066DFF494849887767184336");
 	assert_int_equal(cfg.flasher.timeout_ms, 1000);
@@ -1109,9 +1129,13 @@ static void test_array_sizes_are_within_the_limits(void **state)
 	parse_fails("{" ALG ", 'bench': {'lengths': []}}",
 		    "bench.lengths: expected 1 to 64 entries, got 0");
 	parse_fails(
-		"{" ALG
-		", 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		" 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
 		"flasher.openocd_config: expected 1 to 4 entries, got 5");
+	/* A flasher's own key under another flasher says whose it is. */
+	parse_fails(
+		"{" ALG ", 'flasher': {'openocd_config': ['a']}}",
+		"flasher.openocd_config: a setting of the openocd flasher, but flasher.type is \"qemu\"");
 
 	snprintf(json, sizeof(json), "{" ALG ", 'bench': {'lengths': [0");
 	for (i = 1; i <= HIL_CFG_MAX_LENGTHS; i++) {

@@ -127,9 +127,9 @@ static struct hil_flasher *open_ocd(const struct fixture *f,
 	p.run_dir = f->run_dir;
 	p.timeout_ms = timeout_ms;
 	for (i = 0; i < n_cfg; i++) {
-		p.openocd_cfg[i] = cfgs[i];
+		p.files[i] = cfgs[i];
 	}
-	p.n_openocd_cfg = n_cfg;
+	p.n_files = n_cfg;
 	p.probe_serial = serial;
 	p.adapter_khz = khz;
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
@@ -342,10 +342,10 @@ static void test_open_refuses_what_tcl_would_reinterpret(void **state)
 	p.probe_serial = "06[exit]";
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
 	p.probe_serial = NULL;
-	p.openocd_cfg[0] = "board/x}.cfg";
-	p.n_openocd_cfg = 1;
+	p.files[0] = "board/x}.cfg";
+	p.n_files = 1;
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
-	p.n_openocd_cfg = HIL_FLASHER_MAX_CFG + 1;
+	p.n_files = HIL_FLASHER_MAX_FILES + 1;
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_null(fl);

@@ -27,6 +27,11 @@ struct hil_flash_state {
 	int dcache;
 };
 
+struct hil_board_flasher_arg {
+	const char *flasher;
+	const char *arg;
+};
+
 struct hil_board_driver {
 	/* board.name in configs, target/boards/<name>/ for the stub's build,
 	 * "platform" in the hardware map. */
@@ -46,9 +51,10 @@ struct hil_board_driver {
 	/* The MCU's run current from its datasheet (energy estimate without a
 	 * sensor); NULL: none known. */
 	const struct hil_idd_table *run_current;
-	/* OpenOCD's config file for the board and its probe, unless the
-	 * config names others; NULL when no OpenOCD config drives it. */
-	const char *openocd_config;
+	/* What each flasher needs to know of the board, by flasher name
+	 * (OpenOCD: its config file; pyOCD: its target type), unless the
+	 * config says; ends with {NULL, NULL}; NULL: nothing. */
+	const struct hil_board_flasher_arg *flasher_args;
 	/* Decode the flash-interface register the stub reports; NULL:
 	 * nothing to decode (an emulator's is 0). */
 	void (*flash_state)(uint32_t reg, struct hil_flash_state *out);
@@ -62,6 +68,10 @@ const struct hil_board_driver *hil_board_find(const char *name);
 
 /** Every board driver, NULL-terminated, in registration order. */
 const struct hil_board_driver *const *hil_board_all(void);
+
+/** What board b says flasher needs to know of it, or NULL. */
+const char *hil_board_flasher_arg(const struct hil_board_driver *b,
+				  const char *flasher);
 
 /**
  * Whether the board named name is an emulator (board->emulated); an

@@ -2,6 +2,11 @@
 #include "drivers/board/board.h"
 
 static const char *const flashers[] = {"openocd", NULL};
+static const struct hil_board_flasher_arg flasher_args[] = {
+	{"openocd", "board/nordic_nrf52_dk.cfg"},
+	{NULL, NULL},
+};
+
 /* UARTE0 on P0.06/P0.08, the J-Link's virtual COM port. */
 static const char *const links[] = {"serial", NULL};
 
@@ -46,7 +51,7 @@ const struct hil_board_driver hil_board_nrf52840_dk = {
 	.clocks = clocks,
 	.run_current = NULL,
 	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
-	.openocd_config = "board/nordic_nrf52_dk.cfg",
+	.flasher_args = flasher_args,
 	.flash_state = flash_state,
 	.default_config = "configs/nrf52840-dk.json",
 };

@@ -3,6 +3,11 @@
 #include "drivers/board/stm32f401.h"
 
 static const char *const flashers[] = {"openocd", NULL};
+static const struct hil_board_flasher_arg flasher_args[] = {
+	{"openocd", "board/st_nucleo_f4.cfg"},
+	{NULL, NULL},
+};
+
 /* USART2 on PA2/PA3 is the ST-LINK's virtual COM port. */
 static const char *const links[] = {"serial", NULL};
 
@@ -16,7 +21,7 @@ const struct hil_board_driver hil_board_nucleo_f401re = {
 	.links = links,
 	.clocks = hil_stm32f401_clocks,
 	.run_current = &hil_stm32f401_run_current,
-	.openocd_config = "board/st_nucleo_f4.cfg",
+	.flasher_args = flasher_args,
 	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/nucleo.json",
 };

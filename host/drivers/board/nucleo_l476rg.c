@@ -2,6 +2,11 @@
 #include "drivers/board/board.h"
 
 static const char *const flashers[] = {"openocd", NULL};
+static const struct hil_board_flasher_arg flasher_args[] = {
+	{"openocd", "board/st_nucleo_l4.cfg"},
+	{NULL, NULL},
+};
+
 /* USART2 on PA2/PA3 is the ST-LINK's virtual COM port. */
 static const char *const links[] = {"serial", NULL};
 
@@ -40,7 +45,7 @@ const struct hil_board_driver hil_board_nucleo_l476rg = {
 	.clocks = clocks,
 	/* DS10198's run-current table is not transcribed: no estimate. */
 	.run_current = NULL,
-	.openocd_config = "board/st_nucleo_l4.cfg",
+	.flasher_args = flasher_args,
 	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/nucleo-l476rg.json",
 };

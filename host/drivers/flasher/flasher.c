@@ -4,6 +4,8 @@
 
 #include "flasher.h"
 
+#include "config/config.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +24,9 @@ struct hil_flasher {
 	struct hil_flasher_params params; /* strings below are owned */
 	char *program;
 	char *run_dir;
-	char *openocd_cfg[HIL_FLASHER_MAX_CFG];
+	char *files[HIL_FLASHER_MAX_FILES];
 	char *probe_serial;
+	char *target;
 	char *qemu_plugin;
 };
 
@@ -82,38 +85,39 @@ static void free_params(struct hil_flasher *f)
 
 	free(f->program);
 	free(f->run_dir);
-	for (i = 0; i < HIL_FLASHER_MAX_CFG; i++) {
-		free(f->openocd_cfg[i]);
+	for (i = 0; i < HIL_FLASHER_MAX_FILES; i++) {
+		free(f->files[i]);
 	}
 	free(f->probe_serial);
+	free(f->target);
 	free(f->qemu_plugin);
 }
 
-/* The OpenOCD fields, copied so that the caller's strings may go. */
+/* The real-board fields (OpenOCD, pyOCD), copied so that the caller's strings may go. */
 static int copy_openocd_params(struct hil_flasher *f,
 			       const struct hil_flasher_params *p)
 {
 	size_t i;
 
-	if (p->n_openocd_cfg > HIL_FLASHER_MAX_CFG) {
+	if (p->n_files > HIL_FLASHER_MAX_FILES) {
 		hil_err("flasher: %zu OpenOCD config files, at most %d",
-			p->n_openocd_cfg, HIL_FLASHER_MAX_CFG);
+			p->n_files, HIL_FLASHER_MAX_FILES);
 		return HIL_ERR_ARG;
 	}
-	for (i = 0; i < p->n_openocd_cfg; i++) {
-		if (p->openocd_cfg[i] == NULL) {
+	for (i = 0; i < p->n_files; i++) {
+		if (p->files[i] == NULL) {
 			hil_err("flasher: OpenOCD config file %zu is missing",
 				i);
 			return HIL_ERR_ARG;
 		}
-		f->openocd_cfg[i] = strdup(p->openocd_cfg[i]);
-		if (f->openocd_cfg[i] == NULL) {
+		f->files[i] = strdup(p->files[i]);
+		if (f->files[i] == NULL) {
 			hil_err("flasher: no memory");
 			return HIL_ERR_NOMEM;
 		}
-		f->params.openocd_cfg[i] = f->openocd_cfg[i];
+		f->params.files[i] = f->files[i];
 	}
-	f->params.n_openocd_cfg = p->n_openocd_cfg;
+	f->params.n_files = p->n_files;
 	if (p->probe_serial != NULL && p->probe_serial[0] != '\0') {
 		f->probe_serial = strdup(p->probe_serial);
 		if (f->probe_serial == NULL) {
@@ -123,6 +127,14 @@ static int copy_openocd_params(struct hil_flasher *f,
 		f->params.probe_serial = f->probe_serial;
 	}
 	f->params.adapter_khz = p->adapter_khz;
+	if (p->target != NULL && p->target[0] != '\0') {
+		f->target = strdup(p->target); /* pyOCD's target type */
+		if (f->target == NULL) {
+			hil_err("flasher: no memory");
+			return HIL_ERR_NOMEM;
+		}
+		f->params.target = f->target;
+	}
 	return HIL_OK;
 }
 
@@ -327,4 +339,23 @@ int hil_flasher_check_elf(const char *path, const char *raw_means)
 		return HIL_ERR_ARG;
 	}
 	return HIL_OK;
+}
+
+void hil_flasher_params_from_config(const struct hil_config *cfg,
+				    const char *run_dir,
+				    struct hil_flasher_params *p)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->program = cfg->flasher.program;
+	p->run_dir = run_dir;
+	p->timeout_ms = cfg->flasher.timeout_ms;
+	for (i = 0; i < cfg->flasher.n_files && i < HIL_FLASHER_MAX_FILES;
+	     i++) {
+		p->files[i] = cfg->flasher.files[i];
+	}
+	p->n_files = i;
+	p->probe_serial = cfg->flasher.probe_serial;
+	p->target = cfg->flasher.target;
 }

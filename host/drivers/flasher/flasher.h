@@ -1,25 +1,39 @@
-/* flasher: puts a built image on a board and starts it (QEMU, OpenOCD; native later), chosen by name. */
+/* flasher: puts a built image on a board and starts it (QEMU, OpenOCD, pyOCD; native later), chosen by name. */
 #ifndef HIL_FLASHER_H
 #define HIL_FLASHER_H
 
 #include <stddef.h>
 
-struct hil_flasher;
+#include <cjson/cJSON.h>
 
-#define HIL_FLASHER_MAX_CFG 4 /* = HIL_CFG_MAX_OPENOCD_CFG */
+struct hil_flasher;
+struct hil_config;
+struct hil_jsonld;
+struct hil_doctor;
+
+#define HIL_FLASHER_MAX_FILES 4 /* = HIL_CFG_MAX_FLASHER_FILES */
 
 struct hil_flasher_params {
 	const char *program; /* NULL or "": the backend's default,
-				 * e.g. "qemu-system-arm" */
+				 * e.g. "qemu-system-arm"; pyocd: the
+				 * pyocd-flashtool, and pyocd-tool is
+				 * taken from the same directory */
 	const char *run_dir; /* existing, writable directory for logs
-				 * (qemu.log, openocd.log) and sockets */
+				 * (qemu.log, openocd.log, pyocd.log) and
+				 * sockets */
 	unsigned timeout_ms; /* bound on start(); 0: backend default */
-	/* openocd only (the others ignore them): */
-	const char *openocd_cfg[HIL_FLASHER_MAX_CFG]; /* -f files, in order */
-	size_t n_openocd_cfg;	  /* 0: "board/st_nucleo_f4.cfg" */
+	/* The tool's own config files, in order (OpenOCD: each a -f);
+	 * the others ignore them. */
+	const char *files[HIL_FLASHER_MAX_FILES];
+	size_t n_files;
+	/* openocd and pyocd (qemu ignores them): */
 	const char *probe_serial; /* NULL or "": any probe; else
-				   * "adapter serial" selects it */
-	unsigned adapter_khz;	  /* 0: the config's own adapter speed */
+				   * OpenOCD's "adapter serial", pyOCD's
+				   * unique ID (-b) selects it */
+	unsigned adapter_khz;	  /* 0: the tool's own default speed */
+	/* pyocd only (the others ignore it): */
+	const char *target; /* pyOCD's target type (-t), e.g.
+			     * "stm32l475xg"; required */
 	/* qemu only (the others ignore it): */
 	const char *qemu_plugin; /* NULL or "": none; else the value of one
 				  * `-plugin` option, e.g. built by
@@ -36,6 +50,24 @@ struct hil_flasher_ops {
 	 * Debian package that installs it (doctor's hint). */
 	const char *program;
 	const char *package;
+	/* Its own keys of a config's "flasher" section, beyond type,
+	 * program, probe_serial and timeout_ms; NULL: none. */
+	const char *const *keys;
+	/*
+	 * Optional. Read those keys of section (NULL when the config has
+	 * none) into cfg->flasher, errors through ld naming the JSON path;
+	 * where the section leaves one unset, take board_arg, what the board
+	 * driver says this flasher needs to know of the board (OpenOCD: its
+	 * config file; pyOCD: its target type), or NULL.
+	 */
+	int (*parse)(struct hil_jsonld *ld, const cJSON *section,
+		     const char *board_arg, struct hil_config *cfg);
+	/*
+	 * Optional. `hilrun doctor`'s checks of the flasher's own setup that
+	 * need no probe (OpenOCD: every config file loads), one line each
+	 * through hil_doctor_report(). @return 1 if they all passed.
+	 */
+	int (*doctor)(struct hil_doctor *d, const struct hil_config *cfg);
 	/* Check the params, set up state (hil_flasher_set_priv). */
 	int (*open)(struct hil_flasher *f);
 	/* Stop the target if running and free the state; also after a failed open. */
@@ -63,11 +95,12 @@ struct hil_flasher_ops {
 /**
  * Open a flasher.
  * @param out receives it; the caller closes it with hil_flasher_close().
- * @param type "qemu" or "openocd".
+ * @param type "qemu", "openocd" or "pyocd".
  * @param p copied (strings too); p->run_dir is required.
  * @return HIL_OK; HIL_ERR_ARG (unknown type, no run_dir, run_dir not a
  *         directory); HIL_ERR_CONFIG (OpenOCD: a config file name or probe
- *         serial that cannot be passed to OpenOCD); HIL_ERR_IO;
+ *         serial that cannot be passed to OpenOCD; pyOCD: no target, or a
+ *         target or unique ID that cannot be passed to pyOCD); HIL_ERR_IO;
  *         HIL_ERR_NOMEM.
  */
 int hil_flasher_open(struct hil_flasher **out, const char *type,
@@ -98,6 +131,15 @@ void hil_flasher_close(struct hil_flasher *f);
  *         after programming), HIL_ERR_CONFIG (a config file was not
  *         found). Each failure is logged once, naming the
  *         image (and for OpenOCD the probe serial).
+ * For pyOCD (Debian 12's 0.13.1, see pyocd.c): check the file likewise,
+ * write its loadable bytes as <run_dir>/pyocd-image.hex, check the chip's
+ * ID where pyocd.c knows it, then `pyocd-flashtool [-b UID] -t TARGET
+ * [-f HZ] -hp HEX hex` (which resets and starts the image) and read the
+ * flash back with `pyocd-tool ... savemem` to compare; all bounded by
+ * timeout_ms together, output appended to <run_dir>/pyocd.log. Errors as
+ * for OpenOCD; HIL_ERR_CONFIG also for a target type pyOCD does not know,
+ * or several probes and no unique ID to choose one; HIL_ERR_NA (with
+ * the apt-get line) when pyOCD is not installed.
  */
 int hil_flasher_start(struct hil_flasher *f, const char *elf_path);
 
@@ -122,7 +164,9 @@ int hil_flasher_check(struct hil_flasher *f);
 
 /**
  * The tool's version, e.g. "QEMU emulator version 7.2.22 (Debian ...)",
- * from `program --version` (its first line).
+ * from `program --version` (its first line; pyOCD prints a bare "0.13.1",
+ * so the pyocd backend puts the program's name before it:
+ * "pyocd-flashtool 0.13.1").
  * @param buf receives a NUL-terminated string (truncated to len - 1).
  * @return HIL_OK; HIL_ERR_NA (program not found); HIL_ERR_PROCESS (it
  *         failed); HIL_ERR_TIMEOUT; HIL_ERR_ARG.
@@ -131,14 +175,16 @@ int hil_flasher_version(struct hil_flasher *f, char *buf, size_t len);
 
 /**
  * Restart the image already on the board (OpenOCD: `-c "init; reset run;
- * shutdown"`). Errors as hil_flasher_start(); HIL_ERR_NA also when the
- * backend has no reset (QEMU: stop and start instead).
+ * shutdown"`; pyOCD: `pyocd-tool ... reset`). Errors as
+ * hil_flasher_start(); HIL_ERR_NA also when the backend has no reset
+ * (QEMU: stop and start instead).
  */
 int hil_flasher_reset(struct hil_flasher *f);
 
 /**
  * Check, without touching the target, that the programmer is present and
- * reaches the target (OpenOCD: `-c "init; shutdown"`, bounded).
+ * reaches the target (OpenOCD: `-c "init; shutdown"`; pyOCD: `pyocd-tool
+ * ... read32` of the chip's ID register, or `status`; bounded).
  * @param why receives one line naming the problem on failure; not logged.
  * @return HIL_OK; HIL_ERR_NA (the backend has no probe, or there is none);
  *         or as hil_flasher_start().
@@ -160,6 +206,15 @@ hil_flasher_params(const struct hil_flasher *f);
 
 /** Replace the program name (the backend's default); copied. */
 int hil_flasher_set_program(struct hil_flasher *f, const char *program);
+
+/**
+ * The params a configuration gives a flasher: program, timeout, the tool's
+ * files, probe serial and target; run_dir and the backend's extras
+ * (qemu_plugin) are the caller's. Strings are borrowed from cfg.
+ */
+void hil_flasher_params_from_config(const struct hil_config *cfg,
+				    const char *run_dir,
+				    struct hil_flasher_params *p);
 
 /** The flasher driver named name (drivers/drivers.def), or NULL. */
 const struct hil_flasher_ops *hil_flasher_find(const char *name);

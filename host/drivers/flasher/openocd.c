@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"openocd"
 
-#include "flasher.h"
+#include "openocd.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -61,7 +61,7 @@
 #define LOG_NAME	   "openocd.log"
 #define TAIL_BYTES	   16384 /* how much of this run's output to search */
 #define CMD_LEN		   (PATH_MAX + 64)
-#define MAX_ARGS	   (1 + 2 * HIL_FLASHER_MAX_CFG + 6 + 1)
+#define MAX_ARGS	   (1 + 2 * HIL_FLASHER_MAX_FILES + 6 + 1)
 
 /* Characters that would change the meaning of a Tcl command around them. */
 #define TCL_UNSAFE " []{}$;\"\\"
@@ -69,7 +69,7 @@
 struct openocd {
 	char *log_path; /* <run_dir>/openocd.log */
 	char *elf;	/* absolute path of the image last flashed */
-	const char *cfg[HIL_FLASHER_MAX_CFG];
+	const char *cfg[HIL_FLASHER_MAX_FILES];
 	size_t n_cfg;
 };
 
@@ -484,14 +484,14 @@ static int openocd_open(struct hil_flasher *f)
 		return HIL_ERR_NOMEM;
 	}
 	hil_flasher_set_priv(f, o); /* openocd_close frees it on error */
-	if (p->n_openocd_cfg == 0) {
+	if (p->n_files == 0) {
 		o->cfg[0] = DEFAULT_CFG;
 		o->n_cfg = 1;
 	} else {
-		for (i = 0; i < p->n_openocd_cfg; i++) {
-			o->cfg[i] = p->openocd_cfg[i];
+		for (i = 0; i < p->n_files; i++) {
+			o->cfg[i] = p->files[i];
 		}
-		o->n_cfg = p->n_openocd_cfg;
+		o->n_cfg = p->n_files;
 	}
 	for (i = 0; i < o->n_cfg; i++) {
 		if (o->cfg[i][0] == '\0' || strpbrk(o->cfg[i], "{}\\") ||
@@ -628,6 +628,9 @@ const struct hil_flasher_ops hil_flasher_openocd_ops = {
 	.name = "openocd",
 	.program = DEFAULT_PROGRAM,
 	.package = "openocd",
+	.keys = hil_openocd_keys,
+	.parse = hil_openocd_parse,
+	.doctor = hil_openocd_doctor,
 	.open = openocd_open,
 	.close = openocd_close,
 	.start = openocd_start,

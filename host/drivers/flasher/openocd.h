@@ -1,0 +1,17 @@
+/* openocd: the OpenOCD flasher's configuration hooks, shared by its two files (openocd.c, openocd_setup.c). */
+#ifndef HIL_OPENOCD_H
+#define HIL_OPENOCD_H
+
+#include "flasher.h"
+
+/* Its own key of the "flasher" section: "openocd_config". */
+extern const char *const hil_openocd_keys[];
+
+/* The parse op: the config files, else the board's. */
+int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
+		      const char *board_arg, struct hil_config *cfg);
+
+/* The doctor op: each config file loads without a probe. */
+int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg);
+
+#endif /* HIL_OPENOCD_H */
