@@ -317,8 +317,9 @@ int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
 			return ret;
 		}
 	}
-	/* Its own keys, and what the board tells it. */
-	if (f->parse != NULL) {
+	/* Its own keys, and what the board tells it; a flasher the board
+	 * does not list is refused by name once the whole config is read. */
+	if (f->parse != NULL && hil_cfg_listed(b->flashers, f->name)) {
 		ret = f->parse(ld, s, hil_board_flasher_arg(b, f->name), cfg);
 	}
 	return ret;

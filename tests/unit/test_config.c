@@ -338,6 +338,34 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 		 &cfg);
 	assert_int_equal(cfg.flasher.n_files, 2);
 	assert_string_equal(cfg.flasher.files[1], "target/stm32l4x.cfg");
+
+	/* pyOCD: the board's target type unless given; none for the F401. */
+	parse_ok(
+		"{" ALG ", 'board': {'name': 'nucleo-l476rg'},"
+		" 'flasher': {'type': 'pyocd'}, 'link': {'port': '/dev/ttyACM1'}}",
+		&cfg);
+	assert_string_equal(cfg.flasher.program, "pyocd-flashtool");
+	assert_string_equal(cfg.flasher.target, "stm32l475xg");
+	assert_int_equal(cfg.flasher.n_files, 0);
+	parse_ok("{" ALG ", 'board': {'name': 'nrf52840-dk'},"
+		 " 'flasher': {'type': 'pyocd', 'target': 'nrf52'},"
+		 " 'link': {'port': '/dev/ttyACM1'}}",
+		 &cfg);
+	assert_string_equal(cfg.flasher.target, "nrf52");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nrf52840-dk'},"
+		" 'flasher': {'type': 'pyocd', 'target': 'NRF52; rm'},"
+		" 'link': {'port': '/dev/ttyACM1'}}",
+		"flasher.target: \"NRF52; rm\" is not a pyOCD target type (lower-case letters, digits and '_', e.g. \"stm32l475xg\"; `pyocd-flashtool --list-targets` lists them)");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		" 'flasher': {'type': 'pyocd'}, 'link': {'port': '/dev/ttyACM1'}}",
+		"flasher.type: \"pyocd\" cannot program board.name \"nucleo-f401re\" (it needs flasher \"openocd\")");
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-l476rg'},"
+		" 'flasher': {'type': 'pyocd', 'openocd_config': ['a']},"
+		" 'link': {'port': '/dev/ttyACM1'}}",
+		"flasher.openocd_config: a setting of the openocd flasher, but flasher.type is \"pyocd\"");
 }
 
 static void test_every_key_is_copied(void **state)

@@ -1,9 +1,10 @@
 /* nrf52840_dk: the board driver of Nordic's nRF52840-DK (nRF52840, Cortex-M4F at 64 MHz), programmed through its on-board J-Link. */
 #include "drivers/board/board.h"
 
-static const char *const flashers[] = {"openocd", NULL};
+static const char *const flashers[] = {"openocd", "pyocd", NULL};
 static const struct hil_board_flasher_arg flasher_args[] = {
 	{"openocd", "board/nordic_nrf52_dk.cfg"},
+	{"pyocd", "nrf52840"},
 	{NULL, NULL},
 };
 

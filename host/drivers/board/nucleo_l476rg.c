@@ -1,9 +1,12 @@
 /* nucleo_l476rg: the board driver of ST's Nucleo-L476RG (STM32L476RG, Cortex-M4F at up to 80 MHz, the lower-power STM32), programmed through its ST-LINK. */
 #include "drivers/board/board.h"
 
-static const char *const flashers[] = {"openocd", NULL};
+static const char *const flashers[] = {"openocd", "pyocd", NULL};
 static const struct hil_board_flasher_arg flasher_args[] = {
 	{"openocd", "board/st_nucleo_l4.cfg"},
+	/* pyOCD 0.13.1 has no L476 target; the L475's (same die, DEV_ID
+	 * 0x415, same 1 MiB flash and flash algorithm) drives it. */
+	{"pyocd", "stm32l475xg"},
 	{NULL, NULL},
 };
 
