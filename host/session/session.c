@@ -317,16 +317,16 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 			}
 			if (p.cmd == HILP_REPLY && p.dlen >= 1 &&
 			    p.data[0] == seq) {
-				size_t len = (size_t)p.dlen - 1;
+				/* The reply as the codec decodes it: its
+				 * sequence byte first. */
+				size_t len = (size_t)p.dlen;
 
 				if (len > cap) {
 					hil_err("reply of %zu bytes is larger than expected (%zu)",
-						len, cap);
+						len - 1, cap - 1);
 					return HIL_ERR_PROTO;
 				}
-				if (len > 0) {
-					memcpy(reply, p.data + 1, len);
-				}
+				memcpy(reply, p.data, len);
 				if (reply_len != NULL) {
 					*reply_len = len;
 				}
@@ -381,21 +381,21 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 }
 
 static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
-			 const uint8_t *payload, size_t plen, uint8_t *reply,
+			 const uint8_t *msg, size_t mlen, uint8_t *reply,
 			 size_t cap, size_t *reply_len, uint8_t *status,
 			 unsigned timeout_ms, int long_call);
 
 static int call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
-		const uint8_t *payload, size_t plen, uint8_t *reply, size_t cap,
+		const uint8_t *msg, size_t mlen, uint8_t *reply, size_t cap,
 		size_t *reply_len, uint8_t *status, unsigned timeout_ms,
 		int long_call)
 {
 	uint64_t t0;
 	int ret;
 
-	if (plen + 1 > HILP_MAX_DATA) {
+	if (mlen < 1 || mlen > HILP_MAX_DATA || cap < 1) {
 		hil_err("%s payload of %zu bytes does not fit in a frame",
-			hil_session_cmd_name(cmd), plen);
+			hil_session_cmd_name(cmd), mlen > 0 ? mlen - 1 : 0);
 		return HIL_ERR_ARG;
 	}
 	if (timeout_ms == 0) {
@@ -403,10 +403,63 @@ static int call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 	}
 	s->stats.requests++;
 	t0 = now_ns();
-	ret = call_attempts(s, cmd, scmd, payload, plen, reply, cap, reply_len,
+	ret = call_attempts(s, cmd, scmd, msg, mlen, reply, cap, reply_len,
 			    status, timeout_ms, long_call);
 	s->stats.call_ns += now_ns() - t0;
 	return ret;
+}
+
+int hil_session_exchange(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			 const uint8_t *msg, size_t mlen, uint8_t *reply,
+			 size_t cap, size_t *reply_len, uint8_t *status,
+			 unsigned timeout_ms)
+{
+	return call(s, cmd, scmd, msg, mlen, reply, cap, reply_len, status,
+		    timeout_ms, 0);
+}
+
+int hil_session_exchange_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			      const uint8_t *msg, size_t mlen, uint8_t *reply,
+			      size_t cap, size_t *reply_len, uint8_t *status,
+			      unsigned timeout_ms)
+{
+	return call(s, cmd, scmd, msg, mlen, reply, cap, reply_len, status,
+		    timeout_ms, 1);
+}
+
+/* A payload without a sequence slot, and its reply without the byte. */
+static int call_payload(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			const uint8_t *payload, size_t plen, uint8_t *reply,
+			size_t cap, size_t *reply_len, uint8_t *status,
+			unsigned timeout_ms, int long_call)
+{
+	uint8_t msg[HILP_MAX_DATA];
+	uint8_t rep[HILP_MAX_DATA];
+	size_t len = 0;
+	int ret;
+
+	if (plen + 1 > HILP_MAX_DATA) {
+		hil_err("%s payload of %zu bytes does not fit in a frame",
+			hil_session_cmd_name(cmd), plen);
+		return HIL_ERR_ARG;
+	}
+	msg[0] = 0; /* the session's to set */
+	if (plen > 0) {
+		memcpy(msg + 1, payload, plen);
+	}
+	ret = call(s, cmd, scmd, msg, plen + 1, rep,
+		   cap + 1 < sizeof(rep) ? cap + 1 : sizeof(rep), &len, status,
+		   timeout_ms, long_call);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (len > 1) {
+		memcpy(reply, rep + 1, len - 1);
+	}
+	if (reply_len != NULL) {
+		*reply_len = len - 1;
+	}
+	return HIL_OK;
 }
 
 int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
@@ -414,8 +467,8 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		     size_t cap, size_t *reply_len, uint8_t *status,
 		     unsigned timeout_ms)
 {
-	return call(s, cmd, scmd, payload, plen, reply, cap, reply_len, status,
-		    timeout_ms, 0);
+	return call_payload(s, cmd, scmd, payload, plen, reply, cap, reply_len,
+			    status, timeout_ms, 0);
 }
 
 int hil_session_call_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
@@ -423,8 +476,8 @@ int hil_session_call_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			  size_t cap, size_t *reply_len, uint8_t *status,
 			  unsigned timeout_ms)
 {
-	return call(s, cmd, scmd, payload, plen, reply, cap, reply_len, status,
-		    timeout_ms, 1);
+	return call_payload(s, cmd, scmd, payload, plen, reply, cap, reply_len,
+			    status, timeout_ms, 1);
 }
 
 /*
@@ -476,7 +529,7 @@ static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
 
 /* The attempts of one call: send, await, retry on damage or silence. */
 static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
-			 const uint8_t *payload, size_t plen, uint8_t *reply,
+			 const uint8_t *msg, size_t mlen, uint8_t *reply,
 			 size_t cap, size_t *reply_len, uint8_t *status,
 			 unsigned timeout_ms, int long_call)
 {
@@ -497,11 +550,11 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			hil_dbg("%s: retry %u of %u", hil_session_cmd_name(cmd),
 				attempt, s->retries);
 		}
+		/* The sequence byte is the session's: the codec left its
+		 * slot, the first byte of the message. */
+		memcpy(data, msg, mlen);
 		data[0] = seq;
-		if (plen > 0) {
-			memcpy(data + 1, payload, plen);
-		}
-		n = hilp_encode_request(cmd, scmd, data, plen + 1, frame);
+		n = hilp_encode_request(cmd, scmd, data, mlen, frame);
 		/*
 		 * A second 0x00: if the frame's own was lost or damaged, this
 		 * one ends the frame and the target says it was damaged at
@@ -575,8 +628,8 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			  struct hilp_info *info)
 {
 	long long deadline = now_ms() + total_ms;
+	const uint8_t msg[1] = {0}; /* INFO: the sequence byte alone */
 	uint8_t reply[HILP_MAX_DATA];
-	uint8_t data[HILP_MAX_DATA];
 	size_t len = 0;
 	uint8_t status = 0;
 	unsigned saved = s->retries;
@@ -594,8 +647,9 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 		if (t == 0) {
 			break;
 		}
-		call_ret = hil_session_call(s, HILP_CMD_INFO, 0, NULL, 0, reply,
-					    sizeof(reply), &len, &status, t);
+		call_ret = hil_session_exchange(
+			s, HILP_CMD_INFO, 0, msg, sizeof(msg), reply,
+			sizeof(reply), &len, &status, t);
 		if (call_ret == HIL_OK) {
 			ret = HIL_OK;
 			break;
@@ -631,12 +685,9 @@ int hil_session_handshake(struct hil_session *s, unsigned total_ms,
 			hil_link_where(s->link), total_ms);
 		return ret;
 	}
-	/* hilp_info_decode expects the sequence byte first. */
-	data[0] = 0;
-	memcpy(data + 1, reply, len);
-	if (hilp_info_decode(data, len + 1, info) != 0) {
+	if (hilp_info_decode(reply, len, info) != 0) {
 		hil_err("the target's INFO reply is malformed (%zu bytes)",
-			len);
+			len - 1);
 		return HIL_ERR_PROTO;
 	}
 	if (status != HILP_ST_OK) {

@@ -80,6 +80,24 @@ int hil_session_call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		     unsigned timeout_ms);
 
 /**
+ * As hil_session_call(), with the command's data as the protocol codec
+ * encodes it (hilp_*_encode with seq 0): the first byte is the sequence
+ * slot, which the session fills in; reply receives the reply's data with
+ * its sequence byte first, ready for the codec's decoders.
+ * @param mlen at least 1 (the slot); cap at least 1.
+ */
+int hil_session_exchange(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			 const uint8_t *msg, size_t mlen, uint8_t *reply,
+			 size_t cap, size_t *reply_len, uint8_t *status,
+			 unsigned timeout_ms);
+
+/** hil_session_exchange() for a long command, as hil_session_call_long(). */
+int hil_session_exchange_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+			      const uint8_t *msg, size_t mlen, uint8_t *reply,
+			      size_t cap, size_t *reply_len, uint8_t *status,
+			      unsigned timeout_ms);
+
+/**
  * A command that may run long on the target (BENCH): as hil_session_call(),
  * except that it is never sent again while the target may still be running
  * it. The stub answers nothing while it computes (it polls its UART between

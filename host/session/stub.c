@@ -27,8 +27,8 @@ static int check_status(uint8_t cmd, uint8_t status)
 int hil_target_algs(struct hil_session *s, struct hilp_alg_info *algs,
 		    size_t cap, size_t *n)
 {
+	const uint8_t msg[1] = {0}; /* the sequence byte alone */
 	uint8_t reply[HILP_MAX_DATA];
-	uint8_t data[HILP_MAX_DATA];
 	size_t len = 0;
 	size_t count = 1;
 	size_t i;
@@ -37,8 +37,9 @@ int hil_target_algs(struct hil_session *s, struct hilp_alg_info *algs,
 
 	*n = 0;
 	for (i = 0; i < count && i < cap; i++) {
-		ret = hil_session_call(s, HILP_CMD_ALG, (uint8_t)i, NULL, 0,
-				       reply, sizeof(reply), &len, &st, 0);
+		ret = hil_session_exchange(s, HILP_CMD_ALG, (uint8_t)i, msg,
+					   sizeof(msg), reply, sizeof(reply),
+					   &len, &st, 0);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -49,9 +50,7 @@ int hil_target_algs(struct hil_session *s, struct hilp_alg_info *algs,
 		if (ret != HIL_OK) {
 			return ret;
 		}
-		data[0] = 0;
-		memcpy(data + 1, reply, len);
-		if (hilp_alg_info_decode(data, len + 1, &algs[i]) != 0) {
+		if (hilp_alg_info_decode(reply, len, &algs[i]) != 0) {
 			hil_err("ALG %zu: malformed reply", i);
 			return HIL_ERR_PROTO;
 		}
@@ -207,8 +206,8 @@ static int exec_call(struct hil_session *s, uint8_t op,
 	*rejected = 0;
 	memset(rep, 0, sizeof(*rep));
 	n = hilp_exec_req_encode(0, req, data);
-	ret = hil_session_call(s, HILP_CMD_EXEC, op, data + 1, n - 1, reply,
-			       sizeof(reply), &len, &st, 0);
+	ret = hil_session_exchange(s, HILP_CMD_EXEC, op, data, n, reply,
+				   sizeof(reply), &len, &st, 0);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -220,9 +219,7 @@ static int exec_call(struct hil_session *s, uint8_t op,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	data[0] = 0;
-	memcpy(data + 1, reply, len);
-	if (hilp_exec_rep_decode(data, len + 1, rep) != 0) {
+	if (hilp_exec_rep_decode(reply, len, rep) != 0) {
 		hil_err("EXEC: malformed reply");
 		return HIL_ERR_PROTO;
 	}
@@ -311,9 +308,8 @@ static int bench(struct hil_session *s, uint8_t op,
 	n = leak ? hilp_bench_leak_req_encode(0, req, data)
 		 : hilp_bench_req_encode(0, req, data);
 	/* Never resent while it may still be running: see the header. */
-	ret = hil_session_call_long(s, HILP_CMD_BENCH, op, data + 1, n - 1,
-				    reply, sizeof(reply), &len, &st,
-				    timeout_ms);
+	ret = hil_session_exchange_long(s, HILP_CMD_BENCH, op, data, n, reply,
+					sizeof(reply), &len, &st, timeout_ms);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -321,9 +317,7 @@ static int bench(struct hil_session *s, uint8_t op,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	data[0] = 0;
-	memcpy(data + 1, reply, len);
-	if (hilp_bench_rep_decode(data, len + 1, rep) != 0 ||
+	if (hilp_bench_rep_decode(reply, len, rep) != 0 ||
 	    rep->runs != req->runs) {
 		hil_err("BENCH: malformed reply");
 		return HIL_ERR_PROTO;
@@ -380,8 +374,8 @@ int hil_target_energy(struct hil_session *s, uint8_t op,
 	int ret;
 
 	n = hilp_energy_req_encode(0, req, data);
-	ret = hil_session_call(s, HILP_CMD_ENERGY, op, data + 1, n - 1, reply,
-			       sizeof(reply), &len, &st, timeout_ms);
+	ret = hil_session_exchange(s, HILP_CMD_ENERGY, op, data, n, reply,
+				   sizeof(reply), &len, &st, timeout_ms);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -389,9 +383,7 @@ int hil_target_energy(struct hil_session *s, uint8_t op,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	data[0] = 0;
-	memcpy(data + 1, reply, len);
-	if (hilp_energy_rep_decode(data, len + 1, rep) != 0 ||
+	if (hilp_energy_rep_decode(reply, len, rep) != 0 ||
 	    rep->count != req->count) {
 		hil_err("ENERGY: malformed reply");
 		return HIL_ERR_PROTO;
