@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config/jsonld.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
@@ -59,31 +60,6 @@ static int fail(const struct ctx *c, int ret, const char *fmt, ...)
 	return ret;
 }
 
-/* A value as it may be printed in a message: escaped, cut with "...". */
-static const char *show(char *buf, size_t size, const char *s)
-{
-	size_t o = 0;
-
-	for (; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (o + 8 > size) {
-			memcpy(buf + o, "...", 4);
-			return buf;
-		}
-		if (ch < 0x20 || ch == 0x7f) {
-			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", ch);
-		} else {
-			if (ch == '"' || ch == '\\') {
-				buf[o++] = '\\';
-			}
-			buf[o++] = (char)ch;
-		}
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static int in_list(const char *const *list, const char *s)
 {
 	for (; *list != NULL; list++) {
@@ -107,7 +83,8 @@ static int get_str(const struct ctx *c, size_t i, const cJSON *it, char *out,
 		return fail(
 			c, HIL_ERR_CONFIG,
 			"[%zu].%s: \"%s\" is too long (at most %zu characters)",
-			i, it->string, show(sb, sizeof(sb), it->valuestring),
+			i, it->string,
+			hil_jsonld_show(sb, sizeof(sb), it->valuestring),
 			len - 1);
 	}
 	memcpy(out, it->valuestring, strlen(it->valuestring) + 1);
@@ -160,7 +137,7 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 			ret = fail(
 				c, HIL_ERR_CONFIG,
 				"[%zu].id: \"%s\" is not a board id: 1 to %d characters from A-Z a-z 0-9 . _ -",
-				i, show(sb, sizeof(sb), b->id),
+				i, hil_jsonld_show(sb, sizeof(sb), b->id),
 				HIL_LOCK_ID_MAX - 1);
 		}
 		return ret;
@@ -194,7 +171,8 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 			ret = fail(
 				c, HIL_ERR_CONFIG,
 				"[%zu].runner: \"%s\" is not a runner hilrun drives: expected %s",
-				i, show(sb, sizeof(sb), b->runner), expected);
+				i, hil_jsonld_show(sb, sizeof(sb), b->runner),
+				expected);
 		}
 		return ret;
 	}
@@ -225,7 +203,7 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 			return fail(
 				c, HIL_ERR_CONFIG,
 				"[%zu].sensor: \"%s\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
-				i, show(sb, sizeof(sb), b->sensor));
+				i, hil_jsonld_show(sb, sizeof(sb), b->sensor));
 		}
 		return HIL_OK;
 	}
@@ -238,7 +216,9 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 			return fail(
 				c, HIL_ERR_CONFIG,
 				"[%zu].uid: expected 24 hex digits (the MCU's 96-bit unique ID), got \"%s\"",
-				i, show(sb, sizeof(sb), it->valuestring));
+				i,
+				hil_jsonld_show(sb, sizeof(sb),
+						it->valuestring));
 		}
 		memcpy(b->uid, it->valuestring, 25);
 		return HIL_OK;
@@ -253,7 +233,7 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 		}
 		return fail(c, HIL_ERR_CONFIG,
 			    "[%zu].%s: unknown key (known: %s)", i,
-			    show(sb, sizeof(sb), k), known);
+			    hil_jsonld_show(sb, sizeof(sb), k), known);
 	}
 }
 
@@ -277,7 +257,8 @@ static int check_board(const struct ctx *c, size_t i, const cJSON *o,
 			if (strcmp(prev->string, it->string) == 0) {
 				return fail(c, HIL_ERR_CONFIG,
 					    "[%zu].%s: key given twice", i,
-					    show(sb, sizeof(sb), it->string));
+					    hil_jsonld_show(sb, sizeof(sb),
+							    it->string));
 			}
 		}
 		ret = check_value(c, i, it, b);
