@@ -119,22 +119,6 @@
 #define INSTALL_HINT                                                           \
 	"pyOCD is not installed? On Debian 12: sudo apt-get install python3-pyocd (it provides pyocd-flashtool and pyocd-tool 0.13.1)"
 
-/* What pyOCD 0.13.1 prints (see the facts above for where). */
-#define PY_WAITING	 "Waiting for a debug probe to be connected"
-#define PY_NO_UID	 "A debug probe matching unique ID"
-#define PY_NO_PROBE	 "No connected debug probes"
-#define PY_NO_PROBE_END	 "There is no debug probe connected"
-#define PY_SEVERAL_UID	 "More than one debug probe matches unique ID"
-#define PY_CHOOSE	 "Enter the number of the debug probe to connect"
-#define PY_BAD_TARGET	 "argument -t/--target: invalid choice"
-#define PY_UNKNOWN	 "not recognized"
-#define PY_BUSY		 "Resource busy"
-#define PY_STLINK	 "STLink error ("
-#define PY_NO_HEX	 "Unable to program hex file"
-#define PY_FLASH_ERROR	 "ERROR:root:"
-#define PY_BAD_ADDRESS	 "Attempt to program flash at invalid address"
-#define PY_BAD_ADDRESS_2 "Invalid flash address"
-
 /*
  * Where a chip says what it is, for the target types Debian's pyOCD knows:
  * DBGMCU_IDCODE's DEV_ID (STM32 reference manuals: RM0091 for the F05x,
@@ -227,7 +211,7 @@ static unsigned timeout_of(const struct hil_flasher *f)
 	return t != 0 ? t : DEFAULT_TIMEOUT_MS;
 }
 
-static const char *uid_of(const struct hil_flasher *f)
+const char *hil_pyocd_uid_of(const struct hil_flasher *f)
 {
 	const char *s = hil_flasher_params(f)->probe_serial;
 
@@ -246,9 +230,9 @@ static void probe_text(const struct hil_flasher *f, char *buf, size_t len)
 {
 	const char *target = hil_flasher_params(f)->target;
 
-	if (uid_of(f) != NULL) {
-		snprintf(buf, len, "probe %s (pyOCD target %s)", uid_of(f),
-			 target);
+	if (hil_pyocd_uid_of(f) != NULL) {
+		snprintf(buf, len, "probe %s (pyOCD target %s)",
+			 hil_pyocd_uid_of(f), target);
 	} else {
 		snprintf(buf, len,
 			 "any probe (no flasher.probe_serial; pyOCD target %s)",
@@ -339,9 +323,9 @@ static size_t argv_head(const struct hil_flasher *f, struct pyo_argv *a,
 	size_t n = 0;
 
 	a->v[n++] = flashtool ? (char *)p->program : o->tool;
-	if (uid_of(f) != NULL) {
+	if (hil_pyocd_uid_of(f) != NULL) {
 		a->v[n++] = "-b";
-		a->v[n++] = (char *)uid_of(f);
+		a->v[n++] = (char *)hil_pyocd_uid_of(f);
 	}
 	a->v[n++] = "-t";
 	a->v[n++] = (char *)p->target;
@@ -402,192 +386,6 @@ static void read_output(const char *path, off_t offset, char *buf, size_t len)
 	n = pread(fd, buf, len - 1, from);
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
-}
-
-/* Copy the line of text that contains needle (without its newline). */
-static const char *line_with(const char *text, const char *needle, char *line,
-			     size_t len)
-{
-	const char *at = strstr(text, needle), *b, *e;
-	size_t n;
-
-	if (at == NULL) {
-		return NULL;
-	}
-	for (b = at; b > text && b[-1] != '\n'; b--) {
-	}
-	e = strchr(at, '\n');
-	n = e != NULL ? (size_t)(e - b) : strlen(b);
-	if (n > 0 && b[n - 1] == '\r') {
-		n--;
-	}
-	if (n >= len) {
-		n = len - 1;
-	}
-	memcpy(line, b, n);
-	line[n] = '\0';
-	return at;
-}
-
-/* The last line that is not blank, or "". */
-static void last_line(const char *text, char *line, size_t len)
-{
-	const char *e = text + strlen(text), *b;
-	size_t n;
-
-	while (e > text && strchr(" \t\r\n", e[-1]) != NULL) {
-		e--;
-	}
-	for (b = e; b > text && b[-1] != '\n'; b--) {
-	}
-	n = (size_t)(e - b);
-	if (n >= len) {
-		n = len - 1;
-	}
-	memcpy(line, b, n);
-	line[n] = '\0';
-}
-
-/* Does a flash-algorithm failure show in an output (exit status 0 too)? */
-static int flash_failed(const char *out, char *why, size_t len)
-{
-	char line[256];
-
-	if (strstr(out, PY_NO_HEX) != NULL) {
-		snprintf(
-			why, len,
-			"pyOCD cannot read Intel HEX files (\"%s\"): sudo apt-get install python3-intelhex",
-			PY_NO_HEX);
-		return HIL_ERR_NA;
-	}
-	if (line_with(out, PY_BAD_ADDRESS, line, sizeof(line)) != NULL ||
-	    line_with(out, PY_BAD_ADDRESS_2, line, sizeof(line)) != NULL) {
-		snprintf(
-			why, len,
-			"the image has bytes outside the target's flash (\"%s\"): is it linked for this chip and this pyOCD target type?",
-			line);
-		return HIL_ERR_PROCESS;
-	}
-	if (line_with(out, PY_FLASH_ERROR, line, sizeof(line)) != NULL) {
-		snprintf(
-			why, len,
-			"programming failed (\"%s\"); is the flash write-protected (option bytes)?",
-			line);
-		return HIL_ERR_PROCESS;
-	}
-	return HIL_OK;
-}
-
-/* An ST-LINK status that means the probe does not reach the target. */
-static const char *unreached(const char *out)
-{
-	static const char *const codes[] = {
-		"No device connected",
-		"Get IDCODE error",
-		"Debug power error",
-		"DP error",
-		"DP fault",
-		"DP wait",
-		"DP parity error",
-	};
-	const char *at = strstr(out, PY_STLINK);
-	size_t i;
-
-	for (; at != NULL; at = strstr(at + 1, PY_STLINK)) {
-		const char *nl = strchr(at, '\n');
-
-		for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-			const char *c = strstr(at, codes[i]);
-
-			if (c != NULL && (nl == NULL || c < nl)) {
-				return at;
-			}
-		}
-	}
-	return NULL;
-}
-
-/**
- * Turn pyOCD 0.13.1's output of a failed run into one line.
- * @return the code the failure maps to (see hil_flasher_start()).
- */
-static int explain(const struct hil_flasher *f, const char *out, int flashing,
-		   char *why, size_t len)
-{
-	const char *uid = uid_of(f);
-	const char *target = hil_flasher_params(f)->target;
-	char line[256];
-	int ret;
-
-	if (strstr(out, PY_SEVERAL_UID) != NULL) {
-		snprintf(
-			why, len,
-			"probe serial %s matches several probes (pyOCD takes any part of a unique ID): give the probe's whole unique ID ('pyocd-flashtool -l' lists them)",
-			uid != NULL ? uid : "");
-		return HIL_ERR_CONFIG;
-	}
-	if (strstr(out, PY_CHOOSE) != NULL) {
-		snprintf(
-			why, len,
-			"several probes are connected and no probe serial is set, so pyOCD asks which one on a terminal: set flasher.probe_serial to the unique ID of the board's probe ('pyocd-flashtool -l' lists them)");
-		return HIL_ERR_CONFIG;
-	}
-	if (strstr(out, PY_WAITING) != NULL || strstr(out, PY_NO_UID) != NULL ||
-	    strstr(out, PY_NO_PROBE) != NULL ||
-	    strstr(out, PY_NO_PROBE_END) != NULL) {
-		if (uid != NULL) {
-			snprintf(
-				why, len,
-				"no probe found: no debug probe with unique ID %s is connected ('pyocd-flashtool -l' lists the unique IDs; is the board plugged in with a data cable? pyOCD 0.13.1 also leaves out a probe this user may not open: check the udev rules and the plugdev group)",
-				uid);
-		} else {
-			snprintf(
-				why, len,
-				"no probe found: pyOCD sees no debug probe (is the board plugged in with a data cable? pyOCD 0.13.1 also leaves out a probe this user may not open: check the udev rules and the plugdev group)");
-		}
-		return HIL_ERR_NA;
-	}
-	if (strstr(out, PY_BAD_TARGET) != NULL ||
-	    (strstr(out, "target '") != NULL &&
-	     strstr(out, PY_UNKNOWN) != NULL)) {
-		/* The project's own board is the one a user tries first. */
-		snprintf(
-			why, len,
-			"pyOCD does not know the target type '%s' ('pyocd-flashtool --help' lists the ones it knows; %s)",
-			target,
-			strncmp(target, "stm32f401", 9) == 0
-				? "Debian 12's pyOCD 0.13.1 has no STM32F401: use the openocd flasher for a NUCLEO-F401RE"
-				: "for a chip it lacks, use the openocd flasher");
-		return HIL_ERR_CONFIG;
-	}
-	if (line_with(out, PY_BUSY, line, sizeof(line)) != NULL) {
-		snprintf(
-			why, len,
-			"the probe is busy: another program holds it (OpenOCD, a debugger, another run?) (\"%s\")",
-			line);
-		return HIL_ERR_NA;
-	}
-	if (unreached(out) != NULL) {
-		line_with(unreached(out), PY_STLINK, line, sizeof(line));
-		snprintf(
-			why, len,
-			"the probe is there but cannot reach the target (\"%s\"): is the board powered, is the SWD link in place (jumpers), is the chip held in reset?",
-			line);
-		return HIL_ERR_NA;
-	}
-	if (flashing) {
-		ret = flash_failed(out, why, len);
-		if (ret != HIL_OK) {
-			return ret;
-		}
-	}
-	last_line(out, line, sizeof(line));
-	if (line[0] != '\0') {
-		snprintf(why, len, "\"%s\"", line);
-	} else {
-		snprintf(why, len, "no error message from pyOCD");
-	}
-	return HIL_ERR_PROCESS;
 }
 
 /* ---- running the tools ---- */
@@ -699,7 +497,7 @@ static int run_step(struct hil_flasher *f, char *const argv[],
 	hil_proc_free(proc); /* kills it if it still runs */
 	read_output(o->log_path, offset, o->out, TAIL_BYTES);
 	if (waiting) {
-		explain(f, o->out, flashing, text, sizeof(text));
+		hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
 		snprintf(
 			why, len,
 			"%s [%s was waiting for the probe and was stopped; log: %s]",
@@ -721,7 +519,7 @@ static int run_step(struct hil_flasher *f, char *const argv[],
 	if (status == 0) {
 		return HIL_OK;
 	}
-	ret = explain(f, o->out, flashing, text, sizeof(text));
+	ret = hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
 	snprintf(why, len, "%s [%s exit status %d; log: %s]", text, name,
 		 status, o->log_path);
 	return ret;
@@ -793,7 +591,7 @@ static int check_chip(struct hil_flasher *f, int flashing, uint64_t deadline,
 		id = (uint32_t)strtoul(at, &end, 16);
 	}
 	if (at == NULL || end == at) {
-		last_line(o->out, line, sizeof(line));
+		hil_pyocd_last_line(o->out, line, sizeof(line));
 		snprintf(
 			why, len,
 			"pyocd-tool read32 %s printed no value (\"%s\"; log: %s)",
@@ -1175,9 +973,9 @@ static int pyocd_open(struct hil_flasher *f)
 			p->target, TARGET_MAX);
 		return HIL_ERR_CONFIG;
 	}
-	if (uid_of(f) != NULL && !uid_ok(uid_of(f))) {
+	if (hil_pyocd_uid_of(f) != NULL && !uid_ok(hil_pyocd_uid_of(f))) {
 		hil_err("probe unique ID \"%s\": longer than %d characters, or a character no probe's unique ID has (letters, digits, '_', '.', ':', '-', not first), which pyOCD's -b cannot take as it is",
-			uid_of(f), UID_MAX);
+			hil_pyocd_uid_of(f), UID_MAX);
 		return HIL_ERR_CONFIG;
 	}
 	o = calloc(1, sizeof(*o));
@@ -1251,7 +1049,8 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 	}
 	if (ret == HIL_OK) {
 		/* Exit status 0 even when the flash algorithm failed. */
-		ret = flash_failed(o->out, flash_why, sizeof(flash_why));
+		ret = hil_pyocd_flash_failed(o->out, flash_why,
+					     sizeof(flash_why));
 		if (ret != HIL_OK) {
 			snprintf(why, sizeof(why),
 				 "%s [%s exit status 0; log: %s]", flash_why,
