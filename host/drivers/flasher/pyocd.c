@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/err.h"
@@ -104,20 +102,14 @@
 #define DEFAULT_TIMEOUT_MS 120000u	/* ID check, program, read-back */
 #define VERSION_TIMEOUT_MS 10000u
 #define PROBE_TIMEOUT_MS   20000u
-#define POLL_MS		   100u /* how often a run's output is looked at */
 #define LOG_NAME	   "pyocd.log"
 #define HEX_NAME	   "pyocd-image.hex"
 #define READBACK_NAME	   "pyocd-readback.bin"
-#define TAIL_BYTES	   16384 /* how much of a run's output to search */
 #define WHY_LEN		   1024
 #define MAX_SEGS	   16
 #define MERGE_GAP	   4096u /* read across gaps up to this: one run */
-#define MAX_ARGS	   20
 #define UID_MAX		   64
 #define TARGET_MAX	   32
-
-#define INSTALL_HINT                                                           \
-	"pyOCD is not installed? On Debian 12: sudo apt-get install python3-pyocd (it provides pyocd-flashtool and pyocd-tool 0.13.1)"
 
 /*
  * Where a chip says what it is, for the target types Debian's pyOCD knows:
@@ -166,23 +158,6 @@ static const struct {
 	{0x52840u, "nRF52840"},
 };
 
-struct pyocd {
-	char *log_path;	     /* <run_dir>/pyocd.log */
-	char *hex_path;	     /* <run_dir>/pyocd-image.hex, absolute */
-	char *readback_path; /* <run_dir>/pyocd-readback.bin, absolute */
-	char *tool;	     /* pyocd-tool */
-	char *elf;	     /* absolute path of the image last flashed */
-	char *out;	     /* TAIL_BYTES: the last run's output */
-};
-
-/* The argv of one invocation and the numbers it points to. */
-struct pyo_argv {
-	char *v[MAX_ARGS];
-	char speed[24];
-	char addr[16];
-	char len[16];
-};
-
 /* The loadable bytes of an ELF: PT_LOAD file contents at p_paddr. */
 struct segment {
 	uint32_t addr;
@@ -195,14 +170,6 @@ struct image {
 	size_t n;
 	size_t bytes;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static unsigned timeout_of(const struct hil_flasher *f)
 {
@@ -218,7 +185,7 @@ const char *hil_pyocd_uid_of(const struct hil_flasher *f)
 	return s != NULL && s[0] != '\0' ? s : NULL;
 }
 
-static const char *base_name(const char *path)
+const char *hil_pyocd_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -314,217 +281,6 @@ static int tools_present(const struct hil_flasher *f, char *why, size_t len)
 	return HIL_OK;
 }
 
-/* argv[0] [-b UID] -t TARGET [speed]: what every run starts with. */
-static size_t argv_head(const struct hil_flasher *f, struct pyo_argv *a,
-			int flashtool)
-{
-	const struct hil_flasher_params *p = hil_flasher_params(f);
-	const struct pyocd *o = hil_flasher_priv(f);
-	size_t n = 0;
-
-	a->v[n++] = flashtool ? (char *)p->program : o->tool;
-	if (hil_pyocd_uid_of(f) != NULL) {
-		a->v[n++] = "-b";
-		a->v[n++] = (char *)hil_pyocd_uid_of(f);
-	}
-	a->v[n++] = "-t";
-	a->v[n++] = (char *)p->target;
-	if (p->adapter_khz != 0) {
-		/* pyocd-flashtool takes Hz (-f), pyocd-tool kHz (-k). */
-		if (flashtool) {
-			snprintf(a->speed, sizeof(a->speed), "%lu",
-				 (unsigned long)p->adapter_khz * 1000ul);
-			a->v[n++] = "-f";
-		} else {
-			snprintf(a->speed, sizeof(a->speed), "%u",
-				 p->adapter_khz);
-			a->v[n++] = "-k";
-		}
-		a->v[n++] = a->speed;
-	}
-	return n;
-}
-
-/* pyocd-tool ... CMD [ARG...] (args NULL-terminated, at most three). */
-static void tool_argv(const struct hil_flasher *f, struct pyo_argv *a,
-		      const char *cmd, const char *a1, const char *a2,
-		      const char *a3)
-{
-	size_t n = argv_head(f, a, 0);
-
-	a->v[n++] = (char *)cmd;
-	if (a1 != NULL) {
-		a->v[n++] = (char *)a1;
-	}
-	if (a2 != NULL) {
-		a->v[n++] = (char *)a2;
-	}
-	if (a3 != NULL) {
-		a->v[n++] = (char *)a3;
-	}
-	a->v[n] = NULL;
-}
-
-/* ---- the output ---- */
-
-/* This run's output: the log from offset on (its last TAIL_BYTES). */
-static void read_output(const char *path, off_t offset, char *buf, size_t len)
-{
-	struct stat st;
-	off_t from = offset;
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return;
-	}
-	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
-		from = st.st_size - (off_t)(len - 1);
-	}
-	n = pread(fd, buf, len - 1, from);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-}
-
-/* ---- running the tools ---- */
-
-/* Quote an argument for the log so the command can be pasted into a shell. */
-static void append_quoted(FILE *fp, const char *s)
-{
-	if (s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "0123456789_./:=@%+-") == strlen(s)) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'') {
-			fputs("'\\''", fp);
-		} else {
-			fputc(*s, fp);
-		}
-	}
-	fputc('\'', fp);
-}
-
-/*
- * Write "$ pyocd-flashtool ..." to the log before the tool's own lines.
- * @return the log's size after it (where the tool's output starts).
- */
-static off_t log_command(const char *path, char *const argv[])
-{
-	struct stat st;
-	FILE *fp = NULL;
-	size_t i;
-	int fd = hil_open_append(path);
-
-	if (fd >= 0) {
-		fp = fdopen(fd, "a");
-		if (fp == NULL) {
-			close(fd);
-		}
-	}
-	if (fp != NULL) {
-		fputs("$", fp);
-		for (i = 0; argv[i] != NULL; i++) {
-			fputc(' ', fp);
-			append_quoted(fp, argv[i]);
-		}
-		fputc('\n', fp);
-		fclose(fp);
-	}
-	return stat(path, &st) == 0 ? st.st_size : 0;
-}
-
-/*
- * Run one pyOCD command, output appended to pyocd.log, until deadline
- * (bound_ms is that bound, for the message). A pyocd-tool that waits for
- * a probe is stopped as soon as it says so.
- * @return HIL_OK when it exited 0 (o->out holds its output); else the
- *         failure's code, with why saying what went wrong.
- */
-static int run_step(struct hil_flasher *f, char *const argv[],
-		    uint64_t deadline, unsigned bound_ms, char *why, size_t len)
-{
-	struct pyocd *o = hil_flasher_priv(f);
-	const char *name = base_name(argv[0]);
-	/* pyocd-flashtool's argv[0] is the program itself (argv_head). */
-	int flashing = argv[0] == hil_flasher_params(f)->program;
-	char text[768];
-	struct hil_proc *proc;
-	off_t offset;
-	uint64_t now;
-	int status = -1, waiting = 0, ret;
-
-	o->out[0] = '\0';
-	if (now_ms() >= deadline) {
-		snprintf(why, len,
-			 "no time left within %u ms to run %s (a slow probe?)",
-			 bound_ms, name);
-		return HIL_ERR_TIMEOUT;
-	}
-	offset = log_command(o->log_path, argv);
-	ret = hil_proc_spawn(&proc, argv, o->log_path);
-	if (ret != HIL_OK) {
-		snprintf(why, len, "cannot run %s: %s%s%s", argv[0],
-			 hil_strerror(ret), ret == HIL_ERR_NA ? "; " : "",
-			 ret == HIL_ERR_NA ? INSTALL_HINT : "");
-		return ret;
-	}
-	for (;;) {
-		now = now_ms();
-		if (now >= deadline) {
-			ret = HIL_ERR_TIMEOUT;
-			break;
-		}
-		ret = hil_proc_wait(proc,
-				    deadline - now < POLL_MS
-					    ? (unsigned)(deadline - now)
-					    : POLL_MS,
-				    &status);
-		if (ret != HIL_ERR_TIMEOUT) {
-			break;
-		}
-		read_output(o->log_path, offset, o->out, TAIL_BYTES);
-		if (strstr(o->out, PY_WAITING) != NULL) {
-			waiting = 1; /* it would wait forever */
-			break;
-		}
-	}
-	hil_proc_free(proc); /* kills it if it still runs */
-	read_output(o->log_path, offset, o->out, TAIL_BYTES);
-	if (waiting) {
-		hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
-		snprintf(
-			why, len,
-			"%s [%s was waiting for the probe and was stopped; log: %s]",
-			text, name, o->log_path);
-		return HIL_ERR_NA;
-	}
-	if (ret == HIL_ERR_TIMEOUT) {
-		snprintf(
-			why, len,
-			"%s was still running when the %u ms bound ran out and was killed (a hung probe or USB hub? unplug and replug the board) [log: %s]",
-			name, bound_ms, o->log_path);
-		return HIL_ERR_TIMEOUT;
-	}
-	if (ret != HIL_OK) {
-		snprintf(why, len, "waiting for %s failed: %s", name,
-			 hil_strerror(ret));
-		return ret;
-	}
-	if (status == 0) {
-		return HIL_OK;
-	}
-	ret = hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
-	snprintf(why, len, "%s [%s exit status %d; log: %s]", text, name,
-		 status, o->log_path);
-	return ret;
-}
-
 /* ---- the chip's identity ---- */
 
 static const struct chip_id *chip_of(const char *target)
@@ -574,12 +330,12 @@ static int check_chip(struct hil_flasher *f, int flashing, uint64_t deadline,
 		return HIL_OK;
 	}
 	if (c == NULL) {
-		tool_argv(f, &a, "status", NULL, NULL, NULL);
-		return run_step(f, a.v, deadline, bound_ms, why, len);
+		hil_pyocd_tool_argv(f, &a, "status", NULL, NULL, NULL);
+		return hil_pyocd_run_step(f, a.v, deadline, bound_ms, why, len);
 	}
 	snprintf(a.addr, sizeof(a.addr), "0x%08x", (unsigned)c->addr);
-	tool_argv(f, &a, "read32", a.addr, NULL, NULL);
-	ret = run_step(f, a.v, deadline, bound_ms, why, len);
+	hil_pyocd_tool_argv(f, &a, "read32", a.addr, NULL, NULL);
+	ret = hil_pyocd_run_step(f, a.v, deadline, bound_ms, why, len);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -849,8 +605,9 @@ static int verify(struct hil_flasher *f, const struct image *img,
 		snprintf(a.addr, sizeof(a.addr), "0x%08x", (unsigned)start);
 		snprintf(a.len, sizeof(a.len), "%llu",
 			 (unsigned long long)(end - start));
-		tool_argv(f, &a, "savemem", a.addr, a.len, o->readback_path);
-		ret = run_step(f, a.v, deadline, bound_ms, why, len);
+		hil_pyocd_tool_argv(f, &a, "savemem", a.addr, a.len,
+				    o->readback_path);
+		ret = hil_pyocd_run_step(f, a.v, deadline, bound_ms, why, len);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -1035,17 +792,18 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		image_free(&img);
 		return ret;
 	}
-	t0 = now_ms();
+	t0 = hil_pyocd_now_ms();
 	deadline = t0 + bound;
 	/* Before writing anything: is it the chip the flash algorithm is for? */
 	ret = check_chip(f, 1, deadline, bound, why, sizeof(why));
 	if (ret == HIL_OK) {
-		n = argv_head(f, &a, 1);
+		n = hil_pyocd_argv_head(f, &a, 1);
 		a.v[n++] = "-hp"; /* no progress bar in the log */
 		a.v[n++] = o->hex_path;
 		a.v[n++] = "hex";
 		a.v[n] = NULL;
-		ret = run_step(f, a.v, deadline, bound, why, sizeof(why));
+		ret = hil_pyocd_run_step(f, a.v, deadline, bound, why,
+					 sizeof(why));
 	}
 	if (ret == HIL_OK) {
 		/* Exit status 0 even when the flash algorithm failed. */
@@ -1054,7 +812,7 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		if (ret != HIL_OK) {
 			snprintf(why, sizeof(why),
 				 "%s [%s exit status 0; log: %s]", flash_why,
-				 base_name(a.v[0]), o->log_path);
+				 hil_pyocd_base_name(a.v[0]), o->log_path);
 		}
 	}
 	if (ret == HIL_OK) {
@@ -1066,7 +824,7 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		hil_info(
 			"flashing %s with %s: %zu bytes programmed and verified in %llu ms",
 			o->elf, probe, img.bytes,
-			(unsigned long long)(now_ms() - t0));
+			(unsigned long long)(hil_pyocd_now_ms() - t0));
 	}
 	image_free(&img);
 	return ret;
@@ -1089,9 +847,9 @@ static int pyocd_reset(struct hil_flasher *f)
 	probe_text(f, probe, sizeof(probe));
 	ret = tools_present(f, why, sizeof(why));
 	if (ret == HIL_OK) {
-		tool_argv(f, &a, "reset", NULL, NULL, NULL);
-		ret = run_step(f, a.v, now_ms() + bound, bound, why,
-			       sizeof(why));
+		hil_pyocd_tool_argv(f, &a, "reset", NULL, NULL, NULL);
+		ret = hil_pyocd_run_step(f, a.v, hil_pyocd_now_ms() + bound,
+					 bound, why, sizeof(why));
 	}
 	if (ret != HIL_OK) {
 		hil_err("resetting the board (image %s) with %s failed: %s",
@@ -1113,7 +871,7 @@ static int pyocd_probe(struct hil_flasher *f, char *why, size_t len)
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	return check_chip(f, 0, now_ms() + bound, bound, why, len);
+	return check_chip(f, 0, hil_pyocd_now_ms() + bound, bound, why, len);
 }
 
 static int pyocd_version(struct hil_flasher *f, char *buf, size_t len)
@@ -1141,7 +899,7 @@ static int pyocd_version(struct hil_flasher *f, char *buf, size_t len)
 		return HIL_ERR_PROCESS;
 	}
 	/* The bare "0.13.1" says little in a report: name the tool. */
-	snprintf(buf, len, "%s %.*s", base_name(program),
+	snprintf(buf, len, "%s %.*s", hil_pyocd_base_name(program),
 		 (int)strcspn(s, "\r\n"), s);
 	return HIL_OK;
 }

@@ -2,6 +2,8 @@
 #ifndef HIL_PYOCD_H
 #define HIL_PYOCD_H
 
+#include <stdint.h>
+
 #include "flasher.h"
 
 /* Its own key of the "flasher" section: "target" (pyOCD's -t). */
@@ -14,13 +16,70 @@ int hil_pyocd_parse(struct hil_jsonld *ld, const cJSON *section,
 /* pyOCD's target names: lower-case letters, digits and '_', bounded. */
 int hil_pyocd_target_ok(const char *s);
 
+/* What the files of an open flasher share. */
+
+#define TAIL_BYTES 16384 /* how much of a run's output to search */
+#define MAX_ARGS   20
+
+#define INSTALL_HINT                                                           \
+	"pyOCD is not installed? On Debian 12: sudo apt-get install python3-pyocd (it provides pyocd-flashtool and pyocd-tool 0.13.1)"
+
 /* pyocd-tool's line before it waits forever for a probe (facts in pyocd.c). */
 #define PY_WAITING "Waiting for a debug probe to be connected"
+
+struct pyocd {
+	char *log_path;	     /* <run_dir>/pyocd.log */
+	char *hex_path;	     /* <run_dir>/pyocd-image.hex, absolute */
+	char *readback_path; /* <run_dir>/pyocd-readback.bin, absolute */
+	char *tool;	     /* pyocd-tool */
+	char *elf;	     /* absolute path of the image last flashed */
+	char *out;	     /* TAIL_BYTES: the last run's output */
+};
+
+/* The argv of one invocation and the numbers it points to. */
+struct pyo_argv {
+	char *v[MAX_ARGS];
+	char speed[24];
+	char addr[16];
+	char len[16];
+};
 
 /* pyocd.c: the ops and the flasher's parameters. */
 
 /* flasher.probe_serial, or NULL when any probe will do. */
 const char *hil_pyocd_uid_of(const struct hil_flasher *f);
+
+/* The last component of a path. */
+const char *hil_pyocd_base_name(const char *path);
+
+/* pyocd_run.c: running the tools. */
+
+/* CLOCK_MONOTONIC in milliseconds: what deadlines are in. */
+uint64_t hil_pyocd_now_ms(void);
+
+/*
+ * argv[0] [-b UID] -t TARGET [speed]: what every run starts with.
+ * @param flashtool 1: pyocd-flashtool's argv, 0: pyocd-tool's.
+ * @return how many of a->v it filled.
+ */
+size_t hil_pyocd_argv_head(const struct hil_flasher *f, struct pyo_argv *a,
+			   int flashtool);
+
+/* pyocd-tool ... CMD [ARG...] (args NULL-terminated, at most three). */
+void hil_pyocd_tool_argv(const struct hil_flasher *f, struct pyo_argv *a,
+			 const char *cmd, const char *a1, const char *a2,
+			 const char *a3);
+
+/*
+ * Run one pyOCD command, output appended to pyocd.log, until deadline
+ * (bound_ms is that bound, for the message). A pyocd-tool that waits for
+ * a probe is stopped as soon as it says so.
+ * @return HIL_OK when it exited 0 (o->out holds its output); else the
+ *         failure's code, with why saying what went wrong.
+ */
+int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
+		       uint64_t deadline, unsigned bound_ms, char *why,
+		       size_t len);
 
 /* pyocd_errors.c: reading a run's output. */
 
