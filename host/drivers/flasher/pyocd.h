@@ -101,4 +101,17 @@ int hil_pyocd_flash_failed(const char *out, char *why, size_t len);
 int hil_pyocd_explain(const struct hil_flasher *f, const char *out,
 		      int flashing, char *why, size_t len);
 
+/* pyocd_chip.c: the chip's identity. */
+
+/*
+ * Is the chip the target type's? Reads its ID register with pyocd-tool
+ * where chip_ids[] knows it; else, unless flashing, connects and asks the
+ * core's state.
+ * @param flashing 1: before programming (no connection without an entry).
+ * @return HIL_OK, HIL_ERR_MISMATCH for another chip, or a failed run's code,
+ *         with why saying what went wrong.
+ */
+int hil_pyocd_check_chip(struct hil_flasher *f, int flashing, uint64_t deadline,
+			 unsigned bound_ms, char *why, size_t len);
+
 #endif /* HIL_PYOCD_H */
