@@ -20,6 +20,7 @@ int hil_pyocd_target_ok(const char *s);
 
 #define TAIL_BYTES 16384 /* how much of a run's output to search */
 #define MAX_ARGS   20
+#define MAX_SEGS   16
 
 #define INSTALL_HINT                                                           \
 	"pyOCD is not installed? On Debian 12: sudo apt-get install python3-pyocd (it provides pyocd-flashtool and pyocd-tool 0.13.1)"
@@ -42,6 +43,19 @@ struct pyo_argv {
 	char speed[24];
 	char addr[16];
 	char len[16];
+};
+
+/* The loadable bytes of an ELF: PT_LOAD file contents at p_paddr. */
+struct segment {
+	uint32_t addr;
+	size_t len;
+	unsigned char *data;
+};
+
+struct image {
+	struct segment seg[MAX_SEGS];
+	size_t n;
+	size_t bytes;
 };
 
 /* pyocd.c: the ops and the flasher's parameters. */
@@ -113,5 +127,30 @@ int hil_pyocd_explain(const struct hil_flasher *f, const char *out,
  */
 int hil_pyocd_check_chip(struct hil_flasher *f, int flashing, uint64_t deadline,
 			 unsigned bound_ms, char *why, size_t len);
+
+/* pyocd_image.c: the image and its verification. */
+
+/*
+ * Load an ELF's PT_LOAD bytes, sorted by address; errors are logged.
+ * @param img filled on success; the caller frees it with
+ *        hil_pyocd_image_free().
+ * @return HIL_OK, HIL_ERR_ARG (not a loadable ELF), HIL_ERR_IO, HIL_ERR_NA
+ *         or HIL_ERR_NOMEM.
+ */
+int hil_pyocd_image_load(struct image *img, const char *path);
+void hil_pyocd_image_free(struct image *img);
+
+/* Write img to path as Intel HEX; errors are logged.
+ * @return HIL_OK or HIL_ERR_IO. */
+int hil_pyocd_write_hex(const char *path, const struct image *img);
+
+/*
+ * Read the flash back with pyocd-tool savemem and compare it with img.
+ * @return HIL_OK, HIL_ERR_VERIFY with the first difference, or a failed
+ *         run's code, with why saying what went wrong.
+ */
+int hil_pyocd_verify(struct hil_flasher *f, const struct image *img,
+		     uint64_t deadline, unsigned bound_ms, char *why,
+		     size_t len);
 
 #endif /* HIL_PYOCD_H */
