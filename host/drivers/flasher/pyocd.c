@@ -1,4 +1,4 @@
-/* pyocd: the flasher backend for real boards through pyOCD 0.13.1 as Debian 12 ships it (pyocd-flashtool, pyocd-tool), spawned with an argv, bounded, its output kept in the run folder. */
+/* pyocd: the flasher backend for real boards through pyOCD 0.13.1 as Debian 12 ships it (pyocd-flashtool, pyocd-tool): the facts it rests on, its ops table and the ops, made of the steps in pyocd_run.c, pyocd_errors.c, pyocd_chip.c and pyocd_image.c. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"pyocd"
 
