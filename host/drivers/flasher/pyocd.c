@@ -1,26 +1,19 @@
-/* pyocd: the flasher backend for real boards through pyOCD 0.13.1 as Debian 12 ships it (pyocd-flashtool, pyocd-tool), spawned with an argv, bounded, its output kept in the run folder. */
+/* pyocd: the flasher backend for real boards through pyOCD 0.13.1 as Debian 12 ships it (pyocd-flashtool, pyocd-tool): the facts it rests on, its ops table and the ops, made of the steps in pyocd_run.c, pyocd_errors.c, pyocd_chip.c and pyocd_image.c. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"pyocd"
 
 #include "pyocd.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/err.h"
 #include "util/log.h"
 #include "util/proc.h"
-#include "util/util.h"
 
 /*
  * Facts (python3-pyocd 0.13.1+dfsg-3, Debian 12). "Measured": run here
@@ -90,7 +83,8 @@
  * - pyOCD 0.13.1 never checks that the chip is the target type's: a wrong
  *   type runs the wrong flash algorithm (stm32f412xe's page buffer is at
  *   0x20020000, beyond an F401's 96 KiB of RAM). So before programming we
- *   read the chip's own ID where we know where it is (chip_ids[]).
+ *   read the chip's own ID where we know where it is (chip_ids[],
+ *   pyocd_chip.c).
  * - ST-LINK errors read "STLink error (9): Get IDCODE error" etc.
  *   (probe/stlink/constants.py); "No device connected", "Get IDCODE
  *   error" and the DP errors mean the target is not reached (source).
@@ -104,121 +98,12 @@
 #define DEFAULT_TIMEOUT_MS 120000u	/* ID check, program, read-back */
 #define VERSION_TIMEOUT_MS 10000u
 #define PROBE_TIMEOUT_MS   20000u
-#define POLL_MS		   100u /* how often a run's output is looked at */
 #define LOG_NAME	   "pyocd.log"
 #define HEX_NAME	   "pyocd-image.hex"
 #define READBACK_NAME	   "pyocd-readback.bin"
-#define TAIL_BYTES	   16384 /* how much of a run's output to search */
 #define WHY_LEN		   1024
-#define MAX_SEGS	   16
-#define MERGE_GAP	   4096u /* read across gaps up to this: one run */
-#define MAX_ARGS	   20
 #define UID_MAX		   64
 #define TARGET_MAX	   32
-
-#define INSTALL_HINT                                                           \
-	"pyOCD is not installed? On Debian 12: sudo apt-get install python3-pyocd (it provides pyocd-flashtool and pyocd-tool 0.13.1)"
-
-/* What pyOCD 0.13.1 prints (see the facts above for where). */
-#define PY_WAITING	 "Waiting for a debug probe to be connected"
-#define PY_NO_UID	 "A debug probe matching unique ID"
-#define PY_NO_PROBE	 "No connected debug probes"
-#define PY_NO_PROBE_END	 "There is no debug probe connected"
-#define PY_SEVERAL_UID	 "More than one debug probe matches unique ID"
-#define PY_CHOOSE	 "Enter the number of the debug probe to connect"
-#define PY_BAD_TARGET	 "argument -t/--target: invalid choice"
-#define PY_UNKNOWN	 "not recognized"
-#define PY_BUSY		 "Resource busy"
-#define PY_STLINK	 "STLink error ("
-#define PY_NO_HEX	 "Unable to program hex file"
-#define PY_FLASH_ERROR	 "ERROR:root:"
-#define PY_BAD_ADDRESS	 "Attempt to program flash at invalid address"
-#define PY_BAD_ADDRESS_2 "Invalid flash address"
-
-/*
- * Where a chip says what it is, for the target types Debian's pyOCD knows:
- * DBGMCU_IDCODE's DEV_ID (STM32 reference manuals: RM0091 for the F05x,
- * RM0008 F10x, RM0402 F412, RM0090 F42x/F43x, RM0351 L47x/L48x) and the
- * nRF52's FICR INFO.PART. Other types are flashed without this check.
- */
-struct chip_id {
-	const char *target; /* pyOCD's name */
-	uint32_t addr;
-	uint32_t mask;
-	uint32_t want;
-	const char *reg;
-};
-
-static const struct chip_id chip_ids[] = {
-	{"stm32f051", 0x40015800u, 0xfffu, 0x440u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32f103rc", 0xe0042000u, 0xfffu, 0x414u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32f412xe", 0xe0042000u, 0xfffu, 0x441u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32f412xg", 0xe0042000u, 0xfffu, 0x441u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32f439xg", 0xe0042000u, 0xfffu, 0x419u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32f439xi", 0xe0042000u, 0xfffu, 0x419u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32l475xc", 0xe0042000u, 0xfffu, 0x415u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32l475xe", 0xe0042000u, 0xfffu, 0x415u, "DBGMCU_IDCODE DEV_ID"},
-	{"stm32l475xg", 0xe0042000u, 0xfffu, 0x415u, "DBGMCU_IDCODE DEV_ID"},
-	{"nrf52", 0x10000100u, 0xffffffffu, 0x52832u, "FICR INFO.PART"},
-	{"nrf52840", 0x10000100u, 0xffffffffu, 0x52840u, "FICR INFO.PART"},
-};
-
-/* Names for the DEV_IDs a user is likely to meet, for the mismatch line. */
-static const struct {
-	uint32_t id;
-	const char *name;
-} dev_names[] = {
-	{0x413u, "STM32F405/407/415/417"},
-	{0x419u, "STM32F42x/F43x"},
-	{0x423u, "STM32F401xB/C"},
-	{0x431u, "STM32F411"},
-	{0x433u, "STM32F401xD/E"},
-	{0x441u, "STM32F412"},
-	{0x415u, "STM32L47x/L48x"},
-	{0x461u, "STM32L496/L4A6"},
-	{0x414u, "STM32F10x high-density"},
-	{0x440u, "STM32F05x"},
-	{0x52832u, "nRF52832"},
-	{0x52840u, "nRF52840"},
-};
-
-struct pyocd {
-	char *log_path;	     /* <run_dir>/pyocd.log */
-	char *hex_path;	     /* <run_dir>/pyocd-image.hex, absolute */
-	char *readback_path; /* <run_dir>/pyocd-readback.bin, absolute */
-	char *tool;	     /* pyocd-tool */
-	char *elf;	     /* absolute path of the image last flashed */
-	char *out;	     /* TAIL_BYTES: the last run's output */
-};
-
-/* The argv of one invocation and the numbers it points to. */
-struct pyo_argv {
-	char *v[MAX_ARGS];
-	char speed[24];
-	char addr[16];
-	char len[16];
-};
-
-/* The loadable bytes of an ELF: PT_LOAD file contents at p_paddr. */
-struct segment {
-	uint32_t addr;
-	size_t len;
-	unsigned char *data;
-};
-
-struct image {
-	struct segment seg[MAX_SEGS];
-	size_t n;
-	size_t bytes;
-};
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static unsigned timeout_of(const struct hil_flasher *f)
 {
@@ -227,14 +112,14 @@ static unsigned timeout_of(const struct hil_flasher *f)
 	return t != 0 ? t : DEFAULT_TIMEOUT_MS;
 }
 
-static const char *uid_of(const struct hil_flasher *f)
+const char *hil_pyocd_uid_of(const struct hil_flasher *f)
 {
 	const char *s = hil_flasher_params(f)->probe_serial;
 
 	return s != NULL && s[0] != '\0' ? s : NULL;
 }
 
-static const char *base_name(const char *path)
+const char *hil_pyocd_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -246,9 +131,9 @@ static void probe_text(const struct hil_flasher *f, char *buf, size_t len)
 {
 	const char *target = hil_flasher_params(f)->target;
 
-	if (uid_of(f) != NULL) {
-		snprintf(buf, len, "probe %s (pyOCD target %s)", uid_of(f),
-			 target);
+	if (hil_pyocd_uid_of(f) != NULL) {
+		snprintf(buf, len, "probe %s (pyOCD target %s)",
+			 hil_pyocd_uid_of(f), target);
 	} else {
 		snprintf(buf, len,
 			 "any probe (no flasher.probe_serial; pyOCD target %s)",
@@ -326,768 +211,6 @@ static int tools_present(const struct hil_flasher *f, char *why, size_t len)
 		snprintf(why, len, "%s not found or not executable: %s",
 			 o->tool, INSTALL_HINT);
 		return HIL_ERR_NA;
-	}
-	return HIL_OK;
-}
-
-/* argv[0] [-b UID] -t TARGET [speed]: what every run starts with. */
-static size_t argv_head(const struct hil_flasher *f, struct pyo_argv *a,
-			int flashtool)
-{
-	const struct hil_flasher_params *p = hil_flasher_params(f);
-	const struct pyocd *o = hil_flasher_priv(f);
-	size_t n = 0;
-
-	a->v[n++] = flashtool ? (char *)p->program : o->tool;
-	if (uid_of(f) != NULL) {
-		a->v[n++] = "-b";
-		a->v[n++] = (char *)uid_of(f);
-	}
-	a->v[n++] = "-t";
-	a->v[n++] = (char *)p->target;
-	if (p->adapter_khz != 0) {
-		/* pyocd-flashtool takes Hz (-f), pyocd-tool kHz (-k). */
-		if (flashtool) {
-			snprintf(a->speed, sizeof(a->speed), "%lu",
-				 (unsigned long)p->adapter_khz * 1000ul);
-			a->v[n++] = "-f";
-		} else {
-			snprintf(a->speed, sizeof(a->speed), "%u",
-				 p->adapter_khz);
-			a->v[n++] = "-k";
-		}
-		a->v[n++] = a->speed;
-	}
-	return n;
-}
-
-/* pyocd-tool ... CMD [ARG...] (args NULL-terminated, at most three). */
-static void tool_argv(const struct hil_flasher *f, struct pyo_argv *a,
-		      const char *cmd, const char *a1, const char *a2,
-		      const char *a3)
-{
-	size_t n = argv_head(f, a, 0);
-
-	a->v[n++] = (char *)cmd;
-	if (a1 != NULL) {
-		a->v[n++] = (char *)a1;
-	}
-	if (a2 != NULL) {
-		a->v[n++] = (char *)a2;
-	}
-	if (a3 != NULL) {
-		a->v[n++] = (char *)a3;
-	}
-	a->v[n] = NULL;
-}
-
-/* ---- the output ---- */
-
-/* This run's output: the log from offset on (its last TAIL_BYTES). */
-static void read_output(const char *path, off_t offset, char *buf, size_t len)
-{
-	struct stat st;
-	off_t from = offset;
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return;
-	}
-	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
-		from = st.st_size - (off_t)(len - 1);
-	}
-	n = pread(fd, buf, len - 1, from);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-}
-
-/* Copy the line of text that contains needle (without its newline). */
-static const char *line_with(const char *text, const char *needle, char *line,
-			     size_t len)
-{
-	const char *at = strstr(text, needle), *b, *e;
-	size_t n;
-
-	if (at == NULL) {
-		return NULL;
-	}
-	for (b = at; b > text && b[-1] != '\n'; b--) {
-	}
-	e = strchr(at, '\n');
-	n = e != NULL ? (size_t)(e - b) : strlen(b);
-	if (n > 0 && b[n - 1] == '\r') {
-		n--;
-	}
-	if (n >= len) {
-		n = len - 1;
-	}
-	memcpy(line, b, n);
-	line[n] = '\0';
-	return at;
-}
-
-/* The last line that is not blank, or "". */
-static void last_line(const char *text, char *line, size_t len)
-{
-	const char *e = text + strlen(text), *b;
-	size_t n;
-
-	while (e > text && strchr(" \t\r\n", e[-1]) != NULL) {
-		e--;
-	}
-	for (b = e; b > text && b[-1] != '\n'; b--) {
-	}
-	n = (size_t)(e - b);
-	if (n >= len) {
-		n = len - 1;
-	}
-	memcpy(line, b, n);
-	line[n] = '\0';
-}
-
-/* Does a flash-algorithm failure show in an output (exit status 0 too)? */
-static int flash_failed(const char *out, char *why, size_t len)
-{
-	char line[256];
-
-	if (strstr(out, PY_NO_HEX) != NULL) {
-		snprintf(
-			why, len,
-			"pyOCD cannot read Intel HEX files (\"%s\"): sudo apt-get install python3-intelhex",
-			PY_NO_HEX);
-		return HIL_ERR_NA;
-	}
-	if (line_with(out, PY_BAD_ADDRESS, line, sizeof(line)) != NULL ||
-	    line_with(out, PY_BAD_ADDRESS_2, line, sizeof(line)) != NULL) {
-		snprintf(
-			why, len,
-			"the image has bytes outside the target's flash (\"%s\"): is it linked for this chip and this pyOCD target type?",
-			line);
-		return HIL_ERR_PROCESS;
-	}
-	if (line_with(out, PY_FLASH_ERROR, line, sizeof(line)) != NULL) {
-		snprintf(
-			why, len,
-			"programming failed (\"%s\"); is the flash write-protected (option bytes)?",
-			line);
-		return HIL_ERR_PROCESS;
-	}
-	return HIL_OK;
-}
-
-/* An ST-LINK status that means the probe does not reach the target. */
-static const char *unreached(const char *out)
-{
-	static const char *const codes[] = {
-		"No device connected",
-		"Get IDCODE error",
-		"Debug power error",
-		"DP error",
-		"DP fault",
-		"DP wait",
-		"DP parity error",
-	};
-	const char *at = strstr(out, PY_STLINK);
-	size_t i;
-
-	for (; at != NULL; at = strstr(at + 1, PY_STLINK)) {
-		const char *nl = strchr(at, '\n');
-
-		for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-			const char *c = strstr(at, codes[i]);
-
-			if (c != NULL && (nl == NULL || c < nl)) {
-				return at;
-			}
-		}
-	}
-	return NULL;
-}
-
-/**
- * Turn pyOCD 0.13.1's output of a failed run into one line.
- * @return the code the failure maps to (see hil_flasher_start()).
- */
-static int explain(const struct hil_flasher *f, const char *out, int flashing,
-		   char *why, size_t len)
-{
-	const char *uid = uid_of(f);
-	const char *target = hil_flasher_params(f)->target;
-	char line[256];
-	int ret;
-
-	if (strstr(out, PY_SEVERAL_UID) != NULL) {
-		snprintf(
-			why, len,
-			"probe serial %s matches several probes (pyOCD takes any part of a unique ID): give the probe's whole unique ID ('pyocd-flashtool -l' lists them)",
-			uid != NULL ? uid : "");
-		return HIL_ERR_CONFIG;
-	}
-	if (strstr(out, PY_CHOOSE) != NULL) {
-		snprintf(
-			why, len,
-			"several probes are connected and no probe serial is set, so pyOCD asks which one on a terminal: set flasher.probe_serial to the unique ID of the board's probe ('pyocd-flashtool -l' lists them)");
-		return HIL_ERR_CONFIG;
-	}
-	if (strstr(out, PY_WAITING) != NULL || strstr(out, PY_NO_UID) != NULL ||
-	    strstr(out, PY_NO_PROBE) != NULL ||
-	    strstr(out, PY_NO_PROBE_END) != NULL) {
-		if (uid != NULL) {
-			snprintf(
-				why, len,
-				"no probe found: no debug probe with unique ID %s is connected ('pyocd-flashtool -l' lists the unique IDs; is the board plugged in with a data cable? pyOCD 0.13.1 also leaves out a probe this user may not open: check the udev rules and the plugdev group)",
-				uid);
-		} else {
-			snprintf(
-				why, len,
-				"no probe found: pyOCD sees no debug probe (is the board plugged in with a data cable? pyOCD 0.13.1 also leaves out a probe this user may not open: check the udev rules and the plugdev group)");
-		}
-		return HIL_ERR_NA;
-	}
-	if (strstr(out, PY_BAD_TARGET) != NULL ||
-	    (strstr(out, "target '") != NULL &&
-	     strstr(out, PY_UNKNOWN) != NULL)) {
-		/* The project's own board is the one a user tries first. */
-		snprintf(
-			why, len,
-			"pyOCD does not know the target type '%s' ('pyocd-flashtool --help' lists the ones it knows; %s)",
-			target,
-			strncmp(target, "stm32f401", 9) == 0
-				? "Debian 12's pyOCD 0.13.1 has no STM32F401: use the openocd flasher for a NUCLEO-F401RE"
-				: "for a chip it lacks, use the openocd flasher");
-		return HIL_ERR_CONFIG;
-	}
-	if (line_with(out, PY_BUSY, line, sizeof(line)) != NULL) {
-		snprintf(
-			why, len,
-			"the probe is busy: another program holds it (OpenOCD, a debugger, another run?) (\"%s\")",
-			line);
-		return HIL_ERR_NA;
-	}
-	if (unreached(out) != NULL) {
-		line_with(unreached(out), PY_STLINK, line, sizeof(line));
-		snprintf(
-			why, len,
-			"the probe is there but cannot reach the target (\"%s\"): is the board powered, is the SWD link in place (jumpers), is the chip held in reset?",
-			line);
-		return HIL_ERR_NA;
-	}
-	if (flashing) {
-		ret = flash_failed(out, why, len);
-		if (ret != HIL_OK) {
-			return ret;
-		}
-	}
-	last_line(out, line, sizeof(line));
-	if (line[0] != '\0') {
-		snprintf(why, len, "\"%s\"", line);
-	} else {
-		snprintf(why, len, "no error message from pyOCD");
-	}
-	return HIL_ERR_PROCESS;
-}
-
-/* ---- running the tools ---- */
-
-/* Quote an argument for the log so the command can be pasted into a shell. */
-static void append_quoted(FILE *fp, const char *s)
-{
-	if (s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "0123456789_./:=@%+-") == strlen(s)) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'') {
-			fputs("'\\''", fp);
-		} else {
-			fputc(*s, fp);
-		}
-	}
-	fputc('\'', fp);
-}
-
-/*
- * Write "$ pyocd-flashtool ..." to the log before the tool's own lines.
- * @return the log's size after it (where the tool's output starts).
- */
-static off_t log_command(const char *path, char *const argv[])
-{
-	struct stat st;
-	FILE *fp = NULL;
-	size_t i;
-	int fd = hil_open_append(path);
-
-	if (fd >= 0) {
-		fp = fdopen(fd, "a");
-		if (fp == NULL) {
-			close(fd);
-		}
-	}
-	if (fp != NULL) {
-		fputs("$", fp);
-		for (i = 0; argv[i] != NULL; i++) {
-			fputc(' ', fp);
-			append_quoted(fp, argv[i]);
-		}
-		fputc('\n', fp);
-		fclose(fp);
-	}
-	return stat(path, &st) == 0 ? st.st_size : 0;
-}
-
-/*
- * Run one pyOCD command, output appended to pyocd.log, until deadline
- * (bound_ms is that bound, for the message). A pyocd-tool that waits for
- * a probe is stopped as soon as it says so.
- * @return HIL_OK when it exited 0 (o->out holds its output); else the
- *         failure's code, with why saying what went wrong.
- */
-static int run_step(struct hil_flasher *f, char *const argv[],
-		    uint64_t deadline, unsigned bound_ms, char *why, size_t len)
-{
-	struct pyocd *o = hil_flasher_priv(f);
-	const char *name = base_name(argv[0]);
-	/* pyocd-flashtool's argv[0] is the program itself (argv_head). */
-	int flashing = argv[0] == hil_flasher_params(f)->program;
-	char text[768];
-	struct hil_proc *proc;
-	off_t offset;
-	uint64_t now;
-	int status = -1, waiting = 0, ret;
-
-	o->out[0] = '\0';
-	if (now_ms() >= deadline) {
-		snprintf(why, len,
-			 "no time left within %u ms to run %s (a slow probe?)",
-			 bound_ms, name);
-		return HIL_ERR_TIMEOUT;
-	}
-	offset = log_command(o->log_path, argv);
-	ret = hil_proc_spawn(&proc, argv, o->log_path);
-	if (ret != HIL_OK) {
-		snprintf(why, len, "cannot run %s: %s%s%s", argv[0],
-			 hil_strerror(ret), ret == HIL_ERR_NA ? "; " : "",
-			 ret == HIL_ERR_NA ? INSTALL_HINT : "");
-		return ret;
-	}
-	for (;;) {
-		now = now_ms();
-		if (now >= deadline) {
-			ret = HIL_ERR_TIMEOUT;
-			break;
-		}
-		ret = hil_proc_wait(proc,
-				    deadline - now < POLL_MS
-					    ? (unsigned)(deadline - now)
-					    : POLL_MS,
-				    &status);
-		if (ret != HIL_ERR_TIMEOUT) {
-			break;
-		}
-		read_output(o->log_path, offset, o->out, TAIL_BYTES);
-		if (strstr(o->out, PY_WAITING) != NULL) {
-			waiting = 1; /* it would wait forever */
-			break;
-		}
-	}
-	hil_proc_free(proc); /* kills it if it still runs */
-	read_output(o->log_path, offset, o->out, TAIL_BYTES);
-	if (waiting) {
-		explain(f, o->out, flashing, text, sizeof(text));
-		snprintf(
-			why, len,
-			"%s [%s was waiting for the probe and was stopped; log: %s]",
-			text, name, o->log_path);
-		return HIL_ERR_NA;
-	}
-	if (ret == HIL_ERR_TIMEOUT) {
-		snprintf(
-			why, len,
-			"%s was still running when the %u ms bound ran out and was killed (a hung probe or USB hub? unplug and replug the board) [log: %s]",
-			name, bound_ms, o->log_path);
-		return HIL_ERR_TIMEOUT;
-	}
-	if (ret != HIL_OK) {
-		snprintf(why, len, "waiting for %s failed: %s", name,
-			 hil_strerror(ret));
-		return ret;
-	}
-	if (status == 0) {
-		return HIL_OK;
-	}
-	ret = explain(f, o->out, flashing, text, sizeof(text));
-	snprintf(why, len, "%s [%s exit status %d; log: %s]", text, name,
-		 status, o->log_path);
-	return ret;
-}
-
-/* ---- the chip's identity ---- */
-
-static const struct chip_id *chip_of(const char *target)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(chip_ids) / sizeof(chip_ids[0]); i++) {
-		if (strcmp(chip_ids[i].target, target) == 0) {
-			return &chip_ids[i];
-		}
-	}
-	return NULL;
-}
-
-static const char *dev_name(uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++) {
-		if (dev_names[i].id == id) {
-			return dev_names[i].name;
-		}
-	}
-	return "a chip this check does not name";
-}
-
-/*
- * Read the chip's ID register with `pyocd-tool ... read32 ADDR` and compare
- * it with the target type's. Without an entry in chip_ids: nothing when
- * flashing (pyocd-flashtool connects next anyway), else connect and ask
- * the core's state, `pyocd-tool ... status`.
- */
-static int check_chip(struct hil_flasher *f, int flashing, uint64_t deadline,
-		      unsigned bound_ms, char *why, size_t len)
-{
-	const char *target = hil_flasher_params(f)->target;
-	const struct chip_id *c = chip_of(target);
-	struct pyocd *o = hil_flasher_priv(f);
-	struct pyo_argv a;
-	char key[16], line[160];
-	const char *at;
-	char *end = NULL;
-	uint32_t id = 0;
-	int ret;
-
-	if (c == NULL && flashing) {
-		return HIL_OK;
-	}
-	if (c == NULL) {
-		tool_argv(f, &a, "status", NULL, NULL, NULL);
-		return run_step(f, a.v, deadline, bound_ms, why, len);
-	}
-	snprintf(a.addr, sizeof(a.addr), "0x%08x", (unsigned)c->addr);
-	tool_argv(f, &a, "read32", a.addr, NULL, NULL);
-	ret = run_step(f, a.v, deadline, bound_ms, why, len);
-	if (ret != HIL_OK) {
-		return ret;
-	}
-	/* dump_hex_data prints "e0042000:  10016433 ". */
-	snprintf(key, sizeof(key), "%08x:", (unsigned)c->addr);
-	at = strstr(o->out, key);
-	if (at != NULL) {
-		at += strlen(key);
-		id = (uint32_t)strtoul(at, &end, 16);
-	}
-	if (at == NULL || end == at) {
-		last_line(o->out, line, sizeof(line));
-		snprintf(
-			why, len,
-			"pyocd-tool read32 %s printed no value (\"%s\"; log: %s)",
-			a.addr, line, o->log_path);
-		return HIL_ERR_PROCESS;
-	}
-	id &= c->mask;
-	if (id != c->want) {
-		snprintf(
-			why, len,
-			"wrong target: the chip's %s is 0x%03x (%s), pyOCD target %s is 0x%03x; is this the right board, and the right flasher target? (log: %s)",
-			c->reg, (unsigned)id, dev_name(id), target,
-			(unsigned)c->want, o->log_path);
-		return HIL_ERR_MISMATCH;
-	}
-	return HIL_OK;
-}
-
-/* ---- the image ---- */
-
-static void image_free(struct image *img)
-{
-	size_t i;
-
-	for (i = 0; i < img->n; i++) {
-		free(img->seg[i].data);
-	}
-	img->n = 0;
-}
-
-/* Sorted by address; overlaps refused. */
-static int image_sort(struct image *img, const char *path)
-{
-	size_t i, j;
-
-	for (i = 1; i < img->n; i++) {
-		struct segment s = img->seg[i];
-
-		for (j = i; j > 0 && img->seg[j - 1].addr > s.addr; j--) {
-			img->seg[j] = img->seg[j - 1];
-		}
-		img->seg[j] = s;
-	}
-	for (i = 1; i < img->n; i++) {
-		const struct segment *a = &img->seg[i - 1];
-
-		if ((uint64_t)a->addr + a->len > img->seg[i].addr) {
-			hil_err("image %s: loadable segments overlap at 0x%08x",
-				path, (unsigned)img->seg[i].addr);
-			return HIL_ERR_ARG;
-		}
-	}
-	return HIL_OK;
-}
-
-/* The bytes a loader puts in memory: PT_LOAD p_filesz bytes at p_paddr. */
-static int image_load(struct image *img, const char *path)
-{
-	GElf_Phdr ph;
-	Elf *elf = NULL;
-	Elf_Data *d;
-	size_t nph, i;
-	int fd, ret = HIL_ERR_ARG;
-
-	memset(img, 0, sizeof(*img));
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		hil_err("image %s: libelf is unusable: %s", path,
-			elf_errmsg(-1));
-		return HIL_ERR_NA;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		hil_err("image %s: cannot open: %s", path, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf == NULL || elf_kind(elf) != ELF_K_ELF ||
-	    elf_getphdrnum(elf, &nph) != 0) {
-		hil_err("image %s: malformed ELF: %s", path, elf_errmsg(-1));
-		goto out;
-	}
-	for (i = 0; i < nph; i++) {
-		struct segment *s;
-
-		if (gelf_getphdr(elf, (int)i, &ph) == NULL) {
-			hil_err("image %s: program header %zu: %s", path, i,
-				elf_errmsg(-1));
-			goto out;
-		}
-		if (ph.p_type != PT_LOAD || ph.p_filesz == 0) {
-			continue; /* .bss and the stack: nothing to write */
-		}
-		if (img->n == MAX_SEGS) {
-			hil_err("image %s: more than %d loadable segments",
-				path, MAX_SEGS);
-			goto out;
-		}
-		if (ph.p_paddr + ph.p_filesz > 0x100000000ull ||
-		    ph.p_filesz > SIZE_MAX) {
-			hil_err("image %s: a segment at 0x%llx ends beyond 4 GiB",
-				path, (unsigned long long)ph.p_paddr);
-			goto out;
-		}
-		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
-					 (size_t)ph.p_filesz, ELF_T_BYTE);
-		if (d == NULL || d->d_buf == NULL) {
-			hil_err("image %s: segment at 0x%08llx: %s", path,
-				(unsigned long long)ph.p_paddr, elf_errmsg(-1));
-			goto out;
-		}
-		s = &img->seg[img->n];
-		s->data = malloc(d->d_size);
-		if (s->data == NULL) {
-			hil_err("image %s: no memory", path);
-			ret = HIL_ERR_NOMEM;
-			goto out;
-		}
-		memcpy(s->data, d->d_buf, d->d_size);
-		s->addr = (uint32_t)ph.p_paddr;
-		s->len = d->d_size;
-		img->bytes += s->len;
-		img->n++;
-	}
-	if (img->n == 0) {
-		hil_err("image %s: nothing to program (no PT_LOAD segment with contents)",
-			path);
-		goto out;
-	}
-	ret = image_sort(img, path);
-out:
-	if (elf != NULL) {
-		elf_end(elf);
-	}
-	close(fd);
-	if (ret != HIL_OK) {
-		image_free(img);
-	}
-	return ret;
-}
-
-/* One Intel HEX record: :LLAAAATT<data>CC. */
-static void hex_record(FILE *fp, unsigned type, unsigned addr16,
-		       const unsigned char *data, size_t n)
-{
-	unsigned sum = (unsigned)n + (addr16 >> 8) + (addr16 & 0xffu) + type;
-	size_t i;
-
-	fprintf(fp, ":%02X%04X%02X", (unsigned)n, addr16, type);
-	for (i = 0; i < n; i++) {
-		fprintf(fp, "%02X", data[i]);
-		sum += data[i];
-	}
-	fprintf(fp, "%02X\n", (0x100u - (sum & 0xffu)) & 0xffu);
-}
-
-/* The image as Intel HEX: 16 bytes a record, type 04 for the upper half. */
-static int write_hex(const char *path, const struct image *img)
-{
-	unsigned long upper = 0x10000ul; /* none yet */
-	FILE *fp = hil_fopen_write(path);
-	size_t i, off;
-
-	if (fp == NULL) {
-		hil_err("%s: cannot write: %s", path, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	for (i = 0; i < img->n; i++) {
-		const struct segment *s = &img->seg[i];
-
-		for (off = 0; off < s->len;) {
-			uint32_t addr = s->addr + (uint32_t)off;
-			size_t n = s->len - off;
-
-			if (n > 16) {
-				n = 16;
-			}
-			/* A record may not cross a 64 KiB boundary. */
-			if (n > 0x10000u - (addr & 0xffffu)) {
-				n = 0x10000u - (addr & 0xffffu);
-			}
-			if (addr >> 16 != upper) {
-				unsigned char u[2] = {
-					(unsigned char)(addr >> 24),
-					(unsigned char)(addr >> 16)};
-
-				upper = addr >> 16;
-				hex_record(fp, 0x04, 0, u, 2);
-			}
-			hex_record(fp, 0x00, addr & 0xffffu, s->data + off, n);
-			off += n;
-		}
-	}
-	hex_record(fp, 0x01, 0, NULL, 0);
-	if (ferror(fp) != 0 || fclose(fp) != 0) {
-		hil_err("%s: cannot write: %s", path, strerror(errno));
-		return HIL_ERR_IO;
-	}
-	return HIL_OK;
-}
-
-/* ---- verification ---- */
-
-/* Compare the read-back bytes of [start, start + n) with the segments. */
-static int compare(const struct image *img, size_t from, size_t to,
-		   uint32_t start, const unsigned char *got, char *why,
-		   size_t len)
-{
-	size_t i, k;
-
-	for (i = from; i <= to; i++) {
-		const struct segment *s = &img->seg[i];
-		const unsigned char *g = got + (s->addr - start);
-
-		for (k = 0; k < s->len; k++) {
-			if (g[k] != s->data[k]) {
-				snprintf(
-					why, len,
-					"verify failed: the flash differs from the image after programming (first difference at 0x%08x: read 0x%02x, image 0x%02x)",
-					(unsigned)(s->addr + k), g[k],
-					s->data[k]);
-				return HIL_ERR_VERIFY;
-			}
-		}
-	}
-	return HIL_OK;
-}
-
-/* Read the flash back with `pyocd-tool ... savemem` and compare. */
-static int verify(struct hil_flasher *f, const struct image *img,
-		  uint64_t deadline, unsigned bound_ms, char *why, size_t len)
-{
-	struct pyocd *o = hil_flasher_priv(f);
-	struct pyo_argv a;
-	char rwhy[160];
-	size_t i = 0, j, got_len = 0;
-	char *got = NULL;
-	int fd, ret;
-
-	while (i < img->n) {
-		uint32_t start = img->seg[i].addr;
-		uint64_t end = (uint64_t)start + img->seg[i].len;
-
-		/* Each run connects anew: one read for segments close by. */
-		for (j = i;
-		     j + 1 < img->n && img->seg[j + 1].addr - end <= MERGE_GAP;
-		     j++) {
-			end = (uint64_t)img->seg[j + 1].addr +
-			      img->seg[j + 1].len;
-		}
-		if (unlink(o->readback_path) != 0 && errno != ENOENT) {
-			snprintf(why, len, "cannot remove %s: %s",
-				 o->readback_path, strerror(errno));
-			return HIL_ERR_IO;
-		}
-		snprintf(a.addr, sizeof(a.addr), "0x%08x", (unsigned)start);
-		snprintf(a.len, sizeof(a.len), "%llu",
-			 (unsigned long long)(end - start));
-		tool_argv(f, &a, "savemem", a.addr, a.len, o->readback_path);
-		ret = run_step(f, a.v, deadline, bound_ms, why, len);
-		if (ret != HIL_OK) {
-			return ret;
-		}
-		fd = hil_open_regular(o->readback_path, (size_t)(end - start),
-				      rwhy, sizeof(rwhy));
-		ret = fd < 0 ? fd
-			     : hil_read_fd(fd, (size_t)(end - start), &got,
-					   &got_len);
-		if (fd >= 0) {
-			close(fd);
-		}
-		if (ret == HIL_ERR_NOMEM) {
-			snprintf(why, len, "no memory for the read-back");
-			return ret;
-		}
-		if (ret != HIL_OK || got_len != (size_t)(end - start)) {
-			snprintf(
-				why, len,
-				"pyocd-tool savemem did not save the %llu bytes at %s to %s (%s; log: %s)",
-				(unsigned long long)(end - start), a.addr,
-				o->readback_path,
-				ret != HIL_OK
-					? (fd < 0 ? rwhy : strerror(errno))
-					: "a shorter file",
-				o->log_path);
-			free(got);
-			return HIL_ERR_PROCESS;
-		}
-		ret = compare(img, i, j, start, (unsigned char *)got, why, len);
-		free(got);
-		got = NULL;
-		if (ret != HIL_OK) {
-			return ret;
-		}
-		i = j + 1;
 	}
 	return HIL_OK;
 }
@@ -1175,9 +298,9 @@ static int pyocd_open(struct hil_flasher *f)
 			p->target, TARGET_MAX);
 		return HIL_ERR_CONFIG;
 	}
-	if (uid_of(f) != NULL && !uid_ok(uid_of(f))) {
+	if (hil_pyocd_uid_of(f) != NULL && !uid_ok(hil_pyocd_uid_of(f))) {
 		hil_err("probe unique ID \"%s\": longer than %d characters, or a character no probe's unique ID has (letters, digits, '_', '.', ':', '-', not first), which pyOCD's -b cannot take as it is",
-			uid_of(f), UID_MAX);
+			hil_pyocd_uid_of(f), UID_MAX);
 		return HIL_ERR_CONFIG;
 	}
 	o = calloc(1, sizeof(*o));
@@ -1228,38 +351,41 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		hil_err("flashing %s with %s: %s", o->elf, probe, why);
 		return ret;
 	}
-	ret = image_load(&img, elf_path);
+	ret = hil_pyocd_image_load(&img, elf_path);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	ret = write_hex(o->hex_path, &img);
+	ret = hil_pyocd_write_hex(o->hex_path, &img);
 	if (ret != HIL_OK) {
-		image_free(&img);
+		hil_pyocd_image_free(&img);
 		return ret;
 	}
-	t0 = now_ms();
+	t0 = hil_pyocd_now_ms();
 	deadline = t0 + bound;
 	/* Before writing anything: is it the chip the flash algorithm is for? */
-	ret = check_chip(f, 1, deadline, bound, why, sizeof(why));
+	ret = hil_pyocd_check_chip(f, 1, deadline, bound, why, sizeof(why));
 	if (ret == HIL_OK) {
-		n = argv_head(f, &a, 1);
+		n = hil_pyocd_argv_head(f, &a, 1);
 		a.v[n++] = "-hp"; /* no progress bar in the log */
 		a.v[n++] = o->hex_path;
 		a.v[n++] = "hex";
 		a.v[n] = NULL;
-		ret = run_step(f, a.v, deadline, bound, why, sizeof(why));
+		ret = hil_pyocd_run_step(f, a.v, deadline, bound, why,
+					 sizeof(why));
 	}
 	if (ret == HIL_OK) {
 		/* Exit status 0 even when the flash algorithm failed. */
-		ret = flash_failed(o->out, flash_why, sizeof(flash_why));
+		ret = hil_pyocd_flash_failed(o->out, flash_why,
+					     sizeof(flash_why));
 		if (ret != HIL_OK) {
 			snprintf(why, sizeof(why),
 				 "%s [%s exit status 0; log: %s]", flash_why,
-				 base_name(a.v[0]), o->log_path);
+				 hil_pyocd_base_name(a.v[0]), o->log_path);
 		}
 	}
 	if (ret == HIL_OK) {
-		ret = verify(f, &img, deadline, bound, why, sizeof(why));
+		ret = hil_pyocd_verify(f, &img, deadline, bound, why,
+				       sizeof(why));
 	}
 	if (ret != HIL_OK) {
 		hil_err("flashing %s with %s failed: %s", o->elf, probe, why);
@@ -1267,9 +393,9 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		hil_info(
 			"flashing %s with %s: %zu bytes programmed and verified in %llu ms",
 			o->elf, probe, img.bytes,
-			(unsigned long long)(now_ms() - t0));
+			(unsigned long long)(hil_pyocd_now_ms() - t0));
 	}
-	image_free(&img);
+	hil_pyocd_image_free(&img);
 	return ret;
 }
 
@@ -1290,9 +416,9 @@ static int pyocd_reset(struct hil_flasher *f)
 	probe_text(f, probe, sizeof(probe));
 	ret = tools_present(f, why, sizeof(why));
 	if (ret == HIL_OK) {
-		tool_argv(f, &a, "reset", NULL, NULL, NULL);
-		ret = run_step(f, a.v, now_ms() + bound, bound, why,
-			       sizeof(why));
+		hil_pyocd_tool_argv(f, &a, "reset", NULL, NULL, NULL);
+		ret = hil_pyocd_run_step(f, a.v, hil_pyocd_now_ms() + bound,
+					 bound, why, sizeof(why));
 	}
 	if (ret != HIL_OK) {
 		hil_err("resetting the board (image %s) with %s failed: %s",
@@ -1314,7 +440,8 @@ static int pyocd_probe(struct hil_flasher *f, char *why, size_t len)
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	return check_chip(f, 0, now_ms() + bound, bound, why, len);
+	return hil_pyocd_check_chip(f, 0, hil_pyocd_now_ms() + bound, bound,
+				    why, len);
 }
 
 static int pyocd_version(struct hil_flasher *f, char *buf, size_t len)
@@ -1342,7 +469,7 @@ static int pyocd_version(struct hil_flasher *f, char *buf, size_t len)
 		return HIL_ERR_PROCESS;
 	}
 	/* The bare "0.13.1" says little in a report: name the tool. */
-	snprintf(buf, len, "%s %.*s", base_name(program),
+	snprintf(buf, len, "%s %.*s", hil_pyocd_base_name(program),
 		 (int)strcspn(s, "\r\n"), s);
 	return HIL_OK;
 }

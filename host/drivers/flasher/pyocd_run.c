@@ -1,0 +1,235 @@
+/* pyocd_run: running pyocd-flashtool and pyocd-tool with an argv, bounded, their output appended to pyocd.log, and stopping a pyocd-tool that waits for a probe. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "pyocd.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+#define POLL_MS 100u /* how often a run's output is looked at */
+
+uint64_t hil_pyocd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* argv[0] [-b UID] -t TARGET [speed]: what every run starts with. */
+size_t hil_pyocd_argv_head(const struct hil_flasher *f, struct pyo_argv *a,
+			   int flashtool)
+{
+	const struct hil_flasher_params *p = hil_flasher_params(f);
+	const struct pyocd *o = hil_flasher_priv(f);
+	size_t n = 0;
+
+	a->v[n++] = flashtool ? (char *)p->program : o->tool;
+	if (hil_pyocd_uid_of(f) != NULL) {
+		a->v[n++] = "-b";
+		a->v[n++] = (char *)hil_pyocd_uid_of(f);
+	}
+	a->v[n++] = "-t";
+	a->v[n++] = (char *)p->target;
+	if (p->adapter_khz != 0) {
+		/* pyocd-flashtool takes Hz (-f), pyocd-tool kHz (-k). */
+		if (flashtool) {
+			snprintf(a->speed, sizeof(a->speed), "%lu",
+				 (unsigned long)p->adapter_khz * 1000ul);
+			a->v[n++] = "-f";
+		} else {
+			snprintf(a->speed, sizeof(a->speed), "%u",
+				 p->adapter_khz);
+			a->v[n++] = "-k";
+		}
+		a->v[n++] = a->speed;
+	}
+	return n;
+}
+
+/* pyocd-tool ... CMD [ARG...] (args NULL-terminated, at most three). */
+void hil_pyocd_tool_argv(const struct hil_flasher *f, struct pyo_argv *a,
+			 const char *cmd, const char *a1, const char *a2,
+			 const char *a3)
+{
+	size_t n = hil_pyocd_argv_head(f, a, 0);
+
+	a->v[n++] = (char *)cmd;
+	if (a1 != NULL) {
+		a->v[n++] = (char *)a1;
+	}
+	if (a2 != NULL) {
+		a->v[n++] = (char *)a2;
+	}
+	if (a3 != NULL) {
+		a->v[n++] = (char *)a3;
+	}
+	a->v[n] = NULL;
+}
+
+/* This run's output: the log from offset on (its last TAIL_BYTES). */
+static void read_output(const char *path, off_t offset, char *buf, size_t len)
+{
+	struct stat st;
+	off_t from = offset;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return;
+	}
+	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
+		from = st.st_size - (off_t)(len - 1);
+	}
+	n = pread(fd, buf, len - 1, from);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* Quote an argument for the log so the command can be pasted into a shell. */
+static void append_quoted(FILE *fp, const char *s)
+{
+	if (s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789_./:=@%+-") == strlen(s)) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('\'', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'') {
+			fputs("'\\''", fp);
+		} else {
+			fputc(*s, fp);
+		}
+	}
+	fputc('\'', fp);
+}
+
+/*
+ * Write "$ pyocd-flashtool ..." to the log before the tool's own lines.
+ * @return the log's size after it (where the tool's output starts).
+ */
+static off_t log_command(const char *path, char *const argv[])
+{
+	struct stat st;
+	FILE *fp = NULL;
+	size_t i;
+	int fd = hil_open_append(path);
+
+	if (fd >= 0) {
+		fp = fdopen(fd, "a");
+		if (fp == NULL) {
+			close(fd);
+		}
+	}
+	if (fp != NULL) {
+		fputs("$", fp);
+		for (i = 0; argv[i] != NULL; i++) {
+			fputc(' ', fp);
+			append_quoted(fp, argv[i]);
+		}
+		fputc('\n', fp);
+		fclose(fp);
+	}
+	return stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+/*
+ * Run one pyOCD command, output appended to pyocd.log, until deadline
+ * (bound_ms is that bound, for the message). A pyocd-tool that waits for
+ * a probe is stopped as soon as it says so.
+ * @return HIL_OK when it exited 0 (o->out holds its output); else the
+ *         failure's code, with why saying what went wrong.
+ */
+int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
+		       uint64_t deadline, unsigned bound_ms, char *why,
+		       size_t len)
+{
+	struct pyocd *o = hil_flasher_priv(f);
+	const char *name = hil_pyocd_base_name(argv[0]);
+	/* pyocd-flashtool's argv[0] is the program itself
+	 * (hil_pyocd_argv_head). */
+	int flashing = argv[0] == hil_flasher_params(f)->program;
+	char text[768];
+	struct hil_proc *proc;
+	off_t offset;
+	uint64_t now;
+	int status = -1, waiting = 0, ret;
+
+	o->out[0] = '\0';
+	if (hil_pyocd_now_ms() >= deadline) {
+		snprintf(why, len,
+			 "no time left within %u ms to run %s (a slow probe?)",
+			 bound_ms, name);
+		return HIL_ERR_TIMEOUT;
+	}
+	offset = log_command(o->log_path, argv);
+	ret = hil_proc_spawn(&proc, argv, o->log_path);
+	if (ret != HIL_OK) {
+		snprintf(why, len, "cannot run %s: %s%s%s", argv[0],
+			 hil_strerror(ret), ret == HIL_ERR_NA ? "; " : "",
+			 ret == HIL_ERR_NA ? INSTALL_HINT : "");
+		return ret;
+	}
+	for (;;) {
+		now = hil_pyocd_now_ms();
+		if (now >= deadline) {
+			ret = HIL_ERR_TIMEOUT;
+			break;
+		}
+		ret = hil_proc_wait(proc,
+				    deadline - now < POLL_MS
+					    ? (unsigned)(deadline - now)
+					    : POLL_MS,
+				    &status);
+		if (ret != HIL_ERR_TIMEOUT) {
+			break;
+		}
+		read_output(o->log_path, offset, o->out, TAIL_BYTES);
+		if (strstr(o->out, PY_WAITING) != NULL) {
+			waiting = 1; /* it would wait forever */
+			break;
+		}
+	}
+	hil_proc_free(proc); /* kills it if it still runs */
+	read_output(o->log_path, offset, o->out, TAIL_BYTES);
+	if (waiting) {
+		hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
+		snprintf(
+			why, len,
+			"%s [%s was waiting for the probe and was stopped; log: %s]",
+			text, name, o->log_path);
+		return HIL_ERR_NA;
+	}
+	if (ret == HIL_ERR_TIMEOUT) {
+		snprintf(
+			why, len,
+			"%s was still running when the %u ms bound ran out and was killed (a hung probe or USB hub? unplug and replug the board) [log: %s]",
+			name, bound_ms, o->log_path);
+		return HIL_ERR_TIMEOUT;
+	}
+	if (ret != HIL_OK) {
+		snprintf(why, len, "waiting for %s failed: %s", name,
+			 hil_strerror(ret));
+		return ret;
+	}
+	if (status == 0) {
+		return HIL_OK;
+	}
+	ret = hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
+	snprintf(why, len, "%s [%s exit status %d; log: %s]", text, name,
+		 status, o->log_path);
+	return ret;
+}
