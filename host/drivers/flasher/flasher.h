@@ -3,6 +3,7 @@
 #define HIL_FLASHER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -221,6 +222,13 @@ const struct hil_flasher_ops *hil_flasher_find(const char *name);
 
 /** Every flasher driver, NULL-terminated, in registration order. */
 const struct hil_flasher_ops *const *hil_flasher_all(void);
+
+/**
+ * Append "$ PROGRAM ARG..." to a tool's log before its own lines, each
+ * argument quoted so that the line can be pasted into a shell.
+ * @return the log's size after it (where the tool's output starts).
+ */
+off_t hil_flasher_log_command(const char *path, char *const argv[]);
 
 /**
  * Refuse an image that is not a 32-bit ARM ELF, before a backend would

@@ -80,14 +80,6 @@ struct ocd_argv {
 	char speed_cmd[48];
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static unsigned timeout_of(const struct hil_flasher *f)
 {
 	unsigned t = hil_flasher_params(f)->timeout_ms;
@@ -320,57 +312,6 @@ static void read_output(const char *path, off_t offset, char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
-/* Quote an argument for the log so the command can be pasted into a shell. */
-static void append_quoted(FILE *fp, const char *s)
-{
-	if (s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "0123456789_./:=@%+-") == strlen(s)) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'') {
-			fputs("'\\''", fp);
-		} else {
-			fputc(*s, fp);
-		}
-	}
-	fputc('\'', fp);
-}
-
-/*
- * Write "$ openocd ..." to the log before OpenOCD's own lines, so the log
- * says what was run. @return the log's size after it (where OpenOCD's
- * output starts).
- */
-static off_t log_command(const char *path, char *const argv[])
-{
-	struct stat st;
-	FILE *fp;
-	size_t i;
-
-	{
-		int fd = hil_open_append(path);
-
-		fp = fd >= 0 ? fdopen(fd, "a") : NULL;
-		if (fp == NULL && fd >= 0) {
-			close(fd);
-		}
-	}
-	if (fp != NULL) {
-		fputs("$", fp);
-		for (i = 0; argv[i] != NULL; i++) {
-			fputc(' ', fp);
-			append_quoted(fp, argv[i]);
-		}
-		fputc('\n', fp);
-		fclose(fp);
-	}
-	return stat(path, &st) == 0 ? st.st_size : 0;
-}
-
 /*
  * Run OpenOCD with action as its last command, bounded by the flasher's
  * timeout, output appended to openocd.log. what ("flashing X") names the
@@ -391,8 +332,8 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 
 	build_argv(f, &a, action);
 	probe_text(f, probe, sizeof(probe));
-	offset = log_command(o->log_path, a.v);
-	t0 = now_ms();
+	offset = hil_flasher_log_command(o->log_path, a.v);
+	t0 = (uint64_t)hil_now_ms();
 	ret = hil_proc_spawn(&proc, a.v, o->log_path);
 	if (ret != HIL_OK) {
 		return ret; /* spawn named the program and the reason */
@@ -409,7 +350,7 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 	}
 	if (status == 0) {
 		hil_info("%s with %s: done in %llu ms", what, probe,
-			 (unsigned long long)(now_ms() - t0));
+			 (unsigned long long)((uint64_t)hil_now_ms() - t0));
 		return HIL_OK;
 	}
 	out = malloc(TAIL_BYTES);

@@ -13,6 +13,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 #include "util/proc.h"
 
 /*
@@ -360,7 +361,7 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		hil_pyocd_image_free(&img);
 		return ret;
 	}
-	t0 = hil_pyocd_now_ms();
+	t0 = (uint64_t)hil_now_ms();
 	deadline = t0 + bound;
 	/* Before writing anything: is it the chip the flash algorithm is for? */
 	ret = hil_pyocd_check_chip(f, 1, deadline, bound, why, sizeof(why));
@@ -393,7 +394,7 @@ static int pyocd_start(struct hil_flasher *f, const char *elf_path)
 		hil_info(
 			"flashing %s with %s: %zu bytes programmed and verified in %llu ms",
 			o->elf, probe, img.bytes,
-			(unsigned long long)(hil_pyocd_now_ms() - t0));
+			(unsigned long long)((uint64_t)hil_now_ms() - t0));
 	}
 	hil_pyocd_image_free(&img);
 	return ret;
@@ -417,7 +418,7 @@ static int pyocd_reset(struct hil_flasher *f)
 	ret = tools_present(f, why, sizeof(why));
 	if (ret == HIL_OK) {
 		hil_pyocd_tool_argv(f, &a, "reset", NULL, NULL, NULL);
-		ret = hil_pyocd_run_step(f, a.v, hil_pyocd_now_ms() + bound,
+		ret = hil_pyocd_run_step(f, a.v, (uint64_t)hil_now_ms() + bound,
 					 bound, why, sizeof(why));
 	}
 	if (ret != HIL_OK) {
@@ -440,7 +441,7 @@ static int pyocd_probe(struct hil_flasher *f, char *why, size_t len)
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	return hil_pyocd_check_chip(f, 0, hil_pyocd_now_ms() + bound, bound,
+	return hil_pyocd_check_chip(f, 0, (uint64_t)hil_now_ms() + bound, bound,
 				    why, len);
 }
 

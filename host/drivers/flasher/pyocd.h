@@ -68,9 +68,6 @@ const char *hil_pyocd_base_name(const char *path);
 
 /* pyocd_run.c: running the tools. */
 
-/* CLOCK_MONOTONIC in milliseconds: what deadlines are in. */
-uint64_t hil_pyocd_now_ms(void);
-
 /*
  * argv[0] [-b UID] -t TARGET [speed]: what every run starts with.
  * @param flashtool 1: pyocd-flashtool's argv, 0: pyocd-tool's.

@@ -17,14 +17,6 @@
 
 #define POLL_MS 100u /* how often a run's output is looked at */
 
-uint64_t hil_pyocd_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* argv[0] [-b UID] -t TARGET [speed]: what every run starts with. */
 size_t hil_pyocd_argv_head(const struct hil_flasher *f, struct pyo_argv *a,
 			   int flashtool)
@@ -97,55 +89,6 @@ static void read_output(const char *path, off_t offset, char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
-/* Quote an argument for the log so the command can be pasted into a shell. */
-static void append_quoted(FILE *fp, const char *s)
-{
-	if (s[0] != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "0123456789_./:=@%+-") == strlen(s)) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'') {
-			fputs("'\\''", fp);
-		} else {
-			fputc(*s, fp);
-		}
-	}
-	fputc('\'', fp);
-}
-
-/*
- * Write "$ pyocd-flashtool ..." to the log before the tool's own lines.
- * @return the log's size after it (where the tool's output starts).
- */
-static off_t log_command(const char *path, char *const argv[])
-{
-	struct stat st;
-	FILE *fp = NULL;
-	size_t i;
-	int fd = hil_open_append(path);
-
-	if (fd >= 0) {
-		fp = fdopen(fd, "a");
-		if (fp == NULL) {
-			close(fd);
-		}
-	}
-	if (fp != NULL) {
-		fputs("$", fp);
-		for (i = 0; argv[i] != NULL; i++) {
-			fputc(' ', fp);
-			append_quoted(fp, argv[i]);
-		}
-		fputc('\n', fp);
-		fclose(fp);
-	}
-	return stat(path, &st) == 0 ? st.st_size : 0;
-}
-
 /*
  * Run one pyOCD command, output appended to pyocd.log, until deadline
  * (bound_ms is that bound, for the message). A pyocd-tool that waits for
@@ -169,13 +112,13 @@ int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
 	int status = -1, waiting = 0, ret;
 
 	o->out[0] = '\0';
-	if (hil_pyocd_now_ms() >= deadline) {
+	if ((uint64_t)hil_now_ms() >= deadline) {
 		snprintf(why, len,
 			 "no time left within %u ms to run %s (a slow probe?)",
 			 bound_ms, name);
 		return HIL_ERR_TIMEOUT;
 	}
-	offset = log_command(o->log_path, argv);
+	offset = hil_flasher_log_command(o->log_path, argv);
 	ret = hil_proc_spawn(&proc, argv, o->log_path);
 	if (ret != HIL_OK) {
 		snprintf(why, len, "cannot run %s: %s%s%s", argv[0],
@@ -184,7 +127,7 @@ int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
 		return ret;
 	}
 	for (;;) {
-		now = hil_pyocd_now_ms();
+		now = (uint64_t)hil_now_ms();
 		if (now >= deadline) {
 			ret = HIL_ERR_TIMEOUT;
 			break;

@@ -18,6 +18,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 #include "util/proc.h"
 
 /*
@@ -61,14 +62,6 @@ static void sleep_ms(unsigned ms)
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
 	}
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 static char *path_join(const char *dir, const char *name)
@@ -305,14 +298,15 @@ static int wait_socket(struct hil_flasher *f, uint64_t t0)
 		if (stat(q->sock, &st) == 0 && S_ISSOCK(st.st_mode)) {
 			hil_dbg("%s listening on %s after %llu ms",
 				hil_flasher_params(f)->program, q->sock,
-				(unsigned long long)(now_ms() - t0));
+				(unsigned long long)((uint64_t)hil_now_ms() -
+						     t0));
 			return HIL_OK;
 		}
 		if (!hil_proc_alive(q->proc)) {
 			report_exit(f, "before creating its socket");
 			return HIL_ERR_PROCESS;
 		}
-		if (now_ms() >= deadline) {
+		if ((uint64_t)hil_now_ms() >= deadline) {
 			hil_err("%s: no socket %s after %u ms (image %s)",
 				hil_flasher_params(f)->program, q->sock,
 				timeout_of(f), q->elf);
@@ -381,7 +375,7 @@ static int qemu_start(struct hil_flasher *f, const char *elf_path)
 			hil_dbg("with -plugin %s", plugin);
 		}
 
-		t0 = now_ms();
+		t0 = (uint64_t)hil_now_ms();
 		ret = hil_proc_spawn(&q->proc, argv, q->log_path);
 	}
 	if (ret != HIL_OK) {
