@@ -1,4 +1,4 @@
-/* hal_common: the hal.h functions that are identical on every STM32F4 board (core, USART2, linker symbols, UID); the core and linker-symbol ones serve any Cortex-M4 board. */
+/* hal_common: the hal.h functions that are identical on every STM32F4 board (USART2, reset after the last byte, UID); the Cortex-M4 core ones are in hal_core.c. */
 #include <stdint.h>
 
 #include "hal.h"
@@ -6,16 +6,8 @@
 #include "regs.h"
 #include "usart_rx.h"
 
-/* stm32f401re.ld */
-extern uint8_t __stack_bottom[], __stack_top[];
-extern const uint8_t __build_id_start[], __build_id_end[];
+#define RESET_TX_WAIT 200000u /* > 10 bit times at 9600 Bd and 168 MHz */
 
-#define NT_GNU_BUILD_ID 3u
-#define NOTE_HDR	12u	    /* namesz, descsz, type */
-#define NOTE_GNU	0x00554E47u /* "GNU\0" read as a little-endian word */
-#define RESET_TX_WAIT	200000u	    /* > 10 bit times at 9600 Bd and 168 MHz */
-
-#ifndef HAL_BOARD_USART /* defined by a board.mk whose hal.c has its own USART functions and hal_reset() */
 /* Receive overruns since reset (usart_rx.h); reported in INFO. */
 static uint32_t uart_overruns;
 
@@ -36,64 +28,7 @@ uint32_t hal_uart_overruns(void)
 {
 	return uart_overruns;
 }
-#endif /* HAL_BOARD_USART */
 
-void hal_irq_off(void)
-{
-	__asm volatile("cpsid i" ::: "memory");
-}
-
-void hal_irq_on(void)
-{
-	__asm volatile("cpsie i" ::: "memory");
-}
-
-uintptr_t hal_stack_bottom(void)
-{
-	return (uintptr_t)__stack_bottom;
-}
-
-uintptr_t hal_stack_top(void)
-{
-	return (uintptr_t)__stack_top;
-}
-
-uintptr_t hal_stack_pointer(void)
-{
-	uintptr_t sp;
-
-	__asm volatile("mov %0, sp" : "=r"(sp));
-	return sp;
-}
-
-/*
- * ELF note (the section holds exactly one when linked with --build-id):
- * namesz = 4, descsz, type = NT_GNU_BUILD_ID, "GNU\0", desc[descsz].
- * The linker script aligns the section to 4, so the header is read as
- * words (little-endian: "GNU\0" is NOTE_GNU). Anything else (no note,
- * another note, an id longer than the protocol carries) returns 0 rather
- * than a truncated id that could never match.
- */
-const uint8_t *hal_build_id(uint8_t *len)
-{
-	const uint32_t *n = (const uint32_t *)(uintptr_t)__build_id_start;
-	uint32_t size = (uint32_t)(__build_id_end - __build_id_start);
-	uint32_t descsz;
-
-	*len = 0;
-	if (size < NOTE_HDR + 4u || n[0] != 4u || n[2] != NT_GNU_BUILD_ID ||
-	    n[3] != NOTE_GNU) {
-		return 0;
-	}
-	descsz = n[1];
-	if (descsz == 0u || descsz > 20u || descsz > size - (NOTE_HDR + 4u)) {
-		return 0;
-	}
-	*len = (uint8_t)descsz;
-	return __build_id_start + NOTE_HDR + 4u;
-}
-
-#ifndef HAL_BOARD_USART
 /*
  * Both boards talk on USART2: let the last byte of the reply leave the
  * shift register (TC, RM0368 §19.3.2) before the reset cuts it off. Then
@@ -115,7 +50,6 @@ void hal_reset(void)
 	for (;;) {
 	}
 }
-#endif /* HAL_BOARD_USART */
 
 #ifndef HAL_BOARD_UID /* defined by a board.mk whose hal.c has its own hal_uid() */
 /* RM0368 §24.1: three words, U_ID[31:0] first; sent least significant byte first. */

@@ -10,7 +10,8 @@
 # HIL_ICACHE: 1 (default) NVMC instruction cache on, 0 off.
 # Soft float as on the other boards: the same crypto objects and libc
 # multilib (v7e-m/nofp) everywhere, so the boards compare like for like.
-# No common/hal_common.c (STM32 USART2 and UID): hal_core.c instead.
+# No common/hal_common.c (STM32 USART2 and UID): common/hal_core.c and
+# common/dwt.c, and the rest in hal.c.
 
 ifeq ($(filter command line environment,$(origin CLOCK_HZ)),)
 HIL_CLOCK_HZ ?= 64000000
@@ -21,7 +22,7 @@ HIL_BAUD ?= 115200
 HIL_ICACHE ?= 1
 
 BOARD_SRCS := target/boards/common/startup.c \
-	target/boards/nrf52840-dk/hal_core.c \
+	target/boards/common/hal_core.c target/boards/common/dwt.c \
 	target/boards/nrf52840-dk/hal.c
 BOARD_CFLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft \
 	-DHIL_CLOCK_HZ=$(HIL_CLOCK_HZ) -DHIL_BAUD=$(HIL_BAUD) \

@@ -229,20 +229,6 @@ uint32_t hal_uart_overruns(void)
 	return uart_overruns;
 }
 
-uint32_t hal_counter_read(void)
-{
-	return DWT_CYCCNT;
-}
-
-/* As on the Nucleo: a debugger may clear TRCENA or CYCCNTENA. */
-void hal_counter_arm(void)
-{
-	DEMCR |= DEMCR_TRCENA;
-	if (!(DWT_CTRL & DWT_CTRL_NOCYCCNT)) {
-		DWT_CTRL |= DWT_CTRL_CYCCNTENA;
-	}
-}
-
 /*
  * CYCCNT counts HCLK64M, 64 MHz from either source, so clock_hz is the
  * nominal 64 MHz in both cases (an HFXO that failed is reported by

@@ -11,7 +11,8 @@ HIL_CLOCK_HZ ?= $(CLOCK_HZ)
 HIL_BAUD ?= 115200
 
 BOARD_SRCS := target/boards/common/startup.c \
-	target/boards/common/hal_common.c \
+	target/boards/common/hal_core.c target/boards/common/hal_common.c \
+	target/boards/common/dwt.c \
 	target/boards/nucleo-f401re/hal.c
 BOARD_CFLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft \
 	-DHIL_CLOCK_HZ=$(HIL_CLOCK_HZ) -DHIL_BAUD=$(HIL_BAUD)

@@ -246,24 +246,6 @@ uint8_t hal_init(void)
 
 /* hal_uart_getc/putc: hal_common.c (usart_rx.h clears and counts ORE). */
 
-uint32_t hal_counter_read(void)
-{
-	return DWT_CYCCNT;
-}
-
-/*
- * ARMv7-M ARM C1.6.5: DEMCR.TRCENA powers the DWT; a debugger attaching
- * (or detaching) may clear it, and DWT->CYCCNT then stops without a sign.
- * CYCCNTENA is set again too, in case the debugger cleared DWT_CTRL.
- */
-void hal_counter_arm(void)
-{
-	DEMCR |= DEMCR_TRCENA;
-	if (!(DWT_CTRL & DWT_CTRL_NOCYCCNT)) { /* else CYCCNTENA is reserved */
-		DWT_CTRL |= DWT_CTRL_CYCCNTENA;
-	}
-}
-
 /*
  * Everything as the chip reports it now, not as we meant it: SYSCLK from
  * SWS (the PLL only ever runs as this build programmed it; otherwise it is

@@ -11,9 +11,9 @@
 # Soft float for the same reasons as the other boards (integer-only
 # crypto, the same objects and libc multilib everywhere).
 #
-# HAL_BOARD_USART, HAL_BOARD_UID: the L4's USART and UID are not the F4's,
-# so hal.c defines hal_uart_*, hal_reset and hal_uid; common/hal_common.c
-# gives only the core functions (interrupts, stack bounds, build-id).
+# The L4's USART and UID are not the F4's, so hal.c defines hal_uart_*,
+# hal_reset and hal_uid, and the board links common/hal_core.c (interrupts,
+# stack bounds, build-id) and common/dwt.c, not common/hal_common.c.
 
 ifeq ($(origin CLOCK_HZ),file)
 HIL_CLOCK_HZ ?= 80000000
@@ -23,11 +23,10 @@ endif
 HIL_BAUD ?= 115200
 
 BOARD_SRCS := target/boards/common/startup.c \
-	target/boards/common/hal_common.c \
+	target/boards/common/hal_core.c target/boards/common/dwt.c \
 	target/boards/nucleo-l476rg/hal.c
 BOARD_CFLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft \
-	-DHIL_CLOCK_HZ=$(HIL_CLOCK_HZ) -DHIL_BAUD=$(HIL_BAUD) \
-	-DHAL_BOARD_USART -DHAL_BOARD_UID
+	-DHIL_CLOCK_HZ=$(HIL_CLOCK_HZ) -DHIL_BAUD=$(HIL_BAUD)
 BOARD_LDSCRIPT := target/boards/nucleo-l476rg/stm32l476rg.ld
 # Stack size (default 8 KiB): add -Wl,--defsym=__stack_size=16384
 BOARD_LDFLAGS :=

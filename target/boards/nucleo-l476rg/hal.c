@@ -18,10 +18,10 @@
  * pin, so that a probe or an INA219 set-up moves from one board to the
  * other unchanged.
  *
- * This board's hal.c has its own USART functions, hal_reset and hal_uid
- * (board.mk: HAL_BOARD_USART, HAL_BOARD_UID): the L4's USART has other
- * registers than the F4's, and its UID sits elsewhere. hal_common.c still
- * gives the core ones (interrupts, stack bounds, build-id).
+ * This board's hal.c has its own USART functions, hal_reset and hal_uid:
+ * the L4's USART has other registers than the F4's, and its UID sits
+ * elsewhere. common/hal_core.c gives the core ones (interrupts, stack
+ * bounds, build-id), common/dwt.c the counter.
  */
 #ifndef HIL_CLOCK_HZ
 #define HIL_CLOCK_HZ 80000000
@@ -335,27 +335,6 @@ void hal_uid(uint8_t uid[12])
 
 	for (i = 0; i < 3u; i++) {
 		hilp_put_u32(uid + 4u * i, MMIO32(UID_BASE + 4u * i));
-	}
-}
-
-uint32_t hal_counter_read(void)
-{
-	return DWT_CYCCNT;
-}
-
-/*
- * ARMv7-M ARM C1.6.5: DEMCR.TRCENA powers the DWT; a debugger attaching
- * (or detaching) may clear it, and DWT->CYCCNT then stops without a sign.
- * CYCCNTENA is set again too, in case the debugger cleared DWT_CTRL. No
- * DWT_LAR unlock: the Cortex-M4's DWT has no software lock (its register
- * summary lists no LAR/LSR at 0xE0001FB0; it is the Cortex-M7 whose DWT
- * needs 0xC5ACCE55 written there before CYCCNTENA sticks).
- */
-void hal_counter_arm(void)
-{
-	DEMCR |= DEMCR_TRCENA;
-	if (!(DWT_CTRL & DWT_CTRL_NOCYCCNT)) { /* else CYCCNTENA is reserved */
-		DWT_CTRL |= DWT_CTRL_CYCCNTENA;
 	}
 }
 

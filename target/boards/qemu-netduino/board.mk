@@ -9,7 +9,7 @@
 # so this board's hal.c supplies hal_uid() instead of hal_common.c.
 
 BOARD_SRCS := target/boards/common/startup.c \
-	target/boards/common/hal_common.c \
+	target/boards/common/hal_core.c target/boards/common/hal_common.c \
 	target/boards/qemu-netduino/hal.c
 BOARD_CFLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DHAL_BOARD_UID
 BOARD_LDSCRIPT := target/boards/common/stm32f401re.ld

@@ -1,18 +1,9 @@
-/* hal_core: the Cortex-M half of the board interface (interrupt mask, stack bounds, build-id), as common/hal_common.c has it for the STM32 boards. */
+/* hal_core: the hal.h functions any Cortex-M4 board shares (interrupt mask, stack bounds and the GNU build-id from its linker script's symbols). */
 #include <stdint.h>
 
 #include "hal.h"
 
-/*
- * common/hal_common.c holds these same functions, but together with the
- * STM32's USART2 and UID, which this chip does not have: so this board
- * links this file instead of it. Moving the shared part into a file of
- * its own would change hal_common.c, hence the STM32 images' debug
- * information and so their GNU build-id, which this board leaves
- * byte-identical; that move is a change of its own.
- */
-
-/* nrf52840.ld */
+/* Every board's linker script defines these. */
 extern uint8_t __stack_bottom[], __stack_top[];
 extern const uint8_t __build_id_start[], __build_id_end[];
 
@@ -49,9 +40,12 @@ uintptr_t hal_stack_pointer(void)
 }
 
 /*
- * The one ELF note in the section (namesz = 4, descsz, type, "GNU\0",
- * desc), read as words (the linker script aligns it to 4). Anything else
- * returns 0 rather than an id that could never match.
+ * ELF note (the section holds exactly one when linked with --build-id):
+ * namesz = 4, descsz, type = NT_GNU_BUILD_ID, "GNU\0", desc[descsz].
+ * The linker script aligns the section to 4, so the header is read as
+ * words (little-endian: "GNU\0" is NOTE_GNU). Anything else (no note,
+ * another note, an id longer than the protocol carries) returns 0 rather
+ * than a truncated id that could never match.
  */
 const uint8_t *hal_build_id(uint8_t *len)
 {
