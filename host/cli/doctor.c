@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -308,7 +309,7 @@ static void check_serial(struct hil_doctor *d, const struct hil_config *cfg)
 	if (port[0] == '\0') {
 		hil_doctor_report(
 			d, "serial port exists", HIL_V_FAIL,
-			"link.port is empty (the ST-LINK virtual COM port is usually /dev/ttyACM0; /dev/serial/by-id/ names stay stable)");
+			"link.port is empty (a board's USB serial port is usually /dev/ttyACM0; /dev/serial/by-id/ names stay stable)");
 		hil_doctor_report(d, "serial port is a tty", HIL_V_SKIP,
 				  "no port");
 		hil_doctor_report(d, "serial port read/write", HIL_V_SKIP,
@@ -319,10 +320,18 @@ static void check_serial(struct hil_doctor *d, const struct hil_config *cfg)
 	}
 	if (stat(port, &st) != 0) {
 		err = errno;
+		const struct hil_board_driver *b =
+			hil_board_find(cfg->board.name);
+		char hint[160] = "";
+
+		if (b != NULL && b->port_by_id != NULL) {
+			snprintf(hint, sizeof(hint), "; the %s's is %s",
+				 b->name, b->port_by_id);
+		}
 		hil_doctor_report(
 			d, "serial port exists", HIL_V_FAIL,
-			"%s: %s (is the board plugged in? 'ls /dev/serial/by-id/' lists the ports; the NUCLEO's is usb-STMicroelectronics_STM32_STLink_<serial>-if02)",
-			port, strerror(err));
+			"%s: %s (is the board plugged in? 'ls /dev/serial/by-id/' lists the ports%s)",
+			port, strerror(err), hint);
 		hil_doctor_report(d, "serial port is a tty", HIL_V_SKIP,
 				  "%s is not there", port);
 		hil_doctor_report(d, "serial port read/write", HIL_V_SKIP,

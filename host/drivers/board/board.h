@@ -55,6 +55,10 @@ struct hil_board_driver {
 	 * (OpenOCD: its config file; pyOCD: its target type), unless the
 	 * config says; ends with {NULL, NULL}; NULL: nothing. */
 	const struct hil_board_flasher_arg *flasher_args;
+	/* How the board's serial port shows in /dev/serial/by-id/, for
+	 * doctor's hint (e.g. "usb-STMicroelectronics_STM32_STLink_<serial>-if02");
+	 * NULL: no serial port. */
+	const char *port_by_id;
 	/* Decode the flash-interface register the stub reports; NULL:
 	 * nothing to decode (an emulator's is 0). */
 	void (*flash_state)(uint32_t reg, struct hil_flash_state *out);

@@ -53,6 +53,7 @@ const struct hil_board_driver hil_board_nrf52840_dk = {
 	.run_current = NULL,
 	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
 	.flasher_args = flasher_args,
+	.port_by_id = "usb-SEGGER_J-Link_<serial>-if00",
 	.flash_state = flash_state,
 	.default_config = "configs/nrf52840-dk.json",
 };

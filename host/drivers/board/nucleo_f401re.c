@@ -22,6 +22,7 @@ const struct hil_board_driver hil_board_nucleo_f401re = {
 	.clocks = hil_stm32f401_clocks,
 	.run_current = &hil_stm32f401_run_current,
 	.flasher_args = flasher_args,
+	.port_by_id = "usb-STMicroelectronics_STM32_STLink_<serial>-if02",
 	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/nucleo.json",
 };

@@ -49,6 +49,7 @@ const struct hil_board_driver hil_board_nucleo_l476rg = {
 	/* DS10198's run-current table is not transcribed: no estimate. */
 	.run_current = NULL,
 	.flasher_args = flasher_args,
+	.port_by_id = "usb-STMicroelectronics_STM32_STLink_<serial>-if02",
 	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/nucleo-l476rg.json",
 };
