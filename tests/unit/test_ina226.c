@@ -440,6 +440,96 @@ static void test_cvrf_set_on_time_and_cleared_by_mask_read(void **state)
 	ina226_model_free(m);
 }
 
+/* A waveform of the test's own: no steps, so no load to switch. */
+static void flat_load(void *ctx, double t_us, double *bus_v, double *current_a)
+{
+	(void)ctx;
+	(void)t_us;
+	*bus_v = 3.3;
+	*current_a = 0.010;
+}
+
+/*
+ * The load follows the host (the sim bus's energy loop): 10 mA idle, 25 mA
+ * from load(1) to load(0), seen by the conversions that lie in between; a
+ * custom waveform has no load to switch.
+ */
+static void test_model_load_follows_the_host(void **state)
+{
+	struct ina226_model *m = ina226_model_new(0x40, 0.1);
+	int i;
+
+	(void)state;
+	assert_non_null(m);
+	mwrite(m, 0x00, 0x4000 | 0 << 9 | 0 << 6 | 0 << 3 | 7); /* 280 us */
+	ina226_model_advance(m, 1000);
+	assert_int_equal(ina226_model_peek(m, 0x01), 400); /* 1 mV */
+	assert_int_equal(ina226_model_load(m, 1), 0);
+	assert_int_equal(ina226_model_load(m, 1), 0); /* already on */
+	ina226_model_advance(m, 1000);
+	assert_int_equal(ina226_model_peek(m, 0x01), 1000); /* 2.5 mV */
+	assert_int_equal(ina226_model_load(m, 0), 0);
+	ina226_model_advance(m, 1000);
+	assert_int_equal(ina226_model_peek(m, 0x01), 400);
+	/* Any number of loops: old windows make room for new ones. */
+	for (i = 0; i < 3 * INA226_STEPS_MAX; i++) {
+		assert_int_equal(ina226_model_load(m, 1), 0);
+		ina226_model_advance(m, 600000);
+		assert_int_equal(ina226_model_load(m, 0), 0);
+		ina226_model_advance(m, 600000);
+	}
+	assert_int_equal(ina226_model_load(m, 1), 0);
+	ina226_model_advance(m, 1000);
+	assert_int_equal(ina226_model_peek(m, 0x01), 1000);
+	ina226_model_set_wave(m, flat_load, NULL);
+	assert_int_equal(ina226_model_load(m, 0), -1);
+	ina226_model_free(m);
+}
+
+/* An oscillator 6.25% slow, then fast: the cycle follows it. */
+static void test_model_rate_ppm_stretches_the_cycle(void **state)
+{
+	struct ina226_model *m = ina226_model_new(0x40, 0.1);
+
+	(void)state;
+	assert_non_null(m);
+	mwrite(m, 0x00, 0x4000 | 1 << 9 | 4 << 6 | 4 << 3 | 7); /* 8800 us */
+	ina226_model_set_rate_ppm(m, 62500);
+	ina226_model_advance(m, 9349); /* 8800 x 1.0625 = 9350 */
+	assert_int_equal(cvrf(m), 0);
+	ina226_model_advance(m, 1);
+	assert_int_equal(cvrf(m), 1);
+	ina226_model_advance(m, 100 * 9350 - 9350);
+	assert_int_equal(ina226_model_conversions(m), 100);
+	ina226_model_set_rate_ppm(m, -62500); /* 8250 us from now */
+	ina226_model_advance(m, 8249);
+	assert_int_equal(ina226_model_conversions(m), 0);
+	ina226_model_advance(m, 1);
+	assert_int_equal(ina226_model_conversions(m), 1);
+	ina226_model_free(m);
+}
+
+/* On the host's clock the model converts as time passes, by itself. */
+static void test_model_on_the_host_clock(void **state)
+{
+	struct ina226_model *m = ina226_model_new(0x40, 0.1);
+	uint64_t t0;
+
+	(void)state;
+	assert_non_null(m);
+	ina226_model_set_clock_host(m);
+	t0 = ina226_model_now_us(m);
+	assert_true(t0 < 1000000);
+	mwrite(m, 0x00, 0x4000 | 0 << 9 | 0 << 6 | 0 << 3 | 7); /* 280 us */
+	ut_sleep_ms(20);
+	assert_true(ina226_model_now_us(m) >= t0 + 20000);
+	assert_true(ina226_model_conversions(m) >= 20000 / 280 - 1);
+	assert_int_equal(ina226_model_peek(m, 0x01), 400);
+	ina226_model_advance(m, 1000000000); /* no effect on this clock */
+	assert_true(ina226_model_now_us(m) < t0 + 60000000);
+	ina226_model_free(m);
+}
+
 /* AFF: latched until Mask/Enable is read (LEN), or following each cycle. */
 static void test_aff_latch_and_transparent(void **state)
 {
@@ -868,6 +958,9 @@ int main(void)
 		cmocka_unit_test(test_every_avg_and_ct_code_timing),
 		cmocka_unit_test(
 			test_cvrf_set_on_time_and_cleared_by_mask_read),
+		cmocka_unit_test(test_model_load_follows_the_host),
+		cmocka_unit_test(test_model_rate_ppm_stretches_the_cycle),
+		cmocka_unit_test(test_model_on_the_host_clock),
 		cmocka_unit_test(test_aff_latch_and_transparent),
 		cmocka_unit_test(test_read_datasheet_example_registers),
 		cmocka_unit_test(test_read_known_waveform_within_one_lsb),

@@ -1,10 +1,13 @@
-/* ina226_model: the simulated INA226 for tests (register semantics per TI SBOS547), on a clock the test moves. */
+/* ina226_model: the simulated INA226 for tests and the sim bus (register semantics per TI SBOS547), on a clock the test moves or on the host's. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "ina226_model.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define REG_CONFIG  0x00
 #define REG_SHUNT   0x01
@@ -62,6 +65,7 @@ struct ina226_model {
 	/* conversions */
 	uint64_t mode_start_us;
 	uint64_t done; /* cycles completed since mode_start_us */
+	long rate_ppm;
 
 	/* bus state */
 	int selected;
@@ -79,6 +83,7 @@ struct ina226_model {
 	ina226_clock_fn clock;
 	void *clock_ctx;
 	uint64_t internal_us;
+	uint64_t epoch_ns; /* CLOCK_MONOTONIC at 0 of the host-time clock */
 	ina226_wave_fn wave;
 	void *wave_ctx;
 	struct ina226_steps steps;
@@ -104,6 +109,22 @@ unsigned ina226_model_avg(unsigned code)
 static uint64_t now_us(const struct ina226_model *m)
 {
 	return m->clock != NULL ? m->clock(m->clock_ctx) : m->internal_us;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The host's time since the clock was set (ctx: the model). */
+static uint64_t host_us(void *ctx)
+{
+	const struct ina226_model *m = ctx;
+
+	return (mono_ns() - m->epoch_ns) / 1000u;
 }
 
 static void steps_wave(void *ctx, double t_us, double *bus_v, double *current_a)
@@ -175,6 +196,12 @@ static uint64_t cycle_us(uint16_t config)
 	return (uint64_t)avg_of(config) * sample_us(config);
 }
 
+/* A nominal time as this chip's oscillator makes it. */
+static double scaled_us(const struct ina226_model *m, double us)
+{
+	return us * (1.0 + (double)m->rate_ppm * 1e-6);
+}
+
 /* Mean of the waveform over [t0, t0 + len) at n evenly spaced points. */
 static void wave_mean(struct ina226_model *m, double t0, double len, unsigned n,
 		      double *bus_v, double *current_a)
@@ -229,13 +256,17 @@ static int alert_exceeded(const struct ina226_model *m)
  * users of the chip report; the datasheet shows no negative example). The
  * datasheet does not say how the divisions round: they truncate here.
  */
-static void latch(struct ina226_model *m, uint64_t t0)
+static void latch(struct ina226_model *m, double t0)
 {
 	unsigned mode = mode_of(m->config), avg = avg_of(m->config);
 	unsigned pts = avg >= 16 ? 1 : 16 / avg, k;
-	double tsh = measures_shunt(mode) ? (double)vsh_ct(m->config) : 0.0;
-	double tbus = measures_bus(mode) ? (double)vbus_ct(m->config) : 0.0;
-	double t = (double)t0;
+	double tsh = measures_shunt(mode)
+			     ? scaled_us(m, (double)vsh_ct(m->config))
+			     : 0.0;
+	double tbus = measures_bus(mode)
+			      ? scaled_us(m, (double)vbus_ct(m->config))
+			      : 0.0;
+	double t = t0;
 	long long sum_sh = 0, sum_bus = 0, sum_cur = 0, sum_pwr = 0;
 	long cur = m->current, sh, bus, pwr;
 	int ovf = 0;
@@ -289,21 +320,22 @@ static void latch(struct ina226_model *m, uint64_t t0)
 /* Bring the conversions up to now. */
 static void update(struct ina226_model *m)
 {
-	uint64_t cyc = cycle_us(m->config), t = now_us(m), n;
+	double cyc = scaled_us(m, (double)cycle_us(m->config));
+	uint64_t t = now_us(m), n;
 
-	if (cyc == 0 || t < m->mode_start_us) {
+	if (!(cyc > 0.0) || t < m->mode_start_us) {
 		return; /* power-down */
 	}
-	n = (t - m->mode_start_us) / cyc;
+	n = (uint64_t)((double)(t - m->mode_start_us) / cyc);
 	if (mode_of(m->config) <= 3) { /* triggered: one cycle per write */
 		if (m->done == 0 && n >= 1) {
-			latch(m, m->mode_start_us);
+			latch(m, (double)m->mode_start_us);
 			m->done = 1;
 		}
 		return;
 	}
 	if (n > m->done) {
-		latch(m, m->mode_start_us + (n - 1) * cyc);
+		latch(m, (double)m->mode_start_us + (double)(n - 1) * cyc);
 		m->done = n;
 	}
 }
@@ -434,6 +466,17 @@ void ina226_model_set_clock(struct ina226_model *m, ina226_clock_fn fn,
 	pthread_mutex_unlock(&m->lock);
 }
 
+void ina226_model_set_clock_host(struct ina226_model *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->epoch_ns = mono_ns();
+	m->clock = host_us;
+	m->clock_ctx = m;
+	m->internal_us = 0;
+	reset_regs(m);
+	pthread_mutex_unlock(&m->lock);
+}
+
 void ina226_model_advance(struct ina226_model *m, uint64_t us)
 {
 	pthread_mutex_lock(&m->lock);
@@ -480,6 +523,56 @@ int ina226_model_add_window(struct ina226_model *m, uint64_t start_us,
 	return ret;
 }
 
+/* Drop the windows that ended before `before_us` (keeps the order). */
+static void drop_old_windows(struct ina226_steps *st, uint64_t before_us)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < st->n; k++) {
+		if (st->win[k].end_us >= before_us) {
+			st->win[n++] = st->win[k];
+		}
+	}
+	st->n = n;
+}
+
+int ina226_model_load(struct ina226_model *m, int on)
+{
+	uint64_t now, keep_us;
+	int ret = 0;
+
+	pthread_mutex_lock(&m->lock);
+	now = now_us(m);
+	/* Longer than the conversion in progress (up to 16.9 s: 1024
+	 * samples of shunt and bus at 8.244 ms each) could reach back into
+	 * an old window. */
+	keep_us =
+		(uint64_t)scaled_us(m, (double)cycle_us(m->config)) + 1000000u;
+	if (m->wave != steps_wave) {
+		ret = -1;
+	} else if (on) {
+		drop_old_windows(&m->steps, now > keep_us ? now - keep_us : 0);
+		if (m->steps.n == 0 ||
+		    m->steps.win[m->steps.n - 1].end_us != UINT64_MAX) {
+			if (m->steps.n == INA226_STEPS_MAX) {
+				/* Keep the newest: shift the oldest out. */
+				memmove(&m->steps.win[0], &m->steps.win[1],
+					(INA226_STEPS_MAX - 1) *
+						sizeof(m->steps.win[0]));
+				m->steps.n--;
+			}
+			m->steps.win[m->steps.n].start_us = now;
+			m->steps.win[m->steps.n].end_us = UINT64_MAX;
+			m->steps.n++;
+		}
+	} else if (m->steps.n > 0 &&
+		   m->steps.win[m->steps.n - 1].end_us == UINT64_MAX) {
+		m->steps.win[m->steps.n - 1].end_us = now;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
 void ina226_model_set_wave(struct ina226_model *m, ina226_wave_fn fn, void *ctx)
 {
 	pthread_mutex_lock(&m->lock);
@@ -497,6 +590,16 @@ void ina226_model_set_dead_after(struct ina226_model *m, long n)
 {
 	pthread_mutex_lock(&m->lock);
 	m->dead_at = n < 0 ? -1 : (long)m->transactions + n;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void ina226_model_set_rate_ppm(struct ina226_model *m, long ppm)
+{
+	pthread_mutex_lock(&m->lock);
+	update(m);
+	m->rate_ppm = ppm;
+	m->mode_start_us = now_us(m); /* keep the cycle count consistent */
+	m->done = 0;
 	pthread_mutex_unlock(&m->lock);
 }
 

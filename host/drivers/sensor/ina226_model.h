@@ -42,10 +42,11 @@
  * Not modelled: noise, offset and gain errors, the 40 us recovery from
  * power-down, SMBus alert response, high-speed mode, general call.
  *
- * No wall clock: the model's time is whatever its clock function says,
- * by default an internal counter the test moves with
- * ina226_model_advance(). The model is thread-safe: every call takes its
- * lock.
+ * No wall clock unless asked: the model's time is whatever its clock
+ * function says, by default an internal counter the test moves with
+ * ina226_model_advance(); ina226_model_set_clock_host() puts it on the
+ * host's CLOCK_MONOTONIC (the sim bus, where the load follows the host).
+ * The model is thread-safe: every call takes its lock.
  */
 
 struct ina226_model;
@@ -94,6 +95,12 @@ void ina226_model_free(struct ina226_model *m);
 void ina226_model_set_clock(struct ina226_model *m, ina226_clock_fn fn,
 			    void *ctx);
 
+/**
+ * Use the host's time: CLOCK_MONOTONIC in us, 0 now. The model restarts
+ * from its power-on state.
+ */
+void ina226_model_set_clock_host(struct ina226_model *m);
+
 /** Move the internal clock on by us (no effect with a clock function). */
 void ina226_model_advance(struct ina226_model *m, uint64_t us);
 
@@ -111,6 +118,17 @@ void ina226_model_set_steps(struct ina226_model *m,
 int ina226_model_add_window(struct ina226_model *m, uint64_t start_us,
 			    uint64_t end_us);
 
+/**
+ * The load follows the host: from now on the step waveform draws active_a
+ * (on) or idle_a again (off), as the board does while the stub's energy
+ * loop runs (the host calls it around the ENERGY command, where on a real
+ * board the trigger pin would mark the loop). Windows that ended before
+ * the conversion in progress began are dropped, so this can be called any
+ * number of times.
+ * @return 0, or -1 if the waveform is a custom one.
+ */
+int ina226_model_load(struct ina226_model *m, int on);
+
 /** Use a custom waveform (NULL: the steps); fn runs under the lock. */
 void ina226_model_set_wave(struct ina226_model *m, ina226_wave_fn fn,
 			   void *ctx);
@@ -121,6 +139,12 @@ void ina226_model_set_wave(struct ina226_model *m, ina226_wave_fn fn,
  * its address. -1: never.
  */
 void ina226_model_set_dead_after(struct ina226_model *m, long n);
+
+/**
+ * Oscillator error: conversions take (1 + ppm/1e6) times their nominal
+ * time. The cycle count restarts now.
+ */
+void ina226_model_set_rate_ppm(struct ina226_model *m, long ppm);
 
 /** Register value as a read would return it, without side effects. */
 uint16_t ina226_model_peek(struct ina226_model *m, uint8_t reg);
