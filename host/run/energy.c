@@ -13,15 +13,15 @@
 
 #include "util/err.h"
 #include "util/log.h"
-#include "drivers/sensor/ina219.h"
+#include "drivers/sensor/sensor.h"
 
 #define DEFAULT_CAPACITY     65536u
 #define DEFAULT_MAX_FAILURES 3u
 #define WINDOW_WAIT_EXTRA_NS 100000000u /* 100 ms beyond two cycles */
 /*
- * The datasheet's conversion times are typical (532 us at 12 bit; the
- * electrical characteristics give 586 us as the maximum, +10%): a
- * conversion's start is bounded using the nominal cycle plus 10%.
+ * Datasheets give conversion times as typical values (the INA219's 532 us
+ * at 12 bit is 586 us at most, +10%): a conversion's start is bounded
+ * using the nominal cycle plus 10%.
  */
 #define CYCLE_SLACK_NUM	     11u
 #define CYCLE_SLACK_DEN	     10u
@@ -41,9 +41,8 @@ struct poller {
 };
 
 struct hil_energy {
-	struct ina219 *dev; /* borrowed; only the poller touches it */
-	double shunt_ohm;
-	uint64_t period_ns; /* nominal conversion cycle */
+	struct hil_sensor_source src; /* its dev: only the poller touches it */
+	uint64_t period_ns;	      /* nominal conversion cycle */
 	unsigned max_failures;
 	uint64_t *manual_ns; /* NULL: CLOCK_MONOTONIC and a thread */
 	uint64_t read_ns;    /* on the manual clock: one sensor read */
@@ -147,15 +146,17 @@ static void fail(struct hil_energy *s, int ret, uint64_t t, unsigned failures)
 	s->running = 0; /* the thread is on its way out */
 	if (ret == HIL_ERR_CONFIG) {
 		snprintf(s->why, sizeof(s->why),
-			 "INA219 at 0x%02x: reading out of range (overflow) "
+			 "%s at 0x%02x: reading out of range (overflow) "
 			 "after %llu samples",
-			 ina219_addr(s->dev), (unsigned long long)s->samples);
+			 s->src.chip, s->src.address,
+			 (unsigned long long)s->samples);
 	} else {
 		snprintf(s->why, sizeof(s->why),
-			 "INA219 at 0x%02x stopped answering after %llu "
+			 "%s at 0x%02x stopped answering after %llu "
 			 "samples (%u failed reads in a row): %s",
-			 ina219_addr(s->dev), (unsigned long long)s->samples,
-			 failures, hil_strerror(ret));
+			 s->src.chip, s->src.address,
+			 (unsigned long long)s->samples, failures,
+			 hil_strerror(ret));
 	}
 	pthread_cond_broadcast(&s->polled);
 	pthread_mutex_unlock(&s->lock);
@@ -202,7 +203,7 @@ static uint64_t refine(uint64_t p_est, uint64_t nominal, uint64_t dt,
  * that finds no new conversion (CNVR clear) is repeated every 1/16 cycle;
  * the first one that succeeds brackets the completion: the estimate is
  * locked to it and the cycle refined from the time since the previous lock
- * (the INA219's conversion times are typical values: they vary by chip and
+ * (conversion times are typical values: they vary by chip and
  * temperature). Every PROBE_EVERY samples (PROBE_SETTLED once the cycle
  * estimate stops moving) one poll is aimed early on purpose so that locks
  * keep happening; a probe that still finds a conversion means the estimate
@@ -226,7 +227,7 @@ static void poller_init(struct hil_energy *s)
 }
 
 /* One sensor read; on the manual clock it takes read_ns. */
-static int read_sensor(struct hil_energy *s, struct ina219_reading *r,
+static int read_sensor(struct hil_energy *s, struct hil_sensor_sample *r,
 		       uint64_t *t_before, uint64_t *t_after)
 {
 	int ret;
@@ -235,7 +236,10 @@ static int read_sensor(struct hil_energy *s, struct ina219_reading *r,
 	if (s->manual_ns != NULL) {
 		*s->manual_ns += s->read_ns / 2;
 	}
-	ret = ina219_sample(s->dev, r);
+	ret = s->src.sample(s->src.dev, r);
+	if (ret == HIL_OK && r->overflow) {
+		ret = HIL_ERR_CONFIG; /* the current is beyond the range */
+	}
 	if (s->manual_ns != NULL) {
 		*s->manual_ns += s->read_ns - s->read_ns / 2;
 	}
@@ -248,7 +252,7 @@ static int poll_once(struct hil_energy *s)
 {
 	struct poller *pl = &s->pl;
 	const uint64_t P = s->period_ns;
-	struct ina219_reading r;
+	struct hil_sensor_sample r;
 	struct hil_energy_sample x;
 	uint64_t t_before, t_after;
 	int ret;
@@ -279,8 +283,7 @@ static int poll_once(struct hil_energy *s)
 		x.t_lo_ns = pl->prev_before > span ? pl->prev_before - span : 0;
 		x.shunt_uv = r.shunt_uv;
 		x.bus_mv = r.bus_mv;
-		x.power_uw = (double)r.bus_mv * (double)r.shunt_uv /
-			     s->shunt_ohm / 1000.0;
+		x.power_uw = r.bus_mv * r.shunt_uv / s->src.shunt_ohm / 1000.0;
 		poll_done(s, t_before, 1, &x);
 	} else {
 		poll_done(s, t_before, r.cnvr, NULL);
@@ -374,33 +377,30 @@ int hil_energy_advance(struct hil_energy *s, uint64_t t_ns)
 	return HIL_OK;
 }
 
-int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
+int hil_energy_start(struct hil_energy **out,
+		     const struct hil_sensor_source *src,
 		     const struct hil_energy_config *cfg)
 {
-	const struct ina219_setup *su;
 	pthread_condattr_t ca;
 	struct hil_energy *s;
 	int ret = HIL_ERR_NOMEM;
 
-	if (out == NULL || dev == NULL) {
+	if (out == NULL || src == NULL || src->sample == NULL) {
 		return HIL_ERR_ARG;
 	}
 	*out = NULL;
-	su = ina219_get_setup(dev);
-	if ((su->config & 7u) != INA219_MODE_BOTH_CONTINUOUS ||
-	    su->cycle_us == 0) {
-		hil_err("INA219 at 0x%02x: the sampler needs the continuous "
-			"shunt and bus mode (7), not mode %u",
-			ina219_addr(dev), su->config & 7u);
+	if (!src->continuous || src->cycle_us == 0 || !(src->shunt_ohm > 0.0)) {
+		hil_err("%s at 0x%02x: the sampler needs the continuous shunt "
+			"and bus mode",
+			src->chip, src->address);
 		return HIL_ERR_ARG;
 	}
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
 		return HIL_ERR_NOMEM;
 	}
-	s->dev = dev;
-	s->shunt_ohm = ina219_shunt_ohm(dev);
-	s->period_ns = (uint64_t)su->cycle_us * 1000u;
+	s->src = *src;
+	s->period_ns = (uint64_t)src->cycle_us * 1000u;
 	s->cap = cfg != NULL && cfg->capacity > 0 ? cfg->capacity
 						  : DEFAULT_CAPACITY;
 	s->max_failures = cfg != NULL && cfg->max_failures > 0
@@ -433,9 +433,8 @@ int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
 	s->running = 1;
 	poller_init(s);
 	if (s->manual_ns != NULL) {
-		hil_dbg("sampling INA219 at 0x%02x every %u us on a manual "
-			"clock",
-			ina219_addr(dev), su->cycle_us);
+		hil_dbg("sampling %s at 0x%02x every %u us on a manual clock",
+			src->chip, src->address, src->cycle_us);
 		*out = s;
 		return HIL_OK;
 	}
@@ -445,8 +444,8 @@ int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
 		goto err_polled;
 	}
 	s->thread_live = 1;
-	hil_dbg("sampling INA219 at 0x%02x every %u us", ina219_addr(dev),
-		su->cycle_us);
+	hil_dbg("sampling %s at 0x%02x every %u us", src->chip, src->address,
+		src->cycle_us);
 	*out = s;
 	return HIL_OK;
 
@@ -625,7 +624,7 @@ int hil_energy_window(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
 							(double)(n - 1)))
 			       : 0.0;
 	out->mean_bus_mv = bus / (double)n;
-	out->mean_current_ua = sh / (double)n / s->shunt_ohm;
+	out->mean_current_ua = sh / (double)n / s->src.shunt_ohm;
 	out->energy_uj = out->mean_uw * out->duration_s;
 	return HIL_OK;
 }

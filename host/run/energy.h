@@ -1,11 +1,11 @@
-/* energy: the INA219 sampling thread, power and energy over time windows, and energy per operation with its spread. */
+/* energy: the sensor's sampling thread, power and energy over time windows, and energy per operation with its spread. */
 #ifndef HIL_ENERGY_H
 #define HIL_ENERGY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct ina219;
+struct hil_sensor_source;
 struct hil_energy;
 
 /*
@@ -21,8 +21,8 @@ struct hil_energy_sample {
 	uint64_t t_ns;	  /* when the reading arrived (upper bound of the
 			     conversion's end) */
 	uint64_t t_lo_ns; /* lower bound of the conversion's start */
-	int32_t shunt_uv;
-	int32_t bus_mv;
+	double shunt_uv;
+	double bus_mv;
 	double power_uw; /* bus x shunt / R: finer than the power register */
 };
 
@@ -93,12 +93,14 @@ uint64_t hil_energy_now_ns(void);
  * sensor's conversion cycle, and keeps every new conversion in a ring.
  * The sensor must not be used by anyone else until hil_energy_stop().
  * @param out receives the sampler; free it with hil_energy_free().
- * @param dev borrowed; must outlive the sampler. Set up in a continuous mode.
+ * @param src copied; its dev must outlive the sampler, converting shunt
+ *        and bus continuously (hil_sensor_source()).
  * @param cfg NULL for the defaults.
  * @return HIL_OK, HIL_ERR_ARG (not a continuous mode), HIL_ERR_NOMEM,
  *         HIL_ERR_IO (no thread).
  */
-int hil_energy_start(struct hil_energy **out, struct ina219 *dev,
+int hil_energy_start(struct hil_energy **out,
+		     const struct hil_sensor_source *src,
 		     const struct hil_energy_config *cfg);
 
 /**

@@ -13,8 +13,7 @@
 #include "energy.h"
 #include "util/err.h"
 #include "util/log.h"
-#include "drivers/sensor/ina219.h"
-#include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/sensor.h"
 #include "session/stub.h"
 
 #define WINDOWS_MAX    1000 /* as sensor.windows allows */
@@ -29,9 +28,8 @@
 #define REGROW_MAX     4
 
 struct hil_energyrun {
-	struct ina219 *dev;
-	struct hil_energy *sampler; /* started with the first row's energy */
-	struct ina219_model *model; /* NULL on hardware */
+	struct hil_sensor_source src; /* its model is NULL on hardware */
+	struct hil_energy *sampler;   /* started with the first row's energy */
 	struct hil_energyrun_opts opts;
 	uint64_t cycle_ns; /* one shunt + bus conversion cycle */
 	uint64_t guard_ns; /* trimmed off each end of an active window */
@@ -39,36 +37,39 @@ struct hil_energyrun {
 	char dead_why[200];
 };
 
-int hil_energyrun_start(struct hil_energyrun **out, struct ina219 *dev,
-			struct ina219_model *model,
+/* The simulated load on (the stub loops) or off; nothing on hardware. */
+static void model_load(const struct hil_energyrun *e, int on)
+{
+	if (e->src.model != NULL && e->src.load != NULL) {
+		e->src.load(e->src.model, on);
+	}
+}
+
+int hil_energyrun_start(struct hil_energyrun **out,
+			const struct hil_sensor_source *src,
 			const struct hil_energyrun_opts *opts)
 {
-	const struct ina219_setup *su;
 	struct hil_energyrun *e;
 	double wire_s;
 
 	*out = NULL;
-	if (dev == NULL || opts == NULL || opts->conversions == 0 ||
+	if (src == NULL || opts == NULL || opts->conversions == 0 ||
 	    opts->windows == 0 || opts->windows > WINDOWS_MAX ||
 	    !(opts->clock_hz > 0.0)) {
 		return HIL_ERR_ARG;
 	}
-	su = ina219_get_setup(dev);
 	e = calloc(1, sizeof(*e));
 	if (e == NULL) {
 		return HIL_ERR_NOMEM;
 	}
-	e->model = model;
+	e->src = *src;
 	e->opts = *opts;
-	e->cycle_ns = (uint64_t)su->cycle_us * 1000u;
+	e->cycle_ns = (uint64_t)src->cycle_us * 1000u;
 	/* The loop starts after the request has crossed the wire and ends
 	 * before the reply does: trim both, plus the adapter's latency. */
 	wire_s = opts->baud > 0 ? FRAME_BYTES * 10.0 / opts->baud : 0.0;
 	e->guard_ns = USB_LATENCY_NS + (uint64_t)(wire_s * 1e9);
-	e->dev = dev;
-	if (model != NULL) {
-		ina219_model_load(model, 0);
-	}
+	model_load(e, 0);
 	*out = e;
 	return HIL_OK;
 }
@@ -78,9 +79,7 @@ void hil_energyrun_free(struct hil_energyrun *e)
 	if (e == NULL) {
 		return;
 	}
-	if (e->model != NULL) {
-		ina219_model_load(e->model, 0);
-	}
+	model_load(e, 0);
 	hil_energy_free(e->sampler);
 	free(e);
 }
@@ -105,15 +104,11 @@ static int run_loop(struct hil_energyrun *e, struct hil_session *s, uint8_t op,
 		e->opts.timeout_ms + (unsigned)(4 * expect_ns / 1000000u);
 	int ret;
 
-	if (e->model != NULL) {
-		ina219_model_load(e->model, 1);
-	}
+	model_load(e, 1);
 	*t_send = hil_energy_now_ns();
 	ret = hil_target_energy(s, op, req, rep, timeout);
 	*t_reply = hil_energy_now_ns();
-	if (e->model != NULL) {
-		ina219_model_load(e->model, 0);
-	}
+	model_load(e, 0);
 	return ret;
 }
 
@@ -244,7 +239,7 @@ int hil_energyrun_row(struct hil_energyrun *e, struct hil_session *s,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	out->model = e->model != NULL;
+	out->model = e->src.model != NULL;
 	if (e->dead) {
 		out->state = HIL_ENERGY_FAILED;
 		snprintf(out->error, sizeof(out->error),
@@ -253,7 +248,7 @@ int hil_energyrun_row(struct hil_energyrun *e, struct hil_session *s,
 		return HIL_OK;
 	}
 	if (e->sampler == NULL) {
-		ret = hil_energy_start(&e->sampler, e->dev, NULL);
+		ret = hil_energy_start(&e->sampler, &e->src, NULL);
 		if (ret != HIL_OK) {
 			e->sampler = NULL;
 			e->dead = 1;

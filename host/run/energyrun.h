@@ -8,8 +8,7 @@
 #include "run.h"
 
 struct hil_session;
-struct ina219;
-struct ina219_model;
+struct hil_sensor_source;
 struct hil_energyrun;
 
 struct hil_energyrun_opts {
@@ -21,15 +20,16 @@ struct hil_energyrun_opts {
 };
 
 /**
- * Prepare the energy phase on an open INA219 (continuous mode); the sampler
+ * Prepare the energy phase on an open sensor (continuous mode); the sampler
  * starts with the first row's energy.
- * @param model the simulated chip behind dev, or NULL on hardware: its load
- *        then follows the host around each energy loop (the board's current
- *        rises while the stub loops), and every figure is labelled a model.
+ * @param src copied (hil_sensor_source()); its dev must outlive e. With a
+ *        model (a simulated chip), its load follows the host around each
+ *        energy loop (the board's current rises while the stub loops), and
+ *        every figure is labelled a model.
  * @return HIL_OK, HIL_ERR_ARG or HIL_ERR_NOMEM.
  */
-int hil_energyrun_start(struct hil_energyrun **out, struct ina219 *dev,
-			struct ina219_model *model,
+int hil_energyrun_start(struct hil_energyrun **out,
+			const struct hil_sensor_source *src,
 			const struct hil_energyrun_opts *opts);
 
 /**

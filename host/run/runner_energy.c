@@ -147,8 +147,8 @@ int hil_rn_energy_start(struct run_ctx *c)
 			hil_unit_name(c->run->info.counter_unit),
 			(unsigned)cfg->board.clock_hz);
 	}
-	ret = hil_energyrun_start(&c->energy, hil_sensor_ina219(c->sensor),
-				  hil_sensor_model(c->sensor), &eo);
+	ret = hil_energyrun_start(&c->energy, hil_sensor_source(c->sensor),
+				  &eo);
 	if (ret != HIL_OK) {
 		hil_err("sensor: the sampler did not start: %s",
 			hil_strerror(ret));

@@ -14,11 +14,12 @@
 
 #include <cmocka.h>
 
+#include "config/config.h"
 #include "run/energy.h"
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
-#include "drivers/sensor/ina219.h"
 #include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/sensor.h"
 #include "unit_util.h"
 
 #define CLOCK_HZ 84000000.0 /* the Nucleo's 84 MHz profile */
@@ -38,10 +39,10 @@
 #define START_NS 1000000000u /* the clock's reading at the model's t = 0 */
 
 struct rig {
-	struct hil_i2c_bus *bus;
+	struct hil_sensor *sensor;
 	struct ina219_model *m;
-	struct ina219 *dev;
-	uint64_t clock_ns;		  /* the manual clock */
+	const struct hil_sensor_source *dev; /* what the sampler reads */
+	uint64_t clock_ns;		     /* the manual clock */
 	uint64_t epoch_ns;		  /* its reading at the model's t = 0 */
 	struct hil_energy_config sampler; /* on that clock */
 };
@@ -53,28 +54,34 @@ static uint64_t rig_model_us(void *ctx)
 	return (r->clock_ns - r->epoch_ns) / 1000u;
 }
 
+/* The sensor of a config on the bus spec, its model on the rig's clock. */
 static void rig_open(struct rig *r, const char *spec, double max_a)
 {
-	struct ina219_config cfg;
+	struct hil_i2c_bus *bus = NULL;
+	struct hil_config cfg;
+	char err[512];
 
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(hil_i2c_open(&r->bus, spec), HIL_OK);
-	r->m = hil_i2c_sim_model(r->bus);
+	assert_int_equal(hil_i2c_open(&bus, spec), HIL_OK);
+	r->m = hil_i2c_sim_model(bus);
 	assert_non_null(r->m);
 	r->clock_ns = START_NS;
 	r->epoch_ns = START_NS;
 	ina219_model_set_clock(r->m, rig_model_us, r);
 	r->sampler.manual_clock_ns = &r->clock_ns;
 	r->sampler.manual_read_ns = READ_NS;
-	ina219_config_default(&cfg);
-	cfg.max_current_a = max_a;
-	assert_int_equal(ina219_open(&r->dev, r->bus, &cfg), HIL_OK);
+	hil_config_defaults(&cfg);
+	snprintf(cfg.sensor.type, sizeof(cfg.sensor.type), "ina219");
+	cfg.sensor.max_current_a = max_a;
+	assert_int_equal(
+		hil_sensor_open_bus(&cfg, bus, &r->sensor, err, sizeof(err)),
+		HIL_OK);
+	r->dev = hil_sensor_source(r->sensor);
 }
 
 static void rig_close(struct rig *r)
 {
-	ina219_close(r->dev);
-	hil_i2c_close(r->bus);
+	hil_sensor_close(r->sensor); /* and the bus */
 }
 
 /* Model time (us since its start) to the sampler's clock in ns. */
@@ -389,20 +396,21 @@ static void test_a_stall_loses_conversions_not_the_figure(void **state)
 
 static void test_sampler_needs_continuous_shunt_and_bus(void **state)
 {
-	struct hil_i2c_bus *bus;
-	struct ina219_config cfg;
+	struct hil_sensor_source src;
 	struct hil_energy *s = NULL;
-	struct ina219 *dev;
+	struct rig r;
 
 	(void)state;
-	assert_int_equal(hil_i2c_open(&bus, "sim:ina219@0x40"), HIL_OK);
-	ina219_config_default(&cfg);
-	cfg.mode = INA219_MODE_BOTH_TRIGGERED;
-	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
-	assert_int_equal(hil_energy_start(&s, dev, NULL), HIL_ERR_ARG);
+	rig_open(&r, "sim:ina219@0x40", 3.2);
+	src = *r.dev;
+	src.continuous = 0; /* a chip set up for triggered conversions */
+	assert_int_equal(hil_energy_start(&s, &src, NULL), HIL_ERR_ARG);
 	assert_null(s);
-	ina219_close(dev);
-	hil_i2c_close(bus);
+	src = *r.dev;
+	src.cycle_us = 0;
+	assert_int_equal(hil_energy_start(&s, &src, NULL), HIL_ERR_ARG);
+	assert_null(s);
+	rig_close(&r);
 }
 
 /*

@@ -19,6 +19,8 @@
 #include "drivers/i2c/i2c.h"
 #include "drivers/sensor/ina219.h"
 #include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/sensor.h"
+#include "config/config.h"
 #include "mpsse_interp.h"
 #include "unit_util.h"
 
@@ -547,18 +549,22 @@ static void test_ftdi_sampler_usb_transfers_per_sample(void **state)
 	struct hil_i2c_bus *bus = open_bus(f, "0403:6014");
 	struct hil_energy_status es;
 	struct hil_i2c_stats a, b;
-	struct ina219_config cfg;
+	struct hil_config cfg;
 	struct hil_energy *s;
-	struct ina219 *dev;
+	struct hil_sensor *dev;
 	struct timespec ts = {0, 300000000};
+	char err[512];
 	unsigned clk0;
 	double w, r;
 
-	ina219_config_default(&cfg);
-	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
+	hil_config_defaults(&cfg);
+	snprintf(cfg.sensor.type, sizeof(cfg.sensor.type), "ina219");
+	assert_int_equal(hil_sensor_open_bus(&cfg, bus, &dev, err, sizeof(err)),
+			 HIL_OK);
 	assert_int_equal(hil_i2c_get_stats(bus, &a), HIL_OK);
 	clk0 = f->interp.sclk;
-	assert_int_equal(hil_energy_start(&s, dev, NULL), HIL_OK);
+	assert_int_equal(hil_energy_start(&s, hil_sensor_source(dev), NULL),
+			 HIL_OK);
 	nanosleep(&ts, NULL);
 	assert_int_equal(hil_energy_stop(s), HIL_OK);
 	assert_int_equal(hil_i2c_get_stats(bus, &b), HIL_OK);
@@ -583,8 +589,7 @@ static void test_ftdi_sampler_usb_transfers_per_sample(void **state)
 	assert_true(r < 1.5);
 	assert_string_equal(f->interp.error, "");
 	hil_energy_free(s);
-	ina219_close(dev);
-	hil_i2c_close(bus);
+	hil_sensor_close(dev); /* and the bus */
 }
 
 int main(void)

@@ -52,7 +52,7 @@ static void test_open_sim_writes_setup_and_describes_it(void **state)
 	ina219_cfg(&cfg, "sim:ina219@0x40");
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
 	assert_string_equal(err, "");
-	assert_non_null(hil_sensor_ina219(s));
+	assert_non_null(hil_sensor_source(s));
 	assert_non_null(hil_sensor_bus(s));
 	assert_string_equal(hil_i2c_spec(hil_sensor_bus(s)), "sim:ina219@0x40");
 	m = hil_sensor_model(s);

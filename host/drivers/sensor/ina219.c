@@ -275,8 +275,8 @@ static int regs_read(struct ina219 *dev, const uint8_t *regs, uint16_t *vals,
 	return HIL_OK;
 }
 
-/* Bus register fields and the range checks common to both readings. */
-static int decode(struct ina219 *dev, struct ina219_reading *r)
+/* Bus register fields and the range flag common to both readings. */
+static void decode(struct ina219 *dev, struct ina219_reading *r)
 {
 	int32_t fs = (int32_t)(4000u * dev->setup.pga_div);
 	int16_t sh = (int16_t)r->raw_shunt;
@@ -284,6 +284,12 @@ static int decode(struct ina219 *dev, struct ina219_reading *r)
 	r->shunt_uv = (int32_t)sh * 10;
 	r->bus_mv = (int32_t)(r->raw_bus >> 3) * 4;
 	r->cnvr = (r->raw_bus & BUS_CNVR) != 0;
+	r->out_of_range = (r->raw_bus & BUS_OVF) != 0 || sh >= fs || sh <= -fs;
+}
+
+/* ina219_read's errors: the range problems of a decoded reading, named. */
+static int range_error(struct ina219 *dev, const struct ina219_reading *r)
+{
 	if (r->raw_bus & BUS_OVF) {
 		hil_err("INA219 at 0x%02x: math overflow (OVF): current or "
 			"power out of range; raise max_current_a (now LSB %g "
@@ -291,7 +297,7 @@ static int decode(struct ina219 *dev, struct ina219_reading *r)
 			dev->addr, dev->setup.current_lsb_a);
 		return HIL_ERR_CONFIG;
 	}
-	if (sh >= fs || sh <= -fs) {
+	if (r->out_of_range) {
 		hil_err("INA219 at 0x%02x: shunt voltage %d uV at the PGA's "
 			"full scale (+-%u mV): the current is beyond the range",
 			dev->addr, (int)r->shunt_uv, 40u * dev->setup.pga_div);
@@ -323,7 +329,8 @@ int ina219_read(struct ina219 *dev, struct ina219_reading *r)
 	r->current_ua =
 		llround((double)(int16_t)v[2] * dev->setup.eff_lsb_a * 1e6);
 	r->power_uw = llround((double)v[3] * dev->setup.power_lsb_w * 1e6);
-	return decode(dev, r);
+	decode(dev, r);
+	return range_error(dev, r);
 }
 
 int ina219_sample(struct ina219 *dev, struct ina219_reading *r)
@@ -345,9 +352,9 @@ int ina219_sample(struct ina219 *dev, struct ina219_reading *r)
 	r->raw_shunt = v[1];
 	r->raw_power = v[2];
 	r->power_uw = llround((double)v[2] * dev->setup.power_lsb_w * 1e6);
-	ret = decode(dev, r);
+	decode(dev, r);
 	r->current_ua = llround((double)r->shunt_uv / dev->shunt_ohm);
-	return ret;
+	return HIL_OK;
 }
 
 static uint64_t mono_us(void)

@@ -71,6 +71,8 @@ struct ina219_reading {
 	int64_t power_uw;   /* power register x power_lsb_w */
 	int cnvr;	    /* a conversion completed since the last
 			       power-register read */
+	int out_of_range;   /* OVF set, or the shunt at the PGA's full
+			       scale: the current is beyond the range */
 	uint16_t raw_shunt, raw_bus, raw_current, raw_power;
 };
 
@@ -112,7 +114,11 @@ int ina219_read(struct ina219 *dev, struct ina219_reading *r);
 /**
  * The sampler's reading: bus voltage, shunt voltage and power (to clear
  * CNVR) in one batch; current_ua is computed from the shunt voltage.
- * @return as ina219_read().
+ * Unlike ina219_read(), a current beyond the range is r->out_of_range, not
+ * an error, and nothing is logged for it (a live display shows it at
+ * every conversion; the sampler names it once).
+ * @return HIL_OK, HIL_ERR_ARG, or a bus error (the log names the address
+ *         and the registers).
  */
 int ina219_sample(struct ina219 *dev, struct ina219_reading *r);
 

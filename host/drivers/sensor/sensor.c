@@ -14,6 +14,7 @@
 #include "drivers/i2c/i2c.h"
 #include "util/log.h"
 #include "ina219.h"
+#include "ina219_model.h"
 
 /* Power-on value of the configuration register (SBOS448 section 8.6.2.1). */
 #define INA219_CONFIG_POR 0x399Fu
@@ -24,6 +25,7 @@ struct hil_sensor {
 	struct hil_i2c_bus *bus; /* owned */
 	struct ina219 *dev;	 /* owned */
 	struct hil_sensor_info info;
+	struct hil_sensor_source src;
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -223,6 +225,45 @@ static void fill_info(struct hil_sensor *s, const struct hil_config *cfg)
 	i->cycle_us = st->cycle_us;
 }
 
+static int ina219_sensor_sample(void *dev, struct hil_sensor_sample *out)
+{
+	struct ina219_reading r;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = ina219_sample(dev, &r);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	out->bus_mv = r.bus_mv;
+	out->shunt_uv = r.shunt_uv;
+	out->cnvr = r.cnvr;
+	out->overflow = r.out_of_range;
+	return HIL_OK;
+}
+
+static int ina219_sensor_load(void *model, int on)
+{
+	return ina219_model_load(model, on);
+}
+
+static void fill_source(struct hil_sensor *s)
+{
+	const struct ina219_setup *st = ina219_get_setup(s->dev);
+	struct hil_sensor_source *src = &s->src;
+
+	memset(src, 0, sizeof(*src));
+	src->dev = s->dev;
+	src->sample = ina219_sensor_sample;
+	src->chip = "INA219";
+	src->address = s->info.address;
+	src->shunt_ohm = s->info.shunt_ohm;
+	src->cycle_us = st->cycle_us;
+	src->continuous = (st->config & 7u) == INA219_MODE_BOTH_CONTINUOUS;
+	src->model = hil_i2c_sim_model(s->bus);
+	src->load = src->model != NULL ? ina219_sensor_load : NULL;
+}
+
 /* Settings the driver needs that a config built by hand may lack. */
 static int check_settings(const struct hil_config *cfg,
 			  struct ina219_config *ic, char *err, size_t errlen)
@@ -296,6 +337,7 @@ int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
 		goto err_free;
 	}
 	fill_info(s, cfg);
+	fill_source(s);
 	{
 		char line[512];
 
@@ -357,9 +399,9 @@ void hil_sensor_close(struct hil_sensor *s)
 	free(s);
 }
 
-struct ina219 *hil_sensor_ina219(const struct hil_sensor *s)
+const struct hil_sensor_source *hil_sensor_source(const struct hil_sensor *s)
 {
-	return s != NULL ? s->dev : NULL;
+	return s != NULL ? &s->src : NULL;
 }
 
 struct hil_i2c_bus *hil_sensor_bus(const struct hil_sensor *s)
@@ -367,9 +409,9 @@ struct hil_i2c_bus *hil_sensor_bus(const struct hil_sensor *s)
 	return s != NULL ? s->bus : NULL;
 }
 
-struct ina219_model *hil_sensor_model(const struct hil_sensor *s)
+void *hil_sensor_model(const struct hil_sensor *s)
 {
-	return s != NULL ? hil_i2c_sim_model(s->bus) : NULL;
+	return s != NULL ? s->src.model : NULL;
 }
 
 int hil_sensor_is_model(const struct hil_sensor *s)
@@ -379,43 +421,23 @@ int hil_sensor_is_model(const struct hil_sensor *s)
 
 int hil_sensor_read(struct hil_sensor *s, struct hil_sensor_reading *r)
 {
-	/* Power last: reading it clears CNVR, seen in the bus register. */
-	static const uint8_t regs[3] = {INA219_REG_BUS, INA219_REG_SHUNT,
-					INA219_REG_POWER};
-	struct hil_i2c_msg m[3];
-	uint8_t b[3][2];
-	uint16_t bus;
-	int16_t shunt;
-	int32_t fs;
-	size_t i;
+	struct hil_sensor_sample x;
 	int ret;
 
 	if (s == NULL || r == NULL) {
 		return HIL_ERR_ARG;
 	}
 	memset(r, 0, sizeof(*r));
-	memset(m, 0, sizeof(m));
-	for (i = 0; i < 3; i++) {
-		m[i].addr = s->info.address;
-		m[i].w = &regs[i];
-		m[i].wlen = 1;
-		m[i].r = b[i];
-		m[i].rlen = 2;
-	}
-	ret = hil_i2c_xfer_batch(s->bus, m, 3);
+	ret = s->src.sample(s->src.dev, &x);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	/* SBOS448 section 8.6.3: big-endian; bus voltage in bits 15..3. */
-	bus = (uint16_t)(b[0][0] << 8 | b[0][1]);
-	shunt = (int16_t)(uint16_t)(b[1][0] << 8 | b[1][1]);
-	r->bus_mv = (int32_t)(bus >> 3) * 4;
-	r->shunt_uv = (int32_t)shunt * 10;
-	r->cnvr = (bus & 0x2u) != 0;
-	fs = (int32_t)(4000u * s->info.pga_div); /* full scale, 10 uV units */
-	r->out_of_range = (bus & 0x1u) != 0 || shunt >= fs || shunt <= -fs;
-	r->current_ua = (double)r->shunt_uv / s->info.shunt_ohm;
-	r->power_uw = r->current_ua * (double)r->bus_mv / 1e3;
+	r->bus_mv = x.bus_mv;
+	r->shunt_uv = x.shunt_uv;
+	r->cnvr = x.cnvr;
+	r->out_of_range = x.overflow;
+	r->current_ua = x.shunt_uv / s->info.shunt_ohm;
+	r->power_uw = r->current_ua * x.bus_mv / 1e3;
 	return HIL_OK;
 }
 

@@ -9,8 +9,6 @@
 
 struct hil_sensor;
 struct hil_i2c_bus;
-struct ina219;
-struct ina219_model;
 
 /* What a report says about the sensor (docs/wiring.md, docs/configs.md). */
 struct hil_sensor_info {
@@ -36,12 +34,49 @@ struct hil_sensor_info {
 
 /* One reading for a live display, range problems as flags (not logged). */
 struct hil_sensor_reading {
-	int32_t bus_mv;	   /* at IN-, 4 mV steps */
-	int32_t shunt_uv;  /* 10 uV steps */
+	double bus_mv;	   /* bus voltage, in the chip's steps */
+	double shunt_uv;   /* shunt voltage, in the chip's steps */
 	double current_ua; /* shunt_uv / shunt_ohm */
 	double power_uw;   /* bus x current */
 	int cnvr;	   /* a conversion completed since the last read */
-	int out_of_range;  /* OVF set, or the shunt at the PGA's full scale */
+	int out_of_range;  /* the chip's overflow flag, or the shunt at its
+			      full scale */
+};
+
+/*
+ * One reading of shunt and bus as a sensor's driver takes it: a range
+ * problem is a flag, not an error, and nothing is logged for it.
+ */
+struct hil_sensor_sample {
+	double bus_mv;	 /* bus voltage in mV (INA219: 4 mV steps) */
+	double shunt_uv; /* shunt voltage in uV (INA219: 10 uV steps) */
+	int cnvr;	 /* a conversion completed since the previous sample
+			    (the read clears the chip's flag) */
+	int overflow;	 /* the chip's overflow flag, or the shunt at its
+			    full scale: the current is beyond the range */
+};
+
+/*
+ * What the sampler (run/energy.c) and the energy phase (run/energyrun.c)
+ * need of an open sensor, whichever chip it is (hil_sensor_source()).
+ */
+struct hil_sensor_source {
+	void *dev; /* the driver's open chip, for sample (borrowed) */
+	/* Shunt and bus in one batch (one round trip on a batching bus).
+	 * @return HIL_OK or a bus error (logged, naming the chip). */
+	int (*sample)(void *dev, struct hil_sensor_sample *out);
+	const char *chip; /* "INA219", for messages */
+	uint8_t address;  /* 7-bit */
+	double shunt_ohm;
+	unsigned cycle_us; /* one conversion cycle of shunt and bus */
+	int continuous;	   /* the chip converts shunt and bus continuously */
+	/*
+	 * The simulated chip behind a "sim:" bus, or NULL on hardware: its
+	 * load follows the host through load (on while the stub loops, as
+	 * the board's current rises), and every figure is labelled a model.
+	 */
+	void *model;
+	int (*load)(void *model, int on);
 };
 
 /**
@@ -82,28 +117,31 @@ int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
 /** Close the INA219 handle and the bus, free s. NULL is allowed. */
 void hil_sensor_close(struct hil_sensor *s);
 
-/** The configured INA219 (borrowed, valid until hil_sensor_close()). */
-struct ina219 *hil_sensor_ina219(const struct hil_sensor *s);
+/**
+ * What the sampler and the energy phase need of s (borrowed, valid until
+ * hil_sensor_close()).
+ */
+const struct hil_sensor_source *hil_sensor_source(const struct hil_sensor *s);
 
 /** The bus (borrowed, valid until hil_sensor_close()). */
 struct hil_i2c_bus *hil_sensor_bus(const struct hil_sensor *s);
 
 /**
- * The INA219 model behind a "sim:" bus, for tests and for a run that
- * drives the simulated load (borrowed, valid until hil_sensor_close()).
+ * The register model behind a "sim:" bus (an ina219_model for "sim:ina219@",
+ * ...), for tests (borrowed, valid until hil_sensor_close()).
  * @return NULL unless the bus is simulated.
  */
-struct ina219_model *hil_sensor_model(const struct hil_sensor *s);
+void *hil_sensor_model(const struct hil_sensor *s);
 
 /** Whether the readings come from a model (a "sim:" bus): 1, else 0. */
 int hil_sensor_is_model(const struct hil_sensor *s);
 
 /**
- * Read bus voltage, shunt voltage and power (which clears the
- * conversion-ready flag) in one batch. Unlike ina219_read(), a current
- * beyond the range is a flag in r, not an error, and nothing is logged for
- * it, so a live display can show it at every conversion.
- * @return HIL_OK, HIL_ERR_ARG, or a bus error (the bus logs it).
+ * Read bus and shunt voltage in one batch, clearing the conversion-ready
+ * flag (the sampler's reading). A current beyond the range is a flag in r,
+ * not an error, and nothing is logged for it, so a live display can show
+ * it at every conversion.
+ * @return HIL_OK, HIL_ERR_ARG, or a bus error (logged).
  */
 int hil_sensor_read(struct hil_sensor *s, struct hil_sensor_reading *r);
 
