@@ -385,8 +385,8 @@ static void check_serial(struct hil_doctor *d, const struct hil_config *cfg)
 }
 
 /*
- * The sensor bus opens and the INA219 answers at its address. Read only:
- * the chip keeps whatever settings it has (hil_sensor_probe).
+ * The sensor bus opens and the configured chip answers at its address.
+ * Read only: the chip keeps whatever settings it has (hil_sensor_probe).
  */
 static void check_sensor(struct hil_doctor *d, const struct hil_config *cfg)
 {

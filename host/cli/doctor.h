@@ -12,8 +12,9 @@
  * (valid without a probe) and the probe itself (adapter serial when
  * given), the serial port (exists, is a character device, this user may
  * read and write it, libserialport opens it) and the sensor bus (when
- * one is configured: the bus opens and the INA219 answers with its
- * configuration register; nothing is written to it).
+ * one is configured: the bus opens and the chip answers with its
+ * configuration register, and its driver's read-only checks, e.g. ID
+ * registers, pass; nothing is written to it).
  * Each line is "<check> ok: <detail>", "<check> FAIL: <what and a hint>" or
  * "<check> skip: <reason>". Nothing is flashed, reset or measured; every
  * child process is bounded by a timeout, so this never hangs.

@@ -1,4 +1,4 @@
-/* sensorcmd: `hilrun sensor`, live readings (bus V, shunt mV, mA, mW) from the configured INA219 for checking the wiring. */
+/* sensorcmd: `hilrun sensor`, live readings (bus V, shunt mV, mA, mW) from the configured sensor for checking the wiring. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"sensor"
 
@@ -14,6 +14,7 @@
 #include "config/config.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "drivers/sensor/driver.h"
 #include "drivers/sensor/sensor.h"
 
 #define USAGE	     "usage: hilrun sensor --config FILE [--seconds N]"
@@ -139,10 +140,10 @@ static int read_loop(struct hil_sensor *sensor, double seconds,
 		ret = hil_sensor_read(sensor, &r);
 		t = now_ns();
 		if (ret != HIL_OK) {
-			hil_err("INA219 at 0x%02x on %s stopped "
+			hil_err("%s at 0x%02x on %s stopped "
 				"answering after %.2f s: %s",
-				info.address, info.bus, (double)(t - t0) / 1e9,
-				hil_strerror(ret));
+				info.chip, info.address, info.bus,
+				(double)(t - t0) / 1e9, hil_strerror(ret));
 			return ret;
 		}
 		if (r.cnvr) {
@@ -155,10 +156,10 @@ static int read_loop(struct hil_sensor *sensor, double seconds,
 			sums.power_uw += r.power_uw;
 			last_conv = t;
 		} else if (t - last_conv > stall_ns) {
-			hil_err("INA219 at 0x%02x on %s answers but "
+			hil_err("%s at 0x%02x on %s answers but "
 				"completed no conversion in %.1f s (one takes "
 				"%u us): is it in continuous mode?",
-				info.address, info.bus,
+				info.chip, info.address, info.bus,
 				(double)(t - last_conv) / 1e9, info.cycle_us);
 			return HIL_ERR_TIMEOUT;
 		}
@@ -185,7 +186,7 @@ int hil_sensorcmd_run(int argc, char **argv, const volatile sig_atomic_t *stop,
 	struct hil_config *cfg;
 	struct hil_sensor *sensor = NULL;
 	const char *config = NULL;
-	char err[1024], line[512];
+	char err[1024], line[512], names[256];
 	double seconds = 0.0;
 	int ret;
 
@@ -206,10 +207,11 @@ int hil_sensorcmd_run(int argc, char **argv, const volatile sig_atomic_t *stop,
 		goto out;
 	}
 	if (!hil_sensor_configured(cfg)) {
+		hil_sensor_names(names, sizeof(names));
 		hil_err("%s configures no sensor (sensor.type is "
-			"\"none\"): add a \"sensor\" section with type "
-			"\"ina219\" and its bus, see docs/wiring.md",
-			config);
+			"\"none\"): add a \"sensor\" section with its type "
+			"(%s) and its bus, see docs/wiring.md",
+			config, names);
 		ret = HIL_ERR_NA;
 		goto out;
 	}

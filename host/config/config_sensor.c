@@ -1,4 +1,4 @@
-/* config_sensor: the sensor section of a run configuration (the INA219, its bus and its ranges). */
+/* config_sensor: the sensor section of a run configuration: the keys every sensor has (type, bus, address, shunt, current, windows) here, each chip's own keys and checks in its driver (drivers/sensor/driver.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,17 +11,101 @@
 
 #include "config/config_int.h"
 #include "config/jsonld.h"
+#include "drivers/board/board.h"
+#include "drivers/sensor/driver.h"
 
-static const char *const sensor_names[] = {"none", "ina219", NULL};
+#define KEYS_MAX 64
 
-static const struct hil_jsonld_choice sensor_choice = {"a sensor", sensor_names,
-						       "none or ina219"};
-
-static const char *const sensor_keys[] = {
+/* The keys every sensor section may hold; each driver adds its own. */
+static const char *const common_keys[] = {
 	"type",		 "bus",		"address", "shunt_ohm",
-	"max_current_a", "bus_range_v", "pga_div", "adc_bits",
-	"adc_samples",	 "conversions", "windows", NULL,
+	"max_current_a", "conversions", "windows", NULL,
 };
+
+/* The common keys and every driver's: what a section may hold at all. */
+static void all_keys(const char **keys, size_t max)
+{
+	const struct hil_sensor_driver *const *d;
+	size_t n = 0, i;
+
+	for (i = 0; common_keys[i] != NULL && n + 1 < max; i++) {
+		keys[n++] = common_keys[i];
+	}
+	keys[n] = NULL;
+	for (d = hil_sensor_all(); *d != NULL; d++) {
+		for (i = 0; (*d)->keys[i] != NULL && n + 1 < max; i++) {
+			if (!hil_cfg_listed(keys, (*d)->keys[i])) {
+				keys[n] = (*d)->keys[i];
+				keys[++n] = NULL;
+			}
+		}
+	}
+}
+
+/*
+ * sensor.type: "none" or a driver's name (the choice lists them from the
+ * table). *drv: the driver, NULL for "none".
+ */
+static int get_type(struct hil_jsonld *ld, const cJSON *s,
+		    struct hil_config *cfg,
+		    const struct hil_sensor_driver **drv)
+{
+	const struct hil_sensor_driver *const *all = hil_sensor_all();
+	const char *names[KEYS_MAX];
+	struct hil_jsonld_choice choice;
+	char expected[256];
+	const cJSON *it = hil_jsonld_member(s, "type");
+	size_t n = 0;
+	int ret;
+
+	names[n++] = "none";
+	while (n + 1 < KEYS_MAX && all[n - 1] != NULL) {
+		names[n] = all[n - 1]->name;
+		n++;
+	}
+	names[n] = NULL;
+	hil_drivers_join(expected, sizeof(expected), names);
+	choice.what = "a sensor";
+	choice.names = names;
+	choice.expected = expected;
+	if (it != NULL) {
+		ret = hil_jsonld_choice(ld, it, "sensor.type", &choice,
+					cfg->sensor.type,
+					sizeof(cfg->sensor.type), NULL);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	*drv = hil_sensor_find(cfg->sensor.type);
+	return HIL_OK;
+}
+
+/*
+ * A key of another sensor's (a config that switched sensor.type and kept
+ * the old one's settings) gets a message that says so, as a flasher's.
+ */
+static int foreign_key(struct hil_jsonld *ld, const cJSON *s,
+		       const struct hil_sensor_driver *drv)
+{
+	const struct hil_sensor_driver *const *d;
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, s)
+	{
+		if (hil_cfg_listed(drv->keys, c->string)) {
+			continue;
+		}
+		for (d = hil_sensor_all(); *d != NULL; d++) {
+			if (hil_cfg_listed((*d)->keys, c->string)) {
+				return hil_jsonld_fail(
+					ld, c,
+					"sensor.%s: a setting of the %s sensor, but sensor.type is \"%s\"",
+					c->string, (*d)->name, drv->name);
+			}
+		}
+	}
+	return HIL_OK;
+}
 
 /* A finite number above 0 and at most max (a resistance, a current). */
 static int get_positive(struct hil_jsonld *ld, const cJSON *it,
@@ -43,19 +127,20 @@ static int get_positive(struct hil_jsonld *ld, const cJSON *it,
 }
 
 /*
- * An INA219 address: A0 and A1 each strap to GND, VS+, SDA or SCL, which
- * gives 0x40..0x4F (SBOS448 Table 1). Written as an integer, or as a hex
+ * The chip's address, in the range its address straps give (the driver's
+ * addr_min..addr_max, e.g. 0x40..0x4F). Written as an integer, or as a hex
  * string because that is how datasheets and i2cdetect show it.
  */
-static int get_ina219_address(struct hil_jsonld *ld, const cJSON *it,
-			      const char *path, uint8_t *out)
+static int get_address(struct hil_jsonld *ld, const cJSON *it, const char *path,
+		       const struct hil_sensor_driver *drv, uint8_t *out)
 {
 	const char *s;
 	long v = -1;
 	char *end;
 
 	if (cJSON_IsNumber(it)) {
-		if (it->valuedouble >= 0x40 && it->valuedouble <= 0x4f &&
+		if (it->valuedouble >= drv->addr_min &&
+		    it->valuedouble <= drv->addr_max &&
 		    it->valuedouble == floor(it->valuedouble)) {
 			v = (long)it->valuedouble;
 		}
@@ -67,11 +152,12 @@ static int get_ina219_address(struct hil_jsonld *ld, const cJSON *it,
 			v = strtol(s + 2, &end, 16);
 		}
 	}
-	if (v < 0x40 || v > 0x4f) {
+	if (v < drv->addr_min || v > drv->addr_max) {
 		return hil_jsonld_fail(
 			ld, it,
-			"%s: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
-			path);
+			"%s: expected an %s address from 0x%02X to 0x%02X, as an integer (%u) or a string (\"0x%02X\")",
+			path, drv->chip, drv->addr_min, drv->addr_max,
+			drv->addr_min, drv->addr_min);
 	}
 	*out = (uint8_t)v;
 	return HIL_OK;
@@ -96,15 +182,17 @@ static int check_bus(struct hil_jsonld *ld, const cJSON *it, const char *bus)
 		hil_jsonld_show(sb, sizeof(sb), bus));
 }
 
-/* Sensor settings that are valid one by one but not together. */
+/*
+ * The whole section: the bus a configured sensor needs, then the driver's
+ * own combinations.
+ */
 static int v_sensor_combination(struct hil_jsonld *ld, const cJSON *s,
-				const struct hil_config *cfg)
+				const struct hil_config *cfg,
+				const struct hil_sensor_driver *drv)
 {
 	const cJSON *at;
-	double vmax, fs;
-	unsigned n;
 
-	if (strcmp(cfg->sensor.type, "ina219") == 0 &&
+	if (hil_sensor_find(cfg->sensor.type) != NULL &&
 	    cfg->sensor.bus[0] == '\0') {
 		at = hil_jsonld_member(s, "bus");
 		if (at == NULL) {
@@ -112,66 +200,41 @@ static int v_sensor_combination(struct hil_jsonld *ld, const cJSON *s,
 		}
 		return hil_jsonld_fail(
 			ld, at != NULL ? at : s,
-			"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
+			"sensor.bus: required when sensor.type is \"%s\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
+			cfg->sensor.type);
 	}
-	/* Averaging is a 12-bit mode only (SBOS448 Table 6). */
-	n = cfg->sensor.adc_samples;
-	if (n > 1 && cfg->sensor.adc_bits != 12) {
-		at = hil_jsonld_member(s, "adc_samples");
-		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
-			"sensor.adc_samples: averaging %u samples works on 12-bit conversions only, but sensor.adc_bits is %u",
-			n, cfg->sensor.adc_bits);
-	}
-	/*
-	 * The largest expected current must fit the shunt ADC's range,
-	 * +-40 mV x the PGA divider (SBOS448 Table 5), else every window
-	 * at that current would end in an overflow.
-	 */
-	vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
-	fs = 0.04 * (cfg->sensor.pga_div != 0 ? cfg->sensor.pga_div : 8u);
-	if (vmax > fs * (1.0 + 1e-9)) {
-		at = hil_jsonld_member(s, "max_current_a");
-		if (at == NULL) {
-			at = hil_jsonld_member(s, "shunt_ohm");
-		}
-		if (cfg->sensor.pga_div != 0) {
-			return hil_jsonld_fail(
-				ld, at != NULL ? at : s,
-				"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the +-%g mV that sensor.pga_div %u measures",
-				cfg->sensor.max_current_a,
-				cfg->sensor.shunt_ohm, vmax * 1e3, fs * 1e3,
-				cfg->sensor.pga_div);
-		}
-		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
-			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
-			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
-			vmax * 1e3);
-	}
-	return HIL_OK;
+	return drv->check(ld, s, cfg);
 }
 
+/*
+ * The section: the common keys here, the chip's through its driver. With
+ * sensor.type "none" a section is still read and checked, as the default
+ * sensor (the first of drivers.def) would check it, and any driver's keys
+ * may stay: a child config turns off its base's sensor without deleting
+ * the base's settings.
+ */
 int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,
 		     struct hil_config *cfg)
 {
+	const struct hil_sensor_driver *const *d;
+	const struct hil_sensor_driver *drv = NULL, *rules;
+	const char *keys[KEYS_MAX];
 	const cJSON *s, *it;
-	uint32_t v = 0;
 	int ret;
 
-	ret = hil_jsonld_section(ld, root, "sensor", sensor_keys, &s);
+	all_keys(keys, KEYS_MAX);
+	ret = hil_jsonld_section(ld, root, "sensor", keys, &s);
 	if (ret != HIL_OK || s == NULL) {
 		return ret;
 	}
-	it = hil_jsonld_member(s, "type");
-	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "sensor.type", &sensor_choice,
-					cfg->sensor.type,
-					sizeof(cfg->sensor.type), NULL);
-		if (ret != HIL_OK) {
-			return ret;
-		}
+	ret = get_type(ld, s, cfg, &drv);
+	if (ret == HIL_OK && drv != NULL) {
+		ret = foreign_key(ld, s, drv);
 	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	rules = drv != NULL ? drv : hil_sensor_all()[0]; /* "none": default */
 	it = hil_jsonld_member(s, "bus");
 	if (it != NULL) {
 		ret = hil_jsonld_str(ld, it, "sensor.bus", cfg->sensor.bus,
@@ -185,8 +248,8 @@ int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,
 	}
 	it = hil_jsonld_member(s, "address");
 	if (it != NULL) {
-		ret = get_ina219_address(ld, it, "sensor.address",
-					 &cfg->sensor.address);
+		ret = get_address(ld, it, "sensor.address", rules,
+				  &cfg->sensor.address);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -207,46 +270,13 @@ int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,
 			return ret;
 		}
 	}
-	it = hil_jsonld_member(s, "bus_range_v");
-	if (it != NULL) {
-		if (hil_jsonld_u32(ld, it, "sensor.bus_range_v", 16, 32, &v) !=
-			    HIL_OK ||
-		    (v != 16 && v != 32)) {
-			return hil_jsonld_fail(
-				ld, it,
-				"sensor.bus_range_v: expected 16 or 32");
+	for (d = hil_sensor_all(); *d != NULL && ret == HIL_OK; d++) {
+		if (drv == NULL || *d == drv) {
+			ret = (*d)->parse(ld, s, cfg);
 		}
-		cfg->sensor.bus_range_v = v;
 	}
-	it = hil_jsonld_member(s, "pga_div");
-	if (it != NULL) {
-		if (hil_jsonld_u32(ld, it, "sensor.pga_div", 0, 8, &v) !=
-			    HIL_OK ||
-		    (v != 0 && v != 1 && v != 2 && v != 4 && v != 8)) {
-			return hil_jsonld_fail(
-				ld, it,
-				"sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8");
-		}
-		cfg->sensor.pga_div = v;
-	}
-	it = hil_jsonld_member(s, "adc_bits");
-	if (it != NULL) {
-		ret = hil_jsonld_u32(ld, it, "sensor.adc_bits", 9, 12, &v);
-		if (ret != HIL_OK) {
-			return ret;
-		}
-		cfg->sensor.adc_bits = v;
-	}
-	it = hil_jsonld_member(s, "adc_samples");
-	if (it != NULL) {
-		if (hil_jsonld_u32(ld, it, "sensor.adc_samples", 1, 128, &v) !=
-			    HIL_OK ||
-		    (v & (v - 1)) != 0) {
-			return hil_jsonld_fail(
-				ld, it,
-				"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
-		}
-		cfg->sensor.adc_samples = v;
+	if (ret != HIL_OK) {
+		return ret;
 	}
 	it = hil_jsonld_member(s, "conversions");
 	if (it != NULL) {
@@ -264,5 +294,5 @@ int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,
 			return ret;
 		}
 	}
-	return v_sensor_combination(ld, s, cfg);
+	return v_sensor_combination(ld, s, cfg, rules);
 }

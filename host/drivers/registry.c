@@ -4,10 +4,12 @@
 
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/sensor/driver.h"
 
 /* Each list below takes its kind of line and ignores the others. */
 #define HIL_BOARD(n)
 #define HIL_FLASHER(n)
+#define HIL_SENSOR(n)
 
 #undef HIL_BOARD
 #define HIL_BOARD(n) extern const struct hil_board_driver hil_board_##n;
@@ -20,6 +22,11 @@
 #include "drivers.def"
 #undef HIL_FLASHER
 #define HIL_FLASHER(n)
+#undef HIL_SENSOR
+#define HIL_SENSOR(n) extern const struct hil_sensor_driver hil_sensor_##n;
+#include "drivers.def"
+#undef HIL_SENSOR
+#define HIL_SENSOR(n)
 
 static const struct hil_board_driver *const boards[] = {
 #undef HIL_BOARD
@@ -39,6 +46,17 @@ static const struct hil_flasher_ops *const flashers[] = {
 	NULL,
 };
 
+static const struct hil_sensor_driver *const sensors[] = {
+#undef HIL_SENSOR
+#define HIL_SENSOR(n) &hil_sensor_##n,
+#include "drivers.def"
+#undef HIL_SENSOR
+#define HIL_SENSOR(n)
+	NULL,
+};
+
+#define N_SENSORS (sizeof(sensors) / sizeof(sensors[0]) - 1)
+
 const struct hil_flasher_ops *const *hil_flasher_all(void)
 {
 	return flashers;
@@ -54,6 +72,35 @@ const struct hil_flasher_ops *hil_flasher_find(const char *name)
 		}
 	}
 	return NULL;
+}
+
+const struct hil_sensor_driver *const *hil_sensor_all(void)
+{
+	return sensors;
+}
+
+const struct hil_sensor_driver *hil_sensor_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && sensors[i] != NULL; i++) {
+		if (strcmp(sensors[i]->name, name) == 0) {
+			return sensors[i];
+		}
+	}
+	return NULL;
+}
+
+int hil_sensor_names(char *buf, size_t len)
+{
+	const char *names[N_SENSORS + 1];
+	size_t i;
+
+	for (i = 0; i < N_SENSORS; i++) {
+		names[i] = sensors[i]->name;
+	}
+	names[N_SENSORS] = NULL;
+	return hil_drivers_join(buf, len, names);
 }
 
 const struct hil_board_driver *const *hil_board_all(void)

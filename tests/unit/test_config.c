@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/sensor/driver.h"
 #include "util/err.h"
 #include "unit_util.h"
 
@@ -86,6 +87,22 @@ static const char *flasher_list(char *buf, size_t len)
 		names[n] = all[n]->name;
 	}
 	names[n] = NULL;
+	hil_drivers_join(buf, len, names);
+	return buf;
+}
+
+/* "none, a or b": sensor.type's choices, from the sensor table. */
+static const char *sensor_list(char *buf, size_t len)
+{
+	const struct hil_sensor_driver *const *all = hil_sensor_all();
+	const char *names[64];
+	size_t n;
+
+	names[0] = "none";
+	for (n = 0; n < 62 && all[n] != NULL; n++) {
+		names[n + 1] = all[n]->name;
+	}
+	names[n + 1] = NULL;
 	hil_drivers_join(buf, len, names);
 	return buf;
 }
@@ -1542,16 +1559,20 @@ static void test_sensor_keys_are_copied(void **state)
 
 static void test_sensor_invalid_values_name_their_path(void **state)
 {
+	char names[256], want[512];
+
 	(void)state;
 	parse_fails("{" ALG ", 'sensor': 'ina219'}",
 		    "sensor: expected an object");
 	parse_fails("{" ALG ", 'sensor': {'adress': 64}}",
 		    "sensor.adress: unknown key (did you mean \"address\"?)");
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina226'}}",
-		"sensor.type: \"ina226\" is not a sensor (expected none or ina219)");
-	parse_fails("{" ALG ", 'sensor': {'type': 1}}",
-		    "sensor.type: expected one of none or ina219");
+	snprintf(want, sizeof(want),
+		 "sensor.type: \"ina999\" is not a sensor (expected %s)",
+		 sensor_list(names, sizeof(names)));
+	parse_fails("{" ALG ", 'sensor': {'type': 'ina999'}}", want);
+	snprintf(want, sizeof(want), "sensor.type: expected one of %s",
+		 sensor_list(names, sizeof(names)));
+	parse_fails("{" ALG ", 'sensor': {'type': 1}}", want);
 	parse_fails(
 		"{" ALG
 		", 'sensor': {'type': 'ina219', 'bus': 'usb:0403:6014'}}",

@@ -1,4 +1,4 @@
-/* sensor: turns the configuration's sensor section into an open I2C bus and a configured INA219, with messages that name the adapter and the address. */
+/* sensor: turns the configuration's sensor section into an open I2C bus and the configured chip on it, through the chip's driver (driver.h), with messages that name the adapter and the address. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"sensor"
 
@@ -13,17 +13,12 @@
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
 #include "util/log.h"
-#include "ina219.h"
-#include "ina219_model.h"
-
-/* Power-on value of the configuration register (SBOS448 section 8.6.2.1). */
-#define INA219_CONFIG_POR 0x399Fu
-/* Largest calibration value the register holds with bit 0 clear. */
-#define CAL_MAX		  65534.0
+#include "driver.h"
 
 struct hil_sensor {
+	const struct hil_sensor_driver *drv;
 	struct hil_i2c_bus *bus; /* owned */
-	struct ina219 *dev;	 /* owned */
+	void *dev;		 /* owned: drv->close() */
 	struct hil_sensor_info info;
 	struct hil_sensor_source src;
 };
@@ -63,45 +58,23 @@ static double round_up_125(double x)
 	return 10.0 * d;
 }
 
-/*
- * The driver's settings from the config. Both ADCs get the same resolution
- * and averaging: the sampler needs shunt and bus from the same cycle.
- */
-static void driver_config(const struct hil_config *cfg,
-			  struct ina219_config *ic)
+double hil_sensor_fit_lsb(double max_current_a, double shunt_ohm,
+			  double cal_num, double cal_max)
 {
 	double lsb, floor_lsb;
 
-	ina219_config_default(ic);
-	ic->addr = cfg->sensor.address;
-	ic->shunt_ohm = cfg->sensor.shunt_ohm;
-	ic->max_current_a = cfg->sensor.max_current_a;
-	ic->bus_range_v = cfg->sensor.bus_range_v;
-	ic->pga_div = cfg->sensor.pga_div;
-	ic->bus_bits = cfg->sensor.adc_bits;
-	ic->shunt_bits = cfg->sensor.adc_bits;
-	ic->bus_samples = cfg->sensor.adc_samples;
-	ic->shunt_samples = cfg->sensor.adc_samples;
-	ic->mode = INA219_MODE_BOTH_CONTINUOUS;
-	/*
-	 * A small full scale (max_current_a x shunt_ohm below ~20 mV, say
-	 * 0.1 A through 0.1 ohm) gives a round LSB whose calibration value
-	 * does not fit 16 bits. The current register is then not the
-	 * limit: the shunt ADC's 10 uV step is. So take the smallest round
-	 * LSB that fits rather than refusing the setup; the energy figures
-	 * come from the shunt voltage and do not depend on it.
-	 */
-	if (!(ic->shunt_ohm > 0.0) || !(ic->max_current_a > 0.0)) {
-		return; /* ina219_calc() says what is wrong */
+	if (!(shunt_ohm > 0.0) || !(max_current_a > 0.0)) {
+		return 0.0; /* the chip driver says what is wrong */
 	}
-	lsb = round_up_125(ic->max_current_a / 32768.0);
-	if (0.04096 / (lsb * ic->shunt_ohm) > CAL_MAX) {
-		floor_lsb = round_up_125(0.04096 / (CAL_MAX * ic->shunt_ohm));
-		hil_dbg("current LSB %g A would need a calibration value above "
-			"%.0f: using %g A",
-			lsb, CAL_MAX, floor_lsb);
-		ic->current_lsb_a = floor_lsb;
+	lsb = round_up_125(max_current_a / 32768.0);
+	if (cal_num / (lsb * shunt_ohm) <= cal_max) {
+		return 0.0;
 	}
+	floor_lsb = round_up_125(cal_num / (cal_max * shunt_ohm));
+	hil_dbg("current LSB %g A would need a calibration value above %.0f: "
+		"using %g A",
+		lsb, cal_max, floor_lsb);
+	return floor_lsb;
 }
 
 /* The backend name of a spec: "ftdi", "linux", "sim" or "" if none. */
@@ -121,8 +94,10 @@ static void bus_type_of(const char *spec, char *buf, size_t len)
  * Why the bus did not open, naming the adapter looked for. The backend has
  * logged its own detail (libftdi's or the kernel's text) already.
  */
-static int bus_error(const char *spec, int ret, char *err, size_t errlen)
+static int bus_error(const struct hil_config *cfg, int ret, char *err,
+		     size_t errlen)
 {
+	const char *spec = cfg->sensor.bus;
 	char type[16];
 	const char *where = strchr(spec, ':');
 	int n;
@@ -135,8 +110,8 @@ static int bus_error(const char *spec, int ret, char *err, size_t errlen)
 			"sensor.bus \"%s\": not a bus spec the %s backend takes "
 			"(expected ftdi:VID:PID[:SERIAL][,100k], "
 			"ftdi:desc=TEXT, linux:/dev/i2c-N or "
-			"sim:ina219@ADDR[,options])",
-			spec, type[0] != '\0' ? type : "I2C");
+			"sim:%s@ADDR[,options])",
+			spec, type[0] != '\0' ? type : "I2C", cfg->sensor.type);
 		return HIL_ERR_CONFIG;
 	}
 	if (ret == HIL_ERR_NA && strcmp(type, "ftdi") == 0) {
@@ -172,11 +147,12 @@ static int bus_error(const char *spec, int ret, char *err, size_t errlen)
 	return ret;
 }
 
-/* Read the configuration register once: does anything answer? */
-static int first_contact(struct hil_i2c_bus *bus, uint8_t addr, uint16_t *val,
+/* Read the contact register once: does anything answer? */
+static int first_contact(const struct hil_sensor_driver *drv,
+			 struct hil_i2c_bus *bus, uint8_t addr, uint16_t *val,
 			 char *err, size_t errlen)
 {
-	uint8_t reg = INA219_REG_CONFIG, b[2] = {0, 0};
+	uint8_t reg = drv->contact_reg, b[2] = {0, 0};
 	int ret;
 
 	ret = hil_i2c_xfer(bus, addr, &reg, 1, b, 2);
@@ -186,89 +162,54 @@ static int first_contact(struct hil_i2c_bus *bus, uint8_t addr, uint16_t *val,
 	}
 	if (ret == HIL_ERR_TIMEOUT) {
 		set_err(err, errlen,
-			"INA219 at 0x%02x on %s: the adapter did not answer "
+			"%s at 0x%02x on %s: the adapter did not answer "
 			"(unplugged while in use?)",
-			addr, hil_i2c_spec(bus));
+			drv->chip, addr, hil_i2c_spec(bus));
 		return ret;
 	}
 	set_err(err, errlen,
-		"INA219 at 0x%02x on %s does not answer (no ACK: check the "
-		"INA219's VCC and GND, SDA and SCL with their pull-ups, and "
+		"%s at 0x%02x on %s does not answer (no ACK: check the "
+		"%s's VCC and GND, SDA and SCL with their pull-ups, and "
 		"that the A0/A1 straps give address 0x%02x; docs/wiring.md)",
-		addr, hil_i2c_spec(bus), addr);
+		drv->chip, addr, hil_i2c_spec(bus), drv->chip, addr);
 	return HIL_ERR_IO;
 }
 
 static void fill_info(struct hil_sensor *s, const struct hil_config *cfg)
 {
-	const struct ina219_setup *st = ina219_get_setup(s->dev);
 	struct hil_sensor_info *i = &s->info;
 
 	memset(i, 0, sizeof(*i));
-	snprintf(i->type, sizeof(i->type), "ina219");
+	snprintf(i->type, sizeof(i->type), "%s", s->drv->name);
+	i->chip = s->drv->chip;
 	snprintf(i->bus, sizeof(i->bus), "%s", hil_i2c_spec(s->bus));
 	snprintf(i->bus_type, sizeof(i->bus_type), "%s", hil_i2c_type(s->bus));
-	i->address = ina219_addr(s->dev);
-	i->model = hil_i2c_sim_model(s->bus) != NULL;
+	i->address = cfg->sensor.address;
+	i->model = s->src.model != NULL;
 	i->source = i->model ? "model" : "measured";
-	i->shunt_ohm = ina219_shunt_ohm(s->dev);
+	i->shunt_ohm = s->src.shunt_ohm;
 	i->max_current_a = cfg->sensor.max_current_a;
-	i->config_reg = st->config;
-	i->cal_reg = st->cal;
-	i->current_lsb_a = st->eff_lsb_a;
-	i->power_lsb_w = st->power_lsb_w;
-	i->pga_div = st->pga_div;
-	i->shunt_range_v = st->shunt_range_v;
-	i->bus_range_v = cfg->sensor.bus_range_v;
-	i->adc_bits = cfg->sensor.adc_bits;
-	i->adc_samples = cfg->sensor.adc_samples;
-	i->cycle_us = st->cycle_us;
+	s->drv->describe(s->dev, cfg, i);
 }
 
-static int ina219_sensor_sample(void *dev, struct hil_sensor_sample *out)
+static void fill_source(struct hil_sensor *s, const struct hil_config *cfg)
 {
-	struct ina219_reading r;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = ina219_sample(dev, &r);
-	if (ret != HIL_OK) {
-		return ret;
-	}
-	out->bus_mv = r.bus_mv;
-	out->shunt_uv = r.shunt_uv;
-	out->cnvr = r.cnvr;
-	out->overflow = r.out_of_range;
-	return HIL_OK;
+	memset(&s->src, 0, sizeof(s->src));
+	s->src.chip = s->drv->chip;
+	s->src.address = cfg->sensor.address;
+	s->drv->source(s->dev, s->bus, &s->src);
 }
 
-static int ina219_sensor_load(void *model, int on)
-{
-	return ina219_model_load(model, on);
-}
-
-static void fill_source(struct hil_sensor *s)
-{
-	const struct ina219_setup *st = ina219_get_setup(s->dev);
-	struct hil_sensor_source *src = &s->src;
-
-	memset(src, 0, sizeof(*src));
-	src->dev = s->dev;
-	src->sample = ina219_sensor_sample;
-	src->chip = "INA219";
-	src->address = s->info.address;
-	src->shunt_ohm = s->info.shunt_ohm;
-	src->cycle_us = st->cycle_us;
-	src->continuous = (st->config & 7u) == INA219_MODE_BOTH_CONTINUOUS;
-	src->model = hil_i2c_sim_model(s->bus);
-	src->load = src->model != NULL ? ina219_sensor_load : NULL;
-}
-
-/* Settings the driver needs that a config built by hand may lack. */
+/*
+ * The driver of cfg's sensor, and whether it can take cfg's settings
+ * (a config built by hand may lack them).
+ */
 static int check_settings(const struct hil_config *cfg,
-			  struct ina219_config *ic, char *err, size_t errlen)
+			  const struct hil_sensor_driver **drv, char *err,
+			  size_t errlen)
 {
-	struct ina219_setup st;
+	char names[256], why[512] = "";
+	int ret;
 
 	if (!hil_sensor_configured(cfg)) {
 		set_err(err, errlen,
@@ -276,31 +217,28 @@ static int check_settings(const struct hil_config *cfg,
 			"\"sensor\" section, see docs/wiring.md");
 		return HIL_ERR_NA;
 	}
-	if (strcmp(cfg->sensor.type, "ina219") != 0) {
+	*drv = hil_sensor_find(cfg->sensor.type);
+	if (*drv == NULL) {
+		hil_sensor_names(names, sizeof(names));
 		set_err(err, errlen,
-			"sensor.type \"%s\": not a sensor hilrun knows (ina219)",
-			cfg->sensor.type);
+			"sensor.type \"%s\": not a sensor hilrun knows (%s)",
+			cfg->sensor.type, names);
 		return HIL_ERR_CONFIG;
 	}
-	driver_config(cfg, ic);
-	if (ina219_calc(ic, &st) != HIL_OK) {
-		set_err(err, errlen,
-			"sensor: settings the INA219 cannot take (shunt_ohm "
-			"%g, max_current_a %g, pga_div %u, adc %u bit x%u: "
-			"the message above says which)",
-			ic->shunt_ohm, ic->max_current_a, ic->pga_div,
-			ic->bus_bits, ic->bus_samples);
-		return HIL_ERR_CONFIG;
+	ret = (*drv)->settings(cfg, why, sizeof(why));
+	if (ret != HIL_OK) {
+		set_err(err, errlen, "%s", why);
 	}
-	return HIL_OK;
+	return ret;
 }
 
 int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
 			struct hil_sensor **out, char *err, size_t errlen)
 {
-	struct ina219_config ic;
+	const struct hil_sensor_driver *drv = NULL;
 	struct hil_sensor *s;
 	uint16_t por = 0;
+	uint8_t addr;
 	int ret;
 
 	set_err(err, errlen, "%s", "");
@@ -312,11 +250,12 @@ int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
 		hil_i2c_close(bus);
 		return HIL_ERR_ARG;
 	}
-	ret = check_settings(cfg, &ic, err, errlen);
+	ret = check_settings(cfg, &drv, err, errlen);
 	if (ret != HIL_OK) {
 		goto err_bus;
 	}
-	ret = first_contact(bus, ic.addr, &por, err, errlen);
+	addr = cfg->sensor.address;
+	ret = first_contact(drv, bus, addr, &por, err, errlen);
 	if (ret != HIL_OK) {
 		goto err_bus;
 	}
@@ -326,18 +265,28 @@ int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
 		ret = HIL_ERR_NOMEM;
 		goto err_bus;
 	}
+	s->drv = drv;
 	s->bus = bus;
-	ret = ina219_open(&s->dev, bus, &ic);
-	if (ret != HIL_OK) {
+	ret = drv->open(&s->dev, bus, cfg);
+	if (ret == HIL_ERR_NA) {
 		set_err(err, errlen,
-			"INA219 at 0x%02x on %s answers (configuration 0x%04x) "
-			"but did not take its setup: %s (the message above "
-			"says what was written and read back)",
-			ic.addr, hil_i2c_spec(bus), por, hil_strerror(ret));
+			"%s at 0x%02x on %s answers (%s 0x%04x) but is not an "
+			"%s (the message above says what it reads)",
+			drv->chip, addr, hil_i2c_spec(bus), drv->contact_name,
+			por, drv->chip);
 		goto err_free;
 	}
+	if (ret != HIL_OK) {
+		set_err(err, errlen,
+			"%s at 0x%02x on %s answers (%s 0x%04x) but did not take "
+			"its setup: %s (the message above says what was "
+			"written and read back)",
+			drv->chip, addr, hil_i2c_spec(bus), drv->contact_name,
+			por, hil_strerror(ret));
+		goto err_free;
+	}
+	fill_source(s, cfg);
 	fill_info(s, cfg);
-	fill_source(s);
 	{
 		char line[512];
 
@@ -359,7 +308,7 @@ err_bus:
 int hil_sensor_open(const struct hil_config *cfg, struct hil_sensor **out,
 		    char *err, size_t errlen)
 {
-	struct ina219_config ic;
+	const struct hil_sensor_driver *drv = NULL;
 	struct hil_i2c_bus *bus = NULL;
 	int ret;
 
@@ -372,7 +321,7 @@ int hil_sensor_open(const struct hil_config *cfg, struct hil_sensor **out,
 		return HIL_ERR_ARG;
 	}
 	/* Settings first: a typo costs no USB round trip. */
-	ret = check_settings(cfg, &ic, err, errlen);
+	ret = check_settings(cfg, &drv, err, errlen);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -384,7 +333,7 @@ int hil_sensor_open(const struct hil_config *cfg, struct hil_sensor **out,
 	}
 	ret = hil_i2c_open(&bus, cfg->sensor.bus);
 	if (ret != HIL_OK) {
-		return bus_error(cfg->sensor.bus, ret, err, errlen);
+		return bus_error(cfg, ret, err, errlen);
 	}
 	return hil_sensor_open_bus(cfg, bus, out, err, errlen);
 }
@@ -394,7 +343,7 @@ void hil_sensor_close(struct hil_sensor *s)
 	if (s == NULL) {
 		return;
 	}
-	ina219_close(s->dev);
+	s->drv->close(s->dev);
 	hil_i2c_close(s->bus);
 	free(s);
 }
@@ -456,27 +405,17 @@ void hil_sensor_describe(const struct hil_sensor *s,
 
 int hil_sensor_summary(const struct hil_sensor *s, char *buf, size_t len)
 {
-	const struct hil_sensor_info *i;
-
 	if (s == NULL) {
 		return snprintf(buf, len, "no sensor");
 	}
-	i = &s->info;
-	return snprintf(buf, len,
-			"INA219 at 0x%02x on %s (%s): shunt %g ohm, max %g A, "
-			"+-%g mV, bus %u V, config 0x%04x, cal %u, LSB %.4g "
-			"uA, %u-bit x%u, cycle %u us",
-			i->address, i->bus, i->source, i->shunt_ohm,
-			i->max_current_a, i->shunt_range_v * 1e3,
-			i->bus_range_v, i->config_reg, i->cal_reg,
-			i->current_lsb_a * 1e6, i->adc_bits, i->adc_samples,
-			i->cycle_us);
+	return s->drv->summary(&s->info, buf, len);
 }
 
 int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len)
 {
-	struct ina219_config ic;
+	const struct hil_sensor_driver *drv = NULL;
 	struct hil_i2c_bus *bus = NULL;
+	char more[256] = "";
 	uint16_t val = 0;
 	int ret;
 
@@ -485,7 +424,7 @@ int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len)
 		set_err(detail, len, "no configuration given");
 		return HIL_ERR_ARG;
 	}
-	ret = check_settings(cfg, &ic, detail, len);
+	ret = check_settings(cfg, &drv, detail, len);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -497,15 +436,20 @@ int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len)
 	}
 	ret = hil_i2c_open(&bus, cfg->sensor.bus);
 	if (ret != HIL_OK) {
-		return bus_error(cfg->sensor.bus, ret, detail, len);
+		return bus_error(cfg, ret, detail, len);
 	}
-	ret = first_contact(bus, ic.addr, &val, detail, len);
-	if (ret == HIL_OK) {
+	ret = first_contact(drv, bus, cfg->sensor.address, &val, detail, len);
+	if (ret == HIL_OK && drv->probe != NULL) {
+		ret = drv->probe(bus, cfg->sensor.address, val, more,
+				 sizeof(more));
+	}
+	if (ret == HIL_OK || ret == HIL_ERR_NA) {
 		set_err(detail, len,
-			"INA219 at 0x%02x on %s answers: configuration "
-			"0x%04x%s%s",
-			ic.addr, cfg->sensor.bus, val,
-			val == INA219_CONFIG_POR ? " (power-on default)" : "",
+			"%s at 0x%02x on %s answers: %s 0x%04x%s%s%s",
+			drv->chip, cfg->sensor.address, cfg->sensor.bus,
+			drv->contact_name, val,
+			val == drv->contact_por ? " (power-on default)" : "",
+			more,
 			hil_i2c_sim_model(bus) != NULL ? " (simulated)" : "");
 	}
 	hil_i2c_close(bus);

@@ -1,4 +1,4 @@
-/* sensor: the run configuration's current sensor, opened: the I2C bus and the INA219 on it, configured and described for reports. */
+/* sensor: the run configuration's current sensor, opened: the I2C bus and the chip on it (through its driver, driver.h), configured and described for reports. */
 #ifndef HIL_SENSOR_H
 #define HIL_SENSOR_H
 
@@ -12,11 +12,12 @@ struct hil_i2c_bus;
 
 /* What a report says about the sensor (docs/wiring.md, docs/configs.md). */
 struct hil_sensor_info {
-	char type[HIL_CFG_NAME]; /* "ina219" */
+	char type[HIL_CFG_NAME]; /* its driver's name: "ina219" */
+	const char *chip;	 /* "INA219" (static) */
 	char bus[HIL_CFG_STR];	 /* the bus spec, e.g. "ftdi:0403:6014" */
 	char bus_type[16];	 /* "ftdi", "linux" or "sim" */
 	uint8_t address;	 /* 7-bit */
-	int model;		 /* 1: a simulated INA219 ("sim:" bus) */
+	int model;		 /* 1: a simulated chip ("sim:" bus) */
 	const char *source;	 /* "model" or "measured" (static) */
 	double shunt_ohm;
 	double max_current_a;
@@ -86,10 +87,10 @@ struct hil_sensor_source {
 int hil_sensor_configured(const struct hil_config *cfg);
 
 /**
- * Open the bus named by cfg->sensor.bus, then reset the INA219 at
- * cfg->sensor.address and write its configuration (continuous shunt and bus
- * conversions, cfg's ranges and ADC settings) and its calibration, read
- * both back. A missing or unplugged adapter fails at once (a USB or device
+ * Open the bus named by cfg->sensor.bus, then, through the driver of
+ * cfg->sensor.type, reset the chip at cfg->sensor.address and write its
+ * configuration (continuous shunt and bus conversions, cfg's ranges and
+ * ADC settings) and its calibration, read them back. A missing or unplugged adapter fails at once (a USB or device
  * lookup, no retries) with a message naming the adapter looked for.
  * @param cfg borrowed; only cfg->sensor is read.
  * @param out receives the sensor; the caller closes it with
@@ -98,10 +99,11 @@ int hil_sensor_configured(const struct hil_config *cfg);
  *        NUL-terminated); may be NULL. The backend's own detail (libftdi's
  *        or the kernel's text) is in the log.
  * @return HIL_OK; HIL_ERR_NA (no sensor configured, or the adapter or
- *         device is not there); HIL_ERR_CONFIG (a bad bus spec or settings
- *         the INA219 cannot take); HIL_ERR_IO (the adapter could not be set
- *         up, or the INA219 does not answer or reads back wrong);
- *         HIL_ERR_NOMEM; HIL_ERR_ARG (NULL cfg or out).
+ *         device is not there, or another chip answers); HIL_ERR_CONFIG (an
+ *         unknown sensor.type, a bad bus spec or settings the chip cannot
+ *         take); HIL_ERR_IO (the adapter could not be set up, or the chip
+ *         does not answer or reads back wrong); HIL_ERR_NOMEM; HIL_ERR_ARG
+ *         (NULL cfg or out).
  */
 int hil_sensor_open(const struct hil_config *cfg, struct hil_sensor **out,
 		    char *err, size_t errlen);
@@ -114,7 +116,7 @@ int hil_sensor_open(const struct hil_config *cfg, struct hil_sensor **out,
 int hil_sensor_open_bus(const struct hil_config *cfg, struct hil_i2c_bus *bus,
 			struct hil_sensor **out, char *err, size_t errlen);
 
-/** Close the INA219 handle and the bus, free s. NULL is allowed. */
+/** Close the chip's handle and the bus, free s. NULL is allowed. */
 void hil_sensor_close(struct hil_sensor *s);
 
 /**
@@ -150,20 +152,23 @@ void hil_sensor_describe(const struct hil_sensor *s,
 			 struct hil_sensor_info *out);
 
 /**
- * One line for people, e.g. "INA219 at 0x40 on ftdi:0403:6014 (measured):
- * shunt 0.1 ohm, +-40 mV, cal 20480, LSB 20 uA, 12-bit x1, cycle 1064 us".
+ * One line for people, from the driver, e.g. "INA219 at 0x40 on
+ * ftdi:0403:6014 (measured): shunt 0.1 ohm, +-40 mV, cal 20480, LSB 20 uA,
+ * 12-bit x1, cycle 1064 us".
  * @return the length snprintf would write (as snprintf).
  */
 int hil_sensor_summary(const struct hil_sensor *s, char *buf, size_t len);
 
 /**
- * Check without changing anything: open the bus, read the INA219's
- * configuration register at cfg->sensor.address, close. Nothing is
- * written, so a chip another process set up keeps its settings.
+ * Check without changing anything: open the bus, read the chip's
+ * configuration register at cfg->sensor.address (and whatever else its
+ * driver reads to know it, e.g. ID registers), close. Nothing is written,
+ * so a chip another process set up keeps its settings.
  * @param detail receives a one-line result, on success ("INA219 at 0x40
  *        on ... answers: configuration 0x399f") and on failure (what was
  *        looked for and why it failed).
- * @return HIL_OK, or as hil_sensor_open().
+ * @return HIL_OK, HIL_ERR_NA (another chip answers), or as
+ *         hil_sensor_open().
  */
 int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len);
 
