@@ -1,4 +1,4 @@
-/* registry: the tables of drivers built from drivers.def, and the lookups by name the core uses instead of naming a driver. */
+/* registry: the tables of drivers built from drivers.def, and the lookups by name the core uses instead of naming a driver (the sim I2C bus finds its chips' models through the sensor table). */
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +100,33 @@ int hil_sensor_names(char *buf, size_t len)
 		names[i] = sensors[i]->name;
 	}
 	names[N_SENSORS] = NULL;
+	return hil_drivers_join(buf, len, names);
+}
+
+const struct hil_i2c_sim_chip *hil_i2c_sim_chip_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < N_SENSORS; i++) {
+		if (sensors[i]->sim != NULL &&
+		    strcmp(sensors[i]->sim->name, name) == 0) {
+			return sensors[i]->sim;
+		}
+	}
+	return NULL;
+}
+
+int hil_i2c_sim_chip_names(char *buf, size_t len)
+{
+	const char *names[N_SENSORS + 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < N_SENSORS; i++) {
+		if (sensors[i]->sim != NULL) {
+			names[n++] = sensors[i]->sim->name;
+		}
+	}
+	names[n] = NULL;
 	return hil_drivers_join(buf, len, names);
 }
 

@@ -63,7 +63,7 @@ static void rig_open(struct rig *r, const char *spec, double max_a)
 
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(hil_i2c_open(&bus, spec), HIL_OK);
-	r->m = hil_i2c_sim_model(bus);
+	r->m = hil_i2c_sim_model(bus, "ina219");
 	assert_non_null(r->m);
 	r->clock_ns = START_NS;
 	r->epoch_ns = START_NS;

@@ -114,7 +114,7 @@ static void test_bad_transactions_are_refused(void **state)
 	assert_int_equal(hil_i2c_xfer(bus, 0x40, b, 0, b, 0), HIL_ERR_ARG);
 	assert_int_equal(hil_i2c_xfer(bus, 0x80, b, 1, NULL, 0), HIL_ERR_ARG);
 	assert_int_equal(hil_i2c_xfer(NULL, 0x40, b, 1, NULL, 0), HIL_ERR_ARG);
-	assert_null(hil_i2c_sim_model(NULL));
+	assert_null(hil_i2c_sim_model(NULL, NULL));
 	hil_i2c_close(bus);
 	hil_i2c_close(NULL);
 }

@@ -47,7 +47,7 @@ static struct hil_i2c_bus *sim_bus(const char *spec)
 	struct hil_i2c_bus *bus = NULL;
 
 	assert_int_equal(hil_i2c_open(&bus, spec), HIL_OK);
-	assert_non_null(hil_i2c_sim_model(bus));
+	assert_non_null(hil_i2c_sim_model(bus, "ina219"));
 	return bus;
 }
 
@@ -210,7 +210,7 @@ static void test_calc_rejects_bad_configs(void **state)
 static void test_read_datasheet_example_registers(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40,shunt=0.002");
-	struct ina219_model *m = hil_i2c_sim_model(bus);
+	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -241,7 +241,7 @@ static void test_read_datasheet_example_registers(void **state)
 static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus);
+	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -278,7 +278,7 @@ static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 static void test_overflow_flag_is_an_error_naming_it(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus);
+	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -309,7 +309,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus);
+	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -336,7 +336,7 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 static void test_conversion_ready_follows_the_adc_timing(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus);
+	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
 	struct manual_clock clk = {0};
 	struct ina219_config cfg;
 	struct ina219_reading r;
@@ -390,7 +390,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 static void test_dead_sensor_error_names_address_and_register(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus);
+	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -514,7 +514,8 @@ static void test_sim_spec_options(void **state)
 					    "bus_v=5,idle_ma=1,active_ma=2,"
 					    "active=0-10:20-30,dead_after=7"),
 			 HIL_OK);
-	assert_int_equal(ina219_model_addr(hil_i2c_sim_model(bus)), 0x45);
+	assert_int_equal(ina219_model_addr(hil_i2c_sim_model(bus, "ina219")),
+			 0x45);
 	assert_string_equal(hil_i2c_type(bus), "sim");
 	hil_i2c_close(bus);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -15,17 +15,17 @@
  *   ... ,100k | ,400k            SCL frequency (default 400k)
  *   ... ,if=B                    MPSSE channel of a dual/quad chip (A..D)
  *   linux:/dev/i2c-1             Linux i2c-dev (I2C_RDWR)
- *   sim:ina219@0x40[,opt=val..]  simulated INA219 (see sim.c for options:
- *                                shunt, bus_v, idle_ma, active_ma,
- *                                active=START-END[:START-END..] in us,
- *                                dead_after=N transactions)
+ *   sim:ina219@0x40[,opt=val..]  a simulated chip, any sensor driver's
+ *                                model (sim:ina226@..., see sim.c for
+ *                                options: shunt, bus_v, idle_ma,
+ *                                active_ma, active=START-END[:START-END..]
+ *                                in us, dead_after=N transactions)
  *
  * Every call on one bus is serialised by a lock inside the bus, so a sampler
  * thread and a caller may share it; a transaction is never interleaved.
  */
 
 struct hil_i2c_bus;
-struct ina219_model;
 struct ftdi_context;
 
 /* One transaction: START, write w, repeated START, read r, STOP. */
@@ -158,12 +158,64 @@ int hil_i2c_ftdi_clock(struct hil_i2c_bus *bus, unsigned *scl_hz,
 
 /* ---- sim backend ---- */
 
-/**
- * The INA219 model behind a "sim:" bus, for tests to set its clock, its
- * waveform or make it die. Borrowed: valid until hil_i2c_close().
- * @return NULL if bus is not a sim bus.
+#define HIL_I2C_SIM_WINDOWS 64
+
+/* A simulated chip's load and faults: the options of its spec (sim.c). */
+struct hil_i2c_sim_opts {
+	double shunt_ohm; /* shunt=OHM: what the load's current flows through */
+	double bus_v;	  /* bus_v=V */
+	double idle_a;	  /* idle_ma=MA: outside the active windows */
+	double active_a;  /* active_ma=MA: inside them */
+	size_t n;	  /* active=A-B[:C-D]: windows in us since open */
+	struct {
+		uint64_t start_us;
+		uint64_t end_us;
+	} win[HIL_I2C_SIM_WINDOWS];
+	long dead_after; /* dead_after=N transactions, then no ACK; -1 never */
+};
+
+/*
+ * A register model the sim backend can put on its bus, "sim:<name>@ADDR":
+ * each sensor driver names its chip's (drivers/sensor/driver.h), so a new
+ * sensor's simulated twin needs no edit here. Every function takes the
+ * model create() returned.
  */
-struct ina219_model *hil_i2c_sim_model(struct hil_i2c_bus *bus);
+struct hil_i2c_sim_chip {
+	const char *name; /* "ina219", as in the spec */
+	/* A model at addr with o's load, on the host's time (CLOCK_MONOTONIC)
+	 * from now. @return it, or NULL (no memory). */
+	void *(*create)(uint8_t addr, const struct hil_i2c_sim_opts *o);
+	void (*destroy)(void *model);
+	/* The bus side, byte by byte (the same events ftdi clocks out):
+	 * START + address byte (1: ACK), a written byte (1: ACK), a read
+	 * byte, STOP. */
+	int (*start)(void *model, uint8_t addr_rw);
+	int (*write)(void *model, uint8_t byte);
+	uint8_t (*read)(void *model);
+	void (*stop)(void *model);
+	/* The load follows the host: active (on) or idle (off) from now, as
+	 * the board around the stub's energy loop. @return 0, or -1 when the
+	 * model's waveform has no load to switch. */
+	int (*load)(void *model, int on);
+};
+
+/** The chip named name that the sim backend can host (registry.c), or NULL. */
+const struct hil_i2c_sim_chip *hil_i2c_sim_chip_find(const char *name);
+
+/** Their names, for a message: "ina219 or ina226" (as snprintf). */
+int hil_i2c_sim_chip_names(char *buf, size_t len);
+
+/** The chip a sim bus hosts, or NULL if bus is not a sim bus. */
+const struct hil_i2c_sim_chip *hil_i2c_sim_chip(struct hil_i2c_bus *bus);
+
+/**
+ * The model behind a "sim:" bus, for tests to set its clock, its waveform
+ * or make it die (cast to the chip's model: struct ina219_model * for
+ * "ina219"). Borrowed: valid until hil_i2c_close().
+ * @param chip the chip expected ("ina219"), or NULL for whichever it is.
+ * @return NULL if bus is not a sim bus or hosts another chip.
+ */
+void *hil_i2c_sim_model(struct hil_i2c_bus *bus, const char *chip);
 
 /* ---- for backends only ---- */
 

@@ -1,4 +1,4 @@
-/* sim: the simulated I2C bus with one INA219 model on it, the "sim:" backend (tests, and runs without hardware). */
+/* sim: the simulated I2C bus with one chip's register model on it (any sensor driver's twin), the "sim:" backend (tests, and runs without hardware). */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"i2c-sim"
 
@@ -10,10 +10,10 @@
 
 #include "util/err.h"
 #include "util/log.h"
-#include "drivers/sensor/ina219_model.h"
 
 /*
- * Spec: "ina219@ADDR[,option...]" with options
+ * Spec: "CHIP@ADDR[,option...]", CHIP a sensor driver's name ("ina219",
+ * hil_i2c_sim_chip_find()), with options
  *   shunt=OHM         shunt resistor of the model (default 0.1)
  *   bus_v=V           bus voltage (default 3.3)
  *   idle_ma=MA        current outside active windows (default 10)
@@ -23,7 +23,8 @@
  */
 
 struct sim {
-	struct ina219_model *dev;
+	const struct hil_i2c_sim_chip *chip;
+	void *dev; /* the chip's model */
 };
 
 static int parse_double(const char *s, double *out)
@@ -35,7 +36,7 @@ static int parse_double(const char *s, double *out)
 	return (errno != 0 || end == s || *end != '\0') ? -1 : 0;
 }
 
-static int parse_windows(struct ina219_steps *st, const char *s)
+static int parse_windows(struct hil_i2c_sim_opts *st, const char *s)
 {
 	while (*s != '\0') {
 		unsigned long long a, b;
@@ -52,7 +53,7 @@ static int parse_windows(struct ina219_steps *st, const char *s)
 		    (*end != '\0' && *end != ':')) {
 			return -1;
 		}
-		if (st->n >= INA219_STEPS_MAX) {
+		if (st->n >= HIL_I2C_SIM_WINDOWS) {
 			return -1;
 		}
 		st->win[st->n].start_us = a;
@@ -64,8 +65,7 @@ static int parse_windows(struct ina219_steps *st, const char *s)
 }
 
 /* One "key=value" option into the waveform or the fault settings. */
-static int parse_option(const char *opt, struct ina219_steps *st, double *shunt,
-			long *dead_after)
+static int parse_option(const char *opt, struct hil_i2c_sim_opts *st)
 {
 	const char *eq = strchr(opt, '=');
 	const char *v;
@@ -83,9 +83,9 @@ static int parse_option(const char *opt, struct ina219_steps *st, double *shunt,
 	}
 	if (KEY("dead_after")) {
 		errno = 0;
-		*dead_after = strtol(v, &end, 10);
+		st->dead_after = strtol(v, &end, 10);
 		return (errno != 0 || end == v || *end != '\0' ||
-			*dead_after < 0)
+			st->dead_after < 0)
 			       ? -1
 			       : 0;
 	}
@@ -93,7 +93,7 @@ static int parse_option(const char *opt, struct ina219_steps *st, double *shunt,
 		return -1;
 	}
 	if (KEY("shunt") && d > 0.0) {
-		*shunt = d;
+		st->shunt_ohm = d;
 	} else if (KEY("bus_v") && d >= 0.0) {
 		st->bus_v = d;
 	} else if (KEY("idle_ma")) {
@@ -109,24 +109,36 @@ static int parse_option(const char *opt, struct ina219_steps *st, double *shunt,
 
 static int sim_open(struct hil_i2c_bus *bus, const char *where)
 {
-	struct ina219_steps st = {3.3, 0.010, 0.025, 0.0, 0, 0, {{0, 0}}};
-	double shunt = 0.1;
-	long dead_after = -1, addr;
-	char *copy, *opt, *save = NULL, *end;
+	struct hil_i2c_sim_opts o;
+	const struct hil_i2c_sim_chip *chip = NULL;
+	const char *at = strchr(where, '@');
+	char *copy, *opt, *save = NULL, *end, names[128];
 	struct sim *s;
+	long addr;
 	int ret = HIL_ERR_ARG;
 
-	if (strncmp(where, "ina219@", 7) != 0) {
-		hil_err("%s: the simulated bus has an INA219 only "
-			"(sim:ina219@0x40[,options])",
-			hil_i2c_spec(bus));
-		return HIL_ERR_ARG;
-	}
-	copy = strdup(where + 7);
+	memset(&o, 0, sizeof(o));
+	o.shunt_ohm = 0.1;
+	o.bus_v = 3.3;
+	o.idle_a = 0.010;
+	o.active_a = 0.025;
+	o.dead_after = -1;
+	copy = strdup(where);
 	if (copy == NULL) {
 		return HIL_ERR_NOMEM;
 	}
-	opt = strtok_r(copy, ",", &save);
+	if (at != NULL) {
+		copy[at - where] = '\0';
+		chip = hil_i2c_sim_chip_find(copy);
+	}
+	if (chip == NULL) {
+		hil_i2c_sim_chip_names(names, sizeof(names));
+		hil_err("%s: the simulated bus hosts %s "
+			"(sim:CHIP@0x40[,options])",
+			hil_i2c_spec(bus), names);
+		goto out;
+	}
+	opt = strtok_r(copy + (at - where) + 1, ",", &save);
 	errno = 0;
 	addr = opt != NULL ? strtol(opt, &end, 0) : -1;
 	if (opt == NULL || errno != 0 || *end != '\0' || addr < 0x08 ||
@@ -137,7 +149,7 @@ static int sim_open(struct hil_i2c_bus *bus, const char *where)
 	}
 	for (opt = strtok_r(NULL, ",", &save); opt != NULL;
 	     opt = strtok_r(NULL, ",", &save)) {
-		if (parse_option(opt, &st, &shunt, &dead_after) != 0) {
+		if (parse_option(opt, &o) != 0) {
 			hil_err("%s: bad option '%s' (shunt, bus_v, idle_ma, "
 				"active_ma, active=A-B[:C-D], dead_after)",
 				hil_i2c_spec(bus), opt);
@@ -149,17 +161,16 @@ static int sim_open(struct hil_i2c_bus *bus, const char *where)
 		ret = HIL_ERR_NOMEM;
 		goto out;
 	}
-	s->dev = ina219_model_new((uint8_t)addr, shunt);
+	s->chip = chip;
+	s->dev = chip->create((uint8_t)addr, &o);
 	if (s->dev == NULL) {
 		free(s);
 		ret = HIL_ERR_NOMEM;
 		goto out;
 	}
-	ina219_model_set_steps(s->dev, &st);
-	ina219_model_set_dead_after(s->dev, dead_after);
 	hil_i2c_set_priv(bus, s);
-	hil_dbg("%s: INA219 model at 0x%02lx, %.3f ohm", hil_i2c_spec(bus),
-		addr, shunt);
+	hil_dbg("%s: %s model at 0x%02lx, %.3f ohm", hil_i2c_spec(bus),
+		chip->name, addr, o.shunt_ohm);
 	ret = HIL_OK;
 out:
 	free(copy);
@@ -171,7 +182,7 @@ static void sim_close(struct hil_i2c_bus *bus)
 	struct sim *s = hil_i2c_priv(bus);
 
 	if (s != NULL) {
-		ina219_model_free(s->dev);
+		s->chip->destroy(s->dev);
 		free(s);
 	}
 	hil_i2c_set_priv(bus, NULL);
@@ -199,40 +210,54 @@ static int sim_xfer(struct hil_i2c_bus *bus, uint8_t addr, const uint8_t *w,
 	size_t i;
 
 	if (wlen > 0) {
-		if (!ina219_model_i2c_start(s->dev, (uint8_t)(addr << 1))) {
+		if (!s->chip->start(s->dev, (uint8_t)(addr << 1))) {
 			ret = nack(bus, addr, "write", (size_t)-1, 0);
 			goto stop;
 		}
 		for (i = 0; i < wlen; i++) {
-			if (!ina219_model_i2c_write(s->dev, w[i])) {
+			if (!s->chip->write(s->dev, w[i])) {
 				ret = nack(bus, addr, "write", i, wlen);
 				goto stop;
 			}
 		}
 	}
 	if (rlen > 0) {
-		if (!ina219_model_i2c_start(s->dev, (uint8_t)(addr << 1 | 1))) {
+		if (!s->chip->start(s->dev, (uint8_t)(addr << 1 | 1))) {
 			ret = nack(bus, addr, "read", (size_t)-1, 0);
 			goto stop;
 		}
 		for (i = 0; i < rlen; i++) {
-			r[i] = ina219_model_i2c_read(s->dev);
+			r[i] = s->chip->read(s->dev);
 		}
 	}
 stop:
-	ina219_model_i2c_stop(s->dev);
+	s->chip->stop(s->dev);
 	return ret;
 }
 
-struct ina219_model *hil_i2c_sim_model(struct hil_i2c_bus *bus)
+static struct sim *sim_of(struct hil_i2c_bus *bus)
 {
-	struct sim *s;
-
 	if (bus == NULL || strcmp(hil_i2c_type(bus), "sim") != 0) {
 		return NULL;
 	}
-	s = hil_i2c_priv(bus);
-	return s != NULL ? s->dev : NULL;
+	return hil_i2c_priv(bus);
+}
+
+const struct hil_i2c_sim_chip *hil_i2c_sim_chip(struct hil_i2c_bus *bus)
+{
+	struct sim *s = sim_of(bus);
+
+	return s != NULL ? s->chip : NULL;
+}
+
+void *hil_i2c_sim_model(struct hil_i2c_bus *bus, const char *chip)
+{
+	struct sim *s = sim_of(bus);
+
+	if (s == NULL || (chip != NULL && strcmp(s->chip->name, chip) != 0)) {
+		return NULL;
+	}
+	return s->dev;
 }
 
 const struct hil_i2c_ops hil_i2c_sim_ops = {

@@ -9,9 +9,8 @@
 
 #include "config/config.h"
 #include "config/jsonld.h"
+#include "drivers/i2c/i2c.h"
 #include "sensor.h"
-
-struct hil_i2c_bus;
 
 /*
  * One sensor chip on the I2C bus interface: its glue file (e.g.
@@ -80,11 +79,9 @@ struct hil_sensor_driver {
 	int (*summary)(const struct hil_sensor_info *i, char *buf, size_t len);
 	/*
 	 * What the sampler needs of the open chip: dev, sample, shunt_ohm,
-	 * cycle_us, continuous, and the simulated chip's model and load
-	 * switch when the bus is simulated.
+	 * cycle_us, continuous (sensor.c fills the rest).
 	 */
-	void (*source)(void *dev, struct hil_i2c_bus *bus,
-		       struct hil_sensor_source *out);
+	void (*source)(void *dev, struct hil_sensor_source *out);
 	/*
 	 * Optional, for the doctor's probe after contact_reg answered with
 	 * value: read only, what else the chip says about itself (e.g. its
@@ -93,6 +90,10 @@ struct hil_sensor_driver {
 	 */
 	int (*probe)(struct hil_i2c_bus *bus, uint8_t addr, uint16_t value,
 		     char *buf, size_t len);
+
+	/* Its register model, as the sim backend hosts it (sim:<name>@ADDR):
+	 * the simulated twin the tests and runs without hardware use. */
+	const struct hil_i2c_sim_chip *sim;
 };
 
 /** The sensor driver named name (sensor.type), or NULL. */

@@ -1,4 +1,4 @@
-/* ina219_sensor: the INA219 as a sensor driver (sensor.type "ina219"): its config keys and checks, its setup from the config, its report fields and summary, the sampler's reading. */
+/* ina219_sensor: the INA219 as a sensor driver (sensor.type "ina219"): its config keys and checks, its setup from the config, its report fields and summary, the sampler's reading, and its model as the sim bus hosts it. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"sensor"
 
@@ -229,13 +229,7 @@ static int sample(void *dev, struct hil_sensor_sample *out)
 	return HIL_OK;
 }
 
-static int model_load(void *model, int on)
-{
-	return ina219_model_load(model, on);
-}
-
-static void source(void *dev, struct hil_i2c_bus *bus,
-		   struct hil_sensor_source *src)
+static void source(void *dev, struct hil_sensor_source *src)
 {
 	const struct ina219_setup *st = ina219_get_setup(dev);
 
@@ -244,9 +238,73 @@ static void source(void *dev, struct hil_i2c_bus *bus,
 	src->shunt_ohm = ina219_shunt_ohm(dev);
 	src->cycle_us = st->cycle_us;
 	src->continuous = (st->config & 7u) == INA219_MODE_BOTH_CONTINUOUS;
-	src->model = hil_i2c_sim_model(bus);
-	src->load = src->model != NULL ? model_load : NULL;
 }
+
+/* ---- the simulated twin (ina219_model.c) on the sim bus ---- */
+
+static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
+{
+	struct ina219_model *m = ina219_model_new(addr, o->shunt_ohm);
+	struct ina219_steps st;
+	size_t k;
+
+	if (m == NULL) {
+		return NULL;
+	}
+	memset(&st, 0, sizeof(st));
+	st.bus_v = o->bus_v;
+	st.idle_a = o->idle_a;
+	st.active_a = o->active_a;
+	for (k = 0; k < o->n && k < INA219_STEPS_MAX; k++) {
+		st.win[k].start_us = o->win[k].start_us;
+		st.win[k].end_us = o->win[k].end_us;
+	}
+	st.n = k;
+	ina219_model_set_steps(m, &st);
+	ina219_model_set_dead_after(m, o->dead_after);
+	return m;
+}
+
+static void sim_destroy(void *m)
+{
+	ina219_model_free(m);
+}
+
+static int sim_start(void *m, uint8_t addr_rw)
+{
+	return ina219_model_i2c_start(m, addr_rw);
+}
+
+static int sim_write(void *m, uint8_t byte)
+{
+	return ina219_model_i2c_write(m, byte);
+}
+
+static uint8_t sim_read(void *m)
+{
+	return ina219_model_i2c_read(m);
+}
+
+static void sim_stop(void *m)
+{
+	ina219_model_i2c_stop(m);
+}
+
+static int sim_load(void *m, int on)
+{
+	return ina219_model_load(m, on);
+}
+
+static const struct hil_i2c_sim_chip sim = {
+	.name = "ina219",
+	.create = sim_create,
+	.destroy = sim_destroy,
+	.start = sim_start,
+	.write = sim_write,
+	.read = sim_read,
+	.stop = sim_stop,
+	.load = sim_load,
+};
 
 const struct hil_sensor_driver hil_sensor_ina219 = {
 	.name = "ina219",
@@ -267,4 +325,5 @@ const struct hil_sensor_driver hil_sensor_ina219 = {
 	.summary = summary,
 	.source = source,
 	.probe = NULL,
+	.sim = &sim,
 };

@@ -194,10 +194,15 @@ static void fill_info(struct hil_sensor *s, const struct hil_config *cfg)
 
 static void fill_source(struct hil_sensor *s, const struct hil_config *cfg)
 {
+	const struct hil_i2c_sim_chip *sim = hil_i2c_sim_chip(s->bus);
+
 	memset(&s->src, 0, sizeof(s->src));
+	s->drv->source(s->dev, &s->src);
 	s->src.chip = s->drv->chip;
 	s->src.address = cfg->sensor.address;
-	s->drv->source(s->dev, s->bus, &s->src);
+	/* Whatever chip the simulated bus hosts, its readings are a model. */
+	s->src.model = hil_i2c_sim_model(s->bus, NULL);
+	s->src.load = sim != NULL ? sim->load : NULL;
 }
 
 /*
@@ -450,7 +455,7 @@ int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len)
 			drv->contact_name, val,
 			val == drv->contact_por ? " (power-on default)" : "",
 			more,
-			hil_i2c_sim_model(bus) != NULL ? " (simulated)" : "");
+			hil_i2c_sim_chip(bus) != NULL ? " (simulated)" : "");
 	}
 	hil_i2c_close(bus);
 	return ret;
