@@ -242,7 +242,8 @@ void hil_config_defaults(struct hil_config *cfg)
 	cfg->sensor.bus_range_v = 16;
 	cfg->sensor.pga_div = 0;
 	cfg->sensor.adc_bits = 12;
-	cfg->sensor.adc_samples = 1;
+	cfg->sensor.averages = 1;
+	cfg->sensor.conversion_us = 0;
 	cfg->sensor.conversions = 50;
 	cfg->sensor.windows = 5;
 

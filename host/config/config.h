@@ -97,18 +97,30 @@ struct hil_config {
 		uint32_t leak_runs;
 	} bench;
 
-	/* The current sensor for energy per operation (docs/configs.md). */
+	/*
+	 * The current sensor for energy per operation (docs/configs.md). The
+	 * chip's own settings are read and checked by its driver
+	 * (drivers/sensor/driver.h); a field that several chips have is one.
+	 */
 	struct {
-		char type[HIL_CFG_NAME]; /* "none" (default) | "ina219" */
+		/* "none" (default) or a sensor driver (drivers/drivers.def) */
+		char type[HIL_CFG_NAME];
 		/* "ftdi:VID:PID[:SERIAL]" | "linux:/dev/i2c-N" | "sim:..." */
 		char bus[HIL_CFG_STR];
 		uint8_t address;      /* 7-bit, default 0x40 */
 		double shunt_ohm;     /* default 0.1 */
 		double max_current_a; /* default 0.4 */
-		unsigned bus_range_v; /* 16 (default) | 32 */
-		unsigned pga_div;     /* 0 (auto, default) | 1 | 2 | 4 | 8 */
-		unsigned adc_bits;    /* 9..12, default 12 */
-		unsigned adc_samples; /* 1 (default) .. 128, power of two */
+		unsigned bus_range_v; /* INA219: 16 (default) | 32 */
+		unsigned pga_div; /* INA219: 0 (auto, default) | 1 | 2 | 4 | 8 */
+		unsigned adc_bits; /* INA219: 9..12, default 12 */
+		/* Samples averaged per conversion, default 1: the INA219's
+		 * adc_samples (1..128, powers of two), the INA226's averages
+		 * (1, 4, 16 .. 1024) */
+		unsigned averages;
+		/* One conversion of each channel in us where the chip lets it
+		 * be chosen (INA226: 140 .. 8244); 0 (default): the chip's
+		 * default */
+		unsigned conversion_us;
 		uint32_t conversions; /* per energy window, default 50 */
 		uint32_t windows;     /* windows per row, default 5 */
 	} sensor;

@@ -1,4 +1,4 @@
-/* End-to-end test of energy per operation: the stub's real energy loop on QEMU, sampled through the simulated INA219 whose load follows the loop. */
+/* End-to-end test of energy per operation: the stub's real energy loop on QEMU, sampled through a simulated sensor (INA219, INA226) whose load follows the loop. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,12 +20,13 @@
 
 /* The waveform of the simulated board: idle 10 mA, 25 mA while the stub
  * loops, 3.3 V at the shunt's load side. */
-#define BUS_V	  3.3
-#define IDLE_A	  0.010
-#define ACTIVE_A  0.025
-#define CLOCK_HZ  84000000.0 /* configs/base.json's board.clock_hz */
-#define SIM_SPEC  "sim:ina219@0x40,idle_ma=10,active_ma=25,bus_v=3.3"
-#define TOLERANCE 0.02
+#define BUS_V	     3.3
+#define IDLE_A	     0.010
+#define ACTIVE_A     0.025
+#define CLOCK_HZ     84000000.0 /* configs/base.json's board.clock_hz */
+#define SIM_SPEC     "sim:ina219@0x40,idle_ma=10,active_ma=25,bus_v=3.3"
+#define SIM_SPEC_226 "sim:ina226@0x40,idle_ma=10,active_ma=25,bus_v=3.3"
+#define TOLERANCE    0.02
 
 static char tmp[64];
 
@@ -92,24 +93,19 @@ static void assert_near(double got, double want, double tol, const char *what)
 	}
 }
 
-static void test_energy_per_op_agrees_with_the_waveform(void **state)
+/*
+ * The report of a run on the simulated sensor of type: labelled a model,
+ * and every row's energy what the waveform gives.
+ */
+static void check_energy_report(const char *results, const char *type)
 {
-	char config[128], results[128];
 	const cJSON *rows, *row, *sensor;
 	cJSON *root;
 	int n = 0;
 
-	(void)state;
-	write_config("energy",
-		     "\"type\": \"ina219\", \"bus\": \"" SIM_SPEC "\","
-		     " \"shunt_ohm\": 0.1, \"max_current_a\": 0.4,"
-		     " \"conversions\": 40, \"windows\": 3",
-		     config, sizeof(config));
-	assert_int_equal(run_hilrun(config, "energy", results, sizeof(results)),
-			 0);
 	root = e2e_load_report(results);
 	sensor = cJSON_GetObjectItemCaseSensitive(root, "sensor");
-	assert_string_equal(str(sensor, "type"), "ina219");
+	assert_string_equal(str(sensor, "type"), type);
 	/* A simulated sensor on an emulated board: said so, twice. */
 	assert_string_equal(str(sensor, "kind"), "model");
 	e2e_assert_contains(str(sensor, "time_basis"), "a model");
@@ -153,6 +149,42 @@ static void test_energy_per_op_agrees_with_the_waveform(void **state)
 	/* Two lengths of two algorithms, and Speck's key setup. */
 	assert_int_equal(n, 5);
 	cJSON_Delete(root);
+}
+
+static void test_energy_per_op_agrees_with_the_waveform(void **state)
+{
+	char config[128], results[128];
+
+	(void)state;
+	write_config("energy",
+		     "\"type\": \"ina219\", \"bus\": \"" SIM_SPEC "\","
+		     " \"shunt_ohm\": 0.1, \"max_current_a\": 0.4,"
+		     " \"conversions\": 40, \"windows\": 3",
+		     config, sizeof(config));
+	assert_int_equal(run_hilrun(config, "energy", results, sizeof(results)),
+			 0);
+	check_energy_report(results, "ina219");
+}
+
+/*
+ * The same run through an INA226 (sensor.type and the sim bus's chip): the
+ * energy phase takes whichever sensor the config names. 4 x 140 us per
+ * channel: a cycle of 1.12 ms, about the INA219's.
+ */
+static void test_energy_through_an_ina226_agrees_too(void **state)
+{
+	char config[128], results[128];
+
+	(void)state;
+	write_config("energy226",
+		     "\"type\": \"ina226\", \"bus\": \"" SIM_SPEC_226 "\","
+		     " \"shunt_ohm\": 0.1, \"max_current_a\": 0.4,"
+		     " \"averages\": 4, \"conversion_us\": 140,"
+		     " \"conversions\": 40, \"windows\": 3",
+		     config, sizeof(config));
+	assert_int_equal(
+		run_hilrun(config, "energy226", results, sizeof(results)), 0);
+	check_energy_report(results, "ina226");
 }
 
 static void test_a_sensor_that_dies_mid_run_keeps_the_cycles(void **state)
@@ -298,6 +330,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_energy_per_op_agrees_with_the_waveform),
+		cmocka_unit_test(test_energy_through_an_ina226_agrees_too),
 		cmocka_unit_test(
 			test_a_sensor_that_dies_mid_run_keeps_the_cycles),
 		cmocka_unit_test(test_without_a_sensor_the_report_says_why),

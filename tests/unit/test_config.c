@@ -188,7 +188,7 @@ static void test_defaults_are_the_documented_ones(void **state)
 	assert_int_equal(cfg.sensor.bus_range_v, 16);
 	assert_int_equal(cfg.sensor.pga_div, 0);
 	assert_int_equal(cfg.sensor.adc_bits, 12);
-	assert_int_equal(cfg.sensor.adc_samples, 1);
+	assert_int_equal(cfg.sensor.averages, 1);
 	assert_int_equal(cfg.sensor.conversions, 50);
 	assert_int_equal(cfg.sensor.windows, 5);
 	assert_string_equal(cfg.results_dir, "results");
@@ -1525,7 +1525,7 @@ static void test_sensor_keys_are_copied(void **state)
 	assert_int_equal(cfg.sensor.bus_range_v, 32);
 	assert_int_equal(cfg.sensor.pga_div, 1);
 	assert_int_equal(cfg.sensor.adc_bits, 12);
-	assert_int_equal(cfg.sensor.adc_samples, 128);
+	assert_int_equal(cfg.sensor.averages, 128);
 	assert_int_equal(cfg.sensor.conversions, 10000);
 	assert_int_equal(cfg.sensor.windows, 1000);
 
@@ -1537,7 +1537,7 @@ static void test_sensor_keys_are_copied(void **state)
 	assert_string_equal(cfg.sensor.bus, "linux:/dev/i2c-1");
 	assert_int_equal(cfg.sensor.address, 0x45);
 	assert_int_equal(cfg.sensor.adc_bits, 9);
-	assert_int_equal(cfg.sensor.adc_samples, 1);
+	assert_int_equal(cfg.sensor.averages, 1);
 	parse_ok("{" ALG ", 'sensor': {'type': 'ina219', 'address': '0x4a',"
 		 " 'bus': 'sim:ina219@0x4a,idle_ma=10'}}",
 		 &cfg);
@@ -1674,6 +1674,92 @@ static void test_sensor_settings_must_fit_together(void **state)
 		"sensor.max_current_a: 0.4 A through 1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)");
 }
 
+/* Each sensor has its own keys; the common ones mean the same for all. */
+static void test_sensor_keys_belong_to_their_driver(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{" ALG ", 'sensor': {'type': 'ina226', 'address': '0x45',"
+		 " 'bus': 'sim:ina226@0x45', 'shunt_ohm': 0.01,"
+		 " 'max_current_a': 8, 'averages': 16, 'conversion_us': 588,"
+		 " 'conversions': 20, 'windows': 2}}",
+		 &cfg);
+	assert_string_equal(cfg.sensor.type, "ina226");
+	assert_string_equal(cfg.sensor.bus, "sim:ina226@0x45");
+	assert_int_equal(cfg.sensor.address, 0x45);
+	assert_true(cfg.sensor.shunt_ohm == 0.01);
+	assert_true(cfg.sensor.max_current_a == 8.0);
+	assert_int_equal(cfg.sensor.averages, 16);
+	assert_int_equal(cfg.sensor.conversion_us, 588);
+	assert_int_equal(cfg.sensor.conversions, 20);
+	assert_int_equal(cfg.sensor.windows, 2);
+	parse_ok("{" ALG
+		 ", 'sensor': {'type': 'ina226', 'bus': 'ftdi:0403:6014',"
+		 " 'averages': 1024, 'conversion_us': 8244}}",
+		 &cfg);
+	assert_int_equal(cfg.sensor.averages, 1024);
+	assert_int_equal(cfg.sensor.conversion_us, 8244);
+	/* Unset: the chip's default conversion time. */
+	parse_ok("{" ALG
+		 ", 'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40'}}",
+		 &cfg);
+	assert_int_equal(cfg.sensor.averages, 1);
+	assert_int_equal(cfg.sensor.conversion_us, 0);
+
+	/* Another chip's key names the chip it belongs to. */
+	parse_fails(
+		"{" ALG
+		", 'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40',"
+		" 'adc_bits': 12}}",
+		"sensor.adc_bits: a setting of the ina219 sensor, but sensor.type is \"ina226\"");
+	parse_fails(
+		"{" ALG
+		", 'sensor': {'type': 'ina219', 'bus': 'sim:ina219@0x40',"
+		" 'averages': 4}}",
+		"sensor.averages: a setting of the ina226 sensor, but sensor.type is \"ina219\"");
+	/* A typo is still one, with a guess from every sensor's keys. */
+	parse_fails("{" ALG ", 'sensor': {'type': 'ina226', 'average': 4}}",
+		    "sensor.average: unknown key (did you mean \"averages\"?)");
+	/* "none" keeps any sensor's settings (a base's), checked. */
+	parse_ok("{" ALG ", 'sensor': {'type': 'none', 'averages': 16,"
+		 " 'conversion_us': 140}}",
+		 &cfg);
+	assert_int_equal(cfg.sensor.averages, 16);
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'none', 'averages': 8}}",
+		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
+
+	/* The INA226's values come from its tables. */
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina226', 'averages': 8}}",
+		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina226', 'averages': 2048}}",
+		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
+	parse_fails(
+		"{" ALG
+		", 'sensor': {'type': 'ina226', 'conversion_us': 1000}}",
+		"sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244");
+	parse_fails(
+		"{" ALG
+		", 'sensor': {'type': 'ina226', 'conversion_us': '588'}}",
+		"sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244");
+	/* Its address range, in its name. */
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina226', 'address': 80}}",
+		"sensor.address: expected an INA226 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")");
+	/* Its one shunt range: 1 A x 0.1 ohm = 100 mV > 81.92 mV. */
+	parse_fails(
+		"{" ALG
+		", 'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40',"
+		" 'max_current_a': 1}}",
+		"sensor.max_current_a: 1 A through 0.1 ohm is 100 mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)");
+	parse_fails(
+		"{" ALG ", 'sensor': {'type': 'ina226'}}",
+		"sensor.bus: required when sensor.type is \"ina226\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
+}
+
 static void test_sensor_errors_name_the_file_of_the_value(void **state)
 {
 	struct fx *fx = *state;
@@ -1794,6 +1880,7 @@ int main(void)
 		T(test_sensor_keys_are_copied),
 		T(test_sensor_invalid_values_name_their_path),
 		T(test_sensor_settings_must_fit_together),
+		T(test_sensor_keys_belong_to_their_driver),
 		T(test_sensor_errors_name_the_file_of_the_value),
 #undef T
 	};

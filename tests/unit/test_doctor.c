@@ -413,6 +413,40 @@ static void test_doctor_checks_a_configured_sensor(void **state)
 	free(text);
 }
 
+/* An INA226 is asked for its ID registers too: the wrong chip FAILs. */
+static void test_doctor_checks_an_ina226_by_its_ids(void **state)
+{
+	char buf[2048];
+	uint64_t ms;
+	char *text;
+	int ret, fails;
+
+	(void)state;
+	text = doctor_json("{\"algorithms\": [\"ascon-aead128\"],"
+			   " \"sensor\": {\"type\": \"ina226\","
+			   "  \"bus\": \"sim:ina226@0x40\"}}",
+			   &ret, &ms);
+	assert_int_equal(count_check_lines(text, &fails), 7);
+	line_of(text, "sensor bus", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " ok: INA226 at 0x40 on sim:ina226@0x40 "
+				    "answers: configuration 0x4127 (power-on "
+				    "default), manufacturer ID 0x5449, die ID "
+				    "0x2260 (simulated)"));
+	free(text);
+
+	/* An INA219 at the address of the INA226 the config names. */
+	text = doctor_json("{\"algorithms\": [\"ascon-aead128\"],"
+			   " \"sensor\": {\"type\": \"ina226\","
+			   "  \"bus\": \"sim:ina219@0x40\"}}",
+			   &ret, &ms);
+	assert_int_equal(ret, HIL_ERR_NA);
+	line_of(text, "sensor bus", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: INA226 at 0x40 on sim:ina219@0x40 "
+				    "answers: configuration 0x399f, but "));
+	assert_non_null(strstr(buf, "not an INA226"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_doctor_qemu_needs_no_probe_or_port),
 		cmocka_unit_test(test_doctor_real_openocd_finds_config_typo),
 		cmocka_unit_test(test_doctor_checks_a_configured_sensor),
+		cmocka_unit_test(test_doctor_checks_an_ina226_by_its_ids),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

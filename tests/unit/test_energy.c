@@ -1,4 +1,4 @@
-/* test_energy: the sampler on the simulated INA219 with a scripted idle/active waveform, both on one manual clock (deterministic under any load): energy per operation against the waveform's, sample rate, failures, stalls. */
+/* test_energy: the sampler on a simulated sensor (the INA219's model, and the INA226's for the cases run on each) with a scripted idle/active waveform, both on one manual clock (deterministic under any load): energy per operation against the waveform's, sample rate, failures, stalls. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -19,6 +19,7 @@
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
 #include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/ina226_model.h"
 #include "drivers/sensor/sensor.h"
 #include "unit_util.h"
 
@@ -38,13 +39,41 @@
 #define READ_NS	 250000u
 #define START_NS 1000000000u /* the clock's reading at the model's t = 0 */
 
+struct twin;
+
 struct rig {
+	const struct twin *tw;
 	struct hil_sensor *sensor;
-	struct ina219_model *m;
+	void *m;			     /* the sensor's model */
 	const struct hil_sensor_source *dev; /* what the sampler reads */
 	uint64_t clock_ns;		     /* the manual clock */
 	uint64_t epoch_ns;		  /* its reading at the model's t = 0 */
 	struct hil_energy_config sampler; /* on that clock */
+};
+
+/* The built-in waveform as the tests script it, for either model. */
+struct steps {
+	double bus_v, idle_a, active_a, ripple_a;
+	uint64_t ripple_period_us;
+	size_t n;
+	uint64_t win[8][2]; /* [start, end) in us of model time */
+};
+
+/*
+ * Each sensor's simulated twin as the tests drive it: the sampler sees
+ * the sensor's source only, whatever the chip; the tests script the
+ * model behind it.
+ */
+struct twin {
+	const char *type;   /* sensor.type, and the sim bus's chip */
+	double max_a;	    /* a range the tests' loads fit (x 0.1 ohm) */
+	unsigned beyond_ma; /* a load beyond the range at 0.4 A */
+	void (*set_clock)(void *m, struct rig *r);
+	uint64_t (*now_us)(void *m);
+	void (*set_steps)(void *m, const struct steps *st);
+	int (*add_window)(void *m, uint64_t start_us, uint64_t end_us);
+	void (*dead_after)(void *m, long n);
+	void (*rate_ppm)(void *m, long ppm);
 };
 
 static uint64_t rig_model_us(void *ctx)
@@ -54,29 +83,148 @@ static uint64_t rig_model_us(void *ctx)
 	return (r->clock_ns - r->epoch_ns) / 1000u;
 }
 
-/* The sensor of a config on the bus spec, its model on the rig's clock. */
+static void ina219_clock(void *m, struct rig *r)
+{
+	ina219_model_set_clock(m, rig_model_us, r);
+}
+
+static uint64_t ina219_now(void *m)
+{
+	return ina219_model_now_us(m);
+}
+
+static void ina219_steps(void *m, const struct steps *in)
+{
+	struct ina219_steps st;
+	size_t i;
+
+	memset(&st, 0, sizeof(st));
+	st.bus_v = in->bus_v;
+	st.idle_a = in->idle_a;
+	st.active_a = in->active_a;
+	st.ripple_a = in->ripple_a;
+	st.ripple_period_us = in->ripple_period_us;
+	st.n = in->n;
+	for (i = 0; i < in->n; i++) {
+		st.win[i].start_us = in->win[i][0];
+		st.win[i].end_us = in->win[i][1];
+	}
+	ina219_model_set_steps(m, &st);
+}
+
+static int ina219_window(void *m, uint64_t start_us, uint64_t end_us)
+{
+	return ina219_model_add_window(m, start_us, end_us);
+}
+
+static void ina219_dead(void *m, long n)
+{
+	ina219_model_set_dead_after(m, n);
+}
+
+static void ina219_ppm(void *m, long ppm)
+{
+	ina219_model_set_rate_ppm(m, ppm);
+}
+
+static void ina226_clock(void *m, struct rig *r)
+{
+	ina226_model_set_clock(m, rig_model_us, r);
+}
+
+static uint64_t ina226_now(void *m)
+{
+	return ina226_model_now_us(m);
+}
+
+static void ina226_steps(void *m, const struct steps *in)
+{
+	struct ina226_steps st;
+	size_t i;
+
+	memset(&st, 0, sizeof(st));
+	st.bus_v = in->bus_v;
+	st.idle_a = in->idle_a;
+	st.active_a = in->active_a;
+	st.ripple_a = in->ripple_a;
+	st.ripple_period_us = in->ripple_period_us;
+	st.n = in->n;
+	for (i = 0; i < in->n; i++) {
+		st.win[i].start_us = in->win[i][0];
+		st.win[i].end_us = in->win[i][1];
+	}
+	ina226_model_set_steps(m, &st);
+}
+
+static int ina226_window(void *m, uint64_t start_us, uint64_t end_us)
+{
+	return ina226_model_add_window(m, start_us, end_us);
+}
+
+static void ina226_dead(void *m, long n)
+{
+	ina226_model_set_dead_after(m, n);
+}
+
+static void ina226_ppm(void *m, long ppm)
+{
+	ina226_model_set_rate_ppm(m, ppm);
+}
+
+/* INA219: PGA /8 at 3.2 A, /1 at 0.4 A; INA226: 81.92 mV at most. */
+static const struct twin twins[] = {
+	{"ina219", 3.2, 500, ina219_clock, ina219_now, ina219_steps,
+	 ina219_window, ina219_dead, ina219_ppm},
+	{"ina226", 0.8, 900, ina226_clock, ina226_now, ina226_steps,
+	 ina226_window, ina226_dead, ina226_ppm},
+};
+
+/*
+ * The sensor of a config on the bus spec ("sim:<type>@..."), its model on
+ * the rig's clock.
+ */
 static void rig_open(struct rig *r, const char *spec, double max_a)
 {
 	struct hil_i2c_bus *bus = NULL;
 	struct hil_config cfg;
 	char err[512];
+	size_t i;
 
 	memset(r, 0, sizeof(*r));
+	for (i = 0; i < sizeof(twins) / sizeof(twins[0]); i++) {
+		size_t n = strlen(twins[i].type);
+
+		if (strncmp(spec + 4, twins[i].type, n) == 0 &&
+		    spec[4 + n] == '@') {
+			r->tw = &twins[i];
+		}
+	}
+	assert_non_null(r->tw);
 	assert_int_equal(hil_i2c_open(&bus, spec), HIL_OK);
-	r->m = hil_i2c_sim_model(bus, "ina219");
+	r->m = hil_i2c_sim_model(bus, r->tw->type);
 	assert_non_null(r->m);
 	r->clock_ns = START_NS;
 	r->epoch_ns = START_NS;
-	ina219_model_set_clock(r->m, rig_model_us, r);
+	r->tw->set_clock(r->m, r);
 	r->sampler.manual_clock_ns = &r->clock_ns;
 	r->sampler.manual_read_ns = READ_NS;
 	hil_config_defaults(&cfg);
-	snprintf(cfg.sensor.type, sizeof(cfg.sensor.type), "ina219");
+	snprintf(cfg.sensor.type, sizeof(cfg.sensor.type), "%s", r->tw->type);
 	cfg.sensor.max_current_a = max_a;
 	assert_int_equal(
 		hil_sensor_open_bus(&cfg, bus, &r->sensor, err, sizeof(err)),
 		HIL_OK);
 	r->dev = hil_sensor_source(r->sensor);
+}
+
+/* The twin's bus with options opts, at its test range. */
+static void rig_open_twin(struct rig *r, const struct twin *tw,
+			  const char *opts, double max_a)
+{
+	char spec[128];
+
+	snprintf(spec, sizeof(spec), "sim:%s@0x40%s", tw->type, opts);
+	rig_open(r, spec, max_a > 0.0 ? max_a : tw->max_a);
 }
 
 static void rig_close(struct rig *r)
@@ -135,14 +283,16 @@ static void test_per_op_arithmetic(void **state)
  * Idle 10 mA, active 25 mA at 3.3 V, with a 1 mA ripple so that the figure
  * rests on many conversions, not on one constant: three active windows of
  * 150 ms with 100 ms of idle around each. The stub would loop K operations
- * in a window; here K is chosen so that one operation takes 40 us.
+ * in a window; here K is chosen so that one operation takes 40 us. Run on
+ * each sensor's twin (state).
  */
 static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 {
+	const struct twin *tw = *state;
 	const uint64_t win_ms[3][2] = {{100, 250}, {350, 500}, {600, 750}};
 	uint64_t win_us[3][2];
 	struct hil_energy_window_in in[3];
-	struct ina219_steps st;
+	struct steps st;
 	struct hil_energy_per_op o;
 	struct hil_energy_status es;
 	struct hil_energy_stats a, b;
@@ -151,12 +301,11 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 	double want_e, want_d, t_op;
 	size_t i;
 
-	(void)state;
-	rig_open(&r, "sim:ina219@0x40", 3.2);
+	rig_open_twin(&r, tw, "", 0.0);
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	/* Windows in the model's time, from now on (a slow start is fine). */
 	for (i = 0; i < 3; i++) {
-		win_us[i][0] = ina219_model_now_us(r.m) + win_ms[i][0] * 1000u;
+		win_us[i][0] = tw->now_us(r.m) + win_ms[i][0] * 1000u;
 		win_us[i][1] =
 			win_us[i][0] + (win_ms[i][1] - win_ms[i][0]) * 1000u;
 	}
@@ -168,10 +317,10 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 	st.ripple_period_us = 3700;
 	st.n = 3;
 	for (i = 0; i < 3; i++) {
-		st.win[i].start_us = win_us[i][0];
-		st.win[i].end_us = win_us[i][1];
+		st.win[i][0] = win_us[i][0];
+		st.win[i][1] = win_us[i][1];
 	}
-	ina219_model_set_steps(r.m, &st);
+	tw->set_steps(r.m, &st);
 	assert_true(r.clock_ns + 10000000u < at_ns(&r, win_us[0][0]));
 
 	for (i = 0; i < 3; i++) {
@@ -211,11 +360,11 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 	want_e = BUS_V * ACTIVE_A * t_op * 1e6;		   /* 3.30 uJ */
 	want_d = BUS_V * (ACTIVE_A - IDLE_A) * t_op * 1e6; /* 1.98 uJ */
 	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
-	printf("uj_per_op %.4f (waveform %.4f), dynamic %.4f (waveform "
+	printf("%s: uj_per_op %.4f (waveform %.4f), dynamic %.4f (waveform "
 	       "%.4f), spread %.5f / %.5f uJ, %llu samples at %.0f Hz "
 	       "(sensor %.0f Hz), %llu polls\n",
-	       o.uj_per_op, want_e, o.uj_per_op_dynamic, want_d, o.spread_uj,
-	       o.spread_dynamic_uj, (unsigned long long)es.samples,
+	       tw->type, o.uj_per_op, want_e, o.uj_per_op_dynamic, want_d,
+	       o.spread_uj, o.spread_dynamic_uj, (unsigned long long)es.samples,
 	       es.sample_rate_hz, es.expected_rate_hz,
 	       (unsigned long long)es.polls);
 	assert_true(within(o.uj_per_op, want_e, 0.02));
@@ -230,6 +379,7 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 
 static void test_sensor_dying_mid_window_gives_an_error(void **state)
 {
+	const struct twin *tw = *state;
 	struct hil_energy_status es;
 	struct hil_energy_stats st;
 	struct hil_energy *s;
@@ -239,17 +389,15 @@ static void test_sensor_dying_mid_window_gives_an_error(void **state)
 	uint64_t a0, a1, t;
 	int ret;
 
-	(void)state;
-	rig_open(&r, "sim:ina219@0x40", 3.2);
+	rig_open_twin(&r, tw, "", 0.0);
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
-	t = ina219_model_now_us(r.m);
-	assert_int_equal(ina219_model_add_window(r.m, t + 200000, t + 400000),
-			 0);
+	t = tw->now_us(r.m);
+	assert_int_equal(tw->add_window(r.m, t + 200000, t + 400000), 0);
 	a0 = at_ns(&r, t + 200000);
 	a1 = at_ns(&r, t + 400000);
 	run_until(s, at_ns(&r, t + 300000));
 	ut_capture_begin(&c);
-	ina219_model_set_dead_after(r.m, 0); /* mid-window */
+	tw->dead_after(r.m, 0); /* mid-window */
 	ret = hil_energy_window(s, a0, a1, &st);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
@@ -273,14 +421,19 @@ static void test_sensor_dying_mid_window_gives_an_error(void **state)
 
 static void test_overflow_ends_the_sampler_with_the_reason(void **state)
 {
+	const struct twin *tw = *state;
 	struct hil_energy_status es;
 	struct hil_energy *s;
 	struct rig r;
 	int i;
 
-	(void)state;
-	/* 0.4 A range (PGA /1), the load draws 0.5 A from 50 ms on. */
-	rig_open(&r, "sim:ina219@0x40,active_ma=500,active=50000-900000", 0.4);
+	char opts[64];
+
+	/* 0.4 A range (INA219: PGA /1), and from 50 ms on a load beyond the
+	 * shunt's full scale (INA219 0.5 A, INA226 0.9 A). */
+	snprintf(opts, sizeof(opts), ",active_ma=%u,active=50000-900000",
+		 tw->beyond_ma);
+	rig_open_twin(&r, tw, opts, 0.4);
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	for (i = 0; i < 100; i++) {
 		assert_int_equal(hil_energy_status(s, &es), HIL_OK);
@@ -417,7 +570,7 @@ static void test_sampler_needs_continuous_shunt_and_bus(void **state)
  * A chip whose oscillator is 6% off its nominal conversion time: the
  * sampler re-locks and re-estimates the cycle, and the power is unchanged.
  */
-static void run_off_nominal(long ppm)
+static void run_off_nominal(const struct twin *tw, long ppm)
 {
 	struct hil_energy_status es;
 	struct hil_energy_stats st;
@@ -426,8 +579,8 @@ static void run_off_nominal(long ppm)
 	uint64_t t;
 	double chip_hz;
 
-	rig_open(&r, "sim:ina219@0x40,idle_ma=25", 3.2);
-	ina219_model_set_rate_ppm(r.m, ppm);
+	rig_open_twin(&r, tw, ",idle_ma=25", 0.0);
+	tw->rate_ppm(r.m, ppm);
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	t = r.clock_ns;
 	run_until(s, t + 400000000u);
@@ -438,9 +591,9 @@ static void run_off_nominal(long ppm)
 	assert_int_equal(hil_energy_stop(s), HIL_OK);
 	assert_int_equal(hil_energy_status(s, &es), HIL_OK);
 	chip_hz = es.expected_rate_hz / (1.0 + (double)ppm * 1e-6);
-	printf("oscillator %+ld ppm: %.0f Hz achieved of the chip's %.0f Hz, "
-	       "%.2f polls per sample\n",
-	       ppm, es.sample_rate_hz, chip_hz,
+	printf("%s oscillator %+ld ppm: %.0f Hz achieved of the chip's %.0f "
+	       "Hz, %.2f polls per sample\n",
+	       tw->type, ppm, es.sample_rate_hz, chip_hz,
 	       (double)es.polls / (double)es.samples);
 	assert_true(es.sample_rate_hz > 0.5 * chip_hz);
 	assert_true(es.sample_rate_hz < 1.01 * chip_hz);
@@ -450,32 +603,36 @@ static void run_off_nominal(long ppm)
 
 static void test_sampler_follows_a_slow_oscillator(void **state)
 {
-	(void)state;
-	run_off_nominal(60000);
+	run_off_nominal(*state, 60000);
 }
 
 static void test_sampler_follows_a_fast_oscillator(void **state)
 {
-	(void)state;
-	run_off_nominal(-60000);
+	run_off_nominal(*state, -60000);
 }
+
+/* A test run on the twin of twins[k] named chip, and on each twin. */
+#define ON(f, k, chip)                                                         \
+	{                                                                      \
+		.name = #f " (" chip ")", .test_func = f,                      \
+		.initial_state = (void *)&twins[k]                             \
+	}
+#define ON_EACH(f) ON(f, 0, "ina219"), ON(f, 1, "ina226")
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_op_arithmetic),
-		cmocka_unit_test(
-			test_energy_per_op_within_2pct_of_the_waveform),
-		cmocka_unit_test(test_sensor_dying_mid_window_gives_an_error),
-		cmocka_unit_test(
-			test_overflow_ends_the_sampler_with_the_reason),
+		ON_EACH(test_energy_per_op_within_2pct_of_the_waveform),
+		ON_EACH(test_sensor_dying_mid_window_gives_an_error),
+		ON_EACH(test_overflow_ends_the_sampler_with_the_reason),
 		cmocka_unit_test(
 			test_windows_without_complete_conversions_are_refused),
 		cmocka_unit_test(test_ring_overwrite_is_detected),
 		cmocka_unit_test(test_a_stall_loses_conversions_not_the_figure),
 		cmocka_unit_test(test_sampler_needs_continuous_shunt_and_bus),
-		cmocka_unit_test(test_sampler_follows_a_slow_oscillator),
-		cmocka_unit_test(test_sampler_follows_a_fast_oscillator),
+		ON_EACH(test_sampler_follows_a_slow_oscillator),
+		ON_EACH(test_sampler_follows_a_fast_oscillator),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

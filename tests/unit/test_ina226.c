@@ -1,4 +1,4 @@
-/* test_ina226: the INA226 driver against its register-level model: IDs and power-on values, calibration per the datasheet's example, every averaging and conversion-time code, conversion ready, exact readings, overflow, a wrong chip, a dead sensor, a wrong address. */
+/* test_ina226: the INA226 driver against its register-level model: IDs and power-on values, calibration per the datasheet's example, every averaging and conversion-time code, conversion ready, exact readings, the sampler's reading, overflow, a wrong chip, a dead sensor, a wrong address; the model's load switch, oscillator error and host clock. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -19,7 +19,7 @@
 #include "drivers/sensor/ina226_model.h"
 #include "unit_util.h"
 
-/* ---- a bus with one INA226 model on it, as the sim backend has an INA219 ---- */
+/* ---- a bus with one INA226 model on it, on the model's own clock ---- */
 
 static int model_xfer(struct hil_i2c_bus *bus, uint8_t addr, const uint8_t *w,
 		      size_t wlen, uint8_t *r, size_t rlen)
@@ -796,6 +796,53 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 }
 
 /* Conversion ready through Mask/Enable, and on the ALERT pin (CNVR). */
+/*
+ * The sampler's reading: three registers, CVRF cleared by it, and a range
+ * problem as a flag with nothing logged (ina226_read() names it instead).
+ */
+static void test_sample_reads_three_registers_and_flags_quietly(void **state)
+{
+	struct ina226_model *m;
+	struct hil_i2c_bus *bus = model_bus(0.1, &m);
+	struct hil_i2c_stats a, b;
+	struct ina226_config cfg;
+	struct ina226_reading r;
+	struct ina226 *dev;
+	struct ut_capture c;
+	char log[2048];
+
+	(void)state;
+	ina226_config_default(&cfg);
+	constant(m, 3.3, 0.025);
+	assert_int_equal(ina226_open(&dev, bus, &cfg), HIL_OK);
+	ina226_model_advance(m, 2200);
+	assert_int_equal(hil_i2c_get_stats(bus, &a), HIL_OK);
+	assert_int_equal(ina226_sample(dev, &r), HIL_OK);
+	assert_int_equal(hil_i2c_get_stats(bus, &b), HIL_OK);
+	assert_int_equal(b.transactions - a.transactions, 3);
+	assert_int_equal(b.calls - a.calls, 1); /* one batch */
+	assert_int_equal(r.cnvr, 1);
+	assert_int_equal(r.shunt_nv, 2500000); /* 1000 x 2.5 uV */
+	assert_int_equal(r.bus_uv, 3300000);   /* 2640 x 1.25 mV */
+	assert_int_equal(r.current_ua, 25000);
+	assert_int_equal(r.out_of_range, 0);
+	assert_int_equal(ina226_sample(dev, &r), HIL_OK);
+	assert_int_equal(r.cnvr, 0);
+
+	/* 1 A x 0.1 ohm = 100 mV: clipped at full scale, a flag. */
+	constant(m, 3.3, 1.0);
+	ina226_model_advance(m, 2200);
+	ut_capture_begin(&c);
+	assert_int_equal(ina226_sample(dev, &r), HIL_OK);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(r.out_of_range, 1);
+	assert_int_equal(r.raw_shunt, 0x7FFF);
+	assert_string_equal(log, "");
+	assert_int_equal(ina226_sample(NULL, &r), HIL_ERR_ARG);
+	ina226_close(dev);
+	hil_i2c_close(bus);
+}
+
 static void test_conversion_ready_polling_and_alert_pin(void **state)
 {
 	struct ina226_model *m;
@@ -966,6 +1013,8 @@ int main(void)
 		cmocka_unit_test(test_read_known_waveform_within_one_lsb),
 		cmocka_unit_test(test_averaging_averages_the_samples),
 		cmocka_unit_test(test_overflow_flag_is_an_error_naming_it),
+		cmocka_unit_test(
+			test_sample_reads_three_registers_and_flags_quietly),
 		cmocka_unit_test(test_conversion_ready_polling_and_alert_pin),
 		cmocka_unit_test(test_open_refuses_an_ina219),
 		cmocka_unit_test(

@@ -1,4 +1,4 @@
-/* test_sensor: the configured sensor opened on the simulated bus (setup, description, readings), a dead or absent sensor, bad and missing adapters, the doctor's probe and `hilrun sensor`. */
+/* test_sensor: the configured sensor (INA219 or INA226) opened on the simulated bus (setup, description, readings), a dead, absent or wrong sensor, bad and missing adapters, the doctor's probe and `hilrun sensor`. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <setjmp.h>
@@ -17,6 +17,8 @@
 #include "drivers/i2c/i2c.h"
 #include "drivers/sensor/ina219.h"
 #include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/ina226.h"
+#include "drivers/sensor/ina226_model.h"
 #include "drivers/sensor/sensor.h"
 #include "cli/sensorcmd.h"
 #include "unit_util.h"
@@ -28,6 +30,14 @@ static void ina219_cfg(struct hil_config *cfg, const char *bus)
 {
 	hil_config_defaults(cfg);
 	snprintf(cfg->sensor.type, sizeof(cfg->sensor.type), "ina219");
+	snprintf(cfg->sensor.bus, sizeof(cfg->sensor.bus), "%s", bus);
+}
+
+/* The defaults with an INA226 on bus. */
+static void ina226_cfg(struct hil_config *cfg, const char *bus)
+{
+	hil_config_defaults(cfg);
+	snprintf(cfg->sensor.type, sizeof(cfg->sensor.type), "ina226");
 	snprintf(cfg->sensor.bus, sizeof(cfg->sensor.bus), "%s", bus);
 }
 
@@ -78,10 +88,10 @@ static void test_open_sim_writes_setup_and_describes_it(void **state)
 	assert_int_equal(info.config_reg, 0x019F);
 	assert_true(info.current_lsb_a > 19.999e-6 &&
 		    info.current_lsb_a < 20.001e-6);
-	assert_int_equal(info.pga_div, 1);
+	assert_true(info.shunt_range_v == 0.04); /* PGA /1 */
 	assert_int_equal(info.bus_range_v, 16);
 	assert_int_equal(info.adc_bits, 12);
-	assert_int_equal(info.adc_samples, 1);
+	assert_int_equal(info.averages, 1);
 	assert_int_equal(info.cycle_us, 532 + 532);
 
 	/* What the chip holds is what was described. */
@@ -111,17 +121,17 @@ static void test_config_settings_reach_the_chip(void **state)
 	cfg.sensor.bus_range_v = 32;
 	cfg.sensor.pga_div = 0;
 	cfg.sensor.adc_bits = 12;
-	cfg.sensor.adc_samples = 8;
+	cfg.sensor.averages = 8;
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
 	hil_sensor_describe(s, &info);
 	assert_int_equal(info.address, 0x45);
 	/* 3.2 A x 10 mOhm = 32 mV: PGA /1 still; 100 uA LSB, cal 40960. */
-	assert_int_equal(info.pga_div, 1);
+	assert_true(info.shunt_range_v == 0.04);
 	assert_int_equal(info.cal_reg, 40960);
 	/* BRNG 1, PG 00, 8 samples = 1011 in both ADCs, mode 111. */
 	assert_int_equal(info.config_reg, 0x2000 | 0xB << 7 | 0xB << 3 | 7);
 	assert_int_equal(info.cycle_us, 4260 * 2);
-	assert_int_equal(info.adc_samples, 8);
+	assert_int_equal(info.averages, 8);
 	assert_int_equal(info.bus_range_v, 32);
 	hil_sensor_close(s);
 }
@@ -222,6 +232,161 @@ static void test_open_bus_takes_a_bus_the_caller_opened(void **state)
 	assert_null(s);
 }
 
+/* ---- the INA226, through the same calls ---- */
+
+static void test_ina226_open_sim_writes_setup_and_describes_it(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_info info;
+	struct ina226_model *m;
+	char err[512], line[512];
+
+	(void)state;
+	ina226_cfg(&cfg, "sim:ina226@0x40");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	assert_string_equal(err, "");
+	m = hil_sensor_model(s);
+	assert_non_null(m);
+	assert_ptr_equal(m, hil_i2c_sim_model(hil_sensor_bus(s), "ina226"));
+	assert_int_equal(hil_sensor_is_model(s), 1);
+
+	/*
+	 * 0.4 A / 2^15 = 12.2 uA, rounded up to 20 uA; CAL = 0.00512 /
+	 * (20 uA x 0.1 ohm) = 2560. Config: AVG 000 (1), VBUSCT = VSHCT =
+	 * 100 (1.1 ms), mode 111, bit 14 as at power-on = 0x4127.
+	 */
+	hil_sensor_describe(s, &info);
+	assert_string_equal(info.type, "ina226");
+	assert_string_equal(info.chip, "INA226");
+	assert_string_equal(info.bus, "sim:ina226@0x40");
+	assert_int_equal(info.address, 0x40);
+	assert_int_equal(info.model, 1);
+	assert_string_equal(info.source, "model");
+	assert_int_equal(info.config_reg, 0x4127);
+	assert_int_equal(info.cal_reg, 2560);
+	assert_true(info.current_lsb_a > 19.999e-6 &&
+		    info.current_lsb_a < 20.001e-6);
+	assert_true(info.power_lsb_w > 24.999 * info.current_lsb_a &&
+		    info.power_lsb_w < 25.001 * info.current_lsb_a);
+	assert_true(info.shunt_range_v == 0.08192);
+	assert_int_equal(info.bus_range_v, 36);
+	assert_int_equal(info.adc_bits, 16);
+	assert_int_equal(info.averages, 1);
+	assert_int_equal(info.conversion_us, 1100);
+	assert_int_equal(info.cycle_us, 1100 + 1100);
+	assert_int_equal(ina226_model_peek(m, INA226_REG_CONFIG), 0x4127);
+	assert_int_equal(ina226_model_peek(m, INA226_REG_CAL), 2560);
+
+	hil_sensor_summary(s, line, sizeof(line));
+	assert_string_equal(line, "INA226 at 0x40 on sim:ina226@0x40 (model): "
+				  "shunt 0.1 ohm, max 0.4 A, +-81.92 mV, "
+				  "config 0x4127, cal 2560, LSB 20 uA, 1100 "
+				  "us x1, cycle 2200 us");
+	hil_sensor_close(s);
+
+	/* Its own settings reach the chip: 16 x 588 us, 0x45. */
+	ina226_cfg(&cfg, "sim:ina226@0x45");
+	cfg.sensor.address = 0x45;
+	cfg.sensor.averages = 16;
+	cfg.sensor.conversion_us = 588;
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	hil_sensor_describe(s, &info);
+	assert_int_equal(info.address, 0x45);
+	assert_int_equal(info.config_reg,
+			 0x4000 | 2 << 9 | 3 << 6 | 3 << 3 | 7);
+	assert_int_equal(info.cycle_us, 16 * (588 + 588));
+	hil_sensor_close(s);
+}
+
+static void test_ina226_readings_follow_the_load(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	struct hil_sensor_reading r;
+	struct ut_capture c;
+	char err[512], log[4096];
+
+	(void)state;
+	/* 10 mA at 3.3 V through 0.1 ohm: 400 x 2.5 uV, 2640 x 1.25 mV. */
+	ina226_cfg(&cfg, "sim:ina226@0x40");
+	cfg.sensor.conversion_us = 140;
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	ut_sleep_ms(5); /* a few 280 us cycles */
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	assert_int_equal(r.cnvr, 1);
+	assert_true(r.bus_mv == 3300.0);
+	assert_true(r.shunt_uv == 1000.0);
+	assert_true(r.current_ua > 9999.0 && r.current_ua < 10001.0);
+	assert_true(r.power_uw > 32999.0 && r.power_uw < 33001.0);
+	assert_int_equal(r.out_of_range, 0);
+	/* Reading Mask/Enable cleared the flag. */
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	assert_int_equal(r.cnvr, 0);
+	hil_sensor_close(s);
+
+	/* 900 mA x 0.1 ohm = 90 mV beyond +-81.92 mV: a flag, not logged. */
+	ina226_cfg(&cfg, "sim:ina226@0x40,idle_ma=900");
+	cfg.sensor.conversion_us = 140;
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	ut_sleep_ms(5);
+	ut_capture_begin(&c);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(r.out_of_range, 1);
+	assert_string_equal(log, "");
+	hil_sensor_close(s);
+
+	/*
+	 * Open takes 10 transactions (first contact, both IDs, reset,
+	 * calibration, mask/enable, configuration, three read back), a
+	 * reading 3: with 13 the first reading works, the second fails.
+	 */
+	ina226_cfg(&cfg, "sim:ina226@0x40,dead_after=13");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)), HIL_OK);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
+	assert_int_equal(hil_sensor_read(s, &r), HIL_ERR_IO);
+	hil_sensor_close(s);
+}
+
+/* The driver knows its chip: an INA219 where an INA226 is configured. */
+static void test_ina226_refuses_another_chip_naming_it(void **state)
+{
+	struct hil_config cfg;
+	struct hil_sensor *s = NULL;
+	char err[512], detail[512];
+
+	(void)state;
+	ina226_cfg(&cfg, "sim:ina219@0x40");
+	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+			 HIL_ERR_NA);
+	assert_null(s);
+	assert_string_equal(err, "INA226 at 0x40 on sim:ina219@0x40 answers "
+				 "(configuration 0x399f) but is not an INA226 "
+				 "(the message above says what it reads)");
+
+	/* The doctor's probe says so, and writes nothing. */
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_ERR_NA);
+	assert_contains(detail, "INA226 at 0x40 on sim:ina219@0x40 answers: "
+				"configuration 0x399f, but manufacturer ID "
+				"0x0000, die ID 0x0000");
+	assert_contains(detail, "not an INA226 (simulated)");
+	ina226_cfg(&cfg, "sim:ina226@0x40");
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_OK);
+	assert_string_equal(detail,
+			    "INA226 at 0x40 on sim:ina226@0x40 answers: "
+			    "configuration 0x4127 (power-on default), "
+			    "manufacturer ID 0x5449, die ID 0x2260 "
+			    "(simulated)");
+	ina226_cfg(&cfg, "sim:ina226@0x40,dead_after=0");
+	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
+			 HIL_ERR_IO);
+	assert_contains(detail, "INA226 at 0x40 on sim:ina226@0x40,"
+				"dead_after=0 does not answer");
+}
+
 /* ---- unhappy paths ---- */
 
 static void test_dead_sensor_is_an_error_naming_address_and_bus(void **state)
@@ -294,6 +459,20 @@ static void test_bad_bus_specs_are_config_errors(void **state)
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	assert_contains(err, "sensor.bus \"sim:ina219@zz\"");
+
+	/* The simulated bus has the models of the sensor table's chips. */
+	{
+		struct ut_capture c;
+		char log[4096];
+
+		ina219_cfg(&cfg, "sim:ina999@0x40");
+		ut_capture_begin(&c);
+		assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
+				 HIL_ERR_CONFIG);
+		ut_capture_end(&c, log, sizeof(log));
+		assert_contains(err, "sensor.bus \"sim:ina999@0x40\"");
+		assert_contains(log, "the simulated bus hosts ina219");
+	}
 
 	ina219_cfg(&cfg, "ftdi:not-hex");
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
@@ -479,6 +658,27 @@ static void test_cmd_prints_readings_for_the_wiring_check(void **state)
 	free(res);
 }
 
+static void test_cmd_reads_an_ina226(void **state)
+{
+	struct cmd_result *res = calloc(1, sizeof(*res));
+
+	(void)state;
+	assert_non_null(res);
+	run_cmd("{\"algorithms\": [\"ascon-aead128\"], \"sensor\": {\"type\": "
+		"\"ina226\", \"bus\": \"sim:ina226@0x40\", \"averages\": 4,"
+		" \"conversion_us\": 588}}",
+		"0.5", NULL, res);
+	assert_int_equal(res->ret, HIL_OK);
+	assert_contains(res->out,
+			"# INA226 at 0x40 on sim:ina226@0x40 (model): ");
+	assert_contains(res->out, "588 us x4, cycle 4704 us");
+	assert_contains(res->out, "# simulated: these readings come from a "
+				  "model");
+	assert_contains(res->out, "   3.300     1.000    10.000    33.000");
+	assert_null(strstr(res->out, "OVERFLOW"));
+	free(res);
+}
+
 static void test_cmd_marks_overflow_and_goes_on(void **state)
 {
 	struct cmd_result *res = calloc(1, sizeof(*res));
@@ -586,6 +786,10 @@ int main(void)
 		cmocka_unit_test(test_small_full_scale_takes_an_lsb_that_fits),
 		cmocka_unit_test(test_readings_follow_the_load),
 		cmocka_unit_test(test_current_beyond_range_is_flagged_quietly),
+		cmocka_unit_test(
+			test_ina226_open_sim_writes_setup_and_describes_it),
+		cmocka_unit_test(test_ina226_readings_follow_the_load),
+		cmocka_unit_test(test_ina226_refuses_another_chip_naming_it),
 		cmocka_unit_test(test_open_bus_takes_a_bus_the_caller_opened),
 		cmocka_unit_test(
 			test_dead_sensor_is_an_error_naming_address_and_bus),
@@ -600,6 +804,7 @@ int main(void)
 			test_missing_linux_adapter_fails_fast_naming_it),
 		cmocka_unit_test(test_probe_reads_without_writing),
 		cmocka_unit_test(test_cmd_prints_readings_for_the_wiring_check),
+		cmocka_unit_test(test_cmd_reads_an_ina226),
 		cmocka_unit_test(test_cmd_marks_overflow_and_goes_on),
 		cmocka_unit_test(test_cmd_without_sensor_says_so),
 		cmocka_unit_test(test_cmd_dead_sensor_fails_with_reason),

@@ -65,7 +65,7 @@ static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
 				ld, it,
 				"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
 		}
-		cfg->sensor.adc_samples = v;
+		cfg->sensor.averages = v;
 	}
 	return HIL_OK;
 }
@@ -79,7 +79,7 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
 	unsigned n;
 
 	/* Averaging is a 12-bit mode only (SBOS448 Table 6). */
-	n = cfg->sensor.adc_samples;
+	n = cfg->sensor.averages;
 	if (n > 1 && cfg->sensor.adc_bits != 12) {
 		at = hil_jsonld_member(s, "adc_samples");
 		return hil_jsonld_fail(
@@ -133,8 +133,8 @@ static void driver_config(const struct hil_config *cfg,
 	ic->pga_div = cfg->sensor.pga_div;
 	ic->bus_bits = cfg->sensor.adc_bits;
 	ic->shunt_bits = cfg->sensor.adc_bits;
-	ic->bus_samples = cfg->sensor.adc_samples;
-	ic->shunt_samples = cfg->sensor.adc_samples;
+	ic->bus_samples = cfg->sensor.averages;
+	ic->shunt_samples = cfg->sensor.averages;
 	ic->mode = INA219_MODE_BOTH_CONTINUOUS;
 	/*
 	 * A small full scale (max_current_a x shunt_ohm below ~20 mV, say
@@ -191,11 +191,11 @@ static void describe(const void *dev, const struct hil_config *cfg,
 	i->cal_reg = st->cal;
 	i->current_lsb_a = st->eff_lsb_a;
 	i->power_lsb_w = st->power_lsb_w;
-	i->pga_div = st->pga_div;
 	i->shunt_range_v = st->shunt_range_v;
 	i->bus_range_v = cfg->sensor.bus_range_v;
 	i->adc_bits = cfg->sensor.adc_bits;
-	i->adc_samples = cfg->sensor.adc_samples;
+	i->averages = cfg->sensor.averages;
+	i->conversion_us = ina219_adc_us(i->adc_bits, 1); /* one sample */
 	i->cycle_us = st->cycle_us;
 }
 
@@ -208,7 +208,7 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 			i->address, i->bus, i->source, i->shunt_ohm,
 			i->max_current_a, i->shunt_range_v * 1e3,
 			i->bus_range_v, i->config_reg, i->cal_reg,
-			i->current_lsb_a * 1e6, i->adc_bits, i->adc_samples,
+			i->current_lsb_a * 1e6, i->adc_bits, i->averages,
 			i->cycle_us);
 }
 

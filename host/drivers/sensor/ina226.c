@@ -290,6 +290,37 @@ static int regs_read(struct ina226 *dev, const uint8_t *regs, uint16_t *vals,
 	return HIL_OK;
 }
 
+/* Mask/Enable, bus and shunt fields and the range flag of both readings. */
+static void decode(struct ina226_reading *r)
+{
+	int16_t sh = (int16_t)r->raw_shunt;
+
+	r->shunt_nv = (int32_t)sh * 2500;
+	r->bus_uv = (int32_t)(r->raw_bus & 0x7FFFu) * 1250; /* D15 is 0 */
+	r->cnvr = (r->raw_mask & INA226_ME_CVRF) != 0;
+	r->ovf = (r->raw_mask & INA226_ME_OVF) != 0;
+	r->out_of_range = r->ovf || sh == INT16_MAX || sh == INT16_MIN;
+}
+
+/* ina226_read's errors: the range problems of a decoded reading, named. */
+static int range_error(struct ina226 *dev, const struct ina226_reading *r)
+{
+	if (r->ovf) {
+		hil_err("INA226 at 0x%02x: math overflow (OVF): current or "
+			"power did not fit its register; raise the current LSB "
+			"(now %g A)",
+			dev->addr, dev->setup.eff_lsb_a);
+		return HIL_ERR_CONFIG;
+	}
+	if (r->out_of_range) {
+		hil_err("INA226 at 0x%02x: shunt voltage %d nV at the full "
+			"scale (+-81.92 mV): the current is beyond the range",
+			dev->addr, (int)r->shunt_nv);
+		return HIL_ERR_CONFIG;
+	}
+	return HIL_OK;
+}
+
 int ina226_read(struct ina226 *dev, struct ina226_reading *r)
 {
 	/* Mask/Enable first: its CVRF and OVF describe no older data than
@@ -298,7 +329,6 @@ int ina226_read(struct ina226 *dev, struct ina226_reading *r)
 					INA226_REG_SHUNT, INA226_REG_CURRENT,
 					INA226_REG_POWER};
 	uint16_t v[5];
-	int16_t sh;
 	int ret;
 
 	if (dev == NULL || r == NULL) {
@@ -314,27 +344,33 @@ int ina226_read(struct ina226 *dev, struct ina226_reading *r)
 	r->raw_shunt = v[2];
 	r->raw_current = v[3];
 	r->raw_power = v[4];
-	sh = (int16_t)v[2];
-	r->shunt_nv = (int32_t)sh * 2500;
-	r->bus_uv = (int32_t)(v[1] & 0x7FFFu) * 1250; /* D15 is always 0 */
+	decode(r);
 	r->current_ua =
 		llround((double)(int16_t)v[3] * dev->setup.eff_lsb_a * 1e6);
 	r->power_uw = llround((double)v[4] * dev->setup.power_lsb_w * 1e6);
-	r->cnvr = (v[0] & INA226_ME_CVRF) != 0;
-	r->ovf = (v[0] & INA226_ME_OVF) != 0;
-	if (r->ovf) {
-		hil_err("INA226 at 0x%02x: math overflow (OVF): current or "
-			"power did not fit its register; raise the current LSB "
-			"(now %g A)",
-			dev->addr, dev->setup.eff_lsb_a);
-		return HIL_ERR_CONFIG;
+	return range_error(dev, r);
+}
+
+int ina226_sample(struct ina226 *dev, struct ina226_reading *r)
+{
+	static const uint8_t regs[3] = {INA226_REG_MASK, INA226_REG_BUS,
+					INA226_REG_SHUNT};
+	uint16_t v[3];
+	int ret;
+
+	if (dev == NULL || r == NULL) {
+		return HIL_ERR_ARG;
 	}
-	if (sh == INT16_MAX || sh == INT16_MIN) {
-		hil_err("INA226 at 0x%02x: shunt voltage %d nV at the full "
-			"scale (+-81.92 mV): the current is beyond the range",
-			dev->addr, (int)r->shunt_nv);
-		return HIL_ERR_CONFIG;
+	memset(r, 0, sizeof(*r));
+	ret = regs_read(dev, regs, v, 3);
+	if (ret != HIL_OK) {
+		return ret;
 	}
+	r->raw_mask = v[0];
+	r->raw_bus = v[1];
+	r->raw_shunt = v[2];
+	decode(r);
+	r->current_ua = llround((double)r->shunt_nv / 1000.0 / dev->shunt_ohm);
 	return HIL_OK;
 }
 

@@ -88,6 +88,8 @@ struct ina226_reading {
 	int cnvr;	    /* CVRF: a conversion completed since the last
 			       Mask/Enable read */
 	int ovf;	    /* OVF: current or power did not fit */
+	int out_of_range;   /* OVF, or the shunt at the 81.92 mV full scale:
+			       the current is beyond the range */
 	uint16_t raw_mask, raw_shunt, raw_bus, raw_current, raw_power;
 };
 
@@ -136,6 +138,18 @@ void ina226_close(struct ina226 *dev);
  *         registers; r is zeroed: an error, never a number).
  */
 int ina226_read(struct ina226 *dev, struct ina226_reading *r);
+
+/**
+ * The sampler's reading: Mask/Enable (CVRF, OVF; the read clears CVRF),
+ * bus and shunt voltage in one batch; current_ua is computed from the
+ * shunt voltage, power_uw is not read. Unlike ina226_read(), a current
+ * beyond the range is r->out_of_range, not an error, and nothing is
+ * logged for it (a live display shows it at every conversion; the sampler
+ * names it once).
+ * @return HIL_OK, HIL_ERR_ARG, or a bus error (the log names the address
+ *         and the registers; r is zeroed).
+ */
+int ina226_sample(struct ina226 *dev, struct ina226_reading *r);
 
 /**
  * Poll the conversion-ready flag (CVRF, Mask/Enable) until it is set or

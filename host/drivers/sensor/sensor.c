@@ -444,11 +444,11 @@ int hil_sensor_probe(const struct hil_config *cfg, char *detail, size_t len)
 		return bus_error(cfg, ret, detail, len);
 	}
 	ret = first_contact(drv, bus, cfg->sensor.address, &val, detail, len);
-	if (ret == HIL_OK && drv->probe != NULL) {
-		ret = drv->probe(bus, cfg->sensor.address, val, more,
-				 sizeof(more));
-	}
-	if (ret == HIL_OK || ret == HIL_ERR_NA) {
+	if (ret == HIL_OK) {
+		if (drv->probe != NULL) {
+			ret = drv->probe(bus, cfg->sensor.address, val, more,
+					 sizeof(more));
+		}
 		set_err(detail, len,
 			"%s at 0x%02x on %s answers: %s 0x%04x%s%s%s",
 			drv->chip, cfg->sensor.address, cfg->sensor.bus,

@@ -10,7 +10,10 @@
 struct hil_sensor;
 struct hil_i2c_bus;
 
-/* What a report says about the sensor (docs/wiring.md, docs/configs.md). */
+/*
+ * What a report says about the sensor (docs/wiring.md, docs/configs.md):
+ * sensor.c fills the first part, the chip's driver the rest.
+ */
 struct hil_sensor_info {
 	char type[HIL_CFG_NAME]; /* its driver's name: "ina219" */
 	const char *chip;	 /* "INA219" (static) */
@@ -21,16 +24,19 @@ struct hil_sensor_info {
 	const char *source;	 /* "model" or "measured" (static) */
 	double shunt_ohm;
 	double max_current_a;
-	uint16_t config_reg;  /* configuration register as written */
-	uint16_t cal_reg;     /* calibration register as written */
-	double current_lsb_a; /* effective: 0.04096 / (cal x shunt) */
-	double power_lsb_w;   /* 20 x current_lsb_a */
-	unsigned pga_div;     /* 1, 2, 4 or 8 (the one chosen if auto) */
-	double shunt_range_v; /* +- full scale: 0.04 x pga_div */
-	unsigned bus_range_v; /* 16 or 32 */
-	unsigned adc_bits;    /* 9..12 */
-	unsigned adc_samples; /* 1..128 */
-	unsigned cycle_us;    /* one shunt + bus conversion cycle */
+	/* From the driver: */
+	uint16_t config_reg;	/* configuration register as written */
+	uint16_t cal_reg;	/* calibration register as written */
+	double current_lsb_a;	/* effective, after the register's rounding:
+				   INA219 0.04096 / (cal x shunt) */
+	double power_lsb_w;	/* INA219 20 x, INA226 25 x current_lsb_a */
+	double shunt_range_v;	/* +- full scale (INA219 0.04 x the PGA's
+				   divider, INA226 0.08192) */
+	unsigned bus_range_v;	/* INA219 16 or 32, INA226 36 */
+	unsigned adc_bits;	/* resolution: INA219 9..12, INA226 16 */
+	unsigned averages;	/* samples averaged per conversion */
+	unsigned conversion_us; /* one sample of one channel */
+	unsigned cycle_us;	/* one shunt + bus conversion cycle */
 };
 
 /* One reading for a live display, range problems as flags (not logged). */
