@@ -110,16 +110,18 @@ struct hil_config {
 		uint8_t address;      /* 7-bit, default 0x40 */
 		double shunt_ohm;     /* default 0.1 */
 		double max_current_a; /* default 0.4 */
-		unsigned bus_range_v; /* INA219: 16 (default) | 32 */
-		unsigned pga_div; /* INA219: 0 (auto, default) | 1 | 2 | 4 | 8 */
-		unsigned adc_bits; /* INA219: 9..12, default 12 */
-		/* Samples averaged per conversion, default 1: the INA219's
-		 * adc_samples (1..128, powers of two), the INA226's averages
-		 * (1, 4, 16 .. 1024) */
+		/*
+		 * The chip's own settings, each read, checked and used by the
+		 * drivers whose keys set it (docs/configs.md): the bus range
+		 * in V (default 16), the PGA divider (0, default: automatic),
+		 * the ADC's resolution in bits (default 12), the samples
+		 * averaged per conversion (default 1), one channel's
+		 * conversion time in us (0, default: the chip's own).
+		 */
+		unsigned bus_range_v;
+		unsigned pga_div;
+		unsigned adc_bits;
 		unsigned averages;
-		/* One conversion of each channel in us where the chip lets it
-		 * be chosen (INA226: 140 .. 8244); 0 (default): the chip's
-		 * default */
 		unsigned conversion_us;
 		uint32_t conversions; /* per energy window, default 50 */
 		uint32_t windows;     /* windows per row, default 5 */

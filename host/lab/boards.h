@@ -92,7 +92,7 @@ int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
  * The run is to use board id (hilrun --board ID, $HILRUN_BOARD): cfg's
  * board.id becomes id, and what the map knows of the board replaces the
  * config's: the probe serial, the serial port and its baud rate, and, when
- * cfg measures energy (sensor.type "ina219"), the sensor's bus. The map's
+ * cfg measures energy (a sensor.type other than "none"), the sensor's bus. The map's
  * platform must be cfg's board.name.
  * @param err receives why not (len bytes): an id the map does not have
  *        (the known ids listed), or a board of another platform.

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "drivers/board/board.h"
+#include "drivers/sensor/sensor.h"
 #include "lab/lock.h"
 #include "util/err.h"
 
@@ -148,8 +149,7 @@ int hil_boards_use(const struct hil_boards *map, const char *id,
 			snprintf(cfg->link.port, sizeof(cfg->link.port), "%s",
 				 b->serial);
 		}
-		if (b->sensor[0] != '\0' &&
-		    strcmp(cfg->sensor.type, "ina219") == 0) {
+		if (b->sensor[0] != '\0' && hil_sensor_configured(cfg)) {
 			snprintf(cfg->sensor.bus, sizeof(cfg->sensor.bus), "%s",
 				 b->sensor);
 		}

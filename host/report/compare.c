@@ -16,7 +16,7 @@ void hil_thresholds_default(struct hil_thresholds *t)
 	t->cycles = 2;	     /* DWT CYCCNT on a board: a little jitter */
 	t->estimated = 0;    /* a model applied to a deterministic count */
 	t->ns = 10;	     /* host clock: scheduler noise */
-	t->energy = 10;	     /* INA219 windows: sensor noise */
+	t->energy = 10;	     /* sensor windows: noise */
 	t->flash = -1;	     /* sizes change with flags by design: asked for */
 	t->stack = -1;
 	t->fail_missing = 0;

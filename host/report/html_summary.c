@@ -184,7 +184,7 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 			s.head_len);
 	} else if (s.energy_model) {
 		fprintf(out,
-			"<li>Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.</li>\n",
+			"<li>Energy: µJ per operation at %.0f B from a MODEL (simulated sensor, emulated time): not a measurement.</li>\n",
 			s.head_len);
 	} else {
 		fprintf(out, "<li>Energy: µJ per operation at %.0f B.</li>\n",

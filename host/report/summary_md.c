@@ -201,7 +201,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 			s.head_len);
 	} else if (s.energy_model) {
 		fprintf(out,
-			"- Energy: µJ per operation at %.0f B from a MODEL (simulated INA219, emulated time): not a measurement.\n",
+			"- Energy: µJ per operation at %.0f B from a MODEL (simulated sensor, emulated time): not a measurement.\n",
 			s.head_len);
 	} else {
 		fprintf(out,

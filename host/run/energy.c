@@ -19,9 +19,9 @@
 #define DEFAULT_MAX_FAILURES 3u
 #define WINDOW_WAIT_EXTRA_NS 100000000u /* 100 ms beyond two cycles */
 /*
- * Datasheets give conversion times as typical values (the INA219's 532 us
- * at 12 bit is 586 us at most, +10%): a conversion's start is bounded
- * using the nominal cycle plus 10%.
+ * Datasheets give conversion times as typical values (the 10% comes from
+ * the first sensor, the INA219: 532 us typical, 586 us at most at 12 bit):
+ * a conversion's start is bounded using the nominal cycle plus 10%.
  */
 #define CYCLE_SLACK_NUM	     11u
 #define CYCLE_SLACK_DEN	     10u

@@ -124,7 +124,7 @@ struct hil_image_sizes {
 
 /* The sensor a run used for energy, as the report states it. */
 struct hil_run_sensor {
-	char type[32]; /* "none" | "ina219" */
+	char type[32]; /* "none" or a sensor driver's name */
 	char bus[256];
 	unsigned address;
 	int model; /* 1: simulated ("sim:" bus) */
