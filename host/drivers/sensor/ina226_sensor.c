@@ -14,7 +14,7 @@
 
 #define CAL_MAX	      32767.0 /* the calibration register's 15 bits */
 #define SHUNT_FS_V    0.08192 /* 7FFFh x 2.5 uV */
-#define BUS_RANGE_V   36      /* the bus input: 0 to 36 V (SBOS547) */
+#define BUS_RANGE_V   36      /* VBUS: 0 to 36 V (SBOS547 Features) */
 #define ADC_BITS      16
 #define DEFAULT_CT_US 1100 /* the power-on conversion time */
 
@@ -314,7 +314,7 @@ static const struct hil_i2c_sim_chip sim = {
 const struct hil_sensor_driver hil_sensor_ina226 = {
 	.name = "ina226",
 	.chip = "INA226",
-	/* A0 and A1 each strap to GND, VS, SDA or SCL (SBOS547). */
+	/* A0 and A1 each strap to GND, VS, SDA or SCL (SBOS547B Table 6-2). */
 	.addr_min = 0x40,
 	.addr_max = 0x4F,
 	.contact_reg = INA226_REG_CONFIG,
