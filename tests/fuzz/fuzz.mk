@@ -90,17 +90,21 @@ FZ_SRCS_frame := tests/fuzz/fuzz_frame.c protocol/hilp.c
 FZ_SRCS_stub := tests/fuzz/fuzz_stub.c tests/fuzz/fuzz_board.c protocol/hilp.c
 # The loader (every file of host/config but algnames.c, which would pull in
 # the target's algorithm registry) and the board, flasher and sensor tables
-# it asks (a sensor driver brings its chip, its model and the I2C buses).
+# it asks (a sensor driver brings its chip, its model and the I2C buses; the
+# flashers' doctor checks bring the doctor's report, pyOCD's image libelf).
 FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c)) \
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
+	host/cli/doctor.c \
 	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c
-$(FZ)/obj/host/drivers/i2c/%.o: FZ_CFLAGS += \
-	$(shell pkg-config --cflags libftdi1 2>/dev/null)
+FZ_PKGS_config := libftdi1 libserialport libelf
+$(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
+	$(shell pkg-config --cflags $(FZ_PKGS_config) 2>/dev/null)
 $(FZ)/fuzz_config: FZ_LDLIBS += \
-	$(shell pkg-config --libs libftdi1 2>/dev/null || echo -lftdi1) -lpthread
+	$(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
+		echo -lftdi1 -lserialport -lelf) -lpthread
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c
 # Every file of host/report but the writers from the in-memory run (json.c,
 # table.c, modelratio.c), which would pull in run/ and config/.

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "drivers/sensor/driver.h"
 #include "util/err.h"
 #include "fuzz.h"
 
@@ -48,6 +49,7 @@ static int one_of(const char *s, const char *a, const char *b, const char *c)
 /* What config.h promises about a configuration it accepted. */
 static void check_accepted(const struct hil_config *c)
 {
+	const struct hil_sensor_driver *drv;
 	size_t i;
 
 	FUZZ_CHECK(terminated(c->path, sizeof(c->path)));
@@ -68,6 +70,18 @@ static void check_accepted(const struct hil_config *c)
 		FUZZ_CHECK(terminated(c->flasher.files[i],
 				      sizeof(c->flasher.files[i])));
 	}
+	/* The sensor: "none" or a driver of the table, at an address its
+	 * straps give (with "none", the default sensor's), with a bus. */
+	drv = hil_sensor_find(c->sensor.type);
+	FUZZ_CHECK(drv != NULL || strcmp(c->sensor.type, "none") == 0);
+	FUZZ_CHECK(drv == NULL || c->sensor.bus[0] != '\0');
+	drv = drv != NULL ? drv : hil_sensor_all()[0];
+	FUZZ_CHECK(c->sensor.address >= drv->addr_min &&
+		   c->sensor.address <= drv->addr_max);
+	FUZZ_CHECK(terminated(c->sensor.bus, sizeof(c->sensor.bus)));
+	FUZZ_CHECK(c->sensor.shunt_ohm > 0.0 && c->sensor.max_current_a > 0.0);
+	FUZZ_CHECK(c->sensor.averages >= 1 && c->sensor.averages <= 1024);
+	FUZZ_CHECK(c->sensor.conversions >= 1 && c->sensor.windows >= 1);
 	FUZZ_CHECK(c->build.n_cflags <= HIL_CFG_MAX_FLAGS);
 	for (i = 0; i < c->build.n_cflags && i < HIL_CFG_MAX_FLAGS; i++) {
 		FUZZ_CHECK(terminated(c->build.cflags[i],
