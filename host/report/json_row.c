@@ -1,0 +1,315 @@
+/* json_row: one measured row of report.json: its figures, statistics, energy (measured, model or estimate), cycle model and leak test. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"report"
+#include "json_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "run/energyest.h"
+#include "run/run.h"
+#include "run/stats.h"
+#include "util/err.h"
+#include "util/util.h"
+
+/*
+ * A row without a sensor: the datasheet estimate, kind "estimate" (never
+ * "measured" or "model"), with its source and assumptions, or why none.
+ */
+static int add_energy_est(cJSON *row, const struct hil_run *run,
+			  const struct hil_row *r)
+{
+	const struct hil_energy_est *e = &r->est;
+	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
+	cJSON *o = cJSON_AddObjectToObject(row, "energy");
+	int ok = o != NULL;
+
+	if (ok && !e->ok) {
+		ok = hil_json_add_str(o, "status", "none");
+		ok = ok && hil_json_add_str(o, "kind", "estimate");
+		return ok && hil_json_add_str(o, "why", e->why);
+	}
+	ok = ok && hil_json_add_str(o, "status", "ok");
+	ok = ok && hil_json_add_str(o, "kind", "estimate");
+	ok = ok && hil_json_add_str(o, "unit", "uJ");
+	ok = ok && hil_json_add_num(o, "uj_per_op", e->uj_per_op);
+	ok = ok && hil_json_add_str(o, "source", run->energy_est.source);
+	ok = ok &&
+	     hil_json_add_str(o, "assumptions", run->energy_est.assumptions);
+	ok = ok && hil_json_add_num(o, "vdd_v", e->vdd);
+	ok = ok && hil_json_add_num(o, "idd_ma", e->idd_ma);
+	ok = ok && hil_json_add_num(o, "clock_hz", e->clock_hz);
+	ok = ok && hil_json_add_num(o, "cycles_per_op", e->cycles);
+	ok = ok &&
+	     hil_json_add_str(o, "cycles_from",
+			      emulated ? "cycle model (estimated)" : "DWT");
+	ok = ok && hil_json_add_num(o, "op_seconds", e->op_seconds);
+	return ok;
+}
+
+/*
+ * A row's energy: without a sensor the estimate above (or nothing, where
+ * no estimate applies), {"status": "failed", "error"} when the sensor or the
+ * window failed, else the figures, labelled model or measured.
+ */
+static int add_energy(cJSON *row, const struct hil_run *run,
+		      const struct hil_row *r)
+{
+	const struct hil_row_energy *e = &r->energy;
+	cJSON *o;
+	int ok;
+
+	if (e->state == HIL_ENERGY_NONE) {
+		return run->energy_est.applies ? add_energy_est(row, run, r)
+					       : 1;
+	}
+	o = cJSON_AddObjectToObject(row, "energy");
+	ok = o != NULL;
+	if (ok && e->state == HIL_ENERGY_FAILED) {
+		ok = hil_json_add_str(o, "status", "failed");
+		return ok && hil_json_add_str(o, "error", e->error);
+	}
+	ok = ok && hil_json_add_str(o, "status", "ok");
+	ok = ok && hil_json_add_str(o, "kind", e->model ? "model" : "measured");
+	ok = ok && hil_json_add_str(o, "unit", "uJ");
+	ok = ok && hil_json_add_num(o, "uj_per_op", e->uj_per_op);
+	ok = ok &&
+	     hil_json_add_num(o, "uj_per_op_dynamic", e->uj_per_op_dynamic);
+	ok = ok && hil_json_add_num(o, "spread", e->spread_uj);
+	ok = ok && hil_json_add_num(o, "spread_dynamic", e->spread_dynamic_uj);
+	ok = ok && hil_json_add_num(o, "idle_mw", e->idle_mw);
+	ok = ok && hil_json_add_num(o, "active_mw", e->active_mw);
+	ok = ok && hil_json_add_num(o, "bus_v", e->bus_v);
+	ok = ok && hil_json_add_num(o, "ticks_per_op", e->ticks_per_op);
+	ok = ok && hil_json_add_num(o, "op_seconds", e->op_seconds);
+	ok = ok && hil_json_add_num(o, "ops_per_window", e->ops_per_window);
+	ok = ok && hil_json_add_num(o, "windows", e->windows);
+	ok = ok && hil_json_add_num(o, "samples", (double)e->samples);
+	ok = ok && hil_json_add_num(o, "sample_rate_hz", e->sample_rate_hz);
+	return ok;
+}
+
+/*
+ * The row's estimated cycles (Cortex-M4 model on the emulated board),
+ * beside the instruction counts and never instead of them.
+ */
+static int add_model(cJSON *row, const struct hil_run *run,
+		     const struct hil_row *r)
+{
+	cJSON *o, *a, *b;
+	uint32_t i;
+	int ok;
+
+	if (!r->model.ok) {
+		return 1;
+	}
+	o = cJSON_AddObjectToObject(row, "model_cycles");
+	ok = o != NULL;
+	ok = ok && hil_json_add_str(o, "unit", run->model.unit);
+	ok = ok && hil_json_add_num(o, "median", r->model.stats.median);
+	ok = ok && hil_json_add_num(o, "mean", r->model.stats.mean);
+	ok = ok && hil_json_add_num(o, "stddev", r->model.stats.stddev);
+	ok = ok && hil_json_add_num(o, "min", r->model.stats.min);
+	ok = ok && hil_json_add_num(o, "max", r->model.stats.max);
+	if (r->msg_len > 0) {
+		ok = ok && hil_json_add_num(o, "per_byte",
+					    r->model.stats.median / r->msg_len);
+	} else {
+		ok = ok && cJSON_AddNullToObject(o, "per_byte") != NULL;
+	}
+	b = ok ? cJSON_AddArrayToObject(o, "bounds") : NULL;
+	ok = ok && b != NULL;
+	if (ok) {
+		cJSON_AddItemToArray(b, cJSON_CreateNumber(r->model.lo_median));
+		cJSON_AddItemToArray(b, cJSON_CreateNumber(r->model.hi_median));
+		ok = cJSON_GetArraySize(b) == 2;
+	}
+	ok = ok && hil_json_add_num(o, "divides", (double)r->model.divides);
+	/* Unsure where a divide's data-dependent cost was counted at its
+	 * maximum: the bounds say how far off that can be. */
+	ok = ok && hil_json_add_bool(o, "exact_rules",
+				     r->model.divides == 0 &&
+					     r->model.lo_median ==
+						     r->model.hi_median);
+	ok = ok &&
+	     hil_json_add_num(o, "overhead_subtracted", r->model.overhead);
+	a = ok ? cJSON_AddArrayToObject(o, "samples") : NULL;
+	ok = ok && a != NULL;
+	for (i = 0; ok && i < r->model.stats.n; i++) {
+		cJSON *n = cJSON_CreateNumber(r->model.samples[i]);
+
+		ok = n != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(a, n);
+		}
+	}
+	return ok;
+}
+
+/* The timing-leak smoke test: absent when not run. */
+static int add_leak(cJSON *row, const struct hil_run *run,
+		    const struct hil_row_leak *l)
+{
+	cJSON *o;
+	int ok;
+
+	if (l->state == 0) {
+		return 1;
+	}
+	o = cJSON_AddObjectToObject(row, "leak");
+	ok = o != NULL;
+	if (ok && l->state < 0) {
+		ok = hil_json_add_str(o, "status", "failed");
+		return ok && hil_json_add_str(o, "error", l->error);
+	}
+	ok = ok && hil_json_add_str(o, "status", "ok");
+	ok = ok &&
+	     hil_json_add_str(
+		     o, "method",
+		     "dudect: fixed against random inputs in a random order, Welch's t");
+	/* t is infinite when both classes are constant and differ: JSON has
+	 * no infinity, so it is capped and the flag says the rest. */
+	ok = ok &&
+	     hil_json_add_num(o, "t",
+			      isfinite(l->t) ? l->t : (l->t > 0 ? 1e9 : -1e9));
+	ok = ok && hil_json_add_bool(o, "flagged", l->flagged);
+	ok = ok && hil_json_add_num(o, "threshold", 4.5);
+	ok = ok && hil_json_add_num(o, "n_fixed", l->n[0]);
+	ok = ok && hil_json_add_num(o, "n_random", l->n[1]);
+	ok = ok && hil_json_add_num(o, "mean_fixed", l->mean[0]);
+	ok = ok && hil_json_add_num(o, "mean_random", l->mean[1]);
+	ok = ok && hil_json_add_num(o, "stddev_fixed", l->stddev[0]);
+	ok = ok && hil_json_add_num(o, "stddev_random", l->stddev[1]);
+	if (run->info.counter_unit == HILP_UNIT_INSTRUCTIONS_EMU) {
+		ok = ok &&
+		     hil_json_add_str(
+			     o, "note",
+			     "emulated board: only differences in the instructions executed (data-dependent branches, early exits) are visible, not cache or timing effects");
+	}
+	return ok;
+}
+
+cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *samples;
+	cJSON *digest;
+	cJSON *ci;
+	int ok = o != NULL;
+	uint32_t i;
+
+	ok = ok && hil_json_add_str(o, "algorithm", r->algorithm);
+	ok = ok && hil_json_add_str(o, "implementation", r->implementation);
+	ok = ok && hil_json_add_str(o, "operation", r->operation);
+	/* The image the row was measured on: --resume keeps only rows of
+	 * the same image. */
+	ok = ok && hil_json_add_str(o, "build_id",
+				    r->build_id[0] != '\0' ? r->build_id
+							   : run->build_id);
+	ok = ok && hil_json_add_str(o, "mode", r->mode);
+	if (r->constant_time < 0) {
+		ok = ok && cJSON_AddNullToObject(o, "constant_time") != NULL;
+	} else {
+		ok = ok &&
+		     hil_json_add_bool(o, "constant_time", r->constant_time);
+	}
+	ok = ok && hil_json_add_num(o, "msg_len", r->msg_len);
+	ok = ok && hil_json_add_num(o, "ad_len", r->ad_len);
+	ok = ok &&
+	     hil_json_add_str(o, "unit", hil_unit_name(run->info.counter_unit));
+	ok = ok && hil_json_add_num(o, "runs", r->runs);
+	ok = ok && hil_json_add_num(o, "warmup", r->warmup);
+	ok = ok && hil_json_add_num(o, "seed", r->seed);
+	if (!ok) {
+		goto fail;
+	}
+	samples = cJSON_AddArrayToObject(o, "samples");
+	if (samples == NULL) {
+		goto fail;
+	}
+	for (i = 0; r->samples != NULL && i < r->stats.n; i++) {
+		cJSON *n = cJSON_CreateNumber(r->samples[i]);
+
+		if (n == NULL) {
+			goto fail;
+		}
+		cJSON_AddItemToArray(samples, n);
+	}
+	if (r->stats.n > 0) {
+		ok = ok && hil_json_add_num(o, "median", r->stats.median);
+		ok = ok && hil_json_add_num(o, "mean", r->stats.mean);
+		ok = ok && hil_json_add_num(o, "stddev", r->stats.stddev);
+		ok = ok && hil_json_add_num(o, "min", r->stats.min);
+		ok = ok && hil_json_add_num(o, "max", r->stats.max);
+		ok = ok && hil_json_add_num(o, "mad", r->stats.mad);
+		ci = cJSON_AddArrayToObject(o, "ci95");
+		ok = ok && ci != NULL;
+		if (ok) {
+			cJSON_AddItemToArray(
+				ci, cJSON_CreateNumber(r->stats.ci95_low));
+			cJSON_AddItemToArray(
+				ci, cJSON_CreateNumber(r->stats.ci95_high));
+			ok = cJSON_GetArraySize(ci) == 2;
+		}
+		ok = ok &&
+		     hil_json_add_num(o, "outliers", (double)r->stats.outliers);
+		if (r->msg_len > 0) {
+			ok = ok &&
+			     hil_json_add_num(o, "per_byte",
+					      r->stats.median / r->msg_len);
+		} else {
+			ok = ok && cJSON_AddNullToObject(o, "per_byte") != NULL;
+		}
+	} else {
+		const char *keys[] = {"median", "mean",	    "stddev",
+				      "min",	"max",	    "mad",
+				      "ci95",	"outliers", "per_byte"};
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			ok = ok && cJSON_AddNullToObject(o, keys[i]) != NULL;
+		}
+	}
+	if (r->has_normalized) {
+		ok = ok && hil_json_add_num(o, "normalized", r->normalized);
+	} else {
+		ok = ok && cJSON_AddNullToObject(o, "normalized") != NULL;
+	}
+	ok = ok && hil_json_add_num(o, "overhead_subtracted", r->overhead);
+	if (r->stack_known) {
+		ok = ok && hil_json_add_num(o, "stack_bytes", r->stack_bytes);
+	} else {
+		ok = ok && cJSON_AddNullToObject(o, "stack_bytes") != NULL;
+	}
+	ok = ok && hil_json_add_bool(o, "verified", r->verified);
+	if (r->verified_by[0] != '\0') {
+		ok = ok && hil_json_add_str(o, "verified_by", r->verified_by);
+	}
+	digest = cJSON_AddObjectToObject(o, "digest");
+	ok = ok && digest != NULL;
+	ok = ok && hil_json_add_hex32(digest, "expected", r->digest_expected);
+	ok = ok && hil_json_add_hex32(digest, "measured", r->digest_got);
+	ok = ok &&
+	     hil_json_add_bool(digest, "match",
+			       r->ok && r->digest_expected == r->digest_got);
+	ok = ok && hil_json_add_num(o, "heap_bytes", r->heap_bytes);
+	ok = ok && add_leak(o, run, &r->leak);
+	ok = ok && add_model(o, run, r);
+	ok = ok && add_energy(o, run, r);
+	ok = ok && hil_json_add_str(o, "status",
+				    r->ok	     ? "ok"
+				    : r->interrupted ? "interrupted"
+						     : "failed");
+	if (!r->ok) {
+		ok = ok && hil_json_add_str(o, "error", r->error);
+	}
+	if (ok) {
+		return o;
+	}
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
