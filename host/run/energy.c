@@ -1,8 +1,9 @@
-/* energy: the sampling thread (CNVR polling timed to the conversion cycle), the window statistics and energy per operation. */
+/* energy: the sampling thread (CNVR polling timed to the conversion cycle) and its ring of samples; energy_window.c answers queries on them. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"energy"
 
 #include "energy.h"
+#include "energy_int.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -17,56 +18,8 @@
 
 #define DEFAULT_CAPACITY     65536u
 #define DEFAULT_MAX_FAILURES 3u
-#define WINDOW_WAIT_EXTRA_NS 100000000u /* 100 ms beyond two cycles */
-/*
- * Datasheets give conversion times as typical values (the 10% comes from
- * the first sensor, the INA219: 532 us typical, 586 us at most at 12 bit):
- * a conversion's start is bounded using the nominal cycle plus 10%.
- */
-#define CYCLE_SLACK_NUM	     11u
-#define CYCLE_SLACK_DEN	     10u
 #define PROBE_EVERY	     4u /* samples between early polls that re-lock */
 #define PROBE_SETTLED	     16u /* the same once the cycle estimate is settled */
-
-/* The poller's state between two polls (only the poller touches it). */
-struct poller {
-	uint64_t p_est;	 /* estimated conversion cycle */
-	uint64_t margin; /* aim this far past the expected completion */
-	uint64_t retry;	 /* poll again this soon after a not-ready one */
-	uint64_t offset; /* how early a probe aims */
-	uint64_t next;	 /* when to poll next */
-	uint64_t prev_before, c_est, lock_t;
-	unsigned failures, since_probe;
-	int prev_ready, probing, settled;
-};
-
-struct hil_energy {
-	struct hil_sensor_source src; /* its dev: only the poller touches it */
-	uint64_t period_ns;	      /* nominal conversion cycle */
-	unsigned max_failures;
-	uint64_t *manual_ns; /* NULL: CLOCK_MONOTONIC and a thread */
-	uint64_t read_ns;    /* on the manual clock: one sensor read */
-	struct poller pl;
-
-	pthread_mutex_t lock;  /* everything below */
-	pthread_cond_t wake;   /* to the thread: stop */
-	pthread_cond_t polled; /* from the thread: a poll finished */
-	pthread_t thread;
-	int thread_live; /* created, not yet joined */
-	int stop;
-	int running;
-
-	struct hil_energy_sample *ring;
-	size_t cap, head, count;
-	uint64_t overwritten;
-	uint64_t samples, polls, not_ready;
-	uint64_t t_start_ns; /* sampling began */
-	uint64_t t_first_ns, t_last_ns;
-	uint64_t last_poll_ns; /* start of the latest finished poll */
-	int err;
-	uint64_t err_t_ns;
-	char why[200];
-};
 
 uint64_t hil_energy_now_ns(void)
 {
@@ -77,12 +30,12 @@ uint64_t hil_energy_now_ns(void)
 }
 
 /* The sampler's time: the manual clock, or CLOCK_MONOTONIC. */
-static uint64_t now(const struct hil_energy *s)
+uint64_t hil_energy_clock(const struct hil_energy *s)
 {
 	return s->manual_ns != NULL ? *s->manual_ns : hil_energy_now_ns();
 }
 
-static struct timespec abs_ts(uint64_t ns)
+struct timespec hil_energy_abs_ts(uint64_t ns)
 {
 	struct timespec ts;
 
@@ -94,7 +47,7 @@ static struct timespec abs_ts(uint64_t ns)
 /* Sleep until t_ns on CLOCK_MONOTONIC; 1 if asked to stop meanwhile. */
 static int sleep_until(struct hil_energy *s, uint64_t t_ns)
 {
-	struct timespec ts = abs_ts(t_ns);
+	struct timespec ts = hil_energy_abs_ts(t_ns);
 	int stop;
 
 	pthread_mutex_lock(&s->lock);
@@ -219,7 +172,7 @@ static void poller_init(struct hil_energy *s)
 	pl->margin = P / 32;
 	pl->retry = P / 16;
 	pl->offset = P / 8;
-	pl->next = now(s);
+	pl->next = hil_energy_clock(s);
 	pl->prev_ready = 1;
 	if (pl->retry < 20000) {
 		pl->retry = 20000; /* 20 us: no point polling faster than USB */
@@ -232,7 +185,7 @@ static int read_sensor(struct hil_energy *s, struct hil_sensor_sample *r,
 {
 	int ret;
 
-	*t_before = now(s);
+	*t_before = hil_energy_clock(s);
 	if (s->manual_ns != NULL) {
 		*s->manual_ns += s->read_ns / 2;
 	}
@@ -243,7 +196,7 @@ static int read_sensor(struct hil_energy *s, struct hil_sensor_sample *r,
 	if (s->manual_ns != NULL) {
 		*s->manual_ns += s->read_ns - s->read_ns / 2;
 	}
-	*t_after = now(s);
+	*t_after = hil_energy_clock(s);
 	return ret;
 }
 
@@ -351,8 +304,8 @@ static void *sampler(void *arg)
  * once a poll began at or after polled_ns), then let the clock reach
  * until_ns if it stopped early for no reason other than time.
  */
-static void manual_run(struct hil_energy *s, uint64_t until_ns,
-		       uint64_t polled_ns)
+void hil_energy_manual_run(struct hil_energy *s, uint64_t until_ns,
+			   uint64_t polled_ns)
 {
 	while (s->running && !s->stop && s->pl.next <= until_ns &&
 	       s->last_poll_ns < polled_ns) {
@@ -373,7 +326,7 @@ int hil_energy_advance(struct hil_energy *s, uint64_t t_ns)
 	if (s == NULL || s->manual_ns == NULL) {
 		return HIL_ERR_ARG;
 	}
-	manual_run(s, t_ns, UINT64_MAX);
+	hil_energy_manual_run(s, t_ns, UINT64_MAX);
 	return HIL_OK;
 }
 
@@ -429,7 +382,7 @@ int hil_energy_start(struct hil_energy **out,
 	pthread_condattr_destroy(&ca);
 	s->manual_ns = cfg != NULL ? cfg->manual_clock_ns : NULL;
 	s->read_ns = cfg != NULL ? cfg->manual_read_ns : 0;
-	s->t_start_ns = now(s);
+	s->t_start_ns = hil_energy_clock(s);
 	s->running = 1;
 	poller_init(s);
 	if (s->manual_ns != NULL) {
@@ -495,235 +448,4 @@ void hil_energy_free(struct hil_energy *s)
 	pthread_mutex_destroy(&s->lock);
 	free(s->ring);
 	free(s);
-}
-
-/* The i-th retained sample, oldest first; lock held. */
-static const struct hil_energy_sample *at(const struct hil_energy *s, size_t i)
-{
-	return &s->ring[(s->head + s->cap - s->count + i) % s->cap];
-}
-
-/*
- * Wait until the sampler has polled past t1, or has ended, or two cycles
- * and WINDOW_WAIT_EXTRA_NS have passed; lock held (the manual clock polls
- * here, without it).
- */
-static void wait_past(struct hil_energy *s, uint64_t t1_ns)
-{
-	uint64_t deadline = now(s) + 2 * s->period_ns + WINDOW_WAIT_EXTRA_NS;
-	struct timespec ts = abs_ts(deadline);
-
-	if (s->manual_ns != NULL) {
-		pthread_mutex_unlock(&s->lock);
-		manual_run(s, deadline, t1_ns);
-		pthread_mutex_lock(&s->lock);
-		return;
-	}
-	while (s->running && s->err == HIL_OK && s->last_poll_ns < t1_ns &&
-	       hil_energy_now_ns() < deadline) {
-		pthread_cond_timedwait(&s->polled, &s->lock, &ts);
-	}
-}
-
-/* Why a window cannot be trusted, or HIL_OK; lock held. */
-static int window_check(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns)
-{
-	if (s->err != HIL_OK && s->err_t_ns <= t1_ns) {
-		if (s->err_t_ns >= t0_ns) {
-			hil_err("energy window of %.1f ms: no figure, sampling "
-				"failed %.1f ms into it: %s",
-				(double)(t1_ns - t0_ns) / 1e6,
-				(double)(s->err_t_ns - t0_ns) / 1e6, s->why);
-		} else {
-			hil_err("energy window of %.1f ms: no figure, sampling "
-				"failed before it began: %s",
-				(double)(t1_ns - t0_ns) / 1e6, s->why);
-		}
-		return s->err;
-	}
-	if (t0_ns < s->t_start_ns) {
-		hil_err("energy window begins %.1f ms before sampling did",
-			(double)(s->t_start_ns - t0_ns) / 1e6);
-		return HIL_ERR_NA;
-	}
-	if (s->last_poll_ns < t1_ns) {
-		hil_err("energy window ends %.1f ms after the last read of the "
-			"sensor (sampling %s)",
-			(double)(t1_ns - s->last_poll_ns) / 1e6,
-			s->running ? "lags" : "ended");
-		return HIL_ERR_NA;
-	}
-	if (s->overwritten > 0 && s->count > 0 && at(s, 0)->t_lo_ns > t0_ns) {
-		hil_err("energy window begins before the oldest sample kept "
-			"(ring of %zu samples): read windows sooner or raise "
-			"the capacity",
-			s->cap);
-		return HIL_ERR_NA;
-	}
-	return HIL_OK;
-}
-
-int hil_energy_window(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
-		      struct hil_energy_stats *out)
-{
-	double sum = 0.0, sum2 = 0.0, bus = 0.0, sh = 0.0;
-	uint64_t prev_t = 0, gap = 0;
-	size_t i, n = 0;
-	int ret;
-
-	if (s == NULL || out == NULL || t1_ns <= t0_ns) {
-		return HIL_ERR_ARG;
-	}
-	memset(out, 0, sizeof(*out));
-	pthread_mutex_lock(&s->lock);
-	wait_past(s, t1_ns);
-	ret = window_check(s, t0_ns, t1_ns);
-	if (ret != HIL_OK) {
-		pthread_mutex_unlock(&s->lock);
-		return ret;
-	}
-	out->min_uw = INFINITY;
-	out->max_uw = -INFINITY;
-	for (i = 0; i < s->count; i++) {
-		const struct hil_energy_sample *x = at(s, i);
-
-		if (x->t_lo_ns < t0_ns || x->t_ns > t1_ns) {
-			continue;
-		}
-		if (n > 0 && x->t_ns - prev_t > gap) {
-			gap = x->t_ns - prev_t;
-		}
-		prev_t = x->t_ns;
-		n++;
-		sum += x->power_uw;
-		sum2 += x->power_uw * x->power_uw;
-		bus += x->bus_mv;
-		sh += x->shunt_uv;
-		out->min_uw =
-			x->power_uw < out->min_uw ? x->power_uw : out->min_uw;
-		out->max_uw =
-			x->power_uw > out->max_uw ? x->power_uw : out->max_uw;
-	}
-	pthread_mutex_unlock(&s->lock);
-	out->duration_s = (double)(t1_ns - t0_ns) / 1e9;
-	if (n == 0) {
-		hil_err("energy window of %.2f ms holds no complete conversion "
-			"(one cycle takes %.2f ms): make it longer",
-			out->duration_s * 1e3, (double)s->period_ns / 1e6);
-		out->min_uw = out->max_uw = 0.0;
-		return HIL_ERR_NA;
-	}
-	if (gap > 4 * s->period_ns) {
-		hil_warn("energy window: %.1f ms without a sample (the sampler "
-			 "stalled); the mean uses %zu samples",
-			 (double)gap / 1e6, n);
-	}
-	out->samples = n;
-	out->mean_uw = sum / (double)n;
-	out->stddev_uw = n > 1 ? sqrt(fmax(0.0, (sum2 - sum * sum / (double)n) /
-							(double)(n - 1)))
-			       : 0.0;
-	out->mean_bus_mv = bus / (double)n;
-	out->mean_current_ua = sh / (double)n / s->src.shunt_ohm;
-	out->energy_uj = out->mean_uw * out->duration_s;
-	return HIL_OK;
-}
-
-int hil_energy_baseline(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
-			double *mean_uw)
-{
-	struct hil_energy_stats st;
-	int ret;
-
-	if (mean_uw == NULL) {
-		return HIL_ERR_ARG;
-	}
-	ret = hil_energy_window(s, t0_ns, t1_ns, &st);
-	*mean_uw = ret == HIL_OK ? st.mean_uw : 0.0;
-	return ret;
-}
-
-size_t hil_energy_copy(struct hil_energy *s, uint64_t t0_ns, uint64_t t1_ns,
-		       struct hil_energy_sample *out, size_t max)
-{
-	size_t i, n = 0;
-
-	if (s == NULL || out == NULL) {
-		return 0;
-	}
-	pthread_mutex_lock(&s->lock);
-	for (i = 0; i < s->count && n < max; i++) {
-		const struct hil_energy_sample *x = at(s, i);
-
-		if (x->t_lo_ns >= t0_ns && x->t_ns <= t1_ns) {
-			out[n++] = *x;
-		}
-	}
-	pthread_mutex_unlock(&s->lock);
-	return n;
-}
-
-int hil_energy_status(struct hil_energy *s, struct hil_energy_status *out)
-{
-	if (s == NULL || out == NULL) {
-		return HIL_ERR_ARG;
-	}
-	memset(out, 0, sizeof(*out));
-	pthread_mutex_lock(&s->lock);
-	out->running = s->running;
-	out->samples = s->samples;
-	out->polls = s->polls;
-	out->not_ready = s->not_ready;
-	out->overwritten = s->overwritten;
-	if (s->samples > 1 && s->t_last_ns > s->t_first_ns) {
-		out->sample_rate_hz =
-			(double)(s->samples - 1) /
-			((double)(s->t_last_ns - s->t_first_ns) / 1e9);
-	}
-	out->expected_rate_hz = 1e9 / (double)s->period_ns;
-	out->err = s->err;
-	out->err_t_ns = s->err_t_ns;
-	memcpy(out->why, s->why, sizeof(out->why));
-	pthread_mutex_unlock(&s->lock);
-	return HIL_OK;
-}
-
-int hil_energy_per_op(const struct hil_energy_window_in *w, size_t n,
-		      double clock_hz, struct hil_energy_per_op *out)
-{
-	double se = 0.0, se2 = 0.0, sd = 0.0, sd2 = 0.0, sa = 0.0, si = 0.0;
-	size_t i;
-
-	if (w == NULL || out == NULL || n == 0 || !(clock_hz > 0.0)) {
-		return HIL_ERR_ARG;
-	}
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < n; i++) {
-		double t_op, e, d;
-
-		if (!(w[i].ticks_per_op > 0.0)) {
-			return HIL_ERR_ARG;
-		}
-		t_op = w[i].ticks_per_op / clock_hz; /* s */
-		e = w[i].active_uw * t_op;	     /* uW x s = uJ */
-		d = (w[i].active_uw - w[i].idle_uw) * t_op;
-		se += e;
-		se2 += e * e;
-		sd += d;
-		sd2 += d * d;
-		sa += w[i].active_uw;
-		si += w[i].idle_uw;
-	}
-	out->windows = (unsigned)n;
-	out->uj_per_op = se / (double)n;
-	out->uj_per_op_dynamic = sd / (double)n;
-	if (n > 1) {
-		out->spread_uj = sqrt(fmax(0.0, (se2 - se * se / (double)n) /
-							(double)(n - 1)));
-		out->spread_dynamic_uj = sqrt(fmax(
-			0.0, (sd2 - sd * sd / (double)n) / (double)(n - 1)));
-	}
-	out->active_mw = sa / (double)n / 1000.0;
-	out->idle_mw = si / (double)n / 1000.0;
-	return HIL_OK;
 }
