@@ -14,7 +14,7 @@ extern const uint8_t __build_id_start[], __build_id_end[];
 #define NOTE_HDR	12u	    /* namesz, descsz, type */
 #define NOTE_GNU	0x00554E47u /* "GNU\0" read as a little-endian word */
 #define RESET_TX_WAIT	200000u	    /* > 10 bit times at 9600 Bd and 168 MHz */
-
+#ifndef HAL_LINK_SEMIHOST /* built with HIL_LINK=semihost, link_semihost.c is the link */
 /* Receive overruns since reset (usart_rx.h); reported in INFO. */
 static uint32_t uart_overruns;
 
@@ -35,7 +35,7 @@ uint32_t hal_uart_overruns(void)
 {
 	return uart_overruns;
 }
-
+#endif /* HAL_LINK_SEMIHOST */
 void hal_irq_off(void)
 {
 	__asm volatile("cpsid i" ::: "memory");
