@@ -67,14 +67,19 @@ static uint32_t semihost(uint32_t op, const uint32_t *args)
 	return r0;
 }
 
+/*
+ * The name ":tt" is built in a word on the stack, not kept in .rodata: the
+ * stub's constants then start where the USART image's do, modulo a flash
+ * line, whenever its code does too (the cycle model prices flash lines).
+ */
 static uint32_t open_tt(uint32_t mode)
 {
-	static const char tt[] = ":tt";
+	uint32_t tt = 0x0074743Au; /* ':', 't', 't', '\0' in memory order */
 	uint32_t args[3];
 
-	args[0] = (uint32_t)(uintptr_t)tt;
+	args[0] = (uint32_t)(uintptr_t)&tt;
 	args[1] = mode;
-	args[2] = sizeof(tt) - 1u;
+	args[2] = 3u;
 	return semihost(SYS_OPEN, args);
 }
 
