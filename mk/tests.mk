@@ -68,6 +68,8 @@ E2E_TESTS := e2e_qemu e2e_sweep e2e_suite e2e_mistakes e2e_resume e2e_recovery \
 E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
 # Fault injection: flaky link, emulator killed, two runs on one board.
 E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
+# The emulated board's fast transport: semihosting on QEMU's stdio.
+E2E_TESTS += e2e_semihost
 # A full results file system (a small tmpfs; skipped where it cannot be mounted).
 E2E_TESTS += e2e_diskfull
 # The lab daemon killed mid-job resumes the job's journal.

@@ -122,12 +122,13 @@ static int v_combination(struct hil_jsonld *ld, const cJSON *root,
 			cfg->flasher.type, cfg->board.name, names);
 	}
 	/* The links that reach the board (QEMU's USART is a unix socket:
-	 * libserialport cannot open a QEMU pty). */
+	 * libserialport cannot open a QEMU pty; semihosting needs an
+	 * emulator). */
 	if (!hil_cfg_listed(b->links, cfg->link.type)) {
 		hil_drivers_join(names, sizeof(names), b->links);
 		return hil_jsonld_fail(
 			ld, hil_jsonld_member(link, "type"),
-			"link.type: \"%s\" cannot reach board.name \"%s\" (it needs \"%s\")",
+			"link.type: \"%s\" cannot reach board.name \"%s\" (it needs link %s)",
 			cfg->link.type, cfg->board.name, names);
 	}
 	if (strcmp(cfg->link.type, "serial") == 0 &&

@@ -50,11 +50,12 @@ struct hil_config {
 	} board;
 
 	struct {
-		char type[HIL_CFG_NAME]; /* "socket" | "serial"; default from the board */
-		char port[HIL_CFG_STR]; /* serial device; empty for socket */
-		uint32_t baud;		/* default 115200 */
-		uint32_t timeout_ms;	/* per reply, default 2000 */
-		uint32_t retries;	/* per command, default 3 */
+		char type[HIL_CFG_NAME]; /* a link driver ("serial", "socket",
+					  * "semihost"); default: the board's first */
+		char port[HIL_CFG_STR];	 /* serial device; empty otherwise */
+		uint32_t baud;		 /* default 115200 */
+		uint32_t timeout_ms;	 /* per reply, default 2000 */
+		uint32_t retries;	 /* per command, default 3 */
 	} link;
 
 	struct {

@@ -11,11 +11,7 @@
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
-
-static const char *const link_names[] = {"socket", "serial", NULL};
-
-static const struct hil_jsonld_choice link_choice = {"a link", link_names,
-						     "socket or serial"};
+#include "drivers/link/link.h"
 
 /* Room for the names of one kind of driver. */
 #define MAX_DRIVERS 32
@@ -57,6 +53,22 @@ static const struct hil_jsonld_choice *flasher_choice(struct driver_choice *d)
 	d->names[i] = NULL;
 	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
 	d->ch.what = "a flasher";
+	d->ch.names = d->names;
+	d->ch.expected = d->expected;
+	return &d->ch;
+}
+
+static const struct hil_jsonld_choice *link_choice(struct driver_choice *d)
+{
+	const struct hil_link_ops *const *all = hil_link_all();
+	size_t i;
+
+	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
+		d->names[i] = all[i]->name;
+	}
+	d->names[i] = NULL;
+	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
+	d->ch.what = "a link";
 	d->ch.names = d->names;
 	d->ch.expected = d->expected;
 	return &d->ch;
@@ -139,6 +151,7 @@ int hil_cfg_v_board(struct hil_jsonld *ld, const cJSON *root,
 int hil_cfg_v_link(struct hil_jsonld *ld, const cJSON *root,
 		   struct hil_config *cfg)
 {
+	struct driver_choice dc;
 	const cJSON *s, *it;
 	int ret;
 
@@ -148,7 +161,7 @@ int hil_cfg_v_link(struct hil_jsonld *ld, const cJSON *root,
 	}
 	it = hil_jsonld_member(s, "type");
 	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "link.type", &link_choice,
+		ret = hil_jsonld_choice(ld, it, "link.type", link_choice(&dc),
 					cfg->link.type, sizeof(cfg->link.type),
 					NULL);
 		if (ret != HIL_OK) {

@@ -13,6 +13,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "drivers/link/link.h"
 #include "util/err.h"
 #include "hilp.h"
 #include "util/log.h"
@@ -319,6 +320,7 @@ int hil_build_run_make(const char *root, const char *log_path,
 				var_algs,
 				(char *)v->clock,
 				(char *)v->baud,
+				(char *)v->link,
 				var_dir,
 				NULL};
 
@@ -340,6 +342,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			  unsigned flags, struct hil_firmware *fw)
 {
 	char opt[2048] = "";
+	const struct hil_link_ops *lk;
+	const char *stub_link;
 	struct make_vars v;
 	char key[16384];
 	char *entries[HIL_CFG_MAX_ALGS] = {NULL};
@@ -350,6 +354,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	int ret;
 
 	memset(fw, 0, sizeof(*fw));
+	lk = hil_link_find(cfg->link.type);
+	stub_link = lk != NULL && lk->stub_build != NULL ? lk->stub_build : "";
 	for (i = 0; i < cfg->build.n_cflags; i++) {
 		if (i > 0) {
 			strncat(opt, " ", sizeof(opt) - strlen(opt) - 1);
@@ -361,6 +367,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	 * (a user's folder by its real path). */
 	snprintf(key, sizeof(key), "%s|%u|%u|%s", cfg->board.name,
 		 (unsigned)cfg->board.clock_hz, (unsigned)cfg->link.baud, opt);
+	/* Only a link the stub is built for changes the key: a USART image
+	 * keeps the folder it always had. */
+	if (stub_link[0] != '\0') {
+		snprintf(key + strlen(key), sizeof(key) - strlen(key),
+			 "|link=%s", stub_link);
+	}
 	if (algs_override != NULL) {
 		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
 	} else {
@@ -429,6 +441,9 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	 * APB1 clock for it; QEMU ignores it). */
 	snprintf(v.baud, sizeof(v.baud), "HIL_BAUD=%u",
 		 (unsigned)cfg->link.baud);
+	/* The transport, from the link driver: empty for the board's UART,
+	 * so that image is built exactly as before there was a choice. */
+	snprintf(v.link, sizeof(v.link), "HIL_LINK=%s", stub_link);
 	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
 		 cfg->name, opt, fw->dir);
 	ret = hil_build_run_make(root, log_path, "firmware", &v, fw->algs,

@@ -12,6 +12,7 @@ struct make_vars {
 	char opt[2100];
 	char clock[64];
 	char baud[64];
+	char link[64]; /* HIL_LINK=, the transport the stub speaks */
 };
 
 /* ---- build.c ----------------------------------------------------------- */

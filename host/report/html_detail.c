@@ -242,7 +242,9 @@ void hil_render_html_provenance(const cJSON *report, FILE *out)
 		hil_rj_num(session, "bad_frames", &b);
 		hil_rj_num(session, "timeouts", &c);
 		snprintf(buf, sizeof(buf),
-			 "%.0f retries, %.0f bad frames, %.0f timeouts", a, b,
+			 "%s%s%.0f retries, %.0f bad frames, %.0f timeouts",
+			 hil_rj_str(board, "link"),
+			 hil_rj_str(board, "link")[0] != '\0' ? ": " : "", a, b,
 			 c);
 		dd(out, "link", buf);
 	}

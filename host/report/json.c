@@ -189,6 +189,9 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_str(o, "uid", uid);
 	ok = ok && hil_json_add_str(o, "flasher", cfg->flasher.type);
 	ok = ok && hil_json_add_str(o, "flasher_version", run->flasher_version);
+	/* The transport the stub was built for and spoke over (link.type):
+	 * on the emulated board, "semihost" or "socket" (USART2). */
+	ok = ok && hil_json_add_str(o, "link", cfg->link.type);
 	/* The probe the image went through ("" when any probe would do, or
 	 * on the emulated board), and the board's id in the hardware map. */
 	ok = ok &&

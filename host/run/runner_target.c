@@ -42,6 +42,32 @@ int hil_runner_identify(const struct hil_run *run)
 }
 
 /*
+ * Open the link of cfg to the target the flasher started: a serial port
+ * by its name, QEMU's USART socket by the path the flasher gives, or a link
+ * the flasher made (semihosting on QEMU's stdio) on its descriptor.
+ */
+static int open_link(const struct hil_config *cfg, struct hil_flasher *fl,
+		     struct hil_link **out)
+{
+	int fd;
+
+	if (strcmp(cfg->link.type, "serial") == 0) {
+		return hil_link_open(out, "serial", cfg->link.port,
+				     cfg->link.baud);
+	}
+	fd = hil_flasher_link_fd(fl);
+	if (fd >= 0) {
+		return hil_link_adopt(out, cfg->link.type, fd,
+				      hil_flasher_link_where(fl));
+	}
+	if (fd != HIL_ERR_NA) {
+		return fd;
+	}
+	return hil_link_open(out, cfg->link.type, hil_flasher_link_where(fl),
+			     0);
+}
+
+/*
  * The recovery ladder after a row that hung, crashed the target or lost the
  * link (the session already resynchronised and retried): reset the target
  * (OpenOCD "reset run"), or where that is not available or does not help,
@@ -113,14 +139,7 @@ static int recover_steps(struct run_ctx *c)
 		if (ret != HIL_OK) {
 			continue;
 		}
-		if (strcmp(cfg->link.type, "serial") == 0) {
-			ret = hil_link_open(&c->conn.link, "serial",
-					    cfg->link.port, cfg->link.baud);
-		} else {
-			ret = hil_link_open(
-				&c->conn.link, "socket",
-				hil_flasher_link_where(c->conn.flasher), 0);
-		}
+		ret = open_link(cfg, c->conn.flasher, &c->conn.link);
 		if (ret == HIL_OK && c->opts->faults != NULL) {
 			ret = hil_link_wrap_flaky(&c->conn.link, c->conn.link,
 						  c->opts->faults);
@@ -314,6 +333,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	hil_flasher_params_from_config(cfg, run->dir, &fp);
 	hil_rn_model_plugin(cfg, root, run);
 	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
+	fp.link = cfg->link.type; /* what the stub was built for */
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
 	if (ret != HIL_OK) {
 		return ret;
@@ -327,13 +347,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	 * reported once, by start. */
 	hil_flasher_version(conn->flasher, run->flasher_version,
 			    sizeof(run->flasher_version));
-	if (strcmp(cfg->link.type, "serial") == 0) {
-		ret = hil_link_open(&conn->link, "serial", cfg->link.port,
-				    cfg->link.baud);
-	} else {
-		ret = hil_link_open(&conn->link, "socket",
-				    hil_flasher_link_where(conn->flasher), 0);
-	}
+	ret = open_link(cfg, conn->flasher, &conn->link);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -106,8 +106,8 @@ static int high_fd(int fd)
  * In the child between fork() and exec(): async-signal-safe calls only (the
  * daemon has threads). Failures go to the parent through errfd.
  */
-static void child_exec(char *const argv[], int in_fd, int out_fd, int errfd,
-		       pid_t parent)
+static void child_exec(char *const argv[], int in_fd, int out_fd, int log_fd,
+		       int errfd, pid_t parent)
 {
 	struct child_err ce = {0, 0};
 	struct sigaction sa;
@@ -137,8 +137,8 @@ static void child_exec(char *const argv[], int in_fd, int out_fd, int errfd,
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
-	if (dup2(in_fd, 0) < 0 ||
-	    (out_fd >= 0 && (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0))) {
+	if (dup2(in_fd, 0) < 0 || (out_fd >= 0 && dup2(out_fd, 1) < 0) ||
+	    (log_fd >= 0 && dup2(log_fd, 2) < 0)) {
 		ce.stage = STAGE_FDS;
 		goto fail;
 	}
@@ -200,7 +200,13 @@ static int reap_now(struct hil_proc *p)
 	return 1;
 }
 
-static int spawn_fd(struct hil_proc **out, char *const argv[], int out_fd)
+/*
+ * stdin from stdio_fd, or /dev/null when it is -1; stdout to stdio_fd, or
+ * else log_fd; stderr to log_fd (-1: hilrun's own). Both stay the caller's;
+ * log_fd is at 3 or above (a copy of stdio_fd is made there).
+ */
+static int spawn_fd(struct hil_proc **out, char *const argv[], int stdio_fd,
+		    int log_fd)
 {
 	struct hil_proc *p;
 	struct child_err ce;
@@ -219,9 +225,13 @@ static int spawn_fd(struct hil_proc **out, char *const argv[], int out_fd)
 		ret = HIL_ERR_NOMEM;
 		goto err_free;
 	}
-	in_fd = high_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
+	in_fd = stdio_fd >= 0
+			? fcntl(stdio_fd, F_DUPFD_CLOEXEC, 3)
+			: high_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
 	if (in_fd < 0) {
-		hil_err("%s: cannot open /dev/null: %s", argv[0],
+		hil_err("%s: cannot %s: %s", argv[0],
+			stdio_fd >= 0 ? "copy its stdio descriptor"
+				      : "open /dev/null",
 			strerror(errno));
 		ret = HIL_ERR_IO;
 		goto err_free;
@@ -240,7 +250,8 @@ static int spawn_fd(struct hil_proc **out, char *const argv[], int out_fd)
 	}
 	if (p->pid == 0) {
 		close(pipefd[0]);
-		child_exec(argv, in_fd, out_fd, pipefd[1], parent);
+		child_exec(argv, in_fd, stdio_fd >= 0 ? in_fd : log_fd, log_fd,
+			   pipefd[1], parent);
 	}
 	close(pipefd[1]);
 	close(in_fd);
@@ -289,6 +300,12 @@ static int check_argv(char *const argv[])
 int hil_proc_spawn(struct hil_proc **out, char *const argv[],
 		   const char *log_path)
 {
+	return hil_proc_spawn_stdio(out, argv, -1, log_path);
+}
+
+int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
+			 int stdio_fd, const char *log_path)
+{
 	int out_fd = -1, ret;
 
 	if (out == NULL) {
@@ -307,7 +324,7 @@ int hil_proc_spawn(struct hil_proc **out, char *const argv[],
 			return HIL_ERR_IO;
 		}
 	}
-	ret = spawn_fd(out, argv, out_fd);
+	ret = spawn_fd(out, argv, stdio_fd, out_fd);
 	if (out_fd >= 0) {
 		close(out_fd);
 	}
@@ -519,7 +536,7 @@ int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		close(pipefd[0]);
 		return HIL_ERR_IO;
 	}
-	ret = spawn_fd(&p, argv, pipefd[1]);
+	ret = spawn_fd(&p, argv, -1, pipefd[1]);
 	close(pipefd[1]);
 	if (ret != HIL_OK) {
 		close(pipefd[0]);

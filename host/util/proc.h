@@ -37,6 +37,17 @@ int hil_proc_spawn(struct hil_proc **out, char *const argv[],
 		   const char *log_path);
 
 /**
+ * hil_proc_spawn() with stdin and stdout on stdio_fd (a socketpair end,
+ * say: the child's standard streams as its line to us) and only stderr
+ * appended to log_path.
+ * @param stdio_fd an open descriptor, not taken over: the caller still
+ *        closes its own; -1 behaves as hil_proc_spawn().
+ * @return as hil_proc_spawn().
+ */
+int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
+			 int stdio_fd, const char *log_path);
+
+/**
  * Wait for the child to exit.
  * @param timeout_ms how long to wait; the child keeps running on timeout.
  * @param exit_status receives the status (see the convention above); may be

@@ -1,4 +1,4 @@
-/* End-to-end tests of the recovery ladder against a dying or frozen emulator: qemu-system-arm killed with SIGKILL (or stopped with SIGSTOP) twice while hilrun runs; hilrun starts it again, completes every row, and its report counts the restarts. */
+/* End-to-end tests of the recovery ladder against a dying or frozen emulator: qemu-system-arm killed with SIGKILL (or stopped with SIGSTOP) twice while hilrun runs, on the semihosting link and on the USART; hilrun starts it again, completes every row, and its report counts the restarts. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,23 +19,31 @@
 
 static char tmp[64];
 
+/* The two links of the emulated board: the default (semihosting on QEMU's
+ * stdio) and its USART2 on a unix socket. */
+enum { SEMIHOST, USART, N_LINKS };
+static const char *const link_type[N_LINKS] = {"semihost", "socket"};
+
 /*
  * Two implementations, three lengths, 300 runs: a row takes long enough
  * (tens of ms of emulated work) for a kill to land inside one. No
- * timing-leak test per row: it only makes the run longer.
+ * timing-leak test per row: it only makes the run longer. The semihost
+ * configuration names no link: it is the board's default.
  */
-static void write_config(const char *path)
+static void write_config(const char *path, int link)
 {
 	FILE *f = fopen(path, "w");
 
 	assert_non_null(f);
-	fputs("{\"name\": \"e2e-qemu-kill\", \"board\": {\"name\": \"qemu-netduino\"},"
-	      " \"algorithms\": [\"ascon-aead128\","
-	      " {\"name\": \"ascon-aead128\", \"impl\": \"bi32\"}],"
-	      " \"bench\": {\"operations\": [\"encrypt\"],"
-	      " \"lengths\": [64, 256, 1024], \"runs\": 300, \"warmup\": 2,"
-	      " \"leak_runs\": 0}}",
-	      f);
+	fprintf(f,
+		"{\"name\": \"e2e-qemu-kill\", \"board\": {\"name\": \"qemu-netduino\"},"
+		"%s"
+		" \"algorithms\": [\"ascon-aead128\","
+		" {\"name\": \"ascon-aead128\", \"impl\": \"bi32\"}],"
+		" \"bench\": {\"operations\": [\"encrypt\"],"
+		" \"lengths\": [64, 256, 1024], \"runs\": 300, \"warmup\": 2,"
+		" \"leak_runs\": 0}}",
+		link == USART ? " \"link\": {\"type\": \"socket\"}," : "");
 	fclose(f);
 }
 
@@ -115,19 +123,20 @@ static int kill_qemu(struct hil_proc *p, int except)
 	return signal_qemu(p, except, SIGKILL);
 }
 
-/* The undisturbed run's rows, measured once for both tests (freed by
- * teardown). */
-static char *clean_rows;
+/* The undisturbed run's rows on each link, measured once for every test
+ * (freed by teardown), and its build-id. */
+static char *clean_rows[N_LINKS];
+static char clean_build_id[N_LINKS][48];
 
-static const char *rows_of_a_clean_run(const char *conf)
+static const char *rows_of_a_clean_run(const char *conf, int link)
 {
-	char clean[128], dir[256], report[300];
+	char clean[128], dir[256], report[300], type[32];
 	int st = -1;
 
-	if (clean_rows != NULL) {
-		return clean_rows;
+	if (clean_rows[link] != NULL) {
+		return clean_rows[link];
 	}
-	snprintf(clean, sizeof(clean), "%s/clean", tmp);
+	snprintf(clean, sizeof(clean), "%s/clean-%s", tmp, link_type[link]);
 	{
 		char *const argv[] = {(char *)e2e_hilrun_bin(),
 				      "-q",
@@ -143,8 +152,13 @@ static const char *rows_of_a_clean_run(const char *conf)
 	e2e_run_dir(clean, dir, sizeof(dir));
 	snprintf(report, sizeof(report), "%s/report.json", dir);
 	assert_int_equal((int)e2e_report_num(report, "session.reflashes"), 0);
-	clean_rows = e2e_report_rows(report);
-	return clean_rows;
+	/* The report names the transport. */
+	e2e_report_str(report, "board.link", type, sizeof(type));
+	assert_string_equal(type, link_type[link]);
+	e2e_report_str(report, "build.build_id", clean_build_id[link],
+		       sizeof(clean_build_id[link]));
+	clean_rows[link] = e2e_report_rows(report);
+	return clean_rows[link];
 }
 
 /* hilrun's exit status st was 0, else fail showing its log. */
@@ -164,23 +178,21 @@ static void expect_success(int st, const char *log)
 	fail_msg("hilrun exited %d:\n%s", st, text);
 }
 
-static void
-test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
+static void killed_twice(int link)
 {
 	char conf[128], killed[128], log[128];
-	char dir[256], report_killed[300], status[32];
+	char dir[256], report_killed[300], status[32], type[32];
 	char *rows_killed;
 	struct hil_proc *p = NULL;
 	int st = -1;
 	int q1;
 
-	(void)state;
-	snprintf(conf, sizeof(conf), "%s/kill.json", tmp);
-	snprintf(killed, sizeof(killed), "%s/killed", tmp);
-	snprintf(log, sizeof(log), "%s/killed.log", tmp);
-	write_config(conf);
+	snprintf(conf, sizeof(conf), "%s/kill-%s.json", tmp, link_type[link]);
+	snprintf(killed, sizeof(killed), "%s/killed-%s", tmp, link_type[link]);
+	snprintf(log, sizeof(log), "%s/killed-%s.log", tmp, link_type[link]);
+	write_config(conf, link);
 	/* The reference: the same configuration, undisturbed. */
-	rows_of_a_clean_run(conf);
+	rows_of_a_clean_run(conf, link);
 
 	{
 		char *const argv[] = {(char *)e2e_hilrun_bin(),
@@ -208,6 +220,8 @@ test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 	snprintf(report_killed, sizeof(report_killed), "%s/report.json", dir);
 	e2e_report_str(report_killed, "run.status", status, sizeof(status));
 	assert_string_equal(status, "complete");
+	e2e_report_str(report_killed, "board.link", type, sizeof(type));
+	assert_string_equal(type, link_type[link]);
 	/* Two restarts of the emulator, counted; QEMU has no reset. */
 	assert_int_equal(
 		(int)e2e_report_num(report_killed, "session.reflashes"), 2);
@@ -217,9 +231,50 @@ test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 	rows_killed = e2e_report_rows(report_killed);
 	assert_null(strstr(rows_killed, ": failed"));
 	assert_int_equal(count_lines(rows_killed), 6);
-	assert_string_equal(rows_killed, rows_of_a_clean_run(conf));
+	assert_string_equal(rows_killed, rows_of_a_clean_run(conf, link));
 	free(rows_killed);
 	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+}
+
+/* The fast transport (issue #14's acceptance): QEMU killed mid-run on the
+ * semihost link, and the run recovers as it does on the USART. */
+static void
+test_qemu_killed_twice_mid_run_on_semihosting_is_restarted_and_every_row_measured(
+	void **state)
+{
+	(void)state;
+	killed_twice(SEMIHOST);
+}
+
+/* The USART path stays tested on QEMU. */
+static void
+test_qemu_killed_twice_mid_run_on_the_usart_is_restarted_and_every_row_measured(
+	void **state)
+{
+	(void)state;
+	killed_twice(USART);
+}
+
+/*
+ * Above the bytes nothing differs: the same configuration measures the
+ * same rows (every sample, digest and status) over either link. The images
+ * differ in their HAL only, and so in their build-id.
+ */
+static void test_both_links_measure_the_same_rows(void **state)
+{
+	char conf[128];
+	int link;
+
+	(void)state;
+	for (link = 0; link < N_LINKS; link++) {
+		snprintf(conf, sizeof(conf), "%s/kill-%s.json", tmp,
+			 link_type[link]);
+		write_config(conf, link);
+		rows_of_a_clean_run(conf, link);
+	}
+	assert_string_equal(clean_rows[SEMIHOST], clean_rows[USART]);
+	assert_string_not_equal(clean_build_id[SEMIHOST],
+				clean_build_id[USART]);
 }
 
 /*
@@ -239,11 +294,12 @@ test_qemu_frozen_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 	int q1;
 
 	(void)state;
-	snprintf(conf, sizeof(conf), "%s/kill.json", tmp);
+	snprintf(conf, sizeof(conf), "%s/kill-%s.json", tmp,
+		 link_type[SEMIHOST]);
 	snprintf(frozen, sizeof(frozen), "%s/frozen", tmp);
 	snprintf(log, sizeof(log), "%s/frozen.log", tmp);
-	write_config(conf);
-	rows_of_a_clean_run(conf);
+	write_config(conf, SEMIHOST);
+	rows_of_a_clean_run(conf, SEMIHOST);
 	{
 		char *const argv[] = {(char *)e2e_hilrun_bin(),
 				      "--config",
@@ -272,7 +328,7 @@ test_qemu_frozen_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 	rows = e2e_report_rows(report);
 	assert_null(strstr(rows, ": failed"));
 	assert_int_equal(count_lines(rows), 6);
-	assert_string_equal(rows, rows_of_a_clean_run(conf));
+	assert_string_equal(rows, rows_of_a_clean_run(conf, SEMIHOST));
 	free(rows);
 	/* The frozen ones were killed, not left behind. */
 	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
@@ -294,9 +350,13 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	int link;
+
 	(void)state;
-	free(clean_rows);
-	clean_rows = NULL;
+	for (link = 0; link < N_LINKS; link++) {
+		free(clean_rows[link]);
+		clean_rows[link] = NULL;
+	}
 	e2e_qemu_gone(tmp, NULL, 5000);
 	e2e_remove_tree(tmp);
 	return 0;
@@ -306,7 +366,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
-			test_qemu_killed_twice_mid_run_is_restarted_and_every_row_measured),
+			test_qemu_killed_twice_mid_run_on_semihosting_is_restarted_and_every_row_measured),
+		cmocka_unit_test(
+			test_qemu_killed_twice_mid_run_on_the_usart_is_restarted_and_every_row_measured),
+		cmocka_unit_test(test_both_links_measure_the_same_rows),
 		cmocka_unit_test(
 			test_qemu_frozen_twice_mid_run_is_restarted_and_every_row_measured),
 	};

@@ -32,7 +32,8 @@ FZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 FZ_CFLAGS := $(FZ_SAN) -std=c99 -Wall -Wextra -Wno-unknown-attributes \
 	-Ihost -Iprotocol -Itarget -Itests/fuzz -DFUZZ_LIBFUZZER \
 	-DFUZZ_SRC_DIR='"$(CURDIR)"' -MMD -MP
-FZ_LDLIBS := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson) -lm
+FZ_LDLIBS := $(shell pkg-config --libs libcjson libserialport 2>/dev/null || \
+	echo -lcjson -lserialport) -lm
 
 # ---------------------------------------------------------------- the stub
 # target/main.c, bench.c and registry.c as they are, on fuzz_board.c's HAL,
@@ -89,14 +90,16 @@ FZ_COMMON := tests/fuzz/fuzz_common.c
 FZ_SRCS_frame := tests/fuzz/fuzz_frame.c protocol/hilp.c
 FZ_SRCS_stub := tests/fuzz/fuzz_stub.c tests/fuzz/fuzz_board.c protocol/hilp.c
 # The loader (every file of host/config but algnames.c, which would pull in
-# the target's algorithm registry) and the board, flasher and sensor tables
-# it asks (a sensor driver brings its chip, its model and the I2C buses; the
-# flashers' doctor checks bring the doctor's report, pyOCD's image libelf).
+# the target's algorithm registry) and the board, flasher, link and sensor
+# tables it asks (a sensor driver brings its chip, its model and the I2C
+# buses; the flashers' doctor checks bring the doctor's report, pyOCD's
+# image libelf; the link table brings libserialport).
 FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c)) \
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
+	$(sort $(wildcard host/drivers/link/*.c)) \
 	host/cli/doctor.c \
 	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c
 FZ_PKGS_config := libftdi1 libserialport libelf

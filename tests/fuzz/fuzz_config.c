@@ -59,7 +59,7 @@ static void check_accepted(const struct hil_config *c)
 	FUZZ_CHECK(c->board.clock_hz == 84000000 ||
 		   c->board.clock_hz == 24000000 ||
 		   c->board.clock_hz == 16000000);
-	FUZZ_CHECK(one_of(c->link.type, "socket", "serial", NULL));
+	FUZZ_CHECK(one_of(c->link.type, "socket", "serial", "semihost"));
 	FUZZ_CHECK(terminated(c->link.port, sizeof(c->link.port)));
 	FUZZ_CHECK(one_of(c->flasher.type, "qemu", "openocd", NULL));
 	FUZZ_CHECK(terminated(c->flasher.program, sizeof(c->flasher.program)));

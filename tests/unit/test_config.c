@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/link/link.h"
 #include "drivers/sensor/driver.h"
 #include "util/err.h"
 #include "unit_util.h"
@@ -107,6 +108,20 @@ static const char *sensor_list(char *buf, size_t len)
 	return buf;
 }
 
+static const char *link_list(char *buf, size_t len)
+{
+	const struct hil_link_ops *const *all = hil_link_all();
+	const char *names[64];
+	size_t n;
+
+	for (n = 0; n < 63 && all[n] != NULL; n++) {
+		names[n] = all[n]->name;
+	}
+	names[n] = NULL;
+	hil_drivers_join(buf, len, names);
+	return buf;
+}
+
 static void parse_fails(const char *squoted, const char *want)
 {
 	char json[8192], err[512];
@@ -147,7 +162,7 @@ static void test_defaults_are_the_documented_ones(void **state)
 	assert_string_equal(cfg.path, "");
 	assert_string_equal(cfg.board.name, "qemu-netduino");
 	assert_int_equal(cfg.board.clock_hz, 84000000);
-	assert_string_equal(cfg.link.type, "socket");
+	assert_string_equal(cfg.link.type, "semihost");
 	assert_string_equal(cfg.link.port, "");
 	assert_int_equal(cfg.link.baud, 115200);
 	assert_int_equal(cfg.link.timeout_ms, 2000);
@@ -260,7 +275,7 @@ static void test_shipped_qemu_config_loads(void **state)
 	assert_string_equal(cfg.board.name, "qemu-netduino");
 	assert_string_equal(cfg.flasher.type, "qemu");
 	assert_string_equal(cfg.flasher.program, "qemu-system-arm");
-	assert_string_equal(cfg.link.type, "socket");
+	assert_string_equal(cfg.link.type, "semihost");
 	assert_string_equal(cfg.link.port, "");
 	assert_shared_bench(&cfg);
 }
@@ -301,7 +316,7 @@ static void test_inline_text_gets_defaults_and_name_inline(void **state)
 	assert_string_equal(cfg.name, "inline");
 	assert_string_equal(cfg.board.name, "qemu-netduino");
 	assert_string_equal(cfg.flasher.type, "qemu");
-	assert_string_equal(cfg.link.type, "socket");
+	assert_string_equal(cfg.link.type, "semihost");
 	assert_int_equal(cfg.bench.runs, 1000);
 	assert_int_equal(cfg.n_algs, 1);
 }
@@ -1357,9 +1372,10 @@ static void test_board_and_flasher_must_match(void **state)
 		 "flasher.type: \"jlink\" is not a flasher (expected %s)",
 		 flasher_list(a, sizeof(a)));
 	parse_fails("{" ALG ", 'flasher': {'type': 'jlink'}}", want);
-	parse_fails(
-		"{" ALG ", 'link': {'type': 'usb'}}",
-		"link.type: \"usb\" is not a link (expected socket or serial)");
+	snprintf(want, sizeof(want),
+		 "link.type: \"usb\" is not a link (expected %s)",
+		 link_list(a, sizeof(a)));
+	parse_fails("{" ALG ", 'link': {'type': 'usb'}}", want);
 	parse_fails(
 		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
 		" 'link': {'port': '/dev/ttyACM0'}, 'flasher': {'type': 'qemu'}}",
@@ -1383,12 +1399,28 @@ static void test_board_and_flasher_must_match(void **state)
 	assert_string_equal(err, want);
 }
 
-static void test_the_qemu_board_needs_a_socket_link(void **state)
+static void test_the_qemu_board_needs_an_emulator_link(void **state)
 {
+	struct hil_config cfg;
+
 	(void)state;
 	parse_fails(
 		"{" ALG ", 'link': {'type': 'serial', 'port': '/dev/pts/3'}}",
-		"link.type: \"serial\" cannot reach board.name \"qemu-netduino\" (it needs \"socket\")");
+		"link.type: \"serial\" cannot reach board.name \"qemu-netduino\" (it needs link semihost or socket)");
+	/* Its USART stays a choice; semihosting is the default. */
+	parse_ok("{" ALG ", 'link': {'type': 'socket'}}", &cfg);
+	assert_string_equal(cfg.link.type, "socket");
+	parse_ok("{" ALG ", 'link': {'timeout_ms': 900}}", &cfg);
+	assert_string_equal(cfg.link.type, "semihost");
+}
+
+static void test_a_real_board_cannot_take_the_semihost_link(void **state)
+{
+	(void)state;
+	parse_fails(
+		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		" 'link': {'type': 'semihost', 'port': '/dev/ttyACM0'}}",
+		"link.type: \"semihost\" cannot reach board.name \"nucleo-f401re\" (it needs link serial)");
 }
 
 /* ---- robustness ---------------------------------------------------------- */
@@ -1873,7 +1905,8 @@ int main(void)
 		T(test_probe_serial_cannot_inject_openocd_commands),
 		T(test_serial_link_requires_a_port),
 		T(test_board_and_flasher_must_match),
-		T(test_the_qemu_board_needs_a_socket_link),
+		T(test_the_qemu_board_needs_an_emulator_link),
+		T(test_a_real_board_cannot_take_the_semihost_link),
 		T(test_failure_leaves_cfg_untouched_and_tolerates_no_err),
 		T(test_damaged_text_never_crashes),
 		T(test_deep_nesting_and_wide_objects_are_refused),

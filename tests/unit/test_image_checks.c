@@ -25,13 +25,16 @@
  * Where each board's image must live: its chip's flash and SRAM, as its
  * linker script has them. One row per board; every check runs on every
  * row, so a new board is a new row. clocks: CLOCK_HZ values, besides the
- * default, whose stubs must also fit the footprint budget.
+ * default, whose stubs must also fit the footprint budget. link: the
+ * HIL_LINK a board's image is also built for (NULL: its UART only), which
+ * makes a row of its own.
  */
 struct board_map {
 	const char *board;
 	uint32_t flash_base, flash_size;
 	uint32_t sram_base, sram_size;
 	const char *const *clocks; /* NULL-terminated, or NULL */
+	const char *link;	   /* HIL_LINK=, or NULL */
 };
 
 static const char *const f401_clocks[] = {"24000000", "16000000", NULL};
@@ -40,16 +43,19 @@ static const char *const l476_clocks[] = {"24000000", "16000000", NULL};
 static const struct board_map boards[] = {
 	/* STM32F401RE (RM0368 §2.3, Table 1; DS10086): 512 KiB flash, 96 KiB SRAM. */
 	{"nucleo-f401re", 0x08000000u, 512u * 1024u, 0x20000000u, 96u * 1024u,
-	 f401_clocks},
+	 f401_clocks, NULL},
 	/* QEMU's F405 model, linked with the F401's layout (stm32f401re.ld). */
 	{"qemu-netduino", 0x08000000u, 512u * 1024u, 0x20000000u, 96u * 1024u,
-	 NULL},
+	 NULL, NULL},
+	/* The same, built for the semihosting link (its default). */
+	{"qemu-netduino", 0x08000000u, 512u * 1024u, 0x20000000u, 96u * 1024u,
+	 NULL, "semihost"},
 	/* nRF52840 (PS v1.x, "Memory"): 1 MiB flash at 0, 256 KiB RAM (nrf52840.ld). */
 	{"nrf52840-dk", 0x00000000u, 1024u * 1024u, 0x20000000u, 256u * 1024u,
-	 NULL},
+	 NULL, NULL},
 	/* STM32L476RG (RM0351 §2.2.2): 1 MiB flash; SRAM1's 96 KiB only. */
 	{"nucleo-l476rg", 0x08000000u, 1024u * 1024u, 0x20000000u, 96u * 1024u,
-	 l476_clocks},
+	 l476_clocks, NULL},
 };
 
 #define N_BOARDS (sizeof(boards) / sizeof(boards[0]))
@@ -79,25 +85,38 @@ static void tail_of(const char *path)
 	}
 }
 
-/* make -C root firmware BOARD=.. OPT=-O2 ALGS=ascon-aead128/ref FW_DIR=dir */
+/* The row's name: the board, and the link when it has one. */
+static const char *row_name(const struct board_map *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", m->board, m->link != NULL ? "-" : "",
+		 m->link != NULL ? m->link : "");
+	return buf;
+}
+
+/* make -C root firmware BOARD=.. OPT=-O2 ALGS=ascon-aead128/ref FW_DIR=dir
+ * [HIL_LINK=..] */
 static int build(const struct fixture *f, struct image *im)
 {
-	char board[64], fwdir[128], log[160];
+	char board[64], fwdir[128], log[160], link[64], name[64];
 	char *const argv[] = {"make",	  "--no-print-directory",
 			      "-C",	  (char *)f->root,
 			      "firmware", board,
 			      "OPT=-O2",  "ALGS=ascon-aead128/ref",
-			      fwdir,	  NULL};
+			      fwdir,	  im->map->link != NULL ? link : NULL,
+			      NULL};
 	int status = -1, ret;
 
 	snprintf(board, sizeof(board), "BOARD=%s", im->map->board);
 	snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s", im->dir);
-	snprintf(log, sizeof(log), "%s/%s-build.log", f->tmp, im->map->board);
+	snprintf(link, sizeof(link), "HIL_LINK=%s",
+		 im->map->link != NULL ? im->map->link : "");
+	snprintf(log, sizeof(log), "%s/%s-build.log", f->tmp,
+		 row_name(im->map, name, sizeof(name)));
 	ret = hil_proc_run(argv, log, BUILD_TIMEOUT_MS, &status);
 	if (ret != HIL_OK || status != 0) {
 		fprintf(stderr,
 			"building the stub for %s failed (%s, status %d):\n",
-			im->map->board, hil_strerror(ret), status);
+			name, hil_strerror(ret), status);
 		tail_of(log);
 		return 0;
 	}
@@ -137,10 +156,11 @@ static int setup(void **state)
 	for (i = 0; i < N_BOARDS; i++) {
 		struct image *im = &f->img[i];
 
-		char dir[sizeof(im->dir)];
+		char dir[sizeof(im->dir)], name[64];
 
 		im->map = &boards[i];
-		snprintf(dir, sizeof(dir), "%s/%s", f->tmp, im->map->board);
+		snprintf(dir, sizeof(dir), "%s/%s", f->tmp,
+			 row_name(im->map, name, sizeof(name)));
 		snprintf(im->dir, sizeof(im->dir), "%s", dir);
 		snprintf(im->elf, sizeof(im->elf), "%s/stub.elf", dir);
 		im->built = build(f, im);
@@ -412,19 +432,20 @@ static void passes_on_every_board(void **state, check_fn check)
 
 	for (i = 0; i < N_BOARDS; i++) {
 		const struct image *im = &f->img[i];
-		char buf[256];
+		char buf[256], name[64];
 		const char *problem;
 
 		if (!im->built) {
 			print_error("%s: the stub did not build (see above)\n",
-				    im->map->board);
+				    row_name(im->map, name, sizeof(name)));
 			failed++;
 			continue;
 		}
 		problem = check(im->map, im->elf, buf, sizeof(buf));
 		if (problem != NULL) {
-			print_error("%s: %s: %s\n", im->map->board, im->elf,
-				    problem);
+			print_error("%s: %s: %s\n",
+				    row_name(im->map, name, sizeof(name)),
+				    im->elf, problem);
 			failed++;
 		}
 	}
@@ -465,23 +486,33 @@ static void test_stub_links_no_heap(void **state)
 #define STUB_BUDGET_BYTES 4352u
 
 /* clock: NULL for the board's default profile, else its CLOCK_HZ. */
-static void assert_stub_within_budget(void **state, const char *board,
+static void assert_stub_within_budget(void **state, const struct board_map *m,
 				      const char *clock)
 {
 	const struct fixture *f = *state;
-	char bd[64], hz[64], fwdir[200], elf[240], log[240];
-	char *const argv[] = {"make",	  "--no-print-directory",
-			      "-C",	  (char *)f->root,
-			      "firmware", bd,
-			      "OPT=-Os",  "ALGS=none",
-			      fwdir,	  clock != NULL ? hz : NULL,
+	char bd[64], hz[64], link[64], fwdir[200], elf[240], log[240];
+	char name[64];
+	char *const argv[] = {"make",
+			      "--no-print-directory",
+			      "-C",
+			      (char *)f->root,
+			      "firmware",
+			      bd,
+			      "OPT=-Os",
+			      "ALGS=none",
+			      fwdir,
+			      link,
+			      clock != NULL ? hz : NULL,
 			      NULL};
 	const char *tag = clock != NULL ? clock : "default";
+	const char *board = row_name(m, name, sizeof(name));
 	struct hil_elf_info info;
 	int status = -1;
 
-	snprintf(bd, sizeof(bd), "BOARD=%s", board);
+	snprintf(bd, sizeof(bd), "BOARD=%s", m->board);
 	snprintf(hz, sizeof(hz), "CLOCK_HZ=%s", tag);
+	snprintf(link, sizeof(link), "HIL_LINK=%s",
+		 m->link != NULL ? m->link : "");
 	snprintf(fwdir, sizeof(fwdir), "FW_DIR=%s/none-%s-%s", f->tmp, board,
 		 tag);
 	snprintf(elf, sizeof(elf), "%s/none-%s-%s/stub.elf", f->tmp, board,
@@ -512,10 +543,9 @@ static void test_stub_fits_its_budget(void **state)
 	for (i = 0; i < N_BOARDS; i++) {
 		const char *const *clock = boards[i].clocks;
 
-		assert_stub_within_budget(state, boards[i].board, NULL);
+		assert_stub_within_budget(state, &boards[i], NULL);
 		for (; clock != NULL && *clock != NULL; clock++) {
-			assert_stub_within_budget(state, boards[i].board,
-						  *clock);
+			assert_stub_within_budget(state, &boards[i], *clock);
 		}
 	}
 }

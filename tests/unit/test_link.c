@@ -212,6 +212,95 @@ static void test_link_open_rejects_unknown_type(void **state)
 	assert_non_null(strstr(log, "carrier-pigeon"));
 }
 
+/* ---- the semihost link: made on a descriptor, never by name ---- */
+
+static void
+test_semihost_link_adopts_a_descriptor_and_carries_bytes(void **state)
+{
+	struct hil_link *l;
+	uint8_t buf[16];
+	int sv[2], fl;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(hil_link_adopt(&l, "semihost", sv[0],
+					"qemu-system-arm semihosting"),
+			 HIL_OK);
+	assert_string_equal(hil_link_type(l), "semihost");
+	assert_string_equal(hil_link_where(l), "qemu-system-arm semihosting");
+	fl = fcntl(sv[0], F_GETFD);
+	assert_true(fl >= 0 && (fl & FD_CLOEXEC) != 0);
+	assert_true((fcntl(sv[0], F_GETFL) & O_NONBLOCK) != 0);
+	/* A frame goes out in one write, and what arrives is read at once. */
+	assert_int_equal(
+		hil_link_write(l, (const uint8_t *)"\x02\x76\x00", 3, 100),
+		HIL_OK);
+	assert_int_equal(read(sv[1], buf, sizeof(buf)), 3);
+	assert_int_equal(write(sv[1], "\x03\x65\x01\x00", 4), 4);
+	assert_int_equal(hil_link_read(l, buf, sizeof(buf), 1000), 4);
+	assert_memory_equal(buf, "\x03\x65\x01\x00", 4);
+	/* The emulator gone: the end of the stream is an I/O error. */
+	close(sv[1]);
+	assert_int_equal(hil_link_read(l, buf, sizeof(buf), 1000), HIL_ERR_IO);
+	hil_link_close(l);
+}
+
+static void test_semihost_link_cannot_be_opened_by_name(void **state)
+{
+	struct hil_link *l = (struct hil_link *)&l;
+	struct ut_capture c;
+	char log[2048];
+
+	(void)state;
+	ut_capture_begin(&c);
+	assert_int_equal(hil_link_open(&l, "semihost", "/tmp/x", 0),
+			 HIL_ERR_ARG);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_null(l);
+	assert_non_null(strstr(log, "descriptor"));
+}
+
+static void
+test_adopt_refuses_links_made_by_name_and_closes_the_fd(void **state)
+{
+	struct hil_link *l = (struct hil_link *)&l;
+	struct ut_capture c;
+	char log[2048];
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ut_capture_begin(&c);
+	assert_int_equal(hil_link_adopt(&l, "socket", sv[0], "x"), HIL_ERR_ARG);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_null(l);
+	assert_int_equal(fcntl(sv[0], F_GETFD), -1); /* closed */
+	assert_int_equal(errno, EBADF);
+	close(sv[1]);
+}
+
+static void test_link_table_names_what_a_config_may_choose(void **state)
+{
+	const struct hil_link_ops *const *all = hil_link_all();
+	size_t n = 0;
+
+	(void)state;
+	while (all[n] != NULL) {
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_string_equal(all[0]->name, "serial");
+	assert_string_equal(all[1]->name, "socket");
+	assert_string_equal(all[2]->name, "semihost");
+	/* Only semihosting needs a stub built for it. */
+	assert_null(hil_link_find("serial")->stub_build);
+	assert_null(hil_link_find("socket")->stub_build);
+	assert_string_equal(hil_link_find("semihost")->stub_build, "semihost");
+	assert_null(hil_link_find("fd"));
+	assert_null(hil_link_find("flaky"));
+	assert_null(hil_link_find(NULL));
+}
+
 static void test_link_calls_reject_bad_arguments(void **state)
 {
 	struct pair p;
@@ -696,6 +785,13 @@ int main(void)
 		cmocka_unit_test(test_fd_link_drain_discards_pending_input),
 		cmocka_unit_test(test_fd_link_is_close_on_exec),
 		cmocka_unit_test(test_link_open_rejects_unknown_type),
+		cmocka_unit_test(
+			test_semihost_link_adopts_a_descriptor_and_carries_bytes),
+		cmocka_unit_test(test_semihost_link_cannot_be_opened_by_name),
+		cmocka_unit_test(
+			test_adopt_refuses_links_made_by_name_and_closes_the_fd),
+		cmocka_unit_test(
+			test_link_table_names_what_a_config_may_choose),
 		cmocka_unit_test(test_link_calls_reject_bad_arguments),
 		cmocka_unit_test(
 			test_serial_missing_port_is_an_error_naming_the_port),

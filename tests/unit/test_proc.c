@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -304,6 +305,53 @@ static void test_child_stdin_is_dev_null(void **state)
 	assert_int_equal(st, 0);
 }
 
+/*
+ * The semihosting link's set-up: the child's stdin and stdout are one end of
+ * a socketpair (we keep ours), its stderr alone goes to the log.
+ */
+static void test_spawn_stdio_puts_stdin_and_stdout_on_our_socket(void **state)
+{
+	char *const argv[] = {"sh", "-c",
+			      "read x; echo \"got $x\"; echo oops >&2", NULL};
+	struct hil_proc *p;
+	char path[64], buf[256];
+	size_t got = 0;
+	int sv[2], fd, st = -1;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/hiltest-pstdio-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv),
+			 0);
+	assert_int_equal(hil_proc_spawn_stdio(&p, argv, sv[1], path), HIL_OK);
+	close(sv[1]); /* the child has its own copies */
+	assert_int_equal(write(sv[0], "hi\n", 3), 3);
+	while (got < 7) {
+		ssize_t n = read(sv[0], buf + got, sizeof(buf) - 1 - got);
+
+		assert_true(n > 0);
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	assert_string_equal(buf, "got hi\n");
+	assert_int_equal(hil_proc_wait(p, 5000, &st), HIL_OK);
+	assert_int_equal(st, 0);
+	hil_proc_free(p);
+	/* It exited: its end is closed, ours reads the end of the stream. */
+	assert_int_equal(read(sv[0], buf, sizeof(buf)), 0);
+	close(sv[0]);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	got = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[got] = '\0';
+	fclose(f);
+	unlink(path);
+	assert_string_equal(buf, "oops\n");
+}
+
 static void test_child_does_not_inherit_our_descriptors(void **state)
 {
 	char script[128];
@@ -430,6 +478,8 @@ int main(void)
 		cmocka_unit_test(
 			test_unwritable_log_path_is_an_error_naming_it),
 		cmocka_unit_test(test_child_stdin_is_dev_null),
+		cmocka_unit_test(
+			test_spawn_stdio_puts_stdin_and_stdout_on_our_socket),
 		cmocka_unit_test(test_child_does_not_inherit_our_descriptors),
 		cmocka_unit_test(test_child_runs_in_its_own_process_group),
 		cmocka_unit_test(test_child_dies_when_hilrun_dies),

@@ -1,7 +1,9 @@
 /* test_qemu_flasher: the QEMU flasher with the real qemu-system-arm and tiny ELFs built at test time; no emulator may survive a test. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +33,9 @@ struct fixture {
 	char dir[64];
 	char run_dir[96];
 	char src[96];
-	char fw[96];	      /* prints "hi\n" on USART2, then loops */
+	char fw[96]; /* prints "hi\n" on USART2, then loops */
+	char sh_src[96];
+	char sh_fw[96];	      /* semihosting: "hi\n" on ":tt", then echoes */
 	char crash[96];	      /* nothing in flash: the CPU locks up */
 	char header_only[96]; /* an ARM ELF header and nothing else */
 	char not_elf[96];
@@ -45,6 +49,20 @@ static const char fw_source[] =
 	"void reset(void) { const char *s = \"hi\\n\"; R(0x4000440c) = (1u << 13) | (1u << 3) | (1u << 2);\n"
 	"  for (; *s; s++) { while (!(R(0x40004400) & (1u << 7))) {} R(0x40004404) = (unsigned char)*s; }\n"
 	"  for (;;) {} }\n"
+	"__attribute__((section(\".vectors\"), used)) void *const vec[2] = { (void *)0x20001000, (void *)reset };\n";
+
+/*
+ * The semihosting firmware: ":tt" opened for reading (mode 0) and writing
+ * (mode 4), "hi\n" written, then every SYS_READ's bytes written back.
+ */
+static const char sh_source[] =
+	"static int sh(int op, void *a) { register int r0 __asm(\"r0\") = op; register void *r1 __asm(\"r1\") = a;\n"
+	"  __asm volatile(\"bkpt 0xab\" : \"+r\"(r0) : \"r\"(r1) : \"memory\"); return r0; }\n"
+	"void reset(void) { static const char tt[] = \":tt\", hi[] = \"hi\\n\"; unsigned a[3]; int in, out; char buf[64];\n"
+	"  a[0] = (unsigned)tt; a[1] = 0; a[2] = 3; in = sh(1, a); a[1] = 4; out = sh(1, a);\n"
+	"  a[0] = out; a[1] = (unsigned)hi; a[2] = 3; sh(5, a);\n"
+	"  for (;;) { int got; a[0] = in; a[1] = (unsigned)buf; a[2] = 64; got = 64 - sh(6, a);\n"
+	"    if (got > 0 && got <= 64) { a[0] = out; a[1] = (unsigned)buf; a[2] = got; sh(5, a); } } }\n"
 	"__attribute__((section(\".vectors\"), used)) void *const vec[2] = { (void *)0x20001000, (void *)reset };\n";
 
 static int setup(void **state)
@@ -89,12 +107,15 @@ static int setup(void **state)
 	assert_int_equal(mkdir(f->run_dir, 0755), 0);
 	snprintf(f->src, sizeof(f->src), "%s/fw.c", f->dir);
 	snprintf(f->fw, sizeof(f->fw), "%s/fw.elf", f->dir);
+	snprintf(f->sh_src, sizeof(f->sh_src), "%s/sh.c", f->dir);
+	snprintf(f->sh_fw, sizeof(f->sh_fw), "%s/sh.elf", f->dir);
 	snprintf(f->crash, sizeof(f->crash), "%s/crash.elf", f->dir);
 	snprintf(f->header_only, sizeof(f->header_only), "%s/header.elf",
 		 f->dir);
 	snprintf(f->not_elf, sizeof(f->not_elf), "%s/not_elf.bin", f->dir);
 	snprintf(f->fake_qemu, sizeof(f->fake_qemu), "%s/fake-qemu", f->dir);
 	ut_write_file(f->src, fw_source, strlen(fw_source), 0644);
+	ut_write_file(f->sh_src, sh_source, strlen(sh_source), 0644);
 	ut_write_file(f->header_only, arm_header, sizeof(arm_header), 0644);
 	ut_write_file(f->not_elf, "notelf\n", 7, 0644);
 	ut_write_file(f->fake_qemu, fake, strlen(fake), 0755);
@@ -114,6 +135,12 @@ static int setup(void **state)
 			"-Wl,--section-start=.vectors=0x20000000 -Wl,-Ttext=0x20000400 -o %s %s",
 			f->crash, f->src);
 		assert_int_equal(system(cmd), 0);
+		snprintf(
+			cmd, sizeof(cmd),
+			"arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -nostdlib -Wl,-e,reset "
+			"-Wl,--section-start=.vectors=0x08000000 -Wl,-Ttext=0x08000400 -o %s %s",
+			f->sh_fw, f->sh_src);
+		assert_int_equal(system(cmd), 0);
 	}
 	*state = f;
 	return 0;
@@ -128,15 +155,23 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct hil_flasher *open_qemu(const char *run_dir, const char *program)
+static struct hil_flasher *open_qemu_on(const char *run_dir,
+					const char *program, const char *link)
 {
-	struct hil_flasher_params p = {
-		.program = program, .run_dir = run_dir, .timeout_ms = 5000};
+	struct hil_flasher_params p = {.program = program,
+				       .run_dir = run_dir,
+				       .timeout_ms = 5000,
+				       .link = link};
 	struct hil_flasher *fl = NULL;
 
 	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
 	assert_string_equal(hil_flasher_type(fl), "qemu");
 	return fl;
+}
+
+static struct hil_flasher *open_qemu(const char *run_dir, const char *program)
+{
+	return open_qemu_on(run_dir, program, NULL);
 }
 
 /* Connect to the started QEMU and expect the firmware's "hi\n". */
@@ -377,6 +412,182 @@ static void test_qemu_long_run_dir_gets_its_socket_in_tmp(void **state)
 	assert_int_equal(stat(logp, &st), 0);
 }
 
+/* ---- the semihost link: QEMU's stdin and stdout on a socketpair ---- */
+
+/* Read exactly n bytes from l within a few seconds. */
+static void read_n(struct hil_link *l, uint8_t *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		int r = hil_link_read(l, buf + got, n - got, 3000);
+
+		assert_true(r > 0);
+		got += (size_t)r;
+	}
+}
+
+/* The link on the flasher's end of the pair, after the firmware's "hi\n". */
+static struct hil_link *semihost_link(struct hil_flasher *fl)
+{
+	struct hil_link *l = NULL;
+	uint8_t buf[8];
+	int fd = hil_flasher_link_fd(fl);
+
+	assert_true(fd >= 0);
+	assert_int_equal(
+		hil_link_adopt(&l, "semihost", fd, hil_flasher_link_where(fl)),
+		HIL_OK);
+	assert_string_equal(hil_link_type(l), "semihost");
+	read_n(l, buf, 3);
+	assert_memory_equal(buf, "hi\n", 3);
+	return l;
+}
+
+/* The pid of the one QEMU whose command line names dir. */
+static pid_t qemu_pid(const char *dir)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t pid = -1;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		char path[300], buf[4096];
+		size_t len, i;
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		fp = fopen(path, "r");
+		if (fp == NULL) {
+			continue;
+		}
+		len = fread(buf, 1, sizeof(buf) - 1, fp);
+		fclose(fp);
+		for (i = 0; i < len; i++) {
+			buf[i] = buf[i] == '\0' ? ' ' : buf[i];
+		}
+		buf[len] = '\0';
+		if (strstr(buf, "qemu-system-arm") != NULL &&
+		    strstr(buf, dir) != NULL) {
+			pid = (pid_t)atol(e->d_name);
+		}
+	}
+	closedir(d);
+	assert_true(pid > 0);
+	return pid;
+}
+
+static void test_qemu_semihost_console_reaches_the_link_both_ways(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+	struct hil_link *l;
+	uint8_t out[1000], in[1000];
+	char sock[128];
+	uint64_t t0;
+	size_t i;
+
+	if (!f->have_fw) {
+		skip();
+	}
+	fl = open_qemu_on(f->run_dir, NULL, "semihost");
+	assert_non_null(strstr(hil_flasher_link_where(fl), "semihosting"));
+	/* Not started: no pair yet. */
+	assert_int_equal(hil_flasher_link_fd(fl), HIL_ERR_NA);
+	assert_int_equal(hil_flasher_start(fl, f->sh_fw), HIL_OK);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 1);
+	l = semihost_link(fl);
+	/* What is there comes back in one SYS_READ (at most 64 bytes)... */
+	assert_int_equal(
+		hil_link_write(l, (const uint8_t *)"ping-1234", 9, 1000),
+		HIL_OK);
+	read_n(l, in, 9);
+	assert_memory_equal(in, "ping-1234", 9);
+	/* ...and more than one call's worth comes back whole, in order. */
+	for (i = 0; i < sizeof(out); i++) {
+		out[i] = (uint8_t)(i * 13 + 1);
+	}
+	assert_int_equal(hil_link_write(l, out, sizeof(out), 1000), HIL_OK);
+	read_n(l, in, sizeof(in));
+	assert_memory_equal(in, out, sizeof(out));
+	assert_int_equal(hil_flasher_check(fl), HIL_OK);
+	/* No socket file: the pair is the link. */
+	snprintf(sock, sizeof(sock), "%s/uart.sock", f->run_dir);
+	assert_int_equal(access(sock, F_OK), -1);
+
+	/* The guest waits in SYS_READ (a read(0) holding QEMU's lock): the
+	 * stop still ends QEMU at once, not after SIGTERM's grace. */
+	t0 = ut_ms_now();
+	hil_flasher_stop(fl);
+	print_message("semihost qemu stopped in %llu ms\n",
+		      (unsigned long long)(ut_ms_now() - t0));
+	assert_true(ut_ms_now() - t0 < 900);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
+	/* Our copy of the pair now reads the end. */
+	assert_int_equal(hil_link_read(l, in, sizeof(in), 1000), HIL_ERR_IO);
+	hil_link_close(l);
+	hil_flasher_close(fl);
+}
+
+static void test_qemu_semihost_killed_emulator_ends_the_link(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl;
+	struct hil_link *l;
+	struct ut_capture c;
+	char log[4096];
+	uint8_t buf[8];
+	int r, tries;
+
+	if (!f->have_fw) {
+		skip();
+	}
+	fl = open_qemu_on(f->run_dir, NULL, "semihost");
+	assert_int_equal(hil_flasher_start(fl, f->sh_fw), HIL_OK);
+	l = semihost_link(fl);
+	assert_int_equal(kill(qemu_pid(f->dir), SIGKILL), 0);
+	ut_capture_begin(&c);
+	r = hil_link_read(l, buf, sizeof(buf), 5000);
+	assert_int_equal(r, HIL_ERR_IO); /* the end of the pair, at once */
+	for (tries = 0; tries < 200; tries++) {
+		r = hil_flasher_check(fl);
+		if (r != HIL_OK) {
+			break;
+		}
+		ut_sleep_ms(10);
+	}
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(r, HIL_ERR_PROCESS);
+	assert_non_null(strstr(log, "status 137"));
+	hil_link_close(l);
+
+	/* A restart makes a new pair; the image talks again. */
+	assert_int_equal(hil_flasher_start(fl, f->sh_fw), HIL_OK);
+	l = semihost_link(fl);
+	hil_link_close(l);
+	hil_flasher_close(fl);
+	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
+}
+
+static void test_qemu_link_choice_is_checked_and_socket_has_no_fd(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p = {.run_dir = f->run_dir, .link = "usb"};
+	struct hil_flasher *fl = NULL;
+	struct ut_capture c;
+	char log[2048];
+
+	ut_capture_begin(&c);
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_ERR_ARG);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_null(fl);
+	assert_non_null(strstr(log, "usb"));
+	fl = open_qemu_on(f->run_dir, NULL, "socket");
+	assert_int_equal(hil_flasher_link_fd(fl), HIL_ERR_NA);
+	hil_flasher_close(fl);
+}
+
 static void test_qemu_version_is_reported(void **state)
 {
 	struct fixture *f = *state;
@@ -410,6 +621,12 @@ int main(void)
 		cmocka_unit_test(
 			test_qemu_restart_replaces_the_running_emulator),
 		cmocka_unit_test(test_qemu_long_run_dir_gets_its_socket_in_tmp),
+		cmocka_unit_test(
+			test_qemu_semihost_console_reaches_the_link_both_ways),
+		cmocka_unit_test(
+			test_qemu_semihost_killed_emulator_ends_the_link),
+		cmocka_unit_test(
+			test_qemu_link_choice_is_checked_and_socket_has_no_fd),
 		cmocka_unit_test(test_qemu_version_is_reported),
 	};
 

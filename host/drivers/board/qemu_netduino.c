@@ -3,8 +3,13 @@
 #include "drivers/board/stm32f401.h"
 
 static const char *const flashers[] = {"qemu", NULL};
-/* QEMU's USART2 is a unix socket: libserialport cannot open its pty. */
-static const char *const links[] = {"socket", NULL};
+/*
+ * Semihosting on QEMU's stdio first: a whole frame per call and no CPU
+ * burnt while the stub waits (docs/protocol.md, "Transports"). "socket"
+ * is USART2 on a unix socket (libserialport cannot open QEMU's pty), the
+ * path the real boards' code takes.
+ */
+static const char *const links[] = {"semihost", "socket", NULL};
 
 /*
  * It stands in for the Nucleo-F401RE: the same clock choices (only the

@@ -28,6 +28,7 @@ struct hil_flasher {
 	char *probe_serial;
 	char *target;
 	char *qemu_plugin;
+	char *link;
 };
 
 void *hil_flasher_priv(const struct hil_flasher *f)
@@ -91,6 +92,7 @@ static void free_params(struct hil_flasher *f)
 	free(f->probe_serial);
 	free(f->target);
 	free(f->qemu_plugin);
+	free(f->link);
 }
 
 /* The real-board fields (OpenOCD, pyOCD), copied so that the caller's strings may go. */
@@ -206,6 +208,15 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 		}
 		f->params.qemu_plugin = f->qemu_plugin;
 	}
+	if (p->link != NULL && p->link[0] != '\0') {
+		f->link = strdup(p->link);
+		if (f->link == NULL) {
+			hil_err("%s flasher: no memory", type);
+			ret = HIL_ERR_NOMEM;
+			goto err_free;
+		}
+		f->params.link = f->link;
+	}
 	ret = ops->open(f);
 	if (ret != HIL_OK) {
 		hil_flasher_close(f);
@@ -254,6 +265,17 @@ const char *hil_flasher_link_where(struct hil_flasher *f)
 		return NULL;
 	}
 	return f->ops->link_where(f);
+}
+
+int hil_flasher_link_fd(struct hil_flasher *f)
+{
+	if (f == NULL) {
+		return HIL_ERR_ARG;
+	}
+	if (f->ops->link_fd == NULL) {
+		return HIL_ERR_NA;
+	}
+	return f->ops->link_fd(f);
 }
 
 int hil_flasher_check(struct hil_flasher *f)

@@ -35,10 +35,14 @@ struct hil_flasher_params {
 	/* pyocd only (the others ignore it): */
 	const char *target; /* pyOCD's target type (-t), e.g.
 			     * "stm32l475xg"; required */
-	/* qemu only (the others ignore it): */
+	/* qemu only (the others ignore them): */
 	const char *qemu_plugin; /* NULL or "": none; else the value of one
 				  * `-plugin` option, e.g. built by
 				  * hil_cyclemodel_plugin_arg() */
+	/* The link the stub is built for (link.type): NULL, "" or "socket":
+	 * USART2 on a unix socket (link_where); "semihost": semihosting on
+	 * QEMU's stdin and stdout, one end of a socketpair (link_fd). */
+	const char *link;
 };
 
 /*
@@ -78,8 +82,13 @@ struct hil_flasher_ops {
 	/* Stop the target; nothing if it is not running. */
 	void (*stop)(struct hil_flasher *f);
 	/* What to pass to hil_link_open() (the socket path), or NULL when the
-	 * link is not the flasher's business (a real board's serial port). */
+	 * link is not the flasher's business (a real board's serial port).
+	 * For a link made on a descriptor (link_fd), its name in messages. */
 	const char *(*link_where)(struct hil_flasher *f);
+	/* Optional (NULL: HIL_ERR_NA). A new descriptor of the host's end of
+	 * a link the flasher made itself (the semihost socketpair), which
+	 * the caller owns; HIL_ERR_NA when the link is reached by name. */
+	int (*link_fd)(struct hil_flasher *f);
 	/* Is the target still running? */
 	int (*check)(struct hil_flasher *f);
 	/* First line of the tool's version, for provenance. */
@@ -116,6 +125,10 @@ void hil_flasher_close(struct hil_flasher *f);
  * its UART socket exists. QEMU then waits for the link to connect before it
  * loads the image and runs the guest, so a crash of the image shows up
  * after hil_link_open(), as a closed link: call hil_flasher_check() then.
+ * With params.link "semihost" there is no socket to wait for: QEMU runs
+ * the guest at once, its stdin and stdout on a socketpair made here, whose
+ * buffer keeps what the guest says until the link is made on
+ * hil_flasher_link_fd(); a crash shows up the same way.
  * With params.qemu_plugin set, QEMU also gets `-plugin VALUE` (and fails to
  * start, with its reason in qemu.log, if it cannot load the plugin).
  * For OpenOCD: check the file likewise, then run `openocd -f CFG...
@@ -152,6 +165,17 @@ void hil_flasher_stop(struct hil_flasher *f);
  * close. NULL if the flasher does not provide the link.
  */
 const char *hil_flasher_link_where(struct hil_flasher *f);
+
+/**
+ * The host's end of a link the flasher made (QEMU with params.link
+ * "semihost": the socketpair whose other end is QEMU's stdin and stdout),
+ * for hil_link_adopt() with hil_flasher_link_where() as its name. Valid
+ * after hil_flasher_start(); a restart makes a new pair.
+ * @return a new descriptor (close-on-exec) the caller owns; HIL_ERR_NA
+ *         when the link is reached by name (socket, serial) or the target
+ *         is not started; HIL_ERR_IO.
+ */
+int hil_flasher_link_fd(struct hil_flasher *f);
 
 /**
  * Is the started target still running? Call it when the link fails.

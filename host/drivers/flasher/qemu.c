@@ -1,4 +1,4 @@
-/* qemu: the flasher backend that "flashes" by starting QEMU's netduinoplus2 (Cortex-M4) on the new ELF, its UART on a unix socket. */
+/* qemu: the flasher backend that "flashes" by starting QEMU's netduinoplus2 (Cortex-M4) on the new ELF, its UART on a unix socket or its semihosting console on a socketpair. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"qemu"
 
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
@@ -35,18 +36,41 @@
  * - Only with shift=0,align=off,sleep=off do runs count instructions exactly
  *   and reproducibly (design.md section 3).
  * - QEMU does not remove its socket file on exit: we do.
+ *
+ * Semihosting (params.link "semihost", the stub built with
+ * HIL_LINK=semihost; docs/protocol.md, "Transports"):
+ * - In QEMU 7.2 the ":tt" a guest opens with SYS_OPEN is QEMU's own stdin
+ *   (opened "r") and stdout ("w"): SYS_READ and SYS_WRITE are read(0) and
+ *   write(1) in the vCPU thread. The semihosting chardev (`chardev=` of
+ *   -semihosting-config) does not carry them; a chardev on the same
+ *   descriptor competes with the guest for its input (tried: replies
+ *   lost, the guest spinning). So QEMU gets no chardev: its stdin and
+ *   stdout are one end of a socketpair, its stderr goes to qemu.log.
+ * - read(0) returns what has arrived, at least one byte: the guest waits
+ *   without spinning (no idle CPU) and gets a whole frame per call.
+ * - That read blocks holding QEMU's big lock, so QEMU does not act on a
+ *   SIGTERM while the guest waits for input. qemu_stop() therefore shuts
+ *   our end down first: the guest's read returns at once, and QEMU exits
+ *   on the SIGTERM that follows (tens of ms, not the one-second grace
+ *   before SIGKILL).
+ * - The guest starts at once (there is no connect to wait for) and writes
+ *   into the socketpair's buffer, so nothing it says is lost.
  */
 
 #define DEFAULT_PROGRAM	   "qemu-system-arm"
 #define DEFAULT_TIMEOUT_MS 10000u
 #define VERSION_TIMEOUT_MS 5000u
 #define SOCKET_NAME	   "uart.sock"
+#define LINK_SEMIHOST	   "semihost"
 #define LOG_NAME	   "qemu.log"
 #define TAIL_BYTES	   4096 /* how much of the log's end to search for the reason */
 #define TAIL_TEXT	   512 /* how much of it goes into the error line */
 
 struct qemu {
 	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int semihost;	/* link "semihost": stdin/stdout, no socket */
+	int host_fd;	/* semihost: our end of the socketpair, or -1 */
+	char where[96]; /* semihost: the link's name in messages */
 	char *tmpdir;	/* mkdtemp() dir holding the socket, or NULL */
 	char *log_path; /* <run_dir>/qemu.log */
 	char *elf;	/* the image started, for messages */
@@ -182,6 +206,17 @@ static int remove_socket(const struct qemu *q)
 	return HIL_OK;
 }
 
+/* Semihost: end the pair. A guest blocked in its read (holding QEMU's
+ * big lock) sees the end of input at once and lets QEMU act on SIGTERM. */
+static void close_pair(struct qemu *q)
+{
+	if (q->host_fd >= 0) {
+		shutdown(q->host_fd, SHUT_RDWR);
+		close(q->host_fd);
+		q->host_fd = -1;
+	}
+}
+
 static void qemu_stop(struct hil_flasher *f)
 {
 	struct qemu *q = hil_flasher_priv(f);
@@ -189,10 +224,13 @@ static void qemu_stop(struct hil_flasher *f)
 	if (q == NULL || q->proc == NULL) {
 		return;
 	}
+	close_pair(q);
 	hil_proc_free(q->proc); /* SIGTERM, then SIGKILL, reaped */
 	q->proc = NULL;
 	q->said_stopped = 0;
-	remove_socket(q);
+	if (!q->semihost) {
+		remove_socket(q);
+	}
 	hil_dbg("stopped (image %s)", q->elf);
 }
 
@@ -204,6 +242,7 @@ static void qemu_close(struct hil_flasher *f)
 		return;
 	}
 	qemu_stop(f);
+	close_pair(q);
 	if (q->tmpdir != NULL) {
 		remove_socket(q);
 		if (rmdir(q->tmpdir) != 0) {
@@ -236,10 +275,22 @@ static int qemu_open(struct hil_flasher *f)
 		return HIL_ERR_NOMEM;
 	}
 	hil_flasher_set_priv(f, q); /* qemu_close frees it on error */
+	q->host_fd = -1;
 	q->log_path = path_join(p->run_dir, LOG_NAME);
 	if (q->log_path == NULL) {
 		hil_err("qemu flasher: no memory");
 		return HIL_ERR_NOMEM;
+	}
+	if (p->link != NULL && strcmp(p->link, LINK_SEMIHOST) == 0) {
+		q->semihost = 1;
+		snprintf(q->where, sizeof(q->where),
+			 "%s semihosting (stdin/stdout)", p->program);
+		return HIL_OK;
+	}
+	if (p->link != NULL && strcmp(p->link, "socket") != 0) {
+		hil_err("qemu flasher: no link \"%s\" (socket or semihost)",
+			p->link);
+		return HIL_ERR_ARG;
 	}
 	/* sun_path holds 107 bytes: a deep run_dir gets its socket in /tmp. */
 	if (strlen(p->run_dir) + 1 + strlen(SOCKET_NAME) < sizeof(q->sock)) {
@@ -265,11 +316,10 @@ static int qemu_open(struct hil_flasher *f)
 	return HIL_OK;
 }
 
-/* "unix:PATH,server=on,wait=on" with commas in PATH doubled (QemuOpts). */
-static char *serial_arg(const char *sock)
+/* pre, then value with its commas doubled (QemuOpts), then post. */
+static char *opt_arg(const char *pre, const char *value, const char *post)
 {
-	const char *pre = "unix:", *post = ",server=on,wait=on";
-	size_t n = strlen(pre) + 2 * strlen(sock) + strlen(post) + 1, o;
+	size_t n = strlen(pre) + 2 * strlen(value) + strlen(post) + 1, o;
 	char *a = malloc(n);
 	const char *s;
 
@@ -277,7 +327,7 @@ static char *serial_arg(const char *sock)
 		return NULL;
 	}
 	o = (size_t)snprintf(a, n, "%s", pre);
-	for (s = sock; *s != '\0'; s++) {
+	for (s = value; *s != '\0'; s++) {
 		a[o++] = *s;
 		if (*s == ',') {
 			a[o++] = ',';
@@ -285,6 +335,12 @@ static char *serial_arg(const char *sock)
 	}
 	snprintf(a + o, n - o, "%s", post);
 	return a;
+}
+
+/* "unix:PATH,server=on,wait=on" */
+static char *serial_arg(const char *sock)
+{
+	return opt_arg("unix:", sock, ",server=on,wait=on");
 }
 
 /* Wait until QEMU listens on the socket, or exits, or time runs out. */
@@ -316,6 +372,91 @@ static int wait_socket(struct hil_flasher *f, uint64_t t0)
 	}
 }
 
+/*
+ * Spawn QEMU on q->elf: with the USART link, its second -serial (USART2)
+ * is the socket `serial`; with semihosting, USART2 is left unconnected and
+ * stdio_fd becomes QEMU's stdin and stdout.
+ */
+static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	const char *program = hil_flasher_params(f)->program;
+	const char *plugin = hil_flasher_params(f)->qemu_plugin;
+	/* The run it belongs to, in its command line (ps, and the tests'
+	 * search for emulators left behind): the socket path says it too,
+	 * but the semihost link has none. */
+	char *name =
+		opt_arg("guest=hilrun:", hil_flasher_params(f)->run_dir, "");
+	char *argv[] = {
+		(char *)program,
+		"-name",
+		name,
+		"-M",
+		"netduinoplus2",
+		"-kernel",
+		q->elf,
+		"-display",
+		"none",
+		"-monitor",
+		"none",
+		"-serial",
+		"null",
+		"-icount",
+		"shift=0,align=off,sleep=off",
+		"-nodefaults",
+		NULL, /* room for -serial VALUE or -semihosting-config VALUE */
+		NULL,
+		NULL, /* room for -plugin VALUE */
+		NULL,
+		NULL,
+	};
+	size_t n = sizeof(argv) / sizeof(argv[0]);
+	int ret;
+
+	if (q->semihost) {
+		argv[n - 5] = "-semihosting-config";
+		argv[n - 4] = "enable=on,target=native";
+	} else {
+		argv[n - 5] = "-serial";
+		argv[n - 4] = serial; /* USART2 */
+	}
+	if (name == NULL) {
+		hil_err("image %s: no memory to start %s", q->elf, program);
+		return HIL_ERR_NOMEM;
+	}
+	if (plugin != NULL && plugin[0] != '\0') {
+		argv[n - 3] = "-plugin";
+		argv[n - 2] = (char *)plugin;
+		hil_dbg("with -plugin %s", plugin);
+	}
+	ret = hil_proc_spawn_stdio(&q->proc, argv, stdio_fd, q->log_path);
+	free(name);
+	return ret;
+}
+
+/* The semihost link: QEMU on one end of a new socketpair, ours kept. */
+static int start_semihost(struct hil_flasher *f)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		hil_err("image %s: cannot make a socketpair for %s: %s", q->elf,
+			hil_flasher_params(f)->program, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	ret = spawn(f, NULL, sv[1]);
+	close(sv[1]); /* QEMU has its copies */
+	if (ret != HIL_OK) {
+		close(sv[0]);
+		return ret; /* spawn named the program and the reason */
+	}
+	q->host_fd = sv[0];
+	hil_dbg("%s started on its stdio (pid %ld)",
+		hil_flasher_params(f)->program, (long)hil_proc_pid(q->proc));
+	return HIL_OK;
+}
+
 static int qemu_start(struct hil_flasher *f, const char *elf_path)
 {
 	struct qemu *q = hil_flasher_priv(f);
@@ -333,51 +474,25 @@ static int qemu_start(struct hil_flasher *f, const char *elf_path)
 	}
 	free(q->elf);
 	q->elf = strdup(elf_path);
-	serial = serial_arg(q->sock);
-	if (q->elf == NULL || serial == NULL) {
+	if (q->elf == NULL) {
 		hil_err("image %s: no memory to start %s", elf_path, program);
-		ret = HIL_ERR_NOMEM;
-		goto out;
+		return HIL_ERR_NOMEM;
+	}
+	q->log_offset = stat(q->log_path, &st) == 0 ? st.st_size : 0;
+	if (q->semihost) {
+		return start_semihost(f);
+	}
+	serial = serial_arg(q->sock);
+	if (serial == NULL) {
+		hil_err("image %s: no memory to start %s", elf_path, program);
+		return HIL_ERR_NOMEM;
 	}
 	ret = remove_socket(q);
 	if (ret != HIL_OK) {
 		goto out;
 	}
-	q->log_offset = stat(q->log_path, &st) == 0 ? st.st_size : 0;
-	{
-		const char *plugin = hil_flasher_params(f)->qemu_plugin;
-		char *argv[] = {
-			(char *)program,
-			"-M",
-			"netduinoplus2",
-			"-kernel",
-			q->elf,
-			"-display",
-			"none",
-			"-monitor",
-			"none",
-			"-serial",
-			"null",
-			"-serial",
-			serial, /* USART2 */
-			"-icount",
-			"shift=0,align=off,sleep=off",
-			"-nodefaults",
-			NULL, /* room for -plugin VALUE */
-			NULL,
-			NULL,
-		};
-		size_t n = sizeof(argv) / sizeof(argv[0]);
-
-		if (plugin != NULL && plugin[0] != '\0') {
-			argv[n - 3] = "-plugin";
-			argv[n - 2] = (char *)plugin;
-			hil_dbg("with -plugin %s", plugin);
-		}
-
-		t0 = (uint64_t)hil_now_ms();
-		ret = hil_proc_spawn(&q->proc, argv, q->log_path);
-	}
+	t0 = (uint64_t)hil_now_ms();
+	ret = spawn(f, serial, -1);
 	if (ret != HIL_OK) {
 		goto out; /* spawn named the program and the reason */
 	}
@@ -394,7 +509,24 @@ static const char *qemu_link_where(struct hil_flasher *f)
 {
 	struct qemu *q = hil_flasher_priv(f);
 
-	return q->sock;
+	return q->semihost ? q->where : q->sock;
+}
+
+static int qemu_link_fd(struct hil_flasher *f)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	int fd;
+
+	if (!q->semihost || q->host_fd < 0) {
+		return HIL_ERR_NA;
+	}
+	fd = fcntl(q->host_fd, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0) {
+		hil_err("%s: cannot copy its descriptor: %s", q->where,
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	return fd;
 }
 
 /*
@@ -483,6 +615,7 @@ const struct hil_flasher_ops hil_flasher_qemu_ops = {
 	.start = qemu_start,
 	.stop = qemu_stop,
 	.link_where = qemu_link_where,
+	.link_fd = qemu_link_fd,
 	.check = qemu_check,
 	.version = qemu_version,
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/err.h"
 #include "util/log.h"
@@ -18,10 +19,30 @@ struct hil_link {
 	char *where;
 };
 
+/* The links a config can name, in the order messages list them. */
 static const struct hil_link_ops *const backends[] = {
 	&hil_link_serial_ops,
 	&hil_link_socket_ops,
+	&hil_link_semihost_ops,
+	NULL,
 };
+
+const struct hil_link_ops *const *hil_link_all(void)
+{
+	return backends;
+}
+
+const struct hil_link_ops *hil_link_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && backends[i] != NULL; i++) {
+		if (strcmp(backends[i]->name, name) == 0) {
+			return backends[i];
+		}
+	}
+	return NULL;
+}
 
 uint64_t hil_link_now_ms(void)
 {
@@ -87,7 +108,6 @@ int hil_link_open(struct hil_link **out, const char *type, const char *where,
 {
 	const struct hil_link_ops *ops = NULL;
 	struct hil_link *l;
-	size_t i;
 	int ret;
 
 	if (out == NULL) {
@@ -98,14 +118,15 @@ int hil_link_open(struct hil_link **out, const char *type, const char *where,
 		hil_err("link: no type or no port/socket path given");
 		return HIL_ERR_ARG;
 	}
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
-		if (strcmp(backends[i]->name, type) == 0) {
-			ops = backends[i];
-		}
-	}
+	ops = hil_link_find(type);
 	if (ops == NULL) {
-		hil_err("%s: unknown link type '%s' (serial, socket)", where,
-			type);
+		hil_err("%s: unknown link type '%s' (serial, socket, semihost)",
+			where, type);
+		return HIL_ERR_ARG;
+	}
+	if (ops->open == NULL) {
+		hil_err("%s: a %s link is made on the flasher's descriptor, not opened by name",
+			where, type);
 		return HIL_ERR_ARG;
 	}
 	ret = hil_link_alloc(&l, ops, where);
@@ -113,6 +134,41 @@ int hil_link_open(struct hil_link **out, const char *type, const char *where,
 		return ret;
 	}
 	ret = ops->open(l, l->where, baud);
+	if (ret != HIL_OK) {
+		hil_link_close(l);
+		return ret;
+	}
+	*out = l;
+	return HIL_OK;
+}
+
+int hil_link_adopt(struct hil_link **out, const char *type, int fd,
+		   const char *where)
+{
+	const struct hil_link_ops *ops = hil_link_find(type);
+	struct hil_link *l;
+	int ret;
+
+	if (out == NULL || fd < 0 || where == NULL || where[0] == '\0' ||
+	    ops == NULL || ops->adopt == NULL) {
+		hil_err("%s: cannot make a link of type '%s' on descriptor %d",
+			where != NULL ? where : "(no name)",
+			type != NULL ? type : "(none)", fd);
+		if (fd >= 0) {
+			close(fd);
+		}
+		if (out != NULL) {
+			*out = NULL;
+		}
+		return HIL_ERR_ARG;
+	}
+	*out = NULL;
+	ret = hil_link_alloc(&l, ops, where);
+	if (ret != HIL_OK) {
+		close(fd);
+		return ret;
+	}
+	ret = ops->adopt(l, fd);
 	if (ret != HIL_OK) {
 		hil_link_close(l);
 		return ret;

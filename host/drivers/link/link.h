@@ -21,9 +21,17 @@ struct hil_link;
  * struct hil_link itself and the copy of `where`.
  */
 struct hil_link_ops {
-	const char *name; /* "serial", "socket", "fd", "flaky" */
-	/* Open `where`; set the private state with hil_link_set_priv(). */
+	const char *name; /* "serial", "socket", "semihost", "fd", "flaky" */
+	/* What the stub is built for to speak over this link: the value of
+	 * make's HIL_LINK (target/boards/<board>/board.mk), or NULL for the
+	 * board's UART (serial, socket). */
+	const char *stub_build;
+	/* Open `where`; set the private state with hil_link_set_priv().
+	 * NULL: the link is made from a descriptor only (adopt). */
 	int (*open)(struct hil_link *l, const char *where, unsigned baud);
+	/* Take over fd, a connected descriptor the flasher handed out
+	 * (hil_link_adopt); NULL: the link is opened by name only. */
+	int (*adopt)(struct hil_link *l, int fd);
 	/* Release the private state; called once, also after a failed open. */
 	void (*close)(struct hil_link *l);
 	/* Write all n bytes or fail (HIL_ERR_TIMEOUT if not all went out). */
@@ -41,7 +49,8 @@ struct hil_link_ops {
  * @param out receives the link; the caller closes it with hil_link_close().
  * @param type "serial" (where = port name, e.g. "/dev/ttyACM0") or "socket"
  *        (where = unix socket path; the connect is retried for
- *        HIL_LINK_SOCKET_CONNECT_MS while the path is missing or refuses).
+ *        HIL_LINK_SOCKET_CONNECT_MS while the path is missing or refuses);
+ *        "semihost" is made with hil_link_adopt() instead.
  * @param where port or path; copied.
  * @param baud serial speed (8N1, no flow control); ignored by "socket".
  * @return HIL_OK; HIL_ERR_ARG (unknown type, bad where); HIL_ERR_IO (the
@@ -50,6 +59,21 @@ struct hil_link_ops {
  */
 int hil_link_open(struct hil_link **out, const char *type, const char *where,
 		  unsigned baud);
+
+/**
+ * Make a link of a type that runs over a descriptor someone else opened:
+ * "semihost", on the end of the socketpair whose other end is the
+ * emulator's stdin and stdout (hil_flasher_link_fd()).
+ * @param out receives the link; the caller closes it with hil_link_close().
+ * @param type a link whose backend adopts descriptors.
+ * @param fd taken over in every case (closed on error); made non-blocking
+ *        and close-on-exec.
+ * @param where what to call it in messages (hil_link_where); copied.
+ * @return HIL_OK; HIL_ERR_ARG (unknown type, a type opened by name, no
+ *         fd); HIL_ERR_IO; HIL_ERR_NOMEM.
+ */
+int hil_link_adopt(struct hil_link **out, const char *type, int fd,
+		   const char *where);
 
 /**
  * Connect to a unix socket, retrying for connect_timeout_ms while the path
@@ -99,8 +123,15 @@ int hil_link_drain(struct hil_link *l);
 /** The port or socket path, for messages; borrowed, valid until close. */
 const char *hil_link_where(const struct hil_link *l);
 
-/** The backend's name ("serial", "socket", "fd", "flaky"). */
+/** The backend's name ("serial", "socket", "semihost", "fd", "flaky"). */
 const char *hil_link_type(const struct hil_link *l);
+
+/** The link driver a config can name (link.type), or NULL. */
+const struct hil_link_ops *hil_link_find(const char *name);
+
+/** Every link driver a config can name, NULL-terminated: serial, socket,
+ *  semihost (not "fd" and "flaky", which tests make). */
+const struct hil_link_ops *const *hil_link_all(void);
 
 /* Fault injection for tests (nanopb's flaky stream, at the byte level). */
 #define HIL_LINK_ZERO_AT_MAX 4u
@@ -147,7 +178,7 @@ struct hil_link_faults {
 int hil_link_wrap_flaky(struct hil_link **out, struct hil_link *inner,
 			const struct hil_link_faults *f);
 
-/* ---- for backends only (serial.c, socket.c) ---- */
+/* ---- for backends only (serial.c, socket.c, semihost.c) ---- */
 
 /** The private state set by the backend's open. */
 void *hil_link_priv(const struct hil_link *l);
@@ -168,5 +199,6 @@ uint64_t hil_link_now_ms(void);
 
 extern const struct hil_link_ops hil_link_serial_ops;
 extern const struct hil_link_ops hil_link_socket_ops;
+extern const struct hil_link_ops hil_link_semihost_ops;
 
 #endif /* HIL_LINK_H */

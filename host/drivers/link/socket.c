@@ -1,8 +1,9 @@
-/* socket: the link backend over a file descriptor: a unix socket (QEMU, native stub) or an adopted fd. */
+/* socket: the link backend over a file descriptor: a unix socket (QEMU's USART, native stub) or an adopted fd; its calls serve the semihost link too. */
 #define _DEFAULT_SOURCE /* SOCK_CLOEXEC, MSG_NOSIGNAL with glibc */
 #define HIL_LOG_PREFIX	"socket"
 
 #include "link.h"
+#include "fdlink.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,7 +75,7 @@ static int wait_fd(int fd, short events, uint64_t deadline, short *revents,
 	return n;
 }
 
-static void fd_close(struct hil_link *l)
+void hil_link_fd_close(struct hil_link *l)
 {
 	struct fdlink *s = hil_link_priv(l);
 
@@ -95,8 +96,8 @@ static ssize_t fd_send(const struct fdlink *s, const uint8_t *p, size_t n)
 	return write(s->fd, p, n);
 }
 
-static int fd_write(struct hil_link *l, const uint8_t *p, size_t n,
-		    unsigned timeout_ms)
+int hil_link_fd_write(struct hil_link *l, const uint8_t *p, size_t n,
+		      unsigned timeout_ms)
 {
 	struct fdlink *s = hil_link_priv(l);
 	uint64_t deadline = hil_link_now_ms() + timeout_ms;
@@ -143,8 +144,8 @@ static int fd_write(struct hil_link *l, const uint8_t *p, size_t n,
 	return HIL_OK;
 }
 
-static int fd_read(struct hil_link *l, uint8_t *p, size_t cap,
-		   unsigned timeout_ms)
+int hil_link_fd_read(struct hil_link *l, uint8_t *p, size_t cap,
+		     unsigned timeout_ms)
 {
 	struct fdlink *s = hil_link_priv(l);
 	uint64_t deadline = hil_link_now_ms() + timeout_ms;
@@ -183,7 +184,7 @@ static int fd_read(struct hil_link *l, uint8_t *p, size_t cap,
 	}
 }
 
-static int fd_drain(struct hil_link *l)
+int hil_link_fd_drain(struct hil_link *l)
 {
 	struct fdlink *s = hil_link_priv(l);
 	uint8_t buf[256];
@@ -240,7 +241,7 @@ static int socket_connect(struct hil_link *l, const char *path,
 	}
 	s->fd = -1;
 	s->is_socket = 1;
-	hil_link_set_priv(l, s); /* fd_close frees it on error */
+	hil_link_set_priv(l, s); /* hil_link_fd_close frees it on error */
 
 	for (;;) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -290,19 +291,19 @@ static int socket_open(struct hil_link *l, const char *where, unsigned baud)
 const struct hil_link_ops hil_link_socket_ops = {
 	.name = "socket",
 	.open = socket_open,
-	.close = fd_close,
-	.write = fd_write,
-	.read = fd_read,
-	.drain = fd_drain,
+	.close = hil_link_fd_close,
+	.write = hil_link_fd_write,
+	.read = hil_link_fd_read,
+	.drain = hil_link_fd_drain,
 };
 
 static const struct hil_link_ops fd_ops = {
 	.name = "fd",
 	.open = NULL, /* made by hil_link_from_fd only */
-	.close = fd_close,
-	.write = fd_write,
-	.read = fd_read,
-	.drain = fd_drain,
+	.close = hil_link_fd_close,
+	.write = hil_link_fd_write,
+	.read = hil_link_fd_read,
+	.drain = hil_link_fd_drain,
 };
 
 int hil_link_socket_open(struct hil_link **out, const char *path,
@@ -332,12 +333,33 @@ int hil_link_socket_open(struct hil_link **out, const char *path,
 	return HIL_OK;
 }
 
+/*
+ * Take fd over as l's descriptor (ops: the fd calls above): non-blocking,
+ * close-on-exec, send(MSG_NOSIGNAL) when it is a socket. On error fd is
+ * closed (by hil_link_fd_close once it is l's).
+ */
+int hil_link_fd_adopt(struct hil_link *l, int fd)
+{
+	struct fdlink *s;
+	int type;
+	socklen_t len = sizeof(type);
+
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		hil_err("%s: no memory for the link", hil_link_where(l));
+		close(fd);
+		return HIL_ERR_NOMEM;
+	}
+	s->fd = fd;
+	s->is_socket = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0;
+	hil_link_set_priv(l, s);
+	return set_flags(fd, hil_link_where(l));
+}
+
 int hil_link_from_fd(struct hil_link **out, int fd, const char *name)
 {
 	struct hil_link *l = NULL;
-	struct fdlink *s;
-	int type, ret;
-	socklen_t len = sizeof(type);
+	int ret;
 
 	if (out == NULL || fd < 0 || name == NULL) {
 		if (fd >= 0) {
@@ -351,24 +373,11 @@ int hil_link_from_fd(struct hil_link **out, int fd, const char *name)
 		close(fd);
 		return ret;
 	}
-	s = calloc(1, sizeof(*s));
-	if (s == NULL) {
-		hil_err("%s: no memory for the link", name);
-		close(fd);
-		ret = HIL_ERR_NOMEM;
-		goto err_link;
-	}
-	s->fd = fd;
-	s->is_socket = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0;
-	hil_link_set_priv(l, s);
-	ret = set_flags(fd, name);
+	ret = hil_link_fd_adopt(l, fd);
 	if (ret != HIL_OK) {
-		goto err_link;
+		hil_link_close(l);
+		return ret;
 	}
 	*out = l;
 	return HIL_OK;
-
-err_link:
-	hil_link_close(l);
-	return ret;
 }

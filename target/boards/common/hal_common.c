@@ -8,6 +8,7 @@
 
 #define RESET_TX_WAIT 200000u /* > 10 bit times at 9600 Bd and 168 MHz */
 
+#ifndef HAL_LINK_SEMIHOST /* built with HIL_LINK=semihost, link_semihost.c is the link */
 /* Receive overruns since reset (usart_rx.h); reported in INFO. */
 static uint32_t uart_overruns;
 
@@ -28,6 +29,7 @@ uint32_t hal_uart_overruns(void)
 {
 	return uart_overruns;
 }
+#endif /* HAL_LINK_SEMIHOST */
 
 /*
  * Both boards talk on USART2: let the last byte of the reply leave the
