@@ -59,6 +59,12 @@ static const struct enc encs[] = {
 	{"beq.n", 0xd0fe, 0, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
 	{"b.w", 0xf000, 0xb9f2, THUMB_BRANCH_IMM, 0, NA, NA, 0},
 	{"bne.w", 0xf040, 0x81f2, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
+	/* backward: J1 (hw2 bit 13) set, the middle bit of A5.3.4's op1 */
+	{"bne.w (back)", 0xf47f, 0xac0d, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA,
+	 0},
+	{"beq.w (back, J2)", 0xf43f, 0xafee, THUMB_BRANCH_IMM, THUMB_F_COND, NA,
+	 NA, 0},
+	{"udf.w", 0xf7f0, 0xa000, THUMB_ALU, 0, NA, NA, 0},
 	{"bl", 0xf000, 0xf9f2, THUMB_BRANCH_IMM, THUMB_F_CALL, NA, NA, 0},
 	{"bx lr", 0x4770, 0, THUMB_BRANCH_REG, 0, NA, NA, 0},
 	{"blx r3", 0x4798, 0, THUMB_BRANCH_REG, THUMB_F_CALL, NA, NA, 0},
