@@ -28,7 +28,8 @@ cycle-plugin: $(CYCLE_PLUGIN)
 
 # ---- tests: tiny bare-metal images with hand-counted sequences
 EMU_TB := $(TB)/emu
-EMU_IMAGES := $(EMU_TB)/rules.elf $(EMU_TB)/flash.elf $(EMU_TB)/speed.elf
+EMU_IMAGES := $(EMU_TB)/rules.elf $(EMU_TB)/flash.elf $(EMU_TB)/speed.elf \
+	$(EMU_TB)/memsys.elf
 EMU_ARM_FLAGS := -mcpu=cortex-m4 -mthumb -nostdlib -nostartfiles \
 	-Wl,--build-id=none -T tests/emu/emu.ld
 
