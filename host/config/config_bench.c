@@ -10,7 +10,6 @@
 #include "config/config_int.h"
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
-#include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
 
 static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
@@ -253,7 +252,7 @@ static int parse_profile(struct hil_jsonld *ld, const cJSON *it,
 		names[i] = cm4_memsys_at(i)->name;
 	}
 	names[i] = NULL;
-	hil_cyclemodel_profile_names(expected, sizeof(expected));
+	hil_drivers_join(expected, sizeof(expected), names);
 	return hil_jsonld_choice(ld, it, "cycle_model.profile", &ch,
 				 cfg->cycle_model.profile,
 				 sizeof(cfg->cycle_model.profile), NULL);

@@ -12,7 +12,6 @@
 #include <cjson/cJSON.h>
 
 #include "drivers/board/board.h"
-#include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -247,7 +246,7 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_bool(o, "enabled", run->model.enabled);
 	if (run->model.enabled) {
 		const struct cm4_memsys *p =
-			hil_cyclemodel_profile(run->model.profile);
+			cm4_memsys_find(run->model.profile);
 
 		ok = ok && hil_json_add_str(o, "unit", run->model.unit);
 		ok = ok &&

@@ -10,7 +10,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
 #include "run/energyest.h"
 #include "run/run.h"
@@ -116,7 +115,7 @@ static cJSON *cache_lines(const struct cm4_cache_geom *g, int art)
 static int add_memsys(cJSON *o, const struct hil_run *run,
 		      const struct hil_row *r)
 {
-	const struct cm4_memsys *p = hil_cyclemodel_profile(run->model.profile);
+	const struct cm4_memsys *p = cm4_memsys_find(run->model.profile);
 	const int art = run->model.art;
 	cJSON *m, *l, *c;
 	int ok, fit = 1, known = 0;

@@ -97,7 +97,7 @@ FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c)) \
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
-	host/cli/doctor.c \
+	host/cli/doctor.c host/emu/plugin/memsys.c \
 	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c
 FZ_PKGS_config := libftdi1 libserialport libelf
 $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
