@@ -107,10 +107,11 @@ $(FZ)/fuzz_config: FZ_LDLIBS += \
 		echo -lftdi1 -lserialport -lelf) -lpthread
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c
 # Every file of host/report but the writers from the in-memory run (json.c,
-# table.c, modelratio.c), which would pull in run/ and config/.
+# json_row.c, table.c, modelratio.c), which would pull in run/ and config/.
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
-	$(filter-out host/report/json.c host/report/table.c \
-		host/report/modelratio.c,$(sort $(wildcard host/report/*.c))) \
+	$(filter-out host/report/json.c host/report/json_row.c \
+		host/report/table.c host/report/modelratio.c, \
+		$(sort $(wildcard host/report/*.c))) \
 	host/util/util.c host/util/log.c host/util/err.c
 
 $(FZ)/obj/%.o: %.c
