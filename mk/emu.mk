@@ -13,7 +13,8 @@
 EMU_CC ?= cc
 EMU_DIR := build/emu
 CYCLE_PLUGIN := $(EMU_DIR)/cyclemodel.so
-EMU_SRCS := host/emu/plugin/plugin.c host/emu/plugin/cm4.c host/emu/plugin/thumb.c
+EMU_SRCS := host/emu/plugin/plugin.c host/emu/plugin/cm4.c host/emu/plugin/thumb.c \
+	host/emu/plugin/memsys.c
 EMU_CFLAGS := -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -O2 -g -fPIC -fvisibility=hidden
 EMU_LDFLAGS := -shared
@@ -27,7 +28,8 @@ cycle-plugin: $(CYCLE_PLUGIN)
 
 # ---- tests: tiny bare-metal images with hand-counted sequences
 EMU_TB := $(TB)/emu
-EMU_IMAGES := $(EMU_TB)/rules.elf $(EMU_TB)/flash.elf $(EMU_TB)/speed.elf
+EMU_IMAGES := $(EMU_TB)/rules.elf $(EMU_TB)/flash.elf $(EMU_TB)/speed.elf \
+	$(EMU_TB)/memsys.elf
 EMU_ARM_FLAGS := -mcpu=cortex-m4 -mthumb -nostdlib -nostartfiles \
 	-Wl,--build-id=none -T tests/emu/emu.ld
 
@@ -37,10 +39,12 @@ $(EMU_TB)/%.elf: tests/emu/%.S tests/emu/emu.ld tests/emu/emu.inc
 
 # The model's decoder and rules alone, on the host (no QEMU).
 $(TB)/test_emu_model: tests/emu/test_emu_model.c host/emu/plugin/cm4.c \
-		host/emu/plugin/thumb.c $(wildcard host/emu/plugin/*.h)
+		host/emu/plugin/thumb.c host/emu/plugin/memsys.c \
+		$(wildcard host/emu/plugin/*.h)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Ihost/emu/plugin $(HOST_LDFLAGS) -o $@ $< \
-		host/emu/plugin/cm4.c host/emu/plugin/thumb.c -lcmocka
+		host/emu/plugin/cm4.c host/emu/plugin/thumb.c \
+		host/emu/plugin/memsys.c -lcmocka
 
 # QEMU with the plugin on the hand-counted images, and on the real stub.
 $(TB)/test_emu_cyclemodel: tests/emu/test_emu_cyclemodel.c $(HB)/libhil.a \

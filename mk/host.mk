@@ -1,8 +1,9 @@
 # host.mk: the host tool (build/hilrun) and its library; included by the top-level Makefile.
 #
 # Every .c under host/ is part of the library except the command-line entry
-# (host/cli/main.c) and the QEMU plugin (host/emu/plugin, built by emu.mk):
-# a new driver or module is a new file, never a Makefile edit.
+# (host/cli/main.c) and the QEMU plugin (host/emu/plugin, built by emu.mk),
+# whose memory-system profiles (memsys.c) the host shares: a new driver or
+# module is a new file, never a Makefile edit.
 
 HOST_CC ?= cc
 PKGS := libcjson libserialport libftdi1 libelf sqlite3
@@ -21,7 +22,8 @@ HB := $(BUILD)/host
 
 HOST_MAIN_SRCS := host/cli/main.c
 HOST_LIB_SRCS := $(sort $(filter-out $(HOST_MAIN_SRCS) host/emu/plugin/%, \
-	$(shell find host -name '*.c'))) protocol/hilp.c
+	$(shell find host -name '*.c'))) protocol/hilp.c \
+	host/emu/plugin/memsys.c
 
 # Host builds of every implementation: expected outputs and `crypt --on host`.
 define host_impl_rules

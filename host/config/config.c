@@ -233,6 +233,8 @@ void hil_config_defaults(struct hil_config *cfg)
 		 "aes128-ecb");
 	cfg->bench.leak_runs = 1000;
 	cfg->cycle_model.enabled = 1;
+	snprintf(cfg->cycle_model.profile, sizeof(cfg->cycle_model.profile),
+		 "stm32f401-art");
 	cfg->cycle_model.wait_states = 2;
 	cfg->cycle_model.art = 1;
 

@@ -130,9 +130,12 @@ struct hil_config {
 
 	/* The Cortex-M4 cycle model on the emulated board (docs/cycle-model.md). */
 	struct {
-		int enabled;	      /* default 1 with the qemu flasher */
-		unsigned wait_states; /* 0..15; default 2 at > 24 MHz, else 0 */
-		int art;	      /* default: on when wait_states > 0 */
+		int enabled; /* default 1 with the qemu flasher */
+		/* The memory-system profile (emu/plugin/memsys.c); default
+		 * the board's at its clock; "" when it has none. */
+		char profile[32];
+		unsigned wait_states; /* 0..15; default the profile's */
+		int art;	      /* default on with a profile */
 	} cycle_model;
 
 	char results_dir[HIL_CFG_STR]; /* default "results" */

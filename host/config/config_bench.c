@@ -10,6 +10,7 @@
 #include "config/config_int.h"
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
+#include "emu/plugin/memsys.h"
 
 static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
 static const uint32_t op_bits[] = {HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,
@@ -19,10 +20,7 @@ static const struct hil_jsonld_choice op_choice = {"an operation", op_names,
 						   "encrypt, decrypt or hash"};
 
 static const char *const cycle_model_keys[] = {
-	"enabled",
-	"wait_states",
-	"art",
-	NULL,
+	"enabled", "profile", "wait_states", "art", NULL,
 };
 static const char *const build_keys[] = {
 	"cflags",
@@ -226,14 +224,52 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 	return HIL_OK;
 }
 
+/* The profile the board's target code sets up at the configured clock. */
+static const char *board_profile(const struct hil_config *cfg)
+{
+	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
+	const struct hil_clock_profile *c =
+		hil_board_clock(b, cfg->board.clock_hz);
+
+	if (c != NULL && c->cycle_profile != NULL) {
+		return c->cycle_profile;
+	}
+	return b != NULL ? b->cycle_profile : NULL;
+}
+
+static int parse_profile(struct hil_jsonld *ld, const cJSON *it,
+			 struct hil_config *cfg)
+{
+	const char *names[16];
+	char expected[256];
+	struct hil_jsonld_choice ch = {"a memory-system profile", names,
+				       expected};
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(names) / sizeof(names[0]) &&
+		    cm4_memsys_at(i) != NULL;
+	     i++) {
+		names[i] = cm4_memsys_at(i)->name;
+	}
+	names[i] = NULL;
+	hil_drivers_join(expected, sizeof(expected), names);
+	return hil_jsonld_choice(ld, it, "cycle_model.profile", &ch,
+				 cfg->cycle_model.profile,
+				 sizeof(cfg->cycle_model.profile), NULL);
+}
+
 /*
- * The cycle model's flash profile: by default the one the Nucleo's clock
- * profile would have (2 wait states and the ART above 24 MHz, none at 24
- * and 16 MHz: RM0368 Table 6 at 3.3 V).
+ * The cycle model's memory system: the profile named, else the board's at
+ * its clock (the Nucleo-F401RE's: stm32f401-art at 84 MHz, stm32f401-0ws
+ * at 24 and 16 MHz). wait_states and art, when given, override the
+ * profile's wait states and switch its prefetch and caches. A board
+ * without a profile (none documented) keeps the old rule: its clock's
+ * wait states, and the accelerator on when there are any.
  */
 int hil_cfg_v_cycle_model(struct hil_jsonld *ld, const cJSON *root,
 			  struct hil_config *cfg)
 {
+	const struct cm4_memsys *p;
 	const cJSON *s, *it;
 	int ws_given = 0, art_given = 0;
 	uint32_t v = 0;
@@ -250,6 +286,19 @@ int hil_cfg_v_cycle_model(struct hil_jsonld *ld, const cJSON *root,
 		if (ret != HIL_OK) {
 			return ret;
 		}
+	}
+	it = hil_jsonld_member(s, "profile");
+	if (it != NULL) {
+		ret = parse_profile(ld, it, cfg);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	} else {
+		const char *b = board_profile(cfg);
+
+		snprintf(cfg->cycle_model.profile,
+			 sizeof(cfg->cycle_model.profile), "%s",
+			 b != NULL ? b : "");
 	}
 	it = hil_jsonld_member(s, "wait_states");
 	if (it != NULL) {
@@ -270,14 +319,18 @@ int hil_cfg_v_cycle_model(struct hil_jsonld *ld, const cJSON *root,
 		}
 		art_given = 1;
 	}
-	if (!ws_given) {
+	p = cm4_memsys_find(cfg->cycle_model.profile);
+	if (!ws_given && p != NULL) {
+		cfg->cycle_model.wait_states = p->ws;
+	} else if (!ws_given) {
 		const struct hil_clock_profile *c = hil_board_clock(
 			hil_board_find(cfg->board.name), cfg->board.clock_hz);
 
 		cfg->cycle_model.wait_states = c != NULL ? c->wait_states : 0u;
 	}
 	if (!art_given) {
-		cfg->cycle_model.art = cfg->cycle_model.wait_states > 0;
+		cfg->cycle_model.art =
+			p != NULL || cfg->cycle_model.wait_states > 0;
 	}
 	return HIL_OK;
 }

@@ -13,12 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "emu/plugin/memsys.h"
 #include "image/elfinfo.h"
 #include "util/err.h"
 #include "util/log.h"
 
 #define CHUNK	 4096
-#define MAX_LINE 512 /* a record line is about 90 bytes */
+#define MAX_LINE 512 /* a record line is about 140 bytes */
 
 struct hil_cyclemodel_reader {
 	char *path;
@@ -70,8 +71,8 @@ static int put(char *buf, size_t len, size_t *used, const char *s, int escape)
 int hil_cyclemodel_plugin_arg(const struct hil_cyclemodel_opts *o, char *buf,
 			      size_t len)
 {
-	char opts[128];
-	size_t used = 0;
+	char opts[160];
+	size_t used = 0, n;
 
 	if (o == NULL || buf == NULL || len == 0 || o->plugin == NULL ||
 	    o->plugin[0] == '\0' || o->out == NULL || o->out[0] == '\0') {
@@ -90,11 +91,17 @@ int hil_cyclemodel_plugin_arg(const struct hil_cyclemodel_opts *o, char *buf,
 			o->range_lo, o->range_hi);
 		return HIL_ERR_ARG;
 	}
-	snprintf(opts, sizeof(opts), ",ws=%u,art=%s", o->ws,
+	if (o->profile != NULL && cm4_memsys_find(o->profile) == NULL) {
+		hil_err("cycle model: no memory-system profile \"%.40s\"",
+			o->profile);
+		return HIL_ERR_ARG;
+	}
+	snprintf(opts, sizeof(opts), "%s%s,ws=%u,art=%s",
+		 o->profile != NULL ? ",profile=" : "",
+		 o->profile != NULL ? o->profile : "", o->ws,
 		 o->art ? "on" : "off");
 	if (o->range_hi != 0) {
-		size_t n = strlen(opts);
-
+		n = strlen(opts);
 		snprintf(opts + n, sizeof(opts) - n,
 			 ",range=0x%08" PRIx32 "-0x%08" PRIx32, o->range_lo,
 			 o->range_hi);
@@ -138,15 +145,61 @@ int hil_cyclemodel_find_plugin(const char *root, char *buf, size_t len)
 	return HIL_OK;
 }
 
-void hil_cyclemodel_unit(unsigned ws, int art, char *buf, size_t len)
+void hil_cyclemodel_unit(const char *profile, unsigned ws, int art, char *buf,
+			 size_t len)
 {
-	if (ws == 0) {
-		snprintf(buf, len, "cycles (estimated, Cortex-M4 model, 0 WS)");
-	} else {
-		snprintf(buf, len,
-			 "cycles (estimated, Cortex-M4 model, %u WS, ART %s)",
-			 ws, art ? "on" : "off");
+	const struct cm4_memsys *p = cm4_memsys_find(profile);
+	const char *accel = p != NULL ? p->accel : "ART";
+	char name[48] = "";
+
+	if (p != NULL) {
+		snprintf(name, sizeof(name), "%s: ", p->name);
 	}
+	if (ws == 0 || accel == NULL) {
+		snprintf(buf, len,
+			 "cycles (estimated, Cortex-M4 model, %s%u WS%s)", name,
+			 ws,
+			 p != NULL && p->unverified != NULL
+				 ? ", unverified flash timing"
+				 : "");
+	} else {
+		snprintf(
+			buf, len,
+			"cycles (estimated, Cortex-M4 model, %s%u WS, %s %s%s)",
+			name, ws, accel, art ? "on" : "off",
+			p != NULL && p->unverified != NULL
+				? ", unverified flash timing"
+				: "");
+	}
+}
+
+const struct cm4_memsys *hil_cyclemodel_profile(const char *name)
+{
+	return cm4_memsys_find(name);
+}
+
+int hil_cyclemodel_profile_names(char *buf, size_t len)
+{
+	const struct cm4_memsys *p;
+	size_t i, count = 0, used = 0;
+	int n;
+
+	while (cm4_memsys_at(count) != NULL) {
+		count++;
+	}
+	if (len > 0) {
+		buf[0] = '\0';
+	}
+	for (i = 0; (p = cm4_memsys_at(i)) != NULL; i++) {
+		n = snprintf(buf + (used < len ? used : len),
+			     used < len ? len - used : 0, "%s%s",
+			     i == 0	      ? ""
+			     : i + 1 == count ? " or "
+					      : ", ",
+			     p->name);
+		used += n > 0 ? (size_t)n : 0;
+	}
+	return (int)used;
 }
 
 int hil_cyclemodel_open(struct hil_cyclemodel_reader **out, const char *path,
@@ -228,6 +281,7 @@ static void parse_header(struct hil_cyclemodel_reader *r, const char *line)
 {
 	const char *art = field(line, "art");
 	const char *api = field(line, "api");
+	const char *profile = field(line, "profile");
 	uint64_t ws = 0;
 
 	if (strncmp(line, "# exit", 6) == 0) {
@@ -243,6 +297,15 @@ static void parse_header(struct hil_cyclemodel_reader *r, const char *line)
 		r->info.ws = (unsigned)ws;
 	}
 	r->info.art = art != NULL && strncmp(art, "on", 2) == 0;
+	if (profile != NULL) {
+		size_t k = strcspn(profile, " ");
+
+		if (k >= sizeof(r->info.profile)) {
+			k = sizeof(r->info.profile) - 1;
+		}
+		memcpy(r->info.profile, profile, k);
+		r->info.profile[k] = '\0';
+	}
 	if (api != NULL) {
 		sscanf(api, "%d-%d", &r->info.api_min, &r->info.api_cur);
 	}
@@ -259,6 +322,15 @@ static int parse_record(const char *line, struct hil_cyclemodel_rec *rec)
 	    field_u64(line, "div", &rec->divides) != 0 ||
 	    field_u64(line, "flash", &rec->flash) != 0 ||
 	    rec->min > rec->cycles || rec->cycles > rec->max) {
+		return -1;
+	}
+	/* The memory system's counts come with the profiles: a record of an
+	 * older plugin has none (0), a malformed one is refused. */
+	if (field(line, "imiss") != NULL &&
+	    (field_u64(line, "imiss", &rec->imiss) != 0 ||
+	     field_u64(line, "dmiss", &rec->dmiss) != 0 ||
+	     field_u64(line, "ilines", &rec->ilines) != 0 ||
+	     field_u64(line, "dlines", &rec->dlines) != 0)) {
 		return -1;
 	}
 	return 0;

@@ -11,8 +11,11 @@
 struct hil_cyclemodel_opts {
 	const char *plugin; /* the plugin's .so (hil_cyclemodel_find_plugin) */
 	const char *out;    /* record file: created or appended to */
-	unsigned ws;	    /* flash wait states, 0..15 */
-	int art;	    /* 1: ART prefetch and caches on (as FLASH_ACR) */
+	/* The memory-system profile (hil_cyclemodel_profile()); NULL: the
+	 * plugin's default (stm32f401-art's caches at ws). */
+	const char *profile;
+	unsigned ws; /* flash wait states, 0..15: overrides the profile's */
+	int art;     /* 1: the profile's prefetch and caches on; 0: off */
 	/* Reads of the counter bracket only from code in [lo, hi) (the
 	 * stub's timed(), hil_cyclemodel_range_from_elf()); 0, 0: every
 	 * read of the counter opens or closes a bracket. */
@@ -28,11 +31,18 @@ struct hil_cyclemodel_rec {
 	uint64_t insns;	 /* instructions: equals the emulated counter's ticks */
 	uint64_t divides;
 	uint64_t flash; /* cycles of the estimate spent on flash wait states */
+	/* Flash lines read on demand (not in the fetch buffer, prefetched or
+	 * cached) by instruction fetches and by data reads, and the distinct
+	 * code and data lines the region touched; all 0 in records of a
+	 * plugin older than the memory-system profiles. */
+	uint64_t imiss, dmiss;
+	uint64_t ilines, dlines;
 };
 
 /** The record file's header, written by the plugin when QEMU loads it. */
 struct hil_cyclemodel_info {
-	int loaded; /* a header was read */
+	int loaded;	  /* a header was read */
+	char profile[32]; /* "" from an older plugin; "default" for none */
 	unsigned ws;
 	int art;
 	int api_min, api_cur; /* plugin API versions QEMU offered */
@@ -49,11 +59,11 @@ int hil_cyclemodel_range_from_elf(const char *elf, const char *name,
 
 /**
  * The value of QEMU's -plugin option for these options, e.g.
- * "/x/cyclemodel.so,ws=2,art=on,range=0x0800026c-0x08000280,out=/r/m.txt"
+ * "/x/cyclemodel.so,profile=stm32f401-art,ws=2,art=on,range=0x0800026c-0x08000280,out=/r/m.txt"
  * (commas in paths doubled, as QEMU's option parser wants).
  * @param buf receives it, NUL-terminated.
- * @return HIL_OK; HIL_ERR_ARG (no plugin or out path, ws > 15, a range
- *         with hi <= lo, or buf too small).
+ * @return HIL_OK; HIL_ERR_ARG (no plugin or out path, an unknown profile,
+ *         ws > 15, a range with hi <= lo, or buf too small).
  */
 int hil_cyclemodel_plugin_arg(const struct hil_cyclemodel_opts *o, char *buf,
 			      size_t len);
@@ -68,9 +78,24 @@ int hil_cyclemodel_find_plugin(const char *root, char *buf, size_t len);
 
 /**
  * The unit label of the estimate, e.g.
- * "cycles (estimated, Cortex-M4 model, 2 WS, ART on)".
+ * "cycles (estimated, Cortex-M4 model, stm32f401-art: 2 WS, ART on)";
+ * a profile with unverified parameters says so ("..., unverified flash
+ * timing)"). profile NULL: as the plugin's default, unnamed.
  */
-void hil_cyclemodel_unit(unsigned ws, int art, char *buf, size_t len);
+void hil_cyclemodel_unit(const char *profile, unsigned ws, int art, char *buf,
+			 size_t len);
+
+/** What a memory-system profile is (emu/plugin/memsys.h). */
+struct cm4_memsys;
+
+/** The memory-system profile called name, or NULL. */
+const struct cm4_memsys *hil_cyclemodel_profile(const char *name);
+
+/**
+ * The profiles' names joined for a message, "a, b or c".
+ * @return the length snprintf would write.
+ */
+int hil_cyclemodel_profile_names(char *buf, size_t len);
 
 struct hil_cyclemodel_reader;
 

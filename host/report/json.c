@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "drivers/board/board.h"
+#include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -247,7 +248,22 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && o != NULL;
 	ok = ok && hil_json_add_bool(o, "enabled", run->model.enabled);
 	if (run->model.enabled) {
+		const struct cm4_memsys *p =
+			cm4_memsys_find(run->model.profile);
+
 		ok = ok && hil_json_add_str(o, "unit", run->model.unit);
+		ok = ok &&
+		     (p != NULL ? hil_json_add_str(o, "profile", p->name)
+				: cJSON_AddNullToObject(o, "profile") != NULL);
+		if (p != NULL) {
+			ok = ok &&
+			     hil_json_add_str(o, "profile_summary", p->summary);
+			ok = ok && (p->unverified != NULL
+					    ? hil_json_add_str(o, "unverified",
+							       p->unverified)
+					    : cJSON_AddNullToObject(
+						      o, "unverified") != NULL);
+		}
 		ok = ok && hil_json_add_num(o, "wait_states", run->model.ws);
 		ok = ok && hil_json_add_bool(o, "art", run->model.art);
 		ok = ok && hil_json_add_str(o, "records", run->model.file);

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "emu/plugin/memsys.h"
 #include "run/energyest.h"
 #include "run/run.h"
 #include "run/stats.h"
@@ -93,6 +94,98 @@ static int add_energy(cJSON *row, const struct hil_run *run,
 	return ok;
 }
 
+/* A cache's lines for the report: null when it keeps every line (size
+ * unknown) or is switched off with the accelerator. */
+static cJSON *cache_lines(const struct cm4_cache_geom *g, int art)
+{
+	if (g->lines == CM4_CACHE_UNBOUNDED || (!art && g->lines != 0)) {
+		return cJSON_CreateNull();
+	}
+	return cJSON_CreateNumber(g->lines);
+}
+
+/*
+ * What the memory system did in the row's (last) timed run: the lines read
+ * on demand (misses) and the cycles they waited (each waits the wait
+ * states), the distinct lines touched and what the modelled caches hold,
+ * so that a figure bound by its memory says so: fits_caches false and a
+ * note when the code or the tables touch more lines than the caches hold
+ * (null when there is no bounded cache to fit).
+ */
+static int add_memsys(cJSON *o, const struct hil_run *run,
+		      const struct hil_row *r)
+{
+	const struct cm4_memsys *p = cm4_memsys_find(run->model.profile);
+	const int art = run->model.art;
+	cJSON *m, *l, *c;
+	int ok, fit = 1, known = 0;
+	char note[256] = "";
+
+	ok = run->model.profile[0] != '\0'
+		     ? hil_json_add_str(o, "profile", run->model.profile)
+		     : cJSON_AddNullToObject(o, "profile") != NULL;
+	m = ok ? cJSON_AddObjectToObject(o, "cache_misses") : NULL;
+	ok = ok && m != NULL;
+	ok = ok && hil_json_add_num(m, "instruction", (double)r->model.imiss);
+	ok = ok && hil_json_add_num(m, "data", (double)r->model.dmiss);
+	ok = ok && hil_json_add_num(o, "flash_wait_cycles",
+				    (double)((r->model.imiss + r->model.dmiss) *
+					     run->model.ws));
+	l = ok ? cJSON_AddObjectToObject(o, "lines_touched") : NULL;
+	ok = ok && l != NULL;
+	ok = ok && hil_json_add_num(l, "code", (double)r->model.ilines);
+	ok = ok && hil_json_add_num(l, "data", (double)r->model.dlines);
+	if (!ok || p == NULL) {
+		return ok && cJSON_AddNullToObject(o, "fits_caches") != NULL;
+	}
+	ok = hil_json_add_num(l, "line_bytes", p->line_bytes);
+	c = ok ? cJSON_AddObjectToObject(o, "cache_lines") : NULL;
+	ok = ok && c != NULL;
+	if (ok) {
+		cJSON_AddItemToObject(c, "instruction",
+				      cache_lines(&p->icache, art));
+		cJSON_AddItemToObject(c, "data", cache_lines(&p->dcache, art));
+		ok = cJSON_GetArraySize(c) == 2;
+	}
+	if (art && p->icache.lines != 0 &&
+	    p->icache.lines != CM4_CACHE_UNBOUNDED) {
+		known = 1;
+		if (r->model.ilines > p->icache.lines) {
+			fit = 0;
+			snprintf(
+				note, sizeof(note),
+				"the code touches %llu lines of %u bytes, the instruction cache holds %u (%llu misses a run)",
+				(unsigned long long)r->model.ilines,
+				p->line_bytes, p->icache.lines,
+				(unsigned long long)r->model.imiss);
+		}
+	}
+	if (art && p->dcache.lines != 0 &&
+	    p->dcache.lines != CM4_CACHE_UNBOUNDED) {
+		known = 1;
+		if (r->model.dlines > p->dcache.lines) {
+			size_t n = strlen(note);
+
+			fit = 0;
+			snprintf(
+				note + n, sizeof(note) - n,
+				"%sthe constants read from flash touch %llu lines, the data cache holds %u (%llu misses a run)",
+				n > 0 ? "; " : "",
+				(unsigned long long)r->model.dlines,
+				p->dcache.lines,
+				(unsigned long long)r->model.dmiss);
+		}
+	}
+	if (!known) {
+		return ok && cJSON_AddNullToObject(o, "fits_caches") != NULL;
+	}
+	ok = ok && hil_json_add_bool(o, "fits_caches", fit);
+	if (!fit) {
+		ok = ok && hil_json_add_str(o, "cache_note", note);
+	}
+	return ok;
+}
+
 /*
  * The row's estimated cycles (Cortex-M4 model on the emulated board),
  * beside the instruction counts and never instead of them.
@@ -137,6 +230,7 @@ static int add_model(cJSON *row, const struct hil_run *run,
 						     r->model.hi_median);
 	ok = ok &&
 	     hil_json_add_num(o, "overhead_subtracted", r->model.overhead);
+	ok = ok && add_memsys(o, run, r);
 	a = ok ? cJSON_AddArrayToObject(o, "samples") : NULL;
 	ok = ok && a != NULL;
 	for (i = 0; ok && i < r->model.stats.n; i++) {

@@ -9,11 +9,12 @@ static int on_real_board(const struct hil_config *cfg)
 	return !hil_board_emulated(cfg->board.name);
 }
 
-/* Does the model run estimate the flash profile the board config runs? */
+/* Does the model run estimate the memory system the board config runs? */
 static int same_profile(const struct hil_config *board,
 			const struct hil_run *model)
 {
 	if (!model->model.enabled ||
+	    strcmp(board->cycle_model.profile, model->model.profile) != 0 ||
 	    board->cycle_model.wait_states != model->model.ws) {
 		return 0;
 	}

@@ -236,6 +236,22 @@ static void parse_leak(const cJSON *o, struct hil_row_leak *l)
 	}
 }
 
+/* The memory system's counts of a model row (absent in a journal written
+ * before the profiles: 0). */
+static void memsys_back(const cJSON *m, struct hil_row *r)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "cache_misses");
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(m, "lines_touched");
+	int ok = 1;
+
+	if (cJSON_IsObject(c) && cJSON_IsObject(l)) {
+		r->model.imiss = (uint64_t)num(c, "instruction", &ok);
+		r->model.dmiss = (uint64_t)num(c, "data", &ok);
+		r->model.ilines = (uint64_t)num(l, "code", &ok);
+		r->model.dlines = (uint64_t)num(l, "data", &ok);
+	}
+}
+
 /* The row's model cycles (absent: none) back into r; samples owned. */
 static int parse_model(const cJSON *o, struct hil_row *r)
 {
@@ -264,6 +280,7 @@ static int parse_model(const cJSON *o, struct hil_row *r)
 	r->model.hi_median = cJSON_GetArrayItem(b, 1)->valuedouble;
 	r->model.divides = (uint64_t)num(m, "divides", &ok);
 	r->model.overhead = num(m, "overhead_subtracted", &ok);
+	memsys_back(m, r);
 	if (!ok || hil_stats_compute(r->model.samples, r->runs,
 				     &r->model.stats) != HIL_OK) {
 		free(r->model.samples);

@@ -50,6 +50,10 @@ struct hil_row_model {
 	double hi_median; /* differ only where a divide's cost is unknown */
 	uint64_t divides; /* over all timed runs */
 	double overhead;  /* model cycles of the empty timed call */
+	/* The memory system in the last timed run (warmed up like the
+	 * others): flash lines read on demand by fetches and data reads
+	 * (cache misses), and the distinct code and data lines touched. */
+	uint64_t imiss, dmiss, ilines, dlines;
 };
 
 /* A row's timing-leak smoke test (dudect: fixed against random inputs). */
@@ -204,10 +208,11 @@ struct hil_run {
 		uint64_t total_ns; /* the whole run */
 	} timing;
 	struct {
-		int enabled; /* the plugin was loaded for this run */
+		int enabled;	  /* the plugin was loaded for this run */
+		char profile[32]; /* memory-system profile; "" for none */
 		unsigned ws;
 		int art;
-		char unit[96]; /* "cycles (estimated, Cortex-M4 model, ...)" */
+		char unit[128]; /* "cycles (estimated, Cortex-M4 model, ...)" */
 		char plugin_arg[2 * HIL_PATH + 96]; /* QEMU's -plugin value */
 		char file[HIL_PATH + 16]; /* the plugin's record file */
 		char why[256];		  /* when not enabled: why */

@@ -64,8 +64,8 @@ int hil_rn_image_info(struct hil_run *run)
 }
 
 /*
- * On the emulated board, QEMU loads the cycle-model plugin with the flash
- * profile of the config; its records go to cycles.txt in the run folder.
+ * On the emulated board, QEMU loads the cycle-model plugin with the
+ * memory-system profile of the config; its records go to cycles.txt in the run folder.
  * Without the plugin the run goes on with instruction counts only, and the
  * report says why.
  */
@@ -112,6 +112,9 @@ void hil_rn_model_plugin(const struct hil_config *cfg, const char *root,
 		 run->dir);
 	o.plugin = plugin;
 	o.out = run->model.file;
+	o.profile = cfg->cycle_model.profile[0] != '\0'
+			    ? cfg->cycle_model.profile
+			    : NULL;
 	o.ws = cfg->cycle_model.wait_states;
 	o.art = cfg->cycle_model.art;
 	ret = hil_cyclemodel_plugin_arg(&o, run->model.plugin_arg,
@@ -123,9 +126,11 @@ void hil_rn_model_plugin(const struct hil_config *cfg, const char *root,
 		return;
 	}
 	run->model.enabled = 1;
+	snprintf(run->model.profile, sizeof(run->model.profile), "%s",
+		 cfg->cycle_model.profile);
 	run->model.ws = o.ws;
 	run->model.art = o.art;
 	run->model.why[0] = '\0';
-	hil_cyclemodel_unit(o.ws, o.art, run->model.unit,
+	hil_cyclemodel_unit(o.profile, o.ws, o.art, run->model.unit,
 			    sizeof(run->model.unit));
 }

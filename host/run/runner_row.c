@@ -241,6 +241,10 @@ static void model_row(struct run_ctx *c, struct hil_row *row,
 		lo[i] = (double)r->min - c->model_overhead;
 		hi[i] = (double)r->max - c->model_overhead;
 		row->model.divides += r->divides;
+		row->model.imiss = r->imiss; /* the last run's: warm */
+		row->model.dmiss = r->dmiss;
+		row->model.ilines = r->ilines;
+		row->model.dlines = r->dlines;
 	}
 	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
 		    HIL_OK &&

@@ -74,6 +74,31 @@ static const cJSON *rows(const cJSON *r)
 	return cJSON_GetObjectItemCaseSensitive(r, "rows");
 }
 
+/* A model row's memory-system figures, consistent with each other. */
+static void mem_counts(const cJSON *m)
+{
+	const cJSON *miss = cJSON_GetObjectItemCaseSensitive(m, "cache_misses");
+	const cJSON *lines =
+		cJSON_GetObjectItemCaseSensitive(m, "lines_touched");
+	const cJSON *caps = cJSON_GetObjectItemCaseSensitive(m, "cache_lines");
+	const cJSON *fits = cJSON_GetObjectItemCaseSensitive(m, "fits_caches");
+
+	assert_true(num(miss, "instruction") >= 0);
+	assert_true(num(miss, "data") >= 0);
+	assert_true(num(lines, "code") > 0);
+	assert_int_equal(num(lines, "line_bytes"), 16);
+	assert_int_equal(num(caps, "instruction"), 64);
+	assert_int_equal(num(caps, "data"), 8);
+	assert_true(cJSON_IsBool(fits));
+	if (cJSON_IsFalse(fits)) {
+		assert_true(num(lines, "code") > 64 || num(lines, "data") > 8);
+		assert_non_null(strstr(str(m, "cache_note"), "holds"));
+	} else {
+		assert_true(num(lines, "code") <= 64 &&
+			    num(lines, "data") <= 8);
+	}
+}
+
 static void test_rows_carry_instructions_and_estimated_cycles(void **state)
 {
 	cJSON *a = run("a", "{\"wait_states\": 2, \"art\": true}");
@@ -85,9 +110,13 @@ static void test_rows_carry_instructions_and_estimated_cycles(void **state)
 	(void)state;
 	assert_true(
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cm, "enabled")));
-	assert_string_equal(
-		str(cm, "unit"),
-		"cycles (estimated, Cortex-M4 model, 2 WS, ART on)");
+	assert_string_equal(str(cm, "unit"),
+			    "cycles (estimated, Cortex-M4 model, "
+			    "stm32f401-art: 2 WS, ART on)");
+	/* The board's memory-system profile, with nothing unverified. */
+	assert_string_equal(str(cm, "profile"), "stm32f401-art");
+	assert_true(cJSON_IsNull(
+		cJSON_GetObjectItemCaseSensitive(cm, "unverified")));
 	rb = rows(b)->child;
 	cJSON_ArrayForEach(ra, rows(a))
 	{
@@ -101,6 +130,29 @@ static void test_rows_carry_instructions_and_estimated_cycles(void **state)
 		assert_string_equal(str(ra, "unit"), "instructions (emulated)");
 		assert_non_null(ma);
 		assert_string_equal(str(ma, "unit"), str(cm, "unit"));
+		/* Every row names its profile and what the caches did. */
+		assert_string_equal(str(ma, "profile"), "stm32f401-art");
+		mem_counts(ma);
+		sa = cJSON_PrintUnformatted(
+			cJSON_GetObjectItemCaseSensitive(ma, "cache_misses"));
+		sb = cJSON_PrintUnformatted(
+			cJSON_GetObjectItemCaseSensitive(mb, "cache_misses"));
+		assert_string_equal(sa, sb);
+		free(sa);
+		free(sb);
+		/* AES's T-tables (4 KiB) cannot fit 8 lines of D-cache: the
+		 * row says so. */
+		if (strcmp(str(ra, "algorithm"), "aes128-ecb") == 0 &&
+		    strcmp(str(ra, "operation"), "encrypt") == 0) {
+			assert_true(
+				cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+					ma, "fits_caches")));
+			assert_non_null(
+				strstr(str(ma, "cache_note"), "data cache"));
+			assert_true(num(cJSON_GetObjectItemCaseSensitive(
+						ma, "cache_misses"),
+					"data") > 0);
+		}
 		/* A Cortex-M4 needs at least one cycle per instruction, and
 		 * not four on this code. */
 		assert_true(num(ma, "median") >= num(ra, "median"));
@@ -158,6 +210,39 @@ static void test_wait_states_cost_cycles_and_off_means_absent(void **state)
 	cJSON_Delete(off);
 }
 
+/* Another board's memory system on the emulated board: named, and its
+ * unverified parameters said everywhere. */
+static void test_a_profile_with_unverified_timing_says_so(void **state)
+{
+	cJSON *nrf = run("nrf", "{\"profile\": \"nrf52840-icache\"}");
+	const cJSON *cm = cJSON_GetObjectItemCaseSensitive(nrf, "cycle_model");
+	const cJSON *r;
+
+	(void)state;
+	assert_string_equal(str(cm, "profile"), "nrf52840-icache");
+	assert_non_null(strstr(str(cm, "unverified"), "wait states"));
+	assert_string_equal(str(cm, "unit"),
+			    "cycles (estimated, Cortex-M4 model, "
+			    "nrf52840-icache: 2 WS, I-cache on, unverified "
+			    "flash timing)");
+	cJSON_ArrayForEach(r, rows(nrf))
+	{
+		const cJSON *m =
+			cJSON_GetObjectItemCaseSensitive(r, "model_cycles");
+		const cJSON *caps =
+			cJSON_GetObjectItemCaseSensitive(m, "cache_lines");
+
+		assert_string_equal(str(m, "profile"), "nrf52840-icache");
+		/* size unknown: nothing to fit; no data cache at all */
+		assert_true(cJSON_IsNull(
+			cJSON_GetObjectItemCaseSensitive(caps, "instruction")));
+		assert_int_equal(num(caps, "data"), 0);
+		assert_true(cJSON_IsNull(
+			cJSON_GetObjectItemCaseSensitive(m, "fits_caches")));
+	}
+	cJSON_Delete(nrf);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -179,6 +264,7 @@ int main(void)
 			test_rows_carry_instructions_and_estimated_cycles),
 		cmocka_unit_test(
 			test_wait_states_cost_cycles_and_off_means_absent),
+		cmocka_unit_test(test_a_profile_with_unverified_timing_says_so),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

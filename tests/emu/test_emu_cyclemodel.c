@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "emu/cyclemodel.h"
+#include "emu/plugin/memsys.h"
 #include "drivers/flasher/flasher.h"
 #include "image/build.h"
 #include "util/err.h"
@@ -322,6 +323,151 @@ static void test_flash_wait_states_and_art(void **state)
 	}
 }
 
+/*
+ * tests/emu/memsys.S under every profile: M1 code over 64 lines (fits a
+ * 64-line cache), M2 over 66 (does not), M3 literal loads from flash, M4
+ * a cold first call and M5 the same call warm. Cycles, stall cycles,
+ * demand reads (misses) of code and data, lines touched: all hand-counted
+ * in memsys.S.
+ */
+static void test_memory_system_profiles(void **state)
+{
+	static const struct {
+		const char *profile;
+		int art;
+		uint64_t cycles[5], flash[5], imiss[5], dmiss[5];
+	} prof[] = {
+		/* 0 WS: never waits, but the caches still miss */
+		{"stm32f401-0ws",
+		 1,
+		 {261, 269, 5, 11, 11},
+		 {0, 0, 0, 0, 0},
+		 {64, 132, 0, 3, 0},
+		 {0, 0, 2, 0, 0}},
+		/* 2 WS, ART: the 64-line chain hits on its second pass, the
+		 * 66-line one misses again (LRU); the D-cache keeps a line;
+		 * the warm call hits */
+		{"stm32f401-art",
+		 1,
+		 {389, 533, 9, 17, 11},
+		 {128, 264, 4, 6, 0},
+		 {64, 132, 0, 3, 0},
+		 {0, 0, 2, 0, 0}},
+		/* 2 WS, ART off: every line entered, every flash read waits */
+		{"stm32f401-art",
+		 0,
+		 {517, 533, 13, 19, 19},
+		 {256, 264, 8, 8, 8},
+		 {128, 132, 0, 4, 4},
+		 {0, 0, 4, 0, 0}},
+		/* nRF52840: a cache of unknown size keeps every line; no
+		 * data cache, so every literal waits */
+		{"nrf52840-icache",
+		 1,
+		 {389, 401, 13, 17, 11},
+		 {128, 132, 8, 6, 0},
+		 {64, 66, 0, 3, 0},
+		 {0, 0, 4, 0, 0}},
+		{"nrf52840-nocache",
+		 1,
+		 {517, 533, 13, 19, 19},
+		 {256, 264, 8, 8, 8},
+		 {128, 132, 0, 4, 4},
+		 {0, 0, 4, 0, 0}},
+	};
+	static const uint64_t insns[5] = {132, 136, 5, 5, 5};
+	static const uint64_t ilines[5] = {65, 67, 1, 4, 4};
+	static const uint64_t dlines[5] = {0, 0, 2, 0, 0};
+	size_t p, i;
+
+	(void)state;
+	for (p = 0; p < sizeof(prof) / sizeof(prof[0]); p++) {
+		const struct cm4_memsys *m =
+			hil_cyclemodel_profile(prof[p].profile);
+		struct hil_cyclemodel_opts o;
+		struct hil_cyclemodel_rec *recs = NULL;
+		struct hil_cyclemodel_info info;
+		char out[256], log[256], name[48];
+		size_t n;
+
+		assert_non_null(m);
+		snprintf(name, sizeof(name), "memsys%zu.txt", p);
+		path_in_tmp(out, sizeof(out), name);
+		path_in_tmp(log, sizeof(log), "memsys.log");
+		opts_for(&o, out, m->ws, prof[p].art);
+		o.profile = prof[p].profile;
+		assert_int_equal(run_image("memsys", &o, NULL, log), 0);
+		n = read_all(out, &recs, &info);
+		assert_string_equal(info.profile, prof[p].profile);
+		assert_int_equal(n, 5);
+		for (i = 0; i < n; i++) {
+			const struct hil_cyclemodel_rec *r = &recs[i];
+
+			if (r->cycles != prof[p].cycles[i] ||
+			    r->flash != prof[p].flash[i] ||
+			    r->imiss != prof[p].imiss[i] ||
+			    r->dmiss != prof[p].dmiss[i] ||
+			    r->insns != insns[i] || r->ilines != ilines[i] ||
+			    r->dlines != dlines[i]) {
+				fail_msg("%s art=%d M%zu: cycles %llu flash "
+					 "%llu imiss %llu dmiss %llu insns "
+					 "%llu ilines %llu dlines %llu; "
+					 "expected %llu %llu %llu %llu %llu "
+					 "%llu %llu",
+					 prof[p].profile, prof[p].art, i + 1,
+					 (unsigned long long)r->cycles,
+					 (unsigned long long)r->flash,
+					 (unsigned long long)r->imiss,
+					 (unsigned long long)r->dmiss,
+					 (unsigned long long)r->insns,
+					 (unsigned long long)r->ilines,
+					 (unsigned long long)r->dlines,
+					 (unsigned long long)prof[p].cycles[i],
+					 (unsigned long long)prof[p].flash[i],
+					 (unsigned long long)prof[p].imiss[i],
+					 (unsigned long long)prof[p].dmiss[i],
+					 (unsigned long long)insns[i],
+					 (unsigned long long)ilines[i],
+					 (unsigned long long)dlines[i]);
+			}
+		}
+		free(recs);
+	}
+}
+
+/* The same, per instruction (mode=insn): the same records, byte for byte. */
+static void test_memory_system_tb_matches_insn(void **state)
+{
+	static const char *const profiles[] = {
+		"stm32f401-art", "nrf52840-icache", "nrf52840-nocache"};
+	size_t p;
+
+	(void)state;
+	for (p = 0; p < sizeof(profiles) / sizeof(profiles[0]); p++) {
+		struct hil_cyclemodel_opts o;
+		char out1[256], out2[256], log[256];
+		char *a, *b;
+
+		path_in_tmp(out1, sizeof(out1), "mtb.txt");
+		path_in_tmp(out2, sizeof(out2), "minsn.txt");
+		path_in_tmp(log, sizeof(log), "mtb.log");
+		unlink(out1);
+		unlink(out2);
+		opts_for(&o, out1, 2, 1);
+		o.profile = profiles[p];
+		assert_int_equal(run_image("memsys", &o, NULL, log), 0);
+		o.out = out2;
+		assert_int_equal(run_image("memsys", &o, ",mode=insn", log), 0);
+		a = slurp(out1);
+		b = slurp(out2);
+		/* the headers differ in mode= only */
+		assert_non_null(strstr(a, "mode=tb"));
+		assert_string_equal(strchr(a, '\n'), strchr(b, '\n'));
+		free(a);
+		free(b);
+	}
+}
+
 /* Counter reads outside the range do not bracket. */
 static void test_range_limits_which_reads_bracket(void **state)
 {
@@ -461,11 +607,41 @@ static void test_plugin_arg_escapes_commas_and_checks(void **state)
 	o.out = NULL;
 	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
 			 HIL_ERR_ARG);
-	hil_cyclemodel_unit(0, 1, buf, sizeof(buf));
+	hil_cyclemodel_unit(NULL, 0, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, 0 WS)");
-	hil_cyclemodel_unit(2, 1, buf, sizeof(buf));
+	hil_cyclemodel_unit(NULL, 2, 1, buf, sizeof(buf));
 	assert_string_equal(
 		buf, "cycles (estimated, Cortex-M4 model, 2 WS, ART on)");
+	/* The profile goes first, before the overrides; a profile the
+	 * plugin does not have is refused here, not by QEMU. */
+	o.out = "/r/m.txt";
+	o.profile = "nrf52840-icache";
+	o.ws = 2;
+	o.art = 1;
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
+			 HIL_OK);
+	assert_string_equal(buf, "/p/cm.so,profile=nrf52840-icache,ws=2,"
+				 "art=on,out=/r/m.txt");
+	o.profile = "stm32f4";
+	assert_int_equal(hil_cyclemodel_plugin_arg(&o, buf, sizeof(buf)),
+			 HIL_ERR_ARG);
+	hil_cyclemodel_unit("stm32f401-art", 2, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
+				 "stm32f401-art: 2 WS, ART on)");
+	hil_cyclemodel_unit("stm32f401-0ws", 0, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
+				 "stm32f401-0ws: 0 WS)");
+	hil_cyclemodel_unit("nrf52840-icache", 2, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
+				 "nrf52840-icache: 2 WS, I-cache on, "
+				 "unverified flash timing)");
+	hil_cyclemodel_unit("nrf52840-nocache", 2, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
+				 "nrf52840-nocache: 2 WS, unverified flash "
+				 "timing)");
+	assert_true(hil_cyclemodel_profile_names(buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "stm32f401-art, stm32f401-0ws, "
+				 "nrf52840-icache or nrf52840-nocache");
 }
 
 static void append(const char *path, const char *text)
@@ -715,6 +891,8 @@ int main(void)
 		cmocka_unit_test(test_agu_stall_can_be_turned_off),
 		cmocka_unit_test(test_two_runs_give_identical_records),
 		cmocka_unit_test(test_flash_wait_states_and_art),
+		cmocka_unit_test(test_memory_system_profiles),
+		cmocka_unit_test(test_memory_system_tb_matches_insn),
 		cmocka_unit_test(test_range_limits_which_reads_bracket),
 		cmocka_unit_test(test_tb_mode_matches_insn_mode),
 		cmocka_unit_test(test_qemu_refuses_a_bad_plugin_argument),

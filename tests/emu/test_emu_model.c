@@ -59,6 +59,12 @@ static const struct enc encs[] = {
 	{"beq.n", 0xd0fe, 0, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
 	{"b.w", 0xf000, 0xb9f2, THUMB_BRANCH_IMM, 0, NA, NA, 0},
 	{"bne.w", 0xf040, 0x81f2, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA, 0},
+	/* backward: J1 (hw2 bit 13) set, the middle bit of A5.3.4's op1 */
+	{"bne.w (back)", 0xf47f, 0xac0d, THUMB_BRANCH_IMM, THUMB_F_COND, NA, NA,
+	 0},
+	{"beq.w (back, J2)", 0xf43f, 0xafee, THUMB_BRANCH_IMM, THUMB_F_COND, NA,
+	 NA, 0},
+	{"udf.w", 0xf7f0, 0xa000, THUMB_ALU, 0, NA, NA, 0},
 	{"bl", 0xf000, 0xf9f2, THUMB_BRANCH_IMM, THUMB_F_CALL, NA, NA, 0},
 	{"bx lr", 0x4770, 0, THUMB_BRANCH_REG, 0, NA, NA, 0},
 	{"blx r3", 0x4798, 0, THUMB_BRANCH_REG, THUMB_F_CALL, NA, NA, 0},
@@ -193,7 +199,7 @@ static struct cm4_totals run(const struct cm4_config *cfg,
 	struct cm4 m;
 	size_t i;
 
-	cm4_init(&m, cfg);
+	assert_int_equal(cm4_init(&m, cfg), 0);
 	cm4_exec(&m, &start);
 	cm4_open(&m);
 	for (i = 0; i < n; i++) {
@@ -203,6 +209,7 @@ static struct cm4_totals run(const struct cm4_config *cfg,
 		}
 	}
 	assert_int_equal(cm4_close(&m, &t), 1);
+	cm4_done(&m);
 	return t;
 }
 
@@ -292,6 +299,182 @@ static void test_code_in_ram_never_waits(void **state)
 	assert_int_equal(t.cycles, 2 + 1 + 1 + 1); /* pipelined LDRs */
 }
 
+/* ---- memory-system profiles ---- */
+
+static struct cm4_config profile(const char *name)
+{
+	const struct cm4_memsys *p = cm4_memsys_find(name);
+	struct cm4_config cfg;
+
+	assert_non_null(p);
+	cm4_config_default(&cfg);
+	cm4_config_memsys(&cfg, p);
+	return cfg;
+}
+
+static void test_profiles_are_sourced_or_say_what_is_not(void **state)
+{
+	const struct cm4_memsys *p;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; (p = cm4_memsys_at(i)) != NULL; i++) {
+		const struct cm4_cache_geom *c[2] = {&p->icache, &p->dcache};
+
+		assert_non_null(p->name);
+		assert_ptr_equal(cm4_memsys_find(p->name), p);
+		assert_true(p->line_bytes >= 4 &&
+			    (p->line_bytes & (p->line_bytes - 1)) == 0);
+		for (j = 0; j < 2; j++) {
+			assert_true(c[j]->lines == CM4_CACHE_UNBOUNDED ||
+				    (c[j]->lines <= CM4_CACHE_MAX_LINES &&
+				     (c[j]->lines == 0 ||
+				      c[j]->lines % c[j]->ways == 0)));
+		}
+		/* The STM32F401's every parameter is from RM0368/RM0090;
+		 * the nRF52840's timing is not documented where we looked,
+		 * and the profile says so. */
+		if (strncmp(p->name, "stm32", 5) == 0) {
+			assert_null(p->unverified);
+		} else {
+			assert_non_null(p->unverified);
+			assert_non_null(strstr(p->unverified, "wait states"));
+		}
+	}
+	assert_true(i >= 4);
+	assert_null(cm4_memsys_find("stm32f401"));
+	assert_non_null(cm4_memsys_find("nrf52840-nocache"));
+}
+
+static void test_misses_and_lines_are_counted_at_zero_wait_states(void **state)
+{
+	/* The 16/24 MHz profile: no wait, but the caches still miss, and
+	 * the record says how often and over how many lines. */
+	struct cm4_config cfg = profile("stm32f401-0ws");
+	struct thumb_insn seq[2 * 65];
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2 * 65; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 65) * 32u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 2 * 65, NULL, NULL);
+	assert_int_equal(t.flash_stalls, 0);
+	assert_int_equal(t.imiss, 2 * 65); /* 65 lines through 64: LRU */
+	assert_int_equal(t.ilines, 65);
+	for (i = 0; i < 2 * 64; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 64) * 32u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 2 * 64, NULL, NULL);
+	assert_int_equal(t.imiss, 64);
+	assert_int_equal(t.ilines, 64);
+	assert_int_equal(t.cycles, 2 * 64 * 2); /* B taken: 2 each */
+}
+
+static void test_unknown_cache_size_keeps_every_line(void **state)
+{
+	/* nrf52840-icache: the size is not documented, so nothing is ever
+	 * evicted: 200 lines miss once, then hit. */
+	struct cm4_config cfg = profile("nrf52840-icache");
+	struct thumb_insn seq[2 * 200];
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2 * 200; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 200) * 32u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 2 * 200, NULL, NULL);
+	assert_int_equal(t.imiss, 200);
+	assert_int_equal(t.flash_stalls, 200 * 2);
+	assert_int_equal(t.ilines, 200);
+}
+
+static void test_without_prefetch_every_new_line_waits(void **state)
+{
+	/* 16 NOPs over two lines from a line start: the F401's prefetcher
+	 * has the second line ready; the nRF52840 (no prefetch documented)
+	 * waits for it, cache or not, the first time. */
+	struct thumb_insn seq[16];
+	struct cm4_config cfg;
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 16; i++) {
+		seq[i] = mk(0x08000100u + 2u * (uint32_t)i, 0xbf00, 0);
+	}
+	cfg = profile("stm32f401-art");
+	t = run(&cfg, seq, 16, NULL, NULL);
+	assert_int_equal(t.flash_stalls, 2); /* the first line only */
+	assert_int_equal(t.imiss, 1);
+	cfg = profile("nrf52840-icache");
+	t = run(&cfg, seq, 16, NULL, NULL);
+	assert_int_equal(t.flash_stalls, 2 * 2);
+	assert_int_equal(t.imiss, 2);
+	cfg = profile("nrf52840-nocache");
+	t = run(&cfg, seq, 16, NULL, NULL);
+	assert_int_equal(t.imiss, 2);
+	assert_int_equal(t.cycles, 16 + 2 * 2);
+	assert_int_equal(t.ilines, 2);
+}
+
+static void test_literal_loads_without_a_data_cache_always_wait(void **state)
+{
+	/* Three LDRs of one flash word: the ART's D-cache keeps its line
+	 * after the first; the nRF52840's cache is on the ICODE bus only,
+	 * so every data read from flash waits. */
+	struct thumb_insn seq[3];
+	const int mem[3] = {1, 1, 1};
+	const uint32_t addr[3] = {0x08000400u, 0x08000400u, 0x08000404u};
+	struct cm4_config cfg;
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		seq[i] = mk(0x20001000u + 2u * (uint32_t)i, 0x6808, 0);
+	}
+	cfg = profile("stm32f401-art");
+	t = run(&cfg, seq, 3, mem, addr);
+	assert_int_equal(t.dmiss, 1);
+	assert_int_equal(t.dlines, 1);
+	assert_int_equal(t.cycles, 2 + 1 + 1 + 2);
+	cfg = profile("nrf52840-icache");
+	t = run(&cfg, seq, 3, mem, addr);
+	assert_int_equal(t.dmiss, 3);
+	assert_int_equal(t.dlines, 1);
+	assert_int_equal(t.cycles, 2 + 1 + 1 + 3 * 2);
+	assert_int_equal(t.imiss, 0); /* the code runs from RAM */
+}
+
+static void test_a_set_associative_cache_evicts_within_a_set(void **state)
+{
+	/* Not a profile yet (none of ours documents one), but the geometry
+	 * must work: 4 lines in 2 ways (2 sets). Lines 0, 2, 4 share set 0:
+	 * cycling through them misses every time, while 0 and 1 (two sets)
+	 * stay. */
+	struct cm4_config cfg = profile("stm32f401-0ws");
+	struct thumb_insn seq[6];
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	cfg.icache.lines = 4;
+	cfg.icache.ways = 2;
+	for (i = 0; i < 6; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 3) * 32u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 6, NULL, NULL);
+	assert_int_equal(t.imiss, 6);
+	for (i = 0; i < 6; i++) {
+		seq[i] = mk(0x08000000u + (uint32_t)(i % 2) * 16u, 0xe7fe, 0);
+	}
+	t = run(&cfg, seq, 6, NULL, NULL);
+	assert_int_equal(t.imiss, 2);
+}
+
 /* ---- runs (the plugin's mode=tb) against instruction by instruction ---- */
 
 #define PROG_MAX 96
@@ -308,12 +491,15 @@ static void same_model(const struct cm4 *a, const struct cm4 *b, size_t at)
 	if (memcmp(&a->t, &b->t, sizeof(a->t)) != 0 || a->pend != b->pend ||
 	    a->pend_counted != b->pend_counted ||
 	    a->pend_in_it != b->pend_in_it || a->pend_mem != b->pend_mem ||
-	    a->pend_extra != b->pend_extra || a->prev_cls != b->prev_cls ||
+	    a->pend_extra != b->pend_extra || a->pend_imiss != b->pend_imiss ||
+	    a->pend_dmiss != b->pend_dmiss || a->prev_cls != b->prev_cls ||
 	    a->prev_rt != b->prev_rt || a->prev_dst != b->prev_dst ||
 	    a->prev_executed != b->prev_executed || a->it_left != b->it_left ||
 	    a->cur_line != b->cur_line || a->icache.clock != b->icache.clock ||
 	    memcmp(a->icache.tag, b->icache.tag, sizeof(a->icache.tag)) != 0 ||
-	    memcmp(a->icache.age, b->icache.age, sizeof(a->icache.age)) != 0) {
+	    memcmp(a->icache.age, b->icache.age, sizeof(a->icache.age)) != 0 ||
+	    (a->icache.seen != NULL &&
+	     memcmp(a->icache.seen, b->icache.seen, a->nlines) != 0)) {
 		fail_msg("the run model left the per-instruction one after "
 			 "instruction %zu: cycles %llu/%llu min %llu/%llu "
 			 "insns %llu/%llu flash %llu/%llu",
@@ -351,9 +537,14 @@ static void test_runs_give_what_single_instructions_give(void **state)
 		{0x1888, 0}, /* itte eq; ldr; udiv; adds: a run starts in IT */
 	};
 	static const struct {
+		const char *profile;
 		unsigned ws;
 		int art, agu;
-	} prof[] = {{0, 1, 1}, {2, 1, 1}, {2, 0, 1}, {5, 1, 0}, {7, 0, 0}};
+	} prof[] = {
+		{"stm32f401-art", 0, 1, 1},   {"stm32f401-art", 2, 1, 1},
+		{"stm32f401-art", 2, 0, 1},   {"stm32f401-art", 5, 1, 0},
+		{"stm32f401-art", 7, 0, 0},   {"stm32f401-0ws", 0, 1, 1},
+		{"nrf52840-icache", 2, 1, 1}, {"nrf52840-nocache", 2, 1, 1}};
 	struct thumb_insn prog[PROG_MAX];
 	const struct thumb_insn *ptr[PROG_MAX];
 	uint32_t line[2 * PROG_MAX];
@@ -379,11 +570,12 @@ static void test_runs_give_what_single_instructions_give(void **state)
 		int iter;
 
 		cm4_config_default(&cfg);
+		cm4_config_memsys(&cfg, cm4_memsys_find(prof[p].profile));
 		cfg.ws = prof[p].ws;
 		cfg.art = prof[p].art;
 		cfg.agu_stall = prof[p].agu;
-		cm4_init(&a, &cfg);
-		cm4_init(&b, &cfg);
+		assert_int_equal(cm4_init(&a, &cfg), 0);
+		assert_int_equal(cm4_init(&b, &cfg), 0);
 		for (iter = 0; iter < 3; iter++) {
 			size_t start = 0;
 
@@ -425,8 +617,11 @@ static void test_runs_give_what_single_instructions_give(void **state)
 				assert_int_equal(cm4_close(&b, &tb), 1);
 				assert_memory_equal(&ta, &tb, sizeof(ta));
 				assert_true(ta.insns > 0);
+				assert_true(ta.ilines > 0);
 			}
 		}
+		cm4_done(&a);
+		cm4_done(&b);
 	}
 }
 
@@ -441,6 +636,15 @@ int main(void)
 		cmocka_unit_test(test_divide_and_msr_give_bounds),
 		cmocka_unit_test(test_icache_thrashes_beyond_64_lines),
 		cmocka_unit_test(test_code_in_ram_never_waits),
+		cmocka_unit_test(test_profiles_are_sourced_or_say_what_is_not),
+		cmocka_unit_test(
+			test_misses_and_lines_are_counted_at_zero_wait_states),
+		cmocka_unit_test(test_unknown_cache_size_keeps_every_line),
+		cmocka_unit_test(test_without_prefetch_every_new_line_waits),
+		cmocka_unit_test(
+			test_literal_loads_without_a_data_cache_always_wait),
+		cmocka_unit_test(
+			test_a_set_associative_cache_evicts_within_a_set),
 		cmocka_unit_test(test_runs_give_what_single_instructions_give),
 	};
 

@@ -100,7 +100,7 @@ FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
 	$(sort $(wildcard host/drivers/link/*.c)) \
-	host/cli/doctor.c \
+	host/cli/doctor.c host/emu/plugin/memsys.c \
 	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c
 FZ_PKGS_config := libftdi1 libserialport libelf
 $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
@@ -110,10 +110,11 @@ $(FZ)/fuzz_config: FZ_LDLIBS += \
 		echo -lftdi1 -lserialport -lelf) -lpthread
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c
 # Every file of host/report but the writers from the in-memory run (json.c,
-# table.c, modelratio.c), which would pull in run/ and config/.
+# json_row.c, table.c, modelratio.c), which would pull in run/ and config/.
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
-	$(filter-out host/report/json.c host/report/table.c \
-		host/report/modelratio.c,$(sort $(wildcard host/report/*.c))) \
+	$(filter-out host/report/json.c host/report/json_row.c \
+		host/report/table.c host/report/modelratio.c, \
+		$(sort $(wildcard host/report/*.c))) \
 	host/util/util.c host/util/log.c host/util/err.c
 
 $(FZ)/obj/%.o: %.c

@@ -193,6 +193,7 @@ static void test_defaults_are_the_documented_ones(void **state)
 	assert_string_equal(cfg.bench.normalize_to, "aes128-ecb");
 	assert_int_equal(cfg.bench.leak_runs, 1000);
 	assert_int_equal(cfg.cycle_model.enabled, 1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
 	assert_int_equal(cfg.cycle_model.wait_states, 2);
 	assert_int_equal(cfg.cycle_model.art, 1);
 	assert_string_equal(cfg.sensor.type, "none");
@@ -215,21 +216,61 @@ static void test_cycle_model_follows_the_clock_profile(void **state)
 	char err[512];
 
 	(void)state;
+	/* 24 MHz: the board code's 0 WS with both caches on (FLASH_ACR
+	 * 0x600), no prefetch: the stm32f401-0ws profile. */
 	assert_int_equal(
 		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
 				 " \"board\": {\"clock_hz\": 24000000}}",
 				 NULL, &cfg, err, sizeof(err)),
 		HIL_OK);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-0ws");
 	assert_int_equal(cfg.cycle_model.wait_states, 0);
-	assert_int_equal(cfg.cycle_model.art, 0);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	/* wait_states and art override the board's profile, which stays */
 	assert_int_equal(
 		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
 				 " \"cycle_model\": {\"wait_states\": 5,"
 				 " \"art\": false}}",
 				 NULL, &cfg, err, sizeof(err)),
 		HIL_OK);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
 	assert_int_equal(cfg.cycle_model.wait_states, 5);
 	assert_int_equal(cfg.cycle_model.art, 0);
+}
+
+static void test_cycle_model_profile_is_named_or_the_boards(void **state)
+{
+	struct hil_config cfg;
+	char err[512];
+
+	(void)state;
+	/* Another board's memory system on the emulated board: its wait
+	 * states come with it. */
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"cycle_model\": {\"profile\":"
+				 " \"nrf52840-nocache\"}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_string_equal(cfg.cycle_model.profile, "nrf52840-nocache");
+	assert_int_equal(cfg.cycle_model.wait_states, 2);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"cycle_model\": {\"profile\":"
+				 " \"stm32f401-art\", \"wait_states\": 0}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(cfg.cycle_model.wait_states, 0);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"cycle_model\": {\"profile\":"
+				 " \"stm32f4\"}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "cycle_model.profile"));
+	assert_non_null(strstr(err, "nrf52840-icache"));
 }
 
 static void assert_shared_bench(const struct hil_config *cfg)
@@ -358,6 +399,8 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 	assert_string_equal(cfg.flasher.type, "openocd");
 	assert_string_equal(cfg.flasher.files[0], "board/st_nucleo_l4.cfg");
 	assert_int_equal(cfg.board.clock_hz, 80000000);
+	/* No profile documented for the L476: the clock's wait states. */
+	assert_string_equal(cfg.cycle_model.profile, "");
 	assert_int_equal(cfg.cycle_model.wait_states, 4);
 	parse_ok("{" ALG
 		 ", 'board': {'name': 'nucleo-l476rg', 'clock_hz': 16000000},"
@@ -1867,6 +1910,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_defaults_are_the_documented_ones),
 		T(test_cycle_model_follows_the_clock_profile),
+		T(test_cycle_model_profile_is_named_or_the_boards),
 		T(test_shipped_qemu_config_loads),
 		T(test_shipped_o2_config_loads),
 		T(test_inline_text_gets_defaults_and_name_inline),

@@ -68,6 +68,7 @@ static const char model_json[] =
 static void model_run(struct hil_run *m, unsigned ws, int art)
 {
 	m->model.enabled = 1;
+	snprintf(m->model.profile, sizeof(m->model.profile), "stm32f401-art");
 	m->model.ws = ws;
 	m->model.art = art;
 	snprintf(m->model.unit, sizeof(m->model.unit),
@@ -174,8 +175,15 @@ static void test_runs_of_other_profiles_are_not_paired(void **state)
 	assert_int_equal(tables, 0);
 	free(s);
 
+	model_run(&runs[1], 2, 1); /* 2 WS, ART, another chip's memory */
+	snprintf(runs[1].model.profile, sizeof(runs[1].model.profile),
+		 "nrf52840-icache");
+	s = write_ratio(cfgs, runs, 2, &tables);
+	assert_int_equal(tables, 0);
+	free(s);
+
+	model_run(&runs[1], 2, 1);
 	runs[1].model.enabled = 0; /* the plugin was not loaded */
-	runs[1].model.art = 1;
 	s = write_ratio(cfgs, runs, 2, &tables);
 	assert_int_equal(tables, 0);
 	free(s);
@@ -220,6 +228,9 @@ static void test_the_shipped_board_vs_model_sweep_pairs(void **state)
 	assert_int_equal(m->cycle_model.wait_states,
 			 b->cycle_model.wait_states);
 	assert_int_equal(m->cycle_model.art, b->cycle_model.art);
+	/* The same memory system: the F401's, by default on both. */
+	assert_string_equal(m->cycle_model.profile, "stm32f401-art");
+	assert_string_equal(m->cycle_model.profile, b->cycle_model.profile);
 	/* The same rows, built the same way. */
 	assert_int_equal(b->n_algs, m->n_algs);
 	assert_int_equal(b->n_algs, 9);

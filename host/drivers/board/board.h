@@ -16,6 +16,10 @@ struct hil_clock_profile {
 	unsigned wait_states;
 	int cache;
 	const char *source; /* reference-manual table the numbers come from */
+	/* The cycle model's memory-system profile at this clock
+	 * (emu/plugin/memsys.c), when it is not the board's cycle_profile;
+	 * NULL: the board's. */
+	const char *cycle_profile;
 };
 
 /* What the board's flash-interface register says (INFO's flash_acr); -1:
@@ -48,6 +52,11 @@ struct hil_board_driver {
 	const char *const *links;
 	/* Clocks it can run at; the first is the default; hz 0 ends. */
 	const struct hil_clock_profile *clocks;
+	/* The cycle model's memory-system profile for this board as its
+	 * target code sets it up at its default clock (emu/plugin/memsys.c,
+	 * docs/cycle-model.md): cycle_model.profile's default. NULL: none is
+	 * documented here; the model then takes the clock's wait states. */
+	const char *cycle_profile;
 	/* The MCU's run current from its datasheet (energy estimate without a
 	 * sensor); NULL: none known. */
 	const struct hil_idd_table *run_current;

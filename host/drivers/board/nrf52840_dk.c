@@ -15,9 +15,9 @@ static const char *const links[] = {"serial", NULL};
  * One clock: the 64 MHz HFCLK from the HFXO (the chip has no PLL to
  * choose). The flash behind the NVMC instruction cache (ICACHECNF, on by
  * default in this board's build) is not characterised in wait states by
- * the Product Specification as far as this was checked: the figures below
- * are marked unverified in target/boards/nrf52840-dk/clock_math.h and no
- * cycle-model profile uses them yet.
+ * the Product Specification as far as this was checked: the figures are
+ * marked unverified in target/boards/nrf52840-dk/clock_math.h, and the
+ * cycle model's nrf52840-icache and nrf52840-nocache profiles say so.
  */
 /*
  * The stub reports NVMC ICACHECNF in the flash_acr field: CACHEEN is bit 0
@@ -50,6 +50,9 @@ const struct hil_board_driver hil_board_nrf52840_dk = {
 	.flashers = flashers,
 	.links = links,
 	.clocks = clocks,
+	/* HIL_ICACHE=1, the board's default build; nrf52840-nocache for
+	 * HIL_ICACHE=0. */
+	.cycle_profile = "nrf52840-icache",
 	.run_current = NULL,
 	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
 	.flasher_args = flasher_args,

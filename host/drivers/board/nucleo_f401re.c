@@ -20,6 +20,7 @@ const struct hil_board_driver hil_board_nucleo_f401re = {
 	.flashers = flashers,
 	.links = links,
 	.clocks = hil_stm32f401_clocks,
+	.cycle_profile = "stm32f401-art",
 	.run_current = &hil_stm32f401_run_current,
 	.flasher_args = flasher_args,
 	.port_by_id = "usb-STMicroelectronics_STM32_STLink_<serial>-if02",

@@ -46,6 +46,10 @@ const struct hil_board_driver hil_board_nucleo_l476rg = {
 	.flashers = flashers,
 	.links = links,
 	.clocks = clocks,
+	/* RM0351's ART (its cache geometry) was not read where the profiles
+	 * were written: no profile, the model takes the clock's wait states
+	 * (docs/cycle-model.md, "Memory-system profiles"). */
+	.cycle_profile = NULL,
 	/* DS10198's run-current table is not transcribed: no estimate. */
 	.run_current = NULL,
 	.flasher_args = flasher_args,

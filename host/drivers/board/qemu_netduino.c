@@ -25,6 +25,9 @@ const struct hil_board_driver hil_board_qemu_netduino = {
 	.flashers = flashers,
 	.links = links,
 	.clocks = hil_stm32f401_clocks,
+	/* The F401's memory system, not the emulated F405's: the model
+	 * estimates the Nucleo. */
+	.cycle_profile = "stm32f401-art",
 	.run_current = &hil_stm32f401_run_current,
 	.default_config = "configs/qemu.json",
 };

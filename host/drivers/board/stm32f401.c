@@ -8,22 +8,27 @@
 /*
  * RM0368 Table 6 (number of wait states according to HCLK, 2.7-3.6 V):
  * 0 WS up to 30 MHz, 1 WS up to 64 MHz, 2 WS up to 84 MHz. The board code
- * sets 2 WS with the ART's prefetch and caches at 84 MHz and 0 WS without
- * them at 24 and 16 MHz (target/boards/nucleo-f401re/clock_math.h).
+ * sets 2 WS with the ART's prefetch and both caches at 84 MHz (FLASH_ACR
+ * 0x702), and 0 WS with both caches but no prefetch at 24 and 16 MHz
+ * (0x600: target/boards/nucleo-f401re/hal.c, ACR_ON). The cycle model's
+ * profiles are the same two (emu/plugin/memsys.c).
  */
 const struct hil_clock_profile hil_stm32f401_clocks[] = {
 	{.hz = 84000000,
 	 .wait_states = 2,
 	 .cache = 1,
-	 .source = "RM0368 Table 6, 2.7-3.6 V"},
+	 .source = "RM0368 Table 6, 2.7-3.6 V",
+	 .cycle_profile = "stm32f401-art"},
 	{.hz = 24000000,
 	 .wait_states = 0,
-	 .cache = 0,
-	 .source = "RM0368 Table 6, 2.7-3.6 V"},
+	 .cache = 1,
+	 .source = "RM0368 Table 6, 2.7-3.6 V",
+	 .cycle_profile = "stm32f401-0ws"},
 	{.hz = 16000000,
 	 .wait_states = 0,
-	 .cache = 0,
-	 .source = "RM0368 Table 6, 2.7-3.6 V"},
+	 .cache = 1,
+	 .source = "RM0368 Table 6, 2.7-3.6 V",
+	 .cycle_profile = "stm32f401-0ws"},
 	{.hz = 0},
 };
 

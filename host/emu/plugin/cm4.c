@@ -1,19 +1,19 @@
-/* cm4: Cortex-M4 instruction timing (ARM DDI 0439 section 3.3) and STM32F4 flash wait states, applied to an executed instruction stream. */
+/* cm4: Cortex-M4 instruction timing (ARM DDI 0439 section 3.3) and a board's flash memory system (memsys.c), applied to an executed instruction stream. */
 #include "cm4.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define NO_LINE	   0xffffffffu
-#define LINE_SHIFT 4  /* flash lines of 128 bits (RM0368 3.4, 3.5.2) */
-#define P_MAX	   3u /* TRM 3.3.1: P ranges from 1 to 3 */
-#define DIV_MIN	   2u /* TRM Table 3-1: SDIV, UDIV 2 to 12 */
-#define DIV_MAX	   12u
+#define NO_LINE 0xffffffffu
+#define P_MAX	3u /* TRM 3.3.1: P ranges from 1 to 3 */
+#define DIV_MIN 2u /* TRM Table 3-1: SDIV, UDIV 2 to 12 */
+#define DIV_MAX 12u
 
 void cm4_config_default(struct cm4_config *c)
 {
 	memset(c, 0, sizeof(*c));
+	cm4_config_memsys(c, cm4_memsys_find("stm32f401-art"));
 	c->ws = 0;
-	c->art = 1;
 	c->agu_stall = 1;
 	c->p_imm = 1;
 	c->p_reg = 2;
@@ -24,28 +24,68 @@ void cm4_config_default(struct cm4_config *c)
 	c->alias_hi = 0x00100000u;
 }
 
-static void cache_init(struct cm4_line_cache *c, unsigned n)
+void cm4_config_memsys(struct cm4_config *c, const struct cm4_memsys *p)
 {
-	memset(c, 0, sizeof(*c));
-	c->n = n;
-	for (unsigned i = 0; i < n; i++) {
-		c->tag[i] = NO_LINE;
+	unsigned shift = 0;
+
+	while ((1u << shift) < p->line_bytes && shift < 16) {
+		shift++;
 	}
+	c->ws = p->ws;
+	c->art = 1;
+	c->prefetch = p->prefetch;
+	c->icache = p->icache;
+	c->dcache = p->dcache;
+	c->line_shift = shift;
 }
 
-/* Fully associative, least recently used: @return 1 on a hit. */
+static int cache_init(struct cm4_line_cache *c, const struct cm4_cache_geom *g,
+		      uint32_t nlines)
+{
+	memset(c, 0, sizeof(*c));
+	if (g->lines == CM4_CACHE_UNBOUNDED) {
+		c->n = 1;
+		c->seen = calloc(nlines, 1);
+		return c->seen != NULL ? 0 : -1;
+	}
+	c->n = g->lines <= CM4_CACHE_MAX_LINES ? g->lines : 0;
+	c->ways = g->ways >= 1 && g->ways <= c->n && c->n % g->ways == 0
+			  ? g->ways
+			  : c->n;
+	c->sets = c->ways != 0 ? c->n / c->ways : 0;
+	for (unsigned i = 0; i < c->n; i++) {
+		c->tag[i] = NO_LINE;
+	}
+	return 0;
+}
+
+/* Least recently used within the line's set: @return 1 on a hit. */
 static int cache_access(struct cm4_line_cache *c, uint32_t line)
 {
-	unsigned i, victim = 0;
+	unsigned i, base, end, victim;
 	unsigned h = line % CM4_CACHE_HINTS;
 
-	c->clock++;
-	i = c->hint[h];
-	if (i < c->n && c->tag[i] == line) {
-		c->age[i] = c->clock;
-		return 1;
+	if (c->n == 0) {
+		return 0;
 	}
-	for (i = 0; i < c->n; i++) {
+	if (c->seen != NULL) { /* size unknown: keeps every line */
+		int hit = c->seen[line];
+
+		c->seen[line] = 1;
+		return hit;
+	}
+	c->clock++;
+	base = c->sets > 1 ? (line % c->sets) * c->ways : 0;
+	end = base + c->ways;
+	if (c->sets == 1) {
+		i = c->hint[h];
+		if (i < c->n && c->tag[i] == line) {
+			c->age[i] = c->clock;
+			return 1;
+		}
+	}
+	victim = base;
+	for (i = base; i < end; i++) {
 		if (c->tag[i] == line) {
 			c->age[i] = c->clock;
 			c->hint[h] = (uint8_t)i;
@@ -61,38 +101,86 @@ static int cache_access(struct cm4_line_cache *c, uint32_t line)
 	return 0;
 }
 
-void cm4_init(struct cm4 *m, const struct cm4_config *cfg)
+static int init(struct cm4 *m, const struct cm4_config *cfg, int mem_on)
 {
+	struct cm4_cache_geom none = {0, 0};
+	int ret = 0;
+
 	memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;
 	m->prev_rt = 0xff;
 	m->cur_line = NO_LINE;
-	cache_init(&m->icache, CM4_ICACHE_LINES);
-	cache_init(&m->dcache, CM4_DCACHE_LINES);
+	m->mem_on = mem_on;
+	m->nlines = (cfg->flash_hi - cfg->flash_lo) >> cfg->line_shift;
+	if (mem_on) {
+		m->itouch = calloc(m->nlines, sizeof(*m->itouch));
+		m->dtouch = calloc(m->nlines, sizeof(*m->dtouch));
+		ret = m->itouch != NULL && m->dtouch != NULL ? 0 : -1;
+	}
+	ret |= cache_init(&m->icache, mem_on ? &cfg->icache : &none, m->nlines);
+	ret |= cache_init(&m->dcache, mem_on ? &cfg->dcache : &none, m->nlines);
+	if (ret != 0) {
+		m->mem_on = 0; /* cm4_done() frees what was had */
+	}
+	return ret;
+}
+
+int cm4_init(struct cm4 *m, const struct cm4_config *cfg)
+{
+	return init(m, cfg, 1);
+}
+
+void cm4_done(struct cm4 *m)
+{
+	free(m->itouch);
+	free(m->dtouch);
+	free(m->icache.seen);
+	free(m->dcache.seen);
+	m->itouch = m->dtouch = NULL;
+	m->icache.seen = m->dcache.seen = NULL;
+	m->mem_on = 0;
 }
 
 /* Flash line of addr, the alias folded onto flash; NO_LINE elsewhere. */
 static uint32_t flash_line(const struct cm4_config *c, uint32_t addr)
 {
 	if (addr >= c->flash_lo && addr < c->flash_hi) {
-		return (addr - c->flash_lo) >> LINE_SHIFT;
+		return (addr - c->flash_lo) >> c->line_shift;
 	}
-	if (addr >= c->alias_lo && addr < c->alias_hi) {
-		return (addr - c->alias_lo) >> LINE_SHIFT;
+	if (addr >= c->alias_lo && addr < c->alias_hi &&
+	    addr - c->alias_lo < c->flash_hi - c->flash_lo) {
+		return (addr - c->alias_lo) >> c->line_shift;
 	}
 	return NO_LINE;
 }
 
+/* Count line once in the open bracket (lines touched). */
+static void touch(struct cm4 *m, uint16_t *stamp, uint32_t line,
+		  uint64_t *count)
+{
+	if (stamp != NULL && stamp[line] != m->gen) {
+		stamp[line] = m->gen;
+		(*count)++;
+	}
+}
+
 /*
- * Wait states of fetching one line. The fetch buffer holds the current
- * line; with ART on, the prefetcher has the next line ready when execution
- * runs into it, and the instruction cache holds lines fetched before
- * (branch targets, loops). Anything else waits ws cycles.
+ * Entering a flash line: @return 1 if it is read on demand (a miss: the
+ * caller charges the wait states), 0 if something held it. The fetch
+ * buffer holds the current line; with prefetch, the next sequential line
+ * is ready when execution runs into it; the instruction cache holds lines
+ * read before (branch targets, loops): every line the fetch unit enters
+ * is looked up in it and kept (the ART's prefetched lines too; RM0090
+ * §3.5.2 copies "the line read" into the cache). Without the accelerator
+ * (art off) every other line waits.
  */
 static unsigned fetch_line(struct cm4 *m, uint32_t line)
 {
-	unsigned stall = 0;
+	int held = 0;
 
+	if (m->open) {
+		touch(m, m->itouch, line, &m->t.ilines);
+	}
 	if (line == m->cur_line) {
 		return 0;
 	}
@@ -100,22 +188,19 @@ static unsigned fetch_line(struct cm4 *m, uint32_t line)
 		int seq = m->cur_line != NO_LINE && line == m->cur_line + 1;
 		int hit = cache_access(&m->icache, line);
 
-		if (!seq && !hit) {
-			stall = m->cfg.ws;
-		}
-	} else {
-		stall = m->cfg.ws;
+		held = hit || (seq && m->cfg.prefetch);
 	}
 	m->cur_line = line;
-	return stall;
+	return held ? 0 : 1;
 }
 
-static unsigned fetch_stall(struct cm4 *m, const struct thumb_insn *i)
+/* The demand line reads of fetching instruction i. */
+static unsigned fetch_misses(struct cm4 *m, const struct thumb_insn *i)
 {
 	uint32_t first, last;
-	unsigned stall;
+	unsigned miss;
 
-	if (m->cfg.ws == 0) {
+	if (!m->mem_on) {
 		return 0;
 	}
 	first = flash_line(&m->cfg, i->pc);
@@ -123,12 +208,12 @@ static unsigned fetch_stall(struct cm4 *m, const struct thumb_insn *i)
 		m->cur_line = NO_LINE; /* running from RAM */
 		return 0;
 	}
-	stall = fetch_line(m, first);
+	miss = fetch_line(m, first);
 	last = flash_line(&m->cfg, i->pc + i->len - 1u);
 	if (last != first && last != NO_LINE) {
-		stall += fetch_line(m, last); /* straddles two lines */
+		miss += fetch_line(m, last); /* straddles two lines */
 	}
-	return stall;
+	return miss;
 }
 
 static int is_branch(const struct thumb_insn *i)
@@ -265,6 +350,8 @@ static void settle(struct cm4 *m, uint32_t next_pc,
 		m->t.max += hi;
 		m->t.insns++;
 		m->t.flash_stalls += m->pend_extra;
+		m->t.imiss += m->pend_imiss;
+		m->t.dmiss += m->pend_dmiss;
 		if (p->cls == THUMB_DIV) {
 			m->t.divides++;
 		}
@@ -294,7 +381,9 @@ void cm4_exec(struct cm4 *m, const struct thumb_insn *insn)
 	m->pend_counted = m->open;
 	m->pend_in_it = in_it;
 	m->pend_mem = 0;
-	m->pend_extra = fetch_stall(m, insn);
+	m->pend_imiss = fetch_misses(m, insn);
+	m->pend_dmiss = 0;
+	m->pend_extra = m->pend_imiss * m->cfg.ws;
 }
 
 void cm4_mem(struct cm4 *m, uint32_t addr, int is_store)
@@ -305,16 +394,21 @@ void cm4_mem(struct cm4 *m, uint32_t addr, int is_store)
 		return;
 	}
 	m->pend_mem = 1;
-	if (is_store || m->cfg.ws == 0) {
+	if (is_store || !m->mem_on) {
 		return;
 	}
-	/* Constants and literal pools read from flash through the D-bus:
-	 * the ART data cache holds 8 lines. */
+	/* Constants and literal pools read from flash through the D-Code
+	 * bus; the pipeline waits for them (RM0090 §3.5.2, "Data
+	 * management"), unless the data cache holds their line. */
 	line = flash_line(&m->cfg, addr);
 	if (line == NO_LINE) {
 		return;
 	}
+	if (m->pend_counted) {
+		touch(m, m->dtouch, line, &m->t.dlines);
+	}
 	if (!m->cfg.art || !cache_access(&m->dcache, line)) {
+		m->pend_dmiss++;
 		m->pend_extra += m->cfg.ws;
 	}
 }
@@ -322,6 +416,13 @@ void cm4_mem(struct cm4 *m, uint32_t addr, int is_store)
 void cm4_open(struct cm4 *m)
 {
 	memset(&m->t, 0, sizeof(m->t));
+	if (++m->gen == 0) { /* 65536 brackets: start the stamps again */
+		if (m->itouch != NULL) {
+			memset(m->itouch, 0, m->nlines * sizeof(*m->itouch));
+			memset(m->dtouch, 0, m->nlines * sizeof(*m->dtouch));
+		}
+		m->gen = 1;
+	}
 	m->open = 1;
 	m->pend_counted = 0; /* the start marker itself is outside */
 }
@@ -349,9 +450,10 @@ int cm4_close(struct cm4 *m, struct cm4_totals *out)
  *   model fed the run alone;
  * - the model is not inside an IT block when the run starts (checked at
  *   run time), so the IT state within the run is the scratch model's;
- * - fetch stalls: at 0 wait states there are none; otherwise the run lies
- *   in flash (checked here), its lines after insn[0]'s are known, and only
- *   the line cache's answer is left to run time (fetch_line()).
+ * - flash lines: a run lies wholly in flash or wholly elsewhere (checked
+ *   here); in flash, its lines after insn[0]'s are known, and only the
+ *   caches' answers are left to run time (fetch_line()), asked in the same
+ *   order as instruction by instruction, so the caches end the same.
  */
 int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 		    const struct thumb_insn *const *insn, size_t n,
@@ -375,13 +477,22 @@ int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 		}
 	}
 	cur = NO_LINE;
-	for (i = 0; i < n && r->fast && m->cfg.ws != 0; i++) {
+	for (i = 0; i < n && r->fast && m->mem_on; i++) {
 		uint32_t first = flash_line(&m->cfg, insn[i]->pc);
 		uint32_t last =
 			flash_line(&m->cfg, insn[i]->pc + insn[i]->len - 1u);
 
+		if (i == 0) {
+			r->ram = first == NO_LINE && last == NO_LINE;
+		}
+		if (r->ram) {
+			if (first != NO_LINE || last != NO_LINE) {
+				r->fast = 0; /* from RAM into flash */
+			}
+			continue;
+		}
 		if (first == NO_LINE || last == NO_LINE) {
-			r->fast = 0; /* RAM, or across its edge */
+			r->fast = 0; /* from flash into RAM */
 			break;
 		}
 		if (i == 0) {
@@ -402,8 +513,7 @@ int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 		r->nlines = r->nlines_last = 0;
 		return 0;
 	}
-	cm4_init(&scratch, &m->cfg);
-	scratch.cfg.ws = 0;
+	init(&scratch, &m->cfg, 0); /* the core's rules alone: no memory */
 	scratch.open = 1;
 	for (i = 0; i < n; i++) {
 		cm4_exec(&scratch, insn[i]);
@@ -441,8 +551,8 @@ void cm4_exec_run(struct cm4 *m, const struct cm4_run *r)
 	if (r->n == 1) {
 		return;
 	}
-	/* insn[0]'s own stall is settled with it, by insn[1] */
-	mid = m->pend_extra;
+	/* insn[0]'s own misses are settled with it, by insn[1] */
+	mid = m->pend_imiss;
 	for (i = 0; i < r->nlines; i++) {
 		unsigned s = fetch_line(m, r->line[i]);
 
@@ -459,7 +569,8 @@ void cm4_exec_run(struct cm4 *m, const struct cm4_run *r)
 		m->t.insns += r->t.insns;
 		m->t.divides += r->t.divides;
 		m->t.flash_stalls += r->t.flash_stalls;
-		add_stall(&m->t, mid);
+		add_stall(&m->t, mid * m->cfg.ws);
+		m->t.imiss += mid;
 	}
 	m->prev_cls = r->prev_cls;
 	m->prev_rt = r->prev_rt;
@@ -470,5 +581,7 @@ void cm4_exec_run(struct cm4 *m, const struct cm4_run *r)
 	m->pend_counted = m->open;
 	m->pend_in_it = r->last_in_it;
 	m->pend_mem = 0;
-	m->pend_extra = extra;
+	m->pend_imiss = extra;
+	m->pend_dmiss = 0;
+	m->pend_extra = extra * m->cfg.ws;
 }

@@ -5,14 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memsys.h"
 #include "thumb.h"
 
-#define CM4_ICACHE_LINES 64 /* ART: 64 lines of 128 bits (RM0368 3.5.2) */
-#define CM4_DCACHE_LINES 8  /* ART: 8 lines of 128 bits */
-
 struct cm4_config {
-	unsigned ws;	/* flash wait states (FLASH_ACR.LATENCY) */
-	int art;	/* ART accelerator: prefetch and both caches on */
+	unsigned ws; /* wait states of a flash line read (FLASH_ACR.LATENCY) */
+	/* 1: the prefetch and caches below as configured (the ART, or the
+	 * nRF52's NVMC cache, on); 0: all of them off */
+	int art;
+	int prefetch;		      /* the next sequential line is ready */
+	struct cm4_cache_geom icache; /* instruction fetches from flash */
+	struct cm4_cache_geom dcache; /* data reads from flash */
+	unsigned line_shift;	      /* log2 of the flash line's bytes */
 	int agu_stall;	/* TRM 3.3.2: address from the previous ALU result */
 	unsigned p_imm; /* refill after a taken branch to an immediate target */
 	unsigned p_reg; /* ... to a register target (BX, BLX, MOV PC) */
@@ -21,8 +25,14 @@ struct cm4_config {
 	uint32_t alias_lo, alias_hi; /* its alias at 0, [lo, hi) */
 };
 
-/** Defaults: 0 WS, ART on, AGU stall on, P = 1/2/3, STM32F4 flash. */
+/**
+ * Defaults: the stm32f401-art memory system at 0 WS, ART on, AGU stall on,
+ * P = 1/2/3, the STM32F4's flash and its alias.
+ */
 void cm4_config_default(struct cm4_config *c);
+
+/** Take the flash line, wait states, prefetch and caches of profile p (art on). */
+void cm4_config_memsys(struct cm4_config *c, const struct cm4_memsys *p);
 
 /* Totals over a bracket. min/max differ only where a cost is unknown. */
 struct cm4_totals {
@@ -32,18 +42,30 @@ struct cm4_totals {
 	uint64_t insns;
 	uint64_t divides;
 	uint64_t flash_stalls; /* cycles of the estimate spent waiting on flash */
+	/* Flash lines read on demand: the fetch buffer, the prefetcher and
+	 * the cache did not hold them (counted at 0 wait states too). */
+	uint64_t imiss, dmiss;
+	/* Distinct flash lines the bracket fetched code from / read data
+	 * from: more than a cache holds, and a loop over them misses. */
+	uint64_t ilines, dlines;
 };
 
 #define CM4_CACHE_HINTS 1024 /* a lookup shortcut, not a cache property */
 
 struct cm4_line_cache {
-	uint32_t tag[CM4_ICACHE_LINES];
-	uint32_t age[CM4_ICACHE_LINES];
-	unsigned n; /* lines */
+	uint32_t tag[CM4_CACHE_MAX_LINES];
+	uint32_t age[CM4_CACHE_MAX_LINES];
+	unsigned n;    /* lines; 0: no cache */
+	unsigned ways; /* per set; sets = n / ways */
+	unsigned sets;
 	uint32_t clock;
 	/* Where line L was last seen (slot), indexed by L mod CM4_CACHE_HINTS:
-	 * checked first, so a hit rarely scans; the result is the same. */
+	 * checked first, so a hit rarely scans; the result is the same. Fully
+	 * associative caches only. */
 	uint8_t hint[CM4_CACHE_HINTS];
+	/* CM4_CACHE_UNBOUNDED: one byte per flash line, set once it was read
+	 * (owned, cm4_done() frees it); NULL otherwise. */
+	uint8_t *seen;
 };
 
 struct cm4 {
@@ -55,6 +77,8 @@ struct cm4 {
 	int pend_in_it;	     /* conditional (in an IT block) */
 	int pend_mem;	     /* it accessed memory (so it was not skipped) */
 	unsigned pend_extra; /* wait states found while it executed */
+	unsigned pend_imiss; /* flash lines it fetched on demand */
+	unsigned pend_dmiss; /* flash lines it read on demand */
 	/* The one before it, for pipelining and the AGU stall. */
 	uint8_t prev_cls;
 	uint8_t prev_rt;
@@ -64,13 +88,26 @@ struct cm4 {
 	/* flash interface */
 	uint32_t cur_line; /* line in the fetch buffer, or ~0 */
 	struct cm4_line_cache icache, dcache;
+	int mem_on;	 /* 0: core rules only (a scratch model) */
+	uint32_t nlines; /* flash lines (flash size >> line_shift) */
+	/* Per flash line, the bracket that last touched it (gen): lines
+	 * touched are counted once per bracket. Owned. */
+	uint16_t *itouch, *dtouch;
+	uint16_t gen;
 	/* the bracket */
 	int open;
 	struct cm4_totals t;
 };
 
-/** Start a model; no bracket is open. */
-void cm4_init(struct cm4 *m, const struct cm4_config *cfg);
+/**
+ * Start a model; no bracket is open. Its caches are empty (a cold chip).
+ * @return 0, or -1 when the memory for its line tables is not there.
+ *         Either way, cm4_done() frees what it holds.
+ */
+int cm4_init(struct cm4 *m, const struct cm4_config *cfg);
+
+/** Free what cm4_init() allocated; m may be started again. */
+void cm4_done(struct cm4 *m);
 
 /**
  * An instruction starts executing (QEMU calls the plugin before each one,
@@ -90,6 +127,7 @@ struct cm4_run {
 	const struct thumb_insn *const *insn; /* the run, not owned */
 	size_t n;
 	int fast; /* 0: cm4_exec_run() falls back to cm4_exec() per insn */
+	int ram;  /* wholly outside flash: no line to fetch */
 	/* insn[0..n-2] settled, as if counted, at 0 wait states */
 	struct cm4_totals t;
 	/* the model's state after cm4_exec(insn[n - 1]) */
@@ -99,8 +137,8 @@ struct cm4_run {
 	int prev_executed;
 	unsigned it_left;
 	int last_in_it;
-	/* flash lines fetched after insn[0]'s, in order (ws > 0 only); the
-	 * last nlines_last of them by insn[n - 1] */
+	/* flash lines fetched after insn[0]'s, in order; the last
+	 * nlines_last of them by insn[n - 1] */
 	uint32_t *line;
 	size_t nlines, nlines_last;
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cm4.h"
+#include "memsys.h"
 #include "qemu_api.h"
 #include "thumb.h"
 
@@ -16,8 +17,10 @@
  * reaches qemu_plugin_install as one argv string; the older
  * "arg=k=v" spelling is accepted too):
  *   out=PATH        record file, appended to (required)
- *   ws=N            flash wait states, 0..15 (default 0)
- *   art=on|off      ART prefetch and caches (default on)
+ *   profile=NAME    the memory system (memsys.c; default stm32f401-art at
+ *                   0 WS); ws= and art= below override it, in any order
+ *   ws=N            flash wait states, 0..15 (default: the profile's)
+ *   art=on|off      the profile's prefetch and caches on, or all off
  *   agu=on|off      address-generation stall of TRM 3.3.2 (default on)
  *   pimm=,preg=,pload=  pipeline refill P per branch kind (1, 2, 3)
  *   counter=ADDR    the counter register whose reads bracket (TIM2_CNT)
@@ -40,7 +43,8 @@
  *
  * Records, one line each, flushed as written:
  *   # hilrun-cyclemodel 1 ws=0 art=on agu=on p=1/2/3 ...   (at load)
- *   B seq=1 cycles=N min=N max=N insns=N div=N flash=N      (per bracket)
+ *   B seq=1 cycles=N min=N max=N insns=N div=N flash=N imiss=N dmiss=N
+ *     ilines=N dlines=N                                       (per bracket)
  *   # exit brackets=N insns=N                                (at exit)
  */
 
@@ -72,6 +76,7 @@ struct segment {
 
 static struct {
 	struct cm4 model;
+	const struct cm4_memsys *profile; /* NULL: the default */
 	FILE *out;
 	uint32_t counter;
 	uint32_t range_lo, range_hi; /* 0, 0: any read brackets */
@@ -236,9 +241,10 @@ static void write_record(const struct cm4_totals *t)
 	fprintf(g.out,
 		"B seq=%" PRIu64 " cycles=%" PRIu64 " min=%" PRIu64
 		" max=%" PRIu64 " insns=%" PRIu64 " div=%" PRIu64
-		" flash=%" PRIu64 "\n",
+		" flash=%" PRIu64 " imiss=%" PRIu64 " dmiss=%" PRIu64
+		" ilines=%" PRIu64 " dlines=%" PRIu64 "\n",
 		g.seq, t->cycles, t->min, t->max, t->insns, t->divides,
-		t->flash_stalls);
+		t->flash_stalls, t->imiss, t->dmiss, t->ilines, t->dlines);
 	fflush(g.out);
 }
 
@@ -346,6 +352,7 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	}
 	free(g.slots);
 	g.slots = NULL;
+	cm4_done(&g.model);
 }
 
 static int parse_u32(const char *s, uint32_t *v)
@@ -415,6 +422,10 @@ static int parse_arg(const char *arg, struct cm4_config *c, const char **out)
 		*out = v;
 		return *v != '\0' ? 0 : -1;
 	}
+	if (KEY("profile")) {
+		return g.profile == cm4_memsys_find(v) ? 0
+						       : -1; /* first pass */
+	}
 	if (KEY("ws")) {
 		if (parse_u32(v, &x) != 0 || x > MAX_WS) {
 			return -1;
@@ -454,6 +465,20 @@ static int parse_arg(const char *arg, struct cm4_config *c, const char **out)
 	return -1;
 }
 
+/* "64x16/64" (lines x bytes / ways), "unbounded x16", "none". */
+static void geom(char *buf, size_t len, const struct cm4_cache_geom *c,
+		 unsigned line_shift)
+{
+	if (c->lines == 0) {
+		snprintf(buf, len, "none");
+	} else if (c->lines == CM4_CACHE_UNBOUNDED) {
+		snprintf(buf, len, "unboundedx%u", 1u << line_shift);
+	} else {
+		snprintf(buf, len, "%ux%u/%u", c->lines, 1u << line_shift,
+			 c->ways);
+	}
+}
+
 EMU_EXPORT int qemu_plugin_version = EMU_QEMU_PLUGIN_VERSION;
 
 EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
@@ -461,6 +486,7 @@ EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 {
 	struct cm4_config cfg;
 	const char *out = NULL;
+	char icache[32], dcache[32];
 	int i;
 
 	memset(&g, 0, sizeof(g));
@@ -471,11 +497,27 @@ EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 		say("needs qemu-system-arm (Arm system emulation)", "");
 		return -1;
 	}
+	/* The profile first, so that ws= and art= override it wherever
+	 * they stand. */
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		a += strncmp(a, "arg=", 4) == 0 ? 4 : 0;
+		if (strncmp(a, "profile=", 8) != 0) {
+			continue;
+		}
+		g.profile = cm4_memsys_find(a + 8);
+		if (g.profile == NULL) {
+			say("unknown memory-system profile: ", a + 8);
+			return -1;
+		}
+		cm4_config_memsys(&cfg, g.profile);
+	}
 	for (i = 0; i < argc; i++) {
 		if (parse_arg(argv[i], &cfg, &out) != 0) {
-			say("bad argument (expected out=PATH ws=N art=on|off "
-			    "agu=on|off pimm=|preg=|pload=1..3 counter=ADDR "
-			    "range=LO-HI mode=tb|insn): ",
+			say("bad argument (expected out=PATH profile=NAME ws=N "
+			    "art=on|off agu=on|off pimm=|preg=|pload=1..3 "
+			    "counter=ADDR range=LO-HI mode=tb|insn): ",
 			    argv[i]);
 			return -1;
 		}
@@ -489,15 +531,26 @@ EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 		say("cannot open the record file: ", strerror(errno));
 		return -1;
 	}
-	cm4_init(&g.model, &cfg);
+	if (cm4_init(&g.model, &cfg) != 0) {
+		cm4_done(&g.model);
+		fclose(g.out);
+		say("out of memory", "");
+		return -1;
+	}
+	geom(icache, sizeof(icache), &cfg.icache, cfg.line_shift);
+	geom(dcache, sizeof(dcache), &cfg.dcache, cfg.line_shift);
 	fprintf(g.out,
 		"# hilrun-cyclemodel 1 ws=%u art=%s agu=%s p=%u/%u/%u "
 		"counter=0x%08" PRIx32 " range=0x%08" PRIx32 "-0x%08" PRIx32
-		" api=%d-%d mode=%s\n",
+		" api=%d-%d mode=%s profile=%s line=%u prefetch=%s icache=%s"
+		" dcache=%s\n",
 		cfg.ws, cfg.art ? "on" : "off", cfg.agu_stall ? "on" : "off",
 		cfg.p_imm, cfg.p_reg, cfg.p_load, g.counter, g.range_lo,
 		g.range_hi, info->version.min, info->version.cur,
-		g.per_insn ? "insn" : "tb");
+		g.per_insn ? "insn" : "tb",
+		g.profile != NULL ? g.profile->name : "default",
+		1u << cfg.line_shift, cfg.prefetch ? "on" : "off", icache,
+		dcache);
 	fflush(g.out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);

@@ -201,7 +201,11 @@ static void decode32_ldst_multi(unsigned hw1, unsigned hw2,
 	}
 }
 
-/* A5.3.4: branches and miscellaneous control. */
+/*
+ * A5.3.4: branches and miscellaneous control. op1 is hw2[14:12], and its
+ * middle bit is "x" in every row of the table: for B<c>.W it is J1, set in
+ * every backward branch (the sign bits of the offset).
+ */
 static void decode32_branch(unsigned hw1, unsigned hw2, struct thumb_insn *d)
 {
 	unsigned op1 = FIELD(hw2, 12, 3);
@@ -213,8 +217,11 @@ static void decode32_branch(unsigned hw1, unsigned hw2, struct thumb_insn *d)
 		}
 		return;
 	}
-	if (op1 != 0) {
-		return; /* BLX imm, UDF: not on ARMv7-M */
+	if (op1 & 4u) {
+		return; /* 1x0: BLX imm, not on ARMv7-M */
+	}
+	if (op1 == 2u && FIELD(hw1, 4, 7) == 0x7fu) {
+		return; /* UDF.W */
 	}
 	if (FIELD(hw1, 7, 3) != 7u) {
 		d->cls = THUMB_BRANCH_IMM; /* B<c>.W */
