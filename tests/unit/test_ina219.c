@@ -31,15 +31,15 @@ static uint64_t manual_now(void *ctx)
 }
 
 /* A constant load: current_a at bus_v. */
-static void constant(struct ina219_model *m, double bus_v, double current_a)
+static void constant(struct hil_regmodel *m, double bus_v, double current_a)
 {
-	struct ina219_steps st;
+	struct hil_regmodel_steps st;
 
 	memset(&st, 0, sizeof(st));
 	st.bus_v = bus_v;
 	st.idle_a = current_a;
 	st.active_a = current_a;
-	ina219_model_set_steps(m, &st);
+	hil_regmodel_set_steps(m, &st);
 }
 
 static struct hil_i2c_bus *sim_bus(const char *spec)
@@ -210,7 +210,7 @@ static void test_calc_rejects_bad_configs(void **state)
 static void test_read_datasheet_example_registers(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40,shunt=0.002");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -241,7 +241,7 @@ static void test_read_datasheet_example_registers(void **state)
 static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -278,7 +278,7 @@ static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 static void test_overflow_flag_is_an_error_naming_it(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -309,7 +309,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -336,7 +336,7 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 static void test_conversion_ready_follows_the_adc_timing(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct manual_clock clk = {0};
 	struct ina219_config cfg;
 	struct ina219_reading r;
@@ -344,7 +344,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 	uint16_t v;
 
 	(void)state;
-	ina219_model_set_clock(m, manual_now, &clk);
+	hil_regmodel_set_clock(m, manual_now, &clk);
 	constant(m, 3.3, 0.025);
 	ina219_config_default(&cfg);
 	cfg.bus_bits = 9;    /* 84 us */
@@ -390,7 +390,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 static void test_dead_sensor_error_names_address_and_register(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -402,7 +402,7 @@ static void test_dead_sensor_error_names_address_and_register(void **state)
 	(void)state;
 	ina219_config_default(&cfg);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
-	ina219_model_set_dead_after(m, 1);
+	hil_regmodel_set_dead_after(m, 1);
 	assert_int_equal(ina219_reg_read(dev, INA219_REG_CAL, &v), HIL_OK);
 	assert_int_equal(v, 4096);
 	ut_capture_begin(&c);
@@ -445,60 +445,60 @@ static void test_open_at_wrong_address_fails_naming_it(void **state)
 
 static void test_model_reset_bit_restores_power_on_values(void **state)
 {
-	struct ina219_model *m = ina219_model_new(0x40, 0.1);
+	struct hil_regmodel *m = ina219_model_new(0x40, 0.1);
 	const uint8_t cal[3] = {0x05, 0x12, 0x34}, cfg[3] = {0x00, 0x01, 0x9F},
 		      rst[3] = {0x00, 0x80, 0x00};
 	size_t i;
 
 	(void)state;
 	assert_non_null(m);
-	assert_int_equal(ina219_model_peek(m, 0x00), 0x399F);
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
+	assert_int_equal(hil_regmodel_peek(m, 0x00), 0x399F);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(ina219_model_i2c_write(m, cal[i]), 1);
+		assert_int_equal(hil_regmodel_i2c_write(m, cal[i]), 1);
 	}
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
 	for (i = 0; i < 3; i++) {
-		ina219_model_i2c_write(m, cfg[i]);
+		hil_regmodel_i2c_write(m, cfg[i]);
 	}
-	ina219_model_i2c_stop(m);
-	assert_int_equal(ina219_model_peek(m, 0x05), 0x1234);
-	assert_int_equal(ina219_model_peek(m, 0x00), 0x019F);
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
+	hil_regmodel_i2c_stop(m);
+	assert_int_equal(hil_regmodel_peek(m, 0x05), 0x1234);
+	assert_int_equal(hil_regmodel_peek(m, 0x00), 0x019F);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
 	for (i = 0; i < 3; i++) {
-		ina219_model_i2c_write(m, rst[i]);
+		hil_regmodel_i2c_write(m, rst[i]);
 	}
-	ina219_model_i2c_stop(m);
-	assert_int_equal(ina219_model_peek(m, 0x00), 0x399F); /* RST clears */
-	assert_int_equal(ina219_model_peek(m, 0x05), 0);
+	hil_regmodel_i2c_stop(m);
+	assert_int_equal(hil_regmodel_peek(m, 0x00), 0x399F); /* RST clears */
+	assert_int_equal(hil_regmodel_peek(m, 0x05), 0);
 	/* Not its address: no ACK. */
-	assert_int_equal(ina219_model_i2c_start(m, 0x82), 0);
-	ina219_model_free(m);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x82), 0);
+	hil_regmodel_free(m);
 }
 
 static void test_model_clips_shunt_to_the_pga_range(void **state)
 {
-	struct ina219_model *m = ina219_model_new(0x40, 0.1);
+	struct hil_regmodel *m = ina219_model_new(0x40, 0.1);
 	struct manual_clock clk = {0};
 	const uint8_t pga2[3] = {0x00, 0x29, 0x9F}; /* 32 V, /2, 12 bit */
 
 	(void)state;
-	ina219_model_set_clock(m, manual_now, &clk);
+	hil_regmodel_set_clock(m, manual_now, &clk);
 	constant(m, 40.0, 1.0); /* 100 mV, 40 V */
 	clk.us = 1064;
-	assert_int_equal((int16_t)ina219_model_peek(m, 0x01), 10000);
-	assert_int_equal(ina219_model_peek(m, 0x02) >> 3, 8000); /* 32 V */
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
-	ina219_model_i2c_write(m, pga2[0]);
-	ina219_model_i2c_write(m, pga2[1]);
-	ina219_model_i2c_write(m, pga2[2]);
-	ina219_model_i2c_stop(m);
+	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), 10000);
+	assert_int_equal(hil_regmodel_peek(m, 0x02) >> 3, 8000); /* 32 V */
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
+	hil_regmodel_i2c_write(m, pga2[0]);
+	hil_regmodel_i2c_write(m, pga2[1]);
+	hil_regmodel_i2c_write(m, pga2[2]);
+	hil_regmodel_i2c_stop(m);
 	clk.us += 1064;
-	assert_int_equal((int16_t)ina219_model_peek(m, 0x01), 8000); /* 80 mV */
+	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), 8000); /* 80 mV */
 	constant(m, 3.3, -1.0);
 	clk.us += 1064;
-	assert_int_equal((int16_t)ina219_model_peek(m, 0x01), -8000);
-	ina219_model_free(m);
+	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), -8000);
+	hil_regmodel_free(m);
 }
 
 static void test_sim_spec_options(void **state)
@@ -514,7 +514,7 @@ static void test_sim_spec_options(void **state)
 					    "bus_v=5,idle_ma=1,active_ma=2,"
 					    "active=0-10:20-30,dead_after=7"),
 			 HIL_OK);
-	assert_int_equal(ina219_model_addr(hil_i2c_sim_model(bus, "ina219")),
+	assert_int_equal(hil_regmodel_addr(hil_i2c_sim_model(bus, "ina219")),
 			 0x45);
 	assert_string_equal(hil_i2c_type(bus), "sim");
 	hil_i2c_close(bus);

@@ -210,8 +210,8 @@ const struct hil_i2c_sim_chip *hil_i2c_sim_chip(struct hil_i2c_bus *bus);
 
 /**
  * The model behind a "sim:" bus, for tests to set its clock, its waveform
- * or make it die (cast to the chip's model: struct ina219_model * for
- * "ina219"). Borrowed: valid until hil_i2c_close().
+ * or make it die (the chip's model: a struct hil_regmodel * for "ina219"
+ * and "ina226"). Borrowed: valid until hil_i2c_close().
  * @param chip the chip expected ("ina219"), or NULL for whichever it is.
  * @return NULL if bus is not a sim bus or hosts another chip.
  */

@@ -244,67 +244,11 @@ static void source(void *dev, struct hil_sensor_source *src)
 
 static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
 {
-	struct ina219_model *m = ina219_model_new(addr, o->shunt_ohm);
-	struct ina219_steps st;
-	size_t k;
-
-	if (m == NULL) {
-		return NULL;
-	}
-	memset(&st, 0, sizeof(st));
-	st.bus_v = o->bus_v;
-	st.idle_a = o->idle_a;
-	st.active_a = o->active_a;
-	for (k = 0; k < o->n && k < INA219_STEPS_MAX; k++) {
-		st.win[k].start_us = o->win[k].start_us;
-		st.win[k].end_us = o->win[k].end_us;
-	}
-	st.n = k;
-	ina219_model_set_steps(m, &st);
-	ina219_model_set_dead_after(m, o->dead_after);
-	return m;
+	return hil_regmodel_sim_setup(ina219_model_new(addr, o->shunt_ohm), o);
 }
 
-static void sim_destroy(void *m)
-{
-	ina219_model_free(m);
-}
-
-static int sim_start(void *m, uint8_t addr_rw)
-{
-	return ina219_model_i2c_start(m, addr_rw);
-}
-
-static int sim_write(void *m, uint8_t byte)
-{
-	return ina219_model_i2c_write(m, byte);
-}
-
-static uint8_t sim_read(void *m)
-{
-	return ina219_model_i2c_read(m);
-}
-
-static void sim_stop(void *m)
-{
-	ina219_model_i2c_stop(m);
-}
-
-static int sim_load(void *m, int on)
-{
-	return ina219_model_load(m, on);
-}
-
-static const struct hil_i2c_sim_chip sim = {
-	.name = "ina219",
-	.create = sim_create,
-	.destroy = sim_destroy,
-	.start = sim_start,
-	.write = sim_write,
-	.read = sim_read,
-	.stop = sim_stop,
-	.load = sim_load,
-};
+static const struct hil_i2c_sim_chip sim =
+	HIL_REGMODEL_SIM_CHIP("ina219", sim_create);
 
 const struct hil_sensor_driver hil_sensor_ina219 = {
 	.name = "ina219",

@@ -248,68 +248,11 @@ static int probe(struct hil_i2c_bus *bus, uint8_t addr, uint16_t value,
 
 static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
 {
-	struct ina226_model *m = ina226_model_new(addr, o->shunt_ohm);
-	struct ina226_steps st;
-	size_t k;
-
-	if (m == NULL) {
-		return NULL;
-	}
-	ina226_model_set_clock_host(m);
-	memset(&st, 0, sizeof(st));
-	st.bus_v = o->bus_v;
-	st.idle_a = o->idle_a;
-	st.active_a = o->active_a;
-	for (k = 0; k < o->n && k < INA226_STEPS_MAX; k++) {
-		st.win[k].start_us = o->win[k].start_us;
-		st.win[k].end_us = o->win[k].end_us;
-	}
-	st.n = k;
-	ina226_model_set_steps(m, &st);
-	ina226_model_set_dead_after(m, o->dead_after);
-	return m;
+	return hil_regmodel_sim_setup(ina226_model_new(addr, o->shunt_ohm), o);
 }
 
-static void sim_destroy(void *m)
-{
-	ina226_model_free(m);
-}
-
-static int sim_start(void *m, uint8_t addr_rw)
-{
-	return ina226_model_i2c_start(m, addr_rw);
-}
-
-static int sim_write(void *m, uint8_t byte)
-{
-	return ina226_model_i2c_write(m, byte);
-}
-
-static uint8_t sim_read(void *m)
-{
-	return ina226_model_i2c_read(m);
-}
-
-static void sim_stop(void *m)
-{
-	ina226_model_i2c_stop(m);
-}
-
-static int sim_load(void *m, int on)
-{
-	return ina226_model_load(m, on);
-}
-
-static const struct hil_i2c_sim_chip sim = {
-	.name = "ina226",
-	.create = sim_create,
-	.destroy = sim_destroy,
-	.start = sim_start,
-	.write = sim_write,
-	.read = sim_read,
-	.stop = sim_stop,
-	.load = sim_load,
-};
+static const struct hil_i2c_sim_chip sim =
+	HIL_REGMODEL_SIM_CHIP("ina226", sim_create);
 
 const struct hil_sensor_driver hil_sensor_ina226 = {
 	.name = "ina226",
