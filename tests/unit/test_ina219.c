@@ -62,7 +62,7 @@ static struct hil_i2c_bus *sim_bus(const char *spec)
 static void test_calc_matches_datasheet_example(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -100,7 +100,7 @@ static void test_calc_matches_datasheet_example(void **state)
 static void test_calc_0p1_ohm_3p2_a(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -128,7 +128,7 @@ static void test_calc_0p1_ohm_3p2_a(void **state)
 static void test_calc_0p1_ohm_0p4_a(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -148,7 +148,7 @@ static void test_calc_0p1_ohm_0p4_a(void **state)
 static void test_calc_adc_settings_and_timing(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -176,7 +176,7 @@ static void test_calc_adc_settings_and_timing(void **state)
 static void test_calc_rejects_bad_configs(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -353,7 +353,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 	/* Time stands still: no conversion, the bounded wait gives up. */
 	assert_int_equal(ina219_wait_ready(dev, 20), HIL_ERR_TIMEOUT);
 	clk.us += 532 + 84 - 1;
-	assert_int_equal(ina219_reg_read(dev, INA219_REG_BUS, &v), HIL_OK);
+	assert_int_equal(ina219_reg_read(dev, INA2XX_REG_BUS, &v), HIL_OK);
 	assert_int_equal(v & 2u, 0);
 	clk.us += 1;
 	assert_int_equal(ina219_wait_ready(dev, 20), HIL_OK);
@@ -361,7 +361,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 	assert_int_equal(ina219_read(dev, &r), HIL_OK);
 	assert_int_equal(r.cnvr, 1);
 	assert_int_equal(r.bus_mv, 3300);
-	assert_int_equal(ina219_reg_read(dev, INA219_REG_BUS, &v), HIL_OK);
+	assert_int_equal(ina219_reg_read(dev, INA2XX_REG_BUS, &v), HIL_OK);
 	assert_int_equal(v & 2u, 0);
 	clk.us += 616;
 	assert_int_equal(ina219_wait_ready(dev, 20), HIL_OK);
@@ -403,10 +403,10 @@ static void test_dead_sensor_error_names_address_and_register(void **state)
 	ina219_config_default(&cfg);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	hil_regmodel_set_dead_after(m, 1);
-	assert_int_equal(ina219_reg_read(dev, INA219_REG_CAL, &v), HIL_OK);
+	assert_int_equal(ina219_reg_read(dev, INA2XX_REG_CAL, &v), HIL_OK);
 	assert_int_equal(v, 4096);
 	ut_capture_begin(&c);
-	ret = ina219_reg_read(dev, INA219_REG_BUS, &v);
+	ret = ina219_reg_read(dev, INA2XX_REG_BUS, &v);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "0x40"));

@@ -225,7 +225,7 @@ static void test_model_write_masks_and_read_only_registers(void **state)
 static void test_calc_matches_datasheet_example(void **state)
 {
 	struct ina226_config cfg;
-	struct ina226_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina226_config_default(&cfg);
@@ -257,7 +257,7 @@ static void test_calc_matches_datasheet_example(void **state)
 static void test_calc_rounds_cal_and_recomputes_the_lsb(void **state)
 {
 	struct ina226_config cfg;
-	struct ina226_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina226_config_default(&cfg);
@@ -279,7 +279,7 @@ static void test_calc_rounds_cal_and_recomputes_the_lsb(void **state)
 static void test_calc_refuses_what_does_not_fit(void **state)
 {
 	struct ina226_config cfg;
-	struct ina226_setup su;
+	struct ina2xx_setup su;
 	struct ut_capture c;
 	char log[4096];
 	int ret;
@@ -344,7 +344,7 @@ static void test_every_avg_and_ct_code_timing(void **state)
 {
 	struct hil_regmodel *m = ina226_model_new(0x40, 0.1);
 	struct ina226_config cfg;
-	struct ina226_setup su;
+	struct ina2xx_setup su;
 	unsigned a, c;
 
 	(void)state;
@@ -662,7 +662,7 @@ static void test_read_known_waveform_within_one_lsb(void **state)
 	struct hil_i2c_bus *bus = model_bus(0.1, &m);
 	struct ina226_config cfg;
 	struct ina226_reading r;
-	const struct ina226_setup *su;
+	const struct ina2xx_setup *su;
 	struct ina226 *dev;
 	unsigned n;
 
@@ -957,7 +957,7 @@ static void test_dead_sensor_mid_read_gives_an_error_not_a_number(void **state)
 	assert_non_null(strstr(log, "INA226 at 0x40"));
 	assert_non_null(strstr(log, "0x06 (mask/enable), 0x02 (bus voltage)"));
 	ut_capture_begin(&c);
-	ret = ina226_reg_read(dev, INA226_REG_CURRENT, &v);
+	ret = ina226_reg_read(dev, INA2XX_REG_CURRENT, &v);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "register 0x04 (current)"));

@@ -109,6 +109,13 @@ const struct hil_sensor_driver *const *hil_sensor_all(void);
 int hil_sensor_names(char *buf, size_t len);
 
 /**
+ * Where a check() reports a range the chip cannot measure (the largest
+ * current through the shunt): sensor.max_current_a, else sensor.shunt_ohm,
+ * else the section s itself.
+ */
+const cJSON *hil_sensor_range_at(const cJSON *s);
+
+/**
  * The current LSB for a chip whose calibration register holds
  * cal_num / (LSB x shunt_ohm), at most cal_max: 0 (the chip driver's own
  * choice: max_current_a / 2^15 rounded up to 1, 2 or 5 x 10^n) when that

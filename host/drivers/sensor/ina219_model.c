@@ -159,17 +159,17 @@ static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
 	const struct ina219_regs *r = hil_regmodel_regs(m);
 
 	switch (reg) {
-	case INA219_REG_CONFIG:
+	case INA2XX_REG_CONFIG:
 		return r->config;
-	case INA219_REG_SHUNT:
+	case INA2XX_REG_SHUNT:
 		return (uint16_t)r->shunt;
-	case INA219_REG_BUS:
+	case INA2XX_REG_BUS:
 		return (uint16_t)(r->bus << 3 | r->cnvr << 1 | r->ovf);
-	case INA219_REG_POWER:
+	case INA2XX_REG_POWER:
 		return r->power;
-	case INA219_REG_CURRENT:
+	case INA2XX_REG_CURRENT:
 		return (uint16_t)r->current;
-	case INA219_REG_CAL:
+	case INA2XX_REG_CAL:
 		return r->cal;
 	default:
 		return 0;
@@ -181,7 +181,7 @@ static uint16_t reg_read(struct hil_regmodel *m, uint8_t reg)
 	struct ina219_regs *r = hil_regmodel_regs(m);
 	uint16_t v = reg_peek(m, reg);
 
-	if (reg == INA219_REG_POWER) {
+	if (reg == INA2XX_REG_POWER) {
 		r->cnvr = 0; /* reading power clears CNVR */
 	}
 	return v;
@@ -192,7 +192,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 	struct ina219_regs *r = hil_regmodel_regs(m);
 	unsigned mode;
 
-	if (reg == INA219_REG_CONFIG) {
+	if (reg == INA2XX_REG_CONFIG) {
 		hil_regmodel_update(m);
 		if (v & CONFIG_RST) {
 			reset(m);
@@ -205,7 +205,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 			r->cnvr = 0;
 			hil_regmodel_restart(m);
 		}
-	} else if (reg == INA219_REG_CAL) {
+	} else if (reg == INA2XX_REG_CAL) {
 		r->cal = v & CAL_WMASK;
 	}
 	/* 01h..04h are read-only: writes are ignored. */

@@ -11,6 +11,7 @@
 #include "driver.h"
 #include "ina219.h"
 #include "ina219_model.h"
+#include "ina2xx_sensor.h"
 
 /* Largest calibration value the register holds with bit 0 clear. */
 #define CAL_MAX 65534.0
@@ -94,26 +95,20 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
 	 */
 	vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
 	fs = 0.04 * (cfg->sensor.pga_div != 0 ? cfg->sensor.pga_div : 8u);
-	if (vmax > fs * (1.0 + 1e-9)) {
-		at = hil_jsonld_member(s, "max_current_a");
-		if (at == NULL) {
-			at = hil_jsonld_member(s, "shunt_ohm");
-		}
-		if (cfg->sensor.pga_div != 0) {
-			return hil_jsonld_fail(
-				ld, at != NULL ? at : s,
-				"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the +-%g mV that sensor.pga_div %u measures",
-				cfg->sensor.max_current_a,
-				cfg->sensor.shunt_ohm, vmax * 1e3, fs * 1e3,
-				cfg->sensor.pga_div);
-		}
-		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
-			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
-			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
-			vmax * 1e3);
+	if (!(vmax > fs * (1.0 + 1e-9))) {
+		return HIL_OK;
 	}
-	return HIL_OK;
+	if (cfg->sensor.pga_div != 0) {
+		return hil_jsonld_fail(
+			ld, hil_sensor_range_at(s),
+			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the +-%g mV that sensor.pga_div %u measures",
+			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
+			vmax * 1e3, fs * 1e3, cfg->sensor.pga_div);
+	}
+	return hil_jsonld_fail(
+		ld, hil_sensor_range_at(s),
+		"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+		cfg->sensor.max_current_a, cfg->sensor.shunt_ohm, vmax * 1e3);
 }
 
 /* ---- the chip ---- */
@@ -149,7 +144,7 @@ static void driver_config(const struct hil_config *cfg,
 static int settings(const struct hil_config *cfg, char *err, size_t errlen)
 {
 	struct ina219_config ic;
-	struct ina219_setup st;
+	struct ina2xx_setup st;
 
 	driver_config(cfg, &ic);
 	if (ina219_calc(&ic, &st) != HIL_OK) {
@@ -185,18 +180,10 @@ static void close_chip(void *dev)
 static void describe(const void *dev, const struct hil_config *cfg,
 		     struct hil_sensor_info *i)
 {
-	const struct ina219_setup *st = ina219_get_setup(dev);
-
-	i->config_reg = st->config;
-	i->cal_reg = st->cal;
-	i->current_lsb_a = st->eff_lsb_a;
-	i->power_lsb_w = st->power_lsb_w;
-	i->shunt_range_v = st->shunt_range_v;
+	ina2xx_sensor_describe(ina219_get_setup(dev), cfg, i);
 	i->bus_range_v = cfg->sensor.bus_range_v;
 	i->adc_bits = cfg->sensor.adc_bits;
-	i->averages = cfg->sensor.averages;
 	i->conversion_us = ina219_adc_us(i->adc_bits, 1); /* one sample */
-	i->cycle_us = st->cycle_us;
 }
 
 static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
@@ -212,32 +199,25 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 			i->cycle_us);
 }
 
+/* The sampler's reading: bus and shunt in the INA219's mV and uV. */
 static int sample(void *dev, struct hil_sensor_sample *out)
 {
 	struct ina219_reading r;
-	int ret;
+	int ret = ina219_sample(dev, &r);
 
 	memset(out, 0, sizeof(*out));
-	ret = ina219_sample(dev, &r);
-	if (ret != HIL_OK) {
-		return ret;
+	if (ret == HIL_OK) {
+		out->bus_mv = r.bus_mv;
+		out->shunt_uv = r.shunt_uv;
+		out->cnvr = r.cnvr;
+		out->overflow = r.out_of_range;
 	}
-	out->bus_mv = r.bus_mv;
-	out->shunt_uv = r.shunt_uv;
-	out->cnvr = r.cnvr;
-	out->overflow = r.out_of_range;
-	return HIL_OK;
+	return ret;
 }
 
 static void source(void *dev, struct hil_sensor_source *src)
 {
-	const struct ina219_setup *st = ina219_get_setup(dev);
-
-	src->dev = dev;
-	src->sample = sample;
-	src->shunt_ohm = ina219_shunt_ohm(dev);
-	src->cycle_us = st->cycle_us;
-	src->continuous = (st->config & 7u) == INA219_MODE_BOTH_CONTINUOUS;
+	ina2xx_sensor_source(ina219_get_setup(dev), dev, sample, src);
 }
 
 /* ---- the simulated twin (ina219_model.c) on the sim bus ---- */
@@ -256,7 +236,7 @@ const struct hil_sensor_driver hil_sensor_ina219 = {
 	/* A0 and A1 each strap to GND, VS+, SDA or SCL (SBOS448 Table 1). */
 	.addr_min = 0x40,
 	.addr_max = 0x4F,
-	.contact_reg = INA219_REG_CONFIG,
+	.contact_reg = INA2XX_REG_CONFIG,
 	.contact_por = 0x399F, /* SBOS448 section 8.6.2.1 */
 	.contact_name = "configuration",
 	.keys = keys,

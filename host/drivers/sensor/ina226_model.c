@@ -219,17 +219,17 @@ static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
 	const struct ina226_regs *r = hil_regmodel_regs(m);
 
 	switch (reg) {
-	case INA226_REG_CONFIG:
+	case INA2XX_REG_CONFIG:
 		return r->config;
-	case INA226_REG_SHUNT:
+	case INA2XX_REG_SHUNT:
 		return (uint16_t)r->shunt;
-	case INA226_REG_BUS:
+	case INA2XX_REG_BUS:
 		return r->bus;
-	case INA226_REG_POWER:
+	case INA2XX_REG_POWER:
 		return r->power;
-	case INA226_REG_CURRENT:
+	case INA2XX_REG_CURRENT:
 		return (uint16_t)r->current;
-	case INA226_REG_CAL:
+	case INA2XX_REG_CAL:
 		return r->cal;
 	case INA226_REG_MASK:
 		return (uint16_t)(r->mask | (r->aff ? INA226_ME_AFF : 0u) |
@@ -270,7 +270,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 	/* Cycles that ended before this write used the old settings. */
 	hil_regmodel_update(m);
 	switch (reg) {
-	case INA226_REG_CONFIG:
+	case INA2XX_REG_CONFIG:
 		if (v & CONFIG_RST) {
 			reset(m);
 			break;
@@ -284,7 +284,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 		}
 		hil_regmodel_restart(m);
 		break;
-	case INA226_REG_CAL:
+	case INA2XX_REG_CAL:
 		r->cal = v & CAL_WMASK;
 		break;
 	case INA226_REG_MASK:

@@ -11,6 +11,7 @@
 #include "driver.h"
 #include "ina226.h"
 #include "ina226_model.h"
+#include "ina2xx_sensor.h"
 
 #define CAL_MAX	      32767.0 /* the calibration register's 15 bits */
 #define SHUNT_FS_V    0.08192 /* 7FFFh x 2.5 uV */
@@ -73,20 +74,14 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
 		 const struct hil_config *cfg)
 {
 	double vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
-	const cJSON *at;
 
-	if (vmax > SHUNT_FS_V * (1.0 + 1e-9)) {
-		at = hil_jsonld_member(s, "max_current_a");
-		if (at == NULL) {
-			at = hil_jsonld_member(s, "shunt_ohm");
-		}
-		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
-			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)",
-			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
-			vmax * 1e3);
+	if (!(vmax > SHUNT_FS_V * (1.0 + 1e-9))) {
+		return HIL_OK;
 	}
-	return HIL_OK;
+	return hil_jsonld_fail(
+		ld, hil_sensor_range_at(s),
+		"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)",
+		cfg->sensor.max_current_a, cfg->sensor.shunt_ohm, vmax * 1e3);
 }
 
 /* ---- the chip ---- */
@@ -115,7 +110,7 @@ static void driver_config(const struct hil_config *cfg,
 static int settings(const struct hil_config *cfg, char *err, size_t errlen)
 {
 	struct ina226_config ic;
-	struct ina226_setup st;
+	struct ina2xx_setup st;
 
 	driver_config(cfg, &ic);
 	if (ina226_calc(&ic, &st) != HIL_OK) {
@@ -151,18 +146,10 @@ static void close_chip(void *dev)
 static void describe(const void *dev, const struct hil_config *cfg,
 		     struct hil_sensor_info *i)
 {
-	const struct ina226_setup *st = ina226_get_setup(dev);
-
-	i->config_reg = st->config;
-	i->cal_reg = st->cal;
-	i->current_lsb_a = st->eff_lsb_a;
-	i->power_lsb_w = st->power_lsb_w;
-	i->shunt_range_v = SHUNT_FS_V;
+	ina2xx_sensor_describe(ina226_get_setup(dev), cfg, i);
 	i->bus_range_v = BUS_RANGE_V;
 	i->adc_bits = ADC_BITS;
-	i->averages = cfg->sensor.averages;
 	i->conversion_us = conversion_us(cfg);
-	i->cycle_us = st->cycle_us;
 }
 
 static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
@@ -177,32 +164,25 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 			i->averages, i->cycle_us);
 }
 
+/* The sampler's reading: the INA226's uV and nV in mV and uV. */
 static int sample(void *dev, struct hil_sensor_sample *out)
 {
 	struct ina226_reading r;
-	int ret;
+	int ret = ina226_sample(dev, &r);
 
 	memset(out, 0, sizeof(*out));
-	ret = ina226_sample(dev, &r);
-	if (ret != HIL_OK) {
-		return ret;
+	if (ret == HIL_OK) {
+		out->bus_mv = r.bus_uv / 1000.0;
+		out->shunt_uv = r.shunt_nv / 1000.0;
+		out->cnvr = r.cnvr;
+		out->overflow = r.out_of_range;
 	}
-	out->bus_mv = r.bus_uv / 1000.0;
-	out->shunt_uv = r.shunt_nv / 1000.0;
-	out->cnvr = r.cnvr;
-	out->overflow = r.out_of_range;
-	return HIL_OK;
+	return ret;
 }
 
 static void source(void *dev, struct hil_sensor_source *src)
 {
-	const struct ina226_setup *st = ina226_get_setup(dev);
-
-	src->dev = dev;
-	src->sample = sample;
-	src->shunt_ohm = ina226_shunt_ohm(dev);
-	src->cycle_us = st->cycle_us;
-	src->continuous = (st->config & 7u) == INA226_MODE_BOTH_CONTINUOUS;
+	ina2xx_sensor_source(ina226_get_setup(dev), dev, sample, src);
 }
 
 static int read_id(struct hil_i2c_bus *bus, uint8_t addr, uint8_t reg,
@@ -260,7 +240,7 @@ const struct hil_sensor_driver hil_sensor_ina226 = {
 	/* A0 and A1 each strap to GND, VS, SDA or SCL (SBOS547B Table 6-2). */
 	.addr_min = 0x40,
 	.addr_max = 0x4F,
-	.contact_reg = INA226_REG_CONFIG,
+	.contact_reg = INA2XX_REG_CONFIG,
 	.contact_por = 0x4127, /* SBOS547 Table 7-1 */
 	.contact_name = "configuration",
 	.keys = keys,

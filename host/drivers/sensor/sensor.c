@@ -4,7 +4,6 @@
 
 #include "sensor.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
 #include "util/log.h"
+#include "util/util.h"
 #include "driver.h"
 
 struct hil_sensor {
@@ -43,19 +43,14 @@ int hil_sensor_configured(const struct hil_config *cfg)
 	       strcmp(cfg->sensor.type, "none") != 0;
 }
 
-/* Smallest 1, 2 or 5 x 10^n not below x (the datasheet's round LSB). */
-static double round_up_125(double x)
+const cJSON *hil_sensor_range_at(const cJSON *s)
 {
-	static const double m[] = {1.0, 2.0, 5.0, 10.0};
-	double d = pow(10.0, floor(log10(x)));
-	size_t i;
+	const cJSON *at = hil_jsonld_member(s, "max_current_a");
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		if (m[i] * d >= x * (1.0 - 1e-12)) {
-			return m[i] * d;
-		}
+	if (at == NULL) {
+		at = hil_jsonld_member(s, "shunt_ohm");
 	}
-	return 10.0 * d;
+	return at != NULL ? at : s;
 }
 
 double hil_sensor_fit_lsb(double max_current_a, double shunt_ohm,
@@ -66,11 +61,11 @@ double hil_sensor_fit_lsb(double max_current_a, double shunt_ohm,
 	if (!(shunt_ohm > 0.0) || !(max_current_a > 0.0)) {
 		return 0.0; /* the chip driver says what is wrong */
 	}
-	lsb = round_up_125(max_current_a / 32768.0);
+	lsb = hil_round_125(max_current_a / 32768.0);
 	if (cal_num / (lsb * shunt_ohm) <= cal_max) {
 		return 0.0;
 	}
-	floor_lsb = round_up_125(cal_num / (cal_max * shunt_ohm));
+	floor_lsb = hil_round_125(cal_num / (cal_max * shunt_ohm));
 	hil_dbg("current LSB %g A would need a calibration value above %.0f: "
 		"using %g A",
 		lsb, cal_max, floor_lsb);
