@@ -144,14 +144,12 @@ static void latch(struct hil_regmodel *m, double t0)
 	r->cnvr = 1;
 }
 
-/* Power-on: every register 0 but the configuration. */
+/* At power-on every register is 0 but the configuration. */
 static void reset(struct hil_regmodel *m)
 {
 	struct ina219_regs *r = hil_regmodel_regs(m);
 
-	memset(r, 0, sizeof(*r));
 	r->config = CONFIG_POR;
-	hil_regmodel_restart(m);
 }
 
 static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
@@ -176,15 +174,14 @@ static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
 	}
 }
 
-static uint16_t reg_read(struct hil_regmodel *m, uint8_t reg)
+/* Reading the power register clears CNVR. */
+static void reg_read(struct hil_regmodel *m, uint8_t reg)
 {
 	struct ina219_regs *r = hil_regmodel_regs(m);
-	uint16_t v = reg_peek(m, reg);
 
 	if (reg == INA2XX_REG_POWER) {
-		r->cnvr = 0; /* reading power clears CNVR */
+		r->cnvr = 0;
 	}
-	return v;
 }
 
 static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
@@ -195,7 +192,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 	if (reg == INA2XX_REG_CONFIG) {
 		hil_regmodel_update(m);
 		if (v & CONFIG_RST) {
-			reset(m);
+			hil_regmodel_power_on(m);
 			return;
 		}
 		r->config = v & CONFIG_WMASK;
@@ -211,7 +208,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 	/* 01h..04h are read-only: writes are ignored. */
 }
 
-static const struct hil_regmodel_chip chip = {
+const struct hil_regmodel_chip ina219_model_chip = {
 	.name = "INA219",
 	.regs_size = sizeof(struct ina219_regs),
 	.whole_us = 1,
@@ -225,7 +222,8 @@ static const struct hil_regmodel_chip chip = {
 
 struct hil_regmodel *ina219_model_new(uint8_t addr, double shunt_ohm)
 {
-	struct hil_regmodel *m = hil_regmodel_new(&chip, addr, shunt_ohm);
+	struct hil_regmodel *m =
+		hil_regmodel_new(&ina219_model_chip, addr, shunt_ohm);
 
 	if (m != NULL) {
 		hil_regmodel_set_clock_host(m);

@@ -43,6 +43,9 @@
  */
 struct hil_regmodel *ina219_model_new(uint8_t addr, double shunt_ohm);
 
+/* Its register behaviour, as the core and the sim bus take it. */
+extern const struct hil_regmodel_chip ina219_model_chip;
+
 /** Nominal ADC time in us for a 4-bit BADC/SADC code (Table 6). */
 unsigned ina219_model_adc_us(unsigned code);
 

@@ -222,13 +222,8 @@ static void source(void *dev, struct hil_sensor_source *src)
 
 /* ---- the simulated twin (ina219_model.c) on the sim bus ---- */
 
-static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
-{
-	return hil_regmodel_sim_setup(ina219_model_new(addr, o->shunt_ohm), o);
-}
-
 static const struct hil_i2c_sim_chip sim =
-	HIL_REGMODEL_SIM_CHIP("ina219", sim_create);
+	HIL_REGMODEL_SIM_CHIP("ina219", &ina219_model_chip);
 
 const struct hil_sensor_driver hil_sensor_ina219 = {
 	.name = "ina219",

@@ -204,14 +204,12 @@ static void latch(struct hil_regmodel *m, double t0)
 	}
 }
 
-/* Power-on: every register 0 but the configuration. */
+/* At power-on every register is 0 but the configuration. */
 static void reset(struct hil_regmodel *m)
 {
 	struct ina226_regs *r = hil_regmodel_regs(m);
 
-	memset(r, 0, sizeof(*r));
 	r->config = CONFIG_POR;
-	hil_regmodel_restart(m);
 }
 
 static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
@@ -246,20 +244,20 @@ static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
 	}
 }
 
-static uint16_t reg_read(struct hil_regmodel *m, uint8_t reg)
+/*
+ * Reading 06h clears CVRF, and AFF when latched (LEN); transparent AFF
+ * follows the conversions instead.
+ */
+static void reg_read(struct hil_regmodel *m, uint8_t reg)
 {
 	struct ina226_regs *r = hil_regmodel_regs(m);
-	uint16_t v = reg_peek(m, reg);
 
 	if (reg == INA226_REG_MASK) {
-		/* Reading 06h clears CVRF, and AFF when latched (LEN);
-		 * transparent AFF follows the conversions instead. */
 		r->cvrf = 0;
 		if (r->mask & INA226_ME_LEN) {
 			r->aff = 0;
 		}
 	}
-	return v;
 }
 
 static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
@@ -272,7 +270,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 	switch (reg) {
 	case INA2XX_REG_CONFIG:
 		if (v & CONFIG_RST) {
-			reset(m);
+			hil_regmodel_power_on(m);
 			break;
 		}
 		r->config = v & CONFIG_WMASK;
@@ -298,7 +296,7 @@ static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 	}
 }
 
-static const struct hil_regmodel_chip chip = {
+const struct hil_regmodel_chip ina226_model_chip = {
 	.name = "INA226",
 	.regs_size = sizeof(struct ina226_regs),
 	.whole_us = 0,
@@ -312,7 +310,7 @@ static const struct hil_regmodel_chip chip = {
 
 struct hil_regmodel *ina226_model_new(uint8_t addr, double shunt_ohm)
 {
-	return hil_regmodel_new(&chip, addr, shunt_ohm);
+	return hil_regmodel_new(&ina226_model_chip, addr, shunt_ohm);
 }
 
 /* From Mask/Enable as a read would return it: the enables and the flags. */

@@ -57,6 +57,9 @@
  */
 struct hil_regmodel *ina226_model_new(uint8_t addr, double shunt_ohm);
 
+/* Its register behaviour, as the core and the sim bus take it. */
+extern const struct hil_regmodel_chip ina226_model_chip;
+
 /**
  * Level of the ALERT pin of m (an ina226_model_new() model): 1 released
  * (pulled up), 0 driven low.

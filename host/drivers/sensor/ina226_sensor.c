@@ -226,13 +226,8 @@ static int probe(struct hil_i2c_bus *bus, uint8_t addr, uint16_t value,
 
 /* ---- the simulated twin (ina226_model.c) on the sim bus ---- */
 
-static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
-{
-	return hil_regmodel_sim_setup(ina226_model_new(addr, o->shunt_ohm), o);
-}
-
 static const struct hil_i2c_sim_chip sim =
-	HIL_REGMODEL_SIM_CHIP("ina226", sim_create);
+	HIL_REGMODEL_SIM_CHIP("ina226", &ina226_model_chip);
 
 const struct hil_sensor_driver hil_sensor_ina226 = {
 	.name = "ina226",

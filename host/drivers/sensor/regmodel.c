@@ -94,6 +94,13 @@ void *hil_regmodel_regs(struct hil_regmodel *m)
 	return m->regs;
 }
 
+void hil_regmodel_power_on(struct hil_regmodel *m)
+{
+	memset(m->regs, 0, m->chip->regs_size);
+	m->chip->reset(m);
+	hil_regmodel_restart(m);
+}
+
 void hil_regmodel_restart(struct hil_regmodel *m)
 {
 	m->mode_start_us = hil_regmodel_time(m);
@@ -175,7 +182,7 @@ struct hil_regmodel *hil_regmodel_new(const struct hil_regmodel_chip *chip,
 	m->steps.active_a = 0.025;
 	m->wave = steps_wave;
 	m->wave_ctx = &m->steps;
-	chip->reset(m);
+	hil_regmodel_power_on(m);
 	return m;
 }
 
@@ -206,7 +213,7 @@ void hil_regmodel_set_clock(struct hil_regmodel *m, hil_regmodel_clock_fn fn,
 	m->clock = fn;
 	m->clock_ctx = ctx;
 	m->internal_us = 0;
-	m->chip->reset(m); /* the time base changed: start over at power-on */
+	hil_regmodel_power_on(m); /* the time base changed: start over */
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -217,7 +224,7 @@ void hil_regmodel_set_clock_host(struct hil_regmodel *m)
 	m->clock = host_us;
 	m->clock_ctx = m;
 	m->internal_us = 0;
-	m->chip->reset(m);
+	hil_regmodel_power_on(m);
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -429,7 +436,10 @@ uint8_t hil_regmodel_i2c_read(struct hil_regmodel *m)
 	if (m->selected && m->rw) {
 		if (m->rcount == 0) {
 			hil_regmodel_update(m);
-			m->latched = m->chip->read(m, m->ptr);
+			m->latched = m->chip->peek(m, m->ptr);
+			if (m->chip->read != NULL) {
+				m->chip->read(m, m->ptr);
+			}
 		}
 		b = (m->rcount % 2 == 0) ? (uint8_t)(m->latched >> 8)
 					 : (uint8_t)m->latched;
@@ -449,9 +459,11 @@ void hil_regmodel_i2c_stop(struct hil_regmodel *m)
 
 /* ---- on the sim bus ---- */
 
-void *hil_regmodel_sim_setup(struct hil_regmodel *m,
-			     const struct hil_i2c_sim_opts *o)
+void *hil_regmodel_sim_create(const struct hil_i2c_sim_chip *chip, uint8_t addr,
+			      const struct hil_i2c_sim_opts *o)
 {
+	struct hil_regmodel *m =
+		hil_regmodel_new(chip->model, addr, o->shunt_ohm);
 	struct hil_regmodel_steps st;
 	size_t k;
 

@@ -64,8 +64,8 @@ struct hil_regmodel_chip {
 	/* The waveform is sampled at whole microseconds (the INA219's model:
 	 * its instants are truncated), else at fractional ones. */
 	int whole_us;
-	/* Power-on values of every register; conversions restart now
-	 * (hil_regmodel_restart()). */
+	/* Power-on values of the registers that are not 0 (the core has
+	 * zeroed the state and restarts the conversions). */
 	void (*reset)(struct hil_regmodel *m);
 	/* One conversion cycle as the chip's oscillator makes it
 	 * (hil_regmodel_scaled()), in us, 0 while it does not convert; *once
@@ -73,10 +73,11 @@ struct hil_regmodel_chip {
 	double (*cycle_us)(struct hil_regmodel *m, int *once);
 	/* Load the results of the cycle that began at t0_us. */
 	void (*latch)(struct hil_regmodel *m, double t0_us);
-	/* A register as a read returns it: peek without side effects, read
-	 * with them (a flag the read clears). */
+	/* A register as a read returns it, without side effects. */
 	uint16_t (*peek)(struct hil_regmodel *m, uint8_t reg);
-	uint16_t (*read)(struct hil_regmodel *m, uint8_t reg);
+	/* The side effects of reading reg (a flag the read clears), once
+	 * its value is taken; NULL: none. */
+	void (*read)(struct hil_regmodel *m, uint8_t reg);
 	/* A 16-bit write to reg (read-only registers ignore it). */
 	void (*write)(struct hil_regmodel *m, uint8_t reg, uint16_t v);
 };
@@ -183,17 +184,16 @@ void hil_regmodel_i2c_stop(struct hil_regmodel *m);
 
 /* ---- on the sim bus (drivers/i2c/sim.c) ---- */
 
+struct hil_i2c_sim_chip;
 struct hil_i2c_sim_opts;
 
-/**
- * A sim bus's model: m (NULL passes through) on the host's clock from now,
- * with o's load and faults.
- * @return m.
+/*
+ * The sim bus's side of any register model, for a hil_i2c_sim_chip whose
+ * model is the chip's struct hil_regmodel_chip: create makes one at addr
+ * on the host's clock from now, with o's load and faults.
  */
-void *hil_regmodel_sim_setup(struct hil_regmodel *m,
-			     const struct hil_i2c_sim_opts *o);
-
-/* The sim bus's side of any register model, for a hil_i2c_sim_chip. */
+void *hil_regmodel_sim_create(const struct hil_i2c_sim_chip *chip, uint8_t addr,
+			      const struct hil_i2c_sim_opts *o);
 void hil_regmodel_sim_destroy(void *m);
 int hil_regmodel_sim_start(void *m, uint8_t addr_rw);
 int hil_regmodel_sim_write(void *m, uint8_t byte);
@@ -203,12 +203,12 @@ int hil_regmodel_sim_load(void *m, int on);
 
 /*
  * A sensor driver's sim chip (drivers/i2c/i2c.h) for a register model:
- * name as in the spec, create a function that makes the chip's model and
- * returns hil_regmodel_sim_setup() of it.
+ * name as in the spec, regchip the chip's struct hil_regmodel_chip.
  */
-#define HIL_REGMODEL_SIM_CHIP(chip_name, create_fn)                            \
+#define HIL_REGMODEL_SIM_CHIP(chip_name, regchip)                              \
 	{                                                                      \
-		.name = (chip_name), .create = (create_fn),                    \
+		.name = (chip_name), .model = (regchip),                       \
+		.create = hil_regmodel_sim_create,                             \
 		.destroy = hil_regmodel_sim_destroy,                           \
 		.start = hil_regmodel_sim_start,                               \
 		.write = hil_regmodel_sim_write,                               \
@@ -223,6 +223,12 @@ void *hil_regmodel_regs(struct hil_regmodel *m);
 
 /** The model's time in us. */
 uint64_t hil_regmodel_time(const struct hil_regmodel *m);
+
+/**
+ * Power-on (a reset by a register bit too): the chip's state zeroed, its
+ * reset(), conversions restarted.
+ */
+void hil_regmodel_power_on(struct hil_regmodel *m);
 
 /** Conversions restart now: the cycle count is 0 again. */
 void hil_regmodel_restart(struct hil_regmodel *m);
