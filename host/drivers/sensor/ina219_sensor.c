@@ -16,12 +16,13 @@
 /* Largest calibration value the register holds with bit 0 clear. */
 #define CAL_MAX 65534.0
 
-static const char *const keys[] = {"bus_range_v", "pga_div", "adc_bits",
-				   "adc_samples", NULL};
+static const char *const ina219_sensor_keys[] = {
+	"bus_range_v", "pga_div", "adc_bits", "adc_samples", NULL};
 
 /* ---- configuration ---- */
 
-static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
+static int ina219_sensor_parse(struct hil_jsonld *ld, const cJSON *s,
+			       struct hil_config *cfg)
 {
 	const cJSON *it;
 	uint32_t v = 0;
@@ -72,8 +73,8 @@ static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
 }
 
 /* Sensor settings that are valid one by one but not together. */
-static int check(struct hil_jsonld *ld, const cJSON *s,
-		 const struct hil_config *cfg)
+static int ina219_sensor_check(struct hil_jsonld *ld, const cJSON *s,
+			       const struct hil_config *cfg)
 {
 	const cJSON *at;
 	double vmax, fs;
@@ -117,8 +118,8 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
  * The driver's settings from the config. Both ADCs get the same resolution
  * and averaging: the sampler needs shunt and bus from the same cycle.
  */
-static void driver_config(const struct hil_config *cfg,
-			  struct ina219_config *ic)
+static void ina219_sensor_config(const struct hil_config *cfg,
+				 struct ina219_config *ic)
 {
 	ina219_config_default(ic);
 	ic->addr = cfg->sensor.address;
@@ -141,12 +142,13 @@ static void driver_config(const struct hil_config *cfg,
 					       0.04096, CAL_MAX);
 }
 
-static int settings(const struct hil_config *cfg, char *err, size_t errlen)
+static int ina219_sensor_settings(const struct hil_config *cfg, char *err,
+				  size_t errlen)
 {
 	struct ina219_config ic;
 	struct ina2xx_setup st;
 
-	driver_config(cfg, &ic);
+	ina219_sensor_config(cfg, &ic);
 	if (ina219_calc(&ic, &st) != HIL_OK) {
 		snprintf(err, errlen,
 			 "sensor: settings the INA219 cannot take (shunt_ohm "
@@ -159,26 +161,27 @@ static int settings(const struct hil_config *cfg, char *err, size_t errlen)
 	return HIL_OK;
 }
 
-static int open_chip(void **dev, struct hil_i2c_bus *bus,
-		     const struct hil_config *cfg)
+static int ina219_sensor_open(void **dev, struct hil_i2c_bus *bus,
+			      const struct hil_config *cfg)
 {
 	struct ina219_config ic;
 	struct ina219 *d = NULL;
 	int ret;
 
-	driver_config(cfg, &ic);
+	ina219_sensor_config(cfg, &ic);
 	ret = ina219_open(&d, bus, &ic);
 	*dev = d;
 	return ret;
 }
 
-static void close_chip(void *dev)
+static void ina219_sensor_close(void *dev)
 {
 	ina219_close(dev);
 }
 
-static void describe(const void *dev, const struct hil_config *cfg,
-		     struct hil_sensor_info *i)
+static void ina219_sensor_describe(const void *dev,
+				   const struct hil_config *cfg,
+				   struct hil_sensor_info *i)
 {
 	ina2xx_sensor_describe(ina219_get_setup(dev), cfg, i);
 	i->bus_range_v = cfg->sensor.bus_range_v;
@@ -186,7 +189,8 @@ static void describe(const void *dev, const struct hil_config *cfg,
 	i->conversion_us = ina219_adc_us(i->adc_bits, 1); /* one sample */
 }
 
-static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
+static int ina219_sensor_summary(const struct hil_sensor_info *i, char *buf,
+				 size_t len)
 {
 	return snprintf(buf, len,
 			"INA219 at 0x%02x on %s (%s): shunt %g ohm, max %g A, "
@@ -200,7 +204,7 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 }
 
 /* The sampler's reading: bus and shunt in the INA219's mV and uV. */
-static int sample(void *dev, struct hil_sensor_sample *out)
+static int ina219_sensor_sample(void *dev, struct hil_sensor_sample *out)
 {
 	struct ina219_reading r;
 	int ret = ina219_sample(dev, &r);
@@ -215,9 +219,10 @@ static int sample(void *dev, struct hil_sensor_sample *out)
 	return ret;
 }
 
-static void source(void *dev, struct hil_sensor_source *src)
+static void ina219_sensor_source(void *dev, struct hil_sensor_source *src)
 {
-	ina2xx_sensor_source(ina219_get_setup(dev), dev, sample, src);
+	ina2xx_sensor_source(ina219_get_setup(dev), dev, ina219_sensor_sample,
+			     src);
 }
 
 /* ---- the simulated twin (ina219_model.c) on the sim bus ---- */
@@ -234,15 +239,15 @@ const struct hil_sensor_driver hil_sensor_ina219 = {
 	.contact_reg = INA2XX_REG_CONFIG,
 	.contact_por = 0x399F, /* SBOS448 section 8.6.2.1 */
 	.contact_name = "configuration",
-	.keys = keys,
-	.parse = parse,
-	.check = check,
-	.settings = settings,
-	.open = open_chip,
-	.close = close_chip,
-	.describe = describe,
-	.summary = summary,
-	.source = source,
+	.keys = ina219_sensor_keys,
+	.parse = ina219_sensor_parse,
+	.check = ina219_sensor_check,
+	.settings = ina219_sensor_settings,
+	.open = ina219_sensor_open,
+	.close = ina219_sensor_close,
+	.describe = ina219_sensor_describe,
+	.summary = ina219_sensor_summary,
+	.source = ina219_sensor_source,
 	.probe = NULL,
 	.sim = &sim,
 };

@@ -19,7 +19,8 @@
 #define ADC_BITS      16
 #define DEFAULT_CT_US 1100 /* the power-on conversion time */
 
-static const char *const keys[] = {"averages", "conversion_us", NULL};
+static const char *const ina226_sensor_keys[] = {"averages", "conversion_us",
+						 NULL};
 
 /* The conversion time of each channel: the config's, or the default. */
 static unsigned conversion_us(const struct hil_config *cfg)
@@ -34,7 +35,8 @@ static unsigned conversion_us(const struct hil_config *cfg)
  * AVG and the conversion times are table values (SBOS547 section 7.1.1):
  * ina226_conversion_us() is 0 for anything else.
  */
-static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
+static int ina226_sensor_parse(struct hil_jsonld *ld, const cJSON *s,
+			       struct hil_config *cfg)
 {
 	const cJSON *it;
 	uint32_t v = 0;
@@ -70,8 +72,8 @@ static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
  * The largest expected current must fit the shunt input's one range,
  * +-81.92 mV, else every window at that current would end in an overflow.
  */
-static int check(struct hil_jsonld *ld, const cJSON *s,
-		 const struct hil_config *cfg)
+static int ina226_sensor_check(struct hil_jsonld *ld, const cJSON *s,
+			       const struct hil_config *cfg)
 {
 	double vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
 
@@ -90,8 +92,8 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
  * The driver's settings from the config. Shunt and bus get the same
  * conversion time: the sampler needs both from the same cycle.
  */
-static void driver_config(const struct hil_config *cfg,
-			  struct ina226_config *ic)
+static void ina226_sensor_config(const struct hil_config *cfg,
+				 struct ina226_config *ic)
 {
 	ina226_config_default(ic);
 	ic->addr = cfg->sensor.address;
@@ -107,12 +109,13 @@ static void driver_config(const struct hil_config *cfg,
 					       0.00512, CAL_MAX);
 }
 
-static int settings(const struct hil_config *cfg, char *err, size_t errlen)
+static int ina226_sensor_settings(const struct hil_config *cfg, char *err,
+				  size_t errlen)
 {
 	struct ina226_config ic;
 	struct ina2xx_setup st;
 
-	driver_config(cfg, &ic);
+	ina226_sensor_config(cfg, &ic);
 	if (ina226_calc(&ic, &st) != HIL_OK) {
 		snprintf(err, errlen,
 			 "sensor: settings the INA226 cannot take (shunt_ohm "
@@ -125,26 +128,27 @@ static int settings(const struct hil_config *cfg, char *err, size_t errlen)
 	return HIL_OK;
 }
 
-static int open_chip(void **dev, struct hil_i2c_bus *bus,
-		     const struct hil_config *cfg)
+static int ina226_sensor_open(void **dev, struct hil_i2c_bus *bus,
+			      const struct hil_config *cfg)
 {
 	struct ina226_config ic;
 	struct ina226 *d = NULL;
 	int ret;
 
-	driver_config(cfg, &ic);
+	ina226_sensor_config(cfg, &ic);
 	ret = ina226_open(&d, bus, &ic);
 	*dev = d;
 	return ret;
 }
 
-static void close_chip(void *dev)
+static void ina226_sensor_close(void *dev)
 {
 	ina226_close(dev);
 }
 
-static void describe(const void *dev, const struct hil_config *cfg,
-		     struct hil_sensor_info *i)
+static void ina226_sensor_describe(const void *dev,
+				   const struct hil_config *cfg,
+				   struct hil_sensor_info *i)
 {
 	ina2xx_sensor_describe(ina226_get_setup(dev), cfg, i);
 	i->bus_range_v = BUS_RANGE_V;
@@ -152,7 +156,8 @@ static void describe(const void *dev, const struct hil_config *cfg,
 	i->conversion_us = conversion_us(cfg);
 }
 
-static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
+static int ina226_sensor_summary(const struct hil_sensor_info *i, char *buf,
+				 size_t len)
 {
 	return snprintf(buf, len,
 			"INA226 at 0x%02x on %s (%s): shunt %g ohm, max %g A, "
@@ -165,7 +170,7 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 }
 
 /* The sampler's reading: the INA226's uV and nV in mV and uV. */
-static int sample(void *dev, struct hil_sensor_sample *out)
+static int ina226_sensor_sample(void *dev, struct hil_sensor_sample *out)
 {
 	struct ina226_reading r;
 	int ret = ina226_sample(dev, &r);
@@ -180,9 +185,10 @@ static int sample(void *dev, struct hil_sensor_sample *out)
 	return ret;
 }
 
-static void source(void *dev, struct hil_sensor_source *src)
+static void ina226_sensor_source(void *dev, struct hil_sensor_source *src)
 {
-	ina2xx_sensor_source(ina226_get_setup(dev), dev, sample, src);
+	ina2xx_sensor_source(ina226_get_setup(dev), dev, ina226_sensor_sample,
+			     src);
 }
 
 static int read_id(struct hil_i2c_bus *bus, uint8_t addr, uint8_t reg,
@@ -196,8 +202,8 @@ static int read_id(struct hil_i2c_bus *bus, uint8_t addr, uint8_t reg,
 }
 
 /* Its ID registers (FEh "TI", FFh the die): an INA226, or something else? */
-static int probe(struct hil_i2c_bus *bus, uint8_t addr, uint16_t value,
-		 char *buf, size_t len)
+static int ina226_sensor_probe(struct hil_i2c_bus *bus, uint8_t addr,
+			       uint16_t value, char *buf, size_t len)
 {
 	uint16_t mfr = 0, die = 0;
 	int ret;
@@ -238,15 +244,15 @@ const struct hil_sensor_driver hil_sensor_ina226 = {
 	.contact_reg = INA2XX_REG_CONFIG,
 	.contact_por = 0x4127, /* SBOS547 Table 7-1 */
 	.contact_name = "configuration",
-	.keys = keys,
-	.parse = parse,
-	.check = check,
-	.settings = settings,
-	.open = open_chip,
-	.close = close_chip,
-	.describe = describe,
-	.summary = summary,
-	.source = source,
-	.probe = probe,
+	.keys = ina226_sensor_keys,
+	.parse = ina226_sensor_parse,
+	.check = ina226_sensor_check,
+	.settings = ina226_sensor_settings,
+	.open = ina226_sensor_open,
+	.close = ina226_sensor_close,
+	.describe = ina226_sensor_describe,
+	.summary = ina226_sensor_summary,
+	.source = ina226_sensor_source,
+	.probe = ina226_sensor_probe,
 	.sim = &sim,
 };
