@@ -5,6 +5,7 @@
 #include "ina219.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,21 +215,21 @@ static int range_error(struct ina219 *dev, const struct ina219_reading *r)
 	return HIL_OK;
 }
 
+/* A register of a reading and its raw field. */
+#define RAW(reg, field)                                                        \
+	{                                                                      \
+		INA2XX_REG_##reg, offsetof(struct ina219_reading, field)       \
+	}
+
 int ina219_read(struct ina219 *dev, struct ina219_reading *r)
 {
 	/* Power last: reading it clears CNVR, seen in the bus register first. */
-	static const uint8_t regs[4] = {INA2XX_REG_BUS, INA2XX_REG_SHUNT,
-					INA2XX_REG_CURRENT, INA2XX_REG_POWER};
-	int ret = dev != NULL && r != NULL ? HIL_OK : HIL_ERR_ARG;
+	static const struct ina2xx_field f[4] = {
+		RAW(BUS, raw_bus), RAW(SHUNT, raw_shunt),
+		RAW(CURRENT, raw_current), RAW(POWER, raw_power)};
+	int ret = ina2xx_read_fields(dev != NULL ? &dev->io : NULL, f, 4, r,
+				     sizeof(*r));
 
-	if (ret == HIL_OK) {
-		memset(r, 0, sizeof(*r));
-		ret = ina2xx_regs_read(
-			&dev->io, regs,
-			(uint16_t *const[4]){&r->raw_bus, &r->raw_shunt,
-					     &r->raw_current, &r->raw_power},
-			4);
-	}
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -242,18 +243,12 @@ int ina219_read(struct ina219 *dev, struct ina219_reading *r)
 
 int ina219_sample(struct ina219 *dev, struct ina219_reading *r)
 {
-	static const uint8_t regs[3] = {INA2XX_REG_BUS, INA2XX_REG_SHUNT,
-					INA2XX_REG_POWER};
-	int ret = dev != NULL && r != NULL ? HIL_OK : HIL_ERR_ARG;
+	static const struct ina2xx_field f[3] = {RAW(BUS, raw_bus),
+						 RAW(SHUNT, raw_shunt),
+						 RAW(POWER, raw_power)};
+	int ret = ina2xx_read_fields(dev != NULL ? &dev->io : NULL, f, 3, r,
+				     sizeof(*r));
 
-	if (ret == HIL_OK) {
-		memset(r, 0, sizeof(*r));
-		ret = ina2xx_regs_read(&dev->io, regs,
-				       (uint16_t *const[3]){&r->raw_bus,
-							    &r->raw_shunt,
-							    &r->raw_power},
-				       3);
-	}
 	if (ret != HIL_OK) {
 		return ret;
 	}

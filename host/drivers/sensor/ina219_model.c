@@ -75,7 +75,7 @@ static double bus_time(const struct hil_regmodel *m, uint16_t config)
 }
 
 /* Shunt, then bus: one cycle is the sum of the two conversions. */
-static double cycle_us(struct hil_regmodel *m, int *once)
+static double ina219_model_cycle(struct hil_regmodel *m, int *once)
 {
 	const struct ina219_regs *r = hil_regmodel_regs(m);
 	unsigned mode = mode_of(r->config);
@@ -105,7 +105,7 @@ static void mean(struct hil_regmodel *m, double t0, double len,
 }
 
 /* The results of the conversion cycle that began at t0 (us). */
-static void latch(struct hil_regmodel *m, double t0)
+static void ina219_model_latch(struct hil_regmodel *m, double t0)
 {
 	struct ina219_regs *r = hil_regmodel_regs(m);
 	unsigned mode = mode_of(r->config);
@@ -145,37 +145,31 @@ static void latch(struct hil_regmodel *m, double t0)
 }
 
 /* At power-on every register is 0 but the configuration. */
-static void reset(struct hil_regmodel *m)
+static void ina219_model_reset(struct hil_regmodel *m)
 {
 	struct ina219_regs *r = hil_regmodel_regs(m);
 
 	r->config = CONFIG_POR;
 }
 
-static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
+/* The register map (Table 2): 00h..05h; other pointers read 0. */
+static uint16_t ina219_model_peek(struct hil_regmodel *m, uint8_t reg)
 {
 	const struct ina219_regs *r = hil_regmodel_regs(m);
+	const uint16_t map[6] = {
+		r->config,
+		(uint16_t)r->shunt,
+		(uint16_t)(r->bus << 3 | r->cnvr << 1 | r->ovf),
+		r->power,
+		(uint16_t)r->current,
+		r->cal,
+	};
 
-	switch (reg) {
-	case INA2XX_REG_CONFIG:
-		return r->config;
-	case INA2XX_REG_SHUNT:
-		return (uint16_t)r->shunt;
-	case INA2XX_REG_BUS:
-		return (uint16_t)(r->bus << 3 | r->cnvr << 1 | r->ovf);
-	case INA2XX_REG_POWER:
-		return r->power;
-	case INA2XX_REG_CURRENT:
-		return (uint16_t)r->current;
-	case INA2XX_REG_CAL:
-		return r->cal;
-	default:
-		return 0;
-	}
+	return reg < 6 ? map[reg] : 0;
 }
 
 /* Reading the power register clears CNVR. */
-static void reg_read(struct hil_regmodel *m, uint8_t reg)
+static void ina219_model_read(struct hil_regmodel *m, uint8_t reg)
 {
 	struct ina219_regs *r = hil_regmodel_regs(m);
 
@@ -184,7 +178,7 @@ static void reg_read(struct hil_regmodel *m, uint8_t reg)
 	}
 }
 
-static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
+static void ina219_model_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 {
 	struct ina219_regs *r = hil_regmodel_regs(m);
 	unsigned mode;
@@ -212,12 +206,12 @@ const struct hil_regmodel_chip ina219_model_chip = {
 	.name = "INA219",
 	.regs_size = sizeof(struct ina219_regs),
 	.whole_us = 1,
-	.reset = reset,
-	.cycle_us = cycle_us,
-	.latch = latch,
-	.peek = reg_peek,
-	.read = reg_read,
-	.write = reg_write,
+	.reset = ina219_model_reset,
+	.cycle_us = ina219_model_cycle,
+	.latch = ina219_model_latch,
+	.peek = ina219_model_peek,
+	.read = ina219_model_read,
+	.write = ina219_model_write,
 };
 
 struct hil_regmodel *ina219_model_new(uint8_t addr, double shunt_ohm)

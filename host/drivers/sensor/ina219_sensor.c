@@ -76,40 +76,30 @@ static int ina219_sensor_parse(struct hil_jsonld *ld, const cJSON *s,
 static int ina219_sensor_check(struct hil_jsonld *ld, const cJSON *s,
 			       const struct hil_config *cfg)
 {
-	const cJSON *at;
-	double vmax, fs;
+	char beyond[96];
 	unsigned n;
+	double fs;
 
 	/* Averaging is a 12-bit mode only (SBOS448 Table 6). */
 	n = cfg->sensor.averages;
 	if (n > 1 && cfg->sensor.adc_bits != 12) {
-		at = hil_jsonld_member(s, "adc_samples");
 		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
+			ld, hil_jsonld_where(s, "adc_samples", NULL),
 			"sensor.adc_samples: averaging %u samples works on 12-bit conversions only, but sensor.adc_bits is %u",
 			n, cfg->sensor.adc_bits);
 	}
-	/*
-	 * The largest expected current must fit the shunt ADC's range,
-	 * +-40 mV x the PGA divider (SBOS448 Table 5), else every window
-	 * at that current would end in an overflow.
-	 */
-	vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
+	/* The shunt ADC's range: +-40 mV x the PGA divider (SBOS448 Table 5). */
 	fs = 0.04 * (cfg->sensor.pga_div != 0 ? cfg->sensor.pga_div : 8u);
-	if (!(vmax > fs * (1.0 + 1e-9))) {
-		return HIL_OK;
-	}
 	if (cfg->sensor.pga_div != 0) {
-		return hil_jsonld_fail(
-			ld, hil_sensor_range_at(s),
-			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the +-%g mV that sensor.pga_div %u measures",
-			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
-			vmax * 1e3, fs * 1e3, cfg->sensor.pga_div);
+		snprintf(beyond, sizeof(beyond),
+			 "the +-%g mV that sensor.pga_div %u measures",
+			 fs * 1e3, cfg->sensor.pga_div);
+	} else {
+		snprintf(beyond, sizeof(beyond),
+			 "the INA219's largest shunt range, +-320 mV (use a "
+			 "smaller shunt)");
 	}
-	return hil_jsonld_fail(
-		ld, hil_sensor_range_at(s),
-		"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
-		cfg->sensor.max_current_a, cfg->sensor.shunt_ohm, vmax * 1e3);
+	return hil_sensor_check_range(ld, s, cfg, fs, beyond);
 }
 
 /* ---- the chip ---- */

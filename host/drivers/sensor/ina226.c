@@ -5,6 +5,7 @@
 #include "ina226.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,24 +224,24 @@ static int range_error(struct ina226 *dev, const struct ina226_reading *r)
 	return HIL_OK;
 }
 
+/* A register of a reading and its raw field. */
+#define RAW(reg, field)                                                        \
+	{                                                                      \
+		reg, offsetof(struct ina226_reading, field)                    \
+	}
+
 int ina226_read(struct ina226 *dev, struct ina226_reading *r)
 {
 	/* Mask/Enable first: its CVRF and OVF describe no older data than
 	 * the registers read after it (a conversion may land in between). */
-	static const uint8_t regs[5] = {INA226_REG_MASK, INA2XX_REG_BUS,
-					INA2XX_REG_SHUNT, INA2XX_REG_CURRENT,
-					INA2XX_REG_POWER};
-	int ret = dev != NULL && r != NULL ? HIL_OK : HIL_ERR_ARG;
+	static const struct ina2xx_field f[5] = {
+		RAW(INA226_REG_MASK, raw_mask), RAW(INA2XX_REG_BUS, raw_bus),
+		RAW(INA2XX_REG_SHUNT, raw_shunt),
+		RAW(INA2XX_REG_CURRENT, raw_current),
+		RAW(INA2XX_REG_POWER, raw_power)};
+	int ret = ina2xx_read_fields(dev != NULL ? &dev->io : NULL, f, 5, r,
+				     sizeof(*r));
 
-	if (ret == HIL_OK) {
-		memset(r, 0, sizeof(*r));
-		ret = ina2xx_regs_read(
-			&dev->io, regs,
-			(uint16_t *const[5]){&r->raw_mask, &r->raw_bus,
-					     &r->raw_shunt, &r->raw_current,
-					     &r->raw_power},
-			5);
-	}
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -254,18 +255,12 @@ int ina226_read(struct ina226 *dev, struct ina226_reading *r)
 
 int ina226_sample(struct ina226 *dev, struct ina226_reading *r)
 {
-	static const uint8_t regs[3] = {INA226_REG_MASK, INA2XX_REG_BUS,
-					INA2XX_REG_SHUNT};
-	int ret = dev != NULL && r != NULL ? HIL_OK : HIL_ERR_ARG;
+	static const struct ina2xx_field f[3] = {
+		RAW(INA226_REG_MASK, raw_mask), RAW(INA2XX_REG_BUS, raw_bus),
+		RAW(INA2XX_REG_SHUNT, raw_shunt)};
+	int ret = ina2xx_read_fields(dev != NULL ? &dev->io : NULL, f, 3, r,
+				     sizeof(*r));
 
-	if (ret == HIL_OK) {
-		memset(r, 0, sizeof(*r));
-		ret = ina2xx_regs_read(&dev->io, regs,
-				       (uint16_t *const[3]){&r->raw_mask,
-							    &r->raw_bus,
-							    &r->raw_shunt},
-				       3);
-	}
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -98,7 +98,7 @@ static uint64_t cycle_us(uint16_t config)
 
 /* A whole cycle as this chip's oscillator makes it; triggered modes
  * (001..011) convert once per configuration write. */
-static double cycle(struct hil_regmodel *m, int *once)
+static double ina226_model_cycle(struct hil_regmodel *m, int *once)
 {
 	const struct ina226_regs *r = hil_regmodel_regs(m);
 
@@ -141,7 +141,7 @@ static int alert_exceeded(const struct ina226_regs *r)
  * users of the chip report; the datasheet shows no negative example). The
  * datasheet does not say how the divisions round: they truncate here.
  */
-static void latch(struct hil_regmodel *m, double t0)
+static void ina226_model_latch(struct hil_regmodel *m, double t0)
 {
 	struct ina226_regs *r = hil_regmodel_regs(m);
 	unsigned mode = mode_of(r->config), avg = avg_of(r->config);
@@ -205,50 +205,47 @@ static void latch(struct hil_regmodel *m, double t0)
 }
 
 /* At power-on every register is 0 but the configuration. */
-static void reset(struct hil_regmodel *m)
+static void ina226_model_reset(struct hil_regmodel *m)
 {
 	struct ina226_regs *r = hil_regmodel_regs(m);
 
 	r->config = CONFIG_POR;
 }
 
-static uint16_t reg_peek(struct hil_regmodel *m, uint8_t reg)
+/*
+ * The register map (Table 7-1): 00h..07h, the IDs at FEh and FFh; other
+ * pointers read 0. Mask/Enable holds its writable bits and the flags.
+ */
+static uint16_t ina226_model_peek(struct hil_regmodel *m, uint8_t reg)
 {
 	const struct ina226_regs *r = hil_regmodel_regs(m);
+	const uint16_t map[8] = {
+		r->config,
+		(uint16_t)r->shunt,
+		r->bus,
+		r->power,
+		(uint16_t)r->current,
+		r->cal,
+		(uint16_t)(r->mask | (r->aff ? INA226_ME_AFF : 0u) |
+			   (r->cvrf ? INA226_ME_CVRF : 0u) |
+			   (r->ovf ? INA226_ME_OVF : 0u)),
+		r->limit,
+	};
 
-	switch (reg) {
-	case INA2XX_REG_CONFIG:
-		return r->config;
-	case INA2XX_REG_SHUNT:
-		return (uint16_t)r->shunt;
-	case INA2XX_REG_BUS:
-		return r->bus;
-	case INA2XX_REG_POWER:
-		return r->power;
-	case INA2XX_REG_CURRENT:
-		return (uint16_t)r->current;
-	case INA2XX_REG_CAL:
-		return r->cal;
-	case INA226_REG_MASK:
-		return (uint16_t)(r->mask | (r->aff ? INA226_ME_AFF : 0u) |
-				  (r->cvrf ? INA226_ME_CVRF : 0u) |
-				  (r->ovf ? INA226_ME_OVF : 0u));
-	case INA226_REG_LIMIT:
-		return r->limit;
-	case INA226_REG_MFR_ID:
-		return INA226_MFR_ID_TI;
-	case INA226_REG_DIE_ID:
-		return INA226_DIE_ID;
-	default:
-		return 0;
+	if (reg < 8) {
+		return map[reg];
 	}
+	if (reg == INA226_REG_MFR_ID) {
+		return INA226_MFR_ID_TI;
+	}
+	return reg == INA226_REG_DIE_ID ? INA226_DIE_ID : 0;
 }
 
 /*
  * Reading 06h clears CVRF, and AFF when latched (LEN); transparent AFF
  * follows the conversions instead.
  */
-static void reg_read(struct hil_regmodel *m, uint8_t reg)
+static void ina226_model_read(struct hil_regmodel *m, uint8_t reg)
 {
 	struct ina226_regs *r = hil_regmodel_regs(m);
 
@@ -260,7 +257,7 @@ static void reg_read(struct hil_regmodel *m, uint8_t reg)
 	}
 }
 
-static void reg_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
+static void ina226_model_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 {
 	struct ina226_regs *r = hil_regmodel_regs(m);
 	unsigned mode;
@@ -300,12 +297,12 @@ const struct hil_regmodel_chip ina226_model_chip = {
 	.name = "INA226",
 	.regs_size = sizeof(struct ina226_regs),
 	.whole_us = 0,
-	.reset = reset,
-	.cycle_us = cycle,
-	.latch = latch,
-	.peek = reg_peek,
-	.read = reg_read,
-	.write = reg_write,
+	.reset = ina226_model_reset,
+	.cycle_us = ina226_model_cycle,
+	.latch = ina226_model_latch,
+	.peek = ina226_model_peek,
+	.read = ina226_model_read,
+	.write = ina226_model_write,
 };
 
 struct hil_regmodel *ina226_model_new(uint8_t addr, double shunt_ohm)

@@ -68,22 +68,13 @@ static int ina226_sensor_parse(struct hil_jsonld *ld, const cJSON *s,
 	return HIL_OK;
 }
 
-/*
- * The largest expected current must fit the shunt input's one range,
- * +-81.92 mV, else every window at that current would end in an overflow.
- */
+/* Its shunt input has one range, +-81.92 mV. */
 static int ina226_sensor_check(struct hil_jsonld *ld, const cJSON *s,
 			       const struct hil_config *cfg)
 {
-	double vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
-
-	if (!(vmax > SHUNT_FS_V * (1.0 + 1e-9))) {
-		return HIL_OK;
-	}
-	return hil_jsonld_fail(
-		ld, hil_sensor_range_at(s),
-		"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)",
-		cfg->sensor.max_current_a, cfg->sensor.shunt_ohm, vmax * 1e3);
+	return hil_sensor_check_range(
+		ld, s, cfg, SHUNT_FS_V,
+		"the INA226's shunt range, +-81.92 mV (use a smaller shunt)");
 }
 
 /* ---- the chip ---- */

@@ -112,22 +112,23 @@ int ina2xx_reg_reads(const struct ina2xx *d, const uint8_t *regs,
 	return ret;
 }
 
-int ina2xx_regs_read(const struct ina2xx *d, const uint8_t *regs,
-		     uint16_t *const *vals, size_t n)
+int ina2xx_read_fields(const struct ina2xx *d, const struct ina2xx_field *f,
+		       size_t n, void *out, size_t size)
 {
 	struct hil_i2c_msg m[INA2XX_BATCH_MAX];
 	uint8_t b[INA2XX_BATCH_MAX][2];
 	size_t i;
 	int ret;
 
-	if (n > INA2XX_BATCH_MAX) {
+	if (d == NULL || out == NULL || n > INA2XX_BATCH_MAX) {
 		return HIL_ERR_ARG;
 	}
+	memset(out, 0, size);
 	memset(m, 0, sizeof(m));
 	memset(b, 0, sizeof(b));
 	for (i = 0; i < n; i++) {
 		m[i].addr = d->addr;
-		m[i].w = &regs[i];
+		m[i].w = &f[i].reg;
 		m[i].wlen = 1;
 		m[i].r = b[i];
 		m[i].rlen = 2;
@@ -140,8 +141,8 @@ int ina2xx_regs_read(const struct ina2xx *d, const uint8_t *regs,
 		for (i = 0; i < n && len < sizeof(names); i++) {
 			int k = snprintf(names + len, sizeof(names) - len,
 					 "%s0x%02x (%s)", i > 0 ? ", " : "",
-					 regs[i],
-					 ina2xx_reg_name(d->chip, regs[i]));
+					 f[i].reg,
+					 ina2xx_reg_name(d->chip, f[i].reg));
 
 			len += k > 0 ? (size_t)k : 0;
 		}
@@ -152,7 +153,9 @@ int ina2xx_regs_read(const struct ina2xx *d, const uint8_t *regs,
 		return ret;
 	}
 	for (i = 0; i < n; i++) {
-		*vals[i] = (uint16_t)(b[i][0] << 8 | b[i][1]);
+		uint16_t v = (uint16_t)(b[i][0] << 8 | b[i][1]);
+
+		memcpy((char *)out + f[i].off, &v, sizeof(v));
 	}
 	return HIL_OK;
 }

@@ -94,15 +94,22 @@ int ina2xx_reg_writes(const struct ina2xx *d, const uint8_t *regs,
 int ina2xx_reg_reads(const struct ina2xx *d, const uint8_t *regs,
 		     uint16_t *vals, size_t n);
 
+/* A register of a reading, and where in the reading its value goes. */
+struct ina2xx_field {
+	uint8_t reg;
+	size_t off; /* offsetof() its uint16_t in the reading */
+};
+
 /**
- * Read n registers (at most INA2XX_BATCH_MAX) in one batch: one round trip
- * on batching backends. *vals[i] receives regs[i]'s value; nothing is
- * stored unless all were read.
- * @return HIL_OK, HIL_ERR_ARG (too many), or a bus error (logged, naming
- *         every register of the batch).
+ * A reading: zero out (size bytes), then read the n registers of f (at
+ * most INA2XX_BATCH_MAX) in one batch, one round trip on batching
+ * backends, into their fields of out.
+ * @return HIL_OK, HIL_ERR_ARG (d or out NULL, too many), or a bus error
+ *         (logged, naming every register of the batch; out stays zeroed:
+ *         an error, never a number).
  */
-int ina2xx_regs_read(const struct ina2xx *d, const uint8_t *regs,
-		     uint16_t *const *vals, size_t n);
+int ina2xx_read_fields(const struct ina2xx *d, const struct ina2xx_field *f,
+		       size_t n, void *out, size_t size);
 
 /**
  * Poll reg until flag is set or timeout_ms passes, four times per

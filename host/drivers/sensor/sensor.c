@@ -43,14 +43,20 @@ int hil_sensor_configured(const struct hil_config *cfg)
 	       strcmp(cfg->sensor.type, "none") != 0;
 }
 
-const cJSON *hil_sensor_range_at(const cJSON *s)
+int hil_sensor_check_range(struct hil_jsonld *ld, const cJSON *s,
+			   const struct hil_config *cfg, double fs_v,
+			   const char *beyond)
 {
-	const cJSON *at = hil_jsonld_member(s, "max_current_a");
+	double vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
 
-	if (at == NULL) {
-		at = hil_jsonld_member(s, "shunt_ohm");
+	if (!(vmax > fs_v * (1.0 + 1e-9))) {
+		return HIL_OK;
 	}
-	return at != NULL ? at : s;
+	return hil_jsonld_fail(
+		ld, hil_jsonld_where(s, "max_current_a", "shunt_ohm"),
+		"sensor.max_current_a: %g A through %g ohm is %g mV, beyond %s",
+		cfg->sensor.max_current_a, cfg->sensor.shunt_ohm, vmax * 1e3,
+		beyond);
 }
 
 double hil_sensor_fit_lsb(double max_current_a, double shunt_ohm,
