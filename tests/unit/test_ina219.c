@@ -16,6 +16,7 @@
 #include "drivers/i2c/i2c.h"
 #include "drivers/sensor/ina219.h"
 #include "drivers/sensor/ina219_model.h"
+#include "sim_model.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */
@@ -30,25 +31,9 @@ static uint64_t manual_now(void *ctx)
 	return ((struct manual_clock *)ctx)->us;
 }
 
-/* A constant load: current_a at bus_v. */
-static void constant(struct hil_regmodel *m, double bus_v, double current_a)
-{
-	struct hil_regmodel_steps st;
-
-	memset(&st, 0, sizeof(st));
-	st.bus_v = bus_v;
-	st.idle_a = current_a;
-	st.active_a = current_a;
-	hil_regmodel_set_steps(m, &st);
-}
-
 static struct hil_i2c_bus *sim_bus(const char *spec)
 {
-	struct hil_i2c_bus *bus = NULL;
-
-	assert_int_equal(hil_i2c_open(&bus, spec), HIL_OK);
-	assert_non_null(hil_i2c_sim_model(bus, "ina219"));
-	return bus;
+	return ut_sim_bus(spec, 0, NULL);
 }
 
 /* ---- calibration (no chip) ---- */
@@ -216,7 +201,7 @@ static void test_read_datasheet_example_registers(void **state)
 	struct ina219 *dev;
 
 	(void)state;
-	constant(m, 11.98, 10.0); /* 12 V common mode minus 20 mV */
+	ut_model_constant(m, 11.98, 10.0); /* 12 V common mode minus 20 mV */
 	ina219_config_default(&cfg);
 	cfg.shunt_ohm = 0.002;
 	cfg.max_current_a = 10.0;
@@ -247,7 +232,7 @@ static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 	struct ina219 *dev;
 
 	(void)state;
-	constant(m, 3.3, 0.025);
+	ut_model_constant(m, 3.3, 0.025);
 	ina219_config_default(&cfg); /* 0.1 ohm, 3.2 A: LSB 100 uA, 2 mW */
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
@@ -265,7 +250,7 @@ static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 	assert_int_equal(r.bus_mv, 3300);
 	assert_int_equal(r.current_ua, 25000);
 	/* A reverse current reads negative; power stays positive. */
-	constant(m, 3.3, -0.010);
+	ut_model_constant(m, 3.3, -0.010);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
 	assert_int_equal(ina219_read(dev, &r), HIL_OK);
 	assert_int_equal(r.shunt_uv, -1000);
@@ -292,7 +277,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	cfg.current_lsb_a = 10e-6;
 	cfg.max_current_a = 0.3;
 	cfg.pga_div = 8;
-	constant(m, 3.3, 0.5);
+	ut_model_constant(m, 3.3, 0.5);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
 	ut_capture_begin(&c);
@@ -319,8 +304,8 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 
 	(void)state;
 	ina219_config_default(&cfg);
-	cfg.max_current_a = 0.4; /* PGA /1: +-40 mV */
-	constant(m, 3.3, 0.5);	 /* 50 mV: clipped at 40 mV */
+	cfg.max_current_a = 0.4;	/* PGA /1: +-40 mV */
+	ut_model_constant(m, 3.3, 0.5); /* 50 mV: clipped at 40 mV */
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
 	ut_capture_begin(&c);
@@ -345,7 +330,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 
 	(void)state;
 	hil_regmodel_set_clock(m, manual_now, &clk);
-	constant(m, 3.3, 0.025);
+	ut_model_constant(m, 3.3, 0.025);
 	ina219_config_default(&cfg);
 	cfg.bus_bits = 9;    /* 84 us */
 	cfg.shunt_bits = 12; /* 532 us */
@@ -484,7 +469,7 @@ static void test_model_clips_shunt_to_the_pga_range(void **state)
 
 	(void)state;
 	hil_regmodel_set_clock(m, manual_now, &clk);
-	constant(m, 40.0, 1.0); /* 100 mV, 40 V */
+	ut_model_constant(m, 40.0, 1.0); /* 100 mV, 40 V */
 	clk.us = 1064;
 	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), 10000);
 	assert_int_equal(hil_regmodel_peek(m, 0x02) >> 3, 8000); /* 32 V */
@@ -495,7 +480,7 @@ static void test_model_clips_shunt_to_the_pga_range(void **state)
 	hil_regmodel_i2c_stop(m);
 	clk.us += 1064;
 	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), 8000); /* 80 mV */
-	constant(m, 3.3, -1.0);
+	ut_model_constant(m, 3.3, -1.0);
 	clk.us += 1064;
 	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), -8000);
 	hil_regmodel_free(m);

@@ -14,86 +14,20 @@
 
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
-#include "util/log.h"
 #include "drivers/sensor/ina226.h"
 #include "drivers/sensor/ina226_model.h"
+#include "sim_model.h"
 #include "unit_util.h"
 
-/* ---- a bus with one INA226 model on it, on the model's own clock ---- */
-
-static int model_xfer(struct hil_i2c_bus *bus, uint8_t addr, const uint8_t *w,
-		      size_t wlen, uint8_t *r, size_t rlen)
-{
-	struct hil_regmodel *m = hil_i2c_priv(bus);
-	int ret = HIL_OK;
-	size_t i;
-
-	if (wlen > 0) {
-		if (!hil_regmodel_i2c_start(m, (uint8_t)(addr << 1))) {
-			ret = HIL_ERR_IO;
-			goto stop;
-		}
-		for (i = 0; i < wlen; i++) {
-			if (!hil_regmodel_i2c_write(m, w[i])) {
-				ret = HIL_ERR_IO;
-				goto stop;
-			}
-		}
-	}
-	if (rlen > 0) {
-		if (!hil_regmodel_i2c_start(m, (uint8_t)(addr << 1 | 1))) {
-			ret = HIL_ERR_IO;
-			goto stop;
-		}
-		for (i = 0; i < rlen; i++) {
-			r[i] = hil_regmodel_i2c_read(m);
-		}
-	}
-stop:
-	hil_regmodel_i2c_stop(m);
-	if (ret != HIL_OK) {
-		hil_log(HIL_LOG_ERR, "test-bus", "no ACK from 0x%02x", addr);
-	}
-	return ret;
-}
-
-static void model_close(struct hil_i2c_bus *bus)
-{
-	hil_regmodel_free(hil_i2c_priv(bus));
-	hil_i2c_set_priv(bus, NULL);
-}
-
-static const struct hil_i2c_ops model_ops = {
-	.name = "test",
-	.open = NULL,
-	.close = model_close,
-	.xfer = model_xfer,
-	.xfer_batch = NULL,
-};
+/* ---- a sim bus with one INA226 model on it, on the model's own clock ---- */
 
 /* A bus with a model at 0x40 behind a shunt; the bus owns the model. */
 static struct hil_i2c_bus *model_bus(double shunt_ohm, struct hil_regmodel **m)
 {
-	struct hil_i2c_bus *bus = NULL;
+	char spec[64];
 
-	assert_int_equal(hil_i2c_alloc(&bus, &model_ops, "test:ina226@0x40"),
-			 HIL_OK);
-	*m = ina226_model_new(0x40, shunt_ohm);
-	assert_non_null(*m);
-	hil_i2c_set_priv(bus, *m);
-	return bus;
-}
-
-/* A constant load: current_a at bus_v. */
-static void constant(struct hil_regmodel *m, double bus_v, double current_a)
-{
-	struct hil_regmodel_steps st;
-
-	memset(&st, 0, sizeof(st));
-	st.bus_v = bus_v;
-	st.idle_a = current_a;
-	st.active_a = current_a;
-	hil_regmodel_set_steps(m, &st);
+	snprintf(spec, sizeof(spec), "sim:ina226@0x40,shunt=%g", shunt_ohm);
+	return ut_sim_bus(spec, 1, m);
 }
 
 /* Register access on the model's own bus pins, as a master would. */
@@ -148,7 +82,7 @@ static void test_model_power_on_values(void **state)
 	 * voltages are measured: 25 mA x 0.1 ohm = 1000 x 2.5 uV, 3.3 V =
 	 * 2640 x 1.25 mV.
 	 */
-	constant(m, 3.3, 0.025);
+	ut_model_constant(m, 3.3, 0.025);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(hil_regmodel_conversions(m), 1);
 	assert_int_equal(hil_regmodel_peek(m, 0x01), 1000);
@@ -537,20 +471,20 @@ static void test_aff_latch_and_transparent(void **state)
 
 	(void)state;
 	assert_non_null(m);
-	constant(m, 3.3, 0.05); /* 5 mV = 2000 x 2.5 uV */
-	mwrite(m, 0x07, 1500);	/* shunt over 3.75 mV */
+	ut_model_constant(m, 3.3, 0.05); /* 5 mV = 2000 x 2.5 uV */
+	mwrite(m, 0x07, 1500);		 /* shunt over 3.75 mV */
 	mwrite(m, 0x06, INA226_ME_SOL | INA226_ME_LEN);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(mread(m, 0x06) & INA226_ME_AFF, INA226_ME_AFF);
 	assert_int_equal(ina226_model_alert_pin(m),
-			 1);	/* cleared by the read */
-	constant(m, 3.3, 0.01); /* 1 mV: within the limit */
+			 1);		 /* cleared by the read */
+	ut_model_constant(m, 3.3, 0.01); /* 1 mV: within the limit */
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(hil_regmodel_peek(m, 0x06) & INA226_ME_AFF, 0);
-	constant(m, 3.3, 0.05);
+	ut_model_constant(m, 3.3, 0.05);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(ina226_model_alert_pin(m), 0); /* asserted, low */
-	constant(m, 3.3, 0.01);
+	ut_model_constant(m, 3.3, 0.01);
 	hil_regmodel_advance(m, 2200);
 	/* Latched: still set though the last cycle was within the limit. */
 	assert_int_equal(hil_regmodel_peek(m, 0x06) & INA226_ME_AFF,
@@ -558,11 +492,11 @@ static void test_aff_latch_and_transparent(void **state)
 	assert_int_equal(ina226_model_alert_pin(m), 0);
 	/* Transparent: a read does not clear it, the next good cycle does. */
 	mwrite(m, 0x06, INA226_ME_SOL);
-	constant(m, 3.3, 0.05);
+	ut_model_constant(m, 3.3, 0.05);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(mread(m, 0x06) & INA226_ME_AFF, INA226_ME_AFF);
 	assert_int_equal(mread(m, 0x06) & INA226_ME_AFF, INA226_ME_AFF);
-	constant(m, 3.3, 0.01);
+	ut_model_constant(m, 3.3, 0.01);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(mread(m, 0x06) & INA226_ME_AFF, 0);
 	assert_int_equal(ina226_model_alert_pin(m), 1);
@@ -581,7 +515,7 @@ static void test_read_datasheet_example_registers(void **state)
 	struct ina226 *dev;
 
 	(void)state;
-	constant(m, 11.98, 10.0); /* 12 V common mode minus 20 mV */
+	ut_model_constant(m, 11.98, 10.0); /* 12 V common mode minus 20 mV */
 	ina226_config_default(&cfg);
 	cfg.shunt_ohm = 0.002;
 	cfg.max_current_a = 15.0;
@@ -605,7 +539,7 @@ static void test_read_datasheet_example_registers(void **state)
 	assert_int_equal(ina226_read(dev, &r), HIL_OK);
 	assert_int_equal(r.cnvr, 0);
 	/* A reverse current reads negative; the power register is unsigned. */
-	constant(m, 11.98, -10.0);
+	ut_model_constant(m, 11.98, -10.0);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(ina226_read(dev, &r), HIL_OK);
 	assert_int_equal(r.raw_shunt, 0xE0C0); /* -8000 */
@@ -758,7 +692,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	 * 2048 = 50000: beyond the current register. */
 	ina226_config_default(&cfg);
 	cfg.max_current_a = 0.2;
-	constant(m, 3.3, 0.5);
+	ut_model_constant(m, 3.3, 0.5);
 	assert_int_equal(ina226_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina226_get_setup(dev)->cal, 5120);
 	hil_regmodel_advance(m, 2200);
@@ -771,7 +705,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	assert_non_null(strstr(log, "OVF"));
 	assert_non_null(strstr(log, "0x40"));
 	/* Back in range: the next conversion clears it. */
-	constant(m, 3.3, 0.1);
+	ut_model_constant(m, 3.3, 0.1);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(ina226_read(dev, &r), HIL_OK);
 	assert_int_equal(r.ovf, 0);
@@ -782,7 +716,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	 * (CAL 1024 keeps the current register in range: no OVF). */
 	ina226_config_default(&cfg);
 	assert_int_equal(ina226_open(&dev, bus, &cfg), HIL_OK);
-	constant(m, 3.3, 1.0);
+	ut_model_constant(m, 3.3, 1.0);
 	hil_regmodel_advance(m, 2200);
 	ut_capture_begin(&c);
 	ret = ina226_read(dev, &r);
@@ -813,7 +747,7 @@ static void test_sample_reads_three_registers_and_flags_quietly(void **state)
 
 	(void)state;
 	ina226_config_default(&cfg);
-	constant(m, 3.3, 0.025);
+	ut_model_constant(m, 3.3, 0.025);
 	assert_int_equal(ina226_open(&dev, bus, &cfg), HIL_OK);
 	hil_regmodel_advance(m, 2200);
 	assert_int_equal(hil_i2c_get_stats(bus, &a), HIL_OK);
@@ -830,7 +764,7 @@ static void test_sample_reads_three_registers_and_flags_quietly(void **state)
 	assert_int_equal(r.cnvr, 0);
 
 	/* 1 A x 0.1 ohm = 100 mV: clipped at full scale, a flag. */
-	constant(m, 3.3, 1.0);
+	ut_model_constant(m, 3.3, 1.0);
 	hil_regmodel_advance(m, 2200);
 	ut_capture_begin(&c);
 	assert_int_equal(ina226_sample(dev, &r), HIL_OK);
@@ -935,7 +869,7 @@ static void test_dead_sensor_mid_read_gives_an_error_not_a_number(void **state)
 	int ret;
 
 	(void)state;
-	constant(m, 3.3, 0.025);
+	ut_model_constant(m, 3.3, 0.025);
 	ina226_config_default(&cfg);
 	assert_int_equal(ina226_open(&dev, bus, &cfg), HIL_OK);
 	hil_regmodel_advance(m, 2200);
