@@ -27,6 +27,9 @@ struct ina219_regs {
 	int ovf;
 };
 
+/* At power-on every register is 0 but the configuration. */
+static const struct ina219_regs por = {.config = CONFIG_POR};
+
 /* Table 6 of SBOS448: conversion time per BADC/SADC code (ADC4..ADC1). */
 unsigned ina219_model_adc_us(unsigned code)
 {
@@ -96,12 +99,15 @@ static long clampl(long v, long lo, long hi)
 	return v < lo ? lo : (v > hi ? hi : v);
 }
 
-/* Each reading: the waveform's mean over its conversion, at 16 points or
- * at the averaging count, the larger. */
+/*
+ * Each reading: the waveform's mean over its conversion, at 16 points or
+ * at the averaging count, the larger, each at a whole microsecond.
+ */
 static void mean(struct hil_regmodel *m, double t0, double len,
 		 unsigned samples, double *v, double *i)
 {
-	hil_regmodel_wave_mean(m, t0, len, samples > 16 ? samples : 16, v, i);
+	hil_regmodel_wave_mean(m, t0, len, samples > 16 ? samples : 16, 1, v,
+			       i);
 }
 
 /* The results of the conversion cycle that began at t0 (us). */
@@ -142,14 +148,6 @@ static void ina219_model_latch(struct hil_regmodel *m, double t0)
 	r->current = (int16_t)cur;
 	r->power = (uint16_t)pwr;
 	r->cnvr = 1;
-}
-
-/* At power-on every register is 0 but the configuration. */
-static void ina219_model_reset(struct hil_regmodel *m)
-{
-	struct ina219_regs *r = hil_regmodel_regs(m);
-
-	r->config = CONFIG_POR;
 }
 
 /* The register map (Table 2): 00h..05h; other pointers read 0. */
@@ -205,8 +203,7 @@ static void ina219_model_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 const struct hil_regmodel_chip ina219_model_chip = {
 	.name = "INA219",
 	.regs_size = sizeof(struct ina219_regs),
-	.whole_us = 1,
-	.reset = ina219_model_reset,
+	.por = &por,
 	.cycle_us = ina219_model_cycle,
 	.latch = ina219_model_latch,
 	.peek = ina219_model_peek,

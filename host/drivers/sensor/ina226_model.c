@@ -33,6 +33,9 @@ struct ina226_regs {
 	int cvrf, aff, ovf;
 };
 
+/* At power-on every register is 0 but the configuration. */
+static const struct ina226_regs por = {.config = CONFIG_POR};
+
 /* Tables 4 and 5 of SBOS547 (2011): VBUSCT and VSHCT codes. */
 unsigned ina226_model_ct_us(unsigned code)
 {
@@ -162,7 +165,7 @@ static void ina226_model_latch(struct hil_regmodel *m, double t0)
 		double v, i;
 
 		if (tsh > 0.0) {
-			hil_regmodel_wave_mean(m, t, tsh, pts, &v, &i);
+			hil_regmodel_wave_mean(m, t, tsh, pts, 0, &v, &i);
 			sh = clampl(lround(i * shunt_ohm / SHUNT_LSB_V), -32768,
 				    32767);
 			cur = sh * (long)r->cal / 2048;
@@ -175,7 +178,7 @@ static void ina226_model_latch(struct hil_regmodel *m, double t0)
 			t += tsh;
 		}
 		if (tbus > 0.0) {
-			hil_regmodel_wave_mean(m, t, tbus, pts, &v, &i);
+			hil_regmodel_wave_mean(m, t, tbus, pts, 0, &v, &i);
 			bus = clampl(lround(v / BUS_LSB_V), 0, 32767);
 			pwr = labs(cur) * bus / 20000;
 			if (pwr > 65535) {
@@ -202,14 +205,6 @@ static void ina226_model_latch(struct hil_regmodel *m, double t0)
 	} else if (!(r->mask & INA226_ME_LEN)) {
 		r->aff = 0; /* transparent: follows each cycle */
 	}
-}
-
-/* At power-on every register is 0 but the configuration. */
-static void ina226_model_reset(struct hil_regmodel *m)
-{
-	struct ina226_regs *r = hil_regmodel_regs(m);
-
-	r->config = CONFIG_POR;
 }
 
 /*
@@ -296,8 +291,7 @@ static void ina226_model_write(struct hil_regmodel *m, uint8_t reg, uint16_t v)
 const struct hil_regmodel_chip ina226_model_chip = {
 	.name = "INA226",
 	.regs_size = sizeof(struct ina226_regs),
-	.whole_us = 0,
-	.reset = ina226_model_reset,
+	.por = &por,
 	.cycle_us = ina226_model_cycle,
 	.latch = ina226_model_latch,
 	.peek = ina226_model_peek,

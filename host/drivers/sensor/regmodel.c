@@ -96,8 +96,7 @@ void *hil_regmodel_regs(struct hil_regmodel *m)
 
 void hil_regmodel_power_on(struct hil_regmodel *m)
 {
-	memset(m->regs, 0, m->chip->regs_size);
-	m->chip->reset(m);
+	memcpy(m->regs, m->chip->por, m->chip->regs_size);
 	hil_regmodel_restart(m);
 }
 
@@ -118,7 +117,8 @@ double hil_regmodel_shunt_ohm(const struct hil_regmodel *m)
 }
 
 void hil_regmodel_wave_mean(struct hil_regmodel *m, double t0, double len,
-			    unsigned n, double *bus_v, double *current_a)
+			    unsigned n, int whole_us, double *bus_v,
+			    double *current_a)
 {
 	double sv = 0.0, si = 0.0;
 	unsigned k;
@@ -127,7 +127,7 @@ void hil_regmodel_wave_mean(struct hil_regmodel *m, double t0, double len,
 		double t = t0 + ((double)k + 0.5) * len / (double)n;
 		double v, i;
 
-		m->wave(m->wave_ctx, m->chip->whole_us ? floor(t) : t, &v, &i);
+		m->wave(m->wave_ctx, whole_us ? floor(t) : t, &v, &i);
 		sv += v;
 		si += i;
 	}

@@ -60,13 +60,8 @@ struct hil_regmodel_steps {
  */
 struct hil_regmodel_chip {
 	const char *name; /* "INA219" */
-	size_t regs_size; /* the chip's register state, zeroed at creation */
-	/* The waveform is sampled at whole microseconds (the INA219's model:
-	 * its instants are truncated), else at fractional ones. */
-	int whole_us;
-	/* Power-on values of the registers that are not 0 (the core has
-	 * zeroed the state and restarts the conversions). */
-	void (*reset)(struct hil_regmodel *m);
+	size_t regs_size; /* the chip's register state */
+	const void *por;  /* that state at power-on (regs_size bytes) */
 	/* One conversion cycle as the chip's oscillator makes it
 	 * (hil_regmodel_scaled()), in us, 0 while it does not convert; *once
 	 * set in a triggered mode (one cycle after the configuration write). */
@@ -225,8 +220,8 @@ void *hil_regmodel_regs(struct hil_regmodel *m);
 uint64_t hil_regmodel_time(const struct hil_regmodel *m);
 
 /**
- * Power-on (a reset by a register bit too): the chip's state zeroed, its
- * reset(), conversions restarted.
+ * Power-on (a reset by a register bit too): the chip's state as chip->por
+ * gives it, conversions restarted.
  */
 void hil_regmodel_power_on(struct hil_regmodel *m);
 
@@ -245,8 +240,11 @@ double hil_regmodel_shunt_ohm(const struct hil_regmodel *m);
 /**
  * Mean of the waveform over [t0, t0 + len) us at n evenly spaced points
  * (the middle of n equal parts), as the ADC integrates it.
+ * @param whole_us 1: each point truncated to a whole microsecond (the
+ *        INA219's model), 0: fractional.
  */
 void hil_regmodel_wave_mean(struct hil_regmodel *m, double t0, double len,
-			    unsigned n, double *bus_v, double *current_a);
+			    unsigned n, int whole_us, double *bus_v,
+			    double *current_a);
 
 #endif /* HIL_REGMODEL_H */
