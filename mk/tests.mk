@@ -20,6 +20,7 @@ TEST_EXTRA_i2c_ftdi := tests/unit/mpsse_interp.c
 # The sensor chips' tests drive their simulated twins.
 TEST_EXTRA_ina219 := tests/unit/sim_model.c
 TEST_EXTRA_ina226 := tests/unit/sim_model.c
+TEST_EXTRA_ina226_model := tests/unit/sim_model.c
 # The flashers' tests run recording stand-ins for their tools.
 TEST_EXTRA_openocd_flasher := tests/unit/fake_tool.c
 TEST_EXTRA_pyocd_flasher := tests/unit/fake_tool.c
