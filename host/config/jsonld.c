@@ -540,17 +540,6 @@ cJSON *hil_jsonld_member(const cJSON *obj, const char *key)
 	return NULL;
 }
 
-const cJSON *hil_jsonld_where(const cJSON *obj, const char *key,
-			      const char *other)
-{
-	const cJSON *at = hil_jsonld_member(obj, key);
-
-	if (at == NULL && other != NULL) {
-		at = hil_jsonld_member(obj, other);
-	}
-	return at != NULL ? at : obj;
-}
-
 static void bury(struct hil_jsonld *ld, cJSON *parent, cJSON *item)
 {
 	cJSON_DetachItemViaPointer(parent, item);
