@@ -17,6 +17,13 @@ $(TB)/test_%: tests/unit/test_%.c $(UNIT_UTIL) $(UNIT_UTIL:.c=.h) $(HB)/libhil.a
 
 # The MPSSE interpreter stands in for an FT232H on a bus with an INA219.
 TEST_EXTRA_i2c_ftdi := tests/unit/mpsse_interp.c
+# The sensor chips' tests drive their simulated twins.
+TEST_EXTRA_ina219 := tests/unit/sim_model.c
+TEST_EXTRA_ina226 := tests/unit/sim_model.c
+TEST_EXTRA_ina226_model := tests/unit/sim_model.c
+# The flashers' tests run recording stand-ins for their tools.
+TEST_EXTRA_openocd_flasher := tests/unit/fake_tool.c
+TEST_EXTRA_pyocd_flasher := tests/unit/fake_tool.c
 # target/bench.c as the stub has it, on the test's mock HAL.
 TEST_EXTRA_bench_counter := target/bench.c
 

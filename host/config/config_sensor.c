@@ -190,16 +190,10 @@ static int v_sensor_combination(struct hil_jsonld *ld, const cJSON *s,
 				const struct hil_config *cfg,
 				const struct hil_sensor_driver *drv)
 {
-	const cJSON *at;
-
 	if (hil_sensor_find(cfg->sensor.type) != NULL &&
 	    cfg->sensor.bus[0] == '\0') {
-		at = hil_jsonld_member(s, "bus");
-		if (at == NULL) {
-			at = hil_jsonld_member(s, "type");
-		}
 		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
+			ld, hil_jsonld_where(s, "bus", "type"),
 			"sensor.bus: required when sensor.type is \"%s\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
 			cfg->sensor.type);
 	}

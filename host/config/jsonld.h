@@ -83,6 +83,13 @@ int hil_jsonld_parse_text(struct hil_jsonld *ld, size_t level, const char *text,
 
 cJSON *hil_jsonld_member(const cJSON *obj, const char *key);
 
+/*
+ * Where a message about obj points: its member key, else its member other
+ * (NULL: none), else obj itself.
+ */
+const cJSON *hil_jsonld_where(const cJSON *obj, const char *key,
+			      const char *other);
+
 char *hil_jsonld_dir_of(const char *path);
 
 int hil_jsonld_resolve(struct hil_jsonld *ld, size_t level, cJSON *root,

@@ -387,3 +387,15 @@ int hil_jsonld_flag(struct hil_jsonld *ld, const cJSON *it, const char *path,
 	*out = cJSON_IsTrue(it);
 	return HIL_OK;
 }
+
+/* Where a message about obj points: key, else other, else obj. */
+const cJSON *hil_jsonld_where(const cJSON *obj, const char *key,
+			      const char *other)
+{
+	const cJSON *at = hil_jsonld_member(obj, key);
+
+	if (at == NULL && other != NULL) {
+		at = hil_jsonld_member(obj, other);
+	}
+	return at != NULL ? at : obj;
+}

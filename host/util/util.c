@@ -1,10 +1,11 @@
-/* util: small helpers shared by host modules: hex, files, directories, time. */
+/* util: small helpers shared by host modules: hex, files, directories, time, round numbers. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"util"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,20 @@ int hil_is_tmp_name(const char *name)
 	const char *m = strstr(name, HIL_TMP_MARK);
 
 	return m != NULL && m != name && strlen(m) == strlen(HIL_TMP_MARK) + 6;
+}
+
+double hil_round_125(double x)
+{
+	static const double m[] = {1.0, 2.0, 5.0, 10.0};
+	double d = pow(10.0, floor(log10(x)));
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (m[i] * d >= x * (1.0 - 1e-12)) {
+			return m[i] * d;
+		}
+	}
+	return 10.0 * d;
 }
 
 long long hil_now_ms(void)

@@ -1,4 +1,4 @@
-/* util: small helpers shared by host modules: hex, files, directories, time. */
+/* util: small helpers shared by host modules: hex, files, directories, time, round numbers. */
 #ifndef HIL_UTIL_H
 #define HIL_UTIL_H
 
@@ -61,6 +61,12 @@ FILE *hil_fopen_write(const char *path);
 
 /** Is name one of hil_write_atomic's temporary files ("X.tmp.XXXXXX")? */
 int hil_is_tmp_name(const char *name);
+
+/**
+ * The smallest 1, 2 or 5 x 10^n not below x (x > 0): the "round number" a
+ * datasheet's calibration procedure picks for an LSB.
+ */
+double hil_round_125(double x);
 
 /** Monotonic milliseconds. */
 long long hil_now_ms(void);

@@ -1,4 +1,4 @@
-/* mpsse_interp: an FT232H MPSSE (FTDI AN_108 command set) wired as an I2C master, with I2C slaves from ina219_model, for testing the ftdi backend. */
+/* mpsse_interp: an FT232H MPSSE (FTDI AN_108 command set) wired as an I2C master, with I2C slaves from the register models (regmodel.h), for testing the ftdi backend. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "mpsse_interp.h"
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/sensor/ina219_model.h"
+#include "drivers/sensor/regmodel.h"
 
 enum { PH_IDLE, PH_ADDR, PH_WRITE, PH_READ, PH_IGNORE };
 
@@ -96,7 +96,7 @@ void mpsse_interp_init(struct mpsse_interp *m)
 	m->phase = PH_IDLE;
 }
 
-int mpsse_interp_attach(struct mpsse_interp *m, struct ina219_model *dev)
+int mpsse_interp_attach(struct mpsse_interp *m, struct hil_regmodel *dev)
 {
 	if (m->ndevs >= MPSSE_INTERP_MAX_DEVS) {
 		return -1;
@@ -147,7 +147,7 @@ static void i2c_stop(struct mpsse_interp *m)
 	trace(m, "P ");
 	m->stops++;
 	for (i = 0; i < m->ndevs; i++) {
-		ina219_model_i2c_stop(m->devs[i]);
+		hil_regmodel_i2c_stop(m->devs[i]);
 	}
 	m->phase = PH_IDLE;
 	m->sel = NULL;
@@ -197,7 +197,7 @@ static void scl_falling(struct mpsse_interp *m)
 		if (m->bit == 8) {
 			m->rw = m->shift & 1;
 			for (i = 0; i < m->ndevs; i++) {
-				if (ina219_model_i2c_start(m->devs[i],
+				if (hil_regmodel_i2c_start(m->devs[i],
 							   m->shift)) {
 					m->sel = m->devs[i];
 				}
@@ -212,7 +212,7 @@ static void scl_falling(struct mpsse_interp *m)
 				m->phase = PH_IGNORE;
 			} else if (m->rw) {
 				m->phase = PH_READ;
-				m->out = ina219_model_i2c_read(m->sel);
+				m->out = hil_regmodel_i2c_read(m->sel);
 				m->slave_sda = (m->out >> 7) & 1;
 			} else {
 				m->phase = PH_WRITE;
@@ -221,7 +221,7 @@ static void scl_falling(struct mpsse_interp *m)
 		return;
 	case PH_WRITE:
 		if (m->bit == 8) {
-			ack = ina219_model_i2c_write(m->sel, m->shift);
+			ack = hil_regmodel_i2c_write(m->sel, m->shift);
 			m->slave_sda = ack ? 0 : 1;
 			trace(m, "%02x%c ", m->shift, ack ? '+' : '-');
 		} else if (m->bit == 9) {
@@ -238,7 +238,7 @@ static void scl_falling(struct mpsse_interp *m)
 		} else if (m->bit == 9) {
 			m->bit = 0;
 			if (m->master_ack) {
-				m->out = ina219_model_i2c_read(m->sel);
+				m->out = hil_regmodel_i2c_read(m->sel);
 				m->slave_sda = (m->out >> 7) & 1;
 			} else {
 				m->phase = PH_IGNORE; /* NACK: wait for P/Sr */

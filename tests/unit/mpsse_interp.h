@@ -1,11 +1,11 @@
-/* mpsse_interp: executes the MPSSE byte stream the ftdi backend writes, on a simulated I2C bus with INA219 models on it (tests only). */
+/* mpsse_interp: executes the MPSSE byte stream the ftdi backend writes, on a simulated I2C bus with register models (an INA219's) on it (tests only). */
 #ifndef HIL_MPSSE_INTERP_H
 #define HIL_MPSSE_INTERP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct ina219_model;
+struct hil_regmodel;
 
 #define MPSSE_INTERP_MAX_DEVS 4
 
@@ -43,8 +43,8 @@ struct mpsse_interp {
 	uint8_t out;	/* byte being sent to the master */
 	int rw;		/* address byte's R/W bit */
 	int master_ack; /* in a read: the master ACKed the last byte */
-	struct ina219_model *sel;
-	struct ina219_model *devs[MPSSE_INTERP_MAX_DEVS];
+	struct hil_regmodel *sel;
+	struct hil_regmodel *devs[MPSSE_INTERP_MAX_DEVS];
 	size_t ndevs;
 	uint8_t sr; /* the MPSSE's input shift register */
 
@@ -71,7 +71,7 @@ struct mpsse_interp {
 void mpsse_interp_init(struct mpsse_interp *m);
 
 /** Put a model on the bus (borrowed). @return 0 or -1 (full). */
-int mpsse_interp_attach(struct mpsse_interp *m, struct ina219_model *dev);
+int mpsse_interp_attach(struct mpsse_interp *m, struct hil_regmodel *dev);
 
 /** Execute what the host wrote. @return n (the chip takes everything). */
 int mpsse_interp_write(struct mpsse_interp *m, const uint8_t *p, size_t n);

@@ -18,8 +18,7 @@
 #include "run/energy.h"
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
-#include "drivers/sensor/ina219_model.h"
-#include "drivers/sensor/ina226_model.h"
+#include "drivers/sensor/regmodel.h"
 #include "drivers/sensor/sensor.h"
 #include "unit_util.h"
 
@@ -44,36 +43,22 @@ struct twin;
 struct rig {
 	const struct twin *tw;
 	struct hil_sensor *sensor;
-	void *m;			     /* the sensor's model */
+	struct hil_regmodel *m;		     /* the sensor's model */
 	const struct hil_sensor_source *dev; /* what the sampler reads */
 	uint64_t clock_ns;		     /* the manual clock */
 	uint64_t epoch_ns;		  /* its reading at the model's t = 0 */
 	struct hil_energy_config sampler; /* on that clock */
 };
 
-/* The built-in waveform as the tests script it, for either model. */
-struct steps {
-	double bus_v, idle_a, active_a, ripple_a;
-	uint64_t ripple_period_us;
-	size_t n;
-	uint64_t win[8][2]; /* [start, end) in us of model time */
-};
-
 /*
  * Each sensor's simulated twin as the tests drive it: the sampler sees
  * the sensor's source only, whatever the chip; the tests script the
- * model behind it.
+ * model behind it (a register model, regmodel.h, whichever the chip).
  */
 struct twin {
 	const char *type;   /* sensor.type, and the sim bus's chip */
 	double max_a;	    /* a range the tests' loads fit (x 0.1 ohm) */
 	unsigned beyond_ma; /* a load beyond the range at 0.4 A */
-	void (*set_clock)(void *m, struct rig *r);
-	uint64_t (*now_us)(void *m);
-	void (*set_steps)(void *m, const struct steps *st);
-	int (*add_window)(void *m, uint64_t start_us, uint64_t end_us);
-	void (*dead_after)(void *m, long n);
-	void (*rate_ppm)(void *m, long ppm);
 };
 
 static uint64_t rig_model_us(void *ctx)
@@ -83,100 +68,10 @@ static uint64_t rig_model_us(void *ctx)
 	return (r->clock_ns - r->epoch_ns) / 1000u;
 }
 
-static void ina219_clock(void *m, struct rig *r)
-{
-	ina219_model_set_clock(m, rig_model_us, r);
-}
-
-static uint64_t ina219_now(void *m)
-{
-	return ina219_model_now_us(m);
-}
-
-static void ina219_steps(void *m, const struct steps *in)
-{
-	struct ina219_steps st;
-	size_t i;
-
-	memset(&st, 0, sizeof(st));
-	st.bus_v = in->bus_v;
-	st.idle_a = in->idle_a;
-	st.active_a = in->active_a;
-	st.ripple_a = in->ripple_a;
-	st.ripple_period_us = in->ripple_period_us;
-	st.n = in->n;
-	for (i = 0; i < in->n; i++) {
-		st.win[i].start_us = in->win[i][0];
-		st.win[i].end_us = in->win[i][1];
-	}
-	ina219_model_set_steps(m, &st);
-}
-
-static int ina219_window(void *m, uint64_t start_us, uint64_t end_us)
-{
-	return ina219_model_add_window(m, start_us, end_us);
-}
-
-static void ina219_dead(void *m, long n)
-{
-	ina219_model_set_dead_after(m, n);
-}
-
-static void ina219_ppm(void *m, long ppm)
-{
-	ina219_model_set_rate_ppm(m, ppm);
-}
-
-static void ina226_clock(void *m, struct rig *r)
-{
-	ina226_model_set_clock(m, rig_model_us, r);
-}
-
-static uint64_t ina226_now(void *m)
-{
-	return ina226_model_now_us(m);
-}
-
-static void ina226_steps(void *m, const struct steps *in)
-{
-	struct ina226_steps st;
-	size_t i;
-
-	memset(&st, 0, sizeof(st));
-	st.bus_v = in->bus_v;
-	st.idle_a = in->idle_a;
-	st.active_a = in->active_a;
-	st.ripple_a = in->ripple_a;
-	st.ripple_period_us = in->ripple_period_us;
-	st.n = in->n;
-	for (i = 0; i < in->n; i++) {
-		st.win[i].start_us = in->win[i][0];
-		st.win[i].end_us = in->win[i][1];
-	}
-	ina226_model_set_steps(m, &st);
-}
-
-static int ina226_window(void *m, uint64_t start_us, uint64_t end_us)
-{
-	return ina226_model_add_window(m, start_us, end_us);
-}
-
-static void ina226_dead(void *m, long n)
-{
-	ina226_model_set_dead_after(m, n);
-}
-
-static void ina226_ppm(void *m, long ppm)
-{
-	ina226_model_set_rate_ppm(m, ppm);
-}
-
 /* INA219: PGA /8 at 3.2 A, /1 at 0.4 A; INA226: 81.92 mV at most. */
 static const struct twin twins[] = {
-	{"ina219", 3.2, 500, ina219_clock, ina219_now, ina219_steps,
-	 ina219_window, ina219_dead, ina219_ppm},
-	{"ina226", 0.8, 900, ina226_clock, ina226_now, ina226_steps,
-	 ina226_window, ina226_dead, ina226_ppm},
+	{"ina219", 3.2, 500},
+	{"ina226", 0.8, 900},
 };
 
 /*
@@ -205,7 +100,7 @@ static void rig_open(struct rig *r, const char *spec, double max_a)
 	assert_non_null(r->m);
 	r->clock_ns = START_NS;
 	r->epoch_ns = START_NS;
-	r->tw->set_clock(r->m, r);
+	hil_regmodel_set_clock(r->m, rig_model_us, r);
 	r->sampler.manual_clock_ns = &r->clock_ns;
 	r->sampler.manual_read_ns = READ_NS;
 	hil_config_defaults(&cfg);
@@ -292,7 +187,7 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 	const uint64_t win_ms[3][2] = {{100, 250}, {350, 500}, {600, 750}};
 	uint64_t win_us[3][2];
 	struct hil_energy_window_in in[3];
-	struct steps st;
+	struct hil_regmodel_steps st;
 	struct hil_energy_per_op o;
 	struct hil_energy_status es;
 	struct hil_energy_stats a, b;
@@ -305,7 +200,7 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	/* Windows in the model's time, from now on (a slow start is fine). */
 	for (i = 0; i < 3; i++) {
-		win_us[i][0] = tw->now_us(r.m) + win_ms[i][0] * 1000u;
+		win_us[i][0] = hil_regmodel_now_us(r.m) + win_ms[i][0] * 1000u;
 		win_us[i][1] =
 			win_us[i][0] + (win_ms[i][1] - win_ms[i][0]) * 1000u;
 	}
@@ -317,10 +212,10 @@ static void test_energy_per_op_within_2pct_of_the_waveform(void **state)
 	st.ripple_period_us = 3700;
 	st.n = 3;
 	for (i = 0; i < 3; i++) {
-		st.win[i][0] = win_us[i][0];
-		st.win[i][1] = win_us[i][1];
+		st.win[i].start_us = win_us[i][0];
+		st.win[i].end_us = win_us[i][1];
 	}
-	tw->set_steps(r.m, &st);
+	hil_regmodel_set_steps(r.m, &st);
 	assert_true(r.clock_ns + 10000000u < at_ns(&r, win_us[0][0]));
 
 	for (i = 0; i < 3; i++) {
@@ -391,13 +286,14 @@ static void test_sensor_dying_mid_window_gives_an_error(void **state)
 
 	rig_open_twin(&r, tw, "", 0.0);
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
-	t = tw->now_us(r.m);
-	assert_int_equal(tw->add_window(r.m, t + 200000, t + 400000), 0);
+	t = hil_regmodel_now_us(r.m);
+	assert_int_equal(hil_regmodel_add_window(r.m, t + 200000, t + 400000),
+			 0);
 	a0 = at_ns(&r, t + 200000);
 	a1 = at_ns(&r, t + 400000);
 	run_until(s, at_ns(&r, t + 300000));
 	ut_capture_begin(&c);
-	tw->dead_after(r.m, 0); /* mid-window */
+	hil_regmodel_set_dead_after(r.m, 0); /* mid-window */
 	ret = hil_energy_window(s, a0, a1, &st);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
@@ -580,7 +476,7 @@ static void run_off_nominal(const struct twin *tw, long ppm)
 	double chip_hz;
 
 	rig_open_twin(&r, tw, ",idle_ma=25", 0.0);
-	tw->rate_ppm(r.m, ppm);
+	hil_regmodel_set_rate_ppm(r.m, ppm);
 	assert_int_equal(hil_energy_start(&s, r.dev, &r.sampler), HIL_OK);
 	t = r.clock_ns;
 	run_until(s, t + 400000000u);

@@ -28,7 +28,7 @@
 
 struct fake {
 	struct mpsse_interp interp; /* the chip */
-	struct ina219_model *dev;   /* on its I2C bus at 0x40 */
+	struct hil_regmodel *dev;   /* on its I2C bus at 0x40 */
 	int present;		    /* plugged in */
 	int write_error;	    /* ftdi_write_data fails with this */
 	int mute;		    /* the MPSSE never answers */
@@ -167,7 +167,7 @@ static int teardown(void **state)
 {
 	struct fake *f = *state;
 
-	ina219_model_free(f->dev);
+	hil_regmodel_free(f->dev);
 	free(f);
 	g = NULL;
 	return 0;
@@ -299,7 +299,7 @@ static void test_ftdi_write_register(void **state)
 	assert_string_equal(f->interp.error, "");
 	assert_string_equal(f->interp.trace, "S 80+ 05+ 10+ 01+ P ");
 	/* FS0 is void: bit 0 of the calibration cannot be set. */
-	assert_int_equal(ina219_model_peek(f->dev, 0x05), 0x1000);
+	assert_int_equal(hil_regmodel_peek(f->dev, 0x05), 0x1000);
 	hil_i2c_close(bus);
 }
 
@@ -517,10 +517,10 @@ static void test_ftdi_ina219_sample_is_one_usb_round_trip(void **state)
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
-	struct ina219_steps st = {3.3, 0.025, 0.025, 0, 0, 0, {{0, 0}}};
+	struct hil_regmodel_steps st = {3.3, 0.025, 0.025, 0, 0, 0, {{0, 0}}};
 	unsigned w0, r0;
 
-	ina219_model_set_steps(f->dev, &st);
+	hil_regmodel_set_steps(f->dev, &st);
 	ina219_config_default(&cfg);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);

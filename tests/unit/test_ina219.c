@@ -16,6 +16,7 @@
 #include "drivers/i2c/i2c.h"
 #include "drivers/sensor/ina219.h"
 #include "drivers/sensor/ina219_model.h"
+#include "sim_model.h"
 #include "unit_util.h"
 
 /* ---- helpers ---- */
@@ -30,25 +31,9 @@ static uint64_t manual_now(void *ctx)
 	return ((struct manual_clock *)ctx)->us;
 }
 
-/* A constant load: current_a at bus_v. */
-static void constant(struct ina219_model *m, double bus_v, double current_a)
-{
-	struct ina219_steps st;
-
-	memset(&st, 0, sizeof(st));
-	st.bus_v = bus_v;
-	st.idle_a = current_a;
-	st.active_a = current_a;
-	ina219_model_set_steps(m, &st);
-}
-
 static struct hil_i2c_bus *sim_bus(const char *spec)
 {
-	struct hil_i2c_bus *bus = NULL;
-
-	assert_int_equal(hil_i2c_open(&bus, spec), HIL_OK);
-	assert_non_null(hil_i2c_sim_model(bus, "ina219"));
-	return bus;
+	return ut_sim_bus(spec, 0, NULL);
 }
 
 /* ---- calibration (no chip) ---- */
@@ -62,7 +47,7 @@ static struct hil_i2c_bus *sim_bus(const char *spec)
 static void test_calc_matches_datasheet_example(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -100,7 +85,7 @@ static void test_calc_matches_datasheet_example(void **state)
 static void test_calc_0p1_ohm_3p2_a(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -128,7 +113,7 @@ static void test_calc_0p1_ohm_3p2_a(void **state)
 static void test_calc_0p1_ohm_0p4_a(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -148,7 +133,7 @@ static void test_calc_0p1_ohm_0p4_a(void **state)
 static void test_calc_adc_settings_and_timing(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -176,7 +161,7 @@ static void test_calc_adc_settings_and_timing(void **state)
 static void test_calc_rejects_bad_configs(void **state)
 {
 	struct ina219_config cfg;
-	struct ina219_setup su;
+	struct ina2xx_setup su;
 
 	(void)state;
 	ina219_config_default(&cfg);
@@ -210,13 +195,13 @@ static void test_calc_rejects_bad_configs(void **state)
 static void test_read_datasheet_example_registers(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40,shunt=0.002");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
 
 	(void)state;
-	constant(m, 11.98, 10.0); /* 12 V common mode minus 20 mV */
+	ut_model_constant(m, 11.98, 10.0); /* 12 V common mode minus 20 mV */
 	ina219_config_default(&cfg);
 	cfg.shunt_ohm = 0.002;
 	cfg.max_current_a = 10.0;
@@ -241,13 +226,13 @@ static void test_read_datasheet_example_registers(void **state)
 static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
 
 	(void)state;
-	constant(m, 3.3, 0.025);
+	ut_model_constant(m, 3.3, 0.025);
 	ina219_config_default(&cfg); /* 0.1 ohm, 3.2 A: LSB 100 uA, 2 mW */
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
@@ -265,7 +250,7 @@ static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 	assert_int_equal(r.bus_mv, 3300);
 	assert_int_equal(r.current_ua, 25000);
 	/* A reverse current reads negative; power stays positive. */
-	constant(m, 3.3, -0.010);
+	ut_model_constant(m, 3.3, -0.010);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
 	assert_int_equal(ina219_read(dev, &r), HIL_OK);
 	assert_int_equal(r.shunt_uv, -1000);
@@ -278,7 +263,7 @@ static void test_read_constant_waveform_exact_to_the_lsb(void **state)
 static void test_overflow_flag_is_an_error_naming_it(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -292,7 +277,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 	cfg.current_lsb_a = 10e-6;
 	cfg.max_current_a = 0.3;
 	cfg.pga_div = 8;
-	constant(m, 3.3, 0.5);
+	ut_model_constant(m, 3.3, 0.5);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
 	ut_capture_begin(&c);
@@ -309,7 +294,7 @@ static void test_overflow_flag_is_an_error_naming_it(void **state)
 static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -319,8 +304,8 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 
 	(void)state;
 	ina219_config_default(&cfg);
-	cfg.max_current_a = 0.4; /* PGA /1: +-40 mV */
-	constant(m, 3.3, 0.5);	 /* 50 mV: clipped at 40 mV */
+	cfg.max_current_a = 0.4;	/* PGA /1: +-40 mV */
+	ut_model_constant(m, 3.3, 0.5); /* 50 mV: clipped at 40 mV */
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
 	assert_int_equal(ina219_wait_ready(dev, 100), HIL_OK);
 	ut_capture_begin(&c);
@@ -336,7 +321,7 @@ static void test_shunt_at_pga_full_scale_is_an_error(void **state)
 static void test_conversion_ready_follows_the_adc_timing(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct manual_clock clk = {0};
 	struct ina219_config cfg;
 	struct ina219_reading r;
@@ -344,8 +329,8 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 	uint16_t v;
 
 	(void)state;
-	ina219_model_set_clock(m, manual_now, &clk);
-	constant(m, 3.3, 0.025);
+	hil_regmodel_set_clock(m, manual_now, &clk);
+	ut_model_constant(m, 3.3, 0.025);
 	ina219_config_default(&cfg);
 	cfg.bus_bits = 9;    /* 84 us */
 	cfg.shunt_bits = 12; /* 532 us */
@@ -353,7 +338,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 	/* Time stands still: no conversion, the bounded wait gives up. */
 	assert_int_equal(ina219_wait_ready(dev, 20), HIL_ERR_TIMEOUT);
 	clk.us += 532 + 84 - 1;
-	assert_int_equal(ina219_reg_read(dev, INA219_REG_BUS, &v), HIL_OK);
+	assert_int_equal(ina219_reg_read(dev, INA2XX_REG_BUS, &v), HIL_OK);
 	assert_int_equal(v & 2u, 0);
 	clk.us += 1;
 	assert_int_equal(ina219_wait_ready(dev, 20), HIL_OK);
@@ -361,7 +346,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 	assert_int_equal(ina219_read(dev, &r), HIL_OK);
 	assert_int_equal(r.cnvr, 1);
 	assert_int_equal(r.bus_mv, 3300);
-	assert_int_equal(ina219_reg_read(dev, INA219_REG_BUS, &v), HIL_OK);
+	assert_int_equal(ina219_reg_read(dev, INA2XX_REG_BUS, &v), HIL_OK);
 	assert_int_equal(v & 2u, 0);
 	clk.us += 616;
 	assert_int_equal(ina219_wait_ready(dev, 20), HIL_OK);
@@ -390,7 +375,7 @@ static void test_conversion_ready_follows_the_adc_timing(void **state)
 static void test_dead_sensor_error_names_address_and_register(void **state)
 {
 	struct hil_i2c_bus *bus = sim_bus("sim:ina219@0x40");
-	struct ina219_model *m = hil_i2c_sim_model(bus, "ina219");
+	struct hil_regmodel *m = hil_i2c_sim_model(bus, "ina219");
 	struct ina219_config cfg;
 	struct ina219_reading r;
 	struct ina219 *dev;
@@ -402,11 +387,11 @@ static void test_dead_sensor_error_names_address_and_register(void **state)
 	(void)state;
 	ina219_config_default(&cfg);
 	assert_int_equal(ina219_open(&dev, bus, &cfg), HIL_OK);
-	ina219_model_set_dead_after(m, 1);
-	assert_int_equal(ina219_reg_read(dev, INA219_REG_CAL, &v), HIL_OK);
+	hil_regmodel_set_dead_after(m, 1);
+	assert_int_equal(ina219_reg_read(dev, INA2XX_REG_CAL, &v), HIL_OK);
 	assert_int_equal(v, 4096);
 	ut_capture_begin(&c);
-	ret = ina219_reg_read(dev, INA219_REG_BUS, &v);
+	ret = ina219_reg_read(dev, INA2XX_REG_BUS, &v);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_int_equal(ret, HIL_ERR_IO);
 	assert_non_null(strstr(log, "0x40"));
@@ -445,60 +430,60 @@ static void test_open_at_wrong_address_fails_naming_it(void **state)
 
 static void test_model_reset_bit_restores_power_on_values(void **state)
 {
-	struct ina219_model *m = ina219_model_new(0x40, 0.1);
+	struct hil_regmodel *m = ina219_model_new(0x40, 0.1);
 	const uint8_t cal[3] = {0x05, 0x12, 0x34}, cfg[3] = {0x00, 0x01, 0x9F},
 		      rst[3] = {0x00, 0x80, 0x00};
 	size_t i;
 
 	(void)state;
 	assert_non_null(m);
-	assert_int_equal(ina219_model_peek(m, 0x00), 0x399F);
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
+	assert_int_equal(hil_regmodel_peek(m, 0x00), 0x399F);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(ina219_model_i2c_write(m, cal[i]), 1);
+		assert_int_equal(hil_regmodel_i2c_write(m, cal[i]), 1);
 	}
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
 	for (i = 0; i < 3; i++) {
-		ina219_model_i2c_write(m, cfg[i]);
+		hil_regmodel_i2c_write(m, cfg[i]);
 	}
-	ina219_model_i2c_stop(m);
-	assert_int_equal(ina219_model_peek(m, 0x05), 0x1234);
-	assert_int_equal(ina219_model_peek(m, 0x00), 0x019F);
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
+	hil_regmodel_i2c_stop(m);
+	assert_int_equal(hil_regmodel_peek(m, 0x05), 0x1234);
+	assert_int_equal(hil_regmodel_peek(m, 0x00), 0x019F);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
 	for (i = 0; i < 3; i++) {
-		ina219_model_i2c_write(m, rst[i]);
+		hil_regmodel_i2c_write(m, rst[i]);
 	}
-	ina219_model_i2c_stop(m);
-	assert_int_equal(ina219_model_peek(m, 0x00), 0x399F); /* RST clears */
-	assert_int_equal(ina219_model_peek(m, 0x05), 0);
+	hil_regmodel_i2c_stop(m);
+	assert_int_equal(hil_regmodel_peek(m, 0x00), 0x399F); /* RST clears */
+	assert_int_equal(hil_regmodel_peek(m, 0x05), 0);
 	/* Not its address: no ACK. */
-	assert_int_equal(ina219_model_i2c_start(m, 0x82), 0);
-	ina219_model_free(m);
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x82), 0);
+	hil_regmodel_free(m);
 }
 
 static void test_model_clips_shunt_to_the_pga_range(void **state)
 {
-	struct ina219_model *m = ina219_model_new(0x40, 0.1);
+	struct hil_regmodel *m = ina219_model_new(0x40, 0.1);
 	struct manual_clock clk = {0};
 	const uint8_t pga2[3] = {0x00, 0x29, 0x9F}; /* 32 V, /2, 12 bit */
 
 	(void)state;
-	ina219_model_set_clock(m, manual_now, &clk);
-	constant(m, 40.0, 1.0); /* 100 mV, 40 V */
+	hil_regmodel_set_clock(m, manual_now, &clk);
+	ut_model_constant(m, 40.0, 1.0); /* 100 mV, 40 V */
 	clk.us = 1064;
-	assert_int_equal((int16_t)ina219_model_peek(m, 0x01), 10000);
-	assert_int_equal(ina219_model_peek(m, 0x02) >> 3, 8000); /* 32 V */
-	assert_int_equal(ina219_model_i2c_start(m, 0x80), 1);
-	ina219_model_i2c_write(m, pga2[0]);
-	ina219_model_i2c_write(m, pga2[1]);
-	ina219_model_i2c_write(m, pga2[2]);
-	ina219_model_i2c_stop(m);
+	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), 10000);
+	assert_int_equal(hil_regmodel_peek(m, 0x02) >> 3, 8000); /* 32 V */
+	assert_int_equal(hil_regmodel_i2c_start(m, 0x80), 1);
+	hil_regmodel_i2c_write(m, pga2[0]);
+	hil_regmodel_i2c_write(m, pga2[1]);
+	hil_regmodel_i2c_write(m, pga2[2]);
+	hil_regmodel_i2c_stop(m);
 	clk.us += 1064;
-	assert_int_equal((int16_t)ina219_model_peek(m, 0x01), 8000); /* 80 mV */
-	constant(m, 3.3, -1.0);
+	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), 8000); /* 80 mV */
+	ut_model_constant(m, 3.3, -1.0);
 	clk.us += 1064;
-	assert_int_equal((int16_t)ina219_model_peek(m, 0x01), -8000);
-	ina219_model_free(m);
+	assert_int_equal((int16_t)hil_regmodel_peek(m, 0x01), -8000);
+	hil_regmodel_free(m);
 }
 
 static void test_sim_spec_options(void **state)
@@ -514,7 +499,7 @@ static void test_sim_spec_options(void **state)
 					    "bus_v=5,idle_ma=1,active_ma=2,"
 					    "active=0-10:20-30,dead_after=7"),
 			 HIL_OK);
-	assert_int_equal(ina219_model_addr(hil_i2c_sim_model(bus, "ina219")),
+	assert_int_equal(hil_regmodel_addr(hil_i2c_sim_model(bus, "ina219")),
 			 0x45);
 	assert_string_equal(hil_i2c_type(bus), "sim");
 	hil_i2c_close(bus);

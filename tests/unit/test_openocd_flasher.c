@@ -17,6 +17,7 @@
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/proc.h"
+#include "fake_tool.h"
 #include "unit_util.h"
 
 #define REAL_OPENOCD "/usr/bin/openocd"
@@ -38,68 +39,29 @@ static const char stand_in[] =
 	"exit \"${HIL_FAKE_EXIT:-0}\"\n";
 
 struct fixture {
-	char dir[64];
-	char bin[96];
-	char run_dir[96];
+	struct fake_tool tool; /* the stand-in first on PATH */
 	char elf[96];	  /* a 32-bit ARM ELF header: enough for the check */
 	char spaced[128]; /* the same, in a folder with a space */
 	char not_elf[96];
-	char argv_log[96]; /* what the stand-in records */
 	char ocd_log[128]; /* <run_dir>/openocd.log */
-	char *saved_path;
 };
 
 /* ---- helpers ---- */
 
-/* The whole file as a string (empty if it does not exist); caller frees. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (f == NULL) {
-		buf = calloc(1, 1);
-		assert_non_null(buf);
-		return buf;
-	}
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n >= 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
+/* The stand-in's exit status, its stderr and its sleep. */
 static void fake(const char *exit_code, const char *err_text,
 		 const char *sleep_s)
 {
-	if (exit_code != NULL) {
-		setenv("HIL_FAKE_EXIT", exit_code, 1);
-	} else {
-		unsetenv("HIL_FAKE_EXIT");
-	}
-	if (err_text != NULL) {
-		setenv("HIL_FAKE_STDERR", err_text, 1);
-	} else {
-		unsetenv("HIL_FAKE_STDERR");
-	}
-	if (sleep_s != NULL) {
-		setenv("HIL_FAKE_SLEEP", sleep_s, 1);
-	} else {
-		unsetenv("HIL_FAKE_SLEEP");
-	}
+	fake_tool_env("HIL_FAKE_EXIT", exit_code);
+	fake_tool_env("HIL_FAKE_STDERR", err_text);
+	fake_tool_env("HIL_FAKE_SLEEP", sleep_s);
 }
 
 /* Compare what the stand-in recorded with the expected argv (without argv[0]). */
 static void expect_argv(const struct fixture *f, const char *const *want,
 			size_t n)
 {
-	char *got = slurp(f->argv_log), *line = got, *nl;
+	char *got = fake_tool_slurp(f->tool.argv_log), *line = got, *nl;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -111,7 +73,7 @@ static void expect_argv(const struct fixture *f, const char *const *want,
 	}
 	assert_string_equal(line, ""); /* nothing more */
 	free(got);
-	unlink(f->argv_log);
+	fake_tool_forget(&f->tool);
 }
 
 static struct hil_flasher *open_ocd(const struct fixture *f,
@@ -120,11 +82,9 @@ static struct hil_flasher *open_ocd(const struct fixture *f,
 				    unsigned timeout_ms)
 {
 	struct hil_flasher_params p;
-	struct hil_flasher *fl = NULL;
 	size_t i;
 
-	memset(&p, 0, sizeof(p));
-	p.run_dir = f->run_dir;
+	fake_tool_params(&f->tool, &p);
 	p.timeout_ms = timeout_ms;
 	for (i = 0; i < n_cfg; i++) {
 		p.files[i] = cfgs[i];
@@ -132,9 +92,7 @@ static struct hil_flasher *open_ocd(const struct fixture *f,
 	p.n_files = n_cfg;
 	p.probe_serial = serial;
 	p.adapter_khz = khz;
-	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
-	assert_string_equal(hil_flasher_type(fl), "openocd");
-	return fl;
+	return fake_tool_open("openocd", &p);
 }
 
 static int setup(void **state)
@@ -162,46 +120,23 @@ static int setup(void **state)
 		0 /* EM_ARM */,
 	};
 	struct fixture *f = calloc(1, sizeof(*f));
-	char path[512], spaced_dir[80];
-	const char *old = getenv("PATH");
+	char spaced_dir[80];
 
 	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/hiltest-ocd-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->bin, sizeof(f->bin), "%s/bin", f->dir);
-	assert_int_equal(mkdir(f->bin, 0755), 0);
-	snprintf(f->run_dir, sizeof(f->run_dir), "%s/run", f->dir);
-	assert_int_equal(mkdir(f->run_dir, 0755), 0);
-	snprintf(spaced_dir, sizeof(spaced_dir), "%s/my fw", f->dir);
+	fake_tool_setup(&f->tool, "ocd");
+	snprintf(spaced_dir, sizeof(spaced_dir), "%s/my fw", f->tool.dir);
 	assert_int_equal(mkdir(spaced_dir, 0755), 0);
-	snprintf(f->elf, sizeof(f->elf), "%s/fw.elf", f->dir);
+	snprintf(f->elf, sizeof(f->elf), "%s/fw.elf", f->tool.dir);
 	snprintf(f->spaced, sizeof(f->spaced), "%s/stub.elf", spaced_dir);
-	snprintf(f->not_elf, sizeof(f->not_elf), "%s/fw.bin", f->dir);
-	snprintf(f->argv_log, sizeof(f->argv_log), "%s/argv.txt", f->dir);
-	snprintf(f->ocd_log, sizeof(f->ocd_log), "%s/openocd.log", f->run_dir);
+	snprintf(f->not_elf, sizeof(f->not_elf), "%s/fw.bin", f->tool.dir);
+	snprintf(f->ocd_log, sizeof(f->ocd_log), "%s/openocd.log",
+		 f->tool.run_dir);
 	ut_write_file(f->elf, arm_header, sizeof(arm_header), 0644);
 	ut_write_file(f->spaced, arm_header, sizeof(arm_header), 0644);
 	ut_write_file(f->not_elf, "\x00\x10\x00\x20", 4, 0644);
-	snprintf(path, sizeof(path), "%s/openocd", f->bin);
-	ut_write_file(path, stand_in, strlen(stand_in), 0755);
-
-	f->saved_path = strdup(old != NULL ? old : "/usr/bin:/bin");
-	assert_non_null(f->saved_path);
-	snprintf(path, sizeof(path), "%s:%s", f->bin, f->saved_path);
-	setenv("PATH", path, 1);
-	setenv("HIL_FAKE_ARGV", f->argv_log, 1);
+	fake_tool_install(f->tool.bin, "openocd", stand_in, NULL, 0);
+	fake_tool_on_path(&f->tool);
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	setenv("PATH", f->saved_path, 1);
-	assert_int_equal(ut_rm_tree(f->dir), 0);
-	free(f->saved_path);
-	free(f);
 	return 0;
 }
 
@@ -211,7 +146,7 @@ static int reset_fake(void **state)
 	struct fixture *f = *state;
 
 	fake(NULL, NULL, NULL);
-	unlink(f->argv_log);
+	fake_tool_forget(&f->tool);
 	unlink(f->ocd_log);
 	return 0;
 }
@@ -233,10 +168,7 @@ static void test_start_argv_default_config_any_probe(void **state)
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
 	expect_argv(f, want, 4);
 	/* A real board: the runner opens link.port, nothing is watched. */
-	assert_null(hil_flasher_link_where(fl));
-	assert_int_equal(hil_flasher_check(fl), HIL_OK);
-	hil_flasher_stop(fl);
-	hil_flasher_close(fl);
+	fake_tool_check_real_board(fl);
 }
 
 static void test_start_argv_serial_before_program_and_two_configs(void **state)
@@ -292,9 +224,9 @@ test_start_makes_relative_and_spaced_paths_one_absolute_word(void **state)
 	const char *want[4] = {"-f", "board/st_nucleo_f4.cfg", "-c", prog};
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	assert_int_equal(chdir(f->dir), 0);
+	assert_int_equal(chdir(f->tool.dir), 0);
 	snprintf(prog, sizeof(prog), "program {%s/fw.elf} verify reset exit",
-		 f->dir);
+		 f->tool.dir);
 	assert_int_equal(hil_flasher_start(fl, "fw.elf"), HIL_OK);
 	assert_int_equal(chdir(cwd), 0);
 	expect_argv(f, want, 4);
@@ -334,8 +266,7 @@ static void test_open_refuses_what_tcl_would_reinterpret(void **state)
 	struct ut_capture c;
 	char log[4096];
 
-	memset(&p, 0, sizeof(p));
-	p.run_dir = f->run_dir;
+	fake_tool_params(&f->tool, &p);
 	ut_capture_begin(&c);
 	p.probe_serial = "0669; shutdown";
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
@@ -357,19 +288,8 @@ static void test_start_rejects_non_elf_without_running_openocd(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 5000);
-	struct ut_capture c;
-	char log[2048], *rec;
 
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->not_elf), HIL_ERR_ARG);
-	assert_int_equal(hil_flasher_start(fl, "/nonexistent/fw.elf"),
-			 HIL_ERR_IO);
-	ut_capture_end(&c, log, sizeof(log));
-	assert_non_null(strstr(log, f->not_elf));
-	assert_non_null(strstr(log, "/nonexistent/fw.elf"));
-	rec = slurp(f->argv_log);
-	assert_string_equal(rec, ""); /* never started */
-	free(rec);
+	fake_tool_check_rejects_non_elf(&f->tool, fl, f->not_elf);
 	hil_flasher_close(fl);
 }
 
@@ -379,42 +299,18 @@ static void test_start_timeout_kills_a_hanging_openocd(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 300);
-	struct ut_capture c;
-	char log[2048];
-	uint64_t t0;
 
 	fake(NULL, "Info : clock speed 2000 kHz", SLEEP_MARK);
-	ut_capture_begin(&c);
-	t0 = ut_ms_now();
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_TIMEOUT);
-	assert_true(ut_ms_now() - t0 <
-		    UT_HANG_MS); /* 300 ms + the kill's grace */
-	ut_capture_end(&c, log, sizeof(log));
-	assert_int_equal(ut_count_procs("sleep", SLEEP_MARK), 0);
-	assert_non_null(strstr(log, "300 ms"));
-	assert_non_null(strstr(log, SERIAL));
-	assert_non_null(strstr(log, f->elf));
-	hil_flasher_close(fl);
+	fake_tool_check_start_hangs(fl, f->elf, "300 ms", SERIAL, SLEEP_MARK);
 }
 
 static void test_probe_timeout_is_bounded(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, NULL, 0, 300);
-	struct ut_capture c;
-	char log[1024], why[256];
-	uint64_t t0;
 
 	fake(NULL, NULL, SLEEP_MARK);
-	ut_capture_begin(&c);
-	t0 = ut_ms_now();
-	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)),
-			 HIL_ERR_TIMEOUT);
-	assert_true(ut_ms_now() - t0 < UT_HANG_MS);
-	ut_capture_end(&c, log, sizeof(log));
-	assert_int_equal(ut_count_procs("sleep", SLEEP_MARK), 0);
-	assert_non_null(strstr(why, "300 ms"));
-	hil_flasher_close(fl);
+	fake_tool_check_probe_hangs(fl, "300 ms", SLEEP_MARK);
 }
 
 /* ---- OpenOCD 0.12's errors, translated ---- */
@@ -544,25 +440,20 @@ test_log_keeps_command_and_output_and_only_new_output_counts(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_ocd(f, NULL, 0, SERIAL, 0, 5000);
-	struct ut_capture c;
-	char log[4096], *text;
+	char *text;
 
 	fake("1", "Error: open failed", NULL);
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
-	ut_capture_end(&c, log, sizeof(log));
+	fake_tool_check_start_fails(fl, f->elf, HIL_ERR_NA, NULL, NULL);
 
 	fake("0", "** Programming Finished **\n** Verified OK **", NULL);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
 
 	/* The earlier "open failed" is still in the log: it must not count. */
 	fake("1", "Warn : UNEXPECTED idcode: 0x2ba01477", NULL);
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_MISMATCH);
-	ut_capture_end(&c, log, sizeof(log));
-	assert_null(strstr(log, "no probe found"));
+	fake_tool_check_start_fails(fl, f->elf, HIL_ERR_MISMATCH, NULL,
+				    "no probe found");
 
-	text = slurp(f->ocd_log);
+	text = fake_tool_slurp(f->ocd_log);
 	assert_non_null(strstr(
 		text,
 		"$ openocd -f board/st_nucleo_f4.cfg -c 'adapter serial " SERIAL
@@ -594,7 +485,7 @@ static void test_version_is_first_line_of_stderr(void **state)
 	/* Truncated to the buffer, still terminated. */
 	assert_int_equal(hil_flasher_version(fl, v, 5), HIL_OK);
 	assert_string_equal(v, "Open");
-	unlink(f->argv_log);
+	fake_tool_forget(&f->tool);
 
 	fake("2", "openocd: unrecognized option", NULL);
 	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)),
@@ -606,21 +497,13 @@ static void test_missing_program_is_not_available(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher_params p;
-	struct hil_flasher *fl = NULL;
-	struct ut_capture c;
-	char log[2048], v[64], why[256];
+	struct hil_flasher *fl;
 
-	memset(&p, 0, sizeof(p));
-	p.run_dir = f->run_dir;
+	fake_tool_params(&f->tool, &p);
 	p.program = "/nonexistent/openocd";
-	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
-	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)), HIL_ERR_NA);
-	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
-	ut_capture_end(&c, log, sizeof(log));
-	assert_non_null(strstr(log, "/nonexistent/openocd"));
-	assert_non_null(strstr(why, "/nonexistent/openocd"));
+	fl = fake_tool_open("openocd", &p);
+	fake_tool_check_missing_program(fl, f->elf, "/nonexistent/openocd",
+					"/nonexistent/openocd");
 	hil_flasher_close(fl);
 }
 
@@ -631,8 +514,7 @@ static void test_qemu_has_no_reset_or_probe(void **state)
 	struct hil_flasher *fl = NULL;
 	char why[128];
 
-	memset(&p, 0, sizeof(p));
-	p.run_dir = f->run_dir;
+	fake_tool_params(&f->tool, &p);
 	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
 	assert_int_equal(hil_flasher_reset(fl), HIL_ERR_NA);
 	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
@@ -685,8 +567,7 @@ static void test_real_openocd_version_and_probe(void **state)
 	if (!have_real_openocd()) {
 		skip();
 	}
-	memset(&p, 0, sizeof(p));
-	p.run_dir = f->run_dir;
+	fake_tool_params(&f->tool, &p);
 	p.program = REAL_OPENOCD;
 	p.probe_serial = SERIAL;
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
@@ -744,5 +625,5 @@ int main(void)
 				       reset_fake),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, fake_tool_teardown_fixture);
 }

@@ -17,6 +17,7 @@
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/proc.h"
+#include "fake_tool.h"
 #include "unit_util.h"
 
 #define REAL_FLASHTOOL "/usr/bin/pyocd-flashtool"
@@ -63,16 +64,13 @@ static const char stand_in[] =
 	"esac\n";
 
 struct fixture {
-	char dir[64];
-	char bin[96];
-	char flashtool[128]; /* <bin>/pyocd-flashtool */
-	char lonely[128];    /* a pyocd-flashtool without a pyocd-tool */
-	char run_dir[96];
-	char mem[96];	  /* what the stand-in's savemem reads */
-	char elf[96];	  /* two segments, one of them .data's LMA */
-	char far_elf[96]; /* segments across 64 KiB and far apart */
+	struct fake_tool tool; /* the stand-ins, named by path */
+	char flashtool[128];   /* <bin>/pyocd-flashtool */
+	char lonely[128];      /* a pyocd-flashtool without a pyocd-tool */
+	char mem[96];	       /* what the stand-in's savemem reads */
+	char elf[96];	       /* two segments, one of them .data's LMA */
+	char far_elf[96];      /* segments across 64 KiB and far apart */
 	char not_elf[96];
-	char argv_log[96];  /* what the stand-ins record */
 	char py_log[128];   /* <run_dir>/pyocd.log */
 	char hex[128];	    /* <run_dir>/pyocd-image.hex */
 	char readback[128]; /* <run_dir>/pyocd-readback.bin */
@@ -101,30 +99,6 @@ static const char want_far_hex[] = ":020000040800F2\n"
 				   ":00000001FF\n";
 
 /* ---- helpers ---- */
-
-/* The whole file as a string (empty if it does not exist); caller frees. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (f == NULL) {
-		buf = calloc(1, 1);
-		assert_non_null(buf);
-		return buf;
-	}
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n >= 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 struct seg {
 	uint32_t vaddr, paddr;
@@ -200,41 +174,32 @@ static void mem_is_image(const struct fixture *f)
 		sizeof(data_bytes));
 }
 
-static void env(const char *name, const char *value)
-{
-	if (value != NULL) {
-		setenv(name, value, 1);
-	} else {
-		unsetenv(name);
-	}
-}
-
 /* pyocd-flashtool's output, exit status and sleep. */
 static void fake_flash(const char *out, const char *exit_code,
 		       const char *sleep_s)
 {
-	env("HIL_FAKE_FLASH_OUT", out);
-	env("HIL_FAKE_FLASH_EXIT", exit_code);
-	env("HIL_FAKE_FLASH_SLEEP", sleep_s);
+	fake_tool_env("HIL_FAKE_FLASH_OUT", out);
+	fake_tool_env("HIL_FAKE_FLASH_EXIT", exit_code);
+	fake_tool_env("HIL_FAKE_FLASH_SLEEP", sleep_s);
 }
 
 /* pyocd-tool's output, exit status and sleep. */
-static void fake_tool(const char *out, const char *exit_code,
-		      const char *sleep_s)
+static void fake_pyocd_tool(const char *out, const char *exit_code,
+			    const char *sleep_s)
 {
-	env("HIL_FAKE_TOOL_OUT", out);
-	env("HIL_FAKE_TOOL_EXIT", exit_code);
-	env("HIL_FAKE_TOOL_SLEEP", sleep_s);
+	fake_tool_env("HIL_FAKE_TOOL_OUT", out);
+	fake_tool_env("HIL_FAKE_TOOL_EXIT", exit_code);
+	fake_tool_env("HIL_FAKE_TOOL_SLEEP", sleep_s);
 }
 
 /* The command lines the stand-ins recorded, then forget them. */
 static void expect_commands(const struct fixture *f, const char *want)
 {
-	char *got = slurp(f->argv_log);
+	char *got = fake_tool_slurp(f->tool.argv_log);
 
 	assert_string_equal(got, want);
 	free(got);
-	unlink(f->argv_log);
+	fake_tool_forget(&f->tool);
 }
 
 static struct hil_flasher *open_py(const struct fixture *f, const char *target,
@@ -242,18 +207,14 @@ static struct hil_flasher *open_py(const struct fixture *f, const char *target,
 				   unsigned timeout_ms)
 {
 	struct hil_flasher_params p;
-	struct hil_flasher *fl = NULL;
 
-	memset(&p, 0, sizeof(p));
+	fake_tool_params(&f->tool, &p);
 	p.program = f->flashtool;
-	p.run_dir = f->run_dir;
 	p.timeout_ms = timeout_ms;
 	p.probe_serial = serial;
 	p.adapter_khz = khz;
 	p.target = target;
-	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_OK);
-	assert_string_equal(hil_flasher_type(fl), "pyocd");
-	return fl;
+	return fake_tool_open("pyocd", &p);
 }
 
 static int setup(void **state)
@@ -273,33 +234,24 @@ static int setup(void **state)
 	for (i = 0; i < sizeof(edge_bytes); i++) {
 		edge_bytes[i] = (unsigned char)(0x30 + i);
 	}
-	snprintf(f->dir, sizeof(f->dir), "/tmp/hiltest-pyocd-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->bin, sizeof(f->bin), "%s/bin", f->dir);
-	assert_int_equal(mkdir(f->bin, 0755), 0);
-	snprintf(f->run_dir, sizeof(f->run_dir), "%s/run", f->dir);
-	assert_int_equal(mkdir(f->run_dir, 0755), 0);
-	snprintf(f->mem, sizeof(f->mem), "%s/mem", f->dir);
+	fake_tool_setup(&f->tool, "pyocd");
+	snprintf(f->mem, sizeof(f->mem), "%s/mem", f->tool.dir);
 	assert_int_equal(mkdir(f->mem, 0755), 0);
-	snprintf(path, sizeof(path), "%s/lonely", f->dir);
+	snprintf(path, sizeof(path), "%s/lonely", f->tool.dir);
 	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(f->lonely, sizeof(f->lonely), "%s/lonely/pyocd-flashtool",
-		 f->dir);
-	ut_write_file(f->lonely, stand_in, strlen(stand_in), 0755);
-	snprintf(f->flashtool, sizeof(f->flashtool), "%s/pyocd-flashtool",
-		 f->bin);
-	ut_write_file(f->flashtool, stand_in, strlen(stand_in), 0755);
-	snprintf(path, sizeof(path), "%s/pyocd-tool", f->bin);
-	ut_write_file(path, stand_in, strlen(stand_in), 0755);
+	fake_tool_install(path, "pyocd-flashtool", stand_in, f->lonely,
+			  sizeof(f->lonely));
+	fake_tool_install(f->tool.bin, "pyocd-flashtool", stand_in,
+			  f->flashtool, sizeof(f->flashtool));
+	fake_tool_install(f->tool.bin, "pyocd-tool", stand_in, NULL, 0);
 
-	snprintf(f->elf, sizeof(f->elf), "%s/fw.elf", f->dir);
-	snprintf(f->far_elf, sizeof(f->far_elf), "%s/far.elf", f->dir);
-	snprintf(f->not_elf, sizeof(f->not_elf), "%s/fw.bin", f->dir);
-	snprintf(f->argv_log, sizeof(f->argv_log), "%s/argv.txt", f->dir);
-	snprintf(f->py_log, sizeof(f->py_log), "%s/pyocd.log", f->run_dir);
-	snprintf(f->hex, sizeof(f->hex), "%s/pyocd-image.hex", f->run_dir);
+	snprintf(f->elf, sizeof(f->elf), "%s/fw.elf", f->tool.dir);
+	snprintf(f->far_elf, sizeof(f->far_elf), "%s/far.elf", f->tool.dir);
+	snprintf(f->not_elf, sizeof(f->not_elf), "%s/fw.bin", f->tool.dir);
+	snprintf(f->py_log, sizeof(f->py_log), "%s/pyocd.log", f->tool.run_dir);
+	snprintf(f->hex, sizeof(f->hex), "%s/pyocd-image.hex", f->tool.run_dir);
 	snprintf(f->readback, sizeof(f->readback), "%s/pyocd-readback.bin",
-		 f->run_dir);
+		 f->tool.run_dir);
 	/* .text in flash; .data runs at 0x20000000 but is stored after it
 	 * (LMA != VMA); .bss has no bytes in the file. */
 	segs[0] = (struct seg){0x08000000, 0x08000000, text_bytes,
@@ -315,18 +267,8 @@ static int setup(void **state)
 	write_elf(f->far_elf, segs, 2);
 	ut_write_file(f->not_elf, "\x00\x10\x00\x20", 4, 0644);
 
-	setenv("HIL_FAKE_ARGV", f->argv_log, 1);
 	setenv("HIL_FAKE_MEM", f->mem, 1);
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	assert_int_equal(ut_rm_tree(f->dir), 0);
-	free(f);
 	return 0;
 }
 
@@ -336,11 +278,11 @@ static int reset_fake(void **state)
 	struct fixture *f = *state;
 
 	fake_flash(NULL, NULL, NULL);
-	fake_tool(NULL, NULL, NULL);
+	fake_pyocd_tool(NULL, NULL, NULL);
 	unsetenv("HIL_FAKE_ID");
 	unsetenv("HIL_FAKE_VERSION");
 	unsetenv("HIL_FAKE_VERSION_EXIT");
-	unlink(f->argv_log);
+	fake_tool_forget(&f->tool);
 	unlink(f->py_log);
 	mem_is_image(f);
 	return 0;
@@ -364,14 +306,11 @@ static void test_start_checks_chip_programs_hex_and_reads_back(void **state)
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
 	expect_commands(f, want);
 	/* .data at its load address 0x08000024, not at 0x20000000. */
-	hex = slurp(f->hex);
+	hex = fake_tool_slurp(f->hex);
 	assert_string_equal(hex, want_hex);
 	free(hex);
 	/* A real board: the runner opens link.port, nothing is watched. */
-	assert_null(hil_flasher_link_where(fl));
-	assert_int_equal(hil_flasher_check(fl), HIL_OK);
-	hil_flasher_stop(fl);
-	hil_flasher_close(fl);
+	fake_tool_check_real_board(fl);
 }
 
 static void test_start_any_probe_with_speed_and_no_known_id(void **state)
@@ -411,7 +350,7 @@ test_start_splits_hex_at_64k_and_reads_far_segments_apart(void **state)
 		 f->hex, f->readback, f->readback);
 	assert_int_equal(hil_flasher_start(fl, f->far_elf), HIL_OK);
 	expect_commands(f, want);
-	hex = slurp(f->hex);
+	hex = fake_tool_slurp(f->hex);
 	assert_string_equal(hex, want_far_hex);
 	free(hex);
 	hil_flasher_close(fl);
@@ -450,7 +389,7 @@ static void test_version_names_the_tool(void **state)
 	/* Truncated to the buffer, still terminated. */
 	assert_int_equal(hil_flasher_version(fl, v, 6), HIL_OK);
 	assert_string_equal(v, "pyocd");
-	unlink(f->argv_log);
+	fake_tool_forget(&f->tool);
 
 	setenv("HIL_FAKE_VERSION", "usage: pyocd-flashtool [-h]", 1);
 	setenv("HIL_FAKE_VERSION_EXIT", "2", 1);
@@ -478,12 +417,11 @@ static void test_open_refuses_what_pyocd_cannot_take(void **state)
 	struct hil_flasher_params p;
 	struct hil_flasher *fl = NULL;
 	struct ut_capture c;
-	char log[8192], *rec;
+	char log[8192];
 	size_t i;
 
-	memset(&p, 0, sizeof(p));
+	fake_tool_params(&f->tool, &p);
 	p.program = f->flashtool;
-	p.run_dir = f->run_dir;
 	p.target = "stm32l475xg";
 	ut_capture_begin(&c);
 	for (i = 0; i < sizeof(bad_uids) / sizeof(bad_uids[0]); i++) {
@@ -506,9 +444,7 @@ static void test_open_refuses_what_pyocd_cannot_take(void **state)
 	assert_non_null(strstr(log, "\"-l\""));
 	assert_non_null(strstr(log, "no target type"));
 	assert_non_null(strstr(log, "stm32l4 75"));
-	rec = slurp(f->argv_log);
-	assert_string_equal(rec, ""); /* nothing ran */
-	free(rec);
+	fake_tool_assert_not_run(&f->tool); /* nothing ran */
 
 	/* A whole ST-LINK V2-1 ID, a DAPLink ID: taken. */
 	p.target = "stm32l475xg";
@@ -524,19 +460,8 @@ static void test_start_rejects_non_elf_without_running_pyocd(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_py(f, "stm32l475xg", SERIAL, 0, 5000);
-	struct ut_capture c;
-	char log[2048], *rec;
 
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->not_elf), HIL_ERR_ARG);
-	assert_int_equal(hil_flasher_start(fl, "/nonexistent/fw.elf"),
-			 HIL_ERR_IO);
-	ut_capture_end(&c, log, sizeof(log));
-	assert_non_null(strstr(log, f->not_elf));
-	assert_non_null(strstr(log, "/nonexistent/fw.elf"));
-	rec = slurp(f->argv_log);
-	assert_string_equal(rec, ""); /* never started */
-	free(rec);
+	fake_tool_check_rejects_non_elf(&f->tool, fl, f->not_elf);
 	hil_flasher_close(fl);
 }
 
@@ -544,25 +469,22 @@ static void test_missing_pyocd_is_not_available_with_apt_line(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher_params p;
-	struct hil_flasher *fl = NULL;
+	struct hil_flasher *fl;
 	struct ut_capture c;
-	char log[4096], v[64], why[512], *rec;
+	char log[4096];
 
-	memset(&p, 0, sizeof(p));
-	p.run_dir = f->run_dir;
+	fake_tool_params(&f->tool, &p);
 	p.target = "stm32l475xg";
 	p.probe_serial = SERIAL;
 	p.program = "/nonexistent/pyocd-flashtool";
-	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_OK);
+	fl = fake_tool_open("pyocd", &p);
+	fake_tool_check_missing_program(fl, f->elf,
+					"/nonexistent/pyocd-flashtool",
+					"sudo apt-get install python3-pyocd");
 	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
 	assert_int_equal(hil_flasher_reset(fl), HIL_ERR_NA);
-	assert_int_equal(hil_flasher_version(fl, v, sizeof(v)), HIL_ERR_NA);
-	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_ERR_NA);
 	ut_capture_end(&c, log, sizeof(log));
-	assert_non_null(strstr(log, "/nonexistent/pyocd-flashtool"));
 	assert_non_null(strstr(log, "sudo apt-get install python3-pyocd"));
-	assert_non_null(strstr(why, "sudo apt-get install python3-pyocd"));
 	hil_flasher_close(fl);
 
 	/* pyocd-flashtool alone: pyocd-tool is needed beside it. */
@@ -573,9 +495,7 @@ static void test_missing_pyocd_is_not_available_with_apt_line(void **state)
 	ut_capture_end(&c, log, sizeof(log));
 	assert_non_null(strstr(log, "lonely/pyocd-tool not found"));
 	assert_non_null(strstr(log, "apt-get install python3-pyocd"));
-	rec = slurp(f->argv_log);
-	assert_string_equal(rec, ""); /* nothing ran */
-	free(rec);
+	fake_tool_assert_not_run(&f->tool); /* nothing ran */
 	hil_flasher_close(fl);
 }
 
@@ -585,38 +505,18 @@ static void test_start_timeout_kills_a_hanging_flashtool(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_py(f, "stm32l475xg", SERIAL, 0, 300);
-	struct ut_capture c;
-	char log[2048];
-	uint64_t t0;
 
 	fake_flash("INFO:board:Target type is stm32l475xg", NULL, SLEEP_MARK);
-	ut_capture_begin(&c);
-	t0 = ut_ms_now();
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_TIMEOUT);
-	assert_true(ut_ms_now() - t0 < UT_HANG_MS); /* returned, not hung */
-	ut_capture_end(&c, log, sizeof(log));
-	assert_int_equal(ut_count_procs("sleep", SLEEP_MARK), 0);
-	assert_non_null(strstr(log, "300 ms"));
-	assert_non_null(strstr(log, SERIAL));
-	assert_non_null(strstr(log, f->elf));
-	hil_flasher_close(fl);
+	fake_tool_check_start_hangs(fl, f->elf, "300 ms", SERIAL, SLEEP_MARK);
 }
 
 static void test_probe_timeout_is_bounded(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_py(f, "stm32l475xg", NULL, 0, 300);
-	char why[512];
-	uint64_t t0;
 
-	fake_tool(NULL, NULL, SLEEP_MARK);
-	t0 = ut_ms_now();
-	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)),
-			 HIL_ERR_TIMEOUT);
-	assert_true(ut_ms_now() - t0 < UT_HANG_MS);
-	assert_int_equal(ut_count_procs("sleep", SLEEP_MARK), 0);
-	assert_non_null(strstr(why, "300 ms"));
-	hil_flasher_close(fl);
+	fake_pyocd_tool(NULL, NULL, SLEEP_MARK);
+	fake_tool_check_probe_hangs(fl, "300 ms", SLEEP_MARK);
 }
 
 /* pyocd-tool waits for a missing probe forever: stopped, and said so. */
@@ -627,8 +527,8 @@ static void test_tool_waiting_for_its_probe_means_no_probe(void **state)
 	struct ut_capture c;
 	char log[4096], why[768];
 
-	fake_tool("Waiting for a debug probe to be connected...", NULL,
-		  SLEEP_MARK);
+	fake_pyocd_tool("Waiting for a debug probe to be connected...", NULL,
+			SLEEP_MARK);
 	ut_capture_begin(&c);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
 	assert_int_equal(hil_flasher_reset(fl), HIL_ERR_NA);
@@ -805,7 +705,7 @@ static void test_start_translates_each_known_error(void **state)
 
 		reset_fake(state);
 		if (e->tool) {
-			fake_tool(e->output, e->exit_code, NULL);
+			fake_pyocd_tool(e->output, e->exit_code, NULL);
 		} else {
 			fake_flash(e->output, e->exit_code, NULL);
 		}
@@ -900,15 +800,12 @@ static void test_log_keeps_commands_and_only_new_output_counts(void **state)
 {
 	struct fixture *f = *state;
 	struct hil_flasher *fl = open_py(f, "nrf51", SERIAL, 0, 5000);
-	struct ut_capture c;
-	char log[4096], *text;
+	char *text;
 
 	fake_flash("No connected debug probes\n"
 		   "Error: There is no debug probe connected.",
 		   "1", NULL);
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
-	ut_capture_end(&c, log, sizeof(log));
+	fake_tool_check_start_fails(fl, f->elf, HIL_ERR_NA, NULL, NULL);
 
 	fake_flash("INFO:root:Programmed 44 bytes (1 pages) at 1.20 kB/s", "0",
 		   NULL);
@@ -916,13 +813,10 @@ static void test_log_keeps_commands_and_only_new_output_counts(void **state)
 
 	/* The earlier "no probe" is still in the log: it must not count. */
 	fake_flash("pyocd.core.exceptions.TransferError", "1", NULL);
-	ut_capture_begin(&c);
-	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_PROCESS);
-	ut_capture_end(&c, log, sizeof(log));
-	assert_null(strstr(log, "no probe found"));
-	assert_non_null(strstr(log, "TransferError"));
+	fake_tool_check_start_fails(fl, f->elf, HIL_ERR_PROCESS,
+				    "TransferError", "no probe found");
 
-	text = slurp(f->py_log);
+	text = fake_tool_slurp(f->py_log);
 	assert_non_null(strstr(text, "$ "));
 	assert_non_null(
 		strstr(text, "/pyocd-flashtool -b " SERIAL " -t nrf51 -hp "));
@@ -947,9 +841,8 @@ static struct hil_flasher *open_real(const struct fixture *f,
 	struct hil_flasher_params p;
 	struct hil_flasher *fl = NULL;
 
-	memset(&p, 0, sizeof(p));
+	fake_tool_params(&f->tool, &p);
 	p.program = REAL_FLASHTOOL;
-	p.run_dir = f->run_dir;
 	p.timeout_ms = 20000;
 	p.probe_serial = SERIAL;
 	p.target = target;
@@ -1101,5 +994,5 @@ int main(void)
 				       reset_fake),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, fake_tool_teardown_fixture);
 }

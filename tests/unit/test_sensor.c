@@ -55,7 +55,7 @@ static void test_open_sim_writes_setup_and_describes_it(void **state)
 	struct hil_config cfg;
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_info info;
-	struct ina219_model *m;
+	struct hil_regmodel *m;
 	char err[512], line[512];
 
 	(void)state;
@@ -95,8 +95,8 @@ static void test_open_sim_writes_setup_and_describes_it(void **state)
 	assert_int_equal(info.cycle_us, 532 + 532);
 
 	/* What the chip holds is what was described. */
-	assert_int_equal(ina219_model_peek(m, INA219_REG_CONFIG), 0x019F);
-	assert_int_equal(ina219_model_peek(m, INA219_REG_CAL), 20480);
+	assert_int_equal(hil_regmodel_peek(m, INA2XX_REG_CONFIG), 0x019F);
+	assert_int_equal(hil_regmodel_peek(m, INA2XX_REG_CAL), 20480);
 
 	hil_sensor_summary(s, line, sizeof(line));
 	assert_contains(line, "INA219 at 0x40 on sim:ina219@0x40 (model)");
@@ -239,7 +239,7 @@ static void test_ina226_open_sim_writes_setup_and_describes_it(void **state)
 	struct hil_config cfg;
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_info info;
-	struct ina226_model *m;
+	struct hil_regmodel *m;
 	char err[512], line[512];
 
 	(void)state;
@@ -275,8 +275,8 @@ static void test_ina226_open_sim_writes_setup_and_describes_it(void **state)
 	assert_int_equal(info.averages, 1);
 	assert_int_equal(info.conversion_us, 1100);
 	assert_int_equal(info.cycle_us, 1100 + 1100);
-	assert_int_equal(ina226_model_peek(m, INA226_REG_CONFIG), 0x4127);
-	assert_int_equal(ina226_model_peek(m, INA226_REG_CAL), 2560);
+	assert_int_equal(hil_regmodel_peek(m, INA2XX_REG_CONFIG), 0x4127);
+	assert_int_equal(hil_regmodel_peek(m, INA2XX_REG_CAL), 2560);
 
 	hil_sensor_summary(s, line, sizeof(line));
 	assert_string_equal(line, "INA226 at 0x40 on sim:ina226@0x40 (model): "

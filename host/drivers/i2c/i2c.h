@@ -181,10 +181,12 @@ struct hil_i2c_sim_opts {
  * model create() returned.
  */
 struct hil_i2c_sim_chip {
-	const char *name; /* "ina219", as in the spec */
-	/* A model at addr with o's load, on the host's time (CLOCK_MONOTONIC)
-	 * from now. @return it, or NULL (no memory). */
-	void *(*create)(uint8_t addr, const struct hil_i2c_sim_opts *o);
+	const char *name;  /* "ina219", as in the spec */
+	const void *model; /* what create makes a model of (for create) */
+	/* A model of chip at addr with o's load, on the host's time
+	 * (CLOCK_MONOTONIC) from now. @return it, or NULL (no memory). */
+	void *(*create)(const struct hil_i2c_sim_chip *chip, uint8_t addr,
+			const struct hil_i2c_sim_opts *o);
 	void (*destroy)(void *model);
 	/* The bus side, byte by byte (the same events ftdi clocks out):
 	 * START + address byte (1: ACK), a written byte (1: ACK), a read
@@ -210,8 +212,8 @@ const struct hil_i2c_sim_chip *hil_i2c_sim_chip(struct hil_i2c_bus *bus);
 
 /**
  * The model behind a "sim:" bus, for tests to set its clock, its waveform
- * or make it die (cast to the chip's model: struct ina219_model * for
- * "ina219"). Borrowed: valid until hil_i2c_close().
+ * or make it die (the chip's model: a struct hil_regmodel * for "ina219"
+ * and "ina226"). Borrowed: valid until hil_i2c_close().
  * @param chip the chip expected ("ina219"), or NULL for whichever it is.
  * @return NULL if bus is not a sim bus or hosts another chip.
  */

@@ -162,7 +162,7 @@ static int sim_open(struct hil_i2c_bus *bus, const char *where)
 		goto out;
 	}
 	s->chip = chip;
-	s->dev = chip->create((uint8_t)addr, &o);
+	s->dev = chip->create(chip, (uint8_t)addr, &o);
 	if (s->dev == NULL) {
 		free(s);
 		ret = HIL_ERR_NOMEM;

@@ -109,6 +109,20 @@ const struct hil_sensor_driver *const *hil_sensor_all(void);
 int hil_sensor_names(char *buf, size_t len);
 
 /**
+ * The check() every chip makes of its shunt input: the largest expected
+ * current through the shunt (sensor.max_current_a x sensor.shunt_ohm) must
+ * fit the full scale fs_v, else every window at that current would end in
+ * an overflow.
+ * @param beyond what it would exceed, for the message ("the INA226's shunt
+ *        range, +-81.92 mV (use a smaller shunt)").
+ * @return HIL_OK, or hil_jsonld_fail()'s code at sensor.max_current_a
+ *         (else sensor.shunt_ohm, else the section s).
+ */
+int hil_sensor_check_range(struct hil_jsonld *ld, const cJSON *s,
+			   const struct hil_config *cfg, double fs_v,
+			   const char *beyond);
+
+/**
  * The current LSB for a chip whose calibration register holds
  * cal_num / (LSB x shunt_ohm), at most cal_max: 0 (the chip driver's own
  * choice: max_current_a / 2^15 rounded up to 1, 2 or 5 x 10^n) when that

@@ -5,16 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ina2xx.h" /* its registers, INA2XX_REG_CONFIG .. _CAL (Table 2) */
+
 struct hil_i2c_bus;
 struct ina219;
-
-/* Register pointers (SBOS448 Table 2). */
-#define INA219_REG_CONFIG  0x00
-#define INA219_REG_SHUNT   0x01
-#define INA219_REG_BUS	   0x02
-#define INA219_REG_POWER   0x03
-#define INA219_REG_CURRENT 0x04
-#define INA219_REG_CAL	   0x05
 
 /* Operating modes (MODE3..1, Table 7). */
 enum ina219_mode {
@@ -49,19 +43,6 @@ struct ina219_config {
 	enum ina219_mode mode;
 };
 
-/* What a configuration computes to (the register values and the scales). */
-struct ina219_setup {
-	uint16_t config;      /* configuration register value */
-	uint16_t cal;	      /* calibration register value (bit 0 clear) */
-	unsigned pga_div;     /* the PGA divider chosen */
-	double current_lsb_a; /* Current_LSB chosen (datasheet step 2) */
-	double eff_lsb_a;     /* 0.04096 / (cal x R): the LSB the chip
-				  actually applies after the truncation */
-	double power_lsb_w;   /* 20 x eff_lsb_a */
-	double shunt_range_v; /* 0.04 x pga_div */
-	unsigned cycle_us;    /* one conversion cycle in this mode */
-};
-
 /* One reading in integer micro-units. */
 struct ina219_reading {
 	int32_t shunt_uv;   /* shunt voltage, 10 uV LSB */
@@ -86,7 +67,7 @@ void ina219_config_default(struct ina219_config *cfg);
  *   Cal = trunc(0.04096 / (Current_LSB x R_shunt)), Power_LSB = 20 x LSB.
  * @return HIL_OK or HIL_ERR_CONFIG (the log names the offending field).
  */
-int ina219_calc(const struct ina219_config *cfg, struct ina219_setup *out);
+int ina219_calc(const struct ina219_config *cfg, struct ina2xx_setup *out);
 
 /**
  * Reset the chip, write configuration and calibration, and read both back.
@@ -136,11 +117,7 @@ int ina219_trigger(struct ina219 *dev);
 int ina219_reg_read(struct ina219 *dev, uint8_t reg, uint16_t *val);
 
 /** The computed setup (borrowed, valid until close). */
-const struct ina219_setup *ina219_get_setup(const struct ina219 *dev);
-
-/** Shunt resistance and address the device was opened with. */
-double ina219_shunt_ohm(const struct ina219 *dev);
-uint8_t ina219_addr(const struct ina219 *dev);
+const struct ina2xx_setup *ina219_get_setup(const struct ina219 *dev);
 
 /** Nominal conversion time in us for bits 9..12 and samples 1..128. */
 unsigned ina219_adc_us(unsigned bits, unsigned samples);

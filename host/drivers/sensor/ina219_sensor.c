@@ -11,16 +11,18 @@
 #include "driver.h"
 #include "ina219.h"
 #include "ina219_model.h"
+#include "ina2xx_sensor.h"
 
 /* Largest calibration value the register holds with bit 0 clear. */
 #define CAL_MAX 65534.0
 
-static const char *const keys[] = {"bus_range_v", "pga_div", "adc_bits",
-				   "adc_samples", NULL};
+static const char *const ina219_sensor_keys[] = {
+	"bus_range_v", "pga_div", "adc_bits", "adc_samples", NULL};
 
 /* ---- configuration ---- */
 
-static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
+static int ina219_sensor_parse(struct hil_jsonld *ld, const cJSON *s,
+			       struct hil_config *cfg)
 {
 	const cJSON *it;
 	uint32_t v = 0;
@@ -71,49 +73,33 @@ static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
 }
 
 /* Sensor settings that are valid one by one but not together. */
-static int check(struct hil_jsonld *ld, const cJSON *s,
-		 const struct hil_config *cfg)
+static int ina219_sensor_check(struct hil_jsonld *ld, const cJSON *s,
+			       const struct hil_config *cfg)
 {
-	const cJSON *at;
-	double vmax, fs;
+	char beyond[96];
 	unsigned n;
+	double fs;
 
 	/* Averaging is a 12-bit mode only (SBOS448 Table 6). */
 	n = cfg->sensor.averages;
 	if (n > 1 && cfg->sensor.adc_bits != 12) {
-		at = hil_jsonld_member(s, "adc_samples");
 		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
+			ld, hil_jsonld_where(s, "adc_samples", NULL),
 			"sensor.adc_samples: averaging %u samples works on 12-bit conversions only, but sensor.adc_bits is %u",
 			n, cfg->sensor.adc_bits);
 	}
-	/*
-	 * The largest expected current must fit the shunt ADC's range,
-	 * +-40 mV x the PGA divider (SBOS448 Table 5), else every window
-	 * at that current would end in an overflow.
-	 */
-	vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
+	/* The shunt ADC's range: +-40 mV x the PGA divider (SBOS448 Table 5). */
 	fs = 0.04 * (cfg->sensor.pga_div != 0 ? cfg->sensor.pga_div : 8u);
-	if (vmax > fs * (1.0 + 1e-9)) {
-		at = hil_jsonld_member(s, "max_current_a");
-		if (at == NULL) {
-			at = hil_jsonld_member(s, "shunt_ohm");
-		}
-		if (cfg->sensor.pga_div != 0) {
-			return hil_jsonld_fail(
-				ld, at != NULL ? at : s,
-				"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the +-%g mV that sensor.pga_div %u measures",
-				cfg->sensor.max_current_a,
-				cfg->sensor.shunt_ohm, vmax * 1e3, fs * 1e3,
-				cfg->sensor.pga_div);
-		}
-		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
-			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
-			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
-			vmax * 1e3);
+	if (cfg->sensor.pga_div != 0) {
+		snprintf(beyond, sizeof(beyond),
+			 "the +-%g mV that sensor.pga_div %u measures",
+			 fs * 1e3, cfg->sensor.pga_div);
+	} else {
+		snprintf(beyond, sizeof(beyond),
+			 "the INA219's largest shunt range, +-320 mV (use a "
+			 "smaller shunt)");
 	}
-	return HIL_OK;
+	return hil_sensor_check_range(ld, s, cfg, fs, beyond);
 }
 
 /* ---- the chip ---- */
@@ -122,8 +108,8 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
  * The driver's settings from the config. Both ADCs get the same resolution
  * and averaging: the sampler needs shunt and bus from the same cycle.
  */
-static void driver_config(const struct hil_config *cfg,
-			  struct ina219_config *ic)
+static void ina219_sensor_config(const struct hil_config *cfg,
+				 struct ina219_config *ic)
 {
 	ina219_config_default(ic);
 	ic->addr = cfg->sensor.address;
@@ -146,12 +132,13 @@ static void driver_config(const struct hil_config *cfg,
 					       0.04096, CAL_MAX);
 }
 
-static int settings(const struct hil_config *cfg, char *err, size_t errlen)
+static int ina219_sensor_settings(const struct hil_config *cfg, char *err,
+				  size_t errlen)
 {
 	struct ina219_config ic;
-	struct ina219_setup st;
+	struct ina2xx_setup st;
 
-	driver_config(cfg, &ic);
+	ina219_sensor_config(cfg, &ic);
 	if (ina219_calc(&ic, &st) != HIL_OK) {
 		snprintf(err, errlen,
 			 "sensor: settings the INA219 cannot take (shunt_ohm "
@@ -164,42 +151,36 @@ static int settings(const struct hil_config *cfg, char *err, size_t errlen)
 	return HIL_OK;
 }
 
-static int open_chip(void **dev, struct hil_i2c_bus *bus,
-		     const struct hil_config *cfg)
+static int ina219_sensor_open(void **dev, struct hil_i2c_bus *bus,
+			      const struct hil_config *cfg)
 {
 	struct ina219_config ic;
 	struct ina219 *d = NULL;
 	int ret;
 
-	driver_config(cfg, &ic);
+	ina219_sensor_config(cfg, &ic);
 	ret = ina219_open(&d, bus, &ic);
 	*dev = d;
 	return ret;
 }
 
-static void close_chip(void *dev)
+static void ina219_sensor_close(void *dev)
 {
 	ina219_close(dev);
 }
 
-static void describe(const void *dev, const struct hil_config *cfg,
-		     struct hil_sensor_info *i)
+static void ina219_sensor_describe(const void *dev,
+				   const struct hil_config *cfg,
+				   struct hil_sensor_info *i)
 {
-	const struct ina219_setup *st = ina219_get_setup(dev);
-
-	i->config_reg = st->config;
-	i->cal_reg = st->cal;
-	i->current_lsb_a = st->eff_lsb_a;
-	i->power_lsb_w = st->power_lsb_w;
-	i->shunt_range_v = st->shunt_range_v;
+	ina2xx_sensor_describe(ina219_get_setup(dev), cfg, i);
 	i->bus_range_v = cfg->sensor.bus_range_v;
 	i->adc_bits = cfg->sensor.adc_bits;
-	i->averages = cfg->sensor.averages;
 	i->conversion_us = ina219_adc_us(i->adc_bits, 1); /* one sample */
-	i->cycle_us = st->cycle_us;
 }
 
-static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
+static int ina219_sensor_summary(const struct hil_sensor_info *i, char *buf,
+				 size_t len)
 {
 	return snprintf(buf, len,
 			"INA219 at 0x%02x on %s (%s): shunt %g ohm, max %g A, "
@@ -212,99 +193,32 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 			i->cycle_us);
 }
 
-static int sample(void *dev, struct hil_sensor_sample *out)
+/* The sampler's reading: bus and shunt in the INA219's mV and uV. */
+static int ina219_sensor_sample(void *dev, struct hil_sensor_sample *out)
 {
 	struct ina219_reading r;
-	int ret;
+	int ret = ina219_sample(dev, &r);
 
 	memset(out, 0, sizeof(*out));
-	ret = ina219_sample(dev, &r);
-	if (ret != HIL_OK) {
-		return ret;
+	if (ret == HIL_OK) {
+		out->bus_mv = r.bus_mv;
+		out->shunt_uv = r.shunt_uv;
+		out->cnvr = r.cnvr;
+		out->overflow = r.out_of_range;
 	}
-	out->bus_mv = r.bus_mv;
-	out->shunt_uv = r.shunt_uv;
-	out->cnvr = r.cnvr;
-	out->overflow = r.out_of_range;
-	return HIL_OK;
+	return ret;
 }
 
-static void source(void *dev, struct hil_sensor_source *src)
+static void ina219_sensor_source(void *dev, struct hil_sensor_source *src)
 {
-	const struct ina219_setup *st = ina219_get_setup(dev);
-
-	src->dev = dev;
-	src->sample = sample;
-	src->shunt_ohm = ina219_shunt_ohm(dev);
-	src->cycle_us = st->cycle_us;
-	src->continuous = (st->config & 7u) == INA219_MODE_BOTH_CONTINUOUS;
+	ina2xx_sensor_source(ina219_get_setup(dev), dev, ina219_sensor_sample,
+			     src);
 }
 
 /* ---- the simulated twin (ina219_model.c) on the sim bus ---- */
 
-static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
-{
-	struct ina219_model *m = ina219_model_new(addr, o->shunt_ohm);
-	struct ina219_steps st;
-	size_t k;
-
-	if (m == NULL) {
-		return NULL;
-	}
-	memset(&st, 0, sizeof(st));
-	st.bus_v = o->bus_v;
-	st.idle_a = o->idle_a;
-	st.active_a = o->active_a;
-	for (k = 0; k < o->n && k < INA219_STEPS_MAX; k++) {
-		st.win[k].start_us = o->win[k].start_us;
-		st.win[k].end_us = o->win[k].end_us;
-	}
-	st.n = k;
-	ina219_model_set_steps(m, &st);
-	ina219_model_set_dead_after(m, o->dead_after);
-	return m;
-}
-
-static void sim_destroy(void *m)
-{
-	ina219_model_free(m);
-}
-
-static int sim_start(void *m, uint8_t addr_rw)
-{
-	return ina219_model_i2c_start(m, addr_rw);
-}
-
-static int sim_write(void *m, uint8_t byte)
-{
-	return ina219_model_i2c_write(m, byte);
-}
-
-static uint8_t sim_read(void *m)
-{
-	return ina219_model_i2c_read(m);
-}
-
-static void sim_stop(void *m)
-{
-	ina219_model_i2c_stop(m);
-}
-
-static int sim_load(void *m, int on)
-{
-	return ina219_model_load(m, on);
-}
-
-static const struct hil_i2c_sim_chip sim = {
-	.name = "ina219",
-	.create = sim_create,
-	.destroy = sim_destroy,
-	.start = sim_start,
-	.write = sim_write,
-	.read = sim_read,
-	.stop = sim_stop,
-	.load = sim_load,
-};
+static const struct hil_i2c_sim_chip sim =
+	HIL_REGMODEL_SIM_CHIP("ina219", &ina219_model_chip);
 
 const struct hil_sensor_driver hil_sensor_ina219 = {
 	.name = "ina219",
@@ -312,18 +226,18 @@ const struct hil_sensor_driver hil_sensor_ina219 = {
 	/* A0 and A1 each strap to GND, VS+, SDA or SCL (SBOS448 Table 1). */
 	.addr_min = 0x40,
 	.addr_max = 0x4F,
-	.contact_reg = INA219_REG_CONFIG,
+	.contact_reg = INA2XX_REG_CONFIG,
 	.contact_por = 0x399F, /* SBOS448 section 8.6.2.1 */
 	.contact_name = "configuration",
-	.keys = keys,
-	.parse = parse,
-	.check = check,
-	.settings = settings,
-	.open = open_chip,
-	.close = close_chip,
-	.describe = describe,
-	.summary = summary,
-	.source = source,
+	.keys = ina219_sensor_keys,
+	.parse = ina219_sensor_parse,
+	.check = ina219_sensor_check,
+	.settings = ina219_sensor_settings,
+	.open = ina219_sensor_open,
+	.close = ina219_sensor_close,
+	.describe = ina219_sensor_describe,
+	.summary = ina219_sensor_summary,
+	.source = ina219_sensor_source,
 	.probe = NULL,
 	.sim = &sim,
 };

@@ -5,14 +5,16 @@
 #include "ina226.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/err.h"
-#include "drivers/i2c/i2c.h"
 #include "util/log.h"
+#include "util/util.h"
+#include "drivers/i2c/i2c.h"
+#include "ina2xx.h"
 
 #define CONFIG_RST    0x8000u
 /*
@@ -32,10 +34,8 @@
 #define INA219_CONFIG_POR 0x399Fu
 
 struct ina226 {
-	struct hil_i2c_bus *bus; /* borrowed */
-	uint8_t addr;
-	double shunt_ohm;
-	struct ina226_setup setup;
+	struct ina2xx io; /* bus, address, shunt */
+	struct ina2xx_setup setup;
 };
 
 /* Tables of SBOS547 section 7.1.1: AVG (11:9), VBUSCT (8:6), VSHCT (5:3). */
@@ -43,23 +43,28 @@ static const unsigned avg_table[8] = {1, 4, 16, 64, 128, 256, 512, 1024};
 static const unsigned ct_table[8] = {140,  204,	 332,  588,
 				     1100, 2116, 4156, 8244};
 
+/* Its registers beyond the INA219's 00h..05h (Table 7-1). */
 static const char *reg_name(uint8_t reg)
 {
-	static const char *const names[] = {
-		"configuration", "shunt voltage", "bus voltage", "power",
-		"current",	 "calibration",	  "mask/enable", "alert limit"};
-
-	if (reg < sizeof(names) / sizeof(names[0])) {
-		return names[reg];
-	}
-	if (reg == INA226_REG_MFR_ID) {
+	switch (reg) {
+	case INA226_REG_MASK:
+		return "mask/enable";
+	case INA226_REG_LIMIT:
+		return "alert limit";
+	case INA226_REG_MFR_ID:
 		return "manufacturer ID";
-	}
-	if (reg == INA226_REG_DIE_ID) {
+	case INA226_REG_DIE_ID:
 		return "die ID";
+	default:
+		return NULL;
 	}
-	return "unknown";
 }
+
+static const struct ina2xx_chip chip = {
+	.name = "INA226",
+	.log = HIL_LOG_PREFIX,
+	.reg_name = reg_name,
+};
 
 static int code_of(const unsigned *table, unsigned v, unsigned *code)
 {
@@ -106,31 +111,15 @@ unsigned ina226_conversion_us(unsigned averages, unsigned bus_ct_us,
 	return averages * t;
 }
 
-/* Smallest 1, 2 or 5 x 10^n not below x. */
-static double round_up_125(double x)
-{
-	static const double m[] = {1.0, 2.0, 5.0, 10.0};
-	double d = pow(10.0, floor(log10(x)));
-	size_t i;
-
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		if (m[i] * d >= x * (1.0 - 1e-12)) {
-			return m[i] * d;
-		}
-	}
-	return 10.0 * d;
-}
-
-int ina226_calc(const struct ina226_config *cfg, struct ina226_setup *out)
+int ina226_calc(const struct ina226_config *cfg, struct ina2xx_setup *out)
 {
 	unsigned avg, bct, sct, mode = (unsigned)cfg->mode;
 	double vmax, floor_lsb, lsb;
 	long long cal;
 
 	memset(out, 0, sizeof(*out));
-	if (!(cfg->shunt_ohm > 0.0) || !(cfg->max_current_a > 0.0)) {
-		hil_err("shunt_ohm and max_current_a must be > 0 (got %g, %g)",
-			cfg->shunt_ohm, cfg->max_current_a);
+	if (ina2xx_check_scale(&chip, cfg->shunt_ohm, cfg->max_current_a) !=
+	    HIL_OK) {
 		return HIL_ERR_CONFIG;
 	}
 	if (code_of(avg_table, cfg->averages, &avg) != 0) {
@@ -146,8 +135,7 @@ int ina226_calc(const struct ina226_config *cfg, struct ina226_setup *out)
 			cfg->bus_ct_us, cfg->shunt_ct_us);
 		return HIL_ERR_CONFIG;
 	}
-	if (mode > 7) {
-		hil_err("mode %u: must be 0..7", mode);
+	if (ina2xx_check_mode(&chip, mode) != HIL_OK) {
 		return HIL_ERR_CONFIG;
 	}
 	vmax = cfg->max_current_a * cfg->shunt_ohm;
@@ -169,7 +157,7 @@ int ina226_calc(const struct ina226_config *cfg, struct ina226_setup *out)
 			return HIL_ERR_CONFIG;
 		}
 	} else {
-		lsb = round_up_125(floor_lsb);
+		lsb = hil_round_125(floor_lsb);
 	}
 	/*
 	 * Equation 1, rounded to the nearest integer: the chip then applies
@@ -185,6 +173,8 @@ int ina226_calc(const struct ina226_config *cfg, struct ina226_setup *out)
 		return HIL_ERR_CONFIG;
 	}
 	out->cal = (uint16_t)cal;
+	out->shunt_ohm = cfg->shunt_ohm;
+	out->shunt_range_v = SHUNT_FS_V; /* one range, no PGA */
 	out->current_lsb_a = lsb;
 	out->eff_lsb_a = CAL_CONSTANT / ((double)cal * cfg->shunt_ohm);
 	out->power_lsb_w = 25.0 * out->eff_lsb_a;
@@ -200,94 +190,7 @@ int ina226_calc(const struct ina226_config *cfg, struct ina226_setup *out)
 
 int ina226_reg_read(struct ina226 *dev, uint8_t reg, uint16_t *val)
 {
-	uint8_t b[2];
-	int ret;
-
-	ret = hil_i2c_xfer(dev->bus, dev->addr, &reg, 1, b, 2);
-	if (ret != HIL_OK) {
-		hil_err("INA226 at 0x%02x on %s: reading register 0x%02x (%s) "
-			"failed: %s",
-			dev->addr, hil_i2c_spec(dev->bus), reg, reg_name(reg),
-			hil_strerror(ret));
-		return ret;
-	}
-	*val = (uint16_t)(b[0] << 8 | b[1]); /* big-endian on the bus */
-	return HIL_OK;
-}
-
-/* A read whose failure is not worth a message (a guess in a message). */
-static int reg_read_quiet(struct ina226 *dev, uint8_t reg, uint16_t *val)
-{
-	uint8_t b[2];
-	int ret;
-
-	ret = hil_i2c_xfer(dev->bus, dev->addr, &reg, 1, b, 2);
-	if (ret == HIL_OK) {
-		*val = (uint16_t)(b[0] << 8 | b[1]);
-	}
-	return ret;
-}
-
-static int reg_write(struct ina226 *dev, uint8_t reg, uint16_t val)
-{
-	uint8_t b[3] = {reg, (uint8_t)(val >> 8), (uint8_t)val};
-	int ret;
-
-	ret = hil_i2c_xfer(dev->bus, dev->addr, b, 3, NULL, 0);
-	if (ret != HIL_OK) {
-		hil_err("INA226 at 0x%02x on %s: writing 0x%04x to register "
-			"0x%02x (%s) failed: %s",
-			dev->addr, hil_i2c_spec(dev->bus), val, reg,
-			reg_name(reg), hil_strerror(ret));
-	}
-	return ret;
-}
-
-#define BATCH_MAX 5
-
-/* Read n registers in one batch: one round trip on batching backends. */
-static int regs_read(struct ina226 *dev, const uint8_t *regs, uint16_t *vals,
-		     size_t n)
-{
-	struct hil_i2c_msg m[BATCH_MAX];
-	uint8_t b[BATCH_MAX][2];
-	size_t i;
-	int ret;
-
-	if (n > BATCH_MAX) {
-		return HIL_ERR_ARG;
-	}
-	memset(m, 0, sizeof(m));
-	memset(b, 0, sizeof(b));
-	for (i = 0; i < n; i++) {
-		m[i].addr = dev->addr;
-		m[i].w = &regs[i];
-		m[i].wlen = 1;
-		m[i].r = b[i];
-		m[i].rlen = 2;
-	}
-	ret = hil_i2c_xfer_batch(dev->bus, m, n);
-	if (ret != HIL_OK) {
-		char names[192] = "";
-		size_t len = 0;
-
-		for (i = 0; i < n && len < sizeof(names); i++) {
-			int k = snprintf(names + len, sizeof(names) - len,
-					 "%s0x%02x (%s)", i > 0 ? ", " : "",
-					 regs[i], reg_name(regs[i]));
-
-			len += k > 0 ? (size_t)k : 0;
-		}
-		hil_err("INA226 at 0x%02x on %s: reading registers %s failed: "
-			"%s",
-			dev->addr, hil_i2c_spec(dev->bus), names,
-			hil_strerror(ret));
-		return ret;
-	}
-	for (i = 0; i < n; i++) {
-		vals[i] = (uint16_t)(b[i][0] << 8 | b[i][1]);
-	}
-	return HIL_OK;
+	return ina2xx_reg_read(&dev->io, reg, val);
 }
 
 /* Mask/Enable, bus and shunt fields and the range flag of both readings. */
@@ -309,115 +212,74 @@ static int range_error(struct ina226 *dev, const struct ina226_reading *r)
 		hil_err("INA226 at 0x%02x: math overflow (OVF): current or "
 			"power did not fit its register; raise the current LSB "
 			"(now %g A)",
-			dev->addr, dev->setup.eff_lsb_a);
+			dev->io.addr, dev->setup.eff_lsb_a);
 		return HIL_ERR_CONFIG;
 	}
 	if (r->out_of_range) {
 		hil_err("INA226 at 0x%02x: shunt voltage %d nV at the full "
 			"scale (+-81.92 mV): the current is beyond the range",
-			dev->addr, (int)r->shunt_nv);
+			dev->io.addr, (int)r->shunt_nv);
 		return HIL_ERR_CONFIG;
 	}
 	return HIL_OK;
 }
 
+/* A register of a reading and its raw field. */
+#define RAW(reg, field)                                                        \
+	{                                                                      \
+		reg, offsetof(struct ina226_reading, field)                    \
+	}
+
 int ina226_read(struct ina226 *dev, struct ina226_reading *r)
 {
 	/* Mask/Enable first: its CVRF and OVF describe no older data than
 	 * the registers read after it (a conversion may land in between). */
-	static const uint8_t regs[5] = {INA226_REG_MASK, INA226_REG_BUS,
-					INA226_REG_SHUNT, INA226_REG_CURRENT,
-					INA226_REG_POWER};
-	uint16_t v[5];
-	int ret;
+	static const struct ina2xx_field f[5] = {
+		RAW(INA226_REG_MASK, raw_mask), RAW(INA2XX_REG_BUS, raw_bus),
+		RAW(INA2XX_REG_SHUNT, raw_shunt),
+		RAW(INA2XX_REG_CURRENT, raw_current),
+		RAW(INA2XX_REG_POWER, raw_power)};
+	int ret = ina2xx_read_fields(dev != NULL ? &dev->io : NULL, f, 5, r,
+				     sizeof(*r));
 
-	if (dev == NULL || r == NULL) {
-		return HIL_ERR_ARG;
-	}
-	memset(r, 0, sizeof(*r));
-	ret = regs_read(dev, regs, v, 5);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	r->raw_mask = v[0];
-	r->raw_bus = v[1];
-	r->raw_shunt = v[2];
-	r->raw_current = v[3];
-	r->raw_power = v[4];
 	decode(r);
-	r->current_ua =
-		llround((double)(int16_t)v[3] * dev->setup.eff_lsb_a * 1e6);
-	r->power_uw = llround((double)v[4] * dev->setup.power_lsb_w * 1e6);
+	r->current_ua = llround((double)(int16_t)r->raw_current *
+				dev->setup.eff_lsb_a * 1e6);
+	r->power_uw =
+		llround((double)r->raw_power * dev->setup.power_lsb_w * 1e6);
 	return range_error(dev, r);
 }
 
 int ina226_sample(struct ina226 *dev, struct ina226_reading *r)
 {
-	static const uint8_t regs[3] = {INA226_REG_MASK, INA226_REG_BUS,
-					INA226_REG_SHUNT};
-	uint16_t v[3];
-	int ret;
+	static const struct ina2xx_field f[3] = {
+		RAW(INA226_REG_MASK, raw_mask), RAW(INA2XX_REG_BUS, raw_bus),
+		RAW(INA2XX_REG_SHUNT, raw_shunt)};
+	int ret = ina2xx_read_fields(dev != NULL ? &dev->io : NULL, f, 3, r,
+				     sizeof(*r));
 
-	if (dev == NULL || r == NULL) {
-		return HIL_ERR_ARG;
-	}
-	memset(r, 0, sizeof(*r));
-	ret = regs_read(dev, regs, v, 3);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	r->raw_mask = v[0];
-	r->raw_bus = v[1];
-	r->raw_shunt = v[2];
 	decode(r);
-	r->current_ua = llround((double)r->shunt_nv / 1000.0 / dev->shunt_ohm);
+	r->current_ua =
+		llround((double)r->shunt_nv / 1000.0 / dev->io.shunt_ohm);
 	return HIL_OK;
-}
-
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 int ina226_wait_ready(struct ina226 *dev, unsigned timeout_ms)
 {
-	uint64_t deadline = mono_us() + (uint64_t)timeout_ms * 1000u;
-	/* Poll four times per conversion, at most every 1 ms. */
-	unsigned step_us = dev->setup.cycle_us / 4;
-	uint16_t v;
-	int ret;
-
-	if (step_us == 0 || step_us > 1000) {
-		step_us = 1000;
-	}
-	for (;;) {
-		struct timespec ts = {0, (long)step_us * 1000};
-
-		ret = ina226_reg_read(dev, INA226_REG_MASK, &v);
-		if (ret != HIL_OK) {
-			return ret;
-		}
-		if (v & INA226_ME_CVRF) {
-			return HIL_OK;
-		}
-		if (mono_us() >= deadline) {
-			break;
-		}
-		nanosleep(&ts, NULL);
-	}
-	hil_err("INA226 at 0x%02x: no conversion completed in %u ms (one "
-		"takes %u us in mode %u)",
-		dev->addr, timeout_ms, dev->setup.cycle_us,
-		dev->setup.config & 7u);
-	return HIL_ERR_TIMEOUT;
+	return ina2xx_wait_flag(&dev->io, INA226_REG_MASK, INA226_ME_CVRF,
+				timeout_ms, dev->setup.cycle_us,
+				dev->setup.config & 7u);
 }
 
 int ina226_trigger(struct ina226 *dev)
 {
-	return reg_write(dev, INA226_REG_CONFIG, dev->setup.config);
+	return ina2xx_reg_write(&dev->io, INA2XX_REG_CONFIG, dev->setup.config);
 }
 
 /*
@@ -427,23 +289,22 @@ int ina226_trigger(struct ina226 *dev)
  */
 static int identify(struct ina226 *dev)
 {
-	uint16_t mfr, die, config;
+	static const uint8_t ids[2] = {INA226_REG_MFR_ID, INA226_REG_DIE_ID};
+	uint16_t id[2], config; /* manufacturer, die */
 	char guess[96] = "";
 	int ret;
 
-	ret = ina226_reg_read(dev, INA226_REG_MFR_ID, &mfr);
-	if (ret == HIL_OK) {
-		ret = ina226_reg_read(dev, INA226_REG_DIE_ID, &die);
-	}
+	ret = ina2xx_reg_reads(&dev->io, ids, id, 2);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	if (mfr == INA226_MFR_ID_TI && die == INA226_DIE_ID) {
+	if (id[0] == INA226_MFR_ID_TI && id[1] == INA226_DIE_ID) {
 		return HIL_OK;
 	}
-	if (mfr == INA226_MFR_ID_TI) {
+	if (id[0] == INA226_MFR_ID_TI) {
 		snprintf(guess, sizeof(guess), ": another TI part");
-	} else if (reg_read_quiet(dev, INA226_REG_CONFIG, &config) == HIL_OK &&
+	} else if (ina2xx_reg_read_quiet(&dev->io, INA2XX_REG_CONFIG,
+					 &config) == HIL_OK &&
 		   config == INA219_CONFIG_POR) {
 		snprintf(guess, sizeof(guess),
 			 ": its configuration reads 0x%04x, an INA219's "
@@ -452,82 +313,71 @@ static int identify(struct ina226 *dev)
 	}
 	hil_err("INA226 at 0x%02x on %s: manufacturer ID 0x%04x, die ID 0x%04x "
 		"where an INA226 reads 0x%04x (TI), 0x%04x: not an INA226%s",
-		dev->addr, hil_i2c_spec(dev->bus), mfr, die, INA226_MFR_ID_TI,
-		INA226_DIE_ID, guess);
+		dev->io.addr, hil_i2c_spec(dev->io.bus), id[0], id[1],
+		INA226_MFR_ID_TI, INA226_DIE_ID, guess);
 	return HIL_ERR_NA;
 }
 
 int ina226_open(struct ina226 **out, struct hil_i2c_bus *bus,
 		const struct ina226_config *cfg)
 {
+	/*
+	 * Reset first: the chip may hold a previous run's settings. The
+	 * configuration goes last: writing it starts a fresh conversion, which
+	 * then already has the calibration and the alert settings.
+	 */
+	static const uint8_t wregs[4] = {INA2XX_REG_CONFIG, INA2XX_REG_CAL,
+					 INA226_REG_MASK, INA2XX_REG_CONFIG};
+	static const uint8_t rregs[3] = {INA2XX_REG_CONFIG, INA2XX_REG_CAL,
+					 INA226_REG_MASK};
+	const struct ina2xx_setup *su;
 	struct ina226 *dev;
-	uint16_t config, cal, mask;
+	uint16_t back[3]; /* config, cal, mask */
 	int ret;
 
 	if (out == NULL || bus == NULL || cfg == NULL) {
 		return HIL_ERR_ARG;
 	}
 	*out = NULL;
-	if (cfg->addr < 0x40 || cfg->addr > 0x4F) {
-		hil_err("INA226 address 0x%02x: must be 0x40..0x4F", cfg->addr);
-		return HIL_ERR_CONFIG;
-	}
 	dev = calloc(1, sizeof(*dev));
 	if (dev == NULL) {
 		return HIL_ERR_NOMEM;
 	}
-	dev->bus = bus;
-	dev->addr = cfg->addr;
-	dev->shunt_ohm = cfg->shunt_ohm;
-	ret = ina226_calc(cfg, &dev->setup);
+	su = &dev->setup;
+	ret = ina2xx_init(&dev->io, &chip, bus, cfg->addr, cfg->shunt_ohm);
+	if (ret == HIL_OK) {
+		ret = ina226_calc(cfg, &dev->setup);
+	}
 	if (ret == HIL_OK) {
 		ret = identify(dev);
 	}
-	if (ret != HIL_OK) {
-		goto err;
-	}
-	/*
-	 * Reset first: the chip may hold a previous run's settings. The
-	 * configuration goes last: writing it starts a fresh conversion, which
-	 * then already has the calibration and the alert settings.
-	 */
-	ret = reg_write(dev, INA226_REG_CONFIG, CONFIG_RST);
 	if (ret == HIL_OK) {
-		ret = reg_write(dev, INA226_REG_CAL, dev->setup.cal);
+		const uint16_t wvals[4] = {CONFIG_RST, su->cal, su->mask,
+					   su->config};
+
+		ret = ina2xx_reg_writes(&dev->io, wregs, wvals, 4);
 	}
 	if (ret == HIL_OK) {
-		ret = reg_write(dev, INA226_REG_MASK, dev->setup.mask);
-	}
-	if (ret == HIL_OK) {
-		ret = reg_write(dev, INA226_REG_CONFIG, dev->setup.config);
-	}
-	if (ret == HIL_OK) {
-		ret = ina226_reg_read(dev, INA226_REG_CONFIG, &config);
-	}
-	if (ret == HIL_OK) {
-		ret = ina226_reg_read(dev, INA226_REG_CAL, &cal);
-	}
-	if (ret == HIL_OK) {
-		ret = ina226_reg_read(dev, INA226_REG_MASK, &mask);
+		ret = ina2xx_reg_reads(&dev->io, rregs, back, 3);
 	}
 	if (ret != HIL_OK) {
 		goto err;
 	}
-	if ((config & CONFIG_FIELDS) != (dev->setup.config & CONFIG_FIELDS) ||
-	    (cal & CAL_BITS) != dev->setup.cal ||
-	    (mask & MASK_WBITS) != dev->setup.mask) {
+	if ((back[0] & CONFIG_FIELDS) != (su->config & CONFIG_FIELDS) ||
+	    (back[1] & CAL_BITS) != su->cal ||
+	    (back[2] & MASK_WBITS) != su->mask) {
 		hil_err("INA226 at 0x%02x on %s: registers read back config "
 			"0x%04x cal 0x%04x mask/enable 0x%04x after writing "
 			"0x%04x 0x%04x 0x%04x: a wiring or bus fault",
-			dev->addr, hil_i2c_spec(bus), config, cal, mask,
-			dev->setup.config, dev->setup.cal, dev->setup.mask);
+			dev->io.addr, hil_i2c_spec(bus), back[0], back[1],
+			back[2], su->config, su->cal, su->mask);
 		ret = HIL_ERR_IO;
 		goto err;
 	}
 	hil_dbg("INA226 at 0x%02x: config 0x%04x cal %u mask 0x%04x, LSB %.4g "
 		"A, conversion %u us",
-		dev->addr, config, cal, mask, dev->setup.eff_lsb_a,
-		dev->setup.cycle_us);
+		dev->io.addr, back[0], back[1], back[2], su->eff_lsb_a,
+		su->cycle_us);
 	*out = dev;
 	return HIL_OK;
 err:
@@ -540,17 +390,7 @@ void ina226_close(struct ina226 *dev)
 	free(dev);
 }
 
-const struct ina226_setup *ina226_get_setup(const struct ina226 *dev)
+const struct ina2xx_setup *ina226_get_setup(const struct ina226 *dev)
 {
 	return &dev->setup;
-}
-
-double ina226_shunt_ohm(const struct ina226 *dev)
-{
-	return dev->shunt_ohm;
-}
-
-uint8_t ina226_addr(const struct ina226 *dev)
-{
-	return dev->addr;
 }

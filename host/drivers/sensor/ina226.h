@@ -5,20 +5,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ina2xx.h" /* 00h..05h, as the INA219's: INA2XX_REG_CONFIG .. _CAL */
+
 struct hil_i2c_bus;
 struct ina226;
 
-/* Register pointers (SBOS547 Table 7-1). */
-#define INA226_REG_CONFIG  0x00
-#define INA226_REG_SHUNT   0x01
-#define INA226_REG_BUS	   0x02
-#define INA226_REG_POWER   0x03
-#define INA226_REG_CURRENT 0x04
-#define INA226_REG_CAL	   0x05
-#define INA226_REG_MASK	   0x06
-#define INA226_REG_LIMIT   0x07
-#define INA226_REG_MFR_ID  0xFE
-#define INA226_REG_DIE_ID  0xFF
+/* Its other register pointers (SBOS547 Table 7-1). */
+#define INA226_REG_MASK	  0x06
+#define INA226_REG_LIMIT  0x07
+#define INA226_REG_MFR_ID 0xFE
+#define INA226_REG_DIE_ID 0xFF
 
 /* Mask/Enable register bits (section 7.1.7). */
 #define INA226_ME_SOL  0x8000u /* alert: shunt over limit */
@@ -66,19 +62,6 @@ struct ina226_config {
 	int alert_latch; /* alert latched until Mask/Enable is read (LEN) */
 };
 
-/* What a configuration computes to (the register values and the scales). */
-struct ina226_setup {
-	uint16_t config;      /* configuration register value */
-	uint16_t cal;	      /* calibration register value, 1..32767 */
-	uint16_t mask;	      /* mask/enable register value */
-	double current_lsb_a; /* Current_LSB chosen (equation 2) */
-	double eff_lsb_a;     /* 0.00512 / (cal x R): the LSB the chip
-				 actually applies after rounding cal */
-	double power_lsb_w;   /* 25 x eff_lsb_a */
-	unsigned cycle_us;    /* one complete conversion: averages x (bus
-				 and/or shunt conversion time) */
-};
-
 /* One reading in integer units. */
 struct ina226_reading {
 	int32_t shunt_nv;   /* shunt voltage, 2500 nV LSB */
@@ -109,7 +92,7 @@ void ina226_config_default(struct ina226_config *cfg);
  *         CAL outside 1..32767, max_current x shunt beyond 81.92 mV, a
  *         current LSB below max_current / 2^15, a timing not in the tables).
  */
-int ina226_calc(const struct ina226_config *cfg, struct ina226_setup *out);
+int ina226_calc(const struct ina226_config *cfg, struct ina2xx_setup *out);
 
 /**
  * Identify the chip by its manufacturer and die ID, reset it, write
@@ -166,11 +149,7 @@ int ina226_trigger(struct ina226 *dev);
 int ina226_reg_read(struct ina226 *dev, uint8_t reg, uint16_t *val);
 
 /** The computed setup (borrowed, valid until close). */
-const struct ina226_setup *ina226_get_setup(const struct ina226 *dev);
-
-/** Shunt resistance and address the device was opened with. */
-double ina226_shunt_ohm(const struct ina226 *dev);
-uint8_t ina226_addr(const struct ina226 *dev);
+const struct ina2xx_setup *ina226_get_setup(const struct ina226 *dev);
 
 /**
  * Time of one complete conversion in us: averages x (bus_ct_us and/or

@@ -11,6 +11,7 @@
 #include "driver.h"
 #include "ina226.h"
 #include "ina226_model.h"
+#include "ina2xx_sensor.h"
 
 #define CAL_MAX	      32767.0 /* the calibration register's 15 bits */
 #define SHUNT_FS_V    0.08192 /* 7FFFh x 2.5 uV */
@@ -18,7 +19,8 @@
 #define ADC_BITS      16
 #define DEFAULT_CT_US 1100 /* the power-on conversion time */
 
-static const char *const keys[] = {"averages", "conversion_us", NULL};
+static const char *const ina226_sensor_keys[] = {"averages", "conversion_us",
+						 NULL};
 
 /* The conversion time of each channel: the config's, or the default. */
 static unsigned conversion_us(const struct hil_config *cfg)
@@ -33,7 +35,8 @@ static unsigned conversion_us(const struct hil_config *cfg)
  * AVG and the conversion times are table values (SBOS547 section 7.1.1):
  * ina226_conversion_us() is 0 for anything else.
  */
-static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
+static int ina226_sensor_parse(struct hil_jsonld *ld, const cJSON *s,
+			       struct hil_config *cfg)
 {
 	const cJSON *it;
 	uint32_t v = 0;
@@ -65,28 +68,13 @@ static int parse(struct hil_jsonld *ld, const cJSON *s, struct hil_config *cfg)
 	return HIL_OK;
 }
 
-/*
- * The largest expected current must fit the shunt input's one range,
- * +-81.92 mV, else every window at that current would end in an overflow.
- */
-static int check(struct hil_jsonld *ld, const cJSON *s,
-		 const struct hil_config *cfg)
+/* Its shunt input has one range, +-81.92 mV. */
+static int ina226_sensor_check(struct hil_jsonld *ld, const cJSON *s,
+			       const struct hil_config *cfg)
 {
-	double vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
-	const cJSON *at;
-
-	if (vmax > SHUNT_FS_V * (1.0 + 1e-9)) {
-		at = hil_jsonld_member(s, "max_current_a");
-		if (at == NULL) {
-			at = hil_jsonld_member(s, "shunt_ohm");
-		}
-		return hil_jsonld_fail(
-			ld, at != NULL ? at : s,
-			"sensor.max_current_a: %g A through %g ohm is %g mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)",
-			cfg->sensor.max_current_a, cfg->sensor.shunt_ohm,
-			vmax * 1e3);
-	}
-	return HIL_OK;
+	return hil_sensor_check_range(
+		ld, s, cfg, SHUNT_FS_V,
+		"the INA226's shunt range, +-81.92 mV (use a smaller shunt)");
 }
 
 /* ---- the chip ---- */
@@ -95,8 +83,8 @@ static int check(struct hil_jsonld *ld, const cJSON *s,
  * The driver's settings from the config. Shunt and bus get the same
  * conversion time: the sampler needs both from the same cycle.
  */
-static void driver_config(const struct hil_config *cfg,
-			  struct ina226_config *ic)
+static void ina226_sensor_config(const struct hil_config *cfg,
+				 struct ina226_config *ic)
 {
 	ina226_config_default(ic);
 	ic->addr = cfg->sensor.address;
@@ -112,12 +100,13 @@ static void driver_config(const struct hil_config *cfg,
 					       0.00512, CAL_MAX);
 }
 
-static int settings(const struct hil_config *cfg, char *err, size_t errlen)
+static int ina226_sensor_settings(const struct hil_config *cfg, char *err,
+				  size_t errlen)
 {
 	struct ina226_config ic;
-	struct ina226_setup st;
+	struct ina2xx_setup st;
 
-	driver_config(cfg, &ic);
+	ina226_sensor_config(cfg, &ic);
 	if (ina226_calc(&ic, &st) != HIL_OK) {
 		snprintf(err, errlen,
 			 "sensor: settings the INA226 cannot take (shunt_ohm "
@@ -130,42 +119,36 @@ static int settings(const struct hil_config *cfg, char *err, size_t errlen)
 	return HIL_OK;
 }
 
-static int open_chip(void **dev, struct hil_i2c_bus *bus,
-		     const struct hil_config *cfg)
+static int ina226_sensor_open(void **dev, struct hil_i2c_bus *bus,
+			      const struct hil_config *cfg)
 {
 	struct ina226_config ic;
 	struct ina226 *d = NULL;
 	int ret;
 
-	driver_config(cfg, &ic);
+	ina226_sensor_config(cfg, &ic);
 	ret = ina226_open(&d, bus, &ic);
 	*dev = d;
 	return ret;
 }
 
-static void close_chip(void *dev)
+static void ina226_sensor_close(void *dev)
 {
 	ina226_close(dev);
 }
 
-static void describe(const void *dev, const struct hil_config *cfg,
-		     struct hil_sensor_info *i)
+static void ina226_sensor_describe(const void *dev,
+				   const struct hil_config *cfg,
+				   struct hil_sensor_info *i)
 {
-	const struct ina226_setup *st = ina226_get_setup(dev);
-
-	i->config_reg = st->config;
-	i->cal_reg = st->cal;
-	i->current_lsb_a = st->eff_lsb_a;
-	i->power_lsb_w = st->power_lsb_w;
-	i->shunt_range_v = SHUNT_FS_V;
+	ina2xx_sensor_describe(ina226_get_setup(dev), cfg, i);
 	i->bus_range_v = BUS_RANGE_V;
 	i->adc_bits = ADC_BITS;
-	i->averages = cfg->sensor.averages;
 	i->conversion_us = conversion_us(cfg);
-	i->cycle_us = st->cycle_us;
 }
 
-static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
+static int ina226_sensor_summary(const struct hil_sensor_info *i, char *buf,
+				 size_t len)
 {
 	return snprintf(buf, len,
 			"INA226 at 0x%02x on %s (%s): shunt %g ohm, max %g A, "
@@ -177,32 +160,26 @@ static int summary(const struct hil_sensor_info *i, char *buf, size_t len)
 			i->averages, i->cycle_us);
 }
 
-static int sample(void *dev, struct hil_sensor_sample *out)
+/* The sampler's reading: the INA226's uV and nV in mV and uV. */
+static int ina226_sensor_sample(void *dev, struct hil_sensor_sample *out)
 {
 	struct ina226_reading r;
-	int ret;
+	int ret = ina226_sample(dev, &r);
 
 	memset(out, 0, sizeof(*out));
-	ret = ina226_sample(dev, &r);
-	if (ret != HIL_OK) {
-		return ret;
+	if (ret == HIL_OK) {
+		out->bus_mv = r.bus_uv / 1000.0;
+		out->shunt_uv = r.shunt_nv / 1000.0;
+		out->cnvr = r.cnvr;
+		out->overflow = r.out_of_range;
 	}
-	out->bus_mv = r.bus_uv / 1000.0;
-	out->shunt_uv = r.shunt_nv / 1000.0;
-	out->cnvr = r.cnvr;
-	out->overflow = r.out_of_range;
-	return HIL_OK;
+	return ret;
 }
 
-static void source(void *dev, struct hil_sensor_source *src)
+static void ina226_sensor_source(void *dev, struct hil_sensor_source *src)
 {
-	const struct ina226_setup *st = ina226_get_setup(dev);
-
-	src->dev = dev;
-	src->sample = sample;
-	src->shunt_ohm = ina226_shunt_ohm(dev);
-	src->cycle_us = st->cycle_us;
-	src->continuous = (st->config & 7u) == INA226_MODE_BOTH_CONTINUOUS;
+	ina2xx_sensor_source(ina226_get_setup(dev), dev, ina226_sensor_sample,
+			     src);
 }
 
 static int read_id(struct hil_i2c_bus *bus, uint8_t addr, uint8_t reg,
@@ -216,8 +193,8 @@ static int read_id(struct hil_i2c_bus *bus, uint8_t addr, uint8_t reg,
 }
 
 /* Its ID registers (FEh "TI", FFh the die): an INA226, or something else? */
-static int probe(struct hil_i2c_bus *bus, uint8_t addr, uint16_t value,
-		 char *buf, size_t len)
+static int ina226_sensor_probe(struct hil_i2c_bus *bus, uint8_t addr,
+			       uint16_t value, char *buf, size_t len)
 {
 	uint16_t mfr = 0, die = 0;
 	int ret;
@@ -246,70 +223,8 @@ static int probe(struct hil_i2c_bus *bus, uint8_t addr, uint16_t value,
 
 /* ---- the simulated twin (ina226_model.c) on the sim bus ---- */
 
-static void *sim_create(uint8_t addr, const struct hil_i2c_sim_opts *o)
-{
-	struct ina226_model *m = ina226_model_new(addr, o->shunt_ohm);
-	struct ina226_steps st;
-	size_t k;
-
-	if (m == NULL) {
-		return NULL;
-	}
-	ina226_model_set_clock_host(m);
-	memset(&st, 0, sizeof(st));
-	st.bus_v = o->bus_v;
-	st.idle_a = o->idle_a;
-	st.active_a = o->active_a;
-	for (k = 0; k < o->n && k < INA226_STEPS_MAX; k++) {
-		st.win[k].start_us = o->win[k].start_us;
-		st.win[k].end_us = o->win[k].end_us;
-	}
-	st.n = k;
-	ina226_model_set_steps(m, &st);
-	ina226_model_set_dead_after(m, o->dead_after);
-	return m;
-}
-
-static void sim_destroy(void *m)
-{
-	ina226_model_free(m);
-}
-
-static int sim_start(void *m, uint8_t addr_rw)
-{
-	return ina226_model_i2c_start(m, addr_rw);
-}
-
-static int sim_write(void *m, uint8_t byte)
-{
-	return ina226_model_i2c_write(m, byte);
-}
-
-static uint8_t sim_read(void *m)
-{
-	return ina226_model_i2c_read(m);
-}
-
-static void sim_stop(void *m)
-{
-	ina226_model_i2c_stop(m);
-}
-
-static int sim_load(void *m, int on)
-{
-	return ina226_model_load(m, on);
-}
-
-static const struct hil_i2c_sim_chip sim = {
-	.name = "ina226",
-	.create = sim_create,
-	.destroy = sim_destroy,
-	.start = sim_start,
-	.write = sim_write,
-	.read = sim_read,
-	.stop = sim_stop,
-	.load = sim_load,
-};
+static const struct hil_i2c_sim_chip sim =
+	HIL_REGMODEL_SIM_CHIP("ina226", &ina226_model_chip);
 
 const struct hil_sensor_driver hil_sensor_ina226 = {
 	.name = "ina226",
@@ -317,18 +232,18 @@ const struct hil_sensor_driver hil_sensor_ina226 = {
 	/* A0 and A1 each strap to GND, VS, SDA or SCL (SBOS547B Table 6-2). */
 	.addr_min = 0x40,
 	.addr_max = 0x4F,
-	.contact_reg = INA226_REG_CONFIG,
+	.contact_reg = INA2XX_REG_CONFIG,
 	.contact_por = 0x4127, /* SBOS547 Table 7-1 */
 	.contact_name = "configuration",
-	.keys = keys,
-	.parse = parse,
-	.check = check,
-	.settings = settings,
-	.open = open_chip,
-	.close = close_chip,
-	.describe = describe,
-	.summary = summary,
-	.source = source,
-	.probe = probe,
+	.keys = ina226_sensor_keys,
+	.parse = ina226_sensor_parse,
+	.check = ina226_sensor_check,
+	.settings = ina226_sensor_settings,
+	.open = ina226_sensor_open,
+	.close = ina226_sensor_close,
+	.describe = ina226_sensor_describe,
+	.summary = ina226_sensor_summary,
+	.source = ina226_sensor_source,
+	.probe = ina226_sensor_probe,
 	.sim = &sim,
 };

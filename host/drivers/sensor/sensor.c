@@ -4,7 +4,6 @@
 
 #include "sensor.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "util/err.h"
 #include "drivers/i2c/i2c.h"
 #include "util/log.h"
+#include "util/util.h"
 #include "driver.h"
 
 struct hil_sensor {
@@ -43,19 +43,20 @@ int hil_sensor_configured(const struct hil_config *cfg)
 	       strcmp(cfg->sensor.type, "none") != 0;
 }
 
-/* Smallest 1, 2 or 5 x 10^n not below x (the datasheet's round LSB). */
-static double round_up_125(double x)
+int hil_sensor_check_range(struct hil_jsonld *ld, const cJSON *s,
+			   const struct hil_config *cfg, double fs_v,
+			   const char *beyond)
 {
-	static const double m[] = {1.0, 2.0, 5.0, 10.0};
-	double d = pow(10.0, floor(log10(x)));
-	size_t i;
+	double vmax = cfg->sensor.max_current_a * cfg->sensor.shunt_ohm;
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		if (m[i] * d >= x * (1.0 - 1e-12)) {
-			return m[i] * d;
-		}
+	if (!(vmax > fs_v * (1.0 + 1e-9))) {
+		return HIL_OK;
 	}
-	return 10.0 * d;
+	return hil_jsonld_fail(
+		ld, hil_jsonld_where(s, "max_current_a", "shunt_ohm"),
+		"sensor.max_current_a: %g A through %g ohm is %g mV, beyond %s",
+		cfg->sensor.max_current_a, cfg->sensor.shunt_ohm, vmax * 1e3,
+		beyond);
 }
 
 double hil_sensor_fit_lsb(double max_current_a, double shunt_ohm,
@@ -66,11 +67,11 @@ double hil_sensor_fit_lsb(double max_current_a, double shunt_ohm,
 	if (!(shunt_ohm > 0.0) || !(max_current_a > 0.0)) {
 		return 0.0; /* the chip driver says what is wrong */
 	}
-	lsb = round_up_125(max_current_a / 32768.0);
+	lsb = hil_round_125(max_current_a / 32768.0);
 	if (cal_num / (lsb * shunt_ohm) <= cal_max) {
 		return 0.0;
 	}
-	floor_lsb = round_up_125(cal_num / (cal_max * shunt_ohm));
+	floor_lsb = hil_round_125(cal_num / (cal_max * shunt_ohm));
 	hil_dbg("current LSB %g A would need a calibration value above %.0f: "
 		"using %g A",
 		lsb, cal_max, floor_lsb);

@@ -135,8 +135,9 @@ const struct hil_sensor_source *hil_sensor_source(const struct hil_sensor *s);
 struct hil_i2c_bus *hil_sensor_bus(const struct hil_sensor *s);
 
 /**
- * The register model behind a "sim:" bus (an ina219_model for "sim:ina219@",
- * ...), for tests (borrowed, valid until hil_sensor_close()).
+ * The register model behind a "sim:" bus (a struct hil_regmodel, regmodel.h,
+ * for "sim:ina219@" and "sim:ina226@"), for tests (borrowed, valid until
+ * hil_sensor_close()).
  * @return NULL unless the bus is simulated.
  */
 void *hil_sensor_model(const struct hil_sensor *s);
