@@ -26,49 +26,13 @@ struct driver_choice {
 	char expected[512];
 };
 
-static const struct hil_jsonld_choice *board_choice(struct driver_choice *d)
+static const struct hil_jsonld_choice *driver_choice(struct driver_choice *d,
+						     enum hil_driver_kind kind,
+						     const char *what)
 {
-	const struct hil_board_driver *const *all = hil_board_all();
-	size_t i;
-
-	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
-		d->names[i] = all[i]->name;
-	}
-	d->names[i] = NULL;
+	hil_driver_names(kind, d->names, MAX_DRIVERS);
 	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
-	d->ch.what = "a board";
-	d->ch.names = d->names;
-	d->ch.expected = d->expected;
-	return &d->ch;
-}
-
-static const struct hil_jsonld_choice *flasher_choice(struct driver_choice *d)
-{
-	const struct hil_flasher_ops *const *all = hil_flasher_all();
-	size_t i;
-
-	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
-		d->names[i] = all[i]->name;
-	}
-	d->names[i] = NULL;
-	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
-	d->ch.what = "a flasher";
-	d->ch.names = d->names;
-	d->ch.expected = d->expected;
-	return &d->ch;
-}
-
-static const struct hil_jsonld_choice *link_choice(struct driver_choice *d)
-{
-	const struct hil_link_ops *const *all = hil_link_all();
-	size_t i;
-
-	for (i = 0; i < MAX_DRIVERS && all[i] != NULL; i++) {
-		d->names[i] = all[i]->name;
-	}
-	d->names[i] = NULL;
-	hil_drivers_join(d->expected, sizeof(d->expected), d->names);
-	d->ch.what = "a link";
+	d->ch.what = what;
 	d->ch.names = d->names;
 	d->ch.expected = d->expected;
 	return &d->ch;
@@ -105,9 +69,10 @@ int hil_cfg_v_board(struct hil_jsonld *ld, const cJSON *root,
 	}
 	it = hil_jsonld_member(s, "name");
 	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "board.name", board_choice(&dc),
-					cfg->board.name,
-					sizeof(cfg->board.name), NULL);
+		ret = hil_jsonld_choice(
+			ld, it, "board.name",
+			driver_choice(&dc, HIL_DRIVER_BOARD, "a board"),
+			cfg->board.name, sizeof(cfg->board.name), NULL);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -161,9 +126,10 @@ int hil_cfg_v_link(struct hil_jsonld *ld, const cJSON *root,
 	}
 	it = hil_jsonld_member(s, "type");
 	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "link.type", link_choice(&dc),
-					cfg->link.type, sizeof(cfg->link.type),
-					NULL);
+		ret = hil_jsonld_choice(
+			ld, it, "link.type",
+			driver_choice(&dc, HIL_DRIVER_LINK, "a link"),
+			cfg->link.type, sizeof(cfg->link.type), NULL);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -269,9 +235,10 @@ int hil_cfg_v_flasher(struct hil_jsonld *ld, const cJSON *root,
 	/* The flasher first: its own keys are the rest of the section's. */
 	it = hil_jsonld_member(hil_jsonld_member(root, "flasher"), "type");
 	if (it != NULL) {
-		ret = hil_jsonld_choice(ld, it, "flasher.type",
-					flasher_choice(&dc), cfg->flasher.type,
-					sizeof(cfg->flasher.type), NULL);
+		ret = hil_jsonld_choice(
+			ld, it, "flasher.type",
+			driver_choice(&dc, HIL_DRIVER_FLASHER, "a flasher"),
+			cfg->flasher.type, sizeof(cfg->flasher.type), NULL);
 		if (ret != HIL_OK) {
 			return ret;
 		}

@@ -4,6 +4,7 @@
 
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/link/link.h"
 #include "drivers/sensor/driver.h"
 
 /* Each list below takes its kind of line and ignores the others. */
@@ -93,14 +94,7 @@ const struct hil_sensor_driver *hil_sensor_find(const char *name)
 
 int hil_sensor_names(char *buf, size_t len)
 {
-	const char *names[N_SENSORS + 1];
-	size_t i;
-
-	for (i = 0; i < N_SENSORS; i++) {
-		names[i] = sensors[i]->name;
-	}
-	names[N_SENSORS] = NULL;
-	return hil_drivers_join(buf, len, names);
+	return hil_driver_names_join(HIL_DRIVER_SENSOR, buf, len);
 }
 
 const struct hil_i2c_sim_chip *hil_i2c_sim_chip_find(const char *name)
@@ -179,6 +173,46 @@ hil_board_clock(const struct hil_board_driver *b, uint32_t hz)
 		}
 	}
 	return NULL;
+}
+
+size_t hil_driver_names(enum hil_driver_kind kind, const char **names,
+			size_t max)
+{
+	const struct hil_link_ops *const *links = hil_link_all();
+	size_t n = 0;
+
+	for (n = 0; n < max; n++) {
+		const char *name = NULL;
+
+		switch (kind) {
+		case HIL_DRIVER_BOARD:
+			name = boards[n] != NULL ? boards[n]->name : NULL;
+			break;
+		case HIL_DRIVER_FLASHER:
+			name = flashers[n] != NULL ? flashers[n]->name : NULL;
+			break;
+		case HIL_DRIVER_LINK:
+			name = links[n] != NULL ? links[n]->name : NULL;
+			break;
+		case HIL_DRIVER_SENSOR:
+			name = n < N_SENSORS ? sensors[n]->name : NULL;
+			break;
+		}
+		if (name == NULL) {
+			break;
+		}
+		names[n] = name;
+	}
+	names[n] = NULL;
+	return n;
+}
+
+int hil_driver_names_join(enum hil_driver_kind kind, char *buf, size_t len)
+{
+	const char *names[64];
+
+	hil_driver_names(kind, names, 63);
+	return hil_drivers_join(buf, len, names);
 }
 
 int hil_drivers_join(char *buf, size_t len, const char *const *names)

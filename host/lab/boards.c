@@ -157,17 +157,10 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 		ret = get_str(c, i, it, b->runner, sizeof(b->runner));
 		/* The runners hilrun drives are its flasher drivers. */
 		if (ret == HIL_OK && hil_flasher_find(b->runner) == NULL) {
-			const struct hil_flasher_ops *const *all =
-				hil_flasher_all();
-			const char *names[32];
 			char expected[256];
-			size_t n;
 
-			for (n = 0; n < 31 && all[n] != NULL; n++) {
-				names[n] = all[n]->name;
-			}
-			names[n] = NULL;
-			hil_drivers_join(expected, sizeof(expected), names);
+			hil_driver_names_join(HIL_DRIVER_FLASHER, expected,
+					      sizeof(expected));
 			ret = fail(
 				c, HIL_ERR_CONFIG,
 				"[%zu].runner: \"%s\" is not a runner hilrun drives: expected %s",

@@ -220,16 +220,9 @@ static void test_boards_rejects_bad_values(void **state)
 		    "[0].platform: must not be empty");
 	{
 		/* The runners hilrun drives are its flasher drivers. */
-		const struct hil_flasher_ops *const *all = hil_flasher_all();
-		const char *names[64];
 		char list[256], want[512];
-		size_t n;
 
-		for (n = 0; n < 63 && all[n] != NULL; n++) {
-			names[n] = all[n]->name;
-		}
-		names[n] = NULL;
-		hil_drivers_join(list, sizeof(list), names);
+		hil_driver_names_join(HIL_DRIVER_FLASHER, list, sizeof(list));
 		snprintf(
 			want, sizeof(want),
 			"[0].runner: \"jlink\" is not a runner hilrun drives: expected %s",

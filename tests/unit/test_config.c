@@ -63,61 +63,24 @@ static void put(const struct fx *fx, const char *name, const char *squoted,
 }
 
 /* Parse single-quoted inline text and expect exactly this message. */
-/* "a, b or c": the names the driver tables register, as messages list them. */
-static const char *board_list(char *buf, size_t len)
+/* "a, b or c": the names a driver table registers, as messages list them. */
+static const char *names_of(enum hil_driver_kind kind, char *buf, size_t len)
 {
-	const struct hil_board_driver *const *all = hil_board_all();
-	const char *names[64];
-	size_t n;
-
-	for (n = 0; n < 63 && all[n] != NULL; n++) {
-		names[n] = all[n]->name;
-	}
-	names[n] = NULL;
-	hil_drivers_join(buf, len, names);
+	hil_driver_names_join(kind, buf, len);
 	return buf;
 }
 
-static const char *flasher_list(char *buf, size_t len)
-{
-	const struct hil_flasher_ops *const *all = hil_flasher_all();
-	const char *names[64];
-	size_t n;
-
-	for (n = 0; n < 63 && all[n] != NULL; n++) {
-		names[n] = all[n]->name;
-	}
-	names[n] = NULL;
-	hil_drivers_join(buf, len, names);
-	return buf;
-}
+#define board_list(b, n)   names_of(HIL_DRIVER_BOARD, (b), (n))
+#define flasher_list(b, n) names_of(HIL_DRIVER_FLASHER, (b), (n))
+#define link_list(b, n)	   names_of(HIL_DRIVER_LINK, (b), (n))
 
 /* "none, a or b": sensor.type's choices, from the sensor table. */
 static const char *sensor_list(char *buf, size_t len)
 {
-	const struct hil_sensor_driver *const *all = hil_sensor_all();
 	const char *names[64];
-	size_t n;
 
 	names[0] = "none";
-	for (n = 0; n < 62 && all[n] != NULL; n++) {
-		names[n + 1] = all[n]->name;
-	}
-	names[n + 1] = NULL;
-	hil_drivers_join(buf, len, names);
-	return buf;
-}
-
-static const char *link_list(char *buf, size_t len)
-{
-	const struct hil_link_ops *const *all = hil_link_all();
-	const char *names[64];
-	size_t n;
-
-	for (n = 0; n < 63 && all[n] != NULL; n++) {
-		names[n] = all[n]->name;
-	}
-	names[n] = NULL;
+	hil_driver_names(HIL_DRIVER_SENSOR, names + 1, 62);
 	hil_drivers_join(buf, len, names);
 	return buf;
 }

@@ -111,4 +111,27 @@ void hil_stm32_flash_acr(uint32_t reg, struct hil_flash_state *out);
  */
 int hil_drivers_join(char *buf, size_t len, const char *const *names);
 
+/* The kinds of driver the registry holds. */
+enum hil_driver_kind {
+	HIL_DRIVER_BOARD,
+	HIL_DRIVER_FLASHER,
+	HIL_DRIVER_LINK,
+	HIL_DRIVER_SENSOR,
+};
+
+/**
+ * The names of every driver of a kind, in registration order, into names
+ * (at most max, then a NULL).
+ * @param max room in names less the NULL.
+ * @return how many were written.
+ */
+size_t hil_driver_names(enum hil_driver_kind kind, const char **names,
+			size_t max);
+
+/**
+ * As hil_driver_names(), joined for a message: "a, b or c".
+ * @return the length snprintf would write.
+ */
+int hil_driver_names_join(enum hil_driver_kind kind, char *buf, size_t len);
+
 #endif /* HIL_BOARD_H */
