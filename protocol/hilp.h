@@ -228,7 +228,10 @@ struct hilp_bench_rep {
 	 * the image has no malloc (docs/protocol.md). */
 	uint32_t heap_bytes;
 	/* The smallest and largest sample: equal, the host needs no FETCH of
-	 * the samples (a deterministic emulator's runs all count the same). */
+	 * the samples (a deterministic emulator's runs all count the same).
+	 * In leak mode, of the counts without the class bit: equal, every run
+	 * of both classes counted the same, and the classes are the leak
+	 * stream's, which the host replays. */
 	uint32_t min, max;
 };
 

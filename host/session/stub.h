@@ -65,7 +65,10 @@ int hil_target_bench(struct hil_session *s, uint8_t op,
  * Run a BENCH in leak mode (docs/protocol.md): each timed run gets the fixed
  * inputs of req->seed or fresh random ones from the req->leak_seed stream.
  * @param samples receives req->runs values: bit 31 (HILP_LEAK_CLASS) set for
- *        a run of the random class, the count in the other bits.
+ *        a run of the random class, the count in the other bits; except
+ *        when rep->min == rep->max (every run of either class counted the
+ *        same): then nothing is fetched, every value is that count, and
+ *        the classes are the caller's to replay from the leak stream.
  * @return as hil_target_bench(); HIL_ERR_ARG when req->leak_seed is 0.
  */
 int hil_target_bench_leak(struct hil_session *s, uint8_t op,
