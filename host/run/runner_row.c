@@ -73,7 +73,8 @@ void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
  * The reply timeout of a BENCH of `calls` runs and warm-ups, sized by the
  * work (host/run/benchtime.h): from a call of the same operation seen before,
  * scaled to this length, at a conservative rate for the target's counter.
- * A decryption not seen yet costs about what its encryption did. Nothing
+ * A decryption not seen yet costs about what its encryption did, and the
+ * other way round. Nothing
  * seen, or a counter of unknown rate: fallback_ms.
  */
 static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
@@ -91,6 +92,9 @@ static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
 	w = &c->work[index][op];
 	if (!w->seen && op == HILP_OP_DECRYPT) {
 		w = &c->work[index][HILP_OP_ENCRYPT];
+	} else if (!w->seen && op == HILP_OP_ENCRYPT) {
+		/* An AEAD is verified by decryptions (runner_verify.c). */
+		w = &c->work[index][HILP_OP_DECRYPT];
 	}
 	memset(&t, 0, sizeof(t));
 	t.rate_hz = hil_benchtime_rate(c->run->info.counter_unit,

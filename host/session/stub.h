@@ -80,7 +80,9 @@ int hil_target_bench_leak(struct hil_session *s, uint8_t op,
  * A generated EXEC: one call of op on inputs the target makes from seed as
  * for BENCH (docs/protocol.md), answered with the digest of its output;
  * one request, nothing loaded or fetched.
- * @param flags HILP_EXEC_FORGE: a decryption's tag is forged first.
+ * @param flags HILP_EXEC_FORGE: a decryption's tag is forged first;
+ *        HILP_EXEC_ROUNDTRIP: a decryption's digest covers the ciphertext
+ *        the target made, then the plaintext (docs/protocol.md).
  * @param rejected set to 1 when the implementation returned an error (a
  *        forged decryption's expected answer).
  * @return HIL_OK, HIL_ERR_TARGET (a status naming a bad request), or a

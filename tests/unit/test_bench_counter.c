@@ -1,4 +1,4 @@
-/* test_bench_counter: target/bench.c, built for the host on a mock HAL: it re-arms a counter a debugger stopped before a BENCH's timed runs and gives a leak test's count range without the class bit. */
+/* test_bench_counter: target/bench.c, built for the host on a mock HAL: it re-arms a counter a debugger stopped before a BENCH's timed runs, gives a leak test's count range without the class bit, and digests a generated decryption's ciphertext and plaintext (HILP_EXEC_ROUNDTRIP). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <setjmp.h>
@@ -325,6 +325,76 @@ static void test_leak_range_leaves_out_the_class_bit(void **state)
 	assert_int_equal(rep.max, 7u);
 }
 
+/* The inputs a generated EXEC or BENCH makes from seed (docs/protocol.md). */
+static void toy_inputs(uint32_t seed, uint8_t *k, uint8_t *npub, uint8_t *ad,
+		       size_t ad_len, uint8_t *msg, size_t msg_len)
+{
+	uint32_t rng = hilp_prng_init(seed);
+
+	hilp_prng_fill(&rng, k, 4);
+	hilp_prng_fill(&rng, npub, 4);
+	hilp_prng_fill(&rng, ad, ad_len);
+	hilp_prng_fill(&rng, msg, msg_len);
+}
+
+/*
+ * A generated decryption with HILP_EXEC_ROUNDTRIP answers the digest of the
+ * ciphertext the stub made and then of the plaintext it got back: the host
+ * checks both the encryption and the round trip with one request. The
+ * flag is refused on anything but a generated decryption.
+ */
+static void test_roundtrip_digests_ciphertext_then_plaintext(void **state)
+{
+	uint8_t k[4], npub[4], ad[5], msg[21], ct[25];
+	unsigned long long ct_len = 0;
+	struct hilp_exec_req req;
+	struct hilp_exec_rep rep;
+	uint32_t want;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	toy_inputs(0xC0FFEE11u, k, npub, ad, sizeof(ad), msg, sizeof(msg));
+	assert_int_equal(toy_encrypt(ct, &ct_len, msg, sizeof(msg), ad,
+				     sizeof(ad), NULL, npub, k),
+			 0);
+	want = hilp_digest_update(HILP_DIGEST_INIT, ct, (size_t)ct_len);
+	want = hilp_digest_update(want, msg, sizeof(msg));
+
+	memset(&req, 0, sizeof(req));
+	req.msg_len = sizeof(msg);
+	req.ad_len = sizeof(ad);
+	req.gen = 1;
+	req.seed = 0xC0FFEE11u;
+	req.flags = HILP_EXEC_ROUNDTRIP;
+	assert_int_equal(
+		bench_exec(&toy_aead, HILP_OP_DECRYPT, &req, &bufs, &rep),
+		HILP_ST_OK);
+	assert_int_equal(rep.out_len, sizeof(msg));
+	assert_int_equal(rep.digest, want);
+	/* Without the flag: the plaintext's digest alone, as before. */
+	req.flags = 0;
+	assert_int_equal(
+		bench_exec(&toy_aead, HILP_OP_DECRYPT, &req, &bufs, &rep),
+		HILP_ST_OK);
+	assert_int_equal(rep.digest, hilp_digest_update(HILP_DIGEST_INIT, msg,
+							sizeof(msg)));
+	/* A forged tag is still refused. */
+	req.flags = HILP_EXEC_FORGE;
+	assert_int_equal(
+		bench_exec(&toy_aead, HILP_OP_DECRYPT, &req, &bufs, &rep),
+		HILP_ST_CRYPTO_FAIL);
+	/* Only a generated decryption takes the flags. */
+	req.flags = HILP_EXEC_ROUNDTRIP;
+	assert_int_equal(
+		bench_exec(&toy_aead, HILP_OP_ENCRYPT, &req, &bufs, &rep),
+		HILP_ST_BAD_ARG);
+	req.gen = 0;
+	req.msg_len = (uint16_t)ct_len;
+	assert_int_equal(
+		bench_exec(&toy_aead, HILP_OP_DECRYPT, &req, &bufs, &rep),
+		HILP_ST_BAD_ARG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +402,8 @@ int main(void)
 			test_bench_rearms_a_counter_a_debugger_stopped),
 		cmocka_unit_test(test_every_bench_rearms),
 		cmocka_unit_test(test_leak_range_leaves_out_the_class_bit),
+		cmocka_unit_test(
+			test_roundtrip_digests_ciphertext_then_plaintext),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
