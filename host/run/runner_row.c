@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "benchtime.h"
+#include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
 #include "util/err.h"
 #include "leak.h"
@@ -295,6 +296,11 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 		(uint16_t)(c->run->info.max_runs < 1000u ? c->run->info.max_runs
 							 : 1000u);
 	p.warmup = (uint16_t)cfg->bench.warmup;
+	/* The emulator counts the same for the same inputs every time: a
+	 * first BENCH of a few runs tells constant-time code (docs/method.md). */
+	if (hil_board_emulated(cfg->board.name)) {
+		p.probe = HIL_LEAK_PROBE;
+	}
 	/* As for BENCH, twice over: fresh inputs are drawn between runs. */
 	p.timeout_ms = work_timeout_ms(
 		c, b->alg, op, b->msg_len, b->ad_len,

@@ -1,8 +1,11 @@
 #!/bin/sh
 # stub_size.sh: figures about the harness itself, printed, never asserted:
 # the stub's own footprint (no algorithm, -Os) per board, USB transfers per
-# sensor sample, the cycle-model plugin's speed, and where the wall time of
-# an emulated run and of the -O0..-Oz sweep goes. Usage: tests/bench/stub_size.sh BUILD_DIR
+# sensor sample, the cycle-model plugin's speed, and the goals of the fast
+# emulated lane (#14), each as actual / goal: an emulated run's wall time
+# against the compute floor, its requests and bytes on the wire, the
+# -O0..-Oz sweep one and two at a time and beside a CPU hog (rows lost).
+# About 8 minutes on two cores. Usage: tests/bench/stub_size.sh BUILD_DIR
 set -eu
 build=${1:-build}
 out=$build/bench
@@ -65,6 +68,9 @@ for mode in none insn tb; do
 		t = $2 - $1; if (t <= 0) t = 1e-9
 		printf "   %-5s %6.2f s  %7.1f M instructions/s  model cycles %s\n", $3, t, $4 / t / 1e6, $5
 	}'
+	rate=$(echo "$start $end ${insns:-200000000}" | awk '{
+		t = $2 - $1; if (t <= 0) t = 1e-9; printf "%.0f", $3 / t }')
+	eval "rate_$mode=$rate"
 done
 
 # Where a run's wall time went, from the "timing" object of its report
@@ -84,24 +90,151 @@ split() {
 	done
 }
 
-echo
-echo "== one emulated run (configs/qemu.json: the bundled suite), wall time split"
-start=$(date +%s.%N)
-"$build/hilrun" -q --config configs/qemu.json --results "$out/results" >/dev/null || true
-end=$(date +%s.%N)
-echo "$start $end" | awk '{ printf "   %.2f s in all\n", $2 - $1 }'
-split "$out/results"
+# One number of a report.json (cJSON writes one key per line): the first
+# KEY at any depth.
+num() {
+	awk -F'[:,]' -v k="\"$2\"" '
+	{ key = $1; gsub(/[ \t]/, "", key) }
+	key == k { v = $2; gsub(/[ \t]/, "", v); print v + 0; exit }' "$1"
+}
+
+# Rows of the reports under a folder whose status is not "ok" (a row is an
+# object at depth 3; its leak and energy objects have their own status one
+# level deeper), and the BENCH waits that ran out.
+lost() {
+	find "$1" -name report.json | while read -r r; do cat "$r"; done |
+		awk '/^\t\t\t"status":/ && !/"ok"/ { n++ }
+		/"bench_timeouts":/ { gsub(/[^0-9]/, ""); t += $0 }
+		END { printf "%d %d\n", n + 0, t + 0 }'
+}
+
+# ok rows under a folder
+rows_ok() {
+	find "$1" -name report.json | while read -r r; do cat "$r"; done |
+		grep -c '^			"status":	"ok"' || true
+}
+
+# goal NAME ACTUAL GOAL UNIT: the line "actual / goal", met or not (a
+# smaller actual is better for every goal here).
+goal() {
+	awk -v n="$1" -v a="$2" -v g="$3" -v u="$4" 'BEGIN {
+		printf "   %-34s %9.4g %-3s goal <= %-7.4g actual/goal %5.2f  %s\n", n, a, u, g, (g > 0 ? a / g : 0), (a + 0 <= g + 0 ? "met" : "NOT met")
+	}'
+}
+
+wall() {
+	echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'
+}
 
 echo
-echo "== the -O0..-Oz sweep on the emulated board (configs/sweep-qemu.json), twice"
-echo "   goal: flash/start, link and host work under 20 % of each run; the"
-echo "   second sweep builds nothing"
-for pass in first second; do
-	rm -rf "$out/sweep-$pass"
-	start=$(date +%s.%N)
-	"$build/hilrun" -q --sweep configs/sweep-qemu.json \
-		--results "$out/sweep-$pass" >/dev/null || true
-	end=$(date +%s.%N)
-	echo "$start $end $pass" | awk '{ printf "   %s sweep: %.1f s in all\n", $3, $2 - $1 }'
-	split "$out/sweep-$pass"
+echo "== one emulated run (make run: configs/qemu.json, cycle model and leak test on)"
+rm -rf "$out/run-model" "$out/run-plain"
+# Built first, so that the run's wall is the run's (a second make run
+# builds nothing either).
+"$build/hilrun" -q --config configs/qemu.json --runs 1 \
+	--results "$out/run-warm" >/dev/null 2>&1 || true
+start=$(date +%s.%N)
+"$build/hilrun" -q --config configs/qemu.json --results "$out/run-model" \
+	>/dev/null 2>&1 || true
+end=$(date +%s.%N)
+run_wall=$(wall "$start" "$end")
+r=$(find "$out/run-model" -name report.json | head -n 1)
+req=$(num "$r" requests)
+tx=$(num "$r" bytes_tx)
+rx=$(num "$r" bytes_rx)
+insns=$(sed -n 's/^# exit .* insns=\([0-9]*\).*/\1/p' "$(dirname "$r")/cycles.txt" 2>/dev/null)
+insns=${insns:-0}
+split "$out/run-model"
+grep -A12 '"requests_by_command"' "$r" | awk '/}/ { exit } NR > 1 { gsub(/[" \t,]/, ""); printf "   requests %s\n", $0 }'
+echo "   $insns instructions emulated (the plugin's count), $(echo "$insns $run_wall" | awk '{ printf "%.1f", $1 / ($2 > 0 ? $2 : 1) / 1e6 }') M a second over the run's wall"
+
+echo
+echo "== the same run without the cycle model (cycle_model.enabled false)"
+plain=$out/qemu-plain.json
+printf '{ "extends": "%s/configs/qemu.json", "name": "qemu-plain", "cycle_model": { "enabled": false } }\n' "$PWD" >"$plain"
+"$build/hilrun" -q --config "$plain" --runs 1 --results "$out/run-warm" \
+	>/dev/null 2>&1 || true
+start=$(date +%s.%N)
+"$build/hilrun" -q --config "$plain" --results "$out/run-plain" \
+	>/dev/null 2>&1 || true
+end=$(date +%s.%N)
+plain_wall=$(wall "$start" "$end")
+split "$out/run-plain"
+
+# The floors: the run's instructions at the plugin's speed on speed.S
+# (mode=tb, the plugin hilrun runs), and at QEMU's own speed there.
+floor_tb=$(echo "$insns ${rate_tb:-1}" | awk '{ printf "%.1f", $1 / $2 }')
+floor_raw=$(echo "$insns ${rate_none:-1}" | awk '{ printf "%.1f", $1 / $2 }')
+
+echo
+echo "== the -O0..-Oz sweep (configs/sweep-qemu.json, cycle model on)"
+# Beside a CPU hog first (one busy loop per core): what the sweep loses
+# when the machine is loaded. It also builds the six images, so the two
+# timed sweeps after it build nothing.
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+hogs=
+i=0
+while [ "$i" -lt "$cores" ]; do
+	sh -c 'while :; do :; done' &
+	hogs="$hogs $!"
+	i=$((i + 1))
 done
+rm -rf "$out/sweep-hog"
+start=$(date +%s.%N)
+"$build/hilrun" -q --sweep configs/sweep-qemu.json --jobs "$cores" \
+	--results "$out/sweep-hog" >/dev/null 2>&1 || true
+end=$(date +%s.%N)
+# shellcheck disable=SC2086 # one PID each
+kill $hogs 2>/dev/null || true
+wait 2>/dev/null || true
+hog_wall=$(wall "$start" "$end")
+for jobs in 1 2; do
+	rm -rf "$out/sweep-j$jobs"
+	start=$(date +%s.%N)
+	"$build/hilrun" -q --sweep configs/sweep-qemu.json --jobs "$jobs" \
+		--results "$out/sweep-j$jobs" >/dev/null 2>&1 || true
+	end=$(date +%s.%N)
+	eval "sweep_j$jobs=$(wall "$start" "$end")"
+	echo "   --jobs $jobs: $(eval echo "\$sweep_j$jobs") s"
+	split "$out/sweep-j$jobs"
+done
+echo "   beside $cores busy loops, --jobs $cores: $hog_wall s"
+# The report rows of --jobs 1 and --jobs 2, configuration by configuration
+# (the same images: build ids and all).
+same=yes
+for r1 in $(find "$out/sweep-j1" -name report.json | sort); do
+	name=$(basename "$(dirname "$r1")" | sed 's/^[0-9]*-[0-9]*-//')
+	r2=$(find "$out/sweep-j2" -name report.json -path "*-$name/*" | head -n 1)
+	sed -n '/^	"rows":/,$p' "$r1" >"$out/rows-j1"
+	sed -n '/^	"rows":/,$p' "${r2:-/dev/null}" >"$out/rows-j2"
+	if [ ! -s "$out/rows-j1" ] || ! cmp -s "$out/rows-j1" "$out/rows-j2"; then
+		same=no
+		echo "   rows differ: $name"
+	fi
+done
+echo "   report rows of --jobs 1 and --jobs 2 byte for byte the same: $same"
+set -- $(lost "$out/sweep-hog")
+hog_failed=$1 hog_timeouts=$2
+ok_quiet=$(rows_ok "$out/sweep-j2")
+ok_hog=$(rows_ok "$out/sweep-hog")
+hog_lost=$((ok_quiet - ok_hog))
+if [ "$hog_lost" -lt "$hog_failed" ]; then
+	hog_lost=$hog_failed
+fi
+echo "   beside the hog: $ok_hog rows measured of $ok_quiet, $hog_failed not ok, $hog_timeouts BENCH waits ran out"
+
+echo
+echo "== goals of the fast emulated lane (#14), actual / goal"
+goal "make run wall (cycle model)" "$run_wall" 15 s
+goal "  / the plugin's compute floor" "$(echo "$run_wall $floor_tb" | awk '{ printf "%.2f", $1 / ($2 > 0 ? $2 : 1) }')" 1.5 x
+echo "     (floor: $insns instructions at ${rate_tb:-?} a second = $floor_tb s)"
+goal "make run wall without the model" "$plain_wall" "$(echo "$floor_raw" | awk '{ printf "%.1f", 2 * $1 }')" s
+goal "  / QEMU's raw compute floor" "$(echo "$plain_wall $floor_raw" | awk '{ printf "%.2f", $1 / ($2 > 0 ? $2 : 1) }')" 2 x
+echo "     (floor: $insns instructions at ${rate_none:-?} a second = $floor_raw s)"
+goal "requests per make run" "${req:-0}" 500 ""
+goal "bytes on the wire per make run" "$(( ${tx:-0} + ${rx:-0} ))" 40000 B
+echo "     ($tx B to the target, $rx B from it)"
+goal "sweep wall, --jobs 1" "$sweep_j1" 180 s
+goal "sweep wall, --jobs 2" "$sweep_j2" 180 s
+goal "sweep rows lost beside a CPU hog" "$hog_lost" 0 ""
+echo "   plugin speed (speed.S, mode=tb): $(echo "${rate_tb:-0}" | awk '{ printf "%.1f", $1 / 1e6 }') M instructions/s; QEMU alone $(echo "${rate_none:-0}" | awk '{ printf "%.1f", $1 / 1e6 }') M/s"
