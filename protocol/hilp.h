@@ -165,7 +165,14 @@ struct hilp_alg_info {
  * last byte of a generated decryption's ciphertext first: the call must
  * reject it (status HILP_ST_CRYPTO_FAIL).
  */
-#define HILP_EXEC_FORGE 0x01u
+#define HILP_EXEC_FORGE	    0x01u
+/*
+ * HILP_EXEC_ROUNDTRIP: a generated decryption's digest covers the
+ * ciphertext‖tag the stub made (the input of the timed call) before the
+ * plaintext it decrypted to, so that one request checks the encryption
+ * against the host's and the round trip (docs/protocol.md).
+ */
+#define HILP_EXEC_ROUNDTRIP 0x02u
 
 struct hilp_exec_req {
 	uint8_t alg;
@@ -228,7 +235,10 @@ struct hilp_bench_rep {
 	 * the image has no malloc (docs/protocol.md). */
 	uint32_t heap_bytes;
 	/* The smallest and largest sample: equal, the host needs no FETCH of
-	 * the samples (a deterministic emulator's runs all count the same). */
+	 * the samples (a deterministic emulator's runs all count the same).
+	 * In leak mode, of the counts without the class bit: equal, every run
+	 * of both classes counted the same, and the classes are the leak
+	 * stream's, which the host replays. */
 	uint32_t min, max;
 };
 

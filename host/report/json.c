@@ -30,6 +30,25 @@ int hil_json_add_num(cJSON *o, const char *k, double v)
 	return cJSON_AddNumberToObject(o, k, v) != NULL;
 }
 
+/* session.requests_by_command: {"BENCH": n, ...}, the commands sent. */
+static int add_requests_by_command(cJSON *o, const struct hil_run *run)
+{
+	cJSON *c = cJSON_AddObjectToObject(o, "requests_by_command");
+	unsigned i;
+
+	if (c == NULL) {
+		return 0;
+	}
+	for (i = 0; i < HIL_SESSION_CMD_SLOTS; i++) {
+		if (run->requests_by_cmd[i] > 0 &&
+		    !hil_json_add_num(c, hil_session_cmd_name((uint8_t)i),
+				      run->requests_by_cmd[i])) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int hil_json_add_bool(cJSON *o, const char *k, int v)
 {
 	return cJSON_AddBoolToObject(o, k, v) != NULL;
@@ -402,6 +421,9 @@ static cJSON *report_object(const struct hil_run *run)
 	o = ok ? cJSON_AddObjectToObject(root, "session") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && hil_json_add_num(o, "requests", run->requests);
+	ok = ok && add_requests_by_command(o, run);
+	ok = ok && hil_json_add_num(o, "bytes_tx", (double)run->bytes_tx);
+	ok = ok && hil_json_add_num(o, "bytes_rx", (double)run->bytes_rx);
 	ok = ok && hil_json_add_num(o, "retries", run->retries);
 	ok = ok && hil_json_add_num(o, "bad_frames", run->bad_frames);
 	ok = ok && hil_json_add_num(o, "timeouts", run->timeouts);

@@ -124,10 +124,13 @@ static size_t varied_length(const struct hil_leak_params *p,
  * Split one batch by class after checking each class against the replay of
  * the stub's generator: per run, inlen + 1 bytes from the leak seed, the
  * class being the low bit of the last one (docs/protocol.md, leak mode).
+ * When every run counted the same (replayed: the BENCH reply's smallest
+ * and largest count were equal, so the samples were not fetched and carry
+ * no class), the classes are the replay's.
  */
 static int take_batch(const uint32_t *samples, size_t k, uint32_t leak_seed,
-		      uint8_t *scratch, size_t inlen,
-		      struct hil_leak_class cls[2])
+		      uint8_t *scratch, size_t inlen, int replayed,
+		      struct hil_leak_class cls[2], uint32_t *stream)
 {
 	uint32_t rng = leak_seed;
 	size_t i;
@@ -137,6 +140,9 @@ static int take_batch(const uint32_t *samples, size_t k, uint32_t leak_seed,
 
 		hilp_prng_fill(&rng, scratch, inlen + 1);
 		want = scratch[inlen] & 1u;
+		if (replayed) {
+			got = want;
+		}
 		if (got != want) {
 			hil_err("leak seed 0x%08x, run %zu: the stub says class %u, the host's replay %u",
 				(unsigned)leak_seed, i, got, want);
@@ -145,6 +151,7 @@ static int take_batch(const uint32_t *samples, size_t k, uint32_t leak_seed,
 		hil_leak_class_add(&cls[want],
 				   (double)(samples[i] & HILP_LEAK_COUNT_MASK));
 	}
+	*stream = rng; /* where the stub's stream is now: never 0 */
 	return HIL_OK;
 }
 
@@ -159,6 +166,7 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 	uint8_t *scratch = NULL;
 	uint8_t b4[4];
 	uint32_t seeds, done, batch;
+	uint32_t stream = 0, left = 0; /* the batch's stream, runs to go */
 	size_t n_algs = 0, inlen = 0;
 	unsigned timeout;
 	int ret;
@@ -228,25 +236,38 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 	req.out_len = p->out_len;
 	seeds = hilp_prng_init(p->leak_seed);
 	for (done = 0; done < p->runs; done += req.runs) {
-		req.runs = (uint16_t)(p->runs - done < batch ? p->runs - done
-							     : batch);
-		/* Each batch its own stream: one xorshift32 output, never 0. */
-		hilp_prng_fill(&seeds, b4, sizeof(b4));
-		req.leak_seed = hilp_get_u32(b4);
+		if (left == 0) {
+			/* Each batch its own stream: one xorshift32 output,
+			 * never 0. */
+			hilp_prng_fill(&seeds, b4, sizeof(b4));
+			stream = hilp_get_u32(b4);
+			left = p->runs - done < batch ? p->runs - done : batch;
+		}
+		req.runs = (uint16_t)left;
+		if (done == 0 && p->probe != 0 && p->probe < left) {
+			req.runs = p->probe; /* the batch's first runs */
+		}
+		/* The stream from where the last BENCH of this batch left it:
+		 * the stub draws the same classes and inputs as it would have
+		 * in one BENCH. */
+		req.leak_seed = stream;
 		ret = hil_target_bench_leak(s, p->op, &req, &rep, samples,
 					    timeout);
 		if (ret == HIL_OK) {
 			ret = take_batch(samples, req.runs, req.leak_seed,
-					 scratch, inlen, cls);
+					 scratch, inlen, rep.min == rep.max,
+					 cls, &stream);
 		}
 		if (ret != HIL_OK) {
 			goto out;
 		}
+		left -= req.runs;
 		out->overhead = rep.overhead;
 		out->batches++;
 		/* Both classes identical, not one sample apart (a
-		 * deterministic emulator and constant-time code): more runs
-		 * cannot change t = 0; stop here. */
+		 * deterministic emulator and constant-time code): t = 0, and
+		 * more runs of a deterministic emulator would very likely
+		 * count the same again; stop here (docs/method.md). */
 		if (cls[0].n >= 2 && cls[1].n >= 2 && cls[0].m2 == 0.0 &&
 		    cls[1].m2 == 0.0 && cls[0].shift == cls[1].shift) {
 			hil_dbg("%s/%s %s %u bytes: both classes identical after %zu runs: stopping",
@@ -273,9 +294,9 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		goto out;
 	}
 	out->flagged = fabs(out->t) > HIL_LEAK_T_THRESHOLD;
-	/* Only a leak is news; every other t goes into the report. */
-	hil_log(out->flagged ? HIL_LOG_WARN : HIL_LOG_DBG, HIL_LOG_PREFIX,
-		"%s/%s %s %u bytes: t = %.2f (fixed %zu runs, mean %.1f; random %zu runs, mean %.1f)%s",
+	/* Into the report; the caller says it when a row is flagged, in the
+	 * one line the log has for it. */
+	hil_dbg("%s/%s %s %u bytes: t = %.2f (fixed %zu runs, mean %.1f; random %zu runs, mean %.1f)%s",
 		algs[p->alg].name, algs[p->alg].impl, op_name(p->op),
 		p->msg_len, out->t, out->n[0], out->mean[0], out->n[1],
 		out->mean[1], out->flagged ? ": timing leak" : "");

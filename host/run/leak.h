@@ -13,6 +13,9 @@
 /* Runs per BENCH when hil_leak_params.batch is 0. */
 #define HIL_LEAK_BATCH 1000u
 
+/* The first BENCH's runs on a deterministic emulator (hil_leak_params.probe). */
+#define HIL_LEAK_PROBE 32u
+
 /*
  * One class of samples, accumulated one at a time (Welford's method) on
  * the samples less the first one, so that a spread of a few ticks on counts
@@ -60,11 +63,17 @@ struct hil_leak_params {
 	 * XOF and block encryption; at least 1 except for decrypt (the random
 	 * class varies the input, which must not be empty). */
 	uint16_t msg_len;
-	uint16_t ad_len;     /* AEAD only */
-	uint16_t out_len;    /* XOF output length, 0 for the default */
-	uint32_t runs;	     /* timed runs in all, split into batches */
-	uint16_t batch;	     /* runs per BENCH, <= INFO max_runs; 0: 1000 */
-	uint16_t warmup;     /* untimed runs before each batch */
+	uint16_t ad_len;  /* AEAD only */
+	uint16_t out_len; /* XOF output length, 0 for the default */
+	uint32_t runs;	  /* timed runs in all, split into batches */
+	uint16_t batch;	  /* runs per BENCH, <= INFO max_runs; 0: 1000 */
+	uint16_t warmup;  /* untimed runs before each batch */
+	/* On a deterministic emulator: the runs of a first BENCH, the start
+	 * of the first batch, after which a test whose classes are identical
+	 * stops; otherwise the batch goes on from there, the same stream
+	 * continued, so its samples are those one BENCH would give. 0: none
+	 * (on a board the runs of one batch are never split). */
+	uint16_t probe;
 	uint32_t seed;	     /* the fixed inputs: key, nonce, ad, message */
 	uint32_t leak_seed;  /* class order and random inputs (any value) */
 	unsigned timeout_ms; /* per BENCH; 0: from the batch size */

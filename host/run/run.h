@@ -10,6 +10,7 @@
 #include "energyest.h"
 #include "hilp.h"
 #include "image/mapsizes.h"
+#include "session/session.h"
 #include "stats.h"
 
 #define HIL_ROW_ERR 512
@@ -184,7 +185,11 @@ struct hil_run {
 	size_t n_fits;
 	unsigned retries;  /* session recoveries over the run */
 	unsigned requests; /* requests sent to the target (attempts: +retries) */
-	unsigned resets;   /* recovery ladder: target resets */
+	/* Of which, by command byte (hil_session_stats.by_cmd). */
+	unsigned requests_by_cmd[HIL_SESSION_CMD_SLOTS];
+	uint64_t bytes_tx;  /* bytes the host put on the link */
+	uint64_t bytes_rx;  /* bytes it read from the link */
+	unsigned resets;    /* recovery ladder: target resets */
 	unsigned reflashes; /* recovery ladder: image programmed again */
 	/* The run failed at flashing, connecting or recovering the board in
 	 * a way worth trying again (hil_err_transient): exit status 5. */

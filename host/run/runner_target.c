@@ -75,6 +75,28 @@ static int open_link(const struct hil_config *cfg, struct hil_flasher *fl,
  * and check it is the same image. Each step is bounded by the flasher's and
  * the link's timeouts and counted in the report.
  */
+/* A session's counters into the run's, before the session is closed. */
+static void add_session_stats(struct hil_run *run,
+			      const struct hil_session *session)
+{
+	const struct hil_session_stats *st = hil_session_get_stats(session);
+	size_t i;
+
+	run->retries += st->retries;
+	run->requests += st->requests;
+	for (i = 0; i < HIL_SESSION_CMD_SLOTS; i++) {
+		run->requests_by_cmd[i] += st->by_cmd[i];
+	}
+	run->bytes_tx += st->bytes_tx;
+	run->bytes_rx += st->bytes_rx;
+	run->bad_frames += st->bad_frames;
+	run->timeouts += st->timeouts;
+	run->timing.call_ns += st->call_ns;
+	run->timing.wait_ns += st->wait_ns;
+	run->timing.bench_timeouts += st->long_timeouts;
+	run->timing.bench_timeout_ns += st->long_timeout_ns;
+}
+
 static int recover_steps(struct run_ctx *c);
 
 int hil_rn_recover(struct run_ctx *c)
@@ -107,17 +129,7 @@ static int recover_steps(struct run_ctx *c)
 
 	for (step = 0; step < 2; step++) {
 		if (c->conn.session != NULL) {
-			const struct hil_session_stats *st =
-				hil_session_get_stats(c->conn.session);
-
-			run->retries += st->retries;
-			run->requests += st->requests;
-			run->bad_frames += st->bad_frames;
-			run->timeouts += st->timeouts;
-			run->timing.call_ns += st->call_ns;
-			run->timing.wait_ns += st->wait_ns;
-			run->timing.bench_timeouts += st->long_timeouts;
-			run->timing.bench_timeout_ns += st->long_timeout_ns;
+			add_session_stats(run, c->conn.session);
 			hil_session_close(c->conn.session);
 			c->conn.session = NULL;
 		}
@@ -382,17 +394,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 void hil_runner_take_down(struct hil_target_conn *conn, struct hil_run *run)
 {
 	if (conn->session != NULL) {
-		const struct hil_session_stats *st =
-			hil_session_get_stats(conn->session);
-
-		run->retries += st->retries;
-		run->requests += st->requests;
-		run->bad_frames += st->bad_frames;
-		run->timeouts += st->timeouts;
-		run->timing.call_ns += st->call_ns;
-		run->timing.wait_ns += st->wait_ns;
-		run->timing.bench_timeouts += st->long_timeouts;
-		run->timing.bench_timeout_ns += st->long_timeout_ns;
+		add_session_stats(run, conn->session);
 		hil_session_close(conn->session);
 		conn->session = NULL;
 	}

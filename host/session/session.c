@@ -207,6 +207,7 @@ static int resync(struct hil_session *s)
 	if (ret < 0) {
 		return ret;
 	}
+	s->stats.bytes_tx++;
 	return hil_link_write(s->link, &zero, 1, s->timeout_ms);
 }
 
@@ -277,6 +278,7 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		if (n < 0) {
 			return n;
 		}
+		s->stats.bytes_rx += (uint64_t)n;
 		if (n > 0 && waiting) {
 			s->stats.wait_ns += now_ns() - sent;
 			waiting = 0;
@@ -402,6 +404,7 @@ static int call(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		timeout_ms = s->timeout_ms;
 	}
 	s->stats.requests++;
+	s->stats.by_cmd[cmd % HIL_SESSION_CMD_SLOTS]++;
 	t0 = now_ns();
 	ret = call_attempts(s, cmd, scmd, msg, mlen, reply, cap, reply_len,
 			    status, timeout_ms, long_call);
@@ -564,6 +567,7 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		frame[n++] = 0;
 		ret = resync(s);
 		if (ret == HIL_OK) {
+			s->stats.bytes_tx += n;
 			ret = hil_link_write(s->link, frame, n, s->timeout_ms);
 		}
 		if (ret == HIL_OK && long_call) {

@@ -11,9 +11,19 @@
 
 struct hil_session;
 
+/* Slots of hil_session_stats.by_cmd: one per 7-bit command byte. */
+#define HIL_SESSION_CMD_SLOTS 128u
+
 /* Counters of what the session had to recover from, for the report. */
 struct hil_session_stats {
 	unsigned requests;
+	/* Requests by command byte (commands are ASCII letters), for the
+	 * report's breakdown of where the round trips go. */
+	unsigned by_cmd[HIL_SESSION_CMD_SLOTS];
+	/* Bytes written to and read from the link by the session: frames,
+	 * delimiters and resynchronising 0x00 included (the wire's load). */
+	uint64_t bytes_tx;
+	uint64_t bytes_rx;
 	unsigned retries;
 	unsigned bad_frames; /* replies that failed COBS, length or CRC */
 	unsigned timeouts;

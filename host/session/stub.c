@@ -324,7 +324,8 @@ static int bench(struct hil_session *s, uint8_t op,
 	}
 	if (rep->min == rep->max) {
 		/* Every run counted the same (a deterministic emulator):
-		 * nothing to fetch. */
+		 * nothing to fetch. In leak mode min and max leave out the
+		 * class bit, which the caller replays. */
 		for (i = 0; i < req->runs; i++) {
 			samples[i] = rep->min;
 		}

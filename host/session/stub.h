@@ -65,7 +65,10 @@ int hil_target_bench(struct hil_session *s, uint8_t op,
  * Run a BENCH in leak mode (docs/protocol.md): each timed run gets the fixed
  * inputs of req->seed or fresh random ones from the req->leak_seed stream.
  * @param samples receives req->runs values: bit 31 (HILP_LEAK_CLASS) set for
- *        a run of the random class, the count in the other bits.
+ *        a run of the random class, the count in the other bits; except
+ *        when rep->min == rep->max (every run of either class counted the
+ *        same): then nothing is fetched, every value is that count, and
+ *        the classes are the caller's to replay from the leak stream.
  * @return as hil_target_bench(); HIL_ERR_ARG when req->leak_seed is 0.
  */
 int hil_target_bench_leak(struct hil_session *s, uint8_t op,
@@ -77,7 +80,9 @@ int hil_target_bench_leak(struct hil_session *s, uint8_t op,
  * A generated EXEC: one call of op on inputs the target makes from seed as
  * for BENCH (docs/protocol.md), answered with the digest of its output;
  * one request, nothing loaded or fetched.
- * @param flags HILP_EXEC_FORGE: a decryption's tag is forged first.
+ * @param flags HILP_EXEC_FORGE: a decryption's tag is forged first;
+ *        HILP_EXEC_ROUNDTRIP: a decryption's digest covers the ciphertext
+ *        the target made, then the plaintext (docs/protocol.md).
  * @param rejected set to 1 when the implementation returned an error (a
  *        forged decryption's expected answer).
  * @return HIL_OK, HIL_ERR_TARGET (a status naming a bad request), or a

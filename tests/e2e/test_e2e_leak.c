@@ -299,6 +299,58 @@ static void test_same_seeds_give_the_same_result(void **state)
 	assert_int_not_equal(a.n[0], b.n[0]);
 }
 
+/* One leak test straight through the API, no checks of the helper's. */
+static void leak_raw(struct shared *t, const struct hil_leak_params *p,
+		     struct hil_leak_result *r)
+{
+	assert_int_equal(hil_leak_run(t->conn.session, p, r), HIL_OK);
+}
+
+/*
+ * On the emulator a first BENCH of a few runs (the probe) ends the test of
+ * constant-time code; anywhere else the batch goes on from where the probe
+ * left the stream, so a leaky implementation gets the very samples one
+ * BENCH would have given: the same n, means and t, bit for bit.
+ */
+static void test_probe_stops_identical_classes_and_changes_no_t(void **state)
+{
+	struct shared *t = *state;
+	struct hil_leak_params p;
+	struct hil_leak_result a, b;
+
+	params(&p, find_alg(t, AEAD, "ref"), HILP_OP_DECRYPT);
+	p.runs = 300;
+	p.probe = HIL_LEAK_PROBE;
+	leak_raw(t, &p, &a);
+	assert_int_equal(a.batches, 1);
+	assert_int_equal(a.n[0] + a.n[1], HIL_LEAK_PROBE);
+	assert_true(a.t == 0.0 && !a.flagged);
+
+	params(&p, find_alg(t, AEAD, "leaky"), HILP_OP_DECRYPT);
+	p.runs = 300; /* one batch of 300 */
+	leak_raw(t, &p, &a);
+	p.probe = HIL_LEAK_PROBE;
+	leak_raw(t, &p, &b);
+	assert_int_equal(a.batches, 1);
+	assert_int_equal(b.batches, 2); /* the probe, then the other 268 */
+	assert_int_equal(a.n[0], b.n[0]);
+	assert_int_equal(a.n[1], b.n[1]);
+	assert_true(a.mean[0] == b.mean[0] && a.mean[1] == b.mean[1]);
+	assert_true(a.stddev[0] == b.stddev[0] && a.stddev[1] == b.stddev[1]);
+	assert_true(memcmp(&a.t, &b.t, sizeof(a.t)) == 0);
+	assert_true(a.flagged && b.flagged);
+	/* Several batches: only the first is split. */
+	p.batch = 128;
+	p.probe = 0;
+	leak_raw(t, &p, &a);
+	p.probe = HIL_LEAK_PROBE;
+	leak_raw(t, &p, &b);
+	assert_int_equal(a.batches, 3);
+	assert_int_equal(b.batches, 4);
+	assert_true(memcmp(&a.t, &b.t, sizeof(a.t)) == 0);
+	assert_int_equal(a.n[0], b.n[0]);
+}
+
 static void test_ordinary_bench_is_unchanged_and_reports_no_heap(void **state)
 {
 	struct shared *t = *state;
@@ -369,6 +421,8 @@ int main(void)
 			test_constant_time_implementations_are_not_flagged),
 		cmocka_unit_test(test_early_exit_tag_compare_is_flagged),
 		cmocka_unit_test(test_same_seeds_give_the_same_result),
+		cmocka_unit_test(
+			test_probe_stops_identical_classes_and_changes_no_t),
 		cmocka_unit_test(
 			test_ordinary_bench_is_unchanged_and_reports_no_heap),
 		cmocka_unit_test(

@@ -556,6 +556,13 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	assert_int_equal(e2.seed, 0xC0FFEE07u);
 	assert_int_equal(e2.flags, HILP_EXEC_FORGE);
 	assert_int_equal(e2.ad_len, 7);
+	/* The round-trip flag is the next bit, the flags byte the last. */
+	e.flags = HILP_EXEC_ROUNDTRIP;
+	n = hilp_exec_req_encode(6, &e, data);
+	assert_int_equal(n, 13);
+	assert_int_equal(data[12], 0x02);
+	assert_int_equal(hilp_exec_req_decode(data, n, &e2), 0);
+	assert_int_equal(e2.flags, HILP_EXEC_ROUNDTRIP);
 	assert_int_equal(hilp_exec_req_decode(data, 12, &e2), -1);
 	assert_int_equal(hilp_exec_req_decode(data, 9, &e2), -1);
 	{

@@ -260,6 +260,34 @@ static void test_call_returns_reply_after_sequence_byte(void **state)
 }
 
 /*
+ * The counters of the wire: one INFO request with a 3-byte payload is
+ * 1 + 3 + 1 data bytes... as a frame of header, data and CRC, COBS-coded
+ * (one byte more, whatever the bytes) and its 0x00, after a resync 0x00
+ * and with a second 0x00 behind it; the reply and the status come back.
+ */
+static void test_stats_count_requests_by_command_and_bytes(void **state)
+{
+	const size_t req_frame = 3 + (1 + 3) + 2 + 1 + 1; /* [seq, 1, 2, 3] */
+	const size_t rep_frame = 2 + 2 + 2 + 1 + 1;	  /* [seq, 0xAB] */
+	const size_t st_frame = 2 + 1 + 2 + 1 + 1;	  /* [0] */
+	const struct hil_session_stats *st;
+	struct fixture f;
+
+	(void)state;
+	start(&f, NULL, 0, 500, 0);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(call(&f), HIL_OK);
+	st = hil_session_get_stats(f.session);
+	assert_int_equal(st->requests, 2);
+	assert_int_equal(st->by_cmd[HILP_CMD_INFO], 2);
+	assert_int_equal(st->by_cmd[HILP_CMD_BENCH], 0);
+	assert_int_equal(st->bytes_tx, 2 * (1 + req_frame + 1));
+	assert_int_equal(st->bytes_rx, 2 * (rep_frame + st_frame));
+	stop(&f);
+	finish(&f);
+}
+
+/*
  * Late replies (an earlier attempt's) and ours not in time: the machine is
  * slower than the timeout, so each such attempt doubles the next wait
  * (2 s, 4 s, 8 s). Plain silence keeps it: a lost frame or a hung target
@@ -656,6 +684,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_call_returns_reply_after_sequence_byte),
+		cmocka_unit_test(
+			test_stats_count_requests_by_command_and_bytes),
 		cmocka_unit_test(
 			test_stale_reply_with_other_sequence_is_ignored),
 		cmocka_unit_test(
