@@ -55,15 +55,47 @@ static int cache_init(struct cm4_line_cache *c, const struct cm4_cache_geom *g,
 	c->sets = c->ways != 0 ? c->n / c->ways : 0;
 	for (unsigned i = 0; i < c->n; i++) {
 		c->tag[i] = NO_LINE;
+		c->older[i] = (uint16_t)(i - 1u);
+		c->newer[i] = (uint16_t)(i + 1u);
 	}
-	return 0;
+	for (unsigned set = 0; set < c->sets; set++) {
+		/* empty slots in order: the first one goes first */
+		c->lru[set] = (uint16_t)(set * c->ways);
+		c->mru[set] = (uint16_t)(set * c->ways + c->ways - 1u);
+	}
+	if (c->n == 0) {
+		return 0;
+	}
+	c->slot = calloc(nlines, sizeof(*c->slot));
+	return c->slot != NULL ? 0 : -1;
 }
 
-/* Least recently used within the line's set: @return 1 on a hit. */
+/* Slot i of set becomes the set's most recently used. */
+static void make_newest(struct cm4_line_cache *c, unsigned set, unsigned i)
+{
+	if (c->mru[set] == i) {
+		return;
+	}
+	if (c->lru[set] == i) {
+		c->lru[set] = c->newer[i];
+	} else {
+		c->newer[c->older[i]] = c->newer[i];
+	}
+	c->older[c->newer[i]] = c->older[i];
+	c->older[i] = c->mru[set];
+	c->newer[c->mru[set]] = (uint16_t)i;
+	c->mru[set] = (uint16_t)i;
+}
+
+/*
+ * Least recently used within the line's set: @return 1 on a hit. A line
+ * lives only in its own set, so the slot map answers a hit directly; a
+ * miss replaces the set's least recently used slot (empty ones first, in
+ * order).
+ */
 static int cache_access(struct cm4_line_cache *c, uint32_t line)
 {
-	unsigned i, base, end, victim;
-	unsigned h = line % CM4_CACHE_HINTS;
+	unsigned set, victim;
 
 	if (c->n == 0) {
 		return 0;
@@ -75,29 +107,21 @@ static int cache_access(struct cm4_line_cache *c, uint32_t line)
 		return hit;
 	}
 	c->clock++;
-	base = c->sets > 1 ? (line % c->sets) * c->ways : 0;
-	end = base + c->ways;
-	if (c->sets == 1) {
-		i = c->hint[h];
-		if (i < c->n && c->tag[i] == line) {
-			c->age[i] = c->clock;
-			return 1;
-		}
+	set = c->sets > 1 ? line % c->sets : 0;
+	if (c->slot[line] != 0) {
+		victim = c->slot[line] - 1u;
+		c->age[victim] = c->clock;
+		make_newest(c, set, victim);
+		return 1;
 	}
-	victim = base;
-	for (i = base; i < end; i++) {
-		if (c->tag[i] == line) {
-			c->age[i] = c->clock;
-			c->hint[h] = (uint8_t)i;
-			return 1;
-		}
-		if (c->age[i] < c->age[victim]) {
-			victim = i;
-		}
+	victim = c->lru[set];
+	if (c->tag[victim] != NO_LINE) {
+		c->slot[c->tag[victim]] = 0;
 	}
 	c->tag[victim] = line;
 	c->age[victim] = c->clock;
-	c->hint[h] = (uint8_t)victim;
+	c->slot[line] = (uint16_t)(victim + 1u);
+	make_newest(c, set, victim);
 	return 0;
 }
 
@@ -136,8 +160,11 @@ void cm4_done(struct cm4 *m)
 	free(m->dtouch);
 	free(m->icache.seen);
 	free(m->dcache.seen);
+	free(m->icache.slot);
+	free(m->dcache.slot);
 	m->itouch = m->dtouch = NULL;
 	m->icache.seen = m->dcache.seen = NULL;
+	m->icache.slot = m->dcache.slot = NULL;
 	m->mem_on = 0;
 }
 
@@ -386,10 +413,26 @@ void cm4_exec(struct cm4 *m, const struct thumb_insn *insn)
 	m->pend_extra = m->pend_imiss * m->cfg.ws;
 }
 
+/*
+ * A data read of flash: constants and literal pools read through the D-Code
+ * bus; the pipeline waits for them (RM0090 §3.5.2, "Data management"),
+ * unless the data cache holds their line. @return 1 on a demand read.
+ */
+static unsigned data_read(struct cm4 *m, uint32_t addr, int counted)
+{
+	uint32_t line = flash_line(&m->cfg, addr);
+
+	if (line == NO_LINE) {
+		return 0;
+	}
+	if (counted) {
+		touch(m, m->dtouch, line, &m->t.dlines);
+	}
+	return !m->cfg.art || !cache_access(&m->dcache, line);
+}
+
 void cm4_mem(struct cm4 *m, uint32_t addr, int is_store)
 {
-	uint32_t line;
-
 	if (m->pend == NULL) {
 		return;
 	}
@@ -397,20 +440,20 @@ void cm4_mem(struct cm4 *m, uint32_t addr, int is_store)
 	if (is_store || !m->mem_on) {
 		return;
 	}
-	/* Constants and literal pools read from flash through the D-Code
-	 * bus; the pipeline waits for them (RM0090 §3.5.2, "Data
-	 * management"), unless the data cache holds their line. */
-	line = flash_line(&m->cfg, addr);
-	if (line == NO_LINE) {
-		return;
-	}
-	if (m->pend_counted) {
-		touch(m, m->dtouch, line, &m->t.dlines);
-	}
-	if (!m->cfg.art || !cache_access(&m->dcache, line)) {
+	if (data_read(m, addr, m->pend_counted)) {
 		m->pend_dmiss++;
 		m->pend_extra += m->cfg.ws;
 	}
+}
+
+void cm4_mem_ahead(struct cm4 *m, uint32_t addr, int is_store)
+{
+	if (is_store || !m->mem_on) {
+		return;
+	}
+	/* The run is applied with pend_counted = open, and the bracket
+	 * cannot change before it is (that takes a counter read). */
+	m->ahead_dmiss += data_read(m, addr, m->open);
 }
 
 void cm4_open(struct cm4 *m)
@@ -443,11 +486,16 @@ int cm4_close(struct cm4 *m, struct cm4_totals *out)
 /*
  * A run is applied in one step when the rules give the same for its
  * instructions wherever it is entered from:
- * - insn[0..n-2] do not access memory (the plugin ends a run at the first
- *   memory access), and the cost of an instruction that does not access
- *   memory reads nothing of the one before (the pipelining and the AGU
- *   stall are memory rules), so their settled costs are those of a scratch
- *   model fed the run alone;
+ * - insn[0] does not access memory, and the cost of an instruction that
+ *   does not access memory reads nothing of the one before (the pipelining
+ *   and the AGU stall are memory rules), so its settled cost is that of a
+ *   scratch model fed the run alone; insn[1..n-2] follow one of the run,
+ *   so the scratch model settles them as the model would;
+ * - no access before the last is in an IT block (checked here; only a
+ *   memory callback tells whether a conditional access ran), so each of
+ *   them ran; what it read from flash reaches the model before the run
+ *   through cm4_mem_ahead(), and cost does not depend on where else it
+ *   went;
  * - the model is not inside an IT block when the run starts (checked at
  *   run time), so the IT state within the run is the scratch model's;
  * - flash lines: a run lies wholly in flash or wholly elsewhere (checked
@@ -461,6 +509,7 @@ int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 {
 	struct cm4 scratch;
 	uint32_t cur;
+	unsigned it_left;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
@@ -471,9 +520,22 @@ int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 	r->n = n;
 	r->line = line;
 	r->fast = 1;
-	for (i = 0; i + 1 < n; i++) {
-		if (thumb_class_is_memory(insn[i]->cls)) {
-			r->fast = 0;
+	/* insn[0]'s cost, settled by the scratch model, must not depend on
+	 * the instruction before the run: no memory rule for it. */
+	if (n > 1 && thumb_class_is_memory(insn[0]->cls)) {
+		r->fast = 0;
+	}
+	/* An access before the last inside an IT block: whether it ran is
+	 * known only from its memory callback, which comes after the run. */
+	for (i = 0, it_left = 0; i + 1 < n; i++) {
+		int in_it = it_left > 0;
+
+		it_left -= in_it;
+		if (insn[i]->cls == THUMB_IT) {
+			it_left = insn[i]->it_count;
+		}
+		if (in_it && thumb_class_is_memory(insn[i]->cls)) {
+			return -1;
 		}
 	}
 	cur = NO_LINE;
@@ -536,19 +598,38 @@ static void add_stall(struct cm4_totals *t, unsigned s)
 	t->flash_stalls += s;
 }
 
+/* The data lines the run's accesses before its last read on demand. */
+static void settle_ahead(struct cm4 *m)
+{
+	if (m->ahead_dmiss != 0 && m->pend_counted) {
+		m->t.dmiss += m->ahead_dmiss;
+		add_stall(&m->t, m->ahead_dmiss * m->cfg.ws);
+	}
+	m->ahead_dmiss = 0;
+}
+
+void cm4_exec_prefix(struct cm4 *m, const struct cm4_run *r, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k && i < r->n; i++) {
+		cm4_exec(m, r->insn[i]);
+	}
+	settle_ahead(m);
+}
+
 void cm4_exec_run(struct cm4 *m, const struct cm4_run *r)
 {
 	unsigned extra = 0, mid = 0;
 	size_t i;
 
 	if (!r->fast || m->it_left != 0) {
-		for (i = 0; i < r->n; i++) {
-			cm4_exec(m, r->insn[i]);
-		}
+		cm4_exec_prefix(m, r, r->n);
 		return;
 	}
 	cm4_exec(m, r->insn[0]);
 	if (r->n == 1) {
+		settle_ahead(m);
 		return;
 	}
 	/* insn[0]'s own misses are settled with it, by insn[1] */
@@ -572,6 +653,7 @@ void cm4_exec_run(struct cm4 *m, const struct cm4_run *r)
 		add_stall(&m->t, mid * m->cfg.ws);
 		m->t.imiss += mid;
 	}
+	settle_ahead(m);
 	m->prev_cls = r->prev_cls;
 	m->prev_rt = r->prev_rt;
 	m->prev_dst = r->prev_dst;

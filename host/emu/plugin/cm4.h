@@ -50,8 +50,6 @@ struct cm4_totals {
 	uint64_t ilines, dlines;
 };
 
-#define CM4_CACHE_HINTS 1024 /* a lookup shortcut, not a cache property */
-
 struct cm4_line_cache {
 	uint32_t tag[CM4_CACHE_MAX_LINES];
 	uint32_t age[CM4_CACHE_MAX_LINES];
@@ -59,10 +57,13 @@ struct cm4_line_cache {
 	unsigned ways; /* per set; sets = n / ways */
 	unsigned sets;
 	uint32_t clock;
-	/* Where line L was last seen (slot), indexed by L mod CM4_CACHE_HINTS:
-	 * checked first, so a hit rarely scans; the result is the same. Fully
-	 * associative caches only. */
-	uint8_t hint[CM4_CACHE_HINTS];
+	/* Per flash line, its slot + 1 while the cache holds it, else 0: a
+	 * hit is found without a scan (owned; NULL when n is 0). */
+	uint16_t *slot;
+	/* Each set's slots from least to most recently used (lru[set] to
+	 * mru[set] through newer[]/older[]): the victim without a scan. */
+	uint16_t newer[CM4_CACHE_MAX_LINES], older[CM4_CACHE_MAX_LINES];
+	uint16_t lru[CM4_CACHE_MAX_LINES], mru[CM4_CACHE_MAX_LINES];
 	/* CM4_CACHE_UNBOUNDED: one byte per flash line, set once it was read
 	 * (owned, cm4_done() frees it); NULL otherwise. */
 	uint8_t *seen;
@@ -79,6 +80,9 @@ struct cm4 {
 	unsigned pend_extra; /* wait states found while it executed */
 	unsigned pend_imiss; /* flash lines it fetched on demand */
 	unsigned pend_dmiss; /* flash lines it read on demand */
+	/* Data lines read on demand by the run about to be applied (its
+	 * accesses before the last: cm4_mem_ahead()). */
+	unsigned ahead_dmiss;
 	/* The one before it, for pipelining and the AGU stall. */
 	uint8_t prev_cls;
 	uint8_t prev_rt;
@@ -117,11 +121,14 @@ void cm4_done(struct cm4 *m);
 void cm4_exec(struct cm4 *m, const struct thumb_insn *insn);
 
 /*
- * A run: instructions that execute one after the other with no memory
- * access before the last (the plugin's segment of a translation block).
- * What their rules give without run-time state is settled once, when the
- * run is prepared; cm4_exec_run() then applies it in one step and leaves
- * the model exactly as cm4_exec() on each instruction in turn would.
+ * A run: instructions that execute one after the other (the plugin's
+ * segment of a translation block). What their rules give without run-time
+ * state is settled once, when the run is prepared; cm4_exec_run() then
+ * applies it in one step and leaves the model exactly as cm4_exec() on each
+ * instruction in turn would. Instructions before the last may access
+ * memory if none of them is in an IT block (the plugin sees to it: only a
+ * memory access tells whether a conditional one ran): their flash data
+ * reads reach the model through cm4_mem_ahead() before the run is applied.
  */
 struct cm4_run {
 	const struct thumb_insn *const *insn; /* the run, not owned */
@@ -154,6 +161,21 @@ int cm4_run_prepare(const struct cm4 *m, struct cm4_run *r,
 
 /** cm4_exec() on each instruction of the run, in one step. */
 void cm4_exec_run(struct cm4 *m, const struct cm4_run *r);
+
+/**
+ * cm4_exec() on the first k instructions of the run only, one by one: the
+ * run was left at its access k - 1 (QEMU re-executes an I/O access alone
+ * and goes on with a block of its own after it).
+ */
+void cm4_exec_prefix(struct cm4 *m, const struct cm4_run *r, size_t k);
+
+/**
+ * A memory access at addr by an instruction of the run about to be applied
+ * (cm4_exec_run() or cm4_exec_prefix() next), other than its last: the data
+ * cache is asked now, in the order of the accesses; the cost goes to the
+ * run when it is applied. Not for the bracket's counter read.
+ */
+void cm4_mem_ahead(struct cm4 *m, uint32_t addr, int is_store);
 
 /** The instruction last passed to cm4_exec() accessed memory at addr. */
 void cm4_mem(struct cm4 *m, uint32_t addr, int is_store);

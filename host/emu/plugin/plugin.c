@@ -58,12 +58,19 @@ struct entry {
 };
 
 /*
- * mode=tb: the instructions of a translation block from one that starts it
- * or follows a memory access to the next memory access inclusive (or to the
- * block's end). Only a memory access can leave a block early (a fault, or
- * with -icount an I/O access that QEMU re-executes alone), so once the
- * first of a segment starts, all of it runs, as the per-instruction
- * callbacks would have said one by one.
+ * mode=tb: a segment is the instructions of a translation block from one
+ * that starts it, or follows a segment's end, up to the next memory access
+ * that may be in an IT block (whether a conditional access ran, only its
+ * memory callback says) or that starts the segment, or to the block's end.
+ * Its other accesses stay inside: the model gets them first
+ * (cm4_mem_ahead(): only a flash read costs anything there) and the segment
+ * itself at the next callback after its own (deferred). QEMU leaves a
+ * block early only at a memory access: a fault (the run is lost anyway),
+ * or, with -icount, an I/O access that it re-executes alone in a block of
+ * its own (CF_MEMI_ONLY: no execution callback there, only the memory
+ * callback, through that block's own access record); the model then takes
+ * the segment up to that access only, and what follows comes with the
+ * next block.
  */
 struct segment {
 	struct segment *next_alloc;
@@ -72,6 +79,15 @@ struct segment {
 	uint32_t call_pc; /* the last call in the segment */
 	const struct thumb_insn *d[];
 	/* then the run's line buffer */
+};
+
+/* A memory instruction of one translation: the udata of its callback. */
+struct access {
+	struct access *next_alloc;
+	struct entry *e;
+	struct segment *seg; /* NULL in mode=insn */
+	size_t idx;	     /* its place in seg */
+	int store;
 };
 
 static struct {
@@ -89,6 +105,10 @@ static struct {
 	size_t nslots, used;
 	struct entry *all;    /* every entry ever made, freed at exit */
 	struct segment *segs; /* likewise; a flushed TB's may still run */
+	struct access *accs;  /* likewise */
+	/* mode=tb: the segment whose callback came last, not yet given to
+	 * the model (its accesses may still come, or cut it short) */
+	struct segment *deferred;
 } g;
 
 /*
@@ -198,16 +218,34 @@ static void on_exec(unsigned int vcpu, void *udata)
 	}
 }
 
+/* The model takes the first k instructions of segment s. */
+static void apply(const struct segment *s, size_t k)
+{
+	if (k < s->run.n) {
+		cm4_exec_prefix(&g.model, &s->run, k);
+	} else {
+		cm4_exec_run(&g.model, &s->run);
+		if (s->has_call) {
+			g.last_call_pc = s->call_pc; /* read by on_mem only */
+		}
+		k = s->run.n;
+	}
+	g.insns_total += k;
+}
+
+static void flush(void)
+{
+	if (g.deferred != NULL) {
+		apply(g.deferred, g.deferred->run.n);
+		g.deferred = NULL;
+	}
+}
+
 static void on_segment(unsigned int vcpu, void *udata)
 {
-	const struct segment *s = udata;
-
 	(void)vcpu;
-	cm4_exec_run(&g.model, &s->run);
-	if (s->has_call) {
-		g.last_call_pc = s->call_pc; /* read by on_mem only */
-	}
-	g.insns_total += s->run.n;
+	flush();
+	g.deferred = udata;
 }
 
 /* A segment for up to max instructions, none in it yet. */
@@ -230,7 +268,11 @@ static void segment_done(struct segment *s, size_t n,
 {
 	uint32_t *line = (uint32_t *)(void *)&s->d[n];
 
-	cm4_run_prepare(&g.model, &s->run, s->d, n, line);
+	if (cm4_run_prepare(&g.model, &s->run, s->d, n, line) != 0) {
+		say("a segment with an access in an IT block before its end",
+		    "");
+		abort(); /* on_tb_trans() ends a segment there */
+	}
 	qemu_plugin_register_vcpu_insn_exec_cb(first, on_segment,
 					       QEMU_PLUGIN_CB_NO_REGS, s);
 }
@@ -248,19 +290,57 @@ static void write_record(const struct cm4_totals *t)
 	fflush(g.out);
 }
 
+/*
+ * An access of the deferred segment s by its own block: one before its last
+ * gives the model its data read and waits for the segment; the last lets
+ * the segment go first. An access of s's instructions by another block
+ * (QEMU re-executing an I/O access alone) cuts s after it. @return 1 when
+ * the access is done with.
+ */
+static int deferred_access(struct segment *s, const struct access *a,
+			   uint32_t addr)
+{
+	size_t k = s->run.n, j;
+
+	if (a->seg == s && a->idx + 1 < s->run.n) {
+		if (!a->store && addr == g.counter) {
+			say("a counter read ran inside a block: QEMU must run "
+			    "with -icount",
+			    "");
+			abort(); /* the bracket would be wrong */
+		}
+		cm4_mem_ahead(&g.model, addr, a->store);
+		return 1;
+	}
+	for (j = 0; a->seg != s && j + 1 < s->run.n; j++) {
+		if (s->d[j] == &a->e->d) {
+			k = j + 1;
+			break;
+		}
+	}
+	g.deferred = NULL;
+	apply(s, k);
+	return 0;
+}
+
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
 {
-	struct entry *e = udata;
-	int store = qemu_plugin_mem_is_store(info);
+	const struct access *a = udata;
+	const struct entry *e = a->e;
 	struct cm4_totals t;
 
 	(void)vcpu;
+	(void)info;
+	if (g.deferred != NULL &&
+	    deferred_access(g.deferred, a, (uint32_t)vaddr)) {
+		return;
+	}
 	if (g.model.pend != &e->d) {
 		return; /* not the instruction the model is on */
 	}
-	cm4_mem(&g.model, (uint32_t)vaddr, store);
-	if (store || (uint32_t)vaddr != g.counter) {
+	cm4_mem(&g.model, (uint32_t)vaddr, a->store);
+	if (a->store || (uint32_t)vaddr != g.counter) {
 		return;
 	}
 	if (g.range_hi != 0 && !in_range(e->d.pc) &&
@@ -272,6 +352,31 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	} else if (cm4_close(&g.model, &t)) {
 		write_record(&t);
 	}
+}
+
+static int is_store(unsigned cls)
+{
+	return cls == THUMB_STORE || cls == THUMB_STRD || cls == THUMB_STM;
+}
+
+/* The memory callback of e, the idx-th instruction of segment seg. */
+static void watch(struct qemu_plugin_insn *insn, struct entry *e,
+		  struct segment *seg, size_t idx)
+{
+	struct access *a = calloc(1, sizeof(*a));
+
+	if (a == NULL) {
+		say("out of memory", "");
+		abort();
+	}
+	a->e = e;
+	a->seg = seg;
+	a->idx = idx;
+	a->store = is_store(e->d.cls);
+	a->next_alloc = g.accs;
+	g.accs = a;
+	qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+					 QEMU_PLUGIN_MEM_RW, a);
 }
 
 static struct entry *entry_of(struct qemu_plugin_insn *insn)
@@ -288,9 +393,16 @@ static struct entry *entry_of(struct qemu_plugin_insn *insn)
 	return e;
 }
 
+/*
+ * The first 4 instructions of a block may be in an IT block begun before it
+ * (an IT's block is at most 4 long); later ones only in the block of an IT
+ * seen in it.
+ */
+#define IT_MAX 4u
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	size_t i, n = qemu_plugin_tb_n_insns(tb), k = 0;
+	size_t i, n = qemu_plugin_tb_n_insns(tb), k = 0, it_end = IT_MAX;
 	struct qemu_plugin_insn *first = NULL;
 	struct segment *s = NULL;
 
@@ -298,13 +410,12 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		struct entry *e = entry_of(insn);
+		int mem = thumb_class_is_memory(e->d.cls), end;
 
-		if (thumb_class_is_memory(e->d.cls)) {
-			qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
-							 QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_RW, e);
-		}
 		if (g.per_insn) {
+			if (mem) {
+				watch(insn, e, NULL, 0);
+			}
 			qemu_plugin_register_vcpu_insn_exec_cb(
 				insn, on_exec, QEMU_PLUGIN_CB_NO_REGS, e);
 			continue;
@@ -319,7 +430,17 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			s->has_call = 1;
 			s->call_pc = e->d.pc;
 		}
-		if (thumb_class_is_memory(e->d.cls) || i + 1 == n) {
+		end = i + 1 == n || (mem && (i < it_end || k == 1));
+		/* A store before the segment's end needs no callback: it
+		 * reads no flash, and QEMU re-executing it as I/O does so
+		 * through a block of its own, where it is the last. */
+		if (mem && (end || !is_store(e->d.cls))) {
+			watch(insn, e, s, k - 1);
+		}
+		if (e->d.cls == THUMB_IT && i + 1 + e->d.it_count > it_end) {
+			it_end = i + 1 + e->d.it_count;
+		}
+		if (end) {
 			segment_done(s, k, first);
 			s = NULL;
 		}
@@ -332,6 +453,7 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	flush();
 	if (g.out != NULL) {
 		fprintf(g.out,
 			"# exit brackets=%" PRIu64 " insns=%" PRIu64 "%s\n",
@@ -349,6 +471,12 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 
 		g.segs = s->next_alloc;
 		free(s);
+	}
+	while (g.accs != NULL) {
+		struct access *a = g.accs;
+
+		g.accs = a->next_alloc;
+		free(a);
 	}
 	free(g.slots);
 	g.slots = NULL;
