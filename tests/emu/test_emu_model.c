@@ -477,7 +477,7 @@ static void test_a_set_associative_cache_evicts_within_a_set(void **state)
 
 /* ---- runs (the plugin's mode=tb) against instruction by instruction ---- */
 
-#define PROG_MAX 96
+#define PROG_MAX 160
 
 static int ends_block(const struct thumb_insn *d)
 {
@@ -514,15 +514,24 @@ static void same_model(const struct cm4 *a, const struct cm4 *b, size_t at)
 	}
 }
 
+/* The address and direction of the access of prog[i] (some in flash). */
+static uint32_t access_addr(size_t i)
+{
+	return i % 2 ? 0x08000800u + 16u * (uint32_t)(i % 11) : 0x20000100u;
+}
+
+static int access_store(size_t i)
+{
+	return i % 3 == 0;
+}
+
 /*
- * Every encoding of the decoder's table, with IT blocks around a divide
- * and loads, laid out in flash from a pc that is not word aligned (wide
- * ones straddle lines) and run three times over, split the way the plugin
- * splits a translation block: after a memory access, a branch, or 5
- * instructions.
- * The model fed runs must stay the model fed instructions, at every step.
+ * The test program: IT blocks, then every encoding of the decoder's table,
+ * each followed by an ADDS when alu_between (so that accesses are not
+ * next to each other).
  */
-static void test_runs_give_what_single_instructions_give(void **state)
+static size_t test_prog(struct thumb_insn *prog, const struct thumb_insn **ptr,
+			int alu_between)
 {
 	static const uint16_t it[][2] = {
 		{0xbf1c, 0},
@@ -536,6 +545,38 @@ static void test_runs_give_what_single_instructions_give(void **state)
 		{0xfbb1, 0xf0f2},
 		{0x1888, 0}, /* itte eq; ldr; udiv; adds: a run starts in IT */
 	};
+	size_t n = 0, i;
+	uint32_t pc = 0x08000102u;
+
+	for (i = 0; i < sizeof(it) / sizeof(it[0]); i++) {
+		prog[n] = mk(pc, it[i][0], it[i][1]);
+		pc += prog[n++].len;
+	}
+	for (i = 0; i < sizeof(encs) / sizeof(encs[0]) && n + 1 < PROG_MAX;
+	     i++) {
+		prog[n] = mk(pc, encs[i].hw1, encs[i].hw2);
+		pc += prog[n++].len;
+		if (alu_between) {
+			prog[n] = mk(pc, 0x1888, 0); /* adds r0, r1, r2 */
+			pc += prog[n++].len;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		ptr[i] = &prog[i];
+	}
+	return n;
+}
+
+/*
+ * Every encoding of the decoder's table, with IT blocks around a divide
+ * and loads, laid out in flash from a pc that is not word aligned (wide
+ * ones straddle lines) and run three times over, split the way the plugin
+ * splits a translation block: after a memory access, a branch, or 5
+ * instructions.
+ * The model fed runs must stay the model fed instructions, at every step.
+ */
+static void test_runs_give_what_single_instructions_give(void **state)
+{
 	static const struct {
 		const char *profile;
 		unsigned ws;
@@ -548,21 +589,9 @@ static void test_runs_give_what_single_instructions_give(void **state)
 	struct thumb_insn prog[PROG_MAX];
 	const struct thumb_insn *ptr[PROG_MAX];
 	uint32_t line[2 * PROG_MAX];
-	size_t n = 0, i, p;
-	uint32_t pc = 0x08000102u;
+	size_t n = test_prog(prog, ptr, 0), p;
 
 	(void)state;
-	for (i = 0; i < sizeof(it) / sizeof(it[0]); i++) {
-		prog[n] = mk(pc, it[i][0], it[i][1]);
-		pc += prog[n++].len;
-	}
-	for (i = 0; i < sizeof(encs) / sizeof(encs[0]) && n < PROG_MAX; i++) {
-		prog[n] = mk(pc, encs[i].hw1, encs[i].hw2);
-		pc += prog[n++].len;
-	}
-	for (i = 0; i < n; i++) {
-		ptr[i] = &prog[i];
-	}
 	for (p = 0; p < sizeof(prof) / sizeof(prof[0]); p++) {
 		struct cm4_config cfg;
 		struct cm4 a, b;
@@ -625,6 +654,128 @@ static void test_runs_give_what_single_instructions_give(void **state)
 	}
 }
 
+/*
+ * The plugin's segments (plugin.c): blocks of up to 8 instructions, ended
+ * by a branch; a segment runs on through a memory access unless the access
+ * may be in an IT block (the block's first 4, or an IT's) or starts the
+ * segment. The model gets the accesses before a segment's last ahead
+ * (cm4_mem_ahead), the segment, then its last access. On the third round
+ * every segment with such an access is cut after its first one, as when
+ * QEMU re-executes an I/O access alone, and the next block starts after it.
+ * The model fed that way must stay the model fed instruction by
+ * instruction, with the same accesses, at every step.
+ */
+static void
+test_runs_through_accesses_give_what_single_instructions_give(void **state)
+{
+	static const char *const names[] = {"stm32f401-art", "stm32f401-0ws",
+					    "nrf52840-icache",
+					    "nrf52840-nocache"};
+	struct thumb_insn prog[PROG_MAX];
+	const struct thumb_insn *ptr[PROG_MAX];
+	uint32_t line[2 * PROG_MAX];
+	size_t n = test_prog(prog, ptr, 1), p, middles = 0, cuts = 0;
+
+	(void)state;
+	for (p = 0; p < 2 * sizeof(names) / sizeof(names[0]); p++) {
+		struct cm4_config cfg = profile(names[p / 2]);
+		struct cm4 a, b;
+		struct cm4_totals ta, tb;
+		int iter;
+
+		cfg.ws = p % 2 ? 3 : cfg.ws;
+		assert_int_equal(cm4_init(&a, &cfg), 0);
+		assert_int_equal(cm4_init(&b, &cfg), 0);
+		for (iter = 0; iter < 3; iter++) {
+			size_t start = 0, block = 0, it_end = 4;
+
+			while (start < n) {
+				struct cm4_run r;
+				size_t end = start, k, cut = 0;
+
+				for (;; end++) {
+					const struct thumb_insn *d = ptr[end];
+					size_t at = end - block;
+					int mem = thumb_class_is_memory(d->cls);
+
+					if (end + 1 == n || ends_block(d) ||
+					    at + 1 == 8 ||
+					    (mem &&
+					     (at < it_end || end == start))) {
+						break;
+					}
+					if (d->cls == THUMB_IT &&
+					    at + 1 + d->it_count > it_end) {
+						it_end = at + 1 + d->it_count;
+					}
+					if (mem && cut == 0) {
+						cut = end + 1;
+					}
+				}
+				assert_int_equal(
+					cm4_run_prepare(&b, &r, &ptr[start],
+							end - start + 1, line),
+					0);
+				if (iter == 2 && cut != 0) {
+					end = cut - 1; /* left at that access */
+				}
+				for (k = start; k <= end; k++) {
+					int mem = thumb_class_is_memory(
+						ptr[k]->cls);
+
+					cm4_exec(&a, ptr[k]);
+					/* the load in ite eq is skipped on odd
+					 * rounds */
+					if (mem && (k != 4 || iter != 1)) {
+						cm4_mem(&a, access_addr(k),
+							access_store(k));
+					}
+					if (mem && k < end) {
+						cm4_mem_ahead(&b,
+							      access_addr(k),
+							      access_store(k));
+						middles++;
+					}
+				}
+				if (iter == 2 && cut != 0) {
+					cm4_exec_prefix(&b, &r,
+							end - start + 1);
+					cuts++;
+				} else {
+					cm4_exec_run(&b, &r);
+				}
+				if (thumb_class_is_memory(ptr[end]->cls) &&
+				    (end != 4 || iter != 1)) {
+					cm4_mem(&b, access_addr(end),
+						access_store(end));
+				}
+				same_model(&a, &b, end);
+				if (end >= 4 && !a.open) {
+					cm4_open(&a);
+					cm4_open(&b);
+				}
+				if (ends_block(ptr[end]) ||
+				    end + 1 - block == 8 ||
+				    (iter == 2 && cut != 0)) {
+					block = end + 1;
+					it_end = 4;
+				}
+				start = end + 1;
+			}
+			assert_int_equal(cm4_close(&a, &ta), 1);
+			assert_int_equal(cm4_close(&b, &tb), 1);
+			assert_memory_equal(&ta, &tb, sizeof(ta));
+			assert_true(ta.insns > 0);
+		}
+		cm4_done(&a);
+		cm4_done(&b);
+	}
+	print_message("%zu accesses ahead, %zu cuts\n", middles, cuts);
+	/* the splits above did run through accesses, and cut some */
+	assert_true(middles > 20);
+	assert_true(cuts > 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +797,8 @@ int main(void)
 		cmocka_unit_test(
 			test_a_set_associative_cache_evicts_within_a_set),
 		cmocka_unit_test(test_runs_give_what_single_instructions_give),
+		cmocka_unit_test(
+			test_runs_through_accesses_give_what_single_instructions_give),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
