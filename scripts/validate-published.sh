@@ -7,7 +7,7 @@
 #   WORK_DIR    scratch directory (default: a new one under /tmp)
 #
 # Fetches nothing and contains none of their code: it assembles the
-# checkouts' own aes128/aes.s, aes128ctr/aes_128_ctr.s and the output of
+# checkouts' own aes128/aes.s, aes{128,192,256}ctr/aes_*_ctr.s and the output of
 # common/chacha_gen.py with small harnesses of ours (below), bracketed
 # like their measurement (one counter read, BL to the function, one
 # counter read), checks the outputs (FIPS-197 C.1; CTR keystream computed
@@ -27,6 +27,7 @@ W=${3:-$(mktemp -d /tmp/hilrun-validate.XXXXXX)}
 mkdir -p "$W"
 
 for f in "$AES/aes128/aes.s" "$AES/aes128ctr/aes_128_ctr.s" \
+	"$AES/aes192ctr/aes_192_ctr.s" "$AES/aes256ctr/aes_256_ctr.s" \
 	"$CHACHA/common/chacha_gen.py" "$PLUGIN"; do
 	if [ ! -f "$f" ]; then
 		echo "$0: missing $f" >&2
@@ -101,14 +102,19 @@ pt:	.byte 0x00,0x11,0x22,0x33,0x44,0x55,0x66,0x77,0x88,0x99,0xaa,0xbb,0xcc,0xdd,
 ct:	.byte 0x69,0xc4,0xe0,0xd8,0x6a,0x7b,0x04,0x30,0xd8,0xcd,0xb7,0x80,0x70,0xb4,0xc5,0x5a
 EOF
 
-# AES-128-CTR as aes128ctr/aes_128_ctr.c: 4096 bytes (i % 256) in one
-# bracketed call, after a bracketed key schedule.
-cat >"$W/ctr_main.S" <<'EOF'
+# AES-CTR as aes128ctr/aes_128_ctr.c (and its 192, 256 twins): a
+# bracketed key schedule into p.rk + key length, then 4096 bytes (i % 256)
+# in one bracketed call. ctr_harness BITS KEY FIRST LAST: KEY, FIRST and
+# LAST are .byte lists (the CTR output's first and last 16 bytes were
+# computed offline for these keys and nonce).
+ctr_harness() {
+	kb=$(($1 / 8))
+	cat >"$W/ctr$1_main.S" <<EOF
 #include "emu.inc"
 	VECTORS
 	.bss
 	.balign 8
-p:	.space 4+12+176
+p:	.space 4 + 12 + 16 * ($1 / 32 + 7)
 in:	.space 4096
 out:	.space 4096
 	.text
@@ -124,8 +130,12 @@ reset:
 	adds r0, #4
 	stm r0!, {r1, r2, r3}
 	ldr r2, =key
-	ldm r2, {r1, r2, r3, r5}
-	stm r0!, {r1, r2, r3, r5}
+	movs r3, #0
+2:	ldr r1, [r2, r3]
+	str r1, [r0, r3]
+	adds r3, #4
+	cmp r3, #$kb
+	bne 2b
 	ldr r0, =in
 	movs r1, #0
 1:	strb r1, [r0, r1]
@@ -133,16 +143,16 @@ reset:
 	cmp r1, #4096
 	bne 1b
 	ldr r0, =key
-	ldr r1, =p+32
+	ldr r1, =p + 16 + $kb
 	START
-	bl AES_128_keyschedule
+	bl AES_$1_keyschedule
 	STOP
 	ldr r0, =p
 	ldr r1, =in
 	ldr r2, =out
 	mov r3, #4096
 	START
-	bl AES_128_encrypt_ctr
+	bl AES_$1_encrypt_ctr
 	STOP
 	ldr r0, =out
 	ldr r1, =first
@@ -155,11 +165,21 @@ reset:
 	EXIT
 	.ltorg
 	.balign 4
-key:	.byte 4,5,6,7,4,5,6,8,4,5,6,9,4,5,6,10
+key:	.byte $2
 nonce:	.byte 1,2,3,1,2,4,1,2,5,1,2,6
-first:	.byte 0x3e,0xe2,0x4d,0x34,0x9b,0x05,0x07,0x09,0xaf,0x0a,0x19,0x17,0xbf,0x28,0xfc,0xb7
-last:	.byte 0x47,0x64,0xa3,0x9d,0x6c,0x23,0xc6,0x22,0xc7,0x86,0x89,0x80,0x22,0x6a,0x4e,0x23
+first:	.byte $3
+last:	.byte $4
 EOF
+}
+ctr_harness 128 4,5,6,7,4,5,6,8,4,5,6,9,4,5,6,10 \
+	0x3e,0xe2,0x4d,0x34,0x9b,0x05,0x07,0x09,0xaf,0x0a,0x19,0x17,0xbf,0x28,0xfc,0xb7 \
+	0x47,0x64,0xa3,0x9d,0x6c,0x23,0xc6,0x22,0xc7,0x86,0x89,0x80,0x22,0x6a,0x4e,0x23
+ctr_harness 192 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 \
+	0x3f,0x43,0x0f,0xe9,0x92,0xb4,0x2a,0xe7,0xb2,0xb0,0x49,0x18,0xf2,0x38,0xe8,0xf8 \
+	0x4f,0x70,0xd5,0x2d,0xdb,0x4e,0x66,0x88,0x75,0x2b,0x01,0x2e,0x33,0xab,0x40,0x73
+ctr_harness 256 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31 \
+	0xef,0x24,0xa1,0x81,0xc7,0xa0,0x23,0xc1,0x1a,0x5f,0x3f,0xe5,0x6a,0x6d,0x93,0x1d \
+	0x5b,0x6d,0x36,0xe1,0xe8,0xfe,0x90,0xf5,0x50,0x2f,0xf4,0xa8,0x74,0x2e,0x22,0xa8
 
 # Shared: compare r2 bytes at r0 and r1; exit 1 through semihosting on a
 # difference.
@@ -219,7 +239,10 @@ done
 
 CC="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -nostdlib -nostartfiles -Wl,--build-id=none -T $W/emu.ld -I$W"
 $CC -o "$W/aes.elf" "$W/aes_main.S" "$W/same.S" "$AES/aes128/aes.s"
-$CC -o "$W/ctr.elf" "$W/ctr_main.S" "$W/same.S" "$AES/aes128ctr/aes_128_ctr.s"
+for b in 128 192 256; do
+	$CC -o "$W/ctr$b.elf" "$W/ctr${b}_main.S" "$W/same.S" \
+		"$AES/aes${b}ctr/aes_${b}_ctr.s"
+done
 for r in 8 12 20; do
 	$CC -o "$W/cc$r.elf" "$W/cc$r.S" "$W/chacha$r.s"
 done
@@ -249,12 +272,20 @@ row() {
 }
 
 run aes aes0 ",profile=stm32f401-art,ws=0"
-run ctr ctr0 ",profile=stm32f401-art,ws=0"
 printf "%-44s %8s %9s %9s\n" "point (published M4, STM32F407)" published model error
 row "AES-128 key schedule (24 MHz, 0 WS, ART)" 254.9 "$(cycles 3 aes0)"
 row "AES-128 encrypt 1 block (same)" 644.7 "$(cycles 6 aes0)"
-row "AES-128-CTR 4096 B, per block (same)" 537.9 \
-	"$(awk -v c="$(cycles 2 ctr0)" 'BEGIN { printf "%.1f", c / 256 }')"
+for b in 128 192 256; do
+	case $b in
+	128) ks=254.9 ctr=537.9 ;;
+	192) ks=240.2 ctr=656.0 ;;
+	*) ks=319.9 ctr=774.6 ;;
+	esac
+	run ctr$b ctr$b ",profile=stm32f401-art,ws=0"
+	[ $b = 128 ] || row "AES-$b key schedule (same)" $ks "$(cycles 1 ctr$b)"
+	row "AES-$b-CTR 4096 B, per block (same)" $ctr \
+		"$(awk -v c="$(cycles 2 ctr$b)" 'BEGIN { printf "%.1f", c / 256 }')"
+done
 for r in 8 12 20; do
 	case $r in
 	8) pub=414 ;;
