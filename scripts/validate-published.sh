@@ -7,7 +7,8 @@
 #   WORK_DIR    scratch directory (default: a new one under /tmp)
 #
 # Fetches nothing and contains none of their code: it assembles the
-# checkouts' own aes128/aes.s, aes{128,192,256}ctr/aes_*_ctr.s and the output of
+# checkouts' own aes128/aes.s, aes{128,192,256}ctr/aes_*_ctr.s,
+# aes128ctrbs/aes_128_ctr_bs.s and the output of
 # common/chacha_gen.py with small harnesses of ours (below), bracketed
 # like their measurement (one counter read, BL to the function, one
 # counter read), checks the outputs (FIPS-197 C.1; CTR keystream computed
@@ -28,6 +29,7 @@ mkdir -p "$W"
 
 for f in "$AES/aes128/aes.s" "$AES/aes128ctr/aes_128_ctr.s" \
 	"$AES/aes192ctr/aes_192_ctr.s" "$AES/aes256ctr/aes_256_ctr.s" \
+	"$AES/aes128ctrbs/aes_128_ctr_bs.s" \
 	"$CHACHA/common/chacha_gen.py" "$PLUGIN"; do
 	if [ ! -f "$f" ]; then
 		echo "$0: missing $f" >&2
@@ -180,6 +182,11 @@ ctr_harness 192 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 \
 ctr_harness 256 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31 \
 	0xef,0x24,0xa1,0x81,0xc7,0xa0,0x23,0xc1,0x1a,0x5f,0x3f,0xe5,0x6a,0x6d,0x93,0x1d \
 	0x5b,0x6d,0x36,0xe1,0xe8,0xfe,0x90,0xf5,0x50,0x2f,0xf4,0xa8,0x74,0x2e,0x22,0xa8
+# The bitsliced AES-128-CTR (aes128ctrbs): 2 x 11 x 16 bytes of round keys
+# written from p.rk, the counter big-endian in the block's last word.
+sed -e 's/16 \* (128 \/ 32 + 7)/352/' -e 's/=p + 16 + 16/=p + 16/' \
+	-e 's/^last:.*/last:	.byte 0x61,0xad,0xa2,0x48,0x2a,0x74,0xa1,0x85,0x3d,0x65,0x30,0xb6,0xd7,0x80,0xc6,0x45/' \
+	"$W/ctr128_main.S" >"$W/ctrbs_main.S"
 
 # Shared: compare r2 bytes at r0 and r1; exit 1 through semihosting on a
 # difference.
@@ -243,6 +250,8 @@ for b in 128 192 256; do
 	$CC -o "$W/ctr$b.elf" "$W/ctr${b}_main.S" "$W/same.S" \
 		"$AES/aes${b}ctr/aes_${b}_ctr.s"
 done
+$CC -o "$W/ctrbs.elf" "$W/ctrbs_main.S" "$W/same.S" \
+	"$AES/aes128ctrbs/aes_128_ctr_bs.s"
 for r in 8 12 20; do
 	$CC -o "$W/cc$r.elf" "$W/cc$r.S" "$W/chacha$r.s"
 done
@@ -286,6 +295,10 @@ for b in 128 192 256; do
 	row "AES-$b-CTR 4096 B, per block (same)" $ctr \
 		"$(awk -v c="$(cycles 2 ctr$b)" 'BEGIN { printf "%.1f", c / 256 }')"
 done
+run ctrbs ctrbs ",profile=stm32f401-art,ws=0"
+row "AES-128 bitsliced key schedule (same)" 1033.8 "$(cycles 1 ctrbs)"
+row "AES-128-CTR bitsliced, per block (same)" 1619.6 \
+	"$(awk -v c="$(cycles 2 ctrbs)" 'BEGIN { printf "%.1f", c / 256 }')"
 for r in 8 12 20; do
 	case $r in
 	8) pub=414 ;;
