@@ -58,8 +58,8 @@ static int add_model(cJSON *leak, const struct hil_run *run,
 	ok = ok && (run->model.profile[0] != '\0'
 			    ? hil_json_add_str(o, "profile", run->model.profile)
 			    : cJSON_AddNullToObject(o, "profile") != NULL);
-	ok = ok && add_stat(o, m->t, "flagged", m->flagged, m->n, m->mean,
-			    m->stddev);
+	ok = ok &&
+	     add_stat(o, m->t, "flagged", m->flagged, m->n, m->mean, m->stddev);
 	return ok;
 }
 
@@ -117,8 +117,8 @@ int hil_json_row_leak(cJSON *row, const struct hil_run *run,
 	ok = ok && hil_json_add_num(o, "threshold", HIL_LEAK_T_THRESHOLD);
 	/* The counter's statistic, in the row's unit (its flag: "counter"
 	 * in flagged_by). */
-	ok = ok && hil_json_add_str(o, "unit",
-				    hil_unit_name(run->info.counter_unit));
+	ok = ok &&
+	     hil_json_add_str(o, "unit", hil_unit_name(run->info.counter_unit));
 	ok = ok && add_stat(o, l->t, NULL, 0, l->n, l->mean, l->stddev);
 	ok = ok && add_model(o, run, l);
 	if (emulated && l->model_state > 0) {

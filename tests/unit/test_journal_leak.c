@@ -29,8 +29,9 @@ static void make_run(struct hil_run *run)
 	run->model.enabled = 1;
 	snprintf(run->model.profile, sizeof(run->model.profile),
 		 "stm32f401-art");
-	snprintf(run->model.unit, sizeof(run->model.unit),
-		 "cycles (estimated, Cortex-M4 model, stm32f401-art: 2 WS, ART on)");
+	snprintf(
+		run->model.unit, sizeof(run->model.unit),
+		"cycles (estimated, Cortex-M4 model, stm32f401-art: 2 WS, ART on)");
 }
 
 static void make_row(struct hil_row *r, uint32_t len)
@@ -97,8 +98,9 @@ static void test_both_statistics_come_back_from_the_journal(void **state)
 	b.leak.mean[0] = 3800;
 	b.leak.stddev[1] = 2;
 	b.leak.model_state = -1;
-	snprintf(b.leak.model_why, sizeof(b.leak.model_why),
-		 "the cycle model's records of BENCH 1 do not match its 32 runs");
+	snprintf(
+		b.leak.model_why, sizeof(b.leak.model_why),
+		"the cycle model's records of BENCH 1 do not match its 32 runs");
 	f = fopen(path, "w");
 	assert_non_null(f);
 	append_row(f, &run, &a);

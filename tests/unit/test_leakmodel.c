@@ -47,9 +47,12 @@ static void classes_from(const double *x, size_t n, struct hil_leak_class *c)
 static void test_records_split_by_class_after_the_warmups(void **state)
 {
 	struct hil_cyclemodel_rec recs[8];
-	const uint32_t samples[6] = {
-		3695, 3695 | HILP_LEAK_CLASS, 3695, 3695 | HILP_LEAK_CLASS,
-		3695 | HILP_LEAK_CLASS, 3695};
+	const uint32_t samples[6] = {3695,
+				     3695 | HILP_LEAK_CLASS,
+				     3695,
+				     3695 | HILP_LEAK_CLASS,
+				     3695 | HILP_LEAK_CLASS,
+				     3695};
 	const uint8_t classes[6] = {0, 1, 0, 1, 1, 0};
 	struct hil_leak_class cls[2];
 
@@ -63,9 +66,8 @@ static void test_records_split_by_class_after_the_warmups(void **state)
 	recs[5] = rec(3695, 5030);
 	recs[6] = rec(3695, 5006);
 	recs[7] = rec(3695, 5016);
-	assert_int_equal(
-		hil_leak_model_take(recs, 8, samples, classes, 6, cls),
-		HIL_OK);
+	assert_int_equal(hil_leak_model_take(recs, 8, samples, classes, 6, cls),
+			 HIL_OK);
 	assert_int_equal(cls[0].n, 3);
 	assert_int_equal(cls[1].n, 3);
 	/* fixed: 5016 three times; random: 5000, 5030, 5006 */
@@ -99,9 +101,8 @@ static void test_the_matching_window_is_found_by_counts(void **state)
 	recs[4] = rec(690, 880);
 	recs[5] = rec(700, 902);
 	recs[6] = rec(12, 40); /* something after: not a run */
-	assert_int_equal(
-		hil_leak_model_take(recs, 7, samples, classes, 3, cls),
-		HIL_OK);
+	assert_int_equal(hil_leak_model_take(recs, 7, samples, classes, 3, cls),
+			 HIL_OK);
 	assert_int_equal(cls[0].n, 2);
 	assert_int_equal(cls[1].n, 1);
 	assert_true(hil_leak_class_mean(&cls[0]) == 901.0);
@@ -122,26 +123,20 @@ static void test_records_that_do_not_match_are_refused(void **state)
 	recs[1] = rec(700, 900);
 	recs[2] = rec(701, 900); /* one count off */
 	recs[3] = rec(700, 900);
-	assert_int_equal(
-		hil_leak_model_take(recs, 4, samples, classes, 3, cls),
-		HIL_ERR_PROTO);
+	assert_int_equal(hil_leak_model_take(recs, 4, samples, classes, 3, cls),
+			 HIL_ERR_PROTO);
 	/* too few records */
-	assert_int_equal(
-		hil_leak_model_take(recs, 2, samples, classes, 3, cls),
-		HIL_ERR_PROTO);
-	assert_int_equal(
-		hil_leak_model_take(NULL, 0, samples, classes, 3, cls),
-		HIL_ERR_PROTO);
+	assert_int_equal(hil_leak_model_take(recs, 2, samples, classes, 3, cls),
+			 HIL_ERR_PROTO);
+	assert_int_equal(hil_leak_model_take(NULL, 0, samples, classes, 3, cls),
+			 HIL_ERR_PROTO);
 	assert_int_equal(cls[0].n + cls[1].n, 0);
-	assert_int_equal(
-		hil_leak_model_take(recs, 4, samples, classes, 0, cls),
-		HIL_ERR_ARG);
-	assert_int_equal(
-		hil_leak_model_take(recs, 4, NULL, classes, 3, cls),
-		HIL_ERR_ARG);
-	assert_int_equal(
-		hil_leak_model_take(recs, 4, samples, NULL, 3, cls),
-		HIL_ERR_ARG);
+	assert_int_equal(hil_leak_model_take(recs, 4, samples, classes, 0, cls),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_leak_model_take(recs, 4, NULL, classes, 3, cls),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_leak_model_take(recs, 4, samples, NULL, 3, cls),
+			 HIL_ERR_ARG);
 }
 
 static void append(const char *path, const char *text)
@@ -168,15 +163,17 @@ static void test_batches_are_read_from_the_record_file(void **state)
 	memset(cls, 0, sizeof(cls));
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/cycles.txt", dir);
-	append(path, "# hilrun-cyclemodel 1 ws=2 art=on agu=on p=1/2/3 "
-		     "counter=0x40000024 range=0x0-0x0 api=0-1\n"
-		     "B seq=1 cycles=60 min=60 max=60 insns=50 div=0 flash=0\n");
+	append(path,
+	       "# hilrun-cyclemodel 1 ws=2 art=on agu=on p=1/2/3 "
+	       "counter=0x40000024 range=0x0-0x0 api=0-1\n"
+	       "B seq=1 cycles=60 min=60 max=60 insns=50 div=0 flash=0\n");
 	assert_int_equal(hil_cyclemodel_open(&r, path, 0), HIL_OK);
 	assert_int_equal(hil_leak_model_skip(r), HIL_OK);
 	/* one warm-up, two runs */
-	append(path, "B seq=2 cycles=70 min=70 max=70 insns=50 div=0 flash=0\n"
-		     "B seq=3 cycles=64 min=64 max=64 insns=50 div=0 flash=0\n"
-		     "B seq=4 cycles=61 min=61 max=61 insns=50 div=0 flash=0\n");
+	append(path,
+	       "B seq=2 cycles=70 min=70 max=70 insns=50 div=0 flash=0\n"
+	       "B seq=3 cycles=64 min=64 max=64 insns=50 div=0 flash=0\n"
+	       "B seq=4 cycles=61 min=61 max=61 insns=50 div=0 flash=0\n");
 	assert_int_equal(hil_leak_model_batch(r, samples, classes, 2, cls),
 			 HIL_OK);
 	assert_true(hil_leak_class_mean(&cls[1]) == 64.0);
