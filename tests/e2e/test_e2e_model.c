@@ -78,8 +78,8 @@ static cJSON *run_leak(const char *name, char *dir, size_t len)
 		"{\"name\": \"%s\", \"board\": {\"name\": \"qemu-netduino\"},"
 		" \"algorithms\": [\"ascon-aead128\", \"aes128-ecb\"],"
 		" \"bench\": {\"operations\": [\"encrypt\"],"
-		" \"lengths\": [16], \"runs\": 30, \"warmup\": 2,"
-		" \"leak_runs\": 4000}}",
+		" \"lengths\": [256], \"runs\": 30, \"warmup\": 2,"
+		" \"leak_runs\": 1000}}",
 		name);
 	fclose(f);
 	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
@@ -328,7 +328,7 @@ static void test_leak_test_flags_table_lookups_on_model_cycles(void **state)
 	assert_true(
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "flagged")));
 	assert_true(fabs(num(m, "t")) > 4.5);
-	assert_true(num(m, "n_fixed") + num(m, "n_random") == 4000);
+	assert_true(num(m, "n_fixed") + num(m, "n_random") == 1000);
 	/* The row is flagged, by the model alone. */
 	assert_true(
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "flagged")));
@@ -351,10 +351,10 @@ static void test_leak_test_flags_table_lookups_on_model_cycles(void **state)
 	assert_int_equal(hil_read_file(file, &summary, &n), HIL_OK);
 	assert_non_null(strstr(
 		summary,
-		"  - aes128-ecb/ref encrypt, 16 B: flagged by estimated cycles (model profile stm32f401-art), t = "));
+		"  - aes128-ecb/ref encrypt, 256 B: flagged by estimated cycles (model profile stm32f401-art), t = "));
 	assert_non_null(
 		strstr(summary, "; instructions (emulated): t = 0.0\n"));
-	assert_null(strstr(summary, "ascon-aead128/ref encrypt, 16 B"));
+	assert_null(strstr(summary, "ascon-aead128/ref encrypt, 256 B"));
 	free(summary);
 	cJSON_Delete(rep);
 }
