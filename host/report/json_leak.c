@@ -1,4 +1,4 @@
-/* json_leak: a row's timing-leak test in report.json: the counter's t and, on the emulated board, the cycle model's t of the same runs, each labelled, and which of them flagged the row. */
+/* json_leak: a row's timing-leak test in report.json: the counter's t and, on the emulated board, the cycle model's t of the same runs, each labelled with its own flag, and which of them flagged the row. */
 #define HIL_LOG_PREFIX "report"
 #include "json_int.h"
 
@@ -17,16 +17,13 @@ static double json_t(double t)
 	return isfinite(t) ? t : (t > 0 ? 1e9 : -1e9);
 }
 
-/* The figures of one statistic into o (its flag too, when flag_key). */
-static int add_stat(cJSON *o, double t, const char *flag_key, int flagged,
-		    const uint32_t n[2], const double mean[2],
-		    const double stddev[2])
+/* The figures of one statistic into o. */
+static int add_stat(cJSON *o, double t, int flagged, const uint32_t n[2],
+		    const double mean[2], const double stddev[2])
 {
 	int ok = hil_json_add_num(o, "t", json_t(t));
 
-	if (flag_key != NULL) {
-		ok = ok && hil_json_add_bool(o, flag_key, flagged);
-	}
+	ok = ok && hil_json_add_bool(o, "flagged", flagged);
 	ok = ok && hil_json_add_num(o, "n_fixed", n[0]);
 	ok = ok && hil_json_add_num(o, "n_random", n[1]);
 	ok = ok && hil_json_add_num(o, "mean_fixed", mean[0]);
@@ -58,8 +55,7 @@ static int add_model(cJSON *leak, const struct hil_run *run,
 	ok = ok && (run->model.profile[0] != '\0'
 			    ? hil_json_add_str(o, "profile", run->model.profile)
 			    : cJSON_AddNullToObject(o, "profile") != NULL);
-	ok = ok &&
-	     add_stat(o, m->t, "flagged", m->flagged, m->n, m->mean, m->stddev);
+	ok = ok && add_stat(o, m->t, m->flagged, m->n, m->mean, m->stddev);
 	return ok;
 }
 
@@ -111,15 +107,14 @@ int hil_json_row_leak(cJSON *row, const struct hil_run *run,
 	     hil_json_add_str(
 		     o, "method",
 		     "dudect: fixed against random inputs in a random order, Welch's t");
-	/* The row: flagged by either statistic; flagged_by says which. */
-	ok = ok && hil_json_add_bool(o, "flagged", hil_row_leak_flagged(l));
+	/* The row is flagged when either statistic is: flagged_by says
+	 * which (empty: none). */
 	ok = ok && add_flagged_by(o, l);
 	ok = ok && hil_json_add_num(o, "threshold", HIL_LEAK_T_THRESHOLD);
-	/* The counter's statistic, in the row's unit (its flag: "counter"
-	 * in flagged_by). */
+	/* The counter's statistic, in the row's unit, with its own flag. */
 	ok = ok &&
 	     hil_json_add_str(o, "unit", hil_unit_name(run->info.counter_unit));
-	ok = ok && add_stat(o, l->t, NULL, 0, l->n, l->mean, l->stddev);
+	ok = ok && add_stat(o, l->t, l->flagged, l->n, l->mean, l->stddev);
 	ok = ok && add_model(o, run, l);
 	if (emulated && l->model_state > 0) {
 		ok = ok &&

@@ -41,24 +41,16 @@ static void md_model_label(const cJSON *model, char *buf, size_t len)
 		 profile[0] != '\0' ? profile : "default");
 }
 
-/* Did the counter's t flag the leak test k (flagged_by, or "flagged" in a
- * report from before the model's t)? */
-static int md_counter_flagged(const cJSON *k)
+/* Is the row flagged: by any statistic (flagged_by), or, in a report from
+ * before the model's t, by its counter? */
+static int md_row_flagged(const cJSON *k)
 {
 	const cJSON *by = cJSON_GetObjectItemCaseSensitive(k, "flagged_by");
-	const cJSON *v;
 
 	if (!cJSON_IsArray(by)) {
 		return hil_rj_bool(k, "flagged") == 1;
 	}
-	cJSON_ArrayForEach(v, by)
-	{
-		if (cJSON_IsString(v) &&
-		    strcmp(v->valuestring, "counter") == 0) {
-			return 1;
-		}
-	}
-	return 0;
+	return cJSON_GetArraySize(by) > 0;
 }
 
 /*
@@ -84,7 +76,7 @@ static void md_leak_why(const cJSON *report, const cJSON *k, FILE *out)
 	hil_rj_num(m, "t", &mt);
 	md_model_label(m, label, sizeof(label));
 	by_model = hil_rj_bool(m, "flagged") == 1;
-	by_counter = md_counter_flagged(k);
+	by_counter = hil_rj_bool(k, "flagged") == 1;
 	if (by_model && by_counter) {
 		fprintf(out, ": flagged by %s, t = %.1f, and by %s, t = %.1f\n",
 			unit, t, label, mt);
@@ -118,7 +110,7 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		if (strcmp(hil_rj_str(m, "status"), "ok") == 0) {
 			model = m;
 		}
-		if (hil_rj_bool(k, "flagged") != 1) {
+		if (!md_row_flagged(k)) {
 			continue;
 		}
 		if (!flagged) {

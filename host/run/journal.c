@@ -205,30 +205,6 @@ static void parse_energy(const cJSON *o, struct hil_row_energy *e)
 	}
 }
 
-/*
- * Did the statistic `which` ("counter", "model_cycles") flag the leak test
- * k? Its flagged_by says; a journal written before the cycle model's t has
- * none, and its "flagged" was the counter's.
- */
-static int leak_flagged_by(const cJSON *k, const char *which)
-{
-	const cJSON *by = cJSON_GetObjectItemCaseSensitive(k, "flagged_by");
-	const cJSON *v;
-
-	if (!cJSON_IsArray(by)) {
-		return strcmp(which, "counter") == 0 &&
-		       cJSON_IsTrue(
-			       cJSON_GetObjectItemCaseSensitive(k, "flagged"));
-	}
-	cJSON_ArrayForEach(v, by)
-	{
-		if (cJSON_IsString(v) && strcmp(v->valuestring, which) == 0) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* The leak test's t on the model's cycles (absent: none) back into l. */
 static void parse_leak_model(const cJSON *k, struct hil_row_leak *l)
 {
@@ -278,7 +254,8 @@ static void parse_leak(const cJSON *o, struct hil_row_leak *l)
 		return;
 	}
 	l->t = num(k, "t", &ok);
-	l->flagged = leak_flagged_by(k, "counter");
+	l->flagged =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "flagged"));
 	l->n[0] = (uint32_t)num(k, "n_fixed", &ok);
 	l->n[1] = (uint32_t)num(k, "n_random", &ok);
 	l->mean[0] = num(k, "mean_fixed", &ok);

@@ -1106,7 +1106,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	snprintf(model, sizeof(model), MODEL_OK, "6.04", "true");
 	snprintf(
 		json, sizeof(json),
-		"{\"status\": \"ok\", \"flagged\": true, \"flagged_by\":"
+		"{\"status\": \"ok\", \"flagged\": false, \"flagged_by\":"
 		" [\"model_cycles\"], \"threshold\": 4.5, \"unit\":"
 		" \"instructions (emulated)\", \"t\": 0, \"n_fixed\": 102,"
 		" \"n_random\": 98, \"mean_fixed\": 3695, \"mean_random\": 3695,"
@@ -1138,7 +1138,10 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	csv = render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_t")), "0");
+	/* leak_flagged is the counter's, leak_model_flagged the model's. */
 	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_flagged")),
+			    "false");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "leak_flagged")),
 			    "true");
 	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_model_t")),
 			    "6.04");
