@@ -1,4 +1,4 @@
-/* json_int: helpers shared by the two files that write report.json (json.c, json_row.c); not a public API. */
+/* json_int: helpers shared by the files that write report.json (json.c, json_row.c, json_leak.c); not a public API. */
 #ifndef HIL_JSON_INT_H
 #define HIL_JSON_INT_H
 
@@ -8,6 +8,7 @@
 
 struct hil_run;
 struct hil_row;
+struct hil_row_leak;
 
 /* cJSON returns NULL on allocation failure: each add says whether it
  * worked, and callers chain them with &&. */
@@ -20,5 +21,10 @@ int hil_json_add_hex32(cJSON *o, const char *k, uint32_t v);
 /* One row of report.json ("rows"[] and the journal's lines); NULL when out
  * of memory. */
 cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r);
+
+/* The row's timing-leak test as its "leak" object (absent when not run);
+ * 0 when out of memory. */
+int hil_json_row_leak(cJSON *row, const struct hil_run *run,
+		      const struct hil_row_leak *l);
 
 #endif /* HIL_JSON_INT_H */

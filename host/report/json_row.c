@@ -244,49 +244,6 @@ static int add_model(cJSON *row, const struct hil_run *run,
 	return ok;
 }
 
-/* The timing-leak smoke test: absent when not run. */
-static int add_leak(cJSON *row, const struct hil_run *run,
-		    const struct hil_row_leak *l)
-{
-	cJSON *o;
-	int ok;
-
-	if (l->state == 0) {
-		return 1;
-	}
-	o = cJSON_AddObjectToObject(row, "leak");
-	ok = o != NULL;
-	if (ok && l->state < 0) {
-		ok = hil_json_add_str(o, "status", "failed");
-		return ok && hil_json_add_str(o, "error", l->error);
-	}
-	ok = ok && hil_json_add_str(o, "status", "ok");
-	ok = ok &&
-	     hil_json_add_str(
-		     o, "method",
-		     "dudect: fixed against random inputs in a random order, Welch's t");
-	/* t is infinite when both classes are constant and differ: JSON has
-	 * no infinity, so it is capped and the flag says the rest. */
-	ok = ok &&
-	     hil_json_add_num(o, "t",
-			      isfinite(l->t) ? l->t : (l->t > 0 ? 1e9 : -1e9));
-	ok = ok && hil_json_add_bool(o, "flagged", l->flagged);
-	ok = ok && hil_json_add_num(o, "threshold", 4.5);
-	ok = ok && hil_json_add_num(o, "n_fixed", l->n[0]);
-	ok = ok && hil_json_add_num(o, "n_random", l->n[1]);
-	ok = ok && hil_json_add_num(o, "mean_fixed", l->mean[0]);
-	ok = ok && hil_json_add_num(o, "mean_random", l->mean[1]);
-	ok = ok && hil_json_add_num(o, "stddev_fixed", l->stddev[0]);
-	ok = ok && hil_json_add_num(o, "stddev_random", l->stddev[1]);
-	if (run->info.counter_unit == HILP_UNIT_INSTRUCTIONS_EMU) {
-		ok = ok &&
-		     hil_json_add_str(
-			     o, "note",
-			     "emulated board: only differences in the instructions executed (data-dependent branches, early exits) are visible, not cache or timing effects");
-	}
-	return ok;
-}
-
 cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -390,7 +347,7 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 	     hil_json_add_bool(digest, "match",
 			       r->ok && r->digest_expected == r->digest_got);
 	ok = ok && hil_json_add_num(o, "heap_bytes", r->heap_bytes);
-	ok = ok && add_leak(o, run, &r->leak);
+	ok = ok && hil_json_row_leak(o, run, &r->leak);
 	ok = ok && add_model(o, run, r);
 	ok = ok && add_energy(o, run, r);
 	ok = ok && hil_json_add_str(o, "status",

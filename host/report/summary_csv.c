@@ -71,6 +71,13 @@ static void csv_bool(FILE *out, const cJSON *o, const char *key)
 	csv_field(out, b < 0 ? "" : b ? "true" : "false", 0);
 }
 
+/* A row's leak test on the model's cycles, or NULL (empty cells). */
+static const cJSON *leak_model(const cJSON *row)
+{
+	return cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(row, "leak"), "model_cycles");
+}
+
 /* ci95 is [low, high] in the report; ci95_low/ci95_high are read too. */
 static void csv_ci(FILE *out, const cJSON *row, int idx, const char *alt)
 {
@@ -111,6 +118,8 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"heap_bytes",
 		"leak_t",
 		"leak_flagged",
+		"leak_model_t",
+		"leak_model_flagged",
 		"model_cycles_median",
 		"model_cycles_unit",
 		"overhead_subtracted",
@@ -164,6 +173,9 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		csv_num(out, cJSON_GetObjectItemCaseSensitive(r, "leak"), "t");
 		csv_bool(out, cJSON_GetObjectItemCaseSensitive(r, "leak"),
 			 "flagged");
+		/* The same runs' t on the cycle model's estimated cycles. */
+		csv_num(out, leak_model(r), "t");
+		csv_bool(out, leak_model(r), "flagged");
 		csv_num(out,
 			cJSON_GetObjectItemCaseSensitive(r, "model_cycles"),
 			"median");

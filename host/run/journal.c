@@ -205,6 +205,39 @@ static void parse_energy(const cJSON *o, struct hil_row_energy *e)
 	}
 }
 
+/* The leak test's t on the model's cycles (absent: none) back into l. */
+static void parse_leak_model(const cJSON *k, struct hil_row_leak *l)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "model_cycles");
+	struct hil_row_leak_stat *st = &l->model;
+	int ok = 1;
+
+	if (!cJSON_IsObject(m)) {
+		return;
+	}
+	if (strcmp(str(m, "status", &ok), "ok") != 0) {
+		l->model_state = -1;
+		snprintf(l->model_why, sizeof(l->model_why), "%s",
+			 str(m, "error", &ok));
+		return;
+	}
+	st->t = num(m, "t", &ok);
+	st->flagged =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "flagged"));
+	st->n[0] = (uint32_t)num(m, "n_fixed", &ok);
+	st->n[1] = (uint32_t)num(m, "n_random", &ok);
+	st->mean[0] = num(m, "mean_fixed", &ok);
+	st->mean[1] = num(m, "mean_random", &ok);
+	st->stddev[0] = num(m, "stddev_fixed", &ok);
+	st->stddev[1] = num(m, "stddev_random", &ok);
+	l->model_state = ok ? 1 : -1;
+	if (!ok) {
+		snprintf(
+			l->model_why, sizeof(l->model_why),
+			"the journal's leak entry on model cycles is incomplete");
+	}
+}
+
 /* The row's leak test (absent: not run) back into l. */
 static void parse_leak(const cJSON *o, struct hil_row_leak *l)
 {
@@ -233,7 +266,9 @@ static void parse_leak(const cJSON *o, struct hil_row_leak *l)
 	if (!ok) {
 		snprintf(l->error, sizeof(l->error),
 			 "the journal's leak entry is incomplete");
+		return;
 	}
+	parse_leak_model(k, l);
 }
 
 /* The memory system's counts of a model row (absent in a journal written

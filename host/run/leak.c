@@ -4,9 +4,11 @@
 #include "leak.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "leakmodel.h"
 #include "util/err.h"
 #include "hilp.h"
 #include "util/log.h"
@@ -60,6 +62,20 @@ int hil_leak_welch_t(const struct hil_leak_class *a,
 		*t = diff > 0.0 ? INFINITY : -INFINITY;
 	}
 	return HIL_OK;
+}
+
+int hil_leak_identical(const struct hil_leak_class cls[2])
+{
+	return cls != NULL && cls[0].n >= 2 && cls[1].n >= 2 &&
+	       cls[0].m2 == 0.0 && cls[1].m2 == 0.0 &&
+	       cls[0].shift == cls[1].shift;
+}
+
+int hil_leak_may_stop(const struct hil_leak_class counts[2],
+		      const struct hil_leak_class *model)
+{
+	return hil_leak_identical(counts) &&
+	       (model == NULL || hil_leak_identical(model));
 }
 
 int hil_leak_welch(const double *a, size_t na, const double *b, size_t nb,
@@ -126,11 +142,12 @@ static size_t varied_length(const struct hil_leak_params *p,
  * class being the low bit of the last one (docs/protocol.md, leak mode).
  * When every run counted the same (replayed: the BENCH reply's smallest
  * and largest count were equal, so the samples were not fetched and carry
- * no class), the classes are the replay's.
+ * no class), the classes are the replay's. classes receives each run's.
  */
 static int take_batch(const uint32_t *samples, size_t k, uint32_t leak_seed,
 		      uint8_t *scratch, size_t inlen, int replayed,
-		      struct hil_leak_class cls[2], uint32_t *stream)
+		      struct hil_leak_class cls[2], uint8_t *classes,
+		      uint32_t *stream)
 {
 	uint32_t rng = leak_seed;
 	size_t i;
@@ -148,6 +165,7 @@ static int take_batch(const uint32_t *samples, size_t k, uint32_t leak_seed,
 				(unsigned)leak_seed, i, got, want);
 			return HIL_ERR_PROTO;
 		}
+		classes[i] = (uint8_t)want;
 		hil_leak_class_add(&cls[want],
 				   (double)(samples[i] & HILP_LEAK_COUNT_MASK));
 	}
@@ -160,10 +178,12 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 {
 	struct hilp_alg_info *algs = NULL;
 	struct hil_leak_class cls[2];
+	struct hil_leak_class mcls[2]; /* the cycle model's, same runs */
 	struct hilp_bench_req req;
 	struct hilp_bench_rep rep;
 	uint32_t *samples = NULL;
 	uint8_t *scratch = NULL;
+	uint8_t *classes = NULL;
 	uint8_t b4[4];
 	uint32_t seeds, done, batch;
 	uint32_t stream = 0, left = 0; /* the batch's stream, runs to go */
@@ -177,6 +197,7 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 	}
 	memset(out, 0, sizeof(*out));
 	memset(cls, 0, sizeof(cls));
+	memset(mcls, 0, sizeof(mcls));
 	algs = calloc(HIL_TARGET_MAX_ALGS, sizeof(*algs));
 	if (algs == NULL) {
 		return HIL_ERR_NOMEM;
@@ -221,10 +242,20 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 			  : 2000u + (unsigned)((batch + p->warmup) *
 					       (inlen + p->ad_len + 64u) / 50u);
 	samples = calloc(batch, sizeof(*samples));
+	classes = calloc(batch, sizeof(*classes));
 	scratch = malloc(inlen + 1);
-	if (samples == NULL || scratch == NULL) {
+	if (samples == NULL || classes == NULL || scratch == NULL) {
 		ret = HIL_ERR_NOMEM;
 		goto out;
+	}
+	if (p->model != NULL) {
+		/* What is there now is not this test's: the row's own runs. */
+		out->model.state =
+			hil_leak_model_skip(p->model) == HIL_OK ? 1 : -1;
+		if (out->model.state < 0) {
+			snprintf(out->model.why, sizeof(out->model.why),
+				 "the cycle model's records cannot be read");
+		}
 	}
 
 	memset(&req, 0, sizeof(req));
@@ -256,10 +287,25 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		if (ret == HIL_OK) {
 			ret = take_batch(samples, req.runs, req.leak_seed,
 					 scratch, inlen, rep.min == rep.max,
-					 cls, &stream);
+					 cls, classes, &stream);
 		}
 		if (ret != HIL_OK) {
 			goto out;
+		}
+		if (out->model.state > 0 &&
+		    hil_leak_model_batch(p->model, samples, classes, req.runs,
+					 mcls) != HIL_OK) {
+			/* Never pair a cycle figure with the wrong run: the
+			 * counts go on alone. */
+			out->model.state = -1;
+			snprintf(
+				out->model.why, sizeof(out->model.why),
+				"the cycle model's records of BENCH %u do not match its %u runs",
+				(unsigned)out->batches + 1, req.runs);
+			hil_warn(
+				"%s/%s %s %u bytes: %s: no leak test on estimated cycles",
+				algs[p->alg].name, algs[p->alg].impl,
+				op_name(p->op), p->msg_len, out->model.why);
 		}
 		left -= req.runs;
 		out->overhead = rep.overhead;
@@ -267,9 +313,10 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		/* Both classes identical, not one sample apart (a
 		 * deterministic emulator and constant-time code): t = 0, and
 		 * more runs of a deterministic emulator would very likely
-		 * count the same again; stop here (docs/method.md). */
-		if (cls[0].n >= 2 && cls[1].n >= 2 && cls[0].m2 == 0.0 &&
-		    cls[1].m2 == 0.0 && cls[0].shift == cls[1].shift) {
+		 * count the same again; stop here (docs/method.md). With the
+		 * cycle model, its cycles must be identical too. */
+		if (hil_leak_may_stop(cls,
+				      out->model.state > 0 ? mcls : NULL)) {
 			hil_dbg("%s/%s %s %u bytes: both classes identical after %zu runs: stopping",
 				algs[p->alg].name, algs[p->alg].impl,
 				op_name(p->op), p->msg_len,
@@ -294,6 +341,27 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		goto out;
 	}
 	out->flagged = fabs(out->t) > HIL_LEAK_T_THRESHOLD;
+	if (out->model.state > 0) {
+		struct hil_leak_model *m = &out->model;
+
+		for (c = 0; c < 2; c++) {
+			m->n[c] = mcls[c].n;
+			m->mean[c] = hil_leak_class_mean(&mcls[c]);
+			m->stddev[c] = sqrt(hil_leak_class_var(&mcls[c]));
+		}
+		if (hil_leak_welch_t(&mcls[0], &mcls[1], &m->t) == HIL_OK) {
+			m->flagged = fabs(m->t) > HIL_LEAK_T_THRESHOLD;
+			hil_dbg("%s/%s %s %u bytes: model cycles t = %.2f (fixed mean %.1f, random mean %.1f)%s",
+				algs[p->alg].name, algs[p->alg].impl,
+				op_name(p->op), p->msg_len, m->t, m->mean[0],
+				m->mean[1], m->flagged ? ": timing leak" : "");
+		} else {
+			m->state = -1;
+			snprintf(
+				m->why, sizeof(m->why),
+				"too few model records of a class for Welch's t");
+		}
+	}
 	/* Into the report; the caller says it when a row is flagged, in the
 	 * one line the log has for it. */
 	hil_dbg("%s/%s %s %u bytes: t = %.2f (fixed %zu runs, mean %.1f; random %zu runs, mean %.1f)%s",
@@ -302,6 +370,7 @@ int hil_leak_run(struct hil_session *s, const struct hil_leak_params *p,
 		out->mean[1], out->flagged ? ": timing leak" : "");
 out:
 	free(scratch);
+	free(classes);
 	free(samples);
 	free(algs);
 	return ret;

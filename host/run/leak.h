@@ -7,6 +7,8 @@
 
 #include "session/session.h"
 
+struct hil_cyclemodel_reader;
+
 /* |t| above this flags a row (dudect's threshold). */
 #define HIL_LEAK_T_THRESHOLD 4.5
 
@@ -49,6 +51,22 @@ int hil_leak_welch_t(const struct hil_leak_class *a,
 		     const struct hil_leak_class *b, double *t);
 
 /**
+ * Are two classes identical: at least 2 runs each, every run of both the
+ * same count (variances 0, equal first samples)?
+ */
+int hil_leak_identical(const struct hil_leak_class cls[2]);
+
+/**
+ * May a leak test on a deterministic emulator stop after a batch (t = 0,
+ * more runs would count the same again)? Only when the counter's classes
+ * are identical and, when the cycle model's cycles of the same runs are
+ * kept (model not NULL), theirs are too: a table lookup costs the same
+ * instructions at any index but not the same cycles behind a data cache.
+ */
+int hil_leak_may_stop(const struct hil_leak_class counts[2],
+		      const struct hil_leak_class *model);
+
+/**
  * Welch's t of two sets of samples (see hil_leak_welch_t).
  * @return HIL_OK, or HIL_ERR_ARG for a NULL set or fewer than 2 samples.
  */
@@ -80,9 +98,28 @@ struct hil_leak_params {
 	/* The image's entry for alg, when the caller has read the table
 	 * already (saves its 1 + n requests per test); NULL: read it. */
 	const struct hilp_alg_info *info;
+	/* The cycle model's records (the emulated board with the plugin
+	 * loaded; host/emu/cyclemodel.h): the same runs' estimated cycles
+	 * get a t of their own (hil_leak_result.model). Records already in
+	 * it are skipped. NULL: instruction counts only. */
+	struct hil_cyclemodel_reader *model;
+};
+
+/* The leak test on the cycle model's estimated cycles of the same runs. */
+struct hil_leak_model {
+	/* 0: no model; 1: done; -1: the records did not match the runs
+	 * (why), and the test went on with the counts alone */
+	int state;
+	double t;	  /* Welch's t, fixed class minus random class */
+	int flagged;	  /* |t| > HIL_LEAK_T_THRESHOLD */
+	size_t n[2];	  /* runs of the fixed [0] and random [1] class */
+	double mean[2];	  /* mean model cycles per run, overhead included */
+	double stddev[2]; /* sample standard deviation per class */
+	char why[160];
 };
 
 struct hil_leak_result {
+	/* The target's counter (instructions on QEMU, cycles on a board): */
 	double t;	   /* Welch's t, fixed class minus random class */
 	int flagged;	   /* |t| > HIL_LEAK_T_THRESHOLD */
 	size_t n[2];	   /* runs of the fixed [0] and random [1] class */
@@ -90,6 +127,7 @@ struct hil_leak_result {
 	double stddev[2];  /* sample standard deviation per class */
 	uint32_t overhead; /* the stub's calibrated overhead */
 	uint32_t batches;  /* BENCH requests made */
+	struct hil_leak_model model; /* params.model's cycles, flagged apart */
 };
 
 /**
@@ -97,6 +135,11 @@ struct hil_leak_result {
  * (docs/protocol.md), each with its own leak seed drawn from p->leak_seed,
  * their samples split by class and reduced to Welch's t. The class of every
  * sample is checked against the host's own replay of the stub's generator.
+ *
+ * With params.model, the cycle model's records of each BENCH are paired
+ * with its runs (hil_leak_model_take) and give a second t, flagged on its
+ * own; the early stop on the emulator then needs both identical
+ * (hil_leak_may_stop).
  *
  * Decryption is measured on rejected inputs only: the fixed class is the
  * valid ciphertext of the fixed inputs with its last tag byte flipped, the

@@ -21,6 +21,12 @@ const char *hil_unit_name(uint8_t unit)
 	}
 }
 
+int hil_row_leak_flagged(const struct hil_row_leak *l)
+{
+	return l->state > 0 &&
+	       (l->flagged || (l->model_state > 0 && l->model.flagged));
+}
+
 struct hil_row *hil_run_add_row(struct hil_run *run)
 {
 	struct hil_row *row;

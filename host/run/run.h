@@ -57,16 +57,37 @@ struct hil_row_model {
 	uint64_t imiss, dmiss, ilines, dlines;
 };
 
-/* A row's timing-leak smoke test (dudect: fixed against random inputs). */
-struct hil_row_leak {
-	int state;	/* 0: not run, 1: done, -1: failed (see error) */
+/* One statistic of a row's leak test: Welch's t over one kind of count. */
+struct hil_row_leak_stat {
 	double t;	/* Welch's t, fixed class minus random class */
 	int flagged;	/* |t| above HIL_LEAK_T_THRESHOLD */
+	uint32_t n[2];	/* runs of the fixed [0] and random [1] class */
+	double mean[2]; /* mean per class, overhead included */
+	double stddev[2];
+};
+
+/*
+ * A row's timing-leak smoke test (dudect: fixed against random inputs), on
+ * the target's counter and, on the emulated board with the cycle model, on
+ * the model's estimated cycles of the same runs. The row is flagged when
+ * either is (hil_row_leak_flagged).
+ */
+struct hil_row_leak {
+	int state;	/* 0: not run, 1: done, -1: failed (see error) */
+	double t;	/* Welch's t of the counts, fixed minus random class */
+	int flagged;	/* the counts' |t| above HIL_LEAK_T_THRESHOLD */
 	uint32_t n[2];	/* runs of the fixed [0] and random [1] class */
 	double mean[2]; /* mean count per class, overhead included */
 	double stddev[2];
 	char error[200];
+	/* The model's cycles: 0 none, 1 done, -1 not paired (model_why) */
+	int model_state;
+	struct hil_row_leak_stat model;
+	char model_why[160];
 };
+
+/** Is the row flagged: by its counts or by the model's cycles? */
+int hil_row_leak_flagged(const struct hil_row_leak *l);
 
 /* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
 struct hil_row {

@@ -16,6 +16,7 @@
 #include "image/build.h"
 #include "config/config.h"
 #include "e2e_util.h"
+#include "emu/cyclemodel.h"
 #include "util/err.h"
 #include "hilp.h"
 #include "run/leak.h"
@@ -351,6 +352,76 @@ static void test_probe_stops_identical_classes_and_changes_no_t(void **state)
 	assert_int_equal(a.n[0], b.n[0]);
 }
 
+/*
+ * Table-based AES on the emulator with the cycle model (#15 item 4): every
+ * run executes the same instructions whatever the data, so their t is 0;
+ * but its T-tables sit in flash behind the STM32F401's 8-line data cache
+ * (profile stm32f401-art), and the model's cycles of the same runs tell
+ * fixed from random inputs. Constant-time Ascon stays at t = 0 in both and
+ * still stops after the probe.
+ */
+static void test_the_model_flags_table_lookups_instructions_cannot(void **state)
+{
+	struct shared *t = *state;
+	struct hil_cyclemodel_reader *model = NULL;
+	struct hil_leak_params p;
+	struct hil_leak_result r;
+
+	assert_true(t->run.model.enabled);
+	assert_string_equal(t->run.model.profile, "stm32f401-art");
+	assert_int_equal(hil_cyclemodel_open(&model, t->run.model.file, 1),
+			 HIL_OK);
+
+	params(&p, find_alg(t, "aes128-ecb", "ref"), HILP_OP_ENCRYPT);
+	/* 16 blocks: the fixed message's lookups against random ones. */
+	p.msg_len = 256;
+	p.runs = 1000;
+	p.probe = HIL_LEAK_PROBE;
+	p.model = model;
+	leak_raw(t, &p, &r);
+	fprintf(stderr,
+		"e2e: aes128-ecb/ref encrypt 256 bytes: instructions t = %g, model cycles t = %g (fixed mean %.1f, random mean %.1f)\n",
+		r.t, r.model.t, r.model.mean[0], r.model.mean[1]);
+	/* The instruction counts: identical classes, t = 0. */
+	assert_true(r.t == 0.0);
+	assert_false(r.flagged);
+	assert_true(r.mean[0] == r.mean[1]);
+	assert_true(r.stddev[0] == 0.0 && r.stddev[1] == 0.0);
+	/* The model's cycles of the very same runs: flagged. */
+	assert_int_equal(r.model.state, 1);
+	assert_true(r.model.flagged);
+	assert_true(fabs(r.model.t) > 2 * HIL_LEAK_T_THRESHOLD);
+	assert_true(r.model.stddev[1] > 0.0);
+	assert_int_equal(r.model.n[0], r.n[0]);
+	assert_int_equal(r.model.n[1], r.n[1]);
+	/* Identical counts did not stop it: the model's classes differed. */
+	assert_int_equal(r.n[0] + r.n[1], 1000);
+	assert_int_equal(r.batches, 2); /* the probe, then the rest */
+	/* A cycle costs at least an instruction. */
+	assert_true(r.model.mean[0] > r.mean[0]);
+
+	/* Without the model the same test stops after the probe, t = 0. */
+	p.model = NULL;
+	leak_raw(t, &p, &r);
+	assert_int_equal(r.model.state, 0);
+	assert_int_equal(r.batches, 1);
+	assert_int_equal(r.n[0] + r.n[1], HIL_LEAK_PROBE);
+
+	/* Constant-time code: identical in both, and the probe ends it. */
+	params(&p, find_alg(t, AEAD, "ref"), HILP_OP_ENCRYPT);
+	p.runs = 1000;
+	p.probe = HIL_LEAK_PROBE;
+	p.model = model;
+	leak_raw(t, &p, &r);
+	assert_int_equal(r.model.state, 1);
+	assert_true(r.t == 0.0 && r.model.t == 0.0);
+	assert_false(r.flagged || r.model.flagged);
+	assert_true(r.model.stddev[0] == 0.0 && r.model.stddev[1] == 0.0);
+	assert_int_equal(r.batches, 1);
+	assert_int_equal(r.n[0] + r.n[1], HIL_LEAK_PROBE);
+	hil_cyclemodel_close(model);
+}
+
 static void test_ordinary_bench_is_unchanged_and_reports_no_heap(void **state)
 {
 	struct shared *t = *state;
@@ -423,6 +494,8 @@ int main(void)
 		cmocka_unit_test(test_same_seeds_give_the_same_result),
 		cmocka_unit_test(
 			test_probe_stops_identical_classes_and_changes_no_t),
+		cmocka_unit_test(
+			test_the_model_flags_table_lookups_instructions_cannot),
 		cmocka_unit_test(
 			test_ordinary_bench_is_unchanged_and_reports_no_heap),
 		cmocka_unit_test(

@@ -1,5 +1,6 @@
 /* End-to-end test of the cycle model in a run: rows carry the emulated instruction count and the estimated cycles, each labelled, identical over two runs. */
 #define _XOPEN_SOURCE 700
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,6 +52,40 @@ static cJSON *run(const char *name, const char *model)
 	assert_int_equal(status, 0);
 	root = e2e_load_report(results);
 	return root;
+}
+
+/* A run of table-based AES and Ascon with the leak test, the cycle model
+ * on as the board has it; @return the parsed report (the run's folder in
+ * dir). */
+static cJSON *run_leak(const char *name, char *dir, size_t len)
+{
+	char conf[128], results[128];
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "-q",
+			      "--config",
+			      conf,
+			      "--results",
+			      results,
+			      NULL};
+	int status = -1;
+	FILE *f;
+
+	snprintf(conf, sizeof(conf), "%s/%s.json", tmp, name);
+	snprintf(results, sizeof(results), "%s/%s", tmp, name);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"{\"name\": \"%s\", \"board\": {\"name\": \"qemu-netduino\"},"
+		" \"algorithms\": [\"ascon-aead128\", \"aes128-ecb\"],"
+		" \"bench\": {\"operations\": [\"encrypt\"],"
+		" \"lengths\": [256], \"runs\": 30, \"warmup\": 2,"
+		" \"leak_runs\": 1000}}",
+		name);
+	fclose(f);
+	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
+	assert_int_equal(status, 0);
+	e2e_run_dir(results, dir, len);
+	return e2e_load_report(results);
 }
 
 static double num(const cJSON *o, const char *k)
@@ -243,6 +278,88 @@ static void test_a_profile_with_unverified_timing_says_so(void **state)
 	cJSON_Delete(nrf);
 }
 
+/* The row with this algorithm's encryption. */
+static const cJSON *row_of(const cJSON *report, const char *alg)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, rows(report))
+	{
+		if (strcmp(str(r, "algorithm"), alg) == 0 &&
+		    strcmp(str(r, "operation"), "encrypt") == 0) {
+			return r;
+		}
+	}
+	fail_msg("no %s encrypt row", alg);
+	return NULL;
+}
+
+/*
+ * The leak test on both statistics in a run (#15 item 4): table-based AES
+ * executes the same instructions for any data (t = 0, not flagged), but
+ * the model's data cache (8 lines of the STM32F401's ART) against its
+ * flash-resident T-tables gives data-dependent cycles: flagged by the
+ * model's cycles alone, labelled with the profile. Constant-time Ascon is
+ * flagged by neither. summary.md says which statistic flagged what.
+ */
+static void test_leak_test_flags_table_lookups_on_model_cycles(void **state)
+{
+	char dir[400], file[500];
+	char *summary = NULL;
+	cJSON *rep = run_leak("leak", dir, sizeof(dir));
+	const cJSON *aes = row_of(rep, "aes128-ecb");
+	const cJSON *ascon = row_of(rep, "ascon-aead128");
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(aes, "leak");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(l, "model_cycles");
+	const cJSON *by = cJSON_GetObjectItemCaseSensitive(l, "flagged_by");
+	size_t n = 0;
+
+	(void)state;
+	/* The instruction counts: t = 0, in their unit. */
+	assert_string_equal(str(l, "unit"), "instructions (emulated)");
+	assert_true(num(l, "t") == 0.0);
+	assert_true(num(l, "mean_fixed") == num(l, "mean_random"));
+	/* The model's cycles of the same runs: flagged, with the profile. */
+	assert_string_equal(str(m, "status"), "ok");
+	assert_string_equal(str(m, "profile"), "stm32f401-art");
+	assert_string_equal(str(m, "unit"),
+			    "cycles (estimated, Cortex-M4 model, "
+			    "stm32f401-art: 2 WS, ART on)");
+	assert_true(
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "flagged")));
+	assert_true(fabs(num(m, "t")) > 4.5);
+	assert_true(num(m, "n_fixed") + num(m, "n_random") == 1000);
+	/* The row is flagged by the model alone: the counter's own flag
+	 * stays false beside its t. */
+	assert_true(
+		cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(l, "flagged")));
+	assert_int_equal(cJSON_GetArraySize(by), 1);
+	assert_string_equal(cJSON_GetArrayItem(by, 0)->valuestring,
+			    "model_cycles");
+
+	/* Ascon: identical in both, stopped after the probe. */
+	l = cJSON_GetObjectItemCaseSensitive(ascon, "leak");
+	m = cJSON_GetObjectItemCaseSensitive(l, "model_cycles");
+	assert_true(
+		cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(l, "flagged")));
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+				 l, "flagged_by")),
+			 0);
+	assert_true(num(l, "t") == 0.0 && num(m, "t") == 0.0);
+	assert_true(num(m, "n_fixed") + num(m, "n_random") == 32);
+
+	snprintf(file, sizeof(file), "%s/summary.md", dir);
+	assert_int_equal(hil_read_file(file, &summary, &n), HIL_OK);
+	assert_non_null(strstr(
+		summary,
+		"  - aes128-ecb/ref encrypt, 256 B: flagged by estimated cycles (model profile stm32f401-art), t = "));
+	assert_non_null(
+		strstr(summary, "; instructions (emulated): t = 0.0\n"));
+	assert_null(strstr(summary, "ascon-aead128/ref encrypt, 256 B"));
+	free(summary);
+	cJSON_Delete(rep);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -265,6 +382,8 @@ int main(void)
 		cmocka_unit_test(
 			test_wait_states_cost_cycles_and_off_means_absent),
 		cmocka_unit_test(test_a_profile_with_unverified_timing_says_so),
+		cmocka_unit_test(
+			test_leak_test_flags_table_lookups_on_model_cycles),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1064,6 +1064,111 @@ static void assert_not_called_measured(const char *text)
 	}
 }
 
+static void md_has(const char *text, const char *want)
+{
+	if (strstr(text, want) == NULL) {
+		fail_msg("missing \"%s\" in:\n%s", want, text);
+	}
+}
+
+/* A leak object as the runner writes it, on rows[i]. */
+static void put_leak(cJSON *report, int i, const char *json)
+{
+	cJSON *l = cJSON_Parse(json);
+
+	assert_non_null(l);
+	cJSON_AddItemToObject(row_at(report, i), "leak", l);
+}
+
+/* The cycle model's side of a leak object: t, then flagged. */
+#define MODEL_OK                                                               \
+	"\"model_cycles\": {\"status\": \"ok\", \"unit\": \"cycles "           \
+	"(estimated, Cortex-M4 model, stm32f401-art: 2 WS, ART on)\","         \
+	" \"profile\": \"stm32f401-art\", \"t\": %s, \"flagged\": %s,"         \
+	" \"n_fixed\": 102, \"n_random\": 98, \"mean_fixed\": 5015.7,"         \
+	" \"mean_random\": 5008.5, \"stddev_fixed\": 0.7,"                     \
+	" \"stddev_random\": 11.9}"
+
+/*
+ * summary.md and summary.csv say which statistic flagged a row: the
+ * instruction counts, or the cycle model's estimate (with its profile), or
+ * both; and, with none flagged, that both were looked at.
+ */
+static void test_summary_says_which_statistic_flagged_a_row(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	char json[1024], model[600];
+	char *md, *csv;
+	struct csv c;
+
+	(void)state;
+	/* Row 0: the model alone; row 1: the counts alone; row 2: both. */
+	snprintf(model, sizeof(model), MODEL_OK, "6.04", "true");
+	snprintf(
+		json, sizeof(json),
+		"{\"status\": \"ok\", \"flagged\": false, \"flagged_by\":"
+		" [\"model_cycles\"], \"threshold\": 4.5, \"unit\":"
+		" \"instructions (emulated)\", \"t\": 0, \"n_fixed\": 102,"
+		" \"n_random\": 98, \"mean_fixed\": 3695, \"mean_random\": 3695,"
+		" \"stddev_fixed\": 0, \"stddev_random\": 0, %s}",
+		model);
+	put_leak(r, 0, json);
+	snprintf(model, sizeof(model), MODEL_OK, "1.5", "false");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": true, \"flagged_by\":"
+		 " [\"counter\"], \"unit\": \"instructions (emulated)\","
+		 " \"t\": 812.25, %s}",
+		 model);
+	put_leak(r, 1, json);
+	snprintf(model, sizeof(model), MODEL_OK, "-9", "true");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": true, \"flagged_by\":"
+		 " [\"counter\", \"model_cycles\"], \"unit\":"
+		 " \"instructions (emulated)\", \"t\": 20, %s}",
+		 model);
+	put_leak(r, 2, json);
+	md = render(hil_summary_md, r);
+	md_has(md, "- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n");
+	md_has(md,
+	       "  - ascon-aead128/ref encrypt, 16 B: flagged by estimated cycles (model profile stm32f401-art), t = 6.0; instructions (emulated): t = 0.0\n");
+	md_has(md,
+	       "  - ascon-aead128/ref encrypt, 64 B: flagged by instructions (emulated), t = 812.2; estimated cycles (model profile stm32f401-art): t = 1.5\n");
+	md_has(md,
+	       "  - ascon-aead128/ref encrypt, 256 B: flagged by instructions (emulated), t = 20.0, and by estimated cycles (model profile stm32f401-art), t = -9.0\n");
+	csv = render(hil_summary_csv, r);
+	csv_parse(csv, &c);
+	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_t")), "0");
+	/* leak_flagged is the counter's, leak_model_flagged the model's. */
+	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_flagged")),
+			    "false");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "leak_flagged")),
+			    "true");
+	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_model_t")),
+			    "6.04");
+	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_model_flagged")),
+			    "true");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "leak_model_flagged")),
+			    "false");
+	assert_string_equal(csv_get(&c, 5, csv_col(&c, "leak_model_t")), "");
+	free(md);
+	free(csv);
+	cJSON_Delete(r);
+
+	/* Nothing flagged: both statistics were looked at. */
+	r = load_fixture("report-model.json");
+	snprintf(model, sizeof(model), MODEL_OK, "0", "false");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\": [],"
+		 " \"unit\": \"instructions (emulated)\", \"t\": 0, %s}",
+		 model);
+	put_leak(r, 0, json);
+	md = render(hil_summary_md, r);
+	md_has(md,
+	       "no row flagged (1 tested, |t| <= 4.5), neither in instructions (emulated) nor in estimated cycles (model profile stm32f401-art).\n");
+	free(md);
+	cJSON_Delete(r);
+}
+
 static void test_svg_per_byte_plots_model_estimate_on_log_axis(void **state)
 {
 	cJSON *r = load_fixture("report-model.json");
@@ -2033,6 +2138,8 @@ int main(void)
 		cmocka_unit_test(test_summary_md_escapes_pipes),
 		cmocka_unit_test(test_exports_neutralise_html_and_formulas),
 		cmocka_unit_test(test_summary_csv_parses_back),
+		cmocka_unit_test(
+			test_summary_says_which_statistic_flagged_a_row),
 		cmocka_unit_test(test_svg_well_formed_with_unit),
 		cmocka_unit_test(test_svg_escapes_text),
 		cmocka_unit_test(
