@@ -27,9 +27,10 @@
  *   range=LO-HI     only reads from code in [LO, HI), or from a function
  *                   called from there, bracket (the stub's timed())
  *   mode=tb|insn    tb (default): one callback per segment of a
- *                   translation block (up to a memory access or the
- *                   block's end), its rules settled at translation
- *                   (cm4_run_prepare); insn: one callback per instruction,
+ *                   translation block (to its end, or to an access that
+ *                   may be in an IT block: struct segment), its rules
+ *                   settled at translation (cm4_run_prepare); insn: one
+ *                   callback per instruction,
  *                   the reference the tests compare tb against. Both give
  *                   the same records (docs/cycle-model.md, "Speed").
  *
