@@ -4,8 +4,8 @@
 # sensor sample, the cycle-model plugin's speed, and the goals of the fast
 # emulated lane (#14), each as actual / goal: an emulated run's wall time
 # against the compute floor, its requests and bytes on the wire, the
-# -O0..-Oz sweep one and two at a time and beside a CPU hog (rows lost).
-# About 8 minutes on two cores. Usage: tests/bench/stub_size.sh BUILD_DIR
+# -O0..-Oz sweep two at a time, quiet and beside a CPU hog (rows lost), and
+# one at a time as the sum of its runs. About 8 minutes on two cores. Usage: tests/bench/stub_size.sh BUILD_DIR
 set -eu
 build=${1:-build}
 out=$build/bench
@@ -200,11 +200,12 @@ floor_raw=$(echo "$insns ${rate_none:-1}" | awk '{ printf "%.1f", $1 / $2 }')
 
 echo
 echo "== the -O0..-Oz sweep (configs/sweep-qemu.json, cycle model on), --jobs 2"
-# Measured here: --jobs 2 on a quiet machine. With BENCH_SWEEPS=all also
-# --jobs 1 (its rows compared with --jobs 2's, byte for byte) and --jobs 2
-# beside a busy loop per core: about three times as long, past the ten
-# minutes make bench is given on two cores.
-rm -rf "$out/sweep-j2"
+# Measured: --jobs 2 quiet, and --jobs 2 beside a busy loop per core (rows
+# lost). --jobs 1 takes the six runs' own walls one after the other: their
+# sum is printed; BENCH_SWEEPS=all also runs it (about 4 minutes more, past
+# the ten make bench is given) and compares its rows with --jobs 2's, byte
+# for byte (test_e2e_sweep checks that on every make test).
+rm -rf "$out/sweep-j2" "$out/sweep-j1" "$out/sweep-hog"
 start=$(date +%s.%N)
 "$build/hilrun" -q --sweep configs/sweep-qemu.json --jobs 2 \
 	--results "$out/sweep-j2" >/dev/null 2>&1 || true
@@ -212,13 +213,11 @@ end=$(date +%s.%N)
 sweep_j2=$(wall "$start" "$end")
 echo "   --jobs 2: $sweep_j2 s"
 split "$out/sweep-j2"
-# --jobs 1 would take about the six runs' own walls one after the other.
-sweep_j1_est=$(find "$out/sweep-j2" -name report.json | while read -r f; do
+sweep_j1_sum=$(find "$out/sweep-j2" -name report.json | while read -r f; do
 	num "$f" total_s; done | awk '{ t += $1 } END { printf "%.1f", t }')
+echo "   --jobs 1 would take about $sweep_j1_sum s (the six runs' walls above, one after the other)"
 sweep_j1=
-hog_lost=
 if [ "${BENCH_SWEEPS:-}" = all ]; then
-	rm -rf "$out/sweep-j1" "$out/sweep-hog"
 	start=$(date +%s.%N)
 	"$build/hilrun" -q --sweep configs/sweep-qemu.json --jobs 1 \
 		--results "$out/sweep-j1" >/dev/null 2>&1 || true
@@ -239,20 +238,21 @@ if [ "${BENCH_SWEEPS:-}" = all ]; then
 		fi
 	done
 	echo "   report rows of --jobs 1 and --jobs 2 byte for byte the same: $same"
-	hog_start
-	start=$(date +%s.%N)
-	"$build/hilrun" -q --sweep configs/sweep-qemu.json --jobs 2 \
-		--results "$out/sweep-hog" >/dev/null 2>&1 || true
-	end=$(date +%s.%N)
-	hog_stop
-	ok_quiet=$(rows_ok "$out/sweep-j2")
-	ok_hog=$(rows_ok "$out/sweep-hog")
-	set -- $(lost "$out/sweep-hog")
-	hog_lost=$((ok_quiet - ok_hog))
-	echo "   beside $cores busy loops, --jobs 2: $(wall "$start" "$end") s; $ok_hog rows measured of $ok_quiet, $1 not ok, $2 BENCH waits ran out"
 fi
-
 echo
+echo "== the same sweep, --jobs 2, beside $cores busy loops (one per core)"
+hog_start
+start=$(date +%s.%N)
+"$build/hilrun" -q --sweep configs/sweep-qemu.json --jobs 2 \
+	--results "$out/sweep-hog" >/dev/null 2>&1 || true
+end=$(date +%s.%N)
+hog_stop
+ok_quiet=$(rows_ok "$out/sweep-j2")
+ok_hog=$(rows_ok "$out/sweep-hog")
+set -- $(lost "$out/sweep-hog")
+hog_lost=$((ok_quiet - ok_hog))
+echo "   $(wall "$start" "$end") s; $ok_hog rows measured of $ok_quiet, $1 not ok, $2 BENCH waits ran out"
+
 echo "== goals of the fast emulated lane (#14), actual / goal"
 goal "make run wall (cycle model)" "$run_wall" 15 s
 goal "  / the plugin's compute floor" "$(echo "$run_wall $floor_tb" | awk '{ printf "%.2f", $1 / ($2 > 0 ? $2 : 1) }')" 1.5 x
@@ -264,12 +264,11 @@ goal "requests per make run" "${req:-0}" 500 ""
 goal "bytes on the wire per make run" "$((${tx:-0} + ${rx:-0}))" 40000 B
 echo "     ($tx B to the target, $rx B from it)"
 goal "make run rows lost beside a hog" "${run_hog_lost:-0}" 0 ""
-goal "sweep wall, --jobs 2" "$sweep_j2" 180 s
+goal "sweep wall, --jobs 2 (2 cores)" "$sweep_j2" 180 s
+goal "sweep rows lost beside a CPU hog" "$hog_lost" 0 ""
 if [ -n "$sweep_j1" ]; then
-	goal "sweep wall, --jobs 1" "$sweep_j1" 180 s
-	goal "sweep rows lost beside a CPU hog" "$hog_lost" 0 ""
+	echo "   sweep wall, --jobs 1: $sweep_j1 s (one core's worth; the goal is for two)"
 else
-	echo "   sweep wall, --jobs 1: not run (about $sweep_j1_est s: the six runs' own walls one after the other; BENCH_SWEEPS=all runs it)"
-	echo "   sweep rows lost beside a CPU hog: not run (BENCH_SWEEPS=all)"
+	echo "   sweep wall, --jobs 1: about $sweep_j1_sum s, the runs' sum (one core's worth; BENCH_SWEEPS=all measures it)"
 fi
 echo "   plugin speed (speed.S, mode=tb): $(echo "${rate_tb:-0}" | awk '{ printf "%.1f", $1 / 1e6 }') M instructions/s; QEMU alone $(echo "${rate_none:-0}" | awk '{ printf "%.1f", $1 / 1e6 }') M/s"
