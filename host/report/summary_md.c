@@ -148,6 +148,80 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 	}
 }
 
+/* 1 when rows a and b are the same algorithm, implementation and operation. */
+static int md_same_series(const cJSON *a, const cJSON *b)
+{
+	return strcmp(hil_rj_str(a, "algorithm"), hil_rj_str(b, "algorithm")) ==
+		       0 &&
+	       strcmp(hil_rj_str(a, "implementation"),
+		      hil_rj_str(b, "implementation")) == 0 &&
+	       strcmp(hil_rj_str(a, "operation"), hil_rj_str(b, "operation")) ==
+		       0;
+}
+
+/*
+ * The series whose estimate is bound by the modelled memory system (code or
+ * constants over more flash lines than the caches hold: model.fits_caches
+ * false), once each, with the note of its longest message.
+ */
+static void md_memory_bound(const cJSON *report, FILE *out)
+{
+	const cJSON *r, *next;
+	int any = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		const cJSON *m =
+			cJSON_GetObjectItemCaseSensitive(r, "model_cycles");
+		const cJSON *fit =
+			cJSON_GetObjectItemCaseSensitive(m, "fits_caches");
+		const cJSON *last = r;
+		double msg = 0, wait = 0, median = 0;
+
+		if (!cJSON_IsFalse(fit)) {
+			continue;
+		}
+		/* rows of a series are consecutive: take its last one */
+		for (next = r->next; next != NULL && md_same_series(r, next);
+		     next = next->next) {
+			const cJSON *nm = cJSON_GetObjectItemCaseSensitive(
+				next, "model_cycles");
+
+			if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+				    nm, "fits_caches"))) {
+				last = next;
+			}
+		}
+		if (last != r) {
+			continue; /* reported with its last row */
+		}
+		if (!any) {
+			const char *prof = hil_rj_str(m, "profile");
+
+			fprintf(out,
+				"- Larger than the modelled caches%s%s%s, so the estimate depends on where the code lies and what the caches held; what the flash waits cost:\n",
+				*prof ? " (" : "", prof, *prof ? ")" : "");
+			any = 1;
+		}
+		hil_rj_num(r, "msg_len", &msg);
+		fputs("  - ", out);
+		md_cell(out, hil_rj_str(r, "algorithm"));
+		fputc('/', out);
+		md_cell(out, hil_rj_str(r, "implementation"));
+		fputc(' ', out);
+		md_cell(out, hil_rj_str(r, "operation"));
+		fprintf(out, ", %.0f B: ", msg);
+		md_cell(out, hil_rj_str(m, "cache_note"));
+		if (hil_rj_num(m, "flash_wait_cycles", &wait) &&
+		    hil_rj_num(m, "median", &median) && median > 0) {
+			fprintf(out,
+				"; %.0f cycles waiting, %.1f %% of the estimate",
+				wait, 100.0 * wait / median);
+		}
+		fputs(".\n", out);
+	}
+}
+
 static void md_failed_rows(const cJSON *report, FILE *out)
 {
 	const cJSON *r;
@@ -235,6 +309,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	}
 	md_failed_rows(report, out);
 	md_leak_rows(report, out);
+	md_memory_bound(report, out);
 	for (i = 0; i < s.n; i++) {
 		char call[32];
 

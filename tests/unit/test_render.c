@@ -1169,6 +1169,67 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	cJSON_Delete(r);
 }
 
+/* What the memory system did on rows[i], as the runner writes it. */
+static void put_memsys(cJSON *report, int i, int fits, double wait)
+{
+	cJSON *m = cJSON_GetObjectItemCaseSensitive(row_at(report, i),
+						    "model_cycles");
+
+	assert_non_null(m);
+	cJSON_AddStringToObject(m, "profile", "stm32f401-art");
+	cJSON_AddBoolToObject(m, "fits_caches", fits);
+	cJSON_AddNumberToObject(m, "flash_wait_cycles", wait);
+	if (!fits) {
+		char note[96];
+
+		snprintf(note, sizeof(note),
+			 "the code touches %d lines of 16 bytes, the "
+			 "instruction cache holds 64",
+			 100 + i);
+		cJSON_AddStringToObject(m, "cache_note", note);
+	}
+}
+
+/*
+ * summary.md names each series whose estimate outgrew the modelled caches
+ * once, with its last such row's note and the share of the estimate spent
+ * waiting on flash; a series that fits is not named, nor is anything when
+ * all fit.
+ */
+static void test_summary_names_rows_larger_than_the_caches(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	char *md;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		put_memsys(r, i, 1, 0);
+	}
+	md = render(hil_summary_md, r);
+	assert_null(strstr(md, "Larger than the modelled caches"));
+	free(md);
+	cJSON_Delete(r);
+
+	r = load_fixture("report-model.json");
+	put_memsys(r, 0, 1, 0);	     /* encrypt 16 B fits */
+	put_memsys(r, 1, 0, 20);     /* 64 B does not */
+	put_memsys(r, 2, 0, 259.65); /* nor 256 B: 1 % of 25965 */
+	put_memsys(r, 3, 1, 0);	     /* 1024 B fits again */
+	put_memsys(r, 40, 0, 12590); /* aes128-ecb encrypt 1024 B */
+	md = render(hil_summary_md, r);
+	md_has(md,
+	       "- Larger than the modelled caches (stm32f401-art), so the estimate depends on where the code lies and what the caches held; what the flash waits cost:\n");
+	md_has(md,
+	       "  - ascon-aead128/ref encrypt, 256 B: the code touches 102 lines of 16 bytes, the instruction cache holds 64; 260 cycles waiting, 1.0 % of the estimate.\n");
+	md_has(md,
+	       "  - aes128-ecb/ref encrypt, 1024 B: the code touches 140 lines of 16 bytes, the instruction cache holds 64; 12590 cycles waiting, 4.0 % of the estimate.\n");
+	assert_null(strstr(md, "ascon-aead128/ref encrypt, 64 B: the code"));
+	assert_null(strstr(md, "ascon-aead128/ref decrypt"));
+	free(md);
+	cJSON_Delete(r);
+}
+
 static void test_svg_per_byte_plots_model_estimate_on_log_axis(void **state)
 {
 	cJSON *r = load_fixture("report-model.json");
@@ -2140,6 +2201,8 @@ int main(void)
 		cmocka_unit_test(test_summary_csv_parses_back),
 		cmocka_unit_test(
 			test_summary_says_which_statistic_flagged_a_row),
+		cmocka_unit_test(
+			test_summary_names_rows_larger_than_the_caches),
 		cmocka_unit_test(test_svg_well_formed_with_unit),
 		cmocka_unit_test(test_svg_escapes_text),
 		cmocka_unit_test(
