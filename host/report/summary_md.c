@@ -89,6 +89,17 @@ static void md_leak_why(const cJSON *report, const cJSON *k, FILE *out)
 	}
 }
 
+/* "  - algorithm/implementation operation" of row r, a list item. */
+static void md_item(FILE *out, const cJSON *r)
+{
+	fputs("  - ", out);
+	md_cell(out, hil_rj_str(r, "algorithm"));
+	fputc('/', out);
+	md_cell(out, hil_rj_str(r, "implementation"));
+	fputc(' ', out);
+	md_cell(out, hil_rj_str(r, "operation"));
+}
+
 /* The timing-leak test's verdict: flagged rows by name, or all clear. */
 static void md_leak_rows(const cJSON *report, FILE *out)
 {
@@ -119,12 +130,7 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		}
 		flagged++;
 		hil_rj_num(r, "msg_len", &msg);
-		fputs("  - ", out);
-		md_cell(out, hil_rj_str(r, "algorithm"));
-		fputc('/', out);
-		md_cell(out, hil_rj_str(r, "implementation"));
-		fputc(' ', out);
-		md_cell(out, hil_rj_str(r, "operation"));
+		md_item(out, r);
 		fprintf(out, ", %.0f B", msg);
 		md_leak_why(report, k, out);
 	}
@@ -204,12 +210,7 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 			any = 1;
 		}
 		hil_rj_num(r, "msg_len", &msg);
-		fputs("  - ", out);
-		md_cell(out, hil_rj_str(r, "algorithm"));
-		fputc('/', out);
-		md_cell(out, hil_rj_str(r, "implementation"));
-		fputc(' ', out);
-		md_cell(out, hil_rj_str(r, "operation"));
+		md_item(out, r);
 		fprintf(out, ", %.0f B: ", msg);
 		md_cell(out, hil_rj_str(m, "cache_note"));
 		if (hil_rj_num(m, "flash_wait_cycles", &wait) &&
@@ -241,12 +242,7 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 		any = 1;
 		hil_rj_num(r, "msg_len", &msg);
 		hil_rj_num(r, "ad_len", &ad);
-		fputs("  - ", out);
-		md_cell(out, hil_rj_str(r, "algorithm"));
-		fputc('/', out);
-		md_cell(out, hil_rj_str(r, "implementation"));
-		fputc(' ', out);
-		md_cell(out, hil_rj_str(r, "operation"));
+		md_item(out, r);
 		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
 		md_cell(out, hil_rj_str(r, "error")[0] != '\0'
 				     ? hil_rj_str(r, "error")
