@@ -227,8 +227,8 @@ static void file_result(const char *path, int status, const char *config,
 }
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
-		     const char *results_dir, unsigned jobs,
-		     const volatile sig_atomic_t *stop)
+		     const char *results_dir, unsigned jobs, unsigned wait_s,
+		     const volatile sig_atomic_t *stop, int *transient)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -256,7 +256,9 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	opts.results_dir =
 		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
 	opts.stop = stop;
-	ret = hil_sweep_run(&sw, &opts, jobs, stdout);
+	/* Each configuration on a board runs under the board's lock, as a
+	 * single run does, waiting up to wait_s for it. */
+	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, stdout, transient);
 	hil_sweep_free(&sw);
 	return ret;
 }
@@ -566,9 +568,11 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		configs[n_configs++] = resume_config;
 	}
 	if (sweep_path != NULL || n_configs > 1) {
+		int transient = 0;
+
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
-				jobs, env->stop);
-		return cli_exit_status(ret);
+				jobs, wait_s, env->stop, &transient);
+		return hil_exit_status(ret, transient, 0);
 	}
 	if (n_configs == 0 && board != NULL) {
 		if (cli_board_default_config(board, board_config,
