@@ -895,10 +895,11 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		     (ret == HIL_ERR_VERIFY && rets[r] != HIL_ERR_VERIFY))) {
 			ret = rets[r];
 		}
-		/* A board busy for all of --wait, or one a run lost. */
-		if (transient != NULL &&
-		    ((why[r][0] != '\0' && rets[r] == HIL_ERR_TIMEOUT) ||
-		     runs[r].transient)) {
+		/* A board busy for all of --wait: worth trying again, as for
+		 * a single run. (A run's own troubles keep the sweep's exit
+		 * status as it was: 2.) */
+		if (transient != NULL && why[r][0] != '\0' &&
+		    rets[r] == HIL_ERR_TIMEOUT) {
 			*transient = 1;
 		}
 	}

@@ -56,7 +56,7 @@ void hil_sweep_free(struct hil_sweep *sw);
  * configurations are reported as not run, with the reason, and the others
  * still run.
  * @param transient set to 1 when it is worth trying again later (a board
- *        was busy, or a run lost its board), else 0; may be NULL.
+ *        was busy for all of wait_s), else 0; may be NULL.
  * @return HIL_OK when every run measured everything; otherwise the first
  *         error met other than HIL_ERR_VERIFY, or HIL_ERR_VERIFY when only
  *         rows failed.
