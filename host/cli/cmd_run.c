@@ -41,9 +41,10 @@ const char cli_run_usage[] =
 	"                   measured on the same image are kept\n"
 	"  --junit FILE     JUnit XML of the rows (and of the comparison)\n"
 	"  --wait SECONDS   wait this long (0 to 86400) for a board another\n"
-	"                   run holds\n"
+	"                   run holds (a sweep: for each of its boards)\n"
 	"  --jobs N         a sweep's configurations N at a time (1 to 32;\n"
-	"                   default: as many as there are cores)\n"
+	"                   default: as many as there are cores); those on\n"
+	"                   one board always run one at a time\n"
 	"  --board ID       run on this board of the hardware map (its probe,\n"
 	"                   port, baud and sensor bus; without --config, the\n"
 	"                   platform's default config); also $HILRUN_BOARD\n"
@@ -227,8 +228,8 @@ static void file_result(const char *path, int status, const char *config,
 }
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
-		     const char *results_dir, unsigned jobs,
-		     const volatile sig_atomic_t *stop)
+		     const char *results_dir, unsigned jobs, unsigned wait_s,
+		     const volatile sig_atomic_t *stop, int *transient)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -256,7 +257,9 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	opts.results_dir =
 		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
 	opts.stop = stop;
-	ret = hil_sweep_run(&sw, &opts, jobs, stdout);
+	/* Each configuration on a board runs under the board's lock, as a
+	 * single run does, waiting up to wait_s for it. */
+	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, stdout, transient);
 	hil_sweep_free(&sw);
 	return ret;
 }
@@ -566,9 +569,11 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		configs[n_configs++] = resume_config;
 	}
 	if (sweep_path != NULL || n_configs > 1) {
+		int transient = 0;
+
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
-				jobs, env->stop);
-		return cli_exit_status(ret);
+				jobs, wait_s, env->stop, &transient);
+		return hil_exit_status(ret, transient, 0);
 	}
 	if (n_configs == 0 && board != NULL) {
 		if (cli_board_default_config(board, board_config,

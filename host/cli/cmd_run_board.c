@@ -9,7 +9,6 @@
 
 #include "cmd_run.h"
 #include "config/config.h"
-#include "drivers/board/board.h"
 #include "lab/boards.h"
 #include "lab/lock.h"
 #include "util/err.h"
@@ -69,19 +68,16 @@ int cli_lock_board(const struct hil_config *cfg, const char *config_path,
 	have_map = access(hil_boards_path(), R_OK) == 0 &&
 		   hil_boards_load(hil_boards_path(), &map, err, sizeof(err)) ==
 			   HIL_OK;
-	id = hil_boards_lock_id(have_map ? &map : NULL, cfg);
-	snprintf(end->board, sizeof(end->board), "%s", id);
-	if (hil_board_emulated(cfg->board.name) &&
-	    (!have_map || hil_boards_match(&map, cfg) == NULL)) {
-		/* An emulator is not a board to share: every run starts a
-		 * QEMU of its own, so two users' or two CI jobs' emulated
-		 * runs go side by side. (An emulated board of the hardware
-		 * map, taken by --board or board.id, is locked like any.) */
+	id = hil_boards_run_lock(have_map ? &map : NULL, cfg);
+	if (id == NULL) {
+		/* The bare emulator: a QEMU of this run's own, no lock. */
+		snprintf(end->board, sizeof(end->board), "%s", cfg->board.name);
 		if (have_map) {
 			hil_boards_free(&map);
 		}
 		return HIL_OK;
 	}
+	snprintf(end->board, sizeof(end->board), "%s", id);
 	/* A board busy for more than a second: say once who holds it (by
 	 * then it has written its name into the lock), then wait quietly. */
 	ret = hil_lock_acquire(lock, NULL, id, config_path,

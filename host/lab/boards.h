@@ -78,6 +78,17 @@ const char *hil_boards_lock_id(const struct hil_boards *map,
 			       const struct hil_config *cfg);
 
 /**
+ * Whether a run of cfg takes a board lock, and which: every board does
+ * (its hil_boards_lock_id()), except the bare emulator, a QEMU of the
+ * run's own that no other run shares (an emulated board of the map, taken
+ * by board.id or --board, is locked like any). A single run and each
+ * configuration of a sweep decide it here. map may be NULL.
+ * @return the lock id (borrowed from map or cfg), or NULL: no lock.
+ */
+const char *hil_boards_run_lock(const struct hil_boards *map,
+				const struct hil_config *cfg);
+
+/**
  * A config that names its board by id takes what the map knows of it: the
  * probe serial and the serial port (where the config leaves them empty),
  * the port's baud rate (where the map gives one).

@@ -195,3 +195,16 @@ const char *hil_boards_lock_id(const struct hil_boards *map,
 
 	return b != NULL ? b->id : cfg->board.name;
 }
+
+const char *hil_boards_run_lock(const struct hil_boards *map,
+				const struct hil_config *cfg)
+{
+	/* An emulator is not a board to share: every run starts a QEMU of
+	 * its own, so two users' or two CI jobs' emulated runs go side by
+	 * side (issue #14). */
+	if (hil_board_emulated(cfg->board.name) &&
+	    hil_boards_match(map, cfg) == NULL) {
+		return NULL;
+	}
+	return hil_boards_lock_id(map, cfg);
+}

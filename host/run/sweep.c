@@ -1,4 +1,4 @@
-/* sweep: several configurations run one after another (rebuilt, reflashed, identified, measured) and compared. */
+/* sweep: several configurations run (rebuilt, reflashed, identified, measured), each on its board under that board's lock, and compared. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"sweep"
 #include "sweep.h"
@@ -13,13 +13,17 @@
 
 #include <cjson/cJSON.h>
 
-#include "drivers/board/board.h"
+#include "lab/boards.h"
+#include "lab/lock.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "report/modelratio.h"
 #include "report/render.h"
 #include "run.h"
 #include "util/util.h"
+
+/* Why a configuration did not run: a lock holder's message, or less. */
+#define WHY_MAX 1024
 
 static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -101,6 +105,55 @@ static int load_one(const char *path, struct hil_config *cfg, char *err,
 	return HIL_OK;
 }
 
+/*
+ * Each configuration's board, found as a single run finds it
+ * (cmd_run_board.c): a config that names its board takes the map's probe and
+ * port, and sw->lock names the lock its run takes. Without this a sweep on a
+ * board would flash it while another run or the daemon is using it.
+ */
+static int find_boards(struct hil_sweep *sw, char *err, size_t errlen)
+{
+	const char *path = hil_boards_path();
+	const struct hil_boards *m = NULL;
+	struct hil_boards map;
+	char msg[1024];
+	int named = 0;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sw->n; i++) {
+		named |= sw->cfgs[i].board.id[0] != '\0';
+	}
+	if (access(path, R_OK) == 0) {
+		ret = hil_boards_load(path, &map, msg, sizeof(msg));
+		if (ret == HIL_OK) {
+			m = &map;
+		} else if (named) {
+			return fail(err, errlen, ret, "%s", msg);
+		}
+		/* Otherwise, as for a single run, a map that does not load
+		 * leaves every board locked under its board.name. */
+	}
+	ret = HIL_OK;
+	for (i = 0; i < sw->n; i++) {
+		struct hil_config *c = &sw->cfgs[i];
+		const char *id;
+
+		ret = hil_boards_apply(m, c, msg, sizeof(msg));
+		if (ret != HIL_OK) {
+			ret = fail(err, errlen, ret, "%s: %s", c->path, msg);
+			break;
+		}
+		id = hil_boards_run_lock(m, c);
+		snprintf(sw->lock[i], sizeof(sw->lock[i]), "%s",
+			 id != NULL ? id : "");
+	}
+	if (m != NULL) {
+		hil_boards_free(&map);
+	}
+	return ret;
+}
+
 int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 			 char *err, size_t errlen)
 {
@@ -136,7 +189,11 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 			}
 		}
 	}
-	return HIL_OK;
+	ret = find_boards(sw, err, errlen);
+	if (ret != HIL_OK) {
+		hil_sweep_free(sw);
+	}
+	return ret;
 }
 
 static int load_matrix(const char *path, const char *dir, const cJSON *root,
@@ -275,6 +332,9 @@ int hil_sweep_load(const char *path, struct hil_sweep *sw, char *err,
 		ret = hil_sweep_from_files(paths, n, sw, err, errlen);
 	} else {
 		ret = load_matrix(path, dir, root, sw, err, errlen);
+		if (ret == HIL_OK) {
+			ret = find_boards(sw, err, errlen);
+		}
 	}
 	it = cJSON_GetObjectItemCaseSensitive(root, "name");
 	if (ret == HIL_OK) {
@@ -353,8 +413,9 @@ static int seen_before(const struct hil_run *runs, size_t r, size_t i)
 }
 
 static void write_tables(const struct hil_sweep *sw, const struct hil_run *runs,
-			 FILE *out)
+			 char (*why)[WHY_MAX], FILE *out)
 {
+	const struct hil_run *sized = &runs[0];
 	const char *unit = "unknown";
 	size_t r, i, k;
 
@@ -414,8 +475,16 @@ static void write_tables(const struct hil_sweep *sw, const struct hil_run *runs,
 		fprintf(out, "---:|");
 	}
 	fprintf(out, "\n");
-	for (i = 0; i < runs[0].n_impl_sizes; i++) {
-		const struct hil_impl_size *z0 = &runs[0].impl_sizes[i];
+	/* The rows of the first configuration that ran: one not run (its
+	 * board busy) has none, and must not hide the others' sizes. */
+	for (r = 0; r < sw->n; r++) {
+		if (runs[r].n_impl_sizes > 0) {
+			sized = &runs[r];
+			break;
+		}
+	}
+	for (i = 0; i < sized->n_impl_sizes; i++) {
+		const struct hil_impl_size *z0 = &sized->impl_sizes[i];
 
 		fprintf(out, "| %s | %s |", z0->algorithm, z0->implementation);
 		for (k = 0; k < sw->n; k++) {
@@ -432,12 +501,25 @@ static void write_tables(const struct hil_sweep *sw, const struct hil_run *runs,
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
+	for (r = 0, k = 0; r < sw->n; r++) {
+		if (why[r][0] == '\0') {
+			continue;
+		}
+		if (k++ == 0) {
+			fprintf(out, "## %s: configurations not run\n\n",
+				sw->name);
+		}
+		fprintf(out, "- %s: %s\n", sw->cfgs[r].name, why[r]);
+	}
+	if (k > 0) {
+		fprintf(out, "\n");
+	}
 	/* A board run and a model run of one profile: their ratio per row. */
 	(void)hil_model_ratio_write(sw->cfgs, runs, sw->n, out);
 }
 
 static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
-			const int *rets)
+			const int *rets, char (*why)[WHY_MAX])
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *a = root ? cJSON_AddArrayToObject(root, "runs") : NULL;
@@ -456,15 +538,19 @@ static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
 		ok = ok &&
 		     cJSON_AddStringToObject(o, "config", sw->cfgs[r].name);
 		ok = ok && cJSON_AddStringToObject(o, "run_dir", runs[r].dir);
-		ok = ok && cJSON_AddStringToObject(
-				   o, "status",
-				   runs[r].status ? runs[r].status : "failed");
+		ok = ok &&
+		     cJSON_AddStringToObject(o, "status",
+					     runs[r].status ? runs[r].status
+					     : why[r][0] != '\0' ? "not run"
+								 : "failed");
 		ok = ok &&
 		     cJSON_AddStringToObject(o, "build_id", runs[r].build_id);
-		ok = ok &&
-		     cJSON_AddStringToObject(
-			     o, "error",
-			     rets[r] == HIL_OK ? "" : hil_strerror(rets[r]));
+		ok = ok && cJSON_AddStringToObject(
+				   o, "error",
+				   why[r][0] != '\0'   ? why[r]
+				   : rets[r] == HIL_OK ? ""
+						       : hil_strerror(rets[r]));
+		ok = ok && cJSON_AddStringToObject(o, "board", sw->lock[r]);
 	}
 	if (ok) {
 		text = cJSON_Print(root);
@@ -473,40 +559,218 @@ static char *sweep_json(const struct hil_sweep *sw, const struct hil_run *runs,
 	return text;
 }
 
-/* The configurations of a sweep, handed out one at a time to workers. */
+void hil_sweep_sched_init(struct hil_sweep_sched *s, const struct hil_sweep *sw)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->n = sw->n < HIL_SWEEP_MAX ? sw->n : HIL_SWEEP_MAX;
+	for (i = 0; i < s->n; i++) {
+		s->lock[i] = sw->lock[i];
+	}
+}
+
+static int same_board(const struct hil_sweep_sched *s, size_t a, size_t b)
+{
+	return s->lock[a] != NULL && s->lock[a][0] != '\0' &&
+	       s->lock[b] != NULL && strcmp(s->lock[a], s->lock[b]) == 0;
+}
+
+enum hil_sweep_pick hil_sweep_sched_next(struct hil_sweep_sched *s, size_t *idx)
+{
+	size_t i, j;
+	int left = 0;
+
+	for (i = 0; i < s->n; i++) {
+		int busy = 0;
+
+		if (s->state[i] != 0) {
+			continue;
+		}
+		left = 1;
+		for (j = 0; j < s->n && !busy; j++) {
+			busy = s->state[j] == 1 && same_board(s, i, j);
+		}
+		if (!busy) {
+			s->state[i] = 1;
+			*idx = i;
+			return HIL_SWEEP_PICK_RUN;
+		}
+	}
+	return left ? HIL_SWEEP_PICK_WAIT : HIL_SWEEP_PICK_DONE;
+}
+
+void hil_sweep_sched_done(struct hil_sweep_sched *s, size_t idx)
+{
+	if (idx < s->n) {
+		s->state[idx] = 2;
+	}
+}
+
+size_t hil_sweep_sched_board_left(const struct hil_sweep_sched *s, size_t idx)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < s->n; j++) {
+		if (j != idx && s->state[j] != 2 && same_board(s, idx, j)) {
+			n++;
+		}
+	}
+	return n;
+}
+
+/* A board of the sweep, kept at the slot of its first configuration. */
+struct sweep_board {
+	int state; /* 0 not asked yet, 1 held, 2 could not be had */
+	int ret;   /* why not, with state 2 */
+	struct hil_lock lock;
+	char why[WHY_MAX];
+};
+
+/* The configurations of a sweep, handed out to workers by the schedule. */
 struct sweep_work {
 	const struct hil_sweep *sw;
 	const struct hil_runner_opts *opts;
+	unsigned wait_s;
 	struct hil_run *runs;
 	int *rets;
-	size_t next;
+	char (*why)[WHY_MAX];
+	struct sweep_board boards[HIL_SWEEP_MAX];
+	struct hil_sweep_sched sched;
 	pthread_mutex_t mu;
+	pthread_cond_t changed; /* a configuration finished */
 };
+
+static int stopped(const struct hil_runner_opts *opts)
+{
+	return opts->stop != NULL && *opts->stop;
+}
+
+/* The slot of r's board: the first configuration with its lock. */
+static size_t board_slot(const struct hil_sweep *sw, size_t r)
+{
+	size_t i;
+
+	for (i = 0; i < r; i++) {
+		if (strcmp(sw->lock[i], sw->lock[r]) == 0) {
+			return i;
+		}
+	}
+	return r;
+}
+
+/*
+ * Take board id's lock as a single run does (cli_lock_board): at once if it
+ * is free; else, with a wait, say once who holds it, wait quietly and say
+ * when it is ours. The wait goes in steps of a second so that a Ctrl-C
+ * caught by another thread of the sweep also ends it.
+ */
+static void take_board(struct sweep_work *w, size_t slot)
+{
+	struct sweep_board *b = &w->boards[slot];
+	const char *id = w->sw->lock[slot];
+	char holder[HIL_CFG_NAME + 8];
+	unsigned left = w->wait_s;
+	char *msg = NULL;
+	int ret;
+
+	snprintf(holder, sizeof(holder), "sweep %s", w->sw->name);
+	ret = hil_lock_acquire(&b->lock, NULL, id, holder, left < 1 ? left : 1,
+			       &msg);
+	if (ret == HIL_ERR_TIMEOUT && left > 1) {
+		hil_info("%s: waiting up to %u s for it", msg, w->wait_s);
+		left--;
+		while (ret == HIL_ERR_TIMEOUT && left > 0 &&
+		       !stopped(w->opts)) {
+			free(msg);
+			msg = NULL;
+			ret = hil_lock_acquire(&b->lock, NULL, id, holder, 1,
+					       &msg);
+			left--;
+		}
+		if (ret == HIL_ERR_TIMEOUT && stopped(w->opts)) {
+			ret = HIL_ERR_INTERRUPTED;
+			free(msg);
+			msg = NULL;
+		}
+		if (ret == HIL_OK) {
+			hil_info("board %s is ours now", id);
+		}
+	}
+	if (ret == HIL_OK) {
+		b->state = 1;
+	} else {
+		b->state = 2;
+		b->ret = ret;
+		snprintf(b->why, sizeof(b->why), "%s",
+			 msg != NULL ? msg : hil_strerror(ret));
+		hil_err("sweep %s: %s: its configurations are not run",
+			w->sw->name, b->why);
+	}
+	free(msg);
+}
+
+/* Run configuration r, under its board's lock if it has one. */
+static void run_one(struct sweep_work *w, size_t r)
+{
+	const struct hil_sweep *sw = w->sw;
+	struct sweep_board *b = NULL;
+
+	if (sw->lock[r][0] != '\0') {
+		b = &w->boards[board_slot(sw, r)];
+		/* Only the worker running r touches its board: the schedule
+		 * runs no two configurations of one board at once. */
+		if (b->state == 0 && !stopped(w->opts)) {
+			take_board(w, board_slot(sw, r));
+		}
+	}
+	if (stopped(w->opts)) {
+		w->rets[r] = HIL_ERR_INTERRUPTED;
+		snprintf(w->why[r], sizeof(w->why[r]),
+			 "interrupted before it started");
+		return;
+	}
+	if (b != NULL && b->state == 2) {
+		w->rets[r] = b->ret;
+		snprintf(w->why[r], sizeof(w->why[r]), "%s", b->why);
+		return;
+	}
+	hil_info("sweep %s: configuration %zu of %zu: %s", sw->name, r + 1,
+		 sw->n, sw->cfgs[r].name);
+	/* Each its own build folder, QEMU, link and run folder: the runner
+	 * keeps no state of its own beyond its arguments. */
+	w->rets[r] = hil_runner_run(&sw->cfgs[r], w->opts, &w->runs[r]);
+}
 
 static void *sweep_worker(void *arg)
 {
 	struct sweep_work *w = arg;
+	size_t r;
 
+	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		size_t r;
+		enum hil_sweep_pick pick = hil_sweep_sched_next(&w->sched, &r);
 
-		pthread_mutex_lock(&w->mu);
-		r = w->next++;
-		pthread_mutex_unlock(&w->mu);
-		if (r >= w->sw->n) {
-			return NULL;
+		if (pick == HIL_SWEEP_PICK_DONE) {
+			break;
 		}
-		if (w->opts->stop != NULL && *w->opts->stop) {
-			w->rets[r] = HIL_ERR_INTERRUPTED;
+		if (pick == HIL_SWEEP_PICK_WAIT) {
+			pthread_cond_wait(&w->changed, &w->mu);
 			continue;
 		}
-		hil_info("sweep %s: configuration %zu of %zu: %s", w->sw->name,
-			 r + 1, w->sw->n, w->sw->cfgs[r].name);
-		/* Each its own build folder, QEMU, link and run folder: the
-		 * runner keeps no state of its own beyond its arguments. */
-		w->rets[r] =
-			hil_runner_run(&w->sw->cfgs[r], w->opts, &w->runs[r]);
+		pthread_mutex_unlock(&w->mu);
+		run_one(w, r);
+		pthread_mutex_lock(&w->mu);
+		hil_sweep_sched_done(&w->sched, r);
+		/* The board's last configuration: let others have it. */
+		if (w->sw->lock[r][0] != '\0' &&
+		    hil_sweep_sched_board_left(&w->sched, r) == 0) {
+			hil_lock_release(&w->boards[board_slot(w->sw, r)].lock);
+		}
+		pthread_cond_broadcast(&w->changed);
 	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
 }
 
 /*
@@ -517,39 +781,63 @@ static void *sweep_worker(void *arg)
  */
 static void run_all(const struct hil_sweep *sw,
 		    const struct hil_runner_opts *opts, unsigned jobs,
-		    struct hil_run *runs, int *rets)
+		    unsigned wait_s, struct hil_run *runs, int *rets,
+		    char (*why)[WHY_MAX])
 {
-	struct sweep_work w;
+	struct sweep_work *w = calloc(1, sizeof(*w));
 	pthread_t th[HIL_SWEEP_MAX];
-	size_t started = 0, i;
+	size_t started = 0, lanes = 0, i, j;
 
-	memset(&w, 0, sizeof(w));
-	w.sw = sw;
-	w.opts = opts;
-	w.runs = runs;
-	w.rets = rets;
-	pthread_mutex_init(&w.mu, NULL);
+	if (w == NULL) {
+		for (i = 0; i < sw->n; i++) {
+			rets[i] = HIL_ERR_NOMEM;
+			snprintf(why[i], WHY_MAX, "out of memory");
+		}
+		return;
+	}
+	w->sw = sw;
+	w->opts = opts;
+	w->wait_s = wait_s;
+	w->runs = runs;
+	w->rets = rets;
+	w->why = why;
+	hil_sweep_sched_init(&w->sched, sw);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->changed, NULL);
 	if (jobs == 0) {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
 		jobs = cores > 0 ? (unsigned)cores : 1;
 	}
-	if (jobs > sw->n) {
-		jobs = (unsigned)sw->n;
-	}
-	/* A physical board takes one image at a time: a sweep that uses
-	 * one runs its configurations in turn. */
-	for (i = 0; i < sw->n && jobs > 1; i++) {
-		if (!hil_board_emulated(sw->cfgs[i].board.name)) {
-			hil_info(
-				"sweep %s: %s runs on a board, not the emulator: one configuration at a time",
-				sw->name, sw->cfgs[i].name);
-			jobs = 1;
+	/* A board takes one image at a time: its configurations run one
+	 * after another, however many jobs; more workers than boards and
+	 * unlocked configurations would only wait. */
+	for (i = 0; i < sw->n; i++) {
+		size_t same = 0;
+
+		if (sw->lock[i][0] == '\0') {
+			lanes++;
+			continue;
 		}
+		if (board_slot(sw, i) != i) {
+			continue;
+		}
+		lanes++;
+		for (j = i; j < sw->n; j++) {
+			same += strcmp(sw->lock[j], sw->lock[i]) == 0;
+		}
+		if (same > 1 && jobs > 1) {
+			hil_info(
+				"sweep %s: the %zu configurations on board %s run one at a time, whatever --jobs says",
+				sw->name, same, sw->lock[i]);
+		}
+	}
+	if (jobs > lanes) {
+		jobs = (unsigned)lanes;
 	}
 	/* One job: here, in this thread, as before. */
 	for (i = 1; i < jobs && i < HIL_SWEEP_MAX; i++) {
-		if (pthread_create(&th[started], NULL, sweep_worker, &w) != 0) {
+		if (pthread_create(&th[started], NULL, sweep_worker, w) != 0) {
 			hil_warn(
 				"sweep: could not start a worker: running fewer at once");
 			break;
@@ -560,18 +848,26 @@ static void run_all(const struct hil_sweep *sw,
 		hil_info("sweep %s: %zu configurations, %zu at a time",
 			 sw->name, sw->n, started + 1);
 	}
-	sweep_worker(&w);
+	sweep_worker(w);
 	for (i = 0; i < started; i++) {
 		pthread_join(th[i], NULL);
 	}
-	pthread_mutex_destroy(&w.mu);
+	/* Every board's last configuration released it; this is in case. */
+	for (i = 0; i < sw->n; i++) {
+		hil_lock_release(&w->boards[i].lock);
+	}
+	pthread_cond_destroy(&w->changed);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
 }
 
 int hil_sweep_run(const struct hil_sweep *sw,
-		  const struct hil_runner_opts *opts, unsigned jobs, FILE *out)
+		  const struct hil_runner_opts *opts, unsigned jobs,
+		  unsigned wait_s, FILE *out, int *transient)
 {
 	struct hil_run *runs = calloc(sw->n, sizeof(*runs));
 	int *rets = calloc(sw->n, sizeof(*rets));
+	char(*why)[WHY_MAX] = calloc(sw->n, sizeof(*why));
 	struct hil_config sweep_cfg;
 	struct hil_run sweep_run;
 	char path[HIL_PATH + 32];
@@ -581,15 +877,30 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	size_t r;
 	int ret = HIL_OK, page = 1;
 
-	if (runs == NULL || rets == NULL) {
+	if (transient != NULL) {
+		*transient = 0;
+	}
+	if (runs == NULL || rets == NULL || why == NULL) {
 		free(runs);
 		free(rets);
+		free(why);
 		return HIL_ERR_NOMEM;
 	}
-	run_all(sw, opts, jobs, runs, rets);
+	run_all(sw, opts, jobs, wait_s, runs, rets, why);
+	/* Rows that failed say less than a configuration that did not run
+	 * or could not measure: that error is the sweep's. */
 	for (r = 0; r < sw->n; r++) {
-		if (rets[r] != HIL_OK && ret == HIL_OK) {
+		if (rets[r] != HIL_OK &&
+		    (ret == HIL_OK ||
+		     (ret == HIL_ERR_VERIFY && rets[r] != HIL_ERR_VERIFY))) {
 			ret = rets[r];
+		}
+		/* A board busy for all of --wait: worth trying again, as for
+		 * a single run. (A run's own troubles keep the sweep's exit
+		 * status as it was: 2.) */
+		if (transient != NULL && why[r][0] != '\0' &&
+		    rets[r] == HIL_ERR_TIMEOUT) {
+			*transient = 1;
 		}
 	}
 
@@ -598,11 +909,11 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	sweep_cfg = sw->cfgs[0];
 	snprintf(sweep_cfg.name, sizeof(sweep_cfg.name), "%s", sw->name);
 	if (hil_runner_make_run_dir(&sweep_cfg, opts, &sweep_run) == HIL_OK) {
-		char *js = sweep_json(sw, runs, rets);
+		char *js = sweep_json(sw, runs, rets, why);
 
 		mf = open_memstream(&md, &md_len);
 		if (mf != NULL) {
-			write_tables(sw, runs, mf);
+			write_tables(sw, runs, why, mf);
 			fclose(mf);
 			snprintf(path, sizeof(path), "%s/sweep.md",
 				 sweep_run.dir);
@@ -648,5 +959,6 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	}
 	free(runs);
 	free(rets);
+	free(why);
 	return ret;
 }

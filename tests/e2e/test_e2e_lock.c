@@ -1,4 +1,4 @@
-/* End-to-end test of the board lock between hilrun processes: two runs on one board of the hardware map, both made to wait on the test's own hold of the board, take turns (each says whom it waits for) and both complete; with --wait 0 the second fails at once (exit 5, worth a retry), naming the holder; two runs on the bare emulator take no lock and go side by side. */
+/* End-to-end test of the board lock between hilrun processes: two runs on one board of the hardware map, both made to wait on the test's own hold of the board, take turns (each says whom it waits for) and both complete; with --wait 0 the second fails at once (exit 5, worth a retry), naming the holder; two runs on the bare emulator take no lock and go side by side; a sweep takes each board's lock as a single run does, runs a board's configurations one at a time whatever --jobs, and reports those whose board it cannot have as not run while the others still run. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 #include <unistd.h>
 
 #include "e2e_util.h"
@@ -260,6 +261,210 @@ static void test_emulated_runs_take_no_lock(void **state)
 	hil_proc_free(b);
 }
 
+/* A sweep configuration named name: on the map's qemu-lock (locked like
+ * a real board) when on_board, else on the bare emulator. */
+static void write_sweep_config(const char *path, const char *name, int on_board)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f,
+		"{\"name\": \"%s\", \"board\": {\"name\": \"qemu-netduino\"%s},"
+		" \"algorithms\": [\"ascon-aead128\"],"
+		" \"bench\": {\"operations\": [\"encrypt\"],"
+		" \"lengths\": [16], \"runs\": 20, \"warmup\": 1,"
+		" \"leak_runs\": 0}}",
+		name, on_board ? ", \"id\": \"qemu-lock\"" : "");
+	fclose(f);
+}
+
+/* The sweep.json of the sweep whose log is at log (its stdout names the
+ * summary); the caller deletes it. */
+static cJSON *sweep_json_of(const char *log)
+{
+	char text[65536], path[512];
+	const char *p, *e;
+	cJSON *js;
+
+	read_text(log, text, sizeof(text));
+	p = strstr(text, "sweep summary: ");
+	if (p == NULL) {
+		fail_msg("no sweep summary in the log:\n%s", text);
+	}
+	p += strlen("sweep summary: ");
+	e = strstr(p, "/sweep.md");
+	assert_non_null(e);
+	snprintf(path, sizeof(path), "%.*s/sweep.json", (int)(e - p), p);
+	js = e2e_load_json(path);
+	assert_non_null(js);
+	return js;
+}
+
+/* runs[i].key of a sweep.json, "" when absent. */
+static const char *sweep_field(const cJSON *js, int i, const char *key)
+{
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(js, "runs");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(runs, i), key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/*
+ * The board held elsewhere (by the test) and --wait 0: the configuration
+ * on it is not run, and the sweep says why, naming the holder; the
+ * emulated one still runs and is complete; exit 5, worth trying again.
+ * Before the fix a sweep took no lock and flashed the busy board.
+ */
+static void test_sweep_on_a_busy_board_reports_it_not_run(void **state)
+{
+	char ca[128], cb[128], rs[128], ls[128], log[65536], holder[64];
+	char report[600];
+	struct hil_lock lock;
+	char *msg = NULL, *rows;
+	cJSON *js;
+	int st = -1;
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "--config",
+			      ca,
+			      "--config",
+			      cb,
+			      "--results",
+			      rs,
+			      "--wait",
+			      "0",
+			      "--jobs",
+			      "2",
+			      NULL};
+
+	(void)state;
+	snprintf(ca, sizeof(ca), "%s/busy-board.json", tmp);
+	snprintf(cb, sizeof(cb), "%s/busy-bare.json", tmp);
+	snprintf(rs, sizeof(rs), "%s/busy-results", tmp);
+	snprintf(ls, sizeof(ls), "%s/busy.log", tmp);
+	write_sweep_config(ca, "busy-board", 1);
+	write_sweep_config(cb, "busy-bare", 0);
+
+	memset(&lock, 0, sizeof(lock));
+	assert_int_equal(
+		hil_lock_acquire(&lock, NULL, "qemu-lock", "the test", 0, &msg),
+		HIL_OK);
+	assert_int_equal(hil_proc_run(argv, ls, 240000, &st), HIL_OK);
+	hil_lock_release(&lock);
+	free(msg);
+	read_text(ls, log, sizeof(log));
+	if (st != 5) {
+		fail_msg("exit %d, expected 5 (a board busy)\n%s", st, log);
+	}
+	snprintf(holder, sizeof(holder), "is in use by pid %d (",
+		 (int)getpid());
+	e2e_assert_contains(log, holder);
+	e2e_assert_contains(log, "its configurations are not run");
+
+	js = sweep_json_of(ls);
+	assert_string_equal(sweep_field(js, 0, "config"), "busy-board");
+	assert_string_equal(sweep_field(js, 0, "status"), "not run");
+	assert_string_equal(sweep_field(js, 0, "board"), "qemu-lock");
+	e2e_assert_contains(sweep_field(js, 0, "error"), holder);
+	assert_string_equal(sweep_field(js, 0, "run_dir"), "");
+	/* The other configuration measured everything. */
+	assert_string_equal(sweep_field(js, 1, "status"), "complete");
+	assert_string_equal(sweep_field(js, 1, "board"), "");
+	snprintf(report, sizeof(report), "%s/report.json",
+		 sweep_field(js, 1, "run_dir"));
+	rows = e2e_report_rows(report);
+	e2e_assert_contains(rows, "ascon-aead128/ref encrypt 16: ok");
+	free(rows);
+	/* The summary says which did not run, and why. */
+	e2e_assert_contains(log, "configurations not run");
+	e2e_assert_contains(log, "- busy-board: board qemu-lock is in use");
+	cJSON_Delete(js);
+}
+
+/*
+ * Two configurations on one board and one on the bare emulator, --jobs 3,
+ * the board held by the test: the sweep says whom it waits for; once the
+ * board is free both of its configurations run, the second only after the
+ * first has finished, and the lock is free again when the sweep ends.
+ */
+static void
+test_sweep_waits_for_its_board_and_runs_it_one_at_a_time(void **state)
+{
+	char ca[128], cb[128], cc[128], rs[128], ls[128], log[65536];
+	char holder[64], rep[2][600], fin[32], start[32];
+	struct hil_lock lock;
+	struct hil_proc *p = NULL;
+	char *msg = NULL;
+	cJSON *js;
+	int st = -1, i;
+	char *const argv[] = {(char *)e2e_hilrun_bin(),
+			      "--config",
+			      ca,
+			      "--config",
+			      cb,
+			      "--config",
+			      cc,
+			      "--results",
+			      rs,
+			      "--wait",
+			      "120",
+			      "--jobs",
+			      "3",
+			      NULL};
+
+	(void)state;
+	snprintf(ca, sizeof(ca), "%s/turn-a.json", tmp);
+	snprintf(cb, sizeof(cb), "%s/turn-b.json", tmp);
+	snprintf(cc, sizeof(cc), "%s/turn-bare.json", tmp);
+	snprintf(rs, sizeof(rs), "%s/turn-results", tmp);
+	snprintf(ls, sizeof(ls), "%s/turn.log", tmp);
+	write_sweep_config(ca, "turn-a", 1);
+	write_sweep_config(cb, "turn-b", 1);
+	write_sweep_config(cc, "turn-bare", 0);
+
+	memset(&lock, 0, sizeof(lock));
+	assert_int_equal(
+		hil_lock_acquire(&lock, NULL, "qemu-lock", "the test", 0, &msg),
+		HIL_OK);
+	free(msg);
+	msg = NULL;
+	assert_int_equal(hil_proc_spawn(&p, argv, ls), HIL_OK);
+	await_line(p, ls, "waiting up to 120 s");
+	hil_lock_release(&lock);
+	assert_int_equal(hil_proc_wait(p, 240000, &st), HIL_OK);
+	hil_proc_free(p);
+	read_text(ls, log, sizeof(log));
+	if (st != 0) {
+		fail_msg("exit %d\n%s", st, log);
+	}
+	snprintf(holder, sizeof(holder), "is in use by pid %d (",
+		 (int)getpid());
+	e2e_assert_contains(log, holder);
+	e2e_assert_contains(log, "board qemu-lock is ours now");
+	e2e_assert_contains(
+		log,
+		"the 2 configurations on board qemu-lock run one at a time");
+
+	js = sweep_json_of(ls);
+	for (i = 0; i < 3; i++) {
+		assert_string_equal(sweep_field(js, i, "status"), "complete");
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(rep[i], sizeof(rep[i]), "%s/report.json",
+			 sweep_field(js, i, "run_dir"));
+	}
+	/* The board's second configuration started after its first ended. */
+	e2e_report_str(rep[0], "run.finished", fin, sizeof(fin));
+	e2e_report_str(rep[1], "run.started", start, sizeof(start));
+	if (strcmp(start, fin) < 0) {
+		fail_msg("turn-b started at %s, before turn-a finished at %s",
+			 start, fin);
+	}
+	cJSON_Delete(js);
+	/* The sweep let go of the board. */
+	assert_int_equal(hil_lock_probe(NULL, "qemu-lock", NULL), 0);
+}
+
 static int setup(void **state)
 {
 	char locks[96], map[96];
@@ -303,6 +508,9 @@ int main(void)
 		cmocka_unit_test(
 			test_wait_zero_fails_at_once_naming_the_holder),
 		cmocka_unit_test(test_emulated_runs_take_no_lock),
+		cmocka_unit_test(test_sweep_on_a_busy_board_reports_it_not_run),
+		cmocka_unit_test(
+			test_sweep_waits_for_its_board_and_runs_it_one_at_a_time),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

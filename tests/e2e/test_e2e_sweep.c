@@ -104,7 +104,7 @@ static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len,
 	assert_string_equal(sw.cfgs[1].name, "sweeptest-Os");
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = sw.cfgs[0].results_dir;
-	assert_int_equal(hil_sweep_run(&sw, &opts, jobs, out), HIL_OK);
+	assert_int_equal(hil_sweep_run(&sw, &opts, jobs, 0, out, NULL), HIL_OK);
 	hil_sweep_free(&sw);
 	rewind(out);
 	n = fread(md_out, 1, md_len - 1, out);
