@@ -3,81 +3,29 @@
 
 #include "hilp.h"
 #include "hal.h"
-#include "regs_l476.h"
-#include "clock_math.h"
+#include "init_steps.h"
 
 /*
  * Compile-time settings (-D in board.mk or from the run configuration):
  *   HIL_CLOCK_HZ  80000000 (default), 24000000 or 16000000
  *   HIL_BAUD      115200 (default)
- *
- * Wiring, the same as on the NUCLEO-F401RE (both are Nucleo-64 boards,
- * UM1724): USART2 TX = PA2, RX = PA3 (AF7), routed to the ST-LINK virtual
- * COM port by the default solder bridges. Trigger = PA8 = Arduino D7,
- * push-pull, high while a measurement window is open: the F401 board's
- * pin, so that a probe or an INA219 set-up moves from one board to the
- * other unchanged.
+ * The clock profiles, pins and the register steps that set them up are
+ * in init_steps.h (a host test reads the steps back).
  *
  * This board's hal.c has its own USART functions, hal_reset and hal_uid:
  * the L4's USART has other registers than the F4's, and its UID sits
  * elsewhere. common/hal_core.c gives the core ones (interrupts, stack
  * bounds, build-id), common/dwt.c the counter.
  */
-#ifndef HIL_CLOCK_HZ
-#define HIL_CLOCK_HZ 80000000
-#endif
 #ifndef HIL_BAUD
 #define HIL_BAUD 115200
-#endif
-
-#define HSI_HZ	      CLOCK_HSI16_HZ
-#define TRIGGER_PIN   8u /* PA8 */
-#define USART_TX_PIN  2u /* PA2 */
-#define USART_RX_PIN  3u /* PA3 */
-#define AF7_USART2    7u
-#define CLOCK_WAIT    200000u /* polls, >= 50 ms at 4 MHz; all need < 1 ms */
-#define RESET_TX_WAIT 200000u /* > 10 bit times at 9600 Bd and 80 MHz */
-
-/*
- * Clock profiles, all from the HSI16 (the board's HSE is the ST-LINK's
- * MCO, which depends on solder bridges, and the MSI's range is whatever a
- * debugger last left; HSI16 needs nothing). Every figure below is an
- * integer constant expression from clock_math.h (RM0351 limits there,
- * checked against the manual's numbers by tests/unit/test_l476_clock_math.c),
- * so the image holds results, not arithmetic:
- *   80 MHz = HSI16 / 2 * 20 / 2 (VCO 160 MHz), 4 WS, FLASH_ACR 0x704;
- *   24 MHz = HSI16 / 2 * 12 / 4 (VCO 96 MHz), 1 WS, FLASH_ACR 0x701;
- *   16 MHz = HSI16 itself, 0 WS, FLASH_ACR 0x600.
- * The VCO input (8 MHz) and outputs stay inside 4..16 and 64..344 MHz for
- * an HSI16 anywhere within +-1 %. AHB, APB1 and APB2 run undivided: the
- * L476 allows 80 MHz on every bus in voltage range 1.
- *
- * Caches (ICEN, DCEN) are on in every profile, prefetch (PRFTEN) only
- * where there are wait states, as on the F401 board: at 0 WS a flash
- * access costs the same with or without them.
- */
-#if !CLOCK_PROFILE_SUPPORTED(HIL_CLOCK_HZ)
-#error "HIL_CLOCK_HZ must be 80000000, 24000000 or 16000000"
 #endif
 #if HIL_BAUD <= 0
 #error "HIL_BAUD must be positive"
 #endif
 
-#define USE_PLL (HIL_CLOCK_HZ != HSI_HZ)
-#define WS	CLOCK_FLASH_WS(HIL_CLOCK_HZ, 1u)
-#define ACR_ON                                                                 \
-	(FLASH_ACR_LATENCY(WS) | FLASH_ACR_ICEN | FLASH_ACR_DCEN |             \
-	 (WS != 0 ? FLASH_ACR_PRFTEN : 0u))
-#define ACR_ALL                                                                \
-	(FLASH_ACR_LATENCY_MASK | FLASH_ACR_PRFTEN | FLASH_ACR_ICEN |          \
-	 FLASH_ACR_DCEN | FLASH_ACR_ICRST | FLASH_ACR_DCRST)
-
-#if USE_PLL && !CLOCK_PLL_CAN(HSI_HZ, HIL_CLOCK_HZ)
-#error "the PLL cannot make HIL_CLOCK_HZ from the HSI16"
-#endif
-#if WS == CLOCK_WS_INVALID
-#error "HIL_CLOCK_HZ is beyond what the L476 runs in voltage range 1"
-#endif
+#define CLOCK_WAIT    200000u /* polls, >= 50 ms at 4 MHz; all need < 1 ms */
+#define RESET_TX_WAIT 200000u /* > 10 bit times at 9600 Bd and 80 MHz */
 
 /*
  * USART2 divider (USART baud rate generation, OVER8 = 0: BRR = f_ck /
@@ -96,118 +44,27 @@
 #endif
 
 /*
- * Register set-up as data, as on the F401 board: each step is reg =
- * (reg & ~clear) | set, then, unless wait is NO_WAIT, a bounded poll
- * until the bits just written show up in their status field `wait` bits
- * higher: HSION 8 -> HSIRDY 10 (shift 2) and PLLON 24 -> PLLRDY 25
- * (shift 1) in RCC_CR (§6.4.1), SW 1:0 -> SWS 3:2 in RCC_CFGR (§6.4.3);
- * FLASH_ACR and the clock enables read back in place (shift 0). A
- * POLL_ONLY step writes nothing and waits for its `clear` bits to read 0
- * (PWR_SR2.VOSF). The peripherals span the APB1 (PWR) and AHB1 (RCC,
- * flash) blocks, so reg is a word index from PERIPH_BASE_APB1, or from
- * GPIOA for the pin table: a row stays 12 bytes.
- */
-struct reg_step {
-	uint32_t clear;
-	uint32_t set;
-	uint16_t reg;
-	uint8_t wait;
-};
-
-#define NO_WAIT	  0xFFu
-#define POLL_ONLY 0x80u
-#define APB1(r)	  ((uint16_t)(((uintptr_t)(&(r)) - PERIPH_BASE_APB1) / 4u))
-#define PORTA(r)  ((uint16_t)(((uintptr_t)(&(r)) - GPIOA_BASE) / 4u))
-
-/*
- * The sequence (RM0351 §5.1.8 dynamic voltage scaling, §3.3.3 "increasing
- * the CPU frequency", §6.2 clocks). The first TO_HSI steps start every
- * boot and are also the fallback after a timeout:
- * - clocks of PWR, USART2 and GPIOA on, each read back, then a DSB in
- *   reg_apply: the F401 board's precaution for its errata's "delay
- *   after an RCC peripheral clock enabling", kept here (not checked
- *   against the L476's errata sheet; it costs nothing);
- * - voltage range 1 (its reset value; set anyway, and VOSF awaited,
- *   before SYSCLK leaves the MSI: range 2 would need 2 wait states even
- *   at 16 MHz). The MSI runs at 4 MHz after reset, or at 24 MHz with
- *   FLASH_ACR = 0x103 after OpenOCD's stm32l4x.cfg reset-init;
- * - SYSCLK to the HSI16 with every bus /1 and the PLL off (a debugger may
- *   have left it running; its configuration may only change while it is
- *   off, §6.4.4).
- * Then the flash latency is raised and read back (RM0351: check that the
- * new number of wait states is taken into account by reading FLASH_ACR;
- * the caches are reset while disabled, and the third write clears
- * ICRST/DCRST again, as on the F401), the PLL is programmed (PLLSRC =
- * HSI16, PLLREN on, P
- * and Q outputs off) and started, and SW is switched.
- */
-static const struct reg_step clock_steps[] = {
-	{0, RCC_APB1ENR1_PWREN | RCC_APB1ENR1_USART2EN, APB1(RCC_APB1ENR1), 0},
-	{0, RCC_AHB2ENR_GPIOAEN, APB1(RCC_AHB2ENR), 0},
-	{PWR_CR1_VOS_MASK, PWR_CR1_VOS_RANGE1, APB1(PWR_CR1), NO_WAIT},
-	{PWR_SR2_VOSF, 0, APB1(PWR_SR2), POLL_ONLY},
-	{0, RCC_CR_HSION, APB1(RCC_CR), 2},
-	{RCC_CFGR_SW_MASK, RCC_CFGR_SW_HSI16, APB1(RCC_CFGR), 2},
-	{RCC_CFGR_HPRE_MASK | RCC_CFGR_PPRE1_MASK | RCC_CFGR_PPRE2_MASK, 0,
-	 APB1(RCC_CFGR), NO_WAIT},
-	{RCC_CR_PLLON, 0, APB1(RCC_CR), 1},
-#define TO_HSI 8u
-	{ACR_ALL, FLASH_ACR_LATENCY(WS), APB1(FLASH_ACR), NO_WAIT},
-	{0, FLASH_ACR_ICRST | FLASH_ACR_DCRST, APB1(FLASH_ACR), NO_WAIT},
-	{ACR_ALL, ACR_ON, APB1(FLASH_ACR), 0},
-#if USE_PLL
-	{RCC_PLLCFGR_FIELDS, CLOCK_PLLCFGR_HSI_FOR(HIL_CLOCK_HZ),
-	 APB1(RCC_PLLCFGR), NO_WAIT},
-	{0, RCC_CR_PLLON, APB1(RCC_CR), 1},
-	{RCC_CFGR_SW_MASK, RCC_CFGR_SW_PLL, APB1(RCC_CFGR), 2},
-#endif
-};
-
-/*
- * RM0351 GPIO chapter: PA2/PA3 to AF7 (USART2), pull-up on RX so that a
- * floating line reads idle; PA8 push-pull output, driven low (BSRR reads
- * as 0) before the mode switch so that the trigger never glitches high at
- * boot. Every pin resets to analog mode here; only our pins' fields change
- * (PA13/PA14 stay SWD).
- */
-static const struct reg_step gpio_steps[] = {
-	{GPIO_AFR_MASK(USART_TX_PIN) | GPIO_AFR_MASK(USART_RX_PIN),
-	 GPIO_AFR(USART_TX_PIN, AF7_USART2) |
-		 GPIO_AFR(USART_RX_PIN, AF7_USART2),
-	 PORTA(GPIO_AFRL(GPIOA)), NO_WAIT},
-	{GPIO_PUPDR_MASK(USART_RX_PIN), GPIO_PUPDR_PULLUP(USART_RX_PIN),
-	 PORTA(GPIO_PUPDR(GPIOA)), NO_WAIT},
-	{0, GPIO_BSRR_RESET(TRIGGER_PIN), PORTA(GPIO_BSRR(GPIOA)), NO_WAIT},
-	{1u << TRIGGER_PIN, 0, PORTA(GPIO_OTYPER(GPIOA)), NO_WAIT},
-	{GPIO_MODER_MASK(USART_TX_PIN) | GPIO_MODER_MASK(USART_RX_PIN) |
-		 GPIO_MODER_MASK(TRIGGER_PIN),
-	 GPIO_MODER_AF(USART_TX_PIN) | GPIO_MODER_AF(USART_RX_PIN) |
-		 GPIO_MODER_OUTPUT(TRIGGER_PIN),
-	 PORTA(GPIO_MODER(GPIOA)), NO_WAIT},
-};
-
-#define STEPS(t) ((uint32_t)(sizeof(t) / sizeof((t)[0])))
-
-/*
- * Apply step[0..n) to the registers at base.
+ * Apply step[0..n) to the registers at base (init_steps.h).
  * @return 1, or 0 at the first status that did not follow in time.
  */
 static int reg_apply(uint32_t base, const struct reg_step *step, uint32_t n)
 {
 	for (; n != 0u; n--, step++) {
+		uint32_t f = step->flags;
 		volatile uint32_t *reg = &MMIO32(base + 4u * step->reg);
-		uint32_t shift = step->wait & 3u, mask, want, polls;
+		uint32_t clear = step_clear(step), set = step_set(step);
+		uint32_t mask, want, polls;
 
-		if (step->wait != POLL_ONLY) {
-			*reg = (*reg & ~step->clear) | step->set;
+		if (!(f & NO_WRITE)) {
+			*reg = (*reg & ~clear) | set;
 			/* Every write completes before the next access (clock enables). */
 			__asm volatile("dsb" ::: "memory");
 		}
-		if (step->wait == NO_WAIT) {
+		if (!(f & POLL)) {
 			continue;
 		}
-		mask = (step->clear | step->set) << shift;
-		want = step->set << shift;
+		mask = (clear | set) << (f & 3u);
+		want = set << (f & 3u);
 		for (polls = CLOCK_WAIT; (*reg & mask) != want; polls--) {
 			if (polls == 0u) {
 				return 0;
@@ -242,16 +99,16 @@ static void usart_init(uint32_t brr)
  */
 uint8_t hal_init(void)
 {
-	uint8_t st;
+	uint8_t st = BRR_RUN_OK ? HILP_ST_OK : HILP_ST_BAD_ARG;
+	uint32_t brr = BRR_RUN;
 
-	if (reg_apply(PERIPH_BASE_APB1, clock_steps, STEPS(clock_steps))) {
-		st = BRR_RUN_OK ? HILP_ST_OK : HILP_ST_BAD_ARG;
-	} else {
+	if (!reg_apply(PERIPH_BASE_APB1, clock_steps, CLOCK_STEPS)) {
 		(void)reg_apply(PERIPH_BASE_APB1, clock_steps, TO_HSI);
 		st = HILP_ST_CLOCK;
+		brr = BRR_HSI;
 	}
-	(void)reg_apply(GPIOA_BASE, gpio_steps, STEPS(gpio_steps));
-	usart_init(st != HILP_ST_CLOCK ? BRR_RUN : BRR_HSI);
+	(void)reg_apply(GPIOA_BASE, gpio_steps, GPIO_STEPS);
+	usart_init(brr);
 
 	SYST_CSR = 0;
 	hal_counter_arm();
