@@ -1150,6 +1150,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	assert_string_equal(csv_get(&c, 2, csv_col(&c, "leak_model_flagged")),
 			    "false");
 	assert_string_equal(csv_get(&c, 5, csv_col(&c, "leak_model_t")), "");
+	csv_free(&c);
 	free(md);
 	free(csv);
 	cJSON_Delete(r);
