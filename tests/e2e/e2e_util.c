@@ -1,4 +1,4 @@
-/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees. */
+/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees, targets brought up through the runner. */
 #define _XOPEN_SOURCE 700
 #include "e2e_util.h"
 
@@ -17,6 +17,11 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "image/refcrypto/refcrypto.h"
+#include "session/session.h"
+#include "session/stub.h"
+#include "util/err.h"
 
 uint64_t e2e_ms_now(void)
 {
@@ -390,4 +395,83 @@ char *e2e_report_rows(const char *report)
 	}
 	cJSON_Delete(root);
 	return out;
+}
+
+/* ---- a target brought up through the runner ---- */
+
+struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
+				 const char *sub,
+				 const struct hil_link_faults *faults,
+				 const char *alg, const char *impl)
+{
+	struct e2e_target *t = calloc(1, sizeof(*t));
+	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
+	size_t n = 0, i;
+	int ret;
+
+	assert_non_null(t);
+	t->cfg = *cfg;
+	snprintf(t->run.dir, sizeof(t->run.dir), "%s/%s", root, sub);
+	e2e_make_dir(t->run.dir);
+	t->run.cfg = &t->cfg;
+	t->opts.results_dir = root;
+	if (faults != NULL) {
+		t->faults = *faults;
+		t->opts.faults = &t->faults;
+	}
+	ret = hil_runner_bring_up(&t->cfg, &t->opts, &t->run, &t->conn);
+	if (ret != HIL_OK) {
+		hil_runner_take_down(&t->conn, &t->run);
+		free(t);
+		fail_msg("bring-up in %s/%s failed: %s", root, sub,
+			 hil_strerror(ret));
+	}
+	ret = hil_target_algs(t->conn.session, algs, HIL_TARGET_MAX_ALGS, &n);
+	t->alg = -1;
+	for (i = 0; ret == HIL_OK && i < n; i++) {
+		if (strcmp(algs[i].name, alg) == 0 &&
+		    strcmp(algs[i].impl, impl) == 0) {
+			t->alg = (int)i;
+		}
+	}
+	if (t->alg < 0) {
+		/* Taken down before failing: no emulator outlives the test. */
+		hil_runner_take_down(&t->conn, &t->run);
+		free(t);
+		fail_msg("%s/%s is not in the image (ALG: %s)", alg, impl,
+			 hil_strerror(ret));
+	}
+	return t;
+}
+
+void e2e_target_down(struct e2e_target *t)
+{
+	if (t == NULL) {
+		return;
+	}
+	hil_runner_take_down(&t->conn, &t->run);
+	hil_run_free(&t->run);
+	free(t);
+}
+
+void e2e_target_wrap_link(struct e2e_target *t,
+			  const struct hil_link_faults *faults,
+			  unsigned timeout_ms, unsigned retries)
+{
+	hil_session_close(t->conn.session);
+	t->conn.session = NULL;
+	assert_int_equal(
+		hil_link_wrap_flaky(&t->conn.link, t->conn.link, faults),
+		HIL_OK);
+	assert_int_equal(hil_session_open(&t->conn.session, t->conn.link,
+					  timeout_ms, retries),
+			 HIL_OK);
+}
+
+const struct registry_alg *e2e_ref_alg(const char *name, const char *impl)
+{
+	const struct registry_alg *a = hil_ref_find(name, impl);
+
+	assert_non_null(a);
+	return a;
 }

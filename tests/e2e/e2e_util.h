@@ -1,9 +1,14 @@
-/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees. */
+/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees, targets brought up through the runner. */
 #ifndef E2E_UTIL_H
 #define E2E_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "config/config.h"
+#include "drivers/link/link.h"
+#include "run/run.h"
+#include "run/runner.h"
 
 #define E2E_QEMU_PROGRAM "qemu-system-arm"
 
@@ -89,5 +94,45 @@ double e2e_report_num(const char *report, const char *path);
 /** A string at a dotted path of a report.json, copied into out. */
 void e2e_report_str(const char *report, const char *path, char *out,
 		    size_t len);
+
+/* ---- a target brought up through the runner ---- */
+
+/* A target built, started, connected and identified, in a run folder of its
+ * own. */
+struct e2e_target {
+	struct hil_config cfg;
+	struct hil_run run;
+	struct hil_runner_opts opts;
+	struct hil_target_conn conn;
+	struct hil_link_faults faults;
+	int alg; /* index of the algorithm asked for in the image */
+};
+
+/**
+ * Bring a target up with a copy of cfg, in the run folder root/sub (made
+ * here), results under root, and find alg/impl in its image.
+ * @param faults link faults injected from the start, or NULL for none.
+ * @return the target (caller releases it with e2e_target_down()); fails the
+ *         test, with nothing left running, if bring-up fails or alg/impl is
+ *         not in the image.
+ */
+struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
+				 const char *sub,
+				 const struct hil_link_faults *faults,
+				 const char *alg, const char *impl);
+
+/** Take the target down (its QEMU included) and free it; NULL is a no-op. */
+void e2e_target_down(struct e2e_target *t);
+
+/**
+ * Close t's session, wrap its link in faults (a silent link, say) and open
+ * a new session on the wrapper; fails the test if either step fails.
+ */
+void e2e_target_wrap_link(struct e2e_target *t,
+			  const struct hil_link_faults *faults,
+			  unsigned timeout_ms, unsigned retries);
+
+/** The host's reference build of name/impl; fails the test if it has none. */
+const struct registry_alg *e2e_ref_alg(const char *name, const char *impl);
 
 #endif /* E2E_UTIL_H */
