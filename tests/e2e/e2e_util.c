@@ -233,6 +233,36 @@ cJSON *e2e_load_json(const char *path)
 	return root;
 }
 
+const cJSON *e2e_need(const cJSON *o, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (it == NULL) {
+		fail_msg("report.json: no key \"%s\"", key);
+	}
+	return it;
+}
+
+const char *e2e_need_str(const cJSON *o, const char *key)
+{
+	const cJSON *it = e2e_need(o, key);
+
+	if (!cJSON_IsString(it)) {
+		fail_msg("report.json: \"%s\" is not a string", key);
+	}
+	return it->valuestring;
+}
+
+double e2e_need_num(const cJSON *o, const char *key)
+{
+	const cJSON *it = e2e_need(o, key);
+
+	if (!cJSON_IsNumber(it)) {
+		fail_msg("report.json: \"%s\" is not a number", key);
+	}
+	return it->valuedouble;
+}
+
 cJSON *e2e_load_report(const char *results)
 {
 	char dir[512], path[600];

@@ -71,6 +71,15 @@ int e2e_child_named(int parent, const char *comm, int except);
 
 struct cJSON;
 
+/** Member key of o; fails the test (naming report.json) if it is missing. */
+const struct cJSON *e2e_need(const struct cJSON *o, const char *key);
+
+/** The string member key of o; fails the test if missing or not a string. */
+const char *e2e_need_str(const struct cJSON *o, const char *key);
+
+/** The number member key of o; fails the test if missing or not a number. */
+double e2e_need_num(const struct cJSON *o, const char *key);
+
 /** A JSON file parsed (caller frees with cJSON_Delete); fails the test if
  * it cannot be read or parsed. */
 struct cJSON *e2e_load_json(const char *path);

@@ -123,62 +123,32 @@ static struct e2e_target *target_up(const char *sub, const struct cfg_params *p,
 
 /* ------------------------------------------------ group 1: whole runs */
 
-static const cJSON *need(const cJSON *o, const char *key)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (it == NULL) {
-		fail_msg("report.json: no key \"%s\"", key);
-	}
-	return it;
-}
-
-static const char *need_str(const cJSON *o, const char *key)
-{
-	const cJSON *it = need(o, key);
-
-	if (!cJSON_IsString(it)) {
-		fail_msg("report.json: \"%s\" is not a string", key);
-	}
-	return it->valuestring;
-}
-
-static double need_num(const cJSON *o, const char *key)
-{
-	const cJSON *it = need(o, key);
-
-	if (!cJSON_IsNumber(it)) {
-		fail_msg("report.json: \"%s\" is not a number", key);
-	}
-	return it->valuedouble;
-}
-
 static void need_true(const cJSON *o, const char *key)
 {
-	if (!cJSON_IsTrue(need(o, key))) {
+	if (!cJSON_IsTrue(e2e_need(o, key))) {
 		fail_msg("report.json: \"%s\" is not true", key);
 	}
 }
 
 static void check_row(const cJSON *row, const char *unit)
 {
-	const char *op = need_str(row, "operation");
-	double len = need_num(row, "msg_len");
-	double runs = need_num(row, "runs");
-	const cJSON *samples = need(row, "samples");
-	const cJSON *per_byte = need(row, "per_byte");
+	const char *op = e2e_need_str(row, "operation");
+	double len = e2e_need_num(row, "msg_len");
+	double runs = e2e_need_num(row, "runs");
+	const cJSON *samples = e2e_need(row, "samples");
+	const cJSON *per_byte = e2e_need(row, "per_byte");
 	const cJSON *s;
-	double median = need_num(row, "median");
+	double median = e2e_need_num(row, "median");
 
-	assert_string_equal(need_str(row, "algorithm"), ALG_NAME);
-	assert_string_equal(need_str(row, "implementation"), ALG_IMPL);
+	assert_string_equal(e2e_need_str(row, "algorithm"), ALG_NAME);
+	assert_string_equal(e2e_need_str(row, "implementation"), ALG_IMPL);
 	assert_true(strcmp(op, "encrypt") == 0 || strcmp(op, "decrypt") == 0);
 	assert_true(len == 0 || len == 16 || len == 64);
-	assert_true(need_num(row, "ad_len") == 0);
-	assert_string_equal(need_str(row, "unit"), unit);
-	assert_null(strstr(need_str(row, "unit"), "cycles"));
+	assert_true(e2e_need_num(row, "ad_len") == 0);
+	assert_string_equal(e2e_need_str(row, "unit"), unit);
+	assert_null(strstr(e2e_need_str(row, "unit"), "cycles"));
 	assert_true(runs == 30);
-	assert_true(need_num(row, "warmup") == 3);
+	assert_true(e2e_need_num(row, "warmup") == 3);
 	assert_true(cJSON_IsArray(samples));
 	assert_int_equal(cJSON_GetArraySize(samples), 30);
 	cJSON_ArrayForEach(s, samples)
@@ -186,20 +156,20 @@ static void check_row(const cJSON *row, const char *unit)
 		assert_true(cJSON_IsNumber(s));
 		assert_true(s->valuedouble > 0);
 	}
-	need_num(row, "mean");
-	need_num(row, "stddev");
-	assert_true(need_num(row, "min") <= median);
-	assert_true(median <= need_num(row, "max"));
+	e2e_need_num(row, "mean");
+	e2e_need_num(row, "stddev");
+	assert_true(e2e_need_num(row, "min") <= median);
+	assert_true(median <= e2e_need_num(row, "max"));
 	if (len == 0) {
 		assert_true(cJSON_IsNull(per_byte));
 	} else {
 		assert_true(cJSON_IsNumber(per_byte));
 		assert_true(fabs(per_byte->valuedouble - median / len) < 1e-9);
 	}
-	need_num(row, "overhead_subtracted");
-	assert_true(need_num(row, "stack_bytes") > 0);
+	e2e_need_num(row, "overhead_subtracted");
+	assert_true(e2e_need_num(row, "stack_bytes") > 0);
 	need_true(row, "verified");
-	need_true(need(row, "digest"), "match");
+	need_true(e2e_need(row, "digest"), "match");
 }
 
 static void test_run_writes_report_with_required_keys(void **state)
@@ -234,24 +204,24 @@ static void test_run_writes_report_with_required_keys(void **state)
 	free(text);
 	assert_non_null(root);
 
-	need_num(root, "schema_version");
-	o = need(root, "build");
-	s = need_str(o, "compiler");
+	e2e_need_num(root, "schema_version");
+	o = e2e_need(root, "build");
+	s = e2e_need_str(o, "compiler");
 	assert_true(s[0] != '\0');
 	assert_true(strstr(s, "arm-none-eabi") != NULL ||
 		    strstr(s, "GCC") != NULL);
-	assert_true(cJSON_IsArray(need(o, "cflags")));
-	assert_true(e2e_is_hex(need_str(o, "elf_sha256"), 64));
-	assert_true(e2e_is_hex(need_str(o, "build_id"), 40));
-	assert_string_equal(need_str(o, "build_id"), run.build_id);
+	assert_true(cJSON_IsArray(e2e_need(o, "cflags")));
+	assert_true(e2e_is_hex(e2e_need_str(o, "elf_sha256"), 64));
+	assert_true(e2e_is_hex(e2e_need_str(o, "build_id"), 40));
+	assert_string_equal(e2e_need_str(o, "build_id"), run.build_id);
 
-	o = need(root, "board");
-	assert_string_equal(need_str(o, "name"), "qemu-netduino");
-	assert_true(cJSON_IsNull(need(o, "clock_hz")));
-	assert_string_equal(need_str(o, "counter_unit"),
+	o = e2e_need(root, "board");
+	assert_string_equal(e2e_need_str(o, "name"), "qemu-netduino");
+	assert_true(cJSON_IsNull(e2e_need(o, "clock_hz")));
+	assert_string_equal(e2e_need_str(o, "counter_unit"),
 			    "instructions (emulated)");
 
-	rows = need(root, "rows");
+	rows = e2e_need(root, "rows");
 	assert_true(cJSON_IsArray(rows));
 	assert_int_equal(cJSON_GetArraySize(rows), 6);
 	cJSON_ArrayForEach(row, rows)
@@ -259,10 +229,10 @@ static void test_run_writes_report_with_required_keys(void **state)
 		int op, l;
 
 		check_row(row, "instructions (emulated)");
-		op = strcmp(need_str(row, "operation"), "decrypt") == 0;
-		l = need_num(row, "msg_len") == 0    ? 0
-		    : need_num(row, "msg_len") == 16 ? 1
-						     : 2;
+		op = strcmp(e2e_need_str(row, "operation"), "decrypt") == 0;
+		l = e2e_need_num(row, "msg_len") == 0	 ? 0
+		    : e2e_need_num(row, "msg_len") == 16 ? 1
+							 : 2;
 		seen[op][l]++;
 	}
 	for (i = 0; i < 2; i++) {
