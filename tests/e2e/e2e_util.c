@@ -3,6 +3,7 @@
 #include "e2e_util.h"
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "image/build.h"
 #include "image/refcrypto/refcrypto.h"
 #include "session/session.h"
 #include "session/stub.h"
@@ -425,6 +427,35 @@ char *e2e_report_rows(const char *report)
 	}
 	cJSON_Delete(root);
 	return out;
+}
+
+/* ---- a test program's main() ---- */
+
+int e2e_main_begin(char *src_root, size_t src_len, char *tmp_root,
+		   size_t tmp_len, const char *tmpl)
+{
+	signal(SIGPIPE, SIG_IGN);
+	setenv("HILRUN_LOG", "1", 0);
+	if (src_root != NULL &&
+	    hil_build_find_root(src_root, src_len) != HIL_OK) {
+		fprintf(stderr, "e2e: no source tree: set HILRUN_ROOT\n");
+		return 1;
+	}
+	snprintf(tmp_root, tmp_len, "%s", tmpl);
+	if (mkdtemp(tmp_root) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	return 0;
+}
+
+int e2e_main_end(const char *tmp_root, int failed)
+{
+	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
+		failed++;
+	}
+	e2e_remove_tree(tmp_root);
+	return failed != 0;
 }
 
 /* ---- a target brought up through the runner ---- */

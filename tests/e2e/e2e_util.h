@@ -104,6 +104,25 @@ double e2e_report_num(const char *report, const char *path);
 void e2e_report_str(const char *report, const char *path, char *out,
 		    size_t len);
 
+/* ---- a test program's main() ---- */
+
+/**
+ * The start of an e2e main(): SIGPIPE ignored, HILRUN_LOG=1 (warnings and
+ * errors) unless the caller set it, the source tree found into src_root
+ * (NULL: not wanted), and a fresh folder made from tmpl into tmp_root.
+ * @param tmpl a mkdtemp() template, "/tmp/e2e-name-XXXXXX".
+ * @return 0, or 1 (said on stderr) when the tree or the folder cannot be had.
+ */
+int e2e_main_begin(char *src_root, size_t src_len, char *tmp_root,
+		   size_t tmp_len, const char *tmpl);
+
+/**
+ * The end of an e2e main(): a QEMU still alive under tmp_root is one more
+ * failure; tmp_root is removed.
+ * @return the exit status: 0 when failed is 0 and no QEMU was left, else 1.
+ */
+int e2e_main_end(const char *tmp_root, int failed);
+
 /* ---- a target brought up through the runner ---- */
 
 /* A target built, started, connected and identified, in a run folder of its

@@ -1231,12 +1231,8 @@ int main(void)
 	};
 	int failed = 0;
 
-	signal(SIGPIPE, SIG_IGN);
-	/* Warnings and errors only, unless the caller asked for more. */
-	setenv("HILRUN_LOG", "1", 0);
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/e2e-qemu-XXXXXX");
-	if (mkdtemp(tmp_root) == NULL) {
-		perror("mkdtemp");
+	if (e2e_main_begin(NULL, 0, tmp_root, sizeof(tmp_root),
+			   "/tmp/e2e-qemu-XXXXXX") != 0) {
 		return 1;
 	}
 
@@ -1248,9 +1244,5 @@ int main(void)
 	failed += cmocka_run_group_tests_name("e2e_qemu: a target per test",
 					      own_target, NULL, NULL);
 
-	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
-		failed++;
-	}
-	e2e_remove_tree(tmp_root);
-	return failed != 0;
+	return e2e_main_end(tmp_root, failed);
 }

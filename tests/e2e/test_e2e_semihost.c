@@ -456,11 +456,8 @@ int main(void)
 	};
 	int failed;
 
-	signal(SIGPIPE, SIG_IGN);
-	setenv("HILRUN_LOG", "1", 0);
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/hilrun-e2e-semihost-XXXXXX");
-	if (mkdtemp(tmp_root) == NULL) {
-		perror("mkdtemp");
+	if (e2e_main_begin(NULL, 0, tmp_root, sizeof(tmp_root),
+			   "/tmp/hilrun-e2e-semihost-XXXXXX") != 0) {
 		return 1;
 	}
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
