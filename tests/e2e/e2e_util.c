@@ -529,6 +529,24 @@ void e2e_target_wrap_link(struct e2e_target *t,
 			 HIL_OK);
 }
 
+void e2e_qemu_open_elf(const char *run_dir, const char *elf,
+		       unsigned timeout_ms, unsigned handshake_ms,
+		       struct hil_flasher **fl, struct hil_link **link,
+		       struct hil_session **s, struct hilp_info *info)
+{
+	struct hil_flasher_params fp;
+
+	memset(&fp, 0, sizeof(fp));
+	fp.run_dir = run_dir;
+	assert_int_equal(hil_flasher_open(fl, "qemu", &fp), HIL_OK);
+	assert_int_equal(hil_flasher_start(*fl, elf), HIL_OK);
+	assert_int_equal(
+		hil_link_open(link, "socket", hil_flasher_link_where(*fl), 0),
+		HIL_OK);
+	assert_int_equal(hil_session_open(s, *link, timeout_ms, 3), HIL_OK);
+	assert_int_equal(hil_session_handshake(*s, handshake_ms, info), HIL_OK);
+}
+
 const struct registry_alg *e2e_ref_alg(const char *name, const char *impl)
 {
 	const struct registry_alg *a = hil_ref_find(name, impl);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "drivers/flasher/flasher.h"
 #include "drivers/link/link.h"
 #include "run/run.h"
 #include "run/runner.h"
@@ -159,6 +160,19 @@ void e2e_target_down(struct e2e_target *t);
 void e2e_target_wrap_link(struct e2e_target *t,
 			  const struct hil_link_faults *faults,
 			  unsigned timeout_ms, unsigned retries);
+
+/**
+ * Start elf under QEMU by hand (none of the runner's checks), its files in
+ * run_dir, open a socket link and a session (timeout_ms a reply, 3
+ * retries) and shake hands within handshake_ms, filling info; fails the
+ * test if any step fails.
+ * @param fl, link, s receive what was opened, also when a later step fails;
+ *        the caller closes them.
+ */
+void e2e_qemu_open_elf(const char *run_dir, const char *elf,
+		       unsigned timeout_ms, unsigned handshake_ms,
+		       struct hil_flasher **fl, struct hil_link **link,
+		       struct hil_session **s, struct hilp_info *info);
 
 /** The host's reference build of name/impl; fails the test if it has none. */
 const struct registry_alg *e2e_ref_alg(const char *name, const char *impl);

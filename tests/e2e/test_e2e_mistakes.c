@@ -475,7 +475,6 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	struct stale *st = calloc(1, sizeof(*st));
 	struct hil_run *run_o2 = held_run(h, 0);
 	struct hil_run *run_os = held_run(h, 1);
-	struct hil_flasher_params fp;
 	struct cfg_params p;
 	struct e2e_capture cap;
 	const cJSON *b_o2, *b_os;
@@ -529,17 +528,8 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	/* ...but the board still runs Tuesday's -Os image. */
 	snprintf(dir, sizeof(dir), "%s/board", results);
 	e2e_make_dir(dir);
-	memset(&fp, 0, sizeof(fp));
-	fp.run_dir = dir;
-	assert_int_equal(hil_flasher_open(&h->fl, "qemu", &fp), HIL_OK);
-	assert_int_equal(hil_flasher_start(h->fl, st->fw_os.elf), HIL_OK);
-	assert_int_equal(hil_link_open(&h->link, "socket",
-				       hil_flasher_link_where(h->fl), 0),
-			 HIL_OK);
-	assert_int_equal(hil_session_open(&h->s, h->link, 2000, 3), HIL_OK);
-	assert_int_equal(
-		hil_session_handshake(h->s, HANDSHAKE_MS, &st->board.info),
-		HIL_OK);
+	e2e_qemu_open_elf(dir, st->fw_os.elf, 2000, HANDSHAKE_MS, &h->fl,
+			  &h->link, &h->s, &st->board.info);
 
 	/* hilrun knows what it built: -O2. The stub says otherwise. */
 	st->board.fw = st->fw_o2;

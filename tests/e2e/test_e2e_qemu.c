@@ -1006,7 +1006,6 @@ static void test_build_id_mismatch_is_refused(void **state)
 	struct cfg_params p = {0};
 	struct hil_config cfg_o2, cfg_os;
 	struct two_images *im = calloc(1, sizeof(*im));
-	struct hil_flasher_params fp;
 	struct e2e_capture cap;
 	char root[HIL_PATH], dir[HIL_PATH], log[HIL_PATH + 16];
 	char msg[8192];
@@ -1033,17 +1032,8 @@ static void test_build_id_mismatch_is_refused(void **state)
 	assert_string_not_equal(im->ei_o2.build_id_hex, im->ei_os.build_id_hex);
 
 	/* QEMU runs the -Os image... */
-	memset(&fp, 0, sizeof(fp));
-	fp.run_dir = dir;
-	assert_int_equal(hil_flasher_open(&h->fl, "qemu", &fp), HIL_OK);
-	assert_int_equal(hil_flasher_start(h->fl, im->os.elf), HIL_OK);
-	assert_int_equal(hil_link_open(&h->link, "socket",
-				       hil_flasher_link_where(h->fl), 0),
-			 HIL_OK);
-	assert_int_equal(hil_session_open(&h->s, h->link, 500, 3), HIL_OK);
-	assert_int_equal(
-		hil_session_handshake(h->s, HANDSHAKE_MS, &im->run.info),
-		HIL_OK);
+	e2e_qemu_open_elf(dir, im->os.elf, 500, HANDSHAKE_MS, &h->fl, &h->link,
+			  &h->s, &im->run.info);
 
 	/* ...and the run believes it built the -O2 one. */
 	im->run.fw = im->o2;
