@@ -44,13 +44,14 @@ void hil_rj_leak_why(const cJSON *report, const cJSON *leak, char *buf,
 	by_model = hil_rj_bool(m, "flagged") == 1;
 	by_counter = hil_rj_bool(leak, "flagged") == 1;
 	if (by_model && by_counter) {
-		snprintf(buf, len, "flagged by %s, t = %.1f, and by %s, t = %.1f",
-			 unit, t, label, mt);
-	} else if (by_model) {
-		snprintf(buf, len, "flagged by %s, t = %.1f; %s: t = %.1f", label,
-			 mt, unit, t);
-	} else {
-		snprintf(buf, len, "flagged by %s, t = %.1f; %s: t = %.1f", unit,
+		snprintf(buf, len,
+			 "flagged by %s, t = %.1f, and by %s, t = %.1f", unit,
 			 t, label, mt);
+	} else if (by_model) {
+		snprintf(buf, len, "flagged by %s, t = %.1f; %s: t = %.1f",
+			 label, mt, unit, t);
+	} else {
+		snprintf(buf, len, "flagged by %s, t = %.1f; %s: t = %.1f",
+			 unit, t, label, mt);
 	}
 }
