@@ -3,7 +3,6 @@
 #define HIL_LOG_PREFIX	"sweep"
 #include "sweep_int.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
