@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-
 void hil_sweep_sched_init(struct hil_sweep_sched *s, const struct hil_sweep *sw)
 {
 	size_t i;
