@@ -13,24 +13,6 @@
 #include "util/err.h"
 #include "util/util.h"
 
-static const struct hil_row *find_row(const struct hil_run *run,
-				      const struct hil_row *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->n_rows; i++) {
-		const struct hil_row *r = &run->rows[i];
-
-		if (r->msg_len == key->msg_len && r->ad_len == key->ad_len &&
-		    strcmp(r->algorithm, key->algorithm) == 0 &&
-		    strcmp(r->implementation, key->implementation) == 0 &&
-		    strcmp(r->operation, key->operation) == 0) {
-			return r;
-		}
-	}
-	return NULL;
-}
-
 static const struct hil_impl_size *find_size(const struct hil_run *run,
 					     const char *alg, const char *impl)
 {
@@ -108,7 +90,7 @@ void hil_sweep_write_tables(const struct hil_sweep *sw,
 				(unsigned)key->ad_len);
 			for (k = 0; k < sw->n; k++) {
 				const struct hil_row *v =
-					find_row(&runs[k], key);
+					hil_run_find_row(&runs[k], key);
 
 				if (v == NULL || !v->ok) {
 					fprintf(out, " %s |",
