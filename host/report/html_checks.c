@@ -3,6 +3,8 @@
 #define HIL_LOG_PREFIX	"report"
 #include "render_int.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +63,103 @@ static void warn_failed(const cJSON *report, FILE *out)
 		fputs("</li>\n", out);
 	}
 	fputs("</ul></li>\n", out);
+}
+
+/* What the leak test said over one series' flagged rows. */
+struct leak_tally {
+	char lens[128]; /* "16, 64, 256" */
+	int rows;	/* flagged */
+	int by_counter, by_model;
+	double t_counter, t_model; /* the largest |t| of each, over all */
+	const cJSON *model;	   /* a flagged row's model_cycles */
+	double threshold;
+};
+
+static void tally_row(struct leak_tally *l, const cJSON *r, const cJSON *k)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "model_cycles");
+	double msg = 0, t = 0;
+	size_t n = strlen(l->lens);
+
+	hil_rj_num(r, "msg_len", &msg);
+	snprintf(l->lens + n, sizeof(l->lens) - n, "%s%.0f",
+		 l->rows > 0 ? ", " : "", msg);
+	l->rows++;
+	hil_rj_num(k, "threshold", &l->threshold);
+	if (hil_rj_num(k, "t", &t) && fabs(t) > l->t_counter) {
+		l->t_counter = fabs(t);
+	}
+	/* an older report: flagged by its counter alone */
+	l->by_counter |= hil_rj_bool(k, "flagged") == 1;
+	if (strcmp(hil_rj_str(m, "status"), "ok") == 0) {
+		l->model = m;
+		l->by_model |= hil_rj_bool(m, "flagged") == 1;
+		if (hil_rj_num(m, "t", &t) && fabs(t) > l->t_model) {
+			l->t_model = fabs(t);
+		}
+	}
+}
+
+/*
+ * One line per series the timing-leak smoke test flagged: at which lengths,
+ * by which statistic (the target's counter, the cycle model's cycles) with
+ * its largest |t|, and what the other said.
+ */
+static void warn_leaks(const cJSON *report, FILE *w)
+{
+	struct hil_series *s = NULL;
+	size_t n = 0, i;
+
+	if (hil_series_list(report, &s, &n) != HIL_OK) {
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct leak_tally l = {.threshold = 4.5};
+		const char *unit = hil_rj_unit(report);
+		const cJSON *r;
+		char name[160], label[96];
+
+		cJSON_ArrayForEach(r, hil_rj_rows(report))
+		{
+			const cJSON *k =
+				cJSON_GetObjectItemCaseSensitive(r, "leak");
+
+			if (hil_series_has(&s[i], r) &&
+			    strcmp(hil_rj_str(k, "status"), "ok") == 0 &&
+			    hil_rj_leak_flagged(k)) {
+				tally_row(&l, r, k);
+			}
+		}
+		if (l.rows == 0) {
+			continue;
+		}
+		hil_series_name(&s[i], name, sizeof(name));
+		hil_rj_model_label(l.model, label, sizeof(label));
+		fputs("<li><span class=\"bad\">Timing leak?</span> ", w);
+		hil_xml_puts(w, name);
+		fputs(" at ", w);
+		hil_xml_puts(w, l.lens);
+		fputs(" B: flagged by ", w);
+		if (l.by_counter) {
+			hil_xml_puts(w, unit);
+			fprintf(w, ", largest |t| %.1f%s", l.t_counter,
+				l.by_model ? ", and by " : "");
+		}
+		if (l.by_model) {
+			hil_xml_puts(w, label);
+			fprintf(w, ", largest |t| %.1f", l.t_model);
+		}
+		if (l.model != NULL && !(l.by_model && l.by_counter)) {
+			fputs("; ", w);
+			hil_xml_puts(w, l.by_model ? unit : label);
+			fprintf(w, ": largest |t| %.1f, not flagged",
+				l.by_model ? l.t_counter : l.t_model);
+		}
+		fprintf(w,
+			". Fixed against random inputs, Welch's |t| &gt; %.1f; each length's t in summary.md.</li>\n",
+			l.threshold);
+	}
+	free(s);
 }
 
 /* "alg/impl, alg/impl" of implementations whose rows say not constant-time. */
@@ -185,6 +284,7 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 			      : ".</li>\n",
 		      w);
 	}
+	warn_leaks(report, w);
 	warn_not_ct(report, w);
 	warn_unmeasured(report, w);
 	if (hil_rj_bool(tool, "dirty") == 1) {

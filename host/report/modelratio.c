@@ -23,24 +23,6 @@ static int same_profile(const struct hil_config *board,
 	       (board->cycle_model.art != 0) == (model->model.art != 0);
 }
 
-static const struct hil_row *find_row(const struct hil_run *run,
-				      const struct hil_row *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->n_rows; i++) {
-		const struct hil_row *r = &run->rows[i];
-
-		if (r->msg_len == key->msg_len && r->ad_len == key->ad_len &&
-		    strcmp(r->algorithm, key->algorithm) == 0 &&
-		    strcmp(r->implementation, key->implementation) == 0 &&
-		    strcmp(r->operation, key->operation) == 0) {
-			return r;
-		}
-	}
-	return NULL;
-}
-
 /* One cell: the median, "failed", or "-" when the row is not there. */
 static int cell(FILE *out, const struct hil_row *r, int model, double *v)
 {
@@ -66,8 +48,8 @@ static void line(FILE *out, const struct hil_row *key,
 	fprintf(out, "| %s | %s | %s | %u | %u |", key->algorithm,
 		key->implementation, key->operation, (unsigned)key->msg_len,
 		(unsigned)key->ad_len);
-	hb = cell(out, find_row(board, key), 0, &b);
-	hm = cell(out, find_row(model, key), 1, &m);
+	hb = cell(out, hil_run_find_row(board, key), 0, &b);
+	hm = cell(out, hil_run_find_row(model, key), 1, &m);
 	if (hb && hm && m > 0) {
 		fprintf(out, " %.3f |\n", b / m);
 	} else {
@@ -94,7 +76,7 @@ static void table(FILE *out, const struct hil_config *bc,
 		line(out, &model->rows[i], board, model);
 	}
 	for (i = 0; i < board->n_rows; i++) {
-		if (find_row(model, &board->rows[i]) == NULL) {
+		if (hil_run_find_row(model, &board->rows[i]) == NULL) {
 			line(out, &board->rows[i], board, model);
 		}
 	}

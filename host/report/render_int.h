@@ -67,6 +67,24 @@ int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
 
 /* ---- formatting (access.c) */
 
+/* ---- a row's timing-leak test in words (leaktext.c) */
+
+/** "estimated cycles (model profile P)": the label of the model's t. */
+void hil_rj_model_label(const cJSON *model, char *buf, size_t len);
+
+/** 1 when a row's leak object is flagged by any statistic (flagged_by), or,
+ * in a report from before the model's t, by its counter. */
+int hil_rj_leak_flagged(const cJSON *leak);
+
+/**
+ * A flagged row's statistics: the counter's t alone ("t = 5.1") when there
+ * is nothing else, else which one flagged it, with the other's t
+ * ("flagged by estimated cycles (model profile P), t = 16.9; instructions
+ * (emulated): t = 0.0").
+ */
+void hil_rj_leak_why(const cJSON *report, const cJSON *leak, char *buf,
+		     size_t len);
+
 /** A number as short as it can be while reading back to the same double. */
 void hil_fmt_num(char *buf, size_t len, double v);
 

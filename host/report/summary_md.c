@@ -32,63 +32,6 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
-/* "estimated cycles (model profile P)", the label of the model's t. */
-static void md_model_label(const cJSON *model, char *buf, size_t len)
-{
-	const char *profile = hil_rj_str(model, "profile");
-
-	snprintf(buf, len, "estimated cycles (model profile %s)",
-		 profile[0] != '\0' ? profile : "default");
-}
-
-/* Is the row flagged: by any statistic (flagged_by), or, in a report from
- * before the model's t, by its counter? */
-static int md_row_flagged(const cJSON *k)
-{
-	const cJSON *by = cJSON_GetObjectItemCaseSensitive(k, "flagged_by");
-
-	if (!cJSON_IsArray(by)) {
-		return hil_rj_bool(k, "flagged") == 1;
-	}
-	return cJSON_GetArraySize(by) > 0;
-}
-
-/*
- * A flagged row's statistics after its name: the counter's t alone when
- * there is nothing else, else which one flagged it, with the other's t.
- */
-static void md_leak_why(const cJSON *report, const cJSON *k, FILE *out)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "model_cycles");
-	const char *unit = hil_rj_str(k, "unit");
-	double t = 0, mt = 0;
-	int by_model, by_counter;
-	char label[96];
-
-	hil_rj_num(k, "t", &t);
-	if (strcmp(hil_rj_str(m, "status"), "ok") != 0) {
-		fprintf(out, ": t = %.1f\n", t);
-		return;
-	}
-	if (unit[0] == '\0') {
-		unit = hil_rj_unit(report);
-	}
-	hil_rj_num(m, "t", &mt);
-	md_model_label(m, label, sizeof(label));
-	by_model = hil_rj_bool(m, "flagged") == 1;
-	by_counter = hil_rj_bool(k, "flagged") == 1;
-	if (by_model && by_counter) {
-		fprintf(out, ": flagged by %s, t = %.1f, and by %s, t = %.1f\n",
-			unit, t, label, mt);
-	} else if (by_model) {
-		fprintf(out, ": flagged by %s, t = %.1f; %s: t = %.1f\n", label,
-			mt, unit, t);
-	} else {
-		fprintf(out, ": flagged by %s, t = %.1f; %s: t = %.1f\n", unit,
-			t, label, mt);
-	}
-}
-
 /* "  - algorithm/implementation operation" of row r, a list item. */
 static void md_item(FILE *out, const cJSON *r)
 {
@@ -106,6 +49,7 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 	const cJSON *r;
 	const cJSON *model = NULL; /* a row's leak test on model cycles */
 	int tested = 0, flagged = 0;
+	char why[256];
 
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
@@ -121,7 +65,7 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		if (strcmp(hil_rj_str(m, "status"), "ok") == 0) {
 			model = m;
 		}
-		if (!md_row_flagged(k)) {
+		if (!hil_rj_leak_flagged(k)) {
 			continue;
 		}
 		if (!flagged) {
@@ -132,12 +76,13 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		hil_rj_num(r, "msg_len", &msg);
 		md_item(out, r);
 		fprintf(out, ", %.0f B", msg);
-		md_leak_why(report, k, out);
+		hil_rj_leak_why(report, k, why, sizeof(why));
+		fprintf(out, ": %s\n", why);
 	}
 	if (tested > 0 && flagged == 0) {
 		char label[96];
 
-		md_model_label(model, label, sizeof(label));
+		hil_rj_model_label(model, label, sizeof(label));
 		fprintf(out,
 			"- Timing-leak smoke test (dudect, fixed against random inputs): no row flagged (%d tested, |t| <= 4.5)",
 			tested);

@@ -64,7 +64,7 @@ int hil_leak_model_batch(struct hil_cyclemodel_reader *r,
 		return HIL_ERR_ARG;
 	}
 	ret = hil_cyclemodel_read(r, &recs, &n);
-	if (ret == HIL_OK) {
+	if (ret == HIL_OK && samples != NULL) {
 		ret = hil_leak_model_take(recs, n, samples, classes, runs, cls);
 	}
 	free(recs);
@@ -73,14 +73,5 @@ int hil_leak_model_batch(struct hil_cyclemodel_reader *r,
 
 int hil_leak_model_skip(struct hil_cyclemodel_reader *r)
 {
-	struct hil_cyclemodel_rec *recs = NULL;
-	size_t n = 0;
-	int ret;
-
-	if (r == NULL) {
-		return HIL_ERR_ARG;
-	}
-	ret = hil_cyclemodel_read(r, &recs, &n);
-	free(recs);
-	return ret;
+	return hil_leak_model_batch(r, NULL, NULL, 0, NULL);
 }

@@ -27,7 +27,7 @@ int hil_leak_model_take(const struct hil_cyclemodel_rec *recs, size_t n,
 
 /**
  * Read the records appended since the last read and split them as
- * hil_leak_model_take() does.
+ * hil_leak_model_take() does (samples NULL: only read past them).
  * @return HIL_OK; HIL_ERR_PROTO (no match, or a malformed record);
  *         HIL_ERR_IO; HIL_ERR_NOMEM; HIL_ERR_ARG.
  */

@@ -211,3 +211,21 @@ void hil_run_free(struct hil_run *run)
 	run->n_rows = 0;
 	run->cap_rows = 0;
 }
+
+const struct hil_row *hil_run_find_row(const struct hil_run *run,
+				       const struct hil_row *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+
+		if (r->msg_len == key->msg_len && r->ad_len == key->ad_len &&
+		    strcmp(r->algorithm, key->algorithm) == 0 &&
+		    strcmp(r->implementation, key->implementation) == 0 &&
+		    strcmp(r->operation, key->operation) == 0) {
+			return r;
+		}
+	}
+	return NULL;
+}

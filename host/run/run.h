@@ -283,4 +283,11 @@ void hil_run_compute_normalized(struct hil_run *run);
 /** Free the rows and their samples. */
 void hil_run_free(struct hil_run *run);
 
+/**
+ * The row of run with key's algorithm, implementation, operation, message
+ * and associated-data lengths (the same point in another run), or NULL.
+ */
+const struct hil_row *hil_run_find_row(const struct hil_run *run,
+				       const struct hil_row *key);
+
 #endif /* HIL_RUN_H */

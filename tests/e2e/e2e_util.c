@@ -1,8 +1,9 @@
-/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees. */
+/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees, targets brought up through the runner. */
 #define _XOPEN_SOURCE 700
 #include "e2e_util.h"
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -17,6 +18,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "image/build.h"
+#include "image/refcrypto/refcrypto.h"
+#include "session/session.h"
+#include "session/stub.h"
+#include "util/err.h"
 
 uint64_t e2e_ms_now(void)
 {
@@ -228,6 +235,36 @@ cJSON *e2e_load_json(const char *path)
 	return root;
 }
 
+const cJSON *e2e_need(const cJSON *o, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (it == NULL) {
+		fail_msg("report.json: no key \"%s\"", key);
+	}
+	return it;
+}
+
+const char *e2e_need_str(const cJSON *o, const char *key)
+{
+	const cJSON *it = e2e_need(o, key);
+
+	if (!cJSON_IsString(it)) {
+		fail_msg("report.json: \"%s\" is not a string", key);
+	}
+	return it->valuestring;
+}
+
+double e2e_need_num(const cJSON *o, const char *key)
+{
+	const cJSON *it = e2e_need(o, key);
+
+	if (!cJSON_IsNumber(it)) {
+		fail_msg("report.json: \"%s\" is not a number", key);
+	}
+	return it->valuedouble;
+}
+
 cJSON *e2e_load_report(const char *results)
 {
 	char dir[512], path[600];
@@ -390,4 +427,130 @@ char *e2e_report_rows(const char *report)
 	}
 	cJSON_Delete(root);
 	return out;
+}
+
+/* ---- a test program's main() ---- */
+
+int e2e_main_begin(char *src_root, size_t src_len, char *tmp_root,
+		   size_t tmp_len, const char *tmpl)
+{
+	signal(SIGPIPE, SIG_IGN);
+	setenv("HILRUN_LOG", "1", 0);
+	if (src_root != NULL &&
+	    hil_build_find_root(src_root, src_len) != HIL_OK) {
+		fprintf(stderr, "e2e: no source tree: set HILRUN_ROOT\n");
+		return 1;
+	}
+	snprintf(tmp_root, tmp_len, "%s", tmpl);
+	if (mkdtemp(tmp_root) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	return 0;
+}
+
+int e2e_main_end(const char *tmp_root, int failed)
+{
+	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
+		failed++;
+	}
+	e2e_remove_tree(tmp_root);
+	return failed != 0;
+}
+
+/* ---- a target brought up through the runner ---- */
+
+struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
+				 const char *sub,
+				 const struct hil_link_faults *faults,
+				 const char *alg, const char *impl)
+{
+	struct e2e_target *t = calloc(1, sizeof(*t));
+	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
+	size_t n = 0, i;
+	int ret;
+
+	assert_non_null(t);
+	t->cfg = *cfg;
+	snprintf(t->run.dir, sizeof(t->run.dir), "%s/%s", root, sub);
+	e2e_make_dir(t->run.dir);
+	t->run.cfg = &t->cfg;
+	t->opts.results_dir = root;
+	if (faults != NULL) {
+		t->faults = *faults;
+		t->opts.faults = &t->faults;
+	}
+	ret = hil_runner_bring_up(&t->cfg, &t->opts, &t->run, &t->conn);
+	if (ret != HIL_OK) {
+		hil_runner_take_down(&t->conn, &t->run);
+		free(t);
+		fail_msg("bring-up in %s/%s failed: %s", root, sub,
+			 hil_strerror(ret));
+	}
+	ret = hil_target_algs(t->conn.session, algs, HIL_TARGET_MAX_ALGS, &n);
+	t->alg = -1;
+	for (i = 0; ret == HIL_OK && i < n; i++) {
+		if (strcmp(algs[i].name, alg) == 0 &&
+		    strcmp(algs[i].impl, impl) == 0) {
+			t->alg = (int)i;
+		}
+	}
+	if (t->alg < 0) {
+		/* Taken down before failing: no emulator outlives the test. */
+		hil_runner_take_down(&t->conn, &t->run);
+		free(t);
+		fail_msg("%s/%s is not in the image (ALG: %s)", alg, impl,
+			 hil_strerror(ret));
+	}
+	return t;
+}
+
+void e2e_target_down(struct e2e_target *t)
+{
+	if (t == NULL) {
+		return;
+	}
+	hil_runner_take_down(&t->conn, &t->run);
+	hil_run_free(&t->run);
+	free(t);
+}
+
+void e2e_target_wrap_link(struct e2e_target *t,
+			  const struct hil_link_faults *faults,
+			  unsigned timeout_ms, unsigned retries)
+{
+	hil_session_close(t->conn.session);
+	t->conn.session = NULL;
+	assert_int_equal(
+		hil_link_wrap_flaky(&t->conn.link, t->conn.link, faults),
+		HIL_OK);
+	assert_int_equal(hil_session_open(&t->conn.session, t->conn.link,
+					  timeout_ms, retries),
+			 HIL_OK);
+}
+
+void e2e_qemu_open_elf(const char *run_dir, const char *elf,
+		       unsigned timeout_ms, unsigned handshake_ms,
+		       struct hil_flasher **fl, struct hil_link **link,
+		       struct hil_session **s, struct hilp_info *info)
+{
+	struct hil_flasher_params fp;
+
+	memset(&fp, 0, sizeof(fp));
+	fp.run_dir = run_dir;
+	assert_int_equal(hil_flasher_open(fl, "qemu", &fp), HIL_OK);
+	assert_int_equal(hil_flasher_start(*fl, elf), HIL_OK);
+	assert_int_equal(
+		hil_link_open(link, "socket", hil_flasher_link_where(*fl), 0),
+		HIL_OK);
+	assert_int_equal(hil_session_open(s, *link, timeout_ms, 3), HIL_OK);
+	assert_int_equal(hil_session_handshake(*s, handshake_ms, info), HIL_OK);
+}
+
+const struct registry_alg *e2e_ref_alg(const char *name, const char *impl)
+{
+	const struct registry_alg *a = hil_ref_find(name, impl);
+
+	assert_non_null(a);
+	return a;
 }

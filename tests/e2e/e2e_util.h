@@ -1,9 +1,15 @@
-/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees. */
+/* e2e_util: helpers shared by the end-to-end tests: time, QEMU processes, stderr capture, temporary trees, targets brought up through the runner. */
 #ifndef E2E_UTIL_H
 #define E2E_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "config/config.h"
+#include "drivers/flasher/flasher.h"
+#include "drivers/link/link.h"
+#include "run/run.h"
+#include "run/runner.h"
 
 #define E2E_QEMU_PROGRAM "qemu-system-arm"
 
@@ -66,6 +72,15 @@ int e2e_child_named(int parent, const char *comm, int except);
 
 struct cJSON;
 
+/** Member key of o; fails the test (naming report.json) if it is missing. */
+const struct cJSON *e2e_need(const struct cJSON *o, const char *key);
+
+/** The string member key of o; fails the test if missing or not a string. */
+const char *e2e_need_str(const struct cJSON *o, const char *key);
+
+/** The number member key of o; fails the test if missing or not a number. */
+double e2e_need_num(const struct cJSON *o, const char *key);
+
 /** A JSON file parsed (caller frees with cJSON_Delete); fails the test if
  * it cannot be read or parsed. */
 struct cJSON *e2e_load_json(const char *path);
@@ -89,5 +104,77 @@ double e2e_report_num(const char *report, const char *path);
 /** A string at a dotted path of a report.json, copied into out. */
 void e2e_report_str(const char *report, const char *path, char *out,
 		    size_t len);
+
+/* ---- a test program's main() ---- */
+
+/**
+ * The start of an e2e main(): SIGPIPE ignored, HILRUN_LOG=1 (warnings and
+ * errors) unless the caller set it, the source tree found into src_root
+ * (NULL: not wanted), and a fresh folder made from tmpl into tmp_root.
+ * @param tmpl a mkdtemp() template, "/tmp/e2e-name-XXXXXX".
+ * @return 0, or 1 (said on stderr) when the tree or the folder cannot be had.
+ */
+int e2e_main_begin(char *src_root, size_t src_len, char *tmp_root,
+		   size_t tmp_len, const char *tmpl);
+
+/**
+ * The end of an e2e main(): a QEMU still alive under tmp_root is one more
+ * failure; tmp_root is removed.
+ * @return the exit status: 0 when failed is 0 and no QEMU was left, else 1.
+ */
+int e2e_main_end(const char *tmp_root, int failed);
+
+/* ---- a target brought up through the runner ---- */
+
+/* A target built, started, connected and identified, in a run folder of its
+ * own. */
+struct e2e_target {
+	struct hil_config cfg;
+	struct hil_run run;
+	struct hil_runner_opts opts;
+	struct hil_target_conn conn;
+	struct hil_link_faults faults;
+	int alg; /* index of the algorithm asked for in the image */
+};
+
+/**
+ * Bring a target up with a copy of cfg, in the run folder root/sub (made
+ * here), results under root, and find alg/impl in its image.
+ * @param faults link faults injected from the start, or NULL for none.
+ * @return the target (caller releases it with e2e_target_down()); fails the
+ *         test, with nothing left running, if bring-up fails or alg/impl is
+ *         not in the image.
+ */
+struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
+				 const char *sub,
+				 const struct hil_link_faults *faults,
+				 const char *alg, const char *impl);
+
+/** Take the target down (its QEMU included) and free it; NULL is a no-op. */
+void e2e_target_down(struct e2e_target *t);
+
+/**
+ * Close t's session, wrap its link in faults (a silent link, say) and open
+ * a new session on the wrapper; fails the test if either step fails.
+ */
+void e2e_target_wrap_link(struct e2e_target *t,
+			  const struct hil_link_faults *faults,
+			  unsigned timeout_ms, unsigned retries);
+
+/**
+ * Start elf under QEMU by hand (none of the runner's checks), its files in
+ * run_dir, open a socket link and a session (timeout_ms a reply, 3
+ * retries) and shake hands within handshake_ms, filling info; fails the
+ * test if any step fails.
+ * @param fl, link, s receive what was opened, also when a later step fails;
+ *        the caller closes them.
+ */
+void e2e_qemu_open_elf(const char *run_dir, const char *elf,
+		       unsigned timeout_ms, unsigned handshake_ms,
+		       struct hil_flasher **fl, struct hil_link **link,
+		       struct hil_session **s, struct hilp_info *info);
+
+/** The host's reference build of name/impl; fails the test if it has none. */
+const struct registry_alg *e2e_ref_alg(const char *name, const char *impl);
 
 #endif /* E2E_UTIL_H */

@@ -503,23 +503,11 @@ int main(void)
 	};
 	int failed;
 
-	signal(SIGPIPE, SIG_IGN);
-	/* Warnings and errors only, unless the caller asked for more. */
-	setenv("HILRUN_LOG", "1", 0);
-	if (hil_build_find_root(src_root, sizeof(src_root)) != HIL_OK) {
-		fprintf(stderr, "e2e: no source tree: set HILRUN_ROOT\n");
-		return 1;
-	}
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/e2e-leak-XXXXXX");
-	if (mkdtemp(tmp_root) == NULL) {
-		perror("mkdtemp");
+	if (e2e_main_begin(src_root, sizeof(src_root), tmp_root,
+			   sizeof(tmp_root), "/tmp/e2e-leak-XXXXXX") != 0) {
 		return 1;
 	}
 	failed = cmocka_run_group_tests_name("e2e_leak", tests, shared_up,
 					     shared_down);
-	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
-		failed++;
-	}
-	e2e_remove_tree(tmp_root);
-	return failed != 0;
+	return e2e_main_end(tmp_root, failed);
 }

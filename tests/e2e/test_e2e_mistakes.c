@@ -173,39 +173,9 @@ static struct hil_run *held_run(struct held *h, size_t i)
 
 /* ---------------------------------------------------------- report.json */
 
-static const cJSON *need(const cJSON *o, const char *key)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (it == NULL) {
-		fail_msg("report.json: no key \"%s\"", key);
-	}
-	return it;
-}
-
-static const char *need_str(const cJSON *o, const char *key)
-{
-	const cJSON *it = need(o, key);
-
-	if (!cJSON_IsString(it)) {
-		fail_msg("report.json: \"%s\" is not a string", key);
-	}
-	return it->valuestring;
-}
-
-static double need_num(const cJSON *o, const char *key)
-{
-	const cJSON *it = need(o, key);
-
-	if (!cJSON_IsNumber(it)) {
-		fail_msg("report.json: \"%s\" is not a number", key);
-	}
-	return it->valuedouble;
-}
-
 static int need_bool(const cJSON *o, const char *key)
 {
-	const cJSON *it = need(o, key);
+	const cJSON *it = e2e_need(o, key);
 
 	if (!cJSON_IsBool(it)) {
 		fail_msg("report.json: \"%s\" is not a boolean", key);
@@ -237,12 +207,12 @@ static const cJSON *row_of(const cJSON *report, const char *alg,
 {
 	const cJSON *row, *found = NULL;
 
-	cJSON_ArrayForEach(row, need(report, "rows"))
+	cJSON_ArrayForEach(row, e2e_need(report, "rows"))
 	{
-		if (strcmp(need_str(row, "algorithm"), alg) == 0 &&
-		    strcmp(need_str(row, "implementation"), impl) == 0 &&
-		    strcmp(need_str(row, "operation"), op) == 0 &&
-		    need_num(row, "msg_len") == msg_len) {
+		if (strcmp(e2e_need_str(row, "algorithm"), alg) == 0 &&
+		    strcmp(e2e_need_str(row, "implementation"), impl) == 0 &&
+		    strcmp(e2e_need_str(row, "operation"), op) == 0 &&
+		    e2e_need_num(row, "msg_len") == msg_len) {
 			if (found != NULL) {
 				fail_msg("two rows for %s/%s %s %.0f", alg,
 					 impl, op, msg_len);
@@ -263,10 +233,10 @@ static int rows_of(const cJSON *report, const char *alg, const char *impl)
 	const cJSON *row;
 	int n = 0;
 
-	cJSON_ArrayForEach(row, need(report, "rows"))
+	cJSON_ArrayForEach(row, e2e_need(report, "rows"))
 	{
-		if (strcmp(need_str(row, "algorithm"), alg) == 0 &&
-		    strcmp(need_str(row, "implementation"), impl) == 0) {
+		if (strcmp(e2e_need_str(row, "algorithm"), alg) == 0 &&
+		    strcmp(e2e_need_str(row, "implementation"), impl) == 0) {
 			n++;
 		}
 	}
@@ -276,15 +246,16 @@ static int rows_of(const cJSON *report, const char *alg, const char *impl)
 /* A row that was measured, verified, and whose digest matched. */
 static void assert_row_ok(const cJSON *row)
 {
-	if (strcmp(need_str(row, "status"), "ok") != 0 ||
+	if (strcmp(e2e_need_str(row, "status"), "ok") != 0 ||
 	    !need_bool(row, "verified") ||
-	    !need_bool(need(row, "digest"), "match")) {
+	    !need_bool(e2e_need(row, "digest"), "match")) {
 		fail_msg("%s/%s %s %.0f bytes is not ok: %s",
-			 need_str(row, "algorithm"),
-			 need_str(row, "implementation"),
-			 need_str(row, "operation"), need_num(row, "msg_len"),
+			 e2e_need_str(row, "algorithm"),
+			 e2e_need_str(row, "implementation"),
+			 e2e_need_str(row, "operation"),
+			 e2e_need_num(row, "msg_len"),
 			 cJSON_GetObjectItemCaseSensitive(row, "error") != NULL
-				 ? need_str(row, "error")
+				 ? e2e_need_str(row, "error")
 				 : "(no error)");
 	}
 }
@@ -292,9 +263,9 @@ static void assert_row_ok(const cJSON *row)
 /* The row's samples agree with its statistics: runs of them, min..max. */
 static void assert_samples(const cJSON *row, unsigned runs)
 {
-	const cJSON *samples = need(row, "samples");
+	const cJSON *samples = e2e_need(row, "samples");
 	const cJSON *s;
-	double min = need_num(row, "min"), max = need_num(row, "max");
+	double min = e2e_need_num(row, "min"), max = e2e_need_num(row, "max");
 
 	assert_int_equal(cJSON_GetArraySize(samples), runs);
 	cJSON_ArrayForEach(s, samples)
@@ -307,14 +278,14 @@ static void assert_samples(const cJSON *row, unsigned runs)
 /* QEMU is deterministic: every sample of a quiet implementation is equal. */
 static void assert_no_spread(const cJSON *row)
 {
-	double median = need_num(row, "median");
-	const cJSON *ci = need(row, "ci95");
+	double median = e2e_need_num(row, "median");
+	const cJSON *ci = e2e_need(row, "ci95");
 
-	assert_true(need_num(row, "stddev") == 0);
-	assert_true(need_num(row, "mad") == 0);
-	assert_true(need_num(row, "outliers") == 0);
-	assert_true(need_num(row, "min") == median);
-	assert_true(need_num(row, "max") == median);
+	assert_true(e2e_need_num(row, "stddev") == 0);
+	assert_true(e2e_need_num(row, "mad") == 0);
+	assert_true(e2e_need_num(row, "outliers") == 0);
+	assert_true(e2e_need_num(row, "min") == median);
+	assert_true(e2e_need_num(row, "max") == median);
 	assert_int_equal(cJSON_GetArraySize(ci), 2);
 	assert_true(cJSON_GetArrayItem(ci, 0)->valuedouble == median);
 	assert_true(cJSON_GetArrayItem(ci, 1)->valuedouble == median);
@@ -367,9 +338,9 @@ static void test_lazy_implementation_fails_the_digest_check(void **state)
 
 	report = load_report(h, 0, run);
 	/* Everything was measured; two of the rows are not to be trusted. */
-	assert_string_equal(need_str(need(report, "run"), "status"),
+	assert_string_equal(e2e_need_str(e2e_need(report, "run"), "status"),
 			    "complete");
-	assert_int_equal(cJSON_GetArraySize(need(report, "rows")), 4);
+	assert_int_equal(cJSON_GetArraySize(e2e_need(report, "rows")), 4);
 	assert_int_equal(rows_of(report, AEAD, "lazy"), 2);
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		const cJSON *d;
@@ -384,26 +355,26 @@ static void test_lazy_implementation_fails_the_digest_check(void **state)
 		/* It passed verification (so it was measured at all)... */
 		assert_true(need_bool(lazy_row, "verified"));
 		/* ...and every row of it failed on the digest. */
-		assert_string_equal(need_str(lazy_row, "status"), "failed");
-		d = need(lazy_row, "digest");
+		assert_string_equal(e2e_need_str(lazy_row, "status"), "failed");
+		d = e2e_need(lazy_row, "digest");
 		assert_false(need_bool(d, "match"));
-		assert_true(e2e_is_hex(need_str(d, "expected"), 8));
-		assert_true(e2e_is_hex(need_str(d, "measured"), 8));
-		assert_string_not_equal(need_str(d, "expected"),
-					need_str(d, "measured"));
-		e2e_assert_contains(need_str(lazy_row, "error"),
-				    need_str(d, "expected"));
-		e2e_assert_contains(need_str(lazy_row, "error"),
-				    need_str(d, "measured"));
+		assert_true(e2e_is_hex(e2e_need_str(d, "expected"), 8));
+		assert_true(e2e_is_hex(e2e_need_str(d, "measured"), 8));
+		assert_string_not_equal(e2e_need_str(d, "expected"),
+					e2e_need_str(d, "measured"));
+		e2e_assert_contains(e2e_need_str(lazy_row, "error"),
+				    e2e_need_str(d, "expected"));
+		e2e_assert_contains(e2e_need_str(lazy_row, "error"),
+				    e2e_need_str(d, "measured"));
 		/* The figure it would have had reported: free encryption,
 		 * whatever the length. Its samples stay in the report. */
 		assert_samples(lazy_row, p.runs);
-		assert_true(need_num(lazy_row, "median") * 10 <
-			    need_num(ref_row, "median"));
+		assert_true(e2e_need_num(lazy_row, "median") * 10 <
+			    e2e_need_num(ref_row, "median"));
 		/* The host computed what the reference measured. */
 		assert_string_equal(
-			need_str(need(ref_row, "digest"), "expected"),
-			need_str(d, "expected"));
+			e2e_need_str(e2e_need(ref_row, "digest"), "expected"),
+			e2e_need_str(d, "expected"));
 	}
 	/* The run's own model says the same. */
 	for (i = 0; i < run->n_rows; i++) {
@@ -462,10 +433,12 @@ static void test_lazy_implementation_makes_hilrun_exit_1(void **state)
 	snprintf(latest->dir, sizeof(latest->dir), "%s/latest", results);
 	report = load_report(h, 0, latest);
 	assert_string_equal(
-		need_str(row_of(report, AEAD, "lazy", "encrypt", 16), "status"),
+		e2e_need_str(row_of(report, AEAD, "lazy", "encrypt", 16),
+			     "status"),
 		"failed");
 	assert_string_equal(
-		need_str(row_of(report, AEAD, "lazy", "encrypt", 64), "status"),
+		e2e_need_str(row_of(report, AEAD, "lazy", "encrypt", 64),
+			     "status"),
 		"failed");
 }
 
@@ -502,7 +475,6 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	struct stale *st = calloc(1, sizeof(*st));
 	struct hil_run *run_o2 = held_run(h, 0);
 	struct hil_run *run_os = held_run(h, 1);
-	struct hil_flasher_params fp;
 	struct cfg_params p;
 	struct e2e_capture cap;
 	const cJSON *b_o2, *b_os;
@@ -521,16 +493,17 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	/* Monday: a -O2 run. Tuesday: the flags change, a -Os run. */
 	assert_int_equal(run_config(&st->o2, results, run_o2), HIL_OK);
 	assert_int_equal(run_config(&st->os, results, run_os), HIL_OK);
-	b_o2 = need(load_report(h, 0, run_o2), "build");
-	b_os = need(load_report(h, 1, run_os), "build");
-	assert_true(e2e_is_hex(need_str(b_o2, "build_id"), 40));
-	assert_true(e2e_is_hex(need_str(b_os, "build_id"), 40));
+	b_o2 = e2e_need(load_report(h, 0, run_o2), "build");
+	b_os = e2e_need(load_report(h, 1, run_os), "build");
+	assert_true(e2e_is_hex(e2e_need_str(b_o2, "build_id"), 40));
+	assert_true(e2e_is_hex(e2e_need_str(b_os, "build_id"), 40));
 	/* Rebuilt from other flags: another image, another identity. */
-	assert_string_not_equal(need_str(b_o2, "build_id"),
-				need_str(b_os, "build_id"));
-	assert_string_not_equal(need_str(b_o2, "elf_sha256"),
-				need_str(b_os, "elf_sha256"));
-	assert_string_not_equal(need_str(b_o2, "elf"), need_str(b_os, "elf"));
+	assert_string_not_equal(e2e_need_str(b_o2, "build_id"),
+				e2e_need_str(b_os, "build_id"));
+	assert_string_not_equal(e2e_need_str(b_o2, "elf_sha256"),
+				e2e_need_str(b_os, "elf_sha256"));
+	assert_string_not_equal(e2e_need_str(b_o2, "elf"),
+				e2e_need_str(b_os, "elf"));
 
 	/* Wednesday: the configuration says -O2 again. Building it gives
 	 * back Monday's image, untouched by Tuesday's build. */
@@ -541,28 +514,22 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 	assert_int_equal(
 		hil_build_firmware(&st->os, src_root, log, NULL, &st->fw_os),
 		HIL_OK);
-	assert_string_equal(st->fw_o2.elf, need_str(b_o2, "elf"));
-	assert_string_equal(st->fw_os.elf, need_str(b_os, "elf"));
+	assert_string_equal(st->fw_o2.elf, e2e_need_str(b_o2, "elf"));
+	assert_string_equal(st->fw_os.elf, e2e_need_str(b_os, "elf"));
 	assert_int_equal(hil_elf_info(st->fw_o2.elf, &st->ei_o2), HIL_OK);
 	assert_int_equal(hil_elf_info(st->fw_os.elf, &st->ei_os), HIL_OK);
-	assert_string_equal(st->ei_o2.build_id_hex, need_str(b_o2, "build_id"));
-	assert_string_equal(st->ei_os.build_id_hex, need_str(b_os, "build_id"));
-	assert_string_equal(st->ei_o2.sha256_hex, need_str(b_o2, "elf_sha256"));
+	assert_string_equal(st->ei_o2.build_id_hex,
+			    e2e_need_str(b_o2, "build_id"));
+	assert_string_equal(st->ei_os.build_id_hex,
+			    e2e_need_str(b_os, "build_id"));
+	assert_string_equal(st->ei_o2.sha256_hex,
+			    e2e_need_str(b_o2, "elf_sha256"));
 
 	/* ...but the board still runs Tuesday's -Os image. */
 	snprintf(dir, sizeof(dir), "%s/board", results);
 	e2e_make_dir(dir);
-	memset(&fp, 0, sizeof(fp));
-	fp.run_dir = dir;
-	assert_int_equal(hil_flasher_open(&h->fl, "qemu", &fp), HIL_OK);
-	assert_int_equal(hil_flasher_start(h->fl, st->fw_os.elf), HIL_OK);
-	assert_int_equal(hil_link_open(&h->link, "socket",
-				       hil_flasher_link_where(h->fl), 0),
-			 HIL_OK);
-	assert_int_equal(hil_session_open(&h->s, h->link, 2000, 3), HIL_OK);
-	assert_int_equal(
-		hil_session_handshake(h->s, HANDSHAKE_MS, &st->board.info),
-		HIL_OK);
+	e2e_qemu_open_elf(dir, st->fw_os.elf, 2000, HANDSHAKE_MS, &h->fl,
+			  &h->link, &h->s, &st->board.info);
 
 	/* hilrun knows what it built: -O2. The stub says otherwise. */
 	st->board.fw = st->fw_o2;
@@ -615,26 +582,26 @@ static void test_key_setup_appears_only_in_its_own_row(void **state)
 	report = load_report(h, 0, run);
 
 	/* Per implementation: encrypt at 16 and 64 bytes, and key setup. */
-	assert_int_equal(cJSON_GetArraySize(need(report, "rows")), 6);
+	assert_int_equal(cJSON_GetArraySize(e2e_need(report, "rows")), 6);
 	assert_int_equal(rows_of(report, BLOCK, "slow"), 3);
 	ks_slow = row_of(report, BLOCK, "slow", "keysetup", 0);
 	ks_ref = row_of(report, BLOCK, "ref", "keysetup", 0);
 	assert_row_ok(ks_slow);
 	assert_row_ok(ks_ref);
 	assert_samples(ks_slow, p.runs);
-	assert_true(cJSON_IsNull(need(ks_slow, "per_byte")));
+	assert_true(cJSON_IsNull(e2e_need(ks_slow, "per_byte")));
 
 	/* The padding is all in the keysetup row... */
-	assert_true(need_num(ks_slow, "median") > 20000);
-	assert_true(need_num(ks_ref, "median") < 1000);
+	assert_true(e2e_need_num(ks_slow, "median") > 20000);
+	assert_true(e2e_need_num(ks_ref, "median") < 1000);
 
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		const cJSON *enc_slow =
 			row_of(report, BLOCK, "slow", "encrypt", lens[i]);
 		const cJSON *enc_ref =
 			row_of(report, BLOCK, "ref", "encrypt", lens[i]);
-		double slow = need_num(enc_slow, "median");
-		double ref = need_num(enc_ref, "median");
+		double slow = e2e_need_num(enc_slow, "median");
+		double ref = e2e_need_num(enc_ref, "median");
 
 		assert_row_ok(enc_slow);
 		assert_row_ok(enc_ref);
@@ -649,7 +616,7 @@ static void test_key_setup_appears_only_in_its_own_row(void **state)
 		if (lens[i] == 16) {
 			assert_true(slow < 1000);
 		}
-		assert_true(slow < need_num(ks_slow, "median") / 10);
+		assert_true(slow < e2e_need_num(ks_slow, "median") / 10);
 	}
 }
 
@@ -689,7 +656,7 @@ static void test_noisy_implementation_shows_spread_and_outliers(void **state)
 	/* Noise is not an error: the outputs are right. */
 	assert_int_equal(run_config(cfg, results, run), HIL_OK);
 	report = load_report(h, 0, run);
-	assert_int_equal(cJSON_GetArraySize(need(report, "rows")), 8);
+	assert_int_equal(cJSON_GetArraySize(e2e_need(report, "rows")), 8);
 
 	for (o = 0; o < 2; o++) {
 		for (i = 0; i < 2; i++) {
@@ -697,11 +664,11 @@ static void test_noisy_implementation_shows_spread_and_outliers(void **state)
 				row_of(report, AEAD, "noisy", ops[o], lens[i]);
 			const cJSON *ref =
 				row_of(report, AEAD, "ref", ops[o], lens[i]);
-			double median = need_num(noisy, "median");
-			double min = need_num(noisy, "min");
-			double max = need_num(noisy, "max");
-			double outliers = need_num(noisy, "outliers");
-			const cJSON *ci = need(noisy, "ci95");
+			double median = e2e_need_num(noisy, "median");
+			double min = e2e_need_num(noisy, "min");
+			double max = e2e_need_num(noisy, "max");
+			double outliers = e2e_need_num(noisy, "outliers");
+			const cJSON *ci = e2e_need(noisy, "ci95");
 			const cJSON *s;
 			int k = 0, slow = 0, first = -1, last = -1;
 
@@ -714,9 +681,9 @@ static void test_noisy_implementation_shows_spread_and_outliers(void **state)
 			assert_row_ok(noisy);
 			assert_samples(noisy, runs);
 			/* The spread is there for everyone to see. */
-			assert_true(need_num(noisy, "stddev") > 0);
+			assert_true(e2e_need_num(noisy, "stddev") > 0);
 			assert_true(max - min > 2500);
-			assert_true(need_num(noisy, "mean") > median);
+			assert_true(e2e_need_num(noisy, "mean") > median);
 			/* One run in 7 is slow: 7 or 8 of 50, all flagged. */
 			if (outliers < runs / every ||
 			    outliers > runs / every + 1) {
@@ -727,18 +694,18 @@ static void test_noisy_implementation_shows_spread_and_outliers(void **state)
 			 * minimum, the median, the whole 95% interval of the
 			 * median, and (all equal) MAD is 0. */
 			assert_true(min == median);
-			assert_true(need_num(noisy, "mad") == 0);
+			assert_true(e2e_need_num(noisy, "mad") == 0);
 			assert_true(cJSON_GetArrayItem(ci, 0)->valuedouble ==
 				    median);
 			assert_true(cJSON_GetArrayItem(ci, 1)->valuedouble ==
 				    median);
 			/* A quiet call is the reference plus the counter. */
-			assert_true(median >= need_num(ref, "median"));
-			assert_true(median <= need_num(ref, "median") + 64);
+			assert_true(median >= e2e_need_num(ref, "median"));
+			assert_true(median <= e2e_need_num(ref, "median") + 64);
 
 			/* The raw samples show the period: the slow ones are
 			 * exactly 7 apart, and they are the outliers. */
-			cJSON_ArrayForEach(s, need(noisy, "samples"))
+			cJSON_ArrayForEach(s, e2e_need(noisy, "samples"))
 			{
 				if (s->valuedouble != median) {
 					assert_true(s->valuedouble >
@@ -790,41 +757,45 @@ static void test_one_flag_changes_cflags_and_build_id(void **state)
 		make_config(&cfg[i], &p);
 		assert_int_equal(run_config(&cfg[i], results, run), HIL_OK);
 		report = load_report(h, i, run);
-		build[i] = need(report, "build");
-		assert_string_equal(need_str(need(report, "run"), "status"),
-				    "complete");
+		build[i] = e2e_need(report, "build");
+		assert_string_equal(
+			e2e_need_str(e2e_need(report, "run"), "status"),
+			"complete");
 		/* Both measured, verified, digests matched. */
-		assert_int_equal(cJSON_GetArraySize(need(report, "rows")), 3);
-		cJSON_ArrayForEach(row, need(report, "rows"))
+		assert_int_equal(cJSON_GetArraySize(e2e_need(report, "rows")),
+				 3);
+		cJSON_ArrayForEach(row, e2e_need(report, "rows"))
 		{
 			assert_row_ok(row);
 		}
 	}
 
 	/* The flags as configured... */
-	flags = need(build[0], "cflags");
+	flags = e2e_need(build[0], "cflags");
 	assert_int_equal(cJSON_GetArraySize(flags), 1);
 	assert_string_equal(cJSON_GetArrayItem(flags, 0)->valuestring, "-O2");
-	flags = need(build[1], "cflags");
+	flags = e2e_need(build[1], "cflags");
 	assert_int_equal(cJSON_GetArraySize(flags), 2);
 	assert_string_equal(cJSON_GetArrayItem(flags, 0)->valuestring, "-O2");
 	assert_string_equal(cJSON_GetArrayItem(flags, 1)->valuestring,
 			    "-funroll-loops");
 	/* ...as the compiler got them... */
-	assert_null(strstr(need_str(build[0], "all_flags"), "-funroll-loops"));
+	assert_null(
+		strstr(e2e_need_str(build[0], "all_flags"), "-funroll-loops"));
 	assert_non_null(
-		strstr(need_str(build[1], "all_flags"), "-funroll-loops"));
+		strstr(e2e_need_str(build[1], "all_flags"), "-funroll-loops"));
 	/* ...and two images that cannot be mistaken for each other. */
 	for (i = 0; i < 2; i++) {
-		assert_true(e2e_is_hex(need_str(build[i], "build_id"), 40));
-		assert_true(e2e_is_hex(need_str(build[i], "elf_sha256"), 64));
+		assert_true(e2e_is_hex(e2e_need_str(build[i], "build_id"), 40));
+		assert_true(
+			e2e_is_hex(e2e_need_str(build[i], "elf_sha256"), 64));
 	}
-	assert_string_not_equal(need_str(build[0], "build_id"),
-				need_str(build[1], "build_id"));
-	assert_string_not_equal(need_str(build[0], "elf_sha256"),
-				need_str(build[1], "elf_sha256"));
-	assert_string_not_equal(need_str(build[0], "directory"),
-				need_str(build[1], "directory"));
+	assert_string_not_equal(e2e_need_str(build[0], "build_id"),
+				e2e_need_str(build[1], "build_id"));
+	assert_string_not_equal(e2e_need_str(build[0], "elf_sha256"),
+				e2e_need_str(build[1], "elf_sha256"));
+	assert_string_not_equal(e2e_need_str(build[0], "directory"),
+				e2e_need_str(build[1], "directory"));
 }
 
 /* ---------------------------------------------------------------- main */
@@ -853,24 +824,12 @@ int main(void)
 	};
 	int failed;
 
-	signal(SIGPIPE, SIG_IGN);
-	/* Warnings and errors only, unless the caller asked for more. */
-	setenv("HILRUN_LOG", "1", 0);
-	if (hil_build_find_root(src_root, sizeof(src_root)) != HIL_OK) {
-		fprintf(stderr, "e2e: no source tree: set HILRUN_ROOT\n");
-		return 1;
-	}
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/e2e-mistakes-XXXXXX");
-	if (mkdtemp(tmp_root) == NULL) {
-		perror("mkdtemp");
+	if (e2e_main_begin(src_root, sizeof(src_root), tmp_root,
+			   sizeof(tmp_root), "/tmp/e2e-mistakes-XXXXXX") != 0) {
 		return 1;
 	}
 
 	failed = cmocka_run_group_tests_name("e2e_mistakes", tests, NULL, NULL);
 
-	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
-		failed++;
-	}
-	e2e_remove_tree(tmp_root);
-	return failed != 0;
+	return e2e_main_end(tmp_root, failed);
 }

@@ -110,135 +110,45 @@ static void make_config(struct hil_config *cfg, const struct cfg_params *p)
 	}
 }
 
-/* A target brought up through the runner, with its own run folder. */
-struct target {
+/* Bring a target up in tmp_root/sub, running ALG_NAME/ALG_IMPL; faults may
+ * be NULL. */
+static struct e2e_target *target_up(const char *sub, const struct cfg_params *p,
+				    const struct hil_link_faults *faults)
+{
 	struct hil_config cfg;
-	struct hil_run run;
-	struct hil_runner_opts opts;
-	struct hil_target_conn conn;
-	struct hil_link_faults faults;
-	int alg; /* index of ALG_NAME/ALG_IMPL in the image */
-};
 
-/* Bring a target up in tmp_root/sub; faults may be NULL. */
-static struct target *target_up(const char *sub, const struct cfg_params *p,
-				const struct hil_link_faults *faults)
-{
-	struct target *t = calloc(1, sizeof(*t));
-	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
-	size_t n = 0, i;
-	int ret;
-
-	assert_non_null(t);
-	make_config(&t->cfg, p);
-	snprintf(t->run.dir, sizeof(t->run.dir), "%s/%s", tmp_root, sub);
-	e2e_make_dir(t->run.dir);
-	t->run.cfg = &t->cfg;
-	t->opts.results_dir = tmp_root;
-	if (faults != NULL) {
-		t->faults = *faults;
-		t->opts.faults = &t->faults;
-	}
-	ret = hil_runner_bring_up(&t->cfg, &t->opts, &t->run, &t->conn);
-	if (ret != HIL_OK) {
-		hil_runner_take_down(&t->conn, &t->run);
-		free(t);
-		fail_msg("bring-up in %s/%s failed: %s", tmp_root, sub,
-			 hil_strerror(ret));
-	}
-	ret = hil_target_algs(t->conn.session, algs, HIL_TARGET_MAX_ALGS, &n);
-	t->alg = -1;
-	for (i = 0; ret == HIL_OK && i < n; i++) {
-		if (strcmp(algs[i].name, ALG_NAME) == 0 &&
-		    strcmp(algs[i].impl, ALG_IMPL) == 0) {
-			t->alg = (int)i;
-		}
-	}
-	if (t->alg < 0) {
-		hil_runner_take_down(&t->conn, &t->run);
-		free(t);
-		fail_msg("%s/%s is not in the image (ALG: %s)", ALG_NAME,
-			 ALG_IMPL, hil_strerror(ret));
-	}
-	return t;
-}
-
-static void target_down(struct target *t)
-{
-	if (t == NULL) {
-		return;
-	}
-	hil_runner_take_down(&t->conn, &t->run);
-	hil_run_free(&t->run);
-	free(t);
-}
-
-static const struct registry_alg *ref_alg(void)
-{
-	const struct registry_alg *a = hil_ref_find(ALG_NAME, ALG_IMPL);
-
-	assert_non_null(a);
-	return a;
+	make_config(&cfg, p);
+	return e2e_target_up(&cfg, tmp_root, sub, faults, ALG_NAME, ALG_IMPL);
 }
 
 /* ------------------------------------------------ group 1: whole runs */
 
-static const cJSON *need(const cJSON *o, const char *key)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (it == NULL) {
-		fail_msg("report.json: no key \"%s\"", key);
-	}
-	return it;
-}
-
-static const char *need_str(const cJSON *o, const char *key)
-{
-	const cJSON *it = need(o, key);
-
-	if (!cJSON_IsString(it)) {
-		fail_msg("report.json: \"%s\" is not a string", key);
-	}
-	return it->valuestring;
-}
-
-static double need_num(const cJSON *o, const char *key)
-{
-	const cJSON *it = need(o, key);
-
-	if (!cJSON_IsNumber(it)) {
-		fail_msg("report.json: \"%s\" is not a number", key);
-	}
-	return it->valuedouble;
-}
-
 static void need_true(const cJSON *o, const char *key)
 {
-	if (!cJSON_IsTrue(need(o, key))) {
+	if (!cJSON_IsTrue(e2e_need(o, key))) {
 		fail_msg("report.json: \"%s\" is not true", key);
 	}
 }
 
 static void check_row(const cJSON *row, const char *unit)
 {
-	const char *op = need_str(row, "operation");
-	double len = need_num(row, "msg_len");
-	double runs = need_num(row, "runs");
-	const cJSON *samples = need(row, "samples");
-	const cJSON *per_byte = need(row, "per_byte");
+	const char *op = e2e_need_str(row, "operation");
+	double len = e2e_need_num(row, "msg_len");
+	double runs = e2e_need_num(row, "runs");
+	const cJSON *samples = e2e_need(row, "samples");
+	const cJSON *per_byte = e2e_need(row, "per_byte");
 	const cJSON *s;
-	double median = need_num(row, "median");
+	double median = e2e_need_num(row, "median");
 
-	assert_string_equal(need_str(row, "algorithm"), ALG_NAME);
-	assert_string_equal(need_str(row, "implementation"), ALG_IMPL);
+	assert_string_equal(e2e_need_str(row, "algorithm"), ALG_NAME);
+	assert_string_equal(e2e_need_str(row, "implementation"), ALG_IMPL);
 	assert_true(strcmp(op, "encrypt") == 0 || strcmp(op, "decrypt") == 0);
 	assert_true(len == 0 || len == 16 || len == 64);
-	assert_true(need_num(row, "ad_len") == 0);
-	assert_string_equal(need_str(row, "unit"), unit);
-	assert_null(strstr(need_str(row, "unit"), "cycles"));
+	assert_true(e2e_need_num(row, "ad_len") == 0);
+	assert_string_equal(e2e_need_str(row, "unit"), unit);
+	assert_null(strstr(e2e_need_str(row, "unit"), "cycles"));
 	assert_true(runs == 30);
-	assert_true(need_num(row, "warmup") == 3);
+	assert_true(e2e_need_num(row, "warmup") == 3);
 	assert_true(cJSON_IsArray(samples));
 	assert_int_equal(cJSON_GetArraySize(samples), 30);
 	cJSON_ArrayForEach(s, samples)
@@ -246,20 +156,20 @@ static void check_row(const cJSON *row, const char *unit)
 		assert_true(cJSON_IsNumber(s));
 		assert_true(s->valuedouble > 0);
 	}
-	need_num(row, "mean");
-	need_num(row, "stddev");
-	assert_true(need_num(row, "min") <= median);
-	assert_true(median <= need_num(row, "max"));
+	e2e_need_num(row, "mean");
+	e2e_need_num(row, "stddev");
+	assert_true(e2e_need_num(row, "min") <= median);
+	assert_true(median <= e2e_need_num(row, "max"));
 	if (len == 0) {
 		assert_true(cJSON_IsNull(per_byte));
 	} else {
 		assert_true(cJSON_IsNumber(per_byte));
 		assert_true(fabs(per_byte->valuedouble - median / len) < 1e-9);
 	}
-	need_num(row, "overhead_subtracted");
-	assert_true(need_num(row, "stack_bytes") > 0);
+	e2e_need_num(row, "overhead_subtracted");
+	assert_true(e2e_need_num(row, "stack_bytes") > 0);
 	need_true(row, "verified");
-	need_true(need(row, "digest"), "match");
+	need_true(e2e_need(row, "digest"), "match");
 }
 
 static void test_run_writes_report_with_required_keys(void **state)
@@ -294,24 +204,24 @@ static void test_run_writes_report_with_required_keys(void **state)
 	free(text);
 	assert_non_null(root);
 
-	need_num(root, "schema_version");
-	o = need(root, "build");
-	s = need_str(o, "compiler");
+	e2e_need_num(root, "schema_version");
+	o = e2e_need(root, "build");
+	s = e2e_need_str(o, "compiler");
 	assert_true(s[0] != '\0');
 	assert_true(strstr(s, "arm-none-eabi") != NULL ||
 		    strstr(s, "GCC") != NULL);
-	assert_true(cJSON_IsArray(need(o, "cflags")));
-	assert_true(e2e_is_hex(need_str(o, "elf_sha256"), 64));
-	assert_true(e2e_is_hex(need_str(o, "build_id"), 40));
-	assert_string_equal(need_str(o, "build_id"), run.build_id);
+	assert_true(cJSON_IsArray(e2e_need(o, "cflags")));
+	assert_true(e2e_is_hex(e2e_need_str(o, "elf_sha256"), 64));
+	assert_true(e2e_is_hex(e2e_need_str(o, "build_id"), 40));
+	assert_string_equal(e2e_need_str(o, "build_id"), run.build_id);
 
-	o = need(root, "board");
-	assert_string_equal(need_str(o, "name"), "qemu-netduino");
-	assert_true(cJSON_IsNull(need(o, "clock_hz")));
-	assert_string_equal(need_str(o, "counter_unit"),
+	o = e2e_need(root, "board");
+	assert_string_equal(e2e_need_str(o, "name"), "qemu-netduino");
+	assert_true(cJSON_IsNull(e2e_need(o, "clock_hz")));
+	assert_string_equal(e2e_need_str(o, "counter_unit"),
 			    "instructions (emulated)");
 
-	rows = need(root, "rows");
+	rows = e2e_need(root, "rows");
 	assert_true(cJSON_IsArray(rows));
 	assert_int_equal(cJSON_GetArraySize(rows), 6);
 	cJSON_ArrayForEach(row, rows)
@@ -319,10 +229,10 @@ static void test_run_writes_report_with_required_keys(void **state)
 		int op, l;
 
 		check_row(row, "instructions (emulated)");
-		op = strcmp(need_str(row, "operation"), "decrypt") == 0;
-		l = need_num(row, "msg_len") == 0    ? 0
-		    : need_num(row, "msg_len") == 16 ? 1
-						     : 2;
+		op = strcmp(e2e_need_str(row, "operation"), "decrypt") == 0;
+		l = e2e_need_num(row, "msg_len") == 0	 ? 0
+		    : e2e_need_num(row, "msg_len") == 16 ? 1
+							 : 2;
 		seen[op][l]++;
 	}
 	for (i = 0; i < 2; i++) {
@@ -413,7 +323,7 @@ static void test_two_runs_give_identical_medians(void **state)
 
 /* --------------------------------- group 2: one target shared by tests */
 
-static struct target *shared;
+static struct e2e_target *shared;
 
 static int shared_up(void **state)
 {
@@ -427,7 +337,7 @@ static int shared_up(void **state)
 static int shared_down(void **state)
 {
 	(void)state;
-	target_down(shared);
+	e2e_target_down(shared);
 	shared = NULL;
 	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
 }
@@ -472,9 +382,10 @@ static const struct kat_field *kat_need(const struct kat_record *r,
 }
 
 /* EXEC of op on in with the record's key, nonce and AD. */
-static void kat_exec(struct target *t, uint8_t op, const struct kat_record *r,
-		     const uint8_t *in, size_t in_len, uint8_t *out, size_t cap,
-		     size_t *out_len, int *rejected)
+static void kat_exec(struct e2e_target *t, uint8_t op,
+		     const struct kat_record *r, const uint8_t *in,
+		     size_t in_len, uint8_t *out, size_t cap, size_t *out_len,
+		     int *rejected)
 {
 	const struct kat_field *key = kat_need(r, "Key");
 	const struct kat_field *nonce = kat_need(r, "Nonce");
@@ -493,7 +404,7 @@ static void kat_exec(struct target *t, uint8_t op, const struct kat_record *r,
 
 static void test_kat_sample_matches_on_target(void **state)
 {
-	struct target *t = *state;
+	struct e2e_target *t = *state;
 	struct kat_file *kf = calloc(1, sizeof(*kf));
 	struct kat_record *r = calloc(1, sizeof(*r));
 	const char *src = getenv("HIL_SRC_DIR");
@@ -559,7 +470,7 @@ static void test_kat_sample_matches_on_target(void **state)
 }
 
 /* One command straight through the session; returns the target's status. */
-static uint8_t call_status(struct target *t, uint8_t cmd, uint8_t scmd,
+static uint8_t call_status(struct e2e_target *t, uint8_t cmd, uint8_t scmd,
 			   const uint8_t *payload, size_t plen)
 {
 	uint8_t reply[HILP_MAX_DATA];
@@ -573,7 +484,8 @@ static uint8_t call_status(struct target *t, uint8_t cmd, uint8_t scmd,
 	return st;
 }
 
-static uint8_t bench_status(struct target *t, const struct hilp_bench_req *r)
+static uint8_t bench_status(struct e2e_target *t,
+			    const struct hilp_bench_req *r)
 {
 	uint8_t data[HILP_MAX_DATA];
 	size_t n = hilp_bench_req_encode(0, r, data);
@@ -582,7 +494,7 @@ static uint8_t bench_status(struct target *t, const struct hilp_bench_req *r)
 	return call_status(t, HILP_CMD_BENCH, HILP_OP_ENCRYPT, data + 1, n - 1);
 }
 
-static uint8_t exec_status(struct target *t, uint8_t op,
+static uint8_t exec_status(struct e2e_target *t, uint8_t op,
 			   const struct hilp_exec_req *r)
 {
 	uint8_t data[HILP_MAX_DATA];
@@ -591,7 +503,7 @@ static uint8_t exec_status(struct target *t, uint8_t op,
 	return call_status(t, HILP_CMD_EXEC, op, data + 1, n - 1);
 }
 
-static uint8_t load_status(struct target *t, uint8_t buf, uint16_t off,
+static uint8_t load_status(struct e2e_target *t, uint8_t buf, uint16_t off,
 			   size_t n)
 {
 	uint8_t data[HILP_MAX_DATA] = {0};
@@ -601,7 +513,7 @@ static uint8_t load_status(struct target *t, uint8_t buf, uint16_t off,
 	return call_status(t, HILP_CMD_LOAD, buf, data, n + 2);
 }
 
-static uint8_t fetch_status(struct target *t, uint8_t buf, uint16_t off,
+static uint8_t fetch_status(struct e2e_target *t, uint8_t buf, uint16_t off,
 			    uint8_t count)
 {
 	uint8_t data[3];
@@ -613,7 +525,7 @@ static uint8_t fetch_status(struct target *t, uint8_t buf, uint16_t off,
 
 static void test_stub_rejects_requests_beyond_its_buffers(void **state)
 {
-	struct target *t = *state;
+	struct e2e_target *t = *state;
 	const struct hilp_info *info = &t->run.info;
 	/* The stub's message buffer holds ciphertext||tag (target/bench.h). */
 	const uint16_t msg_buf = BENCH_MAX_MSG + BENCH_MAX_TAG;
@@ -778,7 +690,7 @@ static uint8_t raw_status(struct raw *r)
 static void
 test_stub_rejects_corrupted_truncated_and_oversized_frames(void **state)
 {
-	struct target *t = *state;
+	struct e2e_target *t = *state;
 	struct raw r;
 	struct hilp_packet p;
 	uint8_t frame[HILP_MAX_FRAME], big[301];
@@ -876,9 +788,10 @@ static void test_energy_window_counts_the_whole_loop(void **state)
 	hilp_prng_fill(&rng, key, sizeof(key));
 	hilp_prng_fill(&rng, npub, sizeof(npub));
 	hilp_prng_fill(&rng, msg, sizeof(msg));
-	assert_int_equal(hil_ref_run(ref_alg(), HILP_OP_ENCRYPT, key, npub,
-				     NULL, 0, msg, sizeof(msg), 0, ct,
-				     sizeof(ct), &len, &rej),
+	assert_int_equal(hil_ref_run(e2e_ref_alg(ALG_NAME, ALG_IMPL),
+				     HILP_OP_ENCRYPT, key, npub, NULL, 0, msg,
+				     sizeof(msg), 0, ct, sizeof(ct), &len,
+				     &rej),
 			 HIL_OK);
 	want = hilp_digest_update(HILP_DIGEST_INIT, ct, len);
 	assert_int_equal(er.digest, want);
@@ -894,7 +807,7 @@ static void test_energy_window_counts_the_whole_loop(void **state)
 /* What a test of this group holds open, released by its teardown also when
  * an assertion stops the test half-way. */
 struct held {
-	struct target *t;
+	struct e2e_target *t;
 	struct hil_session *s;
 	struct hil_link *link;
 	struct hil_flasher *fl;
@@ -916,7 +829,7 @@ static int held_teardown(void **state)
 		hil_session_close(h->s);
 		hil_link_close(h->link);
 		hil_flasher_close(h->fl);
-		target_down(h->t);
+		e2e_target_down(h->t);
 		hil_proc_free(h->child);
 		free(h->mem);
 		free(h);
@@ -944,10 +857,10 @@ static void test_session_recovers_from_a_corrupting_link(void **state)
 		.silent_after_tx_bytes = -1,
 	};
 	struct cfg_params p = {.timeout_ms = 100, .retries = 8};
-	const struct registry_alg *ref = ref_alg();
+	const struct registry_alg *ref = e2e_ref_alg(ALG_NAME, ALG_IMPL);
 	const struct hil_session_stats *stats;
 	struct held *h = *state;
-	struct target *t;
+	struct e2e_target *t;
 	struct hilp_bench_req br;
 	struct hilp_bench_rep rep;
 	uint32_t samples[20], digest = 0, rng = hilp_prng_init(6);
@@ -1020,7 +933,7 @@ static void test_session_recovers_from_a_corrupting_link(void **state)
 }
 
 /* One call on a silent link: HIL_ERR_TIMEOUT, bounded, clearly named. */
-static void expect_silent_timeout(struct target *t, uint8_t cmd,
+static void expect_silent_timeout(struct e2e_target *t, uint8_t cmd,
 				  const uint8_t *payload, size_t plen,
 				  unsigned timeout_ms, unsigned attempts)
 {
@@ -1055,7 +968,7 @@ static void test_silent_target_times_out_with_a_clear_error(void **state)
 	struct hilp_bench_req br;
 	uint8_t data[HILP_MAX_DATA];
 	struct held *h = *state;
-	struct target *t;
+	struct e2e_target *t;
 	size_t n;
 
 	/*
@@ -1065,14 +978,7 @@ static void test_silent_target_times_out_with_a_clear_error(void **state)
 	 */
 	h->t = target_up("t7", &p, NULL);
 	t = h->t;
-	hil_session_close(t->conn.session);
-	t->conn.session = NULL;
-	assert_int_equal(
-		hil_link_wrap_flaky(&t->conn.link, t->conn.link, &silent),
-		HIL_OK);
-	assert_int_equal(
-		hil_session_open(&t->conn.session, t->conn.link, 250, 2),
-		HIL_OK);
+	e2e_target_wrap_link(t, &silent, 250, 2);
 	assert_string_equal(hil_link_where(t->conn.link),
 			    hil_flasher_link_where(t->conn.flasher));
 
@@ -1100,7 +1006,6 @@ static void test_build_id_mismatch_is_refused(void **state)
 	struct cfg_params p = {0};
 	struct hil_config cfg_o2, cfg_os;
 	struct two_images *im = calloc(1, sizeof(*im));
-	struct hil_flasher_params fp;
 	struct e2e_capture cap;
 	char root[HIL_PATH], dir[HIL_PATH], log[HIL_PATH + 16];
 	char msg[8192];
@@ -1127,17 +1032,8 @@ static void test_build_id_mismatch_is_refused(void **state)
 	assert_string_not_equal(im->ei_o2.build_id_hex, im->ei_os.build_id_hex);
 
 	/* QEMU runs the -Os image... */
-	memset(&fp, 0, sizeof(fp));
-	fp.run_dir = dir;
-	assert_int_equal(hil_flasher_open(&h->fl, "qemu", &fp), HIL_OK);
-	assert_int_equal(hil_flasher_start(h->fl, im->os.elf), HIL_OK);
-	assert_int_equal(hil_link_open(&h->link, "socket",
-				       hil_flasher_link_where(h->fl), 0),
-			 HIL_OK);
-	assert_int_equal(hil_session_open(&h->s, h->link, 500, 3), HIL_OK);
-	assert_int_equal(
-		hil_session_handshake(h->s, HANDSHAKE_MS, &im->run.info),
-		HIL_OK);
+	e2e_qemu_open_elf(dir, im->os.elf, 500, HANDSHAKE_MS, &h->fl, &h->link,
+			  &h->s, &im->run.info);
 
 	/* ...and the run believes it built the -O2 one. */
 	im->run.fw = im->o2;
@@ -1325,12 +1221,8 @@ int main(void)
 	};
 	int failed = 0;
 
-	signal(SIGPIPE, SIG_IGN);
-	/* Warnings and errors only, unless the caller asked for more. */
-	setenv("HILRUN_LOG", "1", 0);
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/e2e-qemu-XXXXXX");
-	if (mkdtemp(tmp_root) == NULL) {
-		perror("mkdtemp");
+	if (e2e_main_begin(NULL, 0, tmp_root, sizeof(tmp_root),
+			   "/tmp/e2e-qemu-XXXXXX") != 0) {
 		return 1;
 	}
 
@@ -1342,9 +1234,5 @@ int main(void)
 	failed += cmocka_run_group_tests_name("e2e_qemu: a target per test",
 					      own_target, NULL, NULL);
 
-	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
-		failed++;
-	}
-	e2e_remove_tree(tmp_root);
-	return failed != 0;
+	return e2e_main_end(tmp_root, failed);
 }

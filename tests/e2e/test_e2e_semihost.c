@@ -33,16 +33,6 @@
 /* The mkdtemp() root of everything this file writes; removed at the end. */
 static char tmp_root[64];
 
-/* A target brought up through the runner on the board's default link. */
-struct target {
-	struct hil_config cfg;
-	struct hil_run run;
-	struct hil_runner_opts opts;
-	struct hil_target_conn conn;
-	struct hil_link_faults faults;
-	int alg; /* index of ALG_NAME/ALG_IMPL in the image */
-};
-
 /*
  * A small configuration that names no link: the emulated board's default,
  * semihosting. Named "e2e-semihost" so that its image is built once.
@@ -68,52 +58,15 @@ static void make_config(struct hil_config *cfg, unsigned timeout_ms,
 	assert_string_equal(cfg->link.type, "semihost");
 }
 
-static struct target *target_up(const char *sub, unsigned timeout_ms,
-				unsigned retries,
-				const struct hil_link_faults *faults)
+/* A target on the board's default link, running ALG_NAME/ALG_IMPL. */
+static struct e2e_target *target_up(const char *sub, unsigned timeout_ms,
+				    unsigned retries,
+				    const struct hil_link_faults *faults)
 {
-	struct target *t = calloc(1, sizeof(*t));
-	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
-	size_t n = 0, i;
-	int ret;
+	struct hil_config cfg;
 
-	assert_non_null(t);
-	make_config(&t->cfg, timeout_ms, retries);
-	snprintf(t->run.dir, sizeof(t->run.dir), "%s/%s", tmp_root, sub);
-	e2e_make_dir(t->run.dir);
-	t->run.cfg = &t->cfg;
-	t->opts.results_dir = tmp_root;
-	if (faults != NULL) {
-		t->faults = *faults;
-		t->opts.faults = &t->faults;
-	}
-	ret = hil_runner_bring_up(&t->cfg, &t->opts, &t->run, &t->conn);
-	if (ret != HIL_OK) {
-		hil_runner_take_down(&t->conn, &t->run);
-		free(t);
-		fail_msg("bring-up in %s/%s failed: %s", tmp_root, sub,
-			 hil_strerror(ret));
-	}
-	ret = hil_target_algs(t->conn.session, algs, HIL_TARGET_MAX_ALGS, &n);
-	assert_int_equal(ret, HIL_OK);
-	t->alg = -1;
-	for (i = 0; i < n; i++) {
-		if (strcmp(algs[i].name, ALG_NAME) == 0 &&
-		    strcmp(algs[i].impl, ALG_IMPL) == 0) {
-			t->alg = (int)i;
-		}
-	}
-	assert_true(t->alg >= 0);
-	return t;
-}
-
-static void target_down(struct target *t)
-{
-	if (t != NULL) {
-		hil_runner_take_down(&t->conn, &t->run);
-		hil_run_free(&t->run);
-		free(t);
-	}
+	make_config(&cfg, timeout_ms, retries);
+	return e2e_target_up(&cfg, tmp_root, sub, faults, ALG_NAME, ALG_IMPL);
 }
 
 /* Each test's target, released by the teardown also when a test fails. */
@@ -125,7 +78,7 @@ static int held_setup(void **state)
 
 static int held_teardown(void **state)
 {
-	target_down(*state);
+	e2e_target_down(*state);
 	*state = NULL;
 	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
 }
@@ -164,14 +117,6 @@ static double cpu_seconds(pid_t pid)
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
-static const struct registry_alg *ref_alg(void)
-{
-	const struct registry_alg *a = hil_ref_find(ALG_NAME, ALG_IMPL);
-
-	assert_non_null(a);
-	return a;
-}
-
 /* ---------------------------------------------------------------- tests */
 
 /*
@@ -181,7 +126,7 @@ static const struct registry_alg *ref_alg(void)
  */
 static void test_frames_round_trip_over_semihosting(void **state)
 {
-	struct target *t = target_up("t1", 2000, 3, NULL);
+	struct e2e_target *t = target_up("t1", 2000, 3, NULL);
 	uint8_t key[16], npub[16], msg[200], got[300], want[300], back[200];
 	size_t got_len = 0, want_len = 0, i;
 	struct hilp_bench_req br;
@@ -218,9 +163,10 @@ static void test_frames_round_trip_over_semihosting(void **state)
 					 sizeof(msg), 0, got, sizeof(got),
 					 &got_len, &rej),
 			 HIL_OK);
-	assert_int_equal(hil_ref_run(ref_alg(), HILP_OP_ENCRYPT, key, npub,
-				     NULL, 0, msg, sizeof(msg), 0, want,
-				     sizeof(want), &want_len, &rej),
+	assert_int_equal(hil_ref_run(e2e_ref_alg(ALG_NAME, ALG_IMPL),
+				     HILP_OP_ENCRYPT, key, npub, NULL, 0, msg,
+				     sizeof(msg), 0, want, sizeof(want),
+				     &want_len, &rej),
 			 HIL_OK);
 	assert_int_equal(got_len, want_len);
 	assert_memory_equal(got, want, want_len);
@@ -234,8 +180,9 @@ static void test_frames_round_trip_over_semihosting(void **state)
 	assert_int_equal(hil_target_bench(t->conn.session, HILP_OP_ENCRYPT, &br,
 					  &rep, samples, 0),
 			 HIL_OK);
-	assert_int_equal(hil_ref_bench_digest(ref_alg(), HILP_OP_ENCRYPT, 64, 0,
-					      0, 20, 9, &digest),
+	assert_int_equal(hil_ref_bench_digest(e2e_ref_alg(ALG_NAME, ALG_IMPL),
+					      HILP_OP_ENCRYPT, 64, 0, 0, 20, 9,
+					      &digest),
 			 HIL_OK);
 	assert_int_equal(rep.digest, digest);
 	for (i = 0; i < 20; i++) {
@@ -259,7 +206,7 @@ static void test_damaged_bytes_are_caught_by_the_crc_and_retried(void **state)
 		.corrupt_permille_tx = 3,
 		.silent_after_tx_bytes = -1,
 	};
-	struct target *t = target_up("t2", 150, 8, &faults);
+	struct e2e_target *t = target_up("t2", 150, 8, &faults);
 	const struct hil_session_stats *st;
 	uint32_t rng = hilp_prng_init(14);
 	unsigned i;
@@ -287,10 +234,10 @@ static void test_damaged_bytes_are_caught_by_the_crc_and_retried(void **state)
 					sizeof(npub), NULL, 0, msg, msg_len, 0,
 					got, sizeof(got), &got_len, &rej_g),
 			HIL_OK);
-		assert_int_equal(hil_ref_run(ref_alg(), HILP_OP_ENCRYPT, key,
-					     npub, NULL, 0, msg, msg_len, 0,
-					     want, sizeof(want), &want_len,
-					     &rej_w),
+		assert_int_equal(hil_ref_run(e2e_ref_alg(ALG_NAME, ALG_IMPL),
+					     HILP_OP_ENCRYPT, key, npub, NULL,
+					     0, msg, msg_len, 0, want,
+					     sizeof(want), &want_len, &rej_w),
 				 HIL_OK);
 		assert_int_equal(got_len, want_len);
 		assert_memory_equal(got, want, want_len);
@@ -313,7 +260,7 @@ static void test_damaged_bytes_are_caught_by_the_crc_and_retried(void **state)
  */
 static void test_stub_answers_a_damaged_request_with_bad_crc(void **state)
 {
-	struct target *t = target_up("t3", 2000, 3, NULL);
+	struct e2e_target *t = target_up("t3", 2000, 3, NULL);
 	uint8_t frame[HILP_MAX_FRAME], buf[512];
 	uint8_t seq = 0x5A;
 	const uint8_t zero = 0;
@@ -365,20 +312,13 @@ static void test_hung_target_times_out_bounded(void **state)
 		.seed = 1,
 		.silent_after_tx_bytes = 0,
 	};
-	struct target *t = target_up("t4", 200, 2, NULL);
+	struct e2e_target *t = target_up("t4", 200, 2, NULL);
 	uint8_t reply[HILP_MAX_DATA], st = 0xEE;
 	size_t len = 0;
 	uint64_t t0;
 
 	*state = t;
-	hil_session_close(t->conn.session);
-	t->conn.session = NULL;
-	assert_int_equal(
-		hil_link_wrap_flaky(&t->conn.link, t->conn.link, &silent),
-		HIL_OK);
-	assert_int_equal(
-		hil_session_open(&t->conn.session, t->conn.link, 200, 2),
-		HIL_OK);
+	e2e_target_wrap_link(t, &silent, 200, 2);
 	t0 = e2e_ms_now();
 	assert_int_equal(hil_session_call(t->conn.session, HILP_CMD_INFO, 0,
 					  NULL, 0, reply, sizeof(reply), &len,
@@ -397,7 +337,7 @@ static void test_hung_target_times_out_bounded(void **state)
  */
 static void test_killed_emulator_is_seen_at_once_and_restarts(void **state)
 {
-	struct target *t = target_up("t5", 2000, 3, NULL);
+	struct e2e_target *t = target_up("t5", 2000, 3, NULL);
 	uint8_t reply[HILP_MAX_DATA], st = 0xEE;
 	struct hilp_info info;
 	size_t len = 0;
@@ -449,7 +389,7 @@ static void test_killed_emulator_is_seen_at_once_and_restarts(void **state)
  */
 static void test_reset_command_restarts_the_stub_on_the_same_pair(void **state)
 {
-	struct target *t = target_up("t6", 2000, 3, NULL);
+	struct e2e_target *t = target_up("t6", 2000, 3, NULL);
 	uint8_t reply[HILP_MAX_DATA], st = 0xEE;
 	struct hilp_info info;
 	size_t len = 0;
@@ -474,7 +414,7 @@ static void test_reset_command_restarts_the_stub_on_the_same_pair(void **state)
  */
 static void test_idle_emulator_burns_no_cpu(void **state)
 {
-	struct target *t = target_up("t7", 2000, 3, NULL);
+	struct e2e_target *t = target_up("t7", 2000, 3, NULL);
 	pid_t q = our_qemu();
 	double c0, c1;
 
@@ -516,11 +456,8 @@ int main(void)
 	};
 	int failed;
 
-	signal(SIGPIPE, SIG_IGN);
-	setenv("HILRUN_LOG", "1", 0);
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/hilrun-e2e-semihost-XXXXXX");
-	if (mkdtemp(tmp_root) == NULL) {
-		perror("mkdtemp");
+	if (e2e_main_begin(NULL, 0, tmp_root, sizeof(tmp_root),
+			   "/tmp/hilrun-e2e-semihost-XXXXXX") != 0) {
 		return 1;
 	}
 	failed = cmocka_run_group_tests(tests, NULL, NULL);

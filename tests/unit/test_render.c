@@ -1150,6 +1150,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	assert_string_equal(csv_get(&c, 2, csv_col(&c, "leak_model_flagged")),
 			    "false");
 	assert_string_equal(csv_get(&c, 5, csv_col(&c, "leak_model_t")), "");
+	csv_free(&c);
 	free(md);
 	free(csv);
 	cJSON_Delete(r);
@@ -1166,6 +1167,54 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	md_has(md,
 	       "no row flagged (1 tested, |t| <= 4.5), neither in instructions (emulated) nor in estimated cycles (model profile stm32f401-art).\n");
 	free(md);
+	cJSON_Delete(r);
+}
+
+/* report.html's warnings name each flagged row with both t's, and no
+ * other row. */
+static void test_html_warns_of_each_flagged_leak(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	char json[1024], model[600];
+	char *html;
+
+	(void)state;
+	/* aes128-ecb encrypt at 16 and 64 B: flagged on model cycles. */
+	snprintf(model, sizeof(model), MODEL_OK, "16.9", "true");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\":"
+		 " [\"model_cycles\"], \"threshold\": 4.5, \"unit\":"
+		 " \"instructions (emulated)\", \"t\": 0, %s}",
+		 model);
+	put_leak(r, 37, json);
+	snprintf(model, sizeof(model), MODEL_OK, "-12.3", "true");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\":"
+		 " [\"model_cycles\"], \"threshold\": 4.5, \"unit\":"
+		 " \"instructions (emulated)\", \"t\": 0.5, %s}",
+		 model);
+	put_leak(r, 38, json);
+	/* speck encrypt 16 B: by both; ascon 16 B: by neither. */
+	snprintf(model, sizeof(model), MODEL_OK, "7", "true");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": true, \"flagged_by\":"
+		 " [\"counter\", \"model_cycles\"], \"unit\":"
+		 " \"instructions (emulated)\", \"t\": -30, %s}",
+		 model);
+	put_leak(r, 32, json);
+	snprintf(model, sizeof(model), MODEL_OK, "0", "false");
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\": [],"
+		 " \"unit\": \"instructions (emulated)\", \"t\": 0, %s}",
+		 model);
+	put_leak(r, 0, json);
+	html = render(hil_html_report, r);
+	md_has(html,
+	       "<li><span class=\"bad\">Timing leak?</span> aes128-ecb/ref encrypt at 16, 64 B: flagged by estimated cycles (model profile stm32f401-art), largest |t| 16.9; instructions (emulated): largest |t| 0.5, not flagged. Fixed against random inputs, Welch's |t| &gt; 4.5; each length's t in summary.md.</li>\n");
+	md_has(html,
+	       "<li><span class=\"bad\">Timing leak?</span> speck64-128-ecb/ref encrypt at 16 B: flagged by instructions (emulated), largest |t| 30.0, and by estimated cycles (model profile stm32f401-art), largest |t| 7.0. Fixed");
+	assert_null(strstr(html, "Timing leak?</span> ascon"));
+	free(html);
 	cJSON_Delete(r);
 }
 
@@ -2203,6 +2252,7 @@ int main(void)
 			test_summary_says_which_statistic_flagged_a_row),
 		cmocka_unit_test(
 			test_summary_names_rows_larger_than_the_caches),
+		cmocka_unit_test(test_html_warns_of_each_flagged_leak),
 		cmocka_unit_test(test_svg_well_formed_with_unit),
 		cmocka_unit_test(test_svg_escapes_text),
 		cmocka_unit_test(

@@ -57,21 +57,6 @@ struct peer {
 	size_t lone_zeros; /* resync bytes seen */
 };
 
-static void peer_send(int fd, uint8_t cmd, const uint8_t *d, size_t n,
-		      int corrupt)
-{
-	uint8_t frame[HILP_MAX_FRAME];
-	size_t len = hilp_encode_reply(cmd, d, n, frame);
-
-	if (corrupt) {
-		frame[1] ^= 0x40;
-		if (frame[1] == 0) {
-			frame[1] = 0x55;
-		}
-	}
-	assert_int_equal(write(fd, frame, len), (ssize_t)len);
-}
-
 static void *peer_main(void *arg)
 {
 	struct peer *p = arg;
@@ -111,49 +96,49 @@ static void *peer_main(void *arg)
 			d[1] = 0xAB;
 			switch (a) {
 			case PEER_REPLY:
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_STALE_ONLY:
 				d[0] = (uint8_t)(pkt.data[0] - 1);
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_STALE_THEN_REPLY:
 				d[0] = (uint8_t)(pkt.data[0] - 7);
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				d[0] = pkt.data[0];
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_CORRUPT_REPLY:
-				peer_send(p->fd, HILP_REPLY, d, 2, 1);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 1);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_STALE_STATUS_THEN_REPLY:
 				st = HILP_ST_CRYPTO_FAIL;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_REJECT_CRC:
 				st = HILP_ST_BAD_CRC;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_STATUS_ONLY:
 				st = HILP_ST_BAD_CMD;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_CORRUPT_STATUS:
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 1);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 1);
 				break;
 			case PEER_SILENT:
 				break;
@@ -167,24 +152,24 @@ static void *peer_main(void *arg)
 				break;
 			}
 			case PEER_CORRUPT_BOTH:
-				peer_send(p->fd, HILP_REPLY, d, 2, 1);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 1);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 1);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 1);
 				break;
 			case PEER_LATE:
 				ut_sleep_ms(LATE_MS);
-				peer_send(p->fd, HILP_REPLY, d, 2, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 2, 0);
 				st = HILP_ST_OK;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			case PEER_FAULT:
 				memset(d, 0, sizeof(d));
 				d[1] = HILP_ST_FAULT;
 				hilp_put_u32(d + 2, 0x08000123u);
 				hilp_put_u32(d + 6, 0x8200u);
-				peer_send(p->fd, HILP_REPLY, d, 18, 0);
+				ut_send_reply(p->fd, HILP_REPLY, d, 18, 0);
 				st = HILP_ST_FAULT;
-				peer_send(p->fd, HILP_ERROR, &st, 1, 0);
+				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
 			}
 		}

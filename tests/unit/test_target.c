@@ -16,6 +16,7 @@
 #include "drivers/link/link.h"
 #include "session/session.h"
 #include "session/stub.h"
+#include "unit_util.h"
 
 #define BUF_BYTES 64
 
@@ -35,21 +36,6 @@ struct stub {
 	unsigned fetches; /* FETCH replies sent */
 	unsigned requests;
 };
-
-static void send_frame(int fd, uint8_t cmd, const uint8_t *d, size_t n,
-		       int corrupt)
-{
-	uint8_t frame[HILP_MAX_FRAME];
-	size_t len = hilp_encode_reply(cmd, d, n, frame);
-
-	if (corrupt) {
-		frame[1] ^= 0x40;
-		if (frame[1] == 0) {
-			frame[1] = 0x55;
-		}
-	}
-	assert_int_equal(write(fd, frame, len), (ssize_t)len);
-}
 
 static void *stub_main(void *arg)
 {
@@ -89,8 +75,9 @@ static void *stub_main(void *arg)
 			memcpy(d + 2, st->buf + off, k);
 			if (st->damage > 0) {
 				st->damage--;
-				send_frame(st->fd, HILP_REPLY, d, k + 2, 1);
-				send_frame(st->fd, HILP_ERROR, &status, 1, 0);
+				ut_send_reply(st->fd, HILP_REPLY, d, k + 2, 1);
+				ut_send_reply(st->fd, HILP_ERROR, &status, 1,
+					      0);
 				continue;
 			}
 			st->fetches++;
@@ -101,8 +88,8 @@ static void *stub_main(void *arg)
 					d[2 + j] ^= (uint8_t)(st->fetches + j);
 				}
 			}
-			send_frame(st->fd, HILP_REPLY, d, k + 2, 0);
-			send_frame(st->fd, HILP_ERROR, &status, 1, 0);
+			ut_send_reply(st->fd, HILP_REPLY, d, k + 2, 0);
+			ut_send_reply(st->fd, HILP_ERROR, &status, 1, 0);
 		}
 	}
 }

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "hilp.h"
 #include "unit_util.h"
 
 void ut_capture_begin(struct ut_capture *c)
@@ -168,4 +169,18 @@ int ut_count_procs(const char *a, const char *b)
 	}
 	closedir(d);
 	return n;
+}
+
+void ut_send_reply(int fd, uint8_t cmd, const uint8_t *d, size_t n, int corrupt)
+{
+	uint8_t frame[HILP_MAX_FRAME];
+	size_t len = hilp_encode_reply(cmd, d, n, frame);
+
+	if (corrupt) {
+		frame[1] ^= 0x40;
+		if (frame[1] == 0) {
+			frame[1] = 0x55;
+		}
+	}
+	assert_int_equal(write(fd, frame, len), (ssize_t)len);
 }

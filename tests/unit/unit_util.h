@@ -85,4 +85,12 @@ void ut_write_squoted(const char *path, const char *squoted);
  */
 int ut_count_procs(const char *a, const char *b);
 
+/**
+ * Write one reply frame (cmd, n bytes of d) to fd, as a stub would; with
+ * corrupt, its command byte is flipped so that the CRC no longer matches.
+ * Fails the test on a short write.
+ */
+void ut_send_reply(int fd, uint8_t cmd, const uint8_t *d, size_t n,
+		   int corrupt);
+
 #endif /* HIL_UNIT_UTIL_H */
