@@ -1172,42 +1172,36 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 
 /* report.html's warnings name each flagged row with both t's, and no
  * other row. */
+/* A leak object on rows[i] with both statistics: the counter's t and flag,
+ * flagged_by (JSON array text), the model's t and flag. */
+static void put_leak_both(cJSON *report, int i, const char *t, int flagged,
+			  const char *by, const char *model_t,
+			  const char *model_flagged)
+{
+	char json[1024], model[600];
+
+	snprintf(model, sizeof(model), MODEL_OK, model_t, model_flagged);
+	snprintf(json, sizeof(json),
+		 "{\"status\": \"ok\", \"flagged\": %s, \"flagged_by\": %s,"
+		 " \"threshold\": 4.5, \"unit\": \"instructions (emulated)\","
+		 " \"t\": %s, %s}",
+		 flagged ? "true" : "false", by, t, model);
+	put_leak(report, i, json);
+}
+
 static void test_html_warns_of_each_flagged_leak(void **state)
 {
 	cJSON *r = load_fixture("report-model.json");
-	char json[1024], model[600];
 	char *html;
 
 	(void)state;
 	/* aes128-ecb encrypt at 16 and 64 B: flagged on model cycles. */
-	snprintf(model, sizeof(model), MODEL_OK, "16.9", "true");
-	snprintf(json, sizeof(json),
-		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\":"
-		 " [\"model_cycles\"], \"threshold\": 4.5, \"unit\":"
-		 " \"instructions (emulated)\", \"t\": 0, %s}",
-		 model);
-	put_leak(r, 37, json);
-	snprintf(model, sizeof(model), MODEL_OK, "-12.3", "true");
-	snprintf(json, sizeof(json),
-		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\":"
-		 " [\"model_cycles\"], \"threshold\": 4.5, \"unit\":"
-		 " \"instructions (emulated)\", \"t\": 0.5, %s}",
-		 model);
-	put_leak(r, 38, json);
+	put_leak_both(r, 37, "0", 0, "[\"model_cycles\"]", "16.9", "true");
+	put_leak_both(r, 38, "0.5", 0, "[\"model_cycles\"]", "-12.3", "true");
 	/* speck encrypt 16 B: by both; ascon 16 B: by neither. */
-	snprintf(model, sizeof(model), MODEL_OK, "7", "true");
-	snprintf(json, sizeof(json),
-		 "{\"status\": \"ok\", \"flagged\": true, \"flagged_by\":"
-		 " [\"counter\", \"model_cycles\"], \"unit\":"
-		 " \"instructions (emulated)\", \"t\": -30, %s}",
-		 model);
-	put_leak(r, 32, json);
-	snprintf(model, sizeof(model), MODEL_OK, "0", "false");
-	snprintf(json, sizeof(json),
-		 "{\"status\": \"ok\", \"flagged\": false, \"flagged_by\": [],"
-		 " \"unit\": \"instructions (emulated)\", \"t\": 0, %s}",
-		 model);
-	put_leak(r, 0, json);
+	put_leak_both(r, 32, "-30", 1, "[\"counter\", \"model_cycles\"]", "7",
+		      "true");
+	put_leak_both(r, 0, "0", 0, "[]", "0", "false");
 	html = render(hil_html_report, r);
 	md_has(html,
 	       "<li><span class=\"bad\">Timing leak?</span> aes128-ecb/ref encrypt at 16, 64 B: flagged by estimated cycles (model profile stm32f401-art), largest |t| 16.9; instructions (emulated): largest |t| 0.5, not flagged. Fixed against random inputs, Welch's |t| &gt; 4.5; each length's t in summary.md.</li>\n");
