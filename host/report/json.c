@@ -317,12 +317,22 @@ static cJSON *report_object(const struct hil_run *run)
 	o = ok ? cJSON_AddObjectToObject(root, "sensor") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && add_sensor(o, run);
-	if (ok && run->energy_est.applies) {
+	if (ok && (run->energy_est.applies || run->energy_est.beside)) {
 		o = cJSON_AddObjectToObject(root, "energy_estimate");
 		ok = o != NULL;
 		ok = ok && hil_json_add_str(o, "kind", "estimate");
+		/* "energy": the rows' energy is the estimate; "beside": a
+		 * sensor measured it and the estimate stands next to it. */
+		ok = ok && hil_json_add_str(o, "role",
+					    run->energy_est.applies ? "energy"
+								    : "beside");
+		ok = ok && hil_json_add_str(o, "table", run->energy_est.table);
 		ok = ok &&
 		     hil_json_add_str(o, "source", run->energy_est.source);
+		ok = ok &&
+		     hil_json_add_str(
+			     o, "range",
+			     "low: typical, all peripherals disabled (the estimate); high: maximum at 25 C, all peripherals enabled");
 		ok = ok && hil_json_add_str(o, "assumptions",
 					    run->energy_est.assumptions);
 		ok = ok && hil_json_add_str(o, "method", "docs/method.md");

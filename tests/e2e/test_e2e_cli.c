@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -297,7 +298,7 @@ static void table_lines(const char *out, const char **hdr, size_t *n_lines)
 	assert_non_null(*hdr);
 	(*hdr)++;
 	*n_lines = 0;
-	for (p = *hdr; *p != '\0' && strncmp(p, "instr/B =", 9) != 0;) {
+	for (p = *hdr; *p != '\0' && strncmp(p, "est. cycles/B =", 15) != 0;) {
 		(*n_lines)++;
 		p = strchr(p, '\n');
 		assert_non_null(p);
@@ -323,6 +324,8 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	cJSON *rep;
 	const cJSON *rows, *row;
 	int mode_col, flash_col;
+	const char *e0;
+	int by_hand = 0;
 
 	(void)state;
 	assert_non_null(r);
@@ -375,27 +378,45 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	/* stdout: one compact table, the figures labelled. */
 	table_lines(r->out, &hdr, &n);
 	assert_int_equal(n, 1 + 4); /* header, 3 ascon/speck ops + keysetup */
-	assert_non_null(strstr(hdr, "instr/B @64"));
-	assert_non_null(strstr(hdr, "est. cycles/B @64"));
-	assert_non_null(strstr(hdr, "flash KB"));
-	assert_non_null(strstr(hdr, "RAM B"));
+	/* Cycles lead (the model's estimate, marked), then flash, RAM,
+	 * energy; QEMU's instructions only with -v. */
+	assert_true(col_of(hdr, "est. cycles/B @64") > 0);
+	assert_true(col_of(hdr, "est. cycles/B @64") <
+		    col_of(hdr, "flash KiB"));
+	assert_true(col_of(hdr, "flash KiB") < col_of(hdr, "RAM B"));
+	assert_true(col_of(hdr, "RAM B") < col_of(hdr, "uJ/op @64 (est.)"));
+	assert_null(strstr(r->out, "instr/B"));
+	assert_null(strstr(r->out, "KB"));
+	/* What the figures are, and at which clock and flash setting. */
+	assert_non_null(strstr(
+		r->out,
+		"\nestimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on\n"));
 	assert_null(strstr(r->out, "stddev"));
 	assert_null(strstr(r->out, "measured with"));
-	assert_non_null(strstr(r->out, "exact (emulated)"));
+	assert_non_null(strstr(r->out, "Exact (emulated)"));
 	assert_non_null(strstr(r->out, "not a measurement"));
 	/* Energy always has its column; without a sensor it is the
-	 * datasheet estimate, labelled as such in the header and below. */
-	assert_non_null(strstr(hdr, "uJ/op @64 (est.)"));
+	 * datasheet estimate, with its range and its table below. */
+	assert_true(col_of(hdr, "est. range") >
+		    col_of(hdr, "uJ/op @64 (est.)"));
 	assert_null(strstr(r->out, "energy: not measured"));
-	assert_true(
-		strstr(r->out,
-		       "uJ/op (est.) = energy estimated from the datasheet's run current, not measured: see docs/method.md.") !=
-			NULL ||
-		strstr(r->out, "uJ/op (est.): no estimate (") != NULL);
-	/* Aligned whatever the names' lengths. */
+	assert_non_null(strstr(
+		r->out,
+		"uJ/op (est.) = a datasheet estimate, not measured (docs/method.md):\n"
+		"  = 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz;\n"
+		"  range: up to the max. at 25 C, all peripherals on (33.3 mA). Source: DS10086 Rev 3 Table 25 (p. 68).\n"));
+	/* Aligned whatever the names' lengths; the first five columns fit
+	 * 80 columns, every line 120. */
 	mode_col = col_of(hdr, "mode");
-	flash_col = col_of(hdr, "flash KB") + (int)strlen("flash KB");
+	flash_col = col_of(hdr, "flash KiB") + (int)strlen("flash KiB");
 	assert_true(mode_col > 0);
+	assert_true(flash_col <= 80);
+	for (l = hdr, i = 0; (e0 = strchr(l, '\n')) != NULL; l = e0 + 1) {
+		assert_true(e0 - l <= 120);
+		if (++i > 40) {
+			break;
+		}
+	}
 	for (l = strchr(hdr, '\n') + 1, i = 1; i < n;
 	     i++, l = strchr(l, '\n') + 1) {
 		const char *m = col_of(l, "AEAD") >= 0 ? "AEAD" : "ECB";
@@ -409,6 +430,49 @@ static void test_quick_run_prints_the_headline_table(void **state)
 		/* No trailing blank. */
 		assert_true(e[-1] != ' ');
 	}
+	/* One row by hand: the report's model cycles of ascon-aead128
+	 * encrypt at 64 B, at 84 MHz, Table 25's 21.6 mA, 3.3 V. */
+	rep = e2e_load_report(res);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(rep, "rows"))
+	{
+		const cJSON *en =
+			cJSON_GetObjectItemCaseSensitive(row, "energy");
+		const cJSON *mc =
+			cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+		double cyc, want;
+		char cell[32];
+
+		if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "algorithm")
+				   ->valuestring,
+			   "ascon-aead128") != 0 ||
+		    strcmp(cJSON_GetObjectItemCaseSensitive(row, "operation")
+				   ->valuestring,
+			   "encrypt") != 0 ||
+		    cJSON_GetObjectItemCaseSensitive(row, "msg_len")
+				    ->valuedouble != 64) {
+			continue;
+		}
+		cyc = cJSON_GetObjectItemCaseSensitive(mc, "median")
+			      ->valuedouble;
+		want = 3.3 * 21.6e-3 * cyc / 84e6 * 1e6;
+		assert_true(
+			fabs(cJSON_GetObjectItemCaseSensitive(en, "uj_per_op")
+				     ->valuedouble -
+			     want) < 1e-9);
+		assert_true(fabs(cJSON_GetObjectItemCaseSensitive(en, "uj_high")
+					 ->valuedouble -
+				 3.3 * 33.3e-3 * cyc / 84e6 * 1e6) < 1e-9);
+		assert_string_equal(
+			cJSON_GetObjectItemCaseSensitive(en, "table")
+				->valuestring,
+			"DS10086 Rev 3 Table 25 (p. 68)");
+		/* ... and the terminal shows it. */
+		snprintf(cell, sizeof(cell), "  %.3g  ", want);
+		assert_non_null(strstr(hdr, cell));
+		by_hand++;
+	}
+	assert_int_equal(by_hand, 1);
+	cJSON_Delete(rep);
 	/* --detail: every row too. */
 	snprintf(res, sizeof(res), "%s/detail", tmp);
 	run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths", "16",

@@ -201,6 +201,33 @@ static void test_cycle_model_follows_the_clock_profile(void **state)
 	assert_int_equal(cfg.cycle_model.art, 0);
 }
 
+/* board.prefetch: a choice only where the board code offers one (84 MHz). */
+static void test_board_prefetch_chooses_the_flash_profile(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{'algorithms': ['ascon-aead128']}", &cfg);
+	assert_int_equal(cfg.board.prefetch, -1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
+	parse_ok(
+		"{'algorithms': ['ascon-aead128'], 'board': {'prefetch': false}}",
+		&cfg);
+	assert_int_equal(cfg.board.prefetch, 0);
+	assert_string_equal(cfg.cycle_model.profile,
+			    "stm32f401-art-noprefetch");
+	assert_int_equal(cfg.cycle_model.wait_states, 2);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	parse_ok(
+		"{'algorithms': ['ascon-aead128'], 'board': {'prefetch': true}}",
+		&cfg);
+	assert_int_equal(cfg.board.prefetch, 1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
+	parse_fails(
+		"{'algorithms': ['ascon-aead128'], 'board': {'clock_hz': 24000000, 'prefetch': true}}",
+		"board.prefetch: qemu-netduino at 24000000 Hz has no choice of prefetch (its board code sets it off); 84000000 on the STM32F401 boards has both");
+}
+
 static void test_cycle_model_profile_is_named_or_the_boards(void **state)
 {
 	struct hil_config cfg;
@@ -1873,6 +1900,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_defaults_are_the_documented_ones),
 		T(test_cycle_model_follows_the_clock_profile),
+		T(test_board_prefetch_chooses_the_flash_profile),
 		T(test_cycle_model_profile_is_named_or_the_boards),
 		T(test_shipped_qemu_config_loads),
 		T(test_shipped_o2_config_loads),
