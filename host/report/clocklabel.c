@@ -9,16 +9,15 @@
 #include "hilp.h"
 #include "run/run.h"
 
-void hil_clock_label(char *buf, size_t len, const char *what,
-		     const char *chip, double hz, int ws, const char *accel,
-		     int on, int prefetch)
+void hil_clock_label(char *buf, size_t len, const char *what, const char *chip,
+		     double hz, int ws, const char *accel, int on, int prefetch)
 {
 	size_t o = 0;
 
 #define PUT(...)                                                               \
 	do {                                                                   \
-		int w_ = snprintf(buf + o, o < len ? len - o : 0,              \
-				  __VA_ARGS__);                                \
+		int w_ =                                                       \
+			snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
 		o += w_ > 0 ? (size_t)w_ : 0;                                  \
 	} while (0)
 	if (len == 0) {
@@ -54,17 +53,18 @@ void hil_run_clock_label(const struct hil_run *run, char *buf, size_t len)
 		hil_board_find(cfg != NULL ? cfg->board.name : NULL);
 
 	if (emulated && run->model.enabled) {
-		const struct cm4_memsys *p = cm4_memsys_find(run->model.profile);
+		const struct cm4_memsys *p =
+			cm4_memsys_find(run->model.profile);
 
-		hil_clock_label(buf, len, "estimated cycles",
-				p != NULL ? p->chip : "Cortex-M4",
-				cfg != NULL ? cfg->board.clock_hz : 0,
-				(int)run->model.ws,
-				p != NULL ? p->accel : "ART", run->model.art,
-				p != NULL && p->accel != NULL && p->prefetch
-					? run->model.art
-					: (p != NULL && p->accel != NULL ? 0
-									 : -1));
+		hil_clock_label(
+			buf, len, "estimated cycles",
+			p != NULL ? p->chip : "Cortex-M4",
+			cfg != NULL ? cfg->board.clock_hz : 0,
+			(int)run->model.ws, p != NULL ? p->accel : "ART",
+			run->model.art,
+			p != NULL && p->accel != NULL && p->prefetch
+				? run->model.art
+				: (p != NULL && p->accel != NULL ? 0 : -1));
 		return;
 	}
 	if (!emulated && run->info.counter_unit == HILP_UNIT_CYCLES) {
@@ -83,7 +83,9 @@ void hil_run_clock_label(const struct hil_run *run, char *buf, size_t len)
 				fs.icache > 0 || fs.dcache > 0, fs.prefetch);
 		return;
 	}
-	snprintf(buf, len, "%s%s", hil_unit_name(run->info.counter_unit),
-		 emulated ? " (counted by QEMU, not a board's cycles; no cycle model)"
-			  : "");
+	snprintf(
+		buf, len, "%s%s", hil_unit_name(run->info.counter_unit),
+		emulated
+			? " (counted by QEMU, not a board's cycles; no cycle model)"
+			: "");
 }

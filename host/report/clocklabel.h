@@ -16,9 +16,9 @@ struct hil_run;
  * @param on     whether the accelerator is on
  * @param prefetch 1 on, 0 off, < 0 left out
  */
-void hil_clock_label(char *buf, size_t len, const char *what,
-		     const char *chip, double hz, int ws, const char *accel,
-		     int on, int prefetch);
+void hil_clock_label(char *buf, size_t len, const char *what, const char *chip,
+		     double hz, int ws, const char *accel, int on,
+		     int prefetch);
 
 /**
  * The label of a run: the cycle model's profile and the configured clock on

@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "report.h"
 #include "json_int.h"
+#include "clocklabel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -182,6 +183,16 @@ static cJSON *report_object(const struct hil_run *run)
 				    hil_unit_name(run->info.counter_unit));
 	ok = ok && hil_json_add_num(o, "counter_hz", run->info.counter_hz);
 	ok = ok && hil_json_add_hex32(o, "flash_acr", run->info.flash_acr);
+	/* What the figures are, on which chip, clock and flash setting (the
+	 * emulated board: the clock the cycle model stands in for). */
+	{
+		char label[192];
+
+		hil_run_clock_label(run, label, sizeof(label));
+		ok = ok && hil_json_add_str(o, "clock_label", label);
+		ok = ok && hil_json_add_num(o, "configured_clock_hz",
+					    cfg->board.clock_hz);
+	}
 	bd = hil_board_find(cfg->board.name);
 	if ((run->info.flags & HILP_INFO_EMULATED) == 0 && bd != NULL &&
 	    bd->flash_state != NULL) {

@@ -84,6 +84,10 @@ static int add_energy(cJSON *row, const struct hil_run *run,
 		ok = ok && hil_json_add_num(x, "uj_high", r->est.uj_hi);
 		ok = ok && hil_json_add_str(x, "table", run->energy_est.table);
 		ok = ok && hil_json_add_num(x, "cycles_per_op", r->est.cycles);
+		ok = ok && hil_json_add_num(x, "vdd_v", r->est.vdd);
+		ok = ok && hil_json_add_num(x, "idd_ma", r->est.idd_ma);
+		ok = ok && hil_json_add_num(x, "idd_high_ma", r->est.idd_hi_ma);
+		ok = ok && hil_json_add_num(x, "clock_hz", r->est.clock_hz);
 		if (ok && e->state == HIL_ENERGY_OK && r->est.uj_per_op > 0) {
 			ok = hil_json_add_num(x, "ratio",
 					      e->uj_per_op / r->est.uj_per_op);

@@ -708,7 +708,7 @@ static void test_summary_md_has_header_rows_and_unit(void **state)
 	(void)state;
 	assert_non_null(strstr(
 		md,
-		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Est. cycles/byte @64 B (model) | Est. cycles/byte @256 B (model) | × ref @256 B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ) |\n"));
+		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Est. cycles/byte @64 B (model) | Est. cycles/byte @256 B (model) | × baseline @256 B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op) |\n"));
 	assert_non_null(strstr(
 		md,
 		"| ascon-aead128 | ref | encrypt | 131.30 | 90.76 | - | - | - | 3400 | 244 | 244 | - |\n"));
@@ -778,6 +778,113 @@ test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 	assert_non_null(strstr(md, "clock: 84 MHz"));
 	assert_non_null(strstr(md, "counter unit: cycles."));
 	assert_non_null(strstr(md, "Energy: µJ per operation at 64 B"));
+	free(md);
+	cJSON_Delete(r);
+}
+
+/* A datasheet estimate as hilrun writes it (report.json: energy). */
+static void put_estimate(cJSON *e, double uj, double lo, double hi)
+{
+	cJSON_AddStringToObject(e, "status", "ok");
+	cJSON_AddStringToObject(e, "kind", "estimate");
+	cJSON_AddNumberToObject(e, "uj_per_op", uj);
+	cJSON_AddNumberToObject(e, "uj_low", lo);
+	cJSON_AddNumberToObject(e, "uj_high", hi);
+	cJSON_AddStringToObject(e, "table", "DS10086 Rev 3 Table 25 (p. 68)");
+	cJSON_AddNumberToObject(e, "vdd_v", 3.3);
+	cJSON_AddNumberToObject(e, "idd_ma", 21.6);
+	cJSON_AddNumberToObject(e, "idd_high_ma", 33.3);
+	cJSON_AddNumberToObject(e, "clock_hz", 84e6);
+}
+
+/* Without a sensor: the estimate with its range in the cell, and its
+ * formula, table point and source in the note; in the CSV, its columns. */
+static void test_summary_shows_the_estimate_its_range_and_source(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *x = cJSON_AddObjectToObject(r, "energy_estimate");
+	struct csv c;
+	char *md, *csv, *html;
+
+	(void)state;
+	cJSON_AddStringToObject(
+		cJSON_GetObjectItemCaseSensitive(r, "board"), "clock_label",
+		"estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on");
+	cJSON_AddStringToObject(x, "kind", "estimate");
+	cJSON_AddStringToObject(x, "role", "energy");
+	cJSON_AddStringToObject(x, "table", "DS10086 Rev 3 Table 25 (p. 68)");
+	put_estimate(cJSON_AddObjectToObject(row_at(r, 1), "energy"), 8.11,
+		     8.11, 12.5);
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, "Energy (µJ/op, est.: typ. (range)) |"));
+	/* The figures' chip, clock and flash setting, not "none". */
+	assert_non_null(strstr(
+		md,
+		"; figures: estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on;"));
+	assert_null(strstr(md, "none (emulated)"));
+	assert_non_null(strstr(md, " | 8.11 (8.11-12.5) |\n"));
+	assert_non_null(strstr(
+		md,
+		"- Energy: µJ per operation at 64 B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz; range up to 33.3 mA (max. at 25 C, all peripherals on). Source: DS10086 Rev 3 Table 25 (p. 68).\n"));
+	html = render(hil_html_report, r);
+	assert_non_null(strstr(
+		html,
+		"<td class=\"n hl\">8.11 <span class=\"sub\">8.11-12.5</span></td>"));
+	assert_non_null(
+		strstr(html, "Source: DS10086 Rev 3 Table 25 (p. 68)."));
+	csv = render(hil_summary_csv, r);
+	csv_parse(csv, &c);
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
+			    "estimate");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_est_high_uj")),
+			    "12.5");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_est_table")),
+			    "DS10086 Rev 3 Table 25 (p. 68)");
+	assert_string_equal(
+		csv_get(&c, 2, csv_col(&c, "energy_measured_over_est")), "");
+	csv_free(&c);
+	free(csv);
+	free(html);
+	free(md);
+	cJSON_Delete(r);
+}
+
+/* With a sensor: its figure, the estimate beside it and their ratio; the
+ * estimate never stands in for it. */
+static void test_summary_puts_the_estimate_beside_a_measurement(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *x = cJSON_AddObjectToObject(r, "energy_estimate");
+	cJSON *e = cJSON_AddObjectToObject(row_at(r, 1), "energy");
+	cJSON *b = cJSON_AddObjectToObject(row_at(r, 1), "energy_estimate");
+	struct csv c;
+	char *md, *csv;
+
+	(void)state;
+	cJSON_AddStringToObject(x, "kind", "estimate");
+	cJSON_AddStringToObject(x, "role", "beside");
+	cJSON_AddStringToObject(e, "status", "ok");
+	cJSON_AddStringToObject(e, "kind", "measured");
+	cJSON_AddNumberToObject(e, "uj_per_op", 10.0);
+	put_estimate(b, 8.0, 8.0, 12.0);
+	cJSON_AddNumberToObject(b, "ratio", 1.25);
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, " | 10 (est. 8, x1.25) |\n"));
+	assert_non_null(strstr(md, "- Beside it: the datasheet estimate"));
+	assert_null(strstr(md, "no estimate"));
+	csv = render(hil_summary_csv, r);
+	csv_parse(csv, &c);
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
+			    "measured");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_uj_per_op")),
+			    "10");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_est_uj_per_op")),
+			    "8");
+	assert_string_equal(
+		csv_get(&c, 2, csv_col(&c, "energy_measured_over_est")),
+		"1.25");
+	csv_free(&c);
+	free(csv);
 	free(md);
 	cJSON_Delete(r);
 }
@@ -2267,6 +2374,10 @@ int main(void)
 		cmocka_unit_test(test_compare_lists_added_and_removed_rows),
 		cmocka_unit_test(test_compare_failed_row_is_worse),
 		cmocka_unit_test(test_compare_energy_ten_percent),
+		cmocka_unit_test(
+			test_summary_shows_the_estimate_its_range_and_source),
+		cmocka_unit_test(
+			test_summary_puts_the_estimate_beside_a_measurement),
 		cmocka_unit_test(
 			test_compare_refuses_estimated_against_measured_energy),
 		cmocka_unit_test(test_junit_one_testcase_per_row),
