@@ -77,25 +77,49 @@ static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
 	}
 }
 
+/* Whether the rows table has the energy estimate's columns. */
+static int has_est_columns(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int have = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return 0;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
+	}
+	sqlite3_finalize(st);
+	return have;
+}
+
 /* The rows of q's trend, ordered by series then time. */
 static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		      sqlite3_stmt **out)
 {
 	sqlite3_stmt *st = NULL;
 
-	if (sqlite3_prepare_v2(
-		    db,
-		    "SELECT r.config, w.algorithm, w.implementation, w.operation,"
-		    " w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
-		    " w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit"
-		    " FROM rows w JOIN runs r ON r.id = w.run_id"
-		    " WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
-		    " w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
-		    " AND w.msg_len = ?4 AND w.ad_len = ?5"
-		    " AND (?6 IS NULL OR r.config = ?6)"
-		    " ORDER BY r.config, w.implementation, w.operation, r.unit,"
-		    " r.started, r.id",
-		    -1, &st, NULL) != SQLITE_OK) {
+	/* A history of before the energy estimate has no est_ columns. */
+	const int est = has_est_columns(db);
+	char sql[1024];
+
+	snprintf(
+		sql, sizeof(sql),
+		"SELECT r.config, w.algorithm, w.implementation, w.operation,"
+		" w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
+		" w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit,"
+		" %s"
+		" FROM rows w JOIN runs r ON r.id = w.run_id"
+		" WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
+		" w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
+		" AND w.msg_len = ?4 AND w.ad_len = ?5"
+		" AND (?6 IS NULL OR r.config = ?6)"
+		" ORDER BY r.config, w.implementation, w.operation, r.unit,"
+		" r.started, r.id",
+		est ? "w.est_uj, w.est_low, w.est_high, w.est_table"
+		    : "NULL, NULL, NULL, NULL");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		hil_err("reading the rows: %s", sqlite3_errmsg(db));
 		return HIL_ERR_IO;
 	}
@@ -119,7 +143,7 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		       FILE *out)
 {
 	sqlite3_stmt *st = NULL;
-	char key[512] = "";
+	char key[512] = "", table[256] = "";
 	double first = 0, prev = 0;
 	int n = 0;
 
@@ -128,6 +152,7 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char k[512], med[32], model[32], energy[32], change[32] = "-";
+		char est[64];
 		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
 		double v = sqlite3_column_double(st, 10);
 
@@ -146,10 +171,10 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 				hil_history_col(st, 4), hil_history_col(st, 5),
 				hil_history_col(st, 0), hil_history_col(st, 6));
 			fprintf(out,
-				"%-32s %-20s %-11s %12s %9s %12s %10s  %s\n",
+				"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s\n",
 				"run", "started (UTC)", "status", "median",
 				"change", "model est.", "uJ/op",
-				"flags, commit");
+				"est. uJ/op (range)", "flags, commit");
 			first = prev = 0;
 		}
 		fmt_num(med, sizeof(med), st, 10);
@@ -164,10 +189,20 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 			snprintf(change, sizeof(change), "%+.2f%%",
 				 (v / prev - 1) * 100);
 		}
+		if (sqlite3_column_type(st, 15) == SQLITE_NULL) {
+			snprintf(est, sizeof(est), "-");
+		} else {
+			snprintf(est, sizeof(est), "%.3g (%.3g-%.3g)",
+				 sqlite3_column_double(st, 15),
+				 sqlite3_column_double(st, 16),
+				 sqlite3_column_double(st, 17));
+			snprintf(table, sizeof(table), "%s",
+				 hil_history_col(st, 18));
+		}
 		fprintf(out,
-			"%-32s %-20s %-11s %12s %9s %12s %10s  %s, %.12s\n",
+			"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s, %.12s\n",
 			hil_history_col(st, 7), hil_history_col(st, 8),
-			hil_history_col(st, 9), med, change, model, energy,
+			hil_history_col(st, 9), med, change, model, energy, est,
 			hil_history_col(st, 13), hil_history_col(st, 14));
 		if (have) {
 			if (first == 0) {
@@ -178,6 +213,11 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (table[0] != '\0') {
+		fprintf(out,
+			"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): %s; docs/method.md.\n",
+			table);
+	}
 	if (n == 0) {
 		hil_err("no recorded row of %s%s%s%s%s at %ld B (ad %ld B)%s%s: hilrun history lists the runs",
 			q->alg, q->impl ? "/" : "", q->impl ? q->impl : "",

@@ -27,8 +27,7 @@ static int energy_of(const cJSON *row, double *uj)
 	if (row == NULL || !hil_rj_row_energy(row, uj)) {
 		return 0;
 	}
-	return strcmp(hil_rj_row_energy_kind(row), "estimate") == 0 ? 'e'
-								    : 'm';
+	return strcmp(hil_rj_row_energy_kind(row), "estimate") == 0 ? 'e' : 'm';
 }
 
 static int any_energy(const cJSON *const *reports, size_t n)
@@ -133,8 +132,8 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
 		hil_render_td_text(out, NULL, s[i].operation);
 		for (k = 0; k < n; k++) {
 			const cJSON *r = row_at(reports[k], &s[i], len);
-			const cJSON *e = r != NULL ? hil_rj_row_estimate(r)
-						   : NULL;
+			const cJSON *e =
+				r != NULL ? hil_rj_row_estimate(r) : NULL;
 			const cJSON *mc =
 				r != NULL ? cJSON_GetObjectItemCaseSensitive(
 						    r, "model_cycles")

@@ -208,7 +208,8 @@ void hil_sweep_write_energy(const struct hil_sweep *sw,
 
 				if (cyc > 0) {
 					fprintf(out, " %s%.0f |",
-						v->model.ok ? "est. " : "", cyc);
+						v->model.ok ? "est. " : "",
+						cyc);
 				} else {
 					fprintf(out, " - |");
 				}

@@ -663,6 +663,26 @@ static void complete_run_dir(const char *results, char *out, size_t len)
 	}
 }
 
+/* Rows of the history database at path where cond holds. */
+static int db_count(const char *path, const char *cond)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	char sql[256];
+	int n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM rows WHERE %s", cond);
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
 /*
  * hilrun history import, as a lab's master does with the runs its hosts
  * uploaded: the three runs of res into another database show there; again
@@ -700,6 +720,12 @@ static void history_import_checks(struct res *r, const char *res)
 		"64", "--db", mdb, NULL);
 	assert_int_equal(r->status, 0);
 	assert_int_equal(count_lines(r->out, " ok "), 3);
+	/* The datasheet estimate is imported as one, never as a measured
+	 * energy, and shown with its range and table. */
+	assert_non_null(strstr(r->out, "est. uJ/op (range)"));
+	assert_non_null(strstr(r->out, "DS10086 Rev 3 Table 25 (p. 68)"));
+	assert_int_equal(db_count(mdb, "energy_uj IS NOT NULL"), 0);
+	assert_true(db_count(mdb, "est_uj > 0 AND est_high >= est_uj") > 0);
 
 	complete_run_dir(res, dir, sizeof(dir));
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
@@ -796,6 +822,13 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 		show(r);
 		fail_msg("expected a trend of three runs");
 	}
+	/* No sensor: energy not measured, the estimate beside, its source
+	 * under the table. */
+	assert_non_null(strstr(r->out, "est. uJ/op (range)"));
+	assert_non_null(strstr(
+		r->out,
+		"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): DS10086 Rev 3 Table 25 (p. 68); docs/method.md.\n"));
+	assert_int_equal(db_count(db, "energy_uj IS NOT NULL"), 0);
 	/* The trend as a page with a plot: three points, labelled axes. */
 	{
 		char html[160], *page = malloc(65536);
