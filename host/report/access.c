@@ -101,7 +101,7 @@ const cJSON *hil_rj_row_estimate(const cJSON *row)
 	}
 	if (cJSON_IsObject(e) &&
 	    strcmp(hil_rj_str(e, "kind"), "estimate") == 0 &&
-	    strcmp(hil_rj_str(e, "status"), "ok") == 0) {
+	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "uj_per_op"))) {
 		return e;
 	}
 	return NULL;

@@ -2177,6 +2177,22 @@ static void test_compare_refuses_estimated_against_measured_energy(void **state)
 	out = compare_text(a, b, NULL, &ret, &worse);
 	assert_int_equal(worse, 1);
 	assert_null(strstr(out, "not compared"));
+	assert_non_null(
+		strstr(out, "WORSE (datasheet estimates, not measured)"));
+	free(out);
+	/* Estimated with another table (prefetch off): said, with both
+	 * sources under the table. */
+	cJSON_AddStringToObject(e, "table", "DS10086 Rev 3 Table 23 (p. 67)");
+	cJSON_AddStringToObject(
+		cJSON_GetObjectItemCaseSensitive(row_at(b, 3), "energy"),
+		"table", "DS10086 Rev 3 Table 25 (p. 68)");
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_non_null(strstr(
+		out,
+		"(datasheet estimates from different tables, not measured)"));
+	assert_non_null(strstr(
+		out,
+		"energy estimates: from the datasheet, not measured (docs/method.md); base DS10086 Rev 3 Table 23 (p. 67), new DS10086 Rev 3 Table 25 (p. 68)\n"));
 	free(out);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
