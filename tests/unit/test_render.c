@@ -830,6 +830,18 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	assert_non_null(strstr(
 		html,
 		"<td class=\"n hl\">8.11 <span class=\"sub\">8.11-12.5</span></td>"));
+	/* The plot: titled an estimate, its range and table below. */
+	{
+		char *svg = render(hil_svg_energy, r);
+
+		assert_xml(svg);
+		assert_non_null(strstr(
+			svg,
+			"Energy per operation at 64 B (µJ): a datasheet estimate, not measured"));
+		assert_non_null(strstr(svg, "8.11 (8.11-12.5)"));
+		assert_non_null(strstr(svg, "DS10086 Rev 3 Table 25 (p. 68)"));
+		free(svg);
+	}
 	assert_non_null(
 		strstr(html, "Source: DS10086 Rev 3 Table 25 (p. 68)."));
 	csv = render(hil_summary_csv, r);
@@ -1665,7 +1677,9 @@ static void test_html_self_contained_with_every_row(void **state)
 		assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
 		assert_non_null(strstr(html, "<meta charset=\"utf-8\">"));
 		assert_no_network(html);
-		assert_html_svgs_well_formed(html, 2);
+		/* per_byte and sizes; energy.svg where a row has energy
+		 * (report-failed.json's aes128-ecb). */
+		assert_html_svgs_well_formed(html, k == 0 ? 2 : 3);
 		cJSON_ArrayForEach(row,
 				   cJSON_GetObjectItemCaseSensitive(r, "rows"))
 		{
@@ -2287,11 +2301,11 @@ static char *read_in(const char *dir, const char *name)
 
 static void test_render_all_writes_every_file_deterministically(void **state)
 {
-	static const char *const files[] = {"summary.md", "summary.csv",
+	static const char *const files[] = {"summary.md",   "summary.csv",
 					    "per_byte.svg", "sizes.svg",
-					    "report.html"};
+					    "energy.svg",   "report.html"};
 	char *dir = tmp_dir();
-	char path[2048], *first[5];
+	char path[2048], *first[6];
 	size_t len, i;
 	char *text = fixture_text("report-failed.json", &len);
 	DIR *d;
@@ -2303,13 +2317,14 @@ static void test_render_all_writes_every_file_deterministically(void **state)
 	write_text(path, text, len);
 	free(text);
 	assert_int_equal(hil_report_render_all(dir), HIL_OK);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		first[i] = read_in(dir, files[i]);
 	}
 	assert_xml(first[2]);
 	assert_xml(first[3]);
+	assert_xml(first[4]);
 	assert_int_equal(hil_report_render_all(dir), HIL_OK);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		char *again = read_in(dir, files[i]);
 
 		assert_string_equal(first[i], again);
@@ -2324,7 +2339,7 @@ static void test_render_all_writes_every_file_deterministically(void **state)
 		n += e->d_name[0] != '.';
 	}
 	closedir(d);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	rm_dir(dir);
 	free(dir);
 }
