@@ -12,10 +12,10 @@
 /* One bar: a series' energy at the headline length. */
 struct ebar {
 	char name[200];
-	double uj;	   /* the row's energy (measured or estimated) */
-	int est;	   /* 1: uj is the datasheet estimate */
-	double lo, hi;	   /* the estimate's range (est, or beside) */
-	double beside;	   /* the estimate beside a measurement; 0 none */
+	double uj;     /* the row's energy (measured or estimated) */
+	int est;       /* 1: uj is the datasheet estimate */
+	double lo, hi; /* the estimate's range (est, or beside) */
+	double beside; /* the estimate beside a measurement; 0 none */
 	int have_range;
 };
 
@@ -97,11 +97,14 @@ int hil_svg_energy(const cJSON *report, FILE *out)
 			 "bar: typical; line: the datasheet's range; %s",
 			 s.energy_note);
 	} else {
-		snprintf(sub, sizeof(sub), "%s%s%s",
-			 s.energy_model ? "from the simulated sensor (a model)"
-					: "measured with the sensor",
-			 s.energy_note[0] ? "; diamond: the datasheet estimate beside it, " : "",
-			 s.energy_note);
+		snprintf(
+			sub, sizeof(sub), "%s%s%s",
+			s.energy_model ? "from the simulated sensor (a model)"
+				       : "measured with the sensor",
+			s.energy_note[0]
+				? "; diamond: the datasheet estimate beside it, "
+				: "",
+			s.energy_note);
 	}
 	w = label_w + bar_room + 140;
 	h = top + rowh * (double)(n ? n : 1) + 46;
@@ -174,8 +177,10 @@ int hil_svg_energy(const cJSON *report, FILE *out)
 		}
 		hil_render_svg_text(
 			out,
-			x + (b[i].have_range && b[i].hi > b[i].uj ? b[i].hi
-								  : b[i].uj) /
+			x +
+				(b[i].have_range && b[i].hi > b[i].uj
+					 ? b[i].hi
+					 : b[i].uj) /
 					top_v * bar_room +
 				6,
 			y + 11, "start", 11, "#333333", val);

@@ -144,8 +144,28 @@ static void check_energy_report(const char *results, const char *type)
 		assert_true(num(e, "samples") >= 3 * 20);
 		assert_true(num(e, "sample_rate_hz") > 100.0);
 		assert_true(num(e, "spread") >= 0.0);
+		/* The datasheet estimate beside it, never in its place,
+		 * with their ratio: what the first board run checks. */
+		{
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+				row, "energy_estimate");
+
+			assert_non_null(x);
+			assert_string_equal(str(x, "kind"), "estimate");
+			assert_string_equal(str(x, "table"),
+					    "DS10086 Rev 3 Table 25 (p. 68)");
+			assert_true(num(x, "uj_per_op") > 0);
+			assert_true(num(x, "uj_high") >= num(x, "uj_per_op"));
+			assert_near(num(x, "ratio"),
+				    num(e, "uj_per_op") / num(x, "uj_per_op"),
+				    1e-9, "ratio");
+		}
 		n++;
 	}
+	assert_string_equal(
+		str(cJSON_GetObjectItemCaseSensitive(root, "energy_estimate"),
+		    "role"),
+		"beside");
 	/* Two lengths of two algorithms, and Speck's key setup. */
 	assert_int_equal(n, 5);
 	cJSON_Delete(root);
@@ -274,6 +294,13 @@ static void test_without_a_sensor_the_report_says_why(void **state)
 			e2e_assert_contains(str(e, "cycles_from"),
 					    "cycle model");
 			assert_true(num(e, "clock_hz") == 84000000);
+			/* Table 25: the stub's 84 MHz sets prefetch; the
+			 * range from the same table. */
+			assert_string_equal(str(e, "table"),
+					    "DS10086 Rev 3 Table 25 (p. 68)");
+			assert_true(num(e, "idd_ma") == 21.6);
+			assert_true(num(e, "idd_high_ma") == 33.3);
+			assert_true(num(e, "uj_high") > num(e, "uj_per_op"));
 		} else {
 			/* No figure: never a made-up number, and why. */
 			assert_string_equal(str(e, "status"), "none");
