@@ -131,9 +131,9 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		if (l->energy_extra[0] != '\0') {
 			fputs("<td class=\"n hl\">", out);
 			hil_xml_puts(out, l->energy);
-			fputs(" <span class=\"sub\">", out);
+			fputs(" <span class=\"sub\">(", out);
 			hil_xml_puts(out, l->energy_extra);
-			fputs("</span></td>", out);
+			fputs(")</span></td>", out);
 		} else {
 			td_cell(out, "n hl", l->energy, s.energy_reason);
 		}

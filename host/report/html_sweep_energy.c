@@ -92,10 +92,11 @@ static void verdict(FILE *out, const cJSON *const *reports, size_t n,
 	hil_sweep_label(reports, n, best, lab, sizeof(lab));
 	fputs("<td><b>", out);
 	hil_xml_puts(out, lab);
-	fprintf(out, "</b> (%.0f%% fewer%s%s)</td>",
+	fprintf(out, "</b> &minus;%.0f&nbsp;%%%s</td>",
 		100.0 * (worst_uj - best_uj) / worst_uj,
-		kind == 'e' ? ", typ. estimate" : "",
-		kind == 'e' && hi_min >= lo_max ? "; the ranges overlap" : "");
+		kind == 'e' && hi_min >= lo_max
+			? " <span title=\"the datasheet ranges overlap\">*</span>"
+			: "");
 }
 
 void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
@@ -156,7 +157,7 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
 			    hil_rj_num(e, "uj_low", &lo) &&
 			    hil_rj_num(e, "uj_high", &hi)) {
 				fprintf(out,
-					"<td class=\"n hl\">est. %.3g <span class=\"sub\">%.3g-%.3g</span></td>",
+					"<td class=\"n hl\">est. %.3g <span class=\"sub\">(%.3g-%.3g)</span></td>",
 					v, lo, hi);
 			} else if (kd == 'm') {
 				snprintf(buf, sizeof(buf), "%.3g", v);
@@ -168,7 +169,8 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
 		verdict(out, reports, n, &s[i], len);
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody></table>\n<ul class=\"notes muted\">\n", out);
+	fputs("</tbody></table>\n<ul class=\"notes muted\">\n<li>Fewer µJ/op: the configuration with the fewest, and by how much less than the most; between estimates, their typical figures. * = the datasheet ranges overlap: the typical figures differ, the extremes may not. An estimate is never judged against a measurement.</li>\n",
+	      out);
 	for (k = 0; k < n; k++) {
 		const cJSON *r;
 		char lab[200];

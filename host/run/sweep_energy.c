@@ -135,12 +135,10 @@ static void verdict(const struct hil_sweep *sw, const struct hil_run *runs,
 	} else if (worst_uj <= best_uj) {
 		fprintf(out, " equal |");
 	} else {
-		fprintf(out, " %s (%.0f%% fewer%s%s) |", sw->cfgs[best].name,
+		fprintf(out, " %s, %.0f%% fewer%s |", sw->cfgs[best].name,
 			100.0 * (worst_uj - best_uj) / worst_uj,
-			kind == 'e' ? ", typ. estimate" : "",
-			kind == 'e' && ranges_overlap(sw, runs, key)
-				? "; the ranges overlap"
-				: "");
+			kind == 'e' && ranges_overlap(sw, runs, key) ? " *"
+								     : "");
 	}
 }
 
@@ -228,7 +226,8 @@ void hil_sweep_write_energy(const struct hil_sweep *sw,
 			fprintf(out, "\n");
 		}
 	}
-	fprintf(out, "\n");
+	fprintf(out,
+		"\n- fewer uJ/op: the configuration with the fewest, and by how much less than the most; between estimates, their typical figures; * = the datasheet ranges overlap (the typical figures differ, the extremes may not). An estimate is never judged against a measurement.\n");
 	for (r = 0; r < sw->n; r++) {
 		const struct hil_run *run = &runs[r];
 		const struct hil_row *e = NULL;

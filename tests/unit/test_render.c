@@ -829,7 +829,7 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	html = render(hil_html_report, r);
 	assert_non_null(strstr(
 		html,
-		"<td class=\"n hl\">8.11 <span class=\"sub\">8.11-12.5</span></td>"));
+		"<td class=\"n hl\">8.11 <span class=\"sub\">(8.11-12.5)</span></td>"));
 	/* The plot: titled an estimate, its range and table below. */
 	{
 		char *svg = render(hil_svg_energy, r);
