@@ -293,9 +293,10 @@ static void ht_energy(const struct ht_run *h, const struct ht_cols *c,
 	}
 	if (c->est >= 0) {
 		if (est) {
-			snprintf(l->c[c->est], HT_CELL, "%.3g (%.3g-%.3g)",
-				 ra->est.uj_per_op, ra->est.uj_lo,
-				 ra->est.uj_hi);
+			/* Its range is in the note below and the files:
+			 * the line keeps within 120 columns. */
+			snprintf(l->c[c->est], HT_CELL, "%.3g",
+				 ra->est.uj_per_op);
 		} else {
 			snprintf(l->c[c->est], HT_CELL, "-");
 		}
@@ -497,7 +498,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 		ht_est_note(run, out);
 	} else if (h.have_beside) {
 		fprintf(out,
-			"est. uJ/op = the datasheet estimate beside it (range in brackets), never judged against it:\n");
+			"est. uJ/op = the datasheet estimate beside it, never judged against it (its range per row in the files):\n");
 		ht_est_note(run, out);
 	} else if (!h.have_energy && run->energy_est.applies &&
 		   run->energy_est.why[0] != '\0') {
