@@ -334,13 +334,13 @@ static void ht_est_note(const struct hil_run *run, FILE *out)
 		return;
 	}
 	fprintf(out,
-		"  = %.1f V x %.3g mA (typ., 25 C, all peripherals off) x cycles / %g MHz%s;\n",
-		r->est.vdd, r->est.idd_ma, r->est.clock_hz / 1e6,
-		run->energy_est.assumptions[0] != '\0' &&
-				strstr(run->energy_est.assumptions,
-				       "linear in frequency") != NULL
-			? " (I_DD linear between the table's two nearest clocks)"
-			: "");
+		"  = %.1f V x %.3g mA (typ., 25 C, all peripherals off) x cycles / %g MHz;\n",
+		r->est.vdd, r->est.idd_ma, r->est.clock_hz / 1e6);
+	if (strstr(run->energy_est.assumptions, "linear in frequency") !=
+	    NULL) {
+		fprintf(out,
+			"  I_DD linear in frequency between the table's two nearest clocks;\n");
+	}
 	fprintf(out,
 		"  range: up to the max. at 25 C, all peripherals on (%.3g mA). Source: %s.\n",
 		r->est.idd_hi_ma, run->energy_est.table);
