@@ -374,6 +374,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		snprintf(key + strlen(key), sizeof(key) - strlen(key),
 			 "|link=%s", stub_link);
 	}
+	/* So does a chosen flash prefetch (board.prefetch); the default
+	 * keeps its folder. */
+	if (cfg->board.prefetch >= 0) {
+		snprintf(key + strlen(key), sizeof(key) - strlen(key),
+			 "|prefetch=%d", cfg->board.prefetch);
+	}
 	if (algs_override != NULL) {
 		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
 	} else {
