@@ -342,12 +342,42 @@ static void ht_est_note(const struct hil_run *run, FILE *out)
 			"  I_DD linear in frequency between the table's two nearest clocks;\n");
 	}
 	fprintf(out,
-		"  range: up to the max. at 25 C, all peripherals on (%.3g mA). Source: %s.\n",
+		"  range: up to the max. at 25 C, all peripherals on (%.3g mA);\n"
+		"  source: %s.\n",
 		r->est.idd_hi_ma, run->energy_est.table);
 }
 
+/* Lines of the table with the name columns and columns from to last;
+ * names and the mode left, figures right, no trailing blank. */
+static void ht_print(const struct ht_line *lines, size_t n, const int *w,
+		     const struct ht_cols *c, int from, int last, FILE *out)
+{
+	size_t i;
+	int j;
+
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j <= last; j++) {
+			const int left = j < 3 || j == c->mode;
+
+			if (j >= 3 && j < from) {
+				continue;
+			}
+			if (j == last && left) {
+				/* No trailing blanks after the last column. */
+				fprintf(out, "%s%s", j ? "  " : "",
+					lines[i].c[j]);
+			} else {
+				fprintf(out, "%s%*s", j ? "  " : "",
+					left ? -w[j] : w[j], lines[i].c[j]);
+			}
+		}
+		fputc('\n', out);
+	}
+}
+
 static void print_headline(const struct hil_run *run, uint32_t want, int detail,
-			   FILE *out)
+			   unsigned width, FILE *out)
 {
 	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
 	struct ht_run h;
@@ -447,50 +477,50 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 			w[j] = len > w[j] ? len : w[j];
 		}
 	}
-	fputc('\n', out);
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < (size_t)c.n; j++) {
-			/* Names left, figures right, the mode last. */
-			int left = j < 3 || (int)j == c.mode;
+	{
+		int total = 0;
 
-			if ((int)j == c.n - 1) {
-				/* No trailing blanks after the last column. */
-				fprintf(out, "  %s", lines[i].c[j]);
-			} else {
-				fprintf(out, "%s%*s", j ? "  " : "",
-					left ? -w[j] : w[j], lines[i].c[j]);
-			}
+		for (j = 0; j < (size_t)c.n; j++) {
+			total += w[j] + (j ? 2 : 0);
 		}
-		fputc('\n', out);
+		if (width > 0 && total > (int)width) {
+			/* Too wide for the terminal: the names with the
+			 * cycles, flash and RAM, then the names with the
+			 * energy and the rest; each line fits on its own. */
+			ht_print(lines, n, w, &c, c.head, c.ram, out);
+			ht_print(lines, n, w, &c, c.energy, c.n - 1, out);
+		} else {
+			ht_print(lines, n, w, &c, c.head, c.n - 1, out);
+		}
 	}
 	free(lines);
 	if (h.head_model) {
 		fprintf(out,
-			"est. cycles/B = cycles per byte estimated by the Cortex-M4 cycle model: an estimate, not a measurement.\n");
+			"est. cycles/B = the Cortex-M4 cycle model's estimate, not a measurement.\n");
 	}
 	if (!h.head_model || c.instr >= 0) {
 		fprintf(out, "%s = %s per byte%s",
 			unit_short(run->info.counter_unit),
 			hil_unit_name(run->info.counter_unit),
-			emulated ? ", counted by QEMU, not a board's cycles"
-				 : "");
+			emulated ? ", by QEMU, not a board's cycles" : "");
+		fputs(".\n", out);
 		if (emulated && !h.have_spread) {
 			fprintf(out,
-				"; exact (emulated): every run gives the same count");
+				"Exact (emulated): every run gives the same count.\n");
 		}
-		fputs(".\n", out);
 	} else if (emulated) {
 		fprintf(out,
-			"Exact (emulated): every run gives the same count; -v adds QEMU's instructions per byte.\n");
+			"Exact (emulated): every run gives the same count; -v adds instr/B.\n");
 	}
+	/* Every line of the notes fits 80 columns. */
 	fprintf(out,
-		"flash KiB = the implementation's own code, constants and initialised data (1 KiB = 1024 B);\n"
+		"flash KiB = own code, constants and initialised data (1 KiB = 1024 B);\n"
 		"RAM B = its static data + peak stack.\n");
 	if (h.have_energy) {
-		fprintf(out, "uJ/op = energy of one operation, %s.\n",
+		fprintf(out, "uJ/op = %s.\n",
 			h.energy_model
 				? "from the simulated sensor: a model, not a measurement"
-				: "measured with the sensor");
+				: "energy of one operation, measured with the sensor");
 	}
 	if (h.have_est) {
 		fprintf(out,
@@ -498,7 +528,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 		ht_est_note(run, out);
 	} else if (h.have_beside) {
 		fprintf(out,
-			"est. uJ/op = the datasheet estimate beside it, never judged against it (its range per row in the files):\n");
+			"est. uJ/op = the datasheet estimate beside it, never judged against it:\n");
 		ht_est_note(run, out);
 	} else if (!h.have_energy && run->energy_est.applies &&
 		   run->energy_est.why[0] != '\0') {
@@ -533,7 +563,7 @@ void hil_report_print_table(const struct hil_run *run,
 
 	print_caption(run, out);
 	if (o == NULL || !o->detail) {
-		print_headline(run, at, 0, out);
+		print_headline(run, at, 0, o != NULL ? o->width : 0, out);
 		return;
 	}
 	fprintf(out, "%-17s %-5s %-8s %6s %5s %12s %10s %9s %10s %10s %6s %s\n",
@@ -573,5 +603,5 @@ void hil_report_print_table(const struct hil_run *run,
 	fprintf(out,
 		"(median and per byte in %s; overhead of the timing itself subtracted)\n",
 		hil_unit_name(run->info.counter_unit));
-	print_headline(run, at, 1, out);
+	print_headline(run, at, 1, o->width, out);
 }

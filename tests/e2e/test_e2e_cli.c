@@ -385,7 +385,7 @@ static void test_quick_run_prints_the_headline_table(void **state)
 		    col_of(hdr, "flash KiB"));
 	assert_true(col_of(hdr, "flash KiB") < col_of(hdr, "RAM B"));
 	assert_true(col_of(hdr, "RAM B") < col_of(hdr, "uJ/op @64 (est.)"));
-	assert_null(strstr(r->out, "instr/B"));
+	assert_null(strstr(r->out, "instr/B @"));
 	assert_null(strstr(r->out, "KB"));
 	/* What the figures are, and at which clock and flash setting. */
 	assert_non_null(strstr(
@@ -394,6 +394,14 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	assert_null(strstr(r->out, "stddev"));
 	assert_null(strstr(r->out, "measured with"));
 	assert_non_null(strstr(r->out, "Exact (emulated)"));
+	/* The notes under the table fit 80 columns. */
+	for (l = strstr(r->out, "est. cycles/B ="); l != NULL && *l != '\0';
+	     l = strchr(l, '\n') + 1) {
+		assert_true(strcspn(l, "\n") <= 80);
+		if (strchr(l, '\n') == NULL) {
+			break;
+		}
+	}
 	assert_non_null(strstr(r->out, "not a measurement"));
 	/* Energy always has its column; without a sensor it is the
 	 * datasheet estimate, with its range and its table below. */
@@ -404,7 +412,8 @@ static void test_quick_run_prints_the_headline_table(void **state)
 		r->out,
 		"uJ/op (est.) = a datasheet estimate, not measured (docs/method.md):\n"
 		"  = 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz;\n"
-		"  range: up to the max. at 25 C, all peripherals on (33.3 mA). Source: DS10086 Rev 3 Table 25 (p. 68).\n"));
+		"  range: up to the max. at 25 C, all peripherals on (33.3 mA);\n"
+		"  source: DS10086 Rev 3 Table 25 (p. 68).\n"));
 	/* Aligned whatever the names' lengths; the first five columns fit
 	 * 80 columns, every line 120. */
 	mode_col = col_of(hdr, "mode");
@@ -473,6 +482,29 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	}
 	assert_int_equal(by_hand, 1);
 	cJSON_Delete(rep);
+	/* On an 80-column terminal (COLUMNS when stdout is not one): two
+	 * blocks, names + cycles, flash, RAM, then names + energy, range,
+	 * mode; every line within 80. */
+	snprintf(res, sizeof(res), "%s/narrow", tmp);
+	setenv("COLUMNS", "80", 1);
+	run_cli(r, "run", "--alg", "ascon-aead128,speck64-128-ecb", "--lengths",
+		"16,64,1024", "--runs", "3", "--results", res, NULL);
+	unsetenv("COLUMNS");
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, "algorithm "), 2);
+	hdr = strstr(r->out, "\nalgorithm ") + 1;
+	assert_true(col_of(hdr, "@1024") > 0);
+	assert_true(col_of(hdr, "RAM B") > 0);
+	assert_int_equal(col_of(hdr, "uJ/op"), -1);
+	hdr = strstr(hdr, "\nalgorithm ") + 1;
+	assert_true(col_of(hdr, "uJ/op @64 (est.)") > 0);
+	assert_true(col_of(hdr, "mode") > 0);
+	for (l = r->out; *l != '\0'; l += strcspn(l, "\n") + 1) {
+		assert_true(strcspn(l, "\n") <= 80);
+		if (l[strcspn(l, "\n")] == '\0') {
+			break;
+		}
+	}
 	/* --detail: every row too. */
 	snprintf(res, sizeof(res), "%s/detail", tmp);
 	run_cli(r, "run", "--alg", "speck64-128-ecb", "--lengths", "16",
