@@ -24,6 +24,10 @@ int hil_cfg_v_build(struct hil_jsonld *ld, const cJSON *root,
 /* The only required section: at least one algorithm. */
 int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			 struct hil_config *cfg);
+/* After algorithms: build.cflags against the allowlist (-I may name a
+ * folder inside an implementation folder). */
+int hil_cfg_v_cflags_allowed(struct hil_jsonld *ld, const cJSON *root,
+			     const struct hil_config *cfg);
 int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 		    struct hil_config *cfg);
 int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,

@@ -22,6 +22,7 @@
 
 #include "config/config.h"
 #include "util/err.h"
+#include "lab/jobpolicy.h"
 #include "lab/lock.h"
 #include "lab/serve.h"
 #include "unit_util.h"
@@ -585,17 +586,25 @@ static void test_serve_hostile_jobs_are_refused(void **state)
 		const char *says;
 	} cases[] = {
 		{"bflag", "'build': {'cflags': ['-B/tmp/evil/']}",
-		 "build.cflags[0]: \"-B/tmp/evil/\": not allowed in a job"},
+		 "build.cflags[0]: \"-B/tmp/evil/\": runs programs"},
 		{"mflag", "'build': {'cflags': ['-MF/tmp/x']}",
-		 "not allowed in a job"},
+		 "writes dependency files"},
 		{"plugin", "'build': {'cflags': ['-fplugin=/tmp/p.so']}",
-		 "-fplugin is not for a job"},
+		 "loads a shared object"},
 		{"wl", "'build': {'cflags': ['-Wl,-T,/etc/passwd']}",
 		 "passes options to the linker"},
 		{"spec", "'build': {'cflags': ['-specs=/tmp/s']}",
-		 "not allowed in a job"},
+		 "reads a specs file"},
 		{"incl", "'build': {'cflags': ['-I/etc']}",
-		 "-I of a folder outside the lab's roots"},
+		 "-I of a folder outside this configuration's implementation folders"},
+		{"cmpdbg", "'build': {'cflags': ['-fcompare-debug=-B..']}",
+		 "runs the compiler again"},
+		{"offload", "'build': {'cflags': ['-foffload=-B..']}",
+		 "runs an offload compiler"},
+		{"ocd",
+		 "'board': {'name': 'nucleo-f401re'}, 'link': {'type': 'serial', 'port': '/dev/ttyACM0'},"
+		 " 'flasher': {'type': 'openocd', 'openocd_config': ['spool/incoming/.ocd.cfg']}",
+		 "a job may name only OpenOCD's installed scripts"},
 		{"prog", "'flasher': {'type': 'qemu', 'program': '/bin/sh'}",
 		 "flasher.program: a job may not name a program"},
 		{"path",
@@ -928,6 +937,51 @@ static void test_serve_rejects_missing_options(void **state)
 	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
 }
 
+/* OpenOCD configs are Tcl: a job names only OpenOCD's installed scripts,
+ * and OpenOCD is handed their full path (it would look in its working
+ * directory first, where a planted "interface/stlink.cfg" could wait). */
+static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
+{
+	static const char *const bad[] = {"spool/incoming/.ocd.cfg",
+					  "../../etc/passwd",
+					  "/tmp/x.cfg",
+					  "interface/../../../../etc/passwd",
+					  "interface/nonesuch.cfg",
+					  "interface/stlink.cfg;sh",
+					  "interface"};
+	struct hil_config cfg;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	if (access(HIL_OPENOCD_SCRIPTS "/interface/stlink.cfg", R_OK) != 0) {
+		skip(); /* openocd is a dependency (scripts/deps.sh) */
+	}
+	hil_config_defaults(&cfg);
+	snprintf(cfg.flasher.files[0], sizeof(cfg.flasher.files[0]),
+		 "interface/stlink.cfg");
+	snprintf(cfg.flasher.files[1], sizeof(cfg.flasher.files[1]),
+		 "target/stm32f4x.cfg");
+	cfg.flasher.n_files = 2;
+	assert_int_equal(hil_job_check(&cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.flasher.files[0],
+			    HIL_OPENOCD_SCRIPTS "/interface/stlink.cfg");
+	assert_string_equal(cfg.flasher.files[1],
+			    HIL_OPENOCD_SCRIPTS "/target/stm32f4x.cfg");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		hil_config_defaults(&cfg);
+		snprintf(cfg.flasher.files[0], sizeof(cfg.flasher.files[0]),
+			 "%s", bad[i]);
+		cfg.flasher.n_files = 1;
+		assert_int_equal(hil_job_check(&cfg, err, sizeof(err)),
+				 HIL_ERR_CONFIG);
+		if (strstr(err, "flasher.openocd_config[0]") == NULL ||
+		    strstr(err, "installed scripts") == NULL) {
+			fail_msg("%s: %s", bad[i], err);
+		}
+	}
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -941,6 +995,7 @@ int main(void)
 		T(test_serve_inline_config_and_baseline),
 		T(test_serve_missing_baseline_fails_the_job),
 		T(test_serve_hostile_jobs_are_refused),
+		T(test_serve_job_openocd_scripts_are_the_installed_ones),
 		T(test_serve_bad_job_names_are_moved_aside),
 		T(test_serve_planted_state_cannot_redirect_a_run),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
