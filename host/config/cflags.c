@@ -26,53 +26,109 @@
 static const char *const o_levels[] = {"-O0", "-O1", "-O2", "-O3",
 				       "-Os", "-Oz", "-Og", NULL};
 
-static const char *const plain[] = {
-	"-g",	       "-g0",	    "-g1",	       "-g2",
-	"-g3",	       "-ggdb",	    "-w",	       "-pedantic",
-	"-pedantic-errors", "-ansi", "-mthumb",	       "-mslow-flash-data",
-	"-munaligned-access", "-mno-unaligned-access", "-mlong-calls",
-	"-mno-long-calls", "-mpure-code", NULL};
+static const char *const plain[] = {"-g",
+				    "-g0",
+				    "-g1",
+				    "-g2",
+				    "-g3",
+				    "-ggdb",
+				    "-w",
+				    "-pedantic",
+				    "-pedantic-errors",
+				    "-ansi",
+				    "-mthumb",
+				    "-mslow-flash-data",
+				    "-munaligned-access",
+				    "-mno-unaligned-access",
+				    "-mlong-calls",
+				    "-mno-long-calls",
+				    "-mpure-code",
+				    NULL};
 
-static const char *const archs[] = {
-	"armv6-m",	     "armv6s-m",	    "armv7-m",
-	"armv7e-m",	     "armv7e-m+fp",	    "armv7e-m+fpv5",
-	"armv7e-m+fpv5.d16", "armv7e-m+nofp",	    "armv8-m.base",
-	"armv8-m.main",	     "armv8-m.main+dsp",    "armv8-m.main+fp",
-	"armv8-m.main+dsp+fp", "armv8.1-m.main",    "armv8.1-m.main+mve",
-	NULL};
+static const char *const archs[] = {"armv6-m",
+				    "armv6s-m",
+				    "armv7-m",
+				    "armv7e-m",
+				    "armv7e-m+fp",
+				    "armv7e-m+fpv5",
+				    "armv7e-m+fpv5.d16",
+				    "armv7e-m+nofp",
+				    "armv8-m.base",
+				    "armv8-m.main",
+				    "armv8-m.main+dsp",
+				    "armv8-m.main+fp",
+				    "armv8-m.main+dsp+fp",
+				    "armv8.1-m.main",
+				    "armv8.1-m.main+mve",
+				    NULL};
 
-static const char *const cpus[] = {
-	"cortex-m0",	  "cortex-m0plus",	 "cortex-m0.small-multiply",
-	"cortex-m0plus.small-multiply", "cortex-m1", "cortex-m3",
-	"cortex-m4",	  "cortex-m4+nofp",	 "cortex-m7",
-	"cortex-m7+nofp", "cortex-m23",		 "cortex-m33",
-	"cortex-m33+nodsp", "cortex-m35p",	 "cortex-m55",
-	"cortex-m85",	  NULL};
+static const char *const cpus[] = {"cortex-m0",
+				   "cortex-m0plus",
+				   "cortex-m0.small-multiply",
+				   "cortex-m0plus.small-multiply",
+				   "cortex-m1",
+				   "cortex-m3",
+				   "cortex-m4",
+				   "cortex-m4+nofp",
+				   "cortex-m7",
+				   "cortex-m7+nofp",
+				   "cortex-m23",
+				   "cortex-m33",
+				   "cortex-m33+nodsp",
+				   "cortex-m35p",
+				   "cortex-m55",
+				   "cortex-m85",
+				   NULL};
 
 static const char *const float_abis[] = {"soft", "softfp", "hard", NULL};
 
-static const char *const fpus[] = {"auto",	  "fpv4-sp-d16", "fpv5-sp-d16",
-				   "fpv5-d16", "vfpv3xd",	 "vfpv3xd-fp16",
+static const char *const fpus[] = {"auto",     "fpv4-sp-d16", "fpv5-sp-d16",
+				   "fpv5-d16", "vfpv3xd",     "vfpv3xd-fp16",
 				   NULL};
 
-static const char *const stds[] = {
-	"c89",	       "c90",	      "c99",	     "c11",	   "c17",
-	"c18",	       "c2x",	      "c23",	     "gnu89",	   "gnu90",
-	"gnu99",       "gnu11",	      "gnu17",	     "gnu18",	   "gnu2x",
-	"gnu23",       "iso9899:1990", "iso9899:199409", "iso9899:1999",
-	"iso9899:2011", "iso9899:2017", "iso9899:2018", "c++98",   "c++03",
-	"c++11",       "c++14",	      "c++17",	     "c++20",	   "gnu++98",
-	"gnu++03",     "gnu++11",     "gnu++14",     "gnu++17",	   "gnu++20",
-	NULL};
+static const char *const stds[] = {"c89",
+				   "c90",
+				   "c99",
+				   "c11",
+				   "c17",
+				   "c18",
+				   "c2x",
+				   "c23",
+				   "gnu89",
+				   "gnu90",
+				   "gnu99",
+				   "gnu11",
+				   "gnu17",
+				   "gnu18",
+				   "gnu2x",
+				   "gnu23",
+				   "iso9899:1990",
+				   "iso9899:199409",
+				   "iso9899:1999",
+				   "iso9899:2011",
+				   "iso9899:2017",
+				   "iso9899:2018",
+				   "c++98",
+				   "c++03",
+				   "c++11",
+				   "c++14",
+				   "c++17",
+				   "c++20",
+				   "gnu++98",
+				   "gnu++03",
+				   "gnu++11",
+				   "gnu++14",
+				   "gnu++17",
+				   "gnu++20",
+				   NULL};
 
 /* -m options with a value from a list. */
 static const struct {
 	const char *name; /* "-march=" */
 	const char *const *values;
 } m_valued[] = {
-	{"-march=", archs},	       {"-mcpu=", cpus},
-	{"-mtune=", cpus},	       {"-mfloat-abi=", float_abis},
-	{"-mfpu=", fpus},
+	{"-march=", archs},	      {"-mcpu=", cpus}, {"-mtune=", cpus},
+	{"-mfloat-abi=", float_abis}, {"-mfpu=", fpus},
 };
 
 /* -f options: F_BOOL takes no value and has a -fno- form; F_NUM also (or
@@ -151,11 +207,11 @@ static const struct {
 
 /* --param=NAME=N: the tuning knobs of inlining and unrolling. */
 static const char *const params[] = {
-	"early-inlining-insns",	 "inline-unit-growth",
-	"large-function-growth", "max-average-unrolled-insns",
+	"early-inlining-insns",	       "inline-unit-growth",
+	"large-function-growth",       "max-average-unrolled-insns",
 	"max-completely-peeled-insns", "max-inline-insns-auto",
-	"max-inline-insns-single", "max-unroll-times",
-	"max-unrolled-insns",	 NULL};
+	"max-inline-insns-single",     "max-unroll-times",
+	"max-unrolled-insns",	       NULL};
 
 /* Why the flags people try most are absent (the rest: "not on it"). */
 static const struct {
@@ -183,9 +239,12 @@ static const struct {
 	{"-o", "names an output file"},
 	{"-include", "includes a file of its choosing"},
 	{"-imacros", "includes a file of its choosing"},
-	{"-iquote", "adds an include folder (only -I of an implementation's own folder is allowed)"},
-	{"-isystem", "adds an include folder (only -I of an implementation's own folder is allowed)"},
-	{"-idirafter", "adds an include folder (only -I of an implementation's own folder is allowed)"},
+	{"-iquote",
+	 "adds an include folder (only -I of an implementation's own folder is allowed)"},
+	{"-isystem",
+	 "adds an include folder (only -I of an implementation's own folder is allowed)"},
+	{"-idirafter",
+	 "adds an include folder (only -I of an implementation's own folder is allowed)"},
 	{"-Wl,", "passes options to the linker"},
 	{"-Wa,", "passes options to the assembler"},
 	{"-Wp,", "passes options to the preprocessor"},
@@ -242,7 +301,7 @@ static int macro_ok(const char *s, int value_allowed, char *why, size_t len)
 	}
 	p++;
 	if (p[strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		       "0123456789_.+-")] != '\0') {
+			"0123456789_.+-")] != '\0') {
 		snprintf(
 			why, len,
 			"a macro's value may hold letters, digits and \"_ . + -\" only");
@@ -259,9 +318,9 @@ static void join(char *buf, size_t len, const char *const *list)
 	buf[0] = '\0';
 	for (i = 0; list[i] != NULL && o < len; i++) {
 		o += (size_t)snprintf(buf + o, len - o, "%s%s",
-				      i == 0		     ? ""
+				      i == 0		    ? ""
 				      : list[i + 1] == NULL ? " or "
-							     : ", ",
+							    : ", ",
 				      list[i]);
 	}
 }
@@ -273,8 +332,8 @@ static void join(char *buf, size_t len, const char *const *list)
  * "..", and equal to its own real path: no link anywhere on the way, so
  * that what was checked is what the compiler opens.
  */
-static int include_ok(const char *dir, const struct hil_config *cfg,
-		      char *why, size_t len)
+static int include_ok(const char *dir, const struct hil_config *cfg, char *why,
+		      size_t len)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -296,7 +355,8 @@ static int include_ok(const char *dir, const struct hil_config *cfg,
 		n = strcspn(p, "/");
 		if ((n == 1 && p[0] == '.') ||
 		    (n == 2 && p[0] == '.' && p[1] == '.')) {
-			snprintf(why, len, "-I: no \".\" or \"..\" in the path");
+			snprintf(why, len,
+				 "-I: no \".\" or \"..\" in the path");
 			return 0;
 		}
 		p += n;
@@ -309,9 +369,10 @@ static int include_ok(const char *dir, const struct hil_config *cfg,
 	if (strcmp(real, dir) != 0 &&
 	    !(strlen(dir) == strlen(real) + 1 && dir[strlen(real)] == '/' &&
 	      strncmp(real, dir, strlen(real)) == 0)) {
-		snprintf(why, len,
-			 "-I: the path goes through a link (its real path is %s)",
-			 real);
+		snprintf(
+			why, len,
+			"-I: the path goes through a link (its real path is %s)",
+			real);
 		return 0;
 	}
 	for (i = 0; cfg != NULL && i < cfg->n_algs; i++) {
@@ -328,13 +389,14 @@ static int include_ok(const char *dir, const struct hil_config *cfg,
 			return 1;
 		}
 	}
-	snprintf(why, len,
-		 "-I of a folder outside this configuration's implementation folders");
+	snprintf(
+		why, len,
+		"-I of a folder outside this configuration's implementation folders");
 	return 0;
 }
 
-int hil_cflag_allowed(const char *flag, const struct hil_config *cfg,
-		      char *why, size_t why_len)
+int hil_cflag_allowed(const char *flag, const struct hil_config *cfg, char *why,
+		      size_t why_len)
 {
 	char list[512];
 	const char *name;
@@ -368,8 +430,9 @@ int hil_cflag_allowed(const char *flag, const struct hil_config *cfg,
 		if (listed(stds, flag + 5)) {
 			return 1;
 		}
-		snprintf(why, why_len,
-			 "-std= takes a C or C++ standard (c99, gnu11, c++17, ...)");
+		snprintf(
+			why, why_len,
+			"-std= takes a C or C++ standard (c99, gnu11, c++17, ...)");
 		return 0;
 	}
 	if (starts(flag, "-D") || starts(flag, "-U")) {
@@ -414,8 +477,9 @@ int hil_cflag_allowed(const char *flag, const struct hil_config *cfg,
 			if (!(islower((unsigned char)flag[i]) ||
 			      isdigit((unsigned char)flag[i]) ||
 			      flag[i] == '-')) {
-				snprintf(why, why_len,
-					 "-W warnings by name only, without a value");
+				snprintf(
+					why, why_len,
+					"-W warnings by name only, without a value");
 				return 0;
 			}
 		}

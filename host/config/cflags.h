@@ -21,8 +21,8 @@
  * @param why receives why not, naming the flag's part at fault.
  * @return 1 allowed, 0 not.
  */
-int hil_cflag_allowed(const char *flag, const struct hil_config *cfg,
-		      char *why, size_t why_len);
+int hil_cflag_allowed(const char *flag, const struct hil_config *cfg, char *why,
+		      size_t why_len);
 
 /**
  * Check every build.cflags entry of cfg against the allowlist.

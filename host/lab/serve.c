@@ -1,11 +1,12 @@
 /* serve: the spool daemon: claim by rename, lock the job and its board, run, file the job and its result under done/ or failed/. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"serve"
+#define _XOPEN_SOURCE  700 /* realpath */
+#define HIL_LOG_PREFIX "serve"
 #include "serve_int.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,83 @@ static int make_spool(const struct hil_serve_opts *o)
 	return HIL_OK;
 }
 
+/* The real path of path, or, when it does not exist yet, its parent's
+ * real path and its last component. */
+static int real_or_parent(const char *path, char *out)
+{
+	char parent[PATH_BYTES];
+	const char *base;
+	char *slash;
+
+	if (realpath(path, out) != NULL) {
+		return 1;
+	}
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (slash == NULL) {
+		snprintf(parent, sizeof(parent), ".");
+		base = path;
+	} else {
+		*slash = '\0';
+		base = slash + 1;
+		if (parent[0] == '\0') {
+			snprintf(parent, sizeof(parent), "/");
+		}
+	}
+	if (realpath(parent, out) == NULL ||
+	    strlen(out) + strlen(base) + 2 > PATH_MAX) {
+		return 0;
+	}
+	strcat(out, "/");
+	strcat(out, base);
+	return 1;
+}
+
+/* Is a inside b (or b itself)? Both real paths. */
+static int within(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+
+	return strncmp(a, b, n) == 0 &&
+	       (a[n] == '/' || a[n] == '\0' || (n == 1 && b[0] == '/'));
+}
+
+/*
+ * The spool must not lie inside a root, nor a root inside the spool: a job
+ * may name any folder in the roots, and whoever can write a job into
+ * incoming/ could then plant an implementation folder, a header or a
+ * configuration there and name it (issue #33, finding 1).
+ */
+static int spool_outside_roots(const struct hil_serve_opts *o)
+{
+	struct hil_config_roots roots;
+	char cwd[PATH_MAX], spool[PATH_MAX], root[PATH_MAX];
+	size_t i;
+
+	hil_serve_job_roots(o, &roots, cwd, sizeof(cwd));
+	if (!real_or_parent(o->spool, spool)) {
+		hil_err("--spool %s: %s", o->spool, strerror(errno));
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < roots.n; i++) {
+		if (realpath(roots.dir[i], root) == NULL) {
+			continue;
+		}
+		if (within(spool, root) || within(root, spool)) {
+			hil_err("the spool %s (%s) %s the root %s (%s)%s: a job could name what another job planted in incoming/; put the spool outside every root (e.g. /var/spool/hilrun) or name the roots with --root",
+				o->spool, spool,
+				within(spool, root) ? "is inside"
+						    : "holds (inside it)",
+				roots.dir[i], root,
+				o->roots == NULL || o->roots->n == 0
+					? ", the default root (the working directory)"
+					: "");
+			return HIL_ERR_ARG;
+		}
+	}
+	return HIL_OK;
+}
+
 /* Jobs a dead daemon left in running/; those a live one holds are skipped. */
 static int resume_left(const struct hil_serve_opts *o)
 {
@@ -401,7 +479,10 @@ int hil_serve(const struct hil_serve_opts *o)
 	if (opts.poll_ms == 0) {
 		opts.poll_ms = DEFAULT_POLL;
 	}
-	ret = make_spool(&opts);
+	ret = spool_outside_roots(&opts);
+	if (ret == HIL_OK) {
+		ret = make_spool(&opts);
+	}
 	if (ret != HIL_OK) {
 		return ret;
 	}

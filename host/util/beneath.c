@@ -15,12 +15,12 @@
 
 const char *hil_file_type_name(mode_t mode)
 {
-	return S_ISREG(mode)			  ? "a regular file"
-	       : S_ISDIR(mode)			  ? "a folder"
-	       : S_ISFIFO(mode)			  ? "a FIFO"
-	       : S_ISLNK(mode)			  ? "a symbolic link"
+	return S_ISREG(mode)			? "a regular file"
+	       : S_ISDIR(mode)			? "a folder"
+	       : S_ISFIFO(mode)			? "a FIFO"
+	       : S_ISLNK(mode)			? "a symbolic link"
 	       : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
-						  : "a socket";
+						: "a socket";
 }
 
 /* Relative, not empty, no "." or ".." component. */
@@ -105,8 +105,9 @@ int hil_open_beneath_compat(int root_fd, const char *rel, int flags,
 				close(dir);
 			}
 			if (e == ENOTDIR && *next != '\0') {
-				snprintf(why, why_len,
-					 "a symbolic link or a file on the way");
+				snprintf(
+					why, why_len,
+					"a symbolic link or a file on the way");
 				return HIL_ERR_IO;
 			}
 			return fail_errno(e, why, why_len);
@@ -194,8 +195,7 @@ int hil_open_regular_beneath(int root_fd, const char *rel, char *why,
 	return fd;
 }
 
-int hil_mkdirs_beneath(int root_fd, const char *rel, char *why,
-		       size_t why_len)
+int hil_mkdirs_beneath(int root_fd, const char *rel, char *why, size_t why_len)
 {
 	char comp[256];
 	const char *p = rel;
@@ -230,11 +230,12 @@ int hil_mkdirs_beneath(int root_fd, const char *rel, char *why,
 		if (fd < 0) {
 			int e = errno;
 
-			snprintf(why, why_len, "%.*s: %s", (int)(p + n - rel),
-				 rel,
-				 e == ELOOP || e == ENOTDIR
-					 ? "not a folder (a link or a file is there)"
-					 : strerror(e));
+			snprintf(
+				why, why_len, "%.*s: %s", (int)(p + n - rel),
+				rel,
+				e == ELOOP || e == ENOTDIR
+					? "not a folder (a link or a file is there)"
+					: strerror(e));
 			fd = HIL_ERR_IO;
 			goto out;
 		}
@@ -247,7 +248,7 @@ int hil_mkdirs_beneath(int root_fd, const char *rel, char *why,
 		}
 		p = next;
 		continue;
-out:
+	out:
 		if (dir != root_fd) {
 			close(dir);
 		}

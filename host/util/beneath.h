@@ -52,8 +52,7 @@ int hil_open_regular_beneath(int root_fd, const char *rel, char *why,
  * @return a descriptor of the last folder (caller closes), or a negative
  *         code with why naming the component at fault.
  */
-int hil_mkdirs_beneath(int root_fd, const char *rel, char *why,
-		       size_t why_len);
+int hil_mkdirs_beneath(int root_fd, const char *rel, char *why, size_t why_len);
 
 /**
  * What a file type is, for a refusal: "a FIFO", "a device", "a symbolic

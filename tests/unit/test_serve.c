@@ -45,6 +45,7 @@ struct fake {
 
 struct fx {
 	char dir[64];
+	char sdir[64]; /* the spool's folder: never inside a root */
 	char spool[128];
 	char locks[128];
 	volatile sig_atomic_t stop;
@@ -148,7 +149,13 @@ static int setup(void **state)
 		free(fx);
 		return -1;
 	}
-	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->dir);
+	snprintf(fx->sdir, sizeof(fx->sdir), "/tmp/hilrun-spool-XXXXXX");
+	if (mkdtemp(fx->sdir) == NULL) {
+		ut_rm_tree(fx->dir);
+		free(fx);
+		return -1;
+	}
+	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->sdir);
 	snprintf(fx->locks, sizeof(fx->locks), "%s/locks", fx->dir);
 	fx->fake.root = fx->dir;
 	fx->fake.lock_dir = fx->locks;
@@ -174,6 +181,7 @@ static int teardown(void **state)
 	struct fx *fx = *state;
 	int ret = ut_rm_tree(fx->dir);
 
+	ret |= ut_rm_tree(fx->sdir);
 	free(fx);
 	return ret;
 }
@@ -937,6 +945,50 @@ static void test_serve_rejects_missing_options(void **state)
 	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
 }
 
+/* issue #33 finding 1: with the spool inside a root (the default root is
+ * the working directory, where docs/systemd put the spool), a job could
+ * name a folder another job planted in incoming/. The daemon refuses to
+ * start, naming both; nothing is created. */
+static void test_serve_refuses_a_spool_inside_a_root(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_serve_opts o = fx->opts;
+	struct hil_config_roots none;
+	char spool[160], old[4096], log[8192];
+	struct ut_capture cap;
+	int ret;
+
+	snprintf(spool, sizeof(spool), "%s/spool", fx->dir);
+	o.spool = spool;
+	ut_capture_begin(&cap);
+	ret = hil_serve(&o);
+	ut_capture_end(&cap, log, sizeof(log));
+	assert_int_equal(ret, HIL_ERR_ARG);
+	assert_non_null(strstr(log, spool));
+	assert_non_null(strstr(log, fx->dir));
+	assert_int_equal(access(spool, F_OK), -1);
+
+	/* The default root: the working directory. */
+	memset(&none, 0, sizeof(none));
+	o.roots = &none;
+	o.spool = "spool";
+	assert_non_null(getcwd(old, sizeof(old)));
+	assert_int_equal(chdir(fx->dir), 0);
+	ut_capture_begin(&cap);
+	ret = hil_serve(&o);
+	ut_capture_end(&cap, log, sizeof(log));
+	assert_int_equal(chdir(old), 0);
+	assert_int_equal(ret, HIL_ERR_ARG);
+	assert_non_null(strstr(log, "the default root"));
+
+	/* A root inside the spool is the same hole. */
+	o.roots = &fx->roots;
+	o.spool = "/tmp";
+	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
+	o.spool = fx->spool; /* outside: serves */
+	assert_int_equal(hil_serve(&o), HIL_OK);
+}
+
 /* OpenOCD configs are Tcl: a job names only OpenOCD's installed scripts,
  * and OpenOCD is handed their full path (it would look in its working
  * directory first, where a planted "interface/stlink.cfg" could wait). */
@@ -996,6 +1048,7 @@ int main(void)
 		T(test_serve_missing_baseline_fails_the_job),
 		T(test_serve_hostile_jobs_are_refused),
 		T(test_serve_job_openocd_scripts_are_the_installed_ones),
+		T(test_serve_refuses_a_spool_inside_a_root),
 		T(test_serve_bad_job_names_are_moved_aside),
 		T(test_serve_planted_state_cannot_redirect_a_run),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
