@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/beneath.h"
 #include "util/err.h"
 #include "lock.h"
 #include "util/log.h"
@@ -320,6 +321,8 @@ static int make_spool(const struct hil_serve_opts *o)
 	int ret;
 
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		int fd;
+
 		ret = hil_serve_spool_path(path, o, subs[i], NULL, NULL);
 		if (ret == HIL_OK) {
 			ret = hil_mkdirs(path); /* logs its error */
@@ -327,14 +330,31 @@ static int make_spool(const struct hil_serve_opts *o)
 		if (ret != HIL_OK) {
 			return ret;
 		}
+		/* A folder of the spool's own, never a link to one elsewhere
+		 * (done -> a private folder would be made 0755 and written):
+		 * opened without following a link, its mode set through that
+		 * descriptor. */
+		fd = open(path,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			struct stat st;
+
+			hil_err("the spool's %s is %s: refused (it must be a folder of the spool's own, not a link)",
+				path,
+				lstat(path, &st) == 0
+					? hil_file_type_name(st.st_mode)
+					: strerror(errno));
+			return HIL_ERR_IO;
+		}
 		/* Only the daemon writes running/, done/ and failed/, whatever
 		 * the umask (with the lab's 002 they would be group-writable,
 		 * and a planted state or result would be believed). */
-		if (i > 0 && chmod(path, 0755) != 0) {
+		if (i > 0 && fchmod(fd, 0755) != 0) {
 			hil_warn(
 				"cannot make %s writable by the daemon only: %s",
 				path, strerror(errno));
 		}
+		close(fd);
 		clean_tmp(path);
 	}
 	return HIL_OK;

@@ -200,30 +200,42 @@ int hil_mkdirs_beneath(int root_fd, const char *rel, char *why, size_t why_len)
 	char comp[256];
 	const char *p = rel;
 	int dir = root_fd;
+	int fd;
 
-	if (!rel_ok(rel, why, why_len)) {
+	if (rel == NULL || rel[0] == '\0' || rel[0] == '/') {
+		snprintf(why, why_len, "not a relative path");
 		return HIL_ERR_ARG;
 	}
 	for (;;) {
-		size_t n = strcspn(p, "/");
-		const char *next = p + n;
-		int fd;
+		size_t n;
 
-		while (*next == '/') {
-			next++;
+		while (*p == '/') {
+			p++;
 		}
-		if (n >= sizeof(comp)) {
-			snprintf(why, why_len, "%s", strerror(ENAMETOOLONG));
-			fd = HIL_ERR_IO;
-			goto out;
+		n = strcspn(p, "/");
+		if (n == 0) {
+			break;
+		}
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if ((n == 2 && p[0] == '.' && p[1] == '.') ||
+		    n >= sizeof(comp)) {
+			snprintf(why, why_len, "%.*s: %s", (int)(p + n - rel),
+				 rel,
+				 n == 2 ? "a \"..\" component"
+					: strerror(ENAMETOOLONG));
+			fd = HIL_ERR_ARG;
+			goto fail;
 		}
 		memcpy(comp, p, n);
 		comp[n] = '\0';
-		if (mkdirat(dir, comp, 0755) != 0 && errno != EEXIST) {
+		if (mkdirat(dir, comp, 0777) != 0 && errno != EEXIST) {
 			snprintf(why, why_len, "cannot create %.*s: %s",
 				 (int)(p + n - rel), rel, strerror(errno));
 			fd = HIL_ERR_IO;
-			goto out;
+			goto fail;
 		}
 		fd = openat(dir, comp,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -234,24 +246,27 @@ int hil_mkdirs_beneath(int root_fd, const char *rel, char *why, size_t why_len)
 				why, why_len, "%.*s: %s", (int)(p + n - rel),
 				rel,
 				e == ELOOP || e == ENOTDIR
-					? "not a folder (a link or a file is there)"
+					? "not a folder (a symbolic link or a file is there)"
 					: strerror(e));
 			fd = HIL_ERR_IO;
-			goto out;
+			goto fail;
 		}
 		if (dir != root_fd) {
 			close(dir);
 		}
 		dir = fd;
-		if (*next == '\0') {
-			return dir;
-		}
-		p = next;
-		continue;
-	out:
-		if (dir != root_fd) {
-			close(dir);
-		}
-		return fd;
+		p += n;
 	}
+	if (dir == root_fd) {
+		dir = openat(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dir < 0) {
+			return fail_errno(errno, why, why_len);
+		}
+	}
+	return dir;
+fail:
+	if (dir != root_fd) {
+		close(dir);
+	}
+	return fd;
 }

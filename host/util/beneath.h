@@ -46,9 +46,10 @@ int hil_open_regular_beneath(int root_fd, const char *rel, char *why,
 			     size_t why_len);
 
 /**
- * mkdir -p of rel beneath root_fd, never through a link: each component is
- * created (mode 0755 before the umask) or, when it exists, must be a folder
- * that is not a link.
+ * mkdir -p of rel beneath root_fd (AT_FDCWD: the working directory), never
+ * through a link: each component is created (mode 0777 less the umask) or,
+ * when it exists, must be a folder that is not a link; "." components are
+ * skipped, ".." refused.
  * @return a descriptor of the last folder (caller closes), or a negative
  *         code with why naming the component at fault.
  */

@@ -989,6 +989,28 @@ static void test_serve_refuses_a_spool_inside_a_root(void **state)
 	assert_int_equal(hil_serve(&o), HIL_OK);
 }
 
+/* issue #33 finding 9: a spool folder that is a link (done -> a private
+ * folder) is refused, not followed, chmod'ed and written. */
+static void test_serve_refuses_a_linked_spool_folder(void **state)
+{
+	struct fx *fx = *state;
+	char priv[160], done[160];
+	struct stat st;
+
+	make_spool(fx);
+	snprintf(priv, sizeof(priv), "%s/private", fx->sdir);
+	assert_int_equal(mkdir(priv, 0700), 0);
+	snprintf(done, sizeof(done), "%s/done", fx->spool);
+	assert_int_equal(rmdir(done), 0);
+	assert_int_equal(symlink(priv, done), 0);
+	drop_config_job(fx, "incoming", "a.json", "a");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_IO);
+	assert_int_equal(fx->fake.n, 0);
+	assert_int_equal(stat(priv, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(rmdir(priv), 0); /* nothing was written there */
+}
+
 /* OpenOCD configs are Tcl: a job names only OpenOCD's installed scripts,
  * and OpenOCD is handed their full path (it would look in its working
  * directory first, where a planted "interface/stlink.cfg" could wait). */
@@ -1049,6 +1071,7 @@ int main(void)
 		T(test_serve_hostile_jobs_are_refused),
 		T(test_serve_job_openocd_scripts_are_the_installed_ones),
 		T(test_serve_refuses_a_spool_inside_a_root),
+		T(test_serve_refuses_a_linked_spool_folder),
 		T(test_serve_bad_job_names_are_moved_aside),
 		T(test_serve_planted_state_cannot_redirect_a_run),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
