@@ -100,3 +100,8 @@ E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 # The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.
 include mk/emu.mk
 
+# The dependency files of the test programs and objects, and only those
+# (mk/firmware.mk).
+-include $(wildcard $(addsuffix .d,$(UNIT_BINS) $(E2E_BINS) $(EMU_BINS) \
+	$(FZ_BINS)) $(TB)/ref_renamed/ascon_aead128_ref.d \
+	$(FZ_REG_OBJS:.o=.d) $(FZ_STUB_OBJS:.o=.d))

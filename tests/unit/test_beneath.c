@@ -20,6 +20,7 @@
 #include "run/runner_int.h"
 #include "util/beneath.h"
 #include "util/err.h"
+#include "util/proc.h"
 #include "unit_util.h"
 
 struct fx {
@@ -36,8 +37,8 @@ static int setup(void **state)
 		return -1;
 	}
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/hilrun-beneath-XXXXXX");
-	if (mkdtemp(fx->dir) == NULL || getcwd(fx->old_cwd,
-						sizeof(fx->old_cwd)) == NULL) {
+	if (mkdtemp(fx->dir) == NULL ||
+	    getcwd(fx->old_cwd, sizeof(fx->old_cwd)) == NULL) {
 		free(fx);
 		return -1;
 	}
@@ -93,18 +94,17 @@ static void check_opener(const struct fx *fx, open_fn fn)
 	assert_true(fd >= 0);
 	close(fd);
 	/* A link anywhere on the way, even one that stays inside. */
-	assert_true(fn(fx->dfd, "in/out.c", O_RDONLY, 0, why, sizeof(why)) <
-		    0);
+	assert_true(fn(fx->dfd, "in/out.c", O_RDONLY, 0, why, sizeof(why)) < 0);
 	assert_non_null(strstr(why, "symbolic link"));
 	assert_true(fn(fx->dfd, "lnkdir/a.c", O_RDONLY, 0, why, sizeof(why)) <
 		    0);
-	assert_true(fn(fx->dfd, "in/../in/a.c", O_RDONLY, 0, why,
-		       sizeof(why)) < 0);
+	assert_true(fn(fx->dfd, "in/../in/a.c", O_RDONLY, 0, why, sizeof(why)) <
+		    0);
 	assert_true(fn(fx->dfd, "/etc/hostname", O_RDONLY, 0, why,
 		       sizeof(why)) < 0);
-	assert_int_equal(fn(fx->dfd, "in/none.c", O_RDONLY, 0, why,
-			    sizeof(why)),
-			 HIL_ERR_NA);
+	assert_int_equal(
+		fn(fx->dfd, "in/none.c", O_RDONLY, 0, why, sizeof(why)),
+		HIL_ERR_NA);
 }
 
 static void test_open_beneath_refuses_links_and_dotdot(void **state)
@@ -186,8 +186,7 @@ static void test_run_folder_and_latest_never_through_a_link(void **state)
 	snprintf(cfg.name, sizeof(cfg.name), "t");
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = "incoming/lnk";
-	assert_int_not_equal(hil_runner_make_run_dir(&cfg, &opts, run),
-			     HIL_OK);
+	assert_int_not_equal(hil_runner_make_run_dir(&cfg, &opts, run), HIL_OK);
 	/* Nothing was made there: the folder is still empty. */
 	assert_int_equal(rmdir(p), 0);
 
@@ -210,6 +209,38 @@ static void test_run_folder_and_latest_never_through_a_link(void **state)
 	free(run);
 }
 
+/* issue #33 finding 10: the makefiles read only the dependency files of
+ * the objects they build; a .d file planted anywhere else under build/ is
+ * make syntax and would run at the next build. */
+static void test_make_never_reads_a_planted_dep_file(void **state)
+{
+	struct fx *fx = *state;
+	char src[4096], build[128], fwdir[160], ran[160], text[256];
+	char bvar[160], fvar[192];
+	int st = -1;
+
+	ut_src_path(src, sizeof(src), ".");
+	snprintf(build, sizeof(build), "%s/build", fx->dir);
+	snprintf(fwdir, sizeof(fwdir), "%s/build/fw/x", fx->dir);
+	snprintf(ran, sizeof(ran), "%s/ran", fx->dir);
+	mk(fx, "build");
+	mk(fx, "build/fw");
+	mk(fx, "build/fw/x");
+	/* In the firmware folder itself, beside the objects, and anywhere. */
+	snprintf(text, sizeof(text), "$(shell touch %s)\n", ran);
+	put(fx, "build/fw/x/evil.d", text);
+	put(fx, "build/evil.d", text);
+	snprintf(bvar, sizeof(bvar), "BUILD=%s", build);
+	snprintf(fvar, sizeof(fvar), "FW_DIR=%s", fwdir);
+	{
+		char *const argv[] = {"make", "-n", "-s",	"-C", src,
+				      bvar,   fvar, "firmware", NULL};
+
+		assert_int_equal(hil_proc_run(argv, NULL, 120000, &st), HIL_OK);
+	}
+	assert_int_equal(access(ran, F_OK), -1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -218,6 +249,7 @@ int main(void)
 		T(test_open_regular_beneath_refuses_a_fifo_at_once),
 		T(test_mkdirs_beneath_never_through_a_link),
 		T(test_run_folder_and_latest_never_through_a_link),
+		T(test_make_never_reads_a_planted_dep_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
