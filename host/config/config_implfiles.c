@@ -25,10 +25,10 @@
 
 struct walk {
 	struct hil_jsonld *ld;
-	const cJSON *at;     /* the "algorithms" entry, for the message */
-	unsigned entry;	     /* its index */
-	size_t seen;	     /* entries looked at */
-	char bad[PATH_MAX];  /* the entry at fault */
+	const cJSON *at;    /* the "algorithms" entry, for the message */
+	unsigned entry;	    /* its index */
+	size_t seen;	    /* entries looked at */
+	char bad[PATH_MAX]; /* the entry at fault */
 	char why[PATH_MAX + 64];
 };
 
@@ -69,8 +69,7 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 		if (++w->seen > MAX_ENTRIES) {
 			snprintf(w->bad, sizeof(w->bad), "%s", dir);
 			snprintf(w->why, sizeof(w->why),
-				 "more than %d files and folders",
-				 MAX_ENTRIES);
+				 "more than %d files and folders", MAX_ENTRIES);
 			ok = 0;
 			break;
 		}
@@ -89,9 +88,10 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 			}
 			if (!hil_jsonld_within_roots(w->ld, real)) {
 				snprintf(w->bad, sizeof(w->bad), "%s", path);
-				snprintf(w->why, sizeof(w->why),
-					 "a link leading outside the lab's roots (to %s)",
-					 real);
+				snprintf(
+					w->why, sizeof(w->why),
+					"a link leading outside the lab's roots (to %s)",
+					real);
 				ok = 0;
 				break;
 			}
@@ -100,9 +100,10 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 			ok = walk_dir(w, path, depth + 1);
 		} else if (!S_ISREG(st.st_mode)) {
 			snprintf(w->bad, sizeof(w->bad), "%s", path);
-			snprintf(w->why, sizeof(w->why),
-				 "%s: an implementation folder holds regular files and folders only",
-				 hil_file_type_name(st.st_mode));
+			snprintf(
+				w->why, sizeof(w->why),
+				"%s: an implementation folder holds regular files and folders only",
+				hil_file_type_name(st.st_mode));
 			ok = 0;
 		}
 	}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/beneath.h"
+#include "hilp.h"
 #include "util/err.h"
 #include "lock.h"
 #include "util/log.h"
@@ -119,6 +120,7 @@ struct started_ctx {
 	const struct hil_serve_opts *o;
 	const struct job *job;
 	struct state *st;
+	const char *ident; /* the job's identity, marked in its run folder */
 };
 
 /* The run folder exists: into the state file at once, so that a daemon
@@ -131,6 +133,8 @@ static void run_started(void *arg, const char *run_dir)
 		return; /* resuming it: already recorded */
 	}
 	snprintf(sc->st->run_dir, sizeof(sc->st->run_dir), "%s", run_dir);
+	/* The folder says whose it is before the state names it. */
+	hil_serve_mark_run(run_dir, sc->ident);
 	hil_serve_write_state(sc->o, sc->job, sc->st);
 }
 
@@ -144,6 +148,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	struct started_ctx sc;
 	struct hil_serve_started started;
 	char what[HIL_CFG_STR + 300];
+	char ident[HIL_CFG_NAME + 320];
 	char *text = NULL, *msg = NULL;
 	size_t len = 0;
 	int ret;
@@ -160,6 +165,16 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	if (ret == HIL_OK) {
 		ret = hil_serve_parse_job(o, text, len, cfg, out);
 	}
+	if (ret == HIL_OK) {
+		/* What a run folder of this job records (and a state naming
+		 * a folder must match): the job, its configuration and the
+		 * digest of the job file's text. */
+		snprintf(ident, sizeof(ident),
+			 "job %s\nconfig %s\ndigest %08x\n", job->name,
+			 cfg->name,
+			 (unsigned)hilp_digest_update(
+				 HILP_DIGEST_INIT, (const uint8_t *)text, len));
+	}
 	free(text);
 	if (ret != HIL_OK) {
 		goto out;
@@ -167,6 +182,15 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 
 	/* A job that took the daemon down with it must not do so forever. */
 	hil_serve_read_state(o, job, &st);
+	if (st.run_dir[0] != '\0' &&
+	    !hil_serve_run_is_jobs(st.run_dir, ident)) {
+		/* A planted state naming another run's folder would have this
+		 * job resume into it and overwrite its report. */
+		hil_warn(
+			"job %s: its state names %s, which is not a run folder made for this job: not resumed, a new run starts",
+			job->name, st.run_dir);
+		st.run_dir[0] = '\0';
+	}
 	if (st.attempts >= HIL_SERVE_MAX_ATTEMPTS) {
 		snprintf(
 			out->error, sizeof(out->error),
@@ -213,6 +237,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	sc.o = o;
 	sc.job = job;
 	sc.st = &st;
+	sc.ident = ident;
 	started.fn = run_started;
 	started.arg = &sc;
 	ret = o->run(o->ctx, cfg,

@@ -688,6 +688,52 @@ static void test_serve_planted_state_cannot_redirect_a_run(void **state)
 	assert_string_equal(fx->fake.entry_dir[0], ""); /* a new run */
 }
 
+/* issue #33 finding 11: a planted state naming a run folder the daemon
+ * made for another job (inside the working directory, holding a journal
+ * and a report) was believed: the job resumed into it and overwrote its
+ * report. The folder must be marked as made for this very job. */
+static void test_serve_state_naming_another_jobs_run_is_refused(void **state)
+{
+	struct fx *fx = *state;
+	char big[256], path[256], text[512];
+	struct stat before, after;
+
+	/* A finished run of another job, "big", made by the daemon. */
+	drop_config_job(fx, "incoming", "big.json", "big");
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+	snprintf(big, sizeof(big), "%s/big-%d-0", fx->dir, (int)getpid());
+	snprintf(path, sizeof(path), "%s/journal.jsonl", big);
+	ut_write_file(path, "{}\n", 3, 0644);
+	snprintf(path, sizeof(path), "%s/report.json", big);
+	assert_int_equal(stat(path, &before), 0);
+
+	/* A tiny job left in running/ with a state naming big's folder. */
+	drop_config_job(fx, "running", "tiny.json", "tiny");
+	snprintf(text, sizeof(text), "{'attempts': 0, 'run_dir': '%s'}", big);
+	drop(fx, "running", "tiny.state", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 2);
+	assert_string_equal(fx->fake.entry_dir[1], ""); /* a new run */
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(before.st_ino == after.st_ino &&
+		    before.st_mtime == after.st_mtime);
+
+	/* The same job again (same name, same text): its folder is
+	 * resumed; a mark another user could have written is not believed. */
+	drop_config_job(fx, "running", "big.json", "big");
+	snprintf(text, sizeof(text), "{'attempts': 0, 'run_dir': '%s'}", big);
+	drop(fx, "running", "big.state", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_string_equal(fx->fake.entry_dir[2], big);
+	snprintf(path, sizeof(path), "%s/.hilrun-job", big);
+	assert_int_equal(chmod(path, 0666), 0);
+	drop_config_job(fx, "running", "big.json", "big");
+	drop(fx, "running", "big.state", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_string_equal(fx->fake.entry_dir[3], "");
+}
+
 static void test_serve_job_writing_outside_its_folder_is_refused(void **state)
 {
 	struct fx *fx = *state;
@@ -1074,6 +1120,7 @@ int main(void)
 		T(test_serve_refuses_a_linked_spool_folder),
 		T(test_serve_bad_job_names_are_moved_aside),
 		T(test_serve_planted_state_cannot_redirect_a_run),
+		T(test_serve_state_naming_another_jobs_run_is_refused),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
 		T(test_serve_bad_job_files_never_crash),
 		T(test_serve_busy_board_fails_naming_holder),
