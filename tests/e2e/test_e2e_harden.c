@@ -107,8 +107,9 @@ static void test_hilrun_writes_with_its_own_umask(void **state)
 static void test_run_cflags_are_held_to_the_allowlist(void **state)
 {
 	char cwd[128], conf[4200], path[160], err[8192];
-	char *args[] = {"run",	    "--config",	 conf,
-			"--cflags", "-O2 -fplugin=evil.so", NULL};
+	char *args[] = {
+		"run", "--config", conf, "--cflags", "-O2 -fplugin=evil.so",
+		NULL};
 	struct stat st;
 
 	(void)state;
@@ -124,8 +125,8 @@ static void test_run_cflags_are_held_to_the_allowlist(void **state)
 
 /* issue #33 finding 12: a FIFO source file held make for the whole build
  * timeout (600 s); now the configuration is refused as it loads. */
-static void test_fifo_in_an_implementation_folder_is_refused_at_once(
-	void **state)
+static void
+test_fifo_in_an_implementation_folder_is_refused_at_once(void **state)
 {
 	char cwd[128], impl[160], path[200], conf[200], err[8192];
 	char *args[] = {"run", "--config", conf, NULL};
