@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "drivers/board/board.h"
+#include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -275,8 +276,12 @@ static cJSON *report_object(const struct hil_run *run)
 		     (p != NULL ? hil_json_add_str(o, "profile", p->name)
 				: cJSON_AddNullToObject(o, "profile") != NULL);
 		if (p != NULL) {
-			ok = ok &&
-			     hil_json_add_str(o, "profile_summary", p->summary);
+			char sum[320];
+
+			hil_cyclemodel_summary(p->name, run->model.ws,
+					       run->model.art, sum,
+					       sizeof(sum));
+			ok = ok && hil_json_add_str(o, "profile_summary", sum);
 			ok = ok && (p->unverified != NULL
 					    ? hil_json_add_str(o, "unverified",
 							       p->unverified)
