@@ -24,6 +24,8 @@ const char cli_compare_usage[] =
 	"                   a silent pass.\n"
 	"  --junit FILE     JUnit XML of the comparison\n"
 	"  --fail-missing   a row of BASE that NEW lacks counts as worse\n"
+	"NEW must be complete (a partial report is refused); estimates of\n"
+	"different memory systems are not judged against each other.\n"
 	"exit: 0 same or better, 3 a row is worse, 2 bad input\n";
 
 /* The report.json of a path that is a run folder or the file itself. */
