@@ -118,7 +118,10 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_str(o, "status", run->status);
 	ok = ok && hil_json_add_str(o, "started", run->started);
 	ok = ok && hil_json_add_str(o, "finished", run->finished);
-	ok = ok && hil_json_add_str(o, "config", cfg->path);
+	ok = ok &&
+	     hil_json_add_str(o, "config",
+			      run->config_given[0] != '\0' ? run->config_given
+							   : cfg->path);
 	ok = ok && hil_json_add_str(o, "config_name", cfg->name);
 
 	o = ok ? cJSON_AddObjectToObject(root, "tool") : NULL;
@@ -237,10 +240,16 @@ static cJSON *report_object(const struct hil_run *run)
 		double other = (double)run->timing.total_ns -
 			       (double)run->timing.build_ns -
 			       (double)run->timing.start_ns -
-			       (double)run->timing.call_ns;
+			       (double)run->timing.call_ns -
+			       (double)run->timing.earlier_ns;
 
 		ok = hil_json_add_num(o, "total_s",
 				      (double)run->timing.total_ns / ns);
+		if (run->timing.earlier_ns > 0) {
+			ok = ok && hil_json_add_num(
+					   o, "earlier_attempts_s",
+					   (double)run->timing.earlier_ns / ns);
+		}
 		ok = ok && hil_json_add_num(o, "build_s",
 					    (double)run->timing.build_ns / ns);
 		ok = ok && hil_json_add_num(o, "start_s",

@@ -207,14 +207,16 @@ int hil_rn_measure(struct run_ctx *c)
 		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
 			 HIL_HISTORY_FILE);
 		secs = hil_history_last_seconds(db, cfg->name);
+		size_t todo = c->planned - c->run->n_rows;
+
 		if (secs >= 0 && c->run->n_images == 0) {
 			hil_info(
-				"%zu rows to measure; the last complete run of %s took %ld min %02ld s",
-				c->planned - c->run->n_rows, cfg->name,
+				"%zu row%s to measure; the last complete run of %s took %ld min %02ld s",
+				todo, todo == 1 ? "" : "s", cfg->name,
 				secs / 60, secs % 60);
 		} else {
-			hil_info("%zu rows to measure",
-				 c->planned - c->run->n_rows);
+			hil_info("%zu row%s to measure", todo,
+				 todo == 1 ? "" : "s");
 		}
 	}
 	for (a = 0; a < cfg->n_algs; a++) {
