@@ -52,6 +52,10 @@ int cli_compare_reports(const char *base_arg, const char *new_arg,
 	int worse = 0;
 	int status = HIL_EXIT_CANNOT_START;
 
+	if (cli_not_a_results_folder(base_arg, "compare") != HIL_OK ||
+	    cli_not_a_results_folder(new_arg, "compare") != HIL_OK) {
+		goto out;
+	}
 	report_path(base_arg, bpath, sizeof(bpath));
 	report_path(new_arg, npath, sizeof(npath));
 	if (hil_report_load(bpath, &base, err, sizeof(err)) != HIL_OK ||

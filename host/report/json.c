@@ -123,6 +123,10 @@ static cJSON *report_object(const struct hil_run *run)
 			      run->config_given[0] != '\0' ? run->config_given
 							   : cfg->path);
 	ok = ok && hil_json_add_str(o, "config_name", cfg->name);
+	if (run->rows_planned > 0) {
+		ok = ok && hil_json_add_num(o, "rows_planned",
+					    (double)run->rows_planned);
+	}
 
 	o = ok ? cJSON_AddObjectToObject(root, "tool") : NULL;
 	ok = ok && o != NULL;

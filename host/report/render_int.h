@@ -231,6 +231,7 @@ struct hil_sum_line {
 	char model[32];	  /* model cycles per byte at the longest, or "-" */
 	char model64[32]; /* model cycles per byte at 64 B, or "-" */
 	int failed;	  /* a row of the series failed */
+	int interrupted;  /* a row of the series was cut short */
 	int not_ct;	  /* the implementation says it is not constant-time */
 	int per_call;	  /* no row with a message: a cost per call only */
 	double call;	  /* that cost (median of the msg_len 0 row) */

@@ -198,6 +198,67 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 	}
 }
 
+static int row_interrupted(const cJSON *r)
+{
+	return strcmp(hil_rj_str(r, "status"), "interrupted") == 0;
+}
+
+/*
+ * A run that did not finish says so first: how many rows it measured, cut
+ * short and never started, and how to finish it.
+ */
+static void md_partial(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *r;
+	const char *status = hil_rj_str(run, "status");
+	size_t n = 0, cut = 0;
+	double planned = 0;
+
+	if (strcmp(status, "complete") == 0) {
+		return;
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		n++;
+		cut += row_interrupted(r);
+	}
+	fputs("**Partial run** (run.status `", out);
+	md_cell(out, status);
+	fprintf(out, "`): %zu row%s measured, %zu cut short by an interrupt",
+		n - cut, n - cut == 1 ? "" : "s", cut);
+	if (hil_rj_num(run, "rows_planned", &planned) && planned > (double)n) {
+		fprintf(out, ", %.0f not started", planned - (double)n);
+	}
+	fputs(". Finish it with `hilrun --resume RUN_FOLDER` (rows already measured are kept).\n\n",
+	      out);
+}
+
+/* The rows an interrupt cut short: not failures, measured by a resume. */
+static void md_interrupted_rows(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	int any = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		double msg = 0, ad = 0;
+
+		if (!row_interrupted(r)) {
+			continue;
+		}
+		if (!any) {
+			fputs("- interrupted rows (cut short, not failed; `hilrun --resume` measures them):\n",
+			      out);
+		}
+		any = 1;
+		hil_rj_num(r, "msg_len", &msg);
+		hil_rj_num(r, "ad_len", &ad);
+		md_item(out, r);
+		fprintf(out, ", %.0f B, AD %.0f B\n", msg, ad);
+	}
+}
+
 static void md_failed_rows(const cJSON *report, FILE *out)
 {
 	const cJSON *r;
@@ -207,7 +268,7 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 	{
 		double msg = 0, ad = 0;
 
-		if (hil_rj_row_ok(r)) {
+		if (hil_rj_row_ok(r) || row_interrupted(r)) {
 			continue;
 		}
 		if (!any) {
@@ -245,6 +306,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	fputs("**Table.** ", out);
 	md_cell(out, s.caption);
 	fputs("\n\n", out);
+	md_partial(report, out);
 	fprintf(out,
 		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
 		md_str(unit, sizeof(unit), s.unit), s.head_len, s.longest,
@@ -270,9 +332,12 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		md_cell(out, l->s.operation);
 		fprintf(out,
 			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model64,
-			l->model, l->norm, l->flash, l->ram_total, l->stack,
-			l->energy);
+			ad,
+			l->failed	 ? " ✗"
+			: l->interrupted ? " (interrupted)"
+					 : "",
+			l->at64, l->atl, l->model64, l->model, l->norm,
+			l->flash, l->ram_total, l->stack, l->energy);
 	}
 	if (s.n == 0) {
 		fputs("| (no rows) | | | | | | | | | | | |\n", out);
@@ -283,6 +348,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		      out);
 	}
 	md_failed_rows(report, out);
+	md_interrupted_rows(report, out);
 	md_leak_rows(report, out);
 	md_memory_bound(report, out);
 	for (i = 0; i < s.n; i++) {

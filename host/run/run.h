@@ -206,6 +206,11 @@ struct hil_run {
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;
+	/* Rows the run set out to measure (those of earlier images of a split
+	 * selection included); 0 when it never got that far. */
+	size_t rows_planned;
+	/* Of the journal's rows, those a --resume kept (not measured again). */
+	size_t rows_kept;
 	struct hil_fit *fits;
 	size_t n_fits;
 	unsigned retries;  /* session recoveries over the run */

@@ -233,6 +233,20 @@ int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
 	int ret;
 
 	snprintf(file, sizeof(file), "%s/run.json", run_dir);
+	if (access(file, F_OK) != 0) {
+		char j[HIL_PATH + 32];
+
+		snprintf(j, sizeof(j), "%s/journal.jsonl", run_dir);
+		if (access(j, F_OK) == 0) {
+			/* A run folder without run.json: a quick run's. */
+			hil_err("%s cannot be resumed: its run took its options from the command line (--alg, --lengths, ...), not from a configuration file, so there is nothing to start it again from; run the same command again (or put the options in a configuration file for a run you may need to resume)",
+				run_dir);
+		} else {
+			hil_err("%s is not a run folder that can be resumed (no run.json and no journal.jsonl: name a folder hilrun made for one run, e.g. results/<run id>)",
+				run_dir);
+		}
+		return HIL_ERR_ARG;
+	}
 	ret = hil_read_file(file, &text, NULL);
 	if (ret != HIL_OK) {
 		hil_err("%s is not a run folder that can be resumed", run_dir);

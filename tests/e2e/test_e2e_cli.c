@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
@@ -197,6 +198,64 @@ static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
 	free(r);
 }
 
+/*
+ * Issue 31 item 12: each mistake is named with the bad token, the right
+ * range or the likely intent, and the fix, in one line.
+ */
+static void bad_input_names_the_fix(struct res *r)
+{
+	char dir[128], path[160];
+	FILE *f;
+
+	run_cli(r, "run", "--lengths", "64,abc", NULL);
+	refused("--lengths \"abc\": expected a whole number from 0 to 2048", r);
+	run_cli(r, "run", "--lengths", "100000", NULL);
+	refused("--lengths \"100000\": expected a whole number from 0 to 2048",
+		r);
+	run_cli(r, "run", "--board", "nucleo-1", "--config",
+		"configs/qemu.json", NULL);
+	refused("--board nucleo-1 is a nucleo-f401re", r);
+	refused("configs/qemu.json is a configuration for qemu-netduino", r);
+	refused("leave --config out", r);
+	run_cli(r, "run", "--alg", "ascon-aed128", NULL);
+	refused("--alg ascon-aed128: not an algorithm hilrun bundles (did you "
+		"mean \"ascon-aead128\"?)",
+		r);
+	if (count_lines(r->err, "") != 1) {
+		show(r);
+		fail_msg("a misspelt --alg: one line, not %d",
+			 count_lines(r->err, ""));
+	}
+	run_cli(r, "crypt", "ascon-aed128", NULL);
+	refused("did you mean \"ascon-aead128\"", r);
+	run_cli(r, "crypt", "ascon-aead128/bi3", NULL);
+	refused("did you mean \"ascon-aead128/bi32\"", r);
+	snprintf(path, sizeof(path), "%s/none.sqlite", tmp);
+	run_cli(r, "history", "ascon-aead128", "--op", "encrpyt", "--db", path,
+		NULL);
+	refused("--op encrpyt: not an operation (did you mean \"encrypt\"?", r);
+	/* A results folder where a run folder is wanted. */
+	snprintf(dir, sizeof(dir), "%s/resfolder", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.history.sqlite", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "report", dir, NULL);
+	refused("that is the results folder", r);
+	/* A quick run's folder has a journal but no run.json. */
+	snprintf(dir, sizeof(dir), "%s/quickrun", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "--resume", dir, NULL);
+	refused("cannot be resumed: its run took its options from the command "
+		"line",
+		r);
+}
+
 static void test_bad_values_and_arguments_are_refused_naming_them(void **state)
 {
 	struct res *r = malloc(sizeof(*r));
@@ -250,6 +309,7 @@ static void test_bad_values_and_arguments_are_refused_naming_them(void **state)
 	refused("--outlen", r);
 	run_cli(r, "crypt", "ascon-aead128", "ascon-hash256", NULL);
 	refused("one algorithm", r);
+	bad_input_names_the_fix(r);
 	free(r);
 }
 
@@ -515,32 +575,40 @@ test_compare_refuses_a_threshold_the_reports_do_not_have(void **state)
 	free(r);
 }
 
-/* Ctrl-C inside a row: exit 4 and that row filed interrupted. */
+/*
+ * Ctrl-C inside a row: exit 4, that row filed interrupted (not failed), and
+ * the last lines say what was cut short, what never started and what to
+ * type next (issue 31 item 6); summary.md says the run is partial.
+ */
 static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 {
-	char res[128], outp[128], errp[128], dir[4096], rep[4200];
+	char res[128], outp[128], errp[128], conf[128], dir[4096], rep[4200];
 	char *argv[] = {(char *)e2e_hilrun_bin(),
 			"run",
-			"--alg",
-			"aes128-gcm",
-			"--ops",
-			"encrypt",
-			"--lengths",
-			"2048",
-			"--runs",
-			"2000",
+			"--config",
+			conf,
 			"--results",
 			res,
 			NULL};
 	uint64_t t0 = e2e_ms_now();
-	char *rows;
+	char *rows, *out, *md;
 	pid_t pid;
 	int st;
+	FILE *f;
 
 	(void)state;
 	snprintf(res, sizeof(res), "%s/intr", tmp);
 	snprintf(outp, sizeof(outp), "%s/intr.out", tmp);
 	snprintf(errp, sizeof(errp), "%s/intr.err", tmp);
+	snprintf(conf, sizeof(conf), "%s/intr.json", tmp);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"intr\", \"board\": {\"name\": \"qemu-netduino\"},"
+	      " \"algorithms\": [\"aes128-gcm\"],"
+	      " \"bench\": {\"operations\": [\"encrypt\"], \"ad_lengths\": [0],"
+	      " \"lengths\": [2048, 64], \"runs\": 2000}}",
+	      f);
+	fclose(f);
 	pid = spawn(argv, outp, errp);
 	/* Inside the row: after the check that precedes it. */
 	while (e2e_lines_with(errp, "verified on the target") == 0) {
@@ -561,6 +629,23 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	rows = e2e_report_rows(rep);
 	e2e_assert_contains(rows, "interrupted");
 	free(rows);
+	out = malloc(1 << 16);
+	assert_non_null(out);
+	read_text(outp, out, 1 << 16);
+	e2e_assert_contains(out, "interrupted: 0 rows measured, 1 row cut "
+				 "short, 1 not started");
+	e2e_assert_contains(out, "finish with `hilrun --resume ");
+	if (strstr(out, "row failed") != NULL) {
+		fail_msg("an interrupted row is not a failed one:\n%s", out);
+	}
+	snprintf(rep, sizeof(rep), "%s/summary.md", dir);
+	md = malloc(1 << 16);
+	assert_non_null(md);
+	read_text(rep, md, 1 << 16);
+	e2e_assert_contains(md, "**Partial run**");
+	e2e_assert_contains(md, "- interrupted rows");
+	free(md);
+	free(out);
 	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
 }
 

@@ -831,6 +831,47 @@ static void test_summary_md_escapes_pipes(void **state)
 	cJSON_Delete(r);
 }
 
+/* Issue 31 item 6: summary.md of an interrupted run says it is partial,
+ * how many rows were cut short and never started, and lists the cut row
+ * as interrupted, not failed. */
+static void test_summary_md_says_a_run_is_partial(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *run = cJSON_GetObjectItemCaseSensitive(r, "run");
+	cJSON *row = row_at(r, 6);
+	char *md;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(run, "status",
+					       cJSON_CreateString("partial"));
+	cJSON_AddNumberToObject(run, "rows_planned", 41);
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row, "status", cJSON_CreateString("interrupted"));
+	cJSON_AddStringToObject(row, "error",
+				"interrupted (SIGTERM or SIGINT) before it "
+				"was measured");
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, "**Partial run** (run.status `partial`): 6 "
+				   "rows measured, 1 cut short by an "
+				   "interrupt, 34 not started. Finish it with "
+				   "`hilrun --resume RUN_FOLDER`"));
+	assert_non_null(strstr(md,
+			       "- interrupted rows (cut short, not "
+			       "failed; `hilrun --resume` measures them):"));
+	assert_null(strstr(md, "failed rows"));
+	assert_null(strstr(md, " ✗"));
+	assert_non_null(strstr(md, "(interrupted) |"));
+	free(md);
+	cJSON_Delete(r);
+
+	/* A complete run says nothing of the kind. */
+	r = load_fixture("report-min.json");
+	md = render(hil_summary_md, r);
+	assert_null(strstr(md, "Partial run"));
+	free(md);
+	cJSON_Delete(r);
+}
+
 /* Data cannot attack the reader of an export: HTML in a Markdown cell is
  * text, and a CSV cell a spreadsheet would evaluate is neutralised (a
  * negative number stays a number). */
@@ -2514,6 +2555,7 @@ int main(void)
 		cmocka_unit_test(test_compare_cycles_two_percent_threshold),
 		cmocka_unit_test(test_compare_threshold_is_configurable),
 		cmocka_unit_test(test_compare_refuses_different_units),
+		cmocka_unit_test(test_summary_md_says_a_run_is_partial),
 		cmocka_unit_test(
 			test_compare_skips_estimates_of_other_memory_systems),
 		cmocka_unit_test(test_compare_estimate_placement_noise_passes),
