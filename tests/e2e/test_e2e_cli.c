@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "util/err.h"
 
 static char tmp[64];
 
@@ -989,6 +990,168 @@ static void test_every_documented_option_exists(void **state)
 	free(r);
 }
 
+/* The doc files the checks read: README.md and every docs .md file. */
+static size_t doc_files(char files[][128], size_t max)
+{
+	size_t n = 0;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(files[n++], 128, "README.md");
+	d = opendir("docs");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && n < max) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 3 && strcmp(e->d_name + len - 3, ".md") == 0) {
+			snprintf(files[n++], 128, "docs/%s", e->d_name);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+struct doc_counts {
+	int files;   /* configuration files named and loaded */
+	int sensors; /* sensor examples run */
+	int versions;
+};
+
+/*
+ * A configuration a shown command names (--config X.json, --sweep X.json)
+ * must be in the tree and load; a shown `hilrun sensor --config X` on a
+ * simulated bus is run, and must print its readings.
+ */
+static void check_doc_files(const char *file, int lineno, const char *line,
+			    struct doc_counts *c, struct res *r)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, "hilrun ")) != NULL) {
+		const char *q = p + 7;
+		char words[16][256];
+		size_t n = 0, i;
+
+		if (p != line && strchr("` \t$(", p[-1]) == NULL &&
+		    !(p - line >= 6 && strncmp(p - 6, "build/", 6) == 0)) {
+			p = q;
+			continue;
+		}
+		while (n < 16) {
+			size_t m = 0;
+
+			while (*q == ' ') {
+				q++;
+			}
+			if (*q == '\0' || strchr("#|`;", *q) != NULL) {
+				break;
+			}
+			while (q[m] != '\0' && q[m] != ' ' &&
+			       strchr("#|`;", q[m]) == NULL && m < 255) {
+				words[n][m] = q[m];
+				m++;
+			}
+			words[n][m] = '\0';
+			q += m;
+			n++;
+		}
+		for (i = 0; i + 1 < n; i++) {
+			const char *v = words[i + 1];
+			size_t len = strlen(v);
+			struct hil_config *cfg;
+			char err[1024];
+
+			if ((strcmp(words[i], "--config") != 0 &&
+			     strcmp(words[i], "--sweep") != 0) ||
+			    len < 6 || strcmp(v + len - 5, ".json") != 0 ||
+			    strpbrk(v, "$<>*") != NULL) {
+				continue;
+			}
+			if (access(v, R_OK) != 0) {
+				fail_msg(
+					"%s:%d: %s names %s, which is not in the tree:\n%s",
+					file, lineno, words[i], v, line);
+			}
+			c->files++;
+			if (strcmp(words[i], "--config") != 0) {
+				continue;
+			}
+			cfg = calloc(1, sizeof(*cfg));
+			assert_non_null(cfg);
+			if (hil_config_load(v, cfg, err, sizeof(err)) !=
+			    HIL_OK) {
+				fail_msg("%s:%d: %s does not load: %s\n%s",
+					 file, lineno, v, err, line);
+			}
+			if (n > 0 && strcmp(words[0], "sensor") == 0 &&
+			    strncmp(cfg->sensor.bus, "sim:", 4) == 0) {
+				run_cli(r, "sensor", "--config", v, "--seconds",
+					"1", NULL);
+				if (r->status != 0 ||
+				    strstr(r->out, "(model)") == NULL ||
+				    count_lines(r->out, "    ") < 3) {
+					show(r);
+					fail_msg(
+						"%s:%d: the sensor example does not run:\n%s",
+						file, lineno, line);
+				}
+				c->sensors++;
+			}
+			free(cfg);
+		}
+		p = q;
+	}
+}
+
+/*
+ * Issue 31 item 13: every command the README and docs show names files
+ * that exist and load (the sensor example is run on its simulated bus),
+ * and every `hilrun --version` line shown is what the program prints.
+ */
+static void test_documented_commands_name_real_files(void **state)
+{
+	static char files[32][128];
+	struct res *r = malloc(sizeof(*r));
+	struct doc_counts c = {0, 0, 0};
+	char version[256];
+	size_t n_files, i;
+
+	(void)state;
+	assert_non_null(r);
+	run_cli(r, "--version", NULL);
+	assert_int_equal(r->status, 0);
+	snprintf(version, sizeof(version), "%s", r->out);
+	version[strcspn(version, "\n")] = '\0';
+	n_files = doc_files(files, 32);
+	for (i = 0; i < n_files; i++) {
+		FILE *f = fopen(files[i], "r");
+		char line[4096];
+		int lineno = 0;
+
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f) != NULL) {
+			lineno++;
+			line[strcspn(line, "\n")] = '\0';
+			check_doc_files(files[i], lineno, line, &c, r);
+			if (strncmp(line, "hilrun ", 7) == 0 &&
+			    strstr(line, "(protocol ") != NULL) {
+				c.versions++;
+				if (strcmp(line, version) != 0) {
+					fail_msg(
+						"%s:%d: shows \"%s\", the program says \"%s\"",
+						files[i], lineno, line,
+						version);
+				}
+			}
+		}
+		fclose(f);
+	}
+	assert_true(c.files > 5);
+	assert_true(c.sensors >= 1);
+	assert_true(c.versions >= 1);
+	free(r);
+}
+
 static int setup(void **state)
 {
 	char locks[128];
@@ -1036,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(
 			test_history_prints_a_trend_and_survives_a_killed_run),
 		cmocka_unit_test(test_every_documented_option_exists),
+		cmocka_unit_test(test_documented_commands_name_real_files),
 	};
 
 	/* HIL_CLI_ONLY=PATTERN runs the tests whose names match. */
