@@ -28,7 +28,9 @@ const char cli_serve_usage[] =
 	"                   lie outside every root, or serve will not start\n"
 	"  --once           run what is there, then exit\n"
 	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
-	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
+	"exit: 0 stopped by SIGTERM or SIGINT, or (--once) every job it took\n"
+	"      went to done/; 1 (--once) a job went to failed/; 4 (--once)\n"
+	"      stopped before incoming/ was empty; 2 bad arguments or spool\n";
 
 /* The daemon's run callback: hil_runner_run, then the job's baseline. */
 static int serve_run(void *ctx, const struct hil_config *cfg,

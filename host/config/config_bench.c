@@ -167,8 +167,9 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 	it = hil_jsonld_member(s, "lengths");
 	if (it != NULL) {
 		ret = hil_jsonld_u32_list(
-			ld, it, "bench.lengths", HIL_CFG_MAX_LENGTHS, 2048,
-			cfg->bench.lengths, &cfg->bench.n_lengths);
+			ld, it, "bench.lengths", HIL_CFG_MAX_LENGTHS,
+			HIL_CFG_MAX_MSG_LEN, cfg->bench.lengths,
+			&cfg->bench.n_lengths);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -177,7 +178,8 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 	if (it != NULL) {
 		ret = hil_jsonld_u32_list(
 			ld, it, "bench.ad_lengths", HIL_CFG_MAX_AD_LENGTHS,
-			2048, cfg->bench.ad_lengths, &cfg->bench.n_ad_lengths);
+			HIL_CFG_MAX_MSG_LEN, cfg->bench.ad_lengths,
+			&cfg->bench.n_ad_lengths);
 		if (ret != HIL_OK) {
 			return ret;
 		}

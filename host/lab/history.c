@@ -6,6 +6,7 @@
 #include "history.h"
 #include "history_int.h"
 
+#include <cjson/cJSON.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 
 /* Schema 1 (a database of before the host column gets it added). A row's
  * key is that of compare (report/compare.c). */
@@ -390,6 +392,32 @@ static long long iso_seconds(const char *s)
 	return (long long)timegm(&tm);
 }
 
+/* timing.total_s of dir/report.json in whole seconds, or -1. */
+static long report_total_s(const char *dir)
+{
+	char path[4096];
+	char *text = NULL;
+	const cJSON *t;
+	cJSON *o;
+	long secs = -1;
+
+	if (dir == NULL || dir[0] == '\0' ||
+	    (size_t)snprintf(path, sizeof(path), "%s/report.json", dir) >=
+		    sizeof(path) ||
+	    hil_read_file(path, &text, NULL) != HIL_OK) {
+		return -1;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	t = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(o, "timing"), "total_s");
+	if (cJSON_IsNumber(t) && t->valuedouble >= 0 && t->valuedouble < 1e9) {
+		secs = (long)(t->valuedouble + 0.5);
+	}
+	cJSON_Delete(o);
+	return secs;
+}
+
 long hil_history_last_seconds(const char *db_path, const char *config)
 {
 	sqlite3_stmt *st = NULL;
@@ -404,11 +432,12 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 		return -1;
 	}
 	sqlite3_busy_timeout(db, 2000);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT started, finished FROM runs WHERE config"
-			       " = ?1 AND status = 'complete' ORDER BY started"
-			       " DESC LIMIT 1",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT started, finished, dir FROM runs WHERE config"
+		    " = ?1 AND status = 'complete' ORDER BY started"
+		    " DESC LIMIT 1",
+		    -1, &st, NULL) == SQLITE_OK) {
 		hil_history_bind_text(st, 1, config);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			long long a = iso_seconds(
@@ -416,7 +445,14 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 			long long b = iso_seconds(
 				(const char *)sqlite3_column_text(st, 1));
 
-			if (a >= 0 && b >= a) {
+			long work = report_total_s(
+				(const char *)sqlite3_column_text(st, 2));
+
+			/* A resumed run keeps its first start: its report's
+			 * working time, not the days between attempts. */
+			if (work >= 0) {
+				secs = work;
+			} else if (a >= 0 && b >= a) {
 				secs = (long)(b - a);
 			}
 		}

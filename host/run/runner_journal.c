@@ -52,6 +52,83 @@ static int open_results_dir(const char *dir)
 	return fd;
 }
 
+/* A string member of o, or NULL. */
+static const char *json_str(const cJSON *o, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
+/* The JSON object in dir/name, or NULL (absent, unreadable, not JSON). */
+static cJSON *read_json(const char *dir, const char *name)
+{
+	char file[HIL_PATH + 32];
+	char *text = NULL;
+	cJSON *o;
+
+	snprintf(file, sizeof(file), "%s/%s", dir, name);
+	if (hil_read_file(file, &text, NULL) != HIL_OK) {
+		return NULL;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	return o;
+}
+
+/* "2026-12-02T09:32:15Z" and nothing else: what hil_utc_iso writes. */
+static int iso_stamp_ok(const char *s)
+{
+	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t i;
+
+	if (s == NULL || strlen(s) != sizeof(pat) - 1) {
+		return 0;
+	}
+	for (i = 0; pat[i] != '\0'; i++) {
+		if (pat[i] == 'd' ? (s[i] < '0' || s[i] > '9')
+				  : s[i] != pat[i]) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+void hil_rn_resume_origin(struct hil_run *run)
+{
+	cJSON *rj = read_json(run->dir, "run.json");
+	cJSON *rep = read_json(run->dir, "report.json");
+	const cJSON *rrun = cJSON_GetObjectItemCaseSensitive(rep, "run");
+	const cJSON *total = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(rep, "timing"), "total_s");
+	const char *started = json_str(rj, "started");
+	const char *given = json_str(rj, "config_given");
+
+	/* A run folder of an older hilrun has no "started" in run.json: its
+	 * report (if the run ended gracefully) has it. */
+	if (!iso_stamp_ok(started)) {
+		started = json_str(rrun, "started");
+	}
+	if (iso_stamp_ok(started)) {
+		snprintf(run->started, sizeof(run->started), "%s", started);
+	}
+	if (given == NULL) {
+		given = json_str(rrun, "config");
+	}
+	if (given != NULL && given[0] != '\0') {
+		snprintf(run->config_given, sizeof(run->config_given), "%s",
+			 given);
+	}
+	/* The earlier attempts' working time; a killed one left no report,
+	 * and its time is not known. */
+	if (cJSON_IsNumber(total) && total->valuedouble > 0 &&
+	    total->valuedouble < 1e7) {
+		run->timing.earlier_ns = (uint64_t)(total->valuedouble * 1e9);
+	}
+	cJSON_Delete(rj);
+	cJSON_Delete(rep);
+}
+
 int hil_runner_make_run_dir(const struct hil_config *cfg,
 			    const struct hil_runner_opts *opts,
 			    struct hil_run *run)
@@ -88,7 +165,9 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 		snprintf(run->dir, sizeof(run->dir), "%s", opts->resume_dir);
 		snprintf(run->id, sizeof(run->id), "%s",
 			 base != NULL ? base + 1 : opts->resume_dir);
-		hil_info("run %s: resuming in %s", run->id, run->dir);
+		hil_rn_resume_origin(run);
+		hil_info("run %s: resuming in %s (started %s)", run->id,
+			 run->dir, run->started);
 		return HIL_OK;
 	}
 	dfd = open_results_dir(opts->results_dir);
@@ -177,7 +256,12 @@ int hil_rn_write_run_file(const struct hil_run *run)
 	if (realpath(run->cfg->path, abs) == NULL) {
 		snprintf(abs, sizeof(abs), "%s", run->cfg->path);
 	}
+	/* config: where --resume finds it from any directory; config_given
+	 * and started: what the report keeps saying after a resume. */
 	if (o != NULL && cJSON_AddStringToObject(o, "config", abs) != NULL &&
+	    cJSON_AddStringToObject(o, "config_given", run->cfg->path) !=
+		    NULL &&
+	    cJSON_AddStringToObject(o, "started", run->started) != NULL &&
 	    cJSON_AddStringToObject(o, "id", run->id) != NULL) {
 		text = cJSON_Print(o);
 	}
@@ -207,6 +291,20 @@ int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
 	int ret;
 
 	snprintf(file, sizeof(file), "%s/run.json", run_dir);
+	if (access(file, F_OK) != 0) {
+		char j[HIL_PATH + 32];
+
+		snprintf(j, sizeof(j), "%s/journal.jsonl", run_dir);
+		if (access(j, F_OK) == 0) {
+			/* A run folder without run.json: a quick run's. */
+			hil_err("%s cannot be resumed: its run took its options from the command line (--alg, --lengths, ...), not from a configuration file, so there is nothing to start it again from; run the same command again (or put the options in a configuration file for a run you may need to resume)",
+				run_dir);
+		} else {
+			hil_err("%s is not a run folder that can be resumed (no run.json and no journal.jsonl: name a folder hilrun made for one run, e.g. results/<run id>)",
+				run_dir);
+		}
+		return HIL_ERR_ARG;
+	}
 	ret = hil_read_file(file, &text, NULL);
 	if (ret != HIL_OK) {
 		hil_err("%s is not a run folder that can be resumed", run_dir);
