@@ -6,10 +6,13 @@
 #include "history.h"
 #include "history_int.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/err.h"
 #include "util/log.h"
@@ -36,8 +39,29 @@ static const char schema[] =
 int hil_history_db_open(const char *path, int create, sqlite3 **db)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	struct stat st;
 
 	*db = NULL;
+	/* SQLite's NOFOLLOW refuses a link with "unable to open database
+	 * file", which reads like a missing file: say what it is. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char to[256] = "";
+		ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+		to[n > 0 ? n : 0] = '\0';
+		hil_err("%s: a symbolic link (to %s): the run history is never opened through a link; name the file itself (--db)",
+			path, to[0] ? to : "?");
+		return HIL_ERR_IO;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		hil_err("%s: not a regular file, so not a run history", path);
+		return HIL_ERR_IO;
+	}
+	if (!create && lstat(path, &st) != 0 && errno == ENOENT) {
+		hil_err("%s: no run history there yet (every finished run records itself in its results folder's %s; --db FILE names another)",
+			path, HIL_HISTORY_FILE);
+		return HIL_ERR_IO;
+	}
 	if (sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK) {
 		hil_err("%s: cannot open the run history: %s", path,
@@ -50,6 +74,39 @@ int hil_history_db_open(const char *path, int create, sqlite3 **db)
 	 * lab's master imports the runs of several hosts at once. */
 	sqlite3_busy_timeout(*db, 10000);
 	return HIL_OK;
+}
+
+int hil_history_check(const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	struct stat sb;
+	sqlite3 *db;
+	char why[256] = "";
+	int rc, ret = HIL_OK;
+
+	if (lstat(path, &sb) != 0 && errno == ENOENT) {
+		return HIL_OK; /* made by the first run recorded */
+	}
+	if (hil_history_db_open(path, 0, &db) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+	}
+	if (rc == SQLITE_ROW && strcmp(hil_history_col(st, 0), "ok") != 0) {
+		snprintf(why, sizeof(why), "%s", hil_history_col(st, 0));
+	} else if (rc != SQLITE_ROW) {
+		snprintf(why, sizeof(why), "%s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (why[0] != '\0') {
+		hil_err("%s: the run history is damaged (SQLite's check: %s): nothing recorded; keep it for its runs, move it aside and import the runs again (hilrun history import)",
+			path, why);
+		ret = HIL_ERR_IO;
+	}
+	return ret;
 }
 
 static int db_exec(sqlite3 *db, const char *path, const char *sql)

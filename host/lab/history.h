@@ -71,6 +71,16 @@ int hil_history_import(const char *db_path, const char *const *paths, size_t n,
 		       FILE *out);
 
 /**
+ * Check the database at db_path page by page (SQLite's quick_check), as a
+ * lab's master does before it imports into it: a damaged page that the
+ * import would not touch is found now, not when someone reads it.
+ * A database that does not exist yet is sound.
+ * @return HIL_OK, or HIL_ERR_IO with the reason logged (damaged, a link,
+ *         not a file, unreadable).
+ */
+int hil_history_check(const char *db_path);
+
+/**
  * How long the last complete run of config took, from the database at
  * db_path (which may not exist). @return seconds, or -1 when unknown.
  */

@@ -411,8 +411,6 @@ int hil_history_print(const char *db_path, const struct hil_history_query *q,
 	int ret;
 
 	if (hil_history_db_open(db_path, 0, &db) != HIL_OK) {
-		hil_err("%s: no run history there yet (every finished run records itself in its results folder's %s; --db FILE names another)",
-			db_path, HIL_HISTORY_FILE);
 		return HIL_ERR_IO;
 	}
 	ret = q->alg == NULL ? print_runs(db, q, out) : print_trend(db, q, out);
