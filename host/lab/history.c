@@ -17,7 +17,8 @@
 #include "util/err.h"
 #include "util/log.h"
 
-/* Schema 1 (a database of before the host column gets it added). A row's
+/* Schema 1 (a database of before the host or model column gets them
+ * added). A row's
  * key is that of compare (report/compare.c). */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -25,7 +26,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS runs("
 	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, status TEXT,"
 	" config TEXT, board TEXT, unit TEXT, cflags TEXT, tool_commit TEXT,"
-	" dirty INTEGER, dir TEXT, host TEXT);"
+	" dirty INTEGER, dir TEXT, host TEXT, model TEXT);"
 	"CREATE TABLE IF NOT EXISTS rows("
 	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" algorithm TEXT, implementation TEXT, operation TEXT,"
@@ -133,7 +134,7 @@ const char *hil_history_col(sqlite3_stmt *st, int i)
 	return s != NULL ? (const char *)s : "";
 }
 
-int hil_history_has_host_column(sqlite3 *db)
+int hil_history_has_column(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st = NULL;
 	int have = 0;
@@ -143,20 +144,32 @@ int hil_history_has_host_column(sqlite3 *db)
 		return 0;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		have |= strcmp(hil_history_col(st, 1), "host") == 0;
+		have |= strcmp(hil_history_col(st, 1), name) == 0;
 	}
 	sqlite3_finalize(st);
 	return have;
 }
 
-/* A database of before the host column: add it (inside the transaction). */
-static int add_host_column(sqlite3 *db)
+int hil_history_has_host_column(sqlite3 *db)
 {
-	if (hil_history_has_host_column(db)) {
-		return SQLITE_OK;
+	return hil_history_has_column(db, "host");
+}
+
+/* A database of before the host or model column: add them (inside the
+ * transaction). */
+static int add_columns(sqlite3 *db)
+{
+	int rc = SQLITE_OK;
+
+	if (!hil_history_has_column(db, "host")) {
+		rc = sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT",
+				  NULL, NULL, NULL);
 	}
-	return sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT", NULL,
-			    NULL, NULL);
+	if (rc == SQLITE_OK && !hil_history_has_column(db, "model")) {
+		rc = sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN model TEXT",
+				  NULL, NULL, NULL);
+	}
+	return rc;
 }
 
 static int insert_rows(sqlite3 *db, const char *id,
@@ -225,8 +238,8 @@ static int insert_run(sqlite3 *db, const char *id,
 	rc = sqlite3_prepare_v2(
 		db,
 		"INSERT INTO runs(id, started, finished, status, config, board,"
-		" unit, cflags, tool_commit, dirty, dir, host)"
-		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+		" unit, cflags, tool_commit, dirty, dir, host, model)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		hil_history_bind_text(st, 1, id);
@@ -242,6 +255,7 @@ static int insert_run(sqlite3 *db, const char *id,
 		sqlite3_bind_int(st, 10, run->dirty);
 		hil_history_bind_text(st, 11, run->dir);
 		hil_history_bind_text(st, 12, run->host);
+		hil_history_bind_text(st, 13, run->model);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(st);
@@ -348,7 +362,7 @@ int hil_history_put(const char *db_path, const struct hil_history_run *run,
 		sqlite3_close(db);
 		return HIL_ERR_IO;
 	}
-	rc = add_host_column(db);
+	rc = add_columns(db);
 	if (rc == SQLITE_OK && import) {
 		rc = import_run(db, run, id, id_len, outcome);
 	} else if (rc == SQLITE_OK) {
@@ -420,6 +434,7 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 					: run->cfg->board.name;
 	h.host = run->host;
 	h.unit = hil_unit_name(run->info.counter_unit);
+	h.model = run->model.enabled ? run->model.unit : "";
 	h.cflags = cflags;
 	h.tool_commit = run->tool_commit;
 	h.dirty = run->tool_dirty;

@@ -32,6 +32,7 @@ struct run_text {
 	char id[TEXT_MAX], started[64], finished[64], status[32];
 	char config[TEXT_MAX], board[TEXT_MAX], host[TEXT_MAX], unit[TEXT_MAX];
 	char cflags[2048], tool_commit[TEXT_MAX], dir[PATH_MAX];
+	char model[TEXT_MAX];
 };
 
 /* Control characters (an escape sequence in a forged report) as '?'. */
@@ -462,6 +463,10 @@ static void fill_run(const cJSON *report, const char *path,
 	copy_text(t->host, sizeof(t->host), str(tool, "host"));
 	copy_text(t->unit, sizeof(t->unit), str(board, "counter_unit"));
 	copy_text(t->tool_commit, sizeof(t->tool_commit), str(tool, "commit"));
+	copy_text(t->model, sizeof(t->model),
+		  cJSON_IsTrue(obj(obj(report, "cycle_model"), "enabled"))
+			  ? str(obj(report, "cycle_model"), "unit")
+			  : "");
 	t->cflags[0] = '\0';
 	cJSON_ArrayForEach(f, obj(obj(report, "build"), "cflags"))
 	{
@@ -492,6 +497,7 @@ static void fill_run(const cJSON *report, const char *path,
 	h->unit = t->unit;
 	h->cflags = t->cflags;
 	h->tool_commit = t->tool_commit;
+	h->model = t->model;
 	h->dirty = cJSON_IsTrue(obj(tool, "dirty"));
 	h->dir = t->dir;
 }

@@ -1,4 +1,4 @@
-/* test_history: the run history refuses what it cannot trust (a damaged database, a report with a forged status, start time, a key given twice, one row twice, a database behind a link), and its trends compare like with like. */
+/* test_history: the run history refuses what it cannot trust (a damaged database, a report with a forged status, start time, a key given twice, one row twice, a database behind a link), and its trends (text and page) compare like with like, mark a change of tool commit and plot the estimate on labelled axes. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,25 +34,31 @@ static int teardown(void **state)
 	return ut_rm_tree(tmp);
 }
 
-/* report-min.json, loaded for a test to edit. */
-static cJSON *base_report(void)
+/* A fixture report, loaded for a test to edit. */
+static cJSON *fixture(const char *name)
 {
-	char path[4096], *text = malloc(1 << 16);
+	char path[4096], *text = malloc(1 << 20);
 	size_t n;
 	cJSON *r;
 	FILE *f;
 
 	assert_non_null(text);
-	ut_src_path(path, sizeof(path), "tests/fixtures/report-min.json");
+	snprintf(text, 1 << 20, "tests/fixtures/%s", name);
+	ut_src_path(path, sizeof(path), text);
 	f = fopen(path, "r");
 	assert_non_null(f);
-	n = fread(text, 1, (1 << 16) - 1, f);
+	n = fread(text, 1, (1 << 20) - 1, f);
 	fclose(f);
 	text[n] = '\0';
 	r = cJSON_Parse(text);
 	free(text);
 	assert_non_null(r);
 	return r;
+}
+
+static cJSON *base_report(void)
+{
+	return fixture("report-min.json");
 }
 
 static void set_str(cJSON *o, const char *key, const char *v)
@@ -104,8 +110,8 @@ static int import_one(const char *db, const char *path, char *err, size_t len)
 }
 
 /* hil_history_print of q into out (a buffer); stderr into err. */
-static int print_q(const char *db, const struct hil_history_query *q,
-		   char *out, size_t olen, char *err, size_t elen)
+static int print_q(const char *db, const struct hil_history_query *q, char *out,
+		   size_t olen, char *err, size_t elen)
 {
 	struct ut_capture c;
 	char path[128];
@@ -208,8 +214,8 @@ static void test_import_refuses_a_key_or_a_row_given_twice(void **state)
 	dup = malloc(n + 64);
 	assert_non_null(dup);
 	at += strlen("\"run\":{");
-	snprintf(dup, n + 64, "%.*s\"status\":\"partial\",%s",
-		 (int)(at - text), text, at);
+	snprintf(dup, n + 64, "%.*s\"status\":\"partial\",%s", (int)(at - text),
+		 text, at);
 	free(text);
 	write_report_text("dupkey", dup, path, sizeof(path));
 	free(dup);
@@ -321,6 +327,153 @@ static void test_a_history_behind_a_link_is_named_as_such(void **state)
 	assert_non_null(strstr(err, "no run history there yet"));
 }
 
+/* report-model.json (rows with the model's estimate) as run id of config
+ * "qemu-cli", started at when, with flags and tool commit, imported. */
+static void import_quick_run(const char *db, const char *id, const char *when,
+			     const char *flags, const char *commit)
+{
+	cJSON *r = fixture("report-model.json"), *cf;
+	char path[256], err[2048];
+
+	set_str(run_of(r), "id", id);
+	set_str(run_of(r), "config_name", "qemu-cli");
+	set_str(run_of(r), "started", when);
+	set_str(run_of(r), "finished", when);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "tool"), "commit", commit);
+	cf = cJSON_CreateArray();
+	if (strchr(flags, ' ') != NULL) {
+		cJSON_AddItemToArray(cf, cJSON_CreateString("-O2"));
+		cJSON_AddItemToArray(cf, cJSON_CreateString("-funroll-loops"));
+	} else {
+		cJSON_AddItemToArray(cf, cJSON_CreateString(flags));
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "build"), "cflags", cf);
+	write_report(id, r, path, sizeof(path));
+	cJSON_Delete(r);
+	assert_int_equal(import_one(db, path, err, sizeof(err)), HIL_OK);
+}
+
+/* Quick runs are all "qemu-cli": -O2 and -O2 -funroll-loops are two
+ * series, and a change across two tool commits is marked. */
+static void test_trend_compares_like_with_like(void **state)
+{
+	struct hil_history_query q;
+	char db[128], out[16384], err[2048];
+	const char *unrolled, *o2;
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	import_quick_run(db, "20261201-010000-qemu-cli", "2026-12-01T01:00:00Z",
+			 "-O2", "aaaaaaaaaaaaaaaa");
+	import_quick_run(db, "20261202-010000-qemu-cli", "2026-12-02T01:00:00Z",
+			 "-O2 -funroll-loops", "aaaaaaaaaaaaaaaa");
+	import_quick_run(db, "20261203-010000-qemu-cli", "2026-12-03T01:00:00Z",
+			 "-O2", "bbbbbbbbbbbbbbbb");
+	memset(&q, 0, sizeof(q));
+	q.alg = "ascon-aead128";
+	q.impl = "ref";
+	q.op = "encrypt";
+	q.msg_len = 16;
+	q.ad_len = 0;
+	assert_int_equal(print_q(db, &q, out, sizeof(out), err, sizeof(err)),
+			 HIL_OK);
+	fprintf(stderr, "%s", out);
+	/* Two tables of the one row, the second saying why it is apart. */
+	assert_int_equal(count(out, "ascon-aead128/ref encrypt, 16 B"), 2);
+	o2 = strstr(out, "flags \"-O2\"");
+	unrolled = strstr(out, "flags \"-O2 -funroll-loops\"");
+	assert_non_null(o2);
+	assert_non_null(unrolled);
+	assert_non_null(strstr(out, "a series of its own"));
+	/* The -O2 series: two runs, the second of another commit. */
+	assert_int_equal(count(out, "+0.00%*"), 1);
+	assert_int_equal(count(out, "(another commit)"), 1);
+	assert_non_null(strstr(out, "another hilrun commit"));
+	/* And the runs list shows each run's commit. */
+	memset(&q, 0, sizeof(q));
+	q.msg_len = q.ad_len = -1;
+	assert_int_equal(print_q(db, &q, out, sizeof(out), err, sizeof(err)),
+			 HIL_OK);
+	assert_int_equal(count(out, "aaaaaaaaaaaa "), 2);
+	assert_int_equal(count(out, "bbbbbbbbbbbb "), 1);
+}
+
+/* The y ticks of page: each label a multiple of the first nonzero one,
+ * which is 1, 2, 2.5 or 5 times a power of ten. @return how many. */
+static int check_round_ticks(const char *page)
+{
+	const char *p = page, *tag = "text-anchor=\"end\">";
+	double first = 0;
+	int n = 0;
+
+	while ((p = strstr(p, tag)) != NULL) {
+		double v, m;
+
+		p += strlen(tag);
+		v = strtod(p, NULL);
+		if (v > 0 && first == 0) {
+			first = v;
+			for (m = first; m >= 10; m /= 10) {
+			}
+			for (; m < 1; m *= 10) {
+			}
+			assert_true(m == 1 || m == 2 || m == 2.5 || m == 5);
+		}
+		if (first > 0) {
+			double k = v / first;
+
+			assert_true(k - (double)(long)k < 1e-9);
+		}
+		n++;
+	}
+	return n;
+}
+
+static void test_trend_page_plots_the_estimate_on_labelled_axes(void **state)
+{
+	struct hil_history_query q;
+	char db[128], html[128], *page = malloc(1 << 20);
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	snprintf(html, sizeof(html), "%s/trend.html", tmp);
+	import_quick_run(db, "20261201-010000-qemu-cli", "2026-12-01T01:00:00Z",
+			 "-O2", "aaaaaaaaaaaaaaaa");
+	import_quick_run(db, "20261202-010000-qemu-cli", "2026-12-02T01:00:00Z",
+			 "-O2 -funroll-loops", "aaaaaaaaaaaaaaaa");
+	import_quick_run(db, "20261203-010000-qemu-cli", "2026-12-03T01:00:00Z",
+			 "-O2", "aaaaaaaaaaaaaaaa");
+	memset(&q, 0, sizeof(q));
+	q.alg = "ascon-aead128";
+	q.impl = "ref";
+	q.op = "encrypt";
+	q.msg_len = 16;
+	q.ad_len = 0;
+	assert_int_equal(hil_history_html(db, &q, html), HIL_OK);
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(page, 1, (1 << 20) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+	/* Two charts (flags apart), the estimate plotted: 5325 for this row,
+	 * the median 4695 only in the tables. */
+	assert_int_equal(count(page, "<svg "), 2);
+	assert_int_equal(count(page, "<circle "), 3);
+	assert_non_null(strstr(page, "model estimate, cycles (estimated"));
+	assert_int_equal(count(page, ": 5325, commit aaaaaaaaaaaa</title>"), 3);
+	assert_null(strstr(page, ": 4695, commit"));
+	assert_non_null(strstr(page, "a series of its own"));
+	/* x labels: each run's start; y ticks round. */
+	assert_non_null(strstr(page, ">12-01 01:00</text>"));
+	assert_non_null(strstr(page, ">12-03 01:00</text>"));
+	assert_true(check_round_ticks(page) >= 4);
+	free(page);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +488,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_a_history_behind_a_link_is_named_as_such, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_trend_compares_like_with_like, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_trend_page_plots_the_estimate_on_labelled_axes,
+			setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
