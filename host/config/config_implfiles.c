@@ -95,6 +95,13 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 				ok = 0;
 				break;
 			}
+			if (S_ISDIR(st.st_mode)) {
+				/* A linked folder (pqm4 shares code this
+				 * way) is not walked: a link back up would
+				 * loop, and what it leads to lies in the
+				 * roots, which only the lab writes. */
+				continue;
+			}
 		}
 		if (S_ISDIR(st.st_mode)) {
 			ok = walk_dir(w, path, depth + 1);

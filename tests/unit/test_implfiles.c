@@ -156,6 +156,9 @@ static void test_implfiles_link_out_of_the_roots_refused(void **state)
 	put(fx, "root/shared.c", "int s;\n");
 	ln(fx, "root/shared.c", "root/impl/aux.c");
 	assert_int_equal(load(fx, MINE, 1, err, sizeof(err)), HIL_OK);
+	/* A linked folder, even one looping back up, is not walked. */
+	ln(fx, "root", "root/impl/up");
+	assert_int_equal(load(fx, MINE, 1, err, sizeof(err)), HIL_OK);
 }
 
 /* issue #33 finding 7: a tree entry that is a link to a folder outside the
