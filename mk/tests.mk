@@ -87,6 +87,8 @@ E2E_TESTS += e2e_contract
 E2E_TESTS += e2e_owncode
 # The command line as a user meets it (hilrun as a process).
 E2E_TESTS += e2e_cli
+# Issue #33's hostile inputs refused before anything is built.
+E2E_TESTS += e2e_harden
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
@@ -100,3 +102,8 @@ E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 # The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.
 include mk/emu.mk
 
+# The dependency files of the test programs and objects, and only those
+# (mk/firmware.mk).
+-include $(wildcard $(addsuffix .d,$(UNIT_BINS) $(E2E_BINS) $(EMU_BINS) \
+	$(FZ_BINS)) $(TB)/ref_renamed/ascon_aead128_ref.d \
+	$(FZ_REG_OBJS:.o=.d) $(FZ_STUB_OBJS:.o=.d))

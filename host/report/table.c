@@ -197,7 +197,8 @@ static void ht_scan(const struct hil_run *run, uint32_t want, int detail,
 		h->have_est |= r->energy.state == HIL_ENERGY_NONE && r->est.ok;
 		h->have_beside |= run->energy_est.beside && r->est.ok;
 		h->have_spread |= r->ok && r->stats.stddev > 0;
-		h->failed += !r->ok;
+		h->failed +=
+			!r->ok && !r->interrupted; /* cut short: not failed */
 	}
 	h->two = h->longest != h->at;
 	/* Cycles lead: the board's own, else the model's estimate; the

@@ -16,8 +16,8 @@ unsigned hil_term_width(void)
 	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
 		return ws.ws_col;
 	}
-	if (env != NULL && env[0] >= '1' && env[0] <= '9' &&
-	    strlen(env) < 6 && strspn(env, "0123456789") == strlen(env)) {
+	if (env != NULL && env[0] >= '1' && env[0] <= '9' && strlen(env) < 6 &&
+	    strspn(env, "0123456789") == strlen(env)) {
 		return (unsigned)atoi(env);
 	}
 	return 0;
