@@ -57,7 +57,7 @@ const struct hil_board_driver hil_board_nrf52840_dk = {
 	 * in the page index was found, never its figures: no estimate. */
 	.run_current = NULL,
 	.run_current_missing =
-		"no estimate: the nRF52840 Product Specification's CPU-running current table was not available to transcribe",
+		"the nRF52840 Product Specification's CPU-running current table was not available to transcribe",
 	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
 	.flasher_args = flasher_args,
 	.port_by_id = "usb-SEGGER_J-Link_<serial>-if00",

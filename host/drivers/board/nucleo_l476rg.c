@@ -57,7 +57,7 @@ const struct hil_board_driver hil_board_nucleo_l476rg = {
 	 * pages and headline figures): no estimate. */
 	.run_current = NULL,
 	.run_current_missing =
-		"no estimate: the STM32L476 datasheet's run-current tables (DS10198) were not available to transcribe",
+		"the STM32L476 datasheet's run-current tables (DS10198) were not available to transcribe",
 	.supply_v = 3.3,
 	.flasher_args = flasher_args,
 	.port_by_id = "usb-STMicroelectronics_STM32_STLink_<serial>-if02",
