@@ -16,9 +16,10 @@ void hil_clock_label(char *buf, size_t len, const char *what, const char *chip,
 
 #define PUT(...)                                                               \
 	do {                                                                   \
-		int w_ =                                                       \
-			snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
-		o += w_ > 0 ? (size_t)w_ : 0;                                  \
+		if (o < len) {                                                 \
+			int w_ = snprintf(buf + o, len - o, __VA_ARGS__);      \
+			o += w_ > 0 ? (size_t)w_ : 0;                          \
+		}                                                              \
 	} while (0)
 	if (len == 0) {
 		return;
