@@ -1,4 +1,4 @@
-/* energyest: energy per operation estimated from a datasheet's run current, the clock and a row's cycles, when no sensor measured it. */
+/* energyest: energy per operation estimated from a datasheet's run current (the table of the run's flash configuration), the clock and a row's cycles: the energy without a sensor, a check beside it with one. */
 #ifndef HIL_ENERGYEST_H
 #define HIL_ENERGYEST_H
 
