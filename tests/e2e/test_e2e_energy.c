@@ -60,10 +60,13 @@ static int run_hilrun(const char *config, const char *name, char *results,
 			      "--results",
 			      results,
 			      NULL};
+	char log[160];
 	int status = -1;
 
 	snprintf(results, len, "%s/%s", tmp, name);
-	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
+	/* Its stdout and stderr in tmp/name.log. */
+	snprintf(log, sizeof(log), "%s/%s.log", tmp, name);
+	assert_int_equal(hil_proc_run(argv, log, 300000, &status), HIL_OK);
 	return status;
 }
 
@@ -184,6 +187,23 @@ static void test_energy_per_op_agrees_with_the_waveform(void **state)
 	assert_int_equal(run_hilrun(config, "energy", results, sizeof(results)),
 			 0);
 	check_energy_report(results, "ina219");
+	/* The terminal: the simulated figure, the estimate beside it and
+	 * their ratio, labelled. */
+	{
+		char log[160], *text = NULL;
+
+		snprintf(log, sizeof(log), "%s/energy.log", tmp);
+		assert_int_equal(hil_read_file(log, &text, NULL), HIL_OK);
+		e2e_assert_contains(text, "uJ/op @16 (sim)");
+		e2e_assert_contains(text, "est. uJ/op");
+		e2e_assert_contains(text, "sim/est.");
+		e2e_assert_contains(
+			text,
+			"est. uJ/op = the datasheet estimate beside it, never judged against it:");
+		e2e_assert_contains(
+			text, "  source: DS10086 Rev 3 Table 25 (p. 68).");
+		free(text);
+	}
 }
 
 /*
