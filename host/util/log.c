@@ -43,6 +43,9 @@ void hil_log(int level, const char *prefix, const char *fmt, ...)
 	if (level > current_level()) {
 		return;
 	}
+	/* One line at a time: the runs of a parallel sweep and the progress
+	 * line's ticker write from other threads. */
+	flockfile(stderr);
 	/* On a terminal, clear a progress line that may stand there. */
 	if (isatty(2)) {
 		fputs("\r\033[K", stderr);
@@ -58,4 +61,5 @@ void hil_log(int level, const char *prefix, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
