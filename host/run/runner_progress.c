@@ -1,6 +1,6 @@
 /* runner_progress: where a long run is and how long it has left, one line on a terminal redrawn every second. */
 #define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX "runner"
+#define HIL_LOG_PREFIX	"runner"
 #include "runner_int.h"
 
 #include <errno.h>
@@ -174,8 +174,7 @@ void hil_rn_progress(struct run_ctx *c, int index,
 	/* The work is weighed again at every row: an operation seen since
 	 * (verification, a shorter length) gives its real cost. */
 	p->eta.total_work = p->work_before + hil_rn_plan_work(c);
-	p->eta.done_work =
-		p->work_before + rows_work(c, p->rows_before, done);
+	p->eta.done_work = p->work_before + rows_work(c, p->rows_before, done);
 	p->eta.row_work = hil_rn_row_work(c, index, op, len, ad_len);
 	if (done > p->rows_seen) {
 		p->eta.done_ms = hil_now_ms(); /* a row just finished */
