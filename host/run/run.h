@@ -215,8 +215,6 @@ struct hil_run {
 	/* Rows the run set out to measure (those of earlier images of a split
 	 * selection included); 0 when it never got that far. */
 	size_t rows_planned;
-	/* Of the journal's rows, those a --resume kept (not measured again). */
-	size_t rows_kept;
 	struct hil_fit *fits;
 	size_t n_fits;
 	unsigned retries;  /* session recoveries over the run */
