@@ -584,11 +584,16 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			"--board, $HILRUN_BOARD and --result-json are for one configuration, not a sweep: run each configuration on its own");
 		goto bad_args;
 	}
-	if (cli_quick_any(&q) &&
-	    (sweep_path != NULL || n_configs > 1 || resume_dir != NULL)) {
+	if (cli_quick_any(&q) && resume_dir != NULL) {
 		snprintf(
 			end.error, sizeof(end.error),
-			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration: not a sweep or a --resume");
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change a configuration, and a --resume measures what the run's own configuration says: resume without them, or start a new run with them");
+		goto bad_args;
+	}
+	if (cli_quick_any(&q) && (sweep_path != NULL || n_configs > 1)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration, not a sweep: put them in each configuration of the sweep, or for flag sets write a sweep file, e.g. {\"name\": \"flags\", \"base\": \"qemu.json\", \"cflags\": [[\"-O2\"], [\"-Os\"]]} (docs/configs.md, Sweep files)");
 		goto bad_args;
 	}
 	if (resume_dir != NULL) {

@@ -92,6 +92,9 @@ static int add_sensor(cJSON *o, const struct hil_run *run)
 	ok = ok && hil_json_add_num(o, "current_lsb_a", z->current_lsb_a);
 	ok = ok && hil_json_add_num(o, "conversion_cycle_us", z->cycle_us);
 	ok = ok && hil_json_add_str(o, "time_basis", z->time_basis);
+	if (z->assumes[0] != '\0') {
+		ok = ok && hil_json_add_str(o, "assumes", z->assumes);
+	}
 	if (z->why[0] != '\0') {
 		ok = ok && hil_json_add_str(o, "why", z->why);
 	}

@@ -114,6 +114,9 @@ static int add_energy(cJSON *row, const struct hil_run *run,
 	ok = ok && hil_json_add_num(o, "active_mw", e->active_mw);
 	ok = ok && hil_json_add_num(o, "bus_v", e->bus_v);
 	ok = ok && hil_json_add_num(o, "ticks_per_op", e->ticks_per_op);
+	ok = ok &&
+	     hil_json_add_str(o, "ticks",
+			      e->time_from_model ? "model cycles" : "counter");
 	ok = ok && hil_json_add_num(o, "op_seconds", e->op_seconds);
 	ok = ok && hil_json_add_num(o, "ops_per_window", e->ops_per_window);
 	ok = ok && hil_json_add_num(o, "windows", e->windows);

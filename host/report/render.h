@@ -46,6 +46,15 @@ int hil_report_render_all(const char *run_dir);
 int hil_report_dir_is_sweep(const char *dir);
 
 /**
+ * A sweep's tables in Markdown, from its runs' reports: the figures
+ * sweep.html shows (cost per byte, flash and RAM, every length).
+ * @param run_dirs n run folders, each holding a report.json.
+ * @return HIL_OK or the first error (logged).
+ */
+int hil_report_sweep_md(const char *const *run_dirs, size_t n, const char *name,
+			FILE *out);
+
+/**
  * Write the comparison plot and page of a sweep (one report per
  * configuration) as out_dir/sweep.svg and out_dir/sweep.html, atomically;
  * out_dir/sweep.json, when there, names the sweep and its failed runs.
@@ -101,6 +110,16 @@ int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out);
  */
 int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		   FILE *out);
+
+/**
+ * A sweep's tables in Markdown (sweep.md, the terminal): each
+ * configuration's figure, cost per byte at 64 B (or the nearest length),
+ * flash / RAM per implementation of any configuration, and cost per byte
+ * at every length: the figures sweep.html shows.
+ * @param reports n report trees (borrowed), in the order of the sweep.
+ */
+int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
+		 FILE *out);
 
 /** report.html: one self-contained page (no network), SVGs inline. */
 int hil_html_report(const cJSON *report, FILE *out);

@@ -197,6 +197,39 @@ out:
 	return ret;
 }
 
+int hil_report_sweep_md(const char *const *run_dirs, size_t n, const char *name,
+			FILE *out)
+{
+	cJSON **reports;
+	char path[4096];
+	char err[1024];
+	size_t i;
+	int ret = HIL_OK;
+
+	if (n == 0) {
+		return HIL_ERR_ARG;
+	}
+	reports = calloc(n, sizeof(*reports));
+	if (reports == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	for (i = 0; i < n && ret == HIL_OK; i++) {
+		snprintf(path, sizeof(path), "%s/report.json", run_dirs[i]);
+		ret = hil_report_load(path, &reports[i], err, sizeof(err));
+		if (ret != HIL_OK) {
+			hil_err("%s", err);
+		}
+	}
+	if (ret == HIL_OK) {
+		ret = hil_md_sweep((const cJSON *const *)reports, n, name, out);
+	}
+	for (i = 0; i < n; i++) {
+		cJSON_Delete(reports[i]);
+	}
+	free(reports);
+	return ret;
+}
+
 int hil_report_dir_is_sweep(const char *dir)
 {
 	char path[4096];

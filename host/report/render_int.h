@@ -115,6 +115,13 @@ void hil_xml_puts(FILE *out, const char *s);
  */
 size_t hil_put_ctl(FILE *out, const char *s, int keep_space);
 
+/**
+ * Text for Markdown (summary.md, sweep.md): '|' and '\\' escaped, '[' ']'
+ * and '`' too (no link, image or code span from data), HTML as entities,
+ * line breaks as spaces, control characters made visible.
+ */
+void hil_md_cell(FILE *out, const char *s);
+
 /** s with every control character as hil_put_ctl() writes it. */
 void hil_puts_noctl(FILE *out, const char *s);
 

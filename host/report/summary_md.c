@@ -13,7 +13,7 @@
  * data (a name, an error message) is shown as text, never run by a Markdown
  * viewer, '[' and ']' cannot open a link (javascript: or any other) or an
  * image, and a control byte (ESC) is written visibly, never raw. */
-static void md_cell(FILE *out, const char *s)
+void hil_md_cell(FILE *out, const char *s)
 {
 	while (*s != '\0') {
 		size_t n = hil_put_ctl(out, s, 1);
@@ -40,14 +40,14 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
-/* s as md_cell() writes it, into buf: for text inside a formatted line. */
+/* s as hil_md_cell() writes it, into buf: for text inside a formatted line. */
 static const char *md_str(char *buf, size_t len, const char *s)
 {
 	FILE *f = fmemopen(buf, len, "w");
 
 	buf[0] = '\0';
 	if (f != NULL) {
-		md_cell(f, s);
+		hil_md_cell(f, s);
 		fputc('\0', f);
 		fclose(f);
 	}
@@ -59,11 +59,11 @@ static const char *md_str(char *buf, size_t len, const char *s)
 static void md_item(FILE *out, const cJSON *r)
 {
 	fputs("  - ", out);
-	md_cell(out, hil_rj_str(r, "algorithm"));
+	hil_md_cell(out, hil_rj_str(r, "algorithm"));
 	fputc('/', out);
-	md_cell(out, hil_rj_str(r, "implementation"));
+	hil_md_cell(out, hil_rj_str(r, "implementation"));
 	fputc(' ', out);
-	md_cell(out, hil_rj_str(r, "operation"));
+	hil_md_cell(out, hil_rj_str(r, "operation"));
 }
 
 /* The timing-leak test's verdict: flagged rows by name, or all clear. */
@@ -101,7 +101,7 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		fprintf(out, ", %.0f B", msg);
 		hil_rj_leak_why(report, k, why, sizeof(why));
 		fputs(": ", out);
-		md_cell(out, why);
+		hil_md_cell(out, why);
 		fputc('\n', out);
 	}
 	if (tested > 0 && flagged == 0) {
@@ -187,7 +187,7 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 		hil_rj_num(r, "msg_len", &msg);
 		md_item(out, r);
 		fprintf(out, ", %.0f B: ", msg);
-		md_cell(out, hil_rj_str(m, "cache_note"));
+		hil_md_cell(out, hil_rj_str(m, "cache_note"));
 		if (hil_rj_num(m, "flash_wait_cycles", &wait) &&
 		    hil_rj_num(m, "median", &median) && median > 0) {
 			fprintf(out,
@@ -224,7 +224,7 @@ static void md_partial(const cJSON *report, FILE *out)
 		cut += row_interrupted(r);
 	}
 	fputs("**Partial run** (run.status `", out);
-	md_cell(out, status);
+	hil_md_cell(out, status);
 	fprintf(out, "`): %zu row%s measured, %zu cut short by an interrupt",
 		n - cut, n - cut == 1 ? "" : "s", cut);
 	if (hil_rj_num(run, "rows_planned", &planned) && planned > (double)n) {
@@ -280,9 +280,9 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 		hil_rj_num(r, "ad_len", &ad);
 		md_item(out, r);
 		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
-		md_cell(out, hil_rj_str(r, "error")[0] != '\0'
-				     ? hil_rj_str(r, "error")
-				     : "(no reason given)");
+		hil_md_cell(out, hil_rj_str(r, "error")[0] != '\0'
+					 ? hil_rj_str(r, "error")
+					 : "(no reason given)");
 		fputc('\n', out);
 	}
 }
@@ -301,10 +301,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		return ret;
 	}
 	fputs("# hilrun ", out);
-	md_cell(out, hil_rj_str(run, "id"));
+	hil_md_cell(out, hil_rj_str(run, "id"));
 	fputs("\n\n", out);
 	fputs("**Table.** ", out);
-	md_cell(out, s.caption);
+	hil_md_cell(out, s.caption);
 	fputs("\n\n", out);
 	md_partial(report, out);
 	fprintf(out,
@@ -325,12 +325,12 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		}
 		any_nct |= l->not_ct;
 		fputs("| ", out);
-		md_cell(out, l->s.algorithm);
+		hil_md_cell(out, l->s.algorithm);
 		fputs(" | ", out);
-		md_cell(out, l->s.implementation);
+		hil_md_cell(out, l->s.implementation);
 		fputs(l->not_ct ? " †" : "", out);
 		fputs(" | ", out);
-		md_cell(out, l->s.operation);
+		hil_md_cell(out, l->s.operation);
 		fprintf(out,
 			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s |\n",
 			ad,
@@ -362,11 +362,11 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		}
 		hil_fmt_num(call, sizeof(call), s.l[i].call);
 		fputs("- per call (no message): ", out);
-		md_cell(out, s.l[i].s.algorithm);
+		hil_md_cell(out, s.l[i].s.algorithm);
 		fputc('/', out);
-		md_cell(out, s.l[i].s.implementation);
+		hil_md_cell(out, s.l[i].s.implementation);
 		fputc(' ', out);
-		md_cell(out, s.l[i].s.operation);
+		hil_md_cell(out, s.l[i].s.operation);
 		fprintf(out, ": %s %s.\n", call, unit);
 	}
 	if (s.model_unit != NULL) {

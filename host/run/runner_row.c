@@ -135,43 +135,6 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 }
 
 /*
- * Where a long run is: one line rewritten in place on a terminal, nothing
- * otherwise (the log lines say the same to a file). Goes to stderr with the
- * diagnostics; results stay on stdout.
- */
-static void progress(struct run_ctx *c, const struct registry_alg *ref,
-		     uint8_t op, uint32_t len)
-{
-	long long el;
-	long long eta;
-	size_t done = c->run->n_rows;
-
-	if (!isatty(2) || c->planned == 0 || getenv("HILRUN_LOG") == NULL ||
-	    getenv("HILRUN_LOG")[0] < '2') {
-		return;
-	}
-	el = (hil_now_ms() - c->started_ms) / 1000;
-	eta = done > 0 ? el * (long long)(c->planned - done) / (long long)done
-		       : -1;
-	fprintf(stderr, "\r\033[K%s: %s/%s %s %u B, row %zu of %zu, %lld s",
-		c->run->cfg->name, ref->name, ref->impl, hil_rn_op_name(op),
-		(unsigned)len, done + 1, c->planned, el);
-	if (eta >= 0) {
-		fprintf(stderr, ", about %lld s left", eta);
-	}
-	fflush(stderr);
-}
-
-/* Clear the progress line before ordinary output. */
-void hil_rn_progress_done(const struct run_ctx *c)
-{
-	if (isatty(2) && c->planned > 0) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-	}
-}
-
-/*
  * The cycle model's records since the last look: a calibration (the stub
  * times its empty call at every start) gives the model's overhead.
  */
@@ -438,7 +401,7 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 	if (ret != 0) {
 		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
 	}
-	progress(c, ref, op, len);
+	hil_rn_progress(c, index, ref, op, len, ad_len);
 	row = hil_run_add_row(c->run);
 	if (row == NULL) {
 		return HIL_ERR_NOMEM;

@@ -10,9 +10,9 @@
 #define HIL_SWEEP_WHY_MAX 1024
 
 /**
- * sweep.md's tables: per-byte figures and sizes of every configuration
- * side by side, the configurations not run (why[r] not empty) and, for a
- * board run beside a model run of its profile, their ratio per row.
+ * What sweep.md says after the figures (report/md_sweep.c writes those,
+ * from the reports): the configurations not run (why[r] not empty) and,
+ * for a board run beside a model run of its profile, their ratio per row.
  */
 void hil_sweep_write_tables(const struct hil_sweep *sw,
 			    const struct hil_run *runs,

@@ -220,8 +220,8 @@ static void bad_input_names_the_fix(struct res *r)
 	refused("configs/qemu.json is a configuration for qemu-netduino", r);
 	refused("leave --config out", r);
 	run_cli(r, "run", "--alg", "ascon-aed128", NULL);
-	refused("--alg ascon-aed128: not an algorithm hilrun bundles (did you "
-		"mean \"ascon-aead128\"?)",
+	refused("algorithms[0].name (--alg) \"ascon-aed128\": not an algorithm "
+		"hilrun bundles (did you mean \"ascon-aead128\"?)",
 		r);
 	if (count_lines(r->err, "") != 1) {
 		show(r);

@@ -18,6 +18,7 @@
 
 #include "util/err.h"
 #include "report/render.h"
+#include "report/render_int.h"
 #include "util/util.h"
 #include "unit_util.h"
 
@@ -1882,6 +1883,65 @@ static void test_html_headline_columns_first(void **state)
 	cJSON_Delete(bad);
 }
 
+/* Issue 31 item 10: sweep.md (and the terminal) show the figures
+ * sweep.html shows: the model's cycles per byte, flash and RAM, and an
+ * implementation only the second configuration has. */
+static void test_sweep_md_shows_what_the_page_shows(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	const cJSON *two[2];
+	cJSON *z, *row;
+	char *md = NULL, *html = NULL, want[64];
+	size_t len = 0;
+	FILE *f;
+	double v;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(b, "run"), "config_name",
+		cJSON_CreateString("ratio-O3"));
+	/* An implementation only the second configuration has. */
+	z = cJSON_Duplicate(
+		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(b, "sizes"),
+				   0),
+		1);
+	cJSON_ReplaceItemInObjectCaseSensitive(z, "implementation",
+					       cJSON_CreateString("extra"));
+	set_num(z, "flash_bytes", 4321);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(b, "sizes"), z);
+	row = cJSON_Duplicate(row_at(b, 0), 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(row, "implementation",
+					       cJSON_CreateString("extra"));
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(b, "rows"), row);
+	two[0] = a;
+	two[1] = b;
+	f = open_memstream(&md, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_md_sweep(two, 2, "sw", f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	f = open_memstream(&html, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_html_sweep(two, 2, NULL, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	/* The figure: the model's estimate per byte, in both. */
+	assert_true(hil_fig_per_byte(a, row_at(a, 1), &v));
+	snprintf(want, sizeof(want), "%.2f", v);
+	assert_non_null(strstr(md, want));
+	assert_non_null(strstr(html, want));
+	assert_non_null(strstr(md, "ratio-model: cycles (estimated, model) "
+				   "per byte"));
+	assert_non_null(strstr(md, "| ratio-model | ratio-O3 |"));
+	/* Flash / RAM, and the implementation of the second only. */
+	assert_non_null(strstr(md, "| ascon-aead128 | extra | - / - | 4321 /"));
+	assert_non_null(strstr(md, "| ascon-aead128 | ref | 3400 / "));
+	assert_non_null(strstr(html, "4321"));
+	free(md);
+	free(html);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 static void test_html_sweep_page(void **state)
 {
 	cJSON *a = load_fixture("report-min.json");
@@ -2693,6 +2753,7 @@ int main(void)
 		cmocka_unit_test(test_compare_cycles_two_percent_threshold),
 		cmocka_unit_test(test_compare_threshold_is_configurable),
 		cmocka_unit_test(test_compare_refuses_different_units),
+		cmocka_unit_test(test_sweep_md_shows_what_the_page_shows),
 		cmocka_unit_test(test_summary_md_says_a_run_is_partial),
 		cmocka_unit_test(
 			test_compare_skips_estimates_of_other_memory_systems),
