@@ -56,6 +56,11 @@ static const struct board_map boards[] = {
 	/* STM32L476RG (RM0351 §2.2.2): 1 MiB flash; SRAM1's 96 KiB only. */
 	{"nucleo-l476rg", 0x08000000u, 1024u * 1024u, 0x20000000u, 96u * 1024u,
 	 l476_clocks, NULL},
+	/* QEMU's mps2-an386 (mps2_an386.ld): code in SSRAM1, 4 MiB at 0;
+	 * data in SSRAM2/3, 4 MiB at 0x20000000. Semihosting is its only
+	 * link, built whatever HIL_LINK says. */
+	{"qemu-mps2-an386", 0x00000000u, 4096u * 1024u, 0x20000000u,
+	 4096u * 1024u, NULL, NULL},
 };
 
 #define N_BOARDS (sizeof(boards) / sizeof(boards[0]))

@@ -57,6 +57,10 @@ struct hil_board_driver {
 	 * docs/cycle-model.md): cycle_model.profile's default. NULL: none is
 	 * documented here; the model then takes the clock's wait states. */
 	const char *cycle_profile;
+	/* Emulated boards: the address of the counter register whose reads
+	 * bracket a timed region for the cycle model (the plugin's
+	 * counter=); 0: TIM2_CNT, the plugin's default (netduinoplus2). */
+	uint32_t model_counter;
 	/* The MCU's run current from its datasheet (energy estimate without a
 	 * sensor); NULL: none known. */
 	const struct hil_idd_table *run_current;
