@@ -78,16 +78,16 @@ static size_t rows_of(const char *name, struct row *rows, size_t max,
 	r = e2e_need(root, "rows");
 	cJSON_ArrayForEach(it, r)
 	{
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-			it, "model_cycles");
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it,
-								  "verified");
+		const cJSON *m =
+			cJSON_GetObjectItemCaseSensitive(it, "model_cycles");
+		const cJSON *v =
+			cJSON_GetObjectItemCaseSensitive(it, "verified");
 
 		assert_true(n < max);
 		rows[n].len = e2e_need_num(it, "msg_len");
 		rows[n].median = e2e_need_num(it, "median");
-		rows[n].model = cJSON_IsObject(m) ? e2e_need_num(m, "median")
-						  : -1.0;
+		rows[n].model =
+			cJSON_IsObject(m) ? e2e_need_num(m, "median") : -1.0;
 		rows[n].verified = cJSON_IsTrue(v);
 		n++;
 	}
@@ -95,8 +95,8 @@ static size_t rows_of(const char *name, struct row *rows, size_t max,
 	return n;
 }
 
-static void test_mps2_runs_the_suite_with_the_same_counter_and_model(
-	void **state)
+static void
+test_mps2_runs_the_suite_with_the_same_counter_and_model(void **state)
 {
 	static char out[65536];
 	struct row mps2[4], nd[4];
@@ -153,8 +153,9 @@ static void test_mps2_runs_the_suite_with_the_same_counter_and_model(
 		 * same code (4 695 and 82 563 instructions here). */
 		assert_true(mps2[i].len == nd[i].len);
 		if (mps2[i].median != nd[i].median) {
-			fail_msg("%.0f B: %.0f instructions on mps2-an386, %.0f on the netduinoplus2",
-				 mps2[i].len, mps2[i].median, nd[i].median);
+			fail_msg(
+				"%.0f B: %.0f instructions on mps2-an386, %.0f on the netduinoplus2",
+				mps2[i].len, mps2[i].median, nd[i].median);
 		}
 	}
 }

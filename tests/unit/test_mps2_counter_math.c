@@ -49,9 +49,10 @@ static void check_span(uint64_t from, uint64_t len, uint64_t t0_ns,
 	uint32_t b = count_at(from + len, t0_ns, gap);
 
 	if ((uint32_t)(b - a) != (uint32_t)len) {
-		fail_msg("from %llu, %llu instructions, t0 %llu ns, gap %u: counted %u",
-			 (unsigned long long)from, (unsigned long long)len,
-			 (unsigned long long)t0_ns, gap, (unsigned)(b - a));
+		fail_msg(
+			"from %llu, %llu instructions, t0 %llu ns, gap %u: counted %u",
+			(unsigned long long)from, (unsigned long long)len,
+			(unsigned long long)t0_ns, gap, (unsigned)(b - a));
 	}
 }
 

@@ -52,10 +52,10 @@
 #define TIMER2_CONTROL MMIO32(DUALTIMER_BASE + 0x28u)
 
 /* TimerXControl: enable, free-running (MODE = 0), no interrupt, prescale, 32-bit. */
-#define CTRL_EN		(1u << 7)
-#define CTRL_PRESCALE_1 (0u << 2)
+#define CTRL_EN		  (1u << 7)
+#define CTRL_PRESCALE_1	  (0u << 2)
 #define CTRL_PRESCALE_256 (2u << 2)
-#define CTRL_SIZE32	(1u << 1)
+#define CTRL_SIZE32	  (1u << 1)
 
 uint8_t hal_init(void)
 {
