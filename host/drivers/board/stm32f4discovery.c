@@ -33,7 +33,8 @@ const struct hil_board_driver hil_board_stm32f4discovery = {
 	.run_current = NULL,
 	.flasher_args = flasher_args,
 	/* The USB-serial adapter's, not ST's; an FTDI cable's looks so. */
-	.port_by_id = "usb-FTDI_TTL232R-3V3_<serial>-if00-port0 (a USB-serial adapter on PA2/PA3)",
+	.port_by_id =
+		"usb-FTDI_TTL232R-3V3_<serial>-if00-port0 (a USB-serial adapter on PA2/PA3)",
 	.flash_state = hil_stm32_flash_acr,
 	.default_config = "configs/stm32f4discovery.json",
 };

@@ -28,7 +28,7 @@
 #define CLOCK_PLLN_MIN	     50u
 
 /* The clock profiles the board builds: pqm4's 24 MHz (0 WS) and full speed. */
-#define CLOCK_PROFILES_HZ 24000000u, 168000000u
+#define CLOCK_PROFILES_HZ	    24000000u, 168000000u
 #define CLOCK_PROFILE_SUPPORTED(hz) ((hz) == 24000000u || (hz) == 168000000u)
 
 #include "../nucleo-f401re/clock_math.h"
