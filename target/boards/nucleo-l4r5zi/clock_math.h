@@ -23,9 +23,9 @@
  * boost mode.
  */
 #define CLOCK_CHIP_LIMITS
-#define CLOCK_SYSCLK_MAX_HZ	 120000000u /* range 1 boost */
-#define CLOCK_SYSCLK_NORMAL_MAX_HZ 80000000u /* range 1 normal (R1MODE = 1) */
-#define CLOCK_WS_STEP_R1_HZ	 20000000u
+#define CLOCK_SYSCLK_MAX_HZ	   120000000u /* range 1 boost */
+#define CLOCK_SYSCLK_NORMAL_MAX_HZ 80000000u  /* range 1 normal (R1MODE = 1) */
+#define CLOCK_WS_STEP_R1_HZ	   20000000u
 #define CLOCK_FLASH_WS_R2(hclk)                                                \
 	((hclk) == 0u || (hclk) > 26000000u ? CLOCK_WS_INVALID                 \
 	 : (hclk) <= 8000000u		    ? 0u                               \
@@ -33,7 +33,7 @@
 					    : 2u)
 
 /* The clock profiles the board builds: pqm4's 20 MHz (0 WS) and full speed. */
-#define CLOCK_PROFILES_HZ 20000000u, 120000000u
+#define CLOCK_PROFILES_HZ	    20000000u, 120000000u
 #define CLOCK_PROFILE_SUPPORTED(hz) ((hz) == 20000000u || (hz) == 120000000u)
 
 /* Boost mode (R1MODE = 0) above range 1 normal's 80 MHz. */
@@ -50,14 +50,14 @@
  * 16 MHz (HSI16 after a fallback) -> 35556 (-0.001 %). 64-bit: 256 *
  * 120 MHz is beyond 32 bits.
  */
-#define CLOCK_LPUART_BRR_MIN 0x300u
-#define CLOCK_LPUART_BRR_MAX 0xFFFFFu
-#define CLOCK_LPUART_ROUND(fck, baud)                                          \
-	((256ull * (fck) + (baud) / 2u) / (baud))
+#define CLOCK_LPUART_BRR_MIN	      0x300u
+#define CLOCK_LPUART_BRR_MAX	      0xFFFFFu
+#define CLOCK_LPUART_ROUND(fck, baud) ((256ull * (fck) + (baud) / 2u) / (baud))
 #define CLOCK_LPUART_BRR(fck, baud)                                            \
 	((baud) == 0u || (uint64_t)(fck) < 3ull * (baud) ||                    \
 			 (uint64_t)(fck) > 4096ull * (baud) ||                 \
-			 CLOCK_LPUART_ROUND(fck, baud) < CLOCK_LPUART_BRR_MIN || \
+			 CLOCK_LPUART_ROUND(fck, baud) <                       \
+				 CLOCK_LPUART_BRR_MIN ||                       \
 			 CLOCK_LPUART_ROUND(fck, baud) > CLOCK_LPUART_BRR_MAX  \
 		 ? 0u                                                          \
 		 : (uint32_t)CLOCK_LPUART_ROUND(fck, baud))

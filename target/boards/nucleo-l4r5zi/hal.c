@@ -28,7 +28,7 @@
 #define RESET_TX_WAIT 400000u /* > 10 bit times at 9600 Bd and 120 MHz */
 /* Loop passes for >= 1 us at HCLK = 60 MHz (RM0432's boost sequence):
  * each pass is at least 2 cycles, so 64 passes are >= 2 us. */
-#define BOOST_WAIT 64u
+#define BOOST_WAIT    64u
 
 /*
  * LPUART1 divider (clock_math.h: BRR = 256 * f_ck / baud, rounded),

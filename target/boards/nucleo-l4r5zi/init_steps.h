@@ -21,11 +21,11 @@
 #define HIL_CLOCK_HZ 20000000
 #endif
 
-#define HSI_HZ	     CLOCK_HSI16_HZ
-#define TRIGGER_PIN  13u /* PF13 */
-#define UART_TX_PIN  7u	 /* PG7 */
-#define UART_RX_PIN  8u	 /* PG8 */
-#define AF8_LPUART1  8u
+#define HSI_HZ	    CLOCK_HSI16_HZ
+#define TRIGGER_PIN 13u /* PF13 */
+#define UART_TX_PIN 7u	/* PG7 */
+#define UART_RX_PIN 8u	/* PG8 */
+#define AF8_LPUART1 8u
 
 /*
  * Clock profiles, both from HSI16 through the PLL (clock_math.h: RM0432's

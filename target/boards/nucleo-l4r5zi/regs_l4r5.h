@@ -12,22 +12,22 @@
 #include "../nucleo-l476rg/regs_l476.h"
 
 /* PWR_CR2.IOSV (VDDIO2 valid) lifts the isolation of PG[15:2], which VDDIO2 supplies. */
-#define PWR_CR2	     MMIO32(PWR_BASE + 0x04u)
-#define PWR_CR2_IOSV (1u << 9)
+#define PWR_CR2	       MMIO32(PWR_BASE + 0x04u)
+#define PWR_CR2_IOSV   (1u << 9)
 /* PWR_CR5.R1MODE = 1 (reset): range 1 normal, up to 80 MHz; 0: boost, up to 120 MHz. */
 #define PWR_CR5	       MMIO32(PWR_BASE + 0x80u)
 #define PWR_CR5_R1MODE (1u << 8)
 
-#define RCC_AHB2ENR_GPIOFEN	(1u << 5)
-#define RCC_AHB2ENR_GPIOGEN	(1u << 6)
-#define RCC_APB1ENR2		MMIO32(RCC_BASE + 0x5Cu)
-#define RCC_APB1ENR2_LPUART1EN	(1u << 0)
-#define RCC_CFGR_HPRE_DIV2	(8u << 4)
+#define RCC_AHB2ENR_GPIOFEN    (1u << 5)
+#define RCC_AHB2ENR_GPIOGEN    (1u << 6)
+#define RCC_APB1ENR2	       MMIO32(RCC_BASE + 0x5Cu)
+#define RCC_APB1ENR2_LPUART1EN (1u << 0)
+#define RCC_CFGR_HPRE_DIV2     (8u << 4)
 
-#define GPIOF_BASE (PERIPH_BASE_AHB2 + 0x1400u)
-#define GPIOG_BASE (PERIPH_BASE_AHB2 + 0x1800u)
-#define GPIOF	   GPIOF_BASE
-#define GPIOG	   GPIOG_BASE
+#define GPIOF_BASE	(PERIPH_BASE_AHB2 + 0x1400u)
+#define GPIOG_BASE	(PERIPH_BASE_AHB2 + 0x1800u)
+#define GPIOF		GPIOF_BASE
+#define GPIOG		GPIOG_BASE
 #define GPIO_AFRH(port) MMIO32((port) + 0x24u)
 
 /* LPUART1: the USART register layout of regs_l476.h (CR1, BRR, ISR, ICR, RDR, TDR). */
