@@ -17,8 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config/config.h"
-#include "config/jsonld.h"
+#include "qemu.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -60,8 +59,6 @@
  */
 
 #define DEFAULT_PROGRAM	   "qemu-system-arm"
-#define DEFAULT_MACHINE	   "netduinoplus2"
-#define MAX_SHIFT	   10 /* QEMU's own limit for -icount shift */
 #define DEFAULT_TIMEOUT_MS 10000u
 #define VERSION_TIMEOUT_MS 5000u
 #define SOCKET_NAME	   "uart.sock"
@@ -103,75 +100,6 @@ static char *path_join(const char *dir, const char *name)
 		snprintf(p, n, "%s/%s", dir, name);
 	}
 	return p;
-}
-
-/*
- * The board's word to this flasher (board driver's flasher_args, kept in
- * params.target): "MACHINE" or "MACHINE,shift=N", e.g.
- * "mps2-an386,shift=10". NULL or "": the netduinoplus2 at shift 0. A
- * machine name is lower-case letters, digits and '-'; N is 0..10.
- * @return 1 and machine and shift set, or 0 if spec is not of that form.
- */
-static int machine_of(const char *spec, char *machine, size_t len,
-		      unsigned *shift)
-{
-	size_t n;
-	const char *s;
-	char *end = NULL;
-	unsigned long v;
-
-	*shift = 0;
-	if (spec == NULL || spec[0] == '\0') {
-		snprintf(machine, len, "%s", DEFAULT_MACHINE);
-		return 1;
-	}
-	n = strcspn(spec, ",");
-	if (n == 0 || n >= len) {
-		return 0;
-	}
-	for (s = spec; s < spec + n; s++) {
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		      *s == '-')) {
-			return 0;
-		}
-	}
-	memcpy(machine, spec, n);
-	machine[n] = '\0';
-	if (spec[n] == '\0') {
-		return 1;
-	}
-	if (strncmp(spec + n, ",shift=", 7) != 0 || spec[n + 7] < '0' ||
-	    spec[n + 7] > '9') {
-		return 0;
-	}
-	v = strtoul(spec + n + 7, &end, 10);
-	if (end == NULL || *end != '\0' || v > MAX_SHIFT) {
-		return 0;
-	}
-	*shift = (unsigned)v;
-	return 1;
-}
-
-/*
- * The board's machine and icount shift into cfg->flasher.target: the
- * config has no key of its own for them (a config names the board, and
- * the board knows its machine).
- */
-static int qemu_parse(struct hil_jsonld *ld, const cJSON *section,
-		      const char *board_arg, struct hil_config *cfg)
-{
-	char machine[64];
-	unsigned shift;
-
-	if (!machine_of(board_arg, machine, sizeof(machine), &shift)) {
-		return hil_jsonld_fail(
-			ld, section,
-			"flasher: board.name \"%s\" gives the qemu flasher \"%s\", not \"MACHINE\" or \"MACHINE,shift=N\" (N 0..%d)",
-			cfg->board.name, board_arg, MAX_SHIFT);
-	}
-	snprintf(cfg->flasher.target, sizeof(cfg->flasher.target), "%s",
-		 board_arg != NULL ? board_arg : "");
-	return HIL_OK;
 }
 
 static unsigned timeout_of(const struct hil_flasher *f)
@@ -354,10 +282,10 @@ static int qemu_open(struct hil_flasher *f)
 	{
 		unsigned shift;
 
-		if (!machine_of(p->target, q->machine, sizeof(q->machine),
-				&shift)) {
+		if (!hil_qemu_machine_of(p->target, q->machine,
+					 sizeof(q->machine), &shift)) {
 			hil_err("qemu flasher: machine \"%s\" is not \"MACHINE\" or \"MACHINE,shift=N\" (N 0..%d)",
-				p->target, MAX_SHIFT);
+				p->target, HIL_QEMU_MAX_SHIFT);
 			return HIL_ERR_ARG;
 		}
 		/* Only with align=off,sleep=off (and a fixed shift) are runs
@@ -699,7 +627,7 @@ const struct hil_flasher_ops hil_flasher_qemu_ops = {
 	.name = "qemu",
 	.program = DEFAULT_PROGRAM,
 	.package = "qemu-system-arm",
-	.parse = qemu_parse,
+	.parse = hil_qemu_parse,
 	.open = qemu_open,
 	.close = qemu_close,
 	.start = qemu_start,

@@ -14,7 +14,7 @@
  *   (PCLK1) at most 42 MHz, APB2 (PCLK2) at most 84 MHz.
  * - §3.5.1 Table 10, 2.7..3.6 V: 0 WS up to 30 MHz, one more per 30 MHz,
  *   5 WS from 150 to 168 MHz (the F401's rule, one step further).
- * - §5.1.4 (PWR_CR.VOS): Scale 1, needed above 144 MHz, is the F407's reset
+ * - §5.4.1 (PWR_CR.VOS): Scale 1, needed above 144 MHz, is the F407's reset
  *   value; the board does not touch it.
  * So from the HSI: 168 MHz = HSI / 10 * 210 / 2 (VCO 336 MHz, Q = 7),
  * 24 MHz = HSI / 10 * 90 / 6 (VCO 144 MHz, Q = 3: the F407's lower VCO

@@ -44,7 +44,7 @@
  * 144 MHz) at 0 WS with both APBs /1. The VCO input (1.6 MHz) and outputs
  * stay inside 1..2 and 100..432 MHz for an HSI anywhere within +-1 %.
  * VOS: PWR_CR resets to Scale 1 on the F405/F407, needed above 144 MHz
- * (RM0090 §5.1.4): untouched.
+ * (RM0090 §5.4.1, PWR_CR): untouched.
  *
  * 24 MHz is pqm4's benchmark setting ("to avoid wait cycles"): 0 WS, I-
  * and D-cache on (as pqm4 sets them), no prefetch (it buys nothing at
