@@ -105,12 +105,13 @@ test_mps2_runs_the_suite_with_the_same_counter_and_model(void **state)
 	FILE *f;
 
 	(void)state;
-	write_config("mps2", "qemu-mps2-an386");
-	write_config("netduino", "qemu-netduino");
-	if (run("mps2", out, sizeof(out)) != 0) {
+	write_config("e2e-mps2", "qemu-mps2-an386");
+	write_config("e2e-mps2-netduino", "qemu-netduino");
+	if (run("e2e-mps2", out, sizeof(out)) != 0) {
 		fail_msg("the mps2-an386 run failed:\n%s", out);
 	}
-	n = rows_of("mps2", mps2, 4, board, sizeof(board), dir, sizeof(dir));
+	n = rows_of("e2e-mps2", mps2, 4, board, sizeof(board), dir,
+		    sizeof(dir));
 	assert_string_equal(board, "qemu-mps2-an386");
 	assert_int_equal(n, 2);
 
@@ -121,7 +122,7 @@ test_mps2_runs_the_suite_with_the_same_counter_and_model(void **state)
 		cJSON *root;
 		const cJSON *img;
 
-		snprintf(results, sizeof(results), "%s/mps2", tmp);
+		snprintf(results, sizeof(results), "%s/e2e-mps2", tmp);
 		root = e2e_load_report(results);
 		img = e2e_need(root, "image");
 		assert_true(e2e_need_num(img, "ram_static_bytes") +
@@ -138,10 +139,11 @@ test_mps2_runs_the_suite_with_the_same_counter_and_model(void **state)
 	fclose(f);
 	e2e_assert_contains(line, "counter=0x40002004");
 
-	if (run("netduino", out, sizeof(out)) != 0) {
+	if (run("e2e-mps2-netduino", out, sizeof(out)) != 0) {
 		fail_msg("the netduinoplus2 run failed:\n%s", out);
 	}
-	m = rows_of("netduino", nd, 4, board, sizeof(board), dir, sizeof(dir));
+	m = rows_of("e2e-mps2-netduino", nd, 4, board, sizeof(board), dir,
+		    sizeof(dir));
 	assert_int_equal(m, n);
 	for (i = 0; i < n; i++) {
 		assert_true(mps2[i].verified);
