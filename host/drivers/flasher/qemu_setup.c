@@ -17,7 +17,7 @@
  * @return 1 and machine and shift set, or 0 if spec is not of that form.
  */
 int hil_qemu_machine_of(const char *spec, char *machine, size_t len,
-		      unsigned *shift)
+			unsigned *shift)
 {
 	size_t n;
 	const char *s;
@@ -62,7 +62,7 @@ int hil_qemu_machine_of(const char *spec, char *machine, size_t len,
  * the board knows its machine).
  */
 int hil_qemu_parse(struct hil_jsonld *ld, const cJSON *section,
-		      const char *board_arg, struct hil_config *cfg)
+		   const char *board_arg, struct hil_config *cfg)
 {
 	char machine[64];
 	unsigned shift;
