@@ -68,6 +68,10 @@ struct hil_board_driver {
 	const char *run_current_missing;
 	/* The supply the board gives the MCU, V (picks the table); 0: unknown. */
 	double supply_v;
+	/* Emulated boards: the address of the counter register whose reads
+	 * bracket a timed region for the cycle model (the plugin's
+	 * counter=); 0: TIM2_CNT, the plugin's default (netduinoplus2). */
+	uint32_t model_counter;
 	/* What each flasher needs to know of the board, by flasher name
 	 * (OpenOCD: its config file; pyOCD: its target type), unless the
 	 * config says; ends with {NULL, NULL}; NULL: nothing. */
