@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/log.h"
 
 /* The only mutable global: set by the signal handler, read by the runner. */

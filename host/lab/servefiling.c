@@ -11,7 +11,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
-#include "run/result.h"
+#include "result/result.h"
 
 /* ---- the result file and filing --------------------------------------- */
 

@@ -8,7 +8,7 @@
 
 #include "result/rowcodec.h"
 #include "run/leak.h"
-#include "run/run.h"
+#include "result/run.h"
 
 /* The same runs in the cycle model's estimated cycles: absent without. */
 static int add_model(cJSON *leak, const struct hil_run *run,

@@ -12,8 +12,8 @@
 
 #include "emu/plugin/memsys.h"
 #include "run/energyest.h"
-#include "run/run.h"
-#include "run/stats.h"
+#include "result/run.h"
+#include "result/stats.h"
 #include "result/rowcodec.h"
 #include "util/err.h"
 #include "util/util.h"

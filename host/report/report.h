@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "run/run.h"
+#include "result/run.h"
 
 /* 2: sizes[] per implementation, image, fits, ci95, outliers, build_id per row */
 #define HIL_REPORT_SCHEMA_VERSION 2

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/stats.h"
+#include "result/stats.h"
 #include "util/err.h"
 
 #define F(st, k, t, m, fl)                                                     \

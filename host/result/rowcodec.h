@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "run/run.h"
+#include "result/run.h"
 
 /* How a field is held in struct hil_row and in JSON. */
 enum hil_rf_type {

@@ -13,7 +13,7 @@
 #include "util/err.h"
 #include "drivers/link/link.h"
 #include "util/log.h"
-#include "result.h"
+#include "result/result.h"
 #include "session/session.h"
 #include "util/util.h"
 

@@ -11,7 +11,7 @@
 #include "lab/boards.h"
 #include "lab/lock.h"
 #include "report/render.h"
-#include "run.h"
+#include "result/run.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"

@@ -18,7 +18,7 @@
 #include "config/config.h"
 #include "e2e_util.h"
 #include "util/err.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "util/util.h"
 

@@ -14,8 +14,8 @@
 #include "hilp.h"
 #include "report/report.h"
 #include "result/rowcodec.h"
-#include "run/run.h"
-#include "run/stats.h"
+#include "result/run.h"
+#include "result/stats.h"
 #include "util/err.h"
 
 static void make_run(struct hil_run *run)
