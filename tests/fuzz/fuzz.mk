@@ -116,6 +116,7 @@ FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 # includes the writer's json_int.h), which would pull in run/ and config/.
 FZ_REPORT_WRITERS := host/report/json.c host/report/json_row.c \
 	host/report/json_leak.c host/report/table.c host/report/modelratio.c \
+	host/report/clocklabel.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \
