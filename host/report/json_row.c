@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "emu/plugin/memsys.h"
-#include "run/energyest.h"
+#include "result/estimate.h"
 #include "result/run.h"
 #include "result/stats.h"
 #include "result/rowcodec.h"

@@ -7,7 +7,7 @@
 
 #include "image/build.h"
 #include "config/config.h"
-#include "run/energyest.h"
+#include "result/estimate.h"
 #include "hilp.h"
 #include "image/mapsizes.h"
 #include "session/session.h"

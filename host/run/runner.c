@@ -15,6 +15,7 @@
 #include "config/algnames.h"
 #include "emu/cyclemodel.h"
 #include "energy.h"
+#include "energyest.h"
 #include "energyrun.h"
 #include "util/err.h"
 #include "lab/history.h"
