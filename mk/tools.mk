@@ -32,5 +32,10 @@ format-check:
 		{ echo "format-check: run 'make format'" >&2; exit 1; }; \
 	else echo "format-check: clang-format not installed, skipped"; fi
 
+# No #include climbs a floor of docs/architecture.md (known exceptions in
+# tests/arch/floors-known.txt, a list that only shrinks).
+floors-check:
+	@tests/arch/floors.sh
+
 clean:
 	rm -rf build
