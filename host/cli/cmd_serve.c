@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "lab/boards.h"
 #include "lab/serve.h"
+#include "runrender.h"
 #include "report/render.h"
 #include "result/result.h"
 #include "result/run.h"
@@ -53,6 +54,7 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	opts.on_run_dir = started->fn;
 	opts.on_run_dir_arg = started->arg;
 	ret = hil_runner_run(cfg, &opts, run);
+	(void)hil_cli_render_run(run);
 	snprintf(report_dir, len, "%s", run->dir);
 	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
 		ret = HIL_SERVE_TRANSIENT;

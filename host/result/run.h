@@ -228,6 +228,9 @@ struct hil_run {
 	/* The run failed at flashing, connecting or recovering the board in
 	 * a way worth trying again (hil_err_transient): exit status 5. */
 	int transient;
+	/* report.json was written for this run: its tables, plots and page
+	 * can be rendered from it (the caller does, after the run). */
+	int reported;
 	unsigned bad_frames;
 	unsigned timeouts;
 	struct hil_run_sensor sensor;

@@ -41,6 +41,18 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 
 void hil_sweep_free(struct hil_sweep *sw);
 
+/* The folders a sweep leaves for its caller to render (runs measure, the
+ * command renders: hil_cli_render_sweep). */
+struct hil_sweep_done {
+	char dir[HIL_PATH]; /* the sweep's own folder; "" when it has none */
+	/* Its runs' folders, and of which report.json was written (their
+	 * tables and page) and which the comparison reads (sweep.html). */
+	char run_dir[HIL_SWEEP_MAX][HIL_PATH];
+	unsigned char reported[HIL_SWEEP_MAX];
+	unsigned char compared[HIL_SWEEP_MAX];
+	size_t n;
+};
+
 /**
  * Run every configuration, up to jobs at once (0: as many as there are
  * cores; each writes its own report; a failure of one does not stop the
@@ -57,13 +69,16 @@ void hil_sweep_free(struct hil_sweep *sw);
  * still run.
  * @param transient set to 1 when it is worth trying again later (a board
  *        was busy for all of wait_s), else 0; may be NULL.
+ * @param done receives the folders to render (hil_cli_render_sweep);
+ *        may be NULL.
  * @return HIL_OK when every run measured everything; otherwise the first
  *         error met other than HIL_ERR_VERIFY, or HIL_ERR_VERIFY when only
  *         rows failed.
  */
 int hil_sweep_run(const struct hil_sweep *sw,
 		  const struct hil_runner_opts *opts, unsigned jobs,
-		  unsigned wait_s, FILE *out, int *transient);
+		  unsigned wait_s, FILE *out, int *transient,
+		  struct hil_sweep_done *done);
 
 /* Which configuration a free worker of a sweep runs next. */
 enum hil_sweep_pick {

@@ -276,7 +276,8 @@ static void run_all(const struct hil_sweep *sw,
 
 int hil_sweep_run(const struct hil_sweep *sw,
 		  const struct hil_runner_opts *opts, unsigned jobs,
-		  unsigned wait_s, FILE *out, int *transient)
+		  unsigned wait_s, FILE *out, int *transient,
+		  struct hil_sweep_done *done)
 {
 	struct hil_run *runs = calloc(sw->n, sizeof(*runs));
 	int *rets = calloc(sw->n, sizeof(*rets));
@@ -288,10 +289,13 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	size_t md_len = 0;
 	FILE *mf = NULL;
 	size_t r;
-	int ret = HIL_OK, page = 1;
+	int ret = HIL_OK;
 
 	if (transient != NULL) {
 		*transient = 0;
+	}
+	if (done != NULL) {
+		memset(done, 0, sizeof(*done));
 	}
 	if (runs == NULL || rets == NULL || why == NULL) {
 		free(runs);
@@ -354,22 +358,21 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		}
 		free(js);
 		free(md);
-		{
-			/* One group of bars per metric, a bar per config. */
-			if (n > 0 &&
-			    hil_report_render_sweep(dirs, n, sweep_run.dir) !=
-				    HIL_OK) {
-				hil_warn(
-					"no sweep plot: the reports could not be read back");
-				page = 0;
-			}
-			page = page && n > 0;
-		}
 		fprintf(out, "sweep summary: %s/sweep.md\n", sweep_run.dir);
-		if (page) {
-			fprintf(out, "sweep page: %s/sweep.html\n",
-				sweep_run.dir);
+		if (done != NULL) {
+			snprintf(done->dir, sizeof(done->dir), "%s",
+				 sweep_run.dir);
 		}
+	}
+	/* The plots and pages are the caller's (hil_cli_render_sweep). */
+	for (r = 0; done != NULL && r < sw->n && r < HIL_SWEEP_MAX; r++) {
+		snprintf(done->run_dir[r], sizeof(done->run_dir[r]), "%s",
+			 runs[r].dir);
+		done->reported[r] = runs[r].reported != 0;
+		done->compared[r] = done->dir[0] != '\0' &&
+				    runs[r].dir[0] != '\0' &&
+				    runs[r].n_rows > 0;
+		done->n = r + 1;
 	}
 	for (r = 0; r < sw->n; r++) {
 		hil_run_free(&runs[r]);

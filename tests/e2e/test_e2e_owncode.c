@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "cli/runrender.h"
 #include "image/build.h"
 #include "config/config.h"
 #include "e2e_util.h"
@@ -90,10 +91,14 @@ static int run_config(const struct hil_config *cfg, const char *results,
 		      struct hil_run *run)
 {
 	struct hil_runner_opts opts;
+	int ret;
 
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = results;
-	return hil_runner_run(cfg, &opts, run);
+	ret = hil_runner_run(cfg, &opts, run);
+	/* As the run command does: its page after the run. */
+	(void)hil_cli_render_run(run);
+	return ret;
 }
 
 static void results_dir(char *buf, size_t len, const char *sub)
