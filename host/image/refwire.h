@@ -42,8 +42,7 @@ struct refwire_buf {
 	int bad;
 };
 
-static inline void refwire_put(struct refwire_buf *b, const void *v,
-			       size_t n)
+static inline void refwire_put(struct refwire_buf *b, const void *v, size_t n)
 {
 	if (b->bad || n > b->cap - b->pos) {
 		b->bad = 1;

@@ -33,15 +33,15 @@ struct hil_jail {
 };
 
 /* What every jail sees of the host's system, read-only (where present). */
-static const char *const system_dirs[] = {"/usr", "/bin", "/sbin", "/lib",
+static const char *const system_dirs[] = {"/usr",   "/bin",   "/sbin",	"/lib",
 					  "/lib32", "/lib64", "/libx32"};
 static const char *const etc_files[] = {
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-	"/etc/alternatives", "/etc/passwd", "/etc/group",
+	"/etc/ld.so.cache",   "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+	"/etc/alternatives",  "/etc/passwd",	 "/etc/group",
 	"/etc/nsswitch.conf", "/etc/localtime"};
 /* The environment a child keeps (besides HOME=/tmp). */
-static const char *const kept_env[] = {"PATH", "LANG", "LC_ALL", "LC_CTYPE",
-				       "LC_MESSAGES", "TZ"};
+static const char *const kept_env[] = {"PATH",	   "LANG",	  "LC_ALL",
+				       "LC_CTYPE", "LC_MESSAGES", "TZ"};
 
 int hil_jail_new(struct hil_jail **out)
 {
@@ -89,8 +89,7 @@ static int add_one(struct hil_jail *j, const char *path,
 	return HIL_OK;
 }
 
-int hil_jail_bind(struct hil_jail *j, const char *path,
-		  enum hil_jail_bind kind)
+int hil_jail_bind(struct hil_jail *j, const char *path, enum hil_jail_bind kind)
 {
 	char real[PATH_MAX], abs[PATH_MAX];
 	struct stat st;
@@ -351,7 +350,8 @@ void hil_jail_argv_free(char **argv)
 
 int hil_jail_probe(char *why, size_t len)
 {
-	char *const cmd[] = {"true", NULL};
+	/* By path: the jail's PATH is hilrun's, which need not hold it. */
+	char *const cmd[] = {"/usr/bin/true", NULL};
 	char **argv = NULL;
 	char out[512];
 	int status = -1;
@@ -369,14 +369,15 @@ int hil_jail_probe(char *why, size_t len)
 			       &status);
 	hil_jail_argv_free(argv);
 	if (ret == HIL_ERR_NA) {
-		snprintf(why, len,
-			 "bubblewrap (bwrap) is not installed (Debian: apt install bubblewrap)");
+		snprintf(
+			why, len,
+			"bubblewrap (bwrap) is not installed (Debian: apt install bubblewrap)");
 		return HIL_ERR_NA;
 	}
 	if (ret != HIL_OK || status != 0) {
 		out[strcspn(out, "\n")] = '\0';
 		snprintf(why, len, "bwrap cannot set up a sandbox here: %s",
-			 out[0] != '\0' ? out
+			 out[0] != '\0'	 ? out
 			 : ret != HIL_OK ? hil_strerror(ret)
 					 : "it failed");
 		return HIL_ERR_PROCESS;
