@@ -595,6 +595,19 @@ void hil_proc_kill(struct hil_proc *p)
 		}
 	}
 	/*
+	 * Jailed and still there (a program without a SIGTERM handler, as
+	 * pid 1 of its jail, ignores it): SIGKILL it while bwrap, its parent,
+	 * still holds its pid; bwrap reaps it, and with it every process of
+	 * the jail, then exits.
+	 */
+	if (p->inner > 0 && !exited_unreaped(p)) {
+		kill(p->inner, SIGKILL);
+		deadline = now_ms() + KILL_GRACE_MS;
+		while (!exited_unreaped(p) && now_ms() < deadline) {
+			sleep_ms(nap);
+		}
+	}
+	/*
 	 * Always: the leader may be gone but not what it spawned. Until we reap
 	 * the leader its pid cannot be reused, so this cannot hit a stranger.
 	 */
