@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -35,7 +37,7 @@
 #endif
 
 #define CTOR_HASH "tests/fixtures/ctor-hash"
-#define WAIT_MS 60000u /* only a hang reaches it */
+#define WAIT_MS	  60000u /* only a hang reaches it */
 
 static char tmp_root[64];
 static char src_root[HIL_PATH];
@@ -313,6 +315,66 @@ static void test_a_missing_bwrap_is_said(void **state)
 	e2e_assert_contains(why, "bubblewrap");
 }
 
+/*
+ * hilrun serve --spool DIR --once [--no-jail] with PATH as given: its exit
+ * status, stderr into err.
+ */
+static int serve_once(const char *spool, const char *path, int no_jail,
+		      char *err, size_t len)
+{
+	char log[HIL_PATH + 16], env_path[256];
+	char *argv[] = {(char *)e2e_hilrun_bin(),
+			"serve",
+			"--spool",
+			(char *)spool,
+			"--once",
+			no_jail ? "--no-jail" : NULL,
+			NULL};
+	char *envp[] = {env_path, "HILRUN_LOG=2", NULL};
+	int status = -1;
+	pid_t pid;
+
+	snprintf(env_path, sizeof(env_path), "PATH=%s", path);
+	snprintf(log, sizeof(log), "%s.err", spool);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0 || dup2(fd, 2) < 0) {
+			_exit(127);
+		}
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	read_text(log, err, len);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* The daemon runs untrusted jobs: without a jail (here: no bwrap on its
+ * PATH) it refuses to start, saying why, unless told --no-jail, which it
+ * says loudly. With the jail it starts. */
+static void test_serve_refuses_without_a_jail(void **state)
+{
+	char spool[128], err[4096];
+
+	(void)state;
+	fresh_dir(spool, sizeof(spool), "spool");
+	assert_int_equal(serve_once(spool, "/nonexistent", 0, err, sizeof(err)),
+			 2);
+	e2e_assert_contains(err,
+			    "refusing to run untrusted jobs without a jail");
+	e2e_assert_contains(err, "bubblewrap");
+	assert_int_equal(serve_once(spool, "/nonexistent", 1, err, sizeof(err)),
+			 0);
+	e2e_assert_contains(err, "UNJAILED");
+	assert_int_equal(
+		serve_once(spool, "/usr/bin:/bin", 0, err, sizeof(err)), 0);
+	assert_null(strstr(err, "UNJAILED"));
+	assert_null(strstr(err, "refusing"));
+}
+
 /* ---------------------------------------------------------- semihosting */
 
 /*
@@ -413,15 +475,16 @@ static void run_ctor(const char *dir, int no_jail, struct hil_run *run)
 	snprintf(impl, sizeof(impl), "%s/%s", src_root, CTOR_HASH);
 	snprintf(results, sizeof(results), "%s/results", dir);
 	e2e_make_dir(results);
-	snprintf(json, sizeof(json),
-		 "{ \"name\": \"e2e-jail\", \"board\": { \"name\": \"qemu-netduino\" },"
-		 " \"flasher\": { \"type\": \"qemu\" },"
-		 " \"algorithms\": [ { \"name\": \"toyhash\", \"impl\": \"ctor\","
-		 " \"path\": \"%s\" } ],"
-		 " \"bench\": { \"operations\": [\"hash\"], \"lengths\": [16],"
-		 " \"runs\": 3, \"warmup\": 1,"
-		 " \"leak_runs\": 0 }, \"results_dir\": \"%s\" }",
-		 impl, results);
+	snprintf(
+		json, sizeof(json),
+		"{ \"name\": \"e2e-jail\", \"board\": { \"name\": \"qemu-netduino\" },"
+		" \"flasher\": { \"type\": \"qemu\" },"
+		" \"algorithms\": [ { \"name\": \"toyhash\", \"impl\": \"ctor\","
+		" \"path\": \"%s\" } ],"
+		" \"bench\": { \"operations\": [\"hash\"], \"lengths\": [16],"
+		" \"runs\": 3, \"warmup\": 1,"
+		" \"leak_runs\": 0 }, \"results_dir\": \"%s\" }",
+		impl, results);
 	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config rejected: %s", err);
 	}
@@ -481,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_a_jailed_child_sees_only_itself),
 		cmocka_unit_test(test_nothing_outlives_the_jail),
 		cmocka_unit_test(test_a_missing_bwrap_is_said),
+		cmocka_unit_test(test_serve_refuses_without_a_jail),
 		cmocka_unit_test(
 			test_semihosting_reaches_nothing_outside_the_jail),
 		cmocka_unit_test(test_a_host_build_runs_apart_from_hilrun),

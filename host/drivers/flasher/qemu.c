@@ -315,8 +315,10 @@ static int qemu_open(struct hil_flasher *f)
 		return HIL_ERR_IO;
 	}
 	snprintf(q->sock, sizeof(q->sock), "%s/%s", q->tmpdir, SOCKET_NAME);
-	hil_dbg("run directory %s is too long for a socket path; socket is %s",
-		p->run_dir, q->sock);
+	hil_dbg("%s; socket is %s",
+		p->jail ? "jailed: the socket goes in a private folder"
+			: "the run directory is too long for a socket path",
+		q->sock);
 	return HIL_OK;
 }
 

@@ -2,15 +2,15 @@
 #include <stdint.h>
 
 /* Semihosting operations (Arm's "Semihosting for AArch32 and AArch64"). */
-#define SYS_OPEN   0x01
-#define SYS_CLOSE  0x02
-#define SYS_WRITE0 0x04
-#define SYS_WRITE  0x05
-#define SYS_REMOVE 0x0e
-#define SYS_SYSTEM 0x12
-#define SYS_EXIT   0x18
+#define SYS_OPEN		     0x01
+#define SYS_CLOSE		     0x02
+#define SYS_WRITE0		     0x04
+#define SYS_WRITE		     0x05
+#define SYS_REMOVE		     0x0e
+#define SYS_SYSTEM		     0x12
+#define SYS_EXIT		     0x18
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
-#define OPEN_MODE_W 4 /* "w" */
+#define OPEN_MODE_W		     4 /* "w" */
 
 /*
  * Paths relative to QEMU's working directory, which the test sets: a
@@ -24,8 +24,9 @@
 extern uint32_t guest_stack_top;
 void guest_reset(void);
 
-__attribute__((section(".vectors"), used)) const void *const guest_vectors[2] =
-	{&guest_stack_top, (const void *)guest_reset};
+__attribute__((section(".vectors"), used))
+const void *const guest_vectors[2] = {&guest_stack_top,
+				      (const void *)guest_reset};
 
 static int semi(int op, const void *arg)
 {
@@ -59,7 +60,7 @@ void guest_reset(void)
 	fd = semi(SYS_OPEN, blk);
 	if (fd >= 0) {
 		blk[0] = (uint32_t)fd;
-		blk[1] = (uint32_t)"guest was here\n";
+		blk[1] = (uint32_t) "guest was here\n";
 		blk[2] = 15;
 		semi(SYS_WRITE, blk);
 		blk[0] = (uint32_t)fd;
