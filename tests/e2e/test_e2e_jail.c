@@ -460,6 +460,55 @@ static void test_semihosting_reaches_nothing_outside_the_jail(void **state)
 	assert_true(exists(path));
 }
 
+/* ---------------------------------------------------------------- OpenOCD */
+
+/* The openocd flasher, jailed or not, "programs" the guest image with
+ * config cfg (no probe here: it fails after running cfg). */
+static void run_openocd(const char *dir, const char *cfg, int jail)
+{
+	struct hil_flasher_params fp;
+	struct hil_flasher *f = NULL;
+	char run_dir[HIL_PATH + 40];
+
+	snprintf(run_dir, sizeof(run_dir), "%s/run-%d", dir, jail);
+	e2e_make_dir(run_dir);
+	memset(&fp, 0, sizeof(fp));
+	fp.run_dir = run_dir;
+	fp.files[0] = cfg;
+	fp.n_files = 1;
+	fp.timeout_ms = WAIT_MS;
+	fp.jail = jail;
+	assert_int_equal(hil_flasher_open(&f, "openocd", &fp), HIL_OK);
+	assert_int_not_equal(hil_flasher_start(f, E2E_GUEST_ELF), HIL_OK);
+	hil_flasher_close(f);
+}
+
+/*
+ * An OpenOCD config is Tcl, and Tcl has exec: a config that runs a shell to
+ * create a marker beside it. Jailed, the shell runs in the jail, where the
+ * config's folder is read-only: no marker. Unjailed it appears: the config
+ * really runs its shell.
+ */
+static void test_openocd_tcl_exec_is_jailed(void **state)
+{
+	char dir[HIL_PATH + 32], cfg[HIL_PATH + 48], marker[HIL_PATH + 48];
+	char text[HIL_PATH * 2];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/build/e2e-jail-XXXXXX", src_root);
+	assert_non_null(mkdtemp(dir));
+	snprintf(cfg, sizeof(cfg), "%s/ocd.cfg", dir);
+	snprintf(marker, sizeof(marker), "%s/tcl-marker", dir);
+	snprintf(text, sizeof(text), "catch {exec /bin/sh -c \"touch %s\"}\n",
+		 marker);
+	write_text(cfg, text);
+	run_openocd(dir, cfg, 1);
+	assert_false(exists(marker));
+	run_openocd(dir, cfg, 0);
+	assert_true(exists(marker));
+	e2e_remove_tree(dir);
+}
+
 /* ------------------------------------------- a user's host build, apart */
 
 /* One run of the folder, from working directory dir. */
@@ -547,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_serve_refuses_without_a_jail),
 		cmocka_unit_test(
 			test_semihosting_reaches_nothing_outside_the_jail),
+		cmocka_unit_test(test_openocd_tcl_exec_is_jailed),
 		cmocka_unit_test(test_a_host_build_runs_apart_from_hilrun),
 	};
 	int failed;
