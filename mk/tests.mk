@@ -87,6 +87,8 @@ E2E_TESTS += e2e_contract
 E2E_TESTS += e2e_owncode
 # The command line as a user meets it (hilrun as a process).
 E2E_TESTS += e2e_cli
+# Issue #33's hostile inputs refused before anything is built.
+E2E_TESTS += e2e_harden
 # The jail around foreign code (real bubblewrap): writes, network, pids,
 # semihosting's host calls, a host build's constructor.
 E2E_TESTS += e2e_jail
@@ -112,3 +114,8 @@ E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 # The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.
 include mk/emu.mk
 
+# The dependency files of the test programs and objects, and only those
+# (mk/firmware.mk).
+-include $(wildcard $(addsuffix .d,$(UNIT_BINS) $(E2E_BINS) $(EMU_BINS) \
+	$(FZ_BINS)) $(TB)/ref_renamed/ascon_aead128_ref.d \
+	$(FZ_REG_OBJS:.o=.d) $(FZ_STUB_OBJS:.o=.d))

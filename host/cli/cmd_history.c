@@ -12,6 +12,7 @@
 #include "run/result.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 
 const char cli_history_usage[] =
 	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
@@ -21,13 +22,15 @@ const char cli_history_usage[] =
 	"Every finished run records itself in its results folder's .history.sqlite\n"
 	"(a killed run is absent, never half there). Without ALG: the runs, newest\n"
 	"first. With ALG: that row's trend over the runs, oldest first, one table\n"
-	"per configuration, implementation, operation and unit.\n"
+	"per configuration, implementation, operation, unit, flags and cycle-model\n"
+	"profile (runs differing in any of them are never one trend; a change\n"
+	"across two hilrun commits is marked *).\n"
 	"  --db FILE        the database (default results/.history.sqlite)\n"
 	"  --results DIR    the database of that results folder\n"
 	"  --config NAME    only runs of this configuration (its \"name\")\n"
 	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
 	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
-	"  --limit N        runs listed (default 20)\n"
+	"  --limit N        runs listed (default 100)\n"
 	"  --html FILE      the trend as an HTML page with a plot (with ALG)\n"
 	"import: record runs from their report.json (a file, a run folder, or a\n"
 	"results folder of run folders), e.g. those a lab's hosts uploaded; a run\n"
@@ -80,6 +83,36 @@ static int cmd_history_import(int argc, char **argv)
 }
 
 /* hilrun history: the runs, or one row's trend over them. */
+/* --op names an operation a row can have; a typo gets its likely intent,
+ * never an empty trend. */
+static int check_op(const char *op)
+{
+	static const char *const ops[] = {"encrypt", "decrypt", "hash",
+					  "keysetup", "verify"};
+	const char *near = NULL;
+	size_t i, best = 4;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t d = hil_edit_distance(op, ops[i]);
+
+		if (d == 0) {
+			return HIL_OK;
+		}
+		if (d < best) {
+			best = d;
+			near = ops[i];
+		}
+	}
+	if (near != NULL) {
+		hil_err("history: --op %s: not an operation (did you mean \"%s\"? encrypt, decrypt, hash or keysetup)",
+			op, near);
+	} else {
+		hil_err("history: --op %s: not an operation (encrypt, decrypt, hash or keysetup)",
+			op);
+	}
+	return HIL_ERR_ARG;
+}
+
 int cli_history(int argc, char **argv, const struct cli_env *env)
 {
 	static const struct opt opts[] = {
@@ -138,6 +171,9 @@ int cli_history(int argc, char **argv, const struct cli_env *env)
 			q.config = v;
 			break;
 		case 3:
+			if (check_op(v) != HIL_OK) {
+				return HIL_EXIT_CANNOT_START;
+			}
 			q.op = v;
 			break;
 		case 4:

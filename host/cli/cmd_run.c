@@ -113,6 +113,33 @@ static int write_junit_rows(const char *run_dir, const char *junit)
 	return ret;
 }
 
+/*
+ * The last lines of a run that stopped before its end: what was measured,
+ * what was cut short and what never started, and what to type next.
+ */
+static void print_unfinished(const struct hil_run *run, FILE *out)
+{
+	size_t i, cut = 0, not_started = 0;
+
+	for (i = 0; i < run->n_rows; i++) {
+		cut += run->rows[i].interrupted != 0;
+	}
+	if (run->rows_planned > run->n_rows) {
+		not_started = run->rows_planned - run->n_rows;
+	}
+	fprintf(out,
+		"interrupted: %zu row%s measured, %zu row%s cut short, %zu not started (report %s/report.json: partial)\n",
+		run->n_rows - cut, run->n_rows - cut == 1 ? "" : "s", cut,
+		cut == 1 ? "" : "s", not_started, run->dir);
+	if (run->cfg->path[0] != '\0') {
+		fprintf(out, "finish with `hilrun --resume %s`\n", run->dir);
+	} else {
+		fputs("this run's options came from the command line (no configuration file), so it cannot be resumed: run the same command again, or put the options in a configuration file (docs/configs.md) for a run you may need to resume\n",
+		      out);
+	}
+	fflush(out);
+}
+
 static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
 		   const char *junit, unsigned wait_s, const char *board,
@@ -180,7 +207,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			hil_err("run %s: %s (report: %s/report.json)",
 				run->status ? run->status : "failed",
 				hil_strerror(ret), run->dir);
-		} else {
+		} else if (ret != HIL_ERR_CONFIG) {
+			/* A configuration refused before the run folder was
+			 * made has said why, in one line: no second one. */
 			hil_err("run %s: %s",
 				run->status ? run->status : "failed",
 				hil_strerror(ret));
@@ -191,7 +220,12 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		int st;
 
 		hil_thresholds_default(&t);
-		if (baseline != NULL) {
+		if (baseline != NULL && strcmp(run->status, "complete") != 0) {
+			/* compare refuses a partial report: the gate is not
+			 * passed, and the resume hint below says what next. */
+			hil_warn("--baseline: not compared, the run is %s",
+				 run->status);
+		} else if (baseline != NULL) {
 			st = cli_compare_reports(baseline, run->dir, &t, junit,
 						 NULL, 0);
 			*regression = st == HIL_EXIT_REGRESSION;
@@ -202,6 +236,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			   ret == HIL_OK) {
 			ret = HIL_ERR_IO;
 		}
+	}
+	if (run->dir[0] != '\0' && strcmp(run->status, "partial") == 0) {
+		print_unfinished(run, stdout);
 	}
 	hil_run_free(run);
 out:

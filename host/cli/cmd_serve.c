@@ -25,12 +25,16 @@ const char cli_serve_usage[] =
 	"                    [--no-jail]\n"
 	"The lab daemon: runs the job files dropped in DIR/incoming, one at a\n"
 	"time per board, and files them in done/ or failed/ (docs/lab.md).\n"
-	"  --root DIR       where a job's files may come from (repeatable)\n"
+	"  --root DIR       where a job's files may come from (repeatable;\n"
+	"                   default: the working directory); the spool must\n"
+	"                   lie outside every root, or serve will not start\n"
 	"  --once           run what is there, then exit\n"
 	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
 	"  --no-jail        run jobs' code unjailed, knowingly: without it the\n"
 	"                   daemon refuses to start where no jail can be set up\n"
-	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
+	"exit: 0 stopped by SIGTERM or SIGINT, or (--once) every job it took\n"
+	"      went to done/; 1 (--once) a job went to failed/; 4 (--once)\n"
+	"      stopped before incoming/ was empty; 2 bad arguments or spool\n";
 
 /* What cmd_serve hands its run callback. */
 struct serve_ctx {

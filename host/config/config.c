@@ -167,6 +167,12 @@ static int validate(struct hil_jsonld *ld, const cJSON *root,
 		ret = hil_cfg_v_algorithms(ld, root, cfg);
 	}
 	if (ret == HIL_OK) {
+		ret = hil_cfg_v_impl_files(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_cfg_v_cflags_allowed(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
 		ret = hil_cfg_v_bench(ld, root, cfg);
 	}
 	if (ret == HIL_OK) {

@@ -11,6 +11,9 @@
 #define HIL_CFG_MAX_ALGS	  32
 #define HIL_CFG_MAX_LENGTHS	  64
 #define HIL_CFG_MAX_AD_LENGTHS	  8
+/* The longest message or associated data a row may have, in bytes: what
+ * the stub's buffers hold (bench.lengths, bench.ad_lengths, --lengths). */
+#define HIL_CFG_MAX_MSG_LEN	  2048
 #define HIL_CFG_MAX_FLASHER_FILES 4
 #define HIL_CFG_MAX_EXTENDS_DEPTH 8 /* "extends" hops: a file and 8 bases */
 

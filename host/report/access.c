@@ -254,6 +254,55 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len)
 	}
 }
 
+size_t hil_put_ctl(FILE *out, const char *s, int keep_space)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+	    (unsigned char)s[1] <= 0x9f) {
+		fprintf(out, "\\u%04x", (unsigned)(unsigned char)s[1]);
+		return 2;
+	}
+	if (c == '\0' || (c >= 0x20 && c != 0x7f) || c == '\t' ||
+	    (keep_space && (c == '\n' || c == '\r'))) {
+		return 0;
+	}
+	fprintf(out, "\\x%02x", (unsigned)c);
+	return 1;
+}
+
+void hil_puts_noctl(FILE *out, const char *s)
+{
+	while (*s != '\0') {
+		size_t n = hil_put_ctl(out, s, 0);
+
+		if (n == 0) {
+			fputc(*s, out);
+			n = 1;
+		}
+		s += n;
+	}
+}
+
+const char *hil_text_noctl(char *buf, size_t len, const char *s)
+{
+	FILE *f;
+
+	if (len == 0) {
+		return buf;
+	}
+	buf[0] = '\0';
+	f = fmemopen(buf, len, "w");
+	if (f == NULL) {
+		return buf;
+	}
+	hil_puts_noctl(f, s);
+	fputc('\0', f);
+	fclose(f);
+	buf[len - 1] = '\0';
+	return buf;
+}
+
 void hil_xml_puts(FILE *out, const char *s)
 {
 	for (; *s != '\0'; s++) {

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "drivers/board/board.h"
+#include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -117,8 +118,15 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_str(o, "status", run->status);
 	ok = ok && hil_json_add_str(o, "started", run->started);
 	ok = ok && hil_json_add_str(o, "finished", run->finished);
-	ok = ok && hil_json_add_str(o, "config", cfg->path);
+	ok = ok &&
+	     hil_json_add_str(o, "config",
+			      run->config_given[0] != '\0' ? run->config_given
+							   : cfg->path);
 	ok = ok && hil_json_add_str(o, "config_name", cfg->name);
+	if (run->rows_planned > 0) {
+		ok = ok && hil_json_add_num(o, "rows_planned",
+					    (double)run->rows_planned);
+	}
 
 	o = ok ? cJSON_AddObjectToObject(root, "tool") : NULL;
 	ok = ok && o != NULL;
@@ -237,10 +245,16 @@ static cJSON *report_object(const struct hil_run *run)
 		double other = (double)run->timing.total_ns -
 			       (double)run->timing.build_ns -
 			       (double)run->timing.start_ns -
-			       (double)run->timing.call_ns;
+			       (double)run->timing.call_ns -
+			       (double)run->timing.earlier_ns;
 
 		ok = hil_json_add_num(o, "total_s",
 				      (double)run->timing.total_ns / ns);
+		if (run->timing.earlier_ns > 0) {
+			ok = ok && hil_json_add_num(
+					   o, "earlier_attempts_s",
+					   (double)run->timing.earlier_ns / ns);
+		}
 		ok = ok && hil_json_add_num(o, "build_s",
 					    (double)run->timing.build_ns / ns);
 		ok = ok && hil_json_add_num(o, "start_s",
@@ -276,8 +290,12 @@ static cJSON *report_object(const struct hil_run *run)
 		     (p != NULL ? hil_json_add_str(o, "profile", p->name)
 				: cJSON_AddNullToObject(o, "profile") != NULL);
 		if (p != NULL) {
-			ok = ok &&
-			     hil_json_add_str(o, "profile_summary", p->summary);
+			char sum[320];
+
+			hil_cyclemodel_summary(p->name, run->model.ws,
+					       run->model.art, sum,
+					       sizeof(sum));
+			ok = ok && hil_json_add_str(o, "profile_summary", sum);
 			ok = ok && (p->unverified != NULL
 					    ? hil_json_add_str(o, "unverified",
 							       p->unverified)

@@ -174,7 +174,22 @@ struct hil_cmp {
 	 * (or simulated) in the other (warned once) */
 	size_t energy_kind_skipped;
 	const char *energy_kinds[2]; /* base's and new's, of the first one */
+	/* 1: the cycle model's estimates were left out: the reports model
+	 * different memory systems (profile, wait states or accelerator) */
+	int model_skipped;
+	/* 1: the reports were built with different build.cflags */
+	int flags_differ;
 };
+
+/**
+ * Do two reports' cycle-model estimates model the same memory system (the
+ * same unit, wait states and accelerator)? A report without the model
+ * matches any other.
+ */
+int hil_cmp_same_model(const cJSON *base, const cJSON *newer);
+
+/** One line on a report's provenance: run, board, flags, cycle model. */
+void hil_cmp_provenance(const cJSON *report, char *buf, size_t len);
 
 /**
  * Compare two reports row by row (key: algorithm, implementation,
@@ -182,8 +197,12 @@ struct hil_cmp {
  * one that failed in the base only is better.
  * @param out receives the comparison; free it with hil_cmp_free(). It
  *        borrows strings from both trees: free it before them.
- * @return HIL_OK, HIL_ERR_ARG (the reports count in different units: logged
- *         with both units), HIL_ERR_NOMEM.
+ * The cycle model's estimates are compared only when both reports model the
+ * same memory system; flags that differ are noted (c->flags_differ).
+ * @return HIL_OK, HIL_ERR_ARG (the reports count in different units; the
+ *         new report is not complete (partial, failed): its missing rows
+ *         would pass as merely "removed"; a report has two rows of one key;
+ *         each logged with what is wrong), HIL_ERR_NOMEM.
  */
 int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		    const struct hil_thresholds *t, struct hil_cmp **out);

@@ -94,6 +94,27 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len);
 /** Text escaped for XML and HTML (&<>"'); control characters become '?'. */
 void hil_xml_puts(FILE *out, const char *s);
 
+/**
+ * A control character at s (C0 but tab, DEL, or a UTF-8-encoded C1 such as
+ * U+009B, which some terminals take for CSI), written visibly as "\x1b" or
+ * "\u009b", so that report data never reaches a terminal or viewer as an
+ * escape sequence.
+ * @param keep_space 1: tab, LF and CR are left to the caller.
+ * @return the bytes of s consumed (0: s is not at a control character,
+ *         nothing written).
+ */
+size_t hil_put_ctl(FILE *out, const char *s, int keep_space);
+
+/** s with every control character as hil_put_ctl() writes it. */
+void hil_puts_noctl(FILE *out, const char *s);
+
+/**
+ * s as hil_puts_noctl() writes it, into buf (truncated to len; s and buf
+ * must not overlap).
+ * @return buf.
+ */
+const char *hil_text_noctl(char *buf, size_t len, const char *s);
+
 /* ---- series (series.c): the rows of one alg/impl/operation/ad_len */
 
 struct hil_series {
@@ -210,6 +231,7 @@ struct hil_sum_line {
 	char model[32];	  /* model cycles per byte at the longest, or "-" */
 	char model64[32]; /* model cycles per byte at 64 B, or "-" */
 	int failed;	  /* a row of the series failed */
+	int interrupted;  /* a row of the series was cut short */
 	int not_ct;	  /* the implementation says it is not constant-time */
 	int per_call;	  /* no row with a message: a cost per call only */
 	double call;	  /* that cost (median of the msg_len 0 row) */

@@ -257,7 +257,12 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 		if (!hil_series_has(&l->s, r)) {
 			continue;
 		}
-		l->failed |= !hil_rj_row_ok(r);
+		/* Cut short by an interrupt is not a failure. */
+		l->interrupted |=
+			strcmp(hil_rj_str(r, "status"), "interrupted") == 0;
+		l->failed |=
+			!hil_rj_row_ok(r) &&
+			strcmp(hil_rj_str(r, "status"), "interrupted") != 0;
 		l->not_ct |= hil_rj_bool(r, "constant_time") == 0;
 		if (hil_rj_num(r, "msg_len", &len) && len > 0) {
 			with_msg = 1;

@@ -32,25 +32,35 @@ static void csv_field(FILE *out, const char *s, int first)
 {
 	int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0' &&
 		      !is_number(s);
+	int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
 
 	if (!first) {
 		fputc(',', out);
 	}
-	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, out);
-		return;
+	if (quote) {
+		fputc('"', out);
 	}
-	fputc('"', out);
 	if (formula) {
 		fputc('\'', out);
 	}
-	for (; *s != '\0'; s++) {
+	/* A control byte (ESC) is written visibly: a terminal showing the
+	 * file (cat, less -r) never runs an escape sequence from the data. */
+	while (*s != '\0') {
+		size_t n = hil_put_ctl(out, s, 1);
+
+		if (n > 0) {
+			s += n;
+			continue;
+		}
 		if (*s == '"') {
 			fputc('"', out);
 		}
 		fputc(*s, out);
+		s++;
 	}
-	fputc('"', out);
+	if (quote) {
+		fputc('"', out);
+	}
 }
 
 static void csv_num(FILE *out, const cJSON *o, const char *key)

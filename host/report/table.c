@@ -171,7 +171,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 			r->energy.state == HIL_ENERGY_OK && r->energy.model;
 		have_est |= r->energy.state == HIL_ENERGY_NONE && r->est.ok;
 		have_spread |= r->ok && r->stats.stddev > 0;
-		failed += !r->ok;
+		failed += !r->ok && !r->interrupted; /* cut short: not failed */
 	}
 	two = longest != at;
 	lines = calloc(run->n_rows + 1, sizeof(*lines));

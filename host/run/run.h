@@ -177,8 +177,12 @@ struct hil_run_image {
 struct hil_run {
 	char id[128];
 	char dir[HIL_PATH];
+	/* When the run first started: a --resume keeps it (run.json). */
 	char started[32];
 	char finished[32];
+	/* The configuration's path as the run's first start was given it
+	 * (relative stays relative); "" : cfg->path. */
+	char config_given[HIL_PATH];
 	const char *status; /* "complete", "partial", "failed" */
 	const struct hil_config *cfg;
 	struct hil_firmware fw;
@@ -203,6 +207,11 @@ struct hil_run {
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;
+	/* Rows the run set out to measure (those of earlier images of a split
+	 * selection included); 0 when it never got that far. */
+	size_t rows_planned;
+	/* Of the journal's rows, those a --resume kept (not measured again). */
+	size_t rows_kept;
 	struct hil_fit *fits;
 	size_t n_fits;
 	unsigned retries;  /* session recoveries over the run */
@@ -232,7 +241,10 @@ struct hil_run {
 		 * link nor target time (docs/report-format.md). */
 		unsigned bench_timeouts;
 		uint64_t bench_timeout_ns;
-		uint64_t total_ns; /* the whole run */
+		uint64_t total_ns; /* the whole run (earlier attempts included) */
+		/* A resumed run: the working time of its earlier attempts
+		 * (their report's total; the gaps between them not counted). */
+		uint64_t earlier_ns;
 	} timing;
 	struct {
 		int enabled;	  /* the plugin was loaded for this run */

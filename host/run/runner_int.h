@@ -72,6 +72,14 @@ void hil_rn_point_latest(const struct hil_runner_opts *opts,
 /** Write run.json, what --resume needs. @return HIL_OK or the error. */
 int hil_rn_write_run_file(const struct hil_run *run);
 
+/**
+ * A resumed run's origin, from its folder: the first start's time and
+ * configuration path as given (run.json, else the last report), and the
+ * earlier attempts' working time (the last report's timing.total_s). What
+ * is not found is left as it is (the resume's own time, cfg->path).
+ */
+void hil_rn_resume_origin(struct hil_run *run);
+
 /** Journal the row, synced; a failure sets c->journal_ret. */
 int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row);
 

@@ -198,23 +198,35 @@ int hil_rn_measure(struct run_ctx *c)
 	}
 	/* Rows of earlier images (a split selection) count as done. */
 	c->planned = c->run->n_rows + plan_rows(c);
+	c->run->rows_planned = c->planned;
 	c->started_ms = hil_now_ms();
 	/* What to expect, before it starts: the last such run's time. */
 	{
-		char db[HIL_PATH + 32];
+		char db[HIL_PATH + 32], kept[96] = "";
+		size_t todo = c->planned - c->run->n_rows;
 		long secs;
 
 		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
 			 HIL_HISTORY_FILE);
 		secs = hil_history_last_seconds(db, cfg->name);
+		/* A resume: the journal's rows of this image are kept, not
+		 * measured again (those of other settings are). */
+		if (c->n_resumed > 0) {
+			size_t k = c->n_resumed < todo ? c->n_resumed : todo;
+
+			snprintf(kept, sizeof(kept),
+				 " (%zu of %zu kept from the journal)", k,
+				 todo);
+			todo -= k;
+		}
 		if (secs >= 0 && c->run->n_images == 0) {
 			hil_info(
-				"%zu rows to measure; the last complete run of %s took %ld min %02ld s",
-				c->planned - c->run->n_rows, cfg->name,
+				"%zu row%s to measure%s; the last complete run of %s took %ld min %02ld s",
+				todo, todo == 1 ? "" : "s", kept, cfg->name,
 				secs / 60, secs % 60);
 		} else {
-			hil_info("%zu rows to measure",
-				 c->planned - c->run->n_rows);
+			hil_info("%zu row%s to measure%s", todo,
+				 todo == 1 ? "" : "s", kept);
 		}
 	}
 	for (a = 0; a < cfg->n_algs; a++) {

@@ -831,6 +831,47 @@ static void test_summary_md_escapes_pipes(void **state)
 	cJSON_Delete(r);
 }
 
+/* Issue 31 item 6: summary.md of an interrupted run says it is partial,
+ * how many rows were cut short and never started, and lists the cut row
+ * as interrupted, not failed. */
+static void test_summary_md_says_a_run_is_partial(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *run = cJSON_GetObjectItemCaseSensitive(r, "run");
+	cJSON *row = row_at(r, 6);
+	char *md;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(run, "status",
+					       cJSON_CreateString("partial"));
+	cJSON_AddNumberToObject(run, "rows_planned", 41);
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row, "status", cJSON_CreateString("interrupted"));
+	cJSON_AddStringToObject(row, "error",
+				"interrupted (SIGTERM or SIGINT) before it "
+				"was measured");
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, "**Partial run** (run.status `partial`): 6 "
+				   "rows measured, 1 cut short by an "
+				   "interrupt, 34 not started. Finish it with "
+				   "`hilrun --resume RUN_FOLDER`"));
+	assert_non_null(strstr(md,
+			       "- interrupted rows (cut short, not "
+			       "failed; `hilrun --resume` measures them):"));
+	assert_null(strstr(md, "failed rows"));
+	assert_null(strstr(md, " ✗"));
+	assert_non_null(strstr(md, "(interrupted) |"));
+	free(md);
+	cJSON_Delete(r);
+
+	/* A complete run says nothing of the kind. */
+	r = load_fixture("report-min.json");
+	md = render(hil_summary_md, r);
+	assert_null(strstr(md, "Partial run"));
+	free(md);
+	cJSON_Delete(r);
+}
+
 /* Data cannot attack the reader of an export: HTML in a Markdown cell is
  * text, and a CSV cell a spreadsheet would evaluate is neutralised (a
  * negative number stays a number). */
@@ -1963,6 +2004,256 @@ static void test_compare_refuses_different_units(void **state)
 	cJSON_Delete(b);
 }
 
+/* Every row's model estimate times f. */
+static void scale_model(cJSON *report, double f)
+{
+	cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "rows"))
+	{
+		cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "model_cycles");
+		double v;
+
+		if (cJSON_IsObject(m) &&
+		    cJSON_IsNumber(
+			    cJSON_GetObjectItemCaseSensitive(m, "median"))) {
+			v = cJSON_GetObjectItemCaseSensitive(m, "median")
+				    ->valuedouble;
+			set_num(m, "median", v * f);
+		}
+	}
+}
+
+/* Issue 31 item 1: estimates of two memory systems are not judged against
+ * each other; both sides' provenance is shown. */
+static void test_compare_skips_estimates_of_other_memory_systems(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *m = cJSON_GetObjectItemCaseSensitive(b, "cycle_model");
+	struct hil_cmp *c = NULL;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	set_num(m, "wait_states", 0);
+	cJSON_ReplaceItemInObjectCaseSensitive(m, "art", cJSON_CreateFalse());
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		m, "unit",
+		cJSON_CreateString(
+			"cycles (estimated, Cortex-M4 model, 0 WS)"));
+	scale_model(b, 1.0422);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 0);
+	assert_null(strstr(out, "WORSE"));
+	assert_int_equal(count(out, "cycles (estimated, Cortex-M4 model, 2 WS, "
+				    "ART on)"),
+			 1); /* the base's provenance only: no model rows */
+	assert_non_null(strstr(out, "note: the cycle model's estimates are not "
+				    "compared: the reports model different "
+				    "memory systems"));
+	assert_non_null(strstr(
+		out, "compare: base 20261203-074352-ratio-model (ratio-model, "
+		     "complete), board qemu-netduino, flags -O2, model cycles "
+		     "(estimated, Cortex-M4 model, 2 WS, ART on)\n"));
+	assert_non_null(strstr(out, "new  20261203-074352-ratio-model "
+				    "(ratio-model, complete), board "
+				    "qemu-netduino, flags -O2, model cycles "
+				    "(estimated, Cortex-M4 model, 0 WS)\n"));
+	assert_int_equal(hil_cmp_metric_applies(a, b, "estimated"), 0);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	assert_int_equal(c->model_skipped, 1);
+	hil_cmp_free(c);
+	free(out);
+
+	/* The same memory system: judged, and a 4 % rise is worse. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.0422);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 1);
+	assert_true(count(out, "  WORSE") > 0);
+	assert_null(strstr(out, "note: the cycle model"));
+	assert_int_equal(hil_cmp_metric_applies(a, b, "estimated"), 1);
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Issue 31 item 1: the same code placed elsewhere in the image moves the
+ * estimate by about 0.1 %: the default estimate threshold lets it pass. */
+static void test_compare_estimate_placement_noise_passes(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	scale_model(b, 1.001);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 0);
+	assert_null(strstr(out, "WORSE"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Issue 31 item 1: flags that differ are said, with both sides' flags. */
+static void test_compare_notes_different_flags(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *f = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(b, "build"), "cflags");
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	cJSON_AddItemToArray(f, cJSON_CreateString("-funroll-loops"));
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_non_null(strstr(out, "flags -O2, model off\n"));
+	assert_non_null(strstr(out, "flags -O2 -funroll-loops, model off\n"));
+	assert_non_null(strstr(out, "note: the reports were built with "
+				    "different flags"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Issue 31 item 14: a size metric not given reads "not judged", not -1. */
+static void test_compare_size_thresholds_line(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	struct hil_thresholds t;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	hil_thresholds_default(&t);
+	assert_int_equal(hil_thresholds_parse(&t, "flash=1"), HIL_OK);
+	out = compare_text(a, b, &t, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_non_null(strstr(out, "sizes: flash 1%, stack not judged\n"));
+	assert_null(strstr(out, "(-1"));
+	assert_null(strstr(out, "stack -1"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Issue 33 item 16: a partial new report is refused (its missing rows
+ * would pass as "removed"); so is a report with two rows of one key. */
+static void test_compare_refuses_partial_new_and_duplicate_rows(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b = cJSON_Duplicate(a, 1);
+	cJSON *run = cJSON_GetObjectItemCaseSensitive(b, "run");
+	struct hil_cmp *c = (struct hil_cmp *)1;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(run, "status",
+					       cJSON_CreateString("partial"));
+	cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(b, "rows"),
+				  3);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_ERR_ARG);
+	assert_null(strstr(out, "same"));
+	free(out);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_ERR_ARG);
+	assert_null(c);
+	/* A partial base is fine: its missing rows show as added. */
+	assert_int_equal(hil_cmp_compute(b, a, NULL, &c), HIL_OK);
+	hil_cmp_free(c);
+
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(b, "rows"),
+			     cJSON_Duplicate(row_at(b, 2), 1));
+	set_num(row_at(b, 7), "median", 1);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_ERR_ARG);
+	assert_null(c);
+	assert_int_equal(hil_cmp_compute(b, a, NULL, &c), HIL_ERR_ARG);
+	assert_null(c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Issue 33 item 16: names with an escape sequence reach the terminal
+ * visibly, never as ESC. */
+static void test_compare_output_has_no_control_bytes(void **state)
+{
+	cJSON *a = load_fixture("report-min.json");
+	cJSON *b;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row_at(a, 0), "implementation",
+		cJSON_CreateString("r\x1b]0;pwned\x07\xc2\x9b"
+				   "2J"));
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(a, "run"), "id",
+		cJSON_CreateString("id\x1b[2J"));
+	b = cJSON_Duplicate(a, 1);
+	set_num(row_at(b, 0), "median", 1e9);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 1);
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\x07'));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_non_null(strstr(out, "r\\x1b]0;pwned\\x07\\u009b2J"));
+	assert_non_null(strstr(out, "id\\x1b[2J"));
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Issue 33 item 16: summary.md and summary.csv show user strings as text:
+ * HTML, links of any scheme and control bytes neutralised, in every place
+ * a string of the report appears (normalized_to, the run id, names). */
+static void test_exports_neutralise_links_and_control_bytes(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	cJSON *norm = cJSON_GetObjectItemCaseSensitive(r, "normalized_to");
+	char *md, *csv;
+
+	(void)state;
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		norm, "algorithm", cJSON_CreateString("<script>x</script>"));
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row_at(r, 0), "implementation",
+		cJSON_CreateString("[x](javascript:alert(1))"));
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		row_at(r, 1), "implementation",
+		cJSON_CreateString("e\x1b[31mred"));
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "run"), "id",
+		cJSON_CreateString("![t](http://x/t.png)"));
+	md = render(hil_summary_md, r);
+	assert_null(strstr(md, "<script>"));
+	assert_non_null(strstr(md, "&lt;script&gt;"));
+	assert_null(strstr(md, "[x](javascript:"));
+	assert_non_null(strstr(md, "\\[x\\](javascript:alert(1))"));
+	assert_null(strstr(md, "![t]("));
+	assert_null(strchr(md, '\x1b'));
+	assert_non_null(strstr(md, "e\\x1b\\[31mred"));
+	csv = render(hil_summary_csv, r);
+	assert_null(strchr(csv, '\x1b'));
+	assert_non_null(strstr(csv, "e\\x1b[31mred"));
+	free(md);
+	free(csv);
+	cJSON_Delete(r);
+}
+
 static void test_compare_lists_added_and_removed_rows(void **state)
 {
 	cJSON *a = load_fixture("report-min.json");
@@ -2264,6 +2555,17 @@ int main(void)
 		cmocka_unit_test(test_compare_cycles_two_percent_threshold),
 		cmocka_unit_test(test_compare_threshold_is_configurable),
 		cmocka_unit_test(test_compare_refuses_different_units),
+		cmocka_unit_test(test_summary_md_says_a_run_is_partial),
+		cmocka_unit_test(
+			test_compare_skips_estimates_of_other_memory_systems),
+		cmocka_unit_test(test_compare_estimate_placement_noise_passes),
+		cmocka_unit_test(test_compare_notes_different_flags),
+		cmocka_unit_test(test_compare_size_thresholds_line),
+		cmocka_unit_test(
+			test_compare_refuses_partial_new_and_duplicate_rows),
+		cmocka_unit_test(test_compare_output_has_no_control_bytes),
+		cmocka_unit_test(
+			test_exports_neutralise_links_and_control_bytes),
 		cmocka_unit_test(test_compare_lists_added_and_removed_rows),
 		cmocka_unit_test(test_compare_failed_row_is_worse),
 		cmocka_unit_test(test_compare_energy_ten_percent),
