@@ -238,6 +238,42 @@ static void test_an_empty_command_is_refused(void **state)
 	assert_null(v);
 }
 
+/* Where bwrap runs but the kernel refuses it namespaces, the probe says so
+ * in bwrap's words (a stand-in bwrap first on PATH says what a refusing
+ * kernel makes the real one say). */
+static void test_a_refused_jail_is_said(void **state)
+{
+	char dir[64], prog[128], path[4200], why[512];
+	const char *old = getenv("PATH");
+	char saved[4096];
+	FILE *f;
+	int ret;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test-jail-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(prog, sizeof(prog), "%s/bwrap", dir);
+	f = fopen(prog, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\necho 'bwrap: No permissions to create new namespace, "
+	      "likely because the kernel does not allow non-privileged user "
+	      "namespaces.' >&2\nexit 1\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(prog, 0755), 0);
+	snprintf(saved, sizeof(saved), "%s",
+		 old != NULL ? old : "/usr/bin:/bin");
+	snprintf(path, sizeof(path), "%s:%s", dir, saved);
+	setenv("PATH", path, 1);
+	ret = hil_jail_probe(why, sizeof(why));
+	setenv("PATH", saved, 1);
+	unlink(prog);
+	rmdir(dir);
+	assert_int_equal(ret, HIL_ERR_PROCESS);
+	assert_non_null(strstr(why, "cannot set up a sandbox here"));
+	assert_non_null(strstr(why, "No permissions to create new namespace"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_a_link_is_bound_as_what_it_leads_to),
 		cmocka_unit_test(test_a_program_by_path_is_made_visible),
 		cmocka_unit_test(test_an_empty_command_is_refused),
+		cmocka_unit_test(test_a_refused_jail_is_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
