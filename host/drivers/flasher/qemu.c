@@ -671,7 +671,7 @@ static int qemu_check(struct hil_flasher *f)
 			q->said_stopped = 1;
 			hil_err("%s (pid %ld) is stopped, not running (image %s): it answers nothing",
 				hil_flasher_params(f)->program,
-				(long)hil_proc_pid(q->proc), q->elf);
+				(long)hil_proc_program_pid(q->proc), q->elf);
 			return HIL_ERR_PROCESS;
 		}
 		return HIL_OK;
