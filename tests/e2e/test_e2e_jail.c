@@ -134,7 +134,8 @@ static int jailed_sh(const char *rw, const char *script, const char *log)
 
 /* ------------------------------------------------------- the jail itself */
 
-/* A canary beside the writable folder survives every attempt on it; the
+/* A canary beside the writable folder is not even seen and survives every
+ * attempt on it, nor are the host's secrets or the source tree's .git; the
  * writable folder takes writes; the system is read-only. */
 static void test_a_jailed_child_writes_only_its_folder(void **state)
 {
@@ -154,11 +155,13 @@ static void test_a_jailed_child_writes_only_its_folder(void **state)
 
 	/* Each attempt on its own: any one that works fails the script. */
 	snprintf(script, sizeof(script),
+		 "test -e %s && exit 9; test -e /etc/shadow && exit 8; "
+		 "test -e %s/.git && exit 7; "
 		 "echo x > %s && exit 10; rm -f %s; test -e %s && exit 11; "
 		 "echo y > %s/new && exit 12; touch /usr/jail-test && exit 13; "
 		 "touch /jail-test && exit 14; echo ok > %s/inside || exit 15; "
 		 "exit 0",
-		 canary, canary, canary, dir, rw);
+		 canary, src_root, canary, canary, canary, dir, rw);
 	assert_int_equal(jailed_sh(rw, script, log), 0);
 	read_text(canary, text, sizeof(text));
 	assert_string_equal(text, "keep\n");
