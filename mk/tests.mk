@@ -77,6 +77,8 @@ E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
 E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
 # The emulated board's fast transport: semihosting on QEMU's stdio.
 E2E_TESTS += e2e_semihost
+# The emulated board with megabytes of RAM (mps2-an386): same counter, same model.
+E2E_TESTS += e2e_mps2
 # A full results file system (a small tmpfs; skipped where it cannot be mounted).
 E2E_TESTS += e2e_diskfull
 # The lab daemon killed mid-job resumes the job's journal.

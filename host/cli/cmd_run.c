@@ -23,6 +23,7 @@
 #include "run/sweep.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/term.h"
 
 const char cli_run_usage[] =
 	"usage: hilrun [run] [options] [--config FILE]   run a benchmark\n"
@@ -417,6 +418,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	memset(&tab, 0, sizeof(tab));
 	tab.at_len = 64;
 	tab.detail = env->verbosity > HIL_LOG_INFO;
+	tab.width = hil_term_width();
 	/* --result-json first too: every way out of a run writes it. */
 	memset(&end, 0, sizeof(end));
 	for (i = 1; i < argc; i++) {
@@ -594,11 +596,16 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			"--board, $HILRUN_BOARD and --result-json are for one configuration, not a sweep: run each configuration on its own");
 		goto bad_args;
 	}
-	if (cli_quick_any(&q) &&
-	    (sweep_path != NULL || n_configs > 1 || resume_dir != NULL)) {
+	if (cli_quick_any(&q) && resume_dir != NULL) {
 		snprintf(
 			end.error, sizeof(end.error),
-			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration: not a sweep or a --resume");
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change a configuration, and a --resume measures what the run's own configuration says: resume without them, or start a new run with them");
+		goto bad_args;
+	}
+	if (cli_quick_any(&q) && (sweep_path != NULL || n_configs > 1)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration, not a sweep: put them in each configuration of the sweep, or for flag sets write a sweep file, e.g. {\"name\": \"flags\", \"base\": \"qemu.json\", \"cflags\": [[\"-O2\"], [\"-Os\"]]} (docs/configs.md, Sweep files)");
 		goto bad_args;
 	}
 	if (resume_dir != NULL) {

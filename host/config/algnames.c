@@ -103,9 +103,9 @@ int hil_algnames_check(const struct hil_config *cfg)
 			near = nearest(a->name, NULL);
 			list_names(NULL, known, sizeof(known));
 			if (near != NULL && file[0] == '\0') {
-				/* A quick run's names come from --alg. */
-				hil_err("--alg %s: not an algorithm hilrun bundles (did you mean \"%s\"?)",
-					a->name, near);
+				/* No file: a quick run's names, from --alg. */
+				hil_err("algorithms[%zu].name (--alg) \"%s\": not an algorithm hilrun bundles (did you mean \"%s\"?)",
+					i, a->name, near);
 			} else if (near != NULL) {
 				hil_err("%s%salgorithms[%zu].name: \"%s\" is not an algorithm hilrun bundles (did you mean \"%s\"?)",
 					file, sep, i, a->name, near);

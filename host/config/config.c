@@ -208,6 +208,7 @@ void hil_config_defaults(struct hil_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->board.name, sizeof(cfg->board.name), "%s", b->name);
 	cfg->board.clock_hz = b->clocks[0].hz;
+	cfg->board.prefetch = -1;
 
 	snprintf(cfg->link.type, sizeof(cfg->link.type), "%s", b->links[0]);
 	cfg->link.baud = 115200;

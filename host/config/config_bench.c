@@ -247,8 +247,8 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 static const char *board_profile(const struct hil_config *cfg)
 {
 	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
-	const struct hil_clock_profile *c =
-		hil_board_clock(b, cfg->board.clock_hz);
+	const struct hil_clock_profile *c = hil_board_clock_flash(
+		b, cfg->board.clock_hz, cfg->board.prefetch);
 
 	if (c != NULL && c->cycle_profile != NULL) {
 		return c->cycle_profile;

@@ -389,6 +389,7 @@ int hil_build_run_make(const char *root, const char *log_path,
 				(char *)v->clock,
 				(char *)v->baud,
 				(char *)v->link,
+				(char *)v->prefetch,
 				var_dir,
 				NULL};
 
@@ -442,6 +443,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	if (stub_link[0] != '\0') {
 		snprintf(key + strlen(key), sizeof(key) - strlen(key),
 			 "|link=%s", stub_link);
+	}
+	/* So does a chosen flash prefetch (board.prefetch); the default
+	 * keeps its folder. */
+	if (cfg->board.prefetch >= 0) {
+		snprintf(key + strlen(key), sizeof(key) - strlen(key),
+			 "|prefetch=%d", cfg->board.prefetch);
 	}
 	if (algs_override != NULL) {
 		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
@@ -515,6 +522,13 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	 * so that image is built exactly as before there was a choice. */
 	snprintf(v.link, sizeof(v.link), "HIL_LINK=%s", stub_link);
 	v.jail = !(flags & HIL_BUILD_NO_JAIL);
+	/* board.prefetch, when chosen: the board code's flash prefetch. */
+	if (cfg->board.prefetch >= 0) {
+		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=%d",
+			 cfg->board.prefetch);
+	} else {
+		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=");
+	}
 	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
 		 cfg->name, opt, fw->dir);
 	ret = hil_build_run_make(root, log_path, "firmware", &v, fw->algs,

@@ -13,7 +13,7 @@
  * data (a name, an error message) is shown as text, never run by a Markdown
  * viewer, '[' and ']' cannot open a link (javascript: or any other) or an
  * image, and a control byte (ESC) is written visibly, never raw. */
-static void md_cell(FILE *out, const char *s)
+void hil_md_cell(FILE *out, const char *s)
 {
 	while (*s != '\0') {
 		size_t n = hil_put_ctl(out, s, 1);
@@ -40,14 +40,14 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
-/* s as md_cell() writes it, into buf: for text inside a formatted line. */
+/* s as hil_md_cell() writes it, into buf: for text inside a formatted line. */
 static const char *md_str(char *buf, size_t len, const char *s)
 {
 	FILE *f = fmemopen(buf, len, "w");
 
 	buf[0] = '\0';
 	if (f != NULL) {
-		md_cell(f, s);
+		hil_md_cell(f, s);
 		fputc('\0', f);
 		fclose(f);
 	}
@@ -59,11 +59,11 @@ static const char *md_str(char *buf, size_t len, const char *s)
 static void md_item(FILE *out, const cJSON *r)
 {
 	fputs("  - ", out);
-	md_cell(out, hil_rj_str(r, "algorithm"));
+	hil_md_cell(out, hil_rj_str(r, "algorithm"));
 	fputc('/', out);
-	md_cell(out, hil_rj_str(r, "implementation"));
+	hil_md_cell(out, hil_rj_str(r, "implementation"));
 	fputc(' ', out);
-	md_cell(out, hil_rj_str(r, "operation"));
+	hil_md_cell(out, hil_rj_str(r, "operation"));
 }
 
 /* The timing-leak test's verdict: flagged rows by name, or all clear. */
@@ -101,7 +101,7 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		fprintf(out, ", %.0f B", msg);
 		hil_rj_leak_why(report, k, why, sizeof(why));
 		fputs(": ", out);
-		md_cell(out, why);
+		hil_md_cell(out, why);
 		fputc('\n', out);
 	}
 	if (tested > 0 && flagged == 0) {
@@ -187,7 +187,7 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 		hil_rj_num(r, "msg_len", &msg);
 		md_item(out, r);
 		fprintf(out, ", %.0f B: ", msg);
-		md_cell(out, hil_rj_str(m, "cache_note"));
+		hil_md_cell(out, hil_rj_str(m, "cache_note"));
 		if (hil_rj_num(m, "flash_wait_cycles", &wait) &&
 		    hil_rj_num(m, "median", &median) && median > 0) {
 			fprintf(out,
@@ -224,7 +224,7 @@ static void md_partial(const cJSON *report, FILE *out)
 		cut += row_interrupted(r);
 	}
 	fputs("**Partial run** (run.status `", out);
-	md_cell(out, status);
+	hil_md_cell(out, status);
 	fprintf(out, "`): %zu row%s measured, %zu cut short by an interrupt",
 		n - cut, n - cut == 1 ? "" : "s", cut);
 	if (hil_rj_num(run, "rows_planned", &planned) && planned > (double)n) {
@@ -280,9 +280,9 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 		hil_rj_num(r, "ad_len", &ad);
 		md_item(out, r);
 		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
-		md_cell(out, hil_rj_str(r, "error")[0] != '\0'
-				     ? hil_rj_str(r, "error")
-				     : "(no reason given)");
+		hil_md_cell(out, hil_rj_str(r, "error")[0] != '\0'
+					 ? hil_rj_str(r, "error")
+					 : "(no reason given)");
 		fputc('\n', out);
 	}
 }
@@ -301,19 +301,20 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		return ret;
 	}
 	fputs("# hilrun ", out);
-	md_cell(out, hil_rj_str(run, "id"));
+	hil_md_cell(out, hil_rj_str(run, "id"));
 	fputs("\n\n", out);
 	fputs("**Table.** ", out);
-	md_cell(out, s.caption);
+	hil_md_cell(out, s.caption);
 	fputs("\n\n", out);
 	md_partial(report, out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
+		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × baseline @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op%s) |\n",
 		md_str(unit, sizeof(unit), s.unit), s.head_len, s.longest,
 		s.head_len, s.longest, s.longest,
-		s.energy_model ? ", model"
-		: s.energy_est ? ", est."
-			       : "");
+		s.energy_model	  ? ", model"
+		: s.energy_est	  ? ", est.: typ. (range)"
+		: s.energy_beside ? "; est. beside, measured/est."
+				  : "");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
@@ -324,20 +325,22 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		}
 		any_nct |= l->not_ct;
 		fputs("| ", out);
-		md_cell(out, l->s.algorithm);
+		hil_md_cell(out, l->s.algorithm);
 		fputs(" | ", out);
-		md_cell(out, l->s.implementation);
+		hil_md_cell(out, l->s.implementation);
 		fputs(l->not_ct ? " †" : "", out);
 		fputs(" | ", out);
-		md_cell(out, l->s.operation);
+		hil_md_cell(out, l->s.operation);
 		fprintf(out,
-			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s |\n",
 			ad,
 			l->failed	 ? " ✗"
 			: l->interrupted ? " (interrupted)"
 					 : "",
 			l->at64, l->atl, l->model64, l->model, l->norm,
-			l->flash, l->ram_total, l->stack, l->energy);
+			l->flash, l->ram_total, l->stack, l->energy,
+			l->energy_extra[0] ? " (" : "", l->energy_extra,
+			l->energy_extra[0] ? ")" : "");
 	}
 	if (s.n == 0) {
 		fputs("| (no rows) | | | | | | | | | | | |\n", out);
@@ -359,11 +362,11 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		}
 		hil_fmt_num(call, sizeof(call), s.l[i].call);
 		fputs("- per call (no message): ", out);
-		md_cell(out, s.l[i].s.algorithm);
+		hil_md_cell(out, s.l[i].s.algorithm);
 		fputc('/', out);
-		md_cell(out, s.l[i].s.implementation);
+		hil_md_cell(out, s.l[i].s.implementation);
 		fputc(' ', out);
-		md_cell(out, s.l[i].s.operation);
+		hil_md_cell(out, s.l[i].s.operation);
 		fprintf(out, ": %s %s.\n", call, unit);
 	}
 	if (s.model_unit != NULL) {
@@ -376,10 +379,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	}
 	if (s.norm_ref != NULL) {
 		fprintf(out,
-			"- × ref: the median divided by that of %s encrypt at the same length, in this run.\n",
+			"- × baseline: the median divided by that of %s encrypt (bench.normalize_to) at the same length, in this run.\n",
 			md_str(text, sizeof(text), s.norm_ref));
 	} else {
-		fputs("- × ref: \"-\" = no reference algorithm measured in this run (bench.normalize_to).\n",
+		fputs("- × baseline: \"-\" = no baseline algorithm measured in this run (bench.normalize_to).\n",
 		      out);
 	}
 	if (s.energy_reason != NULL) {
@@ -388,8 +391,8 @@ int hil_summary_md(const cJSON *report, FILE *out)
 			md_str(text, sizeof(text), s.energy_reason));
 	} else if (s.energy_est) {
 		fprintf(out,
-			"- Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).\n",
-			s.head_len);
+			"- Energy: µJ per operation at %.0f B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): %s.\n",
+			s.head_len, md_str(text, sizeof(text), s.energy_note));
 	} else if (s.energy_model) {
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B from a MODEL (simulated sensor, emulated time): not a measurement.\n",
@@ -398,6 +401,11 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B (mean active power × time of one operation).\n",
 			s.head_len);
+	}
+	if (s.energy_beside && s.energy_note[0] != '\0') {
+		fprintf(out,
+			"- Beside it: the datasheet estimate and measured/estimate (not judged; the first board run checks the estimate): %s.\n",
+			md_str(text, sizeof(text), s.energy_note));
 	}
 	fputs("- Flash: the implementation's own code and constant data (linker map); RAM: its static data (linker map) plus the peak stack of one call of the operation (painting, largest over the series); Stack: that peak alone.",
 	      out);

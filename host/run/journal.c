@@ -193,6 +193,12 @@ static void parse_energy(const cJSON *o, struct hil_row_energy *e)
 	e->bus_v = num(en, "bus_v", &ok);
 	e->ticks_per_op = num(en, "ticks_per_op", &ok);
 	e->op_seconds = num(en, "op_seconds", &ok);
+	/* Absent in journals of before the model's cycles were used. */
+	e->time_from_model =
+		cJSON_IsString(cJSON_GetObjectItemCaseSensitive(en, "ticks")) &&
+		strcmp(cJSON_GetObjectItemCaseSensitive(en, "ticks")
+			       ->valuestring,
+		       "model cycles") == 0;
 	e->ops_per_window = (uint32_t)num(en, "ops_per_window", &ok);
 	e->windows = (unsigned)num(en, "windows", &ok);
 	e->samples = (uint64_t)num(en, "samples", &ok);

@@ -390,7 +390,6 @@ int hil_runner_run(const struct hil_config *cfg,
 	if (c.journal_fd >= 0) {
 		close(c.journal_fd);
 	}
-	run->rows_kept = c.used_resumed;
 	if (opts->resume_dir != NULL) {
 		hil_info(
 			"resume: %zu row%s kept from the journal, %zu measured now",

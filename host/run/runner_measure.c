@@ -169,6 +169,48 @@ static size_t plan_rows(const struct run_ctx *c)
 	return n;
 }
 
+double hil_rn_plan_work(const struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	double sum = 0.0;
+	size_t a, o, l, d;
+
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct registry_alg *subject = &c->subj[a];
+		int index = hil_rn_find_target_alg(c, cfg->algs[a].name,
+						   cfg->algs[a].impl);
+		uint8_t ops[4];
+		size_t k;
+
+		if (c->subj_ret[a] != HIL_OK) {
+			continue;
+		}
+		k = ops_for(cfg, subject, ops);
+		for (o = 0; o < k; o++) {
+			size_t n_ad = subject->kind == HILP_KIND_AEAD
+					      ? cfg->bench.n_ad_lengths
+					      : 1;
+
+			if (ops[o] == HILP_OP_KEYSETUP) {
+				sum += hil_rn_row_work(c, index, ops[o], 0, 0);
+				continue;
+			}
+			for (d = 0; d < n_ad; d++) {
+				for (l = 0; l < cfg->bench.n_lengths; l++) {
+					sum += hil_rn_row_work(
+						c, index, ops[o],
+						cfg->bench.lengths[l],
+						subject->kind == HILP_KIND_AEAD
+							? cfg->bench
+								  .ad_lengths[d]
+							: 0);
+				}
+			}
+		}
+	}
+	return sum;
+}
+
 int hil_rn_measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -219,6 +261,9 @@ int hil_rn_measure(struct run_ctx *c)
 				 todo);
 			todo -= k;
 		}
+		hil_rn_progress_start(c, secs >= 0 && c->run->n_images == 0
+						 ? (double)secs
+						 : -1.0);
 		if (secs >= 0 && c->run->n_images == 0) {
 			hil_info(
 				"%zu row%s to measure%s; the last complete run of %s took %ld min %02ld s",

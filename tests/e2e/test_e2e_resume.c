@@ -120,6 +120,32 @@ static void run_to_end(char *const argv[])
 	assert_int_equal(status, 0);
 }
 
+/* argv (no quoting needed) to its end, stdout and stderr into log. */
+static void run_logged(char *const argv[], const char *log)
+{
+	char cmd[4096];
+	size_t o = 0;
+	int i;
+
+	for (i = 0; argv[i] != NULL; i++) {
+		o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "%s%s",
+				      i > 0 ? " " : "", argv[i]);
+	}
+	snprintf(cmd + o, sizeof(cmd) - o, " > %s 2>&1", log);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void log_has(const char *log, const char *needle)
+{
+	char *text = NULL;
+
+	assert_int_equal(hil_read_file(log, &text, NULL), HIL_OK);
+	if (strstr(text, needle) == NULL) {
+		fail_msg("%s does not say \"%s\":\n%s", log, needle, text);
+	}
+	free(text);
+}
+
 static void
 test_resume_after_sigkill_gives_the_rows_of_an_uninterrupted_run(void **state)
 {
@@ -248,17 +274,18 @@ static void test_resume_keeps_the_start_and_the_config_as_given(void **state)
 	f = fopen("small.json", "w");
 	assert_non_null(f);
 	fputs("{\"name\": \"small\", \"board\": {\"name\": \"qemu-netduino\"},"
-	      " \"algorithms\": [\"speck64-128-ecb\"],"
-	      " \"bench\": {\"operations\": [\"encrypt\"],"
+	      " \"algorithms\": [\"ascon-hash256\"],"
+	      " \"bench\": {\"operations\": [\"hash\"],"
 	      " \"lengths\": [16], \"runs\": 5, \"warmup\": 1}}",
 	      f);
 	fclose(f);
 	{
-		char *const argv[] = {binabs,	    "-q",	 "--config",
-				      "small.json", "--results", "kept",
-				      NULL};
+		char *const argv[] = {binabs,	   "--config", "small.json",
+				      "--results", "kept",     NULL};
 
-		run_to_end(argv);
+		/* Issue 31 item 14: one row, said in the singular. */
+		run_logged(argv, "first.log");
+		log_has("first.log", "1 row to measure");
 	}
 	run_dir("kept", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/report.json", dir);
@@ -286,9 +313,13 @@ static void test_resume_keeps_the_start_and_the_config_as_given(void **state)
 	}
 	cJSON_Delete(rj);
 	{
-		char *const argv[] = {binabs, "-q", "--resume", dir, NULL};
+		char *const argv[] = {binabs, "--resume", dir, NULL};
 
-		run_to_end(argv);
+		/* Issue 31 item 6: the resume says what the journal kept. */
+		run_logged(argv, "resume.log");
+		log_has("resume.log", "0 rows to measure (1 of 1 kept from the "
+				      "journal)");
+		log_has("resume.log", "resume: 1 row kept from the journal");
 	}
 	snprintf(path, sizeof(path), "%s/report.json", dir);
 	rep = load_json(path);

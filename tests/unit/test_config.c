@@ -201,6 +201,33 @@ static void test_cycle_model_follows_the_clock_profile(void **state)
 	assert_int_equal(cfg.cycle_model.art, 0);
 }
 
+/* board.prefetch: a choice only where the board code offers one (84 MHz). */
+static void test_board_prefetch_chooses_the_flash_profile(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{'algorithms': ['ascon-aead128']}", &cfg);
+	assert_int_equal(cfg.board.prefetch, -1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
+	parse_ok(
+		"{'algorithms': ['ascon-aead128'], 'board': {'prefetch': false}}",
+		&cfg);
+	assert_int_equal(cfg.board.prefetch, 0);
+	assert_string_equal(cfg.cycle_model.profile,
+			    "stm32f401-art-noprefetch");
+	assert_int_equal(cfg.cycle_model.wait_states, 2);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	parse_ok(
+		"{'algorithms': ['ascon-aead128'], 'board': {'prefetch': true}}",
+		&cfg);
+	assert_int_equal(cfg.board.prefetch, 1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
+	parse_fails(
+		"{'algorithms': ['ascon-aead128'], 'board': {'clock_hz': 24000000, 'prefetch': true}}",
+		"board.prefetch: qemu-netduino at 24000000 Hz has no choice of prefetch (its board code sets it off); 84000000 on the STM32F401 boards has both");
+}
+
 static void test_cycle_model_profile_is_named_or_the_boards(void **state)
 {
 	struct hil_config cfg;
@@ -404,6 +431,74 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 		" 'flasher': {'type': 'pyocd', 'openocd_config': ['a']},"
 		" 'link': {'port': '/dev/ttyACM1'}}",
 		"flasher.openocd_config: a setting of the openocd flasher, but flasher.type is \"pyocd\"");
+}
+
+/*
+ * pqm4's boards and the emulated board with megabytes of RAM: each one's
+ * default clock is pqm4's benchmark setting at 0 WS, its full speed has
+ * the manual's wait states for the cycle model, and the mps2-an386 tells
+ * the qemu flasher its machine and icount shift.
+ */
+static void test_pqm4_boards_and_mps2_take_their_drivers_settings(void **state)
+{
+	static const struct {
+		const char *board, *openocd;
+		uint32_t slow_hz, fast_hz, fast_ws;
+		const char *slow_profile;
+	} b[] = {
+		{"stm32f4discovery", "board/stm32f4discovery.cfg", 24000000u,
+		 168000000u, 5, "stm32f401-0ws"},
+		{"nucleo-l4r5zi", "board/st_nucleo_l4.cfg", 20000000u,
+		 120000000u, 5, ""},
+		{"qemu-mps2-an386", NULL, 24000000u, 168000000u, 5,
+		 "stm32f401-0ws"},
+	};
+	struct hil_config cfg;
+	char json[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		const char *link =
+			b[i].openocd != NULL
+				? ", 'link': {'port': '/dev/ttyACM1'}"
+				: "";
+
+		snprintf(json, sizeof(json),
+			 "{" ALG ", 'board': {'name': '%s'}%s}", b[i].board,
+			 link);
+		parse_ok(json, &cfg);
+		assert_int_equal(cfg.board.clock_hz, b[i].slow_hz);
+		assert_string_equal(cfg.cycle_model.profile, b[i].slow_profile);
+		assert_int_equal(cfg.cycle_model.wait_states, 0);
+		if (b[i].openocd != NULL) {
+			assert_string_equal(cfg.flasher.type, "openocd");
+			assert_string_equal(cfg.flasher.files[0], b[i].openocd);
+			assert_string_equal(cfg.link.type, "serial");
+		} else {
+			assert_string_equal(cfg.flasher.type, "qemu");
+			assert_string_equal(cfg.flasher.target,
+					    "mps2-an386,shift=10");
+			assert_string_equal(cfg.link.type, "semihost");
+		}
+		snprintf(json, sizeof(json),
+			 "{" ALG ", 'board': {'name': '%s', 'clock_hz': %u}%s}",
+			 b[i].board, (unsigned)b[i].fast_hz, link);
+		parse_ok(json, &cfg);
+		/* No named profile at full speed: the clock's wait states,
+		 * the accelerator on. */
+		assert_string_equal(cfg.cycle_model.profile, "");
+		assert_int_equal(cfg.cycle_model.wait_states, b[i].fast_ws);
+		assert_true(cfg.cycle_model.art);
+	}
+	/* The netduinoplus2 keeps its machine: no word from its board. */
+	parse_ok("{" ALG "}", &cfg);
+	assert_string_equal(cfg.flasher.target, "");
+	/* The mps2-an386 has no USART link. */
+	parse_fails("{" ALG ", 'board': {'name': 'qemu-mps2-an386'},"
+		    " 'link': {'type': 'socket'}}",
+		    "link.type: \"socket\" cannot reach board.name "
+		    "\"qemu-mps2-an386\" (it needs link semihost)");
 }
 
 static void test_every_key_is_copied(void **state)
@@ -1874,11 +1969,13 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_defaults_are_the_documented_ones),
 		T(test_cycle_model_follows_the_clock_profile),
+		T(test_board_prefetch_chooses_the_flash_profile),
 		T(test_cycle_model_profile_is_named_or_the_boards),
 		T(test_shipped_qemu_config_loads),
 		T(test_shipped_o2_config_loads),
 		T(test_inline_text_gets_defaults_and_name_inline),
 		T(test_flasher_and_link_default_from_the_board),
+		T(test_pqm4_boards_and_mps2_take_their_drivers_settings),
 		T(test_every_key_is_copied),
 		T(test_extends_chain_merges_objects_and_replaces_arrays),
 		T(test_extends_replaces_what_is_not_an_object_on_both_sides),
