@@ -74,6 +74,15 @@ void hil_jail_free(struct hil_jail *j)
 static int add_one(struct hil_jail *j, const char *path,
 		   enum hil_jail_bind kind)
 {
+	size_t i;
+
+	/* Each implementation's folder of links is the same one: once. */
+	for (i = 0; i < j->n_bind; i++) {
+		if (j->bind[i].kind == kind &&
+		    strcmp(j->bind[i].path, path) == 0) {
+			return HIL_OK;
+		}
+	}
 	if (j->n_bind >= HIL_JAIL_MAX_BINDS) {
 		hil_err("jail: more than %d folders to bind (%s)",
 			HIL_JAIL_MAX_BINDS, path);

@@ -30,7 +30,9 @@ enum hil_jail_bind {
 	HIL_JAIL_DEV, /* a device folder, e.g. /dev/bus/usb (a real probe) */
 };
 
-#define HIL_JAIL_MAX_BINDS 40
+/* A build binds the source tree's parts, each implementation folder of a
+ * configuration (HIL_CFG_MAX_ALGS) and the build folder. */
+#define HIL_JAIL_MAX_BINDS 128
 
 /* Default address-space limit: QEMU reserves about 1 GiB of translation
  * cache and the compiler's cc1 a few hundred MiB on a large source. */
@@ -55,8 +57,9 @@ void hil_jail_free(struct hil_jail *j);
  * given when a folder above it is a link; a path that is itself a link is
  * seen through the link's own folder, if bound). A later bind of a path
  * inside an earlier one wins there (a writable build folder inside the
- * read-only source tree).
- * @return HIL_OK; HIL_ERR_ARG (relative path, too many binds);
+ * read-only source tree). The same path of the same kind twice is bound
+ * once.
+ * @return HIL_OK; HIL_ERR_ARG (too many binds);
  *         HIL_ERR_NA (path does not exist: logged); HIL_ERR_NOMEM.
  */
 int hil_jail_bind(struct hil_jail *j, const char *path,

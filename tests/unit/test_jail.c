@@ -171,6 +171,45 @@ static void test_binds_keep_their_kind_and_order(void **state)
 	remove_tree(dir);
 }
 
+/* A hundred folders (a configuration has at most 32), each with the one
+ * folder of links beside it: every folder bound, the folder of links once. */
+static void test_many_folders_bind_once_each(void **state)
+{
+	char dir[64], sub[128];
+	char *const cmd[] = {"true", NULL};
+	struct hil_jail *j = NULL;
+	char **v = NULL;
+	int k, n;
+
+	(void)state;
+	make_tree(dir, sizeof(dir));
+	assert_int_equal(hil_jail_new(&j), HIL_OK);
+	for (k = 0; k < 100; k++) {
+		snprintf(sub, sizeof(sub), "%s/ro/f%d", dir, k);
+		assert_int_equal(mkdir(sub, 0755), 0);
+		assert_int_equal(hil_jail_bind(j, sub, HIL_JAIL_RO), HIL_OK);
+		snprintf(sub, sizeof(sub), "%s/ro", dir);
+		assert_int_equal(hil_jail_bind(j, sub, HIL_JAIL_RO), HIL_OK);
+	}
+	assert_int_equal(hil_jail_argv(j, cmd, -1, &v), HIL_OK);
+	snprintf(sub, sizeof(sub), "%s/ro", dir);
+	n = 0;
+	for (k = 0; v[k] != NULL; k++) {
+		n += strcmp(v[k], "--ro-bind") == 0 &&
+		     strcmp(v[k + 1], sub) == 0;
+	}
+	assert_int_equal(n, 1);
+	snprintf(sub, sizeof(sub), "%s/ro/f99", dir);
+	assert_true(find3(v, "--ro-bind", sub, sub) > 0);
+	hil_jail_argv_free(v);
+	hil_jail_free(j);
+	for (k = 0; k < 100; k++) {
+		snprintf(sub, sizeof(sub), "%s/ro/f%d", dir, k);
+		rmdir(sub);
+	}
+	remove_tree(dir);
+}
+
 /* A folder reached through a link is bound at its real path (the link
  * then leads there inside too), never the link's target as given. */
 static void test_a_link_is_bound_as_what_it_leads_to(void **state)
@@ -279,6 +318,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_jail_is_closed_and_powerless),
 		cmocka_unit_test(test_binds_keep_their_kind_and_order),
+		cmocka_unit_test(test_many_folders_bind_once_each),
 		cmocka_unit_test(test_a_link_is_bound_as_what_it_leads_to),
 		cmocka_unit_test(test_a_program_by_path_is_made_visible),
 		cmocka_unit_test(test_an_empty_command_is_refused),
