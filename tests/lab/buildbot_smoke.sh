@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists all four runs with their hosts and boards, and every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again); and a build naming another commit than the host's checkout is refused; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -18,7 +18,7 @@ done
 [ -x "$hilrun" ] || { echo "buildbot smoke test: $hilrun is not built" >&2; exit 2; }
 
 # Bounded: the whole test gives up after this many seconds.
-limit=55
+limit=150
 start=$(date +%s)
 tmp=$(mktemp -d /tmp/hilrun-bb-XXXXXX)
 master=$tmp/master
@@ -73,6 +73,13 @@ EOF
 cat >"$tmp/lab-b.json" <<EOF
 [{"id": "qemu-b1", "platform": "qemu-netduino", "runner": "qemu"}]
 EOF
+# A run long enough to kill its worker inside it: six rows.
+cat >"$tmp/long.json" <<EOF
+{"name": "bb-long", "board": {"name": "qemu-netduino"},
+ "algorithms": ["ascon-aead128"],
+ "bench": {"operations": ["encrypt"], "lengths": [16, 64, 256, 512, 1024, 2048],
+           "runs": 2000, "warmup": 1, "leak_runs": 0}}
+EOF
 # A short run: two rows of 50 runs.
 cat >"$tmp/smoke.json" <<EOF
 {"name": "bb-smoke", "board": {"name": "qemu-netduino"},
@@ -82,7 +89,9 @@ cat >"$tmp/smoke.json" <<EOF
 EOF
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$master"
+# In docs/lab.md's order: the master's folder, then its master.cfg, then
+# the passwords (0600: master.cfg refuses them readable by others).
+buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
 # --wait 0: a build that found its board busy would fail (exit 5), so
 # success of all three shows that Buildbot's lock kept them apart.
 python3 "$root/contrib/buildbot/gen-master-cfg.py" \
@@ -95,14 +104,16 @@ python3 "$root/contrib/buildbot/gen-master-cfg.py" \
 if [ "${SMOKE_NO_LOCK:-0}" = 1 ]; then
 	sed -i 's/locks=\[lock.access("exclusive")\]/locks=[]/' "$master/master.cfg"
 fi
-cat >"$master/workers.passwd" <<EOF
-lab-a:pw-a
-lab-b:pw-b
-sendchange:pw-c
-EOF
+printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd"
+chmod 644 "$master/workers.passwd"
+if buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 ||
+	! grep -q "chmod 600" "$tmp/check.log"; then
+	cat "$tmp/check.log"
+	fail "master.cfg took a workers.passwd others can read"
+fi
+(umask 077 && printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd.new")
+mv "$master/workers.passwd.new" "$master/workers.passwd"
 grep -q 'c\["www"\]' "$master/master.cfg" && fail "master.cfg sets c[\"www\"]"
-
-buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
 buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 || { cat "$tmp/check.log"; fail "checkconfig"; }
 # The Nightly scheduler exists, names every board's nightly builder, and
 # "sendchange --category nightly" starts that same list (read from the
@@ -235,6 +246,119 @@ if got != want:
     sys.exit("buildbot smoke test: history has %r, expected %r" % (got, want))
 EOF
 
+# A worker killed mid-build. bb-long on qemu-b1 (lab-b); meanwhile a
+# build on qemu-a2 naming another commit than the checkout's is refused.
+change() { # CATEGORY CONFIG [sendchange options]: a change on the master
+	cat=$1 cfg=$2
+	shift 2
+	buildbot sendchange --master "127.0.0.1:$port" --auth sendchange:pw-c \
+		--who smoke --category "$cat" --property "config:$cfg" "$@" \
+		--comments "smoke test on $cat" smoke.json >>"$tmp/sendchange.log" 2>&1 ||
+		{ cat "$tmp/sendchange.log"; fail "sendchange $cat"; }
+}
+change qemu-b1 "$tmp/long.json"
+change qemu-a2 "$tmp/smoke.json" --revision 0123456789abcdef0123456789abcdef01234567
+journal_rows() { cat "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
+until [ "$(journal_rows)" -ge 2 ]; do
+	[ "$(left)" -gt 0 ] || fail "the long build on qemu-b1 did not measure two rows"
+	sleep 0.1
+done
+kill -9 "$(cat "$tmp/worker-b/twistd.pid")"
+cp "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl "$tmp/journal-at-kill.jsonl"
+# hilrun, its wrapper and QEMU end with their worker (parent-death
+# signal): none outlives it, and the run is partial, its rows on disk.
+until ! pgrep -f "worker-b/hil-runs/qemu-b1" >/dev/null &&
+	! pgrep -f "qemu-system-arm.*worker-b" >/dev/null; do
+	[ "$(left)" -gt 0 ] || fail "hilrun or QEMU outlived its worker: $(pgrep -af "worker-b" || true)"
+	sleep 0.2
+done
+rep=$(ls -1d "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/ | tail -n 1)report.json
+python3 - "$rep" <<'EOF' || fail "the killed worker's run"
+import json, sys
+r = json.load(open(sys.argv[1]))
+if r["run"]["status"] != "partial":
+    sys.exit("buildbot smoke test: the run of the killed worker is %s, not partial" % r["run"]["status"])
+EOF
+# The killed worker's twistd.pid is left behind (and its pid may live on
+# as a zombie where nothing reaps orphans): gone, as after a crash.
+rm -f "$tmp/worker-b/twistd.pid"
+buildbot-worker start "$tmp/worker-b" >"$tmp/worker-b.restart.log" 2>&1 ||
+	{ cat "$tmp/worker-b.restart.log"; fail "worker lab-b restart"; }
+# The retried build (same request) resumes the run; the refused one ends.
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 7 ]; do
+	[ "$(left)" -gt 0 ] || fail "the retried and the refused builds did not finish within $limit s"
+	sleep 0.5
+done
+python3 - "$db" "$master" "$tmp" <<'EOF' || fail "the resumed and the refused builds"
+import glob, json, os, sqlite3, sys
+db, master, tmp = sys.argv[1:4]
+con = sqlite3.connect(db)
+rows = con.execute(
+    "select b.number, bl.name, b.results, b.buildrequestid from builds b "
+    "join builders bl on bl.id = b.builderid where bl.name in ('qemu-b1', 'qemu-a2') "
+    "order by b.id").fetchall()
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        print("buildbot smoke test: " + msg)
+        ok = False
+b1 = [r for r in rows if r[1] == "qemu-b1"]
+a2 = [r for r in rows if r[1] == "qemu-a2"]
+# Buildbot's results: 0 SUCCESS, 2 FAILURE, 5 RETRY.
+check([r[2] for r in b1] == [5, 0], "qemu-b1 builds: %r (expected RETRY, then SUCCESS)" % b1)
+check(len(b1) == 2 and b1[0][3] == b1[1][3], "qemu-b1: the retry is not of the same request: %r" % b1)
+check([r[2] for r in a2] == [2], "qemu-a2: %r (expected one FAILURE: another commit)" % a2)
+runs = glob.glob(os.path.join(tmp, "worker-b", "hil-runs", "qemu-b1", "*", "results", "2*-bb-long"))
+check(len(runs) == 1, "qemu-b1: run folders %r (expected the one, resumed)" % runs)
+if len(runs) == 1 and len(b1) == 2:
+    run = runs[0]
+    rep = json.load(open(os.path.join(run, "report.json")))
+    check(rep["run"]["status"] == "complete", "resumed run: %s" % rep["run"]["status"])
+    check(len(rep["rows"]) == 6 and all(r["status"] == "ok" for r in rep["rows"]),
+          "resumed run: rows %r" % [(r["msg_len"], r["status"]) for r in rep["rows"]])
+    def key(line):
+        r = json.loads(line)
+        return (r["msg_len"], r["status"])
+    at_kill = [key(l) for l in open(os.path.join(tmp, "journal-at-kill.jsonl"))]
+    now = [key(l) for l in open(os.path.join(run, "journal.jsonl"))]
+    kept = [k for k in at_kill if k[1] == "ok"]
+    check(len(kept) >= 2 and now[:len(kept)] == kept, "journal: %r at the kill, %r now" % (at_kill, now))
+    measured = [k[0] for k in now if k[1] == "ok"]
+    check(sorted(measured) == sorted(set(measured)) and len(measured) == 6,
+          "rows measured twice or missing: %r" % now)
+    up = os.path.join(master, "hil-results", "qemu-b1", str(b1[1][0]))
+    res = json.load(open(os.path.join(up, "result.json")))
+    check(res["exit_status"] == 0, "the retried build's result: %r" % res)
+    check(os.path.basename(run) in os.listdir(os.path.join(up, "results")),
+          "the resumed run folder was not uploaded: %r" % os.listdir(up))
+    # The hilrun step's log (Buildbot keeps chunks zlib-compressed, 1).
+    con.text_factory = bytes
+    chunks = con.execute(
+        "select c.content, c.compressed from logchunks c join logs l on l.id = c.logid "
+        "join steps s on s.id = l.stepid join builds b on b.id = s.buildid "
+        "where b.number = ? and b.builderid = (select id from builders where name = 'qemu-b1') "
+        "and s.name = 'hilrun' order by c.logid, c.first_line", (b1[1][0],)).fetchall()
+    import zlib
+    log = "".join((zlib.decompress(c) if z == 1 else c).decode("utf-8", "replace")
+                  for c, z in chunks)
+    check("rows kept from the journal" in log or "row kept from the journal" in log,
+          "the retried build's log does not say it resumed")
+if a2:
+    up = os.path.join(master, "hil-results", "qemu-a2", str(a2[0][0]))
+    try:
+        res = json.load(open(os.path.join(up, "result.json")))
+    except (OSError, ValueError) as e:
+        res = {"error": str(e)}
+    check("not at the commit the master names" in str(res.get("error")),
+          "the refused build's result: %r" % res)
+sys.exit(0 if ok else 1)
+EOF
+"$hilrun" history --results "$master/hil-results" >"$tmp/history.txt" 2>&1 ||
+	{ cat "$tmp/history.txt"; fail "hilrun history on the master"; }
+[ "$(grep -cE " complete +bb-long +lab-b +qemu-b1 +6/6 " "$tmp/history.txt")" = 1 ] ||
+	{ cat "$tmp/history.txt"; fail "the resumed run is not in the master's history once, complete"; }
+
 # The daemons stop by pid (cleanup does it again, harmlessly), and no
 # emulator outlives them.
 stop_daemon "$tmp/worker-b"
@@ -247,4 +371,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build; a checkout at another commit refused ($(($(date +%s) - start)) s)"
