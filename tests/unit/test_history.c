@@ -474,6 +474,99 @@ static void test_trend_page_plots_the_estimate_on_labelled_axes(void **state)
 	free(page);
 }
 
+/* report-model.json as run id of board at when, under tmp/page/runs/id,
+ * with row 0's median and estimate scaled by k and row 1 failed when
+ * asked; imported into db. */
+static void import_board_run(const char *db, const char *id, const char *board,
+			     const char *when, double k, int fail_row1)
+{
+	cJSON *r = fixture("report-model.json"), *rows, *row, *m;
+	char name[128], path[256], err[2048];
+
+	set_str(run_of(r), "id", id);
+	set_str(run_of(r), "config_name", "nightly");
+	set_str(run_of(r), "started", when);
+	set_str(run_of(r), "finished", when);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id", board);
+	rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
+	row = cJSON_GetArrayItem(rows, 0);
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "median"),
+			     4695 * k);
+	m = cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "median"),
+			     5325 * k);
+	if (fail_row1) {
+		set_str(cJSON_GetArrayItem(rows, 1), "status", "failed");
+	}
+	snprintf(name, sizeof(name), "page");
+	snprintf(path, sizeof(path), "%s/page", tmp);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/page/runs", tmp);
+	mkdir(path, 0755);
+	snprintf(name, sizeof(name), "page/runs/%s", id);
+	write_report(name, r, path, sizeof(path));
+	cJSON_Delete(r);
+	assert_int_equal(import_one(db, path, err, sizeof(err)), HIL_OK);
+}
+
+/* The night's page: per board the newest run, its failed rows, compare's
+ * verdicts against the run before, a relative link to its report. */
+static void test_night_page_shows_each_board(void **state)
+{
+	char db[128], html[128], *page = malloc(1 << 20);
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	import_board_run(db, "20261201-010000-nightly", "qemu-a1",
+			 "2026-12-01T01:00:00Z", 1, 0);
+	import_board_run(db, "20261202-010000-nightly", "qemu-a1",
+			 "2026-12-02T01:00:00Z", 1.1, 1);
+	import_board_run(db, "20261202-013000-nightly", "qemu-b1",
+			 "2026-12-02T01:30:00Z", 1, 0);
+	import_board_run(db, "20261120-013000-nightly", "qemu-old",
+			 "2026-11-20T01:30:00Z", 1, 0);
+	snprintf(html, sizeof(html), "%s/page/night.html", tmp);
+	assert_int_equal(hil_history_night(db, html), HIL_OK);
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(page, 1, (1 << 20) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+	assert_non_null(strstr(page, "the night of 2026-12-02"));
+	/* One summary line per board, newest run only, linked relatively. */
+	assert_int_equal(count(page, "<tr class="), 3);
+	assert_int_equal(
+		count(page,
+		      "<a href=\"runs/20261202-010000-nightly/report.html\">"),
+		2);
+	assert_null(strstr(page, "runs/20261201-010000-nightly/report.html"));
+	/* Complete with a failed row: yellow; complete: green; old: grey. */
+	assert_int_equal(count(page, "<tr class=\"warn\">"), 1);
+	assert_int_equal(count(page, "<tr class=\"good\">"), 1);
+	assert_int_equal(count(page, "<tr class=\"stale\">"), 1);
+	/* qemu-a1: its failed row, and compare's verdicts: row 0 worse by
+	 * 10 %, row 1 failed (worse). */
+	assert_non_null(strstr(page, "Rows that did not end ok"));
+	assert_non_null(strstr(
+		page, "<td>5325</td><td>5857.5</td><td class=\"bad\">worse"));
+	assert_non_null(strstr(
+		page, "<td>4695</td><td>5164.5</td><td class=\"bad\">worse"));
+	assert_true(count(page, ">worse") >= 3);
+	assert_non_null(strstr(page, ">3 worse, 0 better</td>"));
+	assert_non_null(strstr(
+		page, "Against the run before (20261201-010000-nightly"));
+	/* qemu-b1: nothing to compare with. */
+	assert_non_null(strstr(
+		page, "No run of this board and configuration before it"));
+	assert_non_null(
+		strstr(page, "3 board configurations, 1 needing attention"));
+	assert_non_null(strstr(page, "</html>"));
+	free(page);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +586,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_trend_page_plots_the_estimate_on_labelled_axes,
 			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_night_page_shows_each_board, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
