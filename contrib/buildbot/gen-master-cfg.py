@@ -7,7 +7,11 @@ two builds on one board; each build runs `hilrun --board ID` on the board's
 host and brings report, run folder, JUnit and result file to the master,
 which then records the run in its own run history (`hilrun history import`
 into hil-results/.history.sqlite: `hilrun history --results hil-results`
-there lists every host's runs). One Nightly scheduler starts the nightly
+there lists every host's runs) and writes the night's page,
+hil-results/night.html. Each build runs contrib/buildbot/hilrun-build.sh,
+which checks the host's checkout against the commit the master names,
+keeps run folders outside the build's clean step and resumes the run a
+lost worker left. One Nightly scheduler starts the nightly
 builders of every board; `buildbot sendchange --category nightly` starts
 the same list now.
 
@@ -225,6 +229,7 @@ def read_passwords():
 PASSWORDS = read_passwords()
 MASTER_DIR = os.path.dirname(os.path.abspath(__file__))
 HISTORY = os.path.join(MASTER_DIR, LAB["history"])
+NIGHT_PAGE = os.path.join(MASTER_DIR, "hil-results", "night.html")
 c = BuildmasterConfig = {}
 c["title"] = LAB["title"]
 c["buildbotNetUsageData"] = None
@@ -336,6 +341,15 @@ def factory(host):
         name="history", command=[
             LAB["master_hilrun"], "history", "import", "--db", HISTORY,
             util.Interpolate(os.path.join(MASTER_DIR, dest, "results"))],
+        alwaysRun=True, flunkOnFailure=False, warnOnFailure=True,
+        logEnviron=False))
+    # The night's page, regenerated after each import: per board the
+    # newest run, failed rows, compare's verdicts against the run before,
+    # links to the reports (relative: serve hil-results/ over HTTP).
+    f.addStep(steps.MasterShellCommand(
+        name="night page", command=[
+            LAB["master_hilrun"], "history", "--db", HISTORY, "--html",
+            NIGHT_PAGE],
         alwaysRun=True, flunkOnFailure=False, warnOnFailure=True,
         logEnviron=False))
     return f

@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again); and a build naming another commit than the host's checkout is refused; every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again); and a build naming another commit than the host's checkout is refused; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -359,6 +359,41 @@ EOF
 [ "$(grep -cE " complete +bb-long +lab-b +qemu-b1 +6/6 " "$tmp/history.txt")" = 1 ] ||
 	{ cat "$tmp/history.txt"; fail "the resumed run is not in the master's history once, complete"; }
 
+# The night's page the master wrote after the last import, in headless
+# Chromium: every board, the resumed run complete, the links resolve.
+page=$master/hil-results/night.html
+[ -f "$page" ] || fail "no night page $page"
+timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	--user-data-dir="$tmp/chromium" --window-size=1200,900 \
+	--screenshot="$tmp/night.png" "file://$page" >"$tmp/chromium.log" 2>&1 ||
+	{ cat "$tmp/chromium.log"; fail "chromium on the night page"; }
+timeout 90 chromium --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$tmp/chromium" --dump-dom "file://$page" \
+	>"$tmp/night.dom" 2>>"$tmp/chromium.log" ||
+	{ cat "$tmp/chromium.log"; fail "chromium --dump-dom on the night page"; }
+python3 - "$tmp/night.dom" "$tmp/night.png" "$master/hil-results" <<'EOF' || fail "the night page"
+import os, re, sys
+dom, png, res = sys.argv[1:4]
+html = open(dom).read()
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        print("buildbot smoke test: night page: " + msg)
+        ok = False
+check(open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) > 10000,
+      "no screenshot")
+rows = re.findall(r'<tr class="(\w+)"><td><a href="#b\d+">([^<]+)</a></td><td>([^<]+)</td><td>([^<]+)</td>', html)
+boards = sorted((b, h, c) for _, b, h, c in rows)
+check(("qemu-b1", "lab-b", "bb-long") in boards and ("qemu-a1", "lab-a", "bb-smoke") in boards
+      and ("qemu-a2", "lab-a", "bb-smoke") in boards, "boards %r" % boards)
+for href in re.findall(r'href="([^"#][^"]*report.html)"', html):
+    check(not href.startswith("file:") and os.path.isfile(os.path.join(res, href)),
+          "link %s does not resolve below hil-results" % href)
+check("needing attention" in html, "no verdict line")
+sys.exit(0 if ok else 1)
+EOF
+
 # The daemons stop by pid (cleanup does it again, harmlessly), and no
 # emulator outlives them.
 stop_daemon "$tmp/worker-b"
@@ -371,4 +406,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build; a checkout at another commit refused ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build; a checkout at another commit refused; the night page checked in Chromium ($(($(date +%s) - start)) s)"
