@@ -132,9 +132,23 @@ if now is None or list(now.builderNames) != list(n.builderNames):
     sys.exit("buildbot smoke test: nightly-now does not start the Nightly's builders")
 EOF
 buildbot start "$master" >"$tmp/start.log" 2>&1 || { cat "$tmp/start.log"; fail "master start"; }
+# setup-worker.sh refuses the checkout's example map (inside the checkout,
+# or a copy of it elsewhere: its probe_id is a placeholder).
+cp "$root/configs/boards.json" "$tmp/example-map.json"
+for map in "$root/configs/boards.json" "$tmp/example-map.json"; do
+	if "$root/contrib/buildbot/setup-worker.sh" "$tmp/worker-x" "127.0.0.1:$port" \
+		lab-x pw-x "$map" >"$tmp/setup-x.log" 2>&1 ||
+		! grep -q "inside the checkout\|placeholder" "$tmp/setup-x.log" ||
+		[ -e "$tmp/worker-x" ]; then
+		cat "$tmp/setup-x.log"
+		fail "setup-worker.sh took $map"
+	fi
+done
 for w in a b; do
-	buildbot-worker create-worker -q "$tmp/worker-$w" "127.0.0.1:$port" "lab-$w" "pw-$w" ||
-		fail "create-worker lab-$w"
+	# As docs/lab.md says, with the map the master was given.
+	"$root/contrib/buildbot/setup-worker.sh" "$tmp/worker-$w" "127.0.0.1:$port" \
+		"lab-$w" "pw-$w" "$tmp/lab-$w.json" >"$tmp/setup-$w.log" 2>&1 ||
+		{ cat "$tmp/setup-$w.log"; fail "setup-worker.sh lab-$w"; }
 	buildbot-worker start "$tmp/worker-$w" >"$tmp/worker-$w.start.log" 2>&1 ||
 		{ cat "$tmp/worker-$w.start.log"; fail "worker lab-$w start"; }
 done
