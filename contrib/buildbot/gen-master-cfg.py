@@ -128,6 +128,16 @@ def main():
                     help="where the hosts keep run folders, outside the "
                     "builds' clean step, one per board and build request "
                     "(default: hil-runs in the worker's folder)")
+    ap.add_argument("--mail-to", action="append", default=[],
+                    metavar="ADDR",
+                    help="mail a nightly build that did not succeed "
+                    "(rows failed, refused, transient, cancelled) to ADDR "
+                    "(again for more); none: no mail")
+    ap.add_argument("--mail-from", default="hilrun-lab@localhost",
+                    metavar="ADDR", help="the notifications' sender")
+    ap.add_argument("--smtp", default="localhost:25", metavar="HOST:PORT",
+                    help="the mail relay the master sends through "
+                    "(default localhost:25)")
     ap.add_argument("--title", default="hilrun lab")
     a = ap.parse_args()
 
@@ -159,6 +169,13 @@ def main():
             not re.match(r"^[0-9a-f]{7,40}$", a.commit):
         fail("--commit %s: expected a commit id (7 to 40 hex digits), "
              "auto or none" % a.commit)
+    smtp_host, _, smtp_port = a.smtp.rpartition(":")
+    if not smtp_host or not smtp_port.isdigit() or \
+            not 0 < int(smtp_port) < 65536:
+        fail("--smtp %s: expected HOST:PORT" % a.smtp)
+    for addr in a.mail_to + [a.mail_from]:
+        if not re.match(r"^[^@\s]+@[^@\s]+$", addr):
+            fail("%s: expected a mail address" % addr)
     master_hilrun = a.master_hilrun or (a.checkout.rstrip("/") +
                                         "/build/hilrun")
     master_checkout = a.master_checkout or \
@@ -177,6 +194,8 @@ def main():
         "master_checkout": master_checkout,
         "commit": a.commit,
         "runs_dir": a.runs_dir,
+        "mail": {"to": a.mail_to, "from": a.mail_from,
+                 "host": smtp_host, "port": int(smtp_port)},
         "history": a.history,
         "default_configs": DEFAULT_CONFIGS,
         "hosts": [{"name": n, "map": r,
@@ -196,7 +215,8 @@ import os
 import stat
 import subprocess
 
-from buildbot.plugins import changes, schedulers, steps, util, worker
+from buildbot.plugins import changes, reporters, schedulers, steps, util, \
+    worker
 
 LAB = json.loads(r"""@LAB@""")
 
@@ -394,6 +414,16 @@ c["schedulers"].append(schedulers.AnyBranchScheduler(
     name="nightly-now", treeStableTimer=None,
     change_filter=util.ChangeFilter(category="nightly"),
     builderNames=NIGHTLY_BUILDERS))
+# A nightly build that did not succeed (rows failed: WARNINGS; refused or
+# failed: FAILURE; transient: EXCEPTION; stopped: CANCELLED) is mailed.
+if LAB["mail"]["to"]:
+    c["services"] = [reporters.MailNotifier(
+        fromaddr=LAB["mail"]["from"], sendToInterestedUsers=False,
+        extraRecipients=LAB["mail"]["to"], relayhost=LAB["mail"]["host"],
+        smtpPort=LAB["mail"]["port"],
+        generators=[reporters.BuildStatusGenerator(
+            mode=("failing", "warnings", "exception", "cancelled"),
+            builders=NIGHTLY_BUILDERS)])]
 '''
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again); and a build naming another commit than the host's checkout is refused; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again); and a nightly build naming another commit than the host's checkout is refused and mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -43,6 +43,7 @@ stop_daemon() {
 }
 
 cleanup() {
+	[ -z "${smtp_pid:-}" ] || kill "$smtp_pid" 2>/dev/null || true
 	stop_daemon "$tmp/worker-b"
 	stop_daemon "$tmp/worker-a"
 	stop_daemon "$master"
@@ -88,7 +89,23 @@ cat >"$tmp/smoke.json" <<EOF
            "warmup": 1, "leak_runs": 0}}
 EOF
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+# A local SMTP sink (Debian's python3-aiosmtpd) for the failed nightly's
+# mail; skipped, saying so, without it.
+smtp_port=$(free_port)
+smtp_pid="" mail_opts=""
+if /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
+	# A maildir it makes itself ("$tmp/mail" must not exist yet).
+	/usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtp_port" \
+		-c aiosmtpd.handlers.Mailbox "$tmp/mail" >"$tmp/smtp.log" 2>&1 &
+	smtp_pid=$!
+	mail_opts="--mail-to lab@example.org --smtp 127.0.0.1:$smtp_port"
+else
+	echo "buildbot smoke test: no python3-aiosmtpd (make deps-lab): the failed nightly's mail is not checked"
+fi
 # In docs/lab.md's order: the master's folder, then its master.cfg, then
 # the passwords (0600: master.cfg refuses them readable by others).
 buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
@@ -97,7 +114,7 @@ buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/creat
 python3 "$root/contrib/buildbot/gen-master-cfg.py" \
 	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
 	--checkout "$root" --lock-dir "$tmp/locks" --port "$port" \
-	--interface 127.0.0.1 --wait 0 --master-hilrun "$hilrun" \
+	--wait 0 --master-hilrun "$hilrun" $mail_opts \
 	>"$master/master.cfg" ||
 	fail "gen-master-cfg.py"
 # SMOKE_NO_LOCK=1: the same without the boards' locks, to see the test fail.
@@ -271,7 +288,7 @@ change() { # CATEGORY CONFIG [sendchange options]: a change on the master
 		{ cat "$tmp/sendchange.log"; fail "sendchange $cat"; }
 }
 change qemu-b1 "$tmp/long.json"
-change qemu-a2 "$tmp/smoke.json" --revision 0123456789abcdef0123456789abcdef01234567
+change qemu-a2-nightly "$tmp/smoke.json" --revision 0123456789abcdef0123456789abcdef01234567
 journal_rows() { cat "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
 until [ "$(journal_rows)" -ge 2 ]; do
 	[ "$(left)" -gt 0 ] || fail "the long build on qemu-b1 did not measure two rows"
@@ -309,7 +326,7 @@ db, master, tmp = sys.argv[1:4]
 con = sqlite3.connect(db)
 rows = con.execute(
     "select b.number, bl.name, b.results, b.buildrequestid from builds b "
-    "join builders bl on bl.id = b.builderid where bl.name in ('qemu-b1', 'qemu-a2') "
+    "join builders bl on bl.id = b.builderid where bl.name in ('qemu-b1', 'qemu-a2-nightly') "
     "order by b.id").fetchall()
 ok = True
 def check(cond, msg):
@@ -318,11 +335,11 @@ def check(cond, msg):
         print("buildbot smoke test: " + msg)
         ok = False
 b1 = [r for r in rows if r[1] == "qemu-b1"]
-a2 = [r for r in rows if r[1] == "qemu-a2"]
+a2 = [r for r in rows if r[1] == "qemu-a2-nightly"]
 # Buildbot's results: 0 SUCCESS, 2 FAILURE, 5 RETRY.
 check([r[2] for r in b1] == [5, 0], "qemu-b1 builds: %r (expected RETRY, then SUCCESS)" % b1)
 check(len(b1) == 2 and b1[0][3] == b1[1][3], "qemu-b1: the retry is not of the same request: %r" % b1)
-check([r[2] for r in a2] == [2], "qemu-a2: %r (expected one FAILURE: another commit)" % a2)
+check([r[2] for r in a2] == [0, 2], "qemu-a2-nightly: %r (expected SUCCESS, then FAILURE: another commit)" % a2)
 runs = glob.glob(os.path.join(tmp, "worker-b", "hil-runs", "qemu-b1", "*", "results", "2*-bb-long"))
 check(len(runs) == 1, "qemu-b1: run folders %r (expected the one, resumed)" % runs)
 if len(runs) == 1 and len(b1) == 2:
@@ -359,7 +376,7 @@ if len(runs) == 1 and len(b1) == 2:
     check("rows kept from the journal" in log or "row kept from the journal" in log,
           "the retried build's log does not say it resumed")
 if a2:
-    up = os.path.join(master, "hil-results", "qemu-a2", str(a2[0][0]))
+    up = os.path.join(master, "hil-results", "qemu-a2-nightly", str(a2[-1][0]))
     try:
         res = json.load(open(os.path.join(up, "result.json")))
     except (OSError, ValueError) as e:
@@ -372,6 +389,19 @@ EOF
 	{ cat "$tmp/history.txt"; fail "hilrun history on the master"; }
 [ "$(grep -cE " complete +bb-long +lab-b +qemu-b1 +6/6 " "$tmp/history.txt")" = 1 ] ||
 	{ cat "$tmp/history.txt"; fail "the resumed run is not in the master's history once, complete"; }
+
+# The failed nightly (qemu-a2-nightly, refused) and it alone was mailed.
+if [ -n "$smtp_pid" ]; then
+	until [ "$(ls "$tmp/mail/new" 2>/dev/null | wc -l)" -ge 1 ]; do
+		[ "$(left)" -gt 0 ] || fail "no mail for the failed nightly: $(cat "$tmp/smtp.log")"
+		sleep 0.3
+	done
+	sleep 1 # a second mail, were there one, would be there by now
+	[ "$(ls "$tmp/mail/new" | wc -l)" = 1 ] ||
+		fail "mails: $(grep -h '^Subject:' "$tmp"/mail/new/*)"
+	grep -q "qemu-a2-nightly" "$tmp"/mail/new/* && grep -q "^To:.*lab@example.org" "$tmp"/mail/new/* ||
+		fail "the mail: $(cat "$tmp"/mail/new/*)"
+fi
 
 # The night's page the master wrote after the last import, in headless
 # Chromium: every board, the resumed run complete, the links resolve.
@@ -420,4 +450,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build; a checkout at another commit refused; the night page checked in Chromium ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"
