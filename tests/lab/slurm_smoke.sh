@@ -174,7 +174,7 @@ done
 # The lab's history: a folder every host mounts (here: one machine).
 mkdir -p "$tmp/shared"
 export HILRUN="$hilrun" HILRUN_BOARDS="$tmp/boards.json" HILRUN_LOCK_DIR="$tmp/locks"
-export HILRUN_HISTORY="$tmp/shared/history.sqlite"
+export HILRUN_HISTORY="$tmp/shared/history.sqlite" HILRUN_NIGHT_PAGE="$tmp/shared/night.html"
 submit() { # NAME NODE|--constraint=X CONFIG: prints the job id
 	out=$tmp/out/$1
 	case $2 in --*) where=$2 ;; *) where="-w $2" ;; esac
@@ -266,6 +266,8 @@ want = sorted([("lab-a", "qemu-a1", "complete")] * 2 +
 if got != want:
     sys.exit("slurm smoke test: history has %r, expected %r" % (got, want))
 EOF
+grep -q "qemu-b1" "$HILRUN_NIGHT_PAGE" && grep -q "qemu-a2" "$HILRUN_NIGHT_PAGE" ||
+	fail "the night page $HILRUN_NIGHT_PAGE does not show the boards"
 
 stop_daemons
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
