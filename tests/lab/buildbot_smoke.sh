@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again); and a nightly build naming another commit than the host's checkout is refused and mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again), and two nightly requests queued meanwhile collapse into one build; and a nightly build naming another commit than the host's checkout is refused and mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -131,6 +131,8 @@ fi
 (umask 077 && printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd.new")
 mv "$master/workers.passwd.new" "$master/workers.passwd"
 grep -q 'c\["www"\]' "$master/master.cfg" && fail "master.cfg sets c[\"www\"]"
+# Without --interface the master listens on this machine only.
+grep -q '"interface": "127.0.0.1"' "$master/master.cfg" || fail "master.cfg not bound to 127.0.0.1"
 buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 || { cat "$tmp/check.log"; fail "checkconfig"; }
 # The Nightly scheduler exists, names every board's nightly builder, and
 # "sendchange --category nightly" starts that same list (read from the
@@ -310,14 +312,18 @@ r = json.load(open(sys.argv[1]))
 if r["run"]["status"] != "partial":
     sys.exit("buildbot smoke test: the run of the killed worker is %s, not partial" % r["run"]["status"])
 EOF
+# While lab-b is down, two nightly requests for qemu-b1 queue up (two
+# missed nights): they must collapse into one build, the newest.
+change qemu-b1-nightly "$tmp/smoke.json"
+change qemu-b1-nightly "$tmp/smoke.json"
 # The killed worker's twistd.pid is left behind (and its pid may live on
 # as a zombie where nothing reaps orphans): gone, as after a crash.
 rm -f "$tmp/worker-b/twistd.pid"
 buildbot-worker start "$tmp/worker-b" >"$tmp/worker-b.restart.log" 2>&1 ||
 	{ cat "$tmp/worker-b.restart.log"; fail "worker lab-b restart"; }
 # The retried build (same request) resumes the run; the refused one ends.
-until [ "$(done_builds 2>/dev/null || echo 0)" -ge 7 ]; do
-	[ "$(left)" -gt 0 ] || fail "the retried and the refused builds did not finish within $limit s"
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 8 ]; do
+	[ "$(left)" -gt 0 ] || fail "the retried, refused and collapsed nightly builds did not finish within $limit s"
 	sleep 0.5
 done
 python3 - "$db" "$master" "$tmp" <<'EOF' || fail "the resumed and the refused builds"
@@ -375,6 +381,16 @@ if len(runs) == 1 and len(b1) == 2:
                   for c, z in chunks)
     check("rows kept from the journal" in log or "row kept from the journal" in log,
           "the retried build's log does not say it resumed")
+# The two queued nightly requests of qemu-b1: one build, of the newest.
+nb = con.execute(
+    "select b.id, b.buildrequestid, b.results from builds b join builders bl "
+    "on bl.id = b.builderid where bl.name = 'qemu-b1-nightly' order by b.id").fetchall()
+reqs = con.execute(
+    "select r.id, r.complete, r.results from buildrequests r join builders bl "
+    "on bl.id = r.builderid where bl.name = 'qemu-b1-nightly' order by r.id").fetchall()
+check(len(nb) == 2 and nb[1][2] == 0 and len(reqs) == 3 and nb[1][1] == reqs[-1][0]
+      and reqs[1][1] == 1,
+      "qemu-b1-nightly: builds %r, requests %r (expected the two queued ones collapsed into one build of the newest)" % (nb, reqs))
 if a2:
     up = os.path.join(master, "hil-results", "qemu-a2-nightly", str(a2[-1][0]))
     try:
@@ -450,4 +466,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build, two missed nightlies collapsed into one; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"

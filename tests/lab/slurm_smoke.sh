@@ -119,6 +119,12 @@ python3 "$root/contrib/slurm/gen-slurm-nodes.py" \
 	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
 	--addr lab-a=127.0.0.1 --addr lab-b=127.0.0.1 --port-base "$base" \
 	>"$tmp/nodes.conf" || fail "gen-slurm-nodes.py"
+# One host given twice would give two slurmd one port: refused.
+if python3 "$root/contrib/slurm/gen-slurm-nodes.py" --host "lab-a=$tmp/lab-a.json" \
+	--host "lab-a=$tmp/lab-b.json" >/dev/null 2>"$tmp/twice.log" ||
+	! grep -q "given twice" "$tmp/twice.log"; then
+	fail "gen-slurm-nodes.py took one host twice: $(cat "$tmp/twice.log")"
+fi
 grep -q "NodeName=qemu-a1 .*Features=lab-a,qemu-netduino" "$tmp/nodes.conf" ||
 	fail "no node line for qemu-a1: $(cat "$tmp/nodes.conf")"
 # Both hosts on 127.0.0.1: the generator gave each slurmd a port of its
