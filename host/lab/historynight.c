@@ -96,7 +96,8 @@ static int comparable(const struct night_run *a, const struct night_run *b)
 }
 
 /* The report's page, relative to the night page when below its folder. */
-static void report_link(FILE *f, const char *page_dir, const struct night_run *r)
+static void report_link(FILE *f, const char *page_dir,
+			const struct night_run *r)
 {
 	size_t n = strlen(page_dir);
 
@@ -195,7 +196,8 @@ static void changes(FILE *f, const struct night_run *prev,
 	*worse = *better = 0;
 	snprintf(path, sizeof(path), "%s/report.json", prev->dir);
 	if (hil_report_load(path, &a, err, sizeof(err)) != HIL_OK) {
-		fputs("<p class=\"warn\">No comparison with the run before (", f);
+		fputs("<p class=\"warn\">No comparison with the run before (",
+		      f);
 		esc(f, prev->id);
 		fputs("): its report cannot be read: ", f);
 		esc(f, err);
@@ -276,7 +278,8 @@ static void changes(FILE *f, const struct night_run *prev,
 		fputs("</table>\n", f);
 	}
 	if (changed > shown) {
-		fprintf(f, "<p>and %zu more changes (hilrun compare ", changed - shown);
+		fprintf(f, "<p>and %zu more changes (hilrun compare ",
+			changed - shown);
 		esc(f, prev->dir);
 		fputs("/report.json ", f);
 		esc(f, cur->dir);
@@ -333,13 +336,12 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 	size_t sec_len = 0;
 	FILE *sec;
 
-	sql = sqlite3_mprintf(sql_fmt,
-			      hil_history_has_column(db, "host")
-				      ? "ifnull(r.host, '')"
-				      : "''",
-			      hil_history_has_column(db, "model")
-				      ? "ifnull(r.model, '')"
-				      : "''");
+	sql = sqlite3_mprintf(
+		sql_fmt,
+		hil_history_has_column(db, "host") ? "ifnull(r.host, '')"
+						   : "''",
+		hil_history_has_column(db, "model") ? "ifnull(r.model, '')"
+						    : "''");
 	if (sql == NULL ||
 	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		hil_err("reading the runs: %s", sqlite3_errmsg(db));
@@ -360,7 +362,8 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 		run_from(&runs[n], st);
 		if (iso_seconds(runs[n].started) > newest) {
 			newest = iso_seconds(runs[n].started);
-			snprintf(night, sizeof(night), "%.10s", runs[n].started);
+			snprintf(night, sizeof(night), "%.10s",
+				 runs[n].started);
 		}
 		n++;
 	}
@@ -376,8 +379,9 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 	/* The newest run of each board and configuration, and the one
 	 * before it that it is compared with. */
 	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && strcmp(runs[j].board, runs[i].board) == 0 &&
-				strcmp(runs[j].config, runs[i].config) == 0;
+		for (j = i + 1;
+		     j < n && strcmp(runs[j].board, runs[i].board) == 0 &&
+		     strcmp(runs[j].config, runs[i].config) == 0;
 		     j++) {
 		}
 		groups++;

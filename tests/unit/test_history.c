@@ -61,8 +61,13 @@ static cJSON *base_report(void)
 	return fixture("report-min.json");
 }
 
+/* o[key] = v, added when o has no key. */
 static void set_str(cJSON *o, const char *key, const char *v)
 {
+	if (cJSON_GetObjectItemCaseSensitive(o, key) == NULL) {
+		assert_non_null(cJSON_AddStringToObject(o, key, v));
+		return;
+	}
 	assert_non_null(cJSON_ReplaceItemInObjectCaseSensitive(
 		o, key, cJSON_CreateString(v)));
 }
@@ -567,6 +572,94 @@ static void test_night_page_shows_each_board(void **state)
 	free(page);
 }
 
+/* report-min.json as run id of host and board, in tmp/dir. */
+static void host_run(const char *dir, const char *id, const char *host,
+		     const char *board, char *path, size_t len)
+{
+	cJSON *r = base_report();
+
+	set_str(run_of(r), "id", id);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "tool"), "host", host);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id", board);
+	write_report(dir, r, path, len);
+	cJSON_Delete(r);
+}
+
+/* The ids `hilrun history` lists, sorted, one per line into out. */
+static void listed_ids(const char *db, char *out, size_t len)
+{
+	struct hil_history_query q;
+	char text[8192], err[1024], *line, *save = NULL;
+	char ids[8][128];
+	size_t n = 0, i, j;
+
+	memset(&q, 0, sizeof(q));
+	q.msg_len = q.ad_len = -1;
+	assert_int_equal(print_q(db, &q, text, sizeof(text), err, sizeof(err)),
+			 HIL_OK);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "run ", 4) == 0 || n == 8) {
+			continue;
+		}
+		sscanf(line, "%127s", ids[n++]);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (strcmp(ids[j], ids[i]) < 0) {
+				char t[128];
+
+				memcpy(t, ids[i], sizeof(t));
+				memcpy(ids[i], ids[j], sizeof(t));
+				memcpy(ids[j], t, sizeof(t));
+			}
+		}
+	}
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		snprintf(out + strlen(out), len - strlen(out), "%s\n", ids[i]);
+	}
+}
+
+/* Two hosts' runs with one id (same config, same second): both are named
+ * ID@HOST:BOARD whichever was imported first; a third joins them; an
+ * import again changes nothing. */
+static void
+test_import_names_runs_sharing_an_id_alike_in_any_order(void **state)
+{
+	const char *id = "20261202-095438-qemu";
+	char a[256], b[256], c[256], err[2048];
+	char db1[128], db2[128], l1[2048], l2[2048];
+
+	(void)state;
+	host_run("a", id, "lab-a", "qemu-a1", a, sizeof(a));
+	host_run("b", id, "lab-b", "qemu-b1", b, sizeof(b));
+	host_run("c", id, "lab-c", "qemu-c1", c, sizeof(c));
+	snprintf(db1, sizeof(db1), "%s/one.sqlite", tmp);
+	snprintf(db2, sizeof(db2), "%s/two.sqlite", tmp);
+	assert_int_equal(import_one(db1, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db1, b, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db2, b, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db2, a, err, sizeof(err)), HIL_OK);
+	listed_ids(db1, l1, sizeof(l1));
+	listed_ids(db2, l2, sizeof(l2));
+	assert_string_equal(l1, l2);
+	assert_string_equal(l1, "20261202-095438-qemu@lab-a:qemu-a1\n"
+				"20261202-095438-qemu@lab-b:qemu-b1\n");
+	/* A third host's run of that second, and every one again. */
+	assert_int_equal(import_one(db1, c, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db1, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db1, b, err, sizeof(err)), HIL_OK);
+	listed_ids(db1, l1, sizeof(l1));
+	assert_string_equal(l1, "20261202-095438-qemu@lab-a:qemu-a1\n"
+				"20261202-095438-qemu@lab-b:qemu-b1\n"
+				"20261202-095438-qemu@lab-c:qemu-c1\n");
+	/* And a run alone keeps its plain id. */
+	host_run("d", "20261203-010000-qemu", "lab-a", "qemu-a1", a, sizeof(a));
+	assert_int_equal(import_one(db1, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(runs_listed(db1, "20261203-010000-qemu "), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +681,9 @@ int main(void)
 			setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_night_page_shows_each_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_import_names_runs_sharing_an_id_alike_in_any_order,
+			setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
