@@ -18,7 +18,7 @@ done
 [ -x "$hilrun" ] || { echo "buildbot smoke test: $hilrun is not built" >&2; exit 2; }
 
 # Bounded: the whole test gives up after this many seconds.
-limit=150
+limit=300
 start=$(date +%s)
 tmp=$(mktemp -d /tmp/hilrun-bb-XXXXXX)
 master=$tmp/master
