@@ -386,6 +386,7 @@ static void test_trend_compares_like_with_like(void **state)
 	fprintf(stderr, "%s", out);
 	/* Two tables of the one row, the second saying why it is apart. */
 	assert_int_equal(count(out, "ascon-aead128/ref encrypt, 16 B"), 2);
+	assert_int_equal(count(out, "config qemu-cli on qemu-netduino,"), 2);
 	o2 = strstr(out, "flags \"-O2\"");
 	unrolled = strstr(out, "flags \"-O2 -funroll-loops\"");
 	assert_non_null(o2);
@@ -395,6 +396,33 @@ static void test_trend_compares_like_with_like(void **state)
 	assert_int_equal(count(out, "+0.00%*"), 1);
 	assert_int_equal(count(out, "(another commit)"), 1);
 	assert_non_null(strstr(out, "another hilrun commit"));
+	/* The same config and flags on another board: a trend of its own. */
+	{
+		cJSON *r = fixture("report-model.json");
+		char path[256];
+
+		set_str(run_of(r), "id", "20261204-010000-qemu-cli");
+		set_str(run_of(r), "config_name", "qemu-cli");
+		set_str(run_of(r), "started", "2026-12-04T01:00:00Z");
+		set_str(run_of(r), "finished", "2026-12-04T01:00:00Z");
+		set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id",
+			"qemu-b1");
+		write_report("other-board", r, path, sizeof(path));
+		cJSON_Delete(r);
+		assert_int_equal(import_one(db, path, err, sizeof(err)),
+				 HIL_OK);
+	}
+	memset(&q, 0, sizeof(q));
+	q.alg = "ascon-aead128";
+	q.impl = "ref";
+	q.op = "encrypt";
+	q.msg_len = 16;
+	q.ad_len = 0;
+	assert_int_equal(print_q(db, &q, out, sizeof(out), err, sizeof(err)),
+			 HIL_OK);
+	assert_int_equal(count(out, "ascon-aead128/ref encrypt, 16 B"), 3);
+	assert_int_equal(
+		count(out, "config qemu-cli on qemu-b1, flags \"-O2\""), 1);
 	/* And the runs list shows each run's commit. */
 	memset(&q, 0, sizeof(q));
 	q.msg_len = q.ad_len = -1;
@@ -402,6 +430,7 @@ static void test_trend_compares_like_with_like(void **state)
 			 HIL_OK);
 	assert_int_equal(count(out, "aaaaaaaaaaaa "), 2);
 	assert_int_equal(count(out, "bbbbbbbbbbbb "), 1);
+	assert_int_equal(count(out, "11c183c64617 "), 1);
 }
 
 /* The y ticks of page: each label a multiple of the first nonzero one,
