@@ -127,6 +127,21 @@ void hil_history_bind_text(sqlite3_stmt *st, int i, const char *s)
 	sqlite3_bind_text(st, i, s != NULL ? s : "", -1, SQLITE_TRANSIENT);
 }
 
+int hil_history_next(sqlite3_stmt *st, int *failed)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		return 1;
+	}
+	if (rc != SQLITE_DONE) {
+		hil_err("reading the run history: %s (a damaged database: move it aside and import the runs again)",
+			sqlite3_errmsg(sqlite3_db_handle(st)));
+		*failed = 1;
+	}
+	return 0;
+}
+
 const char *hil_history_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);

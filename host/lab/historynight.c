@@ -129,7 +129,7 @@ static const char *run_class(const struct night_run *r, int stale)
 static void failed_rows(FILE *f, sqlite3 *db, const char *id)
 {
 	sqlite3_stmt *st = NULL;
-	int n = 0;
+	int n = 0, failed = 0;
 
 	if (sqlite3_prepare_v2(db,
 			       "SELECT algorithm, implementation, operation,"
@@ -140,7 +140,7 @@ static void failed_rows(FILE *f, sqlite3 *db, const char *id)
 		return;
 	}
 	hil_history_bind_text(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		if (n == 0) {
 			fputs("<p>Rows that did not end ok:</p>\n<table><tr><th>row</th><th>length</th><th>status</th></tr>\n",
 			      f);
@@ -159,6 +159,10 @@ static void failed_rows(FILE *f, sqlite3 *db, const char *id)
 	}
 	if (n > 0) {
 		fputs("</table>\n", f);
+	}
+	if (failed) {
+		fputs("<p class=\"bad\">The history could not be read to the end here: it is damaged.</p>\n",
+		      f);
 	}
 	sqlite3_finalize(st);
 }
@@ -330,7 +334,7 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 	long long newest = -1;
 	char *sql;
 	char night[16] = "";
-	int ret = HIL_OK, commits = 0;
+	int ret = HIL_OK, commits = 0, failed = 0;
 	char first_commit[48] = "";
 	char *sec_buf = NULL;
 	size_t sec_len = 0;
@@ -349,7 +353,7 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 		return HIL_ERR_IO;
 	}
 	sqlite3_free(sql);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
 			tmp = realloc(runs, cap * sizeof(*runs));
@@ -368,6 +372,9 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed && ret == HIL_OK) {
+		ret = HIL_ERR_IO;
+	}
 	if (ret != HIL_OK || n == 0) {
 		free(runs);
 		if (ret == HIL_OK) {

@@ -25,7 +25,7 @@ static void commit_text(char *buf, size_t len, const char *commit, int dirty)
 static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 {
 	sqlite3_stmt *st = NULL;
-	int n = 0;
+	int n = 0, failed = 0;
 
 	if (sqlite3_prepare_v2(
 		    db,
@@ -56,7 +56,7 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 	fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s %-13s  %s\n",
 		"run", "started (UTC)", "status", "config", "host", "board",
 		"rows ok", "commit", "unit, flags");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		char rows[32], commit[24];
 
 		snprintf(rows, sizeof(rows), "%d/%d", sqlite3_column_int(st, 7),
@@ -74,6 +74,9 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed) {
+		return HIL_ERR_IO;
+	}
 	if (n == 0) {
 		fprintf(out, "(no runs recorded%s%s)\n",
 			q->config ? " of config " : "",
@@ -163,12 +166,12 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 	sqlite3_stmt *st = NULL;
 	char key[4096] = "", row[4096] = "", commit[128] = "";
 	double first = 0, prev = 0;
-	int n = 0, marked = 0;
+	int n = 0, marked = 0, failed = 0;
 
 	if (trend_stmt(db, q, &st) != HIL_OK) {
 		return HIL_ERR_IO;
 	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		char k[4096], r[4096], med[32], model[32], energy[32];
 		char change[32] = "-", c[24];
 		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
@@ -233,6 +236,9 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed) {
+		return HIL_ERR_IO;
+	}
 	if (marked) {
 		fprintf(out,
 			"* measured with another hilrun commit than the run before: the change may be the tool's, not the code's\n");
@@ -491,7 +497,7 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	size_t len = 0;
 	sqlite3 *db;
 	FILE *f;
-	int n = 0;
+	int n = 0, failed = 0;
 	int ret;
 
 	if (t == NULL) {
@@ -518,7 +524,7 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	      "one trend. A run measured with another hilrun commit than the "
 	      "one before it is marked in the table and on hover.</p>\n",
 	      f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		char k[4096], r[4096];
 		const char *started = hil_history_col(st, 8);
 
@@ -566,6 +572,10 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 			t->n++;
 		}
 		n++;
+	}
+	if (failed) {
+		ret = HIL_ERR_IO;
+		goto out;
 	}
 	trend_flush(f, t);
 	fputs("<p>Each point is one run's figure for the row (hover for the run and its commit): "

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include "lab/history.h"
 #include "util/err.h"
@@ -273,6 +274,31 @@ static void many_rows(const char *name, const char *id, const char *prefix,
 	cJSON_Delete(r);
 }
 
+/* The page number of a leaf of the rows table halfway through it. */
+static off_t middle_leaf(const char *db)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	off_t leaves[4096];
+	size_t n = 0;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(
+				 h,
+				 "SELECT pageno FROM dbstat WHERE name = 'rows'"
+				 " AND pagetype = 'leaf' ORDER BY pageno",
+				 -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && n < 4096) {
+		leaves[n++] = (off_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	assert_true(n > 4);
+	return leaves[n / 2];
+}
+
 static void test_import_refuses_a_damaged_history(void **state)
 {
 	char db[128], path[256], err[2048], page[4096];
@@ -284,14 +310,15 @@ static void test_import_refuses_a_damaged_history(void **state)
 	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
 	many_rows("first", "20261202-095438-a", "alg-a", path, sizeof(path));
 	assert_int_equal(import_one(db, path, err, sizeof(err)), HIL_OK);
-	/* A page a third into the file overwritten: a disk's bad sector. */
+	/* A leaf page of the rows table in the middle, overwritten: a
+	 * disk's bad sector (SQLite's dbstat says which pages are leaves). */
 	assert_int_equal(stat(db, &st), 0);
-	pages = st.st_size / 4096;
-	assert_true(pages > 12);
+	assert_true(st.st_size / 4096 > 12);
+	pages = middle_leaf(db);
 	memset(page, 0xa5, sizeof(page));
 	fd = open(db, O_WRONLY);
 	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, page, sizeof(page), pages / 3 * 4096),
+	assert_int_equal(pwrite(fd, page, sizeof(page), (pages - 1) * 4096),
 			 (ssize_t)sizeof(page));
 	close(fd);
 	/* The next import would not touch that page, and yet is refused. */
@@ -300,6 +327,19 @@ static void test_import_refuses_a_damaged_history(void **state)
 	assert_non_null(strstr(err, "the run history is damaged"));
 	assert_non_null(strstr(err, db));
 	assert_null(strstr(err, ": recorded"));
+	/* Listing the runs reads every row's status: it meets the page and
+	 * says so, rather than show a list cut short as if whole. */
+	{
+		struct hil_history_query q;
+		char out[8192];
+
+		memset(&q, 0, sizeof(q));
+		q.msg_len = q.ad_len = -1;
+		assert_int_equal(
+			print_q(db, &q, out, sizeof(out), err, sizeof(err)),
+			HIL_ERR_IO);
+		assert_non_null(strstr(err, "reading the run history"));
+	}
 }
 
 static void test_a_history_behind_a_link_is_named_as_such(void **state)
