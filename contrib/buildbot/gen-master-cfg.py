@@ -15,13 +15,17 @@ lost worker left. One Nightly scheduler starts the nightly
 builders of every board; `buildbot sendchange --category nightly` starts
 the same list now.
 
-    contrib/buildbot/gen-master-cfg.py --host lab-a=/srv/hilrun/configs/boards.json \\
-        --host lab-b=maps/lab-b.json:/srv/hilrun/configs/boards.json > master/master.cfg
+    contrib/buildbot/gen-master-cfg.py --interface 192.0.2.10 \\
+        --host lab-a=maps/lab-a.json:/etc/hilrun/boards.json \\
+        --host lab-b=maps/lab-b.json:/etc/hilrun/boards.json > master/master.cfg
 
 --host NAME=MAP[:PATH_ON_HOST]: the worker NAME and its hardware map (the
 configs/boards.json format, or what `hilrun boards --json` prints), read
 here; PATH_ON_HOST is where the map is on that host (default: MAP).
-The master reads worker passwords from workers.passwd next to master.cfg
+Each host's map lives outside its checkout (a checkout may be replaced).
+The master listens on 127.0.0.1 unless --interface names an address.
+The master reads worker passwords from workers.passwd next to master.cfg,
+which must be readable by the master's user alone (chmod 600)
 (lines NAME:PASSWORD; "sendchange:PASSWORD" for `buildbot sendchange`).
 docs/lab.md, "Several lab hosts", says how to run it.
 """
