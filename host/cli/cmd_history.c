@@ -12,6 +12,7 @@
 #include "run/result.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 
 const char cli_history_usage[] =
 	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
@@ -86,6 +87,36 @@ static int cmd_history_import(int argc, char **argv)
 }
 
 /* hilrun history: the runs, or one row's trend over them. */
+/* --op names an operation a row can have; a typo gets its likely intent,
+ * never an empty trend. */
+static int check_op(const char *op)
+{
+	static const char *const ops[] = {"encrypt", "decrypt", "hash",
+					  "keysetup", "verify"};
+	const char *near = NULL;
+	size_t i, best = 4;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t d = hil_edit_distance(op, ops[i]);
+
+		if (d == 0) {
+			return HIL_OK;
+		}
+		if (d < best) {
+			best = d;
+			near = ops[i];
+		}
+	}
+	if (near != NULL) {
+		hil_err("history: --op %s: not an operation (did you mean \"%s\"? encrypt, decrypt, hash or keysetup)",
+			op, near);
+	} else {
+		hil_err("history: --op %s: not an operation (encrypt, decrypt, hash or keysetup)",
+			op);
+	}
+	return HIL_ERR_ARG;
+}
+
 int cli_history(int argc, char **argv, const struct cli_env *env)
 {
 	static const struct opt opts[] = {
@@ -144,6 +175,9 @@ int cli_history(int argc, char **argv, const struct cli_env *env)
 			q.config = v;
 			break;
 		case 3:
+			if (check_op(v) != HIL_OK) {
+				return HIL_EXIT_CANNOT_START;
+			}
 			q.op = v;
 			break;
 		case 4:

@@ -23,6 +23,7 @@
 #include "run/sweep.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/term.h"
 
 const char cli_run_usage[] =
 	"usage: hilrun [run] [options] [--config FILE]   run a benchmark\n"
@@ -110,6 +111,33 @@ static int write_junit_rows(const char *run_dir, const char *junit)
 	return ret;
 }
 
+/*
+ * The last lines of a run that stopped before its end: what was measured,
+ * what was cut short and what never started, and what to type next.
+ */
+static void print_unfinished(const struct hil_run *run, FILE *out)
+{
+	size_t i, cut = 0, not_started = 0;
+
+	for (i = 0; i < run->n_rows; i++) {
+		cut += run->rows[i].interrupted != 0;
+	}
+	if (run->rows_planned > run->n_rows) {
+		not_started = run->rows_planned - run->n_rows;
+	}
+	fprintf(out,
+		"interrupted: %zu row%s measured, %zu row%s cut short, %zu not started (report %s/report.json: partial)\n",
+		run->n_rows - cut, run->n_rows - cut == 1 ? "" : "s", cut,
+		cut == 1 ? "" : "s", not_started, run->dir);
+	if (run->cfg->path[0] != '\0') {
+		fprintf(out, "finish with `hilrun --resume %s`\n", run->dir);
+	} else {
+		fputs("this run's options came from the command line (no configuration file), so it cannot be resumed: run the same command again, or put the options in a configuration file (docs/configs.md) for a run you may need to resume\n",
+		      out);
+	}
+	fflush(out);
+}
+
 static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
 		   const char *junit, unsigned wait_s, const char *board,
@@ -176,7 +204,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			hil_err("run %s: %s (report: %s/report.json)",
 				run->status ? run->status : "failed",
 				hil_strerror(ret), run->dir);
-		} else {
+		} else if (ret != HIL_ERR_CONFIG) {
+			/* A configuration refused before the run folder was
+			 * made has said why, in one line: no second one. */
 			hil_err("run %s: %s",
 				run->status ? run->status : "failed",
 				hil_strerror(ret));
@@ -187,7 +217,12 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		int st;
 
 		hil_thresholds_default(&t);
-		if (baseline != NULL) {
+		if (baseline != NULL && strcmp(run->status, "complete") != 0) {
+			/* compare refuses a partial report: the gate is not
+			 * passed, and the resume hint below says what next. */
+			hil_warn("--baseline: not compared, the run is %s",
+				 run->status);
+		} else if (baseline != NULL) {
 			st = cli_compare_reports(baseline, run->dir, &t, junit,
 						 NULL, 0);
 			*regression = st == HIL_EXIT_REGRESSION;
@@ -198,6 +233,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			   ret == HIL_OK) {
 			ret = HIL_ERR_IO;
 		}
+	}
+	if (run->dir[0] != '\0' && strcmp(run->status, "partial") == 0) {
+		print_unfinished(run, stdout);
 	}
 	hil_run_free(run);
 out:
@@ -371,6 +409,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	memset(&tab, 0, sizeof(tab));
 	tab.at_len = 64;
 	tab.detail = env->verbosity > HIL_LOG_INFO;
+	tab.width = hil_term_width();
 	/* --result-json first too: every way out of a run writes it. */
 	memset(&end, 0, sizeof(end));
 	for (i = 1; i < argc; i++) {
@@ -545,11 +584,16 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			"--board, $HILRUN_BOARD and --result-json are for one configuration, not a sweep: run each configuration on its own");
 		goto bad_args;
 	}
-	if (cli_quick_any(&q) &&
-	    (sweep_path != NULL || n_configs > 1 || resume_dir != NULL)) {
+	if (cli_quick_any(&q) && resume_dir != NULL) {
 		snprintf(
 			end.error, sizeof(end.error),
-			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration: not a sweep or a --resume");
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change a configuration, and a --resume measures what the run's own configuration says: resume without them, or start a new run with them");
+		goto bad_args;
+	}
+	if (cli_quick_any(&q) && (sweep_path != NULL || n_configs > 1)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration, not a sweep: put them in each configuration of the sweep, or for flag sets write a sweep file, e.g. {\"name\": \"flags\", \"base\": \"qemu.json\", \"cflags\": [[\"-O2\"], [\"-Os\"]]} (docs/configs.md, Sweep files)");
 		goto bad_args;
 	}
 	if (resume_dir != NULL) {

@@ -23,10 +23,14 @@ const char cli_serve_usage[] =
 	"usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]\n"
 	"The lab daemon: runs the job files dropped in DIR/incoming, one at a\n"
 	"time per board, and files them in done/ or failed/ (docs/lab.md).\n"
-	"  --root DIR       where a job's files may come from (repeatable)\n"
+	"  --root DIR       where a job's files may come from (repeatable;\n"
+	"                   default: the working directory); the spool must\n"
+	"                   lie outside every root, or serve will not start\n"
 	"  --once           run what is there, then exit\n"
 	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
-	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
+	"exit: 0 stopped by SIGTERM or SIGINT, or (--once) every job it took\n"
+	"      went to done/; 1 (--once) a job went to failed/; 4 (--once)\n"
+	"      stopped before incoming/ was empty; 2 bad arguments or spool\n";
 
 /* The daemon's run callback: hil_runner_run, then the job's baseline. */
 static int serve_run(void *ctx, const struct hil_config *cfg,

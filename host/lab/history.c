@@ -6,6 +6,7 @@
 #include "history.h"
 #include "history_int.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 
 /* Schema 1 (a database of before the host or model column gets them
  * added). A row's
@@ -32,6 +34,7 @@ static const char schema[] =
 	" algorithm TEXT, implementation TEXT, operation TEXT,"
 	" msg_len INTEGER, ad_len INTEGER, status TEXT,"
 	" median REAL, model_median REAL, energy_uj REAL,"
+	" est_uj REAL, est_low REAL, est_high REAL, est_table TEXT,"
 	" PRIMARY KEY(run_id, algorithm, implementation, operation, msg_len,"
 	" ad_len));"
 	"CREATE INDEX IF NOT EXISTS rows_key ON rows(algorithm, implementation,"
@@ -187,6 +190,42 @@ static int add_columns(sqlite3 *db)
 	return rc;
 }
 
+/* A database of before the energy estimate: add its columns. */
+static int add_est_columns(sqlite3 *db)
+{
+	static const char *const add[] = {
+		"ALTER TABLE rows ADD COLUMN est_uj REAL",
+		"ALTER TABLE rows ADD COLUMN est_low REAL",
+		"ALTER TABLE rows ADD COLUMN est_high REAL",
+		"ALTER TABLE rows ADD COLUMN est_table TEXT",
+	};
+	sqlite3_stmt *st = NULL;
+	int have = 0, rc = SQLITE_OK;
+	size_t i;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return SQLITE_ERROR;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
+	}
+	sqlite3_finalize(st);
+	for (i = 0; !have && rc == SQLITE_OK && i < 4; i++) {
+		rc = sqlite3_exec(db, add[i], NULL, NULL, NULL);
+	}
+	return rc;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, int have, double v)
+{
+	if (have) {
+		sqlite3_bind_double(st, i, v);
+	} else {
+		sqlite3_bind_null(st, i);
+	}
+}
+
 static int insert_rows(sqlite3 *db, const char *id,
 		       const struct hil_history_run *run)
 {
@@ -195,7 +234,11 @@ static int insert_rows(sqlite3 *db, const char *id,
 	int rc;
 
 	rc = sqlite3_prepare_v2(
-		db, "INSERT OR REPLACE INTO rows VALUES(?,?,?,?,?,?,?,?,?,?)",
+		db,
+		"INSERT OR REPLACE INTO rows(run_id, algorithm, implementation,"
+		" operation, msg_len, ad_len, status, median, model_median,"
+		" energy_uj, est_uj, est_low, est_high, est_table)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
 		const struct hil_history_row *r = &run->rows[i];
@@ -222,6 +265,14 @@ static int insert_rows(sqlite3 *db, const char *id,
 			sqlite3_bind_double(st, 10, r->energy_uj);
 		} else {
 			sqlite3_bind_null(st, 10);
+		}
+		bind_opt(st, 11, r->has_est, r->est_uj);
+		bind_opt(st, 12, r->has_est, r->est_low);
+		bind_opt(st, 13, r->has_est, r->est_high);
+		if (r->has_est) {
+			hil_history_bind_text(st, 14, r->est_table);
+		} else {
+			sqlite3_bind_null(st, 14);
 		}
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
@@ -473,6 +524,9 @@ int hil_history_put(const char *db_path, const struct hil_history_run *run,
 		return HIL_ERR_IO;
 	}
 	rc = add_columns(db);
+	if (rc == SQLITE_OK) {
+		rc = add_est_columns(db);
+	}
 	if (rc == SQLITE_OK && import) {
 		rc = import_run(db, run, id, id_len, outcome);
 	} else if (rc == SQLITE_OK) {
@@ -544,6 +598,11 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 		rows[i].model_median = r->model.stats.median;
 		rows[i].has_energy = r->energy.state == HIL_ENERGY_OK;
 		rows[i].energy_uj = r->energy.uj_per_op;
+		rows[i].has_est = r->est.ok;
+		rows[i].est_uj = r->est.uj_per_op;
+		rows[i].est_low = r->est.uj_lo;
+		rows[i].est_high = r->est.uj_hi;
+		rows[i].est_table = run->energy_est.table;
 	}
 	memset(&h, 0, sizeof(h));
 	h.id = run->id;
@@ -583,6 +642,32 @@ static long long iso_seconds(const char *s)
 	return (long long)timegm(&tm);
 }
 
+/* timing.total_s of dir/report.json in whole seconds, or -1. */
+static long report_total_s(const char *dir)
+{
+	char path[4096];
+	char *text = NULL;
+	const cJSON *t;
+	cJSON *o;
+	long secs = -1;
+
+	if (dir == NULL || dir[0] == '\0' ||
+	    (size_t)snprintf(path, sizeof(path), "%s/report.json", dir) >=
+		    sizeof(path) ||
+	    hil_read_file(path, &text, NULL) != HIL_OK) {
+		return -1;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	t = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(o, "timing"), "total_s");
+	if (cJSON_IsNumber(t) && t->valuedouble >= 0 && t->valuedouble < 1e9) {
+		secs = (long)(t->valuedouble + 0.5);
+	}
+	cJSON_Delete(o);
+	return secs;
+}
+
 long hil_history_last_seconds(const char *db_path, const char *config)
 {
 	sqlite3_stmt *st = NULL;
@@ -597,11 +682,12 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 		return -1;
 	}
 	sqlite3_busy_timeout(db, 2000);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT started, finished FROM runs WHERE config"
-			       " = ?1 AND status = 'complete' ORDER BY started"
-			       " DESC LIMIT 1",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT started, finished, dir FROM runs WHERE config"
+		    " = ?1 AND status = 'complete' ORDER BY started"
+		    " DESC LIMIT 1",
+		    -1, &st, NULL) == SQLITE_OK) {
 		hil_history_bind_text(st, 1, config);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			long long a = iso_seconds(
@@ -609,7 +695,14 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 			long long b = iso_seconds(
 				(const char *)sqlite3_column_text(st, 1));
 
-			if (a >= 0 && b >= a) {
+			long work = report_total_s(
+				(const char *)sqlite3_column_text(st, 2));
+
+			/* A resumed run keeps its first start: its report's
+			 * working time, not the days between attempts. */
+			if (work >= 0) {
+				secs = work;
+			} else if (a >= 0 && b >= a) {
 				secs = (long)(b - a);
 			}
 		}

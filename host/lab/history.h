@@ -24,7 +24,13 @@ struct hil_history_row {
 	long msg_len, ad_len;
 	const char *status; /* "ok", "failed", "interrupted" */
 	int has_median, has_model, has_energy;
-	double median, model_median, energy_uj;
+	double median, model_median, energy_uj; /* energy: measured (or the
+						  * simulated sensor's) */
+	/* The datasheet estimate of the row's energy (never in energy_uj):
+	 * typical, its range, its table. */
+	int has_est;
+	double est_uj, est_low, est_high;
+	const char *est_table;
 };
 
 /* One run as the history holds it: from a run that ends here, or from

@@ -25,6 +25,7 @@
 struct row_text {
 	char algorithm[TEXT_MAX], implementation[TEXT_MAX], operation[TEXT_MAX];
 	char status[32];
+	char est_table[TEXT_MAX];
 };
 
 /* The strings of one imported run. */
@@ -430,10 +431,35 @@ static int fill_rows(const cJSON *report, const char *path,
 			h->has_median && cJSON_IsObject(m) && cJSON_IsNumber(v);
 		h->model_median = h->has_model ? v->valuedouble : 0;
 		v = obj(e, "uj_per_op");
+		/* A datasheet estimate is never recorded as a measured
+		 * energy: it has columns of its own. */
 		h->has_energy = cJSON_IsObject(e) &&
 				strcmp(str(e, "status"), "ok") == 0 &&
+				strcmp(str(e, "kind"), "estimate") != 0 &&
 				cJSON_IsNumber(v);
 		h->energy_uj = h->has_energy ? v->valuedouble : 0;
+		{
+			const cJSON *x = obj(r, "energy_estimate");
+			const cJSON *lo, *hi;
+
+			if (!cJSON_IsObject(x) && cJSON_IsObject(e) &&
+			    strcmp(str(e, "status"), "ok") == 0 &&
+			    strcmp(str(e, "kind"), "estimate") == 0) {
+				x = e;
+			}
+			v = obj(x, "uj_per_op");
+			lo = obj(x, "uj_low");
+			hi = obj(x, "uj_high");
+			h->has_est = cJSON_IsObject(x) && cJSON_IsNumber(v);
+			h->est_uj = h->has_est ? v->valuedouble : 0;
+			h->est_low = cJSON_IsNumber(lo) ? lo->valuedouble
+							: h->est_uj;
+			h->est_high = cJSON_IsNumber(hi) ? hi->valuedouble
+							 : h->est_uj;
+			copy_text(t->est_table, sizeof(t->est_table),
+				  str(x, "table"));
+			h->est_table = t->est_table;
+		}
 		i++;
 	}
 	return rows_unique(rows, i, path, err, errlen);

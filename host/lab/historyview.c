@@ -94,6 +94,23 @@ static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
 	}
 }
 
+/* Whether the rows table has the energy estimate's columns. */
+static int has_est_columns(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int have = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return 0;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
+	}
+	sqlite3_finalize(st);
+	return have;
+}
+
 /* The rows of q's trend, ordered by series then time. A series is one
  * configuration, board, row and unit, and one set of flags and
  * cycle-model profile: quick runs (all named "qemu-cli") with -O2 and with
@@ -102,7 +119,8 @@ static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
  * 1 algorithm, 2 implementation, 3 operation, 4 msg_len, 5 ad_len,
  * 6 unit, 7 id, 8 started, 9 status, 10 median, 11 model median,
  * 12 energy, 13 cflags, 14 tool commit, 15 model unit, 16 dirty,
- * 17 board. */
+ * 17-20 the datasheet estimate: typical, low, high, table (NULL in a
+ * history of before it), 21 board. */
 static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		      sqlite3_stmt **out)
 {
@@ -111,7 +129,7 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		"SELECT r.config, w.algorithm, w.implementation, w.operation,"
 		" w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
 		" w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit,"
-		" %s, r.dirty, r.board"
+		" %s, r.dirty, %s, r.board"
 		" FROM rows w JOIN runs r ON r.id = w.run_id"
 		" WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
 		" w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
@@ -120,7 +138,10 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		" ORDER BY r.config, r.board, w.implementation, w.operation,"
 		" r.unit, r.cflags, 16, r.started, r.id",
 		hil_history_has_column(db, "model") ? "ifnull(r.model, '')"
-						    : "''");
+						    : "''",
+		has_est_columns(db)
+			? "w.est_uj, w.est_low, w.est_high, w.est_table"
+			: "NULL, NULL, NULL, NULL");
 	int rc;
 
 	if (sql == NULL) {
@@ -152,7 +173,7 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 static void series_key(char *k, size_t len, sqlite3_stmt *st, int with_build)
 {
 	snprintf(k, len, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s",
-		 hil_history_col(st, 0), hil_history_col(st, 17),
+		 hil_history_col(st, 0), hil_history_col(st, 21),
 		 hil_history_col(st, 1), hil_history_col(st, 2),
 		 hil_history_col(st, 3), hil_history_col(st, 4),
 		 hil_history_col(st, 5), hil_history_col(st, 6),
@@ -164,7 +185,7 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		       FILE *out)
 {
 	sqlite3_stmt *st = NULL;
-	char key[4096] = "", row[4096] = "", commit[128] = "";
+	char key[4096] = "", row[4096] = "", commit[128] = "", table[256] = "";
 	double first = 0, prev = 0;
 	int n = 0, marked = 0, failed = 0;
 
@@ -173,7 +194,7 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 	}
 	while (hil_history_next(st, &failed)) {
 		char k[4096], r[4096], med[32], model[32], energy[32];
-		char change[32] = "-", c[24];
+		char change[32] = "-", c[24], est[64];
 		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
 		double v = sqlite3_column_double(st, 10);
 		int other_commit;
@@ -188,7 +209,7 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 				n ? "\n" : "", hil_history_col(st, 1),
 				hil_history_col(st, 2), hil_history_col(st, 3),
 				hil_history_col(st, 4), hil_history_col(st, 5),
-				hil_history_col(st, 0), hil_history_col(st, 17),
+				hil_history_col(st, 0), hil_history_col(st, 21),
 				hil_history_col(st, 13), hil_history_col(st, 6),
 				hil_history_col(st, 15)[0] ? "; model " : "",
 				hil_history_col(st, 15));
@@ -198,9 +219,10 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 			}
 			snprintf(row, sizeof(row), "%s", r);
 			fprintf(out,
-				"%-32s %-20s %-11s %12s %9s %12s %10s  %s\n",
+				"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s\n",
 				"run", "started (UTC)", "status", "median",
-				"change", "model est.", "uJ/op", "commit");
+				"change", "model est.", "uJ/op",
+				"est. uJ/op (range)", "commit");
 			first = prev = 0;
 			commit[0] = '\0';
 		}
@@ -220,12 +242,23 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 				 (v / prev - 1) * 100, other_commit ? "*" : "");
 		}
 		marked |= other_commit;
+		if (sqlite3_column_type(st, 17) == SQLITE_NULL) {
+			snprintf(est, sizeof(est), "-");
+		} else {
+			snprintf(est, sizeof(est), "%.3g (%.3g-%.3g)",
+				 sqlite3_column_double(st, 17),
+				 sqlite3_column_double(st, 18),
+				 sqlite3_column_double(st, 19));
+			snprintf(table, sizeof(table), "%s",
+				 hil_history_col(st, 20));
+		}
 		commit_text(c, sizeof(c), hil_history_col(st, 14),
 			    sqlite3_column_int(st, 16));
-		fprintf(out, "%-32s %-20s %-11s %12s %9s %12s %10s  %s%s\n",
+		fprintf(out,
+			"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s%s\n",
 			hil_history_col(st, 7), hil_history_col(st, 8),
-			hil_history_col(st, 9), med, change, model, energy, c,
-			other_commit ? " (another commit)" : "");
+			hil_history_col(st, 9), med, change, model, energy, est,
+			c, other_commit ? " (another commit)" : "");
 		snprintf(commit, sizeof(commit), "%s", hil_history_col(st, 14));
 		if (have) {
 			if (first == 0) {
@@ -238,6 +271,11 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 	sqlite3_finalize(st);
 	if (failed) {
 		return HIL_ERR_IO;
+	}
+	if (table[0] != '\0') {
+		fprintf(out,
+			"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): %s; docs/method.md.\n",
+			table);
 	}
 	if (marked) {
 		fprintf(out,
@@ -542,7 +580,7 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 				hil_history_col(st, 1), hil_history_col(st, 2),
 				hil_history_col(st, 3), hil_history_col(st, 4),
 				hil_history_col(st, 5), hil_history_col(st, 0),
-				hil_history_col(st, 17),
+				hil_history_col(st, 21),
 				hil_history_col(st, 13));
 			snprintf(t->unit, sizeof(t->unit), "%s",
 				 hil_history_col(st, 6));

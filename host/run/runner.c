@@ -401,7 +401,8 @@ int hil_runner_run(const struct hil_config *cfg,
 		ret = HIL_ERR_INTERRUPTED;
 	}
 	hil_utc_iso(run->finished, sizeof(run->finished));
-	run->timing.total_ns = hil_energy_now_ns() - t_run;
+	run->timing.total_ns =
+		hil_energy_now_ns() - t_run + run->timing.earlier_ns;
 	if (hil_run_compute_fits(run) != HIL_OK) {
 		hil_warn("out of memory fitting the length series: no fits[]");
 	}

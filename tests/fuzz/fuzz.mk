@@ -101,14 +101,16 @@ FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
 	$(sort $(wildcard host/drivers/link/*.c)) \
 	host/cli/doctor.c host/emu/plugin/memsys.c \
-	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c
+	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c \
+	host/util/beneath.c
 FZ_PKGS_config := libftdi1 libserialport libelf
 $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
 	$(shell pkg-config --cflags $(FZ_PKGS_config) 2>/dev/null)
 $(FZ)/fuzz_config: FZ_LDLIBS += \
 	$(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
 		echo -lftdi1 -lserialport -lelf) -lpthread
-FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c
+FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
+	host/util/err.c host/util/log.c
 # Every file of host/report but the writers from the in-memory run (json.c,
 # json_row.c, json_leak.c, table.c, modelratio.c, and any later file that
 # includes the writer's json_int.h), which would pull in run/ and config/.
