@@ -112,21 +112,16 @@ $(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
 # Every file of host/report but the writers from the in-memory run (json.c,
-# json_row.c, json_leak.c, table.c, modelratio.c, and any later file that
+# json_row.c, json_leak.c, table.c, modelratio.c, clocklabel.c (the clock
+# line from the run's board and profile), and any later file that
 # includes the writer's json_int.h), which would pull in run/ and config/.
 FZ_REPORT_WRITERS := host/report/json.c host/report/json_row.c \
 	host/report/json_leak.c host/report/table.c host/report/modelratio.c \
 	host/report/clocklabel.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
-# clocklabel.c, a reader's file, also holds hil_run_clock_label (from the
-# in-memory run), which brings run.c's unit names, the cycle model's
-# profiles and the board table, hence the drivers (as fuzz_config has them).
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \
-	host/run/run.c host/run/stats.c $(FZ_DRIVERS) \
-	$(wildcard host/config/jsonld*.c) host/util/proc.c \
-	host/util/util.c host/util/log.c host/util/err.c host/util/beneath.c
-$(FZ)/fuzz_report: FZ_LDLIBS += $(FZ_LIBS_drivers)
+	host/util/util.c host/util/log.c host/util/err.c
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(@D)
