@@ -125,5 +125,10 @@ firmware: $(FW_DIR)/stub.elf
 # folder of the user's this way to find one that does not build).
 fw-impl: $(foreach i,$(FW_ALGS),$(FW_DIR)/crypto/$(call impl_id,$(i))/code.o)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Dependency files are make syntax: only those of the objects this build
+# makes are read, never whatever lies under build/ (a planted .d file would
+# run its recipe at the next build). host.mk and tests.mk include theirs.
+FW_DEPS := $(FW_OBJS) $(FW_DIR)/heap/heap.o \
+	$(foreach i,$(FW_ALGS),$(call impl_objs,$(call impl_id,$(i)),$(call impl_dir,$(i))))
+-include $(wildcard $(FW_DEPS:.o=.d))
 

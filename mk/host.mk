@@ -61,3 +61,6 @@ $(HB)/libhil.a: $(HOST_LIB_OBJS)
 
 $(BUILD)/hilrun: $(HB)/host/cli/main.o $(HB)/libhil.a
 	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+# The dependency files of the host objects, and only those (mk/firmware.mk).
+-include $(wildcard $(HOST_LIB_OBJS:.o=.d) $(HB)/host/cli/main.d)

@@ -23,6 +23,7 @@
 #include "run/sweep.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/term.h"
 
 const char cli_run_usage[] =
 	"usage: hilrun [run] [options] [--config FILE]   run a benchmark\n"
@@ -408,6 +409,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	memset(&tab, 0, sizeof(tab));
 	tab.at_len = 64;
 	tab.detail = env->verbosity > HIL_LOG_INFO;
+	tab.width = hil_term_width();
 	/* --result-json first too: every way out of a run writes it. */
 	memset(&end, 0, sizeof(end));
 	for (i = 1; i < argc; i++) {

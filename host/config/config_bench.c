@@ -7,6 +7,7 @@
 
 #include "util/err.h"
 
+#include "config/cflags.h"
 #include "config/config_int.h"
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
@@ -106,6 +107,22 @@ int hil_cfg_v_build(struct hil_jsonld *ld, const cJSON *root,
 	}
 	cfg->build.n_cflags = n;
 	return HIL_OK;
+}
+
+int hil_cfg_v_cflags_allowed(struct hil_jsonld *ld, const cJSON *root,
+			     const struct hil_config *cfg)
+{
+	const cJSON *it;
+	char why[512];
+	size_t i = 0;
+
+	if (hil_cflags_check(cfg, &i, why, sizeof(why)) == HIL_OK) {
+		return HIL_OK;
+	}
+	it = cJSON_GetArrayItem(
+		hil_jsonld_member(hil_jsonld_member(root, "build"), "cflags"),
+		(int)i);
+	return hil_jsonld_fail(ld, it, "build.cflags[%zu]: %s", i, why);
 }
 
 int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
@@ -230,8 +247,8 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 static const char *board_profile(const struct hil_config *cfg)
 {
 	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
-	const struct hil_clock_profile *c =
-		hil_board_clock(b, cfg->board.clock_hz);
+	const struct hil_clock_profile *c = hil_board_clock_flash(
+		b, cfg->board.clock_hz, cfg->board.prefetch);
 
 	if (c != NULL && c->cycle_profile != NULL) {
 		return c->cycle_profile;

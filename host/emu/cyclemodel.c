@@ -100,6 +100,11 @@ int hil_cyclemodel_plugin_arg(const struct hil_cyclemodel_opts *o, char *buf,
 		 o->profile != NULL ? ",profile=" : "",
 		 o->profile != NULL ? o->profile : "", o->ws,
 		 o->art ? "on" : "off");
+	if (o->counter != 0) {
+		n = strlen(opts);
+		snprintf(opts + n, sizeof(opts) - n, ",counter=0x%08" PRIx32,
+			 o->counter);
+	}
 	if (o->range_hi != 0) {
 		n = strlen(opts);
 		snprintf(opts + n, sizeof(opts) - n,

@@ -20,6 +20,9 @@ struct hil_cyclemodel_opts {
 	 * stub's timed(), hil_cyclemodel_range_from_elf()); 0, 0: every
 	 * read of the counter opens or closes a bracket. */
 	uint32_t range_lo, range_hi;
+	/* The counter register whose reads bracket (the board driver's
+	 * model_counter); 0: the plugin's default, TIM2_CNT. */
+	uint32_t counter;
 };
 
 /** One timed region, as the plugin counted it. */

@@ -321,6 +321,7 @@ int hil_build_run_make(const char *root, const char *log_path,
 				(char *)v->clock,
 				(char *)v->baud,
 				(char *)v->link,
+				(char *)v->prefetch,
 				var_dir,
 				NULL};
 
@@ -372,6 +373,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	if (stub_link[0] != '\0') {
 		snprintf(key + strlen(key), sizeof(key) - strlen(key),
 			 "|link=%s", stub_link);
+	}
+	/* So does a chosen flash prefetch (board.prefetch); the default
+	 * keeps its folder. */
+	if (cfg->board.prefetch >= 0) {
+		snprintf(key + strlen(key), sizeof(key) - strlen(key),
+			 "|prefetch=%d", cfg->board.prefetch);
 	}
 	if (algs_override != NULL) {
 		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
@@ -444,6 +451,13 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	/* The transport, from the link driver: empty for the board's UART,
 	 * so that image is built exactly as before there was a choice. */
 	snprintf(v.link, sizeof(v.link), "HIL_LINK=%s", stub_link);
+	/* board.prefetch, when chosen: the board code's flash prefetch. */
+	if (cfg->board.prefetch >= 0) {
+		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=%d",
+			 cfg->board.prefetch);
+	} else {
+		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=");
+	}
 	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
 		 cfg->name, opt, fw->dir);
 	ret = hil_build_run_make(root, log_path, "firmware", &v, fw->algs,

@@ -7,16 +7,20 @@
 #include "history_int.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
 
-/* Schema 1 (a database of before the host column gets it added). A row's
+/* Schema 1 (a database of before the host or model column gets them
+ * added). A row's
  * key is that of compare (report/compare.c). */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -24,12 +28,13 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS runs("
 	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, status TEXT,"
 	" config TEXT, board TEXT, unit TEXT, cflags TEXT, tool_commit TEXT,"
-	" dirty INTEGER, dir TEXT, host TEXT);"
+	" dirty INTEGER, dir TEXT, host TEXT, model TEXT);"
 	"CREATE TABLE IF NOT EXISTS rows("
 	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" algorithm TEXT, implementation TEXT, operation TEXT,"
 	" msg_len INTEGER, ad_len INTEGER, status TEXT,"
 	" median REAL, model_median REAL, energy_uj REAL,"
+	" est_uj REAL, est_low REAL, est_high REAL, est_table TEXT,"
 	" PRIMARY KEY(run_id, algorithm, implementation, operation, msg_len,"
 	" ad_len));"
 	"CREATE INDEX IF NOT EXISTS rows_key ON rows(algorithm, implementation,"
@@ -38,8 +43,29 @@ static const char schema[] =
 int hil_history_db_open(const char *path, int create, sqlite3 **db)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	struct stat st;
 
 	*db = NULL;
+	/* SQLite's NOFOLLOW refuses a link with "unable to open database
+	 * file", which reads like a missing file: say what it is. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char to[256] = "";
+		ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+		to[n > 0 ? n : 0] = '\0';
+		hil_err("%s: a symbolic link (to %s): the run history is never opened through a link; name the file itself (--db)",
+			path, to[0] ? to : "?");
+		return HIL_ERR_IO;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		hil_err("%s: not a regular file, so not a run history", path);
+		return HIL_ERR_IO;
+	}
+	if (!create && lstat(path, &st) != 0 && errno == ENOENT) {
+		hil_err("%s: no run history there yet (every finished run records itself in its results folder's %s; --db FILE names another)",
+			path, HIL_HISTORY_FILE);
+		return HIL_ERR_IO;
+	}
 	if (sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK) {
 		hil_err("%s: cannot open the run history: %s", path,
@@ -52,6 +78,39 @@ int hil_history_db_open(const char *path, int create, sqlite3 **db)
 	 * lab's master imports the runs of several hosts at once. */
 	sqlite3_busy_timeout(*db, 10000);
 	return HIL_OK;
+}
+
+int hil_history_check(const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	struct stat sb;
+	sqlite3 *db;
+	char why[256] = "";
+	int rc, ret = HIL_OK;
+
+	if (lstat(path, &sb) != 0 && errno == ENOENT) {
+		return HIL_OK; /* made by the first run recorded */
+	}
+	if (hil_history_db_open(path, 0, &db) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+	}
+	if (rc == SQLITE_ROW && strcmp(hil_history_col(st, 0), "ok") != 0) {
+		snprintf(why, sizeof(why), "%s", hil_history_col(st, 0));
+	} else if (rc != SQLITE_ROW) {
+		snprintf(why, sizeof(why), "%s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (why[0] != '\0') {
+		hil_err("%s: the run history is damaged (SQLite's check: %s): nothing recorded; keep it for its runs, move it aside and import the runs again (hilrun history import)",
+			path, why);
+		ret = HIL_ERR_IO;
+	}
+	return ret;
 }
 
 static int db_exec(sqlite3 *db, const char *path, const char *sql)
@@ -78,7 +137,7 @@ const char *hil_history_col(sqlite3_stmt *st, int i)
 	return s != NULL ? (const char *)s : "";
 }
 
-int hil_history_has_host_column(sqlite3 *db)
+int hil_history_has_column(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st = NULL;
 	int have = 0;
@@ -88,20 +147,68 @@ int hil_history_has_host_column(sqlite3 *db)
 		return 0;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		have |= strcmp(hil_history_col(st, 1), "host") == 0;
+		have |= strcmp(hil_history_col(st, 1), name) == 0;
 	}
 	sqlite3_finalize(st);
 	return have;
 }
 
-/* A database of before the host column: add it (inside the transaction). */
-static int add_host_column(sqlite3 *db)
+int hil_history_has_host_column(sqlite3 *db)
 {
-	if (hil_history_has_host_column(db)) {
-		return SQLITE_OK;
+	return hil_history_has_column(db, "host");
+}
+
+/* A database of before the host or model column: add them (inside the
+ * transaction). */
+static int add_columns(sqlite3 *db)
+{
+	int rc = SQLITE_OK;
+
+	if (!hil_history_has_column(db, "host")) {
+		rc = sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT",
+				  NULL, NULL, NULL);
 	}
-	return sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT", NULL,
-			    NULL, NULL);
+	if (rc == SQLITE_OK && !hil_history_has_column(db, "model")) {
+		rc = sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN model TEXT",
+				  NULL, NULL, NULL);
+	}
+	return rc;
+}
+
+/* A database of before the energy estimate: add its columns. */
+static int add_est_columns(sqlite3 *db)
+{
+	static const char *const add[] = {
+		"ALTER TABLE rows ADD COLUMN est_uj REAL",
+		"ALTER TABLE rows ADD COLUMN est_low REAL",
+		"ALTER TABLE rows ADD COLUMN est_high REAL",
+		"ALTER TABLE rows ADD COLUMN est_table TEXT",
+	};
+	sqlite3_stmt *st = NULL;
+	int have = 0, rc = SQLITE_OK;
+	size_t i;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return SQLITE_ERROR;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
+	}
+	sqlite3_finalize(st);
+	for (i = 0; !have && rc == SQLITE_OK && i < 4; i++) {
+		rc = sqlite3_exec(db, add[i], NULL, NULL, NULL);
+	}
+	return rc;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, int have, double v)
+{
+	if (have) {
+		sqlite3_bind_double(st, i, v);
+	} else {
+		sqlite3_bind_null(st, i);
+	}
 }
 
 static int insert_rows(sqlite3 *db, const char *id,
@@ -112,7 +219,11 @@ static int insert_rows(sqlite3 *db, const char *id,
 	int rc;
 
 	rc = sqlite3_prepare_v2(
-		db, "INSERT OR REPLACE INTO rows VALUES(?,?,?,?,?,?,?,?,?,?)",
+		db,
+		"INSERT OR REPLACE INTO rows(run_id, algorithm, implementation,"
+		" operation, msg_len, ad_len, status, median, model_median,"
+		" energy_uj, est_uj, est_low, est_high, est_table)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
 		const struct hil_history_row *r = &run->rows[i];
@@ -139,6 +250,14 @@ static int insert_rows(sqlite3 *db, const char *id,
 			sqlite3_bind_double(st, 10, r->energy_uj);
 		} else {
 			sqlite3_bind_null(st, 10);
+		}
+		bind_opt(st, 11, r->has_est, r->est_uj);
+		bind_opt(st, 12, r->has_est, r->est_low);
+		bind_opt(st, 13, r->has_est, r->est_high);
+		if (r->has_est) {
+			hil_history_bind_text(st, 14, r->est_table);
+		} else {
+			sqlite3_bind_null(st, 14);
 		}
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
@@ -170,8 +289,8 @@ static int insert_run(sqlite3 *db, const char *id,
 	rc = sqlite3_prepare_v2(
 		db,
 		"INSERT INTO runs(id, started, finished, status, config, board,"
-		" unit, cflags, tool_commit, dirty, dir, host)"
-		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+		" unit, cflags, tool_commit, dirty, dir, host, model)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		hil_history_bind_text(st, 1, id);
@@ -187,6 +306,7 @@ static int insert_run(sqlite3 *db, const char *id,
 		sqlite3_bind_int(st, 10, run->dirty);
 		hil_history_bind_text(st, 11, run->dir);
 		hil_history_bind_text(st, 12, run->host);
+		hil_history_bind_text(st, 13, run->model);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(st);
@@ -293,7 +413,10 @@ int hil_history_put(const char *db_path, const struct hil_history_run *run,
 		sqlite3_close(db);
 		return HIL_ERR_IO;
 	}
-	rc = add_host_column(db);
+	rc = add_columns(db);
+	if (rc == SQLITE_OK) {
+		rc = add_est_columns(db);
+	}
 	if (rc == SQLITE_OK && import) {
 		rc = import_run(db, run, id, id_len, outcome);
 	} else if (rc == SQLITE_OK) {
@@ -354,6 +477,11 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 		rows[i].model_median = r->model.stats.median;
 		rows[i].has_energy = r->energy.state == HIL_ENERGY_OK;
 		rows[i].energy_uj = r->energy.uj_per_op;
+		rows[i].has_est = r->est.ok;
+		rows[i].est_uj = r->est.uj_per_op;
+		rows[i].est_low = r->est.uj_lo;
+		rows[i].est_high = r->est.uj_hi;
+		rows[i].est_table = run->energy_est.table;
 	}
 	memset(&h, 0, sizeof(h));
 	h.id = run->id;
@@ -365,6 +493,7 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 					: run->cfg->board.name;
 	h.host = run->host;
 	h.unit = hil_unit_name(run->info.counter_unit);
+	h.model = run->model.enabled ? run->model.unit : "";
 	h.cflags = cflags;
 	h.tool_commit = run->tool_commit;
 	h.dirty = run->tool_dirty;

@@ -14,6 +14,10 @@ void hil_history_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* Column i of st's current row as text; NULL reads "". */
 const char *hil_history_col(sqlite3_stmt *st, int i);
 
+/* 1 when the runs table has the column name (a database of before it
+ * has not). */
+int hil_history_has_column(sqlite3 *db, const char *name);
+
 /* 1 when the runs table has the host column (a database of before it
  * has not). */
 int hil_history_has_host_column(sqlite3 *db);

@@ -90,6 +90,31 @@ const char *hil_rj_row_energy_kind(const cJSON *row)
 	return cJSON_IsObject(e) ? hil_rj_str(e, "kind") : "";
 }
 
+const cJSON *hil_rj_row_estimate(const cJSON *row)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
+	const cJSON *x =
+		cJSON_GetObjectItemCaseSensitive(row, "energy_estimate");
+
+	if (cJSON_IsObject(x)) {
+		return x;
+	}
+	if (cJSON_IsObject(e) &&
+	    strcmp(hil_rj_str(e, "kind"), "estimate") == 0 &&
+	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "uj_per_op"))) {
+		return e;
+	}
+	return NULL;
+}
+
+int hil_rj_energy_beside(const cJSON *report)
+{
+	const cJSON *est =
+		cJSON_GetObjectItemCaseSensitive(report, "energy_estimate");
+
+	return strcmp(hil_rj_str(est, "role"), "beside") == 0;
+}
+
 const char *hil_rj_energy_reason(const cJSON *report)
 {
 	const cJSON *est =
@@ -112,7 +137,7 @@ const char *hil_rj_energy_reason(const cJSON *report)
 			any_object = 1;
 		}
 	}
-	if (cJSON_IsObject(est)) {
+	if (cJSON_IsObject(est) && !hil_rj_energy_beside(report)) {
 		const cJSON *why = cJSON_GetObjectItemCaseSensitive(est, "why");
 
 		return cJSON_IsString(why) && why->valuestring[0] != '\0'
@@ -242,7 +267,12 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len)
 	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
 	double hz;
 
-	if (hil_rj_num(board, "clock_hz", &hz) && hz > 0) {
+	const char *label = hil_rj_str(board, "clock_label");
+
+	if (label[0] != '\0') {
+		/* "estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, ..." */
+		snprintf(buf, len, "%s", label);
+	} else if (hil_rj_num(board, "clock_hz", &hz) && hz > 0) {
 		char n[32];
 
 		hil_fmt_num(n, sizeof(n), hz / 1e6);

@@ -351,6 +351,28 @@ static const char *energy_kind(const cJSON *row)
 	return k[0] != '\0' ? k : "measured";
 }
 
+/* The datasheet table a row's estimate comes from, or "". */
+static const char *est_table(const cJSON *row)
+{
+	const cJSON *e = hil_rj_row_estimate(row);
+
+	return e != NULL ? hil_rj_str(e, "table") : "";
+}
+
+/* The table of a report's first estimated row, or "". */
+static const char *report_table(const cJSON *report)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (est_table(r)[0] != '\0') {
+			return est_table(r);
+		}
+	}
+	return "";
+}
+
 /* Counts energy pairs left out because their kinds differ. */
 struct kind_skip {
 	size_t n;
@@ -418,6 +440,14 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			e->cur = un;
 			e->ratio = ub != 0 ? un / ub : 0;
 			e->verdict = judge(ub, un, energy_pct);
+			if (strcmp(energy_kind(b), "estimate") == 0) {
+				/* Two estimates: the change is the cycles'
+				 * or the table's (another flash setting). */
+				e->note =
+					strcmp(est_table(b), est_table(n)) == 0
+						? "datasheet estimates, not measured"
+						: "datasheet estimates from different tables, not measured";
+			}
 		}
 	}
 }
@@ -741,6 +771,12 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 			c->energy_kind_skipped == 1 ? "" : "s",
 			hil_text_noctl(kb, sizeof(kb), c->energy_kinds[0]),
 			hil_text_noctl(kn, sizeof(kn), c->energy_kinds[1]));
+	}
+	if (report_table(base)[0] != '\0' || report_table(newer)[0] != '\0') {
+		fprintf(out,
+			"energy estimates: from the datasheet, not measured (docs/method.md); base %s, new %s\n",
+			report_table(base)[0] ? report_table(base) : "none",
+			report_table(newer)[0] ? report_table(newer) : "none");
 	}
 	for (i = 0; i < c->n; i++) {
 		const struct hil_cmp_entry *e = &c->e[i];

@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "report.h"
 #include "json_int.h"
+#include "clocklabel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,6 +194,16 @@ static cJSON *report_object(const struct hil_run *run)
 				    hil_unit_name(run->info.counter_unit));
 	ok = ok && hil_json_add_num(o, "counter_hz", run->info.counter_hz);
 	ok = ok && hil_json_add_hex32(o, "flash_acr", run->info.flash_acr);
+	/* What the figures are, on which chip, clock and flash setting (the
+	 * emulated board: the clock the cycle model stands in for). */
+	{
+		char label[192];
+
+		hil_run_clock_label(run, label, sizeof(label));
+		ok = ok && hil_json_add_str(o, "clock_label", label);
+		ok = ok && hil_json_add_num(o, "configured_clock_hz",
+					    cfg->board.clock_hz);
+	}
 	bd = hil_board_find(cfg->board.name);
 	if ((run->info.flags & HILP_INFO_EMULATED) == 0 && bd != NULL &&
 	    bd->flash_state != NULL) {
@@ -338,12 +349,22 @@ static cJSON *report_object(const struct hil_run *run)
 	o = ok ? cJSON_AddObjectToObject(root, "sensor") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && add_sensor(o, run);
-	if (ok && run->energy_est.applies) {
+	if (ok && (run->energy_est.applies || run->energy_est.beside)) {
 		o = cJSON_AddObjectToObject(root, "energy_estimate");
 		ok = o != NULL;
 		ok = ok && hil_json_add_str(o, "kind", "estimate");
+		/* "energy": the rows' energy is the estimate; "beside": a
+		 * sensor measured it and the estimate stands next to it. */
+		ok = ok && hil_json_add_str(o, "role",
+					    run->energy_est.applies ? "energy"
+								    : "beside");
+		ok = ok && hil_json_add_str(o, "table", run->energy_est.table);
 		ok = ok &&
 		     hil_json_add_str(o, "source", run->energy_est.source);
+		ok = ok &&
+		     hil_json_add_str(
+			     o, "range",
+			     "low: typical, all peripherals disabled (the estimate); high: maximum at 25 C, all peripherals enabled");
 		ok = ok && hil_json_add_str(o, "assumptions",
 					    run->energy_est.assumptions);
 		ok = ok && hil_json_add_str(o, "method", "docs/method.md");

@@ -89,6 +89,14 @@ int hil_svg_per_byte_has_model(const cJSON *report);
 int hil_svg_sizes(const cJSON *report, FILE *out);
 
 /**
+ * energy.svg: µJ per operation of each series at the headline length, the
+ * datasheet estimate (bar, with its range as a line) or the sensor's figure
+ * (with the estimate beside it), the source in the subtitle; says why when
+ * there is no energy figure.
+ */
+int hil_svg_energy(const cJSON *report, FILE *out);
+
+/**
  * sweep.svg: one group of bars per metric, one bar per configuration.
  * @param reports n report trees (borrowed), in the order of the sweep.
  */

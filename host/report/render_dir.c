@@ -61,6 +61,7 @@ int hil_report_render_all(const char *run_dir)
 		{"summary.csv", hil_summary_csv},
 		{"per_byte.svg", hil_svg_per_byte},
 		{"sizes.svg", hil_svg_sizes},
+		{"energy.svg", hil_svg_energy},
 		{"report.html", hil_html_report},
 	};
 	char path[4096];

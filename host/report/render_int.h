@@ -42,6 +42,16 @@ int hil_rj_row_energy(const cJSON *row, double *uj);
 const char *hil_rj_row_energy_kind(const cJSON *row);
 
 /**
+ * A row's datasheet estimate: its energy object when that is the estimate,
+ * else its energy_estimate (beside a sensor's figure), else NULL. Its keys:
+ * uj_per_op, uj_low, uj_high, table (and ratio beside a measurement).
+ */
+const cJSON *hil_rj_row_estimate(const cJSON *row);
+
+/** 1 when the report's estimate stands beside a sensor's figures. */
+int hil_rj_energy_beside(const cJSON *report);
+
+/**
  * Why the report has no energy figures, or NULL when at least one row has
  * one. The text is static.
  */
@@ -151,6 +161,14 @@ int hil_sweep_series(const cJSON *const *reports, size_t n,
 void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
 		     size_t len);
 
+/**
+ * sweep.html's energy section (html_sweep_energy.c): for the series s at
+ * len, each report's cycles and energy per operation, which costs fewer
+ * µJ and the estimate's source; nothing when no report has energy.
+ */
+void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
+			   const struct hil_series *s, size_t ns, double len);
+
 /* ---- the SVG writer (svg.c), shared by the plots */
 
 /** Open an SVG of w by h px: its title and a white background. */
@@ -233,7 +251,10 @@ struct hil_sum_line {
 	char ram[32];	    /* static RAM (bytes), or "-" */
 	char ram_total[32]; /* static RAM + peak stack of the operation */
 	char stack[32];
-	char energy[32];  /* µJ per operation at 64 B, or "-" */
+	char energy[32]; /* µJ per operation at 64 B, or "-" */
+	/* The datasheet estimate's range ("8.11-12.5") when it is the
+	 * energy; beside a sensor's figure: "est. 4.1, x1.27". "" none. */
+	char energy_extra[64];
 	char norm[32];	  /* normalized at the longest length, or "-" */
 	char model[32];	  /* model cycles per byte at the longest, or "-" */
 	char model64[32]; /* model cycles per byte at 64 B, or "-" */
@@ -253,7 +274,11 @@ struct hil_summary {
 	const char *unit;
 	const char *energy_reason; /* NULL when energy was measured */
 	int energy_model;	   /* the energy figures come from a model */
-	int energy_est;		/* estimated from the datasheet (no sensor) */
+	int energy_est;	   /* estimated from the datasheet (no sensor) */
+	int energy_beside; /* a sensor's figures, the estimate beside */
+	/* The estimate's footnote: "3.3 V x 21.6 mA (typ. ...) ... Source:
+	 * DS10086 Rev 3 Table 25 (p. 68)"; "" when there is none. */
+	char energy_note[384];
 	const char *model_unit; /* the cycle model's unit, or NULL */
 	/* What the headline columns count: "cycles (estimated, model)" when
 	 * the cycle model ran, else the counter unit. */

@@ -308,12 +308,13 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	fputs("\n\n", out);
 	md_partial(report, out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
+		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × baseline @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op%s) |\n",
 		md_str(unit, sizeof(unit), s.unit), s.head_len, s.longest,
 		s.head_len, s.longest, s.longest,
-		s.energy_model ? ", model"
-		: s.energy_est ? ", est."
-			       : "");
+		s.energy_model	  ? ", model"
+		: s.energy_est	  ? ", est.: typ. (range)"
+		: s.energy_beside ? "; est. beside, measured/est."
+				  : "");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
@@ -331,13 +332,15 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fputs(" | ", out);
 		hil_md_cell(out, l->s.operation);
 		fprintf(out,
-			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s |\n",
 			ad,
 			l->failed	 ? " ✗"
 			: l->interrupted ? " (interrupted)"
 					 : "",
 			l->at64, l->atl, l->model64, l->model, l->norm,
-			l->flash, l->ram_total, l->stack, l->energy);
+			l->flash, l->ram_total, l->stack, l->energy,
+			l->energy_extra[0] ? " (" : "", l->energy_extra,
+			l->energy_extra[0] ? ")" : "");
 	}
 	if (s.n == 0) {
 		fputs("| (no rows) | | | | | | | | | | | |\n", out);
@@ -376,10 +379,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	}
 	if (s.norm_ref != NULL) {
 		fprintf(out,
-			"- × ref: the median divided by that of %s encrypt at the same length, in this run.\n",
+			"- × baseline: the median divided by that of %s encrypt (bench.normalize_to) at the same length, in this run.\n",
 			md_str(text, sizeof(text), s.norm_ref));
 	} else {
-		fputs("- × ref: \"-\" = no reference algorithm measured in this run (bench.normalize_to).\n",
+		fputs("- × baseline: \"-\" = no baseline algorithm measured in this run (bench.normalize_to).\n",
 		      out);
 	}
 	if (s.energy_reason != NULL) {
@@ -388,8 +391,8 @@ int hil_summary_md(const cJSON *report, FILE *out)
 			md_str(text, sizeof(text), s.energy_reason));
 	} else if (s.energy_est) {
 		fprintf(out,
-			"- Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).\n",
-			s.head_len);
+			"- Energy: µJ per operation at %.0f B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): %s.\n",
+			s.head_len, md_str(text, sizeof(text), s.energy_note));
 	} else if (s.energy_model) {
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B from a MODEL (simulated sensor, emulated time): not a measurement.\n",
@@ -398,6 +401,11 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B (mean active power × time of one operation).\n",
 			s.head_len);
+	}
+	if (s.energy_beside && s.energy_note[0] != '\0') {
+		fprintf(out,
+			"- Beside it: the datasheet estimate and measured/estimate (not judged; the first board run checks the estimate): %s.\n",
+			md_str(text, sizeof(text), s.energy_note));
 	}
 	fputs("- Flash: the implementation's own code and constant data (linker map); RAM: its static data (linker map) plus the peak stack of one call of the operation (painting, largest over the series); Stack: that peak alone.",
 	      out);

@@ -262,8 +262,10 @@ struct hil_run {
 	/* Energy estimated from a datasheet (no sensor): how, or why not. */
 	struct {
 		int applies;	  /* rows have est (no sensor in the run) */
+		int beside;	  /* a sensor run: est beside its figures */
 		char source[256]; /* document, revision, table, row */
-		char assumptions[512];
+		char table[64];	  /* "DS10086 Rev 3 Table 25 (p. 68)" */
+		char assumptions[1024];
 		char why[256]; /* when no row could be estimated */
 	} energy_est;
 	struct {

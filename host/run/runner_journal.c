@@ -4,6 +4,7 @@
 #include "runner_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,44 @@
 
 #include <cjson/cJSON.h>
 
+#include "util/beneath.h"
 #include "util/err.h"
 #include "journal.h"
 #include "util/log.h"
 #include "report/report.h"
 #include "util/util.h"
+
+/*
+ * The results folder, made if need be. A relative one (a configuration's
+ * results_dir, which anyone who can drop a job may write) is made beneath
+ * the working directory without following a link, so that a link planted
+ * on the way (in a spool's incoming/, say) cannot send the run folder
+ * elsewhere; an absolute one can only come from the command line (--results),
+ * the user's own choice. @return a descriptor of it, or a negative code.
+ */
+static int open_results_dir(const char *dir)
+{
+	char why[512];
+	int fd;
+
+	if (dir[0] == '/') {
+		if (hil_mkdirs(dir) != HIL_OK) {
+			return HIL_ERR_IO;
+		}
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			hil_err("cannot open %s: %s", dir, strerror(errno));
+			return HIL_ERR_IO;
+		}
+		return fd;
+	}
+	fd = hil_mkdirs_beneath(AT_FDCWD, dir, why, sizeof(why));
+	if (fd < 0) {
+		hil_err("results folder %s: %s (a relative results folder is made inside the working directory without following a link; to write through a link, give --results its absolute path)",
+			dir, why);
+	}
+	return fd;
+}
 
 /* A string member of o, or NULL. */
 static const char *json_str(const cJSON *o, const char *key)
@@ -101,7 +135,7 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 {
 	char stamp[32];
 	size_t i;
-	int ret;
+	int dfd;
 
 	run->cfg = cfg;
 	hil_utc_iso(run->started, sizeof(run->started));
@@ -136,9 +170,9 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 			 run->dir, run->started);
 		return HIL_OK;
 	}
-	ret = hil_mkdirs(opts->results_dir);
-	if (ret != HIL_OK) {
-		return ret;
+	dfd = open_results_dir(opts->results_dir);
+	if (dfd < 0) {
+		return dfd;
 	}
 	/* The folder is created exclusively: two runs in the same second (a
 	 * sweep, the daemon) get their own, never each other's journal. */
@@ -152,39 +186,63 @@ int hil_runner_make_run_dir(const struct hil_config *cfg,
 		}
 		snprintf(run->dir, sizeof(run->dir), "%s/%s", opts->results_dir,
 			 run->id);
-		if (mkdir(run->dir, 0777) == 0) {
+		if (mkdirat(dfd, run->id, 0777) == 0) {
+			close(dfd);
 			hil_info("run %s: results in %s", run->id, run->dir);
 			return HIL_OK;
 		}
 		if (errno != EEXIST) {
 			hil_err("cannot create %s: %s", run->dir,
 				strerror(errno));
+			close(dfd);
 			return HIL_ERR_IO;
 		}
 	}
+	close(dfd);
 	hil_err("cannot find a free run folder for %s in %s", stamp,
 		opts->results_dir);
 	return HIL_ERR_IO;
 }
 
-/* results/latest -> <run-id>, replaced atomically. */
+/* results/latest -> <run-id>, replaced atomically; only a link is
+ * replaced (a file or folder named latest is left alone), in the results
+ * folder reached as the run folder was. */
 void hil_rn_point_latest(const struct hil_runner_opts *opts,
 			 const struct hil_run *run)
 {
 	char tmp[HIL_PATH + 32];
-	char latest[HIL_PATH + 16];
+	struct stat st;
+	char why[256];
+	int dfd;
 
+	dfd = opts->results_dir[0] == '/'
+		      ? open(opts->results_dir,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		      : hil_mkdirs_beneath(AT_FDCWD, opts->results_dir, why,
+					   sizeof(why));
+	if (dfd < 0) {
+		hil_warn("could not point %s/latest at %s", opts->results_dir,
+			 run->id);
+		return;
+	}
+	if (fstatat(dfd, "latest", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISLNK(st.st_mode)) {
+		hil_warn("%s/latest is %s, not a link of hilrun's: left alone",
+			 opts->results_dir, hil_file_type_name(st.st_mode));
+		close(dfd);
+		return;
+	}
 	/* Named after the run too: the runs of a parallel sweep are threads
 	 * of one process. */
-	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld.%s", opts->results_dir,
-		 (long)getpid(), run->id);
-	snprintf(latest, sizeof(latest), "%s/latest", opts->results_dir);
-	unlink(tmp);
-	if (symlink(run->id, tmp) != 0 || rename(tmp, latest) != 0) {
-		hil_warn("could not point %s at %s: %s", latest, run->id,
-			 strerror(errno));
-		unlink(tmp);
+	snprintf(tmp, sizeof(tmp), ".latest.%ld.%s", (long)getpid(), run->id);
+	unlinkat(dfd, tmp, 0);
+	if (symlinkat(run->id, dfd, tmp) != 0 ||
+	    renameat(dfd, tmp, dfd, "latest") != 0) {
+		hil_warn("could not point %s/latest at %s: %s",
+			 opts->results_dir, run->id, strerror(errno));
+		unlinkat(dfd, tmp, 0);
 	}
+	close(dfd);
 }
 
 /* run.json: what --resume needs to start this run again. */

@@ -233,49 +233,56 @@ out:
 	free(recs);
 }
 
-/* One statistic of a flagged row's leak test, for its log line. */
+/* One statistic of a flagged row's leak test, for its log line: short, so
+ * that the line fits a 120-column terminal (the means are in report.json). */
 static void leak_says(char *buf, size_t len, const char *what, double t,
-		      int flagged, const double mean[2], const char *unit)
+		      int flagged)
 {
 	if (flagged) {
-		snprintf(
-			buf, len,
-			"%s: |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
-			what, fabs(t), HIL_LEAK_T_THRESHOLD, mean[0], mean[1],
-			unit);
+		snprintf(buf, len, "%s |t| %.1f > %.1f", what, fabs(t),
+			 HIL_LEAK_T_THRESHOLD);
 	} else {
-		snprintf(buf, len, "%s: t = %.1f, not flagged", what, t);
+		snprintf(buf, len, "%s |t| %.1f", what, fabs(t));
+	}
+}
+
+static const char *unit_word(uint8_t unit)
+{
+	switch (unit) {
+	case HILP_UNIT_CYCLES:
+		return "cycles";
+	case HILP_UNIT_INSTRUCTIONS_EMU:
+		return "instr.";
+	case HILP_UNIT_NS_HOST:
+		return "ns";
+	default:
+		return "counts";
 	}
 }
 
 /*
  * The one log line of a flagged row: which statistic flagged it (the
- * counter's, or the cycle model's with its profile, or both) and what the
- * other said. Nothing for a row that is not flagged.
+ * counter's, or the cycle model's, or both) and what the other said; the
+ * means and the model's profile are in report.json. Nothing for a row that
+ * is not flagged.
  */
 static void leak_warn(const struct run_ctx *c, const struct hil_row *row)
 {
 	const struct hil_row_leak *l = &row->leak;
-	const char *unit = hil_unit_name(c->run->info.counter_unit);
-	char a[256], b[256], what[96];
+	const char *unit = unit_word(c->run->info.counter_unit);
+	char a[96], b[96];
 
 	if (!hil_row_leak_flagged(l)) {
 		return;
 	}
+	leak_says(a, sizeof(a), unit, l->t, l->flagged);
 	if (l->model_state <= 0) {
-		hil_warn(
-			"%s/%s %s %u B: timing leak? |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
-			row->algorithm, row->implementation, row->operation,
-			(unsigned)row->msg_len, fabs(l->t),
-			HIL_LEAK_T_THRESHOLD, l->mean[0], l->mean[1], unit);
+		hil_warn("%s/%s %s %u B: timing leak? %s", row->algorithm,
+			 row->implementation, row->operation,
+			 (unsigned)row->msg_len, a);
 		return;
 	}
-	snprintf(what, sizeof(what), "estimated cycles (model profile %s)",
-		 c->run->model.profile[0] != '\0' ? c->run->model.profile
-						  : "default");
-	leak_says(a, sizeof(a), unit, l->t, l->flagged, l->mean, unit);
-	leak_says(b, sizeof(b), what, l->model.t, l->model.flagged,
-		  l->model.mean, "cycles");
+	leak_says(b, sizeof(b), "est. cycles", l->model.t, l->model.flagged);
 	/* The statistic that flagged it first, then the other. */
 	hil_warn("%s/%s %s %u B: timing leak? %s; %s", row->algorithm,
 		 row->implementation, row->operation, (unsigned)row->msg_len,

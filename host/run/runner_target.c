@@ -35,7 +35,9 @@ int hil_runner_identify(const struct hil_run *run)
 			run->info.protocol, HILP_PROTOCOL_VERSION);
 		return HIL_ERR_MISMATCH;
 	}
-	hil_info("target: %s, build-id %s, %s, overhead %u", run->info.board,
+	/* 12 hex digits of the build-id: the line fits 120 columns, and
+	 * report.json has all 40. */
+	hil_info("target: %s, build-id %.12s, %s, overhead %u", run->info.board,
 		 reported, hil_unit_name(run->info.counter_unit),
 		 (unsigned)run->info.overhead);
 	return HIL_OK;

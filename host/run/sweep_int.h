@@ -19,6 +19,16 @@ void hil_sweep_write_tables(const struct hil_sweep *sw,
 			    char (*why)[HIL_SWEEP_WHY_MAX], FILE *out);
 
 /**
+ * sweep.md's energy table: per series at 64 B (or the longest length),
+ * each configuration's cycles and energy per operation (the datasheet
+ * estimate, labelled, or the sensor's figure) and which costs fewer uJ;
+ * an estimate is never judged against a measurement. Nothing when no run
+ * has an energy figure.
+ */
+void hil_sweep_write_energy(const struct hil_sweep *sw,
+			    const struct hil_run *runs, FILE *out);
+
+/**
  * sweep.json: each configuration's name, flags, run folder, status, build
  * id, error and board lock. @return malloc'd text, or NULL (no memory).
  */

@@ -34,6 +34,7 @@ void hil_sweep_write_tables(const struct hil_sweep *sw,
 	if (k > 0) {
 		fprintf(out, "\n");
 	}
+	hil_sweep_write_energy(sw, runs, out);
 	/* A board run and a model run of one profile: their ratio per row. */
 	(void)hil_model_ratio_write(sw->cfgs, runs, sw->n, out);
 }

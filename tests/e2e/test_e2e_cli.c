@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -358,7 +359,7 @@ static void table_lines(const char *out, const char **hdr, size_t *n_lines)
 	assert_non_null(*hdr);
 	(*hdr)++;
 	*n_lines = 0;
-	for (p = *hdr; *p != '\0' && strncmp(p, "instr/B =", 9) != 0;) {
+	for (p = *hdr; *p != '\0' && strncmp(p, "est. cycles/B =", 15) != 0;) {
 		(*n_lines)++;
 		p = strchr(p, '\n');
 		assert_non_null(p);
@@ -384,6 +385,8 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	cJSON *rep;
 	const cJSON *rows, *row;
 	int mode_col, flash_col;
+	const char *e0;
+	int by_hand = 0;
 
 	(void)state;
 	assert_non_null(r);
@@ -436,27 +439,54 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	/* stdout: one compact table, the figures labelled. */
 	table_lines(r->out, &hdr, &n);
 	assert_int_equal(n, 1 + 4); /* header, 3 ascon/speck ops + keysetup */
-	assert_non_null(strstr(hdr, "instr/B @64"));
-	assert_non_null(strstr(hdr, "est. cycles/B @64"));
-	assert_non_null(strstr(hdr, "flash KB"));
-	assert_non_null(strstr(hdr, "RAM B"));
+	/* Cycles lead (the model's estimate, marked), then flash, RAM,
+	 * energy; QEMU's instructions only with -v. */
+	assert_true(col_of(hdr, "est. cycles/B @64") > 0);
+	assert_true(col_of(hdr, "est. cycles/B @64") <
+		    col_of(hdr, "flash KiB"));
+	assert_true(col_of(hdr, "flash KiB") < col_of(hdr, "RAM B"));
+	assert_true(col_of(hdr, "RAM B") < col_of(hdr, "uJ/op @64 (est.)"));
+	assert_null(strstr(r->out, "instr/B @"));
+	assert_null(strstr(r->out, "KB"));
+	/* What the figures are, and at which clock and flash setting. */
+	assert_non_null(strstr(
+		r->out,
+		"\nestimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on\n"));
 	assert_null(strstr(r->out, "stddev"));
 	assert_null(strstr(r->out, "measured with"));
-	assert_non_null(strstr(r->out, "exact (emulated)"));
+	assert_non_null(strstr(r->out, "Exact (emulated)"));
+	/* The notes under the table fit 80 columns. */
+	for (l = strstr(r->out, "est. cycles/B ="); l != NULL && *l != '\0';
+	     l = strchr(l, '\n') + 1) {
+		assert_true(strcspn(l, "\n") <= 80);
+		if (strchr(l, '\n') == NULL) {
+			break;
+		}
+	}
 	assert_non_null(strstr(r->out, "not a measurement"));
 	/* Energy always has its column; without a sensor it is the
-	 * datasheet estimate, labelled as such in the header and below. */
-	assert_non_null(strstr(hdr, "uJ/op @64 (est.)"));
+	 * datasheet estimate, with its range and its table below. */
+	assert_true(col_of(hdr, "est. range") >
+		    col_of(hdr, "uJ/op @64 (est.)"));
 	assert_null(strstr(r->out, "energy: not measured"));
-	assert_true(
-		strstr(r->out,
-		       "uJ/op (est.) = energy estimated from the datasheet's run current, not measured: see docs/method.md.") !=
-			NULL ||
-		strstr(r->out, "uJ/op (est.): no estimate (") != NULL);
-	/* Aligned whatever the names' lengths. */
+	assert_non_null(strstr(
+		r->out,
+		"uJ/op (est.) = a datasheet estimate, not measured (docs/method.md):\n"
+		"  = 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz;\n"
+		"  range: up to the max. at 25 C, all peripherals on (33.3 mA);\n"
+		"  source: DS10086 Rev 3 Table 25 (p. 68).\n"));
+	/* Aligned whatever the names' lengths; the first five columns fit
+	 * 80 columns, every line 120. */
 	mode_col = col_of(hdr, "mode");
-	flash_col = col_of(hdr, "flash KB") + (int)strlen("flash KB");
+	flash_col = col_of(hdr, "flash KiB") + (int)strlen("flash KiB");
 	assert_true(mode_col > 0);
+	assert_true(flash_col <= 80);
+	for (l = hdr, i = 0; (e0 = strchr(l, '\n')) != NULL; l = e0 + 1) {
+		assert_true(e0 - l <= 120);
+		if (++i > 40) {
+			break;
+		}
+	}
 	for (l = strchr(hdr, '\n') + 1, i = 1; i < n;
 	     i++, l = strchr(l, '\n') + 1) {
 		const char *m = col_of(l, "AEAD") >= 0 ? "AEAD" : "ECB";
@@ -469,6 +499,72 @@ static void test_quick_run_prints_the_headline_table(void **state)
 		assert_true(l[flash_col] == ' ');
 		/* No trailing blank. */
 		assert_true(e[-1] != ' ');
+	}
+	/* One row by hand: the report's model cycles of ascon-aead128
+	 * encrypt at 64 B, at 84 MHz, Table 25's 21.6 mA, 3.3 V. */
+	rep = e2e_load_report(res);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(rep, "rows"))
+	{
+		const cJSON *en =
+			cJSON_GetObjectItemCaseSensitive(row, "energy");
+		const cJSON *mc =
+			cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+		double cyc, want;
+		char cell[32];
+
+		if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "algorithm")
+				   ->valuestring,
+			   "ascon-aead128") != 0 ||
+		    strcmp(cJSON_GetObjectItemCaseSensitive(row, "operation")
+				   ->valuestring,
+			   "encrypt") != 0 ||
+		    cJSON_GetObjectItemCaseSensitive(row, "msg_len")
+				    ->valuedouble != 64) {
+			continue;
+		}
+		cyc = cJSON_GetObjectItemCaseSensitive(mc, "median")
+			      ->valuedouble;
+		want = 3.3 * 21.6e-3 * cyc / 84e6 * 1e6;
+		assert_true(
+			fabs(cJSON_GetObjectItemCaseSensitive(en, "uj_per_op")
+				     ->valuedouble -
+			     want) < 1e-9);
+		assert_true(fabs(cJSON_GetObjectItemCaseSensitive(en, "uj_high")
+					 ->valuedouble -
+				 3.3 * 33.3e-3 * cyc / 84e6 * 1e6) < 1e-9);
+		assert_string_equal(
+			cJSON_GetObjectItemCaseSensitive(en, "table")
+				->valuestring,
+			"DS10086 Rev 3 Table 25 (p. 68)");
+		/* ... and the terminal shows it. */
+		snprintf(cell, sizeof(cell), "  %.3g  ", want);
+		assert_non_null(strstr(hdr, cell));
+		by_hand++;
+	}
+	assert_int_equal(by_hand, 1);
+	cJSON_Delete(rep);
+	/* On an 80-column terminal (COLUMNS when stdout is not one): two
+	 * blocks, names + cycles, flash, RAM, then names + energy, range,
+	 * mode; every line within 80. */
+	snprintf(res, sizeof(res), "%s/narrow", tmp);
+	setenv("COLUMNS", "80", 1);
+	run_cli(r, "run", "--alg", "ascon-aead128,speck64-128-ecb", "--lengths",
+		"16,64,1024", "--runs", "3", "--results", res, NULL);
+	unsetenv("COLUMNS");
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, "algorithm "), 2);
+	hdr = strstr(r->out, "\nalgorithm ") + 1;
+	assert_true(col_of(hdr, "@1024") > 0);
+	assert_true(col_of(hdr, "RAM B") > 0);
+	assert_int_equal(col_of(hdr, "uJ/op"), -1);
+	hdr = strstr(hdr, "\nalgorithm ") + 1;
+	assert_true(col_of(hdr, "uJ/op @64 (est.)") > 0);
+	assert_true(col_of(hdr, "mode") > 0);
+	for (l = r->out; *l != '\0'; l += strcspn(l, "\n") + 1) {
+		assert_true(strcspn(l, "\n") <= 80);
+		if (l[strcspn(l, "\n")] == '\0') {
+			break;
+		}
 	}
 	/* --detail: every row too. */
 	snprintf(res, sizeof(res), "%s/detail", tmp);
@@ -685,6 +781,26 @@ static void complete_run_dir(const char *results, char *out, size_t len)
 	}
 }
 
+/* Rows of the history database at path where cond holds. */
+static int db_count(const char *path, const char *cond)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	char sql[256];
+	int n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM rows WHERE %s", cond);
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
 /*
  * hilrun history import, as a lab's master does with the runs its hosts
  * uploaded: the three runs of res into another database show there; again
@@ -722,6 +838,12 @@ static void history_import_checks(struct res *r, const char *res)
 		"64", "--db", mdb, NULL);
 	assert_int_equal(r->status, 0);
 	assert_int_equal(count_lines(r->out, " ok "), 3);
+	/* The datasheet estimate is imported as one, never as a measured
+	 * energy, and shown with its range and table. */
+	assert_non_null(strstr(r->out, "est. uJ/op (range)"));
+	assert_non_null(strstr(r->out, "DS10086 Rev 3 Table 25 (p. 68)"));
+	assert_int_equal(db_count(mdb, "energy_uj IS NOT NULL"), 0);
+	assert_true(db_count(mdb, "est_uj > 0 AND est_high >= est_uj") > 0);
 
 	complete_run_dir(res, dir, sizeof(dir));
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
@@ -818,6 +940,13 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 		show(r);
 		fail_msg("expected a trend of three runs");
 	}
+	/* No sensor: energy not measured, the estimate beside, its source
+	 * under the table. */
+	assert_non_null(strstr(r->out, "est. uJ/op (range)"));
+	assert_non_null(strstr(
+		r->out,
+		"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): DS10086 Rev 3 Table 25 (p. 68); docs/method.md.\n"));
+	assert_int_equal(db_count(db, "energy_uj IS NOT NULL"), 0);
 	/* The trend as a page with a plot: three points, labelled axes. */
 	{
 		char html[160], *page = malloc(65536);

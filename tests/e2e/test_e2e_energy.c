@@ -60,10 +60,13 @@ static int run_hilrun(const char *config, const char *name, char *results,
 			      "--results",
 			      results,
 			      NULL};
+	char log[160];
 	int status = -1;
 
 	snprintf(results, len, "%s/%s", tmp, name);
-	assert_int_equal(hil_proc_run(argv, NULL, 300000, &status), HIL_OK);
+	/* Its stdout and stderr in tmp/name.log. */
+	snprintf(log, sizeof(log), "%s/%s.log", tmp, name);
+	assert_int_equal(hil_proc_run(argv, log, 300000, &status), HIL_OK);
 	return status;
 }
 
@@ -152,8 +155,28 @@ static void check_energy_report(const char *results, const char *type)
 		assert_int_equal((int)num(e, "windows"), 1);
 		assert_int_equal((int)num(e, "samples"), 2);
 		assert_true(num(e, "spread") >= 0.0);
+		/* The datasheet estimate beside it, never in its place,
+		 * with their ratio: what the first board run checks. */
+		{
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+				row, "energy_estimate");
+
+			assert_non_null(x);
+			assert_string_equal(str(x, "kind"), "estimate");
+			assert_string_equal(str(x, "table"),
+					    "DS10086 Rev 3 Table 25 (p. 68)");
+			assert_true(num(x, "uj_per_op") > 0);
+			assert_true(num(x, "uj_high") >= num(x, "uj_per_op"));
+			assert_near(num(x, "ratio"),
+				    num(e, "uj_per_op") / num(x, "uj_per_op"),
+				    1e-9, "ratio");
+		}
 		n++;
 	}
+	assert_string_equal(
+		str(cJSON_GetObjectItemCaseSensitive(root, "energy_estimate"),
+		    "role"),
+		"beside");
 	/* Two lengths of two algorithms, and Speck's key setup. */
 	assert_int_equal(n, 5);
 	cJSON_Delete(root);
@@ -172,6 +195,23 @@ static void test_energy_per_op_agrees_with_the_waveform(void **state)
 	assert_int_equal(run_hilrun(config, "energy", results, sizeof(results)),
 			 0);
 	check_energy_report(results, "ina219");
+	/* The terminal: the simulated figure, the estimate beside it and
+	 * their ratio, labelled. */
+	{
+		char log[160], *text = NULL;
+
+		snprintf(log, sizeof(log), "%s/energy.log", tmp);
+		assert_int_equal(hil_read_file(log, &text, NULL), HIL_OK);
+		e2e_assert_contains(text, "uJ/op @16 (sim)");
+		e2e_assert_contains(text, "est. uJ/op");
+		e2e_assert_contains(text, "sim/est.");
+		e2e_assert_contains(
+			text,
+			"est. uJ/op = the datasheet estimate beside it, never judged against it:");
+		e2e_assert_contains(
+			text, "  source: DS10086 Rev 3 Table 25 (p. 68).");
+		free(text);
+	}
 }
 
 /*
@@ -283,6 +323,13 @@ static void test_without_a_sensor_the_report_says_why(void **state)
 			e2e_assert_contains(str(e, "cycles_from"),
 					    "cycle model");
 			assert_true(num(e, "clock_hz") == 84000000);
+			/* Table 25: the stub's 84 MHz sets prefetch; the
+			 * range from the same table. */
+			assert_string_equal(str(e, "table"),
+					    "DS10086 Rev 3 Table 25 (p. 68)");
+			assert_true(num(e, "idd_ma") == 21.6);
+			assert_true(num(e, "idd_high_ma") == 33.3);
+			assert_true(num(e, "uj_high") > num(e, "uj_per_op"));
 		} else {
 			/* No figure: never a made-up number, and why. */
 			assert_string_equal(str(e, "status"), "none");

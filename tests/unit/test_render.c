@@ -709,7 +709,7 @@ static void test_summary_md_has_header_rows_and_unit(void **state)
 	(void)state;
 	assert_non_null(strstr(
 		md,
-		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Est. cycles/byte @64 B (model) | Est. cycles/byte @256 B (model) | × ref @256 B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ) |\n"));
+		"| Algorithm | Impl | Op | instructions (emulated)/byte @64 B | @256 B (longest) | Est. cycles/byte @64 B (model) | Est. cycles/byte @256 B (model) | × baseline @256 B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op) |\n"));
 	assert_non_null(strstr(
 		md,
 		"| ascon-aead128 | ref | encrypt | 131.30 | 90.76 | - | - | - | 3400 | 244 | 244 | - |\n"));
@@ -779,6 +779,125 @@ test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 	assert_non_null(strstr(md, "clock: 84 MHz"));
 	assert_non_null(strstr(md, "counter unit: cycles."));
 	assert_non_null(strstr(md, "Energy: µJ per operation at 64 B"));
+	free(md);
+	cJSON_Delete(r);
+}
+
+/* A datasheet estimate as hilrun writes it (report.json: energy). */
+static void put_estimate(cJSON *e, double uj, double lo, double hi)
+{
+	cJSON_AddStringToObject(e, "status", "ok");
+	cJSON_AddStringToObject(e, "kind", "estimate");
+	cJSON_AddNumberToObject(e, "uj_per_op", uj);
+	cJSON_AddNumberToObject(e, "uj_low", lo);
+	cJSON_AddNumberToObject(e, "uj_high", hi);
+	cJSON_AddStringToObject(e, "table", "DS10086 Rev 3 Table 25 (p. 68)");
+	cJSON_AddNumberToObject(e, "vdd_v", 3.3);
+	cJSON_AddNumberToObject(e, "idd_ma", 21.6);
+	cJSON_AddNumberToObject(e, "idd_high_ma", 33.3);
+	cJSON_AddNumberToObject(e, "clock_hz", 84e6);
+}
+
+/* Without a sensor: the estimate with its range in the cell, and its
+ * formula, table point and source in the note; in the CSV, its columns. */
+static void test_summary_shows_the_estimate_its_range_and_source(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *x = cJSON_AddObjectToObject(r, "energy_estimate");
+	struct csv c;
+	char *md, *csv, *html;
+
+	(void)state;
+	cJSON_AddStringToObject(
+		cJSON_GetObjectItemCaseSensitive(r, "board"), "clock_label",
+		"estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on");
+	cJSON_AddStringToObject(x, "kind", "estimate");
+	cJSON_AddStringToObject(x, "role", "energy");
+	cJSON_AddStringToObject(x, "table", "DS10086 Rev 3 Table 25 (p. 68)");
+	put_estimate(cJSON_AddObjectToObject(row_at(r, 1), "energy"), 8.11,
+		     8.11, 12.5);
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, "Energy (µJ/op, est.: typ. (range)) |"));
+	/* The figures' chip, clock and flash setting, not "none". */
+	assert_non_null(strstr(
+		md,
+		"; figures: estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on;"));
+	assert_null(strstr(md, "none (emulated)"));
+	assert_non_null(strstr(md, " | 8.11 (8.11-12.5) |\n"));
+	assert_non_null(strstr(
+		md,
+		"- Energy: µJ per operation at 64 B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz; range up to 33.3 mA (max. at 25 C, all peripherals on). Source: DS10086 Rev 3 Table 25 (p. 68).\n"));
+	html = render(hil_html_report, r);
+	assert_non_null(strstr(
+		html,
+		"<td class=\"n hl\">8.11 <span class=\"sub\">(8.11-12.5)</span></td>"));
+	/* The plot: titled an estimate, its range and table below. */
+	{
+		char *svg = render(hil_svg_energy, r);
+
+		assert_xml(svg);
+		assert_non_null(strstr(
+			svg,
+			"Energy per operation at 64 B (µJ): a datasheet estimate, not measured"));
+		assert_non_null(strstr(svg, "8.11 (8.11-12.5)"));
+		assert_non_null(strstr(svg, "DS10086 Rev 3 Table 25 (p. 68)"));
+		free(svg);
+	}
+	assert_non_null(
+		strstr(html, "Source: DS10086 Rev 3 Table 25 (p. 68)."));
+	csv = render(hil_summary_csv, r);
+	csv_parse(csv, &c);
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
+			    "estimate");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_est_high_uj")),
+			    "12.5");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_est_table")),
+			    "DS10086 Rev 3 Table 25 (p. 68)");
+	assert_string_equal(
+		csv_get(&c, 2, csv_col(&c, "energy_measured_over_est")), "");
+	csv_free(&c);
+	free(csv);
+	free(html);
+	free(md);
+	cJSON_Delete(r);
+}
+
+/* With a sensor: its figure, the estimate beside it and their ratio; the
+ * estimate never stands in for it. */
+static void test_summary_puts_the_estimate_beside_a_measurement(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *x = cJSON_AddObjectToObject(r, "energy_estimate");
+	cJSON *e = cJSON_AddObjectToObject(row_at(r, 1), "energy");
+	cJSON *b = cJSON_AddObjectToObject(row_at(r, 1), "energy_estimate");
+	struct csv c;
+	char *md, *csv;
+
+	(void)state;
+	cJSON_AddStringToObject(x, "kind", "estimate");
+	cJSON_AddStringToObject(x, "role", "beside");
+	cJSON_AddStringToObject(e, "status", "ok");
+	cJSON_AddStringToObject(e, "kind", "measured");
+	cJSON_AddNumberToObject(e, "uj_per_op", 10.0);
+	put_estimate(b, 8.0, 8.0, 12.0);
+	cJSON_AddNumberToObject(b, "ratio", 1.25);
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(md, " | 10 (est. 8, x1.25) |\n"));
+	assert_non_null(strstr(md, "- Beside it: the datasheet estimate"));
+	assert_null(strstr(md, "no estimate"));
+	csv = render(hil_summary_csv, r);
+	csv_parse(csv, &c);
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
+			    "measured");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_uj_per_op")),
+			    "10");
+	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_est_uj_per_op")),
+			    "8");
+	assert_string_equal(
+		csv_get(&c, 2, csv_col(&c, "energy_measured_over_est")),
+		"1.25");
+	csv_free(&c);
+	free(csv);
 	free(md);
 	cJSON_Delete(r);
 }
@@ -1600,7 +1719,9 @@ static void test_html_self_contained_with_every_row(void **state)
 		assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
 		assert_non_null(strstr(html, "<meta charset=\"utf-8\">"));
 		assert_no_network(html);
-		assert_html_svgs_well_formed(html, 2);
+		/* per_byte and sizes; energy.svg where a row has energy
+		 * (report-failed.json's aes128-ecb). */
+		assert_html_svgs_well_formed(html, k == 0 ? 2 : 3);
 		cJSON_ArrayForEach(row,
 				   cJSON_GetObjectItemCaseSensitive(r, "rows"))
 		{
@@ -2421,6 +2542,22 @@ static void test_compare_refuses_estimated_against_measured_energy(void **state)
 	out = compare_text(a, b, NULL, &ret, &worse);
 	assert_int_equal(worse, 1);
 	assert_null(strstr(out, "not compared"));
+	assert_non_null(
+		strstr(out, "WORSE (datasheet estimates, not measured)"));
+	free(out);
+	/* Estimated with another table (prefetch off): said, with both
+	 * sources under the table. */
+	cJSON_AddStringToObject(e, "table", "DS10086 Rev 3 Table 23 (p. 67)");
+	cJSON_AddStringToObject(
+		cJSON_GetObjectItemCaseSensitive(row_at(b, 3), "energy"),
+		"table", "DS10086 Rev 3 Table 25 (p. 68)");
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_non_null(strstr(
+		out,
+		"(datasheet estimates from different tables, not measured)"));
+	assert_non_null(strstr(
+		out,
+		"energy estimates: from the datasheet, not measured (docs/method.md); base DS10086 Rev 3 Table 23 (p. 67), new DS10086 Rev 3 Table 25 (p. 68)\n"));
 	free(out);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
@@ -2515,11 +2652,11 @@ static char *read_in(const char *dir, const char *name)
 
 static void test_render_all_writes_every_file_deterministically(void **state)
 {
-	static const char *const files[] = {"summary.md", "summary.csv",
+	static const char *const files[] = {"summary.md",   "summary.csv",
 					    "per_byte.svg", "sizes.svg",
-					    "report.html"};
+					    "energy.svg",   "report.html"};
 	char *dir = tmp_dir();
-	char path[2048], *first[5];
+	char path[2048], *first[6];
 	size_t len, i;
 	char *text = fixture_text("report-failed.json", &len);
 	DIR *d;
@@ -2531,13 +2668,14 @@ static void test_render_all_writes_every_file_deterministically(void **state)
 	write_text(path, text, len);
 	free(text);
 	assert_int_equal(hil_report_render_all(dir), HIL_OK);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		first[i] = read_in(dir, files[i]);
 	}
 	assert_xml(first[2]);
 	assert_xml(first[3]);
+	assert_xml(first[4]);
 	assert_int_equal(hil_report_render_all(dir), HIL_OK);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		char *again = read_in(dir, files[i]);
 
 		assert_string_equal(first[i], again);
@@ -2552,7 +2690,7 @@ static void test_render_all_writes_every_file_deterministically(void **state)
 		n += e->d_name[0] != '.';
 	}
 	closedir(d);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	rm_dir(dir);
 	free(dir);
 }
@@ -2630,6 +2768,10 @@ int main(void)
 		cmocka_unit_test(test_compare_lists_added_and_removed_rows),
 		cmocka_unit_test(test_compare_failed_row_is_worse),
 		cmocka_unit_test(test_compare_energy_ten_percent),
+		cmocka_unit_test(
+			test_summary_shows_the_estimate_its_range_and_source),
+		cmocka_unit_test(
+			test_summary_puts_the_estimate_beside_a_measurement),
 		cmocka_unit_test(
 			test_compare_refuses_estimated_against_measured_energy),
 		cmocka_unit_test(test_junit_one_testcase_per_row),

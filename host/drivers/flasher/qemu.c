@@ -1,4 +1,4 @@
-/* qemu: the flasher backend that "flashes" by starting QEMU's netduinoplus2 (Cortex-M4) on the new ELF, its UART on a unix socket or its semihosting console on a socketpair. */
+/* qemu: the flasher backend that "flashes" by starting QEMU's netduinoplus2 or mps2-an386 (Cortex-M4) on the new ELF, its UART on a unix socket or its semihosting console on a socketpair. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"qemu"
 
@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qemu.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -68,12 +69,14 @@
 
 struct qemu {
 	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	int semihost;	/* link "semihost": stdin/stdout, no socket */
-	int host_fd;	/* semihost: our end of the socketpair, or -1 */
-	char where[96]; /* semihost: the link's name in messages */
-	char *tmpdir;	/* mkdtemp() dir holding the socket, or NULL */
-	char *log_path; /* <run_dir>/qemu.log */
-	char *elf;	/* the image started, for messages */
+	char machine[64]; /* -M */
+	char icount[48];  /* -icount's value */
+	int semihost;	  /* link "semihost": stdin/stdout, no socket */
+	int host_fd;	  /* semihost: our end of the socketpair, or -1 */
+	char where[96];	  /* semihost: the link's name in messages */
+	char *tmpdir;	  /* mkdtemp() dir holding the socket, or NULL */
+	char *log_path;	  /* <run_dir>/qemu.log */
+	char *elf;	  /* the image started, for messages */
 	struct hil_proc *proc;
 	off_t log_offset; /* size of qemu.log before this start */
 	int said_stopped; /* qemu_check logged that this process is stopped */
@@ -276,6 +279,20 @@ static int qemu_open(struct hil_flasher *f)
 	}
 	hil_flasher_set_priv(f, q); /* qemu_close frees it on error */
 	q->host_fd = -1;
+	{
+		unsigned shift;
+
+		if (!hil_qemu_machine_of(p->target, q->machine,
+					 sizeof(q->machine), &shift)) {
+			hil_err("qemu flasher: machine \"%s\" is not \"MACHINE\" or \"MACHINE,shift=N\" (N 0..%d)",
+				p->target, HIL_QEMU_MAX_SHIFT);
+			return HIL_ERR_ARG;
+		}
+		/* Only with align=off,sleep=off (and a fixed shift) are runs
+		 * exact and reproducible (design.md section 3). */
+		snprintf(q->icount, sizeof(q->icount),
+			 "shift=%u,align=off,sleep=off", shift);
+	}
 	q->log_path = path_join(p->run_dir, LOG_NAME);
 	if (q->log_path == NULL) {
 		hil_err("qemu flasher: no memory");
@@ -392,7 +409,7 @@ static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
 		"-name",
 		name,
 		"-M",
-		"netduinoplus2",
+		q->machine,
 		"-kernel",
 		q->elf,
 		"-display",
@@ -402,7 +419,7 @@ static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
 		"-serial",
 		"null",
 		"-icount",
-		"shift=0,align=off,sleep=off",
+		q->icount,
 		"-nodefaults",
 		NULL, /* room for -serial VALUE or -semihosting-config VALUE */
 		NULL,
@@ -610,6 +627,7 @@ const struct hil_flasher_ops hil_flasher_qemu_ops = {
 	.name = "qemu",
 	.program = DEFAULT_PROGRAM,
 	.package = "qemu-system-arm",
+	.parse = hil_qemu_parse,
 	.open = qemu_open,
 	.close = qemu_close,
 	.start = qemu_start,
