@@ -54,7 +54,7 @@ int cli_apply_board_map(struct hil_config *cfg, const char *board,
 
 		snprintf(
 			err, sizeof(err),
-			"--board %s is a %s in the hardware map (%s), but %s is a configuration for %s (its board.name): %s%s%s",
+			"--board %s is a %s (%s), but %s is a configuration for %s (its board.name): %s%s%s",
 			board, plat, path, shown_config(cfg), cfg->board.name,
 			def != NULL
 				? "leave --config out to run the platform's default, "
