@@ -245,6 +245,18 @@ static void bad_input_names_the_fix(struct res *r)
 	fclose(f);
 	run_cli(r, "report", dir, NULL);
 	refused("that is the results folder", r);
+	/* Or one with a run folder in it, without history or link. */
+	snprintf(dir, sizeof(dir), "%s/resfolder2", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/resfolder2/run1", tmp);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/resfolder2/run1/report.json", tmp);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "compare", dir, dir, NULL);
+	refused("compare", r);
+	refused("that is the results folder", r);
 	/* A quick run's folder has a journal but no run.json. */
 	snprintf(dir, sizeof(dir), "%s/quickrun", tmp);
 	assert_int_equal(mkdir(dir, 0755), 0);
