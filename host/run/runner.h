@@ -23,6 +23,9 @@ struct hil_runner_opts {
 	 * a restart resumes its journal. NULL: not called. */
 	void (*on_run_dir)(void *arg, const char *run_dir);
 	void *on_run_dir_arg;
+	/* 1: no progress line on the terminal (the runs of a parallel
+	 * sweep share it). */
+	int no_progress;
 };
 
 /* A target built, started, connected and identified. */
