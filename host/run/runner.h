@@ -27,6 +27,9 @@ struct hil_runner_opts {
 	 * the emulator or the flashing tool) runs on the host unjailed
 	 * (--no-jail); 0 (default): each in a jail (util/jail.h). */
 	int no_jail;
+	/* 1: no progress line on the terminal (the runs of a parallel
+	 * sweep share it). */
+	int no_progress;
 };
 
 /* A target built, started, connected and identified. */
