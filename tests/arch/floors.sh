@@ -1,7 +1,7 @@
 #!/bin/sh
 # floors.sh: no #include in host/ goes from a lower floor of docs/architecture.md to a higher one.
 #
-# Floors, highest first: cli 7; run 6; lab, report 5; result 4; session, image,
+# Floors, highest first: cli (and refhelper, another main) 7; run 6; lab, report 5; result 4; session, image,
 # emu 3; drivers 2; config, util 1. A file may include its own floor and those
 # below. Today's exceptions are listed in tests/arch/floors-known.txt, one
 # "file -> header" a line: a new climb fails, and so does a listed one that
@@ -18,7 +18,7 @@ trap 'rm -f "$found"' EXIT
 
 floor() {
 	case $1 in
-	cli) echo 7 ;;
+	cli | refhelper) echo 7 ;;
 	run) echo 6 ;;
 	lab | report) echo 5 ;;
 	result) echo 4 ;;
@@ -49,6 +49,14 @@ for f in $files; do
 done | sort -u >"$found"
 
 fail=0
+for d in host/*/; do
+	d=${d#host/}
+	d=${d%/}
+	if [ "$(floor "$d")" = 0 ]; then
+		echo "floors: host/$d has no floor: give it one in $0 and docs/architecture.md" >&2
+		fail=1
+	fi
+done
 if [ -n "$(comm -23 "$found" "$known")" ]; then
 	echo "floors: these includes climb from a lower floor to a higher one (docs/architecture.md):" >&2
 	comm -23 "$found" "$known" | sed 's/^/  /' >&2
