@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "drivers/board/board.h"
+#include "drivers/link/link.h"
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -246,7 +247,7 @@ static void check_serial(struct hil_doctor *d, const struct hil_config *cfg)
 	struct stat st;
 	int fd, err;
 
-	if (strcmp(cfg->link.type, "serial") != 0) {
+	if (!hil_link_needs_port(cfg->link.type)) {
 		hil_doctor_report(d, "serial port", HIL_V_SKIP,
 				  "link %s uses no serial port",
 				  cfg->link.type);
