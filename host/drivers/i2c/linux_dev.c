@@ -140,6 +140,8 @@ static int linux_xfer(struct hil_i2c_bus *bus, uint8_t addr, const uint8_t *w,
 
 const struct hil_i2c_ops hil_i2c_linux_ops = {
 	.name = "linux",
+	.spec_form = "linux:/dev/i2c-N",
+	.where_starts = "/",
 	.open = linux_open,
 	.close = linux_close,
 	.xfer = linux_xfer,
