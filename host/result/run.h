@@ -60,6 +60,9 @@ struct hil_row_model {
 	uint64_t imiss, dmiss, ilines, dlines;
 };
 
+/* |t| above this flags a row (dudect's threshold). */
+#define HIL_LEAK_T_THRESHOLD 4.5
+
 /* One statistic of a row's leak test: Welch's t over one kind of count. */
 struct hil_row_leak_stat {
 	double t;	/* Welch's t, fixed class minus random class */

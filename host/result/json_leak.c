@@ -1,13 +1,12 @@
 /* json_leak: a row's timing-leak test in report.json: the counter's t and, on the emulated board, the cycle model's t of the same runs, each labelled with its own flag, and which of them flagged the row. */
 #define HIL_LOG_PREFIX "report"
-#include "json_int.h"
+#include "rowjson.h"
 
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "result/rowcodec.h"
-#include "run/leak.h"
 #include "result/run.h"
 
 /* The same runs in the cycle model's estimated cycles: absent without. */

@@ -1,7 +1,7 @@
 /* json_row: one measured row of report.json: its figures, statistics, energy (measured, model or estimate), cycle model and leak test. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"report"
-#include "json_int.h"
+#include "rowjson.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -364,4 +364,17 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 fail:
 	cJSON_Delete(o);
 	return NULL;
+}
+
+char *hil_result_row_line(const struct hil_run *run, const struct hil_row *r)
+{
+	cJSON *o = hil_json_row_object(run, r);
+	char *text;
+
+	if (o == NULL) {
+		return NULL;
+	}
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return text;
 }
