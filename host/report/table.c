@@ -1,6 +1,6 @@
 /* table: what a run prints on stdout: the headline table (the four numbers people came for) and, on request, every row. */
 #include "report.h"
-#include "clocklabel.h"
+#include "result/clocklabel.h"
 
 #include <stdlib.h>
 

@@ -22,7 +22,7 @@
 #include "journal.h"
 #include "util/log.h"
 #include "image/ownref.h"
-#include "report/report.h"
+#include "result/reportjson.h"
 #include "drivers/sensor/sensor.h"
 #include "session/stub.h"
 #include "util/util.h"

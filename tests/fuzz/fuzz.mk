@@ -111,13 +111,11 @@ $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
 $(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
-# Every file of host/report but the writers from the in-memory run (json.c,
-# table.c, modelratio.c, clocklabel.c (the clock
-# line from the run's board and profile), and any later file that
-# includes the writer's json_int.h), which would pull in run/ and config/.
-FZ_REPORT_WRITERS := host/report/json.c \
-	host/report/table.c host/report/modelratio.c \
-	host/report/clocklabel.c \
+# Every file of host/report but the writers from the in-memory run
+# (table.c, modelratio.c, and any later file that includes the writer's
+# json_int.h), which would pull in run/ and config/. The report JSON's
+# writers themselves are in host/result.
+FZ_REPORT_WRITERS := host/report/table.c host/report/modelratio.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \

@@ -1,8 +1,8 @@
 /* json: the report JSON of a run, written atomically. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"report"
-#include "report.h"
-#include "json_int.h"
+#include "reportjson.h"
+#include "rowjson.h"
 #include "clocklabel.h"
 
 #include <math.h>
