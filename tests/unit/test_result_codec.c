@@ -14,6 +14,7 @@
 #include "hilp.h"
 #include "report/report.h"
 #include "result/rowcodec.h"
+#include "result/rowjson.h"
 #include "result/run.h"
 #include "result/stats.h"
 #include "util/err.h"
@@ -378,6 +379,84 @@ static void test_a_row_missing_a_required_field_is_not_read(void **state)
 	free(out);
 }
 
+/*
+ * report.json's rows and the journal's lines are one writer's: each row of
+ * the report is its journal line, and reads back as it was measured.
+ */
+static void test_report_rows_are_the_journal_lines_and_read_back(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run run;
+	struct hil_row rows[2];
+	struct hil_row *out = calloc(1, sizeof(*out));
+	const struct hil_rtable *t;
+	const cJSON *a, *o;
+	cJSON *rep;
+	char *text;
+	int i = 0, bad = 0;
+	size_t j;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(out);
+	snprintf(cfg->name, sizeof(cfg->name), "codec");
+	snprintf(cfg->board.name, sizeof(cfg->board.name), "qemu-netduino");
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
+	snprintf(cfg->link.type, sizeof(cfg->link.type), "socket");
+	make_run(&run);
+	run.cfg = cfg;
+	run.status = "complete";
+	make_full_row(&rows[0]);
+	make_full_row(&rows[1]);
+	rows[1].msg_len = 64;
+	rows[1].leak.state = 0;
+	rows[1].energy.state = HIL_ENERGY_NONE;
+	run.rows = rows;
+	run.n_rows = 2;
+	text = hil_report_json(&run);
+	assert_non_null(text);
+	rep = cJSON_Parse(text);
+	free(text);
+	assert_non_null(rep);
+	a = cJSON_GetObjectItemCaseSensitive(rep, "rows");
+	assert_int_equal(cJSON_GetArraySize(a), 2);
+	cJSON_ArrayForEach(o, a)
+	{
+		char *line = hil_result_row_line(&run, &rows[i]);
+		char *as_in_report = cJSON_PrintUnformatted(o);
+
+		assert_non_null(line);
+		assert_non_null(as_in_report);
+		assert_string_equal(as_in_report, line);
+		free(line);
+		free(as_in_report);
+		assert_int_equal(hil_result_row_read(o, out), 1);
+		for (t = hil_result_row_tables; t->path != NULL; t++) {
+			for (j = 0; j < t->n; j++) {
+				/* Objects the second row does not have. */
+				if (i == 1 &&
+				    (strncmp(t->path, "leak", 4) == 0 ||
+				     strcmp(t->path, "energy") == 0)) {
+					continue;
+				}
+				bad += !same(&t->fields[j], t->path,
+					     (const char *)&rows[i] + t->base,
+					     (const char *)out + t->base);
+			}
+		}
+		free_row(out);
+		i++;
+	}
+	assert_int_equal(bad, 0);
+	assert_int_equal(out->energy.state, HIL_ENERGY_NONE);
+	assert_int_equal(out->leak.state, 0);
+	cJSON_Delete(rep);
+	free_row(&rows[0]);
+	free_row(&rows[1]);
+	free(out);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +467,8 @@ int main(void)
 			test_failed_states_come_back_with_their_reasons),
 		cmocka_unit_test(
 			test_a_row_missing_a_required_field_is_not_read),
+		cmocka_unit_test(
+			test_report_rows_are_the_journal_lines_and_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
