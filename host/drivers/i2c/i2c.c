@@ -105,6 +105,19 @@ int hil_i2c_spec_ok(const char *spec)
 					       : 0] != '\0';
 }
 
+int hil_i2c_job_ok(const char *spec, const char **rule)
+{
+	const struct hil_i2c_ops *ops = hil_i2c_backend(spec);
+
+	*rule = "";
+	if (ops == NULL || ops->job_ok == NULL ||
+	    ops->job_ok(strchr(spec, ':') + 1)) {
+		return 1;
+	}
+	*rule = ops->job_rule;
+	return 0;
+}
+
 void hil_i2c_spec_forms(char *buf, size_t len)
 {
 	const size_t n = sizeof(backends) / sizeof(backends[0]);

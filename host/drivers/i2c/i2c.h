@@ -44,6 +44,11 @@ struct hil_i2c_ops {
 	/* What follows "name:" must start with ("/": a device path); NULL:
 	 * anything not empty (checked when it is opened). */
 	const char *where_starts;
+	/* Optional: whether `where` may be opened for an untrusted spool job
+	 * (lab/jobpolicy.c), and the rule it applies, for the message. NULL:
+	 * what the spec check accepts. */
+	int (*job_ok)(const char *where);
+	const char *job_rule;
 	/* Open `where` (the spec after "name:"); set state with set_priv. */
 	int (*open)(struct hil_i2c_bus *bus, const char *where);
 	/* Release the private state; called once, also after a failed open. */
@@ -90,6 +95,13 @@ const struct hil_i2c_ops *hil_i2c_backend(const char *spec);
  * @return 1 or 0.
  */
 int hil_i2c_spec_ok(const char *spec);
+
+/**
+ * Whether spec may be opened for an untrusted spool job: its backend's
+ * job_ok, when it has one. @param rule receives the rule broken (static).
+ * @return 1 or 0.
+ */
+int hil_i2c_job_ok(const char *spec, const char **rule);
 
 /** The backends' spec forms for a message: "\"ftdi:...\", ... or \"sim:...\"". */
 void hil_i2c_spec_forms(char *buf, size_t len);
