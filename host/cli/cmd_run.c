@@ -311,7 +311,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 		hil_sweep_free(&sw);
 		return HIL_ERR_NOMEM;
 	}
-	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, stdout, transient, done);
+	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, transient, done);
 	hil_sweep_free(&sw);
 	/* The runs measured: their pages and the sweep's now. */
 	(void)hil_cli_render_sweep(done, stdout);

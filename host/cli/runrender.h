@@ -16,12 +16,14 @@ struct hil_sweep_done;
 int hil_cli_render_run(const struct hil_run *run);
 
 /**
- * After hil_sweep_run: each run's tables and page (those that wrote their
- * report.json), then the sweep's plot and sweep.html from the runs it
- * compares, and "sweep page: <dir>/sweep.html" on out when there is one.
+ * After hil_sweep_run: sweep.md (the tables from the runs' reports, then
+ * the sweep's own, done->tables, which it frees), printed to out with
+ * "sweep summary: <dir>/sweep.md"; each run's tables and page (those that
+ * wrote their report.json); then the sweep's plot and sweep.html from the
+ * runs it compares, and "sweep page: <dir>/sweep.html" on out.
  * @return HIL_OK, or HIL_ERR_IO when the sweep's page could not be made
  *         (logged).
  */
-int hil_cli_render_sweep(const struct hil_sweep_done *done, FILE *out);
+int hil_cli_render_sweep(struct hil_sweep_done *done, FILE *out);
 
 #endif /* HIL_RUNRENDER_H */

@@ -30,7 +30,7 @@ static int sweep_run(const struct hil_sweep *sw,
 	int ret;
 
 	assert_non_null(done);
-	ret = hil_sweep_run(sw, opts, jobs, 0, out, NULL, done);
+	ret = hil_sweep_run(sw, opts, jobs, 0, NULL, done);
 	(void)hil_cli_render_sweep(done, out);
 	free(done);
 	return ret;
