@@ -114,6 +114,9 @@ struct hil_row {
 	uint32_t digest_got;
 	int ok;		 /* measured, digest matched */
 	int interrupted; /* not ok: stopped (SIGTERM/SIGINT) while measured */
+	/* not ok: lost to the link (the target answered, damaged, after
+	 * every retry and recovery), not the implementation's failure */
+	int link_failed;
 	char error[HIL_ROW_ERR]; /* why not ok */
 	struct hil_row_energy energy;
 	/* From the datasheet's run current when no sensor measured energy

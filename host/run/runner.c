@@ -408,13 +408,24 @@ int hil_runner_run(const struct hil_config *cfg,
 	hil_run_compute_normalized(run);
 	hil_energyest_apply(run);
 	if (ret == HIL_OK) {
-		size_t i;
+		size_t i, lost = 0;
 
 		run->status = "complete";
 		for (i = 0; i < run->n_rows; i++) {
 			if (!run->rows[i].ok) {
 				ret = HIL_ERR_VERIFY;
 			}
+			lost += run->rows[i].link_failed != 0;
+		}
+		if (lost > 0) {
+			/* Not measured, and not the implementations' fault:
+			 * the run is partial, another try may measure them
+			 * (exit status 5). */
+			hil_err("%zu row%s lost to the link (the target answered, damaged, after every retry and recovery): the run is partial, worth another try",
+				lost, lost == 1 ? "" : "s");
+			run->status = "partial";
+			run->transient = 1;
+			ret = HIL_ERR_TIMEOUT;
 		}
 	} else if (run->n_rows > 0) {
 		run->status = "partial";
