@@ -63,6 +63,9 @@ int hil_ownref_build(const char *root, const char *fw_dir,
 
 		ret = hil_proc_run(argv, log_path, OWNREF_TIMEOUT_MS, &status);
 	}
+	if (ret == HIL_ERR_INTERRUPTED) {
+		return ret; /* a stop, not a folder that does not build */
+	}
 	if (ret != HIL_OK) {
 		hil_err("could not run make: %s", hil_strerror(ret));
 		return ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;

@@ -528,6 +528,130 @@ static void test_sigterm_stops_at_once_and_files_a_result(void **state)
 	cJSON_Delete(r);
 }
 
+/* Is pid dead: no such process, or a zombie? */
+static int proc_gone(pid_t pid)
+{
+	char path[64], buf[512], *c;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (f == NULL) {
+		return 1;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	c = strrchr(buf, ')');
+	return c != NULL && c[1] == ' ' && c[2] == 'Z';
+}
+
+/* Gone within ms: a bound to fail by, the processes die at once. */
+static int proc_gone_within(pid_t pid, unsigned ms)
+{
+	uint64_t until = e2e_ms_now() + ms;
+
+	while (!proc_gone(pid)) {
+		if (e2e_ms_now() >= until) {
+			return 0;
+		}
+		e2e_sleep_ms(10);
+	}
+	return 1;
+}
+
+/*
+ * hilrun building with a compiler that never ends (tests/fixtures/slow-cc
+ * as $(CROSS)gcc: make -> sh -> "gcc" -> sleep), signalled with sig once
+ * the compiler runs. @return hilrun's exit status; pids receives the
+ * compiler's pid and its child's.
+ */
+static int signal_a_build(const char *name, int sig, pid_t pids[2])
+{
+	const char *src = getenv("HIL_SRC_DIR");
+	char conf[128], res[128], log[128], pidfile[128], extra[160];
+	char cross[512], cfgname[64];
+	uint64_t t0 = e2e_ms_now();
+	struct hil_proc *p;
+	struct args a;
+	long x = 0, y = 0;
+	int st = -1;
+
+	snprintf(cfgname, sizeof(cfgname), "%s.json", name);
+	tpath(conf, sizeof(conf), cfgname);
+	tpath(res, sizeof(res), name);
+	tpath(pidfile, sizeof(pidfile), "slow-cc.pids");
+	unlink(pidfile);
+	snprintf(log, sizeof(log), "%s/%s.log", tmp, name);
+	/* A flag no build had before: make has something to compile. */
+	snprintf(
+		extra, sizeof(extra),
+		" \"build\": {\"cflags\": [\"-O2\", \"-DHILTEST_SLOW_%s_%s\"]},",
+		name, strrchr(tmp, '-') + 1);
+	write_config(cfgname, 20, 0, extra);
+	snprintf(cross, sizeof(cross),
+		 "%s/tests/fixtures/slow-cc/arm-none-eabi-",
+		 src != NULL ? src : ".");
+	args_init(&a);
+	arg(&a, "--config");
+	arg(&a, conf);
+	arg(&a, "--results");
+	arg(&a, res);
+	assert_int_equal(setenv("CROSS", cross, 1), 0);
+	assert_int_equal(setenv("HIL_SLOW_CC_PIDS", pidfile, 1), 0);
+	assert_int_equal(hil_proc_spawn(&p, a.v, log), HIL_OK);
+	unsetenv("CROSS");
+	unsetenv("HIL_SLOW_CC_PIDS");
+	for (;;) {
+		FILE *f = fopen(pidfile, "r");
+
+		if (f != NULL) {
+			int n = fscanf(f, "%ld %ld", &x, &y);
+
+			fclose(f);
+			if (n == 2) {
+				break;
+			}
+		}
+		if (!hil_proc_alive(p) || e2e_ms_now() - t0 > WAIT_MS) {
+			char text[16384];
+
+			read_text(log, text, sizeof(text));
+			fail_msg("the slow compiler did not start:\n%s", text);
+		}
+		e2e_sleep_ms(10);
+	}
+	pids[0] = (pid_t)x;
+	pids[1] = (pid_t)y;
+	assert_int_equal(kill(hil_proc_pid(p), sig), 0);
+	assert_int_equal(hil_proc_wait(p, WAIT_MS, &st), HIL_OK);
+	hil_proc_free(p);
+	return st;
+}
+
+/*
+ * SIGTERM during a build (a FIFO source file once held make for its whole
+ * 600 s timeout, SIGTERM ignored): hilrun stops at once with status 4, and
+ * neither the compiler nor what it started outlives it. And after SIGKILL
+ * of hilrun (the daemon killed) no sh, gcc or cc1 lives on either: they
+ * once did, with parent pid 1.
+ */
+static void test_a_stopped_or_killed_build_leaves_no_descendant(void **state)
+{
+	pid_t pids[2];
+
+	(void)state;
+	assert_int_equal(signal_a_build("slow-term", SIGTERM, pids), 4);
+	assert_true(proc_gone_within(pids[0], 10000));
+	assert_true(proc_gone_within(pids[1], 10000));
+
+	assert_int_equal(signal_a_build("slow-kill", SIGKILL, pids),
+			 128 + SIGKILL);
+	assert_true(proc_gone_within(pids[0], 10000));
+	assert_true(proc_gone_within(pids[1], 10000));
+}
+
 static int setup(void **state)
 {
 	char map[128];
@@ -571,7 +695,13 @@ int main(void)
 		cmocka_unit_test(test_a_busy_board_or_a_failed_flash_exits_5),
 		cmocka_unit_test(test_two_runs_on_one_board_are_serialised),
 		cmocka_unit_test(test_sigterm_stops_at_once_and_files_a_result),
+		cmocka_unit_test(
+			test_a_stopped_or_killed_build_leaves_no_descendant),
 	};
 
+	/* One test alone, by name pattern (cmocka's filter). */
+	if (getenv("E2E_FILTER") != NULL) {
+		cmocka_set_test_filter(getenv("E2E_FILTER"));
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
