@@ -60,7 +60,7 @@ const char cli_run_usage[] =
 	"  --lengths N,...  message lengths in bytes (bench.lengths)\n"
 	"  --ad N,...       associated-data lengths (bench.ad_lengths)\n"
 	"  --ops OP,...     encrypt, decrypt, hash (bench.operations)\n"
-	"  --runs N         timed runs per row (bench.runs, 1..65535)\n"
+	"  --runs N         timed runs per row (bench.runs, 1..2048)\n"
 	"  --warmup N       warm-up runs per row (bench.warmup)\n"
 	"  -O LEVEL, -O2    optimisation level: replaces the config's -O flag\n"
 	"  --cflags FLAGS   compiler flags, space-separated (build.cflags)\n"
@@ -497,9 +497,9 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			break;
 		case R_RUNS:
 		case R_WARMUP:
-			if (cli_parse_uint(run_opts[k].name, v,
-					   k == R_RUNS ? 1 : 0, 65535,
-					   &n) != HIL_OK) {
+			if (cli_parse_uint(
+				    run_opts[k].name, v, k == R_RUNS ? 1 : 0,
+				    k == R_RUNS ? 2048 : 65535, &n) != HIL_OK) {
 				snprintf(end.error, sizeof(end.error),
 					 "%s %s: out of range",
 					 run_opts[k].name, v);

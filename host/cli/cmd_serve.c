@@ -25,8 +25,11 @@ const char cli_serve_usage[] =
 	"time per board, and files them in done/ or failed/ (docs/lab.md).\n"
 	"  --root DIR       where a job's files may come from (repeatable)\n"
 	"  --once           run what is there, then exit\n"
-	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
-	"exit: 0 stopped cleanly, 2 bad arguments or spool\n";
+	"  --wait SECONDS   how long a job waits for a busy board before it goes\n"
+	"                   back to incoming/ for later (0 to 86400, default 60)\n"
+	"exit: 0 stopped cleanly; with --once 0 every job done, 1 a job failed,\n"
+	"      4 stopped, 5 a job left in incoming/ for a busy board; 2 bad\n"
+	"      arguments, or a spool that cannot be written\n";
 
 /* The daemon's run callback: hil_runner_run, then the job's baseline. */
 static int serve_run(void *ctx, const struct hil_config *cfg,
@@ -88,6 +91,9 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 	memset(&o, 0, sizeof(o));
 	memset(&roots, 0, sizeof(roots));
+	/* A busy board is waited for, then the job waits in incoming/: two
+	 * daemons on one spool take turns, they never drain it as failed. */
+	o.wait_s = HIL_SERVE_DEFAULT_WAIT_S;
 	for (i = 1; i < argc; i++) {
 		static const struct opt opts[] = {{"--spool", 1},
 						  {"--root", 1},
@@ -156,5 +162,8 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 int cli_serve(int argc, char **argv, const struct cli_env *env)
 {
-	return cli_exit_status(cmd_serve(argc, argv, env->stop));
+	int ret = cmd_serve(argc, argv, env->stop);
+
+	/* A job left for a busy board is worth running again later. */
+	return hil_exit_status(ret, ret == HIL_ERR_TIMEOUT, 0);
 }

@@ -13,4 +13,7 @@
  */
 int hil_algnames_check(const struct hil_config *cfg);
 
+/** hil_algnames_check() with the message into err (len bytes), not logged. */
+int hil_algnames_why(const struct hil_config *cfg, char *err, size_t len);
+
 #endif /* HIL_ALGNAMES_H */
