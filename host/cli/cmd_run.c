@@ -164,9 +164,10 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	end->transient = run->transient;
 	if (ret != HIL_OK && ret != HIL_ERR_VERIFY &&
 	    ret != HIL_ERR_INTERRUPTED) {
-		snprintf(end->error, sizeof(end->error), "run %s: %s",
+		snprintf(end->error, sizeof(end->error), "run %s: %s%s%s",
 			 run->status ? run->status : "failed",
-			 hil_strerror(ret));
+			 hil_strerror(ret), run->error[0] ? ": " : "",
+			 run->error);
 	}
 	if (run->n_rows > 0) {
 		hil_report_print_table(run, tab, stdout);

@@ -53,6 +53,9 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	opts.on_run_dir_arg = started->arg;
 	ret = hil_runner_run(cfg, &opts, run);
 	snprintf(report_dir, len, "%s", run->dir);
+	if (run->error[0] != '\0' && started->error != NULL) {
+		snprintf(started->error, started->error_len, "%s", run->error);
+	}
 	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
 		ret = HIL_SERVE_TRANSIENT;
 	}

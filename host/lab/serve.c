@@ -151,6 +151,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	struct started_ctx sc;
 	struct hil_serve_started started;
 	char what[HIL_CFG_STR + 300];
+	char why[MSG_BYTES - 64];
 	char *text = NULL, *msg = NULL;
 	size_t len = 0;
 	int ret;
@@ -224,6 +225,9 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	sc.st = &st;
 	started.fn = run_started;
 	started.arg = &sc;
+	started.error = why;
+	started.error_len = sizeof(why);
+	why[0] = '\0';
 	ret = o->run(o->ctx, cfg,
 		     out->baseline[0] != '\0' ? out->baseline : NULL,
 		     out->report_dir, sizeof(out->report_dir), &started);
@@ -240,7 +244,11 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		free(cfg);
 		return STEP_STOPPED;
 	}
-	if (out->exit_status == HIL_EXIT_CANNOT_START) {
+	if (out->exit_status == HIL_EXIT_CANNOT_START && why[0] != '\0') {
+		/* The reason, not only "invalid configuration". */
+		snprintf(out->error, sizeof(out->error), "%s: %s",
+			 hil_strerror(ret), why);
+	} else if (out->exit_status == HIL_EXIT_CANNOT_START) {
 		snprintf(out->error, sizeof(out->error), "%s",
 			 hil_strerror(ret));
 	} else if (out->exit_status == HIL_EXIT_TRANSIENT) {

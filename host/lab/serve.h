@@ -55,6 +55,11 @@
 struct hil_serve_started {
 	void (*fn)(void *arg, const char *run_dir);
 	void *arg;
+	/* Where the run may say why it failed (a mistake in the
+	 * configuration it found), error_len bytes, "" on entry: the job's
+	 * result quotes it. NULL: nowhere. */
+	char *error;
+	size_t error_len;
 };
 
 /**

@@ -183,6 +183,9 @@ struct hil_run {
 	char started[32];
 	char finished[32];
 	const char *status; /* "complete", "partial", "failed" */
+	/* A mistake in the configuration the runner found (HIL_ERR_CONFIG),
+	 * as logged: for result files, which quote it. "" when none. */
+	char error[HIL_ROW_ERR];
 	const struct hil_config *cfg;
 	struct hil_firmware fw;
 	char build_id[2 * HILP_BUILD_ID_MAX + 1];

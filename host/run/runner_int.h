@@ -75,6 +75,11 @@ struct run_ctx {
 /** 1 once SIGTERM or SIGINT arrived: nothing more is started. */
 int hil_rn_stopping(const struct run_ctx *c);
 
+/** Log a configuration mistake and keep it in run->error (result files
+ *  quote it). @return HIL_ERR_CONFIG. */
+int hil_rn_config_error(struct hil_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- runner_journal.c: the run folder and its journal */
 
 /** Point results/latest at the run, replaced atomically. */

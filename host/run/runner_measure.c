@@ -216,7 +216,9 @@ int hil_rn_measure(struct run_ctx *c)
 
 		if (c->subj_ret[a] == HIL_OK &&
 		    ops_for(cfg, &c->subj[a], ops) == 0) {
-			hil_err("%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
+			return hil_rn_config_error(
+				c->run,
+				"%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
 				cfg->path[0]
 					? cfg->path
 					: "the configuration (command-line options)",
@@ -226,7 +228,6 @@ int hil_rn_measure(struct run_ctx *c)
 				: c->subj[a].kind == HILP_KIND_BLOCK
 					? "encrypt, with its key setup"
 					: "hash");
-			return HIL_ERR_CONFIG;
 		}
 	}
 	/* Rows of earlier images (a split selection) count as done. */
@@ -262,8 +263,9 @@ int hil_rn_measure(struct run_ctx *c)
 			return HIL_ERR_INTERRUPTED;
 		}
 		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
-			hil_err("%s/%s: %s", ca->name, ca->impl, c->why[a]);
-			return HIL_ERR_CONFIG;
+			return hil_rn_config_error(c->run, "%s/%s: %s",
+						   ca->name, ca->impl,
+						   c->why[a]);
 		}
 		if (index < 0 && c->subj_ret[a] != HIL_ERR_BUILD) {
 			hil_err("%s/%s is not in the target image", ca->name,

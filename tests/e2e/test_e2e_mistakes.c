@@ -798,11 +798,40 @@ static void test_one_flag_changes_cflags_and_build_id(void **state)
 				e2e_need_str(build[1], "directory"));
 }
 
+/*
+ * A mistake the runner finds in the configuration is kept with its
+ * message (run.error) for the result files: a daemon's job result said only
+ * "invalid configuration", the reason being in the daemon's log alone.
+ */
+static void test_a_config_mistake_is_kept_for_the_result(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char results[HIL_PATH], err[1024] = "";
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "typo");
+	assert_int_equal(
+		hil_config_parse(
+			"{\"name\": \"typo\", \"algorithms\": [\"ascon-aed128\"]}",
+			src_root, cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
+	assert_non_null(strstr(run->error, "algorithms[0].name: "));
+	assert_non_null(strstr(run->error, "did you mean \"ascon-aead128\""));
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_config_mistake_is_kept_for_the_result),
 		cmocka_unit_test_setup_teardown(
 			test_lazy_implementation_fails_the_digest_check,
 			held_setup, held_teardown),

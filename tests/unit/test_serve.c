@@ -96,6 +96,15 @@ static int fake_run(void *ctx, const struct hil_config *cfg,
 		report_dir[0] = '\0';
 		return HIL_ERR_BUILD;
 	}
+	if (strcmp(cfg->name, "mistake") == 0) {
+		/* A mistake only the run finds (a folder's api.h). */
+		report_dir[0] = '\0';
+		assert_non_null(started->error);
+		snprintf(
+			started->error, started->error_len,
+			"algorithms[0]: bench.operations names nothing it can do");
+		return HIL_ERR_CONFIG;
+	}
 	if (report_dir[0] == '\0') {
 		snprintf(report_dir, len, "%s/%s-%d-%zu", f->root, cfg->name,
 			 (int)getpid(), i);
@@ -951,6 +960,23 @@ static void test_serve_filed_job_is_a_copy(void **state)
 
 /* A full (here: broken) spool: a job that ran but cannot be filed is left
  * in running/ and serve --once does not say all went well (it exited 0). */
+/* A configuration mistake the run finds is quoted in the job's result, not
+ * only "invalid configuration" with the reason in the daemon's log. */
+static void test_serve_run_config_error_is_quoted(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop_config_job(fx, "incoming", "m.json", "mistake");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	r = result(fx, "failed", "m");
+	assert_string_equal(
+		str(r, "error"),
+		"invalid configuration: algorithms[0]: bench.operations names nothing it can do");
+	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+}
+
 static void test_serve_unfiled_job_is_not_a_success(void **state)
 {
 	struct fx *fx = *state;
@@ -1128,6 +1154,7 @@ int main(void)
 		T(test_serve_permanent_mistakes_are_quoted_in_the_result),
 		T(test_serve_filed_job_is_a_copy),
 		T(test_serve_unfiled_job_is_not_a_success),
+		T(test_serve_run_config_error_is_quoted),
 		T(test_serve_locks_the_mapped_board),
 		T(test_serve_two_daemons_never_take_the_same_job),
 		T(test_serve_stop_flag_ends_the_loop),
