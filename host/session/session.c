@@ -29,7 +29,11 @@ struct hil_session {
 };
 
 /* How often a wait for a reply looks at the stop flag. */
-#define STOP_SLICE_MS 100
+#define STOP_SLICE_MS  100
+/* How often a wait that hears nothing asks the probe (hil_session_set_probe)
+ * whether the board can answer at all: a stopped emulator is found within
+ * about this long, not at the end of a long BENCH's sized timeout. */
+#define PROBE_SLICE_MS 1000
 
 /* What one attempt ended with. */
 enum attempt {
@@ -279,6 +283,7 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		 enum attempt *outcome, int *heard)
 {
 	long long deadline = now_ms() + timeout_ms;
+	long long next_probe = now_ms() + PROBE_SLICE_MS;
 	uint64_t sent = now_ns();
 	int waiting = 1; /* no byte of the reply yet */
 	int have_reply = 0;
@@ -303,6 +308,20 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 			}
 			if (left > STOP_SLICE_MS) {
 				left = STOP_SLICE_MS;
+			}
+		}
+		if (s->probe != NULL && !s->quiet) {
+			if (waiting && now_ms() >= next_probe) {
+				next_probe = now_ms() + PROBE_SLICE_MS;
+				if (board_down(s)) {
+					/* Nothing can come: the wait is over. */
+					*outcome = ATTEMPT_TIMEOUT;
+					*heard = 0;
+					return HIL_OK;
+				}
+			}
+			if (left > PROBE_SLICE_MS) {
+				left = PROBE_SLICE_MS;
 			}
 		}
 		n = hil_link_read(s->link, buf, sizeof(buf), (unsigned)left);
@@ -541,8 +560,9 @@ static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
 		}
 		ret = await(s, seq, reply, cap, reply_len, status, timeout_ms,
 			    outcome, &heard);
-		if (ret != HIL_OK || *outcome != ATTEMPT_TIMEOUT) {
-			return ret;
+		if (ret != HIL_OK || *outcome != ATTEMPT_TIMEOUT ||
+		    s->last.board_down) {
+			return ret; /* the probe cut the wait short */
 		}
 		s->stats.long_timeouts++;
 		s->stats.long_timeout_ns += now_ns() - t0;

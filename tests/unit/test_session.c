@@ -741,6 +741,30 @@ static void test_stopped_board_ends_a_bench_after_its_first_wait(void **state)
 	finish(&f);
 }
 
+/*
+ * ...and a long BENCH (a 2000-run row's wait is minutes: a stopped QEMU took
+ * 303 s to be declared hung) does not even wait out its first wait: the
+ * probe is asked while it waits. By state: the wait is cut short, so no
+ * wait is counted as run out.
+ */
+static void test_stopped_board_cuts_a_long_bench_wait_short(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT};
+	struct probe pr = {0, HIL_ERR_PROCESS};
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 1, 100, 3);
+	hil_session_set_probe(f.session, probe_fn, &pr);
+	assert_int_equal(call_long(&f, 600000), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	assert_true(pr.asked >= 1);
+	assert_int_equal(hil_session_get_stats(f.session)->long_timeouts, 0);
+	assert_true(hil_session_last_call(f.session)->board_down);
+	finish(&f);
+}
+
 /* ...and a short call is not retried into a board that cannot answer,
  * while a board that may answer gets its retries. */
 static void test_stopped_board_ends_a_call_without_retries(void **state)
@@ -839,6 +863,8 @@ int main(void)
 			test_stopped_board_ends_a_bench_after_its_first_wait),
 		cmocka_unit_test(
 			test_stopped_board_ends_a_call_without_retries),
+		cmocka_unit_test(
+			test_stopped_board_cuts_a_long_bench_wait_short),
 		cmocka_unit_test(
 			test_handshake_refuses_a_protocol_2_stub_clearly),
 		cmocka_unit_test(
