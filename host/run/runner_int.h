@@ -106,7 +106,12 @@ int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 /** The tool's git commit and whether its tree is dirty, into run. */
 void hil_rn_git_provenance(const char *root, struct hil_run *run);
 
-/** Build-id, hash, compiler and sizes of run->fw.elf and its map. */
+/* Flash bytes below which an image cannot be a stub (the smallest is some
+ * 4 KB): the build produced nothing to run. */
+#define HIL_RN_MIN_STUB_FLASH 1024u
+
+/** Build-id, hash, compiler and sizes of run->fw.elf and its map;
+ *  HIL_ERR_BUILD for an image too small to be a stub. */
 int hil_rn_image_info(struct hil_run *run);
 
 /** Set run->model: whether and how QEMU models cycles, or why not. */
