@@ -55,6 +55,18 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	snprintf(report_dir, len, "%s", run->dir);
 	if (run->error[0] != '\0' && started->error != NULL) {
 		snprintf(started->error, started->error_len, "%s", run->error);
+	} else if (started->error != NULL) {
+		size_t i, lost = 0;
+
+		for (i = 0; i < run->n_rows; i++) {
+			lost += run->rows[i].link_failed != 0;
+		}
+		if (lost > 0) {
+			snprintf(
+				started->error, started->error_len,
+				"%zu row%s lost to the link (row status link_failed: the target answered, damaged, through every retry and recovery); worth a retry",
+				lost, lost == 1 ? "" : "s");
+		}
 	}
 	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
 		ret = HIL_SERVE_TRANSIENT;

@@ -251,6 +251,8 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	} else if (out->exit_status == HIL_EXIT_CANNOT_START) {
 		snprintf(out->error, sizeof(out->error), "%s",
 			 hil_strerror(ret));
+	} else if (out->exit_status == HIL_EXIT_TRANSIENT && why[0] != '\0') {
+		snprintf(out->error, sizeof(out->error), "%s", why);
 	} else if (out->exit_status == HIL_EXIT_TRANSIENT) {
 		snprintf(
 			out->error, sizeof(out->error),

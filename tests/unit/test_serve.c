@@ -141,6 +141,11 @@ static int fake_run(void *ctx, const struct hil_config *cfg,
 	if (strcmp(cfg->name, "stopafter") == 0) {
 		*f->stop = 1;
 	}
+	if (strcmp(cfg->name, "linklost") == 0) {
+		snprintf(started->error, started->error_len,
+			 "1 row lost to the link (row status link_failed)");
+		return HIL_SERVE_TRANSIENT;
+	}
 	if (strcmp(cfg->name, "fillspool") == 0) {
 		/* As a full file system would: nothing can be written into
 		 * done/ or failed/ (files where the folders were). */
@@ -968,12 +973,20 @@ static void test_serve_run_config_error_is_quoted(void **state)
 	cJSON *r;
 
 	drop_config_job(fx, "incoming", "m.json", "mistake");
+	drop_config_job(fx, "incoming", "n.json", "linklost");
 	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
 	r = result(fx, "failed", "m");
 	assert_string_equal(
 		str(r, "error"),
 		"invalid configuration: algorithms[0]: bench.operations names nothing it can do");
 	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+	/* A transient end says which (rows lost to the link), not only
+	 * "the board could not be flashed, reached or kept". */
+	r = result(fx, "failed", "n");
+	assert_string_equal(str(r, "error"),
+			    "1 row lost to the link (row status link_failed)");
+	assert_int_equal(num(r, "exit_status"), 5);
 	cJSON_Delete(r);
 }
 
