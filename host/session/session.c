@@ -154,7 +154,11 @@ hil_session_last_call(const struct hil_session *s)
 
 int hil_session_last_call_heard(const struct hil_session *s)
 {
-	return s->last.damaged > 0 || s->last.late > 0;
+	unsigned heard = s->last.damaged + s->last.late;
+
+	/* Most attempts heard the target: a stale byte before a run of
+	 * silences is a hung target's, not a damaging link's. */
+	return heard > 0 && heard >= s->last.silent;
 }
 
 /* A wait ran out in silence: can the board still answer at all? */

@@ -110,9 +110,10 @@ hil_session_last_call(const struct hil_session *s);
 
 /**
  * Whether the last call, if it failed, was lost to the link rather than to
- * a target that answers nothing: the target answered in some attempt
- * (damaged frames, its complaint that ours was damaged, bytes that were not
- * the reply). A call that heard only silence is not.
+ * a target that answers nothing: the target answered in at least as many
+ * attempts as heard nothing (damaged frames, its complaint that ours was
+ * damaged, bytes that were not the reply). A call that heard only silence,
+ * or one stale byte and then silence (a hung target), is not.
  */
 int hil_session_last_call_heard(const struct hil_session *s);
 

@@ -680,10 +680,13 @@ static void test_a_call_lost_to_damage_says_the_target_answered(void **state)
 	finish(&f);
 }
 
-/* A silent target is not the link's: nothing was heard. */
+/* A silent target is not the link's: nothing was heard. Nor is one that
+ * sent a stale reply and then hung (silence after it). */
 static void test_a_silent_call_heard_nothing(void **state)
 {
 	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT};
+	const enum peer_action hung[] = {PEER_STALE_ONLY, PEER_SILENT,
+					 PEER_SILENT, PEER_SILENT};
 	struct fixture f;
 
 	(void)state;
@@ -693,6 +696,14 @@ static void test_a_silent_call_heard_nothing(void **state)
 	assert_false(hil_session_last_call_heard(f.session));
 	assert_int_equal(hil_session_last_call(f.session)->silent, 2);
 	assert_int_equal(hil_session_last_call(f.session)->board_down, 0);
+	finish(&f);
+
+	start(&f, hung, 4, 100, 3);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(hil_session_last_call(f.session)->late, 1);
+	assert_int_equal(hil_session_last_call(f.session)->silent, 3);
+	assert_false(hil_session_last_call_heard(f.session));
 	finish(&f);
 }
 
