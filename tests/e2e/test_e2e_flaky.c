@@ -19,6 +19,10 @@
 
 static char tmp_root[64];
 
+/* The recoveries the runner makes for a verification lost to the link
+ * (HIL_RN_LINK_AGAIN, host/run/runner_int.h, not a public header). */
+#define HIL_RN_LINK_AGAIN_E2E 3u
+
 /*
  * Two implementations, three lengths, 200 runs: 7 rows. No timing-leak test
  * per row: it would only multiply the same traffic (and time). A short
@@ -337,6 +341,54 @@ test_default_link_settings_never_blame_the_implementation(void **state)
 	free(cfg);
 }
 
+/*
+ * A link that goes bad after the handshake: the target answers every
+ * request, but nothing it says survives (every received byte garbled), at
+ * every (re)connection. Deterministic: the verification is lost to the link
+ * each time, through the recovery ladder's resets, and the implementation
+ * is marked a link failure with its evidence, never "did not answer
+ * (hung)": the run is partial and transient (exit 5).
+ */
+static void
+test_a_link_that_garbles_every_reply_marks_a_link_failure(void **state)
+{
+	struct hil_link_faults f;
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	memset(&f, 0, sizeof(f));
+	f.seed = 1;
+	f.silent_after_tx_bytes = -1;
+	/* Past the handshake and the image's table (LIST, ALG), inside the
+	 * verification. */
+	f.garble_rx_after_tx_bytes = 600;
+	ret = run_with("garbled", &f, "\"ascon-aead128\"", "16", 20, cfg, run);
+	fprintf(stderr,
+		"e2e: garbled link: %zu rows, %u retries, %u bad frames, %u timeouts, %u resets, %u restarts\n",
+		run->n_rows, run->retries, run->bad_frames, run->timeouts,
+		run->resets, run->reflashes);
+	assert_int_equal(ret, HIL_ERR_TIMEOUT);
+	assert_true(run->transient);
+	assert_string_equal(run->status, "partial");
+	assert_int_equal(run->n_rows, 1);
+	assert_false(run->rows[0].ok);
+	assert_true(run->rows[0].link_failed);
+	assert_non_null(strstr(run->rows[0].error,
+			       "lost to the link during verification"));
+	assert_non_null(strstr(run->rows[0].error,
+			       "attempts heard bytes but no reply"));
+	assert_null(strstr(run->rows[0].error, "hung"));
+	/* Checked again after the ladder, not given up at once. */
+	assert_true(run->resets + run->reflashes >= HIL_RN_LINK_AGAIN_E2E);
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -363,6 +415,8 @@ int main(void)
 			test_no_pattern_of_damage_fails_a_verification),
 		cmocka_unit_test(
 			test_default_link_settings_never_blame_the_implementation),
+		cmocka_unit_test(
+			test_a_link_that_garbles_every_reply_marks_a_link_failure),
 	};
 
 	/* One test alone, by name pattern (cmocka's filter). */
