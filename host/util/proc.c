@@ -496,7 +496,9 @@ int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
 	return ret;
 }
 
-int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
+/* hil_proc_wait(); a stoppable wait also ends on hil_proc_set_stop()'s flag. */
+static int wait_child(struct hil_proc *p, unsigned timeout_ms, int *exit_status,
+		      int stoppable)
 {
 	uint64_t deadline;
 	unsigned nap = 1;
@@ -509,7 +511,7 @@ int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
 	while (!reap_now(p)) {
 		uint64_t now = now_ms();
 
-		if (stopping()) {
+		if (stoppable && stopping()) {
 			return HIL_ERR_INTERRUPTED;
 		}
 		if (now >= deadline) {
@@ -525,6 +527,13 @@ int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
 		*exit_status = p->status;
 	}
 	return HIL_OK;
+}
+
+int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
+{
+	/* Not stoppable: a flash being written is let finish (a minute at
+	 * most); the callers that may be cut short use hil_proc_run(). */
+	return wait_child(p, timeout_ms, exit_status, 0);
 }
 
 int hil_proc_alive(struct hil_proc *p)
@@ -623,7 +632,7 @@ int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	ret = hil_proc_wait(p, timeout_ms, exit_status);
+	ret = wait_child(p, timeout_ms, exit_status, 1);
 	if (ret == HIL_ERR_TIMEOUT) {
 		hil_err("%s: still running after %u ms, killed", argv[0],
 			timeout_ms);
@@ -722,8 +731,8 @@ int hil_proc_capture(char *const argv[], char *buf, size_t len,
 	close(pipefd[0]);
 
 	now = now_ms();
-	ret = hil_proc_wait(p, now < deadline ? (unsigned)(deadline - now) : 0,
-			    exit_status);
+	ret = wait_child(p, now < deadline ? (unsigned)(deadline - now) : 0,
+			 exit_status, 1);
 	if (ret == HIL_ERR_TIMEOUT) {
 		hil_err("%s: still running after %u ms, killed", argv[0],
 			timeout_ms);

@@ -30,10 +30,11 @@ struct hil_proc;
  */
 
 /**
- * The flag hilrun's SIGTERM/SIGINT handler sets (main sets it once): any
- * wait for a child then ends within some 50 ms with HIL_ERR_INTERRUPTED,
- * and hil_proc_run() and hil_proc_capture() kill the child's group first.
- * NULL (the default): waits run to their timeout.
+ * The flag hilrun's SIGTERM/SIGINT handler sets (main sets it once): the
+ * waits of hil_proc_run() and hil_proc_capture() (make, the compiler, git,
+ * a tool's --version) then end within some 50 ms with HIL_ERR_INTERRUPTED,
+ * the child's group killed. hil_proc_wait() is not cut short (a flash being
+ * written is let finish). NULL (the default): waits run to their timeout.
  */
 void hil_proc_set_stop(const volatile sig_atomic_t *stop);
 
@@ -70,9 +71,7 @@ int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
  * @param exit_status receives the status (see the convention above); may be
  *        NULL.
  * @return HIL_OK (exited, status stored), HIL_ERR_TIMEOUT (still running),
- *         HIL_ERR_INTERRUPTED (still running, hilrun is stopping:
- *         hil_proc_set_stop), HIL_ERR_ARG. Waiting again after an exit
- *         returns the same status.
+ *         HIL_ERR_ARG. Waiting again after an exit returns the same status.
  */
 int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status);
 
