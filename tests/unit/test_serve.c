@@ -1078,6 +1078,47 @@ static void test_serve_two_daemons_never_take_the_same_job(void **state)
 	assert_int_equal(count(fx, "running"), 0);
 }
 
+/*
+ * Two daemons on one spool and one board without waiting (--wait 0, the
+ * old default): one finds the board busy again and again, and used to file
+ * each such job as failed "board busy" (15 of 20 in the hostile round).
+ * Now no job fails: each is done, or back in incoming/ for later.
+ */
+static void test_serve_two_daemons_without_wait_fail_no_job(void **state)
+{
+	struct fx *fx = *state;
+	char log[256], name[32], text[256];
+	int status, i, ret;
+	pid_t child;
+
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "job%02d.json", i);
+		snprintf(
+			text, sizeof(text),
+			"{'config': {'name': 'j%02d', 'algorithms': ['ascon-aead128']}}",
+			i);
+		drop(fx, "incoming", name, text);
+	}
+	snprintf(log, sizeof(log), "%s/calls.log", fx->dir);
+	fx->fake.log = log; /* each run takes 20 ms: they overlap */
+	fx->opts.wait_s = 0;
+
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		ret = hil_serve(&fx->opts);
+		_exit(ret == HIL_OK || ret == HIL_ERR_TIMEOUT ? 0 : 1);
+	}
+	ret = hil_serve(&fx->opts);
+	assert_true(ret == HIL_OK || ret == HIL_ERR_TIMEOUT);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(count(fx, "failed"), 0);
+	assert_int_equal(count(fx, "running"), 0);
+	assert_int_equal(count(fx, "done") + count(fx, "incoming"), 12);
+}
+
 static void test_serve_stop_flag_ends_the_loop(void **state)
 {
 	struct fx *fx = *state;
@@ -1170,6 +1211,7 @@ int main(void)
 		T(test_serve_run_config_error_is_quoted),
 		T(test_serve_locks_the_mapped_board),
 		T(test_serve_two_daemons_never_take_the_same_job),
+		T(test_serve_two_daemons_without_wait_fail_no_job),
 		T(test_serve_stop_flag_ends_the_loop),
 		T(test_serve_signal_stops_an_idle_daemon),
 		T(test_serve_rejects_missing_options),
