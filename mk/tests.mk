@@ -77,6 +77,8 @@ E2E_TESTS += e2e_heap e2e_leak e2e_model e2e_uid e2e_rowextras
 E2E_TESTS += e2e_flaky e2e_qemu_kill e2e_lock
 # The emulated board's fast transport: semihosting on QEMU's stdio.
 E2E_TESTS += e2e_semihost
+# The emulated board with megabytes of RAM (mps2-an386): same counter, same model.
+E2E_TESTS += e2e_mps2
 # A full results file system (a small tmpfs; skipped where it cannot be mounted).
 E2E_TESTS += e2e_diskfull
 # The lab daemon killed mid-job resumes the job's journal.
@@ -87,6 +89,11 @@ E2E_TESTS += e2e_contract
 E2E_TESTS += e2e_owncode
 # The command line as a user meets it (hilrun as a process).
 E2E_TESTS += e2e_cli
+# Issue #33's hostile inputs refused before anything is built.
+E2E_TESTS += e2e_harden
+# The jail around foreign code (real bubblewrap): writes, network, pids,
+# semihosting's host calls, a host build's constructor.
+E2E_TESTS += e2e_jail
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
@@ -95,8 +102,22 @@ $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 
 # hilrun crypt is compared with OpenSSL's implementations where it has them.
 E2E_LIBS_crypt := -lcrypto
+# The jail's test runs a guest of its own that calls semihosting's host
+# operations (tests/e2e/semihost_guest).
+$(TB)/test_e2e_jail: $(TB)/semihost_guest.elf
+E2E_LIBS_jail := -DE2E_GUEST_ELF='"$(abspath $(TB))/semihost_guest.elf"'
+$(TB)/semihost_guest.elf: tests/e2e/semihost_guest/guest.c tests/e2e/semihost_guest/guest.ld
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc -std=c99 -Wall -Wextra -Werror -Os -mcpu=cortex-m4 \
+		-mthumb -nostdlib -ffreestanding -T tests/e2e/semihost_guest/guest.ld \
+		-o $@ tests/e2e/semihost_guest/guest.c
 E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 
 # The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.
 include mk/emu.mk
 
+# The dependency files of the test programs and objects, and only those
+# (mk/firmware.mk).
+-include $(wildcard $(addsuffix .d,$(UNIT_BINS) $(E2E_BINS) $(EMU_BINS) \
+	$(FZ_BINS)) $(TB)/ref_renamed/ascon_aead128_ref.d \
+	$(FZ_REG_OBJS:.o=.d) $(FZ_STUB_OBJS:.o=.d))

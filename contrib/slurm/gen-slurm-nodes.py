@@ -10,8 +10,11 @@ CPUs=1 Features=<host>,<platform>`: a slurmd per board on its host
 are used by one job at a time (OverSubscribe=EXCLUSIVE). A job asks for a
 board by id (`sbatch -w nucleo-1`) or by kind (`--constraint=nucleo-f401re`)
 and finds the board it was granted in $SLURMD_NODENAME; contrib/slurm/
-hilrun.sbatch passes it to `hilrun --board`. docs/lab.md, "Slurm", has the
-rest of slurm.conf.
+hilrun.sbatch passes it to `hilrun --board`, and takes the lab host's name
+(HILRUN_HOST) from the node's first feature. docs/lab.md, "Slurm", has the
+rest of slurm.conf. Every slurmd of one address gets a port of its own:
+hosts that share an address (--addr, or one machine standing for two
+hosts) count on from each other's ports; a host given twice is an error.
 """
 
 import argparse
@@ -46,13 +49,22 @@ def main():
         name, sep, addr = arg.partition("=")
         if not sep or not addr:
             fail("--addr %s: expected NAME=ADDR" % arg)
+        if name in addrs:
+            fail("--addr %s: host %s given twice" % (arg, name))
         addrs[name] = addr
     seen = {}
     lines = []
+    hosts = set()
+    next_port = {}  # address: the next free slurmd port on it
     for arg in a.host:
         name, sep, path = arg.partition("=")
         if not sep or not ID_RE.match(name) or not path:
             fail("--host %s: expected NAME=MAP" % arg)
+        if name in hosts:
+            fail("--host %s: host %s given twice (its slurmd would share "
+                 "ports): one --host per host, its map listing all its "
+                 "boards" % (arg, name))
+        hosts.add(name)
         try:
             with open(path, encoding="utf-8") as f:
                 boards = json.load(f)
@@ -60,7 +72,8 @@ def main():
             fail("host %s: %s: %s" % (name, path, e))
         if not isinstance(boards, list):
             fail("%s: expected a JSON array of boards" % path)
-        port = a.port_base
+        where = addrs.get(name, name)
+        port = next_port.get(where, a.port_base)
         for i, b in enumerate(boards):
             bid = b.get("id") if isinstance(b, dict) else None
             platform = b.get("platform") if isinstance(b, dict) else None
@@ -80,6 +93,7 @@ def main():
                          "Features=%s,%s State=UNKNOWN"
                          % (bid, name, addr, port, name, platform))
             port += 1
+        next_port[where] = port
     if not lines:
         fail("no connected board in any map")
     print("# One node per board (contrib/slurm/gen-slurm-nodes.py).")

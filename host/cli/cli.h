@@ -113,6 +113,13 @@ int cli_load_config(const char *path, struct hil_config *cfg);
 int cli_exit_status(int ret);
 
 /**
+ * A trusted user's run: is foreign code run unjailed? 1 when asked
+ * (--no-jail) or when no jail can be set up here (warned, with the
+ * reason); 0: jailed (util/jail.h).
+ */
+int cli_no_jail(int asked);
+
+/**
  * Compare two reports (run folders or report.json files) and print the
  * comparison on stdout; cmd_compare.c, also the baseline gate of a run and
  * of the daemon's jobs.
@@ -124,6 +131,14 @@ int cli_exit_status(int ret);
  * @return 0 same or better, HIL_EXIT_REGRESSION when a row is worse than
  *         its threshold, HIL_EXIT_CANNOT_START on bad input (logged).
  */
+/**
+ * Refuse a results folder (it holds run folders: .history.sqlite, latest)
+ * where a run folder is wanted, saying so; what names the command.
+ * @return HIL_OK (not a results folder, or a run or sweep folder too), or
+ *         HIL_ERR_ARG (reported).
+ */
+int cli_not_a_results_folder(const char *dir, const char *what);
+
 int cli_compare_reports(const char *base_arg, const char *new_arg,
 			const struct hil_thresholds *t, const char *junit,
 			const char *const *given, size_t n_given);

@@ -24,6 +24,8 @@ const char cli_compare_usage[] =
 	"                   a silent pass.\n"
 	"  --junit FILE     JUnit XML of the comparison\n"
 	"  --fail-missing   a row of BASE that NEW lacks counts as worse\n"
+	"NEW must be complete (a partial report is refused); estimates of\n"
+	"different memory systems are not judged against each other.\n"
 	"exit: 0 same or better, 3 a row is worse, 2 bad input\n";
 
 /* The report.json of a path that is a run folder or the file itself. */
@@ -50,6 +52,10 @@ int cli_compare_reports(const char *base_arg, const char *new_arg,
 	int worse = 0;
 	int status = HIL_EXIT_CANNOT_START;
 
+	if (cli_not_a_results_folder(base_arg, "compare") != HIL_OK ||
+	    cli_not_a_results_folder(new_arg, "compare") != HIL_OK) {
+		goto out;
+	}
 	report_path(base_arg, bpath, sizeof(bpath));
 	report_path(new_arg, npath, sizeof(npath));
 	if (hil_report_load(bpath, &base, err, sizeof(err)) != HIL_OK ||

@@ -12,23 +12,30 @@
 #include "run/result.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 
 const char cli_history_usage[] =
 	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
+	"       hilrun history [--db FILE | --results DIR] --html FILE\n"
 	"       hilrun history ALG[/IMPL] [--op OP] [--len N] [--ad N] [--config NAME]\n"
 	"                      [--db FILE | --results DIR]\n"
 	"       hilrun history import [--db FILE | --results DIR] REPORT.json|RUN_DIR...\n"
 	"Every finished run records itself in its results folder's .history.sqlite\n"
 	"(a killed run is absent, never half there). Without ALG: the runs, newest\n"
 	"first. With ALG: that row's trend over the runs, oldest first, one table\n"
-	"per configuration, implementation, operation and unit.\n"
+	"per configuration, board, implementation, operation, unit, flags and\n"
+	"cycle-model profile (runs differing in any of them are never one trend;\n"
+	"a change across two hilrun commits is marked *).\n"
 	"  --db FILE        the database (default results/.history.sqlite)\n"
 	"  --results DIR    the database of that results folder\n"
 	"  --config NAME    only runs of this configuration (its \"name\")\n"
 	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
 	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
-	"  --limit N        runs listed (default 20)\n"
-	"  --html FILE      the trend as an HTML page with a plot (with ALG)\n"
+	"  --limit N        runs listed (default 100)\n"
+	"  --html FILE      with ALG: the trend as an HTML page with a plot;\n"
+	"                   without: the night's page (per board and config the\n"
+	"                   newest run, its failed rows, compare's verdicts\n"
+	"                   against the run before, a link to each report)\n"
 	"import: record runs from their report.json (a file, a run folder, or a\n"
 	"results folder of run folders), e.g. those a lab's hosts uploaded; a run\n"
 	"already recorded is left as it is; a file that is not a hilrun report,\n"
@@ -80,6 +87,36 @@ static int cmd_history_import(int argc, char **argv)
 }
 
 /* hilrun history: the runs, or one row's trend over them. */
+/* --op names an operation a row can have; a typo gets its likely intent,
+ * never an empty trend. */
+static int check_op(const char *op)
+{
+	static const char *const ops[] = {"encrypt", "decrypt", "hash",
+					  "keysetup", "verify"};
+	const char *near = NULL;
+	size_t i, best = 4;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t d = hil_edit_distance(op, ops[i]);
+
+		if (d == 0) {
+			return HIL_OK;
+		}
+		if (d < best) {
+			best = d;
+			near = ops[i];
+		}
+	}
+	if (near != NULL) {
+		hil_err("history: --op %s: not an operation (did you mean \"%s\"? encrypt, decrypt, hash or keysetup)",
+			op, near);
+	} else {
+		hil_err("history: --op %s: not an operation (encrypt, decrypt, hash or keysetup)",
+			op);
+	}
+	return HIL_ERR_ARG;
+}
+
 int cli_history(int argc, char **argv, const struct cli_env *env)
 {
 	static const struct opt opts[] = {
@@ -138,6 +175,9 @@ int cli_history(int argc, char **argv, const struct cli_env *env)
 			q.config = v;
 			break;
 		case 3:
+			if (check_op(v) != HIL_OK) {
+				return HIL_EXIT_CANNOT_START;
+			}
 			q.op = v;
 			break;
 		case 4:
@@ -164,8 +204,16 @@ int cli_history(int argc, char **argv, const struct cli_env *env)
 		}
 	}
 	if (html != NULL && q.alg == NULL) {
-		hil_err("history: --html plots a row's trend: name its algorithm (hilrun history ALG[/IMPL] --html FILE)");
-		return HIL_EXIT_CANNOT_START;
+		if (q.op != NULL || q.msg_len >= 0 || q.ad_len >= 0 ||
+		    q.config != NULL || q.limit) {
+			hil_err("history --html FILE without ALG writes the night's page, of every board: --op, --len, --ad, --config and --limit select a trend (hilrun history ALG[/IMPL] ... --html FILE)");
+			return HIL_EXIT_CANNOT_START;
+		}
+		if (hil_history_night(db, html) != HIL_OK) {
+			return HIL_EXIT_CANNOT_START;
+		}
+		printf("%s: the night's page\n", html);
+		return 0;
 	}
 	if (html != NULL) {
 		if (hil_history_html(db, &q, html) != HIL_OK) {

@@ -2,9 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"hilrun"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+#include "lab/history.h"
 #include "report/render.h"
 #include "run/result.h"
 #include "util/err.h"
@@ -15,6 +18,57 @@ const char cli_report_usage[] =
 	"Writes summary.md, summary.csv, the SVG plots and report.html again\n"
 	"from each run folder's report.json.\n"
 	"exit: 0 written, 2 a folder has no readable report\n";
+
+int cli_not_a_results_folder(const char *dir, const char *what)
+{
+	char p[4096];
+	struct stat st;
+	int marks = 0;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/report.json", dir) >=
+		    sizeof(p) ||
+	    stat(p, &st) == 0) {
+		return HIL_OK;
+	}
+	snprintf(p, sizeof(p), "%s/sweep.json", dir);
+	if (stat(p, &st) == 0) {
+		return HIL_OK;
+	}
+	/* What a results folder has and a run folder never does. */
+	snprintf(p, sizeof(p), "%s/%s", dir, HIL_HISTORY_FILE);
+	marks += stat(p, &st) == 0;
+	snprintf(p, sizeof(p), "%s/latest", dir);
+	marks += lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
+	/* Or run folders inside it (a results folder copied without its
+	 * history and link). */
+	if (marks == 0) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d != NULL && marks == 0 && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] != '.' &&
+			    (size_t)snprintf(p, sizeof(p), "%s/%s/report.json",
+					     dir, e->d_name) < sizeof(p)) {
+				marks += stat(p, &st) == 0;
+			}
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+	}
+	if (marks == 0) {
+		return HIL_OK;
+	}
+	snprintf(p, sizeof(p), "%s/latest", dir);
+	if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+		hil_err("%s %s: that is the results folder, which holds the run folders: name one of them (the newest is %s/latest; hilrun history lists them)",
+			what, dir, dir);
+	} else {
+		hil_err("%s %s: that is the results folder, which holds the run folders: name one of them (hilrun history --results %s lists them)",
+			what, dir, dir);
+	}
+	return HIL_ERR_ARG;
+}
 
 /* hilrun report DIR...: tables, plots and HTML again from report.json. */
 static int cmd_report(int argc, char **argv)
@@ -39,6 +93,11 @@ static int cmd_report(int argc, char **argv)
 		int r;
 
 		if (argv[i][0] == '-') {
+			continue;
+		}
+		r = cli_not_a_results_folder(argv[i], "report");
+		if (r != HIL_OK) {
+			ret = r;
 			continue;
 		}
 		r = hil_report_render_all(argv[i]);

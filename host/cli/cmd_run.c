@@ -23,6 +23,7 @@
 #include "run/sweep.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/term.h"
 
 const char cli_run_usage[] =
 	"usage: hilrun [run] [options] [--config FILE]   run a benchmark\n"
@@ -52,6 +53,9 @@ const char cli_run_usage[] =
 	"                   written whatever the outcome (also on SIGTERM)\n"
 	"  --detail         also print every row (median, spread, stack)\n"
 	"  --at LEN         the headline table's message length (default 64)\n"
+	"  --no-jail        run the build, users' host builds and QEMU or the\n"
+	"                   flashing tool unjailed (debugging; default: jailed\n"
+	"                   whenever a jail can be set up, docs/lab.md)\n"
 	"  -v, -q           more or less diagnostics on stderr (-v also\n"
 	"                   prints the detail table)\n"
 	"quick questions, over the config (one configuration only):\n"
@@ -110,12 +114,39 @@ static int write_junit_rows(const char *run_dir, const char *junit)
 	return ret;
 }
 
+/*
+ * The last lines of a run that stopped before its end: what was measured,
+ * what was cut short and what never started, and what to type next.
+ */
+static void print_unfinished(const struct hil_run *run, FILE *out)
+{
+	size_t i, cut = 0, not_started = 0;
+
+	for (i = 0; i < run->n_rows; i++) {
+		cut += run->rows[i].interrupted != 0;
+	}
+	if (run->rows_planned > run->n_rows) {
+		not_started = run->rows_planned - run->n_rows;
+	}
+	fprintf(out,
+		"interrupted: %zu row%s measured, %zu row%s cut short, %zu not started (report %s/report.json: partial)\n",
+		run->n_rows - cut, run->n_rows - cut == 1 ? "" : "s", cut,
+		cut == 1 ? "" : "s", not_started, run->dir);
+	if (run->cfg->path[0] != '\0') {
+		fprintf(out, "finish with `hilrun --resume %s`\n", run->dir);
+	} else {
+		fputs("this run's options came from the command line (no configuration file), so it cannot be resumed: run the same command again, or put the options in a configuration file (docs/configs.md) for a run you may need to resume\n",
+		      out);
+	}
+	fflush(out);
+}
+
 static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
 		   const char *junit, unsigned wait_s, const char *board,
 		   const struct quick *q, const struct hil_table_opts *tab,
-		   const volatile sig_atomic_t *stop, int *regression,
-		   struct run_end *end)
+		   int no_jail, const volatile sig_atomic_t *stop,
+		   int *regression, struct run_end *end)
 {
 	struct hil_lock lock;
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
@@ -152,6 +183,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
 	opts.stop = stop;
 	opts.resume_dir = resume_dir;
+	opts.no_jail = no_jail;
 	memset(&lock, 0, sizeof(lock));
 	ret = cli_lock_board(cfg, config_path, wait_s, &lock, end);
 	if (ret != HIL_OK) {
@@ -177,7 +209,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			hil_err("run %s: %s (report: %s/report.json)",
 				run->status ? run->status : "failed",
 				hil_strerror(ret), run->dir);
-		} else {
+		} else if (ret != HIL_ERR_CONFIG) {
+			/* A configuration refused before the run folder was
+			 * made has said why, in one line: no second one. */
 			hil_err("run %s: %s",
 				run->status ? run->status : "failed",
 				hil_strerror(ret));
@@ -188,7 +222,12 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		int st;
 
 		hil_thresholds_default(&t);
-		if (baseline != NULL) {
+		if (baseline != NULL && strcmp(run->status, "complete") != 0) {
+			/* compare refuses a partial report: the gate is not
+			 * passed, and the resume hint below says what next. */
+			hil_warn("--baseline: not compared, the run is %s",
+				 run->status);
+		} else if (baseline != NULL) {
 			st = cli_compare_reports(baseline, run->dir, &t, junit,
 						 NULL, 0);
 			*regression = st == HIL_EXIT_REGRESSION;
@@ -199,6 +238,9 @@ static int cmd_run(const char *config_path, const char *results_dir,
 			   ret == HIL_OK) {
 			ret = HIL_ERR_IO;
 		}
+	}
+	if (run->dir[0] != '\0' && strcmp(run->status, "partial") == 0) {
+		print_unfinished(run, stdout);
 	}
 	hil_run_free(run);
 out:
@@ -230,7 +272,8 @@ static void file_result(const char *path, int status, const char *config,
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 		     const char *results_dir, unsigned jobs, unsigned wait_s,
-		     const volatile sig_atomic_t *stop, int *transient)
+		     int no_jail, const volatile sig_atomic_t *stop,
+		     int *transient)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -258,6 +301,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	opts.results_dir =
 		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
 	opts.stop = stop;
+	opts.no_jail = no_jail;
 	/* Each configuration on a board runs under the board's lock, as a
 	 * single run does, waiting up to wait_s for it. */
 	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, stdout, transient);
@@ -279,6 +323,7 @@ enum {
 	R_BOARD,
 	R_RESULT_JSON,
 	R_DETAIL,
+	R_NO_JAIL,
 	R_AT,
 	R_ALG,
 	R_IMPL,
@@ -307,6 +352,7 @@ static const struct opt run_opts[] = {
 	[R_BOARD] = {"--board", 1},
 	[R_RESULT_JSON] = {"--result-json", 1},
 	[R_DETAIL] = {"--detail", 0},
+	[R_NO_JAIL] = {"--no-jail", 0},
 	[R_AT] = {"--at", 1},
 	[R_ALG] = {"--alg", 1},
 	[R_IMPL] = {"--impl", 1},
@@ -363,6 +409,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	struct run_end end;
 	unsigned wait_s = 0;
 	unsigned jobs = 0; /* a sweep's: 0 = the cores */
+	int no_jail = 0;
 	int status = HIL_EXIT_CANNOT_START;
 	int i;
 	int ret;
@@ -372,6 +419,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	memset(&tab, 0, sizeof(tab));
 	tab.at_len = 64;
 	tab.detail = env->verbosity > HIL_LOG_INFO;
+	tab.width = hil_term_width();
 	/* --result-json first too: every way out of a run writes it. */
 	memset(&end, 0, sizeof(end));
 	for (i = 1; i < argc; i++) {
@@ -467,6 +515,9 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		case R_DETAIL:
 			tab.detail = 1;
 			break;
+		case R_NO_JAIL:
+			no_jail = 1;
+			break;
 		case R_AT:
 			if (cli_parse_uint("--at", v, 1, 1u << 20, &n) !=
 			    HIL_OK) {
@@ -546,11 +597,16 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			"--board, $HILRUN_BOARD and --result-json are for one configuration, not a sweep: run each configuration on its own");
 		goto bad_args;
 	}
-	if (cli_quick_any(&q) &&
-	    (sweep_path != NULL || n_configs > 1 || resume_dir != NULL)) {
+	if (cli_quick_any(&q) && resume_dir != NULL) {
 		snprintf(
 			end.error, sizeof(end.error),
-			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration: not a sweep or a --resume");
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change a configuration, and a --resume measures what the run's own configuration says: resume without them, or start a new run with them");
+		goto bad_args;
+	}
+	if (cli_quick_any(&q) && (sweep_path != NULL || n_configs > 1)) {
+		snprintf(
+			end.error, sizeof(end.error),
+			"--alg, --impl, --lengths, --ad, --ops, --runs, --warmup, -O and --cflags change one configuration, not a sweep: put them in each configuration of the sweep, or for flag sets write a sweep file, e.g. {\"name\": \"flags\", \"base\": \"qemu.json\", \"cflags\": [[\"-O2\"], [\"-Os\"]]} (docs/configs.md, Sweep files)");
 		goto bad_args;
 	}
 	if (resume_dir != NULL) {
@@ -569,11 +625,12 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		}
 		configs[n_configs++] = resume_config;
 	}
+	no_jail = cli_no_jail(no_jail);
 	if (sweep_path != NULL || n_configs > 1) {
 		int transient = 0;
 
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
-				jobs, wait_s, env->stop, &transient);
+				jobs, wait_s, no_jail, env->stop, &transient);
 		return hil_exit_status(ret, transient, 0);
 	}
 	if (n_configs == 0 && board != NULL) {
@@ -597,8 +654,8 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		int regression = 0;
 
 		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
-			      junit, wait_s, board, &q, &tab, env->stop,
-			      &regression, &end);
+			      junit, wait_s, board, &q, &tab, no_jail,
+			      env->stop, &regression, &end);
 		status = hil_exit_status(ret, end.transient, regression);
 	}
 	goto out;

@@ -14,6 +14,14 @@
 #include "util/err.h"
 #include "util/log.h"
 
+/* The configuration as a message names it: its file, or what it is. */
+static const char *shown_config(const struct hil_config *cfg)
+{
+	return cfg->path[0] != '\0'
+		       ? cfg->path
+		       : "the configuration of the command-line options";
+}
+
 int cli_apply_board_map(struct hil_config *cfg, const char *board,
 			struct run_end *end)
 {
@@ -36,6 +44,28 @@ int cli_apply_board_map(struct hil_config *cfg, const char *board,
 			return ret;
 		}
 	}
+	if (board != NULL && have_map && hil_boards_find(&map, board) != NULL &&
+	    strcmp(hil_boards_find(&map, board)->platform, cfg->board.name) !=
+		    0) {
+		/* --board names a board of another platform than the
+		 * configuration's: say which file, and what to give. */
+		const char *plat = hil_boards_find(&map, board)->platform;
+		const char *def = hil_boards_default_config(plat);
+
+		snprintf(
+			err, sizeof(err),
+			"--board %s is a %s (%s), but %s is a configuration for %s (its board.name): %s%s%s",
+			board, plat, path, shown_config(cfg), cfg->board.name,
+			def != NULL
+				? "leave --config out to run the platform's default, "
+				: "give --config a configuration whose board.name is ",
+			def != NULL ? def : plat,
+			def != NULL ? ", or give a configuration for it" : "");
+		hil_err("%s", err);
+		snprintf(end->error, sizeof(end->error), "%s", err);
+		hil_boards_free(&map);
+		return HIL_ERR_CONFIG;
+	}
 	if (board != NULL) {
 		ret = hil_boards_use(have_map ? &map : NULL, board, cfg, err,
 				     sizeof(err));
@@ -44,9 +74,9 @@ int cli_apply_board_map(struct hil_config *cfg, const char *board,
 				       sizeof(err));
 	}
 	if (ret != HIL_OK) {
-		hil_err("%s: %s", cfg->path, err);
-		snprintf(end->error, sizeof(end->error), "%s: %s", cfg->path,
-			 err);
+		hil_err("%s: %s", shown_config(cfg), err);
+		snprintf(end->error, sizeof(end->error), "%s: %s",
+			 shown_config(cfg), err);
 	}
 	if (have_map) {
 		hil_boards_free(&map);

@@ -38,8 +38,9 @@ static cJSON *quick_list(const char *opt, const char *list, int numbers)
 		cJSON *item;
 
 		if (numbers) {
-			if (cli_parse_uint(opt, tok, 0, 1u << 20, &v) !=
-			    HIL_OK) {
+			/* The configuration's own bound, the token named. */
+			if (cli_parse_uint(opt, tok, 0, HIL_CFG_MAX_MSG_LEN,
+					   &v) != HIL_OK) {
 				cJSON_Delete(arr);
 				return NULL;
 			}

@@ -2,11 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"crypt"
 #include "crypt.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config/algnames.h"
 #include "drivers/board/board.h"
 #include "util/err.h"
 #include "hilp.h"
@@ -114,6 +116,7 @@ static int on_qemu(const struct hil_crypt_args *a,
 	snprintf(algs_list, sizeof(algs_list), "%s/%s", ref->name, ref->impl);
 	memset(&opts, 0, sizeof(opts));
 	opts.algs_override = algs_list;
+	opts.no_jail = cli_no_jail(0); /* jailed where it can be */
 
 	ret = hil_runner_bring_up(a->cfg, &opts, run, &conn);
 	if (ret == HIL_OK) {
@@ -170,8 +173,28 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 	if (ref == NULL) {
 		char known[1024];
 
+		const char *near = hil_algnames_nearest(name, NULL);
+		char sug[2 * sizeof(name)] = "";
+
+		/* A typo in the implementation, or in the algorithm. */
+		if (near != NULL && impl != NULL && strcmp(near, name) == 0) {
+			near = hil_algnames_nearest(impl, name);
+			if (near != NULL) {
+				snprintf(sug, sizeof(sug), "%s/%s", name, near);
+			}
+		} else if (near != NULL) {
+			snprintf(sug, sizeof(sug), "%s%s%s", near,
+				 impl != NULL ? "/" : "",
+				 impl != NULL ? impl : "");
+		}
 		hil_ref_list(known, sizeof(known));
-		hil_err("unknown algorithm \"%s\" (known: %s)", a->alg, known);
+		if (sug[0] != '\0') {
+			hil_err("unknown algorithm \"%s\" (did you mean \"%s\"? known: %s)",
+				a->alg, sug, known);
+		} else {
+			hil_err("unknown algorithm \"%s\" (known: %s)", a->alg,
+				known);
+		}
 		return HIL_ERR_ARG;
 	}
 	ret = parse_op(a->op, ref, &op);

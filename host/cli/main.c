@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "run/result.h"
@@ -43,6 +44,11 @@ int main(int argc, char **argv)
 	int sub;
 	int i;
 
+	/* What hilrun writes (results, build folders, spool files) is its
+	 * own: never group- or world-writable, whatever umask it was started
+	 * with (000, or the 002 of a lab's shared lock directory, which
+	 * lab/lock.c keeps group-writable by itself). */
+	umask(022);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

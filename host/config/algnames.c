@@ -36,6 +36,11 @@ static const char *nearest(const char *name, const char *of_alg)
 	return best;
 }
 
+const char *hil_algnames_nearest(const char *name, const char *of_alg)
+{
+	return nearest(name, of_alg);
+}
+
 static int is_bundled(const char *alg, const char *impl)
 {
 	size_t i;
@@ -97,7 +102,13 @@ int hil_algnames_why(const struct hil_config *cfg, char *err, size_t len)
 		if (!is_bundled(a->name, NULL)) {
 			near = nearest(a->name, NULL);
 			list_names(NULL, known, sizeof(known));
-			if (near != NULL) {
+			if (near != NULL && file[0] == '\0') {
+				/* No file: a quick run's names, from --alg. */
+				snprintf(
+					err, len,
+					"algorithms[%zu].name (--alg) \"%s\": not an algorithm hilrun bundles (did you mean \"%s\"?)",
+					i, a->name, near);
+			} else if (near != NULL) {
 				snprintf(
 					err, len,
 					"%s%salgorithms[%zu].name: \"%s\" is not an algorithm hilrun bundles (did you mean \"%s\"?)",

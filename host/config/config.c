@@ -224,6 +224,12 @@ static int validate(struct hil_jsonld *ld, const cJSON *root,
 		ret = hil_cfg_v_algorithms(ld, root, cfg);
 	}
 	if (ret == HIL_OK) {
+		ret = hil_cfg_v_impl_files(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_cfg_v_cflags_allowed(ld, root, cfg);
+	}
+	if (ret == HIL_OK) {
 		ret = hil_cfg_v_bench(ld, root, cfg);
 	}
 	if (ret == HIL_OK) {
@@ -259,6 +265,7 @@ void hil_config_defaults(struct hil_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->board.name, sizeof(cfg->board.name), "%s", b->name);
 	cfg->board.clock_hz = b->clocks[0].hz;
+	cfg->board.prefetch = -1;
 
 	snprintf(cfg->link.type, sizeof(cfg->link.type), "%s", b->links[0]);
 	cfg->link.baud = 115200;

@@ -11,6 +11,9 @@
 #define HIL_CFG_MAX_ALGS	  32
 #define HIL_CFG_MAX_LENGTHS	  64
 #define HIL_CFG_MAX_AD_LENGTHS	  8
+/* The longest message or associated data a row may have, in bytes: what
+ * the stub's buffers hold (bench.lengths, bench.ad_lengths, --lengths). */
+#define HIL_CFG_MAX_MSG_LEN	  2048
 #define HIL_CFG_MAX_FLASHER_FILES 4
 #define HIL_CFG_MAX_EXTENDS_DEPTH 8 /* "extends" hops: a file and 8 bases */
 
@@ -44,6 +47,9 @@ struct hil_config {
 	struct {
 		char name[HIL_CFG_NAME]; /* a board driver (drivers/drivers.def); default: the first */
 		uint32_t clock_hz; /* 84000000 (default) | 24000000 | 16000000 */
+		/* Flash prefetch: -1 (default) as the board code sets it at
+		 * clock_hz, 0 off, 1 on (only where the board offers both). */
+		int prefetch;
 		/* The board's id in the hardware map (configs/boards.json);
 		 * "" (default): found by probe serial or port, if at all */
 		char id[HIL_CFG_NAME];

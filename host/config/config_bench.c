@@ -7,6 +7,7 @@
 
 #include "util/err.h"
 
+#include "config/cflags.h"
 #include "config/config_int.h"
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
@@ -108,6 +109,22 @@ int hil_cfg_v_build(struct hil_jsonld *ld, const cJSON *root,
 	return HIL_OK;
 }
 
+int hil_cfg_v_cflags_allowed(struct hil_jsonld *ld, const cJSON *root,
+			     const struct hil_config *cfg)
+{
+	const cJSON *it;
+	char why[512];
+	size_t i = 0;
+
+	if (hil_cflags_check(cfg, &i, why, sizeof(why)) == HIL_OK) {
+		return HIL_OK;
+	}
+	it = cJSON_GetArrayItem(
+		hil_jsonld_member(hil_jsonld_member(root, "build"), "cflags"),
+		(int)i);
+	return hil_jsonld_fail(ld, it, "build.cflags[%zu]: %s", i, why);
+}
+
 int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 		    struct hil_config *cfg)
 {
@@ -150,8 +167,9 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 	it = hil_jsonld_member(s, "lengths");
 	if (it != NULL) {
 		ret = hil_jsonld_u32_list(
-			ld, it, "bench.lengths", HIL_CFG_MAX_LENGTHS, 2048,
-			cfg->bench.lengths, &cfg->bench.n_lengths);
+			ld, it, "bench.lengths", HIL_CFG_MAX_LENGTHS,
+			HIL_CFG_MAX_MSG_LEN, cfg->bench.lengths,
+			&cfg->bench.n_lengths);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -160,7 +178,8 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 	if (it != NULL) {
 		ret = hil_jsonld_u32_list(
 			ld, it, "bench.ad_lengths", HIL_CFG_MAX_AD_LENGTHS,
-			2048, cfg->bench.ad_lengths, &cfg->bench.n_ad_lengths);
+			HIL_CFG_MAX_MSG_LEN, cfg->bench.ad_lengths,
+			&cfg->bench.n_ad_lengths);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -231,8 +250,8 @@ int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 static const char *board_profile(const struct hil_config *cfg)
 {
 	const struct hil_board_driver *b = hil_board_find(cfg->board.name);
-	const struct hil_clock_profile *c =
-		hil_board_clock(b, cfg->board.clock_hz);
+	const struct hil_clock_profile *c = hil_board_clock_flash(
+		b, cfg->board.clock_hz, cfg->board.prefetch);
 
 	if (c != NULL && c->cycle_profile != NULL) {
 		return c->cycle_profile;

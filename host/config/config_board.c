@@ -39,10 +39,7 @@ static const struct hil_jsonld_choice *driver_choice(struct driver_choice *d,
 }
 
 static const char *const board_keys[] = {
-	"name",
-	"clock_hz",
-	"id",
-	NULL,
+	"name", "clock_hz", "prefetch", "id", NULL,
 };
 static const char *const link_keys[] = {
 	"type", "port", "baud", "timeout_ms", "retries", NULL,
@@ -60,7 +57,6 @@ int hil_cfg_v_board(struct hil_jsonld *ld, const cJSON *root,
 	const struct hil_clock_profile *c;
 	struct driver_choice dc;
 	char hzs[256];
-	size_t o = 0;
 	int ret;
 
 	ret = hil_jsonld_section(ld, root, "board", board_keys, &s);
@@ -87,20 +83,48 @@ int hil_cfg_v_board(struct hil_jsonld *ld, const cJSON *root,
 		if (hil_jsonld_u32(ld, it, "board.clock_hz", 1, UINT32_MAX,
 				   &hz) != HIL_OK ||
 		    hil_board_clock(b, hz) == NULL) {
-			hzs[0] = '\0';
-			for (c = b->clocks; c->hz != 0 && o < sizeof(hzs);
-			     c++) {
-				o += (size_t)snprintf(
-					hzs + o, sizeof(hzs) - o, "%s%lu",
-					c == b->clocks	   ? ""
-					: (c + 1)->hz == 0 ? " or "
-							   : ", ",
-					(unsigned long)c->hz);
+			const char *names[16];
+			char num[16][16];
+			size_t k = 0;
+
+			/* Each clock once (one may be listed per prefetch
+			 * setting). */
+			for (c = b->clocks; c->hz != 0 && k < 15; c++) {
+				if (hil_board_clock(b, c->hz) == c) {
+					snprintf(num[k], sizeof(num[k]), "%lu",
+						 (unsigned long)c->hz);
+					names[k] = num[k];
+					k++;
+				}
 			}
+			names[k] = NULL;
+			hil_drivers_join(hzs, sizeof(hzs), names);
 			return hil_jsonld_fail(
 				ld, it, "board.clock_hz: expected %s", hzs);
 		}
 		cfg->board.clock_hz = hz;
+	}
+	it = hil_jsonld_member(s, "prefetch");
+	if (it != NULL) {
+		int on = 0;
+
+		ret = hil_jsonld_flag(ld, it, "board.prefetch", &on);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (hil_board_clock_flash(b, cfg->board.clock_hz, on) == NULL) {
+			c = hil_board_clock(b, cfg->board.clock_hz);
+			return hil_jsonld_fail(
+				ld, it,
+				"board.prefetch: %s at %lu Hz has no choice of prefetch (its board code sets it %s); 84000000 on the STM32F401 boards has both",
+				b->name, (unsigned long)cfg->board.clock_hz,
+				c != NULL && c->prefetch ? "on" : "off");
+		}
+		cfg->board.prefetch = on;
+	} else if (hil_board_clock_flash(b, cfg->board.clock_hz,
+					 cfg->board.prefetch) == NULL) {
+		/* An inherited choice the new clock does not offer. */
+		cfg->board.prefetch = -1;
 	}
 	it = hil_jsonld_member(s, "id");
 	if (it != NULL) {

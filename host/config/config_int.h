@@ -24,6 +24,15 @@ int hil_cfg_v_build(struct hil_jsonld *ld, const cJSON *root,
 /* The only required section: at least one algorithm. */
 int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			 struct hil_config *cfg);
+/* After algorithms: build.cflags against the allowlist (-I may name a
+ * folder inside an implementation folder). */
+int hil_cfg_v_cflags_allowed(struct hil_jsonld *ld, const cJSON *root,
+			     const struct hil_config *cfg);
+/* After algorithms: every implementation folder (path or tree) holds
+ * regular files and folders only, and for a lab job no link out of the
+ * roots (config_implfiles.c). */
+int hil_cfg_v_impl_files(struct hil_jsonld *ld, const cJSON *root,
+			 const struct hil_config *cfg);
 int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 		    struct hil_config *cfg);
 int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,

@@ -175,6 +175,20 @@ hil_board_clock(const struct hil_board_driver *b, uint32_t hz)
 	return NULL;
 }
 
+const struct hil_clock_profile *
+hil_board_clock_flash(const struct hil_board_driver *b, uint32_t hz,
+		      int prefetch)
+{
+	const struct hil_clock_profile *c;
+
+	for (c = b != NULL ? b->clocks : NULL; c != NULL && c->hz != 0; c++) {
+		if (c->hz == hz && (prefetch < 0 || c->prefetch == prefetch)) {
+			return c;
+		}
+	}
+	return NULL;
+}
+
 size_t hil_driver_names(enum hil_driver_kind kind, const char **names,
 			size_t max)
 {

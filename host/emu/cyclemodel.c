@@ -100,6 +100,11 @@ int hil_cyclemodel_plugin_arg(const struct hil_cyclemodel_opts *o, char *buf,
 		 o->profile != NULL ? ",profile=" : "",
 		 o->profile != NULL ? o->profile : "", o->ws,
 		 o->art ? "on" : "off");
+	if (o->counter != 0) {
+		n = strlen(opts);
+		snprintf(opts + n, sizeof(opts) - n, ",counter=0x%08" PRIx32,
+			 o->counter);
+	}
 	if (o->range_hi != 0) {
 		n = strlen(opts);
 		snprintf(opts + n, sizeof(opts) - n,
@@ -145,17 +150,27 @@ int hil_cyclemodel_find_plugin(const char *root, char *buf, size_t len)
 	return HIL_OK;
 }
 
+/* Do ws and art differ from what the profile itself is? */
+static int overridden(const struct cm4_memsys *p, unsigned ws, int art)
+{
+	return p != NULL && (ws != p->ws || (p->accel != NULL && !art));
+}
+
 void hil_cyclemodel_unit(const char *profile, unsigned ws, int art, char *buf,
 			 size_t len)
 {
 	const struct cm4_memsys *p = cm4_memsys_find(profile);
 	const char *accel = p != NULL ? p->accel : "ART";
-	char name[48] = "";
+	int over = overridden(p, ws, art);
+	char name[64] = "";
 
 	if (p != NULL) {
-		snprintf(name, sizeof(name), "%s: ", p->name);
+		snprintf(name, sizeof(name), "%s%s: ", p->name,
+			 over ? " overridden" : "");
 	}
-	if (ws == 0 || accel == NULL) {
+	/* At 0 WS the accelerator changes no cycle, but an override says
+	 * what it switched: the label describes what was modelled. */
+	if (accel == NULL || (ws == 0 && !over)) {
 		snprintf(buf, len,
 			 "cycles (estimated, Cortex-M4 model, %s%u WS%s)", name,
 			 ws,
@@ -171,6 +186,36 @@ void hil_cyclemodel_unit(const char *profile, unsigned ws, int art, char *buf,
 				? ", unverified flash timing"
 				: "");
 	}
+}
+
+int hil_cyclemodel_summary(const char *profile, unsigned ws, int art, char *buf,
+			   size_t len)
+{
+	const struct cm4_memsys *p = cm4_memsys_find(profile);
+	char acc[64] = "", own[64] = "";
+
+	if (p == NULL) {
+		if (len > 0) {
+			buf[0] = '\0';
+		}
+		return 0;
+	}
+	if (!overridden(p, ws, art)) {
+		snprintf(buf, len, "%s", p->summary);
+		return 1;
+	}
+	if (p->accel != NULL) {
+		snprintf(acc, sizeof(acc), ", %s prefetch and caches %s",
+			 p->accel, art ? "on" : "off");
+		snprintf(own, sizeof(own), ", %s on", p->accel);
+	}
+	/* The profile's summary names a board setting (a clock, FLASH_ACR)
+	 * that the overrides no longer match: say what was modelled. */
+	snprintf(
+		buf, len,
+		"%s memory system as modelled: %u WS%s (cycle_model overrides profile %s, which is %u WS%s; no board setting is known to match)",
+		p->chip, ws, acc, p->name, p->ws, own);
+	return 1;
 }
 
 const struct cm4_memsys *hil_cyclemodel_profile(const char *name)

@@ -20,6 +20,9 @@ struct hil_cyclemodel_opts {
 	 * stub's timed(), hil_cyclemodel_range_from_elf()); 0, 0: every
 	 * read of the counter opens or closes a bracket. */
 	uint32_t range_lo, range_hi;
+	/* The counter register whose reads bracket (the board driver's
+	 * model_counter); 0: the plugin's default, TIM2_CNT. */
+	uint32_t counter;
 };
 
 /** One timed region, as the plugin counted it. */
@@ -80,10 +83,21 @@ int hil_cyclemodel_find_plugin(const char *root, char *buf, size_t len);
  * The unit label of the estimate, e.g.
  * "cycles (estimated, Cortex-M4 model, stm32f401-art: 2 WS, ART on)";
  * a profile with unverified parameters says so ("..., unverified flash
- * timing)"). profile NULL: as the plugin's default, unnamed.
+ * timing)"); ws or art other than the profile's own make it "stm32f401-art
+ * overridden: 0 WS, ART off". profile NULL: as the plugin's default,
+ * unnamed.
  */
 void hil_cyclemodel_unit(const char *profile, unsigned ws, int art, char *buf,
 			 size_t len);
+
+/**
+ * One line for people on the memory system modelled: the profile's own
+ * summary when ws and art are the profile's, else what the overrides make
+ * of it (never the board setting the profile stands for).
+ * @return 1 with buf filled; 0 (buf "") when profile is not a known one.
+ */
+int hil_cyclemodel_summary(const char *profile, unsigned ws, int art, char *buf,
+			   size_t len);
 
 /** What a memory-system profile is (emu/plugin/memsys.h). */
 struct cm4_memsys;

@@ -191,7 +191,14 @@ static cJSON *board_json(const struct hil_board *b)
 	cJSON_AddItemToObject(o, "probe_id", json_str(b->probe_id));
 	cJSON_AddItemToObject(o, "sensor", json_str(b->sensor));
 	cJSON_AddItemToObject(o, "uid", json_str(b->uid));
-	cJSON_AddItemToObject(o, "connected", cJSON_CreateBool(b->connected));
+	/* connected: what a program can rely on, the map's word checked
+	 * against what is there (a port or probe found absent: false);
+	 * map_connected: the map's word alone. */
+	cJSON_AddItemToObject(
+		o, "connected",
+		cJSON_CreateBool(b->connected && port != 0 && probe != 0));
+	cJSON_AddItemToObject(o, "map_connected",
+			      cJSON_CreateBool(b->connected));
 	cJSON_AddItemToObject(o, "port_present",
 			      json_present(b->connected, b->serial, port));
 	cJSON_AddItemToObject(o, "probe_present",

@@ -6,15 +6,21 @@
 #include "history.h"
 #include "history_int.h"
 
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/err.h"
 #include "util/log.h"
+#include "util/util.h"
 
-/* Schema 1 (a database of before the host column gets it added). A row's
+/* Schema 1 (a database of before the host or model column gets them
+ * added). A row's
  * key is that of compare (report/compare.c). */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -22,12 +28,13 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS runs("
 	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, status TEXT,"
 	" config TEXT, board TEXT, unit TEXT, cflags TEXT, tool_commit TEXT,"
-	" dirty INTEGER, dir TEXT, host TEXT);"
+	" dirty INTEGER, dir TEXT, host TEXT, model TEXT);"
 	"CREATE TABLE IF NOT EXISTS rows("
 	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" algorithm TEXT, implementation TEXT, operation TEXT,"
 	" msg_len INTEGER, ad_len INTEGER, status TEXT,"
 	" median REAL, model_median REAL, energy_uj REAL,"
+	" est_uj REAL, est_low REAL, est_high REAL, est_table TEXT,"
 	" PRIMARY KEY(run_id, algorithm, implementation, operation, msg_len,"
 	" ad_len));"
 	"CREATE INDEX IF NOT EXISTS rows_key ON rows(algorithm, implementation,"
@@ -36,8 +43,29 @@ static const char schema[] =
 int hil_history_db_open(const char *path, int create, sqlite3 **db)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	struct stat st;
 
 	*db = NULL;
+	/* SQLite's NOFOLLOW refuses a link with "unable to open database
+	 * file", which reads like a missing file: say what it is. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char to[256] = "";
+		ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+		to[n > 0 ? n : 0] = '\0';
+		hil_err("%s: a symbolic link (to %s): the run history is never opened through a link; name the file itself (--db)",
+			path, to[0] ? to : "?");
+		return HIL_ERR_IO;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		hil_err("%s: not a regular file, so not a run history", path);
+		return HIL_ERR_IO;
+	}
+	if (!create && lstat(path, &st) != 0 && errno == ENOENT) {
+		hil_err("%s: no run history there yet (every finished run records itself in its results folder's %s; --db FILE names another)",
+			path, HIL_HISTORY_FILE);
+		return HIL_ERR_IO;
+	}
 	if (sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK) {
 		hil_err("%s: cannot open the run history: %s", path,
@@ -50,6 +78,39 @@ int hil_history_db_open(const char *path, int create, sqlite3 **db)
 	 * lab's master imports the runs of several hosts at once. */
 	sqlite3_busy_timeout(*db, 10000);
 	return HIL_OK;
+}
+
+int hil_history_check(const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	struct stat sb;
+	sqlite3 *db;
+	char why[256] = "";
+	int rc, ret = HIL_OK;
+
+	if (lstat(path, &sb) != 0 && errno == ENOENT) {
+		return HIL_OK; /* made by the first run recorded */
+	}
+	if (hil_history_db_open(path, 0, &db) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+	}
+	if (rc == SQLITE_ROW && strcmp(hil_history_col(st, 0), "ok") != 0) {
+		snprintf(why, sizeof(why), "%s", hil_history_col(st, 0));
+	} else if (rc != SQLITE_ROW) {
+		snprintf(why, sizeof(why), "%s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (why[0] != '\0') {
+		hil_err("%s: the run history is damaged (SQLite's check: %s): nothing recorded; keep it for its runs, move it aside and import the runs again (hilrun history import)",
+			path, why);
+		ret = HIL_ERR_IO;
+	}
+	return ret;
 }
 
 static int db_exec(sqlite3 *db, const char *path, const char *sql)
@@ -69,6 +130,21 @@ void hil_history_bind_text(sqlite3_stmt *st, int i, const char *s)
 	sqlite3_bind_text(st, i, s != NULL ? s : "", -1, SQLITE_TRANSIENT);
 }
 
+int hil_history_next(sqlite3_stmt *st, int *failed)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		return 1;
+	}
+	if (rc != SQLITE_DONE) {
+		hil_err("reading the run history: %s (a damaged database: move it aside and import the runs again)",
+			sqlite3_errmsg(sqlite3_db_handle(st)));
+		*failed = 1;
+	}
+	return 0;
+}
+
 const char *hil_history_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
@@ -76,7 +152,7 @@ const char *hil_history_col(sqlite3_stmt *st, int i)
 	return s != NULL ? (const char *)s : "";
 }
 
-int hil_history_has_host_column(sqlite3 *db)
+int hil_history_has_column(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st = NULL;
 	int have = 0;
@@ -86,20 +162,68 @@ int hil_history_has_host_column(sqlite3 *db)
 		return 0;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		have |= strcmp(hil_history_col(st, 1), "host") == 0;
+		have |= strcmp(hil_history_col(st, 1), name) == 0;
 	}
 	sqlite3_finalize(st);
 	return have;
 }
 
-/* A database of before the host column: add it (inside the transaction). */
-static int add_host_column(sqlite3 *db)
+int hil_history_has_host_column(sqlite3 *db)
 {
-	if (hil_history_has_host_column(db)) {
-		return SQLITE_OK;
+	return hil_history_has_column(db, "host");
+}
+
+/* A database of before the host or model column: add them (inside the
+ * transaction). */
+static int add_columns(sqlite3 *db)
+{
+	int rc = SQLITE_OK;
+
+	if (!hil_history_has_column(db, "host")) {
+		rc = sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT",
+				  NULL, NULL, NULL);
 	}
-	return sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN host TEXT", NULL,
-			    NULL, NULL);
+	if (rc == SQLITE_OK && !hil_history_has_column(db, "model")) {
+		rc = sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN model TEXT",
+				  NULL, NULL, NULL);
+	}
+	return rc;
+}
+
+/* A database of before the energy estimate: add its columns. */
+static int add_est_columns(sqlite3 *db)
+{
+	static const char *const add[] = {
+		"ALTER TABLE rows ADD COLUMN est_uj REAL",
+		"ALTER TABLE rows ADD COLUMN est_low REAL",
+		"ALTER TABLE rows ADD COLUMN est_high REAL",
+		"ALTER TABLE rows ADD COLUMN est_table TEXT",
+	};
+	sqlite3_stmt *st = NULL;
+	int have = 0, rc = SQLITE_OK;
+	size_t i;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return SQLITE_ERROR;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
+	}
+	sqlite3_finalize(st);
+	for (i = 0; !have && rc == SQLITE_OK && i < 4; i++) {
+		rc = sqlite3_exec(db, add[i], NULL, NULL, NULL);
+	}
+	return rc;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, int have, double v)
+{
+	if (have) {
+		sqlite3_bind_double(st, i, v);
+	} else {
+		sqlite3_bind_null(st, i);
+	}
 }
 
 static int insert_rows(sqlite3 *db, const char *id,
@@ -110,7 +234,11 @@ static int insert_rows(sqlite3 *db, const char *id,
 	int rc;
 
 	rc = sqlite3_prepare_v2(
-		db, "INSERT OR REPLACE INTO rows VALUES(?,?,?,?,?,?,?,?,?,?)",
+		db,
+		"INSERT OR REPLACE INTO rows(run_id, algorithm, implementation,"
+		" operation, msg_len, ad_len, status, median, model_median,"
+		" energy_uj, est_uj, est_low, est_high, est_table)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
 		const struct hil_history_row *r = &run->rows[i];
@@ -137,6 +265,14 @@ static int insert_rows(sqlite3 *db, const char *id,
 			sqlite3_bind_double(st, 10, r->energy_uj);
 		} else {
 			sqlite3_bind_null(st, 10);
+		}
+		bind_opt(st, 11, r->has_est, r->est_uj);
+		bind_opt(st, 12, r->has_est, r->est_low);
+		bind_opt(st, 13, r->has_est, r->est_high);
+		if (r->has_est) {
+			hil_history_bind_text(st, 14, r->est_table);
+		} else {
+			sqlite3_bind_null(st, 14);
 		}
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
@@ -168,8 +304,8 @@ static int insert_run(sqlite3 *db, const char *id,
 	rc = sqlite3_prepare_v2(
 		db,
 		"INSERT INTO runs(id, started, finished, status, config, board,"
-		" unit, cflags, tool_commit, dirty, dir, host)"
-		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+		" unit, cflags, tool_commit, dirty, dir, host, model)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		hil_history_bind_text(st, 1, id);
@@ -185,6 +321,7 @@ static int insert_run(sqlite3 *db, const char *id,
 		sqlite3_bind_int(st, 10, run->dirty);
 		hil_history_bind_text(st, 11, run->dir);
 		hil_history_bind_text(st, 12, run->host);
+		hil_history_bind_text(st, 13, run->model);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(st);
@@ -236,43 +373,138 @@ static int stored_as(sqlite3 *db, const char *id,
 	return what;
 }
 
-/* Where an imported run goes: under its id, or, when another run (of
- * another host or board, started in the same second with the same
- * configuration) holds that id, under "ID@HOST:BOARD". */
+/* Run id old renamed new, its rows with it (the foreign key is checked
+ * at COMMIT: defer_foreign_keys). */
+static int rename_run(sqlite3 *db, const char *old, const char *new_id)
+{
+	static const char *const sql[] = {
+		"UPDATE rows SET run_id = ?2 WHERE run_id = ?1",
+		"UPDATE runs SET id = ?2 WHERE id = ?1",
+	};
+	size_t i;
+	int rc = sqlite3_exec(db, "PRAGMA defer_foreign_keys = ON", NULL, NULL,
+			      NULL);
+
+	for (i = 0; rc == SQLITE_OK && i < 2; i++) {
+		sqlite3_stmt *st = NULL;
+
+		rc = sqlite3_prepare_v2(db, sql[i], -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			hil_history_bind_text(st, 1, old);
+			hil_history_bind_text(st, 2, new_id);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
+							     : SQLITE_ERROR;
+		}
+		sqlite3_finalize(st);
+	}
+	return rc;
+}
+
+/* The record under id: its host and board into host and board (each
+ * TEXT_MAX); 1 when there is one. */
+static int holder_of(sqlite3 *db, const char *id, char *host, char *board,
+		     size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT host, board FROM runs WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK) {
+		return 0;
+	}
+	hil_history_bind_text(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(host, len, "%s", hil_history_col(st, 0));
+		snprintf(board, len, "%s", hil_history_col(st, 1));
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* 1 when a record "ID@..." of run id exists (its id was shared before). */
+static int id_shared(sqlite3 *db, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT 1 FROM runs WHERE substr(id, 1, ?2) = ?1"
+			       " LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK) {
+		return 0;
+	}
+	{
+		char at[512];
+
+		snprintf(at, sizeof(at), "%s@", id);
+		hil_history_bind_text(st, 1, at);
+		sqlite3_bind_int(st, 2, (int)strlen(at));
+	}
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/*
+ * Where an imported run goes: under its id, or, when runs of other hosts
+ * or boards share that id (started in the same second with the same
+ * configuration), every one of them under "ID@HOST:BOARD": the run that
+ * holds the plain id when another arrives is renamed too, so that which
+ * run keeps which name does not depend on the order of the imports.
+ */
 static int import_run(sqlite3 *db, const struct hil_history_run *run, char *id,
 		      size_t id_len, int *outcome)
 {
-	int k, rc = SQLITE_OK;
+	char alt[1024], host[256], board[256], other[1024];
+	int w0, w1, rc = SQLITE_OK;
 
-	for (k = 0; k < 2; k++) {
-		int what;
-
-		if (k == 0) {
-			snprintf(id, id_len, "%s", run->id);
-		} else {
-			snprintf(id, id_len, "%s@%s:%s", run->id,
-				 run->host != NULL ? run->host : "",
-				 run->board != NULL ? run->board : "");
-		}
-		what = stored_as(db, id, run, &rc);
-		if (rc != SQLITE_OK || what == 0) {
-			continue;
-		}
-		if (what == 1) {
-			*outcome = HIL_HISTORY_SAME;
-			return SQLITE_OK;
-		}
-		*outcome = what == 2 ? HIL_HISTORY_REPLACED : HIL_HISTORY_NEW;
-		if (what == 2) {
-			rc = delete_run(db, id);
-		}
-		return rc == SQLITE_OK ? insert_run(db, id, run) : rc;
+	snprintf(alt, sizeof(alt), "%s@%s:%s", run->id,
+		 run->host != NULL ? run->host : "",
+		 run->board != NULL ? run->board : "");
+	w0 = stored_as(db, run->id, run, &rc);
+	if (rc == SQLITE_OK && w0 <= 0) {
+		w1 = stored_as(db, alt, run, &rc);
+	} else {
+		w1 = -1;
 	}
-	if (rc == SQLITE_OK) {
+	if (rc != SQLITE_OK) {
+		return rc;
+	}
+	if (w0 == 1 || w1 == 1) {
+		snprintf(id, id_len, "%s", w0 == 1 ? run->id : alt);
+		*outcome = HIL_HISTORY_SAME;
+		return SQLITE_OK;
+	}
+	if (w0 == 2 || w1 == 2) {
+		const char *key = w0 == 2 ? run->id : alt;
+
+		snprintf(id, id_len, "%s", key);
+		*outcome = HIL_HISTORY_REPLACED;
+		rc = delete_run(db, key);
+		return rc == SQLITE_OK ? insert_run(db, key, run) : rc;
+	}
+	if (w1 == 0) {
 		hil_err("run %s of %s on %s: the history holds other runs under this id and under %s",
-			run->id, run->host, run->board, id);
+			run->id, run->host, run->board, alt);
+		return SQLITE_ERROR;
 	}
-	return SQLITE_ERROR;
+	*outcome = HIL_HISTORY_NEW;
+	if (w0 == -1 && !id_shared(db, run->id)) {
+		snprintf(id, id_len, "%s", run->id);
+		return insert_run(db, run->id, run);
+	}
+	/* Another run holds the id: it is qualified by its host and board
+	 * too (unless that name is taken), and this one goes under its own. */
+	if (w0 == 0 && holder_of(db, run->id, host, board, sizeof(host))) {
+		snprintf(other, sizeof(other), "%s@%s:%s", run->id, host,
+			 board);
+		if (stored_as(db, other, run, &rc) == -1 && rc == SQLITE_OK) {
+			rc = rename_run(db, run->id, other);
+		}
+	}
+	snprintf(id, id_len, "%s", alt);
+	return rc == SQLITE_OK ? insert_run(db, alt, run) : rc;
 }
 
 int hil_history_put(const char *db_path, const struct hil_history_run *run,
@@ -291,15 +523,29 @@ int hil_history_put(const char *db_path, const struct hil_history_run *run,
 		sqlite3_close(db);
 		return HIL_ERR_IO;
 	}
-	rc = add_host_column(db);
+	rc = add_columns(db);
+	if (rc == SQLITE_OK) {
+		rc = add_est_columns(db);
+	}
 	if (rc == SQLITE_OK && import) {
 		rc = import_run(db, run, id, id_len, outcome);
 	} else if (rc == SQLITE_OK) {
-		/* A resumed run replaces what it had: its rows go with it. */
-		snprintf(id, id_len, "%s", run->id);
-		rc = delete_run(db, run->id);
+		/* A resumed run replaces what it had: its rows go with it,
+		 * also under the name an import of another host's run with
+		 * the same id gave it (import_run). */
+		char alt[1024], host[256], board[256];
+
+		snprintf(alt, sizeof(alt), "%s@%s:%s", run->id,
+			 run->host != NULL ? run->host : "",
+			 run->board != NULL ? run->board : "");
+		const char *key = holder_of(db, alt, host, board, sizeof(host))
+					  ? alt
+					  : run->id;
+
+		snprintf(id, id_len, "%s", key);
+		rc = delete_run(db, key);
 		if (rc == SQLITE_OK) {
-			rc = insert_run(db, run->id, run);
+			rc = insert_run(db, key, run);
 		}
 	}
 	if (rc != SQLITE_OK) {
@@ -353,6 +599,11 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 		rows[i].model_median = r->model.stats.median;
 		rows[i].has_energy = r->energy.state == HIL_ENERGY_OK;
 		rows[i].energy_uj = r->energy.uj_per_op;
+		rows[i].has_est = r->est.ok;
+		rows[i].est_uj = r->est.uj_per_op;
+		rows[i].est_low = r->est.uj_lo;
+		rows[i].est_high = r->est.uj_hi;
+		rows[i].est_table = run->energy_est.table;
 	}
 	memset(&h, 0, sizeof(h));
 	h.id = run->id;
@@ -364,6 +615,7 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 					: run->cfg->board.name;
 	h.host = run->host;
 	h.unit = hil_unit_name(run->info.counter_unit);
+	h.model = run->model.enabled ? run->model.unit : "";
 	h.cflags = cflags;
 	h.tool_commit = run->tool_commit;
 	h.dirty = run->tool_dirty;
@@ -391,6 +643,32 @@ static long long iso_seconds(const char *s)
 	return (long long)timegm(&tm);
 }
 
+/* timing.total_s of dir/report.json in whole seconds, or -1. */
+static long report_total_s(const char *dir)
+{
+	char path[4096];
+	char *text = NULL;
+	const cJSON *t;
+	cJSON *o;
+	long secs = -1;
+
+	if (dir == NULL || dir[0] == '\0' ||
+	    (size_t)snprintf(path, sizeof(path), "%s/report.json", dir) >=
+		    sizeof(path) ||
+	    hil_read_file(path, &text, NULL) != HIL_OK) {
+		return -1;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	t = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(o, "timing"), "total_s");
+	if (cJSON_IsNumber(t) && t->valuedouble >= 0 && t->valuedouble < 1e9) {
+		secs = (long)(t->valuedouble + 0.5);
+	}
+	cJSON_Delete(o);
+	return secs;
+}
+
 long hil_history_last_seconds(const char *db_path, const char *config)
 {
 	sqlite3_stmt *st = NULL;
@@ -405,11 +683,12 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 		return -1;
 	}
 	sqlite3_busy_timeout(db, 2000);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT started, finished FROM runs WHERE config"
-			       " = ?1 AND status = 'complete' ORDER BY started"
-			       " DESC LIMIT 1",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT started, finished, dir FROM runs WHERE config"
+		    " = ?1 AND status = 'complete' ORDER BY started"
+		    " DESC LIMIT 1",
+		    -1, &st, NULL) == SQLITE_OK) {
 		hil_history_bind_text(st, 1, config);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			long long a = iso_seconds(
@@ -417,7 +696,14 @@ long hil_history_last_seconds(const char *db_path, const char *config)
 			long long b = iso_seconds(
 				(const char *)sqlite3_column_text(st, 1));
 
-			if (a >= 0 && b >= a) {
+			long work = report_total_s(
+				(const char *)sqlite3_column_text(st, 2));
+
+			/* A resumed run keeps its first start: its report's
+			 * working time, not the days between attempts. */
+			if (work >= 0) {
+				secs = work;
+			} else if (a >= 0 && b >= a) {
 				secs = (long)(b - a);
 			}
 		}

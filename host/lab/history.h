@@ -24,7 +24,13 @@ struct hil_history_row {
 	long msg_len, ad_len;
 	const char *status; /* "ok", "failed", "interrupted" */
 	int has_median, has_model, has_energy;
-	double median, model_median, energy_uj;
+	double median, model_median, energy_uj; /* energy: measured (or the
+						  * simulated sensor's) */
+	/* The datasheet estimate of the row's energy (never in energy_uj):
+	 * typical, its range, its table. */
+	int has_est;
+	double est_uj, est_low, est_high;
+	const char *est_table;
 };
 
 /* One run as the history holds it: from a run that ends here, or from
@@ -32,6 +38,9 @@ struct hil_history_row {
 struct hil_history_run {
 	const char *id, *started, *finished, *status, *config, *board, *host,
 		*unit, *cflags, *tool_commit, *dir;
+	/* The cycle model's unit (its profile: wait states, ART), "" for
+	 * none: runs of one config under two profiles are not one trend. */
+	const char *model;
 	int dirty;
 	const struct hil_history_row *rows;
 	size_t n_rows;
@@ -71,10 +80,24 @@ int hil_history_import(const char *db_path, const char *const *paths, size_t n,
 		       FILE *out);
 
 /**
+ * Check the database at db_path page by page (SQLite's quick_check), as a
+ * lab's master does before it imports into it: a damaged page that the
+ * import would not touch is found now, not when someone reads it.
+ * A database that does not exist yet is sound.
+ * @return HIL_OK, or HIL_ERR_IO with the reason logged (damaged, a link,
+ *         not a file, unreadable).
+ */
+int hil_history_check(const char *db_path);
+
+/**
  * How long the last complete run of config took, from the database at
  * db_path (which may not exist). @return seconds, or -1 when unknown.
  */
 long hil_history_last_seconds(const char *db_path, const char *config);
+
+/* Runs `hilrun history` lists without --limit: a night of a 20-board lab
+ * running a few configurations each. */
+#define HIL_HISTORY_DEFAULT_LIMIT 100
 
 /* What `hilrun history` shows. */
 struct hil_history_query {
@@ -84,7 +107,7 @@ struct hil_history_query {
 	long msg_len;	    /* -1: 64 */
 	long ad_len;	    /* -1: 0 */
 	const char *config; /* NULL: every configuration */
-	unsigned limit;	    /* runs listed, newest first (0: 20) */
+	unsigned limit;	    /* runs listed, newest first (0: the default) */
 };
 
 /**
@@ -104,5 +127,18 @@ int hil_history_print(const char *db_path, const struct hil_history_query *q,
  */
 int hil_history_html(const char *db_path, const struct hil_history_query *q,
 		     const char *path);
+
+/**
+ * Write the lab's night as a self-contained HTML page to path
+ * (atomically): per board and configuration its newest run (status, rows
+ * ok, commit, a link to its report.html, relative when below the page's
+ * folder), the rows that failed, and compare's verdicts against the run
+ * before it of the same configuration, flags and cycle-model profile (read
+ * from both runs' report.json where the history says they are). Boards
+ * without a run in the day before the newest run are greyed.
+ * @return HIL_OK; HIL_ERR_IO (no database, logged); HIL_ERR_ARG when no
+ *         run is recorded (logged).
+ */
+int hil_history_night(const char *db_path, const char *path);
 
 #endif /* HIL_HISTORY_H */

@@ -25,6 +25,7 @@
 struct row_text {
 	char algorithm[TEXT_MAX], implementation[TEXT_MAX], operation[TEXT_MAX];
 	char status[32];
+	char est_table[TEXT_MAX];
 };
 
 /* The strings of one imported run. */
@@ -32,6 +33,7 @@ struct run_text {
 	char id[TEXT_MAX], started[64], finished[64], status[32];
 	char config[TEXT_MAX], board[TEXT_MAX], host[TEXT_MAX], unit[TEXT_MAX];
 	char cflags[2048], tool_commit[TEXT_MAX], dir[PATH_MAX];
+	char model[TEXT_MAX];
 };
 
 /* Control characters (an escape sequence in a forged report) as '?'. */
@@ -100,6 +102,154 @@ static int len_ok(const cJSON *row, const char *key, long *v)
 	return 1;
 }
 
+/* A time as hilrun writes them (hil_utc_iso): "2026-12-03T07:43:52Z",
+ * each field in its range. The history sorts runs by this text, so a
+ * "started" of another shape ("zzz", "9999-99-99") would sort a run
+ * anywhere. */
+static int iso_ok(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	int mon, day, hour, min, sec;
+	size_t i;
+
+	if (strlen(s) != sizeof(shape) - 1) {
+		return 0;
+	}
+	for (i = 0; shape[i] != '\0'; i++) {
+		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9')
+				    : s[i] != shape[i]) {
+			return 0;
+		}
+	}
+	mon = (s[5] - '0') * 10 + (s[6] - '0');
+	day = (s[8] - '0') * 10 + (s[9] - '0');
+	hour = (s[11] - '0') * 10 + (s[12] - '0');
+	min = (s[14] - '0') * 10 + (s[15] - '0');
+	sec = (s[17] - '0') * 10 + (s[18] - '0');
+	return mon >= 1 && mon <= 12 && day >= 1 && day <= 31 && hour <= 23 &&
+	       min <= 59 && sec <= 60;
+}
+
+/* A run's status as the runner writes it (runner.c). */
+static int status_ok(const char *s)
+{
+	return strcmp(s, "complete") == 0 || strcmp(s, "partial") == 0 ||
+	       strcmp(s, "failed") == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The first object below node (at JSON path "at") that holds one key
+ * twice: cJSON keeps both and reads the first, so a forged report could
+ * show one value to hilrun and another to a reader of the file. Its path
+ * and key go into where. @return 1 when there is one.
+ */
+static int dup_key(const cJSON *node, const char *at, char *where, size_t len)
+{
+	const cJSON *c;
+	const char **names = NULL;
+	size_t n = 0, i;
+	int found = 0;
+
+	if (cJSON_IsObject(node)) {
+		cJSON_ArrayForEach(c, node)
+		{
+			n++;
+		}
+		names = n ? malloc(n * sizeof(*names)) : NULL;
+		if (n && names == NULL) {
+			snprintf(where, len, "%s (out of memory)", at);
+			return 1;
+		}
+		n = 0;
+		cJSON_ArrayForEach(c, node)
+		{
+			names[n++] = c->string != NULL ? c->string : "";
+		}
+		qsort(names, n, sizeof(*names), cmp_str);
+		for (i = 1; i < n && !found; i++) {
+			if (strcmp(names[i - 1], names[i]) == 0) {
+				snprintf(where, len, "%s%s\"%.64s\"", at,
+					 at[0] ? ": " : "", names[i]);
+				scrub(where);
+				found = 1;
+			}
+		}
+		free(names);
+	}
+	i = 0;
+	cJSON_ArrayForEach(c, node)
+	{
+		char sub[256];
+
+		if (found) {
+			break;
+		}
+		if (cJSON_IsObject(c) || cJSON_IsArray(c)) {
+			if (cJSON_IsArray(node)) {
+				snprintf(sub, sizeof(sub), "%s[%zu]", at, i);
+			} else {
+				snprintf(sub, sizeof(sub), "%s%s%.64s", at,
+					 at[0] ? "." : "",
+					 c->string != NULL ? c->string : "");
+			}
+			found = dup_key(c, sub, where, len);
+		}
+		i++;
+	}
+	return found;
+}
+
+/* The run's fields the history sorts and judges by: err says which is
+ * wrong. */
+static int run_fields_ok(const cJSON *root, const char *path, char *err,
+			 size_t errlen)
+{
+	const cJSON *run = obj(root, "run");
+	const char *v;
+	char where[256];
+
+	v = str(run, "status");
+	if (!status_ok(v)) {
+		snprintf(
+			err, errlen,
+			"%s: \"run.status\" is \"%.32s\", not complete, partial or failed",
+			path, v);
+		scrub(err);
+		return HIL_ERR_ARG;
+	}
+	v = str(run, "started");
+	if (!iso_ok(v)) {
+		snprintf(
+			err, errlen,
+			"%s: \"run.started\" is \"%.32s\", not a UTC time such as 2026-12-03T07:43:52Z",
+			path, v);
+		scrub(err);
+		return HIL_ERR_ARG;
+	}
+	v = str(run, "finished");
+	if (v[0] != '\0' && !iso_ok(v)) {
+		snprintf(
+			err, errlen,
+			"%s: \"run.finished\" is \"%.32s\", not a UTC time such as 2026-12-03T07:44:08Z",
+			path, v);
+		scrub(err);
+		return HIL_ERR_ARG;
+	}
+	if (dup_key(root, "", where, sizeof(where))) {
+		snprintf(
+			err, errlen,
+			"%s: %s: a key given twice in one object (which one counts depends on the reader)",
+			path, where);
+		return HIL_ERR_ARG;
+	}
+	return HIL_OK;
+}
+
 /* The tree of a report.json read from path, checked; err says why not. */
 static int load(const char *path, cJSON **out, char *err, size_t errlen)
 {
@@ -165,12 +315,76 @@ static int load(const char *path, cJSON **out, char *err, size_t errlen)
 			path);
 		ret = HIL_ERR_ARG;
 	}
+	if (ret == HIL_OK) {
+		ret = run_fields_ok(root, path, err, errlen);
+	}
 	if (ret != HIL_OK) {
 		cJSON_Delete(root);
 		return ret;
 	}
 	*out = root;
 	return HIL_OK;
+}
+
+/* Order of rows by the history's key (that of compare). */
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct hil_history_row *a =
+		*(const struct hil_history_row *const *)pa;
+	const struct hil_history_row *b =
+		*(const struct hil_history_row *const *)pb;
+	int c = strcmp(a->algorithm, b->algorithm);
+
+	if (c == 0) {
+		c = strcmp(a->implementation, b->implementation);
+	}
+	if (c == 0) {
+		c = strcmp(a->operation, b->operation);
+	}
+	if (c == 0) {
+		c = (a->msg_len > b->msg_len) - (a->msg_len < b->msg_len);
+	}
+	if (c == 0) {
+		c = (a->ad_len > b->ad_len) - (a->ad_len < b->ad_len);
+	}
+	return c;
+}
+
+/* No two rows with one key: the history keeps one row per key, and which
+ * of two it kept would depend on their order. */
+static int rows_unique(const struct hil_history_row *rows, size_t n,
+		       const char *path, char *err, size_t errlen)
+{
+	const struct hil_history_row **p;
+	size_t i;
+	int ret = HIL_OK;
+
+	if (n < 2) {
+		return HIL_OK;
+	}
+	p = malloc(n * sizeof(*p));
+	if (p == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return HIL_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		p[i] = &rows[i];
+	}
+	qsort(p, n, sizeof(*p), cmp_row);
+	for (i = 1; i < n && ret == HIL_OK; i++) {
+		if (cmp_row(&p[i - 1], &p[i]) == 0) {
+			snprintf(
+				err, errlen,
+				"%s: rows[%zu] and rows[%zu] are the same row (%s/%s %s, %ld B, ad %ld B)",
+				path, (size_t)(p[i - 1] - rows),
+				(size_t)(p[i] - rows), p[i]->algorithm,
+				p[i]->implementation, p[i]->operation,
+				p[i]->msg_len, p[i]->ad_len);
+			ret = HIL_ERR_ARG;
+		}
+	}
+	free(p);
+	return ret;
 }
 
 /* The rows of report into rows and texts (n of them); err on a bad one. */
@@ -217,13 +431,38 @@ static int fill_rows(const cJSON *report, const char *path,
 			h->has_median && cJSON_IsObject(m) && cJSON_IsNumber(v);
 		h->model_median = h->has_model ? v->valuedouble : 0;
 		v = obj(e, "uj_per_op");
+		/* A datasheet estimate is never recorded as a measured
+		 * energy: it has columns of its own. */
 		h->has_energy = cJSON_IsObject(e) &&
 				strcmp(str(e, "status"), "ok") == 0 &&
+				strcmp(str(e, "kind"), "estimate") != 0 &&
 				cJSON_IsNumber(v);
 		h->energy_uj = h->has_energy ? v->valuedouble : 0;
+		{
+			const cJSON *x = obj(r, "energy_estimate");
+			const cJSON *lo, *hi;
+
+			if (!cJSON_IsObject(x) && cJSON_IsObject(e) &&
+			    strcmp(str(e, "status"), "ok") == 0 &&
+			    strcmp(str(e, "kind"), "estimate") == 0) {
+				x = e;
+			}
+			v = obj(x, "uj_per_op");
+			lo = obj(x, "uj_low");
+			hi = obj(x, "uj_high");
+			h->has_est = cJSON_IsObject(x) && cJSON_IsNumber(v);
+			h->est_uj = h->has_est ? v->valuedouble : 0;
+			h->est_low = cJSON_IsNumber(lo) ? lo->valuedouble
+							: h->est_uj;
+			h->est_high = cJSON_IsNumber(hi) ? hi->valuedouble
+							 : h->est_uj;
+			copy_text(t->est_table, sizeof(t->est_table),
+				  str(x, "table"));
+			h->est_table = t->est_table;
+		}
 		i++;
 	}
-	return HIL_OK;
+	return rows_unique(rows, i, path, err, errlen);
 }
 
 /* The run of report (read from path) into h, with its strings in t. */
@@ -250,6 +489,10 @@ static void fill_run(const cJSON *report, const char *path,
 	copy_text(t->host, sizeof(t->host), str(tool, "host"));
 	copy_text(t->unit, sizeof(t->unit), str(board, "counter_unit"));
 	copy_text(t->tool_commit, sizeof(t->tool_commit), str(tool, "commit"));
+	copy_text(t->model, sizeof(t->model),
+		  cJSON_IsTrue(obj(obj(report, "cycle_model"), "enabled"))
+			  ? str(obj(report, "cycle_model"), "unit")
+			  : "");
 	t->cflags[0] = '\0';
 	cJSON_ArrayForEach(f, obj(obj(report, "build"), "cflags"))
 	{
@@ -280,6 +523,7 @@ static void fill_run(const cJSON *report, const char *path,
 	h->unit = t->unit;
 	h->cflags = t->cflags;
 	h->tool_commit = t->tool_commit;
+	h->model = t->model;
 	h->dirty = cJSON_IsTrue(obj(tool, "dirty"));
 	h->dir = t->dir;
 }
@@ -297,7 +541,7 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 	struct row_text *texts = NULL;
 	struct hil_history_run h;
 	struct run_text *t = NULL;
-	char err[1024], id[2 * TEXT_MAX + 8];
+	char err[1024], id[3 * TEXT_MAX + 8];
 	cJSON *report = NULL;
 	int n, outcome = HIL_HISTORY_NEW, ret;
 
@@ -384,9 +628,14 @@ static int import_results_dir(const char *db_path, const char *dir, FILE *out,
 int hil_history_import(const char *db_path, const char *const *paths, size_t n,
 		       FILE *out)
 {
-	int ret = HIL_OK;
+	int ret;
 	size_t i;
 
+	/* A damaged database refuses every run, before any is read. */
+	ret = hil_history_check(db_path);
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	for (i = 0; i < n; i++) {
 		char rep[PATH_MAX + 16];
 		struct stat st;

@@ -14,10 +14,18 @@
 #include "util/log.h"
 #include "util/util.h"
 
+/* A run's tool commit as the tables show it: 12 hex digits, "+" when the
+ * checkout had changes, "-" when unknown. */
+static void commit_text(char *buf, size_t len, const char *commit, int dirty)
+{
+	snprintf(buf, len, "%.12s%s", commit[0] ? commit : "-",
+		 dirty && commit[0] ? "+" : "");
+}
+
 static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 {
 	sqlite3_stmt *st = NULL;
-	int n = 0;
+	int n = 0, failed = 0;
 
 	if (sqlite3_prepare_v2(
 		    db,
@@ -25,13 +33,15 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 			    ? "SELECT r.id, r.started, r.status, r.config, r.board, r.unit,"
 			      " r.cflags, (SELECT count(*) FROM rows w WHERE w.run_id = r.id"
 			      " AND w.status = 'ok'), (SELECT count(*) FROM rows w"
-			      " WHERE w.run_id = r.id), r.host FROM runs r"
+			      " WHERE w.run_id = r.id), r.host, r.tool_commit, r.dirty"
+			      " FROM runs r"
 			      " WHERE (?1 IS NULL OR r.config = ?1)"
 			      " ORDER BY r.started DESC, r.id DESC LIMIT ?2"
 			    : "SELECT r.id, r.started, r.status, r.config, r.board, r.unit,"
 			      " r.cflags, (SELECT count(*) FROM rows w WHERE w.run_id = r.id"
 			      " AND w.status = 'ok'), (SELECT count(*) FROM rows w"
-			      " WHERE w.run_id = r.id), '' FROM runs r"
+			      " WHERE w.run_id = r.id), '', r.tool_commit, r.dirty"
+			      " FROM runs r"
 			      " WHERE (?1 IS NULL OR r.config = ?1)"
 			      " ORDER BY r.started DESC, r.id DESC LIMIT ?2",
 		    -1, &st, NULL) != SQLITE_OK) {
@@ -41,25 +51,32 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 	if (q->config != NULL) {
 		hil_history_bind_text(st, 1, q->config);
 	}
-	sqlite3_bind_int(st, 2, q->limit ? (int)q->limit : 20);
-	fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s  %s\n", "run",
-		"started (UTC)", "status", "config", "host", "board", "rows ok",
-		"unit, flags");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char rows[32];
+	sqlite3_bind_int(st, 2,
+			 q->limit ? (int)q->limit : HIL_HISTORY_DEFAULT_LIMIT);
+	fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s %-13s  %s\n",
+		"run", "started (UTC)", "status", "config", "host", "board",
+		"rows ok", "commit", "unit, flags");
+	while (hil_history_next(st, &failed)) {
+		char rows[32], commit[24];
 
 		snprintf(rows, sizeof(rows), "%d/%d", sqlite3_column_int(st, 7),
 			 sqlite3_column_int(st, 8));
-		fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s  %s, %s\n",
+		commit_text(commit, sizeof(commit), hil_history_col(st, 10),
+			    sqlite3_column_int(st, 11));
+		fprintf(out,
+			"%-32s %-20s %-8s %-16s %-12s %-14s %9s %-13s  %s, %s\n",
 			hil_history_col(st, 0), hil_history_col(st, 1),
 			hil_history_col(st, 2), hil_history_col(st, 3),
 			hil_history_col(st, 9)[0] ? hil_history_col(st, 9)
 						  : "-",
-			hil_history_col(st, 4), rows, hil_history_col(st, 5),
-			hil_history_col(st, 6));
+			hil_history_col(st, 4), rows, commit,
+			hil_history_col(st, 5), hil_history_col(st, 6));
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed) {
+		return HIL_ERR_IO;
+	}
 	if (n == 0) {
 		fprintf(out, "(no runs recorded%s%s)\n",
 			q->config ? " of config " : "",
@@ -77,25 +94,62 @@ static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
 	}
 }
 
-/* The rows of q's trend, ordered by series then time. */
+/* Whether the rows table has the energy estimate's columns. */
+static int has_est_columns(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int have = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		return 0;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
+	}
+	sqlite3_finalize(st);
+	return have;
+}
+
+/* The rows of q's trend, ordered by series then time. A series is one
+ * configuration, board, row and unit, and one set of flags and
+ * cycle-model profile: quick runs (all named "qemu-cli") with -O2 and with
+ * -O2 -funroll-loops are two series, not one trend, and nor are one
+ * nightly configuration's runs on two boards. Columns: 0 config,
+ * 1 algorithm, 2 implementation, 3 operation, 4 msg_len, 5 ad_len,
+ * 6 unit, 7 id, 8 started, 9 status, 10 median, 11 model median,
+ * 12 energy, 13 cflags, 14 tool commit, 15 model unit, 16 dirty,
+ * 17-20 the datasheet estimate: typical, low, high, table (NULL in a
+ * history of before it), 21 board. */
 static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		      sqlite3_stmt **out)
 {
 	sqlite3_stmt *st = NULL;
+	char *sql = sqlite3_mprintf(
+		"SELECT r.config, w.algorithm, w.implementation, w.operation,"
+		" w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
+		" w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit,"
+		" %s, r.dirty, %s, r.board"
+		" FROM rows w JOIN runs r ON r.id = w.run_id"
+		" WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
+		" w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
+		" AND w.msg_len = ?4 AND w.ad_len = ?5"
+		" AND (?6 IS NULL OR r.config = ?6)"
+		" ORDER BY r.config, r.board, w.implementation, w.operation,"
+		" r.unit, r.cflags, 16, r.started, r.id",
+		hil_history_has_column(db, "model") ? "ifnull(r.model, '')"
+						    : "''",
+		has_est_columns(db)
+			? "w.est_uj, w.est_low, w.est_high, w.est_table"
+			: "NULL, NULL, NULL, NULL");
+	int rc;
 
-	if (sqlite3_prepare_v2(
-		    db,
-		    "SELECT r.config, w.algorithm, w.implementation, w.operation,"
-		    " w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
-		    " w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit"
-		    " FROM rows w JOIN runs r ON r.id = w.run_id"
-		    " WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
-		    " w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
-		    " AND w.msg_len = ?4 AND w.ad_len = ?5"
-		    " AND (?6 IS NULL OR r.config = ?6)"
-		    " ORDER BY r.config, w.implementation, w.operation, r.unit,"
-		    " r.started, r.id",
-		    -1, &st, NULL) != SQLITE_OK) {
+	if (sql == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK) {
 		hil_err("reading the rows: %s", sqlite3_errmsg(db));
 		return HIL_ERR_IO;
 	}
@@ -115,42 +169,62 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 	return HIL_OK;
 }
 
+/* The series of st's row: what a trend keeps apart (see trend_stmt). */
+static void series_key(char *k, size_t len, sqlite3_stmt *st, int with_build)
+{
+	snprintf(k, len, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s",
+		 hil_history_col(st, 0), hil_history_col(st, 21),
+		 hil_history_col(st, 1), hil_history_col(st, 2),
+		 hil_history_col(st, 3), hil_history_col(st, 4),
+		 hil_history_col(st, 5), hil_history_col(st, 6),
+		 with_build ? hil_history_col(st, 13) : "",
+		 with_build ? hil_history_col(st, 15) : "");
+}
+
 static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		       FILE *out)
 {
 	sqlite3_stmt *st = NULL;
-	char key[512] = "";
+	char key[4096] = "", row[4096] = "", commit[128] = "", table[256] = "";
 	double first = 0, prev = 0;
-	int n = 0;
+	int n = 0, marked = 0, failed = 0;
 
 	if (trend_stmt(db, q, &st) != HIL_OK) {
 		return HIL_ERR_IO;
 	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char k[512], med[32], model[32], energy[32], change[32] = "-";
+	while (hil_history_next(st, &failed)) {
+		char k[4096], r[4096], med[32], model[32], energy[32];
+		char change[32] = "-", c[24], est[64];
 		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
 		double v = sqlite3_column_double(st, 10);
+		int other_commit;
 
-		/* One table per configuration, row and unit. */
-		snprintf(k, sizeof(k), "%s|%s|%s|%s|%s|%s|%s",
-			 hil_history_col(st, 0), hil_history_col(st, 1),
-			 hil_history_col(st, 2), hil_history_col(st, 3),
-			 hil_history_col(st, 4), hil_history_col(st, 5),
-			 hil_history_col(st, 6));
+		/* One table per configuration, row, unit, flags and model. */
+		series_key(k, sizeof(k), st, 1);
+		series_key(r, sizeof(r), st, 0);
 		if (strcmp(k, key) != 0) {
 			snprintf(key, sizeof(key), "%s", k);
 			fprintf(out,
-				"%s%s/%s %s, %s B, ad %s B, config %s, in %s:\n",
+				"%s%s/%s %s, %s B, ad %s B, config %s on %s, flags \"%s\", in %s%s%s:\n",
 				n ? "\n" : "", hil_history_col(st, 1),
 				hil_history_col(st, 2), hil_history_col(st, 3),
 				hil_history_col(st, 4), hil_history_col(st, 5),
-				hil_history_col(st, 0), hil_history_col(st, 6));
+				hil_history_col(st, 0), hil_history_col(st, 21),
+				hil_history_col(st, 13), hil_history_col(st, 6),
+				hil_history_col(st, 15)[0] ? "; model " : "",
+				hil_history_col(st, 15));
+			if (strcmp(r, row) == 0) {
+				fprintf(out,
+					"(the same configuration name with other flags or another cycle-model profile: a series of its own, never one trend with the one above)\n");
+			}
+			snprintf(row, sizeof(row), "%s", r);
 			fprintf(out,
-				"%-32s %-20s %-11s %12s %9s %12s %10s  %s\n",
+				"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s\n",
 				"run", "started (UTC)", "status", "median",
 				"change", "model est.", "uJ/op",
-				"flags, commit");
+				"est. uJ/op (range)", "commit");
 			first = prev = 0;
+			commit[0] = '\0';
 		}
 		fmt_num(med, sizeof(med), st, 10);
 		fmt_num(model, sizeof(model), st, 11);
@@ -160,15 +234,32 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 			snprintf(energy, sizeof(energy), "%.4g",
 				 sqlite3_column_double(st, 12));
 		}
+		/* A change across two tool commits is said to be one. */
+		other_commit = commit[0] != '\0' &&
+			       strcmp(commit, hil_history_col(st, 14)) != 0;
 		if (have && prev > 0) {
-			snprintf(change, sizeof(change), "%+.2f%%",
-				 (v / prev - 1) * 100);
+			snprintf(change, sizeof(change), "%+.2f%%%s",
+				 (v / prev - 1) * 100, other_commit ? "*" : "");
 		}
+		marked |= other_commit;
+		if (sqlite3_column_type(st, 17) == SQLITE_NULL) {
+			snprintf(est, sizeof(est), "-");
+		} else {
+			snprintf(est, sizeof(est), "%.3g (%.3g-%.3g)",
+				 sqlite3_column_double(st, 17),
+				 sqlite3_column_double(st, 18),
+				 sqlite3_column_double(st, 19));
+			snprintf(table, sizeof(table), "%s",
+				 hil_history_col(st, 20));
+		}
+		commit_text(c, sizeof(c), hil_history_col(st, 14),
+			    sqlite3_column_int(st, 16));
 		fprintf(out,
-			"%-32s %-20s %-11s %12s %9s %12s %10s  %s, %.12s\n",
+			"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s%s\n",
 			hil_history_col(st, 7), hil_history_col(st, 8),
-			hil_history_col(st, 9), med, change, model, energy,
-			hil_history_col(st, 13), hil_history_col(st, 14));
+			hil_history_col(st, 9), med, change, model, energy, est,
+			c, other_commit ? " (another commit)" : "");
+		snprintf(commit, sizeof(commit), "%s", hil_history_col(st, 14));
 		if (have) {
 			if (first == 0) {
 				first = v;
@@ -178,6 +269,18 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed) {
+		return HIL_ERR_IO;
+	}
+	if (table[0] != '\0') {
+		fprintf(out,
+			"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): %s; docs/method.md.\n",
+			table);
+	}
+	if (marked) {
+		fprintf(out,
+			"* measured with another hilrun commit than the run before: the change may be the tool's, not the code's\n");
+	}
 	if (n == 0) {
 		hil_err("no recorded row of %s%s%s%s%s at %ld B (ad %ld B)%s%s: hilrun history lists the runs",
 			q->alg, q->impl ? "/" : "", q->impl ? q->impl : "",
@@ -218,26 +321,80 @@ static void esc(FILE *f, const char *s)
 
 /* One series of the trend page: its runs in order. */
 struct trend {
-	char title[512];
-	char unit[128];
+	char title[1024];
+	char unit[128];	 /* the counter's */
+	char model[128]; /* the cycle model's, "" for none */
 	char run[TREND_MAX][64];
-	double v[TREND_MAX]; /* median; -1: the row failed */
+	char when[TREND_MAX][24];   /* "12-03 07:43", the x label */
+	char commit[TREND_MAX][24]; /* as commit_text() shows it */
+	double v[TREND_MAX];	    /* median; -1: the row failed */
+	double est[TREND_MAX];	    /* model estimate; -1: none */
 	size_t n;
+	int split; /* the same row and config as the series before */
 };
 
-/* An SVG line chart of t: runs left to right, the median on a linear
- * axis from 0, every point marked, failed runs marked on the axis. */
-static void trend_svg(FILE *f, const struct trend *t)
+/* A tick step of about max/4 that reads well: 1, 2, 2.5 or 5 times a
+ * power of ten, so that the axis says 0, 500, 1000, ..., not 1187. */
+static double nice_step(double max)
 {
-	const double w = 760, h = 300, l = 80, r = 20, top = 20, b = 50;
-	double max = 0, x, y;
+	static const double m[] = {1, 2, 2.5, 5, 10};
+	double raw = max / 4, p = 1;
 	size_t i;
-	int k;
+
+	if (raw <= 0) {
+		return 1;
+	}
+	while (p * 10 <= raw) {
+		p *= 10;
+	}
+	while (p > raw) {
+		p /= 10;
+	}
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (m[i] * p >= raw) {
+			return m[i] * p;
+		}
+	}
+	return 10 * p;
+}
+
+/* The figure a series plots: the estimate when any run has one (what the
+ * CLI trend shows beside the median), else the median. */
+static int trend_uses_estimate(const struct trend *t)
+{
+	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		max = t->v[i] > max ? t->v[i] : max;
+		if (t->est[i] >= 0) {
+			return 1;
+		}
 	}
-	max = max > 0 ? max * 1.1 : 1;
+	return 0;
+}
+
+static double trend_value(const struct trend *t, size_t i, int est)
+{
+	return est ? (t->v[i] < 0 ? -1 : t->est[i]) : t->v[i];
+}
+
+/* An SVG line chart of t: runs left to right, labelled by their start,
+ * the plotted figure on a linear axis from 0 with round ticks, every point
+ * marked (hover: run, figure, commit), failed runs marked on the axis. */
+static void trend_svg(FILE *f, const struct trend *t)
+{
+	const double w = 760, h = 340, l = 80, r = 20, top = 20, b = 90;
+	int est = trend_uses_estimate(t);
+	double max = 0, x, y, step, v;
+	size_t i, every;
+	int k, ticks;
+
+	for (i = 0; i < t->n; i++) {
+		v = trend_value(t, i, est);
+		max = v > max ? v : max;
+	}
+	step = nice_step(max > 0 ? max * 1.05 : 1);
+	ticks = (int)(max / step) + 1;
+	max = step * ticks;
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
 		w, h, w, h);
@@ -245,44 +402,73 @@ static void trend_svg(FILE *f, const struct trend *t)
 		"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n"
 		"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n",
 		l, top, l, h - b, l, h - b, w - r, h - b);
-	for (k = 0; k <= 4; k++) {
-		y = h - b - (h - b - top) * k / 4.0;
+	for (k = 0; k <= ticks; k++) {
+		y = h - b - (h - b - top) * k / (double)ticks;
 		fprintf(f,
-			"<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f</text>\n",
-			l - 6, y + 4, max * k / 4.0);
+			"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+			"<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.10g</text>\n",
+			l + 1, y, w - r, y, l - 6, y + 4, step * k);
+	}
+	/* Every run labelled while they fit (about 24), else every k-th. */
+	every = t->n > 24 ? (t->n + 23) / 24 : 1;
+	for (i = 0; i < t->n; i++) {
+		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
+				  : (w - l - r) / 2);
+		if (i % every != 0 && i != t->n - 1) {
+			continue;
+		}
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\" transform=\"rotate(-40 %.1f %.0f)\">",
+			x, h - b + 14, x, h - b + 14);
+		esc(f, t->when[i]);
+		fputs("</text>\n", f);
 	}
 	fprintf(f,
-		"<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">run, oldest to newest (%zu)</text>\n",
-		(l + w - r) / 2, h - 12, t->n);
+		"<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">run, oldest to newest (%zu), by start (UTC)</text>\n",
+		(l + w - r) / 2, h - 8, t->n);
 	fprintf(f,
-		"<text x=\"14\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.0f)\">median, ",
-		(top + h - b) / 2, (top + h - b) / 2);
-	esc(f, t->unit);
+		"<text x=\"14\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.0f)\">%s",
+		(top + h - b) / 2, (top + h - b) / 2,
+		est ? "model estimate, " : "median, ");
+	if (est) {
+		/* "cycles (estimated, Cortex-M4 model, ...)": the unit alone
+		 * on the axis, the whole of it under the title. */
+		fprintf(f, "%.*s (estimated)", (int)strcspn(t->model, " ("),
+			t->model);
+	} else {
+		esc(f, t->unit);
+	}
 	fputs("</text>\n<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"",
 	      f);
 	for (i = 0; i < t->n; i++) {
-		if (t->v[i] < 0) {
+		v = trend_value(t, i, est);
+		if (v < 0) {
 			continue;
 		}
 		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
 				  : (w - l - r) / 2);
-		y = h - b - (h - b - top) * t->v[i] / max;
+		y = h - b - (h - b - top) * v / max;
 		fprintf(f, "%.1f,%.1f ", x, y);
 	}
 	fputs("\"/>\n", f);
 	for (i = 0; i < t->n; i++) {
+		v = trend_value(t, i, est);
 		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
 				  : (w - l - r) / 2);
-		y = t->v[i] < 0 ? h - b : h - b - (h - b - top) * t->v[i] / max;
+		y = v < 0 ? h - b : h - b - (h - b - top) * v / max;
 		fprintf(f,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
-			x, y, t->v[i] < 0 ? "#d62728" : "#1f77b4");
+			x, y, v < 0 ? "#d62728" : "#1f77b4");
 		esc(f, t->run[i]);
 		if (t->v[i] < 0) {
 			fputs(": failed", f);
+		} else if (v < 0) {
+			fputs(": no estimate", f);
 		} else {
-			fprintf(f, ": %.0f", t->v[i]);
+			fprintf(f, ": %.0f", v);
 		}
+		fputs(", commit ", f);
+		esc(f, t->commit[i]);
 		fputs("</title></circle>\n", f);
 	}
 	fputs("</svg>\n", f);
@@ -298,18 +484,43 @@ static void trend_flush(FILE *f, const struct trend *t)
 	fputs("<h2>", f);
 	esc(f, t->title);
 	fputs("</h2>\n", f);
+	if (t->split) {
+		fputs("<p class=\"note\">The same configuration name as the series above, with other flags or another cycle-model profile: a series of its own, never one trend with it.</p>\n",
+		      f);
+	}
+	if (t->model[0]) {
+		fputs("<p>Model: ", f);
+		esc(f, t->model);
+		fputs("</p>\n", f);
+	}
 	trend_svg(f, t);
-	fputs("<table><tr><th>run</th><th>median (", f);
+	fputs("<table><tr><th>run</th><th>started (UTC)</th><th>median, ", f);
 	esc(f, t->unit);
-	fputs(")</th></tr>\n", f);
+	fputs("</th><th>model estimate", f);
+	if (t->model[0]) {
+		fputs(", ", f);
+		esc(f, t->model);
+	}
+	fputs("</th><th>commit</th></tr>\n", f);
 	for (i = 0; i < t->n; i++) {
+		int other = i > 0 && strcmp(t->commit[i], t->commit[i - 1]);
+
 		fputs("<tr><td>", f);
 		esc(f, t->run[i]);
+		fputs("</td><td>", f);
+		esc(f, t->when[i]);
 		if (t->v[i] < 0) {
-			fputs("</td><td>failed</td></tr>\n", f);
+			fputs("</td><td>failed</td><td>-", f);
+		} else if (t->est[i] < 0) {
+			fprintf(f, "</td><td>%.0f</td><td>-", t->v[i]);
 		} else {
-			fprintf(f, "</td><td>%.0f</td></tr>\n", t->v[i]);
+			fprintf(f, "</td><td>%.0f</td><td>%.0f", t->v[i],
+				t->est[i]);
 		}
+		fputs("</td><td>", f);
+		esc(f, t->commit[i]);
+		fputs(other ? " (another commit than the run before)" : "", f);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
 }
@@ -319,12 +530,12 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 {
 	struct trend *t = calloc(1, sizeof(*t));
 	sqlite3_stmt *st = NULL;
-	char key[512] = "";
+	char key[4096] = "", row[4096] = "";
 	char *buf = NULL;
 	size_t len = 0;
 	sqlite3 *db;
 	FILE *f;
-	int n = 0;
+	int n = 0, failed = 0;
 	int ret;
 
 	if (t == NULL) {
@@ -344,43 +555,70 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	esc(f, q->alg);
 	fputs("</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-	      "padding:2px 8px;text-align:right}</style></head><body>\n"
-	      "<h1>Trend over the recorded runs</h1>\n",
+	      "padding:2px 8px;text-align:right}.note{color:#a50}</style>"
+	      "</head><body>\n<h1>Trend over the recorded runs</h1>\n"
+	      "<p>One series per configuration, board, row, unit, compiler flags and "
+	      "cycle-model profile: runs that differ in any of these are never "
+	      "one trend. A run measured with another hilrun commit than the "
+	      "one before it is marked in the table and on hover.</p>\n",
 	      f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char k[512];
+	while (hil_history_next(st, &failed)) {
+		char k[4096], r[4096];
+		const char *started = hil_history_col(st, 8);
 
-		snprintf(k, sizeof(k), "%s|%s|%s|%s|%s|%s|%s",
-			 hil_history_col(st, 0), hil_history_col(st, 1),
-			 hil_history_col(st, 2), hil_history_col(st, 3),
-			 hil_history_col(st, 4), hil_history_col(st, 5),
-			 hil_history_col(st, 6));
+		series_key(k, sizeof(k), st, 1);
+		series_key(r, sizeof(r), st, 0);
 		if (strcmp(k, key) != 0) {
 			trend_flush(f, t);
 			memset(t, 0, sizeof(*t));
 			snprintf(key, sizeof(key), "%s", k);
-			snprintf(t->title, sizeof(t->title),
-				 "%s/%s %s, %s B, ad %s B, config %s",
-				 hil_history_col(st, 1), hil_history_col(st, 2),
-				 hil_history_col(st, 3), hil_history_col(st, 4),
-				 hil_history_col(st, 5),
-				 hil_history_col(st, 0));
+			t->split = strcmp(r, row) == 0;
+			snprintf(row, sizeof(row), "%s", r);
+			snprintf(
+				t->title, sizeof(t->title),
+				"%s/%s %s, %s B, ad %s B, config %s on %s, flags \"%s\"",
+				hil_history_col(st, 1), hil_history_col(st, 2),
+				hil_history_col(st, 3), hil_history_col(st, 4),
+				hil_history_col(st, 5), hil_history_col(st, 0),
+				hil_history_col(st, 21),
+				hil_history_col(st, 13));
 			snprintf(t->unit, sizeof(t->unit), "%s",
 				 hil_history_col(st, 6));
+			snprintf(t->model, sizeof(t->model), "%s",
+				 hil_history_col(st, 15));
 		}
 		if (t->n < TREND_MAX) {
 			snprintf(t->run[t->n], sizeof(t->run[0]), "%s",
 				 hil_history_col(st, 7));
+			/* "2026-12-03T07:43:52Z" as "12-03 07:43". */
+			snprintf(t->when[t->n], sizeof(t->when[0]), "%s",
+				 strlen(started) >= 16 ? started + 5 : started);
+			if (strlen(started) >= 16) {
+				t->when[t->n][5] = ' ';
+				t->when[t->n][11] = '\0';
+			}
+			commit_text(t->commit[t->n], sizeof(t->commit[0]),
+				    hil_history_col(st, 14),
+				    sqlite3_column_int(st, 16));
 			t->v[t->n] = sqlite3_column_type(st, 10) == SQLITE_NULL
 					     ? -1
 					     : sqlite3_column_double(st, 10);
+			t->est[t->n] =
+				sqlite3_column_type(st, 11) == SQLITE_NULL
+					? -1
+					: sqlite3_column_double(st, 11);
 			t->n++;
 		}
 		n++;
 	}
+	if (failed) {
+		ret = HIL_ERR_IO;
+		goto out;
+	}
 	trend_flush(f, t);
-	fputs("<p>Each point is one run's median of the row (hover for the run). "
-	      "An emulated count is not a cycle count.</p>\n</body></html>\n",
+	fputs("<p>Each point is one run's figure for the row (hover for the run and its commit): "
+	      "the cycle model's estimate where the run has one, else the median count. "
+	      "An emulated count is not a cycle count, and an estimate is not a measurement.</p>\n</body></html>\n",
 	      f);
 out:
 	sqlite3_finalize(st);
@@ -411,8 +649,6 @@ int hil_history_print(const char *db_path, const struct hil_history_query *q,
 	int ret;
 
 	if (hil_history_db_open(db_path, 0, &db) != HIL_OK) {
-		hil_err("%s: no run history there yet (every finished run records itself in its results folder's %s; --db FILE names another)",
-			db_path, HIL_HISTORY_FILE);
 		return HIL_ERR_IO;
 	}
 	ret = q->alg == NULL ? print_runs(db, q, out) : print_trend(db, q, out);

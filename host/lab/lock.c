@@ -105,6 +105,23 @@ int hil_lock_default_dir(char *buf, size_t len)
 }
 
 /*
+ * hilrun writes with a umask of 022 (main), so a lock file it creates is
+ * 0644; in a lock directory the lab shares with a group (mode 2770, docs/
+ * lab.md), the file of ours is made group-writable, so that another lab
+ * user who waits on it can still write the holder line.
+ */
+static void share_with_group(int fd, const char *dir)
+{
+	struct stat d, f;
+
+	if (stat(dir, &d) == 0 && (d.st_mode & S_IWGRP) != 0 &&
+	    fstat(fd, &f) == 0 && f.st_uid == geteuid() && S_ISREG(f.st_mode) &&
+	    (f.st_mode & S_IWGRP) == 0) {
+		(void)fchmod(fd, 0664);
+	}
+}
+
+/*
  * mkdir -p with mode 0700 for what we create. /tmp/hilrun-locks is in a
  * world-writable directory: someone else could have created it (or a
  * symlink by that name) first to see or steal our locks, so there it must
@@ -345,11 +362,14 @@ int hil_lock_acquire(struct hil_lock *lock, const char *dir, const char *id,
 	deadline = now_ms() + (long long)wait_s * 1000;
 	for (;;) {
 		if (fd < 0) {
-			/* 0666 less the umask: a lab that shares one lock
-			 * directory among its users (group, umask 002) can. */
+			/* 0666 less hilrun's umask (022), then 0664 in a
+			 * lab's group-writable lock directory. */
 			fd = open(lock->path,
 				  O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
 				  0666);
+			if (fd >= 0) {
+				share_with_group(fd, dir);
+			}
 			if (fd < 0 && errno == EACCES) {
 				/* Another user's file: flock needs no write
 				 * access; only the holder info is skipped. */

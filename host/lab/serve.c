@@ -1,11 +1,12 @@
 /* serve: the spool daemon: claim by rename, lock the job and its board, run, file the job and its result under done/ or failed/. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"serve"
+#define _XOPEN_SOURCE  700 /* realpath */
+#define HIL_LOG_PREFIX "serve"
 #include "serve_int.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/beneath.h"
+#include "hilp.h"
 #include "util/err.h"
 #include "lock.h"
 #include "util/log.h"
@@ -126,6 +129,7 @@ struct started_ctx {
 	const struct hil_serve_opts *o;
 	const struct job *job;
 	struct state *st;
+	const char *ident; /* the job's identity, marked in its run folder */
 };
 
 /* The run folder exists: into the state file at once, so that a daemon
@@ -138,6 +142,8 @@ static void run_started(void *arg, const char *run_dir)
 		return; /* resuming it: already recorded */
 	}
 	snprintf(sc->st->run_dir, sizeof(sc->st->run_dir), "%s", run_dir);
+	/* The folder says whose it is before the state names it. */
+	hil_serve_mark_run(run_dir, sc->ident);
 	hil_serve_write_state(sc->o, sc->job, sc->st);
 }
 
@@ -152,6 +158,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	struct hil_serve_started started;
 	char what[HIL_CFG_STR + 300];
 	char why[MSG_BYTES - 64];
+	char ident[HIL_CFG_NAME + 320];
 	char *text = NULL, *msg = NULL;
 	size_t len = 0;
 	int ret;
@@ -168,6 +175,16 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	if (ret == HIL_OK) {
 		ret = hil_serve_parse_job(o, text, len, cfg, out);
 	}
+	if (ret == HIL_OK) {
+		/* What a run folder of this job records (and a state naming
+		 * a folder must match): the job, its configuration and the
+		 * digest of the job file's text. */
+		snprintf(ident, sizeof(ident),
+			 "job %s\nconfig %s\ndigest %08x\n", job->name,
+			 cfg->name,
+			 (unsigned)hilp_digest_update(
+				 HILP_DIGEST_INIT, (const uint8_t *)text, len));
+	}
 	free(text);
 	if (ret != HIL_OK) {
 		goto out;
@@ -175,6 +192,15 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 
 	/* A job that took the daemon down with it must not do so forever. */
 	hil_serve_read_state(o, job, &st);
+	if (st.run_dir[0] != '\0' &&
+	    !hil_serve_run_is_jobs(st.run_dir, ident)) {
+		/* A planted state naming another run's folder would have this
+		 * job resume into it and overwrite its report. */
+		hil_warn(
+			"job %s: its state names %s, which is not a run folder made for this job: not resumed, a new run starts",
+			job->name, st.run_dir);
+		st.run_dir[0] = '\0';
+	}
 	if (st.attempts >= HIL_SERVE_MAX_ATTEMPTS) {
 		snprintf(
 			out->error, sizeof(out->error),
@@ -223,6 +249,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	sc.o = o;
 	sc.job = job;
 	sc.st = &st;
+	sc.ident = ident;
 	started.fn = run_started;
 	started.arg = &sc;
 	started.error = why;
@@ -378,6 +405,8 @@ static int make_spool(const struct hil_serve_opts *o)
 	int ret;
 
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		int fd;
+
 		ret = hil_serve_spool_path(path, o, subs[i], NULL, NULL);
 		if (ret == HIL_OK) {
 			ret = hil_mkdirs(path); /* logs its error */
@@ -385,15 +414,109 @@ static int make_spool(const struct hil_serve_opts *o)
 		if (ret != HIL_OK) {
 			return ret;
 		}
+		/* A folder of the spool's own, never a link to one elsewhere
+		 * (done -> a private folder would be made 0755 and written):
+		 * opened without following a link, its mode set through that
+		 * descriptor. */
+		fd = open(path,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			struct stat st;
+
+			hil_err("the spool's %s is %s: refused (it must be a folder of the spool's own, not a link)",
+				path,
+				lstat(path, &st) == 0
+					? hil_file_type_name(st.st_mode)
+					: strerror(errno));
+			return HIL_ERR_IO;
+		}
 		/* Only the daemon writes running/, done/ and failed/, whatever
 		 * the umask (with the lab's 002 they would be group-writable,
 		 * and a planted state or result would be believed). */
-		if (i > 0 && chmod(path, 0755) != 0) {
+		if (i > 0 && fchmod(fd, 0755) != 0) {
 			hil_warn(
 				"cannot make %s writable by the daemon only: %s",
 				path, strerror(errno));
 		}
+		close(fd);
 		clean_tmp(path);
+	}
+	return HIL_OK;
+}
+
+/* The real path of path, or, when it does not exist yet, its parent's
+ * real path and its last component. */
+static int real_or_parent(const char *path, char *out)
+{
+	char parent[PATH_BYTES];
+	const char *base;
+	char *slash;
+
+	if (realpath(path, out) != NULL) {
+		return 1;
+	}
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (slash == NULL) {
+		snprintf(parent, sizeof(parent), ".");
+		base = path;
+	} else {
+		*slash = '\0';
+		base = slash + 1;
+		if (parent[0] == '\0') {
+			snprintf(parent, sizeof(parent), "/");
+		}
+	}
+	if (realpath(parent, out) == NULL ||
+	    strlen(out) + strlen(base) + 2 > PATH_MAX) {
+		return 0;
+	}
+	strcat(out, "/");
+	strcat(out, base);
+	return 1;
+}
+
+/* Is a inside b (or b itself)? Both real paths. */
+static int within(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+
+	return strncmp(a, b, n) == 0 &&
+	       (a[n] == '/' || a[n] == '\0' || (n == 1 && b[0] == '/'));
+}
+
+/*
+ * The spool must not lie inside a root, nor a root inside the spool: a job
+ * may name any folder in the roots, and whoever can write a job into
+ * incoming/ could then plant an implementation folder, a header or a
+ * configuration there and name it (issue #33, finding 1).
+ */
+static int spool_outside_roots(const struct hil_serve_opts *o)
+{
+	struct hil_config_roots roots;
+	char cwd[PATH_MAX], spool[PATH_MAX], root[PATH_MAX];
+	size_t i;
+
+	hil_serve_job_roots(o, &roots, cwd, sizeof(cwd));
+	if (!real_or_parent(o->spool, spool)) {
+		hil_err("--spool %s: %s", o->spool, strerror(errno));
+		return HIL_ERR_ARG;
+	}
+	for (i = 0; i < roots.n; i++) {
+		if (realpath(roots.dir[i], root) == NULL) {
+			continue;
+		}
+		if (within(spool, root) || within(root, spool)) {
+			hil_err("the spool %s (%s) %s the root %s (%s)%s: a job could name what another job planted in incoming/; put the spool outside every root (e.g. /var/spool/hilrun) or name the roots with --root",
+				o->spool, spool,
+				within(spool, root) ? "is inside"
+						    : "holds (inside it)",
+				roots.dir[i], root,
+				o->roots == NULL || o->roots->n == 0
+					? ", the default root (the working directory)"
+					: "");
+			return HIL_ERR_ARG;
+		}
 	}
 	return HIL_OK;
 }
@@ -462,7 +585,10 @@ int hil_serve(const struct hil_serve_opts *o)
 	if (opts.poll_ms == 0) {
 		opts.poll_ms = DEFAULT_POLL;
 	}
-	ret = make_spool(&opts);
+	ret = spool_outside_roots(&opts);
+	if (ret == HIL_OK) {
+		ret = make_spool(&opts);
+	}
 	if (ret != HIL_OK) {
 		return ret;
 	}

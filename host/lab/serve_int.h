@@ -54,6 +54,17 @@ void hil_serve_read_state(const struct hil_serve_opts *o, const struct job *job,
 			  struct state *st);
 void hil_serve_write_state(const struct hil_serve_opts *o,
 			   const struct job *job, const struct state *st);
+/* The file in a run folder naming the job the daemon made it for. */
+#define HIL_SERVE_RUN_MARK ".hilrun-job"
+
+/* Record in run_dir (just made for a job) the job's identity ident. */
+void hil_serve_mark_run(const char *run_dir, const char *ident);
+
+/* Whether run_dir was made by this daemon's user for the job of identity
+ * ident: its mark file says so, and it and the folder are ours and not
+ * writable by others. A state naming any other folder is not believed. */
+int hil_serve_run_is_jobs(const char *run_dir, const char *ident);
+
 void hil_serve_drop_state(const struct hil_serve_opts *o,
 			  const struct job *job);
 

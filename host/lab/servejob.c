@@ -199,7 +199,7 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 	if (ret == HIL_OK) {
 		/* A job chooses values of the schema, not programs or files
 		 * of its own (docs/lab.md, "Trust"). */
-		ret = hil_job_check(cfg, &roots, cerr, sizeof(cerr));
+		ret = hil_job_check(cfg, cerr, sizeof(cerr));
 		if (ret != HIL_OK) {
 			snprintf(out->error, sizeof(out->error), "%s%s%s",
 				 cJSON_IsString(config) ? out->config : "",

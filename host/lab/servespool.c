@@ -304,6 +304,48 @@ out:
 	cJSON_Delete(j);
 }
 
+void hil_serve_mark_run(const char *run_dir, const char *ident)
+{
+	char path[PATH_BYTES + 32];
+
+	snprintf(path, sizeof(path), "%s/" HIL_SERVE_RUN_MARK, run_dir);
+	/* Logged inside on failure: the job then cannot resume, only run
+	 * again. */
+	hil_write_atomic(path, ident, strlen(ident));
+}
+
+/* A file or folder only hilrun's user can have written. */
+static int ours(const struct stat *st)
+{
+	return st->st_uid == geteuid() && (st->st_mode & 022) == 0;
+}
+
+int hil_serve_run_is_jobs(const char *run_dir, const char *ident)
+{
+	char path[PATH_BYTES + 32], buf[512];
+	struct stat st, ds;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" HIL_SERVE_RUN_MARK, run_dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		return 0;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !ours(&st) ||
+	    stat(run_dir, &ds) != 0 || !ours(&ds)) {
+		close(fd);
+		return 0;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		return 0;
+	}
+	buf[n] = '\0';
+	return strcmp(buf, ident) == 0;
+}
+
 void hil_serve_drop_state(const struct hil_serve_opts *o, const struct job *job)
 {
 	char path[PATH_BYTES];

@@ -90,6 +90,31 @@ const char *hil_rj_row_energy_kind(const cJSON *row)
 	return cJSON_IsObject(e) ? hil_rj_str(e, "kind") : "";
 }
 
+const cJSON *hil_rj_row_estimate(const cJSON *row)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
+	const cJSON *x =
+		cJSON_GetObjectItemCaseSensitive(row, "energy_estimate");
+
+	if (cJSON_IsObject(x)) {
+		return x;
+	}
+	if (cJSON_IsObject(e) &&
+	    strcmp(hil_rj_str(e, "kind"), "estimate") == 0 &&
+	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "uj_per_op"))) {
+		return e;
+	}
+	return NULL;
+}
+
+int hil_rj_energy_beside(const cJSON *report)
+{
+	const cJSON *est =
+		cJSON_GetObjectItemCaseSensitive(report, "energy_estimate");
+
+	return strcmp(hil_rj_str(est, "role"), "beside") == 0;
+}
+
 const char *hil_rj_energy_reason(const cJSON *report)
 {
 	const cJSON *est =
@@ -112,7 +137,7 @@ const char *hil_rj_energy_reason(const cJSON *report)
 			any_object = 1;
 		}
 	}
-	if (cJSON_IsObject(est)) {
+	if (cJSON_IsObject(est) && !hil_rj_energy_beside(report)) {
 		const cJSON *why = cJSON_GetObjectItemCaseSensitive(est, "why");
 
 		return cJSON_IsString(why) && why->valuestring[0] != '\0'
@@ -242,7 +267,12 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len)
 	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
 	double hz;
 
-	if (hil_rj_num(board, "clock_hz", &hz) && hz > 0) {
+	const char *label = hil_rj_str(board, "clock_label");
+
+	if (label[0] != '\0') {
+		/* "estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, ..." */
+		snprintf(buf, len, "%s", label);
+	} else if (hil_rj_num(board, "clock_hz", &hz) && hz > 0) {
 		char n[32];
 
 		hil_fmt_num(n, sizeof(n), hz / 1e6);
@@ -252,6 +282,55 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "%s", "not reported");
 	}
+}
+
+size_t hil_put_ctl(FILE *out, const char *s, int keep_space)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+	    (unsigned char)s[1] <= 0x9f) {
+		fprintf(out, "\\u%04x", (unsigned)(unsigned char)s[1]);
+		return 2;
+	}
+	if (c == '\0' || (c >= 0x20 && c != 0x7f) || c == '\t' ||
+	    (keep_space && (c == '\n' || c == '\r'))) {
+		return 0;
+	}
+	fprintf(out, "\\x%02x", (unsigned)c);
+	return 1;
+}
+
+void hil_puts_noctl(FILE *out, const char *s)
+{
+	while (*s != '\0') {
+		size_t n = hil_put_ctl(out, s, 0);
+
+		if (n == 0) {
+			fputc(*s, out);
+			n = 1;
+		}
+		s += n;
+	}
+}
+
+const char *hil_text_noctl(char *buf, size_t len, const char *s)
+{
+	FILE *f;
+
+	if (len == 0) {
+		return buf;
+	}
+	buf[0] = '\0';
+	f = fmemopen(buf, len, "w");
+	if (f == NULL) {
+		return buf;
+	}
+	hil_puts_noctl(f, s);
+	fputc('\0', f);
+	fclose(f);
+	buf[len - 1] = '\0';
+	return buf;
 }
 
 void hil_xml_puts(FILE *out, const char *s)

@@ -14,10 +14,14 @@ void hil_thresholds_default(struct hil_thresholds *t)
 {
 	t->instructions = 0; /* QEMU's count does not vary between runs */
 	t->cycles = 2;	     /* DWT CYCCNT on a board: a little jitter */
-	t->estimated = 0;    /* a model applied to a deterministic count */
-	t->ns = 10;	     /* host clock: scheduler noise */
-	t->energy = 10;	     /* sensor windows: noise */
-	t->flash = -1;	     /* sizes change with flags by design: asked for */
+	/* A model applied to a deterministic count, but the estimate of the
+	 * same code moves with where the linker puts it (flash lines, cache
+	 * sets): chacha20-poly1305 measured alone came out 0.1 % off the
+	 * full run's (issue 31). 0.5 %: that placement noise never trips. */
+	t->estimated = 0.5;
+	t->ns = 10;	/* host clock: scheduler noise */
+	t->energy = 10; /* sensor windows: noise */
+	t->flash = -1;	/* sizes change with flags by design: asked for */
 	t->stack = -1;
 	t->fail_missing = 0;
 }
@@ -113,6 +117,72 @@ static int row_model(const cJSON *row, double *median)
 	return cJSON_IsObject(m) && hil_rj_num(m, "median", median);
 }
 
+/* The cycle-model section of a report, or NULL when the model was off. */
+static const cJSON *model_of(const cJSON *report)
+{
+	const cJSON *m =
+		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
+
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "enabled"))
+		       ? m
+		       : NULL;
+}
+
+int hil_cmp_same_model(const cJSON *base, const cJSON *newer)
+{
+	const cJSON *a = model_of(base), *b = model_of(newer);
+	double wa = -1, wb = -1;
+
+	if (a == NULL || b == NULL) {
+		return 1;
+	}
+	hil_rj_num(a, "wait_states", &wa);
+	hil_rj_num(b, "wait_states", &wb);
+	return strcmp(hil_rj_str(a, "unit"), hil_rj_str(b, "unit")) == 0 &&
+	       strcmp(hil_rj_str(a, "profile"), hil_rj_str(b, "profile")) ==
+		       0 &&
+	       wa == wb && hil_rj_bool(a, "art") == hil_rj_bool(b, "art");
+}
+
+/* build.cflags joined by spaces ("(none)" when empty). */
+static void cflags_of(const cJSON *report, char *buf, size_t len)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(report, "build"), "cflags");
+	const cJSON *it;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(it, f)
+	{
+		if (cJSON_IsString(it) && used < len) {
+			int n = snprintf(buf + used, len - used, "%s%s",
+					 used > 0 ? " " : "", it->valuestring);
+
+			used += n > 0 ? (size_t)n : 0;
+		}
+	}
+	if (buf[0] == '\0') {
+		snprintf(buf, len, "%s", "(none)");
+	}
+}
+
+void hil_cmp_provenance(const cJSON *report, char *buf, size_t len)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *m = model_of(report);
+	char flags[512], raw[1400];
+
+	cflags_of(report, flags, sizeof(flags));
+	snprintf(raw, sizeof(raw), "%s (%s, %s), board %s, flags %s, model %s",
+		 hil_rj_str(run, "id"), hil_rj_str(run, "config_name"),
+		 hil_rj_str(run, "status"),
+		 hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "board"),
+			    "name"),
+		 flags, m != NULL ? hil_rj_str(m, "unit") : "off");
+	hil_text_noctl(buf, len, raw);
+}
+
 /* Does some row of report have the figure metric names? */
 static int report_has(const cJSON *report, const char *metric)
 {
@@ -146,6 +216,11 @@ static int report_has(const cJSON *report, const char *metric)
 int hil_cmp_metric_applies(const cJSON *base, const cJSON *newer,
 			   const char *metric)
 {
+	/* Estimates of two memory systems are two quantities. */
+	if (strcmp(metric, "estimated") == 0 &&
+	    !hil_cmp_same_model(base, newer)) {
+		return 0;
+	}
 	return report_has(base, metric) && report_has(newer, metric);
 }
 
@@ -182,6 +257,35 @@ static const cJSON *find_row(const cJSON *report, const cJSON *key)
 		}
 	}
 	return NULL;
+}
+
+/* A report with two rows of one key: which one a comparison took would be
+ * chance. Logged with the row and the run. */
+static int check_unique(const cJSON *report, const char *which)
+{
+	const cJSON *r, *q;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		for (q = r->next; q != NULL; q = q->next) {
+			double msg = 0, ad = 0;
+			char key[512], safe[600];
+
+			if (!same_key(r, q)) {
+				continue;
+			}
+			hil_rj_num(r, "msg_len", &msg);
+			hil_rj_num(r, "ad_len", &ad);
+			snprintf(key, sizeof(key), "%s/%s %s msg %.0f ad %.0f",
+				 hil_rj_str(r, "algorithm"),
+				 hil_rj_str(r, "implementation"),
+				 hil_rj_str(r, "operation"), msg, ad);
+			hil_err("cannot compare: the %s report has two rows for %s; a report from hilrun has one row per key (edited or merged by hand?)",
+				which, hil_text_noctl(safe, sizeof(safe), key));
+			return HIL_ERR_ARG;
+		}
+	}
+	return HIL_OK;
 }
 
 static enum hil_verdict judge(double base, double cur, double pct)
@@ -247,6 +351,28 @@ static const char *energy_kind(const cJSON *row)
 	return k[0] != '\0' ? k : "measured";
 }
 
+/* The datasheet table a row's estimate comes from, or "". */
+static const char *est_table(const cJSON *row)
+{
+	const cJSON *e = hil_rj_row_estimate(row);
+
+	return e != NULL ? hil_rj_str(e, "table") : "";
+}
+
+/* The table of a report's first estimated row, or "". */
+static const char *report_table(const cJSON *report)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (est_table(r)[0] != '\0') {
+			return est_table(r);
+		}
+	}
+	return "";
+}
+
 /* Counts energy pairs left out because their kinds differ. */
 struct kind_skip {
 	size_t n;
@@ -255,7 +381,7 @@ struct kind_skip {
 
 static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			 const char *unit, double pct, double energy_pct,
-			 double est_pct, double stack_pct,
+			 double est_pct, double stack_pct, int same_model,
 			 struct kind_skip *skip)
 {
 	struct hil_cmp_entry *e = entry(c, n, "median", unit);
@@ -281,7 +407,7 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 		double ub, un;
 
 		/* The model's estimate of an emulated row: its own metric. */
-		if (strncmp(unit, "cycles (estimated", 17) != 0 &&
+		if (strncmp(unit, "cycles (estimated", 17) != 0 && same_model &&
 		    row_model(b, &ub) && row_model(n, &un)) {
 			e = entry(c, n, "model", "cycles (estimated)");
 			e->threshold = est_pct;
@@ -314,6 +440,14 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			e->cur = un;
 			e->ratio = ub != 0 ? un / ub : 0;
 			e->verdict = judge(ub, un, energy_pct);
+			if (strcmp(energy_kind(b), "estimate") == 0) {
+				/* Two estimates: the change is the cycles'
+				 * or the table's (another flash setting). */
+				e->note =
+					strcmp(est_table(b), est_table(n)) == 0
+						? "datasheet estimates, not measured"
+						: "datasheet estimates from different tables, not measured";
+			}
 		}
 	}
 }
@@ -322,26 +456,49 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		    const struct hil_thresholds *t, struct hil_cmp **out)
 {
 	const char *ub = hil_rj_unit(base), *un = hil_rj_unit(newer);
-	const char *bid =
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(base, "run"), "id");
-	const char *nid = hil_rj_str(
-		cJSON_GetObjectItemCaseSensitive(newer, "run"), "id");
+	char bid[128], nid[128];
 	const char *metric;
+	const char *nstatus = hil_rj_str(
+		cJSON_GetObjectItemCaseSensitive(newer, "run"), "status");
 	struct hil_thresholds def;
 	struct hil_cmp *c;
 	const cJSON *r;
 	size_t cap;
 	double pct;
 	struct kind_skip skip = {0, NULL, NULL};
+	int same_model = hil_cmp_same_model(base, newer);
+	char fb[512], fn[512], sb[128], sn[128];
 
 	*out = NULL;
 	if (t == NULL) {
 		hil_thresholds_default(&def);
 		t = &def;
 	}
+	/* Data from the reports reaches the terminal: never an escape. */
+	hil_text_noctl(bid, sizeof(bid),
+		       hil_rj_str(cJSON_GetObjectItemCaseSensitive(base, "run"),
+				  "id"));
+	hil_text_noctl(
+		nid, sizeof(nid),
+		hil_rj_str(cJSON_GetObjectItemCaseSensitive(newer, "run"),
+			   "id"));
 	if (strcmp(ub, un) != 0) {
 		hil_err("cannot compare %s (%s) with %s (%s): the reports count in different units, and a figure in one says nothing about the other",
-			bid, ub, nid, un);
+			bid, hil_text_noctl(fb, sizeof(fb), ub), nid,
+			hil_text_noctl(fn, sizeof(fn), un));
+		return HIL_ERR_ARG;
+	}
+	/* A partial report lacks rows that would then pass as "removed":
+	 * as a gate it would let an interrupted run through. */
+	if (strcmp(nstatus, "complete") != 0) {
+		hil_text_noctl(sn, sizeof(sn), nid);
+		hil_text_noctl(sb, sizeof(sb), nstatus);
+		hil_err("cannot compare: the new report %s is not complete (run.status \"%s\"): the rows it lacks would pass unjudged; finish the run first (hilrun --resume RUN_FOLDER) and compare its complete report",
+			sn, sb);
+		return HIL_ERR_ARG;
+	}
+	if (check_unique(base, "base") != HIL_OK ||
+	    check_unique(newer, "new") != HIL_OK) {
 		return HIL_ERR_ARG;
 	}
 	pct = unit_threshold(t, ub, &metric);
@@ -369,17 +526,24 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		if (b != NULL) {
 			if (strcmp(hil_rj_str(b, "unit"),
 				   hil_rj_str(r, "unit")) != 0) {
-				hil_err("cannot compare %s/%s %s: %s has it in %s, %s in %s",
-					hil_rj_str(r, "algorithm"),
-					hil_rj_str(r, "implementation"),
-					hil_rj_str(r, "operation"), bid,
-					hil_rj_str(b, "unit"), nid,
-					hil_rj_str(r, "unit"));
+				char key[512];
+
+				snprintf(key, sizeof(key), "%s/%s %s",
+					 hil_rj_str(r, "algorithm"),
+					 hil_rj_str(r, "implementation"),
+					 hil_rj_str(r, "operation"));
+				hil_text_noctl(sb, sizeof(sb),
+					       hil_rj_str(b, "unit"));
+				hil_text_noctl(sn, sizeof(sn),
+					       hil_rj_str(r, "unit"));
+				hil_err("cannot compare %s: %s has it in %s, %s in %s",
+					hil_text_noctl(fb, sizeof(fb), key),
+					bid, sb, nid, sn);
 				hil_cmp_free(c);
 				return HIL_ERR_ARG;
 			}
 			compare_pair(c, b, r, ub, pct, t->energy, t->estimated,
-				     t->stack, &skip);
+				     t->stack, same_model, &skip);
 			continue;
 		}
 		e = entry(c, r, "median", ub);
@@ -413,11 +577,11 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 			const cJSON *bz = hil_rj_impl_size(
 				base, hil_rj_str(z, "algorithm"),
 				hil_rj_str(z, "implementation"));
-			double fb, fn;
+			double xb, xn;
 
-			if (bz != NULL && hil_rj_num(bz, "flash_bytes", &fb) &&
-			    hil_rj_num(z, "flash_bytes", &fn)) {
-				add_figure(c, z, "flash", "B", fb, fn,
+			if (bz != NULL && hil_rj_num(bz, "flash_bytes", &xb) &&
+			    hil_rj_num(z, "flash_bytes", &xn)) {
+				add_figure(c, z, "flash", "B", xb, xn,
 					   t->flash);
 			}
 		}
@@ -434,6 +598,10 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 			nid, skip.new_kind,
 			"estimate = from the datasheet's run current, model = a simulated sensor, measured = a real sensor");
 	}
+	c->model_skipped = !same_model;
+	cflags_of(base, fb, sizeof(fb));
+	cflags_of(newer, fn, sizeof(fn));
+	c->flags_differ = strcmp(fb, fn) != 0;
 	c->energy_kind_skipped = skip.n;
 	c->energy_kinds[0] = skip.base_kind;
 	c->energy_kinds[1] = skip.new_kind;
@@ -486,16 +654,40 @@ static void change(char *buf, size_t len, const struct hil_cmp_entry *e)
 	}
 }
 
+/* What --threshold gave a size metric: "1%", or "not judged" (-1). */
+static void size_threshold(char *buf, size_t len, double pct)
+{
+	if (pct >= 0) {
+		snprintf(buf, len, "%g%%", pct);
+	} else {
+		snprintf(buf, len, "%s", "not judged");
+	}
+}
+
+/* The row key of e with its names made safe for a terminal. */
+struct safe_key {
+	char alg[160], impl[160], op[64], note[512];
+};
+
+static void safe_key(struct safe_key *k, const struct hil_cmp_entry *e)
+{
+	hil_text_noctl(k->alg, sizeof(k->alg), e->algorithm);
+	hil_text_noctl(k->impl, sizeof(k->impl), e->implementation);
+	hil_text_noctl(k->op, sizeof(k->op), e->operation);
+	hil_text_noctl(k->note, sizeof(k->note), e->note);
+}
+
 int hil_report_compare(const cJSON *base, const cJSON *newer,
 		       const struct hil_thresholds *t, FILE *out, int *worse)
 {
-	const char *unit = hil_rj_unit(base);
 	const char *metric;
 	struct hil_thresholds def;
 	struct hil_cmp *c = NULL;
 	size_t i, counts[HIL_REMOVED + 1] = {0};
 	double pct;
 	int wa = 9, wi = 4, wo = 9, ret;
+	char unit[160], prov[1400], fl[24], st[24];
+	struct safe_key k;
 
 	*worse = 0;
 	if (t == NULL) {
@@ -506,31 +698,39 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	hil_text_noctl(unit, sizeof(unit), hil_rj_unit(base));
 	for (i = 0; i < c->n; i++) {
 		const struct hil_cmp_entry *e = &c->e[i];
 
-		wa = (int)strlen(e->algorithm) > wa ? (int)strlen(e->algorithm)
-						    : wa;
-		wi = (int)strlen(e->implementation) > wi
-			     ? (int)strlen(e->implementation)
-			     : wi;
-		wo = (int)strlen(e->operation) > wo ? (int)strlen(e->operation)
-						    : wo;
+		safe_key(&k, e);
+		wa = (int)strlen(k.alg) > wa ? (int)strlen(k.alg) : wa;
+		wi = (int)strlen(k.impl) > wi ? (int)strlen(k.impl) : wi;
+		wo = (int)strlen(k.op) > wo ? (int)strlen(k.op) : wo;
 		counts[e->verdict]++;
 	}
-	fprintf(out, "compare: base %s, new %s\n",
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(base, "run"), "id"),
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(newer, "run"),
-			   "id"));
-	pct = unit_threshold(t, unit, &metric);
+	/* Both sides' provenance: what each figure was made with. */
+	hil_cmp_provenance(base, prov, sizeof(prov));
+	fprintf(out, "compare: base %s\n", prov);
+	hil_cmp_provenance(newer, prov, sizeof(prov));
+	fprintf(out, "         new  %s\n", prov);
+	if (c->flags_differ) {
+		fputs("note: the reports were built with different flags: a change is the flags' as much as the code's\n",
+		      out);
+	}
+	if (c->model_skipped) {
+		fputs("note: the cycle model's estimates are not compared: the reports model different memory systems (profile, wait states or accelerator), so their estimates are different quantities\n",
+		      out);
+	}
+	pct = unit_threshold(t, hil_rj_unit(base), &metric);
 	fprintf(out,
 		"unit: %s; worse when new > base by more than %g%% (%s), model %g%% (estimated), energy %g%%%s\n",
 		unit, pct, metric, t->estimated, t->energy,
 		t->fail_missing ? "; a row missing from the new report is worse"
 				: "");
 	if (t->flash >= 0 || t->stack >= 0) {
-		fprintf(out, "sizes: flash %g%%, stack %g%% (-1: not judged)\n",
-			t->flash, t->stack);
+		size_threshold(fl, sizeof(fl), t->flash);
+		size_threshold(st, sizeof(st), t->stack);
+		fprintf(out, "sizes: flash %s, stack %s\n", fl, st);
 	}
 	fputc('\n', out);
 	fprintf(out, "%-*s %-*s %-*s %6s %5s %-6s %12s %12s %8s  %s\n", wa,
@@ -540,6 +740,7 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		const struct hil_cmp_entry *e = &c->e[i];
 		char b[40], n[40], ch[24];
 
+		safe_key(&k, e);
 		fig(b, sizeof(b), e->have_base, e->base);
 		fig(n, sizeof(n), e->have_new, e->cur);
 		if (!e->have_new && e->verdict == HIL_WORSE) {
@@ -548,12 +749,11 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		change(ch, sizeof(ch), e);
 		fprintf(out,
 			"%-*s %-*s %-*s %6.0f %5.0f %-6s %12s %12s %8s  %s", wa,
-			e->algorithm, wi, e->implementation, wo, e->operation,
-			e->msg_len, e->ad_len, e->metric, b, n, ch,
-			verdict_name(e->verdict));
+			k.alg, wi, k.impl, wo, k.op, e->msg_len, e->ad_len,
+			e->metric, b, n, ch, verdict_name(e->verdict));
 		if (e->note[0] != '\0' && e->verdict != HIL_ADDED &&
 		    e->verdict != HIL_REMOVED) {
-			fprintf(out, " (%s)", e->note);
+			fprintf(out, " (%s)", k.note);
 		}
 		fputc('\n', out);
 	}
@@ -563,21 +763,30 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		counts[HIL_SAME], counts[HIL_BETTER], counts[HIL_WORSE],
 		counts[HIL_ADDED], counts[HIL_REMOVED]);
 	if (c->energy_kind_skipped > 0) {
+		char kb[64], kn[64];
+
 		fprintf(out,
 			"energy: not compared on %zu row%s: %s in the base report, %s in the new one (not the same quantity)\n",
 			c->energy_kind_skipped,
 			c->energy_kind_skipped == 1 ? "" : "s",
-			c->energy_kinds[0], c->energy_kinds[1]);
+			hil_text_noctl(kb, sizeof(kb), c->energy_kinds[0]),
+			hil_text_noctl(kn, sizeof(kn), c->energy_kinds[1]));
+	}
+	if (report_table(base)[0] != '\0' || report_table(newer)[0] != '\0') {
+		fprintf(out,
+			"energy estimates: from the datasheet, not measured (docs/method.md); base %s, new %s\n",
+			report_table(base)[0] ? report_table(base) : "none",
+			report_table(newer)[0] ? report_table(newer) : "none");
 	}
 	for (i = 0; i < c->n; i++) {
 		const struct hil_cmp_entry *e = &c->e[i];
-		char b[40], n[40], ch[24];
+		char b[40], n[40], ch[24], u[160];
 
+		safe_key(&k, e);
 		if (e->verdict == HIL_REMOVED && t->fail_missing) {
 			fprintf(out,
 				"worse: %s/%s %s msg %.0f ad %.0f: missing from the new report (--fail-missing)\n",
-				e->algorithm, e->implementation, e->operation,
-				e->msg_len, e->ad_len);
+				k.alg, k.impl, k.op, e->msg_len, e->ad_len);
 			continue;
 		}
 		if (e->verdict != HIL_WORSE) {
@@ -589,14 +798,15 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		if (e->have_new) {
 			fprintf(out,
 				"worse: %s/%s %s msg %.0f ad %.0f: %s %s -> %s %s (%s, threshold %g%%)\n",
-				e->algorithm, e->implementation, e->operation,
-				e->msg_len, e->ad_len, e->metric, b, n, e->unit,
-				ch, e->threshold);
+				k.alg, k.impl, k.op, e->msg_len, e->ad_len,
+				e->metric, b, n,
+				hil_text_noctl(u, sizeof(u), e->unit), ch,
+				e->threshold);
 		} else {
 			fprintf(out,
 				"worse: %s/%s %s msg %.0f ad %.0f: failed: %s\n",
-				e->algorithm, e->implementation, e->operation,
-				e->msg_len, e->ad_len, e->note);
+				k.alg, k.impl, k.op, e->msg_len, e->ad_len,
+				k.note);
 		}
 	}
 	*worse = c->worse > 0;

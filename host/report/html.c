@@ -107,6 +107,11 @@ int hil_html_report(const cJSON *report, FILE *out)
 	if (ret == HIL_OK) {
 		ret = hil_svg_sizes(report, out);
 	}
+	/* The energy plot when some row has an energy figure (the reason
+	 * there is none is in the summary's note). */
+	if (ret == HIL_OK && hil_rj_energy_reason(report) == NULL) {
+		ret = hil_svg_energy(report, out);
+	}
 	fputs("</section>\n", out);
 	hil_render_html_verification(report, out);
 	hil_render_html_rows(report, out);

@@ -173,7 +173,7 @@ void hil_render_html_provenance(const cJSON *report, FILE *out)
 	const cJSON *session =
 		cJSON_GetObjectItemCaseSensitive(report, "session");
 	const cJSON *f;
-	char buf[512], clock[64];
+	char buf[512], clock[192];
 	double flash, ram, stack;
 	size_t used = 0;
 

@@ -79,9 +79,10 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 	hil_render_th2(out, "n hl", "Flash", "B, own code + data");
 	hil_render_th2(out, "n hl", "RAM", "B, static + stack");
 	snprintf(esub, sizeof(esub), "µJ/op @%.0f B%s", s.head_len,
-		 s.energy_model ? ", model"
-		 : s.energy_est ? ", est."
-				: "");
+		 s.energy_model	   ? ", model"
+		 : s.energy_est	   ? ", est. typ. (range)"
+		 : s.energy_beside ? " (est., meas./est.)"
+				   : "");
 	hil_render_th2(out, "n hl", "Energy", esub);
 	snprintf(at, sizeof(at), "@%.0f B (longest)", s.longest);
 	hil_render_th2(out, "n d first", name, at);
@@ -92,7 +93,7 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		hil_render_th2(out, "n d", "Counter/byte", lsub);
 	}
 	snprintf(at, sizeof(at), "@%.0f B", s.longest);
-	hil_render_th2(out, "n d", "× ref", at);
+	hil_render_th2(out, "n d", "× baseline", at);
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
@@ -112,6 +113,9 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		}
 		if (l->failed) {
 			fputs("<span class=\"tag fail\">failed</span>", out);
+		} else if (l->interrupted) {
+			/* Cut short by Ctrl-C: a resume measures it. */
+			fputs("<span class=\"tag\">interrupted</span>", out);
 		}
 		fputs("</td>", out);
 		td_cell(out, "n hl", l->head64,
@@ -127,7 +131,15 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		} else {
 			hil_render_td_text(out, "n hl", l->ram_total);
 		}
-		td_cell(out, "n hl", l->energy, s.energy_reason);
+		if (l->energy_extra[0] != '\0') {
+			fputs("<td class=\"n hl\">", out);
+			hil_xml_puts(out, l->energy);
+			fputs(" <span class=\"sub\">(", out);
+			hil_xml_puts(out, l->energy_extra);
+			fputs(")</span></td>", out);
+		} else {
+			td_cell(out, "n hl", l->energy, s.energy_reason);
+		}
 		hil_render_td_text(out, "n d first", l->headl);
 		hil_render_td_text(out, "n d", l->stack);
 		if (emu_extra) {
@@ -165,11 +177,12 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		      out);
 	}
 	if (s.norm_ref != NULL) {
-		fputs("<li>× ref: the median divided by that of ", out);
+		fputs("<li>× baseline: the median divided by that of ", out);
 		hil_xml_puts(out, s.norm_ref);
-		fputs(" encrypt at the same length, in this run.</li>\n", out);
+		fputs(" encrypt (bench.normalize_to) at the same length, in this run.</li>\n",
+		      out);
 	} else {
-		fputs("<li>× ref: - = no reference algorithm in this run (bench.normalize_to).</li>\n",
+		fputs("<li>× baseline: - = no baseline algorithm in this run (bench.normalize_to).</li>\n",
 		      out);
 	}
 	if (s.energy_reason != NULL) {
@@ -180,8 +193,10 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		fputs(".</li>\n", out);
 	} else if (s.energy_est) {
 		fprintf(out,
-			"<li>Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).</li>\n",
+			"<li>Energy: µJ per operation at %.0f B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): ",
 			s.head_len);
+		hil_xml_puts(out, s.energy_note);
+		fputs(".</li>\n", out);
 	} else if (s.energy_model) {
 		fprintf(out,
 			"<li>Energy: µJ per operation at %.0f B from a MODEL (simulated sensor, emulated time): not a measurement.</li>\n",
@@ -189,6 +204,12 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 	} else {
 		fprintf(out, "<li>Energy: µJ per operation at %.0f B.</li>\n",
 			s.head_len);
+	}
+	if (s.energy_beside && s.energy_note[0] != '\0') {
+		fputs("<li>Beside it: the datasheet estimate and measured/estimate (not judged; the first board run checks the estimate): ",
+		      out);
+		hil_xml_puts(out, s.energy_note);
+		fputs(".</li>\n", out);
 	}
 	fputs("<li>Flash: the implementation's own code and constant data (linker map). RAM: its static data (linker map) plus the peak stack of one call of that operation (stack painting); Stack: the peak alone.</li>\n</ul>\n</section>\n",
 	      out);

@@ -283,6 +283,8 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		fputs("</tbody></table>\n</section>\n", out);
 	}
 
+	hil_html_sweep_energy(out, reports, n, s, ns, head);
+
 	fputs("<section id=\"plots\"><h2>Plot</h2>\n", out);
 	ret = hil_svg_sweep(reports, n, out);
 	fputs("</section>\n", out);

@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "report.h"
 #include "json_int.h"
+#include "clocklabel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "drivers/board/board.h"
+#include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -90,6 +92,9 @@ static int add_sensor(cJSON *o, const struct hil_run *run)
 	ok = ok && hil_json_add_num(o, "current_lsb_a", z->current_lsb_a);
 	ok = ok && hil_json_add_num(o, "conversion_cycle_us", z->cycle_us);
 	ok = ok && hil_json_add_str(o, "time_basis", z->time_basis);
+	if (z->assumes[0] != '\0') {
+		ok = ok && hil_json_add_str(o, "assumes", z->assumes);
+	}
 	if (z->why[0] != '\0') {
 		ok = ok && hil_json_add_str(o, "why", z->why);
 	}
@@ -117,8 +122,15 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_str(o, "status", run->status);
 	ok = ok && hil_json_add_str(o, "started", run->started);
 	ok = ok && hil_json_add_str(o, "finished", run->finished);
-	ok = ok && hil_json_add_str(o, "config", cfg->path);
+	ok = ok &&
+	     hil_json_add_str(o, "config",
+			      run->config_given[0] != '\0' ? run->config_given
+							   : cfg->path);
 	ok = ok && hil_json_add_str(o, "config_name", cfg->name);
+	if (run->rows_planned > 0) {
+		ok = ok && hil_json_add_num(o, "rows_planned",
+					    (double)run->rows_planned);
+	}
 
 	o = ok ? cJSON_AddObjectToObject(root, "tool") : NULL;
 	ok = ok && o != NULL;
@@ -128,6 +140,7 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_bool(o, "dirty", run->tool_dirty);
 	ok = ok && hil_json_add_str(o, "host", run->host);
 	ok = ok && hil_json_add_str(o, "host_os", run->host_os);
+	ok = ok && hil_json_add_bool(o, "jailed", run->jailed);
 
 	o = ok ? cJSON_AddObjectToObject(root, "build") : NULL;
 	ok = ok && o != NULL;
@@ -182,6 +195,16 @@ static cJSON *report_object(const struct hil_run *run)
 				    hil_unit_name(run->info.counter_unit));
 	ok = ok && hil_json_add_num(o, "counter_hz", run->info.counter_hz);
 	ok = ok && hil_json_add_hex32(o, "flash_acr", run->info.flash_acr);
+	/* What the figures are, on which chip, clock and flash setting (the
+	 * emulated board: the clock the cycle model stands in for). */
+	{
+		char label[192];
+
+		hil_run_clock_label(run, label, sizeof(label));
+		ok = ok && hil_json_add_str(o, "clock_label", label);
+		ok = ok && hil_json_add_num(o, "configured_clock_hz",
+					    cfg->board.clock_hz);
+	}
 	bd = hil_board_find(cfg->board.name);
 	if ((run->info.flags & HILP_INFO_EMULATED) == 0 && bd != NULL &&
 	    bd->flash_state != NULL) {
@@ -236,10 +259,16 @@ static cJSON *report_object(const struct hil_run *run)
 		double other = (double)run->timing.total_ns -
 			       (double)run->timing.build_ns -
 			       (double)run->timing.start_ns -
-			       (double)run->timing.call_ns;
+			       (double)run->timing.call_ns -
+			       (double)run->timing.earlier_ns;
 
 		ok = hil_json_add_num(o, "total_s",
 				      (double)run->timing.total_ns / ns);
+		if (run->timing.earlier_ns > 0) {
+			ok = ok && hil_json_add_num(
+					   o, "earlier_attempts_s",
+					   (double)run->timing.earlier_ns / ns);
+		}
 		ok = ok && hil_json_add_num(o, "build_s",
 					    (double)run->timing.build_ns / ns);
 		ok = ok && hil_json_add_num(o, "start_s",
@@ -275,8 +304,12 @@ static cJSON *report_object(const struct hil_run *run)
 		     (p != NULL ? hil_json_add_str(o, "profile", p->name)
 				: cJSON_AddNullToObject(o, "profile") != NULL);
 		if (p != NULL) {
-			ok = ok &&
-			     hil_json_add_str(o, "profile_summary", p->summary);
+			char sum[320];
+
+			hil_cyclemodel_summary(p->name, run->model.ws,
+					       run->model.art, sum,
+					       sizeof(sum));
+			ok = ok && hil_json_add_str(o, "profile_summary", sum);
 			ok = ok && (p->unverified != NULL
 					    ? hil_json_add_str(o, "unverified",
 							       p->unverified)
@@ -317,12 +350,22 @@ static cJSON *report_object(const struct hil_run *run)
 	o = ok ? cJSON_AddObjectToObject(root, "sensor") : NULL;
 	ok = ok && o != NULL;
 	ok = ok && add_sensor(o, run);
-	if (ok && run->energy_est.applies) {
+	if (ok && (run->energy_est.applies || run->energy_est.beside)) {
 		o = cJSON_AddObjectToObject(root, "energy_estimate");
 		ok = o != NULL;
 		ok = ok && hil_json_add_str(o, "kind", "estimate");
+		/* "energy": the rows' energy is the estimate; "beside": a
+		 * sensor measured it and the estimate stands next to it. */
+		ok = ok && hil_json_add_str(o, "role",
+					    run->energy_est.applies ? "energy"
+								    : "beside");
+		ok = ok && hil_json_add_str(o, "table", run->energy_est.table);
 		ok = ok &&
 		     hil_json_add_str(o, "source", run->energy_est.source);
+		ok = ok &&
+		     hil_json_add_str(
+			     o, "range",
+			     "low: typical, all peripherals disabled (the estimate); high: maximum at 25 C, all peripherals enabled");
 		ok = ok && hil_json_add_str(o, "assumptions",
 					    run->energy_est.assumptions);
 		ok = ok && hil_json_add_str(o, "method", "docs/method.md");

@@ -38,11 +38,15 @@ static int add_energy_est(cJSON *row, const struct hil_run *run,
 	ok = ok && hil_json_add_str(o, "kind", "estimate");
 	ok = ok && hil_json_add_str(o, "unit", "uJ");
 	ok = ok && hil_json_add_num(o, "uj_per_op", e->uj_per_op);
+	ok = ok && hil_json_add_num(o, "uj_low", e->uj_lo);
+	ok = ok && hil_json_add_num(o, "uj_high", e->uj_hi);
+	ok = ok && hil_json_add_str(o, "table", run->energy_est.table);
 	ok = ok && hil_json_add_str(o, "source", run->energy_est.source);
 	ok = ok &&
 	     hil_json_add_str(o, "assumptions", run->energy_est.assumptions);
 	ok = ok && hil_json_add_num(o, "vdd_v", e->vdd);
 	ok = ok && hil_json_add_num(o, "idd_ma", e->idd_ma);
+	ok = ok && hil_json_add_num(o, "idd_high_ma", e->idd_hi_ma);
 	ok = ok && hil_json_add_num(o, "clock_hz", e->clock_hz);
 	ok = ok && hil_json_add_num(o, "cycles_per_op", e->cycles);
 	ok = ok &&
@@ -68,6 +72,30 @@ static int add_energy(cJSON *row, const struct hil_run *run,
 		return run->energy_est.applies ? add_energy_est(row, run, r)
 					       : 1;
 	}
+	/* Beside the sensor's figure: the datasheet's, and their ratio (the
+	 * first board run checks the estimate). */
+	if (run->energy_est.beside && r->est.ok) {
+		cJSON *x = cJSON_AddObjectToObject(row, "energy_estimate");
+
+		ok = x != NULL;
+		ok = ok && hil_json_add_str(x, "kind", "estimate");
+		ok = ok && hil_json_add_num(x, "uj_per_op", r->est.uj_per_op);
+		ok = ok && hil_json_add_num(x, "uj_low", r->est.uj_lo);
+		ok = ok && hil_json_add_num(x, "uj_high", r->est.uj_hi);
+		ok = ok && hil_json_add_str(x, "table", run->energy_est.table);
+		ok = ok && hil_json_add_num(x, "cycles_per_op", r->est.cycles);
+		ok = ok && hil_json_add_num(x, "vdd_v", r->est.vdd);
+		ok = ok && hil_json_add_num(x, "idd_ma", r->est.idd_ma);
+		ok = ok && hil_json_add_num(x, "idd_high_ma", r->est.idd_hi_ma);
+		ok = ok && hil_json_add_num(x, "clock_hz", r->est.clock_hz);
+		if (ok && e->state == HIL_ENERGY_OK && r->est.uj_per_op > 0) {
+			ok = hil_json_add_num(x, "ratio",
+					      e->uj_per_op / r->est.uj_per_op);
+		}
+		if (!ok) {
+			return 0;
+		}
+	}
 	o = cJSON_AddObjectToObject(row, "energy");
 	ok = o != NULL;
 	if (ok && e->state == HIL_ENERGY_FAILED) {
@@ -86,6 +114,9 @@ static int add_energy(cJSON *row, const struct hil_run *run,
 	ok = ok && hil_json_add_num(o, "active_mw", e->active_mw);
 	ok = ok && hil_json_add_num(o, "bus_v", e->bus_v);
 	ok = ok && hil_json_add_num(o, "ticks_per_op", e->ticks_per_op);
+	ok = ok &&
+	     hil_json_add_str(o, "ticks",
+			      e->time_from_model ? "model cycles" : "counter");
 	ok = ok && hil_json_add_num(o, "op_seconds", e->op_seconds);
 	ok = ok && hil_json_add_num(o, "ops_per_window", e->ops_per_window);
 	ok = ok && hil_json_add_num(o, "windows", e->windows);

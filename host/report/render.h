@@ -46,6 +46,15 @@ int hil_report_render_all(const char *run_dir);
 int hil_report_dir_is_sweep(const char *dir);
 
 /**
+ * A sweep's tables in Markdown, from its runs' reports: the figures
+ * sweep.html shows (cost per byte, flash and RAM, every length).
+ * @param run_dirs n run folders, each holding a report.json.
+ * @return HIL_OK or the first error (logged).
+ */
+int hil_report_sweep_md(const char *const *run_dirs, size_t n, const char *name,
+			FILE *out);
+
+/**
  * Write the comparison plot and page of a sweep (one report per
  * configuration) as out_dir/sweep.svg and out_dir/sweep.html, atomically;
  * out_dir/sweep.json, when there, names the sweep and its failed runs.
@@ -80,6 +89,14 @@ int hil_svg_per_byte_has_model(const cJSON *report);
 int hil_svg_sizes(const cJSON *report, FILE *out);
 
 /**
+ * energy.svg: µJ per operation of each series at the headline length, the
+ * datasheet estimate (bar, with its range as a line) or the sensor's figure
+ * (with the estimate beside it), the source in the subtitle; says why when
+ * there is no energy figure.
+ */
+int hil_svg_energy(const cJSON *report, FILE *out);
+
+/**
  * sweep.svg: one group of bars per metric, one bar per configuration.
  * @param reports n report trees (borrowed), in the order of the sweep.
  */
@@ -93,6 +110,16 @@ int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out);
  */
 int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		   FILE *out);
+
+/**
+ * A sweep's tables in Markdown (sweep.md, the terminal): each
+ * configuration's figure, cost per byte at 64 B (or the nearest length),
+ * flash / RAM per implementation of any configuration, and cost per byte
+ * at every length: the figures sweep.html shows.
+ * @param reports n report trees (borrowed), in the order of the sweep.
+ */
+int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
+		 FILE *out);
 
 /** report.html: one self-contained page (no network), SVGs inline. */
 int hil_html_report(const cJSON *report, FILE *out);
@@ -174,7 +201,22 @@ struct hil_cmp {
 	 * (or simulated) in the other (warned once) */
 	size_t energy_kind_skipped;
 	const char *energy_kinds[2]; /* base's and new's, of the first one */
+	/* 1: the cycle model's estimates were left out: the reports model
+	 * different memory systems (profile, wait states or accelerator) */
+	int model_skipped;
+	/* 1: the reports were built with different build.cflags */
+	int flags_differ;
 };
+
+/**
+ * Do two reports' cycle-model estimates model the same memory system (the
+ * same unit, wait states and accelerator)? A report without the model
+ * matches any other.
+ */
+int hil_cmp_same_model(const cJSON *base, const cJSON *newer);
+
+/** One line on a report's provenance: run, board, flags, cycle model. */
+void hil_cmp_provenance(const cJSON *report, char *buf, size_t len);
 
 /**
  * Compare two reports row by row (key: algorithm, implementation,
@@ -182,8 +224,12 @@ struct hil_cmp {
  * one that failed in the base only is better.
  * @param out receives the comparison; free it with hil_cmp_free(). It
  *        borrows strings from both trees: free it before them.
- * @return HIL_OK, HIL_ERR_ARG (the reports count in different units: logged
- *         with both units), HIL_ERR_NOMEM.
+ * The cycle model's estimates are compared only when both reports model the
+ * same memory system; flags that differ are noted (c->flags_differ).
+ * @return HIL_OK, HIL_ERR_ARG (the reports count in different units; the
+ *         new report is not complete (partial, failed): its missing rows
+ *         would pass as merely "removed"; a report has two rows of one key;
+ *         each logged with what is wrong), HIL_ERR_NOMEM.
  */
 int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		    const struct hil_thresholds *t, struct hil_cmp **out);

@@ -61,6 +61,7 @@ int hil_report_render_all(const char *run_dir)
 		{"summary.csv", hil_summary_csv},
 		{"per_byte.svg", hil_svg_per_byte},
 		{"sizes.svg", hil_svg_sizes},
+		{"energy.svg", hil_svg_energy},
 		{"report.html", hil_html_report},
 	};
 	char path[4096];
@@ -189,6 +190,39 @@ int hil_report_render_sweep(const char *const *run_dirs, size_t n,
 	}
 	cJSON_Delete(sweep);
 out:
+	for (i = 0; i < n; i++) {
+		cJSON_Delete(reports[i]);
+	}
+	free(reports);
+	return ret;
+}
+
+int hil_report_sweep_md(const char *const *run_dirs, size_t n, const char *name,
+			FILE *out)
+{
+	cJSON **reports;
+	char path[4096];
+	char err[1024];
+	size_t i;
+	int ret = HIL_OK;
+
+	if (n == 0) {
+		return HIL_ERR_ARG;
+	}
+	reports = calloc(n, sizeof(*reports));
+	if (reports == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	for (i = 0; i < n && ret == HIL_OK; i++) {
+		snprintf(path, sizeof(path), "%s/report.json", run_dirs[i]);
+		ret = hil_report_load(path, &reports[i], err, sizeof(err));
+		if (ret != HIL_OK) {
+			hil_err("%s", err);
+		}
+	}
+	if (ret == HIL_OK) {
+		ret = hil_md_sweep((const cJSON *const *)reports, n, name, out);
+	}
 	for (i = 0; i < n; i++) {
 		cJSON_Delete(reports[i]);
 	}

@@ -42,6 +42,16 @@ int hil_rj_row_energy(const cJSON *row, double *uj);
 const char *hil_rj_row_energy_kind(const cJSON *row);
 
 /**
+ * A row's datasheet estimate: its energy object when that is the estimate,
+ * else its energy_estimate (beside a sensor's figure), else NULL. Its keys:
+ * uj_per_op, uj_low, uj_high, table (and ratio beside a measurement).
+ */
+const cJSON *hil_rj_row_estimate(const cJSON *row);
+
+/** 1 when the report's estimate stands beside a sensor's figures. */
+int hil_rj_energy_beside(const cJSON *report);
+
+/**
  * Why the report has no energy figures, or NULL when at least one row has
  * one. The text is static.
  */
@@ -94,6 +104,34 @@ void hil_fmt_clock(const cJSON *report, char *buf, size_t len);
 /** Text escaped for XML and HTML (&<>"'); control characters become '?'. */
 void hil_xml_puts(FILE *out, const char *s);
 
+/**
+ * A control character at s (C0 but tab, DEL, or a UTF-8-encoded C1 such as
+ * U+009B, which some terminals take for CSI), written visibly as "\x1b" or
+ * "\u009b", so that report data never reaches a terminal or viewer as an
+ * escape sequence.
+ * @param keep_space 1: tab, LF and CR are left to the caller.
+ * @return the bytes of s consumed (0: s is not at a control character,
+ *         nothing written).
+ */
+size_t hil_put_ctl(FILE *out, const char *s, int keep_space);
+
+/**
+ * Text for Markdown (summary.md, sweep.md): '|' and '\\' escaped, '[' ']'
+ * and '`' too (no link, image or code span from data), HTML as entities,
+ * line breaks as spaces, control characters made visible.
+ */
+void hil_md_cell(FILE *out, const char *s);
+
+/** s with every control character as hil_put_ctl() writes it. */
+void hil_puts_noctl(FILE *out, const char *s);
+
+/**
+ * s as hil_puts_noctl() writes it, into buf (truncated to len; s and buf
+ * must not overlap).
+ * @return buf.
+ */
+const char *hil_text_noctl(char *buf, size_t len, const char *s);
+
 /* ---- series (series.c): the rows of one alg/impl/operation/ad_len */
 
 struct hil_series {
@@ -122,6 +160,14 @@ int hil_sweep_series(const cJSON *const *reports, size_t n,
 /** A configuration's name, with its run id when another has the same. */
 void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
 		     size_t len);
+
+/**
+ * sweep.html's energy section (html_sweep_energy.c): for the series s at
+ * len, each report's cycles and energy per operation, which costs fewer
+ * µJ and the estimate's source; nothing when no report has energy.
+ */
+void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
+			   const struct hil_series *s, size_t ns, double len);
 
 /* ---- the SVG writer (svg.c), shared by the plots */
 
@@ -205,11 +251,15 @@ struct hil_sum_line {
 	char ram[32];	    /* static RAM (bytes), or "-" */
 	char ram_total[32]; /* static RAM + peak stack of the operation */
 	char stack[32];
-	char energy[32];  /* µJ per operation at 64 B, or "-" */
+	char energy[32]; /* µJ per operation at 64 B, or "-" */
+	/* The datasheet estimate's range ("8.11-12.5") when it is the
+	 * energy; beside a sensor's figure: "est. 4.1, x1.27". "" none. */
+	char energy_extra[64];
 	char norm[32];	  /* normalized at the longest length, or "-" */
 	char model[32];	  /* model cycles per byte at the longest, or "-" */
 	char model64[32]; /* model cycles per byte at 64 B, or "-" */
 	int failed;	  /* a row of the series failed */
+	int interrupted;  /* a row of the series was cut short */
 	int not_ct;	  /* the implementation says it is not constant-time */
 	int per_call;	  /* no row with a message: a cost per call only */
 	double call;	  /* that cost (median of the msg_len 0 row) */
@@ -224,7 +274,11 @@ struct hil_summary {
 	const char *unit;
 	const char *energy_reason; /* NULL when energy was measured */
 	int energy_model;	   /* the energy figures come from a model */
-	int energy_est;		/* estimated from the datasheet (no sensor) */
+	int energy_est;	   /* estimated from the datasheet (no sensor) */
+	int energy_beside; /* a sensor's figures, the estimate beside */
+	/* The estimate's footnote: "3.3 V x 21.6 mA (typ. ...) ... Source:
+	 * DS10086 Rev 3 Table 25 (p. 68)"; "" when there is none. */
+	char energy_note[384];
 	const char *model_unit; /* the cycle model's unit, or NULL */
 	/* What the headline columns count: "cycles (estimated, model)" when
 	 * the cycle model ran, else the counter unit. */

@@ -25,6 +25,10 @@ char *hil_report_row_json(const struct hil_run *run, const struct hil_row *row);
 struct hil_table_opts {
 	uint32_t at_len; /* the headline length (default 64 B) */
 	int detail;	 /* also every row: median, spread, stack (-v) */
+	/* The terminal's width in columns; 0: unknown (a file or a pipe).
+	 * A headline table wider than it is printed in two blocks: the
+	 * cycles, flash and RAM, then the energy and the rest. */
+	unsigned width;
 };
 
 /**

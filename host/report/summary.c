@@ -91,7 +91,8 @@ static int caption(const cJSON *report, struct hil_summary *s)
 	const cJSON *r;
 	double lens[64], ads[64];
 	size_t nl = 0, na = 0, used = 0;
-	char runs[64], warm[64], lentxt[400], adtxt[200], flags[256], clock[64];
+	char runs[64], warm[64], lentxt[400], adtxt[200], flags[256],
+		clock[192];
 	size_t len = 0;
 	double v;
 	FILE *f;
@@ -129,11 +130,14 @@ static int caption(const cJSON *report, struct hil_summary *s)
 		return HIL_ERR_NOMEM;
 	}
 	fprintf(f,
-		"Runs: %s per row (after %s warm-up), median; message lengths: %s B; AD: %s B; flags: %s; board: %s%s; clock: %s; counter unit: %s.",
+		"Runs: %s per row (after %s warm-up), median; message lengths: %s B; AD: %s B; flags: %s; board: %s%s; %s: %s; counter unit: %s.",
 		runs, warm, nl ? lentxt : "none", na ? adtxt : "none", flags,
 		hil_rj_str(board, "name"),
-		hil_rj_bool(board, "emulated") == 1 ? " (emulated)" : "", clock,
-		s->unit);
+		hil_rj_bool(board, "emulated") == 1 ? " (emulated)" : "",
+		/* "figures: estimated cycles, STM32F401 @ 84 MHz, ..." */
+		hil_rj_str(board, "clock_label")[0] != '\0' ? "figures"
+							    : "clock",
+		clock, s->unit);
 	if (fclose(f) != 0) {
 		free(s->caption);
 		s->caption = NULL;
@@ -248,16 +252,42 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 		snprintf(l->norm, sizeof(l->norm), "%.2f", v);
 	}
 	snprintf(l->energy, sizeof(l->energy), "%s", "-");
+	l->energy_extra[0] = '\0';
 	if (at64 != NULL && hil_rj_row_ok(at64) &&
 	    hil_rj_row_energy(at64, &v)) {
-		snprintf(l->energy, sizeof(l->energy), "%.2f", v);
+		const cJSON *est = hil_rj_row_estimate(at64);
+		double lo, hi, ratio;
+
+		snprintf(l->energy, sizeof(l->energy), "%.3g", v);
+		if (est != NULL &&
+		    est == cJSON_GetObjectItemCaseSensitive(at64, "energy") &&
+		    hil_rj_num(est, "uj_low", &lo) &&
+		    hil_rj_num(est, "uj_high", &hi)) {
+			snprintf(l->energy_extra, sizeof(l->energy_extra),
+				 "%.3g-%.3g", lo, hi);
+		} else if (est != NULL && hil_rj_num(est, "uj_per_op", &lo)) {
+			if (hil_rj_num(est, "ratio", &ratio)) {
+				snprintf(l->energy_extra,
+					 sizeof(l->energy_extra),
+					 "est. %.3g, x%.2f", lo, ratio);
+			} else {
+				snprintf(l->energy_extra,
+					 sizeof(l->energy_extra), "est. %.3g",
+					 lo);
+			}
+		}
 	}
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
 		if (!hil_series_has(&l->s, r)) {
 			continue;
 		}
-		l->failed |= !hil_rj_row_ok(r);
+		/* Cut short by an interrupt is not a failure. */
+		l->interrupted |=
+			strcmp(hil_rj_str(r, "status"), "interrupted") == 0;
+		l->failed |=
+			!hil_rj_row_ok(r) &&
+			strcmp(hil_rj_str(r, "status"), "interrupted") != 0;
 		l->not_ct |= hil_rj_bool(r, "constant_time") == 0;
 		if (hil_rj_num(r, "msg_len", &len) && len > 0) {
 			with_msg = 1;
@@ -269,6 +299,41 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	}
 	if (with_msg) {
 		l->per_call = 0;
+	}
+}
+
+/*
+ * The datasheet estimate's footnote, from its first estimated row: the
+ * formula with the table point, the range, the source. "" when no row has
+ * an estimate.
+ */
+static void energy_note(const cJSON *report, char *buf, size_t len)
+{
+	const cJSON *r, *e = NULL;
+	double vdd, ma, hi, hz;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		e = hil_rj_row_estimate(r);
+		if (e != NULL) {
+			break;
+		}
+	}
+	if (e == NULL) {
+		return;
+	}
+	/* energy_estimate beside a sensor's figure keeps only the
+	 * figures; the row's energy object (no sensor) has the point. */
+	if (hil_rj_num(e, "vdd_v", &vdd) && hil_rj_num(e, "idd_ma", &ma) &&
+	    hil_rj_num(e, "idd_high_ma", &hi) &&
+	    hil_rj_num(e, "clock_hz", &hz)) {
+		snprintf(
+			buf, len,
+			"%.1f V x %.3g mA (typ., 25 C, all peripherals off) x cycles / %g MHz; range up to %.3g mA (max. at 25 C, all peripherals on). Source: %s",
+			vdd, ma, hz / 1e6, hi, hil_rj_str(e, "table"));
+	} else {
+		snprintf(buf, len, "Source: %s", hil_rj_str(e, "table"));
 	}
 }
 
@@ -314,8 +379,11 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 			cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
 
 		s->energy_model = strcmp(hil_rj_str(sen, "kind"), "model") == 0;
-		s->energy_est = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
-			report, "energy_estimate"));
+		s->energy_beside = hil_rj_energy_beside(report);
+		s->energy_est = !s->energy_beside &&
+				cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+					report, "energy_estimate"));
+		energy_note(report, s->energy_note, sizeof(s->energy_note));
 		if (hil_rj_bool(cm, "enabled") == 1) {
 			s->model_unit = hil_rj_str(cm, "unit");
 		}

@@ -32,25 +32,35 @@ static void csv_field(FILE *out, const char *s, int first)
 {
 	int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0' &&
 		      !is_number(s);
+	int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
 
 	if (!first) {
 		fputc(',', out);
 	}
-	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, out);
-		return;
+	if (quote) {
+		fputc('"', out);
 	}
-	fputc('"', out);
 	if (formula) {
 		fputc('\'', out);
 	}
-	for (; *s != '\0'; s++) {
+	/* A control byte (ESC) is written visibly: a terminal showing the
+	 * file (cat, less -r) never runs an escape sequence from the data. */
+	while (*s != '\0') {
+		size_t n = hil_put_ctl(out, s, 1);
+
+		if (n > 0) {
+			s += n;
+			continue;
+		}
 		if (*s == '"') {
 			fputc('"', out);
 		}
 		fputc(*s, out);
+		s++;
 	}
-	fputc('"', out);
+	if (quote) {
+		fputc('"', out);
+	}
 }
 
 static void csv_num(FILE *out, const cJSON *o, const char *key)
@@ -133,6 +143,11 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"digest_measured",
 		"energy_uj_per_op",
 		"energy_kind",
+		"energy_est_uj_per_op",
+		"energy_est_low_uj",
+		"energy_est_high_uj",
+		"energy_est_table",
+		"energy_measured_over_est",
 		"error",
 	};
 	static const char *const stats[] = {"median", "mean", "stddev",
@@ -200,6 +215,17 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		csv_field(out, buf, 0);
 		/* measured, model or estimate: never one read as another. */
 		csv_field(out, buf[0] ? hil_rj_row_energy_kind(r) : "", 0);
+		/* The datasheet estimate: the row's energy without a sensor,
+		 * beside the sensor's figure (with their ratio) with one. */
+		{
+			const cJSON *est = hil_rj_row_estimate(r);
+
+			csv_num(out, est, "uj_per_op");
+			csv_num(out, est, "uj_low");
+			csv_num(out, est, "uj_high");
+			csv_field(out, hil_rj_str(est, "table"), 0);
+			csv_num(out, est, "ratio");
+		}
 		csv_field(out, hil_rj_str(r, "error"), 0);
 		fputs("\r\n", out);
 	}

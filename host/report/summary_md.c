@@ -9,19 +9,26 @@
 
 /* ---------------------------------------------------------------- markdown */
 
-/* A table cell: '|' would end it, a newline would end the row, and HTML
- * in the data (a name, an error message) is shown as text, never run by a
- * Markdown viewer. */
-static void md_cell(FILE *out, const char *s)
+/* A table cell: '|' would end it, a newline would end the row, HTML in the
+ * data (a name, an error message) is shown as text, never run by a Markdown
+ * viewer, '[' and ']' cannot open a link (javascript: or any other) or an
+ * image, and a control byte (ESC) is written visibly, never raw. */
+void hil_md_cell(FILE *out, const char *s)
 {
-	for (; *s != '\0'; s++) {
+	while (*s != '\0') {
+		size_t n = hil_put_ctl(out, s, 1);
+
+		if (n > 0) {
+			s += n;
+			continue;
+		}
 		if (*s == '<') {
 			fputs("&lt;", out);
 		} else if (*s == '>') {
 			fputs("&gt;", out);
 		} else if (*s == '&') {
 			fputs("&amp;", out);
-		} else if (*s == '|' || *s == '\\') {
+		} else if (strchr("|\\[]`", *s) != NULL) {
 			fputc('\\', out);
 			fputc(*s, out);
 		} else if (*s == '\n' || *s == '\r') {
@@ -29,18 +36,34 @@ static void md_cell(FILE *out, const char *s)
 		} else {
 			fputc(*s, out);
 		}
+		s++;
 	}
+}
+
+/* s as hil_md_cell() writes it, into buf: for text inside a formatted line. */
+static const char *md_str(char *buf, size_t len, const char *s)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	buf[0] = '\0';
+	if (f != NULL) {
+		hil_md_cell(f, s);
+		fputc('\0', f);
+		fclose(f);
+	}
+	buf[len - 1] = '\0';
+	return buf;
 }
 
 /* "  - algorithm/implementation operation" of row r, a list item. */
 static void md_item(FILE *out, const cJSON *r)
 {
 	fputs("  - ", out);
-	md_cell(out, hil_rj_str(r, "algorithm"));
+	hil_md_cell(out, hil_rj_str(r, "algorithm"));
 	fputc('/', out);
-	md_cell(out, hil_rj_str(r, "implementation"));
+	hil_md_cell(out, hil_rj_str(r, "implementation"));
 	fputc(' ', out);
-	md_cell(out, hil_rj_str(r, "operation"));
+	hil_md_cell(out, hil_rj_str(r, "operation"));
 }
 
 /* The timing-leak test's verdict: flagged rows by name, or all clear. */
@@ -77,7 +100,9 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 		md_item(out, r);
 		fprintf(out, ", %.0f B", msg);
 		hil_rj_leak_why(report, k, why, sizeof(why));
-		fprintf(out, ": %s\n", why);
+		fputs(": ", out);
+		hil_md_cell(out, why);
+		fputc('\n', out);
 	}
 	if (tested > 0 && flagged == 0) {
 		char label[96];
@@ -87,8 +112,11 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 			"- Timing-leak smoke test (dudect, fixed against random inputs): no row flagged (%d tested, |t| <= 4.5)",
 			tested);
 		if (model != NULL) {
+			char u[160], l[160];
+
 			fprintf(out, ", neither in %s nor in %s.\n",
-				hil_rj_unit(report), label);
+				md_str(u, sizeof(u), hil_rj_unit(report)),
+				md_str(l, sizeof(l), label));
 		} else if (strcmp(hil_rj_unit(report),
 				  "instructions (emulated)") == 0) {
 			fputs("; on the emulated board only differences in the instructions executed are visible.\n",
@@ -147,7 +175,9 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 			continue; /* reported with its last row */
 		}
 		if (!any) {
-			const char *prof = hil_rj_str(m, "profile");
+			char prof[96];
+
+			md_str(prof, sizeof(prof), hil_rj_str(m, "profile"));
 
 			fprintf(out,
 				"- Larger than the modelled caches%s%s%s, so the estimate depends on where the code lies and what the caches held; what the flash waits cost:\n",
@@ -157,7 +187,7 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 		hil_rj_num(r, "msg_len", &msg);
 		md_item(out, r);
 		fprintf(out, ", %.0f B: ", msg);
-		md_cell(out, hil_rj_str(m, "cache_note"));
+		hil_md_cell(out, hil_rj_str(m, "cache_note"));
 		if (hil_rj_num(m, "flash_wait_cycles", &wait) &&
 		    hil_rj_num(m, "median", &median) && median > 0) {
 			fprintf(out,
@@ -165,6 +195,67 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 				wait, 100.0 * wait / median);
 		}
 		fputs(".\n", out);
+	}
+}
+
+static int row_interrupted(const cJSON *r)
+{
+	return strcmp(hil_rj_str(r, "status"), "interrupted") == 0;
+}
+
+/*
+ * A run that did not finish says so first: how many rows it measured, cut
+ * short and never started, and how to finish it.
+ */
+static void md_partial(const cJSON *report, FILE *out)
+{
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	const cJSON *r;
+	const char *status = hil_rj_str(run, "status");
+	size_t n = 0, cut = 0;
+	double planned = 0;
+
+	if (strcmp(status, "complete") == 0) {
+		return;
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		n++;
+		cut += row_interrupted(r);
+	}
+	fputs("**Partial run** (run.status `", out);
+	hil_md_cell(out, status);
+	fprintf(out, "`): %zu row%s measured, %zu cut short by an interrupt",
+		n - cut, n - cut == 1 ? "" : "s", cut);
+	if (hil_rj_num(run, "rows_planned", &planned) && planned > (double)n) {
+		fprintf(out, ", %.0f not started", planned - (double)n);
+	}
+	fputs(". Finish it with `hilrun --resume RUN_FOLDER` (rows already measured are kept).\n\n",
+	      out);
+}
+
+/* The rows an interrupt cut short: not failures, measured by a resume. */
+static void md_interrupted_rows(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	int any = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		double msg = 0, ad = 0;
+
+		if (!row_interrupted(r)) {
+			continue;
+		}
+		if (!any) {
+			fputs("- interrupted rows (cut short, not failed; `hilrun --resume` measures them):\n",
+			      out);
+		}
+		any = 1;
+		hil_rj_num(r, "msg_len", &msg);
+		hil_rj_num(r, "ad_len", &ad);
+		md_item(out, r);
+		fprintf(out, ", %.0f B, AD %.0f B\n", msg, ad);
 	}
 }
 
@@ -177,7 +268,7 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 	{
 		double msg = 0, ad = 0;
 
-		if (hil_rj_row_ok(r)) {
+		if (hil_rj_row_ok(r) || row_interrupted(r)) {
 			continue;
 		}
 		if (!any) {
@@ -189,9 +280,9 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 		hil_rj_num(r, "ad_len", &ad);
 		md_item(out, r);
 		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
-		md_cell(out, hil_rj_str(r, "error")[0] != '\0'
-				     ? hil_rj_str(r, "error")
-				     : "(no reason given)");
+		hil_md_cell(out, hil_rj_str(r, "error")[0] != '\0'
+					 ? hil_rj_str(r, "error")
+					 : "(no reason given)");
 		fputc('\n', out);
 	}
 }
@@ -203,21 +294,27 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	double flash, ram, stack;
 	size_t i;
 	int ret, any_nct = 0;
+	char unit[160], text[512];
 
 	ret = hil_summary_build(report, &s);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	fprintf(out, "# hilrun %s\n\n", hil_rj_str(run, "id"));
-	fputs("**Table.** ", out);
-	md_cell(out, s.caption);
+	fputs("# hilrun ", out);
+	hil_md_cell(out, hil_rj_str(run, "id"));
 	fputs("\n\n", out);
+	fputs("**Table.** ", out);
+	hil_md_cell(out, s.caption);
+	fputs("\n\n", out);
+	md_partial(report, out);
 	fprintf(out,
-		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × ref @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ%s) |\n",
-		s.unit, s.head_len, s.longest, s.head_len, s.longest, s.longest,
-		s.energy_model ? ", model"
-		: s.energy_est ? ", est."
-			       : "");
+		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × baseline @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op%s) |\n",
+		md_str(unit, sizeof(unit), s.unit), s.head_len, s.longest,
+		s.head_len, s.longest, s.longest,
+		s.energy_model	  ? ", model"
+		: s.energy_est	  ? ", est.: typ. (range)"
+		: s.energy_beside ? "; est. beside, measured/est."
+				  : "");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 	for (i = 0; i < s.n; i++) {
 		const struct hil_sum_line *l = &s.l[i];
@@ -228,17 +325,22 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		}
 		any_nct |= l->not_ct;
 		fputs("| ", out);
-		md_cell(out, l->s.algorithm);
+		hil_md_cell(out, l->s.algorithm);
 		fputs(" | ", out);
-		md_cell(out, l->s.implementation);
+		hil_md_cell(out, l->s.implementation);
 		fputs(l->not_ct ? " †" : "", out);
 		fputs(" | ", out);
-		md_cell(out, l->s.operation);
+		hil_md_cell(out, l->s.operation);
 		fprintf(out,
-			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			ad, l->failed ? " ✗" : "", l->at64, l->atl, l->model64,
-			l->model, l->norm, l->flash, l->ram_total, l->stack,
-			l->energy);
+			"%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s |\n",
+			ad,
+			l->failed	 ? " ✗"
+			: l->interrupted ? " (interrupted)"
+					 : "",
+			l->at64, l->atl, l->model64, l->model, l->norm,
+			l->flash, l->ram_total, l->stack, l->energy,
+			l->energy_extra[0] ? " (" : "", l->energy_extra,
+			l->energy_extra[0] ? ")" : "");
 	}
 	if (s.n == 0) {
 		fputs("| (no rows) | | | | | | | | | | | |\n", out);
@@ -249,6 +351,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		      out);
 	}
 	md_failed_rows(report, out);
+	md_interrupted_rows(report, out);
 	md_leak_rows(report, out);
 	md_memory_bound(report, out);
 	for (i = 0; i < s.n; i++) {
@@ -259,34 +362,37 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		}
 		hil_fmt_num(call, sizeof(call), s.l[i].call);
 		fputs("- per call (no message): ", out);
-		md_cell(out, s.l[i].s.algorithm);
+		hil_md_cell(out, s.l[i].s.algorithm);
 		fputc('/', out);
-		md_cell(out, s.l[i].s.implementation);
-		fprintf(out, " %s: %s %s.\n", s.l[i].s.operation, call, s.unit);
+		hil_md_cell(out, s.l[i].s.implementation);
+		fputc(' ', out);
+		hil_md_cell(out, s.l[i].s.operation);
+		fprintf(out, ": %s %s.\n", call, unit);
 	}
 	if (s.model_unit != NULL) {
 		fprintf(out,
 			"- Est. cycles: %s, from the emulated instructions (docs/cycle-model.md); an estimate, not a measurement.\n",
-			s.model_unit);
+			md_str(text, sizeof(text), s.model_unit));
 	} else {
 		fputs("- Est. cycles: \"-\" = not estimated in this run (a real board, or the model was off).\n",
 		      out);
 	}
 	if (s.norm_ref != NULL) {
 		fprintf(out,
-			"- × ref: the median divided by that of %s encrypt at the same length, in this run.\n",
-			s.norm_ref);
+			"- × baseline: the median divided by that of %s encrypt (bench.normalize_to) at the same length, in this run.\n",
+			md_str(text, sizeof(text), s.norm_ref));
 	} else {
-		fputs("- × ref: \"-\" = no reference algorithm measured in this run (bench.normalize_to).\n",
+		fputs("- × baseline: \"-\" = no baseline algorithm measured in this run (bench.normalize_to).\n",
 		      out);
 	}
 	if (s.energy_reason != NULL) {
 		fprintf(out, "- Energy: \"-\" = %s%s.\n",
-			s.energy_est ? "no estimate: " : "", s.energy_reason);
+			s.energy_est ? "no estimate: " : "",
+			md_str(text, sizeof(text), s.energy_reason));
 	} else if (s.energy_est) {
 		fprintf(out,
-			"- Energy: µJ per operation at %.0f B, estimated from the datasheet's run current, not measured: see docs/method.md (report.json: energy_estimate).\n",
-			s.head_len);
+			"- Energy: µJ per operation at %.0f B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): %s.\n",
+			s.head_len, md_str(text, sizeof(text), s.energy_note));
 	} else if (s.energy_model) {
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B from a MODEL (simulated sensor, emulated time): not a measurement.\n",
@@ -295,6 +401,11 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fprintf(out,
 			"- Energy: µJ per operation at %.0f B (mean active power × time of one operation).\n",
 			s.head_len);
+	}
+	if (s.energy_beside && s.energy_note[0] != '\0') {
+		fprintf(out,
+			"- Beside it: the datasheet estimate and measured/estimate (not judged; the first board run checks the estimate): %s.\n",
+			md_str(text, sizeof(text), s.energy_note));
 	}
 	fputs("- Flash: the implementation's own code and constant data (linker map); RAM: its static data (linker map) plus the peak stack of one call of the operation (painting, largest over the series); Stack: that peak alone.",
 	      out);

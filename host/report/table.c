@@ -1,5 +1,6 @@
 /* table: what a run prints on stdout: the headline table (the four numbers people came for) and, on request, every row. */
 #include "report.h"
+#include "clocklabel.h"
 
 #include <stdlib.h>
 
@@ -9,17 +10,19 @@
 static void print_caption(const struct hil_run *run, FILE *out)
 {
 	const struct hil_config *cfg = run->cfg;
+	char label[192];
 	size_t i;
 
-	fprintf(out, "\nhilrun %s: board %s%s, unit: %s, flags:", cfg->name,
-		cfg->board.name,
-		(run->info.flags & HILP_INFO_EMULATED) ? " (emulated)" : "",
-		hil_unit_name(run->info.counter_unit));
+	fprintf(out, "\nhilrun %s: %s%s, flags:", cfg->name, cfg->board.name,
+		(run->info.flags & HILP_INFO_EMULATED) ? " (emulated)" : "");
 	for (i = 0; i < cfg->build.n_cflags; i++) {
 		fprintf(out, " %s", cfg->build.cflags[i]);
 	}
-	fprintf(out, ", runs %u (+%u warm-up), ", (unsigned)cfg->bench.runs,
+	fprintf(out, ", runs %u (+%u warm-up)\n", (unsigned)cfg->bench.runs,
 		(unsigned)cfg->bench.warmup);
+	/* What the figures are, at which clock and flash setting. */
+	hil_run_clock_label(run, label, sizeof(label));
+	fprintf(out, "%s\n", label);
 	if (run->n_images > 1) {
 		unsigned long flash = 0, ram = 0;
 
@@ -124,7 +127,7 @@ static void cell_per_byte(char *buf, size_t len, const struct hil_row *o,
 	}
 }
 
-#define HT_COLS 12
+#define HT_COLS 16
 #define HT_CELL 48
 
 /* One line of the headline table. */
@@ -146,86 +149,264 @@ static const char *unit_short(uint8_t unit)
 	}
 }
 
-static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
-{
-	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
-	uint32_t at = headline_len(run, want), longest = 0;
-	int have_model = 0, have_energy = 0, have_spread = 0, any_ct0 = 0;
-	int energy_model = 0, have_est = 0;
-	const int est_applies = run->energy_est.applies;
-	size_t i, j, n = 0, failed = 0;
-	struct ht_line *lines;
-	int col_model, col_flash, col_energy, col_spread, col_mode, ncols;
-	int w[HT_COLS] = {0};
-	int two = 0;
+/* Where each column of the headline table is; -1: not shown. */
+struct ht_cols {
+	int head, head_l;   /* the figure people came for, @at and @longest */
+	int instr, instr_l; /* the counter's, when it is not the head (-v) */
+	int flash, ram;
+	int energy, range; /* the row's energy; the estimate's range */
+	int est, ratio;	   /* with a sensor: the estimate beside it */
+	int spread, mode;
+	int n;
+};
 
+/* What the table found in the run. */
+struct ht_run {
+	uint32_t at, longest;
+	int two;	  /* a second length column */
+	int head_model;	  /* the head figure is the model's estimate */
+	int have_model;	  /* some row has a model estimate */
+	int have_energy;  /* some row's energy was measured (or simulated) */
+	int energy_model; /* ... by the simulated sensor */
+	int have_est;	  /* some row's energy is the datasheet estimate */
+	int have_beside;  /* the estimate stands beside a sensor's figure */
+	int have_spread;
+	size_t failed;
+};
+
+static void ht_scan(const struct hil_run *run, uint32_t want, int detail,
+		    struct ht_run *h, struct ht_cols *c)
+{
+	const int dwt = (run->info.flags & HILP_INFO_EMULATED) == 0 &&
+			run->info.counter_unit == HILP_UNIT_CYCLES;
+	size_t i;
+	int n = 3;
+
+	memset(h, 0, sizeof(*h));
+	h->at = headline_len(run, want);
 	for (i = 0; i < run->n_rows; i++) {
 		const struct hil_row *r = &run->rows[i];
 
-		if (r->msg_len > longest) {
-			longest = r->msg_len;
+		if (r->msg_len > h->longest) {
+			h->longest = r->msg_len;
 		}
-		have_model |= r->ok && r->model.ok;
-		have_energy |= r->energy.state == HIL_ENERGY_OK;
-		energy_model |=
+		h->have_model |= r->ok && r->model.ok;
+		h->have_energy |= r->energy.state == HIL_ENERGY_OK;
+		h->energy_model |=
 			r->energy.state == HIL_ENERGY_OK && r->energy.model;
-		have_est |= r->energy.state == HIL_ENERGY_NONE && r->est.ok;
-		have_spread |= r->ok && r->stats.stddev > 0;
-		failed += !r->ok;
+		h->have_est |= r->energy.state == HIL_ENERGY_NONE && r->est.ok;
+		h->have_beside |= run->energy_est.beside && r->est.ok;
+		h->have_spread |= r->ok && r->stats.stddev > 0;
+		h->failed +=
+			!r->ok && !r->interrupted; /* cut short: not failed */
 	}
-	two = longest != at;
+	h->two = h->longest != h->at;
+	/* Cycles lead: the board's own, else the model's estimate; the
+	 * counter's instructions only when there is nothing else. */
+	h->head_model = !dwt && h->have_model;
+	c->head = n++;
+	c->head_l = h->two ? n++ : -1;
+	c->instr = c->instr_l = -1;
+	if (h->head_model && detail) {
+		c->instr = n++;
+		c->instr_l = h->two ? n++ : -1;
+	}
+	c->flash = n++;
+	c->ram = n++;
+	/* Energy always has its column: measured, simulated or estimated
+	 * from the datasheet, or "-" with the reason below the table. */
+	c->energy = n++;
+	c->range = h->have_est ? n++ : -1;
+	c->est = h->have_beside ? n++ : -1;
+	c->ratio = h->have_beside && h->have_energy ? n++ : -1;
+	c->spread = h->have_spread ? n++ : -1;
+	c->mode = n++;
+	c->n = n;
+}
+
+static void ht_header(const struct hil_run *run, const struct ht_run *h,
+		      const struct ht_cols *c, struct ht_line *l)
+{
+	snprintf(l->c[0], HT_CELL, "algorithm");
+	snprintf(l->c[1], HT_CELL, "impl");
+	snprintf(l->c[2], HT_CELL, "op");
+	snprintf(l->c[c->head], HT_CELL, "%s @%u",
+		 h->head_model ? "est. cycles/B"
+			       : unit_short(run->info.counter_unit),
+		 (unsigned)h->at);
+	if (c->head_l >= 0) {
+		snprintf(l->c[c->head_l], HT_CELL, "@%u", (unsigned)h->longest);
+	}
+	if (c->instr >= 0) {
+		snprintf(l->c[c->instr], HT_CELL, "%s @%u",
+			 unit_short(run->info.counter_unit), (unsigned)h->at);
+	}
+	if (c->instr_l >= 0) {
+		snprintf(l->c[c->instr_l], HT_CELL, "@%u",
+			 (unsigned)h->longest);
+	}
+	snprintf(l->c[c->flash], HT_CELL, "flash KiB");
+	snprintf(l->c[c->ram], HT_CELL, "RAM B");
+	snprintf(l->c[c->energy], HT_CELL, "uJ/op @%u%s", (unsigned)h->at,
+		 h->have_energy		   ? (h->energy_model ? " (sim)" : "")
+		 : run->energy_est.applies ? " (est.)"
+					   : "");
+	if (c->range >= 0) {
+		snprintf(l->c[c->range], HT_CELL, "est. range");
+	}
+	if (c->est >= 0) {
+		snprintf(l->c[c->est], HT_CELL, "est. uJ/op");
+	}
+	if (c->ratio >= 0) {
+		snprintf(l->c[c->ratio], HT_CELL, "%s/est.",
+			 h->energy_model ? "sim" : "meas.");
+	}
+	if (c->spread >= 0) {
+		snprintf(l->c[c->spread], HT_CELL, "spread @%u",
+			 (unsigned)h->at);
+	}
+	snprintf(l->c[c->mode], HT_CELL, "mode");
+}
+
+/* The energy cells of a series' row at the headline length. */
+static void ht_energy(const struct ht_run *h, const struct ht_cols *c,
+		      const struct hil_row *ra, struct ht_line *l)
+{
+	const int measured = ra != NULL && ra->energy.state == HIL_ENERGY_OK;
+	const int est = ra != NULL && ra->est.ok;
+
+	if (measured) {
+		snprintf(l->c[c->energy], HT_CELL, "%.3g",
+			 ra->energy.uj_per_op);
+	} else if (!h->have_energy && est &&
+		   ra->energy.state == HIL_ENERGY_NONE) {
+		snprintf(l->c[c->energy], HT_CELL, "%.3g", ra->est.uj_per_op);
+	} else {
+		snprintf(l->c[c->energy], HT_CELL, "-");
+	}
+	if (c->range >= 0) {
+		if (est && ra->energy.state == HIL_ENERGY_NONE) {
+			snprintf(l->c[c->range], HT_CELL, "%.3g-%.3g",
+				 ra->est.uj_lo, ra->est.uj_hi);
+		} else {
+			snprintf(l->c[c->range], HT_CELL, "-");
+		}
+	}
+	if (c->est >= 0) {
+		if (est) {
+			/* Its range is in the note below and the files:
+			 * the line keeps within 120 columns. */
+			snprintf(l->c[c->est], HT_CELL, "%.3g",
+				 ra->est.uj_per_op);
+		} else {
+			snprintf(l->c[c->est], HT_CELL, "-");
+		}
+	}
+	if (c->ratio >= 0) {
+		if (measured && est && ra->est.uj_per_op > 0) {
+			snprintf(l->c[c->ratio], HT_CELL, "%.2f",
+				 ra->energy.uj_per_op / ra->est.uj_per_op);
+		} else {
+			snprintf(l->c[c->ratio], HT_CELL, "-");
+		}
+	}
+}
+
+/* The row of the run's series that carries the estimate's I_DD. */
+static const struct hil_row *first_est(const struct hil_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_rows; i++) {
+		if (run->rows[i].est.ok) {
+			return &run->rows[i];
+		}
+	}
+	return NULL;
+}
+
+/* The footnote of the datasheet estimate: formula, table point, range,
+ * source; lines under 120 columns. */
+static void ht_est_note(const struct hil_run *run, FILE *out)
+{
+	const struct hil_row *r = first_est(run);
+
+	if (r == NULL) {
+		return;
+	}
+	fprintf(out,
+		"  = %.1f V x %.3g mA (typ., 25 C, all peripherals off) x cycles / %g MHz;\n",
+		r->est.vdd, r->est.idd_ma, r->est.clock_hz / 1e6);
+	if (strstr(run->energy_est.assumptions, "linear in frequency") !=
+	    NULL) {
+		fprintf(out,
+			"  I_DD linear in frequency between the table's two nearest clocks;\n");
+	}
+	fprintf(out,
+		"  range: up to the max. at 25 C, all peripherals on (%.3g mA);\n"
+		"  source: %s.\n",
+		r->est.idd_hi_ma, run->energy_est.table);
+}
+
+/* Lines of the table with the name columns and columns from to last;
+ * names and the mode left, figures right, no trailing blank. */
+static void ht_print(const struct ht_line *lines, size_t n, const int *w,
+		     const struct ht_cols *c, int from, int last, FILE *out)
+{
+	size_t i;
+	int j;
+
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j <= last; j++) {
+			const int left = j < 3 || j == c->mode;
+
+			if (j >= 3 && j < from) {
+				continue;
+			}
+			if (j == last && left) {
+				/* No trailing blanks after the last column. */
+				fprintf(out, "%s%s", j ? "  " : "",
+					lines[i].c[j]);
+			} else {
+				fprintf(out, "%s%*s", j ? "  " : "",
+					left ? -w[j] : w[j], lines[i].c[j]);
+			}
+		}
+		fputc('\n', out);
+	}
+}
+
+static void print_headline(const struct hil_run *run, uint32_t want, int detail,
+			   unsigned width, FILE *out)
+{
+	const int emulated = (run->info.flags & HILP_INFO_EMULATED) != 0;
+	struct ht_run h;
+	struct ht_cols c;
+	int any_ct0 = 0;
+	size_t i, j, n = 0;
+	struct ht_line *lines;
+	int w[HT_COLS] = {0};
+
+	ht_scan(run, want, detail, &h, &c);
 	lines = calloc(run->n_rows + 1, sizeof(*lines));
 	if (lines == NULL) {
 		fprintf(out, "(no memory for the headline table)\n");
 		return;
 	}
-	/* Columns: 0 alg, 1 impl, 2 op, 3 @at, 4 @longest, then the model's
-	 * two, flash, RAM, energy, spread, mode, as they carry anything. */
-	col_model = 3 + 1 + two;
-	col_flash = col_model + (have_model ? 1 + two : 0);
-	col_energy = col_flash + 2;
-	/* Energy always has its column: measured, simulated or estimated
-	 * from the datasheet, or "-" with the reason below the table. */
-	col_spread = col_energy + 1;
-	col_mode = col_spread + (have_spread ? 1 : 0);
-	ncols = col_mode + 1;
-	snprintf(lines[0].c[0], HT_CELL, "algorithm");
-	snprintf(lines[0].c[1], HT_CELL, "impl");
-	snprintf(lines[0].c[2], HT_CELL, "op");
-	snprintf(lines[0].c[3], HT_CELL, "%s @%u",
-		 unit_short(run->info.counter_unit), (unsigned)at);
-	if (two) {
-		snprintf(lines[0].c[4], HT_CELL, "@%u", (unsigned)longest);
-	}
-	if (have_model) {
-		snprintf(lines[0].c[col_model], HT_CELL, "est. cycles/B @%u",
-			 (unsigned)at);
-		if (two) {
-			snprintf(lines[0].c[col_model + 1], HT_CELL, "@%u",
-				 (unsigned)longest);
-		}
-	}
-	snprintf(lines[0].c[col_flash], HT_CELL, "flash KB");
-	snprintf(lines[0].c[col_flash + 1], HT_CELL, "RAM B");
-	snprintf(lines[0].c[col_energy], HT_CELL, "uJ/op @%u%s", (unsigned)at,
-		 have_energy   ? (energy_model ? " (sim)" : "")
-		 : est_applies ? " (est.)"
-			       : "");
-	if (have_spread) {
-		snprintf(lines[0].c[col_spread], HT_CELL, "spread @%u",
-			 (unsigned)at);
-	}
-	snprintf(lines[0].c[col_mode], HT_CELL, "mode");
+	ht_header(run, &h, &c, &lines[0]);
 	n = 1;
 	for (i = 0; i < run->n_rows; i++) {
 		const struct hil_row *r = &run->rows[i];
 		const struct hil_impl_size *z = impl_size(run, r);
 		const int ks = strcmp(r->operation, "keysetup") == 0;
-		const struct hil_row *ra = row_at(run, r, ks ? r->msg_len : at);
-		const struct hil_row *rl = row_at(run, r, longest);
+		const struct hil_row *ra =
+			row_at(run, r, ks ? r->msg_len : h.at);
+		const struct hil_row *rl =
+			ks ? NULL : row_at(run, r, h.longest);
 		struct ht_line *l = &lines[n];
 		uint32_t stack = 0;
-		int first = 1, series_ok = 0;
+		int first = 1, series_ok = 0, series_cut = 0;
 
 		for (j = 0; j < i; j++) {
 			first &= !same_series(&run->rows[j], r);
@@ -240,6 +421,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 				continue;
 			}
 			series_ok |= o->ok;
+			series_cut |= o->interrupted;
 			if (o->stack_known && o->stack_bytes > stack) {
 				stack = o->stack_bytes;
 			}
@@ -249,109 +431,114 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 		snprintf(l->c[1], HT_CELL, "%s", r->implementation);
 		snprintf(l->c[2], HT_CELL, "%s", r->operation);
 		if (!series_ok) {
-			snprintf(l->c[3], HT_CELL, "FAILED");
-			for (j = 4; j < (size_t)ncols; j++) {
+			/* Cut short by Ctrl-C is not a failure. */
+			snprintf(l->c[c.head], HT_CELL, "%s",
+				 series_cut ? "interrupted" : "FAILED");
+			for (j = (size_t)c.head + 1; j < (size_t)c.n; j++) {
 				snprintf(l->c[j], HT_CELL, "-");
 			}
 			continue;
 		}
-		cell_per_byte(l->c[3], HT_CELL, ra, 0);
-		if (two) {
-			cell_per_byte(l->c[4], HT_CELL, ks ? NULL : rl, 0);
+		cell_per_byte(l->c[c.head], HT_CELL, ra, h.head_model);
+		if (c.head_l >= 0) {
+			cell_per_byte(l->c[c.head_l], HT_CELL, rl,
+				      h.head_model);
 		}
-		if (have_model) {
-			cell_per_byte(l->c[col_model], HT_CELL, ra, 1);
-			if (two) {
-				cell_per_byte(l->c[col_model + 1], HT_CELL,
-					      ks ? NULL : rl, 1);
-			}
+		if (c.instr >= 0) {
+			cell_per_byte(l->c[c.instr], HT_CELL, ra, 0);
+		}
+		if (c.instr_l >= 0) {
+			cell_per_byte(l->c[c.instr_l], HT_CELL, rl, 0);
 		}
 		if (z != NULL) {
-			snprintf(l->c[col_flash], HT_CELL, "%.2f",
+			snprintf(l->c[c.flash], HT_CELL, "%.2f",
 				 (double)(z->text + z->rodata + z->data) /
 					 1024.0);
-			snprintf(l->c[col_flash + 1], HT_CELL, "%lu",
+			snprintf(l->c[c.ram], HT_CELL, "%lu",
 				 z->data + z->bss + stack);
 		} else {
-			snprintf(l->c[col_flash], HT_CELL, "-");
-			snprintf(l->c[col_flash + 1], HT_CELL, "%u+?",
-				 (unsigned)stack);
+			snprintf(l->c[c.flash], HT_CELL, "-");
+			snprintf(l->c[c.ram], HT_CELL, "%u+?", (unsigned)stack);
 		}
-		if (ra != NULL && ra->energy.state == HIL_ENERGY_OK) {
-			snprintf(l->c[col_energy], HT_CELL, "%.3g",
-				 ra->energy.uj_per_op);
-		} else if (!have_energy && ra != NULL && ra->est.ok) {
-			snprintf(l->c[col_energy], HT_CELL, "%.3g",
-				 ra->est.uj_per_op);
-		} else {
-			snprintf(l->c[col_energy], HT_CELL, "-");
-		}
-		if (have_spread) {
+		ht_energy(&h, &c, ra, l);
+		if (c.spread >= 0) {
 			if (ra != NULL && ra->ok && ra->stats.median > 0) {
-				snprintf(l->c[col_spread], HT_CELL, "%.1f%%",
+				snprintf(l->c[c.spread], HT_CELL, "%.1f%%",
 					 100.0 * ra->stats.stddev /
 						 ra->stats.median);
 			} else {
-				snprintf(l->c[col_spread], HT_CELL, "-");
+				snprintf(l->c[c.spread], HT_CELL, "-");
 			}
 		}
-		snprintf(l->c[col_mode], HT_CELL, "%s%s",
-			 r->mode ? r->mode : "",
+		snprintf(l->c[c.mode], HT_CELL, "%s%s", r->mode ? r->mode : "",
 			 r->constant_time == 0 ? " *" : "");
 		any_ct0 |= r->constant_time == 0;
 	}
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < (size_t)ncols; j++) {
+		for (j = 0; j < (size_t)c.n; j++) {
 			int len = (int)strlen(lines[i].c[j]);
 
 			w[j] = len > w[j] ? len : w[j];
 		}
 	}
-	fputc('\n', out);
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < (size_t)ncols; j++) {
-			/* Names left, figures right, the mode last. */
-			int left = j < 3 || (int)j == col_mode;
+	{
+		int total = 0;
 
-			if ((int)j == ncols - 1) {
-				/* No trailing blanks after the last column. */
-				fprintf(out, "  %s", lines[i].c[j]);
-			} else {
-				fprintf(out, "%s%*s", j ? "  " : "",
-					left ? -w[j] : w[j], lines[i].c[j]);
-			}
+		for (j = 0; j < (size_t)c.n; j++) {
+			total += w[j] + (j ? 2 : 0);
 		}
-		fputc('\n', out);
+		if (width > 0 && total > (int)width) {
+			/* Too wide for the terminal: the names with the
+			 * cycles, flash and RAM, then the names with the
+			 * energy and the rest; each line fits on its own. */
+			ht_print(lines, n, w, &c, c.head, c.ram, out);
+			ht_print(lines, n, w, &c, c.energy, c.n - 1, out);
+		} else {
+			ht_print(lines, n, w, &c, c.head, c.n - 1, out);
+		}
 	}
 	free(lines);
-	fprintf(out, "%s = %s per byte%s", unit_short(run->info.counter_unit),
-		hil_unit_name(run->info.counter_unit),
-		emulated ? ", counted by QEMU, not a board's cycles" : "");
-	if (emulated && !have_spread) {
+	if (h.head_model) {
 		fprintf(out,
-			"; exact (emulated): every run gives the same count");
+			"est. cycles/B = the Cortex-M4 cycle model's estimate, not a measurement.\n");
 	}
-	fputs(".\n", out);
-	if (have_model) {
+	if (!h.head_model || c.instr >= 0) {
+		fprintf(out, "%s = %s per byte%s",
+			unit_short(run->info.counter_unit),
+			hil_unit_name(run->info.counter_unit),
+			emulated ? ", by QEMU, not a board's cycles" : "");
+		fputs(".\n", out);
+		if (emulated && !h.have_spread) {
+			fprintf(out,
+				"Exact (emulated): every run gives the same count.\n");
+		}
+	} else if (emulated) {
 		fprintf(out,
-			"est. cycles/B = %s: an estimate, not a measurement.\n",
-			run->model.unit[0] ? run->model.unit
-					   : "the Cortex-M4 cycle model");
+			"Exact (emulated): every run gives the same count; -v adds instr/B.\n");
 	}
+	/* Every line of the notes fits 80 columns. */
 	fprintf(out,
-		"flash = the implementation's own code, constants and initialised data; RAM = its static data + peak stack.\n");
-	if (have_energy) {
-		fprintf(out, "uJ/op = energy of one operation, %s.\n",
-			energy_model
+		"flash KiB = own code, constants and initialised data (1 KiB = 1024 B);\n"
+		"RAM B = its static data + peak stack.\n");
+	if (h.have_energy) {
+		fprintf(out, "uJ/op = %s.\n",
+			h.energy_model
 				? "from the simulated sensor: a model, not a measurement"
-				: "measured with the sensor");
-	} else if (have_est) {
+				: "energy of one operation, measured with the sensor");
+	}
+	if (h.have_est) {
 		fprintf(out,
-			"uJ/op (est.) = energy estimated from the datasheet's run current, not measured: see docs/method.md.\n");
-	} else if (est_applies && run->energy_est.why[0] != '\0') {
+			"uJ/op (est.) = a datasheet estimate, not measured (docs/method.md):\n");
+		ht_est_note(run, out);
+	} else if (h.have_beside) {
+		fprintf(out,
+			"est. uJ/op = the datasheet estimate beside it, never judged against it:\n");
+		ht_est_note(run, out);
+	} else if (!h.have_energy && run->energy_est.applies &&
+		   run->energy_est.why[0] != '\0') {
 		fprintf(out, "uJ/op (est.): no estimate (%s).\n",
 			run->energy_est.why);
-	} else {
+	} else if (!h.have_energy) {
 		const char *why = run->sensor.why[0] ? run->sensor.why
 						     : "no sensor configured";
 
@@ -365,10 +552,10 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 		fprintf(out,
 			"* not constant-time (the implementation says so).\n");
 	}
-	if (failed > 0) {
+	if (h.failed > 0) {
 		fprintf(out,
 			"%zu row%s failed: hilrun --detail or report.json says why.\n",
-			failed, failed == 1 ? "" : "s");
+			h.failed, h.failed == 1 ? "" : "s");
 	}
 }
 
@@ -380,7 +567,7 @@ void hil_report_print_table(const struct hil_run *run,
 
 	print_caption(run, out);
 	if (o == NULL || !o->detail) {
-		print_headline(run, at, out);
+		print_headline(run, at, 0, o != NULL ? o->width : 0, out);
 		return;
 	}
 	fprintf(out, "%-17s %-5s %-8s %6s %5s %12s %10s %9s %10s %10s %6s %s\n",
@@ -422,5 +609,5 @@ void hil_report_print_table(const struct hil_run *run,
 	fprintf(out,
 		"(median and per byte in %s; overhead of the timing itself subtracted)\n",
 		hil_unit_name(run->info.counter_unit));
-	print_headline(run, at, out);
+	print_headline(run, at, 1, o->width, out);
 }

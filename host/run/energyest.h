@@ -1,4 +1,4 @@
-/* energyest: energy per operation estimated from a datasheet's run current, the clock and a row's cycles, when no sensor measured it. */
+/* energyest: energy per operation estimated from a datasheet's run current (the table of the run's flash configuration), the clock and a row's cycles: the energy without a sensor, a check beside it with one. */
 #ifndef HIL_ENERGYEST_H
 #define HIL_ENERGYEST_H
 
@@ -7,21 +7,43 @@
 
 struct hil_run;
 
-/* One point of a datasheet's typical run-current table. */
+/*
+ * One clock of a datasheet's run-current table: the row of each column, in
+ * the datasheet's order (typical at 25 C, then maximum at 25, 85 and
+ * 105 C), with all peripherals disabled and then enabled. 0: the table has
+ * no such column.
+ */
 struct hil_idd_point {
 	uint32_t hz; /* f_HCLK */
-	double ma;   /* typical I_DD at that clock */
+	double ma;   /* typical I_DD, all peripherals disabled: the estimate */
+	double max25, max85, max105;		      /* peripherals disabled */
+	double on_typ, on_max25, on_max85, on_max105; /* all enabled */
 };
+
+/* Where the code runs and how the flash accelerator is set for a table. */
+#define HIL_IDD_ANY (-1) /* the table does not depend on it */
 
 /* A chip's run current against its clock, as one datasheet table gives it. */
 struct hil_idd_table {
 	const char *chip;	/* "STM32F401xD/xE" */
 	const char *source;	/* document, revision, table, row, column */
+	const char *table;	/* short: "DS10086 Rev 3 Table 25 (p. 68)" */
 	const char *conditions; /* what the row assumes (code from flash, ...) */
-	double vdd;		/* the supply the estimate assumes, V */
+	double vdd;		/* the supply the table holds, V */
+	/* The flash configuration the table was measured with: the ART's
+	 * caches (art) and its prefetch, 1 on, 0 off, HIL_IDD_ANY; sram: 1
+	 * for code run from SRAM. */
+	int art, prefetch, sram;
 	const struct hil_idd_point *pts; /* ascending hz; n may be 0 */
 	size_t n;
 	const char *missing; /* when n is 0: why there are no figures */
+};
+
+/* The flash configuration an estimate is wanted for. */
+struct hil_idd_want {
+	double vdd;   /* the board's supply */
+	int art;      /* caches on */
+	int prefetch; /* prefetch on */
 };
 
 /* What the estimate of one row came to. */
@@ -29,6 +51,11 @@ struct hil_energy_est {
 	int ok;		  /* 1: uj_per_op holds an estimate */
 	double uj_per_op; /* vdd x idd x t_op */
 	double idd_ma;	  /* interpolated at clock_hz */
+	/* The datasheet's spread at that clock: typical with all
+	 * peripherals disabled (the estimate: no lower figure is given) to
+	 * the maximum at 25 C with all peripherals enabled. */
+	double uj_lo, uj_hi;
+	double idd_lo_ma, idd_hi_ma;
 	double vdd;
 	uint32_t clock_hz;
 	double cycles;	   /* per operation */
@@ -37,11 +64,29 @@ struct hil_energy_est {
 };
 
 /**
- * The run-current table of the chip a board is or stands in for.
+ * The run-current table of the chip a board is or stands in for, at the
+ * flash configuration its target code sets at its default clock.
  * @param board config board name ("nucleo-f401re", "qemu-netduino", ...)
  * @return the table (static, never freed), or NULL: no datasheet for it.
  */
 const struct hil_idd_table *hil_energyest_table(const char *board);
+
+/**
+ * The table among a board's (NULL-terminated list) measured at supply
+ * w->vdd with the flash configuration of w, code from flash.
+ * @param why receives the reason when none matches (may be NULL)
+ * @return the table, or NULL.
+ */
+const struct hil_idd_table *
+hil_energyest_pick(const struct hil_idd_table *const *tables,
+		   const struct hil_idd_want *w, char *why, size_t whylen);
+
+/**
+ * The flash configuration of a run: for a board, what its FLASH_ACR says
+ * (INFO), for the emulated board the cycle model's profile (or the board's
+ * clock profile when the model is off). Supply: the board's.
+ */
+void hil_energyest_want(const struct hil_run *run, struct hil_idd_want *w);
 
 /**
  * Typical run current at hz, linear in frequency between the two nearest
@@ -53,6 +98,17 @@ const struct hil_idd_table *hil_energyest_table(const char *board);
 int hil_energyest_idd(const struct hil_idd_table *t, uint32_t hz, double *ma,
 		      char *why, size_t whylen);
 
+/** Column of hil_energyest_idd(): which figure of a point. */
+enum hil_idd_col {
+	HIL_IDD_TYP,	  /* typical, peripherals disabled */
+	HIL_IDD_ON_MAX25, /* maximum at 25 C, all peripherals enabled */
+};
+
+/** hil_energyest_idd() on another column (0 where the table has none). */
+int hil_energyest_idd_col(const struct hil_idd_table *t, uint32_t hz,
+			  enum hil_idd_col col, double *ma, char *why,
+			  size_t whylen);
+
 /**
  * E = vdd x I_DD(clock_hz) x cycles / clock_hz, in microjoules.
  * @param out filled in either case; out->ok says whether there is a figure
@@ -63,11 +119,14 @@ int hil_energyest_compute(const struct hil_idd_table *t, uint32_t clock_hz,
 			  double cycles, struct hil_energy_est *out);
 
 /**
- * Give every row of a run without a sensor's energy an estimate: cycles
- * per operation from the counter when it counts a board's cycles (DWT),
- * else the cycle model's estimate; never instructions. Fills run->energy_est
- * (source and assumptions, or why nothing could be estimated) and each
- * row's est. Rows whose energy the sensor measured (or tried to) keep that.
+ * Give every row of a run an estimate: cycles per operation from the
+ * counter when it counts a board's cycles (DWT), else the cycle model's
+ * estimate; never instructions. The table is the board's for the flash
+ * configuration the run had (hil_energyest_want()). Fills run->energy_est
+ * (source, table and assumptions, or why nothing could be estimated) and
+ * each row's est. Without a sensor the estimate is the row's energy
+ * (energy_est.applies); with one it stands beside the sensor's figure
+ * (energy_est.beside), which it never replaces.
  */
 void hil_energyest_apply(struct hil_run *run);
 
@@ -77,5 +136,12 @@ void hil_energyest_apply(struct hil_run *run);
  */
 void hil_energyest_apply_table(struct hil_run *run,
 			       const struct hil_idd_table *t);
+
+/** hil_energyest_apply_table(), with none as the reason when t is NULL. */
+void hil_energyest_apply_why(struct hil_run *run, const struct hil_idd_table *t,
+			     const char *none);
+
+/** 1 if the table has a point at exactly hz (no interpolation). */
+int hil_energyest_tabulated(const struct hil_idd_table *t, uint32_t hz);
 
 #endif /* HIL_ENERGYEST_H */

@@ -223,6 +223,113 @@ static int size_loop(struct hil_energyrun *e, struct hil_session *s, uint8_t op,
 	return HIL_OK;
 }
 
+/* Operations in the loop of a simulated sensor's row: enough to check the
+ * output and average the loop's own instructions away. */
+#define MODEL_LOOP_OPS 8u
+/* Polls of the simulated chip for one fresh conversion before giving up. */
+#define MODEL_POLLS    20000
+
+/*
+ * A simulated chip's power with its load off or on: a first read clears a
+ * conversion-ready flag left from before the load changed; of the next two
+ * conversions, the first may have begun before the change, the second
+ * began after it and is the one read. Whatever the host's load, the figure
+ * is of one whole conversion under that load: no window of host time is
+ * measured, so nothing can stall.
+ */
+static int model_power(struct hil_energyrun *e, int on, double *mw,
+		       double *bus_mv)
+{
+	struct hil_sensor_sample smp;
+	int fresh = 0, polls, ret;
+
+	model_load(e, on);
+	ret = e->src.sample(e->src.dev, &smp);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	for (polls = 0; fresh < 2 && polls < MODEL_POLLS; polls++) {
+		ret = e->src.sample(e->src.dev, &smp);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		if (smp.cnvr) {
+			fresh++;
+		} else {
+			sleep_ns(e->cycle_ns / 4 > 0 ? e->cycle_ns / 4 : 1000);
+		}
+	}
+	if (fresh < 2) {
+		return HIL_ERR_TIMEOUT;
+	}
+	*bus_mv = smp.bus_mv;
+	/* uV / ohm = uA; x mV = nW; / 1e6 = mW. */
+	*mw = smp.bus_mv * (smp.shunt_uv / e->src.shunt_ohm) / 1e6;
+	return HIL_OK;
+}
+
+/*
+ * A simulated sensor's row: the stub's energy loop once (its output
+ * checked, its ticks per operation counted), and the chip read with the
+ * load off and on. Energy = power x ticks / clock: the same arithmetic as a
+ * measured row, without the windows of host time a real sensor needs.
+ */
+static int model_row(struct hil_energyrun *e, struct hil_session *s, uint8_t op,
+		     const struct hilp_energy_req *req,
+		     uint32_t expected_digest, struct hil_row_energy *out)
+{
+	struct hilp_energy_req rq = *req;
+	struct hilp_energy_rep rep;
+	double idle_mw, active_mw, bus_mv, bus_idle_mv;
+	uint64_t ts, tr;
+	int ret;
+
+	rq.count = MODEL_LOOP_OPS;
+	ret = run_loop(e, s, op, &rq, &rep, &ts, &tr, 0);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (rep.digest != expected_digest) {
+		out->state = HIL_ENERGY_FAILED;
+		snprintf(
+			out->error, sizeof(out->error),
+			"the energy loop's output digest %08x differs from the host's %08x",
+			(unsigned)rep.digest, (unsigned)expected_digest);
+		return HIL_OK;
+	}
+	ret = model_power(e, 0, &idle_mw, &bus_idle_mv);
+	if (ret == HIL_OK) {
+		ret = model_power(e, 1, &active_mw, &bus_mv);
+	}
+	model_load(e, 0);
+	if (ret != HIL_OK) {
+		e->dead = 1;
+		snprintf(e->dead_why, sizeof(e->dead_why), "%s",
+			 hil_strerror(ret));
+		hil_err("the sensor stopped answering: %s; energy is not measured from here on, cycle figures are",
+			e->dead_why);
+		out->state = HIL_ENERGY_FAILED;
+		snprintf(out->error, sizeof(out->error),
+			 "the sensor stopped answering during the row: %s",
+			 e->dead_why);
+		return HIL_OK;
+	}
+	(void)bus_idle_mv;
+	out->state = HIL_ENERGY_OK;
+	out->active_mw = active_mw;
+	out->idle_mw = idle_mw;
+	out->bus_v = bus_mv / 1000.0;
+	out->ticks_per_op = (double)rep.ticks / (double)rep.count;
+	out->op_seconds = out->ticks_per_op / e->opts.clock_hz;
+	/* mW x s = mJ; x 1000 = uJ. */
+	out->uj_per_op = active_mw * out->op_seconds * 1e3;
+	out->uj_per_op_dynamic = (active_mw - idle_mw) * out->op_seconds * 1e3;
+	out->windows = 1;
+	out->samples = 2;
+	out->ops_per_window = rq.count;
+	return HIL_OK;
+}
+
 int hil_energyrun_row(struct hil_energyrun *e, struct hil_session *s,
 		      uint8_t op, const struct hilp_energy_req *req,
 		      uint32_t expected_digest, struct hil_row_energy *out)
@@ -246,6 +353,9 @@ int hil_energyrun_row(struct hil_energyrun *e, struct hil_session *s,
 			 "the sensor stopped answering earlier in the run: %s",
 			 e->dead_why);
 		return HIL_OK;
+	}
+	if (e->src.model != NULL) {
+		return model_row(e, s, op, req, expected_digest, out);
 	}
 	if (e->sampler == NULL) {
 		ret = hil_energy_start(&e->sampler, &e->src, NULL);

@@ -4,6 +4,7 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,12 @@ static void parse_energy(const cJSON *o, struct hil_row_energy *e)
 	e->bus_v = num(en, "bus_v", &ok);
 	e->ticks_per_op = num(en, "ticks_per_op", &ok);
 	e->op_seconds = num(en, "op_seconds", &ok);
+	/* Absent in journals of before the model's cycles were used. */
+	e->time_from_model =
+		cJSON_IsString(cJSON_GetObjectItemCaseSensitive(en, "ticks")) &&
+		strcmp(cJSON_GetObjectItemCaseSensitive(en, "ticks")
+			       ->valuestring,
+		       "model cycles") == 0;
 	e->ops_per_window = (uint32_t)num(en, "ops_per_window", &ok);
 	e->windows = (unsigned)num(en, "windows", &ok);
 	e->samples = (uint64_t)num(en, "samples", &ok);
@@ -414,6 +421,46 @@ static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
 	return 1;
 }
 
+/*
+ * Whether a journal could only have been written by hilrun's own user: the
+ * file and its run folder ours, neither writable by the group or others,
+ * the file regular and not a link. Rows are measurements taken on trust:
+ * a journal another user could write (a results folder made under a
+ * umask of 000 or 002) is not resumed. @return 1 trusted; 0 not (logged).
+ */
+static int journal_ours(const char *path, int fd)
+{
+	char dir[4096];
+	struct stat st, ds;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+	} else {
+		snprintf(dir, sizeof(dir), ".");
+	}
+	if (fstat(fd, &st) != 0 || stat(dir, &ds) != 0) {
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022) != 0 || ds.st_uid != geteuid() ||
+	    (ds.st_mode & 022) != 0) {
+		hil_warn(
+			"%s: not resumed: the journal or its folder %s (mode %03o and %03o, owners %ld and %ld): rows another user could have written are measured again",
+			path,
+			st.st_uid != geteuid() || ds.st_uid != geteuid()
+				? "belongs to another user"
+				: "is writable by others",
+			(unsigned)(st.st_mode & 0777),
+			(unsigned)(ds.st_mode & 0777), (long)st.st_uid,
+			(long)ds.st_uid);
+		return 0;
+	}
+	return 1;
+}
+
 int hil_journal_load(const char *path, const char *build_id,
 		     struct hil_row **rows, size_t *n)
 {
@@ -422,14 +469,27 @@ int hil_journal_load(const char *path, const char *build_id,
 	char *save = NULL;
 	size_t cap = 0;
 	size_t skipped = 0;
-	int ret;
+	int ret = HIL_OK;
+	int fd;
 
 	*rows = NULL;
 	*n = 0;
-	ret = hil_read_file(path, &text, NULL);
-	if (ret != HIL_OK) {
+	/* Never through a link, never blocking on a FIFO. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT) {
+			hil_warn("%s: not resumed: %s", path,
+				 errno == ELOOP ? "a symbolic link"
+						: strerror(errno));
+		}
 		return HIL_OK; /* no journal: nothing to resume */
 	}
+	if (!journal_ours(path, fd) || fcntl(fd, F_SETFL, 0) != 0 ||
+	    hil_read_fd(fd, HIL_READ_MAX, &text, NULL) != HIL_OK) {
+		close(fd);
+		return HIL_OK;
+	}
+	close(fd);
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	     line = strtok_r(NULL, "\n", &save)) {
 		cJSON *o = cJSON_Parse(line);

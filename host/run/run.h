@@ -35,6 +35,9 @@ struct hil_row_energy {
 	double bus_v;
 	double ticks_per_op; /* counter ticks of one operation in the loop */
 	double op_seconds;   /* ticks_per_op / clock */
+	/* 1: ticks_per_op are the cycle model's estimate of the loop's
+	 * operation (an emulated board), not emulated instructions */
+	int time_from_model;
 	uint32_t ops_per_window;
 	unsigned windows;
 	uint64_t samples; /* conversions inside the active windows */
@@ -164,7 +167,10 @@ struct hil_run_sensor {
 	double current_lsb_a; /* effective, after the register's truncation */
 	unsigned cycle_us;    /* one shunt + bus conversion cycle */
 	char why[256];	      /* when energy is not measured: why */
-	char time_basis[160]; /* how the time of one operation is known */
+	char time_basis[256]; /* how the time of one operation is known */
+	/* A simulated sensor: what its figures assume (its currents and
+	 * voltage are the sim bus's, not a board's); "" on hardware. */
+	char assumes[320];
 };
 
 /* One of the images a selection too big for one was split over. */
@@ -180,8 +186,12 @@ struct hil_run_image {
 struct hil_run {
 	char id[128];
 	char dir[HIL_PATH];
+	/* When the run first started: a --resume keeps it (run.json). */
 	char started[32];
 	char finished[32];
+	/* The configuration's path as the run's first start was given it
+	 * (relative stays relative); "" : cfg->path. */
+	char config_given[HIL_PATH];
 	const char *status; /* "complete", "partial", "failed" */
 	/* A mistake in the configuration the runner found (HIL_ERR_CONFIG),
 	 * as logged: for result files, which quote it. "" when none. */
@@ -205,9 +215,13 @@ struct hil_run {
 	int tool_dirty;
 	char host[256];
 	char host_os[256]; /* uname: system, release, machine */
+	int jailed;	   /* foreign code ran in the jail (0: --no-jail) */
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;
+	/* Rows the run set out to measure (those of earlier images of a split
+	 * selection included); 0 when it never got that far. */
+	size_t rows_planned;
 	struct hil_fit *fits;
 	size_t n_fits;
 	unsigned retries;  /* session recoveries over the run */
@@ -237,7 +251,10 @@ struct hil_run {
 		 * link nor target time (docs/report-format.md). */
 		unsigned bench_timeouts;
 		uint64_t bench_timeout_ns;
-		uint64_t total_ns; /* the whole run */
+		uint64_t total_ns; /* the whole run (earlier attempts included) */
+		/* A resumed run: the working time of its earlier attempts
+		 * (their report's total; the gaps between them not counted). */
+		uint64_t earlier_ns;
 	} timing;
 	struct {
 		int enabled;	  /* the plugin was loaded for this run */
@@ -252,8 +269,10 @@ struct hil_run {
 	/* Energy estimated from a datasheet (no sensor): how, or why not. */
 	struct {
 		int applies;	  /* rows have est (no sensor in the run) */
+		int beside;	  /* a sensor run: est beside its figures */
 		char source[256]; /* document, revision, table, row */
-		char assumptions[512];
+		char table[64];	  /* "DS10086 Rev 3 Table 25 (p. 68)" */
+		char assumptions[1024];
 		char why[256]; /* when no row could be estimated */
 	} energy_est;
 	struct {

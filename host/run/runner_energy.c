@@ -31,7 +31,7 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 	req.ad_len = b->ad_len;
 	req.out_len = b->out_len;
 	req.seed = b->seed;
-	if (!hil_rn_has_host(ref)) {
+	if (!hil_rn_has_host(c, ref)) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(
 			row->energy.error, sizeof(row->energy.error),
@@ -39,8 +39,8 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 		return HIL_OK;
 	}
 	/* The loop's inputs are those of the first timed run. */
-	ret = hil_ref_bench_digest(ref, op, b->msg_len, b->ad_len, b->out_len,
-				   1, b->seed, &digest);
+	ret = hil_rn_ref_digest(c, ref, op, b->msg_len, b->ad_len, b->out_len,
+				1, b->seed, &digest);
 	if (ret != HIL_OK) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(row->energy.error, sizeof(row->energy.error),
@@ -59,6 +59,21 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 			row->operation, (unsigned)b->msg_len,
 			row->energy.error);
 		return ret;
+	}
+	if (row->energy.state == HIL_ENERGY_OK && row->energy.model &&
+	    row->model.ok && row->stats.median > 0) {
+		/* An emulated board: the time of one operation is the cycle
+		 * model's estimate, not its instruction count (the loop's
+		 * own instructions scaled alike). */
+		double f = row->model.stats.median / row->stats.median;
+
+		row->energy.ticks_per_op *= f;
+		row->energy.op_seconds *= f;
+		row->energy.uj_per_op *= f;
+		row->energy.uj_per_op_dynamic *= f;
+		row->energy.spread_uj *= f;
+		row->energy.spread_dynamic_uj *= f;
+		row->energy.time_from_model = 1;
 	}
 	if (row->energy.state == HIL_ENERGY_OK) {
 		hil_info(
@@ -139,6 +154,13 @@ int hil_rn_energy_start(struct run_ctx *c)
 			 "%s at the core clock the stub reports, %u Hz",
 			 hil_unit_name(c->run->info.counter_unit),
 			 (unsigned)c->run->info.clock_hz);
+	} else if (c->run->model.enabled) {
+		eo.clock_hz = cfg->board.clock_hz;
+		snprintf(
+			z->time_basis, sizeof(z->time_basis),
+			"the cycle model's estimated cycles of each row (%s) at the configured %u Hz (%s taken as cycles where a row has no estimate): a model, not a time",
+			c->run->model.unit, (unsigned)cfg->board.clock_hz,
+			hil_unit_name(c->run->info.counter_unit));
 	} else {
 		eo.clock_hz = cfg->board.clock_hz;
 		snprintf(
@@ -146,6 +168,12 @@ int hil_rn_energy_start(struct run_ctx *c)
 			"%s taken as cycles at the configured %u Hz: a model, not a time",
 			hil_unit_name(c->run->info.counter_unit),
 			(unsigned)cfg->board.clock_hz);
+	}
+	if (z->model) {
+		snprintf(
+			z->assumes, sizeof(z->assumes),
+			"a simulated %s on %s: its bus voltage and its currents while the stub's energy loop runs and while it waits are the sim bus's parameters (bus_v, active_ma, idle_ma; by default 3.3 V, 25 mA, 10 mA), not a board's; each row reads one whole conversion with the load off and one with it on, so the host's own load changes nothing",
+			z->type, z->bus);
 	}
 	ret = hil_energyrun_start(&c->energy, hil_sensor_source(c->sensor),
 				  &eo);

@@ -126,6 +126,12 @@ void hil_rn_model_plugin(const struct hil_config *cfg, const char *root,
 			    : NULL;
 	o.ws = cfg->cycle_model.wait_states;
 	o.art = cfg->cycle_model.art;
+	{
+		const struct hil_board_driver *b =
+			hil_board_find(cfg->board.name);
+
+		o.counter = b != NULL ? b->model_counter : 0u;
+	}
 	ret = hil_cyclemodel_plugin_arg(&o, run->model.plugin_arg,
 					sizeof(run->model.plugin_arg));
 	if (ret != HIL_OK) {

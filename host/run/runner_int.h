@@ -26,8 +26,9 @@ struct run_ctx {
 	int journal_ret;
 	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
 	size_t n_algs;
-	size_t planned;		 /* rows this run will have */
-	long long started_ms;	 /* for the progress line */
+	size_t planned;		       /* rows this run will have */
+	long long started_ms;	       /* for the progress line */
+	struct run_progress *progress; /* NULL: no progress line */
 	struct hil_row *resumed; /* rows kept from the journal (--resume) */
 	size_t n_resumed;
 	size_t used_resumed;
@@ -88,6 +89,14 @@ void hil_rn_point_latest(const struct hil_runner_opts *opts,
 
 /** Write run.json, what --resume needs. @return HIL_OK or the error. */
 int hil_rn_write_run_file(const struct hil_run *run);
+
+/**
+ * A resumed run's origin, from its folder: the first start's time and
+ * configuration path as given (run.json, else the last report), and the
+ * earlier attempts' working time (the last report's timing.total_s). What
+ * is not found is left as it is (the resume's own time, cfg->path).
+ */
+void hil_rn_resume_origin(struct hil_run *run);
 
 /** Journal the row, synced; a failure sets c->journal_ret. */
 int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row);
@@ -181,7 +190,18 @@ int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index);
 /* ---- runner_row.c: one row */
 
 /** 1 when ref carries host functions to check the target against. */
-int hil_rn_has_host(const struct registry_alg *ref);
+int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref);
+
+/* hil_ref_run() and hil_ref_bench_digest() of subject ref: bundled code
+ * here, a user's folder by its host build's own process (image/ownref.h). */
+int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
+		   uint8_t op, const uint8_t *key, const uint8_t *npub,
+		   const uint8_t *ad, size_t adlen, const uint8_t *msg,
+		   size_t msglen, size_t xof_len, uint8_t *out, size_t cap,
+		   size_t *out_len, int *rejected);
+int hil_rn_ref_digest(struct run_ctx *c, const struct registry_alg *ref,
+		      uint8_t op, size_t msg_len, size_t ad_len, size_t xof_len,
+		      unsigned runs, uint32_t seed, uint32_t *digest);
 
 /** "encrypt", "decrypt", "keysetup" or "hash". */
 const char *hil_rn_op_name(uint8_t op);
@@ -190,8 +210,32 @@ const char *hil_rn_op_name(uint8_t op);
 void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
 		      uint64_t count);
 
-/** Clear the progress line. */
-void hil_rn_progress_done(const struct run_ctx *c);
+/* ---- runner_progress.c: where a long run is, and how long it has left */
+
+/**
+ * Start the progress line for the rows of this image (a terminal only, at
+ * -v and above): the ETA from last_s (the last complete run's working
+ * time; < 0: none) and the rows' work, redrawn every second so that the
+ * elapsed time moves during a long row.
+ */
+void hil_rn_progress_start(struct run_ctx *c, double last_s);
+
+/** The row about to be measured: the line says which and what is left. */
+void hil_rn_progress(struct run_ctx *c, int index,
+		     const struct registry_alg *ref, uint8_t op, uint32_t len,
+		     uint32_t ad_len);
+
+/** Stop redrawing and clear the progress line. */
+void hil_rn_progress_done(struct run_ctx *c);
+
+/** A row's work for the ETA (calls x ticks of one call). */
+double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
+		       uint32_t len, uint32_t ad_len);
+
+/* ---- runner_measure.c */
+
+/** The work of every row this image plans (hil_rn_row_work). */
+double hil_rn_plan_work(const struct run_ctx *c);
 
 /** Read the cycle model's new records for its calibration. */
 void hil_rn_model_drain(struct run_ctx *c);

@@ -202,6 +202,48 @@ static size_t plan_rows(const struct run_ctx *c)
 	return n;
 }
 
+double hil_rn_plan_work(const struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	double sum = 0.0;
+	size_t a, o, l, d;
+
+	for (a = 0; a < cfg->n_algs; a++) {
+		const struct registry_alg *subject = &c->subj[a];
+		int index = hil_rn_find_target_alg(c, cfg->algs[a].name,
+						   cfg->algs[a].impl);
+		uint8_t ops[4];
+		size_t k;
+
+		if (c->subj_ret[a] != HIL_OK) {
+			continue;
+		}
+		k = ops_for(cfg, subject, ops);
+		for (o = 0; o < k; o++) {
+			size_t n_ad = subject->kind == HILP_KIND_AEAD
+					      ? cfg->bench.n_ad_lengths
+					      : 1;
+
+			if (ops[o] == HILP_OP_KEYSETUP) {
+				sum += hil_rn_row_work(c, index, ops[o], 0, 0);
+				continue;
+			}
+			for (d = 0; d < n_ad; d++) {
+				for (l = 0; l < cfg->bench.n_lengths; l++) {
+					sum += hil_rn_row_work(
+						c, index, ops[o],
+						cfg->bench.lengths[l],
+						subject->kind == HILP_KIND_AEAD
+							? cfg->bench
+								  .ad_lengths[d]
+							: 0);
+				}
+			}
+		}
+	}
+	return sum;
+}
+
 int hil_rn_measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -232,23 +274,38 @@ int hil_rn_measure(struct run_ctx *c)
 	}
 	/* Rows of earlier images (a split selection) count as done. */
 	c->planned = c->run->n_rows + plan_rows(c);
+	c->run->rows_planned = c->planned;
 	c->started_ms = hil_now_ms();
 	/* What to expect, before it starts: the last such run's time. */
 	{
-		char db[HIL_PATH + 32];
+		char db[HIL_PATH + 32], kept[96] = "";
+		size_t todo = c->planned - c->run->n_rows;
 		long secs;
 
 		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
 			 HIL_HISTORY_FILE);
 		secs = hil_history_last_seconds(db, cfg->name);
+		/* A resume: the journal's rows of this image are kept, not
+		 * measured again (those of other settings are). */
+		if (c->n_resumed > 0) {
+			size_t k = c->n_resumed < todo ? c->n_resumed : todo;
+
+			snprintf(kept, sizeof(kept),
+				 " (%zu of %zu kept from the journal)", k,
+				 todo);
+			todo -= k;
+		}
+		hil_rn_progress_start(c, secs >= 0 && c->run->n_images == 0
+						 ? (double)secs
+						 : -1.0);
 		if (secs >= 0 && c->run->n_images == 0) {
 			hil_info(
-				"%zu rows to measure; the last complete run of %s took %ld min %02ld s",
-				c->planned - c->run->n_rows, cfg->name,
+				"%zu row%s to measure%s; the last complete run of %s took %ld min %02ld s",
+				todo, todo == 1 ? "" : "s", kept, cfg->name,
 				secs / 60, secs % 60);
 		} else {
-			hil_info("%zu rows to measure",
-				 c->planned - c->run->n_rows);
+			hil_info("%zu row%s to measure%s", todo,
+				 todo == 1 ? "" : "s", kept);
 		}
 	}
 	for (a = 0; a < cfg->n_algs; a++) {

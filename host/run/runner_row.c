@@ -20,9 +20,30 @@
 #include "session/stub.h"
 #include "util/util.h"
 
-/* Does ref carry host functions (bundled, or a folder built for the host)? */
-int hil_rn_has_host(const struct registry_alg *ref)
+/* The host build of a user's folder that subject ref is checked against,
+ * a process of its own (image/ownref.h); NULL for a bundled one. */
+static struct hil_ownref *own_of(struct run_ctx *c,
+				 const struct registry_alg *ref)
 {
+	size_t a;
+
+	for (a = 0; a < HIL_CFG_MAX_ALGS; a++) {
+		if (ref == &c->subj[a]) {
+			return hil_ownref_started(&c->own[a]) ? &c->own[a]
+							      : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Does ref have a host build (bundled, or a folder built for the host)? */
+int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref)
+{
+	struct hil_ownref *own = own_of(c, ref);
+
+	if (own != NULL) {
+		return hil_ownref_has(own, ref->kind);
+	}
 	switch (ref->kind) {
 	case HILP_KIND_AEAD:
 		return ref->encrypt != NULL && ref->decrypt != NULL;
@@ -35,6 +56,37 @@ int hil_rn_has_host(const struct registry_alg *ref)
 	default:
 		return 0;
 	}
+}
+
+int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
+		   uint8_t op, const uint8_t *key, const uint8_t *npub,
+		   const uint8_t *ad, size_t adlen, const uint8_t *msg,
+		   size_t msglen, size_t xof_len, uint8_t *out, size_t cap,
+		   size_t *out_len, int *rejected)
+{
+	struct hil_ownref *own = own_of(c, ref);
+
+	if (own != NULL) {
+		return hil_ownref_run(own, op, key, npub, ad, adlen, msg,
+				      msglen, xof_len, out, cap, out_len,
+				      rejected);
+	}
+	return hil_ref_run(ref, op, key, npub, ad, adlen, msg, msglen, xof_len,
+			   out, cap, out_len, rejected);
+}
+
+int hil_rn_ref_digest(struct run_ctx *c, const struct registry_alg *ref,
+		      uint8_t op, size_t msg_len, size_t ad_len, size_t xof_len,
+		      unsigned runs, uint32_t seed, uint32_t *digest)
+{
+	struct hil_ownref *own = own_of(c, ref);
+
+	if (own != NULL) {
+		return hil_ownref_bench_digest(own, op, msg_len, ad_len,
+					       xof_len, runs, seed, digest);
+	}
+	return hil_ref_bench_digest(ref, op, msg_len, ad_len, xof_len, runs,
+				    seed, digest);
 }
 
 const char *hil_rn_op_name(uint8_t op)
@@ -132,43 +184,6 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 		(len + ad_len + 64);
 
 	return cfg->link.timeout_ms + (unsigned)(work / 20);
-}
-
-/*
- * Where a long run is: one line rewritten in place on a terminal, nothing
- * otherwise (the log lines say the same to a file). Goes to stderr with the
- * diagnostics; results stay on stdout.
- */
-static void progress(struct run_ctx *c, const struct registry_alg *ref,
-		     uint8_t op, uint32_t len)
-{
-	long long el;
-	long long eta;
-	size_t done = c->run->n_rows;
-
-	if (!isatty(2) || c->planned == 0 || getenv("HILRUN_LOG") == NULL ||
-	    getenv("HILRUN_LOG")[0] < '2') {
-		return;
-	}
-	el = (hil_now_ms() - c->started_ms) / 1000;
-	eta = done > 0 ? el * (long long)(c->planned - done) / (long long)done
-		       : -1;
-	fprintf(stderr, "\r\033[K%s: %s/%s %s %u B, row %zu of %zu, %lld s",
-		c->run->cfg->name, ref->name, ref->impl, hil_rn_op_name(op),
-		(unsigned)len, done + 1, c->planned, el);
-	if (eta >= 0) {
-		fprintf(stderr, ", about %lld s left", eta);
-	}
-	fflush(stderr);
-}
-
-/* Clear the progress line before ordinary output. */
-void hil_rn_progress_done(const struct run_ctx *c)
-{
-	if (isatty(2) && c->planned > 0) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-	}
 }
 
 /*
@@ -270,49 +285,56 @@ out:
 	free(recs);
 }
 
-/* One statistic of a flagged row's leak test, for its log line. */
+/* One statistic of a flagged row's leak test, for its log line: short, so
+ * that the line fits a 120-column terminal (the means are in report.json). */
 static void leak_says(char *buf, size_t len, const char *what, double t,
-		      int flagged, const double mean[2], const char *unit)
+		      int flagged)
 {
 	if (flagged) {
-		snprintf(
-			buf, len,
-			"%s: |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
-			what, fabs(t), HIL_LEAK_T_THRESHOLD, mean[0], mean[1],
-			unit);
+		snprintf(buf, len, "%s |t| %.1f > %.1f", what, fabs(t),
+			 HIL_LEAK_T_THRESHOLD);
 	} else {
-		snprintf(buf, len, "%s: t = %.1f, not flagged", what, t);
+		snprintf(buf, len, "%s |t| %.1f", what, fabs(t));
+	}
+}
+
+static const char *unit_word(uint8_t unit)
+{
+	switch (unit) {
+	case HILP_UNIT_CYCLES:
+		return "cycles";
+	case HILP_UNIT_INSTRUCTIONS_EMU:
+		return "instr.";
+	case HILP_UNIT_NS_HOST:
+		return "ns";
+	default:
+		return "counts";
 	}
 }
 
 /*
  * The one log line of a flagged row: which statistic flagged it (the
- * counter's, or the cycle model's with its profile, or both) and what the
- * other said. Nothing for a row that is not flagged.
+ * counter's, or the cycle model's, or both) and what the other said; the
+ * means and the model's profile are in report.json. Nothing for a row that
+ * is not flagged.
  */
 static void leak_warn(const struct run_ctx *c, const struct hil_row *row)
 {
 	const struct hil_row_leak *l = &row->leak;
-	const char *unit = hil_unit_name(c->run->info.counter_unit);
-	char a[256], b[256], what[96];
+	const char *unit = unit_word(c->run->info.counter_unit);
+	char a[96], b[96];
 
 	if (!hil_row_leak_flagged(l)) {
 		return;
 	}
+	leak_says(a, sizeof(a), unit, l->t, l->flagged);
 	if (l->model_state <= 0) {
-		hil_warn(
-			"%s/%s %s %u B: timing leak? |t| = %.1f > %.1f (fixed inputs %.1f, random %.1f %s on average)",
-			row->algorithm, row->implementation, row->operation,
-			(unsigned)row->msg_len, fabs(l->t),
-			HIL_LEAK_T_THRESHOLD, l->mean[0], l->mean[1], unit);
+		hil_warn("%s/%s %s %u B: timing leak? %s", row->algorithm,
+			 row->implementation, row->operation,
+			 (unsigned)row->msg_len, a);
 		return;
 	}
-	snprintf(what, sizeof(what), "estimated cycles (model profile %s)",
-		 c->run->model.profile[0] != '\0' ? c->run->model.profile
-						  : "default");
-	leak_says(a, sizeof(a), unit, l->t, l->flagged, l->mean, unit);
-	leak_says(b, sizeof(b), what, l->model.t, l->model.flagged,
-		  l->model.mean, "cycles");
+	leak_says(b, sizeof(b), "est. cycles", l->model.t, l->model.flagged);
 	/* The statistic that flagged it first, then the other. */
 	hil_warn("%s/%s %s %u B: timing leak? %s; %s", row->algorithm,
 		 row->implementation, row->operation, (unsigned)row->msg_len,
@@ -431,7 +453,7 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 	if (ret != 0) {
 		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
 	}
-	progress(c, ref, op, len);
+	hil_rn_progress(c, index, ref, op, len, ad_len);
 	row = hil_run_add_row(c->run);
 	if (row == NULL) {
 		return HIL_ERR_NOMEM;
@@ -461,10 +483,10 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 
 	/* Without a host build (a KAT-verified or unverified folder) the
 	 * target's own digest is all there is: it is recorded, not checked. */
-	ret = hil_rn_has_host(ref)
-		      ? hil_ref_bench_digest(ref, op, len, ad_len, 0,
-					     cfg->bench.runs, cfg->bench.seed,
-					     &row->digest_expected)
+	ret = hil_rn_has_host(c, ref)
+		      ? hil_rn_ref_digest(c, ref, op, len, ad_len, 0,
+					  cfg->bench.runs, cfg->bench.seed,
+					  &row->digest_expected)
 		      : HIL_OK;
 	if (ret != HIL_OK) {
 		snprintf(row->error, sizeof(row->error),
@@ -522,7 +544,7 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	model_row(c, row, raw);
-	if (!hil_rn_has_host(ref)) {
+	if (!hil_rn_has_host(c, ref)) {
 		row->digest_expected = rep.digest;
 	}
 	if (rep.digest != row->digest_expected) {

@@ -1,11 +1,15 @@
 /* runner_subject: decides what each configured implementation is checked against, once the target's table is known. */
-#define HIL_LOG_PREFIX "runner"
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"runner"
 #include "runner_int.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "util/beneath.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "image/ownref.h"
@@ -43,6 +47,7 @@ static void kat_beside(const char *dir, uint8_t kind, char *out, size_t len)
 		kind == HILP_KIND_AEAD ? "LWC_AEAD_KAT_" : "LWC_HASH_KAT_";
 	char best[256] = "";
 	struct dirent *e;
+	struct stat st;
 	DIR *d;
 
 	out[0] = '\0';
@@ -53,10 +58,24 @@ static void kat_beside(const char *dir, uint8_t kind, char *out, size_t len)
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
 
+		/* A regular file only, not through a link: a FIFO of that
+		 * name would hold the run at its open (and the board's
+		 * lock with it), a link could read a file elsewhere. */
 		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 &&
 		    n < sizeof(best) &&
 		    strcmp(e->d_name + n - 4, ".txt") == 0 &&
 		    (best[0] == '\0' || strcmp(e->d_name, best) < 0)) {
+			if (fstatat(dirfd(d), e->d_name, &st,
+				    AT_SYMLINK_NOFOLLOW) != 0) {
+				continue;
+			}
+			if (!S_ISREG(st.st_mode)) {
+				hil_warn(
+					"%s/%s: not used as a known-answer file: it is %s",
+					dir, e->d_name,
+					hil_file_type_name(st.st_mode));
+				continue;
+			}
 			snprintf(best, sizeof(best), "%s", e->d_name);
 		}
 	}
@@ -185,7 +204,7 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
 		    hil_ownref_build(root, c->run->fw.dir, ca, log,
-				     &c->own[a]) == HIL_OK &&
+				     !c->opts->no_jail, &c->own[a]) == HIL_OK &&
 		    c->own[a].alg.kind == subject->kind) {
 			*subject = c->own[a].alg;
 			subject->name = ca->name;
@@ -199,6 +218,9 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 					     : "");
 			continue;
 		}
+		/* Not of the kind its target build is: not its reference. */
+		hil_ownref_close(&c->own[a]);
+		c->own[a].started = 0;
 		if (c->kat[a][0] != '\0') {
 			c->check[a] = CHECK_KAT;
 			hil_info(

@@ -35,7 +35,9 @@ int hil_runner_identify(const struct hil_run *run)
 			run->info.protocol, HILP_PROTOCOL_VERSION);
 		return HIL_ERR_MISMATCH;
 	}
-	hil_info("target: %s, build-id %s, %s, overhead %u", run->info.board,
+	/* 12 hex digits of the build-id: the line fits 120 columns, and
+	 * report.json has all 40. */
+	hil_info("target: %s, build-id %.12s, %s, overhead %u", run->info.board,
 		 reported, hil_unit_name(run->info.counter_unit),
 		 (unsigned)run->info.overhead);
 	return HIL_OK;
@@ -399,6 +401,9 @@ static int bring_up_steps(const struct hil_config *cfg,
 	hil_rn_git_provenance(root, run);
 	snprintf(path, sizeof(path), "%s/build.log", run->dir);
 	t0 = hil_energy_now_ns();
+	if (opts->no_jail) {
+		build_flags |= HIL_BUILD_NO_JAIL;
+	}
 	ret = hil_build_firmware_ex(cfg, root, path, opts->algs_override,
 				    build_flags, &run->fw);
 	run->timing.build_ns += hil_energy_now_ns() - t0;
@@ -415,6 +420,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	hil_rn_model_plugin(cfg, root, run);
 	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
 	fp.link = cfg->link.type; /* what the stub was built for */
+	fp.jail = !opts->no_jail;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
 	if (ret != HIL_OK) {
 		return ret;

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config/cflags.h"
 #include "lab/boards.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -194,6 +195,7 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 	const cJSON *sets = cJSON_GetObjectItemCaseSensitive(root, "cflags");
 	const cJSON *set;
 	char base_path[HIL_CFG_STR * 2];
+	char why[512];
 	struct hil_config proto;
 	size_t i = 0;
 	int ret;
@@ -248,6 +250,13 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 			k++;
 		}
 		c->build.n_cflags = k;
+		/* The one allowlist, as for a config's own build.cflags. */
+		ret = hil_cflags_check(c, &k, why, sizeof(why));
+		if (ret != HIL_OK) {
+			return fail(err, errlen, ret,
+				    "%s: cflags[%zu][%zu]: %s", path, i, k,
+				    why);
+		}
 		flags_name(set, suffix, sizeof(suffix));
 		snprintf(c->name, sizeof(c->name), "%.30s-%.30s", proto.name,
 			 suffix);

@@ -1,6 +1,6 @@
 /* sweep_run: a sweep's configurations run (rebuilt, reflashed, identified, measured) by workers side by side, each on its board under that board's lock, then compared. */
-#define _POSIX_C_SOURCE 200809L
-#define HIL_LOG_PREFIX	"sweep"
+#define _GNU_SOURCE    /* pthread_setname_np */
+#define HIL_LOG_PREFIX "sweep"
 #include "sweep_int.h"
 
 #include <pthread.h>
@@ -112,6 +112,7 @@ static void run_one(struct sweep_work *w, size_t r)
 {
 	const struct hil_sweep *sw = w->sw;
 	struct sweep_board *b = NULL;
+	char was[16];
 
 	if (sw->lock[r][0] != '\0') {
 		b = &w->boards[board_slot(sw, r)];
@@ -132,11 +133,26 @@ static void run_one(struct sweep_work *w, size_t r)
 		snprintf(w->why[r], sizeof(w->why[r]), "%s", b->why);
 		return;
 	}
+	/* The thread carries the configuration's name: every log line of
+	 * its run says which configuration it is about (util/log.c). */
+	{
+		char tn[16]; /* the system keeps 15 characters */
+
+		if (pthread_getname_np(pthread_self(), was, sizeof(was)) != 0) {
+			was[0] = '\0';
+		}
+		snprintf(tn, sizeof(tn), "%s", sw->cfgs[r].name);
+		(void)pthread_setname_np(pthread_self(), tn);
+	}
 	hil_info("sweep %s: configuration %zu of %zu: %s", sw->name, r + 1,
 		 sw->n, sw->cfgs[r].name);
 	/* Each its own build folder, QEMU, link and run folder: the runner
 	 * keeps no state of its own beyond its arguments. */
 	w->rets[r] = hil_runner_run(&sw->cfgs[r], w->opts, &w->runs[r]);
+	/* One worker may be the main thread (--jobs 1): its name back. */
+	if (was[0] != '\0') {
+		(void)pthread_setname_np(pthread_self(), was);
+	}
 }
 
 static void *sweep_worker(void *arg)
@@ -283,7 +299,15 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		free(why);
 		return HIL_ERR_NOMEM;
 	}
-	run_all(sw, opts, jobs, wait_s, runs, rets, why);
+	{
+		/* Runs side by side would redraw one terminal line in turn:
+		 * their log lines (named after their configuration) say
+		 * where each is instead. */
+		struct hil_runner_opts o = *opts;
+
+		o.no_progress = o.no_progress || (jobs != 1 && sw->n > 1);
+		run_all(sw, &o, jobs, wait_s, runs, rets, why);
+	}
 	/* Rows that failed say less than a configuration that did not run
 	 * or could not measure: that error is the sweep's. */
 	for (r = 0; r < sw->n; r++) {
@@ -317,9 +341,23 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	snprintf(sweep_cfg.name, sizeof(sweep_cfg.name), "%s", sw->name);
 	if (hil_runner_make_run_dir(&sweep_cfg, opts, &sweep_run) == HIL_OK) {
 		char *js = hil_sweep_json(sw, runs, rets, why);
+		/* The reports that were written: every figure of sweep.md,
+		 * the terminal and sweep.html comes from them alike. */
+		const char *dirs[HIL_SWEEP_MAX];
+		size_t n = 0;
 
+		for (r = 0; r < sw->n; r++) {
+			if (runs[r].dir[0] != '\0' && runs[r].n_rows > 0) {
+				dirs[n++] = runs[r].dir;
+			}
+		}
 		mf = open_memstream(&md, &md_len);
 		if (mf != NULL) {
+			if (n > 0 && hil_report_sweep_md(dirs, n, sw->name,
+							 mf) != HIL_OK) {
+				fputs("(the reports could not be read back: no table)\n\n",
+				      mf);
+			}
 			hil_sweep_write_tables(sw, runs, why, mf);
 			fclose(mf);
 			snprintf(path, sizeof(path), "%s/sweep.md",
@@ -335,17 +373,7 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		free(js);
 		free(md);
 		{
-			/* One group of bars per metric, a bar per config:
-			 * from the reports that were written. */
-			const char *dirs[HIL_SWEEP_MAX];
-			size_t n = 0;
-
-			for (r = 0; r < sw->n; r++) {
-				if (runs[r].dir[0] != '\0' &&
-				    runs[r].n_rows > 0) {
-					dirs[n++] = runs[r].dir;
-				}
-			}
+			/* One group of bars per metric, a bar per config. */
 			if (n > 0 &&
 			    hil_report_render_sweep(dirs, n, sweep_run.dir) !=
 				    HIL_OK) {

@@ -1,7 +1,9 @@
 /* log: leveled diagnostics to stderr. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pthread_getname_np, program_invocation_short_name */
 #include "log.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,26 +38,52 @@ void hil_log_set_level(int level)
 	setenv("HILRUN_LOG", v, 1);
 }
 
+/*
+ * The name of a thread that runs one configuration of a sweep (set by the
+ * sweep's worker), or "": the main thread and unnamed threads (whose name
+ * is the program's) have none. Kept by the system, not in a global.
+ */
+static void thread_label(char *buf, size_t len)
+{
+	char name[16] = "";
+
+	buf[0] = '\0';
+	if (pthread_getname_np(pthread_self(), name, sizeof(name)) != 0 ||
+	    name[0] == '\0' ||
+	    strncmp(name, program_invocation_short_name, sizeof(name) - 1) ==
+		    0) {
+		return;
+	}
+	snprintf(buf, len, "[%s] ", name);
+}
+
 void hil_log(int level, const char *prefix, const char *fmt, ...)
 {
+	char label[24];
 	va_list ap;
 
 	if (level > current_level()) {
 		return;
 	}
+	/* One line at a time: the runs of a parallel sweep and the progress
+	 * line's ticker write from other threads. */
+	flockfile(stderr);
 	/* On a terminal, clear a progress line that may stand there. */
 	if (isatty(2)) {
 		fputs("\r\033[K", stderr);
 	}
 	/* main's own messages carry no second "hilrun": one prefix a line. */
+	thread_label(label, sizeof(label));
 	if (prefix == NULL || prefix[0] == '\0' ||
 	    strcmp(prefix, "hilrun") == 0) {
-		fprintf(stderr, "hilrun: %s: ", level_names[level]);
+		fprintf(stderr, "hilrun: %s%s: ", label, level_names[level]);
 	} else {
-		fprintf(stderr, "hilrun: %s: %s: ", prefix, level_names[level]);
+		fprintf(stderr, "hilrun: %s%s: %s: ", label, prefix,
+			level_names[level]);
 	}
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }

@@ -7,17 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "util/err.h"
 
 static char tmp[64];
 
@@ -197,6 +200,76 @@ static void test_every_command_has_help_on_stdout_with_exit_0(void **state)
 	free(r);
 }
 
+/*
+ * Issue 31 item 12: each mistake is named with the bad token, the right
+ * range or the likely intent, and the fix, in one line.
+ */
+static void bad_input_names_the_fix(struct res *r)
+{
+	char dir[128], path[160];
+	FILE *f;
+
+	run_cli(r, "run", "--lengths", "64,abc", NULL);
+	refused("--lengths \"abc\": expected a whole number from 0 to 2048", r);
+	run_cli(r, "run", "--lengths", "100000", NULL);
+	refused("--lengths \"100000\": expected a whole number from 0 to 2048",
+		r);
+	run_cli(r, "run", "--board", "nucleo-1", "--config",
+		"configs/qemu.json", NULL);
+	refused("--board nucleo-1 is a nucleo-f401re", r);
+	refused("configs/qemu.json is a configuration for qemu-netduino", r);
+	refused("leave --config out", r);
+	run_cli(r, "run", "--alg", "ascon-aed128", NULL);
+	refused("algorithms[0].name (--alg) \"ascon-aed128\": not an algorithm "
+		"hilrun bundles (did you mean \"ascon-aead128\"?)",
+		r);
+	if (count_lines(r->err, "") != 1) {
+		show(r);
+		fail_msg("a misspelt --alg: one line, not %d",
+			 count_lines(r->err, ""));
+	}
+	run_cli(r, "crypt", "ascon-aed128", NULL);
+	refused("did you mean \"ascon-aead128\"", r);
+	run_cli(r, "crypt", "ascon-aead128/bi3", NULL);
+	refused("did you mean \"ascon-aead128/bi32\"", r);
+	snprintf(path, sizeof(path), "%s/none.sqlite", tmp);
+	run_cli(r, "history", "ascon-aead128", "--op", "encrpyt", "--db", path,
+		NULL);
+	refused("--op encrpyt: not an operation (did you mean \"encrypt\"?", r);
+	/* A results folder where a run folder is wanted. */
+	snprintf(dir, sizeof(dir), "%s/resfolder", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.history.sqlite", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "report", dir, NULL);
+	refused("that is the results folder", r);
+	/* Or one with a run folder in it, without history or link. */
+	snprintf(dir, sizeof(dir), "%s/resfolder2", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/resfolder2/run1", tmp);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/resfolder2/run1/report.json", tmp);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "compare", dir, dir, NULL);
+	refused("compare", r);
+	refused("that is the results folder", r);
+	/* A quick run's folder has a journal but no run.json. */
+	snprintf(dir, sizeof(dir), "%s/quickrun", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "--resume", dir, NULL);
+	refused("cannot be resumed: its run took its options from the command "
+		"line",
+		r);
+}
+
 static void test_bad_values_and_arguments_are_refused_naming_them(void **state)
 {
 	struct res *r = malloc(sizeof(*r));
@@ -250,6 +323,7 @@ static void test_bad_values_and_arguments_are_refused_naming_them(void **state)
 	refused("--outlen", r);
 	run_cli(r, "crypt", "ascon-aead128", "ascon-hash256", NULL);
 	refused("one algorithm", r);
+	bad_input_names_the_fix(r);
 	free(r);
 }
 
@@ -297,7 +371,7 @@ static void table_lines(const char *out, const char **hdr, size_t *n_lines)
 	assert_non_null(*hdr);
 	(*hdr)++;
 	*n_lines = 0;
-	for (p = *hdr; *p != '\0' && strncmp(p, "instr/B =", 9) != 0;) {
+	for (p = *hdr; *p != '\0' && strncmp(p, "est. cycles/B =", 15) != 0;) {
 		(*n_lines)++;
 		p = strchr(p, '\n');
 		assert_non_null(p);
@@ -323,6 +397,8 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	cJSON *rep;
 	const cJSON *rows, *row;
 	int mode_col, flash_col;
+	const char *e0;
+	int by_hand = 0;
 
 	(void)state;
 	assert_non_null(r);
@@ -375,27 +451,54 @@ static void test_quick_run_prints_the_headline_table(void **state)
 	/* stdout: one compact table, the figures labelled. */
 	table_lines(r->out, &hdr, &n);
 	assert_int_equal(n, 1 + 4); /* header, 3 ascon/speck ops + keysetup */
-	assert_non_null(strstr(hdr, "instr/B @64"));
-	assert_non_null(strstr(hdr, "est. cycles/B @64"));
-	assert_non_null(strstr(hdr, "flash KB"));
-	assert_non_null(strstr(hdr, "RAM B"));
+	/* Cycles lead (the model's estimate, marked), then flash, RAM,
+	 * energy; QEMU's instructions only with -v. */
+	assert_true(col_of(hdr, "est. cycles/B @64") > 0);
+	assert_true(col_of(hdr, "est. cycles/B @64") <
+		    col_of(hdr, "flash KiB"));
+	assert_true(col_of(hdr, "flash KiB") < col_of(hdr, "RAM B"));
+	assert_true(col_of(hdr, "RAM B") < col_of(hdr, "uJ/op @64 (est.)"));
+	assert_null(strstr(r->out, "instr/B @"));
+	assert_null(strstr(r->out, "KB"));
+	/* What the figures are, and at which clock and flash setting. */
+	assert_non_null(strstr(
+		r->out,
+		"\nestimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, prefetch on\n"));
 	assert_null(strstr(r->out, "stddev"));
 	assert_null(strstr(r->out, "measured with"));
-	assert_non_null(strstr(r->out, "exact (emulated)"));
+	assert_non_null(strstr(r->out, "Exact (emulated)"));
+	/* The notes under the table fit 80 columns. */
+	for (l = strstr(r->out, "est. cycles/B ="); l != NULL && *l != '\0';
+	     l = strchr(l, '\n') + 1) {
+		assert_true(strcspn(l, "\n") <= 80);
+		if (strchr(l, '\n') == NULL) {
+			break;
+		}
+	}
 	assert_non_null(strstr(r->out, "not a measurement"));
 	/* Energy always has its column; without a sensor it is the
-	 * datasheet estimate, labelled as such in the header and below. */
-	assert_non_null(strstr(hdr, "uJ/op @64 (est.)"));
+	 * datasheet estimate, with its range and its table below. */
+	assert_true(col_of(hdr, "est. range") >
+		    col_of(hdr, "uJ/op @64 (est.)"));
 	assert_null(strstr(r->out, "energy: not measured"));
-	assert_true(
-		strstr(r->out,
-		       "uJ/op (est.) = energy estimated from the datasheet's run current, not measured: see docs/method.md.") !=
-			NULL ||
-		strstr(r->out, "uJ/op (est.): no estimate (") != NULL);
-	/* Aligned whatever the names' lengths. */
+	assert_non_null(strstr(
+		r->out,
+		"uJ/op (est.) = a datasheet estimate, not measured (docs/method.md):\n"
+		"  = 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz;\n"
+		"  range: up to the max. at 25 C, all peripherals on (33.3 mA);\n"
+		"  source: DS10086 Rev 3 Table 25 (p. 68).\n"));
+	/* Aligned whatever the names' lengths; the first five columns fit
+	 * 80 columns, every line 120. */
 	mode_col = col_of(hdr, "mode");
-	flash_col = col_of(hdr, "flash KB") + (int)strlen("flash KB");
+	flash_col = col_of(hdr, "flash KiB") + (int)strlen("flash KiB");
 	assert_true(mode_col > 0);
+	assert_true(flash_col <= 80);
+	for (l = hdr, i = 0; (e0 = strchr(l, '\n')) != NULL; l = e0 + 1) {
+		assert_true(e0 - l <= 120);
+		if (++i > 40) {
+			break;
+		}
+	}
 	for (l = strchr(hdr, '\n') + 1, i = 1; i < n;
 	     i++, l = strchr(l, '\n') + 1) {
 		const char *m = col_of(l, "AEAD") >= 0 ? "AEAD" : "ECB";
@@ -408,6 +511,72 @@ static void test_quick_run_prints_the_headline_table(void **state)
 		assert_true(l[flash_col] == ' ');
 		/* No trailing blank. */
 		assert_true(e[-1] != ' ');
+	}
+	/* One row by hand: the report's model cycles of ascon-aead128
+	 * encrypt at 64 B, at 84 MHz, Table 25's 21.6 mA, 3.3 V. */
+	rep = e2e_load_report(res);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(rep, "rows"))
+	{
+		const cJSON *en =
+			cJSON_GetObjectItemCaseSensitive(row, "energy");
+		const cJSON *mc =
+			cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+		double cyc, want;
+		char cell[32];
+
+		if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "algorithm")
+				   ->valuestring,
+			   "ascon-aead128") != 0 ||
+		    strcmp(cJSON_GetObjectItemCaseSensitive(row, "operation")
+				   ->valuestring,
+			   "encrypt") != 0 ||
+		    cJSON_GetObjectItemCaseSensitive(row, "msg_len")
+				    ->valuedouble != 64) {
+			continue;
+		}
+		cyc = cJSON_GetObjectItemCaseSensitive(mc, "median")
+			      ->valuedouble;
+		want = 3.3 * 21.6e-3 * cyc / 84e6 * 1e6;
+		assert_true(
+			fabs(cJSON_GetObjectItemCaseSensitive(en, "uj_per_op")
+				     ->valuedouble -
+			     want) < 1e-9);
+		assert_true(fabs(cJSON_GetObjectItemCaseSensitive(en, "uj_high")
+					 ->valuedouble -
+				 3.3 * 33.3e-3 * cyc / 84e6 * 1e6) < 1e-9);
+		assert_string_equal(
+			cJSON_GetObjectItemCaseSensitive(en, "table")
+				->valuestring,
+			"DS10086 Rev 3 Table 25 (p. 68)");
+		/* ... and the terminal shows it. */
+		snprintf(cell, sizeof(cell), "  %.3g  ", want);
+		assert_non_null(strstr(hdr, cell));
+		by_hand++;
+	}
+	assert_int_equal(by_hand, 1);
+	cJSON_Delete(rep);
+	/* On an 80-column terminal (COLUMNS when stdout is not one): two
+	 * blocks, names + cycles, flash, RAM, then names + energy, range,
+	 * mode; every line within 80. */
+	snprintf(res, sizeof(res), "%s/narrow", tmp);
+	setenv("COLUMNS", "80", 1);
+	run_cli(r, "run", "--alg", "ascon-aead128,speck64-128-ecb", "--lengths",
+		"16,64,1024", "--runs", "3", "--results", res, NULL);
+	unsetenv("COLUMNS");
+	assert_int_equal(r->status, 0);
+	assert_int_equal(count_lines(r->out, "algorithm "), 2);
+	hdr = strstr(r->out, "\nalgorithm ") + 1;
+	assert_true(col_of(hdr, "@1024") > 0);
+	assert_true(col_of(hdr, "RAM B") > 0);
+	assert_int_equal(col_of(hdr, "uJ/op"), -1);
+	hdr = strstr(hdr, "\nalgorithm ") + 1;
+	assert_true(col_of(hdr, "uJ/op @64 (est.)") > 0);
+	assert_true(col_of(hdr, "mode") > 0);
+	for (l = r->out; *l != '\0'; l += strcspn(l, "\n") + 1) {
+		assert_true(strcspn(l, "\n") <= 80);
+		if (l[strcspn(l, "\n")] == '\0') {
+			break;
+		}
 	}
 	/* --detail: every row too. */
 	snprintf(res, sizeof(res), "%s/detail", tmp);
@@ -515,32 +684,40 @@ test_compare_refuses_a_threshold_the_reports_do_not_have(void **state)
 	free(r);
 }
 
-/* Ctrl-C inside a row: exit 4 and that row filed interrupted. */
+/*
+ * Ctrl-C inside a row: exit 4, that row filed interrupted (not failed), and
+ * the last lines say what was cut short, what never started and what to
+ * type next (issue 31 item 6); summary.md says the run is partial.
+ */
 static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 {
-	char res[128], outp[128], errp[128], dir[4096], rep[4200];
+	char res[128], outp[128], errp[128], conf[128], dir[4096], rep[4200];
 	char *argv[] = {(char *)e2e_hilrun_bin(),
 			"run",
-			"--alg",
-			"aes128-gcm",
-			"--ops",
-			"encrypt",
-			"--lengths",
-			"2048",
-			"--runs",
-			"2000",
+			"--config",
+			conf,
 			"--results",
 			res,
 			NULL};
 	uint64_t t0 = e2e_ms_now();
-	char *rows;
+	char *rows, *out, *md;
 	pid_t pid;
 	int st;
+	FILE *f;
 
 	(void)state;
 	snprintf(res, sizeof(res), "%s/intr", tmp);
 	snprintf(outp, sizeof(outp), "%s/intr.out", tmp);
 	snprintf(errp, sizeof(errp), "%s/intr.err", tmp);
+	snprintf(conf, sizeof(conf), "%s/intr.json", tmp);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"intr\", \"board\": {\"name\": \"qemu-netduino\"},"
+	      " \"algorithms\": [\"aes128-gcm\"],"
+	      " \"bench\": {\"operations\": [\"encrypt\"], \"ad_lengths\": [0],"
+	      " \"lengths\": [2048, 64], \"runs\": 2000}}",
+	      f);
+	fclose(f);
 	pid = spawn(argv, outp, errp);
 	/* Inside the row: after the check that precedes it. */
 	while (e2e_lines_with(errp, "verified on the target") == 0) {
@@ -561,6 +738,24 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	rows = e2e_report_rows(rep);
 	e2e_assert_contains(rows, "interrupted");
 	free(rows);
+	out = malloc(1 << 16);
+	assert_non_null(out);
+	read_text(outp, out, 1 << 16);
+	e2e_assert_contains(out, "interrupted: 0 rows measured, 1 row cut "
+				 "short, 1 not started");
+	e2e_assert_contains(out, "finish with `hilrun --resume ");
+	if (strstr(out, "row failed") != NULL ||
+	    strstr(out, "FAILED") != NULL) {
+		fail_msg("an interrupted row is not a failed one:\n%s", out);
+	}
+	snprintf(rep, sizeof(rep), "%s/summary.md", dir);
+	md = malloc(1 << 16);
+	assert_non_null(md);
+	read_text(rep, md, 1 << 16);
+	e2e_assert_contains(md, "**Partial run**");
+	e2e_assert_contains(md, "- interrupted rows");
+	free(md);
+	free(out);
 	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
 }
 
@@ -597,6 +792,26 @@ static void complete_run_dir(const char *results, char *out, size_t len)
 	if (out[0] == '\0') {
 		fail_msg("no run folder with a report in %s", results);
 	}
+}
+
+/* Rows of the history database at path where cond holds. */
+static int db_count(const char *path, const char *cond)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	char sql[256];
+	int n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM rows WHERE %s", cond);
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
 }
 
 /*
@@ -636,6 +851,12 @@ static void history_import_checks(struct res *r, const char *res)
 		"64", "--db", mdb, NULL);
 	assert_int_equal(r->status, 0);
 	assert_int_equal(count_lines(r->out, " ok "), 3);
+	/* The datasheet estimate is imported as one, never as a measured
+	 * energy, and shown with its range and table. */
+	assert_non_null(strstr(r->out, "est. uJ/op (range)"));
+	assert_non_null(strstr(r->out, "DS10086 Rev 3 Table 25 (p. 68)"));
+	assert_int_equal(db_count(mdb, "energy_uj IS NOT NULL"), 0);
+	assert_true(db_count(mdb, "est_uj > 0 AND est_high >= est_uj") > 0);
 
 	complete_run_dir(res, dir, sizeof(dir));
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
@@ -732,6 +953,13 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 		show(r);
 		fail_msg("expected a trend of three runs");
 	}
+	/* No sensor: energy not measured, the estimate beside, its source
+	 * under the table. */
+	assert_non_null(strstr(r->out, "est. uJ/op (range)"));
+	assert_non_null(strstr(
+		r->out,
+		"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): DS10086 Rev 3 Table 25 (p. 68); docs/method.md.\n"));
+	assert_int_equal(db_count(db, "energy_uj IS NOT NULL"), 0);
 	/* The trend as a page with a plot: three points, labelled axes. */
 	{
 		char html[160], *page = malloc(65536);
@@ -904,6 +1132,168 @@ static void test_every_documented_option_exists(void **state)
 	free(r);
 }
 
+/* The doc files the checks read: README.md and every docs .md file. */
+static size_t doc_files(char files[][128], size_t max)
+{
+	size_t n = 0;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(files[n++], 128, "README.md");
+	d = opendir("docs");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && n < max) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 3 && strcmp(e->d_name + len - 3, ".md") == 0) {
+			snprintf(files[n++], 128, "docs/%s", e->d_name);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+struct doc_counts {
+	int files;   /* configuration files named and loaded */
+	int sensors; /* sensor examples run */
+	int versions;
+};
+
+/*
+ * A configuration a shown command names (--config X.json, --sweep X.json)
+ * must be in the tree and load; a shown `hilrun sensor --config X` on a
+ * simulated bus is run, and must print its readings.
+ */
+static void check_doc_files(const char *file, int lineno, const char *line,
+			    struct doc_counts *c, struct res *r)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, "hilrun ")) != NULL) {
+		const char *q = p + 7;
+		char words[16][256];
+		size_t n = 0, i;
+
+		if (p != line && strchr("` \t$(", p[-1]) == NULL &&
+		    !(p - line >= 6 && strncmp(p - 6, "build/", 6) == 0)) {
+			p = q;
+			continue;
+		}
+		while (n < 16) {
+			size_t m = 0;
+
+			while (*q == ' ') {
+				q++;
+			}
+			if (*q == '\0' || strchr("#|`;", *q) != NULL) {
+				break;
+			}
+			while (q[m] != '\0' && q[m] != ' ' &&
+			       strchr("#|`;", q[m]) == NULL && m < 255) {
+				words[n][m] = q[m];
+				m++;
+			}
+			words[n][m] = '\0';
+			q += m;
+			n++;
+		}
+		for (i = 0; i + 1 < n; i++) {
+			const char *v = words[i + 1];
+			size_t len = strlen(v);
+			struct hil_config *cfg;
+			char err[1024];
+
+			if ((strcmp(words[i], "--config") != 0 &&
+			     strcmp(words[i], "--sweep") != 0) ||
+			    len < 6 || strcmp(v + len - 5, ".json") != 0 ||
+			    strpbrk(v, "$<>*") != NULL) {
+				continue;
+			}
+			if (access(v, R_OK) != 0) {
+				fail_msg(
+					"%s:%d: %s names %s, which is not in the tree:\n%s",
+					file, lineno, words[i], v, line);
+			}
+			c->files++;
+			if (strcmp(words[i], "--config") != 0) {
+				continue;
+			}
+			cfg = calloc(1, sizeof(*cfg));
+			assert_non_null(cfg);
+			if (hil_config_load(v, cfg, err, sizeof(err)) !=
+			    HIL_OK) {
+				fail_msg("%s:%d: %s does not load: %s\n%s",
+					 file, lineno, v, err, line);
+			}
+			if (n > 0 && strcmp(words[0], "sensor") == 0 &&
+			    strncmp(cfg->sensor.bus, "sim:", 4) == 0) {
+				run_cli(r, "sensor", "--config", v, "--seconds",
+					"1", NULL);
+				if (r->status != 0 ||
+				    strstr(r->out, "(model)") == NULL ||
+				    count_lines(r->out, "    ") < 3) {
+					show(r);
+					fail_msg(
+						"%s:%d: the sensor example does not run:\n%s",
+						file, lineno, line);
+				}
+				c->sensors++;
+			}
+			free(cfg);
+		}
+		p = q;
+	}
+}
+
+/*
+ * Issue 31 item 13: every command the README and docs show names files
+ * that exist and load (the sensor example is run on its simulated bus),
+ * and every `hilrun --version` line shown is what the program prints.
+ */
+static void test_documented_commands_name_real_files(void **state)
+{
+	static char files[32][128];
+	struct res *r = malloc(sizeof(*r));
+	struct doc_counts c = {0, 0, 0};
+	char version[256];
+	size_t n_files, i;
+
+	(void)state;
+	assert_non_null(r);
+	run_cli(r, "--version", NULL);
+	assert_int_equal(r->status, 0);
+	snprintf(version, sizeof(version), "%s", r->out);
+	version[strcspn(version, "\n")] = '\0';
+	n_files = doc_files(files, 32);
+	for (i = 0; i < n_files; i++) {
+		FILE *f = fopen(files[i], "r");
+		char line[4096];
+		int lineno = 0;
+
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f) != NULL) {
+			lineno++;
+			line[strcspn(line, "\n")] = '\0';
+			check_doc_files(files[i], lineno, line, &c, r);
+			if (strncmp(line, "hilrun ", 7) == 0 &&
+			    strstr(line, "(protocol ") != NULL) {
+				c.versions++;
+				if (strcmp(line, version) != 0) {
+					fail_msg(
+						"%s:%d: shows \"%s\", the program says \"%s\"",
+						files[i], lineno, line,
+						version);
+				}
+			}
+		}
+		fclose(f);
+	}
+	assert_true(c.files > 5);
+	assert_true(c.sensors >= 1);
+	assert_true(c.versions >= 1);
+	free(r);
+}
+
 static int setup(void **state)
 {
 	char locks[128];
@@ -951,6 +1341,7 @@ int main(void)
 		cmocka_unit_test(
 			test_history_prints_a_trend_and_survives_a_killed_run),
 		cmocka_unit_test(test_every_documented_option_exists),
+		cmocka_unit_test(test_documented_commands_name_real_files),
 	};
 
 	/* HIL_CLI_ONLY=PATTERN runs the tests whose names match. */

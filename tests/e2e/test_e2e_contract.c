@@ -253,7 +253,9 @@ test_a_board_not_in_the_map_or_of_another_platform_exits_2(void **state)
 	assert_int_equal(run(&a, log), 2);
 	r = load_result(rj, 2);
 	e2e_assert_contains(str_at(r, "error"),
-			    "is a nucleo-f401re in the hardware map");
+			    "--board nucleo-1 is a nucleo-f401re (");
+	e2e_assert_contains(str_at(r, "error"),
+			    "is a configuration for qemu-netduino");
 	cJSON_Delete(r);
 	assert_int_equal(access(res, F_OK), -1); /* nothing was run */
 

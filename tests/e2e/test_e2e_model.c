@@ -232,6 +232,25 @@ static void test_wait_states_cost_cycles_and_off_means_absent(void **state)
 		str(cJSON_GetObjectItemCaseSensitive(off, "cycle_model"),
 		    "why"),
 		"cycle_model.enabled is false");
+	/* Issue 31 item 3: the provenance is of what was modelled, not of
+	 * the profile the overrides started from. */
+	{
+		const cJSON *c5 =
+			cJSON_GetObjectItemCaseSensitive(five, "cycle_model");
+
+		assert_string_equal(str(c5, "unit"),
+				    "cycles (estimated, Cortex-M4 model, "
+				    "stm32f401-art overridden: 5 WS, ART off)");
+		assert_null(strstr(str(c5, "profile_summary"), "0x702"));
+		e2e_assert_contains(str(c5, "profile_summary"),
+				    "5 WS, ART prefetch and caches off");
+		assert_string_equal(
+			str(cJSON_GetObjectItemCaseSensitive(zero,
+							     "cycle_model"),
+			    "unit"),
+			"cycles (estimated, Cortex-M4 model, stm32f401-art "
+			"overridden: 0 WS, ART on)");
+	}
 	cJSON_Delete(zero);
 	cJSON_Delete(five);
 	cJSON_Delete(off);

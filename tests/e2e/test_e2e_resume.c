@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,32 @@ static void run_to_end(char *const argv[])
 	assert_int_equal(status, 0);
 }
 
+/* argv (no quoting needed) to its end, stdout and stderr into log. */
+static void run_logged(char *const argv[], const char *log)
+{
+	char cmd[4096];
+	size_t o = 0;
+	int i;
+
+	for (i = 0; argv[i] != NULL; i++) {
+		o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "%s%s",
+				      i > 0 ? " " : "", argv[i]);
+	}
+	snprintf(cmd + o, sizeof(cmd) - o, " > %s 2>&1", log);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void log_has(const char *log, const char *needle)
+{
+	char *text = NULL;
+
+	assert_int_equal(hil_read_file(log, &text, NULL), HIL_OK);
+	if (strstr(text, needle) == NULL) {
+		fail_msg("%s does not say \"%s\":\n%s", log, needle, text);
+	}
+	free(text);
+}
+
 static void
 test_resume_after_sigkill_gives_the_rows_of_an_uninterrupted_run(void **state)
 {
@@ -204,6 +231,115 @@ test_resume_after_sigkill_gives_the_rows_of_an_uninterrupted_run(void **state)
 	free(b);
 }
 
+/* The JSON object in path (the test fails when it is not one). */
+static cJSON *load_json(const char *path)
+{
+	char *text = NULL;
+	cJSON *o;
+
+	assert_int_equal(hil_read_file(path, &text, NULL), HIL_OK);
+	o = cJSON_Parse(text);
+	free(text);
+	assert_non_null(o);
+	return o;
+}
+
+static const char *run_str(const cJSON *report, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(report, "run"), key);
+
+	assert_true(cJSON_IsString(it));
+	return it->valuestring;
+}
+
+/*
+ * Issue 31 items 2 and 14: a --resume keeps the run's first start and its
+ * configuration path as given (relative), and counts the earlier attempt's
+ * working time, not the resume's alone. The first start is set back in
+ * run.json to stand for a run of long ago (no waiting on the clock).
+ */
+static void test_resume_keeps_the_start_and_the_config_as_given(void **state)
+{
+	char cwd[4096], binabs[4096], dir[256], path[300];
+	const char *old = "2020-01-02T03:04:05Z";
+	cJSON *rep, *rj;
+	double first_total;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_non_null(realpath(bin(), binabs));
+	assert_int_equal(chdir(tmp), 0);
+	f = fopen("small.json", "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"small\", \"board\": {\"name\": \"qemu-netduino\"},"
+	      " \"algorithms\": [\"ascon-hash256\"],"
+	      " \"bench\": {\"operations\": [\"hash\"],"
+	      " \"lengths\": [16], \"runs\": 5, \"warmup\": 1}}",
+	      f);
+	fclose(f);
+	{
+		char *const argv[] = {binabs,	   "--config", "small.json",
+				      "--results", "kept",     NULL};
+
+		/* Issue 31 item 14: one row, said in the singular. */
+		run_logged(argv, "first.log");
+		log_has("first.log", "1 row to measure");
+	}
+	run_dir("kept", dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	rep = load_json(path);
+	assert_string_equal(run_str(rep, "config"), "small.json");
+	first_total = cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetObjectItemCaseSensitive(rep, "timing"),
+			      "total_s")
+			      ->valuedouble;
+	cJSON_Delete(rep);
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	rj = load_json(path);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(rj, "config_given")
+				    ->valuestring,
+			    "small.json");
+	cJSON_ReplaceItemInObjectCaseSensitive(rj, "started",
+					       cJSON_CreateString(old));
+	{
+		char *text = cJSON_Print(rj);
+
+		assert_int_equal(hil_write_atomic(path, text, strlen(text)),
+				 HIL_OK);
+		free(text);
+	}
+	cJSON_Delete(rj);
+	{
+		char *const argv[] = {binabs, "--resume", dir, NULL};
+
+		/* Issue 31 item 6: the resume says what the journal kept. */
+		run_logged(argv, "resume.log");
+		log_has("resume.log", "0 rows to measure (1 of 1 kept from the "
+				      "journal)");
+		log_has("resume.log", "resume: 1 row kept from the journal");
+	}
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	rep = load_json(path);
+	assert_string_equal(run_str(rep, "started"), old);
+	assert_string_equal(run_str(rep, "config"), "small.json");
+	{
+		const cJSON *t =
+			cJSON_GetObjectItemCaseSensitive(rep, "timing");
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(
+			t, "earlier_attempts_s");
+
+		assert_true(cJSON_IsNumber(e));
+		assert_true(fabs(e->valuedouble - first_total) < 1e-6);
+		assert_true(cJSON_GetObjectItemCaseSensitive(t, "total_s")
+				    ->valuedouble >= first_total);
+	}
+	cJSON_Delete(rep);
+	assert_int_equal(chdir(cwd), 0);
+}
+
 static void test_resume_of_a_folder_that_is_not_a_run_is_refused(void **state)
 {
 	char *const argv[] = {(char *)bin(), "--resume", "/nonexistent/run",
@@ -233,6 +369,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_resume_after_sigkill_gives_the_rows_of_an_uninterrupted_run),
+		cmocka_unit_test(
+			test_resume_keeps_the_start_and_the_config_as_given),
 		cmocka_unit_test(
 			test_resume_of_a_folder_that_is_not_a_run_is_refused),
 	};

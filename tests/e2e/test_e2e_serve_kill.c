@@ -101,13 +101,18 @@ test_daemon_killed_mid_job_resumes_its_journal_on_restart(void **state)
 {
 	char conf[128], clean[128], spool[128], path[256], log1[128];
 	char log2[128], results[128], dir[256], report[300], needle[64];
+	char root[128];
 	char *rows_clean, *rows_job;
 	struct hil_proc *p = NULL;
 	size_t kept;
 	int st = -1, q;
 
 	(void)state;
-	snprintf(conf, sizeof(conf), "%s/job-config.json", tmp);
+	/* The lab's layout (docs/lab.md): the job's files in a root, the
+	 * spool outside every root. */
+	snprintf(root, sizeof(root), "%s/root", tmp);
+	e2e_make_dir(root);
+	snprintf(conf, sizeof(conf), "%s/root/job-config.json", tmp);
 	snprintf(clean, sizeof(clean), "%s/clean", tmp);
 	snprintf(spool, sizeof(spool), "%s/spool", tmp);
 	snprintf(results, sizeof(results), "%s/results", tmp);
@@ -149,6 +154,8 @@ test_daemon_killed_mid_job_resumes_its_journal_on_restart(void **state)
 				      "serve",
 				      "--spool",
 				      spool,
+				      "--root",
+				      root,
 				      "--once",
 				      NULL};
 
@@ -179,6 +186,8 @@ test_daemon_killed_mid_job_resumes_its_journal_on_restart(void **state)
 				      "serve",
 				      "--spool",
 				      spool,
+				      "--root",
+				      root,
 				      "--once",
 				      NULL};
 

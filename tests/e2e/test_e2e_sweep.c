@@ -242,6 +242,67 @@ test_sweep_compares_configurations_and_rebuilds_nothing_twice(void **state)
 	cJSON_Delete(first);
 }
 
+/*
+ * Prefetch on and off at 84 MHz (board.prefetch): per algorithm, both
+ * cycle estimates (the model's stm32f401-art and -noprefetch profiles)
+ * and both energy estimates (DS10086 Tables 25 and 23), and which costs
+ * fewer uJ per operation.
+ */
+static void
+test_sweep_prefetch_on_and_off_prints_cycles_and_energy(void **state)
+{
+	struct fx *fx = *state;
+	static char md[65536];
+	struct hil_sweep sw;
+	struct hil_runner_opts opts;
+	char path[256], err[512] = "";
+	const char *row, *on, *off;
+	FILE *out = tmpfile();
+	size_t n;
+
+	assert_non_null(out);
+	snprintf(path, sizeof(path), "%s/pf-on.json", fx->dir);
+	put(path, "{\"extends\": \"small.json\", \"name\": \"pf-on\"}");
+	snprintf(path, sizeof(path), "%s/pf-off.json", fx->dir);
+	put(path, "{\"extends\": \"small.json\", \"name\": \"pf-off\","
+		  " \"board\": {\"prefetch\": false}}");
+	snprintf(path, sizeof(path), "%s/prefetch.json", fx->dir);
+	put(path, "{\"name\": \"prefetch\","
+		  " \"configs\": [\"pf-on.json\", \"pf-off.json\"]}");
+	assert_int_equal(hil_sweep_load(path, &sw, err, sizeof(err)), HIL_OK);
+	assert_int_equal(sw.n, 2);
+	assert_string_equal(sw.cfgs[1].cycle_model.profile,
+			    "stm32f401-art-noprefetch");
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = sw.cfgs[0].results_dir;
+	assert_int_equal(hil_sweep_run(&sw, &opts, 2, 0, out, NULL), HIL_OK);
+	hil_sweep_free(&sw);
+	rewind(out);
+	n = fread(md, 1, sizeof(md) - 1, out);
+	md[n] = '\0';
+	fclose(out);
+	assert_non_null(strstr(
+		md,
+		"## prefetch: cycles and energy per operation at 64 B, one pair of columns per configuration\n"));
+	assert_non_null(strstr(
+		md,
+		"| algorithm | impl | op | cycles/op (pf-on) | uJ/op (pf-on) | cycles/op (pf-off) | uJ/op (pf-off) | fewer uJ/op |\n"));
+	row = strstr(md, "| ascon-aead128 | ref | encrypt | est. ");
+	assert_non_null(row);
+	/* Both cycle estimates, both energy estimates with their range. */
+	on = strstr(row, "| est. ");
+	assert_non_null(on);
+	off = strstr(on + 6, "| est. ");
+	assert_non_null(off);
+	assert_true(strcspn(row, "\n") > (size_t)(off - row));
+	/* Prefetch off: 12.5 mA instead of 21.6 for a few % more cycles. */
+	assert_non_null(strstr(row, " | pf-off, "));
+	assert_non_null(strstr(md, "DS10086 Rev 3 Table 25 (p. 68)"));
+	assert_non_null(strstr(md, "DS10086 Rev 3 Table 23 (p. 67)"));
+	assert_non_null(
+		strstr(md, "est. = a datasheet estimate, not measured"));
+}
+
 static void test_sweep_file_errors_name_the_file_and_key(void **state)
 {
 	struct fx *fx = *state;
@@ -269,6 +330,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_sweep_compares_configurations_and_rebuilds_nothing_twice),
+		cmocka_unit_test(
+			test_sweep_prefetch_on_and_off_prints_cycles_and_energy),
 		cmocka_unit_test(test_sweep_file_errors_name_the_file_and_key),
 	};
 

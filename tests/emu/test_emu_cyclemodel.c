@@ -639,9 +639,35 @@ static void test_plugin_arg_escapes_commas_and_checks(void **state)
 	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
 				 "nrf52840-nocache: 2 WS, unverified flash "
 				 "timing)");
+	/* Overrides (issue 31 item 3): the label and the summary describe
+	 * what was modelled, not the profile's board setting. */
+	hil_cyclemodel_unit("stm32f401-art", 0, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
+				 "stm32f401-art overridden: 0 WS, ART off)");
+	hil_cyclemodel_unit("stm32f401-art", 2, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cycles (estimated, Cortex-M4 model, "
+				 "stm32f401-art overridden: 2 WS, ART off)");
+	assert_int_equal(
+		hil_cyclemodel_summary("stm32f401-art", 2, 1, buf, sizeof(buf)),
+		1);
+	assert_non_null(strstr(buf, "FLASH_ACR 0x702"));
+	assert_int_equal(
+		hil_cyclemodel_summary("stm32f401-art", 0, 0, buf, sizeof(buf)),
+		1);
+	assert_null(strstr(buf, "0x702"));
+	assert_null(strstr(buf, "84 MHz"));
+	assert_string_equal(
+		buf, "STM32F401 memory system as modelled: 0 WS, ART prefetch "
+		     "and caches off (cycle_model overrides profile "
+		     "stm32f401-art, which is 2 WS, ART on; no board setting "
+		     "is known to match)");
+	assert_int_equal(hil_cyclemodel_summary("nope", 0, 0, buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "");
 	assert_true(hil_cyclemodel_profile_names(buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "stm32f401-art, stm32f401-0ws, "
-				 "nrf52840-icache or nrf52840-nocache");
+	assert_string_equal(buf, "stm32f401-art, stm32f401-art-noprefetch, "
+				 "stm32f401-0ws, nrf52840-icache or "
+				 "nrf52840-nocache");
 }
 
 static void append(const char *path, const char *text)

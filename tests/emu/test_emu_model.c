@@ -391,6 +391,41 @@ static void test_unknown_cache_size_keeps_every_line(void **state)
 	assert_int_equal(t.ilines, 200);
 }
 
+/*
+ * The F401 at 84 MHz with PRFTEN clear (board.prefetch false): the same
+ * 2 WS and ART caches, no line read ahead, so every line the I-cache does
+ * not hold waits, sequential or not; a second pass hits the cache.
+ */
+static void test_f401_prefetch_off_waits_on_every_missed_line(void **state)
+{
+	struct thumb_insn seq[2 * 64 * 8];
+	struct cm4_config on, off;
+	struct cm4_totals t;
+	size_t i;
+
+	(void)state;
+	/* 64 lines of 8 NOPs straight through, twice. */
+	for (i = 0; i < 2 * 64 * 8; i++) {
+		seq[i] = mk(0x08000100u + 2u * (uint32_t)(i % (64 * 8)), 0xbf00,
+			    0);
+	}
+	on = profile("stm32f401-art");
+	off = profile("stm32f401-art-noprefetch");
+	assert_int_equal(off.ws, 2);
+	assert_true(off.art && !off.prefetch);
+	t = run(&on, seq, 64 * 8, NULL, NULL);
+	assert_int_equal(t.imiss, 1); /* the prefetcher had the others */
+	assert_int_equal(t.flash_stalls, 2);
+	t = run(&off, seq, 64 * 8, NULL, NULL);
+	assert_int_equal(t.imiss, 64); /* every line, 2 WS each */
+	assert_int_equal(t.flash_stalls, 64 * 2);
+	/* Second pass: the 64-line I-cache holds them all. */
+	t = run(&off, seq, 2 * 64 * 8, NULL, NULL);
+	assert_int_equal(t.imiss, 64);
+	assert_int_equal(t.flash_stalls, 64 * 2);
+	assert_int_equal(t.ilines, 64);
+}
+
 static void test_without_prefetch_every_new_line_waits(void **state)
 {
 	/* 16 NOPs over two lines from a line start: the F401's prefetcher
@@ -792,6 +827,8 @@ int main(void)
 			test_misses_and_lines_are_counted_at_zero_wait_states),
 		cmocka_unit_test(test_unknown_cache_size_keeps_every_line),
 		cmocka_unit_test(test_without_prefetch_every_new_line_waits),
+		cmocka_unit_test(
+			test_f401_prefetch_off_waits_on_every_missed_line),
 		cmocka_unit_test(
 			test_literal_loads_without_a_data_cache_always_wait),
 		cmocka_unit_test(

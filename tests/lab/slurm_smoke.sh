@@ -1,5 +1,5 @@
 #!/bin/sh
-# slurm_smoke.sh: a Slurm controller and one slurmd per board (three boards of two "hosts") on 127.0.0.1 from contrib/slurm, three short QEMU jobs on two boards through hilrun.sbatch (every job succeeds, the two on one board do not overlap, every result, report and JUnit file is there), and a fourth job stopped with `scancel --batch -s TERM` that files its result (exit 4); every daemon is stopped by its pid.
+# slurm_smoke.sh: a Slurm controller and one slurmd per board (three boards of two "hosts") on 127.0.0.1 from contrib/slurm, three short QEMU jobs on two boards through hilrun.sbatch (every job succeeds, the two on one board do not overlap, every result, report and JUnit file is there), a fourth job stopped with a plain `scancel` that files its result (exit 4, partial), every job's run in the lab's history with its host; hilrun.sbatch without HILRUN or HILRUN_BOARDS refuses, and so does a job naming another commit than the checkout's; every daemon is stopped by its pid.
 # Usage: tests/lab/slurm_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when slurmctld, slurmd or sbatch is missing.
 set -eu
@@ -16,6 +16,21 @@ for tool in slurmctld slurmd sbatch squeue scancel; do
 	fi
 done
 [ -x "$hilrun" ] || { echo "slurm smoke test: $hilrun is not built" >&2; exit 2; }
+sbatch_script=$root/contrib/slurm/hilrun.sbatch
+
+# Without HILRUN, or without HILRUN_BOARDS, the job script refuses with
+# a clear message, runs nothing and names no result file.
+check_refusal() { # VAR: run the script as a job would, VAR unset
+	out=$(env -u "$1" SLURMD_NODENAME=qemu-a1 SLURM_JOB_ID=1 \
+		HILRUN_OUT=/nonexistent/hil-1 "$sbatch_script" 2>&1) && rc=0 || rc=$?
+	if [ $rc -ne 2 ] || ! echo "$out" | grep -q "$1 is not set" ||
+		echo "$out" | grep -q "result "; then
+		echo "slurm smoke test: FAILED: without $1: exit $rc, said: $out" >&2
+		exit 1
+	fi
+}
+HILRUN_BOARDS=/nonexistent.json check_refusal HILRUN
+HILRUN=$hilrun check_refusal HILRUN_BOARDS
 
 limit=55 # seconds: the whole test gives up after this
 start=$(date +%s)
@@ -104,12 +119,19 @@ python3 "$root/contrib/slurm/gen-slurm-nodes.py" \
 	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
 	--addr lab-a=127.0.0.1 --addr lab-b=127.0.0.1 --port-base "$base" \
 	>"$tmp/nodes.conf" || fail "gen-slurm-nodes.py"
+# One host given twice would give two slurmd one port: refused.
+if python3 "$root/contrib/slurm/gen-slurm-nodes.py" --host "lab-a=$tmp/lab-a.json" \
+	--host "lab-a=$tmp/lab-b.json" >/dev/null 2>"$tmp/twice.log" ||
+	! grep -q "given twice" "$tmp/twice.log"; then
+	fail "gen-slurm-nodes.py took one host twice: $(cat "$tmp/twice.log")"
+fi
 grep -q "NodeName=qemu-a1 .*Features=lab-a,qemu-netduino" "$tmp/nodes.conf" ||
 	fail "no node line for qemu-a1: $(cat "$tmp/nodes.conf")"
-# lab-b's first board got the same base port as lab-a's: on one machine
-# each slurmd needs its own.
+# Both hosts on 127.0.0.1: the generator gave each slurmd a port of its
+# own (qemu-b1 counts on from lab-a's two).
+grep -q "NodeName=qemu-b1 .*Port=$((base + 2)) " "$tmp/nodes.conf" ||
+	fail "qemu-b1 does not get a port of its own: $(cat "$tmp/nodes.conf")"
 sed -e "s/NodeHostname=lab-[ab]/NodeHostname=$host/" \
-	-e "/NodeName=qemu-b1/s/Port=[0-9]*/Port=$((base + 2))/" \
 	"$tmp/nodes.conf" >"$tmp/nodes.local.conf"
 mkdir -p "$tmp/state" "$tmp/spool" "$tmp/out" "$tmp/locks"
 cat >"$tmp/slurm.conf" <<EOF
@@ -155,12 +177,18 @@ until [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" -ge 3 ]; 
 done
 
 # Jobs see the map and lock folder through the environment sbatch passes.
+# The lab's history: a folder every host mounts (here: one machine).
+mkdir -p "$tmp/shared"
 export HILRUN="$hilrun" HILRUN_BOARDS="$tmp/boards.json" HILRUN_LOCK_DIR="$tmp/locks"
+export HILRUN_HISTORY="$tmp/shared/history.sqlite" HILRUN_NIGHT_PAGE="$tmp/shared/night.html"
+# The commit every job must run: this checkout's.
+HILRUN_COMMIT=$(git -C "$root" rev-parse HEAD)
+export HILRUN_COMMIT
 submit() { # NAME NODE|--constraint=X CONFIG: prints the job id
 	out=$tmp/out/$1
 	case $2 in --*) where=$2 ;; *) where="-w $2" ;; esac
 	HILRUN_OUT=$out sbatch --parsable -p hil $where -D "$tmp" \
-		-o "$tmp/out/$1.log" "$root/contrib/slurm/hilrun.sbatch" \
+		-o "$tmp/out/$1.log" "$sbatch_script" \
 		--config "$3" --wait 0
 }
 # --wait 0: a job that found its board busy would exit 5, so success of
@@ -169,13 +197,17 @@ j1=$(submit a1-first qemu-a1 "$tmp/smoke.json") || fail "sbatch"
 j2=$(submit b1 --constraint=lab-b "$tmp/smoke.json") || fail "sbatch"
 j3=$(submit a1-second qemu-a1 "$tmp/smoke.json") || fail "sbatch"
 j4=$(submit a2-term qemu-a2 "$tmp/long.json") || fail "sbatch"
+# A job that names another commit than the host's checkout: refused.
+j5=$(HILRUN_COMMIT=0123456789abcdef0123456789abcdef01234567 \
+	submit b1-other-commit qemu-b1 "$tmp/smoke.json") || fail "sbatch"
 
 # The long job is stopped inside a row, as a cancelled CI job would be.
 until grep -q "verified on the target" "$tmp/out/a2-term.log" 2>/dev/null; do
 	[ "$(left)" -gt 0 ] || fail "job $j4 did not start measuring"
 	sleep 0.2
 done
-scancel --batch -s TERM "$j4" || fail "scancel --batch -s TERM $j4"
+# A plain scancel: TERM to every process of the job, hilrun included.
+scancel "$j4" || fail "scancel $j4"
 
 until [ -z "$(squeue -h -o %i 2>/dev/null)" ]; do
 	[ "$(left)" -gt 0 ] || fail "jobs still queued or running: $(squeue 2>&1)"
@@ -231,8 +263,30 @@ except (OSError, ValueError, IndexError) as e:
 sys.exit(0 if ok else 1)
 EOF
 
+grep -q "refused: the checkout .* HILRUN_COMMIT names 0123456789abcdef" "$tmp/out/b1-other-commit.log" &&
+	[ ! -e "$tmp/out/b1-other-commit/result.json" ] ||
+	fail "job $j5 at another commit was not refused: $(cat "$tmp/out/b1-other-commit.log")"
+
+# Every job's run, the stopped one too, in the lab's history, with the
+# host its node's feature names.
+"$hilrun" history --db "$HILRUN_HISTORY" >"$tmp/history.txt" 2>&1 ||
+	{ cat "$tmp/history.txt"; fail "hilrun history of $HILRUN_HISTORY"; }
+sed 's/^/slurm smoke test: history: /' "$tmp/history.txt"
+python3 - "$tmp/history.txt" <<'EOF' || fail "the lab's history"
+import sys
+runs = [l.split() for l in open(sys.argv[1]) if " slurm-" in l]
+got = sorted((f[4], f[5], f[2]) for f in runs)
+want = sorted([("lab-a", "qemu-a1", "complete")] * 2 +
+              [("lab-b", "qemu-b1", "complete"),
+               ("lab-a", "qemu-a2", "partial")])
+if got != want:
+    sys.exit("slurm smoke test: history has %r, expected %r" % (got, want))
+EOF
+grep -q "qemu-b1" "$HILRUN_NIGHT_PAGE" && grep -q "qemu-a2" "$HILRUN_NIGHT_PAGE" ||
+	fail "the night page $HILRUN_NIGHT_PAGE does not show the boards"
+
 stop_daemons
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "slurm smoke test: passed: 3 jobs on 2 boards of 2 hosts, serialised per board, a TERM-stopped job filed its result ($(($(date +%s) - start)) s)"
+echo "slurm smoke test: passed: 3 jobs on 2 boards of 2 hosts, serialised per board, a cancelled job filed its result, all 4 in the lab's history, a job at another commit refused ($(($(date +%s) - start)) s)"

@@ -53,9 +53,16 @@ static void test_every_board_is_complete(void **state)
 		assert_non_null(b->clocks);
 		assert_true(b->clocks[0].hz > 0);
 		for (j = 0; b->clocks[j].hz != 0; j++) {
-			assert_non_null(b->clocks[j].source);
-			assert_ptr_equal(hil_board_clock(b, b->clocks[j].hz),
-					 &b->clocks[j]);
+			const struct hil_clock_profile *c = &b->clocks[j];
+
+			assert_non_null(c->source);
+			/* A clock listed twice differs in prefetch; the
+			 * first listed is the default. */
+			assert_ptr_equal(
+				hil_board_clock_flash(b, c->hz, c->prefetch),
+				c);
+			assert_int_equal(hil_board_clock(b, c->hz)->hz, c->hz);
+			assert_true(hil_board_clock(b, c->hz) <= c);
 		}
 		assert_null(hil_board_clock(b, 1));
 		/* Its stub's build. */

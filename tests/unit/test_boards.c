@@ -725,6 +725,21 @@ static void test_boards_list_json_has_every_key_and_the_lock(void **state)
 	cJSON_Delete(j);
 	assert_int_equal(hil_boards_list_json(NULL, stdout), HIL_ERR_ARG);
 	hil_boards_free(&map);
+
+	/* Issue 31 item 14: a board the map calls connected whose port is
+	 * absent is not "connected": true beside "port_present": false. */
+	snprintf(json, sizeof(json),
+		 "[{\"id\": \"gone\", \"platform\": \"nucleo-f401re\", "
+		 "\"serial\": \"%s/none\"}]",
+		 fx->dir);
+	assert_int_equal(hil_boards_parse(json, &map, NULL, 0), HIL_OK);
+	j = list_json(&map);
+	b = cJSON_GetArrayItem(j, 0);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(b, "port_present")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(b, "connected")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(b, "map_connected")));
+	cJSON_Delete(j);
+	hil_boards_free(&map);
 }
 
 int main(void)

@@ -201,6 +201,33 @@ static void test_cycle_model_follows_the_clock_profile(void **state)
 	assert_int_equal(cfg.cycle_model.art, 0);
 }
 
+/* board.prefetch: a choice only where the board code offers one (84 MHz). */
+static void test_board_prefetch_chooses_the_flash_profile(void **state)
+{
+	struct hil_config cfg;
+
+	(void)state;
+	parse_ok("{'algorithms': ['ascon-aead128']}", &cfg);
+	assert_int_equal(cfg.board.prefetch, -1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
+	parse_ok(
+		"{'algorithms': ['ascon-aead128'], 'board': {'prefetch': false}}",
+		&cfg);
+	assert_int_equal(cfg.board.prefetch, 0);
+	assert_string_equal(cfg.cycle_model.profile,
+			    "stm32f401-art-noprefetch");
+	assert_int_equal(cfg.cycle_model.wait_states, 2);
+	assert_int_equal(cfg.cycle_model.art, 1);
+	parse_ok(
+		"{'algorithms': ['ascon-aead128'], 'board': {'prefetch': true}}",
+		&cfg);
+	assert_int_equal(cfg.board.prefetch, 1);
+	assert_string_equal(cfg.cycle_model.profile, "stm32f401-art");
+	parse_fails(
+		"{'algorithms': ['ascon-aead128'], 'board': {'clock_hz': 24000000, 'prefetch': true}}",
+		"board.prefetch: qemu-netduino at 24000000 Hz has no choice of prefetch (its board code sets it off); 84000000 on the STM32F401 boards has both");
+}
+
 static void test_cycle_model_profile_is_named_or_the_boards(void **state)
 {
 	struct hil_config cfg;
@@ -406,6 +433,74 @@ static void test_flasher_and_link_default_from_the_board(void **state)
 		"flasher.openocd_config: a setting of the openocd flasher, but flasher.type is \"pyocd\"");
 }
 
+/*
+ * pqm4's boards and the emulated board with megabytes of RAM: each one's
+ * default clock is pqm4's benchmark setting at 0 WS, its full speed has
+ * the manual's wait states for the cycle model, and the mps2-an386 tells
+ * the qemu flasher its machine and icount shift.
+ */
+static void test_pqm4_boards_and_mps2_take_their_drivers_settings(void **state)
+{
+	static const struct {
+		const char *board, *openocd;
+		uint32_t slow_hz, fast_hz, fast_ws;
+		const char *slow_profile;
+	} b[] = {
+		{"stm32f4discovery", "board/stm32f4discovery.cfg", 24000000u,
+		 168000000u, 5, "stm32f401-0ws"},
+		{"nucleo-l4r5zi", "board/st_nucleo_l4.cfg", 20000000u,
+		 120000000u, 5, ""},
+		{"qemu-mps2-an386", NULL, 24000000u, 168000000u, 5,
+		 "stm32f401-0ws"},
+	};
+	struct hil_config cfg;
+	char json[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		const char *link =
+			b[i].openocd != NULL
+				? ", 'link': {'port': '/dev/ttyACM1'}"
+				: "";
+
+		snprintf(json, sizeof(json),
+			 "{" ALG ", 'board': {'name': '%s'}%s}", b[i].board,
+			 link);
+		parse_ok(json, &cfg);
+		assert_int_equal(cfg.board.clock_hz, b[i].slow_hz);
+		assert_string_equal(cfg.cycle_model.profile, b[i].slow_profile);
+		assert_int_equal(cfg.cycle_model.wait_states, 0);
+		if (b[i].openocd != NULL) {
+			assert_string_equal(cfg.flasher.type, "openocd");
+			assert_string_equal(cfg.flasher.files[0], b[i].openocd);
+			assert_string_equal(cfg.link.type, "serial");
+		} else {
+			assert_string_equal(cfg.flasher.type, "qemu");
+			assert_string_equal(cfg.flasher.target,
+					    "mps2-an386,shift=10");
+			assert_string_equal(cfg.link.type, "semihost");
+		}
+		snprintf(json, sizeof(json),
+			 "{" ALG ", 'board': {'name': '%s', 'clock_hz': %u}%s}",
+			 b[i].board, (unsigned)b[i].fast_hz, link);
+		parse_ok(json, &cfg);
+		/* No named profile at full speed: the clock's wait states,
+		 * the accelerator on. */
+		assert_string_equal(cfg.cycle_model.profile, "");
+		assert_int_equal(cfg.cycle_model.wait_states, b[i].fast_ws);
+		assert_true(cfg.cycle_model.art);
+	}
+	/* The netduinoplus2 keeps its machine: no word from its board. */
+	parse_ok("{" ALG "}", &cfg);
+	assert_string_equal(cfg.flasher.target, "");
+	/* The mps2-an386 has no USART link. */
+	parse_fails("{" ALG ", 'board': {'name': 'qemu-mps2-an386'},"
+		    " 'link': {'type': 'socket'}}",
+		    "link.type: \"socket\" cannot reach board.name "
+		    "\"qemu-mps2-an386\" (it needs link semihost)");
+}
+
 static void test_every_key_is_copied(void **state)
 {
 	struct hil_config cfg;
@@ -419,7 +514,7 @@ static void test_every_key_is_copied(void **state)
 		" 'flasher': {'type': 'openocd', 'program': 'openocd-0.12',"
 		"   'openocd_config': ['interface/stlink.cfg', 'target/stm32f4x.cfg'],"
 		"   'probe_serial': '066DFF494849887767184336', 'timeout_ms': 1000},"
-		" 'build': {'cflags': ['-Os', '-flto', '-Wl,--gc-sections']},"
+		" 'build': {'cflags': ['-Os', '-funroll-loops', '-mcpu=cortex-m4']},"
 		" 'algorithms': ['ascon-aead128', {'name': 'ascon-aead128', 'impl': 'armv7m'},"
 		"   {'name': 'ascon-hash256'}],"
 		" 'bench': {'operations': ['hash'], 'lengths': [0, 1, 2048],"
@@ -438,7 +533,7 @@ static void test_every_key_is_copied(void **state)
 			    "066DFF494849887767184336");
 	assert_int_equal(cfg.flasher.timeout_ms, 1000);
 	assert_int_equal(cfg.build.n_cflags, 3);
-	assert_string_equal(cfg.build.cflags[2], "-Wl,--gc-sections");
+	assert_string_equal(cfg.build.cflags[2], "-mcpu=cortex-m4");
 	assert_int_equal(cfg.n_algs, 3);
 	assert_string_equal(cfg.algs[0].impl, "ref");
 	assert_string_equal(cfg.algs[1].impl, "armv7m");
@@ -860,20 +955,21 @@ static void test_roots_confine_every_file_of_a_job(void **state)
 	assert_int_equal(
 		hil_config_load_in(link, &roots, &cfg, err, sizeof(err)),
 		HIL_ERR_CONFIG);
-	/* an algorithm folder outside */
+	/* an algorithm folder outside (a small one: the loader walks it) */
+	snprintf(a, sizeof(a), "%s/ext", fx->dir);
+	assert_int_equal(mkdir(a, 0755), 0);
+	snprintf(
+		b, sizeof(b),
+		"{\"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"x\", \"path\": \"%s\"}]}",
+		a);
 	assert_int_equal(
-		hil_config_parse_in(
-			"{\"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"x\", \"path\": \"/usr\"}]}",
-			inside, &roots, &cfg, err, sizeof(err)),
+		hil_config_parse_in(b, inside, &roots, &cfg, err, sizeof(err)),
 		HIL_ERR_CONFIG);
 	assert_non_null(strstr(err, "algorithms[0].path"));
 	assert_non_null(strstr(err, "is outside"));
 	/* the same without roots: allowed (the CLI's freedom) */
-	assert_int_equal(
-		hil_config_parse(
-			"{\"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"x\", \"path\": \"/usr\"}]}",
-			inside, &cfg, err, sizeof(err)),
-		HIL_OK);
+	assert_int_equal(hil_config_parse(b, inside, &cfg, err, sizeof(err)),
+			 HIL_OK);
 }
 
 /* {"tree": DIR}: every DIR/<alg>/<impl>/api.h, in name order, named after
@@ -1901,11 +1997,13 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_defaults_are_the_documented_ones),
 		T(test_cycle_model_follows_the_clock_profile),
+		T(test_board_prefetch_chooses_the_flash_profile),
 		T(test_cycle_model_profile_is_named_or_the_boards),
 		T(test_shipped_qemu_config_loads),
 		T(test_shipped_o2_config_loads),
 		T(test_inline_text_gets_defaults_and_name_inline),
 		T(test_flasher_and_link_default_from_the_board),
+		T(test_pqm4_boards_and_mps2_take_their_drivers_settings),
 		T(test_every_key_is_copied),
 		T(test_extends_chain_merges_objects_and_replaces_arrays),
 		T(test_extends_replaces_what_is_not_an_object_on_both_sides),

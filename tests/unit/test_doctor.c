@@ -242,6 +242,53 @@ static void test_doctor_without_board_fails_line_by_line(void **state)
 	free(text);
 }
 
+/*
+ * pqm4's boards without a board: each fails on its probe and its port,
+ * naming what to plug in, and its OpenOCD config comes from the board
+ * driver (the config names none).
+ */
+static void test_doctor_pqm4_boards_fail_clearly_without_them(void **state)
+{
+	static const struct {
+		const char *board, *cfg, *port_hint;
+	} boards[] = {
+		{"stm32f4discovery", "board/stm32f4discovery.cfg",
+		 "if00-port0"},
+	};
+	char json[512], buf[2048];
+	uint64_t ms;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+		char *text;
+		int ret, fails;
+
+		snprintf(json, sizeof(json),
+			 "{\"algorithms\": [\"ascon-aead128\"],"
+			 " \"board\": {\"name\": \"%s\"},"
+			 " \"link\": {\"type\": \"serial\", \"port\": \"" PORT
+			 "\"}}",
+			 boards[i].board);
+		text = doctor_json(json, &ret, &ms);
+		assert_int_equal(ret, HIL_ERR_NA);
+		assert_true(ms < UT_HANG_MS);
+		assert_int_equal(count_check_lines(text, &fails), 11);
+		assert_true(fails >= 2);
+		line_with(text, "openocd config", boards[i].cfg, buf,
+			  sizeof(buf));
+		assert_non_null(strstr(buf, " ok: "));
+		line_of(text, "probe", buf, sizeof(buf));
+		assert_non_null(strstr(buf, " FAIL: "));
+		assert_non_null(strstr(buf, "no probe found"));
+		line_of(text, "serial port exists", buf, sizeof(buf));
+		assert_non_null(strstr(buf, " FAIL: "));
+		assert_non_null(strstr(buf, boards[i].board));
+		assert_non_null(strstr(buf, boards[i].port_hint));
+		free(text);
+	}
+}
+
 static void test_doctor_hanging_probe_is_bounded(void **state)
 {
 	struct hil_config cfg;
@@ -462,6 +509,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_doctor_without_board_fails_line_by_line),
+		cmocka_unit_test(
+			test_doctor_pqm4_boards_fail_clearly_without_them),
 		cmocka_unit_test(test_doctor_hanging_probe_is_bounded),
 		cmocka_unit_test(
 			test_doctor_missing_openocd_skips_what_depends_on_it),

@@ -39,6 +39,8 @@ struct board_map {
 
 static const char *const f401_clocks[] = {"24000000", "16000000", NULL};
 static const char *const l476_clocks[] = {"24000000", "16000000", NULL};
+static const char *const f407_clocks[] = {"168000000", NULL};
+static const char *const l4r5_clocks[] = {"120000000", NULL};
 
 static const struct board_map boards[] = {
 	/* STM32F401RE (RM0368 §2.3, Table 1; DS10086): 512 KiB flash, 96 KiB SRAM. */
@@ -56,6 +58,19 @@ static const struct board_map boards[] = {
 	/* STM32L476RG (RM0351 §2.2.2): 1 MiB flash; SRAM1's 96 KiB only. */
 	{"nucleo-l476rg", 0x08000000u, 1024u * 1024u, 0x20000000u, 96u * 1024u,
 	 l476_clocks, NULL},
+	/* STM32F407VG (RM0090 §2.3.1, Table 3): 1 MiB flash; SRAM1 + SRAM2,
+	 * 112 + 16 KiB contiguous at 0x20000000 (CCM not used). */
+	{"stm32f4discovery", 0x08000000u, 1024u * 1024u, 0x20000000u,
+	 128u * 1024u, f407_clocks, NULL},
+	/* STM32L4R5ZI (RM0432's memory map): 2 MiB flash; SRAM1, SRAM2 and
+	 * SRAM3, 192 + 64 + 384 KiB contiguous at 0x20000000. */
+	{"nucleo-l4r5zi", 0x08000000u, 2048u * 1024u, 0x20000000u, 640u * 1024u,
+	 l4r5_clocks, NULL},
+	/* QEMU's mps2-an386 (mps2_an386.ld): code in SSRAM1, 4 MiB at 0;
+	 * data in SSRAM2/3, 4 MiB at 0x20000000. Semihosting is its only
+	 * link, built whatever HIL_LINK says. */
+	{"qemu-mps2-an386", 0x00000000u, 4096u * 1024u, 0x20000000u,
+	 4096u * 1024u, NULL, NULL},
 };
 
 #define N_BOARDS (sizeof(boards) / sizeof(boards[0]))

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
@@ -183,14 +185,67 @@ static void test_an_older_journal_line_still_reads(void **state)
 	assert_int_equal(ut_rm_tree(dir), 0);
 }
 
+/* issue #33 finding 10: a journal another user could have written (made
+ * under a umask of 000 or 002) is not resumed: its rows are measured again.
+ * A link in its place is not followed. */
+static void test_a_journal_others_could_write_is_not_resumed(void **state)
+{
+	char dir[] = "/tmp/hil-jforge-XXXXXX";
+	char path[64], other[64];
+	struct hil_run run;
+	struct hil_row a, *rows = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	make_run(&run);
+	make_row(&a, 16);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	append_row(f, &run, &a);
+	fclose(f);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(hil_journal_load(path, run.build_id, &rows, &n),
+			 HIL_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(chmod(dir, 0777), 0); /* its folder, then */
+	assert_int_equal(hil_journal_load(path, run.build_id, &rows, &n),
+			 HIL_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(hil_journal_load(path, run.build_id, &rows, &n),
+			 HIL_OK);
+	assert_int_equal(n, 1);
+	hil_journal_free(rows, n);
+	/* A link to a journal elsewhere. */
+	snprintf(other, sizeof(other), "%s/elsewhere.jsonl", dir);
+	assert_int_equal(rename(path, other), 0);
+	assert_int_equal(symlink(other, path), 0);
+	rows = NULL;
+	assert_int_equal(hil_journal_load(path, run.build_id, &rows, &n),
+			 HIL_OK);
+	assert_int_equal(n, 0);
+	unlink(path);
+	unlink(other);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_both_statistics_come_back_from_the_journal),
 		cmocka_unit_test(test_an_older_journal_line_still_reads),
+		cmocka_unit_test(
+			test_a_journal_others_could_write_is_not_resumed),
 	};
 
+	/* As hilrun's main does: what the library writes is not group- or
+	 * world-writable, whatever umask the test was started with. */
+	umask(022);
 	setenv("HILRUN_LOG", "1", 0);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

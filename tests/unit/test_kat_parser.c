@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -260,6 +261,25 @@ static void test_kat_parser_reports_missing_file(void **state)
 	kat_close(&kf);
 }
 
+/* A FIFO named like a KAT file (issue #33: LWC_HASH_KAT_64.txt beside an
+ * implementation) is refused at once: opening it for reading used to wait
+ * for a writer that never comes, with the board's lock held. */
+static void test_kat_parser_refuses_a_fifo_without_blocking(void **state)
+{
+	char dir[] = "/tmp/hilrun-katfifo-XXXXXX";
+	char fifo[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(path), "%s/LWC_HASH_KAT_64.txt", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(kat_open(&kf, fifo), KAT_ERR_IO);
+	assert_non_null(strstr(kf.err, "a FIFO"));
+	kat_close(&kf);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 static void test_kat_hex_decode_limits(void **state)
 {
 	unsigned char out[4];
@@ -308,6 +328,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_kat_parser_reports_missing_file,
 					  teardown),
+		cmocka_unit_test(
+			test_kat_parser_refuses_a_fifo_without_blocking),
 		cmocka_unit_test(test_kat_hex_decode_limits),
 	};
 

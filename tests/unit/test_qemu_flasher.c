@@ -588,6 +588,78 @@ static void test_qemu_link_choice_is_checked_and_socket_has_no_fd(void **state)
 	hil_flasher_close(fl);
 }
 
+/* A stand-in QEMU that writes its arguments to argv.txt, then fails. */
+static void recorded_argv(struct fixture *f, const char *target, char *out,
+			  size_t len)
+{
+	char prog[160], rec[160], script[512];
+	struct hil_flasher_params p = {
+		.run_dir = f->run_dir, .timeout_ms = 5000, .target = target};
+	struct hil_flasher *fl = NULL;
+	struct ut_capture c;
+	char log[2048];
+	FILE *fp;
+	size_t n;
+
+	snprintf(prog, sizeof(prog), "%s/argv-qemu", f->dir);
+	snprintf(rec, sizeof(rec), "%s/argv.txt", f->dir);
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\necho \"$*\" > '%s'\nexit 1\n", rec);
+	ut_write_file(prog, script, strlen(script), 0755);
+	p.program = prog;
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
+	ut_capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->header_only),
+			 HIL_ERR_PROCESS);
+	ut_capture_end(&c, log, sizeof(log));
+	hil_flasher_close(fl);
+	fp = fopen(rec, "r");
+	assert_non_null(fp);
+	n = fread(out, 1, len - 1, fp);
+	out[n] = '\0';
+	fclose(fp);
+}
+
+/*
+ * The machine and the icount shift are the board's (params.target,
+ * "MACHINE[,shift=N]"): the netduinoplus2 at shift 0 when none is given,
+ * the mps2-an386 at shift 10 as its board driver asks; anything else is
+ * refused at open, naming it.
+ */
+static void test_qemu_machine_and_shift_come_from_the_board(void **state)
+{
+	static const char *const bad[] = {
+		"mps2 an386",	       "mps2-an386,shift=11", "Netduino",
+		"mps2-an386,foo=1",    "mps2-an386,shift=",   ",shift=1",
+		"mps2-an386,shift=1x",
+	};
+	struct fixture *f = *state;
+	char argv[1024], log[2048];
+	size_t i;
+
+	recorded_argv(f, NULL, argv, sizeof(argv));
+	assert_non_null(strstr(argv, "-M netduinoplus2 "));
+	assert_non_null(strstr(argv, "-icount shift=0,align=off,sleep=off"));
+	recorded_argv(f, "mps2-an386,shift=10", argv, sizeof(argv));
+	assert_non_null(strstr(argv, "-M mps2-an386 "));
+	assert_non_null(strstr(argv, "-icount shift=10,align=off,sleep=off"));
+	recorded_argv(f, "mps2-an386", argv, sizeof(argv));
+	assert_non_null(strstr(argv, "-icount shift=0,align=off,sleep=off"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct hil_flasher_params p = {.run_dir = f->run_dir,
+					       .target = bad[i]};
+		struct hil_flasher *fl = NULL;
+		struct ut_capture c;
+
+		ut_capture_begin(&c);
+		assert_int_equal(hil_flasher_open(&fl, "qemu", &p),
+				 HIL_ERR_ARG);
+		ut_capture_end(&c, log, sizeof(log));
+		assert_null(fl);
+		assert_non_null(strstr(log, bad[i]));
+	}
+}
+
 static void test_qemu_version_is_reported(void **state)
 {
 	struct fixture *f = *state;
@@ -627,6 +699,8 @@ int main(void)
 			test_qemu_semihost_killed_emulator_ends_the_link),
 		cmocka_unit_test(
 			test_qemu_link_choice_is_checked_and_socket_has_no_fd),
+		cmocka_unit_test(
+			test_qemu_machine_and_shift_come_from_the_board),
 		cmocka_unit_test(test_qemu_version_is_reported),
 	};
 

@@ -143,6 +143,15 @@ static void test_result_file_has_the_spool_schema(void **state)
 	assert_int_equal(strlen(str(j, "finished")), 20);
 	cJSON_Delete(j);
 
+	/* The host is $HILRUN_HOST when set, as in report.json (a CI
+	 * engine names the lab host by its worker's name). */
+	assert_int_equal(setenv("HILRUN_HOST", "lab-a", 1), 0);
+	assert_int_equal(hil_result_write(path, &r), HIL_OK);
+	unsetenv("HILRUN_HOST");
+	j = load(path);
+	assert_string_equal(str(j, "host"), "lab-a");
+	cJSON_Delete(j);
+
 	/* A board busy for --wait seconds: failed, transient, no report. */
 	memset(&r, 0, sizeof(r));
 	r.job = "nightly.json";

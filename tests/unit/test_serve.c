@@ -22,6 +22,7 @@
 
 #include "config/config.h"
 #include "util/err.h"
+#include "lab/jobpolicy.h"
 #include "lab/lock.h"
 #include "lab/serve.h"
 #include "unit_util.h"
@@ -44,6 +45,7 @@ struct fake {
 
 struct fx {
 	char dir[64];
+	char sdir[64]; /* the spool's folder: never inside a root */
 	char spool[128];
 	char locks[128];
 	volatile sig_atomic_t stop;
@@ -175,7 +177,13 @@ static int setup(void **state)
 		free(fx);
 		return -1;
 	}
-	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->dir);
+	snprintf(fx->sdir, sizeof(fx->sdir), "/tmp/hilrun-spool-XXXXXX");
+	if (mkdtemp(fx->sdir) == NULL) {
+		ut_rm_tree(fx->dir);
+		free(fx);
+		return -1;
+	}
+	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->sdir);
 	snprintf(fx->locks, sizeof(fx->locks), "%s/locks", fx->dir);
 	fx->fake.root = fx->dir;
 	fx->fake.lock_dir = fx->locks;
@@ -201,6 +209,7 @@ static int teardown(void **state)
 	struct fx *fx = *state;
 	int ret = ut_rm_tree(fx->dir);
 
+	ret |= ut_rm_tree(fx->sdir);
 	free(fx);
 	return ret;
 }
@@ -631,17 +640,25 @@ static void test_serve_hostile_jobs_are_refused(void **state)
 		const char *says;
 	} cases[] = {
 		{"bflag", "'build': {'cflags': ['-B/tmp/evil/']}",
-		 "build.cflags[0]: \"-B/tmp/evil/\": not allowed in a job"},
+		 "build.cflags[0]: \"-B/tmp/evil/\": runs programs"},
 		{"mflag", "'build': {'cflags': ['-MF/tmp/x']}",
-		 "not allowed in a job"},
+		 "writes dependency files"},
 		{"plugin", "'build': {'cflags': ['-fplugin=/tmp/p.so']}",
-		 "-fplugin is not for a job"},
+		 "loads a shared object"},
 		{"wl", "'build': {'cflags': ['-Wl,-T,/etc/passwd']}",
 		 "passes options to the linker"},
 		{"spec", "'build': {'cflags': ['-specs=/tmp/s']}",
-		 "not allowed in a job"},
+		 "reads a specs file"},
 		{"incl", "'build': {'cflags': ['-I/etc']}",
-		 "-I of a folder outside the lab's roots"},
+		 "-I of a folder outside this configuration's implementation folders"},
+		{"cmpdbg", "'build': {'cflags': ['-fcompare-debug=-B..']}",
+		 "runs the compiler again"},
+		{"offload", "'build': {'cflags': ['-foffload=-B..']}",
+		 "runs an offload compiler"},
+		{"ocd",
+		 "'board': {'name': 'nucleo-f401re'}, 'link': {'type': 'serial', 'port': '/dev/ttyACM0'},"
+		 " 'flasher': {'type': 'openocd', 'openocd_config': ['spool/incoming/.ocd.cfg']}",
+		 "a job may name only OpenOCD's installed scripts"},
 		{"prog", "'flasher': {'type': 'qemu', 'program': '/bin/sh'}",
 		 "flasher.program: a job may not name a program"},
 		{"path",
@@ -715,6 +732,52 @@ static void test_serve_planted_state_cannot_redirect_a_run(void **state)
 	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
 	assert_int_equal(fx->fake.n, 1);
 	assert_string_equal(fx->fake.entry_dir[0], ""); /* a new run */
+}
+
+/* issue #33 finding 11: a planted state naming a run folder the daemon
+ * made for another job (inside the working directory, holding a journal
+ * and a report) was believed: the job resumed into it and overwrote its
+ * report. The folder must be marked as made for this very job. */
+static void test_serve_state_naming_another_jobs_run_is_refused(void **state)
+{
+	struct fx *fx = *state;
+	char big[256], path[256], text[512];
+	struct stat before, after;
+
+	/* A finished run of another job, "big", made by the daemon. */
+	drop_config_job(fx, "incoming", "big.json", "big");
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 1);
+	snprintf(big, sizeof(big), "%s/big-%d-0", fx->dir, (int)getpid());
+	snprintf(path, sizeof(path), "%s/journal.jsonl", big);
+	ut_write_file(path, "{}\n", 3, 0644);
+	snprintf(path, sizeof(path), "%s/report.json", big);
+	assert_int_equal(stat(path, &before), 0);
+
+	/* A tiny job left in running/ with a state naming big's folder. */
+	drop_config_job(fx, "running", "tiny.json", "tiny");
+	snprintf(text, sizeof(text), "{'attempts': 0, 'run_dir': '%s'}", big);
+	drop(fx, "running", "tiny.state", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 2);
+	assert_string_equal(fx->fake.entry_dir[1], ""); /* a new run */
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(before.st_ino == after.st_ino &&
+		    before.st_mtime == after.st_mtime);
+
+	/* The same job again (same name, same text): its folder is
+	 * resumed; a mark another user could have written is not believed. */
+	drop_config_job(fx, "running", "big.json", "big");
+	snprintf(text, sizeof(text), "{'attempts': 0, 'run_dir': '%s'}", big);
+	drop(fx, "running", "big.state", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_string_equal(fx->fake.entry_dir[2], big);
+	snprintf(path, sizeof(path), "%s/.hilrun-job", big);
+	assert_int_equal(chmod(path, 0666), 0);
+	drop_config_job(fx, "running", "big.json", "big");
+	drop(fx, "running", "big.state", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_string_equal(fx->fake.entry_dir[3], "");
 }
 
 static void test_serve_job_writing_outside_its_folder_is_refused(void **state)
@@ -1186,6 +1249,117 @@ static void test_serve_rejects_missing_options(void **state)
 	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
 }
 
+/* issue #33 finding 1: with the spool inside a root (the default root is
+ * the working directory, where docs/systemd put the spool), a job could
+ * name a folder another job planted in incoming/. The daemon refuses to
+ * start, naming both; nothing is created. */
+static void test_serve_refuses_a_spool_inside_a_root(void **state)
+{
+	struct fx *fx = *state;
+	struct hil_serve_opts o = fx->opts;
+	struct hil_config_roots none;
+	char spool[160], old[4096], log[8192];
+	struct ut_capture cap;
+	int ret;
+
+	snprintf(spool, sizeof(spool), "%s/spool", fx->dir);
+	o.spool = spool;
+	ut_capture_begin(&cap);
+	ret = hil_serve(&o);
+	ut_capture_end(&cap, log, sizeof(log));
+	assert_int_equal(ret, HIL_ERR_ARG);
+	assert_non_null(strstr(log, spool));
+	assert_non_null(strstr(log, fx->dir));
+	assert_int_equal(access(spool, F_OK), -1);
+
+	/* The default root: the working directory. */
+	memset(&none, 0, sizeof(none));
+	o.roots = &none;
+	o.spool = "spool";
+	assert_non_null(getcwd(old, sizeof(old)));
+	assert_int_equal(chdir(fx->dir), 0);
+	ut_capture_begin(&cap);
+	ret = hil_serve(&o);
+	ut_capture_end(&cap, log, sizeof(log));
+	assert_int_equal(chdir(old), 0);
+	assert_int_equal(ret, HIL_ERR_ARG);
+	assert_non_null(strstr(log, "the default root"));
+
+	/* A root inside the spool is the same hole. */
+	o.roots = &fx->roots;
+	o.spool = "/tmp";
+	assert_int_equal(hil_serve(&o), HIL_ERR_ARG);
+	o.spool = fx->spool; /* outside: serves */
+	assert_int_equal(hil_serve(&o), HIL_OK);
+}
+
+/* issue #33 finding 9: a spool folder that is a link (done -> a private
+ * folder) is refused, not followed, chmod'ed and written. */
+static void test_serve_refuses_a_linked_spool_folder(void **state)
+{
+	struct fx *fx = *state;
+	char priv[160], done[160];
+	struct stat st;
+
+	make_spool(fx);
+	snprintf(priv, sizeof(priv), "%s/private", fx->sdir);
+	assert_int_equal(mkdir(priv, 0700), 0);
+	snprintf(done, sizeof(done), "%s/done", fx->spool);
+	assert_int_equal(rmdir(done), 0);
+	assert_int_equal(symlink(priv, done), 0);
+	drop_config_job(fx, "incoming", "a.json", "a");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_IO);
+	assert_int_equal(fx->fake.n, 0);
+	assert_int_equal(stat(priv, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(rmdir(priv), 0); /* nothing was written there */
+}
+
+/* OpenOCD configs are Tcl: a job names only OpenOCD's installed scripts,
+ * and OpenOCD is handed their full path (it would look in its working
+ * directory first, where a planted "interface/stlink.cfg" could wait). */
+static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
+{
+	static const char *const bad[] = {"spool/incoming/.ocd.cfg",
+					  "../../etc/passwd",
+					  "/tmp/x.cfg",
+					  "interface/../../../../etc/passwd",
+					  "interface/nonesuch.cfg",
+					  "interface/stlink.cfg;sh",
+					  "interface"};
+	struct hil_config cfg;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	if (access(HIL_OPENOCD_SCRIPTS "/interface/stlink.cfg", R_OK) != 0) {
+		skip(); /* openocd is a dependency (scripts/deps.sh) */
+	}
+	hil_config_defaults(&cfg);
+	snprintf(cfg.flasher.files[0], sizeof(cfg.flasher.files[0]),
+		 "interface/stlink.cfg");
+	snprintf(cfg.flasher.files[1], sizeof(cfg.flasher.files[1]),
+		 "target/stm32f4x.cfg");
+	cfg.flasher.n_files = 2;
+	assert_int_equal(hil_job_check(&cfg, err, sizeof(err)), HIL_OK);
+	assert_string_equal(cfg.flasher.files[0],
+			    HIL_OPENOCD_SCRIPTS "/interface/stlink.cfg");
+	assert_string_equal(cfg.flasher.files[1],
+			    HIL_OPENOCD_SCRIPTS "/target/stm32f4x.cfg");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		hil_config_defaults(&cfg);
+		snprintf(cfg.flasher.files[0], sizeof(cfg.flasher.files[0]),
+			 "%s", bad[i]);
+		cfg.flasher.n_files = 1;
+		assert_int_equal(hil_job_check(&cfg, err, sizeof(err)),
+				 HIL_ERR_CONFIG);
+		if (strstr(err, "flasher.openocd_config[0]") == NULL ||
+		    strstr(err, "installed scripts") == NULL) {
+			fail_msg("%s: %s", bad[i], err);
+		}
+	}
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1199,8 +1373,12 @@ int main(void)
 		T(test_serve_inline_config_and_baseline),
 		T(test_serve_missing_baseline_fails_the_job),
 		T(test_serve_hostile_jobs_are_refused),
+		T(test_serve_job_openocd_scripts_are_the_installed_ones),
+		T(test_serve_refuses_a_spool_inside_a_root),
+		T(test_serve_refuses_a_linked_spool_folder),
 		T(test_serve_bad_job_names_are_moved_aside),
 		T(test_serve_planted_state_cannot_redirect_a_run),
+		T(test_serve_state_naming_another_jobs_run_is_refused),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
 		T(test_serve_bad_job_files_never_crash),
 		T(test_serve_busy_board_sends_the_job_back_not_to_failed),

@@ -15,6 +15,10 @@ struct hil_clock_profile {
 	 * flash profile for an emulated stand-in of this board. */
 	unsigned wait_states;
 	int cache;
+	/* 1: the board code turns the flash prefetch on at this clock. A
+	 * board may list one clock twice, prefetch on and off (board.prefetch
+	 * chooses; the first listed is the default). */
+	int prefetch;
 	const char *source; /* reference-manual table the numbers come from */
 	/* The cycle model's memory-system profile at this clock
 	 * (emu/plugin/memsys.c), when it is not the board's cycle_profile;
@@ -57,9 +61,17 @@ struct hil_board_driver {
 	 * docs/cycle-model.md): cycle_model.profile's default. NULL: none is
 	 * documented here; the model then takes the clock's wait states. */
 	const char *cycle_profile;
-	/* The MCU's run current from its datasheet (energy estimate without a
-	 * sensor); NULL: none known. */
-	const struct hil_idd_table *run_current;
+	/* The MCU's run-current tables from its datasheet, one per flash
+	 * configuration and supply, NULL-terminated (the energy estimate);
+	 * NULL: none known, run_current_missing says why. */
+	const struct hil_idd_table *const *run_current;
+	const char *run_current_missing;
+	/* The supply the board gives the MCU, V (picks the table); 0: unknown. */
+	double supply_v;
+	/* Emulated boards: the address of the counter register whose reads
+	 * bracket a timed region for the cycle model (the plugin's
+	 * counter=); 0: TIM2_CNT, the plugin's default (netduinoplus2). */
+	uint32_t model_counter;
 	/* What each flasher needs to know of the board, by flasher name
 	 * (OpenOCD: its config file; pyOCD: its target type), unless the
 	 * config says; ends with {NULL, NULL}; NULL: nothing. */
@@ -98,6 +110,15 @@ int hil_board_emulated(const char *name);
  */
 const struct hil_clock_profile *
 hil_board_clock(const struct hil_board_driver *b, uint32_t hz);
+
+/**
+ * The clock profile of b at hz with the flash prefetch on (prefetch 1), off
+ * (0) or as the board sets it by default (-1).
+ * @return the profile, or NULL when the board has no such choice.
+ */
+const struct hil_clock_profile *
+hil_board_clock_flash(const struct hil_board_driver *b, uint32_t hz,
+		      int prefetch);
 
 /**
  * STM32F4/L4 FLASH_ACR: LATENCY in bits 3:0 (2:0 used on the L4), PRFTEN

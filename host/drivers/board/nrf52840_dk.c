@@ -53,7 +53,11 @@ const struct hil_board_driver hil_board_nrf52840_dk = {
 	/* HIL_ICACHE=1, the board's default build; nrf52840-nocache for
 	 * HIL_ICACHE=0. */
 	.cycle_profile = "nrf52840-icache",
+	/* The Product Specification's "CPU running" table: only its title
+	 * in the page index was found, never its figures: no estimate. */
 	.run_current = NULL,
+	.run_current_missing =
+		"the nRF52840 Product Specification's CPU-running current table was not available to transcribe",
 	/* OpenOCD 0.12's board file: interface/jlink.cfg, SWD, target/nrf52.cfg. */
 	.flasher_args = flasher_args,
 	.port_by_id = "usb-SEGGER_J-Link_<serial>-if00",

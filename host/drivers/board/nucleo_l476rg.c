@@ -25,10 +25,12 @@ static const struct hil_clock_profile clocks[] = {
 	{.hz = 80000000,
 	 .wait_states = 4,
 	 .cache = 1,
+	 .prefetch = 1,
 	 .source = "RM0351 flash read latency table, range 1"},
 	{.hz = 24000000,
 	 .wait_states = 1,
 	 .cache = 1,
+	 .prefetch = 1,
 	 .source = "RM0351 flash read latency table, range 1"},
 	{.hz = 16000000,
 	 .wait_states = 0,
@@ -50,8 +52,13 @@ const struct hil_board_driver hil_board_nucleo_l476rg = {
 	 * were written: no profile, the model takes the clock's wait states
 	 * (docs/cycle-model.md, "Memory-system profiles"). */
 	.cycle_profile = NULL,
-	/* DS10198's run-current table is not transcribed: no estimate. */
+	/* DS10198's run-current tables: no readable copy was found (stored
+	 * search of DS10198, December 2026: only other STM32L datasheets'
+	 * pages and headline figures): no estimate. */
 	.run_current = NULL,
+	.run_current_missing =
+		"the STM32L476 datasheet's run-current tables (DS10198) were not available to transcribe",
+	.supply_v = 3.3,
 	.flasher_args = flasher_args,
 	.port_by_id = "usb-STMicroelectronics_STM32_STLink_<serial>-if02",
 	.flash_state = hil_stm32_flash_acr,

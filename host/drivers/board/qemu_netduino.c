@@ -28,6 +28,7 @@ const struct hil_board_driver hil_board_qemu_netduino = {
 	/* The F401's memory system, not the emulated F405's: the model
 	 * estimates the Nucleo. */
 	.cycle_profile = "stm32f401-art",
-	.run_current = &hil_stm32f401_run_current,
+	.run_current = hil_stm32f401_run_current,
+	.supply_v = 3.3,
 	.default_config = "configs/qemu.json",
 };

@@ -32,9 +32,12 @@ struct hil_flasher_params {
 				   * OpenOCD's "adapter serial", pyOCD's
 				   * unique ID (-b) selects it */
 	unsigned adapter_khz;	  /* 0: the tool's own default speed */
-	/* pyocd only (the others ignore it): */
+	/* pyocd and qemu (openocd ignores it): */
 	const char *target; /* pyOCD's target type (-t), e.g.
-			     * "stm32l475xg"; required */
+			     * "stm32l475xg"; required. QEMU's machine
+			     * and icount shift, "MACHINE[,shift=N]",
+			     * e.g. "mps2-an386,shift=10"; NULL or "":
+			     * "netduinoplus2", shift 0 */
 	/* qemu only (the others ignore them): */
 	const char *qemu_plugin; /* NULL or "": none; else the value of one
 				  * `-plugin` option, e.g. built by
@@ -43,6 +46,10 @@ struct hil_flasher_params {
 	 * USART2 on a unix socket (link_where); "semihost": semihosting on
 	 * QEMU's stdin and stdout, one end of a socketpair (link_fd). */
 	const char *link;
+	/* 1: the tool runs in a jail (util/jail.h): QEMU sees the image, its
+	 * plugin and a private folder for its socket; OpenOCD its scripts,
+	 * the image and the USB devices. 0: on the host. */
+	int jail;
 };
 
 /*

@@ -25,8 +25,9 @@
  *   management").
  * - A miss waits the wait states (§3.5.2: "the penalty ... is at least
  *   equal to the number of wait states"; we take it as equal).
- * The board sets ICEN and DCEN at every clock, PRFTEN above 0 WS: FLASH_ACR
- * 0x702 at 84 MHz, 0x600 at 24 and 16 MHz.
+ * The board sets ICEN and DCEN at every clock, PRFTEN above 0 WS unless
+ * built with HIL_PREFETCH=0: FLASH_ACR 0x702 (or 0x602) at 84 MHz, 0x600 at
+ * 24 and 16 MHz.
  */
 static const struct cm4_memsys profiles[] = {
 	{
@@ -37,6 +38,25 @@ static const struct cm4_memsys profiles[] = {
 		.line_bytes = 16,
 		.ws = 2,
 		.prefetch = 1,
+		.icache = {64, 64},
+		.dcache = {8, 8},
+		.accel = "ART",
+		.unverified = NULL,
+	},
+	/*
+	 * The same 84 MHz with PRFTEN clear (the board built with
+	 * HIL_PREFETCH=0, board.prefetch false): no line is read ahead, so
+	 * every line the fetch unit enters that the I-cache does not hold
+	 * waits the 2 wait states, sequential or not.
+	 */
+	{
+		.name = "stm32f401-art-noprefetch",
+		.chip = "STM32F401",
+		.summary =
+			"STM32F401 at 84 MHz: 2 WS, no prefetch, I-cache 64 x 128 bits, D-cache 8 x 128 bits (FLASH_ACR 0x602)",
+		.line_bytes = 16,
+		.ws = 2,
+		.prefetch = 0,
 		.icache = {64, 64},
 		.dcache = {8, 8},
 		.accel = "ART",

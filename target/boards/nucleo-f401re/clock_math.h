@@ -35,18 +35,17 @@
  *   BRR as 12.4 fixed point (DIV_Mantissa in bits 15:4, DIV_Fraction in
  *   3:0), i.e. BRR = f_PCLK / baud, rounded; USARTDIV must be at least 1.
  */
-#define CLOCK_HSI_HZ	       16000000u
-#define CLOCK_SYSCLK_MAX_HZ    84000000u
-#define CLOCK_APB1_MAX_HZ      42000000u
-#define CLOCK_VCO_IN_MIN_HZ    1000000u
-#define CLOCK_VCO_IN_MAX_HZ    2000000u
-#define CLOCK_VCO_OUT_MIN_HZ   192000000u
-#define CLOCK_VCO_OUT_MAX_HZ   432000000u
-#define CLOCK_PLL48_MAX_HZ     48000000u
-#define CLOCK_WS_STEP_HZ       30000000u /* Table 6 at 2.7..3.6 V */
-#define CLOCK_WS_INVALID       0xFFu
-#define CLOCK_BAUD_MAX_ERR_PPM 20000u /* 2 %: well inside a UART's margin */
-#define CLOCK_CFGR_PPRE1_SHIFT 10
+/*
+ * Another STM32F4 whose RCC has this layout (the F407 of
+ * stm32f4discovery/clock_math.h) defines CLOCK_CHIP_LIMITS and its own
+ * limits and profiles before including this file; the arithmetic below
+ * reads only these names.
+ */
+#ifndef CLOCK_CHIP_LIMITS
+#define CLOCK_SYSCLK_MAX_HZ  84000000u
+#define CLOCK_APB2_MAX_HZ    84000000u
+#define CLOCK_VCO_OUT_MIN_HZ 192000000u
+#define CLOCK_PLLN_MIN	     192u /* RM0368 §6.3.2 (the F401's field) */
 
 /*
  * The clock profiles the board builds (HIL_CLOCK_HZ): hal.c refuses any
@@ -55,6 +54,20 @@
 #define CLOCK_PROFILES_HZ 84000000u, 24000000u, 16000000u
 #define CLOCK_PROFILE_SUPPORTED(hz)                                            \
 	((hz) == 84000000u || (hz) == 24000000u || (hz) == 16000000u)
+#endif /* CLOCK_CHIP_LIMITS */
+
+#define CLOCK_HSI_HZ	       16000000u
+#define CLOCK_APB1_MAX_HZ      42000000u
+#define CLOCK_VCO_IN_MIN_HZ    1000000u
+#define CLOCK_VCO_IN_MAX_HZ    2000000u
+#define CLOCK_VCO_OUT_MAX_HZ   432000000u
+#define CLOCK_PLLN_MAX	       432u
+#define CLOCK_PLL48_MAX_HZ     48000000u
+#define CLOCK_WS_STEP_HZ       30000000u /* Table 6 at 2.7..3.6 V */
+#define CLOCK_WS_INVALID       0xFFu
+#define CLOCK_BAUD_MAX_ERR_PPM 20000u /* 2 %: well inside a UART's margin */
+#define CLOCK_CFGR_PPRE1_SHIFT 10
+#define CLOCK_CFGR_PPRE2_SHIFT 13
 
 /* Helpers for unsigned operands. */
 #define CLOCK_ABSDIFF(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
@@ -111,8 +124,8 @@
 	 CLOCK_IN_RANGE_TOL(vco, CLOCK_VCO_OUT_MIN_HZ,                         \
 			    CLOCK_VCO_OUT_MAX_HZ) &&                           \
 	 (vco) % CLOCK_PLL_VIN(in) == 0u &&                                    \
-	 (vco) / CLOCK_PLL_VIN(in) >= 192u &&                                  \
-	 (vco) / CLOCK_PLL_VIN(in) <= 432u)
+	 (vco) / CLOCK_PLL_VIN(in) >= CLOCK_PLLN_MIN &&                        \
+	 (vco) / CLOCK_PLL_VIN(in) <= CLOCK_PLLN_MAX)
 #define CLOCK_PLL_P(in, sys)                                                   \
 	(CLOCK_VCO_FITS(in, (sys)*2u)	? 2u                                   \
 	 : CLOCK_VCO_FITS(in, (sys)*4u) ? 4u                                   \
@@ -181,6 +194,13 @@
 	 : (hclk) / 8u <= CLOCK_APB1_MAX_HZ  ? 8u                              \
 	 : (hclk) / 16u <= CLOCK_APB1_MAX_HZ ? 16u                             \
 					     : 0u)
+
+/* The smallest APB2 divider (1, 2 or 4) that keeps PCLK2 within its limit; 0 if none. */
+#define CLOCK_APB2_DIV(hclk)                                                   \
+	((hclk) <= CLOCK_APB2_MAX_HZ	    ? 1u                               \
+	 : (hclk) / 2u <= CLOCK_APB2_MAX_HZ ? 2u                               \
+	 : (hclk) / 4u <= CLOCK_APB2_MAX_HZ ? 4u                               \
+					    : 0u)
 
 /* PPRE1/PPRE2 field value (unshifted) for a divider of 1, 2, 4, 8 or 16. */
 #define CLOCK_PPRE_BITS(div)                                                   \
@@ -266,7 +286,8 @@ static inline int clock_pll_valid(uint32_t in_hz, const struct clock_pll *pll)
 {
 	uint32_t vin, vco;
 
-	if (pll->m < 2 || pll->m > 63 || pll->n < 192 || pll->n > 432 ||
+	if (pll->m < 2 || pll->m > 63 || pll->n < CLOCK_PLLN_MIN ||
+	    pll->n > CLOCK_PLLN_MAX ||
 	    (pll->p != 2 && pll->p != 4 && pll->p != 6 && pll->p != 8) ||
 	    pll->q < 2 || pll->q > 15 || in_hz % pll->m != 0) {
 		return 0;

@@ -10,6 +10,7 @@
  * Compile-time settings (-D in board.mk or from the run configuration):
  *   HIL_CLOCK_HZ  84000000 (default), 24000000 or 16000000
  *   HIL_BAUD      115200 (default)
+ *   HIL_PREFETCH  0 or 1; default 1 where there are wait states (84 MHz)
  *
  * Wiring: USART2 TX = PA2, RX = PA3 (AF7), routed to the ST-LINK virtual
  * COM port by the default solder bridges (SB13/SB14 on, SB62/SB63 off).
@@ -61,9 +62,21 @@
 #define WS	 CLOCK_FLASH_WS(HIL_CLOCK_HZ)
 #define APB1_DIV CLOCK_APB1_DIV(HIL_CLOCK_HZ)
 #define APB1_HZ	 (HIL_CLOCK_HZ / APB1_DIV)
+/*
+ * Prefetch: on by default wherever there are wait states (RM0368 §3.4:
+ * it helps only then); HIL_PREFETCH=0 turns it off at 84 MHz, for the
+ * energy trade-off (DS10086 Tables 23 and 25: the same clock costs less
+ * current without it).
+ */
+#ifndef HIL_PREFETCH
+#define HIL_PREFETCH (WS != 0)
+#endif
+#if HIL_PREFETCH != 0 && HIL_PREFETCH != 1
+#error "HIL_PREFETCH must be 0 or 1"
+#endif
 #define ACR_ON                                                                 \
 	(FLASH_ACR_LATENCY(WS) | FLASH_ACR_ICEN | FLASH_ACR_DCEN |             \
-	 (WS != 0 ? FLASH_ACR_PRFTEN : 0u))
+	 (HIL_PREFETCH ? FLASH_ACR_PRFTEN : 0u))
 #define ACR_ALL                                                                \
 	(FLASH_ACR_LATENCY_MASK | FLASH_ACR_PRFTEN | FLASH_ACR_ICEN |          \
 	 FLASH_ACR_DCEN | FLASH_ACR_ICRST | FLASH_ACR_DCRST)

@@ -31,10 +31,18 @@
  *   BRR = USARTDIV (a plain 16-bit divider, not the F4's 12.4 split; the
  *   value is the same number); BRR must be at least 16.
  */
-#define CLOCK_HSI16_HZ	       16000000u
-#define CLOCK_MSI_RANGE6_HZ    4000000u	 /* the MSI at reset */
-#define CLOCK_MSI_RANGE8_HZ    16000000u /* the MSI's 16 MHz range */
-#define CLOCK_SYSCLK_MAX_HZ    80000000u /* voltage range 1 */
+#define CLOCK_HSI16_HZ	    16000000u
+#define CLOCK_MSI_RANGE6_HZ 4000000u  /* the MSI at reset */
+#define CLOCK_MSI_RANGE8_HZ 16000000u /* the MSI's 16 MHz range */
+/*
+ * An STM32L4+ (the L4R5 of nucleo-l4r5zi/clock_math.h: the same RCC and
+ * PLL, a faster core) defines CLOCK_CHIP_LIMITS and its own maximum, wait
+ * states and profiles before including this file.
+ */
+#ifndef CLOCK_CHIP_LIMITS
+#define CLOCK_SYSCLK_MAX_HZ 80000000u /* voltage range 1 */
+#define CLOCK_WS_STEP_R1_HZ 16000000u /* §3.3.3, range 1 */
+#endif
 #define CLOCK_SYSCLK_MAX_R2_HZ 26000000u /* voltage range 2 */
 #define CLOCK_VCO_IN_MIN_HZ    4000000u
 #define CLOCK_VCO_IN_MAX_HZ    16000000u
@@ -43,7 +51,6 @@
 #define CLOCK_PLLM_MAX	       8u
 #define CLOCK_PLLN_MIN	       8u
 #define CLOCK_PLLN_MAX	       86u
-#define CLOCK_WS_STEP_R1_HZ    16000000u /* §3.3.3, range 1 */
 #define CLOCK_WS_INVALID       0xFFu
 #define CLOCK_BAUD_MAX_ERR_PPM 20000u /* 2 %: well inside a UART's margin */
 #define CLOCK_BRR_MIN	       16u
@@ -56,9 +63,11 @@
  * (range 1 allows 0 WS only up to 16 MHz), so it is not the zero-wait
  * profile it is on the F401: compare boards at 16 MHz for that.
  */
+#ifndef CLOCK_CHIP_LIMITS
 #define CLOCK_PROFILES_HZ 80000000u, 24000000u, 16000000u
 #define CLOCK_PROFILE_SUPPORTED(hz)                                            \
 	((hz) == 80000000u || (hz) == 24000000u || (hz) == 16000000u)
+#endif
 
 #define CLOCK_ABSDIFF(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
 
@@ -164,12 +173,14 @@
 	((hclk) == 0u || (hclk) > CLOCK_SYSCLK_MAX_HZ                          \
 		 ? CLOCK_WS_INVALID                                            \
 		 : ((hclk)-1u) / CLOCK_WS_STEP_R1_HZ)
+#ifndef CLOCK_CHIP_LIMITS
 #define CLOCK_FLASH_WS_R2(hclk)                                                \
 	((hclk) == 0u || (hclk) > CLOCK_SYSCLK_MAX_R2_HZ ? CLOCK_WS_INVALID    \
 	 : (hclk) <= 6000000u				 ? 0u                  \
 	 : (hclk) <= 12000000u				 ? 1u                  \
 	 : (hclk) <= 18000000u				 ? 2u                  \
 							 : 3u)
+#endif
 #define CLOCK_FLASH_WS(hclk, range)                                            \
 	((range) == 1u	 ? CLOCK_FLASH_WS_R1(hclk)                             \
 	 : (range) == 2u ? CLOCK_FLASH_WS_R2(hclk)                             \

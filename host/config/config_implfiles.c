@@ -1,0 +1,156 @@
+/* config_implfiles: what an implementation folder may hold: regular files and folders only, and, for a lab job, no link leading out of the lab's roots. */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/beneath.h"
+#include "util/err.h"
+
+#include "config/config_int.h"
+#include "config/jsonld.h"
+
+/* A folder deeper than this, or more entries than this, is not a source
+ * folder: refused rather than walked for ever. */
+#define MAX_DEPTH   8
+#define MAX_ENTRIES 20000
+
+struct walk {
+	struct hil_jsonld *ld;
+	const cJSON *at;    /* the "algorithms" entry, for the message */
+	unsigned entry;	    /* its index */
+	size_t seen;	    /* entries looked at */
+	char bad[PATH_MAX]; /* the entry at fault */
+	char why[PATH_MAX + 64];
+};
+
+/*
+ * Every entry of dir, not following links: a regular file or a folder (a
+ * folder walked in turn); a link only to one of those, and, with roots (a
+ * lab job), only to one inside the roots. A FIFO, a device or a socket is
+ * refused at once, wherever it is: the compiler would block on it (make
+ * held for its whole timeout) or read a device. @return 1 fine, 0 not.
+ */
+static int walk_dir(struct walk *w, const char *dir, int depth)
+{
+	struct dirent *e;
+	DIR *d;
+	int ok = 1;
+
+	if (depth > MAX_DEPTH) {
+		snprintf(w->bad, sizeof(w->bad), "%s", dir);
+		snprintf(w->why, sizeof(w->why),
+			 "folders nested more than %d deep", MAX_DEPTH);
+		return 0;
+	}
+	d = opendir(dir);
+	if (d == NULL) {
+		snprintf(w->bad, sizeof(w->bad), "%s", dir);
+		snprintf(w->why, sizeof(w->why), "cannot be read: %s",
+			 strerror(errno));
+		return 0;
+	}
+	while (ok && (e = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0) {
+			continue;
+		}
+		if (++w->seen > MAX_ENTRIES) {
+			snprintf(w->bad, sizeof(w->bad), "%s", dir);
+			snprintf(w->why, sizeof(w->why),
+				 "more than %d files and folders", MAX_ENTRIES);
+			ok = 0;
+			break;
+		}
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) >= sizeof(path) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) !=
+			    0) {
+			continue;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char real[PATH_MAX];
+
+			if (stat(path, &st) != 0 ||
+			    realpath(path, real) == NULL) {
+				continue; /* dangling: nothing to read */
+			}
+			if (!hil_jsonld_within_roots(w->ld, real)) {
+				snprintf(w->bad, sizeof(w->bad), "%s", path);
+				snprintf(
+					w->why, sizeof(w->why),
+					"a link leading outside the lab's roots (to %s)",
+					real);
+				ok = 0;
+				break;
+			}
+			if (S_ISDIR(st.st_mode)) {
+				/* A linked folder (pqm4 shares code this
+				 * way) is not walked: a link back up would
+				 * loop, and what it leads to lies in the
+				 * roots, which only the lab writes. */
+				continue;
+			}
+		}
+		if (S_ISDIR(st.st_mode)) {
+			ok = walk_dir(w, path, depth + 1);
+		} else if (!S_ISREG(st.st_mode)) {
+			snprintf(w->bad, sizeof(w->bad), "%s", path);
+			snprintf(
+				w->why, sizeof(w->why),
+				"%s: an implementation folder holds regular files and folders only",
+				hil_file_type_name(st.st_mode));
+			ok = 0;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+int hil_cfg_v_impl_files(struct hil_jsonld *ld, const cJSON *root,
+			 const struct hil_config *cfg)
+{
+	const cJSON *algs = hil_jsonld_member(root, "algorithms");
+	struct walk w;
+	size_t i;
+
+	for (i = 0; i < cfg->n_algs; i++) {
+		const struct hil_config_alg *a = &cfg->algs[i];
+
+		if (a->path[0] == '\0') {
+			continue;
+		}
+		memset(&w, 0, sizeof(w));
+		w.ld = ld;
+		w.entry = a->entry;
+		w.at = cJSON_GetArrayItem(algs, (int)a->entry);
+		/* A tree's folder may itself be a link out of the roots
+		 * (a "path" is checked as it is loaded). */
+		if (!hil_jsonld_within_roots(ld, a->path)) {
+			char roots[512];
+
+			hil_jsonld_roots_text(ld, roots, sizeof(roots));
+			return hil_jsonld_fail(
+				ld, w.at,
+				"algorithms[%u]: %s is outside %s (a link leading out of the roots)",
+				a->entry, a->path, roots);
+		}
+		if (!walk_dir(&w, a->path, 0)) {
+			return hil_jsonld_fail(ld, w.at,
+					       "algorithms[%u]: %s: %s",
+					       a->entry, w.bad, w.why);
+		}
+	}
+	return HIL_OK;
+}
