@@ -209,7 +209,17 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 	if (ret == HIL_OK) {
 		/* A misspelt name is found here, and said in the job's
 		 * result, not only in the daemon's log after the job ran. */
+		int is_inline = cfg->path[0] == '\0';
+
+		/* An inline config has no file: named so in the message, not
+		 * taken for a quick run's --alg. */
+		if (is_inline) {
+			snprintf(cfg->path, sizeof(cfg->path), "inline config");
+		}
 		ret = hil_algnames_why(cfg, cerr, sizeof(cerr));
+		if (is_inline) {
+			cfg->path[0] = '\0';
+		}
 		if (ret != HIL_OK) {
 			snprintf(out->error, sizeof(out->error), "%s", cerr);
 		}

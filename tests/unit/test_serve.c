@@ -31,7 +31,8 @@
 
 /* The fake runner: what it was called with, and what it does by name. */
 struct fake {
-	const char *root; /* where run folders go */
+	const char *root;  /* where run folders go */
+	const char *spool; /* the daemon's ("fillspool" breaks it) */
 	const char *lock_dir;
 	const char *log; /* append each config name here (or NULL) */
 	volatile sig_atomic_t *stop; /* set by the "stopme" configs */
@@ -151,13 +152,12 @@ static int fake_run(void *ctx, const struct hil_config *cfg,
 	if (strcmp(cfg->name, "fillspool") == 0) {
 		/* As a full file system would: nothing can be written into
 		 * done/ or failed/ (files where the folders were). */
-		char spool[512], dir[600];
+		char dir[600];
 		const char *const subs[] = {"done", "failed"};
 		size_t k;
 
-		snprintf(spool, sizeof(spool), "%s/spool", f->root);
 		for (k = 0; k < 2; k++) {
-			snprintf(dir, sizeof(dir), "%s/%s", spool, subs[k]);
+			snprintf(dir, sizeof(dir), "%s/%s", f->spool, subs[k]);
 			assert_int_equal(ut_rm_tree(dir), 0);
 			ut_write_squoted(dir, "full");
 		}
@@ -186,6 +186,7 @@ static int setup(void **state)
 	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->sdir);
 	snprintf(fx->locks, sizeof(fx->locks), "%s/locks", fx->dir);
 	fx->fake.root = fx->dir;
+	fx->fake.spool = fx->spool;
 	fx->fake.lock_dir = fx->locks;
 	fx->fake.stop = &fx->stop;
 	fx->fake.test_pid = getpid();
@@ -977,7 +978,8 @@ static void test_serve_permanent_mistakes_are_quoted_in_the_result(void **state)
 	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
 	assert_int_equal(fx->fake.n, 0);
 	r = result(fx, "failed", "typo");
-	assert_non_null(strstr(str(r, "error"), "algorithms[0].name: "));
+	assert_non_null(
+		strstr(str(r, "error"), "inline config: algorithms[0].name: "));
 	assert_non_null(strstr(str(r, "error"), "did you mean"));
 	assert_int_equal(num(r, "exit_status"), 2);
 	cJSON_Delete(r);
