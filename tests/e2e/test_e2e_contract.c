@@ -1,5 +1,6 @@
 /* End-to-end test of what a CI engine (Buildbot, Slurm, a CI runner) relies on, without any engine: a board named by id from the hardware map, the exit statuses (0, 2, 4, 5), two runs on one board serialised, and a result file on every way out, SIGTERM included. */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -530,92 +531,107 @@ static void test_sigterm_stops_at_once_and_files_a_result(void **state)
 	cJSON_Delete(r);
 }
 
-/* Is pid dead: no such process, or a zombie? */
-static int proc_gone(pid_t pid)
+/*
+ * Live processes whose command line holds marker (zombies do not count),
+ * up to max of their pids into pids; @return how many there are.
+ */
+static int procs_with(const char *marker, pid_t *pids, int max)
 {
-	char path[64], buf[512], *c;
-	size_t n;
-	FILE *f;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "r");
-	if (f == NULL) {
-		return 1;
-	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	c = strrchr(buf, ')');
-	return c != NULL && c[1] == ' ' && c[2] == 'Z';
-}
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		char path[300], buf[8192], stat[512], *c;
+		size_t len, i;
+		FILE *f;
 
-/* Gone within ms: a bound to fail by, the processes die at once. */
-static int proc_gone_within(pid_t pid, unsigned ms)
-{
-	uint64_t until = e2e_ms_now() + ms;
-
-	while (!proc_gone(pid)) {
-		if (e2e_ms_now() >= until) {
-			return 0;
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
+		    atoi(e->d_name) == (int)getpid()) {
+			continue;
 		}
-		e2e_sleep_ms(10);
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (i = 0; i < len; i++) {
+			buf[i] = buf[i] == '\0' ? ' ' : buf[i];
+		}
+		buf[len] = '\0';
+		if (strstr(buf, marker) == NULL) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		len = fread(stat, 1, sizeof(stat) - 1, f);
+		fclose(f);
+		stat[len] = '\0';
+		c = strrchr(stat, ')');
+		if (c != NULL && c[1] == ' ' && c[2] == 'Z') {
+			continue;
+		}
+		if (n < max) {
+			pids[n] = (pid_t)atoi(e->d_name);
+		}
+		n++;
 	}
-	return 1;
+	closedir(d);
+	return n;
 }
 
 /*
- * hilrun building with a compiler that never ends (tests/fixtures/slow-cc
- * as $(CROSS)gcc: make -> sh -> "gcc" -> sleep), signalled with sig once
- * the compiler runs. @return hilrun's exit status; pids receives the
- * compiler's pid and its child's.
+ * hilrun building with a compiler that never ends (tests/fixtures/slow-cc,
+ * first in PATH as arm-none-eabi-gcc: make -> sh -> "gcc" -> sh -> sleep,
+ * each with the config's -DHILTEST_SLOW_... in its command line, which
+ * finds them in /proc, jailed or not), signalled with sig once the compiler
+ * and its child run. @return hilrun's exit status; marker receives the flag
+ * that names the processes.
  */
-static int signal_a_build(const char *name, int sig, pid_t pids[2])
+static int signal_a_build(const char *name, int sig, char *marker, size_t mlen)
 {
 	const char *src = getenv("HIL_SRC_DIR");
-	char conf[128], res[128], log[128], pidfile[128], extra[160];
-	char cross[512], cfgname[64];
+	char conf[128], res[128], log[128], extra[160], cfgname[64];
+	char path[4096],
+		*old = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
 	uint64_t t0 = e2e_ms_now();
 	struct hil_proc *p;
 	struct args a;
-	long x = 0, y = 0;
+	pid_t pids[4];
 	int st = -1;
 
 	snprintf(cfgname, sizeof(cfgname), "%s.json", name);
 	tpath(conf, sizeof(conf), cfgname);
 	tpath(res, sizeof(res), name);
-	tpath(pidfile, sizeof(pidfile), "slow-cc.pids");
-	unlink(pidfile);
 	snprintf(log, sizeof(log), "%s/%s.log", tmp, name);
 	/* A flag no build had before: make has something to compile. */
-	snprintf(
-		extra, sizeof(extra),
-		" \"build\": {\"cflags\": [\"-O2\", \"-DHILTEST_SLOW_%s_%s\"]},",
-		name, strrchr(tmp, '-') + 1);
+	snprintf(marker, mlen, "HILTEST_SLOW_%s_%s", name,
+		 strrchr(tmp, '-') + 1);
+	snprintf(extra, sizeof(extra),
+		 " \"build\": {\"cflags\": [\"-O2\", \"-D%s\"]},", marker);
 	write_config(cfgname, 20, 0, extra);
-	snprintf(cross, sizeof(cross),
-		 "%s/tests/fixtures/slow-cc/arm-none-eabi-",
-		 src != NULL ? src : ".");
+	snprintf(path, sizeof(path), "%s/tests/fixtures/slow-cc:%s",
+		 src != NULL ? src : ".", old != NULL ? old : "/usr/bin:/bin");
 	args_init(&a);
 	arg(&a, "--config");
 	arg(&a, conf);
 	arg(&a, "--results");
 	arg(&a, res);
-	assert_int_equal(setenv("CROSS", cross, 1), 0);
-	assert_int_equal(setenv("HIL_SLOW_CC_PIDS", pidfile, 1), 0);
+	assert_int_equal(setenv("PATH", path, 1), 0);
 	assert_int_equal(hil_proc_spawn(&p, a.v, log), HIL_OK);
-	unsetenv("CROSS");
-	unsetenv("HIL_SLOW_CC_PIDS");
-	for (;;) {
-		FILE *f = fopen(pidfile, "r");
-
-		if (f != NULL) {
-			int n = fscanf(f, "%ld %ld", &x, &y);
-
-			fclose(f);
-			if (n == 2) {
-				break;
-			}
-		}
+	if (old != NULL) {
+		setenv("PATH", old, 1);
+		free(old);
+	}
+	/* The "compiler" and its child's shell (and its sleep, without the
+	 * flag) run. */
+	while (procs_with(marker, pids, 4) < 2) {
 		if (!hil_proc_alive(p) || e2e_ms_now() - t0 > WAIT_MS) {
 			char text[16384];
 
@@ -624,12 +640,27 @@ static int signal_a_build(const char *name, int sig, pid_t pids[2])
 		}
 		e2e_sleep_ms(10);
 	}
-	pids[0] = (pid_t)x;
-	pids[1] = (pid_t)y;
 	assert_int_equal(kill(hil_proc_pid(p), sig), 0);
 	assert_int_equal(hil_proc_wait(p, WAIT_MS, &st), HIL_OK);
 	hil_proc_free(p);
 	return st;
+}
+
+/* None with marker left within ms: a bound to fail by, they die at once. */
+static int procs_gone_within(const char *marker, unsigned ms)
+{
+	uint64_t until = e2e_ms_now() + ms;
+	pid_t pids[4];
+
+	while (procs_with(marker, pids, 4) > 0) {
+		if (e2e_ms_now() >= until) {
+			fprintf(stderr, "e2e: pid %d (%s) still runs\n",
+				(int)pids[0], marker);
+			return 0;
+		}
+		e2e_sleep_ms(10);
+	}
+	return 1;
 }
 
 /*
@@ -641,17 +672,18 @@ static int signal_a_build(const char *name, int sig, pid_t pids[2])
  */
 static void test_a_stopped_or_killed_build_leaves_no_descendant(void **state)
 {
-	pid_t pids[2];
+	char marker[128];
 
 	(void)state;
-	assert_int_equal(signal_a_build("slow-term", SIGTERM, pids), 4);
-	assert_true(proc_gone_within(pids[0], 10000));
-	assert_true(proc_gone_within(pids[1], 10000));
+	assert_int_equal(
+		signal_a_build("slow_term", SIGTERM, marker, sizeof(marker)),
+		4);
+	assert_true(procs_gone_within(marker, 10000));
 
-	assert_int_equal(signal_a_build("slow-kill", SIGKILL, pids),
-			 128 + SIGKILL);
-	assert_true(proc_gone_within(pids[0], 10000));
-	assert_true(proc_gone_within(pids[1], 10000));
+	assert_int_equal(
+		signal_a_build("slow_kill", SIGKILL, marker, sizeof(marker)),
+		128 + SIGKILL);
+	assert_true(procs_gone_within(marker, 10000));
 }
 
 static int setup(void **state)
