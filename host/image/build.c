@@ -567,6 +567,9 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			fw->overflowed = 1;
 		}
 	}
+	if (ret == HIL_ERR_INTERRUPTED) {
+		goto out; /* a stop, not a failed build: make was killed */
+	}
 	if (ret != HIL_OK) {
 		hil_err("could not run make: %s", hil_strerror(ret));
 		ret = ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;

@@ -230,15 +230,19 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 		const struct hil_config_alg *a = &cfg->algs[i];
 		char dir[HIL_PATH], obj[HIL_PATH + 200];
 		int status = -1;
+		int ret;
 
 		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
 			continue;
 		}
 		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
 			 a->impl);
-		if (hil_build_run_make(root, log_path, "fw-impl", v, entries[i],
-				       dir, &status) == HIL_OK &&
-		    status == 0) {
+		ret = hil_build_run_make(root, log_path, "fw-impl", v,
+					 entries[i], dir, &status);
+		if (ret == HIL_ERR_INTERRUPTED) {
+			break; /* stopping: no folder is blamed for it */
+		}
+		if (ret == HIL_OK && status == 0) {
 			continue;
 		}
 		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,

@@ -586,7 +586,9 @@ void hil_report_print_table(const struct hil_run *run,
 			fprintf(out, "%-17s %-5s %-8s %6u %5u %12s  %s: %s\n",
 				r->algorithm, r->implementation, r->operation,
 				(unsigned)r->msg_len, (unsigned)r->ad_len, "-",
-				r->interrupted ? "INTERRUPTED" : "FAILED",
+				r->interrupted	 ? "INTERRUPTED"
+				: r->link_failed ? "LINK FAILED"
+						 : "FAILED",
 				r->error);
 			continue;
 		}

@@ -354,6 +354,7 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && hil_json_add_str(o, "status",
 				    r->ok	     ? "ok"
 				    : r->interrupted ? "interrupted"
+				    : r->link_failed ? "link_failed"
 						     : "failed");
 	if (!r->ok) {
 		ok = ok && hil_json_add_str(o, "error", r->error);

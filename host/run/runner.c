@@ -5,6 +5,7 @@
 #include "runner_int.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,17 @@ int hil_rn_stopping(const struct run_ctx *c)
 	return c->opts->stop != NULL && *c->opts->stop;
 }
 
+int hil_rn_config_error(struct hil_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->error, sizeof(run->error), fmt, ap);
+	va_end(ap);
+	hil_err("%s", run->error);
+	return HIL_ERR_CONFIG;
+}
+
 static int check_limits(const struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -40,24 +52,27 @@ static int check_limits(const struct run_ctx *c)
 	size_t i;
 
 	if (cfg->bench.runs > info->max_runs) {
-		hil_err("bench.runs is %u but the stub keeps at most %u samples",
+		return hil_rn_config_error(
+			c->run,
+			"bench.runs is %u but the stub keeps at most %u samples",
 			(unsigned)cfg->bench.runs, info->max_runs);
-		return HIL_ERR_CONFIG;
 	}
 	for (i = 0; i < cfg->bench.n_lengths; i++) {
 		if (cfg->bench.lengths[i] > info->max_msg) {
-			hil_err("bench.lengths[%zu] is %u but the stub's buffers take at most %u bytes",
+			return hil_rn_config_error(
+				c->run,
+				"bench.lengths[%zu] is %u but the stub's buffers take at most %u bytes",
 				i, (unsigned)cfg->bench.lengths[i],
 				info->max_msg);
-			return HIL_ERR_CONFIG;
 		}
 	}
 	for (i = 0; i < cfg->bench.n_ad_lengths; i++) {
 		if (cfg->bench.ad_lengths[i] > info->max_ad) {
-			hil_err("bench.ad_lengths[%zu] is %u but the stub takes at most %u bytes",
+			return hil_rn_config_error(
+				c->run,
+				"bench.ad_lengths[%zu] is %u but the stub takes at most %u bytes",
 				i, (unsigned)cfg->bench.ad_lengths[i],
 				info->max_ad);
-			return HIL_ERR_CONFIG;
 		}
 	}
 	return HIL_OK;
@@ -315,9 +330,10 @@ int hil_runner_run(const struct hil_config *cfg,
 	/* A misspelt name fails here, before a folder is made or anything
 	 * is built (a resumed run or an override was checked before). */
 	if (opts->algs_override == NULL && opts->resume_dir == NULL) {
-		ret = hil_algnames_check(cfg);
-		if (ret != HIL_OK) {
-			return ret;
+		char why[HIL_ROW_ERR];
+
+		if (hil_algnames_why(cfg, why, sizeof(why)) != HIL_OK) {
+			return hil_rn_config_error(run, "%s", why);
 		}
 	}
 	ret = hil_runner_make_run_dir(cfg, opts, run);
@@ -412,13 +428,24 @@ int hil_runner_run(const struct hil_config *cfg,
 	hil_run_compute_normalized(run);
 	hil_energyest_apply(run);
 	if (ret == HIL_OK) {
-		size_t i;
+		size_t i, lost = 0;
 
 		run->status = "complete";
 		for (i = 0; i < run->n_rows; i++) {
 			if (!run->rows[i].ok) {
 				ret = HIL_ERR_VERIFY;
 			}
+			lost += run->rows[i].link_failed != 0;
+		}
+		if (lost > 0) {
+			/* Not measured, and not the implementations' fault:
+			 * the run is partial, another try may measure them
+			 * (exit status 5). */
+			hil_err("%zu row%s lost to the link (the target answered, damaged, after every retry and recovery): the run is partial, worth another try",
+				lost, lost == 1 ? "" : "s");
+			run->status = "partial";
+			run->transient = 1;
+			ret = HIL_ERR_TIMEOUT;
 		}
 	} else if (run->n_rows > 0) {
 		run->status = "partial";
