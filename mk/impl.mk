@@ -8,6 +8,11 @@ impl_id = $(firstword $(subst =, ,$(1)))
 impl_dir = $(or $(word 2,$(subst =, ,$(1))),target/crypto/$(1))
 impl_sym = $(subst .,_,$(subst +,_,$(subst -,_,$(subst /,_,$(1)))))
 impl_srcs = $(wildcard $(call impl_dir,$(1))/*.c)
+# Every source of a folder: C, C++ (.cpp), and assembly both preprocessed
+# (.S) and plain (.s), as the NIST LWC trees have them.
+impl_all_srcs = $(wildcard $(addprefix $(1)/*.,c cpp S s))
+# Assembly in a folder (no host build of it is possible).
+impl_asm = $(wildcard $(1)/*.S $(1)/*.s)
 impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
 	-Dcrypto_aead_decrypt=$(call impl_sym,$(1))_aead_decrypt \
 	-Dcrypto_hash=$(call impl_sym,$(1))_hash \

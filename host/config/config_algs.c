@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/err.h"
+#include "util/util.h"
 
 #include "config/config_int.h"
 #include "config/jsonld.h"
@@ -100,6 +101,112 @@ static int name_of_folder(const char *folder, char *buf, size_t len)
 	return hil_jsonld_is_name(buf);
 }
 
+/* The architectures of the NIST LWC framework's lwc_arch_* markers that a
+ * Cortex-M4 runs (every board of hilrun is one): NIST built the same three
+ * for the Nano 33 BLE (its build.sh), and ARMv7E-M is the M4's own. */
+static const char *const arch_ok[] = {"armv6", "armv6m", "armv7m", "armv7em",
+				      NULL};
+
+/* The largest source file read for the signs of another architecture. */
+#define ARCH_SCAN_MAX (4u * 1024u * 1024u)
+
+/* Does the regular file dir/name hold needle? (a link, FIFO or device: no) */
+static int file_has(const char *dir, const char *name, const char *needle)
+{
+	char path[PATH_MAX], why[160];
+	char *text = NULL;
+	int fd, yes = 0;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path)) {
+		return 0;
+	}
+	fd = hil_open_regular(path, ARCH_SCAN_MAX, why, sizeof(why));
+	if (fd < 0) {
+		return 0;
+	}
+	if (hil_read_fd(fd, ARCH_SCAN_MAX, &text, NULL) == HIL_OK) {
+		yes = strstr(text, needle) != NULL;
+		free(text);
+	}
+	close(fd);
+	return yes;
+}
+
+static int has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+
+	return n > m && strcmp(name + n - m, suffix) == 0;
+}
+
+/*
+ * Is the implementation folder dir for another architecture than the
+ * board's? As the NIST LWC framework decides it, by its marker file
+ * lwc_arch_<arch> (a Cortex-M4 runs armv6, armv6m, armv7m, armv7em); a
+ * folder without one is for AVR when its assembly is written for AVR
+ * (it includes <avr/...> or tests __AVR__) while none of its C chooses
+ * another path (C that tests __AVR__ has a fallback for other chips, as
+ * rweather's folders do), or when its C includes <avr/...> with no test
+ * of __AVR__ at all. @return 1 with why set, or 0.
+ */
+int hil_cfg_foreign_arch(const char *dir, char *why, size_t len)
+{
+	int avr_asm = 0, avr_inc = 0, c_tests_avr = 0, marked_ok = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (d == NULL) {
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+
+		if (strncmp(n, "lwc_arch_", 9) == 0) {
+			size_t i;
+
+			for (i = 0; arch_ok[i] != NULL; i++) {
+				if (strcmp(n + 9, arch_ok[i]) == 0) {
+					break;
+				}
+			}
+			if (arch_ok[i] == NULL) {
+				snprintf(
+					why, len,
+					"marked %s: for %s, not for this board (a Cortex-M4)",
+					n, n + 9);
+				closedir(d);
+				return 1;
+			}
+			marked_ok = 1;
+		} else if (has_suffix(n, ".S") || has_suffix(n, ".s")) {
+			avr_asm |= file_has(dir, n, "__AVR__") ||
+				   file_has(dir, n, "<avr/");
+		} else if (has_suffix(n, ".c") || has_suffix(n, ".h") ||
+			   has_suffix(n, ".cpp")) {
+			c_tests_avr |= file_has(dir, n, "__AVR__");
+			avr_inc |= file_has(dir, n, "<avr/");
+		}
+	}
+	closedir(d);
+	if (marked_ok || c_tests_avr) {
+		return 0;
+	}
+	if (avr_asm) {
+		snprintf(
+			why, len,
+			"not marked, but its assembly is for AVR (<avr/...>, __AVR__) and no C of it runs elsewhere: not for this board (a Cortex-M4)");
+		return 1;
+	}
+	if (avr_inc) {
+		snprintf(
+			why, len,
+			"not marked, but its C includes <avr/...> headers: for AVR, not for this board (a Cortex-M4)");
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * {"tree": DIR, "pattern": GLOB}: every DIR/<algorithm>/<implementation>/
  * holding an api.h (the SUPERCOP and NIST LWC layout, e.g. a crypto_aead/
@@ -113,7 +220,7 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 	char q[HIL_JSONLD_PATH], dir[HIL_CFG_STR], pattern[HIL_CFG_STR] = "*";
 	const cJSON *f;
 	char **algs = NULL;
-	int n_algs, i, found = 0;
+	int n_algs, i, found = 0, skipped = 0;
 	int ret;
 
 	if (hil_jsonld_member(c, "name") != NULL ||
@@ -159,6 +266,23 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 			    fnmatch(pattern, rel, 0) != 0) {
 				continue;
 			}
+			if (cfg->n_not_for_board < HIL_CFG_MAX_ALGS) {
+				struct hil_config_skipped *sk =
+					&cfg->not_for_board[cfg->n_not_for_board];
+
+				if (hil_cfg_foreign_arch(idir, sk->why,
+							 sizeof(sk->why))) {
+					if (name_of_folder(algs[i], sk->name,
+							   sizeof(sk->name)) &&
+					    name_of_folder(impls[j], sk->impl,
+							   sizeof(sk->impl))) {
+						sk->entry = (unsigned)entry;
+						cfg->n_not_for_board++;
+						skipped++;
+					}
+					continue;
+				}
+			}
 			if (*k >= HIL_CFG_MAX_ALGS) {
 				free_names(impls, n_impls);
 				free_names(algs, n_algs);
@@ -197,6 +321,16 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 		free_names(impls, n_impls);
 	}
 	free_names(algs, n_algs);
+	if (found == 0 && skipped > 0) {
+		snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
+		return hil_jsonld_fail(
+			ld, c,
+			"%s: every implementation under %s is for another architecture than this board's (%s/%s: %s)",
+			q, dir,
+			cfg->not_for_board[cfg->n_not_for_board - 1].name,
+			cfg->not_for_board[cfg->n_not_for_board - 1].impl,
+			cfg->not_for_board[cfg->n_not_for_board - 1].why);
+	}
 	if (found == 0) {
 		snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
 		return hil_jsonld_fail(
@@ -224,6 +358,7 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			ld, NULL,
 			"algorithms: at least one algorithm is required");
 	}
+	cfg->n_not_for_board = 0;
 	ret = hil_jsonld_array(ld, it, "algorithms", 1, HIL_CFG_MAX_ALGS, &n);
 	if (ret != HIL_OK) {
 		return ret;

@@ -246,7 +246,7 @@ void hil_build_hint_failure(const char *log_path)
 	}
 	if (strstr(text, "No such file or directory") != NULL &&
 	    strstr(text, "fatal error:") != NULL) {
-		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h and crypto_xof.h "
+		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h, crypto_xof.h and the NIST framework's lwc_crypto_aead.h and lwc_crypto_hash.h "
 			"(target/framework/); any other header must be in the implementation's folder "
 			"(only the folder itself is on the include path, not its sub-folders)");
 	} else if (strstr(text, "overflowed by") != NULL) {
@@ -257,7 +257,7 @@ void hil_build_hint_failure(const char *log_path)
 			what);
 	} else if (strstr(text, "multiple definition of") != NULL) {
 		hil_err("hint: two objects of one implementation define the same symbol; "
-			"only .c and .S files directly in the folder are built, each once");
+			"only .c, .cpp, .S and .s files directly in the folder are built, each once");
 	}
 	free(text);
 }

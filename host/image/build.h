@@ -8,6 +8,11 @@
 
 #define HIL_PATH 4096
 
+/* Implementations in one image at most: the stub's table (HIL_TARGET_MAX_ALGS)
+ * with room to spare, and the make command line of one build. A run with
+ * more splits them over several images. */
+#define HIL_IMAGE_MAX_ALGS 32
+
 /* What the build of a user's own folder left: its compiler warnings. */
 struct hil_foreign_build {
 	char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
@@ -21,7 +26,7 @@ struct hil_firmware {
 	char all_flags[2048]; /* every compiler flag, from dir/flags */
 	char ld_flags[1024];  /* every linker flag, from dir/flags */
 	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
-	char algs[8192]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
+	char algs[16384]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
 	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS]; /* user folders */
 	size_t n_foreign;
 	/* User folders left out of the image because they do not build
@@ -93,8 +98,9 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
 /**
  * Split cfg's algorithms (but those in skip, n_skip of them, e.g. folders
  * that do not build) over as few images as halving finds, each of which
- * links: a half that does not fit is halved again; one that does not fit
- * alone goes to split->too_big. Every image is built, so that starting
+ * links: first into runs of at most HIL_IMAGE_MAX_ALGS, then a part that
+ * does not fit is halved again; one that does not fit alone goes to
+ * split->too_big. Every image is built, so that starting
  * each later finds it up to date.
  * @return HIL_OK, or the first error other than "too big".
  */

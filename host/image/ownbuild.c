@@ -210,6 +210,32 @@ static void first_error(const char *obj_dir, char *why, size_t len)
 	closedir(d);
 }
 
+/* When why is still the default: the first line of the link log at path
+ * that says what did not link (undefined or twice-defined symbols). */
+static void first_link_error(const char *path, char *why, size_t len)
+{
+	static const char *const marks[] = {"undefined reference to",
+					    "multiple definition of",
+					    "error:", NULL};
+	char *text = NULL;
+	size_t i;
+
+	if (strstr(why, "do not link") == NULL ||
+	    hil_read_file(path, &text, NULL) != HIL_OK) {
+		return;
+	}
+	for (i = 0; marks[i] != NULL; i++) {
+		const char *line = strstr(text, marks[i]);
+
+		if (line != NULL) {
+			snprintf(why, len, "its objects do not link: %.*s",
+				 (int)strcspn(line, "\n"), line);
+			break;
+		}
+	}
+	free(text);
+}
+
 /*
  * The image did not build: build each of the user's folders alone (in
  * FW_DIR/isolate/<alg>_<impl>) to find the ones that do not, so that they
@@ -247,6 +273,12 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 			 "%s/%s", a->name, a->impl);
 		first_error(obj, fw->excluded[n].why,
 			    sizeof(fw->excluded[n].why));
+		/* Compiled, but its objects do not link alone: the linker's
+		 * first complaint (make fw-impl's link.ok step). */
+		snprintf(obj, sizeof(obj), "%s/crypto/%s/%s/link.ok.warn", dir,
+			 a->name, a->impl);
+		first_link_error(obj, fw->excluded[n].why,
+				 sizeof(fw->excluded[n].why));
 		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
 			a->name, a->impl, fw->excluded[n].why);
 		hil_build_hint_failure(log_path);
