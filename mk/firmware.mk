@@ -34,7 +34,8 @@ impl_foreign = $(if $(word 2,$(subst =, ,$(1))),1,)
 # The entry points an implementation may export (see target/glue.c); every
 # other global symbol of it is made local, so that any number of
 # implementations, from one code base or several, share one image.
-IMPL_API := aead_encrypt aead_decrypt hash xof block_keysetup block_ecb_encrypt
+IMPL_API := aead_encrypt aead_decrypt hash xof block_keysetup block_ecb_encrypt \
+	lwc_aead_cipher lwc_hash_ctx
 impl_objs = $(patsubst $(2)/%,$(FW_DIR)/obj/$(1)/%.o,$(basename $(call impl_all_srcs,$(2))))
 
 # $(1) = alg/impl, $(2) = its folder, $(3) = compiler flags.

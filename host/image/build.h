@@ -40,6 +40,11 @@ struct hil_firmware {
 	 * linker's words ("region `FLASH' overflowed by 84724 bytes"). */
 	int overflowed;
 	char overflow[200];
+	/* The image does not link although each of the user's folders links
+	 * alone (e.g. a linker-script check an implementation's sections
+	 * break): the caller may split it to find which; the linker's words. */
+	int link_failed;
+	char link_error[200];
 };
 
 /* hil_build_firmware_ex() flags. */
@@ -115,5 +120,12 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
  */
 int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
 			  char *link, size_t len);
+
+/**
+ * Is the implementation folder dir assembly (the compiler cannot explain its
+ * timing)? A .s or .S file in it, or an asm statement in its C.
+ * @return 1 or 0 (0 also when it cannot be read).
+ */
+int hil_build_has_assembly(const char *dir);
 
 #endif /* HIL_BUILD_H */

@@ -45,15 +45,24 @@ static int split_rec(const struct hil_config *cfg, const char *root,
 		split->image[k].n_algs = n;
 		return HIL_OK;
 	}
-	if (!fw->overflowed) {
+	if (!fw->overflowed && !fw->link_failed) {
 		return ret;
 	}
 	if (n == 1) {
 		size_t k = split->n_too_big++;
 
 		split->too_big[k].alg = algs[0];
-		snprintf(split->too_big[k].why, sizeof(split->too_big[k].why),
-			 "too big for the board even alone: %s", fw->overflow);
+		if (fw->overflowed) {
+			snprintf(split->too_big[k].why,
+				 sizeof(split->too_big[k].why),
+				 "too big for the board even alone: %s",
+				 fw->overflow);
+		} else {
+			snprintf(split->too_big[k].why,
+				 sizeof(split->too_big[k].why),
+				 "does not link into an image: %s",
+				 fw->link_error);
+		}
 		return HIL_OK;
 	}
 	ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);

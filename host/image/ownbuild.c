@@ -288,3 +288,80 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 	fw->n_excluded = n;
 	return n;
 }
+
+/* Does the text hold an asm statement: asm or __asm__, perhaps volatile,
+ * then "(" ? */
+static int has_asm_statement(const char *t)
+{
+	static const char *const kw[] = {"__asm__", "asm", NULL};
+	size_t i;
+
+	for (i = 0; kw[i] != NULL; i++) {
+		const char *p;
+
+		for (p = strstr(t, kw[i]); p != NULL;
+		     p = strstr(p + 1, kw[i])) {
+			const char *q = p + strlen(kw[i]);
+
+			if (p > t &&
+			    (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+			     (p[-1] >= 'A' && p[-1] <= 'Z') ||
+			     (p[-1] >= '0' && p[-1] <= '9'))) {
+				continue;
+			}
+			while (*q == ' ' || *q == '\t') {
+				q++;
+			}
+			if (strncmp(q, "volatile", 8) == 0 ||
+			    strncmp(q, "__volatile__", 12) == 0) {
+				q += q[0] == '_' ? 12 : 8;
+				while (*q == ' ' || *q == '\t') {
+					q++;
+				}
+			}
+			if (*q == '(') {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+int hil_build_has_assembly(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int yes = 0;
+
+	if (d == NULL) {
+		return 0;
+	}
+	while (!yes && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char path[HIL_PATH], why[160];
+		char *text = NULL;
+		int fd;
+
+		if (n > 2 && (strcmp(e->d_name + n - 2, ".s") == 0 ||
+			      strcmp(e->d_name + n - 2, ".S") == 0)) {
+			yes = 1;
+			break;
+		}
+		if (n < 3 || (strcmp(e->d_name + n - 2, ".c") != 0 &&
+			      strcmp(e->d_name + n - 2, ".h") != 0)) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		fd = hil_open_regular(path, 4u << 20, why, sizeof(why));
+		if (fd < 0) {
+			continue;
+		}
+		if (hil_read_fd(fd, 4u << 20, &text, NULL) == HIL_OK) {
+			yes = has_asm_statement(text);
+			free(text);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return yes;
+}

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/modelerr.h"
+
 static void print_caption(const struct hil_run *run, FILE *out)
 {
 	const struct hil_config *cfg = run->cfg;
@@ -122,6 +124,19 @@ static void cell_per_byte(char *buf, size_t len, const struct hil_row *o,
 	} else {
 		snprintf(buf, len, "%.1f", v / o->msg_len);
 	}
+}
+
+/* After an estimated figure: its error bar (" ± 6 %"), when calibrated. */
+static void model_error_suffix(char *buf, size_t len, const struct hil_run *run,
+			       const struct hil_row *o)
+{
+	char e[32];
+
+	if (o == NULL || !o->ok || !o->model.ok) {
+		return;
+	}
+	hil_model_error_label(run, o, e, sizeof(e));
+	strncat(buf, e, len - strlen(buf) - 1);
 }
 
 #define HT_COLS 12
@@ -261,9 +276,12 @@ static void print_headline(const struct hil_run *run, uint32_t want, FILE *out)
 		}
 		if (have_model) {
 			cell_per_byte(l->c[col_model], HT_CELL, ra, 1);
+			model_error_suffix(l->c[col_model], HT_CELL, run, ra);
 			if (two) {
 				cell_per_byte(l->c[col_model + 1], HT_CELL,
 					      ks ? NULL : rl, 1);
+				model_error_suffix(l->c[col_model + 1], HT_CELL,
+						   run, ks ? NULL : rl);
 			}
 		}
 		if (z != NULL) {

@@ -430,7 +430,13 @@ int hil_runner_run(const struct hil_config *cfg,
 			log_not_for_board(cfg);
 			ret = measure_image(&c, path);
 		} else if (ret == HIL_ERR_BUILD && may_split &&
-			   run->fw.overflowed) {
+			   (run->fw.overflowed || run->fw.link_failed)) {
+			if (run->fw.link_failed) {
+				snprintf(run->fw.overflow,
+					 sizeof(run->fw.overflow),
+					 "it does not link: %s",
+					 run->fw.link_error);
+			}
 			hil_runner_take_down(&c.conn, run);
 			ret = measure_split(&c, path);
 		}

@@ -185,10 +185,8 @@ static void test_a_variant_drops_in_as_published(void **state)
 	results_dir(results, sizeof(results), "variant");
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0, 16", results);
 	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
-	assert_int_equal(rows_ok(run, "ref", "host build and KAT"),
-			 4);
-	assert_int_equal(rows_ok(run, "cxx", "host build and KAT"),
-			 4);
+	assert_int_equal(rows_ok(run, "ref", "host build and KAT"), 4);
+	assert_int_equal(rows_ok(run, "cxx", "host build and KAT"), 4);
 	assert_int_equal(rows_ok(run, "sfile", "KAT (no host build)"), 4);
 	assert_int_equal(rows_of(run, "nolink"), 1);
 	for (i = 0; i < run->n_rows; i++) {
