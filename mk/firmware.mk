@@ -71,11 +71,12 @@ $(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
 # The implementation linked alone, as the image would link it (its glue
-# the root, --gc-sections, the same libraries): a folder whose objects do
-# not link is found by itself (make fw-impl), not by the image's link.
+# the root, --gc-sections, the board's linker script, the same libraries):
+# a folder whose objects do not link is found by itself (make fw-impl), not
+# by the image's link.
 $(FW_DIR)/crypto/$(1)/link.ok: $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o $(FW_HEAP_LIB)
 	$(FW_CC) $(BOARD_CFLAGS) $(OPT) -nostartfiles --specs=nano.specs -Wl,--gc-sections \
-		-Wl,--entry=$(call impl_sym,$(1))_alg -Wl,--undefined=$(call impl_sym,$(1))_alg \
+		-T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) -Wl,--entry=$(call impl_sym,$(1))_alg -Wl,--undefined=$(call impl_sym,$(1))_alg \
 		-o $$@.elf $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o $(FW_LDLIBS) 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; test $$$$st -ne 0 || touch $$@; exit $$$$st
 FW_CRYPTO_OBJS += $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o
@@ -142,9 +143,14 @@ FW_OBJS := $(patsubst %.c,$(FW_DIR)/core/%.o,$(FW_CORE_SRCS)) \
 $(FW_DIR)/heap/heap.o: target/heap.c $(FW_DIR)/flags
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
-$(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o
+# target/syscalls.c (_exit, _write..., for guest code's assert()) is a second member,
+# pulled in only when referenced.
+$(FW_DIR)/heap/syscalls.o: target/syscalls.c $(FW_DIR)/flags
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+$(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o $(FW_DIR)/heap/syscalls.o
 	@rm -f $@
-	$(CROSS)ar rcs $@ $<
+	$(CROSS)ar rcs $@ $^
 
 $(FW_DIR)/stub.elf: $(FW_OBJS) $(FW_HEAP_LIB) $(BOARD_LDSCRIPT)
 	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS) $(FW_LDLIBS)

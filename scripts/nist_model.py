@@ -2,8 +2,11 @@
 # nist_model.py: compares hilrun's cycle-model estimates with the NIST LWC benchmark's published nRF52840 (Nano 33 BLE) counts, and fits the nRF52840 memory-system parameters on the training finalists only (docs/cycle-model.md, "NIST LWC, Nano 33 BLE").
 #
 # Usage (scripts/validate-nist.sh runs it):
-#   nist_model.py compare CSV IMPL_DIR PROFILE=REPORT... [--fit FIT.json]
-#   nist_model.py fit CSV IMPL_DIR ICACHE_REPORT... -- NOCACHE_REPORT... [--out FIT.json]
+#   nist_model.py compare CSV IMPL_DIR REPORT... [--profile P] [--ws N]
+#   nist_model.py fit CSV IMPL_DIR REPORT... [--out FIT.json]
+# REPORTs are hilrun report.json files of runs under any profiles (each
+# says its own): fit chooses the profile (cache hypothesis) and the wait
+# states that explain the published points best, and cross-validates.
 #
 # CSV is the checkout's benchmarks/nano33ble-aead-summary.csv, IMPL_DIR its
 # implementations/ folder (to tell assembly from C). Reading the CSV, only
@@ -20,13 +23,14 @@ TRAINING = ["ascon", "gift-cofb", "tinyjambu", "sparkle", "xoodyak"]
 VALIDATION = ["elephant", "grain128aead", "isap", "photon-beetle", "romulus"]
 
 # The fit's grid: the physical parameters and the range each may take.
+#  the profile: the instruction cache (host/emu/plugin/memsys.c): none
+#      (nrf52840-nocache), 1, 2 or 4 KB 2-way LRU of 16-byte lines
+#      (nrf52840-fit-1k/2k/4k), or one that keeps every line
+#      (nrf52840-icache); the nRF52840's is not documented;
 #  ws: wait states of a flash read at 64 MHz that no cache serves
-#      (instruction fetches that miss, every constant/table read over DCODE).
-#      The nRF52840 documents give no figure: 0..4.
-#  lines: the instruction cache's capacity in 16-byte lines (the nRF5340's
-#      line; the nRF52840's size is not documented): 0 (off) .. 1024 (16 KB).
+#      (instruction fetches that miss, every constant/table read over
+#      DCODE): not documented either; 0..4.
 WS_GRID = [0, 1, 2, 3, 4]
-LINES_GRID = [0, 32, 64, 128, 256, 512, 1024, None]  # None: unbounded
 
 
 def submission_of(folder):
@@ -50,7 +54,8 @@ def load_csv(path, finalists):
             if row[0] not in want or row[4] != "o2":
                 continue
             for i, op, ad, msg in cols:
-                if i < len(row) and row[i].strip():
+                if i < len(row) and re.match(r"^\d+(\.\d+)?$",
+                                             row[i].strip()):
                     out[(want[row[0]], row[1], row[3],
                          "encrypt" if op == "enc" else "decrypt", ad,
                          msg)] = float(row[i])
@@ -91,89 +96,67 @@ def finalist_of_report(rep, impl_dir):
 
 
 def load_rows(paths, impl_dir):
-    """{(finalist, variant, impl, op, ad, msg): row} of the reports."""
+    """{profile: {(finalist, variant, impl, op, ad, msg): parts}}."""
     out = {}
     for p in paths:
         with open(p) as f:
             rep = json.load(f)
         fin = finalist_of_report(rep, impl_dir)
+        prof = (rep.get("cycle_model") or {}).get("profile") or "none"
+        d = out.setdefault(prof, {})
         for r in rep.get("rows", []):
             mc = r.get("model_cycles")
             if r.get("status", "ok") != "ok" or not isinstance(mc, dict):
                 continue
             if mc.get("median") is None:
                 continue
-            out[(fin, r["algorithm"], r["implementation"], r["operation"],
-                 r.get("ad_len", 0), r["msg_len"])] = r
+            d[(fin, r["algorithm"], r["implementation"], r["operation"],
+               r.get("ad_len", 0), r["msg_len"])] = parts(r)
     return out
 
 
 def parts(row):
-    """The terms of the calibrated estimate from one emulated row."""
+    """What the estimate is made of, from one emulated row."""
     mc = row["model_cycles"]
     miss = mc.get("cache_misses") or {}
-    lines = mc.get("lines_touched") or {}
     return {
         "cycles": float(mc["median"]),
         "flash": float(mc.get("flash_wait_cycles") or 0),
-        "imiss": float(miss.get("instruction") or 0),
-        "dmiss": float(miss.get("data") or 0),
-        "code_lines": float(lines.get("code") or 0),
+        "misses": float(miss.get("instruction") or 0) +
+        float(miss.get("data") or 0),
     }
 
 
-def predict(c, n, ws, lines):
-    """Estimate at ws wait states and an I-cache of `lines` lines.
-
-    c: the row under the unbounded-cache profile, n: under the no-cache
-    profile (same code, same run); both at the ws the runs used, wsrun.
-    The execution without flash waits is c.cycles - c.flash. Misses: the
-    data reads always (no data cache: ICACHECNF caches ICODE only); the
-    instruction fetches the unbounded cache missed, plus, when the code
-    the run touched is larger than the cache, that share of the fetches
-    the uncached run made (a loop larger than an LRU cache misses on every
-    line; code that fits misses nothing once warm).
-    """
-    base = c["cycles"] - c["flash"]
-    if lines is None:
-        extra = 0.0
-    elif lines == 0:
-        extra = n["imiss"] - c["imiss"]
-    else:
-        share = max(0.0, 1.0 - lines / c["code_lines"]) if c[
-            "code_lines"] > 0 else 0.0
-        extra = (n["imiss"] - c["imiss"]) * share
-    return base + ws * (c["dmiss"] + c["imiss"] + extra)
+def predict(c, ws):
+    """The estimate at ws wait states: the run's cycles without its flash
+    waits, plus each miss (instruction fetches the cache did not hold,
+    every constant read from flash: no data cache) waiting ws cycles."""
+    return c["cycles"] - c["flash"] + ws * c["misses"]
 
 
-def points(pub, cache_rows, nocache_rows):
-    """[(key, published, c, n)] where all three exist."""
-    out = []
-    for k, c in cache_rows.items():
-        pk = k
-        if pk not in pub or k not in nocache_rows:
-            continue
-        out.append((k, pub[pk], parts(c), parts(nocache_rows[k])))
-    return out
-
-
-def score(pts, ws, lines):
+def score(pts, ws):
     """Mean |log(model/published)|, each implementation weighted alike."""
     per = {}
-    for k, p, c, n in pts:
-        e = abs(math.log(max(predict(c, n, ws, lines), 1.0) / p))
+    for k, p, c in pts:
+        e = abs(math.log(max(predict(c, ws), 1.0) / p))
         per.setdefault(k[:3], []).append(e)
     return sum(sum(v) / len(v) for v in per.values()) / max(len(per), 1)
 
 
-def fit(pts):
+def fit(by_prof, pub, keep):
+    """The (profile, ws) that explains the published points best, over
+    the points whose finalist keep() accepts."""
     best = None
-    for ws in WS_GRID:
-        for lines in LINES_GRID:
-            s = score(pts, ws, lines)
-            if best is None or s < best[0]:
-                best = (s, ws, lines)
-    return {"ws": best[1], "lines": best[2], "score": best[0]}
+    for prof, rows in sorted(by_prof.items()):
+        pts = [(k, pub[k], c) for k, c in rows.items()
+               if k in pub and keep(k[0])]
+        if not pts:
+            continue
+        for ws in WS_GRID:
+            sc = score(pts, ws)
+            if best is None or sc < best["score"]:
+                best = {"profile": prof, "ws": ws, "score": sc}
+    return best
 
 
 def pct(x, q):
@@ -184,23 +167,27 @@ def pct(x, q):
     return xs[max(i, 0)]
 
 
-def cross_validate(pts, impl_dir):
+def cross_validate(by_prof, pub, impl_dir, finalists):
     """Leave one finalist out: fit on the others, errors on it."""
     errs = {"C": [], "asm": []}
     folds = []
-    for held in sorted({k[0] for k, _, _, _ in pts}):
-        train = [x for x in pts if x[0][0] != held]
-        test = [x for x in pts if x[0][0] == held]
-        f = fit(train)
+    asm = {}
+    for held in finalists:
+        f = fit(by_prof, pub, lambda fin: fin != held)
         fe = {"C": [], "asm": []}
-        for k, p, c, n in test:
-            e = abs(predict(c, n, f["ws"], f["lines"]) / p - 1.0)
-            kind = "asm" if is_assembly(impl_dir, *k[:3]) else "C"
+        for k, c in by_prof[f["profile"]].items():
+            if k[0] != held or k not in pub:
+                continue
+            e = abs(predict(c, f["ws"]) / pub[k] - 1.0)
+            if k[:3] not in asm:
+                asm[k[:3]] = is_assembly(impl_dir, *k[:3])
+            kind = "asm" if asm[k[:3]] else "C"
             fe[kind].append(e)
             errs[kind].append(e)
-        folds.append({"held_out": held, "ws": f["ws"], "lines": f["lines"],
-                      "p90_C": pct(fe["C"], 0.9),
-                      "p90_asm": pct(fe["asm"], 0.9)})
+        folds.append({"held_out": held, "profile": f["profile"],
+                      "ws": f["ws"], "p90_C": pct(fe["C"], 0.9),
+                      "p90_asm": pct(fe["asm"], 0.9), "n_C": len(fe["C"]),
+                      "n_asm": len(fe["asm"])})
     return {"folds": folds,
             "p90_C": pct(errs["C"], 0.9), "p90_asm": pct(errs["asm"], 0.9),
             "median_C": pct(errs["C"], 0.5),
@@ -208,80 +195,84 @@ def cross_validate(pts, impl_dir):
             "n_C": len(errs["C"]), "n_asm": len(errs["asm"])}
 
 
-def split_args(argv):
-    a, b, opt = [], [], {}
-    cur = a
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--":
-            cur = b
-        elif argv[i].startswith("--"):
-            opt[argv[i][2:]] = argv[i + 1]
-            i += 1
-        else:
-            cur.append(argv[i])
-        i += 1
-    return a, b, opt
-
-
 def fmt_pct(x):
     return "-" if x is None else "%.1f %%" % (100 * x)
 
 
 def main(argv):
-    if len(argv) < 4 or argv[1] not in ("fit", "compare"):
-        sys.stderr.write(__doc__ if __doc__ else "usage: see the file\n")
+    if len(argv) < 5 or argv[1] not in ("fit", "compare"):
+        sys.stderr.write("usage: nist_model.py fit|compare CSV IMPL_DIR "
+                         "REPORT... [--profile P --ws N] [--out F]\n")
         return 2
     mode, csv_path, impl_dir = argv[1], argv[2], argv[3]
-    a, b, opt = split_args(argv[4:])
-    cache = load_rows(a, impl_dir)
-    nocache = load_rows(b, impl_dir)
-    finalists = sorted({k[0] for k in cache if k[0]})
+    paths, opt = [], {}
+    i = 4
+    while i < len(argv):
+        if argv[i].startswith("--"):
+            opt[argv[i][2:]] = argv[i + 1]
+            i += 2
+        else:
+            paths.append(argv[i])
+            i += 1
+    by_prof = load_rows(paths, impl_dir)
+    finalists = sorted({k[0] for rows in by_prof.values() for k in rows
+                        if k[0]})
     if mode == "fit":
         bad = [f for f in finalists if f not in TRAINING]
         if bad:
             sys.stderr.write("fit: %s not in the training set\n" % bad)
             return 2
         pub = load_csv(csv_path, finalists)
-        pts = points(pub, cache, nocache)
-        f = fit(pts)
-        cv = cross_validate(pts, impl_dir)
-        res = {"training": finalists, "points": len(pts), "fit": f,
+        f = fit(by_prof, pub, lambda fin: True)
+        cv = cross_validate(by_prof, pub, impl_dir, finalists)
+        grid = []
+        for prof, rows in sorted(by_prof.items()):
+            pts = [(k, pub[k], c) for k, c in rows.items() if k in pub]
+            grid.append({"profile": prof, "points": len(pts),
+                         "score_by_ws": {ws: round(score(pts, ws), 4)
+                                         for ws in WS_GRID}})
+        res = {"training": finalists, "fit": f, "grid": grid,
                "cross_validation": cv}
         print(json.dumps(res, indent=1))
         if "out" in opt:
             with open(opt["out"], "w") as o:
                 json.dump(res, o, indent=1)
         return 0
-    # compare: every point, model (fitted, when given) against published
     pub = load_csv(csv_path, finalists)
-    f = None
-    if "fit" in opt:
-        with open(opt["fit"]) as fh:
-            f = json.load(fh)
-    pts = points(pub, cache, nocache) if nocache else [
-        (k, pub[k], parts(r), None) for k, r in cache.items() if k in pub]
-    print("set\tkind\tfinalist\tvariant\timpl\top\tad\tmsg\tpublished\t"
-          "model\terror")
-    summ = {}
-    for k, p, c, n in sorted(pts, key=lambda x: tuple(map(str, x[0]))):
-        if f is not None and n is not None:
-            m = predict(c, n, f["fit"]["ws"], f["fit"]["lines"])
-        else:
-            m = c["cycles"]
-        kind = "asm" if is_assembly(impl_dir, *k[:3]) else "C"
-        st = "training" if k[0] in TRAINING else "validation"
-        e = m / p - 1.0
-        summ.setdefault((st, kind), []).append(abs(e))
-        print("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%+.1f %%" %
-              (st, kind, k[0], k[1], k[2], k[3], k[4], k[5], p, m, 100 * e))
-    print()
-    print("set\tkind\tpoints\tmedian |error|\t90th pct\tworst\twithin bound")
-    for (st, kind), es in sorted(summ.items()):
-        bound = 0.10 if kind == "asm" else 0.15
-        print("%s\t%s\t%d\t%s\t%s\t%s\t%d of %d" %
-              (st, kind, len(es), fmt_pct(pct(es, 0.5)), fmt_pct(pct(es, 0.9)),
-               fmt_pct(max(es)), sum(1 for x in es if x <= bound), len(es)))
+    ws = int(opt["ws"]) if "ws" in opt else None
+    profs = [opt["profile"]] if "profile" in opt else sorted(by_prof)
+    asm = {}
+    for prof in profs:
+        rows = by_prof.get(prof, {})
+        print("# profile %s%s: model against published (Nano 33 BLE, -O2)" %
+              (prof, "" if ws is None else ", %d WS" % ws))
+        print("set\tkind\tfinalist\tvariant\timpl\top\tad\tmsg\t"
+              "published\tmodel\terror")
+        summ = {}
+        for k in sorted(rows, key=lambda x: tuple(map(str, x))):
+            if k not in pub:
+                continue
+            c, p = rows[k], pub[k]
+            m = c["cycles"] if ws is None else predict(c, ws)
+            if k[:3] not in asm:
+                asm[k[:3]] = is_assembly(impl_dir, *k[:3])
+            kind = "asm" if asm[k[:3]] else "C"
+            st = "training" if k[0] in TRAINING else "validation"
+            e = m / p - 1.0
+            summ.setdefault((st, kind), []).append(abs(e))
+            print("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%+.1f %%" %
+                  (st, kind, k[0], k[1], k[2], k[3], k[4], k[5], p, m,
+                   100 * e))
+        print()
+        print("set\tkind\tpoints\tmedian |error|\t90th pct\tworst\t"
+              "within bound (asm 10 %, C 15 %)")
+        for (st, kind), es in sorted(summ.items()):
+            bound = 0.10 if kind == "asm" else 0.15
+            print("%s\t%s\t%d\t%s\t%s\t%s\t%d of %d" %
+                  (st, kind, len(es), fmt_pct(pct(es, 0.5)),
+                   fmt_pct(pct(es, 0.9)), fmt_pct(max(es)),
+                   sum(1 for x in es if x <= bound), len(es)))
+        print()
     return 0
 
 

@@ -77,8 +77,10 @@ fi
 # nRF52840's memory system.
 run_one() {
 	fin=$1 prof=$2 ad=$3 msg=$4 tag=$5
-	name="nist-$fin-$prof-$tag"
-	cfg="$W/$name.json"
+	# One name per finalist: every profile and grid part reuses its images.
+	name="nist-$fin"
+	run="$fin-$prof-$tag"
+	cfg="$W/$run.json"
 	cat >"$cfg" <<EOF
 {
   "name": "$name",
@@ -94,11 +96,11 @@ run_one() {
 }
 EOF
 	echo "== $fin, $prof, AD [$ad] x messages [$msg]" >&2
-	rm -rf "$W/results/$name"
+	rm -rf "$W/results/$run"
 	HILRUN_ROOT=$ROOT "$HILRUN" run --config "$cfg" \
-		--results "$W/results/$name" >"$W/$name.out" 2>"$W/$name.log" ||
-		echo "   (hilrun exit $?: failed rows are in the report; $W/$name.log)" >&2
-	rep=$(ls -d "$W/results/$name"/*/report.json 2>/dev/null | tail -1)
+		--results "$W/results/$run" >"$W/$run.out" 2>"$W/$run.log" ||
+		echo "   (hilrun exit $?: failed rows are in the report; $W/$run.log)" >&2
+	rep=$(ls -d "$W/results/$run"/*/report.json 2>/dev/null | tail -1)
 	if [ -n "$rep" ]; then
 		echo "$rep" >>"$W/reports-$prof.txt"
 	fi

@@ -110,12 +110,19 @@ static const char *const arch_ok[] = {"armv6", "armv6m", "armv7m", "armv7em",
 /* The largest source file read for the signs of another architecture. */
 #define ARCH_SCAN_MAX (4u * 1024u * 1024u)
 
-/* Does the regular file dir/name hold needle? (a link, FIFO or device: no) */
-static int file_has(const char *dir, const char *name, const char *needle)
+/* What a source file says of AVR. */
+#define AVR_INCLUDES 1u /* includes AVR headers (<avr/...>, "avr/...") */
+#define AVR_TESTS    2u /* a preprocessor test names AVR (#ifdef AVR, __AVR__) */
+
+/* The AVR_* flags of the regular file dir/name (a link, FIFO or device
+ * reads as nothing). */
+static unsigned file_avr(const char *dir, const char *name)
 {
 	char path[PATH_MAX], why[160];
 	char *text = NULL;
-	int fd, yes = 0;
+	const char *p;
+	unsigned flags = 0;
+	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
 	    (int)sizeof(path)) {
@@ -125,12 +132,36 @@ static int file_has(const char *dir, const char *name, const char *needle)
 	if (fd < 0) {
 		return 0;
 	}
-	if (hil_read_fd(fd, ARCH_SCAN_MAX, &text, NULL) == HIL_OK) {
-		yes = strstr(text, needle) != NULL;
-		free(text);
+	if (hil_read_fd(fd, ARCH_SCAN_MAX, &text, NULL) != HIL_OK) {
+		close(fd);
+		return 0;
 	}
 	close(fd);
-	return yes;
+	if (strstr(text, "<avr/") != NULL || strstr(text, "\"avr/") != NULL) {
+		flags |= AVR_INCLUDES;
+	}
+	/* Lines "#if ... AVR ...", "#ifdef AVR", "#elif defined(__AVR__)". */
+	for (p = text; *p != '\0';) {
+		size_t n = strcspn(p, "\n");
+		const char *q = p;
+
+		while (q < p + n && (*q == ' ' || *q == '\t')) {
+			q++;
+		}
+		if (q < p + n && *q == '#') {
+			char line[512];
+
+			snprintf(line, sizeof(line), "%.*s", (int)(p + n - q),
+				 q);
+			if ((strstr(line, "if") != NULL) &&
+			    strstr(line, "AVR") != NULL) {
+				flags |= AVR_TESTS;
+			}
+		}
+		p += n + (p[n] == '\n');
+	}
+	free(text);
+	return flags;
 }
 
 static int has_suffix(const char *name, const char *suffix)
@@ -143,16 +174,18 @@ static int has_suffix(const char *name, const char *suffix)
 /*
  * Is the implementation folder dir for another architecture than the
  * board's? As the NIST LWC framework decides it, by its marker file
- * lwc_arch_<arch> (a Cortex-M4 runs armv6, armv6m, armv7m, armv7em); a
- * folder without one is for AVR when its assembly is written for AVR
- * (it includes <avr/...> or tests __AVR__) while none of its C chooses
- * another path (C that tests __AVR__ has a fallback for other chips, as
- * rweather's folders do), or when its C includes <avr/...> with no test
- * of __AVR__ at all. @return 1 with why set, or 0.
+ * lwc_arch_<arch> (a Cortex-M4 runs armv6, armv6m, armv7m, armv7em). A
+ * folder without one is for AVR when a file of it includes AVR headers
+ * (<avr/...>) with no preprocessor test of AVR in it, or when its
+ * assembly is written for AVR (AVR headers, or a test of AVR) while none
+ * of its C tests AVR (C that does has a path for other chips, as
+ * rweather's folders do). @return 1 with why set, or 0.
  */
 int hil_cfg_foreign_arch(const char *dir, char *why, size_t len)
 {
-	int avr_asm = 0, avr_inc = 0, c_tests_avr = 0, marked_ok = 0;
+	int avr_asm = 0, c_tests_avr = 0, marked_ok = 0;
+	const char *unguarded = NULL;
+	char first[256] = "";
 	struct dirent *e;
 	DIR *d = opendir(dir);
 
@@ -161,6 +194,10 @@ int hil_cfg_foreign_arch(const char *dir, char *why, size_t len)
 	}
 	while ((e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
+		int is_asm = has_suffix(n, ".S") || has_suffix(n, ".s");
+		int is_c = has_suffix(n, ".c") || has_suffix(n, ".h") ||
+			   has_suffix(n, ".cpp");
+		unsigned f;
 
 		if (strncmp(n, "lwc_arch_", 9) == 0) {
 			size_t i;
@@ -179,29 +216,38 @@ int hil_cfg_foreign_arch(const char *dir, char *why, size_t len)
 				return 1;
 			}
 			marked_ok = 1;
-		} else if (has_suffix(n, ".S") || has_suffix(n, ".s")) {
-			avr_asm |= file_has(dir, n, "__AVR__") ||
-				   file_has(dir, n, "<avr/");
-		} else if (has_suffix(n, ".c") || has_suffix(n, ".h") ||
-			   has_suffix(n, ".cpp")) {
-			c_tests_avr |= file_has(dir, n, "__AVR__");
-			avr_inc |= file_has(dir, n, "<avr/");
+			continue;
+		}
+		if (!is_asm && !is_c) {
+			continue;
+		}
+		f = file_avr(dir, n);
+		if ((f & AVR_INCLUDES) && !(f & AVR_TESTS) &&
+		    first[0] == '\0') {
+			snprintf(first, sizeof(first), "%s", n);
+			unguarded = first;
+		}
+		if (is_asm) {
+			avr_asm |= f != 0;
+		} else {
+			c_tests_avr |= (f & AVR_TESTS) != 0;
 		}
 	}
 	closedir(d);
-	if (marked_ok || c_tests_avr) {
+	if (marked_ok) {
 		return 0;
 	}
-	if (avr_asm) {
+	if (unguarded != NULL) {
 		snprintf(
 			why, len,
-			"not marked, but its assembly is for AVR (<avr/...>, __AVR__) and no C of it runs elsewhere: not for this board (a Cortex-M4)");
+			"not marked, but %s includes AVR headers (avr/...) without testing for AVR: not for this board (a Cortex-M4)",
+			unguarded);
 		return 1;
 	}
-	if (avr_inc) {
+	if (avr_asm && !c_tests_avr) {
 		snprintf(
 			why, len,
-			"not marked, but its C includes <avr/...> headers: for AVR, not for this board (a Cortex-M4)");
+			"not marked, but its assembly is for AVR and no C of it runs elsewhere: not for this board (a Cortex-M4)");
 		return 1;
 	}
 	return 0;

@@ -96,6 +96,57 @@ static const struct cm4_memsys profiles[] = {
 		.unverified =
 			"wait states of a flash read (2: the expectation in target/boards/nrf52840-dk/clock_math.h, unverified), flash line (16 bytes: the nRF5340's cache line, not the nRF52840's), prefetch (none documented: none modelled)",
 	},
+	/*
+	 * The calibration's grid (docs/cycle-model.md, "NIST LWC, Nano 33
+	 * BLE"): hypotheses on the nRF52840's instruction cache, which no
+	 * document at hand sizes, each run on the training set. A 2-way set
+	 * associative LRU cache of 16-byte lines, as the nRF5340's CACHE
+	 * (nRF5340 PS, "CACHE": two-way set associative, LRU, 128-bit lines);
+	 * 1, 2 or 4 KB. The wait states a miss costs are fitted on top (a
+	 * miss costs them linearly: flash = misses x ws).
+	 */
+	{
+		.name = "nrf52840-fit-1k",
+		.chip = "nRF52840",
+		.summary =
+			"nRF52840 at 64 MHz, calibration candidate: I-cache 64 x 16 B, 2-way LRU, 2 WS",
+		.line_bytes = 16,
+		.ws = 2,
+		.prefetch = 0,
+		.icache = {64, 2},
+		.dcache = {0, 0},
+		.accel = "I-cache",
+		.unverified =
+			"a calibration candidate: cache size and ways are hypotheses (docs/cycle-model.md), wait states unverified",
+	},
+	{
+		.name = "nrf52840-fit-2k",
+		.chip = "nRF52840",
+		.summary =
+			"nRF52840 at 64 MHz, calibration candidate: I-cache 128 x 16 B, 2-way LRU, 2 WS",
+		.line_bytes = 16,
+		.ws = 2,
+		.prefetch = 0,
+		.icache = {128, 2},
+		.dcache = {0, 0},
+		.accel = "I-cache",
+		.unverified =
+			"a calibration candidate: cache size and ways are hypotheses (docs/cycle-model.md), wait states unverified",
+	},
+	{
+		.name = "nrf52840-fit-4k",
+		.chip = "nRF52840",
+		.summary =
+			"nRF52840 at 64 MHz, calibration candidate: I-cache 256 x 16 B, 2-way LRU, 2 WS",
+		.line_bytes = 16,
+		.ws = 2,
+		.prefetch = 0,
+		.icache = {256, 2},
+		.dcache = {0, 0},
+		.accel = "I-cache",
+		.unverified =
+			"a calibration candidate: cache size and ways are hypotheses (docs/cycle-model.md), wait states unverified",
+	},
 };
 
 const struct cm4_memsys *cm4_memsys_find(const char *name)

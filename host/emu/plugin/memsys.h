@@ -9,7 +9,7 @@
 #define CM4_CACHE_UNBOUNDED 0xffffffffu
 
 /* The largest cache a profile may name (lines of one cache). */
-#define CM4_CACHE_MAX_LINES 256u
+#define CM4_CACHE_MAX_LINES 1024u
 
 struct cm4_cache_geom {
 	unsigned lines; /* 0: no cache; CM4_CACHE_UNBOUNDED: size unknown */
