@@ -31,5 +31,5 @@ impl_defs = -Dcrypto_aead_encrypt=$(call impl_sym,$(1))_aead_encrypt \
 	-DHIL_ALG_SYM=$(call impl_sym,$(1)) \
 	-DHIL_ALG_NAME='"$(firstword $(subst /, ,$(1)))"' \
 	-DHIL_ALG_IMPL='"$(lastword $(subst /, ,$(1)))"' \
-	-I$(2) -Itarget/framework
+	-I$(2) $(if $(wildcard $(2).nocase),-I$(2).nocase) -Itarget/framework
 

@@ -79,8 +79,10 @@ def is_assembly(impl_dir, finalist, variant, impl):
                     t = f.read()
             except OSError:
                 continue
-            if re.search(r"\b(__asm__|asm)\s*(volatile|__volatile__)?\s*\(",
-                         t):
+            # an asm statement with code (asm("" ::: "memory") is a
+            # compiler barrier, not code)
+            if re.search(r"\b(__asm__|asm)\s*(volatile|__volatile__)?\s*"
+                         r"\(\s*(?!\"\")", t):
                 return True
     return False
 

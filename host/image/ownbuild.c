@@ -24,6 +24,76 @@ int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
 }
 
 /*
+ * The NIST LWC trees were built on Windows, whose file names ignore case:
+ * some folders include "xoodyak.h" for their Xoodyak.h. Beside our link
+ * to the folder, LINK.nocase/ holds a link under the lower-case name of
+ * each of its headers whose name has capitals (and no file of that name
+ * exists), searched after the folder itself (mk/impl.mk): such an include
+ * then finds its header, and every other include is as before.
+ */
+static int ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+
+	return n > m && strcmp(name + n - m, suffix) == 0;
+}
+
+static int nocase_headers(const char *target, const char *link)
+{
+	char dir[HIL_PATH];
+	struct dirent *e;
+	DIR *d;
+	int made = 0;
+
+	if (snprintf(dir, sizeof(dir), "%s.nocase", link) >= (int)sizeof(dir)) {
+		return HIL_OK;
+	}
+	d = opendir(target);
+	if (d == NULL) {
+		return HIL_OK;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char lower[256], from[HIL_PATH + 260], to[PATH_MAX + 260],
+			same[PATH_MAX + 260];
+		size_t i, n = strlen(e->d_name);
+		int caps = 0;
+
+		if (n >= sizeof(lower) || (!ends_with(e->d_name, ".h") &&
+					   !ends_with(e->d_name, ".hpp"))) {
+			continue;
+		}
+		for (i = 0; i <= n; i++) {
+			char c = e->d_name[i];
+
+			caps |= c >= 'A' && c <= 'Z';
+			lower[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a'
+							       : c);
+		}
+		snprintf(same, sizeof(same), "%s/%s", target, lower);
+		if (!caps || access(same, F_OK) == 0) {
+			continue;
+		}
+		if (!made) {
+			if (hil_mkdirs(dir) != HIL_OK) {
+				break;
+			}
+			made = 1;
+		}
+		snprintf(from, sizeof(from), "%s/%s", dir, lower);
+		snprintf(to, sizeof(to), "%s/%s", target, e->d_name);
+		if (unlink(from) != 0 && errno != ENOENT) {
+			continue;
+		}
+		if (symlink(to, from) != 0) {
+			hil_warn("cannot link %s to %s: %s", from, to,
+				 strerror(errno));
+		}
+	}
+	closedir(d);
+	return HIL_OK;
+}
+
+/*
  * A user's folder reaches make only as a link of ours,
  * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
  * of a make variable, a recipe or a compiler argument: a folder name with
@@ -63,7 +133,7 @@ int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
 			strerror(errno));
 		return HIL_ERR_IO;
 	}
-	return HIL_OK;
+	return nocase_headers(target, link);
 }
 
 /* How many compiler warnings a .warn file holds. */
@@ -289,8 +359,8 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 	return n;
 }
 
-/* Does the text hold an asm statement: asm or __asm__, perhaps volatile,
- * then "(" ? */
+/* Does the text hold an asm statement with code in it: asm or __asm__,
+ * perhaps volatile, then "(" and a template that is not empty? */
 static int has_asm_statement(const char *t)
 {
 	static const char *const kw[] = {"__asm__", "asm", NULL};
@@ -319,7 +389,15 @@ static int has_asm_statement(const char *t)
 					q++;
 				}
 			}
-			if (*q == '(') {
+			if (*q != '(') {
+				continue;
+			}
+			q++;
+			while (*q == ' ' || *q == '\t' || *q == '\n') {
+				q++;
+			}
+			/* asm("" ::: "memory") is a compiler barrier, not code. */
+			if (q[0] != '"' || q[1] != '"') {
 				return 1;
 			}
 		}

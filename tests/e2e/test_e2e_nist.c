@@ -27,7 +27,8 @@
  * sfile (its mixing step in a plain .s file), cxx (C++, the glue a .cpp
  * that also defines the API), avr_marked (lwc_arch_avr, code that cannot
  * build for ARM), avr_unmarked (AVR assembly, no marker), nolink (compiles,
- * calls a function nobody defines).
+ * calls a function nobody defines), winnames (its Toy.h included as
+ * "toy.h", as folders written on Windows do).
  */
 #define TREE	 "tests/fixtures/nist-tree/crypto_aead"
 #define VARIANT	 TREE "/toyaead128"
@@ -142,11 +143,12 @@ static void test_avr_folders_are_listed_not_built(void **state)
 	assert_non_null(cfg);
 	results_dir(results, sizeof(results), "select");
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0", results);
-	assert_int_equal(cfg->n_algs, 4);
+	assert_int_equal(cfg->n_algs, 5);
 	assert_string_equal(cfg->algs[0].impl, "cxx");
 	assert_string_equal(cfg->algs[1].impl, "nolink");
 	assert_string_equal(cfg->algs[2].impl, "ref");
 	assert_string_equal(cfg->algs[3].impl, "sfile");
+	assert_string_equal(cfg->algs[4].impl, "winnames");
 	assert_int_equal(cfg->n_not_for_board, 2);
 	sk = skipped_of(cfg, "avr_marked");
 	assert_non_null(sk);
@@ -155,10 +157,12 @@ static void test_avr_folders_are_listed_not_built(void **state)
 	sk = skipped_of(cfg, "avr_unmarked");
 	assert_non_null(sk);
 	assert_non_null(strstr(sk->why, "assembly is for AVR"));
-	/* C that tests __AVR__ has a path for other chips (rweather's
-	 * folders): such a folder is built. */
 	assert_int_equal(hil_cfg_foreign_arch(VARIANT "/ref", why, sizeof(why)),
 			 0);
+	/* Assembly: a .s file; C with an asm statement; not a barrier. */
+	assert_true(hil_build_has_assembly(VARIANT "/sfile"));
+	assert_false(hil_build_has_assembly(VARIANT "/ref"));
+	assert_false(hil_build_has_assembly(VARIANT "/cxx"));
 	free(cfg);
 }
 
@@ -188,6 +192,7 @@ static void test_a_variant_drops_in_as_published(void **state)
 	assert_int_equal(rows_ok(run, "ref", "host build and KAT"), 4);
 	assert_int_equal(rows_ok(run, "cxx", "host build and KAT"), 4);
 	assert_int_equal(rows_ok(run, "sfile", "KAT (no host build)"), 4);
+	assert_int_equal(rows_ok(run, "winnames", "host build and KAT"), 4);
 	assert_int_equal(rows_of(run, "nolink"), 1);
 	for (i = 0; i < run->n_rows; i++) {
 		if (strcmp(run->rows[i].implementation, "nolink") == 0) {
