@@ -3,7 +3,7 @@
 #
 # Usage (scripts/validate-nist.sh runs it):
 #   nist_model.py compare CSV IMPL_DIR REPORT... [--profile P] [--ws N]
-#   nist_model.py fit CSV IMPL_DIR REPORT... [--out FIT.json]
+#   nist_model.py fit CSV IMPL_DIR REPORT... [--on asm|C|all] [--out FIT.json]
 # REPORTs are hilrun report.json files of runs under any profiles (each
 # says its own): fit chooses the profile (cache hypothesis) and the wait
 # states that explain the published points best, and cross-validates.
@@ -147,11 +147,11 @@ def score(pts, ws):
 
 def fit(by_prof, pub, keep):
     """The (profile, ws) that explains the published points best, over
-    the points whose finalist keep() accepts."""
+    the points keep(key) accepts."""
     best = None
     for prof, rows in sorted(by_prof.items()):
         pts = [(k, pub[k], c) for k, c in rows.items()
-               if k in pub and keep(k[0])]
+               if k in pub and keep(k)]
         if not pts:
             continue
         for ws in WS_GRID:
@@ -169,21 +169,19 @@ def pct(x, q):
     return xs[max(i, 0)]
 
 
-def cross_validate(by_prof, pub, impl_dir, finalists):
-    """Leave one finalist out: fit on the others, errors on it."""
+def cross_validate(by_prof, pub, impl_dir, finalists, on):
+    """Leave one finalist out: fit on the others' points that on() accepts,
+    errors on all of the held-out finalist's."""
     errs = {"C": [], "asm": []}
     folds = []
-    asm = {}
     for held in finalists:
-        f = fit(by_prof, pub, lambda fin: fin != held)
+        f = fit(by_prof, pub, lambda k: k[0] != held and on(k))
         fe = {"C": [], "asm": []}
         for k, c in by_prof[f["profile"]].items():
             if k[0] != held or k not in pub:
                 continue
             e = abs(predict(c, f["ws"]) / pub[k] - 1.0)
-            if k[:3] not in asm:
-                asm[k[:3]] = is_assembly(impl_dir, *k[:3])
-            kind = "asm" if asm[k[:3]] else "C"
+            kind = kind_of(impl_dir, k)
             fe[kind].append(e)
             errs[kind].append(e)
         folds.append({"held_out": held, "profile": f["profile"],
@@ -195,6 +193,16 @@ def cross_validate(by_prof, pub, impl_dir, finalists):
             "median_C": pct(errs["C"], 0.5),
             "median_asm": pct(errs["asm"], 0.5),
             "n_C": len(errs["C"]), "n_asm": len(errs["asm"])}
+
+
+_ASM = {}
+
+
+def kind_of(impl_dir, k):
+    """"asm" or "C" for the implementation of point key k."""
+    if k[:3] not in _ASM:
+        _ASM[k[:3]] = is_assembly(impl_dir, *k[:3])
+    return "asm" if _ASM[k[:3]] else "C"
 
 
 def fmt_pct(x):
@@ -225,11 +233,19 @@ def main(argv):
             sys.stderr.write("fit: %s not in the training set\n" % bad)
             return 2
         pub = load_csv(csv_path, finalists)
-        f = fit(by_prof, pub, lambda fin: True)
-        cv = cross_validate(by_prof, pub, impl_dir, finalists)
+        # Fitted on the assembly points by default: the same instructions
+        # ran on the board, so their residuals are the memory system's; a
+        # C point's also hold the compiler's (GCC 7 there, 12 here).
+        on_kind = opt.get("on", "asm")
+        on = (lambda k: True) if on_kind == "all" else (
+            lambda k: kind_of(impl_dir, k) == on_kind)
+        f = fit(by_prof, pub, on)
+        f["fitted_on"] = on_kind
+        cv = cross_validate(by_prof, pub, impl_dir, finalists, on)
         grid = []
         for prof, rows in sorted(by_prof.items()):
-            pts = [(k, pub[k], c) for k, c in rows.items() if k in pub]
+            pts = [(k, pub[k], c) for k, c in rows.items()
+                   if k in pub and on(k)]
             grid.append({"profile": prof, "points": len(pts),
                          "score_by_ws": {ws: round(score(pts, ws), 4)
                                          for ws in WS_GRID}})

@@ -8,14 +8,18 @@
 #                  adds the validation set, elephant grain128aead isap
 #                  photon-beetle romulus)
 # Environment:
-#   PROFILES  cycle-model profiles to run (default: nrf52840-fit
-#             nrf52840-icache nrf52840-nocache; the fit needs the last two)
+#   PROFILES  cycle-model profiles to run (default: nrf52840-cal, the
+#             calibrated one, and the uncalibrated nrf52840-icache and
+#             nrf52840-nocache; with FIT=1 the fit's grid, below)
 #   GRID      full (default: the CSV's 46 AD/message pairs, three runs per
 #             finalist and profile) or short (AD 0, messages 0..2048)
 #   WORK      scratch folder for configs and results (default: a new one
 #             under /tmp)
-#   FIT=1     also fit the nRF52840 parameters (training finalists only,
-#             leave-one-finalist-out cross-validation), into WORK/fit.json
+#   FIT=1     fit the nRF52840 parameters again (training finalists only):
+#             runs the grid's profiles (nrf52840-nocache, nrf52840-fit-1k,
+#             -2k, -4k, nrf52840-icache), chooses the cache and the wait
+#             states that explain the published counts best, and
+#             cross-validates leaving one finalist out, into WORK/fit.json
 #
 # Fetches nothing and contains none of their code or figures: hilrun
 # builds the checkout's folders, glue files and all, as they are; the
@@ -38,7 +42,11 @@ CSV=$NIST/benchmarks/nano33ble-aead-summary.csv
 IMPL=$NIST/implementations
 TRAINING="ascon gift-cofb tinyjambu sparkle xoodyak"
 VALIDATION="elephant grain128aead isap photon-beetle romulus"
-PROFILES=${PROFILES:-nrf52840-fit nrf52840-icache nrf52840-nocache}
+if [ "${FIT:-0}" = 1 ]; then
+	PROFILES=${PROFILES:-nrf52840-nocache nrf52840-fit-1k nrf52840-fit-2k nrf52840-fit-4k nrf52840-icache}
+else
+	PROFILES=${PROFILES:-nrf52840-cal nrf52840-icache nrf52840-nocache}
+fi
 GRID=${GRID:-full}
 W=${WORK:-$(mktemp -d /tmp/hilrun-nist.XXXXXX)}
 mkdir -p "$W"
@@ -127,14 +135,15 @@ if [ "${FIT:-0}" = 1 ]; then
 			;;
 		esac
 	done
+	for prof in $PROFILES; do
+		cat "$W/reports-$prof.txt"
+	done >"$W/reports-all.txt"
 	python3 "$ROOT/scripts/nist_model.py" fit "$CSV" "$IMPL" \
-		$(cat "$W/reports-nrf52840-icache.txt") -- \
-		$(cat "$W/reports-nrf52840-nocache.txt") --out "$W/fit.json"
+		$(cat "$W/reports-all.txt") --out "$W/fit.json"
 fi
 
 for prof in $PROFILES; do
 	echo
-	echo "######## profile $prof: model against published (Nano 33 BLE, -O2)"
 	python3 "$ROOT/scripts/nist_model.py" compare "$CSV" "$IMPL" \
 		$(cat "$W/reports-$prof.txt")
 done
