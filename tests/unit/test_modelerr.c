@@ -46,14 +46,13 @@ static struct hil_run *make_run(const char *profile, struct hil_config *cfg)
 	}
 	cfg->n_algs = 2;
 	run->cfg = cfg;
-	snprintf(run->model.profile, sizeof(run->model.profile), "%s",
-		 profile);
+	snprintf(run->model.profile, sizeof(run->model.profile), "%s", profile);
 	run->rows = calloc(2, sizeof(*run->rows));
 	assert_non_null(run->rows);
 	run->n_rows = 2;
 	for (i = 0; i < 2; i++) {
-		snprintf(run->rows[i].algorithm,
-			 sizeof(run->rows[i].algorithm), "toyaead128");
+		snprintf(run->rows[i].algorithm, sizeof(run->rows[i].algorithm),
+			 "toyaead128");
 		snprintf(run->rows[i].implementation,
 			 sizeof(run->rows[i].implementation), "%s", impls[i]);
 		run->rows[i].ok = 1;
