@@ -113,11 +113,13 @@ host-impl:
 		$(foreach f,$(HOST_IMPL_CPP),$(HOST_IMPL_SO).$(notdir $(basename $(f))).o) $(if $(HOST_IMPL_CPP),-lstdc++)
 
 # The flags file changes whenever the build inputs change, so that nothing
-# built with other flags is ever reused.
+# built with other flags is ever reused; the rules that compile a folder
+# (its -D renames, its languages, the foreign flags) are inputs too.
+FW_RULES_SUM := $(firstword $(shell cat mk/impl.mk mk/firmware.mk | cksum))
 $(FW_DIR)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) OPT=$(OPT) ALGS=$(FW_ALGS)" "CFLAGS=$(FW_CFLAGS)" \
-		"LDFLAGS=$(FW_LDFLAGS) $(FW_LDLIBS)" > $@.tmp
+		"LDFLAGS=$(FW_LDFLAGS) $(FW_LDLIBS)" "RULES=$(FW_RULES_SUM)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(FW_DIR)/gen/algs.h: $(FW_DIR)/flags
