@@ -205,6 +205,10 @@ const char *const hil_result_row_derived[] = {
 	"model_cycles.cache_lines",
 	"model_cycles.fits_caches",
 	"model_cycles.cache_note",
+	/* The profile's error bar (modelerr.c), computed again. */
+	"model_cycles.error_pct",
+	"model_cycles.error_kind",
+	"model_cycles.error_from",
 	NULL,
 };
 

@@ -217,6 +217,49 @@ static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
 							       : HIL_ERR_NOMEM;
 }
 
+/* The folders of the configuration's trees that were not built, as not
+ * for this board: said once, never as a failure (report.json lists them). */
+static void log_not_for_board(const struct hil_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n_not_for_board; i++) {
+		hil_info("%s/%s: not for this board, not built (%s)",
+			 cfg->not_for_board[i].name, cfg->not_for_board[i].impl,
+			 cfg->not_for_board[i].why);
+	}
+}
+
+/* Image g of the split about to start: how far the run is, and an
+ * estimate of the time left from the images measured so far (the build of
+ * every image came before the first). */
+static void progress_images(const struct split_keep *k, size_t g,
+			    uint64_t t_start)
+{
+	size_t done = 0, total = 0, i;
+	double elapsed_s = (double)(hil_energy_now_ns() - t_start) / 1e9;
+
+	for (i = 0; i < k->split.n_images; i++) {
+		total += k->split.image[i].n_algs;
+		if (i < g) {
+			done += k->split.image[i].n_algs;
+		}
+	}
+	if (done == 0) {
+		hil_info(
+			"image %zu of %zu: %zu implementation%s (0 of %zu measured; built in %.0f s)",
+			g + 1, k->split.n_images, k->split.image[g].n_algs,
+			k->split.image[g].n_algs == 1 ? "" : "s", total,
+			elapsed_s);
+		return;
+	}
+	hil_info(
+		"image %zu of %zu: %zu implementation%s (%zu of %zu measured in %.0f s; about %.0f s left, from the pace so far)",
+		g + 1, k->split.n_images, k->split.image[g].n_algs,
+		k->split.image[g].n_algs == 1 ? "" : "s", done, total,
+		elapsed_s, elapsed_s / (double)done * (double)(total - done));
+}
+
 /*
  * The selection does not fit one image: split it over as few as halving
  * finds, then build, start and measure each in turn, into one run.
@@ -229,6 +272,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	size_t skip[HIL_CFG_MAX_ALGS], n_skip = 0;
 	char excluded[HIL_CFG_MAX_ALGS][256];
 	char root[HIL_PATH], log[HIL_PATH + 16];
+	uint64_t t_start;
 	size_t g, i, a;
 	int ret;
 
@@ -245,6 +289,8 @@ static int measure_split(struct run_ctx *c, const char *journal)
 			skip[n_skip++] = a;
 		}
 	}
+	t_start = hil_energy_now_ns();
+	log_not_for_board(cfg);
 	hil_warn(
 		"the %zu implementations do not fit one image (%s): splitting them over several images, each built, started and measured in turn",
 		cfg->n_algs - n_skip, run->fw.overflow);
@@ -271,9 +317,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 			ret = HIL_ERR_NOMEM;
 			break;
 		}
-		hil_info("image %zu of %zu: %zu implementation%s", g + 1,
-			 k->split.n_images, sub->n_algs,
-			 sub->n_algs == 1 ? "" : "s");
+		progress_images(k, g, t_start);
 		if (g > 0) {
 			model_file_afresh(run);
 		}
@@ -391,12 +435,27 @@ int hil_runner_run(const struct hil_config *cfg,
 		/* A selection too big for one image is split, not refused. */
 		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
 
-		ret = hil_rn_bring_up(cfg, opts, run, &c.conn,
-				      may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
-		if (ret == HIL_OK) {
+		if (may_split && cfg->n_algs > HIL_IMAGE_MAX_ALGS) {
+			/* More than one image holds: split at once, without
+			 * building them all together first. */
+			snprintf(run->fw.overflow, sizeof(run->fw.overflow),
+				 "more than %d implementations for one image",
+				 HIL_IMAGE_MAX_ALGS);
+			ret = measure_split(&c, path);
+		} else if ((ret = hil_rn_bring_up(
+				    cfg, opts, run, &c.conn,
+				    may_split ? HIL_BUILD_QUIET_OVERFLOW
+					      : 0)) == HIL_OK) {
+			log_not_for_board(cfg);
 			ret = measure_image(&c, path);
 		} else if (ret == HIL_ERR_BUILD && may_split &&
-			   run->fw.overflowed) {
+			   (run->fw.overflowed || run->fw.link_failed)) {
+			if (run->fw.link_failed) {
+				snprintf(run->fw.overflow,
+					 sizeof(run->fw.overflow),
+					 "it does not link: %s",
+					 run->fw.link_error);
+			}
 			hil_runner_take_down(&c.conn, run);
 			ret = measure_split(&c, path);
 		}

@@ -114,7 +114,9 @@ FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 # Every file of host/report but the writers from the in-memory run
 # (table.c, modelratio.c, and any later file that includes the writer's
 # json_int.h), which would pull in run/ and config/. The report JSON's
-# writers themselves are in host/result.
+# writers themselves (json.c, json_row.c, json_leak.c, clocklabel.c and
+# modelerr.c, which read the board drivers, the cycle-model profiles and
+# the folders) are in host/result.
 FZ_REPORT_WRITERS := host/report/table.c host/report/modelratio.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
