@@ -1,0 +1,186 @@
+#!/bin/bash
+# pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes a report plus pqm4-shaped benchmarks.csv/md.
+#
+# usage: scripts/pq-bench.sh [-b BOARD] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
+#                            [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
+#   SCHEME_DIR   a folder with api.h (e.g. PQM4/crypto_kem/ml-kem-768/m4fspeed),
+#                named <scheme>/<implementation> after its last two path parts
+#   -c DIR       the user's common code (pqm4: -c PQM4/common -c PQM4/mupq/common);
+#                none: hilrun's own target/pq/common (portable fips202.h)
+#   -b BOARD     emulated board (default qemu-mps2-an386: 4 MiB code, 4 MiB RAM)
+#   -p PROFILE   cycle-model memory profile (default stm32f401-0ws: the F407
+#                at 24 MHz / 0 WS of pqm4's 2022 table)
+#   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
+#   -O OPT       optimisation (default -O3, pqm4's)
+#
+# Every figure is the cycle model's estimate of a Cortex-M4 (docs/cycle-model.md),
+# never a measurement; the emulated instruction count is beside it.
+# A folder with assembly has no host build: it is verified against the host
+# build of another folder of the same scheme given in the same call (e.g. its
+# clean), as pqm4's testvectors are.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BOARD=qemu-mps2-an386
+RUNS=3
+SEED=1
+PROFILE=stm32f401-0ws
+OPT=-O3
+COMMON=
+OUT=
+while getopts b:n:s:p:O:c:o: opt; do
+	case $opt in
+	b) BOARD=$OPTARG ;;
+	n) RUNS=$OPTARG ;;
+	s) SEED=$OPTARG ;;
+	p) PROFILE=$OPTARG ;;
+	O) OPT=$OPTARG ;;
+	c) d=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "pq-bench: no common folder $OPTARG" >&2; exit 2; }
+	   COMMON="$COMMON $d" ;;
+	o) OUT=$OPTARG ;;
+	*) sed -n '4,20p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { sed -n '4,20p' "$0" >&2; exit 2; }
+case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
+case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
+case $BOARD in
+qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10 ;;
+*) echo "pq-bench: board $BOARD: the pq stub runs on qemu-mps2-an386 only (semihosting output)" >&2; exit 2 ;;
+esac
+[ -n "$OUT" ] || OUT=results/pq-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+PLUGIN=${HILRUN_CYCLE_PLUGIN:-$ROOT/build/emu/cyclemodel.so}
+[ -f "$PLUGIN" ] || make -s -C "$ROOT" cycle-plugin
+ROWS=$OUT/rows.tsv
+SKIPPED=$OUT/skipped.tsv
+: > "$ROWS"
+: > "$SKIPPED"
+printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\n' \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${COMMON:-hilrun target/pq/common}" \
+	"$(arm-none-eabi-gcc --version | head -1)" > "$OUT/run.tsv"
+
+# The hash code of the image: functions of the common objects for SHA-3
+# (fips202, keccak, sp800-185), SHA-2 (sha2, sha256/512, hashblocks), AES.
+attr_ranges() { # fwdir -> ranges file
+	fw=$1
+	for o in $(find "$fw/common" -name '*.o' | grep -E '/(fips202|keccak|sp800-185|sha2|sha256|sha512|crypto_hashblocks|aes)[^/]*$'); do
+		arm-none-eabi-nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /^[tT]$/ {print $3}'
+	done | sort -u > "$fw/hash.syms"
+	awk 'NR == FNR { want[$1] = 1; next }
+	     ($3 ~ /^[tT]$/) && ($4 in want) { print $1, $2 }' "$fw/hash.syms" "$fw/stub.nm" |
+		while read -r addr size; do
+			lo=$((0x$addr & ~1))
+			printf '%x %x\n' $lo $((lo + 0x$size))
+		done > "$fw/hash.ranges"
+}
+
+for dir in "$@"; do
+	dir=$(cd "$dir" 2>/dev/null && pwd) || { echo "pq-bench: no folder $dir" >&2; exit 2; }
+	impl=$(basename "$dir")
+	scheme=$(basename "$(dirname "$dir")")
+	id=$scheme/$impl
+	sym=$(echo "$id" | tr '/.+-' '____')
+	if [ ! -f "$dir/api.h" ]; then
+		printf '%s\t%s\t%s\n' "$scheme" "$impl" "no api.h" >> "$SKIPPED"; continue
+	fi
+	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
+	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi
+	b=$ROOT/build/pq/$sym
+	echo "== $id ($kind${ns:+, namespace $ns})" >&2
+	if ! make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
+		PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
+		PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.build.log" 2>&1; then
+		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | cut -c1-160)
+		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
+		echo "   skipped: $why" >&2
+		continue
+	fi
+	# The host reference: this folder, or (assembly) a portable one of the same scheme.
+	ref=$dir
+	if ls "$dir"/*.S "$dir"/*.s > /dev/null 2>&1; then
+		ref=
+		for other in "$@"; do
+			o=$(cd "$other" && pwd)
+			if [ "$(basename "$(dirname "$o")")" = "$scheme" ] && ! ls "$o"/*.S "$o"/*.s > /dev/null 2>&1; then
+				ref=$o; break
+			fi
+		done
+	fi
+	refout=
+	if [ -n "$ref" ]; then
+		rsym=$(echo "$scheme/$(basename "$ref")" | tr '/.+-' '____')
+		rns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$ref/api.h" | head -1)
+		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
+			PQ_OUT="$ROOT/build/pq/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.host.log" 2>&1; then
+			refout=$b.ref.txt
+			"$ROOT/build/pq/$rsym/host/ref" > "$refout"
+		fi
+	fi
+	attr_ranges "$b/fw"
+	read -r lo size <<-X
+	$(awk '$4 == "pq_timed" {print $1, $2}' "$b/fw/stub.nm")
+	X
+	lo=$((0x$lo & ~1)); hi=$((lo + 0x$size))
+	rm -f "$b/model.txt"
+	timeout 3600 qemu-system-arm -M $MACHINE -display none -monitor none -serial null \
+		-semihosting-config enable=on,target=native \
+		-icount shift=$SHIFT,align=off,sleep=off -kernel "$b/fw/stub.elf" \
+		-plugin "$PLUGIN,profile=$PROFILE,counter=$COUNTER,range=$(printf '0x%08x-0x%08x' $lo $hi),attr=$b/fw/hash.ranges,out=$b/model.txt" \
+		> "$b/target.txt" 2>&1 || true
+	if ! grep -q '^E$' "$b/target.txt"; then
+		why=$(grep '^F' "$b/target.txt" | head -1)
+		printf '%s\t%s\tstopped on %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-no end marker, see $b/target.txt}" >> "$SKIPPED"
+		echo "   stopped: ${why:-no end marker}" >&2
+		continue
+	fi
+	# verification: the same op, run, digest and return value as the host build
+	if [ -n "$refout" ]; then
+		if diff <(awk '$1 == "R" {print $2, $3, $6, $7}' "$b/target.txt") \
+			<(awk '$1 == "R" {print $2, $3, $6, $7}' "$refout") > "$b/verify.diff" 2>&1 \
+			&& ! awk '$1 == "R" && $7 != 0 {bad = 1} END {exit !bad}' "$b/target.txt"; then
+			verified="ok vs host build of $scheme/$(basename "$ref")"
+		else
+			verified="FAILED vs host build of $scheme/$(basename "$ref") (see $b/verify.diff)"
+		fi
+	else
+		verified="not verified: no portable folder of $scheme to build for the host"
+	fi
+	text=$(awk '/TOTALS/ {print $1}' "$b/fw/scheme.size"); data=$(awk '/TOTALS/ {print $2}' "$b/fw/scheme.size"); bss=$(awk '/TOTALS/ {print $3}' "$b/fw/scheme.size")
+	# Records: 4 calibration brackets, then one per R line, in order.
+	awk -v scheme="$scheme" -v impl="$impl" -v kind="$kind" -v verified="$verified" \
+	    -v text="$text" -v data="$data" -v bss="$bss" '
+	function kv(s, k,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
+	FNR == 1 { file++ }
+	file == 1 && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
+		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); next }
+	file == 2 && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 }
+	END {
+		if (nr != nb - 4) { printf "record count mismatch: %d calls, %d brackets\n", nr, nb - 4 > "/dev/stderr"; exit 1 }
+		for (i = 1; i <= nr; i++) {
+			o = op[i]; k = ++cnt[o]; v = cyc[i] - cal
+			vals[o, k] = v; sum[o] += v; ins_sum[o] += ins[i]
+			if (!(o in mn) || v < mn[o]) mn[o] = v
+			if (!(o in mx) || v > mx[o]) mx[o] = v
+			if (stk[i] > smax[o]) smax[o] = stk[i]
+			hs[o] += att[i]; tot[o] += cyc[i]
+			if (!(o in seen)) { seen[o] = 1; order[++no] = o }
+		}
+		for (j = 1; j <= no; j++) {
+			o = order[j]; n = cnt[o]
+			# median: sort the values
+			for (a = 1; a <= n; a++) s[a] = vals[o, a]
+			for (a = 2; a <= n; a++) { x = s[a]; b = a - 1; while (b >= 1 && s[b] > x) { s[b + 1] = s[b]; b-- } s[b + 1] = x }
+			med = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
+			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%d\t%d\t%.0f\t%d\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
+				sum[o] / n, mn[o], mx[o], med, smax[o], (tot[o] > 0 ? 100 * hs[o] / tot[o] : 0),
+				text, data, bss, verified
+		}
+	}' "$b/model.txt" "$b/target.txt" >> "$ROWS"
+	echo "   $verified" >&2
+done
+
+"$ROOT/scripts/pq-export.sh" "$OUT"
