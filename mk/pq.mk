@@ -50,7 +50,23 @@ PQ_SCHEME_OBJS := $(foreach s,$(PQ_SCHEME_SRCS),$(call pq_obj,$(s),$(PQ_FW)/sche
 # Common folder N goes to common/N, so that two folders' fips202.c do not meet.
 pq_index = $(words $(wordlist 1,$(2),$(1)))
 PQ_COMMON_N := $(shell seq 1 $(words $(PQ_COMMON)) 2>/dev/null)
-pq_common_srcs = $(filter-out %/randombytes.c,$(call pq_srcs,$(word $(1),$(PQ_COMMON))))
+pq_common_all = $(filter-out %/randombytes.c,$(call pq_srcs,$(word $(1),$(PQ_COMMON))))
+# A file whose stem an earlier common folder already has is left out, as
+# pqm4's library list does: PQM4/common/keccakf1600.S, not
+# PQM4/mupq/common/keccakf1600.c. The host build sees only .c files, so
+# there the stems of earlier .c files alone shadow.
+pq_shadow = $(foreach x,c S s,$(addprefix %/,$(addsuffix .$(x),$(1))))
+PQ_SEEN :=
+PQ_HSEEN :=
+define pq_pick
+PQ_CSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_SEEN)),$$(call pq_common_all,$(1)))
+PQ_HSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_HSEEN)),$$(filter %.c,$$(call pq_common_all,$(1))))
+PQ_SEEN += $$(basename $$(notdir $$(PQ_CSRC_$(1))))
+PQ_HSEEN += $$(basename $$(notdir $$(PQ_HSRC_$(1))))
+endef
+$(foreach n,$(PQ_COMMON_N),$(eval $(call pq_pick,$(n))))
+pq_common_srcs = $(PQ_CSRC_$(1))
+pq_host_common_srcs = $(PQ_HSRC_$(1))
 PQ_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_FW)/common/$(n))))
 
 # $(1) source, $(2) object, $(3) compiler, $(4) flags, $(5) 1: may be skipped
@@ -82,9 +98,9 @@ $(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_OUT)/flags
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
 		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
 
-$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS)
+$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_OUT)/flags
 	@rm -f $@
-	$(CROSS)ar rcs $@ $^
+	$(CROSS)ar rcs $@ $(PQ_COMMON_OBJS)
 
 $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT)
 	$(CROSS)gcc $(PQ_ARCH) -nostartfiles --specs=nano.specs --specs=nosys.specs \
@@ -94,19 +110,19 @@ $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BO
 		-Wl,--start-group $(PQ_FW)/libpqcommon.a -lc -Wl,--end-group
 	$(CROSS)size -t $(PQ_SCHEME_OBJS) > $(PQ_FW)/scheme.size
 	$(CROSS)size -t $(PQ_COMMON_OBJS) > $(PQ_FW)/common.size
-	$(CROSS)nm -S --defined-only $@ > $(PQ_FW)/stub.nm
+	$(CROSS)nm -n -S --defined-only $@ > $(PQ_FW)/stub.nm
 
 # ---- the host reference: the scheme's C and the common C, native
 PQ_HOST := $(PQ_OUT)/host
 PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(PQ_COMMON_INC)
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
-PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(filter %.c,$(call pq_common_srcs,$(n))),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
+PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
 $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),)))
-$(foreach n,$(PQ_COMMON_N),$(foreach s,$(filter %.c,$(call pq_common_srcs,$(n))),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
+$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
 
-$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS)
+$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_OUT)/flags
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(PQ_HOST_COMMON_OBJS)
 
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
@@ -117,7 +133,8 @@ $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $
 $(PQ_OUT)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" > $@.tmp
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 .PHONY: pq-fw pq-host

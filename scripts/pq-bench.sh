@@ -69,12 +69,30 @@ attr_ranges() { # fwdir -> ranges file
 	for o in $(find "$fw/common" -name '*.o' | grep -E '/(fips202|keccak|sp800-185|sha2|sha256|sha512|crypto_hashblocks|aes)[^/]*$'); do
 		arm-none-eabi-nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /^[tT]$/ {print $3}'
 	done | sort -u > "$fw/hash.syms"
+	# stub.nm is sorted by address; a function of assembly without .size
+	# (pqm4's keccakf1600.S) ends where the next symbol starts.
 	awk 'NR == FNR { want[$1] = 1; next }
-	     ($3 ~ /^[tT]$/) && ($4 in want) { print $1, $2 }' "$fw/hash.syms" "$fw/stub.nm" |
+	     NF == 4 && ($3 ~ /^[tT]$/) { a[++n] = $1; sz[n] = $2; nm[n] = $4; next }
+	     NF == 3 { a[++n] = $1; sz[n] = ""; nm[n] = ($2 ~ /^[tT]$/) ? $3 : "" }
+	     END { for (i = 1; i <= n; i++) if (nm[i] in want) {
+			s = sz[i]
+			if (s == "" && i < n) s = "@" a[i + 1]
+			if (s != "") print a[i], s } }' "$fw/hash.syms" "$fw/stub.nm" |
 		while read -r addr size; do
 			lo=$((0x$addr & ~1))
-			printf '%x %x\n' $lo $((lo + 0x$size))
+			case $size in
+			@*) hi=$((0x${size#@} & ~1)) ;;
+			*) hi=$((lo + 0x$size)) ;;
+			esac
+			[ $hi -gt $lo ] && printf '%x %x\n' $lo $hi
 		done > "$fw/hash.ranges"
+}
+
+has_asm() {
+	for f in "$1"/*.S "$1"/*.s; do
+		[ -e "$f" ] && return 0
+	done
+	return 1
 }
 
 for dir in "$@"; do
@@ -100,11 +118,11 @@ for dir in "$@"; do
 	fi
 	# The host reference: this folder, or (assembly) a portable one of the same scheme.
 	ref=$dir
-	if ls "$dir"/*.S "$dir"/*.s > /dev/null 2>&1; then
+	if has_asm "$dir"; then
 		ref=
 		for other in "$@"; do
 			o=$(cd "$other" && pwd)
-			if [ "$(basename "$(dirname "$o")")" = "$scheme" ] && ! ls "$o"/*.S "$o"/*.s > /dev/null 2>&1; then
+			if [ "$(basename "$(dirname "$o")")" = "$scheme" ] && ! has_asm "$o"; then
 				ref=$o; break
 			fi
 		done

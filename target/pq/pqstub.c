@@ -49,8 +49,8 @@ static int ret;
 #if defined(__arm__) && !defined(PQ_HOSTED)
 #include "hal.h"
 
-#define SYS_WRITE0 0x04u
-#define SYS_EXIT_EXTENDED 0x20u
+#define SYS_WRITE0		     0x04u
+#define SYS_EXIT_EXTENDED	     0x20u
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 
 static uint32_t semihost(uint32_t op, const void *arg)
@@ -94,8 +94,8 @@ static __attribute__((noinline)) void stack_paint(uintptr_t bottom)
 
 static uint32_t stack_used(uintptr_t sp)
 {
-	const volatile uint32_t *p = (const volatile uint32_t *)
-		hal_stack_bottom();
+	const volatile uint32_t *p =
+		(const volatile uint32_t *)hal_stack_bottom();
 
 	while ((uintptr_t)p < sp && *p == STACK_PAINT) {
 		p++;
@@ -113,10 +113,8 @@ static void platform_init(void)
 static void out_u32(uint32_t v, int hex);
 
 /* A fault (startup.c's handler calls this): say where, and stop QEMU. */
-void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr,
-		      uint32_t bfar);
-void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr,
-		      uint32_t bfar)
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
 {
 	(void)hfsr;
 	(void)bfar;

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#define NROUNDS 24
+#define NROUNDS	  24
 #define ROL(a, n) (((a) << (n)) | ((a) >> (64 - (n))))
 
 /* FIPS 202, 3.2.5: the round constants of iota. */
@@ -21,7 +21,7 @@ static const uint64_t round_constants[NROUNDS] = {
 static const uint8_t rho_offsets[24] = {1,  3,	6,  10, 15, 21, 28, 36,
 					45, 55, 2,  14, 27, 41, 56, 8,
 					25, 43, 62, 18, 39, 61, 20, 44};
-static const uint8_t pi_lanes[24] = {10, 7,  11, 17, 18, 3, 5,	16,
+static const uint8_t pi_lanes[24] = {10, 7,  11, 17, 18, 3,  5,	 16,
 				     8,	 21, 24, 4,  15, 23, 19, 13,
 				     12, 2,  20, 14, 22, 9,  6,	 1};
 
@@ -147,8 +147,7 @@ void shake128_absorb(shake128ctx *state, const uint8_t *input, size_t inlen)
 	absorb_once(state->ctx, SHAKE128_RATE, input, inlen, SHAKE_PAD);
 }
 
-void shake128_squeezeblocks(uint8_t *output, size_t nblocks,
-			    shake128ctx *state)
+void shake128_squeezeblocks(uint8_t *output, size_t nblocks, shake128ctx *state)
 {
 	squeeze_blocks(output, nblocks, state->ctx, SHAKE128_RATE);
 }
@@ -168,8 +167,7 @@ void shake256_absorb(shake256ctx *state, const uint8_t *input, size_t inlen)
 	absorb_once(state->ctx, SHAKE256_RATE, input, inlen, SHAKE_PAD);
 }
 
-void shake256_squeezeblocks(uint8_t *output, size_t nblocks,
-			    shake256ctx *state)
+void shake256_squeezeblocks(uint8_t *output, size_t nblocks, shake256ctx *state)
 {
 	squeeze_blocks(output, nblocks, state->ctx, SHAKE256_RATE);
 }
@@ -185,23 +183,23 @@ void shake256_ctx_clone(shake256ctx *dest, const shake256ctx *src)
 }
 
 /* The incremental APIs differ only in rate and padding. */
-#define HIL_INC_API(name, type, rate, pad)                                   \
-	void name##_inc_init(type *state)                                    \
-	{                                                                    \
-		inc_init(state->ctx);                                        \
-	}                                                                    \
-	void name##_inc_absorb(type *state, const uint8_t *input,            \
-			       size_t inlen)                                 \
-	{                                                                    \
-		inc_absorb(state->ctx, rate, input, inlen);                  \
-	}                                                                    \
-	void name##_inc_ctx_clone(type *dest, const type *src)               \
-	{                                                                    \
-		memcpy(dest, src, sizeof(*dest));                            \
-	}                                                                    \
-	void name##_inc_ctx_release(type *state)                             \
-	{                                                                    \
-		(void)state;                                                 \
+#define HIL_INC_API(name, type, rate, pad)                                     \
+	void name##_inc_init(type *state)                                      \
+	{                                                                      \
+		inc_init(state->ctx);                                          \
+	}                                                                      \
+	void name##_inc_absorb(type *state, const uint8_t *input,              \
+			       size_t inlen)                                   \
+	{                                                                      \
+		inc_absorb(state->ctx, rate, input, inlen);                    \
+	}                                                                      \
+	void name##_inc_ctx_clone(type *dest, const type *src)                 \
+	{                                                                      \
+		memcpy(dest, src, sizeof(*dest));                              \
+	}                                                                      \
+	void name##_inc_ctx_release(type *state)                               \
+	{                                                                      \
+		(void)state;                                                   \
 	}
 
 HIL_INC_API(shake128, shake128incctx, SHAKE128_RATE, SHAKE_PAD)
@@ -215,8 +213,7 @@ void shake128_inc_finalize(shake128incctx *state)
 	inc_finalize(state->ctx, SHAKE128_RATE, SHAKE_PAD);
 }
 
-void shake128_inc_squeeze(uint8_t *output, size_t outlen,
-			  shake128incctx *state)
+void shake128_inc_squeeze(uint8_t *output, size_t outlen, shake128incctx *state)
 {
 	inc_squeeze(output, outlen, state->ctx, SHAKE128_RATE);
 }
@@ -226,8 +223,7 @@ void shake256_inc_finalize(shake256incctx *state)
 	inc_finalize(state->ctx, SHAKE256_RATE, SHAKE_PAD);
 }
 
-void shake256_inc_squeeze(uint8_t *output, size_t outlen,
-			  shake256incctx *state)
+void shake256_inc_squeeze(uint8_t *output, size_t outlen, shake256incctx *state)
 {
 	inc_squeeze(output, outlen, state->ctx, SHAKE256_RATE);
 }
@@ -256,8 +252,7 @@ void shake256(uint8_t *output, size_t outlen, const uint8_t *input,
 }
 
 /* A SHA-3 digest: pad, one permutation, the first outlen bytes. */
-static void sha3_final(uint8_t *output, size_t outlen, uint64_t *s,
-		       size_t rate)
+static void sha3_final(uint8_t *output, size_t outlen, uint64_t *s, size_t rate)
 {
 	inc_finalize(s, rate, SHA3_PAD);
 	inc_squeeze(output, outlen, s, rate);
