@@ -19,6 +19,10 @@ PQ_KIND ?= KEM
 PQ_NS ?=
 PQ_OUT ?= $(BUILD)/pq/manual
 PQ_COMMON ?= target/pq/common
+# The host reference's common code: by default the same folders (their .c
+# files); pqm4's own host build takes mupq/common alone, whose C is portable
+# where PQM4/common's aes.c calls assembly.
+PQ_HOST_COMMON ?= $(PQ_COMMON)
 PQ_OPT ?= -O3
 PQ_RUNS ?= 3
 PQ_SEED ?= 1
@@ -50,7 +54,7 @@ PQ_SCHEME_OBJS := $(foreach s,$(PQ_SCHEME_SRCS),$(call pq_obj,$(s),$(PQ_FW)/sche
 # Common folder N goes to common/N, so that two folders' fips202.c do not meet.
 pq_index = $(words $(wordlist 1,$(2),$(1)))
 PQ_COMMON_N := $(shell seq 1 $(words $(PQ_COMMON)) 2>/dev/null)
-pq_common_all = $(filter-out %/randombytes.c,$(call pq_srcs,$(word $(1),$(PQ_COMMON))))
+pq_common_all = $(filter-out %/randombytes.c,$(call pq_srcs,$(word $(1),$(2))))
 # A file whose stem an earlier common folder already has is left out, as
 # pqm4's library list does: PQM4/common/keccakf1600.S, not
 # PQM4/mupq/common/keccakf1600.c. The host build sees only .c files, so
@@ -59,12 +63,16 @@ pq_shadow = $(foreach x,c S s,$(addprefix %/,$(addsuffix .$(x),$(1))))
 PQ_SEEN :=
 PQ_HSEEN :=
 define pq_pick
-PQ_CSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_SEEN)),$$(call pq_common_all,$(1)))
-PQ_HSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_HSEEN)),$$(filter %.c,$$(call pq_common_all,$(1))))
+PQ_CSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_SEEN)),$$(call pq_common_all,$(1),$(PQ_COMMON)))
 PQ_SEEN += $$(basename $$(notdir $$(PQ_CSRC_$(1))))
+endef
+define pq_hpick
+PQ_HSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_HSEEN)),$$(filter %.c,$$(call pq_common_all,$(1),$(PQ_HOST_COMMON))))
 PQ_HSEEN += $$(basename $$(notdir $$(PQ_HSRC_$(1))))
 endef
+PQ_HCOMMON_N := $(shell seq 1 $(words $(PQ_HOST_COMMON)) 2>/dev/null)
 $(foreach n,$(PQ_COMMON_N),$(eval $(call pq_pick,$(n))))
+$(foreach n,$(PQ_HCOMMON_N),$(eval $(call pq_hpick,$(n))))
 pq_common_srcs = $(PQ_CSRC_$(1))
 pq_host_common_srcs = $(PQ_HSRC_$(1))
 PQ_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_FW)/common/$(n))))
@@ -87,8 +95,8 @@ PQ_STUB_SRCS = target/pq/pqstub.c target/pq/pqrandom.c $(PQ_BOARD_SRCS)
 PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
 $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
-	$(CROSS)gcc $(PQ_CFLAGS) $(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) \
-		-Wall -Wextra -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) -c $< -o $@
+	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) -Wall -Wextra -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
@@ -114,11 +122,11 @@ $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BO
 
 # ---- the host reference: the scheme's C and the common C, native
 PQ_HOST := $(PQ_OUT)/host
-PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(PQ_COMMON_INC)
+PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d))
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
-PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
+PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
 $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),)))
-$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
+$(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
 
 $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_OUT)/flags
 	@rm -f $@
@@ -133,7 +141,7 @@ $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $
 $(PQ_OUT)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 

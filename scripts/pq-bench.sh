@@ -7,6 +7,8 @@
 #                named <scheme>/<implementation> after its last two path parts
 #   -c DIR       the user's common code (pqm4: -c PQM4/common -c PQM4/mupq/common);
 #                none: hilrun's own target/pq/common (portable fips202.h)
+#   -H DIR       the host reference's common code instead (pqm4: -H PQM4/mupq/common,
+#                as its testvectors-host; default: the -c folders)
 #   -b BOARD     emulated board (default qemu-mps2-an386: 4 MiB code, 4 MiB RAM)
 #   -p PROFILE   cycle-model memory profile (default stm32f401-0ws: the F407
 #                at 24 MHz / 0 WS of pqm4's 2022 table)
@@ -27,8 +29,9 @@ SEED=1
 PROFILE=stm32f401-0ws
 OPT=-O3
 COMMON=
+HCOMMON=
 OUT=
-while getopts b:n:s:p:O:c:o: opt; do
+while getopts b:n:s:p:O:c:H:o: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
@@ -37,12 +40,14 @@ while getopts b:n:s:p:O:c:o: opt; do
 	O) OPT=$OPTARG ;;
 	c) d=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "pq-bench: no common folder $OPTARG" >&2; exit 2; }
 	   COMMON="$COMMON $d" ;;
+	H) d=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "pq-bench: no common folder $OPTARG" >&2; exit 2; }
+	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '4,20p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,22p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,20p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,22p' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
 case $BOARD in
@@ -128,14 +133,18 @@ for dir in "$@"; do
 		done
 	fi
 	refout=
+	hostfail=
 	if [ -n "$ref" ]; then
 		rsym=$(echo "$scheme/$(basename "$ref")" | tr '/.+-' '____')
 		rns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$ref/api.h" | head -1)
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
 			PQ_OUT="$ROOT/build/pq/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
+			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
 			PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
 			"$ROOT/build/pq/$rsym/host/ref" > "$refout"
+		else
+			hostfail="the host build of $scheme/$(basename "$ref") failed ($(grep -m1 -E 'error' "$b.host.log" | cut -c1-120); see $b.host.log)"
 		fi
 	fi
 	attr_ranges "$b/fw"
@@ -164,6 +173,8 @@ for dir in "$@"; do
 		else
 			verified="FAILED vs host build of $scheme/$(basename "$ref") (see $b/verify.diff)"
 		fi
+	elif [ -n "$hostfail" ]; then
+		verified="not verified: $hostfail"
 	else
 		verified="not verified: no portable folder of $scheme to build for the host"
 	fi

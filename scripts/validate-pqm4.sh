@@ -1,0 +1,108 @@
+#!/bin/bash
+# validate-pqm4.sh: builds the `clean` implementations of pqm4's 2022 table (commit 918f379, STM32F407 at 24 MHz / 0 WS, arm-none-eabi-gcc 11.3.1, -O3) as pqm4 did, from the user's own checkout, runs them under hilrun's cycle model, and prints model vs published per operation.
+#
+# usage: scripts/validate-pqm4.sh [-n RUNS] [-f REGEX] [-o OUTDIR] PQM4_CHECKOUT
+#   PQM4_CHECKOUT  a pqm4 clone with its mupq and PQClean submodules; the 2022
+#                  sources are read from its own git history (git archive of
+#                  918f379 and the submodule commits it names): nothing is
+#                  fetched, and nothing of pqm4 enters this tree
+#   -f REGEX       only the schemes whose name matches (e.g. '^(kyber|dilithium)')
+#   -n RUNS        runs per operation (default 3; the model is deterministic
+#                  up to the schemes' own rejection sampling)
+# The host reference builds each scheme against PQClean's own portable common code
+# (its common/ at the same commit), as pqm4 checks its targets against host builds.
+# Prints one line per scheme and operation: model mean, published mean and the
+# model's deviation in percent; writes OUTDIR/validate.md and the pq-bench run
+# (report.md, benchmarks.md) beside it. Rows that do not build or fit the
+# emulated board are listed with the reason.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=3
+FILTER=.
+OUT=
+while getopts n:f:o: opt; do
+	case $opt in
+	n) RUNS=$OPTARG ;;
+	f) FILTER=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	*) sed -n '4,19p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { sed -n '4,19p' "$0" >&2; exit 2; }
+PQM4=$(cd "$1" 2>/dev/null && pwd) || { echo "validate-pqm4: no folder $1" >&2; exit 2; }
+COMMIT=918f379
+if ! git -C "$PQM4" cat-file -e "$COMMIT^{commit}" 2>/dev/null; then
+	echo "validate-pqm4: commit $COMMIT (pqm4's 2022 table) is not in $PQM4's history: nothing to compare with" >&2
+	exit 2
+fi
+MUPQ=$(git -C "$PQM4" ls-tree "$COMMIT" mupq | awk '{print $3}')
+PQCLEAN=$(git -C "$PQM4/mupq" ls-tree "$MUPQ" pqclean 2>/dev/null | awk '{print $3}')
+for c in "mupq:$MUPQ:$PQM4/mupq" "PQClean:$PQCLEAN:$PQM4/mupq/pqclean"; do
+	name=${c%%:*}; rest=${c#*:}; sha=${rest%%:*}; repo=${rest#*:}
+	if [ -z "$sha" ] || ! git -C "$repo" cat-file -e "$sha^{commit}" 2>/dev/null; then
+		echo "validate-pqm4: $name commit ${sha:-?} of pqm4 $COMMIT is not in $repo" >&2
+		exit 2
+	fi
+done
+[ -n "$OUT" ] || OUT=results/validate-pqm4-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# The 2022 sources, as pqm4 918f379 saw them, in a scratch folder of the build.
+SRC=$ROOT/build/validate-pqm4/src
+rm -rf "$SRC"
+mkdir -p "$SRC/mupq/pqclean"
+git -C "$PQM4" archive "$COMMIT" common crypto_kem crypto_sign | tar -x -C "$SRC"
+git -C "$PQM4/mupq" archive "$MUPQ" common crypto_kem crypto_sign | tar -x -C "$SRC/mupq"
+git -C "$PQM4/mupq/pqclean" archive "$PQCLEAN" common crypto_kem crypto_sign | tar -x -C "$SRC/mupq/pqclean"
+
+# Published clean rows: scheme, kind, then the three AVG figures.
+PUB=$OUT/published.tsv
+git -C "$PQM4" show "$COMMIT:benchmarks.md" | awk '
+	/^# / { speed = ($0 ~ /^# Speed/) }
+	/^## Key Encapsulation/ { kind = "KEM" } /^## Signature/ { kind = "SIGN" }
+	speed && /^\| / && $0 ~ /\| clean \|/ {
+		n = split($0, f, "|"); s = f[2]; sub(/^ +/, "", s); sub(/ \(.*$/, "", s); sub(/ +$/, "", s)
+		out = s "\t" kind
+		for (i = 4; i <= 6; i++) { v = f[i]; sub(/.*AVG: */, "", v); sub(/ .*/, "", v); gsub(/,/, "", v)
+			m = f[i]; sub(/.*MIN: */, "", m); sub(/ .*/, "", m); gsub(/,/, "", m); out = out "\t" v "\t" m }
+		print out }' > "$PUB"
+
+dirs=()
+while IFS="$(printf '\t')" read -r scheme kind _; do
+	echo "$scheme" | grep -Eq "$FILTER" || continue
+	for base in "$SRC/mupq/pqclean" "$SRC/mupq" "$SRC"; do
+		sub=crypto_kem; [ "$kind" = SIGN ] && sub=crypto_sign
+		if [ -f "$base/$sub/$scheme/clean/api.h" ]; then
+			dirs+=("$base/$sub/$scheme/clean"); break
+		fi
+	done
+done < "$PUB"
+[ ${#dirs[@]} -gt 0 ] || { echo "validate-pqm4: no clean folder matches '$FILTER'" >&2; exit 2; }
+
+"$ROOT/scripts/pq-bench.sh" -n "$RUNS" -p stm32f401-0ws -O -O3 \
+	-c "$SRC/common" -c "$SRC/mupq/common" -H "$SRC/mupq/pqclean/common" -o "$OUT" "${dirs[@]}"
+
+# model vs published, per operation (the model's mean against pqm4's AVG)
+awk -F '\t' -v gcc="$(arm-none-eabi-gcc --version | head -1)" '
+	NR == FNR { for (i = 1; i <= 3; i++) { pub[$1, i] = $(2 * i + 1); pmin[$1, i] = $(2 * i + 2) } next }
+	{ idx = ($4 == "keypair") ? 1 : ($4 == "encaps" || $4 == "sign") ? 2 : 3
+	  if (($1, idx) in pub && pub[$1, idx] > 0) {
+		dev = 100 * ($6 - pub[$1, idx]) / pub[$1, idx]
+		devmin = pmin[$1, idx] > 0 ? sprintf("%+.1f %%", 100 * ($7 - pmin[$1, idx]) / pmin[$1, idx]) : "-"
+		printf "| %s | %s | %s | %s | %+.1f %% | %s | %s | %s | %s |\n", $1, $4, $6, pub[$1, idx], dev, $7, pmin[$1, idx], devmin, $15 } }
+	BEGIN { print "| scheme (clean) | operation | model mean [cycles] | pqm4 2022 AVG [cycles] | mean: model vs published | model min | pqm4 2022 MIN | min: model vs published | verified |"
+		print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |" }' "$PUB" "$OUT/rows.tsv" > "$OUT/validate.md"
+{
+	echo
+	echo "Model: hilrun cycle model, profile stm32f401-0ws (STM32F407 at 24 MHz, 0 wait states), $(arm-none-eabi-gcc --version | head -1), -O3, pqm4 $COMMIT common code."
+	echo "Published: pqm4 $COMMIT benchmarks.md (STM32F4DISCOVERY, arm-none-eabi-gcc 11.3.1, -O3), measured."
+	if [ -s "$OUT/skipped.tsv" ]; then
+		echo
+		echo "Not run:"
+		awk -F '\t' '{ printf "- %s/%s: %s\n", $1, $2, $3 }' "$OUT/skipped.tsv"
+	fi
+} >> "$OUT/validate.md"
+cat "$OUT/validate.md"
