@@ -96,7 +96,8 @@ PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
 $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) -Wall -Wextra -c $< -o $@
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) -Wall -Wextra \
+		-Werror=incompatible-pointer-types -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
@@ -134,7 +135,8 @@ $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_OUT)/flags
 
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
-	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -I$(PQ_SCHEME) -o $@ \
+	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -Werror=incompatible-pointer-types \
+		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
 
 # The flags file changes whenever the inputs do: nothing built otherwise is reused.

@@ -24,6 +24,8 @@ TEST_EXTRA_ina226_model := tests/unit/sim_model.c
 # The flashers' tests run recording stand-ins for their tools.
 TEST_EXTRA_openocd_flasher := tests/unit/fake_tool.c
 TEST_EXTRA_pyocd_flasher := tests/unit/fake_tool.c
+# hilrun's own portable SHA-3 for the pq stub.
+TEST_EXTRA_pq_fips202 := target/pq/common/fips202.c
 # target/bench.c as the stub has it, on the test's mock HAL.
 TEST_EXTRA_bench_counter := target/bench.c
 
@@ -91,6 +93,8 @@ E2E_TESTS += e2e_owncode
 E2E_TESTS += e2e_cli
 # Issue #33's hostile inputs refused before anything is built.
 E2E_TESTS += e2e_harden
+# mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
+E2E_TESTS += e2e_pq
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \

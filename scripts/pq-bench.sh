@@ -93,6 +93,17 @@ attr_ranges() { # fwdir -> ranges file
 		done > "$fw/hash.ranges"
 }
 
+# Paths reach make and the compiler as words: only plain characters, so that
+# no folder name is ever run as make or shell syntax.
+plain_path() {
+	case $1 in
+	*[!A-Za-z0-9_./+-]*)
+		echo "pq-bench: '$1': a folder path may hold letters, digits and _ . / + - only" >&2
+		exit 2 ;;
+	esac
+}
+for d in "$ROOT" $COMMON $HCOMMON "$OUT"; do plain_path "$d"; done
+
 has_asm() {
 	for f in "$1"/*.S "$1"/*.s; do
 		[ -e "$f" ] && return 0
@@ -102,6 +113,7 @@ has_asm() {
 
 for dir in "$@"; do
 	dir=$(cd "$dir" 2>/dev/null && pwd) || { echo "pq-bench: no folder $dir" >&2; exit 2; }
+	plain_path "$dir"
 	impl=$(basename "$dir")
 	scheme=$(basename "$(dirname "$dir")")
 	id=$scheme/$impl
@@ -116,7 +128,7 @@ for dir in "$@"; do
 	if ! make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 		PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
 		PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.build.log" 2>&1; then
-		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | cut -c1-160)
+		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
 		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
 		echo "   skipped: $why" >&2
 		continue
@@ -165,14 +177,16 @@ for dir in "$@"; do
 		continue
 	fi
 	# verification: the same op, run, digest and return value as the host build
+	# Per operation: every run's digest and return value equal to the host
+	# build's, and the return value 0 (99: decapsulation or opening disagreed).
+	: > "$b/verify.ops"
 	if [ -n "$refout" ]; then
-		if diff <(awk '$1 == "R" {print $2, $3, $6, $7}' "$b/target.txt") \
-			<(awk '$1 == "R" {print $2, $3, $6, $7}' "$refout") > "$b/verify.diff" 2>&1 \
-			&& ! awk '$1 == "R" && $7 != 0 {bad = 1} END {exit !bad}' "$b/target.txt"; then
-			verified="ok vs host build of $scheme/$(basename "$ref")"
-		else
-			verified="FAILED vs host build of $scheme/$(basename "$ref") (see $b/verify.diff)"
-		fi
+		awk 'NR == FNR { if ($1 == "R") ref[$2 " " $3] = $6 " " $7; next }
+		     $1 == "R" { k = $2 " " $3; seen[$2] = 1
+				 if (!(k in ref) || ref[k] != $6 " " $7 || $7 != 0) bad[$2] = 1 }
+		     END { for (o in seen) print o, (o in bad) ? "FAILED" : "ok" }' \
+			"$refout" "$b/target.txt" > "$b/verify.ops"
+		verified="vs host build of $scheme/$(basename "$ref")"
 	elif [ -n "$hostfail" ]; then
 		verified="not verified: $hostfail"
 	else
@@ -180,13 +194,14 @@ for dir in "$@"; do
 	fi
 	text=$(awk '/TOTALS/ {print $1}' "$b/fw/scheme.size"); data=$(awk '/TOTALS/ {print $2}' "$b/fw/scheme.size"); bss=$(awk '/TOTALS/ {print $3}' "$b/fw/scheme.size")
 	# Records: 4 calibration brackets, then one per R line, in order.
-	awk -v scheme="$scheme" -v impl="$impl" -v kind="$kind" -v verified="$verified" \
+	awk -v scheme="$scheme" -v impl="$impl" -v kind="$kind" -v verified="$verified" -v bdir="$b" \
 	    -v text="$text" -v data="$data" -v bss="$bss" '
 	function kv(s, k,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
 	FNR == 1 { file++ }
-	file == 1 && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
+	file == 1 && FILENAME ~ /verify.ops$/ { vst[$1] = $2; next }
+	FILENAME ~ /model.txt$/ && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
 		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); next }
-	file == 2 && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 }
+	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 }
 	END {
 		if (nr != nb - 4) { printf "record count mismatch: %d calls, %d brackets\n", nr, nb - 4 > "/dev/stderr"; exit 1 }
 		for (i = 1; i <= nr; i++) {
@@ -206,10 +221,10 @@ for dir in "$@"; do
 			med = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
 			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%d\t%d\t%.0f\t%d\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
 				sum[o] / n, mn[o], mx[o], med, smax[o], (tot[o] > 0 ? 100 * hs[o] / tot[o] : 0),
-				text, data, bss, verified
+				text, data, bss, (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
 		}
-	}' "$b/model.txt" "$b/target.txt" >> "$ROWS"
-	echo "   $verified" >&2
+	}' "$b/verify.ops" "$b/model.txt" "$b/target.txt" >> "$ROWS"
+	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified" >&2
 done
 
 "$ROOT/scripts/pq-export.sh" "$OUT"
