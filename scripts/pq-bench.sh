@@ -15,6 +15,8 @@
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
 #
+# Exit status: 0 every folder ran and verified, 1 a row failed verification or
+# a folder was left out (skipped.tsv says why), 2 bad usage.
 # Every figure is the cycle model's estimate of a Cortex-M4 (docs/cycle-model.md),
 # never a measurement; the emulated instruction count is beside it.
 # A folder with assembly has no host build: it is verified against the host
@@ -228,3 +230,7 @@ for dir in "$@"; do
 done
 
 "$ROOT/scripts/pq-export.sh" "$OUT"
+# exit 1 when a row failed its verification or a folder was left out
+if grep -q 'FAILED' "$ROWS" || [ -s "$SKIPPED" ]; then
+	exit 1
+fi
