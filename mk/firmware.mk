@@ -61,20 +61,25 @@ FW_ALGS := $(filter-out none,$(ALGS))
 $(foreach i,$(FW_ALGS),$(if $(wildcard $(call impl_dir,$(i))/api.h),,$(error no api.h in $(call impl_dir,$(i)) for $(call impl_id,$(i)))))
 $(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call impl_dir,$(i)),$(if $(call impl_foreign,$(i)),$(FW_FOREIGN_CFLAGS),$(FW_CFLAGS)))))
 
-# A user's folder built for the host, with its glue, as a shared object:
-# the reference its target build is checked against (hilrun loads it).
+# A user's folder built for the host, with its glue, as a program of its own
+# (host/refhelper: requests on stdin, results on stdout): the reference its
+# target build is checked against. hilrun runs it jailed, as a separate
+# process; nothing of it is ever loaded into hilrun.
 # HOST_IMPL is "alg/impl=DIR"; DIR is hilrun's link to the folder. Code that
 # does not build for the host (assembly) simply fails here.
 HOST_IMPL ?=
-HOST_IMPL_SO = $(FW_DIR)/host/$(call impl_sym,$(call impl_id,$(HOST_IMPL))).so
+HOST_IMPL_EXE = $(FW_DIR)/host/$(call impl_sym,$(call impl_id,$(HOST_IMPL)))
+HOST_REF_SRCS := host/refhelper/refhelper.c host/image/refcrypto/refcrypto.c \
+	protocol/hilp.c host/util/log.c
 .PHONY: host-impl
 host-impl:
 	@test -n "$(HOST_IMPL)" || { echo "host-impl: HOST_IMPL=alg/impl=DIR is required" >&2; exit 2; }
 	@test -z "$(wildcard $(call impl_dir,$(HOST_IMPL))/*.S)" || { echo "$(call impl_id,$(HOST_IMPL)): has assembly files (.S): no host build" >&2; exit 1; }
-	@mkdir -p $(dir $(HOST_IMPL_SO))
-	$(HOST_CC) -std=c99 -O1 -g -fPIC -shared -Wl,--no-undefined -Iprotocol -Itarget \
+	@mkdir -p $(dir $(HOST_IMPL_EXE))
+	$(HOST_CC) -std=c99 -O1 -g -Iprotocol -Itarget -Ihost \
 		$(call impl_defs,$(call impl_id,$(HOST_IMPL)),$(call impl_dir,$(HOST_IMPL))) \
-		-o $(HOST_IMPL_SO) $(wildcard $(call impl_dir,$(HOST_IMPL))/*.c) target/glue.c
+		-o $(HOST_IMPL_EXE) $(wildcard $(call impl_dir,$(HOST_IMPL))/*.c) target/glue.c \
+		$(HOST_REF_SRCS)
 
 # The flags file changes whenever the build inputs change, so that nothing
 # built with other flags is ever reused.

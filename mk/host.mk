@@ -1,7 +1,9 @@
 # host.mk: the host tool (build/hilrun) and its library; included by the top-level Makefile.
 #
 # Every .c under host/ is part of the library except the command-line entry
-# (host/cli/main.c) and the QEMU plugin (host/emu/plugin, built by emu.mk),
+# (host/cli/main.c), the QEMU plugin (host/emu/plugin, built by emu.mk) and
+# the main of a foreign implementation's host build (host/refhelper, built by
+# firmware.mk's host-impl),
 # whose memory-system profiles (memsys.c) the host shares: a new driver or
 # module is a new file, never a Makefile edit.
 
@@ -21,7 +23,7 @@ HOST_CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 HB := $(BUILD)/host
 
 HOST_MAIN_SRCS := host/cli/main.c
-HOST_LIB_SRCS := $(sort $(filter-out $(HOST_MAIN_SRCS) host/emu/plugin/%, \
+HOST_LIB_SRCS := $(sort $(filter-out $(HOST_MAIN_SRCS) host/emu/plugin/% host/refhelper/%, \
 	$(shell find host -name '*.c'))) protocol/hilp.c \
 	host/emu/plugin/memsys.c
 

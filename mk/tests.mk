@@ -95,6 +95,9 @@ E2E_TESTS += e2e_cli
 E2E_TESTS += e2e_harden
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
+# The jail around foreign code (real bubblewrap): writes, network, pids,
+# semihosting's host calls, a host build's constructor.
+E2E_TESTS += e2e_jail
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \
@@ -103,6 +106,15 @@ $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 
 # hilrun crypt is compared with OpenSSL's implementations where it has them.
 E2E_LIBS_crypt := -lcrypto
+# The jail's test runs a guest of its own that calls semihosting's host
+# operations (tests/e2e/semihost_guest).
+$(TB)/test_e2e_jail: $(TB)/semihost_guest.elf
+E2E_LIBS_jail := -DE2E_GUEST_ELF='"$(abspath $(TB))/semihost_guest.elf"'
+$(TB)/semihost_guest.elf: tests/e2e/semihost_guest/guest.c tests/e2e/semihost_guest/guest.ld
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc -std=c99 -Wall -Wextra -Werror -Os -mcpu=cortex-m4 \
+		-mthumb -nostdlib -ffreestanding -T tests/e2e/semihost_guest/guest.ld \
+		-o $@ tests/e2e/semihost_guest/guest.c
 E2E_BINS := $(addprefix $(TB)/test_,$(E2E_TESTS))
 
 # The Cortex-M4 cycle model: a QEMU TCG plugin and its tests.

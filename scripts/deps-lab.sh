@@ -5,7 +5,8 @@
 # Not part of `make deps`: a lab host needs only the engine it runs.
 set -eu
 
-PACKAGES="buildbot buildbot-worker slurm-wlm"
+# python3-aiosmtpd: the SMTP sink of make test-lab's mail check.
+PACKAGES="buildbot buildbot-worker slurm-wlm python3-aiosmtpd"
 
 missing=""
 for p in $PACKAGES; do

@@ -6,7 +6,8 @@ set -eu
 
 PACKAGES="make gcc pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi
 binutils-arm-none-eabi qemu-system-arm openocd python3-pyocd libserialport-dev libcjson-dev
-libftdi1-dev libelf-dev libmd-dev libsqlite3-dev libcmocka-dev clang-format chromium libssl-dev clang libclang-rt-dev"
+libftdi1-dev libelf-dev libmd-dev libsqlite3-dev libcmocka-dev clang-format chromium libssl-dev clang libclang-rt-dev
+bubblewrap"
 
 missing=""
 for p in $PACKAGES; do

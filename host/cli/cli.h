@@ -116,6 +116,13 @@ int cli_load_config(const char *path, struct hil_config *cfg);
 int cli_exit_status(int ret);
 
 /**
+ * A trusted user's run: is foreign code run unjailed? 1 when asked
+ * (--no-jail) or when no jail can be set up here (warned, with the
+ * reason); 0: jailed (util/jail.h).
+ */
+int cli_no_jail(int asked);
+
+/**
  * Compare two reports (run folders or report.json files) and print the
  * comparison on stdout; cmd_compare.c, also the baseline gate of a run and
  * of the daemon's jobs.

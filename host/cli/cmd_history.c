@@ -16,22 +16,26 @@
 
 const char cli_history_usage[] =
 	"usage: hilrun history [--db FILE | --results DIR] [--config NAME] [--limit N]\n"
+	"       hilrun history [--db FILE | --results DIR] --html FILE\n"
 	"       hilrun history ALG[/IMPL] [--op OP] [--len N] [--ad N] [--config NAME]\n"
 	"                      [--db FILE | --results DIR]\n"
 	"       hilrun history import [--db FILE | --results DIR] REPORT.json|RUN_DIR...\n"
 	"Every finished run records itself in its results folder's .history.sqlite\n"
 	"(a killed run is absent, never half there). Without ALG: the runs, newest\n"
 	"first. With ALG: that row's trend over the runs, oldest first, one table\n"
-	"per configuration, implementation, operation, unit, flags and cycle-model\n"
-	"profile (runs differing in any of them are never one trend; a change\n"
-	"across two hilrun commits is marked *).\n"
+	"per configuration, board, implementation, operation, unit, flags and\n"
+	"cycle-model profile (runs differing in any of them are never one trend;\n"
+	"a change across two hilrun commits is marked *).\n"
 	"  --db FILE        the database (default results/.history.sqlite)\n"
 	"  --results DIR    the database of that results folder\n"
 	"  --config NAME    only runs of this configuration (its \"name\")\n"
 	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
 	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
 	"  --limit N        runs listed (default 100)\n"
-	"  --html FILE      the trend as an HTML page with a plot (with ALG)\n"
+	"  --html FILE      with ALG: the trend as an HTML page with a plot;\n"
+	"                   without: the night's page (per board and config the\n"
+	"                   newest run, its failed rows, compare's verdicts\n"
+	"                   against the run before, a link to each report)\n"
 	"import: record runs from their report.json (a file, a run folder, or a\n"
 	"results folder of run folders), e.g. those a lab's hosts uploaded; a run\n"
 	"already recorded is left as it is; a file that is not a hilrun report,\n"
@@ -200,8 +204,16 @@ int cli_history(int argc, char **argv, const struct cli_env *env)
 		}
 	}
 	if (html != NULL && q.alg == NULL) {
-		hil_err("history: --html plots a row's trend: name its algorithm (hilrun history ALG[/IMPL] --html FILE)");
-		return HIL_EXIT_CANNOT_START;
+		if (q.op != NULL || q.msg_len >= 0 || q.ad_len >= 0 ||
+		    q.config != NULL || q.limit) {
+			hil_err("history --html FILE without ALG writes the night's page, of every board: --op, --len, --ad, --config and --limit select a trend (hilrun history ALG[/IMPL] ... --html FILE)");
+			return HIL_EXIT_CANNOT_START;
+		}
+		if (hil_history_night(db, html) != HIL_OK) {
+			return HIL_EXIT_CANNOT_START;
+		}
+		printf("%s: the night's page\n", html);
+		return 0;
 	}
 	if (html != NULL) {
 		if (hil_history_html(db, &q, html) != HIL_OK) {

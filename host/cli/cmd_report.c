@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"hilrun"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -38,11 +39,34 @@ int cli_not_a_results_folder(const char *dir, const char *what)
 	marks += stat(p, &st) == 0;
 	snprintf(p, sizeof(p), "%s/latest", dir);
 	marks += lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
+	/* Or run folders inside it (a results folder copied without its
+	 * history and link). */
+	if (marks == 0) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d != NULL && marks == 0 && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] != '.' &&
+			    (size_t)snprintf(p, sizeof(p), "%s/%s/report.json",
+					     dir, e->d_name) < sizeof(p)) {
+				marks += stat(p, &st) == 0;
+			}
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+	}
 	if (marks == 0) {
 		return HIL_OK;
 	}
-	hil_err("%s %s: that is the results folder, which holds the run folders: name one of them (the newest is %s/latest; hilrun history lists them)",
-		what, dir, dir);
+	snprintf(p, sizeof(p), "%s/latest", dir);
+	if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+		hil_err("%s %s: that is the results folder, which holds the run folders: name one of them (the newest is %s/latest; hilrun history lists them)",
+			what, dir, dir);
+	} else {
+		hil_err("%s %s: that is the results folder, which holds the run folders: name one of them (hilrun history --results %s lists them)",
+			what, dir, dir);
+	}
 	return HIL_ERR_ARG;
 }
 

@@ -53,6 +53,9 @@ const char cli_run_usage[] =
 	"                   written whatever the outcome (also on SIGTERM)\n"
 	"  --detail         also print every row (median, spread, stack)\n"
 	"  --at LEN         the headline table's message length (default 64)\n"
+	"  --no-jail        run the build, users' host builds and QEMU or the\n"
+	"                   flashing tool unjailed (debugging; default: jailed\n"
+	"                   whenever a jail can be set up, docs/lab.md)\n"
 	"  -v, -q           more or less diagnostics on stderr (-v also\n"
 	"                   prints the detail table)\n"
 	"quick questions, over the config (one configuration only):\n"
@@ -142,8 +145,8 @@ static int cmd_run(const char *config_path, const char *results_dir,
 		   const char *resume_dir, const char *baseline,
 		   const char *junit, unsigned wait_s, const char *board,
 		   const struct quick *q, const struct hil_table_opts *tab,
-		   const volatile sig_atomic_t *stop, int *regression,
-		   struct run_end *end)
+		   int no_jail, const volatile sig_atomic_t *stop,
+		   int *regression, struct run_end *end)
 {
 	struct hil_lock lock;
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
@@ -180,6 +183,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	opts.results_dir = results_dir != NULL ? results_dir : cfg->results_dir;
 	opts.stop = stop;
 	opts.resume_dir = resume_dir;
+	opts.no_jail = no_jail;
 	memset(&lock, 0, sizeof(lock));
 	ret = cli_lock_board(cfg, config_path, wait_s, &lock, end);
 	if (ret != HIL_OK) {
@@ -267,7 +271,8 @@ static void file_result(const char *path, int status, const char *config,
 
 static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 		     const char *results_dir, unsigned jobs, unsigned wait_s,
-		     const volatile sig_atomic_t *stop, int *transient)
+		     int no_jail, const volatile sig_atomic_t *stop,
+		     int *transient)
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
@@ -295,6 +300,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	opts.results_dir =
 		results_dir != NULL ? results_dir : sw.cfgs[0].results_dir;
 	opts.stop = stop;
+	opts.no_jail = no_jail;
 	/* Each configuration on a board runs under the board's lock, as a
 	 * single run does, waiting up to wait_s for it. */
 	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, stdout, transient);
@@ -316,6 +322,7 @@ enum {
 	R_BOARD,
 	R_RESULT_JSON,
 	R_DETAIL,
+	R_NO_JAIL,
 	R_AT,
 	R_ALG,
 	R_IMPL,
@@ -344,6 +351,7 @@ static const struct opt run_opts[] = {
 	[R_BOARD] = {"--board", 1},
 	[R_RESULT_JSON] = {"--result-json", 1},
 	[R_DETAIL] = {"--detail", 0},
+	[R_NO_JAIL] = {"--no-jail", 0},
 	[R_AT] = {"--at", 1},
 	[R_ALG] = {"--alg", 1},
 	[R_IMPL] = {"--impl", 1},
@@ -400,6 +408,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	struct run_end end;
 	unsigned wait_s = 0;
 	unsigned jobs = 0; /* a sweep's: 0 = the cores */
+	int no_jail = 0;
 	int status = HIL_EXIT_CANNOT_START;
 	int i;
 	int ret;
@@ -504,6 +513,9 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			break;
 		case R_DETAIL:
 			tab.detail = 1;
+			break;
+		case R_NO_JAIL:
+			no_jail = 1;
 			break;
 		case R_AT:
 			if (cli_parse_uint("--at", v, 1, 1u << 20, &n) !=
@@ -612,11 +624,12 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		}
 		configs[n_configs++] = resume_config;
 	}
+	no_jail = cli_no_jail(no_jail);
 	if (sweep_path != NULL || n_configs > 1) {
 		int transient = 0;
 
 		ret = cmd_sweep(configs, n_configs, sweep_path, results_dir,
-				jobs, wait_s, env->stop, &transient);
+				jobs, wait_s, no_jail, env->stop, &transient);
 		return hil_exit_status(ret, transient, 0);
 	}
 	if (n_configs == 0 && board != NULL) {
@@ -640,8 +653,8 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 		int regression = 0;
 
 		ret = cmd_run(configs[0], results_dir, resume_dir, baseline,
-			      junit, wait_s, board, &q, &tab, env->stop,
-			      &regression, &end);
+			      junit, wait_s, board, &q, &tab, no_jail,
+			      env->stop, &regression, &end);
 		status = hil_exit_status(ret, end.transient, regression);
 	}
 	goto out;

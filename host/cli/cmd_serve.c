@@ -17,10 +17,12 @@
 #include "run/run.h"
 #include "run/runner.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/log.h"
 
 const char cli_serve_usage[] =
 	"usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]\n"
+	"                    [--no-jail]\n"
 	"The lab daemon: runs the job files dropped in DIR/incoming, one at a\n"
 	"time per board, and files them in done/ or failed/ (docs/lab.md).\n"
 	"  --root DIR       where a job's files may come from (repeatable;\n"
@@ -28,9 +30,17 @@ const char cli_serve_usage[] =
 	"                   lie outside every root, or serve will not start\n"
 	"  --once           run what is there, then exit\n"
 	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
+	"  --no-jail        run jobs' code unjailed, knowingly: without it the\n"
+	"                   daemon refuses to start where no jail can be set up\n"
 	"exit: 0 stopped by SIGTERM or SIGINT, or (--once) every job it took\n"
 	"      went to done/; 1 (--once) a job went to failed/; 4 (--once)\n"
 	"      stopped before incoming/ was empty; 2 bad arguments or spool\n";
+
+/* What cmd_serve hands its run callback. */
+struct serve_ctx {
+	const volatile sig_atomic_t *stop;
+	int no_jail; /* --no-jail */
+};
 
 /* The daemon's run callback: hil_runner_run, then the job's baseline. */
 static int serve_run(void *ctx, const struct hil_config *cfg,
@@ -48,7 +58,12 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	snprintf(resume, sizeof(resume), "%s", report_dir);
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = cfg->results_dir;
-	opts.stop = ctx; /* cmd_serve's stop flag */
+	opts.stop = ((const struct serve_ctx *)ctx)->stop;
+	opts.no_jail = ((const struct serve_ctx *)ctx)->no_jail;
+	if (opts.no_jail) {
+		hil_warn(
+			"this job's code runs UNJAILED on the lab host (hilrun serve --no-jail); its report says \"jailed\": false");
+	}
 	opts.resume_dir = resume[0] != '\0' ? resume : NULL;
 	opts.on_run_dir = started->fn;
 	opts.on_run_dir_arg = started->arg;
@@ -85,6 +100,7 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 	struct hil_serve_opts o;
 	struct hil_config_roots roots;
 	struct hil_boards map;
+	struct serve_ctx sctx = {stop, 0};
 	char err[1024];
 	int have_map = 0;
 	int i;
@@ -96,10 +112,11 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 		static const struct opt opts[] = {{"--spool", 1},
 						  {"--root", 1},
 						  {"--once", 0},
-						  {"--wait", 1}};
+						  {"--wait", 1},
+						  {"--no-jail", 0}};
 		unsigned long w;
 		const char *v;
-		int k = cli_next_opt("serve", argc, argv, &i, opts, 4, &v);
+		int k = cli_next_opt("serve", argc, argv, &i, opts, 5, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -125,6 +142,8 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 			roots.dir[roots.n++] = v;
 		} else if (k == 2) {
 			o.once = 1;
+		} else if (k == 4) {
+			sctx.no_jail = 1;
 		} else {
 			if (cli_parse_uint("serve: --wait", v, 0, 86400, &w) !=
 			    HIL_OK) {
@@ -137,6 +156,16 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 		hil_err("serve: --spool DIR is missing (usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS])");
 		return HIL_ERR_ARG;
 	}
+	/* Jobs are untrusted: their code runs jailed, or not at all unless
+	 * the admin says --no-jail knowingly. */
+	if (sctx.no_jail) {
+		hil_warn(
+			"serve --no-jail: every job's build, host build and emulator or flashing tool will run UNJAILED, as this daemon's user, on this host");
+	} else if (hil_jail_probe(err, sizeof(err)) != HIL_OK) {
+		hil_err("serve: refusing to run untrusted jobs without a jail: %s (docs/lab.md, \"The jail\"; --no-jail runs them unjailed, knowingly)",
+			err);
+		return HIL_ERR_NA;
+	}
 	memset(&map, 0, sizeof(map));
 	if (access(hil_boards_path(), R_OK) == 0) {
 		if (hil_boards_load(hil_boards_path(), &map, err,
@@ -148,7 +177,7 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 		o.boards = &map;
 	}
 	o.run = serve_run;
-	o.ctx = (void *)stop; /* serve_run reads it back as const */
+	o.ctx = &sctx;
 	o.stop = stop;
 	o.roots = roots.n > 0 ? &roots : NULL;
 	ret = hil_serve(&o);

@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "run/result.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/log.h"
 
 /* The commands, in the order of cli_run_usage's list. */
@@ -63,4 +64,22 @@ int cli_load_config(const char *path, struct hil_config *cfg)
 int cli_exit_status(int ret)
 {
 	return hil_exit_status(ret, 0, 0);
+}
+
+int cli_no_jail(int asked)
+{
+	char why[512];
+
+	if (asked) {
+		hil_warn(
+			"--no-jail: the build, users' host builds and the emulator or flashing tool run unjailed, with hilrun's own rights on this host");
+		return 1;
+	}
+	if (hil_jail_probe(why, sizeof(why)) != HIL_OK) {
+		hil_warn(
+			"no jail for foreign code: %s. A trusted user's run goes on UNJAILED (docs/lab.md, \"The jail\"); hilrun serve would refuse",
+			why);
+		return 1;
+	}
+	return 0;
 }

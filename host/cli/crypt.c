@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"crypt"
 #include "crypt.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,7 @@ static int on_qemu(const struct hil_crypt_args *a,
 	snprintf(algs_list, sizeof(algs_list), "%s/%s", ref->name, ref->impl);
 	memset(&opts, 0, sizeof(opts));
 	opts.algs_override = algs_list;
+	opts.no_jail = cli_no_jail(0); /* jailed where it can be */
 
 	ret = hil_runner_bring_up(a->cfg, &opts, run, &conn);
 	if (ret == HIL_OK) {

@@ -16,6 +16,7 @@
 #include "drivers/link/link.h"
 #include "util/err.h"
 #include "hilp.h"
+#include "util/jail.h"
 #include "util/log.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -295,6 +296,65 @@ static int lock_fw_dir(const char *root, const char *dir)
 	return fd;
 }
 
+/* What a build reads of the source tree (the Makefile's includes). */
+static const char *const build_parts[] = {"Makefile", "mk",   "target",
+					  "protocol", "host", "tests"};
+
+int hil_build_jail(const char *root, const char *dir, const char *algs,
+		   struct hil_jail **out)
+{
+	char path[HIL_PATH];
+	struct hil_jail *j;
+	const char *p;
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	ret = hil_mkdirs(dir);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = hil_jail_new(&j);
+	for (i = 0;
+	     ret == HIL_OK && i < sizeof(build_parts) / sizeof(build_parts[0]);
+	     i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, build_parts[i]);
+		if (access(path, F_OK) == 0) {
+			ret = hil_jail_bind(j, path, HIL_JAIL_RO);
+		}
+	}
+	/* "alg/impl=LINK ...": each user's folder, through its link. */
+	for (p = algs; ret == HIL_OK && p != NULL && *p != '\0';) {
+		size_t n = strcspn(p, " ");
+		const char *eq = memchr(p, '=', n);
+
+		if (eq != NULL && (size_t)(eq + 1 - p) < n) {
+			char *slash;
+
+			snprintf(path, sizeof(path), "%.*s",
+				 (int)(n - (size_t)(eq + 1 - p)), eq + 1);
+			ret = hil_jail_bind(j, path, HIL_JAIL_RO);
+			/* The folder of the links (fw_dir/src), for a build
+			 * in another folder (an isolated or a host build). */
+			slash = strrchr(path, '/');
+			if (ret == HIL_OK && slash != NULL && slash != path) {
+				*slash = '\0';
+				ret = hil_jail_bind(j, path, HIL_JAIL_RO);
+			}
+		}
+		p += n + (p[n] == ' ');
+	}
+	if (ret == HIL_OK) {
+		ret = hil_jail_bind(j, dir, HIL_JAIL_RW);
+	}
+	if (ret != HIL_OK) {
+		hil_jail_free(j);
+		return ret;
+	}
+	*out = j;
+	return HIL_OK;
+}
+
 /* make -C root TARGET ... ALGS=algs FW_DIR=dir, output appended to log. */
 int hil_build_run_make(const char *root, const char *log_path,
 		       const char *target, const struct make_vars *v,
@@ -302,10 +362,18 @@ int hil_build_run_make(const char *root, const char *log_path,
 {
 	char *var_algs = malloc(strlen(algs) + 8);
 	char var_dir[HIL_PATH + 16];
+	struct hil_jail *jail = NULL;
 	int ret;
 
 	if (var_algs == NULL) {
 		return HIL_ERR_NOMEM;
+	}
+	if (v->jail) {
+		ret = hil_build_jail(root, dir, algs, &jail);
+		if (ret != HIL_OK) {
+			free(var_algs);
+			return ret;
+		}
 	}
 	sprintf(var_algs, "ALGS=%s", algs);
 	snprintf(var_dir, sizeof(var_dir), "FW_DIR=%s", dir);
@@ -325,8 +393,10 @@ int hil_build_run_make(const char *root, const char *log_path,
 				var_dir,
 				NULL};
 
-		ret = hil_proc_run(argv, log_path, BUILD_TIMEOUT_MS, status);
+		ret = hil_proc_run_jailed(argv, log_path, BUILD_TIMEOUT_MS,
+					  status, jail);
 	}
+	hil_jail_free(jail);
 	free(var_algs);
 	return ret;
 }
@@ -451,6 +521,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	/* The transport, from the link driver: empty for the board's UART,
 	 * so that image is built exactly as before there was a choice. */
 	snprintf(v.link, sizeof(v.link), "HIL_LINK=%s", stub_link);
+	v.jail = !(flags & HIL_BUILD_NO_JAIL);
 	/* board.prefetch, when chosen: the board code's flash prefetch. */
 	if (cfg->board.prefetch >= 0) {
 		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=%d",

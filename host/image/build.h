@@ -41,6 +41,10 @@ struct hil_firmware {
 #define HIL_BUILD_QUIET_OVERFLOW                                               \
 	1u /* an image too big is not an error to
 				       report: the caller splits it */
+/* make and the compiler run on the host, not in a jail (--no-jail). */
+#define HIL_BUILD_NO_JAIL 2u
+
+struct hil_jail;
 
 /* The selection split over several images, each of which links. */
 struct hil_build_split {
@@ -95,12 +99,12 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
  * that do not build) over as few images as halving finds, each of which
  * links: a half that does not fit is halved again; one that does not fit
  * alone goes to split->too_big. Every image is built, so that starting
- * each later finds it up to date.
+ * each later finds it up to date. flags: HIL_BUILD_NO_JAIL or 0.
  * @return HIL_OK, or the first error other than "too big".
  */
 int hil_build_split(const struct hil_config *cfg, const char *root,
 		    const char *log_path, const size_t *skip, size_t n_skip,
-		    struct hil_build_split *split);
+		    unsigned flags, struct hil_build_split *split);
 
 /**
  * The link through which make sees a user's folder a (algorithms[i].path):
@@ -109,5 +113,18 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
  */
 int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
 			  char *link, size_t len);
+
+/**
+ * The jail make and the compiler run in (util/jail.h): the parts of the
+ * source tree root a build reads (Makefile, mk/, target/, protocol/, host/,
+ * tests/), the folders of the user's that algs names ("alg/impl=LINK"
+ * entries, separated by spaces; the folders the links lead to) read-only,
+ * and dir, the build's own folder (made if missing), writable.
+ * @param out receives it; free with hil_jail_free().
+ * @return HIL_OK, HIL_ERR_NOMEM, HIL_ERR_IO (dir cannot be made),
+ *         HIL_ERR_NA (a folder is missing).
+ */
+int hil_build_jail(const char *root, const char *dir, const char *algs,
+		   struct hil_jail **out);
 
 #endif /* HIL_BUILD_H */

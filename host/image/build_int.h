@@ -13,6 +13,7 @@ struct make_vars {
 	char clock[64];
 	char baud[64];
 	char link[64]; /* HIL_LINK=, the transport the stub speaks */
+	int jail;      /* make runs in hil_build_jail()'s jail */
 	/* HIL_PREFETCH=, empty: the board code's default at the clock */
 	char prefetch[64];
 };

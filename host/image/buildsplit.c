@@ -27,7 +27,8 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
 /* Build algs[0..n-1] as one image; halve it while it is too big. */
 static int split_rec(const struct hil_config *cfg, const char *root,
 		     const char *log_path, const size_t *algs, size_t n,
-		     struct hil_build_split *split, struct hil_firmware *fw)
+		     unsigned flags, struct hil_build_split *split,
+		     struct hil_firmware *fw)
 {
 	struct hil_config *sub = hil_build_subset(cfg, algs, n);
 	int ret;
@@ -36,7 +37,7 @@ static int split_rec(const struct hil_config *cfg, const char *root,
 		return HIL_ERR_NOMEM;
 	}
 	ret = hil_build_firmware_ex(sub, root, log_path, NULL,
-				    HIL_BUILD_QUIET_OVERFLOW, fw);
+				    flags | HIL_BUILD_QUIET_OVERFLOW, fw);
 	free(sub);
 	if (ret == HIL_OK) {
 		size_t k = split->n_images++;
@@ -56,17 +57,17 @@ static int split_rec(const struct hil_config *cfg, const char *root,
 			 "too big for the board even alone: %s", fw->overflow);
 		return HIL_OK;
 	}
-	ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
+	ret = split_rec(cfg, root, log_path, algs, n / 2, flags, split, fw);
 	if (ret == HIL_OK) {
 		ret = split_rec(cfg, root, log_path, algs + n / 2, n - n / 2,
-				split, fw);
+				flags, split, fw);
 	}
 	return ret;
 }
 
 int hil_build_split(const struct hil_config *cfg, const char *root,
 		    const char *log_path, const size_t *skip, size_t n_skip,
-		    struct hil_build_split *split)
+		    unsigned flags, struct hil_build_split *split)
 {
 	struct hil_firmware *fw = malloc(sizeof(*fw));
 	size_t algs[HIL_CFG_MAX_ALGS];
@@ -86,12 +87,13 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
 	}
 	/* All of them together are known not to fit: halve at once. */
 	if (n == 1) {
-		ret = split_rec(cfg, root, log_path, algs, n, split, fw);
+		ret = split_rec(cfg, root, log_path, algs, n, flags, split, fw);
 	} else if (n > 1) {
-		ret = split_rec(cfg, root, log_path, algs, n / 2, split, fw);
+		ret = split_rec(cfg, root, log_path, algs, n / 2, flags, split,
+				fw);
 		if (ret == HIL_OK) {
 			ret = split_rec(cfg, root, log_path, algs + n / 2,
-					n - n / 2, split, fw);
+					n - n / 2, flags, split, fw);
 		}
 	} else {
 		ret = HIL_OK;

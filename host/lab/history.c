@@ -130,6 +130,21 @@ void hil_history_bind_text(sqlite3_stmt *st, int i, const char *s)
 	sqlite3_bind_text(st, i, s != NULL ? s : "", -1, SQLITE_TRANSIENT);
 }
 
+int hil_history_next(sqlite3_stmt *st, int *failed)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		return 1;
+	}
+	if (rc != SQLITE_DONE) {
+		hil_err("reading the run history: %s (a damaged database: move it aside and import the runs again)",
+			sqlite3_errmsg(sqlite3_db_handle(st)));
+		*failed = 1;
+	}
+	return 0;
+}
+
 const char *hil_history_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
@@ -358,43 +373,138 @@ static int stored_as(sqlite3 *db, const char *id,
 	return what;
 }
 
-/* Where an imported run goes: under its id, or, when another run (of
- * another host or board, started in the same second with the same
- * configuration) holds that id, under "ID@HOST:BOARD". */
+/* Run id old renamed new, its rows with it (the foreign key is checked
+ * at COMMIT: defer_foreign_keys). */
+static int rename_run(sqlite3 *db, const char *old, const char *new_id)
+{
+	static const char *const sql[] = {
+		"UPDATE rows SET run_id = ?2 WHERE run_id = ?1",
+		"UPDATE runs SET id = ?2 WHERE id = ?1",
+	};
+	size_t i;
+	int rc = sqlite3_exec(db, "PRAGMA defer_foreign_keys = ON", NULL, NULL,
+			      NULL);
+
+	for (i = 0; rc == SQLITE_OK && i < 2; i++) {
+		sqlite3_stmt *st = NULL;
+
+		rc = sqlite3_prepare_v2(db, sql[i], -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			hil_history_bind_text(st, 1, old);
+			hil_history_bind_text(st, 2, new_id);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
+							     : SQLITE_ERROR;
+		}
+		sqlite3_finalize(st);
+	}
+	return rc;
+}
+
+/* The record under id: its host and board into host and board (each
+ * TEXT_MAX); 1 when there is one. */
+static int holder_of(sqlite3 *db, const char *id, char *host, char *board,
+		     size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT host, board FROM runs WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK) {
+		return 0;
+	}
+	hil_history_bind_text(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(host, len, "%s", hil_history_col(st, 0));
+		snprintf(board, len, "%s", hil_history_col(st, 1));
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* 1 when a record "ID@..." of run id exists (its id was shared before). */
+static int id_shared(sqlite3 *db, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT 1 FROM runs WHERE substr(id, 1, ?2) = ?1"
+			       " LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK) {
+		return 0;
+	}
+	{
+		char at[512];
+
+		snprintf(at, sizeof(at), "%s@", id);
+		hil_history_bind_text(st, 1, at);
+		sqlite3_bind_int(st, 2, (int)strlen(at));
+	}
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/*
+ * Where an imported run goes: under its id, or, when runs of other hosts
+ * or boards share that id (started in the same second with the same
+ * configuration), every one of them under "ID@HOST:BOARD": the run that
+ * holds the plain id when another arrives is renamed too, so that which
+ * run keeps which name does not depend on the order of the imports.
+ */
 static int import_run(sqlite3 *db, const struct hil_history_run *run, char *id,
 		      size_t id_len, int *outcome)
 {
-	int k, rc = SQLITE_OK;
+	char alt[1024], host[256], board[256], other[1024];
+	int w0, w1, rc = SQLITE_OK;
 
-	for (k = 0; k < 2; k++) {
-		int what;
-
-		if (k == 0) {
-			snprintf(id, id_len, "%s", run->id);
-		} else {
-			snprintf(id, id_len, "%s@%s:%s", run->id,
-				 run->host != NULL ? run->host : "",
-				 run->board != NULL ? run->board : "");
-		}
-		what = stored_as(db, id, run, &rc);
-		if (rc != SQLITE_OK || what == 0) {
-			continue;
-		}
-		if (what == 1) {
-			*outcome = HIL_HISTORY_SAME;
-			return SQLITE_OK;
-		}
-		*outcome = what == 2 ? HIL_HISTORY_REPLACED : HIL_HISTORY_NEW;
-		if (what == 2) {
-			rc = delete_run(db, id);
-		}
-		return rc == SQLITE_OK ? insert_run(db, id, run) : rc;
+	snprintf(alt, sizeof(alt), "%s@%s:%s", run->id,
+		 run->host != NULL ? run->host : "",
+		 run->board != NULL ? run->board : "");
+	w0 = stored_as(db, run->id, run, &rc);
+	if (rc == SQLITE_OK && w0 <= 0) {
+		w1 = stored_as(db, alt, run, &rc);
+	} else {
+		w1 = -1;
 	}
-	if (rc == SQLITE_OK) {
+	if (rc != SQLITE_OK) {
+		return rc;
+	}
+	if (w0 == 1 || w1 == 1) {
+		snprintf(id, id_len, "%s", w0 == 1 ? run->id : alt);
+		*outcome = HIL_HISTORY_SAME;
+		return SQLITE_OK;
+	}
+	if (w0 == 2 || w1 == 2) {
+		const char *key = w0 == 2 ? run->id : alt;
+
+		snprintf(id, id_len, "%s", key);
+		*outcome = HIL_HISTORY_REPLACED;
+		rc = delete_run(db, key);
+		return rc == SQLITE_OK ? insert_run(db, key, run) : rc;
+	}
+	if (w1 == 0) {
 		hil_err("run %s of %s on %s: the history holds other runs under this id and under %s",
-			run->id, run->host, run->board, id);
+			run->id, run->host, run->board, alt);
+		return SQLITE_ERROR;
 	}
-	return SQLITE_ERROR;
+	*outcome = HIL_HISTORY_NEW;
+	if (w0 == -1 && !id_shared(db, run->id)) {
+		snprintf(id, id_len, "%s", run->id);
+		return insert_run(db, run->id, run);
+	}
+	/* Another run holds the id: it is qualified by its host and board
+	 * too (unless that name is taken), and this one goes under its own. */
+	if (w0 == 0 && holder_of(db, run->id, host, board, sizeof(host))) {
+		snprintf(other, sizeof(other), "%s@%s:%s", run->id, host,
+			 board);
+		if (stored_as(db, other, run, &rc) == -1 && rc == SQLITE_OK) {
+			rc = rename_run(db, run->id, other);
+		}
+	}
+	snprintf(id, id_len, "%s", alt);
+	return rc == SQLITE_OK ? insert_run(db, alt, run) : rc;
 }
 
 int hil_history_put(const char *db_path, const struct hil_history_run *run,
@@ -420,11 +530,22 @@ int hil_history_put(const char *db_path, const struct hil_history_run *run,
 	if (rc == SQLITE_OK && import) {
 		rc = import_run(db, run, id, id_len, outcome);
 	} else if (rc == SQLITE_OK) {
-		/* A resumed run replaces what it had: its rows go with it. */
-		snprintf(id, id_len, "%s", run->id);
-		rc = delete_run(db, run->id);
+		/* A resumed run replaces what it had: its rows go with it,
+		 * also under the name an import of another host's run with
+		 * the same id gave it (import_run). */
+		char alt[1024], host[256], board[256];
+
+		snprintf(alt, sizeof(alt), "%s@%s:%s", run->id,
+			 run->host != NULL ? run->host : "",
+			 run->board != NULL ? run->board : "");
+		const char *key = holder_of(db, alt, host, board, sizeof(host))
+					  ? alt
+					  : run->id;
+
+		snprintf(id, id_len, "%s", key);
+		rc = delete_run(db, key);
 		if (rc == SQLITE_OK) {
-			rc = insert_run(db, run->id, run);
+			rc = insert_run(db, key, run);
 		}
 	}
 	if (rc != SQLITE_OK) {

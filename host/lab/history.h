@@ -128,4 +128,17 @@ int hil_history_print(const char *db_path, const struct hil_history_query *q,
 int hil_history_html(const char *db_path, const struct hil_history_query *q,
 		     const char *path);
 
+/**
+ * Write the lab's night as a self-contained HTML page to path
+ * (atomically): per board and configuration its newest run (status, rows
+ * ok, commit, a link to its report.html, relative when below the page's
+ * folder), the rows that failed, and compare's verdicts against the run
+ * before it of the same configuration, flags and cycle-model profile (read
+ * from both runs' report.json where the history says they are). Boards
+ * without a run in the day before the newest run are greyed.
+ * @return HIL_OK; HIL_ERR_IO (no database, logged); HIL_ERR_ARG when no
+ *         run is recorded (logged).
+ */
+int hil_history_night(const char *db_path, const char *path);
+
 #endif /* HIL_HISTORY_H */

@@ -11,6 +11,11 @@ int hil_history_db_open(const char *path, int create, sqlite3 **db);
 /* Bind s to parameter i of st; NULL binds "". */
 void hil_history_bind_text(sqlite3_stmt *st, int i, const char *s);
 
+/* Step st: 1 on a row; 0 at the end, or on an error (a damaged page met
+ * while reading), which is logged once and sets *failed, so that a reader
+ * never takes a list cut short by damage for the whole of it. */
+int hil_history_next(sqlite3_stmt *st, int *failed);
+
 /* Column i of st's current row as text; NULL reads "". */
 const char *hil_history_col(sqlite3_stmt *st, int i);
 

@@ -541,7 +541,7 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 	struct row_text *texts = NULL;
 	struct hil_history_run h;
 	struct run_text *t = NULL;
-	char err[1024], id[2 * TEXT_MAX + 8];
+	char err[1024], id[3 * TEXT_MAX + 8];
 	cJSON *report = NULL;
 	int n, outcome = HIL_HISTORY_NEW, ret;
 

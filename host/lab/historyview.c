@@ -25,7 +25,7 @@ static void commit_text(char *buf, size_t len, const char *commit, int dirty)
 static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 {
 	sqlite3_stmt *st = NULL;
-	int n = 0;
+	int n = 0, failed = 0;
 
 	if (sqlite3_prepare_v2(
 		    db,
@@ -56,7 +56,7 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 	fprintf(out, "%-32s %-20s %-8s %-16s %-12s %-14s %9s %-13s  %s\n",
 		"run", "started (UTC)", "status", "config", "host", "board",
 		"rows ok", "commit", "unit, flags");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		char rows[32], commit[24];
 
 		snprintf(rows, sizeof(rows), "%d/%d", sqlite3_column_int(st, 7),
@@ -74,6 +74,9 @@ static int print_runs(sqlite3 *db, const struct hil_history_query *q, FILE *out)
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed) {
+		return HIL_ERR_IO;
+	}
 	if (n == 0) {
 		fprintf(out, "(no runs recorded%s%s)\n",
 			q->config ? " of config " : "",
@@ -109,14 +112,15 @@ static int has_est_columns(sqlite3 *db)
 }
 
 /* The rows of q's trend, ordered by series then time. A series is one
- * configuration, row and unit, and one set of flags and cycle-model
- * profile: quick runs (all named "qemu-cli") with -O2 and with -O2
- * -funroll-loops are two series, not one trend. Columns: 0 config,
+ * configuration, board, row and unit, and one set of flags and
+ * cycle-model profile: quick runs (all named "qemu-cli") with -O2 and with
+ * -O2 -funroll-loops are two series, not one trend, and nor are one
+ * nightly configuration's runs on two boards. Columns: 0 config,
  * 1 algorithm, 2 implementation, 3 operation, 4 msg_len, 5 ad_len,
  * 6 unit, 7 id, 8 started, 9 status, 10 median, 11 model median,
  * 12 energy, 13 cflags, 14 tool commit, 15 model unit, 16 dirty,
  * 17-20 the datasheet estimate: typical, low, high, table (NULL in a
- * history of before it). */
+ * history of before it), 21 board. */
 static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		      sqlite3_stmt **out)
 {
@@ -125,14 +129,14 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		"SELECT r.config, w.algorithm, w.implementation, w.operation,"
 		" w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
 		" w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit,"
-		" %s, r.dirty, %s"
+		" %s, r.dirty, %s, r.board"
 		" FROM rows w JOIN runs r ON r.id = w.run_id"
 		" WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
 		" w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
 		" AND w.msg_len = ?4 AND w.ad_len = ?5"
 		" AND (?6 IS NULL OR r.config = ?6)"
-		" ORDER BY r.config, w.implementation, w.operation, r.unit,"
-		" r.cflags, 16, r.started, r.id",
+		" ORDER BY r.config, r.board, w.implementation, w.operation,"
+		" r.unit, r.cflags, 16, r.started, r.id",
 		hil_history_has_column(db, "model") ? "ifnull(r.model, '')"
 						    : "''",
 		has_est_columns(db)
@@ -168,7 +172,8 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 /* The series of st's row: what a trend keeps apart (see trend_stmt). */
 static void series_key(char *k, size_t len, sqlite3_stmt *st, int with_build)
 {
-	snprintf(k, len, "%s|%s|%s|%s|%s|%s|%s|%s|%s", hil_history_col(st, 0),
+	snprintf(k, len, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s",
+		 hil_history_col(st, 0), hil_history_col(st, 21),
 		 hil_history_col(st, 1), hil_history_col(st, 2),
 		 hil_history_col(st, 3), hil_history_col(st, 4),
 		 hil_history_col(st, 5), hil_history_col(st, 6),
@@ -182,12 +187,12 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 	sqlite3_stmt *st = NULL;
 	char key[4096] = "", row[4096] = "", commit[128] = "", table[256] = "";
 	double first = 0, prev = 0;
-	int n = 0, marked = 0;
+	int n = 0, marked = 0, failed = 0;
 
 	if (trend_stmt(db, q, &st) != HIL_OK) {
 		return HIL_ERR_IO;
 	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		char k[4096], r[4096], med[32], model[32], energy[32];
 		char change[32] = "-", c[24], est[64];
 		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
@@ -200,12 +205,12 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		if (strcmp(k, key) != 0) {
 			snprintf(key, sizeof(key), "%s", k);
 			fprintf(out,
-				"%s%s/%s %s, %s B, ad %s B, config %s, flags \"%s\", in %s%s%s:\n",
+				"%s%s/%s %s, %s B, ad %s B, config %s on %s, flags \"%s\", in %s%s%s:\n",
 				n ? "\n" : "", hil_history_col(st, 1),
 				hil_history_col(st, 2), hil_history_col(st, 3),
 				hil_history_col(st, 4), hil_history_col(st, 5),
-				hil_history_col(st, 0), hil_history_col(st, 13),
-				hil_history_col(st, 6),
+				hil_history_col(st, 0), hil_history_col(st, 21),
+				hil_history_col(st, 13), hil_history_col(st, 6),
 				hil_history_col(st, 15)[0] ? "; model " : "",
 				hil_history_col(st, 15));
 			if (strcmp(r, row) == 0) {
@@ -264,6 +269,9 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (failed) {
+		return HIL_ERR_IO;
+	}
 	if (table[0] != '\0') {
 		fprintf(out,
 			"est. uJ/op = a datasheet estimate, not measured (typical, and the datasheet's range): %s; docs/method.md.\n",
@@ -422,7 +430,14 @@ static void trend_svg(FILE *f, const struct trend *t)
 		"<text x=\"14\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.0f)\">%s",
 		(top + h - b) / 2, (top + h - b) / 2,
 		est ? "model estimate, " : "median, ");
-	esc(f, est ? t->model : t->unit);
+	if (est) {
+		/* "cycles (estimated, Cortex-M4 model, ...)": the unit alone
+		 * on the axis, the whole of it under the title. */
+		fprintf(f, "%.*s (estimated)", (int)strcspn(t->model, " ("),
+			t->model);
+	} else {
+		esc(f, t->unit);
+	}
 	fputs("</text>\n<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"",
 	      f);
 	for (i = 0; i < t->n; i++) {
@@ -473,6 +488,11 @@ static void trend_flush(FILE *f, const struct trend *t)
 		fputs("<p class=\"note\">The same configuration name as the series above, with other flags or another cycle-model profile: a series of its own, never one trend with it.</p>\n",
 		      f);
 	}
+	if (t->model[0]) {
+		fputs("<p>Model: ", f);
+		esc(f, t->model);
+		fputs("</p>\n", f);
+	}
 	trend_svg(f, t);
 	fputs("<table><tr><th>run</th><th>started (UTC)</th><th>median, ", f);
 	esc(f, t->unit);
@@ -515,7 +535,7 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	size_t len = 0;
 	sqlite3 *db;
 	FILE *f;
-	int n = 0;
+	int n = 0, failed = 0;
 	int ret;
 
 	if (t == NULL) {
@@ -537,12 +557,12 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;"
 	      "padding:2px 8px;text-align:right}.note{color:#a50}</style>"
 	      "</head><body>\n<h1>Trend over the recorded runs</h1>\n"
-	      "<p>One series per configuration, row, unit, compiler flags and "
+	      "<p>One series per configuration, board, row, unit, compiler flags and "
 	      "cycle-model profile: runs that differ in any of these are never "
 	      "one trend. A run measured with another hilrun commit than the "
 	      "one before it is marked in the table and on hover.</p>\n",
 	      f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (hil_history_next(st, &failed)) {
 		char k[4096], r[4096];
 		const char *started = hil_history_col(st, 8);
 
@@ -556,10 +576,11 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 			snprintf(row, sizeof(row), "%s", r);
 			snprintf(
 				t->title, sizeof(t->title),
-				"%s/%s %s, %s B, ad %s B, config %s, flags \"%s\"",
+				"%s/%s %s, %s B, ad %s B, config %s on %s, flags \"%s\"",
 				hil_history_col(st, 1), hil_history_col(st, 2),
 				hil_history_col(st, 3), hil_history_col(st, 4),
 				hil_history_col(st, 5), hil_history_col(st, 0),
+				hil_history_col(st, 21),
 				hil_history_col(st, 13));
 			snprintf(t->unit, sizeof(t->unit), "%s",
 				 hil_history_col(st, 6));
@@ -589,6 +610,10 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 			t->n++;
 		}
 		n++;
+	}
+	if (failed) {
+		ret = HIL_ERR_IO;
+		goto out;
 	}
 	trend_flush(f, t);
 	fputs("<p>Each point is one run's figure for the row (hover for the run and its commit): "

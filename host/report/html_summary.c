@@ -113,6 +113,9 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		}
 		if (l->failed) {
 			fputs("<span class=\"tag fail\">failed</span>", out);
+		} else if (l->interrupted) {
+			/* Cut short by Ctrl-C: a resume measures it. */
+			fputs("<span class=\"tag\">interrupted</span>", out);
 		}
 		fputs("</td>", out);
 		td_cell(out, "n hl", l->head64,

@@ -140,6 +140,7 @@ static cJSON *report_object(const struct hil_run *run)
 	ok = ok && hil_json_add_bool(o, "dirty", run->tool_dirty);
 	ok = ok && hil_json_add_str(o, "host", run->host);
 	ok = ok && hil_json_add_str(o, "host_os", run->host_os);
+	ok = ok && hil_json_add_bool(o, "jailed", run->jailed);
 
 	o = ok ? cJSON_AddObjectToObject(root, "build") : NULL;
 	ok = ok && o != NULL;

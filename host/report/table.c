@@ -406,7 +406,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 			ks ? NULL : row_at(run, r, h.longest);
 		struct ht_line *l = &lines[n];
 		uint32_t stack = 0;
-		int first = 1, series_ok = 0;
+		int first = 1, series_ok = 0, series_cut = 0;
 
 		for (j = 0; j < i; j++) {
 			first &= !same_series(&run->rows[j], r);
@@ -421,6 +421,7 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 				continue;
 			}
 			series_ok |= o->ok;
+			series_cut |= o->interrupted;
 			if (o->stack_known && o->stack_bytes > stack) {
 				stack = o->stack_bytes;
 			}
@@ -430,7 +431,9 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 		snprintf(l->c[1], HT_CELL, "%s", r->implementation);
 		snprintf(l->c[2], HT_CELL, "%s", r->operation);
 		if (!series_ok) {
-			snprintf(l->c[c.head], HT_CELL, "FAILED");
+			/* Cut short by Ctrl-C is not a failure. */
+			snprintf(l->c[c.head], HT_CELL, "%s",
+				 series_cut ? "interrupted" : "FAILED");
 			for (j = (size_t)c.head + 1; j < (size_t)c.n; j++) {
 				snprintf(l->c[j], HT_CELL, "-");
 			}

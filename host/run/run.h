@@ -209,6 +209,7 @@ struct hil_run {
 	int tool_dirty;
 	char host[256];
 	char host_os[256]; /* uname: system, release, machine */
+	int jailed;	   /* foreign code ran in the jail (0: --no-jail) */
 	struct hil_row *rows;
 	size_t n_rows;
 	size_t cap_rows;

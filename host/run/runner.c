@@ -236,7 +236,9 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	snprintf(log, sizeof(log), "%s/build.log", run->dir);
 	ret = hil_build_find_root(root, sizeof(root));
 	if (ret == HIL_OK) {
-		ret = hil_build_split(cfg, root, log, skip, n_skip, &k->split);
+		ret = hil_build_split(cfg, root, log, skip, n_skip,
+				      c->opts->no_jail ? HIL_BUILD_NO_JAIL : 0,
+				      &k->split);
 	}
 	if (ret == HIL_OK) {
 		hil_info("split into %zu image%s%s", k->split.n_images,
@@ -307,6 +309,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	c.journal_fd = -1;
 	run->cfg = cfg;
 	run->status = "failed";
+	run->jailed = !opts->no_jail;
 	t_run = hil_energy_now_ns();
 
 	/* A misspelt name fails here, before a folder is made or anything

@@ -23,6 +23,13 @@ struct hil_runner_opts {
 	 * a restart resumes its journal. NULL: not called. */
 	void (*on_run_dir)(void *arg, const char *run_dir);
 	void *on_run_dir_arg;
+	/* 1: foreign code (the build, the host build of a user's folder,
+	 * the emulator or the flashing tool) runs on the host unjailed
+	 * (--no-jail); 0 (default): each in a jail (util/jail.h). */
+	int no_jail;
+	/* 1: no progress line on the terminal (the runs of a parallel
+	 * sweep share it). */
+	int no_progress;
 };
 
 /* A target built, started, connected and identified. */

@@ -31,7 +31,7 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 	req.ad_len = b->ad_len;
 	req.out_len = b->out_len;
 	req.seed = b->seed;
-	if (!hil_rn_has_host(ref)) {
+	if (!hil_rn_has_host(c, ref)) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(
 			row->energy.error, sizeof(row->energy.error),
@@ -39,8 +39,8 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 		return HIL_OK;
 	}
 	/* The loop's inputs are those of the first timed run. */
-	ret = hil_ref_bench_digest(ref, op, b->msg_len, b->ad_len, b->out_len,
-				   1, b->seed, &digest);
+	ret = hil_rn_ref_digest(c, ref, op, b->msg_len, b->ad_len, b->out_len,
+				1, b->seed, &digest);
 	if (ret != HIL_OK) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(row->energy.error, sizeof(row->energy.error),

@@ -152,7 +152,18 @@ int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index);
 /* ---- runner_row.c: one row */
 
 /** 1 when ref carries host functions to check the target against. */
-int hil_rn_has_host(const struct registry_alg *ref);
+int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref);
+
+/* hil_ref_run() and hil_ref_bench_digest() of subject ref: bundled code
+ * here, a user's folder by its host build's own process (image/ownref.h). */
+int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
+		   uint8_t op, const uint8_t *key, const uint8_t *npub,
+		   const uint8_t *ad, size_t adlen, const uint8_t *msg,
+		   size_t msglen, size_t xof_len, uint8_t *out, size_t cap,
+		   size_t *out_len, int *rejected);
+int hil_rn_ref_digest(struct run_ctx *c, const struct registry_alg *ref,
+		      uint8_t op, size_t msg_len, size_t ad_len, size_t xof_len,
+		      unsigned runs, uint32_t seed, uint32_t *digest);
 
 /** "encrypt", "decrypt", "keysetup" or "hash". */
 const char *hil_rn_op_name(uint8_t op);

@@ -136,7 +136,8 @@ void hil_rn_progress_start(struct run_ctx *c, double last_s)
 	struct run_progress *p;
 	const char *lvl = getenv("HILRUN_LOG");
 
-	if (!isatty(2) || c->planned == 0 || lvl == NULL || lvl[0] < '2') {
+	if (!isatty(2) || c->planned == 0 || lvl == NULL || lvl[0] < '2' ||
+	    c->opts->no_progress) {
 		return;
 	}
 	p = calloc(1, sizeof(*p));

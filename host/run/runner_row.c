@@ -20,9 +20,30 @@
 #include "session/stub.h"
 #include "util/util.h"
 
-/* Does ref carry host functions (bundled, or a folder built for the host)? */
-int hil_rn_has_host(const struct registry_alg *ref)
+/* The host build of a user's folder that subject ref is checked against,
+ * a process of its own (image/ownref.h); NULL for a bundled one. */
+static struct hil_ownref *own_of(struct run_ctx *c,
+				 const struct registry_alg *ref)
 {
+	size_t a;
+
+	for (a = 0; a < HIL_CFG_MAX_ALGS; a++) {
+		if (ref == &c->subj[a]) {
+			return hil_ownref_started(&c->own[a]) ? &c->own[a]
+							      : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Does ref have a host build (bundled, or a folder built for the host)? */
+int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref)
+{
+	struct hil_ownref *own = own_of(c, ref);
+
+	if (own != NULL) {
+		return hil_ownref_has(own, ref->kind);
+	}
 	switch (ref->kind) {
 	case HILP_KIND_AEAD:
 		return ref->encrypt != NULL && ref->decrypt != NULL;
@@ -35,6 +56,37 @@ int hil_rn_has_host(const struct registry_alg *ref)
 	default:
 		return 0;
 	}
+}
+
+int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
+		   uint8_t op, const uint8_t *key, const uint8_t *npub,
+		   const uint8_t *ad, size_t adlen, const uint8_t *msg,
+		   size_t msglen, size_t xof_len, uint8_t *out, size_t cap,
+		   size_t *out_len, int *rejected)
+{
+	struct hil_ownref *own = own_of(c, ref);
+
+	if (own != NULL) {
+		return hil_ownref_run(own, op, key, npub, ad, adlen, msg,
+				      msglen, xof_len, out, cap, out_len,
+				      rejected);
+	}
+	return hil_ref_run(ref, op, key, npub, ad, adlen, msg, msglen, xof_len,
+			   out, cap, out_len, rejected);
+}
+
+int hil_rn_ref_digest(struct run_ctx *c, const struct registry_alg *ref,
+		      uint8_t op, size_t msg_len, size_t ad_len, size_t xof_len,
+		      unsigned runs, uint32_t seed, uint32_t *digest)
+{
+	struct hil_ownref *own = own_of(c, ref);
+
+	if (own != NULL) {
+		return hil_ownref_bench_digest(own, op, msg_len, ad_len,
+					       xof_len, runs, seed, digest);
+	}
+	return hil_ref_bench_digest(ref, op, msg_len, ad_len, xof_len, runs,
+				    seed, digest);
 }
 
 const char *hil_rn_op_name(uint8_t op)
@@ -431,10 +483,10 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 
 	/* Without a host build (a KAT-verified or unverified folder) the
 	 * target's own digest is all there is: it is recorded, not checked. */
-	ret = hil_rn_has_host(ref)
-		      ? hil_ref_bench_digest(ref, op, len, ad_len, 0,
-					     cfg->bench.runs, cfg->bench.seed,
-					     &row->digest_expected)
+	ret = hil_rn_has_host(c, ref)
+		      ? hil_rn_ref_digest(c, ref, op, len, ad_len, 0,
+					  cfg->bench.runs, cfg->bench.seed,
+					  &row->digest_expected)
 		      : HIL_OK;
 	if (ret != HIL_OK) {
 		snprintf(row->error, sizeof(row->error),
@@ -492,7 +544,7 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	model_row(c, row, raw);
-	if (!hil_rn_has_host(ref)) {
+	if (!hil_rn_has_host(c, ref)) {
 		row->digest_expected = rep.digest;
 	}
 	if (rep.digest != row->digest_expected) {

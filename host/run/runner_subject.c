@@ -204,7 +204,7 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
 		    hil_ownref_build(root, c->run->fw.dir, ca, log,
-				     &c->own[a]) == HIL_OK &&
+				     !c->opts->no_jail, &c->own[a]) == HIL_OK &&
 		    c->own[a].alg.kind == subject->kind) {
 			*subject = c->own[a].alg;
 			subject->name = ca->name;
@@ -218,6 +218,9 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 					     : "");
 			continue;
 		}
+		/* Not of the kind its target build is: not its reference. */
+		hil_ownref_close(&c->own[a]);
+		c->own[a].started = 0;
 		if (c->kat[a][0] != '\0') {
 			c->check[a] = CHECK_KAT;
 			hil_info(

@@ -332,6 +332,9 @@ static int bring_up_steps(const struct hil_config *cfg,
 	hil_rn_git_provenance(root, run);
 	snprintf(path, sizeof(path), "%s/build.log", run->dir);
 	t0 = hil_energy_now_ns();
+	if (opts->no_jail) {
+		build_flags |= HIL_BUILD_NO_JAIL;
+	}
 	ret = hil_build_firmware_ex(cfg, root, path, opts->algs_override,
 				    build_flags, &run->fw);
 	run->timing.build_ns += hil_energy_now_ns() - t0;
@@ -348,6 +351,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	hil_rn_model_plugin(cfg, root, run);
 	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
 	fp.link = cfg->link.type; /* what the stub was built for */
+	fp.jail = !opts->no_jail;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);
 	if (ret != HIL_OK) {
 		return ret;

@@ -28,8 +28,8 @@ static int compare_once(struct run_ctx *c, int index,
 	int rej_g = 0;
 	int ret;
 
-	ret = hil_ref_run(ref, op, key, npub, ad, ad_len, msg, msg_len, xof_len,
-			  want, sizeof(want), &want_len, &rej_w);
+	ret = hil_rn_ref_run(c, ref, op, key, npub, ad, ad_len, msg, msg_len,
+			     xof_len, want, sizeof(want), &want_len, &rej_w);
 	if (ret == HIL_OK) {
 		ret = hil_target_exec_counted(
 			c->conn.session, (uint8_t)index, op, key, ref->keybytes,
@@ -180,8 +180,8 @@ static int check_seeded(struct run_ctx *c, int index,
 	int ret;
 
 	seeded_inputs(ref, seed, key, npub, ad, ad_len, msg, msg_len);
-	ret = hil_ref_run(ref, op, key, npub, ad, ad_len, msg, msg_len, xof_len,
-			  want, sizeof(want), &want_len, &rej_w);
+	ret = hil_rn_ref_run(c, ref, op, key, npub, ad, ad_len, msg, msg_len,
+			     xof_len, want, sizeof(want), &want_len, &rej_w);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -299,7 +299,15 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		free(why);
 		return HIL_ERR_NOMEM;
 	}
-	run_all(sw, opts, jobs, wait_s, runs, rets, why);
+	{
+		/* Runs side by side would redraw one terminal line in turn:
+		 * their log lines (named after their configuration) say
+		 * where each is instead. */
+		struct hil_runner_opts o = *opts;
+
+		o.no_progress = o.no_progress || (jobs != 1 && sw->n > 1);
+		run_all(sw, &o, jobs, wait_s, runs, rets, why);
+	}
 	/* Rows that failed say less than a configuration that did not run
 	 * or could not measure: that error is the sweep's. */
 	for (r = 0; r < sw->n; r++) {

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,7 @@
 #endif
 
 #include "err.h"
+#include "jail.h"
 #include "log.h"
 #include "util.h"
 
@@ -34,6 +36,7 @@
 
 struct hil_proc {
 	pid_t pid;
+	pid_t inner; /* jailed: the program's own pid (bwrap's child); 0 */
 	int reaped;
 	int status; /* converted exit status, valid once reaped */
 	char *name;
@@ -45,7 +48,7 @@ struct child_err {
 	int err;
 };
 
-enum { STAGE_PGID = 1, STAGE_FDS, STAGE_EXEC };
+enum { STAGE_PGID = 1, STAGE_FDS, STAGE_LIMIT, STAGE_EXEC };
 
 static const char *stage_text(int stage)
 {
@@ -54,6 +57,8 @@ static const char *stage_text(int stage)
 		return "cannot create its process group";
 	case STAGE_FDS:
 		return "cannot set up its standard streams";
+	case STAGE_LIMIT:
+		return "cannot set its memory limit";
 	default:
 		return "cannot run";
 	}
@@ -107,7 +112,8 @@ static int high_fd(int fd)
  * daemon has threads). Failures go to the parent through errfd.
  */
 static void child_exec(char *const argv[], int in_fd, int out_fd, int log_fd,
-		       int errfd, pid_t parent)
+		       int errfd, pid_t parent, unsigned long long mem,
+		       int keep_fd)
 {
 	struct child_err ce = {0, 0};
 	struct sigaction sa;
@@ -137,6 +143,17 @@ static void child_exec(char *const argv[], int in_fd, int out_fd, int log_fd,
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
+	if (mem != 0) {
+		/* A jailed child's address space, inherited by all it runs. */
+		struct rlimit rl = {.rlim_cur = (rlim_t)mem,
+				    .rlim_max = (rlim_t)mem};
+
+		if (setrlimit(RLIMIT_AS, &rl) != 0) {
+			ce.stage = STAGE_LIMIT;
+			goto fail;
+		}
+	}
+
 	if (dup2(in_fd, 0) < 0 || (out_fd >= 0 && dup2(out_fd, 1) < 0) ||
 	    (log_fd >= 0 && dup2(log_fd, 2) < 0)) {
 		ce.stage = STAGE_FDS;
@@ -150,6 +167,11 @@ static void child_exec(char *const argv[], int in_fd, int out_fd, int log_fd,
 	 */
 	close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
 #endif
+	/* bwrap's --info-fd: the one descriptor of ours the child keeps. */
+	if (keep_fd >= 0 && fcntl(keep_fd, F_SETFD, 0) != 0) {
+		ce.stage = STAGE_FDS;
+		goto fail;
+	}
 
 	execvp(argv[0], argv);
 	ce.stage = STAGE_EXEC;
@@ -206,7 +228,7 @@ static int reap_now(struct hil_proc *p)
  * log_fd is at 3 or above (a copy of stdio_fd is made there).
  */
 static int spawn_fd(struct hil_proc **out, char *const argv[], int stdio_fd,
-		    int log_fd)
+		    int log_fd, unsigned long long mem, int keep_fd)
 {
 	struct hil_proc *p;
 	struct child_err ce;
@@ -251,7 +273,7 @@ static int spawn_fd(struct hil_proc **out, char *const argv[], int stdio_fd,
 	if (p->pid == 0) {
 		close(pipefd[0]);
 		child_exec(argv, in_fd, stdio_fd >= 0 ? in_fd : log_fd, log_fd,
-			   pipefd[1], parent);
+			   pipefd[1], parent, mem, keep_fd);
 	}
 	close(pipefd[1]);
 	close(in_fd);
@@ -288,6 +310,20 @@ err_free:
 	return ret;
 }
 
+/* A jailed child is named by its program, not by bwrap, in messages. */
+static int name_jailed(struct hil_proc *p, const char *name)
+{
+	char *n = malloc(strlen(name) + sizeof(" (jailed)"));
+
+	if (n == NULL) {
+		return HIL_OK; /* "bwrap" it stays */
+	}
+	sprintf(n, "%s (jailed)", name);
+	free(p->name);
+	p->name = n;
+	return HIL_OK;
+}
+
 static int check_argv(char *const argv[])
 {
 	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0') {
@@ -306,6 +342,122 @@ int hil_proc_spawn(struct hil_proc **out, char *const argv[],
 int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
 			 int stdio_fd, const char *log_path)
 {
+	return hil_proc_spawn_jailed(out, argv, stdio_fd, log_path, NULL);
+}
+
+/* Is there a program to run by this name (PATH searched as execvp does)? */
+static int program_exists(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(name, '/') != NULL) {
+		return access(name, X_OK) == 0;
+	}
+	if (path == NULL) {
+		path = "/usr/local/bin:/usr/bin:/bin";
+	}
+	while (*path != '\0') {
+		size_t n = strcspn(path, ":");
+		int w = snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, path,
+				 n > 0 ? "/" : "./", name);
+
+		if (w > 0 && (size_t)w < sizeof(buf) &&
+		    access(buf, X_OK) == 0) {
+			return 1;
+		}
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+/*
+ * The jail's command line (bwrap ... -- argv) into *full, once argv's
+ * program is known to exist: bwrap would report a missing one only as its
+ * own exit status. info[] becomes the pipe of bwrap's --info-fd.
+ */
+static int jail_command(const struct hil_jail *jail, char *const argv[],
+			int info[2], char ***full)
+{
+	int ret;
+
+	if (!program_exists(argv[0])) {
+		hil_err("%s: cannot run: %s", argv[0], strerror(ENOENT));
+		return HIL_ERR_NA;
+	}
+	if (pipe2(info, O_CLOEXEC) != 0) {
+		hil_err("%s: cannot create a pipe: %s", argv[0],
+			strerror(errno));
+		return HIL_ERR_IO;
+	}
+	ret = hil_jail_argv(jail, argv, info[1], full);
+	if (ret != HIL_OK) {
+		close(info[0]);
+		close(info[1]);
+	}
+	return ret;
+}
+
+/* How long bwrap may take to set a jail up and say the program's pid. */
+#define JAIL_INFO_MS 10000
+
+/*
+ * The jailed program's pid, from bwrap's {"child-pid": N, ...} on fd
+ * (read to its end; bwrap closes it once the jail is set up). 0 when
+ * bwrap said nothing (it failed: its exit status and log say why).
+ */
+static pid_t read_inner_pid(int fd)
+{
+	char buf[1024];
+	size_t used = 0;
+	uint64_t deadline = now_ms() + JAIL_INFO_MS;
+	const char *k;
+	long v;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN, .revents = 0};
+		uint64_t now = now_ms();
+		ssize_t n;
+		int r;
+
+		if (now >= deadline || used + 1 >= sizeof(buf)) {
+			break;
+		}
+		r = poll(&pfd, 1, (int)(deadline - now));
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			break;
+		}
+		n = read(fd, buf + used, sizeof(buf) - 1 - used);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			break;
+		}
+		used += (size_t)n;
+		buf[used] = '\0';
+		if (strchr(buf, '}') != NULL) {
+			break;
+		}
+	}
+	buf[used] = '\0';
+	k = strstr(buf, "\"child-pid\":");
+	if (k == NULL) {
+		return 0;
+	}
+	v = strtol(k + strlen("\"child-pid\":"), NULL, 10);
+	return v > 0 ? (pid_t)v : 0;
+}
+
+int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
+			  int stdio_fd, const char *log_path,
+			  const struct hil_jail *jail)
+{
+	char **full = NULL;
+	int info[2] = {-1, -1};
 	int out_fd = -1, ret;
 
 	if (out == NULL) {
@@ -313,6 +465,9 @@ int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
 	}
 	*out = NULL;
 	ret = check_argv(argv);
+	if (ret == HIL_OK && jail != NULL) {
+		ret = jail_command(jail, argv, info, &full);
+	}
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -321,13 +476,35 @@ int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
 		if (out_fd < 0) {
 			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
 				strerror(errno));
-			return HIL_ERR_IO;
+			ret = HIL_ERR_IO;
+			goto out;
 		}
 	}
-	ret = spawn_fd(out, argv, stdio_fd, out_fd);
+	ret = spawn_fd(out, full != NULL ? full : argv, stdio_fd, out_fd,
+		       hil_jail_mem(jail), info[1]);
+	if (info[1] >= 0) {
+		close(info[1]);
+		info[1] = -1;
+	}
+	if (ret == HIL_OK && full != NULL) {
+		(*out)->inner = read_inner_pid(info[0]);
+		ret = name_jailed(*out, argv[0]);
+	}
+	if (ret == HIL_ERR_NA && full != NULL) {
+		hil_err("the jail for %s cannot be set up: bubblewrap (bwrap) is not installed (Debian: apt install bubblewrap)",
+			argv[0]);
+	}
+out:
 	if (out_fd >= 0) {
 		close(out_fd);
 	}
+	if (info[0] >= 0) {
+		close(info[0]);
+	}
+	if (info[1] >= 0) {
+		close(info[1]);
+	}
+	hil_jail_argv_free(full);
 	return ret;
 }
 
@@ -400,12 +577,34 @@ void hil_proc_kill(struct hil_proc *p)
 	if (p == NULL || p->reaped) {
 		return;
 	}
-	signal_group(p, SIGTERM);
+	/*
+	 * Jailed: the SIGTERM goes to the program (the jail's pid 1, which
+	 * gets it only if it handles it); bwrap, which would die of it and
+	 * take the jail down with SIGKILL, exits when the program does.
+	 */
+	if (p->inner > 0 && !exited_unreaped(p)) {
+		kill(p->inner, SIGTERM);
+	} else {
+		signal_group(p, SIGTERM);
+	}
 	deadline = now_ms() + KILL_GRACE_MS;
 	while (!exited_unreaped(p) && now_ms() < deadline) {
 		sleep_ms(nap);
 		if (nap < 32) {
 			nap *= 2;
+		}
+	}
+	/*
+	 * Jailed and still there (a program without a SIGTERM handler, as
+	 * pid 1 of its jail, ignores it): SIGKILL it while bwrap, its parent,
+	 * still holds its pid; bwrap reaps it, and with it every process of
+	 * the jail, then exits.
+	 */
+	if (p->inner > 0 && !exited_unreaped(p)) {
+		kill(p->inner, SIGKILL);
+		deadline = now_ms() + KILL_GRACE_MS;
+		while (!exited_unreaped(p) && now_ms() < deadline) {
+			sleep_ms(nap);
 		}
 	}
 	/*
@@ -435,6 +634,14 @@ pid_t hil_proc_pid(const struct hil_proc *p)
 	return p != NULL ? p->pid : -1;
 }
 
+pid_t hil_proc_program_pid(const struct hil_proc *p)
+{
+	if (p == NULL) {
+		return -1;
+	}
+	return p->inner > 0 ? p->inner : p->pid;
+}
+
 const char *hil_proc_name(const struct hil_proc *p)
 {
 	return p != NULL ? p->name : "(no process)";
@@ -443,10 +650,18 @@ const char *hil_proc_name(const struct hil_proc *p)
 int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
 		 int *exit_status)
 {
+	return hil_proc_run_jailed(argv, log_path, timeout_ms, exit_status,
+				   NULL);
+}
+
+int hil_proc_run_jailed(char *const argv[], const char *log_path,
+			unsigned timeout_ms, int *exit_status,
+			const struct hil_jail *jail)
+{
 	struct hil_proc *p;
 	int ret;
 
-	ret = hil_proc_spawn(&p, argv, log_path);
+	ret = hil_proc_spawn_jailed(&p, argv, -1, log_path, jail);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -536,7 +751,7 @@ int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		close(pipefd[0]);
 		return HIL_ERR_IO;
 	}
-	ret = spawn_fd(&p, argv, -1, pipefd[1]);
+	ret = spawn_fd(&p, argv, -1, pipefd[1], 0, -1);
 	close(pipefd[1]);
 	if (ret != HIL_OK) {
 		close(pipefd[0]);

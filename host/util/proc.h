@@ -19,6 +19,7 @@
  */
 
 struct hil_proc;
+struct hil_jail;
 
 /**
  * Start argv[0] (searched in PATH when it has no '/') with argv.
@@ -48,6 +49,18 @@ int hil_proc_spawn_stdio(struct hil_proc **out, char *const argv[],
 			 int stdio_fd, const char *log_path);
 
 /**
+ * hil_proc_spawn_stdio() in a jail (util/jail.h): bwrap runs argv there,
+ * under the jail's memory limit. The handle is bwrap's: killing it kills
+ * everything in the jail. A program that does not exist is reported as
+ * by hil_proc_spawn(); a missing bwrap as HIL_ERR_NA, saying so.
+ * @param jail borrowed; NULL: not jailed (hil_proc_spawn_stdio()).
+ * @return as hil_proc_spawn().
+ */
+int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
+			  int stdio_fd, const char *log_path,
+			  const struct hil_jail *jail);
+
+/**
  * Wait for the child to exit.
  * @param timeout_ms how long to wait; the child keeps running on timeout.
  * @param exit_status receives the status (see the convention above); may be
@@ -73,6 +86,12 @@ void hil_proc_free(struct hil_proc *p);
 /** The child's pid (also its process group id); still valid after it exited. */
 pid_t hil_proc_pid(const struct hil_proc *p);
 
+/**
+ * The program's own pid: a jailed one's inside bwrap (as hilrun sees it),
+ * for /proc/PID/stat; else hil_proc_pid(). Only valid while it runs.
+ */
+pid_t hil_proc_program_pid(const struct hil_proc *p);
+
 /** argv[0], for messages; borrowed, valid until hil_proc_free(). */
 const char *hil_proc_name(const struct hil_proc *p);
 
@@ -84,6 +103,11 @@ const char *hil_proc_name(const struct hil_proc *p);
  */
 int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
 		 int *exit_status);
+
+/** hil_proc_run() in a jail (NULL: not jailed); see hil_proc_spawn_jailed(). */
+int hil_proc_run_jailed(char *const argv[], const char *log_path,
+			unsigned timeout_ms, int *exit_status,
+			const struct hil_jail *jail);
 
 /**
  * Run argv and capture its stdout and stderr (interleaved) into buf, as a

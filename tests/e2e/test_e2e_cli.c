@@ -245,6 +245,18 @@ static void bad_input_names_the_fix(struct res *r)
 	fclose(f);
 	run_cli(r, "report", dir, NULL);
 	refused("that is the results folder", r);
+	/* Or one with a run folder in it, without history or link. */
+	snprintf(dir, sizeof(dir), "%s/resfolder2", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/resfolder2/run1", tmp);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/resfolder2/run1/report.json", tmp);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	run_cli(r, "compare", dir, dir, NULL);
+	refused("compare", r);
+	refused("that is the results folder", r);
 	/* A quick run's folder has a journal but no run.json. */
 	snprintf(dir, sizeof(dir), "%s/quickrun", tmp);
 	assert_int_equal(mkdir(dir, 0755), 0);
@@ -732,7 +744,8 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	e2e_assert_contains(out, "interrupted: 0 rows measured, 1 row cut "
 				 "short, 1 not started");
 	e2e_assert_contains(out, "finish with `hilrun --resume ");
-	if (strstr(out, "row failed") != NULL) {
+	if (strstr(out, "row failed") != NULL ||
+	    strstr(out, "FAILED") != NULL) {
 		fail_msg("an interrupted row is not a failed one:\n%s", out);
 	}
 	snprintf(rep, sizeof(rep), "%s/summary.md", dir);

@@ -665,8 +665,9 @@ static void test_plugin_arg_escapes_commas_and_checks(void **state)
 			 0);
 	assert_string_equal(buf, "");
 	assert_true(hil_cyclemodel_profile_names(buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "stm32f401-art, stm32f401-0ws, "
-				 "nrf52840-icache or nrf52840-nocache");
+	assert_string_equal(buf, "stm32f401-art, stm32f401-art-noprefetch, "
+				 "stm32f401-0ws, nrf52840-icache or "
+				 "nrf52840-nocache");
 }
 
 static void append(const char *path, const char *text)

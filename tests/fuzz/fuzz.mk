@@ -94,28 +94,30 @@ FZ_SRCS_stub := tests/fuzz/fuzz_stub.c tests/fuzz/fuzz_board.c protocol/hilp.c
 # tables it asks (a sensor driver brings its chip, its model and the I2C
 # buses; the flashers' doctor checks bring the doctor's report, pyOCD's
 # image libelf; the link table brings libserialport).
-FZ_SRCS_config := tests/fuzz/fuzz_config.c \
-	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
-	host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c)) \
+FZ_DRIVERS := host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c)) \
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
 	$(sort $(wildcard host/drivers/link/*.c)) \
-	host/cli/doctor.c host/emu/plugin/memsys.c \
-	host/util/err.c host/util/util.c host/util/log.c host/util/proc.c \
-	host/util/beneath.c
+	host/cli/doctor.c host/emu/plugin/memsys.c
+FZ_SRCS_config := tests/fuzz/fuzz_config.c \
+	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
+	$(FZ_DRIVERS) host/util/err.c host/util/util.c host/util/log.c \
+	host/util/proc.c host/util/beneath.c host/util/jail.c
 FZ_PKGS_config := libftdi1 libserialport libelf
+FZ_LIBS_drivers = $(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
+		echo -lftdi1 -lserialport -lelf) -lpthread
 $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
 	$(shell pkg-config --cflags $(FZ_PKGS_config) 2>/dev/null)
-$(FZ)/fuzz_config: FZ_LDLIBS += \
-	$(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
-		echo -lftdi1 -lserialport -lelf) -lpthread
+$(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
 # Every file of host/report but the writers from the in-memory run (json.c,
-# json_row.c, json_leak.c, table.c, modelratio.c, and any later file that
+# json_row.c, json_leak.c, table.c, modelratio.c, clocklabel.c (the clock
+# line from the run's board and profile), and any later file that
 # includes the writer's json_int.h), which would pull in run/ and config/.
 FZ_REPORT_WRITERS := host/report/json.c host/report/json_row.c \
 	host/report/json_leak.c host/report/table.c host/report/modelratio.c \
+	host/report/clocklabel.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \

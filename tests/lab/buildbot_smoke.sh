@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists all four runs with their hosts and boards, and every daemon is stopped by its pid.
+# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again), and two nightly requests queued meanwhile collapse into one build; and a nightly build naming another commit than the host's checkout is refused and mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
 set -eu
@@ -18,7 +18,7 @@ done
 [ -x "$hilrun" ] || { echo "buildbot smoke test: $hilrun is not built" >&2; exit 2; }
 
 # Bounded: the whole test gives up after this many seconds.
-limit=55
+limit=300
 start=$(date +%s)
 tmp=$(mktemp -d /tmp/hilrun-bb-XXXXXX)
 master=$tmp/master
@@ -43,6 +43,7 @@ stop_daemon() {
 }
 
 cleanup() {
+	[ -z "${smtp_pid:-}" ] || kill "$smtp_pid" 2>/dev/null || true
 	stop_daemon "$tmp/worker-b"
 	stop_daemon "$tmp/worker-a"
 	stop_daemon "$master"
@@ -73,6 +74,13 @@ EOF
 cat >"$tmp/lab-b.json" <<EOF
 [{"id": "qemu-b1", "platform": "qemu-netduino", "runner": "qemu"}]
 EOF
+# A run long enough to kill its worker inside it: six rows.
+cat >"$tmp/long.json" <<EOF
+{"name": "bb-long", "board": {"name": "qemu-netduino"},
+ "algorithms": ["ascon-aead128"],
+ "bench": {"operations": ["encrypt"], "lengths": [16, 64, 256, 512, 1024, 2048],
+           "runs": 2000, "warmup": 1, "leak_runs": 0}}
+EOF
 # A short run: two rows of 50 runs.
 cat >"$tmp/smoke.json" <<EOF
 {"name": "bb-smoke", "board": {"name": "qemu-netduino"},
@@ -81,28 +89,50 @@ cat >"$tmp/smoke.json" <<EOF
            "warmup": 1, "leak_runs": 0}}
 EOF
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$master"
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+# A local SMTP sink (Debian's python3-aiosmtpd) for the failed nightly's
+# mail; skipped, saying so, without it.
+smtp_port=$(free_port)
+smtp_pid="" mail_opts=""
+if /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
+	# A maildir it makes itself ("$tmp/mail" must not exist yet).
+	/usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtp_port" \
+		-c aiosmtpd.handlers.Mailbox "$tmp/mail" >"$tmp/smtp.log" 2>&1 &
+	smtp_pid=$!
+	mail_opts="--mail-to lab@example.org --smtp 127.0.0.1:$smtp_port"
+else
+	echo "buildbot smoke test: no python3-aiosmtpd (make deps-lab): the failed nightly's mail is not checked"
+fi
+# In docs/lab.md's order: the master's folder, then its master.cfg, then
+# the passwords (0600: master.cfg refuses them readable by others).
+buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
 # --wait 0: a build that found its board busy would fail (exit 5), so
 # success of all three shows that Buildbot's lock kept them apart.
 python3 "$root/contrib/buildbot/gen-master-cfg.py" \
 	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
 	--checkout "$root" --lock-dir "$tmp/locks" --port "$port" \
-	--interface 127.0.0.1 --wait 0 --master-hilrun "$hilrun" \
+	--wait 0 --master-hilrun "$hilrun" $mail_opts \
 	>"$master/master.cfg" ||
 	fail "gen-master-cfg.py"
 # SMOKE_NO_LOCK=1: the same without the boards' locks, to see the test fail.
 if [ "${SMOKE_NO_LOCK:-0}" = 1 ]; then
 	sed -i 's/locks=\[lock.access("exclusive")\]/locks=[]/' "$master/master.cfg"
 fi
-cat >"$master/workers.passwd" <<EOF
-lab-a:pw-a
-lab-b:pw-b
-sendchange:pw-c
-EOF
+printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd"
+chmod 644 "$master/workers.passwd"
+if buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 ||
+	! grep -q "chmod 600" "$tmp/check.log"; then
+	cat "$tmp/check.log"
+	fail "master.cfg took a workers.passwd others can read"
+fi
+(umask 077 && printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd.new")
+mv "$master/workers.passwd.new" "$master/workers.passwd"
 grep -q 'c\["www"\]' "$master/master.cfg" && fail "master.cfg sets c[\"www\"]"
-
-buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
+# Without --interface the master listens on this machine only.
+grep -q '"interface": "127.0.0.1"' "$master/master.cfg" || fail "master.cfg not bound to 127.0.0.1"
 buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 || { cat "$tmp/check.log"; fail "checkconfig"; }
 # The Nightly scheduler exists, names every board's nightly builder, and
 # "sendchange --category nightly" starts that same list (read from the
@@ -121,9 +151,23 @@ if now is None or list(now.builderNames) != list(n.builderNames):
     sys.exit("buildbot smoke test: nightly-now does not start the Nightly's builders")
 EOF
 buildbot start "$master" >"$tmp/start.log" 2>&1 || { cat "$tmp/start.log"; fail "master start"; }
+# setup-worker.sh refuses the checkout's example map (inside the checkout,
+# or a copy of it elsewhere: its probe_id is a placeholder).
+cp "$root/configs/boards.json" "$tmp/example-map.json"
+for map in "$root/configs/boards.json" "$tmp/example-map.json"; do
+	if "$root/contrib/buildbot/setup-worker.sh" "$tmp/worker-x" "127.0.0.1:$port" \
+		lab-x pw-x "$map" >"$tmp/setup-x.log" 2>&1 ||
+		! grep -q "inside the checkout\|placeholder" "$tmp/setup-x.log" ||
+		[ -e "$tmp/worker-x" ]; then
+		cat "$tmp/setup-x.log"
+		fail "setup-worker.sh took $map"
+	fi
+done
 for w in a b; do
-	buildbot-worker create-worker -q "$tmp/worker-$w" "127.0.0.1:$port" "lab-$w" "pw-$w" ||
-		fail "create-worker lab-$w"
+	# As docs/lab.md says, with the map the master was given.
+	"$root/contrib/buildbot/setup-worker.sh" "$tmp/worker-$w" "127.0.0.1:$port" \
+		"lab-$w" "pw-$w" "$tmp/lab-$w.json" >"$tmp/setup-$w.log" 2>&1 ||
+		{ cat "$tmp/setup-$w.log"; fail "setup-worker.sh lab-$w"; }
 	buildbot-worker start "$tmp/worker-$w" >"$tmp/worker-$w.start.log" 2>&1 ||
 		{ cat "$tmp/worker-$w.start.log"; fail "worker lab-$w start"; }
 done
@@ -235,6 +279,181 @@ if got != want:
     sys.exit("buildbot smoke test: history has %r, expected %r" % (got, want))
 EOF
 
+# A worker killed mid-build. bb-long on qemu-b1 (lab-b); meanwhile a
+# build on qemu-a2 naming another commit than the checkout's is refused.
+change() { # CATEGORY CONFIG [sendchange options]: a change on the master
+	cat=$1 cfg=$2
+	shift 2
+	buildbot sendchange --master "127.0.0.1:$port" --auth sendchange:pw-c \
+		--who smoke --category "$cat" --property "config:$cfg" "$@" \
+		--comments "smoke test on $cat" smoke.json >>"$tmp/sendchange.log" 2>&1 ||
+		{ cat "$tmp/sendchange.log"; fail "sendchange $cat"; }
+}
+change qemu-b1 "$tmp/long.json"
+change qemu-a2-nightly "$tmp/smoke.json" --revision 0123456789abcdef0123456789abcdef01234567
+journal_rows() { cat "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
+until [ "$(journal_rows)" -ge 2 ]; do
+	[ "$(left)" -gt 0 ] || fail "the long build on qemu-b1 did not measure two rows"
+	sleep 0.1
+done
+kill -9 "$(cat "$tmp/worker-b/twistd.pid")"
+cp "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl "$tmp/journal-at-kill.jsonl"
+# hilrun, its wrapper and QEMU end with their worker (parent-death
+# signal): none outlives it, and the run is partial, its rows on disk.
+until ! pgrep -f "worker-b/hil-runs/qemu-b1" >/dev/null &&
+	! pgrep -f "qemu-system-arm.*worker-b" >/dev/null; do
+	[ "$(left)" -gt 0 ] || fail "hilrun or QEMU outlived its worker: $(pgrep -af "worker-b" || true)"
+	sleep 0.2
+done
+rep=$(ls -1d "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/ | tail -n 1)report.json
+python3 - "$rep" <<'EOF' || fail "the killed worker's run"
+import json, sys
+r = json.load(open(sys.argv[1]))
+if r["run"]["status"] != "partial":
+    sys.exit("buildbot smoke test: the run of the killed worker is %s, not partial" % r["run"]["status"])
+EOF
+# While lab-b is down, two nightly requests for qemu-b1 queue up (two
+# missed nights): they must collapse into one build, the newest.
+change qemu-b1-nightly "$tmp/smoke.json"
+change qemu-b1-nightly "$tmp/smoke.json"
+# The killed worker's twistd.pid is left behind (and its pid may live on
+# as a zombie where nothing reaps orphans): gone, as after a crash.
+rm -f "$tmp/worker-b/twistd.pid"
+buildbot-worker start "$tmp/worker-b" >"$tmp/worker-b.restart.log" 2>&1 ||
+	{ cat "$tmp/worker-b.restart.log"; fail "worker lab-b restart"; }
+# The retried build (same request) resumes the run; the refused one ends.
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 8 ]; do
+	[ "$(left)" -gt 0 ] || fail "the retried, refused and collapsed nightly builds did not finish within $limit s"
+	sleep 0.5
+done
+python3 - "$db" "$master" "$tmp" <<'EOF' || fail "the resumed and the refused builds"
+import glob, json, os, sqlite3, sys
+db, master, tmp = sys.argv[1:4]
+con = sqlite3.connect(db)
+rows = con.execute(
+    "select b.number, bl.name, b.results, b.buildrequestid from builds b "
+    "join builders bl on bl.id = b.builderid where bl.name in ('qemu-b1', 'qemu-a2-nightly') "
+    "order by b.id").fetchall()
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        print("buildbot smoke test: " + msg)
+        ok = False
+b1 = [r for r in rows if r[1] == "qemu-b1"]
+a2 = [r for r in rows if r[1] == "qemu-a2-nightly"]
+# Buildbot's results: 0 SUCCESS, 2 FAILURE, 5 RETRY.
+check([r[2] for r in b1] == [5, 0], "qemu-b1 builds: %r (expected RETRY, then SUCCESS)" % b1)
+check(len(b1) == 2 and b1[0][3] == b1[1][3], "qemu-b1: the retry is not of the same request: %r" % b1)
+check([r[2] for r in a2] == [0, 2], "qemu-a2-nightly: %r (expected SUCCESS, then FAILURE: another commit)" % a2)
+runs = glob.glob(os.path.join(tmp, "worker-b", "hil-runs", "qemu-b1", "*", "results", "2*-bb-long"))
+check(len(runs) == 1, "qemu-b1: run folders %r (expected the one, resumed)" % runs)
+if len(runs) == 1 and len(b1) == 2:
+    run = runs[0]
+    rep = json.load(open(os.path.join(run, "report.json")))
+    check(rep["run"]["status"] == "complete", "resumed run: %s" % rep["run"]["status"])
+    check(len(rep["rows"]) == 6 and all(r["status"] == "ok" for r in rep["rows"]),
+          "resumed run: rows %r" % [(r["msg_len"], r["status"]) for r in rep["rows"]])
+    def key(line):
+        r = json.loads(line)
+        return (r["msg_len"], r["status"])
+    at_kill = [key(l) for l in open(os.path.join(tmp, "journal-at-kill.jsonl"))]
+    now = [key(l) for l in open(os.path.join(run, "journal.jsonl"))]
+    kept = [k for k in at_kill if k[1] == "ok"]
+    check(len(kept) >= 2 and now[:len(kept)] == kept, "journal: %r at the kill, %r now" % (at_kill, now))
+    measured = [k[0] for k in now if k[1] == "ok"]
+    check(sorted(measured) == sorted(set(measured)) and len(measured) == 6,
+          "rows measured twice or missing: %r" % now)
+    up = os.path.join(master, "hil-results", "qemu-b1", str(b1[1][0]))
+    res = json.load(open(os.path.join(up, "result.json")))
+    check(res["exit_status"] == 0, "the retried build's result: %r" % res)
+    check(os.path.basename(run) in os.listdir(os.path.join(up, "results")),
+          "the resumed run folder was not uploaded: %r" % os.listdir(up))
+    # The hilrun step's log (Buildbot keeps chunks zlib-compressed, 1).
+    con.text_factory = bytes
+    chunks = con.execute(
+        "select c.content, c.compressed from logchunks c join logs l on l.id = c.logid "
+        "join steps s on s.id = l.stepid join builds b on b.id = s.buildid "
+        "where b.number = ? and b.builderid = (select id from builders where name = 'qemu-b1') "
+        "and s.name = 'hilrun' order by c.logid, c.first_line", (b1[1][0],)).fetchall()
+    import zlib
+    log = "".join((zlib.decompress(c) if z == 1 else c).decode("utf-8", "replace")
+                  for c, z in chunks)
+    check("rows kept from the journal" in log or "row kept from the journal" in log,
+          "the retried build's log does not say it resumed")
+# The two queued nightly requests of qemu-b1: one build, of the newest.
+nb = con.execute(
+    "select b.id, b.buildrequestid, b.results from builds b join builders bl "
+    "on bl.id = b.builderid where bl.name = 'qemu-b1-nightly' order by b.id").fetchall()
+reqs = con.execute(
+    "select r.id, r.complete, r.results from buildrequests r join builders bl "
+    "on bl.id = r.builderid where bl.name = 'qemu-b1-nightly' order by r.id").fetchall()
+check(len(nb) == 2 and nb[1][2] == 0 and len(reqs) == 3 and nb[1][1] == reqs[-1][0]
+      and reqs[1][1] == 1,
+      "qemu-b1-nightly: builds %r, requests %r (expected the two queued ones collapsed into one build of the newest)" % (nb, reqs))
+if a2:
+    up = os.path.join(master, "hil-results", "qemu-a2-nightly", str(a2[-1][0]))
+    try:
+        res = json.load(open(os.path.join(up, "result.json")))
+    except (OSError, ValueError) as e:
+        res = {"error": str(e)}
+    check("not at the commit the master names" in str(res.get("error")),
+          "the refused build's result: %r" % res)
+sys.exit(0 if ok else 1)
+EOF
+"$hilrun" history --results "$master/hil-results" >"$tmp/history.txt" 2>&1 ||
+	{ cat "$tmp/history.txt"; fail "hilrun history on the master"; }
+[ "$(grep -cE " complete +bb-long +lab-b +qemu-b1 +6/6 " "$tmp/history.txt")" = 1 ] ||
+	{ cat "$tmp/history.txt"; fail "the resumed run is not in the master's history once, complete"; }
+
+# The failed nightly (qemu-a2-nightly, refused) and it alone was mailed.
+if [ -n "$smtp_pid" ]; then
+	until [ "$(ls "$tmp/mail/new" 2>/dev/null | wc -l)" -ge 1 ]; do
+		[ "$(left)" -gt 0 ] || fail "no mail for the failed nightly: $(cat "$tmp/smtp.log")"
+		sleep 0.3
+	done
+	sleep 1 # a second mail, were there one, would be there by now
+	[ "$(ls "$tmp/mail/new" | wc -l)" = 1 ] ||
+		fail "mails: $(grep -h '^Subject:' "$tmp"/mail/new/*)"
+	grep -q "qemu-a2-nightly" "$tmp"/mail/new/* && grep -q "^To:.*lab@example.org" "$tmp"/mail/new/* ||
+		fail "the mail: $(cat "$tmp"/mail/new/*)"
+fi
+
+# The night's page the master wrote after the last import, in headless
+# Chromium: every board, the resumed run complete, the links resolve.
+page=$master/hil-results/night.html
+[ -f "$page" ] || fail "no night page $page"
+timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	--user-data-dir="$tmp/chromium" --window-size=1200,900 \
+	--screenshot="$tmp/night.png" "file://$page" >"$tmp/chromium.log" 2>&1 ||
+	{ cat "$tmp/chromium.log"; fail "chromium on the night page"; }
+timeout 90 chromium --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$tmp/chromium" --dump-dom "file://$page" \
+	>"$tmp/night.dom" 2>>"$tmp/chromium.log" ||
+	{ cat "$tmp/chromium.log"; fail "chromium --dump-dom on the night page"; }
+python3 - "$tmp/night.dom" "$tmp/night.png" "$master/hil-results" <<'EOF' || fail "the night page"
+import os, re, sys
+dom, png, res = sys.argv[1:4]
+html = open(dom).read()
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        print("buildbot smoke test: night page: " + msg)
+        ok = False
+check(open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) > 10000,
+      "no screenshot")
+rows = re.findall(r'<tr class="(\w+)"><td><a href="#b\d+">([^<]+)</a></td><td>([^<]+)</td><td>([^<]+)</td>', html)
+boards = sorted((b, h, c) for _, b, h, c in rows)
+check(("qemu-b1", "lab-b", "bb-long") in boards and ("qemu-a1", "lab-a", "bb-smoke") in boards
+      and ("qemu-a2", "lab-a", "bb-smoke") in boards, "boards %r" % boards)
+for href in re.findall(r'href="([^"#][^"]*report.html)"', html):
+    check(not href.startswith("file:") and os.path.isfile(os.path.join(res, href)),
+          "link %s does not resolve below hil-results" % href)
+check("needing attention" in html, "no verdict line")
+sys.exit(0 if ok else 1)
+EOF
+
 # The daemons stop by pid (cleanup does it again, harmlessly), and no
 # emulator outlives them.
 stop_daemon "$tmp/worker-b"
@@ -247,4 +466,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build, two missed nightlies collapsed into one; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# slurm_smoke.sh: a Slurm controller and one slurmd per board (three boards of two "hosts") on 127.0.0.1 from contrib/slurm, three short QEMU jobs on two boards through hilrun.sbatch (every job succeeds, the two on one board do not overlap, every result, report and JUnit file is there), a fourth job stopped with a plain `scancel` that files its result (exit 4, partial), every job's run in the lab's history with its host; hilrun.sbatch without HILRUN or HILRUN_BOARDS refuses; every daemon is stopped by its pid.
+# slurm_smoke.sh: a Slurm controller and one slurmd per board (three boards of two "hosts") on 127.0.0.1 from contrib/slurm, three short QEMU jobs on two boards through hilrun.sbatch (every job succeeds, the two on one board do not overlap, every result, report and JUnit file is there), a fourth job stopped with a plain `scancel` that files its result (exit 4, partial), every job's run in the lab's history with its host; hilrun.sbatch without HILRUN or HILRUN_BOARDS refuses, and so does a job naming another commit than the checkout's; every daemon is stopped by its pid.
 # Usage: tests/lab/slurm_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when slurmctld, slurmd or sbatch is missing.
 set -eu
@@ -119,6 +119,12 @@ python3 "$root/contrib/slurm/gen-slurm-nodes.py" \
 	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
 	--addr lab-a=127.0.0.1 --addr lab-b=127.0.0.1 --port-base "$base" \
 	>"$tmp/nodes.conf" || fail "gen-slurm-nodes.py"
+# One host given twice would give two slurmd one port: refused.
+if python3 "$root/contrib/slurm/gen-slurm-nodes.py" --host "lab-a=$tmp/lab-a.json" \
+	--host "lab-a=$tmp/lab-b.json" >/dev/null 2>"$tmp/twice.log" ||
+	! grep -q "given twice" "$tmp/twice.log"; then
+	fail "gen-slurm-nodes.py took one host twice: $(cat "$tmp/twice.log")"
+fi
 grep -q "NodeName=qemu-a1 .*Features=lab-a,qemu-netduino" "$tmp/nodes.conf" ||
 	fail "no node line for qemu-a1: $(cat "$tmp/nodes.conf")"
 # Both hosts on 127.0.0.1: the generator gave each slurmd a port of its
@@ -174,7 +180,10 @@ done
 # The lab's history: a folder every host mounts (here: one machine).
 mkdir -p "$tmp/shared"
 export HILRUN="$hilrun" HILRUN_BOARDS="$tmp/boards.json" HILRUN_LOCK_DIR="$tmp/locks"
-export HILRUN_HISTORY="$tmp/shared/history.sqlite"
+export HILRUN_HISTORY="$tmp/shared/history.sqlite" HILRUN_NIGHT_PAGE="$tmp/shared/night.html"
+# The commit every job must run: this checkout's.
+HILRUN_COMMIT=$(git -C "$root" rev-parse HEAD)
+export HILRUN_COMMIT
 submit() { # NAME NODE|--constraint=X CONFIG: prints the job id
 	out=$tmp/out/$1
 	case $2 in --*) where=$2 ;; *) where="-w $2" ;; esac
@@ -188,6 +197,9 @@ j1=$(submit a1-first qemu-a1 "$tmp/smoke.json") || fail "sbatch"
 j2=$(submit b1 --constraint=lab-b "$tmp/smoke.json") || fail "sbatch"
 j3=$(submit a1-second qemu-a1 "$tmp/smoke.json") || fail "sbatch"
 j4=$(submit a2-term qemu-a2 "$tmp/long.json") || fail "sbatch"
+# A job that names another commit than the host's checkout: refused.
+j5=$(HILRUN_COMMIT=0123456789abcdef0123456789abcdef01234567 \
+	submit b1-other-commit qemu-b1 "$tmp/smoke.json") || fail "sbatch"
 
 # The long job is stopped inside a row, as a cancelled CI job would be.
 until grep -q "verified on the target" "$tmp/out/a2-term.log" 2>/dev/null; do
@@ -251,6 +263,10 @@ except (OSError, ValueError, IndexError) as e:
 sys.exit(0 if ok else 1)
 EOF
 
+grep -q "refused: the checkout .* HILRUN_COMMIT names 0123456789abcdef" "$tmp/out/b1-other-commit.log" &&
+	[ ! -e "$tmp/out/b1-other-commit/result.json" ] ||
+	fail "job $j5 at another commit was not refused: $(cat "$tmp/out/b1-other-commit.log")"
+
 # Every job's run, the stopped one too, in the lab's history, with the
 # host its node's feature names.
 "$hilrun" history --db "$HILRUN_HISTORY" >"$tmp/history.txt" 2>&1 ||
@@ -266,9 +282,11 @@ want = sorted([("lab-a", "qemu-a1", "complete")] * 2 +
 if got != want:
     sys.exit("slurm smoke test: history has %r, expected %r" % (got, want))
 EOF
+grep -q "qemu-b1" "$HILRUN_NIGHT_PAGE" && grep -q "qemu-a2" "$HILRUN_NIGHT_PAGE" ||
+	fail "the night page $HILRUN_NIGHT_PAGE does not show the boards"
 
 stop_daemons
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "slurm smoke test: passed: 3 jobs on 2 boards of 2 hosts, serialised per board, a cancelled job filed its result, all 4 in the lab's history ($(($(date +%s) - start)) s)"
+echo "slurm smoke test: passed: 3 jobs on 2 boards of 2 hosts, serialised per board, a cancelled job filed its result, all 4 in the lab's history, a job at another commit refused ($(($(date +%s) - start)) s)"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include "lab/history.h"
 #include "util/err.h"
@@ -61,8 +62,13 @@ static cJSON *base_report(void)
 	return fixture("report-min.json");
 }
 
+/* o[key] = v, added when o has no key. */
 static void set_str(cJSON *o, const char *key, const char *v)
 {
+	if (cJSON_GetObjectItemCaseSensitive(o, key) == NULL) {
+		assert_non_null(cJSON_AddStringToObject(o, key, v));
+		return;
+	}
 	assert_non_null(cJSON_ReplaceItemInObjectCaseSensitive(
 		o, key, cJSON_CreateString(v)));
 }
@@ -268,6 +274,31 @@ static void many_rows(const char *name, const char *id, const char *prefix,
 	cJSON_Delete(r);
 }
 
+/* The page number of a leaf of the rows table halfway through it. */
+static off_t middle_leaf(const char *db)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	off_t leaves[4096];
+	size_t n = 0;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(
+				 h,
+				 "SELECT pageno FROM dbstat WHERE name = 'rows'"
+				 " AND pagetype = 'leaf' ORDER BY pageno",
+				 -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && n < 4096) {
+		leaves[n++] = (off_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	assert_true(n > 4);
+	return leaves[n / 2];
+}
+
 static void test_import_refuses_a_damaged_history(void **state)
 {
 	char db[128], path[256], err[2048], page[4096];
@@ -279,14 +310,15 @@ static void test_import_refuses_a_damaged_history(void **state)
 	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
 	many_rows("first", "20261202-095438-a", "alg-a", path, sizeof(path));
 	assert_int_equal(import_one(db, path, err, sizeof(err)), HIL_OK);
-	/* A page a third into the file overwritten: a disk's bad sector. */
+	/* A leaf page of the rows table in the middle, overwritten: a
+	 * disk's bad sector (SQLite's dbstat says which pages are leaves). */
 	assert_int_equal(stat(db, &st), 0);
-	pages = st.st_size / 4096;
-	assert_true(pages > 12);
+	assert_true(st.st_size / 4096 > 12);
+	pages = middle_leaf(db);
 	memset(page, 0xa5, sizeof(page));
 	fd = open(db, O_WRONLY);
 	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, page, sizeof(page), pages / 3 * 4096),
+	assert_int_equal(pwrite(fd, page, sizeof(page), (pages - 1) * 4096),
 			 (ssize_t)sizeof(page));
 	close(fd);
 	/* The next import would not touch that page, and yet is refused. */
@@ -295,6 +327,19 @@ static void test_import_refuses_a_damaged_history(void **state)
 	assert_non_null(strstr(err, "the run history is damaged"));
 	assert_non_null(strstr(err, db));
 	assert_null(strstr(err, ": recorded"));
+	/* Listing the runs reads every row's status: it meets the page and
+	 * says so, rather than show a list cut short as if whole. */
+	{
+		struct hil_history_query q;
+		char out[8192];
+
+		memset(&q, 0, sizeof(q));
+		q.msg_len = q.ad_len = -1;
+		assert_int_equal(
+			print_q(db, &q, out, sizeof(out), err, sizeof(err)),
+			HIL_ERR_IO);
+		assert_non_null(strstr(err, "reading the run history"));
+	}
 }
 
 static void test_a_history_behind_a_link_is_named_as_such(void **state)
@@ -381,6 +426,7 @@ static void test_trend_compares_like_with_like(void **state)
 	fprintf(stderr, "%s", out);
 	/* Two tables of the one row, the second saying why it is apart. */
 	assert_int_equal(count(out, "ascon-aead128/ref encrypt, 16 B"), 2);
+	assert_int_equal(count(out, "config qemu-cli on qemu-netduino,"), 2);
 	o2 = strstr(out, "flags \"-O2\"");
 	unrolled = strstr(out, "flags \"-O2 -funroll-loops\"");
 	assert_non_null(o2);
@@ -390,6 +436,33 @@ static void test_trend_compares_like_with_like(void **state)
 	assert_int_equal(count(out, "+0.00%*"), 1);
 	assert_int_equal(count(out, "(another commit)"), 1);
 	assert_non_null(strstr(out, "another hilrun commit"));
+	/* The same config and flags on another board: a trend of its own. */
+	{
+		cJSON *r = fixture("report-model.json");
+		char path[256];
+
+		set_str(run_of(r), "id", "20261204-010000-qemu-cli");
+		set_str(run_of(r), "config_name", "qemu-cli");
+		set_str(run_of(r), "started", "2026-12-04T01:00:00Z");
+		set_str(run_of(r), "finished", "2026-12-04T01:00:00Z");
+		set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id",
+			"qemu-b1");
+		write_report("other-board", r, path, sizeof(path));
+		cJSON_Delete(r);
+		assert_int_equal(import_one(db, path, err, sizeof(err)),
+				 HIL_OK);
+	}
+	memset(&q, 0, sizeof(q));
+	q.alg = "ascon-aead128";
+	q.impl = "ref";
+	q.op = "encrypt";
+	q.msg_len = 16;
+	q.ad_len = 0;
+	assert_int_equal(print_q(db, &q, out, sizeof(out), err, sizeof(err)),
+			 HIL_OK);
+	assert_int_equal(count(out, "ascon-aead128/ref encrypt, 16 B"), 3);
+	assert_int_equal(
+		count(out, "config qemu-cli on qemu-b1, flags \"-O2\""), 1);
 	/* And the runs list shows each run's commit. */
 	memset(&q, 0, sizeof(q));
 	q.msg_len = q.ad_len = -1;
@@ -397,6 +470,7 @@ static void test_trend_compares_like_with_like(void **state)
 			 HIL_OK);
 	assert_int_equal(count(out, "aaaaaaaaaaaa "), 2);
 	assert_int_equal(count(out, "bbbbbbbbbbbb "), 1);
+	assert_int_equal(count(out, "11c183c64617 "), 1);
 }
 
 /* The y ticks of page: each label a multiple of the first nonzero one,
@@ -474,6 +548,187 @@ static void test_trend_page_plots_the_estimate_on_labelled_axes(void **state)
 	free(page);
 }
 
+/* report-model.json as run id of board at when, under tmp/page/runs/id,
+ * with row 0's median and estimate scaled by k and row 1 failed when
+ * asked; imported into db. */
+static void import_board_run(const char *db, const char *id, const char *board,
+			     const char *when, double k, int fail_row1)
+{
+	cJSON *r = fixture("report-model.json"), *rows, *row, *m;
+	char name[128], path[256], err[2048];
+
+	set_str(run_of(r), "id", id);
+	set_str(run_of(r), "config_name", "nightly");
+	set_str(run_of(r), "started", when);
+	set_str(run_of(r), "finished", when);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id", board);
+	rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
+	row = cJSON_GetArrayItem(rows, 0);
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "median"),
+			     4695 * k);
+	m = cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "median"),
+			     5325 * k);
+	if (fail_row1) {
+		set_str(cJSON_GetArrayItem(rows, 1), "status", "failed");
+	}
+	snprintf(name, sizeof(name), "page");
+	snprintf(path, sizeof(path), "%s/page", tmp);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/page/runs", tmp);
+	mkdir(path, 0755);
+	snprintf(name, sizeof(name), "page/runs/%s", id);
+	write_report(name, r, path, sizeof(path));
+	cJSON_Delete(r);
+	assert_int_equal(import_one(db, path, err, sizeof(err)), HIL_OK);
+}
+
+/* The night's page: per board the newest run, its failed rows, compare's
+ * verdicts against the run before, a relative link to its report. */
+static void test_night_page_shows_each_board(void **state)
+{
+	char db[128], html[128], *page = malloc(1 << 20);
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	import_board_run(db, "20261201-010000-nightly", "qemu-a1",
+			 "2026-12-01T01:00:00Z", 1, 0);
+	import_board_run(db, "20261202-010000-nightly", "qemu-a1",
+			 "2026-12-02T01:00:00Z", 1.1, 1);
+	import_board_run(db, "20261202-013000-nightly", "qemu-b1",
+			 "2026-12-02T01:30:00Z", 1, 0);
+	import_board_run(db, "20261120-013000-nightly", "qemu-old",
+			 "2026-11-20T01:30:00Z", 1, 0);
+	snprintf(html, sizeof(html), "%s/page/night.html", tmp);
+	assert_int_equal(hil_history_night(db, html), HIL_OK);
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(page, 1, (1 << 20) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+	assert_non_null(strstr(page, "the night of 2026-12-02"));
+	/* One summary line per board, newest run only, linked relatively. */
+	assert_int_equal(count(page, "<tr class="), 3);
+	assert_int_equal(
+		count(page,
+		      "<a href=\"runs/20261202-010000-nightly/report.html\">"),
+		2);
+	assert_null(strstr(page, "runs/20261201-010000-nightly/report.html"));
+	/* Complete with a failed row: yellow; complete: green; old: grey. */
+	assert_int_equal(count(page, "<tr class=\"warn\">"), 1);
+	assert_int_equal(count(page, "<tr class=\"good\">"), 1);
+	assert_int_equal(count(page, "<tr class=\"stale\">"), 1);
+	/* qemu-a1: its failed row, and compare's verdicts: row 0 worse by
+	 * 10 %, row 1 failed (worse). */
+	assert_non_null(strstr(page, "Rows that did not end ok"));
+	assert_non_null(strstr(
+		page, "<td>5325</td><td>5857.5</td><td class=\"bad\">worse"));
+	assert_non_null(strstr(
+		page, "<td>4695</td><td>5164.5</td><td class=\"bad\">worse"));
+	assert_true(count(page, ">worse") >= 3);
+	assert_non_null(strstr(page, ">3 worse, 0 better</td>"));
+	assert_non_null(strstr(
+		page, "Against the run before (20261201-010000-nightly"));
+	/* qemu-b1: nothing to compare with. */
+	assert_non_null(strstr(
+		page, "No run of this board and configuration before it"));
+	assert_non_null(
+		strstr(page, "3 board configurations, 1 needing attention"));
+	assert_non_null(strstr(page, "</html>"));
+	free(page);
+}
+
+/* report-min.json as run id of host and board, in tmp/dir. */
+static void host_run(const char *dir, const char *id, const char *host,
+		     const char *board, char *path, size_t len)
+{
+	cJSON *r = base_report();
+
+	set_str(run_of(r), "id", id);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "tool"), "host", host);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id", board);
+	write_report(dir, r, path, len);
+	cJSON_Delete(r);
+}
+
+/* The ids `hilrun history` lists, sorted, one per line into out. */
+static void listed_ids(const char *db, char *out, size_t len)
+{
+	struct hil_history_query q;
+	char text[8192], err[1024], *line, *save = NULL;
+	char ids[8][128];
+	size_t n = 0, i, j;
+
+	memset(&q, 0, sizeof(q));
+	q.msg_len = q.ad_len = -1;
+	assert_int_equal(print_q(db, &q, text, sizeof(text), err, sizeof(err)),
+			 HIL_OK);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "run ", 4) == 0 || n == 8) {
+			continue;
+		}
+		sscanf(line, "%127s", ids[n++]);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (strcmp(ids[j], ids[i]) < 0) {
+				char t[128];
+
+				memcpy(t, ids[i], sizeof(t));
+				memcpy(ids[i], ids[j], sizeof(t));
+				memcpy(ids[j], t, sizeof(t));
+			}
+		}
+	}
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		snprintf(out + strlen(out), len - strlen(out), "%s\n", ids[i]);
+	}
+}
+
+/* Two hosts' runs with one id (same config, same second): both are named
+ * ID@HOST:BOARD whichever was imported first; a third joins them; an
+ * import again changes nothing. */
+static void
+test_import_names_runs_sharing_an_id_alike_in_any_order(void **state)
+{
+	const char *id = "20261202-095438-qemu";
+	char a[256], b[256], c[256], err[2048];
+	char db1[128], db2[128], l1[2048], l2[2048];
+
+	(void)state;
+	host_run("a", id, "lab-a", "qemu-a1", a, sizeof(a));
+	host_run("b", id, "lab-b", "qemu-b1", b, sizeof(b));
+	host_run("c", id, "lab-c", "qemu-c1", c, sizeof(c));
+	snprintf(db1, sizeof(db1), "%s/one.sqlite", tmp);
+	snprintf(db2, sizeof(db2), "%s/two.sqlite", tmp);
+	assert_int_equal(import_one(db1, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db1, b, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db2, b, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db2, a, err, sizeof(err)), HIL_OK);
+	listed_ids(db1, l1, sizeof(l1));
+	listed_ids(db2, l2, sizeof(l2));
+	assert_string_equal(l1, l2);
+	assert_string_equal(l1, "20261202-095438-qemu@lab-a:qemu-a1\n"
+				"20261202-095438-qemu@lab-b:qemu-b1\n");
+	/* A third host's run of that second, and every one again. */
+	assert_int_equal(import_one(db1, c, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db1, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db1, b, err, sizeof(err)), HIL_OK);
+	listed_ids(db1, l1, sizeof(l1));
+	assert_string_equal(l1, "20261202-095438-qemu@lab-a:qemu-a1\n"
+				"20261202-095438-qemu@lab-b:qemu-b1\n"
+				"20261202-095438-qemu@lab-c:qemu-c1\n");
+	/* And a run alone keeps its plain id. */
+	host_run("d", "20261203-010000-qemu", "lab-a", "qemu-a1", a, sizeof(a));
+	assert_int_equal(import_one(db1, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(runs_listed(db1, "20261203-010000-qemu "), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +747,11 @@ int main(void)
 			test_trend_compares_like_with_like, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_trend_page_plots_the_estimate_on_labelled_axes,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_night_page_shows_each_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_import_names_runs_sharing_an_id_alike_in_any_order,
 			setup, teardown),
 	};
 

@@ -982,6 +982,10 @@ static void test_summary_md_says_a_run_is_partial(void **state)
 	assert_null(strstr(md, " ✗"));
 	assert_non_null(strstr(md, "(interrupted) |"));
 	free(md);
+	/* The page tags the series interrupted, not failed. */
+	md = render(hil_html_report, r);
+	assert_non_null(strstr(md, "<span class=\"tag\">interrupted</span>"));
+	free(md);
 	cJSON_Delete(r);
 
 	/* A complete run says nothing of the kind. */

@@ -182,6 +182,7 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 	}
 	f->ops = ops;
 	f->params.timeout_ms = p->timeout_ms;
+	f->params.jail = p->jail;
 	f->run_dir = strdup(p->run_dir);
 	if (f->run_dir == NULL) {
 		hil_err("%s flasher: no memory", type);

@@ -46,6 +46,10 @@ struct hil_flasher_params {
 	 * USART2 on a unix socket (link_where); "semihost": semihosting on
 	 * QEMU's stdin and stdout, one end of a socketpair (link_fd). */
 	const char *link;
+	/* 1: the tool runs in a jail (util/jail.h): QEMU sees the image, its
+	 * plugin and a private folder for its socket; OpenOCD its scripts,
+	 * the image and the USB devices. 0: on the host. */
+	int jail;
 };
 
 /*

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/log.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -313,6 +314,55 @@ static void read_output(const char *path, off_t offset, char *buf, size_t len)
 }
 
 /*
+ * A jailed OpenOCD (docs/lab.md): its scripts (/usr/share/openocd, in
+ * /usr) and the folders of the -f files read-only, the image read-only,
+ * and, for a real probe, the USB devices (/dev/bus/usb), /sys and udev's
+ * database read-only, which libusb needs to find it. Nothing writable:
+ * its log is a descriptor hilrun opened.
+ */
+static int openocd_jail(struct hil_flasher *f, struct hil_jail **out)
+{
+	struct openocd *o = hil_flasher_priv(f);
+	struct hil_jail *j;
+	char dir[PATH_MAX];
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	ret = hil_jail_new(&j);
+	for (i = 0; ret == HIL_OK && i < o->n_cfg; i++) {
+		char *slash;
+
+		/* A bare name is one of OpenOCD's own scripts. */
+		if (strchr(o->cfg[i], '/') == NULL ||
+		    access(o->cfg[i], R_OK) != 0) {
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "%s", o->cfg[i]);
+		slash = strrchr(dir, '/');
+		if (slash == dir) {
+			slash[1] = '\0';
+		} else {
+			*slash = '\0';
+		}
+		ret = hil_jail_bind(j, dir, HIL_JAIL_RO);
+	}
+	if (ret == HIL_OK && o->elf != NULL) {
+		ret = hil_jail_bind(j, o->elf, HIL_JAIL_RO);
+	}
+	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
+		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
+	}
+	if (ret != HIL_OK) {
+		hil_jail_free(j);
+		return ret;
+	}
+	hil_jail_with_sys(j);
+	*out = j;
+	return HIL_OK;
+}
+
+/*
  * Run OpenOCD with action as its last command, bounded by the flasher's
  * timeout, output appended to openocd.log. what ("flashing X") names the
  * job in the one error line logged on failure.
@@ -326,6 +376,7 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 	char *out = NULL;
 	struct ocd_argv a;
 	struct hil_proc *proc;
+	struct hil_jail *jail = NULL;
 	off_t offset;
 	uint64_t t0;
 	int status = -1, ret;
@@ -334,7 +385,14 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 	probe_text(f, probe, sizeof(probe));
 	offset = hil_flasher_log_command(o->log_path, a.v);
 	t0 = (uint64_t)hil_now_ms();
-	ret = hil_proc_spawn(&proc, a.v, o->log_path);
+	if (hil_flasher_params(f)->jail) {
+		ret = openocd_jail(f, &jail);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	ret = hil_proc_spawn_jailed(&proc, a.v, -1, o->log_path, jail);
+	hil_jail_free(jail);
 	if (ret != HIL_OK) {
 		return ret; /* spawn named the program and the reason */
 	}

@@ -19,6 +19,7 @@
 
 #include "qemu.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/log.h"
 #include "util/util.h"
 #include "util/proc.h"
@@ -309,8 +310,11 @@ static int qemu_open(struct hil_flasher *f)
 			p->link);
 		return HIL_ERR_ARG;
 	}
-	/* sun_path holds 107 bytes: a deep run_dir gets its socket in /tmp. */
-	if (strlen(p->run_dir) + 1 + strlen(SOCKET_NAME) < sizeof(q->sock)) {
+	/* sun_path holds 107 bytes: a deep run_dir gets its socket in /tmp.
+	 * So does a jailed QEMU: a private folder is all it may write to
+	 * (the run folder holds the journal and the report). */
+	if (!p->jail &&
+	    strlen(p->run_dir) + 1 + strlen(SOCKET_NAME) < sizeof(q->sock)) {
 		snprintf(q->sock, sizeof(q->sock), "%s/%s", p->run_dir,
 			 SOCKET_NAME);
 		return HIL_OK;
@@ -328,8 +332,10 @@ static int qemu_open(struct hil_flasher *f)
 		return HIL_ERR_IO;
 	}
 	snprintf(q->sock, sizeof(q->sock), "%s/%s", q->tmpdir, SOCKET_NAME);
-	hil_dbg("run directory %s is too long for a socket path; socket is %s",
-		p->run_dir, q->sock);
+	hil_dbg("%s; socket is %s",
+		p->jail ? "jailed: the socket goes in a private folder"
+			: "the run directory is too long for a socket path",
+		q->sock);
 	return HIL_OK;
 }
 
@@ -390,6 +396,86 @@ static int wait_socket(struct hil_flasher *f, uint64_t t0)
 }
 
 /*
+ * The next value of a QemuOpts list (commas doubled inside a value) from
+ * *s into buf; *s moves past it. @return 0 at the end of the list.
+ */
+static int next_opt(const char **s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (**s == '\0') {
+		return 0;
+	}
+	while (**s != '\0') {
+		if (**s == ',' && (*s)[1] != ',') {
+			(*s)++;
+			break;
+		}
+		if (**s == ',') {
+			(*s)++; /* a doubled comma is one */
+		}
+		if (o + 1 < len) {
+			buf[o++] = **s;
+		}
+		(*s)++;
+	}
+	buf[o] = '\0';
+	return 1;
+}
+
+/*
+ * What a jailed QEMU sees besides the system: the image, read-only; the
+ * cycle-model plugin (the first value of -plugin) read-only and its record
+ * file ("out=") writable, made empty first if missing; and the private
+ * folder of its socket, writable.
+ */
+static int qemu_jail(struct hil_flasher *f, struct hil_jail **out)
+{
+	struct qemu *q = hil_flasher_priv(f);
+	const char *plugin = hil_flasher_params(f)->qemu_plugin;
+	struct hil_jail *j;
+	char val[4096 + 8];
+	int first = 1;
+	int ret;
+
+	ret = hil_jail_new(&j);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = hil_jail_bind(j, q->elf, HIL_JAIL_RO);
+	while (ret == HIL_OK && plugin != NULL &&
+	       next_opt(&plugin, val, sizeof(val))) {
+		if (first) {
+			ret = hil_jail_bind(j, val, HIL_JAIL_RO);
+			first = 0;
+		} else if (strncmp(val, "out=", 4) == 0) {
+			int fd = open(val + 4,
+				      O_WRONLY | O_CREAT | O_APPEND |
+					      O_NOFOLLOW | O_CLOEXEC,
+				      0644);
+
+			if (fd < 0) {
+				hil_err("%s: cannot create it: %s", val + 4,
+					strerror(errno));
+				ret = HIL_ERR_IO;
+				break;
+			}
+			close(fd);
+			ret = hil_jail_bind(j, val + 4, HIL_JAIL_RW);
+		}
+	}
+	if (ret == HIL_OK && q->tmpdir != NULL) {
+		ret = hil_jail_bind(j, q->tmpdir, HIL_JAIL_RW);
+	}
+	if (ret != HIL_OK) {
+		hil_jail_free(j);
+		return ret;
+	}
+	*out = j;
+	return HIL_OK;
+}
+
+/*
  * Spawn QEMU on q->elf: with the USART link, its second -serial (USART2)
  * is the socket `serial`; with semihosting, USART2 is left unconnected and
  * stdio_fd becomes QEMU's stdin and stdout.
@@ -428,6 +514,7 @@ static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
 		NULL,
 	};
 	size_t n = sizeof(argv) / sizeof(argv[0]);
+	struct hil_jail *jail = NULL;
 	int ret;
 
 	if (q->semihost) {
@@ -446,7 +533,16 @@ static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
 		argv[n - 2] = (char *)plugin;
 		hil_dbg("with -plugin %s", plugin);
 	}
-	ret = hil_proc_spawn_stdio(&q->proc, argv, stdio_fd, q->log_path);
+	if (hil_flasher_params(f)->jail) {
+		ret = qemu_jail(f, &jail);
+		if (ret != HIL_OK) {
+			free(name);
+			return ret;
+		}
+	}
+	ret = hil_proc_spawn_jailed(&q->proc, argv, stdio_fd, q->log_path,
+				    jail);
+	hil_jail_free(jail);
 	free(name);
 	return ret;
 }
@@ -585,14 +681,14 @@ static int qemu_check(struct hil_flasher *f)
 	if (hil_proc_alive(q->proc)) {
 		/* A frozen emulator answers nothing, as a dead one: both are
 		 * restarted, never waited for. */
-		if (proc_stopped(hil_proc_pid(q->proc))) {
+		if (proc_stopped(hil_proc_program_pid(q->proc))) {
 			if (q->said_stopped) {
 				return HIL_ERR_PROCESS;
 			}
 			q->said_stopped = 1;
 			hil_err("%s (pid %ld) is stopped, not running (image %s): it answers nothing",
 				hil_flasher_params(f)->program,
-				(long)hil_proc_pid(q->proc), q->elf);
+				(long)hil_proc_program_pid(q->proc), q->elf);
 			return HIL_ERR_PROCESS;
 		}
 		return HIL_OK;
