@@ -195,7 +195,9 @@ for dir in "$@"; do
 		verified="not verified: no portable folder of $scheme to build for the host"
 	fi
 	text=$(awk '/TOTALS/ {print $1}' "$b/fw/scheme.size"); data=$(awk '/TOTALS/ {print $2}' "$b/fw/scheme.size"); bss=$(awk '/TOTALS/ {print $3}' "$b/fw/scheme.size")
-	# Records: 4 calibration brackets, then one per R line, in order.
+	# Records: 4 calibration brackets, then one per R line, in order. The
+	# stack of each call less the stub's own frames (the H line's last field:
+	# the peak around an empty call), as pqm4's stack figures count.
 	awk -v scheme="$scheme" -v impl="$impl" -v kind="$kind" -v verified="$verified" -v bdir="$b" \
 	    -v text="$text" -v data="$data" -v bss="$bss" '
 	function kv(s, k,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
@@ -203,7 +205,8 @@ for dir in "$@"; do
 	file == 1 && FILENAME ~ /verify.ops$/ { vst[$1] = $2; next }
 	FILENAME ~ /model.txt$/ && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
 		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); next }
-	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 }
+	FILENAME ~ /target.txt$/ && $1 == "H" { base = $NF }
+	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 - base }
 	END {
 		if (nr != nb - 4) { printf "record count mismatch: %d calls, %d brackets\n", nr, nb - 4 > "/dev/stderr"; exit 1 }
 		for (i = 1; i <= nr; i++) {
