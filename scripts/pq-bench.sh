@@ -14,6 +14,7 @@
 #                at 24 MHz / 0 WS of pqm4's 2022 table)
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
+#   -B DIR       build folder (default build/pq under the hilrun tree)
 #
 # Exit status: 0 every folder ran and verified, 1 a row failed verification or
 # a folder was left out (skipped.tsv says why), 2 bad usage.
@@ -33,7 +34,8 @@ OPT=-O3
 COMMON=
 HCOMMON=
 OUT=
-while getopts b:n:s:p:O:c:H:o: opt; do
+BUILDROOT=
+while getopts b:n:s:p:O:c:H:o:B: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
@@ -45,11 +47,12 @@ while getopts b:n:s:p:O:c:H:o: opt; do
 	H) d=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "pq-bench: no common folder $OPTARG" >&2; exit 2; }
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '4,22p' "$0" >&2; exit 2 ;;
+	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
+	*) sed -n '4,23p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,22p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,23p' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
 case $BOARD in
@@ -104,7 +107,8 @@ plain_path() {
 		exit 2 ;;
 	esac
 }
-for d in "$ROOT" $COMMON $HCOMMON "$OUT"; do plain_path "$d"; done
+BUILDROOT=${BUILDROOT:-$ROOT/build/pq}
+for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 
 has_asm() {
 	for f in "$1"/*.S "$1"/*.s; do
@@ -125,7 +129,7 @@ for dir in "$@"; do
 	fi
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
 	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi
-	b=$ROOT/build/pq/$sym
+	b=$BUILDROOT/$sym
 	echo "== $id ($kind${ns:+, namespace $ns})" >&2
 	if ! make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 		PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
@@ -152,11 +156,11 @@ for dir in "$@"; do
 		rsym=$(echo "$scheme/$(basename "$ref")" | tr '/.+-' '____')
 		rns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$ref/api.h" | head -1)
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
-			PQ_OUT="$ROOT/build/pq/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
+			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
 			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
 			PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
-			"$ROOT/build/pq/$rsym/host/ref" > "$refout"
+			"$BUILDROOT/$rsym/host/ref" > "$refout"
 		else
 			hostfail="the host build of $scheme/$(basename "$ref") failed ($(grep -m1 -E 'error' "$b.host.log" | cut -c1-120); see $b.host.log)"
 		fi
@@ -173,7 +177,11 @@ for dir in "$@"; do
 		-plugin "$PLUGIN,profile=$PROFILE,counter=$COUNTER,range=$(printf '0x%08x-0x%08x' $lo $hi),attr=$b/fw/hash.ranges,out=$b/model.txt" \
 		> "$b/target.txt" 2>&1 || true
 	if ! grep -q '^E$' "$b/target.txt"; then
-		why=$(grep '^F' "$b/target.txt" | head -1)
+		why=$(awk '$1 == "R" { done++ }
+			$1 == "H" { cap = $(NF - 1) }
+			$1 == "F" { printf "the target faulted (pc 0x%s, CFSR 0x%s) after %d completed calls", $2, $3, done
+				    if ($4 == "stack") printf "; it used its whole stack (%s bytes): the scheme needs more stack than this image gives", cap
+				    exit }' "$b/target.txt")
 		printf '%s\t%s\tstopped on %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-no end marker, see $b/target.txt}" >> "$SKIPPED"
 		echo "   stopped: ${why:-no end marker}" >&2
 		continue
@@ -205,7 +213,7 @@ for dir in "$@"; do
 	file == 1 && FILENAME ~ /verify.ops$/ { vst[$1] = $2; next }
 	FILENAME ~ /model.txt$/ && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
 		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); next }
-	FILENAME ~ /target.txt$/ && $1 == "H" { base = $NF }
+	FILENAME ~ /target.txt$/ && $1 == "H" { base = $NF; cap = $(NF - 1) }
 	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 - base }
 	END {
 		if (nr != nb - 4) { printf "record count mismatch: %d calls, %d brackets\n", nr, nb - 4 > "/dev/stderr"; exit 1 }
@@ -226,7 +234,7 @@ for dir in "$@"; do
 			med = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
 			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%d\t%d\t%.0f\t%d\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
 				sum[o] / n, mn[o], mx[o], med, smax[o], (tot[o] > 0 ? 100 * hs[o] / tot[o] : 0),
-				text, data, bss, (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
+				text, data, bss, (cap > 0 && smax[o] + base + 64 >= cap) ? "FAILED: the stack (" cap " bytes) overflowed: needs more" : (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
 		}
 	}' "$b/verify.ops" "$b/model.txt" "$b/target.txt" >> "$ROWS"
 	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified" >&2

@@ -118,13 +118,22 @@ static void out_u32(uint32_t v, int hex);
 void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
 void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
 {
+	const volatile uint32_t *bottom =
+		(const volatile uint32_t *)hal_stack_bottom();
+	unsigned i, used = 0;
+
+	/* Any of the lowest 1 KiB of the stack lost its paint: the call used
+	 * (nearly) all of the stack, below which the mps2 ignores writes. */
+	for (i = 0; i < 256u; i++) {
+		used |= bottom[i] != STACK_PAINT;
+	}
 	(void)hfsr;
 	(void)bfar;
 	out_str("F ");
 	out_u32(pc, 1);
 	out_str(" ");
 	out_u32(cfsr, 1);
-	out_str("\n");
+	out_str(used ? " stack\n" : " -\n");
 	finish(3);
 }
 #else
@@ -229,7 +238,8 @@ static __attribute__((noinline, noclone)) uint32_t pq_timed(pq_fn fn)
 
 /* One call: painted, timed, its output digested and printed as
  * "R op run ticks stack digest ret" (stack: the stub's frame included; the
- * H line's last field is that frame, around an empty call). */
+ * H line "H pqstub 1 KIND RUNS OVERHEAD STACK_SIZE BASE_STACK" ends with
+ * that frame, around an empty call, after the stack's size). */
 static void run_op(const char *name, unsigned run, pq_fn fn)
 {
 	uint32_t ticks;
@@ -319,6 +329,12 @@ int main(void)
 	out_u32(PQ_RUNS, 0);
 	out_str(" ");
 	out_u32(best, 0);
+	out_str(" ");
+#if defined(__arm__) && !defined(PQ_HOSTED)
+	out_u32((uint32_t)(hal_stack_top() - hal_stack_bottom()), 0);
+#else
+	out_u32(0, 0);
+#endif
 	out_str(" ");
 	out_u32(base_stack, 0);
 	out_str("\n");

@@ -44,11 +44,11 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* One run over the four fixtures, two runs per operation, seed 1. */
+/* One run over the five fixtures, two runs per operation, seed 1. */
 static int setup_run(void **state)
 {
 	char script[HIL_PATH + 32], kem[HIL_PATH + 64], wrong[HIL_PATH + 64],
-		huge[HIL_PATH + 64], sig[HIL_PATH + 64];
+		huge[HIL_PATH + 64], deep[HIL_PATH + 64], sig[HIL_PATH + 64];
 	char log[HIL_PATH + 32];
 	int status = -1;
 
@@ -61,12 +61,14 @@ static int setup_run(void **state)
 		 "%s/" FIX "/crypto_kem/toykem/wrongtarget", src_root);
 	snprintf(huge, sizeof(huge), "%s/" FIX "/crypto_kem/toykem-huge/ref",
 		 src_root);
+	snprintf(deep, sizeof(deep),
+		 "%s/" FIX "/crypto_kem/toykem-deepstack/ref", src_root);
 	snprintf(sig, sizeof(sig), "%s/" FIX "/crypto_sign/toysig/ref",
 		 src_root);
 	snprintf(log, sizeof(log), "%s/pq-bench.log", tmp_root);
 	{
-		char *argv[] = {script,	 "-n", "2",   "-s", "1", "-o",
-				out_dir, kem,  wrong, huge, sig, NULL};
+		char *argv[] = {script, "-n",  "2",  "-s", "1", "-o", out_dir,
+				kem,	wrong, huge, deep, sig, NULL};
 
 		if (hil_proc_run(argv, log, 600000, &status) != HIL_OK) {
 			return -1;
@@ -174,6 +176,11 @@ static void test_too_big_is_listed_with_reason(void **state)
 	e2e_assert_contains(skipped, "toykem-huge\tref\tdoes not build or fit "
 				     "qemu-mps2-an386");
 	e2e_assert_contains(skipped, "will not fit in region `RAM'");
+	/* The one whose key generation needs more stack than the image has:
+	 * it runs, faults, and the reason says the stack was used up. */
+	e2e_assert_contains(skipped, "toykem-deepstack\tref\tstopped on "
+				     "qemu-mps2-an386: the target faulted");
+	e2e_assert_contains(skipped, "it used its whole stack (262144 bytes)");
 	free(skipped);
 }
 
