@@ -27,6 +27,7 @@ TEST_EXTRA_pyocd_flasher := tests/unit/fake_tool.c
 # hilrun's own portable SHA-3 for the pq stub.
 TEST_EXTRA_pq_fips202 := target/pq/common/fips202.c
 TEST_EXTRA_pq_sha2 := target/pq/common/sha2.c
+TEST_EXTRA_pq_aes := target/pq/common/aes.c
 # target/bench.c as the stub has it, on the test's mock HAL.
 TEST_EXTRA_bench_counter := target/bench.c
 
