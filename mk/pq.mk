@@ -26,6 +26,8 @@ PQ_HOST_COMMON ?= $(PQ_COMMON)
 PQ_OPT ?= -O3
 PQ_RUNS ?= 3
 PQ_SEED ?= 1
+# The image's stack in bytes (empty: the board's default; the mps2's 256 KiB).
+PQ_STACK ?=
 PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
 	-fdata-sections $(PQ_COMMON_INC)
@@ -45,6 +47,7 @@ include target/boards/$(BOARD)/board.mk
 endif
 endif
 
+comma := ,
 PQ_FW := $(PQ_OUT)/fw
 pq_srcs = $(wildcard $(1)/*.c $(1)/*.S $(1)/*.s)
 pq_obj = $(2)/$(notdir $(basename $(1))).$(subst .,,$(suffix $(1))).o
@@ -114,7 +117,8 @@ $(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_OUT)/flags
 $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT)
 	$(CROSS)gcc $(PQ_ARCH) -nostartfiles --specs=nano.specs --specs=nosys.specs \
 		-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(PQ_FW)/stub.map \
-		-Wl,--no-warn-rwx-segments -T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) -o $@ \
+		-Wl,--no-warn-rwx-segments -T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) \
+		$(if $(PQ_STACK),-Wl$(comma)--defsym=__stack_size=$(PQ_STACK)) -o $@ \
 		$(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) \
 		-Wl,--start-group $(PQ_FW)/libpqcommon.a -lc -Wl,--end-group
 	$(CROSS)size -t $(PQ_SCHEME_OBJS) > $(PQ_FW)/scheme.size
@@ -144,6 +148,7 @@ $(PQ_OUT)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
 		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"STACK=$(PQ_STACK)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 

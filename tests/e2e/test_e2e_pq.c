@@ -44,11 +44,12 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* One run over the five fixtures, two runs per operation, seed 1. */
+/* One run over the six fixtures, two runs per operation, seed 1. */
 static int setup_run(void **state)
 {
 	char script[HIL_PATH + 32], kem[HIL_PATH + 64], wrong[HIL_PATH + 64],
-		huge[HIL_PATH + 64], deep[HIL_PATH + 64], sig[HIL_PATH + 64];
+		huge[HIL_PATH + 64], deep[HIL_PATH + 64], none[HIL_PATH + 64],
+		sig[HIL_PATH + 64];
 	char log[HIL_PATH + 32];
 	int status = -1;
 
@@ -63,12 +64,14 @@ static int setup_run(void **state)
 		 src_root);
 	snprintf(deep, sizeof(deep),
 		 "%s/" FIX "/crypto_kem/toykem-deepstack/ref", src_root);
+	snprintf(none, sizeof(none), "%s/" FIX "/crypto_kem/toykem-nostack/ref",
+		 src_root);
 	snprintf(sig, sizeof(sig), "%s/" FIX "/crypto_sign/toysig/ref",
 		 src_root);
 	snprintf(log, sizeof(log), "%s/pq-bench.log", tmp_root);
 	{
-		char *argv[] = {script, "-n",  "2",  "-s", "1", "-o", out_dir,
-				kem,	wrong, huge, deep, sig, NULL};
+		char *argv[] = {script, "-n",  "2",  "-s", "1",	 "-o", out_dir,
+				kem,	wrong, huge, deep, none, sig,  NULL};
 
 		if (hil_proc_run(argv, log, 600000, &status) != HIL_OK) {
 			return -1;
@@ -149,6 +152,18 @@ static void test_rows_per_operation_verified(void **state)
 		assert_non_null(r);
 		assert_non_null(strstr(r, "ok vs host build of toysig/ref"));
 	}
+	/* 320 KiB of stack in key generation: more than the default 256 KiB,
+	 * so the image is built again with 2 MiB, and the row says so. */
+	{
+		const char *r = row_of(rows, "toykem-deepstack", "ref",
+				       "keypair", line, sizeof(line));
+
+		assert_non_null(r);
+		assert_non_null(strstr(r, "ok vs host build of "
+					  "toykem-deepstack/ref (stack raised "
+					  "to 2097152 bytes)"));
+		assert_true(field(r, 10) > 320 * 1024);
+	}
 	/* The fixture whose target build flips a ciphertext bit: keypair
 	 * agrees with the host, encaps and decaps do not. */
 	assert_non_null(strstr(row_of(rows, "toykem", "wrongtarget", "keypair",
@@ -176,11 +191,13 @@ static void test_too_big_is_listed_with_reason(void **state)
 	e2e_assert_contains(skipped, "toykem-huge\tref\tdoes not build or fit "
 				     "qemu-mps2-an386");
 	e2e_assert_contains(skipped, "will not fit in region `RAM'");
-	/* The one whose key generation needs more stack than the image has:
-	 * it runs, faults, and the reason says the stack was used up. */
-	e2e_assert_contains(skipped, "toykem-deepstack\tref\tstopped on "
+	/* The one whose key generation needs more stack than any image has:
+	 * it runs, faults, is run again with 2 MiB, faults again, and the
+	 * reason says the stack was used up. */
+	e2e_assert_contains(skipped, "toykem-nostack\tref\tstopped on "
 				     "qemu-mps2-an386: the target faulted");
-	e2e_assert_contains(skipped, "it used its whole stack (262144 bytes)");
+	e2e_assert_contains(skipped, "it used its whole stack (2097152 bytes)");
+	assert_null(strstr(skipped, "toykem-deepstack"));
 	free(skipped);
 }
 
