@@ -70,7 +70,7 @@ SKIPPED=$OUT/skipped.tsv
 : > "$ROWS"
 : > "$SKIPPED"
 printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\n' \
-	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${COMMON:-hilrun target/pq/common}" \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
 	"$(arm-none-eabi-gcc --version | head -1)" > "$OUT/run.tsv"
 
 # The hash code of the image: functions of the common objects for SHA-3
