@@ -253,7 +253,7 @@ for dir in "$@"; do
 			for (a = 1; a <= n; a++) s[a] = vals[o, a]
 			for (a = 2; a <= n; a++) { x = s[a]; b = a - 1; while (b >= 1 && s[b] > x) { s[b + 1] = s[b]; b-- } s[b + 1] = x }
 			med = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
-			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%d\t%d\t%.0f\t%d\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
+			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
 				sum[o] / n, mn[o], mx[o], med, smax[o], (tot[o] > 0 ? 100 * hs[o] / tot[o] : 0),
 				text, data, bss, (cap > 0 && smax[o] + base + 64 >= cap) ? "FAILED: the stack (" cap " bytes) overflowed: needs more" : (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
 		}
