@@ -23,13 +23,20 @@ FW_CORE_SRCS := target/main.c target/bench.c protocol/hilp.c $(BOARD_SRCS)
 # Code of the user's own (an external folder, "alg/impl=DIR") is compiled with
 # the config's flags but without -Werror: its warnings are not ours to police.
 # They are kept beside each object (.warn) and counted by hilrun.
-FW_FOREIGN_CFLAGS := $(filter-out -Werror,$(FW_CFLAGS))
+# It is GNU C (gnu11), as the NIST LWC and SUPERCOP trees are written and
+# compiled (inline asm, typeof, statement expressions): strict C99 is the
+# stub's own rule, not theirs. C++ (.cpp) goes to g++ with the same flags, in
+# the way the Arduino cores compile it (no exceptions, no RTTI).
+FW_FOREIGN_CFLAGS := $(subst -std=c99,-std=gnu11,$(filter-out -Werror,$(FW_CFLAGS)))
+FW_CXX := $(CROSS)g++
+fw_cxxflags = $(filter-out -std=%,$(1)) -std=gnu++11 -fno-exceptions -fno-rtti -fno-threadsafe-statics
 impl_foreign = $(if $(word 2,$(subst =, ,$(1))),1,)
 # The entry points an implementation may export (see target/glue.c); every
 # other global symbol of it is made local, so that any number of
 # implementations, from one code base or several, share one image.
-IMPL_API := aead_encrypt aead_decrypt hash xof block_keysetup block_ecb_encrypt
-impl_objs = $(patsubst $(2)/%,$(FW_DIR)/obj/$(1)/%.o,$(basename $(wildcard $(2)/*.c $(2)/*.S)))
+IMPL_API := aead_encrypt aead_decrypt hash xof block_keysetup block_ecb_encrypt \
+	lwc_aead_cipher lwc_hash_ctx
+impl_objs = $(patsubst $(2)/%,$(FW_DIR)/obj/$(1)/%.o,$(basename $(call impl_all_srcs,$(2))))
 
 # $(1) = alg/impl, $(2) = its folder, $(3) = compiler flags.
 define fw_impl_rules
@@ -40,6 +47,14 @@ $(FW_DIR)/obj/$(1)/%.o: $(2)/%.c $(FW_DIR)/flags
 $(FW_DIR)/obj/$(1)/%.o: $(2)/%.S $(FW_DIR)/flags
 	@mkdir -p $$(@D)
 	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+$(FW_DIR)/obj/$(1)/%.o: $(2)/%.s $(FW_DIR)/flags
+	@mkdir -p $$(@D)
+	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+$(FW_DIR)/obj/$(1)/%.o: $(2)/%.cpp $(FW_DIR)/flags
+	@mkdir -p $$(@D)
+	$(FW_CXX) $(call fw_cxxflags,$(3)) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; exit $$$$st
 # One object per implementation: a partial link, then every global symbol
 # but the API entry points made local, checked with nm.
@@ -55,10 +70,25 @@ $(FW_DIR)/crypto/$(1)/code.o: $(call impl_objs,$(1),$(2))
 $(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
+# The implementation linked alone, as the image would link it (its glue
+# the root, --gc-sections, the board's linker script, the same libraries):
+# a folder whose objects do not link is found by itself (make fw-impl), not
+# by the image's link.
+$(FW_DIR)/crypto/$(1)/link.ok: $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o $(FW_HEAP_LIB)
+	$(FW_CC) $(BOARD_CFLAGS) $(OPT) -nostartfiles --specs=nano.specs -Wl,--gc-sections \
+		-T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) -Wl,--entry=$(call impl_sym,$(1))_alg -Wl,--undefined=$(call impl_sym,$(1))_alg \
+		-o $$@.elf $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o $(FW_LDLIBS) 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; test $$$$st -ne 0 || touch $$@; exit $$$$st
 FW_CRYPTO_OBJS += $(FW_DIR)/crypto/$(1)/code.o $(FW_DIR)/crypto/$(1)/glue.o
 endef
 FW_ALGS := $(filter-out none,$(ALGS))
 $(foreach i,$(FW_ALGS),$(if $(wildcard $(call impl_dir,$(i))/api.h),,$(error no api.h in $(call impl_dir,$(i)) for $(call impl_id,$(i)))))
+# target/heap.c (the stub's _sbrk) sits alone in an archive searched together
+# with libc: it is linked only when an implementation's malloc needs _sbrk.
+# C++ in any folder of the image: libstdc++'s support (nano) is searched too.
+FW_HEAP_LIB := $(FW_DIR)/heap/libstubheap.a
+FW_LDLIBS = -Wl,--start-group $(FW_HEAP_LIB) -lc $(if $(FW_HAS_CXX),-lstdc++ -lsupc++) -Wl,--end-group
+FW_HAS_CXX := $(strip $(foreach i,$(FW_ALGS),$(wildcard $(call impl_dir,$(i))/*.cpp)))
 $(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call impl_dir,$(i)),$(if $(call impl_foreign,$(i)),$(FW_FOREIGN_CFLAGS),$(FW_CFLAGS)))))
 
 # A user's folder built for the host, with its glue, as a program of its own
@@ -69,24 +99,32 @@ $(foreach i,$(FW_ALGS),$(eval $(call fw_impl_rules,$(call impl_id,$(i)),$(call i
 # does not build for the host (assembly) simply fails here.
 HOST_IMPL ?=
 HOST_IMPL_EXE = $(FW_DIR)/host/$(call impl_sym,$(call impl_id,$(HOST_IMPL)))
+HOST_IMPL_CPP = $(wildcard $(call impl_dir,$(HOST_IMPL))/*.cpp)
+HOST_CXX ?= c++
 HOST_REF_SRCS := host/refhelper/refhelper.c host/image/refcrypto/refcrypto.c \
 	protocol/hilp.c host/util/log.c
 .PHONY: host-impl
 host-impl:
 	@test -n "$(HOST_IMPL)" || { echo "host-impl: HOST_IMPL=alg/impl=DIR is required" >&2; exit 2; }
-	@test -z "$(wildcard $(call impl_dir,$(HOST_IMPL))/*.S)" || { echo "$(call impl_id,$(HOST_IMPL)): has assembly files (.S): no host build" >&2; exit 1; }
+	@test -z "$(call impl_asm,$(call impl_dir,$(HOST_IMPL)))" || { echo "$(call impl_id,$(HOST_IMPL)): has assembly files (.S, .s): no host build" >&2; exit 1; }
 	@mkdir -p $(dir $(HOST_IMPL_EXE))
-	$(HOST_CC) -std=c99 -O1 -g -Iprotocol -Itarget -Ihost \
+	$(foreach f,$(HOST_IMPL_CPP),$(HOST_CXX) -std=gnu++11 -O1 -g -Iprotocol -Itarget \
+		$(call impl_defs,$(call impl_id,$(HOST_IMPL)),$(call impl_dir,$(HOST_IMPL))) \
+		-c $(f) -o $(HOST_IMPL_EXE).$(notdir $(basename $(f))).o &&) true
+	$(HOST_CC) -std=gnu11 -O1 -g -Iprotocol -Itarget -Ihost \
 		$(call impl_defs,$(call impl_id,$(HOST_IMPL)),$(call impl_dir,$(HOST_IMPL))) \
 		-o $(HOST_IMPL_EXE) $(wildcard $(call impl_dir,$(HOST_IMPL))/*.c) target/glue.c \
-		$(HOST_REF_SRCS)
+		$(foreach f,$(HOST_IMPL_CPP),$(HOST_IMPL_EXE).$(notdir $(basename $(f))).o) \
+		$(HOST_REF_SRCS) $(if $(HOST_IMPL_CPP),-lstdc++)
 
 # The flags file changes whenever the build inputs change, so that nothing
-# built with other flags is ever reused.
+# built with other flags is ever reused; the rules that compile a folder
+# (its -D renames, its languages, the foreign flags) are inputs too.
+FW_RULES_SUM := $(firstword $(shell cat mk/impl.mk mk/firmware.mk | cksum))
 $(FW_DIR)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) OPT=$(OPT) ALGS=$(FW_ALGS)" "CFLAGS=$(FW_CFLAGS)" \
-		"LDFLAGS=$(FW_LDFLAGS) $(FW_LDLIBS)" > $@.tmp
+		"LDFLAGS=$(FW_LDFLAGS) $(FW_LDLIBS)" "RULES=$(FW_RULES_SUM)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(FW_DIR)/gen/algs.h: $(FW_DIR)/flags
@@ -108,16 +146,18 @@ $(FW_DIR)/core/%.o: %.c $(FW_DIR)/flags
 FW_OBJS := $(patsubst %.c,$(FW_DIR)/core/%.o,$(FW_CORE_SRCS)) \
 	$(FW_DIR)/registry.o $(FW_CRYPTO_OBJS)
 
-# target/heap.c (the stub's _sbrk) sits alone in an archive searched together
-# with libc: it is linked only when an implementation's malloc needs _sbrk.
-FW_HEAP_LIB := $(FW_DIR)/heap/libstubheap.a
-FW_LDLIBS = -Wl,--start-group $(FW_HEAP_LIB) -lc -Wl,--end-group
+# (FW_HEAP_LIB and FW_LDLIBS: above, before the implementations' rules.)
 $(FW_DIR)/heap/heap.o: target/heap.c $(FW_DIR)/flags
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
-$(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o
+# target/syscalls.c (_exit, _write..., for guest code's assert()) is a second member,
+# pulled in only when referenced.
+$(FW_DIR)/heap/syscalls.o: target/syscalls.c $(FW_DIR)/flags
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+$(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o $(FW_DIR)/heap/syscalls.o
 	@rm -f $@
-	$(CROSS)ar rcs $@ $<
+	$(CROSS)ar rcs $@ $^
 
 $(FW_DIR)/stub.elf: $(FW_OBJS) $(FW_HEAP_LIB) $(BOARD_LDSCRIPT)
 	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS) $(FW_LDLIBS)
@@ -128,7 +168,7 @@ firmware: $(FW_DIR)/stub.elf
 
 # The implementations' objects alone, without the image (hilrun builds each
 # folder of the user's this way to find one that does not build).
-fw-impl: $(foreach i,$(FW_ALGS),$(FW_DIR)/crypto/$(call impl_id,$(i))/code.o)
+fw-impl: $(foreach i,$(FW_ALGS),$(FW_DIR)/crypto/$(call impl_id,$(i))/link.ok)
 
 # Dependency files are make syntax: only those of the objects this build
 # makes are read, never whatever lies under build/ (a planted .d file would

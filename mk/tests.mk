@@ -91,6 +91,8 @@ E2E_TESTS += e2e_serve_kill
 E2E_TESTS += e2e_contract
 # Users' own folders in the NIST LWC layout.
 E2E_TESTS += e2e_owncode
+# Trees in the NIST LWC benchmarking repository's layout, as published.
+E2E_TESTS += e2e_nist
 # The command line as a user meets it (hilrun as a process).
 E2E_TESTS += e2e_cli
 # Issue #33's hostile inputs refused before anything is built.

@@ -4,7 +4,7 @@
 #        scripts/deps.sh           (install what is missing; root only)
 set -eu
 
-PACKAGES="make gcc pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi
+PACKAGES="make gcc g++ pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
 binutils-arm-none-eabi qemu-system-arm openocd python3-pyocd libserialport-dev libcjson-dev
 libftdi1-dev libelf-dev libmd-dev libsqlite3-dev libcmocka-dev clang-format chromium libssl-dev clang libclang-rt-dev
 bubblewrap"

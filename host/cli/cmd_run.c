@@ -64,7 +64,7 @@ const char cli_run_usage[] =
 	"  --lengths N,...  message lengths in bytes (bench.lengths)\n"
 	"  --ad N,...       associated-data lengths (bench.ad_lengths)\n"
 	"  --ops OP,...     encrypt, decrypt, hash (bench.operations)\n"
-	"  --runs N         timed runs per row (bench.runs, 1..65535)\n"
+	"  --runs N         timed runs per row (bench.runs, 1..2048)\n"
 	"  --warmup N       warm-up runs per row (bench.warmup)\n"
 	"  -O LEVEL, -O2    optimisation level: replaces the config's -O flag\n"
 	"  --cflags FLAGS   compiler flags, space-separated (build.cflags)\n"
@@ -196,9 +196,10 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	end->transient = run->transient;
 	if (ret != HIL_OK && ret != HIL_ERR_VERIFY &&
 	    ret != HIL_ERR_INTERRUPTED) {
-		snprintf(end->error, sizeof(end->error), "run %s: %s",
+		snprintf(end->error, sizeof(end->error), "run %s: %s%s%s",
 			 run->status ? run->status : "failed",
-			 hil_strerror(ret));
+			 hil_strerror(ret), run->error[0] ? ": " : "",
+			 run->error);
 	}
 	if (run->n_rows > 0) {
 		hil_report_print_table(run, tab, stdout);
@@ -548,9 +549,9 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			break;
 		case R_RUNS:
 		case R_WARMUP:
-			if (cli_parse_uint(run_opts[k].name, v,
-					   k == R_RUNS ? 1 : 0, 65535,
-					   &n) != HIL_OK) {
+			if (cli_parse_uint(
+				    run_opts[k].name, v, k == R_RUNS ? 1 : 0,
+				    k == R_RUNS ? 2048 : 65535, &n) != HIL_OK) {
 				snprintf(end.error, sizeof(end.error),
 					 "%s %s: out of range",
 					 run_opts[k].name, v);

@@ -29,12 +29,15 @@ const char cli_serve_usage[] =
 	"                   default: the working directory); the spool must\n"
 	"                   lie outside every root, or serve will not start\n"
 	"  --once           run what is there, then exit\n"
-	"  --wait SECONDS   how long a job waits for a busy board (0 to 86400)\n"
+	"  --wait SECONDS   how long a job waits for a busy board before it goes\n"
+	"                   back to incoming/ for later (0 to 86400, default 60)\n"
 	"  --no-jail        run jobs' code unjailed, knowingly: without it the\n"
 	"                   daemon refuses to start where no jail can be set up\n"
 	"exit: 0 stopped by SIGTERM or SIGINT, or (--once) every job it took\n"
 	"      went to done/; 1 (--once) a job went to failed/; 4 (--once)\n"
-	"      stopped before incoming/ was empty; 2 bad arguments or spool\n";
+	"      stopped before incoming/ was empty; 5 (--once) none failed but a\n"
+	"      job went back to incoming/ for a busy board; 2 bad arguments or\n"
+	"      spool, or (--once) a job that ran could not be filed\n";
 
 /* What cmd_serve hands its run callback. */
 struct serve_ctx {
@@ -69,6 +72,21 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	opts.on_run_dir_arg = started->arg;
 	ret = hil_runner_run(cfg, &opts, run);
 	snprintf(report_dir, len, "%s", run->dir);
+	if (run->error[0] != '\0' && started->error != NULL) {
+		snprintf(started->error, started->error_len, "%s", run->error);
+	} else if (started->error != NULL) {
+		size_t i, lost = 0;
+
+		for (i = 0; i < run->n_rows; i++) {
+			lost += run->rows[i].link_failed != 0;
+		}
+		if (lost > 0) {
+			snprintf(
+				started->error, started->error_len,
+				"%zu row%s lost to the link (row status link_failed: the target answered, damaged, through every retry and recovery); worth a retry",
+				lost, lost == 1 ? "" : "s");
+		}
+	}
 	if (hil_exit_status(ret, run->transient, 0) == HIL_EXIT_TRANSIENT) {
 		ret = HIL_SERVE_TRANSIENT;
 	}
@@ -108,6 +126,9 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 	memset(&o, 0, sizeof(o));
 	memset(&roots, 0, sizeof(roots));
+	/* A busy board is waited for, then the job waits in incoming/: two
+	 * daemons on one spool take turns, they never drain it as failed. */
+	o.wait_s = HIL_SERVE_DEFAULT_WAIT_S;
 	for (i = 1; i < argc; i++) {
 		static const struct opt opts[] = {{"--spool", 1},
 						  {"--root", 1},
@@ -189,5 +210,8 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 int cli_serve(int argc, char **argv, const struct cli_env *env)
 {
-	return cli_exit_status(cmd_serve(argc, argv, env->stop));
+	int ret = cmd_serve(argc, argv, env->stop);
+
+	/* A job left for a busy board is worth running again later. */
+	return hil_exit_status(ret, ret == HIL_ERR_TIMEOUT, 0);
 }

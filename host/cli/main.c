@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "run/result.h"
 #include "util/log.h"
+#include "util/proc.h"
 
 /* The only mutable global: set by the signal handler, read by the runner. */
 static volatile sig_atomic_t stop_requested;
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* A stop also ends a wait for a child (a 600 s build): killed, reaped. */
+	hil_proc_set_stop(&stop_requested);
 
 	/* Verbosity first, wherever it stands, so every later message obeys it. */
 	for (i = 1; i < argc; i++) {

@@ -85,7 +85,7 @@ static void list_names(const char *of_alg, char *buf, size_t len)
 	}
 }
 
-int hil_algnames_check(const struct hil_config *cfg)
+int hil_algnames_why(const struct hil_config *cfg, char *err, size_t len)
 {
 	const char *file = cfg->path;
 	const char *sep = cfg->path[0] != '\0' ? ": " : "";
@@ -104,13 +104,19 @@ int hil_algnames_check(const struct hil_config *cfg)
 			list_names(NULL, known, sizeof(known));
 			if (near != NULL && file[0] == '\0') {
 				/* No file: a quick run's names, from --alg. */
-				hil_err("algorithms[%zu].name (--alg) \"%s\": not an algorithm hilrun bundles (did you mean \"%s\"?)",
+				snprintf(
+					err, len,
+					"algorithms[%zu].name (--alg) \"%s\": not an algorithm hilrun bundles (did you mean \"%s\"?)",
 					i, a->name, near);
 			} else if (near != NULL) {
-				hil_err("%s%salgorithms[%zu].name: \"%s\" is not an algorithm hilrun bundles (did you mean \"%s\"?)",
+				snprintf(
+					err, len,
+					"%s%salgorithms[%zu].name: \"%s\" is not an algorithm hilrun bundles (did you mean \"%s\"?)",
 					file, sep, i, a->name, near);
 			} else {
-				hil_err("%s%salgorithms[%zu].name: \"%s\" is not an algorithm hilrun bundles (bundled: %s; for a folder of your own, give its \"path\")",
+				snprintf(
+					err, len,
+					"%s%salgorithms[%zu].name: \"%s\" is not an algorithm hilrun bundles (bundled: %s; for a folder of your own, give its \"path\")",
 					file, sep, i, a->name, known);
 			}
 			return HIL_ERR_CONFIG;
@@ -119,15 +125,30 @@ int hil_algnames_check(const struct hil_config *cfg)
 			near = nearest(a->impl, a->name);
 			list_names(a->name, known, sizeof(known));
 			if (near != NULL) {
-				hil_err("%s%salgorithms[%zu].impl: \"%s\" is not a bundled implementation of %s (did you mean \"%s\"? bundled: %s; for a folder of your own, give its \"path\")",
+				snprintf(
+					err, len,
+					"%s%salgorithms[%zu].impl: \"%s\" is not a bundled implementation of %s (did you mean \"%s\"? bundled: %s; for a folder of your own, give its \"path\")",
 					file, sep, i, a->impl, a->name, near,
 					known);
 			} else {
-				hil_err("%s%salgorithms[%zu].impl: \"%s\" is not a bundled implementation of %s (bundled: %s; for a folder of your own, give its \"path\")",
+				snprintf(
+					err, len,
+					"%s%salgorithms[%zu].impl: \"%s\" is not a bundled implementation of %s (bundled: %s; for a folder of your own, give its \"path\")",
 					file, sep, i, a->impl, a->name, known);
 			}
 			return HIL_ERR_CONFIG;
 		}
 	}
 	return HIL_OK;
+}
+
+int hil_algnames_check(const struct hil_config *cfg)
+{
+	char err[2048];
+	int ret = hil_algnames_why(cfg, err, sizeof(err));
+
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+	}
+	return ret;
 }

@@ -13,6 +13,9 @@
  */
 int hil_algnames_check(const struct hil_config *cfg);
 
+/** hil_algnames_check() with the message into err (len bytes), not logged. */
+int hil_algnames_why(const struct hil_config *cfg, char *err, size_t len);
+
 /**
  * The bundled algorithm name nearest to name (a typo's likely intent), or
  * NULL when none is near; of_alg non-NULL: among that algorithm's

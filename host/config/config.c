@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -20,6 +23,8 @@
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+
+static int not_a_serial_port(const char *port, char *why, size_t len);
 
 /* Whether name is in a NULL-terminated list. */
 int hil_cfg_listed(const char *const *list, const char *name)
@@ -138,7 +143,59 @@ static int v_combination(struct hil_jsonld *ld, const cJSON *root,
 			ld, at != NULL ? at : link,
 			"link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
 	}
+	if (strcmp(cfg->link.type, "serial") == 0 &&
+	    cfg->link.port[0] != '\0') {
+		char why[128];
+
+		if (not_a_serial_port(cfg->link.port, why, sizeof(why))) {
+			return hil_jsonld_fail(
+				ld, hil_jsonld_member(link, "port"),
+				"link.port: %s is %s", cfg->link.port, why);
+		}
+	}
 	return HIL_OK;
+}
+
+/*
+ * Is port, when it exists, something other than a serial port: a
+ * character device of the tty class (/sys/dev/char/MAJOR:MINOR/subsystem
+ * ends in "tty")? /dev/zero as link.port once read as a board that answers
+ * nothing, a transient failure worth a retry. A path that does not exist
+ * may be a board not plugged in yet, and without sysfs we cannot tell:
+ * neither is refused here. Only stat() and readlink(): nothing is opened.
+ * @return 1 with why set, or 0.
+ */
+static int not_a_serial_port(const char *port, char *why, size_t len)
+{
+	char sys[96], target[256];
+	const char *class;
+	struct stat st;
+	ssize_t n;
+
+	if (stat(port, &st) != 0) {
+		return 0;
+	}
+	if (!S_ISCHR(st.st_mode)) {
+		snprintf(why, len,
+			 "not a character device, so not a serial port");
+		return 1;
+	}
+	snprintf(sys, sizeof(sys), "/sys/dev/char/%u:%u/subsystem",
+		 (unsigned)major(st.st_rdev), (unsigned)minor(st.st_rdev));
+	n = readlink(sys, target, sizeof(target) - 1);
+	if (n <= 0) {
+		return 0;
+	}
+	target[n] = '\0';
+	class = strrchr(target, '/');
+	class = class != NULL ? class + 1 : target;
+	if (strcmp(class, "tty") != 0) {
+		snprintf(why, len,
+			 "a device of class \"%.32s\", not a serial port (tty)",
+			 class);
+		return 1;
+	}
+	return 0;
 }
 
 static int validate(struct hil_jsonld *ld, const cJSON *root,

@@ -8,7 +8,10 @@
 #define HIL_CFG_STR		  256 /* paths, program names */
 #define HIL_CFG_NAME		  64  /* short names */
 #define HIL_CFG_MAX_FLAGS	  32
-#define HIL_CFG_MAX_ALGS	  32
+/* Implementations of one run, all its tree entries together (the NIST LWC
+ * repository's AEAD trees have 178 folders in all); a run splits them over
+ * as many images as it takes (HIL_IMAGE_MAX_ALGS each). */
+#define HIL_CFG_MAX_ALGS	  256
 #define HIL_CFG_MAX_LENGTHS	  64
 #define HIL_CFG_MAX_AD_LENGTHS	  8
 /* The longest message or associated data a row may have, in bytes: what
@@ -36,6 +39,15 @@ struct hil_config_alg {
 	int unverified;
 	unsigned entry; /* its index in the JSON "algorithms" (a tree gives
 			 * several implementations of one entry) */
+};
+
+/* A folder of a tree that is not built: its code is for another
+ * architecture (an lwc_arch_* marker, or assembly that only an AVR runs). */
+struct hil_config_skipped {
+	char name[HIL_CFG_NAME];
+	char impl[HIL_CFG_NAME];
+	char why[200];	/* "marked lwc_arch_avr", ... */
+	unsigned entry; /* its tree's index in the JSON "algorithms" */
 };
 
 struct hil_config {
@@ -86,6 +98,10 @@ struct hil_config {
 
 	struct hil_config_alg algs[HIL_CFG_MAX_ALGS];
 	size_t n_algs; /* at least one */
+	/* Folders of its trees listed as not for this board (never built,
+	 * never failed). */
+	struct hil_config_skipped not_for_board[HIL_CFG_MAX_ALGS];
+	size_t n_not_for_board;
 
 	struct {
 		uint32_t operations; /* HIL_OPS_*; default encrypt|decrypt */
@@ -190,5 +206,15 @@ int hil_config_load_in(const char *path, const struct hil_config_roots *roots,
 int hil_config_parse_in(const char *json, const char *base_dir,
 			const struct hil_config_roots *roots,
 			struct hil_config *cfg, char *err, size_t errlen);
+
+/**
+ * Is the implementation folder dir for another architecture than a
+ * Cortex-M4's (an lwc_arch_* marker of the NIST LWC framework, or AVR
+ * assembly without a marker)? Tree entries list such folders in
+ * not_for_board instead of building them.
+ * @param why receives the reason when it is.
+ * @return 1 (not for this board) or 0.
+ */
+int hil_cfg_foreign_arch(const char *dir, char *why, size_t len);
 
 #endif /* HIL_CONFIG_H */

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/err.h"
+#include "util/util.h"
 
 #include "config/config_int.h"
 #include "config/jsonld.h"
@@ -100,6 +101,158 @@ static int name_of_folder(const char *folder, char *buf, size_t len)
 	return hil_jsonld_is_name(buf);
 }
 
+/* The architectures of the NIST LWC framework's lwc_arch_* markers that a
+ * Cortex-M4 runs (every board of hilrun is one): NIST built the same three
+ * for the Nano 33 BLE (its build.sh), and ARMv7E-M is the M4's own. */
+static const char *const arch_ok[] = {"armv6", "armv6m", "armv7m", "armv7em",
+				      NULL};
+
+/* The largest source file read for the signs of another architecture. */
+#define ARCH_SCAN_MAX (4u * 1024u * 1024u)
+
+/* What a source file says of AVR. */
+#define AVR_INCLUDES 1u /* includes AVR headers (<avr/...>, "avr/...") */
+#define AVR_TESTS    2u /* a preprocessor test names AVR (#ifdef AVR, __AVR__) */
+
+/* The AVR_* flags of the regular file dir/name (a link, FIFO or device
+ * reads as nothing). */
+static unsigned file_avr(const char *dir, const char *name)
+{
+	char path[PATH_MAX], why[160];
+	char *text = NULL;
+	const char *p;
+	unsigned flags = 0;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path)) {
+		return 0;
+	}
+	fd = hil_open_regular(path, ARCH_SCAN_MAX, why, sizeof(why));
+	if (fd < 0) {
+		return 0;
+	}
+	if (hil_read_fd(fd, ARCH_SCAN_MAX, &text, NULL) != HIL_OK) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	if (strstr(text, "<avr/") != NULL || strstr(text, "\"avr/") != NULL) {
+		flags |= AVR_INCLUDES;
+	}
+	/* Lines "#if ... AVR ...", "#ifdef AVR", "#elif defined(__AVR__)". */
+	for (p = text; *p != '\0';) {
+		size_t n = strcspn(p, "\n");
+		const char *q = p;
+
+		while (q < p + n && (*q == ' ' || *q == '\t')) {
+			q++;
+		}
+		if (q < p + n && *q == '#') {
+			char line[512];
+
+			snprintf(line, sizeof(line), "%.*s", (int)(p + n - q),
+				 q);
+			if ((strstr(line, "if") != NULL) &&
+			    strstr(line, "AVR") != NULL) {
+				flags |= AVR_TESTS;
+			}
+		}
+		p += n + (p[n] == '\n');
+	}
+	free(text);
+	return flags;
+}
+
+static int has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+
+	return n > m && strcmp(name + n - m, suffix) == 0;
+}
+
+/*
+ * Is the implementation folder dir for another architecture than the
+ * board's? As the NIST LWC framework decides it, by its marker file
+ * lwc_arch_<arch> (a Cortex-M4 runs armv6, armv6m, armv7m, armv7em). A
+ * folder without one is for AVR when a file of it includes AVR headers
+ * (<avr/...>) with no preprocessor test of AVR in it, or when its
+ * assembly is written for AVR (AVR headers, or a test of AVR) while none
+ * of its C tests AVR (C that does has a path for other chips, as
+ * rweather's folders do). @return 1 with why set, or 0.
+ */
+int hil_cfg_foreign_arch(const char *dir, char *why, size_t len)
+{
+	int avr_asm = 0, c_tests_avr = 0, marked_ok = 0;
+	const char *unguarded = NULL;
+	char first[256] = "";
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (d == NULL) {
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+		int is_asm = has_suffix(n, ".S") || has_suffix(n, ".s");
+		int is_c = has_suffix(n, ".c") || has_suffix(n, ".h") ||
+			   has_suffix(n, ".cpp");
+		unsigned f;
+
+		if (strncmp(n, "lwc_arch_", 9) == 0) {
+			size_t i;
+
+			for (i = 0; arch_ok[i] != NULL; i++) {
+				if (strcmp(n + 9, arch_ok[i]) == 0) {
+					break;
+				}
+			}
+			if (arch_ok[i] == NULL) {
+				snprintf(
+					why, len,
+					"marked %s: for %s, not for this board (a Cortex-M4)",
+					n, n + 9);
+				closedir(d);
+				return 1;
+			}
+			marked_ok = 1;
+			continue;
+		}
+		if (!is_asm && !is_c) {
+			continue;
+		}
+		f = file_avr(dir, n);
+		if ((f & AVR_INCLUDES) && !(f & AVR_TESTS) &&
+		    first[0] == '\0') {
+			snprintf(first, sizeof(first), "%s", n);
+			unguarded = first;
+		}
+		if (is_asm) {
+			avr_asm |= f != 0;
+		} else {
+			c_tests_avr |= (f & AVR_TESTS) != 0;
+		}
+	}
+	closedir(d);
+	if (marked_ok) {
+		return 0;
+	}
+	if (unguarded != NULL) {
+		snprintf(
+			why, len,
+			"not marked, but %s includes AVR headers (avr/...) without testing for AVR: not for this board (a Cortex-M4)",
+			unguarded);
+		return 1;
+	}
+	if (avr_asm && !c_tests_avr) {
+		snprintf(
+			why, len,
+			"not marked, but its assembly is for AVR and no C of it runs elsewhere: not for this board (a Cortex-M4)");
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * {"tree": DIR, "pattern": GLOB}: every DIR/<algorithm>/<implementation>/
  * holding an api.h (the SUPERCOP and NIST LWC layout, e.g. a crypto_aead/
@@ -113,7 +266,7 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 	char q[HIL_JSONLD_PATH], dir[HIL_CFG_STR], pattern[HIL_CFG_STR] = "*";
 	const cJSON *f;
 	char **algs = NULL;
-	int n_algs, i, found = 0;
+	int n_algs, i, found = 0, skipped = 0;
 	int ret;
 
 	if (hil_jsonld_member(c, "name") != NULL ||
@@ -159,6 +312,23 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 			    fnmatch(pattern, rel, 0) != 0) {
 				continue;
 			}
+			if (cfg->n_not_for_board < HIL_CFG_MAX_ALGS) {
+				struct hil_config_skipped *sk =
+					&cfg->not_for_board[cfg->n_not_for_board];
+
+				if (hil_cfg_foreign_arch(idir, sk->why,
+							 sizeof(sk->why))) {
+					if (name_of_folder(algs[i], sk->name,
+							   sizeof(sk->name)) &&
+					    name_of_folder(impls[j], sk->impl,
+							   sizeof(sk->impl))) {
+						sk->entry = (unsigned)entry;
+						cfg->n_not_for_board++;
+						skipped++;
+					}
+					continue;
+				}
+			}
 			if (*k >= HIL_CFG_MAX_ALGS) {
 				free_names(impls, n_impls);
 				free_names(algs, n_algs);
@@ -197,6 +367,16 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 		free_names(impls, n_impls);
 	}
 	free_names(algs, n_algs);
+	if (found == 0 && skipped > 0) {
+		snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
+		return hil_jsonld_fail(
+			ld, c,
+			"%s: every implementation under %s is for another architecture than this board's (%s/%s: %s)",
+			q, dir,
+			cfg->not_for_board[cfg->n_not_for_board - 1].name,
+			cfg->not_for_board[cfg->n_not_for_board - 1].impl,
+			cfg->not_for_board[cfg->n_not_for_board - 1].why);
+	}
 	if (found == 0) {
 		snprintf(q, sizeof(q), "algorithms[%zu].tree", entry);
 		return hil_jsonld_fail(
@@ -224,6 +404,7 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			ld, NULL,
 			"algorithms: at least one algorithm is required");
 	}
+	cfg->n_not_for_board = 0;
 	ret = hil_jsonld_array(ld, it, "algorithms", 1, HIL_CFG_MAX_ALGS, &n);
 	if (ret != HIL_OK) {
 		return ret;

@@ -237,6 +237,26 @@ static int log_overflowed(const char *log_path, char *what, size_t len)
 	return yes;
 }
 
+/* The last linker complaint in the log (a line of ld's: "ld: ..."), into
+ * what. @return 1 when there is one. */
+static int log_link_error(const char *log_path, char *what, size_t len)
+{
+	char *text = NULL;
+	const char *p, *found = NULL;
+
+	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+		return 0;
+	}
+	for (p = strstr(text, "/ld: "); p != NULL; p = strstr(p + 1, "/ld: ")) {
+		found = p + 5;
+	}
+	if (found != NULL) {
+		snprintf(what, len, "%.*s", (int)strcspn(found, "\n"), found);
+	}
+	free(text);
+	return found != NULL;
+}
+
 /* After a failed build: the fix for the mistakes people make most. */
 void hil_build_hint_failure(const char *log_path)
 {
@@ -247,7 +267,7 @@ void hil_build_hint_failure(const char *log_path)
 	}
 	if (strstr(text, "No such file or directory") != NULL &&
 	    strstr(text, "fatal error:") != NULL) {
-		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h and crypto_xof.h "
+		hil_err("hint: a header is missing. hilrun supplies crypto_aead.h, crypto_hash.h, crypto_xof.h and the NIST framework's lwc_crypto_aead.h and lwc_crypto_hash.h "
 			"(target/framework/); any other header must be in the implementation's folder "
 			"(only the folder itself is on the include path, not its sub-folders)");
 	} else if (strstr(text, "overflowed by") != NULL) {
@@ -258,7 +278,7 @@ void hil_build_hint_failure(const char *log_path)
 			what);
 	} else if (strstr(text, "multiple definition of") != NULL) {
 		hil_err("hint: two objects of one implementation define the same symbol; "
-			"only .c and .S files directly in the folder are built, each once");
+			"only .c, .cpp, .S and .s files directly in the folder are built, each once");
 	}
 	free(text);
 }
@@ -567,6 +587,9 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			fw->overflowed = 1;
 		}
 	}
+	if (ret == HIL_ERR_INTERRUPTED) {
+		goto out; /* a stop, not a failed build: make was killed */
+	}
 	if (ret != HIL_OK) {
 		hil_err("could not run make: %s", hil_strerror(ret));
 		ret = ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;
@@ -587,6 +610,17 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		hil_info(
 			"the image of %zu implementation%s is too big for the board (%s)",
 			cfg->n_algs, cfg->n_algs == 1 ? "" : "s", fw->overflow);
+		ret = HIL_ERR_BUILD;
+		goto out;
+	}
+	if (status != 0 && !fw->overflowed && algs_override == NULL &&
+	    (flags & HIL_BUILD_QUIET_OVERFLOW) &&
+	    log_link_error(log_path, fw->link_error, sizeof(fw->link_error))) {
+		/* Every folder links alone: the caller splits the image. */
+		fw->link_failed = 1;
+		hil_warn(
+			"the image of %zu implementations does not link (%s), although each links alone: splitting it",
+			cfg->n_algs, fw->link_error);
 		ret = HIL_ERR_BUILD;
 		goto out;
 	}

@@ -8,6 +8,11 @@
 
 #define HIL_PATH 4096
 
+/* Implementations in one image at most: the stub's table (HIL_TARGET_MAX_ALGS)
+ * with room to spare, and the make command line of one build. A run with
+ * more splits them over several images. */
+#define HIL_IMAGE_MAX_ALGS 32
+
 /* What the build of a user's own folder left: its compiler warnings. */
 struct hil_foreign_build {
 	char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
@@ -21,7 +26,7 @@ struct hil_firmware {
 	char all_flags[2048]; /* every compiler flag, from dir/flags */
 	char ld_flags[1024];  /* every linker flag, from dir/flags */
 	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
-	char algs[8192]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
+	char algs[16384]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
 	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS]; /* user folders */
 	size_t n_foreign;
 	/* User folders left out of the image because they do not build
@@ -35,6 +40,11 @@ struct hil_firmware {
 	 * linker's words ("region `FLASH' overflowed by 84724 bytes"). */
 	int overflowed;
 	char overflow[200];
+	/* The image does not link although each of the user's folders links
+	 * alone (e.g. a linker-script check an implementation's sections
+	 * break): the caller may split it to find which; the linker's words. */
+	int link_failed;
+	char link_error[200];
 };
 
 /* hil_build_firmware_ex() flags. */
@@ -97,9 +107,10 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
 /**
  * Split cfg's algorithms (but those in skip, n_skip of them, e.g. folders
  * that do not build) over as few images as halving finds, each of which
- * links: a half that does not fit is halved again; one that does not fit
- * alone goes to split->too_big. Every image is built, so that starting
- * each later finds it up to date. flags: HIL_BUILD_NO_JAIL or 0.
+ * links: first into runs of at most HIL_IMAGE_MAX_ALGS, then a part that
+ * does not fit is halved again; one that does not fit alone goes to
+ * split->too_big. Every image is built, so that starting each later finds
+ * it up to date. flags: HIL_BUILD_NO_JAIL or 0.
  * @return HIL_OK, or the first error other than "too big".
  */
 int hil_build_split(const struct hil_config *cfg, const char *root,
@@ -126,5 +137,12 @@ int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
  */
 int hil_build_jail(const char *root, const char *dir, const char *algs,
 		   struct hil_jail **out);
+
+/**
+ * Is the implementation folder dir assembly (the compiler cannot explain its
+ * timing)? A .s or .S file in it, or an asm statement in its C.
+ * @return 1 or 0 (0 also when it cannot be read).
+ */
+int hil_build_has_assembly(const char *dir);
 
 #endif /* HIL_BUILD_H */

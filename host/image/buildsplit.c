@@ -46,15 +46,24 @@ static int split_rec(const struct hil_config *cfg, const char *root,
 		split->image[k].n_algs = n;
 		return HIL_OK;
 	}
-	if (!fw->overflowed) {
+	if (!fw->overflowed && !fw->link_failed) {
 		return ret;
 	}
 	if (n == 1) {
 		size_t k = split->n_too_big++;
 
 		split->too_big[k].alg = algs[0];
-		snprintf(split->too_big[k].why, sizeof(split->too_big[k].why),
-			 "too big for the board even alone: %s", fw->overflow);
+		if (fw->overflowed) {
+			snprintf(split->too_big[k].why,
+				 sizeof(split->too_big[k].why),
+				 "too big for the board even alone: %s",
+				 fw->overflow);
+		} else {
+			snprintf(split->too_big[k].why,
+				 sizeof(split->too_big[k].why),
+				 "does not link into an image: %s",
+				 fw->link_error);
+		}
 		return HIL_OK;
 	}
 	ret = split_rec(cfg, root, log_path, algs, n / 2, flags, split, fw);
@@ -85,18 +94,31 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
 			algs[n++] = i;
 		}
 	}
-	/* All of them together are known not to fit: halve at once. */
-	if (n == 1) {
+	ret = HIL_OK;
+	if (n > HIL_IMAGE_MAX_ALGS) {
+		/* More than one image holds: runs of equal size, at most
+		 * HIL_IMAGE_MAX_ALGS each, halved further when too big. */
+		size_t parts =
+			(n + HIL_IMAGE_MAX_ALGS - 1) / HIL_IMAGE_MAX_ALGS;
+		size_t done = 0, p;
+
+		for (p = 0; ret == HIL_OK && p < parts; p++) {
+			size_t m = (n - done) / (parts - p);
+
+			ret = split_rec(cfg, root, log_path, algs + done, m,
+					flags, split, fw);
+			done += m;
+		}
+	} else if (n == 1) {
 		ret = split_rec(cfg, root, log_path, algs, n, flags, split, fw);
 	} else if (n > 1) {
+		/* All of them together are known not to fit: halve at once. */
 		ret = split_rec(cfg, root, log_path, algs, n / 2, flags, split,
 				fw);
 		if (ret == HIL_OK) {
 			ret = split_rec(cfg, root, log_path, algs + n / 2,
 					n - n / 2, flags, split, fw);
 		}
-	} else {
-		ret = HIL_OK;
 	}
 	free(fw);
 	return ret;

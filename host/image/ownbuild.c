@@ -24,6 +24,76 @@ int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
 }
 
 /*
+ * The NIST LWC trees were built on Windows, whose file names ignore case:
+ * some folders include "xoodyak.h" for their Xoodyak.h. Beside our link
+ * to the folder, LINK.nocase/ holds a link under the lower-case name of
+ * each of its headers whose name has capitals (and no file of that name
+ * exists), searched after the folder itself (mk/impl.mk): such an include
+ * then finds its header, and every other include is as before.
+ */
+static int ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+
+	return n > m && strcmp(name + n - m, suffix) == 0;
+}
+
+static int nocase_headers(const char *target, const char *link)
+{
+	char dir[HIL_PATH];
+	struct dirent *e;
+	DIR *d;
+	int made = 0;
+
+	if (snprintf(dir, sizeof(dir), "%s.nocase", link) >= (int)sizeof(dir)) {
+		return HIL_OK;
+	}
+	d = opendir(target);
+	if (d == NULL) {
+		return HIL_OK;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char lower[256], from[HIL_PATH + 260], to[PATH_MAX + 260],
+			same[PATH_MAX + 260];
+		size_t i, n = strlen(e->d_name);
+		int caps = 0;
+
+		if (n >= sizeof(lower) || (!ends_with(e->d_name, ".h") &&
+					   !ends_with(e->d_name, ".hpp"))) {
+			continue;
+		}
+		for (i = 0; i <= n; i++) {
+			char c = e->d_name[i];
+
+			caps |= c >= 'A' && c <= 'Z';
+			lower[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a'
+							       : c);
+		}
+		snprintf(same, sizeof(same), "%s/%s", target, lower);
+		if (!caps || access(same, F_OK) == 0) {
+			continue;
+		}
+		if (!made) {
+			if (hil_mkdirs(dir) != HIL_OK) {
+				break;
+			}
+			made = 1;
+		}
+		snprintf(from, sizeof(from), "%s/%s", dir, lower);
+		snprintf(to, sizeof(to), "%s/%s", target, e->d_name);
+		if (unlink(from) != 0 && errno != ENOENT) {
+			continue;
+		}
+		if (symlink(to, from) != 0) {
+			hil_warn("cannot link %s to %s: %s", from, to,
+				 strerror(errno));
+		}
+	}
+	closedir(d);
+	return HIL_OK;
+}
+
+/*
  * A user's folder reaches make only as a link of ours,
  * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
  * of a make variable, a recipe or a compiler argument: a folder name with
@@ -63,7 +133,7 @@ int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
 			strerror(errno));
 		return HIL_ERR_IO;
 	}
-	return HIL_OK;
+	return nocase_headers(target, link);
 }
 
 /* How many compiler warnings a .warn file holds. */
@@ -210,6 +280,32 @@ static void first_error(const char *obj_dir, char *why, size_t len)
 	closedir(d);
 }
 
+/* When why is still the default: the first line of the link log at path
+ * that says what did not link (undefined or twice-defined symbols). */
+static void first_link_error(const char *path, char *why, size_t len)
+{
+	static const char *const marks[] = {"undefined reference to",
+					    "multiple definition of",
+					    "error:", NULL};
+	char *text = NULL;
+	size_t i;
+
+	if (strstr(why, "do not link") == NULL ||
+	    hil_read_file(path, &text, NULL) != HIL_OK) {
+		return;
+	}
+	for (i = 0; marks[i] != NULL; i++) {
+		const char *line = strstr(text, marks[i]);
+
+		if (line != NULL) {
+			snprintf(why, len, "its objects do not link: %.*s",
+				 (int)strcspn(line, "\n"), line);
+			break;
+		}
+	}
+	free(text);
+}
+
 /*
  * The image did not build: build each of the user's folders alone (in
  * FW_DIR/isolate/<alg>_<impl>) to find the ones that do not, so that they
@@ -230,15 +326,19 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 		const struct hil_config_alg *a = &cfg->algs[i];
 		char dir[HIL_PATH], obj[HIL_PATH + 200];
 		int status = -1;
+		int ret;
 
 		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
 			continue;
 		}
 		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
 			 a->impl);
-		if (hil_build_run_make(root, log_path, "fw-impl", v, entries[i],
-				       dir, &status) == HIL_OK &&
-		    status == 0) {
+		ret = hil_build_run_make(root, log_path, "fw-impl", v,
+					 entries[i], dir, &status);
+		if (ret == HIL_ERR_INTERRUPTED) {
+			break; /* stopping: no folder is blamed for it */
+		}
+		if (ret == HIL_OK && status == 0) {
 			continue;
 		}
 		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,
@@ -247,6 +347,12 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 			 "%s/%s", a->name, a->impl);
 		first_error(obj, fw->excluded[n].why,
 			    sizeof(fw->excluded[n].why));
+		/* Compiled, but its objects do not link alone: the linker's
+		 * first complaint (make fw-impl's link.ok step). */
+		snprintf(obj, sizeof(obj), "%s/crypto/%s/%s/link.ok.warn", dir,
+			 a->name, a->impl);
+		first_link_error(obj, fw->excluded[n].why,
+				 sizeof(fw->excluded[n].why));
 		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
 			a->name, a->impl, fw->excluded[n].why);
 		hil_build_hint_failure(log_path);
@@ -255,4 +361,89 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 	}
 	fw->n_excluded = n;
 	return n;
+}
+
+/* Does the text hold an asm statement with code in it: asm or __asm__,
+ * perhaps volatile, then "(" and a template that is not empty? */
+static int has_asm_statement(const char *t)
+{
+	static const char *const kw[] = {"__asm__", "asm", NULL};
+	size_t i;
+
+	for (i = 0; kw[i] != NULL; i++) {
+		const char *p;
+
+		for (p = strstr(t, kw[i]); p != NULL;
+		     p = strstr(p + 1, kw[i])) {
+			const char *q = p + strlen(kw[i]);
+
+			if (p > t &&
+			    (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+			     (p[-1] >= 'A' && p[-1] <= 'Z') ||
+			     (p[-1] >= '0' && p[-1] <= '9'))) {
+				continue;
+			}
+			while (*q == ' ' || *q == '\t') {
+				q++;
+			}
+			if (strncmp(q, "volatile", 8) == 0 ||
+			    strncmp(q, "__volatile__", 12) == 0) {
+				q += q[0] == '_' ? 12 : 8;
+				while (*q == ' ' || *q == '\t') {
+					q++;
+				}
+			}
+			if (*q != '(') {
+				continue;
+			}
+			q++;
+			while (*q == ' ' || *q == '\t' || *q == '\n') {
+				q++;
+			}
+			/* asm("" ::: "memory") is a compiler barrier, not code. */
+			if (q[0] != '"' || q[1] != '"') {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+int hil_build_has_assembly(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int yes = 0;
+
+	if (d == NULL) {
+		return 0;
+	}
+	while (!yes && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char path[HIL_PATH], why[160];
+		char *text = NULL;
+		int fd;
+
+		if (n > 2 && (strcmp(e->d_name + n - 2, ".s") == 0 ||
+			      strcmp(e->d_name + n - 2, ".S") == 0)) {
+			yes = 1;
+			break;
+		}
+		if (n < 3 || (strcmp(e->d_name + n - 2, ".c") != 0 &&
+			      strcmp(e->d_name + n - 2, ".h") != 0)) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		fd = hil_open_regular(path, 4u << 20, why, sizeof(why));
+		if (fd < 0) {
+			continue;
+		}
+		if (hil_read_fd(fd, 4u << 20, &text, NULL) == HIL_OK) {
+			yes = has_asm_statement(text);
+			free(text);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return yes;
 }

@@ -282,6 +282,9 @@ int hil_ownref_build(const char *root, const char *fw_dir,
 					  &status, j);
 	}
 	hil_jail_free(j);
+	if (ret == HIL_ERR_INTERRUPTED) {
+		return ret; /* a stop, not a folder that does not build */
+	}
 	if (ret != HIL_OK) {
 		hil_err("could not run make: %s", hil_strerror(ret));
 		return ret == HIL_ERR_NA ? HIL_ERR_NA : HIL_ERR_BUILD;

@@ -591,6 +591,7 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 		rows[i].ad_len = (long)r->ad_len;
 		rows[i].status = r->ok		  ? "ok"
 				 : r->interrupted ? "interrupted"
+				 : r->link_failed ? "link_failed"
 						  : "failed";
 		rows[i].has_median = r->ok;
 		rows[i].median = r->stats.median;

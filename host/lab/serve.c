@@ -26,7 +26,16 @@
 #define SLICE_MS     100 /* stop flag checked this often */
 #define DEFAULT_POLL 1000
 
-enum step { STEP_FILED, STEP_SKIPPED, STEP_STOPPED };
+/* STEP_REQUEUED: its board stayed busy, the job went back to incoming/.
+ * STEP_UNFILED: it ran, but its result or its file could not be written
+ * (a full spool): it is left in running/. */
+enum step {
+	STEP_FILED,
+	STEP_SKIPPED,
+	STEP_STOPPED,
+	STEP_REQUEUED,
+	STEP_UNFILED
+};
 
 static int stopping(const struct hil_serve_opts *o)
 {
@@ -148,6 +157,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	struct started_ctx sc;
 	struct hil_serve_started started;
 	char what[HIL_CFG_STR + 300];
+	char why[MSG_BYTES - 64];
 	char ident[HIL_CFG_NAME + 320];
 	char *text = NULL, *msg = NULL;
 	size_t len = 0;
@@ -211,19 +221,21 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		free(cfg);
 		return STEP_STOPPED;
 	}
+	if (ret == HIL_ERR_TIMEOUT) {
+		/* A busy board (another daemon on this spool, a run by hand)
+		 * is no failure of the job: it waits in incoming/ for its
+		 * turn, and the others go on meanwhile. */
+		hil_warn(
+			"job %s: %s (waited %u s for it): back to incoming/ for later",
+			job->name, msg != NULL ? msg : hil_strerror(ret),
+			o->wait_s);
+		free(msg);
+		free(cfg);
+		return STEP_REQUEUED;
+	}
 	if (ret != HIL_OK) {
-		if (ret == HIL_ERR_TIMEOUT) {
-			out->exit_status = HIL_EXIT_TRANSIENT; /* board busy */
-		}
-		if (ret == HIL_ERR_TIMEOUT && o->wait_s > 0) {
-			snprintf(out->error, sizeof(out->error),
-				 "%s (waited %u s for it)",
-				 msg != NULL ? msg : hil_strerror(ret),
-				 o->wait_s);
-		} else {
-			snprintf(out->error, sizeof(out->error), "%s",
-				 msg != NULL ? msg : hil_strerror(ret));
-		}
+		snprintf(out->error, sizeof(out->error), "%s",
+			 msg != NULL ? msg : hil_strerror(ret));
 		free(msg);
 		goto out;
 	}
@@ -240,6 +252,9 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	sc.ident = ident;
 	started.fn = run_started;
 	started.arg = &sc;
+	started.error = why;
+	started.error_len = sizeof(why);
+	why[0] = '\0';
 	ret = o->run(o->ctx, cfg,
 		     out->baseline[0] != '\0' ? out->baseline : NULL,
 		     out->report_dir, sizeof(out->report_dir), &started);
@@ -256,9 +271,15 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		free(cfg);
 		return STEP_STOPPED;
 	}
-	if (out->exit_status == HIL_EXIT_CANNOT_START) {
+	if (out->exit_status == HIL_EXIT_CANNOT_START && why[0] != '\0') {
+		/* The reason, not only "invalid configuration". */
+		snprintf(out->error, sizeof(out->error), "%s: %s",
+			 hil_strerror(ret), why);
+	} else if (out->exit_status == HIL_EXIT_CANNOT_START) {
 		snprintf(out->error, sizeof(out->error), "%s",
 			 hil_strerror(ret));
+	} else if (out->exit_status == HIL_EXIT_TRANSIENT && why[0] != '\0') {
+		snprintf(out->error, sizeof(out->error), "%s", why);
 	} else if (out->exit_status == HIL_EXIT_TRANSIENT) {
 		snprintf(
 			out->error, sizeof(out->error),
@@ -267,6 +288,26 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 out:
 	free(cfg);
 	return STEP_FILED;
+}
+
+/* Put a claimed job back into incoming/ (never over a newer job of that
+ * name: then it stays in running/, for the next start). */
+static void requeue(const struct hil_serve_opts *o, const struct job *job)
+{
+	char from[PATH_BYTES], to[PATH_BYTES];
+
+	if (hil_serve_spool_path(from, o, "running", job->name, NULL) !=
+		    HIL_OK ||
+	    hil_serve_spool_path(to, o, "incoming", job->name, NULL) !=
+		    HIL_OK) {
+		return;
+	}
+	if (link(from, to) != 0) {
+		hil_err("job %s: cannot put it back into incoming/: %s (left in running/ for the next start)",
+			job->name, strerror(errno));
+		return;
+	}
+	unlink(from);
 }
 
 static enum step process(const struct hil_serve_opts *o, const char *name,
@@ -305,8 +346,17 @@ static enum step process(const struct hil_serve_opts *o, const char *name,
 		return STEP_SKIPPED;
 	}
 	step = run_job(o, &job, out);
-	if (step == STEP_FILED) {
-		hil_serve_file_job(o, &job, out);
+	if (step == STEP_FILED && hil_serve_file_job(o, &job, out) != HIL_OK) {
+		step = STEP_UNFILED;
+		if (o->counts != NULL) {
+			o->counts->unfiled++;
+		}
+	}
+	if (step == STEP_REQUEUED) {
+		requeue(o, &job);
+		if (o->counts != NULL) {
+			o->counts->busy++;
+		}
 	}
 	/* Closing drops the job's flock, after it was filed (or left). */
 	close(job.fd);
@@ -316,12 +366,20 @@ static enum step process(const struct hil_serve_opts *o, const char *name,
 
 /* ---- the loop ----------------------------------------------------------- */
 
-/* Temporary files an interrupted atomic write left ("X.tmp.XXXXXX"). */
+/* A temporary file younger than this may be another daemon's write in
+ * progress (it takes milliseconds): left alone. */
+#define TMP_STALE_S 60
+
+/* Temporary files an interrupted atomic write left ("X.tmp.XXXXXX"). A
+ * second daemon starting on the spool once removed the first one's state
+ * file while it was being written. */
 static void clean_tmp(const char *dir)
 {
 	char path[PATH_BYTES];
 	struct dirent *e;
+	struct stat st;
 	DIR *d = opendir(dir);
+	time_t now = time(NULL);
 
 	if (d == NULL) {
 		return;
@@ -330,6 +388,7 @@ static void clean_tmp(const char *dir)
 		if (hil_is_tmp_name(e->d_name) &&
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) <
 			    (int)sizeof(path) &&
+		    lstat(path, &st) == 0 && now - st.st_mtime > TMP_STALE_S &&
 		    unlink(path) == 0) {
 			hil_dbg("removed the leftover %s", path);
 		}
@@ -500,7 +559,9 @@ static int take_one(const struct hil_serve_opts *o, int *stopped)
 	for (i = 0; i < n && !took && !stopping(o); i++) {
 		enum step step = process(o, names[i], 1);
 
-		took = step != STEP_SKIPPED;
+		/* A job sent back for a busy board was not taken: the next
+		 * one may be for another board. */
+		took = step != STEP_SKIPPED && step != STEP_REQUEUED;
 		*stopped = step == STEP_STOPPED;
 	}
 	hil_serve_free_names(names, n);
@@ -509,7 +570,7 @@ static int take_one(const struct hil_serve_opts *o, int *stopped)
 
 int hil_serve(const struct hil_serve_opts *o)
 {
-	struct hil_serve_counts local = {0, 0};
+	struct hil_serve_counts local = {0, 0, 0, 0};
 	struct hil_serve_opts opts;
 	int ret, stopped = 0;
 
@@ -553,15 +614,29 @@ int hil_serve(const struct hil_serve_opts *o)
 	if (o->counts != NULL) {
 		o->counts->done += local.done;
 		o->counts->failed += local.failed;
+		o->counts->busy += local.busy;
+		o->counts->unfiled += local.unfiled;
 	}
 	if (ret != HIL_OK) {
 		return ret;
+	}
+	if (local.unfiled > 0) {
+		/* A job that ran but could not be filed is no success. */
+		hil_err("%u job%s could not be filed (a full or broken spool): left in running/",
+			local.unfiled, local.unfiled == 1 ? "" : "s");
+		if (opts.once) {
+			return HIL_ERR_IO;
+		}
 	}
 	if (opts.once) {
 		if (stopping(&opts)) {
 			return HIL_ERR_INTERRUPTED;
 		}
-		return local.failed > 0 ? HIL_ERR_VERIFY : HIL_OK;
+		if (local.failed > 0) {
+			return HIL_ERR_VERIFY;
+		}
+		/* Jobs left in incoming/ for a busy board: try again later. */
+		return local.busy > 0 ? HIL_ERR_TIMEOUT : HIL_OK;
 	}
 	hil_info("stopped");
 	return HIL_OK;

@@ -39,6 +39,9 @@
  */
 #define HIL_SERVE_TRANSIENT 5
 
+/* hilrun serve's --wait when none is given, in seconds. */
+#define HIL_SERVE_DEFAULT_WAIT_S 60u
+
 /* A run that dies with the daemon (crash, SIGKILL, reboot) is retried this
  * many times in all before the job is filed as failed. */
 #define HIL_SERVE_MAX_ATTEMPTS 3
@@ -52,6 +55,11 @@
 struct hil_serve_started {
 	void (*fn)(void *arg, const char *run_dir);
 	void *arg;
+	/* Where the run may say why it failed (a mistake in the
+	 * configuration it found), error_len bytes, "" on entry: the job's
+	 * result quotes it. NULL: nowhere. */
+	char *error;
+	size_t error_len;
 };
 
 /**
@@ -81,6 +89,12 @@ typedef int (*hil_serve_run_fn)(void *ctx, const struct hil_config *cfg,
 struct hil_serve_counts {
 	unsigned done;	 /* jobs filed under done/ */
 	unsigned failed; /* jobs filed under failed/ */
+	/* Times a job went back to incoming/ because its board stayed busy
+	 * for wait_s: it waits for its turn, it never fails for that. */
+	unsigned busy;
+	/* Jobs that ran but could not be filed (a full spool): left in
+	 * running/ for the next start. */
+	unsigned unfiled;
 };
 
 struct hil_serve_opts {
@@ -95,8 +109,9 @@ struct hil_serve_opts {
 	 * folders, KAT files, baseline, -I folders) must lie inside these
 	 * (docs/lab.md); NULL or none: the working directory. */
 	const struct hil_config_roots *roots;
-	unsigned wait_s;  /* how long a job waits for a busy board
-			       * before it is filed as failed (0: not at all) */
+	unsigned wait_s;  /* how long a job waits for a busy board before it
+			   * goes back to incoming/ (0: not at all); never
+			   * filed as failed for that */
 	unsigned poll_ms; /* how often incoming/ is looked at; 0: 1000 */
 	int once;	  /* process what is there, then return */
 	/* Set (by the caller's SIGINT/SIGTERM handler) to stop after the
@@ -116,9 +131,12 @@ struct hil_serve_opts {
  * message; it never stops the loop. Nothing here calls exit().
  * @return HIL_OK when stopped by *o->stop, or in once mode when every job
  *         went to done/; HIL_ERR_VERIFY in once mode when at least one job
- *         went to failed/; HIL_ERR_INTERRUPTED when stopped in once mode
- *         before incoming/ was empty; HIL_ERR_ARG (no spool or run);
- *         HIL_ERR_IO (the spool cannot be created or read; logged).
+ *         went to failed/; HIL_ERR_TIMEOUT in once mode when none did but
+ *         a job went back to incoming/ for a busy board;
+ *         HIL_ERR_INTERRUPTED when stopped in once mode before incoming/
+ *         was empty; HIL_ERR_ARG (no spool or run); HIL_ERR_IO (the spool
+ *         cannot be created or read, or in once mode a job that ran could
+ *         not be filed; logged).
  */
 int hil_serve(const struct hil_serve_opts *o);
 

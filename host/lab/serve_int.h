@@ -83,7 +83,8 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 
 /* The exit status (run/result.h) of a run callback's return. */
 int hil_serve_exit_status_of(int ret);
-void hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,
-			const struct outcome *out);
+/* @return HIL_OK, or HIL_ERR_IO when the job is left in running/ (logged). */
+int hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,
+		       const struct outcome *out);
 
 #endif /* HIL_SERVE_INT_H */

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/err.h"
 #include "util/log.h"
 #include "run/result.h"
+#include "util/util.h"
 
 /* ---- the result file and filing --------------------------------------- */
 
@@ -62,12 +64,32 @@ static int write_result(const struct hil_serve_opts *o, const struct job *job,
 }
 
 /*
- * Result first, then the job file: the rename of the job out of running/
- * is the commit. A crash between the two re-runs the job at the next start
- * and overwrites the result.
+ * The job's text into dest/NAME.json as a new file of the daemon's: the
+ * submitter's inode (which it may still hold open, or have linked
+ * elsewhere) stays behind and is removed from running/.
  */
-void hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,
-			const struct outcome *out)
+static int copy_job(const struct job *job, const char *to)
+{
+	char *text = NULL, err[256];
+	size_t len = 0;
+	int ret = hil_serve_read_job(job->fd, &text, &len, err, sizeof(err));
+
+	if (ret != HIL_OK) {
+		hil_err("job %s: %s", job->name, err);
+		return ret;
+	}
+	ret = hil_write_atomic(to, text, len); /* logs its error */
+	free(text);
+	return ret;
+}
+
+/*
+ * Result first, then the job file: its copy in done/ or failed/ and the
+ * removal from running/ are the commit. A crash before that re-runs the job
+ * at the next start and overwrites the result.
+ */
+int hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,
+		       const struct outcome *out)
 {
 	const char *dest =
 		out->exit_status == HIL_EXIT_ALL_MEASURED ? "done" : "failed";
@@ -93,25 +115,33 @@ void hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,
 				hil_err("job %s: no result could be written: left in running/",
 					job->name);
 				free(bad);
-				return;
+				return HIL_ERR_IO;
 			}
 			free(bad);
+		} else {
+			hil_err("job %s: no result could be written: left in running/",
+				job->name);
+			return HIL_ERR_IO;
 		}
 	}
 	if (hil_serve_spool_path(from, o, "running", job->name, NULL) !=
 		    HIL_OK ||
 	    hil_serve_spool_path(to, o, dest, job->name, NULL) != HIL_OK) {
-		return;
+		return HIL_ERR_IO;
 	}
 	if (lstat(to, &st) == 0) {
 		hil_warn(
 			"job %s: replacing the %s/%s of an earlier job of that name",
 			job->name, dest, job->name);
 	}
-	if (rename(from, to) != 0) {
-		hil_err("job %s: cannot move %s to %s: %s", job->name, from, to,
-			strerror(errno));
-		return;
+	if (copy_job(job, to) != HIL_OK) {
+		hil_err("job %s: cannot file it as %s: left in running/",
+			job->name, to);
+		return HIL_ERR_IO;
+	}
+	if (unlink(from) != 0 && errno != ENOENT) {
+		hil_err("job %s: filed as %s, but %s cannot be removed: %s",
+			job->name, to, from, strerror(errno));
 	}
 	hil_serve_drop_state(o, job);
 	if (o->counts != NULL) {
@@ -137,4 +167,5 @@ void hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,
 			 out->report_dir[0] != '\0' ? ", report " : "",
 			 out->report_dir);
 	}
+	return HIL_OK;
 }

@@ -15,7 +15,9 @@
 
 #include "util/err.h"
 #include "jobpolicy.h"
+#include "config/algnames.h"
 #include "config/paths.h"
+#include "report/render.h"
 #include "util/util.h"
 
 #define MAX_JOB_BYTES (1024 * 1024) /* a job file is a few hundred bytes */
@@ -204,6 +206,24 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 				 cJSON_IsString(config) ? ": " : "", cerr);
 		}
 	}
+	if (ret == HIL_OK) {
+		/* A misspelt name is found here, and said in the job's
+		 * result, not only in the daemon's log after the job ran. */
+		int is_inline = cfg->path[0] == '\0';
+
+		/* An inline config has no file: named so in the message, not
+		 * taken for a quick run's --alg. */
+		if (is_inline) {
+			snprintf(cfg->path, sizeof(cfg->path), "inline config");
+		}
+		ret = hil_algnames_why(cfg, cerr, sizeof(cerr));
+		if (is_inline) {
+			cfg->path[0] = '\0';
+		}
+		if (ret != HIL_OK) {
+			snprintf(out->error, sizeof(out->error), "%s", cerr);
+		}
+	}
 	if (ret == HIL_OK && out->baseline[0] != '\0') {
 		/* A regression gate that cannot be read must not be skipped
 		 * silently: the job fails before anything runs. */
@@ -244,6 +264,20 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 				out->baseline);
 			ret = HIL_ERR_CONFIG;
 		}
+	}
+	if (ret == HIL_OK && out->baseline[0] != '\0') {
+		/* A baseline that is not a report would fail the gate only
+		 * after the whole run: found before anything runs. */
+		char why[MSG_BYTES - 64];
+		cJSON *rep = NULL;
+
+		if (hil_report_load(out->baseline, &rep, why, sizeof(why)) !=
+		    HIL_OK) {
+			snprintf(out->error, sizeof(out->error),
+				 "job file: baseline: %s", why);
+			ret = HIL_ERR_CONFIG;
+		}
+		cJSON_Delete(rep);
 	}
 	if (ret == HIL_OK) {
 		/* Whoever can drop a job must not make the daemon write

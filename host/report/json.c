@@ -423,6 +423,27 @@ static cJSON *report_object(const struct hil_run *run)
 		ok = ok && hil_json_add_num(e, "points", (double)f->points);
 	}
 
+	/* Folders of the trees for another architecture: listed, not built,
+	 * not failed. */
+	if (ok && run->cfg != NULL && run->cfg->n_not_for_board > 0) {
+		a = cJSON_AddArrayToObject(root, "not_for_board");
+		ok = a != NULL;
+		for (i = 0; ok && i < run->cfg->n_not_for_board; i++) {
+			const struct hil_config_skipped *sk =
+				&run->cfg->not_for_board[i];
+			cJSON *e = cJSON_CreateObject();
+
+			ok = e != NULL;
+			if (ok) {
+				cJSON_AddItemToArray(a, e);
+			}
+			ok = ok && hil_json_add_str(e, "algorithm", sk->name);
+			ok = ok &&
+			     hil_json_add_str(e, "implementation", sk->impl);
+			ok = ok && hil_json_add_str(e, "why", sk->why);
+		}
+	}
+
 	o = ok ? cJSON_AddObjectToObject(root, "image") : NULL;
 	ok = ok && o != NULL;
 	ok = ok &&

@@ -12,6 +12,7 @@
 
 #include "emu/plugin/memsys.h"
 #include "run/energyest.h"
+#include "report/modelerr.h"
 #include "run/run.h"
 #include "run/stats.h"
 #include "util/err.h"
@@ -218,6 +219,30 @@ static int add_memsys(cJSON *o, const struct hil_run *run,
 }
 
 /*
+ * The estimate's error bar: error_pct from the profile's leave-one-out
+ * cross-validation (C or assembly, error_kind), with what it comes from;
+ * null when the profile is not calibrated.
+ */
+static int add_error_bar(cJSON *o, const struct hil_run *run,
+			 const struct hil_row *r)
+{
+	const struct cm4_memsys *p = cm4_memsys_find(run->model.profile);
+	const char *kind = "C";
+	double e = hil_model_error_pct(run, r, &kind);
+	int ok;
+
+	if (e < 0) {
+		return cJSON_AddNullToObject(o, "error_pct") != NULL;
+	}
+	ok = hil_json_add_num(o, "error_pct", e);
+	ok = ok && hil_json_add_str(o, "error_kind", kind);
+	ok = ok && hil_json_add_str(
+			   o, "error_from",
+			   p != NULL && p->err_from != NULL ? p->err_from : "");
+	return ok;
+}
+
+/*
  * The row's estimated cycles (Cortex-M4 model on the emulated board),
  * beside the instruction counts and never instead of them.
  */
@@ -262,6 +287,7 @@ static int add_model(cJSON *row, const struct hil_run *run,
 	ok = ok &&
 	     hil_json_add_num(o, "overhead_subtracted", r->model.overhead);
 	ok = ok && add_memsys(o, run, r);
+	ok = ok && add_error_bar(o, run, r);
 	a = ok ? cJSON_AddArrayToObject(o, "samples") : NULL;
 	ok = ok && a != NULL;
 	for (i = 0; ok && i < r->model.stats.n; i++) {
@@ -384,6 +410,7 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 	ok = ok && hil_json_add_str(o, "status",
 				    r->ok	     ? "ok"
 				    : r->interrupted ? "interrupted"
+				    : r->link_failed ? "link_failed"
 						     : "failed");
 	if (!r->ok) {
 		ok = ok && hil_json_add_str(o, "error", r->error);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/modelerr.h"
+
 static void print_caption(const struct hil_run *run, FILE *out)
 {
 	const struct hil_config *cfg = run->cfg;
@@ -125,6 +127,19 @@ static void cell_per_byte(char *buf, size_t len, const struct hil_row *o,
 	} else {
 		snprintf(buf, len, "%.1f", v / o->msg_len);
 	}
+}
+
+/* After an estimated figure: its error bar (" ± 6 %"), when calibrated. */
+static void model_error_suffix(char *buf, size_t len, const struct hil_run *run,
+			       const struct hil_row *o)
+{
+	char e[32];
+
+	if (o == NULL || !o->ok || !o->model.ok) {
+		return;
+	}
+	hil_model_error_label(run, o, e, sizeof(e));
+	strncat(buf, e, len - strlen(buf) - 1);
 }
 
 #define HT_COLS 16
@@ -440,9 +455,16 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 			continue;
 		}
 		cell_per_byte(l->c[c.head], HT_CELL, ra, h.head_model);
+		if (h.head_model) {
+			model_error_suffix(l->c[c.head], HT_CELL, run, ra);
+		}
 		if (c.head_l >= 0) {
 			cell_per_byte(l->c[c.head_l], HT_CELL, rl,
 				      h.head_model);
+			if (h.head_model) {
+				model_error_suffix(l->c[c.head_l], HT_CELL, run,
+						   rl);
+			}
 		}
 		if (c.instr >= 0) {
 			cell_per_byte(l->c[c.instr], HT_CELL, ra, 0);
@@ -586,7 +608,9 @@ void hil_report_print_table(const struct hil_run *run,
 			fprintf(out, "%-17s %-5s %-8s %6u %5u %12s  %s: %s\n",
 				r->algorithm, r->implementation, r->operation,
 				(unsigned)r->msg_len, (unsigned)r->ad_len, "-",
-				r->interrupted ? "INTERRUPTED" : "FAILED",
+				r->interrupted	 ? "INTERRUPTED"
+				: r->link_failed ? "LINK FAILED"
+						 : "FAILED",
 				r->error);
 			continue;
 		}

@@ -117,6 +117,9 @@ struct hil_row {
 	uint32_t digest_got;
 	int ok;		 /* measured, digest matched */
 	int interrupted; /* not ok: stopped (SIGTERM/SIGINT) while measured */
+	/* not ok: lost to the link (the target answered, damaged, after
+	 * every retry and recovery), not the implementation's failure */
+	int link_failed;
 	char error[HIL_ROW_ERR]; /* why not ok */
 	struct hil_row_energy energy;
 	/* From the datasheet's run current when no sensor measured energy
@@ -190,6 +193,9 @@ struct hil_run {
 	 * (relative stays relative); "" : cfg->path. */
 	char config_given[HIL_PATH];
 	const char *status; /* "complete", "partial", "failed" */
+	/* A mistake in the configuration the runner found (HIL_ERR_CONFIG),
+	 * as logged: for result files, which quote it. "" when none. */
+	char error[HIL_ROW_ERR];
 	const struct hil_config *cfg;
 	struct hil_firmware fw;
 	char build_id[2 * HILP_BUILD_ID_MAX + 1];

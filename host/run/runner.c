@@ -5,6 +5,7 @@
 #include "runner_int.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,17 @@ int hil_rn_stopping(const struct run_ctx *c)
 	return c->opts->stop != NULL && *c->opts->stop;
 }
 
+int hil_rn_config_error(struct hil_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->error, sizeof(run->error), fmt, ap);
+	va_end(ap);
+	hil_err("%s", run->error);
+	return HIL_ERR_CONFIG;
+}
+
 static int check_limits(const struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
@@ -40,24 +52,27 @@ static int check_limits(const struct run_ctx *c)
 	size_t i;
 
 	if (cfg->bench.runs > info->max_runs) {
-		hil_err("bench.runs is %u but the stub keeps at most %u samples",
+		return hil_rn_config_error(
+			c->run,
+			"bench.runs is %u but the stub keeps at most %u samples",
 			(unsigned)cfg->bench.runs, info->max_runs);
-		return HIL_ERR_CONFIG;
 	}
 	for (i = 0; i < cfg->bench.n_lengths; i++) {
 		if (cfg->bench.lengths[i] > info->max_msg) {
-			hil_err("bench.lengths[%zu] is %u but the stub's buffers take at most %u bytes",
+			return hil_rn_config_error(
+				c->run,
+				"bench.lengths[%zu] is %u but the stub's buffers take at most %u bytes",
 				i, (unsigned)cfg->bench.lengths[i],
 				info->max_msg);
-			return HIL_ERR_CONFIG;
 		}
 	}
 	for (i = 0; i < cfg->bench.n_ad_lengths; i++) {
 		if (cfg->bench.ad_lengths[i] > info->max_ad) {
-			hil_err("bench.ad_lengths[%zu] is %u but the stub takes at most %u bytes",
+			return hil_rn_config_error(
+				c->run,
+				"bench.ad_lengths[%zu] is %u but the stub takes at most %u bytes",
 				i, (unsigned)cfg->bench.ad_lengths[i],
 				info->max_ad);
-			return HIL_ERR_CONFIG;
 		}
 	}
 	return HIL_OK;
@@ -202,6 +217,49 @@ static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
 							       : HIL_ERR_NOMEM;
 }
 
+/* The folders of the configuration's trees that were not built, as not
+ * for this board: said once, never as a failure (report.json lists them). */
+static void log_not_for_board(const struct hil_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n_not_for_board; i++) {
+		hil_info("%s/%s: not for this board, not built (%s)",
+			 cfg->not_for_board[i].name, cfg->not_for_board[i].impl,
+			 cfg->not_for_board[i].why);
+	}
+}
+
+/* Image g of the split about to start: how far the run is, and an
+ * estimate of the time left from the images measured so far (the build of
+ * every image came before the first). */
+static void progress_images(const struct split_keep *k, size_t g,
+			    uint64_t t_start)
+{
+	size_t done = 0, total = 0, i;
+	double elapsed_s = (double)(hil_energy_now_ns() - t_start) / 1e9;
+
+	for (i = 0; i < k->split.n_images; i++) {
+		total += k->split.image[i].n_algs;
+		if (i < g) {
+			done += k->split.image[i].n_algs;
+		}
+	}
+	if (done == 0) {
+		hil_info(
+			"image %zu of %zu: %zu implementation%s (0 of %zu measured; built in %.0f s)",
+			g + 1, k->split.n_images, k->split.image[g].n_algs,
+			k->split.image[g].n_algs == 1 ? "" : "s", total,
+			elapsed_s);
+		return;
+	}
+	hil_info(
+		"image %zu of %zu: %zu implementation%s (%zu of %zu measured in %.0f s; about %.0f s left, from the pace so far)",
+		g + 1, k->split.n_images, k->split.image[g].n_algs,
+		k->split.image[g].n_algs == 1 ? "" : "s", done, total,
+		elapsed_s, elapsed_s / (double)done * (double)(total - done));
+}
+
 /*
  * The selection does not fit one image: split it over as few as halving
  * finds, then build, start and measure each in turn, into one run.
@@ -214,6 +272,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	size_t skip[HIL_CFG_MAX_ALGS], n_skip = 0;
 	char excluded[HIL_CFG_MAX_ALGS][256];
 	char root[HIL_PATH], log[HIL_PATH + 16];
+	uint64_t t_start;
 	size_t g, i, a;
 	int ret;
 
@@ -230,6 +289,8 @@ static int measure_split(struct run_ctx *c, const char *journal)
 			skip[n_skip++] = a;
 		}
 	}
+	t_start = hil_energy_now_ns();
+	log_not_for_board(cfg);
 	hil_warn(
 		"the %zu implementations do not fit one image (%s): splitting them over several images, each built, started and measured in turn",
 		cfg->n_algs - n_skip, run->fw.overflow);
@@ -256,9 +317,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 			ret = HIL_ERR_NOMEM;
 			break;
 		}
-		hil_info("image %zu of %zu: %zu implementation%s", g + 1,
-			 k->split.n_images, sub->n_algs,
-			 sub->n_algs == 1 ? "" : "s");
+		progress_images(k, g, t_start);
 		if (g > 0) {
 			model_file_afresh(run);
 		}
@@ -315,9 +374,10 @@ int hil_runner_run(const struct hil_config *cfg,
 	/* A misspelt name fails here, before a folder is made or anything
 	 * is built (a resumed run or an override was checked before). */
 	if (opts->algs_override == NULL && opts->resume_dir == NULL) {
-		ret = hil_algnames_check(cfg);
-		if (ret != HIL_OK) {
-			return ret;
+		char why[HIL_ROW_ERR];
+
+		if (hil_algnames_why(cfg, why, sizeof(why)) != HIL_OK) {
+			return hil_rn_config_error(run, "%s", why);
 		}
 	}
 	ret = hil_runner_make_run_dir(cfg, opts, run);
@@ -375,12 +435,27 @@ int hil_runner_run(const struct hil_config *cfg,
 		/* A selection too big for one image is split, not refused. */
 		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
 
-		ret = hil_rn_bring_up(cfg, opts, run, &c.conn,
-				      may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
-		if (ret == HIL_OK) {
+		if (may_split && cfg->n_algs > HIL_IMAGE_MAX_ALGS) {
+			/* More than one image holds: split at once, without
+			 * building them all together first. */
+			snprintf(run->fw.overflow, sizeof(run->fw.overflow),
+				 "more than %d implementations for one image",
+				 HIL_IMAGE_MAX_ALGS);
+			ret = measure_split(&c, path);
+		} else if ((ret = hil_rn_bring_up(
+				    cfg, opts, run, &c.conn,
+				    may_split ? HIL_BUILD_QUIET_OVERFLOW
+					      : 0)) == HIL_OK) {
+			log_not_for_board(cfg);
 			ret = measure_image(&c, path);
 		} else if (ret == HIL_ERR_BUILD && may_split &&
-			   run->fw.overflowed) {
+			   (run->fw.overflowed || run->fw.link_failed)) {
+			if (run->fw.link_failed) {
+				snprintf(run->fw.overflow,
+					 sizeof(run->fw.overflow),
+					 "it does not link: %s",
+					 run->fw.link_error);
+			}
 			hil_runner_take_down(&c.conn, run);
 			ret = measure_split(&c, path);
 		}
@@ -412,13 +487,24 @@ int hil_runner_run(const struct hil_config *cfg,
 	hil_run_compute_normalized(run);
 	hil_energyest_apply(run);
 	if (ret == HIL_OK) {
-		size_t i;
+		size_t i, lost = 0;
 
 		run->status = "complete";
 		for (i = 0; i < run->n_rows; i++) {
 			if (!run->rows[i].ok) {
 				ret = HIL_ERR_VERIFY;
 			}
+			lost += run->rows[i].link_failed != 0;
+		}
+		if (lost > 0) {
+			/* Not measured, and not the implementations' fault:
+			 * the run is partial, another try may measure them
+			 * (exit status 5). */
+			hil_err("%zu row%s lost to the link (the target answered, damaged, after every retry and recovery): the run is partial, worth another try",
+				lost, lost == 1 ? "" : "s");
+			run->status = "partial";
+			run->transient = 1;
+			ret = HIL_ERR_TIMEOUT;
 		}
 	} else if (run->n_rows > 0) {
 		run->status = "partial";

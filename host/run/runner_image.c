@@ -53,6 +53,15 @@ int hil_rn_image_info(struct hil_run *run)
 	run->sizes.flash = (unsigned long)ei.flash;
 	run->sizes.ram_static = (unsigned long)ei.ram;
 	run->sizes.stack_reserved = (unsigned long)ei.stack;
+	if (run->sizes.flash < HIL_RN_MIN_STUB_FLASH) {
+		/* The smallest stub is some 4 KB; 36 bytes is what a flag
+		 * that stops cc1 from compiling (-fself-test=x) left, and
+		 * QEMU's lockup on it read as a board that did not answer:
+		 * exit 5, worth a retry, for a mistake. */
+		hil_err("%s has %lu bytes of code and data in flash, no stub: the build produced nothing to run (see build.log; a compiler flag that stops the compiler?)",
+			run->fw.elf, run->sizes.flash);
+		return HIL_ERR_BUILD;
+	}
 	{
 		char map[HIL_PATH + 16];
 

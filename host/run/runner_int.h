@@ -57,12 +57,29 @@ struct run_ctx {
 		uint32_t bytes;
 		int seen;
 	} work[HIL_TARGET_MAX_ALGS][HILP_OP_KEYSETUP + 1];
+	/* What the link did to the calls that failed in the verification or
+	 * row now measured, noted before the recovery ladder replaces the
+	 * session (hil_rn_note_loss): the evidence of a link failure. */
+	struct link_loss {
+		unsigned calls;	     /* calls that failed after every attempt */
+		unsigned damaged;    /* their attempts answered damaged */
+		unsigned late;	     /* their attempts that heard no reply */
+		unsigned silent;     /* their attempts that heard nothing */
+		unsigned bad_frames; /* the run's so far, at the last one */
+		unsigned retries;
+		int last_link; /* the latest failure was the link's */
+	} loss;
 };
 
 /* ---- runner.c: the walk of a run */
 
 /** 1 once SIGTERM or SIGINT arrived: nothing more is started. */
 int hil_rn_stopping(const struct run_ctx *c);
+
+/** Log a configuration mistake and keep it in run->error (result files
+ *  quote it). @return HIL_ERR_CONFIG. */
+int hil_rn_config_error(struct hil_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* ---- runner_journal.c: the run folder and its journal */
 
@@ -98,7 +115,12 @@ int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 /** The tool's git commit and whether its tree is dirty, into run. */
 void hil_rn_git_provenance(const char *root, struct hil_run *run);
 
-/** Build-id, hash, compiler and sizes of run->fw.elf and its map. */
+/* Flash bytes below which an image cannot be a stub (the smallest is some
+ * 4 KB): the build produced nothing to run. */
+#define HIL_RN_MIN_STUB_FLASH 1024u
+
+/** Build-id, hash, compiler and sizes of run->fw.elf and its map;
+ *  HIL_ERR_BUILD for an image too small to be a stub. */
 int hil_rn_image_info(struct hil_run *run);
 
 /** Set run->model: whether and how QEMU models cycles, or why not. */
@@ -123,6 +145,22 @@ int hil_rn_worth_again(const struct run_ctx *c, int ret);
 
 /** Recover if need be and drop the failed row before measuring it again. */
 int hil_rn_prepare_again(struct run_ctx *c, int ret);
+
+/* Times a verification or a row lost to the link or the board is checked
+ * or measured again, each after the recovery ladder. */
+#define HIL_RN_LINK_AGAIN 3
+
+/**
+ * After a call failed with ret: note in c->loss whether it was lost to the
+ * link (a timeout although the target answered, damaged, in some attempt)
+ * rather than to a target that answers nothing. Call it before the session
+ * is replaced. @return 1 when it was the link's.
+ */
+int hil_rn_note_loss(struct run_ctx *c, int ret);
+
+/** The row's error for c->loss, the evidence included; sets its flag. */
+void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
+			     const char *during);
 
 /* ---- runner_subject.c: what each implementation is checked against */
 

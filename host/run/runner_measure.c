@@ -3,6 +3,7 @@
 #include "runner_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "util/err.h"
 #include "lab/history.h"
@@ -63,6 +64,51 @@ static void mark_interrupted(struct run_ctx *c, size_t before)
 		 row->operation, (unsigned)row->msg_len, row->error);
 }
 
+/*
+ * One row, measured again when it failed in a way that may not be its own
+ * (hil_rn_worth_again): once after a failure on a link that damages frames,
+ * up to HIL_RN_LINK_AGAIN times after the recovery ladder when the board or
+ * the link was lost. A row still lost to the link, with the target answering
+ * damaged frames, is marked a link failure, never the implementation's.
+ * @return the last measurement's code; HIL_ERR_INTERRUPTED on a stop.
+ */
+static int measure_point(struct run_ctx *c, int index,
+			 const struct registry_alg *ref, int verified,
+			 uint8_t op, uint32_t len, uint32_t ad)
+{
+	unsigned again;
+	int ret;
+
+	memset(&c->loss, 0, sizeof(c->loss));
+	ret = hil_rn_measure_row(c, index, ref, verified, op, len, ad);
+	for (again = 0;; again++) {
+		int lost, link;
+
+		if (c->journal_ret != HIL_OK) {
+			return c->journal_ret;
+		}
+		if (hil_rn_stopping(c)) {
+			return HIL_ERR_INTERRUPTED;
+		}
+		lost = hil_rn_board_lost(c, ret);
+		link = hil_rn_note_loss(c, ret);
+		if (!hil_rn_worth_again(c, ret) ||
+		    again >= (lost || link ? HIL_RN_LINK_AGAIN : 1u)) {
+			break;
+		}
+		ret = hil_rn_prepare_again(c, ret);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+		ret = hil_rn_measure_row(c, index, ref, verified, op, len, ad);
+	}
+	if (ret == HIL_ERR_TIMEOUT && c->loss.last_link && c->run->n_rows > 0) {
+		hil_rn_mark_link_failed(c, &c->run->rows[c->run->n_rows - 1],
+					"while it was measured");
+	}
+	return ret;
+}
+
 static int measure_alg(struct run_ctx *c, int index,
 		       const struct registry_alg *ref, int verified)
 {
@@ -101,27 +147,14 @@ static int measure_alg(struct run_ctx *c, int index,
 					continue;
 				}
 				before = c->run->n_rows;
-				ret = hil_rn_measure_row(c, index, ref,
-							 verified, ops[o], len,
-							 ad);
+				ret = measure_point(c, index, ref, verified,
+						    ops[o], len, ad);
+				if (ret == HIL_ERR_INTERRUPTED) {
+					mark_interrupted(c, before);
+					return ret;
+				}
 				if (c->journal_ret != HIL_OK) {
 					return c->journal_ret;
-				}
-				if (hil_rn_stopping(c)) {
-					mark_interrupted(c, before);
-					return HIL_ERR_INTERRUPTED;
-				}
-				if (hil_rn_worth_again(c, ret)) {
-					ret = hil_rn_prepare_again(c, ret);
-					if (ret != HIL_OK) {
-						return ret;
-					}
-					ret = hil_rn_measure_row(
-						c, index, ref, verified, ops[o],
-						len, ad);
-					if (c->journal_ret != HIL_OK) {
-						return c->journal_ret;
-					}
 				}
 				if (ret == HIL_ERR_NOMEM) {
 					return ret;
@@ -225,7 +258,9 @@ int hil_rn_measure(struct run_ctx *c)
 
 		if (c->subj_ret[a] == HIL_OK &&
 		    ops_for(cfg, &c->subj[a], ops) == 0) {
-			hil_err("%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
+			return hil_rn_config_error(
+				c->run,
+				"%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
 				cfg->path[0]
 					? cfg->path
 					: "the configuration (command-line options)",
@@ -235,7 +270,6 @@ int hil_rn_measure(struct run_ctx *c)
 				: c->subj[a].kind == HILP_KIND_BLOCK
 					? "encrypt, with its key setup"
 					: "hash");
-			return HIL_ERR_CONFIG;
 		}
 	}
 	/* Rows of earlier images (a split selection) count as done. */
@@ -286,8 +320,9 @@ int hil_rn_measure(struct run_ctx *c)
 			return HIL_ERR_INTERRUPTED;
 		}
 		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
-			hil_err("%s/%s: %s", ca->name, ca->impl, c->why[a]);
-			return HIL_ERR_CONFIG;
+			return hil_rn_config_error(c->run, "%s/%s: %s",
+						   ca->name, ca->impl,
+						   c->why[a]);
 		}
 		if (index < 0 && c->subj_ret[a] != HIL_ERR_BUILD) {
 			hil_err("%s/%s is not in the target image", ca->name,
@@ -324,18 +359,42 @@ int hil_rn_measure(struct run_ctx *c)
 			const char *what = ret == HIL_ERR_TARGET_FAULT
 						   ? "took a fault"
 						   : "did not answer (hung)";
+			int link = ret == HIL_ERR_TIMEOUT && c->loss.last_link;
+			struct hil_row *row;
 
 			if (hil_rn_recover(c) != HIL_OK) {
 				return ret;
 			}
-			hil_err("%s/%s %s during verification on the target: its rows are not measured",
-				ca->name, ca->impl, what);
+			if (!link) {
+				hil_err("%s/%s %s during verification on the target: its rows are not measured",
+					ca->name, ca->impl, what);
+			}
 			snprintf(c->why[a], sizeof(c->why[a]),
 				 "%s during verification on the target", what);
-			if (hil_rn_add_failed_row(c, subject, c->why[a]) ==
-			    NULL) {
+			if (link) {
+				/* The target answered, damaged, every time:
+				 * the link failed, not the implementation
+				 * (the journal's copy is failed all the same:
+				 * --resume measures it again). */
+				struct hil_row tmp;
+
+				memset(&tmp, 0, sizeof(tmp));
+				snprintf(tmp.algorithm, sizeof(tmp.algorithm),
+					 "%s", ca->name);
+				snprintf(tmp.implementation,
+					 sizeof(tmp.implementation), "%s",
+					 ca->impl);
+				tmp.operation = "verify";
+				hil_rn_mark_link_failed(c, &tmp,
+							"during verification");
+				snprintf(c->why[a], sizeof(c->why[a]), "%s",
+					 tmp.error);
+			}
+			row = hil_rn_add_failed_row(c, subject, c->why[a]);
+			if (row == NULL) {
 				return HIL_ERR_NOMEM;
 			}
+			row->link_failed = link;
 			continue;
 		}
 		if (ret != HIL_OK) {

@@ -202,6 +202,15 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 			kat_beside(ca->path, subject->kind, c->kat[a],
 				   sizeof(c->kat[a]));
 		}
+		if (c->kat[a][0] == '\0') {
+			/* The NIST LWC layout keeps it one level up, in the
+			 * variant's folder beside its implementations. */
+			char up[HIL_CFG_STR + 4];
+
+			snprintf(up, sizeof(up), "%s/..", ca->path);
+			kat_beside(up, subject->kind, c->kat[a],
+				   sizeof(c->kat[a]));
+		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
 		    hil_ownref_build(root, c->run->fw.dir, ca, log,
 				     !c->opts->no_jail, &c->own[a]) == HIL_OK &&

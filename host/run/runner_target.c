@@ -101,6 +101,33 @@ static void add_session_stats(struct hil_run *run,
 
 static int recover_steps(struct run_ctx *c);
 
+/* The session's probe: a wait that ran out in silence asks whether the
+ * board can answer at all (a stopped or dead emulator cannot). */
+static int board_alive(void *arg)
+{
+	return hil_flasher_check(arg);
+}
+
+/* A new session on conn's link: the run's timeouts, stop flag and probe. */
+static int session_open(const struct hil_config *cfg,
+			const struct hil_runner_opts *opts,
+			struct hil_target_conn *conn)
+{
+	int ret = hil_session_open(&conn->session, conn->link,
+				   cfg->link.timeout_ms, cfg->link.retries);
+
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	/* SIGTERM ends a wait for a reply at once (docs/lab.md). */
+	hil_session_set_stop(conn->session, opts->stop);
+	if (conn->flasher != NULL) {
+		hil_session_set_probe(conn->session, board_alive,
+				      conn->flasher);
+	}
+	return HIL_OK;
+}
+
 int hil_rn_recover(struct run_ctx *c)
 {
 	uint64_t t0;
@@ -162,12 +189,7 @@ static int recover_steps(struct run_ctx *c)
 			}
 		}
 		if (ret == HIL_OK) {
-			ret = hil_session_open(&c->conn.session, c->conn.link,
-					       cfg->link.timeout_ms,
-					       cfg->link.retries);
-		}
-		if (ret == HIL_OK) {
-			hil_session_set_stop(c->conn.session, c->opts->stop);
+			ret = session_open(cfg, c->opts, &c->conn);
 		}
 		if (ret == HIL_OK) {
 			ret = hil_session_handshake(c->conn.session,
@@ -222,10 +244,57 @@ int hil_rn_worth_again(const struct run_ctx *c, int ret)
 	if (hil_rn_board_lost(c, ret)) {
 		return 1;
 	}
-	return run->n_rows > 0 && !run->rows[run->n_rows - 1].ok &&
-	       (ret == HIL_OK || ret == HIL_ERR_TARGET ||
+	if (run->n_rows == 0 || run->rows[run->n_rows - 1].ok) {
+		return 0;
+	}
+	if (ret == HIL_ERR_TIMEOUT && c->loss.last_link) {
+		return 1; /* hil_rn_note_loss: the target answered, damaged */
+	}
+	return (ret == HIL_OK || ret == HIL_ERR_TARGET ||
 		ret == HIL_ERR_PROTO || ret == HIL_ERR_TIMEOUT) &&
 	       c->conn.session != NULL && hil_session_damaged(c->conn.session);
+}
+
+int hil_rn_note_loss(struct run_ctx *c, int ret)
+{
+	const struct hil_session_call_end *e;
+	const struct hil_session_stats *st;
+
+	c->loss.last_link = 0;
+	if (ret != HIL_ERR_TIMEOUT || c->conn.session == NULL) {
+		return 0;
+	}
+	e = hil_session_last_call(c->conn.session);
+	if (e->board_down || !hil_session_last_call_heard(c->conn.session)) {
+		return 0; /* silence: a hung target, or a stopped board */
+	}
+	st = hil_session_get_stats(c->conn.session);
+	c->loss.calls++;
+	c->loss.damaged += e->damaged;
+	c->loss.late += e->late;
+	c->loss.silent += e->silent;
+	c->loss.bad_frames = c->run->bad_frames + st->bad_frames;
+	c->loss.retries = c->run->retries + st->retries;
+	c->loss.last_link = 1;
+	return 1;
+}
+
+void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
+			     const char *during)
+{
+	const struct link_loss *l = &c->loss;
+
+	row->link_failed = 1;
+	row->ok = 0;
+	snprintf(
+		row->error, sizeof(row->error),
+		"lost to the link %s, not the implementation's failure: %u call%s failed after every attempt, each followed by the recovery ladder, although the target answered (%u answers damaged, %u attempts heard bytes but no reply, %u silent); the run so far: %u bad frames, %u retries",
+		during, l->calls, l->calls == 1 ? "" : "s", l->damaged, l->late,
+		l->silent, l->bad_frames, l->retries);
+	/* Another try may well measure it: exit status 5, run partial. */
+	c->run->transient = 1;
+	hil_err("%s/%s %s %u bytes: %s", row->algorithm, row->implementation,
+		row->operation, (unsigned)row->msg_len, row->error);
 }
 
 /*
@@ -377,13 +446,10 @@ static int bring_up_steps(const struct hil_config *cfg,
 			return ret;
 		}
 	}
-	ret = hil_session_open(&conn->session, conn->link, cfg->link.timeout_ms,
-			       cfg->link.retries);
+	ret = session_open(cfg, opts, conn);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	/* SIGTERM ends a wait for a reply at once (docs/lab.md). */
-	hil_session_set_stop(conn->session, opts->stop);
 	ret = hil_session_handshake(conn->session, HANDSHAKE_MS, &run->info);
 	run->timing.start_ns += hil_energy_now_ns() - t0;
 	if (ret != HIL_OK) {

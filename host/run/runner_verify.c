@@ -374,17 +374,40 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
 int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
 {
 	const struct hil_config_alg *ca = &c->run->cfg->algs[a];
-	int ret = verify_once(c, a, index);
+	int ret;
 	unsigned again;
 
-	if (hil_rn_board_lost(c, ret) || ret == HIL_ERR_TIMEOUT) {
-		/* The link was lost or the target stopped answering (nine
-		 * attempts lost on a noisy link, a hung stub): not the check
-		 * failed. Bring the target back and check again, once. */
-		ret = hil_rn_recover(c);
-		if (ret == HIL_OK) {
-			ret = verify_once(c, a, index);
+	memset(&c->loss, 0, sizeof(c->loss));
+	ret = verify_once(c, a, index);
+	for (again = 0;; again++) {
+		int lost = hil_rn_board_lost(c, ret);
+		int link = hil_rn_note_loss(c, ret);
+
+		if (!lost && ret != HIL_ERR_TIMEOUT) {
+			break;
 		}
+		/*
+		 * The link was lost, the emulator stopped, or a call failed:
+		 * not the check. Bring the target back and check again: up
+		 * to HIL_RN_LINK_AGAIN times when the board was lost or the
+		 * target answered, damaged (the link's fault), once when it
+		 * answered nothing at all (a hung stub hangs again).
+		 */
+		if (again >= (lost || link ? HIL_RN_LINK_AGAIN : 1u)) {
+			break;
+		}
+		if (link) {
+			hil_warn(
+				"%s/%s: a call of the verification was lost to the link (the target answered, damaged): recovering and checking again (%u of %u)",
+				ca->name, ca->impl, again + 1,
+				HIL_RN_LINK_AGAIN);
+		}
+		ret = hil_rn_recover(c);
+		if (ret != HIL_OK) {
+			c->loss.last_link = 0;
+			return ret;
+		}
+		ret = verify_once(c, a, index);
 	}
 	for (again = 1; again <= VERIFY_AGAIN; again++) {
 		if (ret == HIL_OK || ret == HIL_ERR_TIMEOUT ||

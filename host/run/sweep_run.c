@@ -323,6 +323,16 @@ int hil_sweep_run(const struct hil_sweep *sw,
 		    rets[r] == HIL_ERR_TIMEOUT) {
 			*transient = 1;
 		}
+		/* Rows lost to the link (row.link_failed): so is a run's. */
+		if (transient != NULL && rets[r] == HIL_ERR_TIMEOUT) {
+			size_t k;
+
+			for (k = 0; k < runs[r].n_rows; k++) {
+				if (runs[r].rows[k].link_failed) {
+					*transient = 1;
+				}
+			}
+		}
 	}
 
 	/* The sweep's own folder, next to the runs it compares. */

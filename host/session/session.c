@@ -23,10 +23,17 @@ struct hil_session {
 	struct hil_session_stats stats;
 	struct hil_session_fault fault;
 	const volatile sig_atomic_t *stop; /* hil_session_set_stop(); NULL */
+	int (*probe)(void *arg);	   /* hil_session_set_probe(); NULL */
+	void *probe_arg;
+	struct hil_session_call_end last; /* of the latest call */
 };
 
 /* How often a wait for a reply looks at the stop flag. */
-#define STOP_SLICE_MS 100
+#define STOP_SLICE_MS  100
+/* How often a wait that hears nothing asks the probe (hil_session_set_probe)
+ * whether the board can answer at all: a stopped emulator is found within
+ * about this long, not at the end of a long BENCH's sized timeout. */
+#define PROBE_SLICE_MS 1000
 
 /* What one attempt ended with. */
 enum attempt {
@@ -130,6 +137,38 @@ void hil_session_set_stop(struct hil_session *s,
 			  const volatile sig_atomic_t *stop)
 {
 	s->stop = stop;
+}
+
+void hil_session_set_probe(struct hil_session *s, int (*probe)(void *arg),
+			   void *arg)
+{
+	s->probe = probe;
+	s->probe_arg = arg;
+}
+
+const struct hil_session_call_end *
+hil_session_last_call(const struct hil_session *s)
+{
+	return &s->last;
+}
+
+int hil_session_last_call_heard(const struct hil_session *s)
+{
+	unsigned heard = s->last.damaged + s->last.late;
+
+	/* Most attempts heard the target: a stale byte before a run of
+	 * silences is a hung target's, not a damaging link's. */
+	return heard > 0 && heard >= s->last.silent;
+}
+
+/* A wait ran out in silence: can the board still answer at all? */
+static int board_down(struct hil_session *s)
+{
+	if (s->probe == NULL || s->quiet || s->probe(s->probe_arg) == HIL_OK) {
+		return 0;
+	}
+	s->last.board_down = 1;
+	return 1;
 }
 
 void hil_session_close(struct hil_session *s)
@@ -248,6 +287,7 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 		 enum attempt *outcome, int *heard)
 {
 	long long deadline = now_ms() + timeout_ms;
+	long long next_probe = now_ms() + PROBE_SLICE_MS;
 	uint64_t sent = now_ns();
 	int waiting = 1; /* no byte of the reply yet */
 	int have_reply = 0;
@@ -272,6 +312,20 @@ static int await(struct hil_session *s, uint8_t seq, uint8_t *reply, size_t cap,
 			}
 			if (left > STOP_SLICE_MS) {
 				left = STOP_SLICE_MS;
+			}
+		}
+		if (s->probe != NULL && !s->quiet) {
+			if (waiting && now_ms() >= next_probe) {
+				next_probe = now_ms() + PROBE_SLICE_MS;
+				if (board_down(s)) {
+					/* Nothing can come: the wait is over. */
+					*outcome = ATTEMPT_TIMEOUT;
+					*heard = 0;
+					return HIL_OK;
+				}
+			}
+			if (left > PROBE_SLICE_MS) {
+				left = PROBE_SLICE_MS;
 			}
 		}
 		n = hil_link_read(s->link, buf, sizeof(buf), (unsigned)left);
@@ -510,8 +564,9 @@ static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
 		}
 		ret = await(s, seq, reply, cap, reply_len, status, timeout_ms,
 			    outcome, &heard);
-		if (ret != HIL_OK || *outcome != ATTEMPT_TIMEOUT) {
-			return ret;
+		if (ret != HIL_OK || *outcome != ATTEMPT_TIMEOUT ||
+		    s->last.board_down) {
+			return ret; /* the probe cut the wait short */
 		}
 		s->stats.long_timeouts++;
 		s->stats.long_timeout_ns += now_ns() - t0;
@@ -524,6 +579,11 @@ static int await_long(struct hil_session *s, uint8_t cmd, uint8_t seq,
 			 * beside the first.
 			 */
 			*outcome = ATTEMPT_DAMAGED;
+			return HIL_OK;
+		}
+		if (board_down(s)) {
+			/* A stopped or dead emulator sends nothing late:
+			 * the second wait would only add its length. */
 			return HIL_OK;
 		}
 	}
@@ -539,20 +599,26 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 	uint8_t data[HILP_MAX_DATA];
 	uint8_t frame[HILP_MAX_FRAME + 1];
 	unsigned attempt;
+	unsigned counted = 0;	    /* attempts that count against retries */
+	unsigned free_damaged = 0;  /* damaged ones that did not */
 	unsigned wait = timeout_ms; /* this attempt's */
 	int heard = 0;		    /* bytes came, not our reply */
 	int ret;
 
-	for (attempt = 0; attempt <= s->retries; attempt++) {
+	memset(&s->last, 0, sizeof(s->last));
+	for (attempt = 0; counted <= s->retries; attempt++) {
 		enum attempt outcome = ATTEMPT_TIMEOUT;
 		size_t n;
 		uint8_t seq = ++s->seq;
 
 		if (attempt > 0) {
 			s->stats.retries++;
-			hil_dbg("%s: retry %u of %u", hil_session_cmd_name(cmd),
-				attempt, s->retries);
+			hil_dbg("%s: retry %u (%u of %u after silence, %u after damage)",
+				hil_session_cmd_name(cmd), attempt, counted,
+				s->retries, free_damaged);
 		}
+		s->last.attempts++;
+		heard = 0;
 		/* The sequence byte is the session's: the codec left its
 		 * slot, the first byte of the message. */
 		memcpy(data, msg, mlen);
@@ -600,6 +666,21 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		if (outcome == ATTEMPT_TIMEOUT) {
 			s->stats.timeouts++;
 		}
+		if (outcome == ATTEMPT_DAMAGED) {
+			s->last.damaged++;
+		} else if (heard) {
+			s->last.late++;
+		} else {
+			s->last.silent++;
+		}
+		/* The target answered, damaged: it is alive and the link at
+		 * fault, and asking again costs no timeout. */
+		if (outcome == ATTEMPT_DAMAGED && !s->quiet &&
+		    free_damaged < HIL_SESSION_DAMAGE_RETRIES) {
+			free_damaged++;
+		} else {
+			counted++;
+		}
 		if (outcome == ATTEMPT_TIMEOUT && heard && !long_call) {
 			/* Bytes came, but not our reply in time: an earlier
 			 * attempt's reply arriving late, a target or a
@@ -612,6 +693,13 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 				       : timeout_ms * HIL_SESSION_BACKOFF_MAX;
 		}
 		chunk_worse(s);
+		if (outcome == ATTEMPT_TIMEOUT && !heard &&
+		    (s->last.board_down || board_down(s))) {
+			hil_err("%s on %s: no reply, and the board behind the link cannot answer (see above): not waiting any longer",
+				hil_session_cmd_name(cmd),
+				hil_link_where(s->link));
+			return HIL_ERR_TIMEOUT;
+		}
 		if (outcome == ATTEMPT_TIMEOUT && long_call) {
 			/* Never sent again while it may still be running. */
 			hil_err("%s on %s: no reply within twice %u ms: the target is taken as hung",
@@ -621,10 +709,11 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		}
 	}
 	hil_log(s->quiet ? HIL_LOG_DBG : HIL_LOG_ERR, HIL_LOG_PREFIX,
-		"no valid reply from the target on %s to %s after %u attempt%s of %u ms (doubled after a late reply, up to %u ms)",
+		"no valid reply from the target on %s to %s after %u attempt%s of %u ms (doubled after a late reply, up to %u ms): %u answered damaged, %u late, %u silent",
 		hil_link_where(s->link), hil_session_cmd_name(cmd),
-		s->retries + 1, s->retries ? "s" : "", timeout_ms,
-		timeout_ms * HIL_SESSION_BACKOFF_MAX);
+		s->last.attempts, s->last.attempts != 1 ? "s" : "", timeout_ms,
+		timeout_ms * HIL_SESSION_BACKOFF_MAX, s->last.damaged,
+		s->last.late, s->last.silent);
 	return HIL_ERR_TIMEOUT;
 }
 

@@ -47,6 +47,28 @@ struct hil_session_stats {
 
 #define HIL_SESSION_BACKOFF_MAX 8u
 
+/*
+ * Attempts of one call that the target answered, damaged (its reply failed
+ * its checks, or it said our request arrived damaged), that are not counted
+ * against link.retries: they cost no timeout, and they prove the target
+ * alive and the link at fault. At one byte in a hundred damaged each way,
+ * a small request is lost about one attempt in three: four attempts lose
+ * one call in sixty, twenty one in 10^9.
+ */
+#define HIL_SESSION_DAMAGE_RETRIES 16u
+
+/*
+ * How the attempts of the last call ended: what tells a link that damages
+ * frames (the target answers, damaged) from a target that answers nothing.
+ */
+struct hil_session_call_end {
+	unsigned attempts;
+	unsigned damaged; /* a damaged reply, or the target said ours was */
+	unsigned late;	  /* bytes came, but not the reply, in time */
+	unsigned silent;  /* nothing at all came back */
+	int board_down;	  /* the probe said the board cannot answer */
+};
+
 /* The last fault the target reported (HILP_ST_FAULT), if any. */
 struct hil_session_fault {
 	int seen;
@@ -72,10 +94,35 @@ void hil_session_set_stop(struct hil_session *s,
 			  const volatile sig_atomic_t *stop);
 
 /**
+ * A check of the board behind the link (the emulator alive and running),
+ * asked whenever a wait for a reply runs out in silence. When it says the
+ * board cannot answer (a stopped or dead emulator), the call ends there with
+ * HIL_ERR_TIMEOUT and hil_session_last_call()'s board_down set, instead of
+ * waiting out its retries or a BENCH's second wait for a reply that cannot
+ * come. @param probe returns HIL_OK while the board may answer; NULL: none.
+ */
+void hil_session_set_probe(struct hil_session *s, int (*probe)(void *arg),
+			   void *arg);
+
+/** How the attempts of the last call ended (for the runner's verdict). */
+const struct hil_session_call_end *
+hil_session_last_call(const struct hil_session *s);
+
+/**
+ * Whether the last call, if it failed, was lost to the link rather than to
+ * a target that answers nothing: the target answered in at least as many
+ * attempts as heard nothing (damaged frames, its complaint that ours was
+ * damaged, bytes that were not the reply). A call that heard only silence,
+ * or one stale byte and then silence (a hung target), is not.
+ */
+int hil_session_last_call_heard(const struct hil_session *s);
+
+/**
  * One command with a sequence byte: sends [cmd, scmd, seq, payload...],
  * waits for the reply ['r', seq, ...] and the status packet ['e', status].
- * Damaged or missing replies are retried after a resync; the target's own
- * status is returned, not retried.
+ * Damaged or missing replies are retried after a resync (damaged ones up
+ * to HIL_SESSION_DAMAGE_RETRIES more times than link.retries); the target's
+ * own status is returned, not retried.
  * @param reply receives the reply data after the sequence byte (cap bytes);
  *        may be NULL when cap is 0.
  * @param reply_len receives its length (may be NULL).

@@ -35,12 +35,26 @@
 #define KILL_GRACE_MS 1000u
 
 struct hil_proc {
-	pid_t pid;
+	pid_t pid;   /* the program's: its process group's id */
+	pid_t wait;  /* the child we wait for: its supervisor, or pid */
 	pid_t inner; /* jailed: the program's own pid (bwrap's child); 0 */
 	int reaped;
 	int status; /* converted exit status, valid once reaped */
 	char *name;
 };
+
+/* hil_proc_set_stop(): set once by main, read by every wait. */
+static const volatile sig_atomic_t *stop_flag;
+
+void hil_proc_set_stop(const volatile sig_atomic_t *stop)
+{
+	stop_flag = stop;
+}
+
+static int stopping(void)
+{
+	return stop_flag != NULL && *stop_flag;
+}
 
 /* What the child reports on its exec-error pipe before _exit(). */
 struct child_err {
@@ -48,7 +62,15 @@ struct child_err {
 	int err;
 };
 
-enum { STAGE_PGID = 1, STAGE_FDS, STAGE_LIMIT, STAGE_EXEC };
+/* STAGE_PID is no failure: the supervisor says the program's pid (err). */
+enum {
+	STAGE_PGID = 1,
+	STAGE_FDS,
+	STAGE_LIMIT,
+	STAGE_EXEC,
+	STAGE_FORK,
+	STAGE_PID
+};
 
 static const char *stage_text(int stage)
 {
@@ -59,6 +81,8 @@ static const char *stage_text(int stage)
 		return "cannot set up its standard streams";
 	case STAGE_LIMIT:
 		return "cannot set its memory limit";
+	case STAGE_FORK:
+		return "cannot fork it from its supervisor";
 	default:
 		return "cannot run";
 	}
@@ -182,11 +206,145 @@ fail:
 	_exit(127);
 }
 
+static void signal_group(const struct hil_proc *p, int sig);
+static int exited_unreaped(const struct hil_proc *p);
+
+#ifdef __linux__
+/* Report stage and err to the parent (async-signal-safe). */
+static void tell_parent(int errfd, int stage, int err)
+{
+	struct child_err ce = {stage, err};
+
+	while (write(errfd, &ce, sizeof(ce)) < 0 && errno == EINTR) {
+	}
+}
+
+/*
+ * The child hilrun forks: the program's supervisor, a subreaper in a process
+ * group of its own (the program has another: hilrun signals that one). Its
+ * parent-death signal is SIGTERM: when hilrun dies, even by SIGKILL, it kills
+ * the program's whole group, so that what the program started (make -> sh ->
+ * gcc -> cc1) does not live on; the program's own parent-death signal only
+ * reaches the program. Otherwise it waits for the program to end, kills what
+ * it left in its group, reaps it all and exits as the program did, so that
+ * once hilrun has reaped the supervisor, the program and its group are gone.
+ * Async-signal-safe calls only: it is a fork of a process that may have
+ * threads, and it never execs.
+ */
+static void supervise(char *const argv[], int in_fd, int out_fd, int log_fd,
+		      int errfd, pid_t parent, unsigned long long mem,
+		      int keep_fd)
+{
+	struct sigaction sa;
+	struct rlimit no_core = {0, 0};
+	struct timespec nap = {0, 10 * 1000000L};
+	sigset_t wait_for, none;
+	pid_t self, prog;
+	int sig, st = 0, i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		sigaction(sig, &sa, NULL); /* none of hilrun's handlers */
+	}
+	sigemptyset(&wait_for);
+	sigaddset(&wait_for, SIGCHLD);
+	sigaddset(&wait_for, SIGTERM);
+	sigaddset(&wait_for, SIGINT);
+	sigaddset(&wait_for, SIGHUP);
+	sigaddset(&wait_for, SIGQUIT);
+	/* Blocked, they stay pending for sigwaitinfo (Linux keeps even a
+	 * blocked SIGCHLD whose action is the default). */
+	sigprocmask(SIG_SETMASK, &wait_for, NULL);
+	setpgid(0, 0); /* no terminal's Ctrl-C, no signal to the program's */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent) {
+		_exit(127); /* hilrun died already */
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	self = getpid();
+	prog = fork();
+	if (prog < 0) {
+		tell_parent(errfd, STAGE_FORK, errno);
+		_exit(127);
+	}
+	if (prog == 0) {
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		child_exec(argv, in_fd, out_fd, log_fd, errfd, self, mem,
+			   keep_fd);
+	}
+	/* Its own group, made by whichever of us runs first, before hilrun
+	 * hears its pid and may signal the group. */
+	setpgid(prog, prog);
+	tell_parent(errfd, STAGE_PID, (int)prog);
+	close_range(0, ~0u, 0); /* hilrun's streams and pipes are not ours */
+	for (;;) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		sig = sigwaitinfo(&wait_for, &si);
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP ||
+		    sig == SIGQUIT) {
+			if (getppid() != parent) {
+				/* hilrun is gone: so is all it started. */
+				kill(-prog, SIGKILL);
+				_exit(128 + SIGKILL);
+			}
+			continue; /* not for us: hilrun signals the group */
+		}
+		/* Who ended: orphans of its group that came to us are reaped;
+		 * the program is left a zombie until its group is killed (its
+		 * group's id stays ours meanwhile). */
+		for (;;) {
+			memset(&si, 0, sizeof(si));
+			if (waitid(P_ALL, 0, &si,
+				   WEXITED | WNOHANG | WNOWAIT) != 0 ||
+			    si.si_pid == 0 || si.si_pid == prog) {
+				break;
+			}
+			waitpid(si.si_pid, &st, 0);
+		}
+		if (si.si_pid == prog) {
+			break;
+		}
+	}
+	kill(-prog, SIGKILL); /* what it left behind in its group */
+	while (waitpid(prog, &st, 0) < 0 && errno == EINTR) {
+	}
+	/* Reap the rest as they die (bounded: one that left the group with
+	 * setsid is not ours to wait for). */
+	for (i = 0; i < 100; i++) {
+		int any;
+		pid_t r = waitpid(-1, &any, WNOHANG);
+
+		if (r < 0 && errno == ECHILD) {
+			break;
+		}
+		if (r <= 0) {
+			nanosleep(&nap, NULL);
+		}
+	}
+	if (WIFEXITED(st)) {
+		_exit(WEXITSTATUS(st));
+	}
+	/* Killed by a signal: so are we, for hilrun to see the same status. */
+	sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	kill(getpid(), sig);
+	_exit(128 + sig);
+}
+#endif
+
 static void reap_blocking(struct hil_proc *p)
 {
 	int st;
 
-	while (waitpid(p->pid, &st, 0) < 0) {
+	while (waitpid(p->wait, &st, 0) < 0) {
 		if (errno != EINTR) {
 			/* ECHILD: someone else reaped it (SIGCHLD ignored). */
 			st = 0xff00;
@@ -207,7 +365,7 @@ static int reap_now(struct hil_proc *p)
 		return 1;
 	}
 	do {
-		r = waitpid(p->pid, &st, WNOHANG);
+		r = waitpid(p->wait, &st, WNOHANG);
 	} while (r < 0 && errno == EINTR);
 	if (r == 0) {
 		return 0;
@@ -272,16 +430,30 @@ static int spawn_fd(struct hil_proc **out, char *const argv[], int stdio_fd,
 	}
 	if (p->pid == 0) {
 		close(pipefd[0]);
+#ifdef __linux__
+		supervise(argv, in_fd, stdio_fd >= 0 ? in_fd : log_fd, log_fd,
+			  pipefd[1], parent, mem, keep_fd);
+#else
 		child_exec(argv, in_fd, stdio_fd >= 0 ? in_fd : log_fd, log_fd,
 			   pipefd[1], parent, mem, keep_fd);
+#endif
 	}
+	p->wait = p->pid;
 	close(pipefd[1]);
 	close(in_fd);
 
-	/* EOF: exec succeeded (the pipe closed on exec). Data: it failed. */
-	do {
-		n = read(pipefd[0], &ce, sizeof(ce));
-	} while (n < 0 && errno == EINTR);
+	/* EOF: exec succeeded (the pipe closed on exec, and the supervisor
+	 * closed its end after saying the program's pid). Other data: it
+	 * failed. */
+	for (;;) {
+		do {
+			n = read(pipefd[0], &ce, sizeof(ce));
+		} while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(ce) || ce.stage != STAGE_PID) {
+			break;
+		}
+		p->pid = (pid_t)ce.err;
+	}
 	close(pipefd[0]);
 	if (n == (ssize_t)sizeof(ce)) {
 		reap_blocking(p);
@@ -294,7 +466,8 @@ static int spawn_fd(struct hil_proc **out, char *const argv[], int stdio_fd,
 			      : HIL_ERR_PROCESS;
 		goto err_name;
 	}
-	hil_dbg("%s: started, pid %ld", argv[0], (long)p->pid);
+	hil_dbg("%s: started, pid %ld (supervisor %ld)", argv[0], (long)p->pid,
+		(long)p->wait);
 	*out = p;
 	return HIL_OK;
 
@@ -508,7 +681,9 @@ out:
 	return ret;
 }
 
-int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
+/* hil_proc_wait(); a stoppable wait also ends on hil_proc_set_stop()'s flag. */
+static int wait_child(struct hil_proc *p, unsigned timeout_ms, int *exit_status,
+		      int stoppable)
 {
 	uint64_t deadline;
 	unsigned nap = 1;
@@ -521,6 +696,9 @@ int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
 	while (!reap_now(p)) {
 		uint64_t now = now_ms();
 
+		if (stoppable && stopping()) {
+			return HIL_ERR_INTERRUPTED;
+		}
 		if (now >= deadline) {
 			return HIL_ERR_TIMEOUT;
 		}
@@ -536,6 +714,13 @@ int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
 	return HIL_OK;
 }
 
+int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
+{
+	/* Not stoppable: a flash being written is let finish (a minute at
+	 * most); the callers that may be cut short use hil_proc_run(). */
+	return wait_child(p, timeout_ms, exit_status, 0);
+}
+
 int hil_proc_alive(struct hil_proc *p)
 {
 	if (p == NULL) {
@@ -548,7 +733,7 @@ int hil_proc_alive(struct hil_proc *p)
 static void signal_group(const struct hil_proc *p, int sig)
 {
 	if (kill(-p->pid, sig) != 0 && errno == ESRCH) {
-		kill(p->pid, sig);
+		kill(p->wait, sig);
 	}
 }
 
@@ -560,13 +745,13 @@ static int exited_unreaped(const struct hil_proc *p)
 
 	memset(&si, 0, sizeof(si));
 	do {
-		r = waitid(P_PID, (id_t)p->pid, &si,
+		r = waitid(P_PID, (id_t)p->wait, &si,
 			   WEXITED | WNOHANG | WNOWAIT);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0) {
 		return 1; /* ECHILD: nothing left to wait for */
 	}
-	return si.si_pid == p->pid;
+	return si.si_pid == p->wait;
 }
 
 void hil_proc_kill(struct hil_proc *p)
@@ -608,10 +793,15 @@ void hil_proc_kill(struct hil_proc *p)
 		}
 	}
 	/*
-	 * Always: the leader may be gone but not what it spawned. Until we reap
-	 * the leader its pid cannot be reused, so this cannot hit a stranger.
+	 * The leader may be gone but not what it spawned. While the supervisor
+	 * lives, the program is at worst its zombie, so the group's id cannot
+	 * be reused and this cannot hit a stranger; once it has exited it has
+	 * killed the group itself. (Without a supervisor the child is the
+	 * leader, unreaped until below.)
 	 */
-	signal_group(p, SIGKILL);
+	if (p->wait == p->pid || !exited_unreaped(p)) {
+		signal_group(p, SIGKILL);
+	}
 	reap_blocking(p);
 	hil_dbg("%s (pid %ld): stopped, status %d", p->name, (long)p->pid,
 		p->status);
@@ -665,10 +855,12 @@ int hil_proc_run_jailed(char *const argv[], const char *log_path,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	ret = hil_proc_wait(p, timeout_ms, exit_status);
+	ret = wait_child(p, timeout_ms, exit_status, 1);
 	if (ret == HIL_ERR_TIMEOUT) {
 		hil_err("%s: still running after %u ms, killed", argv[0],
 			timeout_ms);
+	} else if (ret == HIL_ERR_INTERRUPTED) {
+		hil_info("%s: stopped (SIGTERM or SIGINT)", argv[0]);
 	}
 	hil_proc_free(p);
 	return ret;
@@ -687,7 +879,7 @@ static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
 		int wait = 50, r;
 		ssize_t n;
 
-		if (now >= deadline) {
+		if (now >= deadline || stopping()) {
 			break;
 		}
 		if (deadline - now < (uint64_t)wait) {
@@ -762,11 +954,13 @@ int hil_proc_capture(char *const argv[], char *buf, size_t len,
 	close(pipefd[0]);
 
 	now = now_ms();
-	ret = hil_proc_wait(p, now < deadline ? (unsigned)(deadline - now) : 0,
-			    exit_status);
+	ret = wait_child(p, now < deadline ? (unsigned)(deadline - now) : 0,
+			 exit_status, 1);
 	if (ret == HIL_ERR_TIMEOUT) {
 		hil_err("%s: still running after %u ms, killed", argv[0],
 			timeout_ms);
+	} else if (ret == HIL_ERR_INTERRUPTED) {
+		hil_info("%s: stopped (SIGTERM or SIGINT)", argv[0]);
 	}
 	hil_proc_free(p);
 	return ret;

@@ -2,6 +2,7 @@
 #ifndef HIL_PROC_H
 #define HIL_PROC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -20,6 +21,23 @@
 
 struct hil_proc;
 struct hil_jail;
+
+/*
+ * On Linux the child is the program's supervisor, a subreaper in the
+ * program's process group: when hilrun dies, even by SIGKILL, it kills the
+ * whole group, so nothing the program started (make -> sh -> gcc -> cc1)
+ * lives on; otherwise it exits as the program did. A process that leaves
+ * the group (setsid) escapes it; the jail's pid namespace does not let it.
+ */
+
+/**
+ * The flag hilrun's SIGTERM/SIGINT handler sets (main sets it once): the
+ * waits of hil_proc_run() and hil_proc_capture() (make, the compiler, git,
+ * a tool's --version) then end within some 50 ms with HIL_ERR_INTERRUPTED,
+ * the child's group killed. hil_proc_wait() is not cut short (a flash being
+ * written is let finish). NULL (the default): waits run to their timeout.
+ */
+void hil_proc_set_stop(const volatile sig_atomic_t *stop);
 
 /**
  * Start argv[0] (searched in PATH when it has no '/') with argv.
@@ -83,7 +101,8 @@ void hil_proc_kill(struct hil_proc *p);
 /** Kill the child if it is still running, reap it, and free the handle. NULL is allowed. */
 void hil_proc_free(struct hil_proc *p);
 
-/** The child's pid (also its process group id); still valid after it exited. */
+/** The program's pid (also its process group id; not its supervisor's);
+ *  still valid after it exited. */
 pid_t hil_proc_pid(const struct hil_proc *p);
 
 /**
@@ -99,7 +118,8 @@ const char *hil_proc_name(const struct hil_proc *p);
  * Spawn, wait up to timeout_ms, kill on timeout.
  * @param exit_status receives the status if the child exited; may be NULL.
  * @return HIL_OK if it ran to the end (whatever its status: the caller
- *         judges it), HIL_ERR_TIMEOUT (killed, logged), or a spawn error.
+ *         judges it), HIL_ERR_TIMEOUT (killed, logged), HIL_ERR_INTERRUPTED
+ *         (killed: hilrun is stopping), or a spawn error.
  */
 int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
 		 int *exit_status);

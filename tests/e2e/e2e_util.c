@@ -292,7 +292,8 @@ size_t e2e_lines_with(const char *path, const char *needle)
 	return n;
 }
 
-int e2e_child_named(int parent, const char *comm, int except)
+/* e2e_child_named(), looking depth levels further down. */
+static int descendant_named(int parent, const char *comm, int except, int depth)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -332,16 +333,24 @@ int e2e_child_named(int parent, const char *comm, int except)
 		       (size_t)(close_paren - open_paren - 1));
 		name[close_paren - open_paren - 1] = '\0';
 		pid = atoi(e->d_name);
-		if (ppid == parent && state != 'Z' && pid != except &&
-		    strcmp(name, comm) == 0) {
+		if (ppid != parent) {
+			continue;
+		}
+		if (state != 'Z' && pid != except && strcmp(name, comm) == 0) {
 			found = pid;
-		} else if (ppid == parent && strcmp(name, "bwrap") == 0) {
-			/* A jailed child is bwrap's (util/jail.h). */
-			found = e2e_child_named(pid, comm, except);
+		} else if (depth > 0) {
+			/* Under its supervisor (util/proc.h), and a jailed one
+			 * under bwrap's two (util/jail.h). */
+			found = descendant_named(pid, comm, except, depth - 1);
 		}
 	}
 	closedir(d);
 	return found;
+}
+
+int e2e_child_named(int parent, const char *comm, int except)
+{
+	return descendant_named(parent, comm, except, 4);
 }
 
 static const cJSON *at_path(const cJSON *root, const char *report,

@@ -64,8 +64,10 @@ void e2e_run_dir(const char *results, char *out, size_t len);
 size_t e2e_lines_with(const char *path, const char *needle);
 
 /**
- * A live child of parent named comm (as in /proc/PID/stat), other than
- * except (0: none); zombies do not count.
+ * A live descendant of parent named comm (as in /proc/PID/stat), at most
+ * five levels down (hilrun's children run under a supervisor,
+ * host/util/proc.h, and a jailed one under bwrap's two processes), other
+ * than except (0: none); zombies do not count.
  * @return its pid, or 0 when there is none.
  */
 int e2e_child_named(int parent, const char *comm, int except);

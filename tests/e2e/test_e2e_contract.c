@@ -1,5 +1,6 @@
 /* End-to-end test of what a CI engine (Buildbot, Slurm, a CI runner) relies on, without any engine: a board named by id from the hardware map, the exit statuses (0, 2, 4, 5), two runs on one board serialised, and a result file on every way out, SIGTERM included. */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -530,6 +531,161 @@ static void test_sigterm_stops_at_once_and_files_a_result(void **state)
 	cJSON_Delete(r);
 }
 
+/*
+ * Live processes whose command line holds marker (zombies do not count),
+ * up to max of their pids into pids; @return how many there are.
+ */
+static int procs_with(const char *marker, pid_t *pids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		char path[300], buf[8192], stat[512], *c;
+		size_t len, i;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
+		    atoi(e->d_name) == (int)getpid()) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (i = 0; i < len; i++) {
+			buf[i] = buf[i] == '\0' ? ' ' : buf[i];
+		}
+		buf[len] = '\0';
+		if (strstr(buf, marker) == NULL) {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL) {
+			continue;
+		}
+		len = fread(stat, 1, sizeof(stat) - 1, f);
+		fclose(f);
+		stat[len] = '\0';
+		c = strrchr(stat, ')');
+		if (c != NULL && c[1] == ' ' && c[2] == 'Z') {
+			continue;
+		}
+		if (n < max) {
+			pids[n] = (pid_t)atoi(e->d_name);
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * hilrun building with a compiler that never ends (tests/fixtures/slow-cc,
+ * first in PATH as arm-none-eabi-gcc: make -> sh -> "gcc" -> sh -> sleep,
+ * each with the config's -DHILTEST_SLOW_... in its command line, which
+ * finds them in /proc, jailed or not), signalled with sig once the compiler
+ * and its child run. @return hilrun's exit status; marker receives the flag
+ * that names the processes.
+ */
+static int signal_a_build(const char *name, int sig, char *marker, size_t mlen)
+{
+	const char *src = getenv("HIL_SRC_DIR");
+	char conf[128], res[128], log[128], extra[160], cfgname[64];
+	char path[4096],
+		*old = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
+	uint64_t t0 = e2e_ms_now();
+	struct hil_proc *p;
+	struct args a;
+	pid_t pids[4];
+	int st = -1;
+
+	snprintf(cfgname, sizeof(cfgname), "%s.json", name);
+	tpath(conf, sizeof(conf), cfgname);
+	tpath(res, sizeof(res), name);
+	snprintf(log, sizeof(log), "%s/%s.log", tmp, name);
+	/* A flag no build had before: make has something to compile. */
+	snprintf(marker, mlen, "HILTEST_SLOW_%s_%s", name,
+		 strrchr(tmp, '-') + 1);
+	snprintf(extra, sizeof(extra),
+		 " \"build\": {\"cflags\": [\"-O2\", \"-D%s\"]},", marker);
+	write_config(cfgname, 20, 0, extra);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/slow-cc:%s",
+		 src != NULL ? src : ".", old != NULL ? old : "/usr/bin:/bin");
+	args_init(&a);
+	arg(&a, "--config");
+	arg(&a, conf);
+	arg(&a, "--results");
+	arg(&a, res);
+	assert_int_equal(setenv("PATH", path, 1), 0);
+	assert_int_equal(hil_proc_spawn(&p, a.v, log), HIL_OK);
+	if (old != NULL) {
+		setenv("PATH", old, 1);
+		free(old);
+	}
+	/* The "compiler" and its child's shell (and its sleep, without the
+	 * flag) run. */
+	while (procs_with(marker, pids, 4) < 2) {
+		if (!hil_proc_alive(p) || e2e_ms_now() - t0 > WAIT_MS) {
+			char text[16384];
+
+			read_text(log, text, sizeof(text));
+			fail_msg("the slow compiler did not start:\n%s", text);
+		}
+		e2e_sleep_ms(10);
+	}
+	assert_int_equal(kill(hil_proc_pid(p), sig), 0);
+	assert_int_equal(hil_proc_wait(p, WAIT_MS, &st), HIL_OK);
+	hil_proc_free(p);
+	return st;
+}
+
+/* None with marker left within ms: a bound to fail by, they die at once. */
+static int procs_gone_within(const char *marker, unsigned ms)
+{
+	uint64_t until = e2e_ms_now() + ms;
+	pid_t pids[4];
+
+	while (procs_with(marker, pids, 4) > 0) {
+		if (e2e_ms_now() >= until) {
+			fprintf(stderr, "e2e: pid %d (%s) still runs\n",
+				(int)pids[0], marker);
+			return 0;
+		}
+		e2e_sleep_ms(10);
+	}
+	return 1;
+}
+
+/*
+ * SIGTERM during a build (a FIFO source file once held make for its whole
+ * 600 s timeout, SIGTERM ignored): hilrun stops at once with status 4, and
+ * neither the compiler nor what it started outlives it. And after SIGKILL
+ * of hilrun (the daemon killed) no sh, gcc or cc1 lives on either: they
+ * once did, with parent pid 1.
+ */
+static void test_a_stopped_or_killed_build_leaves_no_descendant(void **state)
+{
+	char marker[128];
+
+	(void)state;
+	assert_int_equal(
+		signal_a_build("slow_term", SIGTERM, marker, sizeof(marker)),
+		4);
+	assert_true(procs_gone_within(marker, 10000));
+
+	assert_int_equal(
+		signal_a_build("slow_kill", SIGKILL, marker, sizeof(marker)),
+		128 + SIGKILL);
+	assert_true(procs_gone_within(marker, 10000));
+}
+
 static int setup(void **state)
 {
 	char map[128];
@@ -573,7 +729,13 @@ int main(void)
 		cmocka_unit_test(test_a_busy_board_or_a_failed_flash_exits_5),
 		cmocka_unit_test(test_two_runs_on_one_board_are_serialised),
 		cmocka_unit_test(test_sigterm_stops_at_once_and_files_a_result),
+		cmocka_unit_test(
+			test_a_stopped_or_killed_build_leaves_no_descendant),
 	};
 
+	/* One test alone, by name pattern (cmocka's filter). */
+	if (getenv("E2E_FILTER") != NULL) {
+		cmocka_set_test_filter(getenv("E2E_FILTER"));
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -19,6 +19,10 @@
 
 static char tmp_root[64];
 
+/* The recoveries the runner makes for a verification lost to the link
+ * (HIL_RN_LINK_AGAIN, host/run/runner_int.h, not a public header). */
+#define HIL_RN_LINK_AGAIN_E2E 3u
+
 /*
  * Two implementations, three lengths, 200 runs: 7 rows. No timing-leak test
  * per row: it would only multiply the same traffic (and time). A short
@@ -243,6 +247,148 @@ static void test_no_pattern_of_damage_fails_a_verification(void **state)
 	free(cfg);
 }
 
+/*
+ * At the link's default settings (link.timeout_ms 2000, link.retries 3),
+ * 0.3 % of the bytes each way dropped, 0.3 % duplicated, 0.3 % flipped and
+ * 0.3 % with a 0x00 inserted before them, over a whole small run (two
+ * implementations verified and measured, a timing-leak test per row): every
+ * row is measured, or, if the link still lost it, marked a link failure
+ * (the run partial, worth another try), never failed as the
+ * implementation's (it once said "did not answer (hung) during
+ * verification" of a correct implementation, in 4 runs out of 4).
+ */
+static void
+test_default_link_settings_never_blame_the_implementation(void **state)
+{
+	struct hil_link_faults f;
+	struct hil_runner_opts opts;
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	const char *src = getenv("HIL_SRC_DIR");
+	char results[128], json[1024], err[1024] = "";
+	size_t i, lost = 0;
+	int ret;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	memset(&f, 0, sizeof(f));
+	f.seed = getenv("E2E_FLAKY_SEED") != NULL
+			 ? (uint32_t)strtoul(getenv("E2E_FLAKY_SEED"), NULL, 0)
+			 : 33u;
+	f.drop_permille_rx = f.drop_permille_tx = 3;
+	f.dup_permille_rx = f.dup_permille_tx = 3;
+	f.corrupt_permille_rx = f.corrupt_permille_tx = 3;
+	f.zero_permille_rx = f.zero_permille_tx = 3;
+	f.silent_after_tx_bytes = -1;
+	snprintf(results, sizeof(results), "%s/defaults", tmp_root);
+	snprintf(
+		json, sizeof(json),
+		"{\"name\": \"e2e-flaky-defaults\", \"board\": {\"name\": \"qemu-netduino\"},"
+		" \"algorithms\": [\"ascon-aead128\", \"speck64-128-ecb\"],"
+		" \"bench\": {\"operations\": [\"encrypt\", \"decrypt\"],"
+		" \"lengths\": [16, 64], \"runs\": 20, \"warmup\": 2,"
+		" \"leak_runs\": 200},"
+		" \"results_dir\": \"%s\"}",
+		results);
+	if (hil_config_parse(json, src != NULL ? src : ".", cfg, err,
+			     sizeof(err)) != HIL_OK) {
+		fail_msg("config rejected: %s", err);
+	}
+	assert_int_equal(cfg->link.timeout_ms, 2000);
+	assert_int_equal(cfg->link.retries, 3);
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = results;
+	opts.faults = &f;
+	fprintf(stderr, "e2e: flaky link at the default settings, seed %u\n",
+		(unsigned)f.seed);
+	ret = hil_runner_run(cfg, &opts, run);
+	fprintf(stderr,
+		"e2e: %zu rows, %u retries, %u bad frames, %u timeouts, %u resets, %u restarts\n",
+		run->n_rows, run->retries, run->bad_frames, run->timeouts,
+		run->resets, run->reflashes);
+	assert_true(run->bad_frames > 0); /* the damage happened */
+	/* ascon: 2 lengths x encrypt, decrypt; speck: 2 x encrypt, key
+	 * setup; or one failed row per implementation not verified. */
+	assert_true(run->n_rows >= 2);
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+
+		if (r->ok) {
+			assert_int_equal(r->digest_got, r->digest_expected);
+			continue;
+		}
+		if (!r->link_failed) {
+			fail_msg(
+				"%s/%s %s %u bytes failed as the implementation's: %s",
+				r->algorithm, r->implementation, r->operation,
+				(unsigned)r->msg_len, r->error);
+		}
+		assert_non_null(strstr(r->error, "lost to the link"));
+		lost++;
+	}
+	if (lost > 0) {
+		assert_int_equal(ret, HIL_ERR_TIMEOUT);
+		assert_true(run->transient); /* exit status 5 */
+		assert_string_equal(run->status, "partial");
+	} else {
+		assert_int_equal(ret, HIL_OK);
+		assert_string_equal(run->status, "complete");
+		assert_int_equal(run->n_rows, 7);
+	}
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/*
+ * A link that goes bad after the handshake: the target answers every
+ * request, but nothing it says survives (every received byte garbled), at
+ * every (re)connection. Deterministic: the verification is lost to the link
+ * each time, through the recovery ladder's resets, and the implementation
+ * is marked a link failure with its evidence, never "did not answer
+ * (hung)": the run is partial and transient (exit 5).
+ */
+static void
+test_a_link_that_garbles_every_reply_marks_a_link_failure(void **state)
+{
+	struct hil_link_faults f;
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	memset(&f, 0, sizeof(f));
+	f.seed = 1;
+	f.silent_after_tx_bytes = -1;
+	/* Past the handshake and the image's table (LIST, ALG), inside the
+	 * verification. */
+	f.garble_rx_after_tx_bytes = 600;
+	ret = run_with("garbled", &f, "\"ascon-aead128\"", "16", 20, cfg, run);
+	fprintf(stderr,
+		"e2e: garbled link: %zu rows, %u retries, %u bad frames, %u timeouts, %u resets, %u restarts\n",
+		run->n_rows, run->retries, run->bad_frames, run->timeouts,
+		run->resets, run->reflashes);
+	assert_int_equal(ret, HIL_ERR_TIMEOUT);
+	assert_true(run->transient);
+	assert_string_equal(run->status, "partial");
+	assert_int_equal(run->n_rows, 1);
+	assert_false(run->rows[0].ok);
+	assert_true(run->rows[0].link_failed);
+	assert_non_null(strstr(run->rows[0].error,
+			       "lost to the link during verification"));
+	assert_non_null(strstr(run->rows[0].error,
+			       "attempts heard bytes but no reply"));
+	assert_null(strstr(run->rows[0].error, "hung"));
+	/* Checked again after the ladder, not given up at once. */
+	assert_true(run->resets + run->reflashes >= HIL_RN_LINK_AGAIN_E2E);
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -267,7 +413,15 @@ int main(void)
 			test_run_over_a_flaky_link_equals_a_clean_run_sample_for_sample),
 		cmocka_unit_test(
 			test_no_pattern_of_damage_fails_a_verification),
+		cmocka_unit_test(
+			test_default_link_settings_never_blame_the_implementation),
+		cmocka_unit_test(
+			test_a_link_that_garbles_every_reply_marks_a_link_failure),
 	};
 
+	/* One test alone, by name pattern (cmocka's filter). */
+	if (getenv("E2E_FILTER") != NULL) {
+		cmocka_set_test_filter(getenv("E2E_FILTER"));
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -798,11 +798,78 @@ static void test_one_flag_changes_cflags_and_build_id(void **state)
 				e2e_need_str(build[1], "directory"));
 }
 
+/*
+ * A mistake the runner finds in the configuration is kept with its
+ * message (run.error) for the result files: a daemon's job result said only
+ * "invalid configuration", the reason being in the daemon's log alone.
+ */
+static void test_a_config_mistake_is_kept_for_the_result(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char results[HIL_PATH], err[1024] = "";
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "typo");
+	assert_int_equal(
+		hil_config_parse(
+			"{\"name\": \"typo\", \"algorithms\": [\"ascon-aed128\"]}",
+			src_root, cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
+	assert_non_null(strstr(run->error, "algorithms[0].name"));
+	assert_non_null(strstr(run->error, "did you mean \"ascon-aead128\""));
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+}
+
+/*
+ * A flag that stops the compiler from compiling (-fself-test=x: cc1 "self
+ * tests are not enabled", objects of nothing) is a permanent mistake: refused
+ * when the config loads (a flag allowlist), or at the latest when the image
+ * turns out to hold no stub, a failed build (exit 2). It used to link a
+ * 36-byte image that QEMU locked up on, read as a board that did not
+ * answer: exit 5, "worth a retry".
+ */
+static void test_a_flag_that_stops_the_compiler_is_no_transient(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char results[HIL_PATH], err[1024] = "";
+	int ret;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	results_dir(results, sizeof(results), "selftest");
+	ret = hil_config_parse(
+		"{\"name\": \"selftest\", \"build\": {\"cflags\": [\"-O2\", \"-fself-test=x\"]},"
+		" \"algorithms\": [\"ascon-aead128\"],"
+		" \"bench\": {\"lengths\": [16], \"runs\": 5, \"leak_runs\": 0}}",
+		src_root, cfg, err, sizeof(err));
+	if (ret != HIL_OK) {
+		assert_int_equal(ret, HIL_ERR_CONFIG);
+		assert_non_null(strstr(err, "-fself-test"));
+	} else {
+		assert_int_equal(run_config(cfg, results, run), HIL_ERR_BUILD);
+		assert_false(run->transient);
+		hil_run_free(run);
+	}
+	free(run);
+	free(cfg);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_config_mistake_is_kept_for_the_result),
+		cmocka_unit_test(
+			test_a_flag_that_stops_the_compiler_is_no_transient),
 		cmocka_unit_test_setup_teardown(
 			test_lazy_implementation_fails_the_digest_check,
 			held_setup, held_teardown),
@@ -829,6 +896,10 @@ int main(void)
 		return 1;
 	}
 
+	/* One test alone, by name pattern (cmocka's filter). */
+	if (getenv("E2E_FILTER") != NULL) {
+		cmocka_set_test_filter(getenv("E2E_FILTER"));
+	}
 	failed = cmocka_run_group_tests_name("e2e_mistakes", tests, NULL, NULL);
 
 	return e2e_main_end(tmp_root, failed);

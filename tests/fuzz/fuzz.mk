@@ -112,12 +112,13 @@ $(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
 # Every file of host/report but the writers from the in-memory run (json.c,
-# json_row.c, json_leak.c, table.c, modelratio.c, clocklabel.c (the clock
-# line from the run's board and profile), and any later file that
-# includes the writer's json_int.h), which would pull in run/ and config/.
+# json_row.c, json_leak.c, table.c, modelratio.c; clocklabel.c and modelerr.c,
+# which read the board drivers, the cycle-model profiles and the folders; and
+# any later file that includes the writer's json_int.h), which would pull in
+# run/ and config/.
 FZ_REPORT_WRITERS := host/report/json.c host/report/json_row.c \
 	host/report/json_leak.c host/report/table.c host/report/modelratio.c \
-	host/report/clocklabel.c \
+	host/report/clocklabel.c host/report/modelerr.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \

@@ -518,7 +518,7 @@ static void test_every_key_is_copied(void **state)
 		" 'algorithms': ['ascon-aead128', {'name': 'ascon-aead128', 'impl': 'armv7m'},"
 		"   {'name': 'ascon-hash256'}],"
 		" 'bench': {'operations': ['hash'], 'lengths': [0, 1, 2048],"
-		"   'ad_lengths': [0, 16], 'runs': 65535, 'warmup': 0, 'seed': 4294967295},"
+		"   'ad_lengths': [0, 16], 'runs': 2048, 'warmup': 0, 'seed': 4294967295},"
 		" 'results_dir': '/var/lib/hilrun'}",
 		&cfg);
 	assert_string_equal(cfg.name, "full");
@@ -544,7 +544,7 @@ static void test_every_key_is_copied(void **state)
 	assert_int_equal(cfg.bench.lengths[0], 0);
 	assert_int_equal(cfg.bench.lengths[2], 2048);
 	assert_int_equal(cfg.bench.n_ad_lengths, 2);
-	assert_int_equal(cfg.bench.runs, 65535);
+	assert_int_equal(cfg.bench.runs, 2048);
 	assert_int_equal(cfg.bench.warmup, 0);
 	assert_int_equal(cfg.bench.seed, 4294967295u);
 	assert_string_equal(cfg.results_dir, "/var/lib/hilrun");
@@ -1125,7 +1125,7 @@ static void test_unknown_key_in_a_base_names_the_base_file(void **state)
 	assert_int_equal(hil_config_load(a, &cfg, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	snprintf(want, sizeof(want),
-		 "%s: bench.runs: expected an integer from 1 to 65535", b);
+		 "%s: bench.runs: expected an integer from 1 to 2048", b);
 	assert_string_equal(err, want);
 	put(fx, "a.json",
 	    "{'extends': 'base.json', 'bench': {'runs': 1, 'warmup': -1}}", a,
@@ -1159,11 +1159,11 @@ static void test_wrong_types_are_rejected(void **state)
 	parse_fails("{" ALG ", 'bench': {'lengths': 16}}",
 		    "bench.lengths: expected an array");
 	parse_fails("{" ALG ", 'bench': {'runs': '1000'}}",
-		    "bench.runs: expected an integer from 1 to 65535");
+		    "bench.runs: expected an integer from 1 to 2048");
 	parse_fails("{" ALG ", 'bench': {'runs': true}}",
-		    "bench.runs: expected an integer from 1 to 65535");
+		    "bench.runs: expected an integer from 1 to 2048");
 	parse_fails("{" ALG ", 'bench': {'runs': null}}",
-		    "bench.runs: expected an integer from 1 to 65535");
+		    "bench.runs: expected an integer from 1 to 2048");
 	parse_fails("{" ALG ", 'name': 7}", "name: expected a string");
 	parse_fails("{" ALG ", 'link': {'port': ['/dev/ttyACM0']}}",
 		    "link.port: expected a string");
@@ -1185,19 +1185,47 @@ static void test_wrong_types_are_rejected(void **state)
 		    "results_dir: must not be empty");
 }
 
+/*
+ * A link.port that exists but is no serial port is a mistake found when the
+ * config loads, not a board that "did not answer" (exit 5, worth a retry):
+ * /dev/zero once was. One not there may be a board not plugged in yet.
+ */
+static void test_link_port_that_is_no_serial_port_is_refused(void **state)
+{
+	struct hil_config cfg;
+	char link[64];
+
+	(void)state;
+	parse_fails("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		    " 'link': {'port': '/etc/hostname'}}",
+		    "link.port: /etc/hostname is not a character device, so "
+		    "not a serial port");
+	/* The class of a device is read from sysfs, where there is one. */
+	if (readlink("/sys/dev/char/1:5/subsystem", link, sizeof(link)) > 0) {
+		parse_fails(
+			"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+			" 'link': {'port': '/dev/zero'}}",
+			"link.port: /dev/zero is a device of class \"mem\", "
+			"not a serial port (tty)");
+	}
+	parse_ok("{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+		 " 'link': {'port': '/dev/ttyACM9-not-plugged'}}",
+		 &cfg);
+}
+
 static void test_out_of_range_integers_are_rejected(void **state)
 {
 	struct hil_config cfg;
 
 	(void)state;
 	parse_fails("{" ALG ", 'bench': {'runs': 0}}",
-		    "bench.runs: expected an integer from 1 to 65535");
-	parse_fails("{" ALG ", 'bench': {'runs': 65536}}",
-		    "bench.runs: expected an integer from 1 to 65535");
+		    "bench.runs: expected an integer from 1 to 2048");
+	parse_fails("{" ALG ", 'bench': {'runs': 2049}}",
+		    "bench.runs: expected an integer from 1 to 2048");
 	parse_fails("{" ALG ", 'bench': {'runs': 10.5}}",
-		    "bench.runs: expected an integer from 1 to 65535");
+		    "bench.runs: expected an integer from 1 to 2048");
 	parse_fails("{" ALG ", 'bench': {'runs': 1e999}}",
-		    "bench.runs: expected an integer from 1 to 65535");
+		    "bench.runs: expected an integer from 1 to 2048");
 	parse_fails("{" ALG ", 'bench': {'warmup': -1}}",
 		    "bench.warmup: expected an integer from 0 to 65535");
 	parse_fails("{" ALG ", 'bench': {'lengths': [16, 2049]}}",
@@ -1285,7 +1313,7 @@ static void test_array_sizes_are_within_the_limits(void **state)
 
 	(void)state;
 	parse_fails("{'algorithms': []}",
-		    "algorithms: expected 1 to 32 entries, got 0");
+		    "algorithms: expected 1 to 256 entries, got 0");
 	parse_fails("{'name': 'x'}",
 		    "algorithms: at least one algorithm is required");
 	parse_fails("{" ALG ", 'bench': {'lengths': []}}",
@@ -1320,7 +1348,7 @@ static void test_array_sizes_are_within_the_limits(void **state)
 		strcat(json, part);
 	}
 	strcat(json, "]}");
-	parse_fails(json, "algorithms: expected 1 to 32 entries, got 33");
+	parse_fails(json, "algorithms: expected 1 to 256 entries, got 257");
 }
 
 static void test_algorithm_entries_are_names(void **state)
@@ -1999,6 +2027,7 @@ int main(void)
 		T(test_wrong_type_in_lengths_gives_the_exact_message),
 		T(test_wrong_types_are_rejected),
 		T(test_out_of_range_integers_are_rejected),
+		T(test_link_port_that_is_no_serial_port_is_refused),
 		T(test_repeated_length_is_rejected),
 		T(test_operations_must_be_known_and_not_repeated),
 		T(test_array_sizes_are_within_the_limits),

@@ -341,7 +341,8 @@ static void test_doctor_missing_openocd_skips_what_depends_on_it(void **state)
 static void test_doctor_port_that_is_not_a_device(void **state)
 {
 	struct fixture *f = *state;
-	char json[512], buf[2048];
+	struct hil_config cfg;
+	char json[512], buf[2048], err[512];
 	uint64_t ms;
 	char *text;
 	int ret, fails;
@@ -351,7 +352,17 @@ static void test_doctor_port_that_is_not_a_device(void **state)
 		 " \"board\": {\"name\": \"nucleo-f401re\"},"
 		 " \"link\": {\"port\": \"%s/openocd\"}}",
 		 f->dir);
-	text = doctor_json(json, &ret, &ms);
+	/* A config naming it is refused when it loads... */
+	assert_int_equal(hil_config_parse(json, NULL, &cfg, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "not a serial port"));
+	/* ...but a hardware map may still give it (board.id): the doctor
+	 * says what is wrong with it. */
+	load(&cfg, "{\"algorithms\": [\"ascon-aead128\"],"
+		   " \"board\": {\"name\": \"nucleo-f401re\"},"
+		   " \"link\": {\"port\": \"/dev/ttyACM9-not-plugged\"}}");
+	snprintf(cfg.link.port, sizeof(cfg.link.port), "%s/openocd", f->dir);
+	text = doctor(&cfg, &ret, &ms);
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_int_equal(count_check_lines(text, &fails), 11);
 	line_of(text, "serial port exists", buf, sizeof(buf));

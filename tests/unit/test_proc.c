@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "util/err.h"
 #include "util/proc.h"
@@ -417,6 +418,148 @@ static void test_child_dies_when_hilrun_dies(void **state)
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
+/* ---- a build that never ends (issue 33): make -> sh -> gcc -> cc1 ---- */
+
+/*
+ * A build whose compiler never ends, as make's recipe runs it: sh (the
+ * recipe) -> sh (the "compiler") -> sleep. The compiler appends "ITS_PID
+ * SLEEP_PID" to pidfile once it runs.
+ */
+static void slow_build_argv(char *script, size_t len, const char *pidfile)
+{
+	snprintf(
+		script, len,
+		"sh -c 'sleep 600 & echo \"$$ $!\" >> %s; wait'; echo unreachable",
+		pidfile);
+}
+
+/* The two pids the compiler wrote, once it has (bounded by UT_HANG_MS, a
+ * bound for failing, not a measurement). @return 1, or 0 when none came. */
+static int read_slow_pids(const char *pidfile, pid_t pids[2])
+{
+	uint64_t until = ut_ms_now() + UT_HANG_MS;
+	long a = 0, b = 0;
+
+	for (;;) {
+		FILE *f = fopen(pidfile, "r");
+
+		if (f != NULL) {
+			int n = fscanf(f, "%ld %ld", &a, &b);
+
+			fclose(f);
+			if (n == 2) {
+				break;
+			}
+		}
+		if (ut_ms_now() >= until) {
+			return 0;
+		}
+		ut_sleep_ms(5);
+	}
+	pids[0] = (pid_t)a;
+	pids[1] = (pid_t)b;
+	return 1;
+}
+
+struct stopper {
+	int ok; /* the pids were read */
+	const char *pidfile;
+	volatile sig_atomic_t *flag;
+	pid_t pids[2];
+};
+
+/* As hilrun's SIGTERM handler would: the flag, once the compiler runs. */
+static void *stop_when_running(void *arg)
+{
+	struct stopper *s = arg;
+
+	/* No assertion here (another thread): the test checks the pids. */
+	s->ok = read_slow_pids(s->pidfile, s->pids);
+	*s->flag = 1;
+	return NULL;
+}
+
+/*
+ * SIGTERM during a build: the wait for make ends on the stop flag (not on
+ * its 600 s timeout), the whole tree is killed and reaped, and the call
+ * says it was interrupted. Checked by state: the processes are gone.
+ */
+static void test_stop_flag_ends_a_build_and_kills_its_tree(void **state)
+{
+	char dir[64], pidfile[96], script[512];
+	char *const argv[] = {"sh", "-c", script, NULL};
+	volatile sig_atomic_t flag = 0;
+	struct stopper s;
+	pthread_t t;
+	int st = -1;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hiltest-proc-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(pidfile, sizeof(pidfile), "%s/pids", dir);
+	slow_build_argv(script, sizeof(script), pidfile);
+	memset(&s, 0, sizeof(s));
+	s.pidfile = pidfile;
+	s.flag = &flag;
+	hil_proc_set_stop(&flag);
+	assert_int_equal(pthread_create(&t, NULL, stop_when_running, &s), 0);
+	assert_int_equal(hil_proc_run(argv, NULL, 600000, &st),
+			 HIL_ERR_INTERRUPTED);
+	pthread_join(t, NULL);
+	hil_proc_set_stop(NULL);
+	assert_true(s.ok);
+	/* The compiler and its child: killed with the group (the bound is
+	 * for failing: the supervisor reaps its group before it exits). */
+	assert_true(wait_gone(s.pids[0], UT_HANG_MS));
+	assert_true(wait_gone(s.pids[1], UT_HANG_MS));
+	unlink(pidfile);
+	rmdir(dir);
+}
+
+/*
+ * hilrun killed with SIGKILL (the daemon, by systemd or the OOM killer)
+ * during a build: not only make (its parent-death signal) but the shell,
+ * the compiler and what it started die too; they once lived on, reparented
+ * to init.
+ */
+static void test_killed_hilrun_leaves_no_descendant(void **state)
+{
+	char dir[64], pidfile[96], script[512];
+	char *const argv[] = {"sh", "-c", script, NULL};
+	pid_t middle, pids[2];
+	int st;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hiltest-proc-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(pidfile, sizeof(pidfile), "%s/pids", dir);
+	slow_build_argv(script, sizeof(script), pidfile);
+	middle = fork();
+	assert_true(middle >= 0);
+	if (middle == 0) {
+		/* "hilrun": starts the build and waits for it */
+		struct hil_proc *p;
+
+		if (hil_proc_spawn(&p, argv, NULL) != HIL_OK) {
+			_exit(1);
+		}
+		for (;;) {
+			pause();
+		}
+	}
+	if (!read_slow_pids(pidfile, pids)) {
+		kill(middle, SIGKILL);
+		fail_msg("the slow compiler did not start");
+	}
+	assert_int_equal(kill(middle, SIGKILL), 0);
+	assert_int_equal(waitpid(middle, &st, 0), middle);
+	/* Bounds for failing, not measurements: they die at once. */
+	assert_true(wait_gone(pids[0], UT_HANG_MS));
+	assert_true(wait_gone(pids[1], UT_HANG_MS));
+	unlink(pidfile);
+	rmdir(dir);
+}
+
 static void test_capture_returns_output(void **state)
 {
 	char *const argv[] = {"sh", "-c", "echo hello; echo world >&2", NULL};
@@ -483,6 +626,9 @@ int main(void)
 		cmocka_unit_test(test_child_does_not_inherit_our_descriptors),
 		cmocka_unit_test(test_child_runs_in_its_own_process_group),
 		cmocka_unit_test(test_child_dies_when_hilrun_dies),
+		cmocka_unit_test(
+			test_stop_flag_ends_a_build_and_kills_its_tree),
+		cmocka_unit_test(test_killed_hilrun_leaves_no_descendant),
 		cmocka_unit_test(test_capture_returns_output),
 		cmocka_unit_test(test_capture_truncates_but_drains_long_output),
 		cmocka_unit_test(test_capture_timeout_kills),

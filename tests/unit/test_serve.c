@@ -31,7 +31,8 @@
 
 /* The fake runner: what it was called with, and what it does by name. */
 struct fake {
-	const char *root; /* where run folders go */
+	const char *root;  /* where run folders go */
+	const char *spool; /* the daemon's ("fillspool" breaks it) */
 	const char *lock_dir;
 	const char *log; /* append each config name here (or NULL) */
 	volatile sig_atomic_t *stop; /* set by the "stopme" configs */
@@ -98,6 +99,15 @@ static int fake_run(void *ctx, const struct hil_config *cfg,
 		report_dir[0] = '\0';
 		return HIL_ERR_BUILD;
 	}
+	if (strcmp(cfg->name, "mistake") == 0) {
+		/* A mistake only the run finds (a folder's api.h). */
+		report_dir[0] = '\0';
+		assert_non_null(started->error);
+		snprintf(
+			started->error, started->error_len,
+			"algorithms[0]: bench.operations names nothing it can do");
+		return HIL_ERR_CONFIG;
+	}
 	if (report_dir[0] == '\0') {
 		snprintf(report_dir, len, "%s/%s-%d-%zu", f->root, cfg->name,
 			 (int)getpid(), i);
@@ -134,6 +144,24 @@ static int fake_run(void *ctx, const struct hil_config *cfg,
 	if (strcmp(cfg->name, "stopafter") == 0) {
 		*f->stop = 1;
 	}
+	if (strcmp(cfg->name, "linklost") == 0) {
+		snprintf(started->error, started->error_len,
+			 "1 row lost to the link (row status link_failed)");
+		return HIL_SERVE_TRANSIENT;
+	}
+	if (strcmp(cfg->name, "fillspool") == 0) {
+		/* As a full file system would: nothing can be written into
+		 * done/ or failed/ (files where the folders were). */
+		char dir[600];
+		const char *const subs[] = {"done", "failed"};
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(dir, sizeof(dir), "%s/%s", f->spool, subs[k]);
+			assert_int_equal(ut_rm_tree(dir), 0);
+			ut_write_squoted(dir, "full");
+		}
+	}
 	return HIL_OK;
 }
 
@@ -158,6 +186,7 @@ static int setup(void **state)
 	snprintf(fx->spool, sizeof(fx->spool), "%s/spool", fx->sdir);
 	snprintf(fx->locks, sizeof(fx->locks), "%s/locks", fx->dir);
 	fx->fake.root = fx->dir;
+	fx->fake.spool = fx->spool;
 	fx->fake.lock_dir = fx->locks;
 	fx->fake.stop = &fx->stop;
 	fx->fake.test_pid = getpid();
@@ -522,6 +551,26 @@ static void test_serve_run_errors_go_to_failed_with_status(void **state)
 	cJSON_Delete(r);
 }
 
+/* tests/fixtures/NAME copied to path. */
+static void copy_fixture(const char *name, const char *path)
+{
+	const char *src = getenv("HIL_SRC_DIR");
+	char from[512], buf[65536];
+	size_t n;
+	FILE *in, *out;
+
+	snprintf(from, sizeof(from), "%s/tests/fixtures/%s",
+		 src != NULL ? src : ".", name);
+	in = fopen(from, "r");
+	assert_non_null(in);
+	n = fread(buf, 1, sizeof(buf), in);
+	fclose(in);
+	out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(fwrite(buf, 1, n, out), n);
+	assert_int_equal(fclose(out), 0);
+}
+
 static void test_serve_inline_config_and_baseline(void **state)
 {
 	struct fx *fx = *state;
@@ -530,14 +579,12 @@ static void test_serve_inline_config_and_baseline(void **state)
 	cJSON *r;
 
 	snprintf(base, sizeof(base), "%s/base-report.json", fx->dir);
-	f = fopen(base, "w");
-	assert_non_null(f);
-	fputs("{}\n", f);
-	fclose(f);
+	copy_fixture("report-min.json", base);
 	snprintf(text, sizeof(text),
 		 "{'config': {'name': 'inl', 'algorithms': ['ascon-aead128'], "
 		 "'bench': {'runs': 5}}, 'baseline': '%s'}",
 		 base);
+	(void)f;
 	drop(fx, "incoming", "inl.json", text);
 	drop(fx, "incoming", "inl-bad.json",
 	     "{'config': {'algorithms': ['ascon-aead128'], 'bench': {'rnus': 5}}}");
@@ -822,30 +869,202 @@ static void test_serve_bad_job_files_never_crash(void **state)
 	assert_true(exists(fx, "incoming", "notes.txt"));
 }
 
-static void test_serve_busy_board_fails_naming_holder(void **state)
+/*
+ * A busy board (another daemon on the spool, a run by hand) is no failure:
+ * the job goes back to incoming/ for later, a job for another board runs
+ * meanwhile, and --once says a job was left (transient), naming the holder
+ * in the log. Two daemons on one spool once filed 15 of 20 jobs as failed
+ * "board busy".
+ */
+static void test_serve_busy_board_sends_the_job_back_not_to_failed(void **state)
 {
 	struct fx *fx = *state;
 	struct hil_lock lock;
-	char want[128];
-	cJSON *r;
+	struct ut_capture cap;
+	char want[128], msg[4096], path[256], text[512];
 
 	assert_int_equal(hil_lock_acquire(&lock, fx->locks, "qemu-netduino",
 					  "configs/manual.json", 0, NULL),
 			 HIL_OK);
 	drop_config_job(fx, "incoming", "a.json", "alpha");
-	fx->opts.wait_s = 1;
-	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	/* b is for another board: it runs while a waits for its turn. */
+	config_file(fx, "beta", path, sizeof(path));
+	ut_write_squoted(path,
+			 "{'name': 'beta', 'board': {'name': "
+			 "'nucleo-f401re'}, 'link': {'port': "
+			 "'/dev/ttyACM7'}, 'algorithms': ['ascon-aead128']}");
+	snprintf(text, sizeof(text), "{'config': '%s'}", path);
+	drop(fx, "incoming", "b.json", text);
+	fx->opts.wait_s = 0;
+	setenv("HILRUN_LOG", "1", 1); /* the warning that names the holder */
+	ut_capture_begin(&cap);
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_TIMEOUT);
+	ut_capture_end(&cap, msg, sizeof(msg));
+	setenv("HILRUN_LOG", "0", 1);
 	hil_lock_release(&lock);
-	assert_int_equal(fx->fake.n, 0);
-	r = result(fx, "failed", "a");
+	assert_int_equal(fx->fake.n, 1);
+	assert_string_equal(fx->fake.names[0], "beta");
+	assert_true(exists(fx, "incoming", "a.json"));
+	assert_false(exists(fx, "failed", "a.json"));
+	assert_false(exists(fx, "failed", "a.result.json"));
+	assert_false(exists(fx, "running", "a.json"));
+	assert_true(exists(fx, "done", "b.json"));
+	/* Sent back before b ran, and again after. */
+	assert_true(fx->counts.busy >= 1);
+	assert_int_equal(fx->counts.failed, 0);
 	snprintf(
 		want, sizeof(want),
 		"board qemu-netduino is in use by pid %ld (configs/manual.json) since ",
 		(long)getpid());
-	assert_memory_equal(str(r, "error"), want, strlen(want));
-	assert_non_null(strstr(str(r, "error"), " (waited 1 s for it)"));
-	assert_string_equal(str(r, "board"), "qemu-netduino");
+	assert_non_null(strstr(msg, want));
+	assert_non_null(strstr(msg, "back to incoming/"));
+
+	/* Once the board is free the same job runs. */
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	assert_int_equal(fx->fake.n, 2);
+	assert_string_equal(fx->fake.names[1], "alpha");
+	assert_true(exists(fx, "done", "a.json"));
+}
+
+/* A baseline that is not a report fails the job before it runs (it was
+ * found only by the gate, after the whole run). */
+static void
+test_serve_baseline_that_is_not_a_report_fails_before_running(void **state)
+{
+	struct fx *fx = *state;
+	char base[256], text[512];
+	cJSON *r;
+
+	snprintf(base, sizeof(base), "%s/not-a-report.json", fx->dir);
+	ut_write_squoted(base, "{'rows': 'no'}");
+	snprintf(
+		text, sizeof(text),
+		"{'config': {'name': 'gated', 'algorithms': ['ascon-aead128']},"
+		" 'baseline': '%s'}",
+		base);
+	drop(fx, "incoming", "gated.json", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0);
+	r = result(fx, "failed", "gated");
+	assert_non_null(strstr(str(r, "error"), "job file: baseline: "));
+	assert_non_null(strstr(str(r, "error"), base));
+	assert_int_equal(num(r, "exit_status"), 2);
 	cJSON_Delete(r);
+}
+
+/* Permanent mistakes are caught when the job is loaded, exit status 2
+ * (not 5, "worth a retry"), each quoted in the job's result, not only in
+ * the daemon's log: a misspelt name, more runs than the stub keeps, a
+ * link.port that is no serial port. */
+static void test_serve_permanent_mistakes_are_quoted_in_the_result(void **state)
+{
+	struct fx *fx = *state;
+	char port[256], text[512];
+	cJSON *r;
+
+	drop(fx, "incoming", "typo.json",
+	     "{'config': {'name': 'typo', 'algorithms': ['ascon-aed128']}}");
+	drop(fx, "incoming", "many.json",
+	     "{'config': {'name': 'many', 'algorithms': ['ascon-aead128'],"
+	     " 'bench': {'runs': 4096}}}");
+	snprintf(port, sizeof(port), "%s/not-a-tty", fx->dir);
+	ut_write_squoted(port, "x");
+	snprintf(text, sizeof(text),
+		 "{'config': {'name': 'port', 'board': {'name': "
+		 "'nucleo-f401re'}, 'link': {'port': '%s'}, 'algorithms': "
+		 "['ascon-aead128']}}",
+		 port);
+	drop(fx, "incoming", "port.json", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	assert_int_equal(fx->fake.n, 0);
+	r = result(fx, "failed", "typo");
+	assert_non_null(
+		strstr(str(r, "error"), "inline config: algorithms[0].name: "));
+	assert_non_null(strstr(str(r, "error"), "did you mean"));
+	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+	r = result(fx, "failed", "many");
+	assert_non_null(
+		strstr(str(r, "error"),
+		       "bench.runs: expected an integer from 1 to 2048"));
+	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+	r = result(fx, "failed", "port");
+	assert_non_null(strstr(str(r, "error"), "link.port: "));
+	assert_non_null(strstr(str(r, "error"), "not a serial port"));
+	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+}
+
+/* The filed job is the daemon's copy: the submitter's file (which it may
+ * still hold, or have linked elsewhere) is not what done/ holds. */
+static void test_serve_filed_job_is_a_copy(void **state)
+{
+	struct fx *fx = *state;
+	char path[256], filed[256], a[512], b[512];
+	struct stat before, after;
+	FILE *f;
+	size_t n;
+
+	drop_config_job(fx, "incoming", "c.json", "gamma");
+	snprintf(path, sizeof(path), "%s/incoming/c.json", fx->spool);
+	assert_int_equal(stat(path, &before), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(a, 1, sizeof(a) - 1, f);
+	a[n] = '\0';
+	fclose(f);
+	assert_int_equal(hil_serve(&fx->opts), HIL_OK);
+	snprintf(filed, sizeof(filed), "%s/done/c.json", fx->spool);
+	assert_int_equal(stat(filed, &after), 0);
+	assert_true(after.st_ino != before.st_ino ||
+		    after.st_dev != before.st_dev);
+	f = fopen(filed, "r");
+	assert_non_null(f);
+	n = fread(b, 1, sizeof(b) - 1, f);
+	b[n] = '\0';
+	fclose(f);
+	assert_string_equal(a, b);
+	assert_false(exists(fx, "running", "c.json"));
+}
+
+/* A full (here: broken) spool: a job that ran but cannot be filed is left
+ * in running/ and serve --once does not say all went well (it exited 0). */
+/* A configuration mistake the run finds is quoted in the job's result, not
+ * only "invalid configuration" with the reason in the daemon's log. */
+static void test_serve_run_config_error_is_quoted(void **state)
+{
+	struct fx *fx = *state;
+	cJSON *r;
+
+	drop_config_job(fx, "incoming", "m.json", "mistake");
+	drop_config_job(fx, "incoming", "n.json", "linklost");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	r = result(fx, "failed", "m");
+	assert_string_equal(
+		str(r, "error"),
+		"invalid configuration: algorithms[0]: bench.operations names nothing it can do");
+	assert_int_equal(num(r, "exit_status"), 2);
+	cJSON_Delete(r);
+	/* A transient end says which (rows lost to the link), not only
+	 * "the board could not be flashed, reached or kept". */
+	r = result(fx, "failed", "n");
+	assert_string_equal(str(r, "error"),
+			    "1 row lost to the link (row status link_failed)");
+	assert_int_equal(num(r, "exit_status"), 5);
+	cJSON_Delete(r);
+}
+
+static void test_serve_unfiled_job_is_not_a_success(void **state)
+{
+	struct fx *fx = *state;
+
+	drop_config_job(fx, "incoming", "full.json", "fillspool");
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_IO);
+	assert_int_equal(fx->fake.n, 1);
+	assert_true(exists(fx, "running", "full.json"));
+	assert_int_equal(fx->counts.unfiled, 1);
+	assert_int_equal(fx->counts.done, 0);
 }
 
 static void test_serve_locks_the_mapped_board(void **state)
@@ -922,6 +1141,47 @@ static void test_serve_two_daemons_never_take_the_same_job(void **state)
 	assert_int_equal(count(fx, "done"), 12);
 	assert_int_equal(count(fx, "incoming"), 0);
 	assert_int_equal(count(fx, "running"), 0);
+}
+
+/*
+ * Two daemons on one spool and one board without waiting (--wait 0, the
+ * old default): one finds the board busy again and again, and used to file
+ * each such job as failed "board busy" (15 of 20 in the hostile round).
+ * Now no job fails: each is done, or back in incoming/ for later.
+ */
+static void test_serve_two_daemons_without_wait_fail_no_job(void **state)
+{
+	struct fx *fx = *state;
+	char log[256], name[32], text[256];
+	int status, i, ret;
+	pid_t child;
+
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "job%02d.json", i);
+		snprintf(
+			text, sizeof(text),
+			"{'config': {'name': 'j%02d', 'algorithms': ['ascon-aead128']}}",
+			i);
+		drop(fx, "incoming", name, text);
+	}
+	snprintf(log, sizeof(log), "%s/calls.log", fx->dir);
+	fx->fake.log = log; /* each run takes 20 ms: they overlap */
+	fx->opts.wait_s = 0;
+
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		ret = hil_serve(&fx->opts);
+		_exit(ret == HIL_OK || ret == HIL_ERR_TIMEOUT ? 0 : 1);
+	}
+	ret = hil_serve(&fx->opts);
+	assert_true(ret == HIL_OK || ret == HIL_ERR_TIMEOUT);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(count(fx, "failed"), 0);
+	assert_int_equal(count(fx, "running"), 0);
+	assert_int_equal(count(fx, "done") + count(fx, "incoming"), 12);
 }
 
 static void test_serve_stop_flag_ends_the_loop(void **state)
@@ -1123,9 +1383,15 @@ int main(void)
 		T(test_serve_state_naming_another_jobs_run_is_refused),
 		T(test_serve_job_writing_outside_its_folder_is_refused),
 		T(test_serve_bad_job_files_never_crash),
-		T(test_serve_busy_board_fails_naming_holder),
+		T(test_serve_busy_board_sends_the_job_back_not_to_failed),
+		T(test_serve_baseline_that_is_not_a_report_fails_before_running),
+		T(test_serve_permanent_mistakes_are_quoted_in_the_result),
+		T(test_serve_filed_job_is_a_copy),
+		T(test_serve_unfiled_job_is_not_a_success),
+		T(test_serve_run_config_error_is_quoted),
 		T(test_serve_locks_the_mapped_board),
 		T(test_serve_two_daemons_never_take_the_same_job),
+		T(test_serve_two_daemons_without_wait_fail_no_job),
 		T(test_serve_stop_flag_ends_the_loop),
 		T(test_serve_signal_stops_an_idle_daemon),
 		T(test_serve_rejects_missing_options),

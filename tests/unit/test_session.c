@@ -630,6 +630,180 @@ static void test_bench_answered_damaged_is_sent_again(void **state)
 	finish(&f);
 }
 
+/* A target that answers, damaged, is alive: its attempts cost no timeout and
+ * do not use up link.retries (a noisy link lost whole rows that way). */
+static void test_damaged_answers_do_not_use_up_the_retries(void **state)
+{
+	const enum peer_action script[] = {
+		PEER_REJECT_CRC,   PEER_CORRUPT_REPLY, PEER_REJECT_CRC,
+		PEER_CORRUPT_BOTH, PEER_REJECT_CRC,    PEER_CORRUPT_STATUS,
+		PEER_REJECT_CRC,   PEER_CORRUPT_REPLY,
+	};
+	const struct hil_session_call_end *e;
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 8, 300, 1);
+	assert_int_equal(call(&f), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 9);
+	e = hil_session_last_call(f.session);
+	assert_int_equal(e->attempts, 9);
+	/* CORRUPT_BOTH leaves no status to end the attempt: it runs out,
+	 * late, and counts against the one retry. */
+	assert_int_equal(e->damaged, 7);
+	assert_int_equal(e->late, 1);
+	assert_int_equal(e->silent, 0);
+	finish(&f);
+}
+
+/* ...but they are bounded, and a call lost that way says the target answered. */
+static void test_a_call_lost_to_damage_says_the_target_answered(void **state)
+{
+	enum peer_action script[64];
+	struct fixture f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 64; i++) {
+		script[i] = PEER_REJECT_CRC;
+	}
+	start(&f, script, 64, 300, 2);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
+	stop(&f);
+	/* link.retries + 1, and HIL_SESSION_DAMAGE_RETRIES more. */
+	assert_int_equal(f.peer.requests, 3 + HIL_SESSION_DAMAGE_RETRIES);
+	assert_int_equal(hil_session_last_call(f.session)->damaged,
+			 3 + HIL_SESSION_DAMAGE_RETRIES);
+	assert_true(hil_session_last_call_heard(f.session));
+	finish(&f);
+}
+
+/* A silent target is not the link's: nothing was heard. Nor is one that
+ * sent a stale reply and then hung (silence after it). */
+static void test_a_silent_call_heard_nothing(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT};
+	const enum peer_action hung[] = {PEER_STALE_ONLY, PEER_SILENT,
+					 PEER_SILENT, PEER_SILENT};
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 2, 100, 1);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_false(hil_session_last_call_heard(f.session));
+	assert_int_equal(hil_session_last_call(f.session)->silent, 2);
+	assert_int_equal(hil_session_last_call(f.session)->board_down, 0);
+	finish(&f);
+
+	start(&f, hung, 4, 100, 3);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(hil_session_last_call(f.session)->late, 1);
+	assert_int_equal(hil_session_last_call(f.session)->silent, 3);
+	assert_false(hil_session_last_call_heard(f.session));
+	finish(&f);
+}
+
+/* The probe of the board behind the link: a stopped emulator. */
+struct probe {
+	unsigned asked;
+	int says;
+};
+
+static int probe_fn(void *arg)
+{
+	struct probe *p = arg;
+
+	p->asked++;
+	return p->says;
+}
+
+/*
+ * A stopped emulator is found at the end of a BENCH's first wait, its own
+ * sized timeout: no second wait, and the call says the board is down, not
+ * that the target hung. Checked by state (waits counted), not by time.
+ */
+static void test_stopped_board_ends_a_bench_after_its_first_wait(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT};
+	struct probe pr = {0, HIL_ERR_PROCESS};
+	struct ut_capture cap;
+	char msg[2048];
+	struct fixture f;
+	int ret;
+
+	(void)state;
+	start(&f, script, 2, 100, 3);
+	hil_session_set_probe(f.session, probe_fn, &pr);
+	ut_capture_begin(&cap);
+	ret = call_long(&f, 100);
+	ut_capture_end(&cap, msg, sizeof(msg));
+	assert_int_equal(ret, HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	assert_int_equal(pr.asked, 1);
+	assert_int_equal(hil_session_get_stats(f.session)->long_timeouts, 1);
+	assert_true(hil_session_last_call(f.session)->board_down);
+	assert_null(strstr(msg, "hung"));
+	assert_non_null(strstr(msg, "cannot answer"));
+	finish(&f);
+}
+
+/*
+ * ...and a long BENCH (a 2000-run row's wait is minutes: a stopped QEMU took
+ * 303 s to be declared hung) does not even wait out its first wait: the
+ * probe is asked while it waits. By state: the wait is cut short, so no
+ * wait is counted as run out.
+ */
+static void test_stopped_board_cuts_a_long_bench_wait_short(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT};
+	struct probe pr = {0, HIL_ERR_PROCESS};
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 1, 100, 3);
+	hil_session_set_probe(f.session, probe_fn, &pr);
+	assert_int_equal(call_long(&f, 600000), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	assert_true(pr.asked >= 1);
+	assert_int_equal(hil_session_get_stats(f.session)->long_timeouts, 0);
+	assert_true(hil_session_last_call(f.session)->board_down);
+	finish(&f);
+}
+
+/* ...and a short call is not retried into a board that cannot answer,
+ * while a board that may answer gets its retries. */
+static void test_stopped_board_ends_a_call_without_retries(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT,
+					   PEER_SILENT};
+	struct probe down = {0, HIL_ERR_PROCESS}, up = {0, HIL_OK};
+	struct fixture f;
+
+	(void)state;
+	start(&f, script, 3, 100, 2);
+	hil_session_set_probe(f.session, probe_fn, &down);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	assert_int_equal(down.asked, 1);
+	finish(&f);
+
+	start(&f, script, 3, 100, 2);
+	hil_session_set_probe(f.session, probe_fn, &up);
+	assert_int_equal(call(&f), HIL_ERR_TIMEOUT);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 3);
+	assert_int_equal(up.asked, 3);
+	assert_false(hil_session_last_call(f.session)->board_down);
+	finish(&f);
+}
+
 static void test_fault_report_is_decoded_and_returned(void **state)
 {
 	const enum peer_action script[] = {PEER_FAULT};
@@ -691,6 +865,17 @@ int main(void)
 		cmocka_unit_test(test_silent_then_answering_peer_recovers),
 		cmocka_unit_test(test_stop_flag_ends_the_wait_without_retries),
 		cmocka_unit_test(test_fault_report_is_decoded_and_returned),
+		cmocka_unit_test(
+			test_damaged_answers_do_not_use_up_the_retries),
+		cmocka_unit_test(
+			test_a_call_lost_to_damage_says_the_target_answered),
+		cmocka_unit_test(test_a_silent_call_heard_nothing),
+		cmocka_unit_test(
+			test_stopped_board_ends_a_bench_after_its_first_wait),
+		cmocka_unit_test(
+			test_stopped_board_ends_a_call_without_retries),
+		cmocka_unit_test(
+			test_stopped_board_cuts_a_long_bench_wait_short),
 		cmocka_unit_test(
 			test_handshake_refuses_a_protocol_2_stub_clearly),
 		cmocka_unit_test(

@@ -433,6 +433,11 @@ static void queue_rx(struct flaky *s, const uint8_t *in, size_t got)
 		struct fate ft = byte_fate(s, DIR_RX, s->rx_index + i, in[i]);
 		int copies = ft.dup ? 2 : 1;
 
+		if (s->f.garble_rx_after_tx_bytes > 0 &&
+		    s->tx_index >= s->f.garble_rx_after_tx_bytes) {
+			ft.b ^= 0xA5u;
+		}
+
 		if (ft.drop && !ft.zero) {
 			continue;
 		}

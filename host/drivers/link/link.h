@@ -160,6 +160,10 @@ struct hil_link_faults {
 	 * (the first n_zero_at_tx), whatever the seed. */
 	unsigned n_zero_at_tx;
 	uint64_t zero_at_tx[HIL_LINK_ZERO_AT_MAX];
+	/* 0 off: once this many bytes were passed to write, every received
+	 * byte is XORed with 0xA5: the target answers, but nothing it says
+	 * survives (a link gone bad, not a hung target). */
+	unsigned long garble_rx_after_tx_bytes;
 };
 
 /**

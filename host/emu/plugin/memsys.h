@@ -9,7 +9,7 @@
 #define CM4_CACHE_UNBOUNDED 0xffffffffu
 
 /* The largest cache a profile may name (lines of one cache). */
-#define CM4_CACHE_MAX_LINES 256u
+#define CM4_CACHE_MAX_LINES 1024u
 
 struct cm4_cache_geom {
 	unsigned lines; /* 0: no cache; CM4_CACHE_UNBOUNDED: size unknown */
@@ -36,6 +36,14 @@ struct cm4_memsys {
 	/* NULL when every parameter above is from the documents in
 	 * docs/cycle-model.md; else which ones are not, and what stands in. */
 	const char *unverified;
+	/* The expected error of an estimate under this profile, in percent,
+	 * for compiled C and for assembly: from leave-one-finalist-out
+	 * cross-validation on the data the profile was calibrated on (90th
+	 * percentile of |model/published - 1| over the held-out points);
+	 * 0 when unknown (no calibration). err_from says on what. */
+	double err_c_pct;
+	double err_asm_pct;
+	const char *err_from;
 };
 
 /** The profile called name, or NULL. */
