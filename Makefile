@@ -20,6 +20,7 @@ CONFIG ?= configs/qemu.json
 include mk/impl.mk
 include mk/host.mk
 include mk/firmware.mk
+include mk/pq.mk
 include mk/tests.mk
 include mk/tools.mk
 
