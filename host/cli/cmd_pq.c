@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "image/build.h"
 #include "pq/pqentries.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/jail.h"
