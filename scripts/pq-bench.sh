@@ -109,6 +109,7 @@ plain_path() {
 	esac
 }
 BUILDROOT=${BUILDROOT:-$ROOT/build/pq}
+mkdir -p "$BUILDROOT" # the logs below are written beside the images, before make makes their folders
 for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 
 has_asm() {
