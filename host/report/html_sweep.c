@@ -288,20 +288,10 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		hil_xml_puts(out, s[i].implementation);
 		fputs("</td>", out);
 		for (k = 0; k < n; k++) {
-			const cJSON *z =
-				hil_rj_impl_size(reports[k], s[i].algorithm,
-						 s[i].implementation);
-			double fl, ram, st;
-			char a[32] = "-", b[32] = "-";
+			char a[32], b[32];
 
-			if (hil_rj_num(z, "flash_bytes", &fl)) {
-				snprintf(a, sizeof(a), "%.0f", fl);
-			}
-			if (hil_rj_num(z, "ram_bytes", &ram) &&
-			    hil_rj_stack(reports[k], s[i].algorithm,
-					 s[i].implementation, NULL, &st)) {
-				snprintf(b, sizeof(b), "%.0f", ram + st);
-			}
+			hil_sweep_size_cells(reports[k], &s[i], a, b,
+					     sizeof(a));
 			fprintf(out, "<td class=\"n\">%s / %s</td>", a, b);
 		}
 		fputs("</tr>\n", out);

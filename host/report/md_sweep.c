@@ -168,20 +168,10 @@ static void sizes_table(FILE *out, const cJSON *const *reports, size_t n,
 		hil_md_cell(out, s[i].implementation);
 		fputs(" |", out);
 		for (k = 0; k < n; k++) {
-			const cJSON *z =
-				hil_rj_impl_size(reports[k], s[i].algorithm,
-						 s[i].implementation);
-			double fl, ram, st;
-			char a[32] = "-", b[32] = "-";
+			char a[32], b[32];
 
-			if (hil_rj_num(z, "flash_bytes", &fl)) {
-				snprintf(a, sizeof(a), "%.0f", fl);
-			}
-			if (hil_rj_num(z, "ram_bytes", &ram) &&
-			    hil_rj_stack(reports[k], s[i].algorithm,
-					 s[i].implementation, NULL, &st)) {
-				snprintf(b, sizeof(b), "%.0f", ram + st);
-			}
+			hil_sweep_size_cells(reports[k], &s[i], a, b,
+					     sizeof(a));
 			fprintf(out, " %s / %s |", a, b);
 		}
 		fputc('\n', out);

@@ -170,6 +170,14 @@ size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
 			 size_t cap);
 
 /**
+ * The sizes tables' cells of s's implementation in report: flash its
+ * flash bytes, ram its RAM bytes plus its largest peak stack, each "-"
+ * when the report lacks it; both buffers len bytes.
+ */
+void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
+			  char *flash, char *ram, size_t len);
+
+/**
  * sweep.html's energy section (html_sweep_energy.c): for the series s at
  * len, each report's cycles and energy per operation, which costs fewer
  * µJ and the estimate's source; nothing when no report has energy.

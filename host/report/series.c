@@ -185,3 +185,21 @@ size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
 	}
 	return nl;
 }
+
+void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
+			  char *flash, char *ram, size_t len)
+{
+	const cJSON *z =
+		hil_rj_impl_size(report, s->algorithm, s->implementation);
+	double fl, rb, st;
+
+	snprintf(flash, len, "-");
+	snprintf(ram, len, "-");
+	if (hil_rj_num(z, "flash_bytes", &fl)) {
+		snprintf(flash, len, "%.0f", fl);
+	}
+	if (hil_rj_num(z, "ram_bytes", &rb) &&
+	    hil_rj_stack(report, s->algorithm, s->implementation, NULL, &st)) {
+		snprintf(ram, len, "%.0f", rb + st);
+	}
+}
