@@ -20,10 +20,11 @@ CONFIG ?= configs/qemu.json
 include mk/impl.mk
 include mk/host.mk
 include mk/firmware.mk
+include mk/pq.mk
 include mk/tests.mk
 include mk/tools.mk
 
-.PHONY: all deps deps-check run test unit e2e bench clean format format-check \
+.PHONY: all deps deps-check run test unit e2e bench clean format format-check floors-check \
 	deps-lab test-lab
 
 all: deps-check
@@ -45,7 +46,7 @@ e2e: deps-check $(BUILD)/hilrun $(E2E_BINS) cycle-plugin
 		HILRUN_BIN=$(CURDIR)/$(BUILD)/hilrun $$t || fail=1; done; \
 	test $$fail = 0
 
-test: deps-check format-check
+test: deps-check format-check floors-check
 	@$(MAKE) --no-print-directory unit e2e emu-test
 	@echo "make test: all suites passed"
 

@@ -24,6 +24,10 @@ TEST_EXTRA_ina226_model := tests/unit/sim_model.c
 # The flashers' tests run recording stand-ins for their tools.
 TEST_EXTRA_openocd_flasher := tests/unit/fake_tool.c
 TEST_EXTRA_pyocd_flasher := tests/unit/fake_tool.c
+# hilrun's own portable SHA-3 for the pq stub.
+TEST_EXTRA_pq_fips202 := target/pq/common/fips202.c
+TEST_EXTRA_pq_sha2 := target/pq/common/sha2.c
+TEST_EXTRA_pq_aes := target/pq/common/aes.c
 # target/bench.c as the stub has it, on the test's mock HAL.
 TEST_EXTRA_bench_counter := target/bench.c
 
@@ -93,6 +97,8 @@ E2E_TESTS += e2e_nist
 E2E_TESTS += e2e_cli
 # Issue #33's hostile inputs refused before anything is built.
 E2E_TESTS += e2e_harden
+# mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
+E2E_TESTS += e2e_pq
 # The jail around foreign code (real bubblewrap): writes, network, pids,
 # semihosting's host calls, a host build's constructor.
 E2E_TESTS += e2e_jail

@@ -32,5 +32,11 @@ format-check:
 		{ echo "format-check: run 'make format'" >&2; exit 1; }; \
 	else echo "format-check: clang-format not installed, skipped"; fi
 
+# No #include climbs a floor of docs/architecture.md, and the core names no
+# driver (known exceptions in tests/arch/*-known.txt, lists that only shrink).
+floors-check:
+	@tests/arch/floors.sh
+	@tests/arch/drivernames.sh
+
 clean:
 	rm -rf build

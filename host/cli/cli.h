@@ -58,6 +58,9 @@ extern const char cli_serve_usage[];
 int cli_boards(int argc, char **argv, const struct cli_env *env);
 extern const char cli_boards_usage[];
 
+int cli_pq(int argc, char **argv, const struct cli_env *env);
+extern const char cli_pq_usage[];
+
 int cli_history(int argc, char **argv, const struct cli_env *env);
 extern const char cli_history_usage[];
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "lab/boards.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/err.h"
 #include "util/log.h"
 

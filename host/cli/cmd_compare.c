@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "report/render.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/err.h"
 #include "util/log.h"
 

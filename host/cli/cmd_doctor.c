@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "config/config.h"
 #include "doctor.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/err.h"
 #include "util/log.h"
 

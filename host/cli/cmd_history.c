@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "config/config.h"
 #include "lab/history.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"

@@ -15,10 +15,11 @@
 #include "config/paths.h"
 #include "hilp.h"
 #include "lab/lock.h"
+#include "runrender.h"
 #include "report/render.h"
 #include "report/report.h"
-#include "run/result.h"
-#include "run/run.h"
+#include "result/result.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "run/sweep.h"
 #include "util/err.h"
@@ -191,6 +192,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	}
 	ret = hil_runner_run(cfg, &opts, run);
 	hil_lock_release(&lock);
+	(void)hil_cli_render_run(run);
 	snprintf(end->run_dir, sizeof(end->run_dir), "%s", run->dir);
 	snprintf(end->started, sizeof(end->started), "%s", run->started);
 	end->transient = run->transient;
@@ -277,6 +279,7 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 {
 	struct hil_sweep sw;
 	struct hil_runner_opts opts;
+	struct hil_sweep_done *done;
 	char err[1024];
 	size_t i;
 	int ret;
@@ -304,8 +307,16 @@ static int cmd_sweep(char *const *configs, size_t n, const char *sweep_path,
 	opts.no_jail = no_jail;
 	/* Each configuration on a board runs under the board's lock, as a
 	 * single run does, waiting up to wait_s for it. */
-	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, stdout, transient);
+	done = calloc(1, sizeof(*done));
+	if (done == NULL) {
+		hil_sweep_free(&sw);
+		return HIL_ERR_NOMEM;
+	}
+	ret = hil_sweep_run(&sw, &opts, jobs, wait_s, transient, done);
 	hil_sweep_free(&sw);
+	/* The runs measured: their pages and the sweep's now. */
+	(void)hil_cli_render_sweep(done, stdout);
+	free(done);
 	return ret;
 }
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "sensorcmd.h"
 #include "util/err.h"
 

@@ -12,9 +12,10 @@
 #include "config/config.h"
 #include "lab/boards.h"
 #include "lab/serve.h"
+#include "runrender.h"
 #include "report/render.h"
-#include "run/result.h"
-#include "run/run.h"
+#include "result/result.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "util/err.h"
 #include "util/jail.h"
@@ -71,6 +72,7 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	opts.on_run_dir = started->fn;
 	opts.on_run_dir_arg = started->arg;
 	ret = hil_runner_run(cfg, &opts, run);
+	(void)hil_cli_render_run(run);
 	snprintf(report_dir, len, "%s", run->dir);
 	if (run->error[0] != '\0' && started->error != NULL) {
 		snprintf(started->error, started->error_len, "%s", run->error);

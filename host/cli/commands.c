@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "config/config.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/err.h"
 #include "util/jail.h"
 #include "util/log.h"
@@ -33,6 +33,9 @@ static const struct cli_command commands[] = {
 	 cli_boards, cli_boards_usage, 0},
 	{"history", "the recorded runs, or one row's trend over them",
 	 cli_history, cli_history_usage, 0},
+	{"pq",
+	 "mupq/pqm4 KEM and signature folders on the emulated board (model)",
+	 cli_pq, cli_pq_usage, 0},
 };
 
 const struct cli_command *cli_command_find(const char *name)

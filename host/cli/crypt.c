@@ -15,7 +15,7 @@
 #include "util/log.h"
 #include "util/proc.h"
 #include "image/refcrypto/refcrypto.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/stub.h"
 #include "util/util.h"

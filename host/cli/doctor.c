@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "drivers/board/board.h"
+#include "drivers/link/link.h"
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -24,33 +25,7 @@
 #define CROSS_CC	 "arm-none-eabi-gcc"
 #define TOOL_TIMEOUT_MS	 5000u	/* --version and friends */
 #define PROBE_TIMEOUT_MS 10000u /* init with a probe: < 1 s */
-#define NAME_WIDTH	 28
 #define DETAIL_LEN	 1024
-
-struct hil_doctor {
-	FILE *out;
-	int fails;
-};
-
-void hil_doctor_report(struct hil_doctor *d, const char *name,
-		       enum hil_verdict v, const char *fmt, ...)
-{
-	static const char *const word[] = {"ok", "FAIL", "skip"};
-	char detail[DETAIL_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	/* One line, whatever a tool printed. */
-	detail[strcspn(detail, "\r\n")] = '\0';
-	fprintf(d->out, "%-*s %s%s%s\n", NAME_WIDTH, name, word[v],
-		detail[0] != '\0' ? ": " : "", detail);
-	fflush(d->out);
-	if (v == HIL_V_FAIL) {
-		d->fails++;
-	}
-}
 
 /*
  * Run argv (bounded), capture its output.
@@ -61,34 +36,6 @@ static int run(char *const argv[], char *out, size_t len, unsigned timeout_ms,
 {
 	*status = -1;
 	return hil_proc_capture(argv, out, len, timeout_ms, status);
-}
-
-/* The first non-empty line of text, in place. */
-const char *hil_doctor_first_line(char *text)
-{
-	char *s = text + strspn(text, "\r\n \t");
-
-	s[strcspn(s, "\r\n")] = '\0';
-	return s;
-}
-
-/* Why a tool could not be run or failed, for a FAIL line. */
-void hil_doctor_tool_failure(char *buf, size_t len, const char *program,
-			     int ret, int status, char *output)
-{
-	if (ret == HIL_ERR_NA) {
-		snprintf(buf, len, "%s not found in PATH or not executable",
-			 program);
-	} else if (ret == HIL_ERR_TIMEOUT) {
-		snprintf(buf, len, "%s did not answer in time (killed)",
-			 program);
-	} else if (ret != HIL_OK) {
-		snprintf(buf, len, "cannot run %s: %s", program,
-			 hil_strerror(ret));
-	} else {
-		snprintf(buf, len, "%s: exit status %d: %s", program, status,
-			 hil_doctor_first_line(output));
-	}
 }
 
 /* `program --version` works: @return 1 and print ok, or print FAIL. */
@@ -300,7 +247,7 @@ static void check_serial(struct hil_doctor *d, const struct hil_config *cfg)
 	struct stat st;
 	int fd, err;
 
-	if (strcmp(cfg->link.type, "serial") != 0) {
+	if (!hil_link_needs_port(cfg->link.type)) {
 		hil_doctor_report(d, "serial port", HIL_V_SKIP,
 				  "link %s uses no serial port",
 				  cfg->link.type);

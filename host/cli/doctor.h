@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
+#include "drivers/doctor.h"
 
 /**
  * Check, one line per check, what a run of cfg needs: the cross compiler
@@ -25,26 +26,5 @@
  *         least one did, HIL_ERR_ARG for NULL arguments.
  */
 int hil_doctor(const struct hil_config *cfg, FILE *out);
-
-/* ---- for the drivers' own checks (a flasher's doctor op) ---- */
-
-struct hil_doctor;
-
-enum hil_verdict { HIL_V_OK, HIL_V_FAIL, HIL_V_SKIP };
-
-/** One line: "<name> ok|FAIL|skip: <detail>"; a FAIL counts. */
-void hil_doctor_report(struct hil_doctor *d, const char *name,
-		       enum hil_verdict v, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/** The first non-empty line of text, cut in place. */
-const char *hil_doctor_first_line(char *text);
-
-/**
- * Why a tool could not be run or failed, for a FAIL line.
- * @param ret and status as hil_proc_capture() gave them; output its text.
- */
-void hil_doctor_tool_failure(char *buf, size_t len, const char *program,
-			     int ret, int status, char *output);
 
 #endif /* HIL_DOCTOR_H */

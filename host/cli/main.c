@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/log.h"
 #include "util/proc.h"
 

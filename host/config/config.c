@@ -23,6 +23,7 @@
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/link/link.h"
 
 static int not_a_serial_port(const char *port, char *why, size_t len);
 
@@ -136,15 +137,16 @@ static int v_combination(struct hil_jsonld *ld, const cJSON *root,
 			"link.type: \"%s\" cannot reach board.name \"%s\" (it needs link %s)",
 			cfg->link.type, cfg->board.name, names);
 	}
-	if (strcmp(cfg->link.type, "serial") == 0 &&
-	    cfg->link.port[0] == '\0' && cfg->board.id[0] == '\0') {
+	if (hil_link_needs_port(cfg->link.type) && cfg->link.port[0] == '\0' &&
+	    cfg->board.id[0] == '\0') {
 		at = hil_jsonld_member(link, "type");
 		return hil_jsonld_fail(
 			ld, at != NULL ? at : link,
-			"link.port: required when link.type is \"serial\" (or board.id, to take it from the hardware map)");
+			"link.port: required when link.type is \"%s\" (or board.id, to take it from the hardware map)",
+			cfg->link.type);
 	}
-	if (strcmp(cfg->link.type, "serial") == 0 &&
-	    cfg->link.port[0] != '\0') {
+	/* A link opened on the configured port (serial) needs a tty. */
+	if (hil_link_needs_port(cfg->link.type) && cfg->link.port[0] != '\0') {
 		char why[128];
 
 		if (not_a_serial_port(cfg->link.port, why, sizeof(why))) {

@@ -12,6 +12,7 @@
 #include "config/config_int.h"
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
+#include "drivers/i2c/i2c.h"
 #include "drivers/sensor/driver.h"
 
 #define KEYS_MAX 64
@@ -170,16 +171,15 @@ static int get_address(struct hil_jsonld *ld, const cJSON *it, const char *path,
 static int check_bus(struct hil_jsonld *ld, const cJSON *it, const char *bus)
 {
 	char sb[HIL_JSONLD_SHOW];
+	char forms[256];
 
-	if ((strncmp(bus, "ftdi:", 5) == 0 && bus[5] != '\0') ||
-	    (strncmp(bus, "linux:/", 7) == 0 && bus[7] != '\0') ||
-	    (strncmp(bus, "sim:", 4) == 0 && bus[4] != '\0')) {
+	if (hil_i2c_spec_ok(bus)) {
 		return HIL_OK;
 	}
+	hil_i2c_spec_forms(forms, sizeof(forms));
 	return hil_jsonld_fail(
-		ld, it,
-		"sensor.bus: \"%s\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
-		hil_jsonld_show(sb, sizeof(sb), bus));
+		ld, it, "sensor.bus: \"%s\" is not a bus spec: expected %s",
+		hil_jsonld_show(sb, sizeof(sb), bus), forms);
 }
 
 /*

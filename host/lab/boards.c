@@ -14,6 +14,7 @@
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/i2c/i2c.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -27,8 +28,6 @@ static const char *const known_keys[] = {
 	"id",	    "platform", "product", "runner",	"serial", "baud",
 	"probe_id", "sensor",	"uid",	   "connected", NULL,
 };
-/* Bus backends of host/i2c (hil_i2c_open). */
-static const char *const sensor_buses[] = {"ftdi", "linux", "sim", NULL};
 
 struct ctx {
 	const char *file; /* NULL for parsed text */
@@ -58,16 +57,6 @@ static int fail(const struct ctx *c, int ret, const char *fmt, ...)
 	vsnprintf(c->err + off, c->errlen - off, fmt, ap);
 	va_end(ap);
 	return ret;
-}
-
-static int in_list(const char *const *list, const char *s)
-{
-	for (; *list != NULL; list++) {
-		if (strcmp(*list, s) == 0) {
-			return 1;
-		}
-	}
-	return 0;
 }
 
 static int get_str(const struct ctx *c, size_t i, const cJSON *it, char *out,
@@ -176,27 +165,23 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 		return get_str(c, i, it, b->probe_id, sizeof(b->probe_id));
 	}
 	if (strcmp(k, "sensor") == 0) {
-		char bus[16];
+		char forms[256];
 		const char *colon;
 
 		ret = get_str(c, i, it, b->sensor, sizeof(b->sensor));
 		if (ret != HIL_OK) {
 			return ret;
 		}
+		/* A bus backend of drivers/i2c (hil_i2c_open), then something. */
 		colon = strchr(b->sensor, ':');
-		if (colon != NULL &&
-		    (size_t)(colon - b->sensor) < sizeof(bus)) {
-			memcpy(bus, b->sensor, (size_t)(colon - b->sensor));
-			bus[colon - b->sensor] = '\0';
-		} else {
-			bus[0] = '\0';
-		}
 		if (colon == NULL || colon[1] == '\0' ||
-		    !in_list(sensor_buses, bus)) {
+		    hil_i2c_backend(b->sensor) == NULL) {
+			hil_i2c_spec_forms(forms, sizeof(forms));
 			return fail(
 				c, HIL_ERR_CONFIG,
-				"[%zu].sensor: \"%s\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
-				i, hil_jsonld_show(sb, sizeof(sb), b->sensor));
+				"[%zu].sensor: \"%s\" is not a bus spec: expected %s",
+				i, hil_jsonld_show(sb, sizeof(sb), b->sensor),
+				forms);
 		}
 		return HIL_OK;
 	}

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "drivers/board/board.h"
+#include "drivers/link/link.h"
 #include "drivers/sensor/sensor.h"
 #include "lab/lock.h"
 #include "util/err.h"
@@ -48,8 +49,7 @@ const struct hil_board *hil_boards_match(const struct hil_boards *map,
 			}
 		}
 	}
-	if (strcmp(cfg->link.type, "serial") == 0 &&
-	    cfg->link.port[0] != '\0') {
+	if (hil_link_needs_port(cfg->link.type) && cfg->link.port[0] != '\0') {
 		for (i = 0; i < map->n; i++) {
 			if (strcmp(map->boards[i].serial, cfg->link.port) ==
 			    0) {
@@ -105,8 +105,7 @@ int hil_boards_apply(const struct hil_boards *map, struct hil_config *cfg,
 	if (b->baud != 0) {
 		cfg->link.baud = b->baud;
 	}
-	if (strcmp(cfg->link.type, "serial") == 0 &&
-	    cfg->link.port[0] == '\0') {
+	if (hil_link_needs_port(cfg->link.type) && cfg->link.port[0] == '\0') {
 		snprintf(
 			err, len,
 			"board \"%s\" has no \"serial\" port in the hardware map and the config gives no link.port",

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "run/run.h"
+#include "result/run.h"
 
 /* The file's name inside a results folder: hidden, so that every other
  * entry there stays a run folder (tools and tests list them). */

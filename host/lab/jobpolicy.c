@@ -10,6 +10,7 @@
 
 #include "config/cflags.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/i2c/i2c.h"
 #include "util/err.h"
 #include "util/beneath.h"
 #include "util/util.h"
@@ -81,6 +82,7 @@ static int installed_script(const char *scripts, const char *name, char *full,
 int hil_job_check(struct hil_config *cfg, char *err, size_t len)
 {
 	char why[256];
+	const char *rule;
 	size_t i;
 
 	/* The one allowlist (the loader checked it too; a job's
@@ -123,17 +125,11 @@ int hil_job_check(struct hil_config *cfg, char *err, size_t len)
 			cfg->link.port);
 		return HIL_ERR_CONFIG;
 	}
-	if (starts(cfg->sensor.bus, "linux:")) {
-		const char *n = cfg->sensor.bus + strlen("linux:");
-
-		if (!starts(n, "/dev/i2c-") || n[9] == '\0' ||
-		    strspn(n + 9, "0123456789") != strlen(n + 9)) {
-			snprintf(
-				err, len,
-				"sensor.bus: \"%s\": a job's Linux I2C bus must be /dev/i2c-N",
-				cfg->sensor.bus);
-			return HIL_ERR_CONFIG;
-		}
+	/* The bus driver's own rule for a job (a device path, ...). */
+	if (!hil_i2c_job_ok(cfg->sensor.bus, &rule)) {
+		snprintf(err, len, "sensor.bus: \"%s\": %s", cfg->sensor.bus,
+			 rule);
+		return HIL_ERR_CONFIG;
 	}
 	return HIL_OK;
 }

@@ -20,7 +20,7 @@
 #include "util/err.h"
 #include "lock.h"
 #include "util/log.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/util.h"
 
 #define SLICE_MS     100 /* stop flag checked this often */

@@ -81,7 +81,7 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 
 /* ---- the result file and filing (servefiling.c) ------------------------ */
 
-/* The exit status (run/result.h) of a run callback's return. */
+/* The exit status (result/result.h) of a run callback's return. */
 int hil_serve_exit_status_of(int ret);
 /* @return HIL_OK, or HIL_ERR_IO when the job is left in running/ (logged). */
 int hil_serve_file_job(const struct hil_serve_opts *o, const struct job *job,

@@ -12,7 +12,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/util.h"
 
 /* ---- the result file and filing --------------------------------------- */

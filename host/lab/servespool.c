@@ -17,7 +17,7 @@
 
 #include "util/err.h"
 #include "util/log.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "util/util.h"
 
 #define MAX_NAME 128 /* a job's base name: NAME.result.json must fit */

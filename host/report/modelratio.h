@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
-#include "run/run.h"
+#include "result/run.h"
 
 /**
  * For every pair of runs in a sweep where one ran on a real board (its

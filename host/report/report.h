@@ -1,25 +1,11 @@
-/* report: writers of a run's results: JSON report, terminal table. */
+/* report: the end-of-run terminal table, and (result/reportjson.h) the report JSON's writers. */
 #ifndef HIL_REPORT_H
 #define HIL_REPORT_H
 
 #include <stdio.h>
 
-#include "run/run.h"
-
-/* 2: sizes[] per implementation, image, fits, ci95, outliers, build_id per row */
-#define HIL_REPORT_SCHEMA_VERSION 2
-
-/**
- * Serialise the run as the report JSON (docs/report-format.md).
- * @return a malloc'd NUL-terminated string (caller frees), or NULL.
- */
-char *hil_report_json(const struct hil_run *run);
-
-/** Write run->dir/report.json atomically. @return HIL_OK or an error. */
-int hil_report_write_json(const struct hil_run *run);
-
-/** Serialise one row as a single JSON line (for the journal); caller frees. */
-char *hil_report_row_json(const struct hil_run *run, const struct hil_row *row);
+#include "result/reportjson.h"
+#include "result/run.h"
 
 /* What the end-of-run table shows. */
 struct hil_table_opts {

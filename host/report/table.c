@@ -1,13 +1,13 @@
 /* table: what a run prints on stdout: the headline table (the four numbers people came for) and, on request, every row. */
 #include "report.h"
-#include "clocklabel.h"
+#include "result/clocklabel.h"
 
 #include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
 
-#include "report/modelerr.h"
+#include "result/modelerr.h"
 
 static void print_caption(const struct hil_run *run, FILE *out)
 {

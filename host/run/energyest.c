@@ -8,7 +8,7 @@
 #include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "hilp.h"
-#include "run.h"
+#include "result/run.h"
 
 const struct hil_idd_table *
 hil_energyest_pick(const struct hil_idd_table *const *tables,

@@ -5,62 +5,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/board/idd.h"
+#include "result/estimate.h"
+
 struct hil_run;
-
-/*
- * One clock of a datasheet's run-current table: the row of each column, in
- * the datasheet's order (typical at 25 C, then maximum at 25, 85 and
- * 105 C), with all peripherals disabled and then enabled. 0: the table has
- * no such column.
- */
-struct hil_idd_point {
-	uint32_t hz; /* f_HCLK */
-	double ma;   /* typical I_DD, all peripherals disabled: the estimate */
-	double max25, max85, max105;		      /* peripherals disabled */
-	double on_typ, on_max25, on_max85, on_max105; /* all enabled */
-};
-
-/* Where the code runs and how the flash accelerator is set for a table. */
-#define HIL_IDD_ANY (-1) /* the table does not depend on it */
-
-/* A chip's run current against its clock, as one datasheet table gives it. */
-struct hil_idd_table {
-	const char *chip;	/* "STM32F401xD/xE" */
-	const char *source;	/* document, revision, table, row, column */
-	const char *table;	/* short: "DS10086 Rev 3 Table 25 (p. 68)" */
-	const char *conditions; /* what the row assumes (code from flash, ...) */
-	double vdd;		/* the supply the table holds, V */
-	/* The flash configuration the table was measured with: the ART's
-	 * caches (art) and its prefetch, 1 on, 0 off, HIL_IDD_ANY; sram: 1
-	 * for code run from SRAM. */
-	int art, prefetch, sram;
-	const struct hil_idd_point *pts; /* ascending hz; n may be 0 */
-	size_t n;
-	const char *missing; /* when n is 0: why there are no figures */
-};
 
 /* The flash configuration an estimate is wanted for. */
 struct hil_idd_want {
 	double vdd;   /* the board's supply */
 	int art;      /* caches on */
 	int prefetch; /* prefetch on */
-};
-
-/* What the estimate of one row came to. */
-struct hil_energy_est {
-	int ok;		  /* 1: uj_per_op holds an estimate */
-	double uj_per_op; /* vdd x idd x t_op */
-	double idd_ma;	  /* interpolated at clock_hz */
-	/* The datasheet's spread at that clock: typical with all
-	 * peripherals disabled (the estimate: no lower figure is given) to
-	 * the maximum at 25 C with all peripherals enabled. */
-	double uj_lo, uj_hi;
-	double idd_lo_ma, idd_hi_ma;
-	double vdd;
-	uint32_t clock_hz;
-	double cycles;	   /* per operation */
-	double op_seconds; /* cycles / clock_hz */
-	char why[256];	   /* when not ok */
 };
 
 /**

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "hilp.h"
-#include "run.h"
+#include "result/run.h"
 
 struct hil_session;
 struct hil_sensor_source;

@@ -17,6 +17,7 @@
 #include "util/err.h"
 #include "util/log.h"
 #include "image/refcrypto/refcrypto.h"
+#include "result/rowcodec.h"
 #include "util/util.h"
 
 /*
@@ -134,254 +135,22 @@ int hil_journal_append(int fd, const char *path, const char *line, size_t len)
 
 const char *hil_journal_op(const char *name)
 {
-	static const char *const ops[] = {"encrypt", "decrypt", "hash",
-					  "keysetup", "verify"};
-	size_t i;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcmp(name, ops[i]) == 0) {
-			return ops[i];
-		}
-	}
-	return NULL;
+	return hil_result_op(name);
 }
 
-static double num(const cJSON *o, const char *k, int *ok)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	if (!cJSON_IsNumber(v)) {
-		*ok = 0;
-		return 0;
-	}
-	return v->valuedouble;
-}
-
-static const char *str(const cJSON *o, const char *k, int *ok)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	if (!cJSON_IsString(v)) {
-		*ok = 0;
-		return "";
-	}
-	return v->valuestring;
-}
-
-/* The row's energy object (absent: not measured) into e. */
-static void parse_energy(const cJSON *o, struct hil_row_energy *e)
-{
-	const cJSON *en = cJSON_GetObjectItemCaseSensitive(o, "energy");
-	int ok = 1;
-
-	if (!cJSON_IsObject(en)) {
-		return;
-	}
-	if (strcmp(str(en, "status", &ok), "ok") != 0) {
-		e->state = HIL_ENERGY_FAILED;
-		snprintf(e->error, sizeof(e->error), "%s",
-			 str(en, "error", &ok));
-		return;
-	}
-	e->model = strcmp(str(en, "kind", &ok), "model") == 0;
-	e->uj_per_op = num(en, "uj_per_op", &ok);
-	e->uj_per_op_dynamic = num(en, "uj_per_op_dynamic", &ok);
-	e->spread_uj = num(en, "spread", &ok);
-	e->spread_dynamic_uj = num(en, "spread_dynamic", &ok);
-	e->idle_mw = num(en, "idle_mw", &ok);
-	e->active_mw = num(en, "active_mw", &ok);
-	e->bus_v = num(en, "bus_v", &ok);
-	e->ticks_per_op = num(en, "ticks_per_op", &ok);
-	e->op_seconds = num(en, "op_seconds", &ok);
-	/* Absent in journals of before the model's cycles were used. */
-	e->time_from_model =
-		cJSON_IsString(cJSON_GetObjectItemCaseSensitive(en, "ticks")) &&
-		strcmp(cJSON_GetObjectItemCaseSensitive(en, "ticks")
-			       ->valuestring,
-		       "model cycles") == 0;
-	e->ops_per_window = (uint32_t)num(en, "ops_per_window", &ok);
-	e->windows = (unsigned)num(en, "windows", &ok);
-	e->samples = (uint64_t)num(en, "samples", &ok);
-	e->sample_rate_hz = num(en, "sample_rate_hz", &ok);
-	if (ok) {
-		e->state = HIL_ENERGY_OK;
-	} else {
-		e->state = HIL_ENERGY_FAILED;
-		snprintf(e->error, sizeof(e->error),
-			 "the journal's energy entry is incomplete");
-	}
-}
-
-/* The leak test's t on the model's cycles (absent: none) back into l. */
-static void parse_leak_model(const cJSON *k, struct hil_row_leak *l)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "model_cycles");
-	struct hil_row_leak_stat *st = &l->model;
-	int ok = 1;
-
-	if (!cJSON_IsObject(m)) {
-		return;
-	}
-	if (strcmp(str(m, "status", &ok), "ok") != 0) {
-		l->model_state = -1;
-		snprintf(l->model_why, sizeof(l->model_why), "%s",
-			 str(m, "error", &ok));
-		return;
-	}
-	st->t = num(m, "t", &ok);
-	st->flagged =
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "flagged"));
-	st->n[0] = (uint32_t)num(m, "n_fixed", &ok);
-	st->n[1] = (uint32_t)num(m, "n_random", &ok);
-	st->mean[0] = num(m, "mean_fixed", &ok);
-	st->mean[1] = num(m, "mean_random", &ok);
-	st->stddev[0] = num(m, "stddev_fixed", &ok);
-	st->stddev[1] = num(m, "stddev_random", &ok);
-	l->model_state = ok ? 1 : -1;
-	if (!ok) {
-		snprintf(
-			l->model_why, sizeof(l->model_why),
-			"the journal's leak entry on model cycles is incomplete");
-	}
-}
-
-/* The row's leak test (absent: not run) back into l. */
-static void parse_leak(const cJSON *o, struct hil_row_leak *l)
-{
-	const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "leak");
-	int ok = 1;
-
-	if (!cJSON_IsObject(k)) {
-		return;
-	}
-	if (strcmp(str(k, "status", &ok), "ok") != 0) {
-		l->state = -1;
-		snprintf(l->error, sizeof(l->error), "%s",
-			 str(k, "error", &ok));
-		return;
-	}
-	l->t = num(k, "t", &ok);
-	l->flagged =
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "flagged"));
-	l->n[0] = (uint32_t)num(k, "n_fixed", &ok);
-	l->n[1] = (uint32_t)num(k, "n_random", &ok);
-	l->mean[0] = num(k, "mean_fixed", &ok);
-	l->mean[1] = num(k, "mean_random", &ok);
-	l->stddev[0] = num(k, "stddev_fixed", &ok);
-	l->stddev[1] = num(k, "stddev_random", &ok);
-	l->state = ok ? 1 : -1;
-	if (!ok) {
-		snprintf(l->error, sizeof(l->error),
-			 "the journal's leak entry is incomplete");
-		return;
-	}
-	parse_leak_model(k, l);
-}
-
-/* The memory system's counts of a model row (absent in a journal written
- * before the profiles: 0). */
-static void memsys_back(const cJSON *m, struct hil_row *r)
-{
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "cache_misses");
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(m, "lines_touched");
-	int ok = 1;
-
-	if (cJSON_IsObject(c) && cJSON_IsObject(l)) {
-		r->model.imiss = (uint64_t)num(c, "instruction", &ok);
-		r->model.dmiss = (uint64_t)num(c, "data", &ok);
-		r->model.ilines = (uint64_t)num(l, "code", &ok);
-		r->model.dlines = (uint64_t)num(l, "data", &ok);
-	}
-}
-
-/* The row's model cycles (absent: none) back into r; samples owned. */
-static int parse_model(const cJSON *o, struct hil_row *r)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model_cycles");
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(m, "samples");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, "bounds");
-	const cJSON *v;
-	size_t i = 0;
-	int ok = 1;
-
-	if (!cJSON_IsObject(m) || !cJSON_IsArray(a) ||
-	    (uint32_t)cJSON_GetArraySize(a) != r->runs || !cJSON_IsArray(b) ||
-	    cJSON_GetArraySize(b) != 2) {
-		return 0;
-	}
-	r->model.samples = malloc(r->runs * sizeof(double));
-	if (r->model.samples == NULL) {
-		return -1;
-	}
-	cJSON_ArrayForEach(v, a)
-	{
-		ok = ok && cJSON_IsNumber(v);
-		r->model.samples[i++] = ok ? v->valuedouble : 0.0;
-	}
-	r->model.lo_median = cJSON_GetArrayItem(b, 0)->valuedouble;
-	r->model.hi_median = cJSON_GetArrayItem(b, 1)->valuedouble;
-	r->model.divides = (uint64_t)num(m, "divides", &ok);
-	r->model.overhead = num(m, "overhead_subtracted", &ok);
-	memsys_back(m, r);
-	if (!ok || hil_stats_compute(r->model.samples, r->runs,
-				     &r->model.stats) != HIL_OK) {
-		free(r->model.samples);
-		r->model.samples = NULL;
-		return 0;
-	}
-	r->model.ok = 1;
-	return 1;
-}
-
-/* One journal line into row; 0 when it is not a usable measured row. */
+/* One journal line into row; 0 when it is not a usable measured row (of
+ * another image, not measured, or damaged), -1 out of memory. */
 static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
 {
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples");
-	const cJSON *digest = cJSON_GetObjectItemCaseSensitive(o, "digest");
-	const cJSON *s;
 	const struct registry_alg *ref;
-	int ok = 1;
-	size_t i = 0;
+	int got = hil_result_row_read(o, r);
 
-	memset(r, 0, sizeof(*r));
-	if (strcmp(str(o, "build_id", &ok), build_id) != 0 ||
-	    strcmp(str(o, "status", &ok), "ok") != 0 || !ok) {
-		return 0;
-	}
-	snprintf(r->algorithm, sizeof(r->algorithm), "%s",
-		 str(o, "algorithm", &ok));
-	snprintf(r->implementation, sizeof(r->implementation), "%s",
-		 str(o, "implementation", &ok));
-	r->operation = hil_journal_op(str(o, "operation", &ok));
-	r->msg_len = (uint32_t)num(o, "msg_len", &ok);
-	r->ad_len = (uint32_t)num(o, "ad_len", &ok);
-	r->runs = (uint32_t)num(o, "runs", &ok);
-	r->warmup = (uint32_t)num(o, "warmup", &ok);
-	r->seed = (uint32_t)num(o, "seed", &ok);
-	r->overhead = (uint32_t)num(o, "overhead_subtracted", &ok);
-	if (cJSON_IsNumber(
-		    cJSON_GetObjectItemCaseSensitive(o, "stack_bytes"))) {
-		r->stack_known = 1;
-		r->stack_bytes = (uint32_t)num(o, "stack_bytes", &ok);
-	}
-	r->verified =
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
-	{
-		const cJSON *by =
-			cJSON_GetObjectItemCaseSensitive(o, "verified_by");
-
-		if (cJSON_IsString(by)) {
-			snprintf(r->verified_by, sizeof(r->verified_by), "%s",
-				 by->valuestring);
-		}
-	}
-	r->digest_expected =
-		(uint32_t)strtoul(str(digest, "expected", &ok), NULL, 16);
-	r->digest_got =
-		(uint32_t)strtoul(str(digest, "measured", &ok), NULL, 16);
-	if (!ok || r->operation == NULL || !cJSON_IsArray(samples) ||
-	    (uint32_t)cJSON_GetArraySize(samples) != r->runs || r->runs == 0) {
-		return 0;
+	if (got <= 0 || !r->ok || strcmp(r->build_id, build_id) != 0) {
+		free(r->samples);
+		free(r->model.samples);
+		r->samples = NULL;
+		r->model.samples = NULL;
+		return got < 0 ? -1 : 0;
 	}
 	/* The mode and claim come from this hilrun's registry, as when
 	 * measured; an external implementation has its reference's mode. */
@@ -391,33 +160,6 @@ static int parse_row(const cJSON *o, const char *build_id, struct hil_row *r)
 	}
 	r->mode = ref != NULL ? ref->mode : "";
 	r->constant_time = ref != NULL ? ref->constant_time : -1;
-	r->samples = malloc(r->runs * sizeof(*r->samples));
-	if (r->samples == NULL) {
-		return -1;
-	}
-	cJSON_ArrayForEach(s, samples)
-	{
-		if (!cJSON_IsNumber(s)) {
-			free(r->samples);
-			r->samples = NULL;
-			return 0;
-		}
-		r->samples[i++] = s->valuedouble;
-	}
-	if (hil_stats_compute(r->samples, r->runs, &r->stats) != HIL_OK) {
-		free(r->samples);
-		r->samples = NULL;
-		return 0;
-	}
-	parse_energy(o, &r->energy);
-	parse_leak(o, &r->leak);
-	r->heap_bytes = (uint32_t)num(o, "heap_bytes", &ok);
-	if (parse_model(o, r) < 0) {
-		free(r->samples);
-		r->samples = NULL;
-		return -1;
-	}
-	r->ok = 1;
 	return 1;
 }
 

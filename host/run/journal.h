@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "run.h"
+#include "result/run.h"
 
 /**
  * Read the measured rows of a journal (one JSON row per line, as the runner

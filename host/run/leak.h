@@ -9,8 +9,7 @@
 
 struct hil_cyclemodel_reader;
 
-/* |t| above this flags a row (dudect's threshold). */
-#define HIL_LEAK_T_THRESHOLD 4.5
+#include "result/run.h" /* HIL_LEAK_T_THRESHOLD */
 
 /* Runs per BENCH when hil_leak_params.batch is 0. */
 #define HIL_LEAK_BATCH 1000u

@@ -16,14 +16,14 @@
 #include "config/algnames.h"
 #include "emu/cyclemodel.h"
 #include "energy.h"
+#include "energyest.h"
 #include "energyrun.h"
 #include "util/err.h"
 #include "lab/history.h"
 #include "journal.h"
 #include "util/log.h"
 #include "image/ownref.h"
-#include "report/render.h"
-#include "report/report.h"
+#include "result/reportjson.h"
 #include "drivers/sensor/sensor.h"
 #include "session/stub.h"
 #include "util/util.h"
@@ -512,11 +512,9 @@ int hil_runner_run(const struct hil_config *cfg,
 	/* Whatever happened, what was measured is written down. */
 	report_ret = hil_report_write_json(run);
 	if (report_ret == HIL_OK) {
-		/* Tables, plots and the HTML page, from the JSON just written. */
-		if (hil_report_render_all(run->dir) != HIL_OK) {
-			hil_warn(
-				"the report's tables and plots could not be rendered; report.json is complete");
-		}
+		/* Its tables, plots and page are the caller's to render
+		 * (hil_cli_render_run): runs measure, they do not render. */
+		run->reported = 1;
 		hil_rn_point_latest(opts, run);
 		hil_info("report: %s/report.json (summary.md, report.html)",
 			 run->dir);

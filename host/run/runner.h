@@ -6,7 +6,7 @@
 
 #include "config/config.h"
 #include "drivers/link/link.h"
-#include "run.h"
+#include "result/run.h"
 
 struct hil_flasher;
 struct hil_session;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "drivers/board/board.h"
+#include "drivers/link/link.h"
 #include "energyrun.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -146,7 +147,7 @@ int hil_rn_energy_start(struct run_ctx *c)
 	eo.conversions = cfg->sensor.conversions;
 	eo.windows = cfg->sensor.windows;
 	eo.timeout_ms = cfg->link.timeout_ms;
-	eo.baud = strcmp(cfg->link.type, "serial") == 0 ? cfg->link.baud : 0;
+	eo.baud = hil_link_needs_port(cfg->link.type) ? cfg->link.baud : 0;
 	if (c->run->info.clock_hz != 0 &&
 	    c->run->info.counter_unit == HILP_UNIT_CYCLES) {
 		eo.clock_hz = c->run->info.clock_hz;

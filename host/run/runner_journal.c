@@ -17,7 +17,7 @@
 #include "util/err.h"
 #include "journal.h"
 #include "util/log.h"
-#include "report/report.h"
+#include "result/rowjson.h"
 #include "util/util.h"
 
 /*
@@ -339,7 +339,7 @@ int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
 	if (c->journal_ret != HIL_OK) {
 		return c->journal_ret;
 	}
-	line = hil_report_row_json(c->run, row);
+	line = hil_result_row_line(c->run, row);
 	if (line == NULL) {
 		ret = HIL_ERR_NOMEM;
 		goto fail;

@@ -16,7 +16,7 @@
 #include "util/log.h"
 #include "image/refcrypto/refcrypto.h"
 #include "session/session.h"
-#include "stats.h"
+#include "result/stats.h"
 #include "session/stub.h"
 #include "util/util.h"
 

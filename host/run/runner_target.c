@@ -13,7 +13,7 @@
 #include "util/err.h"
 #include "drivers/link/link.h"
 #include "util/log.h"
-#include "result.h"
+#include "result/result.h"
 #include "session/session.h"
 #include "util/util.h"
 
@@ -53,8 +53,8 @@ static int open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 {
 	int fd;
 
-	if (strcmp(cfg->link.type, "serial") == 0) {
-		return hil_link_open(out, "serial", cfg->link.port,
+	if (hil_link_needs_port(cfg->link.type)) {
+		return hil_link_open(out, cfg->link.type, cfg->link.port,
 				     cfg->link.baud);
 	}
 	fd = hil_flasher_link_fd(fl);

@@ -14,7 +14,7 @@
 #include "lab/boards.h"
 #include "util/err.h"
 #include "util/log.h"
-#include "run.h"
+#include "result/run.h"
 #include "util/util.h"
 
 static int fail(char *err, size_t errlen, int code, const char *fmt, ...)

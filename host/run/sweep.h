@@ -41,11 +41,30 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 
 void hil_sweep_free(struct hil_sweep *sw);
 
+/* The folders a sweep leaves for its caller to render (runs measure, the
+ * command renders: hil_cli_render_sweep). */
+struct hil_sweep_done {
+	char name[HIL_CFG_NAME];
+	char dir[HIL_PATH]; /* the sweep's own folder; "" when it has none */
+	/* The sweep's own tables in Markdown (what ran, what did not and
+	 * why): sweep.md has them after the reports' tables. Owned: freed by
+	 * hil_cli_render_sweep. NULL when out of memory. */
+	char *tables;
+	/* Its runs' folders, and of which report.json was written (their
+	 * tables and page) and which the comparison reads (sweep.html). */
+	char run_dir[HIL_SWEEP_MAX][HIL_PATH];
+	unsigned char reported[HIL_SWEEP_MAX];
+	unsigned char compared[HIL_SWEEP_MAX];
+	size_t n;
+};
+
 /**
  * Run every configuration, up to jobs at once (0: as many as there are
  * cores; each writes its own report; a failure of one does not stop the
- * others), then print the comparison to out (the same whatever jobs) and write
- * it as <results>/<sweep-id>/sweep.md with sweep.json listing the runs.
+ * others), then make the sweep's folder <results>/<sweep-id> with
+ * sweep.json listing the runs. The comparison (sweep.md, printed to out,
+ * the same whatever jobs) and the plots and pages are the caller's to
+ * render from done (hil_cli_render_sweep).
  *
  * A configuration with a board lock (sw->lock) runs under it: the lock is
  * taken before the first configuration of that board starts, waiting up to
@@ -57,13 +76,15 @@ void hil_sweep_free(struct hil_sweep *sw);
  * still run.
  * @param transient set to 1 when it is worth trying again later (a board
  *        was busy for all of wait_s), else 0; may be NULL.
+ * @param done receives the folders to render (hil_cli_render_sweep);
+ *        may be NULL.
  * @return HIL_OK when every run measured everything; otherwise the first
  *         error met other than HIL_ERR_VERIFY, or HIL_ERR_VERIFY when only
  *         rows failed.
  */
 int hil_sweep_run(const struct hil_sweep *sw,
 		  const struct hil_runner_opts *opts, unsigned jobs,
-		  unsigned wait_s, FILE *out, int *transient);
+		  unsigned wait_s, int *transient, struct hil_sweep_done *done);
 
 /* Which configuration a free worker of a sweep runs next. */
 enum hil_sweep_pick {

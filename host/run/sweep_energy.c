@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "run.h"
+#include "result/run.h"
 
 /* The length the table compares at: 64 B if some row has it, else the
  * first run's longest message. */

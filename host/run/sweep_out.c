@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/modelratio.h"
-#include "run.h"
+#include "result/run.h"
 #include "util/err.h"
 #include "util/util.h"
 

@@ -10,8 +10,7 @@
 
 #include "lab/boards.h"
 #include "lab/lock.h"
-#include "report/render.h"
-#include "run.h"
+#include "result/run.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -276,7 +275,7 @@ static void run_all(const struct hil_sweep *sw,
 
 int hil_sweep_run(const struct hil_sweep *sw,
 		  const struct hil_runner_opts *opts, unsigned jobs,
-		  unsigned wait_s, FILE *out, int *transient)
+		  unsigned wait_s, int *transient, struct hil_sweep_done *done)
 {
 	struct hil_run *runs = calloc(sw->n, sizeof(*runs));
 	int *rets = calloc(sw->n, sizeof(*rets));
@@ -288,10 +287,13 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	size_t md_len = 0;
 	FILE *mf = NULL;
 	size_t r;
-	int ret = HIL_OK, page = 1;
+	int ret = HIL_OK;
 
 	if (transient != NULL) {
 		*transient = 0;
+	}
+	if (done != NULL) {
+		memset(done, 0, sizeof(*done));
 	}
 	if (runs == NULL || rets == NULL || why == NULL) {
 		free(runs);
@@ -341,29 +343,14 @@ int hil_sweep_run(const struct hil_sweep *sw,
 	snprintf(sweep_cfg.name, sizeof(sweep_cfg.name), "%s", sw->name);
 	if (hil_runner_make_run_dir(&sweep_cfg, opts, &sweep_run) == HIL_OK) {
 		char *js = hil_sweep_json(sw, runs, rets, why);
-		/* The reports that were written: every figure of sweep.md,
-		 * the terminal and sweep.html comes from them alike. */
-		const char *dirs[HIL_SWEEP_MAX];
-		size_t n = 0;
 
-		for (r = 0; r < sw->n; r++) {
-			if (runs[r].dir[0] != '\0' && runs[r].n_rows > 0) {
-				dirs[n++] = runs[r].dir;
-			}
-		}
-		mf = open_memstream(&md, &md_len);
+		/* The sweep's own tables; the reports' are the caller's
+		 * (hil_cli_render_sweep), before them in sweep.md. */
+		mf = done != NULL ? open_memstream(&md, &md_len) : NULL;
 		if (mf != NULL) {
-			if (n > 0 && hil_report_sweep_md(dirs, n, sw->name,
-							 mf) != HIL_OK) {
-				fputs("(the reports could not be read back: no table)\n\n",
-				      mf);
-			}
 			hil_sweep_write_tables(sw, runs, why, mf);
 			fclose(mf);
-			snprintf(path, sizeof(path), "%s/sweep.md",
-				 sweep_run.dir);
-			(void)hil_write_atomic(path, md, md_len);
-			fputs(md, out);
+			done->tables = md;
 		}
 		if (js != NULL) {
 			snprintf(path, sizeof(path), "%s/sweep.json",
@@ -371,23 +358,22 @@ int hil_sweep_run(const struct hil_sweep *sw,
 			(void)hil_write_atomic(path, js, strlen(js));
 		}
 		free(js);
-		free(md);
-		{
-			/* One group of bars per metric, a bar per config. */
-			if (n > 0 &&
-			    hil_report_render_sweep(dirs, n, sweep_run.dir) !=
-				    HIL_OK) {
-				hil_warn(
-					"no sweep plot: the reports could not be read back");
-				page = 0;
-			}
-			page = page && n > 0;
+		if (done != NULL) {
+			snprintf(done->dir, sizeof(done->dir), "%s",
+				 sweep_run.dir);
+			snprintf(done->name, sizeof(done->name), "%s",
+				 sw->name);
 		}
-		fprintf(out, "sweep summary: %s/sweep.md\n", sweep_run.dir);
-		if (page) {
-			fprintf(out, "sweep page: %s/sweep.html\n",
-				sweep_run.dir);
-		}
+	}
+	/* The plots and pages are the caller's (hil_cli_render_sweep). */
+	for (r = 0; done != NULL && r < sw->n && r < HIL_SWEEP_MAX; r++) {
+		snprintf(done->run_dir[r], sizeof(done->run_dir[r]), "%s",
+			 runs[r].dir);
+		done->reported[r] = runs[r].reported != 0;
+		done->compared[r] = done->dir[0] != '\0' &&
+				    runs[r].dir[0] != '\0' &&
+				    runs[r].n_rows > 0;
+		done->n = r + 1;
 	}
 	for (r = 0; r < sw->n; r++) {
 		hil_run_free(&runs[r]);

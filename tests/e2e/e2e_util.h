@@ -8,7 +8,7 @@
 #include "config/config.h"
 #include "drivers/flasher/flasher.h"
 #include "drivers/link/link.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 
 #define E2E_QEMU_PROGRAM "qemu-system-arm"

@@ -1004,9 +1004,9 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
  * lines and inline code) is in that command's --help: the docs cannot
  * name an option the program does not have.
  */
-static const char *const commands[] = {"run",	 "crypt",  "doctor",
-				       "sensor", "report", "compare",
-				       "serve",	 "boards", "history"};
+static const char *const commands[] = {"run",	  "crypt",   "doctor", "sensor",
+				       "report",  "compare", "serve",  "boards",
+				       "history", "pq"};
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void check_doc_line(const char *file, int lineno, const char *line,

@@ -14,7 +14,7 @@
 #include "e2e_util.h"
 #include "util/err.h"
 #include "drivers/link/link.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 
 static char tmp_root[64];

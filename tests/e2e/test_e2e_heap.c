@@ -19,7 +19,7 @@
 #include "util/err.h"
 #include "hilp.h"
 #include "image/refcrypto/refcrypto.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/session.h"
 #include "session/stub.h"

@@ -25,7 +25,7 @@
 #include "drivers/flasher/flasher.h"
 #include "e2e_util.h"
 #include "image/build.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "util/err.h"
 #include "util/jail.h"

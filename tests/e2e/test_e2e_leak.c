@@ -21,7 +21,7 @@
 #include "hilp.h"
 #include "run/leak.h"
 #include "image/refcrypto/refcrypto.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/session.h"
 #include "session/stub.h"

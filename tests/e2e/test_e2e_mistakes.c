@@ -28,7 +28,7 @@
 #include "util/err.h"
 #include "drivers/link/link.h"
 #include "util/proc.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/session.h"
 #include "util/util.h"

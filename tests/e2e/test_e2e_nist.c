@@ -15,7 +15,7 @@
 #include "config/config.h"
 #include "e2e_util.h"
 #include "image/build.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "util/err.h"
 #include "util/util.h"

@@ -14,11 +14,12 @@
 
 #include <cmocka.h>
 
+#include "cli/runrender.h"
 #include "image/build.h"
 #include "config/config.h"
 #include "e2e_util.h"
 #include "util/err.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "util/util.h"
 
@@ -72,6 +73,16 @@ static void make_config(struct hil_config *cfg, const char *algs,
 		" \"lengths\": [0, 64], \"ad_lengths\": [0], \"runs\": 3,"
 		" \"warmup\": 1, \"seed\": 1",
 		results);
+}
+
+/* e2e_run_config, then, as the run command does, the run's page. */
+static int run_config(const struct hil_config *cfg, const char *results,
+		      struct hil_run *run)
+{
+	int ret = e2e_run_config(cfg, results, run);
+
+	(void)hil_cli_render_run(run);
+	return ret;
 }
 
 /* Every row of impl measured, verified and ok; @return how many. */
@@ -219,7 +230,7 @@ test_two_folders_with_the_same_internals_share_an_image(void **state)
 		    " { \"name\": \"" AEAD "\", \"impl\": \"multib\","
 		    " \"path\": \"" MULTI_B "\" }",
 		    results);
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
 	assert_string_equal(run->status, "complete");
 	/* 2 operations x 2 lengths each */
 	assert_int_equal(assert_rows_ok(run, "ref"), 4);
@@ -280,7 +291,7 @@ static void test_a_hostile_folder_name_is_only_data(void **state)
 		 " \"path\": \"%s\" }",
 		 esc);
 	make_config(cfg, algs, results);
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
 	assert_int_equal(assert_rows_ok(run, "hostile"), 4);
 	for (k = 1; k <= 4; k++) {
 		char marker[HIL_PATH + 32];
@@ -318,7 +329,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	e2e_results_dir(tmp_root, "misspelt", results, sizeof(results));
 	make_config(cfg, "\"ascon-aed128\"", results);
 	e2e_capture_begin(&cap, tmp_root);
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_ERR_CONFIG);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
 	e2e_capture_end(&cap, out, sizeof(out));
 	e2e_assert_contains(out, "algorithms[0].name");
 	e2e_assert_contains(out, "did you mean \"ascon-aead128\"");
@@ -330,7 +341,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	make_config(cfg, "{ \"name\": \"" AEAD "\", \"impl\": \"bi23\" }",
 		    results);
 	e2e_capture_begin(&cap, tmp_root);
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_ERR_CONFIG);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
 	e2e_capture_end(&cap, out, sizeof(out));
 	e2e_assert_contains(out, "algorithms[0].impl");
 	e2e_assert_contains(out, "did you mean \"bi32\"");
@@ -370,7 +381,7 @@ static void test_a_missing_header_gets_a_hint(void **state)
 		 dir);
 	make_config(cfg, algs, results);
 	e2e_capture_begin(&cap, tmp_root);
-	ret = e2e_run_config(cfg, results, run);
+	ret = run_config(cfg, results, run);
 	e2e_capture_end(&cap, out, sizeof(out));
 	/* Left out of the image with its reason: a failed row. */
 	assert_int_equal(ret, HIL_ERR_VERIFY);
@@ -430,7 +441,7 @@ static void test_an_unbundled_algorithm_is_verified_then_measured(void **state)
 		    " \"kat\": \"" A128A "/LWC_AEAD_KAT_128_128.txt\" }",
 		    results);
 	/* a failed row: the run says so */
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
 	assert_int_equal(assert_rows_ok(run, "mine"), 4);
 	assert_string_equal(row_of(run, "mine")->verified_by,
 			    "host build and KAT");
@@ -529,7 +540,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 		"{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\" }",
 		dir);
 	make_config(cfg, algs, results);
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
 	assert_int_equal(rows_of(run, "asm"), 1);
 	r = row_of(run, "asm");
 	assert_false(r->ok);
@@ -546,7 +557,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 		 dir);
 	make_config(cfg, algs, results);
 	cfg->bench.operations = HIL_OPS_HASH;
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
 	assert_int_equal(rows_of(run, "asm"), 2);
 	r = row_of(run, "asm");
 	assert_true(r->ok);
@@ -565,7 +576,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 		dir);
 	make_config(cfg, algs, results);
 	cfg->bench.operations = HIL_OPS_HASH;
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(run_config(cfg, results, run), HIL_OK);
 	assert_int_equal(rows_of(run, "asm"), 2);
 	r = row_of(run, "asm");
 	assert_true(r->ok);
@@ -601,7 +612,7 @@ static void test_a_whole_tree_is_measured_past_failures(void **state)
 	assert_string_equal(cfg->algs[5].name, "toyhash");
 	assert_int_equal(cfg->algs[5].entry, 1);
 
-	assert_int_equal(e2e_run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
 	assert_int_equal(assert_rows_ok(run, "multia"), 2);
 	assert_int_equal(assert_rows_ok(run, "multib"), 2);
 	assert_int_equal(assert_rows_ok(run, "mine"), 2);
@@ -696,7 +707,7 @@ static void test_one_implementation_too_big_says_so(void **state)
 	big_fixture("huge", 600000, algs, sizeof(algs));
 	make_config(cfg, algs, results);
 	e2e_capture_begin(&cap, tmp_root);
-	ret = e2e_run_config(cfg, results, run);
+	ret = run_config(cfg, results, run);
 	e2e_capture_end(&cap, out, sizeof(out));
 	assert_int_equal(ret, HIL_ERR_BUILD);
 	e2e_assert_contains(out, "overflowed by");
@@ -739,7 +750,7 @@ static void test_too_much_code_is_split_over_images(void **state)
 	snprintf(algs + strlen(algs), sizeof(algs) - strlen(algs), "%s", entry);
 	make_config(cfg, algs, results);
 	e2e_capture_begin(&cap, tmp_root);
-	ret = e2e_run_config(cfg, results, run);
+	ret = run_config(cfg, results, run);
 	e2e_capture_end(&cap, out, sizeof(out));
 	/* A failed row (the one too big) makes the run's verdict. */
 	assert_int_equal(ret, HIL_ERR_VERIFY);

@@ -32,7 +32,7 @@
 #include "drivers/link/link.h"
 #include "util/proc.h"
 #include "image/refcrypto/refcrypto.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/session.h"
 #include "session/stub.h"

@@ -14,7 +14,7 @@
 
 #include "config/config.h"
 #include "util/err.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

@@ -20,7 +20,7 @@
 #include "e2e_util.h"
 #include "hilp.h"
 #include "image/refcrypto/refcrypto.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/session.h"
 #include "session/stub.h"

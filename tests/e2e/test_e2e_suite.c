@@ -17,7 +17,7 @@
 #include "run/katrun.h"
 #include "util/proc.h"
 #include "image/refcrypto/refcrypto.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/runner.h"
 #include "session/stub.h"
 

@@ -14,11 +14,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/runrender.h"
 #include "e2e_util.h"
 #include "util/err.h"
 #include "report/render.h"
 #include "run/sweep.h"
 #include "util/util.h"
+
+/* A sweep as hilrun run --sweep makes it: measured, then rendered. */
+static int sweep_run(const struct hil_sweep *sw,
+		     const struct hil_runner_opts *opts, unsigned jobs,
+		     FILE *out)
+{
+	struct hil_sweep_done *done = calloc(1, sizeof(*done));
+	int ret;
+
+	assert_non_null(done);
+	ret = hil_sweep_run(sw, opts, jobs, 0, NULL, done);
+	(void)hil_cli_render_sweep(done, out);
+	free(done);
+	return ret;
+}
 
 struct fx {
 	char dir[64];
@@ -104,7 +120,7 @@ static cJSON *run_sweep(const struct fx *fx, char *md_out, size_t md_len,
 	assert_string_equal(sw.cfgs[1].name, "sweeptest-Os");
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = sw.cfgs[0].results_dir;
-	assert_int_equal(hil_sweep_run(&sw, &opts, jobs, 0, out, NULL), HIL_OK);
+	assert_int_equal(sweep_run(&sw, &opts, jobs, out), HIL_OK);
 	hil_sweep_free(&sw);
 	rewind(out);
 	n = fread(md_out, 1, md_len - 1, out);
@@ -275,7 +291,7 @@ test_sweep_prefetch_on_and_off_prints_cycles_and_energy(void **state)
 			    "stm32f401-art-noprefetch");
 	memset(&opts, 0, sizeof(opts));
 	opts.results_dir = sw.cfgs[0].results_dir;
-	assert_int_equal(hil_sweep_run(&sw, &opts, 2, 0, out, NULL), HIL_OK);
+	assert_int_equal(sweep_run(&sw, &opts, 2, out), HIL_OK);
 	hil_sweep_free(&sw);
 	rewind(out);
 	n = fread(md, 1, sizeof(md) - 1, out);

@@ -666,8 +666,10 @@ static void test_plugin_arg_escapes_commas_and_checks(void **state)
 	assert_string_equal(buf, "");
 	assert_true(hil_cyclemodel_profile_names(buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "stm32f401-art, stm32f401-art-noprefetch, "
-				 "stm32f401-0ws, nrf52840-icache or "
-				 "nrf52840-nocache");
+				 "stm32f401-0ws, nrf52840-icache, "
+				 "nrf52840-nocache, nrf52840-cal, "
+				 "nrf52840-fit-1k, nrf52840-fit-2k or "
+				 "nrf52840-fit-4k");
 }
 
 static void append(const char *path, const char *text)

@@ -98,7 +98,7 @@ FZ_DRIVERS := host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c))
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
 	$(sort $(wildcard host/drivers/link/*.c)) \
-	host/cli/doctor.c host/emu/plugin/memsys.c
+	host/drivers/doctor.c host/cli/doctor.c host/emu/plugin/memsys.c
 FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	$(FZ_DRIVERS) host/util/err.c host/util/util.c host/util/log.c \
@@ -111,14 +111,13 @@ $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
 $(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
-# Every file of host/report but the writers from the in-memory run (json.c,
-# json_row.c, json_leak.c, table.c, modelratio.c; clocklabel.c and modelerr.c,
-# which read the board drivers, the cycle-model profiles and the folders; and
-# any later file that includes the writer's json_int.h), which would pull in
-# run/ and config/.
-FZ_REPORT_WRITERS := host/report/json.c host/report/json_row.c \
-	host/report/json_leak.c host/report/table.c host/report/modelratio.c \
-	host/report/clocklabel.c host/report/modelerr.c \
+# Every file of host/report but the writers from the in-memory run
+# (table.c, modelratio.c, and any later file that includes the writer's
+# json_int.h), which would pull in run/ and config/. The report JSON's
+# writers themselves (json.c, json_row.c, json_leak.c, clocklabel.c and
+# modelerr.c, which read the board drivers, the cycle-model profiles and
+# the folders) are in host/result.
+FZ_REPORT_WRITERS := host/report/table.c host/report/modelratio.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \

@@ -15,7 +15,7 @@
 #include "run/energyest.h"
 #include "util/err.h"
 #include "hilp.h"
-#include "run/run.h"
+#include "result/run.h"
 
 /* Made-up figures with easy arithmetic: NOT a datasheet's. */
 static const struct hil_idd_point test_pts[] = {

@@ -16,8 +16,8 @@
 #include "hilp.h"
 #include "report/report.h"
 #include "run/journal.h"
-#include "run/run.h"
-#include "run/stats.h"
+#include "result/run.h"
+#include "result/stats.h"
 #include "unit_util.h"
 #include "util/err.h"
 

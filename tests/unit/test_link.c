@@ -770,6 +770,24 @@ static void test_flaky_wrap_rejects_null_faults_and_closes_inner(void **state)
 	hil_link_close(p.b);
 }
 
+/* What a link needs is its driver's to say: only the serial driver is
+ * opened on the configuration's port; the others on what the flasher gives. */
+static void test_only_the_serial_link_needs_a_port(void **state)
+{
+	const struct hil_link_ops *const *all = hil_link_all();
+	size_t i, n = 0;
+
+	(void)state;
+	assert_int_equal(hil_link_needs_port("serial"), 1);
+	assert_int_equal(hil_link_needs_port("socket"), 0);
+	assert_int_equal(hil_link_needs_port("semihost"), 0);
+	assert_int_equal(hil_link_needs_port("carrier-pigeon"), 0);
+	for (i = 0; all[i] != NULL; i++) {
+		n += all[i]->needs_port != 0;
+	}
+	assert_int_equal(n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -793,6 +811,7 @@ int main(void)
 		cmocka_unit_test(
 			test_link_table_names_what_a_config_may_choose),
 		cmocka_unit_test(test_link_calls_reject_bad_arguments),
+		cmocka_unit_test(test_only_the_serial_link_needs_a_port),
 		cmocka_unit_test(
 			test_serial_missing_port_is_an_error_naming_the_port),
 		cmocka_unit_test(test_serial_rejects_zero_baud),

@@ -14,7 +14,7 @@
 #include "config/config.h"
 #include "util/err.h"
 #include "report/modelratio.h"
-#include "run/run.h"
+#include "result/run.h"
 #include "run/sweep.h"
 #include "unit_util.h"
 

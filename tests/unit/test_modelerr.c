@@ -12,8 +12,8 @@
 #include "config/config.h"
 #include "emu/plugin/memsys.h"
 #include "image/build.h"
-#include "report/modelerr.h"
-#include "run/run.h"
+#include "result/modelerr.h"
+#include "result/run.h"
 #include "unit_util.h"
 
 #define VARIANT "tests/fixtures/nist-tree/crypto_aead/toyaead128"

@@ -16,7 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/err.h"
-#include "run/result.h"
+#include "result/result.h"
 #include "unit_util.h"
 
 static void test_exit_status_of_each_outcome(void **state)

@@ -1362,6 +1362,38 @@ static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
 	}
 }
 
+/* The bus driver's rule for a job: a Linux bus is a /dev/i2c-N device,
+ * never another file; other buses are not the policy's to judge. */
+static void test_a_job_s_linux_bus_must_be_an_i2c_device(void **state)
+{
+	static const char *const bad[] = {"linux:/dev/sda", "linux:/dev/i2c-",
+					  "linux:/dev/i2c-1x",
+					  "linux:/etc/passwd"};
+	struct hil_config cfg;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	hil_config_defaults(&cfg);
+	snprintf(cfg.sensor.bus, sizeof(cfg.sensor.bus), "linux:/dev/i2c-12");
+	assert_int_equal(hil_job_check(&cfg, err, sizeof(err)), HIL_OK);
+	snprintf(cfg.sensor.bus, sizeof(cfg.sensor.bus), "sim:ina219@0x40");
+	assert_int_equal(hil_job_check(&cfg, err, sizeof(err)), HIL_OK);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[256];
+
+		hil_config_defaults(&cfg);
+		snprintf(cfg.sensor.bus, sizeof(cfg.sensor.bus), "%s", bad[i]);
+		assert_int_equal(hil_job_check(&cfg, err, sizeof(err)),
+				 HIL_ERR_CONFIG);
+		snprintf(
+			want, sizeof(want),
+			"sensor.bus: \"%s\": a job's Linux I2C bus must be /dev/i2c-N",
+			bad[i]);
+		assert_string_equal(err, want);
+	}
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1376,6 +1408,7 @@ int main(void)
 		T(test_serve_missing_baseline_fails_the_job),
 		T(test_serve_hostile_jobs_are_refused),
 		T(test_serve_job_openocd_scripts_are_the_installed_ones),
+		T(test_a_job_s_linux_bus_must_be_an_i2c_device),
 		T(test_serve_refuses_a_spool_inside_a_root),
 		T(test_serve_refuses_a_linked_spool_folder),
 		T(test_serve_bad_job_names_are_moved_aside),

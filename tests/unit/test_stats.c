@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "util/err.h"
-#include "run/stats.h"
+#include "result/stats.h"
 
 #define EPS 1e-9
 

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "run/energyest.h"
+#include "drivers/board/idd.h"
 
 /*
  * RM0368 Table 6 (number of wait states according to HCLK, 2.7-3.6 V):

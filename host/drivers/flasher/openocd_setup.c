@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/doctor.h"
+#include "drivers/doctor.h"
 #include "config/config.h"
 #include "config/jsonld.h"
 #include "util/err.h"

@@ -432,6 +432,7 @@ int hil_i2c_ftdi_clock(struct hil_i2c_bus *bus, unsigned *scl_hz,
 
 const struct hil_i2c_ops hil_i2c_ftdi_ops = {
 	.name = "ftdi",
+	.spec_form = "ftdi:VID:PID[:SERIAL]",
 	.open = ftdi_open,
 	.close = ftdi_close,
 	.xfer = hil_ftdi_xfer,

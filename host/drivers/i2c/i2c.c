@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -73,12 +74,78 @@ err_nomem:
 	return HIL_ERR_NOMEM;
 }
 
+const struct hil_i2c_ops *hil_i2c_backend(const char *spec)
+{
+	const char *colon = spec != NULL ? strchr(spec, ':') : NULL;
+	size_t i, n = colon != NULL ? (size_t)(colon - spec) : 0;
+
+	for (i = 0; n > 0 && i < sizeof(backends) / sizeof(backends[0]); i++) {
+		if (strlen(backends[i]->name) == n &&
+		    strncmp(backends[i]->name, spec, n) == 0) {
+			return backends[i];
+		}
+	}
+	return NULL;
+}
+
+int hil_i2c_spec_ok(const char *spec)
+{
+	const struct hil_i2c_ops *ops = hil_i2c_backend(spec);
+	const char *where;
+
+	if (ops == NULL) {
+		return 0;
+	}
+	where = strchr(spec, ':') + 1;
+	if (ops->where_starts != NULL &&
+	    strncmp(where, ops->where_starts, strlen(ops->where_starts)) != 0) {
+		return 0;
+	}
+	return where[ops->where_starts != NULL ? strlen(ops->where_starts)
+					       : 0] != '\0';
+}
+
+int hil_i2c_job_ok(const char *spec, const char **rule)
+{
+	const struct hil_i2c_ops *ops = hil_i2c_backend(spec);
+
+	*rule = "";
+	if (ops == NULL || ops->job_ok == NULL ||
+	    ops->job_ok(strchr(spec, ':') + 1)) {
+		return 1;
+	}
+	*rule = ops->job_rule;
+	return 0;
+}
+
+void hil_i2c_spec_forms(char *buf, size_t len)
+{
+	const size_t n = sizeof(backends) / sizeof(backends[0]);
+	size_t i, at = 0;
+
+	if (len == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s\"%s\"",
+				 i == 0	      ? ""
+				 : i + 1 == n ? " or "
+					      : ", ",
+				 backends[i]->spec_form);
+
+		if (w < 0) {
+			break;
+		}
+		at += (size_t)w;
+	}
+}
+
 int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 {
 	const struct hil_i2c_ops *ops = NULL;
 	struct hil_i2c_bus *bus;
 	const char *colon;
-	size_t i, n;
 	int ret;
 
 	if (out == NULL) {
@@ -91,13 +158,7 @@ int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 		return HIL_ERR_ARG;
 	}
 	colon = strchr(spec, ':');
-	n = colon != NULL ? (size_t)(colon - spec) : 0;
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
-		if (n > 0 && strlen(backends[i]->name) == n &&
-		    strncmp(backends[i]->name, spec, n) == 0) {
-			ops = backends[i];
-		}
-	}
+	ops = hil_i2c_backend(spec);
 	if (ops == NULL) {
 		hil_err("'%s': unknown I2C bus (ftdi:VID:PID[:SERIAL], "
 			"ftdi:desc=TEXT, linux:/dev/i2c-N, sim:ina219@ADDR)",

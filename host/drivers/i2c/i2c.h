@@ -39,6 +39,16 @@ struct hil_i2c_msg {
 
 struct hil_i2c_ops {
 	const char *name; /* "ftdi", "linux", "sim" */
+	/* The spec's form, for messages: "linux:/dev/i2c-N". */
+	const char *spec_form;
+	/* What follows "name:" must start with ("/": a device path); NULL:
+	 * anything not empty (checked when it is opened). */
+	const char *where_starts;
+	/* Optional: whether `where` may be opened for an untrusted spool job
+	 * (lab/jobpolicy.c), and the rule it applies, for the message. NULL:
+	 * what the spec check accepts. */
+	int (*job_ok)(const char *where);
+	const char *job_rule;
 	/* Open `where` (the spec after "name:"); set state with set_priv. */
 	int (*open)(struct hil_i2c_bus *bus, const char *where);
 	/* Release the private state; called once, also after a failed open. */
@@ -74,6 +84,27 @@ struct hil_i2c_stats {
  *         HIL_ERR_NOMEM.
  */
 int hil_i2c_open(struct hil_i2c_bus **out, const char *spec);
+
+/** The backend a spec names by its prefix ("linux" of "linux:/dev/i2c-1"), or NULL. */
+const struct hil_i2c_ops *hil_i2c_backend(const char *spec);
+
+/**
+ * Whether spec can be a bus: a backend's prefix, then something (that
+ * starts as the backend says: hil_i2c_ops.where_starts). What follows is
+ * checked when the bus is opened, where the adapter can be named.
+ * @return 1 or 0.
+ */
+int hil_i2c_spec_ok(const char *spec);
+
+/**
+ * Whether spec may be opened for an untrusted spool job: its backend's
+ * job_ok, when it has one. @param rule receives the rule broken (static).
+ * @return 1 or 0.
+ */
+int hil_i2c_job_ok(const char *spec, const char **rule);
+
+/** The backends' spec forms for a message: "\"ftdi:...\", ... or \"sim:...\"". */
+void hil_i2c_spec_forms(char *buf, size_t len);
 
 /** Close the bus and free it. NULL is allowed. */
 void hil_i2c_close(struct hil_i2c_bus *bus);

@@ -138,8 +138,21 @@ static int linux_xfer(struct hil_i2c_bus *bus, uint8_t addr, const uint8_t *w,
 	return HIL_ERR_IO;
 }
 
+/* A spool job names a bus, not any device: /dev/i2c-N only. */
+static int linux_job_ok(const char *where)
+{
+	const size_t p = strlen("/dev/i2c-");
+
+	return strncmp(where, "/dev/i2c-", p) == 0 && where[p] != '\0' &&
+	       strspn(where + p, "0123456789") == strlen(where + p);
+}
+
 const struct hil_i2c_ops hil_i2c_linux_ops = {
 	.name = "linux",
+	.spec_form = "linux:/dev/i2c-N",
+	.where_starts = "/",
+	.job_ok = linux_job_ok,
+	.job_rule = "a job's Linux I2C bus must be /dev/i2c-N",
 	.open = linux_open,
 	.close = linux_close,
 	.xfer = linux_xfer,

@@ -262,6 +262,7 @@ void *hil_i2c_sim_model(struct hil_i2c_bus *bus, const char *chip)
 
 const struct hil_i2c_ops hil_i2c_sim_ops = {
 	.name = "sim",
+	.spec_form = "sim:...",
 	.open = sim_open,
 	.close = sim_close,
 	.xfer = sim_xfer,

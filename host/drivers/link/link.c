@@ -32,6 +32,13 @@ const struct hil_link_ops *const *hil_link_all(void)
 	return backends;
 }
 
+int hil_link_needs_port(const char *type)
+{
+	const struct hil_link_ops *ops = hil_link_find(type);
+
+	return ops != NULL && ops->needs_port;
+}
+
 const struct hil_link_ops *hil_link_find(const char *name)
 {
 	size_t i;

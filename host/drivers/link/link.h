@@ -26,6 +26,10 @@ struct hil_link_ops {
 	 * make's HIL_LINK (target/boards/<board>/board.mk), or NULL for the
 	 * board's UART (serial, socket). */
 	const char *stub_build;
+	/* 1: opened on the configuration's port at its baud (link.port,
+	 * link.baud: the config or the hardware map must give the port);
+	 * 0: on what the flasher hands out (a socket path, a descriptor). */
+	int needs_port;
 	/* Open `where`; set the private state with hil_link_set_priv().
 	 * NULL: the link is made from a descriptor only (adopt). */
 	int (*open)(struct hil_link *l, const char *where, unsigned baud);
@@ -59,6 +63,13 @@ struct hil_link_ops {
  */
 int hil_link_open(struct hil_link **out, const char *type, const char *where,
 		  unsigned baud);
+
+/**
+ * Whether the link driver named type is opened on the configuration's
+ * port and baud (hil_link_ops.needs_port) rather than on what the flasher
+ * hands out. @return 1 or 0 (0 also for an unknown type).
+ */
+int hil_link_needs_port(const char *type);
 
 /**
  * Make a link of a type that runs over a descriptor someone else opened:

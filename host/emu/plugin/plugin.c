@@ -26,6 +26,14 @@
  *   counter=ADDR    the counter register whose reads bracket (TIM2_CNT)
  *   range=LO-HI     only reads from code in [LO, HI), or from a function
  *                   called from there, bracket (the stub's timed())
+ *   attr=PATH       a file of code ranges, one "LO HI" (hex) a line: the
+ *                   cycles of instructions there are also summed apart,
+ *                   as attr=N in each record (hilrun pq: the cycles in
+ *                   SHA-2/SHA-3/AES code). mode=tb attributes a segment
+ *                   by its first instruction's address, and the model
+ *                   settles an instruction's cost when the next one
+ *                   comes, so a range's figure is within one instruction
+ *                   per segment boundary of the exact sum.
  *   mode=tb|insn    tb (default): one callback per segment of a
  *                   translation block (to its end, or to an access that
  *                   may be in an IT block: struct segment), its rules
@@ -45,7 +53,7 @@
  * Records, one line each, flushed as written:
  *   # hilrun-cyclemodel 1 ws=0 art=on agu=on p=1/2/3 ...   (at load)
  *   B seq=1 cycles=N min=N max=N insns=N div=N flash=N imiss=N dmiss=N
- *     ilines=N dlines=N                                       (per bracket)
+ *     ilines=N dlines=N [attr=N]                              (per bracket)
  *   # exit brackets=N insns=N                                (at exit)
  */
 
@@ -97,6 +105,13 @@ static struct {
 	FILE *out;
 	uint32_t counter;
 	uint32_t range_lo, range_hi; /* 0, 0: any read brackets */
+	/* attr=: sorted code ranges whose cycles are summed apart */
+	struct attr_range {
+		uint32_t lo, hi;
+	} * attr;
+	size_t nattr;
+	int has_attr;
+	uint64_t attr_cycles; /* of the open bracket */
 	uint32_t last_call_pc;
 	uint64_t seq;
 	uint64_t insns_total;
@@ -207,12 +222,35 @@ static int in_range(uint32_t pc)
 	return pc >= g.range_lo && pc < g.range_hi;
 }
 
+/* Whether pc lies in one of the attr= ranges (binary search). */
+static int in_attr(uint32_t pc)
+{
+	size_t lo = 0, hi = g.nattr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pc < g.attr[mid].lo) {
+			hi = mid;
+		} else if (pc >= g.attr[mid].hi) {
+			lo = mid + 1;
+		} else {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void on_exec(unsigned int vcpu, void *udata)
 {
 	struct entry *e = udata;
+	uint64_t before = g.model.t.cycles;
 
 	(void)vcpu;
 	cm4_exec(&g.model, &e->d);
+	if (g.has_attr && in_attr(e->d.pc)) {
+		g.attr_cycles += g.model.t.cycles - before;
+	}
 	g.insns_total++;
 	if (e->d.flags & THUMB_F_CALL) {
 		g.last_call_pc = e->d.pc;
@@ -222,6 +260,9 @@ static void on_exec(unsigned int vcpu, void *udata)
 /* The model takes the first k instructions of segment s. */
 static void apply(const struct segment *s, size_t k)
 {
+	uint64_t before = g.model.t.cycles;
+	int attributed = g.has_attr && s->run.n > 0 && in_attr(s->d[0]->pc);
+
 	if (k < s->run.n) {
 		cm4_exec_prefix(&g.model, &s->run, k);
 	} else {
@@ -232,6 +273,9 @@ static void apply(const struct segment *s, size_t k)
 		k = s->run.n;
 	}
 	g.insns_total += k;
+	if (attributed) {
+		g.attr_cycles += g.model.t.cycles - before;
+	}
 }
 
 static void flush(void)
@@ -285,9 +329,13 @@ static void write_record(const struct cm4_totals *t)
 		"B seq=%" PRIu64 " cycles=%" PRIu64 " min=%" PRIu64
 		" max=%" PRIu64 " insns=%" PRIu64 " div=%" PRIu64
 		" flash=%" PRIu64 " imiss=%" PRIu64 " dmiss=%" PRIu64
-		" ilines=%" PRIu64 " dlines=%" PRIu64 "\n",
+		" ilines=%" PRIu64 " dlines=%" PRIu64,
 		g.seq, t->cycles, t->min, t->max, t->insns, t->divides,
 		t->flash_stalls, t->imiss, t->dmiss, t->ilines, t->dlines);
+	if (g.has_attr) {
+		fprintf(g.out, " attr=%" PRIu64, g.attr_cycles);
+	}
+	fputc('\n', g.out);
 	fflush(g.out);
 }
 
@@ -350,6 +398,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	}
 	if (!g.model.open) {
 		cm4_open(&g.model);
+		g.attr_cycles = 0;
 	} else if (cm4_close(&g.model, &t)) {
 		write_record(&t);
 	}
@@ -481,6 +530,8 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	}
 	free(g.slots);
 	g.slots = NULL;
+	free(g.attr);
+	g.attr = NULL;
 	cm4_done(&g.model);
 }
 
@@ -529,6 +580,49 @@ static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 	    *hi <= *lo) {
 		return -1;
 	}
+	return 0;
+}
+
+static int attr_cmp(const void *a, const void *b)
+{
+	const struct attr_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* attr=PATH: "LO HI" lines, hex; sorted here. @return 0 or -1. */
+static int load_attr(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long lo, hi;
+	size_t cap = 0;
+
+	if (f == NULL) {
+		return -1;
+	}
+	while (fscanf(f, "%lx %lx", &lo, &hi) == 2) {
+		if (hi <= lo || hi > 0xffffffffUL) {
+			fclose(f);
+			return -1;
+		}
+		if (g.nattr == cap) {
+			struct attr_range *n;
+
+			cap = cap ? 2 * cap : 64;
+			n = realloc(g.attr, cap * sizeof(*n));
+			if (n == NULL) {
+				fclose(f);
+				return -1;
+			}
+			g.attr = n;
+		}
+		g.attr[g.nattr].lo = (uint32_t)lo;
+		g.attr[g.nattr].hi = (uint32_t)hi;
+		g.nattr++;
+	}
+	fclose(f);
+	qsort(g.attr, g.nattr, sizeof(*g.attr), attr_cmp);
+	g.has_attr = 1;
 	return 0;
 }
 
@@ -582,6 +676,9 @@ static int parse_arg(const char *arg, struct cm4_config *c, const char **out)
 	}
 	if (KEY("range")) {
 		return parse_range(v, &g.range_lo, &g.range_hi);
+	}
+	if (KEY("attr")) {
+		return load_attr(v);
 	}
 	if (KEY("mode")) {
 		if (strcmp(v, "insn") == 0 || strcmp(v, "tb") == 0) {
@@ -646,7 +743,7 @@ EMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 		if (parse_arg(argv[i], &cfg, &out) != 0) {
 			say("bad argument (expected out=PATH profile=NAME ws=N "
 			    "art=on|off agu=on|off pimm=|preg=|pload=1..3 "
-			    "counter=ADDR range=LO-HI mode=tb|insn): ",
+			    "counter=ADDR range=LO-HI attr=PATH mode=tb|insn): ",
 			    argv[i]);
 			return -1;
 		}

@@ -1,5 +1,5 @@
 /* modelerr: the error bar of a row's cycle-model estimate, from its profile's cross-validation (docs/cycle-model.md, "Error bars"). */
-#include "report/modelerr.h"
+#include "result/modelerr.h"
 
 #include <stdio.h>
 #include <string.h>

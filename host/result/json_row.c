@@ -1,7 +1,7 @@
 /* json_row: one measured row of report.json: its figures, statistics, energy (measured, model or estimate), cycle model and leak test. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"report"
-#include "json_int.h"
+#include "rowjson.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,10 +11,11 @@
 #include <cjson/cJSON.h>
 
 #include "emu/plugin/memsys.h"
-#include "run/energyest.h"
-#include "report/modelerr.h"
-#include "run/run.h"
-#include "run/stats.h"
+#include "result/estimate.h"
+#include "result/modelerr.h"
+#include "result/run.h"
+#include "result/stats.h"
+#include "result/rowcodec.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -104,25 +105,7 @@ static int add_energy(cJSON *row, const struct hil_run *run,
 		return ok && hil_json_add_str(o, "error", e->error);
 	}
 	ok = ok && hil_json_add_str(o, "status", "ok");
-	ok = ok && hil_json_add_str(o, "kind", e->model ? "model" : "measured");
-	ok = ok && hil_json_add_str(o, "unit", "uJ");
-	ok = ok && hil_json_add_num(o, "uj_per_op", e->uj_per_op);
-	ok = ok &&
-	     hil_json_add_num(o, "uj_per_op_dynamic", e->uj_per_op_dynamic);
-	ok = ok && hil_json_add_num(o, "spread", e->spread_uj);
-	ok = ok && hil_json_add_num(o, "spread_dynamic", e->spread_dynamic_uj);
-	ok = ok && hil_json_add_num(o, "idle_mw", e->idle_mw);
-	ok = ok && hil_json_add_num(o, "active_mw", e->active_mw);
-	ok = ok && hil_json_add_num(o, "bus_v", e->bus_v);
-	ok = ok && hil_json_add_num(o, "ticks_per_op", e->ticks_per_op);
-	ok = ok &&
-	     hil_json_add_str(o, "ticks",
-			      e->time_from_model ? "model cycles" : "counter");
-	ok = ok && hil_json_add_num(o, "op_seconds", e->op_seconds);
-	ok = ok && hil_json_add_num(o, "ops_per_window", e->ops_per_window);
-	ok = ok && hil_json_add_num(o, "windows", e->windows);
-	ok = ok && hil_json_add_num(o, "samples", (double)e->samples);
-	ok = ok && hil_json_add_num(o, "sample_rate_hz", e->sample_rate_hz);
+	ok = ok && hil_result_put_all(o, "energy", e);
 	return ok;
 }
 
@@ -158,15 +141,15 @@ static int add_memsys(cJSON *o, const struct hil_run *run,
 		     : cJSON_AddNullToObject(o, "profile") != NULL;
 	m = ok ? cJSON_AddObjectToObject(o, "cache_misses") : NULL;
 	ok = ok && m != NULL;
-	ok = ok && hil_json_add_num(m, "instruction", (double)r->model.imiss);
-	ok = ok && hil_json_add_num(m, "data", (double)r->model.dmiss);
+	ok = ok &&
+	     hil_result_put_all(m, "model_cycles.cache_misses", &r->model);
 	ok = ok && hil_json_add_num(o, "flash_wait_cycles",
 				    (double)((r->model.imiss + r->model.dmiss) *
 					     run->model.ws));
 	l = ok ? cJSON_AddObjectToObject(o, "lines_touched") : NULL;
 	ok = ok && l != NULL;
-	ok = ok && hil_json_add_num(l, "code", (double)r->model.ilines);
-	ok = ok && hil_json_add_num(l, "data", (double)r->model.dlines);
+	ok = ok &&
+	     hil_result_put_all(l, "model_cycles.lines_touched", &r->model);
 	if (!ok || p == NULL) {
 		return ok && cJSON_AddNullToObject(o, "fits_caches") != NULL;
 	}
@@ -249,7 +232,7 @@ static int add_error_bar(cJSON *o, const struct hil_run *run,
 static int add_model(cJSON *row, const struct hil_run *run,
 		     const struct hil_row *r)
 {
-	cJSON *o, *a, *b;
+	cJSON *o, *a;
 	uint32_t i;
 	int ok;
 
@@ -270,22 +253,16 @@ static int add_model(cJSON *row, const struct hil_run *run,
 	} else {
 		ok = ok && cJSON_AddNullToObject(o, "per_byte") != NULL;
 	}
-	b = ok ? cJSON_AddArrayToObject(o, "bounds") : NULL;
-	ok = ok && b != NULL;
-	if (ok) {
-		cJSON_AddItemToArray(b, cJSON_CreateNumber(r->model.lo_median));
-		cJSON_AddItemToArray(b, cJSON_CreateNumber(r->model.hi_median));
-		ok = cJSON_GetArraySize(b) == 2;
-	}
-	ok = ok && hil_json_add_num(o, "divides", (double)r->model.divides);
+	ok = ok && hil_result_put(o, "model_cycles", "bounds", &r->model);
+	ok = ok && hil_result_put(o, "model_cycles", "divides", &r->model);
 	/* Unsure where a divide's data-dependent cost was counted at its
 	 * maximum: the bounds say how far off that can be. */
 	ok = ok && hil_json_add_bool(o, "exact_rules",
 				     r->model.divides == 0 &&
 					     r->model.lo_median ==
 						     r->model.hi_median);
-	ok = ok &&
-	     hil_json_add_num(o, "overhead_subtracted", r->model.overhead);
+	ok = ok && hil_result_put(o, "model_cycles", "overhead_subtracted",
+				  &r->model);
 	ok = ok && add_memsys(o, run, r);
 	ok = ok && add_error_bar(o, run, r);
 	a = ok ? cJSON_AddArrayToObject(o, "samples") : NULL;
@@ -310,9 +287,9 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 	int ok = o != NULL;
 	uint32_t i;
 
-	ok = ok && hil_json_add_str(o, "algorithm", r->algorithm);
-	ok = ok && hil_json_add_str(o, "implementation", r->implementation);
-	ok = ok && hil_json_add_str(o, "operation", r->operation);
+	ok = ok && hil_result_put(o, "", "algorithm", r);
+	ok = ok && hil_result_put(o, "", "implementation", r);
+	ok = ok && hil_result_put(o, "", "operation", r);
 	/* The image the row was measured on: --resume keeps only rows of
 	 * the same image. */
 	ok = ok && hil_json_add_str(o, "build_id",
@@ -325,13 +302,13 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 		ok = ok &&
 		     hil_json_add_bool(o, "constant_time", r->constant_time);
 	}
-	ok = ok && hil_json_add_num(o, "msg_len", r->msg_len);
-	ok = ok && hil_json_add_num(o, "ad_len", r->ad_len);
+	ok = ok && hil_result_put(o, "", "msg_len", r);
+	ok = ok && hil_result_put(o, "", "ad_len", r);
 	ok = ok &&
 	     hil_json_add_str(o, "unit", hil_unit_name(run->info.counter_unit));
-	ok = ok && hil_json_add_num(o, "runs", r->runs);
-	ok = ok && hil_json_add_num(o, "warmup", r->warmup);
-	ok = ok && hil_json_add_num(o, "seed", r->seed);
+	ok = ok && hil_result_put(o, "", "runs", r);
+	ok = ok && hil_result_put(o, "", "warmup", r);
+	ok = ok && hil_result_put(o, "", "seed", r);
 	if (!ok) {
 		goto fail;
 	}
@@ -386,24 +363,17 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 	} else {
 		ok = ok && cJSON_AddNullToObject(o, "normalized") != NULL;
 	}
-	ok = ok && hil_json_add_num(o, "overhead_subtracted", r->overhead);
-	if (r->stack_known) {
-		ok = ok && hil_json_add_num(o, "stack_bytes", r->stack_bytes);
-	} else {
-		ok = ok && cJSON_AddNullToObject(o, "stack_bytes") != NULL;
-	}
-	ok = ok && hil_json_add_bool(o, "verified", r->verified);
-	if (r->verified_by[0] != '\0') {
-		ok = ok && hil_json_add_str(o, "verified_by", r->verified_by);
-	}
+	ok = ok && hil_result_put(o, "", "overhead_subtracted", r);
+	ok = ok && hil_result_put(o, "", "stack_bytes", r);
+	ok = ok && hil_result_put(o, "", "verified", r);
+	ok = ok && hil_result_put(o, "", "verified_by", r);
 	digest = cJSON_AddObjectToObject(o, "digest");
 	ok = ok && digest != NULL;
-	ok = ok && hil_json_add_hex32(digest, "expected", r->digest_expected);
-	ok = ok && hil_json_add_hex32(digest, "measured", r->digest_got);
+	ok = ok && hil_result_put_all(digest, "digest", r);
 	ok = ok &&
 	     hil_json_add_bool(digest, "match",
 			       r->ok && r->digest_expected == r->digest_got);
-	ok = ok && hil_json_add_num(o, "heap_bytes", r->heap_bytes);
+	ok = ok && hil_result_put(o, "", "heap_bytes", r);
 	ok = ok && hil_json_row_leak(o, run, &r->leak);
 	ok = ok && add_model(o, run, r);
 	ok = ok && add_energy(o, run, r);
@@ -421,4 +391,17 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 fail:
 	cJSON_Delete(o);
 	return NULL;
+}
+
+char *hil_result_row_line(const struct hil_run *run, const struct hil_row *r)
+{
+	cJSON *o = hil_json_row_object(run, r);
+	char *text;
+
+	if (o == NULL) {
+		return NULL;
+	}
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return text;
 }

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "run/run.h"
+#include "result/run.h"
 
 /**
  * The expected error of r's model estimate, in percent: its profile's

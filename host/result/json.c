@@ -1,8 +1,8 @@
 /* json: the report JSON of a run, written atomically. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"report"
-#include "report.h"
-#include "json_int.h"
+#include "reportjson.h"
+#include "rowjson.h"
 #include "clocklabel.h"
 
 #include <math.h>
@@ -21,17 +21,6 @@
 
 #define HIL_VERSION "0.1.0"
 
-/* cJSON returns NULL on allocation failure; every add checks through here. */
-int hil_json_add_str(cJSON *o, const char *k, const char *v)
-{
-	return cJSON_AddStringToObject(o, k, v != NULL ? v : "") != NULL;
-}
-
-int hil_json_add_num(cJSON *o, const char *k, double v)
-{
-	return cJSON_AddNumberToObject(o, k, v) != NULL;
-}
-
 /* session.requests_by_command: {"BENCH": n, ...}, the commands sent. */
 static int add_requests_by_command(cJSON *o, const struct hil_run *run)
 {
@@ -49,19 +38,6 @@ static int add_requests_by_command(cJSON *o, const struct hil_run *run)
 		}
 	}
 	return 1;
-}
-
-int hil_json_add_bool(cJSON *o, const char *k, int v)
-{
-	return cJSON_AddBoolToObject(o, k, v) != NULL;
-}
-
-int hil_json_add_hex32(cJSON *o, const char *k, uint32_t v)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%08x", (unsigned)v);
-	return hil_json_add_str(o, k, buf);
 }
 
 /* The sensor: what it is, how it was set up, or why there is none. */
@@ -526,15 +502,7 @@ char *hil_report_json(const struct hil_run *run)
 
 char *hil_report_row_json(const struct hil_run *run, const struct hil_row *row)
 {
-	cJSON *o = hil_json_row_object(run, row);
-	char *text;
-
-	if (o == NULL) {
-		return NULL;
-	}
-	text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	return text;
+	return hil_result_row_line(run, row);
 }
 
 int hil_report_write_json(const struct hil_run *run)

@@ -1,37 +1,13 @@
 /* json_leak: a row's timing-leak test in report.json: the counter's t and, on the emulated board, the cycle model's t of the same runs, each labelled with its own flag, and which of them flagged the row. */
 #define HIL_LOG_PREFIX "report"
-#include "json_int.h"
+#include "rowjson.h"
 
-#include <math.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "run/leak.h"
-#include "run/run.h"
-
-/* t is infinite when both classes are constant and differ: JSON has no
- * infinity, so it is capped and the flag says the rest. */
-static double json_t(double t)
-{
-	return isfinite(t) ? t : (t > 0 ? 1e9 : -1e9);
-}
-
-/* The figures of one statistic into o. */
-static int add_stat(cJSON *o, double t, int flagged, const uint32_t n[2],
-		    const double mean[2], const double stddev[2])
-{
-	int ok = hil_json_add_num(o, "t", json_t(t));
-
-	ok = ok && hil_json_add_bool(o, "flagged", flagged);
-	ok = ok && hil_json_add_num(o, "n_fixed", n[0]);
-	ok = ok && hil_json_add_num(o, "n_random", n[1]);
-	ok = ok && hil_json_add_num(o, "mean_fixed", mean[0]);
-	ok = ok && hil_json_add_num(o, "mean_random", mean[1]);
-	ok = ok && hil_json_add_num(o, "stddev_fixed", stddev[0]);
-	ok = ok && hil_json_add_num(o, "stddev_random", stddev[1]);
-	return ok;
-}
+#include "result/rowcodec.h"
+#include "result/run.h"
 
 /* The same runs in the cycle model's estimated cycles: absent without. */
 static int add_model(cJSON *leak, const struct hil_run *run,
@@ -55,7 +31,7 @@ static int add_model(cJSON *leak, const struct hil_run *run,
 	ok = ok && (run->model.profile[0] != '\0'
 			    ? hil_json_add_str(o, "profile", run->model.profile)
 			    : cJSON_AddNullToObject(o, "profile") != NULL);
-	ok = ok && add_stat(o, m->t, m->flagged, m->n, m->mean, m->stddev);
+	ok = ok && hil_result_put_all(o, "leak.model_cycles", m);
 	return ok;
 }
 
@@ -114,7 +90,7 @@ int hil_json_row_leak(cJSON *row, const struct hil_run *run,
 	/* The counter's statistic, in the row's unit, with its own flag. */
 	ok = ok &&
 	     hil_json_add_str(o, "unit", hil_unit_name(run->info.counter_unit));
-	ok = ok && add_stat(o, l->t, l->flagged, l->n, l->mean, l->stddev);
+	ok = ok && hil_result_put_all(o, "leak", l);
 	ok = ok && add_model(o, run, l);
 	if (emulated && l->model_state > 0) {
 		ok = ok &&

@@ -7,7 +7,7 @@
 
 #include "image/build.h"
 #include "config/config.h"
-#include "energyest.h"
+#include "result/estimate.h"
 #include "hilp.h"
 #include "image/mapsizes.h"
 #include "session/session.h"
@@ -59,6 +59,9 @@ struct hil_row_model {
 	 * (cache misses), and the distinct code and data lines touched. */
 	uint64_t imiss, dmiss, ilines, dlines;
 };
+
+/* |t| above this flags a row (dudect's threshold). */
+#define HIL_LEAK_T_THRESHOLD 4.5
 
 /* One statistic of a row's leak test: Welch's t over one kind of count. */
 struct hil_row_leak_stat {
@@ -235,6 +238,9 @@ struct hil_run {
 	/* The run failed at flashing, connecting or recovering the board in
 	 * a way worth trying again (hil_err_transient): exit status 5. */
 	int transient;
+	/* report.json was written for this run: its tables, plots and page
+	 * can be rendered from it (the caller does, after the run). */
+	int reported;
 	unsigned bad_frames;
 	unsigned timeouts;
 	struct hil_run_sensor sensor;

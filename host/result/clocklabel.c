@@ -7,7 +7,7 @@
 #include "drivers/board/board.h"
 #include "emu/plugin/memsys.h"
 #include "hilp.h"
-#include "run/run.h"
+#include "result/run.h"
 
 void hil_clock_label(char *buf, size_t len, const char *what, const char *chip,
 		     double hz, int ws, const char *accel, int on, int prefetch)

@@ -1,0 +1,236 @@
+/* cmd_pq: hilrun pq, the post-quantum lane: a configuration's mupq/pqm4-layout KEM and signature folders run on the emulated mps2-an386 under the cycle model through scripts/pq-bench.sh. */
+#define _XOPEN_SOURCE  700
+#define HIL_LOG_PREFIX "hilrun"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "image/build.h"
+#include "pq/pqentries.h"
+#include "result/result.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/jail.h"
+#include "util/proc.h"
+
+const char cli_pq_usage[] =
+	"usage: hilrun pq --config FILE [--runs N] [--seed N] [--output DIR]\n"
+	"                 [--no-jail]\n"
+	"Build each KEM or signature folder of FILE's \"algorithms\" (the\n"
+	"mupq/pqm4 layout: api.h, crypto_kem_* or crypto_sign_*; entries\n"
+	"{\"name\",\"impl\",\"path\"} or {\"tree\",\"pattern\"}, with \"common\":\n"
+	"[folders] for the user's common code) into the pq stub, run keypair,\n"
+	"encaps, decaps or keypair, sign, verify on qemu-mps2-an386 under the\n"
+	"cycle model (STM32F407, 0 WS), verify every output against the host\n"
+	"build, and write report.md, report.json, benchmarks.md and\n"
+	"benchmarks.csv (pqm4's shape) into DIR (default results/pq-TIME).\n"
+	"The builds, the host reference and QEMU run in a jail (no network;\n"
+	"the scheme and common folders read-only, build/pq and DIR writable)\n"
+	"whenever one can be set up; --no-jail runs them unjailed.\n"
+	"exit: 0 all run and verified, 1 some row failed or was left out,\n"
+	"      2 bad usage or configuration\n";
+
+#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 16)
+
+/* mkdir -p. */
+static int make_dir(const char *path)
+{
+	char tmp[HIL_PQ_PATH];
+	char *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+				return HIL_ERR_IO;
+			}
+			*p = '/';
+		}
+	}
+	if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+		return HIL_ERR_IO;
+	}
+	return HIL_OK;
+}
+
+/* The jail of a pq run: the tree and the user's folders read-only, the
+ * build folder and the output writable. NULL (said) when none can be set
+ * up here. */
+static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
+				const char *root, const char *out)
+{
+	char why[256], build[HIL_PQ_PATH + 16];
+	struct hil_jail *j = NULL;
+	size_t i;
+	int ok;
+
+	if (hil_jail_probe(why, sizeof(why)) != HIL_OK) {
+		hil_warn("pq: no jail can be set up here (%s): the builds, the "
+			 "host reference and QEMU run unjailed",
+			 why);
+		return NULL;
+	}
+	snprintf(build, sizeof(build), "%s/build/pq", root);
+	if (make_dir(build) != HIL_OK || hil_jail_new(&j) != HIL_OK) {
+		hil_jail_free(j);
+		return NULL;
+	}
+	ok = hil_jail_bind(j, root, HIL_JAIL_RO) == HIL_OK &&
+	     hil_jail_bind(j, build, HIL_JAIL_RW) == HIL_OK &&
+	     hil_jail_bind(j, out, HIL_JAIL_RW) == HIL_OK;
+	for (i = 0; ok && i < plan->n_dirs; i++) {
+		ok = hil_jail_bind(j, plan->dirs[i], HIL_JAIL_RO) == HIL_OK;
+	}
+	for (i = 0; ok && i < plan->n_common; i++) {
+		ok = hil_jail_bind(j, plan->common[i], HIL_JAIL_RO) == HIL_OK;
+	}
+	for (i = 0; ok && i < plan->n_host_common; i++) {
+		ok = hil_jail_bind(j, plan->host_common[i], HIL_JAIL_RO) ==
+		     HIL_OK;
+	}
+	if (!ok || hil_jail_chdir(j, root) != HIL_OK) {
+		hil_err("pq: the jail could not be set up (too many folders?)");
+		hil_jail_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+static int run_plan(const struct hil_pq_plan *plan, const char *root,
+		    const char *runs, const char *seed, const char *out,
+		    const struct hil_jail *jail, int *status)
+{
+	char script[HIL_PQ_PATH + 32];
+	char *argv[MAX_ARGS];
+	size_t n = 0, i;
+
+	snprintf(script, sizeof(script), "%s/scripts/pq-bench.sh", root);
+	argv[n++] = script;
+	argv[n++] = "-n";
+	argv[n++] = (char *)runs;
+	argv[n++] = "-s";
+	argv[n++] = (char *)seed;
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	for (i = 0; i < plan->n_common; i++) {
+		argv[n++] = "-c";
+		argv[n++] = (char *)plan->common[i];
+	}
+	for (i = 0; i < plan->n_host_common; i++) {
+		argv[n++] = "-H";
+		argv[n++] = (char *)plan->host_common[i];
+	}
+	for (i = 0; i < plan->n_dirs; i++) {
+		argv[n++] = (char *)plan->dirs[i];
+	}
+	argv[n] = NULL;
+	/* Its progress and errors go to our stderr as they come. */
+	return hil_proc_run_jailed(argv, NULL, 24u * 3600u * 1000u, status,
+				   jail);
+}
+
+int cli_pq(int argc, char **argv, const struct cli_env *env)
+{
+	static const struct opt opts[] = {{"--config", 1},
+					  {"--runs", 1},
+					  {"--seed", 1},
+					  {"--output", 1},
+					  {"--no-jail", 0}};
+	const char *config = NULL, *out = NULL;
+	char outbuf[HIL_PQ_PATH];
+	struct hil_jail *jail = NULL;
+	int no_jail = 0;
+	char runs[16] = "3", seed[16] = "1";
+	char root[HIL_PQ_PATH], err[2048];
+	struct hil_pq_plan *plan;
+	int i, ret, status = -1;
+
+	(void)env;
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		unsigned long x;
+		int k = cli_next_opt("pq", argc, argv, &i, opts, 5, &v);
+
+		if (k == OPT_SKIP) {
+			continue;
+		}
+		if (k == OPT_POSITIONAL) {
+			hil_err("pq: unexpected argument \"%s\" (usage: hilrun "
+				"pq --config FILE)",
+				v);
+			return 2;
+		}
+		if (k == OPT_ERROR) {
+			return 2;
+		}
+		if (k == 0) {
+			config = v;
+		} else if (k == 4) {
+			no_jail = 1;
+		} else if (k == 3) {
+			out = v;
+		} else {
+			if (cli_parse_uint(opts[k].name, v, k == 1 ? 1 : 0,
+					   k == 1 ? 1000 : 4294967295UL,
+					   &x) != HIL_OK) {
+				return 2;
+			}
+			snprintf(k == 1 ? runs : seed, sizeof(runs), "%lu", x);
+		}
+	}
+	if (config == NULL) {
+		hil_err("pq: --config FILE is required (usage: hilrun pq "
+			"--config FILE)");
+		return 2;
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (plan == NULL) {
+		hil_err("pq: out of memory");
+		return 2;
+	}
+	ret = hil_pq_plan_load(config, plan, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("%s", err);
+		free(plan);
+		return 2;
+	}
+	if (hil_build_find_root(root, sizeof(root)) != HIL_OK) {
+		free(plan);
+		return 2;
+	}
+	/* The output folder exists before the run (the jail binds it),
+	 * named absolutely (the jail's working directory is the tree). */
+	if (out == NULL) {
+		char stamp[32];
+		time_t now = time(NULL);
+
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		snprintf(outbuf, sizeof(outbuf), "results/pq-%s", stamp);
+		out = outbuf;
+	}
+	if (make_dir(out) != HIL_OK || realpath(out, outbuf) == NULL) {
+		hil_err("pq: cannot make the output folder %s", out);
+		free(plan);
+		return 2;
+	}
+	out = outbuf;
+	if (!no_jail) {
+		jail = pq_jail(plan, root, out);
+	}
+	hil_info("pq: %zu scheme folder%s from %s%s", plan->n_dirs,
+		 plan->n_dirs == 1 ? "" : "s", config,
+		 jail != NULL ? " (jailed)" : "");
+	ret = run_plan(plan, root, runs, seed, out, jail, &status);
+	hil_jail_free(jail);
+	free(plan);
+	if (ret != HIL_OK) {
+		return 2;
+	}
+	return status == 0 ? 0 : status == 2 ? 2 : 1;
+}

@@ -1,0 +1,37 @@
+/* pqentries: the algorithm entries of a post-quantum configuration (mupq/pqm4 layout) read and expanded into scheme folders and common-code folders. */
+#ifndef HIL_PQENTRIES_H
+#define HIL_PQENTRIES_H
+
+#include <stddef.h>
+
+#define HIL_PQ_MAX_DIRS	  64
+#define HIL_PQ_MAX_COMMON 8
+#define HIL_PQ_PATH	  1024
+
+/* What one configuration asks hilrun pq to run. */
+struct hil_pq_plan {
+	char dirs[HIL_PQ_MAX_DIRS][HIL_PQ_PATH]; /* folders with api.h */
+	size_t n_dirs;
+	char common[HIL_PQ_MAX_COMMON][HIL_PQ_PATH]; /* "common": [...] */
+	size_t n_common;
+	char host_common[HIL_PQ_MAX_COMMON][HIL_PQ_PATH]; /* "host_common" */
+	size_t n_host_common;
+};
+
+/**
+ * Read a configuration's "algorithms" entries in today's forms,
+ * {"name", "impl", "path"} (path: a folder with api.h) or
+ * {"tree", "pattern"} (every tree/SCHEME/IMPL folder with an api.h whose
+ * "SCHEME/IMPL" matches the fnmatch pattern), each with an optional
+ * "common": [folders] and "host_common": [folders]. Relative paths are the
+ * configuration file's. Every entry must name the same common folders (one
+ * image build rule per run).
+ * @param err receives a message naming the file, the entry and what is
+ *        wrong (NUL-terminated, len bytes).
+ * @return HIL_OK, HIL_ERR_CONFIG (bad entry, no folder matched) or
+ *         HIL_ERR_IO (the file cannot be read).
+ */
+int hil_pq_plan_load(const char *path, struct hil_pq_plan *plan, char *err,
+		     size_t len);
+
+#endif /* HIL_PQENTRIES_H */

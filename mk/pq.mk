@@ -1,0 +1,157 @@
+# pq.mk: one mupq-layout scheme (crypto_kem or crypto_sign folder) built into the pq stub for an emulated board, and the same sources built for the host as its reference (hilrun pq runs both).
+#
+#   make pq-fw   PQ_SCHEME=DIR PQ_KIND=KEM|SIGN PQ_NS=NAMESPACE_ PQ_OUT=DIR \
+#                [PQ_COMMON="DIR..."] [PQ_OPT=-O3] [PQ_RUNS=3] [PQ_SEED=1] [BOARD=...]
+#   make pq-host (the same variables): the host reference, when the scheme has no assembly
+#
+# The scheme's own .c, .S and .s files are compiled as they are (pqm4's flags:
+# -O3 -std=gnu99, Cortex-M4 with the FPU, hard-float ABI) into PQ_OUT/fw/scheme,
+# their sizes apart from everything else (pqm4's rule). The common code (the
+# folders of PQ_COMMON, or hilrun's own target/pq/common) goes into an archive,
+# so that only what the scheme calls is linked, and hilrun's randombytes
+# (target/pq/pqrandom.c, linked before the archive) wins over any in it; a
+# common file named randombytes.c is never built. A common file that does not
+# compile (a HAL for another board) is left out, its errors kept in a .skip
+# file beside it.
+
+PQ_SCHEME ?=
+PQ_KIND ?= KEM
+PQ_NS ?=
+PQ_OUT ?= $(BUILD)/pq/manual
+PQ_COMMON ?= target/pq/common
+# The host reference's common code: by default the same folders (their .c
+# files); pqm4's own host build takes mupq/common alone, whose C is portable
+# where PQM4/common's aes.c calls assembly.
+PQ_HOST_COMMON ?= $(PQ_COMMON)
+PQ_OPT ?= -O3
+PQ_RUNS ?= 3
+PQ_SEED ?= 1
+# The image's stack in bytes (empty: the board's default; the mps2's 256 KiB).
+PQ_STACK ?=
+PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
+	-fdata-sections $(PQ_COMMON_INC)
+PQ_COMMON_INC = $(foreach d,$(PQ_COMMON),-I$(d))
+PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_RUNS=$(PQ_RUNS) \
+	-DPQ_SEED=$(PQ_SEED)
+
+ifneq ($(filter pq-fw pq-host,$(MAKECMDGOALS)),)
+ifeq ($(PQ_SCHEME),)
+$(error PQ_SCHEME=DIR (a folder with api.h) is required)
+endif
+ifeq ($(wildcard $(PQ_SCHEME)/api.h),)
+$(error no api.h in $(PQ_SCHEME))
+endif
+ifeq ($(filter pq-fw,$(MAKECMDGOALS)),pq-fw)
+include target/boards/$(BOARD)/board.mk
+endif
+endif
+
+comma := ,
+PQ_FW := $(PQ_OUT)/fw
+pq_srcs = $(wildcard $(1)/*.c $(1)/*.S $(1)/*.s)
+pq_obj = $(2)/$(notdir $(basename $(1))).$(subst .,,$(suffix $(1))).o
+PQ_SCHEME_SRCS := $(call pq_srcs,$(PQ_SCHEME))
+PQ_SCHEME_OBJS := $(foreach s,$(PQ_SCHEME_SRCS),$(call pq_obj,$(s),$(PQ_FW)/scheme))
+
+# Common folder N goes to common/N, so that two folders' fips202.c do not meet.
+pq_index = $(words $(wordlist 1,$(2),$(1)))
+PQ_COMMON_N := $(shell seq 1 $(words $(PQ_COMMON)) 2>/dev/null)
+pq_common_all = $(filter-out %/randombytes.c,$(call pq_srcs,$(word $(1),$(2))))
+# A file whose stem an earlier common folder already has is left out, as
+# pqm4's library list does: PQM4/common/keccakf1600.S, not
+# PQM4/mupq/common/keccakf1600.c. The host build sees only .c files, so
+# there the stems of earlier .c files alone shadow.
+pq_shadow = $(foreach x,c S s,$(addprefix %/,$(addsuffix .$(x),$(1))))
+PQ_SEEN :=
+PQ_HSEEN :=
+define pq_pick
+PQ_CSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_SEEN)),$$(call pq_common_all,$(1),$(PQ_COMMON)))
+PQ_SEEN += $$(basename $$(notdir $$(PQ_CSRC_$(1))))
+endef
+define pq_hpick
+PQ_HSRC_$(1) := $$(filter-out $$(call pq_shadow,$$(PQ_HSEEN)),$$(filter %.c,$$(call pq_common_all,$(1),$(PQ_HOST_COMMON))))
+PQ_HSEEN += $$(basename $$(notdir $$(PQ_HSRC_$(1))))
+endef
+PQ_HCOMMON_N := $(shell seq 1 $(words $(PQ_HOST_COMMON)) 2>/dev/null)
+$(foreach n,$(PQ_COMMON_N),$(eval $(call pq_pick,$(n))))
+$(foreach n,$(PQ_HCOMMON_N),$(eval $(call pq_hpick,$(n))))
+pq_common_srcs = $(PQ_CSRC_$(1))
+pq_host_common_srcs = $(PQ_HSRC_$(1))
+PQ_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_FW)/common/$(n))))
+
+# $(1) source, $(2) object, $(3) compiler, $(4) flags, $(5) 1: may be skipped
+define pq_compile_rule
+$(2): $(1) $(PQ_OUT)/flags
+	@mkdir -p $$(@D)
+	@rm -f $$@.skip
+	$(if $(5),$(3) $(4) -c $$< -o $$@ 2> $$@.warn || { mv $$@.warn $$@.skip; \
+		echo "left out (does not compile): $$<" >&2; \
+		$(3) $(4) -x c -c /dev/null -o $$@; },$(3) $(4) -c $$< -o $$@ 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; exit $$$$st)
+endef
+$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),)))
+$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1))))
+
+PQ_BOARD_SRCS = $(filter-out %/link_semihost.c,$(BOARD_SRCS))
+PQ_STUB_SRCS = target/pq/pqstub.c target/pq/pqrandom.c $(PQ_BOARD_SRCS)
+PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
+$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_OUT)/flags
+	@mkdir -p $(@D)
+	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) -Wall -Wextra \
+		-Werror=incompatible-pointer-types -c $< -o $@
+$(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_OUT)/flags
+	@mkdir -p $(@D)
+	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
+		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
+$(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_OUT)/flags
+	@mkdir -p $(@D)
+	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
+		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
+
+$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_OUT)/flags
+	@rm -f $@
+	$(CROSS)ar rcs $@ $(PQ_COMMON_OBJS)
+
+$(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT)
+	$(CROSS)gcc $(PQ_ARCH) -nostartfiles --specs=nano.specs --specs=nosys.specs \
+		-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(PQ_FW)/stub.map \
+		-Wl,--no-warn-rwx-segments -T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) \
+		$(if $(PQ_STACK),-Wl$(comma)--defsym=__stack_size=$(PQ_STACK)) -o $@ \
+		$(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) \
+		-Wl,--start-group $(PQ_FW)/libpqcommon.a -lc -Wl,--end-group
+	$(CROSS)size -t $(PQ_SCHEME_OBJS) > $(PQ_FW)/scheme.size
+	$(CROSS)size -t $(PQ_COMMON_OBJS) > $(PQ_FW)/common.size
+	$(CROSS)nm -n -S --defined-only $@ > $(PQ_FW)/stub.nm
+
+# ---- the host reference: the scheme's C and the common C, native
+PQ_HOST := $(PQ_OUT)/host
+PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d))
+PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
+PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
+$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),)))
+$(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
+
+$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_OUT)/flags
+	@rm -f $@
+	ar rcs $@ $(PQ_HOST_COMMON_OBJS)
+
+$(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
+	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
+	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -Werror=incompatible-pointer-types \
+		-I$(PQ_SCHEME) -o $@ \
+		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
+
+# The flags file changes whenever the inputs do: nothing built otherwise is reused.
+$(PQ_OUT)/flags: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "BOARD=$(BOARD) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
+		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"STACK=$(PQ_STACK)" \
+		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+.PHONY: pq-fw pq-host
+pq-fw: $(PQ_FW)/stub.elf
+pq-host: $(PQ_HOST)/ref

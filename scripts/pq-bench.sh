@@ -1,0 +1,268 @@
+#!/bin/bash
+# pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes a report plus pqm4-shaped benchmarks.csv/md.
+#
+# usage: scripts/pq-bench.sh [-b BOARD] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
+#                            [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
+#   SCHEME_DIR   a folder with api.h (e.g. PQM4/crypto_kem/ml-kem-768/m4fspeed),
+#                named <scheme>/<implementation> after its last two path parts
+#   -c DIR       the user's common code (pqm4: -c PQM4/common -c PQM4/mupq/common);
+#                none: hilrun's own target/pq/common (portable fips202.h)
+#   -H DIR       the host reference's common code instead (pqm4: -H PQM4/mupq/common,
+#                as its testvectors-host; default: the -c folders)
+#   -b BOARD     emulated board (default qemu-mps2-an386: 4 MiB code, 4 MiB RAM)
+#   -p PROFILE   cycle-model memory profile (default stm32f401-0ws: the F407
+#                at 24 MHz / 0 WS of pqm4's 2022 table)
+#   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
+#   -O OPT       optimisation (default -O3, pqm4's)
+#   -B DIR       build folder (default build/pq under the hilrun tree)
+#
+# Exit status: 0 every folder ran and verified, 1 a row failed verification or
+# a folder was left out (skipped.tsv says why), 2 bad usage.
+# Every figure is the cycle model's estimate of a Cortex-M4 (docs/cycle-model.md),
+# never a measurement; the emulated instruction count is beside it.
+# A folder with assembly has no host build: it is verified against the host
+# build of another folder of the same scheme given in the same call (e.g. its
+# clean), as pqm4's testvectors are.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BOARD=qemu-mps2-an386
+RUNS=3
+SEED=1
+PROFILE=stm32f401-0ws
+OPT=-O3
+COMMON=
+HCOMMON=
+OUT=
+BUILDROOT=
+while getopts b:n:s:p:O:c:H:o:B: opt; do
+	case $opt in
+	b) BOARD=$OPTARG ;;
+	n) RUNS=$OPTARG ;;
+	s) SEED=$OPTARG ;;
+	p) PROFILE=$OPTARG ;;
+	O) OPT=$OPTARG ;;
+	c) d=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "pq-bench: no common folder $OPTARG" >&2; exit 2; }
+	   COMMON="$COMMON $d" ;;
+	H) d=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "pq-bench: no common folder $OPTARG" >&2; exit 2; }
+	   HCOMMON="$HCOMMON $d" ;;
+	o) OUT=$OPTARG ;;
+	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
+	*) sed -n '4,23p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { sed -n '4,23p' "$0" >&2; exit 2; }
+case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
+case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
+case $BOARD in
+# BIG_STACK: what a scheme that runs out of the default stack gets (of 4 MiB).
+qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10; BIG_STACK=2097152 ;;
+*) echo "pq-bench: board $BOARD: the pq stub runs on qemu-mps2-an386 only (semihosting output)" >&2; exit 2 ;;
+esac
+[ -n "$OUT" ] || OUT=results/pq-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+PLUGIN=${HILRUN_CYCLE_PLUGIN:-$ROOT/build/emu/cyclemodel.so}
+[ -f "$PLUGIN" ] || make -s -C "$ROOT" cycle-plugin
+ROWS=$OUT/rows.tsv
+SKIPPED=$OUT/skipped.tsv
+: > "$ROWS"
+: > "$SKIPPED"
+printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\n' \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
+	"$(arm-none-eabi-gcc --version | head -1)" > "$OUT/run.tsv"
+
+# The hash code of the image: functions of the common objects for SHA-3
+# (fips202, keccak, sp800-185), SHA-2 (sha2, sha256/512, hashblocks), AES.
+attr_ranges() { # fwdir -> ranges file
+	fw=$1
+	for o in $(find "$fw/common" -name '*.o' | grep -E '/(fips202|keccak|sp800-185|sha2|sha256|sha512|crypto_hashblocks|aes)[^/]*$'); do
+		arm-none-eabi-nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /^[tT]$/ {print $3}'
+	done | sort -u > "$fw/hash.syms"
+	# stub.nm is sorted by address; a function of assembly without .size
+	# (pqm4's keccakf1600.S) ends where the next symbol starts.
+	awk 'NR == FNR { want[$1] = 1; next }
+	     NF == 4 && ($3 ~ /^[tT]$/) { a[++n] = $1; sz[n] = $2; nm[n] = $4; next }
+	     NF == 3 { a[++n] = $1; sz[n] = ""; nm[n] = ($2 ~ /^[tT]$/) ? $3 : "" }
+	     END { for (i = 1; i <= n; i++) if (nm[i] in want) {
+			s = sz[i]
+			if (s == "" && i < n) s = "@" a[i + 1]
+			if (s != "") print a[i], s } }' "$fw/hash.syms" "$fw/stub.nm" |
+		while read -r addr size; do
+			lo=$((0x$addr & ~1))
+			case $size in
+			@*) hi=$((0x${size#@} & ~1)) ;;
+			*) hi=$((lo + 0x$size)) ;;
+			esac
+			[ $hi -gt $lo ] && printf '%x %x\n' $lo $hi
+		done > "$fw/hash.ranges"
+}
+
+# Paths reach make and the compiler as words: only plain characters, so that
+# no folder name is ever run as make or shell syntax.
+plain_path() {
+	case $1 in
+	*[!A-Za-z0-9_./+-]*)
+		echo "pq-bench: '$1': a folder path may hold letters, digits and _ . / + - only" >&2
+		exit 2 ;;
+	esac
+}
+BUILDROOT=${BUILDROOT:-$ROOT/build/pq}
+for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
+
+has_asm() {
+	for f in "$1"/*.S "$1"/*.s; do
+		[ -e "$f" ] && return 0
+	done
+	return 1
+}
+
+for dir in "$@"; do
+	dir=$(cd "$dir" 2>/dev/null && pwd) || { echo "pq-bench: no folder $dir" >&2; exit 2; }
+	plain_path "$dir"
+	impl=$(basename "$dir")
+	scheme=$(basename "$(dirname "$dir")")
+	id=$scheme/$impl
+	sym=$(echo "$id" | tr '/.+-' '____')
+	if [ ! -f "$dir/api.h" ]; then
+		printf '%s\t%s\t%s\n' "$scheme" "$impl" "no api.h" >> "$SKIPPED"; continue
+	fi
+	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
+	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi
+	b=$BUILDROOT/$sym
+	echo "== $id ($kind${ns:+, namespace $ns})" >&2
+	# $1: the image's stack in bytes, or empty for the board's default
+	build_fw() {
+		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
+			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" > "$b.build.log" 2>&1
+	}
+	run_target() {
+		read -r lo size <<-X
+		$(awk '$4 == "pq_timed" {print $1, $2}' "$b/fw/stub.nm")
+		X
+		lo=$((0x$lo & ~1)); hi=$((lo + 0x$size))
+		rm -f "$b/model.txt"
+		timeout 3600 qemu-system-arm -M $MACHINE -display none -monitor none -serial null \
+			-semihosting-config enable=on,target=native \
+			-icount shift=$SHIFT,align=off,sleep=off -kernel "$b/fw/stub.elf" \
+			-plugin "$PLUGIN,profile=$PROFILE,counter=$COUNTER,range=$(printf '0x%08x-0x%08x' $lo $hi),attr=$b/fw/hash.ranges,out=$b/model.txt" \
+			> "$b/target.txt" 2>&1 || true
+	}
+	if ! build_fw ""; then
+		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
+		echo "   skipped: $why" >&2
+		continue
+	fi
+	# The host reference: this folder, or (assembly) a portable one of the same scheme.
+	ref=$dir
+	if has_asm "$dir"; then
+		ref=
+		for other in "$@"; do
+			o=$(cd "$other" && pwd)
+			if [ "$(basename "$(dirname "$o")")" = "$scheme" ] && ! has_asm "$o"; then
+				ref=$o; break
+			fi
+		done
+	fi
+	refout=
+	hostfail=
+	if [ -n "$ref" ]; then
+		rsym=$(echo "$scheme/$(basename "$ref")" | tr '/.+-' '____')
+		rns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$ref/api.h" | head -1)
+		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
+			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
+			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.host.log" 2>&1; then
+			refout=$b.ref.txt
+			"$BUILDROOT/$rsym/host/ref" > "$refout"
+		else
+			hostfail="the host build of $scheme/$(basename "$ref") failed ($(grep -m1 -E 'error' "$b.host.log" | cut -c1-120); see $b.host.log)"
+		fi
+	fi
+	attr_ranges "$b/fw"
+	stacknote=
+	run_target
+	# The stack ran out: the image again with a stack of BIG_STACK bytes
+	# (the board's RAM allowing), once.
+	if awk '$1 == "F" && $4 == "stack" { f = 1 } END { exit !f }' "$b/target.txt"; then
+		echo "   the stack ran out: again with a stack of $BIG_STACK bytes" >&2
+		stacknote=" (stack raised to $BIG_STACK bytes)"
+		if build_fw "$BIG_STACK"; then
+			attr_ranges "$b/fw"
+			run_target
+		else
+			echo "F 0 0 stack" >> "$b/target.txt" # keeps the first run's reason
+		fi
+	fi
+	if ! grep -q '^E$' "$b/target.txt"; then
+		why=$(awk '$1 == "R" { done++ }
+			$1 == "H" { cap = $(NF - 1) }
+			$1 == "F" { printf "the target faulted (pc 0x%s, CFSR 0x%s) after %d completed calls", $2, $3, done
+				    if ($4 == "stack") printf "; it used its whole stack (%s bytes): the scheme needs more stack than this image gives", cap
+				    exit }' "$b/target.txt")
+		printf '%s\t%s\tstopped on %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-no end marker, see $b/target.txt}" >> "$SKIPPED"
+		echo "   stopped: ${why:-no end marker}" >&2
+		continue
+	fi
+	# verification: the same op, run, digest and return value as the host build
+	# Per operation: every run's digest and return value equal to the host
+	# build's, and the return value 0 (99: decapsulation or opening disagreed).
+	: > "$b/verify.ops"
+	if [ -n "$refout" ]; then
+		awk 'NR == FNR { if ($1 == "R") ref[$2 " " $3] = $6 " " $7; next }
+		     $1 == "R" { k = $2 " " $3; seen[$2] = 1
+				 if (!(k in ref) || ref[k] != $6 " " $7 || $7 != 0) bad[$2] = 1 }
+		     END { for (o in seen) print o, (o in bad) ? "FAILED" : "ok" }' \
+			"$refout" "$b/target.txt" > "$b/verify.ops"
+		verified="vs host build of $scheme/$(basename "$ref")$stacknote"
+	elif [ -n "$hostfail" ]; then
+		verified="not verified: $hostfail$stacknote"
+	else
+		verified="not verified: no portable folder of $scheme to build for the host$stacknote"
+	fi
+	text=$(awk '/TOTALS/ {print $1}' "$b/fw/scheme.size"); data=$(awk '/TOTALS/ {print $2}' "$b/fw/scheme.size"); bss=$(awk '/TOTALS/ {print $3}' "$b/fw/scheme.size")
+	# Records: 4 calibration brackets, then one per R line, in order. The
+	# stack of each call less the stub's own frames (the H line's last field:
+	# the peak around an empty call), as pqm4's stack figures count.
+	awk -v scheme="$scheme" -v impl="$impl" -v kind="$kind" -v verified="$verified" -v bdir="$b" \
+	    -v text="$text" -v data="$data" -v bss="$bss" '
+	function kv(s, k,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
+	FNR == 1 { file++ }
+	file == 1 && FILENAME ~ /verify.ops$/ { vst[$1] = $2; next }
+	FILENAME ~ /model.txt$/ && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
+		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); next }
+	FILENAME ~ /target.txt$/ && $1 == "H" { base = $NF; cap = $(NF - 1) }
+	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 - base }
+	END {
+		if (nr != nb - 4) { printf "record count mismatch: %d calls, %d brackets\n", nr, nb - 4 > "/dev/stderr"; exit 1 }
+		for (i = 1; i <= nr; i++) {
+			o = op[i]; k = ++cnt[o]; v = cyc[i] - cal
+			vals[o, k] = v; sum[o] += v; ins_sum[o] += ins[i]
+			if (!(o in mn) || v < mn[o]) mn[o] = v
+			if (!(o in mx) || v > mx[o]) mx[o] = v
+			if (stk[i] > smax[o]) smax[o] = stk[i]
+			hs[o] += att[i]; tot[o] += cyc[i]
+			if (!(o in seen)) { seen[o] = 1; order[++no] = o }
+		}
+		for (j = 1; j <= no; j++) {
+			o = order[j]; n = cnt[o]
+			# median: sort the values
+			for (a = 1; a <= n; a++) s[a] = vals[o, a]
+			for (a = 2; a <= n; a++) { x = s[a]; b = a - 1; while (b >= 1 && s[b] > x) { s[b + 1] = s[b]; b-- } s[b + 1] = x }
+			med = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
+			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
+				sum[o] / n, mn[o], mx[o], med, smax[o], (tot[o] > 0 ? 100 * hs[o] / tot[o] : 0),
+				text, data, bss, (cap > 0 && smax[o] + base + 64 >= cap) ? "FAILED: the stack (" cap " bytes) overflowed: needs more" : (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
+		}
+	}' "$b/verify.ops" "$b/model.txt" "$b/target.txt" >> "$ROWS"
+	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified" >&2
+done
+
+"$ROOT/scripts/pq-export.sh" "$OUT"
+# exit 1 when a row failed its verification or a folder was left out
+if grep -q 'FAILED' "$ROWS" || [ -s "$SKIPPED" ]; then
+	exit 1
+fi

@@ -1,0 +1,355 @@
+/* pqstub: runs a mupq-layout KEM or signature scheme (keypair, encaps, decaps or keypair, sign, verify) with hilrun's randombytes, timing each call, painting the stack and printing a digest of each output; the same source is the target image and the host reference. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "api.h"
+
+#define PQ_PASTE2(a, b) a##b
+#define PQ_PASTE(a, b)	PQ_PASTE2(a, b)
+/* The scheme's namespace (PQCLEAN_MLKEM768_CLEAN_, or empty): hilrun reads
+ * it from api.h and passes it as -DPQ_NS=... */
+#ifndef PQ_NS
+#define PQ_NS
+#endif
+#define NS(x) PQ_PASTE(PQ_NS, x)
+
+#ifndef PQ_RUNS
+#define PQ_RUNS 3
+#endif
+/* Empty timed calls before the operations (the host skips their records). */
+#define PQ_CALIBRATIONS 4
+/* pqm4's signed message length (its speed.c and stack.c). */
+#define PQ_MLEN		59
+
+#define PQ_SKBYTES NS(CRYPTO_SECRETKEYBYTES)
+#define PQ_PKBYTES NS(CRYPTO_PUBLICKEYBYTES)
+#define PQ_BYTES   NS(CRYPTO_BYTES)
+
+int PQCLEAN_randombytes(uint8_t *output, size_t n);
+
+/* The buffers, sized from api.h for this image. */
+static uint8_t pk[PQ_PKBYTES];
+static uint8_t sk[PQ_SKBYTES];
+#if defined(PQ_KIND_KEM)
+#define PQ_CTBYTES NS(CRYPTO_CIPHERTEXTBYTES)
+static uint8_t ct[PQ_CTBYTES];
+static uint8_t ss_a[PQ_BYTES];
+static uint8_t ss_b[PQ_BYTES];
+#elif defined(PQ_KIND_SIGN)
+static uint8_t msg[PQ_MLEN];
+static uint8_t sm[PQ_MLEN + PQ_BYTES];
+static uint8_t opened[PQ_MLEN + PQ_BYTES];
+static size_t smlen;
+static size_t mlen;
+#else
+#error "PQ_KIND_KEM or PQ_KIND_SIGN must be defined"
+#endif
+static int ret;
+
+/* ---- output ---------------------------------------------------------- */
+#if defined(__arm__) && !defined(PQ_HOSTED)
+#include "hal.h"
+
+#define SYS_WRITE0		     0x04u
+#define SYS_EXIT_EXTENDED	     0x20u
+#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+
+static uint32_t semihost(uint32_t op, const void *arg)
+{
+	register uint32_t r0 __asm("r0") = op;
+	register const void *r1 __asm("r1") = arg;
+
+	__asm volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+	return r0;
+}
+
+static void out_str(const char *s)
+{
+	(void)semihost(SYS_WRITE0, s);
+}
+
+static void finish(int status)
+{
+	uint32_t args[2];
+
+	args[0] = ADP_STOPPED_APPLICATION_EXIT;
+	args[1] = (uint32_t)status;
+	(void)semihost(SYS_EXIT_EXTENDED, args);
+	for (;;) {
+	}
+}
+
+#define STACK_PAINT 0xC5C5C5C5u
+
+/* Paint [bottom, own SP): interrupts are off, nothing else uses it. */
+static __attribute__((noinline)) void stack_paint(uintptr_t bottom)
+{
+	uintptr_t sp;
+	volatile uint32_t *p;
+
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+	for (p = (volatile uint32_t *)bottom; (uintptr_t)p < sp; p++) {
+		*p = STACK_PAINT;
+	}
+}
+
+static uint32_t stack_used(uintptr_t sp)
+{
+	const volatile uint32_t *p =
+		(const volatile uint32_t *)hal_stack_bottom();
+
+	while ((uintptr_t)p < sp && *p == STACK_PAINT) {
+		p++;
+	}
+	return (uint32_t)(sp - (uintptr_t)p);
+}
+
+/* The FPU is enabled by the board's startup.c when built for it. */
+static void platform_init(void)
+{
+	(void)hal_init();
+	hal_irq_off();
+}
+
+static void out_u32(uint32_t v, int hex);
+
+/* A fault (startup.c's handler calls this): say where, and stop QEMU. */
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
+{
+	const volatile uint32_t *bottom =
+		(const volatile uint32_t *)hal_stack_bottom();
+	unsigned i, used = 0;
+
+	/* Any of the lowest 1 KiB of the stack lost its paint: the call used
+	 * (nearly) all of the stack, below which the mps2 ignores writes. */
+	for (i = 0; i < 256u; i++) {
+		used |= bottom[i] != STACK_PAINT;
+	}
+	(void)hfsr;
+	(void)bfar;
+	out_str("F ");
+	out_u32(pc, 1);
+	out_str(" ");
+	out_u32(cfsr, 1);
+	out_str(used ? " stack\n" : " -\n");
+	finish(3);
+}
+#else
+#include <stdio.h>
+#include <stdlib.h>
+
+static void out_str(const char *s)
+{
+	fputs(s, stdout);
+}
+
+static void finish(int status)
+{
+	fflush(stdout);
+	exit(status);
+}
+
+static uint32_t hal_counter_read(void)
+{
+	return 0;
+}
+
+static void platform_init(void)
+{
+}
+#endif
+
+static void out_u32(uint32_t v, int hex)
+{
+	char buf[12];
+	int i = (int)sizeof(buf) - 1;
+	unsigned base = hex ? 16u : 10u;
+	int digits = 0;
+
+	buf[i] = '\0';
+	do {
+		buf[--i] = "0123456789abcdef"[v % base];
+		v /= base;
+		digits++;
+	} while (v != 0 || (hex && digits < 8));
+	out_str(buf + i);
+}
+
+/* FNV-1a, 32 bits, over several buffers: proves the outputs, not a MAC. */
+static uint32_t digest(uint32_t d, const uint8_t *p, size_t n)
+{
+	while (n-- > 0) {
+		d = (d ^ *p++) * 0x01000193u;
+	}
+	return d;
+}
+
+/* ---- the operations -------------------------------------------------- */
+typedef void (*pq_fn)(void);
+
+static void op_empty(void)
+{
+}
+
+#if defined(PQ_KIND_KEM)
+static void op_keypair(void)
+{
+	ret = NS(crypto_kem_keypair)(pk, sk);
+}
+static void op_encaps(void)
+{
+	ret = NS(crypto_kem_enc)(ct, ss_a, pk);
+}
+static void op_decaps(void)
+{
+	ret = NS(crypto_kem_dec)(ss_b, ct, sk);
+}
+#else
+static void op_keypair(void)
+{
+	ret = NS(crypto_sign_keypair)(pk, sk);
+}
+static void op_sign(void)
+{
+	ret = NS(crypto_sign)(sm, &smlen, msg, PQ_MLEN, sk);
+}
+static void op_verify(void)
+{
+	ret = NS(crypto_sign_open)(opened, &mlen, sm, smlen, pk);
+}
+#endif
+
+/*
+ * The timed call. noinline and noclone keep its counter reads in this one
+ * function, whose address range the cycle model brackets on.
+ */
+static __attribute__((noinline, noclone)) uint32_t pq_timed(pq_fn fn)
+{
+	uint32_t t0;
+	uint32_t t1;
+
+	t0 = hal_counter_read();
+	fn();
+	t1 = hal_counter_read();
+	return t1 - t0;
+}
+
+/* One call: painted, timed, its output digested and printed as
+ * "R op run ticks stack digest ret" (stack: the stub's frame included; the
+ * H line "H pqstub 1 KIND RUNS OVERHEAD STACK_SIZE BASE_STACK" ends with
+ * that frame, around an empty call, after the stack's size). */
+static void run_op(const char *name, unsigned run, pq_fn fn)
+{
+	uint32_t ticks;
+	uint32_t stack = 0;
+	uint32_t d = 0x811C9DC5u;
+
+#if defined(__arm__) && !defined(PQ_HOSTED)
+	uintptr_t sp = hal_stack_pointer();
+
+	stack_paint(hal_stack_bottom());
+	ticks = pq_timed(fn);
+	stack = stack_used(sp);
+#else
+	ticks = pq_timed(fn);
+#endif
+#if defined(PQ_KIND_KEM)
+	if (fn == op_keypair) {
+		d = digest(digest(d, pk, sizeof(pk)), sk, sizeof(sk));
+	} else if (fn == op_encaps) {
+		d = digest(digest(d, ct, sizeof(ct)), ss_a, sizeof(ss_a));
+	} else {
+		d = digest(d, ss_b, sizeof(ss_b));
+		if (memcmp(ss_a, ss_b, sizeof(ss_a)) != 0) {
+			ret = 99; /* decapsulation disagrees with encapsulation */
+		}
+	}
+#else
+	if (fn == op_keypair) {
+		d = digest(digest(d, pk, sizeof(pk)), sk, sizeof(sk));
+	} else if (fn == op_sign) {
+		d = digest(d, sm, smlen);
+	} else {
+		d = digest(d, opened, mlen);
+		if (mlen != PQ_MLEN || memcmp(opened, msg, PQ_MLEN) != 0) {
+			ret = 99; /* the opened message is not the one signed */
+		}
+	}
+#endif
+	out_str("R ");
+	out_str(name);
+	out_str(" ");
+	out_u32(run, 0);
+	out_str(" ");
+	out_u32(ticks, 0);
+	out_str(" ");
+	out_u32(stack, 0);
+	out_str(" ");
+	out_u32(d, 1);
+	out_str(" ");
+	out_u32((uint32_t)ret, 0);
+	out_str("\n");
+}
+
+int main(void)
+{
+	unsigned i;
+	uint32_t best = 0xFFFFFFFFu;
+	uint32_t base_stack = 0;
+
+	platform_init();
+	/* The cost of the timed sequence around an empty call, subtracted by
+	 * the host (the first PQ_CALIBRATIONS bracket records of the cycle
+	 * model are these), and the stack the stub's own frames take around a
+	 * call (pq_timed's), which the host subtracts from each peak. */
+	for (i = 0; i < PQ_CALIBRATIONS; i++) {
+		uint32_t t;
+
+#if defined(__arm__) && !defined(PQ_HOSTED)
+		uintptr_t sp = hal_stack_pointer();
+
+		stack_paint(hal_stack_bottom());
+		t = pq_timed(op_empty);
+		base_stack = stack_used(sp);
+#else
+		t = pq_timed(op_empty);
+#endif
+		if (t < best) {
+			best = t;
+		}
+	}
+	out_str("H pqstub 1 ");
+#if defined(PQ_KIND_KEM)
+	out_str("kem ");
+#else
+	out_str("sign ");
+#endif
+	out_u32(PQ_RUNS, 0);
+	out_str(" ");
+	out_u32(best, 0);
+	out_str(" ");
+#if defined(__arm__) && !defined(PQ_HOSTED)
+	out_u32((uint32_t)(hal_stack_top() - hal_stack_bottom()), 0);
+#else
+	out_u32(0, 0);
+#endif
+	out_str(" ");
+	out_u32(base_stack, 0);
+	out_str("\n");
+	for (i = 0; i < PQ_RUNS; i++) {
+		run_op("keypair", i, op_keypair);
+#if defined(PQ_KIND_KEM)
+		run_op("encaps", i, op_encaps);
+		run_op("decaps", i, op_decaps);
+#else
+		PQCLEAN_randombytes(msg, PQ_MLEN);
+		run_op("sign", i, op_sign);
+		run_op("verify", i, op_verify);
+#endif
+	}
+	out_str("E\n");
+	finish(0);
+	return 0;
+}

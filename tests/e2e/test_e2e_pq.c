@@ -1,0 +1,352 @@
+/* test_e2e_pq: mupq-layout KEM and signature folders (hilrun's toy fixtures) run unchanged on the emulated mps2-an386 through scripts/pq-bench.sh: per-operation rows, verification against the host build, stack, size, hash share, known answers, the pqm4-shaped export, and a scheme that does not fit. */
+#define _XOPEN_SOURCE 700
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "e2e_util.h"
+#include "util/err.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+#define FIX "tests/fixtures/pq"
+
+static char tmp_root[64];
+static char src_root[HIL_PATH];
+static char out_dir[HIL_PATH + 16];
+static int ran; /* the run of the group's setup exited 0 */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (f == NULL) {
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* One run over the six fixtures, two runs per operation, seed 1. */
+static int setup_run(void **state)
+{
+	char script[HIL_PATH + 32], kem[HIL_PATH + 64], wrong[HIL_PATH + 64],
+		huge[HIL_PATH + 64], deep[HIL_PATH + 64], none[HIL_PATH + 64],
+		sig[HIL_PATH + 64];
+	char log[HIL_PATH + 32];
+	int status = -1;
+
+	(void)state;
+	snprintf(out_dir, sizeof(out_dir), "%s/pq", tmp_root);
+	snprintf(script, sizeof(script), "%s/scripts/pq-bench.sh", src_root);
+	snprintf(kem, sizeof(kem), "%s/" FIX "/crypto_kem/toykem/ref",
+		 src_root);
+	snprintf(wrong, sizeof(wrong),
+		 "%s/" FIX "/crypto_kem/toykem/wrongtarget", src_root);
+	snprintf(huge, sizeof(huge), "%s/" FIX "/crypto_kem/toykem-huge/ref",
+		 src_root);
+	snprintf(deep, sizeof(deep),
+		 "%s/" FIX "/crypto_kem/toykem-deepstack/ref", src_root);
+	snprintf(none, sizeof(none), "%s/" FIX "/crypto_kem/toykem-nostack/ref",
+		 src_root);
+	snprintf(sig, sizeof(sig), "%s/" FIX "/crypto_sign/toysig/ref",
+		 src_root);
+	snprintf(log, sizeof(log), "%s/pq-bench.log", tmp_root);
+	{
+		char *argv[] = {script, "-n",  "2",  "-s", "1",	 "-o", out_dir,
+				kem,	wrong, huge, deep, none, sig,  NULL};
+
+		if (hil_proc_run(argv, log, 600000, &status) != HIL_OK) {
+			return -1;
+		}
+	}
+	/* 1: the wrong fixture fails its verification and the huge one is
+	 * left out; every other row is there. */
+	ran = status == 1;
+	return 0;
+}
+
+/* rows.tsv's line for scheme/impl/op, or NULL. */
+static char *row_of(const char *rows, const char *scheme, const char *impl,
+		    const char *op, char *line, size_t len)
+{
+	char key[128];
+	const char *p;
+
+	snprintf(key, sizeof(key), "%s\t%s\t", scheme, impl);
+	for (p = rows; p != NULL && *p != '\0';) {
+		const char *end = strchr(p, '\n');
+		size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+		char opkey[64];
+
+		snprintf(opkey, sizeof(opkey), "\t%s\t", op);
+		if (n < len && strncmp(p, key, strlen(key)) == 0) {
+			memcpy(line, p, n);
+			line[n] = '\0';
+			if (strstr(line, opkey) != NULL) {
+				return line;
+			}
+		}
+		p = end != NULL ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Field i (1-based) of a tab-separated line, as a number. */
+static double field(const char *line, int i)
+{
+	const char *p = line;
+
+	while (--i > 0 && p != NULL) {
+		p = strchr(p, '\t');
+		p = p != NULL ? p + 1 : NULL;
+	}
+	return p != NULL ? atof(p) : -1;
+}
+
+static void test_rows_per_operation_verified(void **state)
+{
+	static const char *const kem_ops[] = {"keypair", "encaps", "decaps"};
+	static const char *const sig_ops[] = {"keypair", "sign", "verify"};
+	char path[HIL_PATH + 64], line[1024];
+	char *rows;
+	size_t i;
+
+	(void)state;
+	assert_true(ran);
+	snprintf(path, sizeof(path), "%s/rows.tsv", out_dir);
+	rows = slurp(path);
+	assert_non_null(rows);
+	for (i = 0; i < 3; i++) {
+		const char *r = row_of(rows, "toykem", "ref", kem_ops[i], line,
+				       sizeof(line));
+
+		assert_non_null(r);
+		assert_non_null(strstr(r, "ok vs host build of toykem/ref"));
+		assert_int_equal((int)field(r, 5), 2); /* runs */
+		assert_true(field(r, 9) > 1000);       /* median cycles */
+		assert_true(field(r, 10) > 64);	       /* stack */
+		assert_true(field(r, 10) < 4096);
+		assert_true(field(r, 11) > 50); /* SHAKE, mostly */
+		assert_true(field(r, 11) <= 100);
+		assert_true(field(r, 12) > 64); /* .text */
+		r = row_of(rows, "toysig", "ref", sig_ops[i], line,
+			   sizeof(line));
+		assert_non_null(r);
+		assert_non_null(strstr(r, "ok vs host build of toysig/ref"));
+	}
+	/* 320 KiB of stack in key generation: more than the default 256 KiB,
+	 * so the image is built again with 2 MiB, and the row says so. */
+	{
+		const char *r = row_of(rows, "toykem-deepstack", "ref",
+				       "keypair", line, sizeof(line));
+
+		assert_non_null(r);
+		assert_non_null(strstr(r, "ok vs host build of "
+					  "toykem-deepstack/ref (stack raised "
+					  "to 2097152 bytes)"));
+		assert_true(field(r, 10) > 320 * 1024);
+	}
+	/* The fixture whose target build flips a ciphertext bit: keypair
+	 * agrees with the host, encaps and decaps do not. */
+	assert_non_null(strstr(row_of(rows, "toykem", "wrongtarget", "keypair",
+				      line, sizeof(line)),
+			       "ok vs host"));
+	assert_non_null(strstr(row_of(rows, "toykem", "wrongtarget", "encaps",
+				      line, sizeof(line)),
+			       "FAILED vs host"));
+	assert_non_null(strstr(row_of(rows, "toykem", "wrongtarget", "decaps",
+				      line, sizeof(line)),
+			       "FAILED vs host"));
+	free(rows);
+}
+
+static void test_too_big_is_listed_with_reason(void **state)
+{
+	char path[HIL_PATH + 64];
+	char *skipped;
+
+	(void)state;
+	assert_true(ran);
+	snprintf(path, sizeof(path), "%s/skipped.tsv", out_dir);
+	skipped = slurp(path);
+	assert_non_null(skipped);
+	e2e_assert_contains(skipped, "toykem-huge\tref\tdoes not build or fit "
+				     "qemu-mps2-an386");
+	e2e_assert_contains(skipped, "will not fit in region `RAM'");
+	/* The one whose key generation needs more stack than any image has:
+	 * it runs, faults, is run again with 2 MiB, faults again, and the
+	 * reason says the stack was used up. */
+	e2e_assert_contains(skipped, "toykem-nostack\tref\tstopped on "
+				     "qemu-mps2-an386: the target faulted");
+	e2e_assert_contains(skipped, "it used its whole stack (2097152 bytes)");
+	assert_null(strstr(skipped, "toykem-deepstack"));
+	free(skipped);
+}
+
+/* The target's outputs (operation, run, digest, return value) are the
+ * known answers generated from the host build and kept in the tree. */
+static void test_known_answers(void **state)
+{
+	static const char *const which[][2] = {{"toykem_ref", "toykem.kat"},
+					       {"toysig_ref", "toysig.kat"}};
+	size_t k;
+
+	(void)state;
+	assert_true(ran);
+	for (k = 0; k < 2; k++) {
+		char path[HIL_PATH + 64], got[4096];
+		char *target, *kat, *p;
+		size_t o = 0;
+
+		snprintf(path, sizeof(path), "%s/build/pq/%s/target.txt",
+			 src_root, which[k][0]);
+		target = slurp(path);
+		snprintf(path, sizeof(path), "%s/" FIX "/%s", src_root,
+			 which[k][1]);
+		kat = slurp(path);
+		assert_non_null(target);
+		assert_non_null(kat);
+		/* "R op run ticks stack digest ret" -> "op run digest ret" */
+		for (p = strtok(target, "\n"); p != NULL;
+		     p = strtok(NULL, "\n")) {
+			char op[16], dg[16];
+			unsigned run, ret;
+			unsigned long ticks, stack;
+
+			if (sscanf(p, "R %15s %u %lu %lu %15s %u", op, &run,
+				   &ticks, &stack, dg, &ret) == 6) {
+				o += (size_t)snprintf(got + o, sizeof(got) - o,
+						      "%s %u %s %u\n", op, run,
+						      dg, ret);
+				assert_true(ticks > 0);
+			}
+		}
+		assert_string_equal(got, kat);
+		free(target);
+		free(kat);
+	}
+}
+
+static void test_pqm4_shaped_export(void **state)
+{
+	char path[HIL_PATH + 64];
+	char *md, *csv, *json;
+
+	(void)state;
+	assert_true(ran);
+	snprintf(path, sizeof(path), "%s/benchmarks.md", out_dir);
+	md = slurp(path);
+	snprintf(path, sizeof(path), "%s/benchmarks.csv", out_dir);
+	csv = slurp(path);
+	snprintf(path, sizeof(path), "%s/report.json", out_dir);
+	json = slurp(path);
+	assert_non_null(md);
+	assert_non_null(csv);
+	assert_non_null(json);
+	e2e_assert_contains(md, "# Speed Evaluation\n## Key Encapsulation "
+				"Schemes\n| scheme | implementation | key "
+				"generation [cycles] |");
+	e2e_assert_contains(md, "| toykem (2 executions) | ref | AVG: ");
+	e2e_assert_contains(md, "| toysig (2 executions) | ref | AVG: ");
+	e2e_assert_contains(md, "# Memory Evaluation");
+	e2e_assert_contains(md, "# Hashing Evaluation");
+	e2e_assert_contains(md, "# Size Evaluation");
+	e2e_assert_contains(md, "not measured on hardware");
+	e2e_assert_contains(csv, "Scheme,Implementation,Key Generation "
+				 "[cycles] (mean),");
+	e2e_assert_contains(csv, "toykem (2 executions),ref,");
+	e2e_assert_contains(json, "\"estimate\": \"cycle model\"");
+	e2e_assert_contains(json, "\"seed\": 1");
+	free(md);
+	free(csv);
+	free(json);
+}
+
+/* hilrun pq --config: today's entry forms ({"tree","pattern"} and
+ * {"name","impl","path"}) reach the same run; a pattern that matches no
+ * folder is refused before anything is built, naming the entry. */
+static void test_hilrun_pq_config(void **state)
+{
+	char cfg[HIL_PATH + 64], bad[HIL_PATH + 64], out[HIL_PATH + 32],
+		log[HIL_PATH + 32], path[HIL_PATH + 64];
+	char *text;
+	int status = -1;
+
+	(void)state;
+	snprintf(cfg, sizeof(cfg), "%s/" FIX "/toys.json", src_root);
+	snprintf(bad, sizeof(bad), "%s/" FIX "/nomatch.json", src_root);
+	snprintf(out, sizeof(out), "%s/cli", tmp_root);
+	snprintf(log, sizeof(log), "%s/cli.log", tmp_root);
+	{
+		char *argv[] = {(char *)e2e_hilrun_bin(), "pq", "--config", bad,
+				NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 60000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 2);
+		text = slurp(log);
+		assert_non_null(text);
+		e2e_assert_contains(text, "nomatch.json: algorithms[0]: no "
+					  "SCHEME/IMPL folder");
+		free(text);
+	}
+	{
+		char *argv[] = {(char *)e2e_hilrun_bin(),
+				"pq",
+				"--config",
+				cfg,
+				"--runs",
+				"1",
+				"--output",
+				out,
+				NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 600000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 0);
+	}
+	snprintf(path, sizeof(path), "%s/report.json", out);
+	text = slurp(path);
+	assert_non_null(text);
+	e2e_assert_contains(text, "\"scheme\": \"toykem\", \"impl\": \"ref\"");
+	e2e_assert_contains(text, "\"scheme\": \"toysig\", \"impl\": \"ref\"");
+	assert_null(strstr(text, "wrongtarget")); /* "toykem/r*" only */
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_per_operation_verified),
+		cmocka_unit_test(test_too_big_is_listed_with_reason),
+		cmocka_unit_test(test_known_answers),
+		cmocka_unit_test(test_pqm4_shaped_export),
+		cmocka_unit_test(test_hilrun_pq_config),
+	};
+	int failed;
+
+	if (e2e_main_begin(src_root, sizeof(src_root), tmp_root,
+			   sizeof(tmp_root), "/tmp/e2e-pq-XXXXXX") != 0) {
+		return 1;
+	}
+	failed = cmocka_run_group_tests_name("e2e_pq", tests, setup_run, NULL);
+	return e2e_main_end(tmp_root, failed);
+}

@@ -1,0 +1,475 @@
+/* Unit tests of the row codec (host/result/rowcodec): every stored field of a fully populated row comes back from the line the writer makes as it was written, every key the writer puts is either read back or declared derived, and the failed states come back with their reasons. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "hilp.h"
+#include "report/report.h"
+#include "result/rowcodec.h"
+#include "result/rowjson.h"
+#include "result/run.h"
+#include "result/stats.h"
+#include "util/err.h"
+
+static void make_run(struct hil_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	snprintf(run->build_id, sizeof(run->build_id), "0123abcd");
+	run->info.counter_unit = HILP_UNIT_INSTRUCTIONS_EMU;
+	run->model.enabled = 1;
+	snprintf(run->model.unit, sizeof(run->model.unit),
+		 "cycles (estimated, Cortex-M4 model)");
+}
+
+/* A value of its type, different for every field (k), never the zero a
+ * field left unread would have. */
+static void populate(const struct hil_rfield *f, void *base, unsigned k)
+{
+	char *p = (char *)base + f->off;
+
+	switch (f->type) {
+	case HIL_RF_STR:
+		snprintf(p, f->size, "v%u", k);
+		break;
+	case HIL_RF_OP:
+		*(const char **)p = hil_result_op("decrypt");
+		break;
+	case HIL_RF_U32:
+		*(uint32_t *)p = 10 + k;
+		break;
+	case HIL_RF_UINT:
+		*(unsigned *)p = 10 + k;
+		break;
+	case HIL_RF_U64:
+		*(uint64_t *)p = 5000000000ull + k;
+		break;
+	case HIL_RF_NUM:
+		*(double *)p = k + 0.5;
+		break;
+	case HIL_RF_BOOL:
+	case HIL_RF_FLAG_STR:
+		*(int *)p = 1;
+		break;
+	case HIL_RF_HEX32:
+		*(uint32_t *)p = 0xa5000000u + k;
+		break;
+	case HIL_RF_NUM_PAIR:
+		*(double *)p = k + 0.25;
+		*(double *)((char *)base + f->known) = k + 0.75;
+		break;
+	case HIL_RF_CONST:
+		break;
+	}
+	if (f->flags & HIL_RF_KNOWN) {
+		*(int *)((char *)base + f->known) = 1;
+	}
+}
+
+/* Whether field f holds the same in a and b; prints it when not. */
+static int same(const struct hil_rfield *f, const char *path, const void *a,
+		const void *b)
+{
+	const char *pa = (const char *)a + f->off;
+	const char *pb = (const char *)b + f->off;
+	int eq;
+
+	switch (f->type) {
+	case HIL_RF_STR:
+		eq = strcmp(pa, pb) == 0;
+		break;
+	case HIL_RF_OP:
+		eq = *(const char *const *)pb != NULL &&
+		     strcmp(*(const char *const *)pa,
+			    *(const char *const *)pb) == 0;
+		break;
+	case HIL_RF_CONST:
+		eq = 1;
+		break;
+	case HIL_RF_NUM_PAIR:
+		eq = memcmp(pa, pb, sizeof(double)) == 0 &&
+		     memcmp((const char *)a + f->known,
+			    (const char *)b + f->known, sizeof(double)) == 0;
+		break;
+	default:
+		eq = memcmp(pa, pb, f->size) == 0;
+	}
+	if (eq && (f->flags & HIL_RF_KNOWN)) {
+		eq = *(const int *)((const char *)a + f->known) ==
+		     *(const int *)((const char *)b + f->known);
+	}
+	if (!eq) {
+		print_error("field \"%s%s%s\" did not come back as written\n",
+			    path, path[0] ? "." : "", f->key);
+	}
+	return eq;
+}
+
+/* A row with every stored field set, and the states that make the writer
+ * put every object: measured energy, both leak statistics, model cycles. */
+static void make_full_row(struct hil_row *r)
+{
+	const struct hil_rtable *t;
+	unsigned k = 0;
+	uint32_t i;
+	size_t j;
+
+	memset(r, 0, sizeof(*r));
+	for (t = hil_result_row_tables; t->path != NULL; t++) {
+		for (j = 0; j < t->n; j++) {
+			populate(&t->fields[j], (char *)r + t->base, k++);
+		}
+	}
+	r->mode = "AEAD";
+	r->constant_time = 1;
+	r->ok = 1;
+	r->energy.state = HIL_ENERGY_OK;
+	r->leak.state = 1;
+	r->leak.model_state = 1;
+	r->model.ok = 1;
+	r->samples = malloc(r->runs * sizeof(double));
+	r->model.samples = malloc(r->runs * sizeof(double));
+	assert_non_null(r->samples);
+	assert_non_null(r->model.samples);
+	for (i = 0; i < r->runs; i++) {
+		r->samples[i] = 1000 + i % 7;
+		r->model.samples[i] = 2000 + i % 5;
+	}
+	assert_int_equal(hil_stats_compute(r->samples, r->runs, &r->stats),
+			 HIL_OK);
+	assert_int_equal(
+		hil_stats_compute(r->model.samples, r->runs, &r->model.stats),
+		HIL_OK);
+}
+
+static cJSON *write_row(const struct hil_run *run, const struct hil_row *r)
+{
+	char *line = hil_report_row_json(run, r);
+	cJSON *o;
+
+	assert_non_null(line);
+	o = cJSON_Parse(line);
+	free(line);
+	assert_non_null(o);
+	return o;
+}
+
+static void free_row(struct hil_row *r)
+{
+	free(r->samples);
+	free(r->model.samples);
+}
+
+static void test_every_stored_field_comes_back_as_written(void **state)
+{
+	const struct hil_rtable *t;
+	struct hil_run run;
+	struct hil_row *in = calloc(1, sizeof(*in));
+	struct hil_row *out = calloc(1, sizeof(*out));
+	cJSON *o;
+	int bad = 0;
+	size_t j;
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(out);
+	make_run(&run);
+	make_full_row(in);
+	o = write_row(&run, in);
+	assert_int_equal(hil_result_row_read(o, out), 1);
+	cJSON_Delete(o);
+	for (t = hil_result_row_tables; t->path != NULL; t++) {
+		for (j = 0; j < t->n; j++) {
+			bad += !same(&t->fields[j], t->path,
+				     (const char *)in + t->base,
+				     (const char *)out + t->base);
+		}
+	}
+	assert_int_equal(bad, 0);
+	/* What the tables do not hold: the states and the samples. */
+	assert_int_equal(out->ok, 1);
+	assert_int_equal(out->energy.state, HIL_ENERGY_OK);
+	assert_int_equal(out->leak.state, 1);
+	assert_int_equal(out->leak.model_state, 1);
+	assert_int_equal(out->model.ok, 1);
+	for (i = 0; i < in->runs; i++) {
+		assert_true(out->samples[i] == in->samples[i]);
+		assert_true(out->model.samples[i] == in->model.samples[i]);
+	}
+	assert_true(out->stats.median == in->stats.median);
+	assert_true(out->model.stats.median == in->model.stats.median);
+	free_row(in);
+	free_row(out);
+	free(in);
+	free(out);
+}
+
+static int listed(const char *const *list, const char *key)
+{
+	for (; *list != NULL; list++) {
+		if (strcmp(*list, key) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int stored(const char *key)
+{
+	const struct hil_rtable *t;
+	char full[160];
+	size_t j;
+
+	for (t = hil_result_row_tables; t->path != NULL; t++) {
+		for (j = 0; j < t->n; j++) {
+			snprintf(full, sizeof(full), "%s%s%s", t->path,
+				 t->path[0] ? "." : "", t->fields[j].key);
+			if (strcmp(full, key) == 0) {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Keys of o (at path) that are neither read back nor declared derived. */
+static int unaccounted(const cJSON *o, const char *path)
+{
+	const cJSON *c;
+	int bad = 0;
+
+	cJSON_ArrayForEach(c, o)
+	{
+		char key[160];
+
+		snprintf(key, sizeof(key), "%s%s%s", path, path[0] ? "." : "",
+			 c->string);
+		if (listed(hil_result_row_derived, key)) {
+			continue;
+		}
+		if (cJSON_IsObject(c) && hil_result_table(key) != NULL) {
+			bad += unaccounted(c, key);
+			continue;
+		}
+		if (cJSON_IsObject(c) && !stored(key) &&
+		    !listed(hil_result_row_by_hand, key)) {
+			bad += unaccounted(c, key);
+			continue;
+		}
+		if (!stored(key) && !listed(hil_result_row_by_hand, key)) {
+			print_error(
+				"the writer puts \"%s\", which no reader takes back and hil_result_row_derived does not declare\n",
+				key);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void test_every_written_key_is_read_or_declared_derived(void **state)
+{
+	struct hil_run run;
+	struct hil_row *in = calloc(1, sizeof(*in));
+	cJSON *o;
+
+	(void)state;
+	assert_non_null(in);
+	make_run(&run);
+	make_full_row(in);
+	/* Beside a measured figure: the datasheet's estimate. */
+	run.energy_est.beside = 1;
+	in->est.ok = 1;
+	in->est.uj_per_op = 1.5;
+	o = write_row(&run, in);
+	assert_int_equal(unaccounted(o, ""), 0);
+	cJSON_Delete(o);
+	/* A failed row, failed energy, a failed leak test: their errors. */
+	in->ok = 0;
+	snprintf(in->error, sizeof(in->error), "digest mismatch");
+	in->energy.state = HIL_ENERGY_FAILED;
+	in->leak.model_state = -1;
+	o = write_row(&run, in);
+	assert_int_equal(unaccounted(o, ""), 0);
+	cJSON_Delete(o);
+	free_row(in);
+	free(in);
+}
+
+static void test_failed_states_come_back_with_their_reasons(void **state)
+{
+	struct hil_run run;
+	struct hil_row *in = calloc(1, sizeof(*in));
+	struct hil_row *out = calloc(1, sizeof(*out));
+	cJSON *o;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(out);
+	make_run(&run);
+	make_full_row(in);
+	in->ok = 0;
+	in->interrupted = 1;
+	snprintf(in->error, sizeof(in->error), "stopped by SIGTERM");
+	in->energy.state = HIL_ENERGY_FAILED;
+	snprintf(in->energy.error, sizeof(in->energy.error),
+		 "the sensor did not answer");
+	in->leak.model_state = -1;
+	snprintf(in->leak.model_why, sizeof(in->leak.model_why),
+		 "records do not match");
+	o = write_row(&run, in);
+	assert_int_equal(hil_result_row_read(o, out), 1);
+	assert_int_equal(out->ok, 0);
+	assert_int_equal(out->interrupted, 1);
+	assert_string_equal(out->error, in->error);
+	assert_int_equal(out->energy.state, HIL_ENERGY_FAILED);
+	assert_string_equal(out->energy.error, in->energy.error);
+	assert_int_equal(out->leak.state, 1);
+	assert_int_equal(out->leak.model_state, -1);
+	assert_string_equal(out->leak.model_why, in->leak.model_why);
+	free_row(out);
+	cJSON_Delete(o);
+
+	in->leak.state = -1;
+	snprintf(in->leak.error, sizeof(in->leak.error), "BENCH failed");
+	o = write_row(&run, in);
+	assert_int_equal(hil_result_row_read(o, out), 1);
+	assert_int_equal(out->leak.state, -1);
+	assert_string_equal(out->leak.error, in->leak.error);
+	free_row(out);
+	cJSON_Delete(o);
+	free_row(in);
+	free(in);
+	free(out);
+}
+
+/* A required field missing makes the row incomplete, not a zero. */
+static void test_a_row_missing_a_required_field_is_not_read(void **state)
+{
+	struct hil_run run;
+	struct hil_row *in = calloc(1, sizeof(*in));
+	struct hil_row *out = calloc(1, sizeof(*out));
+	cJSON *o;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(out);
+	make_run(&run);
+	make_full_row(in);
+	o = write_row(&run, in);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "msg_len");
+	assert_int_equal(hil_result_row_read(o, out), 0);
+	free_row(out);
+	cJSON_Delete(o);
+	o = write_row(&run, in);
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "operation",
+					       cJSON_CreateString("bake"));
+	assert_int_equal(hil_result_row_read(o, out), 0);
+	free_row(out);
+	cJSON_Delete(o);
+	free_row(in);
+	free(in);
+	free(out);
+}
+
+/*
+ * report.json's rows and the journal's lines are one writer's: each row of
+ * the report is its journal line, and reads back as it was measured.
+ */
+static void test_report_rows_are_the_journal_lines_and_read_back(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run run;
+	struct hil_row rows[2];
+	struct hil_row *out = calloc(1, sizeof(*out));
+	const struct hil_rtable *t;
+	const cJSON *a, *o;
+	cJSON *rep;
+	char *text;
+	int i = 0, bad = 0;
+	size_t j;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(out);
+	snprintf(cfg->name, sizeof(cfg->name), "codec");
+	snprintf(cfg->board.name, sizeof(cfg->board.name), "qemu-netduino");
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
+	snprintf(cfg->link.type, sizeof(cfg->link.type), "socket");
+	make_run(&run);
+	run.cfg = cfg;
+	run.status = "complete";
+	make_full_row(&rows[0]);
+	make_full_row(&rows[1]);
+	rows[1].msg_len = 64;
+	rows[1].leak.state = 0;
+	rows[1].energy.state = HIL_ENERGY_NONE;
+	run.rows = rows;
+	run.n_rows = 2;
+	text = hil_report_json(&run);
+	assert_non_null(text);
+	rep = cJSON_Parse(text);
+	free(text);
+	assert_non_null(rep);
+	a = cJSON_GetObjectItemCaseSensitive(rep, "rows");
+	assert_int_equal(cJSON_GetArraySize(a), 2);
+	cJSON_ArrayForEach(o, a)
+	{
+		char *line = hil_result_row_line(&run, &rows[i]);
+		char *as_in_report = cJSON_PrintUnformatted(o);
+
+		assert_non_null(line);
+		assert_non_null(as_in_report);
+		assert_string_equal(as_in_report, line);
+		free(line);
+		free(as_in_report);
+		assert_int_equal(hil_result_row_read(o, out), 1);
+		for (t = hil_result_row_tables; t->path != NULL; t++) {
+			for (j = 0; j < t->n; j++) {
+				/* Objects the second row does not have. */
+				if (i == 1 &&
+				    (strncmp(t->path, "leak", 4) == 0 ||
+				     strcmp(t->path, "energy") == 0)) {
+					continue;
+				}
+				bad += !same(&t->fields[j], t->path,
+					     (const char *)&rows[i] + t->base,
+					     (const char *)out + t->base);
+			}
+		}
+		free_row(out);
+		i++;
+	}
+	assert_int_equal(bad, 0);
+	assert_int_equal(out->energy.state, HIL_ENERGY_NONE);
+	assert_int_equal(out->leak.state, 0);
+	cJSON_Delete(rep);
+	free_row(&rows[0]);
+	free_row(&rows[1]);
+	free(out);
+	free(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_stored_field_comes_back_as_written),
+		cmocka_unit_test(
+			test_every_written_key_is_read_or_declared_derived),
+		cmocka_unit_test(
+			test_failed_states_come_back_with_their_reasons),
+		cmocka_unit_test(
+			test_a_row_missing_a_required_field_is_not_read),
+		cmocka_unit_test(
+			test_report_rows_are_the_journal_lines_and_read_back),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
