@@ -89,36 +89,6 @@ static void sweep_config_heads(FILE *out, const cJSON *const *reports, size_t n,
 	}
 }
 
-/* Lengths with a message in any report, sorted. */
-static size_t sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
-			    size_t cap)
-{
-	size_t nl = 0, i, j, k;
-
-	for (i = 0; i < n; i++) {
-		const cJSON *r;
-		double l;
-
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
-			if (!hil_rj_num(r, "msg_len", &l) || l <= 0) {
-				continue;
-			}
-			for (j = 0; j < nl && lens[j] < l; j++) {
-			}
-			if ((j < nl && lens[j] == l) || nl == cap) {
-				continue;
-			}
-			for (k = nl; k > j; k--) {
-				lens[k] = lens[k - 1];
-			}
-			lens[j] = l;
-			nl++;
-		}
-	}
-	return nl;
-}
-
 int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		   FILE *out)
 {
@@ -138,7 +108,7 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	nl = sweep_lengths(reports, n, lens, 64);
+	nl = hil_sweep_lengths(reports, n, lens, 64);
 	if (name[0] == '\0') {
 		name = "sweep";
 	}
@@ -318,20 +288,10 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		hil_xml_puts(out, s[i].implementation);
 		fputs("</td>", out);
 		for (k = 0; k < n; k++) {
-			const cJSON *z =
-				hil_rj_impl_size(reports[k], s[i].algorithm,
-						 s[i].implementation);
-			double fl, ram, st;
-			char a[32] = "-", b[32] = "-";
+			char a[32], b[32];
 
-			if (hil_rj_num(z, "flash_bytes", &fl)) {
-				snprintf(a, sizeof(a), "%.0f", fl);
-			}
-			if (hil_rj_num(z, "ram_bytes", &ram) &&
-			    hil_rj_stack(reports[k], s[i].algorithm,
-					 s[i].implementation, NULL, &st)) {
-				snprintf(b, sizeof(b), "%.0f", ram + st);
-			}
+			hil_sweep_size_cells(reports[k], &s[i], a, b,
+					     sizeof(a));
 			fprintf(out, "<td class=\"n\">%s / %s</td>", a, b);
 		}
 		fputs("</tr>\n", out);

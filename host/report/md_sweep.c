@@ -138,37 +138,6 @@ static void length_table(FILE *out, const cJSON *const *reports, size_t n,
 	fputc('\n', out);
 }
 
-/* Message lengths of any report's rows, sorted (as sweep.html: none of
- * a key setup, which has no bytes to divide by). */
-static size_t lengths(const cJSON *const *reports, size_t n, double *lens,
-		      size_t cap)
-{
-	size_t nl = 0, i, j, k;
-
-	for (i = 0; i < n; i++) {
-		const cJSON *r;
-		double l;
-
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
-			if (!hil_rj_num(r, "msg_len", &l) || l <= 0) {
-				continue;
-			}
-			for (j = 0; j < nl && lens[j] < l; j++) {
-			}
-			if ((j < nl && lens[j] == l) || nl == cap) {
-				continue;
-			}
-			for (k = nl; k > j; k--) {
-				lens[k] = lens[k - 1];
-			}
-			lens[j] = l;
-			nl++;
-		}
-	}
-	return nl;
-}
-
 /* Flash and RAM of every implementation of any configuration. */
 static void sizes_table(FILE *out, const cJSON *const *reports, size_t n,
 			const struct hil_series *s, size_t ns)
@@ -199,20 +168,10 @@ static void sizes_table(FILE *out, const cJSON *const *reports, size_t n,
 		hil_md_cell(out, s[i].implementation);
 		fputs(" |", out);
 		for (k = 0; k < n; k++) {
-			const cJSON *z =
-				hil_rj_impl_size(reports[k], s[i].algorithm,
-						 s[i].implementation);
-			double fl, ram, st;
-			char a[32] = "-", b[32] = "-";
+			char a[32], b[32];
 
-			if (hil_rj_num(z, "flash_bytes", &fl)) {
-				snprintf(a, sizeof(a), "%.0f", fl);
-			}
-			if (hil_rj_num(z, "ram_bytes", &ram) &&
-			    hil_rj_stack(reports[k], s[i].algorithm,
-					 s[i].implementation, NULL, &st)) {
-				snprintf(b, sizeof(b), "%.0f", ram + st);
-			}
+			hil_sweep_size_cells(reports[k], &s[i], a, b,
+					     sizeof(a));
 			fprintf(out, " %s / %s |", a, b);
 		}
 		fputc('\n', out);
@@ -235,7 +194,7 @@ int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	nl = lengths(reports, n, lens, 64);
+	nl = hil_sweep_lengths(reports, n, lens, 64);
 	fputs("## ", out);
 	hil_md_cell(out, name);
 	fputs(": the figures of each configuration\n\n", out);

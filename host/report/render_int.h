@@ -162,6 +162,22 @@ void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
 		     size_t len);
 
 /**
+ * The message lengths of any report's rows (msg_len > 0: a key setup has
+ * no bytes to divide by), ascending, each once, at most cap of them, into
+ * lens. Shared by sweep.md and sweep.html. @return how many.
+ */
+size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
+			 size_t cap);
+
+/**
+ * The sizes tables' cells of s's implementation in report: flash its
+ * flash bytes, ram its RAM bytes plus its largest peak stack, each "-"
+ * when the report lacks it; both buffers len bytes.
+ */
+void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
+			  char *flash, char *ram, size_t len);
+
+/**
  * sweep.html's energy section (html_sweep_energy.c): for the series s at
  * len, each report's cycles and energy per operation, which costs fewer
  * µJ and the estimate's source; nothing when no report has energy.

@@ -155,3 +155,51 @@ int hil_sweep_series(const cJSON *const *reports, size_t n,
 	*nout = na;
 	return HIL_OK;
 }
+
+/* Ascending insertion into lens[0..nl), each length once, at most cap. */
+size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
+			 size_t cap)
+{
+	size_t nl = 0, i, j, k;
+
+	for (i = 0; i < n; i++) {
+		const cJSON *r;
+		double l;
+
+		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
+		{
+			if (!hil_rj_num(r, "msg_len", &l) || l <= 0) {
+				continue;
+			}
+			for (j = 0; j < nl && lens[j] < l; j++) {
+			}
+			if ((j < nl && lens[j] == l) || nl == cap) {
+				continue;
+			}
+			for (k = nl; k > j; k--) {
+				lens[k] = lens[k - 1];
+			}
+			lens[j] = l;
+			nl++;
+		}
+	}
+	return nl;
+}
+
+void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
+			  char *flash, char *ram, size_t len)
+{
+	const cJSON *z =
+		hil_rj_impl_size(report, s->algorithm, s->implementation);
+	double fl, rb, st;
+
+	snprintf(flash, len, "-");
+	snprintf(ram, len, "-");
+	if (hil_rj_num(z, "flash_bytes", &fl)) {
+		snprintf(flash, len, "%.0f", fl);
+	}
+	if (hil_rj_num(z, "ram_bytes", &rb) &&
+	    hil_rj_stack(report, s->algorithm, s->implementation, NULL, &st)) {
+		snprintf(ram, len, "%.0f", rb + st);
+	}
+}

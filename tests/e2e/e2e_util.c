@@ -165,6 +165,12 @@ void e2e_make_dir(const char *path)
 	}
 }
 
+void e2e_results_dir(const char *root, const char *sub, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", root, sub);
+	e2e_make_dir(buf);
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -567,4 +573,40 @@ const struct registry_alg *e2e_ref_alg(const char *name, const char *impl)
 
 	assert_non_null(a);
 	return a;
+}
+
+/* ---------------------------------------------------------------- a whole run */
+
+void e2e_qemu_config(struct hil_config *cfg, const char *src_root,
+		     const char *name, const char *algs, const char *bench,
+		     const char *results)
+{
+	char json[8192];
+	char err[1024] = "";
+	int n;
+
+	n = snprintf(json, sizeof(json),
+		     "{ \"name\": \"%s\","
+		     " \"board\": { \"name\": \"qemu-netduino\" },"
+		     " \"flasher\": { \"type\": \"qemu\" },"
+		     " \"link\": { \"type\": \"socket\" },"
+		     " \"build\": { \"cflags\": [\"-O2\"] },"
+		     " \"algorithms\": [%s],"
+		     " \"bench\": { %s },"
+		     " \"results_dir\": \"%s\" }",
+		     name, algs, bench, results);
+	assert_true(n > 0 && (size_t)n < sizeof(json));
+	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
+		fail_msg("config rejected: %s\n%s", err, json);
+	}
+}
+
+int e2e_run_config(const struct hil_config *cfg, const char *results,
+		   struct hil_run *run)
+{
+	struct hil_runner_opts opts;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.results_dir = results;
+	return hil_runner_run(cfg, &opts, run);
 }

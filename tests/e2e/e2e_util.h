@@ -126,6 +126,26 @@ int e2e_main_begin(char *src_root, size_t src_len, char *tmp_root,
  */
 int e2e_main_end(const char *tmp_root, int failed);
 
+/* ---- a whole run on qemu-netduino through the runner ---- */
+
+/**
+ * Parse into cfg, against src_root, the config of a run named name on
+ * qemu-netduino (QEMU flasher, socket link, -O2) of the algorithms algs
+ * (the inside of the JSON array), with the members bench (the inside of
+ * the "bench" object) and its results in results; fails the test, showing
+ * the JSON, when the config is rejected.
+ */
+void e2e_qemu_config(struct hil_config *cfg, const char *src_root,
+		     const char *name, const char *algs, const char *bench,
+		     const char *results);
+
+/** hil_runner_run() of cfg with default options and its results in results. */
+int e2e_run_config(const struct hil_config *cfg, const char *results,
+		   struct hil_run *run);
+
+/** buf = root/sub, made (fails the test when it cannot be). */
+void e2e_results_dir(const char *root, const char *sub, char *buf, size_t len);
+
 /* ---- a target brought up through the runner ---- */
 
 /* A target built, started, connected and identified, in a run folder of its

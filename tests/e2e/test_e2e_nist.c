@@ -37,45 +37,21 @@
 static char tmp_root[64];
 static char src_root[HIL_PATH];
 
+/* The runs here: encrypt and decrypt at lengths (a JSON list's inside),
+ * two runs each, no warm-up, no leak runs. */
 static void make_config(struct hil_config *cfg, const char *algs,
 			const char *lengths, const char *results)
 {
-	char json[4096];
-	char err[1024] = "";
+	char bench[512];
 	int n;
 
-	n = snprintf(json, sizeof(json),
-		     "{ \"name\": \"" RUN_NAME "\","
-		     " \"board\": { \"name\": \"qemu-netduino\" },"
-		     " \"flasher\": { \"type\": \"qemu\" },"
-		     " \"link\": { \"type\": \"socket\" },"
-		     " \"build\": { \"cflags\": [\"-O2\"] },"
-		     " \"algorithms\": [%s],"
-		     " \"bench\": { \"operations\": [\"encrypt\", \"decrypt\"],"
+	n = snprintf(bench, sizeof(bench),
+		     "\"operations\": [\"encrypt\", \"decrypt\"],"
 		     " \"lengths\": [%s], \"ad_lengths\": [0], \"runs\": 2,"
-		     " \"warmup\": 0, \"seed\": 1, \"leak_runs\": 0 },"
-		     " \"results_dir\": \"%s\" }",
-		     algs, lengths, results);
-	assert_true(n > 0 && (size_t)n < sizeof(json));
-	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
-		fail_msg("config rejected: %s\n%s", err, json);
-	}
-}
-
-static int run_config(const struct hil_config *cfg, const char *results,
-		      struct hil_run *run)
-{
-	struct hil_runner_opts opts;
-
-	memset(&opts, 0, sizeof(opts));
-	opts.results_dir = results;
-	return hil_runner_run(cfg, &opts, run);
-}
-
-static void results_dir(char *buf, size_t len, const char *sub)
-{
-	snprintf(buf, len, "%s/%s", tmp_root, sub);
-	e2e_make_dir(buf);
+		     " \"warmup\": 0, \"seed\": 1, \"leak_runs\": 0",
+		     lengths);
+	assert_true(n > 0 && (size_t)n < sizeof(bench));
+	e2e_qemu_config(cfg, src_root, RUN_NAME, algs, bench, results);
 }
 
 static size_t rows_of(const struct hil_run *run, const char *impl)
@@ -141,7 +117,7 @@ static void test_avr_folders_are_listed_not_built(void **state)
 
 	(void)state;
 	assert_non_null(cfg);
-	results_dir(results, sizeof(results), "select");
+	e2e_results_dir(tmp_root, "select", results, sizeof(results));
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0", results);
 	assert_int_equal(cfg->n_algs, 5);
 	assert_string_equal(cfg->algs[0].impl, "cxx");
@@ -186,9 +162,9 @@ static void test_a_variant_drops_in_as_published(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "variant");
+	e2e_results_dir(tmp_root, "variant", results, sizeof(results));
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0, 16", results);
-	assert_int_equal(run_config(cfg, results, run), HIL_ERR_VERIFY);
+	assert_int_equal(e2e_run_config(cfg, results, run), HIL_ERR_VERIFY);
 	assert_int_equal(rows_ok(run, "ref", "host build and KAT"), 4);
 	assert_int_equal(rows_ok(run, "cxx", "host build and KAT"), 4);
 	assert_int_equal(rows_ok(run, "sfile", "KAT (no host build)"), 4);
@@ -252,12 +228,12 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 			free(text);
 		}
 	}
-	results_dir(results, sizeof(results), "big");
+	e2e_results_dir(tmp_root, "big", results, sizeof(results));
 	snprintf(algs, sizeof(algs), "{ \"tree\": \"%s\" }", tree);
 	make_config(cfg, algs, "16", results);
 	cfg->bench.operations = HIL_OPS_ENCRYPT;
 	assert_int_equal(cfg->n_algs, n);
-	assert_int_equal(run_config(cfg, results, run), HIL_OK);
+	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
 	assert_int_equal(run->n_images, 2);
 	for (k = 0; k < run->n_images; k++) {
 		size_t words = 1;

@@ -62,49 +62,27 @@ static void json_escape(const char *s, char *out, size_t len)
 	out[o] = '\0';
 }
 
+/* The runs here: encrypt and decrypt of 0 and 64 B, three runs after one
+ * warm-up. */
 static void make_config(struct hil_config *cfg, const char *algs,
 			const char *results)
 {
-	char json[8192];
-	char err[1024] = "";
-	int n;
-
-	n = snprintf(json, sizeof(json),
-		     "{ \"name\": \"" RUN_NAME "\","
-		     " \"board\": { \"name\": \"qemu-netduino\" },"
-		     " \"flasher\": { \"type\": \"qemu\" },"
-		     " \"link\": { \"type\": \"socket\" },"
-		     " \"build\": { \"cflags\": [\"-O2\"] },"
-		     " \"algorithms\": [%s],"
-		     " \"bench\": { \"operations\": [\"encrypt\", \"decrypt\"],"
-		     " \"lengths\": [0, 64], \"ad_lengths\": [0], \"runs\": 3,"
-		     " \"warmup\": 1, \"seed\": 1 },"
-		     " \"results_dir\": \"%s\" }",
-		     algs, results);
-	assert_true(n > 0 && (size_t)n < sizeof(json));
-	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
-		fail_msg("config rejected: %s\n%s", err, json);
-	}
+	e2e_qemu_config(
+		cfg, src_root, RUN_NAME, algs,
+		"\"operations\": [\"encrypt\", \"decrypt\"],"
+		" \"lengths\": [0, 64], \"ad_lengths\": [0], \"runs\": 3,"
+		" \"warmup\": 1, \"seed\": 1",
+		results);
 }
 
+/* e2e_run_config, then, as the run command does, the run's page. */
 static int run_config(const struct hil_config *cfg, const char *results,
 		      struct hil_run *run)
 {
-	struct hil_runner_opts opts;
-	int ret;
+	int ret = e2e_run_config(cfg, results, run);
 
-	memset(&opts, 0, sizeof(opts));
-	opts.results_dir = results;
-	ret = hil_runner_run(cfg, &opts, run);
-	/* As the run command does: its page after the run. */
 	(void)hil_cli_render_run(run);
 	return ret;
-}
-
-static void results_dir(char *buf, size_t len, const char *sub)
-{
-	snprintf(buf, len, "%s/%s", tmp_root, sub);
-	e2e_make_dir(buf);
 }
 
 /* Every row of impl measured, verified and ok; @return how many. */
@@ -244,7 +222,7 @@ test_two_folders_with_the_same_internals_share_an_image(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "multi");
+	e2e_results_dir(tmp_root, "multi", results, sizeof(results));
 	make_config(cfg,
 		    "\"" AEAD "\","
 		    " { \"name\": \"" AEAD "\", \"impl\": \"multia\","
@@ -304,7 +282,7 @@ static void test_a_hostile_folder_name_is_only_data(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "hostile");
+	e2e_results_dir(tmp_root, "hostile", results, sizeof(results));
 	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, HOSTILE_NAME);
 	copy_fixture(MULTI_B, dir);
 	json_escape(dir, esc, sizeof(esc));
@@ -348,7 +326,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "misspelt");
+	e2e_results_dir(tmp_root, "misspelt", results, sizeof(results));
 	make_config(cfg, "\"ascon-aed128\"", results);
 	e2e_capture_begin(&cap, tmp_root);
 	assert_int_equal(run_config(cfg, results, run), HIL_ERR_CONFIG);
@@ -359,7 +337,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	assert_int_equal(rmdir(results), 0); /* nothing was made in it */
 
 	memset(cfg, 0, sizeof(*cfg));
-	results_dir(results, sizeof(results), "misspelt-impl");
+	e2e_results_dir(tmp_root, "misspelt-impl", results, sizeof(results));
 	make_config(cfg, "{ \"name\": \"" AEAD "\", \"impl\": \"bi23\" }",
 		    results);
 	e2e_capture_begin(&cap, tmp_root);
@@ -389,7 +367,7 @@ static void test_a_missing_header_gets_a_hint(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "missing");
+	e2e_results_dir(tmp_root, "missing", results, sizeof(results));
 	snprintf(dir, sizeof(dir), "%s/missing-header", tmp_root);
 	copy_fixture(MULTI_B, dir);
 	snprintf(path, sizeof(path), "%s/extra.c", dir);
@@ -454,7 +432,7 @@ static void test_an_unbundled_algorithm_is_verified_then_measured(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "unbundled");
+	e2e_results_dir(tmp_root, "unbundled", results, sizeof(results));
 	make_config(cfg,
 		    "{ \"name\": \"ascon128a\", \"impl\": \"mine\","
 		    " \"path\": \"" A128A "\" },"
@@ -556,7 +534,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	assert_non_null(run);
 	snprintf(dir, sizeof(dir), "%s/asm-no-kat", tmp_root);
 	asm_hash_copy(dir, 0);
-	results_dir(results, sizeof(results), "asm-refused");
+	e2e_results_dir(tmp_root, "asm-refused", results, sizeof(results));
 	snprintf(
 		algs, sizeof(algs),
 		"{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\" }",
@@ -572,7 +550,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 
 	memset(run, 0, sizeof(*run));
 	memset(cfg, 0, sizeof(*cfg));
-	results_dir(results, sizeof(results), "asm-unverified");
+	e2e_results_dir(tmp_root, "asm-unverified", results, sizeof(results));
 	snprintf(algs, sizeof(algs),
 		 "{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\","
 		 " \"unverified\": true }",
@@ -591,7 +569,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(dir, sizeof(dir), "%s/asm-kat", tmp_root);
 	asm_hash_copy(dir, 1);
-	results_dir(results, sizeof(results), "asm-kat");
+	e2e_results_dir(tmp_root, "asm-kat", results, sizeof(results));
 	snprintf(
 		algs, sizeof(algs),
 		"{ \"name\": \"toyhash\", \"impl\": \"asm\", \"path\": \"%s\" }",
@@ -622,7 +600,7 @@ static void test_a_whole_tree_is_measured_past_failures(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "tree");
+	e2e_results_dir(tmp_root, "tree", results, sizeof(results));
 	make_config(cfg,
 		    "{ \"tree\": \"tests/fixtures/lwc-tree/crypto_aead\" },"
 		    " { \"tree\": \"tests/fixtures/lwc-tree/crypto_hash\" }",
@@ -724,7 +702,7 @@ static void test_one_implementation_too_big_says_so(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "huge");
+	e2e_results_dir(tmp_root, "huge", results, sizeof(results));
 	/* 600 KB of constants, more than the STM32F401RE's 512 KB. */
 	big_fixture("huge", 600000, algs, sizeof(algs));
 	make_config(cfg, algs, results);
@@ -762,7 +740,7 @@ static void test_too_much_code_is_split_over_images(void **state)
 	(void)state;
 	assert_non_null(cfg);
 	assert_non_null(run);
-	results_dir(results, sizeof(results), "split");
+	e2e_results_dir(tmp_root, "split", results, sizeof(results));
 	for (i = 0; i < 3; i++) {
 		big_fixture(big[i], 200000, entry, sizeof(entry));
 		snprintf(algs + strlen(algs), sizeof(algs) - strlen(algs),

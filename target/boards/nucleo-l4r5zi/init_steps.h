@@ -21,11 +21,12 @@
 #define HIL_CLOCK_HZ 20000000
 #endif
 
-#define HSI_HZ	    CLOCK_HSI16_HZ
-#define TRIGGER_PIN 13u /* PF13 */
-#define UART_TX_PIN 7u	/* PG7 */
-#define UART_RX_PIN 8u	/* PG8 */
-#define AF8_LPUART1 8u
+#define HSI_HZ	     CLOCK_HSI16_HZ
+#define TRIGGER_PIN  13u /* PF13 */
+#define TRIGGER_PORT GPIOF
+#define UART_TX_PIN  7u /* PG7 */
+#define UART_RX_PIN  8u /* PG8 */
+#define AF8_LPUART1  8u
 
 /*
  * Clock profiles, both from HSI16 through the PLL (clock_math.h: RM0432's
@@ -60,41 +61,8 @@
 #error "HIL_CLOCK_HZ is beyond what the L4R5 runs in voltage range 1"
 #endif
 
-/* The row format and its helpers: nucleo-l476rg/init_steps.h says why. */
-struct reg_step {
-	uint16_t clear; /* bits to clear, >> lsb */
-	uint16_t set;	/* bits to set, >> lsb */
-	uint16_t reg;
-	uint8_t lsb;
-	uint8_t flags;
-};
-
-#define SHIFT(n)    ((uint8_t)(n))
-#define POLL	    0x04u
-#define NO_WRITE    0x08u
-#define PLLCFGR_ROW 0x10u
-#define NO_WAIT	    0x00u
-#define POLL_ONLY   (POLL | NO_WRITE)
-#define APB1(r)	    ((uint16_t)(((uintptr_t)(&(r)) - PERIPH_BASE_APB1) / 4u))
-#define PORT(r)	    ((uint16_t)(((uintptr_t)(&(r)) - GPIOA_BASE) / 4u))
-
-#define LOG2_POW2(p)                                                           \
-	((((p)&0xFFFF0000u) != 0u ? 16u : 0u) +                                \
-	 (((p)&0xFF00FF00u) != 0u ? 8u : 0u) +                                 \
-	 (((p)&0xF0F0F0F0u) != 0u ? 4u : 0u) +                                 \
-	 (((p)&0xCCCCCCCCu) != 0u ? 2u : 0u) +                                 \
-	 (((p)&0xAAAAAAAAu) != 0u ? 1u : 0u))
-#define STEP_LSB(c, s) LOG2_POW2(((c) | (s)) & (0u - ((c) | (s))))
-#define STEP_FIELD(v, c, s)                                                     \
-	((uint16_t)(((v) >> STEP_LSB(c, s)) +                                   \
-		    0u * sizeof(char[(((c) | (s)) >> STEP_LSB(c, s)) <= 0xFFFFu \
-					     ? 1                                \
-					     : -1])))
-#define STEP(r, c, s, f)                                                       \
-	{                                                                      \
-		STEP_FIELD(c, c, s), STEP_FIELD(s, c, s), r,                   \
-			(uint8_t)STEP_LSB(c, s), f                             \
-	}
+/* The row format (8-byte rows, STEP()) and step_clear/step_set. */
+#include "../common/stm32l4_steps.h"
 
 /*
  * The sequence (RM0432: "Dynamic voltage scaling management" for range 1
@@ -167,21 +135,5 @@ static const struct reg_step gpio_steps[] = {
 	STEP(PORT(GPIO_MODER(GPIOF)), GPIO_MODER_MASK(TRIGGER_PIN),
 	     GPIO_MODER_OUTPUT(TRIGGER_PIN), NO_WAIT),
 };
-
-#define STEPS_OF(t) ((uint32_t)(sizeof(t) / sizeof((t)[0])))
-#define CLOCK_STEPS STEPS_OF(clock_steps)
-#define GPIO_STEPS  STEPS_OF(gpio_steps)
-
-static inline uint32_t step_clear(const struct reg_step *step)
-{
-	return step->flags & PLLCFGR_ROW ? RCC_PLLCFGR_FIELDS
-					 : (uint32_t)step->clear << step->lsb;
-}
-
-static inline uint32_t step_set(const struct reg_step *step)
-{
-	return step->flags & PLLCFGR_ROW ? PLLCFGR_SET
-					 : (uint32_t)step->set << step->lsb;
-}
 
 #endif /* L4R5_INIT_STEPS_H */

@@ -77,41 +77,8 @@
 #error "HIL_CLOCK_HZ is beyond what the F407 runs"
 #endif
 
-/*
- * USART2 divider (RM0090 §30.3.4, OVER8 = 0: BRR = f_APB1 / baud rounded,
- * clock_math.h) for the APB1 clock we run at, and for the 16 MHz of the
- * HSI after a clock fallback. 115200 Bd: 42 MHz -> 365 = 0x16D (-0.11 %),
- * 24 MHz -> 208 (+0.16 %), 16 MHz -> 139 (-0.08 %). A rate more than 2 %
- * off is still set to the nearest divider (the host may yet get through)
- * and hal_init reports HILP_ST_BAD_ARG; a rate that no divider can make at
- * all fails the build.
- */
-#define BRR_RUN	   CLOCK_USART_BRR_NEAREST(APB1_HZ, HIL_BAUD)
-#define BRR_RUN_OK (CLOCK_USART_BRR(APB1_HZ, HIL_BAUD) != 0u)
-#define BRR_HSI	   CLOCK_USART_BRR_NEAREST(HSI_HZ, HIL_BAUD)
-#if BRR_RUN == 0
-#error "USART2 cannot make HIL_BAUD from this APB1 clock (BRR out of range)"
-#endif
-
-/*
- * Register set-up as data: each step is reg = (reg & ~clear) | set on a
- * register of the AHB1 block (GPIOA, RCC, flash interface: reg is the
- * offset from PERIPH_BASE_AHB1), then, unless wait is NO_WAIT, a bounded
- * poll until the bits just written show up in their status field, `wait`
- * bits higher: HSION 0 -> HSIRDY 1 and PLLON 24 -> PLLRDY 25 (shift 1,
- * RM0090 §6.3.1), SW 1:0 -> SWS 3:2 (shift 2, §6.3.3); FLASH_ACR and the
- * clock enables read back in place (shift 0). One loop applies every
- * table, so a register write costs a 12-byte row, not its own code.
- */
-struct reg_step {
-	uint32_t clear;
-	uint32_t set;
-	uint16_t reg;
-	uint8_t wait;
-};
-
-#define NO_WAIT 0xFFu
-#define AHB1(r) ((uint16_t)((uintptr_t)(&(r)) - PERIPH_BASE_AHB1))
+/* USART2 divider and register-step rows, shared with the other STM32F4 board. */
+#include "stm32f4_steps.h"
 
 /*
  * Sequence of RM0090 §3.5.1 ("increasing the CPU frequency") and §6.2.3,
@@ -153,127 +120,8 @@ static const struct reg_step clock_steps[] = {
 #endif
 };
 
-/*
- * RM0090 §8.3 and §8.4: GPIOA and USART2 clocks on (each read back, then
- * a DSB in reg_apply: the F401 board's precaution for its errata's "delay
- * after an RCC peripheral clock enabling", kept here without checking the
- * F407's errata sheet; it costs nothing), PA2/PA3 to AF7 (USART2), pull-up on RX so that a
- * floating line reads idle; PA8 push-pull output, driven low (BSRR reads
- * as 0) before the mode switch so that the trigger never glitches high at
- * boot. Only our pins' fields change.
- */
-static const struct reg_step gpio_steps[] = {
-	{0, RCC_AHB1ENR_GPIOAEN, AHB1(RCC_AHB1ENR), 0},
-	{0, RCC_APB1ENR_USART2EN, AHB1(RCC_APB1ENR), 0},
-	{GPIO_AFR_MASK(USART_TX_PIN) | GPIO_AFR_MASK(USART_RX_PIN),
-	 GPIO_AFR(USART_TX_PIN, AF7_USART2) |
-		 GPIO_AFR(USART_RX_PIN, AF7_USART2),
-	 AHB1(GPIO_AFRL(GPIOA)), NO_WAIT},
-	{GPIO_PUPDR_MASK(USART_RX_PIN), GPIO_PUPDR_PULLUP(USART_RX_PIN),
-	 AHB1(GPIO_PUPDR(GPIOA)), NO_WAIT},
-	{0, GPIO_BSRR_RESET(TRIGGER_PIN), AHB1(GPIO_BSRR(GPIOA)), NO_WAIT},
-	{1u << TRIGGER_PIN, 0, AHB1(GPIO_OTYPER(GPIOA)), NO_WAIT},
-	{GPIO_MODER_MASK(USART_TX_PIN) | GPIO_MODER_MASK(USART_RX_PIN) |
-		 GPIO_MODER_MASK(TRIGGER_PIN),
-	 GPIO_MODER_AF(USART_TX_PIN) | GPIO_MODER_AF(USART_RX_PIN) |
-		 GPIO_MODER_OUTPUT(TRIGGER_PIN),
-	 AHB1(GPIO_MODER(GPIOA)), NO_WAIT},
-};
-
-#define STEPS(t) ((uint32_t)(sizeof(t) / sizeof((t)[0])))
-
-/* Apply step[0..n). @return 1, or 0 at the first status that did not follow in time. */
-static int reg_apply(const struct reg_step *step, uint32_t n)
-{
-	for (; n != 0u; n--, step++) {
-		volatile uint32_t *reg = &MMIO32(PERIPH_BASE_AHB1 + step->reg);
-		uint32_t mask, want, polls;
-
-		*reg = (*reg & ~step->clear) | step->set;
-		/* Every write completes before the next access (clock enables). */
-		__asm volatile("dsb" ::: "memory");
-		if (step->wait == NO_WAIT) {
-			continue;
-		}
-		mask = (step->clear | step->set) << step->wait;
-		want = step->set << step->wait;
-		for (polls = CLOCK_WAIT; (*reg & mask) != want; polls--) {
-			if (polls == 0u) {
-				return 0;
-			}
-		}
-	}
-	return 1;
-}
-
-/* RM0090 §30.3.2/§30.3.3: disabled while configured, then 8N1, TX and RX on. */
-static void usart_init(uint32_t brr)
-{
-	/* Its clock came on with gpio_steps. */
-	USART_CR1(USART2) = 0;
-	USART_CR2(USART2) = 0; /* 1 stop bit */
-	USART_CR3(USART2) = 0; /* no flow control */
-	USART_BRR(USART2) = brr;
-	USART_CR1(USART2) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE;
-}
-
-/*
- * Clock first; after a timeout back to the HSI (a flash latency left
- * higher than needed is safe at 16 MHz) so that the UART still works to
- * report HILP_ST_CLOCK. Then the DWT cycle counter (ARMv7-M ARM C1.8 DWT,
- * C1.6.5 DEMCR): TRCENA powers the DWT; NOCYCCNT = 1 would mean this core
- * has no CYCCNT. SysTick is stopped: the stub takes no interrupts and
- * nothing else may run inside a window.
- */
-uint8_t hal_init(void)
-{
-	uint8_t st;
-
-	if (reg_apply(clock_steps, STEPS(clock_steps))) {
-		st = BRR_RUN_OK ? HILP_ST_OK : HILP_ST_BAD_ARG;
-	} else {
-		(void)reg_apply(clock_steps, TO_HSI);
-		st = HILP_ST_CLOCK;
-	}
-	/* Its polls, the clock enables read back, cannot time out. */
-	(void)reg_apply(gpio_steps, STEPS(gpio_steps));
-	usart_init(st != HILP_ST_CLOCK ? BRR_RUN : BRR_HSI);
-
-	SYST_CSR = 0;
-	hal_counter_arm();
-	if (DWT_CTRL & DWT_CTRL_NOCYCCNT) {
-		return st == HILP_ST_OK ? HILP_ST_UNSUPPORTED : st;
-	}
-	DWT_CYCCNT = 0;
-	return st;
-}
-
-/* hal_uart_getc/putc: hal_common.c (usart_rx.h clears and counts ORE). */
-
-/*
- * Everything as the chip reports it now, not as we meant it: SYSCLK from
- * SWS (the PLL only ever runs as this build programmed it; otherwise it is
- * the HSI, after a fallback or in the 16 MHz profile), FLASH_ACR, NOCYCCNT.
- */
-void hal_counter_info(struct hal_counter_info *info)
-{
-	uint32_t hz = (RCC_CFGR & RCC_CFGR_SWS_MASK) == RCC_CFGR_SWS_PLL
-			      ? HIL_CLOCK_HZ
-			      : HSI_HZ;
-
-	info->unit = HILP_UNIT_CYCLES;
-	info->clock_hz = hz;
-	info->counter_hz = hz; /* CYCCNT counts core clock cycles */
-	info->flash_acr = FLASH_ACR;
-	info->flags =
-		(DWT_CTRL & DWT_CTRL_NOCYCCNT) ? 0u : HILP_INFO_CYCLE_COUNTER;
-}
-
-void hal_trigger(int on)
-{
-	GPIO_BSRR(GPIOA) =
-		on ? GPIO_BSRR_SET(TRIGGER_PIN) : GPIO_BSRR_RESET(TRIGGER_PIN);
-}
+/* Pin set-up, step loop, USART2, hal_init, hal_counter_info, hal_trigger. */
+#include "stm32f4_hal.h"
 
 const char *hal_board_name(void)
 {
