@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drivers/link/link.h"
 #include "qemu.h"
 #include "util/err.h"
 #include "util/jail.h"
@@ -63,7 +64,6 @@
 #define DEFAULT_TIMEOUT_MS 10000u
 #define VERSION_TIMEOUT_MS 5000u
 #define SOCKET_NAME	   "uart.sock"
-#define LINK_SEMIHOST	   "semihost"
 #define LOG_NAME	   "qemu.log"
 #define TAIL_BYTES	   4096 /* how much of the log's end to search for the reason */
 #define TAIL_TEXT	   512 /* how much of it goes into the error line */
@@ -265,7 +265,7 @@ static int qemu_open(struct hil_flasher *f)
 {
 	const struct hil_flasher_params *p = hil_flasher_params(f);
 	struct qemu *q;
-	int ret;
+	int needs, ret;
 
 	if (p->program == NULL) {
 		ret = hil_flasher_set_program(f, DEFAULT_PROGRAM);
@@ -299,13 +299,16 @@ static int qemu_open(struct hil_flasher *f)
 		hil_err("qemu flasher: no memory");
 		return HIL_ERR_NOMEM;
 	}
-	if (p->link != NULL && strcmp(p->link, LINK_SEMIHOST) == 0) {
+	/* What the link needs of the emulator is the link driver's to say. */
+	needs = p->link != NULL && p->link[0] != '\0' ? hil_link_needs(p->link)
+						      : HIL_LINK_NEEDS_SOCKET;
+	if (needs == HIL_LINK_NEEDS_SEMIHOSTING) {
 		q->semihost = 1;
 		snprintf(q->where, sizeof(q->where),
 			 "%s semihosting (stdin/stdout)", p->program);
 		return HIL_OK;
 	}
-	if (p->link != NULL && strcmp(p->link, "socket") != 0) {
+	if (needs != HIL_LINK_NEEDS_SOCKET) {
 		hil_err("qemu flasher: no link \"%s\" (socket or semihost)",
 			p->link);
 		return HIL_ERR_ARG;

@@ -433,6 +433,8 @@ int hil_i2c_ftdi_clock(struct hil_i2c_bus *bus, unsigned *scl_hz,
 const struct hil_i2c_ops hil_i2c_ftdi_ops = {
 	.name = "ftdi",
 	.spec_form = "ftdi:VID:PID[:SERIAL]",
+	.forms = "ftdi:VID:PID[:SERIAL], ftdi:desc=TEXT",
+	.example = "ftdi:0403:6014",
 	.open = ftdi_open,
 	.close = ftdi_close,
 	.xfer = hil_ftdi_xfer,

@@ -1,4 +1,4 @@
-/* i2c: backend selection by name, the bus lock and counters, and the generic calls. */
+/* i2c: opening a bus driver (drivers.def) by its spec's prefix, the bus lock and counters, and the generic calls. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"i2c"
 
@@ -18,12 +18,6 @@ struct hil_i2c_bus {
 	char *spec;
 	pthread_mutex_t lock; /* one transaction at a time, and the stats */
 	struct hil_i2c_stats stats;
-};
-
-static const struct hil_i2c_ops *const backends[] = {
-	&hil_i2c_ftdi_ops,
-	&hil_i2c_linux_ops,
-	&hil_i2c_sim_ops,
 };
 
 void *hil_i2c_priv(const struct hil_i2c_bus *bus)
@@ -76,10 +70,11 @@ err_nomem:
 
 const struct hil_i2c_ops *hil_i2c_backend(const char *spec)
 {
+	const struct hil_i2c_ops *const *backends = hil_i2c_all();
 	const char *colon = spec != NULL ? strchr(spec, ':') : NULL;
 	size_t i, n = colon != NULL ? (size_t)(colon - spec) : 0;
 
-	for (i = 0; n > 0 && i < sizeof(backends) / sizeof(backends[0]); i++) {
+	for (i = 0; n > 0 && backends[i] != NULL; i++) {
 		if (strlen(backends[i]->name) == n &&
 		    strncmp(backends[i]->name, spec, n) == 0) {
 			return backends[i];
@@ -120,11 +115,14 @@ int hil_i2c_job_ok(const char *spec, const char **rule)
 
 void hil_i2c_spec_forms(char *buf, size_t len)
 {
-	const size_t n = sizeof(backends) / sizeof(backends[0]);
-	size_t i, at = 0;
+	const struct hil_i2c_ops *const *backends = hil_i2c_all();
+	size_t i, n = 0, at = 0;
 
 	if (len == 0) {
 		return;
+	}
+	while (backends[n] != NULL) {
+		n++;
 	}
 	buf[0] = '\0';
 	for (i = 0; i < n && at < len; i++) {
@@ -141,11 +139,62 @@ void hil_i2c_spec_forms(char *buf, size_t len)
 	}
 }
 
+void hil_i2c_hw_examples(char *buf, size_t len)
+{
+	const struct hil_i2c_ops *const *backends = hil_i2c_all();
+	size_t i, n = 0, k = 0, at = 0;
+
+	if (len == 0) {
+		return;
+	}
+	for (i = 0; backends[i] != NULL; i++) {
+		n += !backends[i]->simulated;
+	}
+	buf[0] = '\0';
+	for (i = 0; backends[i] != NULL && at < len; i++) {
+		int w;
+
+		if (backends[i]->simulated) {
+			continue;
+		}
+		w = snprintf(buf + at, len - at, "%s\"%s\"",
+			     k == 0	  ? ""
+			     : k + 1 == n ? " or "
+					  : ", ",
+			     backends[i]->example);
+		if (w < 0) {
+			break;
+		}
+		at += (size_t)w;
+		k++;
+	}
+}
+
+/* Each bus's example (or its forms), joined by ", ", for a message. */
+static void join_field(char *buf, size_t len, int examples)
+{
+	const struct hil_i2c_ops *const *backends = hil_i2c_all();
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; backends[i] != NULL && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%s", i > 0 ? ", " : "",
+				 examples ? backends[i]->example
+					  : backends[i]->forms);
+
+		if (w < 0) {
+			break;
+		}
+		at += (size_t)w;
+	}
+}
+
 int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 {
 	const struct hil_i2c_ops *ops = NULL;
 	struct hil_i2c_bus *bus;
 	const char *colon;
+	char msg[256];
 	int ret;
 
 	if (out == NULL) {
@@ -153,16 +202,15 @@ int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 	}
 	*out = NULL;
 	if (spec == NULL || spec[0] == '\0') {
-		hil_err("no I2C bus given (e.g. ftdi:0403:6014, "
-			"linux:/dev/i2c-1, sim:ina219@0x40)");
+		join_field(msg, sizeof(msg), 1);
+		hil_err("no I2C bus given (e.g. %s)", msg);
 		return HIL_ERR_ARG;
 	}
 	colon = strchr(spec, ':');
 	ops = hil_i2c_backend(spec);
 	if (ops == NULL) {
-		hil_err("'%s': unknown I2C bus (ftdi:VID:PID[:SERIAL], "
-			"ftdi:desc=TEXT, linux:/dev/i2c-N, sim:ina219@ADDR)",
-			spec);
+		join_field(msg, sizeof(msg), 0);
+		hil_err("'%s': unknown I2C bus (%s)", spec, msg);
 		return HIL_ERR_ARG;
 	}
 	ret = hil_i2c_alloc(&bus, ops, spec);

@@ -150,6 +150,8 @@ static int linux_job_ok(const char *where)
 const struct hil_i2c_ops hil_i2c_linux_ops = {
 	.name = "linux",
 	.spec_form = "linux:/dev/i2c-N",
+	.forms = "linux:/dev/i2c-N",
+	.example = "linux:/dev/i2c-1",
 	.where_starts = "/",
 	.job_ok = linux_job_ok,
 	.job_rule = "a job's Linux I2C bus must be /dev/i2c-N",
