@@ -422,9 +422,15 @@ static int bring_up_steps(const struct hil_config *cfg,
 	}
 	/* The probe is chosen by serial: never flash whichever board
 	 * the tool happens to find first. */
-	hil_flasher_params_from_config(cfg, run->dir, &fp);
+	ret = hil_flasher_params_from_config(cfg, run->dir, &fp);
 	hil_rn_model_plugin(cfg, root, run);
-	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
+	if (ret == HIL_OK && run->model.enabled) {
+		ret = hil_flasher_params_add(&fp, HIL_FLASHER_OPT_PLUGIN,
+					     run->model.plugin_arg);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	fp.link = cfg->link.type; /* what the stub was built for */
 	fp.jail = !opts->no_jail;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);

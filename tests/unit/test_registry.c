@@ -161,7 +161,8 @@ static void test_bus_messages_list_the_registered_ones(void **state)
 	assert_string_equal(buf, "\"ftdi:0403:6014\" or \"linux:/dev/i2c-1\"");
 	hil_i2c_spec_forms(buf, sizeof(buf));
 	assert_string_equal(
-		buf, "\"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
+		buf,
+		"\"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
 }
 
 int main(void)

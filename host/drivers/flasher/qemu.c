@@ -283,10 +283,12 @@ static int qemu_open(struct hil_flasher *f)
 	{
 		unsigned shift;
 
-		if (!hil_qemu_machine_of(p->target, q->machine,
-					 sizeof(q->machine), &shift)) {
+		const char *spec = hil_flasher_opt(f, "machine");
+
+		if (!hil_qemu_machine_of(spec, q->machine, sizeof(q->machine),
+					 &shift)) {
 			hil_err("qemu flasher: machine \"%s\" is not \"MACHINE\" or \"MACHINE,shift=N\" (N 0..%d)",
-				p->target, HIL_QEMU_MAX_SHIFT);
+				spec, HIL_QEMU_MAX_SHIFT);
 			return HIL_ERR_ARG;
 		}
 		/* Only with align=off,sleep=off (and a fixed shift) are runs
@@ -435,7 +437,7 @@ static int next_opt(const char **s, char *buf, size_t len)
 static int qemu_jail(struct hil_flasher *f, struct hil_jail **out)
 {
 	struct qemu *q = hil_flasher_priv(f);
-	const char *plugin = hil_flasher_params(f)->qemu_plugin;
+	const char *plugin = hil_flasher_opt(f, HIL_FLASHER_OPT_PLUGIN);
 	struct hil_jail *j;
 	char val[4096 + 8];
 	int first = 1;
@@ -487,7 +489,7 @@ static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
 {
 	struct qemu *q = hil_flasher_priv(f);
 	const char *program = hil_flasher_params(f)->program;
-	const char *plugin = hil_flasher_params(f)->qemu_plugin;
+	const char *plugin = hil_flasher_opt(f, HIL_FLASHER_OPT_PLUGIN);
 	/* The run it belongs to, in its command line (ps, and the tests'
 	 * search for emulators left behind): the socket path says it too,
 	 * but the semihost link has none. */
@@ -727,6 +729,8 @@ const struct hil_flasher_ops hil_flasher_qemu_ops = {
 	.program = DEFAULT_PROGRAM,
 	.package = "qemu-system-arm",
 	.parse = hil_qemu_parse,
+	.opts = hil_qemu_opts,
+	.options = hil_qemu_options,
 	.open = qemu_open,
 	.close = qemu_close,
 	.start = qemu_start,
