@@ -210,6 +210,36 @@ const char *hil_board_flasher_arg(const struct hil_board_driver *b,
 	return NULL;
 }
 
+int hil_flasher_emulator(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && boards[i] != NULL; i++) {
+		const char *const *fl = boards[i]->flashers;
+
+		if (boards[i]->emulated && fl != NULL && fl[0] != NULL &&
+		    strcmp(fl[0], name) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int hil_flasher_emulator_names(const char *first, char *buf, size_t len)
+{
+	const char *names[sizeof(flashers) / sizeof(flashers[0]) + 1];
+	size_t i, n = 0;
+
+	names[n++] = first;
+	for (i = 0; flashers[i] != NULL; i++) {
+		if (hil_flasher_emulator(flashers[i]->name)) {
+			names[n++] = flashers[i]->name;
+		}
+	}
+	names[n] = NULL;
+	return hil_drivers_join(buf, len, names);
+}
+
 int hil_board_emulated(const char *name)
 {
 	const struct hil_board_driver *b = hil_board_find(name);

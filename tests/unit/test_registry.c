@@ -165,6 +165,22 @@ static void test_bus_messages_list_the_registered_ones(void **state)
 		"\"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
 }
 
+/* An emulator is the flasher of an emulated board: what `crypt --on`
+ * takes besides the host. */
+static void test_emulators_are_the_emulated_boards_flashers(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(hil_flasher_emulator("qemu"), 1);
+	assert_int_equal(hil_flasher_emulator("openocd"), 0);
+	assert_int_equal(hil_flasher_emulator("pyocd"), 0);
+	assert_int_equal(hil_flasher_emulator("host"), 0);
+	assert_int_equal(hil_flasher_emulator(NULL), 0);
+	hil_flasher_emulator_names("host", buf, sizeof(buf));
+	assert_string_equal(buf, "host or qemu");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +188,8 @@ int main(void)
 		cmocka_unit_test(test_link_and_bus_tables_are_the_registrys),
 		cmocka_unit_test(test_unknown_link_lists_the_registered_ones),
 		cmocka_unit_test(test_bus_messages_list_the_registered_ones),
+		cmocka_unit_test(
+			test_emulators_are_the_emulated_boards_flashers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
