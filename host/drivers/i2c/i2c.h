@@ -48,6 +48,11 @@ struct hil_i2c_ops {
 	const char *example;
 	/* 1: no hardware behind it (the sim bus's register models). */
 	int simulated;
+	/* Optional: what was not found when open gives HIL_ERR_NA, and the
+	 * hint after its `where`, for the sensor's message: "no FTDI
+	 * adapter" 0403:6014 "found on USB (plugged in? ...)". */
+	const char *missing;
+	const char *missing_hint;
 	/* What follows "name:" must start with ("/": a device path); NULL:
 	 * anything not empty (checked when it is opened). */
 	const char *where_starts;
