@@ -7,15 +7,15 @@
 /* Its own key of the "flasher" section: "openocd_config". */
 extern const char *const hil_openocd_keys[];
 
-/* The parse op: the config files, else the board's. */
-int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
-		      const char *board_arg, struct hil_config *cfg);
-
 /* Its options (config: a config file, each a -f; adapter_khz), and the
  * options op: a config option per config file of cfg. */
 extern const char *const hil_openocd_opts[];
 int hil_openocd_options(const struct hil_config *cfg,
 			struct hil_flasher_params *p);
+
+/* The parse op: the config files, else the board's. */
+int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
+		      const char *board_arg, struct hil_config *cfg);
 
 /* The doctor op: each config file loads without a probe. */
 int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg);
