@@ -62,15 +62,8 @@ struct hil_flasher_params {
 	 * The driver's own options, in order (a key may repeat), each a key
 	 * of its hil_flasher_ops.opts: hil_flasher_open() refuses any other
 	 * key. Added with hil_flasher_params_add(); the driver reads them with
-	 * hil_flasher_opt(). The drivers' keys:
-	 *   qemu:    machine ("MACHINE[,shift=N]", e.g. "mps2-an386,shift=10";
-	 *            none: "netduinoplus2", shift 0), plugin (the value of
-	 *            one `-plugin` option)
-	 *   openocd: config (a config file, each a -f, at most
-	 *            HIL_FLASHER_MAX_FILES; none: the default), adapter_khz
-	 *   pyocd:   target (pyOCD's target type, -t, e.g. "stm32l475xg";
-	 *            required), adapter_khz
-	 * adapter_khz: the probe's speed in kHz (none: the tool's own).
+	 * hil_flasher_opt(). Each driver's header says what its keys mean
+	 * (qemu.h, openocd.h, pyocd.h).
 	 */
 	struct hil_flasher_opt opts[HIL_FLASHER_MAX_OPTS];
 	size_t n_opts;

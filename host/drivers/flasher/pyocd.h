@@ -9,8 +9,11 @@
 /* Its own key of the "flasher" section: "target" (pyOCD's -t). */
 extern const char *const hil_pyocd_keys[];
 
-/* Its options (target: pyOCD's -t; adapter_khz), and the options op:
- * target from cfg->flasher.target. */
+/*
+ * Its options: target (pyOCD's target type, -t, e.g. "stm32l475xg";
+ * required) and adapter_khz (the probe's speed; none: pyOCD's own). The
+ * options op: target from cfg->flasher.target.
+ */
 extern const char *const hil_pyocd_opts[];
 int hil_pyocd_options(const struct hil_config *cfg,
 		      struct hil_flasher_params *p);

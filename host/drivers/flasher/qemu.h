@@ -23,8 +23,12 @@ int hil_qemu_machine_of(const char *spec, char *machine, size_t len,
 int hil_qemu_parse(struct hil_jsonld *ld, const cJSON *section,
 		   const char *board_arg, struct hil_config *cfg);
 
-/* Its options (machine, plugin), and the options op: machine from
- * cfg->flasher.target. */
+/*
+ * Its options: machine ("MACHINE[,shift=N]", e.g. "mps2-an386,shift=10";
+ * none: "netduinoplus2", shift 0) and plugin (HIL_FLASHER_OPT_PLUGIN: the
+ * value of one `-plugin` option). The options op: machine from
+ * cfg->flasher.target.
+ */
 extern const char *const hil_qemu_opts[];
 int hil_qemu_options(const struct hil_config *cfg,
 		     struct hil_flasher_params *p);
