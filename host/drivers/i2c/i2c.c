@@ -113,33 +113,15 @@ int hil_i2c_job_ok(const char *spec, const char **rule)
 	return 0;
 }
 
-void hil_i2c_spec_forms(char *buf, size_t len)
-{
-	const struct hil_i2c_ops *const *backends = hil_i2c_all();
-	size_t i, n = 0, at = 0;
+/* What of a bus a message lists. */
+enum bus_field { F_SPEC_FORM, F_FORMS, F_EXAMPLE };
 
-	if (len == 0) {
-		return;
-	}
-	while (backends[n] != NULL) {
-		n++;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < n && at < len; i++) {
-		int w = snprintf(buf + at, len - at, "%s\"%s\"",
-				 i == 0	      ? ""
-				 : i + 1 == n ? " or "
-					      : ", ",
-				 backends[i]->spec_form);
-
-		if (w < 0) {
-			break;
-		}
-		at += (size_t)w;
-	}
-}
-
-void hil_i2c_hw_examples(char *buf, size_t len)
+/*
+ * One field of each bus (of each that reaches hardware, with hw_only),
+ * for a message: quoted and as "a, b or c" (listing), else as "a, b, c".
+ */
+static void join_buses(char *buf, size_t len, enum bus_field field, int hw_only,
+		       int listing)
 {
 	const struct hil_i2c_ops *const *backends = hil_i2c_all();
 	size_t i, n = 0, k = 0, at = 0;
@@ -148,20 +130,24 @@ void hil_i2c_hw_examples(char *buf, size_t len)
 		return;
 	}
 	for (i = 0; backends[i] != NULL; i++) {
-		n += !backends[i]->simulated;
+		n += !(hw_only && backends[i]->simulated);
 	}
 	buf[0] = '\0';
 	for (i = 0; backends[i] != NULL && at < len; i++) {
+		const struct hil_i2c_ops *o = backends[i];
+		const char *v = field == F_SPEC_FORM ? o->spec_form
+				: field == F_FORMS   ? o->forms
+						     : o->example;
+		const char *sep = k == 0		  ? ""
+				  : !listing || k + 1 < n ? ", "
+							  : " or ";
 		int w;
 
-		if (backends[i]->simulated) {
+		if (hw_only && o->simulated) {
 			continue;
 		}
-		w = snprintf(buf + at, len - at, "%s\"%s\"",
-			     k == 0	  ? ""
-			     : k + 1 == n ? " or "
-					  : ", ",
-			     backends[i]->example);
+		w = snprintf(buf + at, len - at, listing ? "%s\"%s\"" : "%s%s",
+			     sep, v);
 		if (w < 0) {
 			break;
 		}
@@ -170,23 +156,14 @@ void hil_i2c_hw_examples(char *buf, size_t len)
 	}
 }
 
-/* Each bus's example (or its forms), joined by ", ", for a message. */
-static void join_field(char *buf, size_t len, int examples)
+void hil_i2c_spec_forms(char *buf, size_t len)
 {
-	const struct hil_i2c_ops *const *backends = hil_i2c_all();
-	size_t i, at = 0;
+	join_buses(buf, len, F_SPEC_FORM, 0, 1);
+}
 
-	buf[0] = '\0';
-	for (i = 0; backends[i] != NULL && at < len; i++) {
-		int w = snprintf(buf + at, len - at, "%s%s", i > 0 ? ", " : "",
-				 examples ? backends[i]->example
-					  : backends[i]->forms);
-
-		if (w < 0) {
-			break;
-		}
-		at += (size_t)w;
-	}
+void hil_i2c_hw_examples(char *buf, size_t len)
+{
+	join_buses(buf, len, F_EXAMPLE, 1, 1);
 }
 
 int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
@@ -202,14 +179,14 @@ int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 	}
 	*out = NULL;
 	if (spec == NULL || spec[0] == '\0') {
-		join_field(msg, sizeof(msg), 1);
+		join_buses(msg, sizeof(msg), F_EXAMPLE, 0, 0);
 		hil_err("no I2C bus given (e.g. %s)", msg);
 		return HIL_ERR_ARG;
 	}
 	colon = strchr(spec, ':');
 	ops = hil_i2c_backend(spec);
 	if (ops == NULL) {
-		join_field(msg, sizeof(msg), 0);
+		join_buses(msg, sizeof(msg), F_FORMS, 0, 0);
 		hil_err("'%s': unknown I2C bus (%s)", spec, msg);
 		return HIL_ERR_ARG;
 	}
