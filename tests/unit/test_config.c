@@ -118,6 +118,30 @@ static void parse_fails_all(const struct refusal *cases, size_t n)
 	}
 }
 
+/*
+ * Configurations refused with one message: each text is what follows the
+ * algorithm in the top-level object, "{" ALG ", " TEXT "}".
+ */
+struct refusals {
+	const char *want;
+	const char *with_alg[10]; /* NULL-terminated */
+};
+
+/* parse_fails() on each text of each entry of a table, in order. */
+static void parse_fails_with_alg(const struct refusals *cases, size_t n)
+{
+	char json[4096];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; cases[i].with_alg[j] != NULL; j++) {
+			snprintf(json, sizeof(json), "{" ALG ", %s}",
+				 cases[i].with_alg[j]);
+			parse_fails(json, cases[i].want);
+		}
+	}
+}
+
 static void parse_ok(const char *squoted, struct hil_config *cfg)
 {
 	char json[8192], err[512] = "";
@@ -1237,51 +1261,41 @@ static void test_link_port_that_is_no_serial_port_is_refused(void **state)
 		 &cfg);
 }
 
-static const struct refusal out_of_range_integers_are_rejected[] = {
-	{"{" ALG ", 'bench': {'runs': 0}}",
-	 "bench.runs: expected an integer from 1 to 2048"},
-	{"{" ALG ", 'bench': {'runs': 2049}}",
-	 "bench.runs: expected an integer from 1 to 2048"},
-	{"{" ALG ", 'bench': {'runs': 10.5}}",
-	 "bench.runs: expected an integer from 1 to 2048"},
-	{"{" ALG ", 'bench': {'runs': 1e999}}",
-	 "bench.runs: expected an integer from 1 to 2048"},
-	{"{" ALG ", 'bench': {'warmup': -1}}",
-	 "bench.warmup: expected an integer from 0 to 65535"},
-	{"{" ALG ", 'bench': {'lengths': [16, 2049]}}",
-	 "bench.lengths[1]: expected an integer from 0 to 2048"},
-	{"{" ALG ", 'bench': {'lengths': [-16]}}",
-	 "bench.lengths[0]: expected an integer from 0 to 2048"},
-	{"{" ALG ", 'bench': {'ad_lengths': [4096]}}",
-	 "bench.ad_lengths[0]: expected an integer from 0 to 2048"},
-	{"{" ALG ", 'bench': {'seed': 4294967296}}",
-	 "bench.seed: expected an integer from 0 to 4294967295"},
-	{"{" ALG ", 'bench': {'normalize_to': 'a/b/c'}}",
-	 "bench.normalize_to: \"a/b/c\" is not \"algorithm\" or \"algorithm/implementation\""},
-	{"{" ALG ", 'bench': {'normalize_to': 5}}",
-	 "bench.normalize_to: expected a string"},
-	{"{" ALG ", 'bench': {'leak_runs': 3}}",
-	 "bench.leak_runs: 3 runs cannot give a t statistic: 0 (off) or at least 4"},
-	{"{" ALG ", 'cycle_model': {'wait_states': 16}}",
-	 "cycle_model.wait_states: expected an integer from 0 to 15"},
-	{"{" ALG ", 'cycle_model': {'art': 1}}",
-	 "cycle_model.art: expected true or false"},
-	{"{" ALG ", 'cycle_model': {'cache': true}}",
-	 "cycle_model.cache: unknown key"},
-	{"{" ALG ", 'link': {'baud': 300}}",
-	 "link.baud: expected an integer from 1200 to 4000000"},
-	{"{" ALG ", 'link': {'baud': 4000001}}",
-	 "link.baud: expected an integer from 1200 to 4000000"},
-	{"{" ALG ", 'link': {'timeout_ms': 0}}",
-	 "link.timeout_ms: expected an integer from 1 to 600000"},
-	{"{" ALG ", 'link': {'retries': 101}}",
-	 "link.retries: expected an integer from 0 to 100"},
-	{"{" ALG ", 'flasher': {'timeout_ms': 600001}}",
-	 "flasher.timeout_ms: expected an integer from 1 to 600000"},
-	{"{" ALG ", 'board': {'clock_hz': 168000000}}",
-	 "board.clock_hz: expected 84000000, 24000000 or 16000000"},
-	{"{" ALG ", 'board': {'clock_hz': 'fast'}}",
-	 "board.clock_hz: expected 84000000, 24000000 or 16000000"},
+static const struct refusals out_of_range_integers_are_rejected[] = {
+	{"bench.runs: expected an integer from 1 to 2048",
+	 {"'bench': {'runs': 0}", "'bench': {'runs': 2049}",
+	  "'bench': {'runs': 10.5}", "'bench': {'runs': 1e999}"}},
+	{"bench.warmup: expected an integer from 0 to 65535",
+	 {"'bench': {'warmup': -1}"}},
+	{"bench.lengths[1]: expected an integer from 0 to 2048",
+	 {"'bench': {'lengths': [16, 2049]}"}},
+	{"bench.lengths[0]: expected an integer from 0 to 2048",
+	 {"'bench': {'lengths': [-16]}"}},
+	{"bench.ad_lengths[0]: expected an integer from 0 to 2048",
+	 {"'bench': {'ad_lengths': [4096]}"}},
+	{"bench.seed: expected an integer from 0 to 4294967295",
+	 {"'bench': {'seed': 4294967296}"}},
+	{"bench.normalize_to: \"a/b/c\" is not \"algorithm\" or \"algorithm/implementation\"",
+	 {"'bench': {'normalize_to': 'a/b/c'}"}},
+	{"bench.normalize_to: expected a string",
+	 {"'bench': {'normalize_to': 5}"}},
+	{"bench.leak_runs: 3 runs cannot give a t statistic: 0 (off) or at least 4",
+	 {"'bench': {'leak_runs': 3}"}},
+	{"cycle_model.wait_states: expected an integer from 0 to 15",
+	 {"'cycle_model': {'wait_states': 16}"}},
+	{"cycle_model.art: expected true or false",
+	 {"'cycle_model': {'art': 1}"}},
+	{"cycle_model.cache: unknown key", {"'cycle_model': {'cache': true}"}},
+	{"link.baud: expected an integer from 1200 to 4000000",
+	 {"'link': {'baud': 300}", "'link': {'baud': 4000001}"}},
+	{"link.timeout_ms: expected an integer from 1 to 600000",
+	 {"'link': {'timeout_ms': 0}"}},
+	{"link.retries: expected an integer from 0 to 100",
+	 {"'link': {'retries': 101}"}},
+	{"flasher.timeout_ms: expected an integer from 1 to 600000",
+	 {"'flasher': {'timeout_ms': 600001}"}},
+	{"board.clock_hz: expected 84000000, 24000000 or 16000000",
+	 {"'board': {'clock_hz': 168000000}", "'board': {'clock_hz': 'fast'}"}},
 };
 
 static void test_out_of_range_integers_are_rejected(void **state)
@@ -1289,8 +1303,8 @@ static void test_out_of_range_integers_are_rejected(void **state)
 	struct hil_config cfg;
 
 	(void)state;
-	parse_fails_all(out_of_range_integers_are_rejected,
-			N_CASES(out_of_range_integers_are_rejected));
+	parse_fails_with_alg(out_of_range_integers_are_rejected,
+			     N_CASES(out_of_range_integers_are_rejected));
 
 	/* The ends of each range are accepted; 0 is a valid message length. */
 	parse_ok("{" ALG ", 'bench': {'lengths': [0, 2048], 'runs': 1,"
@@ -1466,28 +1480,28 @@ static void test_overlong_string_is_rejected_not_truncated(void **state)
 		    "link.port: contains a control character");
 }
 
-static const struct refusal flags_must_be_single_compiler_flags[] = {
-	{"{" ALG ", 'build': {'cflags': ['O2']}}",
-	 "build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)"},
-	{"{" ALG ", 'build': {'cflags': ['-']}}",
-	 "build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)"},
-	{"{" ALG ", 'build': {'cflags': ['-O2 -g']}}",
-	 "build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)"},
-	{"{" ALG ", 'build': {'cflags': ['-O2;rm']}}",
-	 "build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need"},
-	{"{" ALG ", 'build': {'cflags': ['-DX=`id`']}}",
-	 "build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need"},
-	{"{" ALG ", 'build': {'cflags': ['-DX=$(id)']}}",
-	 "build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need"},
-	{"{" ALG ", 'build': {'cflags': ['-g', '-O2\\nid']}}",
-	 "build.cflags[1]: contains a control character"},
+static const struct refusals flags_must_be_single_compiler_flags[] = {
+	{"build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)",
+	 {"'build': {'cflags': ['O2']}"}},
+	{"build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)",
+	 {"'build': {'cflags': ['-']}"}},
+	{"build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)",
+	 {"'build': {'cflags': ['-O2 -g']}"}},
+	{"build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need",
+	 {"'build': {'cflags': ['-O2;rm']}"}},
+	{"build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need",
+	 {"'build': {'cflags': ['-DX=`id`']}"}},
+	{"build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need",
+	 {"'build': {'cflags': ['-DX=$(id)']}"}},
+	{"build.cflags[1]: contains a control character",
+	 {"'build': {'cflags': ['-g', '-O2\\nid']}"}},
 };
 
 static void test_flags_must_be_single_compiler_flags(void **state)
 {
 	(void)state;
-	parse_fails_all(flags_must_be_single_compiler_flags,
-			N_CASES(flags_must_be_single_compiler_flags));
+	parse_fails_with_alg(flags_must_be_single_compiler_flags,
+			     N_CASES(flags_must_be_single_compiler_flags));
 }
 
 static void test_probe_serial_cannot_inject_openocd_commands(void **state)
@@ -1746,64 +1760,40 @@ static void test_sensor_keys_are_copied(void **state)
 	parse_ok("{" ALG ", 'sensor': {'type': 'none', 'bus': 'sim:x'}}", &cfg);
 }
 
-#define BAD_ADDR                                                               \
-	"sensor.address: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")"
-
-static const struct refusal sensor_invalid_values_name_their_path[] = {
-	{"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'usb:0403:6014'}}",
-	 "sensor.bus: \"usb:0403:6014\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\""},
-	{"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'ftdi:'}}",
-	 "sensor.bus: \"ftdi:\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\""},
-	{"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'linux:i2c-1'}}",
-	 "sensor.bus: \"linux:i2c-1\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\""},
-	{"{" ALG ", 'sensor': {'bus': 7}}", "sensor.bus: expected a string"},
-	{"{" ALG ", 'sensor': {'bus': 'sim:a\\nb'}}",
-	 "sensor.bus: contains a control character"},
-	{"{" ALG ", 'sensor': {'address': 63}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': 80}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': 64.5}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': '0x50'}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': '0x'}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': '64'}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': '0x40 '}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': '0x040'}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'address': true}}", BAD_ADDR},
-	{"{" ALG ", 'sensor': {'shunt_ohm': 0}}",
-	 "sensor.shunt_ohm: expected a number above 0 and at most 100"},
-	{"{" ALG ", 'sensor': {'shunt_ohm': -0.1}}",
-	 "sensor.shunt_ohm: expected a number above 0 and at most 100"},
-	{"{" ALG ", 'sensor': {'shunt_ohm': '0.1'}}",
-	 "sensor.shunt_ohm: expected a number above 0 and at most 100"},
-	{"{" ALG ", 'sensor': {'shunt_ohm': 1e999}}",
-	 "sensor.shunt_ohm: expected a number above 0 and at most 100"},
-	{"{" ALG ", 'sensor': {'max_current_a': 0}}",
-	 "sensor.max_current_a: expected a number above 0 and at most 100"},
-	{"{" ALG ", 'sensor': {'bus_range_v': 24}}",
-	 "sensor.bus_range_v: expected 16 or 32"},
-	{"{" ALG ", 'sensor': {'bus_range_v': '16'}}",
-	 "sensor.bus_range_v: expected 16 or 32"},
-	{"{" ALG ", 'sensor': {'pga_div': 3}}",
-	 "sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8"},
-	{"{" ALG ", 'sensor': {'pga_div': 16}}",
-	 "sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8"},
-	{"{" ALG ", 'sensor': {'adc_bits': 8}}",
-	 "sensor.adc_bits: expected an integer from 9 to 12"},
-	{"{" ALG ", 'sensor': {'adc_bits': 16}}",
-	 "sensor.adc_bits: expected an integer from 9 to 12"},
-	{"{" ALG ", 'sensor': {'adc_samples': 3}}",
-	 "sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128"},
-	{"{" ALG ", 'sensor': {'adc_samples': 0}}",
-	 "sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128"},
-	{"{" ALG ", 'sensor': {'adc_samples': 256}}",
-	 "sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128"},
-	{"{" ALG ", 'sensor': {'conversions': 0}}",
-	 "sensor.conversions: expected an integer from 1 to 10000"},
-	{"{" ALG ", 'sensor': {'conversions': 10001}}",
-	 "sensor.conversions: expected an integer from 1 to 10000"},
-	{"{" ALG ", 'sensor': {'windows': 0}}",
-	 "sensor.windows: expected an integer from 1 to 1000"},
-	{"{" ALG ", 'sensor': {'windows': 1001}}",
-	 "sensor.windows: expected an integer from 1 to 1000"},
+static const struct refusals sensor_invalid_values_name_their_path[] = {
+	{"sensor.bus: \"usb:0403:6014\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+	 {"'sensor': {'type': 'ina219', 'bus': 'usb:0403:6014'}"}},
+	{"sensor.bus: \"ftdi:\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+	 {"'sensor': {'type': 'ina219', 'bus': 'ftdi:'}"}},
+	{"sensor.bus: \"linux:i2c-1\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+	 {"'sensor': {'type': 'ina219', 'bus': 'linux:i2c-1'}"}},
+	{"sensor.bus: expected a string", {"'sensor': {'bus': 7}"}},
+	{"sensor.bus: contains a control character",
+	 {"'sensor': {'bus': 'sim:a\\nb'}"}},
+	{"sensor.address: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
+	 {"'sensor': {'address': 63}", "'sensor': {'address': 80}",
+	  "'sensor': {'address': 64.5}", "'sensor': {'address': '0x50'}",
+	  "'sensor': {'address': '0x'}", "'sensor': {'address': '64'}",
+	  "'sensor': {'address': '0x40 '}", "'sensor': {'address': '0x040'}",
+	  "'sensor': {'address': true}"}},
+	{"sensor.shunt_ohm: expected a number above 0 and at most 100",
+	 {"'sensor': {'shunt_ohm': 0}", "'sensor': {'shunt_ohm': -0.1}",
+	  "'sensor': {'shunt_ohm': '0.1'}", "'sensor': {'shunt_ohm': 1e999}"}},
+	{"sensor.max_current_a: expected a number above 0 and at most 100",
+	 {"'sensor': {'max_current_a': 0}"}},
+	{"sensor.bus_range_v: expected 16 or 32",
+	 {"'sensor': {'bus_range_v': 24}", "'sensor': {'bus_range_v': '16'}"}},
+	{"sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8",
+	 {"'sensor': {'pga_div': 3}", "'sensor': {'pga_div': 16}"}},
+	{"sensor.adc_bits: expected an integer from 9 to 12",
+	 {"'sensor': {'adc_bits': 8}", "'sensor': {'adc_bits': 16}"}},
+	{"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128",
+	 {"'sensor': {'adc_samples': 3}", "'sensor': {'adc_samples': 0}",
+	  "'sensor': {'adc_samples': 256}"}},
+	{"sensor.conversions: expected an integer from 1 to 10000",
+	 {"'sensor': {'conversions': 0}", "'sensor': {'conversions': 10001}"}},
+	{"sensor.windows: expected an integer from 1 to 1000",
+	 {"'sensor': {'windows': 0}", "'sensor': {'windows': 1001}"}},
 };
 
 static void test_sensor_invalid_values_name_their_path(void **state)
@@ -1822,57 +1812,52 @@ static void test_sensor_invalid_values_name_their_path(void **state)
 	snprintf(want, sizeof(want), "sensor.type: expected one of %s",
 		 sensor_list(names, sizeof(names)));
 	parse_fails("{" ALG ", 'sensor': {'type': 1}}", want);
-	parse_fails_all(sensor_invalid_values_name_their_path,
-			N_CASES(sensor_invalid_values_name_their_path));
+	parse_fails_with_alg(sensor_invalid_values_name_their_path,
+			     N_CASES(sensor_invalid_values_name_their_path));
 }
 
-#undef BAD_ADDR
-
-static const struct refusal sensor_settings_must_fit_together[] = {
-	{"{" ALG ", 'sensor': {'type': 'ina219'}}",
-	 "sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")"},
-	{"{" ALG ", 'sensor': {'type': 'ina219', 'bus': ''}}",
-	 "sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")"},
+static const struct refusals sensor_settings_must_fit_together[] = {
+	{"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
+	 {"'sensor': {'type': 'ina219'}",
+	  "'sensor': {'type': 'ina219', 'bus': ''}"}},
 	/* Averaging is a 12-bit mode (SBOS448 Table 6). */
-	{"{" ALG ", 'sensor': {'adc_bits': 10, 'adc_samples': 4}}",
-	 "sensor.adc_samples: averaging 4 samples works on 12-bit conversions only, but sensor.adc_bits is 10"},
+	{"sensor.adc_samples: averaging 4 samples works on 12-bit conversions only, but sensor.adc_bits is 10",
+	 {"'sensor': {'adc_bits': 10, 'adc_samples': 4}"}},
 	/* 4 A x 0.1 ohm = 400 mV > 320 mV. */
-	{"{" ALG ", 'sensor': {'max_current_a': 4}}",
-	 "sensor.max_current_a: 4 A through 0.1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)"},
+	{"sensor.max_current_a: 4 A through 0.1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+	 {"'sensor': {'max_current_a': 4}"}},
 	/* With the PGA fixed at /1, 0.5 A x 0.1 ohm = 50 mV > 40 mV. */
-	{"{" ALG ", 'sensor': {'max_current_a': 0.5, 'pga_div': 1}}",
-	 "sensor.max_current_a: 0.5 A through 0.1 ohm is 50 mV, beyond the +-40 mV that sensor.pga_div 1 measures"},
+	{"sensor.max_current_a: 0.5 A through 0.1 ohm is 50 mV, beyond the +-40 mV that sensor.pga_div 1 measures",
+	 {"'sensor': {'max_current_a': 0.5, 'pga_div': 1}"}},
 	/* A big shunt with the default current: the shunt is named. */
-	{"{" ALG ", 'sensor': {'shunt_ohm': 1}}",
-	 "sensor.max_current_a: 0.4 A through 1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)"},
+	{"sensor.max_current_a: 0.4 A through 1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+	 {"'sensor': {'shunt_ohm': 1}"}},
 };
 
 static void test_sensor_settings_must_fit_together(void **state)
 {
 	(void)state;
-	parse_fails_all(sensor_settings_must_fit_together,
-			N_CASES(sensor_settings_must_fit_together));
+	parse_fails_with_alg(sensor_settings_must_fit_together,
+			     N_CASES(sensor_settings_must_fit_together));
 }
 
 /* Each sensor has its own keys; the common ones mean the same for all. */
-static const struct refusal sensor_keys_belong_to_their_driver[] = {
-	{"{" ALG ", 'sensor': {'type': 'ina226', 'averages': 8}}",
-	 "sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024"},
-	{"{" ALG ", 'sensor': {'type': 'ina226', 'averages': 2048}}",
-	 "sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024"},
-	{"{" ALG ", 'sensor': {'type': 'ina226', 'conversion_us': 1000}}",
-	 "sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244"},
-	{"{" ALG ", 'sensor': {'type': 'ina226', 'conversion_us': '588'}}",
-	 "sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244"},
+static const struct refusals sensor_keys_belong_to_their_driver[] = {
+	{"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024",
+	 {"'sensor': {'type': 'ina226', 'averages': 8}",
+	  "'sensor': {'type': 'ina226', 'averages': 2048}"}},
+	{"sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244",
+	 {"'sensor': {'type': 'ina226', 'conversion_us': 1000}",
+	  "'sensor': {'type': 'ina226', 'conversion_us': '588'}"}},
 	/* Its address range, in its name. */
-	{"{" ALG ", 'sensor': {'type': 'ina226', 'address': 80}}",
-	 "sensor.address: expected an INA226 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")"},
+	{"sensor.address: expected an INA226 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
+	 {"'sensor': {'type': 'ina226', 'address': 80}"}},
 	/* Its one shunt range: 1 A x 0.1 ohm = 100 mV > 81.92 mV. */
-	{"{" ALG ", 'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40',"
-	 " 'max_current_a': 1}}",
-	 "sensor.max_current_a: 1 A through 0.1 ohm is 100 mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)"},
-	{"{" ALG ", 'sensor': {'type': 'ina226'}}",
-	 "sensor.bus: required when sensor.type is \"ina226\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")"},
+	{"sensor.max_current_a: 1 A through 0.1 ohm is 100 mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)",
+	 {"'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40',"
+	  " 'max_current_a': 1}"}},
+	{"sensor.bus: required when sensor.type is \"ina226\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
+	 {"'sensor': {'type': 'ina226'}"}},
 };
 
 static void test_sensor_keys_belong_to_their_driver(void **state)
@@ -1931,8 +1916,8 @@ static void test_sensor_keys_belong_to_their_driver(void **state)
 		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
 
 	/* The INA226's values come from its tables. */
-	parse_fails_all(sensor_keys_belong_to_their_driver,
-			N_CASES(sensor_keys_belong_to_their_driver));
+	parse_fails_with_alg(sensor_keys_belong_to_their_driver,
+			     N_CASES(sensor_keys_belong_to_their_driver));
 }
 
 static void test_sensor_errors_name_the_file_of_the_value(void **state)
