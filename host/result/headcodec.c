@@ -24,7 +24,7 @@
 	{                                                                      \
 		.key = (k), .type = HIL_RF_CONST, .yes = (text)                \
 	}
-#define OPT HIL_RF_OPTIONAL
+#define OPT	HIL_RF_OPTIONAL
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct hil_rfield run_fields[] = {
@@ -219,9 +219,15 @@ const struct hil_htable hil_result_head_tables[] = {
 };
 
 const char *const hil_result_head_by_hand[] = {
-	"schema_version", "rows",	   "sizes",
-	"fits",		  "images",	   "not_for_board",
-	"build.cflags",	  "build.foreign_code", "session.requests_by_command",
+	"schema_version",
+	"rows",
+	"sizes",
+	"fits",
+	"images",
+	"not_for_board",
+	"build.cflags",
+	"build.foreign_code",
+	"session.requests_by_command",
 	NULL,
 };
 
@@ -235,8 +241,7 @@ const char *const hil_result_head_derived[] = {
 };
 
 /* The objects a report must have (hil_result_head_check). */
-static const char *const required_objects[] = {"run", "tool", "build",
-					       "board"};
+static const char *const required_objects[] = {"run", "tool", "build", "board"};
 
 const struct hil_htable *hil_result_head_table(const char *path)
 {
@@ -268,7 +273,8 @@ int hil_result_head_put(cJSON *o, const char *path, const char *key,
 /* The board driver's reading of its flash register, or -1 each. */
 static void fill_flash(const struct hil_run *run, struct hil_result_head *h)
 {
-	const struct hil_board_driver *bd = hil_board_find(run->cfg->board.name);
+	const struct hil_board_driver *bd =
+		hil_board_find(run->cfg->board.name);
 	struct hil_flash_state fs = {-1, -1, -1, -1};
 
 	if ((run->info.flags & HILP_INFO_EMULATED) == 0 && bd != NULL &&
@@ -319,11 +325,10 @@ static void fill_board(const struct hil_run *run, struct hil_result_head *h)
 static void fill_timing(const struct hil_run *run, struct hil_result_head *h)
 {
 	const double ns = 1e9;
-	double other = (double)run->timing.total_ns -
-		       (double)run->timing.build_ns -
-		       (double)run->timing.start_ns -
-		       (double)run->timing.call_ns -
-		       (double)run->timing.earlier_ns;
+	double other =
+		(double)run->timing.total_ns - (double)run->timing.build_ns -
+		(double)run->timing.start_ns - (double)run->timing.call_ns -
+		(double)run->timing.earlier_ns;
 	/* A BENCH wait that ran out is neither link nor target time:
 	 * counted on its own (it used to inflate link_s). */
 	double link = (double)run->timing.call_ns -
@@ -398,8 +403,7 @@ static void fill_sensor(const struct hil_run *run, struct hil_result_head *h)
 	snprintf(h->sensor.why, sizeof(h->sensor.why), "%s", z->why);
 }
 
-void hil_result_head_fill(const struct hil_run *run,
-			  struct hil_result_head *h)
+void hil_result_head_fill(const struct hil_run *run, struct hil_result_head *h)
 {
 	const struct hil_config *cfg = run->cfg;
 	char *slash;
@@ -408,8 +412,7 @@ void hil_result_head_fill(const struct hil_run *run,
 	snprintf(h->run.id, sizeof(h->run.id), "%s", run->id);
 	snprintf(h->run.status, sizeof(h->run.status), "%s", run->status);
 	snprintf(h->run.started, sizeof(h->run.started), "%s", run->started);
-	snprintf(h->run.finished, sizeof(h->run.finished), "%s",
-		 run->finished);
+	snprintf(h->run.finished, sizeof(h->run.finished), "%s", run->finished);
 	snprintf(h->run.config, sizeof(h->run.config), "%s",
 		 run->config_given[0] != '\0' ? run->config_given : cfg->path);
 	snprintf(h->run.config_name, sizeof(h->run.config_name), "%s",
@@ -423,8 +426,7 @@ void hil_result_head_fill(const struct hil_run *run,
 		 run->tool_commit);
 	h->tool.dirty = run->tool_dirty != 0;
 	snprintf(h->tool.host, sizeof(h->tool.host), "%s", run->host);
-	snprintf(h->tool.host_os, sizeof(h->tool.host_os), "%s",
-		 run->host_os);
+	snprintf(h->tool.host_os, sizeof(h->tool.host_os), "%s", run->host_os);
 	h->tool.jailed = run->jailed != 0;
 
 	snprintf(h->build.compiler, sizeof(h->build.compiler), "%s",
@@ -471,8 +473,8 @@ void hil_result_head_fill(const struct hil_run *run,
 
 	h->energy_estimate.present =
 		run->energy_est.applies || run->energy_est.beside;
-	snprintf(h->energy_estimate.role, sizeof(h->energy_estimate.role),
-		 "%s", run->energy_est.applies ? "energy" : "beside");
+	snprintf(h->energy_estimate.role, sizeof(h->energy_estimate.role), "%s",
+		 run->energy_est.applies ? "energy" : "beside");
 	snprintf(h->energy_estimate.table, sizeof(h->energy_estimate.table),
 		 "%s", run->energy_est.table);
 	snprintf(h->energy_estimate.source, sizeof(h->energy_estimate.source),
@@ -543,9 +545,8 @@ int hil_result_head_check(const cJSON *report, const char *name, char *err,
 	size_t i;
 
 	for (i = 0; i < N_OF(required_objects); i++) {
-		if (cJSON_GetObjectItemCaseSensitive(report,
-						     required_objects[i]) ==
-		    NULL) {
+		if (cJSON_GetObjectItemCaseSensitive(
+			    report, required_objects[i]) == NULL) {
 			snprintf(err, errlen, "%s: missing key \"%s\"", name,
 				 required_objects[i]);
 			return HIL_ERR_ARG;

@@ -118,7 +118,7 @@ struct hil_result_head {
 		char why[256];	   /* "": left out (but with type "none") */
 	} sensor;
 	struct {
-		int present; /* the object is in the report */
+		int present;   /* the object is in the report */
 		char role[16]; /* "energy" or "beside" */
 		char table[64];
 		char source[256];
@@ -178,8 +178,7 @@ int hil_result_head_put(cJSON *o, const char *path, const char *key,
  * configuration (the clock label, the unit's text, the board driver's
  * reading of its flash register, the cycle-model profile's summary).
  */
-void hil_result_head_fill(const struct hil_run *run,
-			  struct hil_result_head *h);
+void hil_result_head_fill(const struct hil_run *run, struct hil_result_head *h);
 
 /**
  * report.json's report-level fields into h (zeroed first; settings a

@@ -472,8 +472,9 @@ int hil_rfield_type_ok(const struct hil_rfield *f, const cJSON *v,
 		return v == NULL || cJSON_IsString(v) ||
 		       (null_ok && cJSON_IsNull(v));
 	case HIL_RF_BOOL:
-		*what = "true or false";
-		return v == NULL || cJSON_IsBool(v);
+		*what = null_ok ? "true, false or null" : "true or false";
+		return v == NULL || cJSON_IsBool(v) ||
+		       (null_ok && cJSON_IsNull(v));
 	case HIL_RF_NUM_PAIR:
 		*what = "an array";
 		return v == NULL || cJSON_IsArray(v);

@@ -13,6 +13,8 @@
 
 #include "config/config.h"
 #include "result/headcodec.h"
+#include "result/reportcheck.h"
+#include "result/rowcodec.h"
 #include "result/reportjson.h"
 #include "result/run.h"
 #include "util/err.h"
@@ -322,6 +324,65 @@ static void test_check_names_the_key_that_is_wrong(void **state)
 	free(h);
 }
 
+/* The row keys a report's readers take as written are no schema of their
+ * own: each is one the row codec declares derived or read by hand. */
+static void test_shown_row_keys_are_the_codecs(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < hil_result_row_n_shown; i++) {
+		const char *k = hil_result_row_shown[i].key;
+
+		if (!listed(hil_result_row_derived, k) &&
+		    !listed(hil_result_row_by_hand, k)) {
+			fail_msg("\"%s\" is neither derived nor read by hand",
+				 k);
+		}
+	}
+}
+
+/* A row's keys are checked against the codec's tables: a stored field of
+ * the wrong type is named, wherever in the table it is. */
+static void test_report_check_takes_row_types_from_the_codec(void **state)
+{
+	cJSON *o = cJSON_Parse(
+		"{\"run\": {\"id\": \"x\", \"status\": \"complete\"},"
+		"\"tool\": {\"name\": \"hilrun\", \"version\": \"0\"},"
+		"\"build\": {}, \"board\": {\"name\": \"b\", "
+		"\"emulated\": true, \"counter_unit\": \"cycles\"},"
+		"\"rows\": [{\"algorithm\": \"a\", \"implementation\": "
+		"\"ref\", \"operation\": \"encrypt\", \"msg_len\": 16, "
+		"\"ad_len\": 0, \"unit\": \"cycles\", \"runs\": 3, "
+		"\"median\": null, \"status\": \"ok\"}]}");
+	cJSON *row;
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(o);
+	assert_int_equal(hil_result_report_check(o, "r.json", err, sizeof(err)),
+			 HIL_OK);
+	row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "rows"),
+				 0);
+	cJSON_AddStringToObject(row, "heap_bytes", "lots");
+	assert_int_equal(hil_result_report_check(o, "r.json", err, sizeof(err)),
+			 HIL_ERR_ARG);
+	assert_string_equal(
+		err, "r.json: \"rows[0].heap_bytes\" should be a number");
+	cJSON_DeleteItemFromObjectCaseSensitive(row, "heap_bytes");
+	cJSON_AddNumberToObject(row, "leak", 1);
+	assert_int_equal(hil_result_report_check(o, "r.json", err, sizeof(err)),
+			 HIL_ERR_ARG);
+	assert_string_equal(err,
+			    "r.json: \"rows[0].leak\" should be an object");
+	cJSON_DeleteItemFromObjectCaseSensitive(row, "leak");
+	cJSON_DeleteItemFromObjectCaseSensitive(row, "median");
+	assert_int_equal(hil_result_report_check(o, "r.json", err, sizeof(err)),
+			 HIL_ERR_ARG);
+	assert_string_equal(err, "r.json: missing key \"rows[0].median\"");
+	cJSON_Delete(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +391,9 @@ int main(void)
 			test_every_written_head_key_is_read_or_declared),
 		cmocka_unit_test(test_absent_board_settings_read_as_not_there),
 		cmocka_unit_test(test_check_names_the_key_that_is_wrong),
+		cmocka_unit_test(test_shown_row_keys_are_the_codecs),
+		cmocka_unit_test(
+			test_report_check_takes_row_types_from_the_codec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
