@@ -19,21 +19,24 @@
  * holds it (the board's unit as text, the uid in hex, seconds). The arrays
  * (cflags, foreign_code, sizes, fits, images, not_for_board, rows) are
  * not in it: their readers take them by hand (hil_result_head_by_hand).
+ * Its strings hold at least 256 bytes where a report's reader shows them
+ * (names, units), so that a longer value from another writer is seen
+ * for what it is, not cut to one that looks right.
  */
 struct hil_result_head {
 	struct {
-		char id[128];
+		char id[256]; /* longer than a run id: a reader sees it is not one */
 		char status[32];
 		char started[32];
 		char finished[32];
 		char config[HIL_PATH];
-		char config_name[HIL_CFG_NAME];
+		char config_name[256];
 		uint64_t rows_planned; /* 0: not stated */
 	} run;
 	struct {
 		char name[32];
 		char version[32];
-		char commit[64];
+		char commit[256];
 		int dirty;
 		char host[256];
 		char host_os[256];
@@ -51,11 +54,11 @@ struct hil_result_head {
 		char build_id[2 * HILP_BUILD_ID_MAX + 1];
 	} build;
 	struct {
-		char name[HIL_CFG_NAME];
-		char reported_name[HILP_NAME_MAX];
+		char name[256];
+		char reported_name[256];
 		int emulated;
 		uint32_t clock_hz; /* 0: not reported (null) */
-		char counter_unit[128];
+		char counter_unit[256];
 		uint32_t counter_hz;
 		uint32_t flash_acr;
 		char clock_label[192];
@@ -65,11 +68,11 @@ struct hil_result_head {
 		int flash_wait_states;
 		int flash_prefetch, flash_icache, flash_dcache;
 		char uid[2 * HILP_UID_LEN + 1];
-		char flasher[HIL_CFG_NAME];
+		char flasher[256];
 		char flasher_version[256];
-		char link[HIL_CFG_NAME];
-		char probe_serial[HIL_CFG_NAME];
-		char id[HIL_CFG_NAME];
+		char link[256];
+		char probe_serial[256];
+		char id[256];
 		uint32_t stub_overhead;
 		uint32_t uart_overruns;
 		int has_uart_overruns; /* 0: null (a stub that does not count) */
@@ -84,7 +87,7 @@ struct hil_result_head {
 	struct {
 		int enabled;
 		/* When enabled: */
-		char unit[128];
+		char unit[256];
 		char profile[32]; /* "": an unknown profile (null) */
 		/* A known profile's: */
 		char profile_summary[320];
