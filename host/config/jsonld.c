@@ -714,17 +714,13 @@ void hil_jsonld_init(struct hil_jsonld *ld, char *err, size_t errlen)
 	}
 }
 
-int hil_jsonld_load(struct hil_jsonld *ld, const char *path, const char *text,
-		    cJSON **out)
+int hil_jsonld_load(struct hil_jsonld *ld, const char *path, cJSON **out)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int ret;
 
 	*out = NULL;
-	if (path == NULL) {
-		return hil_jsonld_parse_text(ld, 0, text, strlen(text), out);
-	}
 	ld->files[0] = strdup(path);
 	if (ld->files[0] == NULL) {
 		return hil_jsonld_fail_file(ld, HIL_ERR_NOMEM, path,
@@ -736,6 +732,20 @@ int hil_jsonld_load(struct hil_jsonld *ld, const char *path, const char *text,
 	}
 	free(buf);
 	return ret;
+}
+
+int hil_jsonld_load_text(struct hil_jsonld *ld, const char *name,
+			 const char *text, size_t len, cJSON **out)
+{
+	*out = NULL;
+	if (name != NULL) {
+		ld->files[0] = strdup(name);
+		if (ld->files[0] == NULL) {
+			return hil_jsonld_fail_file(ld, HIL_ERR_NOMEM, name,
+						    "out of memory");
+		}
+	}
+	return hil_jsonld_parse_text(ld, 0, text, len, out);
 }
 
 void hil_jsonld_done(struct hil_jsonld *ld)

@@ -53,18 +53,24 @@ struct hil_jsonld {
 void hil_jsonld_init(struct hil_jsonld *ld, char *err, size_t errlen);
 
 /**
- * Read path (a regular file of at most 1 MiB, inside ld->roots when set),
- * or take text when path is NULL, and parse it: a JSON object (an array
- * with ld->top_array), no NUL byte, no key twice in one object. Errors
- * name the file and where: "boards.json: line 3, column 15: invalid JSON
- * near ...".
+ * Read path (a regular file of at most 1 MiB, inside ld->roots when set)
+ * and parse it: a JSON object (an array with ld->top_array), no NUL byte,
+ * no key twice in one object. Errors name the file and where:
+ * "boards.json: line 3, column 15: invalid JSON near ...".
  * @param out receives the tree; the caller frees it (cJSON_Delete), and
  *        the loader with hil_jsonld_done.
  * @return HIL_OK, HIL_ERR_IO (cannot read), HIL_ERR_CONFIG or
  *         HIL_ERR_NOMEM, with the message in the err given to init.
  */
-int hil_jsonld_load(struct hil_jsonld *ld, const char *path, const char *text,
-		    cJSON **out);
+int hil_jsonld_load(struct hil_jsonld *ld, const char *path, cJSON **out);
+
+/**
+ * The same for len bytes of text already read (a job file read through
+ * its locked descriptor); name is what messages call it ("job file"), or
+ * NULL for none.
+ */
+int hil_jsonld_load_text(struct hil_jsonld *ld, const char *name,
+			 const char *text, size_t len, cJSON **out);
 
 /** Free what a load of hil_jsonld_init holds (not the tree it gave). */
 void hil_jsonld_done(struct hil_jsonld *ld);

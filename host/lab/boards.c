@@ -255,7 +255,9 @@ static int parse(const struct ctx *c, const char *text, struct hil_boards *map)
 	hil_jsonld_init(&ld, c->err, c->errlen);
 	ld.kind = "a hardware map";
 	ld.top_array = 1;
-	ret = hil_jsonld_load(&ld, c->file, text, &root);
+	ret = text != NULL ? hil_jsonld_load_text(&ld, NULL, text, strlen(text),
+						  &root)
+			   : hil_jsonld_load(&ld, c->file, &root);
 	hil_jsonld_done(&ld);
 	if (ret != HIL_OK) {
 		return ret;
