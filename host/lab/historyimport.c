@@ -251,59 +251,18 @@ static int run_fields_ok(const cJSON *root, const struct hil_result_head *hd,
 static int load(const char *path, cJSON **out, struct hil_result_head *hd,
 		char *err, size_t errlen)
 {
-	const char *end = NULL;
-	char why[256];
-	char *text = NULL;
-	size_t len = 0;
-	cJSON *root;
-	int fd, ret;
+	cJSON *root = NULL;
+	int ret;
 
 	*out = NULL;
-	fd = hil_open_regular(path, HIL_READ_MAX, why, sizeof(why));
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot read it: %s", path, why);
-		return HIL_ERR_IO;
-	}
-	ret = hil_read_fd(fd, HIL_READ_MAX, &text, &len);
-	close(fd);
+	/* The one reader of report.json (report/load.c): bounded, a regular
+	 * file, no NUL byte, checked against result/'s codec tables. */
+	ret = hil_report_load(path, &root, err, errlen);
 	if (ret != HIL_OK) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		return HIL_ERR_IO;
+		return ret;
 	}
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "%s: not a report (it holds a NUL byte)",
-			 path);
-		free(text);
-		return HIL_ERR_ARG;
-	}
-	root = cJSON_ParseWithOpts(text, &end, 1);
-	if (root == NULL) {
-		size_t at =
-			end != NULL && end >= text ? (size_t)(end - text) : 0;
-		size_t last = len;
-
-		/* A report ends with its closing brace: without it, it was
-		 * most likely cut short (a full disk, an upload cut off). */
-		while (last > 0 &&
-		       (text[last - 1] == '\n' || text[last - 1] == ' ' ||
-			text[last - 1] == '\t' || text[last - 1] == '\r')) {
-			last--;
-		}
-		snprintf(
-			err, errlen,
-			at >= len || last == 0 || text[last - 1] != '}'
-				? "%s: not valid JSON: it ends too early (truncated?) at byte %zu"
-				: "%s: not valid JSON at byte %zu",
-			path, at >= len ? len : at);
-		free(text);
-		return HIL_ERR_ARG;
-	}
-	free(text);
-	ret = hil_report_check(root, path, err, errlen);
-	if (ret == HIL_OK) {
-		hil_result_head_read(root, hd);
-	}
-	if (ret == HIL_OK && strcmp(hd->tool.name, "hilrun") != 0) {
+	hil_result_head_read(root, hd);
+	if (strcmp(hd->tool.name, "hilrun") != 0) {
 		snprintf(err, errlen, "%s: not a hilrun report (tool.name)",
 			 path);
 		ret = HIL_ERR_ARG;

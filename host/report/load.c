@@ -5,6 +5,8 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "util/err.h"
 #include "report/report.h"
@@ -84,14 +86,30 @@ int hil_report_load(const char *path, cJSON **out, char *err, size_t errlen)
 	const char *end = NULL;
 	cJSON *root;
 	char *text = NULL;
+	char why[160];
 	size_t len = 0;
-	int ret;
+	int fd, ret;
 
 	*out = NULL;
-	ret = hil_read_file(path, &text, &len);
+	/* A regular file only (a FIFO would hang us), bounded; the history's
+	 * import and a job's baseline read reports from other hosts. */
+	fd = hil_open_regular(path, HIL_READ_MAX, why, sizeof(why));
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot read the report: %s", path,
+			 why);
+		return HIL_ERR_IO;
+	}
+	ret = hil_read_fd(fd, HIL_READ_MAX, &text, &len);
+	close(fd);
 	if (ret != HIL_OK) {
 		snprintf(err, errlen, "%s: cannot read the report", path);
 		return ret;
+	}
+	if (strlen(text) != len) {
+		snprintf(err, errlen, "%s: not a report (it holds a NUL byte)",
+			 path);
+		free(text);
+		return HIL_ERR_ARG;
 	}
 	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (root == NULL) {
