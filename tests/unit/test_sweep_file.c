@@ -74,9 +74,9 @@ static void test_sweep_file_errors_are_the_loaders(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ut_write_squoted(fx->path, bad[i].text);
 		memset(&sw, 0, sizeof(sw));
-		assert_int_equal(hil_sweep_load(fx->path, &sw, err,
-						sizeof(err)),
-				 HIL_ERR_CONFIG);
+		assert_int_equal(
+			hil_sweep_load(fx->path, &sw, err, sizeof(err)),
+			HIL_ERR_CONFIG);
 		snprintf(want, sizeof(want), "%s: %s", fx->path, bad[i].want);
 		if (strcmp(err, want) != 0) {
 			print_error("input %zu: %s\n", i, bad[i].text);
@@ -103,7 +103,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
-			test_sweep_file_errors_are_the_loaders, setup, teardown),
+			test_sweep_file_errors_are_the_loaders, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_sweep_file_must_be_a_regular_file, setup,
 			teardown),
