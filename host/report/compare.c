@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -169,18 +170,21 @@ static void cflags_of(const cJSON *report, char *buf, size_t len)
 
 void hil_cmp_provenance(const cJSON *report, char *buf, size_t len)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *m = model_of(report);
+	/* The report-level fields through result/'s codec tables. */
+	struct hil_result_head *h = malloc(sizeof(*h));
 	char flags[512], raw[1400];
 
+	if (h == NULL) {
+		snprintf(buf, len, "(out of memory)");
+		return;
+	}
+	hil_result_head_read(report, h);
 	cflags_of(report, flags, sizeof(flags));
 	snprintf(raw, sizeof(raw), "%s (%s, %s), board %s, flags %s, model %s",
-		 hil_rj_str(run, "id"), hil_rj_str(run, "config_name"),
-		 hil_rj_str(run, "status"),
-		 hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "board"),
-			    "name"),
-		 flags, m != NULL ? hil_rj_str(m, "unit") : "off");
+		 h->run.id, h->run.config_name, h->run.status, h->board.name,
+		 flags, h->cycle_model.enabled ? h->cycle_model.unit : "off");
 	hil_text_noctl(buf, len, raw);
+	free(h);
 }
 
 /* Does some row of report have the figure metric names? */

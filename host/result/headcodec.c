@@ -64,8 +64,23 @@ static const struct hil_rfield board_fields[] = {
 	/* null: the board did not report its clock */
 	H(board, clock_hz, HIL_RF_U32, OPT | HIL_RF_NULL_ZERO),
 	H(board, counter_unit, HIL_RF_STR, 0),
-	H(board, counter_hz, HIL_RF_U32, OPT),
-	H(board, flash_acr, HIL_RF_HEX32, OPT),
+	/* Known (has_counter_hz) when the report has it: older ones may not. */
+	{.key = "counter_hz",
+	 .type = HIL_RF_U32,
+	 .off = offsetof(struct hil_result_head, board.counter_hz) -
+		offsetof(struct hil_result_head, board),
+	 .size = sizeof(uint32_t),
+	 .flags = OPT | HIL_RF_KNOWN,
+	 .known = offsetof(struct hil_result_head, board.has_counter_hz) -
+		  offsetof(struct hil_result_head, board)},
+	{.key = "flash_acr",
+	 .type = HIL_RF_HEX32,
+	 .off = offsetof(struct hil_result_head, board.flash_acr) -
+		offsetof(struct hil_result_head, board),
+	 .size = sizeof(uint32_t),
+	 .flags = OPT | HIL_RF_KNOWN,
+	 .known = offsetof(struct hil_result_head, board.has_flash_acr) -
+		  offsetof(struct hil_result_head, board)},
 	H(board, clock_label, HIL_RF_STR, OPT),
 	H(board, configured_clock_hz, HIL_RF_U32, OPT),
 	/* Left out where the board has no such setting (read as -1). */
@@ -79,7 +94,14 @@ static const struct hil_rfield board_fields[] = {
 	H(board, link, HIL_RF_STR, OPT),
 	H(board, probe_serial, HIL_RF_STR, OPT),
 	H(board, id, HIL_RF_STR, OPT),
-	H(board, stub_overhead, HIL_RF_U32, OPT),
+	{.key = "stub_overhead",
+	 .type = HIL_RF_U32,
+	 .off = offsetof(struct hil_result_head, board.stub_overhead) -
+		offsetof(struct hil_result_head, board),
+	 .size = sizeof(uint32_t),
+	 .flags = OPT | HIL_RF_KNOWN,
+	 .known = offsetof(struct hil_result_head, board.has_stub_overhead) -
+		  offsetof(struct hil_result_head, board)},
 	/* null from a stub that does not count its UART's overruns */
 	{.key = "uart_overruns",
 	 .type = HIL_RF_U32,
@@ -299,7 +321,9 @@ static void fill_board(const struct hil_run *run, struct hil_result_head *h)
 	snprintf(h->board.counter_unit, sizeof(h->board.counter_unit), "%s",
 		 hil_unit_name(run->info.counter_unit));
 	h->board.counter_hz = run->info.counter_hz;
+	h->board.has_counter_hz = 1;
 	h->board.flash_acr = run->info.flash_acr;
+	h->board.has_flash_acr = 1;
 	/* What the figures are, on which chip, clock and flash setting (the
 	 * emulated board: the clock the cycle model stands in for). */
 	hil_run_clock_label(run, h->board.clock_label,
@@ -316,6 +340,7 @@ static void fill_board(const struct hil_run *run, struct hil_result_head *h)
 		 cfg->flasher.probe_serial);
 	snprintf(h->board.id, sizeof(h->board.id), "%s", cfg->board.id);
 	h->board.stub_overhead = run->info.overhead;
+	h->board.has_stub_overhead = 1;
 	h->board.uart_overruns = run->info.uart_overruns;
 	h->board.has_uart_overruns = run->info.has_uart_overruns != 0;
 }
@@ -493,6 +518,7 @@ void hil_result_head_fill(const struct hil_run *run, struct hil_result_head *h)
 	h->image.ram_static_bytes = run->sizes.ram_static;
 	h->image.stack_reserved_bytes = run->sizes.stack_reserved;
 
+	h->session.present = 1;
 	h->session.requests = run->requests;
 	h->session.bytes_tx = run->bytes_tx;
 	h->session.bytes_rx = run->bytes_rx;
@@ -520,6 +546,9 @@ int hil_result_head_read(const cJSON *report, struct hil_result_head *h)
 
 		if (strcmp(t->path, "energy_estimate") == 0) {
 			h->energy_estimate.present = cJSON_IsObject(o);
+		}
+		if (strcmp(t->path, "session") == 0) {
+			h->session.present = cJSON_IsObject(o);
 		}
 		for (i = 0; i < t->n; i++) {
 			const struct hil_rfield *f = &t->fields[i];

@@ -60,7 +60,9 @@ struct hil_result_head {
 		uint32_t clock_hz; /* 0: not reported (null) */
 		char counter_unit[256];
 		uint32_t counter_hz;
+		int has_counter_hz; /* 0: not in the report (an older one) */
 		uint32_t flash_acr;
+		int has_flash_acr; /* 0: not in the report */
 		char clock_label[192];
 		uint32_t configured_clock_hz;
 		/* The board driver's decoding of flash_acr; -1: the board has
@@ -74,6 +76,7 @@ struct hil_result_head {
 		char probe_serial[256];
 		char id[256];
 		uint32_t stub_overhead;
+		int has_stub_overhead; /* 0: not in the report */
 		uint32_t uart_overruns;
 		int has_uart_overruns; /* 0: null (a stub that does not count) */
 	} board;
@@ -135,6 +138,7 @@ struct hil_result_head {
 		uint64_t stack_reserved_bytes;
 	} image;
 	struct {
+		int present; /* the object is in the report */
 		unsigned requests;
 		uint64_t bytes_tx, bytes_rx;
 		unsigned retries, bad_frames, timeouts, resets, reflashes;

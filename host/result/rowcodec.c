@@ -415,6 +415,9 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	case HIL_RF_HEX32:
 		*(uint32_t *)p = (uint32_t)strtoul(v->valuestring, NULL, 16);
+		if (f->flags & HIL_RF_KNOWN) {
+			*(int *)((char *)base + f->known) = 1;
+		}
 		return 1;
 	case HIL_RF_HEX_0X:
 		*(unsigned *)p = (unsigned)strtoul(v->valuestring, NULL, 16);

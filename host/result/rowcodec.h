@@ -27,7 +27,8 @@ enum hil_rf_type {
 
 /* Absent on read (a file of an older hilrun): left as it was. */
 #define HIL_RF_OPTIONAL	  1u
-/* Null when the int at known is 0; reading a number sets it to 1. */
+/* Null when the int at known is 0; reading a number (or a HIL_RF_HEX32
+ * string) sets it to 1. */
 #define HIL_RF_KNOWN	  2u
 /* A string written only when not "". */
 #define HIL_RF_OMIT_EMPTY 4u

@@ -95,6 +95,7 @@ static void make_head(struct hil_result_head *h, int shape)
 		}
 	}
 	h->energy_estimate.present = 1;
+	h->session.present = 1;
 	if (shape == 1) {
 		h->cycle_model.enabled = 0;
 		snprintf(h->sensor.type, sizeof(h->sensor.type), "none");
@@ -144,6 +145,7 @@ static void test_every_head_field_comes_back_as_written(void **state)
 		o = write_report(in[shape]);
 		assert_int_equal(hil_result_head_read(o, out[shape]), 1);
 		assert_int_equal(out[shape]->energy_estimate.present, 1);
+		assert_int_equal(out[shape]->session.present, 1);
 		cJSON_Delete(o);
 	}
 	for (t = hil_result_head_tables; t->path != NULL; t++) {
