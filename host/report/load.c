@@ -115,16 +115,22 @@ int hil_report_load(const char *path, cJSON **out, char *err, size_t errlen)
 	if (root == NULL) {
 		size_t at =
 			end != NULL && end >= text ? (size_t)(end - text) : 0;
-		size_t line = 1, i;
+		size_t line = 1, i, last = len;
 
 		for (i = 0; i < at && i < len; i++) {
 			line += text[i] == '\n';
 		}
-		if (at >= len) {
+		/* A report ends with its closing brace: without it, it was most
+		 * likely cut short (a full disk, an upload cut off), wherever
+		 * the parser stopped. */
+		while (last > 0 && strchr(" \t\r\n", text[last - 1]) != NULL) {
+			last--;
+		}
+		if (at >= len || last == 0 || text[last - 1] != '}') {
 			snprintf(
 				err, errlen,
 				"%s: not valid JSON: it ends too early (truncated?) at byte %zu",
-				path, at);
+				path, at >= len ? len : at);
 		} else {
 			snprintf(err, errlen,
 				 "%s: not valid JSON at byte %zu (line %zu)",

@@ -646,7 +646,7 @@ static void test_load_refuses_and_names_what_is_wrong(void **state)
 static void test_load_rejects_truncated_file(void **state)
 {
 	char err[1024], path[1024];
-	size_t len;
+	size_t len, cut;
 	char *text = fixture_text("report-min.json", &len);
 
 	(void)state;
@@ -657,6 +657,16 @@ static void test_load_rejects_truncated_file(void **state)
 	assert_non_null(strstr(err, "truncated"));
 	assert_int_equal(load_text("", 0, err, sizeof(err), path, sizeof(path)),
 			 HIL_ERR_ARG);
+	/* Wherever it is cut, also where the parser stops before the end
+	 * (after a comma, inside an array), the missing brace says so. */
+	for (cut = len / 2; cut < len / 2 + 160; cut++) {
+		assert_int_equal(load_text(text, cut, err, sizeof(err), path,
+					   sizeof(path)),
+				 HIL_ERR_ARG);
+		if (strstr(err, "truncated") == NULL) {
+			fail_msg("cut at %zu: %s", cut, err);
+		}
+	}
 	free(text);
 }
 
