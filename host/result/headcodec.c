@@ -222,6 +222,7 @@ static const struct hil_rfield session_fields[] = {
 #define T(p, obj, f)                                                           \
 	{                                                                      \
 		.path = (p), .base = offsetof(struct hil_result_head, obj),    \
+		.size = sizeof(((struct hil_result_head *)0)->obj),            \
 		.fields = (f), .n = N_OF(f)                                    \
 	}
 
@@ -529,40 +530,59 @@ void hil_result_head_fill(const struct hil_run *run, struct hil_result_head *h)
 	h->session.reflashes = run->reflashes;
 }
 
+/* Table t's fields of report into obj (t's struct), zeroed first. */
+static int read_table(const cJSON *report, const struct hil_htable *t,
+		      void *obj)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(report, t->path);
+	int ok = 1;
+	size_t i;
+
+	memset(obj, 0, t->size);
+	if (strcmp(t->path, "board") == 0) {
+		struct hil_head_board *b = obj;
+
+		b->flash_wait_states = -1;
+		b->flash_prefetch = -1;
+		b->flash_icache = -1;
+		b->flash_dcache = -1;
+	} else if (strcmp(t->path, "energy_estimate") == 0) {
+		((struct hil_head_energy_estimate *)obj)->present =
+			cJSON_IsObject(o);
+	} else if (strcmp(t->path, "session") == 0) {
+		((struct hil_head_session *)obj)->present = cJSON_IsObject(o);
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct hil_rfield *f = &t->fields[i];
+
+		/* A bool left out is one the board does not have: the -1
+		 * stays (hil_rfield_get would make it 0). */
+		if (f->type == HIL_RF_BOOL &&
+		    !cJSON_IsBool(
+			    cJSON_GetObjectItemCaseSensitive(o, f->key)) &&
+		    *(int *)((char *)obj + f->off) < 0) {
+			continue;
+		}
+		ok = hil_rfield_get(o, f, obj) && ok;
+	}
+	return ok;
+}
+
+int hil_result_head_read_one(const cJSON *report, const char *path, void *obj)
+{
+	const struct hil_htable *t = hil_result_head_table(path);
+
+	return t != NULL && read_table(report, t, obj);
+}
+
 int hil_result_head_read(const cJSON *report, struct hil_result_head *h)
 {
 	const struct hil_htable *t;
 	int ok = 1;
-	size_t i;
 
 	memset(h, 0, sizeof(*h));
-	h->board.flash_wait_states = -1;
-	h->board.flash_prefetch = -1;
-	h->board.flash_icache = -1;
-	h->board.flash_dcache = -1;
 	for (t = hil_result_head_tables; t->path != NULL; t++) {
-		const cJSON *o =
-			cJSON_GetObjectItemCaseSensitive(report, t->path);
-
-		if (strcmp(t->path, "energy_estimate") == 0) {
-			h->energy_estimate.present = cJSON_IsObject(o);
-		}
-		if (strcmp(t->path, "session") == 0) {
-			h->session.present = cJSON_IsObject(o);
-		}
-		for (i = 0; i < t->n; i++) {
-			const struct hil_rfield *f = &t->fields[i];
-
-			/* A bool left out is one the board does not have:
-			 * the -1 stays (hil_rfield_get would make it 0). */
-			if (f->type == HIL_RF_BOOL &&
-			    !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(
-				    o, f->key)) &&
-			    *(int *)((char *)h + t->base + f->off) < 0) {
-				continue;
-			}
-			ok = hil_rfield_get(o, f, (char *)h + t->base) && ok;
-		}
+		ok = read_table(report, t, (char *)h + t->base) && ok;
 	}
 	return ok;
 }

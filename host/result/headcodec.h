@@ -24,7 +24,7 @@
  * for what it is, not cut to one that looks right.
  */
 struct hil_result_head {
-	struct {
+	struct hil_head_run {
 		char id[256]; /* longer than a run id: a reader sees it is not one */
 		char status[32];
 		char started[32];
@@ -33,7 +33,7 @@ struct hil_result_head {
 		char config_name[256];
 		uint64_t rows_planned; /* 0: not stated */
 	} run;
-	struct {
+	struct hil_head_tool {
 		char name[32];
 		char version[32];
 		char commit[256];
@@ -42,7 +42,7 @@ struct hil_result_head {
 		char host_os[256];
 		int jailed;
 	} tool;
-	struct {
+	struct hil_head_build {
 		char compiler[256];
 		char compiler_in_elf[256];
 		char all_flags[2048];
@@ -53,7 +53,7 @@ struct hil_result_head {
 		char elf_sha256[65];
 		char build_id[2 * HILP_BUILD_ID_MAX + 1];
 	} build;
-	struct {
+	struct hil_head_board {
 		char name[256];
 		char reported_name[256];
 		int emulated;
@@ -80,14 +80,14 @@ struct hil_result_head {
 		uint32_t uart_overruns;
 		int has_uart_overruns; /* 0: null (a stub that does not count) */
 	} board;
-	struct {
+	struct hil_head_timing {
 		double total_s;
 		double earlier_attempts_s; /* 0: not a resumed run (left out) */
 		double build_s, start_s, link_s, target_s;
 		unsigned bench_timeouts;
 		double bench_timeout_s, host_s;
 	} timing;
-	struct {
+	struct hil_head_cycle_model {
 		int enabled;
 		/* When enabled: */
 		char unit[256];
@@ -101,14 +101,14 @@ struct hil_result_head {
 		/* When not enabled: */
 		char why[256];
 	} cycle_model;
-	struct {
+	struct hil_head_normalized_to {
 		char algorithm[2 * HIL_CFG_NAME]; /* "": none (null) */
 		char implementation[HILP_NAME_MAX];
 		char operation[16];
 		uint64_t rows;
 		char why[256]; /* "": left out */
 	} normalized_to;
-	struct {
+	struct hil_head_sensor {
 		char type[32]; /* "none" or a sensor driver's name */
 		int model;     /* kind: 1 "model", 0 "measured" */
 		char bus[256];
@@ -123,7 +123,7 @@ struct hil_result_head {
 		char assumes[320]; /* "": left out */
 		char why[256];	   /* "": left out (but with type "none") */
 	} sensor;
-	struct {
+	struct hil_head_energy_estimate {
 		int present;   /* the object is in the report */
 		char role[16]; /* "energy" or "beside" */
 		char table[64];
@@ -131,13 +131,13 @@ struct hil_result_head {
 		char assumptions[1024];
 		char why[256]; /* "": left out */
 	} energy_estimate;
-	struct {
+	struct hil_head_image {
 		char scope[64];
 		uint64_t flash_bytes;
 		uint64_t ram_static_bytes;
 		uint64_t stack_reserved_bytes;
 	} image;
-	struct {
+	struct hil_head_session {
 		int present; /* the object is in the report */
 		unsigned requests;
 		uint64_t bytes_tx, bytes_rx;
@@ -149,6 +149,7 @@ struct hil_result_head {
 struct hil_htable {
 	const char *path; /* "run", "board", "cycle_model", ... */
 	size_t base;	  /* offsetof(struct hil_result_head, the object) */
+	size_t size;	  /* sizeof the object's struct */
 	const struct hil_rfield *fields;
 	size_t n;
 };
@@ -172,6 +173,15 @@ extern const char *const hil_result_head_derived[];
 
 /** The table of the object at path, or NULL. */
 const struct hil_htable *hil_result_head_table(const char *path);
+
+/**
+ * One report-level object of report into obj, the struct of that object
+ * (struct hil_head_board for "board", ...), zeroed first (the board's
+ * settings it lacks read as -1), as hil_result_head_read reads it.
+ * @return 1 every required field read, 0 one was missing or mistyped, or
+ *         there is no such table.
+ */
+int hil_result_head_read_one(const cJSON *report, const char *path, void *obj);
 
 /**
  * Write field key of table path from h into o.
