@@ -405,8 +405,11 @@ static int has_model(const cJSON *report)
 	const cJSON *r;
 	struct hil_render_point p;
 
-	if (hil_rj_bool(cJSON_GetObjectItemCaseSensitive(report, "cycle_model"),
-			"enabled") != 1) {
+	struct hil_head_cycle_model cm;
+
+	/* The cycle model through result/'s codec tables. */
+	hil_result_head_read_one(report, "cycle_model", &cm);
+	if (!cm.enabled) {
 		return 0;
 	}
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
@@ -437,14 +440,15 @@ int hil_svg_per_byte_has_model(const cJSON *report)
 
 const char *hil_fig_what(const cJSON *report)
 {
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	struct hil_head_board board;
 	const char *unit = hil_rj_unit(report);
 
 	if (has_model(report)) {
 		return "cycles (estimated, model)";
 	}
-	if (strcmp(unit, "cycles") == 0 &&
-	    hil_rj_bool(board, "emulated") != 1) {
+	/* The board through result/'s codec tables. */
+	hil_result_head_read_one(report, "board", &board);
+	if (strcmp(unit, "cycles") == 0 && !board.emulated) {
 		return "cycles (measured on the board)";
 	}
 	return unit;
