@@ -105,6 +105,21 @@ int hil_result_put_all(cJSON *o, const char *path, const void *base);
  */
 int hil_result_get_all(const cJSON *o, const char *path, void *base);
 
+/** The operation named name ("encrypt", ...) as a static string, or NULL. */
+const char *hil_result_op(const char *name);
+
+/**
+ * One row of report.json or of journal.jsonl into r (zeroed first): every
+ * stored field of hil_result_row_tables, the samples (stats computed from
+ * them), the energy, leak test and model cycles with their states, status
+ * and error. mode and constant_time are not stored: the caller sets them.
+ * @param r receives the row; its samples and model.samples are owned by
+ *          the caller (free them, also when 0 is returned).
+ * @return 1 read, 0 not a complete row (a required field missing or of the
+ *         wrong type, samples not matching runs), -1 out of memory.
+ */
+int hil_result_row_read(const cJSON *o, struct hil_row *r);
+
 /**
  * Write the one field f from base into o, in the form its type and flags
  * say (the tables of report.json's other objects use it too).
@@ -127,20 +142,5 @@ int hil_rfield_get(const cJSON *o, const struct hil_rfield *f, void *base);
  */
 int hil_rfield_type_ok(const struct hil_rfield *f, const cJSON *v,
 		       const char **what);
-
-/** The operation named name ("encrypt", ...) as a static string, or NULL. */
-const char *hil_result_op(const char *name);
-
-/**
- * One row of report.json or of journal.jsonl into r (zeroed first): every
- * stored field of hil_result_row_tables, the samples (stats computed from
- * them), the energy, leak test and model cycles with their states, status
- * and error. mode and constant_time are not stored: the caller sets them.
- * @param r receives the row; its samples and model.samples are owned by
- *          the caller (free them, also when 0 is returned).
- * @return 1 read, 0 not a complete row (a required field missing or of the
- *         wrong type, samples not matching runs), -1 out of memory.
- */
-int hil_result_row_read(const cJSON *o, struct hil_row *r);
 
 #endif /* HIL_ROWCODEC_H */
