@@ -29,6 +29,7 @@ struct ctx {
 	const char *file; /* NULL for parsed text */
 	char *err;
 	size_t errlen;
+	struct hil_jsonld *ld; /* the loader, for its typed getters */
 };
 
 static int fail(const struct ctx *c, int ret, const char *fmt, ...)
@@ -55,25 +56,15 @@ static int fail(const struct ctx *c, int ret, const char *fmt, ...)
 	return ret;
 }
 
+/* A string of board i through the loader's getter: a string that fits
+ * out, no control character ("[1].serial: expected a string"). */
 static int get_str(const struct ctx *c, size_t i, const cJSON *it, char *out,
 		   size_t len)
 {
-	char sb[SHOW];
+	char path[HIL_JSONLD_PATH];
 
-	if (!cJSON_IsString(it)) {
-		return fail(c, HIL_ERR_CONFIG, "[%zu].%s: expected a string", i,
-			    it->string);
-	}
-	if (strlen(it->valuestring) >= len) {
-		return fail(
-			c, HIL_ERR_CONFIG,
-			"[%zu].%s: \"%s\" is too long (at most %zu characters)",
-			i, it->string,
-			hil_jsonld_show(sb, sizeof(sb), it->valuestring),
-			len - 1);
-	}
-	memcpy(out, it->valuestring, strlen(it->valuestring) + 1);
-	return HIL_OK;
+	snprintf(path, sizeof(path), "[%zu].%s", i, it->string);
+	return hil_jsonld_str(c->ld, it, path, out, len, 1);
 }
 
 static int is_hex(const char *s)
@@ -91,30 +82,16 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 		       struct hil_board *b)
 {
 	const char *k = it->string;
+	char path[HIL_JSONLD_PATH];
 	char sb[SHOW];
 	int ret;
 
+	snprintf(path, sizeof(path), "[%zu].%s", i, k);
 	if (strcmp(k, "connected") == 0) {
-		if (!cJSON_IsBool(it)) {
-			return fail(c, HIL_ERR_CONFIG,
-				    "[%zu].connected: expected true or false",
-				    i);
-		}
-		b->connected = cJSON_IsTrue(it);
-		return HIL_OK;
+		return hil_jsonld_flag(c->ld, it, path, &b->connected);
 	}
 	if (strcmp(k, "baud") == 0) {
-		double v = it->valuedouble;
-
-		if (!cJSON_IsNumber(it) || v < 1 || v > MAX_BAUD ||
-		    v != (double)(uint32_t)v) {
-			return fail(
-				c, HIL_ERR_CONFIG,
-				"[%zu].baud: expected an integer from 1 to %u",
-				i, MAX_BAUD);
-		}
-		b->baud = (uint32_t)v;
-		return HIL_OK;
+		return hil_jsonld_u32(c->ld, it, path, 1, MAX_BAUD, &b->baud);
 	}
 	if (strcmp(k, "id") == 0) {
 		ret = get_str(c, i, it, b->id, sizeof(b->id));
@@ -241,7 +218,7 @@ static int check_board(const struct ctx *c, size_t i, const cJSON *o,
 }
 
 /* The map at c->file, or in text when that is NULL, into map. */
-static int parse(const struct ctx *c, const char *text, struct hil_boards *map)
+static int parse(struct ctx *c, const char *text, struct hil_boards *map)
 {
 	struct hil_board *boards = NULL;
 	struct hil_jsonld ld;
@@ -258,10 +235,12 @@ static int parse(const struct ctx *c, const char *text, struct hil_boards *map)
 	ret = text != NULL ? hil_jsonld_load_text(&ld, NULL, text, strlen(text),
 						  &root)
 			   : hil_jsonld_load(&ld, c->file, &root);
-	hil_jsonld_done(&ld);
 	if (ret != HIL_OK) {
+		hil_jsonld_done(&ld);
 		return ret;
 	}
+	/* The values through its typed getters. */
+	c->ld = &ld;
 	if ((size_t)cJSON_GetArraySize(root) > HIL_BOARDS_MAX) {
 		ret = fail(c, HIL_ERR_CONFIG, "[%d]: at most %d boards",
 			   HIL_BOARDS_MAX, HIL_BOARDS_MAX);
@@ -293,6 +272,8 @@ static int parse(const struct ctx *c, const char *text, struct hil_boards *map)
 	map->n = i;
 	boards = NULL;
 out:
+	c->ld = NULL;
+	hil_jsonld_done(&ld);
 	free(boards);
 	cJSON_Delete(root);
 	return ret;
@@ -301,7 +282,7 @@ out:
 int hil_boards_parse(const char *json, struct hil_boards *map, char *err,
 		     size_t errlen)
 {
-	struct ctx c = {NULL, err, errlen};
+	struct ctx c = {NULL, err, errlen, NULL};
 	struct hil_boards m;
 	int ret;
 
@@ -322,7 +303,7 @@ int hil_boards_parse(const char *json, struct hil_boards *map, char *err,
 int hil_boards_load(const char *path, struct hil_boards *map, char *err,
 		    size_t errlen)
 {
-	struct ctx c = {path, err, errlen};
+	struct ctx c = {path, err, errlen, NULL};
 	struct hil_boards m;
 	int ret;
 
