@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "render_int.h"
 
+#include "result/headcodec.h"
 #include "util/err.h"
 #include "report/report.h"
 
@@ -74,21 +75,24 @@ void hil_render_th2(FILE *out, const char *cls, const char *name,
 
 int hil_html_report(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
+	/* The run and the tool through result/'s codec tables. */
+	struct hil_head_run run;
+	struct hil_head_tool tool;
 	int ret;
 
+	hil_result_head_read_one(report, "run", &run);
+	hil_result_head_read_one(report, "tool", &tool);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>hilrun report ",
 	      out);
-	hil_xml_puts(out, hil_rj_str(run, "id"));
+	hil_xml_puts(out, run.id);
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
 		hil_render_html_style);
 	fputs("<header><h1>hilrun report: ", out);
-	hil_xml_puts(out, hil_rj_str(run, "config_name"));
+	hil_xml_puts(out, run.config_name);
 	fputs("</h1>\n<p class=\"caption\">Run <code>", out);
-	hil_xml_puts(out, hil_rj_str(run, "id"));
+	hil_xml_puts(out, run.id);
 	fputs("</code>, ", out);
-	hil_xml_puts(out, hil_rj_str(run, "status"));
+	hil_xml_puts(out, run.status);
 	fputs(", counter unit <strong>", out);
 	hil_xml_puts(out, hil_rj_unit(report));
 	fputs("</strong>.</p></header>\n", out);
@@ -118,9 +122,9 @@ int hil_html_report(const cJSON *report, FILE *out)
 	hil_render_html_fits(report, out);
 	hil_render_html_provenance(report, out);
 	fputs("<footer>Made by ", out);
-	hil_xml_puts(out, hil_rj_str(tool, "name"));
+	hil_xml_puts(out, tool.name);
 	fputc(' ', out);
-	hil_xml_puts(out, hil_rj_str(tool, "version"));
+	hil_xml_puts(out, tool.version);
 	fprintf(out,
 		"; rendered by hilrun from report.json (schema %d); the page loads nothing from the network.</footer>\n</main>\n</body>\n</html>\n",
 		HIL_REPORT_SCHEMA_VERSION);

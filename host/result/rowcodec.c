@@ -248,14 +248,35 @@ static int add_str(cJSON *o, const char *k, const char *v)
 	return cJSON_AddStringToObject(o, k, v != NULL ? v : "") != NULL;
 }
 
+/* Whether the number at p (of f's type) is 0. */
+static int is_zero(const struct hil_rfield *f, const char *p)
+{
+	switch (f->type) {
+	case HIL_RF_U32:
+		return *(const uint32_t *)p == 0;
+	case HIL_RF_UINT:
+		return *(const unsigned *)p == 0;
+	case HIL_RF_U64:
+		return *(const uint64_t *)p == 0;
+	case HIL_RF_NUM:
+		return *(const double *)p == 0;
+	case HIL_RF_INT:
+		return *(const int *)p == 0;
+	default:
+		return 0;
+	}
+}
+
 static int put_field(cJSON *o, const struct hil_rfield *f, const void *base)
 {
 	const char *p = (const char *)base + f->off;
 	char hex[16];
 	double d;
 
-	if ((f->flags & HIL_RF_KNOWN) &&
-	    *(const int *)((const char *)base + f->known) == 0) {
+	if (((f->flags & HIL_RF_KNOWN) &&
+	     *(const int *)((const char *)base + f->known) == 0) ||
+	    ((f->flags & HIL_RF_NULL_ZERO) && is_zero(f, p)) ||
+	    ((f->flags & HIL_RF_NULL_EMPTY) && p[0] == '\0')) {
 		return cJSON_AddNullToObject(o, f->key) != NULL;
 	}
 	switch (f->type) {
@@ -264,6 +285,12 @@ static int put_field(cJSON *o, const struct hil_rfield *f, const void *base)
 			return 1;
 		}
 		return add_str(o, f->key, p);
+	case HIL_RF_INT:
+		return add_num(o, f->key, *(const int *)p);
+	case HIL_RF_HEX_0X:
+		snprintf(hex, sizeof(hex), "0x%0*x", (int)f->known,
+			 *(const unsigned *)p);
+		return add_str(o, f->key, hex);
 	case HIL_RF_OP:
 		return add_str(o, f->key, *(const char *const *)p);
 	case HIL_RF_U32:
@@ -339,6 +366,14 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 	char *p = (char *)base + f->off;
 	const int optional = (f->flags & HIL_RF_OPTIONAL) != 0;
 
+	if (cJSON_IsNull(v) && (f->flags & HIL_RF_NULL_EMPTY)) {
+		p[0] = '\0';
+		return 1;
+	}
+	if (cJSON_IsNull(v) && (f->flags & HIL_RF_NULL_ZERO)) {
+		memset(p, 0, f->size);
+		return 1;
+	}
 	switch (f->type) {
 	case HIL_RF_CONST:
 		return 1;
@@ -347,6 +382,7 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	case HIL_RF_STR:
 	case HIL_RF_HEX32:
+	case HIL_RF_HEX_0X:
 	case HIL_RF_OP:
 	case HIL_RF_FLAG_STR:
 		if (!cJSON_IsString(v)) {
@@ -379,6 +415,15 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	case HIL_RF_HEX32:
 		*(uint32_t *)p = (uint32_t)strtoul(v->valuestring, NULL, 16);
+		if (f->flags & HIL_RF_KNOWN) {
+			*(int *)((char *)base + f->known) = 1;
+		}
+		return 1;
+	case HIL_RF_HEX_0X:
+		*(unsigned *)p = (unsigned)strtoul(v->valuestring, NULL, 16);
+		return 1;
+	case HIL_RF_INT:
+		*(int *)p = (int)v->valuedouble;
 		return 1;
 	case HIL_RF_OP:
 		*(const char **)p = hil_result_op(v->valuestring);
@@ -400,6 +445,46 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	default:
 		return 1;
+	}
+}
+
+int hil_rfield_put(cJSON *o, const struct hil_rfield *f, const void *base)
+{
+	return put_field(o, f, base);
+}
+
+int hil_rfield_get(const cJSON *o, const struct hil_rfield *f, void *base)
+{
+	return get_field(o, f, base);
+}
+
+int hil_rfield_type_ok(const struct hil_rfield *f, const cJSON *v,
+		       const char **what)
+{
+	const int null_ok = (f->flags & (HIL_RF_KNOWN | HIL_RF_NULL_ZERO |
+					 HIL_RF_NULL_EMPTY)) != 0;
+
+	switch (f->type) {
+	case HIL_RF_STR:
+	case HIL_RF_OP:
+	case HIL_RF_HEX32:
+	case HIL_RF_HEX_0X:
+	case HIL_RF_FLAG_STR:
+	case HIL_RF_CONST:
+		*what = null_ok ? "a string or null" : "a string";
+		return v == NULL || cJSON_IsString(v) ||
+		       (null_ok && cJSON_IsNull(v));
+	case HIL_RF_BOOL:
+		*what = null_ok ? "true, false or null" : "true or false";
+		return v == NULL || cJSON_IsBool(v) ||
+		       (null_ok && cJSON_IsNull(v));
+	case HIL_RF_NUM_PAIR:
+		*what = "an array";
+		return v == NULL || cJSON_IsArray(v);
+	default:
+		*what = null_ok ? "a number or null" : "a number";
+		return v == NULL || cJSON_IsNumber(v) ||
+		       (null_ok && cJSON_IsNull(v));
 	}
 }
 

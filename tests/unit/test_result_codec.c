@@ -46,7 +46,11 @@ static void populate(const struct hil_rfield *f, void *base, unsigned k)
 		*(uint32_t *)p = 10 + k;
 		break;
 	case HIL_RF_UINT:
+	case HIL_RF_HEX_0X:
 		*(unsigned *)p = 10 + k;
+		break;
+	case HIL_RF_INT:
+		*(int *)p = 20 + (int)k;
 		break;
 	case HIL_RF_U64:
 		*(uint64_t *)p = 5000000000ull + k;
