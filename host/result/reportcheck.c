@@ -10,26 +10,6 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct hil_rfield hil_result_row_shown[] = {
-	{.key = "mode", .type = HIL_RF_STR},
-	/* null: the implementation does not say */
-	{.key = "constant_time", .type = HIL_RF_BOOL, .flags = HIL_RF_NULL_ZERO},
-	{.key = "unit", .type = HIL_RF_STR},
-	/* The statistics: null when the row has no samples. */
-	{.key = "median", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "mean", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "stddev", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "min", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "max", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "mad", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "per_byte", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "normalized", .type = HIL_RF_NUM, .flags = HIL_RF_NULL_ZERO},
-	{.key = "status", .type = HIL_RF_STR},
-	{.key = "error", .type = HIL_RF_STR},
-};
-
-const size_t hil_result_row_n_shown = N_OF(hil_result_row_shown);
-
 /*
  * What every reader of a report's row needs: which figure of which
  * measurement it is, and how it ended. Older reports lack the rest (a

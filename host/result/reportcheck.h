@@ -11,9 +11,10 @@
 /*
  * The keys of a report's row that are not stored fields (derived again, or
  * read by hand: hil_result_row_derived, hil_result_row_by_hand) but that
- * readers of a report take as written, with the JSON types they take.
+ * readers of a report take as written, with the JSON types they take: the
+ * row's own table of hil_row_view_tables (rowview.c).
  */
-extern const struct hil_rfield hil_result_row_shown[];
+extern const struct hil_rfield *const hil_result_row_shown;
 extern const size_t hil_result_row_n_shown;
 
 /**

@@ -479,8 +479,9 @@ int hil_rfield_type_ok(const struct hil_rfield *f, const cJSON *v,
 		return v == NULL || cJSON_IsBool(v) ||
 		       (null_ok && cJSON_IsNull(v));
 	case HIL_RF_NUM_PAIR:
-		*what = "an array";
-		return v == NULL || cJSON_IsArray(v);
+		*what = null_ok ? "an array or null" : "an array";
+		return v == NULL || cJSON_IsArray(v) ||
+		       (null_ok && cJSON_IsNull(v));
 	default:
 		*what = null_ok ? "a number or null" : "a number";
 		return v == NULL || cJSON_IsNumber(v) ||

@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "result/rowcodec.h"
 #include "result/rowjson.h"
+#include "result/rowview.h"
 #include "result/run.h"
 #include "result/stats.h"
 #include "util/err.h"
@@ -461,6 +462,193 @@ static void test_report_rows_are_the_journal_lines_and_read_back(void **state)
 	free(cfg);
 }
 
+/*
+ * The renderers' view of a row (rowview.c) reaches every stored field of
+ * the codec's tables: a field written, decoded for the renderers and not
+ * there fails, as does one the view says the report did not have.
+ */
+static void test_every_stored_field_reaches_the_renderers_view(void **state)
+{
+	const struct hil_rtable *t;
+	struct hil_run run;
+	struct hil_row *in = calloc(1, sizeof(*in));
+	struct hil_row_view *v = calloc(1, sizeof(*v));
+	cJSON *o;
+	int bad = 0;
+	size_t j;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(v);
+	make_run(&run);
+	make_full_row(in);
+	o = write_row(&run, in);
+	hil_row_view_read(o, v);
+	cJSON_Delete(o);
+	for (t = hil_result_row_tables; t->path != NULL; t++) {
+		for (j = 0; j < t->n; j++) {
+			const struct hil_rfield *f = &t->fields[j];
+			const char *at = (const char *)&v->row + t->base;
+
+			if (f->type == HIL_RF_CONST) {
+				continue;
+			}
+			bad += !same(f, t->path, (const char *)in + t->base,
+				     at);
+			if (!hil_row_view_has(v, at + f->off)) {
+				print_error(
+					"the view says \"%s%s%s\" is absent\n",
+					t->path, t->path[0] ? "." : "", f->key);
+				bad++;
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+	/* The figures shown as written, beside the stored ones. */
+	assert_string_equal(v->algorithm, in->algorithm);
+	assert_string_equal(v->operation, "decrypt");
+	assert_string_equal(v->status, "ok");
+	assert_true(v->median == in->stats.median);
+	assert_true(hil_row_view_has(v, &v->median));
+	assert_true(v->model.median == in->model.stats.median);
+	assert_int_equal(v->has_model, 1);
+	free_row(in);
+	free(in);
+	free(v);
+}
+
+/* Mark in seen the keys of the view's tables that row holds. */
+static void view_keys_seen(const cJSON *row, int *seen)
+{
+	const struct hil_rtable *t;
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
+	size_t j;
+	int k = 0;
+
+	for (t = hil_row_view_tables; t->path != NULL; t++) {
+		const cJSON *o =
+			t->path[0] != '\0'
+				? cJSON_GetObjectItemCaseSensitive(row, t->path)
+				: row;
+
+		if (o == NULL && strcmp(t->path, "energy_estimate") == 0) {
+			o = e;
+		}
+		for (j = 0; j < t->n; j++, k++) {
+			seen[k] |= cJSON_GetObjectItemCaseSensitive(
+					   o, t->fields[j].key) != NULL;
+		}
+	}
+}
+
+/*
+ * Every key of the view's tables is one the writer puts in some row (a
+ * measured one, a failed one, one with only the datasheet's estimate): a
+ * view field under a key nobody writes would show nothing, silently.
+ */
+static void test_every_view_key_is_one_the_writer_puts(void **state)
+{
+	const struct hil_rtable *t;
+	struct hil_run run;
+	struct hil_row *in = calloc(1, sizeof(*in));
+	int seen[256] = {0};
+	cJSON *o;
+	size_t j;
+	int k = 0, bad = 0;
+
+	(void)state;
+	assert_non_null(in);
+	make_run(&run);
+	make_full_row(in);
+	run.energy_est.beside = 1;
+	in->est.ok = 1;
+	in->est.uj_per_op = 1.5;
+	in->energy.uj_per_op = 2.0;
+	/* A profile whose caches the row's lines overflow: the note. */
+	snprintf(run.model.profile, sizeof(run.model.profile), "stm32f401-art");
+	run.model.art = 1;
+	in->model.ilines = 1u << 20;
+	in->model.dlines = 1u << 20;
+	o = write_row(&run, in);
+	view_keys_seen(o, seen);
+	cJSON_Delete(o);
+	in->ok = 0;
+	in->energy.state = HIL_ENERGY_FAILED;
+	o = write_row(&run, in);
+	view_keys_seen(o, seen);
+	cJSON_Delete(o);
+	/* No sensor: the estimate is the energy, or says why there is none. */
+	run.energy_est.beside = 0;
+	run.energy_est.applies = 1;
+	in->energy.state = HIL_ENERGY_NONE;
+	o = write_row(&run, in);
+	view_keys_seen(o, seen);
+	cJSON_Delete(o);
+	in->est.ok = 0;
+	o = write_row(&run, in);
+	view_keys_seen(o, seen);
+	cJSON_Delete(o);
+	for (t = hil_row_view_tables; t->path != NULL; t++) {
+		for (j = 0; j < t->n; j++, k++) {
+			assert_true(k < 256);
+			if (!seen[k]) {
+				print_error(
+					"the view reads \"%s%s%s\", which the writer never puts\n",
+					t->path, t->path[0] ? "." : "",
+					t->fields[j].key);
+				bad++;
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+	free_row(in);
+	free(in);
+}
+
+/*
+ * A report's row may lack what a journal line must have (samples, a
+ * build_id, a leak test), have a name longer than a row's buffer, or an
+ * operation this hilrun does not know: the view takes it as it is.
+ */
+static void test_the_view_takes_a_report_row_as_it_is(void **state)
+{
+	static const char text[] =
+		"{\"algorithm\":\"an-algorithm-name-longer-than-a-row-buffer\","
+		"\"implementation\":\"ref\",\"operation\":\"keypair\","
+		"\"msg_len\":0,\"ad_len\":0,\"unit\":\"cycles\",\"runs\":3,"
+		"\"median\":null,\"normalized\":12.5,\"stack_bytes\":null,"
+		"\"energy\":{\"status\":\"none\",\"kind\":\"estimate\","
+		"\"why\":\"no run current\"},\"status\":\"failed\","
+		"\"error\":\"it stopped\"}";
+	struct hil_row_view *v = calloc(1, sizeof(*v));
+	cJSON *o = cJSON_Parse(text);
+
+	(void)state;
+	assert_non_null(v);
+	assert_non_null(o);
+	hil_row_view_read(o, v);
+	cJSON_Delete(o);
+	assert_string_equal(v->algorithm,
+			    "an-algorithm-name-longer-than-a-row-buffer");
+	assert_string_equal(v->operation, "keypair");
+	assert_null(v->row.operation);
+	assert_int_equal(v->row.runs, 3);
+	assert_true(hil_row_view_has(v, &v->row.runs));
+	assert_false(hil_row_view_has(v, &v->row.warmup));
+	assert_false(hil_row_view_has(v, &v->median));
+	assert_true(hil_row_view_has(v, &v->normalized));
+	assert_true(v->normalized == 12.5);
+	assert_false(hil_row_view_has(v, &v->row.stack_bytes));
+	assert_int_equal(v->row.stack_known, 0);
+	assert_string_equal(v->energy_kind, "estimate");
+	assert_string_equal(v->energy_why, "no run current");
+	assert_false(hil_row_view_has(v, &v->est.uj_per_op));
+	assert_string_equal(v->error, "it stopped");
+	assert_int_equal(v->has_model, 0);
+	assert_null(v->row.samples);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +661,10 @@ int main(void)
 			test_a_row_missing_a_required_field_is_not_read),
 		cmocka_unit_test(
 			test_report_rows_are_the_journal_lines_and_read_back),
+		cmocka_unit_test(
+			test_every_stored_field_reaches_the_renderers_view),
+		cmocka_unit_test(test_every_view_key_is_one_the_writer_puts),
+		cmocka_unit_test(test_the_view_takes_a_report_row_as_it_is),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

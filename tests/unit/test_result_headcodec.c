@@ -327,16 +327,22 @@ static void test_check_names_the_key_that_is_wrong(void **state)
 }
 
 /* The row keys a report's readers take as written are no schema of their
- * own: each is one the row codec declares derived or read by hand. */
+ * own: each is one the row codec stores, declares derived or reads by
+ * hand. */
 static void test_shown_row_keys_are_the_codecs(void **state)
 {
-	size_t i;
+	const struct hil_rtable *row = hil_result_table("");
+	size_t i, j;
 
 	(void)state;
 	for (i = 0; i < hil_result_row_n_shown; i++) {
 		const char *k = hil_result_row_shown[i].key;
+		int stored = 0;
 
-		if (!listed(hil_result_row_derived, k) &&
+		for (j = 0; j < row->n; j++) {
+			stored |= strcmp(row->fields[j].key, k) == 0;
+		}
+		if (!stored && !listed(hil_result_row_derived, k) &&
 		    !listed(hil_result_row_by_hand, k)) {
 			fail_msg("\"%s\" is neither derived nor read by hand",
 				 k);
