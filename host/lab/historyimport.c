@@ -18,6 +18,7 @@
 #include "util/log.h"
 #include "report/render.h"
 #include "result/headcodec.h"
+#include "result/rowview.h"
 #include "util/util.h"
 
 #define TEXT_MAX 256
@@ -61,14 +62,6 @@ static const cJSON *obj(const cJSON *o, const char *key)
 	return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = obj(o, key);
-
-	return cJSON_IsString(v) && v->valuestring != NULL ? v->valuestring
-							   : "";
-}
-
 /* A run id as hilrun makes them (stamp-config[-n]): nothing else is
  * accepted as the key of a record. */
 static int id_ok(const char *id)
@@ -87,19 +80,6 @@ static int id_ok(const char *id)
 			return 0;
 		}
 	}
-	return 1;
-}
-
-/* A length of a row: a whole number of bytes a target can hold. */
-static int len_ok(const cJSON *row, const char *key, long *v)
-{
-	const cJSON *n = obj(row, key);
-
-	if (!cJSON_IsNumber(n) || n->valuedouble < 0 || n->valuedouble > 1e9 ||
-	    n->valuedouble != (long)n->valuedouble) {
-		return 0;
-	}
-	*v = (long)n->valuedouble;
 	return 1;
 }
 
@@ -346,81 +326,77 @@ static int rows_unique(const struct hil_history_row *rows, size_t n,
 	return ret;
 }
 
-/* The rows of report into rows and texts (n of them); err on a bad one. */
+/* The rows of report into rows and texts (n of them), each decoded by
+ * result/'s row view; err on a bad one. */
 static int fill_rows(const cJSON *report, const char *path,
 		     struct hil_history_row *rows, struct row_text *texts,
 		     char *err, size_t errlen)
 {
+	struct hil_row_view *v = malloc(sizeof(*v));
 	const cJSON *r;
 	size_t i = 0;
 
+	if (v == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return HIL_ERR_NOMEM;
+	}
 	cJSON_ArrayForEach(r, obj(report, "rows"))
 	{
 		struct hil_history_row *h = &rows[i];
 		struct row_text *t = &texts[i];
-		const cJSON *m = obj(r, "model_cycles");
-		const cJSON *e = obj(r, "energy");
-		const cJSON *v;
+		int est_ok;
 
-		copy_text(t->algorithm, sizeof(t->algorithm),
-			  str(r, "algorithm"));
+		hil_row_view_read(r, v);
+		copy_text(t->algorithm, sizeof(t->algorithm), v->algorithm);
 		copy_text(t->implementation, sizeof(t->implementation),
-			  str(r, "implementation"));
-		copy_text(t->operation, sizeof(t->operation),
-			  str(r, "operation"));
-		copy_text(t->status, sizeof(t->status), str(r, "status"));
-		if (!len_ok(r, "msg_len", &h->msg_len) ||
-		    !len_ok(r, "ad_len", &h->ad_len)) {
+			  v->implementation);
+		copy_text(t->operation, sizeof(t->operation), v->operation);
+		copy_text(t->status, sizeof(t->status), v->status);
+		/* A whole number of bytes a target can hold. */
+		if (!hil_row_view_has(v, &v->row.msg_len) ||
+		    !hil_row_view_has(v, &v->row.ad_len) ||
+		    v->row.msg_len > 1000000000u ||
+		    v->row.ad_len > 1000000000u) {
 			snprintf(
 				err, errlen,
 				"%s: rows[%zu]: msg_len and ad_len should be whole numbers of bytes",
 				path, i);
+			free(v);
 			return HIL_ERR_ARG;
 		}
+		h->msg_len = (long)v->row.msg_len;
+		h->ad_len = (long)v->row.ad_len;
 		h->algorithm = t->algorithm;
 		h->implementation = t->implementation;
 		h->operation = t->operation;
 		h->status = t->status;
-		v = obj(r, "median");
-		h->has_median =
-			strcmp(t->status, "ok") == 0 && cJSON_IsNumber(v);
-		h->median = h->has_median ? v->valuedouble : 0;
-		v = obj(m, "median");
-		h->has_model =
-			h->has_median && cJSON_IsObject(m) && cJSON_IsNumber(v);
-		h->model_median = h->has_model ? v->valuedouble : 0;
-		v = obj(e, "uj_per_op");
+		h->has_median = strcmp(t->status, "ok") == 0 &&
+				hil_row_view_has(v, &v->median);
+		h->median = h->has_median ? v->median : 0;
+		h->has_model = h->has_median && v->has_model &&
+			       hil_row_view_has(v, &v->model.median);
+		h->model_median = h->has_model ? v->model.median : 0;
 		/* A datasheet estimate is never recorded as a measured
 		 * energy: it has columns of its own. */
-		h->has_energy = cJSON_IsObject(e) &&
-				strcmp(str(e, "status"), "ok") == 0 &&
-				strcmp(str(e, "kind"), "estimate") != 0 &&
-				cJSON_IsNumber(v);
-		h->energy_uj = h->has_energy ? v->valuedouble : 0;
-		{
-			const cJSON *x = obj(r, "energy_estimate");
-			const cJSON *lo, *hi;
-
-			if (!cJSON_IsObject(x) && cJSON_IsObject(e) &&
-			    strcmp(str(e, "status"), "ok") == 0 &&
-			    strcmp(str(e, "kind"), "estimate") == 0) {
-				x = e;
-			}
-			v = obj(x, "uj_per_op");
-			lo = obj(x, "uj_low");
-			hi = obj(x, "uj_high");
-			h->has_est = cJSON_IsObject(x) && cJSON_IsNumber(v);
-			h->est_uj = h->has_est ? v->valuedouble : 0;
-			h->est_low = cJSON_IsNumber(lo) ? lo->valuedouble
-							: h->est_uj;
-			h->est_high = cJSON_IsNumber(hi) ? hi->valuedouble
-							 : h->est_uj;
-			copy_text(t->est_table, sizeof(t->est_table),
-				  str(x, "table"));
-			h->est_table = t->est_table;
-		}
+		h->has_energy = strcmp(v->energy_status, "ok") == 0 &&
+				strcmp(v->energy_kind, "estimate") != 0 &&
+				hil_row_view_has(v, &v->row.energy.uj_per_op);
+		h->energy_uj = h->has_energy ? v->row.energy.uj_per_op : 0;
+		/* The energy is the estimate only when it is one ("ok"). */
+		est_ok = v->est_beside || strcmp(v->energy_status, "ok") == 0;
+		h->has_est = est_ok && hil_row_view_has(v, &v->est.uj_per_op);
+		h->est_uj = h->has_est ? v->est.uj_per_op : 0;
+		h->est_low = hil_row_view_has(v, &v->est.uj_low) ? v->est.uj_low
+								 : h->est_uj;
+		h->est_high = hil_row_view_has(v, &v->est.uj_high)
+				      ? v->est.uj_high
+				      : h->est_uj;
+		copy_text(t->est_table, sizeof(t->est_table),
+			  est_ok ? v->est.table : "");
+		h->est_table = t->est_table;
 		i++;
 	}
+	free(v);
 	return rows_unique(rows, i, path, err, errlen);
 }
 
