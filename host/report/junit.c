@@ -7,24 +7,34 @@
 #include <string.h>
 
 #include "result/headcodec.h"
+#include "result/rowview.h"
 #include "util/err.h"
+#include "util/log.h"
 
 /* Why a row counts as a failed test, or NULL when it passed. */
-static const char *row_failure(const cJSON *row, char *buf, size_t len)
+static const char *row_failure(const struct hil_row_view *v, char *buf,
+			       size_t len)
 {
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(row, "digest");
-
-	if (!hil_rj_row_ok(row)) {
-		const char *e = hil_rj_str(row, "error");
-
-		return e[0] != '\0' ? e : "the row failed (no reason given)";
+	if (strcmp(v->status, "ok") != 0) {
+		return v->error[0] != '\0' ? v->error
+					   : "the row failed (no reason given)";
 	}
-	if (hil_rj_bool(d, "match") == 0) {
+	if (hil_row_view_has(v, &v->digest_match) && !v->digest_match) {
+		char want[16] = "", got[16] = "";
+
+		if (hil_row_view_has(v, &v->row.digest_expected)) {
+			snprintf(want, sizeof(want), "%08x",
+				 (unsigned)v->row.digest_expected);
+		}
+		if (hil_row_view_has(v, &v->row.digest_got)) {
+			snprintf(got, sizeof(got), "%08x",
+				 (unsigned)v->row.digest_got);
+		}
 		snprintf(buf, len, "digest mismatch: expected %s, measured %s",
-			 hil_rj_str(d, "expected"), hil_rj_str(d, "measured"));
+			 want, got);
 		return buf;
 	}
-	if (hil_rj_bool(row, "verified") == 0) {
+	if (hil_row_view_has(v, &v->row.verified) && !v->row.verified) {
 		return "the implementation was not verified on the target";
 	}
 	return NULL;
@@ -49,19 +59,21 @@ static void property(FILE *out, const char *name, const char *value)
 	fputs("\"/>\n", out);
 }
 
-static void verification_suite(const cJSON *report, FILE *out)
+/* The rows of report (decoded in rows, n of them) as test cases. */
+static void verification_suite(const cJSON *report,
+			       const struct hil_row_view *rows, size_t n,
+			       FILE *out)
 {
 	/* The report-level fields through result/'s codec tables. */
 	struct hil_result_head *h = malloc(sizeof(*h));
-	const cJSON *r;
 	const char *unit = hil_rj_unit(report);
 	char buf[512];
+	size_t i;
 	int tests = 0, failures = 0;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
+	for (i = 0; i < n; i++) {
 		tests++;
-		failures += row_failure(r, buf, sizeof(buf)) != NULL;
+		failures += row_failure(&rows[i], buf, sizeof(buf)) != NULL;
 	}
 	fprintf(out,
 		"  <testsuite name=\"hilrun.rows\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
@@ -77,18 +89,15 @@ static void verification_suite(const cJSON *report, FILE *out)
 		free(h);
 	}
 	fputs("    </properties>\n", out);
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
+	for (i = 0; i < n; i++) {
+		const struct hil_row_view *r = &rows[i];
 		const char *why = row_failure(r, buf, sizeof(buf));
-		double msg = 0, ad = 0, med;
 		char name[160], m[40];
 
-		hil_rj_num(r, "msg_len", &msg);
-		hil_rj_num(r, "ad_len", &ad);
 		snprintf(name, sizeof(name), "%s msg %.0f ad %.0f",
-			 hil_rj_str(r, "operation"), msg, ad);
-		testcase_open(out, hil_rj_str(r, "algorithm"),
-			      hil_rj_str(r, "implementation"), name);
+			 r->operation, (double)r->row.msg_len,
+			 (double)r->row.ad_len);
+		testcase_open(out, r->algorithm, r->implementation, name);
 		if (why != NULL) {
 			fputs("      <failure type=\"verification\" message=\"",
 			      out);
@@ -97,8 +106,8 @@ static void verification_suite(const cJSON *report, FILE *out)
 			hil_xml_puts(out, why);
 			fputs("</failure>\n", out);
 		}
-		if (hil_rj_num(r, "median", &med)) {
-			hil_fmt_num(m, sizeof(m), med);
+		if (hil_row_view_has(r, &r->median)) {
+			hil_fmt_num(m, sizeof(m), r->median);
 			fputs("      <system-out>median ", out);
 			hil_xml_puts(out, m);
 			fputc(' ', out);
@@ -163,14 +172,18 @@ static void regression_suite(const struct hil_cmp *c, FILE *out)
 
 int hil_junit_write(const cJSON *report, const struct hil_cmp *cmp, FILE *out)
 {
-	const cJSON *r;
-	size_t tests = 0, failures = 0;
+	struct hil_row_view *rows = NULL;
+	size_t tests = 0, failures = 0, n = 0, i;
 	char buf[512];
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
+	/* The rows through result/'s codec, decoded once. */
+	if (hil_row_views_read(hil_rj_rows(report), &rows, &n) != HIL_OK) {
+		hil_err("out of memory");
+		return HIL_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++) {
 		tests++;
-		failures += row_failure(r, buf, sizeof(buf)) != NULL;
+		failures += row_failure(&rows[i], buf, sizeof(buf)) != NULL;
 	}
 	if (cmp != NULL) {
 		tests += cmp->n;
@@ -180,7 +193,8 @@ int hil_junit_write(const cJSON *report, const struct hil_cmp *cmp, FILE *out)
 	fprintf(out,
 		"<testsuites name=\"hilrun\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
 		tests, failures);
-	verification_suite(report, out);
+	verification_suite(report, rows, n, out);
+	free(rows);
 	if (cmp != NULL) {
 		regression_suite(cmp, out);
 	}
