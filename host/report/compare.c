@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "result/headcodec.h"
+#include "result/rowview.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -111,11 +112,17 @@ const char *hil_cmp_unit_metric(const cJSON *report)
 }
 
 /* The cycle model's median of a row, when the model ran for it. */
-static int row_model(const cJSON *row, double *median)
+static int row_model(const struct hil_row_view *v, double *median)
 {
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+	*median = v->model.median;
+	return v->has_model && hil_row_view_has(v, &v->model.median);
+}
 
-	return cJSON_IsObject(m) && hil_rj_num(m, "median", median);
+/* The sensor's (or the estimate's) energy of a row: 1 and *uj, else 0. */
+static int row_energy(const struct hil_row_view *v, double *uj)
+{
+	*uj = v->row.energy.uj_per_op;
+	return hil_row_view_has(v, &v->row.energy.uj_per_op);
 }
 
 /* The cycle-model section of a report, or NULL when the model was off. */
@@ -190,31 +197,29 @@ void hil_cmp_provenance(const cJSON *report, char *buf, size_t len)
 /* Does some row of report have the figure metric names? */
 static int report_has(const cJSON *report, const char *metric)
 {
-	const cJSON *r;
+	struct hil_row_view *rows = NULL;
+	size_t n = 0, i;
 	double v;
+	int has = 0;
 
 	if (strcmp(metric, hil_cmp_unit_metric(report)) == 0) {
 		return 1;
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (strcmp(metric, "estimated") == 0 && row_model(r, &v)) {
-			return 1;
-		}
-		if (strcmp(metric, "energy") == 0 && hil_rj_row_energy(r, &v)) {
-			return 1;
-		}
-		if (strcmp(metric, "stack") == 0 &&
-		    hil_rj_num(r, "stack_bytes", &v)) {
-			return 1;
-		}
-		if (strcmp(metric, "flash") == 0 &&
-		    hil_rj_impl_size(report, hil_rj_str(r, "algorithm"),
-				     hil_rj_str(r, "implementation")) != NULL) {
-			return 1;
-		}
+	/* Out of memory: no row, so no figure. */
+	hil_row_views_read(hil_rj_rows(report), &rows, &n);
+	for (i = 0; i < n && !has; i++) {
+		const struct hil_row_view *r = &rows[i];
+
+		has = (strcmp(metric, "estimated") == 0 && row_model(r, &v)) ||
+		      (strcmp(metric, "energy") == 0 && row_energy(r, &v)) ||
+		      (strcmp(metric, "stack") == 0 &&
+		       hil_row_view_has(r, &r->row.stack_bytes)) ||
+		      (strcmp(metric, "flash") == 0 &&
+		       hil_rj_impl_size(report, r->algorithm,
+					r->implementation) != NULL);
 	}
-	return 0;
+	free(rows);
+	return has;
 }
 
 int hil_cmp_metric_applies(const cJSON *base, const cJSON *newer,
@@ -228,36 +233,34 @@ int hil_cmp_metric_applies(const cJSON *base, const cJSON *newer,
 	return report_has(base, metric) && report_has(newer, metric);
 }
 
-static int same_key(const cJSON *a, const cJSON *b)
+/* A length of a row as a figure: 0 when the report lacks it. */
+static double len_of(const struct hil_row_view *v, const uint32_t *len)
 {
-	static const char *const s[] = {"algorithm", "implementation",
-					"operation"};
-	static const char *const n[] = {"msg_len", "ad_len"};
-	double x, y;
-	size_t i;
-
-	for (i = 0; i < 3; i++) {
-		if (strcmp(hil_rj_str(a, s[i]), hil_rj_str(b, s[i])) != 0) {
-			return 0;
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		if (!hil_rj_num(a, n[i], &x) || !hil_rj_num(b, n[i], &y) ||
-		    x != y) {
-			return 0;
-		}
-	}
-	return 1;
+	return hil_row_view_has(v, len) ? (double)*len : 0;
 }
 
-static const cJSON *find_row(const cJSON *report, const cJSON *key)
+static int same_key(const struct hil_row_view *a, const struct hil_row_view *b)
 {
-	const cJSON *r;
+	return strcmp(a->algorithm, b->algorithm) == 0 &&
+	       strcmp(a->implementation, b->implementation) == 0 &&
+	       strcmp(a->operation, b->operation) == 0 &&
+	       hil_row_view_has(a, &a->row.msg_len) &&
+	       hil_row_view_has(b, &b->row.msg_len) &&
+	       a->row.msg_len == b->row.msg_len &&
+	       hil_row_view_has(a, &a->row.ad_len) &&
+	       hil_row_view_has(b, &b->row.ad_len) &&
+	       a->row.ad_len == b->row.ad_len;
+}
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (same_key(r, key)) {
-			return r;
+static const struct hil_row_view *find_row(const struct hil_row_view *rows,
+					   size_t n,
+					   const struct hil_row_view *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (same_key(&rows[i], key)) {
+			return &rows[i];
 		}
 	}
 	return NULL;
@@ -265,25 +268,24 @@ static const cJSON *find_row(const cJSON *report, const cJSON *key)
 
 /* A report with two rows of one key: which one a comparison took would be
  * chance. Logged with the row and the run. */
-static int check_unique(const cJSON *report, const char *which)
+static int check_unique(const struct hil_row_view *rows, size_t n,
+			const char *which)
 {
-	const cJSON *r, *q;
+	size_t i, j;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		for (q = r->next; q != NULL; q = q->next) {
-			double msg = 0, ad = 0;
-			char key[512], safe[600];
+	for (i = 0; i < n; i++) {
+		const struct hil_row_view *r = &rows[i];
 
-			if (!same_key(r, q)) {
+		for (j = i + 1; j < n; j++) {
+			char key[900], safe[1000];
+
+			if (!same_key(r, &rows[j])) {
 				continue;
 			}
-			hil_rj_num(r, "msg_len", &msg);
-			hil_rj_num(r, "ad_len", &ad);
 			snprintf(key, sizeof(key), "%s/%s %s msg %.0f ad %.0f",
-				 hil_rj_str(r, "algorithm"),
-				 hil_rj_str(r, "implementation"),
-				 hil_rj_str(r, "operation"), msg, ad);
+				 r->algorithm, r->implementation, r->operation,
+				 len_of(r, &r->row.msg_len),
+				 len_of(r, &r->row.ad_len));
 			hil_err("cannot compare: the %s report has two rows for %s; a report from hilrun has one row per key (edited or merged by hand?)",
 				which, hil_text_noctl(safe, sizeof(safe), key));
 			return HIL_ERR_ARG;
@@ -306,36 +308,33 @@ static enum hil_verdict judge(double base, double cur, double pct)
 	return HIL_SAME;
 }
 
-static struct hil_cmp_entry *entry(struct hil_cmp *c, const cJSON *row,
+static struct hil_cmp_entry *entry(struct hil_cmp *c,
+				   const struct hil_row_view *row,
 				   const char *metric, const char *unit)
 {
 	struct hil_cmp_entry *e = &c->e[c->n++];
 
 	memset(e, 0, sizeof(*e));
-	e->algorithm = hil_rj_str(row, "algorithm");
-	e->implementation = hil_rj_str(row, "implementation");
-	e->operation = hil_rj_str(row, "operation");
-	hil_rj_num(row, "msg_len", &e->msg_len);
-	hil_rj_num(row, "ad_len", &e->ad_len);
+	e->algorithm = row->algorithm;
+	e->implementation = row->implementation;
+	e->operation = row->operation;
+	e->msg_len = len_of(row, &row->row.msg_len);
+	e->ad_len = len_of(row, &row->row.ad_len);
 	e->metric = metric;
 	e->unit = unit;
 	e->note = "";
 	return e;
 }
 
-static const char *row_error(const cJSON *row)
+static const char *row_error(const struct hil_row_view *row)
 {
-	const char *s = hil_rj_str(row, "error");
-
-	return s[0] != '\0' ? s : "the row failed";
+	return row->error[0] != '\0' ? row->error : "the row failed";
 }
 
-/* One more figure of a row pair: base ub, new un, judged at pct. */
-static void add_figure(struct hil_cmp *c, const cJSON *row, const char *metric,
-		       const char *unit, double ub, double un, double pct)
+/* One more figure (e, made by entry()): base ub, new un, judged at pct. */
+static void set_figure(struct hil_cmp_entry *e, double ub, double un,
+		       double pct)
 {
-	struct hil_cmp_entry *e = entry(c, row, metric, unit);
-
 	e->threshold = pct;
 	e->have_base = e->have_new = 1;
 	e->base = ub;
@@ -348,30 +347,27 @@ static void add_figure(struct hil_cmp *c, const cJSON *row, const char *metric,
  * How a row's energy was obtained. Reports older than the estimate have
  * only "measured" and "model"; anything else (none) reads as it says.
  */
-static const char *energy_kind(const cJSON *row)
+static const char *energy_kind(const struct hil_row_view *row)
 {
-	const char *k = hil_rj_row_energy_kind(row);
-
-	return k[0] != '\0' ? k : "measured";
+	return row->energy_kind[0] != '\0' ? row->energy_kind : "measured";
 }
 
 /* The datasheet table a row's estimate comes from, or "". */
-static const char *est_table(const cJSON *row)
+static const char *est_table(const struct hil_row_view *row)
 {
-	const cJSON *e = hil_rj_row_estimate(row);
-
-	return e != NULL ? hil_rj_str(e, "table") : "";
+	return row->est_beside || hil_row_view_has(row, &row->est.uj_per_op)
+		       ? row->est.table
+		       : "";
 }
 
-/* The table of a report's first estimated row, or "". */
-static const char *report_table(const cJSON *report)
+/* The table of a report's first estimated row (rows, n of them), or "". */
+static const char *report_table(const struct hil_row_view *rows, size_t n)
 {
-	const cJSON *r;
+	size_t i;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (est_table(r)[0] != '\0') {
-			return est_table(r);
+	for (i = 0; i < n; i++) {
+		if (est_table(&rows[i])[0] != '\0') {
+			return est_table(&rows[i]);
 		}
 	}
 	return "";
@@ -383,17 +379,21 @@ struct kind_skip {
 	const char *base_kind, *new_kind; /* of the first one */
 };
 
-static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
-			 const char *unit, double pct, double energy_pct,
-			 double est_pct, double stack_pct, int same_model,
+static void compare_pair(struct hil_cmp *c, const struct hil_row_view *b,
+			 const struct hil_row_view *n, const char *unit,
+			 double pct, double energy_pct, double est_pct,
+			 double stack_pct, int same_model,
 			 struct kind_skip *skip)
 {
 	struct hil_cmp_entry *e = entry(c, n, "median", unit);
-	int bok = hil_rj_row_ok(b), nok = hil_rj_row_ok(n);
+	int bok = strcmp(b->status, "ok") == 0;
+	int nok = strcmp(n->status, "ok") == 0;
 
 	e->threshold = pct;
-	e->have_base = bok && hil_rj_num(b, "median", &e->base);
-	e->have_new = nok && hil_rj_num(n, "median", &e->cur);
+	e->have_base = bok && hil_row_view_has(b, &b->median);
+	e->base = e->have_base ? b->median : 0;
+	e->have_new = nok && hil_row_view_has(n, &n->median);
+	e->cur = e->have_new ? n->median : 0;
 	if (!nok && !bok) {
 		e->verdict = HIL_SAME;
 		e->note = "failed in both reports";
@@ -422,11 +422,14 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 			e->verdict = judge(ub, un, est_pct);
 		}
 
-		if (stack_pct >= 0 && hil_rj_num(b, "stack_bytes", &ub) &&
-		    hil_rj_num(n, "stack_bytes", &un)) {
-			add_figure(c, n, "stack", "B", ub, un, stack_pct);
+		if (stack_pct >= 0 &&
+		    hil_row_view_has(b, &b->row.stack_bytes) &&
+		    hil_row_view_has(n, &n->row.stack_bytes)) {
+			set_figure(entry(c, n, "stack", "B"),
+				   b->row.stack_bytes, n->row.stack_bytes,
+				   stack_pct);
 		}
-		if (hil_rj_row_energy(b, &ub) && hil_rj_row_energy(n, &un) &&
+		if (row_energy(b, &ub) && row_energy(n, &un) &&
 		    strcmp(energy_kind(b), energy_kind(n)) != 0) {
 			/* A datasheet estimate, a simulated sensor and a real
 			 * one are three different quantities: never judged
@@ -435,8 +438,7 @@ static void compare_pair(struct hil_cmp *c, const cJSON *b, const cJSON *n,
 				skip->base_kind = energy_kind(b);
 				skip->new_kind = energy_kind(n);
 			}
-		} else if (hil_rj_row_energy(b, &ub) &&
-			   hil_rj_row_energy(n, &un)) {
+		} else if (row_energy(b, &ub) && row_energy(n, &un)) {
 			e = entry(c, n, "energy", "uJ");
 			e->threshold = energy_pct;
 			e->have_base = e->have_new = 1;
@@ -467,7 +469,8 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 	const char *nstatus = nrun.status;
 	struct hil_thresholds def;
 	struct hil_cmp *c;
-	const cJSON *r;
+	struct hil_row_view *brows, *nrows;
+	size_t nb, nn, i;
 	size_t cap;
 	double pct;
 	struct kind_skip skip = {0, NULL, NULL};
@@ -499,8 +502,26 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 			sn, sb);
 		return HIL_ERR_ARG;
 	}
-	if (check_unique(base, "base") != HIL_OK ||
-	    check_unique(newer, "new") != HIL_OK) {
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	/* The rows through result/'s codec, decoded once; the entries
+	 * point into them (hil_cmp_free frees them). */
+	if (hil_row_views_read(hil_rj_rows(base), &c->rows[0], &c->n_rows[0]) !=
+		    HIL_OK ||
+	    hil_row_views_read(hil_rj_rows(newer), &c->rows[1],
+			       &c->n_rows[1]) != HIL_OK) {
+		hil_cmp_free(c);
+		return HIL_ERR_NOMEM;
+	}
+	brows = c->rows[0];
+	nb = c->n_rows[0];
+	nrows = c->rows[1];
+	nn = c->n_rows[1];
+	if (check_unique(brows, nb, "base") != HIL_OK ||
+	    check_unique(nrows, nn, "new") != HIL_OK) {
+		hil_cmp_free(c);
 		return HIL_ERR_ARG;
 	}
 	pct = unit_threshold(t, ub, &metric);
@@ -508,36 +529,26 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 	 * either, and flash per implementation. */
 	cap = (size_t)cJSON_GetArraySize(
 		      cJSON_GetObjectItemCaseSensitive(newer, "sizes")) +
-	      4 * ((size_t)cJSON_GetArraySize(hil_rj_rows(base)) +
-		   (size_t)cJSON_GetArraySize(hil_rj_rows(newer))) +
-	      1;
-	c = calloc(1, sizeof(*c));
-	if (c == NULL) {
-		return HIL_ERR_NOMEM;
-	}
+	      4 * (nb + nn) + 1;
 	c->e = calloc(cap, sizeof(*c->e));
 	if (c->e == NULL) {
-		free(c);
+		hil_cmp_free(c);
 		return HIL_ERR_NOMEM;
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(newer))
-	{
-		const cJSON *b = find_row(base, r);
+	for (i = 0; i < nn; i++) {
+		const struct hil_row_view *r = &nrows[i];
+		const struct hil_row_view *b = find_row(brows, nb, r);
 		struct hil_cmp_entry *e;
 
 		if (b != NULL) {
-			if (strcmp(hil_rj_str(b, "unit"),
-				   hil_rj_str(r, "unit")) != 0) {
-				char key[512];
+			if (strcmp(b->unit, r->unit) != 0) {
+				char key[800];
 
 				snprintf(key, sizeof(key), "%s/%s %s",
-					 hil_rj_str(r, "algorithm"),
-					 hil_rj_str(r, "implementation"),
-					 hil_rj_str(r, "operation"));
-				hil_text_noctl(sb, sizeof(sb),
-					       hil_rj_str(b, "unit"));
-				hil_text_noctl(sn, sizeof(sn),
-					       hil_rj_str(r, "unit"));
+					 r->algorithm, r->implementation,
+					 r->operation);
+				hil_text_noctl(sb, sizeof(sb), b->unit);
+				hil_text_noctl(sn, sizeof(sn), r->unit);
 				hil_err("cannot compare %s: %s has it in %s, %s in %s",
 					hil_text_noctl(fb, sizeof(fb), key),
 					bid, sb, nid, sn);
@@ -551,22 +562,24 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 		e = entry(c, r, "median", ub);
 		e->verdict = HIL_ADDED;
 		e->threshold = pct;
-		e->have_new =
-			hil_rj_row_ok(r) && hil_rj_num(r, "median", &e->cur);
+		e->have_new = strcmp(r->status, "ok") == 0 &&
+			      hil_row_view_has(r, &r->median);
+		e->cur = e->have_new ? r->median : 0;
 		e->note = "not in the base report";
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(base))
-	{
+	for (i = 0; i < nb; i++) {
+		const struct hil_row_view *r = &brows[i];
 		struct hil_cmp_entry *e;
 
-		if (find_row(newer, r) != NULL) {
+		if (find_row(nrows, nn, r) != NULL) {
 			continue;
 		}
 		e = entry(c, r, "median", ub);
 		e->verdict = HIL_REMOVED;
 		e->threshold = pct;
-		e->have_base =
-			hil_rj_row_ok(r) && hil_rj_num(r, "median", &e->base);
+		e->have_base = strcmp(r->status, "ok") == 0 &&
+			       hil_row_view_has(r, &r->median);
+		e->base = e->have_base ? r->median : 0;
 		e->note = "not in the new report";
 	}
 	/* Flash once per implementation that both reports have. */
@@ -583,8 +596,18 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 
 			if (bz != NULL && hil_rj_num(bz, "flash_bytes", &xb) &&
 			    hil_rj_num(z, "flash_bytes", &xn)) {
-				add_figure(c, z, "flash", "B", xb, xn,
-					   t->flash);
+				/* An implementation's figure: no row. */
+				struct hil_cmp_entry *e = &c->e[c->n++];
+
+				memset(e, 0, sizeof(*e));
+				e->algorithm = hil_rj_str(z, "algorithm");
+				e->implementation =
+					hil_rj_str(z, "implementation");
+				e->operation = "";
+				e->metric = "flash";
+				e->unit = "B";
+				e->note = "";
+				set_figure(e, xb, xn, t->flash);
 			}
 		}
 	}
@@ -607,6 +630,8 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 	c->energy_kind_skipped = skip.n;
 	c->energy_kinds[0] = skip.base_kind;
 	c->energy_kinds[1] = skip.new_kind;
+	c->est_tables[0] = report_table(brows, nb);
+	c->est_tables[1] = report_table(nrows, nn);
 	(void)metric;
 	*out = c;
 	return HIL_OK;
@@ -616,6 +641,8 @@ void hil_cmp_free(struct hil_cmp *c)
 {
 	if (c != NULL) {
 		free(c->e);
+		free(c->rows[0]);
+		free(c->rows[1]);
 		free(c);
 	}
 }
@@ -774,11 +801,11 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 			hil_text_noctl(kb, sizeof(kb), c->energy_kinds[0]),
 			hil_text_noctl(kn, sizeof(kn), c->energy_kinds[1]));
 	}
-	if (report_table(base)[0] != '\0' || report_table(newer)[0] != '\0') {
+	if (c->est_tables[0][0] != '\0' || c->est_tables[1][0] != '\0') {
 		fprintf(out,
 			"energy estimates: from the datasheet, not measured (docs/method.md); base %s, new %s\n",
-			report_table(base)[0] ? report_table(base) : "none",
-			report_table(newer)[0] ? report_table(newer) : "none");
+			c->est_tables[0][0] ? c->est_tables[0] : "none",
+			c->est_tables[1][0] ? c->est_tables[1] : "none");
 	}
 	for (i = 0; i < c->n; i++) {
 		const struct hil_cmp_entry *e = &c->e[i];

@@ -14,6 +14,8 @@
 
 #include <cjson/cJSON.h>
 
+struct hil_row_view;
+
 /**
  * Read path, parse it and check it (hil_report_check).
  * @param out receives the tree; the caller frees it with cJSON_Delete().
@@ -206,6 +208,13 @@ struct hil_cmp {
 	int model_skipped;
 	/* 1: the reports were built with different build.cflags */
 	int flags_differ;
+	/* The datasheet table of each report's first estimated row (base's,
+	 * new's), or "". */
+	const char *est_tables[2];
+	/* The rows of base [0] and new [1] as result/'s codec decodes them;
+	 * the entries' names point into them. Owned. */
+	struct hil_row_view *rows[2];
+	size_t n_rows[2];
 };
 
 /**
