@@ -101,6 +101,9 @@ int hil_result_get_all(const cJSON *o, const char *path, void *base);
 /** The operation named name ("encrypt", ...) as a static string, or NULL. */
 const char *hil_result_op(const char *name);
 
+/** The mode of a post-quantum row of kind ("kem": "KEM", else "signature"). */
+const char *hil_result_pq_mode(const char *kind);
+
 /**
  * One row of report.json or of journal.jsonl into r (zeroed first): every
  * stored field of hil_result_row_tables, the samples (stats computed from

@@ -95,6 +95,30 @@ struct hil_row_leak {
 /** Is the row flagged: by its counts or by the model's cycles? */
 int hil_row_leak_flagged(const struct hil_row_leak *l);
 
+/*
+ * What a post-quantum operation row (keypair, encaps, decaps; keypair,
+ * sign, verify: hilrun pq, docs/pq.md) has beyond a row: the scheme's code
+ * size apart from the common code, the shares of its estimated cycles in
+ * SHA-2, SHA-3 and AES code, how it was verified, and its randombytes
+ * stream (the row's seed is that stream's seed). Rows of other kinds have
+ * present 0 and none of it.
+ */
+struct hil_row_pq {
+	int present;   /* 1: a post-quantum operation row */
+	char kind[8];  /* "kem" or "sign" */
+	char rng[16];  /* "splitmix64": the randombytes stream */
+	uint32_t text; /* the scheme's own objects (pqm4's rule: the */
+	uint32_t data; /* common code apart), before --gc-sections */
+	uint32_t bss;
+	/* Percent of the operation's estimated cycles spent in the common
+	 * code's SHA-2, SHA-3 (Keccak) and AES functions (docs/pq.md). */
+	double sha2_pct, sha3_pct, aes_pct;
+	/* How it was verified: "ok vs host build of ml-kem-768/clean",
+	 * "FAILED ...", "not verified: ..." */
+	char verification[256];
+	uint32_t stack_capacity; /* the image's stack, bytes */
+};
+
 /* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
 struct hil_row {
 	char algorithm[HILP_NAME_MAX];
@@ -136,6 +160,7 @@ struct hil_row {
 	/* The image it was measured on, when the run had several; "": the
 	 * run's build_id */
 	char build_id[2 * HILP_BUILD_ID_MAX + 1];
+	struct hil_row_pq pq; /* a post-quantum operation's own fields */
 };
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
