@@ -242,17 +242,19 @@ const struct hil_rtable *hil_result_table(const char *path)
 	return NULL;
 }
 
+/* keypair, encaps, decaps, sign (and verify): post-quantum rows. */
+const char *const hil_result_ops[] = {
+	"encrypt", "decrypt", "hash",	"keysetup", "verify",
+	"keypair", "encaps",  "decaps", "sign",	    NULL,
+};
+
 const char *hil_result_op(const char *name)
 {
-	/* keypair, encaps, decaps, sign (and verify): post-quantum rows. */
-	static const char *const ops[] = {"encrypt",  "decrypt", "hash",
-					  "keysetup", "verify",	 "keypair",
-					  "encaps",   "decaps",	 "sign"};
 	size_t i;
 
-	for (i = 0; i < N_OF(ops); i++) {
-		if (strcmp(name, ops[i]) == 0) {
-			return ops[i];
+	for (i = 0; hil_result_ops[i] != NULL; i++) {
+		if (strcmp(name, hil_result_ops[i]) == 0) {
+			return hil_result_ops[i];
 		}
 	}
 	return NULL;

@@ -98,6 +98,11 @@ int hil_result_put_all(cJSON *o, const char *path, const void *base);
  */
 int hil_result_get_all(const cJSON *o, const char *path, void *base);
 
+/* Every operation a row can have, NULL terminated: "encrypt", "decrypt",
+ * "hash", "keysetup", "verify", and the post-quantum "keypair", "encaps",
+ * "decaps", "sign". */
+extern const char *const hil_result_ops[];
+
 /** The operation named name ("encrypt", ...) as a static string, or NULL. */
 const char *hil_result_op(const char *name);
 
