@@ -119,7 +119,10 @@ int hil_html_report(const cJSON *report, FILE *out)
 		ret = hil_svg_energy(report, out);
 	}
 	fputs("</section>\n", out);
-	hil_render_html_verification(report, out);
+	/* A pq run's table has its verification per row. */
+	if (!hil_rj_only_pq(report)) {
+		hil_render_html_verification(report, out);
+	}
 	hil_render_html_rows(report, out);
 	hil_render_html_fits(report, out);
 	hil_render_html_provenance(report, out);

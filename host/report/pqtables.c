@@ -140,17 +140,20 @@ static void cells(const cJSON *row, struct pq_cells *c)
 	if (est != NULL && hil_rj_num(est, "uj_per_op", &uj)) {
 		snprintf(c->energy, sizeof(c->energy), "%.3g", uj);
 	}
-	c->verification =
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(row, "pq"),
-			   "verification");
+	c->verification = hil_rj_str(
+		cJSON_GetObjectItemCaseSensitive(row, "pq"), "verification");
 }
 
-/* The section's notes: what the figures are, as sentences. */
-static void notes_text(const cJSON *report, char *buf, size_t len)
+#define N_NOTES	 6
+#define NOTE_LEN 512
+
+/* The section's notes, one sentence each: what the figures are. */
+static void notes_of(const cJSON *report, char notes[N_NOTES][NOTE_LEN])
 {
-	const cJSON *cm = cJSON_GetObjectItemCaseSensitive(report,
-							   "cycle_model");
+	const cJSON *cm =
+		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
 	const cJSON *r;
+	const char *why = hil_rj_energy_reason(report);
 	double seed = 0, err = -1;
 	const char *rng = "";
 
@@ -158,34 +161,49 @@ static void notes_text(const cJSON *report, char *buf, size_t len)
 	{
 		if (hil_rj_row_is_pq(r)) {
 			hil_rj_num(r, "seed", &seed);
-			rng = hil_rj_str(cJSON_GetObjectItemCaseSensitive(r,
-									  "pq"),
-					 "randombytes");
+			rng = hil_rj_str(
+				cJSON_GetObjectItemCaseSensitive(r, "pq"),
+				"randombytes");
 			model_num(r, "error_pct", &err);
 			break;
 		}
 	}
-	snprintf(buf, len,
+	snprintf(notes[0], NOTE_LEN,
 		 "Est. cycles: %s, the median over the runs with its spread "
-		 "(min to max); an estimate, not a measurement%s. Stack: the "
-		 "peak of one call, the stub's own frames less (painted). "
-		 "Code: .text / .data / .bss of the scheme's own objects, the "
-		 "common code apart (pqm4's rule). SHA-2, SHA-3, AES: percent "
-		 "of the estimated cycles spent in the common code's hash and "
-		 "AES functions (docs/pq.md). randombytes: %s from seed %.0f "
-		 "(not a secure generator).",
+		 "(min to max); an estimate, not a measurement%s.",
 		 hil_rj_str(cm, "unit")[0] != '\0' ? hil_rj_str(cm, "unit")
 						   : "cycle model",
-		 err > 0 ? " (the profile's error bar is given per row)"
-			 : "; this profile has no error bar",
+		 err > 0 ? " (error bar: model_cycles.error_pct in report.json)"
+			 : "; this profile has no error bar");
+	snprintf(notes[1], NOTE_LEN,
+		 "Stack: the peak of one call, the stub's own frames less "
+		 "(painted).");
+	snprintf(notes[2], NOTE_LEN,
+		 "Code: .text / .data / .bss of the scheme's own objects, the "
+		 "common code apart (pqm4's rule).");
+	snprintf(notes[3], NOTE_LEN,
+		 "SHA-2, SHA-3, AES: percent of the estimated cycles spent in "
+		 "the common code's hash and AES functions, attributed by the "
+		 "cycle model (docs/pq.md).");
+	snprintf(notes[4], NOTE_LEN,
+		 "randombytes: %s from seed %.0f (not a secure generator).",
 		 rng[0] != '\0' ? rng : "splitmix64", seed);
+	if (why != NULL) {
+		snprintf(notes[5], NOTE_LEN, "Energy: \"-\" = no estimate: %s.",
+			 why);
+	} else {
+		snprintf(notes[5], NOTE_LEN,
+			 "Energy: µJ per operation from the datasheet's run "
+			 "current and the estimated cycles: an estimate, not "
+			 "measured (docs/method.md).");
+	}
 }
 
 void hil_md_pq(const cJSON *report, FILE *out)
 {
 	const cJSON *r;
-	char notes[1024];
-	int any_est = 0;
+	char notes[N_NOTES][NOTE_LEN];
+	size_t i;
 
 	if (!hil_rj_has_pq(report)) {
 		return;
@@ -202,36 +220,26 @@ void hil_md_pq(const cJSON *report, FILE *out)
 			continue;
 		}
 		cells(r, &c);
-		any_est |= strcmp(c.energy, "-") != 0;
 		fputs("| ", out);
 		hil_md_cell(out, hil_rj_str(r, "algorithm"));
 		fputs(" | ", out);
 		hil_md_cell(out, hil_rj_str(r, "implementation"));
 		fputs(" | ", out);
 		hil_md_cell(out, hil_rj_str(r, "operation"));
-		fprintf(out, "%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | ",
+		fprintf(out,
+			"%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | ",
 			hil_rj_row_ok(r) ? "" : " ✗", c.cycles, c.spread,
 			c.instr, c.stack, c.size, c.sha2, c.sha3, c.aes,
 			c.energy);
 		hil_md_cell(out, c.verification);
 		fputs(" |\n", out);
 	}
-	notes_text(report, notes, sizeof(notes));
-	fputs("\n- ", out);
-	hil_md_cell(out, notes);
+	notes_of(report, notes);
 	fputs("\n", out);
-	if (!any_est) {
-		const char *why = hil_rj_energy_reason(report);
-
-		fputs("- Energy: \"-\" = no estimate", out);
-		if (why != NULL) {
-			fputs(": ", out);
-			hil_md_cell(out, why);
-		}
-		fputs(".\n", out);
-	} else {
-		fputs("- Energy: µJ per operation from the datasheet's run current and the estimated cycles: an estimate, not measured (docs/method.md).\n",
-		      out);
+	for (i = 0; i < N_NOTES; i++) {
+		fputs("- ", out);
+		hil_md_cell(out, notes[i]);
+		fputs("\n", out);
 	}
 	fputs("\n", out);
 }
@@ -239,7 +247,8 @@ void hil_md_pq(const cJSON *report, FILE *out)
 void hil_render_html_pq(const cJSON *report, FILE *out)
 {
 	const cJSON *r;
-	char notes[1024];
+	char notes[N_NOTES][NOTE_LEN];
+	size_t i;
 
 	if (!hil_rj_has_pq(report)) {
 		return;
@@ -284,10 +293,14 @@ void hil_render_html_pq(const cJSON *report, FILE *out)
 		hil_render_td_text(out, NULL, c.verification);
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n<p class=\"note\">", out);
-	notes_text(report, notes, sizeof(notes));
-	hil_xml_puts(out, notes);
-	fputs("</p>\n</section>\n", out);
+	fputs("</tbody>\n</table>\n<ul class=\"notes muted\">\n", out);
+	notes_of(report, notes);
+	for (i = 0; i < N_NOTES; i++) {
+		fputs("<li>", out);
+		hil_xml_puts(out, notes[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n</section>\n", out);
 }
 
 /* ------------------------------------------ pqm4's benchmarks.md/.csv */
@@ -376,8 +389,8 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 	};
 	const int sig = strcmp(kind, "sign") == 0;
 	const char *const *ops = sig ? sig_ops : kem_ops;
-	const char *title = sig ? "Signature Schemes"
-				: "Key Encapsulation Schemes";
+	const char *title =
+		sig ? "Signature Schemes" : "Key Encapsulation Schemes";
 	const cJSON *r;
 	size_t j, cols = w == W_SIZE ? 6 : 5;
 
@@ -402,8 +415,8 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 		hil_rj_num(r, "runs", &runs);
 		if (w == W_SPEED) {
 			if (md) {
-				fprintf(out, "| %s (%.0f executions) | %s", scheme,
-					runs, impl);
+				fprintf(out, "| %s (%.0f executions) | %s",
+					scheme, runs, impl);
 			} else {
 				fprintf(out, "%s (%.0f executions),%s", scheme,
 					runs, impl);
@@ -479,8 +492,8 @@ static void pqm4_note(const cJSON *report, char *buf, size_t len)
 {
 	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
 	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
-	const cJSON *cm = cJSON_GetObjectItemCaseSensitive(report,
-							   "cycle_model");
+	const cJSON *cm =
+		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
 	const cJSON *fl = cJSON_GetObjectItemCaseSensitive(build, "cflags");
 	const cJSON *r;
 	double seed = 0;
@@ -506,10 +519,9 @@ static void pqm4_note(const cJSON *report, char *buf, size_t len)
 
 static void pqm4_all(const cJSON *report, FILE *out, int md)
 {
-	static const char *const titles[] = {"Speed Evaluation",
-					     "Memory Evaluation",
-					     "Hashing Evaluation",
-					     "Size Evaluation"};
+	static const char *const titles[] = {
+		"Speed Evaluation", "Memory Evaluation", "Hashing Evaluation",
+		"Size Evaluation"};
 	char note[1024];
 	int w;
 

@@ -13,7 +13,11 @@
 #include "session/session.h"
 #include "stats.h"
 
-#define HIL_ROW_ERR 512
+#define HIL_ROW_ERR  512
+/* An algorithm's or implementation's name in a row: longer than the
+ * protocol's (HILP_NAME_MAX), for pqm4's scheme names such as
+ * sphincs-shake-128f-simple. */
+#define HIL_ROW_NAME HIL_IMPL_NAME
 
 /* Whether a row's energy was measured. */
 enum hil_energy_state {
@@ -121,8 +125,8 @@ struct hil_row_pq {
 
 /* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
 struct hil_row {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HIL_ROW_NAME];
+	char implementation[HIL_ROW_NAME];
 	const char *operation; /* "encrypt", "decrypt", "hash" */
 	const char *mode;      /* what is measured, e.g. "AEAD", "ECB" */
 	int constant_time; /* the implementation's claim: 1, 0, -1 unstated */
@@ -165,8 +169,8 @@ struct hil_row {
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
 struct hil_fit {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HIL_ROW_NAME];
+	char implementation[HIL_ROW_NAME];
 	const char *operation;
 	uint32_t ad_len;
 	double fixed;

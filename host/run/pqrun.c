@@ -1,6 +1,6 @@
 /* pqrun: a post-quantum run's files (scripts/pq-bench.sh's calls.tsv, rows.tsv, run.tsv, skipped.tsv) made into rows of the one result model. */
 #define _XOPEN_SOURCE  700 /* gethostname */
-#define HIL_LOG_PREFIX	"pq"
+#define HIL_LOG_PREFIX "pq"
 #include "pqrun.h"
 
 #include <stdint.h>
@@ -23,7 +23,7 @@
 #define MAX_FIELDS 32
 /* pqm4's flags (mk/pq.mk), beside the optimisation run.tsv names. */
 #define PQ_FLAGS                                                               \
-	"-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 "         \
+	"-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 "          \
 	"-std=gnu99 -g -ffunction-sections -fdata-sections"
 
 /* calls.tsv's columns (scripts/pq-bench.sh). */
@@ -157,8 +157,7 @@ static uint32_t fold(uint32_t d, uint32_t v)
 }
 
 /* value of key in run.tsv, or dflt. */
-static const char *meta(const struct tsv *m, const char *key,
-			const char *dflt)
+static const char *meta(const struct tsv *m, const char *key, const char *dflt)
 {
 	size_t i;
 
@@ -214,16 +213,14 @@ static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 	}
 	snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name), "%s",
 		 f[R_SCHEME]);
-	snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl), "%s",
-		 f[R_IMPL]);
+	snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl), "%s", f[R_IMPL]);
 	snprintf(cfg->algs[i].path, sizeof(cfg->algs[i].path), "%s",
 		 folder_of(folders, n, f[R_SCHEME], f[R_IMPL]));
 	cfg->algs[i].entry = (unsigned)i;
 	cfg->n_algs++;
 	z = &run->impl_sizes[run->n_impl_sizes++];
 	snprintf(z->algorithm, sizeof(z->algorithm), "%s", f[R_SCHEME]);
-	snprintf(z->implementation, sizeof(z->implementation), "%s",
-		 f[R_IMPL]);
+	snprintf(z->implementation, sizeof(z->implementation), "%s", f[R_IMPL]);
 	z->text = strtoul(f[R_TEXT], NULL, 10);
 	z->data = strtoul(f[R_DATA], NULL, 10);
 	z->bss = strtoul(f[R_BSS], NULL, 10);
@@ -280,18 +277,18 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 	}
 	if (strlen(f[R_SCHEME]) >= HILP_NAME_MAX ||
 	    strlen(f[R_IMPL]) >= HILP_NAME_MAX) {
-		hil_warn("%s: line %zu: %s/%s: names of more than %u characters "
-			 "are cut short in the report",
-			 rows->path, li + 1, f[R_SCHEME], f[R_IMPL],
-			 HILP_NAME_MAX - 1);
+		hil_warn(
+			"%s: line %zu: %s/%s: names of more than %u characters "
+			"are cut short in the report",
+			rows->path, li + 1, f[R_SCHEME], f[R_IMPL],
+			HILP_NAME_MAX - 1);
 	}
 	r = hil_run_add_row(run);
 	if (r == NULL) {
 		return HIL_ERR_NOMEM;
 	}
 	snprintf(r->algorithm, sizeof(r->algorithm), "%s", f[R_SCHEME]);
-	snprintf(r->implementation, sizeof(r->implementation), "%s",
-		 f[R_IMPL]);
+	snprintf(r->implementation, sizeof(r->implementation), "%s", f[R_IMPL]);
 	r->operation = hil_result_op(f[R_OP]);
 	if (r->operation == NULL) {
 		hil_err("%s: line %zu: \"%s\" is not an operation", rows->path,
@@ -380,9 +377,10 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 		if (strcmp(c[C_REF_DIGEST], "-") == 0) {
 			have_ref = 0;
 		} else {
-			want = fold(fold(want, (uint32_t)strtoul(c[C_REF_DIGEST],
-								 NULL, 16)),
-				    (uint32_t)strtoul(c[C_REF_RET], NULL, 10));
+			want = fold(
+				fold(want, (uint32_t)strtoul(c[C_REF_DIGEST],
+							     NULL, 16)),
+				(uint32_t)strtoul(c[C_REF_RET], NULL, 10));
 		}
 		k++;
 	}
@@ -464,8 +462,7 @@ static void describe(const struct tsv *m, const char *dir,
 	run->info.clock_hz = cfg->board.clock_hz;
 	snprintf(run->info.board, sizeof(run->info.board), "pqstub");
 	run->model.enabled = 1;
-	snprintf(run->model.profile, sizeof(run->model.profile), "%s",
-		 profile);
+	snprintf(run->model.profile, sizeof(run->model.profile), "%s", profile);
 	run->model.ws = p != NULL ? p->ws : 0;
 	run->model.art = 1; /* the plugin's default: the profile's caches */
 	hil_cyclemodel_unit(profile[0] != '\0' ? profile : NULL, run->model.ws,

@@ -52,8 +52,8 @@ static void release(struct pq_fixture *f)
 	free(f->cfg);
 }
 
-static const struct hil_row *row_of(const struct hil_run *run,
-				    const char *alg, const char *op)
+static const struct hil_row *row_of(const struct hil_run *run, const char *alg,
+				    const char *op)
 {
 	size_t i;
 
@@ -172,13 +172,11 @@ static void test_pq_rows_round_trip_through_report_json(void **state)
 		assert_string_equal(back->operation, in->operation);
 		assert_true(back->pq.present);
 		assert_string_equal(back->pq.kind, in->pq.kind);
-		assert_string_equal(back->pq.verification,
-				    in->pq.verification);
+		assert_string_equal(back->pq.verification, in->pq.verification);
 		assert_true(back->pq.sha3_pct == in->pq.sha3_pct);
 		assert_int_equal(back->pq.text, in->pq.text);
 		assert_int_equal(back->stack_bytes, in->stack_bytes);
-		assert_true(back->model.stats.median ==
-			    in->model.stats.median);
+		assert_true(back->model.stats.median == in->model.stats.median);
 		assert_true(back->stats.median == in->stats.median);
 		assert_string_equal(back->mode, in->mode);
 		free(back->samples);
