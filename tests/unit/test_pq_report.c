@@ -279,6 +279,67 @@ static void test_compare_of_two_pq_runs(void **state)
 	release(&b);
 }
 
+/*
+ * Energy: where the board has run-current data, every pq row gets the
+ * datasheet estimate from its estimated cycles, labelled an estimate; the
+ * emulated mps2-an386 has none, and its rows say why.
+ */
+static void test_energy_estimate_of_pq_rows(void **state)
+{
+	struct pq_fixture f;
+	const cJSON *r;
+	cJSON *rep;
+	size_t i;
+
+	(void)state;
+	collect(&f);
+	hil_energyest_apply(f.run);
+	for (i = 0; i < f.run->n_rows; i++) {
+		assert_false(f.run->rows[i].est.ok);
+	}
+	assert_non_null(strstr(f.run->energy_est.why, "no datasheet run "
+						      "current"));
+	release(&f);
+
+	/* The same rows on a board whose chip has a datasheet table (the
+	 * emulated Nucleo's STM32F401, at the profile's 24 MHz). */
+	collect(&f);
+	snprintf(f.cfg->board.name, sizeof(f.cfg->board.name), "qemu-netduino");
+	hil_energyest_apply(f.run);
+	for (i = 0; i < f.run->n_rows; i++) {
+		const struct hil_row *row = &f.run->rows[i];
+
+		assert_true(row->est.ok);
+		/* From the model's cycles, never the instructions. */
+		assert_true(row->est.cycles == row->model.stats.median);
+		assert_true(row->est.uj_per_op > 0);
+		assert_true(row->est.uj_lo <= row->est.uj_per_op);
+		assert_true(row->est.uj_hi >= row->est.uj_per_op);
+	}
+	rep = report_of(f.run);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(rep, "rows"))
+	{
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "energy");
+
+		assert_string_equal(
+			cJSON_GetObjectItemCaseSensitive(e, "kind")->valuestring,
+			"estimate");
+		assert_string_equal(
+			cJSON_GetObjectItemCaseSensitive(e, "cycles_from")
+				->valuestring,
+			"cycle model (estimated)");
+	}
+	{
+		char *md = render(hil_summary_md, rep);
+
+		assert_non_null(strstr(md, "an estimate, not measured"));
+		assert_null(strstr(md, "Energy: \"-\" = no estimate"));
+		free(md);
+	}
+	cJSON_Delete(rep);
+	release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_pq_rows_round_trip_through_report_json),
 		cmocka_unit_test(test_report_renders_a_pq_run),
 		cmocka_unit_test(test_compare_of_two_pq_runs),
+		cmocka_unit_test(test_energy_estimate_of_pq_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
