@@ -82,9 +82,7 @@ SKIPPED=$OUT/skipped.tsv
 : > "$ROWS"
 : > "$CALLS"
 : > "$SKIPPED"
-printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\n' \
-	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
-	"$(arm-none-eabi-gcc --version | head -1)" > "$OUT/run.tsv"
+
 
 # The hash code of the image, by class: the functions (text symbols) of the
 # common code's objects whose file names say what they are:
@@ -138,6 +136,11 @@ plain_path() {
 BUILDROOT=${BUILDROOT:-$ROOT/build/pq}
 mkdir -p "$BUILDROOT" # the logs below are written beside the images, before make makes their folders
 for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
+# build: where each image is (BUILD/SCHEME_IMPL/fw/stub.elf, the scheme and
+# implementation with / . + - as _).
+printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
+	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
 
 has_asm() {
 	for f in "$1"/*.S "$1"/*.s; do

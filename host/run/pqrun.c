@@ -13,6 +13,7 @@
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
 #include "emu/plugin/memsys.h"
+#include "image/elfinfo.h"
 #include "result/rowcodec.h"
 #include "result/stats.h"
 #include "runner_int.h"
@@ -193,10 +194,57 @@ static const char *folder_of(const char *const *folders, size_t n,
 	return "";
 }
 
+/*
+ * The image scheme/impl was measured on (build/SCHEME_IMPL/fw/stub.elf, as
+ * pq-bench.sh names it) as one of the run's images: its build-id, SHA-256
+ * and sizes; the run's own are the last image's. Nothing when it cannot be
+ * read (a build folder of another machine): its rows have no build-id.
+ */
+static void add_image(const char *build, const char *scheme, const char *impl,
+		      struct hil_run *run)
+{
+	struct hil_run_image *im;
+	struct hil_elf_info ei;
+	char sym[2 * HIL_CFG_NAME + 2], *p;
+
+	if (build[0] == '\0' || run->n_images == HIL_RUN_MAX_IMAGES) {
+		return;
+	}
+	snprintf(sym, sizeof(sym), "%s/%s", scheme, impl);
+	for (p = sym; *p != '\0'; p++) {
+		if (strchr("/.+-", *p) != NULL) {
+			*p = '_';
+		}
+	}
+	snprintf(run->fw.elf, sizeof(run->fw.elf), "%s/%s/fw/stub.elf", build,
+		 sym);
+	if (hil_elf_info(run->fw.elf, &ei) != HIL_OK) {
+		hil_warn("%s: cannot be read: the rows of %s/%s have no "
+			 "build-id",
+			 run->fw.elf, scheme, impl);
+		run->fw.elf[0] = '\0';
+		return;
+	}
+	im = &run->images[run->n_images++];
+	snprintf(im->algs, sizeof(im->algs), "%s/%s", scheme, impl);
+	snprintf(im->build_id, sizeof(im->build_id), "%s", ei.build_id_hex);
+	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", ei.sha256_hex);
+	im->sizes.flash = (unsigned long)ei.flash;
+	im->sizes.ram_static = (unsigned long)ei.ram;
+	im->sizes.stack_reserved = (unsigned long)ei.stack;
+	snprintf(run->build_id, sizeof(run->build_id), "%s", im->build_id);
+	snprintf(run->elf_sha256, sizeof(run->elf_sha256), "%s",
+		 im->elf_sha256);
+	snprintf(run->elf_compiler, sizeof(run->elf_compiler), "%s",
+		 ei.compiler);
+	run->sizes = im->sizes;
+}
+
 /* cfg's entry of scheme/impl, added when new (with its size); NULL when
  * there is no room. */
 static int add_scheme(struct hil_config *cfg, struct hil_run *run,
-		      const char *const *folders, size_t n, char *const *f)
+		      const char *const *folders, size_t n, char *const *f,
+		      const char *build)
 {
 	struct hil_impl_size *z;
 	size_t i;
@@ -230,6 +278,7 @@ static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 		snprintf(run->fw.algs + o, sizeof(run->fw.algs) - o, "%s%s/%s",
 			 o > 0 ? " " : "", f[R_SCHEME], f[R_IMPL]);
 	}
+	add_image(build, f[R_SCHEME], f[R_IMPL], run);
 	return 1;
 }
 
@@ -510,13 +559,27 @@ int hil_pq_collect(const char *dir, const char *const *folders, size_t n,
 			ret = HIL_ERR_ARG;
 			break;
 		}
-		if (!add_scheme(cfg, run, folders, n, rows.f[i])) {
+		if (!add_scheme(cfg, run, folders, n, rows.f[i],
+				meta(&m, "build", ""))) {
 			hil_err("%s: more than %d schemes in one run",
 				rows.path, HIL_MAX_IMPL_SIZES);
 			ret = HIL_ERR_ARG;
 			break;
 		}
 		ret = make_row(&rows, i, &calls, seed, rng, run);
+		if (ret == HIL_OK && run->n_images > 0) {
+			const struct hil_run_image *im =
+				&run->images[run->n_images - 1];
+			struct hil_row *r = &run->rows[run->n_rows - 1];
+			char key[2 * HIL_ROW_NAME + 2];
+
+			snprintf(key, sizeof(key), "%s/%s", r->algorithm,
+				 r->implementation);
+			if (strcmp(im->algs, key) == 0) {
+				snprintf(r->build_id, sizeof(r->build_id), "%s",
+					 im->build_id);
+			}
+		}
 	}
 	for (i = 0; ret == HIL_OK && i < skipped.n &&
 		    cfg->n_not_for_board < HIL_CFG_MAX_ALGS;
