@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -334,6 +335,54 @@ static void test_hilrun_pq_config(void **state)
 		text,
 		"\"algorithm\":\t\"toysig\",\n\t\t\t\"implementation\":\t\"ref\"");
 	assert_null(strstr(text, "wrongtarget")); /* "toykem/r*" only */
+	free(text);
+
+	/* The run's folder is any run's to hilrun report, compare and
+	 * history import. */
+	snprintf(path, sizeof(path), "%s/benchmarks.md", out);
+	assert_int_equal(unlink(path), 0);
+	{
+		char *argv[] = {(char *)e2e_hilrun_bin(), "report", out, NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 60000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 0);
+	}
+	text = slurp(path);
+	assert_non_null(text);
+	e2e_assert_contains(text, "| toysig (1 executions) | ref | AVG: ");
+	free(text);
+	{
+		char *argv[] = {(char *)e2e_hilrun_bin(), "compare", out, out,
+				NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 60000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 0);
+	}
+	text = slurp(log);
+	assert_non_null(text);
+	e2e_assert_contains(text, "toykem    ref  encaps");
+	e2e_assert_contains(text, "12 compared: 12 same, 0 better, 0 worse");
+	free(text);
+	{
+		char db[HIL_PATH + 32];
+		char *argv[] = {(char *)e2e_hilrun_bin(),
+				"history",
+				"import",
+				"--db",
+				db,
+				out,
+				NULL};
+
+		snprintf(db, sizeof(db), "%s/history.sqlite", tmp_root);
+		assert_int_equal(hil_proc_run(argv, log, 60000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 0);
+	}
+	text = slurp(log);
+	assert_non_null(text);
+	e2e_assert_contains(text, "6 rows): recorded");
 	free(text);
 }
 
