@@ -324,13 +324,13 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 	if (!num(rows, li, R_RUNS, &runs) || runs < 1 || runs > 1e6) {
 		return HIL_ERR_ARG;
 	}
-	if (strlen(f[R_SCHEME]) >= HILP_NAME_MAX ||
-	    strlen(f[R_IMPL]) >= HILP_NAME_MAX) {
-		hil_warn(
-			"%s: line %zu: %s/%s: names of more than %u characters "
-			"are cut short in the report",
+	if (strlen(f[R_SCHEME]) >= HIL_ROW_NAME ||
+	    strlen(f[R_IMPL]) >= HIL_ROW_NAME) {
+		hil_err("%s: line %zu: %s/%s: a name of more than %d "
+			"characters",
 			rows->path, li + 1, f[R_SCHEME], f[R_IMPL],
-			HILP_NAME_MAX - 1);
+			HIL_ROW_NAME - 1);
+		return HIL_ERR_ARG;
 	}
 	r = hil_run_add_row(run);
 	if (r == NULL) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
@@ -340,6 +341,85 @@ static void test_energy_estimate_of_pq_rows(void **state)
 	release(&f);
 }
 
+/* dir/name with every "toysig" of the fixture's as to. */
+static void copy_renamed(const char *dir, const char *name, const char *to)
+{
+	const char *root = getenv("HIL_SRC_DIR");
+	char src[1024], dst[1024], line[4096];
+	FILE *in, *out;
+
+	snprintf(src, sizeof(src), "%s/tests/fixtures/pq/run/%s",
+		 root != NULL ? root : ".", name);
+	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	in = fopen(src, "r");
+	out = fopen(dst, "w");
+	assert_non_null(in);
+	assert_non_null(out);
+	while (fgets(line, sizeof(line), in) != NULL) {
+		char *p = strstr(line, "toysig");
+
+		if (p != NULL) {
+			*p = '\0';
+			fprintf(out, "%s%s%s", line, to, p + 6);
+		} else {
+			fputs(line, out);
+		}
+	}
+	fclose(in);
+	fclose(out);
+}
+
+static int collect_renamed(const char *to, struct pq_fixture *f)
+{
+	static const char *const files[] = {"run.tsv", "rows.tsv", "calls.tsv",
+					    "skipped.tsv"};
+	char dir[] = "/tmp/pq-names-XXXXXX";
+	size_t i;
+	int ret;
+
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < 4; i++) {
+		copy_renamed(dir, files[i], to);
+	}
+	f->cfg = calloc(1, sizeof(*f->cfg));
+	f->run = calloc(1, sizeof(*f->run));
+	assert_non_null(f->cfg);
+	assert_non_null(f->run);
+	ret = hil_pq_collect(dir, NULL, 0, f->cfg, f->run);
+	for (i = 0; i < 4; i++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+	return ret;
+}
+
+/* pqm4's longest scheme name is kept whole, in the rows and the sizes; a
+ * name longer than a row holds is refused, never cut. */
+static void test_long_scheme_names(void **state)
+{
+	struct pq_fixture f;
+	const char *name = "sphincs-shake-128f-simple";
+	char cut[64];
+	size_t i, n = 0;
+
+	(void)state;
+	assert_int_equal(collect_renamed(name, &f), HIL_OK);
+	for (i = 0; i < f.run->n_rows; i++) {
+		n += strcmp(f.run->rows[i].algorithm, name) == 0;
+	}
+	assert_int_equal(n, 3);
+	assert_string_equal(f.run->impl_sizes[1].algorithm, name);
+	release(&f);
+
+	memset(cut, 'x', 60);
+	cut[60] = '\0';
+	assert_int_equal(collect_renamed(cut, &f), HIL_ERR_ARG);
+	release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_report_renders_a_pq_run),
 		cmocka_unit_test(test_compare_of_two_pq_runs),
 		cmocka_unit_test(test_energy_estimate_of_pq_rows),
+		cmocka_unit_test(test_long_scheme_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
