@@ -277,6 +277,12 @@ static void test_pqm4_shaped_export(void **state)
 	e2e_assert_contains(json, "\"randombytes\":\t\"splitmix64\"");
 	e2e_assert_contains(json, "\"seed\":\t1,");
 	e2e_assert_contains(json, "\"operation\":\t\"encaps\"");
+	/* The wrong fixture's encapsulation is a failed row with its
+	 * reason; the folders not run are listed with theirs. */
+	e2e_assert_contains(json, "\"error\":\t\"FAILED vs host build of "
+				  "toykem/wrongtarget");
+	e2e_assert_contains(json, "\"not_for_board\":");
+	e2e_assert_contains(json, "\"algorithm\":\t\"toykem-huge\"");
 	free(md);
 	free(csv);
 	free(json);
