@@ -157,7 +157,11 @@ for dir in "$@"; do
 	id=$scheme/$impl
 	sym=$(echo "$id" | tr '/.+-' '____')
 	if [ ! -f "$dir/api.h" ]; then
-		printf '%s\t%s\t%s\n' "$scheme" "$impl" "no api.h" >> "$SKIPPED"; continue
+		why="no api.h"
+		# A link to a file outside the folder (pqm4's m4f folders link
+		# to mupq's ref): hilrun pq's jail binds the folder alone.
+		[ -L "$dir/api.h" ] && why="api.h is a link to $(readlink "$dir/api.h"), which is not there (hilrun pq's jail holds the scheme's folder only: run with --no-jail, or copy the linked files in)"
+		printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"; continue
 	fi
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
 	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi

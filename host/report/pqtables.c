@@ -42,6 +42,12 @@ int hil_rj_only_pq(const cJSON *report)
 	return any;
 }
 
+/* The folders a pq run left out (not_for_board[]), or NULL. */
+static const cJSON *not_run(const cJSON *report)
+{
+	return cJSON_GetObjectItemCaseSensitive(report, "not_for_board");
+}
+
 /* The row's model_cycles key (median, mean, ...): 1 and *v, else 0. */
 static int model_num(const cJSON *row, const char *key, double *v)
 {
@@ -242,6 +248,23 @@ void hil_md_pq(const cJSON *report, FILE *out)
 		fputs("\n", out);
 	}
 	fputs("\n", out);
+	if (cJSON_GetArraySize(not_run(report)) > 0) {
+		const cJSON *e;
+
+		fputs("**Not run** (the folders left out, with the reason):\n\n",
+		      out);
+		cJSON_ArrayForEach(e, not_run(report))
+		{
+			fputs("- ", out);
+			hil_md_cell(out, hil_rj_str(e, "algorithm"));
+			fputc('/', out);
+			hil_md_cell(out, hil_rj_str(e, "implementation"));
+			fputs(": ", out);
+			hil_md_cell(out, hil_rj_str(e, "why"));
+			fputs("\n", out);
+		}
+		fputs("\n", out);
+	}
 }
 
 void hil_render_html_pq(const cJSON *report, FILE *out)
@@ -300,7 +323,24 @@ void hil_render_html_pq(const cJSON *report, FILE *out)
 		hil_xml_puts(out, notes[i]);
 		fputs("</li>\n", out);
 	}
-	fputs("</ul>\n</section>\n", out);
+	fputs("</ul>\n", out);
+	if (cJSON_GetArraySize(not_run(report)) > 0) {
+		const cJSON *e;
+
+		fputs("<h3>Not run</h3>\n<ul>\n", out);
+		cJSON_ArrayForEach(e, not_run(report))
+		{
+			fputs("<li><code>", out);
+			hil_xml_puts(out, hil_rj_str(e, "algorithm"));
+			fputc('/', out);
+			hil_xml_puts(out, hil_rj_str(e, "implementation"));
+			fputs("</code>: ", out);
+			hil_xml_puts(out, hil_rj_str(e, "why"));
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	fputs("</section>\n", out);
 }
 
 /* ------------------------------------------ pqm4's benchmarks.md/.csv */

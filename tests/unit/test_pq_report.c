@@ -201,6 +201,18 @@ static void test_report_renders_a_pq_run(void **state)
 	(void)state;
 	collect(&f);
 	rep = report_of(f.run);
+	/* A folder left out, as pq-bench.sh's skipped.tsv gives it. */
+	{
+		struct hil_config_skipped *k =
+			&f.cfg->not_for_board[f.cfg->n_not_for_board++];
+
+		snprintf(k->name, sizeof(k->name), "toykem-huge");
+		snprintf(k->impl, sizeof(k->impl), "ref");
+		snprintf(k->why, sizeof(k->why),
+			 "does not build or fit qemu-mps2-an386");
+		cJSON_Delete(rep);
+		rep = report_of(f.run);
+	}
 	md = render(hil_summary_md, rep);
 	html = render(hil_html_report, rep);
 	bm = render(hil_pqm4_md, rep);
@@ -218,6 +230,10 @@ static void test_report_renders_a_pq_run(void **state)
 	assert_non_null(strstr(html, "<td>toysig</td><td>ref</td><td>verify"
 				     "</td>"));
 	assert_non_null(strstr(html, "SHA-3<span class=\"sub\">% of cycles"));
+	assert_non_null(strstr(md, "- toykem-huge/ref: does not build or fit "
+				   "qemu-mps2-an386\n"));
+	assert_non_null(strstr(html, "<li><code>toykem-huge/ref</code>: does "
+				     "not build"));
 	assert_non_null(strstr(bm, "not measured on hardware"));
 	assert_non_null(strstr(bm, "| toykem (2 executions) | ref | AVG: "));
 	assert_non_null(strstr(bm, "# Hashing Evaluation"));
