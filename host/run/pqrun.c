@@ -293,7 +293,10 @@ static void verdict(struct hil_row *r, const char *text)
 	} else if (strncmp(text, "FAILED", 6) == 0) {
 		r->ok = 0;
 		snprintf(r->error, sizeof(r->error), "%s", text);
-		snprintf(r->verified_by, sizeof(r->verified_by), "host build");
+		snprintf(r->verified_by, sizeof(r->verified_by), "%s",
+			 strstr(text, "host build") != NULL
+				 ? "host build"
+				 : "none (unverified)");
 	} else {
 		r->ok = 1;
 		snprintf(r->verified_by, sizeof(r->verified_by),
@@ -423,6 +426,20 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 		aes += v[C_AES];
 		got = fold(fold(got, (uint32_t)strtoul(c[C_DIGEST], NULL, 16)),
 			   (uint32_t)v[C_RET]);
+		/* The scheme's own answer: a call that failed (99: the
+		 * stub's check, decapsulation or opening disagreed) fails
+		 * the row, host build or not. */
+		if (v[C_RET] != 0 && r->ok) {
+			r->ok = 0;
+			snprintf(r->error, sizeof(r->error),
+				 "run %.0f: the call returned %.0f%s", v[C_RUN],
+				 v[C_RET],
+				 v[C_RET] == 99
+					 ? " (decapsulation gave another "
+					   "secret, or the opened message is "
+					   "not the one signed)"
+					 : "");
+		}
 		if (strcmp(c[C_REF_DIGEST], "-") == 0) {
 			have_ref = 0;
 		} else {

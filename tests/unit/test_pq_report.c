@@ -357,8 +357,9 @@ static void test_energy_estimate_of_pq_rows(void **state)
 	release(&f);
 }
 
-/* dir/name with every "toysig" of the fixture's as to. */
-static void copy_renamed(const char *dir, const char *name, const char *to)
+/* The fixture's dir/name with the first from of each line as to. */
+static void copy_edit(const char *dir, const char *name, const char *from,
+		      const char *to)
 {
 	const char *root = getenv("HIL_SRC_DIR");
 	char src[1024], dst[1024], line[4096];
@@ -372,11 +373,11 @@ static void copy_renamed(const char *dir, const char *name, const char *to)
 	assert_non_null(in);
 	assert_non_null(out);
 	while (fgets(line, sizeof(line), in) != NULL) {
-		char *p = strstr(line, "toysig");
+		char *p = strstr(line, from);
 
 		if (p != NULL) {
 			*p = '\0';
-			fprintf(out, "%s%s%s", line, to, p + 6);
+			fprintf(out, "%s%s%s", line, to, p + strlen(from));
 		} else {
 			fputs(line, out);
 		}
@@ -385,17 +386,28 @@ static void copy_renamed(const char *dir, const char *name, const char *to)
 	fclose(out);
 }
 
-static int collect_renamed(const char *to, struct pq_fixture *f)
+static const char *const run_files[] = {"run.tsv", "rows.tsv", "calls.tsv",
+					"skipped.tsv"};
+
+/* Collect a copy of the fixture edited as edits (n {file, from, to}). */
+static int collect_edited(const char *const (*edits)[3], size_t n,
+			  struct pq_fixture *f)
 {
-	static const char *const files[] = {"run.tsv", "rows.tsv", "calls.tsv",
-					    "skipped.tsv"};
-	char dir[] = "/tmp/pq-names-XXXXXX";
-	size_t i;
+	char dir[] = "/tmp/pq-edit-XXXXXX";
+	size_t i, j;
 	int ret;
 
 	assert_non_null(mkdtemp(dir));
 	for (i = 0; i < 4; i++) {
-		copy_renamed(dir, files[i], to);
+		const char *from = "\x01", *to = "";
+
+		for (j = 0; j < n; j++) {
+			if (strcmp(edits[j][0], run_files[i]) == 0) {
+				from = edits[j][1];
+				to = edits[j][2];
+			}
+		}
+		copy_edit(dir, run_files[i], from, to);
 	}
 	f->cfg = calloc(1, sizeof(*f->cfg));
 	f->run = calloc(1, sizeof(*f->run));
@@ -405,11 +417,50 @@ static int collect_renamed(const char *to, struct pq_fixture *f)
 	for (i = 0; i < 4; i++) {
 		char p[64];
 
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		snprintf(p, sizeof(p), "%s/%s", dir, run_files[i]);
 		unlink(p);
 	}
 	rmdir(dir);
 	return ret;
+}
+
+/* The fixture with every toysig renamed to. */
+static int collect_renamed(const char *to, struct pq_fixture *f)
+{
+	const char *const edits[][3] = {{"rows.tsv", "toysig", to},
+					{"calls.tsv", "toysig", to}};
+
+	return collect_edited(edits, 2, f);
+}
+
+/*
+ * A call the scheme itself failed (the stub's 99: decapsulation gave
+ * another secret) fails its row also where no host build checks it.
+ */
+static void test_a_failed_call_fails_its_row_without_a_host_build(void **state)
+{
+	const char *const edits[][3] = {
+		{"rows.tsv", "ok vs host build of toykem/ref",
+		 "not verified: no portable folder of toykem to build for the "
+		 "host"},
+		{"calls.tsv", "acd41206\t0\tacd41206\t0", "acd41206\t99\t-\t-"},
+	};
+	struct pq_fixture f;
+	const struct hil_row *r;
+
+	(void)state;
+	assert_int_equal(collect_edited(edits, 2, &f), HIL_OK);
+	r = row_of(f.run, "toykem", "decaps");
+	assert_non_null(r);
+	assert_false(r->ok);
+	assert_false(r->verified);
+	assert_string_equal(r->verified_by, "none (unverified)");
+	assert_non_null(strstr(r->error, "run 1: the call returned 99 "
+					 "(decapsulation gave another secret"));
+	r = row_of(f.run, "toykem", "encaps");
+	assert_true(r->ok);
+	assert_false(r->verified);
+	release(&f);
 }
 
 /* pqm4's longest scheme name is kept whole, in the rows and the sizes; a
@@ -445,6 +496,8 @@ int main(void)
 		cmocka_unit_test(test_compare_of_two_pq_runs),
 		cmocka_unit_test(test_energy_estimate_of_pq_rows),
 		cmocka_unit_test(test_long_scheme_names),
+		cmocka_unit_test(
+			test_a_failed_call_fails_its_row_without_a_host_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
