@@ -149,7 +149,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
  */
 static int report_plan(const struct hil_pq_plan *plan, const char *config,
 		       const char *root, const char *out, const char *started,
-		       int jailed)
+		       int jailed, int *failed)
 {
 	const char *folders[HIL_PQ_MAX_DIRS];
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
@@ -178,6 +178,12 @@ static int report_plan(const struct hil_pq_plan *plan, const char *config,
 	snprintf(cfg->path, sizeof(cfg->path), "%s", config);
 	/* The datasheet's energy where the board has run-current data. */
 	hil_energyest_apply(run);
+	/* A row failed (its verification, or the scheme's own answer) or a
+	 * folder was left out: exit status 1. */
+	*failed = cfg->n_not_for_board > 0;
+	for (i = 0; i < run->n_rows; i++) {
+		*failed |= !run->rows[i].ok;
+	}
 	ret = hil_report_write_json(run);
 	if (ret == HIL_OK) {
 		run->reported = 1;
@@ -208,6 +214,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	int no_jail = 0;
 	char runs[16] = "3", seed[16] = "1";
 	char root[HIL_PQ_PATH], err[2048], started[32];
+	int failed = 0;
 	struct hil_pq_plan *plan;
 	int i, ret, status = -1;
 
@@ -290,12 +297,12 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	ret = run_plan(plan, root, runs, seed, out, jail, &status);
 	if (ret == HIL_OK && (status == 0 || status == 1)) {
 		ret = report_plan(plan, config, root, out, started,
-				  jail != NULL);
+				  jail != NULL, &failed);
 	}
 	hil_jail_free(jail);
 	free(plan);
 	if (ret != HIL_OK) {
 		return 2;
 	}
-	return status == 0 ? 0 : status == 2 ? 2 : 1;
+	return status == 2 ? 2 : status != 0 || failed ? 1 : 0;
 }
