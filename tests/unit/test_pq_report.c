@@ -238,6 +238,15 @@ static void test_report_renders_a_pq_run(void **state)
 	assert_non_null(strstr(bm, "| toykem (2 executions) | ref | AVG: "));
 	assert_non_null(strstr(bm, "# Hashing Evaluation"));
 	assert_non_null(strstr(csv, "toysig (2 executions),ref,"));
+	{
+		char *sum = render(hil_summary_csv, rep);
+
+		assert_non_null(strstr(sum, ",error,pq_kind,pq_text,pq_data,"
+					    "pq_bss,pq_sha2_pct,pq_sha3_pct,"
+					    "pq_aes_pct,pq_verification\r\n"));
+		assert_non_null(strstr(sum, ",sign,252,0,0,0,"));
+		free(sum);
+	}
 	free(md);
 	free(html);
 	free(bm);
