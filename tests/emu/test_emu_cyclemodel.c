@@ -831,7 +831,12 @@ static void stub_up(struct stub *st, const char *elf, const char *plugin_arg,
 	memset(st, 0, sizeof(*st));
 	memset(&fp, 0, sizeof(fp));
 	fp.run_dir = dir;
-	fp.qemu_plugin = plugin_arg;
+	if (plugin_arg != NULL) {
+		assert_int_equal(hil_flasher_params_add(&fp,
+							HIL_FLASHER_OPT_PLUGIN,
+							plugin_arg),
+				 HIL_OK);
+	}
 	assert_int_equal(hil_flasher_open(&st->fl, "qemu", &fp), HIL_OK);
 	assert_int_equal(hil_flasher_start(st->fl, elf), HIL_OK);
 	assert_int_equal(hil_link_open(&st->link, "socket",
