@@ -108,7 +108,16 @@ static void cells(const cJSON *row, struct pq_cells *c)
 	snprintf(c->cycles, sizeof(c->cycles), "-");
 	snprintf(c->spread, sizeof(c->spread), "-");
 	if (model_num(row, "median", &med)) {
+		double err;
+
 		commas(c->cycles, sizeof(c->cycles), med);
+		/* The profile's error bar, where it has one. */
+		if (model_num(row, "error_pct", &err)) {
+			size_t o = strlen(c->cycles);
+
+			snprintf(c->cycles + o, sizeof(c->cycles) - o,
+				 " \xc2\xb1 %.0f %%", err);
+		}
 		if (model_num(row, "min", &lo) && model_num(row, "max", &hi)) {
 			char a[32], b[32];
 
@@ -179,7 +188,8 @@ static void notes_of(const cJSON *report, char notes[N_NOTES][NOTE_LEN])
 		 "(min to max); an estimate, not a measurement%s.",
 		 hil_rj_str(cm, "unit")[0] != '\0' ? hil_rj_str(cm, "unit")
 						   : "cycle model",
-		 err > 0 ? " (error bar: model_cycles.error_pct in report.json)"
+		 err > 0 ? " (± the profile's error bar: docs/cycle-model.md, "
+			   "\"Error bars\")"
 			 : "; this profile has no error bar");
 	snprintf(notes[1], NOTE_LEN,
 		 "Stack: the peak of one call, the stub's own frames less "

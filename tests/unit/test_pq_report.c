@@ -496,6 +496,27 @@ static void test_long_scheme_names(void **state)
 	release(&f);
 }
 
+/* Under a profile with an error bar, each estimate carries it. */
+static void test_estimates_carry_the_profiles_error_bar(void **state)
+{
+	struct pq_fixture f;
+	cJSON *rep;
+	char *md;
+
+	(void)state;
+	collect(&f);
+	snprintf(f.run->model.profile, sizeof(f.run->model.profile),
+		 "nrf52840-cal");
+	rep = report_of(f.run);
+	md = render(hil_summary_md, rep);
+	assert_non_null(
+		strstr(md, "| toykem | ref | encaps | 76,498 ± 35 % |"));
+	assert_non_null(strstr(md, "± the profile's error bar"));
+	free(md);
+	cJSON_Delete(rep);
+	release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_compare_of_two_pq_runs),
 		cmocka_unit_test(test_energy_estimate_of_pq_rows),
 		cmocka_unit_test(test_long_scheme_names),
+		cmocka_unit_test(test_estimates_carry_the_profiles_error_bar),
 		cmocka_unit_test(
 			test_a_failed_call_fails_its_row_without_a_host_build),
 	};
