@@ -240,8 +240,8 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 	run->sizes = im->sizes;
 }
 
-/* cfg's entry of scheme/impl, added when new (with its size); NULL when
- * there is no room. */
+/* cfg's entry of scheme/impl, added when new (with its size and image);
+ * 0 when there is no room, else 1. */
 static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 		      const char *const *folders, size_t n, char *const *f,
 		      const char *build)
