@@ -46,7 +46,9 @@ lab_host_cleanup() {
 # bound over the real ones, every host's name resolving to 127.0.0.1
 # (lab_tmp/hosts.txt over /etc/hosts), in a clean environment with only
 # PATH, HOME, USER, LANG and the variables named in LAB_VARS (set in the
-# caller's environment).
+# caller's environment). With lab_shared set, that folder is bound over
+# /srv/lab on every host: the folder they all mount (NFS in a real lab; a
+# link would not do: hilrun opens a history through no link).
 lab_host() {
 	name=$1
 	shift
@@ -56,7 +58,7 @@ lab_host() {
 		eval "envs=\"\$envs $v=\${$v:-}\""
 	done
 	# shellcheck disable=SC2086
-	env -i $envs LAB_HOST_DIRS="$LAB_HOST_DIRS" \
+	env -i $envs LAB_HOST_DIRS="$LAB_HOST_DIRS" LAB_SHARED="${lab_shared:-}" \
 		unshare -u -m --propagation private sh -c '
 		set -e
 		r=$1 name=$2 hosts=$3
@@ -66,7 +68,10 @@ lab_host() {
 			mount --bind "$r$d" "$d"
 		done
 		mount --bind "$hosts" /etc/hosts
-		unset LAB_HOST_DIRS
+		if [ -n "$LAB_SHARED" ]; then
+			mount --bind "$LAB_SHARED" /srv/lab
+		fi
+		unset LAB_HOST_DIRS LAB_SHARED
 		cd /
 		exec "$@"' sh "$@"
 }
