@@ -1,5 +1,5 @@
 #!/bin/sh
-# buildbot_smoke.sh: docs/lab.md's Buildbot set-up run as it is (its blocks tagged test-lab=..., each on its own "host": a master and two lab hosts on this machine, in namespaces of their own), then the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again), and two nightly requests queued meanwhile collapse into one build; then a host whose checkout is a second clone at another commit refuses its nightly build, which is mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
+# buildbot_smoke.sh: docs/lab.md's Buildbot set-up run as it is (its blocks tagged test-lab=..., each on its own "host": a master and two lab hosts on this machine, in namespaces of their own), then the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again), and two nightly requests queued meanwhile collapse into one build; a nightly build whose worker was killed and whose request collapsed into the next night's is uploaded with that build's run and recorded partial; then a host whose checkout is a second clone at another commit refuses its nightly build, which is mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
 # Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing,
 # or no mount namespace can be made (not root).
@@ -289,7 +289,8 @@ if got != want:
     sys.exit("buildbot smoke test: history has %r, expected %r" % (got, want))
 EOF
 
-# A worker killed mid-build: bb-long on qemu-b1 (lab-b).
+# Workers killed mid-build: bb-long on qemu-b1 (lab-b), on demand, and as
+# qemu-a2's nightly (lab-a).
 change() { # CATEGORY CONFIG [sendchange options]: a change on the master
 	cat=$1 cfg=$2
 	shift 2
@@ -299,38 +300,70 @@ change() { # CATEGORY CONFIG [sendchange options]: a change on the master
 		{ cat "$tmp/sendchange.log"; fail "sendchange $cat"; }
 }
 change qemu-b1 "$tmp/long.json"
-journal_rows() { cat "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
-until [ "$(journal_rows)" -ge 2 ]; do
-	[ "$(left)" -gt 0 ] || fail "the long build on qemu-b1 did not measure two rows"
+change qemu-a2-nightly "$tmp/long.json"
+journal_rows() { cat "$1"/hil-runs/"$2"/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
+# Each worker is killed once its run has two rows in its journal.
+killed_a="" killed_b=""
+until [ -n "$killed_a" ] && [ -n "$killed_b" ]; do
+	[ "$(left)" -gt 0 ] || fail "the long builds on qemu-b1 and qemu-a2 did not measure two rows"
+	if [ -z "$killed_b" ] && [ "$(journal_rows "$wb" qemu-b1)" -ge 2 ]; then
+		kill -9 "$(cat "$wb/twistd.pid")"
+		cp "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl "$tmp/journal-at-kill.jsonl"
+		killed_b=1
+	fi
+	if [ -z "$killed_a" ] && [ "$(journal_rows "$wa" qemu-a2)" -ge 2 ]; then
+		kill -9 "$(cat "$wa/twistd.pid")"
+		killed_a=1
+	fi
 	sleep 0.1
 done
-kill -9 "$(cat "$wb/twistd.pid")"
-cp "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl "$tmp/journal-at-kill.jsonl"
 # hilrun, its wrapper and QEMU end with their worker (parent-death
 # signal): none outlives it, and the run is partial, its rows on disk.
-until ! pgrep -f "buildbot-worker/hil-runs/qemu-b1" >/dev/null &&
-	! pgrep -f "qemu-system-arm.*hil-runs/qemu-b1" >/dev/null; do
-	[ "$(left)" -gt 0 ] || fail "hilrun or QEMU outlived its worker: $(pgrep -af "hil-runs/qemu-b1" || true)"
-	sleep 0.2
+for b in qemu-b1 qemu-a2; do
+	until ! pgrep -f "buildbot-worker/hil-runs/$b" >/dev/null &&
+		! pgrep -f "qemu-system-arm.*hil-runs/$b" >/dev/null; do
+		[ "$(left)" -gt 0 ] || fail "hilrun or QEMU outlived its worker: $(pgrep -af "hil-runs/$b" || true)"
+		sleep 0.2
+	done
 done
-rep=$(ls -1d "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/ | tail -n 1)report.json
-python3 - "$rep" <<'EOF' || fail "the killed worker's run"
+for rep in "$(ls -1d "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/ | tail -n 1)report.json" \
+	"$(ls -1d "$wa"/hil-runs/qemu-a2/*/results/2*-bb-long/ | tail -n 1)report.json"; do
+	python3 - "$rep" <<'EOF' || fail "the killed worker's run"
 import json, sys
 r = json.load(open(sys.argv[1]))
 if r["run"]["status"] != "partial":
-    sys.exit("buildbot smoke test: the run of the killed worker is %s, not partial" % r["run"]["status"])
+    sys.exit("buildbot smoke test: the run of the killed worker (%s) is %s, not partial" % (sys.argv[1], r["run"]["status"]))
 EOF
+done
 # While lab-b is down, two nightly requests for qemu-b1 queue up (two
-# missed nights): they must collapse into one build, the newest.
+# missed nights): they must collapse into one build, the newest. While
+# lab-a is down, the interrupted nightly's request, back in the queue
+# (RETRY), collapses into the next night's: that build runs a new run and
+# uploads the interrupted one too, recorded partial.
+retried() { # BUILDER: 1 once a build of it ended RETRY
+	python3 - "$db" "$1" <<'EOF'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+print(con.execute("select count(*) from builds b join builders bl on bl.id = b.builderid "
+                  "where bl.name = ? and b.results = 5", (sys.argv[2],)).fetchone()[0])
+EOF
+}
+until [ "$(retried qemu-a2-nightly 2>/dev/null || echo 0)" -ge 1 ]; do
+	[ "$(left)" -gt 0 ] || fail "the master did not mark qemu-a2's killed nightly build RETRY"
+	sleep 0.2
+done
 change qemu-b1-nightly ""
 change qemu-b1-nightly ""
-# The killed worker's twistd.pid is left behind (and its pid may live on
-# as a zombie where nothing reaps orphans): gone, as after a crash.
-rm -f "$wb/twistd.pid"
-lab_run lab-b bb-worker-start >"$tmp/worker-b.restart.log" 2>&1 ||
-	{ cat "$tmp/worker-b.restart.log"; fail "docs block bb-worker-start: lab-b again"; }
+change qemu-a2-nightly ""
+# The killed workers' twistd.pid are left behind (and their pids may live
+# on as zombies where nothing reaps orphans): gone, as after a crash.
+rm -f "$wb/twistd.pid" "$wa/twistd.pid"
+for h in a b; do
+	lab_run lab-$h bb-worker-start >"$tmp/worker-$h.restart.log" 2>&1 ||
+		{ cat "$tmp/worker-$h.restart.log"; fail "docs block bb-worker-start: lab-$h again"; }
+done
 # The retried build (same request) resumes the run.
-until [ "$(done_builds 2>/dev/null || echo 0)" -ge 7 ]; do
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 9 ]; do
 	[ "$(left)" -gt 0 ] || fail "the retried and collapsed nightly builds did not finish within $limit s"
 	sleep 0.5
 done
@@ -397,12 +430,30 @@ reqs = con.execute(
 check(len(nb) == 2 and nb[1][2] == 0 and len(reqs) == 3 and nb[1][1] == reqs[-1][0]
       and reqs[1][1] == 1,
       "qemu-b1-nightly: builds %r, requests %r (expected the two queued ones collapsed into one build of the newest)" % (nb, reqs))
+# qemu-a2's nightly: SUCCESS, RETRY (killed), then one build of the next
+# night's request (the retried one collapsed into it), which uploaded the
+# interrupted run too.
+a2 = con.execute(
+    "select b.number, b.results, b.buildrequestid from builds b join builders bl "
+    "on bl.id = b.builderid where bl.name = 'qemu-a2-nightly' order by b.id").fetchall()
+check([r[1] for r in a2] == [0, 5, 0] and a2[1][2] != a2[2][2],
+      "qemu-a2-nightly builds: %r (expected SUCCESS, RETRY, then SUCCESS of a newer request)" % a2)
+if len(a2) == 3:
+    up = os.path.join(master, "hil-results", "qemu-a2-nightly", str(a2[2][0]), "results")
+    got = {}
+    for rp in glob.glob(os.path.join(up, "2*", "report.json")):
+        r = json.load(open(rp))
+        got[r["run"]["config_name"]] = r["run"]["status"]
+    check(got == {"qemu-smoke": "complete", "bb-long": "partial"},
+          "qemu-a2-nightly #%s uploaded %r (expected its run and the interrupted one, partial)" % (a2[2][0], got))
 sys.exit(0 if ok else 1)
 EOF
 lab_run master bb-history >"$tmp/history.txt" 2>&1 ||
 	{ cat "$tmp/history.txt"; fail "docs block bb-history on the master"; }
 [ "$(grep -cE " complete +bb-long +lab-b +qemu-b1 +6/6 " "$tmp/history.txt")" = 1 ] ||
 	{ cat "$tmp/history.txt"; fail "the resumed run is not in the master's history once, complete"; }
+[ "$(grep -cE " partial +bb-long +lab-a +qemu-a2 " "$tmp/history.txt")" = 1 ] ||
+	{ cat "$tmp/history.txt"; fail "the interrupted, collapsed nightly run is not in the master's history once, partial"; }
 
 # One commit across hosts: lab-b's /srv/hilrun becomes a second checkout,
 # a clone of this one with one more commit (and hilrun built there: a copy
@@ -416,7 +467,7 @@ mkdir -p "$other/build"
 cp "$root/build/hilrun" "$other/build/hilrun"
 ln -sfn "$other" "$H/lab-b/srv/hilrun"
 change qemu-b1-nightly ""
-until [ "$(done_builds 2>/dev/null || echo 0)" -ge 8 ]; do
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 10 ]; do
 	[ "$(left)" -gt 0 ] || fail "the nightly build of the host at another commit did not finish within $limit s"
 	sleep 0.5
 done
@@ -504,4 +555,4 @@ done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build, two missed nightlies collapsed into one; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build, two missed nightlies collapsed into one; an interrupted nightly collapsed into the next and uploaded, partial; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"
