@@ -280,11 +280,12 @@ lab_run master bb-history >"$tmp/history.txt" 2>&1 ||
 sed 's/^/buildbot smoke test: history: /' "$tmp/history.txt"
 python3 - "$tmp/history.txt" <<'EOF' || fail "the master's history"
 import sys
-runs = [l.split() for l in open(sys.argv[1]) if " qemu-smoke " in l]
-got = sorted((f[4], f[5], f[2], f[6]) for f in runs)
-want = sorted([("lab-a", "qemu-a1", "complete", "2/2")] * 2 +
-              [("lab-a", "qemu-a2", "complete", "2/2"),
-               ("lab-b", "qemu-b1", "complete", "2/2")])
+runs = [l.split() for l in open(sys.argv[1]) if " qemu-smoke" in l]
+got = sorted((f[3], f[4], f[5], f[2], f[6]) for f in runs)
+want = sorted([("qemu-smoke", "lab-a", "qemu-a1", "complete", "2/2"),
+               ("qemu-smoke-o3", "lab-a", "qemu-a1", "complete", "2/2"),
+               ("qemu-smoke", "lab-a", "qemu-a2", "complete", "2/2"),
+               ("qemu-smoke", "lab-b", "qemu-b1", "complete", "2/2")])
 if got != want:
     sys.exit("buildbot smoke test: history has %r, expected %r" % (got, want))
 EOF
