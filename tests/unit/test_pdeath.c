@@ -19,10 +19,10 @@
 #include "util/pdeath.h"
 
 /* Exit codes of the grandchild: what it saw. */
-#define GOT_TERM 42
+#define GOT_TERM    42
 #define PARENT_GONE 43
-#define NO_SIGNAL 44
-#define FAILED 45
+#define NO_SIGNAL   44
+#define FAILED	    45
 
 /*
  * The grandchild: asks for --die-with-parent's signal with SIGTERM blocked
