@@ -12,10 +12,10 @@
 # checked); HILRUN_RUNS, the folder of the runs (default: hil-runs beside
 # the builders' folders, two levels above the build's).
 # Leaves in the build's folder: result.json, junit.xml and results/RUN (a
-# copy of the run folder) for the upload steps, with a copy of every run
-# another request of this board left and no build handed on (a nightly
-# interrupted, then collapsed into a newer request: nothing resumes it),
-# so that the master records it as it is, partial. Exit status: hilrun's;
+# copy of the run folder) for the upload steps, with a copy of every
+# earlier run of this board that no build handed on (a nightly interrupted,
+# then collapsed into a newer request: nothing resumes it), so that the
+# master records it as it is, partial. Exit status: hilrun's;
 # 2 when the checkout is not at the named commit.
 set -u
 
@@ -116,26 +116,27 @@ run=${run%/}
 if [ -n "$run" ]; then
 	hand_on "$run" || say "warning: $run could not be copied for the upload" >&2
 fi
-# Runs of this board's other requests that no build handed on: a nightly
+# Runs of this board that no build handed on, but this one's: a nightly
 # interrupted (the worker lost) whose request was then collapsed into a
-# newer one, which no build resumes. They go up with this build's run and
+# newer one, which no build resumes; a run of this request that ended but
+# was never uploaded (the worker lost after hilrun's end). They go up with this build's run and
 # the master records them as they are (partial), never lost; a later
 # resume of one (an on-demand request retried after this build) is
 # recorded again, complete.
 for other in "$runs/$board"/*/results/2*/; do
 	other=${other%/}
 	[ -d "$other" ] || continue
-	case $other in "$base"/*) continue ;; esac
+	[ "$other" != "$run" ] || continue
 	[ ! -e "${other%/results/*}/handed-on/${other##*/}" ] || continue
 	if [ ! -f "$other/report.json" ]; then
-		say "warning: $other (another request's run) has no report: not uploaded" >&2
+		say "warning: $other (an earlier run) has no report: not uploaded" >&2
 		continue
 	fi
 	[ -n "$worker_alive" ] || break
 	if hand_on "$other"; then
-		say "uploading $other too: another request's run that no build handed on"
+		say "uploading $other too: an earlier run that no build handed on"
 	else
-		say "warning: $other (another request's run) could not be copied for the upload: the next build tries again" >&2
+		say "warning: $other (an earlier run) could not be copied for the upload: the next build tries again" >&2
 	fi
 done
 say "board $board, exit $status, run ${run:-none}"
