@@ -45,8 +45,7 @@ lab_host_cleanup() {
 # lab_host NAME CMD...: CMD as on lab host NAME: hostname NAME, its folders
 # bound over the real ones, every host's name resolving to 127.0.0.1
 # (lab_tmp/hosts.txt over /etc/hosts), in a clean environment with only
-# PATH, HOME, USER, LANG and the variables named in LAB_VARS (set in the
-# caller's environment). With lab_shared set, that folder is bound over
+# PATH, HOME, USER, LOGNAME and LANG. With lab_shared set, that folder is bound over
 # /srv/lab on every host: the folder they all mount (NFS in a real lab; a
 # link would not do: hilrun opens a history through no link).
 lab_host() {
@@ -54,9 +53,6 @@ lab_host() {
 	shift
 	set -- "$lab_tmp/hosts/$name" "$name" "$lab_tmp/hosts.txt" "$@"
 	envs="PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root USER=$(id -un) LOGNAME=$(id -un) LANG=C.UTF-8"
-	for v in ${LAB_VARS:-}; do
-		eval "envs=\"\$envs $v=\${$v:-}\""
-	done
 	# shellcheck disable=SC2086
 	env -i $envs LAB_HOST_DIRS="$LAB_HOST_DIRS" LAB_SHARED="${lab_shared:-}" \
 		unshare -u -m --propagation private sh -c '
@@ -77,8 +73,17 @@ lab_host() {
 }
 
 # lab_run NAME BLOCK: docs/lab.md's block BLOCK, as it is, on host NAME
-# (sh -eu: a failing command fails it).
+# (sh -eu: a failing command fails it), after the variables named in
+# LAB_VARS set as shell variables (not exported: as an admin sets them in
+# the shell, so daemons started there do not inherit them).
 lab_run() {
 	block=$(lab_block "$2") || return 1
-	lab_host "$1" sh -eu -c "$block"
+	vars=""
+	for v in ${LAB_VARS:-}; do
+		eval "val=\${$v:-}"
+		case $val in *"'"*) echo "labhost: $v holds a quote" >&2; return 1 ;; esac
+		vars="$vars$v='$val'
+"
+	done
+	lab_host "$1" sh -eu -c "$vars$block"
 }
