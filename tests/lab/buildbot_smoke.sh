@@ -28,7 +28,7 @@ fi
 	{ echo "buildbot smoke test: the docs' hosts run CHECKOUT/build/hilrun, not $hilrun" >&2; exit 2; }
 
 # Bounded: the whole test gives up after this many seconds.
-limit=300
+limit=400
 start=$(date +%s)
 tmp=$(mktemp -d /tmp/hilrun-bb-XXXXXX)
 chmod 755 "$tmp"
