@@ -97,10 +97,16 @@ int hil_html_report(const cJSON *report, FILE *out)
 	hil_xml_puts(out, hil_rj_unit(report));
 	fputs("</strong>.</p></header>\n", out);
 	hil_render_html_warnings(report, out);
-	hil_render_html_summary(report, out);
+	/* Post-quantum operations only: their own section instead of the
+	 * costs per byte. */
+	if (!hil_rj_only_pq(report)) {
+		hil_render_html_summary(report, out);
+	}
+	hil_render_html_pq(report, out);
 	fputs("<section id=\"plots\"><h2>Plots</h2>\n", out);
-	ret = hil_svg_per_byte(report, out);
-	if (ret == HIL_OK && hil_svg_per_byte_has_model(report)) {
+	ret = hil_rj_only_pq(report) ? HIL_OK : hil_svg_per_byte(report, out);
+	if (ret == HIL_OK && !hil_rj_only_pq(report) &&
+	    hil_svg_per_byte_has_model(report)) {
 		/* The emulator's own count, one click away (no script). */
 		fputs("<details><summary>The same plot in ", out);
 		hil_xml_puts(out, hil_rj_unit(report));
@@ -117,7 +123,10 @@ int hil_html_report(const cJSON *report, FILE *out)
 		ret = hil_svg_energy(report, out);
 	}
 	fputs("</section>\n", out);
-	hil_render_html_verification(report, out);
+	/* A pq run's table has its verification per row. */
+	if (!hil_rj_only_pq(report)) {
+		hil_render_html_verification(report, out);
+	}
 	hil_render_html_rows(report, out);
 	hil_render_html_fits(report, out);
 	hil_render_html_provenance(report, out);

@@ -271,7 +271,10 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 		hil_xml_puts(w, unit);
 		fputs(", counted by QEMU, not cycles of a Cortex-M4; they compare code paths, not time.",
 		      w);
-		if (hil_svg_per_byte_has_model(report)) {
+		if (hil_rj_only_pq(report)) {
+			fputs(" The Est. cycles are the cycle model's estimate from them, not a measurement.",
+			      w);
+		} else if (hil_svg_per_byte_has_model(report)) {
 			fputs(" The Cycles/byte figures are the cycle model's estimate from them, not a measurement.",
 			      w);
 		}

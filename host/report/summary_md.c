@@ -311,6 +311,15 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	hil_md_cell(out, s.caption);
 	fputs("\n\n", out);
 	md_partial(report, out);
+	/* Post-quantum operations only: their own table, not one of costs
+	 * per byte. */
+	if (s.n == 0 && hil_rj_has_pq(report)) {
+		hil_md_pq(report, out);
+		md_failed_rows(report, out);
+		md_memory_bound(report, out);
+		hil_summary_free(&s);
+		return hil_render_status(out);
+	}
 	fprintf(out,
 		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × baseline @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op%s) |\n",
 		md_str(unit, sizeof(unit), s.unit), s.head_len, s.longest,
@@ -419,6 +428,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 			flash, ram, stack);
 	}
 	fputs("\n", out);
+	if (hil_rj_has_pq(report)) {
+		fputs("\n", out);
+		hil_md_pq(report, out);
+	}
 	hil_summary_free(&s);
 	return hil_render_status(out);
 }

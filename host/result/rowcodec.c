@@ -128,6 +128,21 @@ static const struct hil_rfield lines_fields[] = {
 	F(struct hil_row_model, "data", HIL_RF_U64, dlines, HIL_RF_OPTIONAL),
 };
 
+/* A post-quantum operation's own fields (struct hil_row_pq; the object is
+ * there only on such rows: pq.present). */
+static const struct hil_rfield pq_fields[] = {
+	F(struct hil_row_pq, "kind", HIL_RF_STR, kind, 0),
+	F(struct hil_row_pq, "randombytes", HIL_RF_STR, rng, 0),
+	F(struct hil_row_pq, "text", HIL_RF_U32, text, 0),
+	F(struct hil_row_pq, "data", HIL_RF_U32, data, 0),
+	F(struct hil_row_pq, "bss", HIL_RF_U32, bss, 0),
+	F(struct hil_row_pq, "sha2_pct", HIL_RF_NUM, sha2_pct, 0),
+	F(struct hil_row_pq, "sha3_pct", HIL_RF_NUM, sha3_pct, 0),
+	F(struct hil_row_pq, "aes_pct", HIL_RF_NUM, aes_pct, 0),
+	F(struct hil_row_pq, "verification", HIL_RF_STR, verification, 0),
+	F(struct hil_row_pq, "stack_capacity", HIL_RF_U32, stack_capacity, 0),
+};
+
 #define T(p, b, f)                                                             \
 	{                                                                      \
 		.path = (p), .base = (b), .fields = (f), .n = N_OF(f)          \
@@ -145,6 +160,7 @@ const struct hil_rtable hil_result_row_tables[] = {
 	  misses_fields),
 	T("model_cycles.lines_touched", offsetof(struct hil_row, model),
 	  lines_fields),
+	T("pq", offsetof(struct hil_row, pq), pq_fields),
 	{.path = NULL},
 };
 
@@ -205,6 +221,8 @@ const char *const hil_result_row_derived[] = {
 	"model_cycles.cache_lines",
 	"model_cycles.fits_caches",
 	"model_cycles.cache_note",
+	/* The sum of the pq shares, computed again. */
+	"pq.hash_pct",
 	/* The profile's error bar (modelerr.c), computed again. */
 	"model_cycles.error_pct",
 	"model_cycles.error_kind",
@@ -224,15 +242,19 @@ const struct hil_rtable *hil_result_table(const char *path)
 	return NULL;
 }
 
+/* keypair, encaps, decaps, sign (and verify): post-quantum rows. */
+const char *const hil_result_ops[] = {
+	"encrypt", "decrypt", "hash",	"keysetup", "verify",
+	"keypair", "encaps",  "decaps", "sign",	    NULL,
+};
+
 const char *hil_result_op(const char *name)
 {
-	static const char *const ops[] = {"encrypt", "decrypt", "hash",
-					  "keysetup", "verify"};
 	size_t i;
 
-	for (i = 0; i < N_OF(ops); i++) {
-		if (strcmp(name, ops[i]) == 0) {
-			return ops[i];
+	for (i = 0; hil_result_ops[i] != NULL; i++) {
+		if (strcmp(name, hil_result_ops[i]) == 0) {
+			return hil_result_ops[i];
 		}
 	}
 	return NULL;
@@ -637,6 +659,28 @@ static int read_model(const cJSON *o, struct hil_row *r)
 	return 1;
 }
 
+/* A post-quantum row's own object (absent: not one) into r; 0 when it is
+ * there but incomplete. Its kind names the row's mode. */
+static int read_pq(const cJSON *o, struct hil_row *r)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "pq");
+
+	if (!cJSON_IsObject(p)) {
+		return 1;
+	}
+	if (!hil_result_get_all(p, "pq", &r->pq)) {
+		return 0;
+	}
+	r->pq.present = 1;
+	r->mode = hil_result_pq_mode(r->pq.kind);
+	return 1;
+}
+
+const char *hil_result_pq_mode(const char *kind)
+{
+	return strcmp(kind, "kem") == 0 ? "KEM" : "signature";
+}
+
 int hil_result_row_read(const cJSON *o, struct hil_row *r)
 {
 	const char *status = str_or(o, "status", NULL);
@@ -666,5 +710,8 @@ int hil_result_row_read(const cJSON *o, struct hil_row *r)
 	}
 	read_energy(o, &r->energy);
 	read_leak(o, &r->leak);
+	if (!read_pq(o, r)) {
+		return 0;
+	}
 	return read_model(o, r) < 0 ? -1 : 1;
 }

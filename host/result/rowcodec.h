@@ -105,8 +105,16 @@ int hil_result_put_all(cJSON *o, const char *path, const void *base);
  */
 int hil_result_get_all(const cJSON *o, const char *path, void *base);
 
+/* Every operation a row can have, NULL terminated: "encrypt", "decrypt",
+ * "hash", "keysetup", "verify", and the post-quantum "keypair", "encaps",
+ * "decaps", "sign". */
+extern const char *const hil_result_ops[];
+
 /** The operation named name ("encrypt", ...) as a static string, or NULL. */
 const char *hil_result_op(const char *name);
+
+/** The mode of a post-quantum row of kind ("kem": "KEM", else "signature"). */
+const char *hil_result_pq_mode(const char *kind);
 
 /**
  * One row of report.json or of journal.jsonl into r (zeroed first): every
