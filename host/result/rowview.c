@@ -18,7 +18,7 @@
 		.size = sizeof(((struct hil_row_view *)0)->m), .flags = (fl)   \
 	}
 /* A number the writer puts as null when there is none. */
-#define NUM(k, m) V(k, HIL_RF_NUM, m, HIL_RF_OPTIONAL | HIL_RF_NULL_ZERO)
+#define NUM(k, m)  V(k, HIL_RF_NUM, m, HIL_RF_OPTIONAL | HIL_RF_NULL_ZERO)
 #define TEXT(k, m) V(k, HIL_RF_STR, m, HIL_RF_OPTIONAL)
 
 /* The row's own keys: its names whole, and the figures derived again on
@@ -171,8 +171,7 @@ static int fits(const struct hil_rfield *f, const cJSON *v)
 	case HIL_RF_U64:
 		return d >= 0 && d < 18446744073709551616.0 && d == floor(d);
 	case HIL_RF_INT:
-		return d >= -2147483648.0 && d <= 2147483647.0 &&
-		       d == floor(d);
+		return d >= -2147483648.0 && d <= 2147483647.0 && d == floor(d);
 	default:
 		return 1;
 	}
@@ -252,8 +251,7 @@ int hil_row_view_has(const struct hil_row_view *v, const void *field)
 	return s >= 0 && (size_t)s < sizeof(v->has) && v->has[s];
 }
 
-int hil_row_views_read(const cJSON *rows, struct hil_row_view **out,
-		       size_t *n)
+int hil_row_views_read(const cJSON *rows, struct hil_row_view **out, size_t *n)
 {
 	const cJSON *r;
 	int cnt = cJSON_GetArraySize(rows);
@@ -282,8 +280,8 @@ static int in_tables(const struct hil_rtable *t, const char *key)
 
 	for (; t->path != NULL; t++) {
 		plen = strlen(t->path);
-		if (plen > 0 && (strncmp(key, t->path, plen) != 0 ||
-				 key[plen] != '.')) {
+		if (plen > 0 &&
+		    (strncmp(key, t->path, plen) != 0 || key[plen] != '.')) {
 			continue;
 		}
 		for (i = 0; i < t->n; i++) {

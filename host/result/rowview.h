@@ -67,7 +67,7 @@ struct hil_row_view {
 	char energy_why[256];
 	struct hil_row_view_est est;
 	int est_beside; /* est is energy_estimate's (else energy's) */
-	int has_model; /* the row has a model_cycles object */
+	int has_model;	/* the row has a model_cycles object */
 	struct hil_row_view_model model;
 	/* Which fields the report had (hil_row_view_has()). */
 	unsigned char has[160];
@@ -96,8 +96,7 @@ int hil_row_view_has(const struct hil_row_view *v, const void *field);
  * @param out receives a malloc'd array the caller frees (NULL when *n is 0).
  * @return HIL_OK or HIL_ERR_NOMEM.
  */
-int hil_row_views_read(const cJSON *rows, struct hil_row_view **out,
-		       size_t *n);
+int hil_row_views_read(const cJSON *rows, struct hil_row_view **out, size_t *n);
 
 /** Whether key ("path.key", as in hil_result_row_derived) is in a table of
  * hil_row_view_tables or hil_result_row_tables: a renderer can reach it. */

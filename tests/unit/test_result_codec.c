@@ -615,8 +615,8 @@ static void test_every_view_key_is_one_the_writer_puts(void **state)
 static void test_the_view_takes_a_report_row_as_it_is(void **state)
 {
 	static const char text[] =
-		"{\"algorithm\":\"an-algorithm-name-longer-than-a-row-buffer\","
-		"\"implementation\":\"ref\",\"operation\":\"keypair\","
+		"{\"algorithm\":\"an-algorithm-name-longer-than-any-row-buffer-of-hilrun-0123456789abcdef\","
+		"\"implementation\":\"ref\",\"operation\":\"frobnicate\","
 		"\"msg_len\":0,\"ad_len\":0,\"unit\":\"cycles\",\"runs\":3,"
 		"\"median\":null,\"normalized\":12.5,\"stack_bytes\":null,"
 		"\"energy\":{\"status\":\"none\",\"kind\":\"estimate\","
@@ -630,9 +630,11 @@ static void test_the_view_takes_a_report_row_as_it_is(void **state)
 	assert_non_null(o);
 	hil_row_view_read(o, v);
 	cJSON_Delete(o);
-	assert_string_equal(v->algorithm,
-			    "an-algorithm-name-longer-than-a-row-buffer");
-	assert_string_equal(v->operation, "keypair");
+	assert_string_equal(
+		v->algorithm,
+		"an-algorithm-name-longer-than-any-row-buffer-of-hilrun-0123456789abcdef");
+	assert_true(strlen(v->row.algorithm) < strlen(v->algorithm));
+	assert_string_equal(v->operation, "frobnicate");
 	assert_null(v->row.operation);
 	assert_int_equal(v->row.runs, 3);
 	assert_true(hil_row_view_has(v, &v->row.runs));
