@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "result/headcodec.h"
+#include "result/rowview.h"
 #include "util/err.h"
 
 /* ---------------------------------------------------------------- access */
@@ -236,6 +237,82 @@ int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
 		}
 		if (!found || s > *v) {
 			*v = s;
+		}
+		found = 1;
+	}
+	return found;
+}
+
+/* ------------------------------------------------------ decoded rows */
+
+int hil_rv_ok(const struct hil_row_view *r)
+{
+	return strcmp(r->status, "ok") == 0;
+}
+
+int hil_rv_per_byte(const struct hil_row_view *r, double *v)
+{
+	if (hil_row_view_has(r, &r->per_byte)) {
+		*v = r->per_byte;
+		return 1;
+	}
+	if (hil_row_view_has(r, &r->median) &&
+	    hil_row_view_has(r, &r->row.msg_len) && r->row.msg_len > 0) {
+		*v = r->median / r->row.msg_len;
+		return 1;
+	}
+	return 0;
+}
+
+int hil_rv_energy(const struct hil_row_view *r, double *uj)
+{
+	if (!hil_row_view_has(r, &r->row.energy.uj_per_op)) {
+		return 0;
+	}
+	*uj = r->row.energy.uj_per_op;
+	return 1;
+}
+
+const struct hil_row_view_est *hil_rv_estimate(const struct hil_row_view *r)
+{
+	if (r->est_beside || (strcmp(r->energy_kind, "estimate") == 0 &&
+			      hil_row_view_has(r, &r->est.uj_per_op))) {
+		return &r->est;
+	}
+	return NULL;
+}
+
+double hil_rv_longest(const struct hil_row_view *rows, size_t n)
+{
+	double longest = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (hil_row_view_has(&rows[i], &rows[i].row.msg_len) &&
+		    rows[i].row.msg_len > longest) {
+			longest = rows[i].row.msg_len;
+		}
+	}
+	return longest;
+}
+
+int hil_rv_stack(const struct hil_row_view *rows, size_t n, const char *alg,
+		 const char *impl, const char *op, double *v)
+{
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct hil_row_view *r = &rows[i];
+
+		if (strcmp(r->algorithm, alg) != 0 ||
+		    strcmp(r->implementation, impl) != 0 ||
+		    (op != NULL && strcmp(r->operation, op) != 0) ||
+		    !hil_row_view_has(r, &r->row.stack_bytes)) {
+			continue;
+		}
+		if (!found || r->row.stack_bytes > *v) {
+			*v = r->row.stack_bytes;
 		}
 		found = 1;
 	}

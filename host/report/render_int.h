@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "render.h"
+#include "result/rowview.h"
 
 /* ---- reading the report (access.c); a missing key or wrong type: "absent" */
 
@@ -74,6 +75,32 @@ double hil_rj_longest(const cJSON *report);
 /** Largest stack_bytes over the rows of alg/impl (op NULL: any operation). */
 int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
 		 const char *op, double *v);
+
+/* ---- a report's rows as result/'s codec decodes them (access.c) */
+
+/** 1 when the row's status is "ok". */
+int hil_rv_ok(const struct hil_row_view *r);
+
+/** Median per byte: per_byte, or median / msg_len; 0 when there is none. */
+int hil_rv_per_byte(const struct hil_row_view *r, double *v);
+
+/** The row's energy per operation (a sensor's or the estimate): 1 and *uj,
+ * else 0. */
+int hil_rv_energy(const struct hil_row_view *r, double *uj);
+
+/**
+ * A row's datasheet estimate: its energy when that is the estimate, else its
+ * energy_estimate (beside a sensor's figure), else NULL (as
+ * hil_rj_row_estimate).
+ */
+const struct hil_row_view_est *hil_rv_estimate(const struct hil_row_view *r);
+
+/** The longest msg_len of rows (0 when there are none). */
+double hil_rv_longest(const struct hil_row_view *rows, size_t n);
+
+/** Largest stack_bytes over the rows of alg/impl (op NULL: any operation). */
+int hil_rv_stack(const struct hil_row_view *rows, size_t n, const char *alg,
+		 const char *impl, const char *op, double *v);
 
 /* ---- formatting (access.c) */
 
@@ -149,6 +176,18 @@ int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n);
 
 /** 1 when row belongs to s. */
 int hil_series_has(const struct hil_series *s, const cJSON *row);
+
+/**
+ * The series of rows (decoded by result/'s row view) in the order of their
+ * first row; their names point into rows.
+ * @param out receives a malloc'd array (caller frees); NULL when n is 0.
+ */
+int hil_series_of_rows(const struct hil_row_view *rows, size_t n,
+		       struct hil_series **out, size_t *ns);
+
+/** 1 when the decoded row r belongs to s. */
+int hil_series_has_row(const struct hil_series *s,
+		       const struct hil_row_view *r);
 
 /** "alg/impl op" (", ad N" when ad_len is not 0) into buf. */
 void hil_series_name(const struct hil_series *s, char *buf, size_t len);
@@ -302,6 +341,10 @@ struct hil_summary {
 	const char *norm_ref; /* "aes128-ecb/ref", or NULL: none */
 	char norm_ref_buf[160];
 	char *caption; /* malloc'd */
+	/* The report's rows through result/'s codec, decoded once; the
+	 * lines' series point into them. Owned. */
+	struct hil_row_view *rows;
+	size_t n_rows;
 };
 
 /**

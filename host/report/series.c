@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/rowview.h"
 #include "util/err.h"
 
 /* ---------------------------------------------------------------- series */
@@ -63,6 +64,54 @@ int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n)
 	}
 	*out = s;
 	*n = cnt;
+	return HIL_OK;
+}
+
+int hil_series_has_row(const struct hil_series *s, const struct hil_row_view *r)
+{
+	const double ad =
+		hil_row_view_has(r, &r->row.ad_len) ? r->row.ad_len : 0;
+
+	return ad == s->ad_len && strcmp(r->algorithm, s->algorithm) == 0 &&
+	       strcmp(r->implementation, s->implementation) == 0 &&
+	       strcmp(r->operation, s->operation) == 0;
+}
+
+int hil_series_of_rows(const struct hil_row_view *rows, size_t n,
+		       struct hil_series **out, size_t *ns)
+{
+	struct hil_series *s;
+	size_t cnt = 0, i, j;
+
+	*out = NULL;
+	*ns = 0;
+	if (n == 0) {
+		return HIL_OK;
+	}
+	s = calloc(n, sizeof(*s));
+	if (s == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	for (j = 0; j < n; j++) {
+		const struct hil_row_view *r = &rows[j];
+
+		for (i = 0; i < cnt; i++) {
+			if (hil_series_has_row(&s[i], r)) {
+				break;
+			}
+		}
+		if (i < cnt) {
+			continue;
+		}
+		s[cnt].algorithm = r->algorithm;
+		s[cnt].implementation = r->implementation;
+		s[cnt].operation = r->operation;
+		s[cnt].ad_len =
+			hil_row_view_has(r, &r->row.ad_len) ? r->row.ad_len : 0;
+		cnt++;
+	}
+	*out = s;
+	*ns = cnt;
 	return HIL_OK;
 }
 

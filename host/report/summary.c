@@ -48,20 +48,24 @@ static void set_join(const double *set, size_t n, char *buf, size_t len)
 	}
 }
 
-/* "1000", or "100-1000" when rows differ. */
-static void range_text(const cJSON *rows, const char *key, char *buf,
-		       size_t len)
+/* "1000", or "100-1000" when rows differ: the field at off (of struct
+ * hil_row_view) over the decoded rows. */
+static void range_text(const struct hil_row_view *rows, size_t n, size_t off,
+		       char *buf, size_t len)
 {
-	const cJSON *r;
 	double v, lo = 0, hi = 0;
+	size_t i;
 	int any = 0;
 	char a[32], b[32];
 
-	cJSON_ArrayForEach(r, rows)
-	{
-		if (!hil_rj_num(r, key, &v)) {
+	for (i = 0; i < n; i++) {
+		const uint32_t *f =
+			(const uint32_t *)((const char *)&rows[i] + off);
+
+		if (!hil_row_view_has(&rows[i], f)) {
 			continue;
 		}
+		v = *f;
 		if (!any || v < lo) {
 			lo = v;
 		}
@@ -86,31 +90,31 @@ static void range_text(const cJSON *rows, const char *key, char *buf,
 static int caption(const cJSON *report, const struct hil_result_head *h,
 		   struct hil_summary *s)
 {
-	const cJSON *rows = hil_rj_rows(report);
+	const struct hil_row_view *rows = s->rows;
 	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
 	const cJSON *cflags = cJSON_GetObjectItemCaseSensitive(build, "cflags");
 	const cJSON *r;
 	double lens[64], ads[64];
-	size_t nl = 0, na = 0, used = 0;
+	size_t nl = 0, na = 0, used = 0, i;
 	char runs[64], warm[64], lentxt[400], adtxt[200], flags[256],
 		clock[192];
 	size_t len = 0;
-	double v;
 	FILE *f;
 
-	cJSON_ArrayForEach(r, rows)
-	{
-		if (hil_rj_num(r, "msg_len", &v)) {
-			set_add(lens, &nl, 64, v);
+	for (i = 0; i < s->n_rows; i++) {
+		if (hil_row_view_has(&rows[i], &rows[i].row.msg_len)) {
+			set_add(lens, &nl, 64, rows[i].row.msg_len);
 		}
-		if (hil_rj_num(r, "ad_len", &v)) {
-			set_add(ads, &na, 64, v);
+		if (hil_row_view_has(&rows[i], &rows[i].row.ad_len)) {
+			set_add(ads, &na, 64, rows[i].row.ad_len);
 		}
 	}
 	set_join(lens, nl, lentxt, sizeof(lentxt));
 	set_join(ads, na, adtxt, sizeof(adtxt));
-	range_text(rows, "runs", runs, sizeof(runs));
-	range_text(rows, "warmup", warm, sizeof(warm));
+	range_text(rows, s->n_rows, offsetof(struct hil_row_view, row.runs),
+		   runs, sizeof(runs));
+	range_text(rows, s->n_rows, offsetof(struct hil_row_view, row.warmup),
+		   warm, sizeof(warm));
 	flags[0] = '\0';
 	cJSON_ArrayForEach(r, cflags)
 	{
@@ -145,16 +149,18 @@ static int caption(const cJSON *report, const struct hil_result_head *h,
 	return HIL_OK;
 }
 
-static const cJSON *series_row_at(const cJSON *report,
-				  const struct hil_series *s, double len)
+static const struct hil_row_view *series_row_at(const struct hil_summary *sum,
+						const struct hil_series *s,
+						double len)
 {
-	const cJSON *r;
-	double l;
+	size_t i;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_series_has(s, r) && hil_rj_num(r, "msg_len", &l) &&
-		    l == len) {
+	for (i = 0; i < sum->n_rows; i++) {
+		const struct hil_row_view *r = &sum->rows[i];
+
+		if (hil_series_has_row(s, r) &&
+		    hil_row_view_has(r, &r->row.msg_len) &&
+		    r->row.msg_len == len) {
 			return r;
 		}
 	}
@@ -162,15 +168,15 @@ static const cJSON *series_row_at(const cJSON *report,
 }
 
 /* Per byte at len: the figure, "failed", or "-" when not measured. */
-static void per_byte_cell(const cJSON *row, char *buf, size_t len)
+static void per_byte_cell(const struct hil_row_view *row, char *buf, size_t len)
 {
 	double v;
 
 	if (row == NULL) {
 		snprintf(buf, len, "%s", "-");
-	} else if (!hil_rj_row_ok(row)) {
+	} else if (!hil_rv_ok(row)) {
 		snprintf(buf, len, "%s", "failed");
-	} else if (hil_rj_row_per_byte(row, &v)) {
+	} else if (hil_rv_per_byte(row, &v)) {
 		snprintf(buf, len, "%.2f", v);
 	} else {
 		snprintf(buf, len, "%s", "-");
@@ -179,18 +185,15 @@ static void per_byte_cell(const cJSON *row, char *buf, size_t len)
 
 /* Model cycles per byte of a row: the figure, "failed" (when the model
  * ran), or "-". */
-static void model_cell(const cJSON *row, int enabled, char *buf, size_t len)
+static void model_cell(const struct hil_row_view *row, int enabled, char *buf,
+		       size_t len)
 {
-	double v;
-
 	if (row == NULL) {
 		snprintf(buf, len, "%s", "-");
-	} else if (!hil_rj_row_ok(row)) {
+	} else if (!hil_rv_ok(row)) {
 		snprintf(buf, len, "%s", enabled ? "failed" : "-");
-	} else if (hil_rj_num(cJSON_GetObjectItemCaseSensitive(row,
-							       "model_cycles"),
-			      "per_byte", &v)) {
-		snprintf(buf, len, "%.2f", v);
+	} else if (hil_row_view_has(row, &row->model.per_byte)) {
+		snprintf(buf, len, "%.2f", row->model.per_byte);
 	} else {
 		snprintf(buf, len, "%s", "-");
 	}
@@ -201,16 +204,17 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 {
 	const cJSON *z =
 		hil_rj_impl_size(report, l->s.algorithm, l->s.implementation);
-	const cJSON *at64 = series_row_at(report, &l->s, sum->head_len);
-	const cJSON *r;
+	const struct hil_row_view *at64 =
+		series_row_at(sum, &l->s, sum->head_len);
+	const struct hil_row_view *atl =
+		sum->longest > 0 ? series_row_at(sum, &l->s, sum->longest)
+				 : NULL;
 	double v, len;
+	size_t i;
 	int with_msg = 0;
 
 	per_byte_cell(at64, l->at64, sizeof(l->at64));
-	per_byte_cell(sum->longest > 0
-			      ? series_row_at(report, &l->s, sum->longest)
-			      : NULL,
-		      l->atl, sizeof(l->atl));
+	per_byte_cell(atl, l->atl, sizeof(l->atl));
 	snprintf(l->flash, sizeof(l->flash), "%s", "-");
 	snprintf(l->ram, sizeof(l->ram), "%s", "-");
 	if (z != NULL && hil_rj_num(z, "flash_bytes", &v)) {
@@ -220,13 +224,11 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 		snprintf(l->ram, sizeof(l->ram), "%.0f", v);
 	}
 	snprintf(l->stack, sizeof(l->stack), "%s", "-");
-	if (hil_rj_stack(report, l->s.algorithm, l->s.implementation,
-			 l->s.operation, &v)) {
+	if (hil_rv_stack(sum->rows, sum->n_rows, l->s.algorithm,
+			 l->s.implementation, l->s.operation, &v)) {
 		snprintf(l->stack, sizeof(l->stack), "%.0f", v);
 	}
-	model_cell(sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
-				    : NULL,
-		   sum->model_unit != NULL, l->model, sizeof(l->model));
+	model_cell(atl, sum->model_unit != NULL, l->model, sizeof(l->model));
 	model_cell(at64, sum->model_unit != NULL, l->model64,
 		   sizeof(l->model64));
 	/* The headline: the model's estimate when it ran, else the counter. */
@@ -240,60 +242,59 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	/* RAM an operation needs: its static data and its peak stack. */
 	snprintf(l->ram_total, sizeof(l->ram_total), "%s", "-");
 	if (z != NULL && hil_rj_num(z, "ram_bytes", &v) &&
-	    hil_rj_stack(report, l->s.algorithm, l->s.implementation,
-			 l->s.operation, &len)) {
+	    hil_rv_stack(sum->rows, sum->n_rows, l->s.algorithm,
+			 l->s.implementation, l->s.operation, &len)) {
 		snprintf(l->ram_total, sizeof(l->ram_total), "%.0f", v + len);
 	}
 	snprintf(l->norm, sizeof(l->norm), "%s", "-");
-	r = sum->longest > 0 ? series_row_at(report, &l->s, sum->longest)
-			     : NULL;
-	if (r != NULL && hil_rj_row_ok(r) && hil_rj_num(r, "normalized", &v)) {
-		snprintf(l->norm, sizeof(l->norm), "%.2f", v);
+	if (atl != NULL && hil_rv_ok(atl) &&
+	    hil_row_view_has(atl, &atl->normalized)) {
+		snprintf(l->norm, sizeof(l->norm), "%.2f", atl->normalized);
 	}
 	snprintf(l->energy, sizeof(l->energy), "%s", "-");
 	l->energy_extra[0] = '\0';
-	if (at64 != NULL && hil_rj_row_ok(at64) &&
-	    hil_rj_row_energy(at64, &v)) {
-		const cJSON *est = hil_rj_row_estimate(at64);
-		double lo, hi, ratio;
+	if (at64 != NULL && hil_rv_ok(at64) && hil_rv_energy(at64, &v)) {
+		const struct hil_row_view_est *est = hil_rv_estimate(at64);
 
 		snprintf(l->energy, sizeof(l->energy), "%.3g", v);
-		if (est != NULL &&
-		    est == cJSON_GetObjectItemCaseSensitive(at64, "energy") &&
-		    hil_rj_num(est, "uj_low", &lo) &&
-		    hil_rj_num(est, "uj_high", &hi)) {
+		if (est != NULL && !at64->est_beside &&
+		    hil_row_view_has(at64, &est->uj_low) &&
+		    hil_row_view_has(at64, &est->uj_high)) {
 			snprintf(l->energy_extra, sizeof(l->energy_extra),
-				 "%.3g-%.3g", lo, hi);
-		} else if (est != NULL && hil_rj_num(est, "uj_per_op", &lo)) {
-			if (hil_rj_num(est, "ratio", &ratio)) {
+				 "%.3g-%.3g", est->uj_low, est->uj_high);
+		} else if (est != NULL &&
+			   hil_row_view_has(at64, &est->uj_per_op)) {
+			if (hil_row_view_has(at64, &est->ratio)) {
 				snprintf(l->energy_extra,
 					 sizeof(l->energy_extra),
-					 "est. %.3g, x%.2f", lo, ratio);
+					 "est. %.3g, x%.2f", est->uj_per_op,
+					 est->ratio);
 			} else {
 				snprintf(l->energy_extra,
 					 sizeof(l->energy_extra), "est. %.3g",
-					 lo);
+					 est->uj_per_op);
 			}
 		}
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (!hil_series_has(&l->s, r)) {
+	for (i = 0; i < sum->n_rows; i++) {
+		const struct hil_row_view *r = &sum->rows[i];
+
+		if (!hil_series_has_row(&l->s, r)) {
 			continue;
 		}
 		/* Cut short by an interrupt is not a failure. */
-		l->interrupted |=
-			strcmp(hil_rj_str(r, "status"), "interrupted") == 0;
+		l->interrupted |= strcmp(r->status, "interrupted") == 0;
 		l->failed |=
-			!hil_rj_row_ok(r) &&
-			strcmp(hil_rj_str(r, "status"), "interrupted") != 0;
-		l->not_ct |= hil_rj_bool(r, "constant_time") == 0;
-		if (hil_rj_num(r, "msg_len", &len) && len > 0) {
+			!hil_rv_ok(r) && strcmp(r->status, "interrupted") != 0;
+		l->not_ct |= hil_row_view_has(r, &r->constant_time) &&
+			     !r->constant_time;
+		len = hil_row_view_has(r, &r->row.msg_len) ? r->row.msg_len : 0;
+		if (len > 0) {
 			with_msg = 1;
-		} else if (!l->per_call && hil_rj_row_ok(r) &&
-			   hil_rj_num(r, "median", &v)) {
+		} else if (!l->per_call && hil_rv_ok(r) &&
+			   hil_row_view_has(r, &r->median)) {
 			l->per_call = 1;
-			l->call = v;
+			l->call = r->median;
 		}
 	}
 	if (with_msg) {
@@ -306,48 +307,48 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
  * formula with the table point, the range, the source. "" when no row has
  * an estimate.
  */
-static void energy_note(const cJSON *report, char *buf, size_t len)
+static void energy_note(const struct hil_summary *s, char *buf, size_t len)
 {
-	const cJSON *r, *e = NULL;
-	double vdd, ma, hi, hz;
+	const struct hil_row_view *r = NULL;
+	const struct hil_row_view_est *e = NULL;
+	size_t i;
 
 	buf[0] = '\0';
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		e = hil_rj_row_estimate(r);
-		if (e != NULL) {
-			break;
-		}
+	for (i = 0; i < s->n_rows && e == NULL; i++) {
+		r = &s->rows[i];
+		e = hil_rv_estimate(r);
 	}
 	if (e == NULL) {
 		return;
 	}
 	/* energy_estimate beside a sensor's figure keeps only the
 	 * figures; the row's energy object (no sensor) has the point. */
-	if (hil_rj_num(e, "vdd_v", &vdd) && hil_rj_num(e, "idd_ma", &ma) &&
-	    hil_rj_num(e, "idd_high_ma", &hi) &&
-	    hil_rj_num(e, "clock_hz", &hz)) {
+	if (hil_row_view_has(r, &e->vdd_v) && hil_row_view_has(r, &e->idd_ma) &&
+	    hil_row_view_has(r, &e->idd_high_ma) &&
+	    hil_row_view_has(r, &e->clock_hz)) {
 		snprintf(
 			buf, len,
 			"%.1f V x %.3g mA (typ., 25 C, all peripherals off) x cycles / %g MHz; range up to %.3g mA (max. at 25 C, all peripherals on). Source: %s",
-			vdd, ma, hz / 1e6, hi, hil_rj_str(e, "table"));
+			e->vdd_v, e->idd_ma, e->clock_hz / 1e6, e->idd_high_ma,
+			e->table);
 	} else {
-		snprintf(buf, len, "Source: %s", hil_rj_str(e, "table"));
+		snprintf(buf, len, "Source: %s", e->table);
 	}
 }
 
 /* 64 when a row has a 64-byte message, else the message length nearest to
  * it (the shorter on a tie); 64 when no row has a message. */
-static double headline_len(const cJSON *report)
+static double headline_len(const struct hil_summary *s)
 {
-	const cJSON *r;
 	double best = 0, len;
+	size_t i;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (!hil_rj_num(r, "msg_len", &len) || len <= 0) {
+	for (i = 0; i < s->n_rows; i++) {
+		if (!hil_row_view_has(&s->rows[i], &s->rows[i].row.msg_len) ||
+		    s->rows[i].row.msg_len == 0) {
 			continue;
 		}
+		len = s->rows[i].row.msg_len;
 		if (best == 0 || fabs(len - 64) < fabs(best - 64) ||
 		    (fabs(len - 64) == fabs(best - 64) && len < best)) {
 			best = len;
@@ -364,13 +365,19 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	/* The rows through result/'s codec, decoded once. */
+	ret = hil_row_views_read(hil_rj_rows(report), &s->rows, &s->n_rows);
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	s->unit = hil_rj_unit(report);
-	s->longest = hil_rj_longest(report);
-	s->head_len = headline_len(report);
+	s->longest = hil_rv_longest(s->rows, s->n_rows);
+	s->head_len = headline_len(s);
 	s->energy_reason = hil_rj_energy_reason(report);
 	/* The report-level fields through result/'s codec tables. */
 	h = malloc(sizeof(*h));
 	if (h == NULL) {
+		hil_summary_free(s);
 		return HIL_ERR_NOMEM;
 	}
 	hil_result_head_read(report, h);
@@ -381,7 +388,7 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 		s->energy_model = h->sensor.model;
 		s->energy_beside = hil_rj_energy_beside(report);
 		s->energy_est = !s->energy_beside && h->energy_estimate.present;
-		energy_note(report, s->energy_note, sizeof(s->energy_note));
+		energy_note(s, s->energy_note, sizeof(s->energy_note));
 		if (hil_rj_bool(cm, "enabled") == 1) {
 			s->model_unit = hil_rj_str(cm, "unit");
 		}
@@ -398,9 +405,10 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 	ret = caption(report, h, s);
 	free(h);
 	if (ret != HIL_OK) {
+		hil_summary_free(s);
 		return ret;
 	}
-	ret = hil_series_list(report, &series, &n);
+	ret = hil_series_of_rows(s->rows, s->n_rows, &series, &n);
 	if (ret != HIL_OK) {
 		hil_summary_free(s);
 		return ret;
@@ -426,7 +434,10 @@ void hil_summary_free(struct hil_summary *s)
 {
 	free(s->l);
 	free(s->caption);
+	free(s->rows);
 	s->l = NULL;
 	s->caption = NULL;
+	s->rows = NULL;
 	s->n = 0;
+	s->n_rows = 0;
 }
