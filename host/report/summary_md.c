@@ -128,15 +128,37 @@ static void md_leak_rows(const cJSON *report, FILE *out)
 	}
 }
 
-/* 1 when rows a and b are the same algorithm, implementation and operation. */
-static int md_same_series(const cJSON *a, const cJSON *b)
+/* "alg/impl op" of a decoded row, each escaped. */
+static void md_item_v(FILE *out, const struct hil_row_view *r)
 {
-	return strcmp(hil_rj_str(a, "algorithm"), hil_rj_str(b, "algorithm")) ==
-		       0 &&
-	       strcmp(hil_rj_str(a, "implementation"),
-		      hil_rj_str(b, "implementation")) == 0 &&
-	       strcmp(hil_rj_str(a, "operation"), hil_rj_str(b, "operation")) ==
-		       0;
+	fputs("  - ", out);
+	hil_md_cell(out, r->algorithm);
+	fputc('/', out);
+	hil_md_cell(out, r->implementation);
+	fputc(' ', out);
+	hil_md_cell(out, r->operation);
+}
+
+/* A row's length (msg_len, ad_len) as a figure: 0 when it has none. */
+static double md_len(const struct hil_row_view *r, const uint32_t *len)
+{
+	return hil_row_view_has(r, len) ? (double)*len : 0;
+}
+
+/* 1 when rows a and b are the same algorithm, implementation and operation. */
+static int md_same_series(const struct hil_row_view *a,
+			  const struct hil_row_view *b)
+{
+	return strcmp(a->algorithm, b->algorithm) == 0 &&
+	       strcmp(a->implementation, b->implementation) == 0 &&
+	       strcmp(a->operation, b->operation) == 0;
+}
+
+/* The row's model says it does not fit the caches (fits_caches false). */
+static int md_not_fit(const struct hil_row_view *r)
+{
+	return hil_row_view_has(r, &r->model.fits_caches) &&
+	       !r->model.fits_caches;
 }
 
 /*
@@ -144,32 +166,23 @@ static int md_same_series(const cJSON *a, const cJSON *b)
  * constants over more flash lines than the caches hold: model.fits_caches
  * false), once each, with the note of its longest message.
  */
-static void md_memory_bound(const cJSON *report, FILE *out)
+static void md_memory_bound(const struct hil_summary *s, FILE *out)
 {
-	const cJSON *r, *next;
+	size_t i, j;
 	int any = 0;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		const cJSON *m =
-			cJSON_GetObjectItemCaseSensitive(r, "model_cycles");
-		const cJSON *fit =
-			cJSON_GetObjectItemCaseSensitive(m, "fits_caches");
-		const cJSON *last = r;
-		double msg = 0, wait = 0, median = 0;
+	for (i = 0; i < s->n_rows; i++) {
+		const struct hil_row_view *r = &s->rows[i];
+		const struct hil_row_view *last = r;
 
-		if (!cJSON_IsFalse(fit)) {
+		if (!md_not_fit(r)) {
 			continue;
 		}
 		/* rows of a series are consecutive: take its last one */
-		for (next = r->next; next != NULL && md_same_series(r, next);
-		     next = next->next) {
-			const cJSON *nm = cJSON_GetObjectItemCaseSensitive(
-				next, "model_cycles");
-
-			if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-				    nm, "fits_caches"))) {
-				last = next;
+		for (j = i + 1; j < s->n_rows && md_same_series(r, &s->rows[j]);
+		     j++) {
+			if (md_not_fit(&s->rows[j])) {
+				last = &s->rows[j];
 			}
 		}
 		if (last != r) {
@@ -178,41 +191,43 @@ static void md_memory_bound(const cJSON *report, FILE *out)
 		if (!any) {
 			char prof[96];
 
-			md_str(prof, sizeof(prof), hil_rj_str(m, "profile"));
+			md_str(prof, sizeof(prof), r->model.profile);
 
 			fprintf(out,
 				"- Larger than the modelled caches%s%s%s, so the estimate depends on where the code lies and what the caches held; what the flash waits cost:\n",
 				*prof ? " (" : "", prof, *prof ? ")" : "");
 			any = 1;
 		}
-		hil_rj_num(r, "msg_len", &msg);
-		md_item(out, r);
-		fprintf(out, ", %.0f B: ", msg);
-		hil_md_cell(out, hil_rj_str(m, "cache_note"));
-		if (hil_rj_num(m, "flash_wait_cycles", &wait) &&
-		    hil_rj_num(m, "median", &median) && median > 0) {
+		md_item_v(out, r);
+		fprintf(out, ", %.0f B: ", md_len(r, &r->row.msg_len));
+		hil_md_cell(out, r->model.cache_note);
+		if (hil_row_view_has(r, &r->model.flash_wait_cycles) &&
+		    hil_row_view_has(r, &r->model.median) &&
+		    r->model.median > 0) {
 			fprintf(out,
 				"; %.0f cycles waiting, %.1f %% of the estimate",
-				wait, 100.0 * wait / median);
+				r->model.flash_wait_cycles,
+				100.0 * r->model.flash_wait_cycles /
+					r->model.median);
 		}
 		fputs(".\n", out);
 	}
 }
 
-static int row_interrupted(const cJSON *r)
+static int row_interrupted(const struct hil_row_view *r)
 {
-	return strcmp(hil_rj_str(r, "status"), "interrupted") == 0;
+	return strcmp(r->status, "interrupted") == 0;
 }
 
 /*
  * A run that did not finish says so first: how many rows it measured, cut
  * short and never started, and how to finish it.
  */
-static void md_partial(const cJSON *report, FILE *out)
+static void md_partial(const cJSON *report, const struct hil_summary *s,
+		       FILE *out)
 {
 	/* The run through result/'s codec tables. */
 	struct hil_head_run run;
-	const cJSON *r;
 	const char *status = run.status;
 	size_t n = 0, cut = 0;
 
@@ -220,10 +235,8 @@ static void md_partial(const cJSON *report, FILE *out)
 	if (strcmp(status, "complete") == 0) {
 		return;
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		n++;
-		cut += row_interrupted(r);
+	for (n = 0; n < s->n_rows; n++) {
+		cut += row_interrupted(&s->rows[n]);
 	}
 	fputs("**Partial run** (run.status `", out);
 	hil_md_cell(out, status);
@@ -238,14 +251,13 @@ static void md_partial(const cJSON *report, FILE *out)
 }
 
 /* The rows an interrupt cut short: not failures, measured by a resume. */
-static void md_interrupted_rows(const cJSON *report, FILE *out)
+static void md_interrupted_rows(const struct hil_summary *s, FILE *out)
 {
-	const cJSON *r;
+	size_t i;
 	int any = 0;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		double msg = 0, ad = 0;
+	for (i = 0; i < s->n_rows; i++) {
+		const struct hil_row_view *r = &s->rows[i];
 
 		if (!row_interrupted(r)) {
 			continue;
@@ -255,23 +267,21 @@ static void md_interrupted_rows(const cJSON *report, FILE *out)
 			      out);
 		}
 		any = 1;
-		hil_rj_num(r, "msg_len", &msg);
-		hil_rj_num(r, "ad_len", &ad);
-		md_item(out, r);
-		fprintf(out, ", %.0f B, AD %.0f B\n", msg, ad);
+		md_item_v(out, r);
+		fprintf(out, ", %.0f B, AD %.0f B\n",
+			md_len(r, &r->row.msg_len), md_len(r, &r->row.ad_len));
 	}
 }
 
-static void md_failed_rows(const cJSON *report, FILE *out)
+static void md_failed_rows(const struct hil_summary *s, FILE *out)
 {
-	const cJSON *r;
+	size_t i;
 	int any = 0;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		double msg = 0, ad = 0;
+	for (i = 0; i < s->n_rows; i++) {
+		const struct hil_row_view *r = &s->rows[i];
 
-		if (hil_rj_row_ok(r) || row_interrupted(r)) {
+		if (hil_rv_ok(r) || row_interrupted(r)) {
 			continue;
 		}
 		if (!any) {
@@ -279,13 +289,12 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 			      out);
 		}
 		any = 1;
-		hil_rj_num(r, "msg_len", &msg);
-		hil_rj_num(r, "ad_len", &ad);
-		md_item(out, r);
-		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
-		hil_md_cell(out, hil_rj_str(r, "error")[0] != '\0'
-					 ? hil_rj_str(r, "error")
-					 : "(no reason given)");
+		md_item_v(out, r);
+		fprintf(out,
+			", %.0f B, AD %.0f B: ", md_len(r, &r->row.msg_len),
+			md_len(r, &r->row.ad_len));
+		hil_md_cell(out, r->error[0] != '\0' ? r->error
+						     : "(no reason given)");
 		fputc('\n', out);
 	}
 }
@@ -310,13 +319,13 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	fputs("**Table.** ", out);
 	hil_md_cell(out, s.caption);
 	fputs("\n\n", out);
-	md_partial(report, out);
+	md_partial(report, &s, out);
 	/* Post-quantum operations only: their own table, not one of costs
 	 * per byte. */
 	if (s.n == 0 && hil_rj_has_pq(report)) {
 		hil_md_pq(report, out);
-		md_failed_rows(report, out);
-		md_memory_bound(report, out);
+		md_failed_rows(&s, out);
+		md_memory_bound(&s, out);
 		hil_summary_free(&s);
 		return hil_render_status(out);
 	}
@@ -363,10 +372,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fputs("- † not constant-time (the implementation's own statement): its timing may depend on secret data.\n",
 		      out);
 	}
-	md_failed_rows(report, out);
-	md_interrupted_rows(report, out);
+	md_failed_rows(&s, out);
+	md_interrupted_rows(&s, out);
 	md_leak_rows(report, out);
-	md_memory_bound(report, out);
+	md_memory_bound(&s, out);
 	for (i = 0; i < s.n; i++) {
 		char call[32];
 

@@ -92,6 +92,7 @@ static const struct hil_rfield model_fields[] = {
 	V("fits_caches", HIL_RF_BOOL, model.fits_caches,
 	  HIL_RF_OPTIONAL | HIL_RF_NULL_ZERO),
 	TEXT("cache_note", model.cache_note),
+	NUM("flash_wait_cycles", model.flash_wait_cycles),
 	NUM("error_pct", model.error_pct),
 };
 

@@ -28,9 +28,10 @@ struct hil_row_view_est {
 struct hil_row_view_model {
 	char unit[HIL_VIEW_TEXT];
 	double median, mean, stddev, min, max, per_byte;
-	char profile[64];
+	char profile[HIL_VIEW_TEXT];
 	int fits_caches; /* has it: the caches hold what the row touches */
 	char cache_note[HIL_VIEW_TEXT];
+	double flash_wait_cycles; /* waits on flash lines in a timed run */
 	double error_pct;
 };
 
