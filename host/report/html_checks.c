@@ -11,30 +11,42 @@
 #include "result/headcodec.h"
 #include "util/err.h"
 
-static int any_row_of(const cJSON *report, const char *alg, const char *impl)
-{
-	const cJSON *r;
+/* The rows of a report, decoded once by result/'s row view. */
+struct rows {
+	struct hil_row_view *r;
+	size_t n;
+};
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (strcmp(hil_rj_str(r, "algorithm"), alg) == 0 &&
-		    strcmp(hil_rj_str(r, "implementation"), impl) == 0) {
+static int any_row_of(const struct rows *rows, const char *alg,
+		      const char *impl)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		if (strcmp(rows->r[i].algorithm, alg) == 0 &&
+		    strcmp(rows->r[i].implementation, impl) == 0) {
 			return 1;
 		}
 	}
 	return 0;
 }
 
+/* A flag of row r (constant_time, verified, ...): 1, 0, or -1 when the
+ * report does not say. */
+static int tri(const struct hil_row_view *r, const int *flag)
+{
+	return hil_row_view_has(r, flag) ? *flag != 0 : -1;
+}
+
 /* ---------------------------------------------------------------- warnings */
 
-static void warn_failed(const cJSON *report, FILE *out)
+static void warn_failed(const struct rows *rows, FILE *out)
 {
-	const cJSON *r;
-	int nrows = cJSON_GetArraySize(hil_rj_rows(report)), failed = 0;
+	size_t i;
+	int nrows = (int)rows->n, failed = 0;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		failed += !hil_rj_row_ok(r);
+	for (i = 0; i < rows->n; i++) {
+		failed += !hil_rv_ok(&rows->r[i]);
 	}
 	if (failed == 0) {
 		return;
@@ -42,25 +54,25 @@ static void warn_failed(const cJSON *report, FILE *out)
 	fprintf(out,
 		"<li><span class=\"bad\">%d of %d rows failed</span>; their figures are not to be used:<ul>\n",
 		failed, nrows);
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		double msg = 0, ad = 0;
+	for (i = 0; i < rows->n; i++) {
+		const struct hil_row_view *r = &rows->r[i];
 
-		if (hil_rj_row_ok(r)) {
+		if (hil_rv_ok(r)) {
 			continue;
 		}
-		hil_rj_num(r, "msg_len", &msg);
-		hil_rj_num(r, "ad_len", &ad);
 		fputs("<li>", out);
-		hil_xml_puts(out, hil_rj_str(r, "algorithm"));
+		hil_xml_puts(out, r->algorithm);
 		fputc('/', out);
-		hil_xml_puts(out, hil_rj_str(r, "implementation"));
+		hil_xml_puts(out, r->implementation);
 		fputc(' ', out);
-		hil_xml_puts(out, hil_rj_str(r, "operation"));
-		fprintf(out, ", %.0f B, AD %.0f B: ", msg, ad);
-		hil_xml_puts(out, hil_rj_str(r, "error")[0] != '\0'
-					  ? hil_rj_str(r, "error")
-					  : "no reason given");
+		hil_xml_puts(out, r->operation);
+		fprintf(out, ", %.0f B, AD %.0f B: ",
+			hil_row_view_has(r, &r->row.msg_len) ? r->row.msg_len
+							     : 0.0,
+			hil_row_view_has(r, &r->row.ad_len) ? r->row.ad_len
+							    : 0.0);
+		hil_xml_puts(out, r->error[0] != '\0' ? r->error
+						      : "no reason given");
 		fputs("</li>\n", out);
 	}
 	fputs("</ul></li>\n", out);
@@ -72,31 +84,34 @@ struct leak_tally {
 	int rows;	/* flagged */
 	int by_counter, by_model;
 	double t_counter, t_model; /* the largest |t| of each, over all */
-	const cJSON *model;	   /* a flagged row's model_cycles */
+	/* a flagged row whose model_cycles were tested */
+	const struct hil_row_view *model;
 	double threshold;
 };
 
-static void tally_row(struct leak_tally *l, const cJSON *r, const cJSON *k)
+static void tally_row(struct leak_tally *l, const struct hil_row_view *r)
 {
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "model_cycles");
-	double msg = 0, t = 0;
+	const struct hil_row_leak *k = &r->row.leak;
 	size_t n = strlen(l->lens);
 
-	hil_rj_num(r, "msg_len", &msg);
 	snprintf(l->lens + n, sizeof(l->lens) - n, "%s%.0f",
-		 l->rows > 0 ? ", " : "", msg);
+		 l->rows > 0 ? ", " : "",
+		 hil_row_view_has(r, &r->row.msg_len) ? r->row.msg_len : 0.0);
 	l->rows++;
-	hil_rj_num(k, "threshold", &l->threshold);
-	if (hil_rj_num(k, "t", &t) && fabs(t) > l->t_counter) {
-		l->t_counter = fabs(t);
+	if (hil_row_view_has(r, &r->leak.threshold)) {
+		l->threshold = r->leak.threshold;
+	}
+	if (hil_row_view_has(r, &k->t) && fabs(k->t) > l->t_counter) {
+		l->t_counter = fabs(k->t);
 	}
 	/* an older report: flagged by its counter alone */
-	l->by_counter |= hil_rj_bool(k, "flagged") == 1;
-	if (strcmp(hil_rj_str(m, "status"), "ok") == 0) {
-		l->model = m;
-		l->by_model |= hil_rj_bool(m, "flagged") == 1;
-		if (hil_rj_num(m, "t", &t) && fabs(t) > l->t_model) {
-			l->t_model = fabs(t);
+	l->by_counter |= tri(r, &k->flagged) == 1;
+	if (strcmp(r->leak.model_status, "ok") == 0) {
+		l->model = r;
+		l->by_model |= tri(r, &k->model.flagged) == 1;
+		if (hil_row_view_has(r, &k->model.t) &&
+		    fabs(k->model.t) > l->t_model) {
+			l->t_model = fabs(k->model.t);
 		}
 	}
 }
@@ -106,36 +121,33 @@ static void tally_row(struct leak_tally *l, const cJSON *r, const cJSON *k)
  * by which statistic (the target's counter, the cycle model's cycles) with
  * its largest |t|, and what the other said.
  */
-static void warn_leaks(const cJSON *report, FILE *w)
+static void warn_leaks(const cJSON *report, const struct rows *rows, FILE *w)
 {
 	struct hil_series *s = NULL;
-	size_t n = 0, i;
+	size_t n = 0, i, j;
 
-	if (hil_series_list(report, &s, &n) != HIL_OK) {
+	if (hil_series_of_rows(rows->r, rows->n, &s, &n) != HIL_OK) {
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		struct leak_tally l = {.threshold = 4.5};
 		const char *unit = hil_rj_unit(report);
-		const cJSON *r;
 		char name[160], label[96];
 
-		cJSON_ArrayForEach(r, hil_rj_rows(report))
-		{
-			const cJSON *k =
-				cJSON_GetObjectItemCaseSensitive(r, "leak");
+		for (j = 0; j < rows->n; j++) {
+			const struct hil_row_view *r = &rows->r[j];
 
-			if (hil_series_has(&s[i], r) &&
-			    strcmp(hil_rj_str(k, "status"), "ok") == 0 &&
-			    hil_rj_leak_flagged(k)) {
-				tally_row(&l, r, k);
+			if (hil_series_has_row(&s[i], r) &&
+			    strcmp(r->leak.status, "ok") == 0 &&
+			    hil_rv_leak_flagged(r)) {
+				tally_row(&l, r);
 			}
 		}
 		if (l.rows == 0) {
 			continue;
 		}
 		hil_series_name(&s[i], name, sizeof(name));
-		hil_rj_model_label(l.model, label, sizeof(label));
+		hil_rv_model_label(l.model, label, sizeof(label));
 		fputs("<li><span class=\"bad\">Timing leak?</span> ", w);
 		hil_xml_puts(w, name);
 		fputs(" at ", w);
@@ -164,24 +176,24 @@ static void warn_leaks(const cJSON *report, FILE *w)
 }
 
 /* "alg/impl, alg/impl" of implementations whose rows say not constant-time. */
-static void warn_not_ct(const cJSON *report, FILE *out)
+static void warn_not_ct(const struct rows *rows, FILE *out)
 {
-	const cJSON *r, *p;
+	size_t i, j;
 	int any = 0;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
+	for (i = 0; i < rows->n; i++) {
+		const struct hil_row_view *r = &rows->r[i];
 		int seen = 0;
 
-		if (hil_rj_bool(r, "constant_time") != 0) {
+		if (tri(r, &r->constant_time) != 0) {
 			continue;
 		}
-		for (p = hil_rj_rows(report)->child; p != r; p = p->next) {
-			if (hil_rj_bool(p, "constant_time") == 0 &&
-			    strcmp(hil_rj_str(p, "algorithm"),
-				   hil_rj_str(r, "algorithm")) == 0 &&
-			    strcmp(hil_rj_str(p, "implementation"),
-				   hil_rj_str(r, "implementation")) == 0) {
+		for (j = 0; j < i; j++) {
+			const struct hil_row_view *p = &rows->r[j];
+
+			if (tri(p, &p->constant_time) == 0 &&
+			    strcmp(p->algorithm, r->algorithm) == 0 &&
+			    strcmp(p->implementation, r->implementation) == 0) {
 				seen = 1;
 				break;
 			}
@@ -192,9 +204,9 @@ static void warn_not_ct(const cJSON *report, FILE *out)
 		fputs(any ? ", "
 			  : "<li><span class=\"bad\">Not constant-time</span> (the implementation's own statement; its timing may depend on secret data): ",
 		      out);
-		hil_xml_puts(out, hil_rj_str(r, "algorithm"));
+		hil_xml_puts(out, r->algorithm);
 		fputc('/', out);
-		hil_xml_puts(out, hil_rj_str(r, "implementation"));
+		hil_xml_puts(out, r->implementation);
 		any = 1;
 	}
 	if (any) {
@@ -203,7 +215,8 @@ static void warn_not_ct(const cJSON *report, FILE *out)
 }
 
 /* Implementations built into the image that have no rows. */
-static void warn_unmeasured(const cJSON *report, FILE *out)
+static void warn_unmeasured(const cJSON *report, const struct rows *rows,
+			    FILE *out)
 {
 	const char *algs =
 		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "build"),
@@ -224,7 +237,7 @@ static void warn_unmeasured(const cJSON *report, FILE *out)
 		*slash = '\0';
 		/* A folder of the user's own: "alg/impl=its link". */
 		slash[1 + strcspn(slash + 1, "=")] = '\0';
-		if (any_row_of(report, tok, slash + 1)) {
+		if (any_row_of(rows, tok, slash + 1)) {
 			continue;
 		}
 		fputs(any ? ", "
@@ -249,9 +262,16 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 	char *buf = NULL;
 	size_t len = 0;
 	double retries, bad;
+	struct rows rows = {NULL, 0};
 	FILE *w = h != NULL ? open_memstream(&buf, &len) : NULL;
 
-	if (w == NULL) {
+	/* The rows through result/'s codec, decoded once. */
+	if (w == NULL || hil_row_views_read(hil_rj_rows(report), &rows.r,
+					    &rows.n) != HIL_OK) {
+		if (w != NULL) {
+			fclose(w);
+			free(buf);
+		}
 		free(h);
 		return;
 	}
@@ -264,7 +284,7 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 		fputs("</span>: it stopped before every step was done.</li>\n",
 		      w);
 	}
-	warn_failed(report, w);
+	warn_failed(&rows, w);
 	if (strncmp(unit, "instructions", 12) == 0) {
 		fputs("<li><span class=\"bad\">Emulated figures</span>: counts are ",
 		      w);
@@ -287,9 +307,9 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 					: ".</li>\n",
 		      w);
 	}
-	warn_leaks(report, w);
-	warn_not_ct(report, w);
-	warn_unmeasured(report, w);
+	warn_leaks(report, &rows, w);
+	warn_not_ct(&rows, w);
+	warn_unmeasured(report, &rows, w);
 	if (h->tool.dirty) {
 		fputs("<li>Built from a source tree with uncommitted changes (commit <code>",
 		      w);
@@ -302,6 +322,7 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 			retries, bad);
 	}
 	free(h);
+	free(rows.r);
 	fclose(w);
 	if (len > 0) {
 		fputs("<section class=\"warnings\" id=\"warnings\"><h2>Warnings</h2><ul>\n",
@@ -316,7 +337,8 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 }
 
 /* Verification lines for implementations built in but without rows. */
-static void unmeasured_rows(const cJSON *report, FILE *out)
+static void unmeasured_rows(const cJSON *report, const struct rows *rows,
+			    FILE *out)
 {
 	const char *algs =
 		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "build"),
@@ -336,7 +358,7 @@ static void unmeasured_rows(const cJSON *report, FILE *out)
 		*slash = '\0';
 		/* A folder of the user's own: "alg/impl=its link". */
 		slash[1 + strcspn(slash + 1, "=")] = '\0';
-		if (any_row_of(report, tok, slash + 1)) {
+		if (any_row_of(rows, tok, slash + 1)) {
 			continue;
 		}
 		fputs("<tr class=\"failed\"><td>", out);
@@ -352,10 +374,14 @@ static void unmeasured_rows(const cJSON *report, FILE *out)
 void hil_render_html_verification(const cJSON *report, FILE *out)
 {
 	struct hil_series *s = NULL;
-	const cJSON *r;
-	size_t n = 0, i, j;
+	struct rows rows = {NULL, 0};
+	size_t n = 0, i, j, k;
 
-	if (hil_series_list(report, &s, &n) != HIL_OK) {
+	/* The rows through result/'s codec, decoded once. */
+	if (hil_row_views_read(hil_rj_rows(report), &rows.r, &rows.n) !=
+		    HIL_OK ||
+	    hil_series_of_rows(rows.r, rows.n, &s, &n) != HIL_OK) {
+		free(rows.r);
 		return;
 	}
 	fputs("<section id=\"verification\"><h2>Verification</h2>\n<p class=\"caption\">Each implementation is checked on the target against the host build before it is timed; every timed row's output digest is compared with the host's.</p>\n<table>\n<tr><th>Implementation</th><th>Constant-time</th><th>Verified on target</th><th class=\"n\">Rows ok</th><th class=\"n\">Rows failed</th><th class=\"n\">Digest mismatches</th></tr>\n",
@@ -374,27 +400,24 @@ void hil_render_html_verification(const cJSON *report, FILE *out)
 		if (j < i) {
 			continue;
 		}
-		cJSON_ArrayForEach(r, hil_rj_rows(report))
-		{
-			const cJSON *d;
+		for (k = 0; k < rows.n; k++) {
+			const struct hil_row_view *r = &rows.r[k];
 
-			if (strcmp(hil_rj_str(r, "algorithm"),
-				   s[i].algorithm) != 0 ||
-			    strcmp(hil_rj_str(r, "implementation"),
-				   s[i].implementation) != 0) {
+			if (strcmp(r->algorithm, s[i].algorithm) != 0 ||
+			    strcmp(r->implementation, s[i].implementation) !=
+				    0) {
 				continue;
 			}
-			d = cJSON_GetObjectItemCaseSensitive(r, "digest");
-			ok += hil_rj_row_ok(r);
-			failed += !hil_rj_row_ok(r);
-			mism += hil_rj_bool(d, "match") == 0;
-			if (hil_rj_bool(r, "verified") >= 0) {
+			ok += hil_rv_ok(r);
+			failed += !hil_rv_ok(r);
+			mism += tri(r, &r->digest_match) == 0;
+			if (tri(r, &r->row.verified) >= 0) {
 				verified = verified == 0
 						   ? 0
-						   : hil_rj_bool(r, "verified");
+						   : tri(r, &r->row.verified);
 			}
-			if (hil_rj_bool(r, "constant_time") >= 0) {
-				ct = hil_rj_bool(r, "constant_time");
+			if (tri(r, &r->constant_time) >= 0) {
+				ct = tri(r, &r->constant_time);
 			}
 		}
 		fputs("<tr><td>", out);
@@ -413,7 +436,8 @@ void hil_render_html_verification(const cJSON *report, FILE *out)
 			ok, failed ? " bad" : "", failed, mism ? " bad" : "",
 			mism);
 	}
-	unmeasured_rows(report, out);
+	unmeasured_rows(report, &rows, out);
 	fputs("</table>\n</section>\n", out);
 	free(s);
+	free(rows.r);
 }

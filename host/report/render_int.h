@@ -106,12 +106,13 @@ int hil_rv_stack(const struct hil_row_view *rows, size_t n, const char *alg,
 
 /* ---- a row's timing-leak test in words (leaktext.c) */
 
-/** "estimated cycles (model profile P)": the label of the model's t. */
-void hil_rj_model_label(const cJSON *model, char *buf, size_t len);
+/** "estimated cycles (model profile P)": the label of the model's t of
+ * row r (NULL: "default"). */
+void hil_rv_model_label(const struct hil_row_view *r, char *buf, size_t len);
 
-/** 1 when a row's leak object is flagged by any statistic (flagged_by), or,
+/** 1 when a row's leak test is flagged by any statistic (flagged_by), or,
  * in a report from before the model's t, by its counter. */
-int hil_rj_leak_flagged(const cJSON *leak);
+int hil_rv_leak_flagged(const struct hil_row_view *r);
 
 /**
  * A flagged row's statistics: the counter's t alone ("t = 5.1") when there
@@ -119,8 +120,8 @@ int hil_rj_leak_flagged(const cJSON *leak);
  * ("flagged by estimated cycles (model profile P), t = 16.9; instructions
  * (emulated): t = 0.0").
  */
-void hil_rj_leak_why(const cJSON *report, const cJSON *leak, char *buf,
-		     size_t len);
+void hil_rv_leak_why(const cJSON *report, const struct hil_row_view *r,
+		     char *buf, size_t len);
 
 /** A number as short as it can be while reading back to the same double. */
 void hil_fmt_num(char *buf, size_t len, double v);

@@ -56,78 +56,6 @@ static const char *md_str(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* "  - algorithm/implementation operation" of row r, a list item. */
-static void md_item(FILE *out, const cJSON *r)
-{
-	fputs("  - ", out);
-	hil_md_cell(out, hil_rj_str(r, "algorithm"));
-	fputc('/', out);
-	hil_md_cell(out, hil_rj_str(r, "implementation"));
-	fputc(' ', out);
-	hil_md_cell(out, hil_rj_str(r, "operation"));
-}
-
-/* The timing-leak test's verdict: flagged rows by name, or all clear. */
-static void md_leak_rows(const cJSON *report, FILE *out)
-{
-	const cJSON *r;
-	const cJSON *model = NULL; /* a row's leak test on model cycles */
-	int tested = 0, flagged = 0;
-	char why[256];
-
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "leak");
-		const cJSON *m =
-			cJSON_GetObjectItemCaseSensitive(k, "model_cycles");
-		double msg = 0;
-
-		if (strcmp(hil_rj_str(k, "status"), "ok") != 0) {
-			continue;
-		}
-		tested++;
-		if (strcmp(hil_rj_str(m, "status"), "ok") == 0) {
-			model = m;
-		}
-		if (!hil_rj_leak_flagged(k)) {
-			continue;
-		}
-		if (!flagged) {
-			fputs("- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n",
-			      out);
-		}
-		flagged++;
-		hil_rj_num(r, "msg_len", &msg);
-		md_item(out, r);
-		fprintf(out, ", %.0f B", msg);
-		hil_rj_leak_why(report, k, why, sizeof(why));
-		fputs(": ", out);
-		hil_md_cell(out, why);
-		fputc('\n', out);
-	}
-	if (tested > 0 && flagged == 0) {
-		char label[96];
-
-		hil_rj_model_label(model, label, sizeof(label));
-		fprintf(out,
-			"- Timing-leak smoke test (dudect, fixed against random inputs): no row flagged (%d tested, |t| <= 4.5)",
-			tested);
-		if (model != NULL) {
-			char u[160], l[160];
-
-			fprintf(out, ", neither in %s nor in %s.\n",
-				md_str(u, sizeof(u), hil_rj_unit(report)),
-				md_str(l, sizeof(l), label));
-		} else if (strcmp(hil_rj_unit(report),
-				  "instructions (emulated)") == 0) {
-			fputs("; on the emulated board only differences in the instructions executed are visible.\n",
-			      out);
-		} else {
-			fputs(".\n", out);
-		}
-	}
-}
-
 /* "alg/impl op" of a decoded row, each escaped. */
 static void md_item_v(FILE *out, const struct hil_row_view *r)
 {
@@ -159,6 +87,64 @@ static int md_not_fit(const struct hil_row_view *r)
 {
 	return hil_row_view_has(r, &r->model.fits_caches) &&
 	       !r->model.fits_caches;
+}
+
+/* The timing-leak test's verdict: flagged rows by name, or all clear. */
+static void md_leak_rows(const cJSON *report, const struct hil_summary *s,
+			 FILE *out)
+{
+	/* a row with a leak test on model cycles */
+	const struct hil_row_view *model = NULL;
+	size_t i;
+	int tested = 0, flagged = 0;
+	char why[256];
+
+	for (i = 0; i < s->n_rows; i++) {
+		const struct hil_row_view *r = &s->rows[i];
+
+		if (strcmp(r->leak.status, "ok") != 0) {
+			continue;
+		}
+		tested++;
+		if (strcmp(r->leak.model_status, "ok") == 0) {
+			model = r;
+		}
+		if (!hil_rv_leak_flagged(r)) {
+			continue;
+		}
+		if (!flagged) {
+			fputs("- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n",
+			      out);
+		}
+		flagged++;
+		md_item_v(out, r);
+		fprintf(out, ", %.0f B", md_len(r, &r->row.msg_len));
+		hil_rv_leak_why(report, r, why, sizeof(why));
+		fputs(": ", out);
+		hil_md_cell(out, why);
+		fputc('\n', out);
+	}
+	if (tested > 0 && flagged == 0) {
+		char label[96];
+
+		hil_rv_model_label(model, label, sizeof(label));
+		fprintf(out,
+			"- Timing-leak smoke test (dudect, fixed against random inputs): no row flagged (%d tested, |t| <= 4.5)",
+			tested);
+		if (model != NULL) {
+			char u[160], l[160];
+
+			fprintf(out, ", neither in %s nor in %s.\n",
+				md_str(u, sizeof(u), hil_rj_unit(report)),
+				md_str(l, sizeof(l), label));
+		} else if (strcmp(hil_rj_unit(report),
+				  "instructions (emulated)") == 0) {
+			fputs("; on the emulated board only differences in the instructions executed are visible.\n",
+			      out);
+		} else {
+			fputs(".\n", out);
+		}
+	}
 }
 
 /*
@@ -374,7 +360,7 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	}
 	md_failed_rows(&s, out);
 	md_interrupted_rows(&s, out);
-	md_leak_rows(report, out);
+	md_leak_rows(report, &s, out);
 	md_memory_bound(&s, out);
 	for (i = 0; i < s.n; i++) {
 		char call[32];

@@ -96,6 +96,22 @@ static const struct hil_rfield model_fields[] = {
 	NUM("error_pct", model.error_pct),
 };
 
+/* The leak test's texts (json_leak.c). */
+static const struct hil_rfield leak_fields[] = {
+	TEXT("status", leak.status),
+	TEXT("error", leak.error),
+	TEXT("unit", leak.unit),
+	NUM("threshold", leak.threshold),
+};
+
+static const struct hil_rfield leak_model_fields[] = {
+	TEXT("status", leak.model_status),
+	TEXT("error", leak.model_error),
+	TEXT("unit", leak.model_unit),
+	V("profile", HIL_RF_STR, leak.model_profile,
+	  HIL_RF_OPTIONAL | HIL_RF_NULL_EMPTY),
+};
+
 #define T(p, f)                                                                \
 	{                                                                      \
 		.path = (p), .base = 0, .fields = (f), .n = N_OF(f)            \
@@ -109,6 +125,8 @@ const struct hil_rtable hil_row_view_tables[] = {
 	 * estimate. */
 	T("energy_estimate", est_fields),
 	T("model_cycles", model_fields),
+	T("leak", leak_fields),
+	T("leak.model_cycles", leak_model_fields),
 	{.path = NULL},
 };
 
@@ -241,8 +259,13 @@ void hil_row_view_read(const cJSON *row, struct hil_row_view *v)
 			v->has[s + (int)i] = 0;
 		}
 	}
+	/* Which statistics flagged it: a list, read by its length. */
+	x = cJSON_GetObjectItemCaseSensitive(at(row, "leak"), "flagged_by");
+	v->leak.flagged_by = cJSON_IsArray(x) ? cJSON_GetArraySize(x) : -1;
+	x = at(row, "energy_estimate");
 	v->est_beside = x != NULL;
 	v->has_model = at(row, "model_cycles") != NULL;
+	v->is_pq = at(row, "pq") != NULL;
 }
 
 int hil_row_view_has(const struct hil_row_view *v, const void *field)

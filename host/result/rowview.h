@@ -35,6 +35,23 @@ struct hil_row_view_model {
 	double error_pct;
 };
 
+/* A row's timing-leak test as the report shows it (its statistics are in
+ * row.leak). */
+struct hil_row_view_leak {
+	char status[16]; /* "ok", "failed"; "" when the row has no leak test */
+	char error[256];
+	char unit[HIL_VIEW_TEXT]; /* the counter's */
+	/* How many statistics flagged the row (flagged_by); -1 when the
+	 * report has no such list (before the model's t). */
+	int flagged_by;
+	double threshold; /* |t| above it flags a row */
+	/* The same on the model's cycles: "" none. */
+	char model_status[16];
+	char model_error[256];
+	char model_unit[HIL_VIEW_TEXT];
+	char model_profile[HIL_VIEW_TEXT];
+};
+
 /*
  * One row of a report. Every figure reads as the report has it: a number
  * absent or null is 0 with hil_row_view_has() false, a string absent is "".
@@ -68,10 +85,12 @@ struct hil_row_view {
 	char energy_why[256];
 	struct hil_row_view_est est;
 	int est_beside; /* est is energy_estimate's (else energy's) */
-	int has_model;	/* the row has a model_cycles object */
+	struct hil_row_view_leak leak;
+	int is_pq;     /* the row has a pq object: a post-quantum operation */
+	int has_model; /* the row has a model_cycles object */
 	struct hil_row_view_model model;
 	/* Which fields the report had (hil_row_view_has()). */
-	unsigned char has[160];
+	unsigned char has[256];
 };
 
 /* The tables of a row's shown figures, over struct hil_row_view, NULL-path
