@@ -625,17 +625,18 @@ static pid_t read_inner_pid(int fd)
 	return v > 0 ? (pid_t)v : 0;
 }
 
-int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
-			  int stdio_fd, const char *log_path,
-			  const struct hil_jail *jail)
+/*
+ * spawn_fd() in a jail (NULL: not jailed): stdout (unless stdio_fd) and
+ * stderr to out_fd (-1: hilrun's), which stays the caller's.
+ */
+static int spawn_jailed_fd(struct hil_proc **out, char *const argv[],
+			   int stdio_fd, int out_fd,
+			   const struct hil_jail *jail)
 {
 	char **full = NULL;
 	int info[2] = {-1, -1};
-	int out_fd = -1, ret;
+	int ret;
 
-	if (out == NULL) {
-		return HIL_ERR_ARG;
-	}
 	*out = NULL;
 	ret = check_argv(argv);
 	if (ret == HIL_OK && jail != NULL) {
@@ -644,20 +645,10 @@ int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	if (log_path != NULL) {
-		out_fd = high_fd(hil_open_append(log_path));
-		if (out_fd < 0) {
-			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
-				strerror(errno));
-			ret = HIL_ERR_IO;
-			goto out;
-		}
-	}
 	ret = spawn_fd(out, full != NULL ? full : argv, stdio_fd, out_fd,
 		       hil_jail_mem(jail), info[1]);
 	if (info[1] >= 0) {
 		close(info[1]);
-		info[1] = -1;
 	}
 	if (ret == HIL_OK && full != NULL) {
 		(*out)->inner = read_inner_pid(info[0]);
@@ -667,17 +658,39 @@ int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
 		hil_err("the jail for %s cannot be set up: bubblewrap (bwrap) is not installed (Debian: apt install bubblewrap)",
 			argv[0]);
 	}
-out:
-	if (out_fd >= 0) {
-		close(out_fd);
-	}
 	if (info[0] >= 0) {
 		close(info[0]);
 	}
-	if (info[1] >= 0) {
-		close(info[1]);
-	}
 	hil_jail_argv_free(full);
+	return ret;
+}
+
+int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
+			  int stdio_fd, const char *log_path,
+			  const struct hil_jail *jail)
+{
+	int out_fd = -1, ret;
+
+	if (out == NULL) {
+		return HIL_ERR_ARG;
+	}
+	*out = NULL;
+	ret = check_argv(argv);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (log_path != NULL) {
+		out_fd = high_fd(hil_open_append(log_path));
+		if (out_fd < 0) {
+			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
+				strerror(errno));
+			return HIL_ERR_IO;
+		}
+	}
+	ret = spawn_jailed_fd(out, argv, stdio_fd, out_fd, jail);
+	if (out_fd >= 0) {
+		close(out_fd);
+	}
 	return ret;
 }
 
@@ -919,6 +932,14 @@ static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
 int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		     unsigned timeout_ms, int *exit_status)
 {
+	return hil_proc_capture_jailed(argv, buf, len, timeout_ms, exit_status,
+				       NULL);
+}
+
+int hil_proc_capture_jailed(char *const argv[], char *buf, size_t len,
+			    unsigned timeout_ms, int *exit_status,
+			    const struct hil_jail *jail)
+{
 	struct hil_proc *p;
 	int pipefd[2], ret;
 	uint64_t deadline = now_ms() + timeout_ms, now;
@@ -943,7 +964,7 @@ int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		close(pipefd[0]);
 		return HIL_ERR_IO;
 	}
-	ret = spawn_fd(&p, argv, -1, pipefd[1], 0, -1);
+	ret = spawn_jailed_fd(&p, argv, -1, pipefd[1], jail);
 	close(pipefd[1]);
 	if (ret != HIL_OK) {
 		close(pipefd[0]);

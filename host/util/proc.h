@@ -138,4 +138,10 @@ int hil_proc_run_jailed(char *const argv[], const char *log_path,
 int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		     unsigned timeout_ms, int *exit_status);
 
+/** hil_proc_capture() in a jail (NULL: not jailed); see
+ *  hil_proc_spawn_jailed(). */
+int hil_proc_capture_jailed(char *const argv[], char *buf, size_t len,
+			    unsigned timeout_ms, int *exit_status,
+			    const struct hil_jail *jail);
+
 #endif /* HIL_PROC_H */
