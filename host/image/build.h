@@ -118,8 +118,8 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
 		    unsigned flags, struct hil_build_split *split);
 
 /**
- * The link through which make sees a user's folder a (algorithms[i].path):
- * fw_dir/src/<alg>_<impl>.
+ * The copy through which make sees a user's folder a (algorithms[i].path),
+ * made when the image is built (image/snapshot.c): fw_dir/src/<alg>_<impl>.
  * @return HIL_OK, or HIL_ERR_ARG when it does not fit len.
  */
 int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,

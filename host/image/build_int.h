@@ -30,8 +30,9 @@ void hil_build_hint_failure(const char *log_path);
 
 /* ---- ownbuild.c -------------------------------------------------------- */
 
-/* Link the user's folder a->path as FW_DIR/src/<alg>_<impl> (into link),
- * the only name make sees of it. */
+/* Copy the user's folder a->path to FW_DIR/src/<alg>_<impl> (its path into
+ * link), the only name make sees of it (image/snapshot.c: refused, with an
+ * error logged, when it is not as the configuration's load checked it). */
 int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
 			  char *link, size_t len);
 
