@@ -20,8 +20,8 @@
 #include "util/linkset.h"
 
 /* As the load's check (config/config_implfiles.c). */
-#define MAX_DEPTH   8
-#define MAX_ENTRIES 20000
+#define MAX_DEPTH	 8
+#define MAX_ENTRIES	 20000
 /* How deep an old copy may be to be removed (it lies in the build folder,
  * which a jailed compiler may write). */
 #define MAX_REMOVE_DEPTH 64
@@ -34,11 +34,10 @@ struct snap {
 	size_t len;
 };
 
-static int fail(struct snap *s, int code, const char *rel, const char *fmt,
-		...) __attribute__((format(printf, 4, 5)));
+static int fail(struct snap *s, int code, const char *rel, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int fail(struct snap *s, int code, const char *rel, const char *fmt,
-		...)
+static int fail(struct snap *s, int code, const char *rel, const char *fmt, ...)
 {
 	char text[512];
 	va_list ap;
@@ -169,8 +168,8 @@ static int copy_file(struct snap *s, int sfd, int dfd, const char *name,
  * folder (depth: how many folders rel is below the top), else to the real
  * path; a link leading nowhere is left out.
  */
-static int copy_link(struct snap *s, int dfd, const char *name,
-		     const char *rel, int depth)
+static int copy_link(struct snap *s, int dfd, const char *name, const char *rel,
+		     int depth)
 {
 	char path[2 * PATH_MAX], real[PATH_MAX], text[PATH_MAX + 3 * MAX_DEPTH];
 	struct stat st;
@@ -195,8 +194,8 @@ static int copy_link(struct snap *s, int dfd, const char *name,
 	if (strncmp(real, s->base, n) == 0 &&
 	    (real[n] == '/' || real[n] == '\0')) {
 		for (i = 0; i < depth; i++) {
-			o += (size_t)snprintf(text + o, sizeof(text) - o,
-					      "%s", i > 0 ? "/.." : "..");
+			o += (size_t)snprintf(text + o, sizeof(text) - o, "%s",
+					      i > 0 ? "/.." : "..");
 		}
 		if (real[n] == '/') {
 			snprintf(text + o, sizeof(text) - o, "%s%s",

@@ -1,5 +1,5 @@
 /* linkset: the digest of a folder's symbolic links, the same in whatever order a walk meets them. */
-#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE  700
 #define HIL_LOG_PREFIX "linkset"
 
 #include "linkset.h"

@@ -24,8 +24,7 @@ void hil_linkset_free(struct hil_linkset *s);
  * @param target the real path it leads to, "" when it leads nowhere.
  * @return HIL_OK or HIL_ERR_NOMEM.
  */
-int hil_linkset_add(struct hil_linkset *s, const char *rel,
-		    const char *target);
+int hil_linkset_add(struct hil_linkset *s, const char *rel, const char *target);
 
 /**
  * The digest of the set, whatever order the links were added in (they are

@@ -64,12 +64,13 @@ static void load(struct hil_config *cfg, const char *name, const char *dir)
 {
 	char json[2048], err[512];
 
-	snprintf(json, sizeof(json),
-		 "{ \"name\": \"%s\", \"board\": { \"name\": \"qemu-netduino\" },"
-		 " \"flasher\": { \"type\": \"qemu\" },"
-		 " \"algorithms\": [ { \"name\": \"ascon-aead128\","
-		 " \"impl\": \"snap\", \"path\": \"%s\" } ] }",
-		 name, dir);
+	snprintf(
+		json, sizeof(json),
+		"{ \"name\": \"%s\", \"board\": { \"name\": \"qemu-netduino\" },"
+		" \"flasher\": { \"type\": \"qemu\" },"
+		" \"algorithms\": [ { \"name\": \"ascon-aead128\","
+		" \"impl\": \"snap\", \"path\": \"%s\" } ] }",
+		name, dir);
 	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config rejected: %s", err);
 	}
@@ -78,14 +79,14 @@ static void load(struct hil_config *cfg, const char *name, const char *dir)
 /* Does any file under dir (links not followed) hold needle? */
 static int tree_holds(const char *dir, const char *needle)
 {
-	char *const argv[] = {"grep", "-r", "-l", "-F", (char *)needle,
-			      (char *)dir, NULL};
+	char *const argv[] = {"grep",	      "-r",	   "-l", "-F",
+			      (char *)needle, (char *)dir, NULL};
 	char out[1024];
 	int status = -1;
 
-	assert_int_equal(hil_proc_capture(argv, out, sizeof(out), 60000,
-					  &status),
-			 HIL_OK);
+	assert_int_equal(
+		hil_proc_capture(argv, out, sizeof(out), 60000, &status),
+		HIL_OK);
 	return status == 0;
 }
 
@@ -96,8 +97,8 @@ static int tree_holds(const char *dir, const char *needle)
  * refused naming the folder, and the secret is neither in the build log
  * nor anywhere in the image's build folder.
  */
-static void test_a_file_swapped_after_the_check_never_reaches_the_build(
-	void **state)
+static void
+test_a_file_swapped_after_the_check_never_reaches_the_build(void **state)
 {
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_firmware *fw = calloc(1, sizeof(*fw));
@@ -162,8 +163,9 @@ static void test_an_unchanged_folder_builds_from_its_copy(void **state)
 	snprintf(path, sizeof(path), "%s/sub/deep.h", dir);
 	write_text(path, "#define SNAP_DEEP 1\n");
 	snprintf(path, sizeof(path), "%s/leak.c", dir);
-	write_text(path, "#include \"alias.h\"\n#include \"sub/deep.h\"\n"
-			 "int snap_leak_marker = SNAP_DEEP + CRYPTO_KEYBYTES;\n");
+	write_text(path,
+		   "#include \"alias.h\"\n#include \"sub/deep.h\"\n"
+		   "int snap_leak_marker = SNAP_DEEP + CRYPTO_KEYBYTES;\n");
 	snprintf(path, sizeof(path), "%s/alias.h", dir);
 	assert_int_equal(symlink("api.h", path), 0);
 	load(cfg, "e2e-snapshot-same", dir);

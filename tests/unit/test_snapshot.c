@@ -88,14 +88,14 @@ static int setup(void **state)
 	link_at(f->src, "subdir", "sub");
 	link_at(f->src, "out.h", f->outside);
 	link_at(f->src, "nowhere.h", "missing.h");
-	snprintf(json, sizeof(json),
-		 "{ \"name\": \"snap\", \"board\": { \"name\": \"qemu-netduino\" },"
-		 " \"flasher\": { \"type\": \"qemu\" },"
-		 " \"algorithms\": [ { \"name\": \"ascon-aead128\","
-		 " \"impl\": \"snap\", \"path\": \"%s\" } ] }",
-		 f->src);
-	if (hil_config_parse(json, NULL, &f->cfg, err, sizeof(err)) !=
-	    HIL_OK) {
+	snprintf(
+		json, sizeof(json),
+		"{ \"name\": \"snap\", \"board\": { \"name\": \"qemu-netduino\" },"
+		" \"flasher\": { \"type\": \"qemu\" },"
+		" \"algorithms\": [ { \"name\": \"ascon-aead128\","
+		" \"impl\": \"snap\", \"path\": \"%s\" } ] }",
+		f->src);
+	if (hil_config_parse(json, NULL, &f->cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config rejected: %s", err);
 	}
 	*state = f;
@@ -118,9 +118,8 @@ static void test_a_checked_folder_is_copied_as_it_is(void **state)
 	struct stat a, b;
 
 	assert_true(f->cfg.algs[0].links_checked);
-	assert_int_equal(hil_snapshot_copy(f->src, f->dst,
-					   f->cfg.algs[0].links, why,
-					   sizeof(why)),
+	assert_int_equal(hil_snapshot_copy(f->src, f->dst, f->cfg.algs[0].links,
+					   why, sizeof(why)),
 			 HIL_OK);
 	/* Files with their bytes and times; folders; links inside lead
 	 * inside the copy, the one outside to its real path, none for the
@@ -145,9 +144,8 @@ static void test_a_checked_folder_is_copied_as_it_is(void **state)
 	assert_int_equal(lstat(q, &b), -1);
 
 	/* Again: the old copy is replaced. */
-	assert_int_equal(hil_snapshot_copy(f->src, f->dst,
-					   f->cfg.algs[0].links, why,
-					   sizeof(why)),
+	assert_int_equal(hil_snapshot_copy(f->src, f->dst, f->cfg.algs[0].links,
+					   why, sizeof(why)),
 			 HIL_OK);
 }
 
@@ -161,9 +159,8 @@ static void test_a_file_swapped_for_a_link_is_refused(void **state)
 	path_of(p, sizeof(p), f->src, "encrypt.c");
 	assert_int_equal(unlink(p), 0);
 	assert_int_equal(symlink(f->outside, p), 0);
-	assert_int_equal(hil_snapshot_copy(f->src, f->dst,
-					   f->cfg.algs[0].links, why,
-					   sizeof(why)),
+	assert_int_equal(hil_snapshot_copy(f->src, f->dst, f->cfg.algs[0].links,
+					   why, sizeof(why)),
 			 HIL_ERR_CONFIG);
 	assert_non_null(strstr(why, "symbolic links are not those"));
 	assert_int_equal(lstat(f->dst, &st), -1);
@@ -208,9 +205,8 @@ static void test_an_old_copy_is_removed_without_following_links(void **state)
 	link_at(f->dst, "victim-dir", victim_dir);
 	path_of(p, sizeof(p), victim_dir, "keep.txt");
 	link_at(f->dst, "victim-file", p);
-	assert_int_equal(hil_snapshot_copy(f->src, f->dst,
-					   f->cfg.algs[0].links, why,
-					   sizeof(why)),
+	assert_int_equal(hil_snapshot_copy(f->src, f->dst, f->cfg.algs[0].links,
+					   why, sizeof(why)),
 			 HIL_OK);
 	assert_int_equal(stat(p, &st), 0);
 	path_of(p, sizeof(p), f->dst, "victim-dir");
