@@ -104,7 +104,8 @@ static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
 
 static int run_plan(const struct hil_pq_plan *plan, const char *root,
 		    const char *runs, const char *seed, const char *out,
-		    const struct hil_jail *jail, int *status)
+		    const struct hil_jail *jail,
+		    const volatile sig_atomic_t *stop, int *status)
 {
 	char script[HIL_PQ_PATH + 32];
 	char *argv[MAX_ARGS];
@@ -132,7 +133,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n] = NULL;
 	/* Its progress and errors go to our stderr as they come. */
 	return hil_proc_run_jailed(argv, NULL, 24u * 3600u * 1000u, status,
-				   jail);
+				   jail, stop);
 }
 
 int cli_pq(int argc, char **argv, const struct cli_env *env)
@@ -151,7 +152,6 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	struct hil_pq_plan *plan;
 	int i, ret, status = -1;
 
-	(void)env;
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		unsigned long x;
@@ -226,7 +226,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	hil_info("pq: %zu scheme folder%s from %s%s", plan->n_dirs,
 		 plan->n_dirs == 1 ? "" : "s", config,
 		 jail != NULL ? " (jailed)" : "");
-	ret = run_plan(plan, root, runs, seed, out, jail, &status);
+	ret = run_plan(plan, root, runs, seed, out, jail, env->stop, &status);
 	hil_jail_free(jail);
 	free(plan);
 	if (ret != HIL_OK) {

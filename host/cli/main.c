@@ -55,9 +55,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	/* A stop also ends a wait for a child (a 600 s build): killed, reaped. */
-	hil_proc_set_stop(&stop_requested);
-
 	/* Verbosity first, wherever it stands, so every later message obeys it. */
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-v") == 0) {

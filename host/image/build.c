@@ -414,7 +414,7 @@ int hil_build_run_make(const char *root, const char *log_path,
 				NULL};
 
 		ret = hil_proc_run_jailed(argv, log_path, BUILD_TIMEOUT_MS,
-					  status, jail);
+					  status, jail, v->stop);
 	}
 	hil_jail_free(jail);
 	free(var_algs);
@@ -425,12 +425,14 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw)
 {
-	return hil_build_firmware_ex(cfg, root, log_path, algs_override, 0, fw);
+	return hil_build_firmware_ex(cfg, root, log_path, algs_override, 0,
+				     NULL, fw);
 }
 
 int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			  const char *log_path, const char *algs_override,
-			  unsigned flags, struct hil_firmware *fw)
+			  unsigned flags, const volatile sig_atomic_t *stop,
+			  struct hil_firmware *fw)
 {
 	char opt[2048] = "";
 	const struct hil_link_ops *lk;
@@ -542,6 +544,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	 * so that image is built exactly as before there was a choice. */
 	snprintf(v.link, sizeof(v.link), "HIL_LINK=%s", stub_link);
 	v.jail = !(flags & HIL_BUILD_NO_JAIL);
+	v.stop = stop;
 	/* board.prefetch, when chosen: the board code's flash prefetch. */
 	if (cfg->board.prefetch >= 0) {
 		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=%d",

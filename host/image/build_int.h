@@ -2,6 +2,7 @@
 #ifndef HIL_BUILD_INT_H
 #define HIL_BUILD_INT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "build.h"
@@ -14,6 +15,9 @@ struct make_vars {
 	char baud[64];
 	char link[64]; /* HIL_LINK=, the transport the stub speaks */
 	int jail;      /* make runs in hil_build_jail()'s jail */
+	/* hilrun's stop flag (main's), or NULL: make is killed once it is
+	 * set (util/proc.h) */
+	const volatile sig_atomic_t *stop;
 	/* HIL_PREFETCH=, empty: the board code's default at the clock */
 	char prefetch[64];
 };

@@ -123,7 +123,7 @@ test_a_file_swapped_after_the_check_never_reaches_the_build(void **state)
 	snprintf(log, sizeof(log), "%s/swap-build.log", tmp_root);
 	e2e_capture_begin(&c, tmp_root);
 	assert_int_not_equal(hil_build_firmware_ex(cfg, src_root, log, NULL,
-						   HIL_BUILD_NO_JAIL, fw),
+						   HIL_BUILD_NO_JAIL, NULL, fw),
 			     HIL_OK);
 	e2e_capture_end(&c, said, sizeof(said));
 	e2e_assert_contains(said, "ascon-aead128/snap");
@@ -172,7 +172,7 @@ static void test_an_unchanged_folder_builds_from_its_copy(void **state)
 
 	snprintf(log, sizeof(log), "%s/same-build.log", tmp_root);
 	assert_int_equal(hil_build_firmware_ex(cfg, src_root, log, NULL,
-					       HIL_BUILD_NO_JAIL, fw),
+					       HIL_BUILD_NO_JAIL, NULL, fw),
 			 HIL_OK);
 	snprintf(copy, sizeof(copy), "%s/src/ascon-aead128_snap", fw->dir);
 	assert_int_equal(lstat(copy, &st), 0);
@@ -194,7 +194,7 @@ static void test_an_unchanged_folder_builds_from_its_copy(void **state)
 		 fw->dir);
 	assert_int_equal(stat(obj, &before), 0);
 	assert_int_equal(hil_build_firmware_ex(cfg, src_root, log, NULL,
-					       HIL_BUILD_NO_JAIL, fw),
+					       HIL_BUILD_NO_JAIL, NULL, fw),
 			 HIL_OK);
 	assert_int_equal(stat(obj, &after), 0);
 	assert_int_equal(after.st_mtim.tv_sec, before.st_mtim.tv_sec);

@@ -597,7 +597,7 @@ static int openocd_probe(struct hil_flasher *f, char *why, size_t len)
 	ret = openocd_jail(f, &jail);
 	if (ret == HIL_OK) {
 		ret = hil_proc_capture_jailed(a.v, out, TAIL_BYTES, timeout,
-					      &status, jail);
+					      &status, jail, NULL);
 	}
 	hil_jail_free(jail);
 	if (ret == HIL_ERR_TIMEOUT) {

@@ -96,7 +96,8 @@ int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg)
 		}
 		status = -1;
 		ret = hil_proc_capture_jailed(argv, out, sizeof(out),
-					      CFG_TIMEOUT_MS, &status, jail);
+					      CFG_TIMEOUT_MS, &status, jail,
+					      NULL);
 		if (ret == HIL_OK && status == 0) {
 			hil_doctor_report(
 				d, "openocd config", HIL_V_OK,
