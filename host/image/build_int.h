@@ -29,7 +29,8 @@ int hil_build_run_make(const char *root, const char *log_path,
 		       const char *target, const struct make_vars *v,
 		       const char *algs, const char *dir, int *status);
 
-/* After a failed build: the fix for the mistakes people make most. */
+/* After a failed build: the fix for the mistakes people make most, found
+ * in the end of the log (its last 256 KiB, however large it grew). */
 void hil_build_hint_failure(const char *log_path);
 
 /* ---- ownbuild.c -------------------------------------------------------- */

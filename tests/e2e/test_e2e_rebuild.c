@@ -47,9 +47,9 @@ static int make(const char *what, char *const vars[], char *out)
 		argv[n++] = vars[i];
 	}
 	argv[n] = NULL;
-	assert_int_equal(hil_proc_capture(argv, sink, OUT_BYTES, MAKE_MS,
-					  &status),
-			 HIL_OK);
+	assert_int_equal(
+		hil_proc_capture(argv, sink, OUT_BYTES, MAKE_MS, &status),
+		HIL_OK);
 	if (status != 0) {
 		fprintf(stderr, "%s\n", sink);
 	}
@@ -82,9 +82,9 @@ static int recompiles(const char *header, char *const vars[],
 static void test_a_pq_image_is_rebuilt_when_a_header_changes(void **state)
 {
 	char out_var[128], scheme_var[HIL_PATH + 32], api[HIL_PATH + 32];
-	char *const vars[] = {"pq-fw",		"BOARD=qemu-mps2-an386",
-			      scheme_var,	"PQ_KIND=KEM",
-			      "PQ_NS=",		out_var,
+	char *const vars[] = {"pq-fw",	  "BOARD=qemu-mps2-an386",
+			      scheme_var, "PQ_KIND=KEM",
+			      "PQ_NS=",	  out_var,
 			      NULL};
 
 	(void)state;
@@ -104,8 +104,7 @@ static void test_a_pq_image_is_rebuilt_when_a_header_changes(void **state)
 }
 
 /* The firmware stub (-MMD there already): a HAL header rebuilds it. */
-static void test_a_firmware_image_is_rebuilt_when_a_header_changes(
-	void **state)
+static void test_a_firmware_image_is_rebuilt_when_a_header_changes(void **state)
 {
 	char dir_var[128];
 	char *const vars[] = {"firmware", "BOARD=qemu-netduino",
