@@ -77,7 +77,8 @@ static void test_the_hint_is_the_same_for_a_huge_log(void **state)
 	struct fx *f = *state;
 	char small[2048], huge[2048];
 
-	ut_write_file(f->log, "make: ...\n" MISSING, strlen(MISSING) + 10, 0644);
+	ut_write_file(f->log, "make: ...\n" MISSING, strlen(MISSING) + 10,
+		      0644);
 	hint_of(f->log, small, sizeof(small));
 	assert_non_null(strstr(small, "hint: a header is missing"));
 	/* Larger than HIL_READ_MAX: once refused whole, so no hint. */
