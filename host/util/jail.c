@@ -233,6 +233,7 @@ static int find_in_path(const char *name, char *found, size_t len)
 {
 	const char *path = getenv("PATH");
 	char cwd[PATH_MAX];
+	struct stat st;
 
 	if (path == NULL) {
 		path = "/usr/local/bin:/usr/bin:/bin";
@@ -251,7 +252,8 @@ static int find_in_path(const char *name, char *found, size_t len)
 		} else {
 			w = snprintf(found, len, "%.*s/%s", (int)n, path, name);
 		}
-		if (w > 0 && (size_t)w < len && access(found, X_OK) == 0) {
+		if (w > 0 && (size_t)w < len && access(found, X_OK) == 0 &&
+		    stat(found, &st) == 0 && S_ISREG(st.st_mode)) {
 			return 1;
 		}
 		path += n + (path[n] == ':');
