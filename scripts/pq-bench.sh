@@ -1,5 +1,5 @@
 #!/bin/bash
-# pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes a report plus pqm4-shaped benchmarks.csv/md.
+# pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes what hilrun pq makes its rows of (calls.tsv: one line per timed call; rows.tsv: one per operation; skipped.tsv, run.tsv).
 #
 # usage: scripts/pq-bench.sh [-b BOARD] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
 #                            [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
@@ -16,6 +16,10 @@
 #   -O OPT       optimisation (default -O3, pqm4's)
 #   -B DIR       build folder (default build/pq under the hilrun tree)
 #
+# hilrun pq runs this script (jailed) and writes report.json, summary.md,
+# report.html and pqm4's benchmarks.md/csv from calls.tsv and rows.tsv
+# through hilrun's result model (docs/pq.md); run by hand, it stops at the
+# .tsv files.
 # Exit status: 0 every folder ran and verified, 1 a row failed verification or
 # a folder was left out (skipped.tsv says why), 2 bad usage.
 # Every figure is the cycle model's estimate of a Cortex-M4 (docs/cycle-model.md),
@@ -48,11 +52,11 @@ while getopts b:n:s:p:O:c:H:o:B: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
-	*) sed -n '4,23p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,29p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,23p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,29p' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
 case $BOARD in
@@ -65,37 +69,58 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 PLUGIN=${HILRUN_CYCLE_PLUGIN:-$ROOT/build/emu/cyclemodel.so}
 [ -f "$PLUGIN" ] || make -s -C "$ROOT" cycle-plugin
+# rows.tsv, one line per operation: scheme impl kind op runs mean min max
+#   median stack hash% text data bss verified sha2% sha3% aes%
+# calls.tsv, one line per timed call (host/run/pqrun.c reads it): scheme impl
+#   kind op run ticks overhead-ticks cycles cycles-lo cycles-hi
+#   calibration-cycles stack attr attr.sha2 attr.sha3 attr.aes digest ret
+#   host-digest host-ret (- without a host build) stack-capacity imiss dmiss
+#   ilines dlines (model cycles raw: the calibration is not subtracted)
 ROWS=$OUT/rows.tsv
+CALLS=$OUT/calls.tsv
 SKIPPED=$OUT/skipped.tsv
 : > "$ROWS"
+: > "$CALLS"
 : > "$SKIPPED"
-printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\n' \
-	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
-	"$(arm-none-eabi-gcc --version | head -1)" > "$OUT/run.tsv"
 
-# The hash code of the image: functions of the common objects for SHA-3
-# (fips202, keccak, sp800-185), SHA-2 (sha2, sha256/512, hashblocks), AES.
+
+# The hash code of the image, by class: the functions (text symbols) of the
+# common code's objects whose file names say what they are:
+#   sha3: fips202*, keccak*, sp800-185*
+#   sha2: sha2*, sha256*, sha512*, crypto_hashblocks*
+#   aes:  aes*
+# (docs/pq.md, "Hashing shares"); the cycle model sums each class apart.
+# Objects with "test" in their name (pqm4's aestest.c, keccaktest.c: test
+# programs) are not the image's hash code.
 attr_ranges() { # fwdir -> ranges file
 	fw=$1
-	for o in $(find "$fw/common" -name '*.o' | grep -E '/(fips202|keccak|sp800-185|sha2|sha256|sha512|crypto_hashblocks|aes)[^/]*$'); do
-		arm-none-eabi-nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /^[tT]$/ {print $3}'
-	done | sort -u > "$fw/hash.syms"
+	for o in $(find "$fw/common" -name '*.o'); do
+		case ${o##*/} in
+		*test*) continue ;; # pqm4's aestest.c, keccaktest.c: programs of their own (main, test)
+		fips202* | keccak* | sp800-185*) cls=sha3 ;;
+		sha2* | sha256* | sha512* | crypto_hashblocks*) cls=sha2 ;;
+		aes*) cls=aes ;;
+		*) continue ;;
+		esac
+		arm-none-eabi-nm --defined-only "$o" 2>/dev/null | awk -v c=$cls '$2 ~ /^[tT]$/ {print $3, c}'
+	done | sort -u | awk '{ n[$1]++; c[$1] = $2 } END { for (s in n) if (n[s] == 1) print s, c[s] }' | sort > "$fw/hash.syms"
+	# (a name defined in objects of two classes is no one's: left out)
 	# stub.nm is sorted by address; a function of assembly without .size
 	# (pqm4's keccakf1600.S) ends where the next symbol starts.
-	awk 'NR == FNR { want[$1] = 1; next }
+	awk 'NR == FNR { want[$1] = $2; next }
 	     NF == 4 && ($3 ~ /^[tT]$/) { a[++n] = $1; sz[n] = $2; nm[n] = $4; next }
 	     NF == 3 { a[++n] = $1; sz[n] = ""; nm[n] = ($2 ~ /^[tT]$/) ? $3 : "" }
 	     END { for (i = 1; i <= n; i++) if (nm[i] in want) {
 			s = sz[i]
 			if (s == "" && i < n) s = "@" a[i + 1]
-			if (s != "") print a[i], s } }' "$fw/hash.syms" "$fw/stub.nm" |
-		while read -r addr size; do
+			if (s != "") print a[i], s, want[nm[i]] } }' "$fw/hash.syms" "$fw/stub.nm" |
+		while read -r addr size cls; do
 			lo=$((0x$addr & ~1))
 			case $size in
 			@*) hi=$((0x${size#@} & ~1)) ;;
 			*) hi=$((lo + 0x$size)) ;;
 			esac
-			[ $hi -gt $lo ] && printf '%x %x\n' $lo $hi
+			[ $hi -gt $lo ] && printf '%x %x %s\n' $lo $hi $cls
 		done > "$fw/hash.ranges"
 }
 
@@ -111,6 +136,11 @@ plain_path() {
 BUILDROOT=${BUILDROOT:-$ROOT/build/pq}
 mkdir -p "$BUILDROOT" # the logs below are written beside the images, before make makes their folders
 for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
+# build: where each image is (BUILD/SCHEME_IMPL/fw/stub.elf, the scheme and
+# implementation with / . + - as _).
+printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
+	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
 
 has_asm() {
 	for f in "$1"/*.S "$1"/*.s; do
@@ -127,7 +157,11 @@ for dir in "$@"; do
 	id=$scheme/$impl
 	sym=$(echo "$id" | tr '/.+-' '____')
 	if [ ! -f "$dir/api.h" ]; then
-		printf '%s\t%s\t%s\n' "$scheme" "$impl" "no api.h" >> "$SKIPPED"; continue
+		why="no api.h"
+		# A link to a file outside the folder (pqm4's m4f folders link
+		# to mupq's ref): hilrun pq's jail binds the folder alone.
+		[ -L "$dir/api.h" ] && why="api.h is a link to $(readlink "$dir/api.h"), which is not there (hilrun pq's jail holds the scheme's folder only: run with --no-jail, or copy the linked files in)"
+		printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"; continue
 	fi
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
 	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi
@@ -229,14 +263,17 @@ for dir in "$@"; do
 	# stack of each call less the stub's own frames (the H line's last field:
 	# the peak around an empty call), as pqm4's stack figures count.
 	awk -v scheme="$scheme" -v impl="$impl" -v kind="$kind" -v verified="$verified" -v bdir="$b" \
-	    -v text="$text" -v data="$data" -v bss="$bss" '
+	    -v text="$text" -v data="$data" -v bss="$bss" -v calls="$CALLS" '
 	function kv(s, k,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
 	FNR == 1 { file++ }
 	file == 1 && FILENAME ~ /verify.ops$/ { vst[$1] = $2; next }
+	FILENAME ~ /ref.txt$/ && $1 == "R" { rdg[$2 " " $3] = $6; rret[$2 " " $3] = $7; next }
 	FILENAME ~ /model.txt$/ && /^B / { nb++; if (nb <= 4) { c = kv($0, "cycles") + 0; if (cal == "" || c < cal) cal = c; next }
-		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); next }
-	FILENAME ~ /target.txt$/ && $1 == "H" { base = $NF; cap = $(NF - 1) }
-	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; ins[nr] = $4; stk[nr] = $5 - base }
+		cyc[nb - 4] = kv($0, "cycles"); att[nb - 4] = kv($0, "attr"); clo[nb - 4] = kv($0, "min"); chi[nb - 4] = kv($0, "max")
+		a2[nb - 4] = kv($0, "attr.sha2") + 0; a3[nb - 4] = kv($0, "attr.sha3") + 0; aa[nb - 4] = kv($0, "attr.aes") + 0
+		mem[nb - 4] = kv($0, "imiss") "\t" kv($0, "dmiss") "\t" kv($0, "ilines") "\t" kv($0, "dlines"); next }
+	FILENAME ~ /target.txt$/ && $1 == "H" { base = $NF; cap = $(NF - 1); ovh = $(NF - 2) }
+	FILENAME ~ /target.txt$/ && $1 == "R" { nr++; op[nr] = $2; run[nr] = $3; ins[nr] = $4; stk[nr] = $5 - base; dg[nr] = $6; ret[nr] = $7 }
 	END {
 		if (nr != nb - 4) { printf "record count mismatch: %d calls, %d brackets\n", nr, nb - 4 > "/dev/stderr"; exit 1 }
 		for (i = 1; i <= nr; i++) {
@@ -245,8 +282,13 @@ for dir in "$@"; do
 			if (!(o in mn) || v < mn[o]) mn[o] = v
 			if (!(o in mx) || v > mx[o]) mx[o] = v
 			if (stk[i] > smax[o]) smax[o] = stk[i]
-			hs[o] += att[i]; tot[o] += cyc[i]
+			hs[o] += att[i]; tot[o] += cyc[i]; h2[o] += a2[i]; h3[o] += a3[i]; ha[o] += aa[i]
 			if (!(o in seen)) { seen[o] = 1; order[++no] = o }
+			# One line per timed call: what hilrun pq makes its rows of.
+			rk = o " " run[i]
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, run[i],
+				ins[i], ovh, cyc[i], clo[i], chi[i], cal, stk[i], att[i] + 0, a2[i], a3[i], aa[i], dg[i], ret[i],
+				(rk in rdg) ? rdg[rk] : "-", (rk in rdg) ? rret[rk] : "-", cap, mem[i] >> calls
 		}
 		for (j = 1; j <= no; j++) {
 			o = order[j]; n = cnt[o]
@@ -254,15 +296,15 @@ for dir in "$@"; do
 			for (a = 1; a <= n; a++) s[a] = vals[o, a]
 			for (a = 2; a <= n; a++) { x = s[a]; b = a - 1; while (b >= 1 && s[b] > x) { s[b + 1] = s[b]; b-- } s[b + 1] = x }
 			med = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
-			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%s\t%s\t%s\t%s\n", scheme, impl, kind, o, n,
+			printf "%s\t%s\t%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\n", scheme, impl, kind, o, n,
 				sum[o] / n, mn[o], mx[o], med, smax[o], (tot[o] > 0 ? 100 * hs[o] / tot[o] : 0),
-				text, data, bss, (cap > 0 && smax[o] + base + 64 >= cap) ? "FAILED: the stack (" cap " bytes) overflowed: needs more" : (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
+				text, data, bss, (cap > 0 && smax[o] + base + 64 >= cap) ? "FAILED: the stack (" cap " bytes) overflowed: needs more" : (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified,
+				(tot[o] > 0 ? 100 * h2[o] / tot[o] : 0), (tot[o] > 0 ? 100 * h3[o] / tot[o] : 0), (tot[o] > 0 ? 100 * ha[o] / tot[o] : 0)
 		}
-	}' "$b/verify.ops" "$b/model.txt" "$b/target.txt" >> "$ROWS"
+	}' "$b/verify.ops" "${refout:-/dev/null}" "$b/model.txt" "$b/target.txt" >> "$ROWS"
 	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified" >&2
 done
 
-"$ROOT/scripts/pq-export.sh" "$OUT"
 # exit 1 when a row failed its verification or a folder was left out
 if grep -q 'FAILED' "$ROWS" || [ -s "$SKIPPED" ]; then
 	exit 1

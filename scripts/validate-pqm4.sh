@@ -19,7 +19,7 @@
 # (its common/ at the same commit), as pqm4 checks its targets against host builds.
 # Prints one line per scheme and operation: model mean, published mean and the
 # model's deviation in percent; writes OUTDIR/validate.md and the pq-bench run
-# (report.md, benchmarks.md) beside it. Rows that do not build or fit the
+# (rows.tsv, calls.tsv: what hilrun pq makes its rows of) beside it. Rows that do not build or fit the
 # emulated board are listed with the reason.
 set -eu
 

@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "lab/history.h"
 #include "result/result.h"
+#include "result/rowcodec.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -29,7 +30,8 @@ const char cli_history_usage[] =
 	"  --db FILE        the database (default results/.history.sqlite)\n"
 	"  --results DIR    the database of that results folder\n"
 	"  --config NAME    only runs of this configuration (its \"name\")\n"
-	"  --op OP          encrypt, decrypt, hash or keysetup (default: all)\n"
+	"  --op OP          encrypt, decrypt, hash, keysetup, verify; keypair,\n"
+	"                   encaps, decaps, sign (default: all)\n"
 	"  --len N, --ad N  message and AD length of the row (default 64 and 0)\n"
 	"  --limit N        runs listed (default 100)\n"
 	"  --html FILE      with ALG: the trend as an HTML page with a plot;\n"
@@ -91,12 +93,11 @@ static int cmd_history_import(int argc, char **argv)
  * never an empty trend. */
 static int check_op(const char *op)
 {
-	static const char *const ops[] = {"encrypt", "decrypt", "hash",
-					  "keysetup", "verify"};
+	const char *const *ops = hil_result_ops;
 	const char *near = NULL;
 	size_t i, best = 4;
 
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+	for (i = 0; ops[i] != NULL; i++) {
 		size_t d = hil_edit_distance(op, ops[i]);
 
 		if (d == 0) {
@@ -108,10 +109,10 @@ static int check_op(const char *op)
 		}
 	}
 	if (near != NULL) {
-		hil_err("history: --op %s: not an operation (did you mean \"%s\"? encrypt, decrypt, hash or keysetup)",
+		hil_err("history: --op %s: not an operation (did you mean \"%s\"? encrypt, decrypt, hash, keysetup, verify; keypair, encaps, decaps, sign)",
 			op, near);
 	} else {
-		hil_err("history: --op %s: not an operation (encrypt, decrypt, hash or keysetup)",
+		hil_err("history: --op %s: not an operation (encrypt, decrypt, hash, keysetup, verify; keypair, encaps, decaps, sign)",
 			op);
 	}
 	return HIL_ERR_ARG;

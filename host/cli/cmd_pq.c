@@ -1,4 +1,4 @@
-/* cmd_pq: hilrun pq, the post-quantum lane: a configuration's mupq/pqm4-layout KEM and signature folders run on the emulated mps2-an386 under the cycle model through scripts/pq-bench.sh. */
+/* cmd_pq: hilrun pq: a configuration's mupq/pqm4-layout KEM and signature folders run on the emulated mps2-an386 under the cycle model through scripts/pq-bench.sh, their operations made into rows of the result model and rendered as every run is. */
 #define _XOPEN_SOURCE  700
 #define HIL_LOG_PREFIX "hilrun"
 
@@ -12,11 +12,16 @@
 #include "cli.h"
 #include "image/build.h"
 #include "pq/pqentries.h"
+#include "result/reportjson.h"
 #include "result/result.h"
+#include "run/energyest.h"
+#include "run/pqrun.h"
+#include "runrender.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/jail.h"
 #include "util/proc.h"
+#include "util/util.h"
 
 const char cli_pq_usage[] =
 	"usage: hilrun pq --config FILE [--runs N] [--seed N] [--output DIR]\n"
@@ -27,8 +32,10 @@ const char cli_pq_usage[] =
 	"[folders] for the user's common code) into the pq stub, run keypair,\n"
 	"encaps, decaps or keypair, sign, verify on qemu-mps2-an386 under the\n"
 	"cycle model (STM32F407, 0 WS), verify every output against the host\n"
-	"build, and write report.md, report.json, benchmarks.md and\n"
-	"benchmarks.csv (pqm4's shape) into DIR (default results/pq-TIME).\n"
+	"build, and write report.json (one row per operation, as hilrun run's\n"
+	"rows), summary.md, report.html and pqm4's benchmarks.md and\n"
+	"benchmarks.csv into DIR (default results/pq-TIME); hilrun report,\n"
+	"compare and history import read it as any run.\n"
 	"The builds, the host reference and QEMU run in a jail (no network;\n"
 	"the scheme and common folders read-only, build/pq and DIR writable)\n"
 	"whenever one can be set up; --no-jail runs them unjailed.\n"
@@ -136,6 +143,65 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 				   jail, stop);
 }
 
+/*
+ * The script's files in out made into the run's rows, report.json written
+ * through the result model and rendered. @return HIL_OK or an error
+ * (logged; the script's .tsv files stay as they are).
+ */
+static int report_plan(const struct hil_pq_plan *plan, const char *config,
+		       const char *root, const char *out, const char *started,
+		       int jailed, int *failed)
+{
+	const char *folders[HIL_PQ_MAX_DIRS];
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	size_t i;
+	int ret = HIL_ERR_NOMEM;
+
+	if (cfg == NULL || run == NULL) {
+		hil_err("pq: out of memory");
+		goto out;
+	}
+	for (i = 0; i < plan->n_dirs; i++) {
+		folders[i] = plan->dirs[i];
+	}
+	snprintf(run->started, sizeof(run->started), "%s", started);
+	run->jailed = jailed;
+	hil_pq_provenance(root, run);
+	ret = hil_pq_collect(out, folders, plan->n_dirs, cfg, run);
+	if (ret != HIL_OK) {
+		hil_err("pq: the run's files in %s could not be made into "
+			"rows (%s): they are kept as they are",
+			out, hil_strerror(ret));
+		goto out;
+	}
+	snprintf(run->config_given, sizeof(run->config_given), "%s", config);
+	snprintf(cfg->path, sizeof(cfg->path), "%s", config);
+	/* The datasheet's energy where the board has run-current data. */
+	hil_energyest_apply(run);
+	/* A row failed (its verification, or the scheme's own answer) or a
+	 * folder was left out: exit status 1. */
+	*failed = cfg->n_not_for_board > 0;
+	for (i = 0; i < run->n_rows; i++) {
+		*failed |= !run->rows[i].ok;
+	}
+	ret = hil_report_write_json(run);
+	if (ret == HIL_OK) {
+		run->reported = 1;
+		ret = hil_cli_render_run(run);
+		hil_info("pq: %zu rows: %s/report.json, summary.md, "
+			 "report.html, benchmarks.md, benchmarks.csv",
+			 run->n_rows, out);
+	}
+out:
+	if (run != NULL) {
+		hil_run_free(run);
+	}
+	free(run);
+	free(cfg);
+	return ret;
+}
+
 int cli_pq(int argc, char **argv, const struct cli_env *env)
 {
 	static const struct opt opts[] = {{"--config", 1},
@@ -148,7 +214,8 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	struct hil_jail *jail = NULL;
 	int no_jail = 0;
 	char runs[16] = "3", seed[16] = "1";
-	char root[HIL_PQ_PATH], err[2048];
+	char root[HIL_PQ_PATH], err[2048], started[32];
+	int failed = 0;
 	struct hil_pq_plan *plan;
 	int i, ret, status = -1;
 
@@ -226,11 +293,16 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	hil_info("pq: %zu scheme folder%s from %s%s", plan->n_dirs,
 		 plan->n_dirs == 1 ? "" : "s", config,
 		 jail != NULL ? " (jailed)" : "");
+	hil_utc_iso(started, sizeof(started));
 	ret = run_plan(plan, root, runs, seed, out, jail, env->stop, &status);
+	if (ret == HIL_OK && (status == 0 || status == 1)) {
+		ret = report_plan(plan, config, root, out, started,
+				  jail != NULL, &failed);
+	}
 	hil_jail_free(jail);
 	free(plan);
 	if (ret != HIL_OK) {
 		return 2;
 	}
-	return status == 0 ? 0 : status == 2 ? 2 : 1;
+	return status == 2 ? 2 : status != 0 || failed ? 1 : 0;
 }

@@ -246,10 +246,14 @@ int hil_crypt(const struct hil_crypt_args *a, FILE *out)
 		ret = hil_ref_run(ref, op, b->key, b->npub, b->ad, b->adlen,
 				  b->in, b->inlen, a->xof_len, b->out,
 				  sizeof(b->out), &b->outlen, &rejected);
-	} else if (strcmp(a->on, "qemu") == 0) {
+	} else if (hil_flasher_emulator(a->on)) {
+		/* An emulator's name (the flasher of an emulated board). */
 		ret = on_qemu(a, ref, op, b, &rejected);
 	} else {
-		hil_err("--on %s: expected host or qemu", a->on);
+		char where[64];
+
+		hil_flasher_emulator_names("host", where, sizeof(where));
+		hil_err("--on %s: expected %s", a->on, where);
 		ret = HIL_ERR_ARG;
 	}
 	if (ret != HIL_OK) {

@@ -111,14 +111,16 @@ static void check_probe(struct hil_doctor *d, const struct hil_config *cfg)
 				  who, strerror(errno));
 		return;
 	}
-	hil_flasher_params_from_config(cfg, dir, &p);
+	ret = hil_flasher_params_from_config(cfg, dir, &p);
 	p.jail = d->jail; /* the probe check runs as the flashing would */
 	/* flasher.timeout_ms bounds every flasher action, this one too. */
 	p.timeout_ms = cfg->flasher.timeout_ms != 0 && cfg->flasher.timeout_ms <
 							       PROBE_TIMEOUT_MS
 			       ? cfg->flasher.timeout_ms
 			       : PROBE_TIMEOUT_MS;
-	ret = hil_flasher_open(&f, cfg->flasher.type, &p);
+	if (ret == HIL_OK) {
+		ret = hil_flasher_open(&f, cfg->flasher.type, &p);
+	}
 	if (ret != HIL_OK) {
 		hil_doctor_report(d, "probe", HIL_V_FAIL,
 				  "%s: cannot set up the %s flasher: %s", who,

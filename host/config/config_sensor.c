@@ -190,12 +190,15 @@ static int v_sensor_combination(struct hil_jsonld *ld, const cJSON *s,
 				const struct hil_config *cfg,
 				const struct hil_sensor_driver *drv)
 {
+	char examples[128];
+
 	if (hil_sensor_find(cfg->sensor.type) != NULL &&
 	    cfg->sensor.bus[0] == '\0') {
+		hil_i2c_hw_examples(examples, sizeof(examples));
 		return hil_jsonld_fail(
 			ld, hil_jsonld_where(s, "bus", "type"),
-			"sensor.bus: required when sensor.type is \"%s\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
-			cfg->sensor.type);
+			"sensor.bus: required when sensor.type is \"%s\" (e.g. %s)",
+			cfg->sensor.type, examples);
 	}
 	return drv->check(ld, s, cfg);
 }

@@ -305,8 +305,9 @@ int hil_jsonld_read_file(struct hil_jsonld *ld, size_t level, char **out,
 		if (len > MAX_FILE_BYTES) {
 			ret = hil_jsonld_fail_file(
 				ld, HIL_ERR_CONFIG, path,
-				"larger than %d bytes: not a configuration",
-				MAX_FILE_BYTES);
+				"larger than %d bytes: not %s", MAX_FILE_BYTES,
+				ld->kind != NULL ? ld->kind
+						 : "a configuration");
 			goto out_free;
 		}
 		if (got == 0) {
@@ -485,11 +486,14 @@ int hil_jsonld_parse_text(struct hil_jsonld *ld, size_t level, const char *text,
 		 * is not one: none of it is quoted (it may be a secret that a
 		 * job named to read it through the error message).
 		 */
-		if (text[strspn(text, " \t\r\n")] != '{') {
+		if (text[strspn(text, " \t\r\n")] !=
+		    (ld->top_array ? '[' : '{')) {
 			return hil_jsonld_fail_file(
 				ld, HIL_ERR_CONFIG, file,
-				"line %zu, column %zu: not JSON (a configuration starts with \"{\")",
-				line, col);
+				"line %zu, column %zu: not JSON (%s starts with \"%c\")",
+				line, col,
+				ld->kind != NULL ? ld->kind : "a configuration",
+				ld->top_array ? '[' : '{');
 		}
 		/*
 		 * cJSON stops on or just after the culprit (",," stops after
@@ -507,11 +511,12 @@ int hil_jsonld_parse_text(struct hil_jsonld *ld, size_t level, const char *text,
 			"line %zu, column %zu: invalid JSON near \"%s\"", line,
 			col, hil_jsonld_show(sb, sizeof(sb), excerpt));
 	}
-	if (!cJSON_IsObject(root)) {
+	if (ld->top_array ? !cJSON_IsArray(root) : !cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		return hil_jsonld_fail_file(
 			ld, HIL_ERR_CONFIG, file,
-			"expected a JSON object ({ ... }) at the top level");
+			"expected a JSON %s at the top level",
+			ld->top_array ? "array ([ ... ])" : "object ({ ... })");
 	}
 	ret = scan(ld, root, level);
 	if (ret != HIL_OK) {
@@ -695,4 +700,63 @@ int hil_jsonld_resolve(struct hil_jsonld *ld, size_t level, cJSON *root,
 out_root:
 	cJSON_Delete(root);
 	return ret;
+}
+
+/* ---- one file without extends ------------------------------------------ */
+
+void hil_jsonld_init(struct hil_jsonld *ld, char *err, size_t errlen)
+{
+	memset(ld, 0, sizeof(*ld));
+	ld->err = err;
+	ld->errlen = errlen;
+	if (err != NULL && errlen > 0) {
+		err[0] = '\0';
+	}
+}
+
+int hil_jsonld_load(struct hil_jsonld *ld, const char *path, cJSON **out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	*out = NULL;
+	ld->files[0] = strdup(path);
+	if (ld->files[0] == NULL) {
+		return hil_jsonld_fail_file(ld, HIL_ERR_NOMEM, path,
+					    "out of memory");
+	}
+	ret = hil_jsonld_read_file(ld, 0, &buf, &len);
+	if (ret == HIL_OK) {
+		ret = hil_jsonld_parse_text(ld, 0, buf, len, out);
+	}
+	free(buf);
+	return ret;
+}
+
+int hil_jsonld_load_text(struct hil_jsonld *ld, const char *name,
+			 const char *text, size_t len, cJSON **out)
+{
+	*out = NULL;
+	if (name != NULL) {
+		ld->files[0] = strdup(name);
+		if (ld->files[0] == NULL) {
+			return hil_jsonld_fail_file(ld, HIL_ERR_NOMEM, name,
+						    "out of memory");
+		}
+	}
+	return hil_jsonld_parse_text(ld, 0, text, len, out);
+}
+
+void hil_jsonld_done(struct hil_jsonld *ld)
+{
+	size_t i;
+
+	free(ld->origins);
+	ld->origins = NULL;
+	ld->n_origins = ld->cap_origins = 0;
+	for (i = 0; i < HIL_JSONLD_MAX_CHAIN; i++) {
+		free(ld->files[i]);
+		ld->files[i] = NULL;
+	}
 }

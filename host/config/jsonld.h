@@ -41,7 +41,39 @@ struct hil_jsonld {
 	size_t cap_origins;
 	cJSON *graveyard;
 	const struct hil_config_roots *roots; /* NULL: files anywhere */
+	/* What the file is, for messages: "a configuration" when NULL. */
+	const char *kind;
+	int top_array; /* its top level is an array (a hardware map) */
 };
+
+/**
+ * Start a load of one file of hilrun's that has no "extends" (a hardware
+ * map, a sweep, a job file): messages go to err.
+ */
+void hil_jsonld_init(struct hil_jsonld *ld, char *err, size_t errlen);
+
+/**
+ * Read path (a regular file of at most 1 MiB, inside ld->roots when set)
+ * and parse it: a JSON object (an array with ld->top_array), no NUL byte,
+ * no key twice in one object. Errors name the file and where:
+ * "boards.json: line 3, column 15: invalid JSON near ...".
+ * @param out receives the tree; the caller frees it (cJSON_Delete), and
+ *        the loader with hil_jsonld_done.
+ * @return HIL_OK, HIL_ERR_IO (cannot read), HIL_ERR_CONFIG or
+ *         HIL_ERR_NOMEM, with the message in the err given to init.
+ */
+int hil_jsonld_load(struct hil_jsonld *ld, const char *path, cJSON **out);
+
+/**
+ * The same for len bytes of text already read (a job file read through
+ * its locked descriptor); name is what messages call it ("job file"), or
+ * NULL for none.
+ */
+int hil_jsonld_load_text(struct hil_jsonld *ld, const char *name,
+			 const char *text, size_t len, cJSON **out);
+
+/** Free what a load of hil_jsonld_init holds (not the tree it gave). */
+void hil_jsonld_done(struct hil_jsonld *ld);
 
 /* Whether path (which must exist) lies inside one of the loader's roots,
  * links resolved; always true without roots. */

@@ -1,15 +1,18 @@
-/* registry: the tables of drivers built from drivers.def, and the lookups by name the core uses instead of naming a driver (the sim I2C bus finds its chips' models through the sensor table). */
+/* registry: the tables of drivers built from drivers.def (boards, flashers, links, I2C buses, sensors), and the lookups by name the core uses instead of naming a driver (the sim I2C bus finds its chips' models through the sensor table). */
 #include <stdio.h>
 #include <string.h>
 
 #include "drivers/board/board.h"
 #include "drivers/flasher/flasher.h"
+#include "drivers/i2c/i2c.h"
 #include "drivers/link/link.h"
 #include "drivers/sensor/driver.h"
 
 /* Each list below takes its kind of line and ignores the others. */
 #define HIL_BOARD(n)
 #define HIL_FLASHER(n)
+#define HIL_LINK(n)
+#define HIL_I2C_BUS(n)
 #define HIL_SENSOR(n)
 
 #undef HIL_BOARD
@@ -23,6 +26,16 @@
 #include "drivers.def"
 #undef HIL_FLASHER
 #define HIL_FLASHER(n)
+#undef HIL_LINK
+#define HIL_LINK(n) extern const struct hil_link_ops hil_link_##n##_ops;
+#include "drivers.def"
+#undef HIL_LINK
+#define HIL_LINK(n)
+#undef HIL_I2C_BUS
+#define HIL_I2C_BUS(n) extern const struct hil_i2c_ops hil_i2c_##n##_ops;
+#include "drivers.def"
+#undef HIL_I2C_BUS
+#define HIL_I2C_BUS(n)
 #undef HIL_SENSOR
 #define HIL_SENSOR(n) extern const struct hil_sensor_driver hil_sensor_##n;
 #include "drivers.def"
@@ -44,6 +57,26 @@ static const struct hil_flasher_ops *const flashers[] = {
 #include "drivers.def"
 #undef HIL_FLASHER
 #define HIL_FLASHER(n)
+	NULL,
+};
+
+/* The links a config can name (not the tests' "fd" and "flaky"). */
+static const struct hil_link_ops *const links[] = {
+#undef HIL_LINK
+#define HIL_LINK(n) &hil_link_##n##_ops,
+#include "drivers.def"
+#undef HIL_LINK
+#define HIL_LINK(n)
+	NULL,
+};
+
+/* The I2C buses a spec can name by its prefix. */
+static const struct hil_i2c_ops *const i2c_buses[] = {
+#undef HIL_I2C_BUS
+#define HIL_I2C_BUS(n) &hil_i2c_##n##_ops,
+#include "drivers.def"
+#undef HIL_I2C_BUS
+#define HIL_I2C_BUS(n)
 	NULL,
 };
 
@@ -73,6 +106,28 @@ const struct hil_flasher_ops *hil_flasher_find(const char *name)
 		}
 	}
 	return NULL;
+}
+
+const struct hil_link_ops *const *hil_link_all(void)
+{
+	return links;
+}
+
+const struct hil_link_ops *hil_link_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && links[i] != NULL; i++) {
+		if (strcmp(links[i]->name, name) == 0) {
+			return links[i];
+		}
+	}
+	return NULL;
+}
+
+const struct hil_i2c_ops *const *hil_i2c_all(void)
+{
+	return i2c_buses;
 }
 
 const struct hil_sensor_driver *const *hil_sensor_all(void)
@@ -155,6 +210,36 @@ const char *hil_board_flasher_arg(const struct hil_board_driver *b,
 	return NULL;
 }
 
+int hil_flasher_emulator(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && boards[i] != NULL; i++) {
+		const char *const *fl = boards[i]->flashers;
+
+		if (boards[i]->emulated && fl != NULL && fl[0] != NULL &&
+		    strcmp(fl[0], name) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int hil_flasher_emulator_names(const char *first, char *buf, size_t len)
+{
+	const char *names[sizeof(flashers) / sizeof(flashers[0]) + 1];
+	size_t i, n = 0;
+
+	names[n++] = first;
+	for (i = 0; flashers[i] != NULL; i++) {
+		if (hil_flasher_emulator(flashers[i]->name)) {
+			names[n++] = flashers[i]->name;
+		}
+	}
+	names[n] = NULL;
+	return hil_drivers_join(buf, len, names);
+}
+
 int hil_board_emulated(const char *name)
 {
 	const struct hil_board_driver *b = hil_board_find(name);
@@ -192,7 +277,6 @@ hil_board_clock_flash(const struct hil_board_driver *b, uint32_t hz,
 size_t hil_driver_names(enum hil_driver_kind kind, const char **names,
 			size_t max)
 {
-	const struct hil_link_ops *const *links = hil_link_all();
 	size_t n = 0;
 
 	for (n = 0; n < max; n++) {
@@ -207,6 +291,9 @@ size_t hil_driver_names(enum hil_driver_kind kind, const char **names,
 			break;
 		case HIL_DRIVER_LINK:
 			name = links[n] != NULL ? links[n]->name : NULL;
+			break;
+		case HIL_DRIVER_I2C_BUS:
+			name = i2c_buses[n] != NULL ? i2c_buses[n]->name : NULL;
 			break;
 		case HIL_DRIVER_SENSOR:
 			name = n < N_SENSORS ? sensors[n]->name : NULL;

@@ -88,8 +88,9 @@ static struct hil_impl_size *entry(struct hil_impl_size *out, size_t cap,
 		return NULL;
 	}
 	memset(&out[*n], 0, sizeof(out[*n]));
-	snprintf(out[*n].algorithm, HILP_NAME_MAX, "%s", alg);
-	snprintf(out[*n].implementation, HILP_NAME_MAX, "%s", impl);
+	snprintf(out[*n].algorithm, sizeof(out[*n].algorithm), "%s", alg);
+	snprintf(out[*n].implementation, sizeof(out[*n].implementation), "%s",
+		 impl);
 	return &out[(*n)++];
 }
 

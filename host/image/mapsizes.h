@@ -7,11 +7,14 @@
 #include "hilp.h"
 
 #define HIL_MAX_IMPL_SIZES 64
+/* An implementation's names here: as long as a row's (HIL_ROW_NAME), more
+ * than the protocol's HILP_NAME_MAX (pqm4's sphincs-shake-128f-simple). */
+#define HIL_IMPL_NAME	   48
 
 /* Bytes of one implementation's objects that survived --gc-sections. */
 struct hil_impl_size {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HIL_IMPL_NAME];
+	char implementation[HIL_IMPL_NAME];
 	unsigned long text;   /* code: .text* */
 	unsigned long rodata; /* constants: .rodata* */
 	unsigned long data;   /* initialised RAM (its image is in flash too) */

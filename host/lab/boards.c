@@ -3,11 +3,9 @@
 #define HIL_LOG_PREFIX	"boards"
 #include "boards.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -19,10 +17,8 @@
 #include "util/log.h"
 #include "util/util.h"
 
-/* A hardware map is a few kilobytes; anything this large is not one. */
-#define MAX_FILE_BYTES (1024 * 1024)
-#define SHOW	       72 /* room for a value quoted in a message */
-#define MAX_BAUD       12000000u
+#define SHOW	 72 /* room for a value quoted in a message */
+#define MAX_BAUD 12000000u
 
 static const char *const known_keys[] = {
 	"id",	    "platform", "product", "runner",	"serial", "baud",
@@ -33,6 +29,7 @@ struct ctx {
 	const char *file; /* NULL for parsed text */
 	char *err;
 	size_t errlen;
+	struct hil_jsonld *ld; /* the loader, for its typed getters */
 };
 
 static int fail(const struct ctx *c, int ret, const char *fmt, ...)
@@ -59,25 +56,15 @@ static int fail(const struct ctx *c, int ret, const char *fmt, ...)
 	return ret;
 }
 
+/* A string of board i through the loader's getter: a string that fits
+ * out, no control character ("[1].serial: expected a string"). */
 static int get_str(const struct ctx *c, size_t i, const cJSON *it, char *out,
 		   size_t len)
 {
-	char sb[SHOW];
+	char path[HIL_JSONLD_PATH];
 
-	if (!cJSON_IsString(it)) {
-		return fail(c, HIL_ERR_CONFIG, "[%zu].%s: expected a string", i,
-			    it->string);
-	}
-	if (strlen(it->valuestring) >= len) {
-		return fail(
-			c, HIL_ERR_CONFIG,
-			"[%zu].%s: \"%s\" is too long (at most %zu characters)",
-			i, it->string,
-			hil_jsonld_show(sb, sizeof(sb), it->valuestring),
-			len - 1);
-	}
-	memcpy(out, it->valuestring, strlen(it->valuestring) + 1);
-	return HIL_OK;
+	snprintf(path, sizeof(path), "[%zu].%s", i, it->string);
+	return hil_jsonld_str(c->ld, it, path, out, len, 1);
 }
 
 static int is_hex(const char *s)
@@ -95,30 +82,16 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 		       struct hil_board *b)
 {
 	const char *k = it->string;
+	char path[HIL_JSONLD_PATH];
 	char sb[SHOW];
 	int ret;
 
+	snprintf(path, sizeof(path), "[%zu].%s", i, k);
 	if (strcmp(k, "connected") == 0) {
-		if (!cJSON_IsBool(it)) {
-			return fail(c, HIL_ERR_CONFIG,
-				    "[%zu].connected: expected true or false",
-				    i);
-		}
-		b->connected = cJSON_IsTrue(it);
-		return HIL_OK;
+		return hil_jsonld_flag(c->ld, it, path, &b->connected);
 	}
 	if (strcmp(k, "baud") == 0) {
-		double v = it->valuedouble;
-
-		if (!cJSON_IsNumber(it) || v < 1 || v > MAX_BAUD ||
-		    v != (double)(uint32_t)v) {
-			return fail(
-				c, HIL_ERR_CONFIG,
-				"[%zu].baud: expected an integer from 1 to %u",
-				i, MAX_BAUD);
-		}
-		b->baud = (uint32_t)v;
-		return HIL_OK;
+		return hil_jsonld_u32(c->ld, it, path, 1, MAX_BAUD, &b->baud);
 	}
 	if (strcmp(k, "id") == 0) {
 		ret = get_str(c, i, it, b->id, sizeof(b->id));
@@ -218,8 +191,7 @@ static int check_value(const struct ctx *c, size_t i, const cJSON *it,
 static int check_board(const struct ctx *c, size_t i, const cJSON *o,
 		       struct hil_board *b)
 {
-	const cJSON *it, *prev;
-	char sb[SHOW];
+	const cJSON *it;
 	int ret;
 
 	if (!cJSON_IsObject(o)) {
@@ -228,17 +200,9 @@ static int check_board(const struct ctx *c, size_t i, const cJSON *o,
 	}
 	memset(b, 0, sizeof(*b));
 	b->connected = 1;
+	/* (A key given twice the loader refused.) */
 	cJSON_ArrayForEach(it, o)
 	{
-		/* cJSON keeps both of a repeated key; we do not guess. */
-		for (prev = o->child; prev != it; prev = prev->next) {
-			if (strcmp(prev->string, it->string) == 0) {
-				return fail(c, HIL_ERR_CONFIG,
-					    "[%zu].%s: key given twice", i,
-					    hil_jsonld_show(sb, sizeof(sb),
-							    it->string));
-			}
-		}
 		ret = check_value(c, i, it, b);
 		if (ret != HIL_OK) {
 			return ret;
@@ -253,36 +217,30 @@ static int check_board(const struct ctx *c, size_t i, const cJSON *o,
 	return HIL_OK;
 }
 
-static int parse(const struct ctx *c, const char *text, size_t len,
-		 struct hil_boards *map)
+/* The map at c->file, or in text when that is NULL, into map. */
+static int parse(struct ctx *c, const char *text, struct hil_boards *map)
 {
 	struct hil_board *boards = NULL;
-	const char *end = NULL;
+	struct hil_jsonld ld;
 	const cJSON *o;
-	cJSON *root;
-	size_t i = 0, j, line, col;
+	cJSON *root = NULL;
+	size_t i = 0, j;
 	int ret = HIL_OK;
 
-	if (memchr(text, '\0', len) != NULL) {
-		return fail(c, HIL_ERR_CONFIG, "NUL byte in the text");
+	/* The one JSON loader: bounded, a regular file, no NUL byte, no key
+	 * twice, errors with the line and column. */
+	hil_jsonld_init(&ld, c->err, c->errlen);
+	ld.kind = "a hardware map";
+	ld.top_array = 1;
+	ret = text != NULL ? hil_jsonld_load_text(&ld, NULL, text, strlen(text),
+						  &root)
+			   : hil_jsonld_load(&ld, c->file, &root);
+	if (ret != HIL_OK) {
+		hil_jsonld_done(&ld);
+		return ret;
 	}
-	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (root == NULL) {
-		size_t off = 0;
-
-		if (end != NULL && end >= text && end <= text + len) {
-			off = (size_t)(end - text);
-		}
-		hil_text_line_col(text, off, &line, &col);
-		return fail(c, HIL_ERR_CONFIG,
-			    "line %zu, column %zu: not valid JSON", line, col);
-	}
-	if (!cJSON_IsArray(root)) {
-		ret = fail(
-			c, HIL_ERR_CONFIG,
-			"expected a JSON array of boards ([{\"id\": ..., \"platform\": ...}, ...])");
-		goto out;
-	}
+	/* The values through its typed getters. */
+	c->ld = &ld;
 	if ((size_t)cJSON_GetArraySize(root) > HIL_BOARDS_MAX) {
 		ret = fail(c, HIL_ERR_CONFIG, "[%d]: at most %d boards",
 			   HIL_BOARDS_MAX, HIL_BOARDS_MAX);
@@ -314,6 +272,8 @@ static int parse(const struct ctx *c, const char *text, size_t len,
 	map->n = i;
 	boards = NULL;
 out:
+	c->ld = NULL;
+	hil_jsonld_done(&ld);
 	free(boards);
 	cJSON_Delete(root);
 	return ret;
@@ -322,7 +282,7 @@ out:
 int hil_boards_parse(const char *json, struct hil_boards *map, char *err,
 		     size_t errlen)
 {
-	struct ctx c = {NULL, err, errlen};
+	struct ctx c = {NULL, err, errlen, NULL};
 	struct hil_boards m;
 	int ret;
 
@@ -333,7 +293,7 @@ int hil_boards_parse(const char *json, struct hil_boards *map, char *err,
 		return fail(&c, HIL_ERR_ARG, "no hardware map given");
 	}
 	memset(&m, 0, sizeof(m));
-	ret = parse(&c, json, strlen(json), &m);
+	ret = parse(&c, json, &m);
 	if (ret == HIL_OK) {
 		*map = m;
 	}
@@ -343,11 +303,8 @@ int hil_boards_parse(const char *json, struct hil_boards *map, char *err,
 int hil_boards_load(const char *path, struct hil_boards *map, char *err,
 		    size_t errlen)
 {
-	struct ctx c = {path, err, errlen};
+	struct ctx c = {path, err, errlen, NULL};
 	struct hil_boards m;
-	struct stat st;
-	char *text = NULL;
-	size_t len = 0;
 	int ret;
 
 	if (err != NULL && errlen > 0) {
@@ -362,21 +319,7 @@ int hil_boards_load(const char *path, struct hil_boards *map, char *err,
 		c.file = NULL;
 		return fail(&c, HIL_ERR_ARG, "hardware map path too long");
 	}
-	if (stat(path, &st) != 0) {
-		return fail(&c, HIL_ERR_IO, "cannot read: %s", strerror(errno));
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
-		return fail(&c, HIL_ERR_IO,
-			    "not a regular file of at most %d bytes",
-			    MAX_FILE_BYTES);
-	}
-	/* hil_read_file logs its own error; ours names the file too. */
-	ret = hil_read_file(path, &text, &len);
-	if (ret != HIL_OK) {
-		return fail(&c, ret, "cannot read: %s", hil_strerror(ret));
-	}
-	ret = parse(&c, text, len, &m);
-	free(text);
+	ret = parse(&c, NULL, &m);
 	if (ret == HIL_OK) {
 		snprintf(m.path, sizeof(m.path), "%s", path);
 		*map = m;

@@ -17,6 +17,7 @@
 #include "util/err.h"
 #include "util/log.h"
 #include "report/render.h"
+#include "result/headcodec.h"
 #include "util/util.h"
 
 #define TEXT_MAX 256
@@ -206,37 +207,32 @@ static int dup_key(const cJSON *node, const char *at, char *where, size_t len)
 
 /* The run's fields the history sorts and judges by: err says which is
  * wrong. */
-static int run_fields_ok(const cJSON *root, const char *path, char *err,
-			 size_t errlen)
+static int run_fields_ok(const cJSON *root, const struct hil_result_head *hd,
+			 const char *path, char *err, size_t errlen)
 {
-	const cJSON *run = obj(root, "run");
-	const char *v;
 	char where[256];
 
-	v = str(run, "status");
-	if (!status_ok(v)) {
+	if (!status_ok(hd->run.status)) {
 		snprintf(
 			err, errlen,
 			"%s: \"run.status\" is \"%.32s\", not complete, partial or failed",
-			path, v);
+			path, hd->run.status);
 		scrub(err);
 		return HIL_ERR_ARG;
 	}
-	v = str(run, "started");
-	if (!iso_ok(v)) {
+	if (!iso_ok(hd->run.started)) {
 		snprintf(
 			err, errlen,
 			"%s: \"run.started\" is \"%.32s\", not a UTC time such as 2026-12-03T07:43:52Z",
-			path, v);
+			path, hd->run.started);
 		scrub(err);
 		return HIL_ERR_ARG;
 	}
-	v = str(run, "finished");
-	if (v[0] != '\0' && !iso_ok(v)) {
+	if (hd->run.finished[0] != '\0' && !iso_ok(hd->run.finished)) {
 		snprintf(
 			err, errlen,
 			"%s: \"run.finished\" is \"%.32s\", not a UTC time such as 2026-12-03T07:44:08Z",
-			path, v);
+			path, hd->run.finished);
 		scrub(err);
 		return HIL_ERR_ARG;
 	}
@@ -250,65 +246,28 @@ static int run_fields_ok(const cJSON *root, const char *path, char *err,
 	return HIL_OK;
 }
 
-/* The tree of a report.json read from path, checked; err says why not. */
-static int load(const char *path, cJSON **out, char *err, size_t errlen)
+/* The tree of a report.json read from path, checked, and its report-level
+ * fields decoded into hd; err says why not. */
+static int load(const char *path, cJSON **out, struct hil_result_head *hd,
+		char *err, size_t errlen)
 {
-	const char *end = NULL;
-	char why[256];
-	char *text = NULL;
-	size_t len = 0;
-	cJSON *root;
-	int fd, ret;
+	cJSON *root = NULL;
+	int ret;
 
 	*out = NULL;
-	fd = hil_open_regular(path, HIL_READ_MAX, why, sizeof(why));
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot read it: %s", path, why);
-		return HIL_ERR_IO;
-	}
-	ret = hil_read_fd(fd, HIL_READ_MAX, &text, &len);
-	close(fd);
+	/* The one reader of report.json (report/load.c): bounded, a regular
+	 * file, no NUL byte, checked against result/'s codec tables. */
+	ret = hil_report_load(path, &root, err, errlen);
 	if (ret != HIL_OK) {
-		snprintf(err, errlen, "%s: cannot read it", path);
-		return HIL_ERR_IO;
+		return ret;
 	}
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "%s: not a report (it holds a NUL byte)",
-			 path);
-		free(text);
-		return HIL_ERR_ARG;
-	}
-	root = cJSON_ParseWithOpts(text, &end, 1);
-	if (root == NULL) {
-		size_t at =
-			end != NULL && end >= text ? (size_t)(end - text) : 0;
-		size_t last = len;
-
-		/* A report ends with its closing brace: without it, it was
-		 * most likely cut short (a full disk, an upload cut off). */
-		while (last > 0 &&
-		       (text[last - 1] == '\n' || text[last - 1] == ' ' ||
-			text[last - 1] == '\t' || text[last - 1] == '\r')) {
-			last--;
-		}
-		snprintf(
-			err, errlen,
-			at >= len || last == 0 || text[last - 1] != '}'
-				? "%s: not valid JSON: it ends too early (truncated?) at byte %zu"
-				: "%s: not valid JSON at byte %zu",
-			path, at >= len ? len : at);
-		free(text);
-		return HIL_ERR_ARG;
-	}
-	free(text);
-	ret = hil_report_check(root, path, err, errlen);
-	if (ret == HIL_OK &&
-	    strcmp(str(obj(root, "tool"), "name"), "hilrun") != 0) {
+	hil_result_head_read(root, hd);
+	if (strcmp(hd->tool.name, "hilrun") != 0) {
 		snprintf(err, errlen, "%s: not a hilrun report (tool.name)",
 			 path);
 		ret = HIL_ERR_ARG;
 	}
-	if (ret == HIL_OK && !id_ok(str(obj(root, "run"), "id"))) {
+	if (ret == HIL_OK && !id_ok(hd->run.id)) {
 		snprintf(
 			err, errlen,
 			"%s: \"run.id\" is not a run id (1 to 127 of A-Z a-z 0-9 . _ - +)",
@@ -316,7 +275,7 @@ static int load(const char *path, cJSON **out, char *err, size_t errlen)
 		ret = HIL_ERR_ARG;
 	}
 	if (ret == HIL_OK) {
-		ret = run_fields_ok(root, path, err, errlen);
+		ret = run_fields_ok(root, hd, path, err, errlen);
 	}
 	if (ret != HIL_OK) {
 		cJSON_Delete(root);
@@ -465,34 +424,32 @@ static int fill_rows(const cJSON *report, const char *path,
 	return rows_unique(rows, i, path, err, errlen);
 }
 
-/* The run of report (read from path) into h, with its strings in t. */
-static void fill_run(const cJSON *report, const char *path,
-		     struct hil_history_run *h, struct run_text *t)
+/* The run of report (read from path, its report-level fields in hd) into
+ * h, with its strings in t. */
+static void fill_run(const cJSON *report, const struct hil_result_head *hd,
+		     const char *path, struct hil_history_run *h,
+		     struct run_text *t)
 {
-	const cJSON *run = obj(report, "run"), *tool = obj(report, "tool");
-	const cJSON *board = obj(report, "board");
 	const cJSON *f;
 	char dir[PATH_MAX];
 	const char *slash;
 	size_t n;
 
-	copy_text(t->id, sizeof(t->id), str(run, "id"));
-	copy_text(t->started, sizeof(t->started), str(run, "started"));
-	copy_text(t->finished, sizeof(t->finished), str(run, "finished"));
-	copy_text(t->status, sizeof(t->status), str(run, "status"));
+	copy_text(t->id, sizeof(t->id), hd->run.id);
+	copy_text(t->started, sizeof(t->started), hd->run.started);
+	copy_text(t->finished, sizeof(t->finished), hd->run.finished);
+	copy_text(t->status, sizeof(t->status), hd->run.status);
 	/* config_name since the first reports; "config" is the file. */
 	copy_text(t->config, sizeof(t->config),
-		  str(run, "config_name")[0] ? str(run, "config_name")
-					     : str(run, "config"));
+		  hd->run.config_name[0] ? hd->run.config_name
+					 : hd->run.config);
 	copy_text(t->board, sizeof(t->board),
-		  str(board, "id")[0] ? str(board, "id") : str(board, "name"));
-	copy_text(t->host, sizeof(t->host), str(tool, "host"));
-	copy_text(t->unit, sizeof(t->unit), str(board, "counter_unit"));
-	copy_text(t->tool_commit, sizeof(t->tool_commit), str(tool, "commit"));
+		  hd->board.id[0] ? hd->board.id : hd->board.name);
+	copy_text(t->host, sizeof(t->host), hd->tool.host);
+	copy_text(t->unit, sizeof(t->unit), hd->board.counter_unit);
+	copy_text(t->tool_commit, sizeof(t->tool_commit), hd->tool.commit);
 	copy_text(t->model, sizeof(t->model),
-		  cJSON_IsTrue(obj(obj(report, "cycle_model"), "enabled"))
-			  ? str(obj(report, "cycle_model"), "unit")
-			  : "");
+		  hd->cycle_model.enabled ? hd->cycle_model.unit : "");
 	t->cflags[0] = '\0';
 	cJSON_ArrayForEach(f, obj(obj(report, "build"), "cflags"))
 	{
@@ -524,7 +481,7 @@ static void fill_run(const cJSON *report, const char *path,
 	h->cflags = t->cflags;
 	h->tool_commit = t->tool_commit;
 	h->model = t->model;
-	h->dirty = cJSON_IsTrue(obj(tool, "dirty"));
+	h->dirty = hd->tool.dirty;
 	h->dir = t->dir;
 }
 
@@ -540,14 +497,20 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 	struct hil_history_row *rows = NULL;
 	struct row_text *texts = NULL;
 	struct hil_history_run h;
+	struct hil_result_head *hd = malloc(sizeof(*hd));
 	struct run_text *t = NULL;
 	char err[1024], id[3 * TEXT_MAX + 8];
 	cJSON *report = NULL;
 	int n, outcome = HIL_HISTORY_NEW, ret;
 
-	ret = load(path, &report, err, sizeof(err));
+	if (hd == NULL) {
+		hil_err("%s: out of memory", path);
+		return HIL_ERR_NOMEM;
+	}
+	ret = load(path, &report, hd, err, sizeof(err));
 	if (ret != HIL_OK) {
 		hil_err("%s: refused", err);
+		free(hd);
 		return HIL_ERR_ARG;
 	}
 	n = cJSON_GetArraySize(obj(report, "rows"));
@@ -564,7 +527,7 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 		hil_err("%s: refused", err);
 		goto out;
 	}
-	fill_run(report, path, &h, t);
+	fill_run(report, hd, path, &h, t);
 	h.rows = rows;
 	h.n_rows = (size_t)n;
 	ret = hil_history_put(db_path, &h, 1, id, sizeof(id), &outcome);
@@ -577,6 +540,7 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 	}
 out:
 	cJSON_Delete(report);
+	free(hd);
 	free(t);
 	free(rows);
 	free(texts);

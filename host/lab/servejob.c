@@ -16,6 +16,7 @@
 #include "util/err.h"
 #include "jobpolicy.h"
 #include "config/algnames.h"
+#include "config/jsonld.h"
 #include "config/paths.h"
 #include "report/render.h"
 #include "util/util.h"
@@ -94,61 +95,35 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 	struct hil_config_roots roots;
 	char cwd[PATH_BYTES];
 	char cerr[MSG_BYTES - 32];
-	const cJSON *it, *prev, *config = NULL, *baseline = NULL;
-	const char *end = NULL;
+	static const char *const keys[] = {"config", "baseline", NULL};
+	const cJSON *config = NULL, *baseline = NULL;
+	struct hil_jsonld ld;
 	char *inline_text = NULL;
-	size_t line, col;
-	cJSON *root;
+	cJSON *root = NULL;
 	int ret = HIL_ERR_CONFIG;
 
 	hil_serve_job_roots(o, &roots, cwd, sizeof(cwd));
-	if (memchr(text, '\0', len) != NULL) {
-		snprintf(out->error, sizeof(out->error),
-			 "job file: NUL byte in the text");
-		return HIL_ERR_CONFIG;
+	/* The one JSON loader: no NUL byte, no key twice, errors with the
+	 * line and column, unknown keys with a near miss. */
+	hil_jsonld_init(&ld, out->error, sizeof(out->error));
+	ld.kind = "a job file";
+	ret = hil_jsonld_load_text(&ld, "job file", text, len, &root);
+	if (ret == HIL_OK) {
+		ret = hil_jsonld_check_keys(&ld, root, "", keys);
 	}
-	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (root == NULL) {
-		size_t off = 0;
+	hil_jsonld_done(&ld);
+	if (ret != HIL_OK) {
+		size_t n = strlen(out->error);
 
-		if (end != NULL && end >= text && end <= text + len) {
-			off = (size_t)(end - text);
-		}
-		hil_text_line_col(text, off, &line, &col);
 		snprintf(
-			out->error, sizeof(out->error),
-			"job file: line %zu, column %zu: not valid JSON (expected {\"config\": \"PATH\"} or {\"config\": {...}})",
-			line, col);
-		return HIL_ERR_CONFIG;
-	}
-	if (!cJSON_IsObject(root)) {
-		snprintf(
-			out->error, sizeof(out->error),
-			"job file: expected a JSON object: {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\"");
+			out->error + n, sizeof(out->error) - n,
+			"; a job is {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\"");
+		ret = ret == HIL_ERR_NOMEM ? ret : HIL_ERR_CONFIG;
 		goto out;
 	}
-	cJSON_ArrayForEach(it, root)
-	{
-		for (prev = root->child; prev != it; prev = prev->next) {
-			if (strcmp(prev->string, it->string) == 0) {
-				snprintf(out->error, sizeof(out->error),
-					 "job file: %.64s: key given twice",
-					 it->string);
-				goto out;
-			}
-		}
-		if (strcmp(it->string, "config") == 0) {
-			config = it;
-		} else if (strcmp(it->string, "baseline") == 0) {
-			baseline = it;
-		} else {
-			snprintf(
-				out->error, sizeof(out->error),
-				"job file: %.64s: unknown key (known: config, baseline)",
-				it->string);
-			goto out;
-		}
-	}
+	ret = HIL_ERR_CONFIG;
+	config = hil_jsonld_member(root, "config");
+	baseline = hil_jsonld_member(root, "baseline");
 	if (config == NULL) {
 		snprintf(
 			out->error, sizeof(out->error),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /* ---------------------------------------------------------------- access */
@@ -264,20 +265,19 @@ void hil_fmt_num(char *buf, size_t len, double v)
 
 void hil_fmt_clock(const cJSON *report, char *buf, size_t len)
 {
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
-	double hz;
+	/* The board's fields through result/'s codec tables. */
+	struct hil_head_board b;
 
-	const char *label = hil_rj_str(board, "clock_label");
-
-	if (label[0] != '\0') {
+	hil_result_head_read_one(report, "board", &b);
+	if (b.clock_label[0] != '\0') {
 		/* "estimated cycles, STM32F401 @ 84 MHz, 2 WS, ART on, ..." */
-		snprintf(buf, len, "%s", label);
-	} else if (hil_rj_num(board, "clock_hz", &hz) && hz > 0) {
+		snprintf(buf, len, "%s", b.clock_label);
+	} else if (b.clock_hz > 0) {
 		char n[32];
 
-		hil_fmt_num(n, sizeof(n), hz / 1e6);
+		hil_fmt_num(n, sizeof(n), b.clock_hz / 1e6);
 		snprintf(buf, len, "%s MHz", n);
-	} else if (hil_rj_bool(board, "emulated") == 1) {
+	} else if (b.emulated) {
 		snprintf(buf, len, "%s", "none (emulated)");
 	} else {
 		snprintf(buf, len, "%s", "not reported");

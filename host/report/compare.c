@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -169,18 +170,21 @@ static void cflags_of(const cJSON *report, char *buf, size_t len)
 
 void hil_cmp_provenance(const cJSON *report, char *buf, size_t len)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *m = model_of(report);
+	/* The report-level fields through result/'s codec tables. */
+	struct hil_result_head *h = malloc(sizeof(*h));
 	char flags[512], raw[1400];
 
+	if (h == NULL) {
+		snprintf(buf, len, "(out of memory)");
+		return;
+	}
+	hil_result_head_read(report, h);
 	cflags_of(report, flags, sizeof(flags));
 	snprintf(raw, sizeof(raw), "%s (%s, %s), board %s, flags %s, model %s",
-		 hil_rj_str(run, "id"), hil_rj_str(run, "config_name"),
-		 hil_rj_str(run, "status"),
-		 hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "board"),
-			    "name"),
-		 flags, m != NULL ? hil_rj_str(m, "unit") : "off");
+		 h->run.id, h->run.config_name, h->run.status, h->board.name,
+		 flags, h->cycle_model.enabled ? h->cycle_model.unit : "off");
 	hil_text_noctl(buf, len, raw);
+	free(h);
 }
 
 /* Does some row of report have the figure metric names? */
@@ -458,8 +462,9 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 	const char *ub = hil_rj_unit(base), *un = hil_rj_unit(newer);
 	char bid[128], nid[128];
 	const char *metric;
-	const char *nstatus = hil_rj_str(
-		cJSON_GetObjectItemCaseSensitive(newer, "run"), "status");
+	/* The runs through result/'s codec tables. */
+	struct hil_head_run brun, nrun;
+	const char *nstatus = nrun.status;
 	struct hil_thresholds def;
 	struct hil_cmp *c;
 	const cJSON *r;
@@ -470,18 +475,15 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 	char fb[512], fn[512], sb[128], sn[128];
 
 	*out = NULL;
+	hil_result_head_read_one(base, "run", &brun);
+	hil_result_head_read_one(newer, "run", &nrun);
 	if (t == NULL) {
 		hil_thresholds_default(&def);
 		t = &def;
 	}
 	/* Data from the reports reaches the terminal: never an escape. */
-	hil_text_noctl(bid, sizeof(bid),
-		       hil_rj_str(cJSON_GetObjectItemCaseSensitive(base, "run"),
-				  "id"));
-	hil_text_noctl(
-		nid, sizeof(nid),
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(newer, "run"),
-			   "id"));
+	hil_text_noctl(bid, sizeof(bid), brun.id);
+	hil_text_noctl(nid, sizeof(nid), nrun.id);
 	if (strcmp(ub, un) != 0) {
 		hil_err("cannot compare %s (%s) with %s (%s): the reports count in different units, and a figure in one says nothing about the other",
 			bid, hil_text_noctl(fb, sizeof(fb), ub), nid,

@@ -3,6 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "render_int.h"
 
+#include "result/headcodec.h"
 #include "util/err.h"
 #include "report/report.h"
 
@@ -74,29 +75,38 @@ void hil_render_th2(FILE *out, const char *cls, const char *name,
 
 int hil_html_report(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
+	/* The run and the tool through result/'s codec tables. */
+	struct hil_head_run run;
+	struct hil_head_tool tool;
 	int ret;
 
+	hil_result_head_read_one(report, "run", &run);
+	hil_result_head_read_one(report, "tool", &tool);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>hilrun report ",
 	      out);
-	hil_xml_puts(out, hil_rj_str(run, "id"));
+	hil_xml_puts(out, run.id);
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
 		hil_render_html_style);
 	fputs("<header><h1>hilrun report: ", out);
-	hil_xml_puts(out, hil_rj_str(run, "config_name"));
+	hil_xml_puts(out, run.config_name);
 	fputs("</h1>\n<p class=\"caption\">Run <code>", out);
-	hil_xml_puts(out, hil_rj_str(run, "id"));
+	hil_xml_puts(out, run.id);
 	fputs("</code>, ", out);
-	hil_xml_puts(out, hil_rj_str(run, "status"));
+	hil_xml_puts(out, run.status);
 	fputs(", counter unit <strong>", out);
 	hil_xml_puts(out, hil_rj_unit(report));
 	fputs("</strong>.</p></header>\n", out);
 	hil_render_html_warnings(report, out);
-	hil_render_html_summary(report, out);
+	/* Post-quantum operations only: their own section instead of the
+	 * costs per byte. */
+	if (!hil_rj_only_pq(report)) {
+		hil_render_html_summary(report, out);
+	}
+	hil_render_html_pq(report, out);
 	fputs("<section id=\"plots\"><h2>Plots</h2>\n", out);
-	ret = hil_svg_per_byte(report, out);
-	if (ret == HIL_OK && hil_svg_per_byte_has_model(report)) {
+	ret = hil_rj_only_pq(report) ? HIL_OK : hil_svg_per_byte(report, out);
+	if (ret == HIL_OK && !hil_rj_only_pq(report) &&
+	    hil_svg_per_byte_has_model(report)) {
 		/* The emulator's own count, one click away (no script). */
 		fputs("<details><summary>The same plot in ", out);
 		hil_xml_puts(out, hil_rj_unit(report));
@@ -113,14 +123,17 @@ int hil_html_report(const cJSON *report, FILE *out)
 		ret = hil_svg_energy(report, out);
 	}
 	fputs("</section>\n", out);
-	hil_render_html_verification(report, out);
+	/* A pq run's table has its verification per row. */
+	if (!hil_rj_only_pq(report)) {
+		hil_render_html_verification(report, out);
+	}
 	hil_render_html_rows(report, out);
 	hil_render_html_fits(report, out);
 	hil_render_html_provenance(report, out);
 	fputs("<footer>Made by ", out);
-	hil_xml_puts(out, hil_rj_str(tool, "name"));
+	hil_xml_puts(out, tool.name);
 	fputc(' ', out);
-	hil_xml_puts(out, hil_rj_str(tool, "version"));
+	hil_xml_puts(out, tool.version);
 	fprintf(out,
 		"; rendered by hilrun from report.json (schema %d); the page loads nothing from the network.</footer>\n</main>\n</body>\n</html>\n",
 		HIL_REPORT_SCHEMA_VERSION);

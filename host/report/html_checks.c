@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 static int any_row_of(const cJSON *report, const char *alg, const char *impl)
@@ -242,23 +243,24 @@ static void warn_unmeasured(const cJSON *report, FILE *out)
 
 void hil_render_html_warnings(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
-	const cJSON *session =
-		cJSON_GetObjectItemCaseSensitive(report, "session");
+	/* The report-level fields through result/'s codec tables. */
+	struct hil_result_head *h = malloc(sizeof(*h));
 	const char *unit = hil_rj_unit(report);
 	char *buf = NULL;
 	size_t len = 0;
-	double retries = 0, bad = 0;
-	FILE *w = open_memstream(&buf, &len);
+	double retries, bad;
+	FILE *w = h != NULL ? open_memstream(&buf, &len) : NULL;
 
 	if (w == NULL) {
+		free(h);
 		return;
 	}
-	if (strcmp(hil_rj_str(run, "status"), "complete") != 0) {
+	hil_result_head_read(report, h);
+	retries = h->session.retries;
+	bad = h->session.bad_frames;
+	if (strcmp(h->run.status, "complete") != 0) {
 		fputs("<li><span class=\"bad\">The run is ", w);
-		hil_xml_puts(w, hil_rj_str(run, "status"));
+		hil_xml_puts(w, h->run.status);
 		fputs("</span>: it stopped before every step was done.</li>\n",
 		      w);
 	}
@@ -269,37 +271,37 @@ void hil_render_html_warnings(const cJSON *report, FILE *out)
 		hil_xml_puts(w, unit);
 		fputs(", counted by QEMU, not cycles of a Cortex-M4; they compare code paths, not time.",
 		      w);
-		if (hil_svg_per_byte_has_model(report)) {
+		if (hil_rj_only_pq(report)) {
+			fputs(" The Est. cycles are the cycle model's estimate from them, not a measurement.",
+			      w);
+		} else if (hil_svg_per_byte_has_model(report)) {
 			fputs(" The Cycles/byte figures are the cycle model's estimate from them, not a measurement.",
 			      w);
 		}
 		fputs("</li>\n", w);
-	} else if (strcmp(unit, "cycles") != 0 ||
-		   hil_rj_bool(board, "emulated") == 1) {
+	} else if (strcmp(unit, "cycles") != 0 || h->board.emulated) {
 		fputs("<li><span class=\"bad\">Not cycles measured on a board</span>: figures are ",
 		      w);
 		hil_xml_puts(w, unit);
-		fputs(hil_rj_bool(board, "emulated") == 1
-			      ? ", from an emulated board.</li>\n"
-			      : ".</li>\n",
+		fputs(h->board.emulated ? ", from an emulated board.</li>\n"
+					: ".</li>\n",
 		      w);
 	}
 	warn_leaks(report, w);
 	warn_not_ct(report, w);
 	warn_unmeasured(report, w);
-	if (hil_rj_bool(tool, "dirty") == 1) {
+	if (h->tool.dirty) {
 		fputs("<li>Built from a source tree with uncommitted changes (commit <code>",
 		      w);
-		hil_xml_puts(w, hil_rj_str(tool, "commit"));
+		hil_xml_puts(w, h->tool.commit);
 		fputs("</code>).</li>\n", w);
 	}
-	hil_rj_num(session, "retries", &retries);
-	hil_rj_num(session, "bad_frames", &bad);
 	if (retries > 0 || bad > 0) {
 		fprintf(w,
 			"<li>The link needed %.0f retries and saw %.0f damaged frames.</li>\n",
 			retries, bad);
 	}
+	free(h);
 	fclose(w);
 	if (len > 0) {
 		fputs("<section class=\"warnings\" id=\"warnings\"><h2>Warnings</h2><ul>\n",

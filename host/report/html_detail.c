@@ -3,7 +3,11 @@
 #define HIL_LOG_PREFIX	"report"
 #include "render_int.h"
 
+#include <stdlib.h>
+
 #include <string.h>
+
+#include "result/headcodec.h"
 
 static void td_num(FILE *out, const cJSON *o, const char *key)
 {
@@ -153,12 +157,12 @@ static void dd(FILE *out, const char *term, const char *value)
 	fputs("</dd>\n", out);
 }
 
-static void dd_num(FILE *out, const char *term, const cJSON *o, const char *key)
+/* A number the report may lack (an older one): "-" then. */
+static void dd_num(FILE *out, const char *term, int known, double v)
 {
 	char buf[40] = "-";
-	double v;
 
-	if (hil_rj_num(o, key, &v)) {
+	if (known) {
 		hil_fmt_num(buf, sizeof(buf), v);
 	}
 	dd(out, term, buf);
@@ -166,40 +170,39 @@ static void dd_num(FILE *out, const char *term, const cJSON *o, const char *key)
 
 void hil_render_html_provenance(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
-	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
-	const cJSON *session =
-		cJSON_GetObjectItemCaseSensitive(report, "session");
+	/* The report-level fields through result/'s codec tables. */
+	struct hil_result_head *h = malloc(sizeof(*h));
 	const cJSON *f;
 	char buf[512], clock[192];
 	double flash, ram, stack;
 	size_t used = 0;
 
+	if (h == NULL) {
+		return;
+	}
+	hil_result_head_read(report, h);
 	fputs("<section id=\"provenance\"><h2>Provenance</h2>\n<dl class=\"prov\">\n",
 	      out);
-	dd(out, "run", hil_rj_str(run, "id"));
-	dd(out, "status", hil_rj_str(run, "status"));
-	snprintf(buf, sizeof(buf), "%s to %s", hil_rj_str(run, "started"),
-		 hil_rj_str(run, "finished"));
+	dd(out, "run", h->run.id);
+	dd(out, "status", h->run.status);
+	snprintf(buf, sizeof(buf), "%s to %s", h->run.started, h->run.finished);
 	dd(out, "time (UTC)", buf);
-	snprintf(buf, sizeof(buf), "%s (%s)", hil_rj_str(run, "config"),
-		 hil_rj_str(run, "config_name"));
+	snprintf(buf, sizeof(buf), "%s (%s)", h->run.config,
+		 h->run.config_name);
 	dd(out, "configuration", buf);
-	snprintf(buf, sizeof(buf), "%s %s, commit %s%s",
-		 hil_rj_str(tool, "name"), hil_rj_str(tool, "version"),
-		 hil_rj_str(tool, "commit"),
-		 hil_rj_bool(tool, "dirty") == 1 ? " (uncommitted changes)"
-						 : "");
+	snprintf(buf, sizeof(buf), "%s %s, commit %s%s", h->tool.name,
+		 h->tool.version, h->tool.commit,
+		 h->tool.dirty ? " (uncommitted changes)" : "");
 	dd(out, "tool", buf);
-	snprintf(buf, sizeof(buf), "%s, %s", hil_rj_str(tool, "host"),
-		 hil_rj_str(tool, "host_os"));
+	snprintf(buf, sizeof(buf), "%s, %s", h->tool.host, h->tool.host_os);
 	dd(out, "host", buf);
-	dd(out, "compiler", hil_rj_str(build, "compiler"));
-	dd(out, "compiler in the ELF", hil_rj_str(build, "compiler_in_elf"));
+	dd(out, "compiler", h->build.compiler);
+	dd(out, "compiler in the ELF", h->build.compiler_in_elf);
 	buf[0] = '\0';
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(build, "cflags"))
+	cJSON_ArrayForEach(
+		f, cJSON_GetObjectItemCaseSensitive(
+			   cJSON_GetObjectItemCaseSensitive(report, "build"),
+			   "cflags"))
 	{
 		if (cJSON_IsString(f) && used < sizeof(buf)) {
 			int w = snprintf(buf + used, sizeof(buf) - used, "%s%s",
@@ -209,25 +212,30 @@ void hil_render_html_provenance(const cJSON *report, FILE *out)
 		}
 	}
 	dd(out, "configured flags", buf);
-	dd(out, "all compile flags", hil_rj_str(build, "all_flags"));
-	dd(out, "linker flags", hil_rj_str(build, "linker_flags"));
-	dd(out, "implementations built", hil_rj_str(build, "algorithms"));
-	dd(out, "image (ELF)", hil_rj_str(build, "elf"));
-	dd(out, "ELF SHA-256", hil_rj_str(build, "elf_sha256"));
-	dd(out, "build-id", hil_rj_str(build, "build_id"));
-	snprintf(buf, sizeof(buf), "%s (reported %s)%s",
-		 hil_rj_str(board, "name"), hil_rj_str(board, "reported_name"),
-		 hil_rj_bool(board, "emulated") == 1 ? ", emulated" : "");
+	dd(out, "all compile flags", h->build.all_flags);
+	dd(out, "linker flags", h->build.linker_flags);
+	dd(out, "implementations built", h->build.algorithms);
+	dd(out, "image (ELF)", h->build.elf);
+	dd(out, "ELF SHA-256", h->build.elf_sha256);
+	dd(out, "build-id", h->build.build_id);
+	snprintf(buf, sizeof(buf), "%s (reported %s)%s", h->board.name,
+		 h->board.reported_name, h->board.emulated ? ", emulated" : "");
 	dd(out, "board", buf);
 	hil_fmt_clock(report, clock, sizeof(clock));
 	dd(out, "clock", clock);
 	dd(out, "counter unit", hil_rj_unit(report));
-	dd_num(out, "counter Hz", board, "counter_hz");
-	dd_num(out, "timing overhead (stub)", board, "stub_overhead");
-	dd(out, "FLASH_ACR", hil_rj_str(board, "flash_acr"));
-	dd(out, "chip UID", hil_rj_str(board, "uid"));
-	snprintf(buf, sizeof(buf), "%s, %s", hil_rj_str(board, "flasher"),
-		 hil_rj_str(board, "flasher_version"));
+	dd_num(out, "counter Hz", h->board.has_counter_hz, h->board.counter_hz);
+	dd_num(out, "timing overhead (stub)", h->board.has_stub_overhead,
+	       h->board.stub_overhead);
+	buf[0] = '\0';
+	if (h->board.has_flash_acr) {
+		snprintf(buf, sizeof(buf), "%08x",
+			 (unsigned)h->board.flash_acr);
+	}
+	dd(out, "FLASH_ACR", buf);
+	dd(out, "chip UID", h->board.uid);
+	snprintf(buf, sizeof(buf), "%s, %s", h->board.flasher,
+		 h->board.flasher_version);
 	dd(out, "flasher", buf);
 	if (hil_rj_image(report, &flash, &ram, &stack)) {
 		snprintf(buf, sizeof(buf),
@@ -235,18 +243,14 @@ void hil_render_html_provenance(const cJSON *report, FILE *out)
 			 flash, ram, stack);
 		dd(out, "whole image", buf);
 	}
-	if (cJSON_IsObject(session)) {
-		double a = 0, b = 0, c = 0;
-
-		hil_rj_num(session, "retries", &a);
-		hil_rj_num(session, "bad_frames", &b);
-		hil_rj_num(session, "timeouts", &c);
+	if (h->session.present) {
 		snprintf(buf, sizeof(buf),
-			 "%s%s%.0f retries, %.0f bad frames, %.0f timeouts",
-			 hil_rj_str(board, "link"),
-			 hil_rj_str(board, "link")[0] != '\0' ? ": " : "", a, b,
-			 c);
+			 "%s%s%u retries, %u bad frames, %u timeouts",
+			 h->board.link, h->board.link[0] != '\0' ? ": " : "",
+			 h->session.retries, h->session.bad_frames,
+			 h->session.timeouts);
 		dd(out, "link", buf);
 	}
 	fputs("</dl>\n</section>\n", out);
+	free(h);
 }

@@ -5,12 +5,22 @@
 
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /*
  * The headline column's label: "Cycles/byte" and what kind of cycles, so
  * that an estimate or an emulated count is never taken for a measurement.
  */
+/* Whether the report's board is emulated (result/'s codec tables). */
+static int emulated(const cJSON *report)
+{
+	struct hil_head_board b;
+
+	hil_result_head_read_one(report, "board", &b);
+	return b.emulated;
+}
+
 static void head_label(const struct hil_summary *s, const cJSON *report,
 		       char *name, size_t nlen, char *sub, size_t slen)
 {
@@ -33,10 +43,7 @@ static void head_label(const struct hil_summary *s, const cJSON *report,
 				   : strlen(paren + 1);
 
 		snprintf(sub, slen, "%.*s", (int)n, paren + 1);
-	} else if (strcmp(u, "cycles") == 0 &&
-		   hil_rj_bool(
-			   cJSON_GetObjectItemCaseSensitive(report, "board"),
-			   "emulated") != 1) {
+	} else if (strcmp(u, "cycles") == 0 && !emulated(report)) {
 		snprintf(sub, slen, "%s", "measured on the board (DWT)");
 	} else {
 		snprintf(sub, slen, "%s", "");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 #include "report/report.h"
 
@@ -194,14 +195,17 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 	fputs("<section id=\"configs\"><h2>Configurations</h2>\n<table>\n<tr><th>Configuration</th><th>Flags</th><th>Board</th><th>Figures</th><th>Status</th><th>Report</th></tr>\n",
 	      out);
 	for (i = 0; i < n; i++) {
-		const cJSON *run =
-			cJSON_GetObjectItemCaseSensitive(reports[i], "run");
+		/* The run and board through result/'s codec tables. */
+		struct hil_head_run run;
+		struct hil_head_board board;
 		const cJSON *build =
 			cJSON_GetObjectItemCaseSensitive(reports[i], "build");
 		const cJSON *f;
 		char lab[200];
 		int first = 1;
 
+		hil_result_head_read_one(reports[i], "run", &run);
+		hil_result_head_read_one(reports[i], "board", &board);
 		hil_sweep_label(reports, n, i, lab, sizeof(lab));
 		fputs("<tr>", out);
 		hil_render_td_text(out, NULL, lab);
@@ -216,17 +220,14 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 			}
 		}
 		fputs("</code></td>", out);
-		hil_render_td_text(out, NULL,
-				   hil_rj_str(cJSON_GetObjectItemCaseSensitive(
-						      reports[i], "board"),
-					      "name"));
+		hil_render_td_text(out, NULL, board.name);
 		hil_render_td_text(out, NULL, hil_fig_what(reports[i]));
-		hil_render_td_text(out, NULL, hil_rj_str(run, "status"));
+		hil_render_td_text(out, NULL, run.status);
 		/* The runs are the sweep folder's siblings. */
 		fputs("<td><a href=\"../", out);
-		hil_xml_puts(out, hil_rj_str(run, "id"));
+		hil_xml_puts(out, run.id);
 		fputs("/report.html\">", out);
-		hil_xml_puts(out, hil_rj_str(run, "id"));
+		hil_xml_puts(out, run.id);
 		fputs("</a></td></tr>\n", out);
 	}
 	fputs("</table>\n</section>\n", out);

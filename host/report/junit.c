@@ -3,8 +3,10 @@
 #define HIL_LOG_PREFIX	"junit"
 #include "render_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /* Why a row counts as a failed test, or NULL when it passed. */
@@ -49,9 +51,8 @@ static void property(FILE *out, const char *name, const char *value)
 
 static void verification_suite(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
-	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(report, "tool");
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	/* The report-level fields through result/'s codec tables. */
+	struct hil_result_head *h = malloc(sizeof(*h));
 	const cJSON *r;
 	const char *unit = hil_rj_unit(report);
 	char buf[512];
@@ -66,11 +67,15 @@ static void verification_suite(const cJSON *report, FILE *out)
 		"  <testsuite name=\"hilrun.rows\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
 		tests, failures);
 	fputs("    <properties>\n", out);
-	property(out, "run", hil_rj_str(run, "id"));
-	property(out, "run_status", hil_rj_str(run, "status"));
-	property(out, "board", hil_rj_str(board, "name"));
-	property(out, "counter_unit", unit);
-	property(out, "commit", hil_rj_str(tool, "commit"));
+	if (h != NULL) {
+		hil_result_head_read(report, h);
+		property(out, "run", h->run.id);
+		property(out, "run_status", h->run.status);
+		property(out, "board", h->board.name);
+		property(out, "counter_unit", unit);
+		property(out, "commit", h->tool.commit);
+		free(h);
+	}
 	fputs("    </properties>\n", out);
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{

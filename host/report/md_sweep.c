@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /*
@@ -199,10 +200,11 @@ int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 	hil_md_cell(out, name);
 	fputs(": the figures of each configuration\n\n", out);
 	for (i = 0; i < n; i++) {
-		const cJSON *run =
-			cJSON_GetObjectItemCaseSensitive(reports[i], "run");
+		/* The run through result/'s codec tables. */
+		struct hil_head_run run;
 		char lab[200];
 
+		hil_result_head_read_one(reports[i], "run", &run);
 		hil_sweep_label(reports, n, i, lab, sizeof(lab));
 		fputs("- ", out);
 		hil_md_cell(out, lab);
@@ -211,10 +213,10 @@ int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 		fputs(" per byte (its counter: ", out);
 		hil_md_cell(out, hil_rj_unit(reports[i]));
 		fputs("), run ", out);
-		hil_md_cell(out, hil_rj_str(run, "id"));
-		if (strcmp(hil_rj_str(run, "status"), "complete") != 0) {
+		hil_md_cell(out, run.id);
+		if (strcmp(run.status, "complete") != 0) {
 			fputs(" (", out);
-			hil_md_cell(out, hil_rj_str(run, "status"));
+			hil_md_cell(out, run.status);
 			fputs(": figures missing)", out);
 		}
 		fputc('\n', out);

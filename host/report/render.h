@@ -121,6 +121,17 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 		 FILE *out);
 
+/**
+ * benchmarks.md in pqm4's shape (Speed: AVG/MIN/MAX of the estimated
+ * cycles; Memory: stack; Hashing: SHA-2 + SHA-3 + AES share; Size), KEMs
+ * then signatures, from the report's post-quantum rows; its first line
+ * says the figures are the cycle model's, not measured.
+ */
+int hil_pqm4_md(const cJSON *report, FILE *out);
+
+/** benchmarks.csv: the same in pqm4's CSV shape. */
+int hil_pqm4_csv(const cJSON *report, FILE *out);
+
 /** report.html: one self-contained page (no network), SVGs inline. */
 int hil_html_report(const cJSON *report, FILE *out);
 

@@ -344,6 +344,27 @@ void hil_render_html_fits(const cJSON *report, FILE *out);
 /** Where the figures come from: run, tool, build, board, link. */
 void hil_render_html_provenance(const cJSON *report, FILE *out);
 
+/* ---- post-quantum operation rows (pqtables.c) */
+
+/** 1 when row is a post-quantum operation's (it has a "pq" object). */
+int hil_rj_row_is_pq(const cJSON *row);
+
+/** 1 when any row of the report is a post-quantum operation's. */
+int hil_rj_has_pq(const cJSON *report);
+
+/** 1 when the report has rows and every one is a post-quantum operation's. */
+int hil_rj_only_pq(const cJSON *report);
+
+/**
+ * summary.md's section of post-quantum operations: per row the estimated
+ * cycles with their spread, instructions, stack, code size, SHA-2/SHA-3/AES
+ * shares, energy estimate and verification; nothing without pq rows.
+ */
+void hil_md_pq(const cJSON *report, FILE *out);
+
+/** report.html's section of the same (nothing without pq rows). */
+void hil_render_html_pq(const cJSON *report, FILE *out);
+
 /** Return HIL_OK, or HIL_ERR_IO when out has its error flag set. */
 int hil_render_status(FILE *out);
 

@@ -41,6 +41,11 @@ int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n)
 	}
 	cJSON_ArrayForEach(r, rows)
 	{
+		/* A post-quantum operation has no cost per byte: its own
+		 * section shows it (pqtables.c). */
+		if (hil_rj_row_is_pq(r)) {
+			continue;
+		}
 		for (i = 0; i < cnt; i++) {
 			if (hil_series_has(&s[i], r)) {
 				break;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /* ---------------------------------------------------------------- model */
@@ -82,10 +83,10 @@ static void range_text(const cJSON *rows, const char *key, char *buf,
 	}
 }
 
-static int caption(const cJSON *report, struct hil_summary *s)
+static int caption(const cJSON *report, const struct hil_result_head *h,
+		   struct hil_summary *s)
 {
 	const cJSON *rows = hil_rj_rows(report);
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
 	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
 	const cJSON *cflags = cJSON_GetObjectItemCaseSensitive(build, "cflags");
 	const cJSON *r;
@@ -132,12 +133,10 @@ static int caption(const cJSON *report, struct hil_summary *s)
 	fprintf(f,
 		"Runs: %s per row (after %s warm-up), median; message lengths: %s B; AD: %s B; flags: %s; board: %s%s; %s: %s; counter unit: %s.",
 		runs, warm, nl ? lentxt : "none", na ? adtxt : "none", flags,
-		hil_rj_str(board, "name"),
-		hil_rj_bool(board, "emulated") == 1 ? " (emulated)" : "",
+		h->board.name, h->board.emulated ? " (emulated)" : "",
 		/* "figures: estimated cycles, STM32F401 @ 84 MHz, ..." */
-		hil_rj_str(board, "clock_label")[0] != '\0' ? "figures"
-							    : "clock",
-		clock, s->unit);
+		h->board.clock_label[0] != '\0' ? "figures" : "clock", clock,
+		s->unit);
 	if (fclose(f) != 0) {
 		free(s->caption);
 		s->caption = NULL;
@@ -363,6 +362,7 @@ static double headline_len(const cJSON *report)
 
 int hil_summary_build(const cJSON *report, struct hil_summary *s)
 {
+	struct hil_result_head *h;
 	struct hil_series *series = NULL;
 	size_t n = 0, i;
 	int ret;
@@ -372,21 +372,19 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 	s->longest = hil_rj_longest(report);
 	s->head_len = headline_len(report);
 	s->energy_reason = hil_rj_energy_reason(report);
+	/* The report-level fields through result/'s codec tables. */
+	h = malloc(sizeof(*h));
+	if (h == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	hil_result_head_read(report, h);
 	{
-		const cJSON *sen =
-			cJSON_GetObjectItemCaseSensitive(report, "sensor");
-		const cJSON *nt = cJSON_GetObjectItemCaseSensitive(
-			report, "normalized_to");
-		double rows;
-
 		const cJSON *cm =
 			cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
 
-		s->energy_model = strcmp(hil_rj_str(sen, "kind"), "model") == 0;
+		s->energy_model = h->sensor.model;
 		s->energy_beside = hil_rj_energy_beside(report);
-		s->energy_est = !s->energy_beside &&
-				cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
-					report, "energy_estimate"));
+		s->energy_est = !s->energy_beside && h->energy_estimate.present;
 		energy_note(report, s->energy_note, sizeof(s->energy_note));
 		if (hil_rj_bool(cm, "enabled") == 1) {
 			s->model_unit = hil_rj_str(cm, "unit");
@@ -394,14 +392,15 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 		s->head_unit = s->model_unit != NULL
 				       ? "cycles (estimated, model)"
 				       : s->unit;
-		if (hil_rj_num(nt, "rows", &rows) && rows > 0) {
+		if (h->normalized_to.rows > 0) {
 			snprintf(s->norm_ref_buf, sizeof(s->norm_ref_buf),
-				 "%s/%s", hil_rj_str(nt, "algorithm"),
-				 hil_rj_str(nt, "implementation"));
+				 "%s/%s", h->normalized_to.algorithm,
+				 h->normalized_to.implementation);
 			s->norm_ref = s->norm_ref_buf;
 		}
 	}
-	ret = caption(report, s);
+	ret = caption(report, h, s);
+	free(h);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -155,8 +155,22 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 	const cJSON *r;
 	size_t i;
 
+	/* A post-quantum run's own columns, after the others (a report
+	 * without pq rows has none of them). */
+	static const char *const pq_keys[] = {
+		"kind",	    "text",	"data",	   "bss",
+		"sha2_pct", "sha3_pct", "aes_pct", "verification",
+	};
+	const int pq = hil_rj_has_pq(report);
+
 	for (i = 0; i < sizeof(header) / sizeof(header[0]); i++) {
 		csv_field(out, header[i], i == 0);
+	}
+	for (i = 0; pq && i < sizeof(pq_keys) / sizeof(pq_keys[0]); i++) {
+		char h[32];
+
+		snprintf(h, sizeof(h), "pq_%s", pq_keys[i]);
+		csv_field(out, h, 0);
 	}
 	fputs("\r\n", out);
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
@@ -227,6 +241,19 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 			csv_num(out, est, "ratio");
 		}
 		csv_field(out, hil_rj_str(r, "error"), 0);
+		for (i = 0; pq && i < sizeof(pq_keys) / sizeof(pq_keys[0]);
+		     i++) {
+			const cJSON *o =
+				cJSON_GetObjectItemCaseSensitive(r, "pq");
+			const cJSON *x =
+				cJSON_GetObjectItemCaseSensitive(o, pq_keys[i]);
+
+			if (cJSON_IsNumber(x)) {
+				csv_num(out, o, pq_keys[i]);
+			} else {
+				csv_field(out, hil_rj_str(o, pq_keys[i]), 0);
+			}
+		}
 		fputs("\r\n", out);
 	}
 	return hil_render_status(out);

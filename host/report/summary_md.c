@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /* ---------------------------------------------------------------- markdown */
@@ -209,12 +210,13 @@ static int row_interrupted(const cJSON *r)
  */
 static void md_partial(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	/* The run through result/'s codec tables. */
+	struct hil_head_run run;
 	const cJSON *r;
-	const char *status = hil_rj_str(run, "status");
+	const char *status = run.status;
 	size_t n = 0, cut = 0;
-	double planned = 0;
 
+	hil_result_head_read_one(report, "run", &run);
 	if (strcmp(status, "complete") == 0) {
 		return;
 	}
@@ -227,8 +229,9 @@ static void md_partial(const cJSON *report, FILE *out)
 	hil_md_cell(out, status);
 	fprintf(out, "`): %zu row%s measured, %zu cut short by an interrupt",
 		n - cut, n - cut == 1 ? "" : "s", cut);
-	if (hil_rj_num(run, "rows_planned", &planned) && planned > (double)n) {
-		fprintf(out, ", %.0f not started", planned - (double)n);
+	if (run.rows_planned > n) {
+		fprintf(out, ", %.0f not started",
+			(double)run.rows_planned - (double)n);
 	}
 	fputs(". Finish it with `hilrun --resume RUN_FOLDER` (rows already measured are kept).\n\n",
 	      out);
@@ -289,7 +292,7 @@ static void md_failed_rows(const cJSON *report, FILE *out)
 
 int hil_summary_md(const cJSON *report, FILE *out)
 {
-	const cJSON *run = cJSON_GetObjectItemCaseSensitive(report, "run");
+	struct hil_head_run run;
 	struct hil_summary s;
 	double flash, ram, stack;
 	size_t i;
@@ -300,13 +303,23 @@ int hil_summary_md(const cJSON *report, FILE *out)
 	if (ret != HIL_OK) {
 		return ret;
 	}
+	hil_result_head_read_one(report, "run", &run);
 	fputs("# hilrun ", out);
-	hil_md_cell(out, hil_rj_str(run, "id"));
+	hil_md_cell(out, run.id);
 	fputs("\n\n", out);
 	fputs("**Table.** ", out);
 	hil_md_cell(out, s.caption);
 	fputs("\n\n", out);
 	md_partial(report, out);
+	/* Post-quantum operations only: their own table, not one of costs
+	 * per byte. */
+	if (s.n == 0 && hil_rj_has_pq(report)) {
+		hil_md_pq(report, out);
+		md_failed_rows(report, out);
+		md_memory_bound(report, out);
+		hil_summary_free(&s);
+		return hil_render_status(out);
+	}
 	fprintf(out,
 		"| Algorithm | Impl | Op | %s/byte @%.0f B | @%.0f B (longest) | Est. cycles/byte @%.0f B (model) | Est. cycles/byte @%.0f B (model) | × baseline @%.0f B | Flash (B) | RAM (B, static + stack) | Stack (B) | Energy (µJ/op%s) |\n",
 		md_str(unit, sizeof(unit), s.unit), s.head_len, s.longest,
@@ -415,6 +428,10 @@ int hil_summary_md(const cJSON *report, FILE *out)
 			flash, ram, stack);
 	}
 	fputs("\n", out);
+	if (hil_rj_has_pq(report)) {
+		fputs("\n", out);
+		hil_md_pq(report, out);
+	}
 	hil_summary_free(&s);
 	return hil_render_status(out);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/headcodec.h"
 #include "util/err.h"
 
 /* The figure a plot shows per row. */
@@ -187,14 +188,21 @@ static void pb_labels(const cJSON *report, enum pb_metric m, char *title,
 		      size_t tlen, char *ylab, size_t ylen, char *sub,
 		      size_t slen)
 {
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	/* The report-level fields through result/'s codec tables. */
+	struct hil_result_head *h = malloc(sizeof(*h));
 	const char *unit = hil_rj_unit(report);
 	const char *what;
 
+	if (h == NULL) {
+		snprintf(title, tlen, "(out of memory)");
+		snprintf(ylab, ylen, "%s", unit);
+		snprintf(sub, slen, "%s", "");
+		return;
+	}
+	hil_result_head_read(report, h);
 	if (m == PB_MODEL) {
 		what = "cycles (estimated, model)";
-	} else if (strcmp(unit, "cycles") == 0 &&
-		   hil_rj_bool(board, "emulated") != 1) {
+	} else if (strcmp(unit, "cycles") == 0 && !h->board.emulated) {
 		what = "cycles (measured on the board)";
 	} else {
 		what = unit;
@@ -205,18 +213,14 @@ static void pb_labels(const cJSON *report, enum pb_metric m, char *title,
 	snprintf(
 		sub, slen,
 		"%s%s; median of each row, whiskers from min to max; board %s%s; run %s",
-		m == PB_MODEL ? hil_rj_str(cJSON_GetObjectItemCaseSensitive(
-						   report, "cycle_model"),
-					   "unit")
-		: hil_rj_bool(board, "emulated") == 1
-			? "counted by the emulator"
-			: "counted by the board",
+		m == PB_MODEL	    ? h->cycle_model.unit
+		: h->board.emulated ? "counted by the emulator"
+				    : "counted by the board",
 		m == PB_MODEL ? ", computed from the emulated instructions"
 			      : "",
-		hil_rj_str(board, "name"),
-		hil_rj_bool(board, "emulated") == 1 ? " (emulated)" : "",
-		hil_rj_str(cJSON_GetObjectItemCaseSensitive(report, "run"),
-			   "id"));
+		h->board.name, h->board.emulated ? " (emulated)" : "",
+		h->run.id);
+	free(h);
 }
 
 static int pb_plot(const cJSON *report, enum pb_metric m, FILE *out)
@@ -401,8 +405,11 @@ static int has_model(const cJSON *report)
 	const cJSON *r;
 	struct hil_render_point p;
 
-	if (hil_rj_bool(cJSON_GetObjectItemCaseSensitive(report, "cycle_model"),
-			"enabled") != 1) {
+	struct hil_head_cycle_model cm;
+
+	/* The cycle model through result/'s codec tables. */
+	hil_result_head_read_one(report, "cycle_model", &cm);
+	if (!cm.enabled) {
 		return 0;
 	}
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
@@ -433,14 +440,15 @@ int hil_svg_per_byte_has_model(const cJSON *report)
 
 const char *hil_fig_what(const cJSON *report)
 {
-	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	struct hil_head_board board;
 	const char *unit = hil_rj_unit(report);
 
 	if (has_model(report)) {
 		return "cycles (estimated, model)";
 	}
-	if (strcmp(unit, "cycles") == 0 &&
-	    hil_rj_bool(board, "emulated") != 1) {
+	/* The board through result/'s codec tables. */
+	hil_result_head_read_one(report, "board", &board);
+	if (strcmp(unit, "cycles") == 0 && !board.emulated) {
 		return "cycles (measured on the board)";
 	}
 	return unit;

@@ -3,7 +3,7 @@
 #define HIL_LOG_PREFIX	"report"
 #include "reportjson.h"
 #include "rowjson.h"
-#include "clocklabel.h"
+#include "headcodec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,14 +12,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "drivers/board/board.h"
-#include "emu/cyclemodel.h"
-#include "emu/plugin/memsys.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
-
-#define HIL_VERSION "0.1.0"
 
 /* session.requests_by_command: {"BENCH": n, ...}, the commands sent. */
 static int add_requests_by_command(cJSON *o, const struct hil_run *run)
@@ -40,88 +35,158 @@ static int add_requests_by_command(cJSON *o, const struct hil_run *run)
 	return 1;
 }
 
-/* The sensor: what it is, how it was set up, or why there is none. */
-static int add_sensor(cJSON *o, const struct hil_run *run)
+/* Put the fields of table path that keys name, in that order, from h. */
+static int put_keys(cJSON *o, const char *path, const char *const *keys,
+		    const struct hil_result_head *h)
 {
-	const struct hil_run_sensor *z = &run->sensor;
-	char hex[16];
-	int ok;
+	int ok = o != NULL;
 
-	if (z->type[0] == '\0' || strcmp(z->type, "none") == 0) {
-		ok = hil_json_add_str(o, "type", "none");
-		return ok && hil_json_add_str(o, "why",
-					      z->why[0] != '\0'
-						      ? z->why
-						      : "no sensor configured");
-	}
-	ok = hil_json_add_str(o, "type", z->type);
-	ok = ok && hil_json_add_str(o, "kind", z->model ? "model" : "measured");
-	ok = ok && hil_json_add_str(o, "bus", z->bus);
-	snprintf(hex, sizeof(hex), "0x%02x", z->address);
-	ok = ok && hil_json_add_str(o, "address", hex);
-	ok = ok && hil_json_add_num(o, "shunt_ohm", z->shunt_ohm);
-	ok = ok && hil_json_add_num(o, "max_current_a", z->max_current_a);
-	snprintf(hex, sizeof(hex), "0x%04x", z->config_reg);
-	ok = ok && hil_json_add_str(o, "config_register", hex);
-	snprintf(hex, sizeof(hex), "0x%04x", z->cal_reg);
-	ok = ok && hil_json_add_str(o, "calibration_register", hex);
-	ok = ok && hil_json_add_num(o, "current_lsb_a", z->current_lsb_a);
-	ok = ok && hil_json_add_num(o, "conversion_cycle_us", z->cycle_us);
-	ok = ok && hil_json_add_str(o, "time_basis", z->time_basis);
-	if (z->assumes[0] != '\0') {
-		ok = ok && hil_json_add_str(o, "assumes", z->assumes);
-	}
-	if (z->why[0] != '\0') {
-		ok = ok && hil_json_add_str(o, "why", z->why);
+	for (; ok && *keys != NULL; keys++) {
+		ok = hil_result_head_put(o, path, *keys, h);
 	}
 	return ok;
 }
 
-static cJSON *report_object(const struct hil_run *run)
+#define PUT(o, path, ...)                                                      \
+	put_keys((o), (path), (const char *const[]){__VA_ARGS__, NULL}, h)
+
+/* The sensor: what it is, how it was set up, or why there is none. */
+static int add_sensor(cJSON *o, const struct hil_result_head *h)
+{
+	int ok;
+
+	if (strcmp(h->sensor.type, "none") == 0) {
+		return PUT(o, "sensor", "type", "why");
+	}
+	ok = PUT(o, "sensor", "type", "kind", "bus", "address", "shunt_ohm",
+		 "max_current_a", "config_register", "calibration_register",
+		 "current_lsb_a", "conversion_cycle_us", "time_basis");
+	if (h->sensor.assumes[0] != '\0') {
+		ok = ok && PUT(o, "sensor", "assumes");
+	}
+	if (h->sensor.why[0] != '\0') {
+		ok = ok && PUT(o, "sensor", "why");
+	}
+	return ok;
+}
+
+static int add_board(cJSON *o, const struct hil_result_head *h)
+{
+	int ok = PUT(o, "board", "name", "reported_name", "emulated",
+		     "clock_hz", "counter_unit", "counter_hz", "flash_acr",
+		     "clock_label", "configured_clock_hz");
+
+	/* The board driver decodes its own flash register; a setting the
+	 * board does not have is left out. */
+	if (h->board.flash_wait_states >= 0) {
+		ok = ok && PUT(o, "board", "flash_wait_states");
+	}
+	if (h->board.flash_prefetch >= 0) {
+		ok = ok && PUT(o, "board", "flash_prefetch");
+	}
+	if (h->board.flash_icache >= 0) {
+		ok = ok && PUT(o, "board", "flash_icache");
+	}
+	if (h->board.flash_dcache >= 0) {
+		ok = ok && PUT(o, "board", "flash_dcache");
+	}
+	/* link: the transport the stub was built for and spoke over; on the
+	 * emulated board, "semihost" or "socket" (USART2). probe_serial: the
+	 * probe the image went through ("" when any probe would do, or on
+	 * the emulated board); id: the board's id in the hardware map.
+	 * uart_overruns: what the stub had counted when INFO was read. */
+	return ok &&
+	       PUT(o, "board", "uid", "flasher", "flasher_version", "link",
+		   "probe_serial", "id", "stub_overhead", "uart_overruns");
+}
+
+/* Where the wall time went: figures about the harness, not the
+ * algorithms (make bench prints them). */
+static int add_timing(cJSON *o, const struct hil_result_head *h)
+{
+	int ok = PUT(o, "timing", "total_s");
+
+	if (h->timing.earlier_attempts_s > 0) {
+		ok = ok && PUT(o, "timing", "earlier_attempts_s");
+	}
+	return ok &&
+	       PUT(o, "timing", "build_s", "start_s", "link_s", "target_s",
+		   "bench_timeouts", "bench_timeout_s", "host_s");
+}
+
+static int add_cycle_model(cJSON *o, const struct hil_result_head *h)
+{
+	int ok = PUT(o, "cycle_model", "enabled");
+
+	if (!h->cycle_model.enabled) {
+		return ok && PUT(o, "cycle_model", "why");
+	}
+	ok = ok && PUT(o, "cycle_model", "unit", "profile");
+	if (h->cycle_model.profile[0] != '\0') {
+		ok = ok &&
+		     PUT(o, "cycle_model", "profile_summary", "unverified");
+	}
+	return ok &&
+	       PUT(o, "cycle_model", "wait_states", "art", "records", "method");
+}
+
+static int add_normalized_to(cJSON *o, const struct hil_result_head *h)
+{
+	int ok = h->normalized_to.algorithm[0] != '\0'
+			 ? PUT(o, "normalized_to", "algorithm",
+			       "implementation", "operation")
+			 : PUT(o, "normalized_to", "algorithm");
+
+	ok = ok && PUT(o, "normalized_to", "rows");
+	if (h->normalized_to.why[0] != '\0') {
+		ok = ok && PUT(o, "normalized_to", "why");
+	}
+	return ok;
+}
+
+static int add_energy_estimate(cJSON *o, const struct hil_result_head *h)
+{
+	int ok = PUT(o, "energy_estimate", "kind", "role", "table", "source",
+		     "range", "assumptions", "method");
+
+	if (h->energy_estimate.why[0] != '\0') {
+		ok = ok && PUT(o, "energy_estimate", "why");
+	}
+	return ok;
+}
+
+static cJSON *obj_in(cJSON *root, const char *key, int ok)
+{
+	return ok ? cJSON_AddObjectToObject(root, key) : NULL;
+}
+
+/* The report of run, its report-level fields from h. */
+static cJSON *report_object(const struct hil_run *run,
+			    const struct hil_result_head *h)
 {
 	const struct hil_config *cfg = run->cfg;
-	const struct hil_board_driver *bd;
-	struct hil_flash_state fs;
 	cJSON *root = cJSON_CreateObject();
 	cJSON *o;
 	cJSON *a;
-	char uid[2 * HILP_UID_LEN + 1];
 	size_t i;
 	int ok = root != NULL;
 
 	ok = ok && hil_json_add_num(root, "schema_version",
 				    HIL_REPORT_SCHEMA_VERSION);
 
-	o = ok ? cJSON_AddObjectToObject(root, "run") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && hil_json_add_str(o, "id", run->id);
-	ok = ok && hil_json_add_str(o, "status", run->status);
-	ok = ok && hil_json_add_str(o, "started", run->started);
-	ok = ok && hil_json_add_str(o, "finished", run->finished);
-	ok = ok &&
-	     hil_json_add_str(o, "config",
-			      run->config_given[0] != '\0' ? run->config_given
-							   : cfg->path);
-	ok = ok && hil_json_add_str(o, "config_name", cfg->name);
-	if (run->rows_planned > 0) {
-		ok = ok && hil_json_add_num(o, "rows_planned",
-					    (double)run->rows_planned);
+	o = obj_in(root, "run", ok);
+	ok = PUT(o, "run", "id", "status", "started", "finished", "config",
+		 "config_name");
+	if (h->run.rows_planned > 0) {
+		ok = ok && PUT(o, "run", "rows_planned");
 	}
 
-	o = ok ? cJSON_AddObjectToObject(root, "tool") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && hil_json_add_str(o, "name", "hilrun");
-	ok = ok && hil_json_add_str(o, "version", HIL_VERSION);
-	ok = ok && hil_json_add_str(o, "commit", run->tool_commit);
-	ok = ok && hil_json_add_bool(o, "dirty", run->tool_dirty);
-	ok = ok && hil_json_add_str(o, "host", run->host);
-	ok = ok && hil_json_add_str(o, "host_os", run->host_os);
-	ok = ok && hil_json_add_bool(o, "jailed", run->jailed);
+	o = obj_in(root, "tool", ok);
+	ok = ok && PUT(o, "tool", "name", "version", "commit", "dirty", "host",
+		       "host_os", "jailed");
 
-	o = ok ? cJSON_AddObjectToObject(root, "build") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && hil_json_add_str(o, "compiler", run->fw.compiler);
-	ok = ok && hil_json_add_str(o, "compiler_in_elf", run->elf_compiler);
+	o = obj_in(root, "build", ok);
+	ok = ok && PUT(o, "build", "compiler", "compiler_in_elf");
 	a = ok ? cJSON_AddArrayToObject(o, "cflags") : NULL;
 	ok = ok && a != NULL;
 	for (i = 0; ok && i < cfg->build.n_cflags; i++) {
@@ -132,13 +197,8 @@ static cJSON *report_object(const struct hil_run *run)
 			cJSON_AddItemToArray(a, s);
 		}
 	}
-	ok = ok && hil_json_add_str(o, "all_flags", run->fw.all_flags);
-	ok = ok && hil_json_add_str(o, "linker_flags", run->fw.ld_flags);
-	ok = ok && hil_json_add_str(o, "directory", run->fw.dir);
-	ok = ok && hil_json_add_str(o, "algorithms", run->fw.algs);
-	ok = ok && hil_json_add_str(o, "elf", run->fw.elf);
-	ok = ok && hil_json_add_str(o, "elf_sha256", run->elf_sha256);
-	ok = ok && hil_json_add_str(o, "build_id", run->build_id);
+	ok = ok && PUT(o, "build", "all_flags", "linker_flags", "directory",
+		       "algorithms", "elf", "elf_sha256", "build_id");
 	/* The user's own folders: built without -Werror, warnings kept. */
 	a = ok ? cJSON_AddArrayToObject(o, "foreign_code") : NULL;
 	ok = ok && a != NULL;
@@ -155,200 +215,14 @@ static cJSON *report_object(const struct hil_run *run)
 		ok = ok && hil_json_add_str(e, "warnings_file", fb->log);
 	}
 
-	o = ok ? cJSON_AddObjectToObject(root, "board") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && hil_json_add_str(o, "name", cfg->board.name);
-	ok = ok && hil_json_add_str(o, "reported_name", run->info.board);
-	ok = ok &&
-	     hil_json_add_bool(o, "emulated",
-			       (run->info.flags & HILP_INFO_EMULATED) != 0);
-	if (run->info.clock_hz != 0) {
-		ok = ok && hil_json_add_num(o, "clock_hz", run->info.clock_hz);
-	} else {
-		ok = ok && cJSON_AddNullToObject(o, "clock_hz") != NULL;
-	}
-	ok = ok && hil_json_add_str(o, "counter_unit",
-				    hil_unit_name(run->info.counter_unit));
-	ok = ok && hil_json_add_num(o, "counter_hz", run->info.counter_hz);
-	ok = ok && hil_json_add_hex32(o, "flash_acr", run->info.flash_acr);
-	/* What the figures are, on which chip, clock and flash setting (the
-	 * emulated board: the clock the cycle model stands in for). */
-	{
-		char label[192];
-
-		hil_run_clock_label(run, label, sizeof(label));
-		ok = ok && hil_json_add_str(o, "clock_label", label);
-		ok = ok && hil_json_add_num(o, "configured_clock_hz",
-					    cfg->board.clock_hz);
-	}
-	bd = hil_board_find(cfg->board.name);
-	if ((run->info.flags & HILP_INFO_EMULATED) == 0 && bd != NULL &&
-	    bd->flash_state != NULL) {
-		/* The board driver decodes its own flash register; a
-		 * setting the board does not have is left out. */
-		bd->flash_state(run->info.flash_acr, &fs);
-		if (fs.wait_states >= 0) {
-			ok = ok && hil_json_add_num(o, "flash_wait_states",
-						    fs.wait_states);
-		}
-		if (fs.prefetch >= 0) {
-			ok = ok && hil_json_add_bool(o, "flash_prefetch",
-						     fs.prefetch);
-		}
-		if (fs.icache >= 0) {
-			ok = ok &&
-			     hil_json_add_bool(o, "flash_icache", fs.icache);
-		}
-		if (fs.dcache >= 0) {
-			ok = ok &&
-			     hil_json_add_bool(o, "flash_dcache", fs.dcache);
-		}
-	}
-	hil_hex_encode(run->info.uid, HILP_UID_LEN, uid);
-	ok = ok && hil_json_add_str(o, "uid", uid);
-	ok = ok && hil_json_add_str(o, "flasher", cfg->flasher.type);
-	ok = ok && hil_json_add_str(o, "flasher_version", run->flasher_version);
-	/* The transport the stub was built for and spoke over (link.type):
-	 * on the emulated board, "semihost" or "socket" (USART2). */
-	ok = ok && hil_json_add_str(o, "link", cfg->link.type);
-	/* The probe the image went through ("" when any probe would do, or
-	 * on the emulated board), and the board's id in the hardware map. */
-	ok = ok &&
-	     hil_json_add_str(o, "probe_serial", cfg->flasher.probe_serial);
-	ok = ok && hil_json_add_str(o, "id", cfg->board.id);
-	ok = ok && hil_json_add_num(o, "stub_overhead", run->info.overhead);
-	/* UART receive overruns the stub had counted when INFO was read;
-	 * null from a stub that does not report them. */
-	if (run->info.has_uart_overruns) {
-		ok = ok && hil_json_add_num(o, "uart_overruns",
-					    run->info.uart_overruns);
-	} else {
-		ok = ok && cJSON_AddNullToObject(o, "uart_overruns") != NULL;
-	}
-
-	/* Where the wall time went: figures about the harness, not the
-	 * algorithms (make bench prints them). */
-	o = ok ? cJSON_AddObjectToObject(root, "timing") : NULL;
-	ok = ok && o != NULL;
-	if (ok) {
-		const double ns = 1e9;
-		double other = (double)run->timing.total_ns -
-			       (double)run->timing.build_ns -
-			       (double)run->timing.start_ns -
-			       (double)run->timing.call_ns -
-			       (double)run->timing.earlier_ns;
-
-		ok = hil_json_add_num(o, "total_s",
-				      (double)run->timing.total_ns / ns);
-		if (run->timing.earlier_ns > 0) {
-			ok = ok && hil_json_add_num(
-					   o, "earlier_attempts_s",
-					   (double)run->timing.earlier_ns / ns);
-		}
-		ok = ok && hil_json_add_num(o, "build_s",
-					    (double)run->timing.build_ns / ns);
-		ok = ok && hil_json_add_num(o, "start_s",
-					    (double)run->timing.start_ns / ns);
-		/* A BENCH wait that ran out is neither link nor target
-		 * time: counted on its own (it used to inflate link_s). */
-		double link = (double)run->timing.call_ns -
-			      (double)run->timing.wait_ns -
-			      (double)run->timing.bench_timeout_ns;
-
-		ok = ok &&
-		     hil_json_add_num(o, "link_s", (link > 0 ? link : 0) / ns);
-		ok = ok && hil_json_add_num(o, "target_s",
-					    (double)run->timing.wait_ns / ns);
-		ok = ok && hil_json_add_num(o, "bench_timeouts",
-					    run->timing.bench_timeouts);
-		ok = ok && hil_json_add_num(
-				   o, "bench_timeout_s",
-				   (double)run->timing.bench_timeout_ns / ns);
-		ok = ok && hil_json_add_num(o, "host_s",
-					    (other > 0 ? other : 0) / ns);
-	}
-
-	o = ok ? cJSON_AddObjectToObject(root, "cycle_model") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && hil_json_add_bool(o, "enabled", run->model.enabled);
-	if (run->model.enabled) {
-		const struct cm4_memsys *p =
-			cm4_memsys_find(run->model.profile);
-
-		ok = ok && hil_json_add_str(o, "unit", run->model.unit);
-		ok = ok &&
-		     (p != NULL ? hil_json_add_str(o, "profile", p->name)
-				: cJSON_AddNullToObject(o, "profile") != NULL);
-		if (p != NULL) {
-			char sum[320];
-
-			hil_cyclemodel_summary(p->name, run->model.ws,
-					       run->model.art, sum,
-					       sizeof(sum));
-			ok = ok && hil_json_add_str(o, "profile_summary", sum);
-			ok = ok && (p->unverified != NULL
-					    ? hil_json_add_str(o, "unverified",
-							       p->unverified)
-					    : cJSON_AddNullToObject(
-						      o, "unverified") != NULL);
-		}
-		ok = ok && hil_json_add_num(o, "wait_states", run->model.ws);
-		ok = ok && hil_json_add_bool(o, "art", run->model.art);
-		ok = ok && hil_json_add_str(o, "records", run->model.file);
-		ok = ok && hil_json_add_str(o, "method", "docs/cycle-model.md");
-	} else {
-		ok = ok && hil_json_add_str(o, "why", run->model.why);
-	}
-
-	o = ok ? cJSON_AddObjectToObject(root, "normalized_to") : NULL;
-	ok = ok && o != NULL;
-	if (ok && run->normalized_to.spec[0] != '\0') {
-		char alg[2 * HIL_CFG_NAME];
-		char *slash;
-
-		snprintf(alg, sizeof(alg), "%s", run->normalized_to.spec);
-		slash = strchr(alg, '/');
-		if (slash != NULL) {
-			*slash = '\0';
-		}
-		ok = hil_json_add_str(o, "algorithm", alg);
-		ok = ok && hil_json_add_str(o, "implementation",
-					    run->normalized_to.implementation);
-		ok = ok && hil_json_add_str(o, "operation", "encrypt");
-	} else if (ok) {
-		ok = cJSON_AddNullToObject(o, "algorithm") != NULL;
-	}
-	ok = ok && hil_json_add_num(o, "rows", (double)run->normalized_to.rows);
-	if (run->normalized_to.why[0] != '\0') {
-		ok = ok && hil_json_add_str(o, "why", run->normalized_to.why);
-	}
-
-	o = ok ? cJSON_AddObjectToObject(root, "sensor") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && add_sensor(o, run);
-	if (ok && (run->energy_est.applies || run->energy_est.beside)) {
-		o = cJSON_AddObjectToObject(root, "energy_estimate");
-		ok = o != NULL;
-		ok = ok && hil_json_add_str(o, "kind", "estimate");
-		/* "energy": the rows' energy is the estimate; "beside": a
-		 * sensor measured it and the estimate stands next to it. */
-		ok = ok && hil_json_add_str(o, "role",
-					    run->energy_est.applies ? "energy"
-								    : "beside");
-		ok = ok && hil_json_add_str(o, "table", run->energy_est.table);
-		ok = ok &&
-		     hil_json_add_str(o, "source", run->energy_est.source);
-		ok = ok &&
-		     hil_json_add_str(
-			     o, "range",
-			     "low: typical, all peripherals disabled (the estimate); high: maximum at 25 C, all peripherals enabled");
-		ok = ok && hil_json_add_str(o, "assumptions",
-					    run->energy_est.assumptions);
-		ok = ok && hil_json_add_str(o, "method", "docs/method.md");
-		if (run->energy_est.why[0] != '\0') {
-			ok = ok &&
-			     hil_json_add_str(o, "why", run->energy_est.why);
-		}
+	ok = ok && add_board(obj_in(root, "board", ok), h);
+	ok = ok && add_timing(obj_in(root, "timing", ok), h);
+	ok = ok && add_cycle_model(obj_in(root, "cycle_model", ok), h);
+	ok = ok && add_normalized_to(obj_in(root, "normalized_to", ok), h);
+	ok = ok && add_sensor(obj_in(root, "sensor", ok), h);
+	if (ok && h->energy_estimate.present) {
+		ok = add_energy_estimate(obj_in(root, "energy_estimate", ok),
+					 h);
 	}
 
 	a = ok ? cJSON_AddArrayToObject(root, "sizes") : NULL;
@@ -420,14 +294,8 @@ static cJSON *report_object(const struct hil_run *run)
 		}
 	}
 
-	o = ok ? cJSON_AddObjectToObject(root, "image") : NULL;
-	ok = ok && o != NULL;
-	ok = ok &&
-	     hil_json_add_str(
-		     o, "scope",
-		     run->n_images > 1
-			     ? "the last of the images (see images)"
-			     : "whole image (stub and every algorithm in it)");
+	o = obj_in(root, "image", ok);
+	ok = ok && PUT(o, "image", "scope");
 	/* A selection too big for one image was measured over several. */
 	if (ok && run->n_images > 1) {
 		a = cJSON_AddArrayToObject(root, "images");
@@ -452,23 +320,14 @@ static cJSON *report_object(const struct hil_run *run)
 					      (double)im->sizes.ram_static);
 		}
 	}
-	ok = ok && hil_json_add_num(o, "flash_bytes", (double)run->sizes.flash);
-	ok = ok && hil_json_add_num(o, "ram_static_bytes",
-				    (double)run->sizes.ram_static);
-	ok = ok && hil_json_add_num(o, "stack_reserved_bytes",
-				    (double)run->sizes.stack_reserved);
+	ok = ok && PUT(o, "image", "flash_bytes", "ram_static_bytes",
+		       "stack_reserved_bytes");
 
-	o = ok ? cJSON_AddObjectToObject(root, "session") : NULL;
-	ok = ok && o != NULL;
-	ok = ok && hil_json_add_num(o, "requests", run->requests);
+	o = obj_in(root, "session", ok);
+	ok = ok && PUT(o, "session", "requests");
 	ok = ok && add_requests_by_command(o, run);
-	ok = ok && hil_json_add_num(o, "bytes_tx", (double)run->bytes_tx);
-	ok = ok && hil_json_add_num(o, "bytes_rx", (double)run->bytes_rx);
-	ok = ok && hil_json_add_num(o, "retries", run->retries);
-	ok = ok && hil_json_add_num(o, "bad_frames", run->bad_frames);
-	ok = ok && hil_json_add_num(o, "timeouts", run->timeouts);
-	ok = ok && hil_json_add_num(o, "resets", run->resets);
-	ok = ok && hil_json_add_num(o, "reflashes", run->reflashes);
+	ok = ok && PUT(o, "session", "bytes_tx", "bytes_rx", "retries",
+		       "bad_frames", "timeouts", "resets", "reflashes");
 
 	a = ok ? cJSON_AddArrayToObject(root, "rows") : NULL;
 	ok = ok && a != NULL;
@@ -487,9 +346,10 @@ static cJSON *report_object(const struct hil_run *run)
 	return root;
 }
 
-char *hil_report_json(const struct hil_run *run)
+char *hil_report_json_from(const struct hil_run *run,
+			   const struct hil_result_head *h)
 {
-	cJSON *root = report_object(run);
+	cJSON *root = report_object(run, h);
 	char *text;
 
 	if (root == NULL) {
@@ -497,6 +357,20 @@ char *hil_report_json(const struct hil_run *run)
 	}
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
+	return text;
+}
+
+char *hil_report_json(const struct hil_run *run)
+{
+	struct hil_result_head *h = malloc(sizeof(*h));
+	char *text;
+
+	if (h == NULL) {
+		return NULL;
+	}
+	hil_result_head_fill(run, h);
+	text = hil_report_json_from(run, h);
+	free(h);
 	return text;
 }
 

@@ -278,6 +278,27 @@ static int add_model(cJSON *row, const struct hil_run *run,
 	return ok;
 }
 
+/*
+ * A post-quantum operation's own object: its code size, hashing shares
+ * (and their sum), verification and randombytes stream.
+ */
+static int add_pq(cJSON *row, const struct hil_row *r)
+{
+	cJSON *o;
+	int ok;
+
+	if (!r->pq.present) {
+		return 1;
+	}
+	o = cJSON_AddObjectToObject(row, "pq");
+	ok = o != NULL;
+	ok = ok && hil_result_put_all(o, "pq", &r->pq);
+	ok = ok &&
+	     hil_json_add_num(o, "hash_pct",
+			      r->pq.sha2_pct + r->pq.sha3_pct + r->pq.aes_pct);
+	return ok;
+}
+
 cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -374,6 +395,7 @@ cJSON *hil_json_row_object(const struct hil_run *run, const struct hil_row *r)
 	     hil_json_add_bool(digest, "match",
 			       r->ok && r->digest_expected == r->digest_got);
 	ok = ok && hil_result_put(o, "", "heap_bytes", r);
+	ok = ok && add_pq(o, r);
 	ok = ok && hil_json_row_leak(o, run, &r->leak);
 	ok = ok && add_model(o, run, r);
 	ok = ok && add_energy(o, run, r);

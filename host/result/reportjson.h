@@ -13,6 +13,16 @@
  */
 char *hil_report_json(const struct hil_run *run);
 
+struct hil_result_head;
+
+/**
+ * The report JSON of run with its report-level fields from h (the rows and
+ * arrays from run): what hil_report_json writes after filling h from run
+ * (hil_result_head_fill). @return a malloc'd string (caller frees), or NULL.
+ */
+char *hil_report_json_from(const struct hil_run *run,
+			   const struct hil_result_head *h);
+
 /** Write run->dir/report.json atomically. @return HIL_OK or an error. */
 int hil_report_write_json(const struct hil_run *run);
 

@@ -128,6 +128,21 @@ static const struct hil_rfield lines_fields[] = {
 	F(struct hil_row_model, "data", HIL_RF_U64, dlines, HIL_RF_OPTIONAL),
 };
 
+/* A post-quantum operation's own fields (struct hil_row_pq; the object is
+ * there only on such rows: pq.present). */
+static const struct hil_rfield pq_fields[] = {
+	F(struct hil_row_pq, "kind", HIL_RF_STR, kind, 0),
+	F(struct hil_row_pq, "randombytes", HIL_RF_STR, rng, 0),
+	F(struct hil_row_pq, "text", HIL_RF_U32, text, 0),
+	F(struct hil_row_pq, "data", HIL_RF_U32, data, 0),
+	F(struct hil_row_pq, "bss", HIL_RF_U32, bss, 0),
+	F(struct hil_row_pq, "sha2_pct", HIL_RF_NUM, sha2_pct, 0),
+	F(struct hil_row_pq, "sha3_pct", HIL_RF_NUM, sha3_pct, 0),
+	F(struct hil_row_pq, "aes_pct", HIL_RF_NUM, aes_pct, 0),
+	F(struct hil_row_pq, "verification", HIL_RF_STR, verification, 0),
+	F(struct hil_row_pq, "stack_capacity", HIL_RF_U32, stack_capacity, 0),
+};
+
 #define T(p, b, f)                                                             \
 	{                                                                      \
 		.path = (p), .base = (b), .fields = (f), .n = N_OF(f)          \
@@ -145,6 +160,7 @@ const struct hil_rtable hil_result_row_tables[] = {
 	  misses_fields),
 	T("model_cycles.lines_touched", offsetof(struct hil_row, model),
 	  lines_fields),
+	T("pq", offsetof(struct hil_row, pq), pq_fields),
 	{.path = NULL},
 };
 
@@ -205,6 +221,8 @@ const char *const hil_result_row_derived[] = {
 	"model_cycles.cache_lines",
 	"model_cycles.fits_caches",
 	"model_cycles.cache_note",
+	/* The sum of the pq shares, computed again. */
+	"pq.hash_pct",
 	/* The profile's error bar (modelerr.c), computed again. */
 	"model_cycles.error_pct",
 	"model_cycles.error_kind",
@@ -224,15 +242,19 @@ const struct hil_rtable *hil_result_table(const char *path)
 	return NULL;
 }
 
+/* keypair, encaps, decaps, sign (and verify): post-quantum rows. */
+const char *const hil_result_ops[] = {
+	"encrypt", "decrypt", "hash",	"keysetup", "verify",
+	"keypair", "encaps",  "decaps", "sign",	    NULL,
+};
+
 const char *hil_result_op(const char *name)
 {
-	static const char *const ops[] = {"encrypt", "decrypt", "hash",
-					  "keysetup", "verify"};
 	size_t i;
 
-	for (i = 0; i < N_OF(ops); i++) {
-		if (strcmp(name, ops[i]) == 0) {
-			return ops[i];
+	for (i = 0; hil_result_ops[i] != NULL; i++) {
+		if (strcmp(name, hil_result_ops[i]) == 0) {
+			return hil_result_ops[i];
 		}
 	}
 	return NULL;
@@ -248,14 +270,35 @@ static int add_str(cJSON *o, const char *k, const char *v)
 	return cJSON_AddStringToObject(o, k, v != NULL ? v : "") != NULL;
 }
 
+/* Whether the number at p (of f's type) is 0. */
+static int is_zero(const struct hil_rfield *f, const char *p)
+{
+	switch (f->type) {
+	case HIL_RF_U32:
+		return *(const uint32_t *)p == 0;
+	case HIL_RF_UINT:
+		return *(const unsigned *)p == 0;
+	case HIL_RF_U64:
+		return *(const uint64_t *)p == 0;
+	case HIL_RF_NUM:
+		return *(const double *)p == 0;
+	case HIL_RF_INT:
+		return *(const int *)p == 0;
+	default:
+		return 0;
+	}
+}
+
 static int put_field(cJSON *o, const struct hil_rfield *f, const void *base)
 {
 	const char *p = (const char *)base + f->off;
 	char hex[16];
 	double d;
 
-	if ((f->flags & HIL_RF_KNOWN) &&
-	    *(const int *)((const char *)base + f->known) == 0) {
+	if (((f->flags & HIL_RF_KNOWN) &&
+	     *(const int *)((const char *)base + f->known) == 0) ||
+	    ((f->flags & HIL_RF_NULL_ZERO) && is_zero(f, p)) ||
+	    ((f->flags & HIL_RF_NULL_EMPTY) && p[0] == '\0')) {
 		return cJSON_AddNullToObject(o, f->key) != NULL;
 	}
 	switch (f->type) {
@@ -264,6 +307,12 @@ static int put_field(cJSON *o, const struct hil_rfield *f, const void *base)
 			return 1;
 		}
 		return add_str(o, f->key, p);
+	case HIL_RF_INT:
+		return add_num(o, f->key, *(const int *)p);
+	case HIL_RF_HEX_0X:
+		snprintf(hex, sizeof(hex), "0x%0*x", (int)f->known,
+			 *(const unsigned *)p);
+		return add_str(o, f->key, hex);
 	case HIL_RF_OP:
 		return add_str(o, f->key, *(const char *const *)p);
 	case HIL_RF_U32:
@@ -339,6 +388,14 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 	char *p = (char *)base + f->off;
 	const int optional = (f->flags & HIL_RF_OPTIONAL) != 0;
 
+	if (cJSON_IsNull(v) && (f->flags & HIL_RF_NULL_EMPTY)) {
+		p[0] = '\0';
+		return 1;
+	}
+	if (cJSON_IsNull(v) && (f->flags & HIL_RF_NULL_ZERO)) {
+		memset(p, 0, f->size);
+		return 1;
+	}
 	switch (f->type) {
 	case HIL_RF_CONST:
 		return 1;
@@ -347,6 +404,7 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	case HIL_RF_STR:
 	case HIL_RF_HEX32:
+	case HIL_RF_HEX_0X:
 	case HIL_RF_OP:
 	case HIL_RF_FLAG_STR:
 		if (!cJSON_IsString(v)) {
@@ -379,6 +437,15 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	case HIL_RF_HEX32:
 		*(uint32_t *)p = (uint32_t)strtoul(v->valuestring, NULL, 16);
+		if (f->flags & HIL_RF_KNOWN) {
+			*(int *)((char *)base + f->known) = 1;
+		}
+		return 1;
+	case HIL_RF_HEX_0X:
+		*(unsigned *)p = (unsigned)strtoul(v->valuestring, NULL, 16);
+		return 1;
+	case HIL_RF_INT:
+		*(int *)p = (int)v->valuedouble;
 		return 1;
 	case HIL_RF_OP:
 		*(const char **)p = hil_result_op(v->valuestring);
@@ -400,6 +467,46 @@ static int get_field(const cJSON *o, const struct hil_rfield *f, void *base)
 		return 1;
 	default:
 		return 1;
+	}
+}
+
+int hil_rfield_put(cJSON *o, const struct hil_rfield *f, const void *base)
+{
+	return put_field(o, f, base);
+}
+
+int hil_rfield_get(const cJSON *o, const struct hil_rfield *f, void *base)
+{
+	return get_field(o, f, base);
+}
+
+int hil_rfield_type_ok(const struct hil_rfield *f, const cJSON *v,
+		       const char **what)
+{
+	const int null_ok = (f->flags & (HIL_RF_KNOWN | HIL_RF_NULL_ZERO |
+					 HIL_RF_NULL_EMPTY)) != 0;
+
+	switch (f->type) {
+	case HIL_RF_STR:
+	case HIL_RF_OP:
+	case HIL_RF_HEX32:
+	case HIL_RF_HEX_0X:
+	case HIL_RF_FLAG_STR:
+	case HIL_RF_CONST:
+		*what = null_ok ? "a string or null" : "a string";
+		return v == NULL || cJSON_IsString(v) ||
+		       (null_ok && cJSON_IsNull(v));
+	case HIL_RF_BOOL:
+		*what = null_ok ? "true, false or null" : "true or false";
+		return v == NULL || cJSON_IsBool(v) ||
+		       (null_ok && cJSON_IsNull(v));
+	case HIL_RF_NUM_PAIR:
+		*what = "an array";
+		return v == NULL || cJSON_IsArray(v);
+	default:
+		*what = null_ok ? "a number or null" : "a number";
+		return v == NULL || cJSON_IsNumber(v) ||
+		       (null_ok && cJSON_IsNull(v));
 	}
 }
 
@@ -551,6 +658,28 @@ static int read_model(const cJSON *o, struct hil_row *r)
 	return 1;
 }
 
+/* A post-quantum row's own object (absent: not one) into r; 0 when it is
+ * there but incomplete. Its kind names the row's mode. */
+static int read_pq(const cJSON *o, struct hil_row *r)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "pq");
+
+	if (!cJSON_IsObject(p)) {
+		return 1;
+	}
+	if (!hil_result_get_all(p, "pq", &r->pq)) {
+		return 0;
+	}
+	r->pq.present = 1;
+	r->mode = hil_result_pq_mode(r->pq.kind);
+	return 1;
+}
+
+const char *hil_result_pq_mode(const char *kind)
+{
+	return strcmp(kind, "kem") == 0 ? "KEM" : "signature";
+}
+
 int hil_result_row_read(const cJSON *o, struct hil_row *r)
 {
 	const char *status = str_or(o, "status", NULL);
@@ -580,5 +709,8 @@ int hil_result_row_read(const cJSON *o, struct hil_row *r)
 	}
 	read_energy(o, &r->energy);
 	read_leak(o, &r->leak);
+	if (!read_pq(o, r)) {
+		return 0;
+	}
 	return read_model(o, r) < 0 ? -1 : 1;
 }

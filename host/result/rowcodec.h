@@ -21,16 +21,23 @@ enum hil_rf_type {
 	HIL_RF_FLAG_STR, /* int <-> one of two strings (yes, no) */
 	HIL_RF_CONST,	 /* written as the string yes, never read */
 	HIL_RF_NUM_PAIR, /* doubles at off and known <-> [a, b] */
+	HIL_RF_INT,	 /* int <-> number */
+	HIL_RF_HEX_0X,	 /* unsigned <-> "0x" and known hex digits */
 };
 
 /* Absent on read (a file of an older hilrun): left as it was. */
 #define HIL_RF_OPTIONAL	  1u
-/* Null when the int at known is 0; reading a number sets it to 1. */
+/* Null when the int at known is 0; reading a number (or a HIL_RF_HEX32
+ * string) sets it to 1. */
 #define HIL_RF_KNOWN	  2u
 /* A string written only when not "". */
 #define HIL_RF_OMIT_EMPTY 4u
 /* A double JSON cannot hold (infinite t) is written as +-1e9. */
 #define HIL_RF_CAP_INF	  8u
+/* A string written as null when it is "" (and null read back as ""). */
+#define HIL_RF_NULL_EMPTY 16u
+/* A number written as null when it is 0 (and null read back as 0). */
+#define HIL_RF_NULL_ZERO  32u
 
 /* One stored field: its key in its object and where it lives in a row. */
 struct hil_rfield {
@@ -98,8 +105,16 @@ int hil_result_put_all(cJSON *o, const char *path, const void *base);
  */
 int hil_result_get_all(const cJSON *o, const char *path, void *base);
 
+/* Every operation a row can have, NULL terminated: "encrypt", "decrypt",
+ * "hash", "keysetup", "verify", and the post-quantum "keypair", "encaps",
+ * "decaps", "sign". */
+extern const char *const hil_result_ops[];
+
 /** The operation named name ("encrypt", ...) as a static string, or NULL. */
 const char *hil_result_op(const char *name);
+
+/** The mode of a post-quantum row of kind ("kem": "KEM", else "signature"). */
+const char *hil_result_pq_mode(const char *kind);
 
 /**
  * One row of report.json or of journal.jsonl into r (zeroed first): every
@@ -112,5 +127,28 @@ const char *hil_result_op(const char *name);
  *         wrong type, samples not matching runs), -1 out of memory.
  */
 int hil_result_row_read(const cJSON *o, struct hil_row *r);
+
+/**
+ * Write the one field f from base into o, in the form its type and flags
+ * say (the tables of report.json's other objects use it too).
+ * @return 1, or 0 when out of memory.
+ */
+int hil_rfield_put(cJSON *o, const struct hil_rfield *f, const void *base);
+
+/**
+ * Read the one field f from o into base.
+ * @return 1 read (or optional and absent), 0 required and missing or of
+ *         the wrong type.
+ */
+int hil_rfield_get(const cJSON *o, const struct hil_rfield *f, void *base);
+
+/**
+ * Whether v (the value of f's key; NULL when absent) has a JSON type f's
+ * readers take: a string, a number, a bool, null where the flags allow it.
+ * @param what receives the types it should have ("a number or null").
+ * @return 1 it has (or it is absent), 0 not.
+ */
+int hil_rfield_type_ok(const struct hil_rfield *f, const cJSON *v,
+		       const char **what);
 
 #endif /* HIL_ROWCODEC_H */

@@ -13,7 +13,11 @@
 #include "session/session.h"
 #include "stats.h"
 
-#define HIL_ROW_ERR 512
+#define HIL_ROW_ERR  512
+/* An algorithm's or implementation's name in a row: longer than the
+ * protocol's (HILP_NAME_MAX), for pqm4's scheme names such as
+ * sphincs-shake-128f-simple. */
+#define HIL_ROW_NAME HIL_IMPL_NAME
 
 /* Whether a row's energy was measured. */
 enum hil_energy_state {
@@ -95,10 +99,34 @@ struct hil_row_leak {
 /** Is the row flagged: by its counts or by the model's cycles? */
 int hil_row_leak_flagged(const struct hil_row_leak *l);
 
+/*
+ * What a post-quantum operation row (keypair, encaps, decaps; keypair,
+ * sign, verify: hilrun pq, docs/pq.md) has beyond a row: the scheme's code
+ * size apart from the common code, the shares of its estimated cycles in
+ * SHA-2, SHA-3 and AES code, how it was verified, and its randombytes
+ * stream (the row's seed is that stream's seed). Rows of other kinds have
+ * present 0 and none of it.
+ */
+struct hil_row_pq {
+	int present;   /* 1: a post-quantum operation row */
+	char kind[8];  /* "kem" or "sign" */
+	char rng[16];  /* "splitmix64": the randombytes stream */
+	uint32_t text; /* the scheme's own objects (pqm4's rule: the */
+	uint32_t data; /* common code apart), before --gc-sections */
+	uint32_t bss;
+	/* Percent of the operation's estimated cycles spent in the common
+	 * code's SHA-2, SHA-3 (Keccak) and AES functions (docs/pq.md). */
+	double sha2_pct, sha3_pct, aes_pct;
+	/* How it was verified: "ok vs host build of ml-kem-768/clean",
+	 * "FAILED ...", "not verified: ..." */
+	char verification[256];
+	uint32_t stack_capacity; /* the image's stack, bytes */
+};
+
 /* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
 struct hil_row {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HIL_ROW_NAME];
+	char implementation[HIL_ROW_NAME];
 	const char *operation; /* "encrypt", "decrypt", "hash" */
 	const char *mode;      /* what is measured, e.g. "AEAD", "ECB" */
 	int constant_time; /* the implementation's claim: 1, 0, -1 unstated */
@@ -136,12 +164,13 @@ struct hil_row {
 	/* The image it was measured on, when the run had several; "": the
 	 * run's build_id */
 	char build_id[2 * HILP_BUILD_ID_MAX + 1];
+	struct hil_row_pq pq; /* a post-quantum operation's own fields */
 };
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
 struct hil_fit {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HIL_ROW_NAME];
+	char implementation[HIL_ROW_NAME];
 	const char *operation;
 	uint32_t ad_len;
 	double fixed;

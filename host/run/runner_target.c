@@ -44,29 +44,35 @@ int hil_runner_identify(const struct hil_run *run)
 }
 
 /*
- * Open the link of cfg to the target the flasher started: a serial port
- * by its name, QEMU's USART socket by the path the flasher gives, or a link
- * the flasher made (semihosting on QEMU's stdio) on its descriptor.
+ * Open the link of cfg to the target the flasher started, on what the link
+ * driver says it needs: a serial port by its name, QEMU's USART socket by
+ * the path the flasher gives, or a link the flasher made (semihosting on
+ * QEMU's stdio) on its descriptor.
  */
 static int open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 		     struct hil_link **out)
 {
 	int fd;
 
-	if (hil_link_needs_port(cfg->link.type)) {
+	switch (hil_link_needs(cfg->link.type)) {
+	case HIL_LINK_NEEDS_PORT:
 		return hil_link_open(out, cfg->link.type, cfg->link.port,
 				     cfg->link.baud);
+	case HIL_LINK_NEEDS_SEMIHOSTING:
+		fd = hil_flasher_link_fd(fl);
+		if (fd >= 0) {
+			return hil_link_adopt(out, cfg->link.type, fd,
+					      hil_flasher_link_where(fl));
+		}
+		if (fd != HIL_ERR_NA) {
+			return fd;
+		}
+		/* No descriptor: opening it by name says why that fails. */
+		/* fall through */
+	default: /* a socket path the flasher gives */
+		return hil_link_open(out, cfg->link.type,
+				     hil_flasher_link_where(fl), 0);
 	}
-	fd = hil_flasher_link_fd(fl);
-	if (fd >= 0) {
-		return hil_link_adopt(out, cfg->link.type, fd,
-				      hil_flasher_link_where(fl));
-	}
-	if (fd != HIL_ERR_NA) {
-		return fd;
-	}
-	return hil_link_open(out, cfg->link.type, hil_flasher_link_where(fl),
-			     0);
 }
 
 /*
@@ -416,9 +422,15 @@ static int bring_up_steps(const struct hil_config *cfg,
 	}
 	/* The probe is chosen by serial: never flash whichever board
 	 * the tool happens to find first. */
-	hil_flasher_params_from_config(cfg, run->dir, &fp);
+	ret = hil_flasher_params_from_config(cfg, run->dir, &fp);
 	hil_rn_model_plugin(cfg, root, run);
-	fp.qemu_plugin = run->model.enabled ? run->model.plugin_arg : NULL;
+	if (ret == HIL_OK && run->model.enabled) {
+		ret = hil_flasher_params_add(&fp, HIL_FLASHER_OPT_PLUGIN,
+					     run->model.plugin_arg);
+	}
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	fp.link = cfg->link.type; /* what the stub was built for */
 	fp.jail = !opts->no_jail;
 	ret = hil_flasher_open(&conn->flasher, cfg->flasher.type, &fp);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "config/cflags.h"
+#include "config/jsonld.h"
 #include "lab/boards.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -269,36 +270,31 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 int hil_sweep_load(const char *path, struct hil_sweep *sw, char *err,
 		   size_t errlen)
 {
-	char *text = NULL;
+	static const char *const keys[] = {"name", "configs", "base", "cflags",
+					   NULL};
+	struct hil_jsonld ld;
 	char dir[HIL_CFG_STR];
 	cJSON *root = NULL;
 	const cJSON *it;
 	int ret;
 
 	memset(sw, 0, sizeof(*sw));
-	ret = hil_read_file(path, &text, NULL);
+	/* The one JSON loader: bounded, a regular file, no key twice, errors
+	 * with the line and column, unknown keys with a near miss. */
+	hil_jsonld_init(&ld, err, errlen);
+	ld.kind = "a sweep";
+	ret = hil_jsonld_load(&ld, path, &root);
+	if (ret == HIL_OK) {
+		ret = hil_jsonld_check_keys(&ld, root, "", keys);
+	}
+	it = hil_jsonld_member(root, "name");
+	if (ret == HIL_OK && it != NULL) {
+		ret = hil_jsonld_str(&ld, it, "name", sw->name,
+				     sizeof(sw->name), 0);
+	}
+	hil_jsonld_done(&ld);
 	if (ret != HIL_OK) {
-		return fail(err, errlen, ret, "%s: cannot be read", path);
-	}
-	root = cJSON_Parse(text);
-	free(text);
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		return fail(err, errlen, HIL_ERR_CONFIG,
-			    "%s: not a JSON object", path);
-	}
-	cJSON_ArrayForEach(it, root)
-	{
-		if (strcmp(it->string, "name") != 0 &&
-		    strcmp(it->string, "configs") != 0 &&
-		    strcmp(it->string, "base") != 0 &&
-		    strcmp(it->string, "cflags") != 0) {
-			ret = fail(
-				err, errlen, HIL_ERR_CONFIG,
-				"%s: %s: unknown key (name, configs, or base and cflags)",
-				path, it->string);
-			goto out;
-		}
+		goto out;
 	}
 	dir_of(path, dir, sizeof(dir));
 	it = cJSON_GetObjectItemCaseSensitive(root, "configs");
@@ -336,7 +332,7 @@ int hil_sweep_load(const char *path, struct hil_sweep *sw, char *err,
 			ret = find_boards(sw, err, errlen);
 		}
 	}
-	it = cJSON_GetObjectItemCaseSensitive(root, "name");
+	it = hil_jsonld_member(root, "name");
 	if (ret == HIL_OK) {
 		snprintf(sw->name, sizeof(sw->name), "%s",
 			 cJSON_IsString(it) ? it->valuestring : "sweep");

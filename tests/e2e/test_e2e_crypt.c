@@ -1286,6 +1286,11 @@ static void test_partial_block_on_qemu_is_refused_before_booting(void **state)
 	(void)state;
 	refused(1, "--pt", "speck64-128-ecb", "--key", K16, "--pt", N12, NULL);
 	refused(1, "--pt", "aes128-ecb", "--key", K16, "--pt", K16 "00", NULL);
+	/* --on names the host or an emulator (the flasher of an emulated
+	 * board), nothing else. */
+	refused(0, "--on openocd: expected host or qemu", "aes128-ecb", "--key",
+		K16, "--pt", K16, "--on", "openocd", "--config", QEMU_CONFIG,
+		NULL);
 }
 
 static void test_outlen_on_a_non_xof_is_refused(void **state)

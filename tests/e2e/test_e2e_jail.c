@@ -478,8 +478,7 @@ static void run_openocd(const char *dir, const char *cfg, int jail)
 	e2e_make_dir(run_dir);
 	memset(&fp, 0, sizeof(fp));
 	fp.run_dir = run_dir;
-	fp.files[0] = cfg;
-	fp.n_files = 1;
+	assert_int_equal(hil_flasher_params_add(&fp, "config", cfg), HIL_OK);
 	fp.timeout_ms = WAIT_MS;
 	fp.jail = jail;
 	assert_int_equal(hil_flasher_open(&f, "openocd", &fp), HIL_OK);

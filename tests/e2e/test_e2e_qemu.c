@@ -523,6 +523,34 @@ static uint8_t fetch_status(struct e2e_target *t, uint8_t buf, uint16_t off,
 	return call_status(t, HILP_CMD_FETCH, buf, data, sizeof(data));
 }
 
+/*
+ * A LOAD or FETCH of n bytes at an offset (from the end of the message
+ * buffer, msg_buf - off, when from_end) and the status the stub answers.
+ */
+struct buf_case {
+	int fetch;
+	uint8_t buf;
+	int from_end;
+	uint16_t off;
+	size_t n;
+	uint8_t want;
+};
+
+static const struct buf_case buf_cases[] = {
+	{0, HILP_BUF_MSG, 1, 4, 4, HILP_ST_OK},
+	{0, HILP_BUF_MSG, 1, 3, 4, HILP_ST_TOO_LONG},
+	{0, HILP_BUF_MSG, 1, 0, 1, HILP_ST_TOO_LONG},
+	{0, HILP_BUF_MSG, 0, 0xFFF0, 16, HILP_ST_TOO_LONG},
+	{0, HILP_BUF_KEY, 0, BENCH_MAX_KEY, 1, HILP_ST_TOO_LONG},
+	{0, 9, 0, 0, 1, HILP_ST_BAD_ARG},
+	{0, HILP_BUF_OUT, 0, 0, 1, HILP_ST_BAD_ARG},
+	{1, HILP_BUF_OUT, 1, 4, 4, HILP_ST_OK},
+	{1, HILP_BUF_OUT, 1, 3, 4, HILP_ST_TOO_LONG},
+	{1, HILP_BUF_OUT, 0, 0xFFFF, 1, HILP_ST_TOO_LONG},
+	{1, HILP_BUF_MSG, 0, 0, HILP_MAX_DATA - 1u, HILP_ST_TOO_LONG},
+	{1, 9, 0, 0, 1, HILP_ST_BAD_ARG},
+};
+
 static void test_stub_rejects_requests_beyond_its_buffers(void **state)
 {
 	struct e2e_target *t = *state;
@@ -533,7 +561,7 @@ static void test_stub_rejects_requests_beyond_its_buffers(void **state)
 	struct hilp_exec_req er;
 	uint8_t reply[HILP_MAX_DATA], data[HILP_MAX_DATA] = {0};
 	struct hilp_info again;
-	size_t len = 0;
+	size_t len = 0, i;
 	uint8_t st = 0xEE;
 
 	assert_true(info->max_msg > 0 && info->max_runs > 0);
@@ -571,30 +599,26 @@ static void test_stub_rejects_requests_beyond_its_buffers(void **state)
 	assert_int_equal(call_status(t, HILP_CMD_ALG, 200, NULL, 0),
 			 HILP_ST_NO_ALG);
 
-	/* LOAD: the last bytes of the message buffer fit, one more does not. */
-	assert_int_equal(load_status(t, HILP_BUF_MSG, msg_buf - 4, 4),
-			 HILP_ST_OK);
-	assert_int_equal(load_status(t, HILP_BUF_MSG, msg_buf - 3, 4),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(load_status(t, HILP_BUF_MSG, msg_buf, 1),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(load_status(t, HILP_BUF_MSG, 0xFFF0, 16),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(load_status(t, HILP_BUF_KEY, BENCH_MAX_KEY, 1),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(load_status(t, 9, 0, 1), HILP_ST_BAD_ARG);
-	assert_int_equal(load_status(t, HILP_BUF_OUT, 0, 1), HILP_ST_BAD_ARG);
+	/* LOAD and FETCH: the last bytes of a buffer fit, one more does not
+	 * (FETCH: nor more than one reply frame holds); no such buffer. */
+	for (i = 0; i < sizeof(buf_cases) / sizeof(buf_cases[0]); i++) {
+		const struct buf_case *c = &buf_cases[i];
+		uint16_t off =
+			(uint16_t)(c->from_end ? msg_buf - c->off : c->off);
 
-	/* FETCH past the end, or more than one reply frame holds. */
-	assert_int_equal(fetch_status(t, HILP_BUF_OUT, msg_buf - 4, 4),
-			 HILP_ST_OK);
-	assert_int_equal(fetch_status(t, HILP_BUF_OUT, msg_buf - 3, 4),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(fetch_status(t, HILP_BUF_OUT, 0xFFFF, 1),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(fetch_status(t, HILP_BUF_MSG, 0, HILP_MAX_DATA - 1u),
-			 HILP_ST_TOO_LONG);
-	assert_int_equal(fetch_status(t, 9, 0, 1), HILP_ST_BAD_ARG);
+		if (c->fetch) {
+			st = fetch_status(t, c->buf, off, (uint8_t)c->n);
+		} else {
+			st = load_status(t, c->buf, off, c->n);
+		}
+		if (st != c->want) {
+			fail_msg(
+				"%s %u bytes at %u of buffer %u: status 0x%02x, expected 0x%02x",
+				c->fetch ? "FETCH" : "LOAD", (unsigned)c->n,
+				(unsigned)off, (unsigned)c->buf, st, c->want);
+		}
+		assert_int_equal(st, c->want);
+	}
 
 	/* Unknown command bytes: a letter, and one outside ASCII letters. */
 	assert_int_equal(call_status(t, 'Z', 0, NULL, 0), HILP_ST_BAD_CMD);

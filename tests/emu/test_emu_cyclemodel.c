@@ -578,6 +578,74 @@ static void test_qemu_refuses_a_bad_plugin_argument(void **state)
 	free(text);
 }
 
+/* The value of key=N in a record line, or -1. */
+static long long rec_val(const char *line, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	return p != NULL ? strtoll(p + strlen(pat), NULL, 10) : -1;
+}
+
+/*
+ * attr= ranges with classes (hilrun pq's SHA-2, SHA-3 and AES shares): each
+ * class's cycles in each record, summing to attr= when every range has a
+ * class; a class name that is not a word is refused.
+ */
+static void test_attr_classes_are_summed_apart(void **state)
+{
+	struct hil_cyclemodel_opts o;
+	char out[256], log[256], ranges[256], extra[300];
+	char *text, *line;
+	FILE *f;
+	int records = 0;
+
+	(void)state;
+	path_in_tmp(out, sizeof(out), "attr.txt");
+	path_in_tmp(log, sizeof(log), "attr.log");
+	path_in_tmp(ranges, sizeof(ranges), "attr.ranges");
+	f = fopen(ranges, "w");
+	assert_non_null(f);
+	/* Two ranges without a gap: the first 256 bytes of flash (and the
+	 * alias below it), and everything above. */
+	fputs("0 8000100 low\n8000100 ffffffff high\n", f);
+	fclose(f);
+	opts_for(&o, out, 0, 1);
+	snprintf(extra, sizeof(extra), ",attr=%s", ranges);
+	assert_int_equal(run_image("rules", &o, extra, log), 0);
+	text = slurp(out);
+	assert_non_null(text);
+	for (line = strtok(text, "\n"); line != NULL;
+	     line = strtok(NULL, "\n")) {
+		long long all, low, high;
+
+		if (line[0] != 'B') {
+			continue;
+		}
+		all = rec_val(line, "attr");
+		low = rec_val(line, "attr.low");
+		high = rec_val(line, "attr.high");
+		assert_true(all >= 0 && low >= 0 && high >= 0);
+		assert_true(low + high == all);
+		/* Every instruction is in one range: all the cycles, but
+		 * for the bracket's edges (the counter reads are settled as
+		 * the bracket opens and closes: 1 or 2 cycles here). */
+		assert_true(all <= rec_val(line, "cycles"));
+		assert_true(all + 3 >= rec_val(line, "cycles"));
+		records++;
+	}
+	assert_true(records > 0);
+	free(text);
+
+	f = fopen(ranges, "w");
+	assert_non_null(f);
+	fputs("8000000 8000100 sha-2\n", f);
+	fclose(f);
+	assert_int_not_equal(run_image("rules", &o, extra, log), 0);
+}
+
 /* ---- the host side alone ---- */
 
 static void test_plugin_arg_escapes_commas_and_checks(void **state)
@@ -763,7 +831,12 @@ static void stub_up(struct stub *st, const char *elf, const char *plugin_arg,
 	memset(st, 0, sizeof(*st));
 	memset(&fp, 0, sizeof(fp));
 	fp.run_dir = dir;
-	fp.qemu_plugin = plugin_arg;
+	if (plugin_arg != NULL) {
+		assert_int_equal(hil_flasher_params_add(&fp,
+							HIL_FLASHER_OPT_PLUGIN,
+							plugin_arg),
+				 HIL_OK);
+	}
 	assert_int_equal(hil_flasher_open(&st->fl, "qemu", &fp), HIL_OK);
 	assert_int_equal(hil_flasher_start(st->fl, elf), HIL_OK);
 	assert_int_equal(hil_link_open(&st->link, "socket",
@@ -924,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_range_limits_which_reads_bracket),
 		cmocka_unit_test(test_tb_mode_matches_insn_mode),
 		cmocka_unit_test(test_qemu_refuses_a_bad_plugin_argument),
+		cmocka_unit_test(test_attr_classes_are_summed_apart),
 		cmocka_unit_test(test_stub_brackets_are_its_timed_regions),
 	};
 

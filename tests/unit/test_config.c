@@ -100,6 +100,48 @@ static void parse_fails(const char *squoted, const char *want)
 	assert_string_equal(err, want);
 }
 
+/* A configuration refused: its text (single-quoted) and the exact message. */
+struct refusal {
+	const char *json;
+	const char *want;
+};
+
+#define N_CASES(a) (sizeof(a) / sizeof((a)[0]))
+
+/* parse_fails() on each case of a table, in order. */
+static void parse_fails_all(const struct refusal *cases, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		parse_fails(cases[i].json, cases[i].want);
+	}
+}
+
+/*
+ * Configurations refused with one message: each text is what follows the
+ * algorithm in the top-level object, "{" ALG ", " TEXT "}".
+ */
+struct refusals {
+	const char *want;
+	const char *with_alg[10]; /* NULL-terminated */
+};
+
+/* parse_fails() on each text of each entry of a table, in order. */
+static void parse_fails_with_alg(const struct refusals *cases, size_t n)
+{
+	char json[4096];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; cases[i].with_alg[j] != NULL; j++) {
+			snprintf(json, sizeof(json), "{" ALG ", %s}",
+				 cases[i].with_alg[j]);
+			parse_fails(json, cases[i].want);
+		}
+	}
+}
+
 static void parse_ok(const char *squoted, struct hil_config *cfg)
 {
 	char json[8192], err[512] = "";
@@ -790,6 +832,15 @@ static void test_missing_file_is_an_io_error_with_path_and_reason(void **state)
 	assert_string_equal(err, want);
 }
 
+static const struct refusal malformed_json_names_line_and_column[] = {
+	{"{" ALG "}\n// comment",
+	 "line 2, column 1: text after the end of the JSON value"},
+	{"[" ALG "]",
+	 "line 1, column 14: not JSON (a configuration starts with \"{\")"},
+	{"['x']", "expected a JSON object ({ ... }) at the top level"},
+	{"42", "expected a JSON object ({ ... }) at the top level"},
+};
+
 static void test_malformed_json_names_line_and_column(void **state)
 {
 	struct fx *fx = *state;
@@ -828,14 +879,8 @@ static void test_malformed_json_names_line_and_column(void **state)
 		 a);
 	assert_string_equal(err, want);
 
-	parse_fails("{" ALG "}\n// comment",
-		    "line 2, column 1: text after the end of the JSON value");
-	parse_fails(
-		"[" ALG "]",
-		"line 1, column 14: not JSON (a configuration starts with \"{\")");
-	parse_fails("['x']",
-		    "expected a JSON object ({ ... }) at the top level");
-	parse_fails("42", "expected a JSON object ({ ... }) at the top level");
+	parse_fails_all(malformed_json_names_line_and_column,
+			N_CASES(malformed_json_names_line_and_column));
 }
 
 static void test_malformed_json_in_a_base_names_the_base(void **state)
@@ -1071,6 +1116,22 @@ static void test_lengths_as_a_grid(void **state)
 
 /* ---- keys and types ----------------------------------------------------- */
 
+static const struct refusal unknown_key_is_an_error_naming_its_path[] = {
+	{"{" ALG ", 'frobnicate': 1}", "frobnicate: unknown key"},
+	/* Keys are case-sensitive, as in JSON. */
+	{"{" ALG ", 'Bench': {}}",
+	 "Bench: unknown key (did you mean \"bench\"?)"},
+	{"{" ALG ", 'link': {'speed': 9600}}", "link.speed: unknown key"},
+	{"{'algorithms': [{'name': 'ascon-aead128', 'imp': 'ref'}]}",
+	 "algorithms[0].imp: unknown key (did you mean \"impl\"?)"},
+	{"{" ALG ", 'board': {'clock': 84000000}}", "board.clock: unknown key"},
+	/* A key with control characters prints escaped. */
+	{"{" ALG ", 'a\\nb': 1}", "a\\x0ab: unknown key"},
+	/* The "extends" key means something only at the top. */
+	{"{" ALG ", 'bench': {'extends': 'x.json'}}",
+	 "bench.extends: unknown key"},
+};
+
 static void test_unknown_key_is_an_error_naming_its_path(void **state)
 {
 	struct fx *fx = *state;
@@ -1086,21 +1147,8 @@ static void test_unknown_key_is_an_error_naming_its_path(void **state)
 		 a);
 	assert_string_equal(err, want);
 
-	parse_fails("{" ALG ", 'frobnicate': 1}", "frobnicate: unknown key");
-	/* Keys are case-sensitive, as in JSON. */
-	parse_fails("{" ALG ", 'Bench': {}}",
-		    "Bench: unknown key (did you mean \"bench\"?)");
-	parse_fails("{" ALG ", 'link': {'speed': 9600}}",
-		    "link.speed: unknown key");
-	parse_fails("{'algorithms': [{'name': 'ascon-aead128', 'imp': 'ref'}]}",
-		    "algorithms[0].imp: unknown key (did you mean \"impl\"?)");
-	parse_fails("{" ALG ", 'board': {'clock': 84000000}}",
-		    "board.clock: unknown key");
-	/* A key with control characters prints escaped. */
-	parse_fails("{" ALG ", 'a\\nb': 1}", "a\\x0ab: unknown key");
-	/* The "extends" key means something only at the top. */
-	parse_fails("{" ALG ", 'bench': {'extends': 'x.json'}}",
-		    "bench.extends: unknown key");
+	parse_fails_all(unknown_key_is_an_error_naming_its_path,
+			N_CASES(unknown_key_is_an_error_naming_its_path));
 }
 
 static void test_unknown_key_in_a_base_names_the_base_file(void **state)
@@ -1152,37 +1200,37 @@ static void test_wrong_type_in_lengths_gives_the_exact_message(void **state)
 	assert_string_equal(err, want);
 }
 
+static const struct refusal wrong_types_are_rejected[] = {
+	{"{" ALG ", 'bench': []}", "bench: expected an object"},
+	{"{" ALG ", 'bench': {'lengths': 16}}",
+	 "bench.lengths: expected an array"},
+	{"{" ALG ", 'bench': {'runs': '1000'}}",
+	 "bench.runs: expected an integer from 1 to 2048"},
+	{"{" ALG ", 'bench': {'runs': true}}",
+	 "bench.runs: expected an integer from 1 to 2048"},
+	{"{" ALG ", 'bench': {'runs': null}}",
+	 "bench.runs: expected an integer from 1 to 2048"},
+	{"{" ALG ", 'name': 7}", "name: expected a string"},
+	{"{" ALG ", 'link': {'port': ['/dev/ttyACM0']}}",
+	 "link.port: expected a string"},
+	{"{" ALG ", 'build': {'cflags': [-2]}}",
+	 "build.cflags[0]: expected a string"},
+	{"{'algorithms': [3]}",
+	 "algorithms[0]: expected an algorithm name or {\"name\": ..., \"impl\": ...}"},
+	{"{'algorithms': 'ascon-aead128'}", "algorithms: expected an array"},
+	{"{" ALG ", 'results_dir': ''}", "results_dir: must not be empty"},
+};
+
 static void test_wrong_types_are_rejected(void **state)
 {
-	(void)state;
-	parse_fails("{" ALG ", 'bench': []}", "bench: expected an object");
-	parse_fails("{" ALG ", 'bench': {'lengths': 16}}",
-		    "bench.lengths: expected an array");
-	parse_fails("{" ALG ", 'bench': {'runs': '1000'}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'bench': {'runs': true}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'bench': {'runs': null}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'name': 7}", "name: expected a string");
-	parse_fails("{" ALG ", 'link': {'port': ['/dev/ttyACM0']}}",
-		    "link.port: expected a string");
-	{
-		char names[256], want[512];
+	char names[256], want[512];
 
-		snprintf(want, sizeof(want), "board.name: expected one of %s",
-			 board_list(names, sizeof(names)));
-		parse_fails("{" ALG ", 'board': {'name': 1}}", want);
-	}
-	parse_fails("{" ALG ", 'build': {'cflags': [-2]}}",
-		    "build.cflags[0]: expected a string");
-	parse_fails(
-		"{'algorithms': [3]}",
-		"algorithms[0]: expected an algorithm name or {\"name\": ..., \"impl\": ...}");
-	parse_fails("{'algorithms': 'ascon-aead128'}",
-		    "algorithms: expected an array");
-	parse_fails("{" ALG ", 'results_dir': ''}",
-		    "results_dir: must not be empty");
+	(void)state;
+	parse_fails_all(wrong_types_are_rejected,
+			N_CASES(wrong_types_are_rejected));
+	snprintf(want, sizeof(want), "board.name: expected one of %s",
+		 board_list(names, sizeof(names)));
+	parse_fails("{" ALG ", 'board': {'name': 1}}", want);
 }
 
 /*
@@ -1213,58 +1261,50 @@ static void test_link_port_that_is_no_serial_port_is_refused(void **state)
 		 &cfg);
 }
 
+static const struct refusals out_of_range_integers_are_rejected[] = {
+	{"bench.runs: expected an integer from 1 to 2048",
+	 {"'bench': {'runs': 0}", "'bench': {'runs': 2049}",
+	  "'bench': {'runs': 10.5}", "'bench': {'runs': 1e999}"}},
+	{"bench.warmup: expected an integer from 0 to 65535",
+	 {"'bench': {'warmup': -1}"}},
+	{"bench.lengths[1]: expected an integer from 0 to 2048",
+	 {"'bench': {'lengths': [16, 2049]}"}},
+	{"bench.lengths[0]: expected an integer from 0 to 2048",
+	 {"'bench': {'lengths': [-16]}"}},
+	{"bench.ad_lengths[0]: expected an integer from 0 to 2048",
+	 {"'bench': {'ad_lengths': [4096]}"}},
+	{"bench.seed: expected an integer from 0 to 4294967295",
+	 {"'bench': {'seed': 4294967296}"}},
+	{"bench.normalize_to: \"a/b/c\" is not \"algorithm\" or \"algorithm/implementation\"",
+	 {"'bench': {'normalize_to': 'a/b/c'}"}},
+	{"bench.normalize_to: expected a string",
+	 {"'bench': {'normalize_to': 5}"}},
+	{"bench.leak_runs: 3 runs cannot give a t statistic: 0 (off) or at least 4",
+	 {"'bench': {'leak_runs': 3}"}},
+	{"cycle_model.wait_states: expected an integer from 0 to 15",
+	 {"'cycle_model': {'wait_states': 16}"}},
+	{"cycle_model.art: expected true or false",
+	 {"'cycle_model': {'art': 1}"}},
+	{"cycle_model.cache: unknown key", {"'cycle_model': {'cache': true}"}},
+	{"link.baud: expected an integer from 1200 to 4000000",
+	 {"'link': {'baud': 300}", "'link': {'baud': 4000001}"}},
+	{"link.timeout_ms: expected an integer from 1 to 600000",
+	 {"'link': {'timeout_ms': 0}"}},
+	{"link.retries: expected an integer from 0 to 100",
+	 {"'link': {'retries': 101}"}},
+	{"flasher.timeout_ms: expected an integer from 1 to 600000",
+	 {"'flasher': {'timeout_ms': 600001}"}},
+	{"board.clock_hz: expected 84000000, 24000000 or 16000000",
+	 {"'board': {'clock_hz': 168000000}", "'board': {'clock_hz': 'fast'}"}},
+};
+
 static void test_out_of_range_integers_are_rejected(void **state)
 {
 	struct hil_config cfg;
 
 	(void)state;
-	parse_fails("{" ALG ", 'bench': {'runs': 0}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'bench': {'runs': 2049}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'bench': {'runs': 10.5}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'bench': {'runs': 1e999}}",
-		    "bench.runs: expected an integer from 1 to 2048");
-	parse_fails("{" ALG ", 'bench': {'warmup': -1}}",
-		    "bench.warmup: expected an integer from 0 to 65535");
-	parse_fails("{" ALG ", 'bench': {'lengths': [16, 2049]}}",
-		    "bench.lengths[1]: expected an integer from 0 to 2048");
-	parse_fails("{" ALG ", 'bench': {'lengths': [-16]}}",
-		    "bench.lengths[0]: expected an integer from 0 to 2048");
-	parse_fails("{" ALG ", 'bench': {'ad_lengths': [4096]}}",
-		    "bench.ad_lengths[0]: expected an integer from 0 to 2048");
-	parse_fails("{" ALG ", 'bench': {'seed': 4294967296}}",
-		    "bench.seed: expected an integer from 0 to 4294967295");
-	parse_fails(
-		"{" ALG ", 'bench': {'normalize_to': 'a/b/c'}}",
-		"bench.normalize_to: \"a/b/c\" is not \"algorithm\" or \"algorithm/implementation\"");
-	parse_fails("{" ALG ", 'bench': {'normalize_to': 5}}",
-		    "bench.normalize_to: expected a string");
-	parse_fails(
-		"{" ALG ", 'bench': {'leak_runs': 3}}",
-		"bench.leak_runs: 3 runs cannot give a t statistic: 0 (off) or at least 4");
-	parse_fails(
-		"{" ALG ", 'cycle_model': {'wait_states': 16}}",
-		"cycle_model.wait_states: expected an integer from 0 to 15");
-	parse_fails("{" ALG ", 'cycle_model': {'art': 1}}",
-		    "cycle_model.art: expected true or false");
-	parse_fails("{" ALG ", 'cycle_model': {'cache': true}}",
-		    "cycle_model.cache: unknown key");
-	parse_fails("{" ALG ", 'link': {'baud': 300}}",
-		    "link.baud: expected an integer from 1200 to 4000000");
-	parse_fails("{" ALG ", 'link': {'baud': 4000001}}",
-		    "link.baud: expected an integer from 1200 to 4000000");
-	parse_fails("{" ALG ", 'link': {'timeout_ms': 0}}",
-		    "link.timeout_ms: expected an integer from 1 to 600000");
-	parse_fails("{" ALG ", 'link': {'retries': 101}}",
-		    "link.retries: expected an integer from 0 to 100");
-	parse_fails("{" ALG ", 'flasher': {'timeout_ms': 600001}}",
-		    "flasher.timeout_ms: expected an integer from 1 to 600000");
-	parse_fails("{" ALG ", 'board': {'clock_hz': 168000000}}",
-		    "board.clock_hz: expected 84000000, 24000000 or 16000000");
-	parse_fails("{" ALG ", 'board': {'clock_hz': 'fast'}}",
-		    "board.clock_hz: expected 84000000, 24000000 or 16000000");
+	parse_fails_with_alg(out_of_range_integers_are_rejected,
+			     N_CASES(out_of_range_integers_are_rejected));
 
 	/* The ends of each range are accepted; 0 is a valid message length. */
 	parse_ok("{" ALG ", 'bench': {'lengths': [0, 2048], 'runs': 1,"
@@ -1306,26 +1346,27 @@ static void test_operations_must_be_known_and_not_repeated(void **state)
 	assert_int_equal(cfg.bench.operations, HIL_OPS_DECRYPT | HIL_OPS_HASH);
 }
 
+static const struct refusal array_sizes_are_within_the_limits[] = {
+	{"{'algorithms': []}", "algorithms: expected 1 to 256 entries, got 0"},
+	{"{'name': 'x'}", "algorithms: at least one algorithm is required"},
+	{"{" ALG ", 'bench': {'lengths': []}}",
+	 "bench.lengths: expected 1 to 64 entries, got 0"},
+	{"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
+	 " 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
+	 "flasher.openocd_config: expected 1 to 4 entries, got 5"},
+	/* A flasher's own key under another flasher says whose it is. */
+	{"{" ALG ", 'flasher': {'openocd_config': ['a']}}",
+	 "flasher.openocd_config: a setting of the openocd flasher, but flasher.type is \"qemu\""},
+};
+
 static void test_array_sizes_are_within_the_limits(void **state)
 {
 	char json[4096], part[16];
 	size_t i;
 
 	(void)state;
-	parse_fails("{'algorithms': []}",
-		    "algorithms: expected 1 to 256 entries, got 0");
-	parse_fails("{'name': 'x'}",
-		    "algorithms: at least one algorithm is required");
-	parse_fails("{" ALG ", 'bench': {'lengths': []}}",
-		    "bench.lengths: expected 1 to 64 entries, got 0");
-	parse_fails(
-		"{" ALG ", 'board': {'name': 'nucleo-f401re'},"
-		" 'flasher': {'openocd_config': ['a', 'b', 'c', 'd', 'e']}}",
-		"flasher.openocd_config: expected 1 to 4 entries, got 5");
-	/* A flasher's own key under another flasher says whose it is. */
-	parse_fails(
-		"{" ALG ", 'flasher': {'openocd_config': ['a']}}",
-		"flasher.openocd_config: a setting of the openocd flasher, but flasher.type is \"qemu\"");
+	parse_fails_all(array_sizes_are_within_the_limits,
+			N_CASES(array_sizes_are_within_the_limits));
 
 	snprintf(json, sizeof(json), "{" ALG ", 'bench': {'lengths': [0");
 	for (i = 1; i <= HIL_CFG_MAX_LENGTHS; i++) {
@@ -1351,21 +1392,22 @@ static void test_array_sizes_are_within_the_limits(void **state)
 	parse_fails(json, "algorithms: expected 1 to 256 entries, got 257");
 }
 
+static const struct refusal algorithm_entries_are_names[] = {
+	{"{'algorithms': [{'impl': 'ref'}]}", "algorithms[0].name: required"},
+	{"{'algorithms': ['../../etc']}",
+	 "algorithms[0]: \"../../etc\" is not a name (letters, digits and . _ + -, not starting with . or -)"},
+	{"{'algorithms': [{'name': 'ascon-aead128', 'impl': 'a/b'}]}",
+	 "algorithms[0].impl: \"a/b\" is not a name (letters, digits and . _ + -, not starting with . or -)"},
+	{"{'algorithms': ['ascon-aead128', {'name': 'ascon-aead128'}]}",
+	 "algorithms[1]: ascon-aead128 (impl ref) is repeated (also at [0])"},
+	{"{'algorithms': ['']}", "algorithms[0]: must not be empty"},
+};
+
 static void test_algorithm_entries_are_names(void **state)
 {
 	(void)state;
-	parse_fails("{'algorithms': [{'impl': 'ref'}]}",
-		    "algorithms[0].name: required");
-	parse_fails(
-		"{'algorithms': ['../../etc']}",
-		"algorithms[0]: \"../../etc\" is not a name (letters, digits and . _ + -, not starting with . or -)");
-	parse_fails(
-		"{'algorithms': [{'name': 'ascon-aead128', 'impl': 'a/b'}]}",
-		"algorithms[0].impl: \"a/b\" is not a name (letters, digits and . _ + -, not starting with . or -)");
-	parse_fails(
-		"{'algorithms': ['ascon-aead128', {'name': 'ascon-aead128'}]}",
-		"algorithms[1]: ascon-aead128 (impl ref) is repeated (also at [0])");
-	parse_fails("{'algorithms': ['']}", "algorithms[0]: must not be empty");
+	parse_fails_all(algorithm_entries_are_names,
+			N_CASES(algorithm_entries_are_names));
 }
 
 static void test_name_defaults_to_the_file_name(void **state)
@@ -1438,29 +1480,28 @@ static void test_overlong_string_is_rejected_not_truncated(void **state)
 		    "link.port: contains a control character");
 }
 
+static const struct refusals flags_must_be_single_compiler_flags[] = {
+	{"build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)",
+	 {"'build': {'cflags': ['O2']}"}},
+	{"build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)",
+	 {"'build': {'cflags': ['-']}"}},
+	{"build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)",
+	 {"'build': {'cflags': ['-O2 -g']}"}},
+	{"build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need",
+	 {"'build': {'cflags': ['-O2;rm']}"}},
+	{"build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need",
+	 {"'build': {'cflags': ['-DX=`id`']}"}},
+	{"build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need",
+	 {"'build': {'cflags': ['-DX=$(id)']}"}},
+	{"build.cflags[1]: contains a control character",
+	 {"'build': {'cflags': ['-g', '-O2\\nid']}"}},
+};
+
 static void test_flags_must_be_single_compiler_flags(void **state)
 {
 	(void)state;
-	parse_fails(
-		"{" ALG ", 'build': {'cflags': ['O2']}}",
-		"build.cflags[0]: \"O2\" is not a compiler flag (expected \"-\" and a name)");
-	parse_fails(
-		"{" ALG ", 'build': {'cflags': ['-']}}",
-		"build.cflags[0]: \"-\" is not a compiler flag (expected \"-\" and a name)");
-	parse_fails(
-		"{" ALG ", 'build': {'cflags': ['-O2 -g']}}",
-		"build.cflags[0]: \"-O2 -g\" contains a space (give each flag as its own string)");
-	parse_fails(
-		"{" ALG ", 'build': {'cflags': ['-O2;rm']}}",
-		"build.cflags[0]: \"-O2;rm\" contains \";\", which a compiler flag does not need");
-	parse_fails(
-		"{" ALG ", 'build': {'cflags': ['-DX=`id`']}}",
-		"build.cflags[0]: \"-DX=`id`\" contains \"`\", which a compiler flag does not need");
-	parse_fails(
-		"{" ALG ", 'build': {'cflags': ['-DX=$(id)']}}",
-		"build.cflags[0]: \"-DX=$(id)\" contains \"$\", which a compiler flag does not need");
-	parse_fails("{" ALG ", 'build': {'cflags': ['-g', '-O2\\nid']}}",
-		    "build.cflags[1]: contains a control character");
+	parse_fails_with_alg(flags_must_be_single_compiler_flags,
+			     N_CASES(flags_must_be_single_compiler_flags));
 }
 
 static void test_probe_serial_cannot_inject_openocd_commands(void **state)
@@ -1719,6 +1760,42 @@ static void test_sensor_keys_are_copied(void **state)
 	parse_ok("{" ALG ", 'sensor': {'type': 'none', 'bus': 'sim:x'}}", &cfg);
 }
 
+static const struct refusals sensor_invalid_values_name_their_path[] = {
+	{"sensor.bus: \"usb:0403:6014\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+	 {"'sensor': {'type': 'ina219', 'bus': 'usb:0403:6014'}"}},
+	{"sensor.bus: \"ftdi:\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+	 {"'sensor': {'type': 'ina219', 'bus': 'ftdi:'}"}},
+	{"sensor.bus: \"linux:i2c-1\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"",
+	 {"'sensor': {'type': 'ina219', 'bus': 'linux:i2c-1'}"}},
+	{"sensor.bus: expected a string", {"'sensor': {'bus': 7}"}},
+	{"sensor.bus: contains a control character",
+	 {"'sensor': {'bus': 'sim:a\\nb'}"}},
+	{"sensor.address: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
+	 {"'sensor': {'address': 63}", "'sensor': {'address': 80}",
+	  "'sensor': {'address': 64.5}", "'sensor': {'address': '0x50'}",
+	  "'sensor': {'address': '0x'}", "'sensor': {'address': '64'}",
+	  "'sensor': {'address': '0x40 '}", "'sensor': {'address': '0x040'}",
+	  "'sensor': {'address': true}"}},
+	{"sensor.shunt_ohm: expected a number above 0 and at most 100",
+	 {"'sensor': {'shunt_ohm': 0}", "'sensor': {'shunt_ohm': -0.1}",
+	  "'sensor': {'shunt_ohm': '0.1'}", "'sensor': {'shunt_ohm': 1e999}"}},
+	{"sensor.max_current_a: expected a number above 0 and at most 100",
+	 {"'sensor': {'max_current_a': 0}"}},
+	{"sensor.bus_range_v: expected 16 or 32",
+	 {"'sensor': {'bus_range_v': 24}", "'sensor': {'bus_range_v': '16'}"}},
+	{"sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8",
+	 {"'sensor': {'pga_div': 3}", "'sensor': {'pga_div': 16}"}},
+	{"sensor.adc_bits: expected an integer from 9 to 12",
+	 {"'sensor': {'adc_bits': 8}", "'sensor': {'adc_bits': 16}"}},
+	{"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128",
+	 {"'sensor': {'adc_samples': 3}", "'sensor': {'adc_samples': 0}",
+	  "'sensor': {'adc_samples': 256}"}},
+	{"sensor.conversions: expected an integer from 1 to 10000",
+	 {"'sensor': {'conversions': 0}", "'sensor': {'conversions': 10001}"}},
+	{"sensor.windows: expected an integer from 1 to 1000",
+	 {"'sensor': {'windows': 0}", "'sensor': {'windows': 1001}"}},
+};
+
 static void test_sensor_invalid_values_name_their_path(void **state)
 {
 	char names[256], want[512];
@@ -1735,108 +1812,54 @@ static void test_sensor_invalid_values_name_their_path(void **state)
 	snprintf(want, sizeof(want), "sensor.type: expected one of %s",
 		 sensor_list(names, sizeof(names)));
 	parse_fails("{" ALG ", 'sensor': {'type': 1}}", want);
-	parse_fails(
-		"{" ALG
-		", 'sensor': {'type': 'ina219', 'bus': 'usb:0403:6014'}}",
-		"sensor.bus: \"usb:0403:6014\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'ftdi:'}}",
-		"sensor.bus: \"ftdi:\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina219', 'bus': 'linux:i2c-1'}}",
-		"sensor.bus: \"linux:i2c-1\" is not a bus spec: expected \"ftdi:VID:PID[:SERIAL]\", \"linux:/dev/i2c-N\" or \"sim:...\"");
-	parse_fails("{" ALG ", 'sensor': {'bus': 7}}",
-		    "sensor.bus: expected a string");
-	parse_fails("{" ALG ", 'sensor': {'bus': 'sim:a\\nb'}}",
-		    "sensor.bus: contains a control character");
-
-#define BAD_ADDR                                                               \
-	"sensor.address: expected an INA219 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")"
-	parse_fails("{" ALG ", 'sensor': {'address': 63}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': 80}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': 64.5}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': '0x50'}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': '0x'}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': '64'}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': '0x40 '}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': '0x040'}}", BAD_ADDR);
-	parse_fails("{" ALG ", 'sensor': {'address': true}}", BAD_ADDR);
-#undef BAD_ADDR
-
-	parse_fails(
-		"{" ALG ", 'sensor': {'shunt_ohm': 0}}",
-		"sensor.shunt_ohm: expected a number above 0 and at most 100");
-	parse_fails(
-		"{" ALG ", 'sensor': {'shunt_ohm': -0.1}}",
-		"sensor.shunt_ohm: expected a number above 0 and at most 100");
-	parse_fails(
-		"{" ALG ", 'sensor': {'shunt_ohm': '0.1'}}",
-		"sensor.shunt_ohm: expected a number above 0 and at most 100");
-	parse_fails(
-		"{" ALG ", 'sensor': {'shunt_ohm': 1e999}}",
-		"sensor.shunt_ohm: expected a number above 0 and at most 100");
-	parse_fails(
-		"{" ALG ", 'sensor': {'max_current_a': 0}}",
-		"sensor.max_current_a: expected a number above 0 and at most 100");
-	parse_fails("{" ALG ", 'sensor': {'bus_range_v': 24}}",
-		    "sensor.bus_range_v: expected 16 or 32");
-	parse_fails("{" ALG ", 'sensor': {'bus_range_v': '16'}}",
-		    "sensor.bus_range_v: expected 16 or 32");
-	parse_fails("{" ALG ", 'sensor': {'pga_div': 3}}",
-		    "sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8");
-	parse_fails("{" ALG ", 'sensor': {'pga_div': 16}}",
-		    "sensor.pga_div: expected 0 (automatic), 1, 2, 4 or 8");
-	parse_fails("{" ALG ", 'sensor': {'adc_bits': 8}}",
-		    "sensor.adc_bits: expected an integer from 9 to 12");
-	parse_fails("{" ALG ", 'sensor': {'adc_bits': 16}}",
-		    "sensor.adc_bits: expected an integer from 9 to 12");
-	parse_fails(
-		"{" ALG ", 'sensor': {'adc_samples': 3}}",
-		"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
-	parse_fails(
-		"{" ALG ", 'sensor': {'adc_samples': 0}}",
-		"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
-	parse_fails(
-		"{" ALG ", 'sensor': {'adc_samples': 256}}",
-		"sensor.adc_samples: expected 1, 2, 4, 8, 16, 32, 64 or 128");
-	parse_fails("{" ALG ", 'sensor': {'conversions': 0}}",
-		    "sensor.conversions: expected an integer from 1 to 10000");
-	parse_fails("{" ALG ", 'sensor': {'conversions': 10001}}",
-		    "sensor.conversions: expected an integer from 1 to 10000");
-	parse_fails("{" ALG ", 'sensor': {'windows': 0}}",
-		    "sensor.windows: expected an integer from 1 to 1000");
-	parse_fails("{" ALG ", 'sensor': {'windows': 1001}}",
-		    "sensor.windows: expected an integer from 1 to 1000");
+	parse_fails_with_alg(sensor_invalid_values_name_their_path,
+			     N_CASES(sensor_invalid_values_name_their_path));
 }
+
+static const struct refusals sensor_settings_must_fit_together[] = {
+	{"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
+	 {"'sensor': {'type': 'ina219'}",
+	  "'sensor': {'type': 'ina219', 'bus': ''}"}},
+	/* Averaging is a 12-bit mode (SBOS448 Table 6). */
+	{"sensor.adc_samples: averaging 4 samples works on 12-bit conversions only, but sensor.adc_bits is 10",
+	 {"'sensor': {'adc_bits': 10, 'adc_samples': 4}"}},
+	/* 4 A x 0.1 ohm = 400 mV > 320 mV. */
+	{"sensor.max_current_a: 4 A through 0.1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+	 {"'sensor': {'max_current_a': 4}"}},
+	/* With the PGA fixed at /1, 0.5 A x 0.1 ohm = 50 mV > 40 mV. */
+	{"sensor.max_current_a: 0.5 A through 0.1 ohm is 50 mV, beyond the +-40 mV that sensor.pga_div 1 measures",
+	 {"'sensor': {'max_current_a': 0.5, 'pga_div': 1}"}},
+	/* A big shunt with the default current: the shunt is named. */
+	{"sensor.max_current_a: 0.4 A through 1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)",
+	 {"'sensor': {'shunt_ohm': 1}"}},
+};
 
 static void test_sensor_settings_must_fit_together(void **state)
 {
 	(void)state;
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina219'}}",
-		"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina219', 'bus': ''}}",
-		"sensor.bus: required when sensor.type is \"ina219\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
-	/* Averaging is a 12-bit mode (SBOS448 Table 6). */
-	parse_fails(
-		"{" ALG ", 'sensor': {'adc_bits': 10, 'adc_samples': 4}}",
-		"sensor.adc_samples: averaging 4 samples works on 12-bit conversions only, but sensor.adc_bits is 10");
-	/* 4 A x 0.1 ohm = 400 mV > 320 mV. */
-	parse_fails(
-		"{" ALG ", 'sensor': {'max_current_a': 4}}",
-		"sensor.max_current_a: 4 A through 0.1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)");
-	/* With the PGA fixed at /1, 0.5 A x 0.1 ohm = 50 mV > 40 mV. */
-	parse_fails(
-		"{" ALG ", 'sensor': {'max_current_a': 0.5, 'pga_div': 1}}",
-		"sensor.max_current_a: 0.5 A through 0.1 ohm is 50 mV, beyond the +-40 mV that sensor.pga_div 1 measures");
-	/* A big shunt with the default current: the shunt is named. */
-	parse_fails(
-		"{" ALG ", 'sensor': {'shunt_ohm': 1}}",
-		"sensor.max_current_a: 0.4 A through 1 ohm is 400 mV, beyond the INA219's largest shunt range, +-320 mV (use a smaller shunt)");
+	parse_fails_with_alg(sensor_settings_must_fit_together,
+			     N_CASES(sensor_settings_must_fit_together));
 }
 
 /* Each sensor has its own keys; the common ones mean the same for all. */
+static const struct refusals sensor_keys_belong_to_their_driver[] = {
+	{"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024",
+	 {"'sensor': {'type': 'ina226', 'averages': 8}",
+	  "'sensor': {'type': 'ina226', 'averages': 2048}"}},
+	{"sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244",
+	 {"'sensor': {'type': 'ina226', 'conversion_us': 1000}",
+	  "'sensor': {'type': 'ina226', 'conversion_us': '588'}"}},
+	/* Its address range, in its name. */
+	{"sensor.address: expected an INA226 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")",
+	 {"'sensor': {'type': 'ina226', 'address': 80}"}},
+	/* Its one shunt range: 1 A x 0.1 ohm = 100 mV > 81.92 mV. */
+	{"sensor.max_current_a: 1 A through 0.1 ohm is 100 mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)",
+	 {"'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40',"
+	  " 'max_current_a': 1}"}},
+	{"sensor.bus: required when sensor.type is \"ina226\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")",
+	 {"'sensor': {'type': 'ina226'}"}},
+};
+
 static void test_sensor_keys_belong_to_their_driver(void **state)
 {
 	struct hil_config cfg;
@@ -1893,33 +1916,8 @@ static void test_sensor_keys_belong_to_their_driver(void **state)
 		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
 
 	/* The INA226's values come from its tables. */
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina226', 'averages': 8}}",
-		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina226', 'averages': 2048}}",
-		"sensor.averages: expected 1, 4, 16, 64, 128, 256, 512 or 1024");
-	parse_fails(
-		"{" ALG
-		", 'sensor': {'type': 'ina226', 'conversion_us': 1000}}",
-		"sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244");
-	parse_fails(
-		"{" ALG
-		", 'sensor': {'type': 'ina226', 'conversion_us': '588'}}",
-		"sensor.conversion_us: expected 140, 204, 332, 588, 1100, 2116, 4156 or 8244");
-	/* Its address range, in its name. */
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina226', 'address': 80}}",
-		"sensor.address: expected an INA226 address from 0x40 to 0x4F, as an integer (64) or a string (\"0x40\")");
-	/* Its one shunt range: 1 A x 0.1 ohm = 100 mV > 81.92 mV. */
-	parse_fails(
-		"{" ALG
-		", 'sensor': {'type': 'ina226', 'bus': 'sim:ina226@0x40',"
-		" 'max_current_a': 1}}",
-		"sensor.max_current_a: 1 A through 0.1 ohm is 100 mV, beyond the INA226's shunt range, +-81.92 mV (use a smaller shunt)");
-	parse_fails(
-		"{" ALG ", 'sensor': {'type': 'ina226'}}",
-		"sensor.bus: required when sensor.type is \"ina226\" (e.g. \"ftdi:0403:6014\" or \"linux:/dev/i2c-1\")");
+	parse_fails_with_alg(sensor_keys_belong_to_their_driver,
+			     N_CASES(sensor_keys_belong_to_their_driver));
 }
 
 static void test_sensor_errors_name_the_file_of_the_value(void **state)

@@ -783,9 +783,17 @@ static void test_only_the_serial_link_needs_a_port(void **state)
 	assert_int_equal(hil_link_needs_port("semihost"), 0);
 	assert_int_equal(hil_link_needs_port("carrier-pigeon"), 0);
 	for (i = 0; all[i] != NULL; i++) {
-		n += all[i]->needs_port != 0;
+		n += all[i]->needs == HIL_LINK_NEEDS_PORT;
+		/* Every registered link says what it is made on. */
+		assert_true(all[i]->needs != 0);
 	}
 	assert_int_equal(n, 1);
+	assert_int_equal(hil_link_needs("serial"), HIL_LINK_NEEDS_PORT);
+	assert_int_equal(hil_link_needs("socket"), HIL_LINK_NEEDS_SOCKET);
+	assert_int_equal(hil_link_needs("semihost"),
+			 HIL_LINK_NEEDS_SEMIHOSTING);
+	assert_int_equal(hil_link_needs("carrier-pigeon"), 0);
+	assert_int_equal(hil_link_needs(NULL), 0);
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "config/config.h"
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/proc.h"
@@ -82,16 +83,22 @@ static struct hil_flasher *open_ocd(const struct fixture *f,
 				    unsigned timeout_ms)
 {
 	struct hil_flasher_params p;
+	char speed[16];
 	size_t i;
 
 	fake_tool_params(&f->tool, &p);
 	p.timeout_ms = timeout_ms;
 	for (i = 0; i < n_cfg; i++) {
-		p.files[i] = cfgs[i];
+		assert_int_equal(hil_flasher_params_add(&p, "config", cfgs[i]),
+				 HIL_OK);
 	}
-	p.n_files = n_cfg;
 	p.probe_serial = serial;
-	p.adapter_khz = khz;
+	if (khz != 0) {
+		snprintf(speed, sizeof(speed), "%u", khz);
+		assert_int_equal(
+			hil_flasher_params_add(&p, "adapter_khz", speed),
+			HIL_OK);
+	}
 	return fake_tool_open("openocd", &p);
 }
 
@@ -265,6 +272,7 @@ static void test_open_refuses_what_tcl_would_reinterpret(void **state)
 	struct hil_flasher *fl = NULL;
 	struct ut_capture c;
 	char log[4096];
+	size_t i;
 
 	fake_tool_params(&f->tool, &p);
 	ut_capture_begin(&c);
@@ -273,15 +281,22 @@ static void test_open_refuses_what_tcl_would_reinterpret(void **state)
 	p.probe_serial = "06[exit]";
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
 	p.probe_serial = NULL;
-	p.files[0] = "board/x}.cfg";
-	p.n_files = 1;
+	assert_int_equal(hil_flasher_params_add(&p, "config", "board/x}.cfg"),
+			 HIL_OK);
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_CONFIG);
-	p.n_files = HIL_FLASHER_MAX_FILES + 1;
+	/* One config file more than OpenOCD is given room for. */
+	p.n_opts = 0;
+	for (i = 0; i <= HIL_FLASHER_MAX_FILES; i++) {
+		assert_int_equal(hil_flasher_params_add(&p, "config", "a.cfg"),
+				 HIL_OK);
+	}
 	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
 	ut_capture_end(&c, log, sizeof(log));
 	assert_null(fl);
 	assert_non_null(strstr(log, "0669; shutdown"));
 	assert_non_null(strstr(log, "board/x}.cfg"));
+	assert_non_null(
+		strstr(log, "openocd flasher: more than 4 config files"));
 }
 
 static void test_start_rejects_non_elf_without_running_openocd(void **state)
@@ -581,9 +596,110 @@ static void test_real_openocd_version_and_probe(void **state)
 	hil_flasher_close(fl);
 }
 
+/*
+ * A flasher's options are its own: another driver's key is refused with
+ * the key and the driver's own named, and so is a speed that is no
+ * number; params hold HIL_FLASHER_MAX_OPTS options at most.
+ */
+static void test_open_refuses_an_option_it_does_not_take(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	struct ut_capture c;
+	char log[4096];
+	size_t i;
+
+	fake_tool_params(&f->tool, &p);
+	ut_capture_begin(&c);
+	assert_int_equal(hil_flasher_params_add(&p, "machine", "mps2-an386"),
+			 HIL_OK);
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
+	p.n_opts = 0;
+	assert_int_equal(hil_flasher_params_add(&p, "adapter_khz", "4 MHz"),
+			 HIL_OK);
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
+	p.n_opts = 0;
+	assert_int_equal(hil_flasher_params_add(&p, "adapter_khz", ""), HIL_OK);
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_ERR_ARG);
+	p.n_opts = 0;
+	for (i = 0; i < HIL_FLASHER_MAX_OPTS; i++) {
+		assert_int_equal(hil_flasher_params_add(&p, "config", "a.cfg"),
+				 HIL_OK);
+	}
+	assert_int_equal(hil_flasher_params_add(&p, "config", "a.cfg"),
+			 HIL_ERR_ARG);
+	assert_int_equal(hil_flasher_params_add(&p, NULL, "x"), HIL_ERR_ARG);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_null(fl);
+	assert_non_null(strstr(
+		log,
+		"openocd flasher: no option \"machine\" (its options: config, adapter_khz)"));
+	assert_non_null(strstr(
+		log,
+		"openocd flasher: option adapter_khz \"4 MHz\": expected an integer from 0 to 1000000"));
+	assert_non_null(strstr(
+		log,
+		"openocd flasher: option adapter_khz \"\": expected an integer"));
+}
+
+/* What a configuration gives a flasher: the common params, and only the
+ * options its own driver takes from it. */
+static void test_params_from_config_are_each_drivers_own(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_flasher_params p;
+
+	(void)state;
+	assert_non_null(cfg);
+	hil_config_defaults(cfg);
+	snprintf(cfg->flasher.files[0], sizeof(cfg->flasher.files[0]), "a.cfg");
+	snprintf(cfg->flasher.files[1], sizeof(cfg->flasher.files[1]), "b.cfg");
+	cfg->flasher.n_files = 2;
+	snprintf(cfg->flasher.target, sizeof(cfg->flasher.target), "chip");
+	snprintf(cfg->flasher.probe_serial, sizeof(cfg->flasher.probe_serial),
+		 "0669");
+	cfg->flasher.timeout_ms = 1234;
+
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "openocd");
+	assert_int_equal(hil_flasher_params_from_config(cfg, "/run", &p),
+			 HIL_OK);
+	assert_string_equal(p.run_dir, "/run");
+	assert_string_equal(p.probe_serial, "0669");
+	assert_int_equal(p.timeout_ms, 1234);
+	assert_int_equal(p.n_opts, 2);
+	assert_string_equal(p.opts[0].key, "config");
+	assert_string_equal(p.opts[0].value, "a.cfg");
+	assert_string_equal(p.opts[1].key, "config");
+	assert_string_equal(p.opts[1].value, "b.cfg");
+
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "pyocd");
+	assert_int_equal(hil_flasher_params_from_config(cfg, "/run", &p),
+			 HIL_OK);
+	assert_int_equal(p.n_opts, 1);
+	assert_string_equal(p.opts[0].key, "target");
+	assert_string_equal(p.opts[0].value, "chip");
+
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
+	assert_int_equal(hil_flasher_params_from_config(cfg, "/run", &p),
+			 HIL_OK);
+	assert_int_equal(p.n_opts, 1);
+	assert_string_equal(p.opts[0].key, "machine");
+	assert_string_equal(p.opts[0].value, "chip");
+	cfg->flasher.target[0] = '\0';
+	assert_int_equal(hil_flasher_params_from_config(cfg, "/run", &p),
+			 HIL_OK);
+	assert_int_equal(p.n_opts, 0);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(
+			test_open_refuses_an_option_it_does_not_take,
+			reset_fake),
+		cmocka_unit_test(test_params_from_config_are_each_drivers_own),
 		cmocka_unit_test_setup(test_start_argv_default_config_any_probe,
 				       reset_fake),
 		cmocka_unit_test_setup(

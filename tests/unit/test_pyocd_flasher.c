@@ -204,18 +204,34 @@ static void expect_commands(const struct fixture *f, const char *want)
 	fake_tool_forget(&f->tool);
 }
 
+/* The pyocd driver's option target (none for NULL), replacing any. */
+static void set_target(struct hil_flasher_params *p, const char *target)
+{
+	p->n_opts = 0;
+	if (target != NULL) {
+		assert_int_equal(hil_flasher_params_add(p, "target", target),
+				 HIL_OK);
+	}
+}
+
 static struct hil_flasher *open_py(const struct fixture *f, const char *target,
 				   const char *serial, unsigned khz,
 				   unsigned timeout_ms)
 {
 	struct hil_flasher_params p;
+	char speed[16];
 
 	fake_tool_params(&f->tool, &p);
 	p.program = f->flashtool;
 	p.timeout_ms = timeout_ms;
 	p.probe_serial = serial;
-	p.adapter_khz = khz;
-	p.target = target;
+	set_target(&p, target);
+	if (khz != 0) {
+		snprintf(speed, sizeof(speed), "%u", khz);
+		assert_int_equal(
+			hil_flasher_params_add(&p, "adapter_khz", speed),
+			HIL_OK);
+	}
 	return fake_tool_open("pyocd", &p);
 }
 
@@ -424,7 +440,7 @@ static void test_open_refuses_what_pyocd_cannot_take(void **state)
 
 	fake_tool_params(&f->tool, &p);
 	p.program = f->flashtool;
-	p.target = "stm32l475xg";
+	set_target(&p, "stm32l475xg");
 	ut_capture_begin(&c);
 	for (i = 0; i < sizeof(bad_uids) / sizeof(bad_uids[0]); i++) {
 		p.probe_serial = bad_uids[i];
@@ -433,10 +449,10 @@ static void test_open_refuses_what_pyocd_cannot_take(void **state)
 		assert_null(fl);
 	}
 	p.probe_serial = SERIAL;
-	p.target = NULL; /* pyOCD would take a generic Cortex-M */
+	set_target(&p, NULL); /* pyOCD would take a generic Cortex-M */
 	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_ERR_CONFIG);
 	for (i = 0; i < sizeof(bad_targets) / sizeof(bad_targets[0]); i++) {
-		p.target = bad_targets[i];
+		set_target(&p, bad_targets[i]);
 		assert_int_equal(hil_flasher_open(&fl, "pyocd", &p),
 				 HIL_ERR_CONFIG);
 		assert_null(fl);
@@ -449,7 +465,7 @@ static void test_open_refuses_what_pyocd_cannot_take(void **state)
 	fake_tool_assert_not_run(&f->tool); /* nothing ran */
 
 	/* A whole ST-LINK V2-1 ID, a DAPLink ID: taken. */
-	p.target = "stm32l475xg";
+	set_target(&p, "stm32l475xg");
 	p.probe_serial = "066DFF515049657187212646";
 	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_OK);
 	hil_flasher_close(fl);
@@ -476,7 +492,7 @@ static void test_missing_pyocd_is_not_available_with_apt_line(void **state)
 	char log[4096];
 
 	fake_tool_params(&f->tool, &p);
-	p.target = "stm32l475xg";
+	set_target(&p, "stm32l475xg");
 	p.probe_serial = SERIAL;
 	p.program = "/nonexistent/pyocd-flashtool";
 	fl = fake_tool_open("pyocd", &p);
@@ -986,7 +1002,7 @@ static struct hil_flasher *open_real(const struct fixture *f,
 	p.program = REAL_FLASHTOOL;
 	p.timeout_ms = 20000;
 	p.probe_serial = SERIAL;
-	p.target = target;
+	set_target(&p, target);
 	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_OK);
 	return fl;
 }

@@ -593,8 +593,10 @@ static void recorded_argv(struct fixture *f, const char *target, char *out,
 			  size_t len)
 {
 	char prog[160], rec[160], script[512];
-	struct hil_flasher_params p = {
-		.run_dir = f->run_dir, .timeout_ms = 5000, .target = target};
+	struct hil_flasher_params p = {.run_dir = f->run_dir,
+				       .timeout_ms = 5000,
+				       .opts = {{"machine", target}},
+				       .n_opts = target != NULL};
 	struct hil_flasher *fl = NULL;
 	struct ut_capture c;
 	char log[2048];
@@ -621,7 +623,7 @@ static void recorded_argv(struct fixture *f, const char *target, char *out,
 }
 
 /*
- * The machine and the icount shift are the board's (params.target,
+ * The machine and the icount shift are the board's (option machine,
  * "MACHINE[,shift=N]"): the netduinoplus2 at shift 0 when none is given,
  * the mps2-an386 at shift 10 as its board driver asks; anything else is
  * refused at open, naming it.
@@ -647,7 +649,8 @@ static void test_qemu_machine_and_shift_come_from_the_board(void **state)
 	assert_non_null(strstr(argv, "-icount shift=0,align=off,sleep=off"));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct hil_flasher_params p = {.run_dir = f->run_dir,
-					       .target = bad[i]};
+					       .opts = {{"machine", bad[i]}},
+					       .n_opts = 1};
 		struct hil_flasher *fl = NULL;
 		struct ut_capture c;
 

@@ -46,7 +46,11 @@ static void populate(const struct hil_rfield *f, void *base, unsigned k)
 		*(uint32_t *)p = 10 + k;
 		break;
 	case HIL_RF_UINT:
+	case HIL_RF_HEX_0X:
 		*(unsigned *)p = 10 + k;
+		break;
+	case HIL_RF_INT:
+		*(int *)p = 20 + (int)k;
 		break;
 	case HIL_RF_U64:
 		*(uint64_t *)p = 5000000000ull + k;
@@ -130,6 +134,7 @@ static void make_full_row(struct hil_row *r)
 	r->mode = "AEAD";
 	r->constant_time = 1;
 	r->ok = 1;
+	r->pq.present = 1; /* its own object too (a pq operation's) */
 	r->energy.state = HIL_ENERGY_OK;
 	r->leak.state = 1;
 	r->leak.model_state = 1;
@@ -200,6 +205,7 @@ static void test_every_stored_field_comes_back_as_written(void **state)
 	assert_int_equal(out->leak.state, 1);
 	assert_int_equal(out->leak.model_state, 1);
 	assert_int_equal(out->model.ok, 1);
+	assert_int_equal(out->pq.present, 1);
 	for (i = 0; i < in->runs; i++) {
 		assert_true(out->samples[i] == in->samples[i]);
 		assert_true(out->model.samples[i] == in->model.samples[i]);

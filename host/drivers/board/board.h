@@ -132,11 +132,24 @@ void hil_stm32_flash_acr(uint32_t reg, struct hil_flash_state *out);
  */
 int hil_drivers_join(char *buf, size_t len, const char *const *names);
 
+/**
+ * Whether the flasher named name is an emulator: the first flasher of an
+ * emulated board (qemu). @return 1 or 0.
+ */
+int hil_flasher_emulator(const char *name);
+
+/**
+ * The emulators' names (hil_flasher_emulator) after `first`, joined for a
+ * message: "host or qemu". @return the length snprintf would write.
+ */
+int hil_flasher_emulator_names(const char *first, char *buf, size_t len);
+
 /* The kinds of driver the registry holds. */
 enum hil_driver_kind {
 	HIL_DRIVER_BOARD,
 	HIL_DRIVER_FLASHER,
 	HIL_DRIVER_LINK,
+	HIL_DRIVER_I2C_BUS,
 	HIL_DRIVER_SENSOR,
 };
 

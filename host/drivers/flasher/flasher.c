@@ -24,11 +24,10 @@ struct hil_flasher {
 	struct hil_flasher_params params; /* strings below are owned */
 	char *program;
 	char *run_dir;
-	char *files[HIL_FLASHER_MAX_FILES];
 	char *probe_serial;
-	char *target;
-	char *qemu_plugin;
 	char *link;
+	char *opt_key[HIL_FLASHER_MAX_OPTS];
+	char *opt_value[HIL_FLASHER_MAX_OPTS];
 };
 
 void *hil_flasher_priv(const struct hil_flasher *f)
@@ -86,57 +85,148 @@ static void free_params(struct hil_flasher *f)
 
 	free(f->program);
 	free(f->run_dir);
-	for (i = 0; i < HIL_FLASHER_MAX_FILES; i++) {
-		free(f->files[i]);
-	}
 	free(f->probe_serial);
-	free(f->target);
-	free(f->qemu_plugin);
 	free(f->link);
+	for (i = 0; i < HIL_FLASHER_MAX_OPTS; i++) {
+		free(f->opt_key[i]);
+		free(f->opt_value[i]);
+	}
 }
 
-/* The real-board fields (OpenOCD, pyOCD), copied so that the caller's strings may go. */
-static int copy_openocd_params(struct hil_flasher *f,
-			       const struct hil_flasher_params *p)
+/* Whether the driver lists key among its options. */
+static int takes_opt(const struct hil_flasher_ops *ops, const char *key)
 {
 	size_t i;
 
-	if (p->n_files > HIL_FLASHER_MAX_FILES) {
-		hil_err("flasher: %zu OpenOCD config files, at most %d",
-			p->n_files, HIL_FLASHER_MAX_FILES);
+	for (i = 0; ops->opts != NULL && ops->opts[i] != NULL; i++) {
+		if (strcmp(ops->opts[i], key) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The driver's options, for a message: "machine, plugin" or "none". */
+static void opt_names(const struct hil_flasher_ops *ops, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s",
+		 ops->opts == NULL || ops->opts[0] == NULL ? "none" : "");
+	for (i = 0; ops->opts != NULL && ops->opts[i] != NULL; i++) {
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i > 0 ? ", " : "", ops->opts[i]);
+	}
+}
+
+/* The driver's options, checked against its list and copied. */
+static int copy_opts(struct hil_flasher *f, const struct hil_flasher_params *p)
+{
+	char names[128];
+	size_t i;
+
+	if (p->n_opts > HIL_FLASHER_MAX_OPTS) {
+		hil_err("%s flasher: %zu options, at most %d", f->ops->name,
+			p->n_opts, HIL_FLASHER_MAX_OPTS);
 		return HIL_ERR_ARG;
 	}
-	for (i = 0; i < p->n_files; i++) {
-		if (p->files[i] == NULL) {
-			hil_err("flasher: OpenOCD config file %zu is missing",
-				i);
+	for (i = 0; i < p->n_opts; i++) {
+		const struct hil_flasher_opt *o = &p->opts[i];
+
+		if (o->key == NULL || o->value == NULL) {
+			hil_err("%s flasher: option %zu has no key or no value",
+				f->ops->name, i);
 			return HIL_ERR_ARG;
 		}
-		f->files[i] = strdup(p->files[i]);
-		if (f->files[i] == NULL) {
-			hil_err("flasher: no memory");
+		if (!takes_opt(f->ops, o->key)) {
+			opt_names(f->ops, names, sizeof(names));
+			hil_err("%s flasher: no option \"%s\" (its options: %s)",
+				f->ops->name, o->key, names);
+			return HIL_ERR_ARG;
+		}
+		f->opt_key[i] = strdup(o->key);
+		f->opt_value[i] = strdup(o->value);
+		if (f->opt_key[i] == NULL || f->opt_value[i] == NULL) {
+			hil_err("%s flasher: no memory", f->ops->name);
 			return HIL_ERR_NOMEM;
 		}
-		f->params.files[i] = f->files[i];
+		f->params.opts[i].key = f->opt_key[i];
+		f->params.opts[i].value = f->opt_value[i];
 	}
-	f->params.n_files = p->n_files;
-	if (p->probe_serial != NULL && p->probe_serial[0] != '\0') {
-		f->probe_serial = strdup(p->probe_serial);
-		if (f->probe_serial == NULL) {
-			hil_err("flasher: no memory");
-			return HIL_ERR_NOMEM;
+	f->params.n_opts = p->n_opts;
+	return HIL_OK;
+}
+
+/* A string copied into *own and pointed to by *param, unless NULL or "". */
+static int copy_str(struct hil_flasher *f, const char *s, char **own,
+		    const char **param)
+{
+	if (s == NULL || s[0] == '\0') {
+		return HIL_OK;
+	}
+	*own = strdup(s);
+	if (*own == NULL) {
+		hil_err("%s flasher: no memory", f->ops->name);
+		return HIL_ERR_NOMEM;
+	}
+	*param = *own;
+	return HIL_OK;
+}
+
+int hil_flasher_params_add(struct hil_flasher_params *p, const char *key,
+			   const char *value)
+{
+	if (p == NULL || key == NULL || value == NULL) {
+		return HIL_ERR_ARG;
+	}
+	if (p->n_opts >= HIL_FLASHER_MAX_OPTS) {
+		hil_err("flasher: no room for option %s: at most %d", key,
+			HIL_FLASHER_MAX_OPTS);
+		return HIL_ERR_ARG;
+	}
+	p->opts[p->n_opts].key = key;
+	p->opts[p->n_opts].value = value;
+	p->n_opts++;
+	return HIL_OK;
+}
+
+const char *hil_flasher_opt_at(const struct hil_flasher *f, const char *key,
+			       size_t i)
+{
+	size_t j;
+
+	for (j = 0; f != NULL && key != NULL && j < f->params.n_opts; j++) {
+		if (strcmp(f->params.opts[j].key, key) == 0 && i-- == 0) {
+			return f->params.opts[j].value;
 		}
-		f->params.probe_serial = f->probe_serial;
 	}
-	f->params.adapter_khz = p->adapter_khz;
-	if (p->target != NULL && p->target[0] != '\0') {
-		f->target = strdup(p->target); /* pyOCD's target type */
-		if (f->target == NULL) {
-			hil_err("flasher: no memory");
-			return HIL_ERR_NOMEM;
-		}
-		f->params.target = f->target;
+	return NULL;
+}
+
+const char *hil_flasher_opt(const struct hil_flasher *f, const char *key)
+{
+	return hil_flasher_opt_at(f, key, 0);
+}
+
+int hil_flasher_opt_uint(const struct hil_flasher *f, const char *key,
+			 unsigned max, unsigned *out)
+{
+	const char *v = hil_flasher_opt(f, key);
+	unsigned long n;
+	char *end;
+
+	*out = 0;
+	if (v == NULL) {
+		return HIL_OK;
 	}
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno != 0 || n > max) {
+		hil_err("%s flasher: option %s \"%s\": expected an integer from 0 to %u",
+			f->ops->name, key, v, max);
+		return HIL_ERR_ARG;
+	}
+	*out = (unsigned)n;
 	return HIL_OK;
 }
 
@@ -196,27 +286,16 @@ int hil_flasher_open(struct hil_flasher **out, const char *type,
 			goto err_free;
 		}
 	}
-	ret = copy_openocd_params(f, p);
+	ret = copy_str(f, p->probe_serial, &f->probe_serial,
+		       &f->params.probe_serial);
+	if (ret == HIL_OK) {
+		ret = copy_str(f, p->link, &f->link, &f->params.link);
+	}
+	if (ret == HIL_OK) {
+		ret = copy_opts(f, p);
+	}
 	if (ret != HIL_OK) {
 		goto err_free;
-	}
-	if (p->qemu_plugin != NULL && p->qemu_plugin[0] != '\0') {
-		f->qemu_plugin = strdup(p->qemu_plugin);
-		if (f->qemu_plugin == NULL) {
-			hil_err("%s flasher: no memory", type);
-			ret = HIL_ERR_NOMEM;
-			goto err_free;
-		}
-		f->params.qemu_plugin = f->qemu_plugin;
-	}
-	if (p->link != NULL && p->link[0] != '\0') {
-		f->link = strdup(p->link);
-		if (f->link == NULL) {
-			hil_err("%s flasher: no memory", type);
-			ret = HIL_ERR_NOMEM;
-			goto err_free;
-		}
-		f->params.link = f->link;
 	}
 	ret = ops->open(f);
 	if (ret != HIL_OK) {
@@ -364,21 +443,19 @@ int hil_flasher_check_elf(const char *path, const char *raw_means)
 	return HIL_OK;
 }
 
-void hil_flasher_params_from_config(const struct hil_config *cfg,
-				    const char *run_dir,
-				    struct hil_flasher_params *p)
+int hil_flasher_params_from_config(const struct hil_config *cfg,
+				   const char *run_dir,
+				   struct hil_flasher_params *p)
 {
-	size_t i;
+	const struct hil_flasher_ops *ops = hil_flasher_find(cfg->flasher.type);
 
 	memset(p, 0, sizeof(*p));
 	p->program = cfg->flasher.program;
 	p->run_dir = run_dir;
 	p->timeout_ms = cfg->flasher.timeout_ms;
-	for (i = 0; i < cfg->flasher.n_files && i < HIL_FLASHER_MAX_FILES;
-	     i++) {
-		p->files[i] = cfg->flasher.files[i];
-	}
-	p->n_files = i;
 	p->probe_serial = cfg->flasher.probe_serial;
-	p->target = cfg->flasher.target;
+	if (ops == NULL || ops->options == NULL) {
+		return HIL_OK;
+	}
+	return ops->options(cfg, p);
 }

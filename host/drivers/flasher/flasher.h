@@ -12,8 +12,30 @@ struct hil_config;
 struct hil_jsonld;
 struct hil_doctor;
 
-#define HIL_FLASHER_MAX_FILES 4 /* = HIL_CFG_MAX_FLASHER_FILES */
+#define HIL_FLASHER_MAX_FILES 4	       /* = HIL_CFG_MAX_FLASHER_FILES */
+#define HIL_FLASHER_MAX_OPTS  8	       /* a driver's options in one params */
+#define HIL_FLASHER_MAX_KHZ   1000000u /* adapter_khz: 1 GHz, above any probe */
 
+/*
+ * The option a flasher that runs an emulator takes for a plugin of it
+ * (the cycle model: hil_cyclemodel_plugin_arg()); a flasher that runs
+ * none does not list it, and is given none.
+ */
+#define HIL_FLASHER_OPT_PLUGIN "plugin"
+
+/*
+ * One of a flasher driver's own options: key and value, both strings.
+ * Which keys a driver takes, and what their values mean, are its own
+ * (hil_flasher_ops.opts; docs/contributing.md): the core puts what a
+ * configuration gives through the driver's options op and never reads
+ * them.
+ */
+struct hil_flasher_opt {
+	const char *key;
+	const char *value;
+};
+
+/* What every flasher is opened with, and its driver's own options. */
 struct hil_flasher_params {
 	const char *program; /* NULL or "": the backend's default,
 				 * e.g. "qemu-system-arm"; pyocd: the
@@ -23,33 +45,28 @@ struct hil_flasher_params {
 				 * (qemu.log, openocd.log, pyocd.log) and
 				 * sockets */
 	unsigned timeout_ms; /* bound on start(); 0: backend default */
-	/* The tool's own config files, in order (OpenOCD: each a -f);
-	 * the others ignore them. */
-	const char *files[HIL_FLASHER_MAX_FILES];
-	size_t n_files;
-	/* openocd and pyocd (qemu ignores them): */
-	const char *probe_serial; /* NULL or "": any probe; else
-				   * OpenOCD's "adapter serial", pyOCD's
-				   * unique ID (-b) selects it */
-	unsigned adapter_khz;	  /* 0: the tool's own default speed */
-	/* pyocd and qemu (openocd ignores it): */
-	const char *target; /* pyOCD's target type (-t), e.g.
-			     * "stm32l475xg"; required. QEMU's machine
-			     * and icount shift, "MACHINE[,shift=N]",
-			     * e.g. "mps2-an386,shift=10"; NULL or "":
-			     * "netduinoplus2", shift 0 */
-	/* qemu only (the others ignore them): */
-	const char *qemu_plugin; /* NULL or "": none; else the value of one
-				  * `-plugin` option, e.g. built by
-				  * hil_cyclemodel_plugin_arg() */
-	/* The link the stub is built for (link.type): NULL, "" or "socket":
-	 * USART2 on a unix socket (link_where); "semihost": semihosting on
-	 * QEMU's stdin and stdout, one end of a socketpair (link_fd). */
+	/* The probe that reaches the board (flasher.probe_serial): NULL or
+	 * "": any probe. A flasher without a probe (an emulator) ignores
+	 * it. */
+	const char *probe_serial;
+	/* The link the stub is built for (link.type); what it needs of the
+	 * flasher is the link driver's to say (hil_link_needs(): a socket
+	 * path, semihosting on the guest's stdio). NULL or "": the
+	 * flasher's default. */
 	const char *link;
 	/* 1: the tool runs in a jail (util/jail.h): QEMU sees the image, its
 	 * plugin and a private folder for its socket; OpenOCD its scripts,
 	 * the image and the USB devices. 0: on the host. */
 	int jail;
+	/*
+	 * The driver's own options, in order (a key may repeat), each a key
+	 * of its hil_flasher_ops.opts: hil_flasher_open() refuses any other
+	 * key. Added with hil_flasher_params_add(); the driver reads them with
+	 * hil_flasher_opt(). Each driver's header says what its keys mean
+	 * (qemu.h, openocd.h, pyocd.h).
+	 */
+	struct hil_flasher_opt opts[HIL_FLASHER_MAX_OPTS];
+	size_t n_opts;
 };
 
 /*
@@ -74,6 +91,16 @@ struct hil_flasher_ops {
 	 */
 	int (*parse)(struct hil_jsonld *ld, const cJSON *section,
 		     const char *board_arg, struct hil_config *cfg);
+	/* The keys of its own options (hil_flasher_params.opts),
+	 * NULL-terminated; NULL: it takes none. */
+	const char *const *opts;
+	/*
+	 * Optional. Add to p the options a loaded configuration gives it
+	 * (what parse read into cfg->flasher), strings borrowed from cfg.
+	 * @return HIL_OK, or HIL_ERR_ARG when p has no room left.
+	 */
+	int (*options)(const struct hil_config *cfg,
+		       struct hil_flasher_params *p);
 	/*
 	 * Optional. `hilrun doctor`'s checks of the flasher's own setup that
 	 * need no probe (OpenOCD: every config file loads), one line each
@@ -115,7 +142,8 @@ struct hil_flasher_ops {
  * @param type "qemu", "openocd" or "pyocd".
  * @param p copied (strings too); p->run_dir is required.
  * @return HIL_OK; HIL_ERR_ARG (unknown type, no run_dir, run_dir not a
- *         directory); HIL_ERR_CONFIG (OpenOCD: a config file name or probe
+ *         directory, an option the driver does not take, or a value of
+ *         one it cannot: the log names the option); HIL_ERR_CONFIG (OpenOCD: a config file name or probe
  *         serial that cannot be passed to OpenOCD; pyOCD: no target, or a
  *         target or unique ID that cannot be passed to pyOCD); HIL_ERR_IO;
  *         HIL_ERR_NOMEM.
@@ -132,11 +160,12 @@ void hil_flasher_close(struct hil_flasher *f);
  * its UART socket exists. QEMU then waits for the link to connect before it
  * loads the image and runs the guest, so a crash of the image shows up
  * after hil_link_open(), as a closed link: call hil_flasher_check() then.
- * With params.link "semihost" there is no socket to wait for: QEMU runs
+ * With a link that needs semihosting (params.link "semihost") there is no
+ * socket to wait for: QEMU runs
  * the guest at once, its stdin and stdout on a socketpair made here, whose
  * buffer keeps what the guest says until the link is made on
  * hil_flasher_link_fd(); a crash shows up the same way.
- * With params.qemu_plugin set, QEMU also gets `-plugin VALUE` (and fails to
+ * With the option plugin set, QEMU also gets `-plugin VALUE` (and fails to
  * start, with its reason in qemu.log, if it cannot load the plugin).
  * For OpenOCD: check the file likewise, then run `openocd -f CFG...
  * [-c "adapter serial SN"] [-c "adapter speed KHZ"] -c "program {ELF}
@@ -240,13 +269,43 @@ hil_flasher_params(const struct hil_flasher *f);
 int hil_flasher_set_program(struct hil_flasher *f, const char *program);
 
 /**
- * The params a configuration gives a flasher: program, timeout, the tool's
- * files, probe serial and target; run_dir and the backend's extras
- * (qemu_plugin) are the caller's. Strings are borrowed from cfg.
+ * The params a configuration gives a flasher: program, timeout, probe
+ * serial, and the options its driver (cfg->flasher.type) takes from it
+ * (hil_flasher_ops.options); run_dir, and the link, the jail and options
+ * that are not the configuration's (HIL_FLASHER_OPT_PLUGIN), are the
+ * caller's. Strings are borrowed from cfg.
+ * @return HIL_OK, HIL_ERR_ARG (no room for the driver's options).
  */
-void hil_flasher_params_from_config(const struct hil_config *cfg,
-				    const char *run_dir,
-				    struct hil_flasher_params *p);
+int hil_flasher_params_from_config(const struct hil_config *cfg,
+				   const char *run_dir,
+				   struct hil_flasher_params *p);
+
+/**
+ * Add an option key=value to p (a key its driver lists in its opts).
+ * @param key, value borrowed until hil_flasher_open(), which copies them.
+ * @return HIL_OK; HIL_ERR_ARG (NULL key or value, or HIL_FLASHER_MAX_OPTS
+ *         options already).
+ */
+int hil_flasher_params_add(struct hil_flasher_params *p, const char *key,
+			   const char *value);
+
+/**
+ * For a driver: the value of the i-th option key it was opened with
+ * (0: the first), or NULL. Borrowed: valid until close.
+ */
+const char *hil_flasher_opt_at(const struct hil_flasher *f, const char *key,
+			       size_t i);
+
+/** For a driver: the value of its option key (the first), or NULL. */
+const char *hil_flasher_opt(const struct hil_flasher *f, const char *key);
+
+/**
+ * For a driver: its option key as a number from 0 to max (none: 0).
+ * @return HIL_OK; HIL_ERR_ARG (not such a number: logged, naming the
+ *         flasher, the key and the value).
+ */
+int hil_flasher_opt_uint(const struct hil_flasher *f, const char *key,
+			 unsigned max, unsigned *out);
 
 /** The flasher driver named name (drivers/drivers.def), or NULL. */
 const struct hil_flasher_ops *hil_flasher_find(const char *name);

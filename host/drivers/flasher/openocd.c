@@ -72,6 +72,7 @@ struct openocd {
 	char *elf;	/* absolute path of the image last flashed */
 	const char *cfg[HIL_FLASHER_MAX_FILES];
 	size_t n_cfg;
+	unsigned khz; /* option adapter_khz; 0: OpenOCD's default */
 };
 
 /* The argv of one invocation, and the -c strings it points to. */
@@ -136,9 +137,9 @@ static void build_argv(const struct hil_flasher *f, struct ocd_argv *a,
 		a->v[n++] = "-c";
 		a->v[n++] = a->serial_cmd;
 	}
-	if (p->adapter_khz != 0) {
+	if (o->khz != 0) {
 		snprintf(a->speed_cmd, sizeof(a->speed_cmd), "adapter speed %u",
-			 p->adapter_khz);
+			 o->khz);
 		a->v[n++] = "-c";
 		a->v[n++] = a->speed_cmd;
 	}
@@ -493,14 +494,23 @@ static int openocd_open(struct hil_flasher *f)
 		return HIL_ERR_NOMEM;
 	}
 	hil_flasher_set_priv(f, o); /* openocd_close frees it on error */
-	if (p->n_files == 0) {
+	for (i = 0; hil_flasher_opt_at(f, "config", i) != NULL; i++) {
+		if (i == HIL_FLASHER_MAX_FILES) {
+			hil_err("openocd flasher: more than %d config files",
+				HIL_FLASHER_MAX_FILES);
+			return HIL_ERR_ARG;
+		}
+		o->cfg[i] = hil_flasher_opt_at(f, "config", i);
+	}
+	o->n_cfg = i;
+	if (o->n_cfg == 0) {
 		o->cfg[0] = DEFAULT_CFG;
 		o->n_cfg = 1;
-	} else {
-		for (i = 0; i < p->n_files; i++) {
-			o->cfg[i] = p->files[i];
-		}
-		o->n_cfg = p->n_files;
+	}
+	ret = hil_flasher_opt_uint(f, "adapter_khz", HIL_FLASHER_MAX_KHZ,
+				   &o->khz);
+	if (ret != HIL_OK) {
+		return ret;
 	}
 	for (i = 0; i < o->n_cfg; i++) {
 		if (o->cfg[i][0] == '\0' || strpbrk(o->cfg[i], "{}\\") ||
@@ -646,6 +656,8 @@ const struct hil_flasher_ops hil_flasher_openocd_ops = {
 	.package = "openocd",
 	.keys = hil_openocd_keys,
 	.parse = hil_openocd_parse,
+	.opts = hil_openocd_opts,
+	.options = hil_openocd_options,
 	.doctor = hil_openocd_doctor,
 	.open = openocd_open,
 	.close = openocd_close,

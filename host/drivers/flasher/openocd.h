@@ -9,6 +9,16 @@
 /* Its own key of the "flasher" section: "openocd_config". */
 extern const char *const hil_openocd_keys[];
 
+/*
+ * Its options: config (a config file, each a -f, in order, at most
+ * HIL_FLASHER_MAX_FILES; none: the default) and adapter_khz (the probe's
+ * speed; none: OpenOCD's own). The options op: a config option per config
+ * file of cfg.
+ */
+extern const char *const hil_openocd_opts[];
+int hil_openocd_options(const struct hil_config *cfg,
+			struct hil_flasher_params *p);
+
 /* The parse op: the config files, else the board's. */
 int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
 		      const char *board_arg, struct hil_config *cfg);

@@ -14,6 +14,20 @@
 #define CFG_TIMEOUT_MS 5000u /* openocd -f ... -c shutdown: ~30 ms */
 
 const char *const hil_openocd_keys[] = {"openocd_config", NULL};
+const char *const hil_openocd_opts[] = {"config", "adapter_khz", NULL};
+
+int hil_openocd_options(const struct hil_config *cfg,
+			struct hil_flasher_params *p)
+{
+	size_t i;
+	int ret = HIL_OK;
+
+	for (i = 0; i < cfg->flasher.n_files && ret == HIL_OK; i++) {
+		ret = hil_flasher_params_add(p, "config",
+					     cfg->flasher.files[i]);
+	}
+	return ret;
+}
 
 int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
 		      const char *board_arg, struct hil_config *cfg)

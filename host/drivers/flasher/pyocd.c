@@ -130,7 +130,7 @@ const char *hil_pyocd_base_name(const char *path)
 /* "probe 0669FF... (pyOCD target stm32l475xg)", for messages. */
 static void probe_text(const struct hil_flasher *f, char *buf, size_t len)
 {
-	const char *target = hil_flasher_params(f)->target;
+	const char *target = hil_flasher_opt(f, "target");
 
 	if (hil_pyocd_uid_of(f) != NULL) {
 		snprintf(buf, len, "probe %s (pyOCD target %s)",
@@ -280,6 +280,7 @@ static void pyocd_close(struct hil_flasher *f)
 static int pyocd_open(struct hil_flasher *f)
 {
 	const struct hil_flasher_params *p;
+	const char *target;
 	struct pyocd *o;
 	int ret;
 
@@ -290,13 +291,14 @@ static int pyocd_open(struct hil_flasher *f)
 		}
 	}
 	p = hil_flasher_params(f);
-	if (p->target == NULL || p->target[0] == '\0') {
+	target = hil_flasher_opt(f, "target");
+	if (target == NULL || target[0] == '\0') {
 		hil_err("pyocd flasher: no target type (e.g. stm32l475xg): without one pyOCD 0.13.1 takes a generic Cortex-M, which it cannot program; 'pyocd-flashtool --help' lists the types it knows");
 		return HIL_ERR_CONFIG;
 	}
-	if (!hil_pyocd_target_ok(p->target)) {
+	if (!hil_pyocd_target_ok(target)) {
 		hil_err("pyOCD target type \"%s\": pyOCD's names are at most %d lower-case letters, digits and '_' (e.g. stm32l475xg)",
-			p->target, TARGET_MAX);
+			target, TARGET_MAX);
 		return HIL_ERR_CONFIG;
 	}
 	if (hil_pyocd_uid_of(f) != NULL && !uid_ok(hil_pyocd_uid_of(f))) {
@@ -310,6 +312,11 @@ static int pyocd_open(struct hil_flasher *f)
 		return HIL_ERR_NOMEM;
 	}
 	hil_flasher_set_priv(f, o); /* pyocd_close frees it on error */
+	ret = hil_flasher_opt_uint(f, "adapter_khz", HIL_FLASHER_MAX_KHZ,
+				   &o->khz);
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	o->log_path = absolute(p->run_dir, LOG_NAME);
 	o->hex_path = absolute(p->run_dir, HEX_NAME);
 	o->readback_path = absolute(p->run_dir, READBACK_NAME);
@@ -481,6 +488,8 @@ const struct hil_flasher_ops hil_flasher_pyocd_ops = {
 	.package = "python3-pyocd",
 	.keys = hil_pyocd_keys,
 	.parse = hil_pyocd_parse,
+	.opts = hil_pyocd_opts,
+	.options = hil_pyocd_options,
 	.open = pyocd_open,
 	.close = pyocd_close,
 	.start = pyocd_start,

@@ -9,6 +9,15 @@
 /* Its own key of the "flasher" section: "target" (pyOCD's -t). */
 extern const char *const hil_pyocd_keys[];
 
+/*
+ * Its options: target (pyOCD's target type, -t, e.g. "stm32l475xg";
+ * required) and adapter_khz (the probe's speed; none: pyOCD's own). The
+ * options op: target from cfg->flasher.target.
+ */
+extern const char *const hil_pyocd_opts[];
+int hil_pyocd_options(const struct hil_config *cfg,
+		      struct hil_flasher_params *p);
+
 /* The parse op: the target type, else the board's; required. */
 int hil_pyocd_parse(struct hil_jsonld *ld, const cJSON *section,
 		    const char *board_arg, struct hil_config *cfg);
@@ -35,6 +44,7 @@ struct pyocd {
 	char *tool;	     /* pyocd-tool */
 	char *elf;	     /* absolute path of the image last flashed */
 	char *out;	     /* TAIL_BYTES: the last run's output */
+	unsigned khz;	     /* option adapter_khz; 0: pyOCD's default */
 };
 
 /* The argv of one invocation and the numbers it points to. */

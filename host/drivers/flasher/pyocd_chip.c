@@ -88,7 +88,7 @@ static const char *dev_name(uint32_t id)
 int hil_pyocd_check_chip(struct hil_flasher *f, int flashing, uint64_t deadline,
 			 unsigned bound_ms, char *why, size_t len)
 {
-	const char *target = hil_flasher_params(f)->target;
+	const char *target = hil_flasher_opt(f, "target");
 	const struct chip_id *c = chip_of(target);
 	struct pyocd *o = hil_flasher_priv(f);
 	struct pyo_argv a;

@@ -132,7 +132,7 @@ int hil_pyocd_explain(const struct hil_flasher *f, const char *out,
 		      int flashing, char *why, size_t len)
 {
 	const char *uid = hil_pyocd_uid_of(f);
-	const char *target = hil_flasher_params(f)->target;
+	const char *target = hil_flasher_opt(f, "target");
 	char line[256];
 	int ret;
 

@@ -32,16 +32,15 @@ size_t hil_pyocd_argv_head(const struct hil_flasher *f, struct pyo_argv *a,
 		a->v[n++] = (char *)hil_pyocd_uid_of(f);
 	}
 	a->v[n++] = "-t";
-	a->v[n++] = (char *)p->target;
-	if (p->adapter_khz != 0) {
+	a->v[n++] = (char *)hil_flasher_opt(f, "target");
+	if (o->khz != 0) {
 		/* pyocd-flashtool takes Hz (-f), pyocd-tool kHz (-k). */
 		if (flashtool) {
 			snprintf(a->speed, sizeof(a->speed), "%lu",
-				 (unsigned long)p->adapter_khz * 1000ul);
+				 (unsigned long)o->khz * 1000ul);
 			a->v[n++] = "-f";
 		} else {
-			snprintf(a->speed, sizeof(a->speed), "%u",
-				 p->adapter_khz);
+			snprintf(a->speed, sizeof(a->speed), "%u", o->khz);
 			a->v[n++] = "-k";
 		}
 		a->v[n++] = a->speed;

@@ -8,6 +8,16 @@
 #include "util/err.h"
 
 const char *const hil_pyocd_keys[] = {"target", NULL};
+const char *const hil_pyocd_opts[] = {"target", "adapter_khz", NULL};
+
+int hil_pyocd_options(const struct hil_config *cfg,
+		      struct hil_flasher_params *p)
+{
+	if (cfg->flasher.target[0] == '\0') {
+		return HIL_OK;
+	}
+	return hil_flasher_params_add(p, "target", cfg->flasher.target);
+}
 
 int hil_pyocd_parse(struct hil_jsonld *ld, const cJSON *section,
 		    const char *board_arg, struct hil_config *cfg)

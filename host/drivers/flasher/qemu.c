@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drivers/link/link.h"
 #include "qemu.h"
 #include "util/err.h"
 #include "util/jail.h"
@@ -63,7 +64,6 @@
 #define DEFAULT_TIMEOUT_MS 10000u
 #define VERSION_TIMEOUT_MS 5000u
 #define SOCKET_NAME	   "uart.sock"
-#define LINK_SEMIHOST	   "semihost"
 #define LOG_NAME	   "qemu.log"
 #define TAIL_BYTES	   4096 /* how much of the log's end to search for the reason */
 #define TAIL_TEXT	   512 /* how much of it goes into the error line */
@@ -265,7 +265,7 @@ static int qemu_open(struct hil_flasher *f)
 {
 	const struct hil_flasher_params *p = hil_flasher_params(f);
 	struct qemu *q;
-	int ret;
+	int needs, ret;
 
 	if (p->program == NULL) {
 		ret = hil_flasher_set_program(f, DEFAULT_PROGRAM);
@@ -283,10 +283,12 @@ static int qemu_open(struct hil_flasher *f)
 	{
 		unsigned shift;
 
-		if (!hil_qemu_machine_of(p->target, q->machine,
-					 sizeof(q->machine), &shift)) {
+		const char *spec = hil_flasher_opt(f, "machine");
+
+		if (!hil_qemu_machine_of(spec, q->machine, sizeof(q->machine),
+					 &shift)) {
 			hil_err("qemu flasher: machine \"%s\" is not \"MACHINE\" or \"MACHINE,shift=N\" (N 0..%d)",
-				p->target, HIL_QEMU_MAX_SHIFT);
+				spec, HIL_QEMU_MAX_SHIFT);
 			return HIL_ERR_ARG;
 		}
 		/* Only with align=off,sleep=off (and a fixed shift) are runs
@@ -299,13 +301,16 @@ static int qemu_open(struct hil_flasher *f)
 		hil_err("qemu flasher: no memory");
 		return HIL_ERR_NOMEM;
 	}
-	if (p->link != NULL && strcmp(p->link, LINK_SEMIHOST) == 0) {
+	/* What the link needs of the emulator is the link driver's to say. */
+	needs = p->link != NULL && p->link[0] != '\0' ? hil_link_needs(p->link)
+						      : HIL_LINK_NEEDS_SOCKET;
+	if (needs == HIL_LINK_NEEDS_SEMIHOSTING) {
 		q->semihost = 1;
 		snprintf(q->where, sizeof(q->where),
 			 "%s semihosting (stdin/stdout)", p->program);
 		return HIL_OK;
 	}
-	if (p->link != NULL && strcmp(p->link, "socket") != 0) {
+	if (needs != HIL_LINK_NEEDS_SOCKET) {
 		hil_err("qemu flasher: no link \"%s\" (socket or semihost)",
 			p->link);
 		return HIL_ERR_ARG;
@@ -432,7 +437,7 @@ static int next_opt(const char **s, char *buf, size_t len)
 static int qemu_jail(struct hil_flasher *f, struct hil_jail **out)
 {
 	struct qemu *q = hil_flasher_priv(f);
-	const char *plugin = hil_flasher_params(f)->qemu_plugin;
+	const char *plugin = hil_flasher_opt(f, HIL_FLASHER_OPT_PLUGIN);
 	struct hil_jail *j;
 	char val[4096 + 8];
 	int first = 1;
@@ -484,7 +489,7 @@ static int spawn(struct hil_flasher *f, char *serial, int stdio_fd)
 {
 	struct qemu *q = hil_flasher_priv(f);
 	const char *program = hil_flasher_params(f)->program;
-	const char *plugin = hil_flasher_params(f)->qemu_plugin;
+	const char *plugin = hil_flasher_opt(f, HIL_FLASHER_OPT_PLUGIN);
 	/* The run it belongs to, in its command line (ps, and the tests'
 	 * search for emulators left behind): the socket path says it too,
 	 * but the semihost link has none. */
@@ -724,6 +729,8 @@ const struct hil_flasher_ops hil_flasher_qemu_ops = {
 	.program = DEFAULT_PROGRAM,
 	.package = "qemu-system-arm",
 	.parse = hil_qemu_parse,
+	.opts = hil_qemu_opts,
+	.options = hil_qemu_options,
 	.open = qemu_open,
 	.close = qemu_close,
 	.start = qemu_start,

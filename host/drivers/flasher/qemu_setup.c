@@ -77,3 +77,13 @@ int hil_qemu_parse(struct hil_jsonld *ld, const cJSON *section,
 		 board_arg != NULL ? board_arg : "");
 	return HIL_OK;
 }
+
+const char *const hil_qemu_opts[] = {"machine", HIL_FLASHER_OPT_PLUGIN, NULL};
+
+int hil_qemu_options(const struct hil_config *cfg, struct hil_flasher_params *p)
+{
+	if (cfg->flasher.target[0] == '\0') {
+		return HIL_OK;
+	}
+	return hil_flasher_params_add(p, "machine", cfg->flasher.target);
+}

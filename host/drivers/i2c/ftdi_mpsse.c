@@ -433,6 +433,12 @@ int hil_i2c_ftdi_clock(struct hil_i2c_bus *bus, unsigned *scl_hz,
 const struct hil_i2c_ops hil_i2c_ftdi_ops = {
 	.name = "ftdi",
 	.spec_form = "ftdi:VID:PID[:SERIAL]",
+	.forms = "ftdi:VID:PID[:SERIAL], ftdi:desc=TEXT",
+	.example = "ftdi:0403:6014",
+	.missing = "no FTDI adapter",
+	.missing_hint = "found on USB (plugged in? 'lsusb -d 0403:' lists "
+			"FTDI devices; without USB access libusb finds none "
+			"either)",
 	.open = ftdi_open,
 	.close = ftdi_close,
 	.xfer = hil_ftdi_xfer,

@@ -116,4 +116,7 @@ int hil_ftdi_batch(struct hil_i2c_bus *bus, const struct hil_i2c_msg *m,
 int hil_ftdi_xfer(struct hil_i2c_bus *bus, uint8_t addr, const uint8_t *w,
 		  size_t wlen, uint8_t *r, size_t rlen);
 
+/* The backend (ftdi_mpsse.c), registered in drivers/drivers.def. */
+extern const struct hil_i2c_ops hil_i2c_ftdi_ops;
+
 #endif /* HIL_FTDI_MPSSE_INT_H */

@@ -1,4 +1,4 @@
-/* i2c: backend selection by name, the bus lock and counters, and the generic calls. */
+/* i2c: opening a bus driver (drivers.def) by its spec's prefix, the bus lock and counters, and the generic calls. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"i2c"
 
@@ -18,12 +18,6 @@ struct hil_i2c_bus {
 	char *spec;
 	pthread_mutex_t lock; /* one transaction at a time, and the stats */
 	struct hil_i2c_stats stats;
-};
-
-static const struct hil_i2c_ops *const backends[] = {
-	&hil_i2c_ftdi_ops,
-	&hil_i2c_linux_ops,
-	&hil_i2c_sim_ops,
 };
 
 void *hil_i2c_priv(const struct hil_i2c_bus *bus)
@@ -76,10 +70,11 @@ err_nomem:
 
 const struct hil_i2c_ops *hil_i2c_backend(const char *spec)
 {
+	const struct hil_i2c_ops *const *backends = hil_i2c_all();
 	const char *colon = spec != NULL ? strchr(spec, ':') : NULL;
 	size_t i, n = colon != NULL ? (size_t)(colon - spec) : 0;
 
-	for (i = 0; n > 0 && i < sizeof(backends) / sizeof(backends[0]); i++) {
+	for (i = 0; n > 0 && backends[i] != NULL; i++) {
 		if (strlen(backends[i]->name) == n &&
 		    strncmp(backends[i]->name, spec, n) == 0) {
 			return backends[i];
@@ -118,27 +113,57 @@ int hil_i2c_job_ok(const char *spec, const char **rule)
 	return 0;
 }
 
-void hil_i2c_spec_forms(char *buf, size_t len)
+/* What of a bus a message lists. */
+enum bus_field { F_SPEC_FORM, F_FORMS, F_EXAMPLE };
+
+/*
+ * One field of each bus (of each that reaches hardware, with hw_only),
+ * for a message: quoted and as "a, b or c" (listing), else as "a, b, c".
+ */
+static void join_buses(char *buf, size_t len, enum bus_field field, int hw_only,
+		       int listing)
 {
-	const size_t n = sizeof(backends) / sizeof(backends[0]);
-	size_t i, at = 0;
+	const struct hil_i2c_ops *const *backends = hil_i2c_all();
+	size_t i, n = 0, k = 0, at = 0;
 
 	if (len == 0) {
 		return;
 	}
+	for (i = 0; backends[i] != NULL; i++) {
+		n += !(hw_only && backends[i]->simulated);
+	}
 	buf[0] = '\0';
-	for (i = 0; i < n && at < len; i++) {
-		int w = snprintf(buf + at, len - at, "%s\"%s\"",
-				 i == 0	      ? ""
-				 : i + 1 == n ? " or "
-					      : ", ",
-				 backends[i]->spec_form);
+	for (i = 0; backends[i] != NULL && at < len; i++) {
+		const struct hil_i2c_ops *o = backends[i];
+		const char *v = field == F_SPEC_FORM ? o->spec_form
+				: field == F_FORMS   ? o->forms
+						     : o->example;
+		const char *sep = k == 0		  ? ""
+				  : !listing || k + 1 < n ? ", "
+							  : " or ";
+		int w;
 
+		if (hw_only && o->simulated) {
+			continue;
+		}
+		w = snprintf(buf + at, len - at, listing ? "%s\"%s\"" : "%s%s",
+			     sep, v);
 		if (w < 0) {
 			break;
 		}
 		at += (size_t)w;
+		k++;
 	}
+}
+
+void hil_i2c_spec_forms(char *buf, size_t len)
+{
+	join_buses(buf, len, F_SPEC_FORM, 0, 1);
+}
+
+void hil_i2c_hw_examples(char *buf, size_t len)
+{
+	join_buses(buf, len, F_EXAMPLE, 1, 1);
 }
 
 int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
@@ -146,6 +171,7 @@ int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 	const struct hil_i2c_ops *ops = NULL;
 	struct hil_i2c_bus *bus;
 	const char *colon;
+	char msg[256];
 	int ret;
 
 	if (out == NULL) {
@@ -153,16 +179,15 @@ int hil_i2c_open(struct hil_i2c_bus **out, const char *spec)
 	}
 	*out = NULL;
 	if (spec == NULL || spec[0] == '\0') {
-		hil_err("no I2C bus given (e.g. ftdi:0403:6014, "
-			"linux:/dev/i2c-1, sim:ina219@0x40)");
+		join_buses(msg, sizeof(msg), F_EXAMPLE, 0, 0);
+		hil_err("no I2C bus given (e.g. %s)", msg);
 		return HIL_ERR_ARG;
 	}
 	colon = strchr(spec, ':');
 	ops = hil_i2c_backend(spec);
 	if (ops == NULL) {
-		hil_err("'%s': unknown I2C bus (ftdi:VID:PID[:SERIAL], "
-			"ftdi:desc=TEXT, linux:/dev/i2c-N, sim:ina219@ADDR)",
-			spec);
+		join_buses(msg, sizeof(msg), F_FORMS, 0, 0);
+		hil_err("'%s': unknown I2C bus (%s)", spec, msg);
 		return HIL_ERR_ARG;
 	}
 	ret = hil_i2c_alloc(&bus, ops, spec);

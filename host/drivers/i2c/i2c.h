@@ -41,6 +41,18 @@ struct hil_i2c_ops {
 	const char *name; /* "ftdi", "linux", "sim" */
 	/* The spec's form, for messages: "linux:/dev/i2c-N". */
 	const char *spec_form;
+	/* Every form in full, for the message on an unknown spec:
+	 * "ftdi:VID:PID[:SERIAL], ftdi:desc=TEXT". */
+	const char *forms;
+	/* One spec that works, for examples in messages: "linux:/dev/i2c-1". */
+	const char *example;
+	/* 1: no hardware behind it (the sim bus's register models). */
+	int simulated;
+	/* Optional: what was not found when open gives HIL_ERR_NA, and the
+	 * hint after its `where`, for the sensor's message: "no FTDI
+	 * adapter" 0403:6014 "found on USB (plugged in? ...)". */
+	const char *missing;
+	const char *missing_hint;
 	/* What follows "name:" must start with ("/": a device path); NULL:
 	 * anything not empty (checked when it is opened). */
 	const char *where_starts;
@@ -85,6 +97,10 @@ struct hil_i2c_stats {
  */
 int hil_i2c_open(struct hil_i2c_bus **out, const char *spec);
 
+/** Every bus driver, NULL-terminated, in the order of drivers/drivers.def's
+ *  HIL_I2C_BUS lines (registry.c). */
+const struct hil_i2c_ops *const *hil_i2c_all(void);
+
 /** The backend a spec names by its prefix ("linux" of "linux:/dev/i2c-1"), or NULL. */
 const struct hil_i2c_ops *hil_i2c_backend(const char *spec);
 
@@ -105,6 +121,12 @@ int hil_i2c_job_ok(const char *spec, const char **rule);
 
 /** The backends' spec forms for a message: "\"ftdi:...\", ... or \"sim:...\"". */
 void hil_i2c_spec_forms(char *buf, size_t len);
+
+/**
+ * The examples of the buses that reach hardware (not simulated), for a
+ * message: "\"ftdi:0403:6014\" or \"linux:/dev/i2c-1\"" (cut to len - 1).
+ */
+void hil_i2c_hw_examples(char *buf, size_t len);
 
 /** Close the bus and free it. NULL is allowed. */
 void hil_i2c_close(struct hil_i2c_bus *bus);
@@ -270,9 +292,5 @@ struct hil_i2c_stats *hil_i2c_stats_mut(struct hil_i2c_bus *bus);
  */
 int hil_i2c_alloc(struct hil_i2c_bus **out, const struct hil_i2c_ops *ops,
 		  const char *spec);
-
-extern const struct hil_i2c_ops hil_i2c_ftdi_ops;
-extern const struct hil_i2c_ops hil_i2c_linux_ops;
-extern const struct hil_i2c_ops hil_i2c_sim_ops;
 
 #endif /* HIL_I2C_H */

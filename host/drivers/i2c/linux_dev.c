@@ -150,6 +150,11 @@ static int linux_job_ok(const char *where)
 const struct hil_i2c_ops hil_i2c_linux_ops = {
 	.name = "linux",
 	.spec_form = "linux:/dev/i2c-N",
+	.forms = "linux:/dev/i2c-N",
+	.example = "linux:/dev/i2c-1",
+	.missing = "no I2C adapter",
+	.missing_hint = "(is the i2c-dev module loaded and the bus enabled, "
+			"e.g. dtparam=i2c_arm=on on a Raspberry Pi?)",
 	.where_starts = "/",
 	.job_ok = linux_job_ok,
 	.job_rule = "a job's Linux I2C bus must be /dev/i2c-N",

@@ -263,6 +263,9 @@ void *hil_i2c_sim_model(struct hil_i2c_bus *bus, const char *chip)
 const struct hil_i2c_ops hil_i2c_sim_ops = {
 	.name = "sim",
 	.spec_form = "sim:...",
+	.forms = "sim:ina219@ADDR",
+	.example = "sim:ina219@0x40",
+	.simulated = 1,
 	.open = sim_open,
 	.close = sim_close,
 	.xfer = sim_xfer,

@@ -1,10 +1,11 @@
-/* link: backend selection by name, the generic calls, and the flaky fault-injection wrapper. */
+/* link: opening a link driver (drivers.def) by name, the generic calls, and the flaky fault-injection wrapper. */
 #define _POSIX_C_SOURCE 200809L
 #define HIL_LOG_PREFIX	"link"
 
 #include "link.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,36 +20,16 @@ struct hil_link {
 	char *where;
 };
 
-/* The links a config can name, in the order messages list them. */
-static const struct hil_link_ops *const backends[] = {
-	&hil_link_serial_ops,
-	&hil_link_socket_ops,
-	&hil_link_semihost_ops,
-	NULL,
-};
-
-const struct hil_link_ops *const *hil_link_all(void)
+int hil_link_needs(const char *type)
 {
-	return backends;
+	const struct hil_link_ops *ops = hil_link_find(type);
+
+	return ops != NULL ? (int)ops->needs : 0;
 }
 
 int hil_link_needs_port(const char *type)
 {
-	const struct hil_link_ops *ops = hil_link_find(type);
-
-	return ops != NULL && ops->needs_port;
-}
-
-const struct hil_link_ops *hil_link_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; name != NULL && backends[i] != NULL; i++) {
-		if (strcmp(backends[i]->name, name) == 0) {
-			return backends[i];
-		}
-	}
-	return NULL;
+	return hil_link_needs(type) == HIL_LINK_NEEDS_PORT;
 }
 
 uint64_t hil_link_now_ms(void)
@@ -110,6 +91,24 @@ err_nomem:
 	return HIL_ERR_NOMEM;
 }
 
+/* The links a config can name, for a message: "serial, socket, semihost". */
+static void link_names(char *buf, size_t len)
+{
+	const struct hil_link_ops *const *all = hil_link_all();
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; all[i] != NULL && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%s", i > 0 ? ", " : "",
+				 all[i]->name);
+
+		if (w < 0) {
+			break;
+		}
+		at += (size_t)w;
+	}
+}
+
 int hil_link_open(struct hil_link **out, const char *type, const char *where,
 		  unsigned baud)
 {
@@ -127,8 +126,10 @@ int hil_link_open(struct hil_link **out, const char *type, const char *where,
 	}
 	ops = hil_link_find(type);
 	if (ops == NULL) {
-		hil_err("%s: unknown link type '%s' (serial, socket, semihost)",
-			where, type);
+		char names[128];
+
+		link_names(names, sizeof(names));
+		hil_err("%s: unknown link type '%s' (%s)", where, type, names);
 		return HIL_ERR_ARG;
 	}
 	if (ops->open == NULL) {

@@ -17,6 +17,22 @@
 struct hil_link;
 
 /*
+ * What a link is made on, as its driver says (hil_link_ops.needs): the
+ * core and the flashers ask this, never a link's name.
+ */
+enum hil_link_needs {
+	/* The configuration's port at its baud (link.port, link.baud: the
+	 * config or the hardware map must give the port). */
+	HIL_LINK_NEEDS_PORT = 1,
+	/* A unix socket path the flasher gives (hil_flasher_link_where):
+	 * the emulator's UART. */
+	HIL_LINK_NEEDS_SOCKET,
+	/* Semihosting: a descriptor the flasher hands out
+	 * (hil_flasher_link_fd) on the guest's semihosting stdin and stdout. */
+	HIL_LINK_NEEDS_SEMIHOSTING,
+};
+
+/*
  * A backend. Backends keep their state behind hil_link_priv(); link.c owns the
  * struct hil_link itself and the copy of `where`.
  */
@@ -26,10 +42,8 @@ struct hil_link_ops {
 	 * make's HIL_LINK (target/boards/<board>/board.mk), or NULL for the
 	 * board's UART (serial, socket). */
 	const char *stub_build;
-	/* 1: opened on the configuration's port at its baud (link.port,
-	 * link.baud: the config or the hardware map must give the port);
-	 * 0: on what the flasher hands out (a socket path, a descriptor). */
-	int needs_port;
+	/* What it is made on: a port, a socket, semihosting. */
+	enum hil_link_needs needs;
 	/* Open `where`; set the private state with hil_link_set_priv().
 	 * NULL: the link is made from a descriptor only (adopt). */
 	int (*open)(struct hil_link *l, const char *where, unsigned baud);
@@ -65,8 +79,14 @@ int hil_link_open(struct hil_link **out, const char *type, const char *where,
 		  unsigned baud);
 
 /**
+ * What the link driver named type is made on (hil_link_ops.needs).
+ * @return a HIL_LINK_NEEDS_*, or 0 for an unknown type or NULL.
+ */
+int hil_link_needs(const char *type);
+
+/**
  * Whether the link driver named type is opened on the configuration's
- * port and baud (hil_link_ops.needs_port) rather than on what the flasher
+ * port and baud (HIL_LINK_NEEDS_PORT) rather than on what the flasher
  * hands out. @return 1 or 0 (0 also for an unknown type).
  */
 int hil_link_needs_port(const char *type);
@@ -137,11 +157,12 @@ const char *hil_link_where(const struct hil_link *l);
 /** The backend's name ("serial", "socket", "semihost", "fd", "flaky"). */
 const char *hil_link_type(const struct hil_link *l);
 
-/** The link driver a config can name (link.type), or NULL. */
+/** The link driver a config can name (link.type), or NULL (registry.c). */
 const struct hil_link_ops *hil_link_find(const char *name);
 
-/** Every link driver a config can name, NULL-terminated: serial, socket,
- *  semihost (not "fd" and "flaky", which tests make). */
+/** Every link driver a config can name, NULL-terminated, in the order of
+ *  drivers/drivers.def's HIL_LINK lines (not "fd" and "flaky", which tests
+ *  make). */
 const struct hil_link_ops *const *hil_link_all(void);
 
 /* Fault injection for tests (nanopb's flaky stream, at the byte level). */
@@ -211,9 +232,5 @@ unsigned hil_link_ms_left(uint64_t deadline_ms);
 
 /** Now on CLOCK_MONOTONIC, in milliseconds. */
 uint64_t hil_link_now_ms(void);
-
-extern const struct hil_link_ops hil_link_serial_ops;
-extern const struct hil_link_ops hil_link_socket_ops;
-extern const struct hil_link_ops hil_link_semihost_ops;
 
 #endif /* HIL_LINK_H */

@@ -21,6 +21,7 @@
 const struct hil_link_ops hil_link_semihost_ops = {
 	.name = "semihost",
 	.stub_build = "semihost",
+	.needs = HIL_LINK_NEEDS_SEMIHOSTING,
 	.open = NULL, /* made from the flasher's descriptor only */
 	.adopt = hil_link_fd_adopt,
 	.close = hil_link_fd_close,

@@ -189,7 +189,7 @@ static int serial_drain(struct hil_link *l)
 
 const struct hil_link_ops hil_link_serial_ops = {
 	.name = "serial",
-	.needs_port = 1,
+	.needs = HIL_LINK_NEEDS_PORT,
 	.open = serial_open,
 	.close = serial_close,
 	.write = serial_write,

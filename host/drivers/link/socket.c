@@ -290,6 +290,7 @@ static int socket_open(struct hil_link *l, const char *where, unsigned baud)
 
 const struct hil_link_ops hil_link_socket_ops = {
 	.name = "socket",
+	.needs = HIL_LINK_NEEDS_SOCKET,
 	.open = socket_open,
 	.close = hil_link_fd_close,
 	.write = hil_link_fd_write,

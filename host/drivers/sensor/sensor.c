@@ -99,6 +99,7 @@ static int bus_error(const struct hil_config *cfg, int ret, char *err,
 		     size_t errlen)
 {
 	const char *spec = cfg->sensor.bus;
+	const struct hil_i2c_ops *ops = hil_i2c_backend(spec);
 	char type[16];
 	const char *where = strchr(spec, ':');
 	int n;
@@ -115,20 +116,10 @@ static int bus_error(const struct hil_config *cfg, int ret, char *err,
 			spec, type[0] != '\0' ? type : "I2C", cfg->sensor.type);
 		return HIL_ERR_CONFIG;
 	}
-	if (ret == HIL_ERR_NA && strcmp(type, "ftdi") == 0) {
-		set_err(err, errlen,
-			"sensor.bus \"%s\": no FTDI adapter %.*s found on USB "
-			"(plugged in? 'lsusb -d 0403:' lists FTDI devices; "
-			"without USB access libusb finds none either)",
-			spec, n, where);
-		return HIL_ERR_NA;
-	}
-	if (ret == HIL_ERR_NA && strcmp(type, "linux") == 0) {
-		set_err(err, errlen,
-			"sensor.bus \"%s\": no I2C adapter %.*s (is the i2c-dev "
-			"module loaded and the bus enabled, e.g. "
-			"dtparam=i2c_arm=on on a Raspberry Pi?)",
-			spec, n, where);
+	/* What was looked for, as the bus driver says it. */
+	if (ret == HIL_ERR_NA && ops != NULL && ops->missing != NULL) {
+		set_err(err, errlen, "sensor.bus \"%s\": %s %.*s %s", spec,
+			ops->missing, n, where, ops->missing_hint);
 		return HIL_ERR_NA;
 	}
 	if (ret == HIL_ERR_NA) {

@@ -26,10 +26,13 @@
  *   counter=ADDR    the counter register whose reads bracket (TIM2_CNT)
  *   range=LO-HI     only reads from code in [LO, HI), or from a function
  *                   called from there, bracket (the stub's timed())
- *   attr=PATH       a file of code ranges, one "LO HI" (hex) a line: the
+ *   attr=PATH       a file of code ranges, one "LO HI [CLASS]" (hex, then
+ *                   an optional word of letters and digits) a line: the
  *                   cycles of instructions there are also summed apart,
- *                   as attr=N in each record (hilrun pq: the cycles in
- *                   SHA-2/SHA-3/AES code). mode=tb attributes a segment
+ *                   as attr=N in each record, and per class as
+ *                   attr.CLASS=N (at most ATTR_CLASSES classes; hilrun pq:
+ *                   the cycles in SHA-2, SHA-3 and AES code, classes sha2,
+ *                   sha3, aes). mode=tb attributes a segment
  *                   by its first instruction's address, and the model
  *                   settles an instruction's cost when the next one
  *                   comes, so a range's figure is within one instruction
@@ -53,12 +56,15 @@
  * Records, one line each, flushed as written:
  *   # hilrun-cyclemodel 1 ws=0 art=on agu=on p=1/2/3 ...   (at load)
  *   B seq=1 cycles=N min=N max=N insns=N div=N flash=N imiss=N dmiss=N
- *     ilines=N dlines=N [attr=N]                              (per bracket)
+ *     ilines=N dlines=N [attr=N [attr.CLASS=N]...]            (per bracket)
  *   # exit brackets=N insns=N                                (at exit)
  */
 
 #define DEFAULT_COUNTER 0x40000024u /* TIM2_CNT (RM0090 18.4.10) */
 #define MAX_WS		15u
+/* Named classes of attr= ranges, and the longest name. */
+#define ATTR_CLASSES	8
+#define ATTR_NAME	16
 
 struct entry {
 	struct thumb_insn d;
@@ -108,10 +114,14 @@ static struct {
 	/* attr=: sorted code ranges whose cycles are summed apart */
 	struct attr_range {
 		uint32_t lo, hi;
+		int cls; /* index into attr_name, or -1: no class */
 	} * attr;
 	size_t nattr;
 	int has_attr;
 	uint64_t attr_cycles; /* of the open bracket */
+	char attr_name[ATTR_CLASSES][ATTR_NAME];
+	size_t nclasses;
+	uint64_t attr_cls[ATTR_CLASSES]; /* of the open bracket, per class */
 	uint32_t last_call_pc;
 	uint64_t seq;
 	uint64_t insns_total;
@@ -222,8 +232,8 @@ static int in_range(uint32_t pc)
 	return pc >= g.range_lo && pc < g.range_hi;
 }
 
-/* Whether pc lies in one of the attr= ranges (binary search). */
-static int in_attr(uint32_t pc)
+/* The attr= range pc lies in (binary search), or NULL. */
+static const struct attr_range *in_attr(uint32_t pc)
 {
 	size_t lo = 0, hi = g.nattr;
 
@@ -235,21 +245,32 @@ static int in_attr(uint32_t pc)
 		} else if (pc >= g.attr[mid].hi) {
 			lo = mid + 1;
 		} else {
-			return 1;
+			return &g.attr[mid];
 		}
 	}
-	return 0;
+	return NULL;
+}
+
+/* cycles spent in range a: to the total and to a's class. */
+static void attribute(const struct attr_range *a, uint64_t cycles)
+{
+	g.attr_cycles += cycles;
+	if (a->cls >= 0) {
+		g.attr_cls[a->cls] += cycles;
+	}
 }
 
 static void on_exec(unsigned int vcpu, void *udata)
 {
 	struct entry *e = udata;
 	uint64_t before = g.model.t.cycles;
+	const struct attr_range *a;
 
 	(void)vcpu;
 	cm4_exec(&g.model, &e->d);
-	if (g.has_attr && in_attr(e->d.pc)) {
-		g.attr_cycles += g.model.t.cycles - before;
+	a = g.has_attr ? in_attr(e->d.pc) : NULL;
+	if (a != NULL) {
+		attribute(a, g.model.t.cycles - before);
 	}
 	g.insns_total++;
 	if (e->d.flags & THUMB_F_CALL) {
@@ -261,7 +282,8 @@ static void on_exec(unsigned int vcpu, void *udata)
 static void apply(const struct segment *s, size_t k)
 {
 	uint64_t before = g.model.t.cycles;
-	int attributed = g.has_attr && s->run.n > 0 && in_attr(s->d[0]->pc);
+	const struct attr_range *a =
+		g.has_attr && s->run.n > 0 ? in_attr(s->d[0]->pc) : NULL;
 
 	if (k < s->run.n) {
 		cm4_exec_prefix(&g.model, &s->run, k);
@@ -273,8 +295,8 @@ static void apply(const struct segment *s, size_t k)
 		k = s->run.n;
 	}
 	g.insns_total += k;
-	if (attributed) {
-		g.attr_cycles += g.model.t.cycles - before;
+	if (a != NULL) {
+		attribute(a, g.model.t.cycles - before);
 	}
 }
 
@@ -333,7 +355,13 @@ static void write_record(const struct cm4_totals *t)
 		g.seq, t->cycles, t->min, t->max, t->insns, t->divides,
 		t->flash_stalls, t->imiss, t->dmiss, t->ilines, t->dlines);
 	if (g.has_attr) {
+		size_t i;
+
 		fprintf(g.out, " attr=%" PRIu64, g.attr_cycles);
+		for (i = 0; i < g.nclasses; i++) {
+			fprintf(g.out, " attr.%s=%" PRIu64, g.attr_name[i],
+				g.attr_cls[i]);
+		}
 	}
 	fputc('\n', g.out);
 	fflush(g.out);
@@ -399,6 +427,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	if (!g.model.open) {
 		cm4_open(&g.model);
 		g.attr_cycles = 0;
+		memset(g.attr_cls, 0, sizeof(g.attr_cls));
 	} else if (cm4_close(&g.model, &t)) {
 		write_record(&t);
 	}
@@ -590,18 +619,54 @@ static int attr_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* attr=PATH: "LO HI" lines, hex; sorted here. @return 0 or -1. */
+/* The index of class name (letters and digits), added when new; -1 when
+ * the name is not one or there are ATTR_CLASSES already. */
+static int attr_class(const char *name)
+{
+	size_t i;
+
+	if (name[0] == '\0' || strlen(name) >= ATTR_NAME) {
+		return -1;
+	}
+	for (i = 0; name[i] != '\0'; i++) {
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9'))) {
+			return -1;
+		}
+	}
+	for (i = 0; i < g.nclasses; i++) {
+		if (strcmp(g.attr_name[i], name) == 0) {
+			return (int)i;
+		}
+	}
+	if (g.nclasses == ATTR_CLASSES) {
+		return -1;
+	}
+	snprintf(g.attr_name[g.nclasses], ATTR_NAME, "%s", name);
+	return (int)g.nclasses++;
+}
+
+/* attr=PATH: "LO HI [CLASS]" lines, hex; sorted here. @return 0 or -1. */
 static int load_attr(const char *path)
 {
 	FILE *f = fopen(path, "r");
+	char line[128], name[64];
 	unsigned long lo, hi;
 	size_t cap = 0;
+	int cls;
 
 	if (f == NULL) {
 		return -1;
 	}
-	while (fscanf(f, "%lx %lx", &lo, &hi) == 2) {
-		if (hi <= lo || hi > 0xffffffffUL) {
+	while (fgets(line, sizeof(line), f) != NULL) {
+		int got = sscanf(line, "%lx %lx %63s", &lo, &hi, name);
+
+		if (got < 2) {
+			continue; /* a blank line */
+		}
+		cls = got == 3 ? attr_class(name) : -1;
+		if (hi <= lo || hi > 0xffffffffUL || (got == 3 && cls < 0)) {
 			fclose(f);
 			return -1;
 		}
@@ -618,6 +683,7 @@ static int load_attr(const char *path)
 		}
 		g.attr[g.nattr].lo = (uint32_t)lo;
 		g.attr[g.nattr].hi = (uint32_t)hi;
+		g.attr[g.nattr].cls = cls;
 		g.nattr++;
 	}
 	fclose(f);

@@ -1,0 +1,607 @@
+/* pqtables: a report's post-quantum operation rows (keypair, encaps, decaps, sign, verify) as summary.md's and report.html's section and as pqm4's benchmarks.md and benchmarks.csv. */
+#define _POSIX_C_SOURCE 200809L
+#define HIL_LOG_PREFIX	"report"
+#include "render_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/err.h"
+
+int hil_rj_row_is_pq(const cJSON *row)
+{
+	return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(row, "pq"));
+}
+
+int hil_rj_has_pq(const cJSON *report)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (hil_rj_row_is_pq(r)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int hil_rj_only_pq(const cJSON *report)
+{
+	const cJSON *r;
+	int any = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (!hil_rj_row_is_pq(r)) {
+			return 0;
+		}
+		any = 1;
+	}
+	return any;
+}
+
+/* The folders a pq run left out (not_for_board[]), or NULL. */
+static const cJSON *not_run(const cJSON *report)
+{
+	return cJSON_GetObjectItemCaseSensitive(report, "not_for_board");
+}
+
+/* The row's model_cycles key (median, mean, ...): 1 and *v, else 0. */
+static int model_num(const cJSON *row, const char *key, double *v)
+{
+	return hil_rj_num(cJSON_GetObjectItemCaseSensitive(row, "model_cycles"),
+			  key, v);
+}
+
+static double pq_num(const cJSON *row, const char *key)
+{
+	double v = 0;
+
+	hil_rj_num(cJSON_GetObjectItemCaseSensitive(row, "pq"), key, &v);
+	return v;
+}
+
+/* v with thousands separators, as pqm4's tables write cycles and bytes. */
+static void commas(char *buf, size_t len, double v)
+{
+	char d[32];
+	size_t n, i, o = 0;
+
+	snprintf(d, sizeof(d), "%.0f", v);
+	n = strlen(d);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && d[i - 1] != '-' && (n - i) % 3 == 0) {
+			buf[o++] = ',';
+		}
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+}
+
+/* ------------------------------------------------------ the section */
+
+/* The figures of one pq row, as the section's cells. */
+struct pq_cells {
+	char cycles[48]; /* median */
+	char spread[64]; /* "min-max" or "±sd" */
+	char instr[32];
+	char stack[32];
+	char size[64];
+	char sha2[16], sha3[16], aes[16];
+	char energy[48];
+	const char *verification;
+};
+
+static void pct(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.1f", v);
+}
+
+static void cells(const cJSON *row, struct pq_cells *c)
+{
+	double med, lo, hi, v, uj;
+	const cJSON *est = hil_rj_row_estimate(row);
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->cycles, sizeof(c->cycles), "-");
+	snprintf(c->spread, sizeof(c->spread), "-");
+	if (model_num(row, "median", &med)) {
+		double err;
+
+		commas(c->cycles, sizeof(c->cycles), med);
+		/* The profile's error bar, where it has one. */
+		if (model_num(row, "error_pct", &err)) {
+			size_t o = strlen(c->cycles);
+
+			snprintf(c->cycles + o, sizeof(c->cycles) - o,
+				 " \xc2\xb1 %.0f %%", err);
+		}
+		if (model_num(row, "min", &lo) && model_num(row, "max", &hi)) {
+			char a[32], b[32];
+
+			if (lo == hi) {
+				snprintf(c->spread, sizeof(c->spread),
+					 "none (min = max)");
+			} else {
+				commas(a, sizeof(a), lo);
+				commas(b, sizeof(b), hi);
+				snprintf(c->spread, sizeof(c->spread),
+					 "%s to %s", a, b);
+			}
+		}
+	}
+	snprintf(c->instr, sizeof(c->instr), "-");
+	if (hil_rj_num(row, "median", &v)) {
+		commas(c->instr, sizeof(c->instr), v);
+	}
+	snprintf(c->stack, sizeof(c->stack), "-");
+	if (hil_rj_num(row, "stack_bytes", &v)) {
+		commas(c->stack, sizeof(c->stack), v);
+	}
+	{
+		char t[32], d[32], b[32];
+
+		commas(t, sizeof(t), pq_num(row, "text"));
+		commas(d, sizeof(d), pq_num(row, "data"));
+		commas(b, sizeof(b), pq_num(row, "bss"));
+		snprintf(c->size, sizeof(c->size), "%s / %s / %s", t, d, b);
+	}
+	pct(c->sha2, sizeof(c->sha2), pq_num(row, "sha2_pct"));
+	pct(c->sha3, sizeof(c->sha3), pq_num(row, "sha3_pct"));
+	pct(c->aes, sizeof(c->aes), pq_num(row, "aes_pct"));
+	snprintf(c->energy, sizeof(c->energy), "-");
+	if (est != NULL && hil_rj_num(est, "uj_per_op", &uj)) {
+		snprintf(c->energy, sizeof(c->energy), "%.3g", uj);
+	}
+	c->verification = hil_rj_str(
+		cJSON_GetObjectItemCaseSensitive(row, "pq"), "verification");
+}
+
+#define N_NOTES	 6
+#define NOTE_LEN 512
+
+/* The section's notes, one sentence each: what the figures are. */
+static void notes_of(const cJSON *report, char notes[N_NOTES][NOTE_LEN])
+{
+	const cJSON *cm =
+		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
+	const cJSON *r;
+	const char *why = hil_rj_energy_reason(report);
+	double seed = 0, err = -1;
+	const char *rng = "";
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (hil_rj_row_is_pq(r)) {
+			hil_rj_num(r, "seed", &seed);
+			rng = hil_rj_str(
+				cJSON_GetObjectItemCaseSensitive(r, "pq"),
+				"randombytes");
+			model_num(r, "error_pct", &err);
+			break;
+		}
+	}
+	snprintf(notes[0], NOTE_LEN,
+		 "Est. cycles: %s, the median over the runs with its spread "
+		 "(min to max); an estimate, not a measurement%s.",
+		 hil_rj_str(cm, "unit")[0] != '\0' ? hil_rj_str(cm, "unit")
+						   : "cycle model",
+		 err > 0 ? " (± the profile's error bar: docs/cycle-model.md, "
+			   "\"Error bars\")"
+			 : "; this profile has no error bar");
+	snprintf(notes[1], NOTE_LEN,
+		 "Stack: the peak of one call, the stub's own frames less "
+		 "(painted).");
+	snprintf(notes[2], NOTE_LEN,
+		 "Code: .text / .data / .bss of the scheme's own objects, the "
+		 "common code apart (pqm4's rule).");
+	snprintf(notes[3], NOTE_LEN,
+		 "SHA-2, SHA-3, AES: percent of the estimated cycles spent in "
+		 "the common code's hash and AES functions, attributed by the "
+		 "cycle model (docs/pq.md).");
+	snprintf(notes[4], NOTE_LEN,
+		 "randombytes: %s from seed %.0f (not a secure generator).",
+		 rng[0] != '\0' ? rng : "splitmix64", seed);
+	if (why != NULL) {
+		snprintf(notes[5], NOTE_LEN, "Energy: \"-\" = no estimate: %s.",
+			 why);
+	} else {
+		snprintf(notes[5], NOTE_LEN,
+			 "Energy: µJ per operation from the datasheet's run "
+			 "current and the estimated cycles: an estimate, not "
+			 "measured (docs/method.md).");
+	}
+}
+
+void hil_md_pq(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	char notes[N_NOTES][NOTE_LEN];
+	size_t i;
+
+	if (!hil_rj_has_pq(report)) {
+		return;
+	}
+	fputs("## Post-quantum operations\n\n", out);
+	fputs("| Scheme | Impl | Op | Est. cycles (median) | Spread (min to max) | Instructions (emulated) | Stack (B) | Code .text / .data / .bss (B) | SHA-2 % | SHA-3 % | AES % | Energy (µJ/op, est.) | Verification |\n",
+	      out);
+	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", out);
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		struct pq_cells c;
+
+		if (!hil_rj_row_is_pq(r)) {
+			continue;
+		}
+		cells(r, &c);
+		fputs("| ", out);
+		hil_md_cell(out, hil_rj_str(r, "algorithm"));
+		fputs(" | ", out);
+		hil_md_cell(out, hil_rj_str(r, "implementation"));
+		fputs(" | ", out);
+		hil_md_cell(out, hil_rj_str(r, "operation"));
+		fprintf(out,
+			"%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | ",
+			hil_rj_row_ok(r) ? "" : " ✗", c.cycles, c.spread,
+			c.instr, c.stack, c.size, c.sha2, c.sha3, c.aes,
+			c.energy);
+		hil_md_cell(out, c.verification);
+		fputs(" |\n", out);
+	}
+	notes_of(report, notes);
+	fputs("\n", out);
+	for (i = 0; i < N_NOTES; i++) {
+		fputs("- ", out);
+		hil_md_cell(out, notes[i]);
+		fputs("\n", out);
+	}
+	fputs("\n", out);
+	if (cJSON_GetArraySize(not_run(report)) > 0) {
+		const cJSON *e;
+
+		fputs("**Not run** (the folders left out, with the reason):\n\n",
+		      out);
+		cJSON_ArrayForEach(e, not_run(report))
+		{
+			fputs("- ", out);
+			hil_md_cell(out, hil_rj_str(e, "algorithm"));
+			fputc('/', out);
+			hil_md_cell(out, hil_rj_str(e, "implementation"));
+			fputs(": ", out);
+			hil_md_cell(out, hil_rj_str(e, "why"));
+			fputs("\n", out);
+		}
+		fputs("\n", out);
+	}
+}
+
+void hil_render_html_pq(const cJSON *report, FILE *out)
+{
+	const cJSON *r;
+	char notes[N_NOTES][NOTE_LEN];
+	size_t i;
+
+	if (!hil_rj_has_pq(report)) {
+		return;
+	}
+	fputs("<section id=\"pq\"><h2>Post-quantum operations</h2>\n<table>\n<thead><tr>",
+	      out);
+	hil_render_th2(out, "l", "Scheme", NULL);
+	hil_render_th2(out, "l", "Impl", NULL);
+	hil_render_th2(out, "l", "Op", NULL);
+	hil_render_th2(out, "n", "Est. cycles", "median");
+	hil_render_th2(out, "n", "Spread", "min to max");
+	hil_render_th2(out, "n", "Instructions", "emulated");
+	hil_render_th2(out, "n", "Stack", "bytes");
+	hil_render_th2(out, "n", "Code", ".text / .data / .bss");
+	hil_render_th2(out, "n", "SHA-2", "% of cycles");
+	hil_render_th2(out, "n", "SHA-3", "% of cycles");
+	hil_render_th2(out, "n", "AES", "% of cycles");
+	hil_render_th2(out, "n", "Energy", "µJ/op, est.");
+	hil_render_th2(out, "l", "Verification", NULL);
+	fputs("</tr></thead>\n<tbody>\n", out);
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		struct pq_cells c;
+
+		if (!hil_rj_row_is_pq(r)) {
+			continue;
+		}
+		cells(r, &c);
+		fputs(hil_rj_row_ok(r) ? "<tr>" : "<tr class=\"bad\">", out);
+		hil_render_td_text(out, NULL, hil_rj_str(r, "algorithm"));
+		hil_render_td_text(out, NULL, hil_rj_str(r, "implementation"));
+		hil_render_td_text(out, NULL, hil_rj_str(r, "operation"));
+		hil_render_td_text(out, "n", c.cycles);
+		hil_render_td_text(out, "n", c.spread);
+		hil_render_td_text(out, "n", c.instr);
+		hil_render_td_text(out, "n", c.stack);
+		hil_render_td_text(out, "n", c.size);
+		hil_render_td_text(out, "n", c.sha2);
+		hil_render_td_text(out, "n", c.sha3);
+		hil_render_td_text(out, "n", c.aes);
+		hil_render_td_text(out, "n", c.energy);
+		hil_render_td_text(out, NULL, c.verification);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n<ul class=\"notes muted\">\n", out);
+	notes_of(report, notes);
+	for (i = 0; i < N_NOTES; i++) {
+		fputs("<li>", out);
+		hil_xml_puts(out, notes[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+	if (cJSON_GetArraySize(not_run(report)) > 0) {
+		const cJSON *e;
+
+		fputs("<h3>Not run</h3>\n<ul>\n", out);
+		cJSON_ArrayForEach(e, not_run(report))
+		{
+			fputs("<li><code>", out);
+			hil_xml_puts(out, hil_rj_str(e, "algorithm"));
+			fputc('/', out);
+			hil_xml_puts(out, hil_rj_str(e, "implementation"));
+			fputs("</code>: ", out);
+			hil_xml_puts(out, hil_rj_str(e, "why"));
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
+/* ------------------------------------------ pqm4's benchmarks.md/.csv */
+
+/* The pq row of scheme/impl/op, or NULL. */
+static const cJSON *pq_row(const cJSON *report, const char *scheme,
+			   const char *impl, const char *op)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (hil_rj_row_is_pq(r) &&
+		    strcmp(hil_rj_str(r, "algorithm"), scheme) == 0 &&
+		    strcmp(hil_rj_str(r, "implementation"), impl) == 0 &&
+		    strcmp(hil_rj_str(r, "operation"), op) == 0) {
+			return r;
+		}
+	}
+	return NULL;
+}
+
+/* 1 when row is the first of its scheme/impl among kind's pq rows. */
+static int first_of(const cJSON *report, const cJSON *row, const char *kind)
+{
+	const cJSON *r;
+
+	if (!hil_rj_row_is_pq(row) ||
+	    strcmp(hil_rj_str(cJSON_GetObjectItemCaseSensitive(row, "pq"),
+			      "kind"),
+		   kind) != 0) {
+		return 0;
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (r == row) {
+			return 1;
+		}
+		if (hil_rj_row_is_pq(r) &&
+		    strcmp(hil_rj_str(r, "algorithm"),
+			   hil_rj_str(row, "algorithm")) == 0 &&
+		    strcmp(hil_rj_str(r, "implementation"),
+			   hil_rj_str(row, "implementation")) == 0) {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+enum pqm4_what { W_SPEED, W_STACK, W_HASH, W_SIZE };
+
+static const char *const kem_ops[] = {"keypair", "encaps", "decaps"};
+static const char *const sig_ops[] = {"keypair", "sign", "verify"};
+
+/* One table (md) or block (csv) of pqm4's export for kind. */
+static void pqm4_section(const cJSON *report, FILE *out, int md,
+			 const char *kind, enum pqm4_what w)
+{
+	static const char *const heads_md[][2] = {
+		[W_SPEED] =
+			{"| scheme | implementation | key generation [cycles] | encapsulation [cycles] | decapsulation [cycles] |",
+			 "| scheme | implementation | key generation [cycles] | sign [cycles] | verify [cycles] |"},
+		[W_STACK] =
+			{"| Scheme | Implementation | Key Generation [bytes] | Encapsulation [bytes] | Decapsulation [bytes] |",
+			 "| Scheme | Implementation | Key Generation [bytes] | Sign [bytes] | Verify [bytes] |"},
+		[W_HASH] =
+			{"| Scheme | Implementation | Key Generation [%] | Encapsulation [%] | Decapsulation [%] |",
+			 "| Scheme | Implementation | Key Generation [%] | Sign [%] | Verify [%] |"},
+		[W_SIZE] =
+			{"| Scheme | Implementation | .text [bytes] | .data [bytes] | .bss [bytes] | Total [bytes] |",
+			 "| Scheme | Implementation | .text [bytes] | .data [bytes] | .bss [bytes] | Total [bytes] |"},
+	};
+	static const char *const heads_csv[][2] = {
+		[W_SPEED] =
+			{"Scheme,Implementation,Key Generation [cycles] (mean),Key Generation [cycles] (min),Key Generation [cycles] (max),Encapsulation [cycles] (mean),Encapsulation [cycles] (min),Encapsulation [cycles] (max),Decapsulation [cycles] (mean),Decapsulation [cycles] (min),Decapsulation [cycles] (max)",
+			 "Scheme,Implementation,Key Generation [cycles] (mean),Key Generation [cycles] (min),Key Generation [cycles] (max),Sign [cycles] (mean),Sign [cycles] (min),Sign [cycles] (max),Verify [cycles] (mean),Verify [cycles] (min),Verify [cycles] (max)"},
+		[W_STACK] =
+			{"Scheme,Implementation,Key Generation [bytes],Encapsulation [bytes],Decapsulation [bytes]",
+			 "Scheme,Implementation,Key Generation [bytes],Sign [bytes],Verify [bytes]"},
+		[W_HASH] =
+			{"Scheme,Implementation,Key Generation [%],Encapsulation [%],Decapsulation [%]",
+			 "Scheme,Implementation,Key Generation [%],Sign [%],Verify [%]"},
+		[W_SIZE] =
+			{"Scheme,Implementation,.text [bytes],.data [bytes],.bss [bytes],Total [bytes]",
+			 "Scheme,Implementation,.text [bytes],.data [bytes],.bss [bytes],Total [bytes]"},
+	};
+	const int sig = strcmp(kind, "sign") == 0;
+	const char *const *ops = sig ? sig_ops : kem_ops;
+	const char *title =
+		sig ? "Signature Schemes" : "Key Encapsulation Schemes";
+	const cJSON *r;
+	size_t j, cols = w == W_SIZE ? 6 : 5;
+
+	if (md) {
+		fprintf(out, "## %s\n%s\n|", title, heads_md[w][sig]);
+		for (j = 0; j < cols; j++) {
+			fputs(" --- |", out);
+		}
+		fputc('\n', out);
+	} else {
+		fprintf(out, "%s,,,,,,,,,,\n%s\n", title, heads_csv[w][sig]);
+	}
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		const char *scheme = hil_rj_str(r, "algorithm");
+		const char *impl = hil_rj_str(r, "implementation");
+		double runs = 0;
+
+		if (!first_of(report, r, kind)) {
+			continue;
+		}
+		hil_rj_num(r, "runs", &runs);
+		if (w == W_SPEED) {
+			if (md) {
+				fprintf(out, "| %s (%.0f executions) | %s",
+					scheme, runs, impl);
+			} else {
+				fprintf(out, "%s (%.0f executions),%s", scheme,
+					runs, impl);
+			}
+		} else if (md) {
+			fprintf(out, "| %s | %s", scheme, impl);
+		} else {
+			fprintf(out, "%s,%s", scheme, impl);
+		}
+		if (w == W_SIZE) {
+			double t = pq_num(r, "text"), d = pq_num(r, "data"),
+			       b = pq_num(r, "bss");
+			char c[4][32];
+
+			commas(c[0], sizeof(c[0]), t);
+			commas(c[1], sizeof(c[1]), d);
+			commas(c[2], sizeof(c[2]), b);
+			commas(c[3], sizeof(c[3]), t + d + b);
+			if (md) {
+				fprintf(out, " | %s | %s | %s | %s |\n", c[0],
+					c[1], c[2], c[3]);
+			} else {
+				fprintf(out, ",%.0f,%.0f,%.0f,%.0f\n", t, d, b,
+					t + d + b);
+			}
+			continue;
+		}
+		for (j = 0; j < 3; j++) {
+			const cJSON *o = pq_row(report, scheme, impl, ops[j]);
+			double mean = 0, mn = 0, mx = 0, v = 0;
+			char a[32], b[32], c[32];
+
+			model_num(o, "mean", &mean);
+			model_num(o, "min", &mn);
+			model_num(o, "max", &mx);
+			if (w == W_SPEED) {
+				mean = floor(mean + 0.5);
+				if (md) {
+					commas(a, sizeof(a), mean);
+					commas(b, sizeof(b), mn);
+					commas(c, sizeof(c), mx);
+					fprintf(out,
+						" | AVG: %s <br /> MIN: %s <br /> MAX: %s",
+						a, b, c);
+				} else {
+					fprintf(out, ",%.0f,%.0f,%.0f", mean,
+						mn, mx);
+				}
+			} else if (w == W_STACK) {
+				hil_rj_num(o, "stack_bytes", &v);
+				if (md) {
+					commas(a, sizeof(a), v);
+					fprintf(out, " | %s", a);
+				} else {
+					fprintf(out, ",%.0f", v);
+				}
+			} else {
+				v = pq_num(o, "sha2_pct") +
+				    pq_num(o, "sha3_pct") +
+				    pq_num(o, "aes_pct");
+				fprintf(out, md ? " | %.1f%%" : ",%.1f%%", v);
+			}
+		}
+		fputs(md ? " |\n" : "\n", out);
+	}
+	if (md) {
+		fputc('\n', out);
+	}
+}
+
+/* The first line: what the figures are (never measured). */
+static void pqm4_note(const cJSON *report, char *buf, size_t len)
+{
+	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
+	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
+	const cJSON *cm =
+		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
+	const cJSON *fl = cJSON_GetObjectItemCaseSensitive(build, "cflags");
+	const cJSON *r;
+	double seed = 0;
+
+	cJSON_ArrayForEach(r, hil_rj_rows(report))
+	{
+		if (hil_rj_row_is_pq(r)) {
+			hil_rj_num(r, "seed", &seed);
+			break;
+		}
+	}
+	snprintf(buf, len,
+		 "Cycle-model estimates (hilrun, board %s, memory profile %s, "
+		 "%s, %s, %s); randombytes: splitmix64 from seed %.0f; not "
+		 "measured on hardware.",
+		 hil_rj_str(board, "name"), hil_rj_str(cm, "profile"),
+		 cJSON_IsString(cJSON_GetArrayItem(fl, 0))
+			 ? cJSON_GetArrayItem(fl, 0)->valuestring
+			 : "",
+		 hil_rj_str(build, "compiler"), hil_rj_str(build, "directory"),
+		 seed);
+}
+
+static void pqm4_all(const cJSON *report, FILE *out, int md)
+{
+	static const char *const titles[] = {
+		"Speed Evaluation", "Memory Evaluation", "Hashing Evaluation",
+		"Size Evaluation"};
+	char note[1024];
+	int w;
+
+	pqm4_note(report, note, sizeof(note));
+	if (md) {
+		fputs("<!-- ", out);
+		hil_puts_noctl(out, note);
+		fputs(" -->\n", out);
+	}
+	for (w = W_SPEED; w <= W_SIZE; w++) {
+		if (md) {
+			fprintf(out, "# %s\n", titles[w]);
+		} else if (w != W_SPEED) {
+			fprintf(out, "%s,,,,,,,,,,\n", titles[w]);
+		} else {
+			fputs("Speed Evaluation,,,,,,,,,,\n", out);
+		}
+		pqm4_section(report, out, md, "kem", (enum pqm4_what)w);
+		pqm4_section(report, out, md, "sign", (enum pqm4_what)w);
+	}
+}
+
+int hil_pqm4_md(const cJSON *report, FILE *out)
+{
+	pqm4_all(report, out, 1);
+	return hil_render_status(out);
+}
+
+int hil_pqm4_csv(const cJSON *report, FILE *out)
+{
+	pqm4_all(report, out, 0);
+	return hil_render_status(out);
+}
