@@ -924,7 +924,7 @@ static int flash_and_probe(const struct fixture *f, const char *bin, int jail)
 	fake_tool_params(&f->tool, &p);
 	p.timeout_ms = 30000; /* only a hang reaches it */
 	p.probe_serial = SERIAL;
-	p.target = "stm32l475xg";
+	set_target(&p, "stm32l475xg");
 	p.jail = jail;
 	fl = fake_tool_open("pyocd", &p);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
@@ -1086,7 +1086,7 @@ static void test_real_pyocd_runs_in_the_jail(void **state)
 	p.program = REAL_FLASHTOOL;
 	p.timeout_ms = 20000;
 	p.probe_serial = SERIAL;
-	p.target = "nrf51";
+	set_target(&p, "nrf51");
 	p.jail = 1;
 	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_OK);
 	ut_capture_begin(&c);
