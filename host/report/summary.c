@@ -209,6 +209,7 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	const struct hil_row_view *atl =
 		sum->longest > 0 ? series_row_at(sum, &l->s, sum->longest)
 				 : NULL;
+	const struct hil_row_view *erow, *call_row = NULL;
 	double v, len;
 	size_t i;
 	int with_msg = 0;
@@ -251,31 +252,6 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	    hil_row_view_has(atl, &atl->normalized)) {
 		snprintf(l->norm, sizeof(l->norm), "%.2f", atl->normalized);
 	}
-	snprintf(l->energy, sizeof(l->energy), "%s", "-");
-	l->energy_extra[0] = '\0';
-	if (at64 != NULL && hil_rv_ok(at64) && hil_rv_energy(at64, &v)) {
-		const struct hil_row_view_est *est = hil_rv_estimate(at64);
-
-		snprintf(l->energy, sizeof(l->energy), "%.3g", v);
-		if (est != NULL && !at64->est_beside &&
-		    hil_row_view_has(at64, &est->uj_low) &&
-		    hil_row_view_has(at64, &est->uj_high)) {
-			snprintf(l->energy_extra, sizeof(l->energy_extra),
-				 "%.3g-%.3g", est->uj_low, est->uj_high);
-		} else if (est != NULL &&
-			   hil_row_view_has(at64, &est->uj_per_op)) {
-			if (hil_row_view_has(at64, &est->ratio)) {
-				snprintf(l->energy_extra,
-					 sizeof(l->energy_extra),
-					 "est. %.3g, x%.2f", est->uj_per_op,
-					 est->ratio);
-			} else {
-				snprintf(l->energy_extra,
-					 sizeof(l->energy_extra), "est. %.3g",
-					 est->uj_per_op);
-			}
-		}
-	}
 	for (i = 0; i < sum->n_rows; i++) {
 		const struct hil_row_view *r = &sum->rows[i];
 
@@ -295,10 +271,39 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 			   hil_row_view_has(r, &r->median)) {
 			l->per_call = 1;
 			l->call = r->median;
+			call_row = r;
 		}
 	}
 	if (with_msg) {
 		l->per_call = 0;
+	}
+	/* Energy of one operation: at the headline length, or, for an
+	 * operation without a message (a key setup), of its one call. */
+	erow = l->per_call ? call_row : at64;
+	snprintf(l->energy, sizeof(l->energy), "%s", "-");
+	l->energy_extra[0] = '\0';
+	if (erow != NULL && hil_rv_ok(erow) && hil_rv_energy(erow, &v)) {
+		const struct hil_row_view_est *est = hil_rv_estimate(erow);
+
+		snprintf(l->energy, sizeof(l->energy), "%.3g", v);
+		if (est != NULL && !erow->est_beside &&
+		    hil_row_view_has(erow, &est->uj_low) &&
+		    hil_row_view_has(erow, &est->uj_high)) {
+			snprintf(l->energy_extra, sizeof(l->energy_extra),
+				 "%.3g-%.3g", est->uj_low, est->uj_high);
+		} else if (est != NULL &&
+			   hil_row_view_has(erow, &est->uj_per_op)) {
+			if (hil_row_view_has(erow, &est->ratio)) {
+				snprintf(l->energy_extra,
+					 sizeof(l->energy_extra),
+					 "est. %.3g, x%.2f", est->uj_per_op,
+					 est->ratio);
+			} else {
+				snprintf(l->energy_extra,
+					 sizeof(l->energy_extra), "est. %.3g",
+					 est->uj_per_op);
+			}
+		}
 	}
 }
 
