@@ -20,75 +20,104 @@ static void td_num(FILE *out, const cJSON *o, const char *key)
 	hil_render_td_text(out, "n", buf);
 }
 
+/* A figure of a decoded row (the field at v, of row r), or "-". */
+static void td_fig(FILE *out, const struct hil_row_view *r, const void *v,
+		   double value)
+{
+	char buf[40] = "-";
+
+	if (hil_row_view_has(r, v)) {
+		hil_fmt_num(buf, sizeof(buf), value);
+	}
+	hil_render_td_text(out, "n", buf);
+}
+
+/* The stored counts of a row (uint32_t fields) as figures. */
+static void td_count(FILE *out, const struct hil_row_view *r, const uint32_t *v)
+{
+	td_fig(out, r, v, *v);
+}
+
+/* A digest as the writer puts it: 8 hex digits, or "" when absent. */
+static void put_digest(FILE *out, const struct hil_row_view *r,
+		       const uint32_t *v)
+{
+	char hex[16] = "";
+
+	if (hil_row_view_has(r, v)) {
+		snprintf(hex, sizeof(hex), "%08x", (unsigned)*v);
+	}
+	hil_xml_puts(out, hex);
+}
+
 void hil_render_html_rows(const cJSON *report, FILE *out)
 {
-	static const char *const stats[] = {"stddev", "min", "max", "mad"};
 	const char *unit = hil_rj_unit(report);
-	const cJSON *r;
-	size_t i;
+	struct hil_row_view *rows = NULL;
+	size_t n = 0, j;
 	int idx = 0;
 
+	/* The rows through result/'s codec, decoded once (out of memory:
+	 * none shown). */
+	hil_row_views_read(hil_rj_rows(report), &rows, &n);
 	fputs("<section id=\"rows\"><h2>All rows</h2>\n<p class=\"caption\">Every figure in ",
 	      out);
 	hil_xml_puts(out, unit);
 	fputs(", the overhead of the timing itself subtracted; CI95: confidence interval of the median.</p>\n<table>\n<tr><th>Algorithm</th><th>Impl</th><th>Op</th><th>Mode</th><th class=\"n\">Msg (B)</th><th class=\"n\">AD (B)</th><th class=\"n\">Runs</th><th class=\"n\">Median</th><th class=\"n\">Per byte</th><th class=\"n\">Stddev</th><th class=\"n\">Min</th><th class=\"n\">Max</th><th class=\"n\">MAD</th><th class=\"n\">CI95</th><th class=\"n\">Outliers</th><th class=\"n\">Stack (B)</th><th>Digest</th><th>Status</th></tr>\n",
 	      out);
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		const cJSON *ci = cJSON_GetObjectItemCaseSensitive(r, "ci95");
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(r, "digest");
+	for (j = 0; j < n; j++) {
+		const struct hil_row_view *r = &rows[j];
 		char pb[40] = "-", c[96] = "-";
-		double msg = 0, ad = 0, v;
-		int ok = hil_rj_row_ok(r);
+		double v;
+		int ok = hil_rv_ok(r);
 
-		hil_rj_num(r, "msg_len", &msg);
-		hil_rj_num(r, "ad_len", &ad);
 		fprintf(out, "<tr class=\"row%s\" id=\"row-%d\" data-key=\"",
 			ok ? "" : " failed", idx++);
-		hil_xml_puts(out, hil_rj_str(r, "algorithm"));
+		hil_xml_puts(out, r->algorithm);
 		fputc('/', out);
-		hil_xml_puts(out, hil_rj_str(r, "implementation"));
+		hil_xml_puts(out, r->implementation);
 		fputc('/', out);
-		hil_xml_puts(out, hil_rj_str(r, "operation"));
-		fprintf(out, "/%.0f/%.0f\">", msg, ad);
-		hil_render_td_text(out, NULL, hil_rj_str(r, "algorithm"));
-		hil_render_td_text(out, NULL, hil_rj_str(r, "implementation"));
-		hil_render_td_text(out, NULL, hil_rj_str(r, "operation"));
-		hil_render_td_text(out, NULL, hil_rj_str(r, "mode"));
-		td_num(out, r, "msg_len");
-		td_num(out, r, "ad_len");
-		td_num(out, r, "runs");
-		td_num(out, r, "median");
-		if (hil_rj_row_per_byte(r, &v)) {
+		hil_xml_puts(out, r->operation);
+		fprintf(out, "/%.0f/%.0f\">",
+			hil_row_view_has(r, &r->row.msg_len) ? r->row.msg_len
+							     : 0.0,
+			hil_row_view_has(r, &r->row.ad_len) ? r->row.ad_len
+							    : 0.0);
+		hil_render_td_text(out, NULL, r->algorithm);
+		hil_render_td_text(out, NULL, r->implementation);
+		hil_render_td_text(out, NULL, r->operation);
+		hil_render_td_text(out, NULL, r->mode);
+		td_count(out, r, &r->row.msg_len);
+		td_count(out, r, &r->row.ad_len);
+		td_count(out, r, &r->row.runs);
+		td_fig(out, r, &r->median, r->median);
+		if (hil_rv_per_byte(r, &v)) {
 			snprintf(pb, sizeof(pb), "%.2f", v);
 		}
 		hil_render_td_text(out, "n", pb);
-		for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-			td_num(out, r, stats[i]);
-		}
-		if (cJSON_GetArraySize(ci) == 2 &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(ci, 1))) {
+		td_fig(out, r, &r->stddev, r->stddev);
+		td_fig(out, r, &r->min, r->min);
+		td_fig(out, r, &r->max, r->max);
+		td_fig(out, r, &r->mad, r->mad);
+		if (hil_row_view_has(r, &r->ci95_low)) {
 			char a[40], b[40];
 
-			hil_fmt_num(a, sizeof(a),
-				    cJSON_GetArrayItem(ci, 0)->valuedouble);
-			hil_fmt_num(b, sizeof(b),
-				    cJSON_GetArrayItem(ci, 1)->valuedouble);
+			hil_fmt_num(a, sizeof(a), r->ci95_low);
+			hil_fmt_num(b, sizeof(b), r->ci95_high);
 			snprintf(c, sizeof(c), "%s..%s", a, b);
 		}
 		hil_render_td_text(out, "n", c);
-		td_num(out, r, "outliers");
-		td_num(out, r, "stack_bytes");
-		if (hil_rj_bool(d, "match") == 1) {
+		td_fig(out, r, &r->outliers, r->outliers);
+		td_count(out, r, &r->row.stack_bytes);
+		if (hil_row_view_has(r, &r->digest_match) && r->digest_match) {
 			fputs("<td class=\"ok\"><code>", out);
-			hil_xml_puts(out, hil_rj_str(d, "measured"));
+			put_digest(out, r, &r->row.digest_got);
 			fputs("</code></td>", out);
-		} else if (d != NULL) {
+		} else if (r->has_digest) {
 			fputs("<td class=\"bad\"><code>", out);
-			hil_xml_puts(out, hil_rj_str(d, "measured"));
+			put_digest(out, r, &r->row.digest_got);
 			fputs("</code> (expected <code>", out);
-			hil_xml_puts(out, hil_rj_str(d, "expected"));
+			put_digest(out, r, &r->row.digest_expected);
 			fputs("</code>)</td>", out);
 		} else {
 			hil_render_td_text(out, NULL, "-");
@@ -97,12 +126,13 @@ void hil_render_html_rows(const cJSON *report, FILE *out)
 			fputs("<td class=\"ok\">ok</td>", out);
 		} else {
 			fputs("<td class=\"bad\">failed: ", out);
-			hil_xml_puts(out, hil_rj_str(r, "error"));
+			hil_xml_puts(out, r->error);
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n</section>\n", out);
+	free(rows);
 }
 
 void hil_render_html_fits(const cJSON *report, FILE *out)

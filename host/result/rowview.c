@@ -266,6 +266,7 @@ void hil_row_view_read(const cJSON *row, struct hil_row_view *v)
 	v->est_beside = x != NULL;
 	v->has_model = at(row, "model_cycles") != NULL;
 	v->is_pq = at(row, "pq") != NULL;
+	v->has_digest = at(row, "digest") != NULL;
 }
 
 int hil_row_view_has(const struct hil_row_view *v, const void *field)

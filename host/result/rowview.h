@@ -75,6 +75,7 @@ struct hil_row_view {
 	double outliers;
 	char status[32]; /* "ok", "failed", "interrupted", "link_failed" */
 	char error[HIL_ROW_ERR];
+	int has_digest; /* the row has a digest object */
 	int digest_match;
 	/* rows[].energy: its status ("ok", "failed", "none"; "" when the row
 	 * has no energy object), kind ("measured", "model", "estimate"), and
