@@ -19,67 +19,75 @@ struct ebar {
 	int have_range;
 };
 
+/* A row's length (msg_len) as a figure; -1 when it has none. */
+static double msg_of(const struct hil_row_view *r)
+{
+	return hil_row_view_has(r, &r->row.msg_len) ? (double)r->row.msg_len
+						    : -1;
+}
+
 /* Is row of an operation without a message (a key setup: its series has
  * no row with a message), whose one call is its operation? */
-static int per_call(const cJSON *report, const cJSON *row)
+static int per_call(const struct hil_summary *sum,
+		    const struct hil_row_view *row)
 {
 	struct hil_series s;
-	const cJSON *r;
-	double l;
+	size_t i;
 
-	if (!hil_rj_num(row, "msg_len", &l) || l != 0) {
+	if (msg_of(row) != 0) {
 		return 0;
 	}
-	s.algorithm = hil_rj_str(row, "algorithm");
-	s.implementation = hil_rj_str(row, "implementation");
-	s.operation = hil_rj_str(row, "operation");
-	s.ad_len = 0;
-	hil_rj_num(row, "ad_len", &s.ad_len);
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_series_has(&s, r) && hil_rj_num(r, "msg_len", &l) &&
-		    l > 0) {
+	s.algorithm = row->algorithm;
+	s.implementation = row->implementation;
+	s.operation = row->operation;
+	s.ad_len =
+		hil_row_view_has(row, &row->row.ad_len) ? row->row.ad_len : 0;
+	for (i = 0; i < sum->n_rows; i++) {
+		if (hil_series_has_row(&s, &sum->rows[i]) &&
+		    msg_of(&sum->rows[i]) > 0) {
 			return 0;
 		}
 	}
 	return 1;
 }
 
-static size_t collect(const cJSON *report, double len, struct ebar *b,
+static size_t collect(const struct hil_summary *sum, double len, struct ebar *b,
 		      size_t max)
 {
-	const cJSON *r;
-	size_t n = 0;
+	size_t n = 0, i;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		const cJSON *e = hil_rj_row_estimate(r);
-		double l, uj;
+	for (i = 0; i < sum->n_rows; i++) {
+		const struct hil_row_view *r = &sum->rows[i];
+		const struct hil_row_view_est *e = hil_rv_estimate(r);
+		double l = msg_of(r), uj;
 		int call;
 
-		if (n >= max || !hil_rj_row_ok(r) ||
-		    !hil_rj_num(r, "msg_len", &l) ||
-		    !hil_rj_row_energy(r, &uj)) {
+		if (n >= max || !hil_rv_ok(r) || l < 0 ||
+		    !hil_rv_energy(r, &uj)) {
 			continue;
 		}
 		/* At the headline length, or a key setup's one call. */
-		call = l != len && per_call(report, r);
+		call = l != len && per_call(sum, r);
 		if (l != len && !call) {
 			continue;
 		}
 		memset(&b[n], 0, sizeof(b[n]));
 		snprintf(b[n].name, sizeof(b[n].name), "%s/%s %s%s",
-			 hil_rj_str(r, "algorithm"),
-			 hil_rj_str(r, "implementation"),
-			 hil_rj_str(r, "operation"), call ? " (per call)" : "");
+			 r->algorithm, r->implementation, r->operation,
+			 call ? " (per call)" : "");
 		b[n].uj = uj;
-		b[n].est = strcmp(hil_rj_row_energy_kind(r), "estimate") == 0;
-		if (e != NULL && hil_rj_num(e, "uj_low", &b[n].lo) &&
-		    hil_rj_num(e, "uj_high", &b[n].hi)) {
+		b[n].est = strcmp(r->energy_kind, "estimate") == 0;
+		if (e != NULL && hil_row_view_has(r, &e->uj_low)) {
+			b[n].lo = e->uj_low;
+		}
+		if (e != NULL && hil_row_view_has(r, &e->uj_low) &&
+		    hil_row_view_has(r, &e->uj_high)) {
+			b[n].hi = e->uj_high;
 			b[n].have_range = 1;
 		}
-		if (!b[n].est && e != NULL) {
-			hil_rj_num(e, "uj_per_op", &b[n].beside);
+		if (!b[n].est && e != NULL &&
+		    hil_row_view_has(r, &e->uj_per_op)) {
+			b[n].beside = e->uj_per_op;
 		}
 		n++;
 	}
@@ -99,13 +107,13 @@ int hil_svg_energy(const cJSON *report, FILE *out)
 	if (hil_summary_build(report, &s) != HIL_OK) {
 		return HIL_ERR_NOMEM;
 	}
-	cap = (size_t)cJSON_GetArraySize(hil_rj_rows(report)) + 1;
+	cap = s.n_rows + 1;
 	b = calloc(cap, sizeof(*b));
 	if (b == NULL) {
 		hil_summary_free(&s);
 		return HIL_ERR_NOMEM;
 	}
-	n = collect(report, s.head_len, b, cap);
+	n = collect(&s, s.head_len, b, cap);
 	for (i = 0; i < n; i++) {
 		double v = b[i].have_range && b[i].hi > b[i].uj ? b[i].hi
 								: b[i].uj;
