@@ -74,30 +74,50 @@ static void csv_num(FILE *out, const cJSON *o, const char *key)
 	csv_field(out, buf, 0);
 }
 
-static void csv_bool(FILE *out, const cJSON *o, const char *key)
+/* A figure of decoded row r (the field at f, its value v), or "". */
+static void csv_fig(FILE *out, const struct hil_row_view *r, const void *f,
+		    double v)
 {
-	int b = hil_rj_bool(o, key);
-
-	csv_field(out, b < 0 ? "" : b ? "true" : "false", 0);
-}
-
-/* A row's leak test on the model's cycles, or NULL (empty cells). */
-static const cJSON *leak_model(const cJSON *row)
-{
-	return cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(row, "leak"), "model_cycles");
-}
-
-/* ci95 is [low, high] in the report; ci95_low/ci95_high are read too. */
-static void csv_ci(FILE *out, const cJSON *row, int idx, const char *alt)
-{
-	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(row, "ci95");
-	const cJSON *v = cJSON_IsArray(ci) ? cJSON_GetArrayItem(ci, idx) : NULL;
 	char buf[40] = "";
 
-	if (cJSON_IsNumber(v)) {
-		hil_fmt_num(buf, sizeof(buf), v->valuedouble);
-		csv_field(out, buf, 0);
+	if (hil_row_view_has(r, f)) {
+		hil_fmt_num(buf, sizeof(buf), v);
+	}
+	csv_field(out, buf, 0);
+}
+
+/* A stored count of r (a uint32_t field), or "". */
+static void csv_count(FILE *out, const struct hil_row_view *r,
+		      const uint32_t *f)
+{
+	csv_fig(out, r, f, *f);
+}
+
+/* A flag of r: true, false, or "" when the report does not say. */
+static void csv_flag(FILE *out, const struct hil_row_view *r, const int *f)
+{
+	csv_field(out, !hil_row_view_has(r, f) ? "" : *f ? "true" : "false", 0);
+}
+
+/* A digest as the writer puts it (8 hex digits), or "". */
+static void csv_digest(FILE *out, const struct hil_row_view *r,
+		       const uint32_t *f)
+{
+	char hex[16] = "";
+
+	if (hil_row_view_has(r, f)) {
+		snprintf(hex, sizeof(hex), "%08x", (unsigned)*f);
+	}
+	csv_field(out, hex, 0);
+}
+
+/* ci95 is [low, high] in the report (the row view's); a report of an
+ * older hilrun had ci95_low and ci95_high, read from row as they are. */
+static void csv_ci(FILE *out, const struct hil_row_view *v, const cJSON *row,
+		   int idx, const char *alt)
+{
+	if (hil_row_view_has(v, &v->ci95_low)) {
+		csv_fig(out, v, &v->ci95_low, idx ? v->ci95_high : v->ci95_low);
 	} else {
 		csv_num(out, row, alt);
 	}
@@ -150,10 +170,9 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"energy_measured_over_est",
 		"error",
 	};
-	static const char *const stats[] = {"median", "mean", "stddev",
-					    "min",    "max",  "mad"};
+	struct hil_row_view *rows = NULL;
 	const cJSON *r;
-	size_t i;
+	size_t i, j = 0, n = 0;
 
 	/* A post-quantum run's own columns, after the others (a report
 	 * without pq rows has none of them). */
@@ -173,74 +192,82 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		csv_field(out, h, 0);
 	}
 	fputs("\r\n", out);
+	/* The rows through result/'s codec, decoded once. */
+	if (hil_row_views_read(hil_rj_rows(report), &rows, &n) != HIL_OK) {
+		return HIL_ERR_NOMEM;
+	}
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(r, "digest");
+		const struct hil_row_view *w = &rows[j++];
+		const struct hil_row_leak *k = &w->row.leak;
 		char buf[40] = "";
 		double v;
 
-		csv_field(out, hil_rj_str(r, "algorithm"), 1);
-		csv_field(out, hil_rj_str(r, "implementation"), 0);
-		csv_field(out, hil_rj_str(r, "operation"), 0);
-		csv_field(out, hil_rj_str(r, "mode"), 0);
-		csv_num(out, r, "msg_len");
-		csv_num(out, r, "ad_len");
-		csv_field(out, hil_rj_str(r, "unit"), 0);
-		csv_num(out, r, "runs");
-		for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-			csv_num(out, r, stats[i]);
-		}
-		csv_ci(out, r, 0, "ci95_low");
-		csv_ci(out, r, 1, "ci95_high");
-		csv_num(out, r, "outliers");
-		if (hil_rj_row_per_byte(r, &v)) {
+		csv_field(out, w->algorithm, 1);
+		csv_field(out, w->implementation, 0);
+		csv_field(out, w->operation, 0);
+		csv_field(out, w->mode, 0);
+		csv_count(out, w, &w->row.msg_len);
+		csv_count(out, w, &w->row.ad_len);
+		csv_field(out, w->unit, 0);
+		csv_count(out, w, &w->row.runs);
+		csv_fig(out, w, &w->median, w->median);
+		csv_fig(out, w, &w->mean, w->mean);
+		csv_fig(out, w, &w->stddev, w->stddev);
+		csv_fig(out, w, &w->min, w->min);
+		csv_fig(out, w, &w->max, w->max);
+		csv_fig(out, w, &w->mad, w->mad);
+		csv_ci(out, w, r, 0, "ci95_low");
+		csv_ci(out, w, r, 1, "ci95_high");
+		csv_fig(out, w, &w->outliers, w->outliers);
+		if (hil_rv_per_byte(w, &v)) {
 			hil_fmt_num(buf, sizeof(buf), v);
 		}
 		csv_field(out, buf, 0);
-		csv_num(out, r, "normalized");
-		csv_num(out, r, "heap_bytes");
-		csv_num(out, cJSON_GetObjectItemCaseSensitive(r, "leak"), "t");
-		csv_bool(out, cJSON_GetObjectItemCaseSensitive(r, "leak"),
-			 "flagged");
+		csv_fig(out, w, &w->normalized, w->normalized);
+		csv_count(out, w, &w->row.heap_bytes);
+		csv_fig(out, w, &k->t, k->t);
+		csv_flag(out, w, &k->flagged);
 		/* The same runs' t on the cycle model's estimated cycles. */
-		csv_num(out, leak_model(r), "t");
-		csv_bool(out, leak_model(r), "flagged");
-		csv_num(out,
-			cJSON_GetObjectItemCaseSensitive(r, "model_cycles"),
-			"median");
-		csv_field(out,
-			  hil_rj_str(cJSON_GetObjectItemCaseSensitive(
-					     r, "model_cycles"),
-				     "unit"),
-			  0);
-		csv_num(out, r, "overhead_subtracted");
-		csv_num(out, r, "stack_bytes");
-		csv_bool(out, r, "verified");
-		csv_field(out, hil_rj_str(r, "status"), 0);
-		csv_bool(out, r, "constant_time");
-		csv_num(out, r, "warmup");
-		csv_num(out, r, "seed");
-		csv_field(out, hil_rj_str(d, "expected"), 0);
-		csv_field(out, hil_rj_str(d, "measured"), 0);
+		csv_fig(out, w, &k->model.t, k->model.t);
+		csv_flag(out, w, &k->model.flagged);
+		csv_fig(out, w, &w->model.median, w->model.median);
+		csv_field(out, w->model.unit, 0);
+		csv_count(out, w, &w->row.overhead);
+		csv_count(out, w, &w->row.stack_bytes);
+		csv_flag(out, w, &w->row.verified);
+		csv_field(out, w->status, 0);
+		csv_flag(out, w, &w->constant_time);
+		csv_count(out, w, &w->row.warmup);
+		csv_count(out, w, &w->row.seed);
+		csv_digest(out, w, &w->row.digest_expected);
+		csv_digest(out, w, &w->row.digest_got);
 		buf[0] = '\0';
-		if (hil_rj_row_energy(r, &v)) {
+		if (hil_rv_energy(w, &v)) {
 			hil_fmt_num(buf, sizeof(buf), v);
 		}
 		csv_field(out, buf, 0);
 		/* measured, model or estimate: never one read as another. */
-		csv_field(out, buf[0] ? hil_rj_row_energy_kind(r) : "", 0);
+		csv_field(out, buf[0] ? w->energy_kind : "", 0);
 		/* The datasheet estimate: the row's energy without a sensor,
 		 * beside the sensor's figure (with their ratio) with one. */
 		{
-			const cJSON *est = hil_rj_row_estimate(r);
+			const struct hil_row_view_est *est = hil_rv_estimate(w);
 
-			csv_num(out, est, "uj_per_op");
-			csv_num(out, est, "uj_low");
-			csv_num(out, est, "uj_high");
-			csv_field(out, hil_rj_str(est, "table"), 0);
-			csv_num(out, est, "ratio");
+			if (est != NULL) {
+				csv_fig(out, w, &est->uj_per_op,
+					est->uj_per_op);
+				csv_fig(out, w, &est->uj_low, est->uj_low);
+				csv_fig(out, w, &est->uj_high, est->uj_high);
+				csv_field(out, est->table, 0);
+				csv_fig(out, w, &est->ratio, est->ratio);
+			} else {
+				for (i = 0; i < 5; i++) {
+					csv_field(out, "", 0);
+				}
+			}
 		}
-		csv_field(out, hil_rj_str(r, "error"), 0);
+		csv_field(out, w->error, 0);
 		for (i = 0; pq && i < sizeof(pq_keys) / sizeof(pq_keys[0]);
 		     i++) {
 			const cJSON *o =
@@ -256,5 +283,6 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		}
 		fputs("\r\n", out);
 	}
+	free(rows);
 	return hil_render_status(out);
 }
