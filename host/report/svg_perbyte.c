@@ -39,27 +39,30 @@ struct pb_plot {
 	size_t nkeys;
 	const char *ops[16]; /* panels, in order of first appearance */
 	size_t nops;
+	struct hil_row_view *rows; /* the report's, decoded; owned */
 };
 
 /* A row's per-byte figure (median, min, max) in metric m: 1 when it has one. */
-static int pb_row(const cJSON *r, enum pb_metric m, struct hil_render_point *p)
+static int pb_row(const struct hil_row_view *r, enum pb_metric m,
+		  struct hil_render_point *p)
 {
-	const cJSON *o =
-		m == PB_MODEL
-			? cJSON_GetObjectItemCaseSensitive(r, "model_cycles")
-			: r;
+	/* The row's statistics, or its model's (the same figures). */
+	const double *f[3] = {&r->median, &r->min, &r->max};
 	double med, mn, mx;
 
-	if (!hil_rj_num(r, "msg_len", &p->len) || p->len <= 0 ||
-	    !hil_rj_num(o, "median", &med)) {
+	if (m == PB_MODEL) {
+		f[0] = &r->model.median;
+		f[1] = &r->model.min;
+		f[2] = &r->model.max;
+	}
+	if (!hil_row_view_has(r, &r->row.msg_len) || r->row.msg_len == 0 ||
+	    !hil_row_view_has(r, f[0])) {
 		return 0;
 	}
-	if (!hil_rj_num(o, "min", &mn)) {
-		mn = med;
-	}
-	if (!hil_rj_num(o, "max", &mx)) {
-		mx = med;
-	}
+	p->len = r->row.msg_len;
+	med = *f[0];
+	mn = hil_row_view_has(r, f[1]) ? *f[1] : med;
+	mx = hil_row_view_has(r, f[2]) ? *f[2] : med;
 	p->med = med / p->len;
 	p->lo = mn / p->len;
 	p->hi = mx / p->len;
@@ -75,19 +78,27 @@ static void pb_free(struct pb_plot *pl)
 	}
 	free(pl->ps);
 	free(pl->keys);
+	free(pl->rows);
 	memset(pl, 0, sizeof(*pl));
 }
 
 static int pb_collect(const cJSON *report, enum pb_metric m, struct pb_plot *pl)
 {
 	struct hil_series *series = NULL;
-	int nrows = cJSON_GetArraySize(hil_rj_rows(report));
-	size_t n = 0, i, k;
+	size_t n = 0, i, j, k, nrows = 0;
 	int ret;
 
 	memset(pl, 0, sizeof(*pl));
-	ret = hil_series_list(report, &series, &n);
+	/* The rows through result/'s codec, decoded once; the series' names
+	 * point into them (pb_free frees them). */
+	ret = hil_row_views_read(hil_rj_rows(report), &pl->rows, &nrows);
+	if (ret == HIL_OK) {
+		ret = hil_series_of_rows(pl->rows, nrows, &series, &n);
+	}
 	if (ret != HIL_OK || n == 0) {
+		/* Nothing to plot points into: the rows are not kept. */
+		free(series);
+		pb_free(pl);
 		return ret;
 	}
 	pl->ps = calloc(n, sizeof(*pl->ps));
@@ -100,21 +111,21 @@ static int pb_collect(const cJSON *report, enum pb_metric m, struct pb_plot *pl)
 	pl->n = n;
 	for (i = 0; i < n; i++) {
 		struct pb_series *ps = &pl->ps[i];
-		const cJSON *r;
 
 		ps->s = series[i];
-		ps->p = calloc((size_t)nrows, sizeof(*ps->p));
+		ps->p = calloc(nrows, sizeof(*ps->p));
 		if (ps->p == NULL) {
 			free(series);
 			pb_free(pl);
 			return HIL_ERR_NOMEM;
 		}
-		cJSON_ArrayForEach(r, hil_rj_rows(report))
-		{
-			if (!hil_series_has(&series[i], r)) {
+		for (j = 0; j < nrows; j++) {
+			const struct hil_row_view *r = &pl->rows[j];
+
+			if (!hil_series_has_row(&series[i], r)) {
 				continue;
 			}
-			if (!hil_rj_row_ok(r)) {
+			if (!hil_rv_ok(r)) {
 				ps->failed = 1;
 				continue;
 			}
@@ -404,21 +415,30 @@ static int has_model(const cJSON *report)
 {
 	const cJSON *r;
 	struct hil_render_point p;
-
+	struct hil_row_view *v;
 	struct hil_head_cycle_model cm;
+	int found = 0;
 
 	/* The cycle model through result/'s codec tables. */
 	hil_result_head_read_one(report, "cycle_model", &cm);
 	if (!cm.enabled) {
 		return 0;
 	}
+	v = malloc(sizeof(*v));
+	if (v == NULL) {
+		return 0;
+	}
+	/* Each row through result/'s codec, until one has the figure. */
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
-		if (hil_rj_row_ok(r) && pb_row(r, PB_MODEL, &p)) {
-			return 1;
+		hil_row_view_read(r, v);
+		if (hil_rv_ok(v) && pb_row(v, PB_MODEL, &p)) {
+			found = 1;
+			break;
 		}
 	}
-	return 0;
+	free(v);
+	return found;
 }
 
 int hil_svg_per_byte(const cJSON *report, FILE *out)
@@ -457,13 +477,21 @@ const char *hil_fig_what(const cJSON *report)
 int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v)
 {
 	struct hil_render_point p;
+	struct hil_row_view *rv = malloc(sizeof(*rv));
+	int ok;
 
-	if (!hil_rj_row_ok(row) ||
-	    !pb_row(row, has_model(report) ? PB_MODEL : PB_COUNTER, &p)) {
+	if (rv == NULL) {
 		return 0;
 	}
-	*v = p.med;
-	return 1;
+	/* The row through result/'s codec. */
+	hil_row_view_read(row, rv);
+	ok = hil_rv_ok(rv) &&
+	     pb_row(rv, has_model(report) ? PB_MODEL : PB_COUNTER, &p);
+	free(rv);
+	if (ok) {
+		*v = p.med;
+	}
+	return ok;
 }
 
 int hil_fig_comparable(const cJSON *const *reports, size_t n)
