@@ -63,21 +63,6 @@ int hil_rj_row_ok(const cJSON *row)
 	return strcmp(hil_rj_str(row, "status"), "ok") == 0;
 }
 
-int hil_rj_row_per_byte(const cJSON *row, double *v)
-{
-	double med, len;
-
-	if (hil_rj_num(row, "per_byte", v)) {
-		return 1;
-	}
-	if (hil_rj_num(row, "median", &med) &&
-	    hil_rj_num(row, "msg_len", &len) && len > 0) {
-		*v = med / len;
-		return 1;
-	}
-	return 0;
-}
-
 int hil_rj_row_energy(const cJSON *row, double *uj)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
@@ -124,20 +109,28 @@ const char *hil_rj_energy_reason(const cJSON *report)
 	const cJSON *rows = hil_rj_rows(report);
 	const cJSON *r;
 	double uj;
-	int any_object = 0;
+	int any_object = 0, measured = 0;
+	struct hil_row_view *v = malloc(sizeof(*v));
 
+	/* Each row through result/'s codec (out of memory: read as none). */
+	if (v == NULL) {
+		rows = NULL;
+	}
 	cJSON_ArrayForEach(r, rows)
 	{
-		if (hil_rj_row_energy(r, &uj)) {
-			return NULL;
+		hil_row_view_read(r, v);
+		if (hil_rv_energy(v, &uj)) {
+			measured = 1;
+			break;
 		}
 		/* An estimate's "none" is no failure: it says why itself. */
-		if (strcmp(hil_rj_str(cJSON_GetObjectItemCaseSensitive(
-					      r, "energy"),
-				      "status"),
-			   "failed") == 0) {
+		if (strcmp(v->energy_status, "failed") == 0) {
 			any_object = 1;
 		}
+	}
+	free(v);
+	if (measured) {
+		return NULL;
 	}
 	if (cJSON_IsObject(est) && !hil_rj_energy_beside(report)) {
 		const cJSON *why = cJSON_GetObjectItemCaseSensitive(est, "why");
@@ -203,20 +196,6 @@ int hil_rj_image(const cJSON *report, double *flash, double *ram,
 		*stack_reserved = 0;
 	}
 	return 1;
-}
-
-double hil_rj_longest(const cJSON *report)
-{
-	const cJSON *r;
-	double longest = 0, len;
-
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_rj_num(r, "msg_len", &len) && len > longest) {
-			longest = len;
-		}
-	}
-	return longest;
 }
 
 int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,

@@ -30,9 +30,6 @@ const char *hil_rj_unit(const cJSON *report);
 /** 1 when the row's status is "ok". */
 int hil_rj_row_ok(const cJSON *row);
 
-/** Median per byte: per_byte, or median / msg_len; 0 when there is none. */
-int hil_rj_row_per_byte(const cJSON *row, double *v);
-
 /** rows[].energy.uj_per_op when present: 1 and *uj set, else 0. */
 int hil_rj_row_energy(const cJSON *row, double *uj);
 
@@ -68,9 +65,6 @@ const cJSON *hil_rj_impl_size(const cJSON *report, const char *alg,
  */
 int hil_rj_image(const cJSON *report, double *flash, double *ram,
 		 double *stack_reserved);
-
-/** The longest msg_len of any row (0 when there are none). */
-double hil_rj_longest(const cJSON *report);
 
 /** Largest stack_bytes over the rows of alg/impl (op NULL: any operation). */
 int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
