@@ -63,20 +63,6 @@ int hil_rj_row_ok(const cJSON *row)
 	return strcmp(hil_rj_str(row, "status"), "ok") == 0;
 }
 
-int hil_rj_row_energy(const cJSON *row, double *uj)
-{
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
-
-	return cJSON_IsObject(e) && hil_rj_num(e, "uj_per_op", uj);
-}
-
-const char *hil_rj_row_energy_kind(const cJSON *row)
-{
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
-
-	return cJSON_IsObject(e) ? hil_rj_str(e, "kind") : "";
-}
-
 const cJSON *hil_rj_row_estimate(const cJSON *row)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");
@@ -196,30 +182,6 @@ int hil_rj_image(const cJSON *report, double *flash, double *ram,
 		*stack_reserved = 0;
 	}
 	return 1;
-}
-
-int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
-		 const char *op, double *v)
-{
-	const cJSON *r;
-	double s;
-	int found = 0;
-
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (strcmp(hil_rj_str(r, "algorithm"), alg) != 0 ||
-		    strcmp(hil_rj_str(r, "implementation"), impl) != 0 ||
-		    (op != NULL &&
-		     strcmp(hil_rj_str(r, "operation"), op) != 0) ||
-		    !hil_rj_num(r, "stack_bytes", &s)) {
-			continue;
-		}
-		if (!found || s > *v) {
-			*v = s;
-		}
-		found = 1;
-	}
-	return found;
 }
 
 /* ------------------------------------------------------ decoded rows */

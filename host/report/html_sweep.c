@@ -11,26 +11,10 @@
 #include "util/err.h"
 #include "report/report.h"
 
-/* The row of series s at len in report, or NULL. */
-static const cJSON *sweep_row(const cJSON *report, const struct hil_series *s,
-			      double len)
-{
-	const cJSON *r;
-	double l;
-
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_series_has(s, r) && hil_rj_num(r, "msg_len", &l) &&
-		    l == len) {
-			return r;
-		}
-	}
-	return NULL;
-}
-
 /* One table cell per configuration: the figure, "failed" or "-"; the
  * lowest of the line in bold. */
-static void sweep_cells(FILE *out, const cJSON *const *reports, size_t n,
+static void sweep_cells(FILE *out, const cJSON *const *reports,
+			const struct hil_sweep_rows *rows, size_t n,
 			const struct hil_series *s, double len, const char *cls)
 {
 	double best = 0, v;
@@ -38,23 +22,25 @@ static void sweep_cells(FILE *out, const cJSON *const *reports, size_t n,
 	int any = 0;
 
 	for (i = 0; i < n; i++) {
-		const cJSON *r = sweep_row(reports[i], s, len);
+		const struct hil_row_view *r =
+			hil_sweep_row_at(&rows[i], s, len);
 
-		if (r != NULL && hil_fig_per_byte(reports[i], r, &v) &&
+		if (r != NULL && hil_fig_per_byte_rv(reports[i], r, &v) &&
 		    (!any || v < best)) {
 			best = v;
 			any = 1;
 		}
 	}
 	for (i = 0; i < n; i++) {
-		const cJSON *r = sweep_row(reports[i], s, len);
+		const struct hil_row_view *r =
+			hil_sweep_row_at(&rows[i], s, len);
 		char buf[40];
 
 		if (r == NULL) {
 			fprintf(out, "<td class=\"%s muted\">-</td>", cls);
-		} else if (!hil_rj_row_ok(r)) {
+		} else if (!hil_rv_ok(r)) {
 			fprintf(out, "<td class=\"%s bad\">failed</td>", cls);
-		} else if (hil_fig_per_byte(reports[i], r, &v)) {
+		} else if (hil_fig_per_byte_rv(reports[i], r, &v)) {
 			snprintf(buf, sizeof(buf), "%.2f", v);
 			fprintf(out, "<td class=\"%s%s\">%s</td>", cls,
 				n > 1 && v == best ? " best" : "", buf);
@@ -97,6 +83,7 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sweep, "runs");
 	const cJSON *e;
 	struct hil_series *s = NULL;
+	struct hil_sweep_rows *rows = NULL;
 	size_t ns = 0, i, j, nl;
 	double lens[64], head = 64;
 	int ret, comparable, any_warn = 0;
@@ -105,11 +92,17 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		return HIL_ERR_ARG;
 	}
 	comparable = hil_fig_comparable(reports, n);
-	ret = hil_sweep_series(reports, n, &s, &ns);
+	/* Each report's rows through result/'s codec, decoded once; the
+	 * series' names point into them. */
+	ret = hil_sweep_rows_read(reports, n, &rows);
+	if (ret == HIL_OK) {
+		ret = hil_sweep_series(rows, n, &s, &ns);
+	}
 	if (ret != HIL_OK) {
+		hil_sweep_rows_free(rows, n);
 		return ret;
 	}
-	nl = hil_sweep_lengths(reports, n, lens, 64);
+	nl = hil_sweep_lengths(rows, n, lens, 64);
 	if (name[0] == '\0') {
 		name = "sweep";
 	}
@@ -145,12 +138,10 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		any_warn = 1;
 	}
 	for (i = 0; i < n; i++) {
-		const cJSON *r;
 		int failed = 0;
 
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
-			failed += !hil_rj_row_ok(r);
+		for (j = 0; j < rows[i].n; j++) {
+			failed += !hil_rv_ok(&rows[i].r[j]);
 		}
 		if (failed > 0) {
 			char lab[200];
@@ -248,13 +239,13 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		for (i = 0; i < ns; i++) {
 			fputs("<tr>", out);
 			sweep_series_cells(out, &s[i]);
-			sweep_cells(out, reports, n, &s[i], head, "n");
+			sweep_cells(out, reports, rows, n, &s[i], head, "n");
 			fputs("</tr>\n", out);
 		}
 		fputs("</tbody></table>\n</section>\n", out);
 	}
 
-	hil_html_sweep_energy(out, reports, n, s, ns, head);
+	hil_html_sweep_energy(out, reports, rows, n, s, ns, head);
 
 	fputs("<section id=\"plots\"><h2>Plot</h2>\n", out);
 	ret = hil_svg_sweep(reports, n, out);
@@ -291,7 +282,7 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		for (k = 0; k < n; k++) {
 			char a[32], b[32];
 
-			hil_sweep_size_cells(reports[k], &s[i], a, b,
+			hil_sweep_size_cells(reports[k], &rows[k], &s[i], a, b,
 					     sizeof(a));
 			fprintf(out, "<td class=\"n\">%s / %s</td>", a, b);
 		}
@@ -311,8 +302,9 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 				int present = 0;
 
 				for (k = 0; k < n; k++) {
-					present |= sweep_row(reports[k], &s[i],
-							     lens[j]) != NULL;
+					present |= hil_sweep_row_at(
+							   &rows[k], &s[i],
+							   lens[j]) != NULL;
 				}
 				if (!present) {
 					continue;
@@ -321,8 +313,8 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 				sweep_series_cells(out, &s[i]);
 				fprintf(out, "<td class=\"n\">%.0f</td>",
 					lens[j]);
-				sweep_cells(out, reports, n, &s[i], lens[j],
-					    "n");
+				sweep_cells(out, reports, rows, n, &s[i],
+					    lens[j], "n");
 				fputs("</tr>\n", out);
 			}
 		}
@@ -332,6 +324,7 @@ int hil_html_sweep(const cJSON *const *reports, size_t n, const cJSON *sweep,
 		"<footer>Made by hilrun from the configurations' report.json files (schema %d); the page loads nothing from the network.</footer>\n</main>\n</body>\n</html>\n",
 		HIL_REPORT_SCHEMA_VERSION);
 	free(s);
+	hil_sweep_rows_free(rows, n);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -4,17 +4,18 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The row of series s at len in report, or NULL. */
-static const cJSON *row_at(const cJSON *report, const struct hil_series *s,
-			   double len)
+/* The measured (status ok) row of series s at len in rows, or NULL. */
+static const struct hil_row_view *row_at(const struct hil_sweep_rows *rows,
+					 const struct hil_series *s, double len)
 {
-	const cJSON *r;
-	double l;
+	size_t i;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_series_has(s, r) && hil_rj_num(r, "msg_len", &l) &&
-		    l == len && hil_rj_row_ok(r)) {
+	for (i = 0; i < rows->n; i++) {
+		const struct hil_row_view *r = &rows->r[i];
+
+		if (hil_series_has_row(s, r) &&
+		    hil_row_view_has(r, &r->row.msg_len) &&
+		    r->row.msg_len == len && hil_rv_ok(r)) {
 			return r;
 		}
 	}
@@ -22,24 +23,35 @@ static const cJSON *row_at(const cJSON *report, const struct hil_series *s,
 }
 
 /* A row's energy: 'e' the datasheet estimate, 'm' a sensor's, 0 none. */
-static int energy_of(const cJSON *row, double *uj)
+static int energy_of(const struct hil_row_view *row, double *uj)
 {
-	if (row == NULL || !hil_rj_row_energy(row, uj)) {
+	if (row == NULL || !hil_rv_energy(row, uj)) {
 		return 0;
 	}
-	return strcmp(hil_rj_row_energy_kind(row), "estimate") == 0 ? 'e' : 'm';
+	return strcmp(row->energy_kind, "estimate") == 0 ? 'e' : 'm';
 }
 
-static int any_energy(const cJSON *const *reports, size_t n)
+/* The estimate's range of row (its est): 1 and *lo, *hi, else 0. */
+static int range_of(const struct hil_row_view *r,
+		    const struct hil_row_view_est *e, double *lo, double *hi)
 {
-	const cJSON *r;
-	size_t i;
+	if (e == NULL || !hil_row_view_has(r, &e->uj_low) ||
+	    !hil_row_view_has(r, &e->uj_high)) {
+		return 0;
+	}
+	*lo = e->uj_low;
+	*hi = e->uj_high;
+	return 1;
+}
+
+static int any_energy(const struct hil_sweep_rows *rows, size_t n)
+{
+	size_t i, j;
 	double uj;
 
 	for (i = 0; i < n; i++) {
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
-			if (energy_of(r, &uj) != 0) {
+		for (j = 0; j < rows[i].n; j++) {
+			if (energy_of(&rows[i].r[j], &uj) != 0) {
 				return 1;
 			}
 		}
@@ -49,7 +61,8 @@ static int any_energy(const cJSON *const *reports, size_t n)
 
 /* The verdict cell: the configuration with the fewest uJ when all have a
  * figure of one kind; an estimate is never judged against a measurement. */
-static void verdict(FILE *out, const cJSON *const *reports, size_t n,
+static void verdict(FILE *out, const cJSON *const *reports,
+		    const struct hil_sweep_rows *rows, size_t n,
 		    const struct hil_series *s, double len)
 {
 	double uj, best_uj = 0, worst_uj = 0, lo, hi, lo_max = 0, hi_min = 0;
@@ -58,8 +71,9 @@ static void verdict(FILE *out, const cJSON *const *reports, size_t n,
 	char lab[200];
 
 	for (i = 0; i < n; i++) {
-		const cJSON *r = row_at(reports[i], s, len);
-		const cJSON *e = r != NULL ? hil_rj_row_estimate(r) : NULL;
+		const struct hil_row_view *r = row_at(&rows[i], s, len);
+		const struct hil_row_view_est *e =
+			r != NULL ? hil_rv_estimate(r) : NULL;
 		int kd = energy_of(r, &uj);
 
 		if (kd == 0) {
@@ -74,8 +88,7 @@ static void verdict(FILE *out, const cJSON *const *reports, size_t n,
 		if (k == 0 || uj > worst_uj) {
 			worst_uj = uj;
 		}
-		if (e != NULL && hil_rj_num(e, "uj_low", &lo) &&
-		    hil_rj_num(e, "uj_high", &hi)) {
+		if (range_of(r, e, &lo, &hi)) {
 			lo_max = k == 0 || lo > lo_max ? lo : lo_max;
 			hi_min = k == 0 || hi < hi_min ? hi : hi_min;
 		}
@@ -99,12 +112,13 @@ static void verdict(FILE *out, const cJSON *const *reports, size_t n,
 			: "");
 }
 
-void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
+void hil_html_sweep_energy(FILE *out, const cJSON *const *reports,
+			   const struct hil_sweep_rows *rows, size_t n,
 			   const struct hil_series *s, size_t ns, double len)
 {
-	size_t i, k;
+	size_t i, k, j;
 
-	if (!any_energy(reports, n)) {
+	if (!any_energy(rows, n)) {
 		return;
 	}
 	fprintf(out,
@@ -122,7 +136,7 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
 		int present = 0;
 
 		for (k = 0; k < n; k++) {
-			present |= row_at(reports[k], &s[i], len) != NULL;
+			present |= row_at(&rows[k], &s[i], len) != NULL;
 		}
 		if (!present) {
 			continue;
@@ -132,30 +146,26 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
 		hil_render_td_text(out, NULL, s[i].implementation);
 		hil_render_td_text(out, NULL, s[i].operation);
 		for (k = 0; k < n; k++) {
-			const cJSON *r = row_at(reports[k], &s[i], len);
-			const cJSON *e =
-				r != NULL ? hil_rj_row_estimate(r) : NULL;
-			const cJSON *mc =
-				r != NULL ? cJSON_GetObjectItemCaseSensitive(
-						    r, "model_cycles")
-					  : NULL;
+			const struct hil_row_view *r =
+				row_at(&rows[k], &s[i], len);
+			const struct hil_row_view_est *e =
+				r != NULL ? hil_rv_estimate(r) : NULL;
 			double v, lo, hi;
 			char buf[96] = "-";
 			int kd = energy_of(r, &v);
 
-			if (hil_rj_num(mc, "median", &v)) {
-				snprintf(buf, sizeof(buf), "est. %.0f", v);
+			if (r != NULL && r->has_model &&
+			    hil_row_view_has(r, &r->model.median)) {
+				snprintf(buf, sizeof(buf), "est. %.0f",
+					 r->model.median);
 			} else if (r != NULL &&
-				   strcmp(hil_rj_str(r, "unit"), "cycles") ==
-					   0 &&
-				   hil_rj_num(r, "median", &v)) {
-				snprintf(buf, sizeof(buf), "%.0f", v);
+				   strcmp(r->unit, "cycles") == 0 &&
+				   hil_row_view_has(r, &r->median)) {
+				snprintf(buf, sizeof(buf), "%.0f", r->median);
 			}
 			hil_render_td_text(out, "n", buf);
 			energy_of(r, &v);
-			if (kd == 'e' && e != NULL &&
-			    hil_rj_num(e, "uj_low", &lo) &&
-			    hil_rj_num(e, "uj_high", &hi)) {
+			if (kd == 'e' && range_of(r, e, &lo, &hi)) {
 				fprintf(out,
 					"<td class=\"n hl\">est. %.3g <span class=\"sub\">(%.3g-%.3g)</span></td>",
 					v, lo, hi);
@@ -166,33 +176,36 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
 				hil_render_td_text(out, "n hl", "-");
 			}
 		}
-		verdict(out, reports, n, &s[i], len);
+		verdict(out, reports, rows, n, &s[i], len);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody></table>\n<ul class=\"notes muted\">\n<li>Fewer µJ/op: the configuration with the fewest, and by how much less than the most; between estimates, their typical figures. * = the datasheet ranges overlap: the typical figures differ, the extremes may not. An estimate is never judged against a measurement.</li>\n",
 	      out);
 	for (k = 0; k < n; k++) {
-		const cJSON *r;
 		char lab[200];
 
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[k]))
-		{
-			const cJSON *e = hil_rj_row_estimate(r);
+		for (j = 0; j < rows[k].n; j++) {
+			const struct hil_row_view *r = &rows[k].r[j];
+			const struct hil_row_view_est *e = hil_rv_estimate(r);
 			double vdd, ma, mah, hz;
 
-			if (e == NULL || !hil_rj_num(e, "vdd_v", &vdd) ||
-			    !hil_rj_num(e, "idd_ma", &ma) ||
-			    !hil_rj_num(e, "idd_high_ma", &mah) ||
-			    !hil_rj_num(e, "clock_hz", &hz)) {
+			if (e == NULL || !hil_row_view_has(r, &e->vdd_v) ||
+			    !hil_row_view_has(r, &e->idd_ma) ||
+			    !hil_row_view_has(r, &e->idd_high_ma) ||
+			    !hil_row_view_has(r, &e->clock_hz)) {
 				continue;
 			}
+			vdd = e->vdd_v;
+			ma = e->idd_ma;
+			mah = e->idd_high_ma;
+			hz = e->clock_hz;
 			hil_sweep_label(reports, n, k, lab, sizeof(lab));
 			fputs("<li>", out);
 			hil_xml_puts(out, lab);
 			fprintf(out,
 				": est. = %.1f V × %.3g mA (typ., 25 °C, all peripherals off) × cycles / %g MHz; range up to %.3g mA (max. at 25 °C, all peripherals on). Source: ",
 				vdd, ma, hz / 1e6, mah);
-			hil_xml_puts(out, hil_rj_str(e, "table"));
+			hil_xml_puts(out, e->table);
 			fputs(" (docs/method.md).</li>\n", out);
 			break;
 		}

@@ -17,36 +17,19 @@
  * A new table (energy per operation, ...) is one more of these and one
  * more call of length_table().
  */
-typedef int (*md_fig_fn)(const cJSON *report, const cJSON *row, char *buf,
-			 size_t len, double *v);
+typedef int (*md_fig_fn)(const cJSON *report, const struct hil_row_view *row,
+			 char *buf, size_t len, double *v);
 
 /* The per-byte figure sweep.html shows: the model's estimate where the
  * report has it, else the counter. */
-static int fig_per_byte(const cJSON *report, const cJSON *row, char *buf,
-			size_t len, double *v)
+static int fig_per_byte(const cJSON *report, const struct hil_row_view *row,
+			char *buf, size_t len, double *v)
 {
-	if (row == NULL || !hil_fig_per_byte(report, row, v)) {
+	if (row == NULL || !hil_fig_per_byte_rv(report, row, v)) {
 		return 0;
 	}
 	snprintf(buf, len, "%.2f", *v);
 	return 1;
-}
-
-/* The row of series s at msg length len in report, or NULL. */
-static const cJSON *series_row(const cJSON *report, const struct hil_series *s,
-			       double len)
-{
-	const cJSON *r;
-	double l;
-
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_series_has(s, r) && hil_rj_num(r, "msg_len", &l) &&
-		    l == len) {
-			return r;
-		}
-	}
-	return NULL;
 }
 
 static void heads(FILE *out, const cJSON *const *reports, size_t n)
@@ -65,7 +48,8 @@ static void heads(FILE *out, const cJSON *const *reports, size_t n)
 }
 
 /* One line's cells: the figure, "failed" or "-"; the lowest in bold. */
-static void cells(FILE *out, const cJSON *const *reports, size_t n,
+static void cells(FILE *out, const cJSON *const *reports,
+		  const struct hil_sweep_rows *rows, size_t n,
 		  const struct hil_series *s, double len, md_fig_fn fn)
 {
 	double best = 0, v;
@@ -74,7 +58,7 @@ static void cells(FILE *out, const cJSON *const *reports, size_t n,
 	int any = 0;
 
 	for (i = 0; i < n; i++) {
-		if (fn(reports[i], series_row(reports[i], s, len), buf,
+		if (fn(reports[i], hil_sweep_row_at(&rows[i], s, len), buf,
 		       sizeof(buf), &v) &&
 		    (!any || v < best)) {
 			best = v;
@@ -82,9 +66,10 @@ static void cells(FILE *out, const cJSON *const *reports, size_t n,
 		}
 	}
 	for (i = 0; i < n; i++) {
-		const cJSON *r = series_row(reports[i], s, len);
+		const struct hil_row_view *r =
+			hil_sweep_row_at(&rows[i], s, len);
 
-		if (r != NULL && !hil_rj_row_ok(r)) {
+		if (r != NULL && !hil_rv_ok(r)) {
 			fputs(" failed |", out);
 		} else if (fn(reports[i], r, buf, sizeof(buf), &v)) {
 			fprintf(out, n > 1 && v == best ? " **%s** |" : " %s |",
@@ -108,7 +93,8 @@ static void series_cells(FILE *out, const struct hil_series *s, double len)
 }
 
 /* A table of every series at the lengths given, a column per config. */
-static void length_table(FILE *out, const cJSON *const *reports, size_t n,
+static void length_table(FILE *out, const cJSON *const *reports,
+			 const struct hil_sweep_rows *rows, size_t n,
 			 const struct hil_series *s, size_t ns,
 			 const double *lens, size_t nl, md_fig_fn fn)
 {
@@ -126,21 +112,22 @@ static void length_table(FILE *out, const cJSON *const *reports, size_t n,
 			int present = 0;
 
 			for (k = 0; k < n; k++) {
-				present |= series_row(reports[k], &s[i],
-						      lens[j]) != NULL;
+				present |= hil_sweep_row_at(&rows[k], &s[i],
+							    lens[j]) != NULL;
 			}
 			if (!present) {
 				continue;
 			}
 			series_cells(out, &s[i], lens[j]);
-			cells(out, reports, n, &s[i], lens[j], fn);
+			cells(out, reports, rows, n, &s[i], lens[j], fn);
 		}
 	}
 	fputc('\n', out);
 }
 
 /* Flash and RAM of every implementation of any configuration. */
-static void sizes_table(FILE *out, const cJSON *const *reports, size_t n,
+static void sizes_table(FILE *out, const cJSON *const *reports,
+			const struct hil_sweep_rows *rows, size_t n,
 			const struct hil_series *s, size_t ns)
 {
 	size_t i, j, k;
@@ -171,7 +158,7 @@ static void sizes_table(FILE *out, const cJSON *const *reports, size_t n,
 		for (k = 0; k < n; k++) {
 			char a[32], b[32];
 
-			hil_sweep_size_cells(reports[k], &s[i], a, b,
+			hil_sweep_size_cells(reports[k], &rows[k], &s[i], a, b,
 					     sizeof(a));
 			fprintf(out, " %s / %s |", a, b);
 		}
@@ -184,6 +171,7 @@ int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 		 FILE *out)
 {
 	struct hil_series *s = NULL;
+	struct hil_sweep_rows *rows = NULL;
 	size_t ns = 0, nl, i, j;
 	double lens[64], head = 64;
 	int ret;
@@ -191,11 +179,17 @@ int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 	if (n == 0) {
 		return HIL_ERR_ARG;
 	}
-	ret = hil_sweep_series(reports, n, &s, &ns);
+	/* Each report's rows through result/'s codec, decoded once; the
+	 * series' names point into them. */
+	ret = hil_sweep_rows_read(reports, n, &rows);
+	if (ret == HIL_OK) {
+		ret = hil_sweep_series(rows, n, &s, &ns);
+	}
 	if (ret != HIL_OK) {
+		hil_sweep_rows_free(rows, n);
 		return ret;
 	}
-	nl = hil_sweep_lengths(reports, n, lens, 64);
+	nl = hil_sweep_lengths(rows, n, lens, 64);
 	fputs("## ", out);
 	hil_md_cell(out, name);
 	fputs(": the figures of each configuration\n\n", out);
@@ -238,19 +232,22 @@ int hil_md_sweep(const cJSON *const *reports, size_t n, const char *name,
 		fprintf(out,
 			": cost per byte at %.0f B, one column per configuration (lowest in bold)\n\n",
 			head);
-		length_table(out, reports, n, s, ns, &head, 1, fig_per_byte);
+		length_table(out, reports, rows, n, s, ns, &head, 1,
+			     fig_per_byte);
 	}
 	fputs("## ", out);
 	hil_md_cell(out, name);
 	fputs(": flash / RAM bytes per implementation (flash: own code and constant data; RAM: static data + the largest peak stack of one call)\n\n",
 	      out);
-	sizes_table(out, reports, n, s, ns);
+	sizes_table(out, reports, rows, n, s, ns);
 	if (hil_fig_comparable(reports, n)) {
 		fputs("## ", out);
 		hil_md_cell(out, name);
 		fputs(": cost per byte at every length\n\n", out);
-		length_table(out, reports, n, s, ns, lens, nl, fig_per_byte);
+		length_table(out, reports, rows, n, s, ns, lens, nl,
+			     fig_per_byte);
 	}
 	free(s);
+	hil_sweep_rows_free(rows, n);
 	return HIL_OK;
 }

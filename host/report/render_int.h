@@ -30,15 +30,6 @@ const char *hil_rj_unit(const cJSON *report);
 /** 1 when the row's status is "ok". */
 int hil_rj_row_ok(const cJSON *row);
 
-/** rows[].energy.uj_per_op when present: 1 and *uj set, else 0. */
-int hil_rj_row_energy(const cJSON *row, double *uj);
-
-/**
- * rows[].energy.kind: "measured", "model" (simulated sensor), "estimate"
- * (datasheet run current, no sensor), or "" when the row has none.
- */
-const char *hil_rj_row_energy_kind(const cJSON *row);
-
 /**
  * A row's datasheet estimate: its energy object when that is the estimate,
  * else its energy_estimate (beside a sensor's figure), else NULL. Its keys:
@@ -65,10 +56,6 @@ const cJSON *hil_rj_impl_size(const cJSON *report, const char *alg,
  */
 int hil_rj_image(const cJSON *report, double *flash, double *ram,
 		 double *stack_reserved);
-
-/** Largest stack_bytes over the rows of alg/impl (op NULL: any operation). */
-int hil_rj_stack(const cJSON *report, const char *alg, const char *impl,
-		 const char *op, double *v);
 
 /* ---- a report's rows as result/'s codec decodes them (access.c) */
 
@@ -164,15 +151,6 @@ struct hil_series {
 };
 
 /**
- * The series of a report in the order of their first row.
- * @param out receives a malloc'd array (caller frees); NULL when n is 0.
- */
-int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n);
-
-/** 1 when row belongs to s. */
-int hil_series_has(const struct hil_series *s, const cJSON *row);
-
-/**
  * The series of rows (decoded by result/'s row view) in the order of their
  * first row; their names point into rows.
  * @param out receives a malloc'd array (caller frees); NULL when n is 0.
@@ -187,8 +165,30 @@ int hil_series_has_row(const struct hil_series *s,
 /** "alg/impl op" (", ad N" when ad_len is not 0) into buf. */
 void hil_series_name(const struct hil_series *s, char *buf, size_t len);
 
-/** The series of all reports, each once; caller frees *out. */
-int hil_sweep_series(const cJSON *const *reports, size_t n,
+/* A sweep's reports' rows, each report's decoded once (result/'s row
+ * view). */
+struct hil_sweep_rows {
+	struct hil_row_view *r;
+	size_t n;
+};
+
+/**
+ * The rows of each of n reports; free with hil_sweep_rows_free().
+ * @return HIL_OK or HIL_ERR_NOMEM (*out NULL).
+ */
+int hil_sweep_rows_read(const cJSON *const *reports, size_t n,
+			struct hil_sweep_rows **out);
+
+void hil_sweep_rows_free(struct hil_sweep_rows *rows, size_t n);
+
+/** The row of series s at message length len in rows, or NULL. */
+const struct hil_row_view *hil_sweep_row_at(const struct hil_sweep_rows *rows,
+					    const struct hil_series *s,
+					    double len);
+
+/** The series of all reports (their rows), each once; caller frees *out;
+ * the names point into rows. */
+int hil_sweep_series(const struct hil_sweep_rows *rows, size_t n,
 		     struct hil_series **out, size_t *nout);
 
 /** A configuration's name, with its run id when another has the same. */
@@ -200,23 +200,26 @@ void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
  * no bytes to divide by), ascending, each once, at most cap of them, into
  * lens. Shared by sweep.md and sweep.html. @return how many.
  */
-size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
-			 size_t cap);
+size_t hil_sweep_lengths(const struct hil_sweep_rows *rows, size_t n,
+			 double *lens, size_t cap);
 
 /**
  * The sizes tables' cells of s's implementation in report: flash its
  * flash bytes, ram its RAM bytes plus its largest peak stack, each "-"
  * when the report lacks it; both buffers len bytes.
  */
-void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
-			  char *flash, char *ram, size_t len);
+void hil_sweep_size_cells(const cJSON *report,
+			  const struct hil_sweep_rows *rows,
+			  const struct hil_series *s, char *flash, char *ram,
+			  size_t len);
 
 /**
  * sweep.html's energy section (html_sweep_energy.c): for the series s at
  * len, each report's cycles and energy per operation, which costs fewer
  * µJ and the estimate's source; nothing when no report has energy.
  */
-void hil_html_sweep_energy(FILE *out, const cJSON *const *reports, size_t n,
+void hil_html_sweep_energy(FILE *out, const cJSON *const *reports,
+			   const struct hil_sweep_rows *rows, size_t n,
 			   const struct hil_series *s, size_t ns, double len);
 
 /* ---- the SVG writer (svg.c), shared by the plots */
@@ -285,6 +288,10 @@ const char *hil_fig_what(const cJSON *report);
 
 /** The row's cost per byte in hil_fig_what() terms: 1 and *v, else 0. */
 int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v);
+
+/** The same of a decoded row of report. */
+int hil_fig_per_byte_rv(const cJSON *report, const struct hil_row_view *row,
+			double *v);
 
 /** 1 when the reports' figures can share an axis (all cycles, or one unit). */
 int hil_fig_comparable(const cJSON *const *reports, size_t n);

@@ -11,62 +11,6 @@
 
 /* ---------------------------------------------------------------- series */
 
-int hil_series_has(const struct hil_series *s, const cJSON *row)
-{
-	double ad = 0;
-
-	hil_rj_num(row, "ad_len", &ad);
-	return ad == s->ad_len &&
-	       strcmp(hil_rj_str(row, "algorithm"), s->algorithm) == 0 &&
-	       strcmp(hil_rj_str(row, "implementation"), s->implementation) ==
-		       0 &&
-	       strcmp(hil_rj_str(row, "operation"), s->operation) == 0;
-}
-
-int hil_series_list(const cJSON *report, struct hil_series **out, size_t *n)
-{
-	const cJSON *rows = hil_rj_rows(report);
-	const cJSON *r;
-	struct hil_series *s = NULL;
-	size_t cnt = 0, i;
-	int nrows = cJSON_GetArraySize(rows);
-
-	*out = NULL;
-	*n = 0;
-	if (nrows <= 0) {
-		return HIL_OK;
-	}
-	s = calloc((size_t)nrows, sizeof(*s));
-	if (s == NULL) {
-		return HIL_ERR_NOMEM;
-	}
-	cJSON_ArrayForEach(r, rows)
-	{
-		/* A post-quantum operation has no cost per byte: its own
-		 * section shows it (pqtables.c). */
-		if (hil_rj_row_is_pq(r)) {
-			continue;
-		}
-		for (i = 0; i < cnt; i++) {
-			if (hil_series_has(&s[i], r)) {
-				break;
-			}
-		}
-		if (i < cnt) {
-			continue;
-		}
-		s[cnt].algorithm = hil_rj_str(r, "algorithm");
-		s[cnt].implementation = hil_rj_str(r, "implementation");
-		s[cnt].operation = hil_rj_str(r, "operation");
-		s[cnt].ad_len = 0;
-		hil_rj_num(r, "ad_len", &s[cnt].ad_len);
-		cnt++;
-	}
-	*out = s;
-	*n = cnt;
-	return HIL_OK;
-}
-
 int hil_series_has_row(const struct hil_series *s, const struct hil_row_view *r)
 {
 	const double ad =
@@ -162,8 +106,56 @@ void hil_sweep_label(const cJSON *const *reports, size_t n, size_t i, char *buf,
 	snprintf(buf, len, "%s", sw_name(reports[i]));
 }
 
+int hil_sweep_rows_read(const cJSON *const *reports, size_t n,
+			struct hil_sweep_rows **out)
+{
+	size_t i;
+
+	*out = calloc(n > 0 ? n : 1, sizeof(**out));
+	if (*out == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		if (hil_row_views_read(hil_rj_rows(reports[i]), &(*out)[i].r,
+				       &(*out)[i].n) != HIL_OK) {
+			hil_sweep_rows_free(*out, n);
+			*out = NULL;
+			return HIL_ERR_NOMEM;
+		}
+	}
+	return HIL_OK;
+}
+
+void hil_sweep_rows_free(struct hil_sweep_rows *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; rows != NULL && i < n; i++) {
+		free(rows[i].r);
+	}
+	free(rows);
+}
+
+const struct hil_row_view *hil_sweep_row_at(const struct hil_sweep_rows *rows,
+					    const struct hil_series *s,
+					    double len)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct hil_row_view *r = &rows->r[i];
+
+		if (hil_series_has_row(s, r) &&
+		    hil_row_view_has(r, &r->row.msg_len) &&
+		    r->row.msg_len == len) {
+			return r;
+		}
+	}
+	return NULL;
+}
+
 /* The series of every report, each once, in first-seen order. */
-int hil_sweep_series(const cJSON *const *reports, size_t n,
+int hil_sweep_series(const struct hil_sweep_rows *rows, size_t n,
 		     struct hil_series **out, size_t *nout)
 {
 	struct hil_series *all = NULL;
@@ -176,7 +168,7 @@ int hil_sweep_series(const cJSON *const *reports, size_t n,
 		struct hil_series *s = NULL, *grown;
 		size_t ns = 0;
 
-		ret = hil_series_list(reports[i], &s, &ns);
+		ret = hil_series_of_rows(rows[i].r, rows[i].n, &s, &ns);
 		if (ret != HIL_OK || ns == 0) {
 			free(s);
 			continue;
@@ -216,20 +208,21 @@ int hil_sweep_series(const cJSON *const *reports, size_t n,
 }
 
 /* Ascending insertion into lens[0..nl), each length once, at most cap. */
-size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
-			 size_t cap)
+size_t hil_sweep_lengths(const struct hil_sweep_rows *rows, size_t n,
+			 double *lens, size_t cap)
 {
-	size_t nl = 0, i, j, k;
+	size_t nl = 0, i, j, k, m;
 
 	for (i = 0; i < n; i++) {
-		const cJSON *r;
-		double l;
+		for (m = 0; m < rows[i].n; m++) {
+			const struct hil_row_view *r = &rows[i].r[m];
+			double l;
 
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
-			if (!hil_rj_num(r, "msg_len", &l) || l <= 0) {
+			if (!hil_row_view_has(r, &r->row.msg_len) ||
+			    r->row.msg_len == 0) {
 				continue;
 			}
+			l = r->row.msg_len;
 			for (j = 0; j < nl && lens[j] < l; j++) {
 			}
 			if ((j < nl && lens[j] == l) || nl == cap) {
@@ -245,8 +238,10 @@ size_t hil_sweep_lengths(const cJSON *const *reports, size_t n, double *lens,
 	return nl;
 }
 
-void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
-			  char *flash, char *ram, size_t len)
+void hil_sweep_size_cells(const cJSON *report,
+			  const struct hil_sweep_rows *rows,
+			  const struct hil_series *s, char *flash, char *ram,
+			  size_t len)
 {
 	const cJSON *z =
 		hil_rj_impl_size(report, s->algorithm, s->implementation);
@@ -258,7 +253,8 @@ void hil_sweep_size_cells(const cJSON *report, const struct hil_series *s,
 		snprintf(flash, len, "%.0f", fl);
 	}
 	if (hil_rj_num(z, "ram_bytes", &rb) &&
-	    hil_rj_stack(report, s->algorithm, s->implementation, NULL, &st)) {
+	    hil_rv_stack(rows->r, rows->n, s->algorithm, s->implementation,
+			 NULL, &st)) {
 		snprintf(ram, len, "%.0f", rb + st);
 	}
 }

@@ -494,6 +494,19 @@ int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v)
 	return ok;
 }
 
+int hil_fig_per_byte_rv(const cJSON *report, const struct hil_row_view *row,
+			double *v)
+{
+	struct hil_render_point p;
+
+	if (!hil_rv_ok(row) ||
+	    !pb_row(row, has_model(report) ? PB_MODEL : PB_COUNTER, &p)) {
+		return 0;
+	}
+	*v = p.med;
+	return 1;
+}
+
 int hil_fig_comparable(const cJSON *const *reports, size_t n)
 {
 	size_t i;

@@ -10,6 +10,7 @@
 #include "util/err.h"
 
 struct impl_sizes {
+	/* while collecting: the names, in sizes[] or the decoded rows */
 	const char *algorithm;
 	const char *implementation;
 	double v[3]; /* flash, RAM, stack */
@@ -21,16 +22,22 @@ static int impls_collect(const cJSON *report, struct impl_sizes **out,
 			 size_t *nout)
 {
 	const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(report, "sizes");
-	const cJSON *rows = hil_rj_rows(report);
+	struct hil_row_view *rows = NULL;
 	const cJSON *e;
-	size_t cap = (size_t)cJSON_GetArraySize(rows) + 1, n = 0, i;
+	size_t cap, n = 0, i, j, nrows = 0;
 	struct impl_sizes *im;
 
+	/* The rows through result/'s codec, decoded once. */
+	if (hil_row_views_read(hil_rj_rows(report), &rows, &nrows) != HIL_OK) {
+		return HIL_ERR_NOMEM;
+	}
+	cap = nrows + 1;
 	if (cJSON_IsArray(sizes)) {
 		cap += (size_t)cJSON_GetArraySize(sizes);
 	}
 	im = calloc(cap, sizeof(*im));
 	if (im == NULL) {
+		free(rows);
 		return HIL_ERR_NOMEM;
 	}
 	/* Implementations from sizes[] first, then any only seen in rows. */
@@ -42,10 +49,9 @@ static int impls_collect(const cJSON *report, struct impl_sizes **out,
 			n++;
 		}
 	}
-	cJSON_ArrayForEach(e, rows)
-	{
-		const char *a = hil_rj_str(e, "algorithm");
-		const char *b = hil_rj_str(e, "implementation");
+	for (j = 0; j < nrows; j++) {
+		const char *a = rows[j].algorithm;
+		const char *b = rows[j].implementation;
 
 		for (i = 0; i < n; i++) {
 			if (strcmp(im[i].algorithm, a) == 0 &&
@@ -68,9 +74,15 @@ static int impls_collect(const cJSON *report, struct impl_sizes **out,
 		im[i].have[0] = hil_rj_num(z, "flash_bytes", &im[i].v[0]);
 		im[i].have[1] = hil_rj_num(z, "ram_bytes", &im[i].v[1]);
 		im[i].have[2] =
-			hil_rj_stack(report, im[i].algorithm,
+			hil_rv_stack(rows, nrows, im[i].algorithm,
 				     im[i].implementation, NULL, &im[i].v[2]);
 	}
+	/* The names may point into the rows: name[] is what is kept. */
+	for (i = 0; i < n; i++) {
+		im[i].algorithm = NULL;
+		im[i].implementation = NULL;
+	}
+	free(rows);
 	*out = im;
 	*nout = n;
 	return HIL_OK;

@@ -17,7 +17,8 @@
 #define SW_LEFT	  12.0
 
 /* One panel: series s of every report, per byte against length. */
-static void sw_panel(FILE *out, const cJSON *const *reports, size_t n,
+static void sw_panel(FILE *out, const cJSON *const *reports,
+		     const struct hil_sweep_rows *rows, size_t n,
 		     const struct hil_series *s, double x0, double y0,
 		     double lo, double hi, const char *ylab)
 {
@@ -28,14 +29,14 @@ static void sw_panel(FILE *out, const cJSON *const *reports, size_t n,
 	int any = 0, k;
 
 	for (i = 0; i < n; i++) {
-		const cJSON *r;
+		size_t m;
 
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
+		for (m = 0; m < rows[i].n; m++) {
+			const struct hil_row_view *r = &rows[i].r[m];
 			double v;
 
-			if (hil_series_has(s, r) &&
-			    hil_fig_per_byte(reports[i], r, &v)) {
+			if (hil_series_has_row(s, r) &&
+			    hil_fig_per_byte_rv(reports[i], r, &v)) {
 				if (!any || v < ymin) {
 					ymin = v;
 				}
@@ -83,22 +84,20 @@ static void sw_panel(FILE *out, const cJSON *const *reports, size_t n,
 				   : "message length (B)");
 	for (i = 0; i < n; i++) {
 		struct hil_render_point *p;
-		const cJSON *r;
-		size_t np = 0, j;
+		size_t np = 0, j, m;
 
-		p = calloc((size_t)cJSON_GetArraySize(hil_rj_rows(reports[i])) +
-				   1,
-			   sizeof(*p));
+		p = calloc(rows[i].n + 1, sizeof(*p));
 		if (p == NULL) {
 			return;
 		}
-		cJSON_ArrayForEach(r, hil_rj_rows(reports[i]))
-		{
+		for (m = 0; m < rows[i].n; m++) {
+			const struct hil_row_view *r = &rows[i].r[m];
 			double v;
 
-			if (hil_series_has(s, r) &&
-			    hil_fig_per_byte(reports[i], r, &v)) {
-				hil_rj_num(r, "msg_len", &p[np].len);
+			if (hil_series_has_row(s, r) &&
+			    hil_fig_per_byte_rv(reports[i], r, &v)) {
+				/* a per-byte figure has a length */
+				p[np].len = r->row.msg_len;
 				p[np].med = v;
 				np++;
 			}
@@ -135,14 +134,14 @@ static void sw_panel(FILE *out, const cJSON *const *reports, size_t n,
 }
 
 /* Static RAM + the largest peak stack of an implementation in a report. */
-static int sw_ram(const cJSON *report, const char *alg, const char *impl,
-		  double *v)
+static int sw_ram(const cJSON *report, const struct hil_sweep_rows *rows,
+		  const char *alg, const char *impl, double *v)
 {
 	double ram, stack;
 
 	if (!hil_rj_num(hil_rj_impl_size(report, alg, impl), "ram_bytes",
 			&ram) ||
-	    !hil_rj_stack(report, alg, impl, NULL, &stack)) {
+	    !hil_rv_stack(rows->r, rows->n, alg, impl, NULL, &stack)) {
 		return 0;
 	}
 	*v = ram + stack;
@@ -151,8 +150,9 @@ static int sw_ram(const cJSON *report, const char *alg, const char *impl,
 
 /* Horizontal grouped bars: one group per implementation, a bar per
  * configuration, on one value axis. what: 0 flash, 1 RAM (static+stack). */
-static double sw_bars(FILE *out, const cJSON *const *reports, size_t n,
-		      int what, double x0, double y0, double label_w)
+static double sw_bars(FILE *out, const cJSON *const *reports,
+		      const struct hil_sweep_rows *rows, size_t n, int what,
+		      double x0, double y0, double label_w)
 {
 	/* A group at least as tall as its label. */
 	const double bar_h = n >= 2 ? 7 : 14, room = 300;
@@ -162,7 +162,7 @@ static double sw_bars(FILE *out, const cJSON *const *reports, size_t n,
 	double max = 0, step, top, y;
 	char col[32];
 
-	if (hil_sweep_series(reports, n, &s, &ns) != HIL_OK) {
+	if (hil_sweep_series(rows, n, &s, &ns) != HIL_OK) {
 		return y0;
 	}
 	for (j = 0; j < ns && ng < 256; j++) {
@@ -179,15 +179,16 @@ static double sw_bars(FILE *out, const cJSON *const *reports, size_t n,
 		}
 	}
 	free(s);
-#define SW_VAL(rep, g, v)                                                      \
-	(what == 0 ? hil_rj_num(hil_rj_impl_size(rep, seen[g][0], seen[g][1]), \
+#define SW_VAL(i, g, v)                                                        \
+	(what == 0 ? hil_rj_num(hil_rj_impl_size(reports[i], seen[g][0],       \
+						 seen[g][1]),                  \
 				"flash_bytes", v)                              \
-		   : sw_ram(rep, seen[g][0], seen[g][1], v))
+		   : sw_ram(reports[i], &rows[i], seen[g][0], seen[g][1], v))
 	for (k = 0; k < ng; k++) {
 		for (i = 0; i < n; i++) {
 			double v;
 
-			if (SW_VAL(reports[i], k, &v) && v > max) {
+			if (SW_VAL(i, k, &v) && v > max) {
 				max = v;
 			}
 		}
@@ -209,7 +210,7 @@ static double sw_bars(FILE *out, const cJSON *const *reports, size_t n,
 			double v;
 
 			hil_render_colour(i, col, sizeof(col));
-			if (SW_VAL(reports[i], k, &v)) {
+			if (SW_VAL(i, k, &v)) {
 				char lab[200];
 
 				hil_sweep_label(reports, n, i, lab,
@@ -245,6 +246,7 @@ static double sw_bars(FILE *out, const cJSON *const *reports, size_t n,
 int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out)
 {
 	struct hil_series *s = NULL;
+	struct hil_sweep_rows *rows = NULL;
 	size_t ns = 0, i, with = 0, rows_p, cols;
 	double minlen = 0, maxlen = 0, lo, hi, w, h, label_w = 150, y, legend_w;
 	char title[256], sub[600], what[200], col[32], ylab[200];
@@ -255,8 +257,14 @@ int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out)
 		return HIL_ERR_ARG;
 	}
 	comparable = hil_fig_comparable(reports, n);
-	ret = hil_sweep_series(reports, n, &s, &ns);
+	/* Each report's rows through result/'s codec, decoded once; the
+	 * series' names point into them. */
+	ret = hil_sweep_rows_read(reports, n, &rows);
+	if (ret == HIL_OK) {
+		ret = hil_sweep_series(rows, n, &s, &ns);
+	}
 	if (ret != HIL_OK) {
+		hil_sweep_rows_free(rows, n);
 		return ret;
 	}
 	for (i = 0; i < ns; i++) {
@@ -282,13 +290,15 @@ int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out)
 		int has = 0;
 
 		for (k = 0; k < n; k++) {
-			const cJSON *r;
-			double len;
+			size_t m;
 
-			cJSON_ArrayForEach(r, hil_rj_rows(reports[k]))
-			{
-				if (hil_series_has(&s[i], r) &&
-				    hil_rj_num(r, "msg_len", &len) && len > 0) {
+			for (m = 0; m < rows[k].n; m++) {
+				const struct hil_row_view *r = &rows[k].r[m];
+				double len = r->row.msg_len;
+
+				if (hil_series_has_row(&s[i], r) &&
+				    hil_row_view_has(r, &r->row.msg_len) &&
+				    len > 0) {
 					has = 1;
 					if (!drawn || len < minlen) {
 						minlen = len;
@@ -385,18 +395,20 @@ int hil_svg_sweep(const cJSON *const *reports, size_t n, FILE *out)
 		double x0 = SW_LEFT + 60 + SW_CELL_W * (double)(i % cols);
 		double y0 = y + 24 + SW_CELL_H * (double)(i / cols);
 
-		sw_panel(out, reports, n, &s[i], x0, y0, lo, hi, ylab);
+		sw_panel(out, reports, rows, n, &s[i], x0, y0, lo, hi, ylab);
 	}
 	y += SW_CELL_H * (double)rows_p + 30;
 	{
-		double y1 = sw_bars(out, reports, n, 0, SW_LEFT, y, label_w);
-		double y2 = sw_bars(out, reports, n, 1, SW_LEFT + label_w + 360,
-				    y, label_w);
+		double y1 =
+			sw_bars(out, reports, rows, n, 0, SW_LEFT, y, label_w);
+		double y2 = sw_bars(out, reports, rows, n, 1,
+				    SW_LEFT + label_w + 360, y, label_w);
 
 		(void)y1;
 		(void)y2;
 	}
 	hil_render_svg_end(out);
 	free(s);
+	hil_sweep_rows_free(rows, n);
 	return hil_render_status(out);
 }

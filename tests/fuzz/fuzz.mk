@@ -115,14 +115,16 @@ FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 # Every file of host/report but the writers from the in-memory run
 # (table.c, modelratio.c, and any later file that includes the writer's
 # json_int.h). The readers check and decode report.json through result/'s
-# codec tables (headcodec, rowcodec, reportcheck), which name the board
-# drivers and the cycle-model profiles, so those come along; run/ does not.
+# codec tables (headcodec, rowcodec, rowview, reportcheck), which name the
+# board drivers and the cycle-model profiles, so those come along; run/ does
+# not.
 FZ_REPORT_WRITERS := host/report/table.c host/report/modelratio.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \
 	host/result/headcodec.c host/result/reportcheck.c \
-	host/result/rowcodec.c host/result/run.c host/result/clocklabel.c \
+	host/result/rowcodec.c host/result/rowview.c host/result/run.c \
+	host/result/clocklabel.c \
 	host/result/stats.c host/image/elfinfo.c \
 	host/emu/cyclemodel.c $(FZ_DRIVERS) \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
