@@ -128,7 +128,7 @@ FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	host/result/stats.c host/image/elfinfo.c \
 	host/emu/cyclemodel.c $(FZ_DRIVERS) \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
-	host/util/proc.c host/util/beneath.c host/util/jail.c \
+	host/util/proc.c host/util/beneath.c host/util/jail.c host/util/linkset.c \
 	host/util/util.c host/util/log.c host/util/err.c
 
 $(FZ)/obj/%.o: %.c
