@@ -100,12 +100,12 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	struct hil_run *run = c->run;
 	int ret = HIL_OK;
 
-	if (c->sensor != NULL) {
+	if (c->meters.sensor != NULL) {
 		ret = hil_rn_energy_start(c);
 	}
 	if (ret == HIL_OK && run->model.enabled) {
 		/* From the start of the file: the boot's calibration. */
-		if (hil_cyclemodel_open(&c->model, run->model.file, 0) !=
+		if (hil_cyclemodel_open(&c->meters.model, run->model.file, 0) !=
 		    HIL_OK) {
 			hil_warn(
 				"the cycle model's records (%s) cannot be read: no estimated cycles",
@@ -119,8 +119,9 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	}
 	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
 		/* Only rows of the very image now on the target are kept. */
-		ret = hil_journal_load(journal, run->build_id, &c->resumed,
-				       &c->n_resumed);
+		ret = hil_journal_load(journal, run->build_id,
+				       &c->journal.resumed,
+				       &c->journal.n_resumed);
 	}
 	if (ret == HIL_OK) {
 		ret = check_limits(c);
@@ -128,9 +129,10 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	if (ret == HIL_OK) {
 		/* Once per image: the recovery ladder and the leak test reuse
 		 * it (the ladder checks the build-id, not the table). */
-		memset(c->work, 0, sizeof(c->work)); /* indices of this image */
-		ret = hil_target_algs(c->conn.session, c->algs,
-				      HIL_TARGET_MAX_ALGS, &c->n_algs);
+		memset(c->target.work, 0,
+		       sizeof(c->target.work)); /* indices of this image */
+		ret = hil_target_algs(c->target.conn.session, c->target.algs,
+				      HIL_TARGET_MAX_ALGS, &c->target.n_algs);
 	}
 	if (ret == HIL_OK) {
 		ret = hil_rn_measure(c);
@@ -145,16 +147,16 @@ static void image_done(struct run_ctx *c)
 	size_t k;
 
 	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
-		hil_ownref_close(&c->own[k]);
+		hil_ownref_close(&c->subj[k].own);
 	}
-	hil_energyrun_free(c->energy);
-	c->energy = NULL;
-	hil_cyclemodel_close(c->model);
-	c->model = NULL;
-	hil_runner_take_down(&c->conn, c->run);
-	hil_journal_free(c->resumed, c->n_resumed);
-	c->resumed = NULL;
-	c->n_resumed = 0;
+	hil_energyrun_free(c->meters.energy);
+	c->meters.energy = NULL;
+	hil_cyclemodel_close(c->meters.model);
+	c->meters.model = NULL;
+	hil_runner_take_down(&c->target.conn, c->run);
+	hil_journal_free(c->journal.resumed, c->journal.n_resumed);
+	c->journal.resumed = NULL;
+	c->journal.n_resumed = 0;
 }
 
 /* The run's results of the images so far, kept across images. */
@@ -322,7 +324,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 			model_file_afresh(run);
 		}
 		run->cfg = sub;
-		ret = hil_runner_bring_up(sub, c->opts, run, &c->conn);
+		ret = hil_runner_bring_up(sub, c->opts, run, &c->target.conn);
 		if (ret == HIL_OK) {
 			ret = measure_image(c, journal);
 		}
@@ -365,7 +367,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	memset(run, 0, sizeof(*run));
 	c.opts = opts;
 	c.run = run;
-	c.journal_fd = -1;
+	c.journal.fd = -1;
 	run->cfg = cfg;
 	run->status = "failed";
 	run->jailed = !opts->no_jail;
@@ -404,9 +406,9 @@ int hil_runner_run(const struct hil_config *cfg,
 		}
 	}
 	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
-	snprintf(c.journal_path, sizeof(c.journal_path), "%s", path);
-	c.journal_fd = hil_open_append(path); /* never through a planted link */
-	if (c.journal_fd < 0) {
+	snprintf(c.journal.path, sizeof(c.journal.path), "%s", path);
+	c.journal.fd = hil_open_append(path); /* never through a planted link */
+	if (c.journal.fd < 0) {
 		/* Without its journal a run could lose what it measures (and
 		 * a link there may point anywhere): nothing is measured. */
 		hil_err("cannot open the journal %s: %s%s", path,
@@ -443,7 +445,7 @@ int hil_runner_run(const struct hil_config *cfg,
 				 HIL_IMAGE_MAX_ALGS);
 			ret = measure_split(&c, path);
 		} else if ((ret = hil_rn_bring_up(
-				    cfg, opts, run, &c.conn,
+				    cfg, opts, run, &c.target.conn,
 				    may_split ? HIL_BUILD_QUIET_OVERFLOW
 					      : 0)) == HIL_OK) {
 			log_not_for_board(cfg);
@@ -456,20 +458,21 @@ int hil_runner_run(const struct hil_config *cfg,
 					 "it does not link: %s",
 					 run->fw.link_error);
 			}
-			hil_runner_take_down(&c.conn, run);
+			hil_runner_take_down(&c.target.conn, run);
 			ret = measure_split(&c, path);
 		}
 	}
 	image_done(&c);
-	hil_sensor_close(c.sensor);
-	if (c.journal_fd >= 0) {
-		close(c.journal_fd);
+	hil_sensor_close(c.meters.sensor);
+	if (c.journal.fd >= 0) {
+		close(c.journal.fd);
 	}
 	if (opts->resume_dir != NULL) {
 		hil_info(
 			"resume: %zu row%s kept from the journal, %zu measured now",
-			c.used_resumed, c.used_resumed == 1 ? "" : "s",
-			run->n_rows - c.used_resumed);
+			c.journal.used_resumed,
+			c.journal.used_resumed == 1 ? "" : "s",
+			run->n_rows - c.journal.used_resumed);
 	}
 
 	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED &&

@@ -49,8 +49,8 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 			 hil_strerror(ret));
 		return HIL_OK;
 	}
-	ret = hil_energyrun_row(c->energy, c->conn.session, op, &req, digest,
-				&row->energy);
+	ret = hil_energyrun_row(c->meters.energy, c->target.conn.session, op,
+				&req, digest, &row->energy);
 	if (ret != HIL_OK) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(row->energy.error, sizeof(row->energy.error),
@@ -113,12 +113,12 @@ int hil_rn_sensor_open(struct run_ctx *c)
 				: "not measured: no sensor configured (sensor.type is \"none\")");
 		return HIL_OK;
 	}
-	ret = hil_sensor_open(cfg, &c->sensor, err, sizeof(err));
+	ret = hil_sensor_open(cfg, &c->meters.sensor, err, sizeof(err));
 	if (ret != HIL_OK) {
 		hil_err("sensor: %s", err);
 		return ret;
 	}
-	hil_sensor_describe(c->sensor, &info);
+	hil_sensor_describe(c->meters.sensor, &info);
 	snprintf(z->type, sizeof(z->type), "%s", info.type);
 	snprintf(z->bus, sizeof(z->bus), "%s", info.bus);
 	z->address = info.address;
@@ -129,7 +129,7 @@ int hil_rn_sensor_open(struct run_ctx *c)
 	z->cal_reg = info.cal_reg;
 	z->current_lsb_a = info.current_lsb_a;
 	z->cycle_us = info.cycle_us;
-	if (hil_sensor_summary(c->sensor, err, sizeof(err)) > 0) {
+	if (hil_sensor_summary(c->meters.sensor, err, sizeof(err)) > 0) {
 		hil_info("%s", err);
 	}
 	return HIL_OK;
@@ -176,8 +176,8 @@ int hil_rn_energy_start(struct run_ctx *c)
 			"a simulated %s on %s: its bus voltage and its currents while the stub's energy loop runs and while it waits are the sim bus's parameters (bus_v, active_ma, idle_ma; by default 3.3 V, 25 mA, 10 mA), not a board's; each row reads one whole conversion with the load off and one with it on, so the host's own load changes nothing",
 			z->type, z->bus);
 	}
-	ret = hil_energyrun_start(&c->energy, hil_sensor_source(c->sensor),
-				  &eo);
+	ret = hil_energyrun_start(&c->meters.energy,
+				  hil_sensor_source(c->meters.sensor), &eo);
 	if (ret != HIL_OK) {
 		hil_err("sensor: the sampler did not start: %s",
 			hil_strerror(ret));

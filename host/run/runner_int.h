@@ -14,40 +14,15 @@ struct hil_cyclemodel_reader;
 struct hil_energyrun;
 struct hil_sensor;
 
-/* Everything one run holds open; closed in reverse order by run_close. */
-struct run_ctx {
-	const struct hil_runner_opts *opts;
-	struct hil_run *run;
+/* ---- the run's parts, each with one owner (the file named) */
+
+/* runner_target.c: the target the rows are measured on, its table of
+ * implementations, what their calls were seen to cost, and what its link
+ * lost. */
+struct rn_target {
 	struct hil_target_conn conn;
-	int journal_fd;
-	char journal_path[HIL_PATH + 16];
-	/* HIL_ERR_IO once a journal row could not be written (a full disk):
-	 * measuring stops at once, nothing more is reported measured. */
-	int journal_ret;
 	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
 	size_t n_algs;
-	size_t planned;		       /* rows this run will have */
-	long long started_ms;	       /* for the progress line */
-	struct run_progress *progress; /* NULL: no progress line */
-	struct hil_row *resumed; /* rows kept from the journal (--resume) */
-	size_t n_resumed;
-	size_t used_resumed;
-	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
-	double model_overhead;		     /* of the latest calibration */
-	struct hil_sensor *sensor;	     /* NULL: energy not measured */
-	struct hil_energyrun *energy; /* its sampler, once the target is up */
-	/* Per configured algorithm: what it is checked against. */
-	struct registry_alg subj[HIL_CFG_MAX_ALGS];
-	int subj_ret[HIL_CFG_MAX_ALGS]; /* HIL_OK, or why it cannot be */
-	enum subj_check {
-		CHECK_HOST, /* against a host build (bundled, or its own) */
-		CHECK_KAT,  /* its KAT file and a round trip only */
-		CHECK_NONE  /* a round trip only: rows unverified */
-	} check[HIL_CFG_MAX_ALGS];
-	char kat[HIL_CFG_MAX_ALGS][HIL_CFG_STR]; /* "" for none */
-	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
-	const char *alg_check; /* the rows now measured: row.verified_by */
-	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
 	/* Per algorithm of the image and operation (HILP_OP_*): the counter
 	 * value of one call already seen, in verification or at an earlier
 	 * length, at the largest input seen (message plus associated data):
@@ -69,6 +44,60 @@ struct run_ctx {
 		unsigned retries;
 		int last_link; /* the latest failure was the link's */
 	} loss;
+};
+
+/* runner_journal.c: the journal rows are written to, and the rows an
+ * earlier attempt left in it (--resume). */
+struct rn_journal {
+	int fd;
+	char path[HIL_PATH + 16];
+	/* HIL_ERR_IO once a journal row could not be written (a full disk):
+	 * measuring stops at once, nothing more is reported measured. */
+	int ret;
+	struct hil_row *resumed; /* rows kept from the journal (--resume) */
+	size_t n_resumed;
+	size_t used_resumed;
+};
+
+/* runner_subject.c: one configured implementation and what it is checked
+ * against. */
+struct rn_subject {
+	struct registry_alg alg;
+	int ret; /* HIL_OK, or why it cannot be */
+	enum subj_check {
+		CHECK_HOST, /* against a host build (bundled, or its own) */
+		CHECK_KAT,  /* its KAT file and a round trip only */
+		CHECK_NONE  /* a round trip only: rows unverified */
+	} check;
+	char kat[HIL_CFG_STR]; /* "" for none */
+	char why[HIL_ROW_ERR]; /* when ret fails */
+	struct hil_ownref own; /* its host build, when loaded */
+};
+
+/* runner_energy.c and runner_row.c: what measures beside the counter. */
+struct rn_meters {
+	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
+	double model_overhead;		     /* of the latest calibration */
+	struct hil_sensor *sensor;	     /* NULL: energy not measured */
+	struct hil_energyrun *energy; /* its sampler, once the target is up */
+};
+
+/* runner_progress.c: how many rows the run will have, and the line. */
+struct rn_progress {
+	size_t planned;		   /* rows this run will have */
+	struct run_progress *line; /* NULL: no progress line */
+};
+
+/* Everything one run holds open, as its parts; closed in reverse order. */
+struct run_ctx {
+	const struct hil_runner_opts *opts;
+	struct hil_run *run;
+	struct rn_target target;
+	struct rn_journal journal;
+	struct rn_subject subj[HIL_CFG_MAX_ALGS]; /* per configured one */
+	const char *alg_check; /* the rows now measured: row.verified_by */
+	struct rn_meters meters;
+	struct rn_progress progress;
 };
 
 /* ---- runner.c: the walk of a run */

@@ -327,7 +327,7 @@ int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
 
 /*
  * The row into the journal, synced, before anyone is told it was measured.
- * When that fails the row is not kept as measured, and c->journal_ret
+ * When that fails the row is not kept as measured, and c->journal.ret
  * stops the run (hil_journal_append named the file system).
  */
 int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
@@ -336,8 +336,8 @@ int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
 	size_t len;
 	int ret;
 
-	if (c->journal_ret != HIL_OK) {
-		return c->journal_ret;
+	if (c->journal.ret != HIL_OK) {
+		return c->journal.ret;
 	}
 	line = hil_result_row_line(c->run, row);
 	if (line == NULL) {
@@ -346,19 +346,19 @@ int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
 	}
 	len = strlen(line);
 	line[len] = '\n'; /* replaces the NUL; written with its length */
-	ret = hil_journal_append(c->journal_fd, c->journal_path, line, len + 1);
+	ret = hil_journal_append(c->journal.fd, c->journal.path, line, len + 1);
 	free(line);
 	if (ret == HIL_OK) {
 		return HIL_OK;
 	}
 fail:
-	c->journal_ret = HIL_ERR_IO;
+	c->journal.ret = HIL_ERR_IO;
 	if (row->ok) {
 		row->ok = 0;
 		snprintf(row->error, sizeof(row->error),
 			 "measured, but the journal could not record it");
 	}
-	return c->journal_ret;
+	return c->journal.ret;
 }
 
 /* A row that records why an implementation was not measured at all. */
@@ -392,8 +392,8 @@ int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 	const struct hil_config *cfg = c->run->cfg;
 	size_t i;
 
-	for (i = 0; i < c->n_resumed; i++) {
-		struct hil_row *r = &c->resumed[i];
+	for (i = 0; i < c->journal.n_resumed; i++) {
+		struct hil_row *r = &c->journal.resumed[i];
 		struct hil_row *row;
 
 		if (r->samples == NULL || r->msg_len != len ||
@@ -412,7 +412,7 @@ int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 		*row = *r;
 		r->samples = NULL; /* the run owns them now */
 		r->model.samples = NULL;
-		c->used_resumed++;
+		c->journal.used_resumed++;
 		return 1;
 	}
 	return 0;

@@ -79,13 +79,13 @@ static int measure_point(struct run_ctx *c, int index,
 	unsigned again;
 	int ret;
 
-	memset(&c->loss, 0, sizeof(c->loss));
+	memset(&c->target.loss, 0, sizeof(c->target.loss));
 	ret = hil_rn_measure_row(c, index, ref, verified, op, len, ad);
 	for (again = 0;; again++) {
 		int lost, link;
 
-		if (c->journal_ret != HIL_OK) {
-			return c->journal_ret;
+		if (c->journal.ret != HIL_OK) {
+			return c->journal.ret;
 		}
 		if (hil_rn_stopping(c)) {
 			return HIL_ERR_INTERRUPTED;
@@ -102,7 +102,8 @@ static int measure_point(struct run_ctx *c, int index,
 		}
 		ret = hil_rn_measure_row(c, index, ref, verified, op, len, ad);
 	}
-	if (ret == HIL_ERR_TIMEOUT && c->loss.last_link && c->run->n_rows > 0) {
+	if (ret == HIL_ERR_TIMEOUT && c->target.loss.last_link &&
+	    c->run->n_rows > 0) {
 		hil_rn_mark_link_failed(c, &c->run->rows[c->run->n_rows - 1],
 					"while it was measured");
 	}
@@ -153,8 +154,8 @@ static int measure_alg(struct run_ctx *c, int index,
 					mark_interrupted(c, before);
 					return ret;
 				}
-				if (c->journal_ret != HIL_OK) {
-					return c->journal_ret;
+				if (c->journal.ret != HIL_OK) {
+					return c->journal.ret;
 				}
 				if (ret == HIL_ERR_NOMEM) {
 					return ret;
@@ -182,11 +183,11 @@ static size_t plan_rows(const struct run_ctx *c)
 	size_t a, n = 0;
 
 	for (a = 0; a < cfg->n_algs; a++) {
-		const struct registry_alg *subject = &c->subj[a];
+		const struct registry_alg *subject = &c->subj[a].alg;
 		uint8_t ops[4];
 		size_t o, k;
 
-		if (c->subj_ret[a] != HIL_OK) {
+		if (c->subj[a].ret != HIL_OK) {
 			continue;
 		}
 		k = ops_for(cfg, subject, ops);
@@ -209,13 +210,13 @@ double hil_rn_plan_work(const struct run_ctx *c)
 	size_t a, o, l, d;
 
 	for (a = 0; a < cfg->n_algs; a++) {
-		const struct registry_alg *subject = &c->subj[a];
+		const struct registry_alg *subject = &c->subj[a].alg;
 		int index = hil_rn_find_target_alg(c, cfg->algs[a].name,
 						   cfg->algs[a].impl);
 		uint8_t ops[4];
 		size_t k;
 
-		if (c->subj_ret[a] != HIL_OK) {
+		if (c->subj[a].ret != HIL_OK) {
 			continue;
 		}
 		k = ops_for(cfg, subject, ops);
@@ -256,8 +257,8 @@ int hil_rn_measure(struct run_ctx *c)
 	for (a = 0; a < cfg->n_algs; a++) {
 		uint8_t ops[4];
 
-		if (c->subj_ret[a] == HIL_OK &&
-		    ops_for(cfg, &c->subj[a], ops) == 0) {
+		if (c->subj[a].ret == HIL_OK &&
+		    ops_for(cfg, &c->subj[a].alg, ops) == 0) {
 			return hil_rn_config_error(
 				c->run,
 				"%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
@@ -265,21 +266,20 @@ int hil_rn_measure(struct run_ctx *c)
 					? cfg->path
 					: "the configuration (command-line options)",
 				a, cfg->algs[a].name, cfg->algs[a].impl,
-				c->subj[a].kind == HILP_KIND_AEAD
+				c->subj[a].alg.kind == HILP_KIND_AEAD
 					? "encrypt, decrypt"
-				: c->subj[a].kind == HILP_KIND_BLOCK
+				: c->subj[a].alg.kind == HILP_KIND_BLOCK
 					? "encrypt, with its key setup"
 					: "hash");
 		}
 	}
 	/* Rows of earlier images (a split selection) count as done. */
-	c->planned = c->run->n_rows + plan_rows(c);
-	c->run->rows_planned = c->planned;
-	c->started_ms = hil_now_ms();
+	c->progress.planned = c->run->n_rows + plan_rows(c);
+	c->run->rows_planned = c->progress.planned;
 	/* What to expect, before it starts: the last such run's time. */
 	{
 		char db[HIL_PATH + 32], kept[96] = "";
-		size_t todo = c->planned - c->run->n_rows;
+		size_t todo = c->progress.planned - c->run->n_rows;
 		long secs;
 
 		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
@@ -287,8 +287,10 @@ int hil_rn_measure(struct run_ctx *c)
 		secs = hil_history_last_seconds(db, cfg->name);
 		/* A resume: the journal's rows of this image are kept, not
 		 * measured again (those of other settings are). */
-		if (c->n_resumed > 0) {
-			size_t k = c->n_resumed < todo ? c->n_resumed : todo;
+		if (c->journal.n_resumed > 0) {
+			size_t k = c->journal.n_resumed < todo
+					   ? c->journal.n_resumed
+					   : todo;
 
 			snprintf(kept, sizeof(kept),
 				 " (%zu of %zu kept from the journal)", k,
@@ -310,40 +312,42 @@ int hil_rn_measure(struct run_ctx *c)
 	}
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
-		struct registry_alg *subject = &c->subj[a];
+		struct registry_alg *subject = &c->subj[a].alg;
 		int index = hil_rn_find_target_alg(c, ca->name, ca->impl);
 
-		if (c->journal_ret != HIL_OK) {
-			return c->journal_ret; /* a failed row was not recorded */
+		if (c->journal.ret != HIL_OK) {
+			return c->journal
+				.ret; /* a failed row was not recorded */
 		}
 		if (hil_rn_stopping(c)) {
 			return HIL_ERR_INTERRUPTED;
 		}
-		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
+		if (c->subj[a].ret == HIL_ERR_CONFIG) {
 			return hil_rn_config_error(c->run, "%s/%s: %s",
 						   ca->name, ca->impl,
-						   c->why[a]);
+						   c->subj[a].why);
 		}
-		if (index < 0 && c->subj_ret[a] != HIL_ERR_BUILD) {
+		if (index < 0 && c->subj[a].ret != HIL_ERR_BUILD) {
 			hil_err("%s/%s is not in the target image", ca->name,
 				ca->impl);
 			return HIL_ERR_MISMATCH;
 		}
-		if (c->subj_ret[a] != HIL_OK) {
+		if (c->subj[a].ret != HIL_OK) {
 			hil_err("%s/%s %s: its rows are not measured", ca->name,
-				ca->impl, c->why[a]);
-			if (hil_rn_add_failed_row(c, subject, c->why[a]) ==
+				ca->impl, c->subj[a].why);
+			if (hil_rn_add_failed_row(c, subject, c->subj[a].why) ==
 			    NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;
 		}
-		if (!hil_rn_same_api(&c->algs[index], subject)) {
+		if (!hil_rn_same_api(&c->target.algs[index], subject)) {
 			hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
-				ca->name, ca->impl, c->algs[index].kind,
-				c->algs[index].keybytes,
-				c->algs[index].npubbytes, c->algs[index].abytes,
-				c->algs[index].blockbytes, ca->name);
+				ca->name, ca->impl, c->target.algs[index].kind,
+				c->target.algs[index].keybytes,
+				c->target.algs[index].npubbytes,
+				c->target.algs[index].abytes,
+				c->target.algs[index].blockbytes, ca->name);
 			ret = HIL_ERR_VERIFY;
 		} else {
 			ret = hil_rn_verify_believed(c, a, index);
@@ -359,7 +363,8 @@ int hil_rn_measure(struct run_ctx *c)
 			const char *what = ret == HIL_ERR_TARGET_FAULT
 						   ? "took a fault"
 						   : "did not answer (hung)";
-			int link = ret == HIL_ERR_TIMEOUT && c->loss.last_link;
+			int link = ret == HIL_ERR_TIMEOUT &&
+				   c->target.loss.last_link;
 			struct hil_row *row;
 
 			if (hil_rn_recover(c) != HIL_OK) {
@@ -369,7 +374,7 @@ int hil_rn_measure(struct run_ctx *c)
 				hil_err("%s/%s %s during verification on the target: its rows are not measured",
 					ca->name, ca->impl, what);
 			}
-			snprintf(c->why[a], sizeof(c->why[a]),
+			snprintf(c->subj[a].why, sizeof(c->subj[a].why),
 				 "%s during verification on the target", what);
 			if (link) {
 				/* The target answered, damaged, every time:
@@ -387,10 +392,10 @@ int hil_rn_measure(struct run_ctx *c)
 				tmp.operation = "verify";
 				hil_rn_mark_link_failed(c, &tmp,
 							"during verification");
-				snprintf(c->why[a], sizeof(c->why[a]), "%s",
-					 tmp.error);
+				snprintf(c->subj[a].why, sizeof(c->subj[a].why),
+					 "%s", tmp.error);
 			}
-			row = hil_rn_add_failed_row(c, subject, c->why[a]);
+			row = hil_rn_add_failed_row(c, subject, c->subj[a].why);
 			if (row == NULL) {
 				return HIL_ERR_NOMEM;
 			}
@@ -412,13 +417,14 @@ int hil_rn_measure(struct run_ctx *c)
 		hil_info(
 			"%s/%s verified on the target against: %s (%zu of %zu rows done)",
 			ca->name, ca->impl, hil_rn_check_name(c, a),
-			c->run->n_rows, c->planned);
+			c->run->n_rows, c->progress.planned);
 		c->alg_check = hil_rn_check_name(c, a);
-		ret = measure_alg(c, index, subject, c->check[a] != CHECK_NONE);
+		ret = measure_alg(c, index, subject,
+				  c->subj[a].check != CHECK_NONE);
 		c->alg_check = NULL;
 		if (ret != HIL_OK) {
 			return ret;
 		}
 	}
-	return c->journal_ret;
+	return c->journal.ret;
 }

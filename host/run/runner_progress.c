@@ -77,9 +77,10 @@ double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
 	 * average of what was. */
 	for (i = 0; i < HIL_TARGET_MAX_ALGS; i++) {
 		for (j = 0; j <= HILP_OP_KEYSETUP; j++) {
-			if (c->work[i][j].seen) {
-				tpb += (double)c->work[i][j].count /
-				       ((double)c->work[i][j].bytes + 64.0);
+			if (c->target.work[i][j].seen) {
+				tpb += (double)c->target.work[i][j].count /
+				       ((double)c->target.work[i][j].bytes +
+					64.0);
 				n++;
 			}
 		}
@@ -87,12 +88,12 @@ double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
 	tpb = n > 0 ? tpb / (double)n : 1.0;
 	if (index >= 0 && index < HIL_TARGET_MAX_ALGS &&
 	    op <= HILP_OP_KEYSETUP) {
-		w = &c->work[index][op];
+		w = &c->target.work[index][op];
 		/* A decryption costs about what its encryption does. */
 		if (!w->seen && op == HILP_OP_DECRYPT) {
-			w = &c->work[index][HILP_OP_ENCRYPT];
+			w = &c->target.work[index][HILP_OP_ENCRYPT];
 		} else if (!w->seen && op == HILP_OP_ENCRYPT) {
-			w = &c->work[index][HILP_OP_DECRYPT];
+			w = &c->target.work[index][HILP_OP_DECRYPT];
 		}
 	}
 	return hil_eta_row_work(cfg->bench.runs + cfg->bench.warmup,
@@ -136,8 +137,8 @@ void hil_rn_progress_start(struct run_ctx *c, double last_s)
 	struct run_progress *p;
 	const char *lvl = getenv("HILRUN_LOG");
 
-	if (!isatty(2) || c->planned == 0 || lvl == NULL || lvl[0] < '2' ||
-	    c->opts->no_progress) {
+	if (!isatty(2) || c->progress.planned == 0 || lvl == NULL ||
+	    lvl[0] < '2' || c->opts->no_progress) {
 		return;
 	}
 	p = calloc(1, sizeof(*p));
@@ -158,14 +159,14 @@ void hil_rn_progress_start(struct run_ctx *c, double last_s)
 		free(p);
 		return;
 	}
-	c->progress = p;
+	c->progress.line = p;
 }
 
 void hil_rn_progress(struct run_ctx *c, int index,
 		     const struct registry_alg *ref, uint8_t op, uint32_t len,
 		     uint32_t ad_len)
 {
-	struct run_progress *p = c->progress;
+	struct run_progress *p = c->progress.line;
 	size_t done = c->run->n_rows;
 
 	if (p == NULL) {
@@ -183,7 +184,7 @@ void hil_rn_progress(struct run_ctx *c, int index,
 	p->rows_seen = done;
 	snprintf(p->what, sizeof(p->what), "%s: %s/%s %s %u B, row %zu of %zu",
 		 c->run->cfg->name, ref->name, ref->impl, hil_rn_op_name(op),
-		 (unsigned)len, done + 1, c->planned);
+		 (unsigned)len, done + 1, c->progress.planned);
 	p->have_row = 1;
 	draw(p);
 	pthread_mutex_unlock(&p->lock);
@@ -191,7 +192,7 @@ void hil_rn_progress(struct run_ctx *c, int index,
 
 void hil_rn_progress_done(struct run_ctx *c)
 {
-	struct run_progress *p = c->progress;
+	struct run_progress *p = c->progress.line;
 
 	if (p == NULL) {
 		return;
@@ -204,7 +205,7 @@ void hil_rn_progress_done(struct run_ctx *c)
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->wake);
 	free(p);
-	c->progress = NULL;
+	c->progress.line = NULL;
 	flockfile(stderr);
 	fprintf(stderr, "\r\033[K");
 	fflush(stderr);

@@ -28,9 +28,10 @@ static struct hil_ownref *own_of(struct run_ctx *c,
 	size_t a;
 
 	for (a = 0; a < HIL_CFG_MAX_ALGS; a++) {
-		if (ref == &c->subj[a]) {
-			return hil_ownref_started(&c->own[a]) ? &c->own[a]
-							      : NULL;
+		if (ref == &c->subj[a].alg) {
+			return hil_ownref_started(&c->subj[a].own)
+				       ? &c->subj[a].own
+				       : NULL;
 		}
 	}
 	return NULL;
@@ -113,7 +114,7 @@ void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
 	    op > HILP_OP_KEYSETUP || count == 0) {
 		return;
 	}
-	w = &c->work[index][op];
+	w = &c->target.work[index][op];
 	if (!w->seen || bytes > w->bytes ||
 	    (bytes == w->bytes && count > w->count)) {
 		w->count = count;
@@ -142,12 +143,12 @@ static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
 	    op > HILP_OP_KEYSETUP) {
 		return fallback_ms;
 	}
-	w = &c->work[index][op];
+	w = &c->target.work[index][op];
 	if (!w->seen && op == HILP_OP_DECRYPT) {
-		w = &c->work[index][HILP_OP_ENCRYPT];
+		w = &c->target.work[index][HILP_OP_ENCRYPT];
 	} else if (!w->seen && op == HILP_OP_ENCRYPT) {
 		/* An AEAD is verified by decryptions (runner_verify.c). */
-		w = &c->work[index][HILP_OP_DECRYPT];
+		w = &c->target.work[index][HILP_OP_DECRYPT];
 	}
 	memset(&t, 0, sizeof(t));
 	t.rate_hz = hil_benchtime_rate(c->run->info.counter_unit,
@@ -196,8 +197,8 @@ void hil_rn_model_drain(struct run_ctx *c)
 	size_t n = 0, i;
 	double best = -1.0;
 
-	if (c->model == NULL ||
-	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+	if (c->meters.model == NULL ||
+	    hil_cyclemodel_read(c->meters.model, &recs, &n) != HIL_OK) {
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -207,7 +208,7 @@ void hil_rn_model_drain(struct run_ctx *c)
 		}
 	}
 	if (best >= 0.0) {
-		c->model_overhead = best;
+		c->meters.model_overhead = best;
 	}
 	free(recs);
 }
@@ -227,8 +228,8 @@ static void model_row(struct run_ctx *c, struct hil_row *row,
 	size_t n = 0, k, i, runs = row->runs;
 	int found = 0;
 
-	if (c->model == NULL ||
-	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
+	if (c->meters.model == NULL ||
+	    hil_cyclemodel_read(c->meters.model, &recs, &n) != HIL_OK) {
 		return;
 	}
 	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
@@ -253,13 +254,14 @@ static void model_row(struct run_ctx *c, struct hil_row *row,
 		row->model.samples = NULL;
 		goto out;
 	}
-	row->model.overhead = c->model_overhead;
+	row->model.overhead = c->meters.model_overhead;
 	for (i = 0; i < runs; i++) {
 		const struct hil_cyclemodel_rec *r = &recs[k + i];
 
-		row->model.samples[i] = (double)r->cycles - c->model_overhead;
-		lo[i] = (double)r->min - c->model_overhead;
-		hi[i] = (double)r->max - c->model_overhead;
+		row->model.samples[i] =
+			(double)r->cycles - c->meters.model_overhead;
+		lo[i] = (double)r->min - c->meters.model_overhead;
+		hi[i] = (double)r->max - c->meters.model_overhead;
 		row->model.divides += r->divides;
 		row->model.imiss = r->imiss; /* the last run's: warm */
 		row->model.dmiss = r->dmiss;
@@ -361,7 +363,7 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	}
 	memset(&p, 0, sizeof(p));
 	p.alg = b->alg;
-	p.info = b->alg < c->n_algs ? &c->algs[b->alg] : NULL;
+	p.info = b->alg < c->target.n_algs ? &c->target.algs[b->alg] : NULL;
 	p.op = op;
 	p.msg_len = b->msg_len;
 	p.ad_len = b->ad_len;
@@ -386,14 +388,14 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	p.seed = b->seed;
 	/* The same runs' estimated cycles, when QEMU models them: what a
 	 * data cache makes of table lookups shows there, not in the counts. */
-	p.model = c->model;
+	p.model = c->meters.model;
 	/* Its own stream, fixed by the row: the same run gives the same t. */
 	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
 		      ((uint32_t)b->msg_len << 8) + b->ad_len;
 	if (p.leak_seed == 0) {
 		p.leak_seed = 1;
 	}
-	ret = hil_leak_run(c->conn.session, &p, &res);
+	ret = hil_leak_run(c->target.conn.session, &p, &res);
 	if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
 	    ret == HIL_ERR_TARGET_FAULT) {
 		row->leak.state = -1;
@@ -503,13 +505,13 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 	}
 	hil_rn_model_drain(c);
 	ret = hil_target_bench(
-		c->conn.session, op, &req, &rep, raw,
+		c->target.conn.session, op, &req, &rep, raw,
 		work_timeout_ms(c, index, op, len, ad_len,
 				cfg->bench.runs + cfg->bench.warmup,
 				bench_timeout_ms(cfg, len, ad_len)));
 	if (ret != HIL_OK) {
 		const struct hil_session_fault *f =
-			hil_session_get_fault(c->conn.session);
+			hil_session_get_fault(c->target.conn.session);
 
 		if (f->seen) {
 			/* The registers say where; the target now waits for a
@@ -559,13 +561,13 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 	}
 	row->ok = 1;
 	ret = measure_leak(c, op, &req, row);
-	if (ret == HIL_OK && c->energy != NULL) {
+	if (ret == HIL_OK && c->meters.energy != NULL) {
 		ret = hil_rn_measure_energy(c, ref, op, &req, row);
 	}
 done:
 	free(raw);
 	if (hil_rn_journal_row(c, row) != HIL_OK) {
-		return HIL_ERR_IO; /* c->journal_ret stops the run */
+		return HIL_ERR_IO; /* c->journal.ret stops the run */
 	}
 	if (row->ok) {
 		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", ref->name,

@@ -20,9 +20,9 @@ int hil_rn_find_target_alg(const struct run_ctx *c, const char *name,
 {
 	size_t i;
 
-	for (i = 0; i < c->n_algs; i++) {
-		if (strcmp(c->algs[i].name, name) == 0 &&
-		    strcmp(c->algs[i].impl, impl) == 0) {
+	for (i = 0; i < c->target.n_algs; i++) {
+		if (strcmp(c->target.algs[i].name, name) == 0 &&
+		    strcmp(c->target.algs[i].impl, impl) == 0) {
 			return (int)i;
 		}
 	}
@@ -160,16 +160,16 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 			ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
 					    : hil_ref_find(ca->name, ca->impl);
 		int index = hil_rn_find_target_alg(c, ca->name, ca->impl);
-		struct registry_alg *subject = &c->subj[a];
+		struct registry_alg *subject = &c->subj[a].alg;
 
-		c->subj_ret[a] = HIL_OK;
-		c->check[a] = CHECK_HOST;
-		snprintf(c->kat[a], sizeof(c->kat[a]), "%s", ca->kat);
+		c->subj[a].ret = HIL_OK;
+		c->subj[a].check = CHECK_HOST;
+		snprintf(c->subj[a].kat, sizeof(c->subj[a].kat), "%s", ca->kat);
 		if (hil_rn_excluded_why(c, ca) != NULL) {
-			snprintf(c->why[a], sizeof(c->why[a]),
+			snprintf(c->subj[a].why, sizeof(c->subj[a].why),
 				 "does not build: %s",
 				 hil_rn_excluded_why(c, ca));
-			c->subj_ret[a] = HIL_ERR_BUILD;
+			c->subj[a].ret = HIL_ERR_BUILD;
 			memset(subject, 0, sizeof(*subject));
 			subject->name = ca->name;
 			subject->impl = ca->impl;
@@ -187,35 +187,36 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 			char known[1024];
 
 			hil_ref_list(known, sizeof(known));
-			snprintf(c->why[a], sizeof(c->why[a]),
+			snprintf(c->subj[a].why, sizeof(c->subj[a].why),
 				 "no such algorithm in this hilrun (known: %s)",
 				 known);
-			c->subj_ret[a] = ca->path[0] == '\0' ? HIL_ERR_CONFIG
+			c->subj[a].ret = ca->path[0] == '\0' ? HIL_ERR_CONFIG
 							     : HIL_ERR_MISMATCH;
 			memset(subject, 0, sizeof(*subject));
 			subject->name = ca->name;
 			subject->impl = ca->impl;
 			continue;
 		}
-		subject_from_target(&c->algs[index], ca, subject);
-		if (c->kat[a][0] == '\0') {
-			kat_beside(ca->path, subject->kind, c->kat[a],
-				   sizeof(c->kat[a]));
+		subject_from_target(&c->target.algs[index], ca, subject);
+		if (c->subj[a].kat[0] == '\0') {
+			kat_beside(ca->path, subject->kind, c->subj[a].kat,
+				   sizeof(c->subj[a].kat));
 		}
-		if (c->kat[a][0] == '\0') {
+		if (c->subj[a].kat[0] == '\0') {
 			/* The NIST LWC layout keeps it one level up, in the
 			 * variant's folder beside its implementations. */
 			char up[HIL_CFG_STR + 4];
 
 			snprintf(up, sizeof(up), "%s/..", ca->path);
-			kat_beside(up, subject->kind, c->kat[a],
-				   sizeof(c->kat[a]));
+			kat_beside(up, subject->kind, c->subj[a].kat,
+				   sizeof(c->subj[a].kat));
 		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
 		    hil_ownref_build(root, c->run->fw.dir, ca, log,
-				     !c->opts->no_jail, &c->own[a]) == HIL_OK &&
-		    c->own[a].alg.kind == subject->kind) {
-			*subject = c->own[a].alg;
+				     !c->opts->no_jail,
+				     &c->subj[a].own) == HIL_OK &&
+		    c->subj[a].own.alg.kind == subject->kind) {
+			*subject = c->subj[a].own.alg;
 			subject->name = ca->name;
 			subject->impl = ca->impl;
 			subject->constant_time = -1;
@@ -223,33 +224,33 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 			hil_info(
 				"%s/%s: an algorithm hilrun does not bundle: checked against the host build of its own sources%s",
 				ca->name, ca->impl,
-				c->kat[a][0] ? " and its known-answer file"
-					     : "");
+				c->subj[a].kat[0] ? " and its known-answer file"
+						  : "");
 			continue;
 		}
 		/* Not of the kind its target build is: not its reference. */
-		hil_ownref_close(&c->own[a]);
-		c->own[a].started = 0;
-		if (c->kat[a][0] != '\0') {
-			c->check[a] = CHECK_KAT;
+		hil_ownref_close(&c->subj[a].own);
+		c->subj[a].own.started = 0;
+		if (c->subj[a].kat[0] != '\0') {
+			c->subj[a].check = CHECK_KAT;
 			hil_info(
 				"%s/%s: an algorithm hilrun does not bundle, with no host build: checked by its known-answer file %s and a round trip on the target",
-				ca->name, ca->impl, c->kat[a]);
+				ca->name, ca->impl, c->subj[a].kat);
 			continue;
 		}
 		if (ca->unverified) {
-			c->check[a] = CHECK_NONE;
+			c->subj[a].check = CHECK_NONE;
 			hil_warn(
 				"%s/%s: no host build and no known-answer file: measured UNVERIFIED, as algorithms[%u].unverified asks (a round trip on the target only)",
 				ca->name, ca->impl, ca->entry);
 			continue;
 		}
 		snprintf(
-			c->why[a], sizeof(c->why[a]),
+			c->subj[a].why, sizeof(c->subj[a].why),
 			"cannot be verified: it does not build for this host (see build.log) and has no known-answer file (give algorithms[%u].kat, or put LWC_%s_KAT_*.txt beside it); to measure it anyway, unverified, set algorithms[%u].unverified to true",
 			ca->entry,
 			subject->kind == HILP_KIND_AEAD ? "AEAD" : "HASH",
 			ca->entry);
-		c->subj_ret[a] = HIL_ERR_VERIFY;
+		c->subj[a].ret = HIL_ERR_VERIFY;
 	}
 }

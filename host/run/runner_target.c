@@ -163,15 +163,15 @@ static int recover_steps(struct run_ctx *c)
 	int ret = HIL_ERR_TIMEOUT;
 
 	for (step = 0; step < 2; step++) {
-		if (c->conn.session != NULL) {
-			add_session_stats(run, c->conn.session);
-			hil_session_close(c->conn.session);
-			c->conn.session = NULL;
+		if (c->target.conn.session != NULL) {
+			add_session_stats(run, c->target.conn.session);
+			hil_session_close(c->target.conn.session);
+			c->target.conn.session = NULL;
 		}
-		hil_link_close(c->conn.link);
-		c->conn.link = NULL;
+		hil_link_close(c->target.conn.link);
+		c->target.conn.link = NULL;
 		if (step == 0) {
-			ret = hil_flasher_reset(c->conn.flasher);
+			ret = hil_flasher_reset(c->target.conn.flasher);
 			if (ret == HIL_ERR_NA) {
 				continue; /* no reset without reflashing */
 			}
@@ -181,24 +181,27 @@ static int recover_steps(struct run_ctx *c)
 			run->reflashes++;
 			hil_warn("recovery: programming and starting %s again",
 				 run->fw.elf);
-			ret = hil_flasher_start(c->conn.flasher, run->fw.elf);
+			ret = hil_flasher_start(c->target.conn.flasher,
+						run->fw.elf);
 		}
 		if (ret != HIL_OK) {
 			continue;
 		}
-		ret = open_link(cfg, c->conn.flasher, &c->conn.link);
+		ret = open_link(cfg, c->target.conn.flasher,
+				&c->target.conn.link);
 		if (ret == HIL_OK && c->opts->faults != NULL) {
-			ret = hil_link_wrap_flaky(&c->conn.link, c->conn.link,
+			ret = hil_link_wrap_flaky(&c->target.conn.link,
+						  c->target.conn.link,
 						  c->opts->faults);
 			if (ret != HIL_OK) {
-				c->conn.link = NULL;
+				c->target.conn.link = NULL;
 			}
 		}
 		if (ret == HIL_OK) {
-			ret = session_open(cfg, c->opts, &c->conn);
+			ret = session_open(cfg, c->opts, &c->target.conn);
 		}
 		if (ret == HIL_OK) {
-			ret = hil_session_handshake(c->conn.session,
+			ret = hil_session_handshake(c->target.conn.session,
 						    HANDSHAKE_MS, &info);
 		}
 		if (ret == HIL_OK) {
@@ -239,8 +242,8 @@ int hil_rn_board_lost(const struct run_ctx *c, int ret)
 	if (ret == HIL_ERR_IO) {
 		return 1;
 	}
-	return ret == HIL_ERR_TIMEOUT && c->conn.flasher != NULL &&
-	       hil_flasher_check(c->conn.flasher) == HIL_ERR_PROCESS;
+	return ret == HIL_ERR_TIMEOUT && c->target.conn.flasher != NULL &&
+	       hil_flasher_check(c->target.conn.flasher) == HIL_ERR_PROCESS;
 }
 
 int hil_rn_worth_again(const struct run_ctx *c, int ret)
@@ -253,12 +256,13 @@ int hil_rn_worth_again(const struct run_ctx *c, int ret)
 	if (run->n_rows == 0 || run->rows[run->n_rows - 1].ok) {
 		return 0;
 	}
-	if (ret == HIL_ERR_TIMEOUT && c->loss.last_link) {
+	if (ret == HIL_ERR_TIMEOUT && c->target.loss.last_link) {
 		return 1; /* hil_rn_note_loss: the target answered, damaged */
 	}
 	return (ret == HIL_OK || ret == HIL_ERR_TARGET ||
 		ret == HIL_ERR_PROTO || ret == HIL_ERR_TIMEOUT) &&
-	       c->conn.session != NULL && hil_session_damaged(c->conn.session);
+	       c->target.conn.session != NULL &&
+	       hil_session_damaged(c->target.conn.session);
 }
 
 int hil_rn_note_loss(struct run_ctx *c, int ret)
@@ -266,29 +270,30 @@ int hil_rn_note_loss(struct run_ctx *c, int ret)
 	const struct hil_session_call_end *e;
 	const struct hil_session_stats *st;
 
-	c->loss.last_link = 0;
-	if (ret != HIL_ERR_TIMEOUT || c->conn.session == NULL) {
+	c->target.loss.last_link = 0;
+	if (ret != HIL_ERR_TIMEOUT || c->target.conn.session == NULL) {
 		return 0;
 	}
-	e = hil_session_last_call(c->conn.session);
-	if (e->board_down || !hil_session_last_call_heard(c->conn.session)) {
+	e = hil_session_last_call(c->target.conn.session);
+	if (e->board_down ||
+	    !hil_session_last_call_heard(c->target.conn.session)) {
 		return 0; /* silence: a hung target, or a stopped board */
 	}
-	st = hil_session_get_stats(c->conn.session);
-	c->loss.calls++;
-	c->loss.damaged += e->damaged;
-	c->loss.late += e->late;
-	c->loss.silent += e->silent;
-	c->loss.bad_frames = c->run->bad_frames + st->bad_frames;
-	c->loss.retries = c->run->retries + st->retries;
-	c->loss.last_link = 1;
+	st = hil_session_get_stats(c->target.conn.session);
+	c->target.loss.calls++;
+	c->target.loss.damaged += e->damaged;
+	c->target.loss.late += e->late;
+	c->target.loss.silent += e->silent;
+	c->target.loss.bad_frames = c->run->bad_frames + st->bad_frames;
+	c->target.loss.retries = c->run->retries + st->retries;
+	c->target.loss.last_link = 1;
 	return 1;
 }
 
 void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
 			     const char *during)
 {
-	const struct link_loss *l = &c->loss;
+	const struct link_loss *l = &c->target.loss;
 
 	row->link_failed = 1;
 	row->ok = 0;

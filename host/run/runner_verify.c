@@ -32,9 +32,9 @@ static int compare_once(struct run_ctx *c, int index,
 			     xof_len, want, sizeof(want), &want_len, &rej_w);
 	if (ret == HIL_OK) {
 		ret = hil_target_exec_counted(
-			c->conn.session, (uint8_t)index, op, key, ref->keybytes,
-			npub, ref->npubbytes, ad, ad_len, msg, msg_len, xof_len,
-			got, cap, got_len, &rej_g, &count);
+			c->target.conn.session, (uint8_t)index, op, key,
+			ref->keybytes, npub, ref->npubbytes, ad, ad_len, msg,
+			msg_len, xof_len, got, cap, got_len, &rej_g, &count);
 	}
 	if (ret != HIL_OK) {
 		return ret;
@@ -63,10 +63,10 @@ static int check_decrypt(struct run_ctx *c, int index,
 	int rej = 0;
 	int ret;
 
-	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
-			      key, ref->keybytes, npub, ref->npubbytes, ad,
-			      ad_len, ct, ct_len, 0, back, sizeof(back),
-			      &back_len, &rej);
+	ret = hil_target_exec(c->target.conn.session, (uint8_t)index,
+			      HILP_OP_DECRYPT, key, ref->keybytes, npub,
+			      ref->npubbytes, ad, ad_len, ct, ct_len, 0, back,
+			      sizeof(back), &back_len, &rej);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -76,10 +76,10 @@ static int check_decrypt(struct run_ctx *c, int index,
 		return HIL_ERR_VERIFY;
 	}
 	ct[ct_len - 1] ^= 0x01; /* a forged tag */
-	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
-			      key, ref->keybytes, npub, ref->npubbytes, ad,
-			      ad_len, ct, ct_len, 0, back, sizeof(back),
-			      &back_len, &rej);
+	ret = hil_target_exec(c->target.conn.session, (uint8_t)index,
+			      HILP_OP_DECRYPT, key, ref->keybytes, npub,
+			      ref->npubbytes, ad, ad_len, ct, ct_len, 0, back,
+			      sizeof(back), &back_len, &rej);
 	ct[ct_len - 1] ^= 0x01;
 	if (ret != HIL_OK) {
 		return ret;
@@ -128,7 +128,7 @@ static int check_seeded_aead(struct run_ctx *c, int index,
 	int rej = 0;
 	int ret;
 
-	ret = hil_target_exec_gen(c->conn.session, (uint8_t)index,
+	ret = hil_target_exec_gen(c->target.conn.session, (uint8_t)index,
 				  HILP_OP_DECRYPT, seed, HILP_EXEC_ROUNDTRIP,
 				  msg_len, ad_len, 0, &rep, &rej);
 	if (ret != HIL_OK) {
@@ -144,8 +144,8 @@ static int check_seeded_aead(struct run_ctx *c, int index,
 	}
 	if (!rej && rep.out_len == msg_len && rep.digest == digest) {
 		ret = hil_target_exec_gen(
-			c->conn.session, (uint8_t)index, HILP_OP_DECRYPT, seed,
-			HILP_EXEC_FORGE, msg_len, ad_len, 0, &rep, &rej);
+			c->target.conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+			seed, HILP_EXEC_FORGE, msg_len, ad_len, 0, &rep, &rej);
 		if (ret != HIL_OK || rej) {
 			return ret;
 		}
@@ -189,8 +189,9 @@ static int check_seeded(struct run_ctx *c, int index,
 		return check_seeded_aead(c, index, ref, seed, key, npub, ad,
 					 ad_len, msg, msg_len, want, want_len);
 	}
-	ret = hil_target_exec_gen(c->conn.session, (uint8_t)index, op, seed, 0,
-				  msg_len, ad_len, xof_len, &rep, &rej_g);
+	ret = hil_target_exec_gen(c->target.conn.session, (uint8_t)index, op,
+				  seed, 0, msg_len, ad_len, xof_len, &rep,
+				  &rej_g);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -288,10 +289,10 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 		hilp_prng_fill(&rng, npub, sizeof(npub));
 		hilp_prng_fill(&rng, ad, sizeof(ad));
 		hilp_prng_fill(&rng, msg, sizeof(msg));
-		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
-				      ref->keybytes, npub, ref->npubbytes, ad,
-				      ad_len, msg, len, 0, got, sizeof(got),
-				      &got_len, &rej);
+		ret = hil_target_exec(c->target.conn.session, (uint8_t)index,
+				      op, key, ref->keybytes, npub,
+				      ref->npubbytes, ad, ad_len, msg, len, 0,
+				      got, sizeof(got), &got_len, &rej);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -303,10 +304,10 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 			}
 			continue;
 		}
-		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
-				      ref->keybytes, npub, ref->npubbytes, ad,
-				      ad_len, msg, len, 0, again, sizeof(again),
-				      &again_len, &rej);
+		ret = hil_target_exec(c->target.conn.session, (uint8_t)index,
+				      op, key, ref->keybytes, npub,
+				      ref->npubbytes, ad, ad_len, msg, len, 0,
+				      again, sizeof(again), &again_len, &rej);
 		if (ret != HIL_OK) {
 			return ret;
 		}
@@ -323,9 +324,9 @@ static int verify_roundtrip(struct run_ctx *c, int index,
  * hil_rn_prepare_subjects). */
 static int verify_subject(struct run_ctx *c, size_t a, int index)
 {
-	const struct registry_alg *subject = &c->subj[a];
+	const struct registry_alg *subject = &c->subj[a].alg;
 
-	if (c->check[a] == CHECK_HOST) {
+	if (c->subj[a].check == CHECK_HOST) {
 		return verify_alg(c, index, subject);
 	}
 	return verify_roundtrip(c, index, subject);
@@ -333,9 +334,9 @@ static int verify_subject(struct run_ctx *c, size_t a, int index)
 
 const char *hil_rn_check_name(const struct run_ctx *c, size_t a)
 {
-	switch (c->check[a]) {
+	switch (c->subj[a].check) {
 	case CHECK_HOST:
-		return c->kat[a][0] ? "host build and KAT" : "host build";
+		return c->subj[a].kat[0] ? "host build and KAT" : "host build";
 	case CHECK_KAT:
 		return "KAT (no host build)";
 	default:
@@ -355,9 +356,10 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
 	if (hil_rn_stopping(c)) {
 		return HIL_ERR_INTERRUPTED; /* not a failed check */
 	}
-	if (ret == HIL_OK && c->kat[a][0] != '\0') {
-		ret = hil_katrun_on_target(c->conn.session, (uint8_t)index,
-					   &c->subj[a], c->kat[a], 1);
+	if (ret == HIL_OK && c->subj[a].kat[0] != '\0') {
+		ret = hil_katrun_on_target(c->target.conn.session,
+					   (uint8_t)index, &c->subj[a].alg,
+					   c->subj[a].kat, 1);
 	}
 	return ret;
 }
@@ -377,7 +379,7 @@ int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
 	int ret;
 	unsigned again;
 
-	memset(&c->loss, 0, sizeof(c->loss));
+	memset(&c->target.loss, 0, sizeof(c->target.loss));
 	ret = verify_once(c, a, index);
 	for (again = 0;; again++) {
 		int lost = hil_rn_board_lost(c, ret);
@@ -404,7 +406,7 @@ int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
 		}
 		ret = hil_rn_recover(c);
 		if (ret != HIL_OK) {
-			c->loss.last_link = 0;
+			c->target.loss.last_link = 0;
 			return ret;
 		}
 		ret = verify_once(c, a, index);
@@ -413,7 +415,7 @@ int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
 		if (ret == HIL_OK || ret == HIL_ERR_TIMEOUT ||
 		    ret == HIL_ERR_IO || ret == HIL_ERR_NOMEM ||
 		    ret == HIL_ERR_INTERRUPTED ||
-		    !hil_session_damaged(c->conn.session)) {
+		    !hil_session_damaged(c->target.conn.session)) {
 			break;
 		}
 		hil_warn(
