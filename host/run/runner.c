@@ -29,9 +29,9 @@
 #include "util/util.h"
 
 /* SIGTERM or SIGINT arrived: nothing more is started, nothing recovered. */
-int hil_rn_stopping(const struct run_ctx *c)
+int hil_rn_stopping(const struct hil_runner_opts *opts)
 {
-	return c->opts->stop != NULL && *c->opts->stop;
+	return opts->stop != NULL && *opts->stop;
 }
 
 int hil_rn_config_error(struct hil_run *run, const char *fmt, ...)
@@ -101,7 +101,7 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	int ret = HIL_OK;
 
 	if (c->meters.sensor != NULL) {
-		ret = hil_rn_energy_start(c);
+		ret = hil_rn_energy_start(&c->meters, run);
 	}
 	if (ret == HIL_OK && run->model.enabled) {
 		/* From the start of the file: the boot's calibration. */
@@ -114,7 +114,7 @@ static int measure_image(struct run_ctx *c, const char *journal)
 			snprintf(run->model.why, sizeof(run->model.why),
 				 "its record file could not be read");
 		} else {
-			hil_rn_model_drain(c);
+			hil_rn_model_drain(&c->meters, run);
 		}
 	}
 	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
@@ -136,7 +136,7 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	}
 	if (ret == HIL_OK) {
 		ret = hil_rn_measure(c);
-		hil_rn_progress_done(c);
+		hil_rn_progress_done(&c->progress);
 	}
 	return ret;
 }
@@ -215,8 +215,9 @@ static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
 	subject.name = ca->name;
 	subject.impl = ca->impl;
 	hil_err("%s/%s %s: its rows are not measured", ca->name, ca->impl, why);
-	return hil_rn_add_failed_row(c, &subject, why) != NULL ? HIL_OK
-							       : HIL_ERR_NOMEM;
+	return hil_rn_add_failed_row(&c->journal, c->run, &subject, why) != NULL
+		       ? HIL_OK
+		       : HIL_ERR_NOMEM;
 }
 
 /* The folders of the configuration's trees that were not built, as not
@@ -283,7 +284,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	}
 	/* Folders that did not build stay out (and get their failed rows). */
 	for (a = 0; a < cfg->n_algs; a++) {
-		const char *why = hil_rn_excluded_why(c, &cfg->algs[a]);
+		const char *why = hil_rn_excluded_why(run, &cfg->algs[a]);
 
 		if (why != NULL) {
 			snprintf(excluded[n_skip], sizeof(excluded[0]), "%s",
@@ -431,7 +432,7 @@ int hil_runner_run(const struct hil_config *cfg,
 		model_file_afresh(run);
 	}
 	if (ret == HIL_OK) {
-		ret = hil_rn_sensor_open(&c);
+		ret = hil_rn_sensor_open(&c.meters, run);
 	}
 	if (ret == HIL_OK) {
 		/* A selection too big for one image is split, not refused. */
@@ -476,7 +477,7 @@ int hil_runner_run(const struct hil_config *cfg,
 	}
 
 	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED &&
-	    hil_rn_stopping(&c)) {
+	    hil_rn_stopping(opts)) {
 		/* Whatever failed after the stop (a build or an emulator
 		 * signalled with us) failed because of it. */
 		ret = HIL_ERR_INTERRUPTED;

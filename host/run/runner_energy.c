@@ -18,10 +18,11 @@
  * the sensor can see. Whatever fails here fails the energy only; a target
  * that stopped answering is passed on to the recovery ladder.
  */
-int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
-			  uint8_t op, const struct hilp_bench_req *b,
-			  struct hil_row *row)
+int hil_rn_measure_energy(struct rn_meters *m, struct hil_session *session,
+			  struct rn_subject *s, uint8_t op,
+			  const struct hilp_bench_req *b, struct hil_row *row)
 {
+	const struct registry_alg *ref = &s->alg;
 	struct hilp_energy_req req;
 	uint32_t digest;
 	int ret;
@@ -32,7 +33,7 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 	req.ad_len = b->ad_len;
 	req.out_len = b->out_len;
 	req.seed = b->seed;
-	if (!hil_rn_has_host(c, ref)) {
+	if (!hil_rn_has_host(s)) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(
 			row->energy.error, sizeof(row->energy.error),
@@ -40,8 +41,8 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 		return HIL_OK;
 	}
 	/* The loop's inputs are those of the first timed run. */
-	ret = hil_rn_ref_digest(c, ref, op, b->msg_len, b->ad_len, b->out_len,
-				1, b->seed, &digest);
+	ret = hil_rn_ref_digest(s, op, b->msg_len, b->ad_len, b->out_len, 1,
+				b->seed, &digest);
 	if (ret != HIL_OK) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(row->energy.error, sizeof(row->energy.error),
@@ -49,8 +50,8 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
 			 hil_strerror(ret));
 		return HIL_OK;
 	}
-	ret = hil_energyrun_row(c->meters.energy, c->target.conn.session, op,
-				&req, digest, &row->energy);
+	ret = hil_energyrun_row(m->energy, session, op, &req, digest,
+				&row->energy);
 	if (ret != HIL_OK) {
 		row->energy.state = HIL_ENERGY_FAILED;
 		snprintf(row->energy.error, sizeof(row->energy.error),
@@ -96,10 +97,10 @@ int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
  * missing adapter is an error within seconds; without one, the report says
  * why energy is not measured.
  */
-int hil_rn_sensor_open(struct run_ctx *c)
+int hil_rn_sensor_open(struct rn_meters *m, struct hil_run *run)
 {
-	const struct hil_config *cfg = c->run->cfg;
-	struct hil_run_sensor *z = &c->run->sensor;
+	const struct hil_config *cfg = run->cfg;
+	struct hil_run_sensor *z = &run->sensor;
 	struct hil_sensor_info info;
 	char err[512];
 	int ret;
@@ -113,12 +114,12 @@ int hil_rn_sensor_open(struct run_ctx *c)
 				: "not measured: no sensor configured (sensor.type is \"none\")");
 		return HIL_OK;
 	}
-	ret = hil_sensor_open(cfg, &c->meters.sensor, err, sizeof(err));
+	ret = hil_sensor_open(cfg, &m->sensor, err, sizeof(err));
 	if (ret != HIL_OK) {
 		hil_err("sensor: %s", err);
 		return ret;
 	}
-	hil_sensor_describe(c->meters.sensor, &info);
+	hil_sensor_describe(m->sensor, &info);
 	snprintf(z->type, sizeof(z->type), "%s", info.type);
 	snprintf(z->bus, sizeof(z->bus), "%s", info.bus);
 	z->address = info.address;
@@ -129,17 +130,17 @@ int hil_rn_sensor_open(struct run_ctx *c)
 	z->cal_reg = info.cal_reg;
 	z->current_lsb_a = info.current_lsb_a;
 	z->cycle_us = info.cycle_us;
-	if (hil_sensor_summary(c->meters.sensor, err, sizeof(err)) > 0) {
+	if (hil_sensor_summary(m->sensor, err, sizeof(err)) > 0) {
 		hil_info("%s", err);
 	}
 	return HIL_OK;
 }
 
 /* Start sampling once the target is up and its clock is known. */
-int hil_rn_energy_start(struct run_ctx *c)
+int hil_rn_energy_start(struct rn_meters *m, struct hil_run *run)
 {
-	const struct hil_config *cfg = c->run->cfg;
-	struct hil_run_sensor *z = &c->run->sensor;
+	const struct hil_config *cfg = run->cfg;
+	struct hil_run_sensor *z = &run->sensor;
 	struct hil_energyrun_opts eo;
 	int ret;
 
@@ -148,26 +149,26 @@ int hil_rn_energy_start(struct run_ctx *c)
 	eo.windows = cfg->sensor.windows;
 	eo.timeout_ms = cfg->link.timeout_ms;
 	eo.baud = hil_link_needs_port(cfg->link.type) ? cfg->link.baud : 0;
-	if (c->run->info.clock_hz != 0 &&
-	    c->run->info.counter_unit == HILP_UNIT_CYCLES) {
-		eo.clock_hz = c->run->info.clock_hz;
+	if (run->info.clock_hz != 0 &&
+	    run->info.counter_unit == HILP_UNIT_CYCLES) {
+		eo.clock_hz = run->info.clock_hz;
 		snprintf(z->time_basis, sizeof(z->time_basis),
 			 "%s at the core clock the stub reports, %u Hz",
-			 hil_unit_name(c->run->info.counter_unit),
-			 (unsigned)c->run->info.clock_hz);
-	} else if (c->run->model.enabled) {
+			 hil_unit_name(run->info.counter_unit),
+			 (unsigned)run->info.clock_hz);
+	} else if (run->model.enabled) {
 		eo.clock_hz = cfg->board.clock_hz;
 		snprintf(
 			z->time_basis, sizeof(z->time_basis),
 			"the cycle model's estimated cycles of each row (%s) at the configured %u Hz (%s taken as cycles where a row has no estimate): a model, not a time",
-			c->run->model.unit, (unsigned)cfg->board.clock_hz,
-			hil_unit_name(c->run->info.counter_unit));
+			run->model.unit, (unsigned)cfg->board.clock_hz,
+			hil_unit_name(run->info.counter_unit));
 	} else {
 		eo.clock_hz = cfg->board.clock_hz;
 		snprintf(
 			z->time_basis, sizeof(z->time_basis),
 			"%s taken as cycles at the configured %u Hz: a model, not a time",
-			hil_unit_name(c->run->info.counter_unit),
+			hil_unit_name(run->info.counter_unit),
 			(unsigned)cfg->board.clock_hz);
 	}
 	if (z->model) {
@@ -176,8 +177,8 @@ int hil_rn_energy_start(struct run_ctx *c)
 			"a simulated %s on %s: its bus voltage and its currents while the stub's energy loop runs and while it waits are the sim bus's parameters (bus_v, active_ma, idle_ma; by default 3.3 V, 25 mA, 10 mA), not a board's; each row reads one whole conversion with the load off and one with it on, so the host's own load changes nothing",
 			z->type, z->bus);
 	}
-	ret = hil_energyrun_start(&c->meters.energy,
-				  hil_sensor_source(c->meters.sensor), &eo);
+	ret = hil_energyrun_start(&m->energy, hil_sensor_source(m->sensor),
+				  &eo);
 	if (ret != HIL_OK) {
 		hil_err("sensor: the sampler did not start: %s",
 			hil_strerror(ret));
