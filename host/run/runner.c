@@ -95,7 +95,7 @@ static void model_file_afresh(const struct hil_run *run)
 }
 
 /* One image on the target, up: measure the rows of its algorithms. */
-static int measure_image(struct run_ctx *c, const char *journal)
+static int measure_image(struct run_ctx *c)
 {
 	struct hil_run *run = c->run;
 	int ret = HIL_OK;
@@ -119,7 +119,7 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	}
 	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
 		/* Only rows of the very image now on the target are kept. */
-		ret = hil_journal_load(journal, run->build_id,
+		ret = hil_journal_load(c->journal.path, run->build_id,
 				       &c->journal.resumed,
 				       &c->journal.n_resumed);
 	}
@@ -267,7 +267,7 @@ static void progress_images(const struct split_keep *k, size_t g,
  * The selection does not fit one image: split it over as few as halving
  * finds, then build, start and measure each in turn, into one run.
  */
-static int measure_split(struct run_ctx *c, const char *journal)
+static int measure_split(struct run_ctx *c)
 {
 	struct hil_run *run = c->run;
 	const struct hil_config *cfg = run->cfg;
@@ -327,7 +327,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 		run->cfg = sub;
 		ret = hil_runner_bring_up(sub, c->opts, run, &c->target.conn);
 		if (ret == HIL_OK) {
-			ret = measure_image(c, journal);
+			ret = measure_image(c);
 		}
 		keep_image(run, k, first_row);
 		image_done(c);
@@ -355,24 +355,25 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	return ret;
 }
 
-int hil_runner_run(const struct hil_config *cfg,
-		   const struct hil_runner_opts *opts, struct hil_run *run)
+/*
+ * The run's start: the names checked, its folder made (or found, resuming),
+ * the host recorded and the journal opened. Nothing is reported when this
+ * fails: nothing was measured, and without its journal nothing may be.
+ */
+static int run_open(struct run_ctx *c, const struct hil_config *cfg,
+		    const struct hil_runner_opts *opts, struct hil_run *run)
 {
-	struct run_ctx c;
-	char path[HIL_PATH + 32];
-	uint64_t t_run;
+	struct utsname u;
 	int ret;
-	int report_ret;
 
-	memset(&c, 0, sizeof(c));
+	memset(c, 0, sizeof(*c));
 	memset(run, 0, sizeof(*run));
-	c.opts = opts;
-	c.run = run;
-	c.journal.fd = -1;
+	c->opts = opts;
+	c->run = run;
+	c->journal.fd = -1;
 	run->cfg = cfg;
 	run->status = "failed";
 	run->jailed = !opts->no_jail;
-	t_run = hil_energy_now_ns();
 
 	/* A misspelt name fails here, before a folder is made or anything
 	 * is built (a resumed run or an override was checked before). */
@@ -398,33 +399,38 @@ int hil_runner_run(const struct hil_config *cfg,
 	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
 		snprintf(run->host, sizeof(run->host), "unknown");
 	}
-	{
-		struct utsname u;
-
-		if (uname(&u) == 0) {
-			snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
-				 u.sysname, u.release, u.machine);
-		}
+	if (uname(&u) == 0) {
+		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
+			 u.sysname, u.release, u.machine);
 	}
-	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
-	snprintf(c.journal.path, sizeof(c.journal.path), "%s", path);
-	c.journal.fd = hil_open_append(path); /* never through a planted link */
-	if (c.journal.fd < 0) {
+	snprintf(c->journal.path, sizeof(c->journal.path), "%s/journal.jsonl",
+		 run->dir);
+	/* Never through a planted link. */
+	c->journal.fd = hil_open_append(c->journal.path);
+	if (c->journal.fd < 0) {
 		/* Without its journal a run could lose what it measures (and
 		 * a link there may point anywhere): nothing is measured. */
-		hil_err("cannot open the journal %s: %s%s", path,
+		hil_err("cannot open the journal %s: %s%s", c->journal.path,
 			strerror(errno),
 			errno == ELOOP ? " (a symbolic link: refused)" : "");
 		return HIL_ERR_IO;
 	}
+	return HIL_OK;
+}
 
-	ret = HIL_OK;
-	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
+/* What the run needs before the target: run.json (what --resume needs),
+ * the cycle model's record file afresh on a resume, the sensor. */
+static int run_prepare(struct run_ctx *c)
+{
+	struct hil_run *run = c->run;
+	int ret = HIL_OK;
+
+	if (c->opts->resume_dir == NULL && run->cfg->path[0] != '\0') {
 		/* Without it the run cannot be resumed: on a full disk,
 		 * nothing is measured. */
 		ret = hil_rn_write_run_file(run);
 	}
-	if (opts->resume_dir != NULL) {
+	if (c->opts->resume_dir != NULL) {
 		/* The cycle model's records of the run that stopped belong to
 		 * an emulator that is gone (the rows it measured keep their
 		 * estimates in the journal), and a full disk may have cut its
@@ -432,50 +438,77 @@ int hil_runner_run(const struct hil_config *cfg,
 		model_file_afresh(run);
 	}
 	if (ret == HIL_OK) {
-		ret = hil_rn_sensor_open(&c.meters, run);
+		ret = hil_rn_sensor_open(&c->meters, run);
 	}
-	if (ret == HIL_OK) {
-		/* A selection too big for one image is split, not refused. */
-		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
+	return ret;
+}
 
-		if (may_split && cfg->n_algs > HIL_IMAGE_MAX_ALGS) {
-			/* More than one image holds: split at once, without
-			 * building them all together first. */
+/*
+ * Bring the target up with the image of the selection and measure it
+ * (measure_image: per row, measure / recover / journal); a selection too
+ * big for one image is split, not refused (measure_split).
+ */
+static int run_images(struct run_ctx *c)
+{
+	struct hil_run *run = c->run;
+	const struct hil_config *cfg = run->cfg;
+	int may_split = c->opts->algs_override == NULL && cfg->n_algs > 1;
+	int ret;
+
+	if (may_split && cfg->n_algs > HIL_IMAGE_MAX_ALGS) {
+		/* More than one image holds: split at once, without
+		 * building them all together first. */
+		snprintf(run->fw.overflow, sizeof(run->fw.overflow),
+			 "more than %d implementations for one image",
+			 HIL_IMAGE_MAX_ALGS);
+		return measure_split(c);
+	}
+	ret = hil_rn_bring_up(cfg, c->opts, run, &c->target.conn,
+			      may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
+	if (ret == HIL_OK) {
+		log_not_for_board(cfg);
+		return measure_image(c);
+	}
+	if (ret == HIL_ERR_BUILD && may_split &&
+	    (run->fw.overflowed || run->fw.link_failed)) {
+		if (run->fw.link_failed) {
 			snprintf(run->fw.overflow, sizeof(run->fw.overflow),
-				 "more than %d implementations for one image",
-				 HIL_IMAGE_MAX_ALGS);
-			ret = measure_split(&c, path);
-		} else if ((ret = hil_rn_bring_up(
-				    cfg, opts, run, &c.target.conn,
-				    may_split ? HIL_BUILD_QUIET_OVERFLOW
-					      : 0)) == HIL_OK) {
-			log_not_for_board(cfg);
-			ret = measure_image(&c, path);
-		} else if (ret == HIL_ERR_BUILD && may_split &&
-			   (run->fw.overflowed || run->fw.link_failed)) {
-			if (run->fw.link_failed) {
-				snprintf(run->fw.overflow,
-					 sizeof(run->fw.overflow),
-					 "it does not link: %s",
-					 run->fw.link_error);
-			}
-			hil_runner_take_down(&c.target.conn, run);
-			ret = measure_split(&c, path);
+				 "it does not link: %s", run->fw.link_error);
 		}
+		hil_runner_take_down(&c->target.conn, run);
+		return measure_split(c);
 	}
-	image_done(&c);
-	hil_sensor_close(c.meters.sensor);
-	if (c.journal.fd >= 0) {
-		close(c.journal.fd);
+	return ret;
+}
+
+/* What the run opened (target, sampler, host builds, sensor, journal),
+ * closed in reverse order. */
+static void run_close(struct run_ctx *c)
+{
+	image_done(c);
+	hil_sensor_close(c->meters.sensor);
+	c->meters.sensor = NULL;
+	if (c->journal.fd >= 0) {
+		close(c->journal.fd);
+		c->journal.fd = -1;
 	}
-	if (opts->resume_dir != NULL) {
+	if (c->opts->resume_dir != NULL) {
 		hil_info(
 			"resume: %zu row%s kept from the journal, %zu measured now",
-			c.journal.used_resumed,
-			c.journal.used_resumed == 1 ? "" : "s",
-			run->n_rows - c.journal.used_resumed);
+			c->journal.used_resumed,
+			c->journal.used_resumed == 1 ? "" : "s",
+			c->run->n_rows - c->journal.used_resumed);
 	}
+}
 
+/*
+ * The run's status from how it ended (ret) and its rows: complete, partial
+ * (rows lost to the link: worth another try) or failed; and the figures
+ * computed from the rows. @return the run's code.
+ */
+static int run_settle(struct hil_run *run, const struct hil_runner_opts *opts,
+		      int ret, uint64_t t_run)
+{
 	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED &&
 	    hil_rn_stopping(opts)) {
 		/* Whatever failed after the stop (a build or an emulator
@@ -513,9 +546,16 @@ int hil_runner_run(const struct hil_config *cfg,
 	} else if (run->n_rows > 0) {
 		run->status = "partial";
 	}
-	/* Whatever happened, what was measured is written down. */
-	report_ret = hil_report_write_json(run);
-	if (report_ret == HIL_OK) {
+	return ret;
+}
+
+/* Whatever happened, what was measured is written down: report.json,
+ * results/latest, the history. @return HIL_OK or report.json's error. */
+static int run_write(struct hil_run *run, const struct hil_runner_opts *opts)
+{
+	int ret = hil_report_write_json(run);
+
+	if (ret == HIL_OK) {
 		/* Its tables, plots and page are the caller's to render
 		 * (hil_cli_render_run): runs measure, they do not render. */
 		run->reported = 1;
@@ -534,5 +574,31 @@ int hil_runner_run(const struct hil_config *cfg,
 				 db);
 		}
 	}
+	return ret;
+}
+
+/*
+ * The walk of a run, as its steps: open (folder, journal), prepare (run.json,
+ * sensor), the images (bring-up; per row: measure, recover, journal; in
+ * runner_measure.c), close, settle (status, figures), write (report.json).
+ */
+int hil_runner_run(const struct hil_config *cfg,
+		   const struct hil_runner_opts *opts, struct hil_run *run)
+{
+	uint64_t t_run = hil_energy_now_ns();
+	struct run_ctx c;
+	int ret, report_ret;
+
+	ret = run_open(&c, cfg, opts, run);
+	if (ret != HIL_OK) {
+		return ret; /* nothing measured, nothing to report */
+	}
+	ret = run_prepare(&c);
+	if (ret == HIL_OK) {
+		ret = run_images(&c);
+	}
+	run_close(&c);
+	ret = run_settle(run, opts, ret, t_run);
+	report_ret = run_write(run, opts);
 	return ret != HIL_OK ? ret : report_ret;
 }
