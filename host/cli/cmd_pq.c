@@ -111,7 +111,8 @@ static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
 
 static int run_plan(const struct hil_pq_plan *plan, const char *root,
 		    const char *runs, const char *seed, const char *out,
-		    const struct hil_jail *jail, int *status)
+		    const struct hil_jail *jail,
+		    const volatile sig_atomic_t *stop, int *status)
 {
 	char script[HIL_PQ_PATH + 32];
 	char *argv[MAX_ARGS];
@@ -139,7 +140,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n] = NULL;
 	/* Its progress and errors go to our stderr as they come. */
 	return hil_proc_run_jailed(argv, NULL, 24u * 3600u * 1000u, status,
-				   jail);
+				   jail, stop);
 }
 
 /*
@@ -218,7 +219,6 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	struct hil_pq_plan *plan;
 	int i, ret, status = -1;
 
-	(void)env;
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		unsigned long x;
@@ -294,7 +294,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		 plan->n_dirs == 1 ? "" : "s", config,
 		 jail != NULL ? " (jailed)" : "");
 	hil_utc_iso(started, sizeof(started));
-	ret = run_plan(plan, root, runs, seed, out, jail, &status);
+	ret = run_plan(plan, root, runs, seed, out, jail, env->stop, &status);
 	if (ret == HIL_OK && (status == 0 || status == 1)) {
 		ret = report_plan(plan, config, root, out, started,
 				  jail != NULL, &failed);

@@ -60,9 +60,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	/* A stop also ends a wait for a child (a 600 s build): killed, reaped. */
-	hil_proc_set_stop(&stop_requested);
-
 	/* --die-with-parent (anywhere, or HILRUN_DIE_WITH_PARENT=1): a
 	 * SIGTERM when the starter goes, which ends the run as a stop does;
 	 * gone already, it is as if that SIGTERM had come now. */

@@ -214,7 +214,7 @@ void hil_rn_prepare_subjects(struct rn_subject *subj, const struct rn_target *t,
 		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
 		    hil_ownref_build(root, run->fw.dir, ca, log, !opts->no_jail,
-				     &s->own) == HIL_OK &&
+				     opts->stop, &s->own) == HIL_OK &&
 		    s->own.alg.kind == subject->kind) {
 			*subject = s->own.alg;
 			subject->name = ca->name;
