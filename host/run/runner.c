@@ -98,25 +98,8 @@ static void model_file_afresh(const struct hil_run *run)
 static int measure_image(struct run_ctx *c)
 {
 	struct hil_run *run = c->run;
-	int ret = HIL_OK;
+	int ret = hil_rn_meters_start(&c->meters, run);
 
-	if (c->meters.sensor != NULL) {
-		ret = hil_rn_energy_start(&c->meters, run);
-	}
-	if (ret == HIL_OK && run->model.enabled) {
-		/* From the start of the file: the boot's calibration. */
-		if (hil_cyclemodel_open(&c->meters.model, run->model.file, 0) !=
-		    HIL_OK) {
-			hil_warn(
-				"the cycle model's records (%s) cannot be read: no estimated cycles",
-				run->model.file);
-			run->model.enabled = 0;
-			snprintf(run->model.why, sizeof(run->model.why),
-				 "its record file could not be read");
-		} else {
-			hil_rn_model_drain(&c->meters, run);
-		}
-	}
 	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
 		/* Only rows of the very image now on the target are kept. */
 		ret = hil_journal_load(c->journal.path, run->build_id,
@@ -149,10 +132,7 @@ static void image_done(struct run_ctx *c)
 	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
 		hil_ownref_close(&c->subj[k].own);
 	}
-	hil_energyrun_free(c->meters.energy);
-	c->meters.energy = NULL;
-	hil_cyclemodel_close(c->meters.model);
-	c->meters.model = NULL;
+	hil_rn_meters_stop(&c->meters);
 	hil_runner_take_down(&c->target.conn, c->run);
 	hil_journal_free(c->journal.resumed, c->journal.n_resumed);
 	c->journal.resumed = NULL;

@@ -1,17 +1,20 @@
-/* runner_energy: the energy phase of a run: the sensor opened, its sampler started, each row's energy measured. */
+/* runner_energy: the meters beside the counter: the sensor opened, its sampler and the cycle model's reader started and stopped with each image, a row's energy and estimated cycles. */
 #define HIL_LOG_PREFIX "runner"
 #include "runner_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/board/board.h"
 #include "drivers/link/link.h"
+#include "emu/cyclemodel.h"
 #include "energyrun.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "image/refcrypto/refcrypto.h"
 #include "drivers/sensor/sensor.h"
+#include "result/stats.h"
 
 /*
  * The row's energy, after its cycles: the same inputs looped in windows
@@ -137,7 +140,7 @@ int hil_rn_sensor_open(struct rn_meters *m, struct hil_run *run)
 }
 
 /* Start sampling once the target is up and its clock is known. */
-int hil_rn_energy_start(struct rn_meters *m, struct hil_run *run)
+static int energy_start(struct rn_meters *m, struct hil_run *run)
 {
 	const struct hil_config *cfg = run->cfg;
 	struct hil_run_sensor *z = &run->sensor;
@@ -184,4 +187,135 @@ int hil_rn_energy_start(struct rn_meters *m, struct hil_run *run)
 			hil_strerror(ret));
 	}
 	return ret;
+}
+
+/*
+ * The cycle model's records since the last look: a calibration (the stub
+ * times its empty call at every start) gives the model's overhead.
+ */
+void hil_rn_model_drain(struct rn_meters *m, const struct hil_run *run)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	size_t n = 0, i;
+	double best = -1.0;
+
+	if (m->model == NULL ||
+	    hil_cyclemodel_read(m->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (recs[i].insns == run->info.overhead &&
+		    (best < 0.0 || (double)recs[i].cycles < best)) {
+			best = (double)recs[i].cycles;
+		}
+	}
+	if (best >= 0.0) {
+		m->model_overhead = best;
+	}
+	free(recs);
+}
+
+/*
+ * The model's cycles of the row's timed runs: the records whose instruction
+ * counts equal the samples one for one (warm-up runs and stack painting
+ * come before them). Anything else leaves the row without model figures
+ * rather than pair a figure with the wrong run.
+ */
+void hil_rn_model_row(const struct rn_meters *m, struct hil_row *row,
+		      const uint32_t *raw)
+{
+	struct hil_cyclemodel_rec *recs = NULL;
+	struct hil_stats st;
+	double *lo = NULL, *hi = NULL;
+	size_t n = 0, k, i, runs = row->runs;
+	int found = 0;
+
+	if (m->model == NULL ||
+	    hil_cyclemodel_read(m->model, &recs, &n) != HIL_OK) {
+		return;
+	}
+	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
+		for (i = 0; i < runs && recs[k + i].insns == raw[i]; i++) {
+		}
+		found = i == runs;
+		if (found) {
+			break;
+		}
+	}
+	row->model.samples = found ? calloc(runs, sizeof(double)) : NULL;
+	lo = found ? calloc(runs, sizeof(double)) : NULL;
+	hi = found ? calloc(runs, sizeof(double)) : NULL;
+	if (row->model.samples == NULL || lo == NULL || hi == NULL) {
+		if (!found) {
+			hil_warn(
+				"%s/%s %s %u B: the cycle model's records do not match the timed runs: no estimated cycles for this row",
+				row->algorithm, row->implementation,
+				row->operation, (unsigned)row->msg_len);
+		}
+		free(row->model.samples);
+		row->model.samples = NULL;
+		goto out;
+	}
+	row->model.overhead = m->model_overhead;
+	for (i = 0; i < runs; i++) {
+		const struct hil_cyclemodel_rec *r = &recs[k + i];
+
+		row->model.samples[i] = (double)r->cycles - m->model_overhead;
+		lo[i] = (double)r->min - m->model_overhead;
+		hi[i] = (double)r->max - m->model_overhead;
+		row->model.divides += r->divides;
+		row->model.imiss = r->imiss; /* the last run's: warm */
+		row->model.dmiss = r->dmiss;
+		row->model.ilines = r->ilines;
+		row->model.dlines = r->dlines;
+	}
+	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
+		    HIL_OK &&
+	    hil_stats_compute(lo, runs, &st) == HIL_OK) {
+		row->model.lo_median = st.median;
+		if (hil_stats_compute(hi, runs, &st) == HIL_OK) {
+			row->model.hi_median = st.median;
+			row->model.ok = 1;
+		}
+	}
+	if (!row->model.ok) {
+		free(row->model.samples);
+		row->model.samples = NULL;
+	}
+out:
+	free(lo);
+	free(hi);
+	free(recs);
+}
+
+int hil_rn_meters_start(struct rn_meters *m, struct hil_run *run)
+{
+	int ret = HIL_OK;
+
+	if (m->sensor != NULL) {
+		ret = energy_start(m, run);
+	}
+	if (ret == HIL_OK && run->model.enabled) {
+		/* From the start of the file: the boot's calibration. */
+		if (hil_cyclemodel_open(&m->model, run->model.file, 0) !=
+		    HIL_OK) {
+			hil_warn(
+				"the cycle model's records (%s) cannot be read: no estimated cycles",
+				run->model.file);
+			run->model.enabled = 0;
+			snprintf(run->model.why, sizeof(run->model.why),
+				 "its record file could not be read");
+		} else {
+			hil_rn_model_drain(m, run);
+		}
+	}
+	return ret;
+}
+
+void hil_rn_meters_stop(struct rn_meters *m)
+{
+	hil_energyrun_free(m->energy);
+	m->energy = NULL;
+	hil_cyclemodel_close(m->model);
+	m->model = NULL;
 }

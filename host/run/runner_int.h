@@ -75,7 +75,7 @@ struct rn_subject {
 	struct hil_ownref own; /* its host build, when loaded */
 };
 
-/* runner_energy.c and runner_row.c: what measures beside the counter. */
+/* runner_energy.c: what measures beside the counter. */
 struct rn_meters {
 	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
 	double model_overhead;		     /* of the latest calibration */
@@ -267,9 +267,6 @@ const char *hil_rn_op_name(uint8_t op);
 void hil_rn_work_note(struct rn_target *t, int index, uint8_t op,
 		      uint32_t bytes, uint64_t count);
 
-/** Read the cycle model's new records for its calibration. */
-void hil_rn_model_drain(struct rn_meters *m, const struct hil_run *run);
-
 /**
  * Measure row, just added to run, at pt for subject s on t's target, with
  * the meters m: its fields, the BENCH, statistics, the cycle model's
@@ -306,14 +303,27 @@ void hil_rn_progress_done(struct rn_progress *p);
 double hil_rn_row_work(const struct rn_target *t, const struct hil_config *cfg,
 		       int index, uint8_t op, uint32_t len, uint32_t ad_len);
 
-/* ---- runner_energy.c: the energy phase */
+/* ---- runner_energy.c: the meters beside the counter */
 
 /** Open run's configured sensor into m, or record why energy is not
  *  measured. */
 int hil_rn_sensor_open(struct rn_meters *m, struct hil_run *run);
 
-/** Start m's sampler once the target is up. */
-int hil_rn_energy_start(struct rn_meters *m, struct hil_run *run);
+/** The meters of one image, once its target is up: m's sampler (a sensor
+ *  open) and the cycle model's reader (run->model.enabled; cleared, with
+ *  its why, when its records cannot be read). */
+int hil_rn_meters_start(struct rn_meters *m, struct hil_run *run);
+
+/** Stop what hil_rn_meters_start started (the sensor stays open). */
+void hil_rn_meters_stop(struct rn_meters *m);
+
+/** Read the cycle model's new records for its calibration. */
+void hil_rn_model_drain(struct rn_meters *m, const struct hil_run *run);
+
+/** The model's cycles of row's timed runs (raw: their counts), when the
+ *  records match them one for one. */
+void hil_rn_model_row(const struct rn_meters *m, struct hil_row *row,
+		      const uint32_t *raw);
 
 /** The row's energy, after its cycles, on session. */
 int hil_rn_measure_energy(struct rn_meters *m, struct hil_session *session,

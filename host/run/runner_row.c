@@ -10,7 +10,6 @@
 
 #include "benchtime.h"
 #include "drivers/board/board.h"
-#include "emu/cyclemodel.h"
 #include "util/err.h"
 #include "leak.h"
 #include "util/log.h"
@@ -176,105 +175,6 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 		(len + ad_len + 64);
 
 	return cfg->link.timeout_ms + (unsigned)(work / 20);
-}
-
-/*
- * The cycle model's records since the last look: a calibration (the stub
- * times its empty call at every start) gives the model's overhead.
- */
-void hil_rn_model_drain(struct rn_meters *m, const struct hil_run *run)
-{
-	struct hil_cyclemodel_rec *recs = NULL;
-	size_t n = 0, i;
-	double best = -1.0;
-
-	if (m->model == NULL ||
-	    hil_cyclemodel_read(m->model, &recs, &n) != HIL_OK) {
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (recs[i].insns == run->info.overhead &&
-		    (best < 0.0 || (double)recs[i].cycles < best)) {
-			best = (double)recs[i].cycles;
-		}
-	}
-	if (best >= 0.0) {
-		m->model_overhead = best;
-	}
-	free(recs);
-}
-
-/*
- * The model's cycles of the row's timed runs: the records whose instruction
- * counts equal the samples one for one (warm-up runs and stack painting
- * come before them). Anything else leaves the row without model figures
- * rather than pair a figure with the wrong run.
- */
-static void model_row(const struct rn_meters *m, struct hil_row *row,
-		      const uint32_t *raw)
-{
-	struct hil_cyclemodel_rec *recs = NULL;
-	struct hil_stats st;
-	double *lo = NULL, *hi = NULL;
-	size_t n = 0, k, i, runs = row->runs;
-	int found = 0;
-
-	if (m->model == NULL ||
-	    hil_cyclemodel_read(m->model, &recs, &n) != HIL_OK) {
-		return;
-	}
-	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
-		for (i = 0; i < runs && recs[k + i].insns == raw[i]; i++) {
-		}
-		found = i == runs;
-		if (found) {
-			break;
-		}
-	}
-	row->model.samples = found ? calloc(runs, sizeof(double)) : NULL;
-	lo = found ? calloc(runs, sizeof(double)) : NULL;
-	hi = found ? calloc(runs, sizeof(double)) : NULL;
-	if (row->model.samples == NULL || lo == NULL || hi == NULL) {
-		if (!found) {
-			hil_warn(
-				"%s/%s %s %u B: the cycle model's records do not match the timed runs: no estimated cycles for this row",
-				row->algorithm, row->implementation,
-				row->operation, (unsigned)row->msg_len);
-		}
-		free(row->model.samples);
-		row->model.samples = NULL;
-		goto out;
-	}
-	row->model.overhead = m->model_overhead;
-	for (i = 0; i < runs; i++) {
-		const struct hil_cyclemodel_rec *r = &recs[k + i];
-
-		row->model.samples[i] = (double)r->cycles - m->model_overhead;
-		lo[i] = (double)r->min - m->model_overhead;
-		hi[i] = (double)r->max - m->model_overhead;
-		row->model.divides += r->divides;
-		row->model.imiss = r->imiss; /* the last run's: warm */
-		row->model.dmiss = r->dmiss;
-		row->model.ilines = r->ilines;
-		row->model.dlines = r->dlines;
-	}
-	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
-		    HIL_OK &&
-	    hil_stats_compute(lo, runs, &st) == HIL_OK) {
-		row->model.lo_median = st.median;
-		if (hil_stats_compute(hi, runs, &st) == HIL_OK) {
-			row->model.hi_median = st.median;
-			row->model.ok = 1;
-		}
-	}
-	if (!row->model.ok) {
-		free(row->model.samples);
-		row->model.samples = NULL;
-	}
-out:
-	free(lo);
-	free(hi);
-	free(recs);
 }
 
 /* One statistic of a flagged row's leak test, for its log line: short, so
@@ -529,7 +429,7 @@ int hil_rn_measure_row(struct rn_target *t, struct rn_subject *s,
 		snprintf(row->error, sizeof(row->error), "statistics failed");
 		goto done;
 	}
-	model_row(m, row, raw);
+	hil_rn_model_row(m, row, raw);
 	if (!hil_rn_has_host(s)) {
 		row->digest_expected = rep.digest;
 	}
