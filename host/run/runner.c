@@ -29,9 +29,9 @@
 #include "util/util.h"
 
 /* SIGTERM or SIGINT arrived: nothing more is started, nothing recovered. */
-int hil_rn_stopping(const struct run_ctx *c)
+int hil_rn_stopping(const struct hil_runner_opts *opts)
 {
-	return c->opts->stop != NULL && *c->opts->stop;
+	return opts->stop != NULL && *opts->stop;
 }
 
 int hil_rn_config_error(struct hil_run *run, const char *fmt, ...)
@@ -95,32 +95,16 @@ static void model_file_afresh(const struct hil_run *run)
 }
 
 /* One image on the target, up: measure the rows of its algorithms. */
-static int measure_image(struct run_ctx *c, const char *journal)
+static int measure_image(struct run_ctx *c)
 {
 	struct hil_run *run = c->run;
-	int ret = HIL_OK;
+	int ret = hil_rn_meters_start(&c->meters, run);
 
-	if (c->sensor != NULL) {
-		ret = hil_rn_energy_start(c);
-	}
-	if (ret == HIL_OK && run->model.enabled) {
-		/* From the start of the file: the boot's calibration. */
-		if (hil_cyclemodel_open(&c->model, run->model.file, 0) !=
-		    HIL_OK) {
-			hil_warn(
-				"the cycle model's records (%s) cannot be read: no estimated cycles",
-				run->model.file);
-			run->model.enabled = 0;
-			snprintf(run->model.why, sizeof(run->model.why),
-				 "its record file could not be read");
-		} else {
-			hil_rn_model_drain(c);
-		}
-	}
 	if (ret == HIL_OK && c->opts->resume_dir != NULL) {
 		/* Only rows of the very image now on the target are kept. */
-		ret = hil_journal_load(journal, run->build_id, &c->resumed,
-				       &c->n_resumed);
+		ret = hil_journal_load(c->journal.path, run->build_id,
+				       &c->journal.resumed,
+				       &c->journal.n_resumed);
 	}
 	if (ret == HIL_OK) {
 		ret = check_limits(c);
@@ -128,13 +112,14 @@ static int measure_image(struct run_ctx *c, const char *journal)
 	if (ret == HIL_OK) {
 		/* Once per image: the recovery ladder and the leak test reuse
 		 * it (the ladder checks the build-id, not the table). */
-		memset(c->work, 0, sizeof(c->work)); /* indices of this image */
-		ret = hil_target_algs(c->conn.session, c->algs,
-				      HIL_TARGET_MAX_ALGS, &c->n_algs);
+		memset(c->target.work, 0,
+		       sizeof(c->target.work)); /* indices of this image */
+		ret = hil_target_algs(c->target.conn.session, c->target.algs,
+				      HIL_TARGET_MAX_ALGS, &c->target.n_algs);
 	}
 	if (ret == HIL_OK) {
 		ret = hil_rn_measure(c);
-		hil_rn_progress_done(c);
+		hil_rn_progress_done(&c->progress);
 	}
 	return ret;
 }
@@ -145,16 +130,13 @@ static void image_done(struct run_ctx *c)
 	size_t k;
 
 	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
-		hil_ownref_close(&c->own[k]);
+		hil_ownref_close(&c->subj[k].own);
 	}
-	hil_energyrun_free(c->energy);
-	c->energy = NULL;
-	hil_cyclemodel_close(c->model);
-	c->model = NULL;
-	hil_runner_take_down(&c->conn, c->run);
-	hil_journal_free(c->resumed, c->n_resumed);
-	c->resumed = NULL;
-	c->n_resumed = 0;
+	hil_rn_meters_stop(&c->meters);
+	hil_runner_take_down(&c->target.conn, c->run);
+	hil_journal_free(c->journal.resumed, c->journal.n_resumed);
+	c->journal.resumed = NULL;
+	c->journal.n_resumed = 0;
 }
 
 /* The run's results of the images so far, kept across images. */
@@ -213,8 +195,9 @@ static int fail_alg(struct run_ctx *c, const struct hil_config_alg *ca,
 	subject.name = ca->name;
 	subject.impl = ca->impl;
 	hil_err("%s/%s %s: its rows are not measured", ca->name, ca->impl, why);
-	return hil_rn_add_failed_row(c, &subject, why) != NULL ? HIL_OK
-							       : HIL_ERR_NOMEM;
+	return hil_rn_add_failed_row(&c->journal, c->run, &subject, why) != NULL
+		       ? HIL_OK
+		       : HIL_ERR_NOMEM;
 }
 
 /* The folders of the configuration's trees that were not built, as not
@@ -264,7 +247,7 @@ static void progress_images(const struct split_keep *k, size_t g,
  * The selection does not fit one image: split it over as few as halving
  * finds, then build, start and measure each in turn, into one run.
  */
-static int measure_split(struct run_ctx *c, const char *journal)
+static int measure_split(struct run_ctx *c)
 {
 	struct hil_run *run = c->run;
 	const struct hil_config *cfg = run->cfg;
@@ -281,7 +264,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	}
 	/* Folders that did not build stay out (and get their failed rows). */
 	for (a = 0; a < cfg->n_algs; a++) {
-		const char *why = hil_rn_excluded_why(c, &cfg->algs[a]);
+		const char *why = hil_rn_excluded_why(run, &cfg->algs[a]);
 
 		if (why != NULL) {
 			snprintf(excluded[n_skip], sizeof(excluded[0]), "%s",
@@ -322,9 +305,9 @@ static int measure_split(struct run_ctx *c, const char *journal)
 			model_file_afresh(run);
 		}
 		run->cfg = sub;
-		ret = hil_runner_bring_up(sub, c->opts, run, &c->conn);
+		ret = hil_runner_bring_up(sub, c->opts, run, &c->target.conn);
 		if (ret == HIL_OK) {
-			ret = measure_image(c, journal);
+			ret = measure_image(c);
 		}
 		keep_image(run, k, first_row);
 		image_done(c);
@@ -352,24 +335,25 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	return ret;
 }
 
-int hil_runner_run(const struct hil_config *cfg,
-		   const struct hil_runner_opts *opts, struct hil_run *run)
+/*
+ * The run's start: the names checked, its folder made (or found, resuming),
+ * the host recorded and the journal opened. Nothing is reported when this
+ * fails: nothing was measured, and without its journal nothing may be.
+ */
+static int run_open(struct run_ctx *c, const struct hil_config *cfg,
+		    const struct hil_runner_opts *opts, struct hil_run *run)
 {
-	struct run_ctx c;
-	char path[HIL_PATH + 32];
-	uint64_t t_run;
+	struct utsname u;
 	int ret;
-	int report_ret;
 
-	memset(&c, 0, sizeof(c));
+	memset(c, 0, sizeof(*c));
 	memset(run, 0, sizeof(*run));
-	c.opts = opts;
-	c.run = run;
-	c.journal_fd = -1;
+	c->opts = opts;
+	c->run = run;
+	c->journal.fd = -1;
 	run->cfg = cfg;
 	run->status = "failed";
 	run->jailed = !opts->no_jail;
-	t_run = hil_energy_now_ns();
 
 	/* A misspelt name fails here, before a folder is made or anything
 	 * is built (a resumed run or an override was checked before). */
@@ -395,33 +379,38 @@ int hil_runner_run(const struct hil_config *cfg,
 	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
 		snprintf(run->host, sizeof(run->host), "unknown");
 	}
-	{
-		struct utsname u;
-
-		if (uname(&u) == 0) {
-			snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
-				 u.sysname, u.release, u.machine);
-		}
+	if (uname(&u) == 0) {
+		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
+			 u.sysname, u.release, u.machine);
 	}
-	snprintf(path, sizeof(path), "%s/journal.jsonl", run->dir);
-	snprintf(c.journal_path, sizeof(c.journal_path), "%s", path);
-	c.journal_fd = hil_open_append(path); /* never through a planted link */
-	if (c.journal_fd < 0) {
+	snprintf(c->journal.path, sizeof(c->journal.path), "%s/journal.jsonl",
+		 run->dir);
+	/* Never through a planted link. */
+	c->journal.fd = hil_open_append(c->journal.path);
+	if (c->journal.fd < 0) {
 		/* Without its journal a run could lose what it measures (and
 		 * a link there may point anywhere): nothing is measured. */
-		hil_err("cannot open the journal %s: %s%s", path,
+		hil_err("cannot open the journal %s: %s%s", c->journal.path,
 			strerror(errno),
 			errno == ELOOP ? " (a symbolic link: refused)" : "");
 		return HIL_ERR_IO;
 	}
+	return HIL_OK;
+}
 
-	ret = HIL_OK;
-	if (opts->resume_dir == NULL && cfg->path[0] != '\0') {
+/* What the run needs before the target: run.json (what --resume needs),
+ * the cycle model's record file afresh on a resume, the sensor. */
+static int run_prepare(struct run_ctx *c)
+{
+	struct hil_run *run = c->run;
+	int ret = HIL_OK;
+
+	if (c->opts->resume_dir == NULL && run->cfg->path[0] != '\0') {
 		/* Without it the run cannot be resumed: on a full disk,
 		 * nothing is measured. */
 		ret = hil_rn_write_run_file(run);
 	}
-	if (opts->resume_dir != NULL) {
+	if (c->opts->resume_dir != NULL) {
 		/* The cycle model's records of the run that stopped belong to
 		 * an emulator that is gone (the rows it measured keep their
 		 * estimates in the journal), and a full disk may have cut its
@@ -429,51 +418,79 @@ int hil_runner_run(const struct hil_config *cfg,
 		model_file_afresh(run);
 	}
 	if (ret == HIL_OK) {
-		ret = hil_rn_sensor_open(&c);
+		ret = hil_rn_sensor_open(&c->meters, run);
 	}
-	if (ret == HIL_OK) {
-		/* A selection too big for one image is split, not refused. */
-		int may_split = opts->algs_override == NULL && cfg->n_algs > 1;
+	return ret;
+}
 
-		if (may_split && cfg->n_algs > HIL_IMAGE_MAX_ALGS) {
-			/* More than one image holds: split at once, without
-			 * building them all together first. */
+/*
+ * Bring the target up with the image of the selection and measure it
+ * (measure_image: per row, measure / recover / journal); a selection too
+ * big for one image is split, not refused (measure_split).
+ */
+static int run_images(struct run_ctx *c)
+{
+	struct hil_run *run = c->run;
+	const struct hil_config *cfg = run->cfg;
+	int may_split = c->opts->algs_override == NULL && cfg->n_algs > 1;
+	int ret;
+
+	if (may_split && cfg->n_algs > HIL_IMAGE_MAX_ALGS) {
+		/* More than one image holds: split at once, without
+		 * building them all together first. */
+		snprintf(run->fw.overflow, sizeof(run->fw.overflow),
+			 "more than %d implementations for one image",
+			 HIL_IMAGE_MAX_ALGS);
+		return measure_split(c);
+	}
+	ret = hil_rn_bring_up(cfg, c->opts, run, &c->target.conn,
+			      may_split ? HIL_BUILD_QUIET_OVERFLOW : 0);
+	if (ret == HIL_OK) {
+		log_not_for_board(cfg);
+		return measure_image(c);
+	}
+	if (ret == HIL_ERR_BUILD && may_split &&
+	    (run->fw.overflowed || run->fw.link_failed)) {
+		if (run->fw.link_failed) {
 			snprintf(run->fw.overflow, sizeof(run->fw.overflow),
-				 "more than %d implementations for one image",
-				 HIL_IMAGE_MAX_ALGS);
-			ret = measure_split(&c, path);
-		} else if ((ret = hil_rn_bring_up(
-				    cfg, opts, run, &c.conn,
-				    may_split ? HIL_BUILD_QUIET_OVERFLOW
-					      : 0)) == HIL_OK) {
-			log_not_for_board(cfg);
-			ret = measure_image(&c, path);
-		} else if (ret == HIL_ERR_BUILD && may_split &&
-			   (run->fw.overflowed || run->fw.link_failed)) {
-			if (run->fw.link_failed) {
-				snprintf(run->fw.overflow,
-					 sizeof(run->fw.overflow),
-					 "it does not link: %s",
-					 run->fw.link_error);
-			}
-			hil_runner_take_down(&c.conn, run);
-			ret = measure_split(&c, path);
+				 "it does not link: %s", run->fw.link_error);
 		}
+		hil_runner_take_down(&c->target.conn, run);
+		return measure_split(c);
 	}
-	image_done(&c);
-	hil_sensor_close(c.sensor);
-	if (c.journal_fd >= 0) {
-		close(c.journal_fd);
+	return ret;
+}
+
+/* What the run opened (target, sampler, host builds, sensor, journal),
+ * closed in reverse order. */
+static void run_close(struct run_ctx *c)
+{
+	image_done(c);
+	hil_sensor_close(c->meters.sensor);
+	c->meters.sensor = NULL;
+	if (c->journal.fd >= 0) {
+		close(c->journal.fd);
+		c->journal.fd = -1;
 	}
-	if (opts->resume_dir != NULL) {
+	if (c->opts->resume_dir != NULL) {
 		hil_info(
 			"resume: %zu row%s kept from the journal, %zu measured now",
-			c.used_resumed, c.used_resumed == 1 ? "" : "s",
-			run->n_rows - c.used_resumed);
+			c->journal.used_resumed,
+			c->journal.used_resumed == 1 ? "" : "s",
+			c->run->n_rows - c->journal.used_resumed);
 	}
+}
 
+/*
+ * The run's status from how it ended (ret) and its rows: complete, partial
+ * (rows lost to the link: worth another try) or failed; and the figures
+ * computed from the rows. @return the run's code.
+ */
+static int run_settle(struct hil_run *run, const struct hil_runner_opts *opts,
+		      int ret, uint64_t t_run)
+{
 	if (ret != HIL_OK && ret != HIL_ERR_INTERRUPTED &&
-	    hil_rn_stopping(&c)) {
+	    hil_rn_stopping(opts)) {
 		/* Whatever failed after the stop (a build or an emulator
 		 * signalled with us) failed because of it. */
 		ret = HIL_ERR_INTERRUPTED;
@@ -509,9 +526,16 @@ int hil_runner_run(const struct hil_config *cfg,
 	} else if (run->n_rows > 0) {
 		run->status = "partial";
 	}
-	/* Whatever happened, what was measured is written down. */
-	report_ret = hil_report_write_json(run);
-	if (report_ret == HIL_OK) {
+	return ret;
+}
+
+/* Whatever happened, what was measured is written down: report.json,
+ * results/latest, the history. @return HIL_OK or report.json's error. */
+static int run_write(struct hil_run *run, const struct hil_runner_opts *opts)
+{
+	int ret = hil_report_write_json(run);
+
+	if (ret == HIL_OK) {
 		/* Its tables, plots and page are the caller's to render
 		 * (hil_cli_render_run): runs measure, they do not render. */
 		run->reported = 1;
@@ -530,5 +554,31 @@ int hil_runner_run(const struct hil_config *cfg,
 				 db);
 		}
 	}
+	return ret;
+}
+
+/*
+ * The walk of a run, as its steps: open (folder, journal), prepare (run.json,
+ * sensor), the images (bring-up; per row: measure, recover, journal; in
+ * runner_measure.c), close, settle (status, figures), write (report.json).
+ */
+int hil_runner_run(const struct hil_config *cfg,
+		   const struct hil_runner_opts *opts, struct hil_run *run)
+{
+	uint64_t t_run = hil_energy_now_ns();
+	struct run_ctx c;
+	int ret, report_ret;
+
+	ret = run_open(&c, cfg, opts, run);
+	if (ret != HIL_OK) {
+		return ret; /* nothing measured, nothing to report */
+	}
+	ret = run_prepare(&c);
+	if (ret == HIL_OK) {
+		ret = run_images(&c);
+	}
+	run_close(&c);
+	ret = run_settle(run, opts, ret, t_run);
+	report_ret = run_write(run, opts);
 	return ret != HIL_OK ? ret : report_ret;
 }

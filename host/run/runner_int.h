@@ -13,41 +13,17 @@
 struct hil_cyclemodel_reader;
 struct hil_energyrun;
 struct hil_sensor;
+struct hil_session;
 
-/* Everything one run holds open; closed in reverse order by run_close. */
-struct run_ctx {
-	const struct hil_runner_opts *opts;
-	struct hil_run *run;
+/* ---- the run's parts, each with one owner (the file named) */
+
+/* runner_target.c: the target the rows are measured on, its table of
+ * implementations, what their calls were seen to cost, and what its link
+ * lost. */
+struct rn_target {
 	struct hil_target_conn conn;
-	int journal_fd;
-	char journal_path[HIL_PATH + 16];
-	/* HIL_ERR_IO once a journal row could not be written (a full disk):
-	 * measuring stops at once, nothing more is reported measured. */
-	int journal_ret;
 	struct hilp_alg_info algs[HIL_TARGET_MAX_ALGS];
 	size_t n_algs;
-	size_t planned;		       /* rows this run will have */
-	long long started_ms;	       /* for the progress line */
-	struct run_progress *progress; /* NULL: no progress line */
-	struct hil_row *resumed; /* rows kept from the journal (--resume) */
-	size_t n_resumed;
-	size_t used_resumed;
-	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
-	double model_overhead;		     /* of the latest calibration */
-	struct hil_sensor *sensor;	     /* NULL: energy not measured */
-	struct hil_energyrun *energy; /* its sampler, once the target is up */
-	/* Per configured algorithm: what it is checked against. */
-	struct registry_alg subj[HIL_CFG_MAX_ALGS];
-	int subj_ret[HIL_CFG_MAX_ALGS]; /* HIL_OK, or why it cannot be */
-	enum subj_check {
-		CHECK_HOST, /* against a host build (bundled, or its own) */
-		CHECK_KAT,  /* its KAT file and a round trip only */
-		CHECK_NONE  /* a round trip only: rows unverified */
-	} check[HIL_CFG_MAX_ALGS];
-	char kat[HIL_CFG_MAX_ALGS][HIL_CFG_STR]; /* "" for none */
-	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
-	const char *alg_check; /* the rows now measured: row.verified_by */
-	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
 	/* Per algorithm of the image and operation (HILP_OP_*): the counter
 	 * value of one call already seen, in verification or at an earlier
 	 * length, at the largest input seen (message plus associated data):
@@ -71,10 +47,65 @@ struct run_ctx {
 	} loss;
 };
 
+/* runner_journal.c: the journal rows are written to, and the rows an
+ * earlier attempt left in it (--resume). */
+struct rn_journal {
+	int fd;
+	char path[HIL_PATH + 16];
+	/* HIL_ERR_IO once a journal row could not be written (a full disk):
+	 * measuring stops at once, nothing more is reported measured. */
+	int ret;
+	struct hil_row *resumed; /* rows kept from the journal (--resume) */
+	size_t n_resumed;
+	size_t used_resumed;
+};
+
+/* runner_subject.c: one configured implementation and what it is checked
+ * against. */
+struct rn_subject {
+	struct registry_alg alg;
+	int ret; /* HIL_OK, or why it cannot be */
+	enum subj_check {
+		CHECK_HOST, /* against a host build (bundled, or its own) */
+		CHECK_KAT,  /* its KAT file and a round trip only */
+		CHECK_NONE  /* a round trip only: rows unverified */
+	} check;
+	char kat[HIL_CFG_STR]; /* "" for none */
+	char why[HIL_ROW_ERR]; /* when ret fails */
+	struct hil_ownref own; /* its host build, when loaded */
+};
+
+/* runner_energy.c: what measures beside the counter. */
+struct rn_meters {
+	struct hil_cyclemodel_reader *model; /* NULL: no cycle model */
+	double model_overhead;		     /* of the latest calibration */
+	struct hil_sensor *sensor;	     /* NULL: energy not measured */
+	struct hil_energyrun *energy; /* its sampler, once the target is up */
+};
+
+/* runner_progress.c: how many rows the run will have, and the line. */
+struct rn_progress {
+	size_t planned;		   /* rows this run will have */
+	struct run_progress *line; /* NULL: no progress line */
+};
+
+/* Everything one run holds open, as its parts; closed in reverse order.
+ * Only the walk holds it (runner.c, and runner_measure.c for an image's
+ * rows); every step takes the parts it uses. */
+struct run_ctx {
+	const struct hil_runner_opts *opts;
+	struct hil_run *run;
+	struct rn_target target;
+	struct rn_journal journal;
+	struct rn_subject subj[HIL_CFG_MAX_ALGS]; /* per configured one */
+	struct rn_meters meters;
+	struct rn_progress progress;
+};
+
 /* ---- runner.c: the walk of a run */
 
-/** 1 once SIGTERM or SIGINT arrived: nothing more is started. */
-int hil_rn_stopping(const struct run_ctx *c);
+/** 1 once SIGTERM or SIGINT arrived (opts->stop): nothing more is started. */
+int hil_rn_stopping(const struct hil_runner_opts *opts);
 
 /** Log a configuration mistake and keep it in run->error (result files
  *  quote it). @return HIL_ERR_CONFIG. */
@@ -98,17 +129,21 @@ int hil_rn_write_run_file(const struct hil_run *run);
  */
 void hil_rn_resume_origin(struct hil_run *run);
 
-/** Journal the row, synced; a failure sets c->journal_ret. */
-int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row);
+/** Journal run's row, synced; a failure sets j->ret. */
+int hil_rn_journal_row(struct rn_journal *j, const struct hil_run *run,
+		       struct hil_row *row);
 
-/** Add (and journal) a row saying why ref was not measured; NULL: no memory. */
-struct hil_row *hil_rn_add_failed_row(struct run_ctx *c,
+/** Add to run (and journal) a row saying why ref was not measured; NULL:
+ *  no memory. */
+struct hil_row *hil_rn_add_failed_row(struct rn_journal *j, struct hil_run *run,
 				      const struct registry_alg *ref,
 				      const char *why);
 
-/** Take the journal's row of these settings: 1 taken, 0 none, -1 no memory. */
-int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
-			uint8_t op, uint32_t len, uint32_t ad_len);
+/** Move the journal's row of these settings into run: 1 taken, 0 none,
+ *  -1 no memory. */
+int hil_rn_take_resumed(struct rn_journal *j, struct hil_run *run,
+			const struct registry_alg *ref, uint8_t op,
+			uint32_t len, uint32_t ad_len);
 
 /* ---- runner_image.c: provenance, sizes, the cycle-model plugin */
 
@@ -134,81 +169,114 @@ int hil_rn_bring_up(const struct hil_config *cfg,
 		    const struct hil_runner_opts *opts, struct hil_run *run,
 		    struct hil_target_conn *conn, unsigned build_flags);
 
-/** Reset, else restart, the target and check its image. @return HIL_OK. */
-int hil_rn_recover(struct run_ctx *c);
+/** Reset, else restart, t's target and check its image (run's).
+ *  @return HIL_OK. */
+int hil_rn_recover(struct rn_target *t, struct hil_run *run,
+		   const struct hil_runner_opts *opts);
 
 /** 1 when ret means the board or its link, not the work, was lost. */
-int hil_rn_board_lost(const struct run_ctx *c, int ret);
+int hil_rn_board_lost(const struct rn_target *t, int ret);
 
-/** 1 when the row just measured is to be measured again. */
-int hil_rn_worth_again(const struct run_ctx *c, int ret);
+/** 1 when run's last row, just measured, is to be measured again. */
+int hil_rn_worth_again(const struct rn_target *t, const struct hil_run *run,
+		       int ret);
 
-/** Recover if need be and drop the failed row before measuring it again. */
-int hil_rn_prepare_again(struct run_ctx *c, int ret);
+/** Recover if need be and drop run's failed last row before measuring it
+ *  again. */
+int hil_rn_prepare_again(struct rn_target *t, struct hil_run *run,
+			 const struct hil_runner_opts *opts, int ret);
 
 /* Times a verification or a row lost to the link or the board is checked
  * or measured again, each after the recovery ladder. */
 #define HIL_RN_LINK_AGAIN 3
 
 /**
- * After a call failed with ret: note in c->loss whether it was lost to the
+ * After a call failed with ret: note in t->loss whether it was lost to the
  * link (a timeout although the target answered, damaged, in some attempt)
- * rather than to a target that answers nothing. Call it before the session
- * is replaced. @return 1 when it was the link's.
+ * rather than to a target that answers nothing; run's counters so far go
+ * into the evidence. Call it before the session is replaced.
+ * @return 1 when it was the link's.
  */
-int hil_rn_note_loss(struct run_ctx *c, int ret);
+int hil_rn_note_loss(struct rn_target *t, const struct hil_run *run, int ret);
 
-/** The row's error for c->loss, the evidence included; sets its flag. */
-void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
-			     const char *during);
+/** The row's error for loss, the evidence included; sets its flag and
+ *  marks run transient. */
+void hil_rn_mark_link_failed(const struct link_loss *loss, struct hil_run *run,
+			     struct hil_row *row, const char *during);
 
 /* ---- runner_subject.c: what each implementation is checked against */
 
-/** The index of name/impl in the target's table, or -1. */
-int hil_rn_find_target_alg(const struct run_ctx *c, const char *name,
+/** The index of name/impl in t's table, or -1. */
+int hil_rn_find_target_alg(const struct rn_target *t, const char *name,
 			   const char *impl);
 
 /** 1 when the image's implementation has the reference's parameters. */
 int hil_rn_same_api(const struct hilp_alg_info *t,
 		    const struct registry_alg *r);
 
-/** Why the build left ca out of the image, or NULL when it is in. */
-const char *hil_rn_excluded_why(const struct run_ctx *c,
+/** Why the build of run's image left ca out, or NULL when it is in. */
+const char *hil_rn_excluded_why(const struct hil_run *run,
 				const struct hil_config_alg *ca);
 
-/** Fill c->subj, subj_ret, check, kat and why for every configured one. */
-void hil_rn_prepare_subjects(struct run_ctx *c);
+/** Fill subj[a] for every configured implementation a of run->cfg, from
+ *  t's table. */
+void hil_rn_prepare_subjects(struct rn_subject *subj, const struct rn_target *t,
+			     const struct hil_run *run,
+			     const struct hil_runner_opts *opts);
 
 /* ---- runner_verify.c: the checks before timing */
 
-/** What implementation a was checked against, for row.verified_by. */
-const char *hil_rn_check_name(const struct run_ctx *c, size_t a);
+/** What s was checked against, for row.verified_by. */
+const char *hil_rn_check_name(const struct rn_subject *s);
 
-/** Verify implementation a (target index) so that only its own failures count. */
-int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index);
+/** Verify s, the implementation ca at index of t's table, so that only its
+ *  own failures count (the recovery ladder between attempts). */
+int hil_rn_verify_believed(struct rn_target *t, struct rn_subject *s,
+			   const struct hil_config_alg *ca, int index,
+			   struct hil_run *run,
+			   const struct hil_runner_opts *opts);
 
 /* ---- runner_row.c: one row */
 
-/** 1 when ref carries host functions to check the target against. */
-int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref);
+/* The settings of one row: the implementation's index in the target's
+ * table, the operation (HILP_OP_*) and the lengths. */
+struct rn_point {
+	int index;
+	uint8_t op;
+	uint32_t len;
+	uint32_t ad_len;
+};
 
-/* hil_ref_run() and hil_ref_bench_digest() of subject ref: bundled code
+/** 1 when s carries host functions to check the target against. */
+int hil_rn_has_host(const struct rn_subject *s);
+
+/* hil_ref_run() and hil_ref_bench_digest() of subject s: bundled code
  * here, a user's folder by its host build's own process (image/ownref.h). */
-int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
-		   uint8_t op, const uint8_t *key, const uint8_t *npub,
-		   const uint8_t *ad, size_t adlen, const uint8_t *msg,
-		   size_t msglen, size_t xof_len, uint8_t *out, size_t cap,
-		   size_t *out_len, int *rejected);
-int hil_rn_ref_digest(struct run_ctx *c, const struct registry_alg *ref,
-		      uint8_t op, size_t msg_len, size_t ad_len, size_t xof_len,
-		      unsigned runs, uint32_t seed, uint32_t *digest);
+int hil_rn_ref_run(struct rn_subject *s, uint8_t op, const uint8_t *key,
+		   const uint8_t *npub, const uint8_t *ad, size_t adlen,
+		   const uint8_t *msg, size_t msglen, size_t xof_len,
+		   uint8_t *out, size_t cap, size_t *out_len, int *rejected);
+int hil_rn_ref_digest(struct rn_subject *s, uint8_t op, size_t msg_len,
+		      size_t ad_len, size_t xof_len, unsigned runs,
+		      uint32_t seed, uint32_t *digest);
 
 /** "encrypt", "decrypt", "keysetup" or "hash". */
 const char *hil_rn_op_name(uint8_t op);
 
-/** Note one call's count, which sizes later BENCH timeouts. */
-void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
-		      uint64_t count);
+/** Note one call's count on t, which sizes later BENCH timeouts. */
+void hil_rn_work_note(struct rn_target *t, int index, uint8_t op,
+		      uint32_t bytes, uint64_t count);
+
+/**
+ * Measure row, just added to run, at pt for subject s on t's target, with
+ * the meters m: its fields, the BENCH, statistics, the cycle model's
+ * figures, the leak test and the energy. The caller journals it.
+ * @return HIL_OK (also for a row that failed its digest), or the error
+ *         that stopped it (a hang, a fault, a lost link: recover).
+ */
+int hil_rn_measure_row(struct rn_target *t, struct rn_subject *s,
+		       struct rn_meters *m, const struct hil_run *run,
+		       const struct rn_point *pt, struct hil_row *row);
 
 /* ---- runner_progress.c: where a long run is, and how long it has left */
 
@@ -218,47 +286,55 @@ void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
  * time; < 0: none) and the rows' work, redrawn every second so that the
  * elapsed time moves during a long row.
  */
-void hil_rn_progress_start(struct run_ctx *c, double last_s);
+void hil_rn_progress_start(struct rn_progress *p, const struct rn_target *t,
+			   const struct hil_run *run,
+			   const struct hil_runner_opts *opts, double last_s);
 
-/** The row about to be measured: the line says which and what is left. */
-void hil_rn_progress(struct run_ctx *c, int index,
-		     const struct registry_alg *ref, uint8_t op, uint32_t len,
-		     uint32_t ad_len);
+/** The row about to be measured (subject ref at pt, of the subjects subj):
+ *  the line says which and what is left. */
+void hil_rn_progress(struct rn_progress *p, const struct rn_target *t,
+		     const struct rn_subject *subj, const struct hil_run *run,
+		     const struct registry_alg *ref, const struct rn_point *pt);
 
 /** Stop redrawing and clear the progress line. */
-void hil_rn_progress_done(struct run_ctx *c);
+void hil_rn_progress_done(struct rn_progress *p);
 
-/** A row's work for the ETA (calls x ticks of one call). */
-double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
-		       uint32_t len, uint32_t ad_len);
+/** A row's work for the ETA (calls x ticks of one call, from t's work). */
+double hil_rn_row_work(const struct rn_target *t, const struct hil_config *cfg,
+		       int index, uint8_t op, uint32_t len, uint32_t ad_len);
 
-/* ---- runner_measure.c */
+/* ---- runner_energy.c: the meters beside the counter */
 
-/** The work of every row this image plans (hil_rn_row_work). */
-double hil_rn_plan_work(const struct run_ctx *c);
+/** Open run's configured sensor into m, or record why energy is not
+ *  measured. */
+int hil_rn_sensor_open(struct rn_meters *m, struct hil_run *run);
+
+/** The meters of one image, once its target is up: m's sampler (a sensor
+ *  open) and the cycle model's reader (run->model.enabled; cleared, with
+ *  its why, when its records cannot be read). */
+int hil_rn_meters_start(struct rn_meters *m, struct hil_run *run);
+
+/** Stop what hil_rn_meters_start started (the sensor stays open). */
+void hil_rn_meters_stop(struct rn_meters *m);
 
 /** Read the cycle model's new records for its calibration. */
-void hil_rn_model_drain(struct run_ctx *c);
+void hil_rn_model_drain(struct rn_meters *m, const struct hil_run *run);
 
-/** Measure (or take from the journal) one row and journal it. */
-int hil_rn_measure_row(struct run_ctx *c, int index,
-		       const struct registry_alg *ref, int verified, uint8_t op,
-		       uint32_t len, uint32_t ad_len);
+/** The model's cycles of row's timed runs (raw: their counts), when the
+ *  records match them one for one. */
+void hil_rn_model_row(const struct rn_meters *m, struct hil_row *row,
+		      const uint32_t *raw);
 
-/* ---- runner_energy.c: the energy phase */
-
-/** Open the configured sensor, or record why energy is not measured. */
-int hil_rn_sensor_open(struct run_ctx *c);
-
-/** Start the sampler once the target is up. */
-int hil_rn_energy_start(struct run_ctx *c);
-
-/** The row's energy, after its cycles. */
-int hil_rn_measure_energy(struct run_ctx *c, const struct registry_alg *ref,
-			  uint8_t op, const struct hilp_bench_req *b,
-			  struct hil_row *row);
+/** The row's energy, after its cycles, on session. */
+int hil_rn_measure_energy(struct rn_meters *m, struct hil_session *session,
+			  struct rn_subject *s, uint8_t op,
+			  const struct hilp_bench_req *b, struct hil_row *row);
 
 /* ---- runner_measure.c: one image's implementations */
+
+/** The work of every row this image plans (hil_rn_row_work). */
+double hil_rn_plan_work(const struct rn_subject *subj,
+			const struct rn_target *t, const struct hil_run *run);
 
 /** Verify and measure every configured implementation of the image. */
 int hil_rn_measure(struct run_ctx *c);

@@ -327,46 +327,47 @@ int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
 
 /*
  * The row into the journal, synced, before anyone is told it was measured.
- * When that fails the row is not kept as measured, and c->journal_ret
+ * When that fails the row is not kept as measured, and j->ret
  * stops the run (hil_journal_append named the file system).
  */
-int hil_rn_journal_row(struct run_ctx *c, struct hil_row *row)
+int hil_rn_journal_row(struct rn_journal *j, const struct hil_run *run,
+		       struct hil_row *row)
 {
 	char *line;
 	size_t len;
 	int ret;
 
-	if (c->journal_ret != HIL_OK) {
-		return c->journal_ret;
+	if (j->ret != HIL_OK) {
+		return j->ret;
 	}
-	line = hil_result_row_line(c->run, row);
+	line = hil_result_row_line(run, row);
 	if (line == NULL) {
 		ret = HIL_ERR_NOMEM;
 		goto fail;
 	}
 	len = strlen(line);
 	line[len] = '\n'; /* replaces the NUL; written with its length */
-	ret = hil_journal_append(c->journal_fd, c->journal_path, line, len + 1);
+	ret = hil_journal_append(j->fd, j->path, line, len + 1);
 	free(line);
 	if (ret == HIL_OK) {
 		return HIL_OK;
 	}
 fail:
-	c->journal_ret = HIL_ERR_IO;
+	j->ret = HIL_ERR_IO;
 	if (row->ok) {
 		row->ok = 0;
 		snprintf(row->error, sizeof(row->error),
 			 "measured, but the journal could not record it");
 	}
-	return c->journal_ret;
+	return j->ret;
 }
 
 /* A row that records why an implementation was not measured at all. */
-struct hil_row *hil_rn_add_failed_row(struct run_ctx *c,
+struct hil_row *hil_rn_add_failed_row(struct rn_journal *j, struct hil_run *run,
 				      const struct registry_alg *ref,
 				      const char *why)
 {
-	struct hil_row *row = hil_run_add_row(c->run);
+	struct hil_row *row = hil_run_add_row(run);
 
 	if (row == NULL) {
 		return NULL;
@@ -378,7 +379,7 @@ struct hil_row *hil_rn_add_failed_row(struct run_ctx *c,
 	row->mode = ref->mode;
 	row->constant_time = ref->constant_time;
 	snprintf(row->error, sizeof(row->error), "%s", why);
-	hil_rn_journal_row(c, row);
+	hil_rn_journal_row(j, run, row);
 	return row;
 }
 
@@ -386,14 +387,15 @@ struct hil_row *hil_rn_add_failed_row(struct run_ctx *c,
  * A row the journal already has for this image and these settings: moved
  * into the run (samples included) instead of measuring it again.
  */
-int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
-			uint8_t op, uint32_t len, uint32_t ad_len)
+int hil_rn_take_resumed(struct rn_journal *j, struct hil_run *run,
+			const struct registry_alg *ref, uint8_t op,
+			uint32_t len, uint32_t ad_len)
 {
-	const struct hil_config *cfg = c->run->cfg;
+	const struct hil_config *cfg = run->cfg;
 	size_t i;
 
-	for (i = 0; i < c->n_resumed; i++) {
-		struct hil_row *r = &c->resumed[i];
+	for (i = 0; i < j->n_resumed; i++) {
+		struct hil_row *r = &j->resumed[i];
 		struct hil_row *row;
 
 		if (r->samples == NULL || r->msg_len != len ||
@@ -405,14 +407,14 @@ int hil_rn_take_resumed(struct run_ctx *c, const struct registry_alg *ref,
 		    strcmp(r->operation, hil_rn_op_name(op)) != 0) {
 			continue;
 		}
-		row = hil_run_add_row(c->run);
+		row = hil_run_add_row(run);
 		if (row == NULL) {
 			return -1;
 		}
 		*row = *r;
 		r->samples = NULL; /* the run owns them now */
 		r->model.samples = NULL;
-		c->used_resumed++;
+		j->used_resumed++;
 		return 1;
 	}
 	return 0;

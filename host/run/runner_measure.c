@@ -43,15 +43,15 @@ static size_t ops_for(const struct hil_config *cfg,
  * that the report tells it from a row that failed, and --resume measures
  * it again. A row that finished is kept as it is.
  */
-static void mark_interrupted(struct run_ctx *c, size_t before)
+static void mark_interrupted(struct hil_run *run, size_t before)
 {
 	struct hil_row *row;
 	char was[HIL_ROW_ERR];
 
-	if (c->run->n_rows <= before) {
+	if (run->n_rows <= before) {
 		return;
 	}
-	row = &c->run->rows[c->run->n_rows - 1];
+	row = &run->rows[run->n_rows - 1];
 	if (row->ok) {
 		return;
 	}
@@ -65,54 +65,95 @@ static void mark_interrupted(struct run_ctx *c, size_t before)
 }
 
 /*
- * One row, measured again when it failed in a way that may not be its own
- * (hil_rn_worth_again): once after a failure on a link that damages frames,
- * up to HIL_RN_LINK_AGAIN times after the recovery ladder when the board or
- * the link was lost. A row still lost to the link, with the target answering
- * damaged frames, is marked a link failure, never the implementation's.
+ * One attempt at the row of s at pt: the journal's copy when --resume kept
+ * one; else measured on the target with the meters, then journaled (synced)
+ * before anyone is told it was measured.
+ */
+static int row_once(struct run_ctx *c, struct rn_subject *s,
+		    const struct rn_point *pt)
+{
+	struct hil_run *run = c->run;
+	struct hil_row *row;
+	int ret;
+
+	ret = hil_rn_take_resumed(&c->journal, run, &s->alg, pt->op, pt->len,
+				  pt->ad_len);
+	if (ret != 0) {
+		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
+	}
+	hil_rn_progress(&c->progress, &c->target, c->subj, run, &s->alg, pt);
+	row = hil_run_add_row(run);
+	if (row == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	ret = hil_rn_measure_row(&c->target, s, &c->meters, run, pt, row);
+	if (hil_rn_journal_row(&c->journal, run, row) != HIL_OK) {
+		return HIL_ERR_IO; /* c->journal.ret stops the run */
+	}
+	if (row->ok) {
+		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", s->alg.name,
+			s->alg.impl, row->operation, (unsigned)pt->len,
+			(unsigned)pt->ad_len, row->stats.median,
+			hil_unit_name(run->info.counter_unit));
+	}
+	return ret;
+}
+
+/*
+ * One row: measured (and journaled), then measured again when it failed in
+ * a way that may not be its own (hil_rn_worth_again): once after a failure
+ * on a link that damages frames, up to HIL_RN_LINK_AGAIN times after the
+ * recovery ladder when the board or the link was lost. A row still lost to
+ * the link, with the target answering damaged frames, is marked a link
+ * failure, never the implementation's.
  * @return the last measurement's code; HIL_ERR_INTERRUPTED on a stop.
  */
-static int measure_point(struct run_ctx *c, int index,
-			 const struct registry_alg *ref, int verified,
-			 uint8_t op, uint32_t len, uint32_t ad)
+static int measure_point(struct run_ctx *c, struct rn_subject *s,
+			 const struct rn_point *pt)
 {
+	struct rn_target *t = &c->target;
+	struct hil_run *run = c->run;
 	unsigned again;
 	int ret;
 
-	memset(&c->loss, 0, sizeof(c->loss));
-	ret = hil_rn_measure_row(c, index, ref, verified, op, len, ad);
+	memset(&t->loss, 0, sizeof(t->loss));
+	ret = row_once(c, s, pt);
 	for (again = 0;; again++) {
 		int lost, link;
 
-		if (c->journal_ret != HIL_OK) {
-			return c->journal_ret;
+		if (c->journal.ret != HIL_OK) {
+			return c->journal.ret;
 		}
-		if (hil_rn_stopping(c)) {
+		if (hil_rn_stopping(c->opts)) {
 			return HIL_ERR_INTERRUPTED;
 		}
-		lost = hil_rn_board_lost(c, ret);
-		link = hil_rn_note_loss(c, ret);
-		if (!hil_rn_worth_again(c, ret) ||
+		lost = hil_rn_board_lost(t, ret);
+		link = hil_rn_note_loss(t, run, ret);
+		if (!hil_rn_worth_again(t, run, ret) ||
 		    again >= (lost || link ? HIL_RN_LINK_AGAIN : 1u)) {
 			break;
 		}
-		ret = hil_rn_prepare_again(c, ret);
+		ret = hil_rn_prepare_again(t, run, c->opts, ret);
 		if (ret != HIL_OK) {
 			return ret;
 		}
-		ret = hil_rn_measure_row(c, index, ref, verified, op, len, ad);
+		ret = row_once(c, s, pt);
 	}
-	if (ret == HIL_ERR_TIMEOUT && c->loss.last_link && c->run->n_rows > 0) {
-		hil_rn_mark_link_failed(c, &c->run->rows[c->run->n_rows - 1],
+	if (ret == HIL_ERR_TIMEOUT && t->loss.last_link && run->n_rows > 0) {
+		hil_rn_mark_link_failed(&t->loss, run,
+					&run->rows[run->n_rows - 1],
 					"while it was measured");
 	}
 	return ret;
 }
 
-static int measure_alg(struct run_ctx *c, int index,
-		       const struct registry_alg *ref, int verified)
+/* The rows of s, index in the target's table: each operation, associated
+ * data length and message length, the target recovered after a row that
+ * hung, crashed it or lost the link. */
+static int measure_alg(struct run_ctx *c, struct rn_subject *s, int index)
 {
 	const struct hil_config *cfg = c->run->cfg;
+	const struct registry_alg *ref = &s->alg;
 	uint8_t ops[4];
 	size_t n_ops = ops_for(cfg, ref, ops);
 	size_t o, l, d, before;
@@ -128,33 +169,36 @@ static int measure_alg(struct run_ctx *c, int index,
 
 		for (d = 0; d < n_ad; d++) {
 			for (l = 0; l < n_len; l++) {
-				uint32_t len = ops[o] == HILP_OP_KEYSETUP
-						       ? 0
-						       : cfg->bench.lengths[l];
-				uint32_t ad = ref->kind == HILP_KIND_AEAD
-						      ? cfg->bench.ad_lengths[d]
-						      : 0;
+				struct rn_point pt;
 
-				if (hil_rn_stopping(c)) {
+				pt.index = index;
+				pt.op = ops[o];
+				pt.len = ops[o] == HILP_OP_KEYSETUP
+						 ? 0
+						 : cfg->bench.lengths[l];
+				pt.ad_len = ref->kind == HILP_KIND_AEAD
+						    ? cfg->bench.ad_lengths[d]
+						    : 0;
+				if (hil_rn_stopping(c->opts)) {
 					return HIL_ERR_INTERRUPTED;
 				}
 				if (ref->kind == HILP_KIND_BLOCK &&
-				    len % ref->blockbytes != 0) {
+				    pt.len % ref->blockbytes != 0) {
 					hil_warn(
 						"%s/%s: %u bytes is not a whole number of %u-byte blocks: skipped",
 						ref->name, ref->impl,
-						(unsigned)len, ref->blockbytes);
+						(unsigned)pt.len,
+						ref->blockbytes);
 					continue;
 				}
 				before = c->run->n_rows;
-				ret = measure_point(c, index, ref, verified,
-						    ops[o], len, ad);
+				ret = measure_point(c, s, &pt);
 				if (ret == HIL_ERR_INTERRUPTED) {
-					mark_interrupted(c, before);
+					mark_interrupted(c->run, before);
 					return ret;
 				}
-				if (c->journal_ret != HIL_OK) {
-					return c->journal_ret;
+				if (c->journal.ret != HIL_OK) {
+					return c->journal.ret;
 				}
 				if (ret == HIL_ERR_NOMEM) {
 					return ret;
@@ -164,7 +208,8 @@ static int measure_alg(struct run_ctx *c, int index,
 				    ret == HIL_ERR_TARGET_FAULT) {
 					/* That row is recorded as failed; bring
 					 * the target back for the next one. */
-					ret = hil_rn_recover(c);
+					ret = hil_rn_recover(&c->target, c->run,
+							     c->opts);
 					if (ret != HIL_OK) {
 						return ret;
 					}
@@ -175,18 +220,18 @@ static int measure_alg(struct run_ctx *c, int index,
 	return HIL_OK;
 }
 
-/* How many rows the configuration asks for (for the progress line). */
-static size_t plan_rows(const struct run_ctx *c)
+/* How many rows cfg asks of the subjects (for the progress line). */
+static size_t plan_rows(const struct rn_subject *subj,
+			const struct hil_config *cfg)
 {
-	const struct hil_config *cfg = c->run->cfg;
 	size_t a, n = 0;
 
 	for (a = 0; a < cfg->n_algs; a++) {
-		const struct registry_alg *subject = &c->subj[a];
+		const struct registry_alg *subject = &subj[a].alg;
 		uint8_t ops[4];
 		size_t o, k;
 
-		if (c->subj_ret[a] != HIL_OK) {
+		if (subj[a].ret != HIL_OK) {
 			continue;
 		}
 		k = ops_for(cfg, subject, ops);
@@ -202,20 +247,21 @@ static size_t plan_rows(const struct run_ctx *c)
 	return n;
 }
 
-double hil_rn_plan_work(const struct run_ctx *c)
+double hil_rn_plan_work(const struct rn_subject *subj,
+			const struct rn_target *t, const struct hil_run *run)
 {
-	const struct hil_config *cfg = c->run->cfg;
+	const struct hil_config *cfg = run->cfg;
 	double sum = 0.0;
 	size_t a, o, l, d;
 
 	for (a = 0; a < cfg->n_algs; a++) {
-		const struct registry_alg *subject = &c->subj[a];
-		int index = hil_rn_find_target_alg(c, cfg->algs[a].name,
+		const struct registry_alg *subject = &subj[a].alg;
+		int index = hil_rn_find_target_alg(t, cfg->algs[a].name,
 						   cfg->algs[a].impl);
 		uint8_t ops[4];
 		size_t k;
 
-		if (c->subj_ret[a] != HIL_OK) {
+		if (subj[a].ret != HIL_OK) {
 			continue;
 		}
 		k = ops_for(cfg, subject, ops);
@@ -225,13 +271,14 @@ double hil_rn_plan_work(const struct run_ctx *c)
 					      : 1;
 
 			if (ops[o] == HILP_OP_KEYSETUP) {
-				sum += hil_rn_row_work(c, index, ops[o], 0, 0);
+				sum += hil_rn_row_work(t, cfg, index, ops[o], 0,
+						       0);
 				continue;
 			}
 			for (d = 0; d < n_ad; d++) {
 				for (l = 0; l < cfg->bench.n_lengths; l++) {
 					sum += hil_rn_row_work(
-						c, index, ops[o],
+						t, cfg, index, ops[o],
 						cfg->bench.lengths[l],
 						subject->kind == HILP_KIND_AEAD
 							? cfg->bench
@@ -244,181 +291,217 @@ double hil_rn_plan_work(const struct run_ctx *c)
 	return sum;
 }
 
+/* An operation list that gives an algorithm nothing to do is a mistake in
+ * the configuration, not a run that measured it. */
+static int check_ops(const struct rn_subject *subj, struct hil_run *run)
+{
+	const struct hil_config *cfg = run->cfg;
+	size_t a;
+
+	for (a = 0; a < cfg->n_algs; a++) {
+		uint8_t ops[4];
+
+		if (subj[a].ret == HIL_OK &&
+		    ops_for(cfg, &subj[a].alg, ops) == 0) {
+			return hil_rn_config_error(
+				run,
+				"%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
+				cfg->path[0]
+					? cfg->path
+					: "the configuration (command-line options)",
+				a, cfg->algs[a].name, cfg->algs[a].impl,
+				subj[a].alg.kind == HILP_KIND_AEAD
+					? "encrypt, decrypt"
+				: subj[a].alg.kind == HILP_KIND_BLOCK
+					? "encrypt, with its key setup"
+					: "hash");
+		}
+	}
+	return HIL_OK;
+}
+
+/* The rows this image plans, and what to expect before it starts: the
+ * last such run's time, the progress line. */
+static void plan(struct run_ctx *c)
+{
+	const struct hil_config *cfg = c->run->cfg;
+	char db[HIL_PATH + 32], kept[96] = "";
+	size_t todo;
+	long secs;
+
+	/* Rows of earlier images (a split selection) count as done. */
+	c->progress.planned = c->run->n_rows + plan_rows(c->subj, cfg);
+	c->run->rows_planned = c->progress.planned;
+	todo = c->progress.planned - c->run->n_rows;
+	snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
+		 HIL_HISTORY_FILE);
+	secs = hil_history_last_seconds(db, cfg->name);
+	/* A resume: the journal's rows of this image are kept, not
+	 * measured again (those of other settings are). */
+	if (c->journal.n_resumed > 0) {
+		size_t k = c->journal.n_resumed < todo ? c->journal.n_resumed
+						       : todo;
+
+		snprintf(kept, sizeof(kept),
+			 " (%zu of %zu kept from the journal)", k, todo);
+		todo -= k;
+	}
+	hil_rn_progress_start(&c->progress, &c->target, c->run, c->opts,
+			      secs >= 0 && c->run->n_images == 0 ? (double)secs
+								 : -1.0);
+	if (secs >= 0 && c->run->n_images == 0) {
+		hil_info(
+			"%zu row%s to measure%s; the last complete run of %s took %ld min %02ld s",
+			todo, todo == 1 ? "" : "s", kept, cfg->name, secs / 60,
+			secs % 60);
+	} else {
+		hil_info("%zu row%s to measure%s", todo, todo == 1 ? "" : "s",
+			 kept);
+	}
+}
+
+/*
+ * Subject a, at index of the target's table, checked before it is timed.
+ * What cannot be measured, or fails its checks, gets its row saying why
+ * (journaled), and *go stays 0; a configuration mistake or a lost target
+ * stops the run. @return HIL_OK, or the error that stops the run.
+ */
+static int verify_step(struct run_ctx *c, size_t a, int index, int *go)
+{
+	const struct hil_config_alg *ca = &c->run->cfg->algs[a];
+	struct rn_subject *s = &c->subj[a];
+	struct registry_alg *subject = &s->alg;
+	const struct hilp_alg_info *t = &c->target.algs[index < 0 ? 0 : index];
+	int ret;
+
+	*go = 0;
+	if (s->ret == HIL_ERR_CONFIG) {
+		return hil_rn_config_error(c->run, "%s/%s: %s", ca->name,
+					   ca->impl, s->why);
+	}
+	if (index < 0 && s->ret != HIL_ERR_BUILD) {
+		hil_err("%s/%s is not in the target image", ca->name, ca->impl);
+		return HIL_ERR_MISMATCH;
+	}
+	if (s->ret != HIL_OK) {
+		hil_err("%s/%s %s: its rows are not measured", ca->name,
+			ca->impl, s->why);
+		return hil_rn_add_failed_row(&c->journal, c->run, subject,
+					     s->why) != NULL
+			       ? HIL_OK
+			       : HIL_ERR_NOMEM;
+	}
+	if (!hil_rn_same_api(t, subject)) {
+		hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
+			ca->name, ca->impl, t->kind, t->keybytes, t->npubbytes,
+			t->abytes, t->blockbytes, ca->name);
+		ret = HIL_ERR_VERIFY;
+	} else {
+		ret = hil_rn_verify_believed(&c->target, s, ca, index, c->run,
+					     c->opts);
+	}
+	if (ret == HIL_ERR_INTERRUPTED || hil_rn_stopping(c->opts)) {
+		return HIL_ERR_INTERRUPTED; /* not a failed check */
+	}
+	if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
+	    ret == HIL_ERR_TARGET_FAULT) {
+		/* It hung or crashed the target while being checked:
+		 * bring the target back, record it, go on with the
+		 * others (a tree of many is measured to its end). */
+		const char *what = ret == HIL_ERR_TARGET_FAULT
+					   ? "took a fault"
+					   : "did not answer (hung)";
+		int link = ret == HIL_ERR_TIMEOUT && c->target.loss.last_link;
+		struct hil_row *row;
+
+		if (hil_rn_recover(&c->target, c->run, c->opts) != HIL_OK) {
+			return ret;
+		}
+		if (!link) {
+			hil_err("%s/%s %s during verification on the target: its rows are not measured",
+				ca->name, ca->impl, what);
+		}
+		snprintf(s->why, sizeof(s->why),
+			 "%s during verification on the target", what);
+		if (link) {
+			/* The target answered, damaged, every time:
+			 * the link failed, not the implementation
+			 * (the journal's copy is failed all the same:
+			 * --resume measures it again). */
+			struct hil_row tmp;
+
+			memset(&tmp, 0, sizeof(tmp));
+			snprintf(tmp.algorithm, sizeof(tmp.algorithm), "%s",
+				 ca->name);
+			snprintf(tmp.implementation, sizeof(tmp.implementation),
+				 "%s", ca->impl);
+			tmp.operation = "verify";
+			hil_rn_mark_link_failed(&c->target.loss, c->run, &tmp,
+						"during verification");
+			snprintf(s->why, sizeof(s->why), "%s", tmp.error);
+		}
+		row = hil_rn_add_failed_row(&c->journal, c->run, subject,
+					    s->why);
+		if (row == NULL) {
+			return HIL_ERR_NOMEM;
+		}
+		row->link_failed = link;
+		return HIL_OK;
+	}
+	if (ret != HIL_OK) {
+		hil_err("%s/%s failed verification on the target: its rows are not measured",
+			ca->name, ca->impl);
+		return hil_rn_add_failed_row(
+			       &c->journal, c->run, subject,
+			       "failed verification on the target") != NULL
+			       ? HIL_OK
+			       : HIL_ERR_NOMEM;
+	}
+	*go = 1;
+	return HIL_OK;
+}
+
 int hil_rn_measure(struct run_ctx *c)
 {
 	const struct hil_config *cfg = c->run->cfg;
 	size_t a;
 	int ret;
 
-	hil_rn_prepare_subjects(c);
-	/* An operation list that gives an algorithm nothing to do is a
-	 * mistake in the configuration, not a run that measured it. */
-	for (a = 0; a < cfg->n_algs; a++) {
-		uint8_t ops[4];
-
-		if (c->subj_ret[a] == HIL_OK &&
-		    ops_for(cfg, &c->subj[a], ops) == 0) {
-			return hil_rn_config_error(
-				c->run,
-				"%s: algorithms[%zu] %s/%s: bench.operations names nothing it can do (it does: %s), so nothing of it would be measured",
-				cfg->path[0]
-					? cfg->path
-					: "the configuration (command-line options)",
-				a, cfg->algs[a].name, cfg->algs[a].impl,
-				c->subj[a].kind == HILP_KIND_AEAD
-					? "encrypt, decrypt"
-				: c->subj[a].kind == HILP_KIND_BLOCK
-					? "encrypt, with its key setup"
-					: "hash");
-		}
+	hil_rn_prepare_subjects(c->subj, &c->target, c->run, c->opts);
+	ret = check_ops(c->subj, c->run);
+	if (ret != HIL_OK) {
+		return ret;
 	}
-	/* Rows of earlier images (a split selection) count as done. */
-	c->planned = c->run->n_rows + plan_rows(c);
-	c->run->rows_planned = c->planned;
-	c->started_ms = hil_now_ms();
-	/* What to expect, before it starts: the last such run's time. */
-	{
-		char db[HIL_PATH + 32], kept[96] = "";
-		size_t todo = c->planned - c->run->n_rows;
-		long secs;
-
-		snprintf(db, sizeof(db), "%s/%s", c->opts->results_dir,
-			 HIL_HISTORY_FILE);
-		secs = hil_history_last_seconds(db, cfg->name);
-		/* A resume: the journal's rows of this image are kept, not
-		 * measured again (those of other settings are). */
-		if (c->n_resumed > 0) {
-			size_t k = c->n_resumed < todo ? c->n_resumed : todo;
-
-			snprintf(kept, sizeof(kept),
-				 " (%zu of %zu kept from the journal)", k,
-				 todo);
-			todo -= k;
-		}
-		hil_rn_progress_start(c, secs >= 0 && c->run->n_images == 0
-						 ? (double)secs
-						 : -1.0);
-		if (secs >= 0 && c->run->n_images == 0) {
-			hil_info(
-				"%zu row%s to measure%s; the last complete run of %s took %ld min %02ld s",
-				todo, todo == 1 ? "" : "s", kept, cfg->name,
-				secs / 60, secs % 60);
-		} else {
-			hil_info("%zu row%s to measure%s", todo,
-				 todo == 1 ? "" : "s", kept);
-		}
-	}
+	plan(c);
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
-		struct registry_alg *subject = &c->subj[a];
-		int index = hil_rn_find_target_alg(c, ca->name, ca->impl);
+		int index =
+			hil_rn_find_target_alg(&c->target, ca->name, ca->impl);
+		int go;
 
-		if (c->journal_ret != HIL_OK) {
-			return c->journal_ret; /* a failed row was not recorded */
+		if (c->journal.ret != HIL_OK) {
+			return c->journal
+				.ret; /* a failed row was not recorded */
 		}
-		if (hil_rn_stopping(c)) {
+		if (hil_rn_stopping(c->opts)) {
 			return HIL_ERR_INTERRUPTED;
 		}
-		if (c->subj_ret[a] == HIL_ERR_CONFIG) {
-			return hil_rn_config_error(c->run, "%s/%s: %s",
-						   ca->name, ca->impl,
-						   c->why[a]);
-		}
-		if (index < 0 && c->subj_ret[a] != HIL_ERR_BUILD) {
-			hil_err("%s/%s is not in the target image", ca->name,
-				ca->impl);
-			return HIL_ERR_MISMATCH;
-		}
-		if (c->subj_ret[a] != HIL_OK) {
-			hil_err("%s/%s %s: its rows are not measured", ca->name,
-				ca->impl, c->why[a]);
-			if (hil_rn_add_failed_row(c, subject, c->why[a]) ==
-			    NULL) {
-				return HIL_ERR_NOMEM;
-			}
-			continue;
-		}
-		if (!hil_rn_same_api(&c->algs[index], subject)) {
-			hil_err("%s/%s: its api.h (kind %u, key %u, nonce %u, tag %u, block %u) is not that of %s",
-				ca->name, ca->impl, c->algs[index].kind,
-				c->algs[index].keybytes,
-				c->algs[index].npubbytes, c->algs[index].abytes,
-				c->algs[index].blockbytes, ca->name);
-			ret = HIL_ERR_VERIFY;
-		} else {
-			ret = hil_rn_verify_believed(c, a, index);
-		}
-		if (ret == HIL_ERR_INTERRUPTED || hil_rn_stopping(c)) {
-			return HIL_ERR_INTERRUPTED; /* not a failed check */
-		}
-		if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
-		    ret == HIL_ERR_TARGET_FAULT) {
-			/* It hung or crashed the target while being checked:
-			 * bring the target back, record it, go on with the
-			 * others (a tree of many is measured to its end). */
-			const char *what = ret == HIL_ERR_TARGET_FAULT
-						   ? "took a fault"
-						   : "did not answer (hung)";
-			int link = ret == HIL_ERR_TIMEOUT && c->loss.last_link;
-			struct hil_row *row;
-
-			if (hil_rn_recover(c) != HIL_OK) {
-				return ret;
-			}
-			if (!link) {
-				hil_err("%s/%s %s during verification on the target: its rows are not measured",
-					ca->name, ca->impl, what);
-			}
-			snprintf(c->why[a], sizeof(c->why[a]),
-				 "%s during verification on the target", what);
-			if (link) {
-				/* The target answered, damaged, every time:
-				 * the link failed, not the implementation
-				 * (the journal's copy is failed all the same:
-				 * --resume measures it again). */
-				struct hil_row tmp;
-
-				memset(&tmp, 0, sizeof(tmp));
-				snprintf(tmp.algorithm, sizeof(tmp.algorithm),
-					 "%s", ca->name);
-				snprintf(tmp.implementation,
-					 sizeof(tmp.implementation), "%s",
-					 ca->impl);
-				tmp.operation = "verify";
-				hil_rn_mark_link_failed(c, &tmp,
-							"during verification");
-				snprintf(c->why[a], sizeof(c->why[a]), "%s",
-					 tmp.error);
-			}
-			row = hil_rn_add_failed_row(c, subject, c->why[a]);
-			if (row == NULL) {
-				return HIL_ERR_NOMEM;
-			}
-			row->link_failed = link;
-			continue;
-		}
+		ret = verify_step(c, a, index, &go);
 		if (ret != HIL_OK) {
-			hil_err("%s/%s failed verification on the target: its rows are not measured",
-				ca->name, ca->impl);
-			if (hil_rn_add_failed_row(
-				    c, subject,
-				    "failed verification on the target") ==
-			    NULL) {
-				return HIL_ERR_NOMEM;
-			}
-			continue;
+			return ret;
+		}
+		if (!go) {
+			continue; /* its row says why */
 		}
 		/* Also the progress a log without a terminal gets. */
 		hil_info(
 			"%s/%s verified on the target against: %s (%zu of %zu rows done)",
-			ca->name, ca->impl, hil_rn_check_name(c, a),
-			c->run->n_rows, c->planned);
-		c->alg_check = hil_rn_check_name(c, a);
-		ret = measure_alg(c, index, subject, c->check[a] != CHECK_NONE);
-		c->alg_check = NULL;
+			ca->name, ca->impl, hil_rn_check_name(&c->subj[a]),
+			c->run->n_rows, c->progress.planned);
+		ret = measure_alg(c, &c->subj[a], index);
 		if (ret != HIL_OK) {
 			return ret;
 		}
 	}
-	return c->journal_ret;
+	return c->journal.ret;
 }

@@ -65,10 +65,9 @@ static void *ticker(void *arg)
 	return NULL;
 }
 
-double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
-		       uint32_t len, uint32_t ad_len)
+double hil_rn_row_work(const struct rn_target *t, const struct hil_config *cfg,
+		       int index, uint8_t op, uint32_t len, uint32_t ad_len)
 {
-	const struct hil_config *cfg = c->run->cfg;
 	const struct work_seen *w = NULL;
 	double tpb = 0.0;
 	size_t i, j, n = 0;
@@ -77,9 +76,9 @@ double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
 	 * average of what was. */
 	for (i = 0; i < HIL_TARGET_MAX_ALGS; i++) {
 		for (j = 0; j <= HILP_OP_KEYSETUP; j++) {
-			if (c->work[i][j].seen) {
-				tpb += (double)c->work[i][j].count /
-				       ((double)c->work[i][j].bytes + 64.0);
+			if (t->work[i][j].seen) {
+				tpb += (double)t->work[i][j].count /
+				       ((double)t->work[i][j].bytes + 64.0);
 				n++;
 			}
 		}
@@ -87,12 +86,12 @@ double hil_rn_row_work(const struct run_ctx *c, int index, uint8_t op,
 	tpb = n > 0 ? tpb / (double)n : 1.0;
 	if (index >= 0 && index < HIL_TARGET_MAX_ALGS &&
 	    op <= HILP_OP_KEYSETUP) {
-		w = &c->work[index][op];
+		w = &t->work[index][op];
 		/* A decryption costs about what its encryption does. */
 		if (!w->seen && op == HILP_OP_DECRYPT) {
-			w = &c->work[index][HILP_OP_ENCRYPT];
+			w = &t->work[index][HILP_OP_ENCRYPT];
 		} else if (!w->seen && op == HILP_OP_ENCRYPT) {
-			w = &c->work[index][HILP_OP_DECRYPT];
+			w = &t->work[index][HILP_OP_DECRYPT];
 		}
 	}
 	return hil_eta_row_work(cfg->bench.runs + cfg->bench.warmup,
@@ -114,30 +113,33 @@ static uint8_t op_code(const char *name)
 }
 
 /* The work of the run's rows [from, to). */
-static double rows_work(const struct run_ctx *c, size_t from, size_t to)
+static double rows_work(const struct rn_target *t, const struct hil_run *run,
+			size_t from, size_t to)
 {
 	double sum = 0.0;
 	size_t i;
 
 	for (i = from; i < to; i++) {
-		const struct hil_row *r = &c->run->rows[i];
+		const struct hil_row *r = &run->rows[i];
 
 		sum += hil_rn_row_work(
-			c,
-			hil_rn_find_target_alg(c, r->algorithm,
+			t, run->cfg,
+			hil_rn_find_target_alg(t, r->algorithm,
 					       r->implementation),
 			op_code(r->operation), r->msg_len, r->ad_len);
 	}
 	return sum;
 }
 
-void hil_rn_progress_start(struct run_ctx *c, double last_s)
+void hil_rn_progress_start(struct rn_progress *pr, const struct rn_target *t,
+			   const struct hil_run *run,
+			   const struct hil_runner_opts *opts, double last_s)
 {
 	struct run_progress *p;
 	const char *lvl = getenv("HILRUN_LOG");
 
-	if (!isatty(2) || c->planned == 0 || lvl == NULL || lvl[0] < '2' ||
-	    c->opts->no_progress) {
+	if (!isatty(2) || pr->planned == 0 || lvl == NULL || lvl[0] < '2' ||
+	    opts->no_progress) {
 		return;
 	}
 	p = calloc(1, sizeof(*p));
@@ -149,24 +151,24 @@ void hil_rn_progress_start(struct run_ctx *c, double last_s)
 	p->eta.last_s = last_s;
 	p->eta.start_ms = hil_now_ms();
 	p->eta.done_ms = p->eta.start_ms;
-	p->rows_before = c->run->n_rows;
-	p->rows_seen = c->run->n_rows;
-	p->work_before = rows_work(c, 0, c->run->n_rows);
+	p->rows_before = run->n_rows;
+	p->rows_seen = run->n_rows;
+	p->work_before = rows_work(t, run, 0, run->n_rows);
 	if (pthread_create(&p->th, NULL, ticker, p) != 0) {
 		pthread_mutex_destroy(&p->lock);
 		pthread_cond_destroy(&p->wake);
 		free(p);
 		return;
 	}
-	c->progress = p;
+	pr->line = p;
 }
 
-void hil_rn_progress(struct run_ctx *c, int index,
-		     const struct registry_alg *ref, uint8_t op, uint32_t len,
-		     uint32_t ad_len)
+void hil_rn_progress(struct rn_progress *pr, const struct rn_target *t,
+		     const struct rn_subject *subj, const struct hil_run *run,
+		     const struct registry_alg *ref, const struct rn_point *pt)
 {
-	struct run_progress *p = c->progress;
-	size_t done = c->run->n_rows;
+	struct run_progress *p = pr->line;
+	size_t done = run->n_rows;
 
 	if (p == NULL) {
 		return;
@@ -174,24 +176,26 @@ void hil_rn_progress(struct run_ctx *c, int index,
 	pthread_mutex_lock(&p->lock);
 	/* The work is weighed again at every row: an operation seen since
 	 * (verification, a shorter length) gives its real cost. */
-	p->eta.total_work = p->work_before + hil_rn_plan_work(c);
-	p->eta.done_work = p->work_before + rows_work(c, p->rows_before, done);
-	p->eta.row_work = hil_rn_row_work(c, index, op, len, ad_len);
+	p->eta.total_work = p->work_before + hil_rn_plan_work(subj, t, run);
+	p->eta.done_work =
+		p->work_before + rows_work(t, run, p->rows_before, done);
+	p->eta.row_work = hil_rn_row_work(t, run->cfg, pt->index, pt->op,
+					  pt->len, pt->ad_len);
 	if (done > p->rows_seen) {
 		p->eta.done_ms = hil_now_ms(); /* a row just finished */
 	}
 	p->rows_seen = done;
 	snprintf(p->what, sizeof(p->what), "%s: %s/%s %s %u B, row %zu of %zu",
-		 c->run->cfg->name, ref->name, ref->impl, hil_rn_op_name(op),
-		 (unsigned)len, done + 1, c->planned);
+		 run->cfg->name, ref->name, ref->impl, hil_rn_op_name(pt->op),
+		 (unsigned)pt->len, done + 1, pr->planned);
 	p->have_row = 1;
 	draw(p);
 	pthread_mutex_unlock(&p->lock);
 }
 
-void hil_rn_progress_done(struct run_ctx *c)
+void hil_rn_progress_done(struct rn_progress *pr)
 {
-	struct run_progress *p = c->progress;
+	struct run_progress *p = pr->line;
 
 	if (p == NULL) {
 		return;
@@ -204,7 +208,7 @@ void hil_rn_progress_done(struct run_ctx *c)
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->wake);
 	free(p);
-	c->progress = NULL;
+	pr->line = NULL;
 	flockfile(stderr);
 	fprintf(stderr, "\r\033[K");
 	fflush(stderr);

@@ -10,7 +10,6 @@
 
 #include "benchtime.h"
 #include "drivers/board/board.h"
-#include "emu/cyclemodel.h"
 #include "util/err.h"
 #include "leak.h"
 #include "util/log.h"
@@ -20,29 +19,19 @@
 #include "session/stub.h"
 #include "util/util.h"
 
-/* The host build of a user's folder that subject ref is checked against,
+/* The host build of a user's folder that subject s is checked against,
  * a process of its own (image/ownref.h); NULL for a bundled one. */
-static struct hil_ownref *own_of(struct run_ctx *c,
-				 const struct registry_alg *ref)
+static struct hil_ownref *own_of(struct rn_subject *s)
 {
-	size_t a;
-
-	for (a = 0; a < HIL_CFG_MAX_ALGS; a++) {
-		if (ref == &c->subj[a]) {
-			return hil_ownref_started(&c->own[a]) ? &c->own[a]
-							      : NULL;
-		}
-	}
-	return NULL;
+	return hil_ownref_started(&s->own) ? &s->own : NULL;
 }
 
-/* Does ref have a host build (bundled, or a folder built for the host)? */
-int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref)
+int hil_rn_has_host(const struct rn_subject *s)
 {
-	struct hil_ownref *own = own_of(c, ref);
+	const struct registry_alg *ref = &s->alg;
 
-	if (own != NULL) {
-		return hil_ownref_has(own, ref->kind);
+	if (hil_ownref_started(&s->own)) {
+		return hil_ownref_has(&s->own, ref->kind);
 	}
 	switch (ref->kind) {
 	case HILP_KIND_AEAD:
@@ -58,13 +47,13 @@ int hil_rn_has_host(struct run_ctx *c, const struct registry_alg *ref)
 	}
 }
 
-int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
-		   uint8_t op, const uint8_t *key, const uint8_t *npub,
-		   const uint8_t *ad, size_t adlen, const uint8_t *msg,
-		   size_t msglen, size_t xof_len, uint8_t *out, size_t cap,
-		   size_t *out_len, int *rejected)
+int hil_rn_ref_run(struct rn_subject *s, uint8_t op, const uint8_t *key,
+		   const uint8_t *npub, const uint8_t *ad, size_t adlen,
+		   const uint8_t *msg, size_t msglen, size_t xof_len,
+		   uint8_t *out, size_t cap, size_t *out_len, int *rejected)
 {
-	struct hil_ownref *own = own_of(c, ref);
+	const struct registry_alg *ref = &s->alg;
+	struct hil_ownref *own = own_of(s);
 
 	if (own != NULL) {
 		return hil_ownref_run(own, op, key, npub, ad, adlen, msg,
@@ -75,11 +64,12 @@ int hil_rn_ref_run(struct run_ctx *c, const struct registry_alg *ref,
 			   out, cap, out_len, rejected);
 }
 
-int hil_rn_ref_digest(struct run_ctx *c, const struct registry_alg *ref,
-		      uint8_t op, size_t msg_len, size_t ad_len, size_t xof_len,
-		      unsigned runs, uint32_t seed, uint32_t *digest)
+int hil_rn_ref_digest(struct rn_subject *s, uint8_t op, size_t msg_len,
+		      size_t ad_len, size_t xof_len, unsigned runs,
+		      uint32_t seed, uint32_t *digest)
 {
-	struct hil_ownref *own = own_of(c, ref);
+	const struct registry_alg *ref = &s->alg;
+	struct hil_ownref *own = own_of(s);
 
 	if (own != NULL) {
 		return hil_ownref_bench_digest(own, op, msg_len, ad_len,
@@ -104,8 +94,8 @@ const char *hil_rn_op_name(uint8_t op)
 }
 
 /* One call of op on index seen costing count ticks for bytes of input. */
-void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
-		      uint64_t count)
+void hil_rn_work_note(struct rn_target *t, int index, uint8_t op,
+		      uint32_t bytes, uint64_t count)
 {
 	struct work_seen *w;
 
@@ -113,7 +103,7 @@ void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
 	    op > HILP_OP_KEYSETUP || count == 0) {
 		return;
 	}
-	w = &c->work[index][op];
+	w = &t->work[index][op];
 	if (!w->seen || bytes > w->bytes ||
 	    (bytes == w->bytes && count > w->count)) {
 		w->count = count;
@@ -130,11 +120,12 @@ void hil_rn_work_note(struct run_ctx *c, int index, uint8_t op, uint32_t bytes,
  * other way round. Nothing
  * seen, or a counter of unknown rate: fallback_ms.
  */
-static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
-				uint32_t len, uint32_t ad_len, uint32_t calls,
-				unsigned fallback_ms)
+static unsigned work_timeout_ms(const struct rn_target *tg,
+				const struct hil_run *run, int index,
+				uint8_t op, uint32_t len, uint32_t ad_len,
+				uint32_t calls, unsigned fallback_ms)
 {
-	const struct hil_config *cfg = c->run->cfg;
+	const struct hil_config *cfg = run->cfg;
 	const struct work_seen *w;
 	struct hil_benchtime t;
 
@@ -142,18 +133,18 @@ static unsigned work_timeout_ms(const struct run_ctx *c, int index, uint8_t op,
 	    op > HILP_OP_KEYSETUP) {
 		return fallback_ms;
 	}
-	w = &c->work[index][op];
+	w = &tg->work[index][op];
 	if (!w->seen && op == HILP_OP_DECRYPT) {
-		w = &c->work[index][HILP_OP_ENCRYPT];
+		w = &tg->work[index][HILP_OP_ENCRYPT];
 	} else if (!w->seen && op == HILP_OP_ENCRYPT) {
 		/* An AEAD is verified by decryptions (runner_verify.c). */
-		w = &c->work[index][HILP_OP_DECRYPT];
+		w = &tg->work[index][HILP_OP_DECRYPT];
 	}
 	memset(&t, 0, sizeof(t));
-	t.rate_hz = hil_benchtime_rate(c->run->info.counter_unit,
+	t.rate_hz = hil_benchtime_rate(run->info.counter_unit,
 				       cfg->board.clock_hz != 0
 					       ? cfg->board.clock_hz
-					       : c->run->info.clock_hz);
+					       : run->info.clock_hz);
 	if (!w->seen || t.rate_hz == 0) {
 		return fallback_ms;
 	}
@@ -184,105 +175,6 @@ static unsigned bench_timeout_ms(const struct hil_config *cfg, uint32_t len,
 		(len + ad_len + 64);
 
 	return cfg->link.timeout_ms + (unsigned)(work / 20);
-}
-
-/*
- * The cycle model's records since the last look: a calibration (the stub
- * times its empty call at every start) gives the model's overhead.
- */
-void hil_rn_model_drain(struct run_ctx *c)
-{
-	struct hil_cyclemodel_rec *recs = NULL;
-	size_t n = 0, i;
-	double best = -1.0;
-
-	if (c->model == NULL ||
-	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (recs[i].insns == c->run->info.overhead &&
-		    (best < 0.0 || (double)recs[i].cycles < best)) {
-			best = (double)recs[i].cycles;
-		}
-	}
-	if (best >= 0.0) {
-		c->model_overhead = best;
-	}
-	free(recs);
-}
-
-/*
- * The model's cycles of the row's timed runs: the records whose instruction
- * counts equal the samples one for one (warm-up runs and stack painting
- * come before them). Anything else leaves the row without model figures
- * rather than pair a figure with the wrong run.
- */
-static void model_row(struct run_ctx *c, struct hil_row *row,
-		      const uint32_t *raw)
-{
-	struct hil_cyclemodel_rec *recs = NULL;
-	struct hil_stats st;
-	double *lo = NULL, *hi = NULL;
-	size_t n = 0, k, i, runs = row->runs;
-	int found = 0;
-
-	if (c->model == NULL ||
-	    hil_cyclemodel_read(c->model, &recs, &n) != HIL_OK) {
-		return;
-	}
-	for (k = n >= runs ? n - runs + 1 : 0; k-- > 0 && !found;) {
-		for (i = 0; i < runs && recs[k + i].insns == raw[i]; i++) {
-		}
-		found = i == runs;
-		if (found) {
-			break;
-		}
-	}
-	row->model.samples = found ? calloc(runs, sizeof(double)) : NULL;
-	lo = found ? calloc(runs, sizeof(double)) : NULL;
-	hi = found ? calloc(runs, sizeof(double)) : NULL;
-	if (row->model.samples == NULL || lo == NULL || hi == NULL) {
-		if (!found) {
-			hil_warn(
-				"%s/%s %s %u B: the cycle model's records do not match the timed runs: no estimated cycles for this row",
-				row->algorithm, row->implementation,
-				row->operation, (unsigned)row->msg_len);
-		}
-		free(row->model.samples);
-		row->model.samples = NULL;
-		goto out;
-	}
-	row->model.overhead = c->model_overhead;
-	for (i = 0; i < runs; i++) {
-		const struct hil_cyclemodel_rec *r = &recs[k + i];
-
-		row->model.samples[i] = (double)r->cycles - c->model_overhead;
-		lo[i] = (double)r->min - c->model_overhead;
-		hi[i] = (double)r->max - c->model_overhead;
-		row->model.divides += r->divides;
-		row->model.imiss = r->imiss; /* the last run's: warm */
-		row->model.dmiss = r->dmiss;
-		row->model.ilines = r->ilines;
-		row->model.dlines = r->dlines;
-	}
-	if (hil_stats_compute(row->model.samples, runs, &row->model.stats) ==
-		    HIL_OK &&
-	    hil_stats_compute(lo, runs, &st) == HIL_OK) {
-		row->model.lo_median = st.median;
-		if (hil_stats_compute(hi, runs, &st) == HIL_OK) {
-			row->model.hi_median = st.median;
-			row->model.ok = 1;
-		}
-	}
-	if (!row->model.ok) {
-		free(row->model.samples);
-		row->model.samples = NULL;
-	}
-out:
-	free(lo);
-	free(hi);
-	free(recs);
 }
 
 /* One statistic of a flagged row's leak test, for its log line: short, so
@@ -318,10 +210,10 @@ static const char *unit_word(uint8_t unit)
  * means and the model's profile are in report.json. Nothing for a row that
  * is not flagged.
  */
-static void leak_warn(const struct run_ctx *c, const struct hil_row *row)
+static void leak_warn(const struct hil_run *run, const struct hil_row *row)
 {
 	const struct hil_row_leak *l = &row->leak;
-	const char *unit = unit_word(c->run->info.counter_unit);
+	const char *unit = unit_word(run->info.counter_unit);
 	char a[96], b[96];
 
 	if (!hil_row_leak_flagged(l)) {
@@ -347,10 +239,11 @@ static void leak_warn(const struct run_ctx *c, const struct hil_row *row)
  * fails the test, never the row; a target that stopped answering goes to
  * the recovery ladder.
  */
-static int measure_leak(struct run_ctx *c, uint8_t op,
+static int measure_leak(const struct rn_target *t, const struct rn_meters *m,
+			const struct hil_run *run, uint8_t op,
 			const struct hilp_bench_req *b, struct hil_row *row)
 {
-	const struct hil_config *cfg = c->run->cfg;
+	const struct hil_config *cfg = run->cfg;
 	struct hil_leak_params p;
 	struct hil_leak_result res;
 	int ret;
@@ -361,15 +254,14 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	}
 	memset(&p, 0, sizeof(p));
 	p.alg = b->alg;
-	p.info = b->alg < c->n_algs ? &c->algs[b->alg] : NULL;
+	p.info = b->alg < t->n_algs ? &t->algs[b->alg] : NULL;
 	p.op = op;
 	p.msg_len = b->msg_len;
 	p.ad_len = b->ad_len;
 	p.out_len = b->out_len;
 	p.runs = cfg->bench.leak_runs;
-	p.batch =
-		(uint16_t)(c->run->info.max_runs < 1000u ? c->run->info.max_runs
-							 : 1000u);
+	p.batch = (uint16_t)(run->info.max_runs < 1000u ? run->info.max_runs
+							: 1000u);
 	p.warmup = (uint16_t)cfg->bench.warmup;
 	/* The emulator counts the same for the same inputs every time: a
 	 * first BENCH of a few runs tells constant-time code (docs/method.md). */
@@ -378,7 +270,7 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	}
 	/* As for BENCH, twice over: fresh inputs are drawn between runs. */
 	p.timeout_ms = work_timeout_ms(
-		c, b->alg, op, b->msg_len, b->ad_len,
+		t, run, b->alg, op, b->msg_len, b->ad_len,
 		(uint32_t)p.batch + p.warmup,
 		cfg->link.timeout_ms +
 			(unsigned)((unsigned long long)(p.batch + p.warmup) *
@@ -386,14 +278,14 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	p.seed = b->seed;
 	/* The same runs' estimated cycles, when QEMU models them: what a
 	 * data cache makes of table lookups shows there, not in the counts. */
-	p.model = c->model;
+	p.model = m->model;
 	/* Its own stream, fixed by the row: the same run gives the same t. */
 	p.leak_seed = (b->seed ^ 0x1EA4C0DEu) + ((uint32_t)op << 24) +
 		      ((uint32_t)b->msg_len << 8) + b->ad_len;
 	if (p.leak_seed == 0) {
 		p.leak_seed = 1;
 	}
-	ret = hil_leak_run(c->conn.session, &p, &res);
+	ret = hil_leak_run(t->conn.session, &p, &res);
 	if (ret == HIL_ERR_TIMEOUT || ret == HIL_ERR_IO ||
 	    ret == HIL_ERR_TARGET_FAULT) {
 		row->leak.state = -1;
@@ -419,45 +311,39 @@ static int measure_leak(struct run_ctx *c, uint8_t op,
 	row->leak.stddev[1] = res.stddev[1];
 	row->leak.model_state = res.model.state;
 	if (res.model.state > 0) {
-		struct hil_row_leak_stat *m = &row->leak.model;
+		struct hil_row_leak_stat *ms = &row->leak.model;
 
-		m->t = res.model.t;
-		m->flagged = res.model.flagged;
-		m->n[0] = (uint32_t)res.model.n[0];
-		m->n[1] = (uint32_t)res.model.n[1];
-		m->mean[0] = res.model.mean[0];
-		m->mean[1] = res.model.mean[1];
-		m->stddev[0] = res.model.stddev[0];
-		m->stddev[1] = res.model.stddev[1];
+		ms->t = res.model.t;
+		ms->flagged = res.model.flagged;
+		ms->n[0] = (uint32_t)res.model.n[0];
+		ms->n[1] = (uint32_t)res.model.n[1];
+		ms->mean[0] = res.model.mean[0];
+		ms->mean[1] = res.model.mean[1];
+		ms->stddev[0] = res.model.stddev[0];
+		ms->stddev[1] = res.model.stddev[1];
 	} else if (res.model.state < 0) {
 		snprintf(row->leak.model_why, sizeof(row->leak.model_why), "%s",
 			 res.model.why);
 	}
-	leak_warn(c, row);
+	leak_warn(run, row);
 	return HIL_OK;
 }
 
-int hil_rn_measure_row(struct run_ctx *c, int index,
-		       const struct registry_alg *ref, int verified, uint8_t op,
-		       uint32_t len, uint32_t ad_len)
+int hil_rn_measure_row(struct rn_target *t, struct rn_subject *s,
+		       struct rn_meters *m, const struct hil_run *run,
+		       const struct rn_point *pt, struct hil_row *row)
 {
-	const struct hil_config *cfg = c->run->cfg;
+	const struct hil_config *cfg = run->cfg;
+	const struct registry_alg *ref = &s->alg;
+	int index = pt->index;
+	uint8_t op = pt->op;
+	uint32_t len = pt->len, ad_len = pt->ad_len;
 	struct hilp_bench_req req;
 	struct hilp_bench_rep rep;
-	struct hil_row *row;
 	uint32_t *raw = NULL;
 	uint32_t i;
 	int ret;
 
-	ret = hil_rn_take_resumed(c, ref, op, len, ad_len);
-	if (ret != 0) {
-		return ret < 0 ? HIL_ERR_NOMEM : HIL_OK;
-	}
-	hil_rn_progress(c, index, ref, op, len, ad_len);
-	row = hil_run_add_row(c->run);
-	if (row == NULL) {
-		return HIL_ERR_NOMEM;
-	}
 	snprintf(row->algorithm, sizeof(row->algorithm), "%s", ref->name);
 	snprintf(row->implementation, sizeof(row->implementation), "%s",
 		 ref->impl);
@@ -469,9 +355,9 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 	row->runs = cfg->bench.runs;
 	row->warmup = cfg->bench.warmup;
 	row->seed = cfg->bench.seed;
-	row->verified = verified;
+	row->verified = s->check != CHECK_NONE;
 	snprintf(row->verified_by, sizeof(row->verified_by), "%s",
-		 c->alg_check != NULL ? c->alg_check : "");
+		 hil_rn_check_name(s));
 
 	req.alg = (uint8_t)index;
 	req.msg_len = (uint16_t)len;
@@ -483,8 +369,8 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 
 	/* Without a host build (a KAT-verified or unverified folder) the
 	 * target's own digest is all there is: it is recorded, not checked. */
-	ret = hil_rn_has_host(c, ref)
-		      ? hil_rn_ref_digest(c, ref, op, len, ad_len, 0,
+	ret = hil_rn_has_host(s)
+		      ? hil_rn_ref_digest(s, op, len, ad_len, 0,
 					  cfg->bench.runs, cfg->bench.seed,
 					  &row->digest_expected)
 		      : HIL_OK;
@@ -501,15 +387,15 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 		snprintf(row->error, sizeof(row->error), "out of memory");
 		goto done;
 	}
-	hil_rn_model_drain(c);
+	hil_rn_model_drain(m, run);
 	ret = hil_target_bench(
-		c->conn.session, op, &req, &rep, raw,
-		work_timeout_ms(c, index, op, len, ad_len,
+		t->conn.session, op, &req, &rep, raw,
+		work_timeout_ms(t, run, index, op, len, ad_len,
 				cfg->bench.runs + cfg->bench.warmup,
 				bench_timeout_ms(cfg, len, ad_len)));
 	if (ret != HIL_OK) {
 		const struct hil_session_fault *f =
-			hil_session_get_fault(c->conn.session);
+			hil_session_get_fault(t->conn.session);
 
 		if (f->seen) {
 			/* The registers say where; the target now waits for a
@@ -536,15 +422,15 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 		 * wrong; keep it visible rather than wrap around. */
 		row->samples[i] = (double)raw[i] - (double)rep.overhead;
 		/* The slowest run sizes the next length's timeout. */
-		hil_rn_work_note(c, index, op, len + ad_len, raw[i]);
+		hil_rn_work_note(t, index, op, len + ad_len, raw[i]);
 	}
 	ret = hil_stats_compute(row->samples, cfg->bench.runs, &row->stats);
 	if (ret != HIL_OK) {
 		snprintf(row->error, sizeof(row->error), "statistics failed");
 		goto done;
 	}
-	model_row(c, row, raw);
-	if (!hil_rn_has_host(c, ref)) {
+	hil_rn_model_row(m, row, raw);
+	if (!hil_rn_has_host(s)) {
 		row->digest_expected = rep.digest;
 	}
 	if (rep.digest != row->digest_expected) {
@@ -558,20 +444,12 @@ int hil_rn_measure_row(struct run_ctx *c, int index,
 		goto done;
 	}
 	row->ok = 1;
-	ret = measure_leak(c, op, &req, row);
-	if (ret == HIL_OK && c->energy != NULL) {
-		ret = hil_rn_measure_energy(c, ref, op, &req, row);
+	ret = measure_leak(t, m, run, op, &req, row);
+	if (ret == HIL_OK && m->energy != NULL) {
+		ret = hil_rn_measure_energy(m, t->conn.session, s, op, &req,
+					    row);
 	}
 done:
 	free(raw);
-	if (hil_rn_journal_row(c, row) != HIL_OK) {
-		return HIL_ERR_IO; /* c->journal_ret stops the run */
-	}
-	if (row->ok) {
-		hil_dbg("%s/%s %s len %u ad %u: median %.0f %s", ref->name,
-			ref->impl, row->operation, (unsigned)len,
-			(unsigned)ad_len, row->stats.median,
-			hil_unit_name(c->run->info.counter_unit));
-	}
 	return ret;
 }

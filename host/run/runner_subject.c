@@ -15,14 +15,14 @@
 #include "image/ownref.h"
 #include "image/refcrypto/refcrypto.h"
 
-int hil_rn_find_target_alg(const struct run_ctx *c, const char *name,
+int hil_rn_find_target_alg(const struct rn_target *t, const char *name,
 			   const char *impl)
 {
 	size_t i;
 
-	for (i = 0; i < c->n_algs; i++) {
-		if (strcmp(c->algs[i].name, name) == 0 &&
-		    strcmp(c->algs[i].impl, impl) == 0) {
+	for (i = 0; i < t->n_algs; i++) {
+		if (strcmp(t->algs[i].name, name) == 0 &&
+		    strcmp(t->algs[i].impl, impl) == 0) {
 			return (int)i;
 		}
 	}
@@ -130,46 +130,48 @@ static void subject_from_target(const struct hilp_alg_info *t,
  * round trip alone with every row marked unverified.
  */
 /* Why the build left ca out of the image, or NULL when it is in. */
-const char *hil_rn_excluded_why(const struct run_ctx *c,
+const char *hil_rn_excluded_why(const struct hil_run *run,
 				const struct hil_config_alg *ca)
 {
 	char id[2 * HIL_CFG_NAME + 2];
 	size_t i;
 
 	snprintf(id, sizeof(id), "%s/%s", ca->name, ca->impl);
-	for (i = 0; i < c->run->fw.n_excluded; i++) {
-		if (strcmp(c->run->fw.excluded[i].impl, id) == 0) {
-			return c->run->fw.excluded[i].why;
+	for (i = 0; i < run->fw.n_excluded; i++) {
+		if (strcmp(run->fw.excluded[i].impl, id) == 0) {
+			return run->fw.excluded[i].why;
 		}
 	}
 	return NULL;
 }
 
-void hil_rn_prepare_subjects(struct run_ctx *c)
+void hil_rn_prepare_subjects(struct rn_subject *subj, const struct rn_target *t,
+			     const struct hil_run *run,
+			     const struct hil_runner_opts *opts)
 {
-	const struct hil_config *cfg = c->run->cfg;
+	const struct hil_config *cfg = run->cfg;
 	char root[HIL_PATH];
 	char log[HIL_PATH + 16];
 	int have_root = hil_build_find_root(root, sizeof(root)) == HIL_OK;
 	size_t a;
 
-	snprintf(log, sizeof(log), "%s/build.log", c->run->dir);
+	snprintf(log, sizeof(log), "%s/build.log", run->dir);
 	for (a = 0; a < cfg->n_algs; a++) {
 		const struct hil_config_alg *ca = &cfg->algs[a];
 		const struct registry_alg *ref =
 			ca->path[0] != '\0' ? hil_ref_find(ca->name, NULL)
 					    : hil_ref_find(ca->name, ca->impl);
-		int index = hil_rn_find_target_alg(c, ca->name, ca->impl);
-		struct registry_alg *subject = &c->subj[a];
+		int index = hil_rn_find_target_alg(t, ca->name, ca->impl);
+		struct rn_subject *s = &subj[a];
+		struct registry_alg *subject = &s->alg;
 
-		c->subj_ret[a] = HIL_OK;
-		c->check[a] = CHECK_HOST;
-		snprintf(c->kat[a], sizeof(c->kat[a]), "%s", ca->kat);
-		if (hil_rn_excluded_why(c, ca) != NULL) {
-			snprintf(c->why[a], sizeof(c->why[a]),
-				 "does not build: %s",
-				 hil_rn_excluded_why(c, ca));
-			c->subj_ret[a] = HIL_ERR_BUILD;
+		s->ret = HIL_OK;
+		s->check = CHECK_HOST;
+		snprintf(s->kat, sizeof(s->kat), "%s", ca->kat);
+		if (hil_rn_excluded_why(run, ca) != NULL) {
+			snprintf(s->why, sizeof(s->why), "does not build: %s",
+				 hil_rn_excluded_why(run, ca));
+			s->ret = HIL_ERR_BUILD;
 			memset(subject, 0, sizeof(*subject));
 			subject->name = ca->name;
 			subject->impl = ca->impl;
@@ -187,36 +189,34 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 			char known[1024];
 
 			hil_ref_list(known, sizeof(known));
-			snprintf(c->why[a], sizeof(c->why[a]),
+			snprintf(s->why, sizeof(s->why),
 				 "no such algorithm in this hilrun (known: %s)",
 				 known);
-			c->subj_ret[a] = ca->path[0] == '\0' ? HIL_ERR_CONFIG
-							     : HIL_ERR_MISMATCH;
+			s->ret = ca->path[0] == '\0' ? HIL_ERR_CONFIG
+						     : HIL_ERR_MISMATCH;
 			memset(subject, 0, sizeof(*subject));
 			subject->name = ca->name;
 			subject->impl = ca->impl;
 			continue;
 		}
-		subject_from_target(&c->algs[index], ca, subject);
-		if (c->kat[a][0] == '\0') {
-			kat_beside(ca->path, subject->kind, c->kat[a],
-				   sizeof(c->kat[a]));
+		subject_from_target(&t->algs[index], ca, subject);
+		if (s->kat[0] == '\0') {
+			kat_beside(ca->path, subject->kind, s->kat,
+				   sizeof(s->kat));
 		}
-		if (c->kat[a][0] == '\0') {
+		if (s->kat[0] == '\0') {
 			/* The NIST LWC layout keeps it one level up, in the
 			 * variant's folder beside its implementations. */
 			char up[HIL_CFG_STR + 4];
 
 			snprintf(up, sizeof(up), "%s/..", ca->path);
-			kat_beside(up, subject->kind, c->kat[a],
-				   sizeof(c->kat[a]));
+			kat_beside(up, subject->kind, s->kat, sizeof(s->kat));
 		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
-		    hil_ownref_build(root, c->run->fw.dir, ca, log,
-				     !c->opts->no_jail, c->opts->stop,
-				     &c->own[a]) == HIL_OK &&
-		    c->own[a].alg.kind == subject->kind) {
-			*subject = c->own[a].alg;
+		    hil_ownref_build(root, run->fw.dir, ca, log, !opts->no_jail,
+				     opts->stop, &s->own) == HIL_OK &&
+		    s->own.alg.kind == subject->kind) {
+			*subject = s->own.alg;
 			subject->name = ca->name;
 			subject->impl = ca->impl;
 			subject->constant_time = -1;
@@ -224,33 +224,32 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 			hil_info(
 				"%s/%s: an algorithm hilrun does not bundle: checked against the host build of its own sources%s",
 				ca->name, ca->impl,
-				c->kat[a][0] ? " and its known-answer file"
-					     : "");
+				s->kat[0] ? " and its known-answer file" : "");
 			continue;
 		}
 		/* Not of the kind its target build is: not its reference. */
-		hil_ownref_close(&c->own[a]);
-		c->own[a].started = 0;
-		if (c->kat[a][0] != '\0') {
-			c->check[a] = CHECK_KAT;
+		hil_ownref_close(&s->own);
+		s->own.started = 0;
+		if (s->kat[0] != '\0') {
+			s->check = CHECK_KAT;
 			hil_info(
 				"%s/%s: an algorithm hilrun does not bundle, with no host build: checked by its known-answer file %s and a round trip on the target",
-				ca->name, ca->impl, c->kat[a]);
+				ca->name, ca->impl, s->kat);
 			continue;
 		}
 		if (ca->unverified) {
-			c->check[a] = CHECK_NONE;
+			s->check = CHECK_NONE;
 			hil_warn(
 				"%s/%s: no host build and no known-answer file: measured UNVERIFIED, as algorithms[%u].unverified asks (a round trip on the target only)",
 				ca->name, ca->impl, ca->entry);
 			continue;
 		}
 		snprintf(
-			c->why[a], sizeof(c->why[a]),
+			s->why, sizeof(s->why),
 			"cannot be verified: it does not build for this host (see build.log) and has no known-answer file (give algorithms[%u].kat, or put LWC_%s_KAT_*.txt beside it); to measure it anyway, unverified, set algorithms[%u].unverified to true",
 			ca->entry,
 			subject->kind == HILP_KIND_AEAD ? "AEAD" : "HASH",
 			ca->entry);
-		c->subj_ret[a] = HIL_ERR_VERIFY;
+		s->ret = HIL_ERR_VERIFY;
 	}
 }

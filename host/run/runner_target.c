@@ -105,7 +105,8 @@ static void add_session_stats(struct hil_run *run,
 	run->timing.bench_timeout_ns += st->long_timeout_ns;
 }
 
-static int recover_steps(struct run_ctx *c);
+static int recover_steps(struct rn_target *t, struct hil_run *run,
+			 const struct hil_runner_opts *opts);
 
 /* The session's probe: a wait that ran out in silence asks whether the
  * board can answer at all (a stopped or dead emulator cannot). */
@@ -134,44 +135,45 @@ static int session_open(const struct hil_config *cfg,
 	return HIL_OK;
 }
 
-int hil_rn_recover(struct run_ctx *c)
+int hil_rn_recover(struct rn_target *t, struct hil_run *run,
+		   const struct hil_runner_opts *opts)
 {
 	uint64_t t0;
 	int ret;
 
 	/* A stop (a CI engine cancelling the job, systemctl stop) may have
 	 * killed the emulator with us: do not start it again. */
-	if (hil_rn_stopping(c)) {
+	if (hil_rn_stopping(opts)) {
 		hil_info("stopping: no recovery attempted");
 		return HIL_ERR_INTERRUPTED;
 	}
 	t0 = hil_energy_now_ns();
-	ret = recover_steps(c);
-	c->run->timing.start_ns += hil_energy_now_ns() - t0;
+	ret = recover_steps(t, run, opts);
+	run->timing.start_ns += hil_energy_now_ns() - t0;
 	if (ret != HIL_OK && hil_err_transient(ret)) {
-		c->run->transient = 1; /* a dead link or board */
+		run->transient = 1; /* a dead link or board */
 	}
 	return ret;
 }
 
-static int recover_steps(struct run_ctx *c)
+static int recover_steps(struct rn_target *t, struct hil_run *run,
+			 const struct hil_runner_opts *opts)
 {
-	struct hil_run *run = c->run;
 	const struct hil_config *cfg = run->cfg;
 	struct hilp_info info;
 	int step;
 	int ret = HIL_ERR_TIMEOUT;
 
 	for (step = 0; step < 2; step++) {
-		if (c->conn.session != NULL) {
-			add_session_stats(run, c->conn.session);
-			hil_session_close(c->conn.session);
-			c->conn.session = NULL;
+		if (t->conn.session != NULL) {
+			add_session_stats(run, t->conn.session);
+			hil_session_close(t->conn.session);
+			t->conn.session = NULL;
 		}
-		hil_link_close(c->conn.link);
-		c->conn.link = NULL;
+		hil_link_close(t->conn.link);
+		t->conn.link = NULL;
 		if (step == 0) {
-			ret = hil_flasher_reset(c->conn.flasher);
+			ret = hil_flasher_reset(t->conn.flasher);
 			if (ret == HIL_ERR_NA) {
 				continue; /* no reset without reflashing */
 			}
@@ -181,24 +183,24 @@ static int recover_steps(struct run_ctx *c)
 			run->reflashes++;
 			hil_warn("recovery: programming and starting %s again",
 				 run->fw.elf);
-			ret = hil_flasher_start(c->conn.flasher, run->fw.elf);
+			ret = hil_flasher_start(t->conn.flasher, run->fw.elf);
 		}
 		if (ret != HIL_OK) {
 			continue;
 		}
-		ret = open_link(cfg, c->conn.flasher, &c->conn.link);
-		if (ret == HIL_OK && c->opts->faults != NULL) {
-			ret = hil_link_wrap_flaky(&c->conn.link, c->conn.link,
-						  c->opts->faults);
+		ret = open_link(cfg, t->conn.flasher, &t->conn.link);
+		if (ret == HIL_OK && opts->faults != NULL) {
+			ret = hil_link_wrap_flaky(&t->conn.link, t->conn.link,
+						  opts->faults);
 			if (ret != HIL_OK) {
-				c->conn.link = NULL;
+				t->conn.link = NULL;
 			}
 		}
 		if (ret == HIL_OK) {
-			ret = session_open(cfg, c->opts, &c->conn);
+			ret = session_open(cfg, opts, &t->conn);
 		}
 		if (ret == HIL_OK) {
-			ret = hil_session_handshake(c->conn.session,
+			ret = hil_session_handshake(t->conn.session,
 						    HANDSHAKE_MS, &info);
 		}
 		if (ret == HIL_OK) {
@@ -234,61 +236,60 @@ static int recover_steps(struct run_ctx *c)
  * frozen (SIGSTOP): both are restarted, and what they were doing is done
  * again.
  */
-int hil_rn_board_lost(const struct run_ctx *c, int ret)
+int hil_rn_board_lost(const struct rn_target *t, int ret)
 {
 	if (ret == HIL_ERR_IO) {
 		return 1;
 	}
-	return ret == HIL_ERR_TIMEOUT && c->conn.flasher != NULL &&
-	       hil_flasher_check(c->conn.flasher) == HIL_ERR_PROCESS;
+	return ret == HIL_ERR_TIMEOUT && t->conn.flasher != NULL &&
+	       hil_flasher_check(t->conn.flasher) == HIL_ERR_PROCESS;
 }
 
-int hil_rn_worth_again(const struct run_ctx *c, int ret)
+int hil_rn_worth_again(const struct rn_target *t, const struct hil_run *run,
+		       int ret)
 {
-	const struct hil_run *run = c->run;
 
-	if (hil_rn_board_lost(c, ret)) {
+	if (hil_rn_board_lost(t, ret)) {
 		return 1;
 	}
 	if (run->n_rows == 0 || run->rows[run->n_rows - 1].ok) {
 		return 0;
 	}
-	if (ret == HIL_ERR_TIMEOUT && c->loss.last_link) {
+	if (ret == HIL_ERR_TIMEOUT && t->loss.last_link) {
 		return 1; /* hil_rn_note_loss: the target answered, damaged */
 	}
 	return (ret == HIL_OK || ret == HIL_ERR_TARGET ||
 		ret == HIL_ERR_PROTO || ret == HIL_ERR_TIMEOUT) &&
-	       c->conn.session != NULL && hil_session_damaged(c->conn.session);
+	       t->conn.session != NULL && hil_session_damaged(t->conn.session);
 }
 
-int hil_rn_note_loss(struct run_ctx *c, int ret)
+int hil_rn_note_loss(struct rn_target *t, const struct hil_run *run, int ret)
 {
 	const struct hil_session_call_end *e;
 	const struct hil_session_stats *st;
 
-	c->loss.last_link = 0;
-	if (ret != HIL_ERR_TIMEOUT || c->conn.session == NULL) {
+	t->loss.last_link = 0;
+	if (ret != HIL_ERR_TIMEOUT || t->conn.session == NULL) {
 		return 0;
 	}
-	e = hil_session_last_call(c->conn.session);
-	if (e->board_down || !hil_session_last_call_heard(c->conn.session)) {
+	e = hil_session_last_call(t->conn.session);
+	if (e->board_down || !hil_session_last_call_heard(t->conn.session)) {
 		return 0; /* silence: a hung target, or a stopped board */
 	}
-	st = hil_session_get_stats(c->conn.session);
-	c->loss.calls++;
-	c->loss.damaged += e->damaged;
-	c->loss.late += e->late;
-	c->loss.silent += e->silent;
-	c->loss.bad_frames = c->run->bad_frames + st->bad_frames;
-	c->loss.retries = c->run->retries + st->retries;
-	c->loss.last_link = 1;
+	st = hil_session_get_stats(t->conn.session);
+	t->loss.calls++;
+	t->loss.damaged += e->damaged;
+	t->loss.late += e->late;
+	t->loss.silent += e->silent;
+	t->loss.bad_frames = run->bad_frames + st->bad_frames;
+	t->loss.retries = run->retries + st->retries;
+	t->loss.last_link = 1;
 	return 1;
 }
 
-void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
-			     const char *during)
+void hil_rn_mark_link_failed(const struct link_loss *l, struct hil_run *run,
+			     struct hil_row *row, const char *during)
 {
-	const struct link_loss *l = &c->loss;
 
 	row->link_failed = 1;
 	row->ok = 0;
@@ -298,7 +299,7 @@ void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
 		during, l->calls, l->calls == 1 ? "" : "s", l->damaged, l->late,
 		l->silent, l->bad_frames, l->retries);
 	/* Another try may well measure it: exit status 5, run partial. */
-	c->run->transient = 1;
+	run->transient = 1;
 	hil_err("%s/%s %s %u bytes: %s", row->algorithm, row->implementation,
 		row->operation, (unsigned)row->msg_len, row->error);
 }
@@ -308,12 +309,12 @@ void hil_rn_mark_link_failed(struct run_ctx *c, struct hil_row *row,
  * was lost, and forget the failed attempt. It stays in the journal as
  * failed, which --resume skips.
  */
-int hil_rn_prepare_again(struct run_ctx *c, int ret)
+int hil_rn_prepare_again(struct rn_target *t, struct hil_run *run,
+			 const struct hil_runner_opts *opts, int ret)
 {
-	struct hil_run *run = c->run;
 	struct hil_row *row = &run->rows[run->n_rows - 1];
 
-	if (hil_rn_board_lost(c, ret)) {
+	if (hil_rn_board_lost(t, ret)) {
 		hil_warn(
 			"recovery: the link was lost during a row: measuring it again");
 	} else {
@@ -323,7 +324,7 @@ int hil_rn_prepare_again(struct run_ctx *c, int ret)
 			(unsigned)row->msg_len);
 	}
 	if (ret == HIL_ERR_IO || ret == HIL_ERR_TIMEOUT) {
-		ret = hil_rn_recover(c);
+		ret = hil_rn_recover(t, run, opts);
 		if (ret != HIL_OK) {
 			return ret;
 		}

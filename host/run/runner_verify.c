@@ -14,13 +14,13 @@
 #define VERIFY_MAX_MSG 80u
 
 /* One operation on the target and on the host build; 0 when they agree. */
-static int compare_once(struct run_ctx *c, int index,
-			const struct registry_alg *ref, uint8_t op,
-			const uint8_t *key, const uint8_t *npub,
+static int compare_once(struct rn_target *t, struct rn_subject *s, int index,
+			uint8_t op, const uint8_t *key, const uint8_t *npub,
 			const uint8_t *ad, size_t ad_len, const uint8_t *msg,
 			size_t msg_len, size_t xof_len, uint8_t *got,
 			size_t cap, size_t *got_len)
 {
+	const struct registry_alg *ref = &s->alg;
 	uint8_t want[VERIFY_MAX_MSG + 1024];
 	size_t want_len = 0;
 	uint32_t count = 0;
@@ -28,18 +28,18 @@ static int compare_once(struct run_ctx *c, int index,
 	int rej_g = 0;
 	int ret;
 
-	ret = hil_rn_ref_run(c, ref, op, key, npub, ad, ad_len, msg, msg_len,
+	ret = hil_rn_ref_run(s, op, key, npub, ad, ad_len, msg, msg_len,
 			     xof_len, want, sizeof(want), &want_len, &rej_w);
 	if (ret == HIL_OK) {
 		ret = hil_target_exec_counted(
-			c->conn.session, (uint8_t)index, op, key, ref->keybytes,
+			t->conn.session, (uint8_t)index, op, key, ref->keybytes,
 			npub, ref->npubbytes, ad, ad_len, msg, msg_len, xof_len,
 			got, cap, got_len, &rej_g, &count);
 	}
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	hil_rn_work_note(c, index, op, (uint32_t)(msg_len + ad_len), count);
+	hil_rn_work_note(t, index, op, (uint32_t)(msg_len + ad_len), count);
 	if (rej_w || rej_g || want_len != *got_len ||
 	    memcmp(want, got, want_len) != 0) {
 		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
@@ -52,18 +52,18 @@ static int compare_once(struct run_ctx *c, int index,
 
 /* An AEAD's decryption on the target gives back the plaintext and rejects
  * a forged tag. */
-static int check_decrypt(struct run_ctx *c, int index,
-			 const struct registry_alg *ref, const uint8_t *key,
-			 const uint8_t *npub, const uint8_t *ad, size_t ad_len,
-			 const uint8_t *msg, size_t msg_len, uint8_t *ct,
-			 size_t ct_len)
+static int check_decrypt(struct rn_target *t, struct rn_subject *s, int index,
+			 const uint8_t *key, const uint8_t *npub,
+			 const uint8_t *ad, size_t ad_len, const uint8_t *msg,
+			 size_t msg_len, uint8_t *ct, size_t ct_len)
 {
+	const struct registry_alg *ref = &s->alg;
 	uint8_t back[VERIFY_MAX_MSG + 64];
 	size_t back_len = 0;
 	int rej = 0;
 	int ret;
 
-	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+	ret = hil_target_exec(t->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
 			      key, ref->keybytes, npub, ref->npubbytes, ad,
 			      ad_len, ct, ct_len, 0, back, sizeof(back),
 			      &back_len, &rej);
@@ -76,7 +76,7 @@ static int check_decrypt(struct run_ctx *c, int index,
 		return HIL_ERR_VERIFY;
 	}
 	ct[ct_len - 1] ^= 0x01; /* a forged tag */
-	ret = hil_target_exec(c->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
+	ret = hil_target_exec(t->conn.session, (uint8_t)index, HILP_OP_DECRYPT,
 			      key, ref->keybytes, npub, ref->npubbytes, ad,
 			      ad_len, ct, ct_len, 0, back, sizeof(back),
 			      &back_len, &rej);
@@ -114,12 +114,11 @@ static void seeded_inputs(const struct registry_alg *ref, uint32_t seed,
  * way (LOAD, EXEC, FETCH of the encryption, then the decryption and the
  * forgery). @param want the host build's ciphertext of msg.
  */
-static int check_seeded_aead(struct run_ctx *c, int index,
-			     const struct registry_alg *ref, uint32_t seed,
-			     const uint8_t *key, const uint8_t *npub,
-			     const uint8_t *ad, size_t ad_len,
-			     const uint8_t *msg, size_t msg_len, uint8_t *want,
-			     size_t want_len)
+static int check_seeded_aead(struct rn_target *t, struct rn_subject *s,
+			     int index, uint32_t seed, const uint8_t *key,
+			     const uint8_t *npub, const uint8_t *ad,
+			     size_t ad_len, const uint8_t *msg, size_t msg_len,
+			     uint8_t *want, size_t want_len)
 {
 	uint8_t got[VERIFY_MAX_MSG + 1024];
 	struct hilp_exec_rep rep;
@@ -128,7 +127,7 @@ static int check_seeded_aead(struct run_ctx *c, int index,
 	int rej = 0;
 	int ret;
 
-	ret = hil_target_exec_gen(c->conn.session, (uint8_t)index,
+	ret = hil_target_exec_gen(t->conn.session, (uint8_t)index,
 				  HILP_OP_DECRYPT, seed, HILP_EXEC_ROUNDTRIP,
 				  msg_len, ad_len, 0, &rep, &rej);
 	if (ret != HIL_OK) {
@@ -139,23 +138,23 @@ static int check_seeded_aead(struct run_ctx *c, int index,
 	if (!rej) {
 		/* The decryption's work; its encryption's is about the same
 		 * (work_timeout_ms). */
-		hil_rn_work_note(c, index, HILP_OP_DECRYPT,
+		hil_rn_work_note(t, index, HILP_OP_DECRYPT,
 				 (uint32_t)(msg_len + ad_len), rep.count);
 	}
 	if (!rej && rep.out_len == msg_len && rep.digest == digest) {
 		ret = hil_target_exec_gen(
-			c->conn.session, (uint8_t)index, HILP_OP_DECRYPT, seed,
+			t->conn.session, (uint8_t)index, HILP_OP_DECRYPT, seed,
 			HILP_EXEC_FORGE, msg_len, ad_len, 0, &rep, &rej);
 		if (ret != HIL_OK || rej) {
 			return ret;
 		}
 	}
-	ret = compare_once(c, index, ref, HILP_OP_ENCRYPT, key, npub, ad,
-			   ad_len, msg, msg_len, 0, got, sizeof(got), &got_len);
+	ret = compare_once(t, s, index, HILP_OP_ENCRYPT, key, npub, ad, ad_len,
+			   msg, msg_len, 0, got, sizeof(got), &got_len);
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	return check_decrypt(c, index, ref, key, npub, ad, ad_len, msg, msg_len,
+	return check_decrypt(t, s, index, key, npub, ad, ad_len, msg, msg_len,
 			     want, want_len);
 }
 
@@ -167,11 +166,11 @@ static int check_seeded_aead(struct run_ctx *c, int index,
  * on a digest alone. An AEAD's encryption is checked with its decryption
  * and a forged one (check_seeded_aead). @return HIL_OK when they agree.
  */
-static int check_seeded(struct run_ctx *c, int index,
-			const struct registry_alg *ref, uint8_t op,
-			uint32_t seed, size_t ad_len, size_t msg_len,
-			size_t xof_len)
+static int check_seeded(struct rn_target *t, struct rn_subject *s, int index,
+			uint8_t op, uint32_t seed, size_t ad_len,
+			size_t msg_len, size_t xof_len)
 {
+	const struct registry_alg *ref = &s->alg;
 	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
 	uint8_t want[VERIFY_MAX_MSG + 1024], got[VERIFY_MAX_MSG + 1024];
 	struct hilp_exec_rep rep;
@@ -180,29 +179,29 @@ static int check_seeded(struct run_ctx *c, int index,
 	int ret;
 
 	seeded_inputs(ref, seed, key, npub, ad, ad_len, msg, msg_len);
-	ret = hil_rn_ref_run(c, ref, op, key, npub, ad, ad_len, msg, msg_len,
+	ret = hil_rn_ref_run(s, op, key, npub, ad, ad_len, msg, msg_len,
 			     xof_len, want, sizeof(want), &want_len, &rej_w);
 	if (ret != HIL_OK) {
 		return ret;
 	}
 	if (op == HILP_OP_ENCRYPT && ref->kind == HILP_KIND_AEAD && !rej_w) {
-		return check_seeded_aead(c, index, ref, seed, key, npub, ad,
+		return check_seeded_aead(t, s, index, seed, key, npub, ad,
 					 ad_len, msg, msg_len, want, want_len);
 	}
-	ret = hil_target_exec_gen(c->conn.session, (uint8_t)index, op, seed, 0,
+	ret = hil_target_exec_gen(t->conn.session, (uint8_t)index, op, seed, 0,
 				  msg_len, ad_len, xof_len, &rep, &rej_g);
 	if (ret != HIL_OK) {
 		return ret;
 	}
 	if (!rej_g) {
-		hil_rn_work_note(c, index, op, (uint32_t)(msg_len + ad_len),
+		hil_rn_work_note(t, index, op, (uint32_t)(msg_len + ad_len),
 				 rep.count);
 	}
 	if (rej_w || rej_g || rep.out_len != want_len ||
 	    rep.digest !=
 		    hilp_digest_update(HILP_DIGEST_INIT, want, want_len)) {
-		return compare_once(c, index, ref, op, key, npub, ad, ad_len,
-				    msg, msg_len, xof_len, got, sizeof(got),
+		return compare_once(t, s, index, op, key, npub, ad, ad_len, msg,
+				    msg_len, xof_len, got, sizeof(got),
 				    &got_len);
 	}
 	return HIL_OK;
@@ -216,9 +215,9 @@ static int check_seeded(struct run_ctx *c, int index,
  * generated EXEC (an AEAD's two) rather than the loads, call and fetch of
  * the exact path, which a disagreement still takes.
  */
-static int verify_alg(struct run_ctx *c, int index,
-		      const struct registry_alg *ref)
+static int verify_alg(struct rn_target *t, struct rn_subject *s, int index)
 {
+	const struct registry_alg *ref = &s->alg;
 	static const uint32_t msg_lens[] = {0, 1, 15, 16, 17, 33, 64, 79};
 	static const uint32_t ad_lens[] = {0, 1, 16, 17};
 	size_t i, j;
@@ -241,11 +240,11 @@ static int verify_alg(struct run_ctx *c, int index,
 		for (j = 0; j < n_ad; j++) {
 			uint32_t seed = 0xC0FFEE00u + (uint32_t)(i * 16 + j);
 
-			ret = check_seeded(c, index, ref, op, seed, ad_lens[j],
+			ret = check_seeded(t, s, index, op, seed, ad_lens[j],
 					   len, xof_len);
 			if (ret == HIL_OK && ref->kind == HILP_KIND_BLOCK &&
 			    i == 0) {
-				ret = check_seeded(c, index, ref,
+				ret = check_seeded(t, s, index,
 						   HILP_OP_KEYSETUP, seed, 0, 0,
 						   0);
 			}
@@ -262,9 +261,10 @@ static int verify_alg(struct run_ctx *c, int index,
  * gives back what its encryption made and rejects a forged tag; any other
  * kind gives the same output twice for the same input.
  */
-static int verify_roundtrip(struct run_ctx *c, int index,
-			    const struct registry_alg *ref)
+static int verify_roundtrip(struct rn_target *t, struct rn_subject *s,
+			    int index)
 {
+	const struct registry_alg *ref = &s->alg;
 	static const uint32_t msg_lens[] = {0, 1, 15, 16, 17, 64};
 	uint8_t key[64], npub[64], ad[64], msg[VERIFY_MAX_MSG];
 	uint8_t got[VERIFY_MAX_MSG + 1024], again[VERIFY_MAX_MSG + 1024];
@@ -288,7 +288,7 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 		hilp_prng_fill(&rng, npub, sizeof(npub));
 		hilp_prng_fill(&rng, ad, sizeof(ad));
 		hilp_prng_fill(&rng, msg, sizeof(msg));
-		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+		ret = hil_target_exec(t->conn.session, (uint8_t)index, op, key,
 				      ref->keybytes, npub, ref->npubbytes, ad,
 				      ad_len, msg, len, 0, got, sizeof(got),
 				      &got_len, &rej);
@@ -296,14 +296,14 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 			return ret;
 		}
 		if (ref->kind == HILP_KIND_AEAD) {
-			ret = check_decrypt(c, index, ref, key, npub, ad,
-					    ad_len, msg, len, got, got_len);
+			ret = check_decrypt(t, s, index, key, npub, ad, ad_len,
+					    msg, len, got, got_len);
 			if (ret != HIL_OK) {
 				return ret;
 			}
 			continue;
 		}
-		ret = hil_target_exec(c->conn.session, (uint8_t)index, op, key,
+		ret = hil_target_exec(t->conn.session, (uint8_t)index, op, key,
 				      ref->keybytes, npub, ref->npubbytes, ad,
 				      ad_len, msg, len, 0, again, sizeof(again),
 				      &again_len, &rej);
@@ -321,21 +321,19 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 
 /* The checks of one implementation before it is timed (see
  * hil_rn_prepare_subjects). */
-static int verify_subject(struct run_ctx *c, size_t a, int index)
+static int verify_subject(struct rn_target *t, struct rn_subject *s, int index)
 {
-	const struct registry_alg *subject = &c->subj[a];
-
-	if (c->check[a] == CHECK_HOST) {
-		return verify_alg(c, index, subject);
+	if (s->check == CHECK_HOST) {
+		return verify_alg(t, s, index);
 	}
-	return verify_roundtrip(c, index, subject);
+	return verify_roundtrip(t, s, index);
 }
 
-const char *hil_rn_check_name(const struct run_ctx *c, size_t a)
+const char *hil_rn_check_name(const struct rn_subject *s)
 {
-	switch (c->check[a]) {
+	switch (s->check) {
 	case CHECK_HOST:
-		return c->kat[a][0] ? "host build and KAT" : "host build";
+		return s->kat[0] ? "host build and KAT" : "host build";
 	case CHECK_KAT:
 		return "KAT (no host build)";
 	default:
@@ -348,16 +346,17 @@ const char *hil_rn_check_name(const struct run_ctx *c, size_t a)
 
 /* The checks of one implementation on the target: its outputs against the
  * host build (or a round trip), then its KAT file if it has one. */
-static int verify_once(struct run_ctx *c, size_t a, int index)
+static int verify_once(struct rn_target *t, struct rn_subject *s, int index,
+		       const struct hil_runner_opts *opts)
 {
-	int ret = verify_subject(c, a, index);
+	int ret = verify_subject(t, s, index);
 
-	if (hil_rn_stopping(c)) {
+	if (hil_rn_stopping(opts)) {
 		return HIL_ERR_INTERRUPTED; /* not a failed check */
 	}
-	if (ret == HIL_OK && c->kat[a][0] != '\0') {
-		ret = hil_katrun_on_target(c->conn.session, (uint8_t)index,
-					   &c->subj[a], c->kat[a], 1);
+	if (ret == HIL_OK && s->kat[0] != '\0') {
+		ret = hil_katrun_on_target(t->conn.session, (uint8_t)index,
+					   &s->alg, s->kat, 1);
 	}
 	return ret;
 }
@@ -371,17 +370,19 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
  * VERIFY_AGAIN times, and the first pass wins. An implementation that is
  * wrong fails every time; no damaged frame makes a verification fail.
  */
-int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
+int hil_rn_verify_believed(struct rn_target *t, struct rn_subject *s,
+			   const struct hil_config_alg *ca, int index,
+			   struct hil_run *run,
+			   const struct hil_runner_opts *opts)
 {
-	const struct hil_config_alg *ca = &c->run->cfg->algs[a];
 	int ret;
 	unsigned again;
 
-	memset(&c->loss, 0, sizeof(c->loss));
-	ret = verify_once(c, a, index);
+	memset(&t->loss, 0, sizeof(t->loss));
+	ret = verify_once(t, s, index, opts);
 	for (again = 0;; again++) {
-		int lost = hil_rn_board_lost(c, ret);
-		int link = hil_rn_note_loss(c, ret);
+		int lost = hil_rn_board_lost(t, ret);
+		int link = hil_rn_note_loss(t, run, ret);
 
 		if (!lost && ret != HIL_ERR_TIMEOUT) {
 			break;
@@ -402,24 +403,24 @@ int hil_rn_verify_believed(struct run_ctx *c, size_t a, int index)
 				ca->name, ca->impl, again + 1,
 				HIL_RN_LINK_AGAIN);
 		}
-		ret = hil_rn_recover(c);
+		ret = hil_rn_recover(t, run, opts);
 		if (ret != HIL_OK) {
-			c->loss.last_link = 0;
+			t->loss.last_link = 0;
 			return ret;
 		}
-		ret = verify_once(c, a, index);
+		ret = verify_once(t, s, index, opts);
 	}
 	for (again = 1; again <= VERIFY_AGAIN; again++) {
 		if (ret == HIL_OK || ret == HIL_ERR_TIMEOUT ||
 		    ret == HIL_ERR_IO || ret == HIL_ERR_NOMEM ||
 		    ret == HIL_ERR_INTERRUPTED ||
-		    !hil_session_damaged(c->conn.session)) {
+		    !hil_session_damaged(t->conn.session)) {
 			break;
 		}
 		hil_warn(
 			"%s/%s: verification failed on a link that damages frames: checking again (%u of %u)",
 			ca->name, ca->impl, again, VERIFY_AGAIN);
-		ret = verify_once(c, a, index);
+		ret = verify_once(t, s, index, opts);
 	}
 	return ret;
 }
