@@ -1,4 +1,4 @@
-# pq.mk: one mupq-layout scheme (crypto_kem or crypto_sign folder) built into the pq stub for an emulated board, and the same sources built for the host as its reference (hilrun pq runs both).
+# pq.mk: one mupq-layout scheme (crypto_kem or crypto_sign folder) built into the pq stub for a board, and the same sources built for the host as its reference (hilrun pq runs both).
 #
 #   make pq-fw   PQ_SCHEME=DIR PQ_KIND=KEM|SIGN PQ_NS=NAMESPACE_ PQ_OUT=DIR \
 #                [PQ_COMMON="DIR..."] [PQ_OPT=-O3] [PQ_RUNS=3] [PQ_SEED=1] [BOARD=...]
@@ -13,6 +13,13 @@
 # common file named randombytes.c is never built. A common file that does not
 # compile (a HAL for another board) is left out, its errors kept in a .skip
 # file beside it.
+#
+# PQ_OUTPUT: how the stub reports its calls: "text" over semihosting
+# (SYS_WRITE0, then SYS_EXIT_EXTENDED: what scripts/pq-bench.sh reads under
+# the cycle model), the default on qemu-mps2-an386; "frames", hilp's PQRUN
+# records over the board's link (docs/protocol.md), the default on every
+# other board, where the board's HAL link (USART, or semihosting with
+# HIL_LINK=semihost) carries them.
 
 PQ_SCHEME ?=
 PQ_KIND ?= KEM
@@ -28,6 +35,14 @@ PQ_RUNS ?= 3
 PQ_SEED ?= 1
 # The image's stack in bytes (empty: the board's default; the mps2's 256 KiB).
 PQ_STACK ?=
+ifeq ($(BOARD),qemu-mps2-an386)
+PQ_OUTPUT ?= text
+else
+PQ_OUTPUT ?= frames
+endif
+ifeq ($(filter text frames,$(PQ_OUTPUT)),)
+$(error PQ_OUTPUT=$(PQ_OUTPUT): text or frames)
+endif
 PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
 	-fdata-sections $(PQ_COMMON_INC)
@@ -93,18 +108,30 @@ endef
 $(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),)))
 $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1))))
 
+# Text output makes its own semihosting calls; frames go through the
+# board's link, whatever carries it.
+ifeq ($(PQ_OUTPUT),frames)
+PQ_BOARD_SRCS = $(BOARD_SRCS) protocol/hilp.c
+PQ_FW_DEFS = -DPQ_FRAMES
+else
 PQ_BOARD_SRCS = $(filter-out %/link_semihost.c,$(BOARD_SRCS))
+PQ_FW_DEFS =
+endif
 PQ_STUB_SRCS = target/pq/pqstub.c target/pq/pqrandom.c $(PQ_BOARD_SRCS)
 PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
 $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) -Wall -Wextra \
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
 		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
+$(PQ_FW)/stub/%.o: protocol/%.c $(PQ_OUT)/flags
+	@mkdir -p $(@D)
+	$(CROSS)gcc $(PQ_ARCH) -Os -std=c99 -ffunction-sections -fdata-sections \
+		-Iprotocol -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_OUT)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
@@ -146,7 +173,7 @@ $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $
 # The flags file changes whenever the inputs do: nothing built otherwise is reused.
 $(PQ_OUT)/flags: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' "BOARD=$(BOARD) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
+	@printf '%s\n' "BOARD=$(BOARD) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
 		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
 		"STACK=$(PQ_STACK)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
