@@ -49,7 +49,7 @@ int hil_runner_identify(const struct hil_run *run)
  * the path the flasher gives, or a link the flasher made (semihosting on
  * QEMU's stdio) on its descriptor.
  */
-static int open_link(const struct hil_config *cfg, struct hil_flasher *fl,
+int hil_rn_open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 		     struct hil_link **out)
 {
 	int fd;
@@ -186,7 +186,7 @@ static int recover_steps(struct run_ctx *c)
 		if (ret != HIL_OK) {
 			continue;
 		}
-		ret = open_link(cfg, c->conn.flasher, &c->conn.link);
+		ret = hil_rn_open_link(cfg, c->conn.flasher, &c->conn.link);
 		if (ret == HIL_OK && c->opts->faults != NULL) {
 			ret = hil_link_wrap_flaky(&c->conn.link, c->conn.link,
 						  c->opts->faults);
@@ -446,7 +446,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	 * reported once, by start. */
 	hil_flasher_version(conn->flasher, run->flasher_version,
 			    sizeof(run->flasher_version));
-	ret = open_link(cfg, conn->flasher, &conn->link);
+	ret = hil_rn_open_link(cfg, conn->flasher, &conn->link);
 	if (ret != HIL_OK) {
 		return ret;
 	}
