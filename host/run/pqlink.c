@@ -22,8 +22,8 @@
 
 #define HANDSHAKE_MS 10000u
 /* The most calls one image reports (3 operations x hilrun pq's 1000 runs). */
-#define MAX_CALLS 3000u
-#define LINE	  (4 * HIL_PATH)
+#define MAX_CALLS    3000u
+#define LINE	     (4 * HIL_PATH)
 
 int hil_pq_board_config(const char *path, const char *board,
 			struct hil_config *cfg, char *err, size_t len)
@@ -123,8 +123,18 @@ done:
 }
 
 /* One image of images.tsv (scripts/pq-bench.sh's columns). */
-enum { I_SCHEME, I_IMPL, I_KIND, I_ELF, I_REF, I_VERIFIED, I_TEXT, I_DATA,
-       I_BSS, I_N };
+enum {
+	I_SCHEME,
+	I_IMPL,
+	I_KIND,
+	I_ELF,
+	I_REF,
+	I_VERIFIED,
+	I_TEXT,
+	I_DATA,
+	I_BSS,
+	I_N
+};
 
 /* What one PQRUN said. */
 struct pq_stream {
@@ -148,8 +158,8 @@ static int on_record(void *arg, const uint8_t *data, size_t len)
 	if (hilp_pq_rec_decode(data, len, &r) != 0) {
 		snprintf(st->why, sizeof(st->why),
 			 "record %zu is malformed (%zu bytes, type %u%s)",
-			 st->n + (size_t)st->have_head + 1, len > 0 ? len - 1 : 0,
-			 len > 2 ? data[2] : 0,
+			 st->n + (size_t)st->have_head + 1,
+			 len > 0 ? len - 1 : 0, len > 2 ? data[2] : 0,
 			 len > 3 && data[2] == HILP_PQ_HEAD &&
 					 data[3] != HILP_PQ_VERSION
 				 ? ": another version of the records: "
@@ -188,8 +198,8 @@ static int on_record(void *arg, const uint8_t *data, size_t len)
 		return HIL_OK;
 	case HILP_PQ_CALL:
 		/* keypair, then the second and third operation, run by run */
-		if (st->n == 3u * st->head.runs ||
-		    r.op != st->n % 3u || r.run != st->n / 3u) {
+		if (st->n == 3u * st->head.runs || r.op != st->n % 3u ||
+		    r.run != st->n / 3u) {
 			snprintf(st->why, sizeof(st->why),
 				 "call %zu out of order (operation %u of run "
 				 "%u)",
@@ -201,8 +211,8 @@ static int on_record(void *arg, const uint8_t *data, size_t len)
 	case HILP_PQ_END:
 		if (r.calls != st->n || st->n != 3u * st->head.runs) {
 			snprintf(st->why, sizeof(st->why),
-				 "the END says %u calls, %zu came of %u", r.calls,
-				 st->n, 3u * st->head.runs);
+				 "the END says %u calls, %zu came of %u",
+				 r.calls, st->n, 3u * st->head.runs);
 			goto bad;
 		}
 		st->have_end = 1;
@@ -330,8 +340,7 @@ static int write_rows(FILE *calls, FILE *rows, char *const *f,
 				 "stopped (%s)",
 				 k, st->head.runs, stopped);
 		} else if (!have_ref) {
-			snprintf(verdict, sizeof(verdict), "%s",
-				 f[I_VERIFIED]);
+			snprintf(verdict, sizeof(verdict), "%s", f[I_VERIFIED]);
 		} else {
 			snprintf(verdict, sizeof(verdict), "%s %s%s",
 				 bad ? "FAILED" : "ok", f[I_VERIFIED],
@@ -342,9 +351,10 @@ static int write_rows(FILE *calls, FILE *rows, char *const *f,
 		fprintf(rows,
 			"%s\t%s\t%s\t%s\t%zu\t%.0f\t%.0f\t%.0f\t%.0f\t%ld\t-\t%s"
 			"\t%s\t%s\t%s\t-\t-\t-\n",
-			f[I_SCHEME], f[I_IMPL], f[I_KIND], op_name(f[I_KIND], op),
-			k, sum / (double)k, v[0], v[k - 1], med, smax,
-			f[I_TEXT], f[I_DATA], f[I_BSS], verdict);
+			f[I_SCHEME], f[I_IMPL], f[I_KIND],
+			op_name(f[I_KIND], op), k, sum / (double)k, v[0],
+			v[k - 1], med, smax, f[I_TEXT], f[I_DATA], f[I_BSS],
+			verdict);
 	}
 	return ferror(calls) || ferror(rows) ? HIL_ERR_IO : HIL_OK;
 }
@@ -368,9 +378,8 @@ static int write_info(const char *out, const struct hil_config *cfg,
 		info->counter_unit, info->flags,
 		(unsigned long)(info->clock_hz != 0 ? info->clock_hz
 						    : cfg->board.clock_hz),
-		(unsigned long)info->counter_hz,
-		(unsigned long)info->flash_acr, info->board, cfg->flasher.type,
-		cfg->link.type);
+		(unsigned long)info->counter_hz, (unsigned long)info->flash_acr,
+		info->board, cfg->flasher.type, cfg->link.type);
 	return fclose(f) == 0 ? HIL_OK : HIL_ERR_IO;
 }
 
@@ -417,7 +426,8 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 		ret = hil_flasher_start(fl, f[I_ELF]);
 	}
 	if (ret != HIL_OK) {
-		snprintf(why, len, "the flasher %s could not program and start it (%s)",
+		snprintf(why, len,
+			 "the flasher %s could not program and start it (%s)",
 			 cfg->flasher.type, hil_strerror(ret));
 		goto out;
 	}
@@ -435,18 +445,20 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	hil_session_set_probe(s, board_alive, fl);
 	ret = hil_session_handshake(s, HANDSHAKE_MS, &info);
 	if (ret != HIL_OK) {
-		snprintf(why, len, "the board did not answer the handshake on %s (%s)",
+		snprintf(why, len,
+			 "the board did not answer the handshake on %s (%s)",
 			 hil_link_where(link), hil_strerror(ret));
 		goto out;
 	}
 	hil_hex_encode(info.build_id, info.build_id_len, got);
 	if (info.protocol != HILP_PROTOCOL_VERSION ||
 	    strcmp(got, ei.build_id_hex) != 0) {
-		snprintf(why, len,
-			 "the board runs another image (build-id %.12s, protocol %u; "
-			 "built %.12s, protocol %u)",
-			 got[0] != '\0' ? got : "none", info.protocol,
-			 ei.build_id_hex, HILP_PROTOCOL_VERSION);
+		snprintf(
+			why, len,
+			"the board runs another image (build-id %.12s, protocol %u; "
+			"built %.12s, protocol %u)",
+			got[0] != '\0' ? got : "none", info.protocol,
+			ei.build_id_hex, HILP_PROTOCOL_VERSION);
 		goto out;
 	}
 	if (!*info_written) {
@@ -454,9 +466,9 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	}
 	hil_info("%s/%s on %s (build-id %.12s): running", f[I_SCHEME],
 		 f[I_IMPL], info.board, got);
-	ret = hil_session_stream(s, HILP_CMD_PQRUN, 0, msg, sizeof(msg),
-				 on_record, st, &status,
-				 call_ms != 0 ? call_ms : HIL_PQ_CALL_TIMEOUT_MS);
+	ret = hil_session_stream(
+		s, HILP_CMD_PQRUN, 0, msg, sizeof(msg), on_record, st, &status,
+		call_ms != 0 ? call_ms : HIL_PQ_CALL_TIMEOUT_MS);
 	if (ret == HIL_ERR_INTERRUPTED || ret == HIL_ERR_NOMEM) {
 		snprintf(why, len, "%s", hil_strerror(ret));
 		goto out;
@@ -464,9 +476,7 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	if (ret != HIL_OK && st->why[0] != '\0') {
 		snprintf(why, len, "after %zu calls, %s", st->n, st->why);
 	} else if (ret != HIL_OK) {
-		snprintf(why, len,
-			 "after %zu calls, %s",
-			 st->n,
+		snprintf(why, len, "after %zu calls, %s", st->n,
 			 ret == HIL_ERR_PROTO
 				 ? "a damaged frame came"
 				 : "it stopped answering (hung, reset or its "
@@ -475,19 +485,27 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 		const struct hil_session_fault *ft = hil_session_get_fault(s);
 
 		snprintf(why, len,
-			 "the target faulted (pc 0x%08x, CFSR 0x%08x) after %zu "
-			 "completed calls%s",
-			 (unsigned)ft->pc, (unsigned)ft->cfsr, st->n,
-			 st->have_fault && st->fault.stack_out
-				 ? "; it used its whole stack: the scheme needs "
-				   "more stack than this image gives"
-				 : "");
+			 "the target faulted (pc 0x%08x, CFSR 0x%08x, BFAR "
+			 "0x%08x) after %zu completed calls",
+			 (unsigned)ft->pc, (unsigned)ft->cfsr,
+			 (unsigned)ft->bfar, st->n);
+		if (st->have_fault && st->fault.stack_out) {
+			size_t o = strlen(why);
+
+			snprintf(why + o, len - o,
+				 "; it used its whole stack (%lu bytes): the "
+				 "scheme needs more stack than this image "
+				 "gives",
+				 (unsigned long)st->head.stack_size);
+		}
 	} else if (status != HILP_ST_OK) {
-		snprintf(why, len, "the stub answered PQRUN with status 0x%02x (%s)%s",
+		snprintf(why, len,
+			 "the stub answered PQRUN with status 0x%02x (%s)%s",
 			 status, hil_session_status_text(status),
 			 status == HILP_ST_BAD_CMD ? ": not a pq stub" : "");
 	} else if (!st->have_end) {
-		snprintf(why, len, "after %zu calls, the status came without an END",
+		snprintf(why, len,
+			 "after %zu calls, the status came without an END",
 			 st->n);
 	}
 	ret = ret == HIL_ERR_INTERRUPTED ? ret : HIL_OK;
@@ -496,7 +514,7 @@ out:
 	hil_link_close(link);
 	hil_flasher_close(fl);
 	return ret == HIL_ERR_INTERRUPTED || ret == HIL_ERR_NOMEM ? ret
-								 : HIL_OK;
+								  : HIL_OK;
 }
 
 int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,

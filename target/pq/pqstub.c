@@ -139,7 +139,14 @@ void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
 	uint8_t d[18];
 
 	r.type = HILP_PQ_FAULT;
-	r.stack_out = (uint8_t)stack_out();
+	/* The painted bottom written, or a precise bus fault on an address
+	 * less than 16 MiB below the stack's bottom: a frame larger than
+	 * the stack (an STM32's stack sits at the bottom of its RAM, below
+	 * which nothing is mapped). SCB_CFSR bit 15: BFAR valid. */
+	r.stack_out =
+		(uint8_t)(stack_out() ||
+			  ((cfsr & 0x8000u) != 0 && bfar < hal_stack_bottom() &&
+			   hal_stack_bottom() - bfar < 0x1000000u));
 	r.calls = pq_calls;
 	send_rec(&r);
 	d[0] = 0; /* no sequence: the fault report belongs to no request */
