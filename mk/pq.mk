@@ -141,7 +141,8 @@ $(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_OUT)/flags
 	@rm -f $@
 	$(CROSS)ar rcs $@ $(PQ_COMMON_OBJS)
 
-$(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT)
+$(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT) \
+		$(PQ_OUT)/stack
 	$(CROSS)gcc $(PQ_ARCH) -nostartfiles --specs=nano.specs --specs=nosys.specs \
 		-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(PQ_FW)/stub.map \
 		-Wl,--no-warn-rwx-segments -T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) \
@@ -170,12 +171,18 @@ $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $
 		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
 
+# The stack's size is the link's alone: a new size links again, and
+# compiles nothing (scripts/pq-bench.sh links a board's image twice).
+$(PQ_OUT)/stack: FORCE
+	@mkdir -p $(@D)
+	@echo "STACK=$(PQ_STACK)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
 # The flags file changes whenever the inputs do: nothing built otherwise is reused.
 $(PQ_OUT)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
 		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
-		"STACK=$(PQ_STACK)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 

@@ -209,6 +209,21 @@ for dir in "$@"; do
 		echo "   skipped: $why" >&2
 		continue
 	fi
+	# On a board with a link, the stack takes all the RAM the image leaves
+	# (pqm4's boards do the same): linked again with the stack grown by the
+	# free RAM between the end of .bss and the end of RAM, 64 bytes spare.
+	if [ -z "$MACHINE" ]; then
+		stack=$(awk '$NF == "__heap_start" { hs = $1 } $NF == "__heap_end" { he = $1 }
+			$NF == "__stack_bottom" { sb = $1 } $NF == "__stack_top" { st = $1 }
+			END { print st, sb, he, hs }' "$b/fw/stub.nm" | {
+			read -r st sb he hs
+			echo $(( (0x$st - 0x$sb + 0x$he - 0x$hs - 64) & ~7 )); })
+		if ! build_fw "$stack"; then
+			why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+			printf '%s\t%s\tdoes not build or fit %s with a stack of %s bytes: %s\n' "$scheme" "$impl" "$BOARD" "$stack" "${why:-see $b.build.log}" >> "$SKIPPED"
+			continue
+		fi
+	fi
 	# The host reference: this folder, or (assembly) a portable one of the same scheme.
 	ref=$dir
 	if has_asm "$dir"; then

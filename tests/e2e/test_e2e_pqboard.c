@@ -47,12 +47,10 @@ static int setup_run(void **state)
 	snprintf(out_dir, sizeof(out_dir), "%s/pq", tmp_root);
 	snprintf(cfg, sizeof(cfg), "%s/" FIX "/netduino.json", src_root);
 	snprintf(log_path, sizeof(log_path), "%s/pq.log", tmp_root);
-	return hil_proc_run(argv, log_path, 600000, &status) == HIL_OK ? 0
-									: -1;
+	return hil_proc_run(argv, log_path, 600000, &status) == HIL_OK ? 0 : -1;
 }
 
-static const cJSON *row_of(const cJSON *rows, const char *alg,
-			   const char *op)
+static const cJSON *row_of(const cJSON *rows, const char *alg, const char *op)
 {
 	const cJSON *r;
 
@@ -68,8 +66,8 @@ static const cJSON *row_of(const cJSON *rows, const char *alg,
 
 static void test_rows_verified_in_the_boards_unit(void **state)
 {
-	static const char *const ops[2][3] = {
-		{"keypair", "encaps", "decaps"}, {"keypair", "sign", "verify"}};
+	static const char *const ops[2][3] = {{"keypair", "encaps", "decaps"},
+					      {"keypair", "sign", "verify"}};
 	static const char *const algs[2] = {"toykem", "toysig"};
 	char path[HIL_PATH + 32];
 	cJSON *rep;
@@ -103,8 +101,10 @@ static void test_rows_verified_in_the_boards_unit(void **state)
 			assert_true(e2e_need_num(r, "median") > 1000);
 			assert_true(e2e_need_num(r, "stack_bytes") > 0);
 			pq = e2e_need(r, "pq");
-			assert_int_equal((int)e2e_need_num(pq, "stack_capacity"),
-					 8192);
+			/* The RAM the image leaves, not the board's
+			 * default 8 KiB (the netduino's 96 KiB as linked). */
+			assert_true(e2e_need_num(pq, "stack_capacity") > 65536);
+			assert_true(e2e_need_num(pq, "stack_capacity") < 98304);
 			assert_non_null(strstr(e2e_need_str(pq, "verification"),
 					       "ok vs host build of"));
 		}
@@ -203,8 +203,7 @@ static void test_what_cannot_run_is_listed_with_the_reason(void **state)
 		if (strcmp(name, "toykem-deepstack") == 0) {
 			deep = 1;
 			assert_non_null(strstr(why, "the target faulted"));
-			assert_non_null(strstr(why, "used its whole stack (8192 "
-						    "bytes)"));
+			assert_non_null(strstr(why, "used its whole stack ("));
 		}
 	}
 	assert_true(huge);
@@ -243,7 +242,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_verified_in_the_boards_unit),
 		cmocka_unit_test(test_calls_match_the_known_answers),
-		cmocka_unit_test(test_what_cannot_run_is_listed_with_the_reason),
+		cmocka_unit_test(
+			test_what_cannot_run_is_listed_with_the_reason),
 		cmocka_unit_test(test_unknown_board_is_refused_by_name),
 	};
 	int failed;
