@@ -16,6 +16,8 @@
 #                stops; hilrun pq flashes and runs them (docs/pq.md)
 #   -L LINK      the link those images are built for (HIL_LINK: empty for
 #                the board's UART, semihost for qemu-netduino's semihosting)
+#   -C HZ, -R BAUD  a real board's clock and UART rate (HIL_CLOCK_HZ,
+#                HIL_BAUD; default: the board's, pqm4's benchmark clock)
 #   -p PROFILE   cycle-model memory profile (default stm32f401-0ws: the F407
 #                at 24 MHz / 0 WS of pqm4's 2022 table)
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
@@ -46,10 +48,14 @@ HCOMMON=
 OUT=
 BUILDROOT=
 LINK=
-while getopts b:L:n:s:p:O:c:H:o:B: opt; do
+CLOCK=
+BAUD=
+while getopts b:L:C:R:n:s:p:O:c:H:o:B: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	L) LINK=$OPTARG ;;
+	C) CLOCK=$OPTARG ;;
+	R) BAUD=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
 	s) SEED=$OPTARG ;;
 	p) PROFILE=$OPTARG ;;
@@ -60,11 +66,11 @@ while getopts b:L:n:s:p:O:c:H:o:B: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
-	*) sed -n '4,35p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,37p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,35p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,37p' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
 case $BOARD in
@@ -75,6 +81,7 @@ qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10; BIG_STACK=209
    MACHINE= ;; # built here, run by hilrun pq over the board's link
 esac
 case $LINK in '' | semihost) ;; *) echo "pq-bench: -L wants semihost or nothing" >&2; exit 2 ;; esac
+case $CLOCK$BAUD in *[!0-9]*) echo "pq-bench: -C and -R want numbers" >&2; exit 2 ;; esac
 [ -n "$OUT" ] || OUT=results/pq-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -189,7 +196,8 @@ for dir in "$@"; do
 	build_fw() {
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" HIL_LINK="$LINK" > "$b.build.log" 2>&1
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" HIL_LINK="$LINK" \
+			${CLOCK:+HIL_CLOCK_HZ=$CLOCK} ${BAUD:+HIL_BAUD=$BAUD} > "$b.build.log" 2>&1
 	}
 	run_target() {
 		read -r lo size <<-X

@@ -119,10 +119,10 @@ static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
  * script builds images for (and link, semihost or empty, their link). */
 static int run_plan(const struct hil_pq_plan *plan, const char *root,
 		    const char *runs, const char *seed, const char *out,
-		    const char *board, const char *link,
-		    const struct hil_jail *jail, int *status)
+		    const struct hil_config *board, const struct hil_jail *jail,
+		    int *status)
 {
-	char script[HIL_PQ_PATH + 32];
+	char script[HIL_PQ_PATH + 32], clock[16], baud[16];
 	char *argv[MAX_ARGS];
 	size_t n = 0, i;
 
@@ -136,9 +136,23 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n++] = (char *)out;
 	if (board != NULL) {
 		argv[n++] = "-b";
-		argv[n++] = (char *)board;
+		argv[n++] = (char *)board->board.name;
 		argv[n++] = "-L";
-		argv[n++] = (char *)link;
+		argv[n++] = strcmp(board->link.type, "semihost") == 0
+				    ? "semihost"
+				    : "";
+		/* A real board's clock and UART rate, as configured; an
+		 * emulator's are its own. */
+		if (strcmp(board->link.type, "serial") == 0) {
+			snprintf(clock, sizeof(clock), "%lu",
+				 (unsigned long)board->board.clock_hz);
+			snprintf(baud, sizeof(baud), "%lu",
+				 (unsigned long)board->link.baud);
+			argv[n++] = "-C";
+			argv[n++] = clock;
+			argv[n++] = "-R";
+			argv[n++] = baud;
+		}
 	}
 	for (i = 0; i < plan->n_common; i++) {
 		argv[n++] = "-c";
@@ -232,7 +246,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	char root[HIL_PQ_PATH], err[2048], started[32];
 	int failed = 0;
 	struct hil_pq_plan *plan;
-	int i, ret, status = -1;
+	int i, ret, status = -1, board_ret = HIL_OK;
 
 	for (i = 1; i < argc; i++) {
 		const char *v;
@@ -339,21 +353,23 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		 bcfg != NULL ? bcfg->board.name : "qemu-mps2-an386",
 		 jail != NULL ? " (jailed)" : "");
 	hil_utc_iso(started, sizeof(started));
-	ret = run_plan(plan, root, runs, seed, out,
-		       bcfg != NULL ? bcfg->board.name : NULL,
-		       bcfg != NULL && strcmp(bcfg->link.type, "semihost") == 0
-			       ? "semihost"
-			       : "",
-		       jail, &status);
+	ret = run_plan(plan, root, runs, seed, out, bcfg, jail, &status);
 	if (ret == HIL_OK && bcfg != NULL && (status == 0 || status == 1)) {
 		/* The images built: each flashed and run over the link; a
-		 * board that stopped lists its image with the reason. */
-		ret = hil_pq_board_run(bcfg, out, jail != NULL, env->stop,
-				       (unsigned)call_s * 1000u);
+		 * board that stopped lists its image with the reason, and
+		 * what came before a stop (Ctrl-C too) is reported. */
+		board_ret = hil_pq_board_run(bcfg, out, jail != NULL, env->stop,
+					     (unsigned)call_s * 1000u);
+		if (board_ret == HIL_ERR_IO) {
+			ret = board_ret;
+		}
 	}
 	if (ret == HIL_OK && (status == 0 || status == 1)) {
 		ret = report_plan(plan, config, root, out, started,
 				  jail != NULL, &failed);
+	}
+	if (ret == HIL_OK) {
+		ret = board_ret;
 	}
 	hil_jail_free(jail);
 	free(bcfg);
