@@ -211,6 +211,34 @@ static void test_what_cannot_run_is_listed_with_the_reason(void **state)
 	cJSON_Delete(rep);
 }
 
+/* The tables say what the figures are: an emulator's counts, neither
+ * cycles nor the model's estimate, and no hashing shares (the model's). */
+static void test_exports_say_what_the_figures_are(void **state)
+{
+	char path[HIL_PATH + 32];
+	char *md;
+	size_t len;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/benchmarks.md", out_dir);
+	assert_int_equal(hil_read_file(path, &md, &len), HIL_OK);
+	e2e_assert_contains(md, "Instructions counted by the emulator, not a "
+				"board's cycles");
+	e2e_assert_contains(md, "key generation [instructions]");
+	assert_null(strstr(md, "[cycles]"));
+	assert_null(strstr(md, "Cycle-model estimates"));
+	/* toykem's keypair: the count of the rows, not 0 */
+	e2e_assert_contains(md, "AVG: 32,005");
+	e2e_assert_contains(md, "| toykem | ref | - | - | - |");
+	free(md);
+	snprintf(path, sizeof(path), "%s/summary.md", out_dir);
+	assert_int_equal(hil_read_file(path, &md, &len), HIL_OK);
+	e2e_assert_contains(md, "no cycle model ran on this board");
+	e2e_assert_contains(md, "| - | - | - | - | ok vs host build of "
+				"toykem/ref |");
+	free(md);
+}
+
 static void test_unknown_board_is_refused_by_name(void **state)
 {
 	char cfg[HIL_PATH + 64], log[HIL_PATH + 32];
@@ -244,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_calls_match_the_known_answers),
 		cmocka_unit_test(
 			test_what_cannot_run_is_listed_with_the_reason),
+		cmocka_unit_test(test_exports_say_what_the_figures_are),
 		cmocka_unit_test(test_unknown_board_is_refused_by_name),
 	};
 	int failed;
