@@ -136,22 +136,9 @@ enum {
 	I_N
 };
 
-/* What one PQRUN said. */
-struct pq_stream {
-	const char *kind; /* images.tsv's: KEM or SIGN */
-	struct hilp_pq_rec head;
-	int have_head, have_end;
-	struct hilp_pq_rec fault;
-	int have_fault;
-	struct hilp_pq_rec *calls;
-	size_t n;
-	char why[256]; /* a record refused: what was wrong */
-};
-
-/* The session's callback: one record, checked against what came before. */
-static int on_record(void *arg, const uint8_t *data, size_t len)
+int hil_pq_stream_add(void *arg, const uint8_t *data, size_t len)
 {
-	struct pq_stream *st = arg;
+	struct hil_pq_stream *st = arg;
 	struct hilp_pq_rec r;
 	unsigned want_kind;
 
@@ -227,6 +214,13 @@ bad:
 	return HIL_ERR_PROTO;
 }
 
+void hil_pq_stream_free(struct hil_pq_stream *st)
+{
+	free(st->calls);
+	st->calls = NULL;
+	st->n = 0;
+}
+
 /* The host build's answer to op's run (its "R op run ticks stack digest
  * ret" lines); 0 when it has none. */
 static int ref_of(const char *ref, const char *op, unsigned run,
@@ -272,7 +266,7 @@ static int cmp_double(const void *a, const void *b)
  * not run to its end ("" when it did).
  */
 static int write_rows(FILE *calls, FILE *rows, char *const *f,
-		      const struct pq_stream *st, const char *ref,
+		      const struct hil_pq_stream *st, const char *ref,
 		      const char *stopped)
 {
 	unsigned op;
@@ -396,8 +390,8 @@ static int board_alive(void *arg)
  */
 static int run_image(const struct hil_config *cfg, const char *out, int jail,
 		     const volatile sig_atomic_t *stop, unsigned call_ms,
-		     char *const *f, struct pq_stream *st, int *info_written,
-		     char *why, size_t len)
+		     char *const *f, struct hil_pq_stream *st,
+		     int *info_written, char *why, size_t len)
 {
 	struct hil_flasher_params fp;
 	struct hil_flasher *fl = NULL;
@@ -467,8 +461,8 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	hil_info("%s/%s on %s (build-id %.12s): running", f[I_SCHEME],
 		 f[I_IMPL], info.board, got);
 	ret = hil_session_stream(
-		s, HILP_CMD_PQRUN, 0, msg, sizeof(msg), on_record, st, &status,
-		call_ms != 0 ? call_ms : HIL_PQ_CALL_TIMEOUT_MS);
+		s, HILP_CMD_PQRUN, 0, msg, sizeof(msg), hil_pq_stream_add, st,
+		&status, call_ms != 0 ? call_ms : HIL_PQ_CALL_TIMEOUT_MS);
 	if (ret == HIL_ERR_INTERRUPTED || ret == HIL_ERR_NOMEM) {
 		snprintf(why, len, "%s", hil_strerror(ret));
 		goto out;
@@ -542,7 +536,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 	}
 	while (ret == HIL_OK && fgets(line, sizeof(line), images) != NULL) {
 		char *f[I_N], *p = line, why[512];
-		struct pq_stream st;
+		struct hil_pq_stream st;
 		char *ref = NULL;
 		size_t k = 0, rlen;
 
@@ -585,7 +579,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 		fflush(calls);
 		fflush(rows);
 		fflush(skipped);
-		free(st.calls);
+		hil_pq_stream_free(&st);
 		free(ref);
 	}
 done:

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "hilp.h"
 
 /* How long one timed call may take before the board is taken as hung,
  * unless hilrun pq --call-timeout says otherwise (pqm4's slowest clean
@@ -27,6 +28,34 @@
  */
 int hil_pq_board_config(const char *path, const char *board,
 			struct hil_config *cfg, char *err, size_t len);
+
+/* What one PQRUN said, record by record (hil_pq_stream_add()). The caller
+ * zeroes it and sets kind; hil_pq_stream_free() frees calls. */
+struct hil_pq_stream {
+	const char *kind; /* the image's: "KEM" or "SIGN" */
+	struct hilp_pq_rec head;
+	int have_head, have_end;
+	struct hilp_pq_rec fault;
+	int have_fault;
+	struct hilp_pq_rec *calls; /* 3 x head.runs, in order */
+	size_t n;
+	char why[256]; /* a record refused: what was wrong with it */
+};
+
+/**
+ * One PQRUN reply (data, seq first) added to the stream arg, checked
+ * against what came before: one HEAD of this image's kind first, then the
+ * CALLs in order (keypair, then the second and third operation, run by
+ * run), then an END that counts them; a FAULT at any point. The session's
+ * callback (hil_session_reply_fn).
+ * @return HIL_OK; HIL_ERR_PROTO with st->why naming what is wrong (a
+ *         malformed record, another version of the records, a record out
+ *         of order or after the END, a HEAD of another kind); HIL_ERR_NOMEM.
+ */
+int hil_pq_stream_add(void *st, const uint8_t *data, size_t len);
+
+/** Free what hil_pq_stream_add() allocated. */
+void hil_pq_stream_free(struct hil_pq_stream *st);
 
 /**
  * Run every image of out/images.tsv on cfg's board, one after the other:
