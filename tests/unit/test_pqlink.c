@@ -59,7 +59,8 @@ static void test_a_whole_run_is_taken_in_order(void **state)
 	st.kind = "KEM";
 	assert_int_equal(add(&st, &h), HIL_OK);
 	for (i = 0; i < 6; i++) {
-		struct hilp_pq_rec c = call((uint8_t)(i % 3), (uint16_t)(i / 3));
+		struct hilp_pq_rec c =
+			call((uint8_t)(i % 3), (uint16_t)(i / 3));
 
 		assert_int_equal(add(&st, &c), HIL_OK);
 	}
