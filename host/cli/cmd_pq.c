@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "drivers/link/link.h"
 #include "image/build.h"
 #include "pq/pqentries.h"
 #include "result/reportjson.h"
@@ -135,15 +136,19 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n++] = "-o";
 	argv[n++] = (char *)out;
 	if (board != NULL) {
+		const struct hil_link_ops *lk = hil_link_find(board->link.type);
+
 		argv[n++] = "-b";
 		argv[n++] = (char *)board->board.name;
+		/* What the stub is built for to speak over the link (the
+		 * link driver's; empty: the board's UART). */
 		argv[n++] = "-L";
-		argv[n++] = strcmp(board->link.type, "semihost") == 0
-				    ? "semihost"
+		argv[n++] = lk != NULL && lk->stub_build != NULL
+				    ? (char *)lk->stub_build
 				    : "";
-		/* A real board's clock and UART rate, as configured; an
-		 * emulator's are its own. */
-		if (strcmp(board->link.type, "serial") == 0) {
+		/* A real board's clock and UART rate, as configured (a link
+		 * on a port); an emulator's are its own. */
+		if (hil_link_needs(board->link.type) == HIL_LINK_NEEDS_PORT) {
 			snprintf(clock, sizeof(clock), "%lu",
 				 (unsigned long)board->board.clock_hz);
 			snprintf(baud, sizeof(baud), "%lu",
