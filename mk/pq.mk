@@ -95,9 +95,10 @@ pq_common_srcs = $(PQ_CSRC_$(1))
 pq_host_common_srcs = $(PQ_HSRC_$(1))
 PQ_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_FW)/common/$(n))))
 
-# $(1) source, $(2) object, $(3) compiler, $(4) flags, $(5) 1: may be skipped
+# $(1) source, $(2) object, $(3) compiler, $(4) flags, $(5) 1: may be skipped,
+# $(6) the flags file of its build (the image's or the host reference's)
 define pq_compile_rule
-$(2): $(1) $(PQ_OUT)/flags
+$(2): $(1) $(6)
 	@mkdir -p $$(@D)
 	@rm -f $$@.skip
 	$(if $(5),$(3) $(4) -c $$< -o $$@ 2> $$@.warn || { mv $$@.warn $$@.skip; \
@@ -105,8 +106,8 @@ $(2): $(1) $(PQ_OUT)/flags
 		$(3) $(4) -x c -c /dev/null -o $$@; },$(3) $(4) -c $$< -o $$@ 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; exit $$$$st)
 endef
-$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),)))
-$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1))))
+$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),,$(PQ_FW)/flags)))
+$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1,$(PQ_FW)/flags))))
 
 # Text output makes its own semihosting calls; frames go through the
 # board's link, whatever carries it.
@@ -119,25 +120,25 @@ PQ_FW_DEFS =
 endif
 PQ_STUB_SRCS = target/pq/pqstub.c target/pq/pqrandom.c $(PQ_BOARD_SRCS)
 PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
-$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
 		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types -c $< -o $@
-$(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
 		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
-$(PQ_FW)/stub/%.o: protocol/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: protocol/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -Os -std=c99 -ffunction-sections -fdata-sections \
 		-Iprotocol -c $< -o $@
-$(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
 		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
 
-$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_OUT)/flags
+$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_FW)/flags
 	@rm -f $@
 	$(CROSS)ar rcs $@ $(PQ_COMMON_OBJS)
 
@@ -158,14 +159,15 @@ PQ_HOST := $(PQ_OUT)/host
 PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d))
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
 PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
-$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),)))
-$(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
+$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),,$(PQ_HOST)/flags)))
+$(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1,$(PQ_HOST)/flags))))
 
-$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_OUT)/flags
+$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 	@rm -f $@
 	ar rcs $@ $(PQ_HOST_COMMON_OBJS)
 
-$(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
+$(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a \
+		$(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
 	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
@@ -178,12 +180,20 @@ $(PQ_OUT)/stack: FORCE
 	@echo "STACK=$(PQ_STACK)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-# The flags file changes whenever the inputs do: nothing built otherwise is reused.
-$(PQ_OUT)/flags: FORCE
+# Each build's flags file changes whenever its inputs do: nothing built
+# otherwise is reused. The image's and the host reference's are apart, so
+# that building one does not make the other's objects stale.
+$(PQ_FW)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
-		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(PQ_HOST)/flags: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS) HOST_COMMON=$(PQ_HOST_COMMON)" \
+		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"OBJS=$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 .PHONY: pq-fw pq-host
