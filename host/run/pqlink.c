@@ -377,6 +377,26 @@ static int write_info(const char *out, const struct hil_config *cfg,
 	return fclose(f) == 0 ? HIL_OK : HIL_ERR_IO;
 }
 
+/* The sessions' counters over every image, appended to run.tsv. */
+static int write_session(const char *out, const struct hil_session_stats *ss)
+{
+	char path[HIL_PATH + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.tsv", out);
+	f = fopen(path, "a");
+	if (f == NULL) {
+		return HIL_ERR_IO;
+	}
+	fprintf(f,
+		"requests\t%u\nretries\t%u\nbad_frames\t%u\ntimeouts\t%u\n"
+		"bytes_tx\t%llu\nbytes_rx\t%llu\n",
+		ss->requests, ss->retries, ss->bad_frames, ss->timeouts,
+		(unsigned long long)ss->bytes_tx,
+		(unsigned long long)ss->bytes_rx);
+	return fclose(f) == 0 ? HIL_OK : HIL_ERR_IO;
+}
+
 /* The session's probe: can the board behind the link answer at all? */
 static int board_alive(void *arg)
 {
@@ -385,13 +405,15 @@ static int board_alive(void *arg)
 
 /*
  * One image: flashed, handshaken, identified, run. why receives the
- * reason when it did not run to its END ("" when it did); st what came.
+ * reason when it did not run to its END ("" when it did); st what came;
+ * sum adds the session's counters.
  * @return HIL_OK (see why), HIL_ERR_INTERRUPTED or HIL_ERR_NOMEM.
  */
 static int run_image(const struct hil_config *cfg, const char *out, int jail,
 		     const volatile sig_atomic_t *stop, unsigned call_ms,
 		     char *const *f, struct hil_pq_stream *st,
-		     int *info_written, char *why, size_t len)
+		     int *info_written, struct hil_session_stats *sum,
+		     char *why, size_t len)
 {
 	struct hil_flasher_params fp;
 	struct hil_flasher *fl = NULL;
@@ -504,6 +526,17 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	}
 	ret = ret == HIL_ERR_INTERRUPTED ? ret : HIL_OK;
 out:
+	if (s != NULL) {
+		/* The link's counters, for the report's session figures. */
+		const struct hil_session_stats *ss = hil_session_get_stats(s);
+
+		sum->requests += ss->requests;
+		sum->retries += ss->retries;
+		sum->bad_frames += ss->bad_frames;
+		sum->timeouts += ss->timeouts;
+		sum->bytes_tx += ss->bytes_tx;
+		sum->bytes_rx += ss->bytes_rx;
+	}
 	hil_session_close(s);
 	hil_link_close(link);
 	hil_flasher_close(fl);
@@ -516,8 +549,10 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 {
 	char path[HIL_PATH + 16], line[LINE];
 	FILE *images = NULL, *calls = NULL, *rows = NULL, *skipped = NULL;
+	struct hil_session_stats sum;
 	int info_written = 0, ret = HIL_OK;
 
+	memset(&sum, 0, sizeof(sum));
 	snprintf(path, sizeof(path), "%s/images.tsv", out);
 	images = fopen(path, "r");
 	snprintf(path, sizeof(path), "%s/calls.tsv", out);
@@ -564,7 +599,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 		memset(&st, 0, sizeof(st));
 		st.kind = f[I_KIND];
 		ret = run_image(cfg, out, jail, stop, call_ms, f, &st,
-				&info_written, why, sizeof(why));
+				&info_written, &sum, why, sizeof(why));
 		if (why[0] != '\0') {
 			hil_err("%s/%s: stopped on %s: %s", f[I_SCHEME],
 				f[I_IMPL], cfg->board.name, why);
@@ -581,6 +616,9 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 		fflush(skipped);
 		hil_pq_stream_free(&st);
 		free(ref);
+	}
+	if (info_written && write_session(out, &sum) != HIL_OK) {
+		ret = ret == HIL_OK ? HIL_ERR_IO : ret;
 	}
 done:
 	if (images != NULL) {

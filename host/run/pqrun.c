@@ -565,6 +565,17 @@ static void describe(const struct tsv *m, const char *dir,
 			 meta(m, "flasher", cfg->flasher.type));
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
 			 meta(m, "link", cfg->link.type));
+		/* The link's counters over every image (pqlink.c). */
+		run->requests =
+			(unsigned)strtoul(meta(m, "requests", "0"), NULL, 10);
+		run->retries =
+			(unsigned)strtoul(meta(m, "retries", "0"), NULL, 10);
+		run->bad_frames =
+			(unsigned)strtoul(meta(m, "bad_frames", "0"), NULL, 10);
+		run->timeouts =
+			(unsigned)strtoul(meta(m, "timeouts", "0"), NULL, 10);
+		run->bytes_tx = strtoull(meta(m, "bytes_tx", "0"), NULL, 10);
+		run->bytes_rx = strtoull(meta(m, "bytes_rx", "0"), NULL, 10);
 		snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
 		snprintf(run->sensor.why, sizeof(run->sensor.why),
 			 (run->info.flags & HILP_INFO_EMULATED) != 0

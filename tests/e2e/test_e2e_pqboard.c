@@ -85,6 +85,13 @@ static void test_rows_verified_in_the_boards_unit(void **state)
 	assert_string_equal(e2e_need_str(board, "link"), "socket");
 	assert_string_equal(e2e_need_str(board, "counter_unit"),
 			    "instructions (emulated)");
+	/* One PQRUN per image that answered (toykem, toysig and the one
+	 * that faulted), on a clean link. */
+	assert_int_equal(
+		(int)e2e_need_num(e2e_need(rep, "session"), "requests"), 3);
+	assert_int_equal(
+		(int)e2e_need_num(e2e_need(rep, "session"), "bad_frames"), 0);
+	assert_true(e2e_need_num(e2e_need(rep, "session"), "bytes_rx") > 0);
 	rows = e2e_need(rep, "rows");
 	assert_int_equal(cJSON_GetArraySize(rows), 6);
 	for (a = 0; a < 2; a++) {
