@@ -1,4 +1,4 @@
-/* test_e2e_pqboard: hilrun pq on a board with a link (qemu-netduino, the emulated STM32F405, over its USART socket as a real board's UART): the images flashed by its flasher, the stub's PQRUN records read through the session into rows verified against the host build and the known answers, a scheme that does not fit and one that runs out of stack listed with the reason. */
+/* test_e2e_pqboard: hilrun pq on a board with a link (qemu-netduino, the emulated STM32F405, over its USART socket as a real board's UART): the images flashed by its flasher, the stub's PQRUN records read through the session into rows verified against the host build and the known answers, a scheme that does not fit listed with the reason, and one that runs out of stack midway listed with the reason, its calls before the fault kept. */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -25,9 +25,9 @@ static char out_dir[HIL_PATH + 16];
 static char log_path[HIL_PATH + 32];
 static int status = -1;
 
-/* One hilrun pq run of netduino.json: toykem/ref, toysig/ref, and the
- * two that cannot run on this board; two runs per operation (those of
- * the known answers), seed 1. */
+/* One hilrun pq run of netduino.json: toykem/ref, toysig/ref, one that
+ * does not fit this board and one whose second decapsulation runs out of
+ * stack; two runs per operation (those of the known answers), seed 1. */
 static int setup_run(void **state)
 {
 	char cfg[HIL_PATH + 64];
@@ -85,15 +85,15 @@ static void test_rows_verified_in_the_boards_unit(void **state)
 	assert_string_equal(e2e_need_str(board, "link"), "socket");
 	assert_string_equal(e2e_need_str(board, "counter_unit"),
 			    "instructions (emulated)");
-	/* One PQRUN per image that answered (toykem, toysig and the one
-	 * that faulted), on a clean link. */
+	/* One PQRUN per image that ran (toykem, toysig and the one that
+	 * faulted), on a clean link. */
 	assert_int_equal(
 		(int)e2e_need_num(e2e_need(rep, "session"), "requests"), 3);
 	assert_int_equal(
 		(int)e2e_need_num(e2e_need(rep, "session"), "bad_frames"), 0);
 	assert_true(e2e_need_num(e2e_need(rep, "session"), "bytes_rx") > 0);
 	rows = e2e_need(rep, "rows");
-	assert_int_equal(cJSON_GetArraySize(rows), 6);
+	assert_int_equal(cJSON_GetArraySize(rows), 9); /* 3 of lastdecaps */
 	for (a = 0; a < 2; a++) {
 		for (o = 0; o < 3; o++) {
 			const cJSON *r = row_of(rows, algs[a], ops[a][o]);
@@ -186,12 +186,44 @@ static void test_calls_match_the_known_answers(void **state)
 	}
 }
 
+/* The board stopped at the fifth call of toykem-lastdecaps: the four
+ * before it are two verified rows, the decapsulation that came is a row
+ * that fails saying why. */
+static void test_calls_before_a_fault_are_kept(void **state)
+{
+	char path[HIL_PATH + 32];
+	cJSON *rep;
+	const cJSON *rows, *r;
+	const char *ops[] = {"keypair", "encaps"};
+	int o;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/report.json", out_dir);
+	rep = e2e_load_json(path);
+	assert_non_null(rep);
+	rows = e2e_need(rep, "rows");
+	for (o = 0; o < 2; o++) {
+		r = row_of(rows, "toykem-lastdecaps", ops[o]);
+		assert_non_null(r);
+		assert_string_equal(e2e_need_str(r, "status"), "ok");
+		assert_true(cJSON_IsTrue(e2e_need(r, "verified")));
+		assert_int_equal((int)e2e_need_num(r, "runs"), 2);
+	}
+	r = row_of(rows, "toykem-lastdecaps", "decaps");
+	assert_non_null(r);
+	assert_int_equal((int)e2e_need_num(r, "runs"), 1);
+	assert_string_not_equal(e2e_need_str(r, "status"), "ok");
+	assert_non_null(strstr(e2e_need_str(e2e_need(r, "pq"), "verification"),
+			       "1 of 2 runs before the board stopped"));
+	cJSON_Delete(rep);
+}
+
 static void test_what_cannot_run_is_listed_with_the_reason(void **state)
 {
 	char path[HIL_PATH + 32];
 	cJSON *rep;
 	const cJSON *skipped, *s;
-	int huge = 0, deep = 0;
+	int huge = 0, last = 0;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/report.json", out_dir);
@@ -207,14 +239,15 @@ static void test_what_cannot_run_is_listed_with_the_reason(void **state)
 			huge = 1;
 			assert_non_null(strstr(why, "will not fit in region"));
 		}
-		if (strcmp(name, "toykem-deepstack") == 0) {
-			deep = 1;
+		if (strcmp(name, "toykem-lastdecaps") == 0) {
+			last = 1;
 			assert_non_null(strstr(why, "the target faulted"));
+			assert_non_null(strstr(why, "after 5 completed calls"));
 			assert_non_null(strstr(why, "used its whole stack ("));
 		}
 	}
 	assert_true(huge);
-	assert_true(deep);
+	assert_true(last);
 	cJSON_Delete(rep);
 }
 
@@ -277,6 +310,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_verified_in_the_boards_unit),
 		cmocka_unit_test(test_calls_match_the_known_answers),
+		cmocka_unit_test(test_calls_before_a_fault_are_kept),
 		cmocka_unit_test(
 			test_what_cannot_run_is_listed_with_the_reason),
 		cmocka_unit_test(test_exports_say_what_the_figures_are),
