@@ -46,6 +46,10 @@ endif
 PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
 	-fdata-sections $(PQ_COMMON_INC)
+# Every object notes the headers it read (-MMD, beside it as .d; -MP: a
+# header removed is no error): a changed header rebuilds what includes it,
+# the stub's board and HAL headers as much as a scheme's own.
+PQ_DEPFLAGS := -MMD -MP
 PQ_COMMON_INC = $(foreach d,$(PQ_COMMON),-I$(d))
 PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_RUNS=$(PQ_RUNS) \
 	-DPQ_SEED=$(PQ_SEED)
@@ -101,9 +105,9 @@ define pq_compile_rule
 $(2): $(1) $(6)
 	@mkdir -p $$(@D)
 	@rm -f $$@.skip
-	$(if $(5),$(3) $(4) -c $$< -o $$@ 2> $$@.warn || { mv $$@.warn $$@.skip; \
+	$(if $(5),$(3) $(4) $(PQ_DEPFLAGS) -c $$< -o $$@ 2> $$@.warn || { mv $$@.warn $$@.skip; \
 		echo "left out (does not compile): $$<" >&2; \
-		$(3) $(4) -x c -c /dev/null -o $$@; },$(3) $(4) -c $$< -o $$@ 2> $$@.warn; \
+		$(3) $(4) -x c -c /dev/null -o $$@; },$(3) $(4) $(PQ_DEPFLAGS) -c $$< -o $$@ 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; exit $$$$st)
 endef
 $(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),,$(PQ_FW)/flags)))
@@ -124,19 +128,19 @@ $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
 		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) -Wall -Wextra \
-		-Werror=incompatible-pointer-types -c $< -o $@
+		-Werror=incompatible-pointer-types $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
-		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
+		-Iprotocol -Itarget -Itarget/boards/common $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: protocol/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -Os -std=c99 -ffunction-sections -fdata-sections \
-		-Iprotocol -c $< -o $@
+		-Iprotocol $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
-		-Iprotocol -Itarget -Itarget/boards/common -c $< -o $@
+		-Iprotocol -Itarget -Itarget/boards/common $(PQ_DEPFLAGS) -c $< -o $@
 
 $(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_FW)/flags
 	@rm -f $@
@@ -166,8 +170,10 @@ $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 	@rm -f $@
 	ar rcs $@ $(PQ_HOST_COMMON_OBJS)
 
-$(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a \
-		$(PQ_HOST)/flags
+# (pqstub.c includes the scheme's api.h, and on the host no other header of
+# ours: it is compiled here with the link, without a .d of its own.)
+$(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(wildcard $(PQ_SCHEME)/api.h) \
+		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a $(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
 	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
@@ -186,16 +192,24 @@ $(PQ_OUT)/stack: FORCE
 $(PQ_FW)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(PQ_HOST)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS) HOST_COMMON=$(PQ_HOST_COMMON)" \
-		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
+		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS)" \
 		"OBJS=$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 .PHONY: pq-fw pq-host
 pq-fw: $(PQ_FW)/stub.elf
 pq-host: $(PQ_HOST)/ref
+
+# The headers each object read (PQ_DEPFLAGS): only the dependency files of
+# the objects this build makes are read, as firmware.mk does.
+ifneq ($(filter pq-fw pq-host,$(MAKECMDGOALS)),)
+PQ_DEPS := $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) \
+	$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST_COMMON_OBJS)
+-include $(wildcard $(PQ_DEPS:.o=.d))
+endif

@@ -104,6 +104,10 @@ E2E_TESTS += e2e_pq
 # The jail around foreign code (real bubblewrap): writes, network, pids,
 # semihosting's host calls, a host build's constructor.
 E2E_TESTS += e2e_jail
+# A user's folder built from a copy checked against the configuration's load.
+E2E_TESTS += e2e_snapshot
+# An image rebuilt when a header it includes changes (make -n -W HEADER).
+E2E_TESTS += e2e_rebuild
 $(TB)/test_e2e_%: tests/e2e/test_e2e_%.c tests/e2e/e2e_util.c $(HB)/libhil.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/e2e $(HOST_LDFLAGS) -o $@ $< \

@@ -6,7 +6,7 @@
 set -eu
 
 # python3-aiosmtpd: the SMTP sink of make test-lab's mail check.
-PACKAGES="buildbot buildbot-worker slurm-wlm python3-aiosmtpd"
+PACKAGES="buildbot buildbot-worker slurm-wlm munge python3-aiosmtpd"
 
 missing=""
 for p in $PACKAGES; do

@@ -12,8 +12,11 @@
 # checked); HILRUN_RUNS, the folder of the runs (default: hil-runs beside
 # the builders' folders, two levels above the build's).
 # Leaves in the build's folder: result.json, junit.xml and results/RUN (a
-# copy of the run folder) for the upload steps. Exit status: hilrun's; 2
-# when the checkout is not at the named commit.
+# copy of the run folder) for the upload steps, with a copy of every
+# earlier run of this board that no build handed on (a nightly interrupted,
+# then collapsed into a newer request: nothing resumes it), so that the
+# master records it as it is, partial. Exit status: hilrun's;
+# 2 when the checkout is not at the named commit.
 set -u
 
 if [ $# -ne 5 ]; then
@@ -86,12 +89,55 @@ while :; do
 	kill -0 "$pid" 2>/dev/null || break
 done
 
+# Whether the worker that started this build is still there to upload
+# what it leaves: when it went (kill -9, a crash), this shell, ended by
+# its parent-death signal, has another parent now.
+worker_alive=1
+if [ "$(ps -o ppid= -p $$ 2>/dev/null | tr -d ' ')" != "$PPID" ]; then
+	worker_alive=""
+	say "the worker is gone: nothing is uploaded; the retried build resumes this request's run, or the board's next build uploads it" >&2
+fi
+
+# hand_on RUN: a copy of RUN into results/ for the upload, and, when the
+# worker is there to upload it, a mark beside its request's results
+# (handed-on/RUN_NAME) that it went.
+hand_on() {
+	name=${1##*/}
+	mark=${1%/results/*}/handed-on/$name
+	[ ! -e "results/$name" ] || return 1
+	cp -a "$1" results/ || return 1
+	[ -z "$worker_alive" ] || { mkdir -p "${mark%/*}" && : >"$mark"; }
+}
+
 # The run folder, for the upload: a copy, so that the next retry still
 # finds the original.
 run=$(ls -1d "$base/results"/2*/ 2>/dev/null | tail -n 1)
 run=${run%/}
 if [ -n "$run" ]; then
-	cp -a "$run" results/
+	hand_on "$run" || say "warning: $run could not be copied for the upload" >&2
 fi
+# Runs of this board that no build handed on, but this one's: a nightly
+# interrupted (the worker lost) whose request was then collapsed into a
+# newer one, which no build resumes; a run of this request that ended but
+# was never uploaded (the worker lost after hilrun's end). They go up with this build's run and
+# the master records them as they are (partial), never lost; a later
+# resume of one (an on-demand request retried after this build) is
+# recorded again, complete.
+for other in "$runs/$board"/*/results/2*/; do
+	other=${other%/}
+	[ -d "$other" ] || continue
+	[ "$other" != "$run" ] || continue
+	[ ! -e "${other%/results/*}/handed-on/${other##*/}" ] || continue
+	if [ ! -f "$other/report.json" ]; then
+		say "warning: $other (an earlier run) has no report: not uploaded" >&2
+		continue
+	fi
+	[ -n "$worker_alive" ] || break
+	if hand_on "$other"; then
+		say "uploading $other too: an earlier run that no build handed on"
+	else
+		say "warning: $other (an earlier run) could not be copied for the upload: the next build tries again" >&2
+	fi
+done
 say "board $board, exit $status, run ${run:-none}"
 exit "$status"

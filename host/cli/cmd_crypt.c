@@ -29,7 +29,7 @@ const char cli_crypt_usage[] =
 	"exit: 0 done, 1 authentication failed (decryption refused the tag),\n"
 	"      2 bad arguments or the target could not be started\n";
 
-static int cmd_crypt(int argc, char **argv)
+static int cmd_crypt(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	static const struct opt opts[] = {
 		{"--decrypt", 0}, {"--outlen", 1}, {"--key", 1},
@@ -118,6 +118,7 @@ static int cmd_crypt(int argc, char **argv)
 		}
 		a.cfg = cfg;
 	}
+	a.stop = stop;
 	ret = hil_crypt(&a, stdout);
 	free(cfg);
 	return ret;
@@ -125,9 +126,8 @@ static int cmd_crypt(int argc, char **argv)
 
 int cli_crypt(int argc, char **argv, const struct cli_env *env)
 {
-	int ret = cmd_crypt(argc, argv);
+	int ret = cmd_crypt(argc, argv, env->stop);
 
-	(void)env;
 	/* A refused tag is an answer, not a failure to start (cli_crypt_usage). */
 	if (ret == HIL_ERR_VERIFY) {
 		return 1;

@@ -121,7 +121,7 @@ static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
 static int run_plan(const struct hil_pq_plan *plan, const char *root,
 		    const char *runs, const char *seed, const char *out,
 		    const struct hil_config *board, const struct hil_jail *jail,
-		    int *status)
+		    const volatile sig_atomic_t *stop, int *status)
 {
 	char script[HIL_PQ_PATH + 32], clock[16], baud[16];
 	char *argv[MAX_ARGS];
@@ -173,7 +173,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n] = NULL;
 	/* Its progress and errors go to our stderr as they come. */
 	return hil_proc_run_jailed(argv, NULL, 24u * 3600u * 1000u, status,
-				   jail);
+				   jail, stop);
 }
 
 /*
@@ -358,7 +358,8 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		 bcfg != NULL ? bcfg->board.name : "qemu-mps2-an386",
 		 jail != NULL ? " (jailed)" : "");
 	hil_utc_iso(started, sizeof(started));
-	ret = run_plan(plan, root, runs, seed, out, bcfg, jail, &status);
+	ret = run_plan(plan, root, runs, seed, out, bcfg, jail, env->stop,
+		       &status);
 	if (ret == HIL_OK && bcfg != NULL && (status == 0 || status == 1)) {
 		/* The images built: each flashed and run over the link; a
 		 * board that stopped lists its image with the reason, and

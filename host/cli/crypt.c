@@ -117,6 +117,7 @@ static int on_qemu(const struct hil_crypt_args *a,
 	memset(&opts, 0, sizeof(opts));
 	opts.algs_override = algs_list;
 	opts.no_jail = cli_no_jail(0); /* jailed where it can be */
+	opts.stop = a->stop;
 
 	ret = hil_runner_bring_up(a->cfg, &opts, run, &conn);
 	if (ret == HIL_OK) {

@@ -2,6 +2,7 @@
 #ifndef HIL_CRYPT_H
 #define HIL_CRYPT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -17,6 +18,8 @@ struct hil_crypt_args {
 	size_t xof_len; /* --outlen for an XOF (0: its default) */
 	const char *on; /* "host" (default) or "qemu" */
 	const struct hil_config *cfg; /* for --on qemu */
+	/* hilrun's stop flag (main's), or NULL: ends the image's build */
+	const volatile sig_atomic_t *stop;
 };
 
 /**

@@ -18,6 +18,7 @@
 #include "drivers/link/link.h"
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/log.h"
 #include "util/proc.h"
 #include "drivers/sensor/sensor.h"
@@ -111,6 +112,7 @@ static void check_probe(struct hil_doctor *d, const struct hil_config *cfg)
 		return;
 	}
 	ret = hil_flasher_params_from_config(cfg, dir, &p);
+	p.jail = d->jail; /* the probe check runs as the flashing would */
 	/* flasher.timeout_ms bounds every flasher action, this one too. */
 	p.timeout_ms = cfg->flasher.timeout_ms != 0 && cfg->flasher.timeout_ms <
 							       PROBE_TIMEOUT_MS
@@ -355,10 +357,20 @@ static void check_sensor(struct hil_doctor *d, const struct hil_config *cfg)
 
 int hil_doctor(const struct hil_config *cfg, FILE *out)
 {
-	struct hil_doctor d = {out, 0};
+	struct hil_doctor d = {out, 0, 0};
+	char why[512];
 
 	if (cfg == NULL || out == NULL) {
 		return HIL_ERR_ARG;
+	}
+	/* The flasher's checks read the config's files (OpenOCD's Tcl can
+	 * exec): jailed as a run's flashing is, and as a run does, unjailed
+	 * with a warning where no jail can be set up. */
+	d.jail = hil_jail_probe(why, sizeof(why)) == HIL_OK;
+	if (!d.jail) {
+		hil_warn(
+			"no jail for the flasher's checks: %s. They run UNJAILED (docs/lab.md, \"The jail\")",
+			why);
 	}
 	check_toolchain(&d);
 	check_flasher(&d, cfg);

@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "result/result.h"
+#include "util/err.h"
 #include "util/log.h"
+#include "util/pdeath.h"
 #include "util/proc.h"
 
 /* The only mutable global: set by the signal handler, read by the runner. */
@@ -37,6 +40,8 @@ static int wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* Who started hilrun, before anything else (--die-with-parent). */
+	pid_t parent = getppid();
 	const struct cli_command *cmd;
 	int verbosity = HIL_LOG_INFO;
 	struct cli_env env;
@@ -55,8 +60,22 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	/* A stop also ends a wait for a child (a 600 s build): killed, reaped. */
-	hil_proc_set_stop(&stop_requested);
+	/* --die-with-parent (anywhere, or HILRUN_DIE_WITH_PARENT=1): a
+	 * SIGTERM when the starter goes, which ends the run as a stop does;
+	 * gone already, it is as if that SIGTERM had come now. */
+	i = hil_die_with_parent_asked(&argc, argv);
+	if (i < 0) {
+		return HIL_EXIT_CANNOT_START;
+	}
+	if (i == 1) {
+		int ret = hil_die_with_parent(parent);
+
+		if (ret == HIL_ERR_INTERRUPTED) {
+			raise(SIGTERM);
+		} else if (ret != HIL_OK) {
+			return HIL_EXIT_CANNOT_START;
+		}
+	}
 
 	/* Verbosity first, wherever it stands, so every later message obeys it. */
 	for (i = 1; i < argc; i++) {

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/linkset.h"
+
 #define HIL_CFG_STR		  256 /* paths, program names */
 #define HIL_CFG_NAME		  64  /* short names */
 #define HIL_CFG_MAX_FLAGS	  32
@@ -39,6 +41,11 @@ struct hil_config_alg {
 	int unverified;
 	unsigned entry; /* its index in the JSON "algorithms" (a tree gives
 			 * several implementations of one entry) */
+	/* The folder's symbolic links as the load checked them
+	 * (util/linkset.h); the build copies the folder only if they are
+	 * the same then. links_checked 0: never checked. */
+	unsigned char links[HIL_LINKSET_DIGEST];
+	int links_checked;
 };
 
 /* A folder of a tree that is not built: its code is for another

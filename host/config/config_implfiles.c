@@ -14,6 +14,7 @@
 
 #include "util/beneath.h"
 #include "util/err.h"
+#include "util/linkset.h"
 
 #include "config/config_int.h"
 #include "config/jsonld.h"
@@ -25,10 +26,11 @@
 
 struct walk {
 	struct hil_jsonld *ld;
-	const cJSON *at;    /* the "algorithms" entry, for the message */
-	unsigned entry;	    /* its index */
-	size_t seen;	    /* entries looked at */
-	char bad[PATH_MAX]; /* the entry at fault */
+	const cJSON *at;	   /* the "algorithms" entry, for the message */
+	unsigned entry;		   /* its index */
+	size_t seen;		   /* entries looked at */
+	struct hil_linkset *links; /* every link met, for the build's copy */
+	char bad[PATH_MAX];	   /* the entry at fault */
 	char why[PATH_MAX + 64];
 };
 
@@ -39,7 +41,8 @@ struct walk {
  * refused at once, wherever it is: the compiler would block on it (make
  * held for its whole timeout) or read a device. @return 1 fine, 0 not.
  */
-static int walk_dir(struct walk *w, const char *dir, int depth)
+static int walk_dir(struct walk *w, const char *dir, const char *rel_dir,
+		    int depth)
 {
 	struct dirent *e;
 	DIR *d;
@@ -59,7 +62,7 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 		return 0;
 	}
 	while (ok && (e = readdir(d)) != NULL) {
-		char path[PATH_MAX];
+		char path[PATH_MAX], rel[PATH_MAX];
 		struct stat st;
 
 		if (strcmp(e->d_name, ".") == 0 ||
@@ -73,6 +76,9 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 			ok = 0;
 			break;
 		}
+		/* rel: its path inside the implementation folder. */
+		snprintf(rel, sizeof(rel), "%s%s%s", rel_dir,
+			 rel_dir[0] != '\0' ? "/" : "", e->d_name);
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     e->d_name) >= sizeof(path) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) !=
@@ -84,7 +90,26 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 
 			if (stat(path, &st) != 0 ||
 			    realpath(path, real) == NULL) {
-				continue; /* dangling: nothing to read */
+				/* Dangling: nothing to read, but it must
+				 * lead nowhere still when the folder is
+				 * copied to be built. */
+				if (hil_linkset_add(w->links, rel, "") !=
+				    HIL_OK) {
+					snprintf(w->bad, sizeof(w->bad), "%s",
+						 path);
+					snprintf(w->why, sizeof(w->why),
+						 "out of memory");
+					ok = 0;
+					break;
+				}
+				continue;
+			}
+			if (hil_linkset_add(w->links, rel, real) != HIL_OK) {
+				snprintf(w->bad, sizeof(w->bad), "%s", path);
+				snprintf(w->why, sizeof(w->why),
+					 "out of memory");
+				ok = 0;
+				break;
 			}
 			if (!hil_jsonld_within_roots(w->ld, real)) {
 				snprintf(w->bad, sizeof(w->bad), "%s", path);
@@ -104,7 +129,7 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 			}
 		}
 		if (S_ISDIR(st.st_mode)) {
-			ok = walk_dir(w, path, depth + 1);
+			ok = walk_dir(w, path, rel, depth + 1);
 		} else if (!S_ISREG(st.st_mode)) {
 			snprintf(w->bad, sizeof(w->bad), "%s", path);
 			snprintf(
@@ -119,7 +144,7 @@ static int walk_dir(struct walk *w, const char *dir, int depth)
 }
 
 int hil_cfg_v_impl_files(struct hil_jsonld *ld, const cJSON *root,
-			 const struct hil_config *cfg)
+			 struct hil_config *cfg)
 {
 	const cJSON *algs = hil_jsonld_member(root, "algorithms");
 	struct walk w;
@@ -146,11 +171,20 @@ int hil_cfg_v_impl_files(struct hil_jsonld *ld, const cJSON *root,
 				"algorithms[%u]: %s is outside %s (a link leading out of the roots)",
 				a->entry, a->path, roots);
 		}
-		if (!walk_dir(&w, a->path, 0)) {
+		if (hil_linkset_new(&w.links) != HIL_OK) {
+			return HIL_ERR_NOMEM;
+		}
+		if (!walk_dir(&w, a->path, "", 0)) {
+			hil_linkset_free(w.links);
 			return hil_jsonld_fail(ld, w.at,
 					       "algorithms[%u]: %s: %s",
 					       a->entry, w.bad, w.why);
 		}
+		/* What the build's copy of the folder must find again
+		 * (image/snapshot.c): the check holds for what is built. */
+		hil_linkset_digest(w.links, cfg->algs[i].links);
+		cfg->algs[i].links_checked = 1;
+		hil_linkset_free(w.links);
 	}
 	return HIL_OK;
 }

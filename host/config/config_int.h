@@ -32,7 +32,7 @@ int hil_cfg_v_cflags_allowed(struct hil_jsonld *ld, const cJSON *root,
  * regular files and folders only, and for a lab job no link out of the
  * roots (config_implfiles.c). */
 int hil_cfg_v_impl_files(struct hil_jsonld *ld, const cJSON *root,
-			 const struct hil_config *cfg);
+			 struct hil_config *cfg);
 int hil_cfg_v_bench(struct hil_jsonld *ld, const cJSON *root,
 		    struct hil_config *cfg);
 int hil_cfg_v_sensor(struct hil_jsonld *ld, const cJSON *root,

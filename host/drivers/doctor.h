@@ -5,10 +5,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Where the lines go and how many checks failed. */
+/* Where the lines go, how many checks failed, and whether the tools that
+ * read a configuration's files (a flasher's config, its probe check) run
+ * in the jail (util/jail.h): 1 when one can be set up here. */
 struct hil_doctor {
 	FILE *out;
 	int fails;
+	int jail;
 };
 
 enum hil_verdict { HIL_V_OK, HIL_V_FAIL, HIL_V_SKIP };

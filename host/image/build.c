@@ -22,6 +22,10 @@
 #include "util/util.h"
 
 #define BUILD_TIMEOUT_MS 600000u
+/* How much of the end of a build log is read for what went wrong: a log
+ * grows with every build of the run (isolation, splits) and a foreign
+ * folder's warnings; make stops at the first error, near the end. */
+#define LOG_TAIL_BYTES	 (256u * 1024u)
 
 static int is_root(const char *dir)
 {
@@ -96,9 +100,9 @@ static int is_error_line(const char *line, size_t n)
 }
 
 /*
- * What went wrong, from the build log: its error lines (each with the two
- * lines after it, where the compiler shows the code), or, when none is
- * recognised, its last lines.
+ * What went wrong, from the end of the build log (LOG_TAIL_BYTES): its
+ * error lines (each with the two lines after it, where the compiler shows
+ * the code), or, when none is recognised, its last lines.
  */
 static void tail_log(const char *path)
 {
@@ -111,7 +115,7 @@ static void tail_log(const char *path)
 	int after = 0;
 	const char *p;
 
-	if (hil_read_file(path, &text, &len) != HIL_OK) {
+	if (hil_read_tail(path, LOG_TAIL_BYTES, &text, &len) != HIL_OK) {
 		return;
 	}
 	for (p = text; *p != '\0' && lines < 12;) {
@@ -225,7 +229,7 @@ static int log_overflowed(const char *log_path, char *what, size_t len)
 	char *text = NULL;
 	int yes;
 
-	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+	if (hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) != HIL_OK) {
 		return 0;
 	}
 	yes = strstr(text, "overflowed by") != NULL ||
@@ -244,7 +248,7 @@ static int log_link_error(const char *log_path, char *what, size_t len)
 	char *text = NULL;
 	const char *p, *found = NULL;
 
-	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+	if (hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) != HIL_OK) {
 		return 0;
 	}
 	for (p = strstr(text, "/ld: "); p != NULL; p = strstr(p + 1, "/ld: ")) {
@@ -262,7 +266,7 @@ void hil_build_hint_failure(const char *log_path)
 {
 	char *text = NULL;
 
-	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+	if (hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) != HIL_OK) {
 		return;
 	}
 	if (strstr(text, "No such file or directory") != NULL &&
@@ -414,7 +418,7 @@ int hil_build_run_make(const char *root, const char *log_path,
 				NULL};
 
 		ret = hil_proc_run_jailed(argv, log_path, BUILD_TIMEOUT_MS,
-					  status, jail);
+					  status, jail, v->stop);
 	}
 	hil_jail_free(jail);
 	free(var_algs);
@@ -425,12 +429,14 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw)
 {
-	return hil_build_firmware_ex(cfg, root, log_path, algs_override, 0, fw);
+	return hil_build_firmware_ex(cfg, root, log_path, algs_override, 0,
+				     NULL, fw);
 }
 
 int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			  const char *log_path, const char *algs_override,
-			  unsigned flags, struct hil_firmware *fw)
+			  unsigned flags, const volatile sig_atomic_t *stop,
+			  struct hil_firmware *fw)
 {
 	char opt[2048] = "";
 	const struct hil_link_ops *lk;
@@ -542,6 +548,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	 * so that image is built exactly as before there was a choice. */
 	snprintf(v.link, sizeof(v.link), "HIL_LINK=%s", stub_link);
 	v.jail = !(flags & HIL_BUILD_NO_JAIL);
+	v.stop = stop;
 	/* board.prefetch, when chosen: the board code's flash prefetch. */
 	if (cfg->board.prefetch >= 0) {
 		snprintf(v.prefetch, sizeof(v.prefetch), "HIL_PREFETCH=%d",

@@ -2,6 +2,7 @@
 #ifndef HIL_BUILD_H
 #define HIL_BUILD_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "config/config.h"
@@ -92,10 +93,15 @@ int hil_build_firmware(const struct hil_config *cfg, const char *root,
 		       const char *log_path, const char *algs_override,
 		       struct hil_firmware *fw);
 
-/** hil_build_firmware() with flags (HIL_BUILD_QUIET_OVERFLOW). */
+/**
+ * hil_build_firmware() with flags (HIL_BUILD_QUIET_OVERFLOW...) and hilrun's
+ * stop flag (main's, or NULL): once it is set, make is killed and the build
+ * returns HIL_ERR_INTERRUPTED.
+ */
 int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			  const char *log_path, const char *algs_override,
-			  unsigned flags, struct hil_firmware *fw);
+			  unsigned flags, const volatile sig_atomic_t *stop,
+			  struct hil_firmware *fw);
 
 /**
  * cfg with only the algorithms algs[0..n-1] (indices into cfg->algs, each
@@ -110,16 +116,18 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
  * links: first into runs of at most HIL_IMAGE_MAX_ALGS, then a part that
  * does not fit is halved again; one that does not fit alone goes to
  * split->too_big. Every image is built, so that starting each later finds
- * it up to date. flags: HIL_BUILD_NO_JAIL or 0.
+ * it up to date. flags: HIL_BUILD_NO_JAIL or 0; stop as
+ * hil_build_firmware_ex().
  * @return HIL_OK, or the first error other than "too big".
  */
 int hil_build_split(const struct hil_config *cfg, const char *root,
 		    const char *log_path, const size_t *skip, size_t n_skip,
-		    unsigned flags, struct hil_build_split *split);
+		    unsigned flags, const volatile sig_atomic_t *stop,
+		    struct hil_build_split *split);
 
 /**
- * The link through which make sees a user's folder a (algorithms[i].path):
- * fw_dir/src/<alg>_<impl>.
+ * The copy through which make sees a user's folder a (algorithms[i].path),
+ * made when the image is built (image/snapshot.c): fw_dir/src/<alg>_<impl>.
  * @return HIL_OK, or HIL_ERR_ARG when it does not fit len.
  */
 int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,

@@ -2,6 +2,7 @@
 #ifndef HIL_BUILD_INT_H
 #define HIL_BUILD_INT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "build.h"
@@ -14,6 +15,9 @@ struct make_vars {
 	char baud[64];
 	char link[64]; /* HIL_LINK=, the transport the stub speaks */
 	int jail;      /* make runs in hil_build_jail()'s jail */
+	/* hilrun's stop flag (main's), or NULL: make is killed once it is
+	 * set (util/proc.h) */
+	const volatile sig_atomic_t *stop;
 	/* HIL_PREFETCH=, empty: the board code's default at the clock */
 	char prefetch[64];
 };
@@ -25,13 +29,15 @@ int hil_build_run_make(const char *root, const char *log_path,
 		       const char *target, const struct make_vars *v,
 		       const char *algs, const char *dir, int *status);
 
-/* After a failed build: the fix for the mistakes people make most. */
+/* After a failed build: the fix for the mistakes people make most, found
+ * in the end of the log (its last 256 KiB, however large it grew). */
 void hil_build_hint_failure(const char *log_path);
 
 /* ---- ownbuild.c -------------------------------------------------------- */
 
-/* Link the user's folder a->path as FW_DIR/src/<alg>_<impl> (into link),
- * the only name make sees of it. */
+/* Copy the user's folder a->path to FW_DIR/src/<alg>_<impl> (its path into
+ * link), the only name make sees of it (image/snapshot.c: refused, with an
+ * error logged, when it is not as the configuration's load checked it). */
 int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
 			  char *link, size_t len);
 

@@ -27,8 +27,8 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
 /* Build algs[0..n-1] as one image; halve it while it is too big. */
 static int split_rec(const struct hil_config *cfg, const char *root,
 		     const char *log_path, const size_t *algs, size_t n,
-		     unsigned flags, struct hil_build_split *split,
-		     struct hil_firmware *fw)
+		     unsigned flags, const volatile sig_atomic_t *stop,
+		     struct hil_build_split *split, struct hil_firmware *fw)
 {
 	struct hil_config *sub = hil_build_subset(cfg, algs, n);
 	int ret;
@@ -37,7 +37,7 @@ static int split_rec(const struct hil_config *cfg, const char *root,
 		return HIL_ERR_NOMEM;
 	}
 	ret = hil_build_firmware_ex(sub, root, log_path, NULL,
-				    flags | HIL_BUILD_QUIET_OVERFLOW, fw);
+				    flags | HIL_BUILD_QUIET_OVERFLOW, stop, fw);
 	free(sub);
 	if (ret == HIL_OK) {
 		size_t k = split->n_images++;
@@ -66,17 +66,19 @@ static int split_rec(const struct hil_config *cfg, const char *root,
 		}
 		return HIL_OK;
 	}
-	ret = split_rec(cfg, root, log_path, algs, n / 2, flags, split, fw);
+	ret = split_rec(cfg, root, log_path, algs, n / 2, flags, stop, split,
+			fw);
 	if (ret == HIL_OK) {
 		ret = split_rec(cfg, root, log_path, algs + n / 2, n - n / 2,
-				flags, split, fw);
+				flags, stop, split, fw);
 	}
 	return ret;
 }
 
 int hil_build_split(const struct hil_config *cfg, const char *root,
 		    const char *log_path, const size_t *skip, size_t n_skip,
-		    unsigned flags, struct hil_build_split *split)
+		    unsigned flags, const volatile sig_atomic_t *stop,
+		    struct hil_build_split *split)
 {
 	struct hil_firmware *fw = malloc(sizeof(*fw));
 	size_t algs[HIL_CFG_MAX_ALGS];
@@ -106,18 +108,19 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
 			size_t m = (n - done) / (parts - p);
 
 			ret = split_rec(cfg, root, log_path, algs + done, m,
-					flags, split, fw);
+					flags, stop, split, fw);
 			done += m;
 		}
 	} else if (n == 1) {
-		ret = split_rec(cfg, root, log_path, algs, n, flags, split, fw);
+		ret = split_rec(cfg, root, log_path, algs, n, flags, stop,
+				split, fw);
 	} else if (n > 1) {
 		/* All of them together are known not to fit: halve at once. */
-		ret = split_rec(cfg, root, log_path, algs, n / 2, flags, split,
-				fw);
+		ret = split_rec(cfg, root, log_path, algs, n / 2, flags, stop,
+				split, fw);
 		if (ret == HIL_OK) {
 			ret = split_rec(cfg, root, log_path, algs + n / 2,
-					n - n / 2, flags, split, fw);
+					n - n / 2, flags, stop, split, fw);
 		}
 	}
 	free(fw);

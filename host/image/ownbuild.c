@@ -1,4 +1,4 @@
-/* ownbuild: the user's own algorithm folders in an image: linked in under a name of ours, their warnings gathered, those that do not build found and left out. */
+/* ownbuild: the user's own algorithm folders in an image: copied in under a name of ours, their warnings gathered, those that do not build found and left out. */
 #define _XOPEN_SOURCE  700 /* realpath, symlink */
 #define HIL_LOG_PREFIX "build"
 #include "build_int.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "snapshot.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -94,19 +95,22 @@ static int nocase_headers(const char *target, const char *link)
 }
 
 /*
- * A user's folder reaches make only as a link of ours,
- * FW_DIR/src/<alg>_<impl>, so that no byte of a config's path is ever part
- * of a make variable, a recipe or a compiler argument: a folder name with
- * spaces, '=', quotes or `...` builds like any other.
+ * A user's folder reaches make only as a copy of ours,
+ * FW_DIR/src/<alg>_<impl> (image/snapshot.c), so that no byte of a
+ * config's path is ever part of a make variable, a recipe or a compiler
+ * argument (a folder name with spaces, '=', quotes or `...` builds like any
+ * other), and so that what is compiled is what the configuration's load
+ * checked: a file swapped since for a link, a FIFO or a device is refused
+ * here, never read. An include that leaves the folder ("../x.h") finds
+ * the copy's neighbours, not the original's.
  */
 int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
 			  char *link, size_t len)
 {
-	char target[PATH_MAX];
-	char dir[HIL_PATH];
-	int n;
+	char dir[HIL_PATH], why[PATH_MAX + 600];
+	int n, ret;
 
-	if (realpath(a->path, target) == NULL) {
+	if (access(a->path, F_OK) != 0) {
 		hil_err("algorithms: %s/%s: %s: %s", a->name, a->impl, a->path,
 			strerror(errno));
 		return HIL_ERR_CONFIG;
@@ -124,16 +128,15 @@ int hil_build_link_source(const char *fw_dir, const struct hil_config_alg *a,
 		hil_err("build folder name too long: %s", dir);
 		return HIL_ERR_CONFIG;
 	}
-	if (unlink(link) != 0 && errno != ENOENT) {
-		hil_err("cannot replace %s: %s", link, strerror(errno));
-		return HIL_ERR_IO;
+	ret = hil_snapshot_copy(a->path, link,
+				a->links_checked ? a->links : NULL, why,
+				sizeof(why));
+	if (ret != HIL_OK) {
+		hil_err("algorithms: %s/%s: %s: %s: not built", a->name,
+			a->impl, a->path, why);
+		return ret;
 	}
-	if (symlink(target, link) != 0) {
-		hil_err("cannot link %s to %s: %s", link, target,
-			strerror(errno));
-		return HIL_ERR_IO;
-	}
-	return nocase_headers(target, link);
+	return nocase_headers(link, link);
 }
 
 /* How many compiler warnings a .warn file holds. */

@@ -240,7 +240,8 @@ static int start(struct hil_ownref *r, const char *log_path, int jail)
 
 int hil_ownref_build(const char *root, const char *fw_dir,
 		     const struct hil_config_alg *a, const char *log_path,
-		     int jail, struct hil_ownref *out)
+		     int jail, const volatile sig_atomic_t *stop,
+		     struct hil_ownref *out)
 {
 	char link[HIL_PATH];
 	char sym[2 * HIL_CFG_NAME + 8];
@@ -279,7 +280,7 @@ int hil_ownref_build(const char *root, const char *fw_dir,
 				var_dir,     NULL};
 
 		ret = hil_proc_run_jailed(argv, log_path, OWNREF_TIMEOUT_MS,
-					  &status, j);
+					  &status, j, stop);
 	}
 	hil_jail_free(j);
 	if (ret == HIL_ERR_INTERRUPTED) {

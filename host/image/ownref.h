@@ -2,6 +2,7 @@
 #ifndef HIL_OWNREF_H
 #define HIL_OWNREF_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,8 @@ struct hil_ownref {
  * is. Both make and the program run in a jail when jail is set
  * (util/jail.h): the folder read-only, a constructor or anything else in
  * it runs there, never in hilrun.
+ * @param stop hilrun's stop flag (main's), or NULL: make is killed once it
+ *        is set (HIL_ERR_INTERRUPTED).
  * @param out zeroed first; close it with hil_ownref_close(), also after a
  *        failure.
  * @return HIL_OK; HIL_ERR_BUILD when it does not build, start or describe
@@ -38,7 +41,8 @@ struct hil_ownref {
  */
 int hil_ownref_build(const char *root, const char *fw_dir,
 		     const struct hil_config_alg *a, const char *log_path,
-		     int jail, struct hil_ownref *out);
+		     int jail, const volatile sig_atomic_t *stop,
+		     struct hil_ownref *out);
 
 /** Did r build, start and describe itself (hil_ownref_build() succeeded)? */
 int hil_ownref_started(const struct hil_ownref *r);

@@ -338,9 +338,13 @@ static int str_eq(const char *a, const char *b)
 
 /*
  * What the database holds under id, compared with run: -1 nothing, 0 another
- * run (another start, board or host), 1 this run as it is, 2 this run with
- * another end or status (resumed since). A record without a host (written
- * before hosts were recorded) is any host's.
+ * run (another start, board or host; or, complete beside a complete record,
+ * another end or folder: a complete run is never resumed, so that is a
+ * second run of that configuration, board and host started in the same
+ * second), 1 this run as it is (or an earlier, partial state of the
+ * complete run recorded), 2 this run with another end or status (resumed
+ * since). A record without a host (written before hosts were
+ * recorded) is any host's.
  */
 static int stored_as(sqlite3 *db, const char *id,
 		     const struct hil_history_run *run, int *rc)
@@ -348,10 +352,11 @@ static int stored_as(sqlite3 *db, const char *id,
 	sqlite3_stmt *st = NULL;
 	int what = -1;
 
-	*rc = sqlite3_prepare_v2(db,
-				 "SELECT started, board, host, finished, status"
-				 " FROM runs WHERE id = ?",
-				 -1, &st, NULL);
+	*rc = sqlite3_prepare_v2(
+		db,
+		"SELECT started, board, host, finished, status,"
+		" dir FROM runs WHERE id = ?",
+		-1, &st, NULL);
 	if (*rc != SQLITE_OK) {
 		return -1;
 	}
@@ -362,6 +367,15 @@ static int stored_as(sqlite3 *db, const char *id,
 		    (hil_history_col(st, 2)[0] != '\0' &&
 		     !str_eq(hil_history_col(st, 2), run->host))) {
 			what = 0;
+		} else if (str_eq(hil_history_col(st, 4), "complete") &&
+			   str_eq(run->status, "complete") &&
+			   (!str_eq(hil_history_col(st, 3), run->finished) ||
+			    (hil_history_col(st, 5)[0] != '\0' &&
+			     !str_eq(hil_history_col(st, 5), run->dir)))) {
+			what = 0;
+		} else if (str_eq(hil_history_col(st, 4), "complete") &&
+			   !str_eq(run->status, "complete")) {
+			what = 1; /* an earlier state of it: the record stands */
 		} else if (str_eq(hil_history_col(st, 3), run->finished) &&
 			   str_eq(hil_history_col(st, 4), run->status)) {
 			what = 1;
@@ -447,6 +461,45 @@ static int id_shared(sqlite3 *db, const char *id)
 }
 
 /*
+ * Runs of one configuration, board and host started in the same second
+ * (quick emulated runs, one after the other): the first holds
+ * ID@HOST:BOARD (alt), the others ID@HOST:BOARD~2, ~3... in the order of
+ * their imports; run goes under the first of those that is free or is
+ * this run's.
+ */
+static int import_suffixed(sqlite3 *db, const struct hil_history_run *run,
+			   const char *alt, char *id, size_t id_len,
+			   int *outcome)
+{
+	char more[1100];
+	int k, w = 0, rc = SQLITE_OK;
+
+	for (k = 2; k < 100 && w == 0; k++) {
+		snprintf(more, sizeof(more), "%s~%d", alt, k);
+		w = stored_as(db, more, run, &rc);
+		if (rc != SQLITE_OK) {
+			return rc;
+		}
+	}
+	if (w == 0) {
+		hil_err("run %s of %s on %s: the history holds 99 other runs under %s~N",
+			run->id, run->host, run->board, alt);
+		return SQLITE_ERROR;
+	}
+	snprintf(id, id_len, "%s", more);
+	*outcome = w == 1   ? HIL_HISTORY_SAME
+		   : w == 2 ? HIL_HISTORY_REPLACED
+			    : HIL_HISTORY_NEW;
+	if (w == 1) {
+		return SQLITE_OK;
+	}
+	if (w == 2) {
+		rc = delete_run(db, more);
+	}
+	return rc == SQLITE_OK ? insert_run(db, more, run) : rc;
+}
+
+/*
  * Where an imported run goes: under its id, or, when runs of other hosts
  * or boards share that id (started in the same second with the same
  * configuration), every one of them under "ID@HOST:BOARD": the run that
@@ -485,9 +538,7 @@ static int import_run(sqlite3 *db, const struct hil_history_run *run, char *id,
 		return rc == SQLITE_OK ? insert_run(db, key, run) : rc;
 	}
 	if (w1 == 0) {
-		hil_err("run %s of %s on %s: the history holds other runs under this id and under %s",
-			run->id, run->host, run->board, alt);
-		return SQLITE_ERROR;
+		return import_suffixed(db, run, alt, id, id_len, outcome);
 	}
 	*outcome = HIL_HISTORY_NEW;
 	if (w0 == -1 && !id_shared(db, run->id)) {
@@ -502,6 +553,11 @@ static int import_run(sqlite3 *db, const struct hil_history_run *run, char *id,
 		if (stored_as(db, other, run, &rc) == -1 && rc == SQLITE_OK) {
 			rc = rename_run(db, run->id, other);
 		}
+	}
+	if (rc == SQLITE_OK && stored_as(db, alt, run, &rc) == 0 &&
+	    rc == SQLITE_OK) {
+		/* The holder was of this host and board too: renamed to alt. */
+		return import_suffixed(db, run, alt, id, id_len, outcome);
 	}
 	snprintf(id, id_len, "%s", alt);
 	return rc == SQLITE_OK ? insert_run(db, alt, run) : rc;

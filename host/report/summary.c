@@ -202,7 +202,7 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	const cJSON *z =
 		hil_rj_impl_size(report, l->s.algorithm, l->s.implementation);
 	const cJSON *at64 = series_row_at(report, &l->s, sum->head_len);
-	const cJSON *r;
+	const cJSON *r, *erow, *call_row = NULL;
 	double v, len;
 	int with_msg = 0;
 
@@ -250,32 +250,6 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 	if (r != NULL && hil_rj_row_ok(r) && hil_rj_num(r, "normalized", &v)) {
 		snprintf(l->norm, sizeof(l->norm), "%.2f", v);
 	}
-	snprintf(l->energy, sizeof(l->energy), "%s", "-");
-	l->energy_extra[0] = '\0';
-	if (at64 != NULL && hil_rj_row_ok(at64) &&
-	    hil_rj_row_energy(at64, &v)) {
-		const cJSON *est = hil_rj_row_estimate(at64);
-		double lo, hi, ratio;
-
-		snprintf(l->energy, sizeof(l->energy), "%.3g", v);
-		if (est != NULL &&
-		    est == cJSON_GetObjectItemCaseSensitive(at64, "energy") &&
-		    hil_rj_num(est, "uj_low", &lo) &&
-		    hil_rj_num(est, "uj_high", &hi)) {
-			snprintf(l->energy_extra, sizeof(l->energy_extra),
-				 "%.3g-%.3g", lo, hi);
-		} else if (est != NULL && hil_rj_num(est, "uj_per_op", &lo)) {
-			if (hil_rj_num(est, "ratio", &ratio)) {
-				snprintf(l->energy_extra,
-					 sizeof(l->energy_extra),
-					 "est. %.3g, x%.2f", lo, ratio);
-			} else {
-				snprintf(l->energy_extra,
-					 sizeof(l->energy_extra), "est. %.3g",
-					 lo);
-			}
-		}
-	}
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
 		if (!hil_series_has(&l->s, r)) {
@@ -294,10 +268,40 @@ static void line_fill(const cJSON *report, struct hil_summary *sum,
 			   hil_rj_num(r, "median", &v)) {
 			l->per_call = 1;
 			l->call = v;
+			call_row = r;
 		}
 	}
 	if (with_msg) {
 		l->per_call = 0;
+	}
+	/* Energy of one operation: at the headline length, or, for an
+	 * operation without a message (a key setup), of its one call. */
+	erow = l->per_call ? call_row : at64;
+	snprintf(l->energy, sizeof(l->energy), "%s", "-");
+	l->energy_extra[0] = '\0';
+	if (erow != NULL && hil_rj_row_ok(erow) &&
+	    hil_rj_row_energy(erow, &v)) {
+		const cJSON *est = hil_rj_row_estimate(erow);
+		double lo, hi, ratio;
+
+		snprintf(l->energy, sizeof(l->energy), "%.3g", v);
+		if (est != NULL &&
+		    est == cJSON_GetObjectItemCaseSensitive(erow, "energy") &&
+		    hil_rj_num(est, "uj_low", &lo) &&
+		    hil_rj_num(est, "uj_high", &hi)) {
+			snprintf(l->energy_extra, sizeof(l->energy_extra),
+				 "%.3g-%.3g", lo, hi);
+		} else if (est != NULL && hil_rj_num(est, "uj_per_op", &lo)) {
+			if (hil_rj_num(est, "ratio", &ratio)) {
+				snprintf(l->energy_extra,
+					 sizeof(l->energy_extra),
+					 "est. %.3g, x%.2f", lo, ratio);
+			} else {
+				snprintf(l->energy_extra,
+					 sizeof(l->energy_extra), "est. %.3g",
+					 lo);
+			}
+		}
 	}
 }
 

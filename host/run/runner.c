@@ -299,7 +299,7 @@ static int measure_split(struct run_ctx *c, const char *journal)
 	if (ret == HIL_OK) {
 		ret = hil_build_split(cfg, root, log, skip, n_skip,
 				      c->opts->no_jail ? HIL_BUILD_NO_JAIL : 0,
-				      &k->split);
+				      c->opts->stop, &k->split);
 	}
 	if (ret == HIL_OK) {
 		hil_info("split into %zu image%s%s", k->split.n_images,

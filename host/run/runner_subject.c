@@ -213,7 +213,8 @@ void hil_rn_prepare_subjects(struct run_ctx *c)
 		}
 		if (have_root && subject->kind != HILP_KIND_BLOCK &&
 		    hil_ownref_build(root, c->run->fw.dir, ca, log,
-				     !c->opts->no_jail, &c->own[a]) == HIL_OK &&
+				     !c->opts->no_jail, c->opts->stop,
+				     &c->own[a]) == HIL_OK &&
 		    c->own[a].alg.kind == subject->kind) {
 			*subject = c->own[a].alg;
 			subject->name = ca->name;

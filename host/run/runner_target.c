@@ -411,7 +411,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 		build_flags |= HIL_BUILD_NO_JAIL;
 	}
 	ret = hil_build_firmware_ex(cfg, root, path, opts->algs_override,
-				    build_flags, &run->fw);
+				    build_flags, opts->stop, &run->fw);
 	run->timing.build_ns += hil_energy_now_ns() - t0;
 	t0 = hil_energy_now_ns();
 	if (ret == HIL_OK) {

@@ -226,29 +226,92 @@ static void push_system(struct vec *a, const char *path)
 }
 
 /*
- * A program named by a path: its real, absolute path into prog (the jail's
- * working directory is not hilrun's), and its folder bound read-only when
- * it is outside /usr. A bare name is left to bwrap's PATH search.
+ * A bare name as execvp finds it in hilrun's PATH, made absolute, into
+ * found. @return 1 when found.
+ */
+static int find_in_path(const char *name, char *found, size_t len)
+{
+	const char *path = getenv("PATH");
+	char cwd[PATH_MAX];
+	struct stat st;
+
+	if (path == NULL) {
+		path = "/usr/local/bin:/usr/bin:/bin";
+	}
+	while (*path != '\0') {
+		size_t n = strcspn(path, ":");
+		int w;
+
+		if (n == 0 || path[0] != '/') {
+			/* An empty or relative entry: the working directory. */
+			if (getcwd(cwd, sizeof(cwd)) == NULL) {
+				cwd[0] = '\0';
+			}
+			w = snprintf(found, len, "%s/%.*s%s%s", cwd, (int)n,
+				     path, n > 0 ? "/" : "", name);
+		} else {
+			w = snprintf(found, len, "%.*s/%s", (int)n, path, name);
+		}
+		if (w > 0 && (size_t)w < len && access(found, X_OK) == 0 &&
+		    stat(found, &st) == 0 && S_ISREG(st.st_mode)) {
+			return 1;
+		}
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+/* The folder of a program, read-only, unless the jail has it (/usr). */
+static void push_folder_of(struct vec *a, const char *file)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir) {
+		return;
+	}
+	*slash = '\0';
+	if (strncmp(dir, "/usr/", 5) != 0) {
+		push3(a, "--ro-bind", dir, dir);
+	}
+}
+
+/*
+ * The program: its real, absolute path into prog (the jail's working
+ * directory is not hilrun's), and its folder bound read-only when it is
+ * outside /usr. A bare name is looked up in hilrun's PATH, as it would be
+ * unjailed: one in /usr, /bin or /sbin is left to bwrap's search of the
+ * same PATH in the jail; one elsewhere (a tool in /opt/X/bin, a test's
+ * stand-in) is run by its path, its folder (and the link's, if it is one)
+ * bound read-only.
  */
 static void push_program(struct vec *a, const char *name, char *prog,
 			 size_t len)
 {
-	char real[PATH_MAX];
-	char *slash;
+	char real[PATH_MAX], found[PATH_MAX];
 
 	snprintf(prog, len, "%s", name);
-	if (strchr(name, '/') == NULL || realpath(name, real) == NULL) {
+	if (strchr(name, '/') == NULL) {
+		if (!find_in_path(name, found, sizeof(found)) ||
+		    strncmp(found, "/usr/", 5) == 0 ||
+		    strncmp(found, "/bin/", 5) == 0 ||
+		    strncmp(found, "/sbin/", 6) == 0) {
+			return;
+		}
+		snprintf(prog, len, "%s", found);
+		push_folder_of(a, found);
+		if (realpath(found, real) != NULL && strcmp(real, found) != 0) {
+			push_folder_of(a, real);
+		}
+		return;
+	}
+	if (realpath(name, real) == NULL) {
 		return;
 	}
 	snprintf(prog, len, "%s", real);
-	slash = strrchr(real, '/');
-	if (slash == NULL || slash == real) {
-		return;
-	}
-	*slash = '\0';
-	if (strncmp(real, "/usr/", 5) != 0) {
-		push3(a, "--ro-bind", real, real);
-	}
+	push_folder_of(a, real);
 }
 
 int hil_jail_argv(const struct hil_jail *j, char *const argv[], int info_fd,

@@ -80,9 +80,11 @@ unsigned long long hil_jail_mem(const struct hil_jail *j);
 
 /**
  * The command line that runs argv in the jail: "bwrap", its options, "--",
- * then argv. A program named without a '/' is looked up in the jail's
- * PATH by bwrap; one named by a path outside /usr gets its folder bound
- * read-only.
+ * then argv. A program named without a '/' is looked up in hilrun's PATH
+ * as it would be unjailed: found in /usr, /bin or /sbin, bwrap looks it up
+ * again in the jail's (the same) PATH; found elsewhere (/opt/X/bin), it is
+ * run by that path. A program outside /usr, named by a path or found so,
+ * gets its folder (and, for a link, its target's) bound read-only.
  * The program is the jail's pid 1 (a signal it has a handler for reaches
  * it from hilrun; when it exits, everything else in the jail is killed).
  * @param j may be NULL: the system folders alone.

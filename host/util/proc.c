@@ -43,17 +43,10 @@ struct hil_proc {
 	char *name;
 };
 
-/* hil_proc_set_stop(): set once by main, read by every wait. */
-static const volatile sig_atomic_t *stop_flag;
-
-void hil_proc_set_stop(const volatile sig_atomic_t *stop)
+/* Has hilrun been told to stop (the flag its caller handed down)? */
+static int stopping(const volatile sig_atomic_t *stop)
 {
-	stop_flag = stop;
-}
-
-static int stopping(void)
-{
-	return stop_flag != NULL && *stop_flag;
+	return stop != NULL && *stop;
 }
 
 /* What the child reports on its exec-error pipe before _exit(). */
@@ -625,17 +618,18 @@ static pid_t read_inner_pid(int fd)
 	return v > 0 ? (pid_t)v : 0;
 }
 
-int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
-			  int stdio_fd, const char *log_path,
-			  const struct hil_jail *jail)
+/*
+ * spawn_fd() in a jail (NULL: not jailed): stdout (unless stdio_fd) and
+ * stderr to out_fd (-1: hilrun's), which stays the caller's.
+ */
+static int spawn_jailed_fd(struct hil_proc **out, char *const argv[],
+			   int stdio_fd, int out_fd,
+			   const struct hil_jail *jail)
 {
 	char **full = NULL;
 	int info[2] = {-1, -1};
-	int out_fd = -1, ret;
+	int ret;
 
-	if (out == NULL) {
-		return HIL_ERR_ARG;
-	}
 	*out = NULL;
 	ret = check_argv(argv);
 	if (ret == HIL_OK && jail != NULL) {
@@ -644,20 +638,10 @@ int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	if (log_path != NULL) {
-		out_fd = high_fd(hil_open_append(log_path));
-		if (out_fd < 0) {
-			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
-				strerror(errno));
-			ret = HIL_ERR_IO;
-			goto out;
-		}
-	}
 	ret = spawn_fd(out, full != NULL ? full : argv, stdio_fd, out_fd,
 		       hil_jail_mem(jail), info[1]);
 	if (info[1] >= 0) {
 		close(info[1]);
-		info[1] = -1;
 	}
 	if (ret == HIL_OK && full != NULL) {
 		(*out)->inner = read_inner_pid(info[0]);
@@ -667,23 +651,45 @@ int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
 		hil_err("the jail for %s cannot be set up: bubblewrap (bwrap) is not installed (Debian: apt install bubblewrap)",
 			argv[0]);
 	}
-out:
-	if (out_fd >= 0) {
-		close(out_fd);
-	}
 	if (info[0] >= 0) {
 		close(info[0]);
-	}
-	if (info[1] >= 0) {
-		close(info[1]);
 	}
 	hil_jail_argv_free(full);
 	return ret;
 }
 
-/* hil_proc_wait(); a stoppable wait also ends on hil_proc_set_stop()'s flag. */
+int hil_proc_spawn_jailed(struct hil_proc **out, char *const argv[],
+			  int stdio_fd, const char *log_path,
+			  const struct hil_jail *jail)
+{
+	int out_fd = -1, ret;
+
+	if (out == NULL) {
+		return HIL_ERR_ARG;
+	}
+	*out = NULL;
+	ret = check_argv(argv);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	if (log_path != NULL) {
+		out_fd = high_fd(hil_open_append(log_path));
+		if (out_fd < 0) {
+			hil_err("%s: cannot open log %s: %s", argv[0], log_path,
+				strerror(errno));
+			return HIL_ERR_IO;
+		}
+	}
+	ret = spawn_jailed_fd(out, argv, stdio_fd, out_fd, jail);
+	if (out_fd >= 0) {
+		close(out_fd);
+	}
+	return ret;
+}
+
+/* hil_proc_wait(); it also ends once stop (NULL: never) is set. */
 static int wait_child(struct hil_proc *p, unsigned timeout_ms, int *exit_status,
-		      int stoppable)
+		      const volatile sig_atomic_t *stop)
 {
 	uint64_t deadline;
 	unsigned nap = 1;
@@ -696,7 +702,7 @@ static int wait_child(struct hil_proc *p, unsigned timeout_ms, int *exit_status,
 	while (!reap_now(p)) {
 		uint64_t now = now_ms();
 
-		if (stoppable && stopping()) {
+		if (stopping(stop)) {
 			return HIL_ERR_INTERRUPTED;
 		}
 		if (now >= deadline) {
@@ -718,7 +724,7 @@ int hil_proc_wait(struct hil_proc *p, unsigned timeout_ms, int *exit_status)
 {
 	/* Not stoppable: a flash being written is let finish (a minute at
 	 * most); the callers that may be cut short use hil_proc_run(). */
-	return wait_child(p, timeout_ms, exit_status, 0);
+	return wait_child(p, timeout_ms, exit_status, NULL);
 }
 
 int hil_proc_alive(struct hil_proc *p)
@@ -841,12 +847,13 @@ int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
 		 int *exit_status)
 {
 	return hil_proc_run_jailed(argv, log_path, timeout_ms, exit_status,
-				   NULL);
+				   NULL, NULL);
 }
 
 int hil_proc_run_jailed(char *const argv[], const char *log_path,
 			unsigned timeout_ms, int *exit_status,
-			const struct hil_jail *jail)
+			const struct hil_jail *jail,
+			const volatile sig_atomic_t *stop)
 {
 	struct hil_proc *p;
 	int ret;
@@ -855,7 +862,7 @@ int hil_proc_run_jailed(char *const argv[], const char *log_path,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	ret = wait_child(p, timeout_ms, exit_status, 1);
+	ret = wait_child(p, timeout_ms, exit_status, stop);
 	if (ret == HIL_ERR_TIMEOUT) {
 		hil_err("%s: still running after %u ms, killed", argv[0],
 			timeout_ms);
@@ -868,7 +875,7 @@ int hil_proc_run_jailed(char *const argv[], const char *log_path,
 
 /* Read from fd into buf while the child runs; stop at EOF, exit or deadline. */
 static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
-			   uint64_t deadline)
+			   uint64_t deadline, const volatile sig_atomic_t *stop)
 {
 	size_t used = 0;
 	char sink[512];
@@ -879,7 +886,7 @@ static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
 		int wait = 50, r;
 		ssize_t n;
 
-		if (now >= deadline || stopping()) {
+		if (now >= deadline || stopping(stop)) {
 			break;
 		}
 		if (deadline - now < (uint64_t)wait) {
@@ -919,6 +926,15 @@ static void capture_output(struct hil_proc *p, int fd, char *buf, size_t len,
 int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		     unsigned timeout_ms, int *exit_status)
 {
+	return hil_proc_capture_jailed(argv, buf, len, timeout_ms, exit_status,
+				       NULL, NULL);
+}
+
+int hil_proc_capture_jailed(char *const argv[], char *buf, size_t len,
+			    unsigned timeout_ms, int *exit_status,
+			    const struct hil_jail *jail,
+			    const volatile sig_atomic_t *stop)
+{
 	struct hil_proc *p;
 	int pipefd[2], ret;
 	uint64_t deadline = now_ms() + timeout_ms, now;
@@ -943,19 +959,19 @@ int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		close(pipefd[0]);
 		return HIL_ERR_IO;
 	}
-	ret = spawn_fd(&p, argv, -1, pipefd[1], 0, -1);
+	ret = spawn_jailed_fd(&p, argv, -1, pipefd[1], jail);
 	close(pipefd[1]);
 	if (ret != HIL_OK) {
 		close(pipefd[0]);
 		return ret;
 	}
 	fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
-	capture_output(p, pipefd[0], buf, len, deadline);
+	capture_output(p, pipefd[0], buf, len, deadline, stop);
 	close(pipefd[0]);
 
 	now = now_ms();
 	ret = wait_child(p, now < deadline ? (unsigned)(deadline - now) : 0,
-			 exit_status, 1);
+			 exit_status, stop);
 	if (ret == HIL_ERR_TIMEOUT) {
 		hil_err("%s: still running after %u ms, killed", argv[0],
 			timeout_ms);

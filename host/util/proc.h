@@ -30,14 +30,15 @@ struct hil_jail;
  * the group (setsid) escapes it; the jail's pid namespace does not let it.
  */
 
-/**
- * The flag hilrun's SIGTERM/SIGINT handler sets (main sets it once): the
- * waits of hil_proc_run() and hil_proc_capture() (make, the compiler, git,
- * a tool's --version) then end within some 50 ms with HIL_ERR_INTERRUPTED,
- * the child's group killed. hil_proc_wait() is not cut short (a flash being
- * written is let finish). NULL (the default): waits run to their timeout.
+/*
+ * Stopping: hil_proc_run_jailed() and hil_proc_capture_jailed() take the
+ * flag hilrun's SIGTERM/SIGINT handler sets (main's, handed down by the
+ * caller: make, a host build, the pq script): once it is set their wait
+ * ends within some 50 ms with HIL_ERR_INTERRUPTED, the child's group
+ * killed. NULL, and hil_proc_run() and hil_proc_capture() (a tool's
+ * --version, git: seconds at most): the wait runs to its timeout.
+ * hil_proc_wait() is never cut short (a flash being written is let finish).
  */
-void hil_proc_set_stop(const volatile sig_atomic_t *stop);
 
 /**
  * Start argv[0] (searched in PATH when it has no '/') with argv.
@@ -118,16 +119,20 @@ const char *hil_proc_name(const struct hil_proc *p);
  * Spawn, wait up to timeout_ms, kill on timeout.
  * @param exit_status receives the status if the child exited; may be NULL.
  * @return HIL_OK if it ran to the end (whatever its status: the caller
- *         judges it), HIL_ERR_TIMEOUT (killed, logged), HIL_ERR_INTERRUPTED
- *         (killed: hilrun is stopping), or a spawn error.
+ *         judges it), HIL_ERR_TIMEOUT (killed, logged), or a spawn error.
  */
 int hil_proc_run(char *const argv[], const char *log_path, unsigned timeout_ms,
 		 int *exit_status);
 
-/** hil_proc_run() in a jail (NULL: not jailed); see hil_proc_spawn_jailed(). */
+/**
+ * hil_proc_run() in a jail (NULL: not jailed; see hil_proc_spawn_jailed()),
+ * stopped early by stop (NULL: never; see "Stopping" above).
+ * @return as hil_proc_run(), or HIL_ERR_INTERRUPTED (killed: stop was set).
+ */
 int hil_proc_run_jailed(char *const argv[], const char *log_path,
 			unsigned timeout_ms, int *exit_status,
-			const struct hil_jail *jail);
+			const struct hil_jail *jail,
+			const volatile sig_atomic_t *stop);
 
 /**
  * Run argv and capture its stdout and stderr (interleaved) into buf, as a
@@ -137,5 +142,12 @@ int hil_proc_run_jailed(char *const argv[], const char *log_path,
  */
 int hil_proc_capture(char *const argv[], char *buf, size_t len,
 		     unsigned timeout_ms, int *exit_status);
+
+/** hil_proc_capture() in a jail (NULL: not jailed; see
+ *  hil_proc_spawn_jailed()), stopped early by stop as hil_proc_run_jailed(). */
+int hil_proc_capture_jailed(char *const argv[], char *buf, size_t len,
+			    unsigned timeout_ms, int *exit_status,
+			    const struct hil_jail *jail,
+			    const volatile sig_atomic_t *stop);
 
 #endif /* HIL_PROC_H */

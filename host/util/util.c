@@ -264,6 +264,69 @@ int hil_read_file(const char *path, char **out, size_t *len)
 	return ret;
 }
 
+int hil_read_tail(const char *path, size_t max_bytes, char **out, size_t *len)
+{
+	char why[160];
+	struct stat st;
+	off_t from = 0;
+	size_t got = 0, skip = 0;
+	char *buf;
+	int fd;
+
+	*out = NULL;
+	fd = hil_open_regular(path, (size_t)-1, why, sizeof(why));
+	if (fd < 0) {
+		hil_err("cannot read %s: %s", path, why);
+		return HIL_ERR_IO;
+	}
+	if (fstat(fd, &st) != 0) {
+		hil_err("cannot read %s: %s", path, strerror(errno));
+		close(fd);
+		return HIL_ERR_IO;
+	}
+	if ((unsigned long long)st.st_size > (unsigned long long)max_bytes) {
+		from = st.st_size - (off_t)max_bytes;
+	}
+	buf = malloc(max_bytes + 1);
+	if (buf == NULL) {
+		hil_err("cannot read %s: out of memory", path);
+		close(fd);
+		return HIL_ERR_NOMEM;
+	}
+	while (got < max_bytes) {
+		ssize_t n = pread(fd, buf + got, max_bytes - got,
+				  from + (off_t)got);
+
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0) {
+			hil_err("cannot read %s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return HIL_ERR_IO;
+		}
+		if (n == 0) {
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	/* Cut inside the file: from its first whole line on. */
+	if (from > 0) {
+		char *nl = memchr(buf, '\n', got);
+
+		skip = nl != NULL ? (size_t)(nl + 1 - buf) : got;
+		memmove(buf, buf + skip, got - skip + 1);
+	}
+	*out = buf;
+	if (len != NULL) {
+		*len = got - skip;
+	}
+	return HIL_OK;
+}
+
 int hil_open_append(const char *path)
 {
 	return open(path,

@@ -51,6 +51,16 @@ int hil_read_fd(int fd, size_t max_bytes, char **out, size_t *len);
  * NUL-terminated malloc'd buffer (caller frees); errors are logged. */
 int hil_read_file(const char *path, char **out, size_t *len);
 
+/**
+ * Read only the end of a regular file, whatever its size: its last
+ * max_bytes, from the start of the first whole line in them (all of it when
+ * it is smaller), into a NUL-terminated malloc'd buffer (caller frees);
+ * errors are logged. For a log that may have grown large (a build's).
+ * @param len receives the length; may be NULL.
+ * @return HIL_OK, HIL_ERR_IO (also: not a regular file) or HIL_ERR_NOMEM.
+ */
+int hil_read_tail(const char *path, size_t max_bytes, char **out, size_t *len);
+
 /** Open path to append (created 0644), never through a symbolic link.
  * @return the descriptor, or -1 with errno. */
 int hil_open_append(const char *path);

@@ -1,4 +1,4 @@
-/* End-to-end test of what a CI engine (Buildbot, Slurm, a CI runner) relies on, without any engine: a board named by id from the hardware map, the exit statuses (0, 2, 4, 5), two runs on one board serialised, and a result file on every way out, SIGTERM included. */
+/* End-to-end test of what a CI engine (Buildbot, Slurm, a CI runner) relies on, without any engine: a board named by id from the hardware map, the exit statuses (0, 2, 4, 5), two runs on one board serialised, and a result file on every way out, SIGTERM included, and --die-with-parent: the run ends as on SIGTERM, its QEMU with it, when the process that started it is killed. */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <setjmp.h>
@@ -11,7 +11,11 @@
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e_util.h"
@@ -532,6 +536,79 @@ static void test_sigterm_stops_at_once_and_files_a_result(void **state)
 }
 
 /*
+ * --die-with-parent: hilrun started by a shell (an engine's worker) that is
+ * then killed outright ends as on SIGTERM (exit 4, a partial report, its
+ * result file) and its QEMU ends too. The test is a subreaper: the orphaned
+ * hilrun becomes its child, and every descendant left is reaped with
+ * blocking waits until there is none (ECHILD): nothing lives on.
+ */
+static void test_die_with_parent_ends_the_run_with_its_starter(void **state)
+{
+	char conf[128], res[128], rj[128], log[128], status[32];
+	const char *report;
+	pid_t sh, p;
+	uint64_t t0;
+	int st = 0, got4 = 0, others = 0;
+	cJSON *r;
+
+	(void)state;
+	write_config("long.json", 2000, 1, "");
+	tpath(conf, sizeof(conf), "long.json");
+	tpath(res, sizeof(res), "res-orphan");
+	tpath(rj, sizeof(rj), "orphan.result.json");
+	tpath(log, sizeof(log), "orphan.log");
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	sh = fork();
+	assert_true(sh >= 0);
+	if (sh == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
+			_exit(127);
+		}
+		execl("/bin/sh", "sh", "-c", "\"$@\" & wait", "sh",
+		      e2e_hilrun_bin(), "--die-with-parent", "--board",
+		      "qemu-a", "--config", conf, "--results", res,
+		      "--result-json", rj, (char *)NULL);
+		_exit(127);
+	}
+	/* Killed inside the first row. */
+	t0 = e2e_ms_now();
+	while (e2e_lines_with(log, "verified on the target") == 0) {
+		if (waitpid(sh, &st, WNOHANG) != 0 ||
+		    e2e_ms_now() - t0 > WAIT_MS) {
+			char text[16384];
+
+			read_text(log, text, sizeof(text));
+			fail_msg("no \"verified on the target\" in %s:\n%s",
+				 log, text);
+		}
+		e2e_sleep_ms(20);
+	}
+	assert_int_equal(kill(sh, SIGKILL), 0);
+	assert_int_equal(waitpid(sh, &st, 0), sh);
+	while ((p = waitpid(-1, &st, 0)) > 0) {
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 4 && !got4) {
+			got4 = 1; /* hilrun, ended by its parent's death */
+		} else {
+			others++;
+		}
+	}
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+	assert_true(got4);
+	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+	(void)others;
+
+	r = load_result(rj, 4);
+	report = str_at(r, "report");
+	assert_non_null(report);
+	e2e_report_str(report, "run.status", status, sizeof(status));
+	assert_string_equal(status, "partial");
+	cJSON_Delete(r);
+}
+
+/*
  * Live processes whose command line holds marker (zombies do not count),
  * up to max of their pids into pids; @return how many there are.
  */
@@ -731,6 +808,8 @@ int main(void)
 		cmocka_unit_test(test_sigterm_stops_at_once_and_files_a_result),
 		cmocka_unit_test(
 			test_a_stopped_or_killed_build_leaves_no_descendant),
+		cmocka_unit_test(
+			test_die_with_parent_ends_the_run_with_its_starter),
 	};
 
 	/* One test alone, by name pattern (cmocka's filter). */

@@ -126,8 +126,9 @@ static int jailed_sh(const char *rw, const char *script, const char *log)
 	if (rw != NULL) {
 		assert_int_equal(hil_jail_bind(j, rw, HIL_JAIL_RW), HIL_OK);
 	}
-	assert_int_equal(hil_proc_run_jailed(argv, log, WAIT_MS, &status, j),
-			 HIL_OK);
+	assert_int_equal(
+		hil_proc_run_jailed(argv, log, WAIT_MS, &status, j, NULL),
+		HIL_OK);
 	hil_jail_free(j);
 	return status;
 }

@@ -109,18 +109,24 @@ FZ_LIBS_drivers = $(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
 $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
 	$(shell pkg-config --cflags $(FZ_PKGS_config) 2>/dev/null)
 $(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
+$(FZ)/fuzz_report: FZ_LDLIBS += $(FZ_LIBS_drivers) -lmd
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
 # Every file of host/report but the writers from the in-memory run
 # (table.c, modelratio.c, and any later file that includes the writer's
-# json_int.h), which would pull in run/ and config/. The report JSON's
-# writers themselves (json.c, json_row.c, json_leak.c, clocklabel.c and
-# modelerr.c, which read the board drivers, the cycle-model profiles and
-# the folders) are in host/result.
+# json_int.h). The readers check and decode report.json through result/'s
+# codec tables (headcodec, rowcodec, reportcheck), which name the board
+# drivers and the cycle-model profiles, so those come along; run/ does not.
 FZ_REPORT_WRITERS := host/report/table.c host/report/modelratio.c \
 	$(shell grep -l '"json_int.h"' host/report/*.c 2>/dev/null)
 FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \
+	host/result/headcodec.c host/result/reportcheck.c \
+	host/result/rowcodec.c host/result/run.c host/result/clocklabel.c \
+	host/result/stats.c host/image/elfinfo.c \
+	host/emu/cyclemodel.c $(FZ_DRIVERS) \
+	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
+	host/util/proc.c host/util/beneath.c host/util/jail.c \
 	host/util/util.c host/util/log.c host/util/err.c
 
 $(FZ)/obj/%.o: %.c

@@ -1,13 +1,16 @@
 #!/bin/sh
-# buildbot_smoke.sh: a Buildbot master and two workers ("lab hosts") on 127.0.0.1 from contrib/buildbot, set up in docs/lab.md's order; the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again), and two nightly requests queued meanwhile collapse into one build; and a nightly build naming another commit than the host's checkout is refused and mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
+# buildbot_smoke.sh: docs/lab.md's Buildbot set-up run as it is (its blocks tagged test-lab=..., each on its own "host": a master and two lab hosts on this machine, in namespaces of their own), then the nightly builds of the three boards of two hosts (the Nightly scheduler's own builder list, started now) and one on-demand build: every build succeeds, the two on one board do not overlap, every result, report and JUnit file is on the master, the master's run history lists the runs with their hosts, boards and commits; then a worker killed (kill -9) mid-build: its hilrun and QEMU end with it, and the retried build resumes the run (rows measured before the kill kept, not measured again), and two nightly requests queued meanwhile collapse into one build; a nightly build whose worker was killed and whose request collapsed into the next night's is uploaded with that build's run and recorded partial; then a host whose checkout is a second clone at another commit refuses its nightly build, which is mailed to a local SMTP sink; the night's page the master writes opens in headless Chromium with every board and working links; every daemon is stopped by its pid.
 # Usage: tests/lab/buildbot_smoke.sh [BUILD_DIR]   (make test-lab)
-# Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing.
+# Skipped (exit 0, saying so) when buildbot or buildbot-worker is missing,
+# or no mount namespace can be made (not root).
 set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 hilrun=$build/hilrun
+lab_root=$root
+. "$root/tests/lab/labhost.sh"
 
 for tool in buildbot buildbot-worker; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
@@ -15,13 +18,26 @@ for tool in buildbot buildbot-worker; do
 		exit 0
 	fi
 done
+if ! lab_host_can; then
+	echo "buildbot smoke test: SKIPPED: no mount and UTS namespace here (the test runs each lab host in its own: run it as root)"
+	exit 0
+fi
 [ -x "$hilrun" ] || { echo "buildbot smoke test: $hilrun is not built" >&2; exit 2; }
+# The docs' hosts run /srv/hilrun/build/hilrun: this checkout's.
+[ "$hilrun" -ef "$root/build/hilrun" ] ||
+	{ echo "buildbot smoke test: the docs' hosts run CHECKOUT/build/hilrun, not $hilrun" >&2; exit 2; }
 
 # Bounded: the whole test gives up after this many seconds.
-limit=300
+limit=400
 start=$(date +%s)
 tmp=$(mktemp -d /tmp/hilrun-bb-XXXXXX)
-master=$tmp/master
+chmod 755 "$tmp"
+lab_tmp=$tmp
+H=$tmp/hosts
+# The docs' folders, as seen from outside the hosts' namespaces.
+master=$H/master/srv/bb-master
+wa=$H/lab-a/srv/buildbot-worker
+wb=$H/lab-b/srv/buildbot-worker
 
 left() { echo $((limit - ($(date +%s) - start))); }
 
@@ -44,9 +60,10 @@ stop_daemon() {
 
 cleanup() {
 	[ -z "${smtp_pid:-}" ] || kill "$smtp_pid" 2>/dev/null || true
-	stop_daemon "$tmp/worker-b"
-	stop_daemon "$tmp/worker-a"
+	stop_daemon "$wb"
+	stop_daemon "$wa"
 	stop_daemon "$master"
+	lab_host_cleanup
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "buildbot smoke test: kept $tmp"
 	else
@@ -58,87 +75,80 @@ trap 'exit 1' INT TERM
 
 fail() {
 	echo "buildbot smoke test: FAILED: $*" >&2
-	for log in "$master/twistd.log" "$tmp"/worker-*/twistd.log; do
+	for log in "$master/twistd.log" "$wa/twistd.log" "$wb/twistd.log"; do
 		[ -f "$log" ] && { echo "--- $log" >&2; tail -n 40 "$log" >&2; }
 	done
 	exit 1
 }
 
-# Two hosts: lab-a with boards qemu-a1 and qemu-a2 (so that it takes two
-# builds at once) and qemu-a3 (unplugged: no builders), lab-b with qemu-b1.
-cat >"$tmp/lab-a.json" <<EOF
-[{"id": "qemu-a1", "platform": "qemu-netduino", "runner": "qemu"},
- {"id": "qemu-a2", "platform": "qemu-netduino", "runner": "qemu"},
- {"id": "qemu-a3", "platform": "qemu-netduino", "runner": "qemu", "connected": false}]
-EOF
-cat >"$tmp/lab-b.json" <<EOF
-[{"id": "qemu-b1", "platform": "qemu-netduino", "runner": "qemu"}]
-EOF
-# A run long enough to kill its worker inside it: six rows.
+# A run long enough to kill its worker inside it: six rows (the test's
+# own config; the set-up is the docs').
 cat >"$tmp/long.json" <<EOF
 {"name": "bb-long", "board": {"name": "qemu-netduino"},
  "algorithms": ["ascon-aead128"],
  "bench": {"operations": ["encrypt"], "lengths": [16, 64, 256, 512, 1024, 2048],
            "runs": 2000, "warmup": 1, "leak_runs": 0}}
 EOF
-# A short run: two rows of 50 runs.
-cat >"$tmp/smoke.json" <<EOF
-{"name": "bb-smoke", "board": {"name": "qemu-netduino"},
- "algorithms": ["ascon-aead128"],
- "bench": {"operations": ["encrypt"], "lengths": [16, 64], "runs": 50,
-           "warmup": 1, "leak_runs": 0}}
-EOF
 
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-port=$(free_port)
+# The docs' variables, and nothing else, reach their blocks.
+LAB_VARS="MASTER_ADDR MASTER_PORT SMTP PW_A PW_B PW_C PW"
+MASTER_ADDR=127.0.0.1
+MASTER_PORT=$(free_port)
+PW_A=pw-a PW_B=pw-b PW_C=pw-c PW=""
 # A local SMTP sink (Debian's python3-aiosmtpd) for the failed nightly's
 # mail; skipped, saying so, without it.
 smtp_port=$(free_port)
-smtp_pid="" mail_opts=""
+SMTP=127.0.0.1:$smtp_port
+smtp_pid=""
 if /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
 	# A maildir it makes itself ("$tmp/mail" must not exist yet).
 	/usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtp_port" \
 		-c aiosmtpd.handlers.Mailbox "$tmp/mail" >"$tmp/smtp.log" 2>&1 &
 	smtp_pid=$!
-	mail_opts="--mail-to lab@example.org --smtp 127.0.0.1:$smtp_port"
 else
 	echo "buildbot smoke test: no python3-aiosmtpd (make deps-lab): the failed nightly's mail is not checked"
 fi
-# In docs/lab.md's order: the master's folder, then its master.cfg, then
-# the passwords (0600: master.cfg refuses them readable by others).
-buildbot create-master -q "$master" >"$tmp/create.log" 2>&1 || { cat "$tmp/create.log"; fail "create-master"; }
-# --wait 0: a build that found its board busy would fail (exit 5), so
-# success of all three shows that Buildbot's lock kept them apart.
-python3 "$root/contrib/buildbot/gen-master-cfg.py" \
-	--host "lab-a=$tmp/lab-a.json" --host "lab-b=$tmp/lab-b.json" \
-	--checkout "$root" --lock-dir "$tmp/locks" --port "$port" \
-	--wait 0 --master-hilrun "$hilrun" $mail_opts \
-	>"$master/master.cfg" ||
-	fail "gen-master-cfg.py"
+
+# The three hosts: each /srv/hilrun is this checkout, every host's name
+# resolves to this machine.
+printf '127.0.0.1 localhost master lab-a lab-b\n' >"$tmp/hosts.txt"
+for h in master lab-a lab-b; do
+	lab_host_make "$h"
+	ln -s "$root" "$H/$h/srv/hilrun"
+done
+lab_run lab-a map-lab-a || fail "docs block map-lab-a"
+lab_run lab-b map-lab-b || fail "docs block map-lab-b"
+# The master's copies of the maps (the docs' scp).
+cp "$H/lab-a/etc/hilrun/boards.json" "$H/master/etc/hilrun/lab-a.json"
+cp "$H/lab-b/etc/hilrun/boards.json" "$H/master/etc/hilrun/lab-b.json"
+lab_run master bb-master >"$tmp/master.log" 2>&1 || { cat "$tmp/master.log"; fail "docs block bb-master"; }
 # SMOKE_NO_LOCK=1: the same without the boards' locks, to see the test fail.
 if [ "${SMOKE_NO_LOCK:-0}" = 1 ]; then
 	sed -i 's/locks=\[lock.access("exclusive")\]/locks=[]/' "$master/master.cfg"
+	lab_host master buildbot reconfig /srv/bb-master >/dev/null 2>&1 || fail "reconfig"
 fi
-printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd"
+grep -q 'c\["www"\]' "$master/master.cfg" && fail "master.cfg sets c[\"www\"]"
+[ "$(stat -c %a "$master/workers.passwd")" = 600 ] || fail "workers.passwd is not 0600"
+# master.cfg refuses passwords others can read.
 chmod 644 "$master/workers.passwd"
-if buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 ||
+if lab_host master buildbot checkconfig /srv/bb-master >"$tmp/check.log" 2>&1 ||
 	! grep -q "chmod 600" "$tmp/check.log"; then
 	cat "$tmp/check.log"
 	fail "master.cfg took a workers.passwd others can read"
 fi
-(umask 077 && printf 'lab-a:%s\nlab-b:%s\nsendchange:%s\n' pw-a pw-b pw-c >"$master/workers.passwd.new")
-mv "$master/workers.passwd.new" "$master/workers.passwd"
-grep -q 'c\["www"\]' "$master/master.cfg" && fail "master.cfg sets c[\"www\"]"
+chmod 600 "$master/workers.passwd"
 # Without --interface the master listens on this machine only.
-grep -q '"interface": "127.0.0.1"' "$master/master.cfg" || fail "master.cfg not bound to 127.0.0.1"
-buildbot checkconfig "$master" >"$tmp/check.log" 2>&1 || { cat "$tmp/check.log"; fail "checkconfig"; }
+python3 "$root/contrib/buildbot/gen-master-cfg.py" --host "lab-a=$H/master/etc/hilrun/lab-a.json" \
+	>"$tmp/default.cfg" || fail "gen-master-cfg.py without --interface"
+grep -q '"interface": "127.0.0.1"' "$tmp/default.cfg" || fail "master.cfg not bound to 127.0.0.1 by default"
 # The Nightly scheduler exists, names every board's nightly builder, and
 # "sendchange --category nightly" starts that same list (read from the
 # loaded config with Buildbot's own interpreter and loader).
 bbpy=$(sed -n '1s/^#! *//p' "$(command -v buildbot)")
-"${bbpy:-python3}" - "$master" <<'EOF' || fail "the nightly schedulers"
+"${bbpy:-python3}" - "$master" <<'PY' || fail "the nightly schedulers"
 import sys
 from buildbot.config.master import FileLoader
 from buildbot.schedulers.timed import Nightly
@@ -149,28 +159,32 @@ if not isinstance(n, Nightly) or sorted(n.builderNames) != want:
     sys.exit("buildbot smoke test: no Nightly scheduler over %s: %r" % (want, n))
 if now is None or list(now.builderNames) != list(n.builderNames):
     sys.exit("buildbot smoke test: nightly-now does not start the Nightly's builders")
-EOF
-buildbot start "$master" >"$tmp/start.log" 2>&1 || { cat "$tmp/start.log"; fail "master start"; }
+PY
 # setup-worker.sh refuses the checkout's example map (inside the checkout,
 # or a copy of it elsewhere: its probe_id is a placeholder).
 cp "$root/configs/boards.json" "$tmp/example-map.json"
-for map in "$root/configs/boards.json" "$tmp/example-map.json"; do
-	if "$root/contrib/buildbot/setup-worker.sh" "$tmp/worker-x" "127.0.0.1:$port" \
-		lab-x pw-x "$map" >"$tmp/setup-x.log" 2>&1 ||
+for map in /srv/hilrun/configs/boards.json "$tmp/example-map.json"; do
+	if lab_host lab-a /srv/hilrun/contrib/buildbot/setup-worker.sh "$tmp/worker-x" \
+		"127.0.0.1:$MASTER_PORT" lab-x pw-x "$map" >"$tmp/setup-x.log" 2>&1 ||
 		! grep -q "inside the checkout\|placeholder" "$tmp/setup-x.log" ||
 		[ -e "$tmp/worker-x" ]; then
 		cat "$tmp/setup-x.log"
 		fail "setup-worker.sh took $map"
 	fi
 done
-for w in a b; do
-	# As docs/lab.md says, with the map the master was given.
-	"$root/contrib/buildbot/setup-worker.sh" "$tmp/worker-$w" "127.0.0.1:$port" \
-		"lab-$w" "pw-$w" "$tmp/lab-$w.json" >"$tmp/setup-$w.log" 2>&1 ||
-		{ cat "$tmp/setup-$w.log"; fail "setup-worker.sh lab-$w"; }
-	buildbot-worker start "$tmp/worker-$w" >"$tmp/worker-$w.start.log" 2>&1 ||
-		{ cat "$tmp/worker-$w.start.log"; fail "worker lab-$w start"; }
+# The block that starts a worker without systemd is what the unit runs.
+unit=$root/contrib/buildbot/buildbot-worker-hilrun.service
+want="cd $(sed -n 's/^WorkingDirectory=//p' "$unit") && $(sed -n 's/^Environment=//p' "$unit") $(sed -n 's/^ExecStart=\/usr\/bin\///p' "$unit" | sed 's/ --nodaemon//')"
+[ "$(lab_block bb-worker-start)" = "$want" ] ||
+	fail "docs block bb-worker-start is not the unit's command: $(lab_block bb-worker-start), the unit: $want"
+for h in a b; do
+	eval "PW=\$PW_$(echo $h | tr ab AB)"
+	lab_run "lab-$h" bb-worker >"$tmp/setup-$h.log" 2>&1 ||
+		{ cat "$tmp/setup-$h.log"; fail "docs block bb-worker on lab-$h"; }
+	lab_run "lab-$h" bb-worker-start >"$tmp/worker-$h.start.log" 2>&1 ||
+		{ cat "$tmp/worker-$h.start.log"; fail "docs block bb-worker-start on lab-$h"; }
 done
+PW=""
 # Both workers attached before any change, so that no build waits for one.
 for w in a b; do
 	until grep -q "Worker lab-$w attached\|worker 'lab-$w' attaching\|Got workerinfo from 'lab-$w'" "$master/twistd.log" 2>/dev/null; do
@@ -179,16 +193,11 @@ for w in a b; do
 	done
 done
 
-# Four jobs on all three boards of the two hosts: the nightly run now (the
-# Nightly scheduler's builders: qemu-a1, qemu-a2 on lab-a, qemu-b1 on
-# lab-b), and qemu-a1's on-demand build, which only the board's lock keeps
-# apart from its nightly one.
-for board in nightly qemu-a1; do
-	buildbot sendchange --master "127.0.0.1:$port" --auth sendchange:pw-c \
-		--who smoke --category "$board" --property "config:$tmp/smoke.json" \
-		--comments "smoke test on $board" smoke.json >>"$tmp/sendchange.log" 2>&1 ||
-		{ cat "$tmp/sendchange.log"; fail "sendchange $board"; }
-done
+# The docs' two changes: qemu-a1's on-demand build, and the nightly run
+# now (the Nightly scheduler's builders: qemu-a1, qemu-a2 on lab-a,
+# qemu-b1 on lab-b). Only the board's lock keeps qemu-a1's two apart.
+lab_run master bb-sendchange >"$tmp/sendchange.log" 2>&1 ||
+	{ cat "$tmp/sendchange.log"; fail "docs block bb-sendchange"; }
 
 # Until the master's database has four finished builds.
 db=$master/state.sqlite
@@ -264,75 +273,108 @@ for board, builds in per.items():
 sys.exit(0 if ok else 1)
 EOF
 
-# The master's history: every run, with its host and board.
-"$hilrun" history --results "$master/hil-results" >"$tmp/history.txt" 2>&1 ||
-	{ cat "$tmp/history.txt"; fail "hilrun history on the master"; }
+# The master's history (the docs' command, on the master): every run,
+# with its host and board.
+lab_run master bb-history >"$tmp/history.txt" 2>&1 ||
+	{ cat "$tmp/history.txt"; fail "docs block bb-history on the master"; }
 sed 's/^/buildbot smoke test: history: /' "$tmp/history.txt"
 python3 - "$tmp/history.txt" <<'EOF' || fail "the master's history"
 import sys
-runs = [l.split() for l in open(sys.argv[1]) if " bb-smoke " in l]
-got = sorted((f[4], f[5], f[2], f[6]) for f in runs)
-want = sorted([("lab-a", "qemu-a1", "complete", "2/2")] * 2 +
-              [("lab-a", "qemu-a2", "complete", "2/2"),
-               ("lab-b", "qemu-b1", "complete", "2/2")])
+runs = [l.split() for l in open(sys.argv[1]) if " qemu-smoke" in l]
+got = sorted((f[3], f[4], f[5], f[2], f[6]) for f in runs)
+want = sorted([("qemu-smoke", "lab-a", "qemu-a1", "complete", "2/2"),
+               ("qemu-smoke-o3", "lab-a", "qemu-a1", "complete", "2/2"),
+               ("qemu-smoke", "lab-a", "qemu-a2", "complete", "2/2"),
+               ("qemu-smoke", "lab-b", "qemu-b1", "complete", "2/2")])
 if got != want:
     sys.exit("buildbot smoke test: history has %r, expected %r" % (got, want))
 EOF
 
-# A worker killed mid-build. bb-long on qemu-b1 (lab-b); meanwhile a
-# build on qemu-a2 naming another commit than the checkout's is refused.
+# Workers killed mid-build: bb-long on qemu-b1 (lab-b), on demand, and as
+# qemu-a2's nightly (lab-a).
 change() { # CATEGORY CONFIG [sendchange options]: a change on the master
 	cat=$1 cfg=$2
 	shift 2
-	buildbot sendchange --master "127.0.0.1:$port" --auth sendchange:pw-c \
-		--who smoke --category "$cat" --property "config:$cfg" "$@" \
+	buildbot sendchange --master "127.0.0.1:$MASTER_PORT" --auth sendchange:pw-c \
+		--who smoke --category "$cat" ${cfg:+--property "config:$cfg"} "$@" \
 		--comments "smoke test on $cat" smoke.json >>"$tmp/sendchange.log" 2>&1 ||
 		{ cat "$tmp/sendchange.log"; fail "sendchange $cat"; }
 }
 change qemu-b1 "$tmp/long.json"
-change qemu-a2-nightly "$tmp/smoke.json" --revision 0123456789abcdef0123456789abcdef01234567
-journal_rows() { cat "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
-until [ "$(journal_rows)" -ge 2 ]; do
-	[ "$(left)" -gt 0 ] || fail "the long build on qemu-b1 did not measure two rows"
+change qemu-a2-nightly "$tmp/long.json"
+journal_rows() { cat "$1"/hil-runs/"$2"/*/results/2*-bb-long/journal.jsonl 2>/dev/null | wc -l; }
+# Each worker is killed once its run has two rows in its journal.
+killed_a="" killed_b=""
+until [ -n "$killed_a" ] && [ -n "$killed_b" ]; do
+	[ "$(left)" -gt 0 ] || fail "the long builds on qemu-b1 and qemu-a2 did not measure two rows"
+	if [ -z "$killed_b" ] && [ "$(journal_rows "$wb" qemu-b1)" -ge 2 ]; then
+		kill -9 "$(cat "$wb/twistd.pid")"
+		cp "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl "$tmp/journal-at-kill.jsonl"
+		killed_b=1
+	fi
+	if [ -z "$killed_a" ] && [ "$(journal_rows "$wa" qemu-a2)" -ge 2 ]; then
+		kill -9 "$(cat "$wa/twistd.pid")"
+		killed_a=1
+	fi
 	sleep 0.1
 done
-kill -9 "$(cat "$tmp/worker-b/twistd.pid")"
-cp "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/journal.jsonl "$tmp/journal-at-kill.jsonl"
 # hilrun, its wrapper and QEMU end with their worker (parent-death
 # signal): none outlives it, and the run is partial, its rows on disk.
-until ! pgrep -f "worker-b/hil-runs/qemu-b1" >/dev/null &&
-	! pgrep -f "qemu-system-arm.*worker-b" >/dev/null; do
-	[ "$(left)" -gt 0 ] || fail "hilrun or QEMU outlived its worker: $(pgrep -af "worker-b" || true)"
-	sleep 0.2
+for b in qemu-b1 qemu-a2; do
+	until ! pgrep -f "buildbot-worker/hil-runs/$b" >/dev/null &&
+		! pgrep -f "qemu-system-arm.*hil-runs/$b" >/dev/null; do
+		[ "$(left)" -gt 0 ] || fail "hilrun or QEMU outlived its worker: $(pgrep -af "hil-runs/$b" || true)"
+		sleep 0.2
+	done
 done
-rep=$(ls -1d "$tmp"/worker-b/hil-runs/qemu-b1/*/results/2*-bb-long/ | tail -n 1)report.json
-python3 - "$rep" <<'EOF' || fail "the killed worker's run"
+for rep in "$(ls -1d "$wb"/hil-runs/qemu-b1/*/results/2*-bb-long/ | tail -n 1)report.json" \
+	"$(ls -1d "$wa"/hil-runs/qemu-a2/*/results/2*-bb-long/ | tail -n 1)report.json"; do
+	python3 - "$rep" <<'EOF' || fail "the killed worker's run"
 import json, sys
 r = json.load(open(sys.argv[1]))
 if r["run"]["status"] != "partial":
-    sys.exit("buildbot smoke test: the run of the killed worker is %s, not partial" % r["run"]["status"])
+    sys.exit("buildbot smoke test: the run of the killed worker (%s) is %s, not partial" % (sys.argv[1], r["run"]["status"]))
 EOF
+done
 # While lab-b is down, two nightly requests for qemu-b1 queue up (two
-# missed nights): they must collapse into one build, the newest.
-change qemu-b1-nightly "$tmp/smoke.json"
-change qemu-b1-nightly "$tmp/smoke.json"
-# The killed worker's twistd.pid is left behind (and its pid may live on
-# as a zombie where nothing reaps orphans): gone, as after a crash.
-rm -f "$tmp/worker-b/twistd.pid"
-buildbot-worker start "$tmp/worker-b" >"$tmp/worker-b.restart.log" 2>&1 ||
-	{ cat "$tmp/worker-b.restart.log"; fail "worker lab-b restart"; }
-# The retried build (same request) resumes the run; the refused one ends.
-until [ "$(done_builds 2>/dev/null || echo 0)" -ge 8 ]; do
-	[ "$(left)" -gt 0 ] || fail "the retried, refused and collapsed nightly builds did not finish within $limit s"
+# missed nights): they must collapse into one build, the newest. While
+# lab-a is down, the interrupted nightly's request, back in the queue
+# (RETRY), collapses into the next night's: that build runs a new run and
+# uploads the interrupted one too, recorded partial.
+retried() { # BUILDER: 1 once a build of it ended RETRY
+	python3 - "$db" "$1" <<'EOF'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+print(con.execute("select count(*) from builds b join builders bl on bl.id = b.builderid "
+                  "where bl.name = ? and b.results = 5", (sys.argv[2],)).fetchone()[0])
+EOF
+}
+until [ "$(retried qemu-a2-nightly 2>/dev/null || echo 0)" -ge 1 ]; do
+	[ "$(left)" -gt 0 ] || fail "the master did not mark qemu-a2's killed nightly build RETRY"
+	sleep 0.2
+done
+change qemu-b1-nightly ""
+change qemu-b1-nightly ""
+change qemu-a2-nightly ""
+# The killed workers' twistd.pid are left behind (and their pids may live
+# on as zombies where nothing reaps orphans): gone, as after a crash.
+rm -f "$wb/twistd.pid" "$wa/twistd.pid"
+for h in a b; do
+	lab_run lab-$h bb-worker-start >"$tmp/worker-$h.restart.log" 2>&1 ||
+		{ cat "$tmp/worker-$h.restart.log"; fail "docs block bb-worker-start: lab-$h again"; }
+done
+# The retried build (same request) resumes the run.
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 9 ]; do
+	[ "$(left)" -gt 0 ] || fail "the retried and collapsed nightly builds did not finish within $limit s"
 	sleep 0.5
 done
-python3 - "$db" "$master" "$tmp" <<'EOF' || fail "the resumed and the refused builds"
+python3 - "$db" "$master" "$wb" <<'EOF' || fail "the resumed build"
 import glob, json, os, sqlite3, sys
-db, master, tmp = sys.argv[1:4]
+db, master, wb = sys.argv[1:4]
 con = sqlite3.connect(db)
 rows = con.execute(
     "select b.number, bl.name, b.results, b.buildrequestid from builds b "
-    "join builders bl on bl.id = b.builderid where bl.name in ('qemu-b1', 'qemu-a2-nightly') "
+    "join builders bl on bl.id = b.builderid where bl.name = 'qemu-b1' "
     "order by b.id").fetchall()
 ok = True
 def check(cond, msg):
@@ -341,12 +383,10 @@ def check(cond, msg):
         print("buildbot smoke test: " + msg)
         ok = False
 b1 = [r for r in rows if r[1] == "qemu-b1"]
-a2 = [r for r in rows if r[1] == "qemu-a2-nightly"]
 # Buildbot's results: 0 SUCCESS, 2 FAILURE, 5 RETRY.
 check([r[2] for r in b1] == [5, 0], "qemu-b1 builds: %r (expected RETRY, then SUCCESS)" % b1)
 check(len(b1) == 2 and b1[0][3] == b1[1][3], "qemu-b1: the retry is not of the same request: %r" % b1)
-check([r[2] for r in a2] == [0, 2], "qemu-a2-nightly: %r (expected SUCCESS, then FAILURE: another commit)" % a2)
-runs = glob.glob(os.path.join(tmp, "worker-b", "hil-runs", "qemu-b1", "*", "results", "2*-bb-long"))
+runs = glob.glob(os.path.join(wb, "hil-runs", "qemu-b1", "*", "results", "2*-bb-long"))
 check(len(runs) == 1, "qemu-b1: run folders %r (expected the one, resumed)" % runs)
 if len(runs) == 1 and len(b1) == 2:
     run = runs[0]
@@ -357,7 +397,7 @@ if len(runs) == 1 and len(b1) == 2:
     def key(line):
         r = json.loads(line)
         return (r["msg_len"], r["status"])
-    at_kill = [key(l) for l in open(os.path.join(tmp, "journal-at-kill.jsonl"))]
+    at_kill = [key(l) for l in open(os.path.join(wb, "..", "..", "..", "..", "journal-at-kill.jsonl"))]
     now = [key(l) for l in open(os.path.join(run, "journal.jsonl"))]
     kept = [k for k in at_kill if k[1] == "ok"]
     check(len(kept) >= 2 and now[:len(kept)] == kept, "journal: %r at the kill, %r now" % (at_kill, now))
@@ -391,22 +431,72 @@ reqs = con.execute(
 check(len(nb) == 2 and nb[1][2] == 0 and len(reqs) == 3 and nb[1][1] == reqs[-1][0]
       and reqs[1][1] == 1,
       "qemu-b1-nightly: builds %r, requests %r (expected the two queued ones collapsed into one build of the newest)" % (nb, reqs))
-if a2:
-    up = os.path.join(master, "hil-results", "qemu-a2-nightly", str(a2[-1][0]))
-    try:
-        res = json.load(open(os.path.join(up, "result.json")))
-    except (OSError, ValueError) as e:
-        res = {"error": str(e)}
-    check("not at the commit the master names" in str(res.get("error")),
-          "the refused build's result: %r" % res)
+# qemu-a2's nightly: SUCCESS, RETRY (killed), then one build of the next
+# night's request (the retried one collapsed into it), which uploaded the
+# interrupted run too.
+a2 = con.execute(
+    "select b.number, b.results, b.buildrequestid from builds b join builders bl "
+    "on bl.id = b.builderid where bl.name = 'qemu-a2-nightly' order by b.id").fetchall()
+check([r[1] for r in a2] == [0, 5, 0] and a2[1][2] != a2[2][2],
+      "qemu-a2-nightly builds: %r (expected SUCCESS, RETRY, then SUCCESS of a newer request)" % a2)
+if len(a2) == 3:
+    up = os.path.join(master, "hil-results", "qemu-a2-nightly", str(a2[2][0]), "results")
+    got = {}
+    for rp in glob.glob(os.path.join(up, "2*", "report.json")):
+        r = json.load(open(rp))
+        got[r["run"]["config_name"]] = r["run"]["status"]
+    check(got == {"qemu-smoke": "complete", "bb-long": "partial"},
+          "qemu-a2-nightly #%s uploaded %r (expected its run and the interrupted one, partial)" % (a2[2][0], got))
 sys.exit(0 if ok else 1)
 EOF
-"$hilrun" history --results "$master/hil-results" >"$tmp/history.txt" 2>&1 ||
-	{ cat "$tmp/history.txt"; fail "hilrun history on the master"; }
+lab_run master bb-history >"$tmp/history.txt" 2>&1 ||
+	{ cat "$tmp/history.txt"; fail "docs block bb-history on the master"; }
 [ "$(grep -cE " complete +bb-long +lab-b +qemu-b1 +6/6 " "$tmp/history.txt")" = 1 ] ||
 	{ cat "$tmp/history.txt"; fail "the resumed run is not in the master's history once, complete"; }
+[ "$(grep -cE " partial +bb-long +lab-a +qemu-a2 " "$tmp/history.txt")" = 1 ] ||
+	{ cat "$tmp/history.txt"; fail "the interrupted, collapsed nightly run is not in the master's history once, partial"; }
 
-# The failed nightly (qemu-a2-nightly, refused) and it alone was mailed.
+# One commit across hosts: lab-b's /srv/hilrun becomes a second checkout,
+# a clone of this one with one more commit (and hilrun built there: a copy
+# of this one's). The master names its own checkout's commit, so lab-b's
+# next nightly build is refused, FAILURE, and mailed.
+other=$tmp/other-checkout
+git clone -q --shared "$root" "$other" || fail "git clone of the checkout"
+git -C "$other" -c user.name=smoke -c user.email=smoke@example.org \
+	commit -q --allow-empty -m "another commit" || fail "git commit in $other"
+mkdir -p "$other/build"
+cp "$root/build/hilrun" "$other/build/hilrun"
+ln -sfn "$other" "$H/lab-b/srv/hilrun"
+change qemu-b1-nightly ""
+until [ "$(done_builds 2>/dev/null || echo 0)" -ge 10 ]; do
+	[ "$(left)" -gt 0 ] || fail "the nightly build of the host at another commit did not finish within $limit s"
+	sleep 0.5
+done
+python3 - "$db" "$master" "$(git -C "$other" rev-parse HEAD)" "$(git -C "$root" rev-parse HEAD)" <<'EOF' ||
+import json, os, sqlite3, sys
+db, master, theirs, ours = sys.argv[1:5]
+con = sqlite3.connect(db)
+n, res = con.execute(
+    "select b.number, b.results from builds b join builders bl on bl.id = b.builderid "
+    "where bl.name = 'qemu-b1-nightly' order by b.id desc limit 1").fetchone()
+if res != 2:
+    sys.exit("buildbot smoke test: qemu-b1-nightly #%s at another commit: result %s, not FAILURE" % (n, res))
+r = json.load(open(os.path.join(master, "hil-results", "qemu-b1-nightly", str(n), "result.json")))
+if r.get("exit_status") != 2 or "not at the commit the master names" not in str(r.get("error")):
+    sys.exit("buildbot smoke test: the refused build's result: %r" % r)
+con.text_factory = bytes
+import zlib
+log = "".join((zlib.decompress(c) if z == 1 else c).decode("utf-8", "replace") for c, z in con.execute(
+    "select c.content, c.compressed from logchunks c join logs l on l.id = c.logid "
+    "join steps s on s.id = l.stepid join builds b on b.id = s.buildid "
+    "where b.number = ? and b.builderid = (select id from builders where name = 'qemu-b1-nightly') "
+    "and s.name = 'hilrun'", (n,)))
+if theirs not in log or ours not in log:
+    sys.exit("buildbot smoke test: the refusal does not name both commits: %s" % log[-600:])
+EOF
+	fail "a host at another commit"
+
+# The failed nightly (qemu-b1-nightly, refused) and it alone was mailed.
 if [ -n "$smtp_pid" ]; then
 	until [ "$(ls "$tmp/mail/new" 2>/dev/null | wc -l)" -ge 1 ]; do
 		[ "$(left)" -gt 0 ] || fail "no mail for the failed nightly: $(cat "$tmp/smtp.log")"
@@ -415,7 +505,7 @@ if [ -n "$smtp_pid" ]; then
 	sleep 1 # a second mail, were there one, would be there by now
 	[ "$(ls "$tmp/mail/new" | wc -l)" = 1 ] ||
 		fail "mails: $(grep -h '^Subject:' "$tmp"/mail/new/*)"
-	grep -q "qemu-a2-nightly" "$tmp"/mail/new/* && grep -q "^To:.*lab@example.org" "$tmp"/mail/new/* ||
+	grep -q "qemu-b1-nightly" "$tmp"/mail/new/* && grep -q "^To:.*lab@example.org" "$tmp"/mail/new/* ||
 		fail "the mail: $(cat "$tmp"/mail/new/*)"
 fi
 
@@ -445,8 +535,8 @@ check(open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) >
       "no screenshot")
 rows = re.findall(r'<tr class="(\w+)"><td><a href="#b\d+">([^<]+)</a></td><td>([^<]+)</td><td>([^<]+)</td>', html)
 boards = sorted((b, h, c) for _, b, h, c in rows)
-check(("qemu-b1", "lab-b", "bb-long") in boards and ("qemu-a1", "lab-a", "bb-smoke") in boards
-      and ("qemu-a2", "lab-a", "bb-smoke") in boards, "boards %r" % boards)
+check(("qemu-b1", "lab-b", "qemu-smoke") in boards and ("qemu-a1", "lab-a", "qemu-smoke") in boards
+      and ("qemu-a2", "lab-a", "qemu-smoke") in boards, "boards %r" % boards)
 for href in re.findall(r'href="([^"#][^"]*report.html)"', html):
     check(not href.startswith("file:") and os.path.isfile(os.path.join(res, href)),
           "link %s does not resolve below hil-results" % href)
@@ -456,14 +546,14 @@ EOF
 
 # The daemons stop by pid (cleanup does it again, harmlessly), and no
 # emulator outlives them.
-stop_daemon "$tmp/worker-b"
-stop_daemon "$tmp/worker-a"
+stop_daemon "$wb"
+stop_daemon "$wa"
 stop_daemon "$master"
-for d in "$master" "$tmp/worker-a" "$tmp/worker-b"; do
+for d in "$master" "$wa" "$wb"; do
 	pid=$(cat "$d/twistd.pid" 2>/dev/null || true)
 	[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || fail "$d (pid $pid) still runs"
 done
 if pgrep -f "qemu-system-arm.*$tmp" >/dev/null; then
 	fail "QEMU still runs"
 fi
-echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build, two missed nightlies collapsed into one; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"
+echo "buildbot smoke test: passed: the nightly builds of 3 boards on 2 workers and 1 on demand, serialised per board, results and their history on the master; a worker killed mid-build, its run resumed by the retried build, two missed nightlies collapsed into one; an interrupted nightly collapsed into the next and uploaded, partial; a checkout at another commit refused and its failed nightly mailed; the night page checked in Chromium ($(($(date +%s) - start)) s)"

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "cli/doctor.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "unit_util.h"
 
 #define PORT	     "/dev/ttyHILRUN0"
@@ -24,16 +25,21 @@
 /*
  * A stand-in `openocd` that behaves as OpenOCD 0.12 does without a probe:
  * the banner on stderr for --version, a config check that passes, and
- * "Error: open failed" for init; with HIL_FAKE_HANG set, init never ends.
+ * "Error: open failed" for init; each of the two also tries to write a
+ * file beside itself (wrote-config, wrote-probe), which a jailed one
+ * cannot; with a file "hang" beside it, init never
+ * ends (a file, not a variable: the probe check runs jailed, in a clean
+ * environment, where the stand-in's folder is bound read-only).
  */
 static const char stand_in[] =
 	"#!/bin/sh\n"
 	"for a in \"$@\"; do\n"
 	"  case \"$a\" in\n"
 	"  --version) echo 'Open On-Chip Debugger 0.12.0 (stand-in)' >&2; exit 0;;\n"
-	"  'echo ok; shutdown') echo ok; exit 0;;\n"
-	"  'init; shutdown')\n"
-	"    if [ -n \"$HIL_FAKE_HANG\" ]; then exec sleep 3737; fi\n"
+	"  'echo ok; shutdown') touch \"${0%/*}/wrote-config\" 2>/dev/null\n"
+	"    echo ok; exit 0;;\n"
+	"  'init; shutdown') touch \"${0%/*}/wrote-probe\" 2>/dev/null\n"
+	"    if [ -e \"${0%/*}/hang\" ]; then exec sleep 3737; fi\n"
 	"    echo 'Error: open failed' >&2; exit 1;;\n"
 	"  esac\n"
 	"done\n"
@@ -59,7 +65,6 @@ static int setup(void **state)
 	assert_non_null(f->saved_path);
 	snprintf(path, sizeof(path), "%s:%s", f->dir, f->saved_path);
 	setenv("PATH", path, 1);
-	unsetenv("HIL_FAKE_HANG");
 	*state = f;
 	return 0;
 }
@@ -69,7 +74,6 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	setenv("PATH", f->saved_path, 1);
-	unsetenv("HIL_FAKE_HANG");
 	assert_int_equal(ut_rm_tree(f->dir), 0);
 	free(f->saved_path);
 	free(f);
@@ -289,20 +293,49 @@ static void test_doctor_pqm4_boards_fail_clearly_without_them(void **state)
 	}
 }
 
+/*
+ * The config check and the probe check run OpenOCD jailed, as flashing
+ * does: the stand-in runs (the config passes, the probe's "open failed"
+ * is reported), but its writes beside itself come to nothing.
+ */
+static void test_doctor_runs_openocd_jailed(void **state)
+{
+	struct fixture *f = *state;
+	char buf[2048], path[96], why[512];
+	uint64_t ms;
+	char *text;
+	int ret;
+
+	assert_int_equal(hil_jail_probe(why, sizeof(why)), HIL_OK);
+	text = doctor_json(nucleo_json, &ret, &ms);
+	line_with(text, "openocd config", "board/st_nucleo_f4.cfg", buf,
+		  sizeof(buf));
+	assert_non_null(strstr(buf, " ok: "));
+	line_of(text, "probe", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " FAIL: "));
+	assert_non_null(strstr(buf, "no probe found"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/wrote-config", f->dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/wrote-probe", f->dir);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 static void test_doctor_hanging_probe_is_bounded(void **state)
 {
+	struct fixture *f = *state;
 	struct hil_config cfg;
-	char buf[2048];
+	char buf[2048], hang[96];
 	uint64_t ms;
 	char *text;
 	int ret, fails;
 
-	(void)state;
 	load(&cfg, nucleo_json);
 	cfg.flasher.timeout_ms = 1000; /* bounds the probe check too */
-	setenv("HIL_FAKE_HANG", "1", 1);
+	snprintf(hang, sizeof(hang), "%s/hang", f->dir);
+	ut_write_file(hang, "", 0, 0644);
 	text = doctor(&cfg, &ret, &ms);
-	unsetenv("HIL_FAKE_HANG");
+	assert_int_equal(unlink(hang), 0);
 	assert_int_equal(ret, HIL_ERR_NA);
 	assert_true(ms < UT_HANG_MS); /* the probe check gives up after 1 s */
 	assert_int_equal(count_check_lines(text, &fails), 11);
@@ -511,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_doctor_without_board_fails_line_by_line),
 		cmocka_unit_test(
 			test_doctor_pqm4_boards_fail_clearly_without_them),
+		cmocka_unit_test(test_doctor_runs_openocd_jailed),
 		cmocka_unit_test(test_doctor_hanging_probe_is_bounded),
 		cmocka_unit_test(
 			test_doctor_missing_openocd_skips_what_depends_on_it),

@@ -729,6 +729,62 @@ test_import_names_runs_sharing_an_id_alike_in_any_order(void **state)
 	assert_int_equal(runs_listed(db1, "20261203-010000-qemu "), 1);
 }
 
+/* report-min.json as run id of lab-a's qemu-a1, with that end and status. */
+static void board_run(const char *dir, const char *id, const char *finished,
+		      const char *status, char *path, size_t len)
+{
+	cJSON *r = base_report();
+
+	set_str(run_of(r), "id", id);
+	set_str(run_of(r), "finished", finished);
+	set_str(run_of(r), "status", status);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "tool"), "host", "lab-a");
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id", "qemu-a1");
+	write_report(dir, r, path, len);
+	cJSON_Delete(r);
+}
+
+/*
+ * Quick runs of one config on one board and host, one after the other in
+ * the same second, share a run id: each is recorded (ID@HOST:BOARD, then
+ * ~2, ~3), none replaces another (it used to: "recorded again", the first
+ * lost), whether their ends differ or only their folders; an import again
+ * changes nothing; a partial state of a complete run leaves the record; a
+ * partial run resumed (another folder, complete) still replaces itself.
+ */
+static void test_runs_of_one_board_in_one_second_are_all_kept(void **state)
+{
+	const char *id = "20261202-095438-qemu";
+	char a[256], b[256], c[256], p[256], err[2048], db[128], l[2048];
+
+	(void)state;
+	board_run("a", id, "2026-12-02T09:54:38Z", "complete", a, sizeof(a));
+	board_run("b", id, "2026-12-02T09:54:39Z", "complete", b, sizeof(b));
+	board_run("c", id, "2026-12-02T09:54:39Z", "complete", c, sizeof(c));
+	board_run("p", id, "2026-12-02T09:54:38Z", "partial", p, sizeof(p));
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	assert_int_equal(import_one(db, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, b, err, sizeof(err)), HIL_OK);
+	assert_null(strstr(err, "recorded again"));
+	assert_int_equal(import_one(db, c, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, a, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, b, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, c, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, p, err, sizeof(err)), HIL_OK);
+	listed_ids(db, l, sizeof(l));
+	assert_string_equal(l, "20261202-095438-qemu@lab-a:qemu-a1\n"
+			       "20261202-095438-qemu@lab-a:qemu-a1~2\n"
+			       "20261202-095438-qemu@lab-a:qemu-a1~3\n");
+
+	/* A partial run, then the same run resumed elsewhere: one record. */
+	snprintf(db, sizeof(db), "%s/r.sqlite", tmp);
+	assert_int_equal(import_one(db, p, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, a, err, sizeof(err)), HIL_OK);
+	listed_ids(db, l, sizeof(l));
+	assert_string_equal(l, "20261202-095438-qemu\n");
+	assert_int_equal(runs_listed(db, " complete "), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -752,6 +808,9 @@ int main(void)
 			test_night_page_shows_each_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_import_names_runs_sharing_an_id_alike_in_any_order,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_runs_of_one_board_in_one_second_are_all_kept,
 			setup, teardown),
 	};
 

@@ -267,6 +267,48 @@ static void test_a_program_by_path_is_made_visible(void **state)
 	remove_tree(dir);
 }
 
+/* A bare name found on hilrun's PATH outside /usr (a tool in /opt/X/bin,
+ * a test's stand-in) is run by that path, its folder bound read-only; one
+ * in /usr is left to bwrap's own search of the same PATH. */
+static void test_a_program_on_path_outside_usr_is_made_visible(void **state)
+{
+	char dir[64], ro[128], prog[160], path[512];
+	char *cmd[] = {"hiltest-jail-tool", "x", NULL};
+	char *const make[] = {"make", NULL};
+	const char *old = getenv("PATH");
+	char *saved;
+	FILE *f;
+	char **v = NULL;
+	int dash;
+
+	(void)state;
+	make_tree(dir, sizeof(dir));
+	snprintf(ro, sizeof(ro), "%s/ro", dir);
+	snprintf(prog, sizeof(prog), "%s/hiltest-jail-tool", ro);
+	f = fopen(prog, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(prog, 0755), 0);
+	saved = strdup(old != NULL ? old : "/usr/bin:/bin");
+	assert_non_null(saved);
+	snprintf(path, sizeof(path), "%s:%s", ro, saved);
+	setenv("PATH", path, 1);
+	assert_int_equal(hil_jail_argv(NULL, cmd, -1, &v), HIL_OK);
+	dash = find(v, 1, "--");
+	assert_string_equal(v[dash + 1], prog);
+	assert_string_equal(v[dash + 2], "x");
+	assert_true(find3(v, "--ro-bind", ro, ro) > 0);
+	hil_jail_argv_free(v);
+	assert_int_equal(hil_jail_argv(NULL, make, -1, &v), HIL_OK);
+	dash = find(v, 1, "--");
+	assert_string_equal(v[dash + 1], "make");
+	hil_jail_argv_free(v);
+	setenv("PATH", saved, 1);
+	free(saved);
+	unlink(prog);
+	remove_tree(dir);
+}
+
 static void test_an_empty_command_is_refused(void **state)
 {
 	char *const empty[] = {NULL};
@@ -321,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_many_folders_bind_once_each),
 		cmocka_unit_test(test_a_link_is_bound_as_what_it_leads_to),
 		cmocka_unit_test(test_a_program_by_path_is_made_visible),
+		cmocka_unit_test(
+			test_a_program_on_path_outside_usr_is_made_visible),
 		cmocka_unit_test(test_an_empty_command_is_refused),
 		cmocka_unit_test(test_a_refused_jail_is_said),
 	};

@@ -501,12 +501,11 @@ static void test_stop_flag_ends_a_build_and_kills_its_tree(void **state)
 	memset(&s, 0, sizeof(s));
 	s.pidfile = pidfile;
 	s.flag = &flag;
-	hil_proc_set_stop(&flag);
 	assert_int_equal(pthread_create(&t, NULL, stop_when_running, &s), 0);
-	assert_int_equal(hil_proc_run(argv, NULL, 600000, &st),
-			 HIL_ERR_INTERRUPTED);
+	assert_int_equal(
+		hil_proc_run_jailed(argv, NULL, 600000, &st, NULL, &flag),
+		HIL_ERR_INTERRUPTED);
 	pthread_join(t, NULL);
-	hil_proc_set_stop(NULL);
 	assert_true(s.ok);
 	/* The compiler and its child: killed with the group (the bound is
 	 * for failing: the supervisor reaps its group before it exits). */
@@ -514,6 +513,37 @@ static void test_stop_flag_ends_a_build_and_kills_its_tree(void **state)
 	assert_true(wait_gone(s.pids[1], UT_HANG_MS));
 	unlink(pidfile);
 	rmdir(dir);
+}
+
+/*
+ * The stop flag is the caller's to hand down, not a global: with it set, a
+ * wait given it ends (a sleeper killed, interrupted), while a run and a
+ * capture not given it go on to their end, output and status whole.
+ */
+static void test_a_stop_flag_ends_only_the_waits_given_it(void **state)
+{
+	char *const sleeper[] = {"sleep", "3738", NULL};
+	char *const three[] = {"sh", "-c", "exit 3", NULL};
+	char *const echo[] = {"sh", "-c", "echo still-here", NULL};
+	volatile sig_atomic_t flag = 1;
+	char buf[64];
+	int st = -1;
+
+	(void)state;
+	assert_int_equal(
+		hil_proc_run_jailed(sleeper, NULL, 600000, &st, NULL, &flag),
+		HIL_ERR_INTERRUPTED);
+	assert_int_equal(ut_count_procs("sleep", "3738"), 0);
+	assert_int_equal(hil_proc_run(three, NULL, 600000, &st), HIL_OK);
+	assert_int_equal(st, 3);
+	assert_int_equal(hil_proc_capture(echo, buf, sizeof(buf), 600000, &st),
+			 HIL_OK);
+	assert_string_equal(buf, "still-here\n");
+	assert_int_equal(st, 0);
+	assert_int_equal(hil_proc_capture_jailed(sleeper, buf, sizeof(buf),
+						 600000, &st, NULL, &flag),
+			 HIL_ERR_INTERRUPTED);
+	assert_int_equal(ut_count_procs("sleep", "3738"), 0);
 }
 
 /*
@@ -628,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_child_dies_when_hilrun_dies),
 		cmocka_unit_test(
 			test_stop_flag_ends_a_build_and_kills_its_tree),
+		cmocka_unit_test(test_a_stop_flag_ends_only_the_waits_given_it),
 		cmocka_unit_test(test_killed_hilrun_leaves_no_descendant),
 		cmocka_unit_test(test_capture_returns_output),
 		cmocka_unit_test(test_capture_truncates_but_drains_long_output),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/proc.h"
 #include "fake_tool.h"
 #include "unit_util.h"
@@ -844,6 +846,145 @@ static void test_log_keeps_commands_and_only_new_output_counts(void **state)
 	hil_flasher_close(fl);
 }
 
+/* ---- the jail ---- */
+
+/*
+ * A stand-in for both tools that works without the environment (a jail's
+ * is clean) and also tries to write where a jailed pyOCD may not: beside
+ * itself, into the test's scratch folder and the run folder, and into the
+ * HEX it programs. read32 gives stm32l475xg's ID, savemem writes the
+ * bytes of `elf` to its file. It goes into <dir>/jailbin, put first on
+ * PATH (programs found there are what the flasher runs by default).
+ */
+static void install_jailbreaker(const struct fixture *f, char *bin, size_t len)
+{
+	char script[4096], bytes[256];
+	size_t i, o = 0;
+
+	snprintf(bin, len, "%s/jailbin", f->tool.dir);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	for (i = 0; i < sizeof(text_bytes); i++) {
+		o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "\\%03o",
+				      text_bytes[i]);
+	}
+	for (i = 0; i < sizeof(data_bytes); i++) {
+		o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "\\%03o",
+				      data_bytes[i]);
+	}
+	snprintf(
+		script, sizeof(script),
+		"#!/bin/sh\n"
+		"me=${0##*/}\n"
+		"touch \"${0%%/*}/escaped-$me\" \"%s/escaped-$me\" \"%s/escaped-$me\" 2>/dev/null\n"
+		"echo \"stand-in $me ran\"\n"
+		"while [ $# -gt 0 ]; do\n"
+		"  case \"$1\" in -b|-t|-k|-f) shift 2 ;; -hp) shift ;; *) break ;; esac\n"
+		"done\n"
+		"if [ \"$me\" = pyocd-flashtool ]; then\n"
+		"  head -c 1 \"$1\" > /dev/null || exit 1\n"
+		"  printf 'tampered\\n' >> \"$1\" 2>/dev/null\n"
+		"  exit 0\n"
+		"fi\n"
+		"case \"$1\" in\n"
+		"read32) printf '%%s:  10076415 \\n' \"${2#0x}\" ;;\n"
+		"savemem) printf '%s' > \"$4\" || exit 1\n"
+		"  printf 'Saved %%s bytes to %%s\\n' \"$3\" \"$4\" ;;\n"
+		"*) exit 1 ;;\n"
+		"esac\n",
+		f->tool.dir, f->tool.run_dir, bytes);
+	fake_tool_install(bin, "pyocd-flashtool", script, NULL, 0);
+	fake_tool_install(bin, "pyocd-tool", script, NULL, 0);
+}
+
+/* How many escaped-* files are in dir. */
+static int count_escaped(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		n += strncmp(e->d_name, "escaped-", 8) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Start (flash elf, read it back) and probe with the stand-ins of bin
+ * found on PATH, jailed or not; @return the escaped-* files made. */
+static int flash_and_probe(const struct fixture *f, const char *bin, int jail)
+{
+	struct hil_flasher_params p;
+	struct hil_flasher *fl;
+	char why[768];
+	char *log;
+	int n;
+
+	fake_tool_params(&f->tool, &p);
+	p.timeout_ms = 30000; /* only a hang reaches it */
+	p.probe_serial = SERIAL;
+	set_target(&p, "stm32l475xg");
+	p.jail = jail;
+	fl = fake_tool_open("pyocd", &p);
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
+	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_OK);
+	hil_flasher_close(fl);
+	/* The stand-ins ran (jailed: the log is a descriptor of ours). */
+	log = fake_tool_slurp(f->py_log);
+	assert_non_null(strstr(log, "stand-in pyocd-tool ran"));
+	assert_non_null(strstr(log, "stand-in pyocd-flashtool ran"));
+	free(log);
+	n = count_escaped(bin) + count_escaped(f->tool.dir) +
+	    count_escaped(f->tool.run_dir);
+	return n;
+}
+
+/*
+ * pyOCD runs jailed as OpenOCD does: it reads the HEX, writes the read-back
+ * file, and nothing else: its writes beside itself, into the scratch and
+ * run folders and into the HEX come to nothing. Unjailed, the same
+ * stand-ins' writes all land (the test can tell).
+ */
+static void test_jailed_pyocd_writes_only_its_read_back(void **state)
+{
+	struct fixture *f = *state;
+	char bin[128], why[512], path[512];
+	const char *old = getenv("PATH");
+	char *saved, *hex;
+
+	assert_int_equal(hil_jail_probe(why, sizeof(why)), HIL_OK);
+	install_jailbreaker(f, bin, sizeof(bin));
+	saved = strdup(old != NULL ? old : "/usr/bin:/bin");
+	assert_non_null(saved);
+	snprintf(path, sizeof(path), "%s:%s", bin, saved);
+	setenv("PATH", path, 1);
+
+	assert_int_equal(flash_and_probe(f, bin, 1), 0);
+	hex = fake_tool_slurp(f->hex);
+	assert_string_equal(hex, want_hex); /* read-only in the jail */
+	free(hex);
+
+	/* bin, scratch and run folder: one file per tool in each. */
+	assert_int_equal(flash_and_probe(f, bin, 0), 6);
+	hex = fake_tool_slurp(f->hex);
+	assert_non_null(strstr(hex, "tampered"));
+	free(hex);
+
+	setenv("PATH", saved, 1);
+	free(saved);
+	assert_int_equal(ut_rm_tree(bin), 0);
+	snprintf(path, sizeof(path), "%s/escaped-pyocd-tool", f->tool.dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/escaped-pyocd-flashtool", f->tool.dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/escaped-pyocd-tool", f->tool.run_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/escaped-pyocd-flashtool",
+		 f->tool.run_dir);
+	unlink(path);
+}
+
 /* ---- Debian's real pyOCD 0.13.1, without a probe ---- */
 
 static int have_real_pyocd(void)
@@ -927,6 +1068,35 @@ static void test_real_pyocd_without_a_probe(void **state)
 	hil_flasher_close(fl);
 }
 
+/* Jailed, Debian's pyOCD runs as well (Python and pyusb in /usr, /sys for
+ * libusb) and says the same: no probe. */
+static void test_real_pyocd_runs_in_the_jail(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	struct ut_capture c;
+	char log[4096], why[512];
+
+	if (!have_real_pyocd()) {
+		skip();
+	}
+	assert_int_equal(hil_jail_probe(why, sizeof(why)), HIL_OK);
+	fake_tool_params(&f->tool, &p);
+	p.program = REAL_FLASHTOOL;
+	p.timeout_ms = 20000;
+	p.probe_serial = SERIAL;
+	set_target(&p, "nrf51");
+	p.jail = 1;
+	assert_int_equal(hil_flasher_open(&fl, "pyocd", &p), HIL_OK);
+	ut_capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_ERR_NA);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, "no probe found"));
+	assert_non_null(strstr(log, "pyocd-flashtool exit status 1"));
+	hil_flasher_close(fl);
+}
+
 /* The HEX we write, read by python3-intelhex, the module pyOCD uses. */
 static void test_real_intelhex_reads_our_hex(void **state)
 {
@@ -1003,8 +1173,13 @@ int main(void)
 		cmocka_unit_test_setup(
 			test_log_keeps_commands_and_only_new_output_counts,
 			reset_fake),
+		cmocka_unit_test_setup(
+			test_jailed_pyocd_writes_only_its_read_back,
+			reset_fake),
 		cmocka_unit_test_setup(test_real_pyocd_version, reset_fake),
 		cmocka_unit_test_setup(test_real_pyocd_without_a_probe,
+				       reset_fake),
+		cmocka_unit_test_setup(test_real_pyocd_runs_in_the_jail,
 				       reset_fake),
 		cmocka_unit_test_setup(test_real_intelhex_reads_our_hex,
 				       reset_fake),

@@ -777,7 +777,7 @@ test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 		"| aes128-ecb | ref † | encrypt | 242.19 | 242.19 | - | - | - | 868 | 128 | 128 | 3.75 |\n"));
 	assert_non_null(strstr(
 		md,
-		"| aes128-ecb | ref † | keysetup | - | - | - | - | - | 868 | 36 | 36 | - |\n"));
+		"| aes128-ecb | ref † | keysetup | - | - | - | - | - | 868 | 36 | 36 | 0.25 |\n"));
 	assert_non_null(strstr(md, "† not constant-time"));
 	assert_non_null(strstr(md, "✗ failed rows"));
 	/* The error on one line, '|' free. */
@@ -865,6 +865,46 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 		csv_get(&c, 2, csv_col(&c, "energy_measured_over_est")), "");
 	csv_free(&c);
 	free(csv);
+	free(html);
+	free(md);
+	cJSON_Delete(r);
+}
+
+/* A key setup has no message: its energy is that of its one call, in the
+ * summary (report.html, summary.md) and in energy.svg, as the other rows'
+ * at the headline length. */
+static void test_a_key_setup_has_its_energy_cell_and_bar(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *x = cJSON_AddObjectToObject(r, "energy_estimate");
+	char *md, *html, *svg;
+
+	(void)state;
+	cJSON_AddStringToObject(x, "kind", "estimate");
+	cJSON_AddStringToObject(x, "role", "energy");
+	cJSON_AddStringToObject(x, "table", "DS10086 Rev 3 Table 25 (p. 68)");
+	put_estimate(cJSON_AddObjectToObject(row_at(r, 1), "energy"), 8.11,
+		     8.11, 12.5);
+	put_estimate(cJSON_AddObjectToObject(row_at(r, 4), "energy"), 1.42,
+		     1.42, 2.19);
+	put_estimate(cJSON_AddObjectToObject(row_at(r, 6), "energy"), 0.47,
+		     0.47, 0.724);
+	md = render(hil_summary_md, r);
+	assert_non_null(strstr(
+		md,
+		"| speck64-128-ecb | ref | keysetup | - | - | - | - | - | 196 | 28 | 28 | 0.47 (0.47-0.724) |\n"));
+	html = render(hil_html_report, r);
+	assert_non_null(strstr(
+		html,
+		"<td class=\"n hl\">0.47 <span class=\"sub\">(0.47-0.724)</span></td>"));
+	svg = render(hil_svg_energy, r);
+	assert_xml(svg);
+	assert_non_null(
+		strstr(svg, ">speck64-128-ecb/ref keysetup (per call)<"));
+	assert_non_null(strstr(svg, "0.47 (0.47-0.724)"));
+	/* A row at 0 B of an operation with a message is no key setup. */
+	assert_null(strstr(svg, "ascon-aead128/ref encrypt (per call)"));
+	free(svg);
 	free(html);
 	free(md);
 	cJSON_Delete(r);
@@ -2760,6 +2800,7 @@ int main(void)
 			test_exports_neutralise_links_and_control_bytes),
 		cmocka_unit_test(test_compare_lists_added_and_removed_rows),
 		cmocka_unit_test(test_compare_failed_row_is_worse),
+		cmocka_unit_test(test_a_key_setup_has_its_energy_cell_and_bar),
 		cmocka_unit_test(test_compare_energy_ten_percent),
 		cmocka_unit_test(
 			test_summary_shows_the_estimate_its_range_and_source),

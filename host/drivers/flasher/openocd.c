@@ -321,9 +321,9 @@ static void read_output(const char *path, off_t offset, char *buf, size_t len)
  * database read-only, which libusb needs to find it. Nothing writable:
  * its log is a descriptor hilrun opened.
  */
-static int openocd_jail(struct hil_flasher *f, struct hil_jail **out)
+int hil_openocd_jail(const char *const files[], size_t n_files, const char *elf,
+		     struct hil_jail **out)
 {
-	struct openocd *o = hil_flasher_priv(f);
 	struct hil_jail *j;
 	char dir[PATH_MAX];
 	size_t i;
@@ -331,15 +331,15 @@ static int openocd_jail(struct hil_flasher *f, struct hil_jail **out)
 
 	*out = NULL;
 	ret = hil_jail_new(&j);
-	for (i = 0; ret == HIL_OK && i < o->n_cfg; i++) {
+	for (i = 0; ret == HIL_OK && i < n_files; i++) {
 		char *slash;
 
 		/* A bare name is one of OpenOCD's own scripts. */
-		if (strchr(o->cfg[i], '/') == NULL ||
-		    access(o->cfg[i], R_OK) != 0) {
+		if (strchr(files[i], '/') == NULL ||
+		    access(files[i], R_OK) != 0) {
 			continue;
 		}
-		snprintf(dir, sizeof(dir), "%s", o->cfg[i]);
+		snprintf(dir, sizeof(dir), "%s", files[i]);
 		slash = strrchr(dir, '/');
 		if (slash == dir) {
 			slash[1] = '\0';
@@ -348,8 +348,8 @@ static int openocd_jail(struct hil_flasher *f, struct hil_jail **out)
 		}
 		ret = hil_jail_bind(j, dir, HIL_JAIL_RO);
 	}
-	if (ret == HIL_OK && o->elf != NULL) {
-		ret = hil_jail_bind(j, o->elf, HIL_JAIL_RO);
+	if (ret == HIL_OK && elf != NULL) {
+		ret = hil_jail_bind(j, elf, HIL_JAIL_RO);
 	}
 	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
 		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
@@ -361,6 +361,18 @@ static int openocd_jail(struct hil_flasher *f, struct hil_jail **out)
 	hil_jail_with_sys(j);
 	*out = j;
 	return HIL_OK;
+}
+
+/* The flasher's jail when params.jail says so; else *out stays NULL. */
+static int openocd_jail(struct hil_flasher *f, struct hil_jail **out)
+{
+	struct openocd *o = hil_flasher_priv(f);
+
+	*out = NULL;
+	if (!hil_flasher_params(f)->jail) {
+		return HIL_OK;
+	}
+	return hil_openocd_jail(o->cfg, o->n_cfg, o->elf, out);
 }
 
 /*
@@ -386,11 +398,9 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 	probe_text(f, probe, sizeof(probe));
 	offset = hil_flasher_log_command(o->log_path, a.v);
 	t0 = (uint64_t)hil_now_ms();
-	if (hil_flasher_params(f)->jail) {
-		ret = openocd_jail(f, &jail);
-		if (ret != HIL_OK) {
-			return ret;
-		}
+	ret = openocd_jail(f, &jail);
+	if (ret != HIL_OK) {
+		return ret;
 	}
 	ret = hil_proc_spawn_jailed(&proc, a.v, -1, o->log_path, jail);
 	hil_jail_free(jail);
@@ -582,6 +592,7 @@ static int openocd_probe(struct hil_flasher *f, char *why, size_t len)
 	const char *program = hil_flasher_params(f)->program;
 	unsigned timeout = timeout_of(f) < PROBE_TIMEOUT_MS ? timeout_of(f)
 							    : PROBE_TIMEOUT_MS;
+	struct hil_jail *jail = NULL;
 	struct ocd_argv a;
 	char *out;
 	int status = -1, ret;
@@ -592,7 +603,13 @@ static int openocd_probe(struct hil_flasher *f, char *why, size_t len)
 		return HIL_ERR_NOMEM;
 	}
 	build_argv(f, &a, "init; shutdown");
-	ret = hil_proc_capture(a.v, out, TAIL_BYTES, timeout, &status);
+	/* The probe check reads the config's files: jailed as a flash. */
+	ret = openocd_jail(f, &jail);
+	if (ret == HIL_OK) {
+		ret = hil_proc_capture_jailed(a.v, out, TAIL_BYTES, timeout,
+					      &status, jail, NULL);
+	}
+	hil_jail_free(jail);
 	if (ret == HIL_ERR_TIMEOUT) {
 		snprintf(why, len,
 			 "%s did not finish `init` within %u ms (killed)",

@@ -2,6 +2,8 @@
 #ifndef HIL_OPENOCD_H
 #define HIL_OPENOCD_H
 
+#include <stddef.h>
+
 #include "flasher.h"
 
 /* Its own key of the "flasher" section: "openocd_config". */
@@ -20,6 +22,19 @@ int hil_openocd_options(const struct hil_config *cfg,
 /* The parse op: the config files, else the board's. */
 int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
 		      const char *board_arg, struct hil_config *cfg);
+
+struct hil_jail;
+
+/**
+ * OpenOCD's jail (docs/lab.md, "The jail"): the folders of the config
+ * files (files named by a path) and the image read-only, the USB devices,
+ * /sys and udev's database for a probe; nothing writable.
+ * @param elf NULL: no image.
+ * @param out receives it; free with hil_jail_free().
+ * @return HIL_OK, or hil_jail_bind()'s error.
+ */
+int hil_openocd_jail(const char *const files[], size_t n_files, const char *elf,
+		     struct hil_jail **out);
 
 /* The doctor op: each config file loads without a probe. */
 int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg);

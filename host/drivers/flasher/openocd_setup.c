@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "config/jsonld.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/proc.h"
 
 #define CFG_TIMEOUT_MS 5000u /* openocd -f ... -c shutdown: ~30 ms */
@@ -76,9 +77,22 @@ int hil_openocd_parse(struct hil_jsonld *ld, const cJSON *section,
 int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg)
 {
 	char *argv[2 + 2 * HIL_CFG_MAX_FLASHER_FILES + 2];
+	const char *files[HIL_CFG_MAX_FLASHER_FILES];
 	char out[4096], why[1200];
+	struct hil_jail *jail = NULL;
 	size_t i, n = 0, k;
 	int status, ret, all = 1;
+
+	/* The files are Tcl, which can exec: read in OpenOCD's jail. */
+	for (i = 0; i < cfg->flasher.n_files; i++) {
+		files[i] = cfg->flasher.files[i];
+	}
+	if (d->jail && hil_openocd_jail(files, cfg->flasher.n_files, NULL,
+					&jail) != HIL_OK) {
+		hil_doctor_report(d, "openocd config", HIL_V_FAIL,
+				  "cannot set up the jail OpenOCD runs in");
+		return 0;
+	}
 
 	argv[n++] = (char *)cfg->flasher.program;
 	for (i = 0; i < cfg->flasher.n_files; i++) {
@@ -95,8 +109,9 @@ int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg)
 			continue;
 		}
 		status = -1;
-		ret = hil_proc_capture(argv, out, sizeof(out), CFG_TIMEOUT_MS,
-				       &status);
+		ret = hil_proc_capture_jailed(argv, out, sizeof(out),
+					      CFG_TIMEOUT_MS, &status, jail,
+					      NULL);
 		if (ret == HIL_OK && status == 0) {
 			hil_doctor_report(
 				d, "openocd config", HIL_V_OK,
@@ -127,5 +142,6 @@ int hil_openocd_doctor(struct hil_doctor *d, const struct hil_config *cfg)
 				  "flasher.openocd_config lists no file");
 		all = 0;
 	}
+	hil_jail_free(jail);
 	return all;
 }

@@ -255,6 +255,17 @@ int hil_pyocd_verify(struct hil_flasher *f, const struct image *img,
 				 o->readback_path, strerror(errno));
 			return HIL_ERR_IO;
 		}
+		/* Made empty here, so that a jailed pyocd-tool may write this
+		 * one file (pyocd_run.c binds it) and nothing beside it. */
+		fd = open(o->readback_path,
+			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0644);
+		if (fd < 0) {
+			snprintf(why, len, "cannot create %s: %s",
+				 o->readback_path, strerror(errno));
+			return HIL_ERR_IO;
+		}
+		close(fd);
 		snprintf(a.addr, sizeof(a.addr), "0x%08x", (unsigned)start);
 		snprintf(a.len, sizeof(a.len), "%llu",
 			 (unsigned long long)(end - start));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -67,6 +68,42 @@ void hil_pyocd_tool_argv(const struct hil_flasher *f, struct pyo_argv *a,
 	a->v[n] = NULL;
 }
 
+/*
+ * A jailed pyOCD (docs/lab.md, "The jail"), as a jailed OpenOCD: the image
+ * (the HEX it programs) read-only, the read-back file (made empty before
+ * savemem) the one thing writable, and, for a real probe, the USB devices,
+ * /sys and udev's database. Its log is a descriptor hilrun opened; Python
+ * and pyOCD are in /usr. *out stays NULL unless params.jail.
+ */
+static int pyocd_jail(const struct hil_flasher *f, struct hil_jail **out)
+{
+	const struct pyocd *o = hil_flasher_priv(f);
+	struct hil_jail *j;
+	int ret;
+
+	*out = NULL;
+	if (!hil_flasher_params(f)->jail) {
+		return HIL_OK;
+	}
+	ret = hil_jail_new(&j);
+	if (ret == HIL_OK && access(o->hex_path, F_OK) == 0) {
+		ret = hil_jail_bind(j, o->hex_path, HIL_JAIL_RO);
+	}
+	if (ret == HIL_OK && access(o->readback_path, F_OK) == 0) {
+		ret = hil_jail_bind(j, o->readback_path, HIL_JAIL_RW);
+	}
+	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
+		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
+	}
+	if (ret != HIL_OK) {
+		hil_jail_free(j);
+		return ret;
+	}
+	hil_jail_with_sys(j);
+	*out = j;
+	return HIL_OK;
+}
+
 /* This run's output: the log from offset on (its last TAIL_BYTES). */
 static void read_output(const char *path, off_t offset, char *buf, size_t len)
 {
@@ -105,6 +142,7 @@ int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
 	 * (hil_pyocd_argv_head). */
 	int flashing = argv[0] == hil_flasher_params(f)->program;
 	char text[768];
+	struct hil_jail *jail = NULL;
 	struct hil_proc *proc;
 	off_t offset;
 	uint64_t now;
@@ -118,7 +156,11 @@ int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
 		return HIL_ERR_TIMEOUT;
 	}
 	offset = hil_flasher_log_command(o->log_path, argv);
-	ret = hil_proc_spawn(&proc, argv, o->log_path);
+	ret = pyocd_jail(f, &jail);
+	if (ret == HIL_OK) {
+		ret = hil_proc_spawn_jailed(&proc, argv, -1, o->log_path, jail);
+	}
+	hil_jail_free(jail);
 	if (ret != HIL_OK) {
 		snprintf(why, len, "cannot run %s: %s%s%s", argv[0],
 			 hil_strerror(ret), ret == HIL_ERR_NA ? "; " : "",
