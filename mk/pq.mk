@@ -1,4 +1,4 @@
-# pq.mk: one mupq-layout scheme (crypto_kem or crypto_sign folder) built into the pq stub for an emulated board, and the same sources built for the host as its reference (hilrun pq runs both).
+# pq.mk: one mupq-layout scheme (crypto_kem or crypto_sign folder) built into the pq stub for a board, and the same sources built for the host as its reference (hilrun pq runs both).
 #
 #   make pq-fw   PQ_SCHEME=DIR PQ_KIND=KEM|SIGN PQ_NS=NAMESPACE_ PQ_OUT=DIR \
 #                [PQ_COMMON="DIR..."] [PQ_OPT=-O3] [PQ_RUNS=3] [PQ_SEED=1] [BOARD=...]
@@ -13,6 +13,13 @@
 # common file named randombytes.c is never built. A common file that does not
 # compile (a HAL for another board) is left out, its errors kept in a .skip
 # file beside it.
+#
+# PQ_OUTPUT: how the stub reports its calls: "text" over semihosting
+# (SYS_WRITE0, then SYS_EXIT_EXTENDED: what scripts/pq-bench.sh reads under
+# the cycle model), the default on qemu-mps2-an386; "frames", hilp's PQRUN
+# records over the board's link (docs/protocol.md), the default on every
+# other board, where the board's HAL link (USART, or semihosting with
+# HIL_LINK=semihost) carries them.
 
 PQ_SCHEME ?=
 PQ_KIND ?= KEM
@@ -28,6 +35,14 @@ PQ_RUNS ?= 3
 PQ_SEED ?= 1
 # The image's stack in bytes (empty: the board's default; the mps2's 256 KiB).
 PQ_STACK ?=
+ifeq ($(BOARD),qemu-mps2-an386)
+PQ_OUTPUT ?= text
+else
+PQ_OUTPUT ?= frames
+endif
+ifeq ($(filter text frames,$(PQ_OUTPUT)),)
+$(error PQ_OUTPUT=$(PQ_OUTPUT): text or frames)
+endif
 PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
 	-fdata-sections $(PQ_COMMON_INC)
@@ -84,9 +99,10 @@ pq_common_srcs = $(PQ_CSRC_$(1))
 pq_host_common_srcs = $(PQ_HSRC_$(1))
 PQ_COMMON_OBJS := $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_FW)/common/$(n))))
 
-# $(1) source, $(2) object, $(3) compiler, $(4) flags, $(5) 1: may be skipped
+# $(1) source, $(2) object, $(3) compiler, $(4) flags, $(5) 1: may be skipped,
+# $(6) the flags file of its build (the image's or the host reference's)
 define pq_compile_rule
-$(2): $(1) $(PQ_OUT)/flags
+$(2): $(1) $(6)
 	@mkdir -p $$(@D)
 	@rm -f $$@.skip
 	$(if $(5),$(3) $(4) $(PQ_DEPFLAGS) -c $$< -o $$@ 2> $$@.warn || { mv $$@.warn $$@.skip; \
@@ -94,31 +110,44 @@ $(2): $(1) $(PQ_OUT)/flags
 		$(3) $(4) -x c -c /dev/null -o $$@; },$(3) $(4) $(PQ_DEPFLAGS) -c $$< -o $$@ 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; exit $$$$st)
 endef
-$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),)))
-$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1))))
+$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),,$(PQ_FW)/flags)))
+$(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1,$(PQ_FW)/flags))))
 
+# Text output makes its own semihosting calls; frames go through the
+# board's link, whatever carries it.
+ifeq ($(PQ_OUTPUT),frames)
+PQ_BOARD_SRCS = $(BOARD_SRCS) protocol/hilp.c
+PQ_FW_DEFS = -DPQ_FRAMES
+else
 PQ_BOARD_SRCS = $(filter-out %/link_semihost.c,$(BOARD_SRCS))
+PQ_FW_DEFS =
+endif
 PQ_STUB_SRCS = target/pq/pqstub.c target/pq/pqrandom.c $(PQ_BOARD_SRCS)
 PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
-$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) -Wall -Wextra \
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types $(PQ_DEPFLAGS) -c $< -o $@
-$(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
 		-Iprotocol -Itarget -Itarget/boards/common $(PQ_DEPFLAGS) -c $< -o $@
-$(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_OUT)/flags
+$(PQ_FW)/stub/%.o: protocol/%.c $(PQ_FW)/flags
+	@mkdir -p $(@D)
+	$(CROSS)gcc $(PQ_ARCH) -Os -std=c99 -ffunction-sections -fdata-sections \
+		-Iprotocol $(PQ_DEPFLAGS) -c $< -o $@
+$(PQ_FW)/stub/%.o: target/boards/$(BOARD)/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
 	$(CROSS)gcc $(PQ_ARCH) -O2 -std=c99 -ffunction-sections $(filter -D%,$(BOARD_CFLAGS)) \
 		-Iprotocol -Itarget -Itarget/boards/common $(PQ_DEPFLAGS) -c $< -o $@
 
-$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_OUT)/flags
+$(PQ_FW)/libpqcommon.a: $(PQ_COMMON_OBJS) $(PQ_FW)/flags
 	@rm -f $@
 	$(CROSS)ar rcs $@ $(PQ_COMMON_OBJS)
 
-$(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT)
+$(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BOARD_LDSCRIPT) \
+		$(PQ_OUT)/stack
 	$(CROSS)gcc $(PQ_ARCH) -nostartfiles --specs=nano.specs --specs=nosys.specs \
 		-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(PQ_FW)/stub.map \
 		-Wl,--no-warn-rwx-segments -T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) \
@@ -134,29 +163,43 @@ PQ_HOST := $(PQ_OUT)/host
 PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d))
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
 PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
-$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),)))
-$(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1))))
+$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),,$(PQ_HOST)/flags)))
+$(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1,$(PQ_HOST)/flags))))
 
-$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_OUT)/flags
+$(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 	@rm -f $@
 	ar rcs $@ $(PQ_HOST_COMMON_OBJS)
 
 # (pqstub.c includes the scheme's api.h, and on the host no other header of
 # ours: it is compiled here with the link, without a .d of its own.)
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(wildcard $(PQ_SCHEME)/api.h) \
-		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
+		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a $(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
 	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
 
-# The flags file changes whenever the inputs do: nothing built otherwise is reused.
-$(PQ_OUT)/flags: FORCE
+# The stack's size is the link's alone: a new size links again, and
+# compiles nothing (scripts/pq-bench.sh links a board's image twice).
+$(PQ_OUT)/stack: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' "BOARD=$(BOARD) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) HOST_COMMON=$(PQ_HOST_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED)" \
-		"STACK=$(PQ_STACK) DEPS=$(PQ_DEPFLAGS)" \
-		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
+	@echo "STACK=$(PQ_STACK)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+# Each build's flags file changes whenever its inputs do: nothing built
+# otherwise is reused. The image's and the host reference's are apart, so
+# that building one does not make the other's objects stale.
+$(PQ_FW)/flags: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS)" \
+		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(PQ_HOST)/flags: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS) HOST_COMMON=$(PQ_HOST_COMMON)" \
+		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS)" \
+		"OBJS=$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 .PHONY: pq-fw pq-host

@@ -97,6 +97,8 @@ E2E_TESTS += e2e_nist
 E2E_TESTS += e2e_cli
 # Issue #33's hostile inputs refused before anything is built.
 E2E_TESTS += e2e_harden
+# hilrun pq on a board over its link (qemu-netduino's USART socket).
+E2E_TESTS += e2e_pqboard
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
 # The jail around foreign code (real bubblewrap): writes, network, pids,

@@ -704,3 +704,92 @@ hilp_digest_update(uint32_t digest, const uint8_t *p, size_t n)
 	}
 	return digest;
 }
+
+/* PQRUN records: seq, status 0, type, then the type's fields (hilp.h). */
+size_t hilp_pq_rec_encode(uint8_t seq, const struct hilp_pq_rec *in,
+			  uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = HILP_ST_OK;
+	data[2] = in->type;
+	switch (in->type) {
+	case HILP_PQ_HEAD:
+		data[3] = in->version;
+		data[4] = in->kind;
+		hilp_put_u16(data + 5, in->runs);
+		hilp_put_u32(data + 7, in->overhead);
+		hilp_put_u32(data + 11, in->stack_size);
+		hilp_put_u32(data + 15, in->base_stack);
+		hilp_put_u16(data + 19, in->mlen);
+		return HILP_PQ_HEAD_LEN;
+	case HILP_PQ_CALL:
+		data[3] = in->op;
+		hilp_put_u16(data + 4, in->run);
+		hilp_put_u32(data + 6, in->ticks);
+		hilp_put_u32(data + 10, in->stack);
+		hilp_put_u32(data + 14, in->digest);
+		hilp_put_u32(data + 18, in->ret);
+		return HILP_PQ_CALL_LEN;
+	case HILP_PQ_END:
+		hilp_put_u16(data + 3, in->calls);
+		return HILP_PQ_END_LEN;
+	case HILP_PQ_FAULT:
+		data[3] = in->stack_out;
+		hilp_put_u16(data + 4, in->calls);
+		return HILP_PQ_FAULT_LEN;
+	default:
+		return 0;
+	}
+}
+
+int hilp_pq_rec_decode(const uint8_t *data, size_t dlen,
+		       struct hilp_pq_rec *out)
+{
+	static const uint8_t len[] = {0, HILP_PQ_HEAD_LEN, HILP_PQ_CALL_LEN,
+				      HILP_PQ_END_LEN, HILP_PQ_FAULT_LEN};
+
+	if (dlen < 3 || data[1] != HILP_ST_OK || data[2] == 0 ||
+	    data[2] > HILP_PQ_FAULT || dlen != len[data[2]]) {
+		return -1;
+	}
+	{
+		static const struct hilp_pq_rec none;
+
+		*out = none;
+	}
+	out->type = data[2];
+	switch (out->type) {
+	case HILP_PQ_HEAD:
+		out->version = data[3];
+		out->kind = data[4];
+		out->runs = hilp_get_u16(data + 5);
+		out->overhead = hilp_get_u32(data + 7);
+		out->stack_size = hilp_get_u32(data + 11);
+		out->base_stack = hilp_get_u32(data + 15);
+		out->mlen = hilp_get_u16(data + 19);
+		if (out->version != HILP_PQ_VERSION ||
+		    (out->kind != HILP_PQ_KEM && out->kind != HILP_PQ_SIGN)) {
+			return -1;
+		}
+		break;
+	case HILP_PQ_CALL:
+		out->op = data[3];
+		out->run = hilp_get_u16(data + 4);
+		out->ticks = hilp_get_u32(data + 6);
+		out->stack = hilp_get_u32(data + 10);
+		out->digest = hilp_get_u32(data + 14);
+		out->ret = hilp_get_u32(data + 18);
+		if (out->op > HILP_PQ_OP_THIRD) {
+			return -1;
+		}
+		break;
+	case HILP_PQ_END:
+		out->calls = hilp_get_u16(data + 3);
+		break;
+	default: /* HILP_PQ_FAULT */
+		out->stack_out = data[3];
+		out->calls = hilp_get_u16(data + 4);
+		break;
+	}
+	return 0;
+}

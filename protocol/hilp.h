@@ -49,6 +49,10 @@
 #define HILP_CMD_CALIBRATE 'c' /* reply: overhead of an empty timed call */
 #define HILP_CMD_RESET	   'R' /* reply, then the target resets */
 #define HILP_CMD_ENERGY	   'E' /* scmd = operation; see struct hilp_energy_req */
+/* The pq stub's one command: run every timed call, each reported as a
+ * reply (struct hilp_pq_rec), then the status. The symmetric stub answers
+ * it HILP_ST_BAD_CMD. */
+#define HILP_CMD_PQRUN	   'q'
 
 #define HILP_REPLY 'r' /* target -> host: data reply */
 #define HILP_ERROR 'e' /* target -> host: status after every command */
@@ -262,6 +266,72 @@ struct hilp_energy_rep {
 	uint32_t ticks;	 /* counter ticks of the whole loop */
 	uint32_t digest; /* of the last output */
 };
+
+/*
+ * PQRUN's replies (docs/protocol.md, "PQRUN"): data = [seq, 0x00, type,
+ * fields...], one reply per record, in this order: one HEAD, one CALL per
+ * timed call, one END; or, when the target faults, a FAULT record, the
+ * fault report and the status 0x16. The HEAD carries HILP_PQ_VERSION, the
+ * version of these layouts (a host refuses another).
+ */
+#define HILP_PQ_VERSION 1u
+#define HILP_PQ_HEAD	1u
+#define HILP_PQ_CALL	2u
+#define HILP_PQ_END	3u
+#define HILP_PQ_FAULT	4u
+
+#define HILP_PQ_KEM  1u
+#define HILP_PQ_SIGN 2u
+
+/* CALL's op: keypair, then encaps or sign, then decaps or verify. */
+#define HILP_PQ_OP_KEYPAIR 0u
+#define HILP_PQ_OP_SECOND  1u
+#define HILP_PQ_OP_THIRD   2u
+
+/* Each record's data length, seq and status included. */
+#define HILP_PQ_HEAD_LEN  21u
+#define HILP_PQ_CALL_LEN  22u
+#define HILP_PQ_END_LEN	  5u
+#define HILP_PQ_FAULT_LEN 6u
+
+struct hilp_pq_rec {
+	uint8_t type; /* HILP_PQ_HEAD, _CALL, _END or _FAULT */
+	/* HEAD */
+	uint8_t version;     /* HILP_PQ_VERSION */
+	uint8_t kind;	     /* HILP_PQ_KEM or HILP_PQ_SIGN */
+	uint16_t runs;	     /* runs of the three operations to come */
+	uint16_t mlen;	     /* signed message length (sign), else 0 */
+	uint32_t overhead;   /* counter ticks of the empty timed call */
+	uint32_t stack_size; /* the image's stack in bytes */
+	uint32_t base_stack; /* the stub's own frames around a call */
+	/* CALL */
+	uint8_t op;	 /* HILP_PQ_OP_* */
+	uint16_t run;	 /* 0 .. runs-1 */
+	uint32_t ticks;	 /* counter ticks, overhead not subtracted */
+	uint32_t stack;	 /* peak stack by painting, base_stack included */
+	uint32_t digest; /* hilp_digest of the call's outputs */
+	uint32_t ret;	 /* the scheme's return value (99: the stub's check) */
+	/* END: calls sent; FAULT: calls completed before the fault */
+	uint16_t calls;
+	/* FAULT: 1 when the lowest 1 KiB of the painted stack was written */
+	uint8_t stack_out;
+};
+
+/**
+ * Encode a PQRUN record as a reply's data.
+ * @return its length (HILP_PQ_*_LEN), or 0 for an unknown type.
+ */
+size_t hilp_pq_rec_encode(uint8_t seq, const struct hilp_pq_rec *in,
+			  uint8_t *data);
+
+/**
+ * Decode a PQRUN reply's data (seq first).
+ * @return 0; -1 when the status byte is not 0, the type unknown, the
+ *         length not the type's, a HEAD's version not HILP_PQ_VERSION or
+ *         its kind unknown, or a CALL's op above HILP_PQ_OP_THIRD.
+ */
+int hilp_pq_rec_decode(const uint8_t *data, size_t dlen,
+		       struct hilp_pq_rec *out);
 
 /* Byte helpers (little-endian). */
 void hilp_put_u16(uint8_t *p, uint16_t v);

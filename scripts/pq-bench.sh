@@ -1,7 +1,7 @@
 #!/bin/bash
 # pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes what hilrun pq makes its rows of (calls.tsv: one line per timed call; rows.tsv: one per operation; skipped.tsv, run.tsv).
 #
-# usage: scripts/pq-bench.sh [-b BOARD] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
+# usage: scripts/pq-bench.sh [-b BOARD] [-L LINK] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
 #                            [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
 #   SCHEME_DIR   a folder with api.h (e.g. PQM4/crypto_kem/ml-kem-768/m4fspeed),
 #                named <scheme>/<implementation> after its last two path parts
@@ -9,7 +9,15 @@
 #                none: hilrun's own target/pq/common (portable fips202.h)
 #   -H DIR       the host reference's common code instead (pqm4: -H PQM4/mupq/common,
 #                as its testvectors-host; default: the -c folders)
-#   -b BOARD     emulated board (default qemu-mps2-an386: 4 MiB code, 4 MiB RAM)
+#   -b BOARD     board (default qemu-mps2-an386: 4 MiB code, 4 MiB RAM, run
+#                here under the cycle model). Any other board's images report
+#                over the board's link (PQ_OUTPUT=frames): the script builds
+#                them and their host references, lists them in images.tsv and
+#                stops; hilrun pq flashes and runs them (docs/pq.md)
+#   -L LINK      the link those images are built for (HIL_LINK: empty for
+#                the board's UART, semihost for qemu-netduino's semihosting)
+#   -C HZ, -R BAUD  a real board's clock and UART rate (HIL_CLOCK_HZ,
+#                HIL_BAUD; default: the board's, pqm4's benchmark clock)
 #   -p PROFILE   cycle-model memory profile (default stm32f401-0ws: the F407
 #                at 24 MHz / 0 WS of pqm4's 2022 table)
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
@@ -39,9 +47,15 @@ COMMON=
 HCOMMON=
 OUT=
 BUILDROOT=
-while getopts b:n:s:p:O:c:H:o:B: opt; do
+LINK=
+CLOCK=
+BAUD=
+while getopts b:L:C:R:n:s:p:O:c:H:o:B: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
+	L) LINK=$OPTARG ;;
+	C) CLOCK=$OPTARG ;;
+	R) BAUD=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
 	s) SEED=$OPTARG ;;
 	p) PROFILE=$OPTARG ;;
@@ -52,18 +66,22 @@ while getopts b:n:s:p:O:c:H:o:B: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
-	*) sed -n '4,29p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,37p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,29p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,37p' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
 case $BOARD in
 # BIG_STACK: what a scheme that runs out of the default stack gets (of 4 MiB).
 qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10; BIG_STACK=2097152 ;;
-*) echo "pq-bench: board $BOARD: the pq stub runs on qemu-mps2-an386 only (semihosting output)" >&2; exit 2 ;;
+*[!a-z0-9-]* | '') echo "pq-bench: board '$BOARD': not a board name" >&2; exit 2 ;;
+*) [ -f "$ROOT/target/boards/$BOARD/board.mk" ] || { echo "pq-bench: no board $BOARD (target/boards/)" >&2; exit 2; }
+   MACHINE= ;; # built here, run by hilrun pq over the board's link
 esac
+case $LINK in '' | semihost) ;; *) echo "pq-bench: -L wants semihost or nothing" >&2; exit 2 ;; esac
+case $CLOCK$BAUD in *[!0-9]*) echo "pq-bench: -C and -R want numbers" >&2; exit 2 ;; esac
 [ -n "$OUT" ] || OUT=results/pq-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -79,9 +97,14 @@ PLUGIN=${HILRUN_CYCLE_PLUGIN:-$ROOT/build/emu/cyclemodel.so}
 ROWS=$OUT/rows.tsv
 CALLS=$OUT/calls.tsv
 SKIPPED=$OUT/skipped.tsv
+# images.tsv (a board run over its link), one line per image built: scheme
+#   impl kind elf host-reference-output (- without one) verification-note
+#   text data bss
+IMAGES=$OUT/images.tsv
 : > "$ROWS"
 : > "$CALLS"
 : > "$SKIPPED"
+: > "$IMAGES"
 
 
 # The hash code of the image, by class: the functions (text symbols) of the
@@ -137,7 +160,9 @@ BUILDROOT=${BUILDROOT:-$ROOT/build/pq}
 mkdir -p "$BUILDROOT" # the logs below are written beside the images, before make makes their folders
 for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 # build: where each image is (BUILD/SCHEME_IMPL/fw/stub.elf, the scheme and
-# implementation with / . + - as _).
+# implementation with / . + - as _). profile: the cycle model's (empty for a
+# board run over its link: no model).
+[ -n "$MACHINE" ] || PROFILE=
 printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
 	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
 	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
@@ -171,7 +196,8 @@ for dir in "$@"; do
 	build_fw() {
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" > "$b.build.log" 2>&1
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" HIL_LINK="$LINK" \
+			${CLOCK:+HIL_CLOCK_HZ=$CLOCK} ${BAUD:+HIL_BAUD=$BAUD} > "$b.build.log" 2>&1
 	}
 	run_target() {
 		read -r lo size <<-X
@@ -190,6 +216,21 @@ for dir in "$@"; do
 		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
 		echo "   skipped: $why" >&2
 		continue
+	fi
+	# On a board with a link, the stack takes all the RAM the image leaves
+	# (pqm4's boards do the same): linked again with the stack grown by the
+	# free RAM between the end of .bss and the end of RAM, 64 bytes spare.
+	if [ -z "$MACHINE" ]; then
+		stack=$(awk '$NF == "__heap_start" { hs = $1 } $NF == "__heap_end" { he = $1 }
+			$NF == "__stack_bottom" { sb = $1 } $NF == "__stack_top" { st = $1 }
+			END { print st, sb, he, hs }' "$b/fw/stub.nm" | {
+			read -r st sb he hs
+			echo $(( (0x$st - 0x$sb + 0x$he - 0x$hs - 64) & ~7 )); })
+		if ! build_fw "$stack"; then
+			why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+			printf '%s\t%s\tdoes not build or fit %s with a stack of %s bytes: %s\n' "$scheme" "$impl" "$BOARD" "$stack" "${why:-see $b.build.log}" >> "$SKIPPED"
+			continue
+		fi
 	fi
 	# The host reference: this folder, or (assembly) a portable one of the same scheme.
 	ref=$dir
@@ -216,6 +257,20 @@ for dir in "$@"; do
 		else
 			hostfail="the host build of $scheme/$(basename "$ref") failed ($(grep -m1 -E 'error' "$b.host.log" | cut -c1-120); see $b.host.log)"
 		fi
+	fi
+	if [ -z "$MACHINE" ]; then
+		# A board over its link: hilrun pq runs the image.
+		if [ -n "$refout" ]; then
+			verified="vs host build of $scheme/$(basename "$ref")"
+		elif [ -n "$hostfail" ]; then
+			verified="not verified: $hostfail"
+		else
+			verified="not verified: no portable folder of $scheme to build for the host"
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scheme" "$impl" "$kind" "$b/fw/stub.elf" \
+			"${refout:--}" "$verified" $(awk '/TOTALS/ {print $1, $2, $3}' "$b/fw/scheme.size") >> "$IMAGES"
+		echo "   built for $BOARD" >&2
+		continue
 	fi
 	attr_ranges "$b/fw"
 	stacknote=

@@ -1,4 +1,4 @@
-/* cmd_pq: hilrun pq: a configuration's mupq/pqm4-layout KEM and signature folders run on the emulated mps2-an386 under the cycle model through scripts/pq-bench.sh, their operations made into rows of the result model and rendered as every run is. */
+/* cmd_pq: hilrun pq: a configuration's mupq/pqm4-layout KEM and signature folders built by scripts/pq-bench.sh and run on the emulated mps2-an386 under the cycle model, or on a board through its flasher and link (run/pqlink.c), their operations made into rows of the result model and rendered as every run is. */
 #define _XOPEN_SOURCE  700
 #define HIL_LOG_PREFIX "hilrun"
 
@@ -10,11 +10,13 @@
 #include <time.h>
 
 #include "cli.h"
+#include "drivers/link/link.h"
 #include "image/build.h"
 #include "pq/pqentries.h"
 #include "result/reportjson.h"
 #include "result/result.h"
 #include "run/energyest.h"
+#include "run/pqlink.h"
 #include "run/pqrun.h"
 #include "runrender.h"
 #include "util/err.h"
@@ -24,8 +26,8 @@
 #include "util/util.h"
 
 const char cli_pq_usage[] =
-	"usage: hilrun pq --config FILE [--runs N] [--seed N] [--output DIR]\n"
-	"                 [--no-jail]\n"
+	"usage: hilrun pq --config FILE [--board NAME] [--runs N] [--seed N]\n"
+	"                 [--output DIR] [--call-timeout S] [--no-jail]\n"
 	"Build each KEM or signature folder of FILE's \"algorithms\" (the\n"
 	"mupq/pqm4 layout: api.h, crypto_kem_* or crypto_sign_*; entries\n"
 	"{\"name\",\"impl\",\"path\"} or {\"tree\",\"pattern\"}, with \"common\":\n"
@@ -36,6 +38,11 @@ const char cli_pq_usage[] =
 	"rows), summary.md, report.html and pqm4's benchmarks.md and\n"
 	"benchmarks.csv into DIR (default results/pq-TIME); hilrun report,\n"
 	"compare and history import read it as any run.\n"
+	"--board NAME (or FILE's \"board\", \"flasher\" and \"link\" sections,\n"
+	"as in a run's configuration): build the images for that board\n"
+	"instead, flash each through its flasher and read the stub's records\n"
+	"over its link (rows in the board's counter unit, no cycle model);\n"
+	"--call-timeout S: how long one call may take there (default 600).\n"
 	"The builds, the host reference and QEMU run in a jail (no network;\n"
 	"the scheme and common folders read-only, build/pq and DIR writable)\n"
 	"whenever one can be set up; --no-jail runs them unjailed.\n"
@@ -109,12 +116,14 @@ static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
 	return j;
 }
 
+/* board: NULL for the mps2 under the cycle model, else the board the
+ * script builds images for (and link, semihost or empty, their link). */
 static int run_plan(const struct hil_pq_plan *plan, const char *root,
 		    const char *runs, const char *seed, const char *out,
-		    const struct hil_jail *jail,
+		    const struct hil_config *board, const struct hil_jail *jail,
 		    const volatile sig_atomic_t *stop, int *status)
 {
-	char script[HIL_PQ_PATH + 32];
+	char script[HIL_PQ_PATH + 32], clock[16], baud[16];
 	char *argv[MAX_ARGS];
 	size_t n = 0, i;
 
@@ -126,6 +135,30 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n++] = (char *)seed;
 	argv[n++] = "-o";
 	argv[n++] = (char *)out;
+	if (board != NULL) {
+		const struct hil_link_ops *lk = hil_link_find(board->link.type);
+
+		argv[n++] = "-b";
+		argv[n++] = (char *)board->board.name;
+		/* What the stub is built for to speak over the link (the
+		 * link driver's; empty: the board's UART). */
+		argv[n++] = "-L";
+		argv[n++] = lk != NULL && lk->stub_build != NULL
+				    ? (char *)lk->stub_build
+				    : "";
+		/* A real board's clock and UART rate, as configured (a link
+		 * on a port); an emulator's are its own. */
+		if (hil_link_needs(board->link.type) == HIL_LINK_NEEDS_PORT) {
+			snprintf(clock, sizeof(clock), "%lu",
+				 (unsigned long)board->board.clock_hz);
+			snprintf(baud, sizeof(baud), "%lu",
+				 (unsigned long)board->link.baud);
+			argv[n++] = "-C";
+			argv[n++] = clock;
+			argv[n++] = "-R";
+			argv[n++] = baud;
+		}
+	}
 	for (i = 0; i < plan->n_common; i++) {
 		argv[n++] = "-c";
 		argv[n++] = (char *)plan->common[i];
@@ -204,12 +237,13 @@ out:
 
 int cli_pq(int argc, char **argv, const struct cli_env *env)
 {
-	static const struct opt opts[] = {{"--config", 1},
-					  {"--runs", 1},
-					  {"--seed", 1},
-					  {"--output", 1},
-					  {"--no-jail", 0}};
-	const char *config = NULL, *out = NULL;
+	static const struct opt opts[] = {{"--config", 1},	{"--runs", 1},
+					  {"--seed", 1},	{"--output", 1},
+					  {"--no-jail", 0},	{"--board", 1},
+					  {"--call-timeout", 1}};
+	const char *config = NULL, *out = NULL, *board = NULL;
+	struct hil_config *bcfg = NULL;
+	unsigned long call_s = HIL_PQ_CALL_TIMEOUT_MS / 1000u;
 	char outbuf[HIL_PQ_PATH];
 	struct hil_jail *jail = NULL;
 	int no_jail = 0;
@@ -217,12 +251,12 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	char root[HIL_PQ_PATH], err[2048], started[32];
 	int failed = 0;
 	struct hil_pq_plan *plan;
-	int i, ret, status = -1;
+	int i, ret, status = -1, board_ret = HIL_OK;
 
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		unsigned long x;
-		int k = cli_next_opt("pq", argc, argv, &i, opts, 5, &v);
+		int k = cli_next_opt("pq", argc, argv, &i, opts, 7, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -242,6 +276,13 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 			no_jail = 1;
 		} else if (k == 3) {
 			out = v;
+		} else if (k == 5) {
+			board = v;
+		} else if (k == 6) {
+			if (cli_parse_uint(opts[k].name, v, 1, 86400,
+					   &call_s) != HIL_OK) {
+				return 2;
+			}
 		} else {
 			if (cli_parse_uint(opts[k].name, v, k == 1 ? 1 : 0,
 					   k == 1 ? 1000 : 4294967295UL,
@@ -267,7 +308,28 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		free(plan);
 		return 2;
 	}
+	/* The board: the mps2 under the cycle model, unless --board or
+	 * the configuration names one. */
+	bcfg = calloc(1, sizeof(*bcfg));
+	if (bcfg == NULL) {
+		hil_err("pq: out of memory");
+		free(plan);
+		return 2;
+	}
+	ret = hil_pq_board_config(config, board, bcfg, err, sizeof(err));
+	if (ret == HIL_ERR_NA ||
+	    (ret == HIL_OK &&
+	     strcmp(bcfg->board.name, "qemu-mps2-an386") == 0)) {
+		free(bcfg);
+		bcfg = NULL;
+	} else if (ret != HIL_OK) {
+		hil_err("%s", err);
+		free(bcfg);
+		free(plan);
+		return 2;
+	}
 	if (hil_build_find_root(root, sizeof(root)) != HIL_OK) {
+		free(bcfg);
 		free(plan);
 		return 2;
 	}
@@ -283,6 +345,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	}
 	if (make_dir(out) != HIL_OK || realpath(out, outbuf) == NULL) {
 		hil_err("pq: cannot make the output folder %s", out);
+		free(bcfg);
 		free(plan);
 		return 2;
 	}
@@ -290,16 +353,32 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	if (!no_jail) {
 		jail = pq_jail(plan, root, out);
 	}
-	hil_info("pq: %zu scheme folder%s from %s%s", plan->n_dirs,
+	hil_info("pq: %zu scheme folder%s from %s on %s%s", plan->n_dirs,
 		 plan->n_dirs == 1 ? "" : "s", config,
+		 bcfg != NULL ? bcfg->board.name : "qemu-mps2-an386",
 		 jail != NULL ? " (jailed)" : "");
 	hil_utc_iso(started, sizeof(started));
-	ret = run_plan(plan, root, runs, seed, out, jail, env->stop, &status);
+	ret = run_plan(plan, root, runs, seed, out, bcfg, jail, env->stop,
+		       &status);
+	if (ret == HIL_OK && bcfg != NULL && (status == 0 || status == 1)) {
+		/* The images built: each flashed and run over the link; a
+		 * board that stopped lists its image with the reason, and
+		 * what came before a stop (Ctrl-C too) is reported. */
+		board_ret = hil_pq_board_run(bcfg, out, jail != NULL, env->stop,
+					     (unsigned)call_s * 1000u);
+		if (board_ret == HIL_ERR_IO) {
+			ret = board_ret;
+		}
+	}
 	if (ret == HIL_OK && (status == 0 || status == 1)) {
 		ret = report_plan(plan, config, root, out, started,
 				  jail != NULL, &failed);
 	}
+	if (ret == HIL_OK) {
+		ret = board_ret;
+	}
 	hil_jail_free(jail);
+	free(bcfg);
 	free(plan);
 	if (ret != HIL_OK) {
 		return 2;

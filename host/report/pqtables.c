@@ -64,6 +64,24 @@ static double pq_num(const cJSON *row, const char *key)
 }
 
 /* v with thousands separators, as pqm4's tables write cycles and bytes. */
+/* Whether the row has the cycle model's estimate (a pq run on a board
+ * over its link has none: its counts are the board's own). */
+static int has_model(const cJSON *row)
+{
+	double v;
+
+	return model_num(row, "median", &v);
+}
+
+/* The report's board counts measured cycles (a real board's DWT). */
+static int board_cycles(const cJSON *report)
+{
+	return strcmp(hil_rj_str(
+			      cJSON_GetObjectItemCaseSensitive(report, "board"),
+			      "counter_unit"),
+		      "cycles") == 0;
+}
+
 static void commas(char *buf, size_t len, double v)
 {
 	char d[32];
@@ -148,9 +166,15 @@ static void cells(const cJSON *row, struct pq_cells *c)
 		commas(b, sizeof(b), pq_num(row, "bss"));
 		snprintf(c->size, sizeof(c->size), "%s / %s / %s", t, d, b);
 	}
-	pct(c->sha2, sizeof(c->sha2), pq_num(row, "sha2_pct"));
-	pct(c->sha3, sizeof(c->sha3), pq_num(row, "sha3_pct"));
-	pct(c->aes, sizeof(c->aes), pq_num(row, "aes_pct"));
+	if (has_model(row)) {
+		pct(c->sha2, sizeof(c->sha2), pq_num(row, "sha2_pct"));
+		pct(c->sha3, sizeof(c->sha3), pq_num(row, "sha3_pct"));
+		pct(c->aes, sizeof(c->aes), pq_num(row, "aes_pct"));
+	} else { /* attributed by the cycle model only */
+		snprintf(c->sha2, sizeof(c->sha2), "-");
+		snprintf(c->sha3, sizeof(c->sha3), "-");
+		snprintf(c->aes, sizeof(c->aes), "-");
+	}
 	snprintf(c->energy, sizeof(c->energy), "-");
 	if (est != NULL && hil_rj_num(est, "uj_per_op", &uj)) {
 		snprintf(c->energy, sizeof(c->energy), "%.3g", uj);
@@ -201,6 +225,22 @@ static void notes_of(const cJSON *report, char notes[N_NOTES][NOTE_LEN])
 		 "SHA-2, SHA-3, AES: percent of the estimated cycles spent in "
 		 "the common code's hash and AES functions, attributed by the "
 		 "cycle model (docs/pq.md).");
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cm, "enabled"))) {
+		/* A run on a board over its link: no model ran. */
+		snprintf(notes[0], NOTE_LEN,
+			 "Est. cycles: none: no cycle model ran on this board; "
+			 "the counts are the board's own, %s%s.",
+			 hil_rj_str(cJSON_GetObjectItemCaseSensitive(report,
+								     "board"),
+				    "counter_unit"),
+			 board_cycles(report)
+				 ? " (measured by its cycle counter)"
+				 : " (counted by the emulator, not a board's "
+				   "cycles)");
+		snprintf(notes[3], NOTE_LEN,
+			 "SHA-2, SHA-3, AES: \"-\": the shares are attributed "
+			 "by the cycle model only (docs/pq.md).");
+	}
 	snprintf(notes[4], NOTE_LEN,
 		 "randombytes: %s from seed %.0f (not a secure generator).",
 		 rng[0] != '\0' ? rng : "splitmix64", seed);
@@ -225,8 +265,10 @@ void hil_md_pq(const cJSON *report, FILE *out)
 		return;
 	}
 	fputs("## Post-quantum operations\n\n", out);
-	fputs("| Scheme | Impl | Op | Est. cycles (median) | Spread (min to max) | Instructions (emulated) | Stack (B) | Code .text / .data / .bss (B) | SHA-2 % | SHA-3 % | AES % | Energy (µJ/op, est.) | Verification |\n",
-	      out);
+	fprintf(out,
+		"| Scheme | Impl | Op | Est. cycles (median) | Spread (min to max) | %s | Stack (B) | Code .text / .data / .bss (B) | SHA-2 %% | SHA-3 %% | AES %% | Energy (µJ/op, est.) | Verification |\n",
+		board_cycles(report) ? "Cycles (measured, median)"
+				     : "Instructions (emulated)");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", out);
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
@@ -293,7 +335,11 @@ void hil_render_html_pq(const cJSON *report, FILE *out)
 	hil_render_th2(out, "l", "Op", NULL);
 	hil_render_th2(out, "n", "Est. cycles", "median");
 	hil_render_th2(out, "n", "Spread", "min to max");
-	hil_render_th2(out, "n", "Instructions", "emulated");
+	if (board_cycles(report)) {
+		hil_render_th2(out, "n", "Cycles", "measured, median");
+	} else {
+		hil_render_th2(out, "n", "Instructions", "emulated");
+	}
 	hil_render_th2(out, "n", "Stack", "bytes");
 	hil_render_th2(out, "n", "Code", ".text / .data / .bss");
 	hil_render_th2(out, "n", "SHA-2", "% of cycles");
@@ -402,6 +448,29 @@ static int first_of(const cJSON *report, const cJSON *row, const char *kind)
 
 enum pqm4_what { W_SPEED, W_STACK, W_HASH, W_SIZE };
 
+/* A header as pqm4 has it, its "[cycles]" said "[instructions]" when the
+ * figures are an emulator's counts (a board run without the model). */
+static void put_head(FILE *out, const char *head, int instr)
+{
+	const char *p = head, *q;
+
+	while (instr && (q = strstr(p, "[cycles]")) != NULL) {
+		fwrite(p, 1, (size_t)(q - p), out);
+		fputs("[instructions]", out);
+		p = q + strlen("[cycles]");
+	}
+	fputs(p, out);
+}
+
+/* The report's figures are an emulator's counts: no model, no DWT. */
+static int counts_only(const cJSON *report)
+{
+	return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		       cJSON_GetObjectItemCaseSensitive(report, "cycle_model"),
+		       "enabled")) &&
+	       !board_cycles(report);
+}
+
 static const char *const kem_ops[] = {"keypair", "encaps", "decaps"};
 static const char *const sig_ops[] = {"keypair", "sign", "verify"};
 
@@ -445,13 +514,17 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 	size_t j, cols = w == W_SIZE ? 6 : 5;
 
 	if (md) {
-		fprintf(out, "## %s\n%s\n|", title, heads_md[w][sig]);
+		fprintf(out, "## %s\n", title);
+		put_head(out, heads_md[w][sig], counts_only(report));
+		fputs("\n|", out);
 		for (j = 0; j < cols; j++) {
 			fputs(" --- |", out);
 		}
 		fputc('\n', out);
 	} else {
-		fprintf(out, "%s,,,,,,,,,,\n%s\n", title, heads_csv[w][sig]);
+		fprintf(out, "%s,,,,,,,,,,\n", title);
+		put_head(out, heads_csv[w][sig], counts_only(report));
+		fputc('\n', out);
 	}
 	cJSON_ArrayForEach(r, hil_rj_rows(report))
 	{
@@ -499,9 +572,15 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 			double mean = 0, mn = 0, mx = 0, v = 0;
 			char a[32], b[32], c[32];
 
-			model_num(o, "mean", &mean);
-			model_num(o, "min", &mn);
-			model_num(o, "max", &mx);
+			if (has_model(o)) {
+				model_num(o, "mean", &mean);
+				model_num(o, "min", &mn);
+				model_num(o, "max", &mx);
+			} else { /* the board's own counts */
+				hil_rj_num(o, "mean", &mean);
+				hil_rj_num(o, "min", &mn);
+				hil_rj_num(o, "max", &mx);
+			}
 			if (w == W_SPEED) {
 				mean = floor(mean + 0.5);
 				if (md) {
@@ -523,6 +602,8 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 				} else {
 					fprintf(out, ",%.0f", v);
 				}
+			} else if (!has_model(o)) {
+				fputs(md ? " | -" : ",-", out);
 			} else {
 				v = pq_num(o, "sha2_pct") +
 				    pq_num(o, "sha3_pct") +
@@ -537,7 +618,7 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 	}
 }
 
-/* The first line: what the figures are (never measured). */
+/* The first line: what the figures are (the model's, or a board's own). */
 static void pqm4_note(const cJSON *report, char *buf, size_t len)
 {
 	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
@@ -554,6 +635,24 @@ static void pqm4_note(const cJSON *report, char *buf, size_t len)
 			hil_rj_num(r, "seed", &seed);
 			break;
 		}
+	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cm, "enabled"))) {
+		snprintf(buf, len,
+			 "%s (hilrun, board %s, %s, %s, %s); no cycle model, "
+			 "no hashing shares; randombytes: splitmix64 from "
+			 "seed %.0f.",
+			 board_cycles(report)
+				 ? "Cycles measured on the board by its cycle "
+				   "counter"
+				 : "Instructions counted by the emulator, not "
+				   "a board's cycles",
+			 hil_rj_str(board, "name"),
+			 cJSON_IsString(cJSON_GetArrayItem(fl, 0))
+				 ? cJSON_GetArrayItem(fl, 0)->valuestring
+				 : "",
+			 hil_rj_str(build, "compiler"),
+			 hil_rj_str(build, "directory"), seed);
+		return;
 	}
 	snprintf(buf, len,
 		 "Cycle-model estimates (hilrun, board %s, memory profile %s, "

@@ -1,4 +1,4 @@
-/* pqrun: a post-quantum run's files (scripts/pq-bench.sh's calls.tsv, rows.tsv, run.tsv, skipped.tsv) made into rows of the one result model. */
+/* pqrun: a post-quantum run's files (scripts/pq-bench.sh's calls.tsv, rows.tsv, run.tsv, skipped.tsv; on a board with a link, pqlink.c's lines in the same columns) made into rows of the one result model. */
 #define _XOPEN_SOURCE  700 /* gethostname */
 #define HIL_LOG_PREFIX "pq"
 #include "pqrun.h"
@@ -321,7 +321,7 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 	double *lo = NULL, *hi = NULL;
 	double raw = 0, sha2 = 0, sha3 = 0, aes = 0, runs;
 	uint32_t got = 0x811C9DC5u, want = 0x811C9DC5u;
-	int have_ref = 1, ret = HIL_ERR_ARG;
+	int have_ref = 1, model = 1, ret = HIL_ERR_ARG;
 	size_t i, k = 0;
 
 	if (!num(rows, li, R_RUNS, &runs) || runs < 1 || runs > 1e6) {
@@ -388,9 +388,18 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 		    strcmp(c[C_OP], f[R_OP]) != 0) {
 			continue;
 		}
+		/* A board run over its link (pqlink.c) has no cycle model:
+		 * its model columns are "-". */
+		model = strcmp(c[C_CYC], "-") != 0;
 		for (j = C_RUN; j < C_N; j++) {
 			if (j == C_DIGEST || j == C_REF_DIGEST ||
 			    j == C_REF_RET) {
+				continue;
+			}
+			if (!model &&
+			    ((j >= C_CYC && j <= C_CAL) ||
+			     (j >= C_ATTR && j <= C_AES) || j >= C_IMISS)) {
+				v[j] = 0;
 				continue;
 			}
 			if (!num(calls, i, j, &v[j])) {
@@ -467,6 +476,19 @@ static int make_row(const struct tsv *rows, size_t li, const struct tsv *calls,
 	 * the target's own. */
 	r->digest_got = got;
 	r->digest_expected = have_ref ? want : got;
+	if (!model) {
+		/* No estimate: the counter's figures are the row's. */
+		free(r->model.samples);
+		r->model.samples = NULL;
+		if (hil_stats_compute(r->samples, r->runs, &r->stats) !=
+		    HIL_OK) {
+			hil_err("%s: %s/%s %s: the samples are not numbers",
+				calls->path, f[R_SCHEME], f[R_IMPL], f[R_OP]);
+			goto out;
+		}
+		ret = HIL_OK;
+		goto out;
+	}
 	if (hil_stats_compute(r->samples, r->runs, &r->stats) != HIL_OK ||
 	    hil_stats_compute(r->model.samples, r->runs, &r->model.stats) !=
 		    HIL_OK) {
@@ -523,6 +545,44 @@ static void describe(const struct tsv *m, const char *dir,
 		 meta(m, "opt", "-O3"), PQ_FLAGS);
 	snprintf(run->fw.dir, sizeof(run->fw.dir), "build/pq (common code: %s)",
 		 meta(m, "common", ""));
+	if (profile[0] == '\0') {
+		/* A board run over its link (pqlink.c): what the stub's INFO
+		 * said of its counter and clock, and no cycle model. */
+		cfg->board.clock_hz =
+			(uint32_t)strtoul(meta(m, "clock_hz", "0"), NULL, 10);
+		run->info.flags =
+			(uint8_t)strtoul(meta(m, "flags", "0"), NULL, 10);
+		run->info.counter_unit =
+			(uint8_t)strtoul(meta(m, "unit", "0"), NULL, 10);
+		run->info.counter_hz =
+			(uint32_t)strtoul(meta(m, "counter_hz", "0"), NULL, 10);
+		run->info.flash_acr =
+			(uint32_t)strtoul(meta(m, "flash_acr", "0"), NULL, 10);
+		run->info.clock_hz = cfg->board.clock_hz;
+		snprintf(run->info.board, sizeof(run->info.board), "%s",
+			 meta(m, "stub_board", "pqstub"));
+		snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "%s",
+			 meta(m, "flasher", cfg->flasher.type));
+		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
+			 meta(m, "link", cfg->link.type));
+		/* The link's counters over every image (pqlink.c). */
+		run->requests =
+			(unsigned)strtoul(meta(m, "requests", "0"), NULL, 10);
+		run->retries =
+			(unsigned)strtoul(meta(m, "retries", "0"), NULL, 10);
+		run->bad_frames =
+			(unsigned)strtoul(meta(m, "bad_frames", "0"), NULL, 10);
+		run->timeouts =
+			(unsigned)strtoul(meta(m, "timeouts", "0"), NULL, 10);
+		run->bytes_tx = strtoull(meta(m, "bytes_tx", "0"), NULL, 10);
+		run->bytes_rx = strtoull(meta(m, "bytes_rx", "0"), NULL, 10);
+		snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
+		snprintf(run->sensor.why, sizeof(run->sensor.why),
+			 (run->info.flags & HILP_INFO_EMULATED) != 0
+				 ? "an emulated board: no current to measure"
+				 : "hilrun pq measures no energy");
+		return;
+	}
 	run->info.flags = HILP_INFO_EMULATED;
 	run->info.counter_unit = HILP_UNIT_INSTRUCTIONS_EMU;
 	run->info.clock_hz = cfg->board.clock_hz;

@@ -145,6 +145,17 @@ int hil_rn_take_resumed(struct rn_journal *j, struct hil_run *run,
 			const struct registry_alg *ref, uint8_t op,
 			uint32_t len, uint32_t ad_len);
 
+/* ---- runner_target.c */
+
+/**
+ * Open the link of cfg to the target fl started, on what the link driver
+ * says it needs (a serial port by name, QEMU's socket by the flasher's
+ * path, or the flasher's descriptor for semihosting).
+ * @param out receives the link; the caller closes it.
+ */
+int hil_rn_open_link(const struct hil_config *cfg, struct hil_flasher *fl,
+		     struct hil_link **out);
+
 /* ---- runner_image.c: provenance, sizes, the cycle-model plugin */
 
 /** The tool's git commit and whether its tree is dirty, into run. */

@@ -49,7 +49,7 @@ int hil_runner_identify(const struct hil_run *run)
  * the path the flasher gives, or a link the flasher made (semihosting on
  * QEMU's stdio) on its descriptor.
  */
-static int open_link(const struct hil_config *cfg, struct hil_flasher *fl,
+int hil_rn_open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 		     struct hil_link **out)
 {
 	int fd;
@@ -188,7 +188,7 @@ static int recover_steps(struct rn_target *t, struct hil_run *run,
 		if (ret != HIL_OK) {
 			continue;
 		}
-		ret = open_link(cfg, t->conn.flasher, &t->conn.link);
+		ret = hil_rn_open_link(cfg, t->conn.flasher, &t->conn.link);
 		if (ret == HIL_OK && opts->faults != NULL) {
 			ret = hil_link_wrap_flaky(&t->conn.link, t->conn.link,
 						  opts->faults);
@@ -447,7 +447,7 @@ static int bring_up_steps(const struct hil_config *cfg,
 	 * reported once, by start. */
 	hil_flasher_version(conn->flasher, run->flasher_version,
 			    sizeof(run->flasher_version));
-	ret = open_link(cfg, conn->flasher, &conn->link);
+	ret = hil_rn_open_link(cfg, conn->flasher, &conn->link);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -67,6 +67,8 @@ const char *hil_session_cmd_name(uint8_t cmd)
 		return "RESET";
 	case HILP_CMD_ENERGY:
 		return "ENERGY";
+	case HILP_CMD_PQRUN:
+		return "PQRUN";
 	default:
 		return "unknown command";
 	}
@@ -714,6 +716,175 @@ static int call_attempts(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 		s->last.attempts, s->last.attempts != 1 ? "s" : "", timeout_ms,
 		timeout_ms * HIL_SESSION_BACKOFF_MAX, s->last.damaged,
 		s->last.late, s->last.silent);
+	return HIL_ERR_TIMEOUT;
+}
+
+/* What one attempt of a stream ended with, beside an error. */
+enum stream_end {
+	STREAM_DONE,   /* the status came */
+	STREAM_RESEND, /* nothing of ours came yet: the request again */
+};
+
+/* Read the replies of seq until its status; see hil_session_stream(). */
+static int stream_await(struct hil_session *s, uint8_t cmd, uint8_t seq,
+			hil_session_reply_fn fn, void *arg, uint8_t *status,
+			unsigned timeout_ms, unsigned *replies,
+			enum stream_end *end)
+{
+	long long deadline = now_ms() + timeout_ms;
+	uint8_t buf[256];
+
+	for (;;) {
+		long long left = deadline - now_ms();
+		int n, i;
+
+		if (left <= 0) {
+			s->stats.timeouts++;
+			if (*replies == 0) {
+				s->last.silent++;
+				*end = STREAM_RESEND;
+				return HIL_OK;
+			}
+			hil_err("%s on %s: nothing for %u ms after %u replies: the target stopped answering (hung, reset or its link lost)",
+				hil_session_cmd_name(cmd),
+				hil_link_where(s->link), timeout_ms, *replies);
+			return HIL_ERR_TIMEOUT;
+		}
+		if (s->stop != NULL && *s->stop) {
+			return HIL_ERR_INTERRUPTED;
+		}
+		if (left > STOP_SLICE_MS) {
+			left = STOP_SLICE_MS;
+		}
+		n = hil_link_read(s->link, buf, sizeof(buf), (unsigned)left);
+		if (n < 0) {
+			hil_err("%s on %s: the link failed after %u replies: %s",
+				hil_session_cmd_name(cmd),
+				hil_link_where(s->link), *replies,
+				hil_strerror(n));
+			return n;
+		}
+		if (n == 0 && s->probe != NULL && board_down(s)) {
+			hil_err("%s on %s: the board behind the link cannot answer (see above), after %u replies",
+				hil_session_cmd_name(cmd),
+				hil_link_where(s->link), *replies);
+			return HIL_ERR_TIMEOUT;
+		}
+		s->stats.bytes_rx += (uint64_t)n;
+		for (i = 0; i < n; i++) {
+			struct hilp_packet p;
+			int r = hilp_rx_push(&s->rx, buf[i]), ret;
+
+			if (r == 0 || (r > 0 && s->rx.len == 0)) {
+				continue;
+			}
+			if (r < 0 || hilp_decode_reply(s->rx.buf, s->rx.len,
+						       &p) != HILP_ST_OK) {
+				hilp_rx_init(&s->rx);
+				s->stats.bad_frames++;
+				if (*replies == 0) {
+					continue; /* its status says more */
+				}
+				hil_err("%s on %s: a damaged frame after %u replies: what follows cannot be placed, the stream is given up",
+					hil_session_cmd_name(cmd),
+					hil_link_where(s->link), *replies);
+				return HIL_ERR_PROTO;
+			}
+			hilp_rx_init(&s->rx);
+			if (p.cmd == HILP_REPLY && p.dlen == 18 &&
+			    p.data[1] == HILP_ST_FAULT) {
+				note_fault(s, &p);
+				continue;
+			}
+			if (p.cmd == HILP_REPLY && p.dlen >= 1 &&
+			    p.data[0] == seq) {
+				ret = fn(arg, p.data, p.dlen);
+				++*replies;
+				deadline = now_ms() + timeout_ms;
+				if (ret != HIL_OK) {
+					return ret;
+				}
+				continue;
+			}
+			if (p.cmd != HILP_ERROR || p.dlen != 1) {
+				continue; /* a stale reply */
+			}
+			if (*replies > 0 || p.data[0] == HILP_ST_FAULT ||
+			    p.data[0] == HILP_ST_BAD_CMD) {
+				*status = p.data[0];
+				*end = STREAM_DONE;
+				return HIL_OK;
+			}
+			if (status_means_damage(p.data[0])) {
+				s->stats.target_rejects++;
+				s->last.damaged++;
+				*end = STREAM_RESEND;
+				return HIL_OK;
+			}
+			/* Another status without a reply of ours: an
+			 * earlier request's, late. */
+		}
+	}
+}
+
+int hil_session_stream(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+		       const uint8_t *msg, size_t mlen, hil_session_reply_fn fn,
+		       void *arg, uint8_t *status, unsigned timeout_ms)
+{
+	uint8_t data[HILP_MAX_DATA];
+	uint8_t frame[HILP_MAX_FRAME + 1];
+	unsigned attempt, replies = 0;
+	uint64_t t0 = now_ns();
+	int ret = HIL_OK;
+
+	if (mlen < 1 || mlen > HILP_MAX_DATA) {
+		hil_err("%s payload of %zu bytes does not fit in a frame",
+			hil_session_cmd_name(cmd), mlen > 0 ? mlen - 1 : 0);
+		return HIL_ERR_ARG;
+	}
+	if (timeout_ms == 0) {
+		timeout_ms = s->timeout_ms;
+	}
+	s->stats.requests++;
+	s->stats.by_cmd[cmd % HIL_SESSION_CMD_SLOTS]++;
+	memset(&s->last, 0, sizeof(s->last));
+	for (attempt = 0; attempt <= s->retries; attempt++) {
+		enum stream_end end = STREAM_RESEND;
+		size_t n;
+
+		if (attempt > 0) {
+			s->stats.retries++;
+		}
+		s->last.attempts++;
+		memcpy(data, msg, mlen);
+		data[0] = ++s->seq;
+		n = hilp_encode_request(cmd, scmd, data, mlen, frame);
+		frame[n++] = 0; /* as call_attempts(): ends a damaged frame */
+		ret = resync(s);
+		if (ret == HIL_OK) {
+			s->stats.bytes_tx += n;
+			ret = hil_link_write(s->link, frame, n, s->timeout_ms);
+		}
+		if (ret == HIL_OK) {
+			ret = stream_await(s, cmd, data[0], fn, arg, status,
+					   timeout_ms, &replies, &end);
+		}
+		if (ret != HIL_OK || end == STREAM_DONE) {
+			s->stats.call_ns += now_ns() - t0;
+			return ret;
+		}
+		if (s->last.board_down ||
+		    (s->last.silent > 0 && board_down(s))) {
+			break;
+		}
+	}
+	s->stats.call_ns += now_ns() - t0;
+	hil_err("no answer to %s on %s after %u attempt%s of %u ms (%u answered damaged, %u silent)%s",
+		hil_session_cmd_name(cmd), hil_link_where(s->link),
+		s->last.attempts, s->last.attempts != 1 ? "s" : "", timeout_ms,
+		s->last.damaged, s->last.silent,
+		s->last.board_down ? ": the board behind the link cannot answer"
+				   : "");
 	return HIL_ERR_TIMEOUT;
 }
 

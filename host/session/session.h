@@ -171,6 +171,36 @@ int hil_session_call_long(struct hil_session *s, uint8_t cmd, uint8_t scmd,
 			  unsigned timeout_ms);
 
 /**
+ * What hil_session_stream() hands each reply to: its data, sequence byte
+ * first, as the codec decodes it. A return other than HIL_OK ends the
+ * stream with that code (the callback logs why).
+ */
+typedef int (*hil_session_reply_fn)(void *arg, const uint8_t *data, size_t len);
+
+/**
+ * A command answered by a stream of replies before its status (the pq
+ * stub's PQRUN): sends [cmd, scmd, seq, msg[1..]] and hands every reply
+ * with its sequence number to fn as it comes, until the status packet.
+ * Each reply (and the status) must come within timeout_ms of the one
+ * before it, the first within timeout_ms of the request. The request is
+ * sent again (up to link.retries times) only before any reply came: when
+ * the target said it arrived damaged, or nothing came at all. Once replies
+ * have come, a damaged frame or a silence ends the stream with an error
+ * that says after how many replies: what fn received stands.
+ * A fault report is recorded (hil_session_get_fault()) and its status
+ * 0x16 ends the stream.
+ * @param msg the command's data with its sequence slot first (mlen >= 1).
+ * @param status receives the target's status (HILP_ST_*).
+ * @return HIL_OK when the status came; HIL_ERR_TIMEOUT (a silence, or the
+ *         board behind the link cannot answer); HIL_ERR_PROTO (a damaged
+ *         frame amid the replies); HIL_ERR_INTERRUPTED; HIL_ERR_IO; or
+ *         fn's code.
+ */
+int hil_session_stream(struct hil_session *s, uint8_t cmd, uint8_t scmd,
+		       const uint8_t *msg, size_t mlen, hil_session_reply_fn fn,
+		       void *arg, uint8_t *status, unsigned timeout_ms);
+
+/**
  * Wait until the target answers INFO, for at most total_ms: the stub may
  * still be booting or may have missed bytes sent before its UART was on.
  * @return HIL_OK with info filled, HIL_ERR_TIMEOUT, or HIL_ERR_MISMATCH when

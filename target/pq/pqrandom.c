@@ -20,6 +20,14 @@ static uint64_t next64(void)
 
 int PQCLEAN_randombytes(uint8_t *output, size_t n);
 int randombytes(uint8_t *output, size_t n);
+void pq_randombytes_reset(void);
+
+/* The stream from the run's seed again (the pq stub's PQRUN: a repeated
+ * run gives the same outputs). */
+void pq_randombytes_reset(void)
+{
+	pq_state = (uint64_t)(PQ_SEED);
+}
 
 int PQCLEAN_randombytes(uint8_t *output, size_t n)
 {

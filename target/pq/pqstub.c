@@ -1,4 +1,4 @@
-/* pqstub: runs a mupq-layout KEM or signature scheme (keypair, encaps, decaps or keypair, sign, verify) with hilrun's randombytes, timing each call, painting the stack and printing a digest of each output; the same source is the target image and the host reference. */
+/* pqstub: runs a mupq-layout KEM or signature scheme (keypair, encaps, decaps or keypair, sign, verify) with hilrun's randombytes, timing each call, painting the stack and reporting a digest of each output (as text over semihosting on the mps2, as hilp frames over the board's link with PQ_FRAMES); the same source is the target image and the host reference. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -27,6 +27,7 @@
 #define PQ_BYTES   NS(CRYPTO_BYTES)
 
 int PQCLEAN_randombytes(uint8_t *output, size_t n);
+void pq_randombytes_reset(void);
 
 /* The buffers, sized from api.h for this image. */
 static uint8_t pk[PQ_PKBYTES];
@@ -50,6 +51,121 @@ static int ret;
 /* ---- output ---------------------------------------------------------- */
 #if defined(__arm__) && !defined(PQ_HOSTED)
 #include "hal.h"
+#define PQ_ON_TARGET 1
+#endif
+
+#if defined(PQ_FRAMES) && !defined(PQ_ON_TARGET)
+#error "PQ_FRAMES: the stub reports over a board's link, on the target only"
+#endif
+
+#if defined(PQ_ON_TARGET)
+#define STACK_PAINT 0xC5C5C5C5u
+
+/* Paint [bottom, own SP): interrupts are off, nothing else uses it. */
+static __attribute__((noinline)) void stack_paint(uintptr_t bottom)
+{
+	uintptr_t sp;
+	volatile uint32_t *p;
+
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+	for (p = (volatile uint32_t *)bottom; (uintptr_t)p < sp; p++) {
+		*p = STACK_PAINT;
+	}
+}
+
+static uint32_t stack_used(uintptr_t sp)
+{
+	const volatile uint32_t *p =
+		(const volatile uint32_t *)hal_stack_bottom();
+
+	while ((uintptr_t)p < sp && *p == STACK_PAINT) {
+		p++;
+	}
+	return (uint32_t)(sp - (uintptr_t)p);
+}
+
+/* Whether any of the lowest 1 KiB of the stack lost its paint: the call
+ * used (nearly) all of the stack (below which the mps2 ignores writes). */
+static unsigned stack_out(void)
+{
+	const volatile uint32_t *bottom =
+		(const volatile uint32_t *)hal_stack_bottom();
+	unsigned i, used = 0;
+
+	for (i = 0; i < 256u; i++) {
+		used |= bottom[i] != STACK_PAINT;
+	}
+	return used;
+}
+
+#endif
+
+#if defined(PQ_FRAMES)
+#include "hilp.h"
+
+/* The PQRUN being answered, and the calls it completed. */
+static uint8_t pq_seq;
+static uint16_t pq_calls;
+
+static void send_packet(uint8_t cmd, const uint8_t *data, size_t dlen)
+{
+	uint8_t frame[HILP_MAX_FRAME];
+	size_t n = hilp_encode_reply(cmd, data, dlen, frame);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		hal_uart_putc(frame[i]);
+	}
+}
+
+static void send_status(uint8_t status)
+{
+	send_packet(HILP_ERROR, &status, 1);
+}
+
+static void send_rec(const struct hilp_pq_rec *r)
+{
+	uint8_t d[HILP_PQ_CALL_LEN];
+
+	send_packet(HILP_REPLY, d, hilp_pq_rec_encode(pq_seq, r, d));
+}
+
+/* A fault (startup.c's handler calls this): a FAULT record, then the
+ * protocol's fault report; the host resets us. */
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
+void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
+{
+	struct hilp_pq_rec r = {0};
+	uint8_t d[18];
+
+	r.type = HILP_PQ_FAULT;
+	/* The painted bottom written, or a precise bus fault on an address
+	 * less than 16 MiB below the stack's bottom: a frame larger than
+	 * the stack (an STM32's stack sits at the bottom of its RAM, below
+	 * which nothing is mapped). SCB_CFSR bit 15: BFAR valid. */
+	r.stack_out =
+		(uint8_t)(stack_out() ||
+			  ((cfsr & 0x8000u) != 0 && bfar < hal_stack_bottom() &&
+			   hal_stack_bottom() - bfar < 0x1000000u));
+	r.calls = pq_calls;
+	send_rec(&r);
+	d[0] = 0; /* no sequence: the fault report belongs to no request */
+	d[1] = HILP_ST_FAULT;
+	hilp_put_u32(d + 2, pc);
+	hilp_put_u32(d + 6, cfsr);
+	hilp_put_u32(d + 10, hfsr);
+	hilp_put_u32(d + 14, bfar);
+	send_packet(HILP_REPLY, d, sizeof(d));
+	send_status(HILP_ST_FAULT);
+}
+#elif defined(PQ_ON_TARGET)
+
+/* The FPU is enabled by the board's startup.c when built for it. */
+static void platform_init(void)
+{
+	(void)hal_init();
+	hal_irq_off();
+}
 
 #define SYS_WRITE0		     0x04u
 #define SYS_EXIT_EXTENDED	     0x20u
@@ -80,53 +196,14 @@ static void finish(int status)
 	}
 }
 
-#define STACK_PAINT 0xC5C5C5C5u
-
-/* Paint [bottom, own SP): interrupts are off, nothing else uses it. */
-static __attribute__((noinline)) void stack_paint(uintptr_t bottom)
-{
-	uintptr_t sp;
-	volatile uint32_t *p;
-
-	__asm__ volatile("mov %0, sp" : "=r"(sp));
-	for (p = (volatile uint32_t *)bottom; (uintptr_t)p < sp; p++) {
-		*p = STACK_PAINT;
-	}
-}
-
-static uint32_t stack_used(uintptr_t sp)
-{
-	const volatile uint32_t *p =
-		(const volatile uint32_t *)hal_stack_bottom();
-
-	while ((uintptr_t)p < sp && *p == STACK_PAINT) {
-		p++;
-	}
-	return (uint32_t)(sp - (uintptr_t)p);
-}
-
-/* The FPU is enabled by the board's startup.c when built for it. */
-static void platform_init(void)
-{
-	(void)hal_init();
-	hal_irq_off();
-}
-
 static void out_u32(uint32_t v, int hex);
 
 /* A fault (startup.c's handler calls this): say where, and stop QEMU. */
 void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar);
 void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
 {
-	const volatile uint32_t *bottom =
-		(const volatile uint32_t *)hal_stack_bottom();
-	unsigned i, used = 0;
+	unsigned used = stack_out();
 
-	/* Any of the lowest 1 KiB of the stack lost its paint: the call used
-	 * (nearly) all of the stack, below which the mps2 ignores writes. */
-	for (i = 0; i < 256u; i++) {
-		used |= bottom[i] != STACK_PAINT;
-	}
 	(void)hfsr;
 	(void)bfar;
 	out_str("F ");
@@ -161,6 +238,7 @@ static void platform_init(void)
 }
 #endif
 
+#if !defined(PQ_FRAMES)
 static void out_u32(uint32_t v, int hex)
 {
 	char buf[12];
@@ -176,6 +254,8 @@ static void out_u32(uint32_t v, int hex)
 	} while (v != 0 || (hex && digits < 8));
 	out_str(buf + i);
 }
+
+#endif
 
 /* FNV-1a, 32 bits, over several buffers: proves the outputs, not a MAC. */
 static uint32_t digest(uint32_t d, const uint8_t *p, size_t n)
@@ -236,17 +316,54 @@ static __attribute__((noinline, noclone)) uint32_t pq_timed(pq_fn fn)
 	return t1 - t0;
 }
 
-/* One call: painted, timed, its output digested and printed as
+/*
+ * One call's figures reported: a CALL record (PQ_FRAMES), or the line
  * "R op run ticks stack digest ret" (stack: the stub's frame included; the
  * H line "H pqstub 1 KIND RUNS OVERHEAD STACK_SIZE BASE_STACK" ends with
- * that frame, around an empty call, after the stack's size). */
-static void run_op(const char *name, unsigned run, pq_fn fn)
+ * that frame, around an empty call, after the stack's size).
+ */
+static void report_call(const char *name, unsigned op, unsigned run,
+			uint32_t ticks, uint32_t stack, uint32_t d)
+{
+#if defined(PQ_FRAMES)
+	struct hilp_pq_rec r = {0};
+
+	(void)name;
+	r.type = HILP_PQ_CALL;
+	r.op = (uint8_t)op;
+	r.run = (uint16_t)run;
+	r.ticks = ticks;
+	r.stack = stack;
+	r.digest = d;
+	r.ret = (uint32_t)ret;
+	send_rec(&r);
+	pq_calls++;
+#else
+	(void)op;
+	out_str("R ");
+	out_str(name);
+	out_str(" ");
+	out_u32(run, 0);
+	out_str(" ");
+	out_u32(ticks, 0);
+	out_str(" ");
+	out_u32(stack, 0);
+	out_str(" ");
+	out_u32(d, 1);
+	out_str(" ");
+	out_u32((uint32_t)ret, 0);
+	out_str("\n");
+#endif
+}
+
+/* One call: painted, timed, its output digested and reported. */
+static void run_op(const char *name, unsigned op, unsigned run, pq_fn fn)
 {
 	uint32_t ticks;
 	uint32_t stack = 0;
 	uint32_t d = 0x811C9DC5u;
 
-#if defined(__arm__) && !defined(PQ_HOSTED)
+#if defined(PQ_ON_TARGET)
 	uintptr_t sp = hal_stack_pointer();
 
 	stack_paint(hal_stack_bottom());
@@ -278,48 +395,161 @@ static void run_op(const char *name, unsigned run, pq_fn fn)
 		}
 	}
 #endif
-	out_str("R ");
-	out_str(name);
-	out_str(" ");
-	out_u32(run, 0);
-	out_str(" ");
-	out_u32(ticks, 0);
-	out_str(" ");
-	out_u32(stack, 0);
-	out_str(" ");
-	out_u32(d, 1);
-	out_str(" ");
-	out_u32((uint32_t)ret, 0);
-	out_str("\n");
+	report_call(name, op, run, ticks, stack, d);
 }
 
-int main(void)
+/* The runs of the three operations. */
+static void run_all(void)
 {
 	unsigned i;
-	uint32_t best = 0xFFFFFFFFu;
-	uint32_t base_stack = 0;
 
-	platform_init();
-	/* The cost of the timed sequence around an empty call, subtracted by
-	 * the host (the first PQ_CALIBRATIONS bracket records of the cycle
-	 * model are these), and the stack the stub's own frames take around a
-	 * call (pq_timed's), which the host subtracts from each peak. */
+	for (i = 0; i < PQ_RUNS; i++) {
+		run_op("keypair", 0, i, op_keypair);
+#if defined(PQ_KIND_KEM)
+		run_op("encaps", 1, i, op_encaps);
+		run_op("decaps", 2, i, op_decaps);
+#else
+		PQCLEAN_randombytes(msg, PQ_MLEN);
+		run_op("sign", 1, i, op_sign);
+		run_op("verify", 2, i, op_verify);
+#endif
+	}
+}
+
+/* The cost of the timed sequence around an empty call (the least of
+ * PQ_CALIBRATIONS), subtracted by the host (the first PQ_CALIBRATIONS
+ * bracket records of the cycle model are these), and the stack the stub's
+ * own frames take around a call (pq_timed's), which the host subtracts
+ * from each peak. */
+static void calibrate(uint32_t *best, uint32_t *base_stack)
+{
+	unsigned i;
+
+	*best = 0xFFFFFFFFu;
+	*base_stack = 0;
 	for (i = 0; i < PQ_CALIBRATIONS; i++) {
 		uint32_t t;
 
-#if defined(__arm__) && !defined(PQ_HOSTED)
+#if defined(PQ_ON_TARGET)
 		uintptr_t sp = hal_stack_pointer();
 
 		stack_paint(hal_stack_bottom());
 		t = pq_timed(op_empty);
-		base_stack = stack_used(sp);
+		*base_stack = stack_used(sp);
 #else
 		t = pq_timed(op_empty);
 #endif
-		if (t < best) {
-			best = t;
+		if (t < *best) {
+			*best = t;
 		}
 	}
+}
+
+#if defined(PQ_FRAMES)
+/* INFO as the symmetric stub answers it (protocol/hilp.h): the host's
+ * handshake, and the build-id it checks; the buffers are not ours. */
+static void send_info(struct hilp_packet *p, uint32_t overhead)
+{
+	struct hilp_info info = {0};
+	struct hal_counter_info ci;
+	const uint8_t *id;
+	uint8_t i;
+
+	hal_counter_info(&ci);
+	info.protocol = HILP_PROTOCOL_VERSION;
+	info.flags = ci.flags;
+	info.counter_unit = ci.unit;
+	info.clock_hz = ci.clock_hz;
+	info.counter_hz = ci.counter_hz;
+	info.flash_acr = ci.flash_acr;
+	info.overhead = overhead;
+	id = hal_build_id(&info.build_id_len);
+	for (i = 0; i < info.build_id_len; i++) {
+		info.build_id[i] = id[i];
+	}
+	hal_uid(info.uid);
+	(void)hilp_put_name((uint8_t *)info.board, hal_board_name());
+	info.uart_overruns = hal_uart_overruns();
+	send_packet(HILP_REPLY, p->data,
+		    hilp_info_encode(p->data[0], &info, p->data));
+}
+
+/* PQRUN: HEAD, a CALL per timed call, END; the randombytes stream from
+ * the image's seed again, so that a repeated PQRUN says the same. */
+static void pq_run(uint8_t seq, uint32_t overhead, uint32_t base_stack)
+{
+	struct hilp_pq_rec r = {0};
+
+	pq_seq = seq;
+	pq_calls = 0;
+	pq_randombytes_reset();
+	r.type = HILP_PQ_HEAD;
+	r.version = HILP_PQ_VERSION;
+#if defined(PQ_KIND_KEM)
+	r.kind = HILP_PQ_KEM;
+#else
+	r.kind = HILP_PQ_SIGN;
+	r.mlen = PQ_MLEN;
+#endif
+	r.runs = PQ_RUNS;
+	r.overhead = overhead;
+	r.stack_size = (uint32_t)(hal_stack_top() - hal_stack_bottom());
+	r.base_stack = base_stack;
+	send_rec(&r);
+	hal_counter_arm();
+	run_all();
+	r.type = HILP_PQ_END;
+	r.calls = pq_calls;
+	send_rec(&r);
+}
+
+int main(void)
+{
+	static struct hilp_rx rx;
+	struct hilp_packet pkt;
+	uint8_t boot;
+	uint32_t best, base_stack;
+
+	boot = hal_init();
+	hal_irq_off();
+	calibrate(&best, &base_stack);
+	hilp_rx_init(&rx);
+	for (;;) {
+		int r = hilp_rx_push(&rx, hal_uart_getc());
+		size_t n;
+		uint8_t st;
+
+		if (r < 0) {
+			send_status(HILP_ST_BAD_LEN);
+			continue;
+		}
+		if (r == 0 || rx.len == 0) {
+			continue; /* a lone 0x00: the host resynchronising */
+		}
+		n = rx.len;
+		hilp_rx_init(&rx);
+		st = hilp_decode_request(rx.buf, n, &pkt);
+		if (st == HILP_ST_OK && pkt.dlen < 1 &&
+		    (pkt.cmd == HILP_CMD_INFO || pkt.cmd == HILP_CMD_PQRUN)) {
+			st = HILP_ST_BAD_LEN;
+		} else if (st == HILP_ST_OK && pkt.cmd == HILP_CMD_INFO) {
+			send_info(&pkt, best);
+			st = boot;
+		} else if (st == HILP_ST_OK && pkt.cmd == HILP_CMD_PQRUN) {
+			pq_run(pkt.data[0], best, base_stack);
+		} else if (st == HILP_ST_OK) {
+			st = HILP_ST_BAD_CMD;
+		}
+		send_status(st);
+	}
+}
+#else
+int main(void)
+{
+	uint32_t best, base_stack;
+
+	platform_init();
+	calibrate(&best, &base_stack);
 	out_str("H pqstub 1 ");
 #if defined(PQ_KIND_KEM)
 	out_str("kem ");
@@ -330,7 +560,7 @@ int main(void)
 	out_str(" ");
 	out_u32(best, 0);
 	out_str(" ");
-#if defined(__arm__) && !defined(PQ_HOSTED)
+#if defined(PQ_ON_TARGET)
 	out_u32((uint32_t)(hal_stack_top() - hal_stack_bottom()), 0);
 #else
 	out_u32(0, 0);
@@ -338,18 +568,9 @@ int main(void)
 	out_str(" ");
 	out_u32(base_stack, 0);
 	out_str("\n");
-	for (i = 0; i < PQ_RUNS; i++) {
-		run_op("keypair", i, op_keypair);
-#if defined(PQ_KIND_KEM)
-		run_op("encaps", i, op_encaps);
-		run_op("decaps", i, op_decaps);
-#else
-		PQCLEAN_randombytes(msg, PQ_MLEN);
-		run_op("sign", i, op_sign);
-		run_op("verify", i, op_verify);
-#endif
-	}
+	run_all();
 	out_str("E\n");
 	finish(0);
 	return 0;
 }
+#endif

@@ -65,6 +65,7 @@ static void payloads(const uint8_t *data, size_t n)
 	struct hilp_bench_rep bp, bp2;
 	struct hilp_energy_req eq, eq2;
 	struct hilp_energy_rep ep, ep2;
+	struct hilp_pq_rec pr, pr2;
 	size_t len;
 
 	if (p == NULL) {
@@ -122,6 +123,11 @@ static void payloads(const uint8_t *data, size_t n)
 		len = hilp_energy_rep_encode(p[0], &ep, enc);
 		FUZZ_CHECK(len == n && memcmp(enc, p, n) == 0);
 		FUZZ_CHECK(hilp_energy_rep_decode(enc, len, &ep2) == 0);
+	}
+	if (hilp_pq_rec_decode(p, n, &pr) == 0) {
+		len = hilp_pq_rec_encode(p[0], &pr, enc);
+		FUZZ_CHECK(len == n && memcmp(enc, p, n) == 0);
+		FUZZ_CHECK(hilp_pq_rec_decode(enc, len, &pr2) == 0);
 	}
 	free(p);
 }

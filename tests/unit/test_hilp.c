@@ -608,6 +608,119 @@ static void test_energy_payloads_round_trip(void **state)
 	assert_int_equal(hilp_energy_rep_decode(data, n + 1, &r2), -1);
 }
 
+static void test_pq_records_round_trip(void **state)
+{
+	struct hilp_pq_rec h = {0}, c = {0}, e = {0}, f = {0}, got;
+	uint8_t data[HILP_MAX_DATA], frame[HILP_MAX_FRAME];
+	struct hilp_packet pkt;
+	size_t n, fn;
+
+	(void)state;
+	h.type = HILP_PQ_HEAD;
+	h.version = HILP_PQ_VERSION;
+	h.kind = HILP_PQ_SIGN;
+	h.runs = 3;
+	h.mlen = 59;
+	h.overhead = 7;
+	h.stack_size = 8192;
+	h.base_stack = 40;
+	n = hilp_pq_rec_encode(0x2A, &h, data);
+	assert_int_equal(n, HILP_PQ_HEAD_LEN);
+	/* Through a whole frame, as the stub sends it. */
+	fn = hilp_encode_reply(HILP_REPLY, data, n, frame);
+	assert_true(fn > 0);
+	assert_int_equal(hilp_decode_reply(frame, fn - 1, &pkt), HILP_ST_OK);
+	assert_int_equal(pkt.data[0], 0x2A);
+	assert_int_equal(hilp_pq_rec_decode(pkt.data, pkt.dlen, &got), 0);
+	assert_int_equal(got.type, HILP_PQ_HEAD);
+	assert_int_equal(got.kind, HILP_PQ_SIGN);
+	assert_int_equal(got.runs, 3);
+	assert_int_equal(got.mlen, 59);
+	assert_int_equal(got.overhead, 7);
+	assert_int_equal(got.stack_size, 8192);
+	assert_int_equal(got.base_stack, 40);
+
+	c.type = HILP_PQ_CALL;
+	c.op = HILP_PQ_OP_THIRD;
+	c.run = 513;
+	c.ticks = 0xFEDCBA98u;
+	c.stack = 12345;
+	c.digest = 0x811C9DC5u;
+	c.ret = 0xFFFFFFFFu; /* -1 */
+	n = hilp_pq_rec_encode(1, &c, data);
+	assert_int_equal(n, HILP_PQ_CALL_LEN);
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), 0);
+	assert_int_equal(got.type, HILP_PQ_CALL);
+	assert_int_equal(got.op, HILP_PQ_OP_THIRD);
+	assert_int_equal(got.run, 513);
+	assert_int_equal(got.ticks, 0xFEDCBA98u);
+	assert_int_equal(got.stack, 12345);
+	assert_int_equal(got.digest, 0x811C9DC5u);
+	assert_int_equal(got.ret, 0xFFFFFFFFu);
+
+	e.type = HILP_PQ_END;
+	e.calls = 9;
+	n = hilp_pq_rec_encode(1, &e, data);
+	assert_int_equal(n, HILP_PQ_END_LEN);
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), 0);
+	assert_int_equal(got.calls, 9);
+
+	f.type = HILP_PQ_FAULT;
+	f.stack_out = 1;
+	f.calls = 4;
+	n = hilp_pq_rec_encode(1, &f, data);
+	assert_int_equal(n, HILP_PQ_FAULT_LEN);
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), 0);
+	assert_int_equal(got.stack_out, 1);
+	assert_int_equal(got.calls, 4);
+	f.type = 9;
+	assert_int_equal(hilp_pq_rec_encode(1, &f, data), 0);
+}
+
+static void test_pq_records_malformed_are_refused(void **state)
+{
+	struct hilp_pq_rec h = {0}, c = {0}, got;
+	uint8_t data[HILP_MAX_DATA];
+	size_t n;
+
+	(void)state;
+	h.type = HILP_PQ_HEAD;
+	h.version = HILP_PQ_VERSION;
+	h.kind = HILP_PQ_KEM;
+	h.runs = 1;
+	n = hilp_pq_rec_encode(3, &h, data);
+	/* One byte short, one too many. */
+	assert_int_equal(hilp_pq_rec_decode(data, n - 1, &got), -1);
+	assert_int_equal(hilp_pq_rec_decode(data, n + 1, &got), -1);
+	/* Another version of the layouts. */
+	data[3] = HILP_PQ_VERSION + 1;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+	data[3] = HILP_PQ_VERSION;
+	/* An unknown kind. */
+	data[4] = 7;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+	data[4] = HILP_PQ_KEM;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), 0);
+	/* A failure reply [seq, status] and a non-zero status. */
+	assert_int_equal(hilp_pq_rec_decode(data, 2, &got), -1);
+	data[1] = HILP_ST_BAD_ARG;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+	data[1] = HILP_ST_OK;
+	/* Unknown record types. */
+	data[2] = 0;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+	data[2] = HILP_PQ_FAULT + 1;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+	/* A HEAD's length under the CALL type. */
+	data[2] = HILP_PQ_CALL;
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+	/* A CALL of a fourth operation. */
+	c.type = HILP_PQ_CALL;
+	c.op = HILP_PQ_OP_THIRD + 1;
+	n = hilp_pq_rec_encode(3, &c, data);
+	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
+}
+
 static void test_prng_is_the_specified_xorshift32(void **state)
 {
 	uint32_t s = hilp_prng_init(1);
@@ -662,6 +775,8 @@ int main(void)
 		cmocka_unit_test(test_info_payload_round_trips),
 		cmocka_unit_test(test_bench_and_exec_payloads_round_trip),
 		cmocka_unit_test(test_energy_payloads_round_trip),
+		cmocka_unit_test(test_pq_records_round_trip),
+		cmocka_unit_test(test_pq_records_malformed_are_refused),
 		cmocka_unit_test(test_prng_is_the_specified_xorshift32),
 		cmocka_unit_test(test_digest_is_fnv1a_32),
 	};

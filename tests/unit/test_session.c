@@ -42,6 +42,12 @@ enum peer_action {
 	/* only a reply with a wrong seq and its ['e', 0]: an earlier
 	 * attempt's reply arriving late, ours not in time */
 	PEER_STALE_ONLY,
+	/* A stream (PQRUN): three replies [seq, 0, i], then ['e', 0] */
+	PEER_STREAM,
+	/* A stream whose second reply arrives damaged */
+	PEER_STREAM_DAMAGED,
+	/* A stream that stops after two replies (a board that died) */
+	PEER_STREAM_STOPS,
 };
 
 /* PEER_LATE's delay: 1.5 timeouts of the late-reply tests, half a timeout
@@ -162,6 +168,29 @@ static void *peer_main(void *arg)
 				st = HILP_ST_OK;
 				ut_send_reply(p->fd, HILP_ERROR, &st, 1, 0);
 				break;
+			case PEER_STREAM:
+			case PEER_STREAM_DAMAGED:
+			case PEER_STREAM_STOPS: {
+				uint8_t k;
+
+				for (k = 0; k < 3; k++) {
+					d[1] = 0;
+					d[2] = k;
+					if (a == PEER_STREAM_STOPS && k == 2) {
+						break;
+					}
+					ut_send_reply(
+						p->fd, HILP_REPLY, d, 3,
+						a == PEER_STREAM_DAMAGED &&
+							k == 1);
+				}
+				st = HILP_ST_OK;
+				if (a != PEER_STREAM_STOPS) {
+					ut_send_reply(p->fd, HILP_ERROR, &st, 1,
+						      0);
+				}
+				break;
+			}
 			case PEER_FAULT:
 				memset(d, 0, sizeof(d));
 				d[1] = HILP_ST_FAULT;
@@ -822,6 +851,111 @@ static void test_fault_report_is_decoded_and_returned(void **state)
 	finish(&f);
 }
 
+/* What hil_session_stream() handed over. */
+struct got {
+	size_t n;
+	uint8_t last[4];
+};
+
+static int on_reply(void *arg, const uint8_t *data, size_t len)
+{
+	struct got *g = arg;
+
+	assert_int_equal(len, 3);
+	memcpy(g->last, data, len);
+	g->n++;
+	return HIL_OK;
+}
+
+static int stream(struct fixture *f, struct got *g)
+{
+	const uint8_t msg[1] = {0};
+
+	memset(g, 0, sizeof(*g));
+	return hil_session_stream(f->session, HILP_CMD_PQRUN, 0, msg,
+				  sizeof(msg), on_reply, g, &f->st, 0);
+}
+
+static void test_stream_hands_over_every_reply_then_the_status(void **state)
+{
+	const enum peer_action script[] = {PEER_STREAM};
+	struct fixture f;
+	struct got g;
+
+	(void)state;
+	start(&f, script, 1, 300, 2);
+	assert_int_equal(stream(&f, &g), HIL_OK);
+	assert_int_equal(f.st, HILP_ST_OK);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.last[2], 2);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	finish(&f);
+}
+
+static void
+test_stream_is_sent_again_when_the_target_got_it_damaged(void **state)
+{
+	const enum peer_action script[] = {PEER_REJECT_CRC, PEER_STREAM};
+	struct fixture f;
+	struct got g;
+
+	(void)state;
+	start(&f, script, 2, 300, 2);
+	assert_int_equal(stream(&f, &g), HIL_OK);
+	assert_int_equal(g.n, 3);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 2);
+	finish(&f);
+}
+
+static void test_stream_damaged_midway_keeps_what_came_and_fails(void **state)
+{
+	const enum peer_action script[] = {PEER_STREAM_DAMAGED};
+	struct fixture f;
+	struct got g;
+
+	(void)state;
+	start(&f, script, 1, 300, 2);
+	assert_int_equal(stream(&f, &g), HIL_ERR_PROTO);
+	assert_int_equal(g.n, 1); /* the first reply stands */
+	assert_int_equal(hil_session_get_stats(f.session)->bad_frames, 1);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1); /* never run twice */
+	finish(&f);
+}
+
+static void test_stream_that_stops_times_out_and_is_not_resent(void **state)
+{
+	const enum peer_action script[] = {PEER_STREAM_STOPS};
+	struct fixture f;
+	struct got g;
+
+	(void)state;
+	start(&f, script, 1, 300, 2);
+	assert_int_equal(stream(&f, &g), HIL_ERR_TIMEOUT);
+	assert_int_equal(g.n, 2);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 1);
+	finish(&f);
+}
+
+static void test_stream_to_a_silent_target_gives_up_after_retries(void **state)
+{
+	const enum peer_action script[] = {PEER_SILENT, PEER_SILENT,
+					   PEER_SILENT};
+	struct fixture f;
+	struct got g;
+
+	(void)state;
+	start(&f, script, 3, 200, 2);
+	assert_int_equal(stream(&f, &g), HIL_ERR_TIMEOUT);
+	assert_int_equal(g.n, 0);
+	stop(&f);
+	assert_int_equal(f.peer.requests, 3);
+	finish(&f);
+}
+
 static void test_oversized_payload_is_refused_before_sending(void **state)
 {
 	uint8_t big[HILP_MAX_DATA];
@@ -885,6 +1019,16 @@ int main(void)
 		cmocka_unit_test(test_bench_answered_damaged_is_sent_again),
 		cmocka_unit_test(
 			test_oversized_payload_is_refused_before_sending),
+		cmocka_unit_test(
+			test_stream_hands_over_every_reply_then_the_status),
+		cmocka_unit_test(
+			test_stream_is_sent_again_when_the_target_got_it_damaged),
+		cmocka_unit_test(
+			test_stream_damaged_midway_keeps_what_came_and_fails),
+		cmocka_unit_test(
+			test_stream_that_stops_times_out_and_is_not_resent),
+		cmocka_unit_test(
+			test_stream_to_a_silent_target_gives_up_after_retries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
