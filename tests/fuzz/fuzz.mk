@@ -102,13 +102,13 @@ FZ_DRIVERS := host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c))
 FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	$(FZ_DRIVERS) host/util/err.c host/util/util.c host/util/log.c \
-	host/util/proc.c host/util/beneath.c host/util/jail.c
+	host/util/proc.c host/util/beneath.c host/util/jail.c host/util/linkset.c
 FZ_PKGS_config := libftdi1 libserialport libelf
 FZ_LIBS_drivers = $(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
 		echo -lftdi1 -lserialport -lelf) -lpthread
 $(FZ)/obj/host/drivers/i2c/%.o $(FZ)/obj/host/cli/%.o: FZ_CFLAGS += \
 	$(shell pkg-config --cflags $(FZ_PKGS_config) 2>/dev/null)
-$(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers)
+$(FZ)/fuzz_config: FZ_LDLIBS += $(FZ_LIBS_drivers) -lmd
 $(FZ)/fuzz_report: FZ_LDLIBS += $(FZ_LIBS_drivers) -lmd
 FZ_SRCS_kat := tests/fuzz/fuzz_kat.c host/image/kat.c host/util/util.c \
 	host/util/err.c host/util/log.c
