@@ -495,7 +495,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_qemu_gone(tmp, NULL, E2E_HANG_MS);
 	e2e_remove_tree(tmp);
 	return 0;
 }

@@ -52,7 +52,7 @@ static char tmp_root[64];
 static int no_qemu_left(void **state)
 {
 	(void)state;
-	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;
 }
 
 /* What varies between the configurations of this file. */
@@ -339,7 +339,7 @@ static int shared_down(void **state)
 	(void)state;
 	e2e_target_down(shared);
 	shared = NULL;
-	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;
 }
 
 /* Per-test teardown: the shared target is the only emulator alive. */
@@ -353,7 +353,7 @@ static int only_shared_qemu(void **state)
 		fprintf(stderr, "e2e: the shared QEMU is gone\n");
 		return -1;
 	}
-	return e2e_qemu_gone(tmp_root, shared->run.dir, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, shared->run.dir, E2E_HANG_MS) ? 0 : -1;
 }
 
 static int kat_wanted(unsigned long count)
@@ -1210,7 +1210,7 @@ static void test_no_qemu_survives_a_killed_hilrun(void **state)
 	assert_int_equal(kill(hil_proc_pid(h->child), SIGKILL), 0);
 	assert_int_equal(hil_proc_wait(h->child, 5000, &status), HIL_OK);
 	assert_int_equal(status, 128 + SIGKILL);
-	assert_true(e2e_qemu_gone(results, NULL, 5000));
+	assert_true(e2e_qemu_gone(results, NULL, E2E_HANG_MS));
 }
 
 /* ---------------------------------------------------------------- main */

@@ -80,7 +80,7 @@ static int held_teardown(void **state)
 {
 	e2e_target_down(*state);
 	*state = NULL;
-	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;
 }
 
 /* The emulator of this test process (the flasher's child). */
@@ -477,7 +477,7 @@ int main(void)
 		return 1;
 	}
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
-	e2e_qemu_gone(tmp_root, NULL, 2000);
+	e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS);
 	e2e_remove_tree(tmp_root);
 	return failed;
 }
