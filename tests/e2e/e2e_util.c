@@ -471,7 +471,7 @@ int e2e_main_begin(char *src_root, size_t src_len, char *tmp_root,
 
 int e2e_main_end(const char *tmp_root, int failed)
 {
-	if (!e2e_qemu_gone(tmp_root, NULL, 2000)) {
+	if (!e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS)) {
 		failed++;
 	}
 	e2e_remove_tree(tmp_root);

@@ -13,6 +13,16 @@
 
 #define E2E_QEMU_PROGRAM "qemu-system-arm"
 
+/*
+ * An upper bound on a wait that only a hang reaches, never a speed check:
+ * the e2e tests run on a loaded 2-core machine (ASan, other jobs, QEMU), so
+ * a bound on elapsed time may only tell "returned" from "hung". Lower
+ * bounds (a timeout waited at least its time) are safe and stay exact. A
+ * test that must tell one path from another does it by an event (a counter,
+ * a log line), or by making the other path's time far above this bound.
+ */
+#define E2E_HANG_MS 60000u
+
 uint64_t e2e_ms_now(void);
 void e2e_sleep_ms(unsigned ms);
 

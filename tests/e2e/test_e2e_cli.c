@@ -756,7 +756,7 @@ static void test_ctrl_c_files_the_running_row_interrupted(void **state)
 	e2e_assert_contains(md, "- interrupted rows");
 	free(md);
 	free(out);
-	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 }
 
 /* Write len bytes of data to path. */
@@ -939,7 +939,7 @@ static void test_history_prints_a_trend_and_survives_a_killed_run(void **state)
 	}
 	assert_int_equal(kill(pid, SIGKILL), 0);
 	assert_int_equal(wait_exit(pid), 128 + SIGKILL);
-	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 
 	run_cli(r, "history", "--results", res, NULL);
 	assert_int_equal(r->status, 0);
@@ -1318,7 +1318,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_qemu_gone(tmp, NULL, E2E_HANG_MS);
 	e2e_remove_tree(tmp);
 	return 0;
 }

@@ -496,7 +496,7 @@ static void test_sigterm_stops_at_once_and_files_a_result(void **state)
 	assert_int_equal(kill(hil_proc_pid(p), SIGTERM), 0);
 	assert_int_equal(hil_proc_wait(p, WAIT_MS, &st), HIL_OK);
 	assert_int_equal(st, 4);
-	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 	hil_proc_free(p);
 
 	r = load_result(rj, 4);
@@ -597,7 +597,7 @@ static void test_die_with_parent_ends_the_run_with_its_starter(void **state)
 	assert_int_equal(errno, ECHILD);
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 	assert_true(got4);
-	assert_true(e2e_qemu_gone(tmp, NULL, 10000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 	(void)others;
 
 	r = load_result(rj, 4);
@@ -755,12 +755,12 @@ static void test_a_stopped_or_killed_build_leaves_no_descendant(void **state)
 	assert_int_equal(
 		signal_a_build("slow_term", SIGTERM, marker, sizeof(marker)),
 		4);
-	assert_true(procs_gone_within(marker, 10000));
+	assert_true(procs_gone_within(marker, E2E_HANG_MS));
 
 	assert_int_equal(
 		signal_a_build("slow_kill", SIGKILL, marker, sizeof(marker)),
 		128 + SIGKILL);
-	assert_true(procs_gone_within(marker, 10000));
+	assert_true(procs_gone_within(marker, E2E_HANG_MS));
 }
 
 static int setup(void **state)
@@ -791,7 +791,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_qemu_gone(tmp, NULL, E2E_HANG_MS);
 	e2e_remove_tree(tmp);
 	return 0;
 }

@@ -249,7 +249,7 @@ static void test_a_full_disk_loses_nothing_measured(void **state)
 		full_disk_case(conf, clean_rows, free_kib[i]);
 	}
 	free(clean_rows);
-	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 }
 
 static int setup(void **state)
@@ -268,7 +268,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_qemu_gone(tmp, NULL, E2E_HANG_MS);
 	if (mounted) {
 		umount(mnt);
 		mounted = 0;

@@ -401,7 +401,7 @@ static int teardown(void **state)
 	int gone;
 
 	(void)state;
-	gone = e2e_qemu_gone(tmp_root, NULL, 2000);
+	gone = e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS);
 	e2e_remove_tree(tmp_root);
 	return gone ? 0 : -1;
 }

@@ -135,7 +135,7 @@ static int shared_down(void **state)
 		hil_run_free(&t->run);
 		free(t);
 	}
-	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;
 }
 
 /* One BENCH of 5 runs; its samples go to samples (5). */

@@ -137,7 +137,7 @@ static int shared_down(void **state)
 		hil_run_free(&t->run);
 		free(t);
 	}
-	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;
 }
 
 static void params(struct hil_leak_params *p, int alg, uint8_t op)

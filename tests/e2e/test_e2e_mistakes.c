@@ -160,7 +160,7 @@ static int held_teardown(void **state)
 		free(h);
 		*state = NULL;
 	}
-	return e2e_qemu_gone(tmp_root, NULL, 2000) ? 0 : -1;
+	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;
 }
 
 /* A zeroed run in slot i of h, freed by the teardown. */

@@ -97,7 +97,7 @@ static void wait_rows(struct hil_proc *p, const char *results, size_t n)
  * pid. */
 static int signal_qemu(struct hil_proc *p, int except, int sig)
 {
-	uint64_t deadline = e2e_ms_now() + 20000;
+	uint64_t deadline = e2e_ms_now() + E2E_HANG_MS;
 	int q;
 
 	for (;;) {
@@ -233,7 +233,7 @@ static void killed_twice(int link)
 	assert_int_equal(count_lines(rows_killed), 6);
 	assert_string_equal(rows_killed, rows_of_a_clean_run(conf, link));
 	free(rows_killed);
-	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 }
 
 /* The fast transport (issue #14's acceptance): QEMU killed mid-run on the
@@ -331,7 +331,7 @@ test_qemu_frozen_twice_mid_run_is_restarted_and_every_row_measured(void **state)
 	assert_string_equal(rows, rows_of_a_clean_run(conf, SEMIHOST));
 	free(rows);
 	/* The frozen ones were killed, not left behind. */
-	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 }
 
 static int setup(void **state)
@@ -357,7 +357,7 @@ static int teardown(void **state)
 		free(clean_rows[link]);
 		clean_rows[link] = NULL;
 	}
-	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_qemu_gone(tmp, NULL, E2E_HANG_MS);
 	e2e_remove_tree(tmp);
 	return 0;
 }

@@ -206,7 +206,7 @@ test_daemon_killed_mid_job_resumes_its_journal_on_restart(void **state)
 	assert_string_equal(rows_job, rows_clean);
 	free(rows_job);
 	free(rows_clean);
-	assert_true(e2e_qemu_gone(tmp, NULL, 5000));
+	assert_true(e2e_qemu_gone(tmp, NULL, E2E_HANG_MS));
 }
 
 static int setup(void **state)
@@ -242,7 +242,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	e2e_qemu_gone(tmp, NULL, 5000);
+	e2e_qemu_gone(tmp, NULL, E2E_HANG_MS);
 	if (chdir("/") != 0) {
 		return -1;
 	}
