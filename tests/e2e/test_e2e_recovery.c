@@ -52,11 +52,13 @@ static void test_hung_and_crashed_rows_fail_and_the_run_goes_on(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	/* A short link timeout: the hung row is detected in seconds. */
+	/* A link timeout short enough that the hung row is detected in seconds,
+	 * long enough that a healthy reply from a QEMU starved on a loaded
+	 * machine is not taken for a hang (one retry only). */
 	snprintf(
 		json, sizeof(json),
 		"{\"name\": \"e2e-recovery\", \"board\": {\"name\": \"qemu-netduino\"},"
-		" \"link\": {\"timeout_ms\": 1000, \"retries\": 1},"
+		" \"link\": {\"timeout_ms\": 3000, \"retries\": 1},"
 		" \"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"flaky\","
 		" \"path\": \"tests/fixtures/flaky-ascon\"}],"
 		" \"bench\": {\"operations\": [\"encrypt\"],"
@@ -118,7 +120,7 @@ static void test_fault_with_the_stack_nearly_full_still_reports(void **state)
 	snprintf(
 		json, sizeof(json),
 		"{\"name\": \"e2e-deepfault\", \"board\": {\"name\": \"qemu-netduino\"},"
-		" \"link\": {\"timeout_ms\": 1000, \"retries\": 1},"
+		" \"link\": {\"timeout_ms\": 3000, \"retries\": 1},"
 		" \"algorithms\": [{\"name\": \"ascon-aead128\", \"impl\": \"deepfault\","
 		" \"path\": \"tests/fixtures/deepfault-ascon\"}],"
 		" \"bench\": {\"operations\": [\"encrypt\"],"
