@@ -83,7 +83,9 @@ void hil_linkset_digest(struct hil_linkset *s,
 
 	/* Each item's two NULs are hashed too: they mark where a path
 	 * ends, so that no two sets hash the same bytes. */
-	qsort(s->item, s->n, sizeof(*s->item), by_rel);
+	if (s->n > 1) { /* an empty set may have no array at all */
+		qsort(s->item, s->n, sizeof(*s->item), by_rel);
+	}
 	SHA256Init(&sha);
 	for (i = 0; i < s->n; i++) {
 		const char *it = s->item[i];
