@@ -93,4 +93,13 @@ int ut_count_procs(const char *a, const char *b);
 void ut_send_reply(int fd, uint8_t cmd, const uint8_t *d, size_t n,
 		   int corrupt);
 
+/**
+ * ut_send_reply for a peer thread whose session may already have hung up
+ * (it gave up on a stream): @return 0, or -1 when the write failed; never
+ * fails the test (a cmocka failure outside the test's thread ends the
+ * whole binary).
+ */
+int ut_try_send_reply(int fd, uint8_t cmd, const uint8_t *d, size_t n,
+		      int corrupt);
+
 #endif /* HIL_UNIT_UTIL_H */
