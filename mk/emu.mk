@@ -14,12 +14,12 @@ EMU_CC ?= cc
 EMU_DIR := build/emu
 CYCLE_PLUGIN := $(EMU_DIR)/cyclemodel.so
 EMU_SRCS := host/emu/plugin/plugin.c host/emu/plugin/cm4.c host/emu/plugin/thumb.c \
-	host/emu/plugin/memsys.c
+	host/drivers/board/memsys.c
 EMU_CFLAGS := -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -O2 -g -fPIC -fvisibility=hidden
 EMU_LDFLAGS := -shared
 
-$(CYCLE_PLUGIN): $(EMU_SRCS) $(wildcard host/emu/plugin/*.h)
+$(CYCLE_PLUGIN): $(EMU_SRCS) $(wildcard host/emu/plugin/*.h) host/drivers/board/memsys.h
 	@mkdir -p $(@D)
 	$(EMU_CC) $(EMU_CFLAGS) $(EMU_LDFLAGS) -o $@ $(EMU_SRCS)
 
@@ -39,12 +39,12 @@ $(EMU_TB)/%.elf: tests/emu/%.S tests/emu/emu.ld tests/emu/emu.inc
 
 # The model's decoder and rules alone, on the host (no QEMU).
 $(TB)/test_emu_model: tests/emu/test_emu_model.c host/emu/plugin/cm4.c \
-		host/emu/plugin/thumb.c host/emu/plugin/memsys.c \
-		$(wildcard host/emu/plugin/*.h)
+		host/emu/plugin/thumb.c host/drivers/board/memsys.c \
+		$(wildcard host/emu/plugin/*.h) host/drivers/board/memsys.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Ihost/emu/plugin $(HOST_LDFLAGS) -o $@ $< \
 		host/emu/plugin/cm4.c host/emu/plugin/thumb.c \
-		host/emu/plugin/memsys.c -lcmocka
+		host/drivers/board/memsys.c -lcmocka
 
 # QEMU with the plugin on the hand-counted images, and on the real stub.
 $(TB)/test_emu_cyclemodel: tests/emu/test_emu_cyclemodel.c $(HB)/libhil.a \

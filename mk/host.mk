@@ -3,9 +3,9 @@
 # Every .c under host/ is part of the library except the command-line entry
 # (host/cli/main.c), the QEMU plugin (host/emu/plugin, built by emu.mk) and
 # the main of a foreign implementation's host build (host/refhelper, built by
-# firmware.mk's host-impl),
-# whose memory-system profiles (memsys.c) the host shares: a new driver or
-# module is a new file, never a Makefile edit.
+# firmware.mk's host-impl). The memory-system profiles the plugin compiles
+# are host/drivers/board/memsys.c, part of the library like any driver: a new
+# driver or module is a new file, never a Makefile edit.
 
 HOST_CC ?= cc
 PKGS := libcjson libserialport libftdi1 libelf sqlite3
@@ -24,8 +24,7 @@ HB := $(BUILD)/host
 
 HOST_MAIN_SRCS := host/cli/main.c
 HOST_LIB_SRCS := $(sort $(filter-out $(HOST_MAIN_SRCS) host/emu/plugin/% host/refhelper/%, \
-	$(shell find host -name '*.c'))) protocol/hilp.c \
-	host/emu/plugin/memsys.c
+	$(shell find host -name '*.c'))) protocol/hilp.c
 
 # Host builds of every implementation: expected outputs and `crypt --on host`.
 define host_impl_rules

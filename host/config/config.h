@@ -160,7 +160,7 @@ struct hil_config {
 	/* The Cortex-M4 cycle model on the emulated board (docs/cycle-model.md). */
 	struct {
 		int enabled; /* default 1 with the qemu flasher */
-		/* The memory-system profile (emu/plugin/memsys.c); default
+		/* The memory-system profile (drivers/board/memsys.c); default
 		 * the board's at its clock; "" when it has none. */
 		char profile[32];
 		unsigned wait_states; /* 0..15; default the profile's */

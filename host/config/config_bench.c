@@ -11,7 +11,7 @@
 #include "config/config_int.h"
 #include "config/jsonld.h"
 #include "drivers/board/board.h"
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 
 static const char *const op_names[] = {"encrypt", "decrypt", "hash", NULL};
 static const uint32_t op_bits[] = {HIL_OPS_ENCRYPT, HIL_OPS_DECRYPT,

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "image/elfinfo.h"
 #include "util/err.h"
 #include "util/log.h"

@@ -99,7 +99,7 @@ void hil_cyclemodel_unit(const char *profile, unsigned ws, int art, char *buf,
 int hil_cyclemodel_summary(const char *profile, unsigned ws, int art, char *buf,
 			   size_t len);
 
-/** What a memory-system profile is (emu/plugin/memsys.h). */
+/** What a memory-system profile is (drivers/board/memsys.h). */
 struct cm4_memsys;
 
 /** The memory-system profile called name, or NULL. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "drivers/board/board.h"
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "hilp.h"
 #include "result/run.h"
 

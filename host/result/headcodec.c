@@ -7,7 +7,7 @@
 
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "result/clocklabel.h"
 #include "util/err.h"
 #include "util/util.h"

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "result/estimate.h"
 #include "result/modelerr.h"
 #include "result/run.h"

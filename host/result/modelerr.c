@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "image/build.h"
 
 /* Is r's implementation a folder of assembly? (bundled ones are C) */

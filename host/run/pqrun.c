@@ -12,7 +12,7 @@
 
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "image/elfinfo.h"
 #include "result/rowcodec.h"
 #include "result/stats.h"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "emu/cyclemodel.h"
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "drivers/flasher/flasher.h"
 #include "image/build.h"
 #include "util/err.h"

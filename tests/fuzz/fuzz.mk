@@ -98,7 +98,7 @@ FZ_DRIVERS := host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c))
 	$(sort $(wildcard host/drivers/flasher/*.c)) \
 	$(sort $(wildcard host/drivers/sensor/*.c host/drivers/i2c/*.c)) \
 	$(sort $(wildcard host/drivers/link/*.c)) \
-	host/drivers/doctor.c host/cli/doctor.c host/emu/plugin/memsys.c
+	host/drivers/doctor.c host/cli/doctor.c
 FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	$(FZ_DRIVERS) host/util/err.c host/util/util.c host/util/log.c \

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
-#include "emu/plugin/memsys.h"
+#include "drivers/board/memsys.h"
 #include "image/build.h"
 #include "result/modelerr.h"
 #include "result/run.h"

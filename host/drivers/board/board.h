@@ -21,7 +21,7 @@ struct hil_clock_profile {
 	int prefetch;
 	const char *source; /* reference-manual table the numbers come from */
 	/* The cycle model's memory-system profile at this clock
-	 * (emu/plugin/memsys.c), when it is not the board's cycle_profile;
+	 * (drivers/board/memsys.c), when it is not the board's cycle_profile;
 	 * NULL: the board's. */
 	const char *cycle_profile;
 };
@@ -57,7 +57,7 @@ struct hil_board_driver {
 	/* Clocks it can run at; the first is the default; hz 0 ends. */
 	const struct hil_clock_profile *clocks;
 	/* The cycle model's memory-system profile for this board as its
-	 * target code sets it up at its default clock (emu/plugin/memsys.c,
+	 * target code sets it up at its default clock (drivers/board/memsys.c,
 	 * docs/cycle-model.md): cycle_model.profile's default. NULL: none is
 	 * documented here; the model then takes the clock's wait states. */
 	const char *cycle_profile;

@@ -14,7 +14,7 @@
  * HIL_PREFETCH=0 (board.prefetch false), and 0 WS with both caches but no
  * prefetch at 24 and 16 MHz (0x600: target/boards/nucleo-f401re/hal.c,
  * ACR_ON). The cycle model's profiles are the same three
- * (emu/plugin/memsys.c).
+ * (drivers/board/memsys.c).
  */
 const struct hil_clock_profile hil_stm32f401_clocks[] = {
 	{.hz = 84000000,

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memsys.h"
+#include "../../drivers/board/memsys.h"
 #include "thumb.h"
 
 struct cm4_config {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cm4.h"
-#include "memsys.h"
+#include "../../drivers/board/memsys.h"
 #include "qemu_api.h"
 #include "thumb.h"
 
