@@ -1,7 +1,7 @@
 #!/bin/bash
 # pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes a report plus pqm4-shaped benchmarks.csv/md.
 #
-# usage: scripts/pq-bench.sh [-b BOARD] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
+# usage: scripts/pq-bench.sh [-b BOARD] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT] [-S]
 #                            [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
 #   SCHEME_DIR   a folder with api.h (e.g. PQM4/crypto_kem/ml-kem-768/m4fspeed),
 #                named <scheme>/<implementation> after its last two path parts
@@ -15,6 +15,10 @@
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
 #   -B DIR       build folder (default build/pq under the hilrun tree)
+#   -S           signatures from the host build: for a signature scheme whose
+#                signing takes too long to emulate, time keypair and verify
+#                only (the host reference signs, the image verifies its
+#                signatures, both verified as usual); the sign row is left out
 #
 # Exit status: 0 every folder ran and verified, 1 a row failed verification or
 # a folder was left out (skipped.tsv says why), 2 bad usage.
@@ -35,7 +39,8 @@ COMMON=
 HCOMMON=
 OUT=
 BUILDROOT=
-while getopts b:n:s:p:O:c:H:o:B: opt; do
+HOSTSIGS=
+while getopts b:n:s:p:O:c:H:o:B:S opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
@@ -48,11 +53,12 @@ while getopts b:n:s:p:O:c:H:o:B: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
-	*) sed -n '4,23p' "$0" >&2; exit 2 ;;
+	S) HOSTSIGS=1 ;;
+	*) sed -n '4,27p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,23p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,27p' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
 case $BOARD in
@@ -119,7 +125,10 @@ has_asm() {
 	return 1
 }
 
+nth=0
 for dir in "$@"; do
+	nth=$((nth + 1))
+	t0=$SECONDS
 	dir=$(cd "$dir" 2>/dev/null && pwd) || { echo "pq-bench: no folder $dir" >&2; exit 2; }
 	plain_path "$dir"
 	impl=$(basename "$dir")
@@ -132,13 +141,17 @@ for dir in "$@"; do
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
 	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi
 	b=$BUILDROOT/$sym
-	echo "== $id ($kind${ns:+, namespace $ns})" >&2
+	echo "== [$nth/$#] $id ($kind${ns:+, namespace $ns}) $(date -u +%H:%M:%SZ)" >&2
+	# -S: the folder of the generated pq_hostsigs.h, given to both builds
+	sigs=
+	[ -n "$HOSTSIGS" ] && [ "$kind" = SIGN ] && sigs=$b/sigs
 	# $1: the image's stack in bytes, or empty for the board's default
 	build_fw() {
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" > "$b.build.log" 2>&1
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" PQ_HOST_SIGS="$sigs" > "$b.build.log" 2>&1
 	}
+	took() { echo "$((SECONDS - t0)) s"; }
 	run_target() {
 		read -r lo size <<-X
 		$(awk '$4 == "pq_timed" {print $1, $2}' "$b/fw/stub.nm")
@@ -151,12 +164,6 @@ for dir in "$@"; do
 			-plugin "$PLUGIN,profile=$PROFILE,counter=$COUNTER,range=$(printf '0x%08x-0x%08x' $lo $hi),attr=$b/fw/hash.ranges,out=$b/model.txt" \
 			> "$b/target.txt" 2>&1 || true
 	}
-	if ! build_fw ""; then
-		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
-		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
-		echo "   skipped: $why" >&2
-		continue
-	fi
 	# The host reference: this folder, or (assembly) a portable one of the same scheme.
 	ref=$dir
 	if has_asm "$dir"; then
@@ -176,12 +183,49 @@ for dir in "$@"; do
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
 			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
 			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.host.log" 2>&1; then
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
 			"$BUILDROOT/$rsym/host/ref" > "$refout"
 		else
 			hostfail="the host build of $scheme/$(basename "$ref") failed ($(grep -m1 -E 'error' "$b.host.log" | cut -c1-120); see $b.host.log)"
 		fi
+	fi
+	# -S: the host's signatures, per run, as the image's pq_hostsigs.h
+	signote=
+	if [ -n "$sigs" ]; then
+		if [ -z "$refout" ]; then
+			why="-S needs a host build to sign with: ${hostfail:-no portable folder of $scheme}"
+			printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"
+			echo "   skipped: $why ($(took))" >&2
+			continue
+		fi
+		mkdir -p "$sigs"
+		awk -v runs="$RUNS" '
+		function bytes(h,   i) { printf "{"; for (i = 1; i < length(h); i += 2) printf "0x%s,", substr(h, i, 2); printf "}" }
+		$1 == "S" { n++; st[n] = $3 $4; len[n] = $5; m[n] = $6; sg[n] = $7 }
+		END {
+			if (n != runs) { printf "pq-bench -S: the host build printed %d signatures for %d runs\n", n, runs > "/dev/stderr"; exit 1 }
+			print "/* pq_hostsigs.h: generated by pq-bench -S from the host build'"'"'s signatures; not a source file. */"
+			printf "static const uint64_t pq_host_state[PQ_RUNS] = {"; for (i = 1; i <= n; i++) printf "0x%sULL,", st[i]; print "};"
+			printf "static const size_t pq_host_smlen[PQ_RUNS] = {"; for (i = 1; i <= n; i++) printf "%su,", len[i]; print "};"
+			printf "static const uint8_t pq_host_msg[PQ_RUNS][PQ_MLEN] = {"; for (i = 1; i <= n; i++) { bytes(m[i]); printf "," } print "};"
+			printf "static const uint8_t pq_host_sm[PQ_RUNS][PQ_MLEN + PQ_BYTES] = {"; for (i = 1; i <= n; i++) { bytes(sg[i]); printf "," } print "};"
+		}' "$refout" > "$sigs/pq_hostsigs.h.tmp" 2> "$sigs/awk.err" || {
+			why="-S: $(cat "$sigs/awk.err")"
+			rm -f "$sigs/pq_hostsigs.h.tmp"
+			printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"
+			echo "   skipped: $why ($(took))" >&2
+			continue
+		}
+		cmp -s "$sigs/pq_hostsigs.h.tmp" "$sigs/pq_hostsigs.h" && rm -f "$sigs/pq_hostsigs.h.tmp" ||
+			mv "$sigs/pq_hostsigs.h.tmp" "$sigs/pq_hostsigs.h"
+		signote=" (signatures from the host build: sign not run, -S)"
+	fi
+	if ! build_fw ""; then
+		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
+		echo "   skipped: $why ($(took))" >&2
+		continue
 	fi
 	attr_ranges "$b/fw"
 	stacknote=
@@ -205,7 +249,7 @@ for dir in "$@"; do
 				    if ($4 == "stack") printf "; it used its whole stack (%s bytes): the scheme needs more stack than this image gives", cap
 				    exit }' "$b/target.txt")
 		printf '%s\t%s\tstopped on %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-no end marker, see $b/target.txt}" >> "$SKIPPED"
-		echo "   stopped: ${why:-no end marker}" >&2
+		echo "   stopped: ${why:-no end marker} ($(took))" >&2
 		continue
 	fi
 	# verification: the same op, run, digest and return value as the host build
@@ -218,7 +262,7 @@ for dir in "$@"; do
 				 if (!(k in ref) || ref[k] != $6 " " $7 || $7 != 0) bad[$2] = 1 }
 		     END { for (o in seen) print o, (o in bad) ? "FAILED" : "ok" }' \
 			"$refout" "$b/target.txt" > "$b/verify.ops"
-		verified="vs host build of $scheme/$(basename "$ref")$stacknote"
+		verified="vs host build of $scheme/$(basename "$ref")$stacknote$signote"
 	elif [ -n "$hostfail" ]; then
 		verified="not verified: $hostfail$stacknote"
 	else
@@ -259,7 +303,7 @@ for dir in "$@"; do
 				text, data, bss, (cap > 0 && smax[o] + base + 64 >= cap) ? "FAILED: the stack (" cap " bytes) overflowed: needs more" : (o in vst) ? (vst[o] == "ok" ? "ok " verified : "FAILED " verified " (digests differ: " bdir "/target.txt vs the reference)") : verified
 		}
 	}' "$b/verify.ops" "$b/model.txt" "$b/target.txt" >> "$ROWS"
-	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified" >&2
+	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified ($(took))" >&2
 done
 
 "$ROOT/scripts/pq-export.sh" "$OUT"

@@ -26,6 +26,8 @@ function section(title, kind, ops, heads, what, md,   i, n, o, key, a, line, j) 
 		key = k[kind, i]; split(key, a, "\t"); name = (what == "speed" ? rep[key] : a[1])
 		line = md ? "| " name " | " a[2] : name "," a[2]
 		for (j = 1; j <= n; j++) {
+			# an operation not run (pq-bench -S: no sign row): "-", never a 0
+			if (!((key, o[j], "mean") in v)) { line = line (md ? " | -" : (what == "speed" ? ",-,-,-" : ",-")); continue }
 			if (what == "speed") {
 				if (md) line = line " | AVG: " c(v[key, o[j], "mean"]) " <br /> MIN: " c(v[key, o[j], "min"]) " <br /> MAX: " c(v[key, o[j], "max"])
 				else line = line "," v[key, o[j], "mean"] "," v[key, o[j], "min"] "," v[key, o[j], "max"]
