@@ -15,6 +15,8 @@
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
 #   -B DIR       build folder (default build/pq under the hilrun tree)
+#   -T SECONDS   the limit of one folder's emulation (default 3600; a
+#                SPHINCS+ "s" signature takes up to about an hour on a loaded machine)
 #   -S           signatures from the host build: for a signature scheme whose
 #                signing takes too long to emulate, time keypair and verify
 #                only (the host reference signs, the image verifies its
@@ -40,7 +42,8 @@ HCOMMON=
 OUT=
 BUILDROOT=
 HOSTSIGS=
-while getopts b:n:s:p:O:c:H:o:B:S opt; do
+LIMIT=3600
+while getopts b:n:s:p:O:c:H:o:B:ST: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
@@ -54,13 +57,15 @@ while getopts b:n:s:p:O:c:H:o:B:S opt; do
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
 	S) HOSTSIGS=1 ;;
-	*) sed -n '4,27p' "$0" >&2; exit 2 ;;
+	T) LIMIT=$OPTARG ;;
+	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,27p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
+case $LIMIT in '' | *[!0-9]* | 0) echo "pq-bench: -T wants a number of seconds" >&2; exit 2 ;; esac
 case $BOARD in
 # BIG_STACK: what a scheme that runs out of the default stack gets (of 4 MiB).
 qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10; BIG_STACK=2097152 ;;
@@ -158,7 +163,10 @@ for dir in "$@"; do
 		X
 		lo=$((0x$lo & ~1)); hi=$((lo + 0x$size))
 		rm -f "$b/model.txt"
-		timeout 3600 qemu-system-arm -M $MACHINE -display none -monitor none -serial null \
+		# --foreground: QEMU stays in this script's process group, so that
+		# Ctrl-C or a kill of the group ends it too (in a group of its own it
+		# would outlive the script by up to the limit).
+		timeout --foreground "$LIMIT" qemu-system-arm -M $MACHINE -display none -monitor none -serial null \
 			-semihosting-config enable=on,target=native \
 			-icount shift=$SHIFT,align=off,sleep=off -kernel "$b/fw/stub.elf" \
 			-plugin "$PLUGIN,profile=$PROFILE,counter=$COUNTER,range=$(printf '0x%08x-0x%08x' $lo $hi),attr=$b/fw/hash.ranges,out=$b/model.txt" \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # validate-pqm4.sh: builds the `clean` implementations of pqm4's 2022 table (commit 918f379, STM32F407 at 24 MHz / 0 WS, arm-none-eabi-gcc 11.3.1, -O3) as pqm4 did, from the user's own checkout, runs them under hilrun's cycle model, and prints model vs published per operation.
 #
-# usage: scripts/validate-pqm4.sh [-t 2022|current] [-n RUNS] [-f REGEX] [-S] [-R] [-o OUTDIR] PQM4_CHECKOUT
+# usage: scripts/validate-pqm4.sh [-t 2022|current] [-n RUNS] [-f REGEX] [-S] [-R] [-T SECONDS] [-o OUTDIR] PQM4_CHECKOUT
 #   -t TABLE       2022 (default): pqm4 918f379's table, its `clean` rows;
 #                  current: the checkout's own benchmarks.md (STM32L4R5ZI at
 #                  20 MHz, 0 WS, Arm GNU Toolchain 13.2) and sources (HEAD),
@@ -18,6 +18,7 @@
 #   -S             signature schemes: keypair and verify only, verifying the
 #                  host build's signatures (pq-bench -S), for rows whose sign
 #                  takes too long to emulate; their sign rows are left out
+#   -T SECONDS     the limit of one scheme's emulation (pq-bench -T; default 3600)
 #   -R             run nothing: print the comparison again from OUTDIR's
 #                  rows.tsv (needs -o); pq-bench writes each scheme's rows as
 #                  it ends, so an interrupted run keeps the schemes it finished
@@ -36,7 +37,8 @@ OUT=
 TABLE=2022
 SIGS=
 RERUN=
-while getopts t:n:f:o:SR opt; do
+LIMIT=3600
+while getopts t:n:f:o:SRT: opt; do
 	case $opt in
 	t) TABLE=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
@@ -44,11 +46,12 @@ while getopts t:n:f:o:SR opt; do
 	o) OUT=$OPTARG ;;
 	S) SIGS=-S ;;
 	R) RERUN=1 ;;
-	*) sed -n '4,31p' "$0" >&2; exit 2 ;;
+	T) LIMIT=$OPTARG ;;
+	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '4,31p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2; }
 PQM4=$(cd "$1" 2>/dev/null && pwd) || { echo "validate-pqm4: no folder $1" >&2; exit 2; }
 case $TABLE in
 2022) COMMIT=918f379; IMPLS=clean ;;
@@ -111,7 +114,7 @@ if [ -z "$RERUN" ]; then
 	done < "$PUB"
 	[ ${#dirs[@]} -gt 0 ] || { echo "validate-pqm4: no $IMPLS folder matches '$FILTER'" >&2; exit 2; }
 
-	"$ROOT/scripts/pq-bench.sh" -n "$RUNS" $SIGS -p stm32f401-0ws -O -O3 -B "$ROOT/build/validate-pqm4/pq-$TABLE" \
+	"$ROOT/scripts/pq-bench.sh" -n "$RUNS" $SIGS -T "$LIMIT" -p stm32f401-0ws -O -O3 -B "$ROOT/build/validate-pqm4/pq-$TABLE" \
 		-c "$SRC/common" -c "$SRC/mupq/common" -H "$SRC/mupq/pqclean/common" -o "$OUT" "${dirs[@]}" ||
 		echo "validate-pqm4: some rows failed verification or were left out (see below)" >&2
 fi
