@@ -3,6 +3,9 @@
 #   make pq-fw   PQ_SCHEME=DIR PQ_KIND=KEM|SIGN PQ_NS=NAMESPACE_ PQ_OUT=DIR \
 #                [PQ_COMMON="DIR..."] [PQ_OPT=-O3] [PQ_RUNS=3] [PQ_SEED=1] [BOARD=...]
 #   make pq-host (the same variables): the host reference, when the scheme has no assembly
+#   PQ_HOST_SIGS=DIR (both): signatures from the host build (pq-bench -S): the
+#                host reference prints them, the image is built with
+#                DIR/pq_hostsigs.h made from them and times keypair and verify only
 #
 # The scheme's own .c, .S and .s files are compiled as they are (pqm4's flags:
 # -O3 -std=gnu99, Cortex-M4 with the FPU, hard-float ABI) into PQ_OUT/fw/scheme,
@@ -53,6 +56,17 @@ PQ_DEPFLAGS := -MMD -MP
 PQ_COMMON_INC = $(foreach d,$(PQ_COMMON),-I$(d))
 PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_RUNS=$(PQ_RUNS) \
 	-DPQ_SEED=$(PQ_SEED)
+PQ_HOST_SIGS ?=
+PQ_FW_SIGS = $(if $(PQ_HOST_SIGS),-DPQ_HOST_SIGS -I$(PQ_HOST_SIGS))
+PQ_FW_SIGS_DEP = $(if $(PQ_HOST_SIGS),$(PQ_HOST_SIGS)/pq_hostsigs.h)
+# (the image's output only: the host reference prints text on any board)
+ifneq ($(PQ_HOST_SIGS),)
+ifneq ($(filter pq-fw,$(MAKECMDGOALS)),)
+ifeq ($(PQ_OUTPUT),frames)
+$(error PQ_HOST_SIGS (pq-bench -S) needs PQ_OUTPUT=text: the frames stub does not take the host's signatures)
+endif
+endif
+endif
 
 ifneq ($(filter pq-fw pq-host,$(MAKECMDGOALS)),)
 ifeq ($(PQ_SCHEME),)
@@ -124,10 +138,10 @@ PQ_FW_DEFS =
 endif
 PQ_STUB_SRCS = target/pq/pqstub.c target/pq/pqrandom.c $(PQ_BOARD_SRCS)
 PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
-$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags
+$(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags $(PQ_FW_SIGS_DEP)
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) -Wall -Wextra \
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) $(PQ_FW_SIGS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
@@ -175,7 +189,8 @@ $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(wildcard $(PQ_SCHEME)/api.h) \
 		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a $(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
-	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -Werror=incompatible-pointer-types \
+	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
+		-Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
 
@@ -192,13 +207,13 @@ $(PQ_OUT)/stack: FORCE
 $(PQ_FW)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS)" \
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(PQ_HOST)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS) HOST_COMMON=$(PQ_HOST_COMMON)" \
-		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS)" \
+		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
 		"OBJS=$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 

@@ -2,7 +2,7 @@
 # pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes what hilrun pq makes its rows of (calls.tsv: one line per timed call; rows.tsv: one per operation; skipped.tsv, run.tsv).
 #
 # usage: scripts/pq-bench.sh [-b BOARD] [-L LINK] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
-#                            [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
+#                            [-S] [-T SECONDS] [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
 #   SCHEME_DIR   a folder with api.h (e.g. PQM4/crypto_kem/ml-kem-768/m4fspeed),
 #                named <scheme>/<implementation> after its last two path parts
 #   -c DIR       the user's common code (pqm4: -c PQM4/common -c PQM4/mupq/common);
@@ -23,6 +23,14 @@
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
 #   -B DIR       build folder (default build/pq under the hilrun tree)
+#   -T SECONDS   the limit of one folder's emulation (default 3600; a
+#                SPHINCS+ "s" signature takes up to about an hour on a loaded machine)
+#   -S           signatures from the host build: for a signature scheme whose
+#                signing takes too long to emulate, time keypair and verify
+#                only (the host reference signs, the image verifies its
+#                signatures, both verified as usual); the sign row is left out.
+#                Not with -b BOARD other than qemu-mps2-an386 (refused): the
+#                image a board runs over its link does not take them
 #
 # hilrun pq runs this script (jailed) and writes report.json, summary.md,
 # report.html and pqm4's benchmarks.md/csv from calls.tsv and rows.tsv
@@ -50,7 +58,9 @@ BUILDROOT=
 LINK=
 CLOCK=
 BAUD=
-while getopts b:L:C:R:n:s:p:O:c:H:o:B: opt; do
+HOSTSIGS=
+LIMIT=3600
+while getopts b:L:C:R:n:s:p:O:c:H:o:B:ST: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	L) LINK=$OPTARG ;;
@@ -66,13 +76,16 @@ while getopts b:L:C:R:n:s:p:O:c:H:o:B: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
-	*) sed -n '4,37p' "$0" >&2; exit 2 ;;
+	S) HOSTSIGS=1 ;;
+	T) LIMIT=$OPTARG ;;
+	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,37p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "pq-bench: -n wants a number of runs" >&2; exit 2 ;; esac
 case $SEED in '' | *[!0-9]*) echo "pq-bench: -s wants a decimal seed" >&2; exit 2 ;; esac
+case $LIMIT in '' | *[!0-9]* | 0) echo "pq-bench: -T wants a number of seconds" >&2; exit 2 ;; esac
 case $BOARD in
 # BIG_STACK: what a scheme that runs out of the default stack gets (of 4 MiB).
 qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10; BIG_STACK=2097152 ;;
@@ -80,6 +93,10 @@ qemu-mps2-an386) MACHINE=mps2-an386; COUNTER=0x40002004; SHIFT=10; BIG_STACK=209
 *) [ -f "$ROOT/target/boards/$BOARD/board.mk" ] || { echo "pq-bench: no board $BOARD (target/boards/)" >&2; exit 2; }
    MACHINE= ;; # built here, run by hilrun pq over the board's link
 esac
+if [ -n "$HOSTSIGS" ] && [ -z "$MACHINE" ]; then
+	echo "pq-bench: -S (signatures from the host build) is for the cycle model's board (qemu-mps2-an386) only: the image $BOARD runs over its link (frames) does not take the host's signatures" >&2
+	exit 2
+fi
 case $LINK in '' | semihost) ;; *) echo "pq-bench: -L wants semihost or nothing" >&2; exit 2 ;; esac
 case $CLOCK$BAUD in *[!0-9]*) echo "pq-bench: -C and -R want numbers" >&2; exit 2 ;; esac
 [ -n "$OUT" ] || OUT=results/pq-$(date -u +%Y%m%dT%H%M%SZ)
@@ -174,7 +191,10 @@ has_asm() {
 	return 1
 }
 
+nth=0
 for dir in "$@"; do
+	nth=$((nth + 1))
+	t0=$SECONDS
 	dir=$(cd "$dir" 2>/dev/null && pwd) || { echo "pq-bench: no folder $dir" >&2; exit 2; }
 	plain_path "$dir"
 	impl=$(basename "$dir")
@@ -191,47 +211,33 @@ for dir in "$@"; do
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
 	if grep -q "CRYPTO_CIPHERTEXTBYTES" "$dir/api.h"; then kind=KEM; else kind=SIGN; fi
 	b=$BUILDROOT/$sym
-	echo "== $id ($kind${ns:+, namespace $ns})" >&2
+	echo "== [$nth/$#] $id ($kind${ns:+, namespace $ns}) $(date -u +%H:%M:%SZ)" >&2
+	# -S: the folder of the generated pq_hostsigs.h, given to both builds
+	sigs=
+	[ -n "$HOSTSIGS" ] && [ "$kind" = SIGN ] && sigs=$b/sigs
 	# $1: the image's stack in bytes, or empty for the board's default
 	build_fw() {
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" HIL_LINK="$LINK" \
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" PQ_HOST_SIGS="$sigs" HIL_LINK="$LINK" \
 			${CLOCK:+HIL_CLOCK_HZ=$CLOCK} ${BAUD:+HIL_BAUD=$BAUD} > "$b.build.log" 2>&1
 	}
+	took() { echo "$((SECONDS - t0)) s"; }
 	run_target() {
 		read -r lo size <<-X
 		$(awk '$4 == "pq_timed" {print $1, $2}' "$b/fw/stub.nm")
 		X
 		lo=$((0x$lo & ~1)); hi=$((lo + 0x$size))
 		rm -f "$b/model.txt"
-		timeout 3600 qemu-system-arm -M $MACHINE -display none -monitor none -serial null \
+		# --foreground: QEMU stays in this script's process group, so that
+		# Ctrl-C or a kill of the group ends it too (in a group of its own it
+		# would outlive the script by up to the limit).
+		timeout --foreground "$LIMIT" qemu-system-arm -M $MACHINE -display none -monitor none -serial null \
 			-semihosting-config enable=on,target=native \
 			-icount shift=$SHIFT,align=off,sleep=off -kernel "$b/fw/stub.elf" \
 			-plugin "$PLUGIN,profile=$PROFILE,counter=$COUNTER,range=$(printf '0x%08x-0x%08x' $lo $hi),attr=$b/fw/hash.ranges,out=$b/model.txt" \
 			> "$b/target.txt" 2>&1 || true
 	}
-	if ! build_fw ""; then
-		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
-		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
-		echo "   skipped: $why" >&2
-		continue
-	fi
-	# On a board with a link, the stack takes all the RAM the image leaves
-	# (pqm4's boards do the same): linked again with the stack grown by the
-	# free RAM between the end of .bss and the end of RAM, 64 bytes spare.
-	if [ -z "$MACHINE" ]; then
-		stack=$(awk '$NF == "__heap_start" { hs = $1 } $NF == "__heap_end" { he = $1 }
-			$NF == "__stack_bottom" { sb = $1 } $NF == "__stack_top" { st = $1 }
-			END { print st, sb, he, hs }' "$b/fw/stub.nm" | {
-			read -r st sb he hs
-			echo $(( (0x$st - 0x$sb + 0x$he - 0x$hs - 64) & ~7 )); })
-		if ! build_fw "$stack"; then
-			why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
-			printf '%s\t%s\tdoes not build or fit %s with a stack of %s bytes: %s\n' "$scheme" "$impl" "$BOARD" "$stack" "${why:-see $b.build.log}" >> "$SKIPPED"
-			continue
-		fi
-	fi
 	# The host reference: this folder, or (assembly) a portable one of the same scheme.
 	ref=$dir
 	if has_asm "$dir"; then
@@ -251,11 +257,64 @@ for dir in "$@"; do
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
 			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
 			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" > "$b.host.log" 2>&1; then
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
 			"$BUILDROOT/$rsym/host/ref" > "$refout"
 		else
 			hostfail="the host build of $scheme/$(basename "$ref") failed ($(grep -m1 -E 'error' "$b.host.log" | cut -c1-120); see $b.host.log)"
+		fi
+	fi
+	# -S: the host's signatures, per run, as the image's pq_hostsigs.h
+	signote=
+	if [ -n "$sigs" ]; then
+		if [ -z "$refout" ]; then
+			why="-S needs a host build to sign with: ${hostfail:-no portable folder of $scheme}"
+			printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"
+			echo "   skipped: $why ($(took))" >&2
+			continue
+		fi
+		mkdir -p "$sigs"
+		awk -v runs="$RUNS" '
+		function bytes(h,   i) { printf "{"; for (i = 1; i < length(h); i += 2) printf "0x%s,", substr(h, i, 2); printf "}" }
+		$1 == "S" { n++; st[n] = $3 $4; len[n] = $5; m[n] = $6; sg[n] = $7 }
+		END {
+			if (n != runs) { printf "pq-bench -S: the host build printed %d signatures for %d runs\n", n, runs > "/dev/stderr"; exit 1 }
+			print "/* pq_hostsigs.h: generated by pq-bench -S from the host build'"'"'s signatures; not a source file. */"
+			printf "static const uint64_t pq_host_state[PQ_RUNS] = {"; for (i = 1; i <= n; i++) printf "0x%sULL,", st[i]; print "};"
+			printf "static const size_t pq_host_smlen[PQ_RUNS] = {"; for (i = 1; i <= n; i++) printf "%su,", len[i]; print "};"
+			printf "static const uint8_t pq_host_msg[PQ_RUNS][PQ_MLEN] = {"; for (i = 1; i <= n; i++) { bytes(m[i]); printf "," } print "};"
+			printf "static const uint8_t pq_host_sm[PQ_RUNS][PQ_MLEN + PQ_BYTES] = {"; for (i = 1; i <= n; i++) { bytes(sg[i]); printf "," } print "};"
+		}' "$refout" > "$sigs/pq_hostsigs.h.tmp" 2> "$sigs/awk.err" || {
+			why="-S: $(cat "$sigs/awk.err")"
+			rm -f "$sigs/pq_hostsigs.h.tmp"
+			printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"
+			echo "   skipped: $why ($(took))" >&2
+			continue
+		}
+		cmp -s "$sigs/pq_hostsigs.h.tmp" "$sigs/pq_hostsigs.h" && rm -f "$sigs/pq_hostsigs.h.tmp" ||
+			mv "$sigs/pq_hostsigs.h.tmp" "$sigs/pq_hostsigs.h"
+		signote=" (signatures from the host build: sign not run, -S)"
+	fi
+	if ! build_fw ""; then
+		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
+		echo "   skipped: $why ($(took))" >&2
+		continue
+	fi
+	# On a board with a link, the stack takes all the RAM the image leaves
+	# (pqm4's boards do the same): linked again with the stack grown by the
+	# free RAM between the end of .bss and the end of RAM, 64 bytes spare.
+	if [ -z "$MACHINE" ]; then
+		stack=$(awk '$NF == "__heap_start" { hs = $1 } $NF == "__heap_end" { he = $1 }
+			$NF == "__stack_bottom" { sb = $1 } $NF == "__stack_top" { st = $1 }
+			END { print st, sb, he, hs }' "$b/fw/stub.nm" | {
+			read -r st sb he hs
+			echo $(( (0x$st - 0x$sb + 0x$he - 0x$hs - 64) & ~7 )); })
+		if ! build_fw "$stack"; then
+			why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+			printf '%s\t%s\tdoes not build or fit %s with a stack of %s bytes: %s\n' "$scheme" "$impl" "$BOARD" "$stack" "${why:-see $b.build.log}" >> "$SKIPPED"
+			echo "   skipped: $why ($(took))" >&2
+			continue
 		fi
 	fi
 	if [ -z "$MACHINE" ]; then
@@ -269,7 +328,7 @@ for dir in "$@"; do
 		fi
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scheme" "$impl" "$kind" "$b/fw/stub.elf" \
 			"${refout:--}" "$verified" $(awk '/TOTALS/ {print $1, $2, $3}' "$b/fw/scheme.size") >> "$IMAGES"
-		echo "   built for $BOARD" >&2
+		echo "   built for $BOARD ($(took))" >&2
 		continue
 	fi
 	attr_ranges "$b/fw"
@@ -294,7 +353,7 @@ for dir in "$@"; do
 				    if ($4 == "stack") printf "; it used its whole stack (%s bytes): the scheme needs more stack than this image gives", cap
 				    exit }' "$b/target.txt")
 		printf '%s\t%s\tstopped on %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-no end marker, see $b/target.txt}" >> "$SKIPPED"
-		echo "   stopped: ${why:-no end marker}" >&2
+		echo "   stopped: ${why:-no end marker} ($(took))" >&2
 		continue
 	fi
 	# verification: the same op, run, digest and return value as the host build
@@ -307,7 +366,7 @@ for dir in "$@"; do
 				 if (!(k in ref) || ref[k] != $6 " " $7 || $7 != 0) bad[$2] = 1 }
 		     END { for (o in seen) print o, (o in bad) ? "FAILED" : "ok" }' \
 			"$refout" "$b/target.txt" > "$b/verify.ops"
-		verified="vs host build of $scheme/$(basename "$ref")$stacknote"
+		verified="vs host build of $scheme/$(basename "$ref")$stacknote$signote"
 	elif [ -n "$hostfail" ]; then
 		verified="not verified: $hostfail$stacknote"
 	else
@@ -357,7 +416,7 @@ for dir in "$@"; do
 				(tot[o] > 0 ? 100 * h2[o] / tot[o] : 0), (tot[o] > 0 ? 100 * h3[o] / tot[o] : 0), (tot[o] > 0 ? 100 * ha[o] / tot[o] : 0)
 		}
 	}' "$b/verify.ops" "${refout:-/dev/null}" "$b/model.txt" "$b/target.txt" >> "$ROWS"
-	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified" >&2
+	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified ($(took))" >&2
 done
 
 # exit 1 when a row failed its verification or a folder was left out

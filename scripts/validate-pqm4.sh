@@ -1,7 +1,7 @@
 #!/bin/bash
 # validate-pqm4.sh: builds the `clean` implementations of pqm4's 2022 table (commit 918f379, STM32F407 at 24 MHz / 0 WS, arm-none-eabi-gcc 11.3.1, -O3) as pqm4 did, from the user's own checkout, runs them under hilrun's cycle model, and prints model vs published per operation.
 #
-# usage: scripts/validate-pqm4.sh [-t 2022|current] [-n RUNS] [-f REGEX] [-o OUTDIR] PQM4_CHECKOUT
+# usage: scripts/validate-pqm4.sh [-t 2022|current] [-n RUNS] [-f REGEX] [-S] [-R] [-T SECONDS] [-o OUTDIR] PQM4_CHECKOUT
 #   -t TABLE       2022 (default): pqm4 918f379's table, its `clean` rows;
 #                  current: the checkout's own benchmarks.md (STM32L4R5ZI at
 #                  20 MHz, 0 WS, Arm GNU Toolchain 13.2) and sources (HEAD),
@@ -15,6 +15,13 @@
 #   -f REGEX       only the schemes whose name matches (e.g. '^(kyber|dilithium)')
 #   -n RUNS        runs per operation (default 3; the model is deterministic
 #                  up to the schemes' own rejection sampling)
+#   -S             signature schemes: keypair and verify only, verifying the
+#                  host build's signatures (pq-bench -S), for rows whose sign
+#                  takes too long to emulate; their sign rows are left out
+#   -T SECONDS     the limit of one scheme's emulation (pq-bench -T; default 3600)
+#   -R             run nothing: print the comparison again from OUTDIR's
+#                  rows.tsv (needs -o); pq-bench writes each scheme's rows as
+#                  it ends, so an interrupted run keeps the schemes it finished
 # The host reference builds each scheme against PQClean's own portable common code
 # (its common/ at the same commit), as pqm4 checks its targets against host builds.
 # Prints one line per scheme and operation: model mean, published mean and the
@@ -28,17 +35,23 @@ RUNS=3
 FILTER=.
 OUT=
 TABLE=2022
-while getopts t:n:f:o: opt; do
+SIGS=
+RERUN=
+LIMIT=3600
+while getopts t:n:f:o:SRT: opt; do
 	case $opt in
 	t) TABLE=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
 	f) FILTER=$OPTARG ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '4,25p' "$0" >&2; exit 2 ;;
+	S) SIGS=-S ;;
+	R) RERUN=1 ;;
+	T) LIMIT=$OPTARG ;;
+	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '4,25p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2; }
 PQM4=$(cd "$1" 2>/dev/null && pwd) || { echo "validate-pqm4: no folder $1" >&2; exit 2; }
 case $TABLE in
 2022) COMMIT=918f379; IMPLS=clean ;;
@@ -58,17 +71,13 @@ for c in "mupq:$MUPQ:$PQM4/mupq" "PQClean:$PQCLEAN:$PQM4/mupq/pqclean"; do
 		exit 2
 	fi
 done
+if [ -n "$RERUN" ] && [ ! -f "$OUT/rows.tsv" ]; then
+	echo "validate-pqm4: -R needs -o OUTDIR of an earlier run (with its rows.tsv)" >&2
+	exit 2
+fi
 [ -n "$OUT" ] || OUT=results/validate-pqm4-$TABLE-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-
-# The 2022 sources, as pqm4 918f379 saw them, in a scratch folder of the build.
-SRC=$ROOT/build/validate-pqm4/src-$TABLE
-rm -rf "$SRC"
-mkdir -p "$SRC/mupq/pqclean"
-git -C "$PQM4" archive "$COMMIT" common crypto_kem crypto_sign | tar -x -C "$SRC"
-git -C "$PQM4/mupq" archive "$MUPQ" common crypto_kem crypto_sign | tar -x -C "$SRC/mupq"
-git -C "$PQM4/mupq/pqclean" archive "$PQCLEAN" common crypto_kem crypto_sign | tar -x -C "$SRC/mupq/pqclean"
 
 # Published clean rows: scheme, kind, then the three AVG figures.
 PUB=$OUT/published.tsv
@@ -84,21 +93,31 @@ git -C "$PQM4" show "$COMMIT:benchmarks.md" | awk -v impls="^($IMPLS)$" '
 			m = f[i]; sub(/.*MIN: */, "", m); sub(/ .*/, "", m); gsub(/,/, "", m); out = out "\t" v "\t" m }
 		print out }' > "$PUB"
 
-dirs=()
-while IFS="$(printf '\t')" read -r scheme impl kind _; do
-	echo "$scheme" | grep -Eq "$FILTER" || continue
-	for base in "$SRC/mupq/pqclean" "$SRC/mupq" "$SRC"; do
-		sub=crypto_kem; [ "$kind" = SIGN ] && sub=crypto_sign
-		if [ -f "$base/$sub/$scheme/$impl/api.h" ]; then
-			dirs+=("$base/$sub/$scheme/$impl"); break
-		fi
-	done
-done < "$PUB"
-[ ${#dirs[@]} -gt 0 ] || { echo "validate-pqm4: no $IMPLS folder matches '$FILTER'" >&2; exit 2; }
+if [ -z "$RERUN" ]; then
+	# The 2022 sources, as pqm4 918f379 saw them, in a scratch folder of the build.
+	SRC=$ROOT/build/validate-pqm4/src-$TABLE
+	rm -rf "$SRC"
+	mkdir -p "$SRC/mupq/pqclean"
+	git -C "$PQM4" archive "$COMMIT" common crypto_kem crypto_sign | tar -x -C "$SRC"
+	git -C "$PQM4/mupq" archive "$MUPQ" common crypto_kem crypto_sign | tar -x -C "$SRC/mupq"
+	git -C "$PQM4/mupq/pqclean" archive "$PQCLEAN" common crypto_kem crypto_sign | tar -x -C "$SRC/mupq/pqclean"
 
-"$ROOT/scripts/pq-bench.sh" -n "$RUNS" -p stm32f401-0ws -O -O3 -B "$ROOT/build/validate-pqm4/pq-$TABLE" \
-	-c "$SRC/common" -c "$SRC/mupq/common" -H "$SRC/mupq/pqclean/common" -o "$OUT" "${dirs[@]}" ||
-	echo "validate-pqm4: some rows failed verification or were left out (see below)" >&2
+	dirs=()
+	while IFS="$(printf '\t')" read -r scheme impl kind _; do
+		echo "$scheme" | grep -Eq "$FILTER" || continue
+		for base in "$SRC/mupq/pqclean" "$SRC/mupq" "$SRC"; do
+			sub=crypto_kem; [ "$kind" = SIGN ] && sub=crypto_sign
+			if [ -f "$base/$sub/$scheme/$impl/api.h" ]; then
+				dirs+=("$base/$sub/$scheme/$impl"); break
+			fi
+		done
+	done < "$PUB"
+	[ ${#dirs[@]} -gt 0 ] || { echo "validate-pqm4: no $IMPLS folder matches '$FILTER'" >&2; exit 2; }
+
+	"$ROOT/scripts/pq-bench.sh" -n "$RUNS" $SIGS -T "$LIMIT" -p stm32f401-0ws -O -O3 -B "$ROOT/build/validate-pqm4/pq-$TABLE" \
+		-c "$SRC/common" -c "$SRC/mupq/common" -H "$SRC/mupq/pqclean/common" -o "$OUT" "${dirs[@]}" ||
+		echo "validate-pqm4: some rows failed verification or were left out (see below)" >&2
+fi
 
 # model vs published, per operation (the model's mean against pqm4's AVG)
 awk -F '\t' -v table="$TABLE" '

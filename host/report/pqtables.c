@@ -572,6 +572,12 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 			double mean = 0, mn = 0, mx = 0, v = 0;
 			char a[32], b[32], c[32];
 
+			if (o == NULL) { /* not run (pq-bench -S: no sign) */
+				fputs(md ? " | -"
+					 : (w == W_SPEED ? ",-,-,-" : ",-"),
+				      out);
+				continue;
+			}
 			if (has_model(o)) {
 				model_num(o, "mean", &mean);
 				model_num(o, "min", &mn);

@@ -21,12 +21,26 @@ static uint64_t next64(void)
 int PQCLEAN_randombytes(uint8_t *output, size_t n);
 int randombytes(uint8_t *output, size_t n);
 void pq_randombytes_reset(void);
+uint64_t pq_random_state(void);
+void pq_random_set(uint64_t state);
 
 /* The stream from the run's seed again (the pq stub's PQRUN: a repeated
  * run gives the same outputs). */
 void pq_randombytes_reset(void)
 {
 	pq_state = (uint64_t)(PQ_SEED);
+}
+
+/* The stream's position, so that an image which skips a call (pq-bench -S:
+ * the signature comes from the host build) resumes where the host's was. */
+uint64_t pq_random_state(void)
+{
+	return pq_state;
+}
+
+void pq_random_set(uint64_t state)
+{
+	pq_state = state;
 }
 
 int PQCLEAN_randombytes(uint8_t *output, size_t n)

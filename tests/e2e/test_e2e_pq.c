@@ -1,4 +1,4 @@
-/* test_e2e_pq: mupq-layout KEM and signature folders (hilrun's toy fixtures) run unchanged on the emulated mps2-an386 by hilrun pq (scripts/pq-bench.sh underneath): per-operation rows of the result model, verification against the host build, stack, size, hash shares, known answers, the pqm4-shaped export, and a scheme that does not fit. */
+/* test_e2e_pq: mupq-layout KEM and signature folders (hilrun's toy fixtures) run unchanged on the emulated mps2-an386 by hilrun pq (scripts/pq-bench.sh underneath): per-operation rows of the result model, verification against the host build, stack, size, hash shares, known answers, the pqm4-shaped export, signatures from the host build (pq-bench.sh -S), and a scheme that does not fit. */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -288,6 +288,94 @@ static void test_pqm4_shaped_export(void **state)
 	free(json);
 }
 
+/* pq-bench -S: the signature comes from the host build, the image times
+ * keypair and verify only. Both runs' key pairs and openings are the known
+ * answers of the full run (the randombytes stream resumes where the host's
+ * signing left it), and no sign row or call is made up. A board run over
+ * its link (frames) does not take the host's signatures: -S with -b
+ * qemu-netduino is refused, saying so. */
+static void test_signatures_from_host(void **state)
+{
+	char script[HIL_PATH + 32], sig[HIL_PATH + 64], out[HIL_PATH + 32],
+		bdir[HIL_PATH + 32], log[HIL_PATH + 32], path[HIL_PATH + 64],
+		line[1024];
+	char *rows, *calls, *target, *kat, *text, *p;
+	int status = -1, checked = 0;
+
+	(void)state;
+	snprintf(script, sizeof(script), "%s/scripts/pq-bench.sh", src_root);
+	snprintf(sig, sizeof(sig), "%s/" FIX "/crypto_sign/toysig/ref",
+		 src_root);
+	snprintf(out, sizeof(out), "%s/pqS", tmp_root);
+	snprintf(bdir, sizeof(bdir), "%s/pqS-build", tmp_root);
+	snprintf(log, sizeof(log), "%s/pqS.log", tmp_root);
+	{
+		char *argv[] = {script, "-S", "-n", "2", "-s", "1",
+				"-B",	bdir, "-o", out, sig,  NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 600000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 0);
+	}
+	snprintf(path, sizeof(path), "%s/rows.tsv", out);
+	rows = slurp(path);
+	assert_non_null(rows);
+	assert_non_null(strstr(
+		row_of(rows, "toysig", "ref", "keypair", line, sizeof(line)),
+		"ok vs host build of toysig/ref (signatures "
+		"from the host build: sign not run, -S)"));
+	assert_non_null(strstr(
+		row_of(rows, "toysig", "ref", "verify", line, sizeof(line)),
+		"ok vs host build of toysig/ref (signatures "
+		"from the host build"));
+	assert_int_equal((int)field(line, 5), 2);
+	assert_null(row_of(rows, "toysig", "ref", "sign", line, sizeof(line)));
+	snprintf(path, sizeof(path), "%s/calls.tsv", out);
+	calls = slurp(path);
+	assert_non_null(calls);
+	assert_non_null(strstr(calls, "\tverify\t"));
+	assert_null(strstr(calls, "\tsign\t"));
+	snprintf(path, sizeof(path), "%s/toysig_ref/target.txt", bdir);
+	target = slurp(path);
+	snprintf(path, sizeof(path), "%s/" FIX "/toysig.kat", src_root);
+	kat = slurp(path);
+	assert_non_null(target);
+	assert_non_null(kat);
+	for (p = strtok(target, "\n"); p != NULL; p = strtok(NULL, "\n")) {
+		char op[16], dg[16], want[64];
+		unsigned run, ret;
+		unsigned long ticks, stack;
+
+		if (sscanf(p, "R %15s %u %lu %lu %15s %u", op, &run, &ticks,
+			   &stack, dg, &ret) == 6) {
+			assert_string_not_equal(op, "sign");
+			snprintf(want, sizeof(want), "%s %u %s %u\n", op, run,
+				 dg, ret);
+			e2e_assert_contains(kat, want);
+			checked++;
+		}
+	}
+	assert_int_equal(checked, 4); /* keypair and verify, 2 runs each */
+	{
+		char *argv[] = {script, "-S", "-b", "qemu-netduino",
+				"-B",	bdir, "-o", out,
+				sig,	NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 60000, &status),
+				 HIL_OK);
+		assert_int_equal(status, 2);
+	}
+	text = slurp(log);
+	assert_non_null(text);
+	e2e_assert_contains(text, "pq-bench: -S (signatures from the host "
+				  "build) is for the cycle model's board");
+	free(text);
+	free(rows);
+	free(calls);
+	free(target);
+	free(kat);
+}
+
 /* hilrun pq --config: today's entry forms ({"tree","pattern"} and
  * {"name","impl","path"}) reach the same run; a pattern that matches no
  * folder is refused before anything is built, naming the entry. */
@@ -399,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_too_big_is_listed_with_reason),
 		cmocka_unit_test(test_known_answers),
 		cmocka_unit_test(test_pqm4_shaped_export),
+		cmocka_unit_test(test_signatures_from_host),
 		cmocka_unit_test(test_hilrun_pq_config),
 	};
 	int failed;

@@ -517,6 +517,50 @@ static void test_estimates_carry_the_profiles_error_bar(void **state)
 	release(&f);
 }
 
+/* An operation without a row (pq-bench.sh -S: the signature from the host
+ * build, no sign row) is "-" in pqm4's tables, never a figure. */
+static void test_an_operation_not_run_is_a_dash(void **state)
+{
+	struct pq_fixture f;
+	cJSON *rep, *rows, *r;
+	char *bm, *csv;
+	int i = 0, at = -1;
+
+	(void)state;
+	collect(&f);
+	rep = report_of(f.run);
+	rows = cJSON_GetObjectItemCaseSensitive(rep, "rows");
+	cJSON_ArrayForEach(r, rows)
+	{
+		const char *alg = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(r, "algorithm"));
+		const char *op = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(r, "operation"));
+
+		if (alg != NULL && op != NULL && strcmp(alg, "toysig") == 0 &&
+		    strcmp(op, "sign") == 0) {
+			at = i;
+		}
+		i++;
+	}
+	assert_true(at >= 0);
+	cJSON_DeleteItemFromArray(rows, at);
+	bm = render(hil_pqm4_md, rep);
+	csv = render(hil_pqm4_csv, rep);
+	assert_non_null(strstr(bm, "| toysig (2 executions) | ref | AVG: "));
+	assert_non_null(
+		strstr(strstr(bm, "| toysig (2 executions)"), " | - | AVG: "));
+	assert_non_null(
+		strstr(strstr(bm, "# Memory Evaluation"), "| toysig | ref | "));
+	assert_non_null(strstr(csv, "toysig (2 executions),ref,"));
+	assert_non_null(
+		strstr(strstr(csv, "toysig (2 executions),ref,"), ",-,-,-,"));
+	free(bm);
+	free(csv);
+	cJSON_Delete(rep);
+	release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_estimates_carry_the_profiles_error_bar),
 		cmocka_unit_test(
 			test_a_failed_call_fails_its_row_without_a_host_build),
+		cmocka_unit_test(test_an_operation_not_run_is_a_dash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
