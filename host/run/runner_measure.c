@@ -398,12 +398,16 @@ int hil_rn_measure(struct run_ctx *c)
 			continue;
 		}
 		if (ret != HIL_OK) {
+			char why[HIL_ROW_ERR];
+
+			/* The KAT's reason when it was a KAT vector
+			 * (runner_verify), else the checks' log says which. */
+			snprintf(why, sizeof(why),
+				 "failed verification on the target%s%s",
+				 c->why[a][0] ? ": " : "", c->why[a]);
 			hil_err("%s/%s failed verification on the target: its rows are not measured",
 				ca->name, ca->impl);
-			if (hil_rn_add_failed_row(
-				    c, subject,
-				    "failed verification on the target") ==
-			    NULL) {
+			if (hil_rn_add_failed_row(c, subject, why) == NULL) {
 				return HIL_ERR_NOMEM;
 			}
 			continue;

@@ -346,18 +346,43 @@ const char *hil_rn_check_name(const struct run_ctx *c, size_t a)
 /* Checks of a verification that failed on a link that damages frames. */
 #define VERIFY_AGAIN 3
 
+/* The host build's opinion on a KAT vector the target failed. */
+struct kat_host_ctx {
+	struct run_ctx *c;
+	const struct registry_alg *ref;
+};
+
+static int kat_host_run(void *ctx, uint8_t op, const uint8_t *key,
+			const uint8_t *npub, const uint8_t *ad, size_t adlen,
+			const uint8_t *msg, size_t msglen, size_t xof_len,
+			uint8_t *out, size_t cap, size_t *out_len,
+			int *rejected)
+{
+	struct kat_host_ctx *h = ctx;
+
+	return hil_rn_ref_run(h->c, h->ref, op, key, npub, ad, adlen, msg,
+			      msglen, xof_len, out, cap, out_len, rejected);
+}
+
 /* The checks of one implementation on the target: its outputs against the
- * host build (or a round trip), then its KAT file if it has one. */
+ * host build (or a round trip), then its KAT file if it has one; a failed
+ * vector's explanation goes to c->why[a] (with the host build's opinion
+ * when there is one). */
 static int verify_once(struct run_ctx *c, size_t a, int index)
 {
 	int ret = verify_subject(c, a, index);
+	struct kat_host_ctx hc = {c, &c->subj[a]};
+	struct hil_katrun_host host = {kat_host_run, &hc};
 
+	c->why[a][0] = '\0';
 	if (hil_rn_stopping(c)) {
 		return HIL_ERR_INTERRUPTED; /* not a failed check */
 	}
 	if (ret == HIL_OK && c->kat[a][0] != '\0') {
-		ret = hil_katrun_on_target(c->conn.session, (uint8_t)index,
-					   &c->subj[a], c->kat[a], 1);
+		ret = hil_katrun_on_target_why(
+			c->conn.session, (uint8_t)index, &c->subj[a], c->kat[a],
+			1, c->check[a] == CHECK_HOST ? &host : NULL, c->why[a],
+			sizeof(c->why[a]));
 	}
 	return ret;
 }

@@ -28,7 +28,9 @@
  * that also defines the API), avr_marked (lwc_arch_avr, code that cannot
  * build for ARM), avr_unmarked (AVR assembly, no marker), nolink (compiles,
  * calls a function nobody defines), winnames (its Toy.h included as
- * "toy.h", as folders written on Windows do).
+ * "toy.h", as folders written on Windows do), othernonce (a consistent
+ * AEAD that is not the one the KAT file describes: its nonce absorbed after
+ * the key, as xoodyak's XKCP folders do it in the NIST repository).
  */
 #define TREE	 "tests/fixtures/nist-tree/crypto_aead"
 #define VARIANT	 TREE "/toyaead128"
@@ -119,12 +121,13 @@ static void test_avr_folders_are_listed_not_built(void **state)
 	assert_non_null(cfg);
 	e2e_results_dir(tmp_root, "select", results, sizeof(results));
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0", results);
-	assert_int_equal(cfg->n_algs, 5);
+	assert_int_equal(cfg->n_algs, 6);
 	assert_string_equal(cfg->algs[0].impl, "cxx");
 	assert_string_equal(cfg->algs[1].impl, "nolink");
-	assert_string_equal(cfg->algs[2].impl, "ref");
-	assert_string_equal(cfg->algs[3].impl, "sfile");
-	assert_string_equal(cfg->algs[4].impl, "winnames");
+	assert_string_equal(cfg->algs[2].impl, "othernonce");
+	assert_string_equal(cfg->algs[3].impl, "ref");
+	assert_string_equal(cfg->algs[4].impl, "sfile");
+	assert_string_equal(cfg->algs[5].impl, "winnames");
 	assert_int_equal(cfg->n_not_for_board, 2);
 	sk = skipped_of(cfg, "avr_marked");
 	assert_non_null(sk);
@@ -147,8 +150,11 @@ static void test_avr_folders_are_listed_not_built(void **state)
  * framework headers hilrun supplies, GNU C builds, the .s is assembled, the
  * C++ is built with g++; ref and cxx are checked against their host
  * builds, sfile (assembly: no host build) by the KAT one level up; nolink
- * fails alone, with the linker's reason, and the rest is measured; the AVR
- * folders are in report.json as not for this board, with no row.
+ * fails alone, with the linker's reason, and the rest is measured;
+ * othernonce fails its KAT file's first vector, and its failed row says so
+ * and that its host build gives the target's answer (the code, not its
+ * build); the AVR folders are in report.json as not for this board, with
+ * no row.
  */
 static void test_a_variant_drops_in_as_published(void **state)
 {
@@ -179,6 +185,19 @@ static void test_a_variant_drops_in_as_published(void **state)
 	assert_false(r->ok);
 	assert_non_null(strstr(r->error, "does not build"));
 	assert_non_null(strstr(r->error, "toy_helper_nobody_defines"));
+	assert_int_equal(rows_of(run, "othernonce"), 1);
+	for (i = 0; i < run->n_rows; i++) {
+		if (strcmp(run->rows[i].implementation, "othernonce") == 0) {
+			r = &run->rows[i];
+		}
+	}
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error, "failed verification on the target: "
+					 "fails vector Count = 1 of its KAT "
+					 "file"));
+	assert_non_null(strstr(r->error, "LWC_AEAD_KAT_128_128.txt (line 1)"));
+	assert_non_null(strstr(r->error, "its host build of the same sources "
+					 "gives the target's output"));
 	assert_int_equal(rows_of(run, "avr_marked"), 0);
 	assert_int_equal(rows_of(run, "avr_unmarked"), 0);
 	snprintf(report, sizeof(report), "%s/report.json", run->dir);
