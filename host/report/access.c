@@ -76,6 +76,21 @@ int hil_rj_row_per_byte(const cJSON *row, double *v)
 	return 0;
 }
 
+void hil_rj_model_err(const cJSON *row, char *buf, size_t len)
+{
+	double e;
+
+	if (len == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	if (hil_rj_num(cJSON_GetObjectItemCaseSensitive(row, "model_cycles"),
+		       "error_pct", &e) &&
+	    e >= 0) {
+		snprintf(buf, len, " ± %.0f %%", e);
+	}
+}
+
 int hil_rj_row_energy(const cJSON *row, double *uj)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(row, "energy");

@@ -54,7 +54,10 @@ static void sweep_cells(FILE *out, const cJSON *const *reports, size_t n,
 		} else if (!hil_rj_row_ok(r)) {
 			fprintf(out, "<td class=\"%s bad\">failed</td>", cls);
 		} else if (hil_fig_per_byte(reports[i], r, &v)) {
-			snprintf(buf, sizeof(buf), "%.2f", v);
+			char e[24];
+
+			hil_fig_err(reports[i], r, e, sizeof(e));
+			snprintf(buf, sizeof(buf), "%.2f%s", v, e);
 			fprintf(out, "<td class=\"%s%s\">%s</td>", cls,
 				n > 1 && v == best ? " best" : "", buf);
 		} else {

@@ -32,6 +32,13 @@ int hil_rj_row_ok(const cJSON *row);
 /** Median per byte: per_byte, or median / msg_len; 0 when there is none. */
 int hil_rj_row_per_byte(const cJSON *row, double *v);
 
+/**
+ * " ± 6 %" (with the leading space) when the row's cycle-model estimate
+ * carries an error bar (model_cycles.error_pct, a calibrated profile's),
+ * else "": what a table prints beside an estimated figure.
+ */
+void hil_rj_model_err(const cJSON *row, char *buf, size_t len);
+
 /** rows[].energy.uj_per_op when present: 1 and *uj set, else 0. */
 int hil_rj_row_energy(const cJSON *row, double *uj);
 
@@ -252,6 +259,10 @@ const char *hil_fig_what(const cJSON *report);
 /** The row's cost per byte in hil_fig_what() terms: 1 and *v, else 0. */
 int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v);
 
+/** hil_rj_model_err() of row when hil_fig_per_byte() gives the model's
+ * estimate for it, else "". */
+void hil_fig_err(const cJSON *report, const cJSON *row, char *buf, size_t len);
+
 /** 1 when the reports' figures can share an axis (all cycles, or one unit). */
 int hil_fig_comparable(const cJSON *const *reports, size_t n);
 
@@ -296,6 +307,9 @@ struct hil_summary {
 	 * DS10086 Rev 3 Table 25 (p. 68)"; "" when there is none. */
 	char energy_note[384];
 	const char *model_unit; /* the cycle model's unit, or NULL */
+	/* What the estimates' error bars come from (a row's
+	 * model_cycles.error_from), or NULL: no calibrated estimate. */
+	const char *model_err_from;
 	/* What the headline columns count: "cycles (estimated, model)" when
 	 * the cycle model ran, else the counter unit. */
 	const char *head_unit;

@@ -191,7 +191,11 @@ static void model_cell(const cJSON *row, int enabled, char *buf, size_t len)
 	} else if (hil_rj_num(cJSON_GetObjectItemCaseSensitive(row,
 							       "model_cycles"),
 			      "per_byte", &v)) {
-		snprintf(buf, len, "%.2f", v);
+		char e[24];
+
+		/* With its error bar when the profile is calibrated. */
+		hil_rj_model_err(row, e, sizeof(e));
+		snprintf(buf, len, "%.2f%s", v, e);
 	} else {
 		snprintf(buf, len, "%s", "-");
 	}
@@ -385,7 +389,22 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 					report, "energy_estimate"));
 		energy_note(report, s->energy_note, sizeof(s->energy_note));
 		if (hil_rj_bool(cm, "enabled") == 1) {
+			const cJSON *r;
+
 			s->model_unit = hil_rj_str(cm, "unit");
+			cJSON_ArrayForEach(r, hil_rj_rows(report))
+			{
+				const cJSON *f =
+					cJSON_GetObjectItemCaseSensitive(
+						cJSON_GetObjectItemCaseSensitive(
+							r, "model_cycles"),
+						"error_from");
+
+				if (cJSON_IsString(f)) {
+					s->model_err_from = f->valuestring;
+					break;
+				}
+			}
 		}
 		s->head_unit = s->model_unit != NULL
 				       ? "cycles (estimated, model)"

@@ -132,6 +132,7 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"leak_model_flagged",
 		"model_cycles_median",
 		"model_cycles_unit",
+		"model_cycles_error_pct",
 		"overhead_subtracted",
 		"stack_bytes",
 		"verified",
@@ -199,6 +200,10 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 					     r, "model_cycles"),
 				     "unit"),
 			  0);
+		/* The estimate's error bar (calibrated profiles only). */
+		csv_num(out,
+			cJSON_GetObjectItemCaseSensitive(r, "model_cycles"),
+			"error_pct");
 		csv_num(out, r, "overhead_subtracted");
 		csv_num(out, r, "stack_bytes");
 		csv_bool(out, r, "verified");

@@ -458,6 +458,17 @@ int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v)
 	return 1;
 }
 
+void hil_fig_err(const cJSON *report, const cJSON *row, char *buf, size_t len)
+{
+	if (len == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	if (row != NULL && hil_rj_row_ok(row) && has_model(report)) {
+		hil_rj_model_err(row, buf, len);
+	}
+}
+
 int hil_fig_comparable(const cJSON *const *reports, size_t n)
 {
 	size_t i;
