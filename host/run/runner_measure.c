@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "faultdesc.h"
 #include "util/err.h"
 #include "lab/history.h"
 #include "util/log.h"
@@ -360,17 +361,31 @@ int hil_rn_measure(struct run_ctx *c)
 						   ? "took a fault"
 						   : "did not answer (hung)";
 			int link = ret == HIL_ERR_TIMEOUT && c->loss.last_link;
+			const struct hil_session_fault *f =
+				hil_session_get_fault(c->conn.session);
+			char fault[HIL_ROW_ERR] = "";
 			struct hil_row *row;
 
+			/* What the fault was and where, before the recovery
+			 * forgets it. */
+			if (ret == HIL_ERR_TARGET_FAULT && f->seen) {
+				char d[HIL_ROW_ERR - 64];
+
+				hil_fault_describe(f->pc, f->cfsr,
+						   c->run->fw.elf, d,
+						   sizeof(d));
+				snprintf(fault, sizeof(fault), ": %s", d);
+			}
 			if (hil_rn_recover(c) != HIL_OK) {
 				return ret;
 			}
 			if (!link) {
-				hil_err("%s/%s %s during verification on the target: its rows are not measured",
-					ca->name, ca->impl, what);
+				hil_err("%s/%s %s during verification on the target%s: its rows are not measured",
+					ca->name, ca->impl, what, fault);
 			}
 			snprintf(c->why[a], sizeof(c->why[a]),
-				 "%s during verification on the target", what);
+				 "%s during verification on the target%s", what,
+				 fault);
 			if (link) {
 				/* The target answered, damaged, every time:
 				 * the link failed, not the implementation
