@@ -18,7 +18,7 @@ void hil_fault_cfsr_text(uint32_t cfsr, char *buf, size_t len);
  * elf (may be NULL) has a function there, its name and offset, e.g.
  * "UsageFault UNALIGNED: ... at PC 0x08017a30 (isap_mac+0x8b8)".
  */
-void hil_fault_describe(uint32_t pc, uint32_t cfsr, const char *elf,
-			char *buf, size_t len);
+void hil_fault_describe(uint32_t pc, uint32_t cfsr, const char *elf, char *buf,
+			size_t len);
 
 #endif /* HIL_FAULTDESC_H */

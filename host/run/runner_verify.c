@@ -384,6 +384,12 @@ static int verify_once(struct run_ctx *c, size_t a, int index)
 			1, c->check[a] == CHECK_HOST ? &host : NULL, c->why[a],
 			sizeof(c->why[a]));
 	}
+	/* The target answered that it took a fault (a crash, not a wrong
+	 * answer): the caller recovers it and says what the fault was. */
+	if (ret == HIL_ERR_TARGET && c->conn.session != NULL &&
+	    hil_session_get_fault(c->conn.session)->seen) {
+		ret = HIL_ERR_TARGET_FAULT;
+	}
 	return ret;
 }
 

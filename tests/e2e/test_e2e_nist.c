@@ -30,7 +30,9 @@
  * calls a function nobody defines), winnames (its Toy.h included as
  * "toy.h", as folders written on Windows do), othernonce (a consistent
  * AEAD that is not the one the KAT file describes: its nonce absorbed after
- * the key, as xoodyak's XKCP folders do it in the NIST repository).
+ * the key, as xoodyak's XKCP folders do it in the NIST repository), u64tag
+ * (stores its tag through a uint64_t pointer at c + mlen, as ISAP's opt_32
+ * does: an STRD the Cortex-M4 faults on when it is not word-aligned).
  */
 #define TREE	 "tests/fixtures/nist-tree/crypto_aead"
 #define VARIANT	 TREE "/toyaead128"
@@ -121,13 +123,14 @@ static void test_avr_folders_are_listed_not_built(void **state)
 	assert_non_null(cfg);
 	e2e_results_dir(tmp_root, "select", results, sizeof(results));
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0", results);
-	assert_int_equal(cfg->n_algs, 6);
+	assert_int_equal(cfg->n_algs, 7);
 	assert_string_equal(cfg->algs[0].impl, "cxx");
 	assert_string_equal(cfg->algs[1].impl, "nolink");
 	assert_string_equal(cfg->algs[2].impl, "othernonce");
 	assert_string_equal(cfg->algs[3].impl, "ref");
 	assert_string_equal(cfg->algs[4].impl, "sfile");
-	assert_string_equal(cfg->algs[5].impl, "winnames");
+	assert_string_equal(cfg->algs[5].impl, "u64tag");
+	assert_string_equal(cfg->algs[6].impl, "winnames");
 	assert_int_equal(cfg->n_not_for_board, 2);
 	sk = skipped_of(cfg, "avr_marked");
 	assert_non_null(sk);
@@ -153,8 +156,8 @@ static void test_avr_folders_are_listed_not_built(void **state)
  * fails alone, with the linker's reason, and the rest is measured;
  * othernonce fails its KAT file's first vector, and its failed row says so
  * and that its host build gives the target's answer (the code, not its
- * build); the AVR folders are in report.json as not for this board, with
- * no row.
+ * build); u64tag's row names its UNALIGNED fault and where; the AVR
+ * folders are in report.json as not for this board, with no row.
  */
 static void test_a_variant_drops_in_as_published(void **state)
 {
@@ -198,6 +201,19 @@ static void test_a_variant_drops_in_as_published(void **state)
 	assert_non_null(strstr(r->error, "LWC_AEAD_KAT_128_128.txt (line 1)"));
 	assert_non_null(strstr(r->error, "its host build of the same sources "
 					 "gives the target's output"));
+	/* u64tag crashed the target while it was checked: the fault in
+	 * words and the function that took it, the target brought back. */
+	assert_int_equal(rows_of(run, "u64tag"), 1);
+	for (i = 0; i < run->n_rows; i++) {
+		if (strcmp(run->rows[i].implementation, "u64tag") == 0) {
+			r = &run->rows[i];
+		}
+	}
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error,
+			       "took a fault during verification "
+			       "on the target: UsageFault UNALIGNED"));
+	assert_non_null(strstr(r->error, "_aead_encrypt+0x"));
 	assert_int_equal(rows_of(run, "avr_marked"), 0);
 	assert_int_equal(rows_of(run, "avr_unmarked"), 0);
 	snprintf(report, sizeof(report), "%s/report.json", run->dir);

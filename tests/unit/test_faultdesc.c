@@ -73,9 +73,9 @@ static void test_pc_is_placed_in_its_function(void **state)
 	assert_non_null(fp);
 	assert_int_equal(fscanf(fp, "%llx", &addr), 1);
 	pclose(fp);
-	assert_int_equal(hil_elf_function_at(elf, addr + 2, fn, sizeof(fn),
-					     &off),
-			 HIL_OK);
+	assert_int_equal(
+		hil_elf_function_at(elf, addr + 2, fn, sizeof(fn), &off),
+		HIL_OK);
 	assert_string_equal(fn, "hil_t_victim");
 	assert_int_equal(off, 2);
 	hil_fault_describe((uint32_t)(addr + 2), 0x01000000u, elf, buf,
