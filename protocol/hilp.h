@@ -104,6 +104,10 @@
 #define HILP_BUILD_ID_MAX 20u
 #define HILP_UID_LEN	  12u
 #define HILP_NAME_MAX	  24u
+/* An algorithm's and an implementation's name in the ALG reply: as long as
+ * a configuration's names (the NIST LWC trees' variant folders run to 28
+ * characters, "photonbeetleaead128rate128v1"). */
+#define HILP_ALG_NAME_MAX 64u
 
 /* One decoded packet. For replies scmd is 0. */
 struct hilp_packet {
@@ -151,8 +155,8 @@ struct hilp_alg_info {
 	uint8_t npubbytes;
 	uint8_t abytes;	    /* tag bytes (AEAD) or digest bytes (hash) */
 	uint8_t blockbytes; /* block size (block ciphers), else 0 */
-	char name[HILP_NAME_MAX];
-	char impl[HILP_NAME_MAX];
+	char name[HILP_ALG_NAME_MAX];
+	char impl[HILP_ALG_NAME_MAX];
 };
 
 /* EXEC request: runs one operation on the loaded buffers. */
@@ -342,6 +346,8 @@ int hilp_rx_push(struct hilp_rx *rx, uint8_t byte);
  * @return bytes written, the NUL included.
  */
 size_t hilp_put_name(uint8_t *p, const char *s);
+/* hilp_put_name() for a field of max bytes with its NUL. */
+size_t hilp_put_str(uint8_t *p, const char *s, size_t max);
 
 /* Payload codecs. Each encode returns the payload length (seq included). */
 size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data);

@@ -4,14 +4,18 @@
 
 #include <stddef.h>
 
+#include "config/config.h"
 #include "hilp.h"
 
-#define HIL_MAX_IMPL_SIZES 64
+/* Every implementation a run holds has its figures (a run of several
+ * images keeps each image's: more than 64 of NIST's ascon tree lost theirs
+ * when this was 64). */
+#define HIL_MAX_IMPL_SIZES HIL_CFG_MAX_ALGS
 
 /* Bytes of one implementation's objects that survived --gc-sections. */
 struct hil_impl_size {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HILP_ALG_NAME_MAX];
+	char implementation[HILP_ALG_NAME_MAX];
 	unsigned long text;   /* code: .text* */
 	unsigned long rodata; /* constants: .rodata* */
 	unsigned long data;   /* initialised RAM (its image is in flash too) */

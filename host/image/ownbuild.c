@@ -197,10 +197,15 @@ void hil_build_collect_warnings(const char *fw_dir, const char *log_path,
 		hil_warn("cannot create %s: %s", cmd_dir, strerror(errno));
 		return;
 	}
+	d = opendir(obj);
+	if (d == NULL && errno == ENOENT) {
+		/* Not compiled in this build (a split image of others): no
+		 * warnings of it here; the image that has it gathers them. */
+		return;
+	}
 	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
 		 a->impl);
-	out = hil_fopen_write(fb->log);
-	d = opendir(obj);
+	out = d != NULL ? hil_fopen_write(fb->log) : NULL;
 	if (out == NULL || d == NULL) {
 		hil_warn("cannot gather the warnings of %s into %s", fb->impl,
 			 fb->log);
