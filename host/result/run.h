@@ -97,8 +97,8 @@ int hil_row_leak_flagged(const struct hil_row_leak *l);
 
 /* One (algorithm, implementation, operation, msg_len, ad_len) measurement. */
 struct hil_row {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HILP_ALG_NAME_MAX];
+	char implementation[HILP_ALG_NAME_MAX];
 	const char *operation; /* "encrypt", "decrypt", "hash" */
 	const char *mode;      /* what is measured, e.g. "AEAD", "ECB" */
 	int constant_time; /* the implementation's claim: 1, 0, -1 unstated */
@@ -140,8 +140,8 @@ struct hil_row {
 
 /* count = fixed + per_byte * msg_len over one row series (least squares). */
 struct hil_fit {
-	char algorithm[HILP_NAME_MAX];
-	char implementation[HILP_NAME_MAX];
+	char algorithm[HILP_ALG_NAME_MAX];
+	char implementation[HILP_ALG_NAME_MAX];
 	const char *operation;
 	uint32_t ad_len;
 	double fixed;
@@ -283,7 +283,7 @@ struct hil_run {
 	} energy_est;
 	struct {
 		char spec[2 * HIL_CFG_NAME]; /* bench.normalize_to; "" none */
-		char implementation[HILP_NAME_MAX]; /* the one used */
+		char implementation[HILP_ALG_NAME_MAX]; /* the one used */
 		size_t rows;   /* rows that got a normalized figure */
 		char why[256]; /* when no row did */
 	} normalized_to;

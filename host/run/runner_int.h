@@ -47,6 +47,9 @@ struct run_ctx {
 	char kat[HIL_CFG_MAX_ALGS][HIL_CFG_STR]; /* "" for none */
 	char why[HIL_CFG_MAX_ALGS][HIL_ROW_ERR]; /* when subj_ret fails */
 	const char *alg_check; /* the rows now measured: row.verified_by */
+	/* Where the check now running says why it failed (c->why[a]), or
+	 * NULL: the failed row's reason. */
+	char *verify_why;
 	struct hil_ownref own[HIL_CFG_MAX_ALGS]; /* host builds loaded */
 	/* Per algorithm of the image and operation (HILP_OP_*): the counter
 	 * value of one call already seen, in verification or at an earlier

@@ -2,6 +2,8 @@
 #define HIL_LOG_PREFIX "runner"
 #include "runner_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -12,6 +14,20 @@
 #include "session/stub.h"
 
 #define VERIFY_MAX_MSG 80u
+
+/* Why the check failed, for the failed row (c->verify_why, when set). */
+__attribute__((format(printf, 2, 3))) static void
+verify_why(struct run_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->verify_why == NULL) {
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(c->verify_why, HIL_ROW_ERR, fmt, ap);
+	va_end(ap);
+}
 
 /* One operation on the target and on the host build; 0 when they agree. */
 static int compare_once(struct run_ctx *c, int index,
@@ -45,6 +61,10 @@ static int compare_once(struct run_ctx *c, int index,
 		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
 			ref->name, ref->impl, hil_rn_op_name(op), msg_len,
 			ad_len);
+		verify_why(
+			c,
+			"the target's %s of %zu bytes (ad %zu) differs from the host's (the bundled reference, or the host build of the same sources)",
+			hil_rn_op_name(op), msg_len, ad_len);
 		return HIL_ERR_VERIFY;
 	}
 	return HIL_OK;
@@ -73,6 +93,10 @@ static int check_decrypt(struct run_ctx *c, int index,
 	if (rej || back_len != msg_len || memcmp(back, msg, msg_len) != 0) {
 		hil_err("%s/%s: decryption on the target does not give back the plaintext (%zu bytes)",
 			ref->name, ref->impl, msg_len);
+		verify_why(
+			c,
+			"decryption on the target does not give back the plaintext (%zu bytes)",
+			msg_len);
 		return HIL_ERR_VERIFY;
 	}
 	ct[ct_len - 1] ^= 0x01; /* a forged tag */
@@ -87,6 +111,10 @@ static int check_decrypt(struct run_ctx *c, int index,
 	if (!rej) {
 		hil_err("%s/%s: the target accepted a forged tag", ref->name,
 			ref->impl);
+		verify_why(
+			c,
+			"the target accepted a forged tag (the ciphertext's last byte flipped, %zu bytes)",
+			msg_len);
 		return HIL_ERR_VERIFY;
 	}
 	return HIL_OK;
@@ -313,6 +341,10 @@ static int verify_roundtrip(struct run_ctx *c, int index,
 		if (got_len != again_len || memcmp(got, again, got_len) != 0) {
 			hil_err("%s/%s: the target gives two outputs for one input (%zu bytes)",
 				ref->name, ref->impl, len);
+			verify_why(
+				c,
+				"the target gives two outputs for one input (%zu bytes)",
+				len);
 			return HIL_ERR_VERIFY;
 		}
 	}
@@ -370,11 +402,14 @@ static int kat_host_run(void *ctx, uint8_t op, const uint8_t *key,
  * when there is one). */
 static int verify_once(struct run_ctx *c, size_t a, int index)
 {
-	int ret = verify_subject(c, a, index);
 	struct kat_host_ctx hc = {c, &c->subj[a]};
 	struct hil_katrun_host host = {kat_host_run, &hc};
+	int ret;
 
 	c->why[a][0] = '\0';
+	c->verify_why = c->why[a];
+	ret = verify_subject(c, a, index);
+	c->verify_why = NULL;
 	if (hil_rn_stopping(c)) {
 		return HIL_ERR_INTERRUPTED; /* not a failed check */
 	}

@@ -277,6 +277,10 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 	assert_int_equal(cfg->n_algs, n);
 	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
 	assert_int_equal(run->n_images, 3);
+	/* The rows carry the variant's whole name, not its first 23
+	 * characters (two photon-beetle variants shared those). */
+	assert_string_equal(run->rows[0].algorithm,
+			    "toyaead128withalongvariantname");
 	for (k = 0; k < run->n_images; k++) {
 		size_t words = 1;
 		const char *p;
