@@ -301,21 +301,16 @@ int hilp_rx_push(struct hilp_rx *rx, uint8_t byte)
 	return 0;
 }
 
-size_t hilp_put_str(uint8_t *p, const char *s, size_t max)
+size_t hilp_put_name(uint8_t *p, const char *s)
 {
 	size_t i = 0;
 
-	while (s[i] != '\0' && i + 1 < max) {
+	while (s[i] != '\0' && i + 1 < HILP_ALG_NAME_MAX) {
 		p[i] = (uint8_t)s[i];
 		i++;
 	}
 	p[i] = 0;
 	return i + 1;
-}
-
-size_t hilp_put_name(uint8_t *p, const char *s)
-{
-	return hilp_put_str(p, s, HILP_NAME_MAX);
 }
 
 /* Read a NUL-terminated string from p[0..avail); -1 when unterminated. */
@@ -454,8 +449,8 @@ size_t hilp_alg_info_encode(uint8_t seq, const struct hilp_alg_info *in,
 			 (const uint8_t *)in +
 				 offsetof(struct hilp_alg_info, count),
 			 ALG_FIXED);
-	o += hilp_put_str(data + o, in->name, HILP_ALG_NAME_MAX);
-	o += hilp_put_str(data + o, in->impl, HILP_ALG_NAME_MAX);
+	o += hilp_put_name(data + o, in->name);
+	o += hilp_put_name(data + o, in->impl);
 	return o;
 }
 

@@ -103,6 +103,8 @@
 
 #define HILP_BUILD_ID_MAX 20u
 #define HILP_UID_LEN	  12u
+/* The names' limit before HILP_ALG_NAME_MAX (23 characters); kept for code
+ * that still names it. */
 #define HILP_NAME_MAX	  24u
 /* An algorithm's and an implementation's name in the ALG reply: as long as
  * a configuration's names (the NIST LWC trees' variant folders run to 28
@@ -139,7 +141,7 @@ struct hilp_info {
 	uint16_t max_runs;  /* most samples one BENCH keeps */
 	uint8_t build_id[HILP_BUILD_ID_MAX];
 	uint8_t uid[HILP_UID_LEN];
-	char board[HILP_NAME_MAX];
+	char board[HILP_ALG_NAME_MAX]; /* its names are far shorter */
 	/* After the board name, so that a host that does not know it stops
 	 * at the name: bytes the stub's UART receiver lost since reset. */
 	uint32_t uart_overruns;
@@ -342,12 +344,10 @@ int hilp_rx_push(struct hilp_rx *rx, uint8_t byte);
 
 /**
  * Copy a name (board, algorithm, implementation) as payloads carry it: at
- * most HILP_NAME_MAX - 1 characters of s, then a NUL.
+ * most HILP_ALG_NAME_MAX - 1 characters of s, then a NUL.
  * @return bytes written, the NUL included.
  */
 size_t hilp_put_name(uint8_t *p, const char *s);
-/* hilp_put_name() for a field of max bytes with its NUL. */
-size_t hilp_put_str(uint8_t *p, const char *s, size_t max);
 
 /* Payload codecs. Each encode returns the payload length (seq included). */
 size_t hilp_info_encode(uint8_t seq, const struct hilp_info *in, uint8_t *data);

@@ -116,8 +116,8 @@ static uint8_t cmd_alg(struct hilp_packet *p)
 	ai.npubbytes = alg->npubbytes;
 	ai.abytes = alg->abytes;
 	ai.blockbytes = alg->blockbytes;
-	(void)hilp_put_str((uint8_t *)ai.name, alg->name, HILP_ALG_NAME_MAX);
-	(void)hilp_put_str((uint8_t *)ai.impl, alg->impl, HILP_ALG_NAME_MAX);
+	(void)hilp_put_name((uint8_t *)ai.name, alg->name);
+	(void)hilp_put_name((uint8_t *)ai.impl, alg->impl);
 	send_packet(HILP_REPLY, p->data,
 		    hilp_alg_info_encode(p->data[0], &ai, p->data));
 	return HILP_ST_OK;

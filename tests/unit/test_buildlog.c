@@ -49,25 +49,21 @@ static void test_an_earlier_overflow_is_not_this_builds(void **state)
 	append(log, "src/x_rhys/internal-util.c:26:32: error: unknown type "
 		    "name 'size_t'\n"
 		    "make: *** [mk/firmware.mk:93: internal-util.o] Error 1\n");
-	assert_int_equal(hil_build_log_overflowed(log, from, what,
-						  sizeof(what)),
-			 0);
-	assert_int_equal(hil_build_log_link_error(log, from, what,
-						  sizeof(what)),
-			 0);
+	assert_int_equal(
+		hil_build_log_overflowed(log, from, what, sizeof(what)), 0);
+	assert_int_equal(
+		hil_build_log_link_error(log, from, what, sizeof(what)), 0);
 	assert_int_equal(hil_build_log_overflowed(log, 0, what, sizeof(what)),
 			 1);
 	assert_string_equal(what, "region `FLASH' overflowed by 138252 bytes");
 	/* A later make that overflows is seen, with its own figure. */
 	from = hil_build_log_size(log);
 	append(log, "/usr/bin/ld: region `FLASH' overflowed by 16840 bytes\n");
-	assert_int_equal(hil_build_log_overflowed(log, from, what,
-						  sizeof(what)),
-			 1);
+	assert_int_equal(
+		hil_build_log_overflowed(log, from, what, sizeof(what)), 1);
 	assert_string_equal(what, "region `FLASH' overflowed by 16840 bytes");
-	assert_int_equal(hil_build_log_link_error(log, from, what,
-						  sizeof(what)),
-			 1);
+	assert_int_equal(
+		hil_build_log_link_error(log, from, what, sizeof(what)), 1);
 	unlink(log);
 	rmdir(dir);
 }
