@@ -305,11 +305,11 @@ int hil_build_log_link_error(const char *log_path, size_t from, char *what,
 }
 
 /* After a failed build: the fix for the mistakes people make most. */
-void hil_build_hint_failure(const char *log_path)
+void hil_build_hint_failure(const char *log_path, size_t from)
 {
-	char *text = NULL;
+	char *text = log_since(log_path, from);
 
-	if (hil_read_file(log_path, &text, NULL) != HIL_OK) {
+	if (text == NULL) {
 		return;
 	}
 	if (strstr(text, "No such file or directory") != NULL &&
@@ -680,7 +680,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		hil_err("firmware build for %s failed (make exit %d)",
 			cfg->name, status);
 		tail_log(log_path);
-		hil_build_hint_failure(log_path);
+		hil_build_hint_failure(log_path, from);
 		ret = HIL_ERR_BUILD;
 		goto out;
 	}

@@ -25,8 +25,9 @@ int hil_build_run_make(const char *root, const char *log_path,
 		       const char *target, const struct make_vars *v,
 		       const char *algs, const char *dir, int *status);
 
-/* After a failed build: the fix for the mistakes people make most. */
-void hil_build_hint_failure(const char *log_path);
+/* After a failed build: the fix for the mistakes people make most, from
+ * what its make wrote to the log from byte from on. */
+void hil_build_hint_failure(const char *log_path, size_t from);
 
 /* The build log's size now: a make run next writes from there on (the log
  * holds every build of a run). */

@@ -330,6 +330,7 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 	for (i = 0; i < cfg->n_algs; i++) {
 		const struct hil_config_alg *a = &cfg->algs[i];
 		char dir[HIL_PATH], obj[HIL_PATH + 200];
+		size_t from;
 		int status = -1;
 		int ret;
 
@@ -338,6 +339,7 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 		}
 		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
 			 a->impl);
+		from = hil_build_log_size(log_path);
 		ret = hil_build_run_make(root, log_path, "fw-impl", v,
 					 entries[i], dir, &status);
 		if (ret == HIL_ERR_INTERRUPTED) {
@@ -360,7 +362,7 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 				 sizeof(fw->excluded[n].why));
 		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
 			a->name, a->impl, fw->excluded[n].why);
-		hil_build_hint_failure(log_path);
+		hil_build_hint_failure(log_path, from);
 		entries[i][0] = '\0';
 		n++;
 	}

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "image/build_int.h"
+#include "unit_util.h"
 
 static void append(const char *path, const char *text)
 {
@@ -53,6 +54,20 @@ static void test_an_earlier_overflow_is_not_this_builds(void **state)
 		hil_build_log_overflowed(log, from, what, sizeof(what)), 0);
 	assert_int_equal(
 		hil_build_log_link_error(log, from, what, sizeof(what)), 0);
+	/* Nor is its hint the overflow's. */
+	{
+		struct ut_capture cap;
+		char out[4096];
+
+		ut_capture_begin(&cap);
+		hil_build_hint_failure(log, from);
+		ut_capture_end(&cap, out, sizeof(out));
+		assert_null(strstr(out, "too big for the board"));
+		ut_capture_begin(&cap);
+		hil_build_hint_failure(log, 0);
+		ut_capture_end(&cap, out, sizeof(out));
+		assert_non_null(strstr(out, "too big for the board"));
+	}
 	assert_int_equal(hil_build_log_overflowed(log, 0, what, sizeof(what)),
 			 1);
 	assert_string_equal(what, "region `FLASH' overflowed by 138252 bytes");
