@@ -305,7 +305,7 @@ size_t hilp_put_name(uint8_t *p, const char *s)
 {
 	size_t i = 0;
 
-	while (s[i] != '\0' && i + 1 < HILP_NAME_MAX) {
+	while (s[i] != '\0' && i + 1 < HILP_ALG_NAME_MAX) {
 		p[i] = (uint8_t)s[i];
 		i++;
 	}

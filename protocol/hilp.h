@@ -107,7 +107,13 @@
 
 #define HILP_BUILD_ID_MAX 20u
 #define HILP_UID_LEN	  12u
+/* The names' limit before HILP_ALG_NAME_MAX (23 characters); kept for code
+ * that still names it. */
 #define HILP_NAME_MAX	  24u
+/* An algorithm's and an implementation's name in the ALG reply: as long as
+ * a configuration's names (the NIST LWC trees' variant folders run to 28
+ * characters, "photonbeetleaead128rate128v1"). */
+#define HILP_ALG_NAME_MAX 64u
 
 /* One decoded packet. For replies scmd is 0. */
 struct hilp_packet {
@@ -139,7 +145,7 @@ struct hilp_info {
 	uint16_t max_runs;  /* most samples one BENCH keeps */
 	uint8_t build_id[HILP_BUILD_ID_MAX];
 	uint8_t uid[HILP_UID_LEN];
-	char board[HILP_NAME_MAX];
+	char board[HILP_ALG_NAME_MAX]; /* its names are far shorter */
 	/* After the board name, so that a host that does not know it stops
 	 * at the name: bytes the stub's UART receiver lost since reset. */
 	uint32_t uart_overruns;
@@ -155,8 +161,8 @@ struct hilp_alg_info {
 	uint8_t npubbytes;
 	uint8_t abytes;	    /* tag bytes (AEAD) or digest bytes (hash) */
 	uint8_t blockbytes; /* block size (block ciphers), else 0 */
-	char name[HILP_NAME_MAX];
-	char impl[HILP_NAME_MAX];
+	char name[HILP_ALG_NAME_MAX];
+	char impl[HILP_ALG_NAME_MAX];
 };
 
 /* EXEC request: runs one operation on the loaded buffers. */
@@ -408,7 +414,7 @@ int hilp_rx_push(struct hilp_rx *rx, uint8_t byte);
 
 /**
  * Copy a name (board, algorithm, implementation) as payloads carry it: at
- * most HILP_NAME_MAX - 1 characters of s, then a NUL.
+ * most HILP_ALG_NAME_MAX - 1 characters of s, then a NUL.
  * @return bytes written, the NUL included.
  */
 size_t hilp_put_name(uint8_t *p, const char *s);

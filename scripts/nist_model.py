@@ -3,7 +3,13 @@
 #
 # Usage (scripts/validate-nist.sh runs it):
 #   nist_model.py compare CSV IMPL_DIR REPORT... [--profile P] [--ws N]
+#                                               [--opt o1|os|o2|o3]
+#   nist_model.py residuals CSV IMPL_DIR REPORT... [--profile P] [--ws N]
 #   nist_model.py fit CSV IMPL_DIR REPORT... [--on asm|C|all] [--out FIT.json]
+# compare --opt compares runs built at another level with the CSV's rows of
+# that level (default o2); residuals prints, per implementation, the
+# median error, its range, and how it moves with the message and the AD
+# length (training finalists only).
 # REPORTs are hilrun report.json files of runs under any profiles (each
 # says its own): fit chooses the profile (cache hypothesis) and the wait
 # states that explain the published points best, and cross-validates.
@@ -38,8 +44,9 @@ def submission_of(folder):
     return folder.replace("-", "")
 
 
-def load_csv(path, finalists):
-    """{(variant, impl, op, ad, msg): cycles} of the -O2 rows of finalists."""
+def load_csv(path, finalists, opt="o2"):
+    """{(variant, impl, op, ad, msg): cycles} of the rows of finalists at
+    optimisation level opt (the CSV's config column: o1, os, o2, o3)."""
     want = {submission_of(f): f for f in finalists}
     out = {}
     with open(path, newline="") as f:
@@ -51,7 +58,7 @@ def load_csv(path, finalists):
             if m:
                 cols.append((i, m.group(1), int(m.group(2)), int(m.group(3))))
         for row in rd:
-            if row[0] not in want or row[4] != "o2":
+            if row[0] not in want or row[4] != opt:
                 continue
             for i, op, ad, msg in cols:
                 if i < len(row) and re.match(r"^\d+(\.\d+)?$",
@@ -97,16 +104,33 @@ def finalist_of_report(rep, impl_dir):
     return None
 
 
+_FIN = {}
+
+
+def finalist_of_variant(variant, impl_dir):
+    """The finalist whose crypto_aead/ has the variant folder, or None."""
+    if variant not in _FIN:
+        _FIN[variant] = None
+        for f in TRAINING + VALIDATION:
+            if os.path.isdir(os.path.join(impl_dir, f, "crypto_aead",
+                                          variant)):
+                _FIN[variant] = f
+                break
+    return _FIN[variant]
+
+
 def load_rows(paths, impl_dir):
     """{profile: {(finalist, variant, impl, op, ad, msg): parts}}."""
     out = {}
     for p in paths:
         with open(p) as f:
             rep = json.load(f)
-        fin = finalist_of_report(rep, impl_dir)
+        fin_all = finalist_of_report(rep, impl_dir)
         prof = (rep.get("cycle_model") or {}).get("profile") or "none"
         d = out.setdefault(prof, {})
         for r in rep.get("rows", []):
+            # A report may hold several finalists' trees: each row's own.
+            fin = finalist_of_variant(r["algorithm"], impl_dir) or fin_all
             mc = r.get("model_cycles")
             if r.get("status", "ok") != "ok" or not isinstance(mc, dict):
                 continue
@@ -209,10 +233,50 @@ def fmt_pct(x):
     return "-" if x is None else "%.1f %%" % (100 * x)
 
 
+def residuals(by_prof, pub, impl_dir, opt):
+    """Per implementation: kind, points, median error, range, and the mean
+    error at the shortest and longest message (AD 0) and AD (message 0):
+    a residual that stays put over the lengths is the code's per-call or
+    per-byte cost, not a cache or start-up effect."""
+    ws = int(opt["ws"]) if "ws" in opt else None
+    for prof in [opt["profile"]] if "profile" in opt else sorted(by_prof):
+        rows = by_prof.get(prof, {})
+        per = {}
+        for k, c in rows.items():
+            if k in pub:
+                m = c["cycles"] if ws is None else predict(c, ws)
+                per.setdefault(k[:3], []).append((k, m / pub[k] - 1.0))
+        print("# profile %s%s: residuals per implementation (-O2)" %
+              (prof, "" if ws is None else ", %d WS" % ws))
+        print("kind\tfinalist\tvariant\timpl\tpoints\tmedian\trange\t"
+              "msg min->max (AD 0)\tAD min->max (msg 0)")
+        for key in sorted(per, key=lambda x: (kind_of(impl_dir, x), x)):
+            es = sorted(e for _, e in per[key])
+
+            def at(sel):
+                d = {}
+                for k, e in per[key]:
+                    if sel(k):
+                        d.setdefault(k[4] + k[5], []).append(e)
+                if not d:
+                    return "-"
+                lo, hi = min(d), max(d)
+                return "%+.0f %% -> %+.0f %%" % (
+                    100 * sum(d[lo]) / len(d[lo]),
+                    100 * sum(d[hi]) / len(d[hi]))
+            print("%s\t%s\t%s\t%s\t%d\t%+.1f %%\t%+.0f .. %+.0f %%\t%s\t%s" %
+                  (kind_of(impl_dir, key), key[0], key[1], key[2], len(es),
+                   100 * pct(es, 0.5), 100 * es[0], 100 * es[-1],
+                   at(lambda k: k[4] == 0), at(lambda k: k[5] == 0)))
+        print()
+    return 0
+
+
 def main(argv):
-    if len(argv) < 5 or argv[1] not in ("fit", "compare"):
-        sys.stderr.write("usage: nist_model.py fit|compare CSV IMPL_DIR "
-                         "REPORT... [--profile P --ws N] [--out F]\n")
+    if len(argv) < 5 or argv[1] not in ("fit", "compare", "residuals"):
+        sys.stderr.write("usage: nist_model.py fit|compare|residuals CSV "
+                         "IMPL_DIR REPORT... [--profile P --ws N --opt O] "
+                         "[--out F]\n")
         return 2
     mode, csv_path, impl_dir = argv[1], argv[2], argv[3]
     paths, opt = [], {}
@@ -256,14 +320,25 @@ def main(argv):
             with open(opt["out"], "w") as o:
                 json.dump(res, o, indent=1)
         return 0
-    pub = load_csv(csv_path, finalists)
+    if mode == "residuals":
+        bad = [f for f in finalists if f not in TRAINING]
+        if bad:
+            sys.stderr.write("residuals: %s not in the training set\n" % bad)
+            return 2
+        return residuals(by_prof, load_csv(csv_path, finalists), impl_dir,
+                         opt)
+    level = opt.get("opt", "o2")
+    if level not in ("o1", "os", "o2", "o3"):
+        sys.stderr.write("--opt: o1, os, o2 or o3\n")
+        return 2
+    pub = load_csv(csv_path, finalists, level)
     ws = int(opt["ws"]) if "ws" in opt else None
     profs = [opt["profile"]] if "profile" in opt else sorted(by_prof)
     asm = {}
     for prof in profs:
         rows = by_prof.get(prof, {})
-        print("# profile %s%s: model against published (Nano 33 BLE, -O2)" %
-              (prof, "" if ws is None else ", %d WS" % ws))
+        print("# profile %s%s: model against published (Nano 33 BLE, -%s)" %
+              (prof, "" if ws is None else ", %d WS" % ws, level.upper()))
         print("set\tkind\tfinalist\tvariant\timpl\top\tad\tmsg\t"
               "published\tmodel\terror")
         summ = {}

@@ -15,6 +15,11 @@
 #             finalist and profile) or short (AD 0, messages 0..2048)
 #   WORK      scratch folder for configs and results (default: a new one
 #             under /tmp)
+#   OPT       O2 (default), O1, Os or O3: build at that level and compare
+#             with the CSV's rows of that level (the C residuals' test:
+#             docs/cycle-model.md); the fit is at O2 only
+#   RESIDUALS=1  also print, per training implementation, the median
+#             error, its range and how it moves with the lengths
 #   FIT=1     fit the nRF52840 parameters again (training finalists only):
 #             runs the grid's profiles (nrf52840-nocache, nrf52840-fit-1k,
 #             -2k, -4k, nrf52840-icache), chooses the cache and the wait
@@ -48,6 +53,19 @@ else
 	PROFILES=${PROFILES:-nrf52840-cal nrf52840-icache nrf52840-nocache}
 fi
 GRID=${GRID:-full}
+OPT=${OPT:-O2}
+case $OPT in
+O1 | Os | O2 | O3) ;;
+*)
+	echo "$0: OPT is O1, Os, O2 or O3, not $OPT" >&2
+	exit 2
+	;;
+esac
+if [ "${FIT:-0}" = 1 ] && [ "$OPT" != O2 ]; then
+	echo "$0: FIT=1 fits on the -O2 figures only" >&2
+	exit 2
+fi
+LEVEL=$(echo "$OPT" | tr 'A-Z' 'a-z')
 W=${WORK:-$(mktemp -d /tmp/hilrun-nist.XXXXXX)}
 mkdir -p "$W"
 
@@ -86,15 +104,15 @@ fi
 run_one() {
 	fin=$1 prof=$2 ad=$3 msg=$4 tag=$5
 	# One name per finalist: every profile and grid part reuses its images.
-	name="nist-$fin"
-	run="$fin-$prof-$tag"
+	name="nist-$fin-$OPT"
+	run="$fin-$prof-$OPT-$tag"
 	cfg="$W/$run.json"
 	cat >"$cfg" <<EOF
 {
   "name": "$name",
   "board": { "name": "qemu-netduino" },
   "flasher": { "type": "qemu" },
-  "build": { "cflags": ["-O2"] },
+  "build": { "cflags": ["-$OPT"] },
   "algorithms": [ { "tree": "$IMPL/$fin/crypto_aead" } ],
   "bench": { "operations": ["encrypt", "decrypt"], "lengths": [$msg],
              "ad_lengths": [$ad], "runs": 3, "warmup": 1, "seed": 1,
@@ -145,7 +163,22 @@ fi
 for prof in $PROFILES; do
 	echo
 	python3 "$ROOT/scripts/nist_model.py" compare "$CSV" "$IMPL" \
-		$(cat "$W/reports-$prof.txt")
+		$(cat "$W/reports-$prof.txt") --opt "$LEVEL"
 done
+if [ "${RESIDUALS:-0}" = 1 ] && [ "$OPT" = O2 ]; then
+	for prof in $PROFILES; do
+		# training finalists' reports only: residuals refuses others
+		train=""
+		for rep in $(cat "$W/reports-$prof.txt"); do
+			case $rep in
+			*/ascon-* | */gift-cofb-* | */tinyjambu-* | */sparkle-* | */xoodyak-*)
+				train="$train $rep"
+				;;
+			esac
+		done
+		[ -n "$train" ] && python3 "$ROOT/scripts/nist_model.py" \
+			residuals "$CSV" "$IMPL" $train
+	done
+fi
 echo
 echo "configs, logs and reports: $W"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drivers/link/link.h"
@@ -223,13 +224,61 @@ static void overflow_words(const char *text, char *what, size_t len)
 	snprintf(what, len, "%.*s", (int)strcspn(start, "\n"), start);
 }
 
-/* Did the link fail because the image is too big? (the log's words) */
-static int log_overflowed(const char *log_path, char *what, size_t len)
+/* The size of the log before a make appends to it: what that make wrote
+ * starts there (the log holds every build of the run). */
+size_t hil_build_log_size(const char *log_path)
 {
-	char *text = NULL;
+	struct stat st;
+
+	return stat(log_path, &st) == 0 ? (size_t)st.st_size : 0;
+}
+
+/* The log from byte from on (what one make wrote), NUL-terminated, or
+ * NULL: when that is more than LOG_TAIL_BYTES, its end only, from a whole
+ * line on (hil_read_tail). */
+static char *log_since(const char *log_path, size_t from)
+{
+	FILE *f;
+	struct stat st;
+	char *text;
+	size_t n, got;
+
+	if (stat(log_path, &st) != 0 || (size_t)st.st_size < from) {
+		return NULL;
+	}
+	n = (size_t)st.st_size - from;
+	if (n > LOG_TAIL_BYTES) {
+		return hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) ==
+				       HIL_OK
+			       ? text
+			       : NULL;
+	}
+	f = fopen(log_path, "rb");
+	if (f == NULL) {
+		return NULL;
+	}
+	text = malloc(n + 1);
+	if (text == NULL || fseek(f, (long)from, SEEK_SET) != 0) {
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	got = fread(text, 1, n, f);
+	text[got] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* Did the link of the make that wrote the log from byte from on fail
+ * because the image is too big? (its words; an earlier build of the run
+ * that overflowed says nothing of this one) */
+int hil_build_log_overflowed(const char *log_path, size_t from, char *what,
+			     size_t len)
+{
+	char *text = log_since(log_path, from);
 	int yes;
 
-	if (hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) != HIL_OK) {
+	if (text == NULL) {
 		return 0;
 	}
 	yes = strstr(text, "overflowed by") != NULL ||
@@ -241,14 +290,15 @@ static int log_overflowed(const char *log_path, char *what, size_t len)
 	return yes;
 }
 
-/* The last linker complaint in the log (a line of ld's: "ld: ..."), into
+/* The last linker complaint of that make (a line of ld's: "ld: ..."), into
  * what. @return 1 when there is one. */
-static int log_link_error(const char *log_path, char *what, size_t len)
+int hil_build_log_link_error(const char *log_path, size_t from, char *what,
+			     size_t len)
 {
-	char *text = NULL;
+	char *text = log_since(log_path, from);
 	const char *p, *found = NULL;
 
-	if (hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) != HIL_OK) {
+	if (text == NULL) {
 		return 0;
 	}
 	for (p = strstr(text, "/ld: "); p != NULL; p = strstr(p + 1, "/ld: ")) {
@@ -262,11 +312,11 @@ static int log_link_error(const char *log_path, char *what, size_t len)
 }
 
 /* After a failed build: the fix for the mistakes people make most. */
-void hil_build_hint_failure(const char *log_path)
+void hil_build_hint_failure(const char *log_path, size_t from)
 {
-	char *text = NULL;
+	char *text = log_since(log_path, from);
 
-	if (hil_read_tail(log_path, LOG_TAIL_BYTES, &text, NULL) != HIL_OK) {
+	if (text == NULL) {
 		return;
 	}
 	if (strstr(text, "No such file or directory") != NULL &&
@@ -446,6 +496,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	char *entries[HIL_CFG_MAX_ALGS] = {NULL};
 	size_t i;
 	uint32_t h;
+	size_t from = 0;
 	int status = -1;
 	int lock_fd;
 	int ret;
@@ -558,11 +609,13 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	}
 	hil_info("building %s firmware for %s (%s) in %s", cfg->board.name,
 		 cfg->name, opt, fw->dir);
+	from = hil_build_log_size(log_path);
 	ret = hil_build_run_make(root, log_path, "firmware", &v, fw->algs,
 				 fw->dir, &status);
 	/* Too big is not a folder that does not build: nothing to isolate. */
 	if (ret == HIL_OK && status != 0 &&
-	    log_overflowed(log_path, fw->overflow, sizeof(fw->overflow))) {
+	    hil_build_log_overflowed(log_path, from, fw->overflow,
+				     sizeof(fw->overflow))) {
 		fw->overflowed = 1;
 	}
 	if (ret == HIL_OK && status != 0 && algs_override == NULL &&
@@ -586,11 +639,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		if (fw->algs[0] == '\0') {
 			snprintf(fw->algs, sizeof(fw->algs), "none");
 		}
+		from = hil_build_log_size(log_path);
 		ret = hil_build_run_make(root, log_path, "firmware", &v,
 					 fw->algs, fw->dir, &status);
 		if (ret == HIL_OK && status != 0 &&
-		    log_overflowed(log_path, fw->overflow,
-				   sizeof(fw->overflow))) {
+		    hil_build_log_overflowed(log_path, from, fw->overflow,
+					     sizeof(fw->overflow))) {
 			fw->overflowed = 1;
 		}
 	}
@@ -622,7 +676,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	}
 	if (status != 0 && !fw->overflowed && algs_override == NULL &&
 	    (flags & HIL_BUILD_QUIET_OVERFLOW) &&
-	    log_link_error(log_path, fw->link_error, sizeof(fw->link_error))) {
+	    hil_build_log_link_error(log_path, from, fw->link_error,
+				     sizeof(fw->link_error))) {
 		/* Every folder links alone: the caller splits the image. */
 		fw->link_failed = 1;
 		hil_warn(
@@ -635,7 +690,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		hil_err("firmware build for %s failed (make exit %d)",
 			cfg->name, status);
 		tail_log(log_path);
-		hil_build_hint_failure(log_path);
+		hil_build_hint_failure(log_path, from);
 		ret = HIL_ERR_BUILD;
 		goto out;
 	}

@@ -29,9 +29,25 @@ int hil_build_run_make(const char *root, const char *log_path,
 		       const char *target, const struct make_vars *v,
 		       const char *algs, const char *dir, int *status);
 
-/* After a failed build: the fix for the mistakes people make most, found
- * in the end of the log (its last 256 KiB, however large it grew). */
-void hil_build_hint_failure(const char *log_path);
+/* After a failed build: the fix for the mistakes people make most, from
+ * what its make wrote to the log from byte from on (its last 256 KiB at
+ * most, however large the log grew). */
+void hil_build_hint_failure(const char *log_path, size_t from);
+
+/* The build log's size now: a make run next writes from there on (the log
+ * holds every build of a run). */
+size_t hil_build_log_size(const char *log_path);
+
+/* Did the make that wrote the log from byte from on fail to link because
+ * the image is too big? Its linker's words into what. An earlier build's
+ * overflow in the same log says nothing of this one. */
+int hil_build_log_overflowed(const char *log_path, size_t from, char *what,
+			     size_t len);
+
+/* The last linker complaint ("ld: ...") of the make that wrote the log
+ * from byte from on, into what. @return 1 when there is one. */
+int hil_build_log_link_error(const char *log_path, size_t from, char *what,
+			     size_t len);
 
 /* ---- ownbuild.c -------------------------------------------------------- */
 

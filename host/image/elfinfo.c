@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -599,4 +600,53 @@ int hil_elf_function_range(const char *path, const char *name, uint64_t *addr,
 	*addr = best.st_value & ~(uint64_t)1; /* the Thumb bit */
 	*size = best.st_size;
 	return HIL_OK;
+}
+
+int hil_elf_function_at(const char *path, uint64_t addr, char *name, size_t len,
+			uint64_t *off)
+{
+	struct image im;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t i, n;
+	int ret = HIL_ERR_NA;
+
+	if (name == NULL || len == 0 || off == NULL) {
+		return HIL_ERR_ARG;
+	}
+	name[0] = '\0';
+	addr &= ~(uint64_t)1;
+	ret = image_open(&im, path);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	ret = HIL_ERR_NA;
+	scn = symbol_table(&im, &sh);
+	d = scn != NULL && sh.sh_entsize != 0 ? elf_getdata(scn, NULL) : NULL;
+	n = d != NULL ? sh.sh_size / sh.sh_entsize : 0;
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *sn;
+		uint64_t lo;
+
+		if (gelf_getsym(d, (int)i, &s) == NULL ||
+		    GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+		    s.st_shndx == SHN_UNDEF || s.st_size == 0) {
+			continue;
+		}
+		lo = s.st_value & ~(uint64_t)1;
+		if (addr < lo || addr >= lo + s.st_size) {
+			continue;
+		}
+		sn = elf_strptr(im.elf, sh.sh_link, s.st_name);
+		if (sn != NULL) {
+			snprintf(name, len, "%s", sn);
+			*off = addr - lo;
+			ret = HIL_OK;
+			break;
+		}
+	}
+	image_close(&im);
+	return ret;
 }

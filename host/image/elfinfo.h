@@ -83,4 +83,15 @@ int hil_elf_has_symbol(const char *path, const char *name);
 int hil_elf_function_range(const char *path, const char *name, uint64_t *addr,
 			   uint64_t *size);
 
+/**
+ * The function whose code holds addr (its Thumb bit ignored): the FUNC
+ * symbol with st_value <= addr < st_value + st_size.
+ * @param name receives its name (cut to len).
+ * @param off receives addr's offset into it.
+ * @return HIL_OK; HIL_ERR_NA (none holds it, or no symbol table);
+ *         HIL_ERR_ARG; HIL_ERR_IO.
+ */
+int hil_elf_function_at(const char *path, uint64_t addr, char *name, size_t len,
+			uint64_t *off);
+
 #endif /* HIL_ELFINFO_H */

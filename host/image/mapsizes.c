@@ -62,8 +62,8 @@ static int impl_of(const char *path, char *alg, char *impl)
 	if (strcmp(f + 1, "glue.o") == 0) {
 		return 0;
 	}
-	if ((size_t)(i - 1 - a) >= HILP_NAME_MAX ||
-	    (size_t)(f - i) >= HILP_NAME_MAX) {
+	if ((size_t)(i - 1 - a) >= HILP_ALG_NAME_MAX ||
+	    (size_t)(f - i) >= HILP_ALG_NAME_MAX) {
 		return 0;
 	}
 	memcpy(alg, a, (size_t)(i - 1 - a));
@@ -174,8 +174,8 @@ int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
 			continue;
 		}
 		{
-			char alg[HILP_NAME_MAX];
-			char impl[HILP_NAME_MAX];
+			char alg[HILP_ALG_NAME_MAX];
+			char impl[HILP_ALG_NAME_MAX];
 			enum category cat = categorise(section);
 			struct hil_impl_size *e;
 

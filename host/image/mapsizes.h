@@ -4,12 +4,17 @@
 
 #include <stddef.h>
 
+#include "config/config.h"
 #include "hilp.h"
 
-#define HIL_MAX_IMPL_SIZES 64
-/* An implementation's names here: as long as a row's (HIL_ROW_NAME), more
- * than the protocol's HILP_NAME_MAX (pqm4's sphincs-shake-128f-simple). */
-#define HIL_IMPL_NAME	   48
+/* Every implementation a run holds has its figures (a run of several
+ * images keeps each image's: more than 64 of NIST's ascon tree lost theirs
+ * when this was 64). */
+#define HIL_MAX_IMPL_SIZES HIL_CFG_MAX_ALGS
+/* An implementation's names here: as long as a row's (HIL_ROW_NAME) and
+ * the protocol's (HILP_ALG_NAME_MAX: pqm4's sphincs-shake-128f-simple,
+ * NIST's long variant names). */
+#define HIL_IMPL_NAME	   HILP_ALG_NAME_MAX
 
 /* Bytes of one implementation's objects that survived --gc-sections. */
 struct hil_impl_size {

@@ -200,10 +200,15 @@ void hil_build_collect_warnings(const char *fw_dir, const char *log_path,
 		hil_warn("cannot create %s: %s", cmd_dir, strerror(errno));
 		return;
 	}
+	d = opendir(obj);
+	if (d == NULL && errno == ENOENT) {
+		/* Not compiled in this build (a split image of others): no
+		 * warnings of it here; the image that has it gathers them. */
+		return;
+	}
 	snprintf(fb->log, sizeof(fb->log), "%s/%s_%s.txt", cmd_dir, a->name,
 		 a->impl);
-	out = hil_fopen_write(fb->log);
-	d = opendir(obj);
+	out = d != NULL ? hil_fopen_write(fb->log) : NULL;
 	if (out == NULL || d == NULL) {
 		hil_warn("cannot gather the warnings of %s into %s", fb->impl,
 			 fb->log);
@@ -328,6 +333,7 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 	for (i = 0; i < cfg->n_algs; i++) {
 		const struct hil_config_alg *a = &cfg->algs[i];
 		char dir[HIL_PATH], obj[HIL_PATH + 200];
+		size_t from;
 		int status = -1;
 		int ret;
 
@@ -336,6 +342,7 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 		}
 		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
 			 a->impl);
+		from = hil_build_log_size(log_path);
 		ret = hil_build_run_make(root, log_path, "fw-impl", v,
 					 entries[i], dir, &status);
 		if (ret == HIL_ERR_INTERRUPTED) {
@@ -358,7 +365,7 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 				 sizeof(fw->excluded[n].why));
 		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
 			a->name, a->impl, fw->excluded[n].why);
-		hil_build_hint_failure(log_path);
+		hil_build_hint_failure(log_path, from);
 		entries[i][0] = '\0';
 		n++;
 	}

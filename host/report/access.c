@@ -205,6 +205,18 @@ int hil_rv_per_byte(const struct hil_row_view *r, double *v)
 	return 0;
 }
 
+void hil_rv_model_err(const struct hil_row_view *r, char *buf, size_t len)
+{
+	if (len == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	if (hil_row_view_has(r, &r->model.error_pct) &&
+	    r->model.error_pct >= 0) {
+		snprintf(buf, len, " ± %.0f %%", r->model.error_pct);
+	}
+}
+
 int hil_rv_energy(const struct hil_row_view *r, double *uj)
 {
 	if (!hil_row_view_has(r, &r->row.energy.uj_per_op)) {

@@ -182,6 +182,12 @@ void hil_render_html_summary(const cJSON *report, FILE *out)
 		hil_xml_puts(out, s.model_unit);
 		fputs(", computed from the emulated instructions: an estimate, not a measurement. The emulator's own count is in the last columns but one.</li>\n",
 		      out);
+		if (s.model_err_from != NULL) {
+			fputs("<li>± N %: the estimate's expected error, for assembly or for compiled C as the implementation is (report.json: model_cycles.error_pct, error_kind), from ",
+			      out);
+			hil_xml_puts(out, s.model_err_from);
+			fputs(".</li>\n", out);
+		}
 	}
 	if (s.norm_ref != NULL) {
 		fputs("<li>× baseline: the median divided by that of ", out);

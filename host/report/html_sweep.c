@@ -41,7 +41,10 @@ static void sweep_cells(FILE *out, const cJSON *const *reports,
 		} else if (!hil_rv_ok(r)) {
 			fprintf(out, "<td class=\"%s bad\">failed</td>", cls);
 		} else if (hil_fig_per_byte_rv(reports[i], r, &v)) {
-			snprintf(buf, sizeof(buf), "%.2f", v);
+			char e[24];
+
+			hil_fig_err_rv(reports[i], r, e, sizeof(e));
+			snprintf(buf, sizeof(buf), "%.2f%s", v, e);
 			fprintf(out, "<td class=\"%s%s\">%s</td>", cls,
 				n > 1 && v == best ? " best" : "", buf);
 		} else {

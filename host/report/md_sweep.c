@@ -25,10 +25,13 @@ typedef int (*md_fig_fn)(const cJSON *report, const struct hil_row_view *row,
 static int fig_per_byte(const cJSON *report, const struct hil_row_view *row,
 			char *buf, size_t len, double *v)
 {
+	char e[24];
+
 	if (row == NULL || !hil_fig_per_byte_rv(report, row, v)) {
 		return 0;
 	}
-	snprintf(buf, len, "%.2f", *v);
+	hil_fig_err_rv(report, row, e, sizeof(e));
+	snprintf(buf, len, "%.2f%s", *v, e);
 	return 1;
 }
 

@@ -65,6 +65,13 @@ int hil_rv_ok(const struct hil_row_view *r);
 /** Median per byte: per_byte, or median / msg_len; 0 when there is none. */
 int hil_rv_per_byte(const struct hil_row_view *r, double *v);
 
+/**
+ * " ± 6 %" (with the leading space) when the row's cycle-model estimate
+ * carries an error bar (model_cycles.error_pct, a calibrated profile's),
+ * else "": what a table prints beside an estimated figure.
+ */
+void hil_rv_model_err(const struct hil_row_view *r, char *buf, size_t len);
+
 /** The row's energy per operation (a sensor's or the estimate): 1 and *uj,
  * else 0. */
 int hil_rv_energy(const struct hil_row_view *r, double *uj);
@@ -293,6 +300,11 @@ int hil_fig_per_byte(const cJSON *report, const cJSON *row, double *v);
 int hil_fig_per_byte_rv(const cJSON *report, const struct hil_row_view *row,
 			double *v);
 
+/** hil_rv_model_err() of row when hil_fig_per_byte_rv() gives the model's
+ * estimate for it, else "". */
+void hil_fig_err_rv(const cJSON *report, const struct hil_row_view *row,
+		    char *buf, size_t len);
+
 /** 1 when the reports' figures can share an axis (all cycles, or one unit). */
 int hil_fig_comparable(const cJSON *const *reports, size_t n);
 
@@ -337,6 +349,9 @@ struct hil_summary {
 	 * DS10086 Rev 3 Table 25 (p. 68)"; "" when there is none. */
 	char energy_note[384];
 	const char *model_unit; /* the cycle model's unit, or NULL */
+	/* What the estimates' error bars come from (a row's
+	 * model_cycles.error_from, in rows), or NULL: no calibrated estimate. */
+	const char *model_err_from;
 	/* What the headline columns count: "cycles (estimated, model)" when
 	 * the cycle model ran, else the counter unit. */
 	const char *head_unit;

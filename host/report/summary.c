@@ -193,7 +193,11 @@ static void model_cell(const struct hil_row_view *row, int enabled, char *buf,
 	} else if (!hil_rv_ok(row)) {
 		snprintf(buf, len, "%s", enabled ? "failed" : "-");
 	} else if (hil_row_view_has(row, &row->model.per_byte)) {
-		snprintf(buf, len, "%.2f", row->model.per_byte);
+		char e[24];
+
+		/* With its error bar when the profile is calibrated. */
+		hil_rv_model_err(row, e, sizeof(e));
+		snprintf(buf, len, "%.2f%s", row->model.per_byte, e);
 	} else {
 		snprintf(buf, len, "%s", "-");
 	}
@@ -396,6 +400,14 @@ int hil_summary_build(const cJSON *report, struct hil_summary *s)
 		energy_note(s, s->energy_note, sizeof(s->energy_note));
 		if (hil_rj_bool(cm, "enabled") == 1) {
 			s->model_unit = hil_rj_str(cm, "unit");
+			/* The first row's that has one (the rows'). */
+			for (i = 0; i < s->n_rows; i++) {
+				if (s->rows[i].model.error_from[0] != '\0') {
+					s->model_err_from =
+						s->rows[i].model.error_from;
+					break;
+				}
+			}
 		}
 		s->head_unit = s->model_unit != NULL
 				       ? "cycles (estimated, model)"

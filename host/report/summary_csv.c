@@ -152,6 +152,7 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		"leak_model_flagged",
 		"model_cycles_median",
 		"model_cycles_unit",
+		"model_cycles_error_pct",
 		"overhead_subtracted",
 		"stack_bytes",
 		"verified",
@@ -233,6 +234,8 @@ int hil_summary_csv(const cJSON *report, FILE *out)
 		csv_flag(out, w, &k->model.flagged);
 		csv_fig(out, w, &w->model.median, w->model.median);
 		csv_field(out, w->model.unit, 0);
+		/* The estimate's error bar (calibrated profiles only). */
+		csv_fig(out, w, &w->model.error_pct, w->model.error_pct);
 		csv_count(out, w, &w->row.overhead);
 		csv_count(out, w, &w->row.stack_bytes);
 		csv_flag(out, w, &w->row.verified);

@@ -381,6 +381,11 @@ int hil_summary_md(const cJSON *report, FILE *out)
 		fprintf(out,
 			"- Est. cycles: %s, from the emulated instructions (docs/cycle-model.md); an estimate, not a measurement.\n",
 			md_str(text, sizeof(text), s.model_unit));
+		if (s.model_err_from != NULL) {
+			fprintf(out,
+				"- ± N %%: the estimate's expected error, for assembly or for compiled C as the implementation is (report.json: model_cycles.error_pct, error_kind), from %s.\n",
+				md_str(text, sizeof(text), s.model_err_from));
+		}
 	} else {
 		fputs("- Est. cycles: \"-\" = not estimated in this run (a real board, or the model was off).\n",
 		      out);

@@ -507,6 +507,18 @@ int hil_fig_per_byte_rv(const cJSON *report, const struct hil_row_view *row,
 	return 1;
 }
 
+void hil_fig_err_rv(const cJSON *report, const struct hil_row_view *row,
+		    char *buf, size_t len)
+{
+	if (len == 0) {
+		return;
+	}
+	buf[0] = '\0';
+	if (row != NULL && hil_rv_ok(row) && has_model(report)) {
+		hil_rv_model_err(row, buf, len);
+	}
+}
+
 int hil_fig_comparable(const cJSON *const *reports, size_t n)
 {
 	size_t i;

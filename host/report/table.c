@@ -521,8 +521,19 @@ static void print_headline(const struct hil_run *run, uint32_t want, int detail,
 	}
 	free(lines);
 	if (h.head_model) {
+		size_t k;
+
 		fprintf(out,
 			"est. cycles/B = the Cortex-M4 cycle model's estimate, not a measurement.\n");
+		for (k = 0; k < run->n_rows; k++) {
+			if (run->rows[k].ok && run->rows[k].model.ok &&
+			    hil_model_error_pct(run, &run->rows[k], NULL) >=
+				    0) {
+				fprintf(out,
+					"± N %% = its expected error, for assembly or C as the implementation is (leave-one-finalist-out on the profile's training set; docs/cycle-model.md).\n");
+				break;
+			}
+		}
 	}
 	if (!h.head_model || c.instr >= 0) {
 		fprintf(out, "%s = %s per byte%s",

@@ -102,8 +102,8 @@ struct hil_result_head {
 		char why[256];
 	} cycle_model;
 	struct hil_head_normalized_to {
-		char algorithm[2 * HIL_CFG_NAME]; /* "": none (null) */
-		char implementation[HILP_NAME_MAX];
+		char algorithm[2 * HIL_CFG_NAME];	/* "": none (null) */
+		char implementation[HILP_ALG_NAME_MAX]; /* run.h's */
 		char operation[16];
 		uint64_t rows;
 		char why[256]; /* "": left out */

@@ -94,6 +94,7 @@ static const struct hil_rfield model_fields[] = {
 	TEXT("cache_note", model.cache_note),
 	NUM("flash_wait_cycles", model.flash_wait_cycles),
 	NUM("error_pct", model.error_pct),
+	TEXT("error_from", model.error_from),
 };
 
 /* The leak test's texts (json_leak.c). */

@@ -32,7 +32,8 @@ struct hil_row_view_model {
 	int fits_caches; /* has it: the caches hold what the row touches */
 	char cache_note[HIL_VIEW_TEXT];
 	double flash_wait_cycles; /* waits on flash lines in a timed run */
-	double error_pct;
+	double error_pct;	  /* the estimate's error bar; absent: none */
+	char error_from[HIL_VIEW_TEXT]; /* what error_pct comes from */
 };
 
 /* A row's timing-leak test as the report shows it (its statistics are in

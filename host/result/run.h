@@ -14,9 +14,9 @@
 #include "stats.h"
 
 #define HIL_ROW_ERR  512
-/* An algorithm's or implementation's name in a row: longer than the
- * protocol's (HILP_NAME_MAX), for pqm4's scheme names such as
- * sphincs-shake-128f-simple. */
+/* An algorithm's or implementation's name in a row: as long as the
+ * protocol's (HILP_ALG_NAME_MAX, 63 characters), for pqm4's scheme names
+ * such as sphincs-shake-128f-simple and NIST's long variant names. */
 #define HIL_ROW_NAME HIL_IMPL_NAME
 
 /* Whether a row's energy was measured. */
@@ -312,7 +312,7 @@ struct hil_run {
 	} energy_est;
 	struct {
 		char spec[2 * HIL_CFG_NAME]; /* bench.normalize_to; "" none */
-		char implementation[HILP_NAME_MAX]; /* the one used */
+		char implementation[HILP_ALG_NAME_MAX]; /* the one used */
 		size_t rows;   /* rows that got a normalized figure */
 		char why[256]; /* when no row did */
 	} normalized_to;

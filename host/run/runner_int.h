@@ -71,7 +71,10 @@ struct rn_subject {
 		CHECK_NONE  /* a round trip only: rows unverified */
 	} check;
 	char kat[HIL_CFG_STR]; /* "" for none */
-	char why[HIL_ROW_ERR]; /* when ret fails */
+	/* When ret fails; when its checks on the target failed, which and
+	 * how (runner_verify.c, while explain is set). */
+	char why[HIL_ROW_ERR];
+	int explain;	       /* its checks now run: a failure says why */
 	struct hil_ownref own; /* its host build, when loaded */
 };
 

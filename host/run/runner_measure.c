@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "faultdesc.h"
 #include "util/err.h"
 #include "lab/history.h"
 #include "util/log.h"
@@ -412,17 +413,29 @@ static int verify_step(struct run_ctx *c, size_t a, int index, int *go)
 					   ? "took a fault"
 					   : "did not answer (hung)";
 		int link = ret == HIL_ERR_TIMEOUT && c->target.loss.last_link;
+		const struct hil_session_fault *f =
+			hil_session_get_fault(c->target.conn.session);
+		char fault[HIL_ROW_ERR] = "";
 		struct hil_row *row;
 
+		/* What the fault was and where, before the recovery
+		 * forgets it. */
+		if (ret == HIL_ERR_TARGET_FAULT && f->seen) {
+			char d[HIL_ROW_ERR - 64];
+
+			hil_fault_describe(f->pc, f->cfsr, c->run->fw.elf, d,
+					   sizeof(d));
+			snprintf(fault, sizeof(fault), ": %s", d);
+		}
 		if (hil_rn_recover(&c->target, c->run, c->opts) != HIL_OK) {
 			return ret;
 		}
 		if (!link) {
-			hil_err("%s/%s %s during verification on the target: its rows are not measured",
-				ca->name, ca->impl, what);
+			hil_err("%s/%s %s during verification on the target%s: its rows are not measured",
+				ca->name, ca->impl, what, fault);
 		}
 		snprintf(s->why, sizeof(s->why),
-			 "%s during verification on the target", what);
+			 "%s during verification on the target%s", what, fault);
 		if (link) {
 			/* The target answered, damaged, every time:
 			 * the link failed, not the implementation
@@ -449,11 +462,17 @@ static int verify_step(struct run_ctx *c, size_t a, int index, int *go)
 		return HIL_OK;
 	}
 	if (ret != HIL_OK) {
+		char why[HIL_ROW_ERR];
+
+		/* Which check failed and how (runner_verify.c: a KAT
+		 * vector's reason too), else the checks' log says which. */
+		snprintf(why, sizeof(why),
+			 "failed verification on the target%s%s",
+			 s->why[0] ? ": " : "", s->why);
 		hil_err("%s/%s failed verification on the target: its rows are not measured",
 			ca->name, ca->impl);
-		return hil_rn_add_failed_row(
-			       &c->journal, c->run, subject,
-			       "failed verification on the target") != NULL
+		return hil_rn_add_failed_row(&c->journal, c->run, subject,
+					     why) != NULL
 			       ? HIL_OK
 			       : HIL_ERR_NOMEM;
 	}

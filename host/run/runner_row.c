@@ -10,6 +10,7 @@
 
 #include "benchtime.h"
 #include "drivers/board/board.h"
+#include "faultdesc.h"
 #include "util/err.h"
 #include "leak.h"
 #include "util/log.h"
@@ -398,13 +399,17 @@ int hil_rn_measure_row(struct rn_target *t, struct rn_subject *s,
 			hil_session_get_fault(t->conn.session);
 
 		if (f->seen) {
+			char d[HIL_ROW_ERR - 128];
+
 			/* The registers say where; the target now waits for a
 			 * reset, which the recovery ladder gives it. */
+			hil_fault_describe(f->pc, f->cfsr, run->fw.elf, d,
+					   sizeof(d));
 			snprintf(
 				row->error, sizeof(row->error),
-				"the target took a fault: PC 0x%08x CFSR 0x%08x HFSR 0x%08x BFAR 0x%08x",
+				"the target took a fault: PC 0x%08x CFSR 0x%08x HFSR 0x%08x BFAR 0x%08x: %s",
 				(unsigned)f->pc, (unsigned)f->cfsr,
-				(unsigned)f->hfsr, (unsigned)f->bfar);
+				(unsigned)f->hfsr, (unsigned)f->bfar, d);
 			ret = HIL_ERR_TARGET_FAULT;
 		} else {
 			snprintf(row->error, sizeof(row->error),

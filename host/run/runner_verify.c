@@ -2,6 +2,8 @@
 #define HIL_LOG_PREFIX "runner"
 #include "runner_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -12,6 +14,20 @@
 #include "session/stub.h"
 
 #define VERIFY_MAX_MSG 80u
+
+/* Why s's check failed, for its failed row (s->why, while s->explain). */
+__attribute__((format(printf, 2, 3))) static void
+verify_why(struct rn_subject *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->explain) {
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+}
 
 /* One operation on the target and on the host build; 0 when they agree. */
 static int compare_once(struct rn_target *t, struct rn_subject *s, int index,
@@ -45,6 +61,10 @@ static int compare_once(struct rn_target *t, struct rn_subject *s, int index,
 		hil_err("%s/%s: the target's %s of %zu bytes (ad %zu) differs from the host build",
 			ref->name, ref->impl, hil_rn_op_name(op), msg_len,
 			ad_len);
+		verify_why(
+			s,
+			"the target's %s of %zu bytes (ad %zu) differs from the host's (the bundled reference, or the host build of the same sources)",
+			hil_rn_op_name(op), msg_len, ad_len);
 		return HIL_ERR_VERIFY;
 	}
 	return HIL_OK;
@@ -73,6 +93,10 @@ static int check_decrypt(struct rn_target *t, struct rn_subject *s, int index,
 	if (rej || back_len != msg_len || memcmp(back, msg, msg_len) != 0) {
 		hil_err("%s/%s: decryption on the target does not give back the plaintext (%zu bytes)",
 			ref->name, ref->impl, msg_len);
+		verify_why(
+			s,
+			"decryption on the target does not give back the plaintext (%zu bytes)",
+			msg_len);
 		return HIL_ERR_VERIFY;
 	}
 	ct[ct_len - 1] ^= 0x01; /* a forged tag */
@@ -87,6 +111,10 @@ static int check_decrypt(struct rn_target *t, struct rn_subject *s, int index,
 	if (!rej) {
 		hil_err("%s/%s: the target accepted a forged tag", ref->name,
 			ref->impl);
+		verify_why(
+			s,
+			"the target accepted a forged tag (the ciphertext's last byte flipped, %zu bytes)",
+			msg_len);
 		return HIL_ERR_VERIFY;
 	}
 	return HIL_OK;
@@ -313,6 +341,10 @@ static int verify_roundtrip(struct rn_target *t, struct rn_subject *s,
 		if (got_len != again_len || memcmp(got, again, got_len) != 0) {
 			hil_err("%s/%s: the target gives two outputs for one input (%zu bytes)",
 				ref->name, ref->impl, len);
+			verify_why(
+				s,
+				"the target gives two outputs for one input (%zu bytes)",
+				len);
 			return HIL_ERR_VERIFY;
 		}
 	}
@@ -344,19 +376,46 @@ const char *hil_rn_check_name(const struct rn_subject *s)
 /* Checks of a verification that failed on a link that damages frames. */
 #define VERIFY_AGAIN 3
 
+/* The host build's opinion on a KAT vector the target failed (ctx: the
+ * subject, struct rn_subject). */
+static int kat_host_run(void *ctx, uint8_t op, const uint8_t *key,
+			const uint8_t *npub, const uint8_t *ad, size_t adlen,
+			const uint8_t *msg, size_t msglen, size_t xof_len,
+			uint8_t *out, size_t cap, size_t *out_len,
+			int *rejected)
+{
+	return hil_rn_ref_run(ctx, op, key, npub, ad, adlen, msg, msglen,
+			      xof_len, out, cap, out_len, rejected);
+}
+
 /* The checks of one implementation on the target: its outputs against the
- * host build (or a round trip), then its KAT file if it has one. */
+ * host build (or a round trip), then its KAT file if it has one; a failed
+ * check's or vector's explanation goes to s->why (with the host build's
+ * opinion on a vector when there is one). */
 static int verify_once(struct rn_target *t, struct rn_subject *s, int index,
 		       const struct hil_runner_opts *opts)
 {
-	int ret = verify_subject(t, s, index);
+	struct hil_katrun_host host = {kat_host_run, s};
+	int ret;
 
+	s->why[0] = '\0';
+	s->explain = 1;
+	ret = verify_subject(t, s, index);
+	s->explain = 0;
 	if (hil_rn_stopping(opts)) {
 		return HIL_ERR_INTERRUPTED; /* not a failed check */
 	}
 	if (ret == HIL_OK && s->kat[0] != '\0') {
-		ret = hil_katrun_on_target(t->conn.session, (uint8_t)index,
-					   &s->alg, s->kat, 1);
+		ret = hil_katrun_on_target_why(
+			t->conn.session, (uint8_t)index, &s->alg, s->kat, 1,
+			s->check == CHECK_HOST ? &host : NULL, s->why,
+			sizeof(s->why));
+	}
+	/* The target answered that it took a fault (a crash, not a wrong
+	 * answer): the caller recovers it and says what the fault was. */
+	if (ret == HIL_ERR_TARGET && t->conn.session != NULL &&
+	    hil_session_get_fault(t->conn.session)->seen) {
+		ret = HIL_ERR_TARGET_FAULT;
 	}
 	return ret;
 }

@@ -28,7 +28,11 @@
  * that also defines the API), avr_marked (lwc_arch_avr, code that cannot
  * build for ARM), avr_unmarked (AVR assembly, no marker), nolink (compiles,
  * calls a function nobody defines), winnames (its Toy.h included as
- * "toy.h", as folders written on Windows do).
+ * "toy.h", as folders written on Windows do), othernonce (a consistent
+ * AEAD that is not the one the KAT file describes: its nonce absorbed after
+ * the key, as xoodyak's XKCP folders do it in the NIST repository), u64tag
+ * (stores its tag through a uint64_t pointer at c + mlen, as ISAP's opt_32
+ * does: an STRD the Cortex-M4 faults on when it is not word-aligned).
  */
 #define TREE	 "tests/fixtures/nist-tree/crypto_aead"
 #define VARIANT	 TREE "/toyaead128"
@@ -119,12 +123,14 @@ static void test_avr_folders_are_listed_not_built(void **state)
 	assert_non_null(cfg);
 	e2e_results_dir(tmp_root, "select", results, sizeof(results));
 	make_config(cfg, "{ \"tree\": \"" TREE "\" }", "0", results);
-	assert_int_equal(cfg->n_algs, 5);
+	assert_int_equal(cfg->n_algs, 7);
 	assert_string_equal(cfg->algs[0].impl, "cxx");
 	assert_string_equal(cfg->algs[1].impl, "nolink");
-	assert_string_equal(cfg->algs[2].impl, "ref");
-	assert_string_equal(cfg->algs[3].impl, "sfile");
-	assert_string_equal(cfg->algs[4].impl, "winnames");
+	assert_string_equal(cfg->algs[2].impl, "othernonce");
+	assert_string_equal(cfg->algs[3].impl, "ref");
+	assert_string_equal(cfg->algs[4].impl, "sfile");
+	assert_string_equal(cfg->algs[5].impl, "u64tag");
+	assert_string_equal(cfg->algs[6].impl, "winnames");
 	assert_int_equal(cfg->n_not_for_board, 2);
 	sk = skipped_of(cfg, "avr_marked");
 	assert_non_null(sk);
@@ -147,7 +153,10 @@ static void test_avr_folders_are_listed_not_built(void **state)
  * framework headers hilrun supplies, GNU C builds, the .s is assembled, the
  * C++ is built with g++; ref and cxx are checked against their host
  * builds, sfile (assembly: no host build) by the KAT one level up; nolink
- * fails alone, with the linker's reason, and the rest is measured; the AVR
+ * fails alone, with the linker's reason, and the rest is measured;
+ * othernonce fails its KAT file's first vector, and its failed row says so
+ * and that its host build gives the target's answer (the code, not its
+ * build); u64tag's row names its UNALIGNED fault and where; the AVR
  * folders are in report.json as not for this board, with no row.
  */
 static void test_a_variant_drops_in_as_published(void **state)
@@ -179,6 +188,32 @@ static void test_a_variant_drops_in_as_published(void **state)
 	assert_false(r->ok);
 	assert_non_null(strstr(r->error, "does not build"));
 	assert_non_null(strstr(r->error, "toy_helper_nobody_defines"));
+	assert_int_equal(rows_of(run, "othernonce"), 1);
+	for (i = 0; i < run->n_rows; i++) {
+		if (strcmp(run->rows[i].implementation, "othernonce") == 0) {
+			r = &run->rows[i];
+		}
+	}
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error, "failed verification on the target: "
+					 "fails vector Count = 1 of its KAT "
+					 "file"));
+	assert_non_null(strstr(r->error, "LWC_AEAD_KAT_128_128.txt (line 1)"));
+	assert_non_null(strstr(r->error, "its host build of the same sources "
+					 "gives the target's output"));
+	/* u64tag crashed the target while it was checked: the fault in
+	 * words and the function that took it, the target brought back. */
+	assert_int_equal(rows_of(run, "u64tag"), 1);
+	for (i = 0; i < run->n_rows; i++) {
+		if (strcmp(run->rows[i].implementation, "u64tag") == 0) {
+			r = &run->rows[i];
+		}
+	}
+	assert_false(r->ok);
+	assert_non_null(strstr(r->error,
+			       "took a fault during verification "
+			       "on the target: UsageFault UNALIGNED"));
+	assert_non_null(strstr(r->error, "_aead_encrypt+0x"));
 	assert_int_equal(rows_of(run, "avr_marked"), 0);
 	assert_int_equal(rows_of(run, "avr_unmarked"), 0);
 	snprintf(report, sizeof(report), "%s/report.json", run->dir);
@@ -193,7 +228,9 @@ static void test_a_variant_drops_in_as_published(void **state)
 }
 
 /* More folders than one image holds (HIL_IMAGE_MAX_ALGS): one tree entry,
- * split over images of at most that many, every folder measured. */
+ * split over images of at most that many, every folder measured, under a
+ * variant name longer than 23 characters (the ALG reply carries it whole),
+ * each with its flash and RAM figures. */
 static void test_a_tree_larger_than_an_image_is_split(void **state)
 {
 	static const char *const files[] = {"api.h", "toy.h", "toy.c",
@@ -201,7 +238,9 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
 	struct hil_run *run = calloc(1, sizeof(*run));
 	char tree[HIL_PATH], algs[HIL_PATH + 64], results[128];
-	const size_t n = HIL_IMAGE_MAX_ALGS + 3;
+	/* Three images; more implementations than a run once kept the
+	 * sizes of (64). */
+	const size_t n = 2 * HIL_IMAGE_MAX_ALGS + 1;
 	size_t i, f, k;
 
 	(void)state;
@@ -211,7 +250,10 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 	for (i = 0; i < n; i++) {
 		char dir[HIL_PATH + 32];
 
-		snprintf(dir, sizeof(dir), "%s/toyaead128/c%02zu", tree, i);
+		/* A variant name longer than 23 characters, as
+		 * photon-beetle's in the NIST repository. */
+		snprintf(dir, sizeof(dir),
+			 "%s/toyaead128withalongvariantname/c%02zu", tree, i);
 		assert_int_equal(hil_mkdirs(dir), HIL_OK);
 		for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 			char from[HIL_PATH * 2], to[HIL_PATH * 2];
@@ -234,7 +276,11 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 	cfg->bench.operations = HIL_OPS_ENCRYPT;
 	assert_int_equal(cfg->n_algs, n);
 	assert_int_equal(e2e_run_config(cfg, results, run), HIL_OK);
-	assert_int_equal(run->n_images, 2);
+	assert_int_equal(run->n_images, 3);
+	/* The rows carry the variant's whole name, not its first 23
+	 * characters (two photon-beetle variants shared those). */
+	assert_string_equal(run->rows[0].algorithm,
+			    "toyaead128withalongvariantname");
 	for (k = 0; k < run->n_images; k++) {
 		size_t words = 1;
 		const char *p;
@@ -249,6 +295,13 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 
 		snprintf(impl, sizeof(impl), "c%02zu", i);
 		assert_int_equal(rows_ok(run, impl, NULL), 1);
+		for (k = 0; k < run->n_impl_sizes; k++) {
+			if (strcmp(run->impl_sizes[k].implementation, impl) ==
+			    0) {
+				break;
+			}
+		}
+		assert_true(k < run->n_impl_sizes);
 	}
 	hil_run_free(run);
 	free(run);

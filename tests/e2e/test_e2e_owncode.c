@@ -452,6 +452,12 @@ static void test_an_unbundled_algorithm_is_verified_then_measured(void **state)
 	assert_false(w->ok);
 	assert_null(w->samples);
 	assert_non_null(strstr(w->error, "failed verification"));
+	/* Which check failed, in the row: its flipped bit breaks the round
+	 * trip before its KAT file is read. */
+	assert_non_null(strstr(w->error,
+			       "failed verification on the target: decryption "
+			       "on the target does not give back the "
+			       "plaintext"));
 	hil_run_free(run);
 	free(run);
 	free(cfg);

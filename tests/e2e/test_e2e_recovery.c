@@ -144,6 +144,10 @@ static void test_fault_with_the_stack_nearly_full_still_reports(void **state)
 	assert_non_null(strstr(r->error, "BFAR 0x60000000"));
 	assert_null(strstr(r->error, "PC 0x00000000"));
 	assert_non_null(strstr(r->error, "PC 0x080"));
+	/* In words, and where (the image's function holding the PC). */
+	assert_non_null(strstr(r->error, "BusFault PRECISERR: a data access "
+					 "to no memory"));
+	assert_non_null(strstr(r->error, "+0x"));
 	assert_true(row_at(&run, 16)->ok);
 	assert_true(row_at(&run, 64)->ok);
 	assert_int_equal(run.reflashes, 1);

@@ -303,6 +303,27 @@ static void test_cycle_model_profile_is_named_or_the_boards(void **state)
 		HIL_ERR_CONFIG);
 	assert_non_null(strstr(err, "cycle_model.profile"));
 	assert_non_null(strstr(err, "nrf52840-icache"));
+	/* The nRF52840-DK's default is the calibrated profile (its
+	 * estimates carry an error bar); the uncalibrated ones stay
+	 * selectable. */
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"board\": {\"name\": \"nrf52840-dk\"},"
+				 " \"link\": {\"port\": \"/dev/ttyACM1\"}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_string_equal(cfg.cycle_model.profile, "nrf52840-cal");
+	assert_int_equal(cfg.cycle_model.wait_states, 3);
+	assert_int_equal(
+		hil_config_parse("{\"algorithms\": [\"ascon-aead128\"],"
+				 " \"board\": {\"name\": \"nrf52840-dk\"},"
+				 " \"link\": {\"port\": \"/dev/ttyACM1\"},"
+				 " \"cycle_model\": {\"profile\":"
+				 " \"nrf52840-icache\"}}",
+				 NULL, &cfg, err, sizeof(err)),
+		HIL_OK);
+	assert_string_equal(cfg.cycle_model.profile, "nrf52840-icache");
+	assert_int_equal(cfg.cycle_model.wait_states, 2);
 }
 
 static void assert_shared_bench(const struct hil_config *cfg)

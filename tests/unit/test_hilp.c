@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -582,6 +583,25 @@ static void test_bench_and_exec_payloads_round_trip(void **state)
 	assert_string_equal(a2.name, "ascon-aead128");
 	assert_string_equal(a2.impl, "ref");
 	assert_int_equal(hilp_alg_info_decode(data, n - 1, &a2), -1);
+	/* Names as long as a configuration's: a NIST LWC variant folder of
+	 * 28 characters comes back whole, not cut at the board name's 23. */
+	snprintf(a.name, sizeof(a.name), "%s", "photonbeetleaead128rate128v1");
+	snprintf(a.impl, sizeof(a.impl), "%s", "bitslice_sb32_and_more_chars");
+	n = hilp_alg_info_encode(5, &a, data);
+	assert_true(n <= HILP_MAX_DATA);
+	assert_int_equal(hilp_alg_info_decode(data, n, &a2), 0);
+	assert_string_equal(a2.name, "photonbeetleaead128rate128v1");
+	assert_string_equal(a2.impl, "bitslice_sb32_and_more_chars");
+	/* The longest: 63 characters each, and the reply still one frame. */
+	memset(a.name, 'n', sizeof(a.name) - 1);
+	a.name[sizeof(a.name) - 1] = '\0';
+	memset(a.impl, 'i', sizeof(a.impl) - 1);
+	a.impl[sizeof(a.impl) - 1] = '\0';
+	n = hilp_alg_info_encode(5, &a, data);
+	assert_true(n <= HILP_MAX_DATA);
+	assert_int_equal(hilp_alg_info_decode(data, n, &a2), 0);
+	assert_int_equal(strlen(a2.name), HILP_ALG_NAME_MAX - 1);
+	assert_int_equal(strlen(a2.impl), HILP_ALG_NAME_MAX - 1);
 }
 
 static void test_energy_payloads_round_trip(void **state)

@@ -478,7 +478,7 @@ static void test_long_scheme_names(void **state)
 {
 	struct pq_fixture f;
 	const char *name = "sphincs-shake-128f-simple";
-	char cut[64];
+	char cut[HIL_ROW_NAME + 8];
 	size_t i, n = 0;
 
 	(void)state;
@@ -490,8 +490,18 @@ static void test_long_scheme_names(void **state)
 	assert_string_equal(f.run->impl_sizes[1].algorithm, name);
 	release(&f);
 
-	memset(cut, 'x', 60);
-	cut[60] = '\0';
+	/* One character more than a row holds (63 since names went to the
+	 * protocol's HILP_ALG_NAME_MAX). */
+	memset(cut, 'x', HIL_ROW_NAME - 1);
+	cut[HIL_ROW_NAME - 1] = '\0';
+	assert_int_equal(collect_renamed(cut, &f), HIL_OK);
+	for (i = 0, n = 0; i < f.run->n_rows; i++) {
+		n += strcmp(f.run->rows[i].algorithm, cut) == 0;
+	}
+	assert_int_equal(n, 3);
+	release(&f);
+	memset(cut, 'x', HIL_ROW_NAME);
+	cut[HIL_ROW_NAME] = '\0';
 	assert_int_equal(collect_renamed(cut, &f), HIL_ERR_ARG);
 	release(&f);
 }

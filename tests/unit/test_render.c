@@ -1486,6 +1486,45 @@ static void test_summary_names_rows_larger_than_the_caches(void **state)
 	cJSON_Delete(r);
 }
 
+/*
+ * A calibrated estimate carries its error bar wherever it is shown:
+ * summary.md's and report.html's table beside the figure, with a line
+ * saying what it comes from, and summary.csv's model_cycles_error_pct; an
+ * uncalibrated one (no error_pct) prints none.
+ */
+static void test_estimates_carry_their_error_bar(void **state)
+{
+	cJSON *r = load_fixture("report-model.json");
+	cJSON *m =
+		cJSON_GetObjectItemCaseSensitive(row_at(r, 1), "model_cycles");
+	char *md, *html, *csv;
+
+	(void)state;
+	md = render(hil_summary_md, r);
+	assert_null(strstr(md, "±"));
+	free(md);
+	assert_non_null(m);
+	cJSON_AddNumberToObject(m, "error_pct", 11);
+	cJSON_AddStringToObject(m, "error_kind", "assembly");
+	cJSON_AddStringToObject(m, "error_from", "a stated training set");
+	md = render(hil_summary_md, r);
+	md_has(md, " ± 11 % |");
+	md_has(md, "- ± N %: the estimate's expected error, for assembly or "
+		   "for compiled C as the implementation is (report.json: "
+		   "model_cycles.error_pct, error_kind), from a stated "
+		   "training set.\n");
+	html = render(hil_html_report, r);
+	assert_non_null(strstr(html, " ± 11 %</td>"));
+	assert_non_null(strstr(html, "<li>± N %: the estimate's expected"));
+	csv = render(hil_summary_csv, r);
+	assert_non_null(strstr(csv, "model_cycles_error_pct"));
+	assert_non_null(strstr(csv, ",11,"));
+	free(md);
+	free(html);
+	free(csv);
+	cJSON_Delete(r);
+}
+
 static void test_svg_per_byte_plots_model_estimate_on_log_axis(void **state)
 {
 	cJSON *r = load_fixture("report-model.json");
@@ -2770,6 +2809,7 @@ int main(void)
 			test_summary_says_which_statistic_flagged_a_row),
 		cmocka_unit_test(
 			test_summary_names_rows_larger_than_the_caches),
+		cmocka_unit_test(test_estimates_carry_their_error_bar),
 		cmocka_unit_test(test_html_warns_of_each_flagged_leak),
 		cmocka_unit_test(test_svg_well_formed_with_unit),
 		cmocka_unit_test(test_svg_escapes_text),

@@ -590,6 +590,11 @@ static void test_every_view_key_is_one_the_writer_puts(void **state)
 	o = write_row(&run, in);
 	view_keys_seen(o, seen);
 	cJSON_Delete(o);
+	/* A calibrated profile: the estimate's error bar and its source. */
+	snprintf(run.model.profile, sizeof(run.model.profile), "nrf52840-cal");
+	o = write_row(&run, in);
+	view_keys_seen(o, seen);
+	cJSON_Delete(o);
 	in->ok = 0;
 	in->energy.state = HIL_ENERGY_FAILED;
 	in->leak.model_state = -1;
