@@ -29,7 +29,7 @@ TRAINING = ["ascon", "gift-cofb", "tinyjambu", "sparkle", "xoodyak"]
 VALIDATION = ["elephant", "grain128aead", "isap", "photon-beetle", "romulus"]
 
 # The fit's grid: the physical parameters and the range each may take.
-#  the profile: the instruction cache (host/emu/plugin/memsys.c): none
+#  the profile: the instruction cache (host/drivers/board/memsys.c): none
 #      (nrf52840-nocache), 1, 2 or 4 KB 2-way LRU of 16-byte lines
 #      (nrf52840-fit-1k/2k/4k), or one that keeps every line
 #      (nrf52840-icache); the nRF52840's is not documented;
