@@ -151,7 +151,9 @@ static int dup_key(const cJSON *node, const char *at, char *where, size_t len)
 		{
 			names[n++] = c->string != NULL ? c->string : "";
 		}
-		qsort(names, n, sizeof(*names), cmp_str);
+		if (n > 1) { /* an empty object has no array to sort */
+			qsort(names, n, sizeof(*names), cmp_str);
+		}
 		for (i = 1; i < n && !found; i++) {
 			if (strcmp(names[i - 1], names[i]) == 0) {
 				snprintf(where, len, "%s%s\"%.64s\"", at,
