@@ -321,6 +321,15 @@ const struct hil_flasher_ops *const *hil_flasher_all(void);
 off_t hil_flasher_log_command(const char *path, char *const argv[]);
 
 /**
+ * One run's output read back from a tool's log: what the log holds from
+ * offset on (hil_flasher_log_command's return), or only its last len - 1
+ * bytes when there is more, NUL-terminated in buf (len > 0). An empty
+ * string when the log cannot be read.
+ */
+void hil_flasher_log_tail(const char *path, off_t offset, char *buf,
+			  size_t len);
+
+/**
  * Refuse an image that is not a 32-bit ARM ELF, before a backend would
  * take it as raw bytes.
  * @param raw_means what the backend would do with raw bytes, for the

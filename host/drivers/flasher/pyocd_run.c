@@ -3,11 +3,9 @@
 
 #include "pyocd.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,27 +102,6 @@ static int pyocd_jail(const struct hil_flasher *f, struct hil_jail **out)
 	return HIL_OK;
 }
 
-/* This run's output: the log from offset on (its last TAIL_BYTES). */
-static void read_output(const char *path, off_t offset, char *buf, size_t len)
-{
-	struct stat st;
-	off_t from = offset;
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return;
-	}
-	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
-		from = st.st_size - (off_t)(len - 1);
-	}
-	n = pread(fd, buf, len - 1, from);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-}
-
 /*
  * Run one pyOCD command, output appended to pyocd.log, until deadline
  * (bound_ms is that bound, for the message). A pyocd-tool that waits for
@@ -181,14 +158,14 @@ int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
 		if (ret != HIL_ERR_TIMEOUT) {
 			break;
 		}
-		read_output(o->log_path, offset, o->out, TAIL_BYTES);
+		hil_flasher_log_tail(o->log_path, offset, o->out, TAIL_BYTES);
 		if (strstr(o->out, PY_WAITING) != NULL) {
 			waiting = 1; /* it would wait forever */
 			break;
 		}
 	}
 	hil_proc_free(proc); /* kills it if it still runs */
-	read_output(o->log_path, offset, o->out, TAIL_BYTES);
+	hil_flasher_log_tail(o->log_path, offset, o->out, TAIL_BYTES);
 	if (waiting) {
 		hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
 		snprintf(
