@@ -49,29 +49,12 @@ static char *slurp(const char *path)
  * operation, seed 1. */
 static int setup_run(void **state)
 {
-	char cfg[HIL_PATH + 64], log[HIL_PATH + 32];
 	int status = -1;
 
 	(void)state;
-	snprintf(out_dir, sizeof(out_dir), "%s/pq", tmp_root);
-	snprintf(cfg, sizeof(cfg), "%s/" FIX "/all.json", src_root);
-	snprintf(log, sizeof(log), "%s/pq-bench.log", tmp_root);
-	{
-		char *argv[] = {(char *)e2e_hilrun_bin(),
-				"pq",
-				"--config",
-				cfg,
-				"--runs",
-				"2",
-				"--seed",
-				"1",
-				"--output",
-				out_dir,
-				NULL};
-
-		if (hil_proc_run(argv, log, 600000, &status) != HIL_OK) {
-			return -1;
-		}
+	if (e2e_pq_run(src_root, tmp_root, "all.json", "pq-bench.log", out_dir,
+		       sizeof(out_dir), &status) != 0) {
+		return -1;
 	}
 	/* 1: the wrong fixture fails its verification and the huge one is
 	 * left out; every other row is there. */
