@@ -328,16 +328,7 @@ int hil_openocd_jail(const char *const files[], size_t n_files, const char *elf,
 	if (ret == HIL_OK && elf != NULL) {
 		ret = hil_jail_bind(j, elf, HIL_JAIL_RO);
 	}
-	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
-		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
-	}
-	if (ret != HIL_OK) {
-		hil_jail_free(j);
-		return ret;
-	}
-	hil_jail_with_sys(j);
-	*out = j;
-	return HIL_OK;
+	return hil_flasher_jail_finish(j, ret, out);
 }
 
 /* The flasher's jail when params.jail says so; else *out stays NULL. */

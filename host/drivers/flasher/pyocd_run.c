@@ -90,16 +90,7 @@ static int pyocd_jail(const struct hil_flasher *f, struct hil_jail **out)
 	if (ret == HIL_OK && access(o->readback_path, F_OK) == 0) {
 		ret = hil_jail_bind(j, o->readback_path, HIL_JAIL_RW);
 	}
-	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
-		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
-	}
-	if (ret != HIL_OK) {
-		hil_jail_free(j);
-		return ret;
-	}
-	hil_jail_with_sys(j);
-	*out = j;
-	return HIL_OK;
+	return hil_flasher_jail_finish(j, ret, out);
 }
 
 /*
