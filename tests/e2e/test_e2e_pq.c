@@ -24,25 +24,12 @@ static char src_root[HIL_PATH];
 static char out_dir[HIL_PATH + 16];
 static int ran; /* the run of the group's setup exited 0 */
 
+/* A file's text (malloc'd), or NULL when it cannot be read. */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	char *text = NULL;
 
-	if (f == NULL) {
-		return NULL;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	return hil_read_file(path, &text, NULL) == HIL_OK ? text : NULL;
 }
 
 /* One hilrun pq run over the six fixtures (all.json), two runs per
