@@ -253,6 +253,65 @@ static void test_qemu_rejects_a_non_elf_file_before_starting(void **state)
 	hil_flasher_close(fl);
 }
 
+/*
+ * What a link killed half-way leaves: an empty stub.elf, or one whose
+ * section headers lie past its end (the header of an ARM ELF that says so),
+ * or a real image cut in half. None reaches QEMU: each is refused with an
+ * error naming the file and saying what is wrong with it.
+ */
+static void test_qemu_refuses_an_empty_or_cut_short_image(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
+	unsigned char head[52];
+	char empty[128], cut[128], half[128], cmd[512], log[4096];
+	struct ut_capture c;
+	FILE *in;
+
+	snprintf(empty, sizeof(empty), "%s/empty.elf", f->dir);
+	snprintf(cut, sizeof(cut), "%s/cut.elf", f->dir);
+	snprintf(half, sizeof(half), "%s/half.elf", f->dir);
+	ut_write_file(empty, "", 0, 0644);
+	in = fopen(f->header_only, "rb");
+	assert_non_null(in);
+	assert_int_equal(fread(head, 1, sizeof(head), in), sizeof(head));
+	fclose(in);
+	head[32] = 0x00; /* e_shoff = 4096, little-endian */
+	head[33] = 0x10;
+	head[46] = 40; /* e_shentsize */
+	head[48] = 3;  /* e_shnum */
+	ut_write_file(cut, head, sizeof(head), 0644);
+
+	ut_capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, empty), HIL_ERR_ARG);
+	assert_int_equal(hil_flasher_start(fl, cut), HIL_ERR_ARG);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, empty));
+	assert_non_null(strstr(log, "empty (0 bytes)"));
+	assert_non_null(strstr(log, cut));
+	assert_non_null(strstr(log, "cut short"));
+	assert_non_null(strstr(log, "section header table"));
+	if (f->have_fw) {
+		snprintf(cmd, sizeof(cmd),
+			 "head -c $(( $(stat -c %%s %s) / 2 )) %s > %s", f->fw,
+			 f->fw, half);
+		assert_int_equal(system(cmd), 0);
+		ut_capture_begin(&c);
+		assert_int_equal(hil_flasher_start(fl, half), HIL_ERR_ARG);
+		ut_capture_end(&c, log, sizeof(log));
+		assert_non_null(strstr(log, half));
+		assert_non_null(strstr(log, "cut short"));
+		/* The whole image is taken. */
+		assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+		hil_flasher_stop(fl);
+	}
+	assert_int_equal(ut_count_procs("qemu", empty), 0);
+	hil_flasher_close(fl);
+	unlink(empty);
+	unlink(cut);
+	unlink(half);
+}
+
 static void test_qemu_missing_elf_is_an_io_error_naming_it(void **state)
 {
 	struct fixture *f = *state;
@@ -704,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_missing_binary_is_a_clear_error),
 		cmocka_unit_test(
 			test_qemu_rejects_a_non_elf_file_before_starting),
+		cmocka_unit_test(test_qemu_refuses_an_empty_or_cut_short_image),
 		cmocka_unit_test(
 			test_qemu_missing_elf_is_an_io_error_naming_it),
 		cmocka_unit_test(test_qemu_early_exit_reports_its_log),

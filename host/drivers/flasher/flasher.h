@@ -332,7 +332,9 @@ void hil_flasher_log_tail(const char *path, off_t offset, char *buf,
 
 /**
  * Refuse an image that is not a 32-bit ARM ELF, before a backend would
- * take it as raw bytes.
+ * take it as raw bytes, and one that is empty or cut short (a link that
+ * was killed half-way: util/elfwhole.h), before a tool flashes what part
+ * of it there is; each with an error naming the file.
  * @param raw_means what the backend would do with raw bytes, for the
  *        message (e.g. "QEMU would run it as a raw image").
  * @return HIL_OK, HIL_ERR_ARG (not an ARM ELF) or HIL_ERR_IO.
