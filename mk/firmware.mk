@@ -58,16 +58,18 @@ $(FW_DIR)/obj/$(1)/%.o: $(2)/%.cpp $(FW_DIR)/flags
 	$(FW_CXX) $(call fw_cxxflags,$(3)) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; exit $$$$st
 # One object per implementation: a partial link, then every global symbol
-# but the API entry points made local, checked with nm.
+# but the API entry points made local, checked with nm; made as code.o.tmp
+# and renamed once checked, so that nothing half-made is ever code.o.
 $(FW_DIR)/crypto/$(1)/code.o: $(call impl_objs,$(1),$(2))
 	@mkdir -p $$(@D)
 	$(CROSS)ld -r -d -o $$@.all $$^
-	$(CROSS)objcopy $(foreach a,$(IMPL_API),--keep-global-symbol=$(call impl_sym,$(1))_$(a)) $$@.all $$@
+	$(CROSS)objcopy $(foreach a,$(IMPL_API),--keep-global-symbol=$(call impl_sym,$(1))_$(a)) $$@.all $$@.tmp
 	@rm -f $$@.all
-	@left=$$$$($(CROSS)nm -g --defined-only $$@ | awk '{print $$$$3}' | \
+	@left=$$$$($(CROSS)nm -g --defined-only $$@.tmp | awk '{print $$$$3}' | \
 		grep -v -x $(foreach a,$(IMPL_API),-e $(call impl_sym,$(1))_$(a))); \
 	if [ -n "$$$$left" ]; then echo "$(1): symbols still exported after localisation: $$$$left" >&2; \
-		rm -f $$@; exit 1; fi
+		rm -f $$@.tmp; exit 1; fi
+	@mv -f $$@.tmp $$@
 $(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
 	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
@@ -157,12 +159,19 @@ $(FW_DIR)/heap/syscalls.o: target/syscalls.c $(FW_DIR)/flags
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o $(FW_DIR)/heap/syscalls.o
-	@rm -f $@
-	$(CROSS)ar rcs $@ $^
+	@rm -f $@.tmp
+	$(CROSS)ar rcs $@.tmp $^
+	@mv -f $@.tmp $@
 
+# Linked under a temporary name and renamed: a link killed half-way (hilrun
+# stopped or killed, the machine down) leaves stub.elf.tmp, never an empty or
+# truncated stub.elf newer than its objects, which make would take as up to
+# date and hilrun would load (a link that fails: .DELETE_ON_ERROR). The old
+# image, if any, stays older than what changed: the next make links again.
 $(FW_DIR)/stub.elf: $(FW_OBJS) $(FW_HEAP_LIB) $(BOARD_LDSCRIPT)
-	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS) $(FW_LDLIBS)
-	$(CROSS)size $@
+	$(FW_CC) $(FW_LDFLAGS) -o $@.tmp $(FW_OBJS) $(FW_LDLIBS)
+	$(CROSS)size $@.tmp
+	mv -f $@.tmp $@
 
 .PHONY: firmware fw-impl
 firmware: $(FW_DIR)/stub.elf

@@ -56,9 +56,16 @@ $(HB)/%.o: %.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HB)/%.o,$(HOST_LIB_SRCS)) $(HB)/registry.o \
 	$(HOST_CRYPTO_OBJS)
 
+# The archive is made under a name of this make's own (its shell's pid) and
+# renamed over libhil.a. A rename is atomic: another make in the same
+# checkout (make all while make build/tests/test_X links, each finding the
+# archive out of date) reads the old archive or the new one, never one that
+# is missing (`rm -f; ar rcs` left a moment with none) or half written (ar
+# writing into the name the other links from), and a make killed half-way
+# leaves a stray .tmp, not a truncated libhil.a newer than its objects.
 $(HB)/libhil.a: $(HOST_LIB_OBJS)
-	@rm -f $@
-	ar rcs $@ $^
+	rm -f $@.$$$$.tmp && $(AR) rcs $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@ || \
+		{ rm -f $@.$$$$.tmp; exit 1; }
 
 $(BUILD)/hilrun: $(HB)/host/cli/main.o $(HB)/libhil.a
 	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)

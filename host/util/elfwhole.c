@@ -8,7 +8,7 @@
 #include "err.h"
 
 /* What a killed build leaves, and what to do about it. */
-#define REBUILD_HINT                                                         \
+#define REBUILD_HINT                                                           \
 	"a build killed while writing it? remove it (make builds it again)"
 
 /* ELF constants (elf.h has them, but not on every host this builds on). */
@@ -64,10 +64,11 @@ static int cut_short(const struct layout *l, uint64_t off, uint64_t size,
 		     const char *what, char *why, size_t len)
 {
 	/* off + size may not fit 64 bits in a corrupt file: say it as is. */
-	snprintf(why, len,
-		 "cut short: %zu bytes, but its %s lies at bytes %llu..+%llu (%s)",
-		 l->n, what, (unsigned long long)off, (unsigned long long)size,
-		 REBUILD_HINT);
+	snprintf(
+		why, len,
+		"cut short: %zu bytes, but its %s lies at bytes %llu..+%llu (%s)",
+		l->n, what, (unsigned long long)off, (unsigned long long)size,
+		REBUILD_HINT);
 	return HIL_ERR_ARG;
 }
 
@@ -176,12 +177,13 @@ int hil_elf_whole(const unsigned char *b, size_t n, char *why, size_t len)
 		snprintf(why, len, "not an ELF file");
 		return HIL_ERR_ARG;
 	}
-	if (n <= EI_DATA_AT || (b[EI_CLASS_AT] != CLASS_32 &&
-				b[EI_CLASS_AT] != CLASS_64)) {
+	if (n <= EI_DATA_AT ||
+	    (b[EI_CLASS_AT] != CLASS_32 && b[EI_CLASS_AT] != CLASS_64)) {
 		snprintf(why, len, "%s",
-			 n <= EI_DATA_AT ? "cut short in its ELF header ("
-					   REBUILD_HINT ")"
-					 : "malformed ELF: unknown class");
+			 n <= EI_DATA_AT
+				 ? "cut short in its ELF header (" REBUILD_HINT
+				   ")"
+				 : "malformed ELF: unknown class");
 		return HIL_ERR_ARG;
 	}
 	l.b = b;
