@@ -193,6 +193,89 @@ static void test_a_jailed_child_writes_only_its_folder(void **state)
 	e2e_remove_tree(dir);
 }
 
+/*
+ * The jail of an image's build (hil_build_jail), around a child standing
+ * for anything the build runs that turns hostile: a command of a recipe
+ * (a file name of the user's that make and the shell take for syntax), or
+ * a compiler that its input subverts. What it may write is the build's
+ * outputs (objects, the image); not the copy of the user's folder it
+ * compiles (src/, which the host reference's build compiles next), nor the
+ * host reference's folder (host/: a program of its planting would be
+ * trusted for expected outputs), nor the isolated builds' (isolate/).
+ * Before, the build's folder was bound writable after the copies, over
+ * them: the first attempt worked.
+ */
+static void test_a_build_writes_only_its_outputs(void **state)
+{
+	char dir[HIL_PATH + 32], fw[HIL_PATH + 40], src[HIL_PATH + 64];
+	char algs[2 * HIL_PATH + 64], log[HIL_PATH + 48], path[HIL_PATH + 96];
+	char script[8 * HIL_PATH], text[64];
+	char *const argv[] = {"/bin/sh", "-c", script, NULL};
+	struct hil_jail *j = NULL;
+	int status = -1;
+
+	(void)state;
+	/* Not under /tmp, as above. */
+	snprintf(dir, sizeof(dir), "%s/build/e2e-jail-XXXXXX", src_root);
+	assert_non_null(mkdtemp(dir));
+	snprintf(fw, sizeof(fw), "%s/fw", dir);
+	e2e_make_dir(fw);
+	snprintf(src, sizeof(src), "%s/src", fw);
+	e2e_make_dir(src);
+	strcat(src, "/toy_mine");
+	e2e_make_dir(src);
+	snprintf(path, sizeof(path), "%s/encrypt.c", src);
+	write_text(path, "int toy;\n");
+	snprintf(log, sizeof(log), "%s/log.txt", dir);
+	snprintf(algs, sizeof(algs), "ascon-aead128/ref toy/mine=%s", src);
+	assert_int_equal(hil_build_jail(src_root, fw, algs, &j), HIL_OK);
+
+	/* Each attempt on its own: any one that works fails the script. */
+	snprintf(script, sizeof(script),
+		 "echo 'int toy = 1;' > %s/encrypt.c && exit 10; "
+		 "echo x > %s/new.c && exit 11; rm -f %s/encrypt.c; "
+		 "test -e %s/encrypt.c || exit 12; "
+		 "echo x > %s/src/planted.h && exit 13; "
+		 "echo x > %s/host/toy_mine && exit 14; "
+		 "mkdir %s/isolate/toy_mine && exit 15; "
+		 "mkdir -p %s/obj/toy/mine && echo o > %s/obj/toy/mine/a.o "
+		 "|| exit 16; echo e > %s/stub.elf || exit 17; exit 0",
+		 src, src, src, src, fw, fw, fw, fw, fw, fw);
+	assert_int_equal(
+		hil_proc_run_jailed(argv, log, WAIT_MS, &status, j, NULL),
+		HIL_OK);
+	hil_jail_free(j);
+	read_text(log, text, sizeof(text));
+	if (status != 0) {
+		fail_msg("attempt %d worked (or the outputs failed); log: %s",
+			 status, text);
+	}
+	snprintf(path, sizeof(path), "%s/encrypt.c", src);
+	read_text(path, text, sizeof(text));
+	assert_string_equal(text, "int toy;\n");
+	snprintf(path, sizeof(path), "%s/host/toy_mine", fw);
+	assert_false(exists(path));
+	snprintf(path, sizeof(path), "%s/obj/toy/mine/a.o", fw);
+	assert_true(exists(path));
+
+	/* The host reference's build, in host/: writes there, and still not
+	 * the copy. */
+	snprintf(path, sizeof(path), "%s/host", fw);
+	snprintf(algs, sizeof(algs), "toy/mine=%s", src);
+	assert_int_equal(hil_build_jail(src_root, path, algs, &j), HIL_OK);
+	snprintf(script, sizeof(script),
+		 "echo x > %s/encrypt.c && exit 10; "
+		 "echo x > %s/stub.elf && exit 11; "
+		 "echo exe > %s/host/toy_mine || exit 12; exit 0",
+		 src, fw, fw);
+	assert_int_equal(
+		hil_proc_run_jailed(argv, log, WAIT_MS, &status, j, NULL),
+		HIL_OK);
+	hil_jail_free(j);
+	assert_int_equal(status, 0);
+	e2e_remove_tree(dir);
+}
+
 /* A listener on the host's loopback: a jailed child cannot reach it (the
  * jail has a loopback of its own), an unjailed one can. */
 static void test_a_jailed_child_has_no_network(void **state)
@@ -592,6 +675,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_jailed_child_writes_only_its_folder),
+		cmocka_unit_test(test_a_build_writes_only_its_outputs),
 		cmocka_unit_test(test_a_jailed_child_has_no_network),
 		cmocka_unit_test(test_a_jailed_child_sees_only_itself),
 		cmocka_unit_test(test_nothing_outlives_the_jail),
