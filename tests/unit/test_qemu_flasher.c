@@ -19,6 +19,7 @@
 
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "drivers/link/link.h"
 #include "unit_util.h"
 
@@ -232,6 +233,52 @@ static void test_qemu_missing_binary_is_a_clear_error(void **state)
 	assert_non_null(strstr(log, strerror(ENOENT)));
 	assert_int_equal(hil_flasher_check(fl), HIL_ERR_NA);
 	hil_flasher_close(fl);
+}
+
+/* The qemu flasher's version op with a stand-in QEMU that writes a file
+ * beside itself on --version, jailed or not: @return 1 if it did. */
+static int version_writes(const struct fixture *f, int jail)
+{
+	static const char stand_in[] =
+		"#!/bin/sh\n"
+		"touch \"${0%/*}/wrote-version\" 2>/dev/null\n"
+		"echo 'QEMU emulator version 7.2.0 (stand-in)'\n";
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	char prog[128], bin[128], marker[160], ver[128];
+	int wrote;
+
+	snprintf(bin, sizeof(bin), "%s/verbin", f->dir);
+	mkdir(bin, 0755);
+	snprintf(prog, sizeof(prog), "%s/qemu-system-arm", bin);
+	ut_write_file(prog, stand_in, strlen(stand_in), 0755);
+	memset(&p, 0, sizeof(p));
+	p.program = prog;
+	p.run_dir = f->run_dir;
+	p.jail = jail;
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
+	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)), HIL_OK);
+	hil_flasher_close(fl);
+	assert_string_equal(ver, "QEMU emulator version 7.2.0 (stand-in)");
+	snprintf(marker, sizeof(marker), "%s/wrote-version", bin);
+	wrote = access(marker, F_OK) == 0;
+	unlink(marker);
+	return wrote;
+}
+
+/*
+ * `qemu-system-arm --version`, asked to record the tool, runs jailed as
+ * QEMU itself does: the stand-in's write beside itself comes to nothing.
+ * Unjailed it lands (the test can tell).
+ */
+static void test_qemu_version_runs_jailed(void **state)
+{
+	struct fixture *f = *state;
+	char why[512];
+
+	assert_int_equal(hil_jail_probe(why, sizeof(why)), HIL_OK);
+	assert_false(version_writes(f, 1));
+	assert_true(version_writes(f, 0));
 }
 
 static void test_qemu_rejects_a_non_elf_file_before_starting(void **state)
@@ -761,6 +808,7 @@ int main(void)
 		cmocka_unit_test(
 			test_flasher_rejects_unknown_type_and_missing_run_dir),
 		cmocka_unit_test(test_qemu_missing_binary_is_a_clear_error),
+		cmocka_unit_test(test_qemu_version_runs_jailed),
 		cmocka_unit_test(
 			test_qemu_rejects_a_non_elf_file_before_starting),
 		cmocka_unit_test(test_qemu_refuses_an_empty_or_cut_short_image),

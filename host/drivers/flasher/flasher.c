@@ -19,6 +19,7 @@
 #include "util/err.h"
 #include "util/jail.h"
 #include "util/log.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 struct hil_flasher {
@@ -407,6 +408,26 @@ int hil_flasher_probe(struct hil_flasher *f, char *why, size_t len)
 		return HIL_ERR_NA;
 	}
 	return f->ops->probe(f, why, len);
+}
+
+int hil_flasher_tool_version(struct hil_flasher *f, char *out, size_t len,
+			     unsigned timeout_ms, int *status)
+{
+	char *const argv[] = {(char *)f->params.program, "--version", NULL};
+	struct hil_jail *jail = NULL;
+	int ret;
+
+	*status = -1;
+	if (f->params.jail) {
+		ret = hil_jail_new(&jail);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	ret = hil_proc_capture_jailed(argv, out, len, timeout_ms, status, jail,
+				      NULL);
+	hil_jail_free(jail);
+	return ret;
 }
 
 int hil_flasher_check_elf(const char *path, const char *raw_means)

@@ -342,6 +342,19 @@ void hil_flasher_log_tail(const char *path, off_t offset, char *buf,
 int hil_flasher_check_elf(const char *path, const char *raw_means);
 
 /**
+ * `program --version` for a backend's version op, its output (both
+ * streams) into out, bounded by timeout_ms: jailed when params.jail says
+ * the tool's runs are, as flashing is, in a jail of its own that holds the
+ * system and the program's folder only (a version needs no image, config
+ * file nor probe), so that nothing a tool does on --version reaches the
+ * host.
+ * @param status receives its exit status.
+ * @return as hil_proc_capture_jailed() (HIL_ERR_NA: program not found).
+ */
+int hil_flasher_tool_version(struct hil_flasher *f, char *out, size_t len,
+			     unsigned timeout_ms, int *status);
+
+/**
  * The end of a probe tool's jail (OpenOCD's, pyOCD's): when ret (its binds
  * so far) is HIL_OK, the probes' USB devices bound (/dev/bus/usb, where
  * there is one), the system's folders added and j given in *out; else, or
