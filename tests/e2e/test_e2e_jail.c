@@ -276,6 +276,86 @@ static void test_a_build_writes_only_its_outputs(void **state)
 	e2e_remove_tree(dir);
 }
 
+/*
+ * A command a user's folder makes the build run, the real avenue: a file
+ * name. make takes the sources of a folder by wildcard and writes the
+ * object list into a rule; a ';' in a name ends that rule's prerequisites
+ * and starts its recipe, which the shell runs. The folder here holds x.c
+ * and a file whose name is such a recipe: into the image's folder
+ * ($(FW_DIR)), a marker there (the command ran, where the build may
+ * write), then into the copy of the folder (src/ascon-aead128_mine) to
+ * overwrite its encrypt.c. Jailed (hilrun's image build), the marker
+ * appears and the copy is as the configuration's load checked it. Before
+ * the build's folder was bound after the copies, the copy's encrypt.c was
+ * "evil" after the build.
+ */
+static void
+test_a_file_name_that_runs_a_command_cannot_change_the_copy(void **state)
+{
+	/* The name as make must see it: the recipe is expanded once when it
+	 * runs, "$$" leaving the shell one '$', $(FW_DIR) the image's folder. */
+	static const char evil_name[] =
+		"x.o;cd$${IFS}$(FW_DIR);touch$${IFS}ran-in-jail;"
+		"cd$${IFS}src;cd$${IFS}*_mine;echo$${IFS}evil>encrypt.c;.c";
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_firmware *fw = calloc(1, sizeof(*fw));
+	char dir[128], impl[160], path[HIL_PATH + 64], json[1024], err[512];
+	char log[200], text[32768], ref[HIL_PATH + 64];
+	const char *const files[] = {"api.h", "encrypt.c"};
+	size_t i;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(fw);
+	fresh_dir(dir, sizeof(dir), "namecmd");
+	snprintf(impl, sizeof(impl), "%s/mine", dir);
+	e2e_make_dir(impl);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(ref, sizeof(ref),
+			 "%s/target/crypto/ascon-aead128/ref/%s", src_root,
+			 files[i]);
+		read_text(ref, text, sizeof(text));
+		assert_true(text[0] != '\0');
+		snprintf(path, sizeof(path), "%s/%s", impl, files[i]);
+		write_text(path, text);
+	}
+	snprintf(path, sizeof(path), "%s/x.c", impl);
+	write_text(path, "int hil_namecmd_x;\n");
+	snprintf(path, sizeof(path), "%s/%s", impl, evil_name);
+	write_text(path, "int hil_namecmd_y;\n");
+	snprintf(json, sizeof(json),
+		 "{ \"name\": \"e2e-namecmd\","
+		 " \"board\": { \"name\": \"qemu-netduino\" },"
+		 " \"algorithms\": [ { \"name\": \"ascon-aead128\","
+		 " \"impl\": \"mine\", \"path\": \"%s\" } ] }",
+		 impl);
+	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
+		fail_msg("config rejected: %s", err);
+	}
+	snprintf(log, sizeof(log), "%s/build.log", dir);
+	/* It does not build (the recipe ends in ".o: not found"): only what
+	 * it did on the way matters here. */
+	(void)hil_build_firmware_ex(cfg, src_root, log, NULL, 0, NULL, fw);
+	assert_true(fw->dir[0] != '\0');
+	read_text(log, text, sizeof(text));
+	snprintf(path, sizeof(path), "%s/ran-in-jail", fw->dir);
+	if (!exists(path)) {
+		fail_msg("the file name's command did not run (%s); build.log "
+			 "begins:\n%.2000s",
+			 path, text);
+	}
+	snprintf(path, sizeof(path), "%s/src/ascon-aead128_mine/encrypt.c",
+		 fw->dir);
+	read_text(path, text, sizeof(text));
+	assert_null(strstr(text, "evil"));
+	assert_non_null(strstr(text, "crypto_aead_encrypt"));
+	e2e_remove_tree(fw->dir); /* a folder of this run's alone */
+	snprintf(path, sizeof(path), "%s.lock", fw->dir);
+	unlink(path);
+	free(fw);
+	free(cfg);
+}
+
 /* A listener on the host's loopback: a jailed child cannot reach it (the
  * jail has a loopback of its own), an unjailed one can. */
 static void test_a_jailed_child_has_no_network(void **state)
@@ -676,6 +756,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_jailed_child_writes_only_its_folder),
 		cmocka_unit_test(test_a_build_writes_only_its_outputs),
+		cmocka_unit_test(
+			test_a_file_name_that_runs_a_command_cannot_change_the_copy),
 		cmocka_unit_test(test_a_jailed_child_has_no_network),
 		cmocka_unit_test(test_a_jailed_child_sees_only_itself),
 		cmocka_unit_test(test_nothing_outlives_the_jail),
