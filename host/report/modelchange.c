@@ -19,8 +19,7 @@ double hil_model_error_combined(double a_pct, double b_pct)
 	return sqrt(a_pct * a_pct + b_pct * b_pct);
 }
 
-int hil_model_change_within_error(double change_pct, double a_pct,
-				  double b_pct)
+int hil_model_change_within_error(double change_pct, double a_pct, double b_pct)
 {
 	double e = hil_model_error_combined(a_pct, b_pct);
 
@@ -62,20 +61,23 @@ void hil_model_no_error_bar(char *buf, size_t len, const char *profile,
 		profile = name;
 	}
 	if (profile[0] != '\0') {
-		snprintf(buf, len,
-			 "no error bar: profile %s is not calibrated (its estimates are not validated against a board: docs/cycle-model.md)",
-			 profile);
+		snprintf(
+			buf, len,
+			"no error bar: profile %s is not calibrated (its estimates are not validated against a board: docs/cycle-model.md)",
+			profile);
 	} else {
 		/* "cycles (estimated, Cortex-M4 model, 2 WS, ART on)": what
 		 * it modelled is "2 WS, ART on". */
-		const char *what = unit != NULL ? strstr(unit, "model, ") : NULL;
+		const char *what =
+			unit != NULL ? strstr(unit, "model, ") : NULL;
 		size_t n;
 
 		what = what != NULL ? what + strlen("model, ") : "";
 		n = strlen(what);
 		n -= n > 0 && what[n - 1] == ')';
-		snprintf(buf, len,
-			 "no error bar: the modelled memory system (%.*s%sno named profile) is not calibrated (docs/cycle-model.md)",
-			 (int)n, what, n > 0 ? ", " : "");
+		snprintf(
+			buf, len,
+			"no error bar: the modelled memory system (%.*s%sno named profile) is not calibrated (docs/cycle-model.md)",
+			(int)n, what, n > 0 ? ", " : "");
 	}
 }
