@@ -2590,6 +2590,54 @@ static void test_compare_says_once_why_estimates_have_no_error_bar(void **state)
 	}
 }
 
+/*
+ * The other figures of estimates: the per-byte plot's subtitle says what
+ * their error bars are, or why they have none; the sweep's cycles and
+ * energy table prints each estimate with its error bar.
+ */
+static void test_plot_and_sweep_give_the_estimates_error_bars(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b = load_fixture("report-model.json");
+	cJSON *e = cJSON_Parse("{\"uj_per_op\": 1.25, \"spread\": 0.01,"
+			       " \"idle_mw\": 33.0, \"active_mw\": 82.5,"
+			       " \"bus_v\": 3.3, \"samples\": 250,"
+			       " \"sample_rate_hz\": 1818.0, \"windows\": 5}");
+	const cJSON *two[2];
+	char *svg, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(e);
+	svg = render(hil_svg_per_byte, a);
+	assert_non_null(strstr(svg, "; no error bar: the modelled memory "
+				    "system (2 WS, ART on, no named profile) "
+				    "is not calibrated;"));
+	free(svg);
+	calibrate(a, "nrf52840-cal", 11);
+	calibrate(b, "nrf52840-cal", 11);
+	svg = render(hil_svg_per_byte, a);
+	assert_non_null(
+		strstr(svg, "; estimates \xc2\xb1 11 % against the board;"));
+	assert_null(strstr(svg, "no error bar"));
+	free(svg);
+	cJSON_AddItemToObject(row_at(a, 0), "energy", cJSON_Duplicate(e, 1));
+	cJSON_AddItemToObject(row_at(b, 0), "energy", e);
+	two[0] = a;
+	two[1] = b;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_html_sweep(two, 2, NULL, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "Cycles and energy per operation"));
+	/* At 64 B (row 1): 9453 cycles estimated in both. */
+	assert_int_equal(count(buf, ">est. 9453 \xc2\xb1 11 %<"), 2);
+	free(buf);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 /* JUnit's failure of an estimate within its error bars says so. */
 static void test_junit_says_an_estimate_moved_within_its_error(void **state)
 {
@@ -3097,6 +3145,8 @@ int main(void)
 			test_compare_says_once_why_estimates_have_no_error_bar),
 		cmocka_unit_test(
 			test_junit_says_an_estimate_moved_within_its_error),
+		cmocka_unit_test(
+			test_plot_and_sweep_give_the_estimates_error_bars),
 		cmocka_unit_test(test_compare_notes_different_flags),
 		cmocka_unit_test(test_compare_size_thresholds_line),
 		cmocka_unit_test(
