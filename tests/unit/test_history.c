@@ -822,6 +822,111 @@ static void test_an_old_history_opens_imports_and_gets_error_bars(void **state)
 	free(page);
 }
 
+/*
+ * A run that ends here records each estimate's error bar as report.json
+ * carries it: its profile's figure for assembly (a folder with a .s file)
+ * or for C, and "none" under an uncalibrated profile.
+ */
+static void test_a_finished_run_records_its_error_bars(void **state)
+{
+	static const char *const impls[] = {"sfile", "ref"};
+	static const char *const profiles[] = {"nrf52840-cal",
+					       "nrf52840-icache"};
+	const char *src = getenv("HIL_SRC_DIR");
+	char db[128];
+	size_t p, i;
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	for (p = 0; p < 2; p++) {
+		struct hil_config *cfg = calloc(1, sizeof(*cfg));
+		struct hil_run *run = calloc(1, sizeof(*run));
+		struct hil_row rows[2];
+		sqlite3 *h;
+		sqlite3_stmt *st;
+
+		assert_non_null(cfg);
+		assert_non_null(run);
+		memset(rows, 0, sizeof(rows));
+		for (i = 0; i < 2; i++) {
+			snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name),
+				 "toyaead128");
+			snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl),
+				 "%s", impls[i]);
+			snprintf(cfg->algs[i].path, sizeof(cfg->algs[i].path),
+				 "%s/tests/fixtures/nist-tree/crypto_aead/"
+				 "toyaead128/%s",
+				 src != NULL ? src : ".", impls[i]);
+			snprintf(rows[i].algorithm, sizeof(rows[i].algorithm),
+				 "toyaead128");
+			snprintf(rows[i].implementation,
+				 sizeof(rows[i].implementation), "%s",
+				 impls[i]);
+			rows[i].operation = "encrypt";
+			rows[i].msg_len = 16;
+			rows[i].ok = 1;
+			rows[i].stats.median = 1000;
+			rows[i].model.ok = 1;
+			rows[i].model.stats.median = 1200;
+		}
+		cfg->n_algs = 2;
+		snprintf(cfg->name, sizeof(cfg->name), "dk");
+		snprintf(cfg->board.name, sizeof(cfg->board.name),
+			 "nrf52840-dk");
+		run->cfg = cfg;
+		run->rows = rows;
+		run->n_rows = 2;
+		run->model.enabled = 1;
+		snprintf(run->model.profile, sizeof(run->model.profile), "%s",
+			 profiles[p]);
+		snprintf(run->id, sizeof(run->id), "2026120%zu-010000-dk",
+			 p + 1);
+		snprintf(run->started, sizeof(run->started),
+			 "2026-12-0%zuT01:00:00Z", p + 1);
+		run->status = "complete";
+		assert_int_equal(hil_history_record(db, run), HIL_OK);
+		run->rows = NULL;
+		free(run);
+		free(cfg);
+
+		assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+		assert_int_equal(
+			sqlite3_prepare_v2(
+				h,
+				"SELECT implementation, model_error_pct,"
+				" model_error_kind FROM rows WHERE run_id = ?1"
+				" ORDER BY implementation DESC",
+				-1, &st, NULL),
+			SQLITE_OK);
+		sqlite3_bind_text(st, 1,
+				  p == 0 ? "20261201-010000-dk"
+					 : "20261202-010000-dk",
+				  -1, SQLITE_STATIC);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+			assert_string_equal(
+				(const char *)sqlite3_column_text(st, 0),
+				impls[i]);
+			if (p == 1) {
+				assert_int_equal(sqlite3_column_type(st, 1),
+						 SQLITE_NULL);
+				assert_string_equal(
+					(const char *)sqlite3_column_text(st,
+									  2),
+					"none");
+				continue;
+			}
+			assert_true(sqlite3_column_double(st, 1) ==
+				    (i == 0 ? 11 : 35));
+			assert_string_equal(
+				(const char *)sqlite3_column_text(st, 2),
+				i == 0 ? "assembly" : "C");
+		}
+		sqlite3_finalize(st);
+		sqlite3_close(h);
+	}
+}
+
 /* report-model.json as run id of board at when, under tmp/page/runs/id,
  * with row 0's median and estimate scaled by k and row 1 failed when
  * asked; imported into db. */
@@ -1150,6 +1255,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_an_old_history_opens_imports_and_gets_error_bars,
 			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_a_finished_run_records_its_error_bars, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_import_names_runs_sharing_an_id_alike_in_any_order,
 			setup, teardown),
