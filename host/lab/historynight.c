@@ -195,7 +195,8 @@ static void night_fig(FILE *f, int have, double v, double err)
 	if (!have) {
 		fputs("-", f);
 	} else if (err >= 0) {
-		fprintf(f, "%.6g ± %.0f %%", v, err);
+		/* One line: "7268.63 ± 11 %" is one figure. */
+		fprintf(f, "%.6g&nbsp;± %.0f&nbsp;%%", v, err);
 	} else {
 		fprintf(f, "%.6g", v);
 	}
