@@ -196,7 +196,7 @@ static void night_fig(FILE *f, int have, double v, double err)
 		fputs("-", f);
 	} else if (err >= 0) {
 		/* One line: "7268.63 ± 11 %" is one figure. */
-		fprintf(f, "%.6g&nbsp;± %.0f&nbsp;%%", v, err);
+		fprintf(f, "%.6g&nbsp;±&nbsp;%.0f&nbsp;%%", v, err);
 	} else {
 		fprintf(f, "%.6g", v);
 	}

@@ -1066,8 +1066,8 @@ static void test_night_page_marks_estimates_within_their_error(void **state)
 	page[n] = '\0';
 	assert_non_null(strstr(
 		page,
-		"<td>5325&nbsp;\xc2\xb1 11&nbsp;%</td><td>5591.25&nbsp;\xc2\xb1 "
-		"11&nbsp;%</td><td class=\"warn\">worse, within the model's error "
+		"<td>5325&nbsp;\xc2\xb1&nbsp;11&nbsp;%</td><td>5591.25&nbsp;"
+		"\xc2\xb1&nbsp;11&nbsp;%</td><td class=\"warn\">worse, within the model's error "
 		"(\xc2\xb1 16 %): the code's modelled cost changed; the "
 		"board may not show it</td>"));
 	assert_non_null(strstr(
