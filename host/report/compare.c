@@ -713,9 +713,14 @@ static const char *verdict_name(enum hil_verdict v)
 	return "?";
 }
 
+/* A figure as a reader takes it in: to 10 significant digits, so that a
+ * median's binary noise is not shown (15663.900000000001 cycles is
+ * "15663.9"); report.json keeps the exact value. */
 static void fig(char *buf, size_t len, int have, double v)
 {
-	if (have) {
+	if (have && isfinite(v) && v != floor(v)) {
+		snprintf(buf, len, "%.10g", v);
+	} else if (have) {
 		hil_fmt_num(buf, len, v);
 	} else {
 		snprintf(buf, len, "%s", "-");
