@@ -30,9 +30,9 @@
 
 static char tmp_root[64];
 static char src_root[HIL_PATH];
-static char cfg_dir[HIL_PATH];	/* tmp/cfg: the configurations' folder */
-static char run_a[HIL_PATH];	/* the links run's output */
-static char run_b[HIL_PATH];	/* the --host-signatures run's output */
+static char cfg_dir[HIL_PATH]; /* tmp/cfg: the configurations' folder */
+static char run_a[HIL_PATH];   /* the links run's output */
+static char run_b[HIL_PATH];   /* the --host-signatures run's output */
 
 static void write_text(const char *path, const char *text)
 {
@@ -171,9 +171,9 @@ static void test_a_file_swapped_after_the_check_is_refused(void **state)
 		fail_msg("%s", err);
 	}
 	/* Unchanged: copied, the links replaced by their files. */
-	assert_int_equal(hil_pq_plan_snapshot(plan, build, copy, err,
-					      sizeof(err)),
-			 HIL_OK);
+	assert_int_equal(
+		hil_pq_plan_snapshot(plan, build, copy, err, sizeof(err)),
+		HIL_OK);
 	snprintf(p, sizeof(p), "%s/api.h", copy->dirs[0]);
 	assert_int_equal(lstat(p, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
@@ -181,9 +181,9 @@ static void test_a_file_swapped_after_the_check_is_refused(void **state)
 
 	/* A link to the host's secret. */
 	link_to(secret, extra);
-	assert_int_not_equal(hil_pq_plan_snapshot(plan, build, copy, err,
-						  sizeof(err)),
-			     HIL_OK);
+	assert_int_not_equal(
+		hil_pq_plan_snapshot(plan, build, copy, err, sizeof(err)),
+		HIL_OK);
 	e2e_assert_contains(err, "crypto_kem/toykem/linked");
 	e2e_assert_contains(err, "extra.h: a link to ");
 	e2e_assert_contains(err, "secret.txt, outside the folder");
@@ -191,9 +191,9 @@ static void test_a_file_swapped_after_the_check_is_refused(void **state)
 
 	/* A link into the allowed folder, which the check did not find. */
 	link_to("../../../shared/toykem/api.h", extra);
-	assert_int_not_equal(hil_pq_plan_snapshot(plan, build, copy, err,
-						  sizeof(err)),
-			     HIL_OK);
+	assert_int_not_equal(
+		hil_pq_plan_snapshot(plan, build, copy, err, sizeof(err)),
+		HIL_OK);
 	e2e_assert_contains(err, "not those the configuration's check found");
 	snprintf(p, sizeof(p), "%s/src/00/toykem/linked", build);
 	assert_int_equal(lstat(p, &st), -1); /* nothing half-copied left */
@@ -213,8 +213,8 @@ static void test_a_file_swapped_after_the_check_is_refused(void **state)
  */
 static void test_links_followed_only_into_allowed_folders(void **state)
 {
-	char cfg[HIL_PATH + 32], log[HIL_PATH + 32], p[HIL_PATH + 64],
-		why[256], real[PATH_MAX];
+	char cfg[HIL_PATH + 32], log[HIL_PATH + 32], p[HIL_PATH + 64], why[256],
+		real[PATH_MAX];
 	char *text;
 	int jailed = hil_jail_probe(why, sizeof(why)) == HIL_OK;
 
@@ -222,8 +222,8 @@ static void test_links_followed_only_into_allowed_folders(void **state)
 	snprintf(log, sizeof(log), "%s/links.log", tmp_root);
 	snprintf(cfg, sizeof(cfg), "%s/out.json", cfg_dir);
 	{
-		char *args[] = {"--config", cfg, "--runs", "1", "--output",
-				run_a,	    NULL};
+		char *args[] = {"--config", cfg,   "--runs", "1",
+				"--output", run_a, NULL};
 
 		assert_int_equal(hilrun_pq(args, log), 2);
 	}
@@ -240,8 +240,8 @@ static void test_links_followed_only_into_allowed_folders(void **state)
 
 	snprintf(cfg, sizeof(cfg), "%s/far.json", cfg_dir);
 	{
-		char *args[] = {"--config", cfg, "--runs", "1", "--output",
-				run_a,	    NULL};
+		char *args[] = {"--config", cfg,   "--runs", "1",
+				"--output", run_a, NULL};
 
 		assert_int_equal(hilrun_pq(args, log), 2);
 	}
@@ -253,8 +253,8 @@ static void test_links_followed_only_into_allowed_folders(void **state)
 
 	snprintf(cfg, sizeof(cfg), "%s/in.json", cfg_dir);
 	{
-		char *args[] = {"--config", cfg, "--runs", "1", "--output",
-				run_a,	    NULL};
+		char *args[] = {"--config", cfg,   "--runs", "1",
+				"--output", run_a, NULL};
 
 		assert_int_equal(hilrun_pq(args, log), 0);
 	}
@@ -315,8 +315,14 @@ static void test_host_signatures_leave_sign_out_saying_why(void **state)
 	snprintf(cfg, sizeof(cfg), "%s/" FIX "/toys.json", src_root);
 	snprintf(log, sizeof(log), "%s/sigs.log", tmp_root);
 	{
-		char *args[] = {"--config", cfg,   "--runs",	       "1",
-				"--output", run_b, "--host-signatures", NULL};
+		char *args[] = {"--config",
+				cfg,
+				"--runs",
+				"1",
+				"--output",
+				run_b,
+				"--host-signatures",
+				NULL};
 
 		assert_int_equal(hilrun_pq(args, log), 0);
 	}
@@ -336,8 +342,9 @@ static void test_host_signatures_leave_sign_out_saying_why(void **state)
 	assert_null(strstr(text, "toykem/ref: sign"));
 	free(text);
 	{
-		char *args[] = {"--config", cfg, "--board", "qemu-netduino",
-				"--output", run_b, "--host-signatures", NULL};
+		char *args[] = {"--config",	     cfg,	 "--board",
+				"qemu-netduino",     "--output", run_b,
+				"--host-signatures", NULL};
 
 		assert_int_equal(hilrun_pq(args, log), 2);
 	}
@@ -375,8 +382,8 @@ static void test_two_runs_build_apart(void **state)
 	snprintf(cfg, sizeof(cfg), "%s/" FIX "/toys.json", src_root);
 	snprintf(log, sizeof(log), "%s/lock.log", tmp_root);
 	{
-		char *args[] = {"--config", cfg, "--runs", "1", "--output",
-				run_b,	    NULL};
+		char *args[] = {"--config", cfg,   "--runs", "1",
+				"--output", run_b, NULL};
 
 		assert_int_equal(hilrun_pq(args, log), 2);
 	}
@@ -391,9 +398,11 @@ static void test_two_runs_build_apart(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_a_file_swapped_after_the_check_is_refused),
+		cmocka_unit_test(
+			test_a_file_swapped_after_the_check_is_refused),
 		cmocka_unit_test(test_links_followed_only_into_allowed_folders),
-		cmocka_unit_test(test_host_signatures_leave_sign_out_saying_why),
+		cmocka_unit_test(
+			test_host_signatures_leave_sign_out_saying_why),
 		cmocka_unit_test(test_two_runs_build_apart),
 	};
 	int failed;
