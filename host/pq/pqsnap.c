@@ -141,8 +141,8 @@ static int copy_one(const char *what, const char *src, const char *dst,
 	}
 	ret = hil_snapshot_copy_ex(src, dst, links, follow, why, sizeof(why));
 	if (ret != HIL_OK) {
-		snprintf(err, len, "%s: %s: %s: not copied, so not built",
-			 what, src, why);
+		snprintf(err, len, "%s: %s: %s: not copied, so not built", what,
+			 src, why);
 		return ret;
 	}
 	snprintf(out, HIL_PQ_PATH, "%s", dst);
