@@ -187,7 +187,7 @@ for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 # board run over its link: no model).
 [ -n "$MACHINE" ] || PROFILE=
 printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
-	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${NAMED:-${COMMON:-hilrun target/pq/common}})" \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${NAMED:-$(echo ${COMMON:-hilrun target/pq/common})}" \
 	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
 
 has_asm() {
