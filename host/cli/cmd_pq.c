@@ -118,11 +118,11 @@ static struct hil_jail *pq_jail(const char *root, const char *out,
 	return j;
 }
 
-/* board: NULL for the mps2 under the cycle model, else the board the
- * script builds images for (and link, semihost or empty, their link). */
 /* plan: the copies' (pqsnap.h); named: the configuration's common
  * folders, as run.tsv records them; build: the run's build folder;
- * host_sigs: pq-bench.sh -S. */
+ * host_sigs: pq-bench.sh -S; board: NULL for the mps2 under the cycle
+ * model, else the board the script builds images for (and link, semihost
+ * or empty, their link). */
 static int run_plan(const struct hil_pq_plan *plan, const char *named,
 		    const char *root, const char *runs, const char *seed,
 		    const char *out, const char *build, int host_sigs,
