@@ -15,8 +15,8 @@
 #include "cli.h"
 #include "drivers/link/link.h"
 #include "image/build.h"
+#include "image/pqsnap.h"
 #include "pq/pqentries.h"
-#include "pq/pqsnap.h"
 #include "result/reportjson.h"
 #include "result/result.h"
 #include "run/energyest.h"
@@ -366,6 +366,10 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		return 2;
 	}
 	ret = hil_pq_plan_load(config, plan, err, sizeof(err));
+	/* Every folder checked as it loads: what its copy must find again. */
+	if (ret == HIL_OK) {
+		ret = hil_pq_plan_check(plan, err, sizeof(err));
+	}
 	if (ret != HIL_OK) {
 		hil_err("%s", err);
 		free(plan);

@@ -37,7 +37,7 @@ int hil_snapshot_copy(const char *src, const char *dst,
 		      const unsigned char *links, char *why, size_t len);
 
 /* Links leading out of the folder taken as what they lead to (the pq
- * lane's snapshots, host/pq/pqsnap.c). */
+ * lane's snapshots, image/pqsnap.c). */
 struct hil_snapshot_follow {
 	/* Real paths of the folders a link may lead into (at or below). */
 	const char *const *roots;

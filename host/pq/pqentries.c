@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pqsnap.h"
 #include "util/err.h"
 
 #define MAX_CONFIG_BYTES (1u << 20)
@@ -434,8 +433,5 @@ int hil_pq_plan_load(const char *path, struct hil_pq_plan *plan, char *err,
 		}
 	}
 	cJSON_Delete(root);
-	if (ret == HIL_OK) {
-		ret = hil_pq_plan_check(plan, err, len);
-	}
 	return ret;
 }

@@ -39,8 +39,9 @@ struct hil_pq_plan {
  * "common": [folders], "host_common": [folders] and "links_within":
  * [folders] (each inside the configuration file's folder). Relative paths
  * are the configuration file's. Every entry must name the same common
- * folders (one image build rule per run). Every scheme and common folder
- * is then checked as its copy will be made (hil_pq_plan_check).
+ * folders (one image build rule per run). The caller then checks every
+ * scheme and common folder as its copy will be made (image/pqsnap.h,
+ * hil_pq_plan_check).
  * @param err receives a message naming the file, the entry and what is
  *        wrong (NUL-terminated, len bytes).
  * @return HIL_OK, HIL_ERR_CONFIG (bad entry, no folder matched) or

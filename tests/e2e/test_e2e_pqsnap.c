@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "e2e_util.h"
+#include "image/pqsnap.h"
 #include "pq/pqentries.h"
-#include "pq/pqsnap.h"
 #include "util/err.h"
 #include "util/jail.h"
 #include "util/proc.h"
@@ -167,7 +167,8 @@ static void test_a_file_swapped_after_the_check_is_refused(void **state)
 		 cfg_dir);
 	snprintf(secret, sizeof(secret), "%s/secret.txt", tmp_root);
 	assert_int_equal(hil_mkdirs(build), HIL_OK);
-	if (hil_pq_plan_load(cfg, plan, err, sizeof(err)) != HIL_OK) {
+	if (hil_pq_plan_load(cfg, plan, err, sizeof(err)) != HIL_OK ||
+	    hil_pq_plan_check(plan, err, sizeof(err)) != HIL_OK) {
 		fail_msg("%s", err);
 	}
 	/* Unchanged: copied, the links replaced by their files. */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "image/snapshot.h"
-#include "pqentries.h"
+#include "pq/pqentries.h"
+#include "snapshot.h"
 #include "util/err.h"
 #include "util/util.h"
 
