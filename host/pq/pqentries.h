@@ -20,7 +20,7 @@ struct hil_pq_plan {
 	size_t n_host_common;
 	/* "links_within" of every entry (real paths): folders a link in a
 	 * scheme folder of that entry, or in a common folder, may lead into
-	 * (host/pq/pqsnap.h). */
+	 * (image/pqsnap.h). */
 	char within[HIL_PQ_MAX_COMMON][HIL_PQ_PATH];
 	size_t n_within;
 	unsigned dir_within[HIL_PQ_MAX_DIRS]; /* bit k: within[k] is its */
