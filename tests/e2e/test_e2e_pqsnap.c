@@ -1,4 +1,4 @@
-/* test_e2e_pqsnap: hilrun pq builds copies of the folders its configuration's load checked, in each run's own build folder: a file swapped after the check never reaches the build, a link into a folder the configuration allows ("links_within") is followed jailed while one outside is refused by name, two runs build apart and one output takes one run at a time, and --host-signatures leaves the sign row out, saying why. */
+/* test_e2e_pqsnap: hilrun pq builds copies of the folders its configuration's load checked, in each run's own build folder: a file swapped after the check never reaches the build, a link into a folder the configuration allows ("links_within") is followed jailed while one outside is refused by name, two runs build apart and one output takes one run at a time (a run into the same output again compiles only what changed), and --host-signatures leaves the sign row out, saying why. */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -396,6 +396,57 @@ static void test_two_runs_build_apart(void **state)
 	free(text);
 }
 
+/*
+ * The same output again reuses its build folder: an unchanged folder's
+ * objects are not compiled again (the copies keep their files' times), and
+ * a source changed since (newer than its object) is.
+ */
+static void test_the_same_output_rebuilds_only_what_changed(void **state)
+{
+	char cfg[HIL_PATH + 32], log[HIL_PATH + 32], obj[HIL_PATH + 64],
+		src[HIL_PATH + 64];
+	struct stat before, after;
+	struct timespec t[2];
+	FILE *f;
+
+	(void)state;
+	snprintf(cfg, sizeof(cfg), "%s/in.json", cfg_dir);
+	snprintf(log, sizeof(log), "%s/again.log", tmp_root);
+	snprintf(obj, sizeof(obj), "%s/build/toykem_linked/fw/scheme/kem.c.o",
+		 run_a);
+	assert_int_equal(stat(obj, &before), 0);
+	{
+		char *args[] = {"--config", cfg,   "--runs", "1",
+				"--output", run_a, NULL};
+
+		assert_int_equal(hilrun_pq(args, log), 0);
+	}
+	assert_int_equal(stat(obj, &after), 0);
+	assert_int_equal(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+	assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+
+	/* kem.c (the file its link leads to) changed: a comment more, and a
+	 * time after its object's. */
+	snprintf(src, sizeof(src), "%s/shared/toykem/kem.c", cfg_dir);
+	f = fopen(src, "a");
+	assert_non_null(f);
+	fputs("/* changed */\n", f);
+	assert_int_equal(fclose(f), 0);
+	t[0] = after.st_mtim;
+	t[1] = after.st_mtim;
+	t[1].tv_sec += 10;
+	assert_int_equal(utimensat(AT_FDCWD, src, t, 0), 0);
+	{
+		char *args[] = {"--config", cfg,   "--runs", "1",
+				"--output", run_a, NULL};
+
+		assert_int_equal(hilrun_pq(args, log), 0);
+	}
+	assert_int_equal(stat(obj, &after), 0);
+	assert_true(after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+		    after.st_mtim.tv_nsec != before.st_mtim.tv_nsec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +456,8 @@ int main(void)
 		cmocka_unit_test(
 			test_host_signatures_leave_sign_out_saying_why),
 		cmocka_unit_test(test_two_runs_build_apart),
+		cmocka_unit_test(
+			test_the_same_output_rebuilds_only_what_changed),
 	};
 	int failed;
 
