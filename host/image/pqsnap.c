@@ -15,16 +15,17 @@
 #include "util/err.h"
 #include "util/util.h"
 
-#define MAX_ROOTS (3 * HIL_PQ_MAX_COMMON)
+#define MAX_ROOTS (3 * HIL_PQ_MAX_COMMON + HIL_PQ_MAX_DIRS)
 
 /* The folders a link of one folder may lead into, as real paths. */
 struct roots {
 	char path[MAX_ROOTS][PATH_MAX];
 	const char *ptr[MAX_ROOTS];
-	char allowed[MAX_ROOTS * 64];
+	char allowed[3 * HIL_PQ_MAX_COMMON * (PATH_MAX + 16) + 64];
 	struct hil_snapshot_follow follow;
 };
 
+/* what: how the refusal names it (NULL: not named one by one). */
 static void add_root(struct roots *r, const char *path, const char *what)
 {
 	size_t n = r->follow.n_roots, o = strlen(r->allowed);
@@ -34,8 +35,10 @@ static void add_root(struct roots *r, const char *path, const char *what)
 	}
 	r->ptr[n] = r->path[n];
 	r->follow.n_roots = n + 1;
-	snprintf(r->allowed + o, sizeof(r->allowed) - o, "%s%s %s",
-		 o > 0 ? ", " : "", what, r->path[n]);
+	if (what != NULL) {
+		snprintf(r->allowed + o, sizeof(r->allowed) - o, "%s%s %s",
+			 o > 0 ? ", " : "", what, r->path[n]);
+	}
 }
 
 /* within: the bits of plan->within allowed (~0u: all). */
@@ -46,6 +49,15 @@ static void roots_of(const struct hil_pq_plan *plan, unsigned within,
 
 	memset(&r->follow, 0, sizeof(r->follow));
 	r->allowed[0] = '\0';
+	/* The run's scheme folders (built anyway: a link into one shows
+	 * nothing more; pqm4's m4fstack folders link to their m4fspeed). */
+	for (i = 0; i < plan->n_dirs; i++) {
+		add_root(r, plan->dirs[i], NULL);
+	}
+	snprintf(r->allowed, sizeof(r->allowed),
+		 "the run's %zu scheme "
+		 "folder%s",
+		 plan->n_dirs, plan->n_dirs == 1 ? "" : "s");
 	for (i = 0; i < plan->n_common; i++) {
 		add_root(r, plan->common[i], "common");
 	}

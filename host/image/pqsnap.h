@@ -10,10 +10,10 @@ struct hil_pq_plan;
  * Where a link may lead (docs/pq.md, "Links"): a link inside a folder
  * stays a link to the copy; a link out of it is replaced by what it
  * leads to when that lies in one of the folders the configuration allows
- * it: for a scheme folder, the common and host_common folders and its
- * entry's "links_within"; for a common folder, the common and
- * host_common folders and every entry's "links_within". Any other link
- * is refused, naming it and where it leads.
+ * it: the run's scheme folders, common and host_common folders (all built
+ * anyway), and, for a scheme folder, its entry's "links_within", for a
+ * common folder every entry's. Any other link is refused, naming it and
+ * where it leads.
  */
 
 /**

@@ -123,6 +123,28 @@ static int setup(void **state)
 			 cfg_dir, files[i]);
 		link_to(p, q);
 	}
+	/* crypto_kem/toykem/own: the files themselves; sib: links to them
+	 * (as pqm4's m4fstack links to m4fspeed). */
+	snprintf(p, sizeof(p), "%s/crypto_kem/toykem/own", cfg_dir);
+	assert_int_equal(hil_mkdirs(p), HIL_OK);
+	snprintf(p, sizeof(p), "%s/crypto_kem/toykem/sib", cfg_dir);
+	assert_int_equal(hil_mkdirs(p), HIL_OK);
+	for (i = 0; i < 2; i++) {
+		char *text;
+
+		snprintf(p, sizeof(p), "%s/shared/toykem/%s", cfg_dir,
+			 files[i]);
+		text = slurp(p);
+		assert_non_null(text);
+		snprintf(q, sizeof(q), "%s/crypto_kem/toykem/own/%s", cfg_dir,
+			 files[i]);
+		write_text(q, text);
+		free(text);
+		snprintf(p, sizeof(p), "../own/%s", files[i]);
+		snprintf(q, sizeof(q), "%s/crypto_kem/toykem/sib/%s", cfg_dir,
+			 files[i]);
+		link_to(p, q);
+	}
 	snprintf(p, sizeof(p), "%s/crypto_kem/toykem/linked/extra.h", cfg_dir);
 	write_text(p, "/* nothing */\n");
 	snprintf(p, sizeof(p), "%s/secret.txt", tmp_root);
@@ -134,6 +156,12 @@ static int setup(void **state)
 	snprintf(p, sizeof(p), "%s/out.json", cfg_dir);
 	write_text(p, "{\"algorithms\": [{\"tree\": \"crypto_kem\", "
 		      "\"pattern\": \"toykem/linked\"}]}\n");
+	snprintf(p, sizeof(p), "%s/sib.json", cfg_dir);
+	write_text(p, "{\"algorithms\": [{\"tree\": \"crypto_kem\", "
+		      "\"pattern\": \"toykem/[os]*\"}]}\n");
+	snprintf(p, sizeof(p), "%s/sibonly.json", cfg_dir);
+	write_text(p, "{\"algorithms\": [{\"tree\": \"crypto_kem\", "
+		      "\"pattern\": \"toykem/sib\"}]}\n");
 	snprintf(p, sizeof(p), "%s/far.json", cfg_dir);
 	write_text(p, "{\"algorithms\": [{\"tree\": \"crypto_kem\", "
 		      "\"pattern\": \"toykem/linked\", "
@@ -203,6 +231,34 @@ static void test_a_file_swapped_after_the_check_is_refused(void **state)
 	write_text(extra, "/* nothing */\n");
 	free(plan);
 	free(copy);
+}
+
+/*
+ * A link into another scheme folder of the same run (built anyway) is
+ * followed without "links_within"; the same folder run without its
+ * sibling is refused, naming the link.
+ */
+static void test_links_into_the_runs_own_folders_are_followed(void **state)
+{
+	struct hil_pq_plan *plan = calloc(1, sizeof(*plan));
+	char cfg[HIL_PATH + 32], err[4096];
+
+	(void)state;
+	assert_non_null(plan);
+	snprintf(cfg, sizeof(cfg), "%s/sib.json", cfg_dir);
+	assert_int_equal(hil_pq_plan_load(cfg, plan, err, sizeof(err)), HIL_OK);
+	assert_int_equal(plan->n_dirs, 2);
+	if (hil_pq_plan_check(plan, err, sizeof(err)) != HIL_OK) {
+		fail_msg("%s", err);
+	}
+	snprintf(cfg, sizeof(cfg), "%s/sibonly.json", cfg_dir);
+	assert_int_equal(hil_pq_plan_load(cfg, plan, err, sizeof(err)), HIL_OK);
+	assert_int_equal(hil_pq_plan_check(plan, err, sizeof(err)),
+			 HIL_ERR_CONFIG);
+	e2e_assert_contains(err, "toykem/sib: ");
+	e2e_assert_contains(err, ".h: a link to ");
+	e2e_assert_contains(err, "/crypto_kem/toykem/own/");
+	free(plan);
 }
 
 /*
@@ -452,6 +508,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_a_file_swapped_after_the_check_is_refused),
+		cmocka_unit_test(
+			test_links_into_the_runs_own_folders_are_followed),
 		cmocka_unit_test(test_links_followed_only_into_allowed_folders),
 		cmocka_unit_test(
 			test_host_signatures_leave_sign_out_saying_why),
