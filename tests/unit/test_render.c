@@ -47,21 +47,6 @@ static cJSON *load_fixture(const char *name)
 	return r;
 }
 
-typedef int (*render_fn)(const cJSON *, FILE *);
-
-/* Render into a malloc'd string (caller frees). */
-static char *render(render_fn fn, const cJSON *report)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(fn(report, f), HIL_OK);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
 static size_t count(const char *hay, const char *needle)
 {
 	size_t n = 0;
@@ -737,12 +722,12 @@ static void test_load_reads_older_sizes_object(void **state)
 	cJSON_DeleteItemFromObjectCaseSensitive(r, "fits");
 	assert_int_equal(hil_report_check(r, "old.json", (char[256]){0}, 256),
 			 HIL_OK);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "Whole image: 9800 B flash"));
 	assert_non_null(strstr(
 		md,
 		"| speck64-128-ecb | ref | encrypt | 22.20 | 21.86 | - | - | - | - | - | 48 | - |"));
-	svg = render(hil_svg_sizes, r);
+	svg = ut_render(hil_svg_sizes, r);
 	assert_xml(svg);
 	free(md);
 	free(svg);
@@ -754,7 +739,7 @@ static void test_load_reads_older_sizes_object(void **state)
 static void test_summary_md_has_header_rows_and_unit(void **state)
 {
 	cJSON *r = load_fixture("report-min.json");
-	char *md = render(hil_summary_md, r);
+	char *md = ut_render(hil_summary_md, r);
 
 	(void)state;
 	assert_non_null(strstr(
@@ -805,7 +790,7 @@ static void
 test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 {
 	cJSON *r = load_fixture("report-failed.json");
-	char *md = render(hil_summary_md, r);
+	char *md = ut_render(hil_summary_md, r);
 
 	(void)state;
 	assert_non_null(strstr(
@@ -866,7 +851,7 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	cJSON_AddStringToObject(x, "table", "DS10086 Rev 3 Table 25 (p. 68)");
 	put_estimate(cJSON_AddObjectToObject(row_at(r, 1), "energy"), 8.11,
 		     8.11, 12.5);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "Energy (µJ/op, est.: typ. (range)) |"));
 	/* The figures' chip, clock and flash setting, not "none". */
 	assert_non_null(strstr(
@@ -877,13 +862,13 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	assert_non_null(strstr(
 		md,
 		"- Energy: µJ per operation at 64 B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz; range up to 33.3 mA (max. at 25 C, all peripherals on). Source: DS10086 Rev 3 Table 25 (p. 68).\n"));
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_non_null(strstr(
 		html,
 		"<td class=\"n hl\">8.11 <span class=\"sub\">(8.11-12.5)</span></td>"));
 	/* The plot: titled an estimate, its range and table below. */
 	{
-		char *svg = render(hil_svg_energy, r);
+		char *svg = ut_render(hil_svg_energy, r);
 
 		assert_xml(svg);
 		assert_non_null(strstr(
@@ -895,7 +880,7 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	}
 	assert_non_null(
 		strstr(html, "Source: DS10086 Rev 3 Table 25 (p. 68)."));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
 			    "estimate");
@@ -931,15 +916,15 @@ static void test_a_key_setup_has_its_energy_cell_and_bar(void **state)
 		     1.42, 2.19);
 	put_estimate(cJSON_AddObjectToObject(row_at(r, 6), "energy"), 0.47,
 		     0.47, 0.724);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(
 		md,
 		"| speck64-128-ecb | ref | keysetup | - | - | - | - | - | 196 | 28 | 28 | 0.47 (0.47-0.724) |\n"));
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_non_null(strstr(
 		html,
 		"<td class=\"n hl\">0.47 <span class=\"sub\">(0.47-0.724)</span></td>"));
-	svg = render(hil_svg_energy, r);
+	svg = ut_render(hil_svg_energy, r);
 	assert_xml(svg);
 	assert_non_null(
 		strstr(svg, ">speck64-128-ecb/ref keysetup (per call)<"));
@@ -971,11 +956,11 @@ static void test_summary_puts_the_estimate_beside_a_measurement(void **state)
 	cJSON_AddNumberToObject(e, "uj_per_op", 10.0);
 	put_estimate(b, 8.0, 8.0, 12.0);
 	cJSON_AddNumberToObject(b, "ratio", 1.25);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, " | 10 (est. 8, x1.25) |\n"));
 	assert_non_null(strstr(md, "- Beside it: the datasheet estimate"));
 	assert_null(strstr(md, "no estimate"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
 			    "measured");
@@ -1009,8 +994,8 @@ static void test_summary_headline_nearest_length(void **state)
 			cJSON_DeleteItemFromArray(rows, i);
 		}
 	}
-	md = render(hil_summary_md, r);
-	html = render(hil_html_report, r);
+	md = ut_render(hil_summary_md, r);
+	html = ut_render(hil_html_report, r);
 	/* 16 and 256 B are left: 16 is nearer to 64. */
 	assert_non_null(strstr(
 		md,
@@ -1035,7 +1020,7 @@ static void test_summary_md_escapes_pipes(void **state)
 	(void)state;
 	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "implementation",
 					       cJSON_CreateString("a|b"));
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "| ascon-aead128 | a\\|b | encrypt |"));
 	free(md);
 	cJSON_Delete(r);
@@ -1060,7 +1045,7 @@ static void test_summary_md_says_a_run_is_partial(void **state)
 	cJSON_AddStringToObject(row, "error",
 				"interrupted (SIGTERM or SIGINT) before it "
 				"was measured");
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "**Partial run** (run.status `partial`): 6 "
 				   "rows measured, 1 cut short by an "
 				   "interrupt, 34 not started. Finish it with "
@@ -1073,14 +1058,14 @@ static void test_summary_md_says_a_run_is_partial(void **state)
 	assert_non_null(strstr(md, "(interrupted) |"));
 	free(md);
 	/* The page tags the series interrupted, not failed. */
-	md = render(hil_html_report, r);
+	md = ut_render(hil_html_report, r);
 	assert_non_null(strstr(md, "<span class=\"tag\">interrupted</span>"));
 	free(md);
 	cJSON_Delete(r);
 
 	/* A complete run says nothing of the kind. */
 	r = load_fixture("report-min.json");
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "Partial run"));
 	free(md);
 	cJSON_Delete(r);
@@ -1101,10 +1086,10 @@ static void test_exports_neutralise_html_and_formulas(void **state)
 	cJSON_ReplaceItemInObjectCaseSensitive(
 		row_at(r, 1), "implementation",
 		cJSON_CreateString("=HYPERLINK(\"http://x\",\"y\")"));
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "<script>"));
 	assert_non_null(strstr(md, "&lt;script&gt;alert(1)&lt;/script&gt;"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	assert_null(strstr(csv, ",=HYPERLINK"));
 	assert_null(strstr(csv, ",\"=HYPERLINK"));
 	assert_non_null(strstr(csv, ",\"'=HYPERLINK(\"\"http://x\"\""));
@@ -1122,7 +1107,7 @@ static void test_summary_csv_parses_back(void **state)
 	for (k = 0; k < 2; k++) {
 		cJSON *r = load_fixture(names[k]);
 		cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
-		char *csv = render(hil_summary_csv, r);
+		char *csv = ut_render(hil_summary_csv, r);
 		struct csv c;
 		size_t i, n = (size_t)cJSON_GetArraySize(rows);
 
@@ -1192,9 +1177,9 @@ static void test_svg_well_formed_with_unit(void **state)
 	(void)state;
 	for (k = 0; k < 2; k++) {
 		cJSON *r = load_fixture(names[k]);
-		char *pb = render(hil_svg_per_byte, r);
-		char *pb2 = render(hil_svg_per_byte, r);
-		char *sz = render(hil_svg_sizes, r);
+		char *pb = ut_render(hil_svg_per_byte, r);
+		char *pb2 = ut_render(hil_svg_per_byte, r);
+		char *sz = ut_render(hil_svg_sizes, r);
 
 		assert_xml(pb);
 		assert_xml(sz);
@@ -1243,8 +1228,8 @@ static void test_svg_escapes_text(void **state)
 	(void)state;
 	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "algorithm",
 					       cJSON_CreateString("a<b>&\"c'"));
-	pb = render(hil_svg_per_byte, r);
-	sz = render(hil_svg_sizes, r);
+	pb = ut_render(hil_svg_per_byte, r);
+	sz = ut_render(hil_svg_sizes, r);
 	assert_xml(pb);
 	assert_xml(sz);
 	assert_non_null(strstr(pb, "a&lt;b&gt;&amp;&quot;c&#39;/ref encrypt"));
@@ -1382,7 +1367,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 		 " \"instructions (emulated)\", \"t\": 20, %s}",
 		 model);
 	put_leak(r, 2, json);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md, "- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n");
 	md_has(md,
 	       "  - ascon-aead128/ref encrypt, 16 B: flagged by estimated cycles (model profile stm32f401-art), t = 6.0; instructions (emulated): t = 0.0\n");
@@ -1390,7 +1375,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	       "  - ascon-aead128/ref encrypt, 64 B: flagged by instructions (emulated), t = 812.2; estimated cycles (model profile stm32f401-art): t = 1.5\n");
 	md_has(md,
 	       "  - ascon-aead128/ref encrypt, 256 B: flagged by instructions (emulated), t = 20.0, and by estimated cycles (model profile stm32f401-art), t = -9.0\n");
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_t")), "0");
 	/* leak_flagged is the counter's, leak_model_flagged the model's. */
@@ -1418,7 +1403,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 		 " \"unit\": \"instructions (emulated)\", \"t\": 0, %s}",
 		 model);
 	put_leak(r, 0, json);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md,
 	       "no row flagged (1 tested, |t| <= 4.5), neither in instructions (emulated) nor in estimated cycles (model profile stm32f401-art).\n");
 	free(md);
@@ -1457,7 +1442,7 @@ static void test_html_warns_of_each_flagged_leak(void **state)
 	put_leak_both(r, 32, "-30", 1, "[\"counter\", \"model_cycles\"]", "7",
 		      "true");
 	put_leak_both(r, 0, "0", 0, "[]", "0", "false");
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	md_has(html,
 	       "<li><span class=\"bad\">Timing leak?</span> aes128-ecb/ref encrypt at 16, 64 B: flagged by estimated cycles (model profile stm32f401-art), largest |t| 16.9; instructions (emulated): largest |t| 0.5, not flagged. Fixed against random inputs, Welch's |t| &gt; 4.5; each length's t in summary.md.</li>\n");
 	md_has(html,
@@ -1504,7 +1489,7 @@ static void test_summary_names_rows_larger_than_the_caches(void **state)
 	for (i = 0; i < 8; i++) {
 		put_memsys(r, i, 1, 0);
 	}
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "Larger than the modelled caches"));
 	free(md);
 	cJSON_Delete(r);
@@ -1515,7 +1500,7 @@ static void test_summary_names_rows_larger_than_the_caches(void **state)
 	put_memsys(r, 2, 0, 259.65); /* nor 256 B: 1 % of 25965 */
 	put_memsys(r, 3, 1, 0);	     /* 1024 B fits again */
 	put_memsys(r, 40, 0, 12590); /* aes128-ecb encrypt 1024 B */
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md,
 	       "- Larger than the modelled caches (stm32f401-art), so the estimate depends on where the code lies and what the caches held; what the flash waits cost:\n");
 	md_has(md,
@@ -1542,23 +1527,23 @@ static void test_estimates_carry_their_error_bar(void **state)
 	char *md, *html, *csv;
 
 	(void)state;
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "±"));
 	free(md);
 	assert_non_null(m);
 	cJSON_AddNumberToObject(m, "error_pct", 11);
 	cJSON_AddStringToObject(m, "error_kind", "assembly");
 	cJSON_AddStringToObject(m, "error_from", "a stated training set");
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md, " ± 11 % |");
 	md_has(md, "- ± N %: the estimate's expected error, for assembly or "
 		   "for compiled C as the implementation is (report.json: "
 		   "model_cycles.error_pct, error_kind), from a stated "
 		   "training set.\n");
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_non_null(strstr(html, " ± 11 %</td>"));
 	assert_non_null(strstr(html, "<li>± N %: the estimate's expected"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	assert_non_null(strstr(csv, "model_cycles_error_pct"));
 	assert_non_null(strstr(csv, ",11,"));
 	free(md);
@@ -1571,8 +1556,8 @@ static void test_svg_per_byte_plots_model_estimate_on_log_axis(void **state)
 {
 	cJSON *r = load_fixture("report-model.json");
 	cJSON *min = load_fixture("report-min.json");
-	char *pb = render(hil_svg_per_byte, r);
-	char *ct = render(hil_svg_per_byte_counter, r);
+	char *pb = ut_render(hil_svg_per_byte, r);
+	char *ct = ut_render(hil_svg_per_byte_counter, r);
 	size_t nk = 0;
 
 	(void)state;
@@ -1649,7 +1634,7 @@ static void test_svg_per_byte_many_series_distinct_colours(void **state)
 			cJSON_AddItemToArray(rows, c);
 		}
 	}
-	pb = render(hil_svg_per_byte, r);
+	pb = ut_render(hil_svg_per_byte, r);
 	assert_xml(pb);
 	ns = pb_colours(pb, &nk);
 	assert_int_equal(nk, 32); /* ascon-aead128/ref, speck, 30 copies */
@@ -1671,7 +1656,7 @@ static void test_svg_sizes_ram_is_static_plus_stack(void **state)
 
 	(void)state;
 	/* ascon-aead128/ref: no static data, 260 B peak stack (decrypt). */
-	sz = render(hil_svg_sizes, r);
+	sz = ut_render(hil_svg_sizes, r);
 	assert_xml(sz);
 	assert_non_null(strstr(sz, ">260 (0 + 260)</text>"));
 	assert_non_null(
@@ -1681,7 +1666,7 @@ static void test_svg_sizes_ram_is_static_plus_stack(void **state)
 	assert_true(count(sz, ">bytes</text>") == 2); /* both value axes */
 	free(sz);
 	set_num(z0, "ram_bytes", 40);
-	sz = render(hil_svg_sizes, r);
+	sz = ut_render(hil_svg_sizes, r);
 	assert_non_null(strstr(sz, ">300 (40 + 260)</text>"));
 	assert_non_null(strstr(sz, "ascon-aead128/ref: static RAM 40 B"));
 	free(sz);
@@ -1846,7 +1831,7 @@ static void test_html_self_contained_with_every_row(void **state)
 	for (k = 0; k < 2; k++) {
 		cJSON *r = load_fixture(names[k]);
 		cJSON *row;
-		char *html = render(hil_html_report, r);
+		char *html = ut_render(hil_html_report, r);
 		int i = 0;
 
 		assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
@@ -1944,7 +1929,7 @@ static void test_html_headline_columns_first(void **state)
 	cJSON *bad = load_fixture("report-failed.json");
 	const cJSON *row = cJSON_GetArrayItem(
 		cJSON_GetObjectItemCaseSensitive(r, "rows"), 1);
-	char *html = render(hil_html_report, r), *head, cell[160];
+	char *html = ut_render(hil_html_report, r), *head, cell[160];
 	const char *p;
 	size_t i;
 
@@ -1982,7 +1967,7 @@ static void test_html_headline_columns_first(void **state)
 	free(html);
 
 	/* No model: the counter leads, named as what it is. */
-	html = render(hil_html_report, min);
+	html = ut_render(hil_html_report, min);
 	assert_html_svgs_well_formed(html, 2);
 	head = summary_head(html);
 	assert_non_null(strstr(
@@ -1995,7 +1980,7 @@ static void test_html_headline_columns_first(void **state)
 
 	/* A host's clock: a unit symbol, not capitalised. */
 	set_unit(min, "ns (host)");
-	html = render(hil_html_report, min);
+	html = ut_render(hil_html_report, min);
 	head = summary_head(html);
 	assert_non_null(strstr(
 		head,
@@ -2004,7 +1989,7 @@ static void test_html_headline_columns_first(void **state)
 	free(html);
 
 	/* A board's DWT count says so. */
-	html = render(hil_html_report, bad);
+	html = ut_render(hil_html_report, bad);
 	head = summary_head(html);
 	assert_non_null(strstr(
 		head,
@@ -2538,7 +2523,7 @@ static void test_exports_neutralise_links_and_control_bytes(void **state)
 	cJSON_ReplaceItemInObjectCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(r, "run"), "id",
 		cJSON_CreateString("![t](http://x/t.png)"));
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "<script>"));
 	assert_non_null(strstr(md, "&lt;script&gt;"));
 	assert_null(strstr(md, "[x](javascript:"));
@@ -2546,7 +2531,7 @@ static void test_exports_neutralise_links_and_control_bytes(void **state)
 	assert_null(strstr(md, "![t]("));
 	assert_null(strchr(md, '\x1b'));
 	assert_non_null(strstr(md, "e\\x1b\\[31mred"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	assert_null(strchr(csv, '\x1b'));
 	assert_non_null(strstr(csv, "e\\x1b[31mred"));
 	free(md);
