@@ -693,16 +693,16 @@ static void test_several_images_have_no_whole_image(void **state)
 		cJSON_AddNumberToObject(e, "ram_static_bytes", 333 + (double)i);
 		cJSON_AddItemToArray(all, e);
 	}
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "Whole image"));
-	svg = render(hil_svg_sizes, r);
+	svg = ut_render(hil_svg_sizes, r);
 	assert_xml(svg);
 	assert_null(strstr(svg, "whole image 9800"));
 	assert_non_null(strstr(svg, "the whole image it ran in"));
 	assert_non_null(strstr(svg, " (image 11111)"));
 	assert_non_null(strstr(svg, " (image 22222)"));
 	assert_non_null(strstr(svg, " (image 334)"));
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_null(strstr(html, "<dt>whole image</dt>"));
 	free(md);
 	free(svg);
