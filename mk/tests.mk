@@ -104,6 +104,9 @@ E2E_TESTS += e2e_harden
 E2E_TESTS += e2e_pqboard
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
+# hilrun pq's copies of checked folders, links into allowed folders, a
+# build folder per run, --host-signatures.
+E2E_TESTS += e2e_pqsnap
 # The jail around foreign code (real bubblewrap): writes, network, pids,
 # semihosting's host calls, a host build's constructor.
 E2E_TESTS += e2e_jail

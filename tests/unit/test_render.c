@@ -670,6 +670,48 @@ static void test_load_rejects_missing_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/report.json"));
 }
 
+/*
+ * A run measured over several images (a pq run: one per scheme): "image"
+ * is only the last one's, so no render calls it the whole image; sizes.svg
+ * gives each implementation the image it ran in.
+ */
+static void test_several_images_have_no_whole_image(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *all = cJSON_AddArrayToObject(r, "images");
+	const char *algs[] = {"ascon-aead128/ref", "speck64-128-ecb/ref"};
+	const double flash[] = {11111, 22222};
+	char *md, *svg, *html;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "algorithms", algs[i]);
+		cJSON_AddStringToObject(e, "build_id", "00");
+		cJSON_AddStringToObject(e, "elf_sha256", "00");
+		cJSON_AddNumberToObject(e, "flash_bytes", flash[i]);
+		cJSON_AddNumberToObject(e, "ram_static_bytes", 333 + (double)i);
+		cJSON_AddItemToArray(all, e);
+	}
+	md = ut_render(hil_summary_md, r);
+	assert_null(strstr(md, "Whole image"));
+	svg = ut_render(hil_svg_sizes, r);
+	assert_xml(svg);
+	assert_null(strstr(svg, "whole image 9800"));
+	assert_non_null(strstr(svg, "the whole image it ran in"));
+	assert_non_null(strstr(svg, " (image 11111)"));
+	assert_non_null(strstr(svg, " (image 22222)"));
+	assert_non_null(strstr(svg, " (image 334)"));
+	html = ut_render(hil_html_report, r);
+	assert_null(strstr(html, "<dt>whole image</dt>"));
+	free(md);
+	free(svg);
+	free(html);
+	cJSON_Delete(r);
+}
+
 /* Reports written before sizes[] (same schema 1) held image sizes in "sizes". */
 static void test_load_reads_older_sizes_object(void **state)
 {
@@ -3094,6 +3136,7 @@ int main(void)
 		cmocka_unit_test(test_load_rejects_truncated_file),
 		cmocka_unit_test(test_load_rejects_missing_file),
 		cmocka_unit_test(test_load_reads_older_sizes_object),
+		cmocka_unit_test(test_several_images_have_no_whole_image),
 		cmocka_unit_test(test_summary_md_has_header_rows_and_unit),
 		cmocka_unit_test(
 			test_summary_md_marks_failed_rows_and_not_constant_time),
