@@ -1,9 +1,13 @@
 /* runner_image: what a run records of the image it measures (git commit, build-id, sizes) and how the emulator is told to model its cycles. */
+#define _XOPEN_SOURCE  700 /* gethostname */
 #define HIL_LOG_PREFIX "runner"
 #include "runner_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
@@ -30,6 +34,24 @@ void hil_rn_git_provenance(const char *root, struct hil_run *run)
 	if (hil_proc_capture(st, out, sizeof(out), 10000, &status) == HIL_OK &&
 	    status == 0) {
 		run->tool_dirty = out[0] != '\0';
+	}
+}
+
+void hil_rn_host_provenance(struct hil_run *run)
+{
+	const char *env = getenv("HILRUN_HOST");
+	struct utsname u;
+
+	/* $HILRUN_HOST: the lab host's name when it is not the machine's
+	 * (several simulated hosts on one machine, a container's name). */
+	if (env != NULL && env[0] != '\0') {
+		snprintf(run->host, sizeof(run->host), "%s", env);
+	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
+		snprintf(run->host, sizeof(run->host), "unknown");
+	}
+	if (uname(&u) == 0) {
+		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
+			 u.sysname, u.release, u.machine);
 	}
 }
 

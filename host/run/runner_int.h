@@ -164,6 +164,10 @@ int hil_rn_open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 /** The tool's git commit and whether its tree is dirty, into run. */
 void hil_rn_git_provenance(const char *root, struct hil_run *run);
 
+/** The host's name ($HILRUN_HOST, else the machine's) and its system
+ *  (uname), into run: what hilrun run and hilrun pq both state. */
+void hil_rn_host_provenance(struct hil_run *run);
+
 /* Flash bytes below which an image cannot be a stub (the smallest is some
  * 4 KB): the build produced nothing to run. */
 #define HIL_RN_MIN_STUB_FLASH 1024u
