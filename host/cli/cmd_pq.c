@@ -365,7 +365,8 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		 * board that stopped lists its image with the reason, and
 		 * what came before a stop (Ctrl-C too) is reported. */
 		board_ret = hil_pq_board_run(bcfg, out, jail != NULL, env->stop,
-					     (unsigned)call_s * 1000u);
+					     (unsigned)call_s * 1000u,
+					     (unsigned)strtoul(runs, NULL, 10));
 		if (board_ret == HIL_ERR_IO) {
 			ret = board_ret;
 		}

@@ -21,8 +21,8 @@
 #include "util/util.h"
 
 #define HANDSHAKE_MS 10000u
-/* The most calls one image reports (3 operations x hilrun pq's 1000 runs). */
-#define MAX_CALLS    3000u
+/* The most calls one image reports (3 operations x the most runs). */
+#define MAX_CALLS    (3u * HILP_PQ_MAX_RUNS)
 #define LINE	     (4 * HIL_PATH)
 
 int hil_pq_board_config(const char *path, const char *board,
@@ -142,16 +142,21 @@ int hil_pq_stream_add(void *arg, const uint8_t *data, size_t len)
 	struct hilp_pq_rec r;
 	unsigned want_kind;
 
+	if (len > 3 && data[1] == HILP_ST_OK && data[2] == HILP_PQ_HEAD &&
+	    data[3] != HILP_PQ_VERSION) {
+		snprintf(st->why, sizeof(st->why),
+			 "the image speaks PQRUN version %u%s, this hilrun "
+			 "version %u (the runs sent with each request): "
+			 "rebuild the image from this tree",
+			 data[3], data[3] == 1 ? " (its runs compiled in)" : "",
+			 HILP_PQ_VERSION);
+		goto bad;
+	}
 	if (hilp_pq_rec_decode(data, len, &r) != 0) {
 		snprintf(st->why, sizeof(st->why),
-			 "record %zu is malformed (%zu bytes, type %u%s)",
+			 "record %zu is malformed (%zu bytes, type %u)",
 			 st->n + (size_t)st->have_head + 1,
-			 len > 0 ? len - 1 : 0, len > 2 ? data[2] : 0,
-			 len > 3 && data[2] == HILP_PQ_HEAD &&
-					 data[3] != HILP_PQ_VERSION
-				 ? ": another version of the records: "
-				   "rebuild the image from this tree"
-				 : "");
+			 len > 0 ? len - 1 : 0, len > 2 ? data[2] : 0);
 		goto bad;
 	}
 	if (r.type != HILP_PQ_HEAD && !st->have_head) {
@@ -168,12 +173,19 @@ int hil_pq_stream_add(void *arg, const uint8_t *data, size_t len)
 		want_kind = strcmp(st->kind, "KEM") == 0 ? HILP_PQ_KEM
 							 : HILP_PQ_SIGN;
 		if (st->have_head || r.kind != want_kind || r.runs == 0 ||
-		    3u * r.runs > MAX_CALLS) {
+		    3u * r.runs > MAX_CALLS ||
+		    (st->runs != 0 && r.runs != st->runs)) {
+			char asked[32] = "";
+
+			if (st->runs != 0) {
+				snprintf(asked, sizeof(asked),
+					 " of the %u asked", st->runs);
+			}
 			snprintf(st->why, sizeof(st->why),
 				 "a HEAD that is not this image's (%s, kind "
-				 "%u, %u runs)",
+				 "%u, %u runs%s)",
 				 st->have_head ? "a second one" : "the first",
-				 r.kind, r.runs);
+				 r.kind, r.runs, asked);
 			goto bad;
 		}
 		st->head = r;
@@ -422,7 +434,7 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	struct hil_elf_info ei;
 	struct hilp_info info;
 	char got[2 * HILP_BUILD_ID_MAX + 1];
-	const uint8_t msg[1] = {0};
+	uint8_t msg[HILP_PQ_REQ_LEN];
 	uint8_t status = 0;
 	int ret;
 
@@ -482,6 +494,8 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	}
 	hil_info("%s/%s on %s (build-id %.12s): running", f[I_SCHEME],
 		 f[I_IMPL], info.board, got);
+	/* The runs asked for: the image has none compiled in. */
+	(void)hilp_pq_req_encode(0, (uint16_t)st->runs, msg);
 	ret = hil_session_stream(
 		s, HILP_CMD_PQRUN, 0, msg, sizeof(msg), hil_pq_stream_add, st,
 		&status, call_ms != 0 ? call_ms : HIL_PQ_CALL_TIMEOUT_MS);
@@ -518,7 +532,13 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 		snprintf(why, len,
 			 "the stub answered PQRUN with status 0x%02x (%s)%s",
 			 status, hil_session_status_text(status),
-			 status == HILP_ST_BAD_CMD ? ": not a pq stub" : "");
+			 status == HILP_ST_BAD_CMD ? ": not a pq stub"
+			 : status == HILP_ST_BAD_LEN ||
+					 status == HILP_ST_BAD_ARG
+				 ? ": it refused the request (another version "
+				   "of PQRUN, or runs it does not take): "
+				   "rebuild the image from this tree"
+				 : "");
 	} else if (!st->have_end) {
 		snprintf(why, len,
 			 "after %zu calls, the status came without an END",
@@ -545,7 +565,8 @@ out:
 }
 
 int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
-		     const volatile sig_atomic_t *stop, unsigned call_ms)
+		     const volatile sig_atomic_t *stop, unsigned call_ms,
+		     unsigned runs)
 {
 	char path[HIL_PATH + 16], line[LINE];
 	FILE *images = NULL, *calls = NULL, *rows = NULL, *skipped = NULL;
@@ -598,6 +619,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 		}
 		memset(&st, 0, sizeof(st));
 		st.kind = f[I_KIND];
+		st.runs = runs;
 		ret = run_image(cfg, out, jail, stop, call_ms, f, &st,
 				&info_written, &sum, why, sizeof(why));
 		if (why[0] != '\0') {

@@ -216,7 +216,7 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 		 sym);
 	/* The image's identity as hilrun run records its own: the run's
 	 * fields are the last image's. */
-	if (hil_rn_image_info(run) != HIL_OK) {
+	if (hil_rn_elf_identity(run->fw.elf, run) != HIL_OK) {
 		hil_warn("%s: cannot be read: the rows of %s/%s have no "
 			 "build-id",
 			 run->fw.elf, scheme, impl);

@@ -55,17 +55,17 @@ void hil_rn_host_provenance(struct hil_run *run)
 	}
 }
 
-int hil_rn_image_info(struct hil_run *run)
+int hil_rn_elf_identity(const char *elf, struct hil_run *run)
 {
 	struct hil_elf_info ei;
-	int ret = hil_elf_info(run->fw.elf, &ei);
+	int ret = hil_elf_info(elf, &ei);
 
 	if (ret != HIL_OK) {
 		return ret;
 	}
 	if (ei.build_id_len == 0) {
 		hil_err("%s has no GNU build-id: it cannot be identified on the target",
-			run->fw.elf);
+			elf);
 		return HIL_ERR_BUILD;
 	}
 	snprintf(run->build_id, sizeof(run->build_id), "%s", ei.build_id_hex);
@@ -75,6 +75,16 @@ int hil_rn_image_info(struct hil_run *run)
 	run->sizes.flash = (unsigned long)ei.flash;
 	run->sizes.ram_static = (unsigned long)ei.ram;
 	run->sizes.stack_reserved = (unsigned long)ei.stack;
+	return HIL_OK;
+}
+
+int hil_rn_image_info(struct hil_run *run)
+{
+	int ret = hil_rn_elf_identity(run->fw.elf, run);
+
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	if (run->sizes.flash < HIL_RN_MIN_STUB_FLASH) {
 		/* The smallest stub is some 4 KB; 36 bytes is what a flag
 		 * that stops cc1 from compiling (-fself-test=x) left, and

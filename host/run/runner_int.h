@@ -172,6 +172,11 @@ void hil_rn_host_provenance(struct hil_run *run);
  * 4 KB): the build produced nothing to run. */
 #define HIL_RN_MIN_STUB_FLASH 1024u
 
+/** The image's identity: build-id, SHA-256, compiler and sizes of elf,
+ *  into run (what hilrun run and hilrun pq both record of an image).
+ *  @return HIL_OK, an ELF error, or HIL_ERR_BUILD (no build-id). */
+int hil_rn_elf_identity(const char *elf, struct hil_run *run);
+
 /** Build-id, hash, compiler and sizes of run->fw.elf and its map;
  *  HIL_ERR_BUILD for an image too small to be a stub. */
 int hil_rn_image_info(struct hil_run *run);
