@@ -14,6 +14,7 @@
 #include "drivers/link/link.h"
 #include "hilp.h"
 #include "image/elfinfo.h"
+#include "pqjournal.h"
 #include "runner_int.h"
 #include "session/session.h"
 #include "util/err.h"
@@ -409,6 +410,54 @@ static int write_session(const char *out, const struct hil_session_stats *ss)
 	return fclose(f) == 0 ? HIL_OK : HIL_ERR_IO;
 }
 
+/* Whether run.tsv already says what the stub's INFO said (an earlier
+ * attempt of a resumed run wrote it). */
+static int info_known(const char *out)
+{
+	char path[HIL_PATH + 16];
+	char *text = NULL;
+	int known;
+
+	snprintf(path, sizeof(path), "%s/run.tsv", out);
+	if (hil_read_file(path, &text, NULL) != HIL_OK) {
+		return 0;
+	}
+	known = strncmp(text, "unit\t", 5) == 0 ||
+		strstr(text, "\nunit\t") != NULL;
+	free(text);
+	return known;
+}
+
+/*
+ * The image's lines made durable and, when it ran to its END, the folder
+ * marked finished in done.tsv with the image's build-id: hilrun pq
+ * --resume keeps it and runs the others again.
+ */
+static int journal_image(const char *out, FILE *calls, FILE *rows,
+			 FILE *skipped, char *const *f, int finished)
+{
+	char path[HIL_PATH + 16];
+	struct hil_elf_info ei;
+
+	snprintf(path, sizeof(path), "%s/calls.tsv", out);
+	if (hil_pq_journal_sync(calls, path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	snprintf(path, sizeof(path), "%s/rows.tsv", out);
+	if (hil_pq_journal_sync(rows, path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	snprintf(path, sizeof(path), "%s/skipped.tsv", out);
+	if (hil_pq_journal_sync(skipped, path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	if (!finished || hil_elf_info(f[I_ELF], &ei) != HIL_OK) {
+		return HIL_OK;
+	}
+	return hil_pq_journal_mark(out, f[I_SCHEME], f[I_IMPL],
+				   ei.build_id_hex);
+}
+
 /* The session's probe: can the board behind the link answer at all? */
 static int board_alive(void *arg)
 {
@@ -574,6 +623,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 	int info_written = 0, ret = HIL_OK;
 
 	memset(&sum, 0, sizeof(sum));
+	info_written = info_known(out);
 	snprintf(path, sizeof(path), "%s/images.tsv", out);
 	images = fopen(path, "r");
 	snprintf(path, sizeof(path), "%s/calls.tsv", out);
@@ -610,6 +660,12 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 			ret = HIL_ERR_IO;
 			break;
 		}
+		if (hil_pq_journal_is_done(out, f[I_SCHEME], f[I_IMPL])) {
+			/* A resumed run: its lines are kept as they are. */
+			hil_info("%s/%s: finished in an earlier attempt: kept",
+				 f[I_SCHEME], f[I_IMPL]);
+			continue;
+		}
 		if (strcmp(f[I_REF], "-") != 0 &&
 		    hil_read_file(f[I_REF], &ref, &rlen) != HIL_OK) {
 			hil_warn("%s: the host build's output cannot be read: "
@@ -628,14 +684,17 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 			fprintf(skipped, "%s\t%s\tstopped on %s: %s\n",
 				f[I_SCHEME], f[I_IMPL], cfg->board.name, why);
 		}
-		/* What came is kept, whatever stopped the rest. */
+		/* What came is kept, whatever stopped the rest; the folder
+		 * counts as finished only when it ran to its END. */
 		if (st.have_head &&
 		    write_rows(calls, rows, f, &st, ref, why) != HIL_OK) {
 			ret = HIL_ERR_IO;
 		}
-		fflush(calls);
-		fflush(rows);
-		fflush(skipped);
+		if (ret != HIL_ERR_IO &&
+		    journal_image(out, calls, rows, skipped, f,
+				  why[0] == '\0' && st.have_end) != HIL_OK) {
+			ret = HIL_ERR_IO;
+		}
 		hil_pq_stream_free(&st);
 		free(ref);
 	}

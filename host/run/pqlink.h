@@ -69,7 +69,10 @@ void hil_pq_stream_free(struct hil_pq_stream *st);
  * to its end (no handshake, another image, a fault, a silence, a damaged
  * or malformed record) is appended to out/skipped.tsv with the reason,
  * the calls it completed kept. The stub's INFO (counter unit, clock) is
- * appended to out/run.tsv.
+ * appended to out/run.tsv (once: not again on a resumed run). Each image's
+ * lines are made durable after it ran; one that ran to its END is then
+ * marked finished in out/done.tsv (pqjournal.h), and an image whose folder
+ * done.tsv already marks (a resumed run's) is not run again.
  * @param jail 1: the flasher runs its tool jailed.
  * @param stop ends a wait at once when set (NULL: none).
  * @param call_ms how long one record may take (0: HIL_PQ_CALL_TIMEOUT_MS).

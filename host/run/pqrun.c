@@ -167,6 +167,21 @@ static const char *meta(const struct tsv *m, const char *key, const char *dflt)
 	return dflt;
 }
 
+/* The sum of key's values in run.tsv: each attempt of a resumed run
+ * appends its own session counters. */
+static unsigned long long meta_sum(const struct tsv *m, const char *key)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->nf[i] == 2 && strcmp(m->f[i][0], key) == 0) {
+			sum += strtoull(m->f[i][1], NULL, 10);
+		}
+	}
+	return sum;
+}
+
 /* The folder of scheme/impl among the folders given (its last two path
  * parts), or "". */
 static const char *folder_of(const char *const *folders, size_t n,
@@ -555,17 +570,14 @@ static void describe(const struct tsv *m, const char *dir,
 			 meta(m, "flasher", cfg->flasher.type));
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
 			 meta(m, "link", cfg->link.type));
-		/* The link's counters over every image (pqlink.c). */
-		run->requests =
-			(unsigned)strtoul(meta(m, "requests", "0"), NULL, 10);
-		run->retries =
-			(unsigned)strtoul(meta(m, "retries", "0"), NULL, 10);
-		run->bad_frames =
-			(unsigned)strtoul(meta(m, "bad_frames", "0"), NULL, 10);
-		run->timeouts =
-			(unsigned)strtoul(meta(m, "timeouts", "0"), NULL, 10);
-		run->bytes_tx = strtoull(meta(m, "bytes_tx", "0"), NULL, 10);
-		run->bytes_rx = strtoull(meta(m, "bytes_rx", "0"), NULL, 10);
+		/* The link's counters over every image (pqlink.c), of every
+		 * attempt of a resumed run. */
+		run->requests = (unsigned)meta_sum(m, "requests");
+		run->retries = (unsigned)meta_sum(m, "retries");
+		run->bad_frames = (unsigned)meta_sum(m, "bad_frames");
+		run->timeouts = (unsigned)meta_sum(m, "timeouts");
+		run->bytes_tx = meta_sum(m, "bytes_tx");
+		run->bytes_rx = meta_sum(m, "bytes_rx");
 		snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
 		snprintf(run->sensor.why, sizeof(run->sensor.why),
 			 (run->info.flags & HILP_INFO_EMULATED) != 0
