@@ -326,8 +326,7 @@ static int pq_resume_options(const char *dir, int given,
 			dir);
 		return HIL_ERR_ARG;
 	}
-	return hil_pq_journal_read_run(dir, r) == HIL_OK ? HIL_OK
-							 : HIL_ERR_ARG;
+	return hil_pq_journal_read_run(dir, r) == HIL_OK ? HIL_OK : HIL_ERR_ARG;
 }
 
 /*
@@ -373,11 +372,10 @@ static int pq_exit(int ret, int status, int failed, const char *out)
 
 int cli_pq(int argc, char **argv, const struct cli_env *env)
 {
-	static const struct opt opts[] = {{"--config", 1},	{"--runs", 1},
-					  {"--seed", 1},	{"--output", 1},
-					  {"--no-jail", 0},	{"--board", 1},
-					  {"--call-timeout", 1}, {"--wait", 1},
-					  {"--resume", 1}};
+	static const struct opt opts[] = {
+		{"--config", 1},       {"--runs", 1},	 {"--seed", 1},
+		{"--output", 1},       {"--no-jail", 0}, {"--board", 1},
+		{"--call-timeout", 1}, {"--wait", 1},	 {"--resume", 1}};
 	const char *config = NULL, *out = NULL, *board = NULL;
 	const char *resume = NULL, *map_id = NULL;
 	char platform[HIL_CFG_NAME];
@@ -502,9 +500,9 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		return 2;
 	}
 	/* A board of the lab is ours alone while the run uses it. */
-	if (bcfg != NULL && pq_take_board(bcfg, config, map_id,
-					  (unsigned)wait_s, &lock,
-					  &busy) != HIL_OK) {
+	if (bcfg != NULL &&
+	    pq_take_board(bcfg, config, map_id, (unsigned)wait_s, &lock,
+			  &busy) != HIL_OK) {
 		free(bcfg);
 		free(plan);
 		return busy ? 5 : 2;

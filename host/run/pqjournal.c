@@ -136,8 +136,8 @@ int hil_pq_journal_read_run(const char *dir, struct hil_pq_resume *r)
 
 /* The folder of scheme/impl's image as pq-bench.sh names it
  * (BUILD/SCHEME_IMPL/fw/stub.elf: / . + - as _). */
-static void image_path(const char *build, const char *scheme,
-		       const char *impl, char *out, size_t len)
+static void image_path(const char *build, const char *scheme, const char *impl,
+		       char *out, size_t len)
 {
 	char sym[256], *p;
 
