@@ -348,14 +348,21 @@ static void test_board_run_resumed_runs_the_rest_only(void **state)
 }
 
 /* --resume takes the run's own options: others with it are refused, and
- * a folder that is not a pq run's is named as what it is. */
+ * a folder that is not a pq run's (or, to hilrun run, one that is) is
+ * named as what it is. */
 static void test_resume_refuses_what_it_cannot_take(void **state)
 {
 	char dir[HIL_PATH + 32], log[HIL_PATH + 32];
-	char *with_runs[] = {(char *)e2e_hilrun_bin(), "pq", "--resume", dir,
-			     "--runs", "3", NULL};
+	char *with_runs[] = {(char *)e2e_hilrun_bin(),
+			     "pq",
+			     "--resume",
+			     dir,
+			     "--runs",
+			     "3",
+			     NULL};
 	char *not_pq[] = {(char *)e2e_hilrun_bin(), "pq", "--resume", dir,
 			  NULL};
+	char *as_run[] = {(char *)e2e_hilrun_bin(), "--resume", dir, NULL};
 	char *text;
 	size_t len;
 
@@ -365,6 +372,13 @@ static void test_resume_refuses_what_it_cannot_take(void **state)
 	assert_int_equal(run_pq(with_runs, log), 2);
 	assert_int_equal(hil_read_file(log, &text, &len), HIL_OK);
 	e2e_assert_contains(text, "give none of them with it");
+	free(text);
+	/* hilrun run's --resume names what the folder is. */
+	snprintf(log, sizeof(log), "%s/refuse-3.log", tmp_root);
+	assert_int_equal(run_pq(as_run, log), 2);
+	assert_int_equal(hil_read_file(log, &text, &len), HIL_OK);
+	e2e_assert_contains(text, "is the folder of a hilrun pq run: resume "
+				  "it with hilrun pq --resume");
 	free(text);
 	snprintf(dir, sizeof(dir), "%s/bin", tmp_root);
 	snprintf(log, sizeof(log), "%s/refuse-2.log", tmp_root);
@@ -388,7 +402,7 @@ int main(void)
 			   sizeof(tmp_root), "/tmp/e2e-pqresume-XXXXXX") != 0) {
 		return 1;
 	}
-	failed = cmocka_run_group_tests_name("e2e_pqresume", tests, setup,
-					     NULL);
+	failed =
+		cmocka_run_group_tests_name("e2e_pqresume", tests, setup, NULL);
 	return e2e_main_end(tmp_root, failed);
 }
