@@ -62,8 +62,8 @@ static void run_tsv(void)
 {
 	char text[512];
 
-	snprintf(text, sizeof(text), "board\tqemu-mps2-an386\nbuild\t%s/build\n",
-		 dir);
+	snprintf(text, sizeof(text),
+		 "board\tqemu-mps2-an386\nbuild\t%s/build\n", dir);
 	put("run.tsv", text);
 }
 
@@ -96,8 +96,8 @@ static void test_keep_takes_whole_lines_of_finished_folders(void **state)
 	size_t kept = 99;
 
 	(void)state;
-	put("done.tsv", "toykem\tref\t" ID_KEM "\ntoysig\tref\t" ID_OLD
-			"\ntoyx\tre");
+	put("done.tsv",
+	    "toykem\tref\t" ID_KEM "\ntoysig\tref\t" ID_OLD "\ntoyx\tre");
 	put("rows.tsv", "toykem\tref\tKEM\tkeypair\t2\n"
 			"toysig\tref\tSIGN\tkeypair\t2\n"
 			"toykem\tref\tKEM\tencaps\t2\n"
