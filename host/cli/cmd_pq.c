@@ -286,12 +286,13 @@ static int pq_board_of_map(const char *name, char *platform, size_t len)
  * The board of a pq run on a board, as hilrun run takes it: its entry of
  * the hardware map (map_id, or the configuration's board.id) gives its
  * port and probe, and its lock is taken (the same lock ids, the same
- * message when another run holds it), waiting up to wait_s.
+ * message when another run holds it), waiting up to wait_s; not when the
+ * caller holds it (lock_it 0: the lab daemon's job).
  * @param busy set when the board stayed busy (exit 5).
  * @return HIL_OK or an error, logged.
  */
 static int pq_take_board(struct hil_config *bcfg, const char *config,
-			 const char *map_id, unsigned wait_s,
+			 const char *map_id, unsigned wait_s, int lock_it,
 			 struct hil_lock *lock, int *busy)
 {
 	struct run_end *end = calloc(1, sizeof(*end));
@@ -303,7 +304,7 @@ static int pq_take_board(struct hil_config *bcfg, const char *config,
 		return HIL_ERR_NOMEM;
 	}
 	ret = cli_apply_board_map(bcfg, map_id, end);
-	if (ret == HIL_OK) {
+	if (ret == HIL_OK && lock_it) {
 		ret = cli_lock_board(bcfg, config, wait_s, lock, end);
 		*busy = ret != HIL_OK && end->transient;
 	}
@@ -370,7 +371,26 @@ static int pq_exit(int ret, int status, int failed, const char *out)
 	return status == 2 ? 2 : status != 0 || failed ? 1 : 0;
 }
 
+int cli_pq_board(const char *path, struct hil_config *cfg, char *err,
+		 size_t len)
+{
+	int ret = hil_pq_board_config(path, NULL, cfg, err, len);
+
+	if (ret == HIL_ERR_NA) {
+		/* hilrun pq's default board: the mps2 under the model. */
+		ret = hil_pq_board_config(path, "qemu-mps2-an386", cfg, err,
+					  len);
+	}
+	return ret;
+}
+
 int cli_pq(int argc, char **argv, const struct cli_env *env)
+{
+	return cli_pq_main(argc, argv, env, 0);
+}
+
+int cli_pq_main(int argc, char **argv, const struct cli_env *env,
+		int board_locked)
 {
 	static const struct opt opts[] = {
 		{"--config", 1},       {"--runs", 1},	 {"--seed", 1},
@@ -501,8 +521,8 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	}
 	/* A board of the lab is ours alone while the run uses it. */
 	if (bcfg != NULL &&
-	    pq_take_board(bcfg, config, map_id, (unsigned)wait_s, &lock,
-			  &busy) != HIL_OK) {
+	    pq_take_board(bcfg, config, map_id, (unsigned)wait_s, !board_locked,
+			  &lock, &busy) != HIL_OK) {
 		free(bcfg);
 		free(plan);
 		return busy ? 5 : 2;
