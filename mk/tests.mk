@@ -101,6 +101,8 @@ E2E_TESTS += e2e_harden
 E2E_TESTS += e2e_pqboard
 # hilrun pq --resume on the mps2 and on a board; the board's lock.
 E2E_TESTS += e2e_pqresume
+# hilrun serve's pq jobs (qemu-netduino).
+E2E_TESTS += e2e_pqserve
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
 # The jail around foreign code (real bubblewrap): writes, network, pids,
