@@ -41,15 +41,16 @@ static void pq_config(const char *dir, const char *name, const char *kem,
 	char path[HIL_PATH + 64], text[4 * HIL_PATH];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(text, sizeof(text),
-		 "{\"board\": {\"name\": \"qemu-netduino\"},\n"
-		 " \"flasher\": {\"type\": \"qemu\"%s},\n"
-		 " \"link\": {\"type\": \"socket\"},\n"
-		 " \"algorithms\": [\n"
-		 "  {\"name\": \"toykem\", \"impl\": \"ref\", \"path\": \"%s\"},\n"
-		 "  {\"name\": \"toysig\", \"impl\": \"ref\", \"path\": "
-		 "\"%s/" FIX "/crypto_sign/toysig/ref\"}]}\n",
-		 extra, kem, src_root);
+	snprintf(
+		text, sizeof(text),
+		"{\"board\": {\"name\": \"qemu-netduino\"},\n"
+		" \"flasher\": {\"type\": \"qemu\"%s},\n"
+		" \"link\": {\"type\": \"socket\"},\n"
+		" \"algorithms\": [\n"
+		"  {\"name\": \"toykem\", \"impl\": \"ref\", \"path\": \"%s\"},\n"
+		"  {\"name\": \"toysig\", \"impl\": \"ref\", \"path\": "
+		"\"%s/" FIX "/crypto_sign/toysig/ref\"}]}\n",
+		extra, kem, src_root);
 	write_file(path, text);
 }
 
@@ -106,9 +107,10 @@ static void test_serve_runs_pq_jobs(void **state)
 	assert_int_equal(system(cmd), 0);
 	pq_config(cfg, "outside.json", other, "");
 	snprintf(path, sizeof(path), "%s/a-toys.json", in);
-	snprintf(text, sizeof(text),
-		 "{\"kind\": \"pq\", \"config\": \"%s/toys.json\", \"runs\": 2}",
-		 cfg);
+	snprintf(
+		text, sizeof(text),
+		"{\"kind\": \"pq\", \"config\": \"%s/toys.json\", \"runs\": 2}",
+		cfg);
 	write_file(path, text);
 	snprintf(path, sizeof(path), "%s/b-prog.json", in);
 	snprintf(text, sizeof(text),
