@@ -27,6 +27,8 @@ static char src_root[HIL_PATH];
 static char wrapper[HIL_PATH + 32]; /* tmp/bin/qemu-system-arm */
 static char starts[HIL_PATH + 32];  /* what the wrapper started, a line each */
 static char fail_once[HIL_PATH + 32]; /* while it exists, toysig fails */
+/* while it exists, toysig's start interrupts hilrun (SIGINT) */
+static char interrupt_once[HIL_PATH + 32];
 
 /* The real emulator, found on PATH before the wrapper's folder is put
  * first. */
@@ -69,6 +71,8 @@ static int setup(void **state)
 	snprintf(wrapper, sizeof(wrapper), "%s/qemu-system-arm", bin);
 	snprintf(starts, sizeof(starts), "%s/starts.log", tmp_root);
 	snprintf(fail_once, sizeof(fail_once), "%s/fail-once", tmp_root);
+	snprintf(interrupt_once, sizeof(interrupt_once), "%s/interrupt-once",
+		 tmp_root);
 	f = fopen(wrapper, "w");
 	assert_non_null(f);
 	fprintf(f,
@@ -80,8 +84,17 @@ static int setup(void **state)
 		"cat '%s/locks/emu-pq.lock' >> '%s/holders.log' 2>/dev/null\n"
 		"case $k in *toysig*) if [ -e '%s' ]; then rm -f '%s'; "
 		"exit 1; fi ;; esac\n"
+		/* interrupt-once: Ctrl-C to the hilrun above (the topmost:
+		 * its process supervisors are forks named hilrun too), as a
+		 * user would give it while toysig starts */
+		"case $k in *toysig*) if [ -e '%s' ]; then rm -f '%s'; "
+		"p=$PPID; top=; while [ \"$p\" -gt 1 ]; do "
+		"[ \"$(cat /proc/$p/comm)\" = hilrun ] && top=$p; "
+		"p=$(cut -d' ' -f4 /proc/$p/stat); done; "
+		"[ -n \"$top\" ] && kill -INT $top; fi ;; esac\n"
 		"exec '%s' \"$@\"\n",
-		starts, tmp_root, tmp_root, fail_once, fail_once, real);
+		starts, tmp_root, tmp_root, fail_once, fail_once,
+		interrupt_once, interrupt_once, real);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(chmod(wrapper, 0755), 0);
 	/* The mps2 lane's script finds it first on PATH. */
@@ -347,6 +360,54 @@ static void test_board_run_resumed_runs_the_rest_only(void **state)
 	cJSON_Delete(rep);
 }
 
+/* Ctrl-C while toysig starts on the board: exit 4, the resume command
+ * said, toykem kept; the resume runs toysig alone and reports all rows. */
+static void test_board_run_interrupted_says_how_to_finish(void **state)
+{
+	char cfg[HIL_PATH + 32], out[HIL_PATH + 32], log[HIL_PATH + 32];
+	char path[HIL_PATH + 48], hint[HIL_PATH + 64];
+	char *first[] = {(char *)e2e_hilrun_bin(),
+			 "pq",
+			 "--config",
+			 cfg,
+			 "--runs",
+			 "2",
+			 "--no-jail",
+			 "--output",
+			 out,
+			 NULL};
+	char *again[] = {(char *)e2e_hilrun_bin(),
+			 "pq",
+			 "--resume",
+			 out,
+			 "--no-jail",
+			 NULL};
+	char *text;
+	size_t len, kem, sig;
+
+	(void)state;
+	board_config(cfg, sizeof(cfg));
+	snprintf(out, sizeof(out), "%s/ctrl-c", tmp_root);
+	snprintf(log, sizeof(log), "%s/ctrl-c-1.log", tmp_root);
+	touch(interrupt_once);
+	kem = started("toykem_ref");
+	sig = started("toysig_ref");
+	assert_int_equal(run_pq(first, log), 4);
+	assert_int_equal(hil_read_file(log, &text, &len), HIL_OK);
+	snprintf(hint, sizeof(hint), "finish with `hilrun pq --resume %s`",
+		 out);
+	e2e_assert_contains(text, hint);
+	free(text);
+	snprintf(path, sizeof(path), "%s/done.tsv", out);
+	assert_int_equal(e2e_lines_with(path, "toykem\tref\t"), 1);
+	assert_int_equal(e2e_lines_with(path, "toysig"), 0);
+	snprintf(log, sizeof(log), "%s/ctrl-c-2.log", tmp_root);
+	assert_int_equal(run_pq(again, log), 0);
+	assert_int_equal(started("toykem_ref"), kem + 1);
+	assert_int_equal(started("toysig_ref"), sig + 2);
+	assert_all_rows(out);
+}
+
 /* --resume takes the run's own options: others with it are refused, and
  * a folder that is not a pq run's (or, to hilrun run, one that is) is
  * named as what it is. */
@@ -394,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_mps2_run_resumed_runs_the_rest_only),
 		cmocka_unit_test(test_board_run_takes_the_boards_lock),
 		cmocka_unit_test(test_board_run_resumed_runs_the_rest_only),
+		cmocka_unit_test(test_board_run_interrupted_says_how_to_finish),
 		cmocka_unit_test(test_resume_refuses_what_it_cannot_take),
 	};
 	int failed;
