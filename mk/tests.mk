@@ -102,6 +102,10 @@ E2E_TESTS += e2e_cli
 E2E_TESTS += e2e_harden
 # hilrun pq on a board over its link (qemu-netduino's USART socket).
 E2E_TESTS += e2e_pqboard
+# hilrun pq --resume on the mps2 and on a board; the board's lock.
+E2E_TESTS += e2e_pqresume
+# hilrun serve's pq jobs (qemu-netduino).
+E2E_TESTS += e2e_pqserve
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
 # hilrun pq's copies of checked folders, links into allowed folders, a
