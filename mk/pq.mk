@@ -2,6 +2,8 @@
 #
 #   make pq-fw   PQ_SCHEME=DIR PQ_KIND=KEM|SIGN PQ_NS=NAMESPACE_ PQ_OUT=DIR \
 #                [PQ_COMMON="DIR..."] [PQ_OPT=-O3] [PQ_RUNS=3] [PQ_SEED=1] [BOARD=...]
+#   (PQ_RUNS: the text image's and the host reference's; a frames image
+#   takes its runs from each PQRUN request)
 #   make pq-host (the same variables): the host reference, when the scheme has no assembly
 #   PQ_HOST_SIGS=DIR (both): signatures from the host build (pq-bench -S): the
 #                host reference prints them, the image is built with
@@ -54,8 +56,11 @@ PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
 # the stub's board and HAL headers as much as a scheme's own.
 PQ_DEPFLAGS := -MMD -MP
 PQ_COMMON_INC = $(foreach d,$(PQ_COMMON),-I$(d))
-PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_RUNS=$(PQ_RUNS) \
-	-DPQ_SEED=$(PQ_SEED)
+PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_SEED=$(PQ_SEED)
+# The runs are compiled into the text image and the host reference only:
+# the frames image takes them from each PQRUN request (one image, one
+# build-id, for any number of runs).
+PQ_FW_RUNS = $(if $(filter text,$(PQ_OUTPUT)),$(PQ_RUNS))
 PQ_HOST_SIGS ?=
 PQ_FW_SIGS = $(if $(PQ_HOST_SIGS),-DPQ_HOST_SIGS -I$(PQ_HOST_SIGS))
 PQ_FW_SIGS_DEP = $(if $(PQ_HOST_SIGS),$(PQ_HOST_SIGS)/pq_hostsigs.h)
@@ -141,7 +146,8 @@ PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
 $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags $(PQ_FW_SIGS_DEP)
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) $(PQ_FW_SIGS) -Wall -Wextra \
+		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(if $(PQ_FW_RUNS),-DPQ_RUNS=$(PQ_FW_RUNS)) \
+		$(PQ_FW_DEFS) $(PQ_FW_SIGS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
@@ -189,7 +195,7 @@ $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(wildcard $(PQ_SCHEME)/api.h) \
 		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a $(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
-	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
+	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -DPQ_RUNS=$(PQ_RUNS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
 		-Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
@@ -207,7 +213,7 @@ $(PQ_OUT)/stack: FORCE
 $(PQ_FW)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_FW_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(PQ_HOST)/flags: FORCE

@@ -102,8 +102,15 @@ E2E_TESTS += e2e_cli
 E2E_TESTS += e2e_harden
 # hilrun pq on a board over its link (qemu-netduino's USART socket).
 E2E_TESTS += e2e_pqboard
+# hilrun pq --resume on the mps2 and on a board; the board's lock.
+E2E_TESTS += e2e_pqresume
+# hilrun serve's pq jobs (qemu-netduino).
+E2E_TESTS += e2e_pqserve
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
+# hilrun pq's copies of checked folders, links into allowed folders, a
+# build folder per run, --host-signatures.
+E2E_TESTS += e2e_pqsnap
 # The jail around foreign code (real bubblewrap): writes, network, pids,
 # semihosting's host calls, a host build's constructor.
 E2E_TESTS += e2e_jail

@@ -22,9 +22,17 @@
 #                at 24 MHz / 0 WS of pqm4's 2022 table)
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
-#   -B DIR       build folder (default build/pq under the hilrun tree)
+#   -B DIR       build folder (default build/pq under the hilrun tree; hilrun pq
+#                gives each run its own, OUTDIR/build)
+#   -N TEXT      what run.tsv records as the common code (default: the -c
+#                folders; hilrun pq: the configuration's folders its copies
+#                of them were taken from)
 #   -T SECONDS   the limit of one folder's emulation (default 3600; a
 #                SPHINCS+ "s" signature takes up to about an hour on a loaded machine)
+#   -K           resume: keep OUTDIR's .tsv files as they are and skip the
+#                folders done.tsv marks finished (hilrun pq --resume has
+#                dropped the lines of the others first); they still serve
+#                as host references of folders with assembly
 #   -S           signatures from the host build: for a signature scheme whose
 #                signing takes too long to emulate, time keypair and verify
 #                only (the host reference signs, the image verifies its
@@ -60,7 +68,9 @@ CLOCK=
 BAUD=
 HOSTSIGS=
 LIMIT=3600
-while getopts b:L:C:R:n:s:p:O:c:H:o:B:ST: opt; do
+NAMED=
+KEEP=
+while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:K opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	L) LINK=$OPTARG ;;
@@ -76,8 +86,10 @@ while getopts b:L:C:R:n:s:p:O:c:H:o:B:ST: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
+	N) NAMED=$OPTARG ;;
 	S) HOSTSIGS=1 ;;
 	T) LIMIT=$OPTARG ;;
+	K) KEEP=1 ;;
 	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -118,10 +130,22 @@ SKIPPED=$OUT/skipped.tsv
 #   impl kind elf host-reference-output (- without one) verification-note
 #   text data bss
 IMAGES=$OUT/images.tsv
-: > "$ROWS"
-: > "$CALLS"
-: > "$SKIPPED"
-: > "$IMAGES"
+# done.tsv, one line per folder that ran to its end (its lines in the files
+#   above complete and synced first): scheme impl build-id. hilrun pq
+#   --resume keeps these folders (-K) and runs the others again; on a board
+#   over its link hilrun pq marks them as each image ends.
+DONE=$OUT/done.tsv
+if [ -z "$KEEP" ]; then
+	: > "$ROWS"
+	: > "$CALLS"
+	: > "$SKIPPED"
+	: > "$IMAGES"
+	: > "$DONE"
+fi
+touch "$ROWS" "$CALLS" "$SKIPPED" "$IMAGES" "$DONE"
+is_done() { # scheme impl
+	awk -F '\t' -v s="$1" -v i="$2" '$1 == s && $2 == i && NF >= 3 { f = 1 } END { exit !f }' "$DONE"
+}
 
 
 # The hash code of the image, by class: the functions (text symbols) of the
@@ -180,8 +204,10 @@ for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 # implementation with / . + - as _). profile: the cycle model's (empty for a
 # board run over its link: no model).
 [ -n "$MACHINE" ] || PROFILE=
+# (-K: the first attempt's, and on a board what its stub said, stay)
+[ -n "$KEEP" ] && [ -s "$OUT/run.tsv" ] ||
 printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
-	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${NAMED:-$(echo ${COMMON:-hilrun target/pq/common})}" \
 	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
 
 has_asm() {
@@ -201,11 +227,15 @@ for dir in "$@"; do
 	scheme=$(basename "$(dirname "$dir")")
 	id=$scheme/$impl
 	sym=$(echo "$id" | tr '/.+-' '____')
+	if [ -n "$KEEP" ] && is_done "$scheme" "$impl"; then
+		echo "== [$nth/$#] $id: finished in an earlier attempt: kept" >&2
+		continue
+	fi
 	if [ ! -f "$dir/api.h" ]; then
 		why="no api.h"
-		# A link to a file outside the folder (pqm4's m4f folders link
-		# to mupq's ref): hilrun pq's jail binds the folder alone.
-		[ -L "$dir/api.h" ] && why="api.h is a link to $(readlink "$dir/api.h"), which is not there (hilrun pq's jail holds the scheme's folder only: run with --no-jail, or copy the linked files in)"
+		# A link leading nowhere (run by hand, unjailed; hilrun pq
+		# builds copies, links followed by its rules, docs/pq.md).
+		[ -L "$dir/api.h" ] && why="api.h is a link to $(readlink "$dir/api.h"), which is not there"
 		printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"; continue
 	fi
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)
@@ -416,6 +446,12 @@ for dir in "$@"; do
 				(tot[o] > 0 ? 100 * h2[o] / tot[o] : 0), (tot[o] > 0 ? 100 * h3[o] / tot[o] : 0), (tot[o] > 0 ? 100 * ha[o] / tot[o] : 0)
 		}
 	}' "$b/verify.ops" "${refout:-/dev/null}" "$b/model.txt" "$b/target.txt" >> "$ROWS"
+	# Its lines durable, then the folder marked finished (hilrun pq
+	# --resume keeps it), with the build-id of the image that ran.
+	sync "$ROWS" "$CALLS"
+	bid=$(arm-none-eabi-readelf -n "$b/fw/stub.elf" 2>/dev/null | awk '/Build ID/ {print $3; exit}')
+	printf '%s\t%s\t%s\n' "$scheme" "$impl" "${bid:--}" >> "$DONE"
+	sync "$DONE"
 	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified ($(took))" >&2
 done
 

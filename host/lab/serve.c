@@ -255,9 +255,9 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	started.error = why;
 	started.error_len = sizeof(why);
 	why[0] = '\0';
-	ret = o->run(o->ctx, cfg,
-		     out->baseline[0] != '\0' ? out->baseline : NULL,
-		     out->report_dir, sizeof(out->report_dir), &started);
+	ret = (out->pq ? o->pq_run : o->run)(
+		o->ctx, cfg, out->baseline[0] != '\0' ? out->baseline : NULL,
+		out->report_dir, sizeof(out->report_dir), &started);
 	out->report_dir[sizeof(out->report_dir) - 1] = '\0';
 	hil_lock_release(&lock);
 	out->exit_status = hil_serve_exit_status_of(ret);

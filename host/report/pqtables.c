@@ -305,7 +305,7 @@ void hil_md_pq(const cJSON *report, FILE *out)
 	if (cJSON_GetArraySize(not_run(report)) > 0) {
 		const cJSON *e;
 
-		fputs("**Not run** (the folders left out, with the reason):\n\n",
+		fputs("**Not run** (the folders, or operations, left out, with the reason):\n\n",
 		      out);
 		cJSON_ArrayForEach(e, not_run(report))
 		{

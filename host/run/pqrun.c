@@ -1,5 +1,5 @@
 /* pqrun: a post-quantum run's files (scripts/pq-bench.sh's calls.tsv, rows.tsv, run.tsv, skipped.tsv; on a board with a link, pqlink.c's lines in the same columns) made into rows of the one result model. */
-#define _XOPEN_SOURCE  700 /* gethostname */
+#define _XOPEN_SOURCE  700 /* strtok_r */
 #define HIL_LOG_PREFIX "pq"
 #include "pqrun.h"
 
@@ -7,13 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
 #include "drivers/board/memsys.h"
-#include "image/elfinfo.h"
 #include "result/rowcodec.h"
 #include "result/stats.h"
 #include "runner_int.h"
@@ -170,6 +167,21 @@ static const char *meta(const struct tsv *m, const char *key, const char *dflt)
 	return dflt;
 }
 
+/* The sum of key's values in run.tsv: each attempt of a resumed run
+ * appends its own session counters. */
+static unsigned long long meta_sum(const struct tsv *m, const char *key)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->nf[i] == 2 && strcmp(m->f[i][0], key) == 0) {
+			sum += strtoull(m->f[i][1], NULL, 10);
+		}
+	}
+	return sum;
+}
+
 /* The folder of scheme/impl among the folders given (its last two path
  * parts), or "". */
 static const char *folder_of(const char *const *folders, size_t n,
@@ -204,7 +216,6 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 		      struct hil_run *run)
 {
 	struct hil_run_image *im;
-	struct hil_elf_info ei;
 	char sym[2 * HIL_CFG_NAME + 2], *p;
 
 	if (build[0] == '\0' || run->n_images == HIL_RUN_MAX_IMAGES) {
@@ -218,7 +229,9 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 	}
 	snprintf(run->fw.elf, sizeof(run->fw.elf), "%s/%s/fw/stub.elf", build,
 		 sym);
-	if (hil_elf_info(run->fw.elf, &ei) != HIL_OK) {
+	/* The image's identity as hilrun run records its own: the run's
+	 * fields are the last image's. */
+	if (hil_rn_elf_identity(run->fw.elf, run) != HIL_OK) {
 		hil_warn("%s: cannot be read: the rows of %s/%s have no "
 			 "build-id",
 			 run->fw.elf, scheme, impl);
@@ -227,17 +240,9 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 	}
 	im = &run->images[run->n_images++];
 	snprintf(im->algs, sizeof(im->algs), "%s/%s", scheme, impl);
-	snprintf(im->build_id, sizeof(im->build_id), "%s", ei.build_id_hex);
-	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", ei.sha256_hex);
-	im->sizes.flash = (unsigned long)ei.flash;
-	im->sizes.ram_static = (unsigned long)ei.ram;
-	im->sizes.stack_reserved = (unsigned long)ei.stack;
-	snprintf(run->build_id, sizeof(run->build_id), "%s", im->build_id);
-	snprintf(run->elf_sha256, sizeof(run->elf_sha256), "%s",
-		 im->elf_sha256);
-	snprintf(run->elf_compiler, sizeof(run->elf_compiler), "%s",
-		 ei.compiler);
-	run->sizes = im->sizes;
+	snprintf(im->build_id, sizeof(im->build_id), "%s", run->build_id);
+	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", run->elf_sha256);
+	im->sizes = run->sizes;
 }
 
 /* cfg's entry of scheme/impl, added when new (with its size and image);
@@ -543,8 +548,8 @@ static void describe(const struct tsv *m, const char *dir,
 		 meta(m, "compiler", ""));
 	snprintf(run->fw.all_flags, sizeof(run->fw.all_flags), "%s %s",
 		 meta(m, "opt", "-O3"), PQ_FLAGS);
-	snprintf(run->fw.dir, sizeof(run->fw.dir), "build/pq (common code: %s)",
-		 meta(m, "common", ""));
+	snprintf(run->fw.dir, sizeof(run->fw.dir), "%s (common code: %s)",
+		 meta(m, "build", "build/pq"), meta(m, "common", ""));
 	if (profile[0] == '\0') {
 		/* A board run over its link (pqlink.c): what the stub's INFO
 		 * said of its counter and clock, and no cycle model. */
@@ -565,17 +570,14 @@ static void describe(const struct tsv *m, const char *dir,
 			 meta(m, "flasher", cfg->flasher.type));
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
 			 meta(m, "link", cfg->link.type));
-		/* The link's counters over every image (pqlink.c). */
-		run->requests =
-			(unsigned)strtoul(meta(m, "requests", "0"), NULL, 10);
-		run->retries =
-			(unsigned)strtoul(meta(m, "retries", "0"), NULL, 10);
-		run->bad_frames =
-			(unsigned)strtoul(meta(m, "bad_frames", "0"), NULL, 10);
-		run->timeouts =
-			(unsigned)strtoul(meta(m, "timeouts", "0"), NULL, 10);
-		run->bytes_tx = strtoull(meta(m, "bytes_tx", "0"), NULL, 10);
-		run->bytes_rx = strtoull(meta(m, "bytes_rx", "0"), NULL, 10);
+		/* The link's counters over every image (pqlink.c), of every
+		 * attempt of a resumed run. */
+		run->requests = (unsigned)meta_sum(m, "requests");
+		run->retries = (unsigned)meta_sum(m, "retries");
+		run->bad_frames = (unsigned)meta_sum(m, "bad_frames");
+		run->timeouts = (unsigned)meta_sum(m, "timeouts");
+		run->bytes_tx = meta_sum(m, "bytes_tx");
+		run->bytes_rx = meta_sum(m, "bytes_rx");
 		snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
 		snprintf(run->sensor.why, sizeof(run->sensor.why),
 			 (run->info.flags & HILP_INFO_EMULATED) != 0
@@ -595,7 +597,7 @@ static void describe(const struct tsv *m, const char *dir,
 			    run->model.art, run->model.unit,
 			    sizeof(run->model.unit));
 	snprintf(run->model.file, sizeof(run->model.file),
-		 "build/pq/SCHEME_IMPL/model.txt");
+		 "%s/SCHEME_IMPL/model.txt", meta(m, "build", "build/pq"));
 	snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
 	snprintf(run->sensor.why, sizeof(run->sensor.why),
 		 "an emulated board: no current to measure");
@@ -687,18 +689,7 @@ out:
 
 void hil_pq_provenance(const char *root, struct hil_run *run)
 {
-	struct utsname u;
-
+	/* The same steps as hilrun run's (runner_image.c). */
 	hil_rn_git_provenance(root, run);
-	/* $HILRUN_HOST: the lab host's name, as hilrun run states it. */
-	if (getenv("HILRUN_HOST") != NULL && getenv("HILRUN_HOST")[0] != '\0') {
-		snprintf(run->host, sizeof(run->host), "%s",
-			 getenv("HILRUN_HOST"));
-	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
-		snprintf(run->host, sizeof(run->host), "unknown");
-	}
-	if (uname(&u) == 0) {
-		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
-			 u.sysname, u.release, u.machine);
-	}
+	hil_rn_host_provenance(run);
 }

@@ -1,5 +1,5 @@
 /* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
-#define _XOPEN_SOURCE  700 /* gethostname, O_NOFOLLOW */
+#define _XOPEN_SOURCE  700 /* O_NOFOLLOW */
 #define HIL_LOG_PREFIX "runner"
 #include "runner.h"
 #include "runner_int.h"
@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "config/algnames.h"
@@ -343,7 +342,6 @@ static int measure_split(struct run_ctx *c)
 static int run_open(struct run_ctx *c, const struct hil_config *cfg,
 		    const struct hil_runner_opts *opts, struct hil_run *run)
 {
-	struct utsname u;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -371,18 +369,7 @@ static int run_open(struct run_ctx *c, const struct hil_config *cfg,
 	if (opts->on_run_dir != NULL) {
 		opts->on_run_dir(opts->on_run_dir_arg, run->dir);
 	}
-	/* $HILRUN_HOST: the lab host's name when it is not the machine's
-	 * (several simulated hosts on one machine, a container's name). */
-	if (getenv("HILRUN_HOST") != NULL && getenv("HILRUN_HOST")[0] != '\0') {
-		snprintf(run->host, sizeof(run->host), "%s",
-			 getenv("HILRUN_HOST"));
-	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
-		snprintf(run->host, sizeof(run->host), "unknown");
-	}
-	if (uname(&u) == 0) {
-		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
-			 u.sysname, u.release, u.machine);
-	}
+	hil_rn_host_provenance(run);
 	snprintf(c->journal.path, sizeof(c->journal.path), "%s/journal.jsonl",
 		 run->dir);
 	/* Never through a planted link. */

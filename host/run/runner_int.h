@@ -164,9 +164,18 @@ int hil_rn_open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 /** The tool's git commit and whether its tree is dirty, into run. */
 void hil_rn_git_provenance(const char *root, struct hil_run *run);
 
+/** The host's name ($HILRUN_HOST, else the machine's) and its system
+ *  (uname), into run: what hilrun run and hilrun pq both state. */
+void hil_rn_host_provenance(struct hil_run *run);
+
 /* Flash bytes below which an image cannot be a stub (the smallest is some
  * 4 KB): the build produced nothing to run. */
 #define HIL_RN_MIN_STUB_FLASH 1024u
+
+/** The image's identity: build-id, SHA-256, compiler and sizes of elf,
+ *  into run (what hilrun run and hilrun pq both record of an image).
+ *  @return HIL_OK, an ELF error, or HIL_ERR_BUILD (no build-id). */
+int hil_rn_elf_identity(const char *elf, struct hil_run *run);
 
 /** Build-id, hash, compiler and sizes of run->fw.elf and its map;
  *  HIL_ERR_BUILD for an image too small to be a stub. */

@@ -19,6 +19,8 @@
 #include "util/err.h"
 #include "report/render.h"
 #include "report/render_int.h"
+#include "result/reportjson.h"
+#include "run/pqrun.h"
 #include "util/util.h"
 #include "unit_util.h"
 
@@ -666,6 +668,48 @@ static void test_load_rejects_missing_file(void **state)
 			 HIL_ERR_IO);
 	assert_null(r);
 	assert_non_null(strstr(err, "/nonexistent/report.json"));
+}
+
+/*
+ * A run measured over several images (a pq run: one per scheme): "image"
+ * is only the last one's, so no render calls it the whole image; sizes.svg
+ * gives each implementation the image it ran in.
+ */
+static void test_several_images_have_no_whole_image(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *all = cJSON_AddArrayToObject(r, "images");
+	const char *algs[] = {"ascon-aead128/ref", "speck64-128-ecb/ref"};
+	const double flash[] = {11111, 22222};
+	char *md, *svg, *html;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "algorithms", algs[i]);
+		cJSON_AddStringToObject(e, "build_id", "00");
+		cJSON_AddStringToObject(e, "elf_sha256", "00");
+		cJSON_AddNumberToObject(e, "flash_bytes", flash[i]);
+		cJSON_AddNumberToObject(e, "ram_static_bytes", 333 + (double)i);
+		cJSON_AddItemToArray(all, e);
+	}
+	md = ut_render(hil_summary_md, r);
+	assert_null(strstr(md, "Whole image"));
+	svg = ut_render(hil_svg_sizes, r);
+	assert_xml(svg);
+	assert_null(strstr(svg, "whole image 9800"));
+	assert_non_null(strstr(svg, "the whole image it ran in"));
+	assert_non_null(strstr(svg, " (image 11111)"));
+	assert_non_null(strstr(svg, " (image 22222)"));
+	assert_non_null(strstr(svg, " (image 334)"));
+	html = ut_render(hil_html_report, r);
+	assert_null(strstr(html, "<dt>whole image</dt>"));
+	free(md);
+	free(svg);
+	free(html);
+	cJSON_Delete(r);
 }
 
 /* Reports written before sizes[] (same schema 1) held image sizes in "sizes". */
@@ -2086,6 +2130,64 @@ static void test_html_sweep_page(void **state)
 	cJSON_Delete(sweep);
 }
 
+/*
+ * hilrun report names the files it wrote: a pq run's report gets pqm4's
+ * benchmarks.md and benchmarks.csv too (the fixed list left them out),
+ * another run's does not; a sweep's its two files.
+ */
+static void test_render_files_names_what_it_wrote(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char *dir = tmp_dir();
+	char path[2048], pq[1024], written[512], *text, *fx;
+	const char *root = getenv("HIL_SRC_DIR");
+	size_t len = 0;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	snprintf(pq, sizeof(pq), "%s/tests/fixtures/pq/run",
+		 root != NULL ? root : ".");
+	snprintf(run->started, sizeof(run->started), "2026-12-06T07:00:00Z");
+	assert_int_equal(hil_pq_collect(pq, NULL, 0, cfg, run), HIL_OK);
+	snprintf(run->finished, sizeof(run->finished), "2026-12-06T07:00:09Z");
+	text = hil_report_json(run);
+	assert_non_null(text);
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	write_text(path, text, strlen(text));
+	free(text);
+	assert_int_equal(hil_report_render_files(dir, written, sizeof(written)),
+			 HIL_OK);
+	assert_string_equal(written,
+			    "summary.md summary.csv per_byte.svg sizes.svg "
+			    "energy.svg report.html benchmarks.md "
+			    "benchmarks.csv");
+	snprintf(path, sizeof(path), "%s/benchmarks.csv", dir);
+	assert_int_equal(stat(path, &st), 0);
+	ut_rm_tree(dir);
+	free(dir);
+	hil_run_free(run);
+	free(run);
+	free(cfg);
+
+	/* Not a pq run: no pqm4 tables, none named. */
+	dir = tmp_dir();
+	fx = fixture_text("report-min.json", &len);
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	write_text(path, fx, len);
+	free(fx);
+	assert_int_equal(hil_report_render_files(dir, written, sizeof(written)),
+			 HIL_OK);
+	assert_string_equal(written, "summary.md summary.csv per_byte.svg "
+				     "sizes.svg energy.svg report.html");
+	snprintf(path, sizeof(path), "%s/benchmarks.md", dir);
+	assert_int_not_equal(stat(path, &st), 0);
+	ut_rm_tree(dir);
+	free(dir);
+}
+
 /* hilrun report SWEEP_DIR: the runs found beside the sweep's folder even
  * when sweep.json names them relative to another working directory. */
 static void test_render_all_on_a_sweep_folder(void **state)
@@ -2167,6 +2269,10 @@ static const struct {
 	{NULL, "instructions=5%", 1.04, 0, NULL, "WORSE", "  same", 7},
 	{NULL, "instructions=5%", 1.06, 1, "(+6.00%, threshold 5%)", NULL,
 	 "  WORSE", 1},
+	/* 8403 * 1.1 is 9243.300000000001 in binary: shown as a reader
+	 * takes it in. */
+	{NULL, NULL, 1.1, 1, "median 8403 -> 9243.3 instructions (emulated)",
+	 "9243.30000", "  WORSE", 1},
 };
 
 static void test_compare_medians_against_thresholds(void **state)
@@ -2340,6 +2446,253 @@ static void test_compare_estimate_placement_noise_passes(void **state)
 	assert_int_equal(worse, 0);
 	assert_null(strstr(out, "WORSE"));
 	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/*
+ * Every row's estimate as under profile (cycle_model.profile and the
+ * rows'), with error bar err % for assembly (err < 0: null, as an
+ * uncalibrated profile's).
+ */
+static void calibrate(cJSON *report, const char *profile, double err)
+{
+	cJSON *m = cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
+	cJSON *r;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(m, "profile");
+	assert_non_null(cJSON_AddStringToObject(m, "profile", profile));
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "rows"))
+	{
+		cJSON *o = cJSON_GetObjectItemCaseSensitive(r, "model_cycles");
+
+		if (!cJSON_IsObject(o)) {
+			continue;
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "error_pct");
+		if (err < 0) {
+			assert_non_null(cJSON_AddNullToObject(o, "error_pct"));
+			continue;
+		}
+		assert_non_null(cJSON_AddNumberToObject(o, "error_pct", err));
+		assert_non_null(
+			cJSON_AddStringToObject(o, "error_kind", "assembly"));
+		assert_non_null(cJSON_AddStringToObject(
+			o, "error_from", "a stated cross-validation"));
+	}
+}
+
+/*
+ * Issue 27 item 3: two estimates are compared with their error bars
+ * beside them. A change within the two together (± 11 % each: ± 16 %) is
+ * marked "within the model's error" and counted apart, but it still is
+ * a change of the code's modelled cost: the verdict stands (and the exit
+ * status with it). Beyond them, no mark.
+ */
+static void test_compare_marks_estimates_within_their_error_bars(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b;
+	struct hil_cmp *c = NULL;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	calibrate(a, "nrf52840-cal", 11);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.05);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 1);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	assert_true(c->model_n > 0);
+	assert_int_equal(c->within, c->model_n);
+	assert_int_equal(c->within_worse, c->model_n);
+	assert_int_equal(c->model_no_bar[0], '\0');
+	/* Each estimate with its error bar, each change marked. */
+	assert_non_null(strstr(out, " 5325 \xc2\xb1 11 % "));
+	assert_non_null(strstr(out, " 5591.25 \xc2\xb1 11 %   +5.00%  WORSE "
+				    "(within the model's error, \xc2\xb1 16 "
+				    "%)\n"));
+	assert_int_equal(count(out, "WORSE (within the model's error, \xc2\xb1 "
+				    "16 %)\n"),
+			 c->model_n);
+	assert_int_equal(count(out, "(+5.00%, threshold 0.5%) (within the "
+				    "model's error, \xc2\xb1 16 %)\n"),
+			 c->model_n);
+	/* Said once: what the error bars are, and how many moved within. */
+	assert_int_equal(count(out, "model: an estimate's \xc2\xb1 N % is its "
+				    "expected error against the real board"),
+			 1);
+	assert_non_null(strstr(out, "is marked \"within the model's error\": "
+				    "the board may not show it.\n"));
+	{
+		char line[200];
+
+		snprintf(
+			line, sizeof(line),
+			"model: %zu estimates moved within the model's error (%zu worse, 0 better): a change of the modelled cost, not established on the board\n",
+			c->model_n, c->model_n);
+		assert_non_null(strstr(out, line));
+	}
+	/* The instruction counts (not estimates) carry no error bar. */
+	assert_non_null(strstr(out, " 4695   +0.00%  same\n"));
+	assert_null(strstr(out, "4695 \xc2\xb1"));
+	hil_cmp_free(c);
+	free(out);
+
+	/* +30 %: beyond ± 16 %, no mark. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.3);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 1);
+	assert_null(strstr(out, "(within the model's error"));
+	assert_null(strstr(out, "estimates moved within"));
+	assert_non_null(strstr(out, " +30.00%  WORSE\n"));
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	assert_int_equal(c->within, 0);
+	hil_cmp_free(c);
+	free(out);
+
+	/* Placement noise (0.1 %) is no change at all: same, unmarked. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.001);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_null(strstr(out, "(within the model's error"));
+	free(out);
+
+	/* Better by 5 %: marked the same way, and not worse. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 0.95);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_true(count(out, "better (within the model's error, \xc2\xb1 "
+			       "16 %)") > 0);
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* An uncalibrated profile's estimates: no error bar, and why, said once
+ * (not per cell); nothing marked within. */
+static void test_compare_says_once_why_estimates_have_no_error_bar(void **state)
+{
+	static const struct {
+		const char *profile; /* NULL: the fixture's (none named) */
+		const char *said;
+	} cases[] = {
+		{NULL, "model: no error bar: the modelled memory system (2 WS, "
+		       "ART on, no named profile) is not calibrated "
+		       "(docs/cycle-model.md)\n"},
+		{"nrf52840-icache",
+		 "model: no error bar: profile nrf52840-icache is not "
+		 "calibrated (its estimates are not validated against a board: "
+		 "docs/cycle-model.md)\n"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *a = load_fixture("report-model.json");
+		cJSON *b;
+		int ret, worse = -1;
+		char *out;
+
+		if (cases[i].profile != NULL) {
+			calibrate(a, cases[i].profile, -1);
+		}
+		b = cJSON_Duplicate(a, 1);
+		scale_model(b, 1.05);
+		out = compare_text(a, b, NULL, &ret, &worse);
+		assert_int_equal(ret, HIL_OK);
+		assert_int_equal(worse, 1);
+		if (count(out, cases[i].said) != 1 ||
+		    strstr(out, "\xc2\xb1") != NULL ||
+		    strstr(out, "within the model's error") != NULL) {
+			fail_msg("case %zu:\n%s", i, out);
+		}
+		free(out);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+}
+
+/*
+ * The other figures of estimates: the per-byte plot's subtitle says what
+ * their error bars are, or why they have none; the sweep's cycles and
+ * energy table prints each estimate with its error bar.
+ */
+static void test_plot_and_sweep_give_the_estimates_error_bars(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b = load_fixture("report-model.json");
+	cJSON *e = cJSON_Parse("{\"uj_per_op\": 1.25, \"spread\": 0.01,"
+			       " \"idle_mw\": 33.0, \"active_mw\": 82.5,"
+			       " \"bus_v\": 3.3, \"samples\": 250,"
+			       " \"sample_rate_hz\": 1818.0, \"windows\": 5}");
+	const cJSON *two[2];
+	char *svg, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(e);
+	svg = ut_render(hil_svg_per_byte, a);
+	assert_non_null(strstr(svg, "; no error bar: the modelled memory "
+				    "system (2 WS, ART on, no named profile) "
+				    "is not calibrated;"));
+	free(svg);
+	calibrate(a, "nrf52840-cal", 11);
+	calibrate(b, "nrf52840-cal", 11);
+	svg = ut_render(hil_svg_per_byte, a);
+	assert_non_null(
+		strstr(svg, "; estimates \xc2\xb1 11 % against the board;"));
+	assert_null(strstr(svg, "no error bar"));
+	free(svg);
+	cJSON_AddItemToObject(row_at(a, 0), "energy", cJSON_Duplicate(e, 1));
+	cJSON_AddItemToObject(row_at(b, 0), "energy", e);
+	two[0] = a;
+	two[1] = b;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_html_sweep(two, 2, NULL, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "Cycles and energy per operation"));
+	/* At 64 B (row 1): 9453 cycles estimated in both. */
+	assert_int_equal(count(buf, ">est. 9453 \xc2\xb1 11 %<"), 2);
+	free(buf);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* JUnit's failure of an estimate within its error bars says so. */
+static void test_junit_says_an_estimate_moved_within_its_error(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b;
+	struct hil_cmp *c = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	calibrate(a, "nrf52840-cal", 11);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.05);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_junit_write(b, c, f), HIL_OK);
+	fclose(f);
+	assert_int_equal(count(buf, "(+5.00%, threshold 0.5%); within the "
+				    "model&#39;s error"),
+			 2 * c->model_n);
+	hil_cmp_free(c);
+	free(buf);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 }
@@ -2783,6 +3136,7 @@ int main(void)
 		cmocka_unit_test(test_load_rejects_truncated_file),
 		cmocka_unit_test(test_load_rejects_missing_file),
 		cmocka_unit_test(test_load_reads_older_sizes_object),
+		cmocka_unit_test(test_several_images_have_no_whole_image),
 		cmocka_unit_test(test_summary_md_has_header_rows_and_unit),
 		cmocka_unit_test(
 			test_summary_md_marks_failed_rows_and_not_constant_time),
@@ -2808,6 +3162,7 @@ int main(void)
 		cmocka_unit_test(test_html_headline_columns_first),
 		cmocka_unit_test(test_html_sweep_page),
 		cmocka_unit_test(test_render_all_on_a_sweep_folder),
+		cmocka_unit_test(test_render_files_names_what_it_wrote),
 		cmocka_unit_test(test_compare_medians_against_thresholds),
 		cmocka_unit_test(test_compare_thresholds_parse),
 		cmocka_unit_test(test_compare_refuses_different_units),
@@ -2816,6 +3171,14 @@ int main(void)
 		cmocka_unit_test(
 			test_compare_skips_estimates_of_other_memory_systems),
 		cmocka_unit_test(test_compare_estimate_placement_noise_passes),
+		cmocka_unit_test(
+			test_compare_marks_estimates_within_their_error_bars),
+		cmocka_unit_test(
+			test_compare_says_once_why_estimates_have_no_error_bar),
+		cmocka_unit_test(
+			test_junit_says_an_estimate_moved_within_its_error),
+		cmocka_unit_test(
+			test_plot_and_sweep_give_the_estimates_error_bars),
 		cmocka_unit_test(test_compare_notes_different_flags),
 		cmocka_unit_test(test_compare_size_thresholds_line),
 		cmocka_unit_test(
