@@ -215,6 +215,42 @@ static void test_a_killed_firmware_link_leaves_no_half_image(void **state)
 	free(before);
 }
 
+/*
+ * The same for a compile: target/main.c compiled again (as if new) by a
+ * compiler killed half-way, make with it. The next make, with the real
+ * compiler, has nothing to do and the image is the one there was. (Before
+ * each object was compiled under a name of its own, main.o was left
+ * holding "half", newer than main.c: the next make took it as up to date
+ * and its link of the image failed, for good.)
+ */
+static void test_a_killed_firmware_compile_leaves_no_half_object(void **state)
+{
+	char dir_var[128], cc_var[160], elf[128], bin[96], tool[128];
+	char *const vars[] = {"firmware", "BOARD=qemu-netduino",
+			      "ALGS=ascon-aead128/ref", dir_var, NULL};
+	char *const killed[] = {"firmware",
+				"BOARD=qemu-netduino",
+				"ALGS=ascon-aead128/ref",
+				dir_var,
+				cc_var,
+				NULL};
+	size_t n = 0;
+	char *before;
+
+	(void)state;
+	snprintf(dir_var, sizeof(dir_var), "FW_DIR=%s/fw", tmp_root);
+	snprintf(elf, sizeof(elf), "%s/fw/stub.elf", tmp_root);
+	snprintf(bin, sizeof(bin), "%s/killers", tmp_root);
+	install_killer(bin, "arm-none-eabi-gcc", tool, sizeof(tool));
+	snprintf(cc_var, sizeof(cc_var), "FW_CC=%s", tool);
+	assert_int_equal(make(NULL, vars, NULL), 0);
+	before = slurp(elf, &n);
+	assert_int_not_equal(make("target/main.c", killed, NULL), 0);
+	assert_int_equal(make(NULL, vars, NULL), 0);
+	assert_same_file(elf, before, n);
+	free(before);
+}
+
 /* The same for the pq stub of the toy KEM (its own link rule, pq.mk). */
 static void test_a_killed_pq_link_leaves_no_half_image(void **state)
 {
@@ -247,6 +283,37 @@ static void test_a_killed_pq_link_leaves_no_half_image(void **state)
 	assert_same_file(elf, before, n);
 	assert_int_equal(make(NULL, vars, NULL), 0);
 	assert_same_file(elf, before, n);
+	free(before);
+}
+
+/*
+ * One of hilrun's own objects (mk/host.mk's rule, in a build folder of the
+ * test's) compiled again (as if its source were new) by a compiler killed
+ * half-way, make with it: the object is the one there was, and the next
+ * make keeps it. That is also what a second make in the same checkout sees
+ * while one compiles it (make all beside a test's make). Before, the
+ * object was left holding "half", newer than its source.
+ */
+static void test_a_killed_host_compile_leaves_the_old_object(void **state)
+{
+	char build_var[128], cc_var[160], obj[160], bin[96], tool[128];
+	char *const vars[] = {build_var, obj, NULL};
+	char *const killed[] = {build_var, cc_var, obj, NULL};
+	size_t n = 0;
+	char *before;
+
+	(void)state;
+	snprintf(build_var, sizeof(build_var), "BUILD=%s/hb", tmp_root);
+	snprintf(obj, sizeof(obj), "%s/hb/host/host/util/err.o", tmp_root);
+	snprintf(bin, sizeof(bin), "%s/killer-cc", tmp_root);
+	install_killer(bin, "cc", tool, sizeof(tool));
+	snprintf(cc_var, sizeof(cc_var), "HOST_CC=%s", tool);
+	assert_int_equal(make(NULL, vars, NULL), 0);
+	before = slurp(obj, &n);
+	assert_int_not_equal(make("host/util/err.c", killed, NULL), 0);
+	assert_same_file(obj, before, n);
+	assert_int_equal(make(NULL, vars, NULL), 0);
+	assert_same_file(obj, before, n);
 	free(before);
 }
 
@@ -310,7 +377,11 @@ int main(void)
 			test_a_firmware_image_is_rebuilt_when_a_header_changes),
 		cmocka_unit_test(
 			test_a_killed_firmware_link_leaves_no_half_image),
+		cmocka_unit_test(
+			test_a_killed_firmware_compile_leaves_no_half_object),
 		cmocka_unit_test(test_a_killed_pq_link_leaves_no_half_image),
+		cmocka_unit_test(
+			test_a_killed_host_compile_leaves_the_old_object),
 		cmocka_unit_test(
 			test_a_killed_archive_update_leaves_the_old_archive),
 	};

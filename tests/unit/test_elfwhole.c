@@ -61,16 +61,16 @@ static void make_elf(struct elf *e, int is64, int be)
 	e->b[4] = is64 ? 2 : 1;
 	e->b[5] = be ? 2 : 1;
 	e->b[6] = 1;
-	put(e, 16, 2, 2);		  /* ET_EXEC */
-	put(e, 18, 40, 2);		  /* EM_ARM (any machine will do) */
-	put_word(e, 28, 32, eh);	  /* e_phoff: right after the header */
-	put_word(e, 32, 40, 0x200);	  /* e_shoff */
-	put(e, is64 ? 52 : 40, eh, 2);	  /* e_ehsize */
-	put(e, is64 ? 54 : 42, ph, 2);	  /* e_phentsize */
-	put(e, is64 ? 56 : 44, 1, 2);	  /* e_phnum */
-	put(e, is64 ? 58 : 46, sh, 2);	  /* e_shentsize */
-	put(e, is64 ? 60 : 48, 3, 2);	  /* e_shnum */
-	put(e, eh, 1, 4);		  /* PT_LOAD */
+	put(e, 16, 2, 2);	       /* ET_EXEC */
+	put(e, 18, 40, 2);	       /* EM_ARM (any machine will do) */
+	put_word(e, 28, 32, eh);       /* e_phoff: right after the header */
+	put_word(e, 32, 40, 0x200);    /* e_shoff */
+	put(e, is64 ? 52 : 40, eh, 2); /* e_ehsize */
+	put(e, is64 ? 54 : 42, ph, 2); /* e_phentsize */
+	put(e, is64 ? 56 : 44, 1, 2);  /* e_phnum */
+	put(e, is64 ? 58 : 46, sh, 2); /* e_shentsize */
+	put(e, is64 ? 60 : 48, 3, 2);  /* e_shnum */
+	put(e, eh, 1, 4);	       /* PT_LOAD */
 	put_word(e, eh + 4, eh + 8, 0x100); /* p_offset */
 	put_word(e, eh + 16, eh + 32, 16);  /* p_filesz */
 	s = 0x200 + sh;			    /* section 1: PROGBITS */
@@ -92,8 +92,7 @@ static int whole(const struct elf *e, size_t n, char *why, size_t len)
 /* Each class and byte order: the whole file passes; cut in the header,
  * in the program headers, in the segment, just before the section table
  * and one byte short of its end, it is refused, saying what lies past. */
-static void test_whole_files_pass_and_cut_ones_say_what_is_missing(
-	void **state)
+static void test_whole_files_pass_and_cut_ones_say_what_is_missing(void **state)
 {
 	static const struct {
 		size_t cut; /* 0: the whole file */
@@ -161,8 +160,8 @@ static void test_empty_and_foreign_files_are_said(void **state)
 	make_elf(&e, 0, 0);
 	assert_int_equal(hil_elf_whole(e.b, 0, why, sizeof(why)), HIL_ERR_ARG);
 	assert_non_null(strstr(why, "empty (0 bytes)"));
-	assert_int_equal(hil_elf_whole((const unsigned char *)"#!/bin/sh\n",
-				       10, why, sizeof(why)),
+	assert_int_equal(hil_elf_whole((const unsigned char *)"#!/bin/sh\n", 10,
+				       why, sizeof(why)),
 			 HIL_ERR_ARG);
 	assert_string_equal(why, "not an ELF file");
 	assert_int_equal(hil_elf_whole((const unsigned char *)"\177EL", 3, why,
@@ -195,7 +194,7 @@ static void test_crafted_counts_and_offsets_do_not_overflow(void **state)
 	assert_non_null(strstr(why, "malformed"));
 
 	make_elf(&e, 1, 0);
-	put(&e, 60, 0, 2);			/* e_shnum 0: see section 0 */
+	put(&e, 60, 0, 2);		    /* e_shnum 0: see section 0 */
 	put(&e, 0x200 + 32, UINT64_MAX, 8); /* its sh_size */
 	assert_int_equal(hil_elf_whole(e.b, e.n, why, sizeof(why)),
 			 HIL_ERR_ARG);
