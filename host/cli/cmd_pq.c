@@ -231,6 +231,7 @@ out:
 		hil_run_free(run);
 	}
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 	return ret;
 }
@@ -320,15 +321,18 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	if (ret == HIL_ERR_NA ||
 	    (ret == HIL_OK &&
 	     strcmp(bcfg->board.name, "qemu-mps2-an386") == 0)) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		bcfg = NULL;
 	} else if (ret != HIL_OK) {
 		hil_err("%s", err);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
 	}
 	if (hil_build_find_root(root, sizeof(root)) != HIL_OK) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
@@ -345,6 +349,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	}
 	if (make_dir(out) != HIL_OK || realpath(out, outbuf) == NULL) {
 		hil_err("pq: cannot make the output folder %s", out);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
@@ -378,6 +383,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		ret = board_ret;
 	}
 	hil_jail_free(jail);
+	hil_config_free(bcfg);
 	free(bcfg);
 	free(plan);
 	if (ret != HIL_OK) {
