@@ -90,8 +90,7 @@ static int setup(void **state)
 		 "{\"name\": \"large\", \"algorithms\": [\"ascon-aead128\","
 		 " {\"tree\": \"%s/tree\"}]}",
 		 f->dir);
-	if (hil_config_parse(json, NULL, &f->cfg, err, sizeof(err)) !=
-	    HIL_OK) {
+	if (hil_config_parse(json, NULL, &f->cfg, err, sizeof(err)) != HIL_OK) {
 		fprintf(stderr, "%s\n", err);
 		ut_rm_tree(f->dir);
 		free(f);
@@ -259,9 +258,9 @@ static void test_report_of_600_sizes_and_25_images_is_whole(void **state)
 		entry_of(f, k, entry, sizeof(entry));
 		assert_int_equal(hil_str_append(&run->fw.algs, " ", entry),
 				 HIL_OK);
-		assert_int_equal(hil_str_append(&lists[k / per_image], " ",
-						entry),
-				 HIL_OK);
+		assert_int_equal(
+			hil_str_append(&lists[k / per_image], " ", entry),
+			HIL_OK);
 	}
 	for (g = 0; g < 25; g++) {
 		struct hil_run_image *im = hil_run_add_image(run, lists[g]);
@@ -278,9 +277,9 @@ static void test_report_of_600_sizes_and_25_images_is_whole(void **state)
 	rep = cJSON_Parse(text);
 	free(text);
 	assert_non_null(rep);
-	assert_int_equal(hil_result_report_check(rep, "report.json", err,
-						 sizeof(err)),
-			 HIL_OK);
+	assert_int_equal(
+		hil_result_report_check(rep, "report.json", err, sizeof(err)),
+		HIL_OK);
 	a = cJSON_GetObjectItemCaseSensitive(rep, "sizes");
 	assert_int_equal(cJSON_GetArraySize(a), N_TOTAL);
 	k = 0;

@@ -73,6 +73,7 @@ static void test_config_with_results_inside_passes(void **state)
 	load(&cfg, "results/nightly");
 	assert_int_equal(hil_path_check_config(&cfg, err, sizeof(err)), HIL_OK);
 	assert_string_equal(err, "");
+	hil_config_free(&cfg);
 	hil_config_defaults(&cfg);
 	assert_int_equal(hil_path_check_config(&cfg, NULL, 0), HIL_OK);
 	hil_config_free(&cfg);
