@@ -1,4 +1,5 @@
 /* buildsplit: a selection too big for one image split over several images, each of which links. */
+#define HIL_LOG_PREFIX "build"
 #include "build.h"
 
 #include <stdio.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/log.h"
 #include "util/util.h"
 
 struct hil_config *hil_build_subset(const struct hil_config *cfg,
@@ -196,8 +198,12 @@ int hil_build_split(const struct hil_config *cfg, const char *root,
 		return HIL_ERR_NOMEM;
 	}
 	ret = hil_build_split_plan(cfg, skip, n_skip, &plan);
-	/* Each run of the plan built, halved further when too big. */
+	/* Each run of the plan built, halved further when too big; said as
+	 * it goes (a tree of hundreds takes minutes to build). */
 	for (p = 0; ret == HIL_OK && p < plan.n_images; p++) {
+		hil_info("building image %zu of %zu: %zu implementation%s",
+			 p + 1, plan.n_images, plan.image[p].n_algs,
+			 plan.image[p].n_algs == 1 ? "" : "s");
 		ret = split_rec(cfg, root, log_path, plan.image[p].algs,
 				plan.image[p].n_algs, flags, stop, split, fw);
 	}

@@ -249,13 +249,15 @@ static void log_not_for_board(const struct hil_config *cfg)
 }
 
 /* Image g of the split about to start: how far the run is, and an
- * estimate of the time left from the images measured so far (the build of
- * every image came before the first). */
+ * estimate of the time left from the pace of the images measured so far.
+ * Every image was built before the first was measured (in build_s): that
+ * time is not in the pace, which would otherwise promise minutes where
+ * seconds are left. */
 static void progress_images(const struct split_keep *k, size_t g,
-			    uint64_t t_start)
+			    uint64_t t_measure, double build_s)
 {
 	size_t done = 0, total = 0, i;
-	double elapsed_s = (double)(hil_energy_now_ns() - t_start) / 1e9;
+	double elapsed_s = (double)(hil_energy_now_ns() - t_measure) / 1e9;
 
 	for (i = 0; i < k->split.n_images; i++) {
 		total += k->split.image[i].n_algs;
@@ -268,7 +270,7 @@ static void progress_images(const struct split_keep *k, size_t g,
 			"image %zu of %zu: %zu implementation%s (0 of %zu measured; built in %.0f s)",
 			g + 1, k->split.n_images, k->split.image[g].n_algs,
 			k->split.image[g].n_algs == 1 ? "" : "s", total,
-			elapsed_s);
+			build_s);
 		return;
 	}
 	hil_info(
@@ -292,7 +294,7 @@ static int measure_split(struct run_ctx *c)
 	char(*excluded)[256] = calloc(cfg->n_algs + 1, sizeof(*excluded));
 	size_t n_skip = 0;
 	char root[HIL_PATH], log[HIL_PATH + 16];
-	uint64_t t_start;
+	uint64_t t_start, t_measure;
 	size_t g, i, a;
 	int ret;
 
@@ -324,6 +326,7 @@ static int measure_split(struct run_ctx *c)
 				      c->opts->no_jail ? HIL_BUILD_NO_JAIL : 0,
 				      c->opts->stop, &k->split);
 	}
+	t_measure = hil_energy_now_ns();
 	if (ret == HIL_OK) {
 		hil_info("split into %zu image%s%s", k->split.n_images,
 			 k->split.n_images == 1 ? "" : "s",
@@ -340,7 +343,8 @@ static int measure_split(struct run_ctx *c)
 			ret = HIL_ERR_NOMEM;
 			break;
 		}
-		progress_images(k, g, t_start);
+		progress_images(k, g, t_measure,
+				(double)(t_measure - t_start) / 1e9);
 		if (g > 0) {
 			model_file_afresh(run);
 		}
