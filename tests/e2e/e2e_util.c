@@ -601,6 +601,7 @@ void e2e_qemu_config(struct hil_config *cfg, const char *src_root,
 		     " \"results_dir\": \"%s\" }",
 		     name, algs, bench, results);
 	assert_true(n > 0 && (size_t)n < sizeof(json));
+	hil_config_free(cfg);
 	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config rejected: %s\n%s", err, json);
 	}
