@@ -18,7 +18,8 @@ FW_CFLAGS := -std=c99 -Wall -Wextra -Werror $(OPT) -g \
 FW_LDFLAGS := $(BOARD_CFLAGS) $(OPT) -flto -nostartfiles --specs=nano.specs \
 	-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(FW_DIR)/stub.map \
 	-T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS)
-FW_CORE_SRCS := target/main.c target/bench.c protocol/hilp.c $(BOARD_SRCS)
+FW_CORE_SRCS := target/main.c target/bench.c target/boards/common/reply.c protocol/hilp.c \
+	$(BOARD_SRCS)
 
 # Code of the user's own (an external folder, "alg/impl=DIR") is compiled with
 # the config's flags but without -Werror: its warnings are not ours to police.

@@ -130,7 +130,7 @@ $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call
 # Text output makes its own semihosting calls; frames go through the
 # board's link, whatever carries it.
 ifeq ($(PQ_OUTPUT),frames)
-PQ_BOARD_SRCS = $(BOARD_SRCS) protocol/hilp.c
+PQ_BOARD_SRCS = $(BOARD_SRCS) protocol/hilp.c target/boards/common/reply.c
 PQ_FW_DEFS = -DPQ_FRAMES
 else
 PQ_BOARD_SRCS = $(filter-out %/link_semihost.c,$(BOARD_SRCS))

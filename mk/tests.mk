@@ -30,6 +30,9 @@ TEST_EXTRA_pq_sha2 := target/pq/common/sha2.c
 TEST_EXTRA_pq_aes := target/pq/common/aes.c
 # target/bench.c as the stub has it, on the test's mock HAL.
 TEST_EXTRA_bench_counter := target/bench.c
+# The codecs' tests fill a whole struct through the tables.
+TEST_EXTRA_result_codec := tests/unit/rfield_fill.c
+TEST_EXTRA_result_headcodec := tests/unit/rfield_fill.c
 
 # Known-answer tests of each implementation, built from its folder as it is
 # (API names not renamed), with the official vector files in tests/kat.
@@ -103,6 +106,9 @@ E2E_TESTS += e2e_harden
 E2E_TESTS += e2e_pqboard
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
+# hilrun pq's copies of checked folders, links into allowed folders, a
+# build folder per run, --host-signatures.
+E2E_TESTS += e2e_pqsnap
 # The jail around foreign code (real bubblewrap): writes, network, pids,
 # semihosting's host calls, a host build's constructor.
 E2E_TESTS += e2e_jail

@@ -22,7 +22,11 @@
 #                at 24 MHz / 0 WS of pqm4's 2022 table)
 #   -n RUNS      timed runs per operation (default 3); -s SEED randombytes seed
 #   -O OPT       optimisation (default -O3, pqm4's)
-#   -B DIR       build folder (default build/pq under the hilrun tree)
+#   -B DIR       build folder (default build/pq under the hilrun tree; hilrun pq
+#                gives each run its own, OUTDIR/build)
+#   -N TEXT      what run.tsv records as the common code (default: the -c
+#                folders; hilrun pq: the configuration's folders its copies
+#                of them were taken from)
 #   -T SECONDS   the limit of one folder's emulation (default 3600; a
 #                SPHINCS+ "s" signature takes up to about an hour on a loaded machine)
 #   -S           signatures from the host build: for a signature scheme whose
@@ -60,7 +64,8 @@ CLOCK=
 BAUD=
 HOSTSIGS=
 LIMIT=3600
-while getopts b:L:C:R:n:s:p:O:c:H:o:B:ST: opt; do
+NAMED=
+while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	L) LINK=$OPTARG ;;
@@ -76,6 +81,7 @@ while getopts b:L:C:R:n:s:p:O:c:H:o:B:ST: opt; do
 	   HCOMMON="$HCOMMON $d" ;;
 	o) OUT=$OPTARG ;;
 	B) mkdir -p "$OPTARG" && BUILDROOT=$(cd "$OPTARG" && pwd) ;;
+	N) NAMED=$OPTARG ;;
 	S) HOSTSIGS=1 ;;
 	T) LIMIT=$OPTARG ;;
 	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
@@ -181,7 +187,7 @@ for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 # board run over its link: no model).
 [ -n "$MACHINE" ] || PROFILE=
 printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
-	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "$(echo ${COMMON:-hilrun target/pq/common})" \
+	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${NAMED:-$(echo ${COMMON:-hilrun target/pq/common})}" \
 	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
 
 has_asm() {
@@ -203,9 +209,9 @@ for dir in "$@"; do
 	sym=$(echo "$id" | tr '/.+-' '____')
 	if [ ! -f "$dir/api.h" ]; then
 		why="no api.h"
-		# A link to a file outside the folder (pqm4's m4f folders link
-		# to mupq's ref): hilrun pq's jail binds the folder alone.
-		[ -L "$dir/api.h" ] && why="api.h is a link to $(readlink "$dir/api.h"), which is not there (hilrun pq's jail holds the scheme's folder only: run with --no-jail, or copy the linked files in)"
+		# A link leading nowhere (run by hand, unjailed; hilrun pq
+		# builds copies, links followed by its rules, docs/pq.md).
+		[ -L "$dir/api.h" ] && why="api.h is a link to $(readlink "$dir/api.h"), which is not there"
 		printf '%s\t%s\t%s\n' "$scheme" "$impl" "$why" >> "$SKIPPED"; continue
 	fi
 	ns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$dir/api.h" | head -1)

@@ -6,6 +6,7 @@
 #include "hal.h"
 #include "hilp.h"
 #include "registry.h"
+#include "reply.h"
 
 /* Static, never on the stack: the stack is what we measure. */
 static struct bench_bufs bufs;
@@ -36,22 +37,6 @@ static const uint8_t command_list[CMD_COUNT] = {
 	[CMD_ENERGY] = HILP_CMD_ENERGY,
 };
 
-static void send_packet(uint8_t cmd, const uint8_t *data, size_t dlen)
-{
-	uint8_t frame[HILP_MAX_FRAME];
-	size_t n = hilp_encode_reply(cmd, data, dlen, frame);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		hal_uart_putc(frame[i]);
-	}
-}
-
-static void send_status(uint8_t status)
-{
-	send_packet(HILP_ERROR, &status, 1);
-}
-
 /* Our commands carry a sequence byte; a failure is answered [seq, status]. */
 static void send_failure(uint8_t seq, uint8_t status)
 {
@@ -59,7 +44,7 @@ static void send_failure(uint8_t seq, uint8_t status)
 
 	d[0] = seq;
 	d[1] = status;
-	send_packet(HILP_REPLY, d, 2);
+	reply_send(HILP_REPLY, d, 2);
 }
 
 /*
@@ -96,8 +81,8 @@ static uint8_t cmd_info(struct hilp_packet *p)
 	hal_uid(info.uid);
 	(void)hilp_put_name((uint8_t *)info.board, hal_board_name());
 	info.uart_overruns = hal_uart_overruns();
-	send_packet(HILP_REPLY, p->data,
-		    hilp_info_encode(p->data[0], &info, p->data));
+	reply_send(HILP_REPLY, p->data,
+		   hilp_info_encode(p->data[0], &info, p->data));
 	return boot_status;
 }
 
@@ -118,8 +103,8 @@ static uint8_t cmd_alg(struct hilp_packet *p)
 	ai.blockbytes = alg->blockbytes;
 	(void)hilp_put_name((uint8_t *)ai.name, alg->name);
 	(void)hilp_put_name((uint8_t *)ai.impl, alg->impl);
-	send_packet(HILP_REPLY, p->data,
-		    hilp_alg_info_encode(p->data[0], &ai, p->data));
+	reply_send(HILP_REPLY, p->data,
+		   hilp_alg_info_encode(p->data[0], &ai, p->data));
 	return HILP_ST_OK;
 }
 
@@ -178,7 +163,7 @@ static uint8_t cmd_transfer(struct hilp_packet *p)
 		dst[i] = src[i];
 	}
 	p->data[1] = HILP_ST_OK; /* after seq, as every reply */
-	send_packet(HILP_REPLY, p->data, 2u + (load ? 0u : n));
+	reply_send(HILP_REPLY, p->data, 2u + (load ? 0u : n));
 	return HILP_ST_OK;
 }
 
@@ -200,8 +185,8 @@ static uint8_t cmd_exec(struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK && rep.status != HILP_ST_CRYPTO_FAIL) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, p->data,
-		    hilp_exec_rep_encode(p->data[0], &rep, p->data));
+	reply_send(HILP_REPLY, p->data,
+		   hilp_exec_rep_encode(p->data[0], &rep, p->data));
 	return rep.status;
 }
 
@@ -223,8 +208,8 @@ static uint8_t cmd_bench(struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, p->data,
-		    hilp_bench_rep_encode(p->data[0], &rep, p->data));
+	reply_send(HILP_REPLY, p->data,
+		   hilp_bench_rep_encode(p->data[0], &rep, p->data));
 	return HILP_ST_OK;
 }
 
@@ -245,8 +230,8 @@ static uint8_t cmd_energy(struct hilp_packet *p)
 	if (rep.status != HILP_ST_OK) {
 		return rep.status;
 	}
-	send_packet(HILP_REPLY, p->data,
-		    hilp_energy_rep_encode(p->data[0], &rep, p->data));
+	reply_send(HILP_REPLY, p->data,
+		   hilp_energy_rep_encode(p->data[0], &rep, p->data));
 	return HILP_ST_OK;
 }
 
@@ -255,7 +240,7 @@ static uint8_t cmd_calibrate(struct hilp_packet *p)
 	overhead = bench_calibrate();
 	p->data[1] = HILP_ST_OK; /* after seq */
 	hilp_put_u32(p->data + 2, overhead);
-	send_packet(HILP_REPLY, p->data, 6);
+	reply_send(HILP_REPLY, p->data, 6);
 	return HILP_ST_OK;
 }
 
@@ -274,10 +259,10 @@ static uint8_t dispatch(struct hilp_packet *p)
 	case CMD_COUNT:
 		return HILP_ST_BAD_CMD;
 	case CMD_VERSION:
-		send_packet(HILP_REPLY, &version, 1);
+		reply_send(HILP_REPLY, &version, 1);
 		return HILP_ST_OK;
 	case CMD_LIST:
-		send_packet(HILP_REPLY, command_list, CMD_COUNT);
+		reply_send(HILP_REPLY, command_list, CMD_COUNT);
 		return HILP_ST_OK;
 	default:
 		break;
@@ -312,7 +297,7 @@ static uint8_t dispatch(struct hilp_packet *p)
 		return cmd_calibrate(p);
 	default: /* CMD_RESET */
 		send_failure(p->data[0], HILP_ST_OK);
-		send_status(HILP_ST_OK);
+		reply_status(HILP_ST_OK);
 		hal_reset();
 		return HILP_ST_OK;
 	}
@@ -333,8 +318,8 @@ void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
 	hilp_put_u32(d + 6, cfsr);
 	hilp_put_u32(d + 10, hfsr);
 	hilp_put_u32(d + 14, bfar);
-	send_packet(HILP_REPLY, d, sizeof(d));
-	send_status(HILP_ST_FAULT);
+	reply_send(HILP_REPLY, d, sizeof(d));
+	reply_status(HILP_ST_FAULT);
 }
 
 int main(void)
@@ -351,7 +336,7 @@ int main(void)
 		uint8_t st;
 
 		if (r < 0) {
-			send_status(HILP_ST_BAD_LEN);
+			reply_status(HILP_ST_BAD_LEN);
 			continue;
 		}
 		if (r == 0) {
@@ -370,6 +355,6 @@ int main(void)
 		if (st == HILP_ST_OK) {
 			st = dispatch(&pkt);
 		}
-		send_status(st);
+		reply_status(st);
 	}
 }

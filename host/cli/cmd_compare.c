@@ -25,7 +25,10 @@ const char cli_compare_usage[] =
 	"  --junit FILE     JUnit XML of the comparison\n"
 	"  --fail-missing   a row of BASE that NEW lacks counts as worse\n"
 	"NEW must be complete (a partial report is refused); estimates of\n"
-	"different memory systems are not judged against each other.\n"
+	"different memory systems are not judged against each other. An\n"
+	"estimate is shown with its error bar (± N %, a calibrated profile's);\n"
+	"one that moved within the two error bars keeps its verdict, marked\n"
+	"\"within the model's error\" (docs/cycle-model.md).\n"
 	"exit: 0 same or better, 3 a row is worse, 2 bad input\n";
 
 /* The report.json of a path that is a run folder or the file itself. */

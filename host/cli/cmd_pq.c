@@ -3,15 +3,19 @@
 #define HIL_LOG_PREFIX "hilrun"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "drivers/link/link.h"
 #include "image/build.h"
+#include "image/pqsnap.h"
 #include "pq/pqentries.h"
 #include "result/reportjson.h"
 #include "result/result.h"
@@ -28,6 +32,7 @@
 const char cli_pq_usage[] =
 	"usage: hilrun pq --config FILE [--board NAME] [--runs N] [--seed N]\n"
 	"                 [--output DIR] [--call-timeout S] [--no-jail]\n"
+	"                 [--host-signatures]\n"
 	"Build each KEM or signature folder of FILE's \"algorithms\" (the\n"
 	"mupq/pqm4 layout: api.h, crypto_kem_* or crypto_sign_*; entries\n"
 	"{\"name\",\"impl\",\"path\"} or {\"tree\",\"pattern\"}, with \"common\":\n"
@@ -43,13 +48,19 @@ const char cli_pq_usage[] =
 	"instead, flash each through its flasher and read the stub's records\n"
 	"over its link (rows in the board's counter unit, no cycle model);\n"
 	"--call-timeout S: how long one call may take there (default 600).\n"
+	"--host-signatures: for signature schemes whose signing is too slow\n"
+	"to emulate: the host build signs, the image times keypair and\n"
+	"verify only (no sign row; \"Not run\" says so); the mps2 only.\n"
+	"Each scheme and common folder is copied into DIR/build/src (links\n"
+	"followed only into the common folders and the entry's\n"
+	"\"links_within\"), and built from the copy in DIR/build.\n"
 	"The builds, the host reference and QEMU run in a jail (no network;\n"
-	"the scheme and common folders read-only, build/pq and DIR writable)\n"
-	"whenever one can be set up; --no-jail runs them unjailed.\n"
+	"the tree and the copies read-only, DIR writable) whenever one can\n"
+	"be set up; --no-jail runs them unjailed.\n"
 	"exit: 0 all run and verified, 1 some row failed or was left out,\n"
 	"      2 bad usage or configuration\n";
 
-#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 16)
+#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 24)
 
 /* mkdir -p. */
 static int make_dir(const char *path)
@@ -73,15 +84,15 @@ static int make_dir(const char *path)
 	return HIL_OK;
 }
 
-/* The jail of a pq run: the tree and the user's folders read-only, the
- * build folder and the output writable. NULL (said) when none can be set
- * up here. */
-static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
-				const char *root, const char *out)
+/* The jail of a pq run: the tree and the copies of the user's folders
+ * (build/src) read-only, the output (and the build folder in it)
+ * writable; the user's own folders are not there at all. NULL (said)
+ * when none can be set up here. */
+static struct hil_jail *pq_jail(const char *root, const char *out,
+				const char *build)
 {
-	char why[256], build[HIL_PQ_PATH + 16];
+	char why[256], src[HIL_PQ_PATH + 16];
 	struct hil_jail *j = NULL;
-	size_t i;
 	int ok;
 
 	if (hil_jail_probe(why, sizeof(why)) != HIL_OK) {
@@ -90,36 +101,31 @@ static struct hil_jail *pq_jail(const struct hil_pq_plan *plan,
 			 why);
 		return NULL;
 	}
-	snprintf(build, sizeof(build), "%s/build/pq", root);
-	if (make_dir(build) != HIL_OK || hil_jail_new(&j) != HIL_OK) {
-		hil_jail_free(j);
+	snprintf(src, sizeof(src), "%s/src", build);
+	if (hil_jail_new(&j) != HIL_OK) {
 		return NULL;
 	}
+	/* (a later bind inside an earlier one wins there: the copies are
+	 * read-only inside the writable output) */
 	ok = hil_jail_bind(j, root, HIL_JAIL_RO) == HIL_OK &&
-	     hil_jail_bind(j, build, HIL_JAIL_RW) == HIL_OK &&
-	     hil_jail_bind(j, out, HIL_JAIL_RW) == HIL_OK;
-	for (i = 0; ok && i < plan->n_dirs; i++) {
-		ok = hil_jail_bind(j, plan->dirs[i], HIL_JAIL_RO) == HIL_OK;
-	}
-	for (i = 0; ok && i < plan->n_common; i++) {
-		ok = hil_jail_bind(j, plan->common[i], HIL_JAIL_RO) == HIL_OK;
-	}
-	for (i = 0; ok && i < plan->n_host_common; i++) {
-		ok = hil_jail_bind(j, plan->host_common[i], HIL_JAIL_RO) ==
-		     HIL_OK;
-	}
+	     hil_jail_bind(j, out, HIL_JAIL_RW) == HIL_OK &&
+	     hil_jail_bind(j, src, HIL_JAIL_RO) == HIL_OK;
 	if (!ok || hil_jail_chdir(j, root) != HIL_OK) {
-		hil_err("pq: the jail could not be set up (too many folders?)");
+		hil_err("pq: the jail could not be set up");
 		hil_jail_free(j);
 		return NULL;
 	}
 	return j;
 }
 
-/* board: NULL for the mps2 under the cycle model, else the board the
- * script builds images for (and link, semihost or empty, their link). */
-static int run_plan(const struct hil_pq_plan *plan, const char *root,
-		    const char *runs, const char *seed, const char *out,
+/* plan: the copies' (pqsnap.h); named: the configuration's common
+ * folders, as run.tsv records them; build: the run's build folder;
+ * host_sigs: pq-bench.sh -S; board: NULL for the mps2 under the cycle
+ * model, else the board the script builds images for (and link, semihost
+ * or empty, their link). */
+static int run_plan(const struct hil_pq_plan *plan, const char *named,
+		    const char *root, const char *runs, const char *seed,
+		    const char *out, const char *build, int host_sigs,
 		    const struct hil_config *board, const struct hil_jail *jail,
 		    const volatile sig_atomic_t *stop, int *status)
 {
@@ -135,6 +141,15 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
 	argv[n++] = (char *)seed;
 	argv[n++] = "-o";
 	argv[n++] = (char *)out;
+	argv[n++] = "-B";
+	argv[n++] = (char *)build;
+	if (named[0] != '\0') {
+		argv[n++] = "-N";
+		argv[n++] = (char *)named;
+	}
+	if (host_sigs) {
+		argv[n++] = "-S";
+	}
 	if (board != NULL) {
 		const struct hil_link_ops *lk = hil_link_find(board->link.type);
 
@@ -181,9 +196,48 @@ static int run_plan(const struct hil_pq_plan *plan, const char *root,
  * through the result model and rendered. @return HIL_OK or an error
  * (logged; the script's .tsv files stay as they are).
  */
+/*
+ * --host-signatures: each signature scheme that ran (a verify row) has no
+ * sign row; "Not run" says so and why, beside the folders left out.
+ * Not a failure: the run was asked for without it.
+ */
+static void note_host_signatures(struct hil_config *cfg,
+				 const struct hil_run *run)
+{
+	size_t i, j;
+
+	for (i = 0; i < run->n_rows; i++) {
+		const struct hil_row *r = &run->rows[i];
+		struct hil_config_skipped *s;
+		int seen = 0;
+
+		if (r->operation == NULL ||
+		    strcmp(r->operation, "verify") != 0) {
+			continue;
+		}
+		for (j = 0; j < cfg->n_not_for_board && !seen; j++) {
+			seen = strcmp(cfg->not_for_board[j].name,
+				      r->algorithm) == 0 &&
+			       strcmp(cfg->not_for_board[j].impl,
+				      r->implementation) == 0 &&
+			       strncmp(cfg->not_for_board[j].why, "sign:", 5) ==
+				       0;
+		}
+		if (seen || hil_config_add_skipped(cfg, &s) != HIL_OK) {
+			continue; /* out of memory: the note is left out */
+		}
+		snprintf(s->name, sizeof(s->name), "%s", r->algorithm);
+		snprintf(s->impl, sizeof(s->impl), "%s", r->implementation);
+		snprintf(s->why, sizeof(s->why),
+			 "sign: not run (--host-signatures): signing was not "
+			 "emulated (too slow to); the host build signed, the "
+			 "image verified those signatures");
+	}
+}
+
 static int report_plan(const struct hil_pq_plan *plan, const char *config,
 		       const char *root, const char *out, const char *started,
-		       int jailed, int *failed)
+		       int jailed, int host_sigs, int *failed)
 {
 	const char *folders[HIL_PQ_MAX_DIRS];
 	struct hil_config *cfg = calloc(1, sizeof(*cfg));
@@ -218,6 +272,9 @@ static int report_plan(const struct hil_pq_plan *plan, const char *config,
 	for (i = 0; i < run->n_rows; i++) {
 		*failed |= !run->rows[i].ok;
 	}
+	if (host_sigs) {
+		note_host_signatures(cfg, run);
+	}
 	ret = hil_report_write_json(run);
 	if (ret == HIL_OK) {
 		run->reported = 1;
@@ -238,26 +295,28 @@ out:
 
 int cli_pq(int argc, char **argv, const struct cli_env *env)
 {
-	static const struct opt opts[] = {{"--config", 1},	{"--runs", 1},
-					  {"--seed", 1},	{"--output", 1},
-					  {"--no-jail", 0},	{"--board", 1},
-					  {"--call-timeout", 1}};
+	static const struct opt opts[] = {
+		{"--config", 1},       {"--runs", 1},		{"--seed", 1},
+		{"--output", 1},       {"--no-jail", 0},	{"--board", 1},
+		{"--call-timeout", 1}, {"--host-signatures", 0}};
 	const char *config = NULL, *out = NULL, *board = NULL;
 	struct hil_config *bcfg = NULL;
 	unsigned long call_s = HIL_PQ_CALL_TIMEOUT_MS / 1000u;
 	char outbuf[HIL_PQ_PATH];
 	struct hil_jail *jail = NULL;
-	int no_jail = 0;
+	int no_jail = 0, host_sigs = 0, lock_fd = -1;
 	char runs[16] = "3", seed[16] = "1";
 	char root[HIL_PQ_PATH], err[2048], started[32];
+	char build[HIL_PQ_PATH + 16], named[HIL_PQ_MAX_COMMON * HIL_PQ_PATH];
 	int failed = 0;
-	struct hil_pq_plan *plan;
+	struct hil_pq_plan *plan, *copy = NULL;
+	size_t c;
 	int i, ret, status = -1, board_ret = HIL_OK;
 
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		unsigned long x;
-		int k = cli_next_opt("pq", argc, argv, &i, opts, 7, &v);
+		int k = cli_next_opt("pq", argc, argv, &i, opts, 8, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -275,6 +334,8 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 			config = v;
 		} else if (k == 4) {
 			no_jail = 1;
+		} else if (k == 7) {
+			host_sigs = 1;
 		} else if (k == 3) {
 			out = v;
 		} else if (k == 5) {
@@ -304,6 +365,10 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		return 2;
 	}
 	ret = hil_pq_plan_load(config, plan, err, sizeof(err));
+	/* Every folder checked as it loads: what its copy must find again. */
+	if (ret == HIL_OK) {
+		ret = hil_pq_plan_check(plan, err, sizeof(err));
+	}
 	if (ret != HIL_OK) {
 		hil_err("%s", err);
 		free(plan);
@@ -326,6 +391,16 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		bcfg = NULL;
 	} else if (ret != HIL_OK) {
 		hil_err("%s", err);
+		hil_config_free(bcfg);
+		free(bcfg);
+		free(plan);
+		return 2;
+	}
+	if (host_sigs && bcfg != NULL) {
+		hil_err("pq: --host-signatures is for the cycle model's board "
+			"(qemu-mps2-an386) only: the image %s runs over its "
+			"link does not take the host's signatures",
+			bcfg->board.name);
 		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
@@ -355,16 +430,49 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		return 2;
 	}
 	out = outbuf;
+	/* The run's own build folder, in its output: two runs at once build
+	 * apart; the same output again reuses what is built there (make's
+	 * dependencies, the copies keeping their files' times). One run at a
+	 * time per output: the folder is locked (flock, released when this
+	 * process ends however it ends). */
+	snprintf(build, sizeof(build), "%s/build", out);
+	lock_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		hil_err("pq: %s is the output of another hilrun pq running now "
+			"(give another --output)",
+			out);
+		ret = HIL_ERR_CONFIG;
+		goto out;
+	}
+	copy = calloc(1, sizeof(*copy));
+	if (copy == NULL || make_dir(build) != HIL_OK) {
+		hil_err("pq: cannot make the build folder %s", build);
+		ret = HIL_ERR_IO;
+		goto out;
+	}
+	/* What is built is a copy of what the load checked (pqsnap.h). */
+	ret = hil_pq_plan_snapshot(plan, build, copy, err, sizeof(err));
+	if (ret != HIL_OK) {
+		hil_err("pq: %s", err);
+		goto out;
+	}
+	named[0] = '\0';
+	for (c = 0; c < plan->n_common; c++) {
+		size_t o = strlen(named);
+
+		snprintf(named + o, sizeof(named) - o, "%s%s", c > 0 ? " " : "",
+			 plan->common[c]);
+	}
 	if (!no_jail) {
-		jail = pq_jail(plan, root, out);
+		jail = pq_jail(root, out, build);
 	}
 	hil_info("pq: %zu scheme folder%s from %s on %s%s", plan->n_dirs,
 		 plan->n_dirs == 1 ? "" : "s", config,
 		 bcfg != NULL ? bcfg->board.name : "qemu-mps2-an386",
 		 jail != NULL ? " (jailed)" : "");
 	hil_utc_iso(started, sizeof(started));
-	ret = run_plan(plan, root, runs, seed, out, bcfg, jail, env->stop,
-		       &status);
+	ret = run_plan(copy, named, root, runs, seed, out, build, host_sigs,
+		       bcfg, jail, env->stop, &status);
 	if (ret == HIL_OK && bcfg != NULL && (status == 0 || status == 1)) {
 		/* The images built: each flashed and run over the link; a
 		 * board that stopped lists its image with the reason, and
@@ -377,12 +485,17 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	}
 	if (ret == HIL_OK && (status == 0 || status == 1)) {
 		ret = report_plan(plan, config, root, out, started,
-				  jail != NULL, &failed);
+				  jail != NULL, host_sigs, &failed);
 	}
 	if (ret == HIL_OK) {
 		ret = board_ret;
 	}
+out:
+	if (lock_fd >= 0) {
+		close(lock_fd);
+	}
 	hil_jail_free(jail);
+	free(copy);
 	hil_config_free(bcfg);
 	free(bcfg);
 	free(plan);

@@ -16,7 +16,8 @@
 const char cli_report_usage[] =
 	"usage: hilrun report RUN_DIR...\n"
 	"Writes summary.md, summary.csv, the SVG plots and report.html again\n"
-	"from each run folder's report.json.\n"
+	"from each run folder's report.json (and a pq run's benchmarks.md and\n"
+	"benchmarks.csv), and names the files written.\n"
 	"exit: 0 written, 2 a folder has no readable report\n";
 
 int cli_not_a_results_folder(const char *dir, const char *what)
@@ -74,6 +75,7 @@ int cli_not_a_results_folder(const char *dir, const char *what)
 static int cmd_report(int argc, char **argv)
 {
 	const char *v;
+	char written[512];
 	int i, n = 0;
 	int ret = HIL_OK;
 
@@ -100,14 +102,13 @@ static int cmd_report(int argc, char **argv)
 			ret = r;
 			continue;
 		}
-		r = hil_report_render_all(argv[i]);
+		/* What was written, as the renderer says: a pq run's report
+		 * has pqm4's tables too. */
+		r = hil_report_render_files(argv[i], written, sizeof(written));
 		if (r != HIL_OK) {
 			ret = r;
 		} else {
-			printf("%s: %s\n", argv[i],
-			       hil_report_dir_is_sweep(argv[i])
-				       ? "sweep.svg sweep.html"
-				       : "summary.md summary.csv per_byte.svg sizes.svg report.html");
+			printf("%s: %s\n", argv[i], written);
 		}
 	}
 	return ret;

@@ -1,4 +1,4 @@
-/* snapshot: a user's implementation folder copied for its build, regular files opened without following links, its links checked against what the configuration's load found. */
+/* snapshot: a user's implementation folder copied for its build (or only walked, to check it), regular files opened without following links, its links checked against what the configuration's load found, and, on request, links into allowed folders replaced by what they lead to. */
 #define _XOPEN_SOURCE  700
 #define HIL_LOG_PREFIX "build"
 
@@ -28,6 +28,8 @@
 
 struct snap {
 	char base[PATH_MAX]; /* the real path of the folder copied */
+	const struct hil_snapshot_follow *follow; /* NULL: links kept */
+	int check_only;				  /* walk, write nothing */
 	struct hil_linkset *links;
 	size_t seen;
 	char *why;
@@ -97,9 +99,10 @@ int hil_snapshot_remove_at(int dir_fd, const char *name)
 	return remove_at(dir_fd, name, 0);
 }
 
-/* A regular file: its bytes, permissions and modification time. */
+/* A regular file: its bytes, permissions and modification time; name
+ * beneath sfd (no link on the way) copied to dname in dfd. */
 static int copy_file(struct snap *s, int sfd, int dfd, const char *name,
-		     const char *rel)
+		     const char *dname, const char *rel)
 {
 	struct timespec times[2];
 	char ewhy[160], buf[65536];
@@ -121,7 +124,11 @@ static int copy_file(struct snap *s, int sfd, int dfd, const char *name,
 		close(in);
 		return fail(s, HIL_ERR_IO, rel, "%s", strerror(errno));
 	}
-	out = openat(dfd, name,
+	if (s->check_only) {
+		close(in);
+		return HIL_OK;
+	}
+	out = openat(dfd, dname,
 		     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		     (st.st_mode & 0755) | 0600);
 	if (out < 0) {
@@ -162,21 +169,120 @@ static int copy_file(struct snap *s, int sfd, int dfd, const char *name,
 	return ret;
 }
 
+static int copy_dir(struct snap *s, int sfd, int dfd, const char *src_dir,
+		    const char *rel_dir, int depth);
+
+/* Is real (a real path) path itself or inside it? */
+static int inside(const char *real, const char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/') {
+		n--;
+	}
+	if (n == 1 && path[0] == '/') {
+		return 1;
+	}
+	return strncmp(real, path, n) == 0 &&
+	       (real[n] == '/' || real[n] == '\0');
+}
+
+/*
+ * A link leading out of the folder, into one of the allowed folders
+ * (follow): what it leads to copied in its place, a regular file as a
+ * file, a folder as a folder, each opened beneath the allowed folder
+ * without following a link on the way (something swapped since the link
+ * was resolved is refused, never read). Outside every allowed folder:
+ * refused, naming the link and where it leads.
+ */
+static int follow_link(struct snap *s, int dfd, const char *name,
+		       const char *rel, int depth, const char *real,
+		       const struct stat *st)
+{
+	const struct hil_snapshot_follow *f = s->follow;
+	char ewhy[160];
+	const char *root = NULL, *sub;
+	size_t i;
+	int rfd, ret;
+
+	for (i = 0; i < f->n_roots && root == NULL; i++) {
+		if (f->roots[i] != NULL && f->roots[i][0] == '/' &&
+		    inside(real, f->roots[i])) {
+			root = f->roots[i];
+		}
+	}
+	if (root == NULL) {
+		return fail(
+			s, HIL_ERR_CONFIG, rel,
+			"a link to %s, outside the folder and every folder the configuration lets links lead into (%s)",
+			real, f->allowed != NULL ? f->allowed : "none");
+	}
+	sub = real + strlen(root);
+	while (*sub == '/') {
+		sub++;
+	}
+	rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0) {
+		return fail(s, HIL_ERR_IO, rel, "%s: %s", root,
+			    strerror(errno));
+	}
+	if (S_ISREG(st->st_mode)) {
+		ret = copy_file(s, rfd, dfd, sub, name, rel);
+		close(rfd);
+		return ret;
+	}
+	{
+		int nsfd, ndfd = -1;
+
+		if (sub[0] == '\0') {
+			nsfd = rfd; /* the allowed folder itself */
+		} else {
+			nsfd = hil_open_beneath_at(rfd, sub,
+						   O_RDONLY | O_DIRECTORY, 0,
+						   ewhy, sizeof(ewhy));
+			close(rfd);
+		}
+		if (nsfd < 0) {
+			return fail(s, HIL_ERR_CONFIG, rel,
+				    "a link to %s: changed since it was "
+				    "listed (%s)",
+				    real, ewhy);
+		}
+		if (!s->check_only &&
+		    (mkdirat(dfd, name, 0755) != 0 ||
+		     (ndfd = openat(dfd, name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC)) < 0)) {
+			close(nsfd);
+			return fail(s, HIL_ERR_IO, rel, "cannot copy: %s",
+				    strerror(errno));
+		}
+		ret = copy_dir(s, nsfd, ndfd, real, rel, depth + 1);
+		if (ndfd >= 0) {
+			close(ndfd);
+		}
+		close(nsfd);
+		return ret;
+	}
+}
+
 /*
  * A link: where it leads is noted for the comparison with the check; it is
  * made again leading to the copy of its target when that lies inside the
- * folder (depth: how many folders rel is below the top), else to the real
- * path; a link leading nowhere is left out.
+ * folder (depth: how many folders rel is below the top; src_dir: the real
+ * path of the folder the link is in); outside, a link
+ * to the real path, or, with s->follow, what it leads to (follow_link); a
+ * link leading nowhere is left out.
  */
-static int copy_link(struct snap *s, int dfd, const char *name, const char *rel,
-		     int depth)
+static int copy_link(struct snap *s, int dfd, const char *src_dir,
+		     const char *name, const char *rel, int depth)
 {
 	char path[2 * PATH_MAX], real[PATH_MAX], text[PATH_MAX + 3 * MAX_DEPTH];
 	struct stat st;
 	size_t n = strlen(s->base), o = 0;
 	int i;
 
-	snprintf(path, sizeof(path), "%s/%s", s->base, rel);
+	snprintf(path, sizeof(path), "%s/%s", src_dir, name);
 	if (stat(path, &st) != 0 || realpath(path, real) == NULL) {
 		return hil_linkset_add(s->links, rel, "") == HIL_OK
 			       ? HIL_OK
@@ -203,8 +309,13 @@ static int copy_link(struct snap *s, int dfd, const char *name, const char *rel,
 		} else if (o == 0) {
 			snprintf(text, sizeof(text), ".");
 		}
+	} else if (s->follow != NULL) {
+		return follow_link(s, dfd, name, rel, depth, real, &st);
 	} else {
 		snprintf(text, sizeof(text), "%s", real);
+	}
+	if (s->check_only) {
+		return HIL_OK;
 	}
 	if (symlinkat(text, dfd, name) != 0) {
 		return fail(s, HIL_ERR_IO, rel, "cannot make its link: %s",
@@ -213,8 +324,10 @@ static int copy_link(struct snap *s, int dfd, const char *name, const char *rel,
 	return HIL_OK;
 }
 
-static int copy_dir(struct snap *s, int sfd, int dfd, const char *rel_dir,
-		    int depth)
+/* The folder sfd (at the real path src_dir) into dfd (-1 when only
+ * checking); rel_dir: its path in the copy. */
+static int copy_dir(struct snap *s, int sfd, int dfd, const char *src_dir,
+		    const char *rel_dir, int depth)
 {
 	struct dirent *e;
 	DIR *d;
@@ -257,11 +370,12 @@ static int copy_dir(struct snap *s, int sfd, int dfd, const char *rel_dir,
 			continue;
 		}
 		if (S_ISREG(st.st_mode)) {
-			ret = copy_file(s, sfd, dfd, e->d_name, rel);
+			ret = copy_file(s, sfd, dfd, e->d_name, e->d_name, rel);
 		} else if (S_ISLNK(st.st_mode)) {
-			ret = copy_link(s, dfd, e->d_name, rel, depth);
+			ret = copy_link(s, dfd, src_dir, e->d_name, rel, depth);
 		} else if (S_ISDIR(st.st_mode)) {
-			int nsfd, ndfd;
+			char sub[PATH_MAX];
+			int nsfd, ndfd = -1;
 
 			nsfd = openat(sfd, e->d_name,
 				      O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -274,17 +388,22 @@ static int copy_dir(struct snap *s, int sfd, int dfd, const char *rel_dir,
 						   : strerror(errno));
 				break;
 			}
-			if (mkdirat(dfd, e->d_name, 0755) != 0 ||
-			    (ndfd = openat(dfd, e->d_name,
-					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-						   O_CLOEXEC)) < 0) {
+			if (!s->check_only &&
+			    (mkdirat(dfd, e->d_name, 0755) != 0 ||
+			     (ndfd = openat(dfd, e->d_name,
+					    O_RDONLY | O_DIRECTORY |
+						    O_NOFOLLOW | O_CLOEXEC)) <
+				     0)) {
 				ret = fail(s, HIL_ERR_IO, rel,
 					   "cannot copy: %s", strerror(errno));
 				close(nsfd);
 				break;
 			}
-			ret = copy_dir(s, nsfd, ndfd, rel, depth + 1);
-			close(ndfd);
+			snprintf(sub, sizeof(sub), "%s/%s", src_dir, e->d_name);
+			ret = copy_dir(s, nsfd, ndfd, sub, rel, depth + 1);
+			if (ndfd >= 0) {
+				close(ndfd);
+			}
 			close(nsfd);
 		} else {
 			ret = fail(
@@ -300,6 +419,51 @@ static int copy_dir(struct snap *s, int sfd, int dfd, const char *rel_dir,
 int hil_snapshot_copy(const char *src, const char *dst,
 		      const unsigned char *links, char *why, size_t len)
 {
+	return hil_snapshot_copy_ex(src, dst, links, NULL, why, len);
+}
+
+int hil_snapshot_check(const char *src,
+		       const struct hil_snapshot_follow *follow,
+		       unsigned char links[HIL_LINKSET_DIGEST], char *why,
+		       size_t len)
+{
+	struct snap s;
+	int sfd, ret;
+
+	memset(&s, 0, sizeof(s));
+	s.why = why;
+	s.len = len;
+	s.follow = follow;
+	s.check_only = 1;
+	if (realpath(src, s.base) == NULL) {
+		snprintf(why, len, "%s: %s", src, strerror(errno));
+		return HIL_ERR_CONFIG;
+	}
+	ret = hil_linkset_new(&s.links);
+	if (ret != HIL_OK) {
+		snprintf(why, len, "out of memory");
+		return ret;
+	}
+	sfd = open(s.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sfd < 0) {
+		snprintf(why, len, "%s: %s", s.base, strerror(errno));
+		hil_linkset_free(s.links);
+		return HIL_ERR_IO;
+	}
+	ret = copy_dir(&s, sfd, -1, s.base, "", 0);
+	if (ret == HIL_OK) {
+		hil_linkset_digest(s.links, links);
+	}
+	close(sfd);
+	hil_linkset_free(s.links);
+	return ret;
+}
+
+int hil_snapshot_copy_ex(const char *src, const char *dst,
+			 const unsigned char *links,
+			 const struct hil_snapshot_follow *follow, char *why,
+			 size_t len)
+{
 	unsigned char got[HIL_LINKSET_DIGEST];
 	struct snap s;
 	char parent[PATH_MAX];
@@ -310,6 +474,7 @@ int hil_snapshot_copy(const char *src, const char *dst,
 	memset(&s, 0, sizeof(s));
 	s.why = why;
 	s.len = len;
+	s.follow = follow;
 	if (realpath(src, s.base) == NULL) {
 		snprintf(why, len, "%s: %s", src, strerror(errno));
 		return HIL_ERR_CONFIG;
@@ -349,7 +514,7 @@ int hil_snapshot_copy(const char *src, const char *dst,
 		ret = HIL_ERR_IO;
 		goto out;
 	}
-	ret = copy_dir(&s, sfd, dfd, "", 0);
+	ret = copy_dir(&s, sfd, dfd, s.base, "", 0);
 	if (ret == HIL_OK && links != NULL) {
 		hil_linkset_digest(s.links, got);
 		if (memcmp(got, links, sizeof(got)) != 0) {

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "util/linkset.h"
+
 /*
  * What the copy holds, entry by entry of the folder (its sub-folders too,
  * at most 8 deep and 20000 entries, as the load's check):
@@ -33,6 +35,45 @@
  */
 int hil_snapshot_copy(const char *src, const char *dst,
 		      const unsigned char *links, char *why, size_t len);
+
+/* Links leading out of the folder taken as what they lead to (the pq
+ * lane's snapshots, image/pqsnap.c). */
+struct hil_snapshot_follow {
+	/* Real paths of the folders a link may lead into (at or below). */
+	const char *const *roots;
+	size_t n_roots;
+	/* What they are, for the refusal's message (e.g. "the scheme's
+	 * folder, \"common\", \"links_within\": /a, /b"); may be NULL. */
+	const char *allowed;
+};
+
+/**
+ * hil_snapshot_copy, and with follow non-NULL, a link leading out of the
+ * folder is not made again: when the real path it leads to lies inside
+ * one of follow's roots, what it leads to is copied in its place (a
+ * regular file: its bytes, mode and time, opened beneath that root
+ * without following a link on the way; a folder: copied in turn, within
+ * the same limits); anywhere else, the copy is refused (HIL_ERR_CONFIG),
+ * why naming the link and where it leads. Links inside the folder stay
+ * links to the copy, as with hil_snapshot_copy. The links digest covers
+ * every link met, followed ones included (their path in the copy).
+ */
+int hil_snapshot_copy_ex(const char *src, const char *dst,
+			 const unsigned char *links,
+			 const struct hil_snapshot_follow *follow, char *why,
+			 size_t len);
+
+/**
+ * The check of a folder, as hil_snapshot_copy_ex would copy it (same
+ * walk, same refusals, follow as there), writing nothing.
+ * @param links receives the digest of its links (util/linkset.h), to be
+ *        given to hil_snapshot_copy_ex when the copy is made.
+ * @return HIL_OK or as hil_snapshot_copy_ex, why set.
+ */
+int hil_snapshot_check(const char *src,
+		       const struct hil_snapshot_follow *follow,
+		       unsigned char links[HIL_LINKSET_DIGEST], char *why,
+		       size_t len);
 
 /**
  * Remove the file, link or folder tree name in the folder dir_fd without

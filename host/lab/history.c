@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "result/modelerr.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -35,6 +36,7 @@ static const char schema[] =
 	" msg_len INTEGER, ad_len INTEGER, status TEXT,"
 	" median REAL, model_median REAL, energy_uj REAL,"
 	" est_uj REAL, est_low REAL, est_high REAL, est_table TEXT,"
+	" model_error_pct REAL, model_error_kind TEXT,"
 	" PRIMARY KEY(run_id, algorithm, implementation, operation, msg_len,"
 	" ad_len));"
 	"CREATE INDEX IF NOT EXISTS rows_key ON rows(algorithm, implementation,"
@@ -152,13 +154,15 @@ const char *hil_history_col(sqlite3_stmt *st, int i)
 	return s != NULL ? (const char *)s : "";
 }
 
-int hil_history_has_column(sqlite3 *db, const char *name)
+/* 1 when table ("runs" or "rows") has the column name. */
+static int table_has_column(sqlite3 *db, const char *table, const char *name)
 {
 	sqlite3_stmt *st = NULL;
+	char sql[64];
 	int have = 0;
 
-	if (sqlite3_prepare_v2(db, "PRAGMA table_info(runs)", -1, &st, NULL) !=
-	    SQLITE_OK) {
+	snprintf(sql, sizeof(sql), "PRAGMA table_info(%s)", table);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		return 0;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -166,6 +170,16 @@ int hil_history_has_column(sqlite3 *db, const char *name)
 	}
 	sqlite3_finalize(st);
 	return have;
+}
+
+int hil_history_has_column(sqlite3 *db, const char *name)
+{
+	return table_has_column(db, "runs", name);
+}
+
+int hil_history_has_row_column(sqlite3 *db, const char *name)
+{
+	return table_has_column(db, "rows", name);
 }
 
 int hil_history_has_host_column(sqlite3 *db)
@@ -190,31 +204,48 @@ static int add_columns(sqlite3 *db)
 	return rc;
 }
 
-/* A database of before the energy estimate: add its columns. */
-static int add_est_columns(sqlite3 *db)
+/* A database of before the energy estimate or the estimates' error bars:
+ * add their columns (inside the transaction). Rows recorded before keep
+ * NULL there: not recorded, which the views say. */
+static int add_row_columns(sqlite3 *db)
 {
-	static const char *const add[] = {
-		"ALTER TABLE rows ADD COLUMN est_uj REAL",
-		"ALTER TABLE rows ADD COLUMN est_low REAL",
-		"ALTER TABLE rows ADD COLUMN est_high REAL",
-		"ALTER TABLE rows ADD COLUMN est_table TEXT",
+	static const struct {
+		const char *name, *type;
+	} add[] = {
+		{"est_uj", "REAL"},	     {"est_low", "REAL"},
+		{"est_high", "REAL"},	     {"est_table", "TEXT"},
+		{"model_error_pct", "REAL"}, {"model_error_kind", "TEXT"},
 	};
-	sqlite3_stmt *st = NULL;
-	int have = 0, rc = SQLITE_OK;
+	int rc = SQLITE_OK;
 	size_t i;
 
-	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		return SQLITE_ERROR;
-	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
-	}
-	sqlite3_finalize(st);
-	for (i = 0; !have && rc == SQLITE_OK && i < 4; i++) {
-		rc = sqlite3_exec(db, add[i], NULL, NULL, NULL);
+	for (i = 0; rc == SQLITE_OK && i < sizeof(add) / sizeof(add[0]); i++) {
+		char sql[128];
+
+		if (hil_history_has_row_column(db, add[i].name)) {
+			continue;
+		}
+		snprintf(sql, sizeof(sql), "ALTER TABLE rows ADD COLUMN %s %s",
+			 add[i].name, add[i].type);
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 	}
 	return rc;
+}
+
+/* What a row's error bar is recorded as: its kind when it has one,
+ * "none" for an estimate without one (an uncalibrated profile), NULL
+ * without an estimate. */
+static const char *error_kind_of(const struct hil_history_row *r)
+{
+	if (!r->has_model) {
+		return NULL;
+	}
+	if (!r->has_model_error) {
+		return "none";
+	}
+	return r->model_error_kind != NULL && r->model_error_kind[0] != '\0'
+		       ? r->model_error_kind
+		       : "C";
 }
 
 static void bind_opt(sqlite3_stmt *st, int i, int have, double v)
@@ -237,8 +268,9 @@ static int insert_rows(sqlite3 *db, const char *id,
 		db,
 		"INSERT OR REPLACE INTO rows(run_id, algorithm, implementation,"
 		" operation, msg_len, ad_len, status, median, model_median,"
-		" energy_uj, est_uj, est_low, est_high, est_table)"
-		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		" energy_uj, est_uj, est_low, est_high, est_table,"
+		" model_error_pct, model_error_kind)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		-1, &st, NULL);
 	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
 		const struct hil_history_row *r = &run->rows[i];
@@ -273,6 +305,13 @@ static int insert_rows(sqlite3 *db, const char *id,
 			hil_history_bind_text(st, 14, r->est_table);
 		} else {
 			sqlite3_bind_null(st, 14);
+		}
+		bind_opt(st, 15, r->has_model && r->has_model_error,
+			 r->model_error_pct);
+		if (error_kind_of(r) != NULL) {
+			hil_history_bind_text(st, 16, error_kind_of(r));
+		} else {
+			sqlite3_bind_null(st, 16);
 		}
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
@@ -387,6 +426,51 @@ static int stored_as(sqlite3 *db, const char *id,
 	return what;
 }
 
+/*
+ * The same run imported again into a history whose record of it was made
+ * before hilrun stored the estimates' error bars (model_error_kind NULL
+ * beside an estimate): its rows get them, and *outcome says so. Nothing
+ * else of the record changes.
+ */
+static int fill_error_bars(sqlite3 *db, const char *id,
+			   const struct hil_history_run *run, int *outcome)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, filled = 0;
+	size_t i;
+
+	rc = sqlite3_prepare_v2(
+		db,
+		"UPDATE rows SET model_error_pct = ?1, model_error_kind = ?2"
+		" WHERE run_id = ?3 AND algorithm = ?4 AND implementation = ?5"
+		" AND operation = ?6 AND msg_len = ?7 AND ad_len = ?8"
+		" AND model_error_kind IS NULL AND model_median IS NOT NULL",
+		-1, &st, NULL);
+	for (i = 0; rc == SQLITE_OK && i < run->n_rows; i++) {
+		const struct hil_history_row *r = &run->rows[i];
+
+		if (!r->has_model) {
+			continue;
+		}
+		sqlite3_reset(st);
+		bind_opt(st, 1, r->has_model_error, r->model_error_pct);
+		hil_history_bind_text(st, 2, error_kind_of(r));
+		hil_history_bind_text(st, 3, id);
+		hil_history_bind_text(st, 4, r->algorithm);
+		hil_history_bind_text(st, 5, r->implementation);
+		hil_history_bind_text(st, 6, r->operation);
+		sqlite3_bind_int64(st, 7, r->msg_len);
+		sqlite3_bind_int64(st, 8, r->ad_len);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		filled += rc == SQLITE_OK ? sqlite3_changes(db) : 0;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_OK && filled > 0) {
+		*outcome = HIL_HISTORY_FILLED;
+	}
+	return rc;
+}
+
 /* Run id old renamed new, its rows with it (the foreign key is checked
  * at COMMIT: defer_foreign_keys). */
 static int rename_run(sqlite3 *db, const char *old, const char *new_id)
@@ -491,7 +575,7 @@ static int import_suffixed(sqlite3 *db, const struct hil_history_run *run,
 		   : w == 2 ? HIL_HISTORY_REPLACED
 			    : HIL_HISTORY_NEW;
 	if (w == 1) {
-		return SQLITE_OK;
+		return fill_error_bars(db, more, run, outcome);
 	}
 	if (w == 2) {
 		rc = delete_run(db, more);
@@ -527,7 +611,7 @@ static int import_run(sqlite3 *db, const struct hil_history_run *run, char *id,
 	if (w0 == 1 || w1 == 1) {
 		snprintf(id, id_len, "%s", w0 == 1 ? run->id : alt);
 		*outcome = HIL_HISTORY_SAME;
-		return SQLITE_OK;
+		return fill_error_bars(db, id, run, outcome);
 	}
 	if (w0 == 2 || w1 == 2) {
 		const char *key = w0 == 2 ? run->id : alt;
@@ -581,7 +665,7 @@ int hil_history_put(const char *db_path, const struct hil_history_run *run,
 	}
 	rc = add_columns(db);
 	if (rc == SQLITE_OK) {
-		rc = add_est_columns(db);
+		rc = add_row_columns(db);
 	}
 	if (rc == SQLITE_OK && import) {
 		rc = import_run(db, run, id, id_len, outcome);
@@ -653,6 +737,10 @@ int hil_history_record(const char *db_path, const struct hil_run *run)
 		rows[i].median = r->stats.median;
 		rows[i].has_model = r->ok && r->model.ok;
 		rows[i].model_median = r->model.stats.median;
+		/* The estimate's error bar as report.json carries it. */
+		rows[i].model_error_pct =
+			hil_model_error_pct(run, r, &rows[i].model_error_kind);
+		rows[i].has_model_error = rows[i].model_error_pct >= 0;
 		rows[i].has_energy = r->energy.state == HIL_ENERGY_OK;
 		rows[i].energy_uj = r->energy.uj_per_op;
 		rows[i].has_est = r->est.ok;

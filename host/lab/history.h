@@ -26,6 +26,12 @@ struct hil_history_row {
 	int has_median, has_model, has_energy;
 	double median, model_median, energy_uj; /* energy: measured (or the
 						  * simulated sensor's) */
+	/* The estimate's error bar (with has_model): model_error_pct when
+	 * has_model_error, its kind "assembly" or "C"; without one the
+	 * profile is not calibrated (recorded as kind "none"). */
+	int has_model_error;
+	double model_error_pct;
+	const char *model_error_kind;
 	/* The datasheet estimate of the row's energy (never in energy_uj):
 	 * typical, its range, its table. */
 	int has_est;
@@ -51,6 +57,9 @@ enum {
 	HIL_HISTORY_NEW,      /* recorded */
 	HIL_HISTORY_REPLACED, /* there before with another end or status */
 	HIL_HISTORY_SAME,     /* there already as it is: nothing written */
+	HIL_HISTORY_FILLED,   /* there already; the error bars its rows
+				 lacked (recorded before hilrun stored them)
+				 written in */
 };
 
 /**
@@ -59,9 +68,11 @@ enum {
  * An imported run (import 1) is the same run when the record under its id
  * has its start, board and host: recorded again only if its end or status
  * differ; another run's id is kept, and this one goes under
- * "ID@HOST:BOARD" (runs of two hosts started in the same second).
+ * "ID@HOST:BOARD" (runs of two hosts started in the same second). The
+ * same run imported into a history recorded before the estimates' error
+ * bars were stored gets them written into its rows (HIL_HISTORY_FILLED).
  * @param id receives the id it is recorded under.
- * @param outcome receives HIL_HISTORY_NEW, _REPLACED or _SAME.
+ * @param outcome receives HIL_HISTORY_NEW, _REPLACED, _SAME or _FILLED.
  * @return HIL_OK, or HIL_ERR_IO with the reason logged.
  */
 int hil_history_put(const char *db_path, const struct hil_history_run *run,

@@ -23,6 +23,10 @@ const char *hil_history_col(sqlite3_stmt *st, int i);
  * has not). */
 int hil_history_has_column(sqlite3 *db, const char *name);
 
+/* 1 when the rows table has the column name (a database of before it
+ * has not). */
+int hil_history_has_row_column(sqlite3 *db, const char *name);
+
 /* 1 when the runs table has the host column (a database of before it
  * has not). */
 int hil_history_has_host_column(sqlite3 *db);

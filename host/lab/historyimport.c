@@ -28,6 +28,7 @@ struct row_text {
 	char algorithm[TEXT_MAX], implementation[TEXT_MAX], operation[TEXT_MAX];
 	char status[32];
 	char est_table[TEXT_MAX];
+	char error_kind[16];
 };
 
 /* The strings of one imported run. */
@@ -378,6 +379,19 @@ static int fill_rows(const cJSON *report, const char *path,
 		h->has_model = h->has_median && v->has_model &&
 			       hil_row_view_has(v, &v->model.median);
 		h->model_median = h->has_model ? v->model.median : 0;
+		/* The estimate's error bar (model_cycles.error_pct; null or
+		 * absent: the profile has none, or the report is older). */
+		h->has_model_error = h->has_model &&
+				     hil_row_view_has(v, &v->model.error_pct) &&
+				     v->model.error_pct >= 0 &&
+				     v->model.error_pct < 1000;
+		h->model_error_pct =
+			h->has_model_error ? v->model.error_pct : 0;
+		copy_text(t->error_kind, sizeof(t->error_kind),
+			  strcmp(v->model.error_kind, "assembly") == 0
+				  ? "assembly"
+				  : "C");
+		h->model_error_kind = t->error_kind;
 		/* A datasheet estimate is never recorded as a measured
 		 * energy: it has columns of its own. */
 		h->has_energy = strcmp(v->energy_status, "ok") == 0 &&
@@ -471,6 +485,8 @@ static int import_file(const char *db_path, const char *path, FILE *out)
 		[HIL_HISTORY_REPLACED] =
 			"recorded again (its end or status changed)",
 		[HIL_HISTORY_SAME] = "already recorded, unchanged",
+		[HIL_HISTORY_FILLED] =
+			"already recorded; the estimates' error bars added",
 	};
 	struct hil_history_row *rows = NULL;
 	struct row_text *texts = NULL;

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/modelchange.h"
 #include "report/render.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -188,8 +189,22 @@ static const char *verdict_name(enum hil_verdict v)
  * (what compare would say: the same keys and default thresholds). Counts
  * of worse and better go to *worse and *better.
  */
+/* A figure of e on the page; an estimate with its error bar beside it. */
+static void night_fig(FILE *f, int have, double v, double err)
+{
+	if (!have) {
+		fputs("-", f);
+	} else if (err >= 0) {
+		/* One line: "7268.63 ± 11 %" is one figure. */
+		fprintf(f, "%.6g&nbsp;±&nbsp;%.0f&nbsp;%%", v, err);
+	} else {
+		fprintf(f, "%.6g", v);
+	}
+}
+
 static void changes(FILE *f, const struct night_run *prev,
-		    const struct night_run *cur, int *worse, int *better)
+		    const struct night_run *cur, int *worse, int *better,
+		    int *within)
 {
 	struct hil_thresholds t;
 	struct hil_cmp *cmp = NULL;
@@ -197,7 +212,7 @@ static void changes(FILE *f, const struct night_run *prev,
 	char path[PATH_MAX + 16], err[1024];
 	size_t i, shown = 0, changed = 0;
 
-	*worse = *better = 0;
+	*worse = *better = *within = 0;
 	snprintf(path, sizeof(path), "%s/report.json", prev->dir);
 	if (hil_report_load(path, &a, err, sizeof(err)) != HIL_OK) {
 		fputs("<p class=\"warn\">No comparison with the run before (",
@@ -231,6 +246,7 @@ static void changes(FILE *f, const struct night_run *prev,
 		}
 		*worse += e->verdict == HIL_WORSE;
 		*better += e->verdict == HIL_BETTER;
+		*within += e->within_error && e->verdict == HIL_WORSE;
 		changed++;
 		if (shown == NIGHT_CHANGES_MAX) {
 			continue;
@@ -254,22 +270,23 @@ static void changes(FILE *f, const struct night_run *prev,
 		fputs(", ", f);
 		esc(f, e->unit);
 		fputs("</td><td>", f);
-		if (e->have_base) {
-			fprintf(f, "%.6g", e->base);
-		} else {
-			fputs("-", f);
-		}
+		night_fig(f, e->have_base, e->base, e->err_base);
 		fputs("</td><td>", f);
-		if (e->have_new) {
-			fprintf(f, "%.6g", e->cur);
-		} else {
-			fputs("-", f);
-		}
+		night_fig(f, e->have_new, e->cur, e->err_new);
+		/* An estimate that moved within its error bars: a change of
+		 * the code's modelled cost, not one shown on the board. */
 		fprintf(f, "</td><td class=\"%s\">%s",
-			e->verdict == HIL_WORSE	   ? "bad"
+			e->within_error		   ? "warn"
+			: e->verdict == HIL_WORSE  ? "bad"
 			: e->verdict == HIL_BETTER ? "good"
 						   : "",
 			verdict_name(e->verdict));
+		if (e->within_error) {
+			fprintf(f,
+				", within the model's error (± %.0f %%): the code's modelled cost changed; the board may not show it",
+				hil_model_error_combined(e->err_base,
+							 e->err_new));
+		}
 		if (e->note != NULL && e->note[0] != '\0') {
 			fputs(" (", f);
 			esc(f, e->note);
@@ -280,6 +297,11 @@ static void changes(FILE *f, const struct night_run *prev,
 	}
 	if (shown > 0) {
 		fputs("</table>\n", f);
+	}
+	if (cmp->model_no_bar[0] != '\0') {
+		fputs("<p>Model estimates: ", f);
+		esc(f, cmp->model_no_bar);
+		fputs(".</p>\n", f);
 	}
 	if (changed > shown) {
 		fprintf(f, "<p>and %zu more changes (hilrun compare ",
@@ -438,7 +460,7 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 		const struct night_run *r = &runs[i];
 		const struct night_run *prev = NULL, *other = NULL;
 		int stale = iso_seconds(r->started) < newest - NIGHT_STALE_S;
-		int worse = 0, better = 0;
+		int worse = 0, better = 0, within = 0;
 
 		for (j = i + 1; j < n && strcmp(runs[j].board, r->board) == 0 &&
 				strcmp(runs[j].config, r->config) == 0;
@@ -467,7 +489,7 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 		fputs("</p>\n", sec);
 		failed_rows(sec, db, r->id);
 		if (prev != NULL) {
-			changes(sec, prev, r, &worse, &better);
+			changes(sec, prev, r, &worse, &better, &within);
 		} else if (other != NULL) {
 			fputs("<p>The run before (", sec);
 			esc(sec, other->id);
@@ -499,9 +521,19 @@ static int night_page(FILE *f, sqlite3 *db, const char *page_dir)
 		if (prev == NULL) {
 			fputs("<td>nothing to compare with</td></tr>\n", f);
 		} else {
+			char w[64] = "";
+
+			if (within > 0) {
+				snprintf(w, sizeof(w),
+					 " (%d within the model's error)",
+					 within);
+			}
 			fprintf(f,
-				"<td class=\"%s\">%d worse, %d better</td></tr>\n",
-				worse ? "bad" : "", worse, better);
+				"<td class=\"%s\">%d worse%s, %d better</td></tr>\n",
+				worse > within ? "bad"
+				: worse	       ? "warn"
+					       : "",
+				worse, w, better);
 		}
 	}
 	fputs("</table>\n", f);

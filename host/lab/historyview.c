@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/modelchange.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -94,23 +95,6 @@ static void fmt_num(char *buf, size_t len, sqlite3_stmt *st, int i)
 	}
 }
 
-/* Whether the rows table has the energy estimate's columns. */
-static int has_est_columns(sqlite3 *db)
-{
-	sqlite3_stmt *st = NULL;
-	int have = 0;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA table_info(rows)", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		return 0;
-	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		have |= strcmp(hil_history_col(st, 1), "est_uj") == 0;
-	}
-	sqlite3_finalize(st);
-	return have;
-}
-
 /* The rows of q's trend, ordered by series then time. A series is one
  * configuration, board, row and unit, and one set of flags and
  * cycle-model profile: quick runs (all named "qemu-cli") with -O2 and with
@@ -120,7 +104,9 @@ static int has_est_columns(sqlite3 *db)
  * 6 unit, 7 id, 8 started, 9 status, 10 median, 11 model median,
  * 12 energy, 13 cflags, 14 tool commit, 15 model unit, 16 dirty,
  * 17-20 the datasheet estimate: typical, low, high, table (NULL in a
- * history of before it), 21 board. */
+ * history of before it), 21 board, 22-23 the model estimate's error bar
+ * and its kind ("assembly", "C", "none": uncalibrated; NULL: not
+ * recorded, or no estimate). */
 static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		      sqlite3_stmt **out)
 {
@@ -129,7 +115,7 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		"SELECT r.config, w.algorithm, w.implementation, w.operation,"
 		" w.msg_len, w.ad_len, r.unit, r.id, r.started, w.status,"
 		" w.median, w.model_median, w.energy_uj, r.cflags, r.tool_commit,"
-		" %s, r.dirty, %s, r.board"
+		" %s, r.dirty, %s, r.board, %s"
 		" FROM rows w JOIN runs r ON r.id = w.run_id"
 		" WHERE w.algorithm = ?1 AND (?2 IS NULL OR"
 		" w.implementation = ?2) AND (?3 IS NULL OR w.operation = ?3)"
@@ -139,9 +125,12 @@ static int trend_stmt(sqlite3 *db, const struct hil_history_query *q,
 		" r.unit, r.cflags, 16, r.started, r.id",
 		hil_history_has_column(db, "model") ? "ifnull(r.model, '')"
 						    : "''",
-		has_est_columns(db)
+		hil_history_has_row_column(db, "est_uj")
 			? "w.est_uj, w.est_low, w.est_high, w.est_table"
-			: "NULL, NULL, NULL, NULL");
+			: "NULL, NULL, NULL, NULL",
+		hil_history_has_row_column(db, "model_error_kind")
+			? "w.model_error_pct, w.model_error_kind"
+			: "NULL, NULL");
 	int rc;
 
 	if (sql == NULL) {
@@ -181,22 +170,126 @@ static void series_key(char *k, size_t len, sqlite3_stmt *st, int with_build)
 		 with_build ? hil_history_col(st, 15) : "");
 }
 
+/* The error bar of st's estimate (column 22), or -1. */
+static double error_of(sqlite3_stmt *st)
+{
+	return sqlite3_column_type(st, 11) != SQLITE_NULL &&
+			       sqlite3_column_type(st, 22) != SQLITE_NULL
+		       ? sqlite3_column_double(st, 22)
+		       : -1;
+}
+
+/* Why the estimates of a trend lack an error bar, each said once. */
+struct no_bar {
+	char profiles[8][128]; /* uncalibrated profiles met */
+	size_t n_profiles;
+	char units[8][128]; /* their models' units (when unnamed) */
+	int unrecorded;	    /* estimates recorded without their error bar */
+	int with_bar;	    /* estimates shown with one */
+	int within;	    /* changes marked within the model's error */
+};
+
+/* Note st's estimate (when it has one) in nb. */
+static void note_error_bar(struct no_bar *nb, sqlite3_stmt *st)
+{
+	const char *kind = hil_history_col(st, 23);
+	char name[128];
+	size_t i;
+
+	if (sqlite3_column_type(st, 11) == SQLITE_NULL) {
+		return;
+	}
+	if (sqlite3_column_type(st, 23) == SQLITE_NULL) {
+		nb->unrecorded++;
+		return;
+	}
+	if (strcmp(kind, "none") != 0) {
+		nb->with_bar++;
+		return;
+	}
+	hil_model_unit_profile(hil_history_col(st, 15), name, sizeof(name));
+	for (i = 0; i < nb->n_profiles; i++) {
+		if (strcmp(nb->units[i], hil_history_col(st, 15)) == 0) {
+			return;
+		}
+	}
+	if (nb->n_profiles < 8) {
+		snprintf(nb->profiles[nb->n_profiles], sizeof(nb->profiles[0]),
+			 "%s", name);
+		snprintf(nb->units[nb->n_profiles], sizeof(nb->units[0]), "%s",
+			 hil_history_col(st, 15));
+		nb->n_profiles++;
+	}
+}
+
+/* The lines under a trend that say what its error bars are, or why an
+ * estimate has none: once each. */
+static void print_error_notes(FILE *out, const struct no_bar *nb)
+{
+	char line[512];
+	size_t i;
+
+	if (nb->with_bar > 0) {
+		fprintf(out,
+			"model est. ± N %% = the estimate's expected error against the real board, for assembly or for C, from its profile's cross-validation (docs/cycle-model.md).\n");
+	}
+	if (nb->within > 0) {
+		fprintf(out,
+			"~ within the model's error: the estimate moved by less than the two estimates' error bars together (sqrt(a² + b²)). The code's modelled cost did change (the same build gives the same estimate), but the board may not show that change (docs/cycle-model.md, \"Comparing two estimates\").\n");
+	}
+	for (i = 0; i < nb->n_profiles; i++) {
+		hil_model_no_error_bar(line, sizeof(line), nb->profiles[i],
+				       nb->units[i]);
+		fprintf(out, "model est.: %s.\n", line);
+	}
+	if (nb->unrecorded > 0) {
+		fprintf(out,
+			"model est.: no error bar recorded for %d estimate%s: recorded before the history stored error bars (hilrun history import RUN_FOLDER adds them from its report.json).\n",
+			nb->unrecorded, nb->unrecorded == 1 ? "" : "s");
+	}
+}
+
+/* "5325 ± 11 %", "5325" or "-": st's estimate and its error bar. */
+static void estimate_text(char *buf, size_t len, sqlite3_stmt *st)
+{
+	double e = error_of(st);
+
+	if (sqlite3_column_type(st, 11) == SQLITE_NULL) {
+		snprintf(buf, len, "-");
+	} else if (e >= 0) {
+		snprintf(buf, len, "%.0f \xc2\xb1 %.0f %%",
+			 sqlite3_column_double(st, 11), e);
+	} else {
+		snprintf(buf, len, "%.0f", sqlite3_column_double(st, 11));
+	}
+}
+
+/* printf's width for a field holding "±" (two bytes, one column). */
+static int pm_width(const char *s, int w)
+{
+	return strstr(s, "\xc2\xb1") != NULL ? w + 1 : w;
+}
+
 static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		       FILE *out)
 {
 	sqlite3_stmt *st = NULL;
 	char key[4096] = "", row[4096] = "", commit[128] = "", table[256] = "";
-	double first = 0, prev = 0;
+	double first = 0, prev = 0, prev_est = -1, prev_err = -1;
+	struct no_bar nb;
 	int n = 0, marked = 0, failed = 0;
 
+	memset(&nb, 0, sizeof(nb));
 	if (trend_stmt(db, q, &st) != HIL_OK) {
 		return HIL_ERR_IO;
 	}
 	while (hil_history_next(st, &failed)) {
-		char k[4096], r[4096], med[32], model[32], energy[32];
-		char change[32] = "-", c[24], est[64];
+		char k[4096], r[4096], med[32], model[48], energy[32];
+		char change[32] = "-", est_change[32] = "-", c[24], est[64];
 		int have = sqlite3_column_type(st, 10) != SQLITE_NULL;
+		int have_est = sqlite3_column_type(st, 11) != SQLITE_NULL;
 		double v = sqlite3_column_double(st, 10);
+		double ve = sqlite3_column_double(st, 11);
 		int other_commit;
 
 		/* One table per configuration, row, unit, flags and model. */
@@ -219,15 +312,17 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 			}
 			snprintf(row, sizeof(row), "%s", r);
 			fprintf(out,
-				"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s\n",
+				"%-32s %-20s %-11s %12s %9s %16s %11s %10s %20s  %s\n",
 				"run", "started (UTC)", "status", "median",
-				"change", "model est.", "uJ/op",
+				"change", "model est.", "est. change", "uJ/op",
 				"est. uJ/op (range)", "commit");
 			first = prev = 0;
+			prev_est = prev_err = -1;
 			commit[0] = '\0';
 		}
 		fmt_num(med, sizeof(med), st, 10);
-		fmt_num(model, sizeof(model), st, 11);
+		estimate_text(model, sizeof(model), st);
+		note_error_bar(&nb, st);
 		if (sqlite3_column_type(st, 12) == SQLITE_NULL) {
 			snprintf(energy, sizeof(energy), "-");
 		} else {
@@ -240,6 +335,19 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		if (have && prev > 0) {
 			snprintf(change, sizeof(change), "%+.2f%%%s",
 				 (v / prev - 1) * 100, other_commit ? "*" : "");
+		}
+		/* The estimate's change, marked when its error bars cover it
+		 * (a change of the code's modelled cost all the same). */
+		if (have_est && prev_est > 0) {
+			double pct = (ve / prev_est - 1) * 100;
+			int within = pct != 0 &&
+				     hil_model_change_within_error(
+					     pct, prev_err, error_of(st));
+
+			snprintf(est_change, sizeof(est_change), "%+.2f%%%s%s",
+				 pct, within ? "~" : "",
+				 other_commit ? "*" : "");
+			nb.within += within;
 		}
 		marked |= other_commit;
 		if (sqlite3_column_type(st, 17) == SQLITE_NULL) {
@@ -255,10 +363,11 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 		commit_text(c, sizeof(c), hil_history_col(st, 14),
 			    sqlite3_column_int(st, 16));
 		fprintf(out,
-			"%-32s %-20s %-11s %12s %9s %12s %10s %20s  %s%s\n",
+			"%-32s %-20s %-11s %12s %9s %*s %11s %10s %20s  %s%s\n",
 			hil_history_col(st, 7), hil_history_col(st, 8),
-			hil_history_col(st, 9), med, change, model, energy, est,
-			c, other_commit ? " (another commit)" : "");
+			hil_history_col(st, 9), med, change,
+			pm_width(model, 16), model, est_change, energy, est, c,
+			other_commit ? " (another commit)" : "");
 		snprintf(commit, sizeof(commit), "%s", hil_history_col(st, 14));
 		if (have) {
 			if (first == 0) {
@@ -266,11 +375,18 @@ static int print_trend(sqlite3 *db, const struct hil_history_query *q,
 			}
 			prev = v;
 		}
+		if (have_est) {
+			prev_est = ve;
+			prev_err = error_of(st);
+		}
 		n++;
 	}
 	sqlite3_finalize(st);
 	if (failed) {
 		return HIL_ERR_IO;
+	}
+	if (n > 0) {
+		print_error_notes(out, &nb);
 	}
 	if (table[0] != '\0') {
 		fprintf(out,
@@ -329,6 +445,10 @@ struct trend {
 	char commit[TREND_MAX][24]; /* as commit_text() shows it */
 	double v[TREND_MAX];	    /* median; -1: the row failed */
 	double est[TREND_MAX];	    /* model estimate; -1: none */
+	double err[TREND_MAX];	    /* its error bar in %; -1: none */
+	/* Why an estimate has no error bar: 'n' its profile is not
+	 * calibrated, 'u' not recorded (a history of before them). */
+	char no_bar[TREND_MAX];
 	size_t n;
 	int split; /* the same row and config as the series before */
 };
@@ -390,6 +510,10 @@ static void trend_svg(FILE *f, const struct trend *t)
 
 	for (i = 0; i < t->n; i++) {
 		v = trend_value(t, i, est);
+		/* The top of its error bar too. */
+		if (est && v >= 0 && t->err[i] > 0) {
+			v *= 1 + t->err[i] / 100;
+		}
 		max = v > max ? v : max;
 	}
 	step = nice_step(max > 0 ? max * 1.05 : 1);
@@ -451,6 +575,22 @@ static void trend_svg(FILE *f, const struct trend *t)
 		fprintf(f, "%.1f,%.1f ", x, y);
 	}
 	fputs("\"/>\n", f);
+	/* Each estimate's error bar: how far the board may be from it. */
+	for (i = 0; est && i < t->n; i++) {
+		double y0, y1;
+
+		v = trend_value(t, i, est);
+		if (v < 0 || t->err[i] < 0) {
+			continue;
+		}
+		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
+				  : (w - l - r) / 2);
+		y0 = h - b - (h - b - top) * v * (1 - t->err[i] / 100) / max;
+		y1 = h - b - (h - b - top) * v * (1 + t->err[i] / 100) / max;
+		fprintf(f,
+			"<path class=\"errbar\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"#1f77b4\" stroke-opacity=\"0.5\" fill=\"none\"/>\n",
+			x, y0, y1, x - 4, y0, x - 4, y1);
+	}
 	for (i = 0; i < t->n; i++) {
 		v = trend_value(t, i, est);
 		x = l + (t->n > 1 ? (w - l - r) * i / (double)(t->n - 1)
@@ -464,6 +604,8 @@ static void trend_svg(FILE *f, const struct trend *t)
 			fputs(": failed", f);
 		} else if (v < 0) {
 			fputs(": no estimate", f);
+		} else if (est && t->err[i] >= 0) {
+			fprintf(f, ": %.0f \xc2\xb1 %.0f %%", v, t->err[i]);
 		} else {
 			fprintf(f, ": %.0f", v);
 		}
@@ -474,9 +616,72 @@ static void trend_svg(FILE *f, const struct trend *t)
 	fputs("</svg>\n", f);
 }
 
+/* The estimate's change from the one before it in t (i > 0): "+4.58 %",
+ * with within set when the error bars cover it; "-" when either has no
+ * estimate. */
+static void trend_est_change(const struct trend *t, size_t i, char *buf,
+			     size_t len, int *within)
+{
+	size_t j;
+	double pct;
+
+	*within = 0;
+	snprintf(buf, len, "-");
+	if (t->v[i] < 0 || t->est[i] < 0) {
+		return;
+	}
+	for (j = i; j-- > 0;) {
+		if (t->v[j] >= 0 && t->est[j] > 0) {
+			break;
+		}
+	}
+	if (j == (size_t)-1) {
+		return;
+	}
+	pct = (t->est[i] / t->est[j] - 1) * 100;
+	*within = pct != 0 &&
+		  hil_model_change_within_error(pct, t->err[j], t->err[i]);
+	snprintf(buf, len, "%+.2f %%", pct);
+}
+
+/* Under a series' table: what its error bars are, or why it has none;
+ * each said once. */
+static void trend_notes(FILE *f, const struct trend *t, int within)
+{
+	size_t i, bars = 0, uncal = 0, unrec = 0;
+	char line[512], name[128];
+
+	for (i = 0; i < t->n; i++) {
+		bars += t->est[i] >= 0 && t->err[i] >= 0;
+		uncal += t->est[i] >= 0 && t->no_bar[i] == 'n';
+		unrec += t->est[i] >= 0 && t->no_bar[i] == 'u';
+	}
+	if (bars > 0) {
+		fputs("<p class=\"caption\">± N %: the estimate's expected error against the real board (for assembly or for C), from its profile's cross-validation; drawn as a bar on each point (docs/cycle-model.md).</p>\n",
+		      f);
+	}
+	if (within) {
+		fputs("<p class=\"caption\"><span class=\"within\">within the model's error</span>: the estimate moved by less than the two estimates' error bars together (√(a² + b²)). The code's modelled cost did change (the same build gives the same estimate), but the board may not show that change.</p>\n",
+		      f);
+	}
+	if (uncal > 0) {
+		hil_model_unit_profile(t->model, name, sizeof(name));
+		hil_model_no_error_bar(line, sizeof(line), name, t->model);
+		fputs("<p class=\"note\">Model estimate: ", f);
+		esc(f, line);
+		fputs(".</p>\n", f);
+	}
+	if (unrec > 0) {
+		fprintf(f,
+			"<p class=\"note\">Model estimate: no error bar recorded for %zu run%s, recorded before the history stored error bars (hilrun history import RUN_FOLDER adds them).</p>\n",
+			unrec, unrec == 1 ? "" : "s");
+	}
+}
+
 static void trend_flush(FILE *f, const struct trend *t)
 {
 	size_t i;
+	int any_within = 0;
 
 	if (t->n == 0) {
 		return;
@@ -501,10 +706,14 @@ static void trend_flush(FILE *f, const struct trend *t)
 		fputs(", ", f);
 		esc(f, t->model);
 	}
-	fputs("</th><th>commit</th></tr>\n", f);
+	fputs("</th><th>estimate's change</th><th>commit</th></tr>\n", f);
 	for (i = 0; i < t->n; i++) {
 		int other = i > 0 && strcmp(t->commit[i], t->commit[i - 1]);
+		char ch[32];
+		int within;
 
+		trend_est_change(t, i, ch, sizeof(ch), &within);
+		any_within |= within;
 		fputs("<tr><td>", f);
 		esc(f, t->run[i]);
 		fputs("</td><td>", f);
@@ -513,16 +722,22 @@ static void trend_flush(FILE *f, const struct trend *t)
 			fputs("</td><td>failed</td><td>-", f);
 		} else if (t->est[i] < 0) {
 			fprintf(f, "</td><td>%.0f</td><td>-", t->v[i]);
+		} else if (t->err[i] >= 0) {
+			fprintf(f, "</td><td>%.0f</td><td>%.0f ± %.0f %%",
+				t->v[i], t->est[i], t->err[i]);
 		} else {
 			fprintf(f, "</td><td>%.0f</td><td>%.0f", t->v[i],
 				t->est[i]);
 		}
+		fprintf(f, "</td><td%s>%s%s", within ? " class=\"within\"" : "",
+			ch, within ? " (within the model's error)" : "");
 		fputs("</td><td>", f);
 		esc(f, t->commit[i]);
 		fputs(other ? " (another commit than the run before)" : "", f);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	trend_notes(f, t, any_within);
 }
 
 int hil_history_html(const char *db_path, const struct hil_history_query *q,
@@ -555,7 +770,9 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	esc(f, q->alg);
 	fputs("</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-	      "padding:2px 8px;text-align:right}.note{color:#a50}</style>"
+	      "padding:2px 8px;text-align:right}.note{color:#a50}"
+	      ".caption{color:#444;font-size:90%}.within{color:#666;"
+	      "font-style:italic}</style>"
 	      "</head><body>\n<h1>Trend over the recorded runs</h1>\n"
 	      "<p>One series per configuration, board, row, unit, compiler flags and "
 	      "cycle-model profile: runs that differ in any of these are never "
@@ -607,6 +824,12 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 				sqlite3_column_type(st, 11) == SQLITE_NULL
 					? -1
 					: sqlite3_column_double(st, 11);
+			t->err[t->n] = error_of(st);
+			t->no_bar[t->n] =
+				sqlite3_column_type(st, 23) == SQLITE_NULL ? 'u'
+				: strcmp(hil_history_col(st, 23), "none") == 0
+					? 'n'
+					: 0;
 			t->n++;
 		}
 		n++;
@@ -617,7 +840,7 @@ int hil_history_html(const char *db_path, const struct hil_history_query *q,
 	}
 	trend_flush(f, t);
 	fputs("<p>Each point is one run's figure for the row (hover for the run and its commit): "
-	      "the cycle model's estimate where the run has one, else the median count. "
+	      "the cycle model's estimate where the run has one (with its error bar when its profile is calibrated), else the median count. "
 	      "An emulated count is not a cycle count, and an estimate is not a measurement.</p>\n</body></html>\n",
 	      f);
 out:

@@ -1,5 +1,5 @@
 /* pqentries: the algorithm entries of a post-quantum configuration (mupq/pqm4 layout) read and expanded into scheme folders and common-code folders. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include "pqentries.h"
 
@@ -70,13 +70,15 @@ static int has_api(const char *dir)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int add_dir(struct hil_pq_plan *plan, const char *dir, char *err,
-		   size_t len)
+/* within: the entry's "links_within" folders (bits of plan->within). */
+static int add_dir(struct hil_pq_plan *plan, const char *dir, unsigned within,
+		   char *err, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < plan->n_dirs; i++) {
 		if (strcmp(plan->dirs[i], dir) == 0) {
+			plan->dir_within[i] |= within;
 			return HIL_OK; /* named twice: run once */
 		}
 	}
@@ -85,6 +87,7 @@ static int add_dir(struct hil_pq_plan *plan, const char *dir, char *err,
 			 HIL_PQ_MAX_DIRS);
 		return HIL_ERR_CONFIG;
 	}
+	plan->dir_within[plan->n_dirs] = within;
 	snprintf(plan->dirs[plan->n_dirs++], HIL_PQ_PATH, "%s", dir);
 	return HIL_OK;
 }
@@ -148,8 +151,8 @@ static void free_names(char **names, size_t n)
 
 /* Every tree/SCHEME/IMPL with an api.h whose "SCHEME/IMPL" matches. */
 static int expand_tree(struct hil_pq_plan *plan, const char *tree,
-		       const char *pattern, size_t *added, char *err,
-		       size_t len)
+		       const char *pattern, unsigned within, size_t *added,
+		       char *err, size_t len)
 {
 	size_t ns, i;
 	char **schemes = subdirs(tree, &ns);
@@ -170,7 +173,7 @@ static int expand_tree(struct hil_pq_plan *plan, const char *tree,
 			snprintf(dir, sizeof(dir), "%s/%s", sdir, impls[j]);
 			if (fnmatch(pattern, id, FNM_PATHNAME) == 0 &&
 			    has_api(dir) && strlen(dir) < HIL_PQ_PATH) {
-				ret = add_dir(plan, dir, err, len);
+				ret = add_dir(plan, dir, within, err, len);
 				(*added)++;
 			}
 		}
@@ -236,6 +239,84 @@ static int read_folders(const cJSON *e, const char *key, const char *cfg,
 	return HIL_OK;
 }
 
+/*
+ * "links_within": folders a link of the entry's folders may lead into,
+ * each inside the configuration file's own folder (real paths), so that a
+ * configuration cannot have a link followed to a file of the host beyond
+ * the folder it sits in. Their bits in plan->within into *mask.
+ */
+static int read_within(struct hil_pq_plan *plan, const cJSON *e,
+		       const char *cfg, size_t idx, unsigned *mask, char *err,
+		       size_t len)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "links_within");
+	const cJSON *it;
+	char home[HIL_PQ_PATH], real[HIL_PQ_PATH], p[HIL_PQ_PATH];
+	size_t k = 0, i;
+
+	*mask = 0;
+	if (a == NULL) {
+		return HIL_OK;
+	}
+	if (!cJSON_IsArray(a)) {
+		snprintf(err, len,
+			 "%s: algorithms[%zu].links_within: an array of "
+			 "folders",
+			 cfg, idx);
+		return HIL_ERR_CONFIG;
+	}
+	if (join(cfg, ".", p, sizeof(p)) != HIL_OK ||
+	    realpath(p, home) == NULL) {
+		snprintf(err, len, "%s: its folder cannot be resolved", cfg);
+		return HIL_ERR_CONFIG;
+	}
+	cJSON_ArrayForEach(it, a)
+	{
+		size_t n = strlen(home);
+
+		if (!cJSON_IsString(it) ||
+		    join(cfg, it->valuestring, p, sizeof(p)) != HIL_OK ||
+		    !is_dir(p) || realpath(p, real) == NULL) {
+			snprintf(err, len,
+				 "%s: algorithms[%zu].links_within[%zu]: not "
+				 "a folder",
+				 cfg, idx, k);
+			return HIL_ERR_CONFIG;
+		}
+		if (strcmp(home, "/") != 0 &&
+		    (strncmp(real, home, n) != 0 ||
+		     (real[n] != '/' && real[n] != '\0'))) {
+			snprintf(err, len,
+				 "%s: algorithms[%zu].links_within[%zu] "
+				 "\"%.200s\" (%.300s): outside the "
+				 "configuration's folder %.300s (a link is "
+				 "followed only into folders beside the "
+				 "configuration)",
+				 cfg, idx, k, it->valuestring, real, home);
+			return HIL_ERR_CONFIG;
+		}
+		for (i = 0; i < plan->n_within; i++) {
+			if (strcmp(plan->within[i], real) == 0) {
+				break;
+			}
+		}
+		if (i == plan->n_within) {
+			if (plan->n_within == HIL_PQ_MAX_COMMON) {
+				snprintf(err, len,
+					 "%s: algorithms[%zu].links_within: "
+					 "more than %d folders in all",
+					 cfg, idx, HIL_PQ_MAX_COMMON);
+				return HIL_ERR_CONFIG;
+			}
+			snprintf(plan->within[plan->n_within++], HIL_PQ_PATH,
+				 "%s", real);
+		}
+		*mask |= 1u << i;
+		k++;
+	}
+	return HIL_OK;
+}
+
 static int read_entry(struct hil_pq_plan *plan, const cJSON *e, const char *cfg,
 		      size_t idx, int *seen_common, int *seen_host, char *err,
 		      size_t len)
@@ -244,11 +325,16 @@ static int read_entry(struct hil_pq_plan *plan, const cJSON *e, const char *cfg,
 	const cJSON *tree = cJSON_GetObjectItemCaseSensitive(e, "tree");
 	const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(e, "pattern");
 	char dir[HIL_PQ_PATH];
+	unsigned within = 0;
 	int ret;
 
 	if (!cJSON_IsObject(e)) {
 		snprintf(err, len, "%s: algorithms[%zu]: an object", cfg, idx);
 		return HIL_ERR_CONFIG;
+	}
+	ret = read_within(plan, e, cfg, idx, &within, err, len);
+	if (ret != HIL_OK) {
+		return ret;
 	}
 	ret = read_folders(e, "common", cfg, idx, plan->common, &plan->n_common,
 			   seen_common, err, len);
@@ -278,8 +364,8 @@ static int read_entry(struct hil_pq_plan *plan, const cJSON *e, const char *cfg,
 				 cfg, idx, tree->valuestring);
 			return HIL_ERR_CONFIG;
 		}
-		ret = expand_tree(plan, dir, pattern->valuestring, &added, err,
-				  len);
+		ret = expand_tree(plan, dir, pattern->valuestring, within,
+				  &added, err, len);
 		if (ret == HIL_OK && added == 0) {
 			snprintf(err, len,
 				 "%s: algorithms[%zu]: no SCHEME/IMPL folder "
@@ -305,7 +391,7 @@ static int read_entry(struct hil_pq_plan *plan, const cJSON *e, const char *cfg,
 			 cfg, idx, path->valuestring);
 		return HIL_ERR_CONFIG;
 	}
-	return add_dir(plan, dir, err, len);
+	return add_dir(plan, dir, within, err, len);
 }
 
 int hil_pq_plan_load(const char *path, struct hil_pq_plan *plan, char *err,

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "util/linkset.h"
+
 #define HIL_PQ_MAX_DIRS	  64
 #define HIL_PQ_MAX_COMMON 8
 #define HIL_PQ_PATH	  1024
@@ -16,6 +18,17 @@ struct hil_pq_plan {
 	size_t n_common;
 	char host_common[HIL_PQ_MAX_COMMON][HIL_PQ_PATH]; /* "host_common" */
 	size_t n_host_common;
+	/* "links_within" of every entry (real paths): folders a link in a
+	 * scheme folder of that entry, or in a common folder, may lead into
+	 * (image/pqsnap.h). */
+	char within[HIL_PQ_MAX_COMMON][HIL_PQ_PATH];
+	size_t n_within;
+	unsigned dir_within[HIL_PQ_MAX_DIRS]; /* bit k: within[k] is its */
+	/* The links each folder's check found (image/snapshot.h), which its
+	 * copy must find again. */
+	unsigned char dir_links[HIL_PQ_MAX_DIRS][HIL_LINKSET_DIGEST];
+	unsigned char common_links[HIL_PQ_MAX_COMMON][HIL_LINKSET_DIGEST];
+	unsigned char host_links[HIL_PQ_MAX_COMMON][HIL_LINKSET_DIGEST];
 };
 
 /**
@@ -23,9 +36,12 @@ struct hil_pq_plan {
  * {"name", "impl", "path"} (path: a folder with api.h) or
  * {"tree", "pattern"} (every tree/SCHEME/IMPL folder with an api.h whose
  * "SCHEME/IMPL" matches the fnmatch pattern), each with an optional
- * "common": [folders] and "host_common": [folders]. Relative paths are the
- * configuration file's. Every entry must name the same common folders (one
- * image build rule per run).
+ * "common": [folders], "host_common": [folders] and "links_within":
+ * [folders] (each inside the configuration file's folder). Relative paths
+ * are the configuration file's. Every entry must name the same common
+ * folders (one image build rule per run). The caller then checks every
+ * scheme and common folder as its copy will be made (image/pqsnap.h,
+ * hil_pq_plan_check).
  * @param err receives a message naming the file, the entry and what is
  *        wrong (NUL-terminated, len bytes).
  * @return HIL_OK, HIL_ERR_CONFIG (bad entry, no folder matched) or

@@ -167,7 +167,14 @@ int hil_rj_image(const cJSON *report, double *flash, double *ram,
 		 double *stack_reserved)
 {
 	const cJSON *o = cJSON_GetObjectItemCaseSensitive(report, "image");
+	const cJSON *all = cJSON_GetObjectItemCaseSensitive(report, "images");
 
+	/* Measured over several images (a pq run: one per scheme; a split
+	 * selection): "image" is the last of them, no whole image of the
+	 * run; images[] has each. */
+	if (cJSON_IsArray(all) && cJSON_GetArraySize(all) > 1) {
+		return 0;
+	}
 	/* Reports written before sizes[] held the image sizes in "sizes". */
 	if (!cJSON_IsObject(o)) {
 		o = cJSON_GetObjectItemCaseSensitive(report, "sizes");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/modelchange.h"
 #include "result/headcodec.h"
 #include "result/rowview.h"
 #include "util/err.h"
@@ -323,6 +324,7 @@ static struct hil_cmp_entry *entry(struct hil_cmp *c,
 	e->metric = metric;
 	e->unit = unit;
 	e->note = "";
+	e->err_base = e->err_new = -1;
 	return e;
 }
 
@@ -373,6 +375,34 @@ static const char *report_table(const struct hil_row_view *rows, size_t n)
 	return "";
 }
 
+/* An estimate's error bar as its report gives it, or -1. */
+static double error_bar(const struct hil_row_view *v)
+{
+	return hil_row_view_has(v, &v->model.error_pct) &&
+			       v->model.error_pct >= 0
+		       ? v->model.error_pct
+		       : -1;
+}
+
+/*
+ * A "model" entry's error bars, and whether its change is within them
+ * (docs/cycle-model.md, "Comparing two estimates"): the verdict stands,
+ * for the model is deterministic and the change is the code's; what the
+ * error bars say is that the board may not show it.
+ */
+static void model_error_of(struct hil_cmp_entry *e,
+			   const struct hil_row_view *b,
+			   const struct hil_row_view *n)
+{
+	e->err_base = error_bar(b);
+	e->err_new = error_bar(n);
+	e->within_error =
+		(e->verdict == HIL_WORSE || e->verdict == HIL_BETTER) &&
+		e->base != 0 &&
+		hil_model_change_within_error((e->ratio - 1) * 100, e->err_base,
+					      e->err_new);
+}
+
 /* Counts energy pairs left out because their kinds differ. */
 struct kind_skip {
 	size_t n;
@@ -420,6 +450,7 @@ static void compare_pair(struct hil_cmp *c, const struct hil_row_view *b,
 			e->cur = un;
 			e->ratio = ub != 0 ? un / ub : 0;
 			e->verdict = judge(ub, un, est_pct);
+			model_error_of(e, b, n);
 		}
 
 		if (stack_pct >= 0 &&
@@ -607,14 +638,32 @@ int hil_cmp_compute(const cJSON *base, const cJSON *newer,
 				e->metric = "flash";
 				e->unit = "B";
 				e->note = "";
+				e->err_base = e->err_new = -1;
 				set_figure(e, xb, xn, t->flash);
 			}
 		}
 	}
 	for (cap = 0; cap < c->n; cap++) {
-		c->worse +=
-			c->e[cap].verdict == HIL_WORSE ||
-			(t->fail_missing && c->e[cap].verdict == HIL_REMOVED);
+		const struct hil_cmp_entry *e = &c->e[cap];
+
+		c->worse += e->verdict == HIL_WORSE ||
+			    (t->fail_missing && e->verdict == HIL_REMOVED);
+		if (strcmp(e->metric, "model") == 0) {
+			c->model_n++;
+			c->model_with_bar +=
+				e->err_base >= 0 || e->err_new >= 0;
+			c->within += e->within_error;
+			c->within_worse +=
+				e->within_error && e->verdict == HIL_WORSE;
+		}
+	}
+	/* Estimates compared without an error bar: why, once. */
+	if (c->model_n > c->model_with_bar) {
+		const cJSON *m = model_of(newer);
+
+		hil_model_no_error_bar(c->model_no_bar, sizeof(c->model_no_bar),
+				       hil_rj_str(m, "profile"),
+				       hil_rj_str(m, "unit"));
 	}
 	if (skip.n > 0) {
 		hil_warn(
@@ -664,13 +713,62 @@ static const char *verdict_name(enum hil_verdict v)
 	return "?";
 }
 
+/* A figure as a reader takes it in: to 10 significant digits, so that a
+ * median's binary noise is not shown (15663.900000000001 cycles is
+ * "15663.9"); report.json keeps the exact value. */
 static void fig(char *buf, size_t len, int have, double v)
 {
-	if (have) {
+	if (have && isfinite(v) && v != floor(v)) {
+		snprintf(buf, len, "%.10g", v);
+	} else if (have) {
 		hil_fmt_num(buf, len, v);
 	} else {
 		snprintf(buf, len, "%s", "-");
 	}
+}
+
+/* A figure with its error bar beside it when it is an estimate that has
+ * one: "5325 ± 11 %". */
+static void fig_err(char *buf, size_t len, int have, double v, double err)
+{
+	size_t n;
+
+	fig(buf, len, have, v);
+	n = strlen(buf);
+	if (have && err >= 0 && n < len) {
+		snprintf(buf + n, len - n, " \xc2\xb1 %.0f %%", err);
+	}
+}
+
+/* Columns s takes on a terminal: "±" is two bytes, one column. */
+static int cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++) {
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	}
+	return n;
+}
+
+/* s right-aligned in w columns. */
+static void put_right(FILE *out, const char *s, int w)
+{
+	int pad = w - cols(s);
+
+	fprintf(out, "%*s%s", pad > 0 ? pad : 0, "", s);
+}
+
+/* " (within the model's error, ± 16 %)" for an entry inside its error
+ * bars, else "". */
+static void within_text(char *buf, size_t len, const struct hil_cmp_entry *e)
+{
+	if (!e->within_error) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, " (within the model's error, \xc2\xb1 %.0f %%)",
+		 hil_model_error_combined(e->err_base, e->err_new));
 }
 
 /* "+5.00%" from a ratio. */
@@ -714,7 +812,7 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 	struct hil_cmp *c = NULL;
 	size_t i, counts[HIL_REMOVED + 1] = {0};
 	double pct;
-	int wa = 9, wi = 4, wo = 9, ret;
+	int wa = 9, wi = 4, wo = 9, wf = 12, ret;
 	char unit[160], prov[1400], fl[24], st[24];
 	struct safe_key k;
 
@@ -736,6 +834,15 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		wi = (int)strlen(k.impl) > wi ? (int)strlen(k.impl) : wi;
 		wo = (int)strlen(k.op) > wo ? (int)strlen(k.op) : wo;
 		counts[e->verdict]++;
+		{
+			char b[64], n[64];
+
+			fig_err(b, sizeof(b), e->have_base, e->base,
+				e->err_base);
+			fig_err(n, sizeof(n), e->have_new, e->cur, e->err_new);
+			wf = cols(b) > wf ? cols(b) : wf;
+			wf = cols(n) > wf ? cols(n) : wf;
+		}
 	}
 	/* Both sides' provenance: what each figure was made with. */
 	hil_cmp_provenance(base, prov, sizeof(prov));
@@ -762,24 +869,27 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		fprintf(out, "sizes: flash %s, stack %s\n", fl, st);
 	}
 	fputc('\n', out);
-	fprintf(out, "%-*s %-*s %-*s %6s %5s %-6s %12s %12s %8s  %s\n", wa,
+	fprintf(out, "%-*s %-*s %-*s %6s %5s %-6s %*s %*s %8s  %s\n", wa,
 		"algorithm", wi, "impl", wo, "operation", "msg", "ad", "metric",
-		"base", "new", "change", "verdict");
+		wf, "base", wf, "new", "change", "verdict");
 	for (i = 0; i < c->n; i++) {
 		const struct hil_cmp_entry *e = &c->e[i];
-		char b[40], n[40], ch[24];
+		char b[64], n[64], ch[24], w[80];
 
 		safe_key(&k, e);
-		fig(b, sizeof(b), e->have_base, e->base);
-		fig(n, sizeof(n), e->have_new, e->cur);
+		fig_err(b, sizeof(b), e->have_base, e->base, e->err_base);
+		fig_err(n, sizeof(n), e->have_new, e->cur, e->err_new);
 		if (!e->have_new && e->verdict == HIL_WORSE) {
 			snprintf(n, sizeof(n), "%s", "failed");
 		}
 		change(ch, sizeof(ch), e);
-		fprintf(out,
-			"%-*s %-*s %-*s %6.0f %5.0f %-6s %12s %12s %8s  %s", wa,
-			k.alg, wi, k.impl, wo, k.op, e->msg_len, e->ad_len,
-			e->metric, b, n, ch, verdict_name(e->verdict));
+		fprintf(out, "%-*s %-*s %-*s %6.0f %5.0f %-6s ", wa, k.alg, wi,
+			k.impl, wo, k.op, e->msg_len, e->ad_len, e->metric);
+		put_right(out, b, wf);
+		fputc(' ', out);
+		put_right(out, n, wf);
+		within_text(w, sizeof(w), e);
+		fprintf(out, " %8s  %s%s", ch, verdict_name(e->verdict), w);
 		if (e->note[0] != '\0' && e->verdict != HIL_ADDED &&
 		    e->verdict != HIL_REMOVED) {
 			fprintf(out, " (%s)", k.note);
@@ -800,6 +910,23 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 			c->energy_kind_skipped == 1 ? "" : "s",
 			hil_text_noctl(kb, sizeof(kb), c->energy_kinds[0]),
 			hil_text_noctl(kn, sizeof(kn), c->energy_kinds[1]));
+	}
+	if (c->model_with_bar > 0) {
+		fprintf(out,
+			"model: an estimate's \xc2\xb1 N %% is its expected error against the real board (its profile's cross-validation, docs/cycle-model.md). A change between two estimates is the code's modelled cost (the same build gives the same estimate), judged at estimated=%g%%; one within the two error bars combined (sqrt(a\xc2\xb2 + b\xc2\xb2)) is marked \"within the model's error\": the board may not show it.\n",
+			t->estimated);
+	}
+	if (c->within > 0) {
+		fprintf(out,
+			"model: %zu estimate%s moved within the model's error (%zu worse, %zu better): a change of the modelled cost, not established on the board\n",
+			c->within, c->within == 1 ? "" : "s", c->within_worse,
+			c->within - c->within_worse);
+	}
+	if (c->model_no_bar[0] != '\0') {
+		char nb[sizeof(c->model_no_bar)];
+
+		fprintf(out, "model: %s\n",
+			hil_text_noctl(nb, sizeof(nb), c->model_no_bar));
 	}
 	if (c->est_tables[0][0] != '\0' || c->est_tables[1][0] != '\0') {
 		fprintf(out,
@@ -825,12 +952,15 @@ int hil_report_compare(const cJSON *base, const cJSON *newer,
 		fig(n, sizeof(n), e->have_new, e->cur);
 		change(ch, sizeof(ch), e);
 		if (e->have_new) {
+			char w[80];
+
+			within_text(w, sizeof(w), e);
 			fprintf(out,
-				"worse: %s/%s %s msg %.0f ad %.0f: %s %s -> %s %s (%s, threshold %g%%)\n",
+				"worse: %s/%s %s msg %.0f ad %.0f: %s %s -> %s %s (%s, threshold %g%%)%s\n",
 				k.alg, k.impl, k.op, e->msg_len, e->ad_len,
 				e->metric, b, n,
 				hil_text_noctl(u, sizeof(u), e->unit), ch,
-				e->threshold);
+				e->threshold, w);
 		} else {
 			fprintf(out,
 				"worse: %s/%s %s msg %.0f ad %.0f: failed: %s\n",

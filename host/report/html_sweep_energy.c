@@ -156,8 +156,12 @@ void hil_html_sweep_energy(FILE *out, const cJSON *const *reports,
 
 			if (r != NULL && r->has_model &&
 			    hil_row_view_has(r, &r->model.median)) {
-				snprintf(buf, sizeof(buf), "est. %.0f",
-					 r->model.median);
+				char err[32];
+
+				/* With its error bar when calibrated. */
+				hil_rv_model_err(r, err, sizeof(err));
+				snprintf(buf, sizeof(buf), "est. %.0f%s",
+					 r->model.median, err);
 			} else if (r != NULL &&
 				   strcmp(r->unit, "cycles") == 0 &&
 				   hil_row_view_has(r, &r->median)) {

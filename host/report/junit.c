@@ -151,9 +151,12 @@ static void regression_suite(const struct hil_cmp *c, FILE *out)
 			if (e->have_base && e->have_new) {
 				snprintf(
 					msg, sizeof(msg),
-					"%s %s -> %s %s (%+.2f%%, threshold %g%%)",
+					"%s %s -> %s %s (%+.2f%%, threshold %g%%)%s",
 					e->metric, b, n, e->unit,
-					(e->ratio - 1) * 100, e->threshold);
+					(e->ratio - 1) * 100, e->threshold,
+					e->within_error
+						? "; within the model's error: the code's modelled cost rose, the board may not show it"
+						: "");
 			} else {
 				snprintf(msg, sizeof(msg), "failed: %s",
 					 e->note);

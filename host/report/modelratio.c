@@ -1,6 +1,7 @@
 /* modelratio: a sweep's real-board cycles next to the Cortex-M4 model's estimate for the same rows, with their ratio. */
 #include "report/modelratio.h"
 #include "drivers/board/board.h"
+#include "result/modelerr.h"
 
 #include <string.h>
 
@@ -23,9 +24,13 @@ static int same_profile(const struct hil_config *board,
 	       (board->cycle_model.art != 0) == (model->model.art != 0);
 }
 
-/* One cell: the median, "failed", or "-" when the row is not there. */
-static int cell(FILE *out, const struct hil_row *r, int model, double *v)
+/* One cell: the median, "failed", or "-" when the row is not there; an
+ * estimate with its error bar beside it (run: the model's run, or NULL). */
+static int cell(FILE *out, const struct hil_run *run, const struct hil_row *r,
+		int model, double *v)
 {
+	char err[32] = "";
+
 	if (r == NULL) {
 		fprintf(out, " - |");
 		return 0;
@@ -35,7 +40,10 @@ static int cell(FILE *out, const struct hil_row *r, int model, double *v)
 		return 0;
 	}
 	*v = model ? r->model.stats.median : r->stats.median;
-	fprintf(out, " %.0f |", *v);
+	if (model) {
+		hil_model_error_label(run, r, err, sizeof(err));
+	}
+	fprintf(out, " %.0f%s |", *v, err);
 	return 1;
 }
 
@@ -48,8 +56,8 @@ static void line(FILE *out, const struct hil_row *key,
 	fprintf(out, "| %s | %s | %s | %u | %u |", key->algorithm,
 		key->implementation, key->operation, (unsigned)key->msg_len,
 		(unsigned)key->ad_len);
-	hb = cell(out, hil_run_find_row(board, key), 0, &b);
-	hm = cell(out, hil_run_find_row(model, key), 1, &m);
+	hb = cell(out, board, hil_run_find_row(board, key), 0, &b);
+	hm = cell(out, model, hil_run_find_row(model, key), 1, &m);
 	if (hb && hm && m > 0) {
 		fprintf(out, " %.3f |\n", b / m);
 	} else {

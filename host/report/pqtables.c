@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -48,29 +49,31 @@ static const cJSON *not_run(const cJSON *report)
 	return cJSON_GetObjectItemCaseSensitive(report, "not_for_board");
 }
 
-/* The row's model_cycles key (median, mean, ...): 1 and *v, else 0. */
-static int model_num(const cJSON *row, const char *key, double *v)
-{
-	return hil_rj_num(cJSON_GetObjectItemCaseSensitive(row, "model_cycles"),
-			  key, v);
-}
+/* The rows of a report through result/'s codec (rowview.h), decoded once
+ * by each renderer below. */
+struct pq_rows {
+	struct hil_row_view *r;
+	size_t n;
+};
 
-static double pq_num(const cJSON *row, const char *key)
-{
-	double v = 0;
-
-	hil_rj_num(cJSON_GetObjectItemCaseSensitive(row, "pq"), key, &v);
-	return v;
-}
-
-/* v with thousands separators, as pqm4's tables write cycles and bytes. */
 /* Whether the row has the cycle model's estimate (a pq run on a board
  * over its link has none: its counts are the board's own). */
-static int has_model(const cJSON *row)
+static int has_model(const struct hil_row_view *v)
 {
-	double v;
+	return hil_row_view_has(v, &v->model.median);
+}
 
-	return model_num(row, "median", &v);
+/* The first post-quantum row, or NULL. */
+static const struct hil_row_view *first_pq(const struct pq_rows *rows)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		if (rows->r[i].is_pq) {
+			return &rows->r[i];
+		}
+	}
+	return NULL;
 }
 
 /* The report's board counts measured cycles (a real board's DWT). */
@@ -82,6 +85,7 @@ static int board_cycles(const cJSON *report)
 		      "cycles") == 0;
 }
 
+/* v with thousands separators, as pqm4's tables write cycles and bytes. */
 static void commas(char *buf, size_t len, double v)
 {
 	char d[32];
@@ -117,94 +121,89 @@ static void pct(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.1f", v);
 }
 
-static void cells(const cJSON *row, struct pq_cells *c)
+static void cells(const struct hil_row_view *v, struct pq_cells *c)
 {
-	double med, lo, hi, v, uj;
-	const cJSON *est = hil_rj_row_estimate(row);
+	const struct hil_row_view_est *est = hil_rv_estimate(v);
+	const struct hil_row_pq *pq = &v->row.pq;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->cycles, sizeof(c->cycles), "-");
 	snprintf(c->spread, sizeof(c->spread), "-");
-	if (model_num(row, "median", &med)) {
-		double err;
-
-		commas(c->cycles, sizeof(c->cycles), med);
+	if (has_model(v)) {
+		commas(c->cycles, sizeof(c->cycles), v->model.median);
 		/* The profile's error bar, where it has one. */
-		if (model_num(row, "error_pct", &err)) {
+		if (hil_row_view_has(v, &v->model.error_pct)) {
 			size_t o = strlen(c->cycles);
 
 			snprintf(c->cycles + o, sizeof(c->cycles) - o,
-				 " \xc2\xb1 %.0f %%", err);
+				 " \xc2\xb1 %.0f %%", v->model.error_pct);
 		}
-		if (model_num(row, "min", &lo) && model_num(row, "max", &hi)) {
+		if (hil_row_view_has(v, &v->model.min) &&
+		    hil_row_view_has(v, &v->model.max)) {
 			char a[32], b[32];
 
-			if (lo == hi) {
+			if (v->model.min == v->model.max) {
 				snprintf(c->spread, sizeof(c->spread),
 					 "none (min = max)");
 			} else {
-				commas(a, sizeof(a), lo);
-				commas(b, sizeof(b), hi);
+				commas(a, sizeof(a), v->model.min);
+				commas(b, sizeof(b), v->model.max);
 				snprintf(c->spread, sizeof(c->spread),
 					 "%s to %s", a, b);
 			}
 		}
 	}
 	snprintf(c->instr, sizeof(c->instr), "-");
-	if (hil_rj_num(row, "median", &v)) {
-		commas(c->instr, sizeof(c->instr), v);
+	if (hil_row_view_has(v, &v->median)) {
+		commas(c->instr, sizeof(c->instr), v->median);
 	}
 	snprintf(c->stack, sizeof(c->stack), "-");
-	if (hil_rj_num(row, "stack_bytes", &v)) {
-		commas(c->stack, sizeof(c->stack), v);
+	if (hil_row_view_has(v, &v->row.stack_bytes)) {
+		commas(c->stack, sizeof(c->stack), v->row.stack_bytes);
 	}
 	{
 		char t[32], d[32], b[32];
 
-		commas(t, sizeof(t), pq_num(row, "text"));
-		commas(d, sizeof(d), pq_num(row, "data"));
-		commas(b, sizeof(b), pq_num(row, "bss"));
+		commas(t, sizeof(t), pq->text);
+		commas(d, sizeof(d), pq->data);
+		commas(b, sizeof(b), pq->bss);
 		snprintf(c->size, sizeof(c->size), "%s / %s / %s", t, d, b);
 	}
-	if (has_model(row)) {
-		pct(c->sha2, sizeof(c->sha2), pq_num(row, "sha2_pct"));
-		pct(c->sha3, sizeof(c->sha3), pq_num(row, "sha3_pct"));
-		pct(c->aes, sizeof(c->aes), pq_num(row, "aes_pct"));
+	if (has_model(v)) {
+		pct(c->sha2, sizeof(c->sha2), pq->sha2_pct);
+		pct(c->sha3, sizeof(c->sha3), pq->sha3_pct);
+		pct(c->aes, sizeof(c->aes), pq->aes_pct);
 	} else { /* attributed by the cycle model only */
 		snprintf(c->sha2, sizeof(c->sha2), "-");
 		snprintf(c->sha3, sizeof(c->sha3), "-");
 		snprintf(c->aes, sizeof(c->aes), "-");
 	}
 	snprintf(c->energy, sizeof(c->energy), "-");
-	if (est != NULL && hil_rj_num(est, "uj_per_op", &uj)) {
-		snprintf(c->energy, sizeof(c->energy), "%.3g", uj);
+	if (est != NULL && hil_row_view_has(v, &est->uj_per_op)) {
+		snprintf(c->energy, sizeof(c->energy), "%.3g", est->uj_per_op);
 	}
-	c->verification = hil_rj_str(
-		cJSON_GetObjectItemCaseSensitive(row, "pq"), "verification");
+	c->verification = pq->verification;
 }
 
 #define N_NOTES	 6
 #define NOTE_LEN 512
 
 /* The section's notes, one sentence each: what the figures are. */
-static void notes_of(const cJSON *report, char notes[N_NOTES][NOTE_LEN])
+static void notes_of(const cJSON *report, const struct pq_rows *rows,
+		     char notes[N_NOTES][NOTE_LEN])
 {
 	const cJSON *cm =
 		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
-	const cJSON *r;
+	const struct hil_row_view *r = first_pq(rows);
 	const char *why = hil_rj_energy_reason(report);
 	double seed = 0, err = -1;
 	const char *rng = "";
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_rj_row_is_pq(r)) {
-			hil_rj_num(r, "seed", &seed);
-			rng = hil_rj_str(
-				cJSON_GetObjectItemCaseSensitive(r, "pq"),
-				"randombytes");
-			model_num(r, "error_pct", &err);
-			break;
+	if (r != NULL) {
+		seed = r->row.seed;
+		rng = r->row.pq.rng;
+		if (hil_row_view_has(r, &r->model.error_pct)) {
+			err = r->model.error_pct;
 		}
 	}
 	snprintf(notes[0], NOTE_LEN,
@@ -257,11 +256,14 @@ static void notes_of(const cJSON *report, char notes[N_NOTES][NOTE_LEN])
 
 void hil_md_pq(const cJSON *report, FILE *out)
 {
-	const cJSON *r;
+	struct pq_rows rows;
 	char notes[N_NOTES][NOTE_LEN];
 	size_t i;
 
-	if (!hil_rj_has_pq(report)) {
+	/* Out of memory: no section. */
+	if (!hil_rj_has_pq(report) ||
+	    hil_row_views_read(hil_rj_rows(report), &rows.r, &rows.n) !=
+		    HIL_OK) {
 		return;
 	}
 	fputs("## Post-quantum operations\n\n", out);
@@ -270,29 +272,29 @@ void hil_md_pq(const cJSON *report, FILE *out)
 		board_cycles(report) ? "Cycles (measured, median)"
 				     : "Instructions (emulated)");
 	fputs("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", out);
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
+	for (i = 0; i < rows.n; i++) {
+		const struct hil_row_view *r = &rows.r[i];
 		struct pq_cells c;
 
-		if (!hil_rj_row_is_pq(r)) {
+		if (!r->is_pq) {
 			continue;
 		}
 		cells(r, &c);
 		fputs("| ", out);
-		hil_md_cell(out, hil_rj_str(r, "algorithm"));
+		hil_md_cell(out, r->algorithm);
 		fputs(" | ", out);
-		hil_md_cell(out, hil_rj_str(r, "implementation"));
+		hil_md_cell(out, r->implementation);
 		fputs(" | ", out);
-		hil_md_cell(out, hil_rj_str(r, "operation"));
+		hil_md_cell(out, r->operation);
 		fprintf(out,
 			"%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | ",
-			hil_rj_row_ok(r) ? "" : " ✗", c.cycles, c.spread,
-			c.instr, c.stack, c.size, c.sha2, c.sha3, c.aes,
-			c.energy);
+			hil_rv_ok(r) ? "" : " ✗", c.cycles, c.spread, c.instr,
+			c.stack, c.size, c.sha2, c.sha3, c.aes, c.energy);
 		hil_md_cell(out, c.verification);
 		fputs(" |\n", out);
 	}
-	notes_of(report, notes);
+	notes_of(report, &rows, notes);
+	free(rows.r);
 	fputs("\n", out);
 	for (i = 0; i < N_NOTES; i++) {
 		fputs("- ", out);
@@ -303,7 +305,7 @@ void hil_md_pq(const cJSON *report, FILE *out)
 	if (cJSON_GetArraySize(not_run(report)) > 0) {
 		const cJSON *e;
 
-		fputs("**Not run** (the folders left out, with the reason):\n\n",
+		fputs("**Not run** (the folders, or operations, left out, with the reason):\n\n",
 		      out);
 		cJSON_ArrayForEach(e, not_run(report))
 		{
@@ -321,11 +323,14 @@ void hil_md_pq(const cJSON *report, FILE *out)
 
 void hil_render_html_pq(const cJSON *report, FILE *out)
 {
-	const cJSON *r;
+	struct pq_rows rows;
 	char notes[N_NOTES][NOTE_LEN];
 	size_t i;
 
-	if (!hil_rj_has_pq(report)) {
+	/* Out of memory: no section. */
+	if (!hil_rj_has_pq(report) ||
+	    hil_row_views_read(hil_rj_rows(report), &rows.r, &rows.n) !=
+		    HIL_OK) {
 		return;
 	}
 	fputs("<section id=\"pq\"><h2>Post-quantum operations</h2>\n<table>\n<thead><tr>",
@@ -348,18 +353,18 @@ void hil_render_html_pq(const cJSON *report, FILE *out)
 	hil_render_th2(out, "n", "Energy", "µJ/op, est.");
 	hil_render_th2(out, "l", "Verification", NULL);
 	fputs("</tr></thead>\n<tbody>\n", out);
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
+	for (i = 0; i < rows.n; i++) {
+		const struct hil_row_view *r = &rows.r[i];
 		struct pq_cells c;
 
-		if (!hil_rj_row_is_pq(r)) {
+		if (!r->is_pq) {
 			continue;
 		}
 		cells(r, &c);
-		fputs(hil_rj_row_ok(r) ? "<tr>" : "<tr class=\"bad\">", out);
-		hil_render_td_text(out, NULL, hil_rj_str(r, "algorithm"));
-		hil_render_td_text(out, NULL, hil_rj_str(r, "implementation"));
-		hil_render_td_text(out, NULL, hil_rj_str(r, "operation"));
+		fputs(hil_rv_ok(r) ? "<tr>" : "<tr class=\"bad\">", out);
+		hil_render_td_text(out, NULL, r->algorithm);
+		hil_render_td_text(out, NULL, r->implementation);
+		hil_render_td_text(out, NULL, r->operation);
 		hil_render_td_text(out, "n", c.cycles);
 		hil_render_td_text(out, "n", c.spread);
 		hil_render_td_text(out, "n", c.instr);
@@ -373,7 +378,8 @@ void hil_render_html_pq(const cJSON *report, FILE *out)
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n<ul class=\"notes muted\">\n", out);
-	notes_of(report, notes);
+	notes_of(report, &rows, notes);
+	free(rows.r);
 	for (i = 0; i < N_NOTES; i++) {
 		fputs("<li>", out);
 		hil_xml_puts(out, notes[i]);
@@ -402,48 +408,42 @@ void hil_render_html_pq(const cJSON *report, FILE *out)
 /* ------------------------------------------ pqm4's benchmarks.md/.csv */
 
 /* The pq row of scheme/impl/op, or NULL. */
-static const cJSON *pq_row(const cJSON *report, const char *scheme,
-			   const char *impl, const char *op)
+static const struct hil_row_view *pq_row(const struct pq_rows *rows,
+					 const char *scheme, const char *impl,
+					 const char *op)
 {
-	const cJSON *r;
+	size_t i;
 
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_rj_row_is_pq(r) &&
-		    strcmp(hil_rj_str(r, "algorithm"), scheme) == 0 &&
-		    strcmp(hil_rj_str(r, "implementation"), impl) == 0 &&
-		    strcmp(hil_rj_str(r, "operation"), op) == 0) {
+	for (i = 0; i < rows->n; i++) {
+		const struct hil_row_view *r = &rows->r[i];
+
+		if (r->is_pq && strcmp(r->algorithm, scheme) == 0 &&
+		    strcmp(r->implementation, impl) == 0 &&
+		    strcmp(r->operation, op) == 0) {
 			return r;
 		}
 	}
 	return NULL;
 }
 
-/* 1 when row is the first of its scheme/impl among kind's pq rows. */
-static int first_of(const cJSON *report, const cJSON *row, const char *kind)
+/* 1 when rows->r[k] is the first of its scheme/impl among kind's pq rows. */
+static int first_of(const struct pq_rows *rows, size_t k, const char *kind)
 {
-	const cJSON *r;
+	const struct hil_row_view *row = &rows->r[k];
+	size_t i;
 
-	if (!hil_rj_row_is_pq(row) ||
-	    strcmp(hil_rj_str(cJSON_GetObjectItemCaseSensitive(row, "pq"),
-			      "kind"),
-		   kind) != 0) {
+	if (!row->is_pq || strcmp(row->row.pq.kind, kind) != 0) {
 		return 0;
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (r == row) {
-			return 1;
-		}
-		if (hil_rj_row_is_pq(r) &&
-		    strcmp(hil_rj_str(r, "algorithm"),
-			   hil_rj_str(row, "algorithm")) == 0 &&
-		    strcmp(hil_rj_str(r, "implementation"),
-			   hil_rj_str(row, "implementation")) == 0) {
+	for (i = 0; i < k; i++) {
+		const struct hil_row_view *r = &rows->r[i];
+
+		if (r->is_pq && strcmp(r->algorithm, row->algorithm) == 0 &&
+		    strcmp(r->implementation, row->implementation) == 0) {
 			return 0;
 		}
 	}
-	return 0;
+	return 1;
 }
 
 enum pqm4_what { W_SPEED, W_STACK, W_HASH, W_SIZE };
@@ -475,8 +475,8 @@ static const char *const kem_ops[] = {"keypair", "encaps", "decaps"};
 static const char *const sig_ops[] = {"keypair", "sign", "verify"};
 
 /* One table (md) or block (csv) of pqm4's export for kind. */
-static void pqm4_section(const cJSON *report, FILE *out, int md,
-			 const char *kind, enum pqm4_what w)
+static void pqm4_section(const cJSON *report, const struct pq_rows *rows,
+			 FILE *out, int md, const char *kind, enum pqm4_what w)
 {
 	static const char *const heads_md[][2] = {
 		[W_SPEED] =
@@ -510,8 +510,7 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 	const char *const *ops = sig ? sig_ops : kem_ops;
 	const char *title =
 		sig ? "Signature Schemes" : "Key Encapsulation Schemes";
-	const cJSON *r;
-	size_t j, cols = w == W_SIZE ? 6 : 5;
+	size_t k, j, cols = w == W_SIZE ? 6 : 5;
 
 	if (md) {
 		fprintf(out, "## %s\n", title);
@@ -526,16 +525,15 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 		put_head(out, heads_csv[w][sig], counts_only(report));
 		fputc('\n', out);
 	}
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		const char *scheme = hil_rj_str(r, "algorithm");
-		const char *impl = hil_rj_str(r, "implementation");
-		double runs = 0;
+	for (k = 0; k < rows->n; k++) {
+		const struct hil_row_view *r = &rows->r[k];
+		const char *scheme = r->algorithm;
+		const char *impl = r->implementation;
+		double runs = r->row.runs;
 
-		if (!first_of(report, r, kind)) {
+		if (!first_of(rows, k, kind)) {
 			continue;
 		}
-		hil_rj_num(r, "runs", &runs);
 		if (w == W_SPEED) {
 			if (md) {
 				fprintf(out, "| %s (%.0f executions) | %s",
@@ -550,8 +548,8 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 			fprintf(out, "%s,%s", scheme, impl);
 		}
 		if (w == W_SIZE) {
-			double t = pq_num(r, "text"), d = pq_num(r, "data"),
-			       b = pq_num(r, "bss");
+			double t = r->row.pq.text, d = r->row.pq.data,
+			       b = r->row.pq.bss;
 			char c[4][32];
 
 			commas(c[0], sizeof(c[0]), t);
@@ -568,7 +566,8 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 			continue;
 		}
 		for (j = 0; j < 3; j++) {
-			const cJSON *o = pq_row(report, scheme, impl, ops[j]);
+			const struct hil_row_view *o =
+				pq_row(rows, scheme, impl, ops[j]);
 			double mean = 0, mn = 0, mx = 0, v = 0;
 			char a[32], b[32], c[32];
 
@@ -579,13 +578,13 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 				continue;
 			}
 			if (has_model(o)) {
-				model_num(o, "mean", &mean);
-				model_num(o, "min", &mn);
-				model_num(o, "max", &mx);
+				mean = o->model.mean;
+				mn = o->model.min;
+				mx = o->model.max;
 			} else { /* the board's own counts */
-				hil_rj_num(o, "mean", &mean);
-				hil_rj_num(o, "min", &mn);
-				hil_rj_num(o, "max", &mx);
+				mean = o->mean;
+				mn = o->min;
+				mx = o->max;
 			}
 			if (w == W_SPEED) {
 				mean = floor(mean + 0.5);
@@ -601,7 +600,7 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 						mn, mx);
 				}
 			} else if (w == W_STACK) {
-				hil_rj_num(o, "stack_bytes", &v);
+				v = o->row.stack_bytes;
 				if (md) {
 					commas(a, sizeof(a), v);
 					fprintf(out, " | %s", a);
@@ -611,9 +610,8 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 			} else if (!has_model(o)) {
 				fputs(md ? " | -" : ",-", out);
 			} else {
-				v = pq_num(o, "sha2_pct") +
-				    pq_num(o, "sha3_pct") +
-				    pq_num(o, "aes_pct");
+				v = o->row.pq.sha2_pct + o->row.pq.sha3_pct +
+				    o->row.pq.aes_pct;
 				fprintf(out, md ? " | %.1f%%" : ",%.1f%%", v);
 			}
 		}
@@ -625,23 +623,16 @@ static void pqm4_section(const cJSON *report, FILE *out, int md,
 }
 
 /* The first line: what the figures are (the model's, or a board's own). */
-static void pqm4_note(const cJSON *report, char *buf, size_t len)
+static void pqm4_note(const cJSON *report, const struct pq_rows *rows,
+		      char *buf, size_t len)
 {
 	const cJSON *board = cJSON_GetObjectItemCaseSensitive(report, "board");
 	const cJSON *build = cJSON_GetObjectItemCaseSensitive(report, "build");
 	const cJSON *cm =
 		cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
 	const cJSON *fl = cJSON_GetObjectItemCaseSensitive(build, "cflags");
-	const cJSON *r;
-	double seed = 0;
-
-	cJSON_ArrayForEach(r, hil_rj_rows(report))
-	{
-		if (hil_rj_row_is_pq(r)) {
-			hil_rj_num(r, "seed", &seed);
-			break;
-		}
-	}
+	const struct hil_row_view *r = first_pq(rows);
+	double seed = r != NULL ? r->row.seed : 0;
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cm, "enabled"))) {
 		snprintf(buf, len,
 			 "%s (hilrun, board %s, %s, %s, %s); no cycle model, "
@@ -672,15 +663,20 @@ static void pqm4_note(const cJSON *report, char *buf, size_t len)
 		 seed);
 }
 
-static void pqm4_all(const cJSON *report, FILE *out, int md)
+static int pqm4_all(const cJSON *report, FILE *out, int md)
 {
 	static const char *const titles[] = {
 		"Speed Evaluation", "Memory Evaluation", "Hashing Evaluation",
 		"Size Evaluation"};
+	struct pq_rows rows;
 	char note[1024];
 	int w;
 
-	pqm4_note(report, note, sizeof(note));
+	if (hil_row_views_read(hil_rj_rows(report), &rows.r, &rows.n) !=
+	    HIL_OK) {
+		return HIL_ERR_NOMEM;
+	}
+	pqm4_note(report, &rows, note, sizeof(note));
 	if (md) {
 		fputs("<!-- ", out);
 		hil_puts_noctl(out, note);
@@ -694,19 +690,23 @@ static void pqm4_all(const cJSON *report, FILE *out, int md)
 		} else {
 			fputs("Speed Evaluation,,,,,,,,,,\n", out);
 		}
-		pqm4_section(report, out, md, "kem", (enum pqm4_what)w);
-		pqm4_section(report, out, md, "sign", (enum pqm4_what)w);
+		pqm4_section(report, &rows, out, md, "kem", (enum pqm4_what)w);
+		pqm4_section(report, &rows, out, md, "sign", (enum pqm4_what)w);
 	}
+	free(rows.r);
+	return HIL_OK;
 }
 
 int hil_pqm4_md(const cJSON *report, FILE *out)
 {
-	pqm4_all(report, out, 1);
-	return hil_render_status(out);
+	int ret = pqm4_all(report, out, 1);
+
+	return ret != HIL_OK ? ret : hil_render_status(out);
 }
 
 int hil_pqm4_csv(const cJSON *report, FILE *out)
 {
-	pqm4_all(report, out, 0);
-	return hil_render_status(out);
+	int ret = pqm4_all(report, out, 0);
+
+	return ret != HIL_OK ? ret : hil_render_status(out);
 }

@@ -44,6 +44,13 @@ int hil_report_check(const cJSON *report, const char *name, char *err,
  */
 int hil_report_render_all(const char *run_dir);
 
+/**
+ * hil_report_render_all, naming in written (space-separated, cut at len)
+ * the files it wrote: a pq run's benchmarks.md and benchmarks.csv too.
+ * @return as hil_report_render_all.
+ */
+int hil_report_render_files(const char *run_dir, char *written, size_t len);
+
 /** 1 when dir is a sweep's folder (sweep.json and no report.json). */
 int hil_report_dir_is_sweep(const char *dir);
 
@@ -204,6 +211,13 @@ struct hil_cmp_entry {
 	double threshold; /* percent applied */
 	enum hil_verdict verdict;
 	const char *note; /* why (a failed row's error), or "" */
+	/* Metric "model": each estimate's error bar in percent (-1: none;
+	 * report.json's model_cycles.error_pct), and 1 in within_error when
+	 * the estimate moved (verdict worse or better) by no more than the
+	 * two combined (hil_model_error_combined): a change of the code's
+	 * modelled cost, not established on the board. */
+	double err_base, err_new;
+	int within_error;
 };
 
 struct hil_cmp {
@@ -219,6 +233,13 @@ struct hil_cmp {
 	int model_skipped;
 	/* 1: the reports were built with different build.cflags */
 	int flags_differ;
+	/* The cycle model's estimates compared (metric "model" entries),
+	 * those with an error bar on either side, and those worse or better
+	 * within their error bars (of which worse: within_worse). */
+	size_t model_n, model_with_bar, within, within_worse;
+	/* Why estimates compared lack an error bar, said once: "no error
+	 * bar: profile X is not calibrated ..." ("" when all have one). */
+	char model_no_bar[256];
 	/* The datasheet table of each report's first estimated row (base's,
 	 * new's), or "". */
 	const char *est_tables[2];

@@ -52,7 +52,24 @@ static int render_file(const char *dir, const char *name, render_fn fn,
 	return ret;
 }
 
+/* name appended to the list written (space-separated), when asked. */
+static void note_written(char *written, size_t len, const char *name)
+{
+	size_t n;
+
+	if (written == NULL || len == 0) {
+		return;
+	}
+	n = strlen(written);
+	snprintf(written + n, len - n, "%s%s", n > 0 ? " " : "", name);
+}
+
 int hil_report_render_all(const char *run_dir)
+{
+	return hil_report_render_files(run_dir, NULL, 0);
+}
+
+int hil_report_render_files(const char *run_dir, char *written, size_t wlen)
 {
 	static const struct {
 		const char *name;
@@ -76,8 +93,16 @@ int hil_report_render_all(const char *run_dir)
 		hil_err("%s: path too long", run_dir);
 		return HIL_ERR_ARG;
 	}
+	if (written != NULL && wlen > 0) {
+		written[0] = '\0';
+	}
 	if (hil_report_dir_is_sweep(run_dir)) {
-		return render_sweep_dir(run_dir);
+		ret = render_sweep_dir(run_dir);
+		if (ret == HIL_OK) {
+			note_written(written, wlen, "sweep.svg");
+			note_written(written, wlen, "sweep.html");
+		}
+		return ret;
 	}
 	ret = hil_report_load(path, &report, err, sizeof(err));
 	if (ret != HIL_OK) {
@@ -92,16 +117,23 @@ int hil_report_render_all(const char *run_dir)
 		if (ret != HIL_OK) {
 			break;
 		}
+		note_written(written, wlen, files[i].name);
 	}
 	/* Post-quantum rows: also pqm4's tables, for the scripts that read
 	 * them. */
 	if (ret == HIL_OK && hil_rj_has_pq(report)) {
 		ret = render_file(run_dir, "benchmarks.md", hil_pqm4_md,
 				  report);
+		if (ret == HIL_OK) {
+			note_written(written, wlen, "benchmarks.md");
+		}
 	}
 	if (ret == HIL_OK && hil_rj_has_pq(report)) {
 		ret = render_file(run_dir, "benchmarks.csv", hil_pqm4_csv,
 				  report);
+		if (ret == HIL_OK) {
+			note_written(written, wlen, "benchmarks.csv");
+		}
 	}
 	cJSON_Delete(report);
 	return ret;

@@ -52,7 +52,9 @@ const cJSON *hil_rj_impl_size(const cJSON *report, const char *alg,
 
 /**
  * Whole-image sizes: "image" (current writer) or the older object form of
- * "sizes". @return 1 when found.
+ * "sizes". @return 1 when found; 0 also when the run was measured over
+ * several images (images[]: a pq run has one per scheme), whose "image"
+ * is only the last one's.
  */
 int hil_rj_image(const cJSON *report, double *flash, double *ram,
 		 double *stack_reserved);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/modelchange.h"
 #include "result/headcodec.h"
+#include "result/rowview.h"
 #include "util/err.h"
 
 /* The figure a plot shows per row. */
@@ -194,6 +196,57 @@ static void svg_text_up(FILE *o, double x, double y, const char *anchor,
 #define PB_H	300.0
 #define PB_GAP	46.0
 
+/* What the estimates' error bars are, for the subtitle: "; estimates
+ * ± 11 % (assembly), ± 35 % (C) against the board", or why there are none
+ * ("; no error bar: profile X is not calibrated"). */
+static void pb_error_bars(const cJSON *report, const char *profile,
+			  const char *unit, char *buf, size_t len)
+{
+	struct hil_row_view *rows = NULL;
+	double asm_e = -1, c_e = -1;
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	/* Out of memory: no row, so nothing said. */
+	hil_row_views_read(hil_rj_rows(report), &rows, &n);
+	for (i = 0; i < n; i++) {
+		const struct hil_row_view *r = &rows[i];
+
+		if (!r->has_model ||
+		    !hil_row_view_has(r, &r->model.error_pct) ||
+		    r->model.error_pct < 0) {
+			continue;
+		}
+		if (strcmp(r->model.error_kind, "assembly") == 0) {
+			asm_e = r->model.error_pct;
+		} else {
+			c_e = r->model.error_pct;
+		}
+	}
+	free(rows);
+	if (asm_e >= 0 && c_e >= 0) {
+		snprintf(
+			buf, len,
+			"; estimates \xc2\xb1 %.0f %% (assembly), \xc2\xb1 %.0f %% (C) against the board",
+			asm_e, c_e);
+	} else if (asm_e >= 0 || c_e >= 0) {
+		snprintf(buf, len,
+			 "; estimates \xc2\xb1 %.0f %% against the board",
+			 asm_e >= 0 ? asm_e : c_e);
+	} else {
+		char why[256], *cut;
+
+		hil_model_no_error_bar(why, sizeof(why), profile, unit);
+		/* The sentence without its reference: a subtitle. */
+		cut = strstr(why, " (its estimates");
+		cut = cut != NULL ? cut : strstr(why, " (docs/");
+		if (cut != NULL) {
+			*cut = '\0';
+		}
+		snprintf(buf, len, "; %s", why);
+	}
+}
+
 /* The y label, title and subtitle of a plot of metric m. */
 static void pb_labels(const cJSON *report, enum pb_metric m, char *title,
 		      size_t tlen, char *ylab, size_t ylen, char *sub,
@@ -203,6 +256,7 @@ static void pb_labels(const cJSON *report, enum pb_metric m, char *title,
 	struct hil_result_head *h = malloc(sizeof(*h));
 	const char *unit = hil_rj_unit(report);
 	const char *what;
+	char bars[300] = "";
 
 	if (h == NULL) {
 		snprintf(title, tlen, "(out of memory)");
@@ -221,15 +275,19 @@ static void pb_labels(const cJSON *report, enum pb_metric m, char *title,
 	snprintf(title, tlen, "Cost per byte against message length, in %s",
 		 what);
 	snprintf(ylab, ylen, "%s per byte", what);
+	if (m == PB_MODEL) {
+		pb_error_bars(report, h->cycle_model.profile,
+			      h->cycle_model.unit, bars, sizeof(bars));
+	}
 	snprintf(
 		sub, slen,
-		"%s%s; median of each row, whiskers from min to max; board %s%s; run %s",
+		"%s%s%s; median of each row, whiskers from min to max; board %s%s; run %s",
 		m == PB_MODEL	    ? h->cycle_model.unit
 		: h->board.emulated ? "counted by the emulator"
 				    : "counted by the board",
 		m == PB_MODEL ? ", computed from the emulated instructions"
 			      : "",
-		h->board.name, h->board.emulated ? " (emulated)" : "",
+		bars, h->board.name, h->board.emulated ? " (emulated)" : "",
 		h->run.id);
 	free(h);
 }

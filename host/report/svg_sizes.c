@@ -15,8 +15,53 @@ struct impl_sizes {
 	const char *implementation;
 	double v[3]; /* flash, RAM, stack */
 	int have[3];
+	/* The whole image it was measured in, when the run had several
+	 * (images[]: a pq run's one per scheme) */
+	double img_flash, img_ram;
+	int have_img;
 	char name[200];
 };
+
+/* Does the space-separated list hold word? */
+static int list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while (p != NULL && (p = strstr(p, word)) != NULL) {
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ' ')) {
+			return 1;
+		}
+		p += n;
+	}
+	return 0;
+}
+
+/* im's own image among images[] (more than one: else "image" is the
+ * whole run's). */
+static void image_of(const cJSON *report, struct impl_sizes *im)
+{
+	const cJSON *all = cJSON_GetObjectItemCaseSensitive(report, "images");
+	const cJSON *e;
+
+	if (!cJSON_IsArray(all) || cJSON_GetArraySize(all) < 2) {
+		return;
+	}
+	cJSON_ArrayForEach(e, all)
+	{
+		const char *algs = hil_rj_str(e, "algorithms");
+
+		if (algs != NULL && list_has(algs, im->name) &&
+		    hil_rj_num(e, "flash_bytes", &im->img_flash)) {
+			if (!hil_rj_num(e, "ram_static_bytes", &im->img_ram)) {
+				im->img_ram = 0;
+			}
+			im->have_img = 1;
+			return;
+		}
+	}
+}
 
 static int impls_collect(const cJSON *report, struct impl_sizes **out,
 			 size_t *nout)
@@ -76,6 +121,7 @@ static int impls_collect(const cJSON *report, struct impl_sizes **out,
 		im[i].have[2] =
 			hil_rv_stack(rows, nrows, im[i].algorithm,
 				     im[i].implementation, NULL, &im[i].v[2]);
+		image_of(report, &im[i]);
 	}
 	/* The names may point into the rows: name[] is what is kept. */
 	for (i = 0; i < n; i++) {
@@ -96,7 +142,7 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 	double label_w = 120, w, h, flash, ram, stack;
 	char sub[400];
 	size_t n = 0, i;
-	int p, ret;
+	int p, ret, per_image = 0;
 
 	ret = impls_collect(report, &im, &n);
 	if (ret != HIL_OK) {
@@ -109,7 +155,16 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 	}
 	w = label_w + 2 * pw + gap + 90;
 	h = top + rowh * (double)(n ? n : 1) + 46;
-	if (hil_rj_image(report, &flash, &ram, &stack)) {
+	for (i = 0; i < n; i++) {
+		per_image |= im[i].have_img;
+	}
+	if (per_image) {
+		/* Several images (a pq run: one per scheme): each row's own,
+		 * never the last one's as if it were the run's. */
+		snprintf(
+			sub, sizeof(sub), "%s",
+			"own code and data of each implementation (linker map); stack: largest peak of one call (painting); in brackets, the whole image it ran in (one per scheme)");
+	} else if (hil_rj_image(report, &flash, &ram, &stack)) {
 		snprintf(
 			sub, sizeof(sub),
 			"own code and data of each implementation (linker map); stack: largest peak of one call (painting); whole image %.0f B flash, %.0f B RAM",
@@ -221,7 +276,10 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 					im[i].v[part]);
 				x += bw;
 			}
-			if (p == 0) {
+			if (p == 0 && im[i].have_img) {
+				snprintf(val, sizeof(val), "%.0f (image %.0f)",
+					 im[i].v[0], im[i].img_flash);
+			} else if (p == 0) {
 				snprintf(val, sizeof(val), "%.0f", im[i].v[0]);
 			} else if (!im[i].have[2]) {
 				snprintf(val, sizeof(val),
@@ -231,6 +289,12 @@ int hil_svg_sizes(const cJSON *report, FILE *out)
 				snprintf(val, sizeof(val), "%.0f (%.0f + %.0f)",
 					 im[i].v[1] + im[i].v[2], im[i].v[1],
 					 im[i].v[2]);
+			}
+			if (p == 1 && im[i].have_img) {
+				size_t o = strlen(val);
+
+				snprintf(val + o, sizeof(val) - o,
+					 " (image %.0f)", im[i].img_ram);
 			}
 			hil_render_svg_text(out, x + 4, y + 11, "start", 11,
 					    "#333333", val);

@@ -95,6 +95,7 @@ static const struct hil_rfield model_fields[] = {
 	NUM("flash_wait_cycles", model.flash_wait_cycles),
 	NUM("error_pct", model.error_pct),
 	TEXT("error_from", model.error_from),
+	TEXT("error_kind", model.error_kind),
 };
 
 /* The leak test's texts (json_leak.c). */

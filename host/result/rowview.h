@@ -34,6 +34,7 @@ struct hil_row_view_model {
 	double flash_wait_cycles; /* waits on flash lines in a timed run */
 	double error_pct;	  /* the estimate's error bar; absent: none */
 	char error_from[HIL_VIEW_TEXT]; /* what error_pct comes from */
+	char error_kind[16]; /* "assembly" or "C" with error_pct, else "" */
 };
 
 /* A row's timing-leak test as the report shows it (its statistics are in

@@ -549,8 +549,8 @@ static void describe(const struct tsv *m, const char *dir,
 		 meta(m, "compiler", ""));
 	snprintf(run->fw.all_flags, sizeof(run->fw.all_flags), "%s %s",
 		 meta(m, "opt", "-O3"), PQ_FLAGS);
-	snprintf(run->fw.dir, sizeof(run->fw.dir), "build/pq (common code: %s)",
-		 meta(m, "common", ""));
+	snprintf(run->fw.dir, sizeof(run->fw.dir), "%s (common code: %s)",
+		 meta(m, "build", "build/pq"), meta(m, "common", ""));
 	if (profile[0] == '\0') {
 		/* A board run over its link (pqlink.c): what the stub's INFO
 		 * said of its counter and clock, and no cycle model. */
@@ -601,7 +601,7 @@ static void describe(const struct tsv *m, const char *dir,
 			    run->model.art, run->model.unit,
 			    sizeof(run->model.unit));
 	snprintf(run->model.file, sizeof(run->model.file),
-		 "build/pq/SCHEME_IMPL/model.txt");
+		 "%s/SCHEME_IMPL/model.txt", meta(m, "build", "build/pq"));
 	snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
 	snprintf(run->sensor.why, sizeof(run->sensor.why),
 		 "an emulated board: no current to measure");

@@ -119,32 +119,17 @@ static unsigned stack_out(void)
 
 #if defined(PQ_FRAMES)
 #include "hilp.h"
+#include "reply.h"
 
 /* The PQRUN being answered, and the calls it completed. */
 static uint8_t pq_seq;
 static uint16_t pq_calls;
 
-static void send_packet(uint8_t cmd, const uint8_t *data, size_t dlen)
-{
-	uint8_t frame[HILP_MAX_FRAME];
-	size_t n = hilp_encode_reply(cmd, data, dlen, frame);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		hal_uart_putc(frame[i]);
-	}
-}
-
-static void send_status(uint8_t status)
-{
-	send_packet(HILP_ERROR, &status, 1);
-}
-
 static void send_rec(const struct hilp_pq_rec *r)
 {
 	uint8_t d[HILP_PQ_CALL_LEN];
 
-	send_packet(HILP_REPLY, d, hilp_pq_rec_encode(pq_seq, r, d));
+	reply_send(HILP_REPLY, d, hilp_pq_rec_encode(pq_seq, r, d));
 }
 
 /* A fault (startup.c's handler calls this): a FAULT record, then the
@@ -172,8 +157,8 @@ void hal_fault_report(uint32_t pc, uint32_t cfsr, uint32_t hfsr, uint32_t bfar)
 	hilp_put_u32(d + 6, cfsr);
 	hilp_put_u32(d + 10, hfsr);
 	hilp_put_u32(d + 14, bfar);
-	send_packet(HILP_REPLY, d, sizeof(d));
-	send_status(HILP_ST_FAULT);
+	reply_send(HILP_REPLY, d, sizeof(d));
+	reply_status(HILP_ST_FAULT);
 }
 #elif defined(PQ_ON_TARGET)
 
@@ -533,8 +518,8 @@ static void send_info(struct hilp_packet *p, uint32_t overhead)
 	hal_uid(info.uid);
 	(void)hilp_put_name((uint8_t *)info.board, hal_board_name());
 	info.uart_overruns = hal_uart_overruns();
-	send_packet(HILP_REPLY, p->data,
-		    hilp_info_encode(p->data[0], &info, p->data));
+	reply_send(HILP_REPLY, p->data,
+		   hilp_info_encode(p->data[0], &info, p->data));
 }
 
 /* PQRUN: HEAD, a CALL per timed call, END; the randombytes stream from
@@ -583,7 +568,7 @@ int main(void)
 		uint8_t st;
 
 		if (r < 0) {
-			send_status(HILP_ST_BAD_LEN);
+			reply_status(HILP_ST_BAD_LEN);
 			continue;
 		}
 		if (r == 0 || rx.len == 0) {
@@ -603,7 +588,7 @@ int main(void)
 		} else if (st == HILP_ST_OK) {
 			st = HILP_ST_BAD_CMD;
 		}
-		send_status(st);
+		reply_status(st);
 	}
 }
 #else

@@ -24,6 +24,7 @@
 #include "session/session.h"
 #include "session/stub.h"
 #include "util/err.h"
+#include "util/proc.h"
 
 uint64_t e2e_ms_now(void)
 {
@@ -196,6 +197,28 @@ const char *e2e_hilrun_bin(void)
 	const char *b = getenv("HILRUN_BIN");
 
 	return b != NULL && b[0] != '\0' ? b : "build/hilrun";
+}
+
+int e2e_pq_run(const char *src_root, const char *tmp_root, const char *config,
+	       const char *log, char *out, size_t out_len, int *status)
+{
+	char cfg[HIL_PATH + 64], log_path[HIL_PATH + 32];
+	char *argv[] = {(char *)e2e_hilrun_bin(),
+			"pq",
+			"--config",
+			cfg,
+			"--runs",
+			"2",
+			"--seed",
+			"1",
+			"--output",
+			out,
+			NULL};
+
+	snprintf(out, out_len, "%s/pq", tmp_root);
+	snprintf(cfg, sizeof(cfg), "%s/tests/fixtures/pq/%s", src_root, config);
+	snprintf(log_path, sizeof(log_path), "%s/%s", tmp_root, log);
+	return hil_proc_run(argv, log_path, 600000, status) == HIL_OK ? 0 : -1;
 }
 
 void e2e_run_dir(const char *results, char *out, size_t len)

@@ -64,6 +64,16 @@ void e2e_remove_tree(const char *path);
 /** The hilrun under test: $HILRUN_BIN, else build/hilrun. */
 const char *e2e_hilrun_bin(void);
 
+/**
+ * The run a pq test's group setup makes: hilrun pq of the fixture config
+ * tests/fixtures/pq/CONFIG of src_root, two runs per operation, seed 1,
+ * its output folder tmp_root/pq (copied into out) and its log tmp_root/LOG.
+ * @param status receives hilrun's exit status.
+ * @return 0, or -1 when hilrun could not be run (a group setup's answer).
+ */
+int e2e_pq_run(const char *src_root, const char *tmp_root, const char *config,
+	       const char *log, char *out, size_t out_len, int *status);
+
 /** The one run folder under results (not "latest"); fails the test if none. */
 void e2e_run_dir(const char *results, char *out, size_t len);
 

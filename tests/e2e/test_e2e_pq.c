@@ -24,54 +24,24 @@ static char src_root[HIL_PATH];
 static char out_dir[HIL_PATH + 16];
 static int ran; /* the run of the group's setup exited 0 */
 
+/* A file's text (malloc'd), or NULL when it cannot be read. */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	char *text = NULL;
 
-	if (f == NULL) {
-		return NULL;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	return hil_read_file(path, &text, NULL) == HIL_OK ? text : NULL;
 }
 
 /* One hilrun pq run over the six fixtures (all.json), two runs per
  * operation, seed 1. */
 static int setup_run(void **state)
 {
-	char cfg[HIL_PATH + 64], log[HIL_PATH + 32];
 	int status = -1;
 
 	(void)state;
-	snprintf(out_dir, sizeof(out_dir), "%s/pq", tmp_root);
-	snprintf(cfg, sizeof(cfg), "%s/" FIX "/all.json", src_root);
-	snprintf(log, sizeof(log), "%s/pq-bench.log", tmp_root);
-	{
-		char *argv[] = {(char *)e2e_hilrun_bin(),
-				"pq",
-				"--config",
-				cfg,
-				"--runs",
-				"2",
-				"--seed",
-				"1",
-				"--output",
-				out_dir,
-				NULL};
-
-		if (hil_proc_run(argv, log, 600000, &status) != HIL_OK) {
-			return -1;
-		}
+	if (e2e_pq_run(src_root, tmp_root, "all.json", "pq-bench.log", out_dir,
+		       sizeof(out_dir), &status) != 0) {
+		return -1;
 	}
 	/* 1: the wrong fixture fails its verification and the huge one is
 	 * left out; every other row is there. */
@@ -212,8 +182,9 @@ static void test_known_answers(void **state)
 		char *target, *kat, *p;
 		size_t o = 0;
 
-		snprintf(path, sizeof(path), "%s/build/pq/%s/target.txt",
-			 src_root, which[k][0]);
+		/* (each run builds in its own output's build folder) */
+		snprintf(path, sizeof(path), "%s/build/%s/target.txt", out_dir,
+			 which[k][0]);
 		target = slurp(path);
 		snprintf(path, sizeof(path), "%s/" FIX "/%s", src_root,
 			 which[k][1]);

@@ -22,7 +22,6 @@
 static char tmp_root[64];
 static char src_root[HIL_PATH];
 static char out_dir[HIL_PATH + 16];
-static char log_path[HIL_PATH + 32];
 static int status = -1;
 
 /* One hilrun pq run of netduino.json: toykem/ref, toysig/ref, one that
@@ -30,24 +29,9 @@ static int status = -1;
  * stack; two runs per operation (those of the known answers), seed 1. */
 static int setup_run(void **state)
 {
-	char cfg[HIL_PATH + 64];
-	char *argv[] = {(char *)e2e_hilrun_bin(),
-			"pq",
-			"--config",
-			cfg,
-			"--runs",
-			"2",
-			"--seed",
-			"1",
-			"--output",
-			out_dir,
-			NULL};
-
 	(void)state;
-	snprintf(out_dir, sizeof(out_dir), "%s/pq", tmp_root);
-	snprintf(cfg, sizeof(cfg), "%s/" FIX "/netduino.json", src_root);
-	snprintf(log_path, sizeof(log_path), "%s/pq.log", tmp_root);
-	return hil_proc_run(argv, log_path, 600000, &status) == HIL_OK ? 0 : -1;
+	return e2e_pq_run(src_root, tmp_root, "netduino.json", "pq.log",
+			  out_dir, sizeof(out_dir), &status);
 }
 
 static const cJSON *row_of(const cJSON *rows, const char *alg, const char *op)

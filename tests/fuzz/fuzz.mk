@@ -36,7 +36,7 @@ FZ_LDLIBS := $(shell pkg-config --libs libcjson libserialport 2>/dev/null || \
 	echo -lcjson -lserialport) -lm
 
 # ---------------------------------------------------------------- the stub
-# target/main.c, bench.c and registry.c as they are, on fuzz_board.c's HAL,
+# target/main.c, bench.c, registry.c and boards/common/reply.c as they are, on fuzz_board.c's HAL,
 # with the implementations behind fuzz_budget.c's wrappers. Every symbol
 # gets an fz_ prefix so that the regression test can link libhil.a too.
 fz_sym = fz_$(subst .,_,$(subst +,_,$(subst -,_,$(subst /,_,$(1)))))
@@ -46,7 +46,8 @@ fz_api = -Dcrypto_aead_encrypt=$(1)_aead_encrypt \
 	-Dcrypto_block_ecb_encrypt=$(1)_block_ecb_encrypt
 FZ_STUB_DEFS := -Dmain=stub_main -Dregistry_count=fz_registry_count \
 	-Dregistry_get=fz_registry_get -include tests/fuzz/fuzz_stub.h
-FZ_STUB_CORE := target/main.c target/bench.c target/registry.c
+FZ_STUB_CORE := target/main.c target/bench.c target/registry.c \
+	target/boards/common/reply.c
 
 # $(1) = implementation, $(2) = object folder, $(3) and $(4) = the names of
 # the compiler and flags variables, $(5) = the variable collecting objects.

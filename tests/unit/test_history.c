@@ -432,8 +432,9 @@ static void test_trend_compares_like_with_like(void **state)
 	assert_non_null(o2);
 	assert_non_null(unrolled);
 	assert_non_null(strstr(out, "a series of its own"));
-	/* The -O2 series: two runs, the second of another commit. */
-	assert_int_equal(count(out, "+0.00%*"), 1);
+	/* The -O2 series: two runs, the second of another commit (its
+	 * median's change and its estimate's are both marked). */
+	assert_int_equal(count(out, "+0.00%*"), 2);
 	assert_int_equal(count(out, "(another commit)"), 1);
 	assert_non_null(strstr(out, "another hilrun commit"));
 	/* The same config and flags on another board: a trend of its own. */
@@ -548,20 +549,418 @@ static void test_trend_page_plots_the_estimate_on_labelled_axes(void **state)
 	free(page);
 }
 
+/*
+ * r's estimates as under profile (cycle_model.profile, unit and the
+ * rows'), with error bar err % for assembly (err < 0: null, as an
+ * uncalibrated profile's).
+ */
+static void calibrate(cJSON *r, const char *profile, double err)
+{
+	cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "cycle_model");
+	cJSON *row;
+	char unit[256];
+
+	snprintf(unit, sizeof(unit),
+		 "cycles (estimated, Cortex-M4 model, %s: 3 WS, cache on)",
+		 profile);
+	set_str(m, "profile", profile);
+	set_str(m, "unit", unit);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(r, "rows"))
+	{
+		cJSON *o =
+			cJSON_GetObjectItemCaseSensitive(row, "model_cycles");
+
+		if (!cJSON_IsObject(o)) {
+			continue;
+		}
+		set_str(o, "unit", unit);
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "error_pct");
+		if (err < 0) {
+			assert_non_null(cJSON_AddNullToObject(o, "error_pct"));
+			continue;
+		}
+		assert_non_null(cJSON_AddNumberToObject(o, "error_pct", err));
+		set_str(o, "error_kind", "assembly");
+		set_str(o, "error_from", "a stated cross-validation");
+	}
+}
+
+/* A quick run (report-model.json, config qemu-cli, flags -O2) at when,
+ * its estimates under profile with error bar err, row 0's scaled by k. */
+static void import_cal_run(const char *db, const char *id, const char *when,
+			   const char *profile, double err, double k,
+			   char *said, size_t len)
+{
+	cJSON *r = fixture("report-model.json"), *m;
+	char path[256], out[512], log[2048];
+	struct ut_capture c;
+	FILE *f;
+	size_t n;
+	int ret;
+
+	set_str(run_of(r), "id", id);
+	set_str(run_of(r), "config_name", "qemu-cli");
+	set_str(run_of(r), "started", when);
+	set_str(run_of(r), "finished", when);
+	set_str(cJSON_GetObjectItemCaseSensitive(r, "tool"), "commit",
+		"aaaaaaaaaaaaaaaa");
+	calibrate(r, profile, err);
+	m = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"),
+				   0),
+		"model_cycles");
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "median"),
+			     5325 * k);
+	snprintf(path, sizeof(path), "%s/%s/report.json", tmp, id);
+	if (access(path, F_OK) != 0) {
+		write_report(id, r, path, sizeof(path));
+	} else {
+		char *text = cJSON_Print(r);
+
+		ut_write_file(path, text, strlen(text), 0644);
+		free(text);
+	}
+	cJSON_Delete(r);
+	snprintf(out, sizeof(out), "%s/import.out", tmp);
+	f = fopen(out, "w+");
+	assert_non_null(f);
+	ut_capture_begin(&c);
+	{
+		const char *p = path;
+
+		ret = hil_history_import(db, &p, 1, f);
+	}
+	ut_capture_end(&c, log, sizeof(log));
+	assert_int_equal(ret, HIL_OK);
+	rewind(f);
+	n = said != NULL ? fread(said, 1, len - 1, f) : 0;
+	if (said != NULL) {
+		said[n] = '\0';
+	}
+	fclose(f);
+}
+
+/* The trend of ascon-aead128/ref encrypt at 16 B (row 0) as text into out
+ * and as a page into page (1 MB). */
+static void trend_of(const char *db, char *out, size_t len, char *page)
+{
+	struct hil_history_query q;
+	char err[2048], html[128];
+	FILE *f;
+	size_t n;
+
+	memset(&q, 0, sizeof(q));
+	q.alg = "ascon-aead128";
+	q.impl = "ref";
+	q.op = "encrypt";
+	q.msg_len = 16;
+	q.ad_len = 0;
+	assert_int_equal(print_q(db, &q, out, len, err, sizeof(err)), HIL_OK);
+	snprintf(html, sizeof(html), "%s/trend.html", tmp);
+	assert_int_equal(hil_history_html(db, &q, html), HIL_OK);
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(page, 1, (1 << 20) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+}
+
+/*
+ * Issue 27 item 3: the history stores each estimate's error bar and shows
+ * it (terminal and page); the estimate's change from the run before is
+ * marked within the model's error when the two error bars together
+ * (± 11 % each: ± 16 %) cover it (+5 %), not beyond (+30 %); the page
+ * draws a bar on every point.
+ */
+static void test_trend_shows_error_bars_and_changes_within_them(void **state)
+{
+	char db[128], out[16384], *page = malloc(1 << 20);
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	import_cal_run(db, "20261201-010000-qemu-cli", "2026-12-01T01:00:00Z",
+		       "nrf52840-cal", 11, 1, NULL, 0);
+	import_cal_run(db, "20261202-010000-qemu-cli", "2026-12-02T01:00:00Z",
+		       "nrf52840-cal", 11, 1.05, NULL, 0);
+	import_cal_run(db, "20261203-010000-qemu-cli", "2026-12-03T01:00:00Z",
+		       "nrf52840-cal", 11, 1.05 * 1.3, NULL, 0);
+	trend_of(db, out, sizeof(out), page);
+	fprintf(stderr, "%s", out);
+	assert_int_equal(count(out, " 5325 \xc2\xb1 11 % "), 1);
+	assert_int_equal(count(out, " 5591 \xc2\xb1 11 % "), 1);
+	assert_int_equal(count(out, " +5.00%~ "), 1);
+	assert_int_equal(count(out, " +30.00% "), 1);
+	assert_int_equal(count(out, "+30.00%~"), 0);
+	/* Said once under the tables. */
+	assert_int_equal(count(out, "model est. \xc2\xb1 N % = the estimate's "
+				    "expected error against the real board"),
+			 1);
+	assert_int_equal(count(out, "~ within the model's error: "), 1);
+	assert_null(strstr(out, "no error bar"));
+	/* The page: the figure with its bar, the change marked, a bar drawn
+	 * on each of the three points, the hover saying it too. */
+	assert_int_equal(count(page, "<td>5325 \xc2\xb1 11 %</td>"), 1);
+	assert_int_equal(
+		count(page,
+		      "<td class=\"within\">+5.00 % (within the model's error)"),
+		1);
+	assert_int_equal(count(page, "<td>+30.00 %</td>"), 1);
+	assert_int_equal(count(page, "class=\"errbar\""), 3);
+	assert_int_equal(count(page, ": 5325 \xc2\xb1 11 %, commit"), 1);
+	assert_int_equal(count(page, "the estimate's expected error against "
+				     "the real board"),
+			 1);
+	free(page);
+}
+
+/* An uncalibrated profile's estimates: no error bar, and why, said once
+ * under the trend, not per run. */
+static void test_trend_says_once_why_estimates_have_no_error_bar(void **state)
+{
+	char db[128], out[16384], *page = malloc(1 << 20);
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	import_cal_run(db, "20261201-010000-qemu-cli", "2026-12-01T01:00:00Z",
+		       "nrf52840-icache", -1, 1, NULL, 0);
+	import_cal_run(db, "20261202-010000-qemu-cli", "2026-12-02T01:00:00Z",
+		       "nrf52840-icache", -1, 1.05, NULL, 0);
+	trend_of(db, out, sizeof(out), page);
+	assert_int_equal(count(out, "model est.: no error bar: profile "
+				    "nrf52840-icache is not calibrated"),
+			 1);
+	assert_null(strstr(out, "\xc2\xb1"));
+	assert_null(strstr(out, "%~"));
+	assert_int_equal(count(page, "no error bar: profile nrf52840-icache "
+				     "is not calibrated"),
+			 1);
+	assert_null(strstr(page, "class=\"errbar\""));
+	assert_null(strstr(page, "(within the model's error)"));
+	free(page);
+}
+
+/*
+ * A history made before the error bars (and before the energy estimate,
+ * the host and the model columns) still opens: its trend shows its
+ * estimate and says no error bar was recorded; importing into it adds the
+ * columns, records a new run with its error bar, and importing the run
+ * it already holds fills in that run's error bar.
+ */
+static void test_an_old_history_opens_imports_and_gets_error_bars(void **state)
+{
+	static const char old_schema[] =
+		"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+		"INSERT INTO meta VALUES('schema', '1');"
+		"CREATE TABLE runs(id TEXT PRIMARY KEY, started TEXT,"
+		" finished TEXT, status TEXT, config TEXT, board TEXT, unit TEXT,"
+		" cflags TEXT, tool_commit TEXT, dirty INTEGER, dir TEXT);"
+		"CREATE TABLE rows(run_id TEXT NOT NULL REFERENCES runs(id)"
+		" ON DELETE CASCADE, algorithm TEXT, implementation TEXT,"
+		" operation TEXT, msg_len INTEGER, ad_len INTEGER, status TEXT,"
+		" median REAL, model_median REAL, energy_uj REAL,"
+		" PRIMARY KEY(run_id, algorithm, implementation, operation,"
+		" msg_len, ad_len));"
+		"INSERT INTO runs VALUES('20261201-010000-qemu-cli',"
+		" '2026-12-01T01:00:00Z', '2026-12-01T01:00:00Z', 'complete',"
+		" 'qemu-cli', 'qemu-netduino', 'instructions (emulated)', '-O2',"
+		" 'aaaaaaaaaaaaaaaa', 0, '');"
+		"INSERT INTO rows VALUES('20261201-010000-qemu-cli',"
+		" 'ascon-aead128', 'ref', 'encrypt', 16, 0, 'ok', 4695, 5325,"
+		" NULL);";
+	char db[128], out[16384], said[512], *page = malloc(1 << 20);
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/old.sqlite", tmp);
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, old_schema, NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(h);
+	/* Read as it is. */
+	trend_of(db, out, sizeof(out), page);
+	assert_int_equal(count(out, " 5325 "), 1);
+	assert_int_equal(count(out, "no error bar recorded for 1 estimate:"),
+			 1);
+	assert_int_equal(count(page, "no error bar recorded for 1 run,"), 1);
+	/* A new run imported into it: recorded with its error bar. */
+	import_cal_run(db, "20261202-010000-qemu-cli", "2026-12-02T01:00:00Z",
+		       "nrf52840-cal", 11, 1, said, sizeof(said));
+	assert_non_null(strstr(said, ": recorded\n"));
+	trend_of(db, out, sizeof(out), page);
+	assert_int_equal(count(out, " 5325 \xc2\xb1 11 % "), 1);
+	assert_int_equal(count(out, "no error bar recorded for 1 estimate:"),
+			 1);
+	/* The run it held, imported again: its error bar filled in, once. */
+	import_cal_run(db, "20261201-010000-qemu-cli", "2026-12-01T01:00:00Z",
+		       "nrf52840-cal", 11, 1, said, sizeof(said));
+	assert_non_null(strstr(
+		said, ": already recorded; the estimates' error bars added\n"));
+	import_cal_run(db, "20261201-010000-qemu-cli", "2026-12-01T01:00:00Z",
+		       "nrf52840-cal", 11, 1, said, sizeof(said));
+	assert_non_null(strstr(said, ": already recorded, unchanged\n"));
+	trend_of(db, out, sizeof(out), page);
+	assert_int_equal(count(out, " 5325 \xc2\xb1 11 % "), 2);
+	assert_null(strstr(out, "no error bar recorded"));
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_prepare_v2(h,
+				   "SELECT model_error_pct, model_error_kind"
+				   " FROM rows WHERE run_id ="
+				   " '20261201-010000-qemu-cli'",
+				   -1, &st, NULL),
+		SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_true(sqlite3_column_double(st, 0) == 11);
+	assert_string_equal((const char *)sqlite3_column_text(st, 1),
+			    "assembly");
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	free(page);
+}
+
+/*
+ * A run that ends here records each estimate's error bar as report.json
+ * carries it: its profile's figure for assembly (a folder with a .s file)
+ * or for C, and "none" under an uncalibrated profile.
+ */
+static void test_a_finished_run_records_its_error_bars(void **state)
+{
+	static const char *const impls[] = {"sfile", "ref"};
+	static const char *const profiles[] = {"nrf52840-cal",
+					       "nrf52840-icache"};
+	const char *src = getenv("HIL_SRC_DIR");
+	char db[128];
+	size_t p, i;
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	for (p = 0; p < 2; p++) {
+		struct hil_config *cfg = calloc(1, sizeof(*cfg));
+		struct hil_run *run = calloc(1, sizeof(*run));
+		struct hil_row rows[2];
+		sqlite3 *h;
+		sqlite3_stmt *st;
+
+		assert_non_null(cfg);
+		assert_non_null(run);
+		memset(rows, 0, sizeof(rows));
+		for (i = 0; i < 2; i++) {
+			struct hil_config_alg *a;
+
+			assert_int_equal(hil_config_add_alg(cfg, &a), HIL_OK);
+			snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name),
+				 "toyaead128");
+			snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl),
+				 "%s", impls[i]);
+			snprintf(cfg->algs[i].path, sizeof(cfg->algs[i].path),
+				 "%s/tests/fixtures/nist-tree/crypto_aead/"
+				 "toyaead128/%s",
+				 src != NULL ? src : ".", impls[i]);
+			snprintf(rows[i].algorithm, sizeof(rows[i].algorithm),
+				 "toyaead128");
+			snprintf(rows[i].implementation,
+				 sizeof(rows[i].implementation), "%s",
+				 impls[i]);
+			rows[i].operation = "encrypt";
+			rows[i].msg_len = 16;
+			rows[i].ok = 1;
+			rows[i].stats.median = 1000;
+			rows[i].model.ok = 1;
+			rows[i].model.stats.median = 1200;
+		}
+		snprintf(cfg->name, sizeof(cfg->name), "dk");
+		snprintf(cfg->board.name, sizeof(cfg->board.name),
+			 "nrf52840-dk");
+		run->cfg = cfg;
+		run->rows = rows;
+		run->n_rows = 2;
+		run->model.enabled = 1;
+		snprintf(run->model.profile, sizeof(run->model.profile), "%s",
+			 profiles[p]);
+		snprintf(run->id, sizeof(run->id), "2026120%zu-010000-dk",
+			 p + 1);
+		snprintf(run->started, sizeof(run->started),
+			 "2026-12-0%zuT01:00:00Z", p + 1);
+		run->status = "complete";
+		assert_int_equal(hil_history_record(db, run), HIL_OK);
+		run->rows = NULL;
+		free(run);
+		hil_config_free(cfg);
+		free(cfg);
+
+		assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+		assert_int_equal(
+			sqlite3_prepare_v2(
+				h,
+				"SELECT implementation, model_error_pct,"
+				" model_error_kind FROM rows WHERE run_id = ?1"
+				" ORDER BY implementation DESC",
+				-1, &st, NULL),
+			SQLITE_OK);
+		sqlite3_bind_text(st, 1,
+				  p == 0 ? "20261201-010000-dk"
+					 : "20261202-010000-dk",
+				  -1, SQLITE_STATIC);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+			assert_string_equal(
+				(const char *)sqlite3_column_text(st, 0),
+				impls[i]);
+			if (p == 1) {
+				assert_int_equal(sqlite3_column_type(st, 1),
+						 SQLITE_NULL);
+				assert_string_equal(
+					(const char *)sqlite3_column_text(st,
+									  2),
+					"none");
+				continue;
+			}
+			assert_true(sqlite3_column_double(st, 1) ==
+				    (i == 0 ? 11 : 35));
+			assert_string_equal(
+				(const char *)sqlite3_column_text(st, 2),
+				i == 0 ? "assembly" : "C");
+		}
+		sqlite3_finalize(st);
+		sqlite3_close(h);
+	}
+}
+
 /* report-model.json as run id of board at when, under tmp/page/runs/id,
  * with row 0's median and estimate scaled by k and row 1 failed when
  * asked; imported into db. */
+static void import_board_run_cal(const char *db, const char *id,
+				 const char *board, const char *when, double k,
+				 int fail_row1, const char *profile,
+				 double err);
+
 static void import_board_run(const char *db, const char *id, const char *board,
 			     const char *when, double k, int fail_row1)
 {
+	import_board_run_cal(db, id, board, when, k, fail_row1, NULL, 0);
+}
+
+/* import_board_run, its estimates under profile (NULL: the fixture's)
+ * with error bar err. */
+static void import_board_run_cal(const char *db, const char *id,
+				 const char *board, const char *when, double k,
+				 int fail_row1, const char *profile, double err)
+{
 	cJSON *r = fixture("report-model.json"), *rows, *row, *m;
-	char name[128], path[256], err[2048];
+	char name[128], path[256], log[2048];
 
 	set_str(run_of(r), "id", id);
 	set_str(run_of(r), "config_name", "nightly");
 	set_str(run_of(r), "started", when);
 	set_str(run_of(r), "finished", when);
 	set_str(cJSON_GetObjectItemCaseSensitive(r, "board"), "id", board);
+	if (profile != NULL) {
+		calibrate(r, profile, err);
+	}
 	rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
 	row = cJSON_GetArrayItem(rows, 0);
 	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "median"),
@@ -580,7 +979,7 @@ static void import_board_run(const char *db, const char *id, const char *board,
 	snprintf(name, sizeof(name), "page/runs/%s", id);
 	write_report(name, r, path, sizeof(path));
 	cJSON_Delete(r);
-	assert_int_equal(import_one(db, path, err, sizeof(err)), HIL_OK);
+	assert_int_equal(import_one(db, path, log, sizeof(log)), HIL_OK);
 }
 
 /* The night's page: per board the newest run, its failed rows, compare's
@@ -638,6 +1037,47 @@ static void test_night_page_shows_each_board(void **state)
 	assert_non_null(
 		strstr(page, "3 board configurations, 1 needing attention"));
 	assert_non_null(strstr(page, "</html>"));
+	free(page);
+}
+
+/*
+ * The night's page with calibrated estimates: each with its error bar; an
+ * estimate 5 % up (within ± 16 %) is worse, in yellow, marked within the
+ * model's error and counted apart; the instruction count 5 % up is worse
+ * as before.
+ */
+static void test_night_page_marks_estimates_within_their_error(void **state)
+{
+	char db[128], html[128], *page = malloc(1 << 20);
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(page);
+	snprintf(db, sizeof(db), "%s/h.sqlite", tmp);
+	import_board_run_cal(db, "20261201-010000-nightly", "qemu-a1",
+			     "2026-12-01T01:00:00Z", 1, 0, "nrf52840-cal", 11);
+	import_board_run_cal(db, "20261202-010000-nightly", "qemu-a1",
+			     "2026-12-02T01:00:00Z", 1.05, 0, "nrf52840-cal",
+			     11);
+	snprintf(html, sizeof(html), "%s/page/night.html", tmp);
+	assert_int_equal(hil_history_night(db, html), HIL_OK);
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(page, 1, (1 << 20) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+	assert_non_null(strstr(
+		page,
+		"<td>5325&nbsp;\xc2\xb1&nbsp;11&nbsp;%</td><td>5591.25&nbsp;"
+		"\xc2\xb1&nbsp;11&nbsp;%</td><td class=\"warn\">worse, within the model's error "
+		"(\xc2\xb1 16 %): the code's modelled cost changed; the "
+		"board may not show it</td>"));
+	assert_non_null(strstr(
+		page, "<td>4695</td><td>4929.75</td><td class=\"bad\">worse"));
+	assert_non_null(strstr(
+		page, ">2 worse (1 within the model's error), 0 better</td>"));
+	assert_null(strstr(page, "no error bar"));
 	free(page);
 }
 
@@ -806,6 +1246,21 @@ int main(void)
 			setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_night_page_shows_each_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_night_page_marks_estimates_within_their_error,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_trend_shows_error_bars_and_changes_within_them,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_trend_says_once_why_estimates_have_no_error_bar,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_an_old_history_opens_imports_and_gets_error_bars,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_a_finished_run_records_its_error_bars, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_import_names_runs_sharing_an_id_alike_in_any_order,
 			setup, teardown),

@@ -123,6 +123,41 @@ static void test_board_and_model_rows_get_their_ratio(void **state)
 	free(s);
 }
 
+/* Issue 27 item 3: under a calibrated profile (the nRF52840-DK's) the
+ * estimate is printed with its error bar; the board's count has none. */
+static void test_a_calibrated_estimate_carries_its_error_bar(void **state)
+{
+	static struct hil_config cfgs[2];
+	struct hil_run runs[2];
+	struct hil_row brows[1], mrows[1];
+	size_t tables;
+	char *s;
+
+	(void)state;
+	parse("{\"name\": \"dk\", \"algorithms\": [\"ascon-aead128\"],"
+	      " \"board\": {\"name\": \"nrf52840-dk\"},"
+	      " \"link\": {\"port\": \"/dev/ttyACM1\"}}",
+	      &cfgs[0]);
+	parse(model_json, &cfgs[1]);
+	memset(runs, 0, sizeof(runs));
+	set_row(&brows[0], "encrypt", 16, 5000, 1, 0, 0);
+	set_row(&mrows[0], "encrypt", 16, 0, 1, 4000, 1);
+	runs[0].rows = brows;
+	runs[0].n_rows = 1;
+	runs[1].rows = mrows;
+	runs[1].n_rows = 1;
+	model_run(&runs[1], 3, 1);
+	snprintf(runs[1].model.profile, sizeof(runs[1].model.profile),
+		 "nrf52840-cal");
+	s = write_ratio(cfgs, runs, 2, &tables);
+	assert_int_equal(tables, 1);
+	/* Bundled code is C: the C error bar. */
+	assert_non_null(strstr(
+		s, "| ascon-aead128 | ref | encrypt | 16 | 0 | 5000 | 4000 "
+		   "\xc2\xb1 35 % | 1.250 |\n"));
+	free(s);
+}
+
 /* No board answered: the model's estimates are still printed, with no ratio. */
 static void test_a_board_run_without_rows_leaves_its_column_empty(void **state)
 {
@@ -260,6 +295,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_board_and_model_rows_get_their_ratio),
+		cmocka_unit_test(
+			test_a_calibrated_estimate_carries_its_error_bar),
 		cmocka_unit_test(
 			test_a_board_run_without_rows_leaves_its_column_empty),
 		cmocka_unit_test(test_runs_of_other_profiles_are_not_paired),

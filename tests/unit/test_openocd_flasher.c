@@ -694,6 +694,29 @@ static void test_params_from_config_are_each_drivers_own(void **state)
 	free(cfg);
 }
 
+/* A tool's output read back from its log (both tool flashers use it): what
+ * came after the offset, only the last len - 1 bytes of more, nothing of a
+ * log that is not there. */
+static void test_log_tail_reads_this_runs_output(void **state)
+{
+	const struct fixture *f = *state;
+	static const char text[] = "$ openocd -f a.cfg\nError: no probe\n";
+	char buf[64];
+	char small[6];
+
+	ut_write_file(f->ocd_log, text, strlen(text), 0644);
+	hil_flasher_log_tail(f->ocd_log, 19, buf, sizeof(buf));
+	assert_string_equal(buf, "Error: no probe\n");
+	hil_flasher_log_tail(f->ocd_log, 0, small, sizeof(small));
+	assert_string_equal(small, "robe\n");
+	hil_flasher_log_tail(f->ocd_log, (off_t)strlen(text), buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	unlink(f->ocd_log);
+	strcpy(buf, "stale");
+	hil_flasher_log_tail(f->ocd_log, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +724,8 @@ int main(void)
 			test_open_refuses_an_option_it_does_not_take,
 			reset_fake),
 		cmocka_unit_test(test_params_from_config_are_each_drivers_own),
+		cmocka_unit_test_setup(test_log_tail_reads_this_runs_output,
+				       reset_fake),
 		cmocka_unit_test_setup(test_start_argv_default_config_any_probe,
 				       reset_fake),
 		cmocka_unit_test_setup(

@@ -19,6 +19,7 @@
 #include "run/energyest.h"
 #include "run/pqrun.h"
 #include "util/err.h"
+#include "unit_util.h"
 
 /* A run of the fixture and its configuration, owned by the test. */
 struct pq_fixture {
@@ -82,20 +83,6 @@ static cJSON *report_of(const struct hil_run *run)
 		fail_msg("%s", err);
 	}
 	return o;
-}
-
-typedef int (*render_fn)(const cJSON *report, FILE *out);
-
-static char *render(render_fn fn, const cJSON *report)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(fn(report, f), HIL_OK);
-	fclose(f);
-	return buf;
 }
 
 /* Each operation of the toys is a row: hilrun's statistics over the runs,
@@ -215,10 +202,10 @@ static void test_report_renders_a_pq_run(void **state)
 		cJSON_Delete(rep);
 		rep = report_of(f.run);
 	}
-	md = render(hil_summary_md, rep);
-	html = render(hil_html_report, rep);
-	bm = render(hil_pqm4_md, rep);
-	csv = render(hil_pqm4_csv, rep);
+	md = ut_render(hil_summary_md, rep);
+	html = ut_render(hil_html_report, rep);
+	bm = ut_render(hil_pqm4_md, rep);
+	csv = ut_render(hil_pqm4_csv, rep);
 	assert_non_null(strstr(md, "## Post-quantum operations"));
 	assert_non_null(strstr(md, "| Est. cycles (median) | Spread (min to "
 				   "max) |"));
@@ -241,7 +228,7 @@ static void test_report_renders_a_pq_run(void **state)
 	assert_non_null(strstr(bm, "# Hashing Evaluation"));
 	assert_non_null(strstr(csv, "toysig (2 executions),ref,"));
 	{
-		char *sum = render(hil_summary_csv, rep);
+		char *sum = ut_render(hil_summary_csv, rep);
 
 		assert_non_null(strstr(sum, ",error,pq_kind,pq_text,pq_data,"
 					    "pq_bss,pq_sha2_pct,pq_sha3_pct,"
@@ -358,7 +345,7 @@ static void test_energy_estimate_of_pq_rows(void **state)
 			"cycle model (estimated)");
 	}
 	{
-		char *md = render(hil_summary_md, rep);
+		char *md = ut_render(hil_summary_md, rep);
 
 		assert_non_null(strstr(md, "an estimate, not measured"));
 		assert_null(strstr(md, "Energy: \"-\" = no estimate"));
@@ -520,7 +507,7 @@ static void test_estimates_carry_the_profiles_error_bar(void **state)
 	snprintf(f.run->model.profile, sizeof(f.run->model.profile),
 		 "nrf52840-cal");
 	rep = report_of(f.run);
-	md = render(hil_summary_md, rep);
+	md = ut_render(hil_summary_md, rep);
 	assert_non_null(
 		strstr(md, "| toykem | ref | encaps | 76,498 ± 35 % |"));
 	assert_non_null(strstr(md, "± the profile's error bar"));
@@ -557,8 +544,8 @@ static void test_an_operation_not_run_is_a_dash(void **state)
 	}
 	assert_true(at >= 0);
 	cJSON_DeleteItemFromArray(rows, at);
-	bm = render(hil_pqm4_md, rep);
-	csv = render(hil_pqm4_csv, rep);
+	bm = ut_render(hil_pqm4_md, rep);
+	csv = ut_render(hil_pqm4_csv, rep);
 	assert_non_null(strstr(bm, "| toysig (2 executions) | ref | AVG: "));
 	assert_non_null(
 		strstr(strstr(bm, "| toysig (2 executions)"), " | - | AVG: "));

@@ -19,6 +19,8 @@
 #include "util/err.h"
 #include "report/render.h"
 #include "report/render_int.h"
+#include "result/reportjson.h"
+#include "run/pqrun.h"
 #include "util/util.h"
 #include "unit_util.h"
 
@@ -45,21 +47,6 @@ static cJSON *load_fixture(const char *name)
 		fail_msg("%s", err);
 	}
 	return r;
-}
-
-typedef int (*render_fn)(const cJSON *, FILE *);
-
-/* Render into a malloc'd string (caller frees). */
-static char *render(render_fn fn, const cJSON *report)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(fn(report, f), HIL_OK);
-	assert_int_equal(fclose(f), 0);
-	return buf;
 }
 
 static size_t count(const char *hay, const char *needle)
@@ -683,6 +670,48 @@ static void test_load_rejects_missing_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/report.json"));
 }
 
+/*
+ * A run measured over several images (a pq run: one per scheme): "image"
+ * is only the last one's, so no render calls it the whole image; sizes.svg
+ * gives each implementation the image it ran in.
+ */
+static void test_several_images_have_no_whole_image(void **state)
+{
+	cJSON *r = load_fixture("report-min.json");
+	cJSON *all = cJSON_AddArrayToObject(r, "images");
+	const char *algs[] = {"ascon-aead128/ref", "speck64-128-ecb/ref"};
+	const double flash[] = {11111, 22222};
+	char *md, *svg, *html;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "algorithms", algs[i]);
+		cJSON_AddStringToObject(e, "build_id", "00");
+		cJSON_AddStringToObject(e, "elf_sha256", "00");
+		cJSON_AddNumberToObject(e, "flash_bytes", flash[i]);
+		cJSON_AddNumberToObject(e, "ram_static_bytes", 333 + (double)i);
+		cJSON_AddItemToArray(all, e);
+	}
+	md = ut_render(hil_summary_md, r);
+	assert_null(strstr(md, "Whole image"));
+	svg = ut_render(hil_svg_sizes, r);
+	assert_xml(svg);
+	assert_null(strstr(svg, "whole image 9800"));
+	assert_non_null(strstr(svg, "the whole image it ran in"));
+	assert_non_null(strstr(svg, " (image 11111)"));
+	assert_non_null(strstr(svg, " (image 22222)"));
+	assert_non_null(strstr(svg, " (image 334)"));
+	html = ut_render(hil_html_report, r);
+	assert_null(strstr(html, "<dt>whole image</dt>"));
+	free(md);
+	free(svg);
+	free(html);
+	cJSON_Delete(r);
+}
+
 /* Reports written before sizes[] (same schema 1) held image sizes in "sizes". */
 static void test_load_reads_older_sizes_object(void **state)
 {
@@ -695,12 +724,12 @@ static void test_load_reads_older_sizes_object(void **state)
 	cJSON_DeleteItemFromObjectCaseSensitive(r, "fits");
 	assert_int_equal(hil_report_check(r, "old.json", (char[256]){0}, 256),
 			 HIL_OK);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "Whole image: 9800 B flash"));
 	assert_non_null(strstr(
 		md,
 		"| speck64-128-ecb | ref | encrypt | 22.20 | 21.86 | - | - | - | - | - | 48 | - |"));
-	svg = render(hil_svg_sizes, r);
+	svg = ut_render(hil_svg_sizes, r);
 	assert_xml(svg);
 	free(md);
 	free(svg);
@@ -712,7 +741,7 @@ static void test_load_reads_older_sizes_object(void **state)
 static void test_summary_md_has_header_rows_and_unit(void **state)
 {
 	cJSON *r = load_fixture("report-min.json");
-	char *md = render(hil_summary_md, r);
+	char *md = ut_render(hil_summary_md, r);
 
 	(void)state;
 	assert_non_null(strstr(
@@ -763,7 +792,7 @@ static void
 test_summary_md_marks_failed_rows_and_not_constant_time(void **state)
 {
 	cJSON *r = load_fixture("report-failed.json");
-	char *md = render(hil_summary_md, r);
+	char *md = ut_render(hil_summary_md, r);
 
 	(void)state;
 	assert_non_null(strstr(
@@ -824,7 +853,7 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	cJSON_AddStringToObject(x, "table", "DS10086 Rev 3 Table 25 (p. 68)");
 	put_estimate(cJSON_AddObjectToObject(row_at(r, 1), "energy"), 8.11,
 		     8.11, 12.5);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "Energy (µJ/op, est.: typ. (range)) |"));
 	/* The figures' chip, clock and flash setting, not "none". */
 	assert_non_null(strstr(
@@ -835,13 +864,13 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	assert_non_null(strstr(
 		md,
 		"- Energy: µJ per operation at 64 B, a datasheet estimate, not measured (docs/method.md; report.json: energy_estimate): 3.3 V x 21.6 mA (typ., 25 C, all peripherals off) x cycles / 84 MHz; range up to 33.3 mA (max. at 25 C, all peripherals on). Source: DS10086 Rev 3 Table 25 (p. 68).\n"));
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_non_null(strstr(
 		html,
 		"<td class=\"n hl\">8.11 <span class=\"sub\">(8.11-12.5)</span></td>"));
 	/* The plot: titled an estimate, its range and table below. */
 	{
-		char *svg = render(hil_svg_energy, r);
+		char *svg = ut_render(hil_svg_energy, r);
 
 		assert_xml(svg);
 		assert_non_null(strstr(
@@ -853,7 +882,7 @@ static void test_summary_shows_the_estimate_its_range_and_source(void **state)
 	}
 	assert_non_null(
 		strstr(html, "Source: DS10086 Rev 3 Table 25 (p. 68)."));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
 			    "estimate");
@@ -889,15 +918,15 @@ static void test_a_key_setup_has_its_energy_cell_and_bar(void **state)
 		     1.42, 2.19);
 	put_estimate(cJSON_AddObjectToObject(row_at(r, 6), "energy"), 0.47,
 		     0.47, 0.724);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(
 		md,
 		"| speck64-128-ecb | ref | keysetup | - | - | - | - | - | 196 | 28 | 28 | 0.47 (0.47-0.724) |\n"));
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_non_null(strstr(
 		html,
 		"<td class=\"n hl\">0.47 <span class=\"sub\">(0.47-0.724)</span></td>"));
-	svg = render(hil_svg_energy, r);
+	svg = ut_render(hil_svg_energy, r);
 	assert_xml(svg);
 	assert_non_null(
 		strstr(svg, ">speck64-128-ecb/ref keysetup (per call)<"));
@@ -929,11 +958,11 @@ static void test_summary_puts_the_estimate_beside_a_measurement(void **state)
 	cJSON_AddNumberToObject(e, "uj_per_op", 10.0);
 	put_estimate(b, 8.0, 8.0, 12.0);
 	cJSON_AddNumberToObject(b, "ratio", 1.25);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, " | 10 (est. 8, x1.25) |\n"));
 	assert_non_null(strstr(md, "- Beside it: the datasheet estimate"));
 	assert_null(strstr(md, "no estimate"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 2, csv_col(&c, "energy_kind")),
 			    "measured");
@@ -967,8 +996,8 @@ static void test_summary_headline_nearest_length(void **state)
 			cJSON_DeleteItemFromArray(rows, i);
 		}
 	}
-	md = render(hil_summary_md, r);
-	html = render(hil_html_report, r);
+	md = ut_render(hil_summary_md, r);
+	html = ut_render(hil_html_report, r);
 	/* 16 and 256 B are left: 16 is nearer to 64. */
 	assert_non_null(strstr(
 		md,
@@ -993,7 +1022,7 @@ static void test_summary_md_escapes_pipes(void **state)
 	(void)state;
 	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "implementation",
 					       cJSON_CreateString("a|b"));
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "| ascon-aead128 | a\\|b | encrypt |"));
 	free(md);
 	cJSON_Delete(r);
@@ -1018,7 +1047,7 @@ static void test_summary_md_says_a_run_is_partial(void **state)
 	cJSON_AddStringToObject(row, "error",
 				"interrupted (SIGTERM or SIGINT) before it "
 				"was measured");
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_non_null(strstr(md, "**Partial run** (run.status `partial`): 6 "
 				   "rows measured, 1 cut short by an "
 				   "interrupt, 34 not started. Finish it with "
@@ -1031,14 +1060,14 @@ static void test_summary_md_says_a_run_is_partial(void **state)
 	assert_non_null(strstr(md, "(interrupted) |"));
 	free(md);
 	/* The page tags the series interrupted, not failed. */
-	md = render(hil_html_report, r);
+	md = ut_render(hil_html_report, r);
 	assert_non_null(strstr(md, "<span class=\"tag\">interrupted</span>"));
 	free(md);
 	cJSON_Delete(r);
 
 	/* A complete run says nothing of the kind. */
 	r = load_fixture("report-min.json");
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "Partial run"));
 	free(md);
 	cJSON_Delete(r);
@@ -1059,10 +1088,10 @@ static void test_exports_neutralise_html_and_formulas(void **state)
 	cJSON_ReplaceItemInObjectCaseSensitive(
 		row_at(r, 1), "implementation",
 		cJSON_CreateString("=HYPERLINK(\"http://x\",\"y\")"));
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "<script>"));
 	assert_non_null(strstr(md, "&lt;script&gt;alert(1)&lt;/script&gt;"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	assert_null(strstr(csv, ",=HYPERLINK"));
 	assert_null(strstr(csv, ",\"=HYPERLINK"));
 	assert_non_null(strstr(csv, ",\"'=HYPERLINK(\"\"http://x\"\""));
@@ -1080,7 +1109,7 @@ static void test_summary_csv_parses_back(void **state)
 	for (k = 0; k < 2; k++) {
 		cJSON *r = load_fixture(names[k]);
 		cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows");
-		char *csv = render(hil_summary_csv, r);
+		char *csv = ut_render(hil_summary_csv, r);
 		struct csv c;
 		size_t i, n = (size_t)cJSON_GetArraySize(rows);
 
@@ -1150,9 +1179,9 @@ static void test_svg_well_formed_with_unit(void **state)
 	(void)state;
 	for (k = 0; k < 2; k++) {
 		cJSON *r = load_fixture(names[k]);
-		char *pb = render(hil_svg_per_byte, r);
-		char *pb2 = render(hil_svg_per_byte, r);
-		char *sz = render(hil_svg_sizes, r);
+		char *pb = ut_render(hil_svg_per_byte, r);
+		char *pb2 = ut_render(hil_svg_per_byte, r);
+		char *sz = ut_render(hil_svg_sizes, r);
 
 		assert_xml(pb);
 		assert_xml(sz);
@@ -1201,8 +1230,8 @@ static void test_svg_escapes_text(void **state)
 	(void)state;
 	cJSON_ReplaceItemInObjectCaseSensitive(row_at(r, 0), "algorithm",
 					       cJSON_CreateString("a<b>&\"c'"));
-	pb = render(hil_svg_per_byte, r);
-	sz = render(hil_svg_sizes, r);
+	pb = ut_render(hil_svg_per_byte, r);
+	sz = ut_render(hil_svg_sizes, r);
 	assert_xml(pb);
 	assert_xml(sz);
 	assert_non_null(strstr(pb, "a&lt;b&gt;&amp;&quot;c&#39;/ref encrypt"));
@@ -1340,7 +1369,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 		 " \"instructions (emulated)\", \"t\": 20, %s}",
 		 model);
 	put_leak(r, 2, json);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md, "- Timing-leak smoke test (dudect, |t| > 4.5) flags:\n");
 	md_has(md,
 	       "  - ascon-aead128/ref encrypt, 16 B: flagged by estimated cycles (model profile stm32f401-art), t = 6.0; instructions (emulated): t = 0.0\n");
@@ -1348,7 +1377,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 	       "  - ascon-aead128/ref encrypt, 64 B: flagged by instructions (emulated), t = 812.2; estimated cycles (model profile stm32f401-art): t = 1.5\n");
 	md_has(md,
 	       "  - ascon-aead128/ref encrypt, 256 B: flagged by instructions (emulated), t = 20.0, and by estimated cycles (model profile stm32f401-art), t = -9.0\n");
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	csv_parse(csv, &c);
 	assert_string_equal(csv_get(&c, 1, csv_col(&c, "leak_t")), "0");
 	/* leak_flagged is the counter's, leak_model_flagged the model's. */
@@ -1376,7 +1405,7 @@ static void test_summary_says_which_statistic_flagged_a_row(void **state)
 		 " \"unit\": \"instructions (emulated)\", \"t\": 0, %s}",
 		 model);
 	put_leak(r, 0, json);
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md,
 	       "no row flagged (1 tested, |t| <= 4.5), neither in instructions (emulated) nor in estimated cycles (model profile stm32f401-art).\n");
 	free(md);
@@ -1415,7 +1444,7 @@ static void test_html_warns_of_each_flagged_leak(void **state)
 	put_leak_both(r, 32, "-30", 1, "[\"counter\", \"model_cycles\"]", "7",
 		      "true");
 	put_leak_both(r, 0, "0", 0, "[]", "0", "false");
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	md_has(html,
 	       "<li><span class=\"bad\">Timing leak?</span> aes128-ecb/ref encrypt at 16, 64 B: flagged by estimated cycles (model profile stm32f401-art), largest |t| 16.9; instructions (emulated): largest |t| 0.5, not flagged. Fixed against random inputs, Welch's |t| &gt; 4.5; each length's t in summary.md.</li>\n");
 	md_has(html,
@@ -1462,7 +1491,7 @@ static void test_summary_names_rows_larger_than_the_caches(void **state)
 	for (i = 0; i < 8; i++) {
 		put_memsys(r, i, 1, 0);
 	}
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "Larger than the modelled caches"));
 	free(md);
 	cJSON_Delete(r);
@@ -1473,7 +1502,7 @@ static void test_summary_names_rows_larger_than_the_caches(void **state)
 	put_memsys(r, 2, 0, 259.65); /* nor 256 B: 1 % of 25965 */
 	put_memsys(r, 3, 1, 0);	     /* 1024 B fits again */
 	put_memsys(r, 40, 0, 12590); /* aes128-ecb encrypt 1024 B */
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md,
 	       "- Larger than the modelled caches (stm32f401-art), so the estimate depends on where the code lies and what the caches held; what the flash waits cost:\n");
 	md_has(md,
@@ -1500,23 +1529,23 @@ static void test_estimates_carry_their_error_bar(void **state)
 	char *md, *html, *csv;
 
 	(void)state;
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "±"));
 	free(md);
 	assert_non_null(m);
 	cJSON_AddNumberToObject(m, "error_pct", 11);
 	cJSON_AddStringToObject(m, "error_kind", "assembly");
 	cJSON_AddStringToObject(m, "error_from", "a stated training set");
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	md_has(md, " ± 11 % |");
 	md_has(md, "- ± N %: the estimate's expected error, for assembly or "
 		   "for compiled C as the implementation is (report.json: "
 		   "model_cycles.error_pct, error_kind), from a stated "
 		   "training set.\n");
-	html = render(hil_html_report, r);
+	html = ut_render(hil_html_report, r);
 	assert_non_null(strstr(html, " ± 11 %</td>"));
 	assert_non_null(strstr(html, "<li>± N %: the estimate's expected"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	assert_non_null(strstr(csv, "model_cycles_error_pct"));
 	assert_non_null(strstr(csv, ",11,"));
 	free(md);
@@ -1529,8 +1558,8 @@ static void test_svg_per_byte_plots_model_estimate_on_log_axis(void **state)
 {
 	cJSON *r = load_fixture("report-model.json");
 	cJSON *min = load_fixture("report-min.json");
-	char *pb = render(hil_svg_per_byte, r);
-	char *ct = render(hil_svg_per_byte_counter, r);
+	char *pb = ut_render(hil_svg_per_byte, r);
+	char *ct = ut_render(hil_svg_per_byte_counter, r);
 	size_t nk = 0;
 
 	(void)state;
@@ -1607,7 +1636,7 @@ static void test_svg_per_byte_many_series_distinct_colours(void **state)
 			cJSON_AddItemToArray(rows, c);
 		}
 	}
-	pb = render(hil_svg_per_byte, r);
+	pb = ut_render(hil_svg_per_byte, r);
 	assert_xml(pb);
 	ns = pb_colours(pb, &nk);
 	assert_int_equal(nk, 32); /* ascon-aead128/ref, speck, 30 copies */
@@ -1629,7 +1658,7 @@ static void test_svg_sizes_ram_is_static_plus_stack(void **state)
 
 	(void)state;
 	/* ascon-aead128/ref: no static data, 260 B peak stack (decrypt). */
-	sz = render(hil_svg_sizes, r);
+	sz = ut_render(hil_svg_sizes, r);
 	assert_xml(sz);
 	assert_non_null(strstr(sz, ">260 (0 + 260)</text>"));
 	assert_non_null(
@@ -1639,7 +1668,7 @@ static void test_svg_sizes_ram_is_static_plus_stack(void **state)
 	assert_true(count(sz, ">bytes</text>") == 2); /* both value axes */
 	free(sz);
 	set_num(z0, "ram_bytes", 40);
-	sz = render(hil_svg_sizes, r);
+	sz = ut_render(hil_svg_sizes, r);
 	assert_non_null(strstr(sz, ">300 (40 + 260)</text>"));
 	assert_non_null(strstr(sz, "ascon-aead128/ref: static RAM 40 B"));
 	free(sz);
@@ -1804,7 +1833,7 @@ static void test_html_self_contained_with_every_row(void **state)
 	for (k = 0; k < 2; k++) {
 		cJSON *r = load_fixture(names[k]);
 		cJSON *row;
-		char *html = render(hil_html_report, r);
+		char *html = ut_render(hil_html_report, r);
 		int i = 0;
 
 		assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
@@ -1902,7 +1931,7 @@ static void test_html_headline_columns_first(void **state)
 	cJSON *bad = load_fixture("report-failed.json");
 	const cJSON *row = cJSON_GetArrayItem(
 		cJSON_GetObjectItemCaseSensitive(r, "rows"), 1);
-	char *html = render(hil_html_report, r), *head, cell[160];
+	char *html = ut_render(hil_html_report, r), *head, cell[160];
 	const char *p;
 	size_t i;
 
@@ -1940,7 +1969,7 @@ static void test_html_headline_columns_first(void **state)
 	free(html);
 
 	/* No model: the counter leads, named as what it is. */
-	html = render(hil_html_report, min);
+	html = ut_render(hil_html_report, min);
 	assert_html_svgs_well_formed(html, 2);
 	head = summary_head(html);
 	assert_non_null(strstr(
@@ -1953,7 +1982,7 @@ static void test_html_headline_columns_first(void **state)
 
 	/* A host's clock: a unit symbol, not capitalised. */
 	set_unit(min, "ns (host)");
-	html = render(hil_html_report, min);
+	html = ut_render(hil_html_report, min);
 	head = summary_head(html);
 	assert_non_null(strstr(
 		head,
@@ -1962,7 +1991,7 @@ static void test_html_headline_columns_first(void **state)
 	free(html);
 
 	/* A board's DWT count says so. */
-	html = render(hil_html_report, bad);
+	html = ut_render(hil_html_report, bad);
 	head = summary_head(html);
 	assert_non_null(strstr(
 		head,
@@ -2101,6 +2130,65 @@ static void test_html_sweep_page(void **state)
 	cJSON_Delete(sweep);
 }
 
+/*
+ * hilrun report names the files it wrote: a pq run's report gets pqm4's
+ * benchmarks.md and benchmarks.csv too (the fixed list left them out),
+ * another run's does not; a sweep's its two files.
+ */
+static void test_render_files_names_what_it_wrote(void **state)
+{
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	struct hil_run *run = calloc(1, sizeof(*run));
+	char *dir = tmp_dir();
+	char path[2048], pq[1024], written[512], *text, *fx;
+	const char *root = getenv("HIL_SRC_DIR");
+	size_t len = 0;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(run);
+	snprintf(pq, sizeof(pq), "%s/tests/fixtures/pq/run",
+		 root != NULL ? root : ".");
+	snprintf(run->started, sizeof(run->started), "2026-12-06T07:00:00Z");
+	assert_int_equal(hil_pq_collect(pq, NULL, 0, cfg, run), HIL_OK);
+	snprintf(run->finished, sizeof(run->finished), "2026-12-06T07:00:09Z");
+	text = hil_report_json(run);
+	assert_non_null(text);
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	write_text(path, text, strlen(text));
+	free(text);
+	assert_int_equal(hil_report_render_files(dir, written, sizeof(written)),
+			 HIL_OK);
+	assert_string_equal(written,
+			    "summary.md summary.csv per_byte.svg sizes.svg "
+			    "energy.svg report.html benchmarks.md "
+			    "benchmarks.csv");
+	snprintf(path, sizeof(path), "%s/benchmarks.csv", dir);
+	assert_int_equal(stat(path, &st), 0);
+	ut_rm_tree(dir);
+	free(dir);
+	hil_run_free(run);
+	free(run);
+	hil_config_free(cfg);
+	free(cfg);
+
+	/* Not a pq run: no pqm4 tables, none named. */
+	dir = tmp_dir();
+	fx = fixture_text("report-min.json", &len);
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	write_text(path, fx, len);
+	free(fx);
+	assert_int_equal(hil_report_render_files(dir, written, sizeof(written)),
+			 HIL_OK);
+	assert_string_equal(written, "summary.md summary.csv per_byte.svg "
+				     "sizes.svg energy.svg report.html");
+	snprintf(path, sizeof(path), "%s/benchmarks.md", dir);
+	assert_int_not_equal(stat(path, &st), 0);
+	ut_rm_tree(dir);
+	free(dir);
+}
+
 /* hilrun report SWEEP_DIR: the runs found beside the sweep's folder even
  * when sweep.json names them relative to another working directory. */
 static void test_render_all_on_a_sweep_folder(void **state)
@@ -2182,6 +2270,10 @@ static const struct {
 	{NULL, "instructions=5%", 1.04, 0, NULL, "WORSE", "  same", 7},
 	{NULL, "instructions=5%", 1.06, 1, "(+6.00%, threshold 5%)", NULL,
 	 "  WORSE", 1},
+	/* 8403 * 1.1 is 9243.300000000001 in binary: shown as a reader
+	 * takes it in. */
+	{NULL, NULL, 1.1, 1, "median 8403 -> 9243.3 instructions (emulated)",
+	 "9243.30000", "  WORSE", 1},
 };
 
 static void test_compare_medians_against_thresholds(void **state)
@@ -2359,6 +2451,253 @@ static void test_compare_estimate_placement_noise_passes(void **state)
 	cJSON_Delete(b);
 }
 
+/*
+ * Every row's estimate as under profile (cycle_model.profile and the
+ * rows'), with error bar err % for assembly (err < 0: null, as an
+ * uncalibrated profile's).
+ */
+static void calibrate(cJSON *report, const char *profile, double err)
+{
+	cJSON *m = cJSON_GetObjectItemCaseSensitive(report, "cycle_model");
+	cJSON *r;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(m, "profile");
+	assert_non_null(cJSON_AddStringToObject(m, "profile", profile));
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "rows"))
+	{
+		cJSON *o = cJSON_GetObjectItemCaseSensitive(r, "model_cycles");
+
+		if (!cJSON_IsObject(o)) {
+			continue;
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "error_pct");
+		if (err < 0) {
+			assert_non_null(cJSON_AddNullToObject(o, "error_pct"));
+			continue;
+		}
+		assert_non_null(cJSON_AddNumberToObject(o, "error_pct", err));
+		assert_non_null(
+			cJSON_AddStringToObject(o, "error_kind", "assembly"));
+		assert_non_null(cJSON_AddStringToObject(
+			o, "error_from", "a stated cross-validation"));
+	}
+}
+
+/*
+ * Issue 27 item 3: two estimates are compared with their error bars
+ * beside them. A change within the two together (± 11 % each: ± 16 %) is
+ * marked "within the model's error" and counted apart, but it still is
+ * a change of the code's modelled cost: the verdict stands (and the exit
+ * status with it). Beyond them, no mark.
+ */
+static void test_compare_marks_estimates_within_their_error_bars(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b;
+	struct hil_cmp *c = NULL;
+	int ret, worse = -1;
+	char *out;
+
+	(void)state;
+	calibrate(a, "nrf52840-cal", 11);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.05);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(ret, HIL_OK);
+	assert_int_equal(worse, 1);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	assert_true(c->model_n > 0);
+	assert_int_equal(c->within, c->model_n);
+	assert_int_equal(c->within_worse, c->model_n);
+	assert_int_equal(c->model_no_bar[0], '\0');
+	/* Each estimate with its error bar, each change marked. */
+	assert_non_null(strstr(out, " 5325 \xc2\xb1 11 % "));
+	assert_non_null(strstr(out, " 5591.25 \xc2\xb1 11 %   +5.00%  WORSE "
+				    "(within the model's error, \xc2\xb1 16 "
+				    "%)\n"));
+	assert_int_equal(count(out, "WORSE (within the model's error, \xc2\xb1 "
+				    "16 %)\n"),
+			 c->model_n);
+	assert_int_equal(count(out, "(+5.00%, threshold 0.5%) (within the "
+				    "model's error, \xc2\xb1 16 %)\n"),
+			 c->model_n);
+	/* Said once: what the error bars are, and how many moved within. */
+	assert_int_equal(count(out, "model: an estimate's \xc2\xb1 N % is its "
+				    "expected error against the real board"),
+			 1);
+	assert_non_null(strstr(out, "is marked \"within the model's error\": "
+				    "the board may not show it.\n"));
+	{
+		char line[200];
+
+		snprintf(
+			line, sizeof(line),
+			"model: %zu estimates moved within the model's error (%zu worse, 0 better): a change of the modelled cost, not established on the board\n",
+			c->model_n, c->model_n);
+		assert_non_null(strstr(out, line));
+	}
+	/* The instruction counts (not estimates) carry no error bar. */
+	assert_non_null(strstr(out, " 4695   +0.00%  same\n"));
+	assert_null(strstr(out, "4695 \xc2\xb1"));
+	hil_cmp_free(c);
+	free(out);
+
+	/* +30 %: beyond ± 16 %, no mark. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.3);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 1);
+	assert_null(strstr(out, "(within the model's error"));
+	assert_null(strstr(out, "estimates moved within"));
+	assert_non_null(strstr(out, " +30.00%  WORSE\n"));
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	assert_int_equal(c->within, 0);
+	hil_cmp_free(c);
+	free(out);
+
+	/* Placement noise (0.1 %) is no change at all: same, unmarked. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.001);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_null(strstr(out, "(within the model's error"));
+	free(out);
+
+	/* Better by 5 %: marked the same way, and not worse. */
+	cJSON_Delete(b);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 0.95);
+	out = compare_text(a, b, NULL, &ret, &worse);
+	assert_int_equal(worse, 0);
+	assert_true(count(out, "better (within the model's error, \xc2\xb1 "
+			       "16 %)") > 0);
+	free(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* An uncalibrated profile's estimates: no error bar, and why, said once
+ * (not per cell); nothing marked within. */
+static void test_compare_says_once_why_estimates_have_no_error_bar(void **state)
+{
+	static const struct {
+		const char *profile; /* NULL: the fixture's (none named) */
+		const char *said;
+	} cases[] = {
+		{NULL, "model: no error bar: the modelled memory system (2 WS, "
+		       "ART on, no named profile) is not calibrated "
+		       "(docs/cycle-model.md)\n"},
+		{"nrf52840-icache",
+		 "model: no error bar: profile nrf52840-icache is not "
+		 "calibrated (its estimates are not validated against a board: "
+		 "docs/cycle-model.md)\n"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *a = load_fixture("report-model.json");
+		cJSON *b;
+		int ret, worse = -1;
+		char *out;
+
+		if (cases[i].profile != NULL) {
+			calibrate(a, cases[i].profile, -1);
+		}
+		b = cJSON_Duplicate(a, 1);
+		scale_model(b, 1.05);
+		out = compare_text(a, b, NULL, &ret, &worse);
+		assert_int_equal(ret, HIL_OK);
+		assert_int_equal(worse, 1);
+		if (count(out, cases[i].said) != 1 ||
+		    strstr(out, "\xc2\xb1") != NULL ||
+		    strstr(out, "within the model's error") != NULL) {
+			fail_msg("case %zu:\n%s", i, out);
+		}
+		free(out);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+}
+
+/*
+ * The other figures of estimates: the per-byte plot's subtitle says what
+ * their error bars are, or why they have none; the sweep's cycles and
+ * energy table prints each estimate with its error bar.
+ */
+static void test_plot_and_sweep_give_the_estimates_error_bars(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b = load_fixture("report-model.json");
+	cJSON *e = cJSON_Parse("{\"uj_per_op\": 1.25, \"spread\": 0.01,"
+			       " \"idle_mw\": 33.0, \"active_mw\": 82.5,"
+			       " \"bus_v\": 3.3, \"samples\": 250,"
+			       " \"sample_rate_hz\": 1818.0, \"windows\": 5}");
+	const cJSON *two[2];
+	char *svg, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(e);
+	svg = ut_render(hil_svg_per_byte, a);
+	assert_non_null(strstr(svg, "; no error bar: the modelled memory "
+				    "system (2 WS, ART on, no named profile) "
+				    "is not calibrated;"));
+	free(svg);
+	calibrate(a, "nrf52840-cal", 11);
+	calibrate(b, "nrf52840-cal", 11);
+	svg = ut_render(hil_svg_per_byte, a);
+	assert_non_null(
+		strstr(svg, "; estimates \xc2\xb1 11 % against the board;"));
+	assert_null(strstr(svg, "no error bar"));
+	free(svg);
+	cJSON_AddItemToObject(row_at(a, 0), "energy", cJSON_Duplicate(e, 1));
+	cJSON_AddItemToObject(row_at(b, 0), "energy", e);
+	two[0] = a;
+	two[1] = b;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_html_sweep(two, 2, NULL, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "Cycles and energy per operation"));
+	/* At 64 B (row 1): 9453 cycles estimated in both. */
+	assert_int_equal(count(buf, ">est. 9453 \xc2\xb1 11 %<"), 2);
+	free(buf);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* JUnit's failure of an estimate within its error bars says so. */
+static void test_junit_says_an_estimate_moved_within_its_error(void **state)
+{
+	cJSON *a = load_fixture("report-model.json");
+	cJSON *b;
+	struct hil_cmp *c = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	calibrate(a, "nrf52840-cal", 11);
+	b = cJSON_Duplicate(a, 1);
+	scale_model(b, 1.05);
+	assert_int_equal(hil_cmp_compute(a, b, NULL, &c), HIL_OK);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(hil_junit_write(b, c, f), HIL_OK);
+	fclose(f);
+	assert_int_equal(count(buf, "(+5.00%, threshold 0.5%); within the "
+				    "model&#39;s error"),
+			 2 * c->model_n);
+	hil_cmp_free(c);
+	free(buf);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 /* Issue 31 item 1: flags that differ are said, with both sides' flags. */
 static void test_compare_notes_different_flags(void **state)
 {
@@ -2496,7 +2835,7 @@ static void test_exports_neutralise_links_and_control_bytes(void **state)
 	cJSON_ReplaceItemInObjectCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(r, "run"), "id",
 		cJSON_CreateString("![t](http://x/t.png)"));
-	md = render(hil_summary_md, r);
+	md = ut_render(hil_summary_md, r);
 	assert_null(strstr(md, "<script>"));
 	assert_non_null(strstr(md, "&lt;script&gt;"));
 	assert_null(strstr(md, "[x](javascript:"));
@@ -2504,7 +2843,7 @@ static void test_exports_neutralise_links_and_control_bytes(void **state)
 	assert_null(strstr(md, "![t]("));
 	assert_null(strchr(md, '\x1b'));
 	assert_non_null(strstr(md, "e\\x1b\\[31mred"));
-	csv = render(hil_summary_csv, r);
+	csv = ut_render(hil_summary_csv, r);
 	assert_null(strchr(csv, '\x1b'));
 	assert_non_null(strstr(csv, "e\\x1b[31mred"));
 	free(md);
@@ -2798,6 +3137,7 @@ int main(void)
 		cmocka_unit_test(test_load_rejects_truncated_file),
 		cmocka_unit_test(test_load_rejects_missing_file),
 		cmocka_unit_test(test_load_reads_older_sizes_object),
+		cmocka_unit_test(test_several_images_have_no_whole_image),
 		cmocka_unit_test(test_summary_md_has_header_rows_and_unit),
 		cmocka_unit_test(
 			test_summary_md_marks_failed_rows_and_not_constant_time),
@@ -2823,6 +3163,7 @@ int main(void)
 		cmocka_unit_test(test_html_headline_columns_first),
 		cmocka_unit_test(test_html_sweep_page),
 		cmocka_unit_test(test_render_all_on_a_sweep_folder),
+		cmocka_unit_test(test_render_files_names_what_it_wrote),
 		cmocka_unit_test(test_compare_medians_against_thresholds),
 		cmocka_unit_test(test_compare_thresholds_parse),
 		cmocka_unit_test(test_compare_refuses_different_units),
@@ -2831,6 +3172,14 @@ int main(void)
 		cmocka_unit_test(
 			test_compare_skips_estimates_of_other_memory_systems),
 		cmocka_unit_test(test_compare_estimate_placement_noise_passes),
+		cmocka_unit_test(
+			test_compare_marks_estimates_within_their_error_bars),
+		cmocka_unit_test(
+			test_compare_says_once_why_estimates_have_no_error_bar),
+		cmocka_unit_test(
+			test_junit_says_an_estimate_moved_within_its_error),
+		cmocka_unit_test(
+			test_plot_and_sweep_give_the_estimates_error_bars),
 		cmocka_unit_test(test_compare_notes_different_flags),
 		cmocka_unit_test(test_compare_size_thresholds_line),
 		cmocka_unit_test(

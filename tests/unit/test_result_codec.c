@@ -19,6 +19,7 @@
 #include "result/run.h"
 #include "result/stats.h"
 #include "util/err.h"
+#include "rfield_fill.h"
 
 static void make_run(struct hil_run *run)
 {
@@ -28,54 +29,6 @@ static void make_run(struct hil_run *run)
 	run->model.enabled = 1;
 	snprintf(run->model.unit, sizeof(run->model.unit),
 		 "cycles (estimated, Cortex-M4 model)");
-}
-
-/* A value of its type, different for every field (k), never the zero a
- * field left unread would have. */
-static void populate(const struct hil_rfield *f, void *base, unsigned k)
-{
-	char *p = (char *)base + f->off;
-
-	switch (f->type) {
-	case HIL_RF_STR:
-		snprintf(p, f->size, "v%u", k);
-		break;
-	case HIL_RF_OP:
-		*(const char **)p = hil_result_op("decrypt");
-		break;
-	case HIL_RF_U32:
-		*(uint32_t *)p = 10 + k;
-		break;
-	case HIL_RF_UINT:
-	case HIL_RF_HEX_0X:
-		*(unsigned *)p = 10 + k;
-		break;
-	case HIL_RF_INT:
-		*(int *)p = 20 + (int)k;
-		break;
-	case HIL_RF_U64:
-		*(uint64_t *)p = 5000000000ull + k;
-		break;
-	case HIL_RF_NUM:
-		*(double *)p = k + 0.5;
-		break;
-	case HIL_RF_BOOL:
-	case HIL_RF_FLAG_STR:
-		*(int *)p = 1;
-		break;
-	case HIL_RF_HEX32:
-		*(uint32_t *)p = 0xa5000000u + k;
-		break;
-	case HIL_RF_NUM_PAIR:
-		*(double *)p = k + 0.25;
-		*(double *)((char *)base + f->known) = k + 0.75;
-		break;
-	case HIL_RF_CONST:
-		break;
-	}
-	if (f->flags & HIL_RF_KNOWN) {
-		*(int *)((char *)base + f->known) = 1;
-	}
 }
 
 /* Whether field f holds the same in a and b; prints it when not. */
@@ -129,7 +82,7 @@ static void make_full_row(struct hil_row *r)
 	memset(r, 0, sizeof(*r));
 	for (t = hil_result_row_tables; t->path != NULL; t++) {
 		for (j = 0; j < t->n; j++) {
-			populate(&t->fields[j], (char *)r + t->base, k++);
+			ut_rfield_fill(&t->fields[j], (char *)r + t->base, k++);
 		}
 	}
 	r->mode = "AEAD";

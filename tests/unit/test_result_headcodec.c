@@ -18,47 +18,7 @@
 #include "result/reportjson.h"
 #include "result/run.h"
 #include "util/err.h"
-
-/* A value of its type, different for every field (k), never the zero a
- * field left unread would have. */
-static void populate(const struct hil_rfield *f, void *base, unsigned k)
-{
-	char *p = (char *)base + f->off;
-
-	switch (f->type) {
-	case HIL_RF_STR:
-		snprintf(p, f->size, "v%u", k);
-		break;
-	case HIL_RF_U32:
-		*(uint32_t *)p = 10 + k;
-		break;
-	case HIL_RF_UINT:
-	case HIL_RF_HEX_0X:
-		*(unsigned *)p = 10 + k;
-		break;
-	case HIL_RF_U64:
-		*(uint64_t *)p = 5000000000ull + k;
-		break;
-	case HIL_RF_NUM:
-		*(double *)p = k + 0.5;
-		break;
-	case HIL_RF_INT:
-		*(int *)p = 20 + (int)k;
-		break;
-	case HIL_RF_BOOL:
-	case HIL_RF_FLAG_STR:
-		*(int *)p = 1;
-		break;
-	case HIL_RF_HEX32:
-		*(uint32_t *)p = 0xa5000000u + k;
-		break;
-	default:
-		break;
-	}
-	if (f->flags & HIL_RF_KNOWN) {
-		*(int *)((char *)base + f->known) = 1;
-	}
-}
+#include "rfield_fill.h"
 
 static int same(const struct hil_rfield *f, const void *a, const void *b)
 {
@@ -91,7 +51,7 @@ static void make_head(struct hil_result_head *h, int shape)
 	memset(h, 0, sizeof(*h));
 	for (t = hil_result_head_tables; t->path != NULL; t++) {
 		for (j = 0; j < t->n; j++) {
-			populate(&t->fields[j], (char *)h + t->base, k++);
+			ut_rfield_fill(&t->fields[j], (char *)h + t->base, k++);
 		}
 	}
 	h->energy_estimate.present = 1;

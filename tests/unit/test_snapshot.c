@@ -19,6 +19,7 @@
 #include "config/config.h"
 #include "image/snapshot.h"
 #include "util/err.h"
+#include "util/util.h"
 #include "unit_util.h"
 
 struct fx {
@@ -214,6 +215,81 @@ static void test_an_old_copy_is_removed_without_following_links(void **state)
 	assert_int_equal(lstat(p, &st), -1);
 }
 
+/*
+ * Following links (the pq lane): a link out of the folder into an allowed
+ * folder is replaced by what it leads to, a file as a file and a folder
+ * as a folder, links inside the folder stay links to the copy; the check
+ * walks as the copy does and its digest is the copy's. With no allowed
+ * folder holding it, the link is refused, naming it and where it leads,
+ * and nothing is left.
+ */
+static void test_links_followed_only_into_allowed_folders(void **state)
+{
+	struct fx *f = *state;
+	char p[256], lib[128], real_dir[PATH_MAX], real_out[PATH_MAX],
+		why[1024], *text = NULL;
+	const char *roots[1];
+	struct hil_snapshot_follow follow;
+	unsigned char digest[HIL_LINKSET_DIGEST];
+	struct stat st;
+
+	path_of(lib, sizeof(lib), f->dir, "lib");
+	assert_int_equal(mkdir(lib, 0755), 0);
+	put(lib, "x.h", "#define X 1\n");
+	link_at(f->src, "libdir", lib);
+	assert_non_null(realpath(f->dir, real_dir));
+	assert_non_null(realpath(f->outside, real_out));
+	roots[0] = real_dir;
+	memset(&follow, 0, sizeof(follow));
+	follow.roots = roots;
+	follow.n_roots = 1;
+	follow.allowed = "links_within /tmp/x";
+
+	assert_int_equal(
+		hil_snapshot_check(f->src, &follow, digest, why, sizeof(why)),
+		HIL_OK);
+	assert_int_equal(hil_snapshot_copy_ex(f->src, f->dst, digest, &follow,
+					      why, sizeof(why)),
+			 HIL_OK);
+	path_of(p, sizeof(p), f->dst, "out.h");
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(hil_read_file(p, &text, NULL), HIL_OK);
+	assert_string_equal(text, "outside\n");
+	free(text);
+	path_of(p, sizeof(p), f->dst, "libdir");
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	path_of(p, sizeof(p), f->dst, "libdir/x.h");
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	expect_link(f->dst, "alias.h", "api.h");
+	expect_link(f->dst, "subdir", "sub");
+
+	/* Nothing allowed: refused by name, nothing left. */
+	follow.n_roots = 0;
+	follow.allowed = NULL;
+	assert_int_equal(
+		hil_snapshot_check(f->src, &follow, digest, why, sizeof(why)),
+		HIL_ERR_CONFIG);
+	assert_int_equal(hil_snapshot_copy_ex(f->src, f->dst, NULL, &follow,
+					      why, sizeof(why)),
+			 HIL_ERR_CONFIG);
+	/* (whichever of the two links the walk meets first) */
+	snprintf(p, sizeof(p), "libdir: a link to %s/lib, outside the folder",
+		 real_dir);
+	if (strstr(why, p) == NULL) {
+		snprintf(p, sizeof(p),
+			 "out.h: a link to %s, outside the folder", real_out);
+		assert_non_null(strstr(why, p));
+	}
+	assert_non_null(strstr(why, "every folder the configuration lets "
+				    "links lead into (none)"));
+	assert_int_equal(lstat(f->dst, &st), -1);
+	path_of(p, sizeof(p), f->src, "libdir");
+	assert_int_equal(unlink(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_a_fifo_is_refused_without_blocking),
 		cmocka_unit_test(
 			test_an_old_copy_is_removed_without_following_links),
+		cmocka_unit_test(test_links_followed_only_into_allowed_folders),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "hilp.h"
+#include "util/err.h"
 #include "unit_util.h"
 
 void ut_capture_begin(struct ut_capture *c)
@@ -109,6 +110,19 @@ void ut_src_path(char *out, size_t n, const char *rel)
 	} else {
 		snprintf(out, n, "%s", rel);
 	}
+}
+
+char *ut_render(int (*fn)(const struct cJSON *, FILE *),
+		const struct cJSON *report)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(report, f), HIL_OK);
+	assert_int_equal(fclose(f), 0);
+	return buf;
 }
 
 void ut_unquote(char *out, size_t n, const char *s)

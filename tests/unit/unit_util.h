@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+struct cJSON;
 
 /*
  * Each helper that can go wrong fails the running cmocka test, so call
@@ -64,6 +67,14 @@ int ut_rm_tree(const char *dir);
  * @param n   size of out.
  */
 void ut_src_path(char *out, size_t n, const char *rel);
+
+/**
+ * What a renderer (summary.md's, report.html's, ...) writes of report, as
+ * a malloc'd string (the caller frees); the test fails unless it returns
+ * HIL_OK and its stream closes cleanly.
+ */
+char *ut_render(int (*fn)(const struct cJSON *, FILE *),
+		const struct cJSON *report);
 
 /*
  * JSON in C strings is unreadable with \" everywhere: tests write ' for "

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/err.h"
+#include "util/jail.h"
 #include "util/log.h"
 
 struct hil_flasher {
@@ -458,4 +459,18 @@ int hil_flasher_params_from_config(const struct hil_config *cfg,
 		return HIL_OK;
 	}
 	return ops->options(cfg, p);
+}
+
+int hil_flasher_jail_finish(struct hil_jail *j, int ret, struct hil_jail **out)
+{
+	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
+		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
+	}
+	if (ret != HIL_OK) {
+		hil_jail_free(j);
+		return ret;
+	}
+	hil_jail_with_sys(j);
+	*out = j;
+	return HIL_OK;
 }

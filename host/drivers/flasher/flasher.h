@@ -11,6 +11,7 @@ struct hil_flasher;
 struct hil_config;
 struct hil_jsonld;
 struct hil_doctor;
+struct hil_jail;
 
 #define HIL_FLASHER_MAX_FILES 4	       /* = HIL_CFG_MAX_FLASHER_FILES */
 #define HIL_FLASHER_MAX_OPTS  8	       /* a driver's options in one params */
@@ -321,6 +322,15 @@ const struct hil_flasher_ops *const *hil_flasher_all(void);
 off_t hil_flasher_log_command(const char *path, char *const argv[]);
 
 /**
+ * One run's output read back from a tool's log: what the log holds from
+ * offset on (hil_flasher_log_command's return), or only its last len - 1
+ * bytes when there is more, NUL-terminated in buf (len > 0). An empty
+ * string when the log cannot be read.
+ */
+void hil_flasher_log_tail(const char *path, off_t offset, char *buf,
+			  size_t len);
+
+/**
  * Refuse an image that is not a 32-bit ARM ELF, before a backend would
  * take it as raw bytes.
  * @param raw_means what the backend would do with raw bytes, for the
@@ -328,5 +338,14 @@ off_t hil_flasher_log_command(const char *path, char *const argv[]);
  * @return HIL_OK, HIL_ERR_ARG (not an ARM ELF) or HIL_ERR_IO.
  */
 int hil_flasher_check_elf(const char *path, const char *raw_means);
+
+/**
+ * The end of a probe tool's jail (OpenOCD's, pyOCD's): when ret (its binds
+ * so far) is HIL_OK, the probes' USB devices bound (/dev/bus/usb, where
+ * there is one), the system's folders added and j given in *out; else, or
+ * when that bind fails, j freed and *out left as it is.
+ * @return ret, or the bind's error.
+ */
+int hil_flasher_jail_finish(struct hil_jail *j, int ret, struct hil_jail **out);
 
 #endif /* HIL_FLASHER_H */

@@ -6,13 +6,11 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -293,27 +291,6 @@ static int explain(const char *out, const char *serial, char *why, size_t len)
 	return HIL_ERR_PROCESS;
 }
 
-/* This run's output: the log from offset on (its last TAIL_BYTES). */
-static void read_output(const char *path, off_t offset, char *buf, size_t len)
-{
-	struct stat st;
-	off_t from = offset;
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return;
-	}
-	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
-		from = st.st_size - (off_t)(len - 1);
-	}
-	n = pread(fd, buf, len - 1, from);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-}
-
 /*
  * A jailed OpenOCD (docs/lab.md): its scripts (/usr/share/openocd, in
  * /usr) and the folders of the -f files read-only, the image read-only,
@@ -351,16 +328,7 @@ int hil_openocd_jail(const char *const files[], size_t n_files, const char *elf,
 	if (ret == HIL_OK && elf != NULL) {
 		ret = hil_jail_bind(j, elf, HIL_JAIL_RO);
 	}
-	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
-		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
-	}
-	if (ret != HIL_OK) {
-		hil_jail_free(j);
-		return ret;
-	}
-	hil_jail_with_sys(j);
-	*out = j;
-	return HIL_OK;
+	return hil_flasher_jail_finish(j, ret, out);
 }
 
 /* The flasher's jail when params.jail says so; else *out stays NULL. */
@@ -428,7 +396,7 @@ static int run_openocd(struct hil_flasher *f, const char *action,
 			probe, status, o->log_path);
 		return HIL_ERR_PROCESS;
 	}
-	read_output(o->log_path, offset, out, TAIL_BYTES);
+	hil_flasher_log_tail(o->log_path, offset, out, TAIL_BYTES);
 	ret = explain(out, serial_of(f), why, sizeof(why));
 	free(out);
 	hil_err("%s with %s failed: %s [%s exit status %d; log: %s]", what,

@@ -3,11 +3,9 @@
 
 #include "pyocd.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,37 +90,7 @@ static int pyocd_jail(const struct hil_flasher *f, struct hil_jail **out)
 	if (ret == HIL_OK && access(o->readback_path, F_OK) == 0) {
 		ret = hil_jail_bind(j, o->readback_path, HIL_JAIL_RW);
 	}
-	if (ret == HIL_OK && access("/dev/bus/usb", F_OK) == 0) {
-		ret = hil_jail_bind(j, "/dev/bus/usb", HIL_JAIL_DEV);
-	}
-	if (ret != HIL_OK) {
-		hil_jail_free(j);
-		return ret;
-	}
-	hil_jail_with_sys(j);
-	*out = j;
-	return HIL_OK;
-}
-
-/* This run's output: the log from offset on (its last TAIL_BYTES). */
-static void read_output(const char *path, off_t offset, char *buf, size_t len)
-{
-	struct stat st;
-	off_t from = offset;
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return;
-	}
-	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
-		from = st.st_size - (off_t)(len - 1);
-	}
-	n = pread(fd, buf, len - 1, from);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	return hil_flasher_jail_finish(j, ret, out);
 }
 
 /*
@@ -181,14 +149,14 @@ int hil_pyocd_run_step(struct hil_flasher *f, char *const argv[],
 		if (ret != HIL_ERR_TIMEOUT) {
 			break;
 		}
-		read_output(o->log_path, offset, o->out, TAIL_BYTES);
+		hil_flasher_log_tail(o->log_path, offset, o->out, TAIL_BYTES);
 		if (strstr(o->out, PY_WAITING) != NULL) {
 			waiting = 1; /* it would wait forever */
 			break;
 		}
 	}
 	hil_proc_free(proc); /* kills it if it still runs */
-	read_output(o->log_path, offset, o->out, TAIL_BYTES);
+	hil_flasher_log_tail(o->log_path, offset, o->out, TAIL_BYTES);
 	if (waiting) {
 		hil_pyocd_explain(f, o->out, flashing, text, sizeof(text));
 		snprintf(

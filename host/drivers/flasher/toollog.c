@@ -1,7 +1,8 @@
-/* toollog: the command line a flasher ran, written into its tool's log (openocd.log, pyocd.log) so that the log says what was run. */
+/* toollog: a flasher's tool log (openocd.log, pyocd.log): the command line written into it before the tool's own lines, so that the log says what was run, and the tool's output read back from it. */
 #define _POSIX_C_SOURCE 200809L
 #include "flasher.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,4 +53,24 @@ off_t hil_flasher_log_command(const char *path, char *const argv[])
 		fclose(fp);
 	}
 	return stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+void hil_flasher_log_tail(const char *path, off_t offset, char *buf, size_t len)
+{
+	struct stat st;
+	off_t from = offset;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return;
+	}
+	if (fstat(fd, &st) == 0 && st.st_size - from > (off_t)(len - 1)) {
+		from = st.st_size - (off_t)(len - 1);
+	}
+	n = pread(fd, buf, len - 1, from);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 }

@@ -22,7 +22,7 @@
  * nothing (the host closed its end: the run is over) is asked again.
  *
  * Writing. The stub sends only COBS frames, each ending with its one 0x00
- * (target/main.c's send_packet(), byte by byte): hal_uart_putc() collects
+ * (reply.c's reply_send(), byte by byte): hal_uart_putc() collects
  * them here and the 0x00 sends the frame with one SYS_WRITE, a write() to
  * QEMU's stdout that returns once the frame is in the socketpair. A frame
  * never exceeds HILP_MAX_FRAME; should the buffer fill without a 0x00 it

@@ -95,7 +95,7 @@ void Reset_Handler(void)
  *    stacked (CFSR.STKERR), anywhere else SP was corrupted; reading there
  *    could fault again. PC 0 then says "unknown".
  * 2. Always restart MSP at the top of the stack. The report needs about
- *    300 bytes (the frame buffer of send_packet); a fault with the stack
+ *    300 bytes (the frame buffer of reply.c's reply_send); a fault with the stack
  *    nearly full leaves a frame just above the bottom and too little room
  *    below it, a fault inside the handler locks the core up, and the host
  *    would see silence instead of the report. Nothing on the old stack is

@@ -95,6 +95,17 @@ static const uint64_t k512[80] = {
 	0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL,
 	0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL};
 
+/*
+ * FIPS 180-4's two compression functions, 6.2.2 (32-bit words, 64 rounds)
+ * and 6.4.2 (64-bit words, 80 rounds), kept apart although they read
+ * alike: they differ in the word type, the rotation counts, the round count
+ * and the constants, so that one shared body would take either a macro that
+ * writes both (harder to check against the standard than the two as they
+ * are), or 64-bit words for SHA-256 too, which on a Cortex-M4 (no 64-bit
+ * operations) would make every SHA-256 call the schemes make slower, and
+ * their measured cycles with it. What is the same for both (the padding and
+ * length, the API) is written once below: finalize() and HIL_SHA2_API.
+ */
 static void blocks256(uint8_t *ctx, const uint8_t *in, size_t n)
 {
 	uint32_t h[8], w[64];
