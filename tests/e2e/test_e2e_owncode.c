@@ -338,6 +338,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	assert_string_equal(run->dir, "");
 	assert_int_equal(rmdir(results), 0); /* nothing was made in it */
 
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	e2e_results_dir(tmp_root, "misspelt-impl", results, sizeof(results));
 	make_config(cfg, "{ \"name\": \"" AEAD "\", \"impl\": \"bi23\" }",
@@ -560,6 +561,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	hil_run_free(run);
 
 	memset(run, 0, sizeof(*run));
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	e2e_results_dir(tmp_root, "asm-unverified", results, sizeof(results));
 	snprintf(algs, sizeof(algs),
@@ -577,6 +579,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	hil_run_free(run);
 
 	memset(run, 0, sizeof(*run));
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(dir, sizeof(dir), "%s/asm-kat", tmp_root);
 	asm_hash_copy(dir, 1);
