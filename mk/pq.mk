@@ -50,7 +50,12 @@ $(error PQ_OUTPUT=$(PQ_OUTPUT): text or frames)
 endif
 PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
-	-fdata-sections $(PQ_COMMON_INC)
+	-fdata-sections $(PQ_COMMON_INC) $(PQ_PATHMAP)
+# PQ_MAP: the run's build folder (hilrun pq: OUTDIR/build, where the copies
+# of the sources are), named pq-build in the debug information and
+# __FILE__, so that the same sources give the same image (build-id) in
+# any run's folder.
+PQ_PATHMAP = $(if $(PQ_MAP),-ffile-prefix-map=$(PQ_MAP)=pq-build)
 # Every object notes the headers it read (-MMD, beside it as .d; -MP: a
 # header removed is no error): a changed header rebuilds what includes it,
 # the stub's board and HAL headers as much as a scheme's own.
@@ -180,7 +185,7 @@ $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BO
 
 # ---- the host reference: the scheme's C and the common C, native
 PQ_HOST := $(PQ_OUT)/host
-PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d))
+PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d)) $(PQ_PATHMAP)
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
 PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
 $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),,$(PQ_HOST)/flags)))

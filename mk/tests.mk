@@ -96,6 +96,8 @@ E2E_TESTS += e2e_contract
 E2E_TESTS += e2e_owncode
 # Trees in the NIST LWC benchmarking repository's layout, as published.
 E2E_TESTS += e2e_nist
+# One command over a tree of 300 folders: ten images, each folder reported.
+E2E_TESTS += e2e_bigtree
 # The command line as a user meets it (hilrun as a process).
 E2E_TESTS += e2e_cli
 # Issue #33's hostile inputs refused before anything is built.

@@ -250,6 +250,7 @@ for dir in "$@"; do
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
 			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" PQ_HOST_SIGS="$sigs" HIL_LINK="$LINK" \
+			PQ_MAP="$BUILDROOT" \
 			${CLOCK:+HIL_CLOCK_HZ=$CLOCK} ${BAUD:+HIL_BAUD=$BAUD} > "$b.build.log" 2>&1
 	}
 	took() { echo "$((SECONDS - t0)) s"; }
@@ -287,7 +288,7 @@ for dir in "$@"; do
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
 			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
 			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" > "$b.host.log" 2>&1; then
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" PQ_MAP="$BUILDROOT" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
 			"$BUILDROOT/$rsym/host/ref" > "$refout"
 		else

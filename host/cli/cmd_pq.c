@@ -241,11 +241,9 @@ static void note_host_signatures(struct hil_config *cfg,
 			       strncmp(cfg->not_for_board[j].why, "sign:", 5) ==
 				       0;
 		}
-		if (seen || cfg->n_not_for_board == HIL_CFG_MAX_ALGS) {
-			continue;
+		if (seen || hil_config_add_skipped(cfg, &s) != HIL_OK) {
+			continue; /* out of memory: the note is left out */
 		}
-		s = &cfg->not_for_board[cfg->n_not_for_board++];
-		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", r->algorithm);
 		snprintf(s->impl, sizeof(s->impl), "%s", r->implementation);
 		snprintf(s->why, sizeof(s->why),
@@ -308,6 +306,7 @@ out:
 		hil_run_free(run);
 	}
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 	return ret;
 }
@@ -574,10 +573,12 @@ int cli_pq_main(int argc, char **argv, const struct cli_env *env,
 	if (ret == HIL_ERR_NA ||
 	    (ret == HIL_OK &&
 	     strcmp(bcfg->board.name, "qemu-mps2-an386") == 0)) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		bcfg = NULL;
 	} else if (ret != HIL_OK) {
 		hil_err("%s", err);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
@@ -587,11 +588,13 @@ int cli_pq_main(int argc, char **argv, const struct cli_env *env,
 			"(qemu-mps2-an386) only: the image %s runs over its "
 			"link does not take the host's signatures",
 			bcfg->board.name);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
 	}
 	if (hil_build_find_root(root, sizeof(root)) != HIL_OK) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
@@ -600,6 +603,7 @@ int cli_pq_main(int argc, char **argv, const struct cli_env *env,
 	if (bcfg != NULL &&
 	    pq_take_board(bcfg, config, map_id, (unsigned)wait_s, !board_locked,
 			  &lock, &busy) != HIL_OK) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return busy ? 5 : 2;
@@ -617,6 +621,7 @@ int cli_pq_main(int argc, char **argv, const struct cli_env *env,
 	if (make_dir(out) != HIL_OK || realpath(out, outbuf) == NULL) {
 		hil_err("pq: cannot make the output folder %s", out);
 		hil_lock_release(&lock);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
@@ -709,6 +714,7 @@ out:
 	hil_lock_release(&lock);
 	hil_jail_free(jail);
 	free(copy);
+	hil_config_free(bcfg);
 	free(bcfg);
 	free(plan);
 	return pq_exit(ret, status, failed, out);

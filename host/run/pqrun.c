@@ -218,7 +218,7 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 	struct hil_run_image *im;
 	char sym[2 * HIL_CFG_NAME + 2], *p;
 
-	if (build[0] == '\0' || run->n_images == HIL_RUN_MAX_IMAGES) {
+	if (build[0] == '\0') {
 		return;
 	}
 	snprintf(sym, sizeof(sym), "%s/%s", scheme, impl);
@@ -238,20 +238,27 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 		run->fw.elf[0] = '\0';
 		return;
 	}
-	im = &run->images[run->n_images++];
-	snprintf(im->algs, sizeof(im->algs), "%s/%s", scheme, impl);
+	snprintf(sym, sizeof(sym), "%s/%s", scheme, impl);
+	im = hil_run_add_image(run, sym);
+	if (im == NULL) {
+		hil_warn("out of memory: the rows of %s/%s have no build-id",
+			 scheme, impl);
+		return;
+	}
 	snprintf(im->build_id, sizeof(im->build_id), "%s", run->build_id);
 	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", run->elf_sha256);
 	im->sizes = run->sizes;
 }
 
 /* cfg's entry of scheme/impl, added when new (with its size and image);
- * 0 when there is no room, else 1. */
+ * 0 when out of memory, else 1. */
 static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 		      const char *const *folders, size_t n, char *const *f,
 		      const char *build)
 {
 	struct hil_impl_size *z;
+	struct hil_config_alg *a;
+	char one[2 * HIL_CFG_NAME + 2];
 	size_t i;
 
 	for (i = 0; i < cfg->n_algs; i++) {
@@ -260,28 +267,27 @@ static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 			return 1;
 		}
 	}
-	if (cfg->n_algs == HIL_CFG_MAX_ALGS ||
-	    run->n_impl_sizes == HIL_MAX_IMPL_SIZES) {
+	if (hil_config_add_alg(cfg, &a) != HIL_OK) {
 		return 0;
 	}
-	snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name), "%s",
-		 f[R_SCHEME]);
-	snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl), "%s", f[R_IMPL]);
-	snprintf(cfg->algs[i].path, sizeof(cfg->algs[i].path), "%s",
+	z = hil_run_add_impl_size(run);
+	if (z == NULL) {
+		cfg->n_algs--;
+		return 0;
+	}
+	snprintf(a->name, sizeof(a->name), "%s", f[R_SCHEME]);
+	snprintf(a->impl, sizeof(a->impl), "%s", f[R_IMPL]);
+	snprintf(a->path, sizeof(a->path), "%s",
 		 folder_of(folders, n, f[R_SCHEME], f[R_IMPL]));
-	cfg->algs[i].entry = (unsigned)i;
-	cfg->n_algs++;
-	z = &run->impl_sizes[run->n_impl_sizes++];
+	a->entry = (unsigned)i;
 	snprintf(z->algorithm, sizeof(z->algorithm), "%s", f[R_SCHEME]);
 	snprintf(z->implementation, sizeof(z->implementation), "%s", f[R_IMPL]);
 	z->text = strtoul(f[R_TEXT], NULL, 10);
 	z->data = strtoul(f[R_DATA], NULL, 10);
 	z->bss = strtoul(f[R_BSS], NULL, 10);
-	{
-		size_t o = strlen(run->fw.algs);
-
-		snprintf(run->fw.algs + o, sizeof(run->fw.algs) - o, "%s%s/%s",
-			 o > 0 ? " " : "", f[R_SCHEME], f[R_IMPL]);
+	snprintf(one, sizeof(one), "%s/%s", f[R_SCHEME], f[R_IMPL]);
+	if (hil_str_append(&run->fw.algs, " ", one) != HIL_OK) {
+		return 0;
 	}
 	add_image(build, f[R_SCHEME], f[R_IMPL], run);
 	return 1;
@@ -640,9 +646,9 @@ int hil_pq_collect(const char *dir, const char *const *folders, size_t n,
 		}
 		if (!add_scheme(cfg, run, folders, n, rows.f[i],
 				meta(&m, "build", ""))) {
-			hil_err("%s: more than %d schemes in one run",
-				rows.path, HIL_MAX_IMPL_SIZES);
-			ret = HIL_ERR_ARG;
+			hil_err("%s: out of memory at line %zu", rows.path,
+				i + 1);
+			ret = HIL_ERR_NOMEM;
 			break;
 		}
 		ret = make_row(&rows, i, &calls, seed, rng, run);
@@ -660,12 +666,13 @@ int hil_pq_collect(const char *dir, const char *const *folders, size_t n,
 			}
 		}
 	}
-	for (i = 0; ret == HIL_OK && i < skipped.n &&
-		    cfg->n_not_for_board < HIL_CFG_MAX_ALGS;
-	     i++) {
-		struct hil_config_skipped *s =
-			&cfg->not_for_board[cfg->n_not_for_board++];
+	for (i = 0; ret == HIL_OK && i < skipped.n; i++) {
+		struct hil_config_skipped *s;
 
+		if (hil_config_add_skipped(cfg, &s) != HIL_OK) {
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
 		if (skipped.nf[i] != 3) {
 			hil_err("%s: line %zu has %zu columns, not 3",
 				skipped.path, i + 1, skipped.nf[i]);

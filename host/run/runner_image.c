@@ -98,9 +98,9 @@ int hil_rn_image_info(struct hil_run *run)
 		char map[HIL_PATH + 16];
 
 		snprintf(map, sizeof(map), "%s/stub.map", run->fw.dir);
-		return hil_map_impl_sizes(map, run->impl_sizes,
-					  HIL_MAX_IMPL_SIZES,
-					  &run->n_impl_sizes);
+		return hil_map_impl_sizes(map, &run->impl_sizes,
+					  &run->n_impl_sizes,
+					  &run->cap_impl_sizes);
 	}
 }
 

@@ -100,7 +100,10 @@ struct run_ctx {
 	struct hil_run *run;
 	struct rn_target target;
 	struct rn_journal journal;
-	struct rn_subject subj[HIL_CFG_MAX_ALGS]; /* per configured one */
+	/* One per configured implementation of the image being measured
+	 * (hil_rn_measure() makes them, image_done() frees them). */
+	struct rn_subject *subj;
+	size_t n_subj;
 	struct rn_meters meters;
 	struct rn_progress progress;
 };

@@ -478,7 +478,7 @@ static void test_serve_three_jobs_one_invalid(void **state)
 {
 	struct fx *fx = *state;
 	char bad[256], want[1024], report[512], text[512];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	cJSON *r;
 
 	drop_config_job(fx, "incoming", "1-alpha.json", "alpha");
@@ -539,6 +539,7 @@ static void test_serve_three_jobs_one_invalid(void **state)
 	assert_non_null(strstr(str(r, "error"), "bench.runs"));
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "report")));
 	cJSON_Delete(r);
+	hil_config_free(&cfg);
 }
 
 static void test_serve_resumes_job_left_in_running_first(void **state)
@@ -1478,7 +1479,7 @@ static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
 					  "interface/nonesuch.cfg",
 					  "interface/stlink.cfg;sh",
 					  "interface"};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512];
 	size_t i;
 
@@ -1509,6 +1510,7 @@ static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
 			fail_msg("%s: %s", bad[i], err);
 		}
 	}
+	hil_config_free(&cfg);
 }
 
 /* The bus driver's rule for a job: a Linux bus is a /dev/i2c-N device,
@@ -1518,7 +1520,7 @@ static void test_a_job_s_linux_bus_must_be_an_i2c_device(void **state)
 	static const char *const bad[] = {"linux:/dev/sda", "linux:/dev/i2c-",
 					  "linux:/dev/i2c-1x",
 					  "linux:/etc/passwd"};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512];
 	size_t i;
 
@@ -1541,6 +1543,7 @@ static void test_a_job_s_linux_bus_must_be_an_i2c_device(void **state)
 			bad[i]);
 		assert_string_equal(err, want);
 	}
+	hil_config_free(&cfg);
 }
 
 int main(void)
