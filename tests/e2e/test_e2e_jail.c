@@ -352,7 +352,9 @@ test_a_file_name_that_runs_a_command_cannot_change_the_copy(void **state)
 	e2e_remove_tree(fw->dir); /* a folder of this run's alone */
 	snprintf(path, sizeof(path), "%s.lock", fw->dir);
 	unlink(path);
+	hil_firmware_free(fw);
 	free(fw);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
