@@ -30,7 +30,7 @@ include mk/pq.mk
 include mk/tests.mk
 include mk/tools.mk
 
-.PHONY: all deps deps-check run test unit e2e bench clean format format-check floors-check \
+.PHONY: all deps deps-check run test unit e2e script-test bench clean format format-check floors-check \
 	deps-lab test-lab
 
 all: deps-check
@@ -52,8 +52,14 @@ e2e: deps-check $(BUILD)/hilrun $(E2E_BINS) cycle-plugin
 		HILRUN_BIN=$(CURDIR)/$(BUILD)/hilrun $$t || fail=1; done; \
 	test $$fail = 0
 
+# The scripts' own tests (tests/scripts/test_*.sh: no network, no board).
+script-test:
+	@fail=0; for t in tests/scripts/test_*.sh; do \
+		echo "== $$t"; $$t || fail=1; done; \
+	test $$fail = 0
+
 test: deps-check format-check floors-check
-	@$(MAKE) --no-print-directory unit e2e emu-test
+	@$(MAKE) --no-print-directory unit e2e emu-test script-test
 	@echo "make test: all suites passed"
 
 FORCE:

@@ -20,6 +20,12 @@
 #             docs/cycle-model.md); the fit is at O2 only
 #   RESIDUALS=1  also print, per training implementation, the median
 #             error, its range and how it moves with the lengths
+#   CROSS     the compiler to build with, as make's CROSS: a prefix
+#             ending in arm-none-eabi- (default: the arm-none-eabi-gcc on
+#             PATH, Debian's 12.2 here). E.g. CROSS=DIR/bin/arm-none-eabi-
+#             after scripts/cross-gcc.sh DIR (Debian 11's GCC 8.3.1): its
+#             folder goes first on hilrun's PATH (the jail binds it), and
+#             the "Model:" line and each report name the compiler
 #   FIT=1     fit the nRF52840 parameters again (training finalists only):
 #             runs the grid's profiles (nrf52840-nocache, nrf52840-fit-1k,
 #             -2k, -4k, nrf52840-icache), chooses the cache and the wait
@@ -31,8 +37,8 @@
 # published counts are read from the checkout's
 # benchmarks/nano33ble-aead-summary.csv, -O2 rows, only for the finalists
 # named. NIST built at -O2 with PlatformIO's Arduino core for the Nano 33
-# BLE; hilrun builds with the Debian arm-none-eabi-gcc (docs/cycle-model.md
-# says what that changes).
+# BLE (GCC 7.2.1); hilrun builds with the arm-none-eabi-gcc on PATH, Debian's
+# 12.2, or with CROSS's (docs/cycle-model.md says what that changes).
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -66,6 +72,28 @@ if [ "${FIT:-0}" = 1 ] && [ "$OPT" != O2 ]; then
 	exit 2
 fi
 LEVEL=$(echo "$OPT" | tr 'A-Z' 'a-z')
+# The compiler: hilrun's builds call arm-none-eabi-gcc by name, so a CROSS
+# prefix is its folder first on PATH.
+if [ -n "${CROSS:-}" ]; then
+	case $CROSS in
+	*/arm-none-eabi-) ;;
+	*)
+		echo "$0: CROSS is a folder's arm-none-eabi- prefix (e.g. DIR/bin/arm-none-eabi-), not $CROSS" >&2
+		exit 2
+		;;
+	esac
+	if [ ! -x "${CROSS}gcc" ]; then
+		echo "$0: CROSS=$CROSS: no ${CROSS}gcc (scripts/cross-gcc.sh DIR makes DIR/bin/arm-none-eabi-gcc)" >&2
+		exit 2
+	fi
+	PATH=$(cd "$(dirname "${CROSS}gcc")" && pwd):$PATH
+	export PATH
+fi
+COMPILER=$(arm-none-eabi-gcc --version 2>/dev/null | head -1) || COMPILER=
+if [ -z "$COMPILER" ]; then
+	echo "$0: no arm-none-eabi-gcc on PATH${CROSS:+ (CROSS=$CROSS)}" >&2
+	exit 2
+fi
 W=${WORK:-$(mktemp -d /tmp/hilrun-nist.XXXXXX)}
 mkdir -p "$W"
 
@@ -160,6 +188,8 @@ if [ "${FIT:-0}" = 1 ]; then
 		$(cat "$W/reports-all.txt") --out "$W/fit.json"
 fi
 
+echo
+echo "Model: hilrun cycle model, profiles $PROFILES, $COMPILER, -$OPT."
 for prof in $PROFILES; do
 	echo
 	python3 "$ROOT/scripts/nist_model.py" compare "$CSV" "$IMPL" \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # validate-pqm4.sh: builds the `clean` implementations of pqm4's 2022 table (commit 918f379, STM32F407 at 24 MHz / 0 WS, arm-none-eabi-gcc 11.3.1, -O3) as pqm4 did, from the user's own checkout, runs them under hilrun's cycle model, and prints model vs published per operation.
 #
-# usage: scripts/validate-pqm4.sh [-t 2022|current] [-n RUNS] [-f REGEX] [-S] [-R] [-T SECONDS] [-o OUTDIR] PQM4_CHECKOUT
+# usage: scripts/validate-pqm4.sh [-t 2022|current] [-n RUNS] [-f REGEX] [-S] [-R] [-T SECONDS] [-X DIR] [-o OUTDIR] PQM4_CHECKOUT
 #   -t TABLE       2022 (default): pqm4 918f379's table, its `clean` rows;
 #                  current: the checkout's own benchmarks.md (STM32L4R5ZI at
 #                  20 MHz, 0 WS, Arm GNU Toolchain 13.2) and sources (HEAD),
@@ -19,6 +19,11 @@
 #                  host build's signatures (pq-bench -S), for rows whose sign
 #                  takes too long to emulate; their sign rows are left out
 #   -T SECONDS     the limit of one scheme's emulation (pq-bench -T; default 3600)
+#   -X DIR         build with the compiler in DIR/bin (scripts/cross-gcc.sh DIR:
+#                  Debian 11's GCC 8.3.1) instead of the arm-none-eabi-gcc on
+#                  PATH (Debian 12's 12.2 here): DIR/bin goes first on PATH,
+#                  the build folder is that compiler's own, and the "Model:"
+#                  line names it
 #   -R             run nothing: print the comparison again from OUTDIR's
 #                  rows.tsv (needs -o); pq-bench writes each scheme's rows as
 #                  it ends, so an interrupted run keeps the schemes it finished
@@ -38,7 +43,8 @@ TABLE=2022
 SIGS=
 RERUN=
 LIMIT=3600
-while getopts t:n:f:o:SRT: opt; do
+XDIR=
+while getopts t:n:f:o:SRT:X: opt; do
 	case $opt in
 	t) TABLE=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
@@ -47,12 +53,27 @@ while getopts t:n:f:o:SRT: opt; do
 	S) SIGS=-S ;;
 	R) RERUN=1 ;;
 	T) LIMIT=$OPTARG ;;
+	X) XDIR=$OPTARG ;;
 	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] || { sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2; }
 PQM4=$(cd "$1" 2>/dev/null && pwd) || { echo "validate-pqm4: no folder $1" >&2; exit 2; }
+# The compiler: pq-bench and its makes call arm-none-eabi-gcc by name.
+BUILD=$ROOT/build/validate-pqm4/pq-$TABLE
+if [ -n "$XDIR" ]; then
+	[ -x "$XDIR/bin/arm-none-eabi-gcc" ] ||
+		{ echo "validate-pqm4: -X $XDIR: no $XDIR/bin/arm-none-eabi-gcc (scripts/cross-gcc.sh $XDIR makes it)" >&2; exit 2; }
+	XDIR=$(cd "$XDIR" && pwd)
+	PATH=$XDIR/bin:$PATH
+	export PATH
+fi
+COMPILER=$(arm-none-eabi-gcc --version 2>/dev/null | head -1) || COMPILER=
+[ -n "$COMPILER" ] || { echo "validate-pqm4: no arm-none-eabi-gcc on PATH${XDIR:+ (-X $XDIR)}" >&2; exit 2; }
+# Another compiler's objects are not reused (make's timestamps do not know
+# the compiler): its own build folder.
+[ -z "$XDIR" ] || BUILD=$BUILD-$(printf '%s' "$COMPILER" | sha256sum | cut -c1-8)
 case $TABLE in
 2022) COMMIT=918f379; IMPLS=clean ;;
 current) COMMIT=HEAD; IMPLS='clean|ref|opt|opt-ct' ;;
@@ -114,7 +135,7 @@ if [ -z "$RERUN" ]; then
 	done < "$PUB"
 	[ ${#dirs[@]} -gt 0 ] || { echo "validate-pqm4: no $IMPLS folder matches '$FILTER'" >&2; exit 2; }
 
-	"$ROOT/scripts/pq-bench.sh" -n "$RUNS" $SIGS -T "$LIMIT" -p stm32f401-0ws -O -O3 -B "$ROOT/build/validate-pqm4/pq-$TABLE" \
+	"$ROOT/scripts/pq-bench.sh" -n "$RUNS" $SIGS -T "$LIMIT" -p stm32f401-0ws -O -O3 -B "$BUILD" \
 		-c "$SRC/common" -c "$SRC/mupq/common" -H "$SRC/mupq/pqclean/common" -o "$OUT" "${dirs[@]}" ||
 		echo "validate-pqm4: some rows failed verification or were left out (see below)" >&2
 fi
@@ -131,7 +152,9 @@ awk -F '\t' -v table="$TABLE" '
 		print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |" }' "$PUB" "$OUT/rows.tsv" > "$OUT/validate.md"
 {
 	echo
-	echo "Model: hilrun cycle model, profile stm32f401-0ws (a Cortex-M4 at 0 wait states), $(arm-none-eabi-gcc --version | head -1), -O3, pqm4 $COMMIT common code."
+	# The compiler of the run (-R: the earlier run's, as pq-bench wrote it).
+	ran=$(awk -F '\t' '$1 == "compiler" { print $2; exit }' "$OUT/run.tsv" 2>/dev/null)
+	echo "Model: hilrun cycle model, profile stm32f401-0ws (a Cortex-M4 at 0 wait states), ${ran:-$COMPILER}, -O3, pqm4 $COMMIT common code."
 	if [ "$TABLE" = 2022 ]; then
 		echo "Published: pqm4 $COMMIT benchmarks.md (STM32F4DISCOVERY, STM32F407 at 24 MHz, 0 WS, arm-none-eabi-gcc 11.3.1, -O3), measured."
 	else

@@ -552,6 +552,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	 * (a user's folder by its real path). */
 	snprintf(key, sizeof(key), "%s|%u|%u|%s", cfg->board.name,
 		 (unsigned)cfg->board.clock_hz, (unsigned)cfg->link.baud, opt);
+	/* So does the compiler (another one first on PATH, such as
+	 * scripts/cross-gcc.sh's): make's timestamps would otherwise keep
+	 * the other compiler's objects. */
+	compiler_version(root, fw->compiler, sizeof(fw->compiler));
+	snprintf(key + strlen(key), sizeof(key) - strlen(key), "|cc=%s",
+		 fw->compiler);
 	/* Only a link the stub is built for changes the key: a USART image
 	 * keeps the folder it always had. */
 	if (stub_link[0] != '\0') {
@@ -753,7 +759,6 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		goto out;
 	}
 	read_flags(fw->dir, fw);
-	compiler_version(root, fw->compiler, sizeof(fw->compiler));
 out:
 	close(lock_fd);
 	for (i = 0; entries != NULL && i < cfg->n_algs; i++) {

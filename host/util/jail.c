@@ -314,6 +314,45 @@ static void push_program(struct vec *a, const char *name, char *prog,
 	push_folder_of(a, real);
 }
 
+/* The cross compilers a jailed build may call by name, through PATH. */
+static const char *const path_toolchains[] = {"arm-none-eabi-gcc"};
+
+/*
+ * A cross toolchain that hilrun's PATH finds outside /usr, /bin and /sbin
+ * (scripts/cross-gcc.sh's folder, an Arm toolchain in /opt/X/bin): the
+ * folder its bin/ is in, read-only (a toolchain finds its own parts
+ * relative to bin/), so that a build in the jail, which keeps that PATH,
+ * runs the same compiler as one outside it.
+ */
+static void push_toolchains(struct vec *a)
+{
+	char found[PATH_MAX], real[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(path_toolchains) / sizeof(path_toolchains[0]);
+	     i++) {
+		char *slash;
+
+		if (!find_in_path(path_toolchains[i], found, sizeof(found)) ||
+		    strncmp(found, "/usr/", 5) == 0 ||
+		    strncmp(found, "/bin/", 5) == 0 ||
+		    strncmp(found, "/sbin/", 6) == 0 ||
+		    realpath(found, real) == NULL) {
+			continue;
+		}
+		slash = strrchr(real, '/');
+		*slash = '\0';
+		slash = strrchr(real, '/');
+		if (slash != NULL && slash != real &&
+		    strcmp(slash, "/bin") == 0) {
+			*slash = '\0';
+		}
+		if (strncmp(real, "/usr/", 5) != 0 && strcmp(real, "/") != 0) {
+			push3(a, "--ro-bind", real, real);
+		}
+	}
+}
+
 int hil_jail_argv(const struct hil_jail *j, char *const argv[], int info_fd,
 		  char ***out)
 {
@@ -367,6 +406,7 @@ int hil_jail_argv(const struct hil_jail *j, char *const argv[], int info_fd,
 		push3(&a, "--ro-bind-try", "/run/udev", "/run/udev");
 	}
 	push_program(&a, argv[0], prog, sizeof(prog));
+	push_toolchains(&a);
 	for (i = 0; j != NULL && i < j->n_bind; i++) {
 		const char *p = j->bind[i].path;
 

@@ -1,4 +1,4 @@
-/* test_e2e_snapshot: a user's folder is built from a copy taken when the build starts and checked against the configuration's load: a file swapped for a link to a host secret after the load never reaches the build; an unchanged folder builds from its copy, links inside it kept inside, and a second build recompiles nothing. */
+/* test_e2e_snapshot: a user's folder is built from a copy taken when the build starts and checked against the configuration's load: a file swapped for a link to a host secret after the load never reaches the build; an unchanged folder builds from its copy, links inside it kept inside, and a second build recompiles nothing; another compiler builds in a folder of its own. */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -141,6 +141,47 @@ test_a_file_swapped_after_the_check_never_reaches_the_build(void **state)
 }
 
 /*
+ * Another compiler first on PATH (scripts/cross-gcc.sh's; here a stand-in
+ * that says another version and runs the real one) builds the same
+ * configuration in a folder of its own, which make's timestamps would not
+ * do: the first compiler's objects are never reused.
+ */
+static void build_with_another_compiler(const struct hil_config *cfg,
+					struct hil_firmware *fw,
+					const char *log)
+{
+	char first[HIL_PATH], bin[128], cc[160], path[HIL_PATH + 160];
+	const char *old = getenv("PATH");
+	char *saved = strdup(old != NULL ? old : "/usr/bin:/bin");
+	int ret;
+
+	assert_non_null(saved);
+	snprintf(first, sizeof(first), "%s", fw->dir);
+	snprintf(bin, sizeof(bin), "%s/othercc", tmp_root);
+	e2e_make_dir(bin);
+	snprintf(cc, sizeof(cc), "%s/arm-none-eabi-gcc", bin);
+	write_text(cc, "#!/bin/sh\n"
+		       "if [ \"$1\" = --version ]; then\n"
+		       "\techo 'arm-none-eabi-gcc (e2e stand-in) 0.0'; exit 0\n"
+		       "fi\n"
+		       "exec /usr/bin/arm-none-eabi-gcc \"$@\"\n");
+	assert_int_equal(chmod(cc, 0755), 0);
+	snprintf(path, sizeof(path), "%s:%s", bin, saved);
+	setenv("PATH", path, 1);
+	ret = hil_build_firmware_ex(cfg, src_root, log, NULL, HIL_BUILD_NO_JAIL,
+				    NULL, fw);
+	setenv("PATH", saved, 1);
+	free(saved);
+	unlink(cc);
+	rmdir(bin);
+	assert_int_equal(ret, HIL_OK);
+	assert_string_equal(fw->compiler,
+			    "arm-none-eabi-gcc (e2e stand-in) 0.0");
+	assert_string_not_equal(fw->dir, first);
+	e2e_remove_tree(first);
+}
+
+/*
  * An unchanged folder with a link inside it (alias.h -> api.h) and a
  * header in a sub-folder builds from its copy: the copy is a folder of
  * ours, the link in it leads to the copy's api.h, the files keep their
@@ -201,6 +242,7 @@ static void test_an_unchanged_folder_builds_from_its_copy(void **state)
 	assert_int_equal(stat(obj, &after), 0);
 	assert_int_equal(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
 	assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+	build_with_another_compiler(cfg, fw, log);
 	e2e_remove_tree(fw->dir);
 	hil_firmware_free(fw);
 	free(fw);

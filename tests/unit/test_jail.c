@@ -309,6 +309,62 @@ static void test_a_program_on_path_outside_usr_is_made_visible(void **state)
 	remove_tree(dir);
 }
 
+/* A cross toolchain on PATH outside /usr (scripts/cross-gcc.sh's DIR/bin):
+ * the folder above its bin/ is bound read-only, whatever the program, so
+ * that a jailed make finds the same compiler (and what it runs under
+ * DIR/) as one outside. */
+static void test_a_toolchain_on_path_is_made_visible(void **state)
+{
+	char dir[64], bin[128], gcc[192], path[512];
+	char *const make[] = {"make", NULL};
+	const char *old = getenv("PATH");
+	char *saved;
+	FILE *f;
+	char **v = NULL;
+
+	(void)state;
+	make_tree(dir, sizeof(dir));
+	snprintf(bin, sizeof(bin), "%s/ro", dir);
+	snprintf(gcc, sizeof(gcc), "%s/arm-none-eabi-gcc", bin);
+	saved = strdup(old != NULL ? old : "/usr/bin:/bin");
+	assert_non_null(saved);
+	snprintf(path, sizeof(path), "%s:%s", bin, saved);
+	setenv("PATH", path, 1);
+	/* Not executable: not the one PATH finds, nothing bound. */
+	f = fopen(gcc, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(hil_jail_argv(NULL, make, -1, &v), HIL_OK);
+	assert_true(find3(v, "--ro-bind", bin, bin) < 0);
+	hil_jail_argv_free(v);
+	/* In a folder not named bin: that folder. */
+	assert_int_equal(chmod(gcc, 0755), 0);
+	assert_int_equal(hil_jail_argv(NULL, make, -1, &v), HIL_OK);
+	assert_true(find3(v, "--ro-bind", bin, bin) > 0);
+	hil_jail_argv_free(v);
+	unlink(gcc);
+	/* In DIR/bin: DIR. */
+	snprintf(bin, sizeof(bin), "%s/rw/bin", dir);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	snprintf(gcc, sizeof(gcc), "%s/arm-none-eabi-gcc", bin);
+	f = fopen(gcc, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(gcc, 0755), 0);
+	snprintf(path, sizeof(path), "%s:%s", bin, saved);
+	setenv("PATH", path, 1);
+	assert_int_equal(hil_jail_argv(NULL, make, -1, &v), HIL_OK);
+	snprintf(path, sizeof(path), "%s/rw", dir);
+	assert_true(find3(v, "--ro-bind", path, path) > 0);
+	assert_true(find3(v, "--ro-bind", bin, bin) < 0);
+	hil_jail_argv_free(v);
+	setenv("PATH", saved, 1);
+	free(saved);
+	unlink(gcc);
+	rmdir(bin);
+	remove_tree(dir);
+}
+
 static void test_an_empty_command_is_refused(void **state)
 {
 	char *const empty[] = {NULL};
@@ -365,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_a_program_by_path_is_made_visible),
 		cmocka_unit_test(
 			test_a_program_on_path_outside_usr_is_made_visible),
+		cmocka_unit_test(test_a_toolchain_on_path_is_made_visible),
 		cmocka_unit_test(test_an_empty_command_is_refused),
 		cmocka_unit_test(test_a_refused_jail_is_said),
 	};
