@@ -7,7 +7,7 @@ set -eu
 PACKAGES="make gcc g++ pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
 binutils-arm-none-eabi qemu-system-arm openocd python3-pyocd libserialport-dev libcjson-dev
 libftdi1-dev libelf-dev libmd-dev libsqlite3-dev libcmocka-dev clang-format chromium libssl-dev clang libclang-rt-dev
-bubblewrap"
+bubblewrap gpg gpgv xz-utils curl"
 
 missing=""
 for p in $PACKAGES; do
