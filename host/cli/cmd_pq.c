@@ -130,6 +130,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *named,
 		    const volatile sig_atomic_t *stop, int *status)
 {
 	char script[HIL_PQ_PATH + 32], clock[16], baud[16];
+	char flags[HIL_PQ_PATH + 32];
 	char *argv[MAX_ARGS];
 	size_t n = 0, i;
 
@@ -143,6 +144,10 @@ static int run_plan(const struct hil_pq_plan *plan, const char *named,
 	argv[n++] = (char *)out;
 	argv[n++] = "-B";
 	argv[n++] = (char *)build;
+	/* What each folder's config.mk adds (pqsnap.h wrote it). */
+	snprintf(flags, sizeof(flags), "%s/src/" HIL_PQ_FLAGS_FILE, build);
+	argv[n++] = "-F";
+	argv[n++] = flags;
 	if (named[0] != '\0') {
 		argv[n++] = "-N";
 		argv[n++] = (char *)named;
