@@ -26,14 +26,14 @@
 
 /* The reader's state over one file. */
 struct reader {
-	const char *dir;    /* the folder read (the copy) */
-	char scheme[256];   /* its last two path parts */
+	const char *dir;  /* the folder read (the copy) */
+	char scheme[256]; /* its last two path parts */
 	char impl[256];
-	char real[PATH_MAX]; /* the folder's real path (-I stays inside) */
+	char real[PATH_MAX];	/* the folder's real path (-I stays inside) */
 	struct hil_config *cfg; /* algs[0]: the folder, for -I's check */
 	struct hil_pq_flags *out;
-	unsigned line;	    /* of the line being read (its first) */
-	char quoted[160];   /* that line, printable, for messages */
+	unsigned line;	  /* of the line being read (its first) */
+	char quoted[160]; /* that line, printable, for messages */
 };
 
 /* Refuse the folder: why, naming the file and the line. */
@@ -69,7 +69,9 @@ static void quote(struct reader *r, const char *s)
 			o += 3;
 			break;
 		}
-		r->quoted[o++] = (char)(isprint(c) && c != '"' ? c : '?');
+		r->quoted[o++] = (char)(c == '\t'		 ? ' '
+					: isprint(c) && c != '"' ? c
+								 : '?');
 	}
 	while (o > 0 && r->quoted[o - 1] == ' ') {
 		o--;
@@ -153,8 +155,8 @@ static void take_include(struct reader *r, const char *rel)
 	snprintf(flag, sizeof(flag), "-I%s", rel);
 	if (rel[0] == '\0' || rel[0] == '/') {
 		refuse_flag(r, flag,
-		       "-I takes a folder named relative to the "
-		       "implementation's folder (and inside it)");
+			    "-I takes a folder named relative to the "
+			    "implementation's folder (and inside it)");
 		return;
 	}
 	snprintf(p, sizeof(p), "%s/%s", r->dir, rel);
@@ -166,8 +168,8 @@ static void take_include(struct reader *r, const char *rel)
 	if (strncmp(real, r->real, n) != 0 ||
 	    (real[n] != '/' && real[n] != '\0')) {
 		refuse_flag(r, flag,
-		       "outside the implementation's folder (an -I of a "
-		       "config.mk must stay inside it)");
+			    "outside the implementation's folder (an -I of a "
+			    "config.mk must stay inside it)");
 		return;
 	}
 	snprintf(flag, sizeof(flag), "-I%s", real);
@@ -188,10 +190,11 @@ static void take_flags(struct reader *r, char *rhs)
 	for (w = strtok_r(rhs, " \t", &save); w != NULL && !r->out->refused;
 	     w = strtok_r(NULL, " \t", &save)) {
 		if (!plain_word(w)) {
-			refuse_flag(r, w,
-			       "holds a character of make's or the shell's "
-			       "syntax (a flag here holds letters, digits and "
-			       "_ . / + = , - only)");
+			refuse_flag(
+				r, w,
+				"holds a character of make's or the shell's "
+				"syntax (a flag here holds letters, digits and "
+				"_ . / + = , - only)");
 			return;
 		}
 		/* -D NAME, -U NAME, -I DIR: the value as the next word. */
@@ -200,8 +203,9 @@ static void take_flags(struct reader *r, char *rhs)
 			char *v = strtok_r(NULL, " \t", &save);
 
 			if (v == NULL || !plain_word(v)) {
-				refuse_flag(r, w,
-				       "without a value a flag here can take");
+				refuse_flag(
+					r, w,
+					"without a value a flag here can take");
 				return;
 			}
 			snprintf(joined, sizeof(joined), "%s%s", w, v);

@@ -14,8 +14,8 @@ struct hil_pq_flags {
 	char text[HIL_PQ_FLAGS_TEXT]; /* the flags taken, space-separated */
 	size_t n;		      /* how many */
 	int has_file;		      /* the folder has a config.mk */
-	int refused;		      /* 1: not understood, the folder is not built */
-	char why[1024];		      /* refused: the file, its line, what */
+	int refused;	/* 1: not understood, the folder is not built */
+	char why[1024]; /* refused: the file, its line, what */
 };
 
 /*
