@@ -50,7 +50,8 @@ static void assert_refused(const struct hil_pq_flags *f, const char *a,
 	assert_true(f->refused);
 	assert_int_equal(f->n, 0);
 	assert_string_equal(f->text, "");
-	if (strstr(f->why, a) == NULL || (b != NULL && strstr(f->why, b) == NULL)) {
+	if (strstr(f->why, a) == NULL ||
+	    (b != NULL && strstr(f->why, b) == NULL)) {
 		fail_msg("\"%s\" does not say \"%s\"%s%s", f->why, a,
 			 b != NULL ? " and " : "", b != NULL ? b : "");
 	}
@@ -146,8 +147,9 @@ static void test_include_stays_inside_the_folder(void **state)
 	assert_string_equal(f.text, want);
 
 	read_cfg("CPPFLAGS += -I../outside\n", &f);
-	assert_refused(&f, "config.mk line 1: ", "-I../outside: outside the "
-						 "implementation's folder");
+	assert_refused(&f, "config.mk line 1: ",
+		       "-I../outside: outside the "
+		       "implementation's folder");
 	read_cfg("CPPFLAGS += -Iinc/../../outside\n", &f);
 	assert_refused(&f, "outside the implementation's folder", NULL);
 	read_cfg("CPPFLAGS += -I/usr/include\n", &f);
@@ -169,8 +171,7 @@ static void test_include_through_a_link_out_is_refused(void **state)
 	unlink(p);
 	assert_int_equal(symlink("../outside", p), 0);
 	read_cfg("CPPFLAGS += -Iaway\n", &f);
-	assert_refused(&f, "-Iaway: outside the implementation's folder",
-		       NULL);
+	assert_refused(&f, "-Iaway: outside the implementation's folder", NULL);
 	unlink(p);
 }
 
@@ -189,8 +190,9 @@ static void test_flags_off_the_allowlist_are_refused(void **state)
 	read_cfg("CFLAGS += -specs=x.specs\n", &f);
 	assert_refused(&f, "-specs=x.specs: ", NULL);
 	read_cfg("CPPFLAGS += -DX=`id`\n", &f);
-	assert_refused(&f, "-DX=`id`: holds a character of make's or the "
-			   "shell's syntax",
+	assert_refused(&f,
+		       "-DX=`id`: holds a character of make's or the "
+		       "shell's syntax",
 		       NULL);
 	read_cfg("CPPFLAGS += -D\n", &f);
 	assert_refused(&f, "-D: without a value", NULL);
@@ -287,8 +289,7 @@ static void test_flags_file_has_a_line_per_folder(void **state)
 	snprintf(plan->dirs[2], sizeof(plan->dirs[2]), "%s", other);
 	plan->n_dirs = 3;
 	snprintf(p, sizeof(p), "%s/flags.tsv", tmp_root);
-	assert_int_equal(hil_pq_flags_write(plan, p, err, sizeof(err)),
-			 HIL_OK);
+	assert_int_equal(hil_pq_flags_write(plan, p, err, sizeof(err)), HIL_OK);
 	assert_int_equal(hil_read_file(p, &text, NULL), HIL_OK);
 	snprintf(want, sizeof(want),
 		 "%s\tflags\t-DMAYO_M4\n"
