@@ -2,6 +2,8 @@
 #
 #   make pq-fw   PQ_SCHEME=DIR PQ_KIND=KEM|SIGN PQ_NS=NAMESPACE_ PQ_OUT=DIR \
 #                [PQ_COMMON="DIR..."] [PQ_OPT=-O3] [PQ_RUNS=3] [PQ_SEED=1] [BOARD=...]
+#   (PQ_RUNS: the text image's and the host reference's; a frames image
+#   takes its runs from each PQRUN request)
 #   make pq-host (the same variables): the host reference, when the scheme has no assembly
 #   PQ_XFLAGS="FLAG..." (both): what the folder's config.mk adds (pqm4's
 #                per-implementation flags, as hilrun read them, image/pqflags.h):
@@ -56,14 +58,22 @@ $(error PQ_OUTPUT=$(PQ_OUTPUT): text or frames)
 endif
 PQ_ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 PQ_CFLAGS = $(PQ_ARCH) $(PQ_OPT) -std=gnu99 -g -ffunction-sections \
-	-fdata-sections $(PQ_COMMON_INC)
+	-fdata-sections $(PQ_COMMON_INC) $(PQ_PATHMAP)
+# PQ_MAP: the run's build folder (hilrun pq: OUTDIR/build, where the copies
+# of the sources are), named pq-build in the debug information and
+# __FILE__, so that the same sources give the same image (build-id) in
+# any run's folder.
+PQ_PATHMAP = $(if $(PQ_MAP),-ffile-prefix-map=$(PQ_MAP)=pq-build)
 # Every object notes the headers it read (-MMD, beside it as .d; -MP: a
 # header removed is no error): a changed header rebuilds what includes it,
 # the stub's board and HAL headers as much as a scheme's own.
 PQ_DEPFLAGS := -MMD -MP
 PQ_COMMON_INC = $(foreach d,$(PQ_COMMON),-I$(d))
-PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_RUNS=$(PQ_RUNS) \
-	-DPQ_SEED=$(PQ_SEED)
+PQ_STUB_DEFS = -DPQ_KIND_$(PQ_KIND) -DPQ_NS=$(PQ_NS) -DPQ_SEED=$(PQ_SEED)
+# The runs are compiled into the text image and the host reference only:
+# the frames image takes them from each PQRUN request (one image, one
+# build-id, for any number of runs).
+PQ_FW_RUNS = $(if $(filter text,$(PQ_OUTPUT)),$(PQ_RUNS))
 PQ_HOST_SIGS ?=
 PQ_FW_SIGS = $(if $(PQ_HOST_SIGS),-DPQ_HOST_SIGS -I$(PQ_HOST_SIGS))
 PQ_FW_SIGS_DEP = $(if $(PQ_HOST_SIGS),$(PQ_HOST_SIGS)/pq_hostsigs.h)
@@ -149,7 +159,8 @@ PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
 $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags $(PQ_FW_SIGS_DEP)
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(PQ_XCPPFLAGS) $(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(PQ_FW_DEFS) $(PQ_FW_SIGS) -Wall -Wextra \
+		$(PQ_XCPPFLAGS) $(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(if $(PQ_FW_RUNS),-DPQ_RUNS=$(PQ_FW_RUNS)) \
+		$(PQ_FW_DEFS) $(PQ_FW_SIGS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
 	@mkdir -p $(@D)
@@ -182,7 +193,7 @@ $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BO
 
 # ---- the host reference: the scheme's C and the common C, native
 PQ_HOST := $(PQ_OUT)/host
-PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d))
+PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d)) $(PQ_PATHMAP)
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
 PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
 $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) $(PQ_XCPPFLAGS) -I$(PQ_SCHEME),,$(PQ_HOST)/flags)))
@@ -197,7 +208,7 @@ $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(wildcard $(PQ_SCHEME)/api.h) \
 		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a $(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
-	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_XCPPFLAGS) $(PQ_STUB_DEFS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
+	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_XCPPFLAGS) $(PQ_STUB_DEFS) -DPQ_RUNS=$(PQ_RUNS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
 		-Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
@@ -215,7 +226,7 @@ $(PQ_OUT)/stack: FORCE
 $(PQ_FW)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) XFLAGS=$(PQ_XFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) XFLAGS=$(PQ_XFLAGS) RUNS=$(PQ_FW_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(PQ_HOST)/flags: FORCE

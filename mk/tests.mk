@@ -96,12 +96,18 @@ E2E_TESTS += e2e_contract
 E2E_TESTS += e2e_owncode
 # Trees in the NIST LWC benchmarking repository's layout, as published.
 E2E_TESTS += e2e_nist
+# One command over a tree of 300 folders: ten images, each folder reported.
+E2E_TESTS += e2e_bigtree
 # The command line as a user meets it (hilrun as a process).
 E2E_TESTS += e2e_cli
 # Issue #33's hostile inputs refused before anything is built.
 E2E_TESTS += e2e_harden
 # hilrun pq on a board over its link (qemu-netduino's USART socket).
 E2E_TESTS += e2e_pqboard
+# hilrun pq --resume on the mps2 and on a board; the board's lock.
+E2E_TESTS += e2e_pqresume
+# hilrun serve's pq jobs (qemu-netduino).
+E2E_TESTS += e2e_pqserve
 # mupq/pqm4-layout KEM and signature folders (scripts/pq-bench.sh) on the mps2.
 E2E_TESTS += e2e_pq
 # hilrun pq's copies of checked folders, links into allowed folders, a

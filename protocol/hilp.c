@@ -706,6 +706,27 @@ hilp_digest_update(uint32_t digest, const uint8_t *p, size_t n)
 }
 
 /* PQRUN records: seq, status 0, type, then the type's fields (hilp.h). */
+size_t hilp_pq_req_encode(uint8_t seq, uint16_t runs, uint8_t *data)
+{
+	data[0] = seq;
+	data[1] = HILP_PQ_VERSION;
+	hilp_put_u16(data + 2, runs);
+	return HILP_PQ_REQ_LEN;
+}
+
+uint8_t hilp_pq_req_decode(const uint8_t *data, size_t dlen, uint16_t *runs)
+{
+	if (dlen != HILP_PQ_REQ_LEN) {
+		return HILP_ST_BAD_LEN;
+	}
+	*runs = hilp_get_u16(data + 2);
+	if (data[1] != HILP_PQ_VERSION || *runs == 0 ||
+	    *runs > HILP_PQ_MAX_RUNS) {
+		return HILP_ST_BAD_ARG;
+	}
+	return HILP_ST_OK;
+}
+
 size_t hilp_pq_rec_encode(uint8_t seq, const struct hilp_pq_rec *in,
 			  uint8_t *data)
 {

@@ -274,17 +274,25 @@ struct hilp_energy_rep {
 };
 
 /*
- * PQRUN's replies (docs/protocol.md, "PQRUN"): data = [seq, 0x00, type,
- * fields...], one reply per record, in this order: one HEAD, one CALL per
- * timed call, one END; or, when the target faults, a FAULT record, the
- * fault report and the status 0x16. The HEAD carries HILP_PQ_VERSION, the
- * version of these layouts (a host refuses another).
+ * PQRUN (docs/protocol.md, "PQRUN"). The request: data = [seq, version8,
+ * runs16] (HILP_PQ_REQ_LEN): the runs of the three operations, 1 to
+ * HILP_PQ_MAX_RUNS, so that one image serves any number of runs. The
+ * replies: data = [seq, 0x00, type, fields...], one reply per record, in
+ * this order: one HEAD, one CALL per timed call, one END; or, when the
+ * target faults, a FAULT record, the fault report and the status 0x16.
+ * Request and HEAD carry HILP_PQ_VERSION, the version of these layouts: a
+ * stub answers a request of another version (or version 1's bare [seq])
+ * HILP_ST_BAD_ARG or HILP_ST_BAD_LEN, and a host refuses a HEAD of
+ * another version. Version 1 had the runs compiled into the image and a
+ * request of [seq] alone.
  */
-#define HILP_PQ_VERSION 1u
-#define HILP_PQ_HEAD	1u
-#define HILP_PQ_CALL	2u
-#define HILP_PQ_END	3u
-#define HILP_PQ_FAULT	4u
+#define HILP_PQ_VERSION	 2u
+#define HILP_PQ_REQ_LEN	 4u
+#define HILP_PQ_MAX_RUNS 1000u
+#define HILP_PQ_HEAD	 1u
+#define HILP_PQ_CALL	 2u
+#define HILP_PQ_END	 3u
+#define HILP_PQ_FAULT	 4u
 
 #define HILP_PQ_KEM  1u
 #define HILP_PQ_SIGN 2u
@@ -305,7 +313,7 @@ struct hilp_pq_rec {
 	/* HEAD */
 	uint8_t version;     /* HILP_PQ_VERSION */
 	uint8_t kind;	     /* HILP_PQ_KEM or HILP_PQ_SIGN */
-	uint16_t runs;	     /* runs of the three operations to come */
+	uint16_t runs;	     /* runs of the three operations: the request's */
 	uint16_t mlen;	     /* signed message length (sign), else 0 */
 	uint32_t overhead;   /* counter ticks of the empty timed call */
 	uint32_t stack_size; /* the image's stack in bytes */
@@ -338,6 +346,22 @@ size_t hilp_pq_rec_encode(uint8_t seq, const struct hilp_pq_rec *in,
  */
 int hilp_pq_rec_decode(const uint8_t *data, size_t dlen,
 		       struct hilp_pq_rec *out);
+
+/**
+ * Encode a PQRUN request's data: [seq, HILP_PQ_VERSION, runs16].
+ * @return HILP_PQ_REQ_LEN.
+ */
+size_t hilp_pq_req_encode(uint8_t seq, uint16_t runs, uint8_t *data);
+
+/**
+ * Decode a PQRUN request's data (seq first).
+ * @param runs receives the runs asked for.
+ * @return HILP_ST_OK; HILP_ST_BAD_LEN when dlen is not HILP_PQ_REQ_LEN
+ *         (version 1's request was [seq] alone); HILP_ST_BAD_ARG when the
+ *         version is not HILP_PQ_VERSION or runs is 0 or more than
+ *         HILP_PQ_MAX_RUNS.
+ */
+uint8_t hilp_pq_req_decode(const uint8_t *data, size_t dlen, uint16_t *runs);
 
 /* Byte helpers (little-endian). */
 void hilp_put_u16(uint8_t *p, uint16_t v);

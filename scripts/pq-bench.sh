@@ -37,6 +37,10 @@
 #                The flags go to the scheme's own objects; their -D, -U and
 #                -I to the stub and the host reference too. Without -F (by
 #                hand) a config.mk is not read, and the rows say so
+#   -K           resume: keep OUTDIR's .tsv files as they are and skip the
+#                folders done.tsv marks finished (hilrun pq --resume has
+#                dropped the lines of the others first); they still serve
+#                as host references of folders with assembly
 #   -S           signatures from the host build: for a signature scheme whose
 #                signing takes too long to emulate, time keypair and verify
 #                only (the host reference signs, the image verifies its
@@ -73,8 +77,9 @@ BAUD=
 HOSTSIGS=
 LIMIT=3600
 NAMED=
+KEEP=
 FLAGSFILE=
-while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:F: opt; do
+while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:KF: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	L) LINK=$OPTARG ;;
@@ -93,6 +98,7 @@ while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:F: opt; do
 	N) NAMED=$OPTARG ;;
 	S) HOSTSIGS=1 ;;
 	T) LIMIT=$OPTARG ;;
+	K) KEEP=1 ;;
 	F) FLAGSFILE=$OPTARG ;;
 	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
@@ -135,10 +141,22 @@ SKIPPED=$OUT/skipped.tsv
 #   impl kind elf host-reference-output (- without one) verification-note
 #   text data bss
 IMAGES=$OUT/images.tsv
-: > "$ROWS"
-: > "$CALLS"
-: > "$SKIPPED"
-: > "$IMAGES"
+# done.tsv, one line per folder that ran to its end (its lines in the files
+#   above complete and synced first): scheme impl build-id. hilrun pq
+#   --resume keeps these folders (-K) and runs the others again; on a board
+#   over its link hilrun pq marks them as each image ends.
+DONE=$OUT/done.tsv
+if [ -z "$KEEP" ]; then
+	: > "$ROWS"
+	: > "$CALLS"
+	: > "$SKIPPED"
+	: > "$IMAGES"
+	: > "$DONE"
+fi
+touch "$ROWS" "$CALLS" "$SKIPPED" "$IMAGES" "$DONE"
+is_done() { # scheme impl
+	awk -F '\t' -v s="$1" -v i="$2" '$1 == s && $2 == i && NF >= 3 { f = 1 } END { exit !f }' "$DONE"
+}
 
 
 # The hash code of the image, by class: the functions (text symbols) of the
@@ -197,6 +215,8 @@ for d in "$ROOT" $COMMON $HCOMMON "$OUT" "$BUILDROOT"; do plain_path "$d"; done
 # implementation with / . + - as _). profile: the cycle model's (empty for a
 # board run over its link: no model).
 [ -n "$MACHINE" ] || PROFILE=
+# (-K: the first attempt's, and on a board what its stub said, stay)
+[ -n "$KEEP" ] && [ -s "$OUT/run.tsv" ] ||
 printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompiler\t%s\nbuild\t%s\n' \
 	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${NAMED:-$(echo ${COMMON:-hilrun target/pq/common})}" \
 	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
@@ -249,6 +269,10 @@ for dir in "$@"; do
 	scheme=$(basename "$(dirname "$dir")")
 	id=$scheme/$impl
 	sym=$(echo "$id" | tr '/.+-' '____')
+	if [ -n "$KEEP" ] && is_done "$scheme" "$impl"; then
+		echo "== [$nth/$#] $id: finished in an earlier attempt: kept" >&2
+		continue
+	fi
 	flags_of "$dir"
 	xflags=$XFLAGS
 	if [ "$XSTATE" = refused ]; then
@@ -283,6 +307,7 @@ for dir in "$@"; do
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
 			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" PQ_HOST_SIGS="$sigs" HIL_LINK="$LINK" PQ_XFLAGS="$xflags" \
+			PQ_MAP="$BUILDROOT" \
 			${CLOCK:+HIL_CLOCK_HZ=$CLOCK} ${BAUD:+HIL_BAUD=$BAUD} > "$b.build.log" 2>&1
 	}
 	took() { echo "$((SECONDS - t0)) s"; }
@@ -329,7 +354,7 @@ for dir in "$@"; do
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
 			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
 			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" PQ_XFLAGS="$rflags" > "$b.host.log" 2>&1; then
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" PQ_XFLAGS="$rflags" PQ_MAP="$BUILDROOT" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
 			"$BUILDROOT/$rsym/host/ref" > "$refout"
 		else
@@ -488,6 +513,12 @@ for dir in "$@"; do
 				(tot[o] > 0 ? 100 * h2[o] / tot[o] : 0), (tot[o] > 0 ? 100 * h3[o] / tot[o] : 0), (tot[o] > 0 ? 100 * ha[o] / tot[o] : 0)
 		}
 	}' "$b/verify.ops" "${refout:-/dev/null}" "$b/model.txt" "$b/target.txt" >> "$ROWS"
+	# Its lines durable, then the folder marked finished (hilrun pq
+	# --resume keeps it), with the build-id of the image that ran.
+	sync "$ROWS" "$CALLS"
+	bid=$(arm-none-eabi-readelf -n "$b/fw/stub.elf" 2>/dev/null | awk '/Build ID/ {print $3; exit}')
+	printf '%s\t%s\t%s\n' "$scheme" "$impl" "${bid:--}" >> "$DONE"
+	sync "$DONE"
 	echo "   $(awk '{printf "%s %s; ", $1, $2}' "$b/verify.ops")$verified ($(took))" >&2
 done
 

@@ -61,6 +61,24 @@ extern const char cli_boards_usage[];
 int cli_pq(int argc, char **argv, const struct cli_env *env);
 extern const char cli_pq_usage[];
 
+/**
+ * hilrun pq with its arguments, for the lab daemon's pq jobs: board_locked
+ * 1 when the caller holds the board's lock already (hilrun serve takes it
+ * for every job), so that the run does not take it a second time.
+ * @return hilrun pq's exit status.
+ */
+int cli_pq_main(int argc, char **argv, const struct cli_env *env,
+		int board_locked);
+
+/**
+ * The board of a pq configuration at path, as hilrun pq runs it: its
+ * "board", "flasher" and "link" sections, or the emulated mps2 under the
+ * cycle model when it has none (hil_pq_board_config()).
+ * @return HIL_OK, or the loader's error with err set.
+ */
+int cli_pq_board(const char *path, struct hil_config *cfg, char *err,
+		 size_t len);
+
 int cli_history(int argc, char **argv, const struct cli_env *env);
 extern const char cli_history_usage[];
 

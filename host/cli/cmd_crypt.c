@@ -113,6 +113,7 @@ static int cmd_crypt(int argc, char **argv, const volatile sig_atomic_t *stop)
 		ret = cli_load_config(
 			config_path ? config_path : "configs/qemu.json", cfg);
 		if (ret != HIL_OK) {
+			hil_config_free(cfg);
 			free(cfg);
 			return ret;
 		}
@@ -120,6 +121,7 @@ static int cmd_crypt(int argc, char **argv, const volatile sig_atomic_t *stop)
 	}
 	a.stop = stop;
 	ret = hil_crypt(&a, stdout);
+	hil_config_free(cfg);
 	free(cfg);
 	return ret;
 }

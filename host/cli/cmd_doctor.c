@@ -54,6 +54,7 @@ static int cmd_doctor(int argc, char **argv)
 	if (ret == HIL_OK) {
 		ret = hil_doctor(cfg, stdout);
 	}
+	hil_config_free(cfg);
 	free(cfg);
 	return ret;
 }

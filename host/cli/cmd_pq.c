@@ -13,13 +13,17 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_run.h"
 #include "drivers/link/link.h"
 #include "image/build.h"
 #include "image/pqsnap.h"
+#include "lab/boards.h"
+#include "lab/lock.h"
 #include "pq/pqentries.h"
 #include "result/reportjson.h"
 #include "result/result.h"
 #include "run/energyest.h"
+#include "run/pqjournal.h"
 #include "run/pqlink.h"
 #include "run/pqrun.h"
 #include "runrender.h"
@@ -31,8 +35,9 @@
 
 const char cli_pq_usage[] =
 	"usage: hilrun pq --config FILE [--board NAME] [--runs N] [--seed N]\n"
-	"                 [--output DIR] [--call-timeout S] [--no-jail]\n"
-	"                 [--host-signatures]\n"
+	"                 [--output DIR] [--call-timeout S] [--wait S]\n"
+	"                 [--no-jail] [--host-signatures]\n"
+	"       hilrun pq --resume DIR [--call-timeout S] [--wait S] [--no-jail]\n"
 	"Build each KEM or signature folder of FILE's \"algorithms\" (the\n"
 	"mupq/pqm4 layout: api.h, crypto_kem_* or crypto_sign_*; entries\n"
 	"{\"name\",\"impl\",\"path\"} or {\"tree\",\"pattern\"}, with \"common\":\n"
@@ -54,13 +59,25 @@ const char cli_pq_usage[] =
 	"Each scheme and common folder is copied into DIR/build/src (links\n"
 	"followed only into the common folders and the entry's\n"
 	"\"links_within\"), and built from the copy in DIR/build.\n"
+	"NAME may also be a board id of the hardware map (configs/boards.json,\n"
+	"$HILRUN_BOARDS), as FILE's board.id may: its port and probe are\n"
+	"taken from the map. A board is used under its lock, as hilrun run\n"
+	"uses it (the bare emulator takes none): --wait S waits up to S\n"
+	"seconds for another run to free it (default 0).\n"
+	"--resume DIR: finish the run in DIR that was cut (Ctrl-C, a kill, a\n"
+	"board lost): the folders that ran to their end are kept, the others\n"
+	"run again, report.json covers all; its configuration, runs, seed,\n"
+	"board and --host-signatures are the first attempt's.\n"
 	"The builds, the host reference and QEMU run in a jail (no network;\n"
 	"the tree and the copies read-only, DIR writable) whenever one can\n"
 	"be set up; --no-jail runs them unjailed.\n"
 	"exit: 0 all run and verified, 1 some row failed or was left out,\n"
-	"      2 bad usage or configuration\n";
+	"      2 bad usage or configuration, 4 interrupted (finish it with\n"
+	"      --resume DIR), 5 the board is busy (another run holds it)\n";
 
-#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 24)
+/* -c/-H pairs, the folders, and the script's other options (up to 23
+ * words with -F, -K, -N, -S and a board's) with room to spare. */
+#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 32)
 
 /* mkdir -p. */
 static int make_dir(const char *path)
@@ -127,7 +144,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *named,
 		    const char *root, const char *runs, const char *seed,
 		    const char *out, const char *build, int host_sigs,
 		    const struct hil_config *board, const struct hil_jail *jail,
-		    const volatile sig_atomic_t *stop, int *status)
+		    int keep, const volatile sig_atomic_t *stop, int *status)
 {
 	char script[HIL_PQ_PATH + 32], clock[16], baud[16];
 	char flags[HIL_PQ_PATH + 32];
@@ -151,6 +168,9 @@ static int run_plan(const struct hil_pq_plan *plan, const char *named,
 	if (named[0] != '\0') {
 		argv[n++] = "-N";
 		argv[n++] = (char *)named;
+	}
+	if (keep) {
+		argv[n++] = "-K"; /* a resumed run: the finished folders stay */
 	}
 	if (host_sigs) {
 		argv[n++] = "-S";
@@ -228,11 +248,9 @@ static void note_host_signatures(struct hil_config *cfg,
 			       strncmp(cfg->not_for_board[j].why, "sign:", 5) ==
 				       0;
 		}
-		if (seen || cfg->n_not_for_board == HIL_CFG_MAX_ALGS) {
-			continue;
+		if (seen || hil_config_add_skipped(cfg, &s) != HIL_OK) {
+			continue; /* out of memory: the note is left out */
 		}
-		s = &cfg->not_for_board[cfg->n_not_for_board++];
-		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", r->algorithm);
 		snprintf(s->impl, sizeof(s->impl), "%s", r->implementation);
 		snprintf(s->why, sizeof(s->why),
@@ -295,17 +313,160 @@ out:
 		hil_run_free(run);
 	}
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
+	return ret;
+}
+
+/*
+ * --board NAME: a board id of the hardware map names its platform (the
+ * board driver) and its entry; any other NAME is a board driver's name.
+ * @return 1 with platform set when NAME is an id of the map, else 0.
+ */
+static int pq_board_of_map(const char *name, char *platform, size_t len)
+{
+	struct hil_boards map;
+	const struct hil_board *b;
+	char err[512];
+	int found = 0;
+
+	memset(&map, 0, sizeof(map));
+	if (name == NULL || access(hil_boards_path(), R_OK) != 0 ||
+	    hil_boards_load(hil_boards_path(), &map, err, sizeof(err)) !=
+		    HIL_OK) {
+		return 0;
+	}
+	b = hil_boards_find(&map, name);
+	if (b != NULL) {
+		snprintf(platform, len, "%s", b->platform);
+		found = 1;
+	}
+	hil_boards_free(&map);
+	return found;
+}
+
+/*
+ * The board of a pq run on a board, as hilrun run takes it: its entry of
+ * the hardware map (map_id, or the configuration's board.id) gives its
+ * port and probe, and its lock is taken (the same lock ids, the same
+ * message when another run holds it), waiting up to wait_s; not when the
+ * caller holds it (lock_it 0: the lab daemon's job).
+ * @param busy set when the board stayed busy (exit 5).
+ * @return HIL_OK or an error, logged.
+ */
+static int pq_take_board(struct hil_config *bcfg, const char *config,
+			 const char *map_id, unsigned wait_s, int lock_it,
+			 struct hil_lock *lock, int *busy)
+{
+	struct run_end *end = calloc(1, sizeof(*end));
+	int ret;
+
+	*busy = 0;
+	if (end == NULL) {
+		hil_err("pq: out of memory");
+		return HIL_ERR_NOMEM;
+	}
+	ret = cli_apply_board_map(bcfg, map_id, end);
+	if (ret == HIL_OK && lock_it) {
+		ret = cli_lock_board(bcfg, config, wait_s, lock, end);
+		*busy = ret != HIL_OK && end->transient;
+	}
+	free(end);
+	return ret;
+}
+
+/*
+ * --resume DIR: the options of the run in DIR (pq-run.json), which the
+ * command line may not change.
+ * @return HIL_OK or HIL_ERR_ARG, logged.
+ */
+static int pq_resume_options(const char *dir, int given,
+			     struct hil_pq_resume *r)
+{
+	if (given) {
+		hil_err("pq: --resume %s takes the configuration, --runs, "
+			"--seed, --board, --output and --host-signatures of "
+			"the run it finishes: give none of them with it",
+			dir);
+		return HIL_ERR_ARG;
+	}
+	return hil_pq_journal_read_run(dir, r) == HIL_OK ? HIL_OK : HIL_ERR_ARG;
+}
+
+/*
+ * The journal of the run in out before anything runs: a new run writes
+ * pq-run.json (what --resume starts it again from); a resumed one keeps
+ * what its earlier attempts finished and drops the rest.
+ * @return HIL_OK or an error, logged.
+ */
+static int pq_journal_begin(const char *out, const char *resume,
+			    const struct hil_pq_resume *r)
+{
+	size_t kept = 0;
+	int ret;
+
+	if (resume == NULL) {
+		return hil_pq_journal_write_run(out, r);
+	}
+	ret = hil_pq_journal_keep(out, &kept);
+	if (ret == HIL_OK) {
+		hil_info("pq: resuming %s (started %s): %zu folder%s "
+			 "finished before, kept; the others run again",
+			 out, r->started, kept, kept == 1 ? "" : "s");
+	}
+	return ret;
+}
+
+/* The exit status of a run that ended with ret (the script's status,
+ * whether a row failed); an interrupted run says how to finish it. */
+static int pq_exit(int ret, int status, int failed, const char *out)
+{
+	if (ret == HIL_ERR_INTERRUPTED) {
+		printf("interrupted: the folders that ran to their end are kept "
+		       "(%s/done.tsv); finish with `hilrun pq --resume %s`\n",
+		       out, out);
+		fflush(stdout);
+		return 4;
+	}
+	if (ret != HIL_OK) {
+		return 2;
+	}
+	return status == 2 ? 2 : status != 0 || failed ? 1 : 0;
+}
+
+int cli_pq_board(const char *path, struct hil_config *cfg, char *err,
+		 size_t len)
+{
+	int ret = hil_pq_board_config(path, NULL, cfg, err, len);
+
+	if (ret == HIL_ERR_NA) {
+		/* hilrun pq's default board: the mps2 under the model. */
+		ret = hil_pq_board_config(path, "qemu-mps2-an386", cfg, err,
+					  len);
+	}
 	return ret;
 }
 
 int cli_pq(int argc, char **argv, const struct cli_env *env)
 {
+	return cli_pq_main(argc, argv, env, 0);
+}
+
+int cli_pq_main(int argc, char **argv, const struct cli_env *env,
+		int board_locked)
+{
 	static const struct opt opts[] = {
-		{"--config", 1},       {"--runs", 1},		{"--seed", 1},
-		{"--output", 1},       {"--no-jail", 0},	{"--board", 1},
-		{"--call-timeout", 1}, {"--host-signatures", 0}};
+		{"--config", 1},	 {"--runs", 1},	   {"--seed", 1},
+		{"--output", 1},	 {"--no-jail", 0}, {"--board", 1},
+		{"--call-timeout", 1},	 {"--wait", 1},	   {"--resume", 1},
+		{"--host-signatures", 0}};
 	const char *config = NULL, *out = NULL, *board = NULL;
+	const char *resume = NULL, *map_id = NULL;
+	char platform[HIL_CFG_NAME];
+	struct hil_pq_resume res;
+	struct hil_lock lock;
+	unsigned long wait_s = 0;
+	int fixed = 0, busy = 0;
 	struct hil_config *bcfg = NULL;
 	unsigned long call_s = HIL_PQ_CALL_TIMEOUT_MS / 1000u;
 	char outbuf[HIL_PQ_PATH];
@@ -322,7 +483,7 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		unsigned long x;
-		int k = cli_next_opt("pq", argc, argv, &i, opts, 8, &v);
+		int k = cli_next_opt("pq", argc, argv, &i, opts, 10, &v);
 
 		if (k == OPT_SKIP) {
 			continue;
@@ -336,11 +497,21 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		if (k == OPT_ERROR) {
 			return 2;
 		}
+		/* What a resumed run takes from its first attempt. */
+		fixed |= k == 0 || k == 1 || k == 2 || k == 3 || k == 5 ||
+			 k == 9;
 		if (k == 0) {
 			config = v;
+		} else if (k == 7) {
+			if (cli_parse_uint(opts[k].name, v, 0, 86400,
+					   &wait_s) != HIL_OK) {
+				return 2;
+			}
+		} else if (k == 8) {
+			resume = v;
 		} else if (k == 4) {
 			no_jail = 1;
-		} else if (k == 7) {
+		} else if (k == 9) {
 			host_sigs = 1;
 		} else if (k == 3) {
 			out = v;
@@ -360,10 +531,26 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 			snprintf(k == 1 ? runs : seed, sizeof(runs), "%lu", x);
 		}
 	}
+	memset(&res, 0, sizeof(res));
+	memset(&lock, 0, sizeof(lock));
+	if (resume != NULL) {
+		if (pq_resume_options(resume, fixed, &res) != HIL_OK) {
+			return 2;
+		}
+		config = res.config;
+		out = resume;
+		board = res.board[0] != '\0' ? res.board : NULL;
+		snprintf(runs, sizeof(runs), "%lu", res.runs);
+		snprintf(seed, sizeof(seed), "%lu", res.seed);
+		host_sigs = res.host_signatures;
+	}
 	if (config == NULL) {
 		hil_err("pq: --config FILE is required (usage: hilrun pq "
 			"--config FILE)");
 		return 2;
+	}
+	if (pq_board_of_map(board, platform, sizeof(platform))) {
+		map_id = board; /* an id of the hardware map */
 	}
 	plan = calloc(1, sizeof(*plan));
 	if (plan == NULL) {
@@ -388,14 +575,17 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		free(plan);
 		return 2;
 	}
-	ret = hil_pq_board_config(config, board, bcfg, err, sizeof(err));
+	ret = hil_pq_board_config(config, map_id != NULL ? platform : board,
+				  bcfg, err, sizeof(err));
 	if (ret == HIL_ERR_NA ||
 	    (ret == HIL_OK &&
 	     strcmp(bcfg->board.name, "qemu-mps2-an386") == 0)) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		bcfg = NULL;
 	} else if (ret != HIL_OK) {
 		hil_err("%s", err);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
@@ -405,14 +595,25 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 			"(qemu-mps2-an386) only: the image %s runs over its "
 			"link does not take the host's signatures",
 			bcfg->board.name);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
 	}
 	if (hil_build_find_root(root, sizeof(root)) != HIL_OK) {
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
+	}
+	/* A board of the lab is ours alone while the run uses it. */
+	if (bcfg != NULL &&
+	    pq_take_board(bcfg, config, map_id, (unsigned)wait_s, !board_locked,
+			  &lock, &busy) != HIL_OK) {
+		hil_config_free(bcfg);
+		free(bcfg);
+		free(plan);
+		return busy ? 5 : 2;
 	}
 	/* The output folder exists before the run (the jail binds it),
 	 * named absolutely (the jail's working directory is the tree). */
@@ -426,17 +627,15 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 	}
 	if (make_dir(out) != HIL_OK || realpath(out, outbuf) == NULL) {
 		hil_err("pq: cannot make the output folder %s", out);
+		hil_lock_release(&lock);
+		hil_config_free(bcfg);
 		free(bcfg);
 		free(plan);
 		return 2;
 	}
 	out = outbuf;
-	/* The run's own build folder, in its output: two runs at once build
-	 * apart; the same output again reuses what is built there (make's
-	 * dependencies, the copies keeping their files' times). One run at a
-	 * time per output: the folder is locked (flock, released when this
-	 * process ends however it ends). */
-	snprintf(build, sizeof(build), "%s/build", out);
+	/* One run at a time per output: the folder is locked (flock,
+	 * released when this process ends however it ends). */
 	lock_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
 		hil_err("pq: %s is the output of another hilrun pq running now "
@@ -445,6 +644,30 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		ret = HIL_ERR_CONFIG;
 		goto out;
 	}
+	if (resume == NULL) {
+		/* What --resume starts this run again from. */
+		if (realpath(config, res.config) == NULL) {
+			snprintf(res.config, sizeof(res.config), "%s", config);
+		}
+		snprintf(res.config_given, sizeof(res.config_given), "%s",
+			 config);
+		hil_utc_iso(res.started, sizeof(res.started));
+		snprintf(res.board, sizeof(res.board), "%s",
+			 board != NULL ? board : "");
+		res.runs = strtoul(runs, NULL, 10);
+		res.seed = strtoul(seed, NULL, 10);
+		res.host_signatures = host_sigs;
+	}
+	if (pq_journal_begin(out, resume, &res) != HIL_OK) {
+		ret = HIL_ERR_ARG;
+		goto out;
+	}
+	snprintf(started, sizeof(started), "%s", res.started);
+	/* The run's own build folder, in its output: two runs at once build
+	 * apart; the same output again (and a resumed run) reuses what is
+	 * built there (make's dependencies, the copies keeping their files'
+	 * times). */
+	snprintf(build, sizeof(build), "%s/build", out);
 	copy = calloc(1, sizeof(*copy));
 	if (copy == NULL || make_dir(build) != HIL_OK) {
 		hil_err("pq: cannot make the build folder %s", build);
@@ -471,21 +694,21 @@ int cli_pq(int argc, char **argv, const struct cli_env *env)
 		 plan->n_dirs == 1 ? "" : "s", config,
 		 bcfg != NULL ? bcfg->board.name : "qemu-mps2-an386",
 		 jail != NULL ? " (jailed)" : "");
-	hil_utc_iso(started, sizeof(started));
 	ret = run_plan(copy, named, root, runs, seed, out, build, host_sigs,
-		       bcfg, jail, env->stop, &status);
+		       bcfg, jail, resume != NULL, env->stop, &status);
 	if (ret == HIL_OK && bcfg != NULL && (status == 0 || status == 1)) {
 		/* The images built: each flashed and run over the link; a
 		 * board that stopped lists its image with the reason, and
 		 * what came before a stop (Ctrl-C too) is reported. */
 		board_ret = hil_pq_board_run(bcfg, out, jail != NULL, env->stop,
-					     (unsigned)call_s * 1000u);
+					     (unsigned)call_s * 1000u,
+					     (unsigned)strtoul(runs, NULL, 10));
 		if (board_ret == HIL_ERR_IO) {
 			ret = board_ret;
 		}
 	}
 	if (ret == HIL_OK && (status == 0 || status == 1)) {
-		ret = report_plan(plan, config, root, out, started,
+		ret = report_plan(plan, res.config_given, root, out, started,
 				  jail != NULL, host_sigs, &failed);
 	}
 	if (ret == HIL_OK) {
@@ -495,12 +718,11 @@ out:
 	if (lock_fd >= 0) {
 		close(lock_fd);
 	}
+	hil_lock_release(&lock);
 	hil_jail_free(jail);
 	free(copy);
+	hil_config_free(bcfg);
 	free(bcfg);
 	free(plan);
-	if (ret != HIL_OK) {
-		return 2;
-	}
-	return status == 2 ? 2 : status != 0 || failed ? 1 : 0;
+	return pq_exit(ret, status, failed, out);
 }

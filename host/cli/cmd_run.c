@@ -160,6 +160,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	int ret;
 
 	if (cfg == NULL || run == NULL) {
+		hil_config_free(cfg);
 		free(cfg);
 		free(run);
 		return HIL_ERR_NOMEM;
@@ -251,6 +252,7 @@ static int cmd_run(const char *config_path, const char *results_dir,
 	hil_run_free(run);
 out:
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 	return ret;
 }
@@ -405,8 +407,8 @@ static int check_olevel(const char *v)
  * "hilrun run", which without a configuration runs configs/qemu.json.
  * @return the exit status (enum hil_exit).
  */
-static int run_main(int argc, char **argv, const struct cli_env *env,
-		    int explicit_run)
+static int run_main_with(int argc, char **argv, const struct cli_env *env,
+			 int explicit_run, const char **algs)
 {
 	char *configs[HIL_SWEEP_MAX];
 	size_t n_configs = 0;
@@ -430,6 +432,7 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 	int ret;
 
 	memset(&q, 0, sizeof(q));
+	q.algs = algs; /* room for every argument */
 	q.runs = q.warmup = -1;
 	memset(&tab, 0, sizeof(tab));
 	tab.at_len = 64;
@@ -543,11 +546,6 @@ static int run_main(int argc, char **argv, const struct cli_env *env,
 			tab.at_len = (uint32_t)n;
 			break;
 		case R_ALG:
-			if (q.n_algs == HIL_CFG_MAX_ALGS) {
-				snprintf(end.error, sizeof(end.error),
-					 "at most %d --alg", HIL_CFG_MAX_ALGS);
-				goto bad_args;
-			}
 			q.algs[q.n_algs++] = v;
 			break;
 		case R_IMPL:
@@ -679,6 +677,22 @@ bad_args:
 out:
 	file_result(result_json, status, n_configs > 0 ? configs[0] : NULL,
 		    baseline, &end);
+	return status;
+}
+
+/* run_main_with() and room for as many --alg as there are arguments. */
+static int run_main(int argc, char **argv, const struct cli_env *env,
+		    int explicit_run)
+{
+	const char **algs = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*algs));
+	int status;
+
+	if (algs == NULL) {
+		hil_err("out of memory");
+		return HIL_EXIT_CANNOT_START;
+	}
+	status = run_main_with(argc, argv, env, explicit_run, algs);
+	free(algs);
 	return status;
 }
 

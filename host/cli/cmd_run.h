@@ -9,7 +9,7 @@
 
 /* Quick questions on the command line, over a configuration. */
 struct quick {
-	const char *algs[HIL_CFG_MAX_ALGS]; /* each "A[/I][,B...]" */
+	const char **algs; /* each "A[/I][,B...]"; as many as --alg gave */
 	size_t n_algs;
 	const char *impl;
 	const char *lengths;

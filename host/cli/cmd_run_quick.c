@@ -165,6 +165,7 @@ int cli_load_run_config(const char *path, const struct quick *q,
 	root = cJSON_CreateObject();
 	bench = cJSON_CreateObject();
 	if (base == NULL || root == NULL || bench == NULL) {
+		hil_config_free(base);
 		free(base);
 		cJSON_Delete(root);
 		cJSON_Delete(bench);
@@ -235,6 +236,7 @@ int cli_load_run_config(const char *path, const struct quick *q,
 out:
 	cJSON_Delete(bench);
 	cJSON_Delete(root);
+	hil_config_free(base);
 	free(base);
 	return ret;
 }

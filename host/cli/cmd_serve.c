@@ -6,12 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "config/config.h"
+#include "config/jsonld.h"
 #include "lab/boards.h"
 #include "lab/serve.h"
+#include "pq/pqentries.h"
 #include "runrender.h"
 #include "report/render.h"
 #include "result/result.h"
@@ -20,6 +24,7 @@
 #include "util/err.h"
 #include "util/jail.h"
 #include "util/log.h"
+#include "util/util.h"
 
 const char cli_serve_usage[] =
 	"usage: hilrun serve --spool DIR [--root DIR]... [--once] [--wait SECONDS]\n"
@@ -44,6 +49,7 @@ const char cli_serve_usage[] =
 struct serve_ctx {
 	const volatile sig_atomic_t *stop;
 	int no_jail; /* --no-jail */
+	int verbosity;
 };
 
 /* The daemon's run callback: hil_runner_run, then the job's baseline. */
@@ -114,13 +120,149 @@ static int serve_run(void *ctx, const struct hil_config *cfg,
 	return ret;
 }
 
-/* hilrun serve --spool DIR [--once] [--wait S]: the lab daemon. */
-static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
+/*
+ * A pq job's configuration: the file and every folder it names (the
+ * schemes', the common code's) inside the lab's roots, then its board as
+ * hilrun pq reads it (hil_serve_pq_load_fn).
+ */
+static int serve_pq_load(void *ctx, const char *path,
+			 const struct hil_config_roots *roots,
+			 struct hil_config *cfg, char *err, size_t len)
 {
+	struct hil_pq_plan *plan = calloc(1, sizeof(*plan));
+	struct hil_jsonld ld;
+	char where[1024];
+	size_t i, n;
+	int ret;
+
+	(void)ctx;
+	if (plan == NULL) {
+		snprintf(err, len, "out of memory");
+		return HIL_ERR_NOMEM;
+	}
+	memset(&ld, 0, sizeof(ld));
+	ld.roots = roots;
+	hil_jsonld_roots_text(&ld, where, sizeof(where));
+	if (access(path, R_OK) != 0 || !hil_jsonld_within_roots(&ld, path)) {
+		snprintf(err, len,
+			 "job file: config: %s is not a file inside the lab's "
+			 "roots (%s)",
+			 path, where);
+		free(plan);
+		return HIL_ERR_CONFIG;
+	}
+	ret = hil_pq_plan_load(path, plan, err, len);
+	n = plan->n_dirs + plan->n_common + plan->n_host_common;
+	for (i = 0; ret == HIL_OK && i < n; i++) {
+		const char *d = i < plan->n_dirs ? plan->dirs[i]
+				: i < plan->n_dirs + plan->n_common
+					? plan->common[i - plan->n_dirs]
+					: plan->host_common[i - plan->n_dirs -
+							    plan->n_common];
+
+		if (!hil_jsonld_within_roots(&ld, d)) {
+			snprintf(err, len,
+				 "%s: the folder %s is outside the lab's roots "
+				 "(%s): a job's folders come from there",
+				 path, d, where);
+			ret = HIL_ERR_CONFIG;
+		}
+	}
+	free(plan);
+	if (ret == HIL_OK) {
+		ret = cli_pq_board(path, cfg, err, len);
+	}
+	return ret == HIL_OK || ret == HIL_ERR_NOMEM ? ret : HIL_ERR_CONFIG;
+}
+
+/*
+ * A pq job's run: hilrun pq itself (cli_pq_main), on the board the daemon
+ * has locked, into a run folder under the configuration's results folder
+ * (or, for a job the daemon was stopped in, that folder again with
+ * --resume); its exit status made the daemon's code.
+ */
+static int serve_pq_run(void *ctx, const struct hil_config *cfg,
+			const char *baseline, char *report_dir, size_t len,
+			const struct hil_serve_started *started)
+{
+	const struct serve_ctx *c = ctx;
+	struct cli_env env;
+	char dir[4096], probe[4096 + 32], runs[16], seed[16], stamp[32];
+	char *argv[16];
+	int argc = 0, st;
+	time_t now = time(NULL);
+
+	(void)baseline; /* a pq job takes none (servejob.c) */
+	memset(&env, 0, sizeof(env));
+	env.stop = c->stop;
+	env.verbosity = c->verbosity;
+	snprintf(runs, sizeof(runs), "%lu", (unsigned long)cfg->bench.runs);
+	snprintf(seed, sizeof(seed), "%lu", (unsigned long)cfg->bench.seed);
+	snprintf(dir, sizeof(dir), "%s", report_dir);
+	snprintf(probe, sizeof(probe), "%s/pq-run.json", dir);
+	argv[argc++] = "pq";
+	if (dir[0] != '\0' && access(probe, F_OK) == 0) {
+		/* The job's earlier attempt, stopped: finished, not redone. */
+		argv[argc++] = "--resume";
+		argv[argc++] = dir;
+	} else {
+		if (dir[0] == '\0') {
+			strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S",
+				 gmtime(&now));
+			snprintf(dir, sizeof(dir), "%s/pq-%s-%ld",
+				 cfg->results_dir, stamp, (long)getpid());
+		}
+		if (hil_mkdirs(dir) != HIL_OK) {
+			report_dir[0] = '\0';
+			return HIL_ERR_IO;
+		}
+		argv[argc++] = "--config";
+		argv[argc++] = (char *)cfg->path;
+		argv[argc++] = "--runs";
+		argv[argc++] = runs;
+		argv[argc++] = "--seed";
+		argv[argc++] = seed;
+		argv[argc++] = "--output";
+		argv[argc++] = dir;
+	}
+	if (c->no_jail) {
+		hil_warn(
+			"this job's code runs UNJAILED on the lab host (hilrun serve --no-jail); its report says \"jailed\": false");
+		argv[argc++] = "--no-jail";
+	}
+	argv[argc] = NULL;
+	/* The folder is the job's before anything is measured into it. */
+	started->fn(started->arg, dir);
+	snprintf(report_dir, len, "%s", dir);
+	st = cli_pq_main(argc, argv, &env, 1);
+	switch (st) {
+	case 0:
+		return HIL_OK;
+	case 1:
+		return HIL_ERR_VERIFY;
+	case 4:
+		return HIL_ERR_INTERRUPTED;
+	case 5:
+		return HIL_SERVE_TRANSIENT;
+	default:
+		if (started->error != NULL) {
+			snprintf(started->error, started->error_len,
+				 "hilrun pq could not run the job (exit %d; "
+				 "the daemon's log says why)",
+				 st);
+		}
+		return HIL_ERR_CONFIG;
+	}
+}
+
+/* hilrun serve --spool DIR [--once] [--wait S]: the lab daemon. */
+static int cmd_serve(int argc, char **argv, const struct cli_env *env)
+{
+	const volatile sig_atomic_t *stop = env->stop;
 	struct hil_serve_opts o;
 	struct hil_config_roots roots;
 	struct hil_boards map;
-	struct serve_ctx sctx = {stop, 0};
+	struct serve_ctx sctx = {stop, 0, 0};
 	char err[1024];
 	int have_map = 0;
 	int i;
@@ -200,6 +342,9 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 		o.boards = &map;
 	}
 	o.run = serve_run;
+	o.pq_load = serve_pq_load;
+	o.pq_run = serve_pq_run;
+	sctx.verbosity = env->verbosity;
 	o.ctx = &sctx;
 	o.stop = stop;
 	o.roots = roots.n > 0 ? &roots : NULL;
@@ -212,7 +357,7 @@ static int cmd_serve(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 int cli_serve(int argc, char **argv, const struct cli_env *env)
 {
-	int ret = cmd_serve(argc, argv, env->stop);
+	int ret = cmd_serve(argc, argv, env);
 
 	/* A job left for a busy board is worth running again later. */
 	return hil_exit_status(ret, ret == HIL_ERR_TIMEOUT, 0);

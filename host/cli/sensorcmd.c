@@ -229,6 +229,7 @@ int hil_sensorcmd_run(int argc, char **argv, const volatile sig_atomic_t *stop,
 	ret = read_loop(sensor, seconds, stop, out);
 	hil_sensor_close(sensor);
 out:
+	hil_config_free(cfg);
 	free(cfg);
 	return ret;
 }

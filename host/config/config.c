@@ -257,6 +257,81 @@ static int validate(struct hil_jsonld *ld, const cJSON *root,
 
 /* ---- public ------------------------------------------------------------ */
 
+void hil_config_free(struct hil_config *cfg)
+{
+	if (cfg == NULL) {
+		return;
+	}
+	free(cfg->algs);
+	cfg->algs = NULL;
+	cfg->n_algs = 0;
+	cfg->cap_algs = 0;
+	free(cfg->not_for_board);
+	cfg->not_for_board = NULL;
+	cfg->n_not_for_board = 0;
+	cfg->cap_not_for_board = 0;
+}
+
+int hil_config_add_alg(struct hil_config *cfg, struct hil_config_alg **out)
+{
+	void *arr = cfg->algs;
+
+	if (hil_grow(&arr, cfg->n_algs, &cfg->cap_algs, sizeof(*cfg->algs)) !=
+	    HIL_OK) {
+		return HIL_ERR_NOMEM;
+	}
+	cfg->algs = arr;
+	*out = &cfg->algs[cfg->n_algs++];
+	memset(*out, 0, sizeof(**out));
+	return HIL_OK;
+}
+
+int hil_config_add_skipped(struct hil_config *cfg,
+			   struct hil_config_skipped **out)
+{
+	void *arr = cfg->not_for_board;
+
+	if (hil_grow(&arr, cfg->n_not_for_board, &cfg->cap_not_for_board,
+		     sizeof(*cfg->not_for_board)) != HIL_OK) {
+		return HIL_ERR_NOMEM;
+	}
+	cfg->not_for_board = arr;
+	*out = &cfg->not_for_board[cfg->n_not_for_board++];
+	memset(*out, 0, sizeof(**out));
+	return HIL_OK;
+}
+
+int hil_config_copy(struct hil_config *dst, const struct hil_config *src)
+{
+	*dst = *src;
+	dst->algs = NULL;
+	dst->cap_algs = 0;
+	dst->not_for_board = NULL;
+	dst->cap_not_for_board = 0;
+	if (src->n_algs > 0) {
+		dst->algs = malloc(src->n_algs * sizeof(*dst->algs));
+		if (dst->algs == NULL) {
+			dst->n_algs = 0;
+			dst->n_not_for_board = 0;
+			return HIL_ERR_NOMEM;
+		}
+		memcpy(dst->algs, src->algs, src->n_algs * sizeof(*dst->algs));
+		dst->cap_algs = src->n_algs;
+	}
+	if (src->n_not_for_board > 0) {
+		dst->not_for_board = malloc(src->n_not_for_board *
+					    sizeof(*dst->not_for_board));
+		if (dst->not_for_board == NULL) {
+			hil_config_free(dst);
+			return HIL_ERR_NOMEM;
+		}
+		memcpy(dst->not_for_board, src->not_for_board,
+		       src->n_not_for_board * sizeof(*dst->not_for_board));
+		dst->cap_not_for_board = src->n_not_for_board;
+	}
+	return HIL_OK;
+}
+
 void hil_config_defaults(struct hil_config *cfg)
 {
 	/* The first registered board is the default (drivers/drivers.def):
@@ -348,7 +423,7 @@ static int load(const char *path, const char *text, const char *base_dir,
 					    "no configuration given");
 	}
 	ld.graveyard = cJSON_CreateArray();
-	c = malloc(sizeof(*c));
+	c = calloc(1, sizeof(*c));
 	if (ld.graveyard == NULL || c == NULL) {
 		ret = hil_jsonld_fail_file(&ld, HIL_ERR_NOMEM, path,
 					   "out of memory");
@@ -398,9 +473,12 @@ static int load(const char *path, const char *text, const char *base_dir,
 	}
 	ret = validate(&ld, root, c);
 	if (ret == HIL_OK) {
+		/* cfg takes c's arrays over. */
 		memcpy(cfg, c, sizeof(*cfg));
+		memset(c, 0, sizeof(*c));
 	}
 out:
+	hil_config_free(c);
 	cJSON_Delete(root);
 	cJSON_Delete(ld.graveyard);
 	free(ld.origins);

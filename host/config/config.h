@@ -10,10 +10,6 @@
 #define HIL_CFG_STR		  256 /* paths, program names */
 #define HIL_CFG_NAME		  64  /* short names */
 #define HIL_CFG_MAX_FLAGS	  32
-/* Implementations of one run, all its tree entries together (the NIST LWC
- * repository's AEAD trees have 178 folders in all); a run splits them over
- * as many images as it takes (HIL_IMAGE_MAX_ALGS each). */
-#define HIL_CFG_MAX_ALGS	  256
 #define HIL_CFG_MAX_LENGTHS	  64
 #define HIL_CFG_MAX_AD_LENGTHS	  8
 /* The longest message or associated data a row may have, in bytes: what
@@ -103,12 +99,18 @@ struct hil_config {
 		size_t n_cflags; /* default: "-O2" */
 	} build;
 
-	struct hil_config_alg algs[HIL_CFG_MAX_ALGS];
+	/* Every implementation of the run, all its tree entries together
+	 * (the NIST LWC repository's AEAD trees have 178 folders in all): no
+	 * limit but memory; a run splits them over as many images as it
+	 * takes (HIL_IMAGE_MAX_ALGS each). Owned: hil_config_free(). */
+	struct hil_config_alg *algs;
 	size_t n_algs; /* at least one */
+	size_t cap_algs;
 	/* Folders of its trees listed as not for this board (never built,
-	 * never failed). */
-	struct hil_config_skipped not_for_board[HIL_CFG_MAX_ALGS];
+	 * never failed). Owned, as algs. */
+	struct hil_config_skipped *not_for_board;
 	size_t n_not_for_board;
+	size_t cap_not_for_board;
 
 	struct {
 		uint32_t operations; /* HIL_OPS_*; default encrypt|decrypt */
@@ -179,6 +181,7 @@ struct hil_config {
  * from 0 to 2048". The file named is the one the offending value is written in.
  * docs/configs.md lists every key.
  * @param cfg filled on success (defaults applied first); untouched on failure.
+ *        It then owns its algorithms: free them with hil_config_free().
  * @param err receives the message on failure (errlen bytes, NUL-terminated);
  *         may be NULL.
  * @return HIL_OK, HIL_ERR_CONFIG (invalid), HIL_ERR_IO (unreadable),
@@ -194,8 +197,33 @@ int hil_config_load(const char *path, struct hil_config *cfg, char *err,
 int hil_config_parse(const char *json, const char *base_dir,
 		     struct hil_config *cfg, char *err, size_t errlen);
 
-/** Fill cfg with the defaults listed above. */
+/** Fill cfg with the defaults listed above (no algorithms: nothing to free). */
 void hil_config_defaults(struct hil_config *cfg);
+
+/**
+ * Free what cfg owns (its algorithms and not_for_board) and leave them
+ * empty; cfg itself stays the caller's. NULL, and a cfg from
+ * hil_config_defaults(), are fine.
+ */
+void hil_config_free(struct hil_config *cfg);
+
+/**
+ * Copy src into dst, arrays and all (dst owns its own: free it with
+ * hil_config_free()). dst's former contents are not freed.
+ * @return HIL_OK, or HIL_ERR_NOMEM (dst then holds no algorithms).
+ */
+int hil_config_copy(struct hil_config *dst, const struct hil_config *src);
+
+/**
+ * A new zeroed implementation at the end of cfg->algs (n_algs counts it).
+ * @param out receives it (valid until the next add).
+ * @return HIL_OK or HIL_ERR_NOMEM (cfg unchanged).
+ */
+int hil_config_add_alg(struct hil_config *cfg, struct hil_config_alg **out);
+
+/** As hil_config_add_alg, for cfg->not_for_board. */
+int hil_config_add_skipped(struct hil_config *cfg,
+			   struct hil_config_skipped **out);
 
 /* Folders an untrusted configuration's files must lie in (links resolved):
  * the config itself, every extends, algorithm folders and KAT files. */

@@ -257,11 +257,12 @@ int hil_cfg_foreign_arch(const char *dir, char *why, size_t len)
  * {"tree": DIR, "pattern": GLOB}: every DIR/<algorithm>/<implementation>/
  * holding an api.h (the SUPERCOP and NIST LWC layout, e.g. a crypto_aead/
  * folder), whose "<algorithm>/<implementation>" matches GLOB (fnmatch;
- * default all), as algorithms[*k..] with their folder as path, in name
- * order. Their names are the folders' (other characters become '_').
+ * default all), appended to cfg->algs with their folder as path, in name
+ * order, as many as there are. Their names are the folders' (other
+ * characters become '_').
  */
 static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
-		       struct hil_config *cfg, size_t *k)
+		       struct hil_config *cfg)
 {
 	char q[HIL_JSONLD_PATH], dir[HIL_CFG_STR], pattern[HIL_CFG_STR] = "*";
 	const cJSON *f;
@@ -312,40 +313,54 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 			    fnmatch(pattern, rel, 0) != 0) {
 				continue;
 			}
-			if (cfg->n_not_for_board < HIL_CFG_MAX_ALGS) {
-				struct hil_config_skipped *sk =
-					&cfg->not_for_board[cfg->n_not_for_board];
+			{
+				char why[sizeof(cfg->not_for_board[0].why)];
+				struct hil_config_skipped sk;
 
-				if (hil_cfg_foreign_arch(idir, sk->why,
-							 sizeof(sk->why))) {
-					if (name_of_folder(algs[i], sk->name,
-							   sizeof(sk->name)) &&
-					    name_of_folder(impls[j], sk->impl,
-							   sizeof(sk->impl))) {
-						sk->entry = (unsigned)entry;
-						cfg->n_not_for_board++;
+				memset(&sk, 0, sizeof(sk));
+				if (hil_cfg_foreign_arch(idir, why,
+							 sizeof(why))) {
+					struct hil_config_skipped *to;
+
+					if (name_of_folder(algs[i], sk.name,
+							   sizeof(sk.name)) &&
+					    name_of_folder(impls[j], sk.impl,
+							   sizeof(sk.impl))) {
+						if (hil_config_add_skipped(
+							    cfg, &to) !=
+						    HIL_OK) {
+							free_names(impls,
+								   n_impls);
+							free_names(algs,
+								   n_algs);
+							return hil_jsonld_fail_file(
+								ld,
+								HIL_ERR_NOMEM,
+								NULL,
+								"out of memory");
+						}
+						snprintf(sk.why, sizeof(sk.why),
+							 "%s", why);
+						sk.entry = (unsigned)entry;
+						*to = sk;
 						skipped++;
 					}
 					continue;
 				}
 			}
-			if (*k >= HIL_CFG_MAX_ALGS) {
+			if (hil_config_add_alg(cfg, &a) != HIL_OK) {
 				free_names(impls, n_impls);
 				free_names(algs, n_algs);
-				snprintf(q, sizeof(q), "algorithms[%zu].tree",
-					 entry);
-				return hil_jsonld_fail(
-					ld, c,
-					"%s: more than %d implementations in all (narrow it with \"pattern\", or split the run)",
-					q, HIL_CFG_MAX_ALGS);
+				return hil_jsonld_fail_file(ld, HIL_ERR_NOMEM,
+							    NULL,
+							    "out of memory");
 			}
-			a = &cfg->algs[*k];
-			memset(a, 0, sizeof(*a));
 			if (!name_of_folder(algs[i], a->name,
 					    sizeof(a->name)) ||
 			    !name_of_folder(impls[j], a->impl,
 					    sizeof(a->impl)) ||
 			    strlen(idir) >= sizeof(a->path)) {
+				cfg->n_algs--;
 				continue;
 			}
 			snprintf(a->path, sizeof(a->path), "%s", idir);
@@ -361,7 +376,6 @@ static int expand_tree(struct hil_jsonld *ld, const cJSON *c, size_t entry,
 					return ret;
 				}
 			}
-			(*k)++;
 			found++;
 		}
 		free_names(impls, n_impls);
@@ -396,7 +410,7 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 	const cJSON *c, *f;
 	struct hil_config_alg *a;
 	char p[HIL_JSONLD_PATH] = "algorithms", q[HIL_JSONLD_PATH];
-	size_t n = 0, i, j, k = 0;
+	size_t n = 0, i, j;
 	int ret;
 
 	if (it == NULL) {
@@ -404,8 +418,9 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			ld, NULL,
 			"algorithms: at least one algorithm is required");
 	}
-	cfg->n_not_for_board = 0;
-	ret = hil_jsonld_array(ld, it, "algorithms", 1, HIL_CFG_MAX_ALGS, &n);
+	hil_config_free(cfg);
+	/* No limit but memory: a run splits a large selection over images. */
+	ret = hil_jsonld_array(ld, it, "algorithms", 1, SIZE_MAX, &n);
 	if (ret != HIL_OK) {
 		return ret;
 	}
@@ -413,16 +428,16 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 	cJSON_ArrayForEach(c, it)
 	{
 		if (cJSON_IsObject(c) && hil_jsonld_member(c, "tree") != NULL) {
-			size_t before = k;
+			size_t before = cfg->n_algs;
 
 			ret = hil_jsonld_check_keys(ld, c, p, alg_keys);
 			if (ret == HIL_OK) {
-				ret = expand_tree(ld, c, i, cfg, &k);
+				ret = expand_tree(ld, c, i, cfg);
 			}
 			if (ret != HIL_OK) {
 				return ret;
 			}
-			for (; before < k; before++) {
+			for (; before < cfg->n_algs; before++) {
 				for (j = 0; j < before; j++) {
 					if (strcmp(cfg->algs[j].name,
 						   cfg->algs[before].name) ==
@@ -443,14 +458,10 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			i++;
 			continue;
 		}
-		if (k >= HIL_CFG_MAX_ALGS) {
-			return hil_jsonld_fail(
-				ld, c,
-				"algorithms[%zu]: more than %d implementations in all",
-				i, HIL_CFG_MAX_ALGS);
+		if (hil_config_add_alg(cfg, &a) != HIL_OK) {
+			return hil_jsonld_fail_file(ld, HIL_ERR_NOMEM, NULL,
+						    "out of memory");
 		}
-		a = &cfg->algs[k];
-		memset(a, 0, sizeof(*a));
 		a->entry = (unsigned)i;
 		snprintf(p, sizeof(p), "algorithms[%zu]", i);
 		snprintf(a->impl, sizeof(a->impl), "ref");
@@ -519,7 +530,7 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 		if (ret != HIL_OK) {
 			return ret;
 		}
-		for (j = 0; j < k; j++) {
+		for (j = 0; j + 1 < cfg->n_algs; j++) {
 			if (strcmp(cfg->algs[j].name, a->name) == 0 &&
 			    strcmp(cfg->algs[j].impl, a->impl) == 0) {
 				return hil_jsonld_fail(
@@ -530,8 +541,6 @@ int hil_cfg_v_algorithms(struct hil_jsonld *ld, const cJSON *root,
 			}
 		}
 		i++;
-		k++;
 	}
-	cfg->n_algs = k;
 	return HIL_OK;
 }

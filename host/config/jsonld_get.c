@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,12 @@ int hil_jsonld_array(struct hil_jsonld *ld, const cJSON *it, const char *path,
 		return hil_jsonld_fail(ld, it, "%s: expected an array", path);
 	}
 	count = cJSON_GetArraySize(it);
+	if (max == SIZE_MAX && (count < 0 || (size_t)count < min)) {
+		/* No upper limit: the one that holds is said alone. */
+		return hil_jsonld_fail(
+			ld, it, "%s: expected at least %zu entr%s, got %d",
+			path, min, min == 1 ? "y" : "ies", count);
+	}
 	if (count < 0 || (size_t)count < min || (size_t)count > max) {
 		return hil_jsonld_fail(
 			ld, it, "%s: expected %zu to %zu entries, got %d", path,

@@ -492,8 +492,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	const struct hil_link_ops *lk;
 	const char *stub_link;
 	struct make_vars v;
-	char key[16384];
-	char *entries[HIL_CFG_MAX_ALGS] = {NULL};
+	char key[4096];
+	char **entries = NULL;
 	size_t i;
 	uint32_t h;
 	size_t from = 0;
@@ -501,6 +501,7 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	int lock_fd;
 	int ret;
 
+	hil_firmware_free(fw);
 	memset(fw, 0, sizeof(*fw));
 	lk = hil_link_find(cfg->link.type);
 	stub_link = lk != NULL && lk->stub_build != NULL ? lk->stub_build : "";
@@ -527,24 +528,29 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 		snprintf(key + strlen(key), sizeof(key) - strlen(key),
 			 "|prefetch=%d", cfg->board.prefetch);
 	}
+	/* The digest of the key as one string, taken in parts: a selection
+	 * of any size counts whole. */
+	h = hilp_digest_update(HILP_DIGEST_INIT, (const uint8_t *)key,
+			       strlen(key));
 	if (algs_override != NULL) {
-		strncat(key, algs_override, sizeof(key) - strlen(key) - 1);
+		h = hilp_digest_update(h, (const uint8_t *)algs_override,
+				       strlen(algs_override));
 	} else {
 		for (i = 0; i < cfg->n_algs; i++) {
 			char real[PATH_MAX] = "";
+			char part[3 * HIL_CFG_NAME + PATH_MAX + 8];
 
 			if (cfg->algs[i].path[0] != '\0' &&
 			    realpath(cfg->algs[i].path, real) == NULL) {
 				snprintf(real, sizeof(real), "%s",
 					 cfg->algs[i].path);
 			}
-			snprintf(key + strlen(key), sizeof(key) - strlen(key),
-				 "|%s/%s=%s", cfg->algs[i].name,
-				 cfg->algs[i].impl, real);
+			snprintf(part, sizeof(part), "|%s/%s=%s",
+				 cfg->algs[i].name, cfg->algs[i].impl, real);
+			h = hilp_digest_update(h, (const uint8_t *)part,
+					       strlen(part));
 		}
 	}
-	h = hilp_digest_update(HILP_DIGEST_INIT, (const uint8_t *)key,
-			       strlen(key));
 	snprintf(fw->dir, sizeof(fw->dir), "%s/build/fw/%s-%08x", root,
 		 cfg->name, (unsigned)h);
 	snprintf(fw->elf, sizeof(fw->elf), "%s/stub.elf", fw->dir);
@@ -554,8 +560,12 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	}
 	ret = HIL_OK;
 	if (algs_override != NULL) {
-		snprintf(fw->algs, sizeof(fw->algs), "%s", algs_override);
+		ret = hil_str_append(&fw->algs, "", algs_override);
 	} else {
+		entries = calloc(cfg->n_algs + 1, sizeof(*entries));
+		if (entries == NULL) {
+			ret = HIL_ERR_NOMEM;
+		}
 		for (i = 0; i < cfg->n_algs && ret == HIL_OK; i++) {
 			char link[HIL_PATH] = "";
 
@@ -574,14 +584,14 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 			snprintf(entries[i], HIL_PATH + 160, "%s/%s%s%s",
 				 cfg->algs[i].name, cfg->algs[i].impl,
 				 link[0] ? "=" : "", link);
-			if (i > 0) {
-				strncat(fw->algs, " ",
-					sizeof(fw->algs) - strlen(fw->algs) -
-						1);
+			if (ret == HIL_OK) {
+				ret = hil_str_append(&fw->algs, " ",
+						     entries[i]);
 			}
-			strncat(fw->algs, entries[i],
-				sizeof(fw->algs) - strlen(fw->algs) - 1);
 		}
+	}
+	if (ret == HIL_OK && fw->algs == NULL) {
+		ret = hil_str_append(&fw->algs, "", "");
 	}
 	if (ret != HIL_OK) {
 		goto out;
@@ -623,21 +633,19 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	    hil_build_isolate_failures(cfg, root, log_path, &v, fw, entries) >
 		    0) {
 		/* The image again, without the folders that do not build. */
-		fw->algs[0] = '\0';
-		for (i = 0; i < cfg->n_algs; i++) {
-			if (entries[i][0] == '\0') {
-				continue;
+		free(fw->algs);
+		fw->algs = NULL;
+		for (i = 0; i < cfg->n_algs && ret == HIL_OK; i++) {
+			if (entries[i][0] != '\0') {
+				ret = hil_str_append(&fw->algs, " ",
+						     entries[i]);
 			}
-			if (fw->algs[0] != '\0') {
-				strncat(fw->algs, " ",
-					sizeof(fw->algs) - strlen(fw->algs) -
-						1);
-			}
-			strncat(fw->algs, entries[i],
-				sizeof(fw->algs) - strlen(fw->algs) - 1);
 		}
-		if (fw->algs[0] == '\0') {
-			snprintf(fw->algs, sizeof(fw->algs), "none");
+		if (ret == HIL_OK && fw->algs == NULL) {
+			ret = hil_str_append(&fw->algs, "", "none");
+		}
+		if (ret != HIL_OK) {
+			goto out;
 		}
 		from = hil_build_log_size(log_path);
 		ret = hil_build_run_make(root, log_path, "firmware", &v,
@@ -658,12 +666,20 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	}
 	if (algs_override == NULL) {
 		for (i = 0; i < cfg->n_algs; i++) {
-			if (cfg->algs[i].path[0] != '\0' &&
-			    fw->n_foreign < HIL_CFG_MAX_ALGS) {
-				hil_build_collect_warnings(
-					fw->dir, log_path, &cfg->algs[i],
-					&fw->foreign[fw->n_foreign++]);
+			void *arr = fw->foreign;
+
+			if (cfg->algs[i].path[0] == '\0') {
+				continue;
 			}
+			if (hil_grow(&arr, fw->n_foreign, &fw->cap_foreign,
+				     sizeof(*fw->foreign)) != HIL_OK) {
+				ret = HIL_ERR_NOMEM;
+				goto out;
+			}
+			fw->foreign = arr;
+			hil_build_collect_warnings(
+				fw->dir, log_path, &cfg->algs[i],
+				&fw->foreign[fw->n_foreign++]);
 		}
 	}
 	if (status != 0 && fw->overflowed &&
@@ -704,8 +720,9 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 	compiler_version(root, fw->compiler, sizeof(fw->compiler));
 out:
 	close(lock_fd);
-	for (i = 0; i < HIL_CFG_MAX_ALGS; i++) {
+	for (i = 0; entries != NULL && i < cfg->n_algs; i++) {
 		free(entries[i]);
 	}
+	free(entries);
 	return ret;
 }

@@ -27,16 +27,21 @@ struct hil_firmware {
 	char all_flags[2048]; /* every compiler flag, from dir/flags */
 	char ld_flags[1024];  /* every linker flag, from dir/flags */
 	char compiler[256];   /* `arm-none-eabi-gcc --version`, first line */
-	char algs[16384]; /* "ascon-aead128/ref ..." as built (external: alg/impl=DIR) */
-	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS]; /* user folders */
+	/* "ascon-aead128/ref ..." as built (external: alg/impl=DIR), as long
+	 * as it takes; NULL before a build. Owned: hil_firmware_free(). */
+	char *algs;
+	struct hil_foreign_build *foreign; /* user folders; owned, as algs */
 	size_t n_foreign;
+	size_t cap_foreign;
 	/* User folders left out of the image because they do not build
-	 * (each tried alone); the others were built and are measured. */
-	struct {
+	 * (each tried alone); the others were built and are measured.
+	 * Owned, as algs. */
+	struct hil_excluded {
 		char impl[2 * HIL_CFG_NAME + 2]; /* "alg/impl" */
 		char why[256]; /* the compiler's first error */
-	} excluded[HIL_CFG_MAX_ALGS];
+	} * excluded;
 	size_t n_excluded;
+	size_t cap_excluded;
 	/* The link failed because the image is too big for the board: the
 	 * linker's words ("region `FLASH' overflowed by 84724 bytes"). */
 	int overflowed;
@@ -57,20 +62,50 @@ struct hil_firmware {
 
 struct hil_jail;
 
-/* The selection split over several images, each of which links. */
+/* The selection split over several images, each of which links; as many
+ * as it takes. Owned: hil_build_split_free(). */
 struct hil_build_split {
-	struct {
-		size_t algs[HIL_CFG_MAX_ALGS]; /* indices into cfg->algs */
+	struct hil_split_image {
+		size_t *algs; /* indices into cfg->algs */
 		size_t n_algs;
-	} image[HIL_CFG_MAX_ALGS];
+	} * image;
 	size_t n_images;
+	size_t cap_images;
 	/* Implementations that do not fit even alone. */
-	struct {
+	struct hil_split_too_big {
 		size_t alg; /* index into cfg->algs */
 		char why[200];
-	} too_big[HIL_CFG_MAX_ALGS];
+	} * too_big;
 	size_t n_too_big;
+	size_t cap_too_big;
 };
+
+/** Free what fw owns (algs, foreign, excluded) and leave them empty. */
+void hil_firmware_free(struct hil_firmware *fw);
+
+/**
+ * Copy src into dst, what it owns too (free dst's with hil_firmware_free()).
+ * @return HIL_OK or HIL_ERR_NOMEM (dst then owns nothing).
+ */
+int hil_firmware_copy(struct hil_firmware *dst, const struct hil_firmware *src);
+
+/** Append "alg/impl" excluded with why to fw. @return HIL_OK or HIL_ERR_NOMEM. */
+int hil_firmware_add_excluded(struct hil_firmware *fw, const char *impl,
+			      const char *why);
+
+/** Free what split owns and leave it empty. */
+void hil_build_split_free(struct hil_build_split *split);
+
+/**
+ * The first cut of a split, building nothing: cfg's algorithms but those in
+ * skip (n_skip of them) as runs of at most HIL_IMAGE_MAX_ALGS, as equal as
+ * can be, in cfg's order; a selection of 2 to HIL_IMAGE_MAX_ALGS (known
+ * not to fit one image) in two halves. Every algorithm is in one run.
+ * @param plan emptied (freed) first, then filled.
+ * @return HIL_OK or HIL_ERR_NOMEM.
+ */
+int hil_build_split_plan(const struct hil_config *cfg, const size_t *skip,
+			 size_t n_skip, struct hil_build_split *plan);
 
 /**
  * Locate the source tree (the directory holding Makefile and target/main.c):
@@ -105,7 +140,8 @@ int hil_build_firmware_ex(const struct hil_config *cfg, const char *root,
 
 /**
  * cfg with only the algorithms algs[0..n-1] (indices into cfg->algs, each
- * keeping its JSON index for messages). @return a copy to free(), or NULL.
+ * keeping its JSON index for messages). @return a copy to free with
+ * hil_config_free() then free(), or NULL.
  */
 struct hil_config *hil_build_subset(const struct hil_config *cfg,
 				    const size_t *algs, size_t n);
@@ -117,7 +153,8 @@ struct hil_config *hil_build_subset(const struct hil_config *cfg,
  * does not fit is halved again; one that does not fit alone goes to
  * split->too_big. Every image is built, so that starting each later finds
  * it up to date. flags: HIL_BUILD_NO_JAIL or 0; stop as
- * hil_build_firmware_ex().
+ * hil_build_firmware_ex(). split is emptied (freed) first; the caller
+ * frees it with hil_build_split_free().
  * @return HIL_OK, or the first error other than "too big".
  */
 int hil_build_split(const struct hil_config *cfg, const char *root,

@@ -73,9 +73,11 @@ static int impl_of(const char *path, char *alg, char *impl)
 	return 1;
 }
 
-static struct hil_impl_size *entry(struct hil_impl_size *out, size_t cap,
+static struct hil_impl_size *entry(struct hil_impl_size **arr, size_t *cap,
 				   size_t *n, const char *alg, const char *impl)
 {
+	struct hil_impl_size *out = *arr;
+	void *grown = *arr;
 	size_t k;
 
 	for (k = 0; k < *n; k++) {
@@ -84,9 +86,11 @@ static struct hil_impl_size *entry(struct hil_impl_size *out, size_t cap,
 			return &out[k];
 		}
 	}
-	if (*n == cap) {
+	if (hil_grow(&grown, *n, cap, sizeof(*out)) != HIL_OK) {
 		return NULL;
 	}
+	*arr = grown;
+	out = grown;
 	memset(&out[*n], 0, sizeof(out[*n]));
 	snprintf(out[*n].algorithm, sizeof(out[*n].algorithm), "%s", alg);
 	snprintf(out[*n].implementation, sizeof(out[*n].implementation), "%s",
@@ -114,8 +118,8 @@ static void add(struct hil_impl_size *e, enum category cat, unsigned long sz)
 	}
 }
 
-int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
-			    size_t cap, size_t *n)
+int hil_map_impl_sizes_text(const char *text, struct hil_impl_size **out,
+			    size_t *n, size_t *cap)
 {
 	const char *p = strstr(text, "\nLinker script and memory map");
 	char section[256] = "";
@@ -186,9 +190,9 @@ int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
 			}
 			e = entry(out, cap, n, alg, impl);
 			if (e == NULL) {
-				hil_err("more than %zu implementations in one map",
-					cap);
-				return HIL_ERR_ARG;
+				hil_err("out of memory reading a map's %zu implementations",
+					*n);
+				return HIL_ERR_NOMEM;
 			}
 			add(e, cat, size);
 		}
@@ -196,8 +200,8 @@ int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
 	return HIL_OK;
 }
 
-int hil_map_impl_sizes(const char *map_path, struct hil_impl_size *out,
-		       size_t cap, size_t *n)
+int hil_map_impl_sizes(const char *map_path, struct hil_impl_size **out,
+		       size_t *n, size_t *cap)
 {
 	char *text = NULL;
 	int ret = hil_read_file(map_path, &text, NULL);
@@ -205,7 +209,7 @@ int hil_map_impl_sizes(const char *map_path, struct hil_impl_size *out,
 	if (ret != HIL_OK) {
 		return ret;
 	}
-	ret = hil_map_impl_sizes_text(text, out, cap, n);
+	ret = hil_map_impl_sizes_text(text, out, n, cap);
 	free(text);
 	return ret;
 }

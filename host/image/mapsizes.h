@@ -7,14 +7,10 @@
 #include "config/config.h"
 #include "hilp.h"
 
-/* Every implementation a run holds has its figures (a run of several
- * images keeps each image's: more than 64 of NIST's ascon tree lost theirs
- * when this was 64). */
-#define HIL_MAX_IMPL_SIZES HIL_CFG_MAX_ALGS
 /* An implementation's names here: as long as a row's (HIL_ROW_NAME) and
  * the protocol's (HILP_ALG_NAME_MAX: pqm4's sphincs-shake-128f-simple,
  * NIST's long variant names). */
-#define HIL_IMPL_NAME	   HILP_ALG_NAME_MAX
+#define HIL_IMPL_NAME HILP_ALG_NAME_MAX
 
 /* Bytes of one implementation's objects that survived --gc-sections. */
 struct hil_impl_size {
@@ -32,14 +28,17 @@ struct hil_impl_size {
  * that is the harness's descriptor), the sizes of the input sections kept
  * in the image. Discarded sections are listed before "Linker script and
  * memory map" and are not counted.
- * @param out up to cap entries; @param n receives how many.
- * @return HIL_OK, HIL_ERR_IO (unreadable, named), HIL_ERR_PROTO (not a map).
+ * @param out an array of *cap entries (NULL and 0 at first), grown to hold
+ *        every implementation of the map (the caller frees it);
+ * @param n receives how many (its entries are replaced).
+ * @return HIL_OK, HIL_ERR_IO (unreadable, named), HIL_ERR_PROTO (not a map),
+ *         HIL_ERR_NOMEM.
  */
-int hil_map_impl_sizes(const char *map_path, struct hil_impl_size *out,
-		       size_t cap, size_t *n);
+int hil_map_impl_sizes(const char *map_path, struct hil_impl_size **out,
+		       size_t *n, size_t *cap);
 
 /** As hil_map_impl_sizes, from the map's text. */
-int hil_map_impl_sizes_text(const char *text, struct hil_impl_size *out,
-			    size_t cap, size_t *n);
+int hil_map_impl_sizes_text(const char *text, struct hil_impl_size **out,
+			    size_t *n, size_t *cap);
 
 #endif /* HIL_MAPSIZES_H */

@@ -337,7 +337,10 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 		int status = -1;
 		int ret;
 
-		if (a->path[0] == '\0' || n >= HIL_CFG_MAX_ALGS) {
+		char why[sizeof(fw->excluded[0].why)] = "";
+		char impl[sizeof(fw->excluded[0].impl)];
+
+		if (a->path[0] == '\0') {
 			continue;
 		}
 		snprintf(dir, sizeof(dir), "%s/isolate/%s_%s", fw->dir, a->name,
@@ -353,23 +356,24 @@ size_t hil_build_isolate_failures(const struct hil_config *cfg,
 		}
 		snprintf(obj, sizeof(obj), "%s/obj/%s/%s", dir, a->name,
 			 a->impl);
-		snprintf(fw->excluded[n].impl, sizeof(fw->excluded[n].impl),
-			 "%s/%s", a->name, a->impl);
-		first_error(obj, fw->excluded[n].why,
-			    sizeof(fw->excluded[n].why));
+		snprintf(impl, sizeof(impl), "%s/%s", a->name, a->impl);
+		first_error(obj, why, sizeof(why));
 		/* Compiled, but its objects do not link alone: the linker's
 		 * first complaint (make fw-impl's link.ok step). */
 		snprintf(obj, sizeof(obj), "%s/crypto/%s/%s/link.ok.warn", dir,
 			 a->name, a->impl);
-		first_link_error(obj, fw->excluded[n].why,
-				 sizeof(fw->excluded[n].why));
+		first_link_error(obj, why, sizeof(why));
 		hil_err("%s/%s does not build: %s (its rows are failed; the others are measured)",
-			a->name, a->impl, fw->excluded[n].why);
+			a->name, a->impl, why);
 		hil_build_hint_failure(log_path, from);
+		if (hil_firmware_add_excluded(fw, impl, why) != HIL_OK) {
+			/* Left in the image: the build fails and says so. */
+			hil_err("out of memory: %s stays in the image", impl);
+			continue;
+		}
 		entries[i][0] = '\0';
 		n++;
 	}
-	fw->n_excluded = n;
 	return n;
 }
 

@@ -350,6 +350,7 @@ static void read_text(struct reader *r, char *text)
 
 int hil_pq_flags_read(const char *dir, struct hil_pq_flags *out)
 {
+	struct hil_config_alg *alg = NULL;
 	struct reader *r;
 	char path[PATH_MAX + 16], why[256];
 	char *text = NULL;
@@ -391,9 +392,13 @@ int hil_pq_flags_read(const char *dir, struct hil_pq_flags *out)
 		out->refused = 1;
 		goto out;
 	}
-	snprintf(r->cfg->algs[0].path, sizeof(r->cfg->algs[0].path), "%s",
-		 r->real);
-	r->cfg->n_algs = 1;
+	/* The folder as the configuration's one implementation: the
+	 * allowlist's -I check takes folders inside it. */
+	if (hil_config_add_alg(r->cfg, &alg) != HIL_OK) {
+		ret = HIL_ERR_NOMEM;
+		goto out;
+	}
+	snprintf(alg->path, sizeof(alg->path), "%s", r->real);
 	if (strlen(text) != len) {
 		r->line = 1;
 		quote(r, "");
@@ -407,6 +412,7 @@ int hil_pq_flags_read(const char *dir, struct hil_pq_flags *out)
 	}
 out:
 	if (r != NULL) {
+		hil_config_free(r->cfg);
 		free(r->cfg);
 	}
 	free(r);

@@ -218,6 +218,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	ret = lock_board(o, out->board, what, &lock, &msg);
 	if (ret == HIL_ERR_INTERRUPTED) {
 		free(msg);
+		hil_config_free(cfg);
 		free(cfg);
 		return STEP_STOPPED;
 	}
@@ -230,6 +231,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 			job->name, msg != NULL ? msg : hil_strerror(ret),
 			o->wait_s);
 		free(msg);
+		hil_config_free(cfg);
 		free(cfg);
 		return STEP_REQUEUED;
 	}
@@ -255,9 +257,9 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 	started.error = why;
 	started.error_len = sizeof(why);
 	why[0] = '\0';
-	ret = o->run(o->ctx, cfg,
-		     out->baseline[0] != '\0' ? out->baseline : NULL,
-		     out->report_dir, sizeof(out->report_dir), &started);
+	ret = (out->pq ? o->pq_run : o->run)(
+		o->ctx, cfg, out->baseline[0] != '\0' ? out->baseline : NULL,
+		out->report_dir, sizeof(out->report_dir), &started);
 	out->report_dir[sizeof(out->report_dir) - 1] = '\0';
 	hil_lock_release(&lock);
 	out->exit_status = hil_serve_exit_status_of(ret);
@@ -268,6 +270,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 		hil_serve_write_state(o, job, &st);
 		hil_info("job %s: interrupted, left in running/ to resume",
 			 job->name);
+		hil_config_free(cfg);
 		free(cfg);
 		return STEP_STOPPED;
 	}
@@ -286,6 +289,7 @@ static enum step run_job(const struct hil_serve_opts *o, struct job *job,
 			"the board could not be flashed, reached or kept (see the log and the report)");
 	}
 out:
+	hil_config_free(cfg);
 	free(cfg);
 	return STEP_FILED;
 }

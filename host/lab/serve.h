@@ -20,8 +20,10 @@
  *   failed/    NAME.json and NAME.result.json: anything else, with the reason
  *
  * A job file is {"config": "PATH"} or {"config": {...inline config...}},
- * with an optional "baseline": "PATH". Paths are relative to the daemon's
- * working directory.
+ * with an optional "baseline": "PATH"; or a post-quantum job,
+ * {"kind": "pq", "config": "PATH"} with optional "runs" and "seed" (hilrun
+ * pq's --runs and --seed). Paths are relative to the daemon's working
+ * directory.
  */
 
 /*
@@ -86,6 +88,20 @@ typedef int (*hil_serve_run_fn)(void *ctx, const struct hil_config *cfg,
 				size_t len,
 				const struct hil_serve_started *started);
 
+/**
+ * Reads a pq job's configuration (a hilrun pq configuration file): the
+ * board it runs on into cfg (its "board", "flasher" and "link" sections, as
+ * hilrun pq reads them), after checking that the file and every folder it
+ * names (schemes, common code) lie inside roots. hilrun plugs in hilrun
+ * pq's reader; tests plug in a fake.
+ * @param err receives why not (len bytes).
+ * @return HIL_OK or an error (HIL_ERR_CONFIG: a mistake of the job's).
+ */
+typedef int (*hil_serve_pq_load_fn)(void *ctx, const char *path,
+				    const struct hil_config_roots *roots,
+				    struct hil_config *cfg, char *err,
+				    size_t len);
+
 struct hil_serve_counts {
 	unsigned done;	 /* jobs filed under done/ */
 	unsigned failed; /* jobs filed under failed/ */
@@ -100,7 +116,13 @@ struct hil_serve_counts {
 struct hil_serve_opts {
 	const char *spool;    /* the spool directory; subfolders are created */
 	hil_serve_run_fn run; /* required */
-	void *ctx;	      /* passed to run */
+	void *ctx;	      /* passed to run, pq_load and pq_run */
+	/* Jobs of kind "pq": read by pq_load, run by pq_run (as run runs a
+	 * run job: cfg->path is the pq configuration, cfg->bench.runs and
+	 * .seed the job's, report_dir the run's --output folder). NULL:
+	 * such jobs are filed as failed, saying the daemon takes none. */
+	hil_serve_pq_load_fn pq_load;
+	hil_serve_run_fn pq_run;
 	/* Hardware map to find a config's board id for its lock; may be NULL
 	 * (then the lock is the config's board.name). */
 	const struct hil_boards *boards;

@@ -20,6 +20,7 @@ struct outcome {
 	char baseline[PATH_BYTES];
 	char board[HIL_LOCK_ID_MAX];
 	char started[32];
+	int pq; /* a job of kind "pq" (hilrun pq) */
 };
 
 /* A job claimed by this daemon: its file open and flock'ed. */

@@ -5,6 +5,7 @@
 #include "serve_int.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,100 @@ int hil_serve_read_job(int fd, char **out, size_t *len, char *err,
 	return HIL_OK;
 }
 
+/* A pq job's number key in [lo, hi] (dflt when absent) into v; 0 with
+ * out->error set when it is not one. */
+static int pq_number(const cJSON *root, const char *key, double lo, double hi,
+		     unsigned long dflt, unsigned long *v, struct outcome *out)
+{
+	const cJSON *it = hil_jsonld_member(root, key);
+
+	*v = dflt;
+	if (it == NULL) {
+		return 1;
+	}
+	if (!cJSON_IsNumber(it) || it->valuedouble < lo ||
+	    it->valuedouble > hi ||
+	    it->valuedouble != (double)(unsigned long)it->valuedouble) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: %s: expected a whole number from %.0f to "
+			 "%.0f (hilrun pq --%s)",
+			 key, lo, hi, key);
+		return 0;
+	}
+	*v = (unsigned long)it->valuedouble;
+	return 1;
+}
+
+/*
+ * A job of kind "pq": its configuration (a hilrun pq configuration file
+ * inside the roots, every folder it names too) read by o->pq_load into
+ * cfg (its board), checked as every job's is, with the job's runs and
+ * seed. @return HIL_OK, or an error with out->error set.
+ */
+static int parse_pq_job(const struct hil_serve_opts *o, const cJSON *root,
+			const struct hil_config_roots *roots,
+			struct hil_config *cfg, struct outcome *out)
+{
+	const cJSON *config = hil_jsonld_member(root, "config");
+	char err[MSG_BYTES - 64], real[PATH_BYTES];
+	unsigned long runs, seed;
+	int ret;
+
+	if (hil_jsonld_member(root, "baseline") != NULL) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: baseline: a pq job takes none (compare "
+			 "its report with hilrun compare)");
+		return HIL_ERR_CONFIG;
+	}
+	if (!cJSON_IsString(config) || config->valuestring[0] == '\0' ||
+	    strlen(config->valuestring) >= sizeof(out->config)) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: config: a pq job's is the path of a "
+			 "hilrun pq configuration file (a non-empty string)");
+		return HIL_ERR_CONFIG;
+	}
+	if (!pq_number(root, "runs", 1, 1000, 3, &runs, out) ||
+	    !pq_number(root, "seed", 0, 4294967295.0, 1, &seed, out)) {
+		return HIL_ERR_CONFIG;
+	}
+	if (o->pq_load == NULL || o->pq_run == NULL) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: kind: this daemon takes no pq jobs");
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(out->config, sizeof(out->config), "%s", config->valuestring);
+	ret = o->pq_load(o->ctx, config->valuestring, roots, cfg, err,
+			 sizeof(err));
+	if (ret != HIL_OK) {
+		snprintf(out->error, sizeof(out->error), "%s", err);
+		return ret == HIL_ERR_NOMEM ? ret : HIL_ERR_CONFIG;
+	}
+	/* A job chooses values of the schema, not programs or files of its
+	 * own (docs/lab.md, "Trust"); its results go where a run's go. */
+	ret = hil_job_check(cfg, err, sizeof(err));
+	if (ret == HIL_OK) {
+		ret = hil_path_check_config(cfg, err, sizeof(err));
+	}
+	if (ret != HIL_OK) {
+		snprintf(out->error, sizeof(out->error), "%s: %s",
+			 config->valuestring, err);
+		return HIL_ERR_CONFIG;
+	}
+	if (realpath(config->valuestring, real) == NULL ||
+	    strlen(real) >= sizeof(cfg->path)) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: config: %s cannot be resolved",
+			 config->valuestring);
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(cfg->path, sizeof(cfg->path), "%s", real);
+	snprintf(cfg->name, sizeof(cfg->name), "pq");
+	cfg->bench.runs = (uint32_t)runs;
+	cfg->bench.seed = (uint32_t)seed;
+	out->pq = 1;
+	return HIL_OK;
+}
+
 /*
  * Validate the job file and load its configuration into cfg.
  * @return HIL_OK, or an error with out->error set to a message that says
@@ -95,8 +190,9 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 	struct hil_config_roots roots;
 	char cwd[PATH_BYTES];
 	char cerr[MSG_BYTES - 32];
-	static const char *const keys[] = {"config", "baseline", NULL};
-	const cJSON *config = NULL, *baseline = NULL;
+	static const char *const keys[] = {"config", "baseline", "kind",
+					   "runs",   "seed",	 NULL};
+	const cJSON *config = NULL, *baseline = NULL, *kind = NULL;
 	struct hil_jsonld ld;
 	char *inline_text = NULL;
 	cJSON *root = NULL;
@@ -117,11 +213,32 @@ int hil_serve_parse_job(const struct hil_serve_opts *o, const char *text,
 
 		snprintf(
 			out->error + n, sizeof(out->error) - n,
-			"; a job is {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\"");
+			"; a job is {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\"; or {\"kind\": \"pq\", \"config\": \"PATH\"}, optionally with \"runs\" and \"seed\"");
 		ret = ret == HIL_ERR_NOMEM ? ret : HIL_ERR_CONFIG;
 		goto out;
 	}
 	ret = HIL_ERR_CONFIG;
+	kind = hil_jsonld_member(root, "kind");
+	if (kind != NULL &&
+	    (!cJSON_IsString(kind) || (strcmp(kind->valuestring, "run") != 0 &&
+				       strcmp(kind->valuestring, "pq") != 0))) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: kind: expected \"run\" (the default: "
+			 "hilrun run) or \"pq\" (hilrun pq)");
+		goto out;
+	}
+	if (kind != NULL && strcmp(kind->valuestring, "pq") == 0) {
+		ret = parse_pq_job(o, root, &roots, cfg, out);
+		goto out;
+	}
+	if (hil_jsonld_member(root, "runs") != NULL ||
+	    hil_jsonld_member(root, "seed") != NULL) {
+		snprintf(out->error, sizeof(out->error),
+			 "job file: runs, seed: a pq job's (\"kind\": \"pq\"); "
+			 "a run job's are its configuration's bench.runs and "
+			 "bench.seed");
+		goto out;
+	}
 	config = hil_jsonld_member(root, "config");
 	baseline = hil_jsonld_member(root, "baseline");
 	if (config == NULL) {

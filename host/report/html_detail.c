@@ -244,7 +244,11 @@ void hil_render_html_provenance(const cJSON *report, FILE *out)
 	dd(out, "configured flags", buf);
 	dd(out, "all compile flags", h->build.all_flags);
 	dd(out, "linker flags", h->build.linker_flags);
-	dd(out, "implementations built", h->build.algorithms);
+	f = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(report, "build"),
+		"algorithms");
+	dd(out, "implementations built",
+	   cJSON_IsString(f) ? f->valuestring : "");
 	dd(out, "image (ELF)", h->build.elf);
 	dd(out, "ELF SHA-256", h->build.elf_sha256);
 	dd(out, "build-id", h->build.build_id);

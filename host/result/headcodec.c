@@ -51,7 +51,6 @@ static const struct hil_rfield build_fields[] = {
 	H(build, all_flags, HIL_RF_STR, OPT),
 	H(build, linker_flags, HIL_RF_STR, OPT),
 	H(build, directory, HIL_RF_STR, OPT),
-	H(build, algorithms, HIL_RF_STR, OPT),
 	H(build, elf, HIL_RF_STR, OPT),
 	H(build, elf_sha256, HIL_RF_STR, OPT),
 	H(build, build_id, HIL_RF_STR, OPT),
@@ -248,6 +247,7 @@ const char *const hil_result_head_by_hand[] = {
 	"fits",
 	"images",
 	"not_for_board",
+	"build.algorithms",
 	"build.cflags",
 	"build.foreign_code",
 	"session.requests_by_command",
@@ -465,8 +465,6 @@ void hil_result_head_fill(const struct hil_run *run, struct hil_result_head *h)
 		 run->fw.ld_flags);
 	snprintf(h->build.directory, sizeof(h->build.directory), "%s",
 		 run->fw.dir);
-	snprintf(h->build.algorithms, sizeof(h->build.algorithms), "%s",
-		 run->fw.algs);
 	snprintf(h->build.elf, sizeof(h->build.elf), "%s", run->fw.elf);
 	snprintf(h->build.elf_sha256, sizeof(h->build.elf_sha256), "%s",
 		 run->elf_sha256);

@@ -48,7 +48,8 @@ struct hil_result_head {
 		char all_flags[2048];
 		char linker_flags[1024];
 		char directory[HIL_PATH];
-		char algorithms[16384];
+		/* build.algorithms, as long as a run's selection makes it, is
+		 * taken by hand (hil_result_head_by_hand): no fixed buffer. */
 		char elf[HIL_PATH];
 		char elf_sha256[65];
 		char build_id[2 * HILP_BUILD_ID_MAX + 1];

@@ -125,6 +125,14 @@ static int check_arrays(const cJSON *report, const char *name, char *err,
 			 name);
 		return HIL_ERR_ARG;
 	}
+	v = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(report, "build"),
+		"algorithms");
+	if (v != NULL && !cJSON_IsString(v)) {
+		snprintf(err, errlen,
+			 "%s: \"build.algorithms\" should be a string", name);
+		return HIL_ERR_ARG;
+	}
 	return HIL_OK;
 }
 

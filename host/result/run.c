@@ -1,4 +1,5 @@
 /* run: the measured rows of a run and their units. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "run.h"
 
 #include <stdio.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/util.h"
 
 const char *hil_unit_name(uint8_t unit)
 {
@@ -210,6 +212,52 @@ void hil_run_free(struct hil_run *run)
 	run->rows = NULL;
 	run->n_rows = 0;
 	run->cap_rows = 0;
+
+	free(run->impl_sizes);
+	run->impl_sizes = NULL;
+	run->n_impl_sizes = 0;
+	run->cap_impl_sizes = 0;
+	for (i = 0; i < run->n_images; i++) {
+		free(run->images[i].algs);
+	}
+	free(run->images);
+	run->images = NULL;
+	run->n_images = 0;
+	run->cap_images = 0;
+	hil_firmware_free(&run->fw);
+}
+
+struct hil_impl_size *hil_run_add_impl_size(struct hil_run *run)
+{
+	void *arr = run->impl_sizes;
+	struct hil_impl_size *z;
+
+	if (hil_grow(&arr, run->n_impl_sizes, &run->cap_impl_sizes,
+		     sizeof(*run->impl_sizes)) != HIL_OK) {
+		return NULL;
+	}
+	run->impl_sizes = arr;
+	z = &run->impl_sizes[run->n_impl_sizes++];
+	memset(z, 0, sizeof(*z));
+	return z;
+}
+
+struct hil_run_image *hil_run_add_image(struct hil_run *run, const char *algs)
+{
+	void *arr = run->images;
+	struct hil_run_image *im;
+	char *copy = strdup(algs != NULL ? algs : "");
+
+	if (copy == NULL || hil_grow(&arr, run->n_images, &run->cap_images,
+				     sizeof(*run->images)) != HIL_OK) {
+		free(copy);
+		return NULL;
+	}
+	run->images = arr;
+	im = &run->images[run->n_images++];
+	memset(im, 0, sizeof(*im));
+	im->algs = copy;
+	return im;
 }
 
 const struct hil_row *hil_run_find_row(const struct hil_run *run,

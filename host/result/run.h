@@ -207,13 +207,11 @@ struct hil_run_sensor {
 
 /* One of the images a selection too big for one was split over. */
 struct hil_run_image {
-	char algs[1024]; /* "alg/impl ..." in it */
+	char *algs; /* "alg/impl ..." in it, whole; owned by the run */
 	char build_id[2 * HILP_BUILD_ID_MAX + 1];
 	char elf_sha256[65];
 	struct hil_image_sizes sizes;
 };
-
-#define HIL_RUN_MAX_IMAGES HIL_CFG_MAX_ALGS
 
 struct hil_run {
 	char id[128];
@@ -234,13 +232,18 @@ struct hil_run {
 	char elf_sha256[65];
 	char elf_compiler[256]; /* the ELF's .comment */
 	struct hil_image_sizes sizes;
-	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
+	/* Every implementation's sizes, of every image (owned: freed by
+	 * hil_run_free(); hil_run_add_impl_size() appends). */
+	struct hil_impl_size *impl_sizes;
 	size_t n_impl_sizes;
+	size_t cap_impl_sizes;
 	/* More than one when the selection did not fit one image: each was
 	 * built, started and measured in turn (fw, build_id and sizes above
-	 * are the last one's). */
-	struct hil_run_image images[HIL_RUN_MAX_IMAGES];
+	 * are the last one's). As many as it took; owned as impl_sizes
+	 * (hil_run_add_image() appends). */
+	struct hil_run_image *images;
 	size_t n_images;
+	size_t cap_images;
 	struct hilp_info info; /* what the stub reported */
 	char flasher_version[256];
 	char tool_commit[64];
@@ -340,8 +343,23 @@ int hil_run_compute_fits(struct hil_run *run);
  */
 void hil_run_compute_normalized(struct hil_run *run);
 
-/** Free the rows and their samples. */
+/**
+ * Free what run owns: the rows and their samples, fits, impl_sizes, images
+ * and fw's lists (hil_firmware_free()); they are left empty. Not cfg.
+ */
 void hil_run_free(struct hil_run *run);
+
+/**
+ * Append a zeroed entry to run->impl_sizes.
+ * @return it, or NULL when out of memory (the run unchanged).
+ */
+struct hil_impl_size *hil_run_add_impl_size(struct hil_run *run);
+
+/**
+ * Append an image to run->images with a copy of algs ("alg/impl ...").
+ * @return it (the other fields zeroed), or NULL when out of memory.
+ */
+struct hil_run_image *hil_run_add_image(struct hil_run *run, const char *algs);
 
 /**
  * The row of run with key's algorithm, implementation, operation, message

@@ -14,6 +14,7 @@
 #include "drivers/link/link.h"
 #include "hilp.h"
 #include "image/elfinfo.h"
+#include "pqjournal.h"
 #include "runner_int.h"
 #include "session/session.h"
 #include "util/err.h"
@@ -21,8 +22,8 @@
 #include "util/util.h"
 
 #define HANDSHAKE_MS 10000u
-/* The most calls one image reports (3 operations x hilrun pq's 1000 runs). */
-#define MAX_CALLS    3000u
+/* The most calls one image reports (3 operations x the most runs). */
+#define MAX_CALLS    (3u * HILP_PQ_MAX_RUNS)
 #define LINE	     (4 * HIL_PATH)
 
 int hil_pq_board_config(const char *path, const char *board,
@@ -142,16 +143,21 @@ int hil_pq_stream_add(void *arg, const uint8_t *data, size_t len)
 	struct hilp_pq_rec r;
 	unsigned want_kind;
 
+	if (len > 3 && data[1] == HILP_ST_OK && data[2] == HILP_PQ_HEAD &&
+	    data[3] != HILP_PQ_VERSION) {
+		snprintf(st->why, sizeof(st->why),
+			 "the image speaks PQRUN version %u%s, this hilrun "
+			 "version %u (the runs sent with each request): "
+			 "rebuild the image from this tree",
+			 data[3], data[3] == 1 ? " (its runs compiled in)" : "",
+			 HILP_PQ_VERSION);
+		goto bad;
+	}
 	if (hilp_pq_rec_decode(data, len, &r) != 0) {
 		snprintf(st->why, sizeof(st->why),
-			 "record %zu is malformed (%zu bytes, type %u%s)",
+			 "record %zu is malformed (%zu bytes, type %u)",
 			 st->n + (size_t)st->have_head + 1,
-			 len > 0 ? len - 1 : 0, len > 2 ? data[2] : 0,
-			 len > 3 && data[2] == HILP_PQ_HEAD &&
-					 data[3] != HILP_PQ_VERSION
-				 ? ": another version of the records: "
-				   "rebuild the image from this tree"
-				 : "");
+			 len > 0 ? len - 1 : 0, len > 2 ? data[2] : 0);
 		goto bad;
 	}
 	if (r.type != HILP_PQ_HEAD && !st->have_head) {
@@ -168,12 +174,19 @@ int hil_pq_stream_add(void *arg, const uint8_t *data, size_t len)
 		want_kind = strcmp(st->kind, "KEM") == 0 ? HILP_PQ_KEM
 							 : HILP_PQ_SIGN;
 		if (st->have_head || r.kind != want_kind || r.runs == 0 ||
-		    3u * r.runs > MAX_CALLS) {
+		    3u * r.runs > MAX_CALLS ||
+		    (st->runs != 0 && r.runs != st->runs)) {
+			char asked[32] = "";
+
+			if (st->runs != 0) {
+				snprintf(asked, sizeof(asked),
+					 " of the %u asked", st->runs);
+			}
 			snprintf(st->why, sizeof(st->why),
 				 "a HEAD that is not this image's (%s, kind "
-				 "%u, %u runs)",
+				 "%u, %u runs%s)",
 				 st->have_head ? "a second one" : "the first",
-				 r.kind, r.runs);
+				 r.kind, r.runs, asked);
 			goto bad;
 		}
 		st->head = r;
@@ -397,6 +410,54 @@ static int write_session(const char *out, const struct hil_session_stats *ss)
 	return fclose(f) == 0 ? HIL_OK : HIL_ERR_IO;
 }
 
+/* Whether run.tsv already says what the stub's INFO said (an earlier
+ * attempt of a resumed run wrote it). */
+static int info_known(const char *out)
+{
+	char path[HIL_PATH + 16];
+	char *text = NULL;
+	int known;
+
+	snprintf(path, sizeof(path), "%s/run.tsv", out);
+	if (hil_read_file(path, &text, NULL) != HIL_OK) {
+		return 0;
+	}
+	known = strncmp(text, "unit\t", 5) == 0 ||
+		strstr(text, "\nunit\t") != NULL;
+	free(text);
+	return known;
+}
+
+/*
+ * The image's lines made durable and, when it ran to its END, the folder
+ * marked finished in done.tsv with the image's build-id: hilrun pq
+ * --resume keeps it and runs the others again.
+ */
+static int journal_image(const char *out, FILE *calls, FILE *rows,
+			 FILE *skipped, char *const *f, int finished)
+{
+	char path[HIL_PATH + 16];
+	struct hil_elf_info ei;
+
+	snprintf(path, sizeof(path), "%s/calls.tsv", out);
+	if (hil_pq_journal_sync(calls, path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	snprintf(path, sizeof(path), "%s/rows.tsv", out);
+	if (hil_pq_journal_sync(rows, path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	snprintf(path, sizeof(path), "%s/skipped.tsv", out);
+	if (hil_pq_journal_sync(skipped, path) != HIL_OK) {
+		return HIL_ERR_IO;
+	}
+	if (!finished || hil_elf_info(f[I_ELF], &ei) != HIL_OK) {
+		return HIL_OK;
+	}
+	return hil_pq_journal_mark(out, f[I_SCHEME], f[I_IMPL],
+				   ei.build_id_hex);
+}
+
 /* The session's probe: can the board behind the link answer at all? */
 static int board_alive(void *arg)
 {
@@ -422,7 +483,7 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	struct hil_elf_info ei;
 	struct hilp_info info;
 	char got[2 * HILP_BUILD_ID_MAX + 1];
-	const uint8_t msg[1] = {0};
+	uint8_t msg[HILP_PQ_REQ_LEN];
 	uint8_t status = 0;
 	int ret;
 
@@ -482,6 +543,8 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 	}
 	hil_info("%s/%s on %s (build-id %.12s): running", f[I_SCHEME],
 		 f[I_IMPL], info.board, got);
+	/* The runs asked for: the image has none compiled in. */
+	(void)hilp_pq_req_encode(0, (uint16_t)st->runs, msg);
 	ret = hil_session_stream(
 		s, HILP_CMD_PQRUN, 0, msg, sizeof(msg), hil_pq_stream_add, st,
 		&status, call_ms != 0 ? call_ms : HIL_PQ_CALL_TIMEOUT_MS);
@@ -518,7 +581,13 @@ static int run_image(const struct hil_config *cfg, const char *out, int jail,
 		snprintf(why, len,
 			 "the stub answered PQRUN with status 0x%02x (%s)%s",
 			 status, hil_session_status_text(status),
-			 status == HILP_ST_BAD_CMD ? ": not a pq stub" : "");
+			 status == HILP_ST_BAD_CMD ? ": not a pq stub"
+			 : status == HILP_ST_BAD_LEN ||
+					 status == HILP_ST_BAD_ARG
+				 ? ": it refused the request (another version "
+				   "of PQRUN, or runs it does not take): "
+				   "rebuild the image from this tree"
+				 : "");
 	} else if (!st->have_end) {
 		snprintf(why, len,
 			 "after %zu calls, the status came without an END",
@@ -545,7 +614,8 @@ out:
 }
 
 int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
-		     const volatile sig_atomic_t *stop, unsigned call_ms)
+		     const volatile sig_atomic_t *stop, unsigned call_ms,
+		     unsigned runs)
 {
 	char path[HIL_PATH + 16], line[LINE];
 	FILE *images = NULL, *calls = NULL, *rows = NULL, *skipped = NULL;
@@ -553,6 +623,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 	int info_written = 0, ret = HIL_OK;
 
 	memset(&sum, 0, sizeof(sum));
+	info_written = info_known(out);
 	snprintf(path, sizeof(path), "%s/images.tsv", out);
 	images = fopen(path, "r");
 	snprintf(path, sizeof(path), "%s/calls.tsv", out);
@@ -589,6 +660,12 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 			ret = HIL_ERR_IO;
 			break;
 		}
+		if (hil_pq_journal_is_done(out, f[I_SCHEME], f[I_IMPL])) {
+			/* A resumed run: its lines are kept as they are. */
+			hil_info("%s/%s: finished in an earlier attempt: kept",
+				 f[I_SCHEME], f[I_IMPL]);
+			continue;
+		}
 		if (strcmp(f[I_REF], "-") != 0 &&
 		    hil_read_file(f[I_REF], &ref, &rlen) != HIL_OK) {
 			hil_warn("%s: the host build's output cannot be read: "
@@ -598,6 +675,7 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 		}
 		memset(&st, 0, sizeof(st));
 		st.kind = f[I_KIND];
+		st.runs = runs;
 		ret = run_image(cfg, out, jail, stop, call_ms, f, &st,
 				&info_written, &sum, why, sizeof(why));
 		if (why[0] != '\0') {
@@ -606,14 +684,17 @@ int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
 			fprintf(skipped, "%s\t%s\tstopped on %s: %s\n",
 				f[I_SCHEME], f[I_IMPL], cfg->board.name, why);
 		}
-		/* What came is kept, whatever stopped the rest. */
+		/* What came is kept, whatever stopped the rest; the folder
+		 * counts as finished only when it ran to its END. */
 		if (st.have_head &&
 		    write_rows(calls, rows, f, &st, ref, why) != HIL_OK) {
 			ret = HIL_ERR_IO;
 		}
-		fflush(calls);
-		fflush(rows);
-		fflush(skipped);
+		if (ret != HIL_ERR_IO &&
+		    journal_image(out, calls, rows, skipped, f,
+				  why[0] == '\0' && st.have_end) != HIL_OK) {
+			ret = HIL_ERR_IO;
+		}
 		hil_pq_stream_free(&st);
 		free(ref);
 	}

@@ -33,6 +33,7 @@ int hil_pq_board_config(const char *path, const char *board,
  * zeroes it and sets kind; hil_pq_stream_free() frees calls. */
 struct hil_pq_stream {
 	const char *kind; /* the image's: "KEM" or "SIGN" */
+	unsigned runs;	  /* the runs PQRUN asked for (0: any) */
 	struct hilp_pq_rec head;
 	int have_head, have_end;
 	struct hilp_pq_rec fault;
@@ -49,8 +50,10 @@ struct hil_pq_stream {
  * run), then an END that counts them; a FAULT at any point. The session's
  * callback (hil_session_reply_fn).
  * @return HIL_OK; HIL_ERR_PROTO with st->why naming what is wrong (a
- *         malformed record, another version of the records, a record out
- *         of order or after the END, a HEAD of another kind); HIL_ERR_NOMEM.
+ *         malformed record, another version of the records: an image of
+ *         PQRUN version 1 had its runs compiled in, a record out of order
+ *         or after the END, a HEAD of another kind or of other runs than
+ *         asked); HIL_ERR_NOMEM.
  */
 int hil_pq_stream_add(void *st, const uint8_t *data, size_t len);
 
@@ -66,14 +69,20 @@ void hil_pq_stream_free(struct hil_pq_stream *st);
  * to its end (no handshake, another image, a fault, a silence, a damaged
  * or malformed record) is appended to out/skipped.tsv with the reason,
  * the calls it completed kept. The stub's INFO (counter unit, clock) is
- * appended to out/run.tsv.
+ * appended to out/run.tsv (once: not again on a resumed run). Each image's
+ * lines are made durable after it ran; one that ran to its END is then
+ * marked finished in out/done.tsv (pqjournal.h), and an image whose folder
+ * done.tsv already marks (a resumed run's) is not run again.
  * @param jail 1: the flasher runs its tool jailed.
  * @param stop ends a wait at once when set (NULL: none).
  * @param call_ms how long one record may take (0: HIL_PQ_CALL_TIMEOUT_MS).
+ * @param runs the runs of each operation, asked for with every PQRUN (1 to
+ *        HILP_PQ_MAX_RUNS): the images take any number.
  * @return HIL_OK (each image's outcome is in the files); HIL_ERR_IO when a
  *         file cannot be read or written; HIL_ERR_INTERRUPTED.
  */
 int hil_pq_board_run(const struct hil_config *cfg, const char *out, int jail,
-		     const volatile sig_atomic_t *stop, unsigned call_ms);
+		     const volatile sig_atomic_t *stop, unsigned call_ms,
+		     unsigned runs);
 
 #endif /* HIL_PQLINK_H */

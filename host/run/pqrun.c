@@ -1,5 +1,5 @@
 /* pqrun: a post-quantum run's files (scripts/pq-bench.sh's calls.tsv, rows.tsv, run.tsv, skipped.tsv; on a board with a link, pqlink.c's lines in the same columns) made into rows of the one result model. */
-#define _XOPEN_SOURCE  700 /* gethostname */
+#define _XOPEN_SOURCE  700 /* strtok_r */
 #define HIL_LOG_PREFIX "pq"
 #include "pqrun.h"
 
@@ -7,13 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
 #include "drivers/board/memsys.h"
-#include "image/elfinfo.h"
 #include "result/rowcodec.h"
 #include "result/stats.h"
 #include "runner_int.h"
@@ -170,6 +167,21 @@ static const char *meta(const struct tsv *m, const char *key, const char *dflt)
 	return dflt;
 }
 
+/* The sum of key's values in run.tsv: each attempt of a resumed run
+ * appends its own session counters. */
+static unsigned long long meta_sum(const struct tsv *m, const char *key)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->nf[i] == 2 && strcmp(m->f[i][0], key) == 0) {
+			sum += strtoull(m->f[i][1], NULL, 10);
+		}
+	}
+	return sum;
+}
+
 /* The folder of scheme/impl among the folders given (its last two path
  * parts), or "". */
 static const char *folder_of(const char *const *folders, size_t n,
@@ -204,10 +216,9 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 		      struct hil_run *run)
 {
 	struct hil_run_image *im;
-	struct hil_elf_info ei;
 	char sym[2 * HIL_CFG_NAME + 2], *p;
 
-	if (build[0] == '\0' || run->n_images == HIL_RUN_MAX_IMAGES) {
+	if (build[0] == '\0') {
 		return;
 	}
 	snprintf(sym, sizeof(sym), "%s/%s", scheme, impl);
@@ -218,35 +229,36 @@ static void add_image(const char *build, const char *scheme, const char *impl,
 	}
 	snprintf(run->fw.elf, sizeof(run->fw.elf), "%s/%s/fw/stub.elf", build,
 		 sym);
-	if (hil_elf_info(run->fw.elf, &ei) != HIL_OK) {
+	/* The image's identity as hilrun run records its own: the run's
+	 * fields are the last image's. */
+	if (hil_rn_elf_identity(run->fw.elf, run) != HIL_OK) {
 		hil_warn("%s: cannot be read: the rows of %s/%s have no "
 			 "build-id",
 			 run->fw.elf, scheme, impl);
 		run->fw.elf[0] = '\0';
 		return;
 	}
-	im = &run->images[run->n_images++];
-	snprintf(im->algs, sizeof(im->algs), "%s/%s", scheme, impl);
-	snprintf(im->build_id, sizeof(im->build_id), "%s", ei.build_id_hex);
-	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", ei.sha256_hex);
-	im->sizes.flash = (unsigned long)ei.flash;
-	im->sizes.ram_static = (unsigned long)ei.ram;
-	im->sizes.stack_reserved = (unsigned long)ei.stack;
-	snprintf(run->build_id, sizeof(run->build_id), "%s", im->build_id);
-	snprintf(run->elf_sha256, sizeof(run->elf_sha256), "%s",
-		 im->elf_sha256);
-	snprintf(run->elf_compiler, sizeof(run->elf_compiler), "%s",
-		 ei.compiler);
-	run->sizes = im->sizes;
+	snprintf(sym, sizeof(sym), "%s/%s", scheme, impl);
+	im = hil_run_add_image(run, sym);
+	if (im == NULL) {
+		hil_warn("out of memory: the rows of %s/%s have no build-id",
+			 scheme, impl);
+		return;
+	}
+	snprintf(im->build_id, sizeof(im->build_id), "%s", run->build_id);
+	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", run->elf_sha256);
+	im->sizes = run->sizes;
 }
 
 /* cfg's entry of scheme/impl, added when new (with its size and image);
- * 0 when there is no room, else 1. */
+ * 0 when out of memory, else 1. */
 static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 		      const char *const *folders, size_t n, char *const *f,
 		      const char *build)
 {
 	struct hil_impl_size *z;
+	struct hil_config_alg *a;
+	char one[2 * HIL_CFG_NAME + 2];
 	size_t i;
 
 	for (i = 0; i < cfg->n_algs; i++) {
@@ -255,28 +267,27 @@ static int add_scheme(struct hil_config *cfg, struct hil_run *run,
 			return 1;
 		}
 	}
-	if (cfg->n_algs == HIL_CFG_MAX_ALGS ||
-	    run->n_impl_sizes == HIL_MAX_IMPL_SIZES) {
+	if (hil_config_add_alg(cfg, &a) != HIL_OK) {
 		return 0;
 	}
-	snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name), "%s",
-		 f[R_SCHEME]);
-	snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl), "%s", f[R_IMPL]);
-	snprintf(cfg->algs[i].path, sizeof(cfg->algs[i].path), "%s",
+	z = hil_run_add_impl_size(run);
+	if (z == NULL) {
+		cfg->n_algs--;
+		return 0;
+	}
+	snprintf(a->name, sizeof(a->name), "%s", f[R_SCHEME]);
+	snprintf(a->impl, sizeof(a->impl), "%s", f[R_IMPL]);
+	snprintf(a->path, sizeof(a->path), "%s",
 		 folder_of(folders, n, f[R_SCHEME], f[R_IMPL]));
-	cfg->algs[i].entry = (unsigned)i;
-	cfg->n_algs++;
-	z = &run->impl_sizes[run->n_impl_sizes++];
+	a->entry = (unsigned)i;
 	snprintf(z->algorithm, sizeof(z->algorithm), "%s", f[R_SCHEME]);
 	snprintf(z->implementation, sizeof(z->implementation), "%s", f[R_IMPL]);
 	z->text = strtoul(f[R_TEXT], NULL, 10);
 	z->data = strtoul(f[R_DATA], NULL, 10);
 	z->bss = strtoul(f[R_BSS], NULL, 10);
-	{
-		size_t o = strlen(run->fw.algs);
-
-		snprintf(run->fw.algs + o, sizeof(run->fw.algs) - o, "%s%s/%s",
-			 o > 0 ? " " : "", f[R_SCHEME], f[R_IMPL]);
+	snprintf(one, sizeof(one), "%s/%s", f[R_SCHEME], f[R_IMPL]);
+	if (hil_str_append(&run->fw.algs, " ", one) != HIL_OK) {
+		return 0;
 	}
 	add_image(build, f[R_SCHEME], f[R_IMPL], run);
 	return 1;
@@ -565,17 +576,14 @@ static void describe(const struct tsv *m, const char *dir,
 			 meta(m, "flasher", cfg->flasher.type));
 		snprintf(cfg->link.type, sizeof(cfg->link.type), "%s",
 			 meta(m, "link", cfg->link.type));
-		/* The link's counters over every image (pqlink.c). */
-		run->requests =
-			(unsigned)strtoul(meta(m, "requests", "0"), NULL, 10);
-		run->retries =
-			(unsigned)strtoul(meta(m, "retries", "0"), NULL, 10);
-		run->bad_frames =
-			(unsigned)strtoul(meta(m, "bad_frames", "0"), NULL, 10);
-		run->timeouts =
-			(unsigned)strtoul(meta(m, "timeouts", "0"), NULL, 10);
-		run->bytes_tx = strtoull(meta(m, "bytes_tx", "0"), NULL, 10);
-		run->bytes_rx = strtoull(meta(m, "bytes_rx", "0"), NULL, 10);
+		/* The link's counters over every image (pqlink.c), of every
+		 * attempt of a resumed run. */
+		run->requests = (unsigned)meta_sum(m, "requests");
+		run->retries = (unsigned)meta_sum(m, "retries");
+		run->bad_frames = (unsigned)meta_sum(m, "bad_frames");
+		run->timeouts = (unsigned)meta_sum(m, "timeouts");
+		run->bytes_tx = meta_sum(m, "bytes_tx");
+		run->bytes_rx = meta_sum(m, "bytes_rx");
 		snprintf(run->sensor.type, sizeof(run->sensor.type), "none");
 		snprintf(run->sensor.why, sizeof(run->sensor.why),
 			 (run->info.flags & HILP_INFO_EMULATED) != 0
@@ -638,9 +646,9 @@ int hil_pq_collect(const char *dir, const char *const *folders, size_t n,
 		}
 		if (!add_scheme(cfg, run, folders, n, rows.f[i],
 				meta(&m, "build", ""))) {
-			hil_err("%s: more than %d schemes in one run",
-				rows.path, HIL_MAX_IMPL_SIZES);
-			ret = HIL_ERR_ARG;
+			hil_err("%s: out of memory at line %zu", rows.path,
+				i + 1);
+			ret = HIL_ERR_NOMEM;
 			break;
 		}
 		ret = make_row(&rows, i, &calls, seed, rng, run);
@@ -658,12 +666,13 @@ int hil_pq_collect(const char *dir, const char *const *folders, size_t n,
 			}
 		}
 	}
-	for (i = 0; ret == HIL_OK && i < skipped.n &&
-		    cfg->n_not_for_board < HIL_CFG_MAX_ALGS;
-	     i++) {
-		struct hil_config_skipped *s =
-			&cfg->not_for_board[cfg->n_not_for_board++];
+	for (i = 0; ret == HIL_OK && i < skipped.n; i++) {
+		struct hil_config_skipped *s;
 
+		if (hil_config_add_skipped(cfg, &s) != HIL_OK) {
+			ret = HIL_ERR_NOMEM;
+			break;
+		}
 		if (skipped.nf[i] != 3) {
 			hil_err("%s: line %zu has %zu columns, not 3",
 				skipped.path, i + 1, skipped.nf[i]);
@@ -687,18 +696,7 @@ out:
 
 void hil_pq_provenance(const char *root, struct hil_run *run)
 {
-	struct utsname u;
-
+	/* The same steps as hilrun run's (runner_image.c). */
 	hil_rn_git_provenance(root, run);
-	/* $HILRUN_HOST: the lab host's name, as hilrun run states it. */
-	if (getenv("HILRUN_HOST") != NULL && getenv("HILRUN_HOST")[0] != '\0') {
-		snprintf(run->host, sizeof(run->host), "%s",
-			 getenv("HILRUN_HOST"));
-	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
-		snprintf(run->host, sizeof(run->host), "unknown");
-	}
-	if (uname(&u) == 0) {
-		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
-			 u.sysname, u.release, u.machine);
-	}
+	hil_rn_host_provenance(run);
 }

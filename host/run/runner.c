@@ -1,5 +1,5 @@
 /* runner: walks one configuration through build, flash, connect, identify, verify, measure and report. */
-#define _XOPEN_SOURCE  700 /* gethostname, O_NOFOLLOW */
+#define _XOPEN_SOURCE  700 /* O_NOFOLLOW */
 #define HIL_LOG_PREFIX "runner"
 #include "runner.h"
 #include "runner_int.h"
@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "config/algnames.h"
@@ -129,9 +128,12 @@ static void image_done(struct run_ctx *c)
 {
 	size_t k;
 
-	for (k = 0; k < HIL_CFG_MAX_ALGS; k++) {
+	for (k = 0; k < c->n_subj; k++) {
 		hil_ownref_close(&c->subj[k].own);
 	}
+	free(c->subj);
+	c->subj = NULL;
+	c->n_subj = 0;
 	hil_rn_meters_stop(&c->meters);
 	hil_runner_take_down(&c->target.conn, c->run);
 	hil_journal_free(c->journal.resumed, c->journal.n_resumed);
@@ -139,19 +141,23 @@ static void image_done(struct run_ctx *c)
 	c->journal.n_resumed = 0;
 }
 
-/* The run's results of the images so far, kept across images. */
+/* The run's results of the images so far, kept across images (each as
+ * long as it takes; freed by measure_split). */
 struct split_keep {
-	struct hil_impl_size impl_sizes[HIL_MAX_IMPL_SIZES];
+	struct hil_impl_size *impl_sizes;
 	size_t n_impl_sizes;
-	struct hil_foreign_build foreign[HIL_CFG_MAX_ALGS];
+	size_t cap_impl_sizes;
+	struct hil_foreign_build *foreign;
 	size_t n_foreign;
-	char algs[sizeof(((struct hil_firmware *)0)->algs)];
+	size_t cap_foreign;
+	char *algs;
 	struct hil_build_split split;
 };
 
-/* The image just measured, added to what the run keeps. */
-static void keep_image(struct hil_run *run, struct split_keep *k,
-		       size_t first_row)
+/* The image just measured, added to what the run keeps.
+ * @return HIL_OK or HIL_ERR_NOMEM. */
+static int keep_image(struct hil_run *run, struct split_keep *k,
+		      size_t first_row)
 {
 	struct hil_run_image *im;
 	size_t i;
@@ -160,29 +166,57 @@ static void keep_image(struct hil_run *run, struct split_keep *k,
 		snprintf(run->rows[i].build_id, sizeof(run->rows[i].build_id),
 			 "%s", run->build_id);
 	}
-	if (run->n_images < HIL_RUN_MAX_IMAGES) {
-		im = &run->images[run->n_images++];
-		snprintf(im->algs, sizeof(im->algs), "%s", run->fw.algs);
-		snprintf(im->build_id, sizeof(im->build_id), "%s",
-			 run->build_id);
-		snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s",
-			 run->elf_sha256);
-		im->sizes = run->sizes;
+	im = hil_run_add_image(run, run->fw.algs);
+	if (im == NULL) {
+		return HIL_ERR_NOMEM;
 	}
-	for (i = 0;
-	     i < run->n_impl_sizes && k->n_impl_sizes < HIL_MAX_IMPL_SIZES;
-	     i++) {
+	snprintf(im->build_id, sizeof(im->build_id), "%s", run->build_id);
+	snprintf(im->elf_sha256, sizeof(im->elf_sha256), "%s", run->elf_sha256);
+	im->sizes = run->sizes;
+	for (i = 0; i < run->n_impl_sizes; i++) {
+		void *arr = k->impl_sizes;
+
+		if (hil_grow(&arr, k->n_impl_sizes, &k->cap_impl_sizes,
+			     sizeof(*k->impl_sizes)) != HIL_OK) {
+			return HIL_ERR_NOMEM;
+		}
+		k->impl_sizes = arr;
 		k->impl_sizes[k->n_impl_sizes++] = run->impl_sizes[i];
 	}
-	for (i = 0; i < run->fw.n_foreign && k->n_foreign < HIL_CFG_MAX_ALGS;
-	     i++) {
+	for (i = 0; i < run->fw.n_foreign; i++) {
+		void *arr = k->foreign;
+
+		if (hil_grow(&arr, k->n_foreign, &k->cap_foreign,
+			     sizeof(*k->foreign)) != HIL_OK) {
+			return HIL_ERR_NOMEM;
+		}
+		k->foreign = arr;
 		k->foreign[k->n_foreign++] = run->fw.foreign[i];
 	}
-	if (run->fw.algs[0] != '\0') {
-		snprintf(k->algs + strlen(k->algs),
-			 sizeof(k->algs) - strlen(k->algs), "%s%s",
-			 k->algs[0] ? " " : "", run->fw.algs);
+	if (run->fw.algs != NULL && run->fw.algs[0] != '\0' &&
+	    hil_str_append(&k->algs, " ", run->fw.algs) != HIL_OK) {
+		return HIL_ERR_NOMEM;
 	}
+	return HIL_OK;
+}
+
+/* What the run keeps of every image, made the run's own (what it held of
+ * the last image alone freed). */
+static void keep_into_run(struct hil_run *run, struct split_keep *k)
+{
+	free(run->impl_sizes);
+	run->impl_sizes = k->impl_sizes;
+	run->n_impl_sizes = k->n_impl_sizes;
+	run->cap_impl_sizes = k->cap_impl_sizes;
+	k->impl_sizes = NULL;
+	free(run->fw.foreign);
+	run->fw.foreign = k->foreign;
+	run->fw.n_foreign = k->n_foreign;
+	run->fw.cap_foreign = k->cap_foreign;
+	k->foreign = NULL;
+	free(run->fw.algs);
+	run->fw.algs = k->algs != NULL ? k->algs : strdup("");
+	k->algs = NULL;
 }
 
 /* A row that says why an implementation of cfg was not measured. */
@@ -214,13 +248,15 @@ static void log_not_for_board(const struct hil_config *cfg)
 }
 
 /* Image g of the split about to start: how far the run is, and an
- * estimate of the time left from the images measured so far (the build of
- * every image came before the first). */
+ * estimate of the time left from the pace of the images measured so far.
+ * Every image was built before the first was measured (in build_s): that
+ * time is not in the pace, which would otherwise promise minutes where
+ * seconds are left. */
 static void progress_images(const struct split_keep *k, size_t g,
-			    uint64_t t_start)
+			    uint64_t t_measure, double build_s)
 {
 	size_t done = 0, total = 0, i;
-	double elapsed_s = (double)(hil_energy_now_ns() - t_start) / 1e9;
+	double elapsed_s = (double)(hil_energy_now_ns() - t_measure) / 1e9;
 
 	for (i = 0; i < k->split.n_images; i++) {
 		total += k->split.image[i].n_algs;
@@ -233,7 +269,7 @@ static void progress_images(const struct split_keep *k, size_t g,
 			"image %zu of %zu: %zu implementation%s (0 of %zu measured; built in %.0f s)",
 			g + 1, k->split.n_images, k->split.image[g].n_algs,
 			k->split.image[g].n_algs == 1 ? "" : "s", total,
-			elapsed_s);
+			build_s);
 		return;
 	}
 	hil_info(
@@ -252,14 +288,19 @@ static int measure_split(struct run_ctx *c)
 	struct hil_run *run = c->run;
 	const struct hil_config *cfg = run->cfg;
 	struct split_keep *k = calloc(1, sizeof(*k));
-	size_t skip[HIL_CFG_MAX_ALGS], n_skip = 0;
-	char excluded[HIL_CFG_MAX_ALGS][256];
+	size_t *skip = calloc(cfg->n_algs + 1, sizeof(*skip));
+	/* Their reasons: each image's build replaces run->fw. */
+	char(*excluded)[256] = calloc(cfg->n_algs + 1, sizeof(*excluded));
+	size_t n_skip = 0;
 	char root[HIL_PATH], log[HIL_PATH + 16];
-	uint64_t t_start;
+	uint64_t t_start, t_measure;
 	size_t g, i, a;
 	int ret;
 
-	if (k == NULL) {
+	if (k == NULL || skip == NULL || excluded == NULL) {
+		free(k);
+		free(skip);
+		free(excluded);
 		return HIL_ERR_NOMEM;
 	}
 	/* Folders that did not build stay out (and get their failed rows). */
@@ -284,6 +325,7 @@ static int measure_split(struct run_ctx *c)
 				      c->opts->no_jail ? HIL_BUILD_NO_JAIL : 0,
 				      c->opts->stop, &k->split);
 	}
+	t_measure = hil_energy_now_ns();
 	if (ret == HIL_OK) {
 		hil_info("split into %zu image%s%s", k->split.n_images,
 			 k->split.n_images == 1 ? "" : "s",
@@ -300,7 +342,8 @@ static int measure_split(struct run_ctx *c)
 			ret = HIL_ERR_NOMEM;
 			break;
 		}
-		progress_images(k, g, t_start);
+		progress_images(k, g, t_measure,
+				(double)(t_measure - t_start) / 1e9);
 		if (g > 0) {
 			model_file_afresh(run);
 		}
@@ -309,9 +352,12 @@ static int measure_split(struct run_ctx *c)
 		if (ret == HIL_OK) {
 			ret = measure_image(c);
 		}
-		keep_image(run, k, first_row);
+		if (keep_image(run, k, first_row) != HIL_OK && ret == HIL_OK) {
+			ret = HIL_ERR_NOMEM;
+		}
 		image_done(c);
 		run->cfg = cfg;
+		hil_config_free(sub);
 		free(sub);
 	}
 	/* The rows of those that could not be in any image. */
@@ -326,12 +372,14 @@ static int measure_split(struct run_ctx *c)
 		ret = fail_alg(c, &cfg->algs[skip[i]], why);
 	}
 	/* The report speaks of every image's implementations. */
-	memcpy(run->impl_sizes, k->impl_sizes, sizeof(run->impl_sizes));
-	run->n_impl_sizes = k->n_impl_sizes;
-	memcpy(run->fw.foreign, k->foreign, sizeof(run->fw.foreign));
-	run->fw.n_foreign = k->n_foreign;
-	snprintf(run->fw.algs, sizeof(run->fw.algs), "%s", k->algs);
+	keep_into_run(run, k);
+	free(k->impl_sizes);
+	free(k->foreign);
+	free(k->algs);
+	hil_build_split_free(&k->split);
 	free(k);
+	free(skip);
+	free(excluded);
 	return ret;
 }
 
@@ -343,7 +391,6 @@ static int measure_split(struct run_ctx *c)
 static int run_open(struct run_ctx *c, const struct hil_config *cfg,
 		    const struct hil_runner_opts *opts, struct hil_run *run)
 {
-	struct utsname u;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -371,18 +418,7 @@ static int run_open(struct run_ctx *c, const struct hil_config *cfg,
 	if (opts->on_run_dir != NULL) {
 		opts->on_run_dir(opts->on_run_dir_arg, run->dir);
 	}
-	/* $HILRUN_HOST: the lab host's name when it is not the machine's
-	 * (several simulated hosts on one machine, a container's name). */
-	if (getenv("HILRUN_HOST") != NULL && getenv("HILRUN_HOST")[0] != '\0') {
-		snprintf(run->host, sizeof(run->host), "%s",
-			 getenv("HILRUN_HOST"));
-	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
-		snprintf(run->host, sizeof(run->host), "unknown");
-	}
-	if (uname(&u) == 0) {
-		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
-			 u.sysname, u.release, u.machine);
-	}
+	hil_rn_host_provenance(run);
 	snprintf(c->journal.path, sizeof(c->journal.path), "%s/journal.jsonl",
 		 run->dir);
 	/* Never through a planted link. */

@@ -1,9 +1,13 @@
 /* runner_image: what a run records of the image it measures (git commit, build-id, sizes) and how the emulator is told to model its cycles. */
+#define _XOPEN_SOURCE  700 /* gethostname */
 #define HIL_LOG_PREFIX "runner"
 #include "runner_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "drivers/board/board.h"
 #include "emu/cyclemodel.h"
@@ -33,17 +37,35 @@ void hil_rn_git_provenance(const char *root, struct hil_run *run)
 	}
 }
 
-int hil_rn_image_info(struct hil_run *run)
+void hil_rn_host_provenance(struct hil_run *run)
+{
+	const char *env = getenv("HILRUN_HOST");
+	struct utsname u;
+
+	/* $HILRUN_HOST: the lab host's name when it is not the machine's
+	 * (several simulated hosts on one machine, a container's name). */
+	if (env != NULL && env[0] != '\0') {
+		snprintf(run->host, sizeof(run->host), "%s", env);
+	} else if (gethostname(run->host, sizeof(run->host) - 1) != 0) {
+		snprintf(run->host, sizeof(run->host), "unknown");
+	}
+	if (uname(&u) == 0) {
+		snprintf(run->host_os, sizeof(run->host_os), "%s %s %s",
+			 u.sysname, u.release, u.machine);
+	}
+}
+
+int hil_rn_elf_identity(const char *elf, struct hil_run *run)
 {
 	struct hil_elf_info ei;
-	int ret = hil_elf_info(run->fw.elf, &ei);
+	int ret = hil_elf_info(elf, &ei);
 
 	if (ret != HIL_OK) {
 		return ret;
 	}
 	if (ei.build_id_len == 0) {
 		hil_err("%s has no GNU build-id: it cannot be identified on the target",
-			run->fw.elf);
+			elf);
 		return HIL_ERR_BUILD;
 	}
 	snprintf(run->build_id, sizeof(run->build_id), "%s", ei.build_id_hex);
@@ -53,6 +75,16 @@ int hil_rn_image_info(struct hil_run *run)
 	run->sizes.flash = (unsigned long)ei.flash;
 	run->sizes.ram_static = (unsigned long)ei.ram;
 	run->sizes.stack_reserved = (unsigned long)ei.stack;
+	return HIL_OK;
+}
+
+int hil_rn_image_info(struct hil_run *run)
+{
+	int ret = hil_rn_elf_identity(run->fw.elf, run);
+
+	if (ret != HIL_OK) {
+		return ret;
+	}
 	if (run->sizes.flash < HIL_RN_MIN_STUB_FLASH) {
 		/* The smallest stub is some 4 KB; 36 bytes is what a flag
 		 * that stops cc1 from compiling (-fself-test=x) left, and
@@ -66,9 +98,9 @@ int hil_rn_image_info(struct hil_run *run)
 		char map[HIL_PATH + 16];
 
 		snprintf(map, sizeof(map), "%s/stub.map", run->fw.dir);
-		return hil_map_impl_sizes(map, run->impl_sizes,
-					  HIL_MAX_IMPL_SIZES,
-					  &run->n_impl_sizes);
+		return hil_map_impl_sizes(map, &run->impl_sizes,
+					  &run->n_impl_sizes,
+					  &run->cap_impl_sizes);
 	}
 }
 

@@ -100,7 +100,10 @@ struct run_ctx {
 	struct hil_run *run;
 	struct rn_target target;
 	struct rn_journal journal;
-	struct rn_subject subj[HIL_CFG_MAX_ALGS]; /* per configured one */
+	/* One per configured implementation of the image being measured
+	 * (hil_rn_measure() makes them, image_done() frees them). */
+	struct rn_subject *subj;
+	size_t n_subj;
 	struct rn_meters meters;
 	struct rn_progress progress;
 };
@@ -164,9 +167,18 @@ int hil_rn_open_link(const struct hil_config *cfg, struct hil_flasher *fl,
 /** The tool's git commit and whether its tree is dirty, into run. */
 void hil_rn_git_provenance(const char *root, struct hil_run *run);
 
+/** The host's name ($HILRUN_HOST, else the machine's) and its system
+ *  (uname), into run: what hilrun run and hilrun pq both state. */
+void hil_rn_host_provenance(struct hil_run *run);
+
 /* Flash bytes below which an image cannot be a stub (the smallest is some
  * 4 KB): the build produced nothing to run. */
 #define HIL_RN_MIN_STUB_FLASH 1024u
+
+/** The image's identity: build-id, SHA-256, compiler and sizes of elf,
+ *  into run (what hilrun run and hilrun pq both record of an image).
+ *  @return HIL_OK, an ELF error, or HIL_ERR_BUILD (no build-id). */
+int hil_rn_elf_identity(const char *elf, struct hil_run *run);
 
 /** Build-id, hash, compiler and sizes of run->fw.elf and its map;
  *  HIL_ERR_BUILD for an image too small to be a stub. */

@@ -297,7 +297,11 @@ int hil_runner_resume_config(const char *run_dir, char *path, size_t len)
 		char j[HIL_PATH + 32];
 
 		snprintf(j, sizeof(j), "%s/journal.jsonl", run_dir);
-		if (access(j, F_OK) == 0) {
+		snprintf(file, sizeof(file), "%s/pq-run.json", run_dir);
+		if (access(file, F_OK) == 0) {
+			hil_err("%s is the folder of a hilrun pq run: resume it with hilrun pq --resume %s",
+				run_dir, run_dir);
+		} else if (access(j, F_OK) == 0) {
 			/* A run folder without run.json: a quick run's. */
 			hil_err("%s cannot be resumed: its run took its options from the command line (--alg, --lengths, ...), not from a configuration file, so there is nothing to start it again from; run the same command again (or put the options in a configuration file for a run you may need to resume)",
 				run_dir);

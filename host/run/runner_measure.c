@@ -3,6 +3,7 @@
 #include "runner_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "faultdesc.h"
@@ -486,6 +487,16 @@ int hil_rn_measure(struct run_ctx *c)
 	size_t a;
 	int ret;
 
+	if (c->n_subj < cfg->n_algs) {
+		/* Only a fresh context, or one image_done() emptied. */
+		free(c->subj);
+		c->n_subj = 0;
+		c->subj = calloc(cfg->n_algs, sizeof(*c->subj));
+		if (c->subj == NULL) {
+			return HIL_ERR_NOMEM;
+		}
+		c->n_subj = cfg->n_algs;
+	}
 	hil_rn_prepare_subjects(c->subj, &c->target, c->run, c->opts);
 	ret = check_ops(c->subj, c->run);
 	if (ret != HIL_OK) {

@@ -189,37 +189,17 @@ int hil_sweep_from_files(char *const *paths, size_t n, struct hil_sweep *sw,
 	return ret;
 }
 
-static int load_matrix(const char *path, const char *dir, const cJSON *root,
-		       struct hil_sweep *sw, char *err, size_t errlen)
+/* Each flag set of sets as a copy of proto in sw (sw->n counts each the
+ * moment it is copied: hil_sweep_free() frees it). */
+static int matrix_sets(const char *path, const cJSON *sets,
+		       const struct hil_config *proto, struct hil_sweep *sw,
+		       char *err, size_t errlen)
 {
-	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
-	const cJSON *sets = cJSON_GetObjectItemCaseSensitive(root, "cflags");
 	const cJSON *set;
-	char base_path[HIL_CFG_STR * 2];
 	char why[512];
-	struct hil_config proto;
 	size_t i = 0;
 	int ret;
 
-	if (!cJSON_IsString(base)) {
-		return fail(err, errlen, HIL_ERR_CONFIG,
-			    "%s: base: expected the path of a config", path);
-	}
-	if (!cJSON_IsArray(sets) || cJSON_GetArraySize(sets) < 1 ||
-	    cJSON_GetArraySize(sets) > HIL_SWEEP_MAX) {
-		return fail(err, errlen, HIL_ERR_CONFIG,
-			    "%s: cflags: expected 1 to %d flag sets", path,
-			    HIL_SWEEP_MAX);
-	}
-	join(dir, base->valuestring, base_path, sizeof(base_path));
-	ret = load_one(base_path, &proto, err, errlen);
-	if (ret != HIL_OK) {
-		return ret;
-	}
-	sw->cfgs = calloc((size_t)cJSON_GetArraySize(sets), sizeof(*sw->cfgs));
-	if (sw->cfgs == NULL) {
-		return HIL_ERR_NOMEM;
-	}
 	cJSON_ArrayForEach(set, sets)
 	{
 		struct hil_config *c = &sw->cfgs[i];
@@ -227,7 +207,10 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 		char suffix[HIL_CFG_NAME];
 		size_t k = 0;
 
-		*c = proto;
+		if (hil_config_copy(c, proto) != HIL_OK) {
+			return HIL_ERR_NOMEM;
+		}
+		sw->n = i + 1;
 		if (!cJSON_IsArray(set) || cJSON_GetArraySize(set) < 1 ||
 		    cJSON_GetArraySize(set) > HIL_CFG_MAX_FLAGS) {
 			return fail(
@@ -259,12 +242,45 @@ static int load_matrix(const char *path, const char *dir, const cJSON *root,
 				    why);
 		}
 		flags_name(set, suffix, sizeof(suffix));
-		snprintf(c->name, sizeof(c->name), "%.30s-%.30s", proto.name,
+		snprintf(c->name, sizeof(c->name), "%.30s-%.30s", proto->name,
 			 suffix);
 		i++;
-		sw->n = i;
 	}
 	return HIL_OK;
+}
+
+static int load_matrix(const char *path, const char *dir, const cJSON *root,
+		       struct hil_sweep *sw, char *err, size_t errlen)
+{
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+	const cJSON *sets = cJSON_GetObjectItemCaseSensitive(root, "cflags");
+	char base_path[HIL_CFG_STR * 2];
+	struct hil_config proto;
+	int ret;
+
+	if (!cJSON_IsString(base)) {
+		return fail(err, errlen, HIL_ERR_CONFIG,
+			    "%s: base: expected the path of a config", path);
+	}
+	if (!cJSON_IsArray(sets) || cJSON_GetArraySize(sets) < 1 ||
+	    cJSON_GetArraySize(sets) > HIL_SWEEP_MAX) {
+		return fail(err, errlen, HIL_ERR_CONFIG,
+			    "%s: cflags: expected 1 to %d flag sets", path,
+			    HIL_SWEEP_MAX);
+	}
+	join(dir, base->valuestring, base_path, sizeof(base_path));
+	ret = load_one(base_path, &proto, err, errlen);
+	if (ret != HIL_OK) {
+		return ret;
+	}
+	sw->cfgs = calloc((size_t)cJSON_GetArraySize(sets), sizeof(*sw->cfgs));
+	if (sw->cfgs == NULL) {
+		hil_config_free(&proto);
+		return HIL_ERR_NOMEM;
+	}
+	ret = matrix_sets(path, sets, &proto, sw, err, errlen);
+	hil_config_free(&proto);
+	return ret;
 }
 
 int hil_sweep_load(const char *path, struct hil_sweep *sw, char *err,
@@ -347,6 +363,11 @@ out:
 
 void hil_sweep_free(struct hil_sweep *sw)
 {
+	size_t i;
+
+	for (i = 0; sw->cfgs != NULL && i < sw->n; i++) {
+		hil_config_free(&sw->cfgs[i]);
+	}
 	free(sw->cfgs);
 	sw->cfgs = NULL;
 	sw->n = 0;

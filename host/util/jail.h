@@ -30,8 +30,9 @@ enum hil_jail_bind {
 	HIL_JAIL_DEV, /* a device folder, e.g. /dev/bus/usb (a real probe) */
 };
 
-/* A build binds the source tree's parts, each implementation folder of a
- * configuration (HIL_CFG_MAX_ALGS) and the build folder. */
+/* A build binds the source tree's parts, each implementation folder of one
+ * image (HIL_IMAGE_MAX_ALGS: a larger selection is split over images) and
+ * the build folder. */
 #define HIL_JAIL_MAX_BINDS 128
 
 /* Default address-space limit: QEMU reserves about 1 GiB of translation

@@ -442,3 +442,42 @@ void hil_text_line_col(const char *text, size_t off, size_t *line, size_t *col)
 		}
 	}
 }
+
+int hil_grow(void **arr, size_t n, size_t *cap, size_t elem_size)
+{
+	size_t want;
+	void *p;
+
+	if (n < *cap) {
+		return HIL_OK;
+	}
+	want = *cap < 8 ? 8 : 2 * *cap;
+	if (elem_size == 0 || want > SIZE_MAX / elem_size) {
+		return HIL_ERR_NOMEM;
+	}
+	p = realloc(*arr, want * elem_size);
+	if (p == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	*arr = p;
+	*cap = want;
+	return HIL_OK;
+}
+
+int hil_str_append(char **s, const char *sep, const char *add)
+{
+	size_t have = *s != NULL ? strlen(*s) : 0;
+	size_t lsep = have > 0 && sep != NULL ? strlen(sep) : 0;
+	size_t ladd = strlen(add);
+	char *p = realloc(*s, have + lsep + ladd + 1);
+
+	if (p == NULL) {
+		return HIL_ERR_NOMEM;
+	}
+	if (lsep > 0) {
+		memcpy(p + have, sep, lsep);
+	}
+	memcpy(p + have + lsep, add, ladd + 1);
+	*s = p;
+	return HIL_OK;
+}

@@ -97,4 +97,19 @@ size_t hil_edit_distance(const char *a, const char *b);
  */
 void hil_text_line_col(const char *text, size_t off, size_t *line, size_t *col);
 
+/**
+ * Room for at least one more element of elem_size bytes in the array *arr
+ * that holds n and has room for *cap (doubling; *arr NULL and *cap 0 at
+ * first). The caller frees *arr.
+ * @return HIL_OK, or HIL_ERR_NOMEM (*arr and *cap unchanged).
+ */
+int hil_grow(void **arr, size_t n, size_t *cap, size_t elem_size);
+
+/**
+ * Append sep (unless *s is empty or NULL) and add to the string *s (NULL:
+ * none yet), reallocated to fit; the caller frees *s.
+ * @return HIL_OK, or HIL_ERR_NOMEM (*s unchanged).
+ */
+int hil_str_append(char **s, const char *sep, const char *add);
+
 #endif /* HIL_UTIL_H */

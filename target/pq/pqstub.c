@@ -14,7 +14,15 @@
 #endif
 #define NS(x) PQ_PASTE(PQ_NS, x)
 
-#ifndef PQ_RUNS
+/* The runs of each operation: compiled in for the text output (the mps2
+ * under the cycle model, and the host reference); over a board's link the
+ * host asks for them with each PQRUN, so that one image (one build-id)
+ * serves any number of runs. */
+#if defined(PQ_FRAMES)
+#if defined(PQ_RUNS)
+#error "PQ_RUNS: the frames stub takes its runs from the PQRUN request"
+#endif
+#elif !defined(PQ_RUNS)
 #define PQ_RUNS 3
 #endif
 /* Empty timed calls before the operations (the host skips their records). */
@@ -437,11 +445,11 @@ static void dump_signature(unsigned run)
 
 /* The runs of the three operations (with PQ_HOST_SIGS, keypair and verify
  * of the host's signatures). */
-static void run_all(void)
+static void run_all(unsigned runs)
 {
 	unsigned i;
 
-	for (i = 0; i < PQ_RUNS; i++) {
+	for (i = 0; i < runs; i++) {
 		run_op("keypair", 0, i, op_keypair);
 #if defined(PQ_KIND_KEM)
 		run_op("encaps", 1, i, op_encaps);
@@ -522,9 +530,11 @@ static void send_info(struct hilp_packet *p, uint32_t overhead)
 		   hilp_info_encode(p->data[0], &info, p->data));
 }
 
-/* PQRUN: HEAD, a CALL per timed call, END; the randombytes stream from
- * the image's seed again, so that a repeated PQRUN says the same. */
-static void pq_run(uint8_t seq, uint32_t overhead, uint32_t base_stack)
+/* PQRUN: HEAD, a CALL per timed call of the runs asked for, END; the
+ * randombytes stream from the image's seed again, so that a repeated PQRUN
+ * says the same. */
+static void pq_run(uint8_t seq, uint16_t runs, uint32_t overhead,
+		   uint32_t base_stack)
 {
 	struct hilp_pq_rec r = {0};
 
@@ -539,13 +549,13 @@ static void pq_run(uint8_t seq, uint32_t overhead, uint32_t base_stack)
 	r.kind = HILP_PQ_SIGN;
 	r.mlen = PQ_MLEN;
 #endif
-	r.runs = PQ_RUNS;
+	r.runs = runs;
 	r.overhead = overhead;
 	r.stack_size = (uint32_t)(hal_stack_top() - hal_stack_bottom());
 	r.base_stack = base_stack;
 	send_rec(&r);
 	hal_counter_arm();
-	run_all();
+	run_all(runs);
 	r.type = HILP_PQ_END;
 	r.calls = pq_calls;
 	send_rec(&r);
@@ -584,7 +594,14 @@ int main(void)
 			send_info(&pkt, best);
 			st = boot;
 		} else if (st == HILP_ST_OK && pkt.cmd == HILP_CMD_PQRUN) {
-			pq_run(pkt.data[0], best, base_stack);
+			uint16_t runs = 0;
+
+			/* Another version's request (version 1's was [seq]
+			 * alone) or runs out of range: refused, nothing run. */
+			st = hilp_pq_req_decode(pkt.data, pkt.dlen, &runs);
+			if (st == HILP_ST_OK) {
+				pq_run(pkt.data[0], runs, best, base_stack);
+			}
 		} else if (st == HILP_ST_OK) {
 			st = HILP_ST_BAD_CMD;
 		}
@@ -616,7 +633,7 @@ int main(void)
 	out_str(" ");
 	out_u32(base_stack, 0);
 	out_str("\n");
-	run_all();
+	run_all(PQ_RUNS);
 	out_str("E\n");
 	finish(0);
 	return 0;

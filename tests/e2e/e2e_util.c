@@ -514,7 +514,7 @@ struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
 	int ret;
 
 	assert_non_null(t);
-	t->cfg = *cfg;
+	assert_int_equal(hil_config_copy(&t->cfg, cfg), HIL_OK);
 	snprintf(t->run.dir, sizeof(t->run.dir), "%s/%s", root, sub);
 	e2e_make_dir(t->run.dir);
 	t->run.cfg = &t->cfg;
@@ -526,6 +526,8 @@ struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
 	ret = hil_runner_bring_up(&t->cfg, &t->opts, &t->run, &t->conn);
 	if (ret != HIL_OK) {
 		hil_runner_take_down(&t->conn, &t->run);
+		hil_run_free(&t->run);
+		hil_config_free(&t->cfg);
 		free(t);
 		fail_msg("bring-up in %s/%s failed: %s", root, sub,
 			 hil_strerror(ret));
@@ -541,6 +543,8 @@ struct e2e_target *e2e_target_up(const struct hil_config *cfg, const char *root,
 	if (t->alg < 0) {
 		/* Taken down before failing: no emulator outlives the test. */
 		hil_runner_take_down(&t->conn, &t->run);
+		hil_run_free(&t->run);
+		hil_config_free(&t->cfg);
 		free(t);
 		fail_msg("%s/%s is not in the image (ALG: %s)", alg, impl,
 			 hil_strerror(ret));
@@ -555,6 +559,7 @@ void e2e_target_down(struct e2e_target *t)
 	}
 	hil_runner_take_down(&t->conn, &t->run);
 	hil_run_free(&t->run);
+	hil_config_free(&t->cfg);
 	free(t);
 }
 
@@ -619,6 +624,7 @@ void e2e_qemu_config(struct hil_config *cfg, const char *src_root,
 		     " \"results_dir\": \"%s\" }",
 		     name, algs, bench, results);
 	assert_true(n > 0 && (size_t)n < sizeof(json));
+	hil_config_free(cfg);
 	if (hil_config_parse(json, src_root, cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config rejected: %s\n%s", err, json);
 	}

@@ -153,7 +153,8 @@ int e2e_main_end(const char *tmp_root, int failed);
  * qemu-netduino (QEMU flasher, socket link, -O2) of the algorithms algs
  * (the inside of the JSON array), with the members bench (the inside of
  * the "bench" object) and its results in results; fails the test, showing
- * the JSON, when the config is rejected.
+ * the JSON, when the config is rejected. cfg: zeroed, or parsed before
+ * (what it held is freed); the caller frees it with hil_config_free().
  */
 void e2e_qemu_config(struct hil_config *cfg, const char *src_root,
 		     const char *name, const char *algs, const char *bench,

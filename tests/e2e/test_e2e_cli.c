@@ -1239,6 +1239,7 @@ static void check_doc_files(const char *file, int lineno, const char *line,
 				}
 				c->sensors++;
 			}
+			hil_config_free(cfg);
 			free(cfg);
 		}
 		p = q;

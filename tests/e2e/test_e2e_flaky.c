@@ -179,6 +179,8 @@ test_run_over_a_flaky_link_equals_a_clean_run_sample_for_sample(void **state)
 	hil_run_free(clean);
 	hil_run_free(flaky);
 	free(run);
+	hil_config_free(&cfg[0]);
+	hil_config_free(&cfg[1]);
 	free(cfg);
 }
 
@@ -244,6 +246,9 @@ static void test_no_pattern_of_damage_fails_a_verification(void **state)
 	assert_true(bad > 0);
 	hil_run_free(&run[0]);
 	free(run);
+	for (k = 0; k <= SEEDS; k++) {
+		hil_config_free(&cfg[k]);
+	}
 	free(cfg);
 }
 
@@ -338,6 +343,7 @@ test_default_link_settings_never_blame_the_implementation(void **state)
 	}
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -386,6 +392,7 @@ test_a_link_that_garbles_every_reply_marks_a_link_failure(void **state)
 	assert_true(run->resets + run->reflashes >= HIL_RN_LINK_AGAIN_E2E);
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

@@ -119,6 +119,7 @@ static int shared_up(void **state)
 			hil_strerror(ret));
 		hil_runner_take_down(&t->conn, &t->run);
 		hil_run_free(&t->run);
+		hil_config_free(&t->cfg);
 		free(t);
 		return -1;
 	}
@@ -133,6 +134,7 @@ static int shared_down(void **state)
 	if (t != NULL) {
 		hil_runner_take_down(&t->conn, &t->run);
 		hil_run_free(&t->run);
+		hil_config_free(&t->cfg);
 		free(t);
 	}
 	return e2e_qemu_gone(tmp_root, NULL, E2E_HANG_MS) ? 0 : -1;

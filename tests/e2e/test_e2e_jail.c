@@ -554,6 +554,7 @@ static void run_ctor(const char *dir, int no_jail, struct hil_run *run)
 		assert_true(run->rows[i].verified);
 		assert_string_equal(run->rows[i].verified_by, "host build");
 	}
+	hil_config_free(cfg);
 	free(cfg);
 }
 

@@ -131,6 +131,10 @@ struct held {
 	struct hil_run *runs[3]; /* freed with hil_run_free */
 	cJSON *reports[3];
 	void *mem;
+	/* What mem holds is freed first by this, when set (configurations'
+	 * algorithms, firmware lists). */
+	void (*mem_free)(void *mem);
+	size_t n_cfgs; /* mem is that many configurations, when not 0 */
 };
 
 static int held_setup(void **state)
@@ -155,6 +159,12 @@ static int held_teardown(void **state)
 				free(h->runs[i]);
 			}
 			cJSON_Delete(h->reports[i]);
+		}
+		for (i = 0; h->mem != NULL && i < h->n_cfgs; i++) {
+			hil_config_free(&((struct hil_config *)h->mem)[i]);
+		}
+		if (h->mem != NULL && h->mem_free != NULL) {
+			h->mem_free(h->mem);
 		}
 		free(h->mem);
 		free(h);
@@ -320,6 +330,7 @@ static void test_lazy_implementation_fails_the_digest_check(void **state)
 
 	assert_non_null(cfg);
 	h->mem = cfg;
+	h->n_cfgs = 1;
 	results_dir(results, sizeof(results), "t1");
 	p.results = results;
 	make_config(cfg, &p);
@@ -452,6 +463,18 @@ struct stale {
 	struct hil_run board; /* what hilrun believes it flashed */
 };
 
+/* What the stale-image test's state owns, freed (the teardown's). */
+static void stale_free(void *mem)
+{
+	struct stale *st = mem;
+
+	hil_config_free(&st->o2);
+	hil_config_free(&st->os);
+	hil_firmware_free(&st->fw_o2);
+	hil_firmware_free(&st->fw_os);
+	hil_run_free(&st->board);
+}
+
 static void stale_params(struct cfg_params *p, const char *results,
 			 const char *cflags)
 {
@@ -484,6 +507,7 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 
 	assert_non_null(st);
 	h->mem = st;
+	h->mem_free = stale_free;
 	results_dir(results, sizeof(results), "t2");
 	stale_params(&p, results, "\"-O2\"");
 	make_config(&st->o2, &p);
@@ -532,7 +556,7 @@ static void test_stale_image_is_refused_before_measuring(void **state)
 			  &h->link, &h->s, &st->board.info);
 
 	/* hilrun knows what it built: -O2. The stub says otherwise. */
-	st->board.fw = st->fw_o2;
+	assert_int_equal(hil_firmware_copy(&st->board.fw, &st->fw_o2), HIL_OK);
 	snprintf(st->board.build_id, sizeof(st->board.build_id), "%s",
 		 st->ei_o2.build_id_hex);
 	e2e_capture_begin(&cap, tmp_root);
@@ -575,6 +599,7 @@ static void test_key_setup_appears_only_in_its_own_row(void **state)
 
 	assert_non_null(cfg);
 	h->mem = cfg;
+	h->n_cfgs = 1;
 	results_dir(results, sizeof(results), "t3");
 	p.results = results;
 	make_config(cfg, &p);
@@ -650,6 +675,7 @@ static void test_noisy_implementation_shows_spread_and_outliers(void **state)
 
 	assert_non_null(cfg);
 	h->mem = cfg;
+	h->n_cfgs = 1;
 	results_dir(results, sizeof(results), "t4");
 	p.results = results;
 	make_config(cfg, &p);
@@ -747,6 +773,7 @@ static void test_one_flag_changes_cflags_and_build_id(void **state)
 
 	assert_non_null(cfg);
 	h->mem = cfg;
+	h->n_cfgs = 2;
 	results_dir(results, sizeof(results), "t5");
 	p.results = results;
 	for (i = 0; i < 2; i++) {
@@ -823,6 +850,7 @@ static void test_a_config_mistake_is_kept_for_the_result(void **state)
 	assert_non_null(strstr(run->error, "did you mean \"ascon-aead128\""));
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -859,6 +887,7 @@ static void test_a_flag_that_stops_the_compiler_is_no_transient(void **state)
 		hil_run_free(run);
 	}
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

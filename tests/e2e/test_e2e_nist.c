@@ -145,6 +145,7 @@ static void test_avr_folders_are_listed_not_built(void **state)
 	assert_true(hil_build_has_assembly(VARIANT "/sfile"));
 	assert_false(hil_build_has_assembly(VARIANT "/ref"));
 	assert_false(hil_build_has_assembly(VARIANT "/cxx"));
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -224,6 +225,7 @@ static void test_a_variant_drops_in_as_published(void **state)
 	free(text);
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -305,6 +307,7 @@ static void test_a_tree_larger_than_an_image_is_split(void **state)
 	}
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

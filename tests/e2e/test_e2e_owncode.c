@@ -266,6 +266,7 @@ test_two_folders_with_the_same_internals_share_an_image(void **state)
 
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -310,6 +311,7 @@ static void test_a_hostile_folder_name_is_only_data(void **state)
 	}
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -336,6 +338,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	assert_string_equal(run->dir, "");
 	assert_int_equal(rmdir(results), 0); /* nothing was made in it */
 
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	e2e_results_dir(tmp_root, "misspelt-impl", results, sizeof(results));
 	make_config(cfg, "{ \"name\": \"" AEAD "\", \"impl\": \"bi23\" }",
@@ -348,6 +351,7 @@ static void test_a_misspelt_algorithm_fails_before_building(void **state)
 	e2e_assert_contains(out, "\"path\"");
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -392,6 +396,7 @@ static void test_a_missing_header_gets_a_hint(void **state)
 	assert_non_null(strstr(run->rows[0].error, "permutations.h"));
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -460,6 +465,7 @@ static void test_an_unbundled_algorithm_is_verified_then_measured(void **state)
 			       "plaintext"));
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -555,6 +561,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	hil_run_free(run);
 
 	memset(run, 0, sizeof(*run));
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	e2e_results_dir(tmp_root, "asm-unverified", results, sizeof(results));
 	snprintf(algs, sizeof(algs),
@@ -572,6 +579,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	hil_run_free(run);
 
 	memset(run, 0, sizeof(*run));
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(dir, sizeof(dir), "%s/asm-kat", tmp_root);
 	asm_hash_copy(dir, 1);
@@ -590,6 +598,7 @@ static void test_assembly_only_code_needs_a_kat_or_the_option(void **state)
 	assert_string_equal(r->verified_by, "KAT (no host build)");
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -639,6 +648,7 @@ static void test_a_whole_tree_is_measured_past_failures(void **state)
 	assert_int_equal(access(report, R_OK), 0);
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -720,6 +730,7 @@ static void test_one_implementation_too_big_says_so(void **state)
 	e2e_assert_contains(out, "too big for the board");
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -812,6 +823,7 @@ static void test_too_much_code_is_split_over_images(void **state)
 	free(text);
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

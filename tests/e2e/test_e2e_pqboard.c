@@ -263,6 +263,74 @@ static void test_exports_say_what_the_figures_are(void **state)
 	free(md);
 }
 
+/* The build-id of the image of algs ("toykem/ref") in report rep. */
+static const char *image_of(const cJSON *rep, const char *algs)
+{
+	const cJSON *im;
+
+	cJSON_ArrayForEach(im, e2e_need(rep, "images"))
+	{
+		if (strcmp(e2e_need_str(im, "algorithms"), algs) == 0) {
+			return e2e_need_str(im, "build_id");
+		}
+	}
+	return NULL;
+}
+
+/* The runs go with each PQRUN (protocol version 2), not into the image:
+ * the same images, by build-id, run once where the first run ran them
+ * twice, and their rows have the one run asked for, verified. */
+static void test_one_image_serves_any_number_of_runs(void **state)
+{
+	char cfg[HIL_PATH + 64], log[HIL_PATH + 32], out1[HIL_PATH + 32];
+	char path[HIL_PATH + 64];
+	char *argv[] = {(char *)e2e_hilrun_bin(),
+			"pq",
+			"--config",
+			cfg,
+			"--runs",
+			"1",
+			"--output",
+			out1,
+			NULL};
+	static const char *const algs[] = {"toykem/ref", "toysig/ref"};
+	cJSON *two, *one;
+	const cJSON *r;
+	int st = -1, a, rows = 0;
+
+	(void)state;
+	snprintf(cfg, sizeof(cfg), "%s/" FIX "/netduino.json", src_root);
+	snprintf(out1, sizeof(out1), "%s/pq-one-run", tmp_root);
+	snprintf(log, sizeof(log), "%s/one-run.log", tmp_root);
+	assert_int_equal(hil_proc_run(argv, log, 600000, &st), HIL_OK);
+	snprintf(path, sizeof(path), "%s/report.json", out_dir);
+	two = e2e_load_json(path);
+	snprintf(path, sizeof(path), "%s/report.json", out1);
+	one = e2e_load_json(path);
+	assert_non_null(two);
+	assert_non_null(one);
+	for (a = 0; a < 2; a++) {
+		assert_non_null(image_of(two, algs[a]));
+		assert_non_null(image_of(one, algs[a]));
+		assert_string_equal(image_of(two, algs[a]),
+				    image_of(one, algs[a]));
+	}
+	cJSON_ArrayForEach(r, e2e_need(one, "rows"))
+	{
+		const char *alg = e2e_need_str(r, "algorithm");
+
+		if (strcmp(alg, "toykem") == 0 || strcmp(alg, "toysig") == 0) {
+			assert_int_equal((int)e2e_need_num(r, "runs"), 1);
+			assert_string_equal(e2e_need_str(r, "status"), "ok");
+			assert_true(cJSON_IsTrue(e2e_need(r, "verified")));
+			rows++;
+		}
+	}
+	assert_int_equal(rows, 6);
+	cJSON_Delete(two);
+	cJSON_Delete(one);
+}
+
 static void test_unknown_board_is_refused_by_name(void **state)
 {
 	char cfg[HIL_PATH + 64], log[HIL_PATH + 32];
@@ -298,6 +366,7 @@ int main(void)
 		cmocka_unit_test(
 			test_what_cannot_run_is_listed_with_the_reason),
 		cmocka_unit_test(test_exports_say_what_the_figures_are),
+		cmocka_unit_test(test_one_image_serves_any_number_of_runs),
 		cmocka_unit_test(test_unknown_board_is_refused_by_name),
 	};
 	int failed;

@@ -115,10 +115,13 @@ static void make_config(struct hil_config *cfg, const struct cfg_params *p)
 static struct e2e_target *target_up(const char *sub, const struct cfg_params *p,
 				    const struct hil_link_faults *faults)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
+	struct e2e_target *t;
 
 	make_config(&cfg, p);
-	return e2e_target_up(&cfg, tmp_root, sub, faults, ALG_NAME, ALG_IMPL);
+	t = e2e_target_up(&cfg, tmp_root, sub, faults, ALG_NAME, ALG_IMPL);
+	hil_config_free(&cfg);
+	return t;
 }
 
 /* ------------------------------------------------ group 1: whole runs */
@@ -175,7 +178,7 @@ static void check_row(const cJSON *row, const char *unit)
 static void test_run_writes_report_with_required_keys(void **state)
 {
 	struct cfg_params p = {.warmup = 3};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_run run;
 	struct hil_runner_opts opts;
 	char results[HIL_PATH], path[HIL_PATH + 64], link[HIL_PATH];
@@ -272,12 +275,13 @@ static void test_run_writes_report_with_required_keys(void **state)
 	free(text);
 	assert_int_equal(n_lines, 6);
 	hil_run_free(&run);
+	hil_config_free(&cfg);
 }
 
 static void test_two_runs_give_identical_medians(void **state)
 {
 	struct cfg_params p = {.warmup = 3};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_run a, b;
 	struct hil_runner_opts opts;
 	char ra[HIL_PATH], rb[HIL_PATH];
@@ -319,6 +323,7 @@ static void test_two_runs_give_identical_medians(void **state)
 	}
 	hil_run_free(&a);
 	hil_run_free(&b);
+	hil_config_free(&cfg);
 }
 
 /* --------------------------------- group 2: one target shared by tests */
@@ -1073,7 +1078,7 @@ static void test_build_id_mismatch_is_refused(void **state)
 			  &h->s, &im->run.info);
 
 	/* ...and the run believes it built the -O2 one. */
-	im->run.fw = im->o2;
+	assert_int_equal(hil_firmware_copy(&im->run.fw, &im->o2), HIL_OK);
 	snprintf(im->run.build_id, sizeof(im->run.build_id), "%s",
 		 im->ei_o2.build_id_hex);
 	e2e_capture_begin(&cap, tmp_root);
@@ -1099,13 +1104,18 @@ static void test_build_id_mismatch_is_refused(void **state)
 	assert_int_equal(ret, HIL_ERR_MISMATCH);
 	e2e_assert_contains(msg, "the stub speaks protocol 2, hilrun 3");
 	e2e_assert_contains(msg, "rebuild the firmware");
+	hil_run_free(&im->run);
+	hil_firmware_free(&im->o2);
+	hil_firmware_free(&im->os);
+	hil_config_free(&cfg_o2);
+	hil_config_free(&cfg_os);
 }
 
 static void test_missing_qemu_binary_is_a_clear_error(void **state)
 {
 	const char *program = "/nonexistent/qemu-system-arm";
 	struct cfg_params p = {.program = program};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct held *h = *state;
 	struct hil_run *run = calloc(1, sizeof(*run));
 	struct hil_runner_opts opts;
@@ -1133,6 +1143,7 @@ static void test_missing_qemu_binary_is_a_clear_error(void **state)
 	e2e_assert_contains(msg, program);
 	assert_int_equal(e2e_count_qemu(run->dir, NULL), 0);
 	hil_run_free(run);
+	hil_config_free(&cfg);
 }
 
 static void test_bad_elf_is_a_clear_error(void **state)

@@ -45,7 +45,7 @@ static void test_hung_and_crashed_rows_fail_and_the_run_goes_on(void **state)
 	char dir[64] = "/tmp/hilrun-recovery-XXXXXX";
 	char json[1024];
 	char err[1024] = "";
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_runner_opts opts;
 	struct hil_run run;
 	const struct hil_row *r;
@@ -93,6 +93,7 @@ static void test_hung_and_crashed_rows_fail_and_the_run_goes_on(void **state)
 	assert_int_equal(run.resets, 0);
 	hil_run_free(&run);
 	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	hil_config_free(&cfg);
 }
 
 /*
@@ -110,7 +111,7 @@ static void test_fault_with_the_stack_nearly_full_still_reports(void **state)
 	char dir[64] = "/tmp/hilrun-deepfault-XXXXXX";
 	char json[1024];
 	char err[1024] = "";
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_runner_opts opts;
 	struct hil_run run;
 	const struct hil_row *r;
@@ -153,6 +154,7 @@ static void test_fault_with_the_stack_nearly_full_still_reports(void **state)
 	assert_int_equal(run.reflashes, 1);
 	hil_run_free(&run);
 	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	hil_config_free(&cfg);
 }
 
 int main(void)

@@ -63,10 +63,13 @@ static struct e2e_target *target_up(const char *sub, unsigned timeout_ms,
 				    unsigned retries,
 				    const struct hil_link_faults *faults)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
+	struct e2e_target *t;
 
 	make_config(&cfg, timeout_ms, retries);
-	return e2e_target_up(&cfg, tmp_root, sub, faults, ALG_NAME, ALG_IMPL);
+	t = e2e_target_up(&cfg, tmp_root, sub, faults, ALG_NAME, ALG_IMPL);
+	hil_config_free(&cfg);
+	return t;
 }
 
 /* Each test's target, released by the teardown also when a test fails. */

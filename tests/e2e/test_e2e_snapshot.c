@@ -134,7 +134,9 @@ test_a_file_swapped_after_the_check_never_reaches_the_build(void **state)
 	}
 	assert_false(tree_holds(fw->dir, SECRET));
 	e2e_remove_tree(fw->dir);
+	hil_firmware_free(fw);
 	free(fw);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -200,7 +202,9 @@ static void test_an_unchanged_folder_builds_from_its_copy(void **state)
 	assert_int_equal(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
 	assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
 	e2e_remove_tree(fw->dir);
+	hil_firmware_free(fw);
 	free(fw);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

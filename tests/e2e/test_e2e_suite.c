@@ -104,6 +104,7 @@ static int teardown(void **state)
 
 	hil_runner_take_down(&fx->conn, &fx->run);
 	hil_run_free(&fx->run);
+	hil_config_free(&fx->cfg);
 	nftw(fx->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 	free(fx);
 	return 0;
@@ -227,7 +228,7 @@ static void
 test_dropped_in_implementations_are_verified_before_timing(void **state)
 {
 	struct fx *fx = *state;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_runner_opts opts;
 	struct hil_run run;
 	char json[2048];
@@ -272,6 +273,7 @@ test_dropped_in_implementations_are_verified_before_timing(void **state)
 	assert_int_equal(copy_rows, 2);
 	assert_int_equal(run.n_rows, 3);
 	hil_run_free(&run);
+	hil_config_free(&cfg);
 }
 
 int main(void)

@@ -125,7 +125,7 @@ FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	$(filter-out $(FZ_REPORT_WRITERS),$(sort $(wildcard host/report/*.c))) \
 	host/result/headcodec.c host/result/reportcheck.c \
 	host/result/rowcodec.c host/result/rowview.c host/result/run.c \
-	host/result/clocklabel.c \
+	host/result/clocklabel.c host/image/firmware.c \
 	host/result/stats.c host/image/elfinfo.c \
 	host/emu/cyclemodel.c $(FZ_DRIVERS) \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \

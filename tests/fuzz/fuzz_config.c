@@ -88,8 +88,10 @@ static void check_accepted(const struct hil_config *c)
 				      sizeof(c->build.cflags[i])));
 		FUZZ_CHECK(c->build.cflags[i][0] == '-');
 	}
-	FUZZ_CHECK(c->n_algs >= 1 && c->n_algs <= HIL_CFG_MAX_ALGS);
-	for (i = 0; i < c->n_algs && i < HIL_CFG_MAX_ALGS; i++) {
+	FUZZ_CHECK(c->n_algs >= 1 && c->algs != NULL &&
+		   c->n_algs <= c->cap_algs);
+	FUZZ_CHECK(c->n_not_for_board == 0 || c->not_for_board != NULL);
+	for (i = 0; i < c->n_algs; i++) {
 		FUZZ_CHECK(
 			terminated(c->algs[i].name, sizeof(c->algs[i].name)));
 		FUZZ_CHECK(c->algs[i].name[0] != '\0');
@@ -111,6 +113,26 @@ static void check_accepted(const struct hil_config *c)
 	FUZZ_CHECK(c->bench.runs >= 1 && c->bench.runs <= 65535);
 	FUZZ_CHECK(c->bench.warmup <= 65535);
 	FUZZ_CHECK(terminated(c->results_dir, sizeof(c->results_dir)));
+}
+
+/* Do two accepted configurations hold the same, their arrays' contents
+ * compared instead of the arrays' addresses? */
+static int same_config(const struct hil_config *a, const struct hil_config *b)
+{
+	static struct hil_config x, y;
+
+	x = *a;
+	y = *b;
+	x.algs = y.algs = NULL;
+	x.cap_algs = y.cap_algs = 0;
+	x.not_for_board = y.not_for_board = NULL;
+	x.cap_not_for_board = y.cap_not_for_board = 0;
+	return memcmp(&x, &y, sizeof(x)) == 0 &&
+	       (a->n_algs == 0 ||
+		memcmp(a->algs, b->algs, a->n_algs * sizeof(*a->algs)) == 0) &&
+	       (a->n_not_for_board == 0 ||
+		memcmp(a->not_for_board, b->not_for_board,
+		       a->n_not_for_board * sizeof(*a->not_for_board)) == 0);
 }
 
 int fuzz_config_one(const uint8_t *data, size_t size)
@@ -147,10 +169,19 @@ int fuzz_config_one(const uint8_t *data, size_t size)
 	FUZZ_CHECK(ret2 == ret);
 	FUZZ_CHECK(terminated(tiny, sizeof(tiny)));
 	if (ret == HIL_OK) {
-		FUZZ_CHECK(memcmp(&small, &cfg, sizeof(cfg)) == 0);
+		FUZZ_CHECK(same_config(&small, &cfg));
+	}
+	if (ret2 == HIL_OK) {
+		hil_config_free(&small);
 	}
 	ret2 = hil_config_parse(text, bases_dir(), &small, NULL, 0);
 	FUZZ_CHECK(ret2 == ret);
+	if (ret2 == HIL_OK) {
+		hil_config_free(&small);
+	}
+	if (ret == HIL_OK) {
+		hil_config_free(&cfg);
+	}
 	free(text);
 	return (int)(fuzz_failures() - before);
 }

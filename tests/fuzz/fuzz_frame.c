@@ -66,6 +66,7 @@ static void payloads(const uint8_t *data, size_t n)
 	struct hilp_energy_req eq, eq2;
 	struct hilp_energy_rep ep, ep2;
 	struct hilp_pq_rec pr, pr2;
+	uint16_t runs = 0, runs2 = 0;
 	size_t len;
 
 	if (p == NULL) {
@@ -128,6 +129,13 @@ static void payloads(const uint8_t *data, size_t n)
 		len = hilp_pq_rec_encode(p[0], &pr, enc);
 		FUZZ_CHECK(len == n && memcmp(enc, p, n) == 0);
 		FUZZ_CHECK(hilp_pq_rec_decode(enc, len, &pr2) == 0);
+	}
+	if (hilp_pq_req_decode(p, n, &runs) == HILP_ST_OK) {
+		FUZZ_CHECK(runs >= 1 && runs <= HILP_PQ_MAX_RUNS);
+		len = hilp_pq_req_encode(p[0], runs, enc);
+		FUZZ_CHECK(len == n && memcmp(enc, p, n) == 0);
+		FUZZ_CHECK(hilp_pq_req_decode(enc, len, &runs2) == HILP_ST_OK &&
+			   runs2 == runs);
 	}
 	free(p);
 }

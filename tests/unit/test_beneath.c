@@ -170,7 +170,7 @@ static void test_run_folder_and_latest_never_through_a_link(void **state)
 {
 	struct fx *fx = *state;
 	struct hil_runner_opts opts;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_run *run = calloc(1, sizeof(*run));
 	char p[256], buf[64];
 	struct stat st;
@@ -207,6 +207,7 @@ static void test_run_folder_and_latest_never_through_a_link(void **state)
 	buf[n] = '\0';
 	assert_string_equal(buf, run->id);
 	free(run);
+	hil_config_free(&cfg);
 }
 
 /* issue #33 finding 10: the makefiles read only the dependency files of

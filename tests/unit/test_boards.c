@@ -301,10 +301,12 @@ static void test_boards_load_errors_name_the_file(void **state)
 	assert_int_equal(hil_boards_parse(NULL, &map, NULL, 0), HIL_ERR_ARG);
 }
 
+/* cfg (zeroed, or parsed before: what it held is freed) parsed anew. */
 static void cfg_parse(struct hil_config *cfg, const char *squoted)
 {
 	char json[1024], err[512];
 
+	hil_config_free(cfg);
 	ut_unquote(json, sizeof(json), squoted);
 	if (hil_config_parse(json, NULL, cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config: %s", err);
@@ -392,6 +394,7 @@ static void test_boards_a_config_names_its_board_by_id(void **state)
 			 HIL_ERR_CONFIG);
 	assert_non_null(strstr(err, "is a nucleo-f401re"));
 	hil_boards_free(&map);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -433,6 +436,7 @@ static void test_boards_match_a_config_to_its_board(void **state)
 	assert_string_equal(hil_boards_lock_id(NULL, cfg), "qemu-netduino");
 
 	hil_boards_free(&map);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -610,6 +614,7 @@ static void test_boards_use_takes_the_board_from_the_map(void **state)
 			    "configs/nucleo.json");
 	assert_null(hil_boards_default_config("native"));
 	hil_boards_free(&map);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

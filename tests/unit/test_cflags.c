@@ -179,7 +179,7 @@ static void test_cflags_include_only_inside_the_implementation(void **state)
 {
 	struct fx *fx = *state;
 	char impl[128], inc[160], link[160], out[128], flag[256], why[512];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	snprintf(impl, sizeof(impl), "%s/impl", fx->dir);
 	snprintf(inc, sizeof(inc), "%s/impl/inc", fx->dir);
@@ -190,7 +190,11 @@ static void test_cflags_include_only_inside_the_implementation(void **state)
 	assert_int_equal(mkdir(out, 0755), 0);
 	assert_int_equal(symlink(out, link), 0);
 	hil_config_defaults(&cfg);
-	cfg.n_algs = 1;
+	{
+		struct hil_config_alg *a;
+
+		assert_int_equal(hil_config_add_alg(&cfg, &a), HIL_OK);
+	}
 	snprintf(cfg.algs[0].name, sizeof(cfg.algs[0].name), "ascon-aead128");
 	snprintf(cfg.algs[0].impl, sizeof(cfg.algs[0].impl), "mine");
 	snprintf(cfg.algs[0].path, sizeof(cfg.algs[0].path), "%s", impl);
@@ -213,6 +217,7 @@ static void test_cflags_include_only_inside_the_implementation(void **state)
 	assert_non_null(strstr(why, "link"));
 	assert_false(hil_cflag_allowed("-Ispool/incoming/.hdr", &cfg, why,
 				       sizeof(why)));
+	hil_config_free(&cfg);
 }
 
 /* A configuration file is held to the allowlist, naming the entry. */
@@ -220,7 +225,7 @@ static void test_cflags_config_file_refuses_and_names_the_entry(void **state)
 {
 	struct fx *fx = *state;
 	char path[128], err[512];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	snprintf(path, sizeof(path), "%s/c.json", fx->dir);
 	ut_write_squoted(path, "{'algorithms': ['ascon-aead128'],"
@@ -231,6 +236,7 @@ static void test_cflags_config_file_refuses_and_names_the_entry(void **state)
 	assert_non_null(strstr(err, "build.cflags[1]"));
 	assert_non_null(strstr(err, "-fcompare-debug=-B.."));
 	assert_non_null(strstr(err, "runs the compiler again"));
+	hil_config_free(&cfg);
 }
 
 /* issue #31 item 5: `hilrun run --cflags "-O2 -fplugin=evil.so"`. */
@@ -238,7 +244,7 @@ static void test_cflags_command_line_cflags_are_held_to_it(void **state)
 {
 	struct fx *fx = *state;
 	struct quick q;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char path[128];
 
 	snprintf(path, sizeof(path), "%s/base.json", fx->dir);
@@ -251,6 +257,7 @@ static void test_cflags_command_line_cflags_are_held_to_it(void **state)
 	q.cflags = "-O2 -funroll-loops";
 	assert_int_equal(cli_load_run_config(path, &q, &cfg), HIL_OK);
 	assert_int_equal(cfg.build.n_cflags, 2);
+	hil_config_free(&cfg);
 }
 
 /* A sweep's flag sets bypassed the loader: the same allowlist now. */

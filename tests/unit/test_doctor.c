@@ -108,10 +108,13 @@ static char *doctor(const struct hil_config *cfg, int *ret, uint64_t *ms)
 /* The same for a config given as JSON text. */
 static char *doctor_json(const char *json, int *ret, uint64_t *ms)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
+	char *text;
 
 	load(&cfg, json);
-	return doctor(&cfg, ret, ms);
+	text = doctor(&cfg, ret, ms);
+	hil_config_free(&cfg);
+	return text;
 }
 
 /*
@@ -324,7 +327,7 @@ static void test_doctor_runs_openocd_jailed(void **state)
 static void test_doctor_hanging_probe_is_bounded(void **state)
 {
 	struct fixture *f = *state;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char buf[2048], hang[96];
 	uint64_t ms;
 	char *text;
@@ -344,6 +347,7 @@ static void test_doctor_hanging_probe_is_bounded(void **state)
 	assert_non_null(strstr(buf, SERIAL));
 	assert_non_null(strstr(buf, "within 1000 ms"));
 	free(text);
+	hil_config_free(&cfg);
 }
 
 static void test_doctor_missing_openocd_skips_what_depends_on_it(void **state)
@@ -374,7 +378,7 @@ static void test_doctor_missing_openocd_skips_what_depends_on_it(void **state)
 static void test_doctor_port_that_is_not_a_device(void **state)
 {
 	struct fixture *f = *state;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char json[512], buf[2048], err[512];
 	uint64_t ms;
 	char *text;
@@ -404,6 +408,7 @@ static void test_doctor_port_that_is_not_a_device(void **state)
 	assert_non_null(strstr(buf, " FAIL: "));
 	assert_non_null(strstr(buf, "not a character device"));
 	free(text);
+	hil_config_free(&cfg);
 }
 
 static void test_doctor_qemu_needs_no_probe_or_port(void **state)

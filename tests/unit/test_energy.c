@@ -81,7 +81,7 @@ static const struct twin twins[] = {
 static void rig_open(struct rig *r, const char *spec, double max_a)
 {
 	struct hil_i2c_bus *bus = NULL;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512];
 	size_t i;
 
@@ -110,6 +110,7 @@ static void rig_open(struct rig *r, const char *spec, double max_a)
 		hil_sensor_open_bus(&cfg, bus, &r->sensor, err, sizeof(err)),
 		HIL_OK);
 	r->dev = hil_sensor_source(r->sensor);
+	hil_config_free(&cfg);
 }
 
 /* The twin's bus with options opts, at its test range. */

@@ -409,7 +409,7 @@ static void test_emulated_rows_use_model_cycles_never_instructions(void **state)
 {
 	struct hil_run run;
 	struct hil_row rows[2];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	(void)state;
 	two_row_run(&run, rows, &cfg, 1);
@@ -424,13 +424,14 @@ static void test_emulated_rows_use_model_cycles_never_instructions(void **state)
 	assert_false(rows[1].est.ok);
 	assert_non_null(strstr(rows[1].est.why, "no cycle estimate"));
 	assert_string_equal(run.energy_est.why, "");
+	hil_config_free(&cfg);
 }
 
 static void test_board_rows_use_dwt_cycles(void **state)
 {
 	struct hil_run run;
 	struct hil_row rows[2];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	(void)state;
 	two_row_run(&run, rows, &cfg, 0);
@@ -439,13 +440,14 @@ static void test_board_rows_use_dwt_cycles(void **state)
 	assert_near(rows[1].est.cycles, 4200, 0);
 	assert_near(rows[1].est.uj_per_op, 3.135, 1e-9);
 	assert_non_null(strstr(run.energy_est.assumptions, "DWT"));
+	hil_config_free(&cfg);
 }
 
 static void test_a_sensor_run_gets_the_estimate_beside_it(void **state)
 {
 	struct hil_run run;
 	struct hil_row rows[2];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	(void)state;
 	two_row_run(&run, rows, &cfg, 0);
@@ -460,13 +462,14 @@ static void test_a_sensor_run_gets_the_estimate_beside_it(void **state)
 	assert_near(rows[0].est.uj_per_op, 3.135, 1e-9);
 	assert_int_equal(rows[0].energy.state, HIL_ENERGY_OK);
 	assert_near(rows[0].energy.uj_per_op, 5.0, 0);
+	hil_config_free(&cfg);
 }
 
 static void test_the_bundled_table_says_which_table(void **state)
 {
 	struct hil_run run;
 	struct hil_row rows[2];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	(void)state;
 	two_row_run(&run, rows, &cfg, 0);
@@ -492,6 +495,7 @@ static void test_the_bundled_table_says_which_table(void **state)
 	hil_energyest_apply(&run);
 	assert_false(rows[0].est.ok);
 	assert_non_null(strstr(rows[0].est.why, "DS10198"));
+	hil_config_free(&cfg);
 }
 
 /* The emulated board: the model's profile says what the flash does. */
@@ -499,7 +503,7 @@ static void test_the_emulated_board_takes_the_models_profile(void **state)
 {
 	struct hil_run run;
 	struct hil_row rows[2];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 
 	(void)state;
 	two_row_run(&run, rows, &cfg, 1);
@@ -521,6 +525,7 @@ static void test_the_emulated_board_takes_the_models_profile(void **state)
 	hil_energyest_apply(&run);
 	assert_string_equal(run.energy_est.table,
 			    "DS10086 Rev 3 Table 24 (p. 68)");
+	hil_config_free(&cfg);
 }
 
 int main(void)

@@ -741,6 +741,49 @@ static void test_pq_records_malformed_are_refused(void **state)
 	assert_int_equal(hilp_pq_rec_decode(data, n, &got), -1);
 }
 
+/* PQRUN's request carries the runs (version 2): one image serves any
+ * number; a request of version 1 (its [seq] alone), of another version,
+ * or of runs out of range is refused with the status the stub answers. */
+static void test_pq_request_carries_the_runs(void **state)
+{
+	uint8_t data[HILP_MAX_DATA], frame[HILP_MAX_FRAME];
+	struct hilp_packet pkt;
+	uint16_t runs = 0;
+	size_t n, fn;
+
+	(void)state;
+	assert_int_equal(HILP_PQ_VERSION, 2);
+	n = hilp_pq_req_encode(0x11, 1000, data);
+	assert_int_equal(n, HILP_PQ_REQ_LEN);
+	assert_int_equal(data[0], 0x11);
+	assert_int_equal(data[1], HILP_PQ_VERSION);
+	/* Through a whole request frame, as the host sends it. */
+	fn = hilp_encode_request(HILP_CMD_PQRUN, 0, data, n, frame);
+	assert_true(fn > 0);
+	assert_int_equal(hilp_decode_request(frame, fn - 1, &pkt), HILP_ST_OK);
+	assert_int_equal(pkt.cmd, HILP_CMD_PQRUN);
+	assert_int_equal(hilp_pq_req_decode(pkt.data, pkt.dlen, &runs),
+			 HILP_ST_OK);
+	assert_int_equal(runs, 1000);
+	n = hilp_pq_req_encode(0x12, 1, data);
+	assert_int_equal(hilp_pq_req_decode(data, n, &runs), HILP_ST_OK);
+	assert_int_equal(runs, 1);
+	/* Version 1's request: [seq] alone. */
+	assert_int_equal(hilp_pq_req_decode(data, 1, &runs), HILP_ST_BAD_LEN);
+	assert_int_equal(hilp_pq_req_decode(data, n + 1, &runs),
+			 HILP_ST_BAD_LEN);
+	/* Another version. */
+	data[1] = HILP_PQ_VERSION + 1;
+	assert_int_equal(hilp_pq_req_decode(data, n, &runs), HILP_ST_BAD_ARG);
+	data[1] = 1;
+	assert_int_equal(hilp_pq_req_decode(data, n, &runs), HILP_ST_BAD_ARG);
+	/* No runs, and more than a stub takes. */
+	n = hilp_pq_req_encode(0x13, 0, data);
+	assert_int_equal(hilp_pq_req_decode(data, n, &runs), HILP_ST_BAD_ARG);
+	n = hilp_pq_req_encode(0x13, HILP_PQ_MAX_RUNS + 1, data);
+	assert_int_equal(hilp_pq_req_decode(data, n, &runs), HILP_ST_BAD_ARG);
+}
+
 static void test_prng_is_the_specified_xorshift32(void **state)
 {
 	uint32_t s = hilp_prng_init(1);
@@ -797,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_energy_payloads_round_trip),
 		cmocka_unit_test(test_pq_records_round_trip),
 		cmocka_unit_test(test_pq_records_malformed_are_refused),
+		cmocka_unit_test(test_pq_request_carries_the_runs),
 		cmocka_unit_test(test_prng_is_the_specified_xorshift32),
 		cmocka_unit_test(test_digest_is_fnv1a_32),
 	};

@@ -849,6 +849,9 @@ static void test_a_finished_run_records_its_error_bars(void **state)
 		assert_non_null(run);
 		memset(rows, 0, sizeof(rows));
 		for (i = 0; i < 2; i++) {
+			struct hil_config_alg *a;
+
+			assert_int_equal(hil_config_add_alg(cfg, &a), HIL_OK);
 			snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name),
 				 "toyaead128");
 			snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl),
@@ -869,7 +872,6 @@ static void test_a_finished_run_records_its_error_bars(void **state)
 			rows[i].model.ok = 1;
 			rows[i].model.stats.median = 1200;
 		}
-		cfg->n_algs = 2;
 		snprintf(cfg->name, sizeof(cfg->name), "dk");
 		snprintf(cfg->board.name, sizeof(cfg->board.name),
 			 "nrf52840-dk");
@@ -887,6 +889,7 @@ static void test_a_finished_run_records_its_error_bars(void **state)
 		assert_int_equal(hil_history_record(db, run), HIL_OK);
 		run->rows = NULL;
 		free(run);
+		hil_config_free(cfg);
 		free(cfg);
 
 		assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);

@@ -549,7 +549,7 @@ static void test_ftdi_sampler_usb_transfers_per_sample(void **state)
 	struct hil_i2c_bus *bus = open_bus(f, "0403:6014");
 	struct hil_energy_status es;
 	struct hil_i2c_stats a, b;
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_energy *s;
 	struct hil_sensor *dev;
 	struct timespec ts = {0, 300000000};
@@ -584,6 +584,7 @@ static void test_ftdi_sampler_usb_transfers_per_sample(void **state)
 	       (double)(f->interp.sclk - clk0) / (double)es.polls /
 		       mpsse_interp_scl_hz(&f->interp) * 1e6,
 	       mpsse_interp_scl_hz(&f->interp) / 1e3);
+	hil_config_free(&cfg);
 	/* Each poll is one batch; a few polls find no new conversion. */
 	assert_true(w < 1.5);
 	assert_true(r < 1.5);

@@ -95,13 +95,16 @@ static int load(const struct fx *fx, const char *entry, int with_roots,
 		char *err, size_t len)
 {
 	char path[256], text[1024];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/c.json", fx->root);
 	snprintf(text, sizeof(text), "{'algorithms': [%s]}", entry);
 	ut_write_squoted(path, text);
-	return with_roots ? hil_config_load_in(path, &fx->roots, &cfg, err, len)
-			  : hil_config_load(path, &cfg, err, len);
+	ret = with_roots ? hil_config_load_in(path, &fx->roots, &cfg, err, len)
+			 : hil_config_load(path, &cfg, err, len);
+	hil_config_free(&cfg);
+	return ret;
 }
 
 #define MINE "{'name': 'ascon-aead128', 'impl': 'mine', 'path': 'impl'}"

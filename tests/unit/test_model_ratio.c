@@ -18,10 +18,12 @@
 #include "run/sweep.h"
 #include "unit_util.h"
 
+/* cfg (zeroed, or parsed before: what it held is freed) parsed anew. */
 static void parse(const char *json, struct hil_config *cfg)
 {
 	char err[512] = "";
 
+	hil_config_free(cfg);
 	if (hil_config_parse(json, ".", cfg, err, sizeof(err)) != HIL_OK) {
 		fail_msg("config: %s", err);
 	}

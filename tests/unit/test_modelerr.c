@@ -13,6 +13,7 @@
 #include "drivers/board/memsys.h"
 #include "image/build.h"
 #include "result/modelerr.h"
+#include "util/err.h"
 #include "result/run.h"
 #include "unit_util.h"
 
@@ -35,8 +36,12 @@ static struct hil_run *make_run(const char *profile, struct hil_config *cfg)
 	size_t i;
 
 	assert_non_null(run);
+	hil_config_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 	for (i = 0; i < 2; i++) {
+		struct hil_config_alg *a;
+
+		assert_int_equal(hil_config_add_alg(cfg, &a), HIL_OK);
 		snprintf(cfg->algs[i].name, sizeof(cfg->algs[i].name),
 			 "toyaead128");
 		snprintf(cfg->algs[i].impl, sizeof(cfg->algs[i].impl), "%s",
@@ -44,7 +49,6 @@ static struct hil_run *make_run(const char *profile, struct hil_config *cfg)
 		snprintf(cfg->algs[i].path, sizeof(cfg->algs[i].path),
 			 "%s/%s/%s", src_dir(), VARIANT, impls[i]);
 	}
-	cfg->n_algs = 2;
 	run->cfg = cfg;
 	snprintf(run->model.profile, sizeof(run->model.profile), "%s", profile);
 	run->rows = calloc(2, sizeof(*run->rows));
@@ -95,6 +99,7 @@ static void test_calibrated_profile_gives_asm_and_c_error_bars(void **state)
 	run->rows[1].model.ok = 0;
 	assert_true(hil_model_error_pct(run, &run->rows[1], NULL) < 0);
 	free_run(run);
+	hil_config_free(cfg);
 	free(cfg);
 }
 
@@ -116,6 +121,7 @@ static void test_uncalibrated_profiles_give_none(void **state)
 		assert_string_equal(label, "");
 		free_run(run);
 	}
+	hil_config_free(cfg);
 	free(cfg);
 }
 

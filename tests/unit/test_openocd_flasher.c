@@ -690,6 +690,7 @@ static void test_params_from_config_are_each_drivers_own(void **state)
 	assert_int_equal(hil_flasher_params_from_config(cfg, "/run", &p),
 			 HIL_OK);
 	assert_int_equal(p.n_opts, 0);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

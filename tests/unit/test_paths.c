@@ -66,21 +66,23 @@ static void load(struct hil_config *cfg, const char *results_dir)
 
 static void test_config_with_results_inside_passes(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512] = "";
 
 	(void)state;
 	load(&cfg, "results/nightly");
 	assert_int_equal(hil_path_check_config(&cfg, err, sizeof(err)), HIL_OK);
 	assert_string_equal(err, "");
+	hil_config_free(&cfg);
 	hil_config_defaults(&cfg);
 	assert_int_equal(hil_path_check_config(&cfg, NULL, 0), HIL_OK);
+	hil_config_free(&cfg);
 }
 
 static void
 test_config_with_absolute_results_is_refused_naming_key_and_path(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512] = "";
 
 	(void)state;
@@ -91,12 +93,13 @@ test_config_with_absolute_results_is_refused_naming_key_and_path(void **state)
 	assert_non_null(strstr(err, "\"/etc\""));
 	assert_non_null(strstr(err, "inline configuration"));
 	assert_non_null(strstr(err, "working directory"));
+	hil_config_free(&cfg);
 }
 
 static void
 test_config_with_escaping_results_is_refused_naming_its_file(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512] = "";
 
 	(void)state;
@@ -111,6 +114,7 @@ test_config_with_escaping_results_is_refused_naming_its_file(void **state)
 	assert_int_equal(strlen(err), 7);
 	assert_int_equal(hil_path_check_config(&cfg, NULL, 0), HIL_ERR_CONFIG);
 	assert_int_equal(hil_path_check_config(NULL, NULL, 0), HIL_ERR_ARG);
+	hil_config_free(&cfg);
 }
 
 int main(void)

@@ -51,6 +51,7 @@ static void release(struct pq_fixture *f)
 {
 	hil_run_free(f->run);
 	free(f->run);
+	hil_config_free(f->cfg);
 	free(f->cfg);
 }
 
@@ -190,8 +191,9 @@ static void test_report_renders_a_pq_run(void **state)
 	rep = report_of(f.run);
 	/* A folder left out, as pq-bench.sh's skipped.tsv gives it. */
 	{
-		struct hil_config_skipped *k =
-			&f.cfg->not_for_board[f.cfg->n_not_for_board++];
+		struct hil_config_skipped *k;
+
+		assert_int_equal(hil_config_add_skipped(f.cfg, &k), HIL_OK);
 
 		snprintf(k->name, sizeof(k->name), "toykem-huge");
 		snprintf(k->impl, sizeof(k->impl), "ref");
@@ -558,6 +560,24 @@ static void test_an_operation_not_run_is_a_dash(void **state)
 	release(&f);
 }
 
+/* A pq run states the tool and host as hilrun run does, through the same
+ * steps (runner_image.c): $HILRUN_HOST, the system, the tree's commit. */
+static void test_provenance_is_hilrun_runs(void **state)
+{
+	const char *root = getenv("HIL_SRC_DIR");
+	struct hil_run *run = calloc(1, sizeof(*run));
+
+	(void)state;
+	assert_non_null(run);
+	assert_int_equal(setenv("HILRUN_HOST", "labhost-7", 1), 0);
+	hil_pq_provenance(root != NULL ? root : ".", run);
+	unsetenv("HILRUN_HOST");
+	assert_string_equal(run->host, "labhost-7");
+	assert_non_null(strstr(run->host_os, "Linux"));
+	assert_true(run->tool_commit[0] != '\0');
+	free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -571,6 +591,7 @@ int main(void)
 		cmocka_unit_test(
 			test_a_failed_call_fails_its_row_without_a_host_build),
 		cmocka_unit_test(test_an_operation_not_run_is_a_dash),
+		cmocka_unit_test(test_provenance_is_hilrun_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

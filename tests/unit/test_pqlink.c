@@ -137,12 +137,37 @@ static void test_another_version_of_the_records_says_rebuild(void **state)
 	n = hilp_pq_rec_encode(7, &h, d);
 	d[3] = HILP_PQ_VERSION + 1;
 	assert_int_equal(hil_pq_stream_add(&st, d, n), HIL_ERR_PROTO);
-	assert_non_null(strstr(st.why, "malformed"));
+	assert_non_null(strstr(st.why, "rebuild the image"));
+	/* An image of version 1, its runs compiled in. */
+	d[3] = 1;
+	assert_int_equal(hil_pq_stream_add(&st, d, n), HIL_ERR_PROTO);
+	assert_non_null(strstr(st.why, "PQRUN version 1 (its runs compiled "
+				       "in), this hilrun version 2"));
 	assert_non_null(strstr(st.why, "rebuild the image"));
 	/* A short record. */
 	d[3] = HILP_PQ_VERSION;
 	assert_int_equal(hil_pq_stream_add(&st, d, n - 1), HIL_ERR_PROTO);
 	assert_non_null(strstr(st.why, "malformed"));
+	hil_pq_stream_free(&st);
+}
+
+/* The HEAD says the runs PQRUN asked for, or it is not this request's. */
+static void test_a_head_of_other_runs_than_asked_is_refused(void **state)
+{
+	struct hil_pq_stream st;
+	struct hilp_pq_rec h = head(HILP_PQ_KEM, 3);
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	st.kind = "KEM";
+	st.runs = 2;
+	assert_int_equal(add(&st, &h), HIL_ERR_PROTO);
+	assert_non_null(strstr(st.why, "3 runs of the 2 asked"));
+	hil_pq_stream_free(&st);
+	memset(&st, 0, sizeof(st));
+	st.kind = "KEM";
+	st.runs = 3;
+	assert_int_equal(add(&st, &h), HIL_OK);
 	hil_pq_stream_free(&st);
 }
 
@@ -193,6 +218,8 @@ int main(void)
 		cmocka_unit_test(test_a_head_of_another_kind_is_refused),
 		cmocka_unit_test(
 			test_another_version_of_the_records_says_rebuild),
+		cmocka_unit_test(
+			test_a_head_of_other_runs_than_asked_is_refused),
 		cmocka_unit_test(test_an_end_that_miscounts_is_refused),
 		cmocka_unit_test(test_a_fault_is_recorded),
 	};

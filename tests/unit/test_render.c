@@ -2170,6 +2170,7 @@ static void test_render_files_names_what_it_wrote(void **state)
 	free(dir);
 	hil_run_free(run);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 
 	/* Not a pq run: no pqm4 tables, none named. */

@@ -414,6 +414,7 @@ static void test_report_rows_are_the_journal_lines_and_read_back(void **state)
 	free_row(&rows[0]);
 	free_row(&rows[1]);
 	free(out);
+	hil_config_free(cfg);
 	free(cfg);
 }
 

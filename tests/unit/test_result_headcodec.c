@@ -80,6 +80,7 @@ static cJSON *write_report(const struct hil_result_head *h)
 	assert_non_null(o);
 	free(text);
 	free(run);
+	hil_config_free(cfg);
 	free(cfg);
 	return o;
 }

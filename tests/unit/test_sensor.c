@@ -52,7 +52,7 @@ static void assert_contains(const char *text, const char *needle)
 
 static void test_open_sim_writes_setup_and_describes_it(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_info info;
 	struct hil_regmodel *m;
@@ -104,11 +104,12 @@ static void test_open_sim_writes_setup_and_describes_it(void **state)
 	assert_contains(line, "LSB 20 uA");
 	assert_contains(line, "cycle 1064 us");
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 static void test_config_settings_reach_the_chip(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_info info;
 	char err[512];
@@ -134,6 +135,7 @@ static void test_config_settings_reach_the_chip(void **state)
 	assert_int_equal(info.averages, 8);
 	assert_int_equal(info.bus_range_v, 32);
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 /*
@@ -143,7 +145,7 @@ static void test_config_settings_reach_the_chip(void **state)
  */
 static void test_small_full_scale_takes_an_lsb_that_fits(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_info info;
 	char err[512];
@@ -157,11 +159,12 @@ static void test_small_full_scale_takes_an_lsb_that_fits(void **state)
 	assert_true(info.current_lsb_a > 9.999e-6 &&
 		    info.current_lsb_a < 10.001e-6);
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 static void test_readings_follow_the_load(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_reading r;
 	char err[512];
@@ -183,12 +186,13 @@ static void test_readings_follow_the_load(void **state)
 	assert_int_equal(r.cnvr, 0);
 	assert_int_equal(hil_sensor_read(NULL, &r), HIL_ERR_ARG);
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 /* A current beyond the PGA range is a flag, and nothing is logged for it. */
 static void test_current_beyond_range_is_flagged_quietly(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_reading r;
 	struct ut_capture c;
@@ -206,11 +210,12 @@ static void test_current_beyond_range_is_flagged_quietly(void **state)
 	assert_int_equal(r.out_of_range, 1);
 	assert_string_equal(log, "");
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 static void test_open_bus_takes_a_bus_the_caller_opened(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_i2c_bus *bus = NULL;
 	char err[512];
@@ -230,13 +235,14 @@ static void test_open_bus_takes_a_bus_the_caller_opened(void **state)
 	assert_int_equal(hil_sensor_open_bus(&cfg, bus, &s, err, sizeof(err)),
 			 HIL_ERR_IO);
 	assert_null(s);
+	hil_config_free(&cfg);
 }
 
 /* ---- the INA226, through the same calls ---- */
 
 static void test_ina226_open_sim_writes_setup_and_describes_it(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_info info;
 	struct hil_regmodel *m;
@@ -297,11 +303,12 @@ static void test_ina226_open_sim_writes_setup_and_describes_it(void **state)
 			 0x4000 | 2 << 9 | 3 << 6 | 3 << 3 | 7);
 	assert_int_equal(info.cycle_us, 16 * (588 + 588));
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 static void test_ina226_readings_follow_the_load(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_reading r;
 	struct ut_capture c;
@@ -347,12 +354,13 @@ static void test_ina226_readings_follow_the_load(void **state)
 	assert_int_equal(hil_sensor_read(s, &r), HIL_OK);
 	assert_int_equal(hil_sensor_read(s, &r), HIL_ERR_IO);
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 /* The driver knows its chip: an INA219 where an INA226 is configured. */
 static void test_ina226_refuses_another_chip_naming_it(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	char err[512], detail[512];
 
@@ -385,13 +393,14 @@ static void test_ina226_refuses_another_chip_naming_it(void **state)
 			 HIL_ERR_IO);
 	assert_contains(detail, "INA226 at 0x40 on sim:ina226@0x40,"
 				"dead_after=0 does not answer");
+	hil_config_free(&cfg);
 }
 
 /* ---- unhappy paths ---- */
 
 static void test_dead_sensor_is_an_error_naming_address_and_bus(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = (struct hil_sensor *)&cfg;
 	char err[512];
 
@@ -403,11 +412,12 @@ static void test_dead_sensor_is_an_error_naming_address_and_bus(void **state)
 	assert_contains(err, "INA219 at 0x40 on sim:ina219@0x40,dead_after=0 "
 			     "does not answer");
 	assert_contains(err, "A0/A1");
+	hil_config_free(&cfg);
 }
 
 static void test_wrong_address_is_an_error_naming_it(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	char err[512];
 
@@ -418,6 +428,7 @@ static void test_wrong_address_is_an_error_naming_it(void **state)
 	assert_contains(err, "INA219 at 0x40 on sim:ina219@0x41 does not "
 			     "answer");
 	assert_contains(err, "give address 0x40");
+	hil_config_free(&cfg);
 }
 
 /*
@@ -427,7 +438,7 @@ static void test_wrong_address_is_an_error_naming_it(void **state)
  */
 static void test_sensor_that_dies_after_open_fails_the_read(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	struct hil_sensor_reading r;
 	char err[512];
@@ -439,11 +450,12 @@ static void test_sensor_that_dies_after_open_fails_the_read(void **state)
 	assert_int_equal(hil_sensor_read(s, &r), HIL_ERR_IO);
 	assert_int_equal(hil_sensor_read(s, &r), HIL_ERR_IO);
 	hil_sensor_close(s);
+	hil_config_free(&cfg);
 }
 
 static void test_bad_bus_specs_are_config_errors(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	char err[512];
 
@@ -487,11 +499,12 @@ static void test_bad_bus_specs_are_config_errors(void **state)
 	assert_int_equal(hil_sensor_open(&cfg, &s, err, sizeof(err)),
 			 HIL_ERR_CONFIG);
 	assert_contains(err, "sensor.bus: required");
+	hil_config_free(&cfg);
 }
 
 static void test_no_sensor_configured_is_not_available(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	char err[512];
 
@@ -506,6 +519,7 @@ static void test_no_sensor_configured_is_not_available(void **state)
 			 HIL_ERR_ARG);
 	assert_int_equal(hil_sensor_open(&cfg, NULL, NULL, 0), HIL_ERR_ARG);
 	hil_sensor_close(NULL);
+	hil_config_free(&cfg);
 }
 
 /*
@@ -514,7 +528,7 @@ static void test_no_sensor_configured_is_not_available(void **state)
  */
 static void test_missing_ftdi_adapter_fails_fast_naming_it(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	char err[512];
 	uint64_t t0;
@@ -528,11 +542,12 @@ static void test_missing_ftdi_adapter_fails_fast_naming_it(void **state)
 	assert_null(s);
 	assert_contains(err, "sensor.bus \"ftdi:0403:6014:HILTEST-NONE\"");
 	assert_contains(err, "no FTDI adapter 0403:6014:HILTEST-NONE");
+	hil_config_free(&cfg);
 }
 
 static void test_missing_linux_adapter_fails_fast_naming_it(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	struct hil_sensor *s = NULL;
 	char err[512];
 	uint64_t t0;
@@ -544,13 +559,14 @@ static void test_missing_linux_adapter_fails_fast_naming_it(void **state)
 			 HIL_ERR_NA);
 	assert_true(ut_ms_now() - t0 < UT_HANG_MS);
 	assert_contains(err, "no I2C adapter /dev/i2c-hiltest-none");
+	hil_config_free(&cfg);
 }
 
 /* ---- the doctor's probe ---- */
 
 static void test_probe_reads_without_writing(void **state)
 {
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char detail[512];
 
 	(void)state;
@@ -576,6 +592,7 @@ static void test_probe_reads_without_writing(void **state)
 	hil_config_defaults(&cfg);
 	assert_int_equal(hil_sensor_probe(&cfg, detail, sizeof(detail)),
 			 HIL_ERR_NA);
+	hil_config_free(&cfg);
 }
 
 /* ---- hilrun sensor ---- */

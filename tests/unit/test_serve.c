@@ -331,11 +331,154 @@ static int num(const cJSON *j, const char *key)
 	return it->valueint;
 }
 
+/* pq jobs: what the fake pq loader and runner were given. */
+struct fake_pq {
+	size_t loads, runs;
+	char path[256];
+	unsigned long job_runs, job_seed;
+	char board[64];
+};
+
+static struct fake_pq pq_seen;
+
+/* The fake pq loader: a configuration named "outside" is refused as a
+ * folder outside the roots would be; any other puts the netduino in cfg. */
+static int fake_pq_load(void *ctx, const char *path,
+			const struct hil_config_roots *roots,
+			struct hil_config *cfg, char *err, size_t len)
+{
+	(void)ctx;
+	assert_non_null(roots);
+	pq_seen.loads++;
+	if (strstr(path, "outside") != NULL) {
+		snprintf(err, len,
+			 "%s: the folder /elsewhere is outside the "
+			 "lab's roots",
+			 path);
+		return HIL_ERR_CONFIG;
+	}
+	snprintf(cfg->board.name, sizeof(cfg->board.name), "qemu-netduino");
+	snprintf(cfg->flasher.type, sizeof(cfg->flasher.type), "qemu");
+	snprintf(cfg->flasher.program, sizeof(cfg->flasher.program),
+		 "qemu-system-arm");
+	snprintf(cfg->results_dir, sizeof(cfg->results_dir), "results");
+	return HIL_OK;
+}
+
+static int fake_pq_run(void *ctx, const struct hil_config *cfg,
+		       const char *baseline, char *report_dir, size_t len,
+		       const struct hil_serve_started *started)
+{
+	struct fake *f = ctx;
+
+	assert_null(baseline);
+	pq_seen.runs++;
+	snprintf(pq_seen.path, sizeof(pq_seen.path), "%s", cfg->path);
+	pq_seen.job_runs = cfg->bench.runs;
+	pq_seen.job_seed = cfg->bench.seed;
+	snprintf(pq_seen.board, sizeof(pq_seen.board), "%s",
+		 hil_lock_probe(f->lock_dir, "qemu-netduino", NULL) == 1
+			 ? "held"
+			 : "free");
+	snprintf(report_dir, len, "%s/pq-run", f->root);
+	mkdir(report_dir, 0755);
+	started->fn(started->arg, report_dir);
+	return HIL_ERR_VERIFY;
+}
+
+/* A job of kind "pq" goes to the pq runner (never the run runner) with
+ * its configuration's real path, its runs and seed, under the board's
+ * lock, and is filed as a run job is; its mistakes are the job's. */
+static void test_serve_pq_jobs(void **state)
+{
+	struct fx *fx = *state;
+	char path[256], real[256], text[512];
+	cJSON *r;
+
+	memset(&pq_seen, 0, sizeof(pq_seen));
+	fx->opts.pq_load = fake_pq_load;
+	fx->opts.pq_run = fake_pq_run;
+	snprintf(path, sizeof(path), "%s/kem.json", fx->dir);
+	ut_write_squoted(path, "{'algorithms': []}");
+	assert_non_null(realpath(path, real));
+	snprintf(text, sizeof(text),
+		 "{'kind': 'pq', 'config': '%s', 'runs': 7, 'seed': 42}", path);
+	drop(fx, "incoming", "a-pq.json", text);
+	snprintf(text, sizeof(text), "{'kind': 'pq', 'config': '%s'}", path);
+	drop(fx, "incoming", "b-pq-defaults.json", text);
+	snprintf(text, sizeof(text),
+		 "{'kind': 'pq', 'config': '%s/outside.json'}", fx->dir);
+	drop(fx, "incoming", "c-outside.json", text);
+	snprintf(text, sizeof(text),
+		 "{'kind': 'pq', 'config': '%s', 'runs': 1001}", path);
+	drop(fx, "incoming", "d-runs.json", text);
+	snprintf(text, sizeof(text),
+		 "{'kind': 'pq', 'config': '%s', 'baseline': '%s'}", path,
+		 path);
+	drop(fx, "incoming", "e-baseline.json", text);
+	snprintf(text, sizeof(text), "{'kind': 'bench', 'config': '%s'}", path);
+	drop(fx, "incoming", "f-kind.json", text);
+	drop_config_job(fx, "incoming", "g-run.json", "plain");
+	config_file(fx, "plain", path, sizeof(path));
+	snprintf(text, sizeof(text), "{'config': '%s', 'runs': 3}", path);
+	drop(fx, "incoming", "h-runs-of-a-run.json", text);
+
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	/* Two pq jobs ran, the run job went to the run runner. */
+	assert_int_equal(pq_seen.runs, 2);
+	assert_int_equal(fx->fake.n, 1);
+	assert_string_equal(fx->fake.names[0], "plain");
+	assert_string_equal(pq_seen.path, real);
+	assert_int_equal(pq_seen.job_runs, 3); /* b: the defaults */
+	assert_int_equal(pq_seen.job_seed, 1);
+	assert_string_equal(pq_seen.board, "held");
+	r = result(fx, "failed", "a-pq");
+	assert_int_equal(num(r, "exit_status"), 1);
+	assert_string_equal(str(r, "board"), "qemu-netduino");
+	assert_non_null(strstr(str(r, "run_dir"), "pq-run"));
+	cJSON_Delete(r);
+	r = result(fx, "failed", "c-outside");
+	assert_non_null(strstr(str(r, "error"), "outside the lab's roots"));
+	cJSON_Delete(r);
+	r = result(fx, "failed", "d-runs");
+	assert_non_null(strstr(str(r, "error"),
+			       "runs: expected a whole number from 1 to 1000"));
+	cJSON_Delete(r);
+	r = result(fx, "failed", "e-baseline");
+	assert_non_null(strstr(str(r, "error"), "a pq job takes none"));
+	cJSON_Delete(r);
+	r = result(fx, "failed", "f-kind");
+	assert_non_null(strstr(str(r, "error"), "kind: expected"));
+	cJSON_Delete(r);
+	r = result(fx, "failed", "h-runs-of-a-run");
+	assert_non_null(strstr(str(r, "error"), "a pq job's"));
+	cJSON_Delete(r);
+	assert_true(exists(fx, "done", "g-run.json"));
+}
+
+/* A daemon without a pq runner files a pq job as failed, saying so. */
+static void test_serve_without_pq_refuses_pq_jobs(void **state)
+{
+	struct fx *fx = *state;
+	char path[256], text[512];
+	cJSON *r;
+
+	snprintf(path, sizeof(path), "%s/kem.json", fx->dir);
+	ut_write_squoted(path, "{'algorithms': []}");
+	snprintf(text, sizeof(text), "{'kind': 'pq', 'config': '%s'}", path);
+	drop(fx, "incoming", "pq.json", text);
+	assert_int_equal(hil_serve(&fx->opts), HIL_ERR_VERIFY);
+	r = result(fx, "failed", "pq");
+	assert_non_null(strstr(str(r, "error"), "takes no pq jobs"));
+	cJSON_Delete(r);
+	assert_int_equal(fx->fake.n, 0);
+}
+
 static void test_serve_three_jobs_one_invalid(void **state)
 {
 	struct fx *fx = *state;
 	char bad[256], want[1024], report[512], text[512];
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	cJSON *r;
 
 	drop_config_job(fx, "incoming", "1-alpha.json", "alpha");
@@ -396,6 +539,7 @@ static void test_serve_three_jobs_one_invalid(void **state)
 	assert_non_null(strstr(str(r, "error"), "bench.runs"));
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "report")));
 	cJSON_Delete(r);
+	hil_config_free(&cfg);
 }
 
 static void test_serve_resumes_job_left_in_running_first(void **state)
@@ -811,7 +955,7 @@ static void test_serve_job_writing_outside_its_folder_is_refused(void **state)
 
 /* What the one JSON loader adds to its message about a job file. */
 #define HINT                                                                   \
-	"; a job is {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\""
+	"; a job is {\"config\": \"PATH\"} or {\"config\": {...}}, optionally with \"baseline\": \"PATH\"; or {\"kind\": \"pq\", \"config\": \"PATH\"}, optionally with \"runs\" and \"seed\""
 
 static void test_serve_bad_job_files_never_crash(void **state)
 {
@@ -1335,7 +1479,7 @@ static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
 					  "interface/nonesuch.cfg",
 					  "interface/stlink.cfg;sh",
 					  "interface"};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512];
 	size_t i;
 
@@ -1366,6 +1510,7 @@ static void test_serve_job_openocd_scripts_are_the_installed_ones(void **state)
 			fail_msg("%s: %s", bad[i], err);
 		}
 	}
+	hil_config_free(&cfg);
 }
 
 /* The bus driver's rule for a job: a Linux bus is a /dev/i2c-N device,
@@ -1375,7 +1520,7 @@ static void test_a_job_s_linux_bus_must_be_an_i2c_device(void **state)
 	static const char *const bad[] = {"linux:/dev/sda", "linux:/dev/i2c-",
 					  "linux:/dev/i2c-1x",
 					  "linux:/etc/passwd"};
-	struct hil_config cfg;
+	struct hil_config cfg = {0};
 	char err[512];
 	size_t i;
 
@@ -1398,6 +1543,7 @@ static void test_a_job_s_linux_bus_must_be_an_i2c_device(void **state)
 			bad[i]);
 		assert_string_equal(err, want);
 	}
+	hil_config_free(&cfg);
 }
 
 int main(void)
@@ -1434,6 +1580,8 @@ int main(void)
 		T(test_serve_stop_flag_ends_the_loop),
 		T(test_serve_signal_stops_an_idle_daemon),
 		T(test_serve_rejects_missing_options),
+		T(test_serve_pq_jobs),
+		T(test_serve_without_pq_refuses_pq_jobs),
 	};
 
 	/* The daemon reports each job on stderr; keep the test output short. */

@@ -107,6 +107,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
+	hil_config_free(&f->cfg);
 	assert_int_equal(ut_rm_tree(f->dir), 0);
 	free(f);
 	return 0;
