@@ -13,6 +13,12 @@
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
+# A recipe that fails leaves no target behind: make would take a half-made
+# one (an object, an image, a listing) as up to date next time. A build
+# killed outright (SIGKILL: no recipe left to fail) is the rules' own
+# concern: the images, archives and objects are made under a temporary
+# name and renamed (mk/firmware.mk, mk/host.mk; mk/pq.mk: its image).
+.DELETE_ON_ERROR:
 
 BUILD ?= build
 CONFIG ?= configs/qemu.json

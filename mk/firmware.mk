@@ -39,38 +39,49 @@ IMPL_API := aead_encrypt aead_decrypt hash xof block_keysetup block_ecb_encrypt 
 	lwc_aead_cipher lwc_hash_ctx
 impl_objs = $(patsubst $(2)/%,$(FW_DIR)/obj/$(1)/%.o,$(basename $(call impl_all_srcs,$(2))))
 
+# Every object is compiled under a temporary name and renamed once the
+# compiler is done: a compile killed half-way (SIGKILL: no recipe left to
+# fail, .DELETE_ON_ERROR cannot help) leaves X.o.tmp, never a truncated X.o
+# newer than its source, which make would take as up to date and the link
+# choke on for good. The dependency file keeps the object's own name and
+# target (-MF, -MT), as -MMD alone would name them after X.o.tmp.
+FW_OUT = -MT $@ -MF $(@:.o=.d) -o $@.tmp
+FW_COMMIT = mv -f $@.tmp $@
+
 # $(1) = alg/impl, $(2) = its folder, $(3) = compiler flags.
 define fw_impl_rules
 $(FW_DIR)/obj/$(1)/%.o: $(2)/%.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
-		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< $$(FW_OUT) 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; test $$$$st -ne 0 || $$(FW_COMMIT); exit $$$$st
 $(FW_DIR)/obj/$(1)/%.o: $(2)/%.S $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
-		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< $$(FW_OUT) 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; test $$$$st -ne 0 || $$(FW_COMMIT); exit $$$$st
 $(FW_DIR)/obj/$(1)/%.o: $(2)/%.s $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
-		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+	$(FW_CC) $(3) $(call impl_defs,$(1),$(2)) -c $$< $$(FW_OUT) 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; test $$$$st -ne 0 || $$(FW_COMMIT); exit $$$$st
 $(FW_DIR)/obj/$(1)/%.o: $(2)/%.cpp $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CXX) $(call fw_cxxflags,$(3)) $(call impl_defs,$(1),$(2)) -c $$< -o $$@ 2> $$@.warn; \
-		st=$$$$?; cat $$@.warn >&2; exit $$$$st
+	$(FW_CXX) $(call fw_cxxflags,$(3)) $(call impl_defs,$(1),$(2)) -c $$< $$(FW_OUT) 2> $$@.warn; \
+		st=$$$$?; cat $$@.warn >&2; test $$$$st -ne 0 || $$(FW_COMMIT); exit $$$$st
 # One object per implementation: a partial link, then every global symbol
-# but the API entry points made local, checked with nm.
+# but the API entry points made local, checked with nm; made as code.o.tmp
+# and renamed once checked, so that nothing half-made is ever code.o.
 $(FW_DIR)/crypto/$(1)/code.o: $(call impl_objs,$(1),$(2))
 	@mkdir -p $$(@D)
 	$(CROSS)ld -r -d -o $$@.all $$^
-	$(CROSS)objcopy $(foreach a,$(IMPL_API),--keep-global-symbol=$(call impl_sym,$(1))_$(a)) $$@.all $$@
+	$(CROSS)objcopy $(foreach a,$(IMPL_API),--keep-global-symbol=$(call impl_sym,$(1))_$(a)) $$@.all $$@.tmp
 	@rm -f $$@.all
-	@left=$$$$($(CROSS)nm -g --defined-only $$@ | awk '{print $$$$3}' | \
+	@left=$$$$($(CROSS)nm -g --defined-only $$@.tmp | awk '{print $$$$3}' | \
 		grep -v -x $(foreach a,$(IMPL_API),-e $(call impl_sym,$(1))_$(a))); \
 	if [ -n "$$$$left" ]; then echo "$(1): symbols still exported after localisation: $$$$left" >&2; \
-		rm -f $$@; exit 1; fi
+		rm -f $$@.tmp; exit 1; fi
+	@mv -f $$@.tmp $$@
 $(FW_DIR)/crypto/$(1)/glue.o: target/glue.c $(FW_DIR)/flags
 	@mkdir -p $$(@D)
-	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< -o $$@
+	$(FW_CC) $(FW_CFLAGS) $(call impl_defs,$(1),$(2)) -c $$< $$(FW_OUT) && $$(FW_COMMIT)
 # The implementation linked alone, as the image would link it (its glue
 # the root, --gc-sections, the board's linker script, the same libraries):
 # a folder whose objects do not link is found by itself (make fw-impl), not
@@ -135,14 +146,14 @@ $(FW_DIR)/gen/algs.h: $(FW_DIR)/flags
 	@touch $@.tmp && mv $@.tmp $@
 
 $(FW_DIR)/registry.o: target/registry.c $(FW_DIR)/gen/algs.h
-	$(FW_CC) $(FW_CFLAGS) -I$(FW_DIR)/gen -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) -I$(FW_DIR)/gen -c $< $(FW_OUT) && $(FW_COMMIT)
 
 # The stub's own code is optimised across files (LTO) to keep it small; the
 # implementations are compiled exactly as the config says, without LTO, so
 # that nothing of the harness is inlined into what is measured.
 $(FW_DIR)/core/%.o: %.c $(FW_DIR)/flags
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_CFLAGS) -flto -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) -flto -c $< $(FW_OUT) && $(FW_COMMIT)
 
 FW_OBJS := $(patsubst %.c,$(FW_DIR)/core/%.o,$(FW_CORE_SRCS)) \
 	$(FW_DIR)/registry.o $(FW_CRYPTO_OBJS)
@@ -150,19 +161,26 @@ FW_OBJS := $(patsubst %.c,$(FW_DIR)/core/%.o,$(FW_CORE_SRCS)) \
 # (FW_HEAP_LIB and FW_LDLIBS: above, before the implementations' rules.)
 $(FW_DIR)/heap/heap.o: target/heap.c $(FW_DIR)/flags
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) -c $< $(FW_OUT) && $(FW_COMMIT)
 # target/syscalls.c (_exit, _write..., for guest code's assert()) is a second member,
 # pulled in only when referenced.
 $(FW_DIR)/heap/syscalls.o: target/syscalls.c $(FW_DIR)/flags
 	@mkdir -p $(@D)
-	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) -c $< $(FW_OUT) && $(FW_COMMIT)
 $(FW_HEAP_LIB): $(FW_DIR)/heap/heap.o $(FW_DIR)/heap/syscalls.o
-	@rm -f $@
-	$(CROSS)ar rcs $@ $^
+	@rm -f $@.tmp
+	$(CROSS)ar rcs $@.tmp $^
+	@mv -f $@.tmp $@
 
+# Linked under a temporary name and renamed: a link killed half-way (hilrun
+# stopped or killed, the machine down) leaves stub.elf.tmp, never an empty or
+# truncated stub.elf newer than its objects, which make would take as up to
+# date and hilrun would load (a link that fails: .DELETE_ON_ERROR). The old
+# image, if any, stays older than what changed: the next make links again.
 $(FW_DIR)/stub.elf: $(FW_OBJS) $(FW_HEAP_LIB) $(BOARD_LDSCRIPT)
-	$(FW_CC) $(FW_LDFLAGS) -o $@ $(FW_OBJS) $(FW_LDLIBS)
-	$(CROSS)size $@
+	$(FW_CC) $(FW_LDFLAGS) -o $@.tmp $(FW_OBJS) $(FW_LDLIBS)
+	$(CROSS)size $@.tmp
+	mv -f $@.tmp $@
 
 .PHONY: firmware fw-impl
 firmware: $(FW_DIR)/stub.elf

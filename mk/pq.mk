@@ -184,9 +184,9 @@ $(PQ_FW)/stub.elf: $(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) $(PQ_FW)/libpqcommon.a $(BO
 	$(CROSS)gcc $(PQ_ARCH) -nostartfiles --specs=nano.specs --specs=nosys.specs \
 		-Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Map=$(PQ_FW)/stub.map \
 		-Wl,--no-warn-rwx-segments -T $(BOARD_LDSCRIPT) $(BOARD_LDFLAGS) \
-		$(if $(PQ_STACK),-Wl$(comma)--defsym=__stack_size=$(PQ_STACK)) -o $@ \
+		$(if $(PQ_STACK),-Wl$(comma)--defsym=__stack_size=$(PQ_STACK)) -o $@.tmp \
 		$(PQ_STUB_OBJS) $(PQ_SCHEME_OBJS) \
-		-Wl,--start-group $(PQ_FW)/libpqcommon.a -lc -Wl,--end-group
+		-Wl,--start-group $(PQ_FW)/libpqcommon.a -lc -Wl,--end-group && mv -f $@.tmp $@
 	$(CROSS)size -t $(PQ_SCHEME_OBJS) > $(PQ_FW)/scheme.size
 	$(CROSS)size -t $(PQ_COMMON_OBJS) > $(PQ_FW)/common.size
 	$(CROSS)nm -n -S --defined-only $@ > $(PQ_FW)/stub.nm

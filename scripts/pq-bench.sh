@@ -393,7 +393,7 @@ for dir in "$@"; do
 		signote=" (signatures from the host build: sign not run, -S)"
 	fi
 	if ! build_fw ""; then
-		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+		why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //; s/stub[.]elf[.][0-9]*[.]*tmp/stub.elf/g; s/stub[.]elf[.]tmp/stub.elf/g' | cut -c1-200)
 		printf '%s\t%s\tdoes not build or fit %s: %s\n' "$scheme" "$impl" "$BOARD" "${why:-see $b.build.log}" >> "$SKIPPED"
 		echo "   skipped: $why ($(took))" >&2
 		continue
@@ -408,7 +408,7 @@ for dir in "$@"; do
 			read -r st sb he hs
 			echo $(( (0x$st - 0x$sb + 0x$he - 0x$hs - 64) & ~7 )); })
 		if ! build_fw "$stack"; then
-			why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //' | cut -c1-200)
+			why=$(grep -E "overflow|will not fit|error" "$b.build.log" | head -1 | sed 's/.*[/]ld: //; s/stub[.]elf[.][0-9]*[.]*tmp/stub.elf/g; s/stub[.]elf[.]tmp/stub.elf/g' | cut -c1-200)
 			printf '%s\t%s\tdoes not build or fit %s with a stack of %s bytes: %s\n' "$scheme" "$impl" "$BOARD" "$stack" "${why:-see $b.build.log}" >> "$SKIPPED"
 			echo "   skipped: $why ($(took))" >&2
 			continue
@@ -459,9 +459,9 @@ for dir in "$@"; do
 	: > "$b/verify.ops"
 	if [ -n "$refout" ]; then
 		awk 'NR == FNR { if ($1 == "R") ref[$2 " " $3] = $6 " " $7; next }
-		     $1 == "R" { k = $2 " " $3; seen[$2] = 1
+		     $1 == "R" { k = $2 " " $3; if (!($2 in seen)) order[++n] = $2; seen[$2] = 1
 				 if (!(k in ref) || ref[k] != $6 " " $7 || $7 != 0) bad[$2] = 1 }
-		     END { for (o in seen) print o, (o in bad) ? "FAILED" : "ok" }' \
+		     END { for (i = 1; i <= n; i++) print order[i], (order[i] in bad) ? "FAILED" : "ok" }' \
 			"$refout" "$b/target.txt" > "$b/verify.ops"
 		verified="vs host build of $scheme/$(basename "$ref")$refnote$stacknote$signote$flagnote"
 	elif [ -n "$hostfail" ]; then

@@ -39,15 +39,30 @@ static int run(char *const argv[], char *out, size_t len, unsigned timeout_ms,
 	return hil_proc_capture(argv, out, len, timeout_ms, status);
 }
 
-/* `program --version` works: @return 1 and print ok, or print FAIL. */
+/*
+ * `program --version` works: @return 1 and print ok, or print FAIL.
+ * jailed: run in a jail (util/jail.h) of the system and the program's
+ * folder only, as the flasher's own version op runs it
+ * (hil_flasher_tool_version): a flasher program is run jailed, whatever it
+ * is asked.
+ */
 static int check_version(struct hil_doctor *d, const char *name,
-			 const char *program, const char *hint)
+			 const char *program, const char *hint, int jailed)
 {
 	char *const argv[] = {(char *)program, "--version", NULL};
-	char out[1024], why[600];
-	int status, ret;
+	struct hil_jail *jail = NULL;
+	char out[1024] = "", why[600];
+	int status = -1, ret = HIL_OK;
 
-	ret = run(argv, out, sizeof(out), TOOL_TIMEOUT_MS, &status);
+	if (jailed) {
+		ret = hil_jail_new(&jail);
+	}
+	if (ret == HIL_OK) {
+		ret = hil_proc_capture_jailed(argv, out, sizeof(out),
+					      TOOL_TIMEOUT_MS, &status, jail,
+					      NULL);
+	}
+	hil_jail_free(jail);
 	if (ret == HIL_OK && status == 0) {
 		hil_doctor_report(d, name, HIL_V_OK, "%s",
 				  hil_doctor_first_line(out));
@@ -68,7 +83,8 @@ static void check_toolchain(struct hil_doctor *d)
 
 	have_cc = check_version(
 		d, "cross compiler", CROSS_CC,
-		" (Debian: apt install gcc-arm-none-eabi libnewlib-arm-none-eabi)");
+		" (Debian: apt install gcc-arm-none-eabi libnewlib-arm-none-eabi)",
+		0);
 	if (!have_cc) {
 		hil_doctor_report(d, "newlib nano specs", HIL_V_SKIP,
 				  "no cross compiler to ask");
@@ -87,7 +103,7 @@ static void check_toolchain(struct hil_doctor *d)
 				CROSS_CC);
 		}
 	}
-	check_version(d, "make", "make", " (Debian: apt install make)");
+	check_version(d, "make", "make", " (Debian: apt install make)", 0);
 }
 
 /* The flasher's probe op (OpenOCD: `-c "init; shutdown"`). */
@@ -156,7 +172,8 @@ static void check_flasher(struct hil_doctor *d, const struct hil_config *cfg)
 	ops = hil_flasher_find(type);
 	snprintf(hint, sizeof(hint), " (Debian: apt install %s)",
 		 ops != NULL && ops->package != NULL ? ops->package : type);
-	have = check_version(d, "flasher program", cfg->flasher.program, hint);
+	have = check_version(d, "flasher program", cfg->flasher.program, hint,
+			     d->jail);
 	/* Only a flasher with a probe check drives a programmer. */
 	if (ops == NULL || ops->probe == NULL) {
 		hil_doctor_report(d, "probe", HIL_V_SKIP,

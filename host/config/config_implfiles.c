@@ -24,6 +24,29 @@
 #define MAX_DEPTH   8
 #define MAX_ENTRIES 20000
 
+/*
+ * Whether a file or folder name is plain: letters, digits and . _ + , @ ~ -.
+ * The build copies a folder and hands its names to make, whose rules and
+ * dependency files read them as make syntax: a ";" or a "$" in a name
+ * would be a recipe or an expansion run by make (inside the build jail,
+ * but never by design). No NIST LWC or pqm4 folder has another character.
+ * @return NULL when plain, else the first other character's position.
+ */
+static const char *name_unplain(const char *name)
+{
+	static const char extra[] = "._+,@~-";
+
+	for (; *name != '\0'; name++) {
+		unsigned char c = (unsigned char)*name;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || strchr(extra, c) != NULL)) {
+			return name;
+		}
+	}
+	return NULL;
+}
+
 struct walk {
 	struct hil_jsonld *ld;
 	const cJSON *at;	   /* the "algorithms" entry, for the message */
@@ -73,6 +96,21 @@ static int walk_dir(struct walk *w, const char *dir, const char *rel_dir,
 			snprintf(w->bad, sizeof(w->bad), "%s", dir);
 			snprintf(w->why, sizeof(w->why),
 				 "more than %d files and folders", MAX_ENTRIES);
+			ok = 0;
+			break;
+		}
+		if (name_unplain(e->d_name) != NULL) {
+			unsigned char c =
+				(unsigned char)*name_unplain(e->d_name);
+
+			snprintf(w->bad, sizeof(w->bad), "%s/%s", dir,
+				 e->d_name);
+			snprintf(
+				w->why, sizeof(w->why),
+				(c >= 0x21 && c < 0x7f)
+					? "a name with '%c' in it: names in an implementation folder are letters, digits and . _ + , @ ~ - only (make reads them)"
+					: "a name with byte 0x%02x in it: names in an implementation folder are letters, digits and . _ + , @ ~ - only (make reads them)",
+				c);
 			ok = 0;
 			break;
 		}

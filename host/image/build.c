@@ -374,6 +374,35 @@ static int lock_fw_dir(const char *root, const char *dir)
 static const char *const build_parts[] = {"Makefile", "mk",   "target",
 					  "protocol", "host", "tests"};
 
+/*
+ * In an image's folder (one with the copies of the user's folders, src/):
+ * the folders of its other builds, the host reference's (host/, a program
+ * hilrun runs and trusts for expected outputs) and the isolated ones'
+ * (isolate/), made now if missing and bound read-only, so that a build of
+ * the image can neither replace what they made nor make it first.
+ */
+static int protect_other_builds(struct hil_jail *j, const char *dir)
+{
+	static const char *const others[] = {"host", "isolate"};
+	char path[HIL_PATH + 16];
+	size_t i;
+	int ret = HIL_OK;
+
+	snprintf(path, sizeof(path), "%s/src", dir);
+	if (access(path, F_OK) != 0) {
+		return HIL_OK; /* no folder of the user's: no other build */
+	}
+	for (i = 0; ret == HIL_OK && i < sizeof(others) / sizeof(others[0]);
+	     i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, others[i]);
+		ret = hil_mkdirs(path);
+		if (ret == HIL_OK) {
+			ret = hil_jail_bind(j, path, HIL_JAIL_RO);
+		}
+	}
+	return ret;
+}
+
 int hil_build_jail(const char *root, const char *dir, const char *algs,
 		   struct hil_jail **out)
 {
@@ -389,6 +418,16 @@ int hil_build_jail(const char *root, const char *dir, const char *algs,
 		return ret;
 	}
 	ret = hil_jail_new(&j);
+	/* The build's own folder first: what is bound read-only inside it
+	 * below wins there (util/jail.h), so that the build writes its
+	 * objects and image but not the copies of the user's folders it
+	 * compiles (src/), nor the folders of the image's other builds. */
+	if (ret == HIL_OK) {
+		ret = hil_jail_bind(j, dir, HIL_JAIL_RW);
+	}
+	if (ret == HIL_OK) {
+		ret = protect_other_builds(j, dir);
+	}
 	for (i = 0;
 	     ret == HIL_OK && i < sizeof(build_parts) / sizeof(build_parts[0]);
 	     i++) {
@@ -417,9 +456,6 @@ int hil_build_jail(const char *root, const char *dir, const char *algs,
 			}
 		}
 		p += n + (p[n] == ' ');
-	}
-	if (ret == HIL_OK) {
-		ret = hil_jail_bind(j, dir, HIL_JAIL_RW);
 	}
 	if (ret != HIL_OK) {
 		hil_jail_free(j);

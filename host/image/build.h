@@ -175,7 +175,11 @@ int hil_build_source_link(const char *fw_dir, const struct hil_config_alg *a,
  * source tree root a build reads (Makefile, mk/, target/, protocol/, host/,
  * tests/), the folders of the user's that algs names ("alg/impl=LINK"
  * entries, separated by spaces; the folders the links lead to) read-only,
- * and dir, the build's own folder (made if missing), writable.
+ * and dir, the build's own folder (made if missing), writable but for
+ * what lies in it read-only: the copies of the user's folders (dir/src,
+ * when the links are there) and, in an image's folder, its other builds'
+ * folders (dir/host, dir/isolate: made if missing), so that no build
+ * changes the sources it compiles or what another build made.
  * @param out receives it; free with hil_jail_free().
  * @return HIL_OK, HIL_ERR_NOMEM, HIL_ERR_IO (dir cannot be made),
  *         HIL_ERR_NA (a folder is missing).

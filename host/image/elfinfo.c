@@ -17,6 +17,7 @@
 
 #include <sha2.h>
 
+#include "util/elfwhole.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -97,7 +98,15 @@ static void image_close(struct image *im)
 static int image_parse(struct image *im)
 {
 	GElf_Ehdr eh;
+	char why[256];
 
+	/* Empty, or cut short by a link that was killed: said as such, and
+	 * never read further (libelf would call it "invalid" at best). */
+	if (hil_elf_whole((const unsigned char *)im->buf, im->len, why,
+			  sizeof(why)) != HIL_OK) {
+		hil_err("%s: %s", im->path, why);
+		return HIL_ERR_ARG;
+	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		hil_err("%s: libelf is unusable: %s", im->path, elf_errmsg(-1));
 		return HIL_ERR_NA;

@@ -43,7 +43,9 @@ struct hil_elf_info {
  * @param path the ELF file.
  * @param out filled; owned by the caller.
  * @return HIL_OK; HIL_ERR_IO (cannot read the file); HIL_ERR_ARG (not an
- *         ELF file, or a malformed one); HIL_ERR_NA (no GNU build-id: every
+ *         ELF file, a malformed one, an empty one or one cut short: a
+ *         table, segment or section past its end, util/elfwhole.h; every
+ *         function here refuses those); HIL_ERR_NA (no GNU build-id: every
  *         other field is still filled, build_id_len is 0); HIL_ERR_NOMEM.
  *         Each failure is logged once with the path.
  */

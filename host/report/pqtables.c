@@ -183,6 +183,19 @@ static void cells(const struct hil_row_view *v, struct pq_cells *c)
 		snprintf(c->energy, sizeof(c->energy), "%.3g", est->uj_per_op);
 	}
 	c->verification = pq->verification;
+	if (!hil_rv_ok(v)) {
+		/* A call whose outputs are wrong has no figure worth
+		 * reading, as a failed row of any run (summary.md's "✗
+		 * failed rows"): the code's size stays, it is the build's. */
+		snprintf(c->cycles, sizeof(c->cycles), "-");
+		snprintf(c->spread, sizeof(c->spread), "-");
+		snprintf(c->instr, sizeof(c->instr), "-");
+		snprintf(c->stack, sizeof(c->stack), "-");
+		snprintf(c->sha2, sizeof(c->sha2), "-");
+		snprintf(c->sha3, sizeof(c->sha3), "-");
+		snprintf(c->aes, sizeof(c->aes), "-");
+		snprintf(c->energy, sizeof(c->energy), "-");
+	}
 }
 
 #define N_NOTES	 6

@@ -193,6 +193,167 @@ static void test_a_jailed_child_writes_only_its_folder(void **state)
 	e2e_remove_tree(dir);
 }
 
+/*
+ * The jail of an image's build (hil_build_jail), around a child standing
+ * for anything the build runs that turns hostile: a command of a recipe
+ * (a file name of the user's that make and the shell take for syntax), or
+ * a compiler that its input subverts. What it may write is the build's
+ * outputs (objects, the image); not the copy of the user's folder it
+ * compiles (src/, which the host reference's build compiles next), nor the
+ * host reference's folder (host/: a program of its planting would be
+ * trusted for expected outputs), nor the isolated builds' (isolate/).
+ * Before, the build's folder was bound writable after the copies, over
+ * them: the first attempt worked.
+ */
+static void test_a_build_writes_only_its_outputs(void **state)
+{
+	char dir[HIL_PATH + 32], fw[HIL_PATH + 40], src[HIL_PATH + 64];
+	char algs[2 * HIL_PATH + 64], log[HIL_PATH + 48], path[HIL_PATH + 96];
+	char script[8 * HIL_PATH], text[64];
+	char *const argv[] = {"/bin/sh", "-c", script, NULL};
+	struct hil_jail *j = NULL;
+	int status = -1;
+
+	(void)state;
+	/* Not under /tmp, as above. */
+	snprintf(dir, sizeof(dir), "%s/build/e2e-jail-XXXXXX", src_root);
+	assert_non_null(mkdtemp(dir));
+	snprintf(fw, sizeof(fw), "%s/fw", dir);
+	e2e_make_dir(fw);
+	snprintf(src, sizeof(src), "%s/src", fw);
+	e2e_make_dir(src);
+	strcat(src, "/toy_mine");
+	e2e_make_dir(src);
+	snprintf(path, sizeof(path), "%s/encrypt.c", src);
+	write_text(path, "int toy;\n");
+	snprintf(log, sizeof(log), "%s/log.txt", dir);
+	snprintf(algs, sizeof(algs), "ascon-aead128/ref toy/mine=%s", src);
+	assert_int_equal(hil_build_jail(src_root, fw, algs, &j), HIL_OK);
+
+	/* Each attempt on its own: any one that works fails the script. */
+	snprintf(script, sizeof(script),
+		 "echo 'int toy = 1;' > %s/encrypt.c && exit 10; "
+		 "echo x > %s/new.c && exit 11; rm -f %s/encrypt.c; "
+		 "test -e %s/encrypt.c || exit 12; "
+		 "echo x > %s/src/planted.h && exit 13; "
+		 "echo x > %s/host/toy_mine && exit 14; "
+		 "mkdir %s/isolate/toy_mine && exit 15; "
+		 "mkdir -p %s/obj/toy/mine && echo o > %s/obj/toy/mine/a.o "
+		 "|| exit 16; echo e > %s/stub.elf || exit 17; exit 0",
+		 src, src, src, src, fw, fw, fw, fw, fw, fw);
+	assert_int_equal(
+		hil_proc_run_jailed(argv, log, WAIT_MS, &status, j, NULL),
+		HIL_OK);
+	hil_jail_free(j);
+	read_text(log, text, sizeof(text));
+	if (status != 0) {
+		fail_msg("attempt %d worked (or the outputs failed); log: %s",
+			 status, text);
+	}
+	snprintf(path, sizeof(path), "%s/encrypt.c", src);
+	read_text(path, text, sizeof(text));
+	assert_string_equal(text, "int toy;\n");
+	snprintf(path, sizeof(path), "%s/host/toy_mine", fw);
+	assert_false(exists(path));
+	snprintf(path, sizeof(path), "%s/obj/toy/mine/a.o", fw);
+	assert_true(exists(path));
+
+	/* The host reference's build, in host/: writes there, and still not
+	 * the copy. */
+	snprintf(path, sizeof(path), "%s/host", fw);
+	snprintf(algs, sizeof(algs), "toy/mine=%s", src);
+	assert_int_equal(hil_build_jail(src_root, path, algs, &j), HIL_OK);
+	snprintf(script, sizeof(script),
+		 "echo x > %s/encrypt.c && exit 10; "
+		 "echo x > %s/stub.elf && exit 11; "
+		 "echo exe > %s/host/toy_mine || exit 12; exit 0",
+		 src, fw, fw);
+	assert_int_equal(
+		hil_proc_run_jailed(argv, log, WAIT_MS, &status, j, NULL),
+		HIL_OK);
+	hil_jail_free(j);
+	assert_int_equal(status, 0);
+	e2e_remove_tree(dir);
+}
+
+/*
+ * A command a user's folder makes the build run, the real avenue: a file
+ * name. make takes the sources of a folder by wildcard and writes the
+ * object list into a rule; a ';' in a name ends that rule's prerequisites
+ * and starts its recipe, which the shell runs. The folder here holds x.c
+ * and a file whose name is such a recipe: into the image's folder
+ * ($(FW_DIR)), a marker there (the command ran, where the build may
+ * write), then into the copy of the folder (src/ascon-aead128_mine) to
+ * overwrite its encrypt.c. Jailed (hilrun's image build), the marker
+ * appears and the copy is as the configuration's load checked it. Before
+ * the build's folder was bound after the copies, the copy's encrypt.c was
+ * "evil" after the build.
+ */
+static void test_a_file_name_make_would_run_is_refused(void **state)
+{
+	/* As make would see it in a rule: ";" ends the rule and starts a
+	 * recipe, "$$" leaves the shell one '$'. Before names were checked,
+	 * this one ran its command (inside the build jail, which kept the
+	 * copy it tried to overwrite: test_a_build_writes_only_its_outputs
+	 * checks that side). */
+	static const char evil_name[] =
+		"x.o;cd$${IFS}$(FW_DIR);touch$${IFS}ran-in-jail;"
+		"cd$${IFS}src;cd$${IFS}*_mine;echo$${IFS}evil>encrypt.c;.c";
+	struct hil_config *cfg = calloc(1, sizeof(*cfg));
+	char dir[128], impl[160], path[HIL_PATH + 64], json[1024], err[1024];
+	char text[32768], ref[HIL_PATH + 64];
+	const char *const files[] = {"api.h", "encrypt.c"};
+	size_t i;
+
+	(void)state;
+	assert_non_null(cfg);
+	fresh_dir(dir, sizeof(dir), "namecmd");
+	snprintf(impl, sizeof(impl), "%s/mine", dir);
+	e2e_make_dir(impl);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(ref, sizeof(ref),
+			 "%s/target/crypto/ascon-aead128/ref/%s", src_root,
+			 files[i]);
+		read_text(ref, text, sizeof(text));
+		assert_true(text[0] != '\0');
+		snprintf(path, sizeof(path), "%s/%s", impl, files[i]);
+		write_text(path, text);
+	}
+	snprintf(json, sizeof(json),
+		 "{ \"name\": \"e2e-namecmd\","
+		 " \"board\": { \"name\": \"qemu-netduino\" },"
+		 " \"algorithms\": [ { \"name\": \"ascon-aead128\","
+		 " \"impl\": \"mine\", \"path\": \"%s\" } ] }",
+		 impl);
+	/* Plain names load. */
+	assert_int_equal(
+		hil_config_parse(json, src_root, cfg, err, sizeof(err)),
+		HIL_OK);
+	hil_config_free(cfg);
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(path, sizeof(path), "%s/%s", impl, evil_name);
+	write_text(path, "int hil_namecmd_y;\n");
+	assert_int_equal(
+		hil_config_parse(json, src_root, cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	/* The message names the file and the character. */
+	assert_non_null(strstr(err, "x.o;cd$${IFS}"));
+	assert_non_null(strstr(err, "a name with ';' in it"));
+	unlink(path);
+	/* So does a name with a space or a byte that is no character. */
+	snprintf(path, sizeof(path), "%s/a b.h", impl);
+	write_text(path, "\n");
+	hil_config_free(cfg);
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(
+		hil_config_parse(json, src_root, cfg, err, sizeof(err)),
+		HIL_ERR_CONFIG);
+	assert_non_null(strstr(err, "a name with byte 0x20 in it"));
+	unlink(path);
+	hil_config_free(cfg);
+	free(cfg);
+}
+
 /* A listener on the host's loopback: a jailed child cannot reach it (the
  * jail has a loopback of its own), an unjailed one can. */
 static void test_a_jailed_child_has_no_network(void **state)
@@ -593,6 +754,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_jailed_child_writes_only_its_folder),
+		cmocka_unit_test(test_a_build_writes_only_its_outputs),
+		cmocka_unit_test(test_a_file_name_make_would_run_is_refused),
 		cmocka_unit_test(test_a_jailed_child_has_no_network),
 		cmocka_unit_test(test_a_jailed_child_sees_only_itself),
 		cmocka_unit_test(test_nothing_outlives_the_jail),

@@ -103,7 +103,8 @@ FZ_DRIVERS := host/drivers/registry.c $(sort $(wildcard host/drivers/board/*.c))
 FZ_SRCS_config := tests/fuzz/fuzz_config.c \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	$(FZ_DRIVERS) host/util/err.c host/util/util.c host/util/log.c \
-	host/util/proc.c host/util/beneath.c host/util/jail.c host/util/linkset.c
+	host/util/proc.c host/util/beneath.c host/util/jail.c host/util/linkset.c \
+	host/util/elfwhole.c
 FZ_PKGS_config := libftdi1 libserialport libelf
 FZ_LIBS_drivers = $(shell pkg-config --libs $(FZ_PKGS_config) 2>/dev/null || \
 		echo -lftdi1 -lserialport -lelf) -lpthread
@@ -130,7 +131,7 @@ FZ_SRCS_report := tests/fuzz/fuzz_report.c \
 	host/emu/cyclemodel.c $(FZ_DRIVERS) \
 	$(filter-out host/config/algnames.c,$(sort $(wildcard host/config/*.c))) \
 	host/util/proc.c host/util/beneath.c host/util/jail.c host/util/linkset.c \
-	host/util/util.c host/util/log.c host/util/err.c
+	host/util/util.c host/util/log.c host/util/err.c host/util/elfwhole.c
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -14,6 +14,7 @@
 
 #include "config/config.h"
 #include "cli/doctor.h"
+#include "drivers/flasher/flasher.h"
 #include "util/err.h"
 #include "util/jail.h"
 #include "unit_util.h"
@@ -25,9 +26,9 @@
 /*
  * A stand-in `openocd` that behaves as OpenOCD 0.12 does without a probe:
  * the banner on stderr for --version, a config check that passes, and
- * "Error: open failed" for init; each of the two also tries to write a
- * file beside itself (wrote-config, wrote-probe), which a jailed one
- * cannot; with a file "hang" beside it, init never
+ * "Error: open failed" for init; each of the three also tries to write a
+ * file beside itself (wrote-version, wrote-config, wrote-probe), which a
+ * jailed one cannot; with a file "hang" beside it, init never
  * ends (a file, not a variable: the probe check runs jailed, in a clean
  * environment, where the stand-in's folder is bound read-only).
  */
@@ -35,7 +36,8 @@ static const char stand_in[] =
 	"#!/bin/sh\n"
 	"for a in \"$@\"; do\n"
 	"  case \"$a\" in\n"
-	"  --version) echo 'Open On-Chip Debugger 0.12.0 (stand-in)' >&2; exit 0;;\n"
+	"  --version) touch \"${0%/*}/wrote-version\" 2>/dev/null\n"
+	"    echo 'Open On-Chip Debugger 0.12.0 (stand-in)' >&2; exit 0;;\n"
 	"  'echo ok; shutdown') touch \"${0%/*}/wrote-config\" 2>/dev/null\n"
 	"    echo ok; exit 0;;\n"
 	"  'init; shutdown') touch \"${0%/*}/wrote-probe\" 2>/dev/null\n"
@@ -297,9 +299,10 @@ static void test_doctor_pqm4_boards_fail_clearly_without_them(void **state)
 }
 
 /*
- * The config check and the probe check run OpenOCD jailed, as flashing
- * does: the stand-in runs (the config passes, the probe's "open failed"
- * is reported), but its writes beside itself come to nothing.
+ * The version check, the config check and the probe check run OpenOCD
+ * jailed, as flashing does: the stand-in runs (its banner is shown, the
+ * config passes, the probe's "open failed" is reported), but its writes
+ * beside itself come to nothing.
  */
 static void test_doctor_runs_openocd_jailed(void **state)
 {
@@ -317,11 +320,51 @@ static void test_doctor_runs_openocd_jailed(void **state)
 	line_of(text, "probe", buf, sizeof(buf));
 	assert_non_null(strstr(buf, " FAIL: "));
 	assert_non_null(strstr(buf, "no probe found"));
+	line_of(text, "flasher program", buf, sizeof(buf));
+	assert_non_null(strstr(buf, " ok: Open On-Chip Debugger 0.12.0"));
 	free(text);
+	snprintf(path, sizeof(path), "%s/wrote-version", f->dir);
+	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/wrote-config", f->dir);
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/wrote-probe", f->dir);
 	assert_int_equal(access(path, F_OK), -1);
+}
+
+/* The openocd flasher's version op (what a run records), jailed or not. */
+static int flasher_version_writes(const struct fixture *f, int jail)
+{
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	char ver[128], path[96];
+	int wrote;
+
+	memset(&p, 0, sizeof(p));
+	p.run_dir = f->dir;
+	p.jail = jail;
+	assert_int_equal(hil_flasher_open(&fl, "openocd", &p), HIL_OK);
+	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)), HIL_OK);
+	hil_flasher_close(fl);
+	assert_string_equal(ver, "Open On-Chip Debugger 0.12.0 (stand-in)");
+	snprintf(path, sizeof(path), "%s/wrote-version", f->dir);
+	wrote = access(path, F_OK) == 0;
+	unlink(path);
+	return wrote;
+}
+
+/*
+ * `openocd --version`, which a run asks to record the tool, is jailed as
+ * flashing is: the stand-in's write beside itself comes to nothing.
+ * Unjailed it lands (the test can tell).
+ */
+static void test_openocd_version_runs_jailed(void **state)
+{
+	struct fixture *f = *state;
+	char why[512];
+
+	assert_int_equal(hil_jail_probe(why, sizeof(why)), HIL_OK);
+	assert_false(flasher_version_writes(f, 1));
+	assert_true(flasher_version_writes(f, 0));
 }
 
 static void test_doctor_hanging_probe_is_bounded(void **state)
@@ -550,6 +593,7 @@ int main(void)
 		cmocka_unit_test(
 			test_doctor_pqm4_boards_fail_clearly_without_them),
 		cmocka_unit_test(test_doctor_runs_openocd_jailed),
+		cmocka_unit_test(test_openocd_version_runs_jailed),
 		cmocka_unit_test(test_doctor_hanging_probe_is_bounded),
 		cmocka_unit_test(
 			test_doctor_missing_openocd_skips_what_depends_on_it),

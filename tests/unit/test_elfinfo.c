@@ -228,6 +228,64 @@ static void test_non_elf_file_is_rejected_naming_it(void **state)
 	assert_non_null(strstr(log, "/tmp: not a regular file"));
 }
 
+/* The first n bytes of from, as a new file to (a link killed half-way). */
+static void cut_copy(const char *from, const char *to, long n)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "head -c %ld %s > %s", n, from, to);
+	assert_int_equal(run(cmd, NULL, 0), 0);
+}
+
+static long file_size(const char *path)
+{
+	char cmd[256], line[64];
+
+	snprintf(cmd, sizeof(cmd), "stat -c %%s %s", path);
+	assert_int_equal(run(cmd, line, sizeof(line)), 0);
+	return atol(line);
+}
+
+/*
+ * What a killed link leaves: an empty file, one cut in the middle of its
+ * contents, one cut one byte short of its section headers. Each is refused
+ * by every reader here with an error naming it and saying what is wrong,
+ * where libelf alone would read what there is (an image without its
+ * build-id, or sizes of half an image).
+ */
+static void test_empty_or_cut_short_elf_is_refused_naming_it(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_elf_info info;
+	struct hil_elf_sizes s;
+	struct ut_capture c;
+	char cut[128], log[4096];
+	long whole = file_size(f->with_id);
+	const long at[] = {0, whole / 2, whole - 1};
+	size_t i;
+
+	snprintf(cut, sizeof(cut), "%s/cut.elf", f->dir);
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		cut_copy(f->with_id, cut, at[i]);
+		ut_capture_begin(&c);
+		assert_int_equal(hil_elf_info(cut, &info), HIL_ERR_ARG);
+		assert_int_equal(hil_elf_has_symbol(cut, "main"), HIL_ERR_ARG);
+		assert_int_equal(
+			hil_elf_symbol_size_by_prefix(cut, "hil_t_", &s, NULL),
+			HIL_ERR_ARG);
+		ut_capture_end(&c, log, sizeof(log));
+		assert_non_null(strstr(log, cut));
+		assert_non_null(strstr(log, at[i] == 0 ? "empty (0 bytes)"
+						       : "cut short"));
+		assert_non_null(strstr(log, "remove it"));
+	}
+	/* The whole file, copied the same way, is read. */
+	cut_copy(f->with_id, cut, whole);
+	assert_int_equal(hil_elf_info(cut, &info), HIL_OK);
+	assert_string_equal(info.build_id_hex, BUILD_ID);
+	unlink(cut);
+}
+
 static void
 test_elf_without_build_id_is_reported_with_other_fields_filled(void **state)
 {
@@ -359,6 +417,8 @@ int main(void)
 			test_sizes_match_berkeley_size_with_stack_apart),
 		cmocka_unit_test(test_missing_file_is_an_io_error_naming_it),
 		cmocka_unit_test(test_non_elf_file_is_rejected_naming_it),
+		cmocka_unit_test(
+			test_empty_or_cut_short_elf_is_refused_naming_it),
 		cmocka_unit_test(
 			test_elf_without_build_id_is_reported_with_other_fields_filled),
 		cmocka_unit_test(test_has_symbol_finds_defined_symbols_only),

@@ -458,6 +458,26 @@ static void test_a_failed_call_fails_its_row_without_a_host_build(void **state)
 	r = row_of(f.run, "toykem", "encaps");
 	assert_true(r->ok);
 	assert_false(r->verified);
+	/* The failed row is marked and shows no figure, as failed rows of
+	 * any run; its code size stays (the build's). */
+	{
+		cJSON *rep = report_of(f.run);
+		char *md = ut_render(hil_summary_md, rep);
+		char *html = ut_render(hil_html_report, rep);
+
+		assert_non_null(strstr(md,
+				       "| toykem | ref | decaps ✗ | - | - | "
+				       "- | - | 328 / 0 / 0 | - | - | - | "
+				       "- | "));
+		assert_non_null(strstr(md, "| toykem | ref | encaps | "));
+		assert_null(strstr(md, "| toykem | ref | encaps | - |"));
+		assert_non_null(strstr(html, "<tr class=\"bad\"><td>toykem</td>"
+					     "<td>ref</td><td>decaps</td><td "
+					     "class=\"n\">-</td>"));
+		free(md);
+		free(html);
+		cJSON_Delete(rep);
+	}
 	release(&f);
 }
 

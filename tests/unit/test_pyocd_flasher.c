@@ -876,6 +876,7 @@ static void install_jailbreaker(const struct fixture *f, char *bin, size_t len)
 		"#!/bin/sh\n"
 		"me=${0##*/}\n"
 		"touch \"${0%%/*}/escaped-$me\" \"%s/escaped-$me\" \"%s/escaped-$me\" 2>/dev/null\n"
+		"if [ \"$1\" = --version ]; then echo 0.13.1; exit 0; fi\n"
 		"echo \"stand-in $me ran\"\n"
 		"while [ $# -gt 0 ]; do\n"
 		"  case \"$1\" in -b|-t|-k|-f) shift 2 ;; -hp) shift ;; *) break ;; esac\n"
@@ -911,8 +912,8 @@ static int count_escaped(const char *dir)
 	return n;
 }
 
-/* Start (flash elf, read it back) and probe with the stand-ins of bin
- * found on PATH, jailed or not; @return the escaped-* files made. */
+/* Start (flash elf, read it back), probe and version with the stand-ins
+ * of bin found on PATH, jailed or not; @return the escaped-* files made. */
 static int flash_and_probe(const struct fixture *f, const char *bin, int jail)
 {
 	struct hil_flasher_params p;
@@ -929,6 +930,9 @@ static int flash_and_probe(const struct fixture *f, const char *bin, int jail)
 	fl = fake_tool_open("pyocd", &p);
 	assert_int_equal(hil_flasher_start(fl, f->elf), HIL_OK);
 	assert_int_equal(hil_flasher_probe(fl, why, sizeof(why)), HIL_OK);
+	/* The version a run records: asked as jailed as the flashing. */
+	assert_int_equal(hil_flasher_version(fl, why, sizeof(why)), HIL_OK);
+	assert_string_equal(why, "pyocd-flashtool 0.13.1");
 	hil_flasher_close(fl);
 	/* The stand-ins ran (jailed: the log is a descriptor of ours). */
 	log = fake_tool_slurp(f->py_log);
@@ -943,7 +947,8 @@ static int flash_and_probe(const struct fixture *f, const char *bin, int jail)
 /*
  * pyOCD runs jailed as OpenOCD does: it reads the HEX, writes the read-back
  * file, and nothing else: its writes beside itself, into the scratch and
- * run folders and into the HEX come to nothing. Unjailed, the same
+ * run folders and into the HEX come to nothing, and so do those of its
+ * --version (asked to record the tool). Unjailed, the same
  * stand-ins' writes all land (the test can tell).
  */
 static void test_jailed_pyocd_writes_only_its_read_back(void **state)

@@ -19,6 +19,7 @@
 
 #include "drivers/flasher/flasher.h"
 #include "util/err.h"
+#include "util/jail.h"
 #include "drivers/link/link.h"
 #include "unit_util.h"
 
@@ -234,6 +235,52 @@ static void test_qemu_missing_binary_is_a_clear_error(void **state)
 	hil_flasher_close(fl);
 }
 
+/* The qemu flasher's version op with a stand-in QEMU that writes a file
+ * beside itself on --version, jailed or not: @return 1 if it did. */
+static int version_writes(const struct fixture *f, int jail)
+{
+	static const char stand_in[] =
+		"#!/bin/sh\n"
+		"touch \"${0%/*}/wrote-version\" 2>/dev/null\n"
+		"echo 'QEMU emulator version 7.2.0 (stand-in)'\n";
+	struct hil_flasher_params p;
+	struct hil_flasher *fl = NULL;
+	char prog[128], bin[128], marker[160], ver[128];
+	int wrote;
+
+	snprintf(bin, sizeof(bin), "%s/verbin", f->dir);
+	mkdir(bin, 0755);
+	snprintf(prog, sizeof(prog), "%s/qemu-system-arm", bin);
+	ut_write_file(prog, stand_in, strlen(stand_in), 0755);
+	memset(&p, 0, sizeof(p));
+	p.program = prog;
+	p.run_dir = f->run_dir;
+	p.jail = jail;
+	assert_int_equal(hil_flasher_open(&fl, "qemu", &p), HIL_OK);
+	assert_int_equal(hil_flasher_version(fl, ver, sizeof(ver)), HIL_OK);
+	hil_flasher_close(fl);
+	assert_string_equal(ver, "QEMU emulator version 7.2.0 (stand-in)");
+	snprintf(marker, sizeof(marker), "%s/wrote-version", bin);
+	wrote = access(marker, F_OK) == 0;
+	unlink(marker);
+	return wrote;
+}
+
+/*
+ * `qemu-system-arm --version`, asked to record the tool, runs jailed as
+ * QEMU itself does: the stand-in's write beside itself comes to nothing.
+ * Unjailed it lands (the test can tell).
+ */
+static void test_qemu_version_runs_jailed(void **state)
+{
+	struct fixture *f = *state;
+	char why[512];
+
+	assert_int_equal(hil_jail_probe(why, sizeof(why)), HIL_OK);
+	assert_false(version_writes(f, 1));
+	assert_true(version_writes(f, 0));
+}
+
 static void test_qemu_rejects_a_non_elf_file_before_starting(void **state)
 {
 	struct fixture *f = *state;
@@ -251,6 +298,65 @@ static void test_qemu_rejects_a_non_elf_file_before_starting(void **state)
 	assert_non_null(strstr(log, "not a 32-bit ARM ELF"));
 	assert_int_equal(ut_count_procs("qemu", f->dir), 0);
 	hil_flasher_close(fl);
+}
+
+/*
+ * What a link killed half-way leaves: an empty stub.elf, or one whose
+ * section headers lie past its end (the header of an ARM ELF that says so),
+ * or a real image cut in half. None reaches QEMU: each is refused with an
+ * error naming the file and saying what is wrong with it.
+ */
+static void test_qemu_refuses_an_empty_or_cut_short_image(void **state)
+{
+	struct fixture *f = *state;
+	struct hil_flasher *fl = open_qemu(f->run_dir, NULL);
+	unsigned char head[52];
+	char empty[128], cut[128], half[128], cmd[512], log[4096];
+	struct ut_capture c;
+	FILE *in;
+
+	snprintf(empty, sizeof(empty), "%s/empty.elf", f->dir);
+	snprintf(cut, sizeof(cut), "%s/cut.elf", f->dir);
+	snprintf(half, sizeof(half), "%s/half.elf", f->dir);
+	ut_write_file(empty, "", 0, 0644);
+	in = fopen(f->header_only, "rb");
+	assert_non_null(in);
+	assert_int_equal(fread(head, 1, sizeof(head), in), sizeof(head));
+	fclose(in);
+	head[32] = 0x00; /* e_shoff = 4096, little-endian */
+	head[33] = 0x10;
+	head[46] = 40; /* e_shentsize */
+	head[48] = 3;  /* e_shnum */
+	ut_write_file(cut, head, sizeof(head), 0644);
+
+	ut_capture_begin(&c);
+	assert_int_equal(hil_flasher_start(fl, empty), HIL_ERR_ARG);
+	assert_int_equal(hil_flasher_start(fl, cut), HIL_ERR_ARG);
+	ut_capture_end(&c, log, sizeof(log));
+	assert_non_null(strstr(log, empty));
+	assert_non_null(strstr(log, "empty (0 bytes)"));
+	assert_non_null(strstr(log, cut));
+	assert_non_null(strstr(log, "cut short"));
+	assert_non_null(strstr(log, "section header table"));
+	if (f->have_fw) {
+		snprintf(cmd, sizeof(cmd),
+			 "head -c $(( $(stat -c %%s %s) / 2 )) %s > %s", f->fw,
+			 f->fw, half);
+		assert_int_equal(system(cmd), 0);
+		ut_capture_begin(&c);
+		assert_int_equal(hil_flasher_start(fl, half), HIL_ERR_ARG);
+		ut_capture_end(&c, log, sizeof(log));
+		assert_non_null(strstr(log, half));
+		assert_non_null(strstr(log, "cut short"));
+		/* The whole image is taken. */
+		assert_int_equal(hil_flasher_start(fl, f->fw), HIL_OK);
+		hil_flasher_stop(fl);
+	}
+	assert_int_equal(ut_count_procs("qemu", empty), 0);
+	hil_flasher_close(fl);
+	unlink(empty);
+	unlink(cut);
+	unlink(half);
 }
 
 static void test_qemu_missing_elf_is_an_io_error_naming_it(void **state)
@@ -702,8 +808,10 @@ int main(void)
 		cmocka_unit_test(
 			test_flasher_rejects_unknown_type_and_missing_run_dir),
 		cmocka_unit_test(test_qemu_missing_binary_is_a_clear_error),
+		cmocka_unit_test(test_qemu_version_runs_jailed),
 		cmocka_unit_test(
 			test_qemu_rejects_a_non_elf_file_before_starting),
+		cmocka_unit_test(test_qemu_refuses_an_empty_or_cut_short_image),
 		cmocka_unit_test(
 			test_qemu_missing_elf_is_an_io_error_naming_it),
 		cmocka_unit_test(test_qemu_early_exit_reports_its_log),

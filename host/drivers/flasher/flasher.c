@@ -15,9 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/elfwhole.h"
 #include "util/err.h"
 #include "util/jail.h"
 #include "util/log.h"
+#include "util/proc.h"
+#include "util/util.h"
 
 struct hil_flasher {
 	const struct hil_flasher_ops *ops;
@@ -407,29 +410,56 @@ int hil_flasher_probe(struct hil_flasher *f, char *why, size_t len)
 	return f->ops->probe(f, why, len);
 }
 
+int hil_flasher_tool_version(struct hil_flasher *f, char *out, size_t len,
+			     unsigned timeout_ms, int *status)
+{
+	char *const argv[] = {(char *)f->params.program, "--version", NULL};
+	struct hil_jail *jail = NULL;
+	int ret;
+
+	*status = -1;
+	if (f->params.jail) {
+		ret = hil_jail_new(&jail);
+		if (ret != HIL_OK) {
+			return ret;
+		}
+	}
+	ret = hil_proc_capture_jailed(argv, out, len, timeout_ms, status, jail,
+				      NULL);
+	hil_jail_free(jail);
+	return ret;
+}
+
 int hil_flasher_check_elf(const char *path, const char *raw_means)
 {
-	unsigned char h[EI_NIDENT + 4];
+	unsigned char *h = NULL;
+	char why[256];
 	unsigned machine;
-	ssize_t n;
-	int fd;
+	size_t n = 0;
+	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Never blocked by a FIFO, nor a device read. */
+	fd = hil_open_regular(path, HIL_READ_MAX, why, sizeof(why));
 	if (fd < 0) {
-		hil_err("image %s: cannot open: %s", path, strerror(errno));
+		hil_err("image %s: cannot open: %s", path, why);
 		return HIL_ERR_IO;
 	}
-	do {
-		n = read(fd, h, sizeof(h));
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		hil_err("image %s: cannot read: %s", path, strerror(errno));
-		close(fd);
-		return HIL_ERR_IO;
-	}
+	ret = hil_read_fd(fd, HIL_READ_MAX, (char **)&h, &n);
 	close(fd);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0) {
-		hil_err("image %s: not an ELF file (%s)", path, raw_means);
+	if (ret != HIL_OK) {
+		hil_err("image %s: cannot read: %s", path, strerror(errno));
+		return HIL_ERR_IO;
+	}
+	ret = hil_elf_whole(h, n, why, sizeof(why));
+	if (ret != HIL_OK || n < EI_NIDENT + 4) {
+		/* Not an ELF at all: what the tool would make of it. */
+		if (n >= SELFMAG && memcmp(h, ELFMAG, SELFMAG) != 0) {
+			hil_err("image %s: not an ELF file (%s)", path,
+				raw_means);
+		} else {
+			hil_err("image %s: %s", path, why);
+		}
+		free(h);
 		return HIL_ERR_ARG;
 	}
 	/* e_machine follows e_ident and e_type, in the file's byte order. */
@@ -439,8 +469,10 @@ int hil_flasher_check_elf(const char *path, const char *raw_means)
 	if (h[EI_CLASS] != ELFCLASS32 || machine != EM_ARM) {
 		hil_err("image %s: not a 32-bit ARM ELF (class %u, machine %u)",
 			path, (unsigned)h[EI_CLASS], machine);
+		free(h);
 		return HIL_ERR_ARG;
 	}
+	free(h);
 	return HIL_OK;
 }
 

@@ -332,12 +332,27 @@ void hil_flasher_log_tail(const char *path, off_t offset, char *buf,
 
 /**
  * Refuse an image that is not a 32-bit ARM ELF, before a backend would
- * take it as raw bytes.
+ * take it as raw bytes, and one that is empty or cut short (a link that
+ * was killed half-way: util/elfwhole.h), before a tool flashes what part
+ * of it there is; each with an error naming the file.
  * @param raw_means what the backend would do with raw bytes, for the
  *        message (e.g. "QEMU would run it as a raw image").
  * @return HIL_OK, HIL_ERR_ARG (not an ARM ELF) or HIL_ERR_IO.
  */
 int hil_flasher_check_elf(const char *path, const char *raw_means);
+
+/**
+ * `program --version` for a backend's version op, its output (both
+ * streams) into out, bounded by timeout_ms: jailed when params.jail says
+ * the tool's runs are, as flashing is, in a jail of its own that holds the
+ * system and the program's folder only (a version needs no image, config
+ * file nor probe), so that nothing a tool does on --version reaches the
+ * host.
+ * @param status receives its exit status.
+ * @return as hil_proc_capture_jailed() (HIL_ERR_NA: program not found).
+ */
+int hil_flasher_tool_version(struct hil_flasher *f, char *out, size_t len,
+			     unsigned timeout_ms, int *status);
 
 /**
  * The end of a probe tool's jail (OpenOCD's, pyOCD's): when ret (its binds

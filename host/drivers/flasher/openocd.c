@@ -597,14 +597,14 @@ static int openocd_probe(struct hil_flasher *f, char *why, size_t len)
 static int openocd_version(struct hil_flasher *f, char *buf, size_t len)
 {
 	const char *program = hil_flasher_params(f)->program;
-	char *const argv[] = {(char *)program, "--version", NULL};
 	char out[512];
 	const char *s;
 	int status = -1, ret;
 
 	/* The banner goes to stderr; capture takes both streams. */
-	ret = hil_proc_capture(argv, out, sizeof(out), VERSION_TIMEOUT_MS,
-			       &status);
+	/* Jailed as flashing is (params.jail). */
+	ret = hil_flasher_tool_version(f, out, sizeof(out), VERSION_TIMEOUT_MS,
+				       &status);
 	if (ret != HIL_OK) {
 		return ret;
 	}

@@ -705,12 +705,12 @@ static int qemu_check(struct hil_flasher *f)
 static int qemu_version(struct hil_flasher *f, char *buf, size_t len)
 {
 	const char *program = hil_flasher_params(f)->program;
-	char *const argv[] = {(char *)program, "--version", NULL};
 	char out[512];
 	int status = -1, ret;
 
-	ret = hil_proc_capture(argv, out, sizeof(out), VERSION_TIMEOUT_MS,
-			       &status);
+	/* Jailed as flashing is (params.jail). */
+	ret = hil_flasher_tool_version(f, out, sizeof(out), VERSION_TIMEOUT_MS,
+				       &status);
 	if (ret != HIL_OK) {
 		return ret;
 	}
