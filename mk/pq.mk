@@ -5,6 +5,12 @@
 #   (PQ_RUNS: the text image's and the host reference's; a frames image
 #   takes its runs from each PQRUN request)
 #   make pq-host (the same variables): the host reference, when the scheme has no assembly
+#   PQ_XFLAGS="FLAG..." (both): what the folder's config.mk adds (pqm4's
+#                per-implementation flags, as hilrun read them, image/pqflags.h):
+#                all of them to the scheme's own objects of the image, their
+#                -D, -U and -I to the stub (it includes api.h) and to the host
+#                reference (pqm4 adds them to its elf targets, which compile
+#                the test program with the scheme)
 #   PQ_HOST_SIGS=DIR (both): signatures from the host build (pq-bench -S): the
 #                host reference prints them, the image is built with
 #                DIR/pq_hostsigs.h made from them and times keypair and verify only
@@ -36,6 +42,8 @@ PQ_COMMON ?= target/pq/common
 # where PQM4/common's aes.c calls assembly.
 PQ_HOST_COMMON ?= $(PQ_COMMON)
 PQ_OPT ?= -O3
+PQ_XFLAGS ?=
+PQ_XCPPFLAGS = $(filter -D% -U% -I%,$(PQ_XFLAGS))
 PQ_RUNS ?= 3
 PQ_SEED ?= 1
 # The image's stack in bytes (empty: the board's default; the mps2's 256 KiB).
@@ -134,7 +142,7 @@ $(2): $(1) $(6)
 		$(3) $(4) -x c -c /dev/null -o $$@; },$(3) $(4) $(PQ_DEPFLAGS) -c $$< -o $$@ 2> $$@.warn; \
 		st=$$$$?; cat $$@.warn >&2; exit $$$$st)
 endef
-$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) -I$(PQ_SCHEME),,$(PQ_FW)/flags)))
+$(foreach s,$(PQ_SCHEME_SRCS),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/scheme),$(CROSS)gcc,$(PQ_CFLAGS) $(PQ_XFLAGS) -I$(PQ_SCHEME),,$(PQ_FW)/flags)))
 $(foreach n,$(PQ_COMMON_N),$(foreach s,$(call pq_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_FW)/common/$(n)),$(CROSS)gcc,$(PQ_CFLAGS),1,$(PQ_FW)/flags))))
 
 # Text output makes its own semihosting calls; frames go through the
@@ -151,7 +159,7 @@ PQ_STUB_OBJS = $(patsubst %.c,$(PQ_FW)/stub/%.o,$(notdir $(PQ_STUB_SRCS)))
 $(PQ_FW)/stub/%.o: target/pq/%.c $(PQ_FW)/flags $(PQ_FW_SIGS_DEP)
 	@mkdir -p $(@D)
 	$(CROSS)gcc -Iprotocol -Itarget -Itarget/boards/common -I$(PQ_SCHEME) $(PQ_CFLAGS) \
-		$(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(if $(PQ_FW_RUNS),-DPQ_RUNS=$(PQ_FW_RUNS)) \
+		$(PQ_XCPPFLAGS) $(filter -D%,$(BOARD_CFLAGS)) $(PQ_STUB_DEFS) $(if $(PQ_FW_RUNS),-DPQ_RUNS=$(PQ_FW_RUNS)) \
 		$(PQ_FW_DEFS) $(PQ_FW_SIGS) -Wall -Wextra \
 		-Werror=incompatible-pointer-types $(PQ_DEPFLAGS) -c $< -o $@
 $(PQ_FW)/stub/%.o: target/boards/common/%.c $(PQ_FW)/flags
@@ -188,7 +196,7 @@ PQ_HOST := $(PQ_OUT)/host
 PQ_HOST_CFLAGS = -O2 -std=gnu99 -g -DPQ_HOSTED $(foreach d,$(PQ_HOST_COMMON),-I$(d)) $(PQ_PATHMAP)
 PQ_HOST_SCHEME_OBJS := $(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(call pq_obj,$(s),$(PQ_HOST)/scheme))
 PQ_HOST_COMMON_OBJS := $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n))))
-$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) -I$(PQ_SCHEME),,$(PQ_HOST)/flags)))
+$(foreach s,$(filter %.c,$(PQ_SCHEME_SRCS)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/scheme),$(HOST_CC),$(PQ_HOST_CFLAGS) $(PQ_XCPPFLAGS) -I$(PQ_SCHEME),,$(PQ_HOST)/flags)))
 $(foreach n,$(PQ_HCOMMON_N),$(foreach s,$(call pq_host_common_srcs,$(n)),$(eval $(call pq_compile_rule,$(s),$(call pq_obj,$(s),$(PQ_HOST)/common/$(n)),$(HOST_CC),$(PQ_HOST_CFLAGS),1,$(PQ_HOST)/flags))))
 
 $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
@@ -200,7 +208,7 @@ $(PQ_HOST)/libpqcommon.a: $(PQ_HOST_COMMON_OBJS) $(PQ_HOST)/flags
 $(PQ_HOST)/ref: target/pq/pqstub.c target/pq/pqrandom.c $(wildcard $(PQ_SCHEME)/api.h) \
 		$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a $(PQ_HOST)/flags
 	@test -z "$(filter %.S %.s,$(PQ_SCHEME_SRCS))" || { echo "$(PQ_SCHEME): has assembly (.S/.s): no host build" >&2; exit 1; }
-	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_STUB_DEFS) -DPQ_RUNS=$(PQ_RUNS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
+	$(HOST_CC) $(PQ_HOST_CFLAGS) $(PQ_XCPPFLAGS) $(PQ_STUB_DEFS) -DPQ_RUNS=$(PQ_RUNS) $(if $(PQ_HOST_SIGS),-DPQ_SIGS_DUMP) \
 		-Werror=incompatible-pointer-types \
 		-I$(PQ_SCHEME) -o $@ \
 		target/pq/pqstub.c target/pq/pqrandom.c $(PQ_HOST_SCHEME_OBJS) $(PQ_HOST)/libpqcommon.a
@@ -218,13 +226,13 @@ $(PQ_OUT)/stack: FORCE
 $(PQ_FW)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "BOARD=$(BOARD) $(BOARD_CFLAGS) OUTPUT=$(PQ_OUTPUT) LINK=$(HIL_LINK) SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS)" \
-		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) RUNS=$(PQ_FW_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
+		"COMMON=$(PQ_COMMON) CFLAGS=$(PQ_CFLAGS) XFLAGS=$(PQ_XFLAGS) RUNS=$(PQ_FW_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
 		"OBJS=$(PQ_SCHEME_OBJS) $(PQ_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(PQ_HOST)/flags: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "SCHEME=$(PQ_SCHEME) KIND=$(PQ_KIND) NS=$(PQ_NS) HOST_COMMON=$(PQ_HOST_COMMON)" \
-		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
+		"CC=$(HOST_CC) CFLAGS=$(PQ_HOST_CFLAGS) XFLAGS=$(PQ_XCPPFLAGS) RUNS=$(PQ_RUNS) SEED=$(PQ_SEED) DEPS=$(PQ_DEPFLAGS) HOST_SIGS=$(PQ_HOST_SIGS)" \
 		"OBJS=$(PQ_HOST_SCHEME_OBJS) $(PQ_HOST_COMMON_OBJS)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 

@@ -2,7 +2,7 @@
 # pq-bench.sh: benchmarks mupq-layout KEM and signature folders (pqm4, PQClean) unchanged on the emulated Cortex-M4 under the cycle model, verifies each against its host build, and writes what hilrun pq makes its rows of (calls.tsv: one line per timed call; rows.tsv: one per operation; skipped.tsv, run.tsv).
 #
 # usage: scripts/pq-bench.sh [-b BOARD] [-L LINK] [-n RUNS] [-s SEED] [-p PROFILE] [-O OPT]
-#                            [-S] [-T SECONDS] [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
+#                            [-S] [-T SECONDS] [-F FLAGS] [-c COMMON_DIR]... [-o OUTDIR] SCHEME_DIR...
 #   SCHEME_DIR   a folder with api.h (e.g. PQM4/crypto_kem/ml-kem-768/m4fspeed),
 #                named <scheme>/<implementation> after its last two path parts
 #   -c DIR       the user's common code (pqm4: -c PQM4/common -c PQM4/mupq/common);
@@ -29,6 +29,14 @@
 #                of them were taken from)
 #   -T SECONDS   the limit of one folder's emulation (default 3600; a
 #                SPHINCS+ "s" signature takes up to about an hour on a loaded machine)
+#   -F FLAGS     what each folder's config.mk (pqm4's per-implementation flags,
+#                e.g. mayo1/m4f's -DMAYO_M4) adds to its build, as hilrun pq
+#                read it (image/pqflags.h; never run as make): one line per
+#                folder, "FOLDER<TAB>flags<TAB>FLAG..." or
+#                "FOLDER<TAB>refused<TAB>WHY" (the folder is then not run).
+#                The flags go to the scheme's own objects; their -D, -U and
+#                -I to the stub and the host reference too. Without -F (by
+#                hand) a config.mk is not read, and the rows say so
 #   -K           resume: keep OUTDIR's .tsv files as they are and skip the
 #                folders done.tsv marks finished (hilrun pq --resume has
 #                dropped the lines of the others first); they still serve
@@ -70,7 +78,8 @@ HOSTSIGS=
 LIMIT=3600
 NAMED=
 KEEP=
-while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:K opt; do
+FLAGSFILE=
+while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:KF: opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	L) LINK=$OPTARG ;;
@@ -90,6 +99,7 @@ while getopts b:L:C:R:n:s:p:O:c:H:o:B:N:ST:K opt; do
 	S) HOSTSIGS=1 ;;
 	T) LIMIT=$OPTARG ;;
 	K) KEEP=1 ;;
+	F) FLAGSFILE=$OPTARG ;;
 	*) sed -n '4,/^set -eu$/{/^set -eu$/!p}' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -111,6 +121,7 @@ if [ -n "$HOSTSIGS" ] && [ -z "$MACHINE" ]; then
 fi
 case $LINK in '' | semihost) ;; *) echo "pq-bench: -L wants semihost or nothing" >&2; exit 2 ;; esac
 case $CLOCK$BAUD in *[!0-9]*) echo "pq-bench: -C and -R want numbers" >&2; exit 2 ;; esac
+[ -z "$FLAGSFILE" ] || [ -f "$FLAGSFILE" ] || { echo "pq-bench: no flags file $FLAGSFILE (-F)" >&2; exit 2; }
 [ -n "$OUT" ] || OUT=results/pq-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -210,6 +221,37 @@ printf 'board\t%s\nprofile\t%s\nruns\t%s\nseed\t%s\nopt\t%s\ncommon\t%s\ncompile
 	"$BOARD" "$PROFILE" "$RUNS" "$SEED" "$OPT" "${NAMED:-$(echo ${COMMON:-hilrun target/pq/common})}" \
 	"$(arm-none-eabi-gcc --version | head -1)" "$BUILDROOT" > "$OUT/run.tsv"
 
+# What folder $1's config.mk adds to its build (-F's line of it):
+# XSTATE flags (XFLAGS: the flags, maybe none), refused (XWHY: why), none
+# (no config.mk) or unread (a config.mk and no line of -F for it).
+flags_of() {
+	XSTATE=none XFLAGS= XWHY=
+	if [ -n "$FLAGSFILE" ]; then
+		while IFS=$'\t' read -r f st text; do
+			fd=$(cd "$f" 2>/dev/null && pwd) || continue
+			[ "$fd" = "$1" ] || continue
+			case $st in
+			flags) XSTATE=flags XFLAGS=$text ;;
+			*) XSTATE=refused XWHY=${text:-the flags file refuses it} ;;
+			esac
+			break
+		done < "$FLAGSFILE"
+	fi
+	if [ "$XSTATE" = none ] && [ -e "$1/config.mk" ]; then
+		XSTATE=unread
+	fi
+	# The flags reach make as words: options of plain characters only
+	# (hilrun's reader took only those; a hand-written -F file too).
+	for w in $XFLAGS; do
+		case $w in
+		-*[!A-Za-z0-9_./+=,-]* | [!-]*)
+			XSTATE=refused XFLAGS=
+			XWHY="the flags file's \"$w\": not an option of plain characters" ;;
+		esac
+	done
+	return 0
+}
+
 has_asm() {
 	for f in "$1"/*.S "$1"/*.s; do
 		[ -e "$f" ] && return 0
@@ -231,6 +273,21 @@ for dir in "$@"; do
 		echo "== [$nth/$#] $id: finished in an earlier attempt: kept" >&2
 		continue
 	fi
+	flags_of "$dir"
+	xflags=$XFLAGS
+	if [ "$XSTATE" = refused ]; then
+		printf '%s\t%s\t%s\n' "$scheme" "$impl" "$XWHY" >> "$SKIPPED"
+		echo "== [$nth/$#] $id: not run: $XWHY" >&2
+		continue
+	fi
+	# What the rows say of the folder's config.mk.
+	flagnote=
+	if [ -n "$xflags" ]; then
+		flagnote=" (built with its config.mk's ${xflags//$dir\//})"
+	elif [ "$XSTATE" = unread ]; then
+		flagnote=" (its config.mk not read: pq-bench.sh without -F)"
+		echo "pq-bench: $id: its config.mk is not read (run by hand without -F; hilrun pq reads it): built without its flags" >&2
+	fi
 	if [ ! -f "$dir/api.h" ]; then
 		why="no api.h"
 		# A link leading nowhere (run by hand, unjailed; hilrun pq
@@ -249,7 +306,7 @@ for dir in "$@"; do
 	build_fw() {
 		make -s -C "$ROOT" pq-fw BOARD="$BOARD" PQ_SCHEME="$dir" PQ_KIND=$kind PQ_NS="$ns" \
 			PQ_OUT="$b" PQ_COMMON="${COMMON:-target/pq/common}" PQ_OPT="$OPT" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" PQ_HOST_SIGS="$sigs" HIL_LINK="$LINK" \
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_STACK="$1" PQ_HOST_SIGS="$sigs" HIL_LINK="$LINK" PQ_XFLAGS="$xflags" \
 			PQ_MAP="$BUILDROOT" \
 			${CLOCK:+HIL_CLOCK_HZ=$CLOCK} ${BAUD:+HIL_BAUD=$BAUD} > "$b.build.log" 2>&1
 	}
@@ -275,20 +332,29 @@ for dir in "$@"; do
 		ref=
 		for other in "$@"; do
 			o=$(cd "$other" && pwd)
-			if [ "$(basename "$(dirname "$o")")" = "$scheme" ] && ! has_asm "$o"; then
+			flags_of "$o"
+			if [ "$(basename "$(dirname "$o")")" = "$scheme" ] && ! has_asm "$o" &&
+				[ "$XSTATE" != refused ]; then
 				ref=$o; break
 			fi
 		done
 	fi
 	refout=
 	hostfail=
+	refnote=
+	rflags=
 	if [ -n "$ref" ]; then
+		flags_of "$ref"
+		rflags=$XFLAGS
+		# (its -D, -U and -I are what its host build takes, mk/pq.mk)
+		[ "$ref" = "$dir" ] || [ -z "$rflags" ] ||
+			refnote=" with its config.mk's ${rflags//$ref\//}"
 		rsym=$(echo "$scheme/$(basename "$ref")" | tr '/.+-' '____')
 		rns=$(sed -n 's/^#define[ \t]*\([A-Za-z0-9_]*\)CRYPTO_SECRETKEYBYTES.*/\1/p' "$ref/api.h" | head -1)
 		if make -s -C "$ROOT" pq-host PQ_SCHEME="$ref" PQ_KIND=$kind PQ_NS="$rns" \
 			PQ_OUT="$BUILDROOT/$rsym" PQ_COMMON="${COMMON:-target/pq/common}" \
 			PQ_HOST_COMMON="${HCOMMON:-${COMMON:-target/pq/common}}" \
-			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" PQ_MAP="$BUILDROOT" > "$b.host.log" 2>&1; then
+			PQ_RUNS="$RUNS" PQ_SEED="$SEED" PQ_HOST_SIGS="$sigs" PQ_XFLAGS="$rflags" PQ_MAP="$BUILDROOT" > "$b.host.log" 2>&1; then
 			refout=$b.ref.txt
 			"$BUILDROOT/$rsym/host/ref" > "$refout"
 		else
@@ -351,11 +417,11 @@ for dir in "$@"; do
 	if [ -z "$MACHINE" ]; then
 		# A board over its link: hilrun pq runs the image.
 		if [ -n "$refout" ]; then
-			verified="vs host build of $scheme/$(basename "$ref")"
+			verified="vs host build of $scheme/$(basename "$ref")$refnote$flagnote"
 		elif [ -n "$hostfail" ]; then
-			verified="not verified: $hostfail"
+			verified="not verified: $hostfail$flagnote"
 		else
-			verified="not verified: no portable folder of $scheme to build for the host"
+			verified="not verified: no portable folder of $scheme to build for the host$flagnote"
 		fi
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scheme" "$impl" "$kind" "$b/fw/stub.elf" \
 			"${refout:--}" "$verified" $(awk '/TOTALS/ {print $1, $2, $3}' "$b/fw/scheme.size") >> "$IMAGES"
@@ -397,11 +463,11 @@ for dir in "$@"; do
 				 if (!(k in ref) || ref[k] != $6 " " $7 || $7 != 0) bad[$2] = 1 }
 		     END { for (i = 1; i <= n; i++) print order[i], (order[i] in bad) ? "FAILED" : "ok" }' \
 			"$refout" "$b/target.txt" > "$b/verify.ops"
-		verified="vs host build of $scheme/$(basename "$ref")$stacknote$signote"
+		verified="vs host build of $scheme/$(basename "$ref")$refnote$stacknote$signote$flagnote"
 	elif [ -n "$hostfail" ]; then
-		verified="not verified: $hostfail$stacknote"
+		verified="not verified: $hostfail$stacknote$flagnote"
 	else
-		verified="not verified: no portable folder of $scheme to build for the host$stacknote"
+		verified="not verified: no portable folder of $scheme to build for the host$stacknote$flagnote"
 	fi
 	text=$(awk '/TOTALS/ {print $1}' "$b/fw/scheme.size"); data=$(awk '/TOTALS/ {print $2}' "$b/fw/scheme.size"); bss=$(awk '/TOTALS/ {print $3}' "$b/fw/scheme.size")
 	# Records: 4 calibration brackets, then one per R line, in order. The

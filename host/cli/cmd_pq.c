@@ -75,7 +75,9 @@ const char cli_pq_usage[] =
 	"      2 bad usage or configuration, 4 interrupted (finish it with\n"
 	"      --resume DIR), 5 the board is busy (another run holds it)\n";
 
-#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 24)
+/* -c/-H pairs, the folders, and the script's other options (up to 23
+ * words with -F, -K, -N, -S and a board's) with room to spare. */
+#define MAX_ARGS (2 * HIL_PQ_MAX_COMMON * 2 + HIL_PQ_MAX_DIRS + 32)
 
 /* mkdir -p. */
 static int make_dir(const char *path)
@@ -145,6 +147,7 @@ static int run_plan(const struct hil_pq_plan *plan, const char *named,
 		    int keep, const volatile sig_atomic_t *stop, int *status)
 {
 	char script[HIL_PQ_PATH + 32], clock[16], baud[16];
+	char flags[HIL_PQ_PATH + 32];
 	char *argv[MAX_ARGS];
 	size_t n = 0, i;
 
@@ -158,6 +161,10 @@ static int run_plan(const struct hil_pq_plan *plan, const char *named,
 	argv[n++] = (char *)out;
 	argv[n++] = "-B";
 	argv[n++] = (char *)build;
+	/* What each folder's config.mk adds (pqsnap.h wrote it). */
+	snprintf(flags, sizeof(flags), "%s/src/" HIL_PQ_FLAGS_FILE, build);
+	argv[n++] = "-F";
+	argv[n++] = flags;
 	if (named[0] != '\0') {
 		argv[n++] = "-N";
 		argv[n++] = (char *)named;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pq/pqentries.h"
+#include "pqflags.h"
 #include "snapshot.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -210,5 +211,11 @@ int hil_pq_plan_snapshot(const struct hil_pq_plan *plan, const char *build,
 			       copy->host_common[i], err, len);
 	}
 	free(r);
+	/* What each copy's config.mk adds to its build (pqflags.h), read
+	 * from the copy: what is built is what was read. */
+	if (ret == HIL_OK) {
+		snprintf(dst, sizeof(dst), "%s/src/" HIL_PQ_FLAGS_FILE, build);
+		ret = hil_pq_flags_write(copy, dst, err, len);
+	}
 	return ret;
 }

@@ -25,13 +25,19 @@ struct hil_pq_plan;
  */
 int hil_pq_plan_check(struct hil_pq_plan *plan, char *err, size_t len);
 
+/* The flags file hil_pq_plan_snapshot writes into build/src
+ * (scripts/pq-bench.sh -F). */
+#define HIL_PQ_FLAGS_FILE "flags.tsv"
+
 /**
  * Copy every folder of plan into build/src (made afresh): scheme folder i
  * to build/src/NN/SCHEME/IMPL (its last two path parts kept: they name
  * its rows), common folder i to build/src/common/NN/NAME and host_common
  * folder i to build/src/host/NN/NAME. Each copy must find the links its
  * check found: a file swapped since for a link, a FIFO or a device, or a
- * link added or moved, is refused, never read.
+ * link added or moved, is refused, never read. Then each scheme copy's
+ * config.mk is read (image/pqflags.h) into build/src/flags.tsv, the
+ * flags file scripts/pq-bench.sh takes with -F.
  * @param build an existing folder (absolute).
  * @param copy receives plan with the copies' paths in place of the
  *        folders (the caller's; it may not be plan).

@@ -1,4 +1,4 @@
-/* test_e2e_pq: mupq-layout KEM and signature folders (hilrun's toy fixtures) run unchanged on the emulated mps2-an386 by hilrun pq (scripts/pq-bench.sh underneath): per-operation rows of the result model, verification against the host build, stack, size, hash shares, known answers, the pqm4-shaped export, signatures from the host build (pq-bench.sh -S), and a scheme that does not fit. */
+/* test_e2e_pq: mupq-layout KEM and signature folders (hilrun's toy fixtures) run unchanged on the emulated mps2-an386 by hilrun pq (scripts/pq-bench.sh underneath): per-operation rows of the result model, verification against the host build, stack, size, hash shares, known answers, the pqm4-shaped export, signatures from the host build (pq-bench.sh -S), a scheme that does not fit, and one whose .bss starts past the end of its .data. */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -451,6 +451,139 @@ static void test_hilrun_pq_config(void **state)
 	free(text);
 }
 
+/* The R lines' "operation run digest return-value" of a stub's output,
+ * one a line (the timing fields left out). */
+static void answers_of(const char *text, char *out, size_t len)
+{
+	const char *p = text;
+	size_t o = 0;
+
+	out[0] = '\0';
+	while (p != NULL && *p != '\0') {
+		char op[16], dg[16];
+		unsigned run, ins, stk;
+		int ret;
+
+		if (strncmp(p, "R ", 2) == 0 &&
+		    sscanf(p, "R %15s %u %u %u %15s %d", op, &run, &ins, &stk,
+			   dg, &ret) == 6 &&
+		    o + 64 < len) {
+			o += (size_t)snprintf(out + o, len - o, "%s %u %s %d\n",
+					      op, run, dg, ret);
+		}
+		p = strchr(p, '\n');
+		p = p != NULL ? p + 1 : NULL;
+	}
+}
+
+/* An address of the image's symbol table (stub.nm), or 0. */
+static unsigned long symbol_at(const char *nm, const char *name)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s\n", name);
+	for (p = strstr(nm, key); p != NULL && p > nm && p[-1] != '\n';) {
+		p--;
+	}
+	return p != NULL ? strtoul(p, NULL, 16) : 0;
+}
+
+/*
+ * mupq's mayo1/ref did not link on the mps2 (".bss must start where
+ * .data ends"): its .bss holds a uint64_t, so the linker starts .bss on
+ * 8 bytes, past a .data ending at 4 mod 8, and the linker script asserted
+ * that the two touch (startup.c cleared both with one pointer). alignkem
+ * has the same layout (a 256-byte aligned buffer in .bss after a 12-byte
+ * .data): it links, verifies, and its .bss is cleared from its own start:
+ * with the buffer's last word set to a pattern before the core starts
+ * (QEMU's loader device; QEMU's RAM is otherwise zero, which would hide a
+ * .bss left uncleared), the outputs are still the host build's.
+ */
+static void test_bss_past_the_end_of_data(void **state)
+{
+	char dir[HIL_PATH + 64], out[HIL_PATH + 32], build[HIL_PATH + 48];
+	char script[HIL_PATH + 32], log[HIL_PATH + 32], path[HIL_PATH + 96];
+	char poke[96], want[2048], got[2048];
+	char *nm, *ref, *text;
+	unsigned long edata, sbss, buf;
+	int status = -1;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/" FIX "/layout/crypto_kem/alignkem/ref",
+		 src_root);
+	snprintf(script, sizeof(script), "%s/scripts/pq-bench.sh", src_root);
+	snprintf(out, sizeof(out), "%s/align", tmp_root);
+	snprintf(build, sizeof(build), "%s/align/build", tmp_root);
+	snprintf(log, sizeof(log), "%s/align.log", tmp_root);
+	{
+		char *argv[] = {script, "-n",  "2", "-o", out,
+				"-B",	build, dir, NULL};
+
+		assert_int_equal(hil_proc_run(argv, log, 600000, &status),
+				 HIL_OK);
+	}
+	assert_int_equal(status, 0);
+	snprintf(path, sizeof(path), "%s/rows.tsv", out);
+	text = slurp(path);
+	assert_non_null(text);
+	e2e_assert_contains(text, "alignkem\tref\tKEM\tkeypair\t2\t");
+	e2e_assert_contains(text, "ok vs host build of alignkem/ref");
+	assert_null(strstr(text, "FAILED"));
+	free(text);
+	/* The fixture has the layout: .bss starts past the end of .data. */
+	snprintf(path, sizeof(path), "%s/alignkem_ref/fw/stub.nm", build);
+	nm = slurp(path);
+	assert_non_null(nm);
+	edata = symbol_at(nm, "_edata");
+	sbss = symbol_at(nm, "_sbss");
+	buf = symbol_at(nm, "alignkem_scratch");
+	free(nm);
+	assert_true(edata != 0 && sbss != 0 && buf != 0);
+	assert_true(sbss > edata);
+	/* Its last word set before the core starts: cleared, or the key
+	 * pairs differ from the host build's. */
+	snprintf(path, sizeof(path), "%s/alignkem_ref.ref.txt", build);
+	ref = slurp(path);
+	assert_non_null(ref);
+	answers_of(ref, want, sizeof(want));
+	free(ref);
+	assert_non_null(strstr(want, "keypair 1 "));
+	snprintf(poke, sizeof(poke),
+		 "loader,addr=0x%lx,data=0xa5a5a5a5,data-len=4", buf + 252);
+	snprintf(path, sizeof(path), "%s/alignkem_ref/fw/stub.elf", build);
+	{
+		char *argv[] = {"qemu-system-arm",
+				"-M",
+				"mps2-an386",
+				"-display",
+				"none",
+				"-monitor",
+				"none",
+				"-serial",
+				"null",
+				"-semihosting-config",
+				"enable=on,target=native",
+				"-icount",
+				"shift=10,align=off,sleep=off",
+				"-kernel",
+				path,
+				"-device",
+				poke,
+				NULL};
+		char poked[HIL_PATH + 32];
+
+		snprintf(poked, sizeof(poked), "%s/poked.txt", tmp_root);
+		assert_int_equal(hil_proc_run(argv, poked, 120000, &status),
+				 HIL_OK);
+		text = slurp(poked);
+	}
+	assert_non_null(text);
+	answers_of(text, got, sizeof(got));
+	free(text);
+	assert_string_equal(got, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_pqm4_shaped_export),
 		cmocka_unit_test(test_signatures_from_host),
 		cmocka_unit_test(test_hilrun_pq_config),
+		cmocka_unit_test(test_bss_past_the_end_of_data),
 	};
 	int failed;
 

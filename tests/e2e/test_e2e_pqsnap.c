@@ -1,4 +1,4 @@
-/* test_e2e_pqsnap: hilrun pq builds copies of the folders its configuration's load checked, in each run's own build folder: a file swapped after the check never reaches the build, a link into a folder the configuration allows ("links_within") is followed jailed while one outside is refused by name, two runs build apart and one output takes one run at a time (a run into the same output again compiles only what changed), and --host-signatures leaves the sign row out, saying why. */
+/* test_e2e_pqsnap: hilrun pq builds copies of the folders its configuration's load checked, in each run's own build folder: a file swapped after the check never reaches the build, a link into a folder the configuration allows ("links_within") is followed jailed while one outside is refused by name, two runs build apart and one output takes one run at a time (a run into the same output again compiles only what changed), and --host-signatures leaves the sign row out, saying why; a folder's config.mk gives the flags hilrun takes from it, or that folder alone is not run. */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -503,6 +503,70 @@ static void test_the_same_output_rebuilds_only_what_changed(void **state)
 		    after.st_mtim.tv_nsec != before.st_mtim.tv_nsec);
 }
 
+/*
+ * A folder's config.mk (pqm4's per-implementation flags): cfgkem/ref
+ * builds only with its flags (-DCFGKEM_ROUNDS=3 in the image, the stub
+ * and the host reference; -Iinc, a folder of its own; -O2 for the image's
+ * scheme objects), which its rows name; cfgkem/plugin's asks for a
+ * compiler plugin: that folder alone is not run, "Not run" naming the
+ * line and the flag (exit 1), and nothing of it is built.
+ */
+static void test_config_mk_flags_reach_the_build(void **state)
+{
+	char cfg[HIL_PATH + 64], log[HIL_PATH + 32], out[HIL_PATH + 32];
+	char p[HIL_PATH + 96];
+	char *text;
+	int k;
+
+	(void)state;
+	snprintf(cfg, sizeof(cfg), "%s/" FIX "/configmk/configmk.json",
+		 src_root);
+	snprintf(log, sizeof(log), "%s/configmk.log", tmp_root);
+	snprintf(out, sizeof(out), "%s/run-cfgmk", tmp_root);
+	{
+		char *args[] = {"--config", cfg, "--runs", "1",
+				"--output", out, NULL};
+
+		assert_int_equal(hilrun_pq(args, log), 1);
+	}
+	snprintf(p, sizeof(p), "%s/rows.tsv", out);
+	text = slurp(p);
+	assert_non_null(text);
+	for (k = 0; k < 3; k++) {
+		static const char *const ops[] = {"keypair", "encaps",
+						  "decaps"};
+		char want[256];
+
+		snprintf(want, sizeof(want), "cfgkem\tref\tKEM\t%s\t1\t",
+			 ops[k]);
+		e2e_assert_contains(text, want);
+	}
+	e2e_assert_contains(text, "\tok vs host build of cfgkem/ref (built "
+				  "with its config.mk's -DCFGKEM_ROUNDS=3 "
+				  "-Iinc -O2)");
+	assert_null(strstr(text, "FAILED"));
+	assert_null(strstr(text, "plugin"));
+	free(text);
+	/* -O2 came last on the scheme's compile line (it wins over -O3). */
+	snprintf(p, sizeof(p), "%s/build/cfgkem_ref/fw/flags", out);
+	text = slurp(p);
+	assert_non_null(text);
+	e2e_assert_contains(text, "XFLAGS=-DCFGKEM_ROUNDS=3 -I");
+	e2e_assert_contains(text, "/src/01/cfgkem/ref/inc -O2");
+	free(text);
+	snprintf(p, sizeof(p), "%s/summary.md", out);
+	text = slurp(p);
+	assert_non_null(text);
+	e2e_assert_contains(text,
+			    "- cfgkem/plugin: config.mk line 3: "
+			    "\"elf/crypto_kem_cfgkem_plugin_%.elf: "
+			    "CFLAGS += -f...\": -fplugin=./evil.so: loads "
+			    "a shared object into the compiler");
+	free(text);
+	snprintf(p, sizeof(p), "%s/build/cfgkem_plugin", out);
+	assert_int_not_equal(access(p, F_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_two_runs_build_apart),
 		cmocka_unit_test(
 			test_the_same_output_rebuilds_only_what_changed),
+		cmocka_unit_test(test_config_mk_flags_reach_the_build),
 	};
 	int failed;
 

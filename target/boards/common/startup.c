@@ -4,7 +4,7 @@
 #include "regs_cm4.h" /* core registers only: the file is chip-independent */
 
 /* Linker script symbols (stm32f401re.ld). */
-extern uint32_t _sidata, _sdata, _edata, _ebss, __stack_top;
+extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, __stack_top;
 /* __stack_bottom is used by the fault trampoline (asm). */
 extern void (*__init_array_start[])(void);
 extern void (*__init_array_end[])(void);
@@ -65,13 +65,15 @@ void Reset_Handler(void)
 	SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
 	__asm volatile("dsb\n\tisb" ::: "memory");
 #endif
-	/* .bss starts where .data ends (the linker script asserts it), so
-	 * one pointer walks both. GCC may turn these loops into memcpy and
-	 * memset calls: newlib's are fine here. */
+	/* .bss is cleared from its own start: it may begin past the end of
+	 * .data, as far as its most aligned object asks (a scheme's uint64_t
+	 * or 32-byte aligned buffer in .bss after a .data that ends at 4 mod
+	 * 8), and that gap belongs to neither. GCC may turn these loops into
+	 * memcpy and memset calls: newlib's are fine here. */
 	while (dst < &_edata) {
 		*dst++ = *src++;
 	}
-	while (dst < &_ebss) {
+	for (dst = &_sbss; dst < &_ebss;) {
 		*dst++ = 0;
 	}
 	/* The table is in flash at 0x08000000; VTOR = 0 only works through the boot alias. */
